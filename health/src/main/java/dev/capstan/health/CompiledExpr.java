@@ -1,0 +1,168 @@
+package dev.capstan.health;
+
+import dev.cel.common.values.NullValue;
+import dev.cel.runtime.CelEvaluationException;
+import dev.cel.runtime.CelRuntime;
+import dev.cel.runtime.CelUnknownSet;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** One compiled health check expression; immutable and safe to evaluate from many threads. */
+final class CompiledExpr {
+  private static final Pattern MISSING_KEY = Pattern.compile("key '(.*)' is not present in map\\.?");
+  private static final Pattern POSITION_PREFIX = Pattern.compile("^evaluation error at (<input>:\\d+): ");
+
+  private final String source;
+  private final CelRuntime.Program program;
+  private final Map<Long, String> rootPaths;
+
+  CompiledExpr(String source, CelRuntime.Program program, Map<Long, String> rootPaths) {
+    this.source = source;
+    this.program = program;
+    this.rootPaths = Map.copyOf(rootPaths);
+  }
+
+  String source() {
+    return source;
+  }
+
+  /**
+   * Evaluates the expression with the object's top-level fields as variables.
+   *
+   * @throws ExprEvaluationException when evaluation fails or the result is not a bool; there is
+   *     no fall-back to false
+   */
+  boolean evaluate(Map<String, ?> object) throws ExprEvaluationException {
+    Object result = run(object);
+    if (result instanceof CelUnknownSet && NullValues.contains(object)) {
+      // The runtime reads a Java null as an absent value; retry with CEL nulls so that
+      // `field == null` behaves as written. Objects without nulls never pay for the copy.
+      result = run(NullValues.replaced(object));
+    }
+    if (result instanceof Boolean b) {
+      return b;
+    }
+    if (result instanceof CelUnknownSet unknown) {
+      throw new ExprEvaluationException(
+          "failed to evaluate the CEL expression '"
+              + source
+              + "': no such attribute(s): "
+              + missingAttributes(unknown, object));
+    }
+    throw new ExprEvaluationException(
+        "failed to evaluate CEL expression as boolean: '" + source + "'");
+  }
+
+  private Object run(Map<String, ?> object) throws ExprEvaluationException {
+    try {
+      return program.eval(object);
+    } catch (CelEvaluationException e) {
+      throw new ExprEvaluationException(
+          "failed to evaluate the CEL expression '" + source + "': " + describe(e));
+    } catch (RuntimeException e) {
+      throw new ExprEvaluationException(
+          "failed to evaluate the CEL expression '" + source + "': " + e.getMessage());
+    }
+  }
+
+  private String missingAttributes(CelUnknownSet unknown, Map<String, ?> object) {
+    Map<Long, String> inSourceOrder = new TreeMap<>(rootPaths);
+    Set<String> paths = new LinkedHashSet<>();
+    inSourceOrder.forEach(
+        (id, path) -> {
+          if (unknown.unknownExprIds().contains(id)) {
+            paths.add(path);
+          }
+        });
+    if (paths.isEmpty()) {
+      inSourceOrder.values().stream()
+          .filter(path -> !object.containsKey(rootOf(path)))
+          .forEach(paths::add);
+    }
+    return paths.isEmpty() ? "(unknown)" : String.join(", ", paths);
+  }
+
+  private static String rootOf(String path) {
+    int dot = path.indexOf('.');
+    return dot < 0 ? path : path.substring(0, dot);
+  }
+
+  /** CEL's error text, with the wording for a missing map key that users of other tools know. */
+  private static String describe(CelEvaluationException e) {
+    String message = e.getMessage() == null ? e.toString() : e.getMessage();
+    String position = "";
+    Matcher prefix = POSITION_PREFIX.matcher(message);
+    if (prefix.find()) {
+      position = " (at " + prefix.group(1) + ")";
+      message = message.substring(prefix.end());
+    }
+    Matcher missing = MISSING_KEY.matcher(message);
+    if (missing.matches()) {
+      message = "no such key: " + missing.group(1);
+    }
+    return message + position;
+  }
+
+  /** Evaluation failed; the message names the expression. */
+  static final class ExprEvaluationException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    ExprEvaluationException(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  /** Java nulls inside an object, and a copy where they are CEL nulls. */
+  static final class NullValues {
+    private NullValues() {}
+
+    static boolean contains(Object value) {
+      if (value == null) {
+        return true;
+      }
+      if (value instanceof Map<?, ?> map) {
+        for (Object v : map.values()) {
+          if (contains(v)) {
+            return true;
+          }
+        }
+      } else if (value instanceof List<?> list) {
+        for (Object v : list) {
+          if (contains(v)) {
+            return true;
+          }
+        }
+      }
+      return false;
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> replaced(Map<String, ?> map) {
+      return (Map<String, Object>) replace(map);
+    }
+
+    private static Object replace(Object value) {
+      if (value == null) {
+        return NullValue.NULL_VALUE;
+      }
+      if (value instanceof Map<?, ?> map) {
+        Map<Object, Object> copy = new LinkedHashMap<>();
+        map.forEach((k, v) -> copy.put(k, replace(v)));
+        return copy;
+      }
+      if (value instanceof List<?> list) {
+        List<Object> copy = new ArrayList<>(list.size());
+        list.forEach(v -> copy.add(replace(v)));
+        return copy;
+      }
+      return value;
+    }
+  }
+}

@@ -1,0 +1,60 @@
+package dev.capstan.health;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Turns {@code healthCheckExprs} entries into compiled checks, rejecting a bad entry up front. */
+final class HealthCheckCompiler {
+  private final CelHealthEnvironment environment;
+
+  HealthCheckCompiler(CelHealthEnvironment environment) {
+    this.environment = environment;
+  }
+
+  /**
+   * Compiles every entry.
+   *
+   * @param listName how the list is called in error messages, e.g. {@code healthchecks}
+   * @throws InvalidHealthCheckException naming the entry, the expression and the error position
+   */
+  List<CelHealthCheck> compileAll(List<HealthCheckExpr> entries, String listName) {
+    List<CelHealthCheck> compiled = new ArrayList<>(entries.size());
+    for (int i = 0; i < entries.size(); i++) {
+      HealthCheckExpr entry = entries.get(i);
+      String where =
+          "failed to create custom status evaluator for " + listName + "[" + i + "] ("
+              + (entry.label().isEmpty() ? "no apiVersion" : entry.label()) + "): ";
+      compiled.add(compile(entry, where));
+    }
+    return compiled;
+  }
+
+  private CelHealthCheck compile(HealthCheckExpr entry, String where) {
+    if (entry.apiVersion().isEmpty()) {
+      throw new InvalidHealthCheckException(where + "apiVersion not specified");
+    }
+    if (entry.current().isBlank()) {
+      throw new InvalidHealthCheckException(where + "expression Current not specified");
+    }
+    return new CelHealthCheck(
+        entry,
+        compileOne(entry.current(), "Current", where),
+        entry.inProgress().isBlank() ? null : compileOne(entry.inProgress(), "InProgress", where),
+        entry.failed().isBlank() ? null : compileOne(entry.failed(), "Failed", where));
+  }
+
+  private CompiledExpr compileOne(String expression, String name, String where) {
+    try {
+      return environment.compile(expression);
+    } catch (CelHealthEnvironment.CelCompileException e) {
+      throw new InvalidHealthCheckException(
+          where
+              + "failed to parse the expression "
+              + name
+              + ": failed to parse the CEL expression '"
+              + expression
+              + "': "
+              + e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,105 @@
+package dev.capstan.health;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Finds the CEL check for an apiVersion/kind. Entries keyed by a group apply to every version of
+ * it; entries keyed by an exact apiVersion (built-in library only) win over them, and an entry
+ * with a kind wins over a kind-less one.
+ */
+final class HealthCheckRegistry {
+  private static final String WILDCARD_VERSION = "/*";
+
+  private final Map<String, Map<String, CelHealthCheck>> byApiVersion;
+  private final Map<String, Map<String, CelHealthCheck>> byGroup;
+
+  private HealthCheckRegistry(
+      Map<String, Map<String, CelHealthCheck>> byApiVersion,
+      Map<String, Map<String, CelHealthCheck>> byGroup) {
+    this.byApiVersion = byApiVersion;
+    this.byGroup = byGroup;
+  }
+
+  static HealthCheckRegistry empty() {
+    return new HealthCheckRegistry(Map.of(), Map.of());
+  }
+
+  /** User entries: only the group of apiVersion counts, as in {@code healthCheckExprs}. */
+  static HealthCheckRegistry forUser(List<CelHealthCheck> checks, String listName) {
+    Map<String, Map<String, CelHealthCheck>> byGroup = new HashMap<>();
+    for (int i = 0; i < checks.size(); i++) {
+      HealthCheckExpr entry = checks.get(i).entry();
+      add(byGroup, group(entry.apiVersion()), entry.kind(), checks.get(i), listName, i);
+    }
+    return new HealthCheckRegistry(Map.of(), byGroup);
+  }
+
+  /** Library entries: {@code group/*} matches any version, anything else that exact apiVersion. */
+  static HealthCheckRegistry forLibrary(List<CelHealthCheck> checks, String listName) {
+    Map<String, Map<String, CelHealthCheck>> byApiVersion = new HashMap<>();
+    Map<String, Map<String, CelHealthCheck>> byGroup = new HashMap<>();
+    for (int i = 0; i < checks.size(); i++) {
+      HealthCheckExpr entry = checks.get(i).entry();
+      if (entry.apiVersion().endsWith(WILDCARD_VERSION)) {
+        add(byGroup, group(entry.apiVersion()), entry.kind(), checks.get(i), listName, i);
+      } else {
+        add(byApiVersion, entry.apiVersion(), entry.kind(), checks.get(i), listName, i);
+      }
+    }
+    return new HealthCheckRegistry(byApiVersion, byGroup);
+  }
+
+  /** The check for an object, or null. */
+  CelHealthCheck find(String apiVersion, String kind) {
+    Map<String, CelHealthCheck> exact = byApiVersion.isEmpty() ? null : byApiVersion.get(apiVersion);
+    if (exact != null) {
+      CelHealthCheck check = exact.get(kind);
+      if (check != null) {
+        return check;
+      }
+    }
+    Map<String, CelHealthCheck> group =
+        byGroup.isEmpty() ? null : byGroup.get(GroupKind.groupOf(apiVersion));
+    if (group != null) {
+      CelHealthCheck check = group.get(kind);
+      if (check != null) {
+        return check;
+      }
+    }
+    if (exact != null && exact.containsKey("")) {
+      return exact.get("");
+    }
+    return group == null ? null : group.get("");
+  }
+
+  private static String group(String apiVersion) {
+    String withoutWildcard =
+        apiVersion.endsWith(WILDCARD_VERSION)
+            ? apiVersion.substring(0, apiVersion.length() - WILDCARD_VERSION.length()) + "/v"
+            : apiVersion;
+    return GroupKind.groupOf(withoutWildcard);
+  }
+
+  private static void add(
+      Map<String, Map<String, CelHealthCheck>> index,
+      String key,
+      String kind,
+      CelHealthCheck check,
+      String listName,
+      int position) {
+    CelHealthCheck previous = index.computeIfAbsent(key, k -> new HashMap<>()).putIfAbsent(kind, check);
+    if (previous != null) {
+      String groupKind = kind.isEmpty() ? key : new GroupKind(key, kind).toString();
+      throw new InvalidHealthCheckException(
+          "duplicate custom health check for GroupKind "
+              + groupKind
+              + " at "
+              + listName
+              + "["
+              + position
+              + "]");
+    }
+  }
+}

@@ -1,0 +1,11 @@
+package dev.capstan.health;
+
+import java.util.Objects;
+
+/** The health of one identified object. */
+public record ResourceHealth(ObjectRef ref, ResourceStatus status) {
+  public ResourceHealth {
+    Objects.requireNonNull(ref, "ref");
+    Objects.requireNonNull(status, "status");
+  }
+}
