@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
@@ -72,7 +71,7 @@ public final class KubernetesCluster implements BeforeAllCallback, ParameterReso
   }
 
   /** The cluster of this test JVM, or why there is none. Closed when the JVM's tests end. */
-  static final class SharedCluster implements ExtensionContext.Store.CloseableResource {
+  static final class SharedCluster implements ExtensionContext.Store.CloseableResource, AutoCloseable {
     private final ClusterProvisioner.Provisioned provisioned;
     private final KubernetesClient client;
     private final RuntimeException failure;
@@ -129,7 +128,7 @@ public final class KubernetesCluster implements BeforeAllCallback, ParameterReso
   }
 
   /** The namespace of one test class, created on first use and deleted after the class. */
-  static final class ClassState implements ExtensionContext.Store.CloseableResource {
+  static final class ClassState implements ExtensionContext.Store.CloseableResource, AutoCloseable {
     private static final Duration SERVICE_ACCOUNT_WAIT = Duration.ofSeconds(60);
     private final SharedCluster cluster;
     private final Class<?> testClass;
@@ -172,25 +171,6 @@ public final class KubernetesCluster implements BeforeAllCallback, ParameterReso
       if (namespace != null) {
         cluster.client().namespaces().withName(namespace.name()).delete();
       }
-    }
-  }
-
-  /** Locates the repository root, where deploy/testcluster lives. */
-  static final class RepoRoot {
-    private RepoRoot() {}
-
-    static Path find() {
-      String configured = System.getProperty("capstan.repoRoot");
-      if (configured != null && !configured.isBlank()) {
-        return Path.of(configured).toAbsolutePath();
-      }
-      Path dir = Path.of("").toAbsolutePath();
-      for (Path p = dir; p != null; p = p.getParent()) {
-        if (Files.isDirectory(p.resolve("deploy/testcluster"))) {
-          return p;
-        }
-      }
-      return dir;
     }
   }
 }

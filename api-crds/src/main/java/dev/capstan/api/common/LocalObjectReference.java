@@ -1,0 +1,6 @@
+package dev.capstan.api.common;
+
+import io.fabric8.generator.annotation.Required;
+
+/** A reference to an object in the same namespace by name (e.g. a Secret). */
+public record LocalObjectReference(@Required String name) {}

@@ -1,0 +1,2 @@
+/** Types shared by the Kustomization and GitRepository APIs. */
+package dev.capstan.api.common;

@@ -1,0 +1,49 @@
+package dev.capstan.api.kustomize;
+
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.generator.annotation.ValidationRule;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Kind;
+import io.fabric8.kubernetes.model.annotation.Plural;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Singular;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/** A path of a Git source, built and applied to the cluster, then watched for health. */
+@Group(Kustomization.GROUP)
+@Version(Kustomization.VERSION)
+@Kind("Kustomization")
+@Plural("kustomizations")
+@Singular("kustomization")
+@ShortNames("ks")
+@AdditionalPrinterColumn(name = "READY", type = AdditionalPrinterColumn.Type.STRING,
+    jsonPath = ".status.conditions[?(@.type==\"Ready\")].status")
+@AdditionalPrinterColumn(name = "HEALTHY", type = AdditionalPrinterColumn.Type.STRING,
+    jsonPath = ".status.conditions[?(@.type==\"Healthy\")].status")
+@AdditionalPrinterColumn(name = "REVISION", type = AdditionalPrinterColumn.Type.STRING,
+    jsonPath = ".status.lastAppliedRevision")
+@AdditionalPrinterColumn(name = "STATUS", type = AdditionalPrinterColumn.Type.STRING,
+    jsonPath = ".status.conditions[?(@.type==\"Ready\")].message")
+@AdditionalPrinterColumn(name = "AGE", type = AdditionalPrinterColumn.Type.DATE,
+    jsonPath = ".metadata.creationTimestamp")
+@ValidationRule(
+    value = "!has(self.spec.dependsOn) || self.spec.dependsOn.all(d, d.name != self.metadata.name"
+        + " || (has(d.__namespace__) && d.__namespace__ != ''))",
+    message = "spec.dependsOn: a Kustomization cannot depend on itself")
+public class Kustomization extends CustomResource<KustomizationSpec, KustomizationStatus>
+    implements Namespaced {
+  public static final String GROUP = "kustomize.capstan.dev";
+  public static final String VERSION = "v1";
+
+  @Override
+  protected KustomizationSpec initSpec() {
+    return null;
+  }
+
+  @Override
+  protected KustomizationStatus initStatus() {
+    return null;
+  }
+}

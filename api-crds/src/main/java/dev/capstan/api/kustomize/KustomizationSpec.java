@@ -1,0 +1,82 @@
+package dev.capstan.api.kustomize;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.capstan.api.common.GoDuration;
+import io.fabric8.crd.generator.annotation.PrinterColumn;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import java.util.List;
+
+/** The desired state of a Kustomization; field names and meaning follow Flux's v1 API. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record KustomizationSpec(
+    @Required @JsonPropertyDescription("The source to build from.")
+    SourceReference sourceRef,
+    @JsonPropertyDescription("Path to the directory in the source; defaults to its root.")
+    String path,
+    @Required @Pattern(GoDuration.PATTERN)
+    @JsonPropertyDescription("How often the Kustomization is reconciled, e.g. 10m.")
+    String interval,
+    @Pattern(GoDuration.PATTERN)
+    @JsonPropertyDescription("How soon a failed reconcile is retried; defaults to interval.")
+    String retryInterval,
+    @Pattern(GoDuration.PATTERN)
+    @JsonPropertyDescription("Timeout for apply and health checks; defaults to interval.")
+    String timeout,
+    @Required @JsonPropertyDescription("Delete objects that were applied before and are gone from the source.")
+    Boolean prune,
+    // "wait" cannot name a record component (it is a method of Object), so it is renamed here.
+    @JsonProperty("wait") @JsonPropertyDescription("Wait for every applied object to become healthy.")
+    Boolean waitForAll,
+    @JsonPropertyDescription("Recreate objects whose immutable fields changed.")
+    Boolean force,
+    @PrinterColumn(name = "SUSPENDED", priority = 1)
+    @JsonPropertyDescription("Stop reconciling this Kustomization.")
+    Boolean suspend,
+    @JsonPropertyDescription("Objects to wait for when wait is false.")
+    List<HealthCheckReference> healthChecks,
+    @JsonPropertyDescription("CEL health checks for custom resources, by apiVersion and kind.")
+    List<HealthCheckExpression> healthCheckExprs,
+    @Size(max = 100) @JsonPropertyDescription("Kustomizations that must be ready before this one is applied.")
+    List<DependencyReference> dependsOn,
+    @JsonPropertyDescription("Namespace set on every namespaced object.")
+    String targetNamespace,
+    String namePrefix,
+    String nameSuffix,
+    CommonMetadata commonMetadata,
+    List<Patch> patches,
+    List<Image> images,
+    PostBuild postBuild,
+    @JsonPropertyDescription("Service account to impersonate when applying.")
+    String serviceAccountName,
+    @JsonPropertyDescription("What happens to applied objects when this Kustomization is deleted.")
+    DeletionPolicy deletionPolicy) {
+
+  /** {@code prune}, false when absent. */
+  public boolean pruneEnabled() {
+    return Boolean.TRUE.equals(prune);
+  }
+
+  /** {@code wait}, false when absent. */
+  public boolean waitEnabled() {
+    return Boolean.TRUE.equals(waitForAll);
+  }
+
+  /** {@code force}, false when absent. */
+  public boolean forceEnabled() {
+    return Boolean.TRUE.equals(force);
+  }
+
+  /** {@code suspend}, false when absent. */
+  public boolean suspended() {
+    return Boolean.TRUE.equals(suspend);
+  }
+
+  /** The deletion policy, MirrorPrune when absent. */
+  public DeletionPolicy effectiveDeletionPolicy() {
+    return deletionPolicy == null ? DeletionPolicy.MirrorPrune : deletionPolicy;
+  }
+}

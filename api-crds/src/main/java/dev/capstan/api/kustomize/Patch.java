@@ -1,0 +1,11 @@
+package dev.capstan.api.kustomize;
+
+import io.fabric8.generator.annotation.Required;
+
+/** A strategic merge or JSON 6902 patch with an optional target selector. */
+public record Patch(@Required String patch, Selector target) {
+
+  /** Selects the objects a patch applies to; every given field must match. */
+  public record Selector(String group, String version, String kind, String name, String namespace,
+      String labelSelector, String annotationSelector) {}
+}

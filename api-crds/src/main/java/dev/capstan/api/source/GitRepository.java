@@ -1,0 +1,43 @@
+package dev.capstan.api.source;
+
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Kind;
+import io.fabric8.kubernetes.model.annotation.Plural;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Singular;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/** A Git repository that Capstan fetches at an interval into an artifact. */
+@Group(GitRepository.GROUP)
+@Version(GitRepository.VERSION)
+@Kind("GitRepository")
+@Plural("gitrepositories")
+@Singular("gitrepository")
+@ShortNames("gitrepo")
+@AdditionalPrinterColumn(name = "URL", type = AdditionalPrinterColumn.Type.STRING, jsonPath = ".spec.url")
+@AdditionalPrinterColumn(name = "READY", type = AdditionalPrinterColumn.Type.STRING,
+    jsonPath = ".status.conditions[?(@.type==\"Ready\")].status")
+@AdditionalPrinterColumn(name = "REVISION", type = AdditionalPrinterColumn.Type.STRING,
+    jsonPath = ".status.artifact.revision")
+@AdditionalPrinterColumn(name = "STATUS", type = AdditionalPrinterColumn.Type.STRING,
+    jsonPath = ".status.conditions[?(@.type==\"Ready\")].message")
+@AdditionalPrinterColumn(name = "AGE", type = AdditionalPrinterColumn.Type.DATE,
+    jsonPath = ".metadata.creationTimestamp")
+public class GitRepository extends CustomResource<GitRepositorySpec, GitRepositoryStatus>
+    implements Namespaced {
+  public static final String GROUP = "source.capstan.dev";
+  public static final String VERSION = "v1";
+
+  @Override
+  protected GitRepositorySpec initSpec() {
+    return null;
+  }
+
+  @Override
+  protected GitRepositoryStatus initStatus() {
+    return null;
+  }
+}

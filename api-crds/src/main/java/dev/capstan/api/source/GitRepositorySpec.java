@@ -1,0 +1,34 @@
+package dev.capstan.api.source;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.capstan.api.common.GoDuration;
+import dev.capstan.api.common.LocalObjectReference;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+
+/** The desired state of a GitRepository; field names and meaning follow Flux's v1 API. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record GitRepositorySpec(
+    @Required @Pattern("^((https?|ssh|git|file)://.+|[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:.+)$")
+    @JsonPropertyDescription("Repository URL: https, http, ssh, scp-like user@host:path, git or file.")
+    String url,
+    GitRepositoryRef ref,
+    @Required @Pattern(GoDuration.PATTERN)
+    @JsonPropertyDescription("How often the remote is checked for new commits, e.g. 1m.")
+    String interval,
+    @Pattern(GoDuration.PATTERN)
+    @JsonPropertyDescription("Timeout of one fetch; defaults to 60s.")
+    String timeout,
+    @JsonPropertyDescription("Secret with credentials: username/password, bearerToken, or identity and known_hosts.")
+    LocalObjectReference secretRef,
+    @JsonPropertyDescription("Extra ignore rules in .gitignore syntax, applied to the fetched tree.")
+    String ignore,
+    @JsonPropertyDescription("Stop fetching this repository.")
+    Boolean suspend) {
+
+  /** {@code suspend}, false when absent. */
+  public boolean suspended() {
+    return Boolean.TRUE.equals(suspend);
+  }
+}

@@ -1,0 +1,155 @@
+package dev.capstan.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.testing.CapstanCrds;
+import dev.capstan.testing.KubernetesCluster;
+import dev.capstan.testing.TestNamespace;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.HttpResponse;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The committed CRDs install on a real API server, print the right columns and validate input. */
+@ExtendWith(KubernetesCluster.class)
+class CrdIT {
+
+  @BeforeAll
+  static void installCrds(KubernetesClient client) {
+    CapstanCrds.install(client);
+  }
+
+  @Test
+  void kustomizationListPrintsReadyHealthyRevisionStatusAgeAndWideSuspended(
+      KubernetesClient client, TestNamespace ns) throws Exception {
+    client.resource(kustomization(ns, "apps", Map.of())).create();
+    Kustomization created = client.resources(Kustomization.class).inNamespace(ns.name()).withName("apps").get();
+    created.setStatus(Fixtures.readyStatus("main@sha1:0123456789abcdef0123456789abcdef01234567",
+        "Applied revision: main@sha1:0123456"));
+    client.resources(Kustomization.class).resource(created).updateStatus();
+
+    Map<String, Object> table = table(client, "/apis/kustomize.capstan.dev/v1/namespaces/" + ns.name()
+        + "/kustomizations?fieldSelector=metadata.name%3Dapps");
+
+    List<Map<String, Object>> columns = list(table.get("columnDefinitions"));
+    assertEquals(List.of("Name", "READY", "HEALTHY", "REVISION", "STATUS", "AGE", "SUSPENDED"),
+        columns.stream().map(c -> c.get("name")).toList());
+    assertEquals(1, ((Number) columns.get(6).get("priority")).intValue(), "SUSPENDED is for -o wide");
+    List<Map<String, Object>> rows = list(table.get("rows"));
+    List<Object> cells = list(rows.get(0).get("cells"));
+    assertEquals("apps", cells.get(0));
+    assertEquals("True", cells.get(1));
+    assertEquals("True", cells.get(2));
+    assertEquals("main@sha1:0123456789abcdef0123456789abcdef01234567", cells.get(3));
+    assertEquals("Applied revision: main@sha1:0123456", cells.get(4));
+  }
+
+  @Test
+  void gitRepositoryListPrintsUrlReadyRevisionStatusAge(KubernetesClient client, TestNamespace ns)
+      throws Exception {
+    client.resource(gitRepository(ns, "https://example.invalid/org/repo.git")).create();
+
+    Map<String, Object> table = table(client, "/apis/source.capstan.dev/v1/namespaces/" + ns.name()
+        + "/gitrepositories");
+
+    assertEquals(List.of("Name", "URL", "READY", "REVISION", "STATUS", "AGE"),
+        list(table.get("columnDefinitions")).stream().map(c -> ((Map<?, ?>) c).get("name")).toList());
+    List<Map<String, Object>> rows = list(table.get("rows"));
+    assertEquals("https://example.invalid/org/repo.git", list(rows.get(0).get("cells")).get(1));
+  }
+
+  @Test
+  void schemaRejectsAMalformedDuration(KubernetesClient client, TestNamespace ns) {
+    KubernetesClientException error = rejected(client, kustomization(ns, "bad-interval", Map.of("interval", "5 minutes")));
+    assertTrue(error.getMessage().contains("spec.interval"), error.getMessage());
+  }
+
+  @Test
+  void schemaRejectsASourceKindOtherThanGitRepository(KubernetesClient client, TestNamespace ns) {
+    KubernetesClientException error = rejected(client,
+        kustomization(ns, "bad-kind", Map.of("sourceRef", Map.of("kind", "Bucket", "name", "repo"))));
+    assertTrue(error.getMessage().contains("spec.sourceRef.kind"), error.getMessage());
+    assertTrue(error.getMessage().contains("GitRepository"), error.getMessage());
+  }
+
+  @Test
+  void schemaRejectsAKustomizationThatDependsOnItself(KubernetesClient client, TestNamespace ns) {
+    KubernetesClientException error = rejected(client,
+        kustomization(ns, "loop", Map.of("dependsOn", List.of(Map.of("name", "loop")))));
+    assertTrue(error.getMessage().contains("cannot depend on itself"), error.getMessage());
+  }
+
+  @Test
+  void schemaAcceptsADependencyOnAnotherKustomization(KubernetesClient client, TestNamespace ns) {
+    client.resource(kustomization(ns, "app", Map.of("dependsOn", List.of(Map.of("name", "infra"))))).create();
+    assertEquals("infra", client.resources(Kustomization.class).inNamespace(ns.name()).withName("app").get()
+        .getSpec().dependsOn().get(0).name());
+  }
+
+  @Test
+  void schemaRejectsAGitRepositoryWithAMalformedUrlOrInterval(KubernetesClient client, TestNamespace ns) {
+    GenericKubernetesResource repo = gitRepository(ns, "not a url");
+    repo.getAdditionalProperties().put("spec", Map.of("url", "not a url", "interval", "1 minute"));
+    KubernetesClientException error = rejected(client, repo);
+    assertTrue(error.getMessage().contains("spec.url"), error.getMessage());
+    assertTrue(error.getMessage().contains("spec.interval"), error.getMessage());
+  }
+
+  private static KubernetesClientException rejected(KubernetesClient client, GenericKubernetesResource resource) {
+    KubernetesClientException error = assertThrows(KubernetesClientException.class,
+        () -> client.resource(resource).create());
+    assertEquals(422, error.getCode(), error.getMessage());
+    return error;
+  }
+
+  static GenericKubernetesResource kustomization(TestNamespace ns, String name, Map<String, Object> overrides) {
+    Map<String, Object> spec = new java.util.HashMap<>(Map.of(
+        "interval", "5m", "prune", true, "path", "./apps",
+        "sourceRef", Map.of("kind", "GitRepository", "name", "repo")));
+    spec.putAll(overrides);
+    GenericKubernetesResource resource = new GenericKubernetesResource();
+    resource.setApiVersion("kustomize.capstan.dev/v1");
+    resource.setKind("Kustomization");
+    resource.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(name)
+        .withNamespace(ns.name()).build());
+    resource.getAdditionalProperties().put("spec", spec);
+    return resource;
+  }
+
+  static GenericKubernetesResource gitRepository(TestNamespace ns, String url) {
+    GenericKubernetesResource resource = new GenericKubernetesResource();
+    resource.setApiVersion("source.capstan.dev/v1");
+    resource.setKind("GitRepository");
+    resource.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("repo")
+        .withNamespace(ns.name()).build());
+    resource.getAdditionalProperties().put("spec", Map.of("url", url, "interval", "1m",
+        "ref", Map.of("branch", "main")));
+    return resource;
+  }
+
+  /** The server-side Table that kubectl get prints. */
+  private static Map<String, Object> table(KubernetesClient client, String path) throws Exception {
+    HttpRequest request = client.getHttpClient().newHttpRequestBuilder()
+        .uri(client.getMasterUrl().toString().replaceAll("/$", "") + path)
+        .header("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io").build();
+    HttpResponse<String> response = client.getHttpClient().sendAsync(request, String.class)
+        .get(30, TimeUnit.SECONDS);
+    assertEquals(200, response.code(), response.body());
+    return client.getKubernetesSerialization().unmarshal(response.body(), Map.class);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> List<T> list(Object value) {
+    return (List<T>) value;
+  }
+}

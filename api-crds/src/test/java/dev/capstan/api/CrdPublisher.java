@@ -1,0 +1,63 @@
+package dev.capstan.api;
+
+import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.source.GitRepository;
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Publishes the CRDs that fabric8's generator wrote into {@code target/classes/META-INF/fabric8}
+ * to {@code deploy/crds/}, with the printer columns in the order the classes declare them (the
+ * generator sorts them by JSON path, which would put AGE first in {@code kubectl get}).
+ * Runs at build time; args: generated directory, output directory.
+ */
+public final class CrdPublisher {
+  static final List<Class<?>> RESOURCES = List.of(Kustomization.class, GitRepository.class);
+  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+  public static void main(String[] args) throws IOException {
+    Path generated = Path.of(args[0]);
+    Path output = Path.of(args[1]);
+    Files.createDirectories(output);
+    for (Class<?> resource : RESOURCES) {
+      CustomResourceDefinition crd = read(generated, resource);
+      Files.writeString(output.resolve(fileName(crd)), render(crd, resource));
+    }
+  }
+
+  static String fileName(CustomResourceDefinition crd) {
+    return crd.getSpec().getGroup() + "_" + crd.getSpec().getNames().getPlural() + ".yaml";
+  }
+
+  static CustomResourceDefinition read(Path generated, Class<?> resource) throws IOException {
+    io.fabric8.kubernetes.model.annotation.Group group =
+        resource.getAnnotation(io.fabric8.kubernetes.model.annotation.Group.class);
+    io.fabric8.kubernetes.model.annotation.Plural plural =
+        resource.getAnnotation(io.fabric8.kubernetes.model.annotation.Plural.class);
+    Path file = generated.resolve(plural.value() + "." + group.value() + "-v1.yml");
+    return SERIALIZATION.unmarshal(Files.readString(file), CustomResourceDefinition.class);
+  }
+
+  static String render(CustomResourceDefinition crd, Class<?> resource) {
+    List<String> declared = Arrays.stream(resource.getAnnotationsByType(AdditionalPrinterColumn.class))
+        .map(AdditionalPrinterColumn::name).toList();
+    Comparator<CustomResourceColumnDefinition> byDeclaration = Comparator.comparingInt(column -> {
+      int index = declared.indexOf(column.getName());
+      return index < 0 ? declared.size() : index;
+    });
+    for (CustomResourceDefinitionVersion version : crd.getSpec().getVersions()) {
+      version.getAdditionalPrinterColumns().sort(byDeclaration);
+    }
+    return "# Generated from the Java types in api-crds by the build; do not edit.\n"
+        + SERIALIZATION.asYaml(crd).replaceFirst("^---\n", "");
+  }
+}

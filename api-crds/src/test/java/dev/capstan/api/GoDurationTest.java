@@ -1,0 +1,33 @@
+package dev.capstan.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.capstan.api.common.GoDuration;
+import java.time.Duration;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class GoDurationTest {
+
+  @ParameterizedTest
+  @CsvSource({"30s,30000", "5m,300000", "1h30m,5400000", "500ms,500", "1.5s,1500", "2h0m10s,7210000"})
+  void parsesGoDurations(String text, long millis) {
+    assertEquals(Duration.ofMillis(millis), GoDuration.parse(text));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"", "5", "5 minutes", "-1s", "1d", "m5"})
+  void rejectsWhatIsNotADurationNamingIt(String text) {
+    IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> GoDuration.parse(text));
+    assertTrue(error.getMessage().contains("\"" + text + "\""), error.getMessage());
+  }
+
+  @ParameterizedTest
+  @CsvSource({"0,0s", "500,500ms", "30000,30s", "90000,1m30s", "3600000,1h0m0s", "1500,1.5s"})
+  void formatsLikeGo(long millis, String text) {
+    assertEquals(text, GoDuration.format(Duration.ofMillis(millis)));
+  }
+}

@@ -1,0 +1,68 @@
+package dev.capstan.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.capstan.api.kustomize.DeletionPolicy;
+import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.source.GitRepository;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import org.junit.jupiter.api.Test;
+
+/** The Java types read and write the same YAML a Flux user writes, with Flux's defaults. */
+class SerializationTest {
+  private final KubernetesSerialization serialization = new KubernetesSerialization();
+
+  @Test
+  void readsAFluxStyleKustomization() {
+    Kustomization ks = serialization.unmarshal("""
+        apiVersion: kustomize.capstan.dev/v1
+        kind: Kustomization
+        metadata: {name: apps, namespace: flux-system}
+        spec:
+          interval: 10m
+          path: ./apps
+          prune: true
+          wait: true
+          sourceRef: {kind: GitRepository, name: fleet}
+          dependsOn: [{name: infra}]
+          healthCheckExprs:
+          - apiVersion: example.com/v1
+            kind: Widget
+            current: status.ready == true
+          postBuild:
+            substitute: {cluster: prod}
+            substituteFrom: [{kind: Secret, name: vars, optional: true}]
+        """, Kustomization.class);
+
+    assertTrue(ks.getSpec().waitEnabled());
+    assertTrue(ks.getSpec().pruneEnabled());
+    assertFalse(ks.getSpec().suspended());
+    assertEquals(DeletionPolicy.MirrorPrune, ks.getSpec().effectiveDeletionPolicy());
+    assertEquals("infra", ks.getSpec().dependsOn().get(0).name());
+    assertEquals("status.ready == true", ks.getSpec().healthCheckExprs().get(0).current());
+    assertEquals(true, ks.getSpec().postBuild().substituteFrom().get(0).optional());
+    assertTrue(serialization.asYaml(ks).contains("wait: true"));
+  }
+
+  @Test
+  void readsAFluxStyleGitRepository() {
+    GitRepository repo = serialization.unmarshal("""
+        apiVersion: source.capstan.dev/v1
+        kind: GitRepository
+        metadata: {name: fleet}
+        spec:
+          url: ssh://git@example.com/org/fleet.git
+          interval: 1m
+          ref: {semver: ">=1.0.0 <2.0.0"}
+          secretRef: {name: deploy-key}
+          ignore: |
+            /docs
+        """, GitRepository.class);
+
+    assertEquals(">=1.0.0 <2.0.0", repo.getSpec().ref().semver());
+    assertEquals("deploy-key", repo.getSpec().secretRef().name());
+    assertFalse(repo.getSpec().suspended());
+  }
+}

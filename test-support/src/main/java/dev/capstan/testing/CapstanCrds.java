@@ -1,0 +1,51 @@
+package dev.capstan.testing;
+
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/** Installs the committed CRDs from {@code deploy/crds} the way {@code kubectl apply} would. */
+public final class CapstanCrds {
+  private CapstanCrds() {}
+
+  /** Server-side applies every CRD under deploy/crds and waits until each is Established. */
+  public static List<CustomResourceDefinition> install(KubernetesClient client) {
+    Path dir = RepoRoot.find().resolve("deploy/crds");
+    try (Stream<Path> files = Files.list(dir)) {
+      List<CustomResourceDefinition> crds = files.filter(f -> f.toString().endsWith(".yaml")).sorted()
+          .map(f -> load(client, f)).toList();
+      for (CustomResourceDefinition crd : crds) {
+        client.apiextensions().v1().customResourceDefinitions().resource(crd)
+            .fieldManager("capstan-tests").forceConflicts().serverSideApply();
+      }
+      for (CustomResourceDefinition crd : crds) {
+        client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
+            .waitUntilCondition(CapstanCrds::established, 60, TimeUnit.SECONDS);
+      }
+      return crds;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + dir, e);
+    }
+  }
+
+  private static CustomResourceDefinition load(KubernetesClient client, Path file) {
+    try (InputStream in = Files.newInputStream(file)) {
+      return client.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
+    }
+  }
+
+  private static boolean established(CustomResourceDefinition crd) {
+    return crd != null && crd.getStatus() != null && crd.getStatus().getConditions() != null
+        && crd.getStatus().getConditions().stream()
+            .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+}
