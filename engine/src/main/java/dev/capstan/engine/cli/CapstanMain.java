@@ -37,6 +37,7 @@ public final class CapstanMain implements Runnable {
   /** The fully assembled command line; tests execute it in-process. */
   public static CommandLine commandLine() {
     CommandLine cli = new CommandLine(new CapstanMain());
+    cli.addSubcommand("fetch", new dev.capstan.source.cli.FetchCommand());
     for (String[] planned : PLANNED) {
       if (!cli.getSubcommands().containsKey(planned[0])) {
         cli.addSubcommand(planned[0], NotYetAvailable.spec(planned[0], planned[1]));

@@ -1,0 +1,90 @@
+package dev.capstan.source;
+
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.util.Locale;
+import org.eclipse.jgit.errors.NoRemoteRepositoryException;
+
+/** Maps exceptions from JGit and the network onto a {@link FailureReason}. */
+final class FailureClassifier {
+
+  private FailureClassifier() {}
+
+  static FailureReason reasonOf(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause()) {
+      if (t instanceof SourceException s) {
+        return s.reason();
+      }
+      if (t instanceof SocketTimeoutException) {
+        return FailureReason.TIMEOUT;
+      }
+      if (t instanceof NoRemoteRepositoryException) {
+        return FailureReason.GIT_OPERATION_FAILED;
+      }
+      String m = t.getMessage() == null ? "" : t.getMessage().toLowerCase(Locale.ROOT);
+      if (m.contains("not authorized") || m.contains("authentication is required")
+          || m.contains("auth fail") || m.contains("authentication failed")
+          || m.contains("no more authentication methods") || m.contains("cannot log in")
+          || m.contains("403 forbidden") || m.contains("401")) {
+        return FailureReason.AUTHENTICATION_FAILED;
+      }
+      if (m.contains("timed out") || m.contains("timeout")) {
+        return FailureReason.TIMEOUT;
+      }
+    }
+    return FailureReason.GIT_OPERATION_FAILED;
+  }
+
+  /**
+   * Whether another attempt may succeed: network trouble yes; refused credentials, missing
+   * refs and bad input no.
+   */
+  static boolean isTransient(Throwable error) {
+    if (error instanceof SourceException) {
+      return false;
+    }
+    for (Throwable t = error; t != null; t = t.getCause()) {
+      if (t instanceof ConnectException || t instanceof NoRouteToHostException
+          || t instanceof UnknownHostException || t instanceof InterruptedIOException
+          || t instanceof java.net.SocketException || t instanceof java.io.EOFException) {
+        return true;
+      }
+      if (t instanceof NoRemoteRepositoryException) {
+        return false;
+      }
+      String m = t.getMessage() == null ? "" : t.getMessage().toLowerCase(Locale.ROOT);
+      if (m.contains("connection refused") || m.contains("connection reset")
+          || m.contains("timed out") || m.contains("502") || m.contains("503")
+          || m.contains("504") || m.contains("unknown host") || m.contains("closed by")
+          || m.contains("premature eof") || m.contains("broken pipe")) {
+        return true;
+      }
+    }
+    return reasonOf(error) == FailureReason.GIT_OPERATION_FAILED && isNetworkLike(error);
+  }
+
+  private static boolean isNetworkLike(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause()) {
+      if (t instanceof java.io.IOException && !(t instanceof NoRemoteRepositoryException)
+          && t.getClass().getName().startsWith("java.net")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The innermost useful message of the chain, for the status. */
+  static String detailOf(Throwable error) {
+    String detail = error.getMessage();
+    for (Throwable t = error.getCause(); t != null; t = t.getCause()) {
+      if (t.getMessage() != null && !t.getMessage().isBlank()
+          && (detail == null || !detail.contains(t.getMessage()))) {
+        detail = detail == null ? t.getMessage() : detail + ": " + t.getMessage();
+      }
+    }
+    return detail == null ? error.getClass().getSimpleName() : detail;
+  }
+}

@@ -1,0 +1,42 @@
+package dev.capstan.source;
+
+/** Why a fetch failed; {@link #conditionReason()} is the reason written on the Ready condition. */
+public enum FailureReason {
+  /** The URL is malformed or uses an unsupported scheme. */
+  INVALID_URL("URLInvalid", true),
+  /** The ref is unusable as given, e.g. an invalid semver range or a malformed commit id. */
+  INVALID_REF("InvalidRef", true),
+  /** The Secret's data is incomplete or malformed (e.g. an unreadable private key). */
+  INVALID_SECRET("InvalidSecret", true),
+  /** The remote refused the credentials, or none were given where required. */
+  AUTHENTICATION_FAILED("AuthenticationFailed", false),
+  /** The SSH host key is not in {@code known_hosts}, or does not match it. */
+  HOST_KEY_REJECTED("HostKeyVerificationFailed", false),
+  /** The branch, tag, name, commit or semver range matches nothing on the remote. */
+  REF_NOT_FOUND("RefNotFound", false),
+  /** The filtered tree is larger than the configured limit. */
+  SIZE_LIMIT_EXCEEDED("SizeLimitExceeded", false),
+  /** The fetch did not finish within its timeout. */
+  TIMEOUT("GitOperationTimeout", false),
+  /** Any other Git or network failure (unreachable host, repository not found, ...). */
+  GIT_OPERATION_FAILED("GitOperationFailed", false),
+  /** The artifact could not be written to local storage. */
+  STORAGE_FAILED("StorageOperationFailed", false);
+
+  private final String conditionReason;
+  private final boolean needsSpecChange;
+
+  FailureReason(String conditionReason, boolean needsSpecChange) {
+    this.conditionReason = conditionReason;
+    this.needsSpecChange = needsSpecChange;
+  }
+
+  public String conditionReason() {
+    return conditionReason;
+  }
+
+  /** True when retrying without a change to the GitRepository or its Secret cannot help. */
+  public boolean needsSpecChange() {
+    return needsSpecChange;
+  }
+}

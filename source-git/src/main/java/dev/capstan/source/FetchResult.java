@@ -1,0 +1,39 @@
+package dev.capstan.source;
+
+import java.util.Optional;
+
+/** The outcome of {@link GitSource#fetch(FetchRequest)}. */
+public sealed interface FetchResult {
+
+  /** The artifact to use now: the new one, the unchanged one, or the last good one on failure. */
+  Optional<Artifact> artifact();
+
+  /** A new revision or new ignore rules produced a newly published artifact. */
+  record Fetched(Artifact current) implements FetchResult {
+    @Override
+    public Optional<Artifact> artifact() {
+      return Optional.of(current);
+    }
+  }
+
+  /** The remote ref still points at the stored revision; nothing was fetched or written. */
+  record Unchanged(Artifact current) implements FetchResult {
+    @Override
+    public Optional<Artifact> artifact() {
+      return Optional.of(current);
+    }
+  }
+
+  /**
+   * The fetch failed; the last good artifact (if any) is untouched and still readable.
+   *
+   * @param message says what failed and where; holds no credentials
+   */
+  record Failed(FailureReason reason, String message, Optional<Artifact> lastGood)
+      implements FetchResult {
+    @Override
+    public Optional<Artifact> artifact() {
+      return lastGood;
+    }
+  }
+}

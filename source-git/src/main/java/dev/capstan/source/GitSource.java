@@ -1,0 +1,179 @@
+package dev.capstan.source;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
+import org.eclipse.jgit.transport.RefSpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Fetches Git refs into a content-addressed artifact store.
+ *
+ * <p>A fetch lists the remote's refs first; when the ref still points where it did for the
+ * stored artifact, nothing is fetched or written. Otherwise the needed objects are fetched into
+ * a per-source bare repository cache (shallow where the ref allows), the commit's tree is
+ * exported with ignore rules applied, and the result is published atomically. Failures never
+ * touch the last good artifact. Fetches of one source are serialized; different sources run in
+ * parallel.
+ */
+public final class GitSource {
+
+  private static final Logger LOG = LoggerFactory.getLogger(GitSource.class);
+
+  private final GitSourceOptions options;
+  private final Clock clock;
+  private final ArtifactStore store;
+  private final RemoteOperations remote;
+  private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
+
+  public GitSource(GitSourceOptions options) {
+    this.options = options;
+    this.clock = options.clock();
+    this.store = new ArtifactStore(options.storageRoot());
+    this.remote = new RemoteOperations(new NetworkRetry(options.retry(), clock), clock);
+  }
+
+  /** The artifact last published for {@code key}, if it is still stored. */
+  public Optional<Artifact> lastArtifact(String key) {
+    return store.state(key).flatMap(store::artifactOf);
+  }
+
+  public FetchResult fetch(FetchRequest request) {
+    ReentrantLock lock = locks.computeIfAbsent(request.key(), k -> new ReentrantLock());
+    lock.lock();
+    try {
+      return fetchLocked(request);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private FetchResult fetchLocked(FetchRequest request) {
+    Instant deadline = clock.instant()
+        .plus(request.timeout() != null ? request.timeout() : options.defaultTimeout());
+    TransportSetup setup = null;
+    try {
+      RemoteUrl url = RemoteUrl.parse(request.url());
+      RefResolver.validate(request.ref());
+      setup = TransportSetup.create(url, request.secretData(), sshHome().toFile());
+      return fetchWith(request, url, setup, deadline);
+    } catch (Exception | LinkageError e) {
+      return failure(request, e, setup);
+    } finally {
+      if (setup != null) {
+        setup.close();
+      }
+    }
+  }
+
+  private FetchResult fetchWith(FetchRequest request, RemoteUrl url, TransportSetup setup,
+      Instant deadline) throws Exception {
+    ResolvedRef resolved = RefResolver.needsNoListing(request.ref())
+        ? RefResolver.commit(request.ref())
+        : RefResolver.resolve(request.ref(), remote.listRefs(url, setup, deadline));
+    String sourceId = sourceId(request);
+    Optional<StoredState> state = store.state(request.key());
+    Optional<Artifact> unchanged = state
+        .filter(s -> s.sourceId().equals(sourceId))
+        .filter(s -> s.remoteId().equals(resolved.objectId().name()))
+        .flatMap(store::artifactOf);
+    if (unchanged.isPresent()) {
+      return new FetchResult.Unchanged(unchanged.get());
+    }
+    try (Git git = RepositoryCache.open(store.repositoryDir(request.key()))) {
+      if (!git.getRepository().getObjectDatabase().has(resolved.objectId())) {
+        remote.fetch(git, url, refSpecs(resolved), resolved.shallow() ? 1 : 0, setup, deadline);
+      }
+      RevCommit commit = commitOf(git, resolved, request.ref());
+      return new FetchResult.Fetched(
+          publish(request, git, commit, resolved, sourceId, state));
+    }
+  }
+
+  private Artifact publish(FetchRequest request, Git git, RevCommit commit, ResolvedRef resolved,
+      String sourceId, Optional<StoredState> previous) throws IOException {
+    Path exported = store.newTempDir();
+    try (var reader = git.getRepository().newObjectReader()) {
+      String digest = TreeExporter.export(reader, commit.getTree(), request.ignore(), exported,
+          options.sizeLimitBytes());
+      String revision = resolved.revision(commit);
+      Instant updated = previous
+          .filter(p -> p.revision().equals(revision) && p.digest().equals(digest))
+          .map(StoredState::lastUpdateTime).orElse(clock.instant());
+      String previousDigest = previous.map(StoredState::digest)
+          .filter(d -> !d.equals(digest)).orElse(previous.flatMap(StoredState::previous)
+              .orElse(null));
+      StoredState next = new StoredState(sourceId, resolved.objectId().name(), revision, digest,
+          updated, previousDigest);
+      Artifact artifact = store.publish(request.key(), exported, next);
+      LOG.info("stored artifact {} for revision {}", digest, revision);
+      return artifact;
+    } finally {
+      ArtifactStore.deleteQuietly(exported); // no-op once it was moved into place
+    }
+  }
+
+  private static RevCommit commitOf(Git git, ResolvedRef resolved, GitRef ref) throws IOException {
+    try (RevWalk walk = new RevWalk(git.getRepository())) {
+      if (!git.getRepository().getObjectDatabase().has(resolved.objectId())) {
+        String where = ref.branch() != null ? " on branch '" + ref.branch() + "'" : "";
+        throw new SourceException(FailureReason.REF_NOT_FOUND,
+            "commit '" + resolved.objectId().name() + "' does not exist" + where);
+      }
+      // Peels an annotated tag to its commit.
+      return walk.parseCommit(resolved.objectId());
+    } catch (org.eclipse.jgit.errors.IncorrectObjectTypeException e) {
+      throw new SourceException(FailureReason.INVALID_REF,
+          "'" + resolved.objectId().name() + "' is not a commit");
+    }
+  }
+
+  private static List<RefSpec> refSpecs(ResolvedRef resolved) {
+    if (resolved.fetchRef() != null) {
+      return List.of(new RefSpec("+" + resolved.fetchRef() + ":" + resolved.fetchRef()));
+    }
+    // A bare commit id: fetch every branch and tag, one of which must contain it.
+    return List.of(new RefSpec("+" + Constants.R_HEADS + "*:" + Constants.R_HEADS + "*"),
+        new RefSpec("+" + Constants.R_TAGS + "*:" + Constants.R_TAGS + "*"));
+  }
+
+  private FetchResult failure(FetchRequest request, Throwable error, TransportSetup setup) {
+    FailureReason reason = FailureClassifier.reasonOf(error);
+    String detail = FailureClassifier.detailOf(error);
+    if (setup != null && setup.rejectedHost() != null) {
+      reason = FailureReason.HOST_KEY_REJECTED;
+      detail = "the host key of " + setup.rejectedHost()
+          + " is not listed in the secret's known_hosts";
+    }
+    String where = error instanceof SourceException && reason.needsSpecChange()
+        ? detail
+        : "failed to fetch " + request.ref().describe() + " from '"
+            + Redaction.scrubUrl(request.url()) + "': " + detail;
+    String message = Redaction.scrub(where, request.secretData().values());
+    LOG.warn("{}: {}", reason.conditionReason(), message);
+    return new FetchResult.Failed(reason, message, lastArtifact(request.key()));
+  }
+
+  private Path sshHome() throws IOException {
+    return Files.createDirectories(options.storageRoot().resolve("ssh-home"));
+  }
+
+  private static String sourceId(FetchRequest request) {
+    GitRef r = request.ref();
+    return ArtifactStore.sha256Hex(String.join("\n", request.url(), String.valueOf(r.branch()),
+        String.valueOf(r.tag()), String.valueOf(r.semver()), String.valueOf(r.name()),
+        String.valueOf(r.commit()), String.valueOf(request.ignore())));
+  }
+}

@@ -1,0 +1,39 @@
+package dev.capstan.source;
+
+import io.github.resilience4j.core.IntervalFunction;
+import io.github.resilience4j.core.functions.CheckedSupplier;
+import io.github.resilience4j.retry.Retry;
+import io.github.resilience4j.retry.RetryConfig;
+import java.time.Clock;
+import java.time.Instant;
+
+/** Runs one remote operation with retries of transient errors, until a deadline. */
+final class NetworkRetry {
+
+  private final RetryPolicy policy;
+  private final Clock clock;
+
+  NetworkRetry(RetryPolicy policy, Clock clock) {
+    this.policy = policy;
+    this.clock = clock;
+  }
+
+  <T> T call(String operation, Instant deadline, CheckedSupplier<T> op) throws Exception {
+    IntervalFunction backoff = policy.multiplier() > 1.0
+        ? IntervalFunction.ofExponentialBackoff(policy.initialBackoff(), policy.multiplier())
+        : IntervalFunction.of(policy.initialBackoff());
+    RetryConfig config = RetryConfig.custom()
+        .maxAttempts(policy.maxAttempts())
+        .intervalFunction(backoff)
+        .retryOnException(e -> FailureClassifier.isTransient(e)
+            && clock.instant().isBefore(deadline))
+        .build();
+    try {
+      return Retry.of(operation, config).executeCheckedSupplier(op);
+    } catch (Exception | Error e) {
+      throw e;
+    } catch (Throwable t) {
+      throw new IllegalStateException(t);
+    }
+  }
+}

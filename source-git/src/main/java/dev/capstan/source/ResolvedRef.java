@@ -1,0 +1,22 @@
+package dev.capstan.source;
+
+import org.eclipse.jgit.lib.ObjectId;
+
+/**
+ * A ref resolved against the remote.
+ *
+ * @param fetchRef the full ref name to fetch (e.g. {@code refs/heads/main}), or null when only
+ *     a commit id is known and every branch must be fetched to find it
+ * @param objectId what the remote ref points at (a commit, or an annotated tag when the
+ *     remote did not advertise the peeled id); compared with the cache to skip unchanged fetches
+ * @param revisionName the part before {@code @sha1:}, or null for a bare {@code sha1:<id>}
+ * @param shallow whether a depth-1 fetch is enough to get the commit
+ */
+record ResolvedRef(String fetchRef, ObjectId objectId, String revisionName, boolean shallow) {
+
+  /** The revision string for the commit that {@link #objectId()} peels to. */
+  String revision(ObjectId commit) {
+    String sha = "sha1:" + commit.name();
+    return revisionName == null ? sha : revisionName + "@" + sha;
+  }
+}

@@ -1,0 +1,60 @@
+package dev.capstan.source;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * What the store remembers about one source between fetches.
+ *
+ * @param sourceId hash of URL, ref and ignore rules: a change to any of them means a new artifact
+ * @param remoteId the object id the remote ref pointed at when the artifact was made
+ * @param previousDigest the digest published before this one; kept so readers that still hold
+ *     the previous path can finish
+ */
+record StoredState(String sourceId, String remoteId, String revision, String digest,
+    Instant lastUpdateTime, String previousDigest) {
+
+  Optional<String> previous() {
+    return Optional.ofNullable(previousDigest);
+  }
+
+  static Optional<StoredState> read(Path file) {
+    if (!Files.isRegularFile(file)) {
+      return Optional.empty();
+    }
+    Properties p = new Properties();
+    try (InputStream in = Files.newInputStream(file)) {
+      p.load(in);
+      return Optional.of(new StoredState(p.getProperty("sourceId"), p.getProperty("remoteId"),
+          p.getProperty("revision"), p.getProperty("digest"),
+          Instant.parse(p.getProperty("lastUpdateTime")), p.getProperty("previousDigest")));
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty(); // unreadable state only costs a re-fetch
+    }
+  }
+
+  /** Writes via a temporary file and a rename, so a reader sees the old or the new state. */
+  void write(Path file) throws IOException {
+    Properties p = new Properties();
+    p.setProperty("sourceId", sourceId);
+    p.setProperty("remoteId", remoteId);
+    p.setProperty("revision", revision);
+    p.setProperty("digest", digest);
+    p.setProperty("lastUpdateTime", lastUpdateTime.toString());
+    if (previousDigest != null) {
+      p.setProperty("previousDigest", previousDigest);
+    }
+    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+    try (OutputStream out = Files.newOutputStream(tmp)) {
+      p.store(out, null);
+    }
+    Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+  }
+}

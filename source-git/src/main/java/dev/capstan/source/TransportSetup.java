@@ -1,0 +1,121 @@
+package dev.capstan.source;
+
+import java.io.ByteArrayInputStream;
+import java.io.File;
+import java.security.KeyPair;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.sshd.common.NamedResource;
+import org.apache.sshd.common.config.keys.FilePasswordProvider;
+import org.apache.sshd.common.util.security.SecurityUtils;
+import org.eclipse.jgit.api.TransportCommand;
+import org.eclipse.jgit.transport.SshTransport;
+import org.eclipse.jgit.transport.Transport;
+import org.eclipse.jgit.transport.TransportHttp;
+import org.eclipse.jgit.transport.UsernamePasswordCredentialsProvider;
+import org.eclipse.jgit.transport.sshd.SshdSessionFactory;
+import org.eclipse.jgit.transport.sshd.SshdSessionFactoryBuilder;
+
+/**
+ * Applies one fetch's credentials to JGit commands: basic or bearer auth for HTTP(S), and for
+ * SSH a session factory that offers only the Secret's key, reads no user configuration, and
+ * accepts only host keys listed in the Secret's known_hosts.
+ */
+final class TransportSetup implements AutoCloseable {
+
+  private final Credentials credentials;
+  private final KnownHosts knownHosts;
+  private final SshdSessionFactory ssh;
+
+  private TransportSetup(Credentials credentials, KnownHosts knownHosts, SshdSessionFactory ssh) {
+    this.credentials = credentials;
+    this.knownHosts = knownHosts;
+    this.ssh = ssh;
+  }
+
+  /**
+   * @param sshHome an empty directory standing in for the user's home, so that no
+   *     {@code ~/.ssh} configuration, key or known_hosts of the process's user is used
+   */
+  static TransportSetup create(RemoteUrl url, Map<String, byte[]> secretData, File sshHome) {
+    Credentials credentials = Credentials.from(secretData);
+    if (url.kind() != RemoteUrl.Kind.SSH) {
+      return new TransportSetup(credentials, null, null);
+    }
+    KnownHosts knownHosts = KnownHosts.parse(credentials.knownHosts());
+    List<KeyPair> keys = loadIdentity(credentials);
+    SshdSessionFactory factory = new SshdSessionFactoryBuilder()
+        .setHomeDirectory(sshHome)
+        .setSshDirectory(new File(sshHome, ".ssh"))
+        .setConfigStoreFactory((home, configFile, localUser) -> null)
+        .setDefaultKnownHostsFiles(dir -> List.of())
+        .setDefaultIdentities(dir -> List.of())
+        .setDefaultKeysProvider(dir -> keys)
+        .setServerKeyDatabase((home, dir) -> knownHosts)
+        .setPreferredAuthentications("publickey")
+        .build(null);
+    return new TransportSetup(credentials, knownHosts, factory);
+  }
+
+  /** Configures a JGit command (ls-remote or fetch) to use these credentials. */
+  <C extends TransportCommand<C, ?>> C apply(C command) {
+    if (credentials.hasBasicAuth()) {
+      command.setCredentialsProvider(
+          new UsernamePasswordCredentialsProvider(credentials.username(), credentials.password()));
+    }
+    return command.setTransportConfigCallback(this::configure);
+  }
+
+  private void configure(Transport transport) {
+    if (transport instanceof TransportHttp http) {
+      if (credentials.bearerToken() != null) {
+        http.setAdditionalHeaders(Map.of("Authorization", "Bearer " + credentials.bearerToken()));
+      } else if (credentials.hasBasicAuth()) {
+        // Saves the round trip of an unauthenticated request that is bound to get a 401.
+        http.setPreemptiveBasicAuthentication(credentials.username(), credentials.password());
+      }
+    }
+    if (transport instanceof SshTransport sshTransport && ssh != null) {
+      sshTransport.setSshSessionFactory(ssh);
+    }
+  }
+
+  /** The host whose SSH key was rejected during this fetch, or null. */
+  String rejectedHost() {
+    return knownHosts == null ? null : knownHosts.rejectedHost();
+  }
+
+  @Override
+  public void close() {
+    if (ssh != null) {
+      ssh.close();
+    }
+  }
+
+  private static List<KeyPair> loadIdentity(Credentials credentials) {
+    if (credentials.identity() == null) {
+      return List.of();
+    }
+    FilePasswordProvider passwords = credentials.passphrase() == null
+        ? FilePasswordProvider.EMPTY : FilePasswordProvider.of(credentials.passphrase());
+    List<KeyPair> keys = new ArrayList<>();
+    try {
+      Iterable<KeyPair> loaded = SecurityUtils.loadKeyPairIdentities(null,
+          NamedResource.ofName("identity"), new ByteArrayInputStream(credentials.identity()),
+          passwords);
+      if (loaded != null) {
+        loaded.forEach(keys::add);
+      }
+    } catch (Exception e) {
+      throw new SourceException(FailureReason.INVALID_SECRET,
+          "the secret's 'identity' private key could not be read (wrong passphrase or "
+              + "unsupported format: " + e.getClass().getSimpleName() + ")");
+    }
+    if (keys.isEmpty()) {
+      throw new SourceException(FailureReason.INVALID_SECRET,
+          "the secret's 'identity' holds no private key");
+    }
+    return List.copyOf(keys);
+  }
+}

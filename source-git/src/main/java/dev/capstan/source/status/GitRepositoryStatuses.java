@@ -1,0 +1,56 @@
+package dev.capstan.source.status;
+
+import dev.capstan.source.Artifact;
+import dev.capstan.source.FailureReason;
+import dev.capstan.source.FetchResult;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Computes a GitRepository's next status from its previous status and a fetch result. Pure:
+ * the same inputs give the same status, and a condition keeps its lastTransitionTime while its
+ * status stays the same.
+ */
+public final class GitRepositoryStatuses {
+
+  public static final String SUCCEEDED = "Succeeded";
+
+  private GitRepositoryStatuses() {}
+
+  public static GitRepositoryStatus next(
+      GitRepositoryStatus previous, long generation, FetchResult result, Instant now) {
+    List<Condition> conditions = new ArrayList<>();
+    Optional<Artifact> artifact;
+    if (result instanceof FetchResult.Failed failed) {
+      artifact = failed.lastGood().or(previous::artifact);
+      FailureReason reason = failed.reason();
+      conditions.add(condition(previous, Condition.READY, Condition.Status.FALSE,
+          reason.conditionReason(), failed.message(), generation, now));
+      conditions.add(condition(previous, Condition.FETCH_FAILED, Condition.Status.TRUE,
+          reason.conditionReason(), failed.message(), generation, now));
+      if (reason.needsSpecChange()) {
+        conditions.add(condition(previous, Condition.STALLED, Condition.Status.TRUE,
+            reason.conditionReason(), failed.message(), generation, now));
+      }
+    } else {
+      Artifact current = result.artifact().orElseThrow();
+      artifact = Optional.of(current);
+      String message = "stored artifact for revision '" + current.revision() + "'";
+      conditions.add(condition(previous, Condition.READY, Condition.Status.TRUE, SUCCEEDED,
+          message, generation, now));
+    }
+    artifact.ifPresent(a -> conditions.add(condition(previous, Condition.ARTIFACT_IN_STORAGE,
+        Condition.Status.TRUE, SUCCEEDED,
+        "stored artifact for revision '" + a.revision() + "'", generation, now)));
+    return new GitRepositoryStatus(generation, conditions, artifact);
+  }
+
+  private static Condition condition(GitRepositoryStatus previous, String type,
+      Condition.Status status, String reason, String message, long generation, Instant now) {
+    Instant since = previous.condition(type).filter(c -> c.status() == status)
+        .map(Condition::lastTransitionTime).orElse(now);
+    return new Condition(type, status, reason, message, generation, since);
+  }
+}
