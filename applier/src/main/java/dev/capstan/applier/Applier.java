@@ -1,0 +1,27 @@
+package dev.capstan.applier;
+
+import dev.capstan.applier.apply.Polling;
+import dev.capstan.applier.apply.StagedApplier;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.concurrent.Executor;
+
+/**
+ * The applier's entry point: staged server-side apply of one revision. Objects within a stage go
+ * to the API server concurrently on the executor passed in, which bounds the concurrency.
+ */
+public final class Applier {
+
+  private final StagedApplier staged;
+
+  public Applier(KubernetesClient client, Executor executor) {
+    this(client, executor, Polling.system());
+  }
+
+  public Applier(KubernetesClient client, Executor executor, Polling polling) {
+    this.staged = new StagedApplier(client, executor, polling);
+  }
+
+  public ApplyResult apply(ApplyRequest request) {
+    return staged.apply(request);
+  }
+}

@@ -1,0 +1,10 @@
+package dev.capstan.applier;
+
+/** Told about each object's outcome as soon as it is known; called from worker threads. */
+@FunctionalInterface
+public interface ApplyListener {
+
+  ApplyListener NONE = result -> {};
+
+  void onResult(ObjectResult result);
+}

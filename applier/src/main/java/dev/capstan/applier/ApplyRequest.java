@@ -1,0 +1,54 @@
+package dev.capstan.applier;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One revision to apply.
+ *
+ * @param objects the built objects, in build order
+ * @param owner the Kustomization named by the ownership labels
+ * @param force delete and recreate objects whose immutable fields changed
+ * @param timeout how long to wait for CRDs to become Established and for deletions
+ * @param defaultNamespace namespace for namespaced objects that name none
+ * @param listener told about each object's outcome as it happens
+ */
+public record ApplyRequest(
+    List<GenericKubernetesResource> objects,
+    Owner owner,
+    boolean force,
+    Duration timeout,
+    String defaultNamespace,
+    ApplyListener listener) {
+
+  public ApplyRequest {
+    objects = List.copyOf(objects);
+    Objects.requireNonNull(owner, "owner");
+    Objects.requireNonNull(timeout, "timeout");
+    Objects.requireNonNull(defaultNamespace, "defaultNamespace");
+    listener = listener == null ? ApplyListener.NONE : listener;
+  }
+
+  public static ApplyRequest of(List<GenericKubernetesResource> objects, Owner owner) {
+    return new ApplyRequest(
+        objects, owner, false, Duration.ofMinutes(5), owner.namespace(), ApplyListener.NONE);
+  }
+
+  public ApplyRequest withForce(boolean newForce) {
+    return new ApplyRequest(objects, owner, newForce, timeout, defaultNamespace, listener);
+  }
+
+  public ApplyRequest withListener(ApplyListener newListener) {
+    return new ApplyRequest(objects, owner, force, timeout, defaultNamespace, newListener);
+  }
+
+  public ApplyRequest withTimeout(Duration newTimeout) {
+    return new ApplyRequest(objects, owner, force, newTimeout, defaultNamespace, listener);
+  }
+
+  public ApplyRequest withDefaultNamespace(String namespace) {
+    return new ApplyRequest(objects, owner, force, timeout, namespace, listener);
+  }
+}

@@ -1,0 +1,237 @@
+package dev.capstan.applier.apply;
+
+import dev.capstan.applier.Action;
+import dev.capstan.applier.ApplyRequest;
+import dev.capstan.applier.ApplyResult;
+import dev.capstan.applier.ObjectRef;
+import dev.capstan.applier.ObjectResult;
+import dev.capstan.applier.apply.RevisionValidator.Validated;
+import dev.capstan.applier.inventory.Inventory;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Applies one revision: validate everything, dry-run every write, then apply stage by stage.
+ * Nothing the dry-run can reject is ever half-applied: a revision whose dry-run fails writes
+ * nothing (or, for objects that depend on new CRDs or Namespaces, only those definitions).
+ */
+public final class StagedApplier {
+
+  private final KubernetesClient client;
+  private final Executor executor;
+  private final Polling polling;
+  private final ServerSideApply calls;
+
+  public StagedApplier(KubernetesClient client, Executor executor, Polling polling) {
+    this.client = client;
+    this.executor = executor;
+    this.polling = polling;
+    this.calls = new ServerSideApply(client);
+  }
+
+  public ApplyResult apply(ApplyRequest request) {
+    ResourceCatalog catalog = new ResourceCatalog(client);
+    Validated validated =
+        RevisionValidator.validate(
+            request.objects(), catalog::find, request.owner(), request.defaultNamespace());
+    Inventory inventory =
+        Inventory.of(validated.desired().stream().map(DesiredObject::ref).toList());
+    if (!validated.valid()) {
+      return invalid(request, validated, inventory);
+    }
+    RunResults results = new RunResults(validated.desired(), request.listener());
+    List<Plan> plans = plan(validated);
+    Map<ObjectRef, Rejection> recreate = new HashMap<>();
+    if (dryRunFails(select(plans, p -> !p.unchanged() && !p.deferred()), request, results, recreate)
+        || !applyStage(Stage.DEFINITIONS, plans, request, results, recreate)
+        || dryRunFails(select(plans, p -> !p.unchanged() && p.deferred()), request, results, recreate)
+        || !applyStage(Stage.CLUSTER, plans, request, results, recreate)
+        || !applyStage(Stage.NAMESPACED, plans, request, results, recreate)) {
+      results.skipRemaining(validated.desired(), "not applied: another object of the revision failed");
+    }
+    return new ApplyResult(results.inOrder(), inventory);
+  }
+
+  private ApplyResult invalid(ApplyRequest request, Validated validated, Inventory inventory) {
+    List<ObjectResult> out = new ArrayList<>(validated.problems());
+    Set<ObjectRef> failed =
+        validated.problems().stream().map(r -> r.ref().withoutVersion()).collect(Collectors.toSet());
+    for (DesiredObject d : validated.desired()) {
+      if (!failed.contains(d.ref().withoutVersion())) {
+        out.add(new ObjectResult(d.ref(), Action.SKIPPED, "not applied: the revision failed validation"));
+      }
+    }
+    out.forEach(request.listener()::onResult);
+    return new ApplyResult(out, inventory);
+  }
+
+  private List<Plan> plan(Validated validated) {
+    List<DesiredObject> listable =
+        validated.desired().stream().filter(d -> !validated.awaitingCrd().contains(d.ref())).toList();
+    LiveObjects live = LiveObjects.read(client, listable, executor);
+    Set<String> newNamespaces =
+        validated.desired().stream()
+            .filter(d -> d.isNamespace() && live.get(d.ref()) == null)
+            .map(d -> d.ref().name())
+            .collect(Collectors.toSet());
+    List<Plan> plans = new ArrayList<>();
+    for (DesiredObject d : validated.desired()) {
+      GenericKubernetesResource current = live.get(d.ref());
+      boolean deferred =
+          validated.awaitingCrd().contains(d.ref())
+              || (d.type().namespaced() && newNamespaces.contains(d.ref().namespace()));
+      plans.add(new Plan(d, current, FieldOwnership.isUnchanged(current, d), deferred));
+    }
+    return plans;
+  }
+
+  /** Dry-runs the writes; true when any was rejected (and recorded as failed). */
+  private boolean dryRunFails(
+      List<Plan> writes, ApplyRequest request, RunResults results, Map<ObjectRef, Rejection> recreate) {
+    Map<Plan, Rejection> rejected = concurrently(writes, this::dryRun);
+    rejected.forEach(
+        (plan, rejection) -> {
+          if (rejection.immutableField() && request.force()) {
+            synchronized (recreate) {
+              recreate.put(plan.desired().ref(), rejection);
+            }
+          } else {
+            results.record(failure(plan.desired().ref(), rejection));
+          }
+        });
+    return results.anyFailed();
+  }
+
+  private Rejection dryRun(Plan plan) {
+    try {
+      calls.apply(plan.desired(), true);
+      return null;
+    } catch (RejectedException e) {
+      return e.rejection();
+    }
+  }
+
+  /** Applies one stage; false when any of its objects failed. */
+  private boolean applyStage(
+      Stage stage,
+      List<Plan> plans,
+      ApplyRequest request,
+      RunResults results,
+      Map<ObjectRef, Rejection> recreate) {
+    List<Plan> inStage = select(plans, p -> p.stage() == stage);
+    inStage.stream()
+        .filter(Plan::unchanged)
+        .forEach(p -> results.record(ObjectResult.of(p.desired().ref(), Action.UNCHANGED)));
+    List<Plan> writes = select(inStage, p -> !p.unchanged());
+    Map<Plan, ObjectResult> written =
+        concurrently(writes, p -> write(p, recreate.get(p.desired().ref()), request));
+    written.values().forEach(results::record);
+    if (stage == Stage.DEFINITIONS) {
+      awaitEstablished(writes, request, results);
+    }
+    return !results.anyFailed();
+  }
+
+  private ObjectResult write(Plan plan, Rejection immutable, ApplyRequest request) {
+    DesiredObject d = plan.desired();
+    try {
+      if (immutable != null) {
+        return recreate(d, immutable, request);
+      }
+      GenericKubernetesResource after = calls.apply(d, false);
+      if (plan.live() == null) {
+        return ObjectResult.of(d.ref(), Action.CREATED);
+      }
+      boolean same =
+          plan.live().getMetadata().getResourceVersion() != null
+              && plan.live().getMetadata().getResourceVersion().equals(after.getMetadata().getResourceVersion());
+      return ObjectResult.of(d.ref(), same ? Action.UNCHANGED : Action.CONFIGURED);
+    } catch (RejectedException e) {
+      if (e.rejection().immutableField() && request.force()) {
+        return recreateOrFail(d, e.rejection(), request);
+      }
+      return failure(d.ref(), e.rejection());
+    }
+  }
+
+  private ObjectResult recreateOrFail(DesiredObject d, Rejection immutable, ApplyRequest request) {
+    try {
+      return recreate(d, immutable, request);
+    } catch (RejectedException e) {
+      return failure(d.ref(), e.rejection());
+    }
+  }
+
+  private ObjectResult recreate(DesiredObject d, Rejection immutable, ApplyRequest request)
+      throws RejectedException {
+    calls.delete(d);
+    if (!polling.until(() -> calls.get(d) == null, request.timeout())) {
+      return new ObjectResult(
+          d.ref(), Action.FAILED, "deleted to recreate it, but it was still there after " + request.timeout());
+    }
+    calls.apply(d, false);
+    return new ObjectResult(d.ref(), Action.CREATED, "recreated: " + immutable.reason());
+  }
+
+  private void awaitEstablished(List<Plan> writes, ApplyRequest request, RunResults results) {
+    List<Plan> crds = select(writes, p -> p.desired().isCrd());
+    Map<Plan, ObjectResult> notReady =
+        concurrently(
+            crds,
+            p ->
+                polling.until(() -> established(p.desired().ref().name()), request.timeout())
+                    ? null
+                    : new ObjectResult(
+                        p.desired().ref(),
+                        Action.FAILED,
+                        "CustomResourceDefinition not Established within " + request.timeout()));
+    notReady.values().forEach(results::record);
+  }
+
+  private boolean established(String crdName) {
+    CustomResourceDefinition crd =
+        client.apiextensions().v1().customResourceDefinitions().withName(crdName).get();
+    return crd != null
+        && crd.getStatus() != null
+        && crd.getStatus().getConditions() != null
+        && crd.getStatus().getConditions().stream()
+            .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  /** Runs {@code call} on every plan with the executor; keeps the non-null answers. */
+  private <R> Map<Plan, R> concurrently(List<Plan> plans, Function<Plan, R> call) {
+    Map<Plan, CompletableFuture<R>> futures = new HashMap<>();
+    plans.forEach(p -> futures.put(p, CompletableFuture.supplyAsync(() -> call.apply(p), executor)));
+    Map<Plan, R> answers = new HashMap<>();
+    futures.forEach(
+        (plan, future) -> {
+          R answer = future.join();
+          if (answer != null) {
+            answers.put(plan, answer);
+          }
+        });
+    return answers;
+  }
+
+  private static List<Plan> select(List<Plan> plans, java.util.function.Predicate<Plan> filter) {
+    return plans.stream().filter(filter).toList();
+  }
+
+  private static ObjectResult failure(ObjectRef ref, Rejection rejection) {
+    String reason =
+        rejection.immutableField()
+            ? rejection.reason() + " (an immutable field changed; apply with force to delete and recreate it)"
+            : rejection.reason();
+    return new ObjectResult(ref, Action.FAILED, reason);
+  }
+}

@@ -1,0 +1,149 @@
+package dev.capstan.applier.cli;
+
+import dev.capstan.applier.Applier;
+import dev.capstan.applier.ApplyRequest;
+import dev.capstan.applier.ApplyResult;
+import dev.capstan.applier.ObjectResult;
+import dev.capstan.applier.Owner;
+import dev.capstan.applier.apply.Polling;
+import dev.capstan.applier.cli.ManifestSource.ManifestException;
+import dev.capstan.applier.inventory.ConfigMapInventoryStore;
+import dev.capstan.applier.inventory.Inventory;
+import dev.capstan.applier.prune.Pruner;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code capstan apply}: the applier used once from a shell. */
+@Command(
+    name = "apply",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Apply a directory to the cluster with staged server-side apply (field manager capstan).",
+      "Exit status: 0 applied, 1 an object failed, 2 bad input."
+    })
+public final class ApplyCommand implements Callable<Integer> {
+
+  /** Owner named by the labels when no --inventory is given. */
+  static final String DEFAULT_OWNER = "capstan-cli";
+
+  @Option(names = {"-f", "--filename"}, required = true, paramLabel = "DIR", description = "Directory of manifests.")
+  Path dir;
+
+  @Option(names = "--wait", description = "Wait until the applied objects are healthy.")
+  boolean wait;
+
+  @Option(
+      names = "--timeout",
+      defaultValue = "5m",
+      converter = DurationConverter.class,
+      paramLabel = "D",
+      description = "Time limit for CRDs, deletions and --wait (e.g. 90s, 5m). Default: ${DEFAULT-VALUE}.")
+  Duration timeout;
+
+  @Option(names = "--prune", description = "Delete objects of the previous inventory that are gone from DIR.")
+  boolean prune;
+
+  @Option(
+      names = "--inventory",
+      paramLabel = "NAME",
+      description = "Keep the inventory in ConfigMap NAME in the kubeconfig's default namespace; also the owner name in the labels.")
+  String inventory;
+
+  @Option(names = "--force", description = "Delete and recreate objects whose immutable fields changed.")
+  boolean force;
+
+  @Option(names = "--kubeconfig", paramLabel = "PATH", description = "Kubeconfig file (default: $KUBECONFIG, ~/.kube/config).")
+  Path kubeconfig;
+
+  @Option(names = "--concurrency", defaultValue = "16", description = "Requests in flight at once. Default: ${DEFAULT-VALUE}.")
+  int concurrency;
+
+  @Spec CommandSpec spec;
+
+  private final ManifestSource source;
+
+  public ApplyCommand() {
+    this(new YamlDirectorySource());
+  }
+
+  public ApplyCommand(ManifestSource source) {
+    this.source = source;
+  }
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    if (prune && inventory == null) {
+      err.println("error: --prune needs --inventory NAME to know what was applied before");
+      return 2;
+    }
+    List<GenericKubernetesResource> objects;
+    try {
+      objects = source.load(dir);
+    } catch (ManifestException e) {
+      err.println("error: " + e.getMessage());
+      return 2;
+    }
+    ExecutorService pool = WorkerPool.of(concurrency);
+    try (KubernetesClient client = ClusterConnection.open(kubeconfig)) {
+      return run(client, objects, pool, new ResultPrinter(out), err);
+    } catch (KubernetesClientException e) {
+      err.println("error: " + ClusterErrors.describe(e));
+      return 1;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private int run(
+      KubernetesClient client,
+      List<GenericKubernetesResource> objects,
+      ExecutorService pool,
+      ResultPrinter printer,
+      PrintWriter err) {
+    String namespace = ClusterConnection.defaultNamespace(client);
+    Owner owner = new Owner(inventory == null ? DEFAULT_OWNER : inventory, namespace);
+    ConfigMapInventoryStore store =
+        inventory == null ? null : new ConfigMapInventoryStore(client, namespace, inventory);
+    Inventory previous = store == null ? Inventory.EMPTY : store.load();
+    ApplyRequest request =
+        new ApplyRequest(objects, owner, force, timeout, namespace, printer::progress);
+    ApplyResult result = new Applier(client, pool).apply(request);
+    List<ObjectResult> all = new ArrayList<>(result.objects());
+    if (result.succeeded() && store != null) {
+      if (prune) {
+        List<ObjectResult> pruned =
+            new Pruner(client, pool, Polling.system()).prune(previous, result.inventory(), owner, timeout);
+        pruned.forEach(printer::progress);
+        all.addAll(pruned);
+      }
+      store.save(result.inventory());
+    }
+    printer.summary(all);
+    boolean failed = all.stream().anyMatch(ObjectResult::failed);
+    if (failed) {
+      return 1;
+    }
+    if (wait) {
+      return new HealthWait(client, pool, timeout).await(objects(result), printer) ? 0 : 1;
+    }
+    return 0;
+  }
+
+  private static List<dev.capstan.applier.ObjectRef> objects(ApplyResult result) {
+    return result.inventory().refs();
+  }
+}

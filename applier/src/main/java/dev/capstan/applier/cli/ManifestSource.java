@@ -1,0 +1,22 @@
+package dev.capstan.applier.cli;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.nio.file.Path;
+import java.util.List;
+
+/** Turns a directory into the ordered objects to apply. */
+@FunctionalInterface
+public interface ManifestSource {
+
+  /**
+   * @throws ManifestException when a document cannot be read; the message names file and line
+   */
+  List<GenericKubernetesResource> load(Path dir) throws ManifestException;
+
+  /** A directory or document that cannot be turned into objects. */
+  final class ManifestException extends Exception {
+    public ManifestException(String message) {
+      super(message);
+    }
+  }
+}

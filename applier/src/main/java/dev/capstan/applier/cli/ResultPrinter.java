@@ -1,0 +1,55 @@
+package dev.capstan.applier.cli;
+
+import dev.capstan.applier.Action;
+import dev.capstan.applier.ObjectResult;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Progress lines as results arrive, and a summary table of outcomes per kind. */
+final class ResultPrinter {
+
+  private final PrintWriter out;
+
+  ResultPrinter(PrintWriter out) {
+    this.out = out;
+  }
+
+  synchronized void progress(ObjectResult result) {
+    String reason = result.reason().isEmpty() ? "" : ": " + result.reason();
+    out.printf("%-10s %s%s%n", result.action().label(), result.ref(), reason);
+    out.flush();
+  }
+
+  synchronized void line(String text) {
+    out.println(text);
+    out.flush();
+  }
+
+  /** One row per kind with a column per action that occurred, then a total row. */
+  void summary(List<ObjectResult> results) {
+    Map<String, Map<Action, Integer>> byKind = new TreeMap<>();
+    Map<Action, Integer> totals = new EnumMap<>(Action.class);
+    for (ObjectResult r : results) {
+      byKind.computeIfAbsent(r.ref().kind(), k -> new EnumMap<>(Action.class)).merge(r.action(), 1, Integer::sum);
+      totals.merge(r.action(), 1, Integer::sum);
+    }
+    List<Action> columns = new ArrayList<>(totals.keySet());
+    StringBuilder header = new StringBuilder(String.format("%-28s", "KIND"));
+    columns.forEach(a -> header.append(String.format("%12s", a.name())));
+    out.println();
+    out.println(header);
+    byKind.forEach((kind, counts) -> out.println(row(kind, counts, columns)));
+    out.println(row("TOTAL", totals, columns));
+    out.flush();
+  }
+
+  private static String row(String label, Map<Action, Integer> counts, List<Action> columns) {
+    StringBuilder row = new StringBuilder(String.format("%-28s", label));
+    columns.forEach(a -> row.append(String.format("%12d", counts.getOrDefault(a, 0))));
+    return row.toString();
+  }
+}

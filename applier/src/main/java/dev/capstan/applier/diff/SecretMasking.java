@@ -1,0 +1,68 @@
+package dev.capstan.applier.diff;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Replaces every Secret value with a mask before anything is rendered. Keys stay visible; a value
+ * that differs between live and desired is marked so the diff still shows that it changed.
+ */
+final class SecretMasking {
+
+  static final String UNCHANGED = "*** (unchanged)";
+  static final String BEFORE_CHANGE = "***";
+  static final String CHANGED = "*** (changed)";
+
+  private SecretMasking() {}
+
+  static boolean isSecret(Map<String, Object> object) {
+    return object != null && "Secret".equals(object.get("kind")) && "v1".equals(object.get("apiVersion"));
+  }
+
+  /** Masks {@code data} and {@code stringData} of both sides in place. Either side may be null. */
+  static void mask(Map<String, Object> live, Map<String, Object> desired) {
+    Map<String, Object> liveValues = values(live);
+    Map<String, Object> desiredValues = values(desired);
+    if (live != null) {
+      replace(live, key -> Objects.equals(liveValues.get(key), desiredValues.get(key)) && desiredValues.containsKey(key)
+          ? UNCHANGED : BEFORE_CHANGE);
+    }
+    if (desired != null) {
+      replace(desired, key -> Objects.equals(liveValues.get(key), desiredValues.get(key)) && liveValues.containsKey(key)
+          ? UNCHANGED : CHANGED);
+    }
+  }
+
+  /** All values by key; stringData compared in its base64 form, as the server stores it. */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> values(Map<String, Object> secret) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    if (secret == null) {
+      return out;
+    }
+    if (secret.get("data") instanceof Map<?, ?> data) {
+      out.putAll((Map<String, Object>) data);
+    }
+    if (secret.get("stringData") instanceof Map<?, ?> stringData) {
+      stringData.forEach(
+          (k, v) ->
+              out.put(
+                  String.valueOf(k),
+                  java.util.Base64.getEncoder()
+                      .encodeToString(String.valueOf(v).getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+    }
+    return out;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static void replace(Map<String, Object> secret, java.util.function.Function<String, String> maskFor) {
+    for (String field : new String[] {"data", "stringData"}) {
+      if (secret.get(field) instanceof Map<?, ?> values) {
+        Map<String, Object> masked = new LinkedHashMap<>();
+        ((Map<String, Object>) values).keySet().forEach(k -> masked.put(k, maskFor.apply(k)));
+        secret.put(field, masked);
+      }
+    }
+  }
+}

@@ -1,0 +1,72 @@
+package dev.capstan.applier.inventory;
+
+import dev.capstan.applier.CapstanMetadata;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Keeps an inventory in a ConfigMap (key {@value #KEY}, a JSON list of {@code {id, v}}), for the
+ * command line where there is no Kustomization status to hold it.
+ */
+public final class ConfigMapInventoryStore {
+
+  static final String KEY = "inventory";
+
+  private final KubernetesClient client;
+  private final String namespace;
+  private final String name;
+
+  public ConfigMapInventoryStore(KubernetesClient client, String namespace, String name) {
+    this.client = client;
+    this.namespace = namespace;
+    this.name = name;
+  }
+
+  public Inventory load() {
+    ConfigMap map = client.configMaps().inNamespace(namespace).withName(name).get();
+    if (map == null || map.getData() == null || !map.getData().containsKey(KEY)) {
+      return Inventory.EMPTY;
+    }
+    return decode(map.getData().get(KEY), namespace + "/" + name);
+  }
+
+  /** Writes the inventory, skipping the write when the stored one is already equal. */
+  public void save(Inventory inventory) {
+    if (load().equals(inventory)) {
+      return;
+    }
+    ConfigMap map =
+        new ConfigMapBuilder()
+            .withNewMetadata()
+            .withName(name)
+            .withNamespace(namespace)
+            .endMetadata()
+            .addToData(KEY, encode(inventory))
+            .build();
+    client
+        .configMaps()
+        .inNamespace(namespace)
+        .resource(map)
+        .fieldManager(CapstanMetadata.FIELD_MANAGER)
+        .forceConflicts()
+        .serverSideApply();
+  }
+
+  static String encode(Inventory inventory) {
+    return Serialization.asJson(inventory.entries());
+  }
+
+  static Inventory decode(String json, String where) {
+    try {
+      InventoryEntry[] entries = Serialization.unmarshal(json, InventoryEntry[].class);
+      return new Inventory(List.copyOf(Arrays.asList(entries)));
+    } catch (RuntimeException e) {
+      throw new IllegalStateException(
+          "inventory ConfigMap " + where + " key '" + KEY + "' is not a JSON list of {id, v}", e);
+    }
+  }
+}

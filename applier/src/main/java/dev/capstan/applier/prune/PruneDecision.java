@@ -1,0 +1,30 @@
+package dev.capstan.applier.prune;
+
+import dev.capstan.applier.CapstanMetadata;
+import dev.capstan.applier.Owner;
+import java.util.Map;
+import java.util.Optional;
+
+/** Whether one stale object may be deleted, from its labels and annotations alone. */
+final class PruneDecision {
+
+  private PruneDecision() {}
+
+  /** Empty when the object may be deleted; otherwise why it is kept. */
+  static Optional<String> keepReason(
+      Map<String, String> labels, Map<String, String> annotations, Owner owner) {
+    if (annotations != null
+        && CapstanMetadata.PRUNE_DISABLED.equals(annotations.get(CapstanMetadata.PRUNE))) {
+      return Optional.of("kept: annotated " + CapstanMetadata.PRUNE + ": " + CapstanMetadata.PRUNE_DISABLED);
+    }
+    if (!owner.owns(labels)) {
+      String name = labels == null ? null : labels.get(Owner.NAME_LABEL);
+      String namespace = labels == null ? null : labels.get(Owner.NAMESPACE_LABEL);
+      return Optional.of(
+          name == null
+              ? "kept: not labelled as owned by " + owner
+              : "kept: owned by Kustomization " + namespace + "/" + name + ", not " + owner);
+    }
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,118 @@
+package dev.capstan.applier.prune;
+
+import dev.capstan.applier.Action;
+import dev.capstan.applier.ObjectRef;
+import dev.capstan.applier.ObjectResult;
+import dev.capstan.applier.Owner;
+import dev.capstan.applier.apply.Polling;
+import dev.capstan.applier.apply.ResourceCatalog;
+import dev.capstan.applier.apply.ResourceType;
+import dev.capstan.applier.inventory.Inventory;
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+/**
+ * Deletes objects that left the inventory. Namespaces and CRDs go last, after everything else,
+ * and are waited for (their finalizers delete what they contain) within the timeout. Objects
+ * annotated {@code capstan.dev/prune: disabled} or labelled for another owner are kept.
+ */
+public final class Pruner {
+
+  private final KubernetesClient client;
+  private final Executor executor;
+  private final Polling polling;
+
+  public Pruner(KubernetesClient client, Executor executor, Polling polling) {
+    this.client = client;
+    this.executor = executor;
+    this.polling = polling;
+  }
+
+  /** Deletes what {@code previous} has and {@code current} does not. */
+  public List<ObjectResult> prune(Inventory previous, Inventory current, Owner owner, Duration timeout) {
+    return delete(previous.staleAfter(current), owner, timeout, false);
+  }
+
+  /**
+   * What the engine calls when a Kustomization is deleted: deletes its inventory as the policy
+   * says (nothing for Orphan, or MirrorPrune without prune).
+   */
+  public List<ObjectResult> onKustomizationDeleted(
+      DeletionPolicy policy, boolean prune, Inventory inventory, Owner owner, Duration timeout) {
+    if (!policy.deletesObjects(prune)) {
+      return List.of();
+    }
+    return delete(inventory.refs(), owner, timeout, policy.waitsForTermination());
+  }
+
+  private List<ObjectResult> delete(
+      List<ObjectRef> refs, Owner owner, Duration timeout, boolean waitForAll) {
+    ResourceCatalog catalog = new ResourceCatalog(client);
+    List<ObjectRef> first = refs.stream().filter(r -> !isDefinition(r)).toList();
+    List<ObjectRef> last = refs.stream().filter(Pruner::isDefinition).toList();
+    List<ObjectResult> results = new ArrayList<>();
+    results.addAll(deleteAll(first, owner, timeout, waitForAll, catalog));
+    results.addAll(deleteAll(last, owner, timeout, true, catalog));
+    return results;
+  }
+
+  private List<ObjectResult> deleteAll(
+      List<ObjectRef> refs, Owner owner, Duration timeout, boolean wait, ResourceCatalog catalog) {
+    List<CompletableFuture<Optional<ObjectResult>>> futures =
+        refs.stream()
+            .map(r -> CompletableFuture.supplyAsync(() -> deleteOne(r, owner, timeout, wait, catalog), executor))
+            .toList();
+    return futures.stream().map(CompletableFuture::join).flatMap(Optional::stream).toList();
+  }
+
+  private Optional<ObjectResult> deleteOne(
+      ObjectRef ref, Owner owner, Duration timeout, boolean wait, ResourceCatalog catalog) {
+    Optional<ResourceType> type = catalog.find(ref.apiVersion(), ref.kind());
+    if (type.isEmpty()) {
+      return Optional.empty(); // kind no longer served: its objects are gone
+    }
+    Resource<GenericKubernetesResource> resource = resource(type.get(), ref);
+    try {
+      GenericKubernetesResource live = resource.get();
+      if (live == null) {
+        return Optional.empty();
+      }
+      Optional<String> keep =
+          PruneDecision.keepReason(
+              live.getMetadata().getLabels(), live.getMetadata().getAnnotations(), owner);
+      if (keep.isPresent()) {
+        return Optional.of(new ObjectResult(ref, Action.SKIPPED, keep.get()));
+      }
+      resource.withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
+      if (wait && !polling.until(() -> resource.get() == null, timeout)) {
+        return Optional.of(
+            new ObjectResult(ref, Action.FAILED, "deletion requested but still terminating after " + timeout));
+      }
+      return Optional.of(ObjectResult.of(ref, Action.DELETED));
+    } catch (KubernetesClientException e) {
+      String reason = e.getStatus() != null ? e.getStatus().getMessage() : e.getMessage();
+      return Optional.of(new ObjectResult(ref, Action.FAILED, reason));
+    }
+  }
+
+  private Resource<GenericKubernetesResource> resource(ResourceType type, ObjectRef ref) {
+    var resources = client.genericKubernetesResources(type.context());
+    return type.namespaced()
+        ? resources.inNamespace(ref.namespace()).withName(ref.name())
+        : resources.withName(ref.name());
+  }
+
+  private static boolean isDefinition(ObjectRef ref) {
+    return (ref.group().isEmpty() && ref.kind().equals("Namespace"))
+        || (ref.group().equals("apiextensions.k8s.io") && ref.kind().equals("CustomResourceDefinition"));
+  }
+}
