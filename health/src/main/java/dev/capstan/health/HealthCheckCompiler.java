@@ -22,8 +22,8 @@ final class HealthCheckCompiler {
     for (int i = 0; i < entries.size(); i++) {
       HealthCheckExpr entry = entries.get(i);
       String where =
-          "failed to create custom status evaluator for " + listName + "[" + i + "] ("
-              + (entry.label().isEmpty() ? "no apiVersion" : entry.label()) + "): ";
+          (entry.label().isEmpty() ? "entry without apiVersion" : entry.label())
+              + ": failed to create custom status evaluator for " + listName + "[" + i + "]: ";
       compiled.add(compile(entry, where));
     }
     return compiled;

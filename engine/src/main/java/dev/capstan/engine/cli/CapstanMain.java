@@ -38,6 +38,10 @@ public final class CapstanMain implements Runnable {
   public static CommandLine commandLine() {
     CommandLine cli = new CommandLine(new CapstanMain());
     cli.addSubcommand("fetch", new dev.capstan.source.cli.FetchCommand());
+    cli.addSubcommand("status", new dev.capstan.health.cli.StatusCommand());
+    cli.addSubcommand("apply", new dev.capstan.applier.cli.ApplyCommand());
+    cli.addSubcommand("diff", new dev.capstan.applier.cli.DiffCommand());
+    cli.addSubcommand("build", new dev.capstan.applier.cli.BuildCommand());
     for (String[] planned : PLANNED) {
       if (!cli.getSubcommands().containsKey(planned[0])) {
         cli.addSubcommand(planned[0], NotYetAvailable.spec(planned[0], planned[1]));
