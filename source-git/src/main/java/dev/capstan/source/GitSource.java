@@ -157,6 +157,12 @@ public final class GitSource {
       detail = "the host key of " + setup.rejectedHost()
           + " is not listed in the secret's known_hosts";
     }
+    detail = detail.replace(request.url() + ": ", "");
+    if (reason == FailureReason.AUTHENTICATION_FAILED) {
+      detail = request.secretData().isEmpty()
+          ? "the remote requires credentials and none were given"
+          : "the remote refused the credentials (" + detail + ")";
+    }
     String where = error instanceof SourceException && reason.needsSpecChange()
         ? detail
         : "failed to fetch " + request.ref().describe() + " from '"

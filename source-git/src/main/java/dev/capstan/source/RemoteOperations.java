@@ -51,10 +51,11 @@ final class RemoteOperations {
   }
 
   private int secondsLeft(Instant deadline) {
-    long left = Duration.between(clock.instant(), deadline).toSeconds();
-    if (left <= 0) {
+    long millis = Duration.between(clock.instant(), deadline).toMillis();
+    if (millis <= 0) {
       throw new SourceException(FailureReason.TIMEOUT, "the fetch timed out");
     }
-    return (int) Math.min(Integer.MAX_VALUE, left);
+    // JGit takes whole seconds; round up so that a short remainder still gets its chance.
+    return (int) Math.min(Integer.MAX_VALUE, (millis + 999) / 1000);
   }
 }

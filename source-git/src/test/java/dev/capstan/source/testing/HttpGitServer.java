@@ -1,0 +1,96 @@
+package dev.capstan.source.testing;
+
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.EnumSet;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jgit.http.server.GitServlet;
+
+/**
+ * Git smart HTTP on loopback: JGit's GitServlet in an embedded Jetty, serving the repositories
+ * under a base directory at {@code http://127.0.0.1:PORT/git/NAME}, optionally behind basic
+ * or bearer authentication.
+ */
+public final class HttpGitServer implements AutoCloseable {
+
+  private final Server server;
+  private final AtomicInteger requests = new AtomicInteger();
+
+  private HttpGitServer(Server server) {
+    this.server = server;
+  }
+
+  public static HttpGitServer anonymous(Path base) throws Exception {
+    return start(base, null);
+  }
+
+  public static HttpGitServer basicAuth(Path base, String user, String password) throws Exception {
+    String expected = "Basic " + Base64.getEncoder()
+        .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    return start(base, expected);
+  }
+
+  public static HttpGitServer bearer(Path base, String token) throws Exception {
+    return start(base, "Bearer " + token);
+  }
+
+  private static HttpGitServer start(Path base, String expectedAuthorization) throws Exception {
+    Server server = new Server();
+    ServerConnector connector = new ServerConnector(server);
+    connector.setHost("127.0.0.1");
+    connector.setPort(0);
+    server.addConnector(connector);
+    HttpGitServer result = new HttpGitServer(server);
+
+    Repositories repositories = new Repositories(base);
+    GitServlet git = new GitServlet();
+    git.setRepositoryResolver((HttpServletRequest req, String name) -> repositories.open(name));
+    ServletContextHandler context = new ServletContextHandler();
+    context.setContextPath("/");
+    context.addServlet(new ServletHolder(git), "/git/*");
+    Filter auth = (request, response, chain) -> {
+      result.requests.incrementAndGet();
+      HttpServletRequest req = (HttpServletRequest) request;
+      if (expectedAuthorization != null
+          && !expectedAuthorization.equals(req.getHeader("Authorization"))) {
+        HttpServletResponse res = (HttpServletResponse) response;
+        res.setHeader("WWW-Authenticate", "Basic realm=\"git\"");
+        res.sendError(401);
+        return;
+      }
+      chain.doFilter(request, response);
+    };
+    context.addFilter(new FilterHolder(auth), "/*", EnumSet.of(DispatcherType.REQUEST));
+    server.setHandler(context);
+    server.start();
+    return result;
+  }
+
+  public int port() {
+    return ((ServerConnector) server.getConnectors()[0]).getLocalPort();
+  }
+
+  public String url(String repo) {
+    return "http://127.0.0.1:" + port() + "/git/" + repo;
+  }
+
+  /** HTTP requests received so far. */
+  public int requests() {
+    return requests.get();
+  }
+
+  @Override
+  public void close() throws Exception {
+    server.stop();
+  }
+}
