@@ -1,0 +1,81 @@
+package dev.capstan.applier.build;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.snakeyaml.engine.v2.api.Dump;
+import org.snakeyaml.engine.v2.api.DumpSettings;
+import org.snakeyaml.engine.v2.common.FlowStyle;
+import org.snakeyaml.engine.v2.common.ScalarStyle;
+import org.snakeyaml.engine.v2.nodes.Tag;
+import org.snakeyaml.engine.v2.representer.StandardRepresenter;
+
+/**
+ * Writes objects as multi-document YAML the way {@code kubectl kustomize} does: block style, keys
+ * sorted, multi-line strings as literal blocks, and strings quoted wherever a YAML 1.1 reader would
+ * otherwise see a number, boolean or date.
+ */
+public final class ManifestYaml {
+  private final DumpSettings settings =
+      DumpSettings.builder()
+          .setDefaultFlowStyle(FlowStyle.BLOCK)
+          .setIndent(2)
+          .setIndicatorIndent(0)
+          .setWidth(Integer.MAX_VALUE)
+          .setSplitLines(false)
+          .setSchema(new Yaml11SafeSchema())
+          .build();
+  private final ObjectMapper mapper;
+
+  public ManifestYaml() {
+    this(new ObjectMapper());
+  }
+
+  ManifestYaml(ObjectMapper mapper) {
+    this.mapper = mapper;
+  }
+
+  /** The objects separated by {@code ---} lines; empty text for no objects. */
+  public String write(List<GenericKubernetesResource> objects) {
+    List<String> documents = new ArrayList<>();
+    for (GenericKubernetesResource object : objects) {
+      @SuppressWarnings("unchecked")
+      Map<String, Object> map = mapper.convertValue(object, Map.class);
+      documents.add(writeObject(map));
+    }
+    return String.join("---\n", documents);
+  }
+
+  String writeObject(Map<String, Object> object) {
+    return new Dump(settings, new LiteralBlocks(settings)).dumpToString(sorted(object));
+  }
+
+  private static Object sorted(Object value) {
+    if (value instanceof Map<?, ?> map) {
+      Map<String, Object> copy = new TreeMap<>();
+      map.forEach((k, v) -> copy.put(String.valueOf(k), sorted(v)));
+      return copy;
+    }
+    if (value instanceof List<?> list) {
+      return list.stream().map(ManifestYaml::sorted).toList();
+    }
+    return value;
+  }
+
+  /** Multi-line strings read best as {@code |} blocks, as kubectl prints them. */
+  private static final class LiteralBlocks extends StandardRepresenter {
+    LiteralBlocks(DumpSettings settings) {
+      super(settings);
+      this.representers.put(
+          String.class,
+          data -> {
+            String text = (String) data;
+            boolean multiLine = text.contains("\n") && !text.endsWith(" ") && !text.contains(" \n");
+            return representScalar(Tag.STR, text, multiLine ? ScalarStyle.LITERAL : ScalarStyle.PLAIN);
+          });
+    }
+  }
+}
