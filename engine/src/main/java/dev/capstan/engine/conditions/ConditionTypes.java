@@ -1,0 +1,15 @@
+package dev.capstan.engine.conditions;
+
+/** The condition types Capstan writes on a Kustomization. */
+public final class ConditionTypes {
+  public static final String READY = "Ready";
+  public static final String HEALTHY = "Healthy";
+  public static final String RECONCILING = "Reconciling";
+  public static final String STALLED = "Stalled";
+
+  public static final String TRUE = "True";
+  public static final String FALSE = "False";
+  public static final String UNKNOWN = "Unknown";
+
+  private ConditionTypes() {}
+}

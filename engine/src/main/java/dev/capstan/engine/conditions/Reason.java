@@ -1,0 +1,45 @@
+package dev.capstan.engine.conditions;
+
+/**
+ * The reasons written on a Kustomization's conditions: one per stage that can fail, plus the
+ * reasons of the states that are not failures.
+ */
+public enum Reason {
+  /** A reconcile is running or waiting for the applied objects to become healthy. */
+  PROGRESSING("Progressing"),
+  /** A transient failure will be retried. */
+  PROGRESSING_WITH_RETRY("ProgressingWithRetry"),
+  /** Everything was applied and is healthy. */
+  SUCCEEDED("ReconciliationSucceeded"),
+  /** Every watched object is Current. */
+  HEALTHY("Healthy"),
+  /** The spec cannot be used as written (e.g. an unreadable duration). */
+  INVALID_SPEC("InvalidSpec"),
+  /** A health check or dependency readiness expression does not compile. */
+  INVALID_CEL_EXPRESSION("InvalidCELExpression"),
+  /** Kustomizations depend on each other in a circle. */
+  DEPENDENCY_CYCLE("DependencyCycle"),
+  /** A dependency is missing or not ready yet. */
+  DEPENDENCY_NOT_READY("DependencyNotReady"),
+  /** The source is missing or has no artifact. */
+  ARTIFACT_FAILED("ArtifactFailed"),
+  /** The manifests could not be built. */
+  BUILD_FAILED("BuildFailed"),
+  /** The API server refused an object, or could not be reached. */
+  APPLY_FAILED("ApplyFailed"),
+  /** Objects that left the source could not be deleted. */
+  PRUNE_FAILED("PruneFailed"),
+  /** An object failed, or did not become healthy within the timeout. */
+  HEALTH_CHECK_FAILED("HealthCheckFailed");
+
+  private final String text;
+
+  Reason(String text) {
+    this.text = text;
+  }
+
+  /** The CamelCase value written on the condition. */
+  public String text() {
+    return text;
+  }
+}

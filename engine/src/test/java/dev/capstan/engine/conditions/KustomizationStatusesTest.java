@@ -1,0 +1,230 @@
+package dev.capstan.engine.conditions;
+
+import static dev.capstan.engine.conditions.ConditionTypes.HEALTHY;
+import static dev.capstan.engine.conditions.ConditionTypes.READY;
+import static dev.capstan.engine.conditions.ConditionTypes.RECONCILING;
+import static dev.capstan.engine.conditions.ConditionTypes.STALLED;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.capstan.api.kustomize.Inventory;
+import dev.capstan.api.kustomize.InventoryEntry;
+import dev.capstan.api.kustomize.KustomizationStatus;
+import dev.capstan.health.AggregateHealth;
+import dev.capstan.health.Aggregation;
+import dev.capstan.health.ObjectRef;
+import dev.capstan.health.ResourceHealth;
+import dev.capstan.health.ResourceStatus;
+import dev.capstan.health.Status;
+import io.fabric8.kubernetes.api.model.Condition;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class KustomizationStatusesTest {
+  private static final Instant T0 = Instant.parse("2025-01-01T10:00:00Z");
+  private static final Instant T1 = Instant.parse("2025-01-01T10:05:00Z");
+  private static final String REV = "main@sha1:0123456789abcdef0123456789abcdef01234567";
+  private static final Inventory INVENTORY =
+      new Inventory(List.of(new InventoryEntry("apps_web_apps_Deployment", "v1")));
+
+  private static Condition cond(KustomizationStatus status, String type) {
+    return KustomizationStatuses.condition(status, type).orElse(null);
+  }
+
+  private static AggregateHealth health(ResourceHealth... healths) {
+    return Aggregation.of(List.of(healths));
+  }
+
+  private static ResourceHealth object(String kind, String name, Status status, String message) {
+    return new ResourceHealth(
+        new ObjectRef("v1", kind, "apps", name), new ResourceStatus(status, "", message));
+  }
+
+  private static KustomizationStatus succeeded() {
+    return KustomizationStatuses.next(
+        null,
+        Observation.of(3, T0, new Phase.Succeeded(REV))
+            .withAttemptedRevision(REV)
+            .withInventory(INVENTORY)
+            .withHealth(health(object("Deployment", "web", Status.Current, ""))));
+  }
+
+  @Test
+  void successIsReadyWithTheAppliedRevision() {
+    KustomizationStatus status = succeeded();
+    assertEquals("True", cond(status, READY).getStatus());
+    assertEquals("ReconciliationSucceeded", cond(status, READY).getReason());
+    assertEquals("Applied revision: " + REV, cond(status, READY).getMessage());
+    assertEquals(REV, status.lastAppliedRevision());
+    assertEquals(REV, status.lastAttemptedRevision());
+    assertEquals(3L, status.observedGeneration());
+    assertEquals(INVENTORY, status.inventory());
+    assertEquals("True", cond(status, HEALTHY).getStatus());
+    assertEquals("1 object is healthy", cond(status, HEALTHY).getMessage());
+    assertNull(cond(status, RECONCILING));
+    assertNull(cond(status, STALLED));
+  }
+
+  @Test
+  void progressingKeepsTheObservedGenerationAndAppliedRevision() {
+    KustomizationStatus status =
+        KustomizationStatuses.next(
+            succeeded(), Observation.of(4, T1, new Phase.Progressing("Reconciliation in progress")));
+    assertEquals("Unknown", cond(status, READY).getStatus());
+    assertEquals("Progressing", cond(status, READY).getReason());
+    assertEquals("True", cond(status, RECONCILING).getStatus());
+    assertEquals(3L, status.observedGeneration());
+    assertEquals(REV, status.lastAppliedRevision());
+    assertEquals("True", cond(status, HEALTHY).getStatus(), "health is kept while progressing");
+  }
+
+  @Test
+  void transientFailureRetriesWithoutStalling() {
+    KustomizationStatus status =
+        KustomizationStatuses.next(
+            succeeded(),
+            Observation.of(4, T1, new Phase.Failed(Reason.APPLY_FAILED, "Deployment/apps/web: denied", false))
+                .withAttemptedRevision("main@sha1:ffff"));
+    assertEquals("False", cond(status, READY).getStatus());
+    assertEquals("ApplyFailed", cond(status, READY).getReason());
+    assertEquals("ProgressingWithRetry", cond(status, RECONCILING).getReason());
+    assertNull(cond(status, STALLED));
+    assertEquals(REV, status.lastAppliedRevision(), "applied revision stays the last good one");
+    assertEquals("main@sha1:ffff", status.lastAttemptedRevision());
+    assertEquals(4L, status.observedGeneration());
+  }
+
+  @Test
+  void terminalFailureStallsAndStopsReconciling() {
+    KustomizationStatus status =
+        KustomizationStatuses.next(
+            null,
+            Observation.of(1, T0, new Phase.Failed(Reason.INVALID_CEL_EXPRESSION, "bad expr", true)));
+    assertEquals("True", cond(status, STALLED).getStatus());
+    assertEquals("InvalidCELExpression", cond(status, STALLED).getReason());
+    assertEquals("False", cond(status, READY).getStatus());
+    assertNull(cond(status, RECONCILING));
+  }
+
+  @Test
+  void deployFailuresMakeTheAppUnhealthyButDependencyWaitsDoNot() {
+    for (Reason reason : List.of(Reason.ARTIFACT_FAILED, Reason.BUILD_FAILED, Reason.APPLY_FAILED)) {
+      KustomizationStatus status =
+          KustomizationStatuses.next(
+              succeeded(), Observation.of(4, T1, new Phase.Failed(reason, "boom", false)));
+      assertEquals("False", cond(status, HEALTHY).getStatus(), reason.name());
+      assertEquals(reason.text(), cond(status, HEALTHY).getReason());
+    }
+    KustomizationStatus waiting =
+        KustomizationStatuses.next(
+            succeeded(),
+            Observation.of(4, T1, new Phase.Waiting(Reason.DEPENDENCY_NOT_READY, "dependency 'a/b' is not ready")));
+    assertEquals("True", cond(waiting, HEALTHY).getStatus());
+    assertEquals("DependencyNotReady", cond(waiting, READY).getReason());
+    assertEquals("False", cond(waiting, READY).getStatus());
+    assertNull(cond(waiting, STALLED));
+  }
+
+  @Test
+  void failedObjectsAreNamedInLexicographicOrder() {
+    AggregateHealth aggregate =
+        health(
+            object("Deployment", "zeta", Status.Failed, "Progress deadline exceeded"),
+            object("ConfigMap", "cfg", Status.Current, ""),
+            object("Deployment", "alpha", Status.InProgress, "Updated: 0/1"));
+    KustomizationStatus status =
+        KustomizationStatuses.next(
+            null,
+            Observation.of(1, T0, new Phase.Failed(Reason.HEALTH_CHECK_FAILED, aggregate.message(), false))
+                .withHealth(aggregate));
+    String message = cond(status, HEALTHY).getMessage();
+    assertEquals("False", cond(status, HEALTHY).getStatus());
+    assertTrue(message.indexOf("Deployment/apps/alpha") < message.indexOf("Deployment/apps/zeta"), message);
+    assertTrue(!message.contains("ConfigMap"), message);
+  }
+
+  @Test
+  void inProgressHealthIsUnknownAndMissingObjectsAreUnhealthy() {
+    KustomizationStatus progressing =
+        KustomizationStatuses.withHealth(
+            succeeded(), health(object("Deployment", "web", Status.InProgress, "rolling")), 3, T1);
+    assertEquals("Unknown", cond(progressing, HEALTHY).getStatus());
+    KustomizationStatus missing =
+        KustomizationStatuses.withHealth(
+            succeeded(), health(object("Deployment", "web", Status.NotFound, "gone")), 3, T1);
+    assertEquals("False", cond(missing, HEALTHY).getStatus());
+  }
+
+  @Test
+  void transitionTimeIsKeptWhileTheStatusStaysTheSame() {
+    KustomizationStatus first = succeeded();
+    KustomizationStatus again =
+        KustomizationStatuses.next(
+            first, Observation.of(3, T1, new Phase.Succeeded(REV)).withHealth(health()));
+    assertEquals("2025-01-01T10:00:00Z", cond(again, READY).getLastTransitionTime());
+    KustomizationStatus failed =
+        KustomizationStatuses.next(
+            again, Observation.of(3, T1, new Phase.Failed(Reason.BUILD_FAILED, "x", true)));
+    assertEquals("2025-01-01T10:05:00Z", cond(failed, READY).getLastTransitionTime());
+  }
+
+  @Test
+  void withHealthChangesOnlyTheHealthyCondition() {
+    KustomizationStatus before = succeeded();
+    KustomizationStatus after =
+        KustomizationStatuses.withHealth(
+            before, health(object("Deployment", "web", Status.Failed, "Progress deadline exceeded")), 3, T1);
+    assertEquals(cond(before, READY), cond(after, READY));
+    assertEquals("False", cond(after, HEALTHY).getStatus());
+    assertEquals("HealthCheckFailed", cond(after, HEALTHY).getReason());
+    assertTrue(cond(after, HEALTHY).getMessage().contains("Deployment/apps/web is Failed"));
+    assertEquals(before.inventory(), after.inventory());
+    assertEquals(before.lastAppliedRevision(), after.lastAppliedRevision());
+    KustomizationStatus recovered =
+        KustomizationStatuses.withHealth(
+            after, health(object("Deployment", "web", Status.Current, "")), 3, T1);
+    assertEquals("True", cond(recovered, HEALTHY).getStatus());
+  }
+
+  @Test
+  void withHealthAddsTheConditionWhenAbsent() {
+    KustomizationStatus status =
+        KustomizationStatuses.withHealth(null, health(object("Pod", "p", Status.Current, "")), 1, T0);
+    assertEquals("True", cond(status, HEALTHY).getStatus());
+    assertEquals(1, status.conditions().size());
+  }
+
+  @Test
+  void requestedAtIsEchoedAndKept() {
+    KustomizationStatus handled =
+        KustomizationStatuses.next(
+            null, Observation.of(1, T0, new Phase.Succeeded(REV)).withRequestedAt("2025-01-01T09:59:00Z"));
+    assertEquals("2025-01-01T09:59:00Z", handled.lastHandledReconcileAt());
+    KustomizationStatus later =
+        KustomizationStatuses.next(handled, Observation.of(1, T1, new Phase.Succeeded(REV)));
+    assertEquals("2025-01-01T09:59:00Z", later.lastHandledReconcileAt());
+  }
+
+  @Test
+  void conditionsCarryTheGenerationTheyDescribe() {
+    KustomizationStatus status = succeeded();
+    for (Condition c : status.conditions()) {
+      assertEquals(3L, c.getObservedGeneration(), c.getType());
+    }
+    assertEquals(Optional.empty(), KustomizationStatuses.condition(null, READY));
+  }
+
+  @Test
+  void stalledGoesAwayOnSuccess() {
+    KustomizationStatus stalled =
+        KustomizationStatuses.next(
+            null, Observation.of(1, T0, new Phase.Failed(Reason.DEPENDENCY_CYCLE, "cycle", true)));
+    KustomizationStatus fixed =
+        KustomizationStatuses.next(stalled, Observation.of(2, T1, new Phase.Succeeded(REV)));
+    assertNull(cond(fixed, STALLED));
+    assertEquals("True", cond(fixed, READY).getStatus());
+  }
+}
