@@ -1,0 +1,83 @@
+package dev.capstan.testing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** deploy/testcluster/up refuses bad conditions clearly and leaves nothing half-started. */
+class TestClusterScriptsIT {
+
+  @Test
+  void upWithAPortInUseSaysWhichAndLeavesNothingRunning(@TempDir Path runDir) throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      int port = taken.getLocalPort();
+      Result result = run(runDir, List.of("CAPSTAN_APISERVER_PORT=" + port, "CAPSTAN_ETCD_PORT=" + freePort(),
+          "CAPSTAN_KCM_PORT=" + freePort(), "CAPSTAN_SCHEDULER_PORT=" + freePort()));
+
+      assertEquals(1, result.exit(), result.output());
+      assertTrue(result.output().contains("port " + port + " on 127.0.0.1 is already in use"), result.output());
+      assertFalse(result.output().contains("export KUBECONFIG"), result.output());
+      assertFalse(processesMention(runDir), "a process of the refused cluster is still running");
+    }
+  }
+
+  @Test
+  void upWhoseBuildCannotDownloadSaysSoAndExitsNonZero(@TempDir Path runDir) throws Exception {
+    Result result = run(runDir, List.of("CAPSTAN_CACHE=" + runDir.resolve("cache"),
+        "GOMODCACHE=" + runDir.resolve("gomod"), "GOPROXY=off", "CAPSTAN_APISERVER_PORT=" + freePort(),
+        "CAPSTAN_ETCD_PORT=" + freePort(), "CAPSTAN_KCM_PORT=" + freePort(),
+        "CAPSTAN_SCHEDULER_PORT=" + freePort()));
+
+    assertEquals(1, result.exit(), result.output());
+    assertTrue(result.output().contains("building kubernetes failed"), result.output());
+    assertTrue(result.output().contains("building the control plane binaries failed"), result.output());
+    assertFalse(processesMention(runDir), "a process of the failed cluster is still running");
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+
+  private record Result(int exit, String output) {}
+
+  private static Result run(Path runDir, List<String> env) throws Exception {
+    ProcessBuilder builder = new ProcessBuilder(RepoRoot.find().resolve("deploy/testcluster/up").toString())
+        .redirectErrorStream(true);
+    builder.environment().put("CAPSTAN_TESTCLUSTER_DIR", runDir.resolve("cluster").toString());
+    for (String pair : env) {
+      String[] kv = pair.split("=", 2);
+      builder.environment().put(kv[0], kv[1]);
+    }
+    Process process = builder.start();
+    process.getOutputStream().close();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(process.waitFor(30, TimeUnit.MINUTES), "up did not finish");
+    return new Result(process.exitValue(), output);
+  }
+
+  private static boolean processesMention(Path runDir) throws IOException {
+    try (var procs = Files.list(Path.of("/proc"))) {
+      return procs.filter(p -> p.getFileName().toString().matches("\\d+")).anyMatch(p -> {
+        try {
+          return new String(Files.readAllBytes(p.resolve("cmdline")), StandardCharsets.UTF_8)
+              .contains(runDir.toString());
+        } catch (IOException e) {
+          return false;
+        }
+      });
+    }
+  }
+}
