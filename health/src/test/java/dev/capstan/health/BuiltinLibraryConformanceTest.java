@@ -51,7 +51,7 @@ class BuiltinLibraryConformanceTest {
     Optional<Path> file = HealthFixtures.find(FIXTURE);
     if (file.isEmpty()) {
       String where = "../shared/health-fixtures/" + FIXTURE + " relative to the repository root ("
-          + HealthFixtures.repoRoot().map(Path::toString).orElse("not found") + ")";
+          + RepoRoot.find().map(Path::toString).orElse("not found") + ")";
       if (HealthFixtures.inCi()) {
         fail("CI=true but the fixture file is missing: " + where);
       }

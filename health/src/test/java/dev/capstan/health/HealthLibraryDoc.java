@@ -1,0 +1,66 @@
+package dev.capstan.health;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Renders docs/health-library.md from the built-in library: one table row per entry with its
+ * apiVersion, kind and the comment line written above the entry in the YAML resource, which says
+ * what Current, InProgress and Failed mean for that kind.
+ */
+final class HealthLibraryDoc {
+  private HealthLibraryDoc() {}
+
+  /** The markdown page for a library given as its YAML text. */
+  static String render(String yaml) {
+    List<HealthCheckExpr> entries = BuiltinLibrary.fromYaml(yaml).entries();
+    List<String> notes = entryComments(yaml);
+    if (notes.size() != entries.size()) {
+      throw new IllegalArgumentException(
+          "every library entry needs one comment line above it: " + entries.size() + " entries, "
+              + notes.size() + " commented");
+    }
+    StringBuilder page = new StringBuilder();
+    page.append("# Built-in health checks\n\n")
+        .append("<!-- Generated from health/src/main/resources")
+        .append(BuiltinLibrary.RESOURCE)
+        .append(" by HealthLibraryDocTest; regenerate with\n")
+        .append("     mvn -pl health test -Dtest=HealthLibraryDocTest -Dcapstan.updateDocs=true -->\n\n")
+        .append("Capstan decides the health of these custom resources with CEL expressions in the\n")
+        .append("`healthCheckExprs` schema, shipped in the `health` module. An object with\n")
+        .append("`metadata.deletionTimestamp` is Terminating; a `status.observedGeneration` that differs\n")
+        .append("from `metadata.generation` is InProgress; otherwise the entry's `inProgress`, `failed`\n")
+        .append("and `current` expressions are tried in that order, the first true one wins, and none\n")
+        .append("true means InProgress. A `healthCheckExprs` entry in a Kustomization for the same\n")
+        .append("group and kind replaces the built-in one; `capstan status --no-builtin` leaves the\n")
+        .append("library out. `group/*` matches every version of the group; an entry without a kind\n")
+        .append("applies to every kind of its group that has no entry of its own.\n\n")
+        .append(entries.size()).append(" entries.\n\n")
+        .append("| apiVersion | kind | what Current, InProgress and Failed mean |\n")
+        .append("|---|---|---|\n");
+    for (int i = 0; i < entries.size(); i++) {
+      HealthCheckExpr entry = entries.get(i);
+      page.append("| `").append(entry.apiVersion()).append("` | ")
+          .append(entry.kind().isEmpty() ? "(every kind)" : entry.kind()).append(" | ")
+          .append(cell(notes.get(i))).append(" |\n");
+    }
+    return page.toString();
+  }
+
+  /** The comment line directly above each entry, in file order. */
+  private static List<String> entryComments(String yaml) {
+    List<String> notes = new ArrayList<>();
+    String previous = "";
+    for (String line : yaml.split("\n", -1)) {
+      if (line.startsWith("- ") && previous.startsWith("# ")) {
+        notes.add(previous.substring(2).trim());
+      }
+      previous = line;
+    }
+    return notes;
+  }
+
+  private static String cell(String text) {
+    return text.replace("|", "\\|");
+  }
+}
