@@ -64,7 +64,7 @@ final class SecretFile {
     Map<String, byte[]> data = new LinkedHashMap<>();
     for (var e : section(file, manifest, "data").entrySet()) {
       try {
-        data.put(e.getKey(), Base64.getMimeDecoder().decode(e.getValue()));
+        data.put(e.getKey(), Base64.getDecoder().decode(e.getValue().replaceAll("\\s", "")));
       } catch (IllegalArgumentException bad) {
         throw new InvalidSecretFile("secret file " + file + ": data." + e.getKey()
             + " is not valid base64");
