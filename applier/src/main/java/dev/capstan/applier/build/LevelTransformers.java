@@ -3,6 +3,7 @@ package dev.capstan.applier.build;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The transformers of one kustomization, in kustomize's order: strategic merge patches,
@@ -10,6 +11,9 @@ import java.util.Map;
  * images.
  */
 final class LevelTransformers {
+  private static final Set<String> SCALABLE_KINDS =
+      Set.of("Deployment", "ReplicaSet", "StatefulSet", "ReplicationController");
+
   private final ArtifactRoot root;
   private final PatchTransformer patches;
 
@@ -53,7 +57,9 @@ final class LevelTransformers {
   private static void applyReplicas(Kustomization kustomization, List<Resource> resources) {
     for (Kustomization.ReplicaCount replicas : kustomization.replicas()) {
       for (Resource resource : resources) {
-        if (resource.hadName(replicas.name()) && resource.object().get("spec") instanceof Map<?, ?>) {
+        if (SCALABLE_KINDS.contains(resource.kind())
+            && resource.hadName(replicas.name())
+            && resource.object().get("spec") instanceof Map<?, ?>) {
           ObjectTree.mapAt(resource.object(), "spec").put("replicas", replicas.count());
         }
       }

@@ -12,6 +12,7 @@ import org.snakeyaml.engine.v2.common.FlowStyle;
 import org.snakeyaml.engine.v2.common.ScalarStyle;
 import org.snakeyaml.engine.v2.nodes.Tag;
 import org.snakeyaml.engine.v2.representer.StandardRepresenter;
+import org.snakeyaml.engine.v2.resolver.ScalarResolver;
 
 /**
  * Writes objects as multi-document YAML the way {@code kubectl kustomize} does: block style, keys
@@ -69,13 +70,21 @@ public final class ManifestYaml {
   private static final class LiteralBlocks extends StandardRepresenter {
     LiteralBlocks(DumpSettings settings) {
       super(settings);
+      ScalarResolver resolver = settings.getSchema().getScalarResolver();
       this.representers.put(
           String.class,
           data -> {
             String text = (String) data;
-            boolean multiLine = text.contains("\n") && !text.endsWith(" ") && !text.contains(" \n");
-            return representScalar(Tag.STR, text, multiLine ? ScalarStyle.LITERAL : ScalarStyle.PLAIN);
+            return representScalar(Tag.STR, text, style(text, resolver));
           });
+    }
+
+    /** Strings that look like numbers or booleans get double quotes, as kubectl writes them. */
+    private static ScalarStyle style(String text, ScalarResolver resolver) {
+      if (text.contains("\n") && !text.endsWith(" ") && !text.contains(" \n")) {
+        return ScalarStyle.LITERAL;
+      }
+      return Tag.STR.equals(resolver.resolve(text, true)) ? ScalarStyle.PLAIN : ScalarStyle.DOUBLE_QUOTED;
     }
   }
 }

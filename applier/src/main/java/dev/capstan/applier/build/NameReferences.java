@@ -54,6 +54,9 @@ final class NameReferences {
           && Objects.equals(referral.namespace(), slot.namespace())
           && referral.hadName(name)) {
         slot.holder().put(slot.key(), referral.name());
+        if (slot.setsNamespace() && !referral.namespace().isEmpty()) {
+          slot.holder().put("namespace", referral.namespace());
+        }
         return;
       }
     }

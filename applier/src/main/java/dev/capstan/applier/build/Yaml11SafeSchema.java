@@ -3,14 +3,13 @@ package dev.capstan.applier.build;
 import java.util.regex.Pattern;
 import org.snakeyaml.engine.v2.nodes.Tag;
 import org.snakeyaml.engine.v2.resolver.ScalarResolver;
-import org.snakeyaml.engine.v2.schema.CoreSchema;
 
 /**
  * The YAML 1.2 core schema, except that strings a YAML 1.1 reader would take for something else
  * ({@code yes}, {@code on}, {@code y}, {@code 0777}, {@code 1_000}, dates, ...) resolve to a
  * non-string tag, so the writer quotes them and kubectl reads them back as strings.
  */
-final class Yaml11SafeSchema extends CoreSchema {
+final class Yaml11SafeSchema extends PlainCoreSchema {
   private static final Pattern YAML11_SPECIAL =
       Pattern.compile(
           "^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|true|True|TRUE|false|False|FALSE"

@@ -14,7 +14,6 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 import org.snakeyaml.engine.v2.nodes.Node;
 import org.snakeyaml.engine.v2.parser.ParserImpl;
 import org.snakeyaml.engine.v2.scanner.StreamReader;
-import org.snakeyaml.engine.v2.schema.CoreSchema;
 
 /**
  * Parses multi-document YAML (JSON is YAML too) into plain maps and lists, remembering the line
@@ -28,7 +27,7 @@ final class YamlReader {
           .setAllowDuplicateKeys(false)
           .setCodePointLimit(MAX_FILE_CODE_POINTS)
           .setDefaultMap(LinkedHashMap::new)
-          .setSchema(new CoreSchema())
+          .setSchema(new PlainCoreSchema())
           .build();
 
   List<YamlDocument> read(String text, String file) {

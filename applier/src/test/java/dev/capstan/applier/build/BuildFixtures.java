@@ -62,6 +62,15 @@ final class BuildFixtures {
     }
   }
 
+  /** Same text, ignoring the comment lines kubectl prints for deprecated fields. */
+  static void assertSameText(String expected, String actual) {
+    assertEquals(withoutComments(expected), withoutComments(actual));
+  }
+
+  private static String withoutComments(String yaml) {
+    return yaml.lines().filter(l -> !l.startsWith("# ")).reduce("", (a, b) -> a + b + "\n").strip();
+  }
+
   static List<Object> documents(String yaml) {
     return new YamlReader().read(yaml, "test").stream()
         .map(YamlDocument::content)

@@ -1,6 +1,7 @@
 package dev.capstan.applier.build;
 
 import static dev.capstan.applier.build.BuildFixtures.assertSameObjects;
+import static dev.capstan.applier.build.BuildFixtures.assertSameText;
 import static dev.capstan.applier.build.BuildFixtures.buildYaml;
 import static dev.capstan.applier.build.BuildFixtures.caseRoot;
 import static dev.capstan.applier.build.BuildFixtures.expected;
@@ -19,8 +20,14 @@ class KustomizationCasesTest {
   @CsvSource({
     "overlay, prod",
     "generators, .",
+    "components, app",
+    "patches, .",
+    "rbac, .",
+    "plain, apps",
   })
   void buildsLikeKubectlKustomize(String name, String path) {
-    assertSameObjects(expected(name), buildYaml(caseRoot(name), path, BuildOptions.none()));
+    String actual = buildYaml(caseRoot(name), path, BuildOptions.none());
+    assertSameObjects(expected(name), actual);
+    assertSameText(expected(name), actual);
   }
 }
