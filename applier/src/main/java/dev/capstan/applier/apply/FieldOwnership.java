@@ -113,8 +113,13 @@ public final class FieldOwnership {
     }
   }
 
+  /**
+   * Every wanted path is owned: by a leaf below it, or by an atomic field above it (an atomic
+   * map such as a Service selector is owned as one field).
+   */
   private static boolean covers(Set<List<String>> owned, Set<List<String>> wanted) {
-    return wanted.stream().allMatch(w -> owned.stream().anyMatch(o -> startsWith(o, w)));
+    return wanted.stream()
+        .allMatch(w -> owned.stream().anyMatch(o -> startsWith(o, w) || startsWith(w, o)));
   }
 
   private static boolean overlaps(Set<List<String>> theirs, Set<List<String>> wanted) {

@@ -21,6 +21,7 @@ class FieldOwnershipTest {
       metadata: {name: web, namespace: shop}
       spec:
         replicas: 2
+        selector: {matchLabels: {app: web}}
         template:
           spec:
             containers: [{name: app, image: nginx:1}]
@@ -47,6 +48,7 @@ class FieldOwnershipTest {
                 f:labels: {f:kustomize.capstan.dev/name: {}, f:kustomize.capstan.dev/namespace: {}}
               f:spec:
                 f:replicas: {}
+                f:selector: {}
                 f:template:
                   f:spec:
                     f:containers:
@@ -111,6 +113,7 @@ class FieldOwnershipTest {
     assertFalse(paths.contains(List.of("metadata", "name")));
     var ours = FieldOwnership.managedPaths(live(desired.digest(), "").getMetadata().getManagedFields().get(0));
     assertTrue(ours.contains(List.of("spec", "template", "spec", "containers")));
-    assertEquals(5, ours.size(), ours.toString());
+    assertEquals(6, ours.size(), ours.toString());
+    assertTrue(ours.contains(List.of("spec", "selector")), "atomic map owned as one field");
   }
 }

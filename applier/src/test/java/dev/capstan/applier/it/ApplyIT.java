@@ -1,0 +1,290 @@
+package dev.capstan.applier.it;
+
+import static dev.capstan.applier.it.ItSupport.actions;
+import static dev.capstan.applier.it.ItSupport.objects;
+import static dev.capstan.applier.it.ItSupport.resultFor;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.capstan.applier.Action;
+import dev.capstan.applier.Applier;
+import dev.capstan.applier.ApplyRequest;
+import dev.capstan.applier.ApplyResult;
+import dev.capstan.applier.Owner;
+import dev.capstan.testing.KubernetesCluster;
+import dev.capstan.testing.TestNamespace;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(KubernetesCluster.class)
+class ApplyIT {
+
+  private static final ExecutorService POOL = Executors.newFixedThreadPool(8);
+  private static final Owner OWNER = new Owner("apps", "flux-system");
+
+  private final KubernetesClient admin;
+  private final String ns;
+
+  ApplyIT(KubernetesClient admin, TestNamespace namespace) {
+    this.admin = admin;
+    this.ns = namespace.name();
+  }
+
+  @AfterAll
+  static void stopPool() {
+    POOL.shutdownNow();
+  }
+
+  private ApplyResult apply(KubernetesClient client, List<GenericKubernetesResource> objects, boolean force) {
+    ApplyRequest request = ApplyRequest.of(objects, OWNER).withDefaultNamespace(ns).withForce(force)
+        .withTimeout(Duration.ofSeconds(60));
+    return new Applier(client, POOL).apply(request);
+  }
+
+  private String app(String configValue, int replicas) {
+    return """
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: settings}
+        data: {mode: "%s"}
+        ---
+        apiVersion: v1
+        kind: Secret
+        metadata: {name: creds}
+        stringData: {password: s3cr3t-value}
+        ---
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: web, labels: {tier: front}}
+        spec:
+          replicas: %d
+          selector: {matchLabels: {app: web}}
+          template:
+            metadata: {labels: {app: web}}
+            spec:
+              containers: [{name: app, image: "nginx:1.27", ports: [{containerPort: 80}]}]
+        ---
+        apiVersion: v1
+        kind: Service
+        metadata: {name: web}
+        spec:
+          selector: {app: web}
+          ports: [{port: 80, targetPort: 80}]
+        """.formatted(configValue, replicas);
+  }
+
+  @Test
+  void createsThenLeavesUnchangedObjectsWithoutAnyWriteThenConfigures() {
+    RequestLog log = new RequestLog();
+    try (KubernetesClient client = log.client(admin)) {
+      ApplyResult first = apply(client, objects(app("a", 2)), false);
+      assertTrue(first.succeeded(), first.objects().toString());
+      assertEquals(Map.of(
+          "ConfigMap/" + ns + "/settings", Action.CREATED,
+          "Deployment/" + ns + "/web", Action.CREATED,
+          "Secret/" + ns + "/creds", Action.CREATED,
+          "Service/" + ns + "/web", Action.CREATED), actions(first));
+      ConfigMap live = admin.configMaps().inNamespace(ns).withName("settings").get();
+      assertEquals(OWNER.labels(), Map.of(
+          Owner.NAME_LABEL, live.getMetadata().getLabels().get(Owner.NAME_LABEL),
+          Owner.NAMESPACE_LABEL, live.getMetadata().getLabels().get(Owner.NAMESPACE_LABEL)));
+      assertTrue(live.getMetadata().getAnnotations().get("capstan.dev/applied-digest").startsWith("sha256:"));
+
+      log.clear();
+      ApplyResult second = apply(client, objects(app("a", 2)), false);
+      assertTrue(second.unchanged(), second.objects().toString());
+      assertEquals(List.of(), log.writes(), "an unchanged revision sends no write and no dry-run");
+      assertTrue(log.all().stream().noneMatch(r -> r.contains("dryRun")), log.all().toString());
+      assertTrue(log.all().stream().allMatch(r -> !r.contains("/" + ns + "/") || !r.matches(".*/(configmaps|secrets|deployments|services)/[^/?]+.*")),
+          "live state is read with one LIST per kind and namespace, not one GET per object: " + log.all());
+
+      log.clear();
+      ApplyResult third = apply(client, objects(app("b", 2)), false);
+      assertEquals(Action.CONFIGURED, resultFor(third, "ConfigMap/" + ns + "/settings").action());
+      assertEquals(Action.UNCHANGED, resultFor(third, "Deployment/" + ns + "/web").action());
+      assertEquals("b", admin.configMaps().inNamespace(ns).withName("settings").get().getData().get("mode"));
+      assertEquals(2, log.writes().size(), "one dry-run and one apply of the changed object: " + log.writes());
+    }
+  }
+
+  @Test
+  void driftByAnotherManagerIsRestored() {
+    apply(admin, objects(app("drift", 3)), false);
+    String patch = "{\"spec\":{\"replicas\":1},\"metadata\":{\"labels\":{\"tier\":null}}}";
+    PatchContext edit = new PatchContext.Builder().withPatchType(PatchType.JSON_MERGE).withFieldManager("kubectl-edit").build();
+    admin.apps().deployments().inNamespace(ns).withName("web").patch(edit, patch);
+    Deployment edited = admin.apps().deployments().inNamespace(ns).withName("web").get();
+    assertEquals(1, edited.getSpec().getReplicas());
+
+    ApplyResult result = apply(admin, objects(app("drift", 3)), false);
+    assertEquals(Action.CONFIGURED, resultFor(result, "Deployment/" + ns + "/web").action());
+    Deployment restored = admin.apps().deployments().inNamespace(ns).withName("web").get();
+    assertEquals(3, restored.getSpec().getReplicas());
+    assertEquals("front", restored.getMetadata().getLabels().get("tier"));
+    assertEquals(Action.UNCHANGED, resultFor(apply(admin, objects(app("drift", 3)), false), "Deployment/" + ns + "/web").action());
+  }
+
+  @Test
+  void conflictWithAnotherFieldManagerIsTakenOver() {
+    ConfigMap theirs = new ConfigMapBuilder().withNewMetadata().withName("shared").withNamespace(ns).endMetadata()
+        .addToData("owner", "them").build();
+    admin.configMaps().inNamespace(ns).resource(theirs).fieldManager("other-tool").serverSideApply();
+
+    ApplyResult result = apply(admin, objects("""
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: shared}
+        data: {owner: capstan}
+        """), false);
+    assertEquals(Action.CONFIGURED, resultFor(result, "ConfigMap/" + ns + "/shared").action());
+    ConfigMap live = admin.configMaps().inNamespace(ns).withName("shared").get();
+    assertEquals("capstan", live.getData().get("owner"));
+    ManagedFieldsEntry ours = live.getMetadata().getManagedFields().stream()
+        .filter(m -> m.getManager().equals("capstan")).findFirst().orElseThrow();
+    assertTrue(ours.getFieldsV1().getAdditionalProperties().toString().contains("f:owner"), ours.toString());
+    assertTrue(live.getMetadata().getManagedFields().stream()
+        .filter(m -> m.getManager().equals("other-tool"))
+        .noneMatch(m -> m.getFieldsV1().getAdditionalProperties().toString().contains("f:owner")));
+  }
+
+  @Test
+  void dryRunRejectionLeavesEverythingUntouched() {
+    apply(admin, objects("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: stable}\ndata: {v: '1'}\n"), false);
+    ApplyResult result = apply(admin, objects("""
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: stable}
+        data: {v: '2'}
+        ---
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: brand-new}
+        data: {v: '1'}
+        ---
+        apiVersion: v1
+        kind: Service
+        metadata: {name: broken}
+        spec:
+          ports: [{port: 99999}]
+        """), false);
+    assertEquals(Action.FAILED, resultFor(result, "Service/" + ns + "/broken").action());
+    assertTrue(resultFor(result, "Service/" + ns + "/broken").reason().contains("99999"), result.toString());
+    assertEquals(Action.SKIPPED, resultFor(result, "ConfigMap/" + ns + "/stable").action());
+    assertEquals(Action.SKIPPED, resultFor(result, "ConfigMap/" + ns + "/brand-new").action());
+    assertEquals("1", admin.configMaps().inNamespace(ns).withName("stable").get().getData().get("v"));
+    assertNull(admin.configMaps().inNamespace(ns).withName("brand-new").get());
+  }
+
+  @Test
+  void unknownKindIsReportedAndNothingIsWritten() {
+    ApplyResult result = apply(admin, objects("""
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: never-written}
+        ---
+        apiVersion: example.invalid/v1
+        kind: Gizmo
+        metadata: {name: g}
+        """), false);
+    assertEquals(Action.FAILED, resultFor(result, "Gizmo/g").action());
+    assertTrue(resultFor(result, "Gizmo/g").reason().startsWith("unknown kind Gizmo in example.invalid/v1"));
+    assertNull(admin.configMaps().inNamespace(ns).withName("never-written").get());
+  }
+
+  @Test
+  void immutableFieldChangeFailsWithoutForceAndRecreatesWithForce() {
+    String v1 = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: frozen}\nimmutable: true\ndata: {v: '1'}\n"
+        + "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: neighbour}\ndata: {v: '1'}\n";
+    String v2 = v1.replace("data: {v: '1'}\n---", "data: {v: '2'}\n---").replace("neighbour}\ndata: {v: '1'}", "neighbour}\ndata: {v: '2'}");
+    assertTrue(apply(admin, objects(v1), false).succeeded());
+    String uid = admin.configMaps().inNamespace(ns).withName("frozen").get().getMetadata().getUid();
+
+    ApplyResult refused = apply(admin, objects(v2), false);
+    assertEquals(Action.FAILED, resultFor(refused, "ConfigMap/" + ns + "/frozen").action());
+    assertTrue(resultFor(refused, "ConfigMap/" + ns + "/frozen").reason().contains("immutable"), refused.toString());
+    assertTrue(resultFor(refused, "ConfigMap/" + ns + "/frozen").reason().contains("force"), refused.toString());
+    assertEquals(Action.SKIPPED, resultFor(refused, "ConfigMap/" + ns + "/neighbour").action());
+    assertEquals("1", admin.configMaps().inNamespace(ns).withName("neighbour").get().getData().get("v"));
+
+    ApplyResult forced = apply(admin, objects(v2), true);
+    assertTrue(forced.succeeded(), forced.objects().toString());
+    assertEquals(Action.CREATED, resultFor(forced, "ConfigMap/" + ns + "/frozen").action());
+    assertTrue(resultFor(forced, "ConfigMap/" + ns + "/frozen").reason().startsWith("recreated"));
+    ConfigMap recreated = admin.configMaps().inNamespace(ns).withName("frozen").get();
+    assertEquals("2", recreated.getData().get("v"));
+    assertTrue(!uid.equals(recreated.getMetadata().getUid()), "a new object");
+    assertEquals(Action.CONFIGURED, resultFor(forced, "ConfigMap/" + ns + "/neighbour").action());
+  }
+
+  @Test
+  void stagedApplyCreatesCrdNamespaceAndTheirObjects() {
+    String s = ItSupport.suffix();
+    String group = "g" + s + ".capstan.test";
+    String newNs = "staged-" + s;
+    ApplyResult result = apply(admin, objects("""
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: in-new-namespace, namespace: %2$s}
+        ---
+        apiVersion: %1$s/v1
+        kind: Widget
+        metadata: {name: w1}
+        spec: {size: 3}
+        ---
+        apiVersion: apiextensions.k8s.io/v1
+        kind: CustomResourceDefinition
+        metadata: {name: widgets.%1$s}
+        spec:
+          group: %1$s
+          scope: Namespaced
+          names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
+          versions:
+          - name: v1
+            served: true
+            storage: true
+            schema:
+              openAPIV3Schema:
+                type: object
+                properties:
+                  spec: {type: object, properties: {size: {type: integer}}}
+        ---
+        apiVersion: v1
+        kind: Namespace
+        metadata: {name: %2$s}
+        """.formatted(group, newNs)), false);
+    try {
+      assertTrue(result.succeeded(), result.objects().toString());
+      assertEquals(Action.CREATED, resultFor(result, "Widget/" + ns + "/w1").action());
+      assertEquals(Action.CREATED, resultFor(result, "ConfigMap/" + newNs + "/in-new-namespace").action());
+      assertNotNull(admin.genericKubernetesResources(group + "/v1", "Widget").inNamespace(ns).withName("w1").get());
+
+      ApplyResult bad = apply(admin, objects("""
+          apiVersion: %s/v1
+          kind: Widget
+          metadata: {name: w2}
+          spec: {size: "not a number"}
+          """.formatted(group)), false);
+      assertEquals(Action.FAILED, resultFor(bad, "Widget/" + ns + "/w2").action());
+      assertTrue(resultFor(bad, "Widget/" + ns + "/w2").reason().contains("spec.size"), bad.toString());
+    } finally {
+      admin.apiextensions().v1().customResourceDefinitions().withName("widgets." + group).delete();
+      admin.namespaces().withName(newNs).delete();
+    }
+  }
+}
