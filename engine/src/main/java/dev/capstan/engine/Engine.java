@@ -1,0 +1,99 @@
+package dev.capstan.engine;
+
+import dev.capstan.applier.Applier;
+import dev.capstan.applier.apply.Polling;
+import dev.capstan.applier.build.ManifestBuilder;
+import dev.capstan.applier.prune.Pruner;
+import dev.capstan.engine.controller.Controllers;
+import dev.capstan.engine.monitor.HealthMonitor;
+import dev.capstan.engine.pipeline.Backoff;
+import dev.capstan.engine.pipeline.PipelineParts;
+import dev.capstan.engine.pipeline.SourcePipeline;
+import dev.capstan.engine.pipeline.StatusWriter;
+import dev.capstan.engine.pipeline.WaitTracker;
+import dev.capstan.health.BuiltinLibrary;
+import dev.capstan.source.GitSource;
+import dev.capstan.source.GitSourceOptions;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.Operator;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running engine: the GitRepository and Kustomization controllers for all namespaces, the
+ * health monitor, and the extensions. Owns the operator and the thread pools; not the client.
+ */
+public final class Engine implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
+
+  private final EngineOptions options;
+  private final KubernetesClient client;
+  private final List<EngineExtension> extensions;
+  private final ExecutorService applyPool;
+  private final ScheduledExecutorService monitorThread;
+  private final HealthMonitor monitor;
+  private final Operator operator;
+
+  public Engine(EngineOptions options, KubernetesClient client, List<EngineExtension> extensions) {
+    this.options = options;
+    this.client = client;
+    this.extensions = List.copyOf(extensions);
+    this.applyPool = Executors.newFixedThreadPool(options.applyThreads(), daemon("capstan-apply"));
+    this.monitorThread = Executors.newSingleThreadScheduledExecutor(daemon("capstan-health"));
+    StatusWriter statuses = new StatusWriter(client);
+    WaitTracker waits = new WaitTracker();
+    this.monitor = new HealthMonitor(client, statuses, waits, options.clock(), monitorThread,
+        options.healthDebounce());
+    this.operator = new Operator(o -> {
+      o.withKubernetesClient(client)
+          .withCloseClientOnStop(false)
+          .checkingCRDAndValidateLocalModel(false)
+          .withConcurrentReconciliationThreads(options.reconcileThreads());
+      this.extensions.forEach(e -> e.configure(o, options));
+    });
+    PipelineParts parts = new PipelineParts(client, null, new ManifestBuilder(),
+        new Applier(client, applyPool), new Pruner(client, applyPool, Polling.system()), statuses,
+        monitor, waits, BuiltinLibrary.load(), options.clock(), Backoff.defaults(), options.waitPoll());
+    GitSource git = new GitSource(GitSourceOptions.at(options.storageRoot()).withClock(options.clock()));
+    SourcePipeline sources = new SourcePipeline(client, git, statuses, options.clock());
+    Controllers.register(operator, sources, parts, monitor, options.watchLabelSelector());
+  }
+
+  public Engine(EngineOptions options, KubernetesClient client) {
+    this(options, client, List.of());
+  }
+
+  /** Starts the controllers; returns once their caches are filled. */
+  public void start() {
+    operator.start();
+    extensions.forEach(e -> e.started(client, options));
+    LOG.info("capstan engine started (all namespaces{})",
+        options.watchLabelSelector().map(s -> ", selector " + s).orElse(""));
+  }
+
+  /** The health monitor (for tools that show what is watched). */
+  public HealthMonitor monitor() {
+    return monitor;
+  }
+
+  @Override
+  public void close() {
+    extensions.forEach(EngineExtension::stopping);
+    operator.stop();
+    monitor.close();
+    monitorThread.shutdownNow();
+    applyPool.shutdownNow();
+  }
+
+  private static java.util.concurrent.ThreadFactory daemon(String name) {
+    return runnable -> {
+      Thread thread = new Thread(runnable, name);
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+}

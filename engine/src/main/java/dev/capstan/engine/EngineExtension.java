@@ -1,0 +1,20 @@
+package dev.capstan.engine;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
+
+/**
+ * Something that runs alongside the controllers: a metrics endpoint, a webhook receiver, leader
+ * election. The engine calls the hooks in order: configure, started, stopping.
+ */
+public interface EngineExtension {
+
+  /** Adjusts the operator before it is created (metrics, leader election). */
+  default void configure(ConfigurationServiceOverrider operator, EngineOptions options) {}
+
+  /** Called once the controllers run. */
+  default void started(KubernetesClient client, EngineOptions options) {}
+
+  /** Called before the controllers stop. */
+  default void stopping() {}
+}

@@ -1,0 +1,68 @@
+package dev.capstan.engine;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How the engine runs. The addresses and leader election are read by the extensions that serve
+ * them (metrics, webhook receiver, leader election); the engine core only carries them.
+ *
+ * @param storageRoot where fetched artifacts are stored
+ * @param watchLabelSelector when present, only Kustomizations and GitRepositories matching it
+ * @param reconcileThreads reconciles running at once
+ * @param applyThreads API requests in flight at once for applies and prunes
+ * @param waitPoll how often a health wait looks again when no event came
+ * @param healthDebounce how long the health monitor gathers events before evaluating
+ */
+public record EngineOptions(
+    Path storageRoot,
+    Optional<String> watchLabelSelector,
+    Optional<String> metricsAddress,
+    Optional<String> webhookAddress,
+    boolean leaderElect,
+    int reconcileThreads,
+    int applyThreads,
+    Duration waitPoll,
+    Duration healthDebounce,
+    Clock clock) {
+
+  public EngineOptions {
+    Objects.requireNonNull(storageRoot, "storageRoot");
+    watchLabelSelector = watchLabelSelector == null ? Optional.empty() : watchLabelSelector;
+    metricsAddress = metricsAddress == null ? Optional.empty() : metricsAddress;
+    webhookAddress = webhookAddress == null ? Optional.empty() : webhookAddress;
+    reconcileThreads = reconcileThreads <= 0 ? 10 : reconcileThreads;
+    applyThreads = applyThreads <= 0 ? 16 : applyThreads;
+    waitPoll = waitPoll == null ? Duration.ofSeconds(2) : waitPoll;
+    healthDebounce = healthDebounce == null ? Duration.ofMillis(200) : healthDebounce;
+    clock = clock == null ? Clock.systemUTC() : clock;
+  }
+
+  public static EngineOptions defaults(Path storageRoot) {
+    return new EngineOptions(storageRoot, null, null, null, false, 0, 0, null, null, null);
+  }
+
+  public EngineOptions withWatchLabelSelector(String selector) {
+    return new EngineOptions(storageRoot, Optional.ofNullable(selector), metricsAddress, webhookAddress,
+        leaderElect, reconcileThreads, applyThreads, waitPoll, healthDebounce, clock);
+  }
+
+  public EngineOptions withAddresses(String metrics, String webhook) {
+    return new EngineOptions(storageRoot, watchLabelSelector, Optional.ofNullable(metrics),
+        Optional.ofNullable(webhook), leaderElect, reconcileThreads, applyThreads, waitPoll,
+        healthDebounce, clock);
+  }
+
+  public EngineOptions withLeaderElect(boolean value) {
+    return new EngineOptions(storageRoot, watchLabelSelector, metricsAddress, webhookAddress, value,
+        reconcileThreads, applyThreads, waitPoll, healthDebounce, clock);
+  }
+
+  public EngineOptions withWaitPoll(Duration value) {
+    return new EngineOptions(storageRoot, watchLabelSelector, metricsAddress, webhookAddress,
+        leaderElect, reconcileThreads, applyThreads, value, healthDebounce, clock);
+  }
+}

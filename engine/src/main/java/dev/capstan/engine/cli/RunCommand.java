@@ -1,0 +1,91 @@
+package dev.capstan.engine.cli;
+
+import dev.capstan.engine.Engine;
+import dev.capstan.engine.EngineOptions;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code capstan run}: the controllers, for all namespaces, until stopped. */
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    description = "Run the controller for all namespaces until interrupted.")
+public final class RunCommand implements Callable<Integer> {
+
+  @Option(names = "--kubeconfig", paramLabel = "PATH", description = "Kubeconfig file (default: $KUBECONFIG, ~/.kube/config, in-cluster).")
+  Path kubeconfig;
+
+  @Option(names = "--metrics-addr", defaultValue = ":8080", paramLabel = "ADDR", description = "Address of /metrics, /healthz and /readyz. Default: ${DEFAULT-VALUE}.")
+  String metricsAddress;
+
+  @Option(names = "--webhook-addr", defaultValue = ":9292", paramLabel = "ADDR", description = "Address of the webhook receivers. Default: ${DEFAULT-VALUE}.")
+  String webhookAddress;
+
+  @Option(names = "--leader-elect", description = "Take a coordination Lease so that only one replica reconciles.")
+  boolean leaderElect;
+
+  @Option(names = "--watch-label-selector", paramLabel = "SEL", description = "Only reconcile objects matching this label selector.")
+  String watchLabelSelector;
+
+  @Option(names = "--storage-path", paramLabel = "DIR", description = "Where fetched artifacts are stored (default: ${DEFAULT-VALUE}).",
+      defaultValue = "${sys:java.io.tmpdir}/capstan-artifacts")
+  Path storagePath;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    try {
+      Files.createDirectories(storagePath);
+    } catch (IOException e) {
+      spec.commandLine().getErr().println("error: cannot create --storage-path " + storagePath + ": " + e.getMessage());
+      return 2;
+    }
+    EngineOptions options = EngineOptions.defaults(storagePath)
+        .withWatchLabelSelector(watchLabelSelector)
+        .withAddresses(metricsAddress, webhookAddress)
+        .withLeaderElect(leaderElect);
+    CountDownLatch stopped = new CountDownLatch(1);
+    try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config()).build();
+        Engine engine = new Engine(options, client)) {
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        engine.close();
+        stopped.countDown();
+      }, "capstan-shutdown"));
+      engine.start();
+      stopped.await();
+      return 0;
+    } catch (KubernetesClientException e) {
+      spec.commandLine().getErr().println("error: cannot reach the cluster: " + e.getMessage());
+      return 1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return 1;
+    }
+  }
+
+  private Config config() {
+    if (kubeconfig == null) {
+      return Config.autoConfigure(null);
+    }
+    if (!Files.isReadable(kubeconfig)) {
+      throw new KubernetesClientException("kubeconfig " + kubeconfig + " is not readable");
+    }
+    try {
+      return Config.fromKubeconfig(null, Files.readString(kubeconfig), kubeconfig.toString());
+    } catch (IOException e) {
+      throw new KubernetesClientException("cannot read kubeconfig " + kubeconfig + ": " + e.getMessage());
+    }
+  }
+}

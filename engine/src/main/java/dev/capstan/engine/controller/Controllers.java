@@ -1,0 +1,49 @@
+package dev.capstan.engine.controller;
+
+import dev.capstan.engine.monitor.HealthMonitor;
+import dev.capstan.engine.pipeline.KustomizationPipeline;
+import dev.capstan.engine.pipeline.PipelineParts;
+import dev.capstan.engine.pipeline.SourcePipeline;
+import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
+import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.Optional;
+
+/** Registers Capstan's two controllers on an operator. */
+public final class Controllers {
+  /** Finalizer that lets a deleted Kustomization's objects be deleted as its deletionPolicy says. */
+  public static final String FINALIZER = "finalizers.capstan.dev";
+
+  private Controllers() {}
+
+  /**
+   * Registers the GitRepository and Kustomization controllers.
+   *
+   * @param parts what the Kustomization pipeline works with; its {@code view} is ignored and
+   *     replaced by the controller's caches
+   * @param labelSelector when present, only objects matching it are reconciled (sharding)
+   */
+  public static void register(Operator operator, SourcePipeline sources, PipelineParts parts,
+      HealthMonitor monitor, Optional<String> labelSelector) {
+    CacheView view = new CacheView();
+    PipelineParts connected = parts.withView(view);
+    KustomizationReconciler kustomizations =
+        new KustomizationReconciler(new KustomizationPipeline(connected), view);
+    monitor.onWaitingObjectChange(kustomizations::wake);
+    operator.register(new GitRepositoryReconciler(sources), o -> configure(o, labelSelector));
+    operator.register(kustomizations, o -> configure(o, labelSelector).withFinalizer(FINALIZER));
+  }
+
+  private static <R extends HasMetadata> ControllerConfigurationOverrider<R> configure(
+      ControllerConfigurationOverrider<R> o, Optional<String> labelSelector) {
+    o.watchingAllNamespaces()
+        // Status writes must not start reconciles, but the reconcile-request annotation must,
+        // so events are filtered by what changed instead of by generation alone.
+        .withGenerationAware(false)
+        .withOnUpdateFilter(EventFilters::ownChange)
+        .withRetry(GenericRetry.defaultLimitedExponentialRetry());
+    labelSelector.ifPresent(o::withLabelSelector);
+    return o;
+  }
+}

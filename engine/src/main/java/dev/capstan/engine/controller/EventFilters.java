@@ -1,0 +1,62 @@
+package dev.capstan.engine.controller;
+
+import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.kustomize.KustomizationStatus;
+import dev.capstan.api.source.GitRepository;
+import dev.capstan.engine.conditions.ConditionTypes;
+import dev.capstan.engine.conditions.KustomizationStatuses;
+import dev.capstan.engine.pipeline.KustomizationPipeline;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Which changes start a reconcile. Status writes (Capstan's own) never do; a new generation, a
+ * reconcile request, deletion, a new source revision, and a dependency's readiness do.
+ */
+final class EventFilters {
+  private EventFilters() {}
+
+  /** For the object itself: its spec, the reconcile-request annotation, deletion. */
+  static boolean ownChange(HasMetadata newer, HasMetadata older) {
+    return !Objects.equals(newer.getMetadata().getGeneration(), older.getMetadata().getGeneration())
+        || !Objects.equals(requestedAt(newer), requestedAt(older))
+        || !Objects.equals(newer.getMetadata().getDeletionTimestamp(), older.getMetadata().getDeletionTimestamp());
+  }
+
+  /** For a GitRepository seen by its Kustomizations: its artifact revision. */
+  static boolean revisionChange(GitRepository newer, GitRepository older) {
+    return !Objects.equals(revision(newer), revision(older));
+  }
+
+  /** For a Kustomization seen by its dependents: whatever decides whether it is ready. */
+  static boolean readinessChange(Kustomization newer, Kustomization older) {
+    return !Objects.equals(newer.getMetadata().getGeneration(), older.getMetadata().getGeneration())
+        || !Objects.equals(ready(newer.getStatus()), ready(older.getStatus()))
+        || !Objects.equals(observed(newer.getStatus()), observed(older.getStatus()))
+        || !Objects.equals(applied(newer.getStatus()), applied(older.getStatus()))
+        || !Objects.equals(newer.getSpec(), older.getSpec());
+  }
+
+  private static String requestedAt(HasMetadata object) {
+    Map<String, String> annotations = object.getMetadata().getAnnotations();
+    return annotations == null ? null : annotations.get(KustomizationPipeline.REQUESTED_AT);
+  }
+
+  private static String revision(GitRepository repo) {
+    return repo.getStatus() == null || repo.getStatus().artifact() == null
+        ? null : repo.getStatus().artifact().revision();
+  }
+
+  private static String ready(KustomizationStatus status) {
+    return KustomizationStatuses.condition(status, ConditionTypes.READY).map(c -> c.getStatus()).orElse(null);
+  }
+
+  private static Long observed(KustomizationStatus status) {
+    return status == null ? null : status.observedGeneration();
+  }
+
+  private static String applied(KustomizationStatus status) {
+    return status == null ? null : status.lastAppliedRevision();
+  }
+}

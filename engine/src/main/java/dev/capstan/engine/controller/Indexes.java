@@ -1,0 +1,34 @@
+package dev.capstan.engine.controller;
+
+import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.engine.NamespacedName;
+import java.util.List;
+
+/** Indexes on the Kustomization cache that map an event on one object to the Kustomizations it concerns. */
+final class Indexes {
+  /** GitRepository {@code namespace/name} → the Kustomizations built from it. */
+  static final String BY_SOURCE = "capstan.dev/by-source";
+  /** Kustomization {@code namespace/name} → the Kustomizations that depend on it. */
+  static final String BY_DEPENDENCY = "capstan.dev/by-dependency";
+
+  private Indexes() {}
+
+  static List<String> sourceOf(Kustomization ks) {
+    if (ks.getSpec() == null || ks.getSpec().sourceRef() == null) {
+      return List.of();
+    }
+    var ref = ks.getSpec().sourceRef();
+    return List.of(NamespacedName.resolve(ref.namespace(), ref.name(), ks.getMetadata().getNamespace()).toString());
+  }
+
+  static List<String> dependenciesOf(Kustomization ks) {
+    if (ks.getSpec() == null || ks.getSpec().dependsOn() == null) {
+      return List.of();
+    }
+    String namespace = ks.getMetadata().getNamespace();
+    return ks.getSpec().dependsOn().stream()
+        .map(d -> NamespacedName.resolve(d.namespace(), d.name(), namespace).toString())
+        .distinct()
+        .toList();
+  }
+}

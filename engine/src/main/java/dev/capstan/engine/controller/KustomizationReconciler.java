@@ -1,0 +1,88 @@
+package dev.capstan.engine.controller;
+
+import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.source.GitRepository;
+import dev.capstan.engine.NamespacedName;
+import dev.capstan.engine.pipeline.KustomizationPipeline;
+import dev.capstan.engine.pipeline.Outcome;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Hands each Kustomization to the pipeline and turns its outcome into a requeue. Besides its own
+ * changes, a Kustomization is reconciled when its source's revision changes, when a dependency's
+ * readiness changes, and when the health monitor sees an object it waits for change.
+ */
+@ControllerConfiguration(name = "kustomization")
+public final class KustomizationReconciler implements Reconciler<Kustomization>, Cleaner<Kustomization> {
+  private final KustomizationPipeline pipeline;
+  private final CacheView view;
+  private final WakeUpEventSource wakeUps = new WakeUpEventSource();
+
+  KustomizationReconciler(KustomizationPipeline pipeline, CacheView view) {
+    this.pipeline = pipeline;
+    this.view = view;
+  }
+
+  /** Reconcile {@code key} soon (e.g. an object it waits for changed). */
+  void wake(NamespacedName key) {
+    wakeUps.wake(key);
+  }
+
+  @Override
+  public UpdateControl<Kustomization> reconcile(Kustomization ks, Context<Kustomization> context) {
+    Outcome outcome = pipeline.reconcile(ks);
+    UpdateControl<Kustomization> control = UpdateControl.noUpdate();
+    return outcome.requeueAfter().map(control::rescheduleAfter).orElse(control);
+  }
+
+  @Override
+  public DeleteControl cleanup(Kustomization ks, Context<Kustomization> context) {
+    pipeline.delete(ks);
+    return DeleteControl.defaultDelete();
+  }
+
+  @Override
+  public List<EventSource<?, Kustomization>> prepareEventSources(EventSourceContext<Kustomization> context) {
+    IndexerResourceCache<Kustomization> cache = context.getPrimaryCache();
+    cache.addIndexers(Map.of(
+        Indexes.BY_SOURCE, Indexes::sourceOf,
+        Indexes.BY_DEPENDENCY, Indexes::dependenciesOf));
+    InformerEventSource<GitRepository, Kustomization> sources = new InformerEventSource<>(
+        InformerEventSourceConfiguration.from(GitRepository.class, Kustomization.class)
+            .withName("sources")
+            .withSecondaryToPrimaryMapper(repo -> related(cache, Indexes.BY_SOURCE, repo))
+            .withOnUpdateFilter(EventFilters::revisionChange)
+            .build(),
+        context);
+    InformerEventSource<Kustomization, Kustomization> dependencies = new InformerEventSource<>(
+        InformerEventSourceConfiguration.from(Kustomization.class, Kustomization.class)
+            .withName("dependencies")
+            .withSecondaryToPrimaryMapper(dep -> related(cache, Indexes.BY_DEPENDENCY, dep))
+            .withOnUpdateFilter(EventFilters::readinessChange)
+            .build(),
+        context);
+    view.connect(cache, sources);
+    return List.of(sources, dependencies, wakeUps);
+  }
+
+  private static Set<ResourceID> related(
+      IndexerResourceCache<Kustomization> cache, String index, io.fabric8.kubernetes.api.model.HasMetadata object) {
+    String key = NamespacedName.of(object).toString();
+    return cache.byIndex(index, key).stream().map(ResourceID::fromResource).collect(Collectors.toSet());
+  }
+}

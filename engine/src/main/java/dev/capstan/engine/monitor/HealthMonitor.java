@@ -1,0 +1,185 @@
+package dev.capstan.engine.monitor;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.capstan.applier.ObjectRef;
+import dev.capstan.applier.Owner;
+import dev.capstan.engine.NamespacedName;
+import dev.capstan.engine.conditions.KustomizationStatuses;
+import dev.capstan.engine.pipeline.HealthTracking;
+import dev.capstan.engine.pipeline.StatusWriter;
+import dev.capstan.engine.pipeline.WaitTracker;
+import dev.capstan.health.AggregateHealth;
+import dev.capstan.health.Aggregation;
+import dev.capstan.health.HealthEvaluator;
+import dev.capstan.health.ResourceHealth;
+import dev.capstan.health.ResourceStatus;
+import dev.capstan.health.Status;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps every Kustomization's {@code Healthy} condition true to the cluster between reconciles.
+ * Objects are watched through one shared informer per kind, selected by Capstan's ownership
+ * label; a change of an object re-evaluates the health of its Kustomization's inventory from the
+ * informer caches and writes Healthy when it changed. While a reconcile waits for health, the
+ * monitor wakes that reconcile instead of writing.
+ */
+public final class HealthMonitor implements HealthTracking, AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(HealthMonitor.class);
+  private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
+
+  /** The objects watched for one Kustomization and how their health is judged. */
+  private record Tracked(List<ObjectRef> objects, HealthEvaluator evaluator) {}
+
+  private final StatusWriter statuses;
+  private final WaitTracker waits;
+  private final Clock clock;
+  private final ScheduledExecutorService scheduler;
+  private final Duration debounce;
+  private final KindInformers informers;
+  private final ObjectMapper mapper = new ObjectMapper();
+  private final Map<NamespacedName, Tracked> tracked = new HashMap<>();
+  private final Set<NamespacedName> scheduled = ConcurrentHashMap.newKeySet();
+  private final Map<NamespacedName, AggregateHealth> written = new ConcurrentHashMap<>();
+  private volatile Consumer<NamespacedName> wakeUp = key -> {};
+
+  /**
+   * @param scheduler runs evaluations; one thread is enough
+   * @param debounce how long to gather events before evaluating (a rollout sends many)
+   */
+  public HealthMonitor(KubernetesClient client, StatusWriter statuses, WaitTracker waits, Clock clock,
+      ScheduledExecutorService scheduler, Duration debounce) {
+    this.statuses = statuses;
+    this.waits = waits;
+    this.clock = clock;
+    this.scheduler = scheduler;
+    this.debounce = debounce;
+    this.informers = new KindInformers(client, this::onChange);
+  }
+
+  /** Who to tell when an object of a Kustomization that is waiting for health changed. */
+  public void onWaitingObjectChange(Consumer<NamespacedName> listener) {
+    this.wakeUp = listener;
+  }
+
+  @Override
+  public synchronized void track(NamespacedName key, List<ObjectRef> objects, HealthEvaluator evaluator) {
+    tracked.put(key, new Tracked(List.copyOf(objects), evaluator));
+    written.remove(key);
+    informers.retain(neededKinds());
+    schedule(key);
+  }
+
+  @Override
+  public synchronized void untrack(NamespacedName key) {
+    if (tracked.remove(key) != null) {
+      written.remove(key);
+      informers.retain(neededKinds());
+    }
+  }
+
+  /** The kinds watched right now (one informer each). */
+  public synchronized Set<String> watchedKinds() {
+    Set<String> kinds = new java.util.TreeSet<>();
+    informers.running().forEach(k -> kinds.add(k.group().isEmpty() ? k.kind() : k.kind() + "." + k.group()));
+    return kinds;
+  }
+
+  private Map<KindInformers.Kind, String> neededKinds() {
+    Map<KindInformers.Kind, String> kinds = new HashMap<>();
+    tracked.values().forEach(t -> t.objects().forEach(r -> kinds.putIfAbsent(KindInformers.Kind.of(r), r.apiVersion())));
+    return kinds;
+  }
+
+  private void onChange(GenericKubernetesResource object) {
+    Map<String, String> labels = object.getMetadata().getLabels();
+    if (labels == null || labels.get(Owner.NAME_LABEL) == null || labels.get(Owner.NAMESPACE_LABEL) == null) {
+      return;
+    }
+    NamespacedName owner = new NamespacedName(labels.get(Owner.NAMESPACE_LABEL), labels.get(Owner.NAME_LABEL));
+    schedule(owner);
+  }
+
+  private void schedule(NamespacedName key) {
+    if (scheduled.add(key)) {
+      scheduler.schedule(() -> evaluate(key), debounce.toMillis(), TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private void evaluate(NamespacedName key) {
+    scheduled.remove(key);
+    try {
+      if (waits.isWaiting(key)) {
+        wakeUp.accept(key);
+        return;
+      }
+      Optional<AggregateHealth> health = healthOf(key);
+      if (health.isEmpty() || health.get().equals(written.get(key))) {
+        return;
+      }
+      statuses.update(key, ks -> KustomizationStatuses.withHealth(ks.getStatus(), health.get(),
+          ks.getMetadata().getGeneration() == null ? 0 : ks.getMetadata().getGeneration(), clock.instant()));
+      written.put(key, health.get());
+    } catch (KubernetesClientException e) {
+      LOG.warn("{}: cannot write the Healthy condition: {}", key, e.getMessage());
+      schedule(key);
+    } catch (RuntimeException e) {
+      LOG.error("{}: health evaluation failed", key, e);
+    }
+  }
+
+  /** The health of a tracked inventory from the caches; empty until every kind has synced. */
+  private synchronized Optional<AggregateHealth> healthOf(NamespacedName key) {
+    Tracked t = tracked.get(key);
+    if (t == null) {
+      return Optional.empty();
+    }
+    List<ResourceHealth> healths = new ArrayList<>(t.objects().size());
+    for (ObjectRef ref : t.objects()) {
+      KindInformers.Kind kind = KindInformers.Kind.of(ref);
+      dev.capstan.health.ObjectRef id =
+          new dev.capstan.health.ObjectRef(ref.apiVersion(), ref.kind(), ref.namespace(), ref.name());
+      if (!informers.watched(kind)) {
+        healths.add(new ResourceHealth(id, new ResourceStatus(Status.Unknown, "KindNotServed",
+            "the API server does not serve " + ref.apiVersion() + "/" + ref.kind())));
+        continue;
+      }
+      if (!informers.synced(kind)) {
+        schedule(key);
+        return Optional.empty();
+      }
+      Optional<GenericKubernetesResource> live = informers.get(ref);
+      if (live.isEmpty()) {
+        healths.add(new ResourceHealth(id, new ResourceStatus(Status.NotFound, "", "not found")));
+        continue;
+      }
+      Map<String, Object> object = mapper.convertValue(live.get(), MAP);
+      if (!HealthEvaluator.isSkipped(object)) {
+        healths.add(new ResourceHealth(id, t.evaluator().status(object)));
+      }
+    }
+    return Optional.of(Aggregation.of(healths));
+  }
+
+  @Override
+  public synchronized void close() {
+    tracked.clear();
+    informers.close();
+  }
+}

@@ -1,0 +1,37 @@
+package dev.capstan.engine.pipeline;
+
+import dev.capstan.api.kustomize.Inventory;
+import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.engine.NamespacedName;
+import dev.capstan.health.AggregateHealth;
+import java.time.Instant;
+import java.util.Map;
+
+/** One reconcile of one Kustomization, as it goes through the stages. Not shared between threads. */
+final class Attempt {
+  final Kustomization object;
+  final NamespacedName key;
+  final long generation;
+  final String requestedAt;
+  final Instant started;
+  Timings timings;
+  String revision;
+  /** The objects now in the cluster, when a stage changed them. */
+  Inventory inventory;
+  /** The health of the objects waited for, when evaluated. */
+  AggregateHealth health;
+
+  Attempt(Kustomization object, Instant started) {
+    this.object = object;
+    this.key = NamespacedName.of(object);
+    Long gen = object.getMetadata().getGeneration();
+    this.generation = gen == null ? 0 : gen;
+    Map<String, String> annotations = object.getMetadata().getAnnotations();
+    this.requestedAt = annotations == null ? null : annotations.get(KustomizationPipeline.REQUESTED_AT);
+    this.started = started;
+  }
+
+  String namespace() {
+    return key.namespace();
+  }
+}

@@ -1,0 +1,54 @@
+package dev.capstan.engine.pipeline;
+
+import dev.capstan.api.kustomize.HealthCheckExpression;
+import dev.capstan.engine.conditions.Reason;
+import dev.capstan.health.BuiltinLibrary;
+import dev.capstan.health.HealthCheckExpr;
+import dev.capstan.health.HealthEvaluator;
+import dev.capstan.health.InvalidHealthCheckException;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Health evaluators for Kustomizations: the built-in library plus each one's healthCheckExprs.
+ * Compiled once per distinct list of expressions.
+ */
+final class HealthEvaluators {
+  private static final int MAX_CACHED = 512;
+
+  private final BuiltinLibrary library;
+  private final Clock clock;
+  private final Map<List<HealthCheckExpr>, HealthEvaluator> cache = new ConcurrentHashMap<>();
+
+  HealthEvaluators(BuiltinLibrary library, Clock clock) {
+    this.library = library;
+    this.clock = clock;
+  }
+
+  /** The evaluator for these expressions; an expression that does not compile is terminal. */
+  HealthEvaluator forExpressions(List<HealthCheckExpression> expressions) {
+    List<HealthCheckExpr> exprs =
+        expressions == null
+            ? List.of()
+            : expressions.stream()
+                .map(e -> new HealthCheckExpr(e.apiVersion(), e.kind(), e.current(), e.inProgress(), e.failed()))
+                .toList();
+    HealthEvaluator cached = cache.get(exprs);
+    if (cached != null) {
+      return cached;
+    }
+    try {
+      HealthEvaluator evaluator = HealthEvaluator.create(exprs, library, clock);
+      if (cache.size() >= MAX_CACHED) {
+        cache.clear();
+      }
+      cache.put(exprs, evaluator);
+      return evaluator;
+    } catch (InvalidHealthCheckException e) {
+      throw StageFailure.terminal(
+          Reason.INVALID_CEL_EXPRESSION, "spec.healthCheckExprs: " + e.getMessage());
+    }
+  }
+}

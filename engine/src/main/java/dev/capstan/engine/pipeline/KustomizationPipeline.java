@@ -1,0 +1,321 @@
+package dev.capstan.engine.pipeline;
+
+import dev.capstan.api.kustomize.HealthCheckReference;
+import dev.capstan.api.kustomize.Inventory;
+import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.kustomize.KustomizationSpec;
+import dev.capstan.api.kustomize.KustomizationStatus;
+import dev.capstan.api.source.Artifact;
+import dev.capstan.api.source.GitRepository;
+import dev.capstan.applier.ApplyRequest;
+import dev.capstan.applier.ApplyResult;
+import dev.capstan.applier.ObjectRef;
+import dev.capstan.applier.ObjectResult;
+import dev.capstan.applier.Owner;
+import dev.capstan.applier.build.BuildErrorKind;
+import dev.capstan.applier.build.BuildResult;
+import dev.capstan.applier.prune.DeletionPolicy;
+import dev.capstan.engine.NamespacedName;
+import dev.capstan.engine.conditions.ConditionTypes;
+import dev.capstan.engine.conditions.KustomizationStatuses;
+import dev.capstan.engine.conditions.Observation;
+import dev.capstan.engine.conditions.Phase;
+import dev.capstan.engine.conditions.Reason;
+import dev.capstan.health.AggregateHealth;
+import dev.capstan.health.HealthEvaluator;
+import dev.capstan.health.Status;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One reconcile of a Kustomization, one method per stage: gate → source → build → apply → prune
+ * → wait → status. Knows nothing of the controller framework that calls it.
+ *
+ * <p>A health wait does not hold the calling thread: the pipeline records it and returns a short
+ * requeue; the next call (on an event of a watched object, or the requeue) looks again. A new
+ * source revision, generation or reconcile request replaces a wait in progress.
+ */
+public final class KustomizationPipeline {
+  /** Annotation that asks for a reconcile now; its value is echoed in lastHandledReconcileAt. */
+  public static final String REQUESTED_AT = "reconcile.capstan.dev/requestedAt";
+
+  private static final Logger LOG = LoggerFactory.getLogger(KustomizationPipeline.class);
+  private static final Set<BuildErrorKind> TRANSIENT_BUILD_ERRORS =
+      Set.of(BuildErrorKind.SUBSTITUTION, BuildErrorKind.IO);
+
+  private final PipelineParts parts;
+  private final DependencyGate gate;
+  private final HealthEvaluators evaluators;
+  private final LiveHealth liveHealth;
+  private final RetryCounter retries = new RetryCounter();
+
+  public KustomizationPipeline(PipelineParts parts) {
+    java.util.Objects.requireNonNull(parts.view(), "parts.view");
+    this.parts = parts;
+    this.gate = new DependencyGate(parts.view());
+    this.evaluators = new HealthEvaluators(parts.library(), parts.clock());
+    this.liveHealth = new LiveHealth(parts.client());
+  }
+
+  public Outcome reconcile(Kustomization ks) {
+    if (ks.getSpec() != null && ks.getSpec().suspended()) {
+      return Outcome.suspended();
+    }
+    Attempt attempt = new Attempt(ks, parts.clock().instant());
+    try {
+      if (ks.getSpec() == null) {
+        throw StageFailure.terminal(Reason.INVALID_SPEC, "spec is missing");
+      }
+      attempt.timings = Timings.of(ks.getSpec());
+      gate.check(ks);
+      Artifact artifact = source(attempt);
+      attempt.revision = artifact.revision();
+      Optional<WaitTracker.PendingWait> pending =
+          parts.waits().get(attempt.key)
+              .filter(w -> w.sameAttempt(attempt.generation, attempt.revision, attempt.requestedAt));
+      if (pending.isPresent()) {
+        return checkWait(attempt, pending.get());
+      }
+      parts.waits().finish(attempt.key); // a stale wait is cancelled here
+      HealthEvaluator evaluator = evaluators.forExpressions(ks.getSpec().healthCheckExprs());
+      announce(attempt);
+      List<GenericKubernetesResource> objects = build(attempt, artifact);
+      ApplyResult applied = apply(attempt, objects);
+      prune(attempt, applied);
+      parts.tracking().track(attempt.key, Inventories.toApplier(attempt.inventory).refs(), evaluator);
+      return startWait(attempt, evaluator);
+    } catch (StageFailure failure) {
+      return failed(attempt, failure);
+    }
+  }
+
+  /**
+   * What happens when a Kustomization is deleted: its objects are deleted as its deletionPolicy
+   * says, and nothing is watched for it any more.
+   */
+  public void delete(Kustomization ks) {
+    NamespacedName key = NamespacedName.of(ks);
+    parts.waits().finish(key);
+    parts.tracking().untrack(key);
+    KustomizationSpec spec = ks.getSpec();
+    KustomizationStatus status = ks.getStatus();
+    if (spec == null || status == null || status.inventory() == null || spec.suspended()) {
+      return;
+    }
+    DeletionPolicy policy = DeletionPolicy.parse(spec.effectiveDeletionPolicy().name());
+    Duration timeout = spec.timeout() == null ? Duration.ofMinutes(1) : Timings.of(spec).timeout();
+    List<ObjectResult> results = parts.pruner().onKustomizationDeleted(
+        policy, spec.pruneEnabled(), Inventories.toApplier(status.inventory()), owner(key), timeout);
+    results.stream().filter(ObjectResult::failed).forEach(r ->
+        LOG.warn("{}: could not delete {} on deletion: {}", key, r.ref(), r.reason()));
+  }
+
+  // ---- stages -------------------------------------------------------------------------------
+
+  private Artifact source(Attempt attempt) {
+    var ref = attempt.object.getSpec().sourceRef();
+    NamespacedName key = NamespacedName.resolve(ref.namespace(), ref.name(), attempt.namespace());
+    GitRepository repo = parts.view().gitRepository(key).orElseThrow(() ->
+        StageFailure.transientFailure(Reason.ARTIFACT_FAILED, "GitRepository '" + key + "' not found"));
+    Artifact artifact = repo.getStatus() == null ? null : repo.getStatus().artifact();
+    if (artifact == null || artifact.revision() == null) {
+      throw StageFailure.transientFailure(
+          Reason.ARTIFACT_FAILED, "GitRepository '" + key + "' has no artifact yet" + readyMessage(repo));
+    }
+    if (artifact.path() == null || !Files.isDirectory(Path.of(artifact.path()))) {
+      throw StageFailure.transientFailure(Reason.ARTIFACT_FAILED,
+          "the artifact of GitRepository '" + key + "' for revision " + artifact.revision()
+              + " is not in local storage");
+    }
+    return artifact;
+  }
+
+  private List<GenericKubernetesResource> build(Attempt attempt, Artifact artifact) {
+    KustomizationSpec spec = attempt.object.getSpec();
+    BuildResult result = parts.builder().build(Path.of(artifact.path()), spec.path(),
+        BuildSettings.of(spec, attempt.namespace(), parts.client()));
+    if (result instanceof BuildResult.Failed failed) {
+      String message = "build of path '" + (spec.path() == null ? "./" : spec.path()) + "' at revision "
+          + artifact.revision() + " failed: " + failed.error().describe();
+      throw TRANSIENT_BUILD_ERRORS.contains(failed.error().kind())
+          ? StageFailure.transientFailure(Reason.BUILD_FAILED, message)
+          : StageFailure.terminal(Reason.BUILD_FAILED, message);
+    }
+    return ((BuildResult.Built) result).objects();
+  }
+
+  private ApplyResult apply(Attempt attempt, List<GenericKubernetesResource> objects) {
+    KustomizationSpec spec = attempt.object.getSpec();
+    String namespace = spec.targetNamespace() == null || spec.targetNamespace().isEmpty()
+        ? attempt.namespace() : spec.targetNamespace();
+    ApplyRequest request = ApplyRequest.of(objects, owner(attempt.key))
+        .withForce(spec.forceEnabled())
+        .withTimeout(attempt.timings.timeout())
+        .withDefaultNamespace(namespace);
+    ApplyResult result = parts.applier().apply(request);
+    if (!result.succeeded()) {
+      List<ObjectRef> written = result.objects().stream()
+          .filter(r -> !r.failed() && r.action() != dev.capstan.applier.Action.SKIPPED)
+          .map(ObjectResult::ref).toList();
+      attempt.inventory = Inventories.toStatus(
+          Inventories.union(previousInventory(attempt), written));
+      throw StageFailure.transientFailure(Reason.APPLY_FAILED, "apply failed: " + describe(result.failures()));
+    }
+    attempt.inventory = Inventories.toStatus(result.inventory());
+    return result;
+  }
+
+  private void prune(Attempt attempt, ApplyResult applied) {
+    if (!attempt.object.getSpec().pruneEnabled()) {
+      return;
+    }
+    List<ObjectResult> results = parts.pruner().prune(previousInventory(attempt), applied.inventory(),
+        owner(attempt.key), attempt.timings.timeout());
+    List<ObjectResult> failures = results.stream().filter(ObjectResult::failed).toList();
+    if (!failures.isEmpty()) {
+      attempt.inventory = Inventories.toStatus(Inventories.union(applied.inventory(),
+          failures.stream().map(ObjectResult::ref).toList()));
+      throw StageFailure.transientFailure(Reason.PRUNE_FAILED, "prune failed: " + describe(failures));
+    }
+  }
+
+  private Outcome startWait(Attempt attempt, HealthEvaluator evaluator) {
+    List<ObjectRef> objects = waitSet(attempt);
+    if (objects.isEmpty()) {
+      return succeeded(attempt);
+    }
+    Instant deadline = attempt.started.plus(attempt.timings.timeout());
+    WaitTracker.PendingWait wait = new WaitTracker.PendingWait(attempt.generation, attempt.revision,
+        attempt.requestedAt, deadline, objects, attempt.inventory, evaluator);
+    parts.waits().start(attempt.key, wait);
+    return checkWait(attempt, wait);
+  }
+
+  private Outcome checkWait(Attempt attempt, WaitTracker.PendingWait wait) {
+    attempt.inventory = wait.inventory();
+    AggregateHealth health = liveHealth.of(wait.objects(), wait.evaluator());
+    attempt.health = health;
+    Instant now = parts.clock().instant();
+    if (health.status() == Status.Current) {
+      parts.waits().finish(attempt.key);
+      return succeeded(attempt);
+    }
+    if (health.status() == Status.Failed) {
+      parts.waits().finish(attempt.key);
+      throw StageFailure.transientFailure(Reason.HEALTH_CHECK_FAILED, "health check failed: " + health.message());
+    }
+    if (!now.isBefore(wait.deadline())) {
+      parts.waits().finish(attempt.key);
+      throw StageFailure.transientFailure(Reason.HEALTH_CHECK_FAILED,
+          "timeout waiting for: " + health.message());
+    }
+    write(attempt, new Phase.Progressing(
+        "Applied revision " + attempt.revision + ", waiting for: " + health.message()));
+    Duration remaining = Duration.between(now, wait.deadline());
+    return Outcome.waiting(remaining.compareTo(parts.waitPoll()) < 0 ? remaining : parts.waitPoll());
+  }
+
+  // ---- status -------------------------------------------------------------------------------
+
+  /** Says "in progress" before the slow stages, unless this is a repeat of what is applied. */
+  private void announce(Attempt attempt) {
+    KustomizationStatus status = attempt.object.getStatus();
+    boolean repeat = status != null
+        && Objects.equals(status.lastAppliedRevision(), attempt.revision)
+        && Objects.equals(status.observedGeneration(), attempt.generation)
+        && Objects.equals(status.lastHandledReconcileAt(), attempt.requestedAt)
+        && KustomizationStatuses.condition(status, ConditionTypes.READY)
+            .map(c -> ConditionTypes.TRUE.equals(c.getStatus())).orElse(false);
+    if (!repeat) {
+      write(attempt, new Phase.Progressing("Reconciliation in progress for revision " + attempt.revision));
+    }
+  }
+
+  private Outcome succeeded(Attempt attempt) {
+    retries.reset(attempt.key);
+    write(attempt, new Phase.Succeeded(attempt.revision));
+    return Outcome.succeeded(attempt.timings.interval());
+  }
+
+  private Outcome failed(Attempt attempt, StageFailure failure) {
+    Phase phase = failure.phase();
+    write(attempt, phase);
+    Timings timings = attempt.timings;
+    if (phase instanceof Phase.Failed f && f.terminal()) {
+      LOG.info("{}: stalled: {}", attempt.key, f.message());
+      return Outcome.terminal();
+    }
+    Duration retryInterval = timings == null ? Duration.ofMinutes(1) : timings.retryInterval();
+    if (phase instanceof Phase.Waiting) {
+      return Outcome.waiting(retryInterval);
+    }
+    int failures = retries.failed(attempt.key);
+    LOG.info("{}: {} (retry {})", attempt.key, failure.getMessage(), failures);
+    return Outcome.retry(parts.backoff().delay(failures, retryInterval));
+  }
+
+  private void write(Attempt attempt, Phase phase) {
+    Observation observation = new Observation(attempt.generation, parts.clock().instant(),
+        attempt.requestedAt, attempt.revision, phase, attempt.inventory, attempt.health);
+    KustomizationStatus next = KustomizationStatuses.next(attempt.object.getStatus(), observation);
+    parts.statuses().write(attempt.object, next);
+  }
+
+  // ---- helpers ------------------------------------------------------------------------------
+
+  private List<ObjectRef> waitSet(Attempt attempt) {
+    KustomizationSpec spec = attempt.object.getSpec();
+    if (spec.waitEnabled()) {
+      return Inventories.toApplier(attempt.inventory).refs();
+    }
+    List<HealthCheckReference> checks = spec.healthChecks();
+    if (checks == null) {
+      return List.of();
+    }
+    return checks.stream().map(c -> {
+      String apiVersion = c.apiVersion() == null ? "v1" : c.apiVersion();
+      int slash = apiVersion.indexOf('/');
+      return new ObjectRef(slash < 0 ? "" : apiVersion.substring(0, slash),
+          apiVersion.substring(slash + 1), c.kind(),
+          c.namespace() == null ? attempt.namespace() : c.namespace(), c.name());
+    }).toList();
+  }
+
+  private static dev.capstan.applier.inventory.Inventory previousInventory(Attempt attempt) {
+    KustomizationStatus status = attempt.object.getStatus();
+    Inventory inventory = status == null ? null : status.inventory();
+    return Inventories.toApplier(inventory);
+  }
+
+  private static Owner owner(NamespacedName key) {
+    return new Owner(key.name(), key.namespace());
+  }
+
+  /** Failing objects in lexicographic order, each with the API server's reason. */
+  private static String describe(List<ObjectResult> failures) {
+    return failures.stream()
+        .sorted(Comparator.comparing((ObjectResult r) -> r.ref().toString()))
+        .map(r -> r.ref() + ": " + r.reason())
+        .collect(Collectors.joining("; "));
+  }
+
+  private static String readyMessage(GitRepository repo) {
+    if (repo.getStatus() == null || repo.getStatus().conditions() == null) {
+      return "";
+    }
+    return repo.getStatus().conditions().stream()
+        .filter(c -> ConditionTypes.READY.equals(c.getType()) && c.getMessage() != null)
+        .findFirst().map(c -> ": " + c.getMessage()).orElse("");
+  }
+}

@@ -1,0 +1,47 @@
+package dev.capstan.engine.pipeline;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * How one reconcile ended, for the controller: whether and when to come back.
+ *
+ * @param kind what happened
+ * @param requeueAfter when to reconcile again; empty means only on an event
+ */
+public record Outcome(Kind kind, Optional<Duration> requeueAfter) {
+
+  /** The three kinds of non-success outcome, plus success and suspension. */
+  public enum Kind {
+    /** Applied and healthy: come back at the interval. */
+    SUCCEEDED,
+    /** Nothing failed, something is not there yet (health, a dependency): come back soon. */
+    WAITING,
+    /** A failure that may go away by itself: retry with backoff capped at retryInterval. */
+    TRANSIENT,
+    /** A failure only a change can fix: stalled, no retry. */
+    TERMINAL,
+    /** The object asks not to be reconciled. */
+    SUSPENDED
+  }
+
+  static Outcome succeeded(Duration interval) {
+    return new Outcome(Kind.SUCCEEDED, Optional.of(interval));
+  }
+
+  static Outcome waiting(Duration after) {
+    return new Outcome(Kind.WAITING, Optional.of(after));
+  }
+
+  static Outcome retry(Duration after) {
+    return new Outcome(Kind.TRANSIENT, Optional.of(after));
+  }
+
+  static Outcome terminal() {
+    return new Outcome(Kind.TERMINAL, Optional.empty());
+  }
+
+  static Outcome suspended() {
+    return new Outcome(Kind.SUSPENDED, Optional.empty());
+  }
+}

@@ -1,0 +1,53 @@
+package dev.capstan.engine.pipeline;
+
+import dev.capstan.applier.Applier;
+import dev.capstan.applier.build.ManifestBuilder;
+import dev.capstan.applier.prune.Pruner;
+import dev.capstan.health.BuiltinLibrary;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What a {@link KustomizationPipeline} works with; everything is passed in so that tests and
+ * benchmarks choose clocks, backoff and polling.
+ *
+ * @param view where Capstan objects are read; the controller connects its caches with {@link
+ *     #withView}
+ *
+ * @param waitPoll how often a health wait looks again when no event came
+ */
+public record PipelineParts(
+    KubernetesClient client,
+    ClusterView view,
+    ManifestBuilder builder,
+    Applier applier,
+    Pruner pruner,
+    StatusWriter statuses,
+    HealthTracking tracking,
+    WaitTracker waits,
+    BuiltinLibrary library,
+    Clock clock,
+    Backoff backoff,
+    Duration waitPoll) {
+
+  public PipelineParts {
+    Objects.requireNonNull(client, "client");
+    Objects.requireNonNull(builder, "builder");
+    Objects.requireNonNull(applier, "applier");
+    Objects.requireNonNull(pruner, "pruner");
+    Objects.requireNonNull(statuses, "statuses");
+    tracking = tracking == null ? HealthTracking.NONE : tracking;
+    Objects.requireNonNull(waits, "waits");
+    Objects.requireNonNull(library, "library");
+    Objects.requireNonNull(clock, "clock");
+    backoff = backoff == null ? Backoff.defaults() : backoff;
+    waitPoll = waitPoll == null ? Duration.ofSeconds(2) : waitPoll;
+  }
+
+  public PipelineParts withView(ClusterView newView) {
+    return new PipelineParts(client, newView, builder, applier, pruner, statuses, tracking, waits,
+        library, clock, backoff, waitPoll);
+  }
+}

@@ -1,0 +1,92 @@
+package dev.capstan.engine.pipeline;
+
+import dev.capstan.api.common.GoDuration;
+import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.GitRepositorySpec;
+import dev.capstan.api.source.GitRepositoryStatus;
+import dev.capstan.source.FetchRequest;
+import dev.capstan.source.FetchResult;
+import dev.capstan.source.FailureReason;
+import dev.capstan.source.GitRef;
+import dev.capstan.source.GitSource;
+import dev.capstan.source.status.GitRepositoryStatuses;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * One reconcile of a GitRepository: fetch the ref into the artifact store, write the status.
+ * Knows nothing of the controller framework that calls it.
+ */
+public final class SourcePipeline {
+  private final KubernetesClient client;
+  private final GitSource source;
+  private final StatusWriter statuses;
+  private final Clock clock;
+
+  public SourcePipeline(KubernetesClient client, GitSource source, StatusWriter statuses, Clock clock) {
+    this.client = client;
+    this.source = source;
+    this.statuses = statuses;
+    this.clock = clock;
+  }
+
+  public Outcome reconcile(GitRepository repo) {
+    GitRepositorySpec spec = repo.getSpec();
+    if (spec == null || spec.suspended()) {
+      return Outcome.suspended();
+    }
+    String namespace = repo.getMetadata().getNamespace();
+    FetchResult result = fetch(repo, namespace, spec);
+    long generation = repo.getMetadata().getGeneration() == null ? 0 : repo.getMetadata().getGeneration();
+    var next = GitRepositoryStatuses.next(
+        SourceStatuses.fromApi(repo.getStatus()), generation, result, clock.instant());
+    String requestedAt = repo.getMetadata().getAnnotations() == null ? null
+        : repo.getMetadata().getAnnotations().get(KustomizationPipeline.REQUESTED_AT);
+    GitRepositoryStatus status = SourceStatuses.toApi(next,
+        requestedAt != null ? requestedAt : repo.getStatus() == null ? null : repo.getStatus().lastHandledReconcileAt());
+    statuses.write(repo, status);
+    Duration interval = GoDuration.parse(spec.interval());
+    if (result instanceof FetchResult.Failed failed) {
+      return failed.reason().needsSpecChange() ? Outcome.terminal() : Outcome.retry(interval);
+    }
+    return Outcome.succeeded(interval);
+  }
+
+  private FetchResult fetch(GitRepository repo, String namespace, GitRepositorySpec spec) {
+    var ref = spec.ref();
+    GitRef gitRef = ref == null ? GitRef.defaultBranch()
+        : new GitRef(ref.branch(), ref.tag(), ref.semver(), ref.name(), ref.commit());
+    FetchRequest request = FetchRequest.of(namespace + "/" + repo.getMetadata().getName(), spec.url(), gitRef)
+        .withIgnore(spec.ignore());
+    if (spec.timeout() != null) {
+      request = request.withTimeout(GoDuration.parse(spec.timeout()));
+    }
+    if (spec.secretRef() != null) {
+      Secret secret = client.secrets().inNamespace(namespace).withName(spec.secretRef().name()).get();
+      if (secret == null) {
+        // Not terminal: the Secret may be created later.
+        return new FetchResult.Failed(FailureReason.AUTHENTICATION_FAILED,
+            "secret '" + namespace + "/" + spec.secretRef().name() + "' not found",
+            source.lastArtifact(request.key()));
+      }
+      request = request.withSecret(decode(secret));
+    }
+    return source.fetch(request);
+  }
+
+  private static Map<String, byte[]> decode(Secret secret) {
+    Map<String, byte[]> data = new HashMap<>();
+    if (secret.getData() != null) {
+      secret.getData().forEach((k, v) -> data.put(k, Base64.getDecoder().decode(v)));
+    }
+    if (secret.getStringData() != null) {
+      secret.getStringData().forEach((k, v) -> data.put(k, v.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    }
+    return data;
+  }
+}

@@ -1,0 +1,66 @@
+package dev.capstan.engine.pipeline;
+
+import dev.capstan.api.source.Artifact;
+import dev.capstan.api.source.GitRepositoryStatus;
+import dev.capstan.source.status.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+
+/** Converts a GitRepository's status between the API types and the source module's. Pure. */
+final class SourceStatuses {
+  private SourceStatuses() {}
+
+  static dev.capstan.source.status.GitRepositoryStatus fromApi(GitRepositoryStatus status) {
+    if (status == null) {
+      return dev.capstan.source.status.GitRepositoryStatus.empty();
+    }
+    List<Condition> conditions = status.conditions() == null ? List.of()
+        : status.conditions().stream().map(SourceStatuses::fromApi).toList();
+    Optional<dev.capstan.source.Artifact> artifact = Optional.ofNullable(status.artifact())
+        .filter(a -> a.revision() != null && a.path() != null)
+        .map(a -> new dev.capstan.source.Artifact(a.revision(), a.digest(), Path.of(a.path()), instant(a.lastUpdateTime())));
+    return new dev.capstan.source.status.GitRepositoryStatus(
+        status.observedGeneration() == null ? 0 : status.observedGeneration(), conditions, artifact);
+  }
+
+  static GitRepositoryStatus toApi(dev.capstan.source.status.GitRepositoryStatus status, String handledRequestedAt) {
+    Artifact artifact = status.artifact()
+        .map(a -> new Artifact(a.revision(), a.digest(), a.path().toString(), format(a.lastUpdateTime())))
+        .orElse(null);
+    return new GitRepositoryStatus(status.observedGeneration(),
+        status.conditions().stream().map(SourceStatuses::toApi).toList(), artifact, handledRequestedAt);
+  }
+
+  private static Condition fromApi(io.fabric8.kubernetes.api.model.Condition c) {
+    Condition.Status status = switch (String.valueOf(c.getStatus())) {
+      case "True" -> Condition.Status.TRUE;
+      case "False" -> Condition.Status.FALSE;
+      default -> Condition.Status.UNKNOWN;
+    };
+    return new Condition(c.getType(), status, c.getReason(), c.getMessage(),
+        c.getObservedGeneration() == null ? 0 : c.getObservedGeneration(), instant(c.getLastTransitionTime()));
+  }
+
+  private static io.fabric8.kubernetes.api.model.Condition toApi(Condition c) {
+    return new ConditionBuilder().withType(c.type()).withStatus(c.status().text())
+        .withReason(c.reason()).withMessage(c.message()).withObservedGeneration(c.observedGeneration())
+        .withLastTransitionTime(format(c.lastTransitionTime())).build();
+  }
+
+  private static Instant instant(String text) {
+    try {
+      return text == null ? Instant.EPOCH : Instant.parse(text);
+    } catch (RuntimeException e) {
+      return Instant.EPOCH;
+    }
+  }
+
+  private static String format(Instant instant) {
+    return DateTimeFormatter.ISO_INSTANT.format(instant.truncatedTo(ChronoUnit.SECONDS));
+  }
+}

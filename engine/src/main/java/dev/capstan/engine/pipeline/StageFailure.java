@@ -1,0 +1,33 @@
+package dev.capstan.engine.pipeline;
+
+import dev.capstan.engine.conditions.Phase;
+import dev.capstan.engine.conditions.Reason;
+
+/** Stops the pipeline at a stage; carries what goes on the status. */
+final class StageFailure extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  private final transient Phase phase;
+
+  private StageFailure(Phase phase, String message) {
+    super(message, null, false, false);
+    this.phase = phase;
+  }
+
+  static StageFailure transientFailure(Reason reason, String message) {
+    return new StageFailure(new Phase.Failed(reason, message, false), message);
+  }
+
+  static StageFailure terminal(Reason reason, String message) {
+    return new StageFailure(new Phase.Failed(reason, message, true), message);
+  }
+
+  /** Not a failure: the pipeline waits for something outside it (a dependency). */
+  static StageFailure waiting(Reason reason, String message) {
+    return new StageFailure(new Phase.Waiting(reason, message), message);
+  }
+
+  Phase phase() {
+    return phase;
+  }
+}
