@@ -41,6 +41,7 @@ public final class CapstanMain implements Runnable {
     cli.addSubcommand("status", new dev.capstan.health.cli.StatusCommand());
     cli.addSubcommand("apply", new dev.capstan.applier.cli.ApplyCommand());
     cli.addSubcommand("diff", new dev.capstan.applier.cli.DiffCommand());
+    cli.addSubcommand("run", new RunCommand());
     cli.addSubcommand("build", new dev.capstan.applier.cli.BuildCommand());
     for (String[] planned : PLANNED) {
       if (!cli.getSubcommands().containsKey(planned[0])) {
