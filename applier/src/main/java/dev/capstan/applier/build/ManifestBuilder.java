@@ -13,7 +13,6 @@ import java.util.List;
  * the artifact root; needs no cluster.
  */
 public final class ManifestBuilder {
-  private final YamlReader yaml = new YamlReader();
   private final ObjectMapper mapper;
   private final ManifestYaml writer;
 
@@ -45,6 +44,7 @@ public final class ManifestBuilder {
   }
 
   private List<Resource> buildResources(Path root, String path, BuildOptions options) {
+    YamlReader yaml = new YamlReader();
     ArtifactRoot artifact = new ArtifactRoot(root);
     String relative = path == null || path.isBlank() ? "." : path;
     Origin origin = Origin.of(relative);

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import org.snakeyaml.engine.v2.api.Dump;
 import org.snakeyaml.engine.v2.api.DumpSettings;
 import org.snakeyaml.engine.v2.common.FlowStyle;
@@ -51,7 +52,12 @@ public final class ManifestYaml {
   }
 
   String writeObject(Map<String, Object> object) {
-    return new Dump(settings, new LiteralBlocks(settings)).dumpToString(sorted(object));
+    return writeObject(object, value -> false);
+  }
+
+  /** Writes one object; strings {@code quoted} accepts are always double-quoted. */
+  String writeObject(Map<String, Object> object, Predicate<String> quoted) {
+    return new Dump(settings, new LiteralBlocks(settings, quoted)).dumpToString(sorted(object));
   }
 
   private static Object sorted(Object value) {
@@ -68,14 +74,15 @@ public final class ManifestYaml {
 
   /** Multi-line strings read best as {@code |} blocks, as kubectl prints them. */
   private static final class LiteralBlocks extends StandardRepresenter {
-    LiteralBlocks(DumpSettings settings) {
+    LiteralBlocks(DumpSettings settings, Predicate<String> quoted) {
       super(settings);
       ScalarResolver resolver = settings.getSchema().getScalarResolver();
       this.representers.put(
           String.class,
           data -> {
             String text = (String) data;
-            return representScalar(Tag.STR, text, style(text, resolver));
+            ScalarStyle style = quoted.test(text) ? ScalarStyle.DOUBLE_QUOTED : style(text, resolver);
+            return representScalar(Tag.STR, text, style);
           });
     }
 

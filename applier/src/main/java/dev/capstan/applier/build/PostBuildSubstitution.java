@@ -66,7 +66,7 @@ final class PostBuildSubstitution {
   }
 
   private void substitute(Resource resource, VariableSubstitution substitution) {
-    String text = writer.writeObject(resource.object());
+    String text = writer.writeObject(resource.object(), yaml::isQuotedVariable);
     String substituted;
     try {
       substituted = substitution.apply(text);

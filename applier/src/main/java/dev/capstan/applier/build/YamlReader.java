@@ -1,6 +1,9 @@
 package dev.capstan.applier.build;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +14,12 @@ import org.snakeyaml.engine.v2.constructor.StandardConstructor;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+import org.snakeyaml.engine.v2.common.ScalarStyle;
+import org.snakeyaml.engine.v2.nodes.MappingNode;
 import org.snakeyaml.engine.v2.nodes.Node;
+import org.snakeyaml.engine.v2.nodes.NodeTuple;
+import org.snakeyaml.engine.v2.nodes.ScalarNode;
+import org.snakeyaml.engine.v2.nodes.SequenceNode;
 import org.snakeyaml.engine.v2.parser.ParserImpl;
 import org.snakeyaml.engine.v2.scanner.StreamReader;
 
@@ -30,6 +38,16 @@ final class YamlReader {
           .setSchema(new PlainCoreSchema())
           .build();
 
+  /**
+   * Quoted strings holding a {@code ${...}} variable, by identity: post-build substitution keeps
+   * them strings, as Flux does, while a plain {@code replicas: ${N}} becomes a number.
+   */
+  private final Set<String> quotedVariables = Collections.newSetFromMap(new IdentityHashMap<>());
+
+  boolean isQuotedVariable(String value) {
+    return quotedVariables.contains(value);
+  }
+
   List<YamlDocument> read(String text, String file) {
     List<YamlDocument> documents = new ArrayList<>();
     try {
@@ -38,6 +56,7 @@ final class YamlReader {
       while (composer.hasNext()) {
         Node node = composer.next();
         int line = node.getStartMark().map(mark -> mark.getLine() + 1).orElse(0);
+        rememberQuotedVariables(node);
         Object content = new StandardConstructor(settings).constructSingleDocument(Optional.of(node));
         documents.add(new YamlDocument(content, new Origin(file, line)));
       }
@@ -65,6 +84,20 @@ final class YamlReader {
           "expected a single YAML mapping, found " + documents.size() + " document(s)");
     }
     return ObjectTree.stringKeyed(documents.get(0).content(), documents.get(0).origin());
+  }
+
+  private void rememberQuotedVariables(Node node) {
+    if (node instanceof ScalarNode scalar) {
+      if (scalar.getScalarStyle() != ScalarStyle.PLAIN && scalar.getValue().contains("${")) {
+        quotedVariables.add(scalar.getValue());
+      }
+    } else if (node instanceof SequenceNode sequence) {
+      sequence.getValue().forEach(this::rememberQuotedVariables);
+    } else if (node instanceof MappingNode mapping) {
+      for (NodeTuple tuple : mapping.getValue()) {
+        rememberQuotedVariables(tuple.getValueNode());
+      }
+    }
   }
 
   private static int lineOf(Mark mark) {
