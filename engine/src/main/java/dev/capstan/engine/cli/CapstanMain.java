@@ -43,6 +43,11 @@ public final class CapstanMain implements Runnable {
     cli.addSubcommand("diff", new dev.capstan.applier.cli.DiffCommand());
     cli.addSubcommand("run", new RunCommand());
     cli.addSubcommand("build", new dev.capstan.applier.cli.BuildCommand());
+    cli.addSubcommand("get", new GetCommand());
+    cli.addSubcommand("reconcile", new ReconcileCommand());
+    cli.addSubcommand("suspend", new SuspendCommand());
+    cli.addSubcommand("resume", new ResumeCommand());
+    cli.addSubcommand("tree", new TreeCommand());
     for (String[] planned : PLANNED) {
       if (!cli.getSubcommands().containsKey(planned[0])) {
         cli.addSubcommand(planned[0], NotYetAvailable.spec(planned[0], planned[1]));

@@ -1,0 +1,121 @@
+package dev.capstan.engine.cli;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code capstan get ks|gitrepo [NAME]}: a table of Kustomizations or GitRepositories. */
+@Command(
+    name = "get",
+    mixinStandardHelpOptions = true,
+    description = {
+      "List Kustomizations or GitRepositories with their Ready status and revision.",
+      "KIND is ks (kustomizations) or gitrepo (gitrepositories).",
+      "Exit status: 0 listed, 1 not found or the cluster failed, 2 bad input."
+    })
+public final class GetCommand implements Callable<Integer> {
+  private static final String NONE = "-";
+
+  @Parameters(index = "0", paramLabel = "KIND", converter = KindConverter.class,
+      description = "ks | kustomizations | gitrepo | gitrepositories")
+  CapstanKind<?> kind;
+
+  @Parameters(index = "1", arity = "0..1", paramLabel = "NAME", description = "Only this object.")
+  String name;
+
+  @Option(names = {"-n", "--namespace"}, paramLabel = "NS",
+      description = "Namespace (default: the kubeconfig context's, else default).")
+  String namespace;
+
+  @Option(names = {"-A", "--all-namespaces"}, description = "List in every namespace.")
+  boolean allNamespaces;
+
+  @Mixin ClusterOptions cluster = new ClusterOptions();
+
+  @Spec CommandSpec spec;
+
+  private final Clock clock;
+
+  public GetCommand() {
+    this(Clock.systemUTC());
+  }
+
+  GetCommand(Clock clock) {
+    this.clock = clock;
+  }
+
+  @Override
+  public Integer call() {
+    return CommandRunner.run(spec, cluster, this::get);
+  }
+
+  private int get(KubernetesClient client, PrintWriter out, PrintWriter err) {
+    if (allNamespaces && name != null) {
+      throw new CliException("a NAME cannot be combined with --all-namespaces", CliException.BAD_INPUT);
+    }
+    String ns = allNamespaces ? null : ClusterOptions.namespace(client, namespace);
+    List<ResourceView> views = views(new CapstanResources(client), kind, ns);
+    if (views.isEmpty()) {
+      err.println("No " + kind.kind() + " objects found"
+          + (ns == null ? "." : " in namespace " + ns + "."));
+      return 0;
+    }
+    table(kind, views, allNamespaces, clock.instant()).lines().forEach(out::println);
+    return 0;
+  }
+
+  private <T extends HasMetadata> List<ResourceView> views(
+      CapstanResources resources, CapstanKind<T> kind, String ns) {
+    List<T> objects = name != null ? List.of(resources.get(kind, ns, name)) : resources.list(kind, ns);
+    return objects.stream().map(kind::view).toList();
+  }
+
+  /** The table for a list of objects of one kind; with {@code allNamespaces} a NAMESPACE column leads. */
+  static Table table(CapstanKind<?> kind, List<ResourceView> views, boolean allNamespaces, Instant now) {
+    boolean ks = kind == CapstanKind.KUSTOMIZATION;
+    List<String> headers = new ArrayList<>();
+    if (allNamespaces) {
+      headers.add("NAMESPACE");
+    }
+    headers.addAll(ks
+        ? List.of("NAME", "READY", "HEALTHY", "REVISION", "SUSPENDED", "STATUS", "AGE")
+        : List.of("NAME", "URL", "READY", "REVISION", "SUSPENDED", "STATUS", "AGE"));
+    Table table = new Table(headers);
+    for (ResourceView view : views) {
+      List<String> row = new ArrayList<>();
+      if (allNamespaces) {
+        row.add(view.namespace());
+      }
+      row.add(view.name());
+      if (ks) {
+        row.add(orNone(view.conditionStatus(ResourceView.READY)));
+        row.add(orNone(view.conditionStatus(ResourceView.HEALTHY)));
+      } else {
+        row.add(view.url());
+        row.add(orNone(view.conditionStatus(ResourceView.READY)));
+      }
+      row.add(orNone(view.revision()));
+      row.add(Boolean.toString(view.suspended()));
+      row.add(view.condition(ResourceView.READY).map(Condition::getMessage).orElse(""));
+      row.add(Age.since(view.creationTimestamp(), now));
+      table.add(row);
+    }
+    return table;
+  }
+
+  private static String orNone(String value) {
+    return value == null || value.isEmpty() ? NONE : value;
+  }
+}

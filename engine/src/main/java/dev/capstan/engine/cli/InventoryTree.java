@@ -1,0 +1,147 @@
+package dev.capstan.engine.cli;
+
+import dev.capstan.api.kustomize.HealthCheckExpression;
+import dev.capstan.api.kustomize.InventoryEntry;
+import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.health.BuiltinLibrary;
+import dev.capstan.health.HealthCheckExpr;
+import dev.capstan.health.HealthEvaluator;
+import dev.capstan.health.InvalidHealthCheckException;
+import dev.capstan.health.ResourceStatus;
+import dev.capstan.health.Status;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * A Kustomization's inventory as a tree: objects grouped by namespace (cluster-scoped ones first),
+ * each with its live health; Kustomizations in the inventory nest their own inventories.
+ */
+final class InventoryTree {
+  static final String CLUSTER_SCOPED = "cluster-scoped";
+
+  /** Reads live objects; empty when the object does not exist. */
+  @FunctionalInterface
+  interface LiveObjects {
+    Optional<GenericKubernetesResource> get(String apiVersion, String kind, String namespace, String name);
+  }
+
+  private final LiveObjects live;
+  private final BuiltinLibrary library;
+  private final Clock clock;
+  private final PrintWriter warnings;
+  private final KubernetesSerialization serialization = new KubernetesSerialization();
+
+  InventoryTree(LiveObjects live, BuiltinLibrary library, Clock clock, PrintWriter warnings) {
+    this.live = live;
+    this.library = library;
+    this.clock = clock;
+    this.warnings = warnings;
+  }
+
+  TreeNode of(Kustomization root) {
+    ResourceView view = CapstanKind.KUSTOMIZATION.view(root);
+    String ready = view.conditionStatus(ResourceView.READY);
+    String label = view.display() + "  Ready=" + (ready.isEmpty() ? "Unknown" : ready)
+        + (view.revision().isEmpty() ? "" : "  " + view.revision());
+    // The Kustomizations on the path from the root, to stop at a cycle instead of recursing forever.
+    Set<String> ancestors = new HashSet<>();
+    ancestors.add(key(view.namespace(), view.name()));
+    List<TreeNode> groups = groups(root, ancestors);
+    return new TreeNode(label, groups.isEmpty() ? List.of(TreeNode.leaf("(no inventory: nothing applied yet)")) : groups);
+  }
+
+  private List<TreeNode> groups(Kustomization ks, Set<String> ancestors) {
+    List<InventoryEntry> entries = ks.getStatus() == null || ks.getStatus().inventory() == null
+        || ks.getStatus().inventory().entries() == null ? List.of() : ks.getStatus().inventory().entries();
+    HealthEvaluator health = evaluatorFor(ks);
+    Map<String, List<TreeNode>> byNamespace = new TreeMap<>();
+    List<TreeNode> clusterScoped = new ArrayList<>();
+    for (InventoryEntry entry : entries) {
+      InventoryId id;
+      try {
+        id = InventoryId.parse(entry.id());
+      } catch (IllegalArgumentException e) {
+        clusterScoped.add(TreeNode.leaf("? " + e.getMessage()));
+        continue;
+      }
+      TreeNode node = node(id, entry.v(), health, ancestors);
+      (id.clusterScoped() ? clusterScoped : byNamespace.computeIfAbsent(id.namespace(), n -> new ArrayList<>()))
+          .add(node);
+    }
+    List<TreeNode> groups = new ArrayList<>();
+    if (!clusterScoped.isEmpty()) {
+      groups.add(new TreeNode(CLUSTER_SCOPED, clusterScoped));
+    }
+    byNamespace.forEach((ns, nodes) -> groups.add(new TreeNode("namespace " + ns, nodes)));
+    return groups;
+  }
+
+  private TreeNode node(InventoryId id, String version, HealthEvaluator health, Set<String> ancestors) {
+    String label = id.kind() + "/" + id.name();
+    Optional<GenericKubernetesResource> object;
+    try {
+      object = live.get(id.apiVersion(version == null ? "" : version), id.kind(), id.namespace(), id.name());
+    } catch (KubernetesClientException e) {
+      return TreeNode.leaf(label + "  " + Status.Unknown + "  cannot read it: " + firstLine(e.getMessage()));
+    }
+    if (object.isEmpty()) {
+      return TreeNode.leaf(label + "  " + Status.NotFound);
+    }
+    String line = label + "  " + describe(health.status(object.get()));
+    if (!isKustomization(id)) {
+      return TreeNode.leaf(line);
+    }
+    String key = key(id.namespace(), id.name());
+    if (!ancestors.add(key)) {
+      return TreeNode.leaf(line + "  (cycle: it contains itself through the inventories above)");
+    }
+    Kustomization nested = serialization.convertValue(object.get(), Kustomization.class);
+    TreeNode node = new TreeNode(line, groups(nested, ancestors));
+    ancestors.remove(key);
+    return node;
+  }
+
+  private HealthEvaluator evaluatorFor(Kustomization ks) {
+    List<HealthCheckExpression> exprs = ks.getSpec() == null || ks.getSpec().healthCheckExprs() == null
+        ? List.of() : ks.getSpec().healthCheckExprs();
+    List<HealthCheckExpr> converted = exprs.stream()
+        .map(e -> new HealthCheckExpr(e.apiVersion(), e.kind(), e.current(), e.inProgress(), e.failed()))
+        .toList();
+    try {
+      return HealthEvaluator.create(converted, library, clock);
+    } catch (InvalidHealthCheckException e) {
+      warnings.println("warning: Kustomization " + ks.getMetadata().getName()
+          + ": its healthCheckExprs are ignored here: " + e.getMessage());
+      return HealthEvaluator.create(List.of(), library, clock);
+    }
+  }
+
+  private static String describe(ResourceStatus status) {
+    if (status.status() == Status.Current || status.message().isEmpty()) {
+      return status.status().name();
+    }
+    return status.status() + "  " + firstLine(status.message());
+  }
+
+  private static boolean isKustomization(InventoryId id) {
+    return "Kustomization".equals(id.kind()) && Kustomization.GROUP.equals(id.group());
+  }
+
+  private static String key(String namespace, String name) {
+    return namespace + "/" + name;
+  }
+
+  private static String firstLine(String text) {
+    return text == null ? "" : text.lines().findFirst().orElse("");
+  }
+}

@@ -1,0 +1,115 @@
+package dev.capstan.engine.cli;
+
+import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.kustomize.SourceReference;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code capstan reconcile ks|gitrepo NAME}: asks the controller to reconcile now and waits for
+ * the outcome.
+ */
+@Command(
+    name = "reconcile",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Ask for an immediate reconcile and wait until the controller has handled it.",
+      "Sets the annotation " + ReconcileRequester.REQUESTED_AT + " and waits until"
+          + " status.lastHandledReconcileAt echoes it, then prints the Ready condition.",
+      "Exit status: 0 Ready, 1 not Ready, timed out or not found, 2 bad input."
+    })
+public final class ReconcileCommand implements Callable<Integer> {
+
+  @Parameters(index = "0", paramLabel = "KIND", converter = KindConverter.class,
+      description = "ks | kustomizations | gitrepo | gitrepositories")
+  CapstanKind<?> kind;
+
+  @Parameters(index = "1", paramLabel = "NAME")
+  String name;
+
+  @Option(names = {"-n", "--namespace"}, paramLabel = "NS",
+      description = "Namespace (default: the kubeconfig context's, else default).")
+  String namespace;
+
+  @Option(names = "--with-source",
+      description = "Reconcile the Kustomization's GitRepository first (fetch the latest commit).")
+  boolean withSource;
+
+  @Option(names = "--timeout", defaultValue = "5m", paramLabel = "D", converter = TimeoutConverter.class,
+      description = "How long to wait for each reconcile (e.g. 90s, 5m). Default: ${DEFAULT-VALUE}.")
+  Duration timeout;
+
+  @Mixin ClusterOptions cluster = new ClusterOptions();
+
+  @Spec CommandSpec spec;
+
+  private final Clock clock;
+
+  public ReconcileCommand() {
+    this(Clock.systemUTC());
+  }
+
+  ReconcileCommand(Clock clock) {
+    this.clock = clock;
+  }
+
+  @Override
+  public Integer call() {
+    return CommandRunner.run(spec, cluster, this::reconcile);
+  }
+
+  private int reconcile(KubernetesClient client, PrintWriter out, PrintWriter err) {
+    if (withSource && kind != CapstanKind.KUSTOMIZATION) {
+      throw new CliException("--with-source applies to Kustomizations only", CliException.BAD_INPUT);
+    }
+    String ns = ClusterOptions.namespace(client, namespace);
+    CapstanResources resources = new CapstanResources(client);
+    ReconcileRequester requester = new ReconcileRequester(resources, clock, out);
+    if (withSource) {
+      Kustomization ks = notSuspended(resources, CapstanKind.KUSTOMIZATION, ns, name);
+      SourceReference source = ks.getSpec().sourceRef();
+      if (source == null || source.name() == null) {
+        throw new CliException("Kustomization " + name + " has no spec.sourceRef");
+      }
+      String sourceNs = source.namespace() == null || source.namespace().isEmpty() ? ns : source.namespace();
+      notSuspended(resources, CapstanKind.GIT_REPOSITORY, sourceNs, source.name());
+      if (!report(requester.requestAndWait(CapstanKind.GIT_REPOSITORY, sourceNs, source.name(), timeout),
+          out, err)) {
+        return CliException.FAILED;
+      }
+    }
+    notSuspended(resources, kind, ns, name);
+    return report(requester.requestAndWait(kind, ns, name, timeout), out, err) ? 0 : CliException.FAILED;
+  }
+
+  private static <T extends HasMetadata> T notSuspended(
+      CapstanResources resources, CapstanKind<T> kind, String ns, String name) {
+    T object = resources.get(kind, ns, name);
+    if (kind.view(object).suspended()) {
+      throw new CliException(kind.kind() + " " + name + " is suspended: resume it with `capstan resume "
+          + kind.aliases().get(0) + " " + name + " -n " + ns + "`");
+    }
+    return object;
+  }
+
+  static boolean report(ReconcileOutcome outcome, PrintWriter out, PrintWriter err) {
+    if (outcome.succeeded()) {
+      out.println(outcome.message());
+    } else {
+      err.println("error: " + outcome.message());
+    }
+    out.flush();
+    err.flush();
+    return outcome.succeeded();
+  }
+}

@@ -1,0 +1,52 @@
+package dev.capstan.engine.cli;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What the commands read from a Kustomization or a GitRepository, in one shape for both.
+ *
+ * @param kind {@code Kustomization} or {@code GitRepository}
+ * @param revision the last applied revision (Kustomization) or the artifact's revision
+ *     (GitRepository); empty when there is none
+ * @param url the repository URL of a GitRepository; empty for a Kustomization
+ */
+record ResourceView(
+    String kind,
+    String namespace,
+    String name,
+    String creationTimestamp,
+    long generation,
+    Long observedGeneration,
+    List<Condition> conditions,
+    String revision,
+    String lastHandledReconcileAt,
+    boolean suspended,
+    String url) {
+
+  static final String READY = "Ready";
+  static final String HEALTHY = "Healthy";
+  static final String STALLED = "Stalled";
+
+  ResourceView {
+    conditions = conditions == null ? List.of() : List.copyOf(conditions);
+    revision = revision == null ? "" : revision;
+    lastHandledReconcileAt = lastHandledReconcileAt == null ? "" : lastHandledReconcileAt;
+    url = url == null ? "" : url;
+  }
+
+  Optional<Condition> condition(String type) {
+    return conditions.stream().filter(c -> type.equals(c.getType())).findFirst();
+  }
+
+  /** The status of a condition (True, False, Unknown), or empty when the condition is absent. */
+  String conditionStatus(String type) {
+    return condition(type).map(Condition::getStatus).orElse("");
+  }
+
+  /** {@code Kind/namespace/name}. */
+  String display() {
+    return kind + "/" + namespace + "/" + name;
+  }
+}

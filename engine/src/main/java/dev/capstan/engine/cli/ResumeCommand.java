@@ -1,0 +1,81 @@
+package dev.capstan.engine.cli;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code capstan resume ks|gitrepo NAME}: clears {@code spec.suspend} and, in the same patch, asks
+ * for a reconcile, then waits for its outcome.
+ */
+@Command(
+    name = "resume",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Resume a suspended Kustomization (or GitRepository) and wait for the reconcile it triggers.",
+      "Exit status: 0 resumed and Ready, 1 not Ready, timed out or not found, 2 bad input."
+    })
+public final class ResumeCommand implements Callable<Integer> {
+
+  @Parameters(index = "0", paramLabel = "KIND", converter = KindConverter.class,
+      description = "ks | kustomizations | gitrepo | gitrepositories")
+  CapstanKind<?> kind;
+
+  @Parameters(index = "1", paramLabel = "NAME")
+  String name;
+
+  @Option(names = {"-n", "--namespace"}, paramLabel = "NS",
+      description = "Namespace (default: the kubeconfig context's, else default).")
+  String namespace;
+
+  @Option(names = "--no-wait", description = "Return once resumed, without waiting for the reconcile.")
+  boolean noWait;
+
+  @Option(names = "--timeout", defaultValue = "5m", paramLabel = "D", converter = TimeoutConverter.class,
+      description = "How long to wait for the reconcile (e.g. 90s, 5m). Default: ${DEFAULT-VALUE}.")
+  Duration timeout;
+
+  @Mixin ClusterOptions cluster = new ClusterOptions();
+
+  @Spec CommandSpec spec;
+
+  private final Clock clock;
+
+  public ResumeCommand() {
+    this(Clock.systemUTC());
+  }
+
+  ResumeCommand(Clock clock) {
+    this.clock = clock;
+  }
+
+  @Override
+  public Integer call() {
+    return CommandRunner.run(spec, cluster, this::resume);
+  }
+
+  private int resume(KubernetesClient client, PrintWriter out, PrintWriter err) {
+    String ns = ClusterOptions.namespace(client, namespace);
+    CapstanResources resources = new CapstanResources(client);
+    ReconcileRequester requester = new ReconcileRequester(resources, clock, out);
+    String token = requester.newToken();
+    Map<String, Object> patch = ReconcileRequester.requestPatch(token);
+    patch.put("spec", Map.of("suspend", false));
+    if (noWait) {
+      resources.mergePatch(kind, ns, name, patch);
+      out.println(kind.kind() + " " + name + " resumed");
+      return 0;
+    }
+    ReconcileOutcome outcome = requester.requestAndWait(kind, ns, name, patch, token, timeout);
+    return ReconcileCommand.report(outcome, out, err) ? 0 : CliException.FAILED;
+  }
+}

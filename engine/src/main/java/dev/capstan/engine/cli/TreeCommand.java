@@ -1,0 +1,90 @@
+package dev.capstan.engine.cli;
+
+import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.health.BuiltinLibrary;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
+
+/** {@code capstan tree ks NAME}: the objects a Kustomization applied, with their live health. */
+@Command(
+    name = "tree",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Show a Kustomization's inventory as a tree grouped by namespace, with each object's live health.",
+      "Kustomizations in the inventory show their own inventories beneath them.",
+      "Exit status: 0 shown, 1 not found or the cluster failed, 2 bad input."
+    })
+public final class TreeCommand implements Callable<Integer> {
+
+  @Parameters(index = "0", paramLabel = "KIND", converter = KustomizationKind.class,
+      description = "ks | kustomization | kustomizations")
+  CapstanKind<?> kind;
+
+  @Parameters(index = "1", paramLabel = "NAME")
+  String name;
+
+  @Option(names = {"-n", "--namespace"}, paramLabel = "NS",
+      description = "Namespace (default: the kubeconfig context's, else default).")
+  String namespace;
+
+  @Mixin ClusterOptions cluster = new ClusterOptions();
+
+  @Spec CommandSpec spec;
+
+  private final Clock clock;
+
+  public TreeCommand() {
+    this(Clock.systemUTC());
+  }
+
+  TreeCommand(Clock clock) {
+    this.clock = clock;
+  }
+
+  @Override
+  public Integer call() {
+    return CommandRunner.run(spec, cluster, this::tree);
+  }
+
+  private int tree(KubernetesClient client, PrintWriter out, PrintWriter err) {
+    String ns = ClusterOptions.namespace(client, namespace);
+    Kustomization root = new CapstanResources(client).get(CapstanKind.KUSTOMIZATION, ns, name);
+    InventoryTree tree = new InventoryTree(live(client), BuiltinLibrary.load(), clock, err);
+    tree.of(root).render().forEach(out::println);
+    return 0;
+  }
+
+  private static InventoryTree.LiveObjects live(KubernetesClient client) {
+    return (apiVersion, kind, namespace, name) -> {
+      var resources = client.genericKubernetesResources(apiVersion, kind);
+      GenericKubernetesResource object = namespace.isEmpty()
+          ? resources.withName(name).get()
+          : resources.inNamespace(namespace).withName(name).get();
+      return Optional.ofNullable(object);
+    };
+  }
+
+  /** Only Kustomizations have an inventory. */
+  static final class KustomizationKind implements ITypeConverter<CapstanKind<?>> {
+    @Override
+    public CapstanKind<?> convert(String value) {
+      CapstanKind<?> kind = new KindConverter().convert(value);
+      if (kind != CapstanKind.KUSTOMIZATION) {
+        throw new TypeConversionException("only Kustomizations have an inventory: use ks");
+      }
+      return kind;
+    }
+  }
+}

@@ -1,0 +1,73 @@
+package dev.capstan.engine.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.source.GitRepository;
+import org.junit.jupiter.api.Test;
+
+class CapstanKindTest {
+
+  @Test
+  void acceptsShortLongAndQualifiedNames() {
+    for (String name : new String[] {"ks", "KS", "kustomization", "kustomizations",
+        "kustomizations.kustomize.capstan.dev"}) {
+      assertSame(CapstanKind.KUSTOMIZATION, CapstanKind.parse(name), name);
+    }
+    for (String name : new String[] {"gitrepo", "gitrepository", "gitrepositories",
+        "gitrepositories.source.capstan.dev"}) {
+      assertSame(CapstanKind.GIT_REPOSITORY, CapstanKind.parse(name), name);
+    }
+  }
+
+  @Test
+  void anUnknownKindIsBadInputNamingIt() {
+    CliException e = assertThrows(CliException.class, () -> CapstanKind.parse("helmrelease"));
+    assertEquals(CliException.BAD_INPUT, e.exitCode());
+    assertTrue(e.getMessage().contains("'helmrelease'"), e.getMessage());
+  }
+
+  @Test
+  void readsAKustomizationsStatus() {
+    Kustomization ks = Objects.read("""
+        apiVersion: kustomize.capstan.dev/v1
+        kind: Kustomization
+        metadata: {name: app, namespace: demo, generation: 3, creationTimestamp: "2026-01-01T00:00:00Z"}
+        spec: {interval: 1m, prune: true, suspend: true, sourceRef: {kind: GitRepository, name: repo}}
+        status:
+          observedGeneration: 2
+          lastAppliedRevision: main@sha1:1234
+          lastHandledReconcileAt: "2026-01-01T00:01:00Z"
+          conditions:
+          - {type: Ready, status: "True", reason: ReconciliationSucceeded, message: ok,
+             lastTransitionTime: "2026-01-01T00:01:00Z"}
+        """, Kustomization.class);
+    ResourceView view = CapstanKind.KUSTOMIZATION.view(ks);
+    assertEquals("Kustomization/demo/app", view.display());
+    assertEquals(3, view.generation());
+    assertEquals(2L, view.observedGeneration());
+    assertEquals("main@sha1:1234", view.revision());
+    assertEquals("2026-01-01T00:01:00Z", view.lastHandledReconcileAt());
+    assertEquals("True", view.conditionStatus("Ready"));
+    assertEquals("", view.conditionStatus("Healthy"));
+    assertTrue(view.suspended());
+  }
+
+  @Test
+  void readsAGitRepositoryWithoutStatus() {
+    GitRepository repo = Objects.read("""
+        apiVersion: source.capstan.dev/v1
+        kind: GitRepository
+        metadata: {name: repo, namespace: demo}
+        spec: {url: "git://127.0.0.1/demo.git", interval: 1m}
+        """, GitRepository.class);
+    ResourceView view = CapstanKind.GIT_REPOSITORY.view(repo);
+    assertEquals("git://127.0.0.1/demo.git", view.url());
+    assertEquals("", view.revision());
+    assertEquals(0, view.generation());
+    assertTrue(view.conditions().isEmpty());
+  }
+}

@@ -1,0 +1,93 @@
+package dev.capstan.engine.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ReconcileOutcomeTest {
+  private static final String TOKEN = "2026-01-01T00:00:00Z";
+
+  private static Condition condition(String type, String status, String reason, String message) {
+    return new ConditionBuilder().withType(type).withStatus(status).withReason(reason)
+        .withMessage(message).build();
+  }
+
+  private static ResourceView ks(String handled, long generation, Long observed, Condition... conditions) {
+    return new ResourceView("Kustomization", "apps", "web", "2026-01-01T00:00:00Z", generation, observed,
+        List.of(conditions), "main@sha1:abc", handled, false, "");
+  }
+
+  @Test
+  void notFinishedUntilTheRequestIsEchoed() {
+    Condition ready = condition("Ready", "True", "ReconciliationSucceeded", "Applied");
+    assertFalse(ReconcileOutcome.finished(ks("", 1, 1L, ready), TOKEN));
+    assertFalse(ReconcileOutcome.finished(ks("2025-12-31T00:00:00Z", 1, 1L, ready), TOKEN));
+    assertTrue(ReconcileOutcome.finished(ks(TOKEN, 1, 1L, ready), TOKEN));
+    assertFalse(ReconcileOutcome.finished(null, TOKEN));
+  }
+
+  @Test
+  void notFinishedWhileReadyIsUnknownOrTheGenerationIsNotObserved() {
+    assertFalse(ReconcileOutcome.finished(
+        ks(TOKEN, 1, 1L, condition("Ready", "Unknown", "Progressing", "Reconciliation in progress")), TOKEN));
+    assertFalse(ReconcileOutcome.finished(ks(TOKEN, 1, 1L), TOKEN));
+    assertFalse(ReconcileOutcome.finished(
+        ks(TOKEN, 2, 1L, condition("Ready", "True", "ReconciliationSucceeded", "")), TOKEN));
+    assertTrue(ReconcileOutcome.finished(
+        ks(TOKEN, 2, 2L, condition("Ready", "False", "HealthCheckFailed", "")), TOKEN));
+  }
+
+  @Test
+  void aStalledObjectIsFinishedEvenWhileReadyIsUnknown() {
+    assertTrue(ReconcileOutcome.finished(ks(TOKEN, 1, 1L,
+        condition("Ready", "Unknown", "Progressing", ""),
+        condition("Stalled", "True", "DependencyCycle", "a -> b -> a")), TOKEN));
+  }
+
+  @Test
+  void readyTrueReportsTheRevision() {
+    ReconcileOutcome outcome = ReconcileOutcome.of(ks(TOKEN, 1, 1L,
+        condition("Ready", "True", "ReconciliationSucceeded", "Applied")));
+    assertTrue(outcome.succeeded());
+    assertEquals("Kustomization web reconciled: applied revision main@sha1:abc", outcome.message());
+  }
+
+  @Test
+  void readyFalseReportsReasonAndMessage() {
+    ReconcileOutcome outcome = ReconcileOutcome.of(ks(TOKEN, 1, 1L,
+        condition("Ready", "False", "HealthCheckFailed", "Deployment/apps/web: Progress deadline exceeded")));
+    assertFalse(outcome.succeeded());
+    assertEquals("Kustomization web is not ready Ready=False (HealthCheckFailed):"
+        + " Deployment/apps/web: Progress deadline exceeded", outcome.message());
+  }
+
+  @Test
+  void stalledWinsOverReadyInTheReport() {
+    ReconcileOutcome outcome = ReconcileOutcome.of(ks(TOKEN, 1, 1L,
+        condition("Ready", "Unknown", "Progressing", ""),
+        condition("Stalled", "True", "DependencyCycle", "apps/a -> apps/b -> apps/a")));
+    assertFalse(outcome.succeeded());
+    assertTrue(outcome.message().contains("Stalled=True (DependencyCycle): apps/a -> apps/b -> apps/a"),
+        outcome.message());
+  }
+
+  @Test
+  void timeoutSaysWhetherTheControllerEverAnswered() {
+    Duration timeout = Duration.ofSeconds(90);
+    assertEquals("timed out after 1m30s waiting for Kustomization apps/web: the controller has not"
+        + " handled the request yet (is `capstan run` running?)",
+        ReconcileOutcome.timedOut(ks("", 1, 1L), TOKEN, timeout, "Kustomization apps/web"));
+    assertEquals("timed out after 1m30s waiting for Kustomization apps/web: still Ready=Unknown"
+        + " (Progressing): waiting for Deployment/apps/web",
+        ReconcileOutcome.timedOut(ks(TOKEN, 1, 1L,
+            condition("Ready", "Unknown", "Progressing", "waiting for Deployment/apps/web")),
+            TOKEN, timeout, "Kustomization apps/web"));
+    assertTrue(ReconcileOutcome.timedOut(null, TOKEN, timeout, "x").endsWith("the object was deleted"));
+  }
+}
