@@ -1,0 +1,8 @@
+package dev.capstan.engine.webhook;
+
+/** The webhook configuration is wrong; the message says where and what. */
+public final class InvalidReceiverConfigException extends RuntimeException {
+  InvalidReceiverConfigException(String message) {
+    super(message);
+  }
+}
