@@ -5,6 +5,7 @@ import dev.capstan.applier.build.BuildResult;
 import dev.capstan.applier.build.ManifestBuilder;
 import dev.capstan.applier.build.ManifestYaml;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -30,14 +31,30 @@ public final class BuildCommand implements Callable<Integer> {
       names = {"-f", "--filename"},
       required = true,
       paramLabel = "DIR",
-      description = "Directory of manifests or a kustomization; it is also the root paths may not leave.")
+      description = "Directory of manifests or a kustomization.")
   Path directory;
+
+  @Option(
+      names = "--root",
+      paramLabel = "DIR",
+      description =
+          "Directory that no resource may be read from outside of (default: the enclosing Git "
+              + "work tree, else the -f directory).")
+  Path root;
 
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    BuildResult result = new ManifestBuilder().build(directory, ".", BuildOptions.none());
+    Path top = (root != null ? root : enclosingWorkTree(directory)).toAbsolutePath().normalize();
+    Path dir = directory.toAbsolutePath().normalize();
+    if (!dir.startsWith(top)) {
+      err.println("capstan build: " + directory + " is not inside the root " + top);
+      err.flush();
+      return BAD_INPUT;
+    }
+    BuildResult result =
+        new ManifestBuilder().build(top, top.relativize(dir).toString(), BuildOptions.none());
     if (result instanceof BuildResult.Failed failed) {
       err.println("capstan build: " + failed.error().describe());
       err.flush();
@@ -46,5 +63,15 @@ public final class BuildCommand implements Callable<Integer> {
     out.print(new ManifestYaml().write(((BuildResult.Built) result).objects()));
     out.flush();
     return 0;
+  }
+
+  /** Kustomizations often use {@code ../base}: the repository they live in is the natural root. */
+  private static Path enclosingWorkTree(Path directory) {
+    for (Path p = directory.toAbsolutePath().normalize(); p != null; p = p.getParent()) {
+      if (Files.exists(p.resolve(".git"))) {
+        return p;
+      }
+    }
+    return directory;
   }
 }
