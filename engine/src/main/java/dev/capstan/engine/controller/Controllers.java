@@ -13,7 +13,7 @@ import java.util.Optional;
 /** Registers Capstan's two controllers on an operator. */
 public final class Controllers {
   /** Finalizer that lets a deleted Kustomization's objects be deleted as its deletionPolicy says. */
-  public static final String FINALIZER = "finalizers.capstan.dev";
+  public static final String FINALIZER = "kustomize.capstan.dev/finalizer";
 
   private Controllers() {}
 

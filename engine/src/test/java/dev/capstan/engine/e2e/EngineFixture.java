@@ -1,0 +1,132 @@
+package dev.capstan.engine.e2e;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.source.GitRepository;
+import dev.capstan.engine.Engine;
+import dev.capstan.engine.EngineOptions;
+import dev.capstan.engine.conditions.KustomizationStatuses;
+import dev.capstan.testing.CapstanCrds;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Predicate;
+import org.awaitility.core.ConditionFactory;
+
+/**
+ * An engine running in the test's JVM against the test cluster. Each fixture reconciles only the
+ * objects carrying its own shard label, so test classes (and anything else on the cluster) never
+ * reconcile each other's objects.
+ */
+final class EngineFixture implements AutoCloseable {
+  static final String SHARD_LABEL = "capstan.dev/test-shard";
+
+  final KubernetesClient client;
+  final String namespace;
+  final String shard = "s" + UUID.randomUUID().toString().substring(0, 8);
+  final Path storage;
+  final Engine engine;
+
+  private EngineFixture(KubernetesClient client, String namespace) throws IOException {
+    this.client = client;
+    this.namespace = namespace;
+    CapstanCrds.install(client);
+    this.storage = Files.createTempDirectory("capstan-artifacts");
+    this.engine = new Engine(
+        EngineOptions.defaults(storage)
+            .withWatchLabelSelector(SHARD_LABEL + "=" + shard)
+            .withWaitPoll(Duration.ofSeconds(1)),
+        client);
+    engine.start();
+  }
+
+  static EngineFixture start(KubernetesClient client, String namespace) {
+    try {
+      return new EngineFixture(client, namespace);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static ConditionFactory eventually(Duration atMost) {
+    return await().atMost(atMost).pollInterval(Duration.ofMillis(200)).ignoreExceptions();
+  }
+
+  /** Creates a GitRepository following {@code main} of {@code url}. */
+  void gitRepository(String name, String url) {
+    create(GitRepository.class, """
+        apiVersion: source.capstan.dev/v1
+        kind: GitRepository
+        metadata: {name: %s, namespace: %s, labels: {%s: %s}}
+        spec: {url: "%s", ref: {branch: main}, interval: 10m}
+        """.formatted(name, namespace, SHARD_LABEL, shard, url));
+  }
+
+  /** Creates a Kustomization; {@code extraSpec} is YAML for further spec fields, indented by 2. */
+  void kustomization(String name, String source, String path, String extraSpec) {
+    create(Kustomization.class, """
+        apiVersion: kustomize.capstan.dev/v1
+        kind: Kustomization
+        metadata: {name: %s, namespace: %s, labels: {%s: %s}}
+        spec:
+          sourceRef: {kind: GitRepository, name: %s}
+          path: "%s"
+          interval: 10m
+          prune: true
+        %s
+        """.formatted(name, namespace, SHARD_LABEL, shard, source, path, extraSpec.stripTrailing()));
+  }
+
+  private <T extends io.fabric8.kubernetes.api.model.HasMetadata> void create(Class<T> type, String yaml) {
+    T object = client.resources(type).load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).item();
+    client.resource(object).create();
+  }
+
+  Kustomization kustomization(String name) {
+    return client.resources(Kustomization.class).inNamespace(namespace).withName(name).get();
+  }
+
+  Optional<Condition> condition(String name, String type) {
+    return KustomizationStatuses.condition(kustomization(name).getStatus(), type);
+  }
+
+  /** Waits until the condition of the Kustomization satisfies {@code test}, and returns it. */
+  Condition awaitCondition(String name, String type, Duration atMost, Predicate<Condition> test) {
+    eventually(atMost).until(() -> condition(name, type).filter(test).isPresent());
+    return condition(name, type).orElseThrow();
+  }
+
+  /** Asks for a reconcile now, as {@code capstan reconcile} does. */
+  void requestReconcile(Class<? extends io.fabric8.kubernetes.api.model.HasMetadata> type, String name) {
+    client.resources(type).inNamespace(namespace).withName(name).edit(o -> {
+      Map<String, String> annotations = new java.util.HashMap<>(
+          o.getMetadata().getAnnotations() == null ? Map.of() : o.getMetadata().getAnnotations());
+      annotations.put("reconcile.capstan.dev/requestedAt", Instant.now().toString());
+      o.getMetadata().setAnnotations(annotations);
+      return o;
+    });
+  }
+
+  /** Deletes this fixture's Kustomizations (the engine removes its finalizers), then stops the engine. */
+  @Override
+  public void close() {
+    try {
+      client.resources(Kustomization.class).inNamespace(namespace).withLabel(SHARD_LABEL, shard).delete();
+      eventually(Duration.ofSeconds(60)).until(() ->
+          client.resources(Kustomization.class).inNamespace(namespace).withLabel(SHARD_LABEL, shard)
+              .list().getItems().isEmpty());
+    } finally {
+      engine.close();
+    }
+  }
+}

@@ -1,0 +1,62 @@
+package dev.capstan.engine.e2e;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.api.errors.GitAPIException;
+import org.eclipse.jgit.lib.PersonIdent;
+import org.eclipse.jgit.revwalk.RevCommit;
+
+/** A real Git repository on disk, served to the engine through a file:// URL. */
+final class GitFixture implements AutoCloseable {
+  private static final PersonIdent AUTHOR = new PersonIdent("Capstan Test", "test@example.invalid");
+
+  private final Git git;
+  private final Path dir;
+
+  private GitFixture(Git git, Path dir) {
+    this.git = git;
+    this.dir = dir;
+  }
+
+  static GitFixture create(Path dir) {
+    try {
+      return new GitFixture(Git.init().setDirectory(dir.toFile()).setInitialBranch("main").call(), dir);
+    } catch (GitAPIException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  String url() {
+    return dir.toUri().toString();
+  }
+
+  /** Writes the files (null content deletes one), commits, and returns the revision Capstan reports. */
+  String commit(Map<String, String> files) {
+    try {
+      for (var entry : files.entrySet()) {
+        Path file = dir.resolve(entry.getKey());
+        if (entry.getValue() == null) {
+          git.rm().addFilepattern(entry.getKey()).call();
+          continue;
+        }
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, entry.getValue(), StandardCharsets.UTF_8);
+        git.add().addFilepattern(entry.getKey()).call();
+      }
+      RevCommit commit = git.commit().setMessage("change").setAuthor(AUTHOR).setCommitter(AUTHOR)
+          .setAllowEmpty(true).call();
+      return "main@sha1:" + commit.getName();
+    } catch (IOException | GitAPIException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    git.close();
+  }
+}
