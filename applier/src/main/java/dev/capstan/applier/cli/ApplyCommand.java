@@ -75,7 +75,7 @@ public final class ApplyCommand implements Callable<Integer> {
   private final ManifestSource source;
 
   public ApplyCommand() {
-    this(new YamlDirectorySource());
+    this(new BuiltManifests());
   }
 
   public ApplyCommand(ManifestSource source) {

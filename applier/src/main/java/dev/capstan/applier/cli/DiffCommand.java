@@ -45,7 +45,7 @@ public final class DiffCommand implements Callable<Integer> {
   private final ManifestSource source;
 
   public DiffCommand() {
-    this(new YamlDirectorySource());
+    this(new BuiltManifests());
   }
 
   public DiffCommand(ManifestSource source) {
