@@ -4,11 +4,13 @@ import dev.cel.common.values.NullValue;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
 import dev.cel.runtime.CelUnknownSet;
+import dev.cel.runtime.CelVariableResolver;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -62,7 +64,8 @@ final class CompiledExpr {
 
   private Object run(Map<String, ?> object) throws ExprEvaluationException {
     try {
-      return program.eval(object);
+      // A resolver reads the object in place; eval(Map) would copy its top level on every call.
+      return program.eval((CelVariableResolver) name -> Optional.ofNullable(object.get(name)));
     } catch (CelEvaluationException e) {
       throw new ExprEvaluationException(
           "failed to evaluate the CEL expression '" + source + "': " + describe(e));

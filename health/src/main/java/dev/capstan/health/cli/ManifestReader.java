@@ -38,7 +38,19 @@ final class ManifestReader {
   }
 
   List<Document> read(String text) throws BadInputException {
-    boolean json = text.stripLeading().startsWith("{") || text.stripLeading().startsWith("[");
+    String start = text.stripLeading();
+    if (start.startsWith("{") || start.startsWith("[")) {
+      try {
+        // Concatenated JSON values are not one YAML stream, so JSON is tried first.
+        return read(text, true);
+      } catch (BadInputException notJson) {
+        return read(text, false); // a YAML flow mapping also starts with a brace
+      }
+    }
+    return read(text, false);
+  }
+
+  private List<Document> read(String text, boolean json) throws BadInputException {
     ObjectMapper mapper =
         new ObjectMapper(json ? new JsonFactory() : new YAMLFactory())
             .enable(DeserializationFeature.USE_LONG_FOR_INTS);

@@ -1,0 +1,123 @@
+package dev.capstan.health.bench;
+
+import dev.capstan.health.AggregateHealth;
+import dev.capstan.health.BuiltinLibrary;
+import dev.capstan.health.HealthCheckExpr;
+import dev.capstan.health.HealthEvaluator;
+import dev.capstan.health.ResourceStatus;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/** Throughput of single-object status (kstatus, generic, CEL) and of a 10,000-object aggregate. */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+public class HealthBenchmark {
+  private HealthEvaluator evaluator;
+  private Map<String, Object> deployment;
+  private Map<String, Object> genericResource;
+  private Map<String, Object> certificate;
+  private List<Map<String, Object>> tenThousand;
+
+  @Setup
+  public void setUp() {
+    List<HealthCheckExpr> exprs =
+        List.of(
+            new HealthCheckExpr(
+                "bench.capstan.dev/v1",
+                "Certificate",
+                "status.conditions.filter(e, e.type == 'Ready').all(e, e.observedGeneration == metadata.generation && e.status == 'True')",
+                "status.conditions.filter(e, e.type == 'Issuing').all(e, e.observedGeneration == metadata.generation && e.status == 'True')",
+                "status.conditions.filter(e, e.type == 'Ready').all(e, e.observedGeneration == metadata.generation && e.status == 'False')"));
+    evaluator = HealthEvaluator.create(exprs, BuiltinLibrary.load(), Clock.systemUTC());
+    deployment = deployment("web", 3);
+    genericResource = generic("widget");
+    certificate = certificate("tls");
+    tenThousand = new ArrayList<>();
+    for (int i = 0; i < 10_000; i++) {
+      switch (i % 3) {
+        case 0 -> tenThousand.add(deployment("web-" + i, 1 + i % 5));
+        case 1 -> tenThousand.add(generic("widget-" + i));
+        default -> tenThousand.add(certificate("tls-" + i));
+      }
+    }
+  }
+
+  @Benchmark
+  public ResourceStatus deploymentStatus() {
+    return evaluator.status(deployment);
+  }
+
+  @Benchmark
+  public ResourceStatus genericResourceStatus() {
+    return evaluator.status(genericResource);
+  }
+
+  @Benchmark
+  public ResourceStatus celCheckedStatus() {
+    return evaluator.status(certificate);
+  }
+
+  @Benchmark
+  public AggregateHealth aggregateTenThousand() {
+    return evaluator.aggregate(tenThousand);
+  }
+
+  private static Map<String, Object> deployment(String name, long replicas) {
+    Map<String, Object> status = new HashMap<>();
+    status.put("observedGeneration", 4L);
+    status.put("replicas", replicas);
+    status.put("updatedReplicas", replicas);
+    status.put("readyReplicas", replicas);
+    status.put("availableReplicas", replicas);
+    status.put(
+        "conditions",
+        List.of(
+            condition("Available", "True", "MinimumReplicasAvailable"),
+            condition("Progressing", "True", "NewReplicaSetAvailable")));
+    return object("apps/v1", "Deployment", name, Map.of("replicas", replicas, "progressDeadlineSeconds", 600L), status);
+  }
+
+  private static Map<String, Object> generic(String name) {
+    Map<String, Object> status = new HashMap<>();
+    status.put("observedGeneration", 4L);
+    status.put("conditions", List.of(condition("Ready", "True", "Succeeded")));
+    return object("example.com/v1", "Widget", name, Map.of("size", 3L), status);
+  }
+
+  private static Map<String, Object> certificate(String name) {
+    Map<String, Object> ready = new HashMap<>(condition("Ready", "True", "Ready"));
+    ready.put("observedGeneration", 4L);
+    Map<String, Object> issuing = new HashMap<>(condition("Issuing", "False", "Done"));
+    issuing.put("observedGeneration", 4L);
+    Map<String, Object> status = new HashMap<>();
+    status.put("conditions", List.of(issuing, ready));
+    return object("bench.capstan.dev/v1", "Certificate", name, Map.of("secretName", name), status);
+  }
+
+  private static Map<String, Object> condition(String type, String status, String reason) {
+    return Map.of("type", type, "status", status, "reason", reason, "message", type + " is " + status);
+  }
+
+  private static Map<String, Object> object(
+      String apiVersion, String kind, String name, Map<String, Object> spec, Map<String, Object> status) {
+    Map<String, Object> object = new HashMap<>();
+    object.put("apiVersion", apiVersion);
+    object.put("kind", kind);
+    object.put("metadata", Map.of("name", name, "namespace", "default", "generation", 4L));
+    object.put("spec", spec);
+    object.put("status", status);
+    return object;
+  }
+}
