@@ -26,7 +26,7 @@ final class FluxOverlay {
         new Kustomization(
             directory, origin, false, List.of(), List.of(),
             options.targetNamespace(), options.namePrefix(), options.nameSuffix(),
-            List.of(), java.util.Map.of(), options.images(), List.copyOf(patches), List.of(), List.of());
+            List.of(), java.util.Map.of(), options.images(), List.copyOf(patches), List.of(), List.of(), "");
     transformers.apply(overlay, resources);
     MetadataTransformer.metadataOnly("labels", options.commonLabels()).apply(resources);
     MetadataTransformer.metadataOnly("annotations", options.commonAnnotations()).apply(resources);

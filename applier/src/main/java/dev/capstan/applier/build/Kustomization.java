@@ -19,7 +19,18 @@ record Kustomization(
     List<ImageOverride> images,
     List<PatchSpec> patches,
     List<GeneratorSpec> generators,
-    List<ReplicaCount> replicas) {
+    List<ReplicaCount> replicas,
+    String text) {
+
+  /** Where {@code value} is first written in the file, for errors about one entry. */
+  Origin originOf(String value) {
+    int index = text.indexOf(value);
+    if (value.isEmpty() || index < 0) {
+      return origin;
+    }
+    int line = (int) text.substring(0, index).chars().filter(c -> c == '\n').count() + 1;
+    return origin.atLine(line);
+  }
 
   /** A set of labels and where kustomize puts them. */
   record LabelSpec(Map<String, String> pairs, boolean includeSelectors, boolean includeTemplates) {}

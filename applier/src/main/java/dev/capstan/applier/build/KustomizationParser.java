@@ -25,13 +25,13 @@ final class KustomizationParser {
     Origin origin = new Origin(file, 1);
     Fields fields = new Fields(map, origin, "");
     try {
-      return parse(fields, directory);
+      return parse(fields, directory, text);
     } catch (BuildFailure failure) {
       throw withLineOfField(failure, text);
     }
   }
 
-  private Kustomization parse(Fields fields, Path directory) {
+  private Kustomization parse(Fields fields, Path directory, String text) {
     String apiVersion = fields.string("apiVersion");
     if (apiVersion != null && !API_VERSIONS.contains(apiVersion)) {
       throw fields.invalid("apiVersion", "must be one of " + API_VERSIONS);
@@ -71,7 +71,8 @@ final class KustomizationParser {
             images(fields),
             patches(fields),
             GeneratorSpecParser.generators(fields),
-            replicas(fields));
+            replicas(fields),
+            text);
     fields.rejectUnknown();
     return kustomization;
   }

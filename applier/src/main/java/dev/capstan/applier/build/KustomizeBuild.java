@@ -73,7 +73,7 @@ final class KustomizeBuild {
 
   private void run(Kustomization kustomization, List<Resource> resources, Deque<Path> stack) {
     for (String reference : kustomization.resources()) {
-      Path path = root.resolve(kustomization.directory(), reference, kustomization.origin());
+      Path path = root.resolve(kustomization.directory(), reference, kustomization.originOf(reference));
       List<Resource> loaded =
           Files.isDirectory(path) ? build(path, false, stack) : files.load(path);
       Accumulator.addAll(resources, loaded);
@@ -89,7 +89,7 @@ final class KustomizeBuild {
 
   private void runComponent(
       Kustomization parent, String reference, List<Resource> resources, Deque<Path> stack) {
-    Path directory = root.resolve(parent.directory(), reference, parent.origin());
+    Path directory = root.resolve(parent.directory(), reference, parent.originOf(reference));
     String display = root.display(directory);
     Path file =
         Files.isDirectory(directory)
@@ -97,7 +97,7 @@ final class KustomizeBuild {
                 .orElseThrow(
                     () ->
                         new BuildFailure(
-                            BuildErrorKind.MISSING_RESOURCE, parent.origin(),
+                            BuildErrorKind.MISSING_RESOURCE, parent.originOf(reference),
                             "component '" + reference + "' has no kustomization file"))
             : directory;
     Kustomization component = parse(file);

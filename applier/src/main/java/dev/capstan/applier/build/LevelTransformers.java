@@ -39,17 +39,17 @@ final class LevelTransformers {
   private void applyPatches(Kustomization kustomization, List<Resource> resources, PatchSpec.Source source) {
     for (PatchSpec spec : kustomization.patches()) {
       if (spec.source() == source) {
-        patches.apply(resources, load(spec, kustomization.directory()));
+        patches.apply(resources, load(spec, kustomization));
       }
     }
   }
 
-  private PatchTransformer.LoadedPatch load(PatchSpec spec, Path directory) {
+  private PatchTransformer.LoadedPatch load(PatchSpec spec, Kustomization kustomization) {
     boolean json6902 = spec.source() == PatchSpec.Source.PATCHES_JSON6902;
     if (spec.inline() != null) {
       return new PatchTransformer.LoadedPatch(spec.inline(), spec.target(), json6902, spec.origin());
     }
-    Path file = root.resolve(directory, spec.path(), spec.origin());
+    Path file = root.resolve(kustomization.directory(), spec.path(), kustomization.originOf(spec.path()));
     return new PatchTransformer.LoadedPatch(
         root.read(file), spec.target(), json6902, Origin.of(root.display(file)));
   }
