@@ -113,6 +113,15 @@ class FluxOptionsTest {
   }
 
   @Test
+  void anEmptyPostBuildStillAppliesDefaults() {
+    BuildOptions options = BuildOptions.none().withPostBuild(Map.of(), List.of(), null);
+    String yaml = buildYaml(caseRoot("plain"), "apps", options);
+    assertEquals("3", ObjectTree.string(object(yaml, "ConfigMap"), "data", "count"));
+    String untouched = buildYaml(caseRoot("plain"), "apps", BuildOptions.none());
+    assertEquals("${COUNT:=3}", ObjectTree.string(object(untouched, "ConfigMap"), "data", "count"));
+  }
+
+  @Test
   void missingRequiredSubstitutionSourceIsAnError() {
     BuildOptions options =
         BuildOptions.none()
