@@ -18,14 +18,18 @@ final class NetworkRetry {
     this.clock = clock;
   }
 
-  <T> T call(String operation, Instant deadline, CheckedSupplier<T> op) throws Exception {
+  /**
+   * @param givenUp true once retrying is known to be pointless (e.g. a host key was rejected)
+   */
+  <T> T call(String operation, Instant deadline, java.util.function.BooleanSupplier givenUp,
+      CheckedSupplier<T> op) throws Exception {
     IntervalFunction backoff = policy.multiplier() > 1.0
         ? IntervalFunction.ofExponentialBackoff(policy.initialBackoff(), policy.multiplier())
         : IntervalFunction.of(policy.initialBackoff());
     RetryConfig config = RetryConfig.custom()
         .maxAttempts(policy.maxAttempts())
         .intervalFunction(backoff)
-        .retryOnException(e -> FailureClassifier.isTransient(e)
+        .retryOnException(e -> FailureClassifier.isTransient(e) && !givenUp.getAsBoolean()
             && clock.instant().isBefore(deadline))
         .build();
     try {

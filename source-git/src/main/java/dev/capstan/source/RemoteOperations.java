@@ -24,7 +24,7 @@ final class RemoteOperations {
   /** The refs the remote advertises, by full name (plus {@code HEAD}). */
   Map<String, Ref> listRefs(RemoteUrl url, TransportSetup setup, Instant deadline)
       throws Exception {
-    return retry.call("ls-remote", deadline, () -> setup.apply(Git.lsRemoteRepository())
+    return retry.call("ls-remote", deadline, setup::hostKeyRejected, () -> setup.apply(Git.lsRemoteRepository())
         .setRemote(url.transportUrl())
         .setTimeout(secondsLeft(deadline))
         .callAsMap());
@@ -37,7 +37,7 @@ final class RemoteOperations {
    */
   void fetch(Git git, RemoteUrl url, List<RefSpec> refSpecs, int depth, TransportSetup setup,
       Instant deadline) throws Exception {
-    retry.call("fetch", deadline, () -> {
+    retry.call("fetch", deadline, setup::hostKeyRejected, () -> {
       var command = setup.apply(git.fetch())
           .setRemote(url.transportUrl())
           .setRefSpecs(refSpecs)

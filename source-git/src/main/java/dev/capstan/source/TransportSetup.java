@@ -86,6 +86,10 @@ final class TransportSetup implements AutoCloseable {
     return knownHosts == null ? null : knownHosts.rejectedHost();
   }
 
+  boolean hostKeyRejected() {
+    return rejectedHost() != null;
+  }
+
   @Override
   public void close() {
     if (ssh != null) {
