@@ -1,16 +1,11 @@
 package dev.capstan.health;
 
-import dev.cel.common.values.NullValue;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
 import dev.cel.runtime.CelUnknownSet;
 import dev.cel.runtime.CelVariableResolver;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -43,11 +38,6 @@ final class CompiledExpr {
    */
   boolean evaluate(Map<String, ?> object) throws ExprEvaluationException {
     Object result = run(object);
-    if (result instanceof CelUnknownSet && NullValues.contains(object)) {
-      // The runtime reads a Java null as an absent value; retry with CEL nulls so that
-      // `field == null` behaves as written. Objects without nulls never pay for the copy.
-      result = run(NullValues.replaced(object));
-    }
     if (result instanceof Boolean b) {
       return b;
     }
@@ -64,8 +54,9 @@ final class CompiledExpr {
 
   private Object run(Map<String, ?> object) throws ExprEvaluationException {
     try {
-      // A resolver reads the object in place; eval(Map) would copy its top level on every call.
-      return program.eval((CelVariableResolver) name -> Optional.ofNullable(object.get(name)));
+      // A resolver reads the object in place (eval(Map) would copy its top level on every call);
+      // CelInput converts Jackson's Integers and nulls into CEL values as they are read.
+      return program.eval((CelVariableResolver) name -> CelInput.field(object, name));
     } catch (CelEvaluationException e) {
       throw new ExprEvaluationException(
           "failed to evaluate the CEL expression '" + source + "': " + describe(e));
@@ -119,53 +110,6 @@ final class CompiledExpr {
 
     ExprEvaluationException(String message) {
       super(message, null, false, false);
-    }
-  }
-
-  /** Java nulls inside an object, and a copy where they are CEL nulls. */
-  static final class NullValues {
-    private NullValues() {}
-
-    static boolean contains(Object value) {
-      if (value == null) {
-        return true;
-      }
-      if (value instanceof Map<?, ?> map) {
-        for (Object v : map.values()) {
-          if (contains(v)) {
-            return true;
-          }
-        }
-      } else if (value instanceof List<?> list) {
-        for (Object v : list) {
-          if (contains(v)) {
-            return true;
-          }
-        }
-      }
-      return false;
-    }
-
-    @SuppressWarnings("unchecked")
-    static Map<String, Object> replaced(Map<String, ?> map) {
-      return (Map<String, Object>) replace(map);
-    }
-
-    private static Object replace(Object value) {
-      if (value == null) {
-        return NullValue.NULL_VALUE;
-      }
-      if (value instanceof Map<?, ?> map) {
-        Map<Object, Object> copy = new LinkedHashMap<>();
-        map.forEach((k, v) -> copy.put(k, replace(v)));
-        return copy;
-      }
-      if (value instanceof List<?> list) {
-        List<Object> copy = new ArrayList<>(list.size());
-        list.forEach(v -> copy.add(replace(v)));
-        return copy;
-      }
-      return value;
     }
   }
 }

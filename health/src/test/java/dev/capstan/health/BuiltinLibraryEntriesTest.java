@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.io.IOException;
@@ -31,9 +30,8 @@ class BuiltinLibraryEntriesTest {
   private static final String CASES_DIR = "library";
   private static final TypeReference<List<Map<String, Object>>> CASES = new TypeReference<>() {};
 
-  // Integers as Long: the form CEL's int type takes.
-  private static final ObjectMapper YAML =
-      new YAMLMapper().enable(DeserializationFeature.USE_LONG_FOR_INTS);
+  // Plain Jackson: whole numbers arrive as Integer, as they do from the engine's client.
+  private static final ObjectMapper YAML = new YAMLMapper();
 
   private static BuiltinLibrary library;
   private static HealthEvaluator evaluator;

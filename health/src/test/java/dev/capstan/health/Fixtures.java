@@ -1,6 +1,5 @@
 package dev.capstan.health;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -20,7 +19,7 @@ final class Fixtures {
   static final Clock CLOCK = Clock.fixed(Instant.parse("2025-01-01T00:01:00Z"), ZoneOffset.UTC);
 
   private static final ObjectMapper YAML =
-      new ObjectMapper(new YAMLFactory()).enable(DeserializationFeature.USE_LONG_FOR_INTS);
+      new ObjectMapper(new YAMLFactory());
 
   private Fixtures() {}
 

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
@@ -51,9 +50,7 @@ final class ManifestReader {
   }
 
   private List<Document> read(String text, boolean json) throws BadInputException {
-    ObjectMapper mapper =
-        new ObjectMapper(json ? new JsonFactory() : new YAMLFactory())
-            .enable(DeserializationFeature.USE_LONG_FOR_INTS);
+    ObjectMapper mapper = new ObjectMapper(json ? new JsonFactory() : new YAMLFactory());
     List<Document> documents = new ArrayList<>();
     int number = 0;
     int line = 1;
