@@ -94,7 +94,10 @@ public final class GitSource {
     }
     try (Git git = RepositoryCache.open(store.repositoryDir(request.key()))) {
       if (!git.getRepository().getObjectDatabase().has(resolved.objectId())) {
+        long start = System.nanoTime();
         remote.fetch(git, url, refSpecs(resolved), resolved.shallow() ? 1 : 0, setup, deadline);
+        RepositoryCache.maintain(git);
+        LOG.debug("fetched {} in {} ms", resolved.fetchRef(), (System.nanoTime() - start) / 1_000_000);
       }
       RevCommit commit = commitOf(git, resolved, request.ref());
       return new FetchResult.Fetched(
@@ -105,9 +108,11 @@ public final class GitSource {
   private Artifact publish(FetchRequest request, Git git, RevCommit commit, ResolvedRef resolved,
       String sourceId, Optional<StoredState> previous) throws IOException {
     Path exported = store.newTempDir();
+    long exportStart = System.nanoTime();
     try (var reader = git.getRepository().newObjectReader()) {
       String digest = TreeExporter.export(reader, commit.getTree(), request.ignore(), exported,
           options.sizeLimitBytes());
+      LOG.debug("exported {} in {} ms", commit.name(), (System.nanoTime() - exportStart) / 1_000_000);
       String revision = resolved.revision(commit);
       Instant updated = previous
           .filter(p -> p.revision().equals(revision) && p.digest().equals(digest))

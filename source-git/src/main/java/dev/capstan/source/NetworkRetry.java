@@ -6,6 +6,7 @@ import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryConfig;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** Runs one remote operation with retries of transient errors, until a deadline. */
 final class NetworkRetry {
@@ -26,11 +27,14 @@ final class NetworkRetry {
     IntervalFunction backoff = policy.multiplier() > 1.0
         ? IntervalFunction.ofExponentialBackoff(policy.initialBackoff(), policy.multiplier())
         : IntervalFunction.of(policy.initialBackoff());
+    AtomicInteger failures = new AtomicInteger();
     RetryConfig config = RetryConfig.custom()
         .maxAttempts(policy.maxAttempts())
         .intervalFunction(backoff)
         .retryOnException(e -> FailureClassifier.isTransient(e) && !givenUp.getAsBoolean()
-            && clock.instant().isBefore(deadline))
+            // Only retry if the wait still leaves time: better the real error than a timeout.
+            && clock.instant().plusMillis(backoff.apply(failures.incrementAndGet()))
+                .isBefore(deadline))
         .build();
     try {
       return Retry.of(operation, config).executeCheckedSupplier(op);

@@ -11,7 +11,32 @@ import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 /** Opens (creating on first use) the bare repository that caches one source's objects. */
 final class RepositoryCache {
 
+  /** Each fetch adds a pack; past this many, lookups slow down and a repack pays off. */
+  static final int MAX_PACKS = 16;
+
   private RepositoryCache() {}
+
+  /**
+   * Repacks the cache once fetches have piled up packs, dropping objects that no ref reaches
+   * any more (shallow fetches leave the commits they replaced behind).
+   */
+  static void maintain(Git git) throws IOException {
+    Path packs = git.getRepository().getDirectory().toPath().resolve("objects/pack");
+    long count;
+    try (var files = Files.list(packs)) {
+      count = files.filter(f -> f.getFileName().toString().endsWith(".pack")).count();
+    }
+    if (count > MAX_PACKS) {
+      // Only fetches of this source, which hold its lock, read the cache: nobody can still be
+      // reading the replaced packs, so they may go at once rather than after the default hour.
+      git.getRepository().getConfig().setString("gc", null, "prunePackExpire", "now");
+      try {
+        git.gc().setExpire(new java.util.Date()).call();
+      } catch (GitAPIException e) {
+        throw new IOException("could not repack the repository cache: " + e.getMessage(), e);
+      }
+    }
+  }
 
   static Git open(Path dir) throws IOException {
     if (Files.isDirectory(dir.resolve("objects"))) {

@@ -241,4 +241,22 @@ class GitSourceTest {
       assertEquals(FailureReason.INVALID_URL, f.reason(), url);
     }
   }
+
+  @Test
+  void cacheIsRepackedWhenFetchesPileUpPacks() throws Exception {
+    Artifact last = null;
+    for (int i = 0; i <= RepositoryCache.MAX_PACKS + 2; i++) {
+      RevCommit c = repo.commit("c" + i, Map.of("n.txt", Integer.toString(i)));
+      last = fetched(fetch(GitRef.branch("main")));
+      assertEquals("main@sha1:" + c.name(), last.revision());
+    }
+    Path packs = tmp.resolve("store/sources").resolve(ArtifactStore.dirName("ns/app"))
+        .resolve("git/objects/pack");
+    try (Stream<Path> files = Files.list(packs)) {
+      long count = files.filter(f -> f.toString().endsWith(".pack")).count();
+      assertTrue(count <= RepositoryCache.MAX_PACKS, "packs after repacking: " + count);
+    }
+    assertEquals(Integer.toString(RepositoryCache.MAX_PACKS + 2),
+        Files.readString(last.path().resolve("n.txt")));
+  }
 }
