@@ -111,6 +111,25 @@ class CommandsIT {
   }
 
   @Test
+  void waitReportsWhenTheAppliedObjectsAreHealthy() throws Exception {
+    Files.writeString(dir.resolve("deploy.yaml"), """
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: waited, namespace: %s}
+        spec:
+          replicas: 1
+          selector: {matchLabels: {app: waited}}
+          template:
+            metadata: {labels: {app: waited}}
+            spec:
+              containers: [{name: app, image: "registry.example/app:1"}]
+        """.formatted(ns));
+    Run waited = run(new ApplyCommand(), "-f", dir.toString(), "--wait", "--timeout", "2m");
+    assertEquals(0, waited.exit(), waited.out() + waited.err());
+    assertTrue(waited.out().contains("wait: all 1 objects are Current"), waited.out());
+  }
+
+  @Test
   void badInputIsReportedPerObjectWithoutAStackTrace() throws Exception {
     Files.writeString(dir.resolve("bad.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [oops\n");
     Run malformed = run(new ApplyCommand(), "-f", dir.toString());
