@@ -2,13 +2,19 @@ package dev.capstan.engine.cli;
 
 import dev.capstan.engine.Engine;
 import dev.capstan.engine.EngineOptions;
+import dev.capstan.engine.ops.OperationsExtension;
+import dev.capstan.engine.ops.OperationsSettings;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -31,6 +37,9 @@ public final class RunCommand implements Callable<Integer> {
 
   @Option(names = "--webhook-addr", defaultValue = ":9292", paramLabel = "ADDR", description = "Address of the webhook receivers. Default: ${DEFAULT-VALUE}.")
   String webhookAddress;
+
+  @Option(names = "--webhook-config", paramLabel = "FILE", description = "Webhook receivers (YAML; see deploy/install/README.md). Without it no receivers are served.")
+  Path webhookConfig;
 
   @Option(names = "--leader-elect", description = "Take a coordination Lease so that only one replica reconciles.")
   boolean leaderElect;
@@ -56,9 +65,19 @@ public final class RunCommand implements Callable<Integer> {
         .withWatchLabelSelector(watchLabelSelector)
         .withAddresses(metricsAddress, webhookAddress)
         .withLeaderElect(leaderElect);
+    OperationsExtension operations;
+    try {
+      operations = new OperationsExtension(OperationsSettings.of(metricsAddress, webhookAddress, webhookConfig),
+          new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), options.clock());
+    } catch (IllegalArgumentException e) {
+      spec.commandLine().getErr().println("error: " + e.getMessage());
+      return 2;
+    }
     CountDownLatch stopped = new CountDownLatch(1);
-    try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config()).build();
-        Engine engine = new Engine(options, client)) {
+    try (KubernetesClient client = new KubernetesClientBuilder()
+            // Chosen explicitly: the controller holds many long-lived watches.
+            .withHttpClientFactory(new VertxHttpClientFactory()).withConfig(config()).build();
+        Engine engine = new Engine(options, client, List.of(operations))) {
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         engine.close();
         stopped.countDown();
@@ -68,6 +87,9 @@ public final class RunCommand implements Callable<Integer> {
       return 0;
     } catch (KubernetesClientException e) {
       spec.commandLine().getErr().println("error: cannot reach the cluster: " + e.getMessage());
+      return 1;
+    } catch (java.io.UncheckedIOException e) {
+      spec.commandLine().getErr().println("error: " + e.getMessage());
       return 1;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

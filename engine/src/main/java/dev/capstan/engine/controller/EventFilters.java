@@ -17,9 +17,14 @@ import java.util.Objects;
 final class EventFilters {
   private EventFilters() {}
 
-  /** For the object itself: its spec, the reconcile-request annotation, deletion. */
+  /**
+   * For the object itself: its spec, the reconcile-request annotation, deletion, and its
+   * finalizers (the first reconcile only adds the finalizer; the update that follows must run the
+   * pipeline, or a new object whose source is already ready would wait a whole interval).
+   */
   static boolean ownChange(HasMetadata newer, HasMetadata older) {
     return !Objects.equals(newer.getMetadata().getGeneration(), older.getMetadata().getGeneration())
+        || !Objects.equals(newer.getMetadata().getFinalizers(), older.getMetadata().getFinalizers())
         || !Objects.equals(requestedAt(newer), requestedAt(older))
         || !Objects.equals(newer.getMetadata().getDeletionTimestamp(), older.getMetadata().getDeletionTimestamp());
   }

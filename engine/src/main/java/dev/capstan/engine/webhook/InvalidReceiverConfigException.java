@@ -1,7 +1,7 @@
 package dev.capstan.engine.webhook;
 
 /** The webhook configuration is wrong; the message says where and what. */
-public final class InvalidReceiverConfigException extends RuntimeException {
+public final class InvalidReceiverConfigException extends IllegalArgumentException {
   InvalidReceiverConfigException(String message) {
     super(message);
   }

@@ -36,10 +36,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -51,7 +49,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(KubernetesCluster.class)
 class InstallIT {
-  static final String SYSTEM = "capstan-system";
+  static final String SYSTEM = Installation.SYSTEM;
   static final String LEAST = "capstan-least-privilege";
 
   /** One right the engine uses: verb on group/resource[/subresource], cluster-wide when namespace is null. */
@@ -98,33 +96,14 @@ class InstallIT {
 
   @BeforeAll
   static void install(KubernetesClient admin, ClusterAccess access) throws Exception {
-    Optional<Path> found = Kubectl.find();
-    if (found.isEmpty() && "true".equalsIgnoreCase(System.getenv("CI"))) {
-      throw new AssertionError("kubectl is required in CI: build the control plane first");
-    }
-    Assumptions.assumeTrue(found.isPresent(), "no kubectl found: kubectl apply -k deploy/ cannot be tested");
-    kubectl = found.get();
-    // A namespace left terminating by an earlier run would refuse the new objects.
-    await().atMost(Duration.ofMinutes(2)).until(() -> {
-      var ns = admin.namespaces().withName(SYSTEM).get();
-      return ns == null || ns.getMetadata().getDeletionTimestamp() == null;
-    });
-    Kubectl.Result result = Kubectl.run(kubectl, access, RepoRoot.find(), "apply", "-k", "deploy/");
-    assertEquals(0, result.exitCode(), result.output());
-    Kubectl.Result crds = Kubectl.run(kubectl, access, RepoRoot.find(), "apply", "-f", "deploy/crds");
-    assertEquals(0, crds.exitCode(), "kubectl apply -f deploy/crds keeps working:\n" + crds.output());
+    kubectl = Installation.apply(admin, access);
   }
 
   @AfterAll
   static void uninstall(KubernetesClient admin) {
-    admin.rbac().clusterRoleBindings().withName("capstan-apply").delete();
-    admin.rbac().clusterRoleBindings().withName("capstan-controller").delete();
     admin.rbac().clusterRoleBindings().withName(LEAST).delete();
     admin.rbac().clusterRoleBindings().withName(LEAST + "-impersonate").delete();
-    admin.rbac().clusterRoles().withName("capstan-controller").delete();
-    admin.rbac().clusterRoleBindings().withName("capstan-impersonate").delete();
-    admin.rbac().clusterRoles().withName("capstan-impersonate").delete();
-    admin.namespaces().withName(SYSTEM).delete();
+    Installation.remove(admin);
   }
 
   @Test

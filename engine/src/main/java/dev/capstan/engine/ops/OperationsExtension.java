@@ -1,0 +1,154 @@
+package dev.capstan.engine.ops;
+
+import dev.capstan.engine.EngineExtension;
+import dev.capstan.engine.EngineOptions;
+import dev.capstan.engine.webhook.ReceiverConfig;
+import dev.capstan.engine.webhook.WebhookServer;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Everything an operator of Capstan needs around the controllers: the metrics and probe
+ * endpoint, controller metrics, leader election and the webhook receivers.
+ *
+ * <p>The probe endpoint starts while the engine is being built, so that liveness is answered
+ * while the caches fill; {@code /readyz} turns ready once the controllers started (or, with
+ * leader election, once this replica leads or stands by with a working API connection).
+ */
+public final class OperationsExtension implements EngineExtension {
+  private static final Logger LOG = LoggerFactory.getLogger(OperationsExtension.class);
+
+  private final OperationsSettings settings;
+  private final PrometheusMeterRegistry registry;
+  private final Metrics metrics;
+  private final Clock clock;
+  private volatile LeaderElection election;
+  private ControllerMetrics controllerMetrics;
+  private volatile KubernetesClient client;
+  private volatile boolean started;
+  private OpsServer opsServer;
+  private WebhookServer webhookServer;
+  private final ReceiverConfig receivers;
+
+  /**
+   * Reads the webhook receivers at once, so that a wrong file stops the start before anything
+   * listens.
+   *
+   * @throws IllegalArgumentException (an InvalidReceiverConfigException) naming what is wrong
+   */
+  public OperationsExtension(OperationsSettings settings, PrometheusMeterRegistry registry, Clock clock) {
+    this.settings = settings;
+    this.receivers = settings.webhookConfig().map(ReceiverConfig::load).orElse(null);
+    this.registry = registry;
+    this.metrics = new Metrics(registry);
+    this.clock = clock;
+  }
+
+  /** The metrics this engine records into. */
+  public Metrics metrics() {
+    return metrics;
+  }
+
+  /** May be called more than once (the operator framework applies its overrides lazily). */
+  @Override
+  public synchronized void configure(ConfigurationServiceOverrider operator, EngineOptions options) {
+    if (election == null && options.leaderElect()) {
+      election = new LeaderElection(options.watchLabelSelector(), settings.leaseNamespace(),
+          LeaderElection.defaultIdentity(settings.identity()), LeaderElection::exitProcess);
+      Gauge.builder("capstan.leader", () -> election.isLeading() ? 1 : 0)
+          .description("1 while this replica holds the leader election Lease")
+          .tag("lease", election.leaseName()).register(registry);
+    }
+    if (controllerMetrics == null) {
+      controllerMetrics = new ControllerMetrics(metrics, clock);
+      new JvmMemoryMetrics().bindTo(registry);
+      new JvmThreadMetrics().bindTo(registry);
+      new ProcessorMetrics().bindTo(registry);
+      new UptimeMetrics().bindTo(registry);
+    }
+    operator.withMetrics(controllerMetrics);
+    if (election != null) {
+      operator.withLeaderElectionConfiguration(election.configuration());
+    }
+    if (opsServer == null) {
+      try {
+        opsServer = OpsServer.start(settings.metricsAddress(), registry, this::readiness);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot serve metrics on " + settings.metricsAddress() + ": "
+            + e.getMessage(), e);
+      }
+    }
+  }
+
+  @Override
+  public void started(KubernetesClient kubernetesClient, EngineOptions options) {
+    this.client = kubernetesClient;
+    if (receivers != null) {
+      try {
+        webhookServer = WebhookServer.start(settings.webhookAddress(), receivers, kubernetesClient, metrics, clock);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot serve webhooks on " + settings.webhookAddress() + ": "
+            + e.getMessage(), e);
+      }
+    } else {
+      LOG.info("no --webhook-config: webhook receivers are off");
+    }
+    started = true;
+  }
+
+  @Override
+  public void stopping() {
+    started = false;
+    if (election != null) {
+      election.stopping();
+    }
+    if (webhookServer != null) {
+      webhookServer.close();
+    }
+    if (opsServer != null) {
+      opsServer.close();
+    }
+  }
+
+  /** The bound metrics address (tests ask for port 0). */
+  public Optional<java.net.InetSocketAddress> metricsAddress() {
+    return Optional.ofNullable(opsServer).map(OpsServer::address);
+  }
+
+  Readiness readiness() {
+    if (!started) {
+      return Readiness.notReady("controllers not started yet");
+    }
+    LeaderElection le = election;
+    if (le == null) {
+      return Readiness.ready("controllers running");
+    }
+    if (le.isLeading()) {
+      return Readiness.ready("leading (Lease " + le.leaseName() + ")");
+    }
+    // A standby is ready while it can see the Lease: it can take over when the leader goes.
+    String namespace = le.leaseNamespace().orElse(client.getNamespace());
+    try {
+      Lease lease = client.leases().inNamespace(namespace).withName(le.leaseName()).get();
+      String holder = lease == null || lease.getSpec() == null ? "nobody" : lease.getSpec().getHolderIdentity();
+      return Readiness.ready("standing by (Lease " + le.leaseName() + " held by " + holder + ")");
+    } catch (KubernetesClientException e) {
+      return Readiness.notReady("standing by, but cannot read Lease " + namespace + "/" + le.leaseName()
+          + ": HTTP " + e.getCode());
+    }
+  }
+}

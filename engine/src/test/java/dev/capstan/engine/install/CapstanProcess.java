@@ -1,0 +1,117 @@
+package dev.capstan.engine.install;
+
+import dev.capstan.testing.RepoRoot;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** The real capstan jar running {@code capstan run} as a separate process, as a pod would. */
+final class CapstanProcess implements AutoCloseable {
+  private final Process process;
+  private final Path log;
+  private final int metricsPort;
+  private final int webhookPort;
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+  private CapstanProcess(Process process, Path log, int metricsPort, int webhookPort) {
+    this.process = process;
+    this.log = log;
+    this.metricsPort = metricsPort;
+    this.webhookPort = webhookPort;
+  }
+
+  /** Starts {@code capstan run} with the kubeconfig, as pod {@code podName} of capstan-system. */
+  static CapstanProcess start(Path kubeconfig, Path workDir, String podName, List<String> extraArgs)
+      throws IOException {
+    Path jar = RepoRoot.find().resolve("engine/target/capstan.jar");
+    if (!Files.isRegularFile(jar)) {
+      throw new IllegalStateException(jar + " is missing: run mvn package first");
+    }
+    int metricsPort = freePort();
+    int webhookPort = freePort();
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-jar", jar.toString(),
+        "run", "--kubeconfig", kubeconfig.toString(),
+        "--metrics-addr", "127.0.0.1:" + metricsPort, "--webhook-addr", "127.0.0.1:" + webhookPort,
+        "--storage-path", workDir.resolve(podName + "-artifacts").toString()));
+    command.addAll(extraArgs);
+    // Logs are kept under target/ for a look after a failure; the work directory is removed.
+    Path logs = Files.createDirectories(RepoRoot.find().resolve("engine/target/engine-process-logs"));
+    Path log = logs.resolve(podName + "-" + System.currentTimeMillis() + ".log");
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    builder.environment().put("POD_NAMESPACE", InstallIT.SYSTEM);
+    builder.environment().put("POD_NAME", podName);
+    builder.environment().remove("KUBECONFIG");
+    return new CapstanProcess(builder.start(), log, metricsPort, webhookPort);
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+
+  int webhookPort() {
+    return webhookPort;
+  }
+
+  boolean isAlive() {
+    return process.isAlive();
+  }
+
+  /** Status code and body of a GET on the metrics address, or 0 while nothing listens. */
+  HttpResponse<String> get(String path) {
+    try {
+      return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + path))
+          .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      return null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    }
+  }
+
+  int status(String path) {
+    HttpResponse<String> response = get(path);
+    return response == null ? 0 : response.statusCode();
+  }
+
+  /** The end of the process's log, for failure messages. */
+  String logTail() {
+    try {
+      List<String> lines = Files.readAllLines(log).stream().filter(l -> !l.contains(" DEBUG ")).toList();
+      return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+    } catch (IOException e) {
+      return "(no log: " + e.getMessage() + ")";
+    }
+  }
+
+  /** SIGKILL: the process gets no chance to give up its Lease. */
+  void kill() throws InterruptedException {
+    process.destroyForcibly();
+    process.waitFor(30, TimeUnit.SECONDS);
+  }
+
+  /** SIGTERM and wait; true if it exited in time. */
+  boolean stop() throws InterruptedException {
+    process.destroy();
+    return process.waitFor(30, TimeUnit.SECONDS);
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    if (process.isAlive() && !stop()) {
+      kill();
+    }
+  }
+}

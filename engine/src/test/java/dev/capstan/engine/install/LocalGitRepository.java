@@ -1,0 +1,41 @@
+package dev.capstan.engine.install;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.api.errors.GitAPIException;
+import org.eclipse.jgit.lib.PersonIdent;
+
+/** A real Git repository on disk, reached by the engine through a file:// URL. */
+final class LocalGitRepository implements AutoCloseable {
+  private static final PersonIdent AUTHOR = new PersonIdent("Capstan Test", "test@example.invalid");
+  private final Git git;
+  private final Path dir;
+
+  LocalGitRepository(Path dir) throws GitAPIException {
+    this.dir = dir;
+    this.git = Git.init().setDirectory(dir.toFile()).setInitialBranch("main").call();
+  }
+
+  String url() {
+    return dir.toUri().toString();
+  }
+
+  /** Writes the files and commits them; returns the commit id. */
+  String commit(Map<String, String> files) throws IOException, GitAPIException {
+    for (Map.Entry<String, String> file : files.entrySet()) {
+      Path path = dir.resolve(file.getKey());
+      Files.createDirectories(path.getParent());
+      Files.writeString(path, file.getValue());
+      git.add().addFilepattern(file.getKey()).call();
+    }
+    return git.commit().setMessage("change").setAuthor(AUTHOR).setCommitter(AUTHOR).call().getName();
+  }
+
+  @Override
+  public void close() {
+    git.close();
+  }
+}
