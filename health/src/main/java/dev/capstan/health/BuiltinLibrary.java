@@ -38,7 +38,7 @@ public final class BuiltinLibrary {
   public static BuiltinLibrary fromYaml(String yaml) {
     List<HealthCheckExpr> entries = new HealthCheckExprsYaml().parse(LIST_NAME, yaml);
     HealthCheckCompiler compiler = new HealthCheckCompiler(new CelHealthEnvironment());
-    List<CelHealthCheck> compiled = compiler.compileAll(entries, LIST_NAME);
+    List<CelHealthCheck> compiled = compiler.compileAll(entries, LIST_NAME, true);
     return new BuiltinLibrary(entries, HealthCheckRegistry.forLibrary(compiled, LIST_NAME));
   }
 

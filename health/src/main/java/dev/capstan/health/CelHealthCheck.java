@@ -1,5 +1,7 @@
 package dev.capstan.health;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -8,17 +10,40 @@ import java.util.Map;
  * an evaluation error stops at once and makes the status Unknown.
  */
 final class CelHealthCheck {
+  static final String AWAITING_STATUS = "AwaitingStatus";
+
   private final HealthCheckExpr entry;
   private final CompiledExpr current;
   private final CompiledExpr inProgress;
   private final CompiledExpr failed;
+  private final StatusReads awaitedStatus;
 
+  /**
+   * @param awaitsStatus whether an object whose status holds nothing the expressions read is
+   *     InProgress rather than evaluated (built-in checks; a user's check keeps the RFC's rule that
+   *     a missing field is an evaluation error)
+   */
   CelHealthCheck(
-      HealthCheckExpr entry, CompiledExpr current, CompiledExpr inProgress, CompiledExpr failed) {
+      HealthCheckExpr entry,
+      CompiledExpr current,
+      CompiledExpr inProgress,
+      CompiledExpr failed,
+      boolean awaitsStatus) {
     this.entry = entry;
     this.current = current;
     this.inProgress = inProgress;
     this.failed = failed;
+    this.awaitedStatus = awaitsStatus ? statusReads(current, inProgress, failed) : null;
+  }
+
+  private static StatusReads statusReads(CompiledExpr... exprs) {
+    List<String> paths = new ArrayList<>();
+    for (CompiledExpr expr : exprs) {
+      if (expr != null) {
+        paths.addAll(expr.fieldPaths());
+      }
+    }
+    return StatusReads.of(paths);
   }
 
   HealthCheckExpr entry() {
@@ -31,6 +56,9 @@ final class CelHealthCheck {
       return generation;
     }
     Map<String, ?> fields = object.object();
+    if (awaitedStatus != null && awaitedStatus.unreported(fields.get("status"))) {
+      return awaitingStatus(fields);
+    }
     try {
       if (inProgress != null && inProgress.evaluate(fields)) {
         return ResourceStatus.inProgress("HealthCheckInProgress", "inProgress expression is true" + readyDetail(object));
@@ -46,6 +74,23 @@ final class CelHealthCheck {
     }
     return ResourceStatus.inProgress(
         "HealthCheckPending", "no health check expression is true yet" + readyDetail(object));
+  }
+
+  /**
+   * A built-in check of an object whose controller has not reported what the check reads: not
+   * Failed and not an error, since nothing has been reported yet, but Current when the current
+   * expression holds all the same (an OCI HelmRepository never gets a status and is Current from
+   * its spec alone).
+   */
+  private ResourceStatus awaitingStatus(Map<String, ?> fields) {
+    try {
+      if (current.evaluate(fields)) {
+        return ResourceStatus.current("current expression is true");
+      }
+    } catch (CompiledExpr.ExprEvaluationException missingStatus) {
+      // The expression needs the status that has not been reported: keep waiting.
+    }
+    return ResourceStatus.inProgress(AWAITING_STATUS, "waiting for the controller to report status");
   }
 
   private static String kindOf(ObjectView object) {

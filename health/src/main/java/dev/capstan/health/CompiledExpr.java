@@ -4,6 +4,7 @@ import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
 import dev.cel.runtime.CelUnknownSet;
 import dev.cel.runtime.CelVariableResolver;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
@@ -28,6 +29,11 @@ final class CompiledExpr {
 
   String source() {
     return source;
+  }
+
+  /** The dotted field paths the expression mentions, e.g. {@code status.conditions}. */
+  Collection<String> fieldPaths() {
+    return rootPaths.values();
   }
 
   /**

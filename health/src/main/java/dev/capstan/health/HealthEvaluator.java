@@ -72,7 +72,7 @@ public final class HealthEvaluator {
     Objects.requireNonNull(library, "library");
     Objects.requireNonNull(clock, "clock");
     HealthCheckCompiler compiler = new HealthCheckCompiler(new CelHealthEnvironment());
-    List<CelHealthCheck> compiled = compiler.compileAll(List.copyOf(userExprs), USER_LIST_NAME);
+    List<CelHealthCheck> compiled = compiler.compileAll(List.copyOf(userExprs), USER_LIST_NAME, false);
     return new HealthEvaluator(
         HealthCheckRegistry.forUser(compiled, USER_LIST_NAME), library, clock);
   }
