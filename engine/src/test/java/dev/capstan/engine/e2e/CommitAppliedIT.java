@@ -4,38 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import dev.capstan.api.source.GitRepository;
-import dev.capstan.testing.KubernetesCluster;
-import dev.capstan.testing.TestNamespace;
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 
 /** A commit is applied: Ready=True names its revision, and a new commit replaces it. */
-@ExtendWith(KubernetesCluster.class)
-class CommitAppliedIT {
-  static EngineFixture engine;
-  static GitFixture git;
-
-  @BeforeAll
-  static void start(KubernetesClient client, TestNamespace namespace, @TempDir Path repo) {
-    engine = EngineFixture.start(client, namespace.name());
-    git = GitFixture.create(repo);
-  }
-
-  @AfterAll
-  static void stop() {
-    if (engine != null) {
-      engine.close();
-    }
-    git.close();
-  }
+class CommitAppliedIT extends EngineTestBase {
 
   @Test
   void aCommitIsAppliedAndTheNextOneToo() {

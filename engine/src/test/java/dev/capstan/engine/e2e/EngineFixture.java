@@ -50,6 +50,18 @@ final class EngineFixture implements AutoCloseable {
     engine.start();
   }
 
+  /** A client like the one {@code capstan run} builds: Vert.x HTTP, for many long-lived watches. */
+  static KubernetesClient client(Path kubeconfig) {
+    try {
+      return new io.fabric8.kubernetes.client.KubernetesClientBuilder()
+          .withHttpClientFactory(new io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory())
+          .withConfig(io.fabric8.kubernetes.client.Config.fromKubeconfig(null, Files.readString(kubeconfig), kubeconfig.toString()))
+          .build();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   static EngineFixture start(KubernetesClient client, String namespace) {
     try {
       return new EngineFixture(client, namespace);
@@ -102,7 +114,9 @@ final class EngineFixture implements AutoCloseable {
 
   /** Waits until the condition of the Kustomization satisfies {@code test}, and returns it. */
   Condition awaitCondition(String name, String type, Duration atMost, Predicate<Condition> test) {
-    eventually(atMost).until(() -> condition(name, type).filter(test).isPresent());
+    eventually(atMost).untilAsserted(() -> org.junit.jupiter.api.Assertions.assertTrue(
+        condition(name, type).filter(test).isPresent(),
+        () -> "Kustomization " + name + " has status " + kustomization(name).getStatus()));
     return condition(name, type).orElseThrow();
   }
 
@@ -127,6 +141,7 @@ final class EngineFixture implements AutoCloseable {
               .list().getItems().isEmpty());
     } finally {
       engine.close();
+      client.close();
     }
   }
 }

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Runs one engine benchmark against the cluster of $KUBECONFIG (start one with deploy/testcluster/up).
+# Usage: engine/bench/run.sh commit-latency|dependency-wake|noop-1000
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+cp_file="$root/engine/target/bench-classpath.txt"
+(cd "$root" && mvn -B -q -o -pl engine test-compile dependency:build-classpath \
+  -Dmdep.outputFile="$cp_file" -Dmdep.includeScope=test >/dev/null)
+exec java -Xmx512m -Dcapstan.repoRoot="$root" -Dlogback.configurationFile="$here/logback-bench.xml" \
+  -cp "$(cat "$cp_file"):$root/engine/target/classes" "$here/EngineBench.java" "${1:-commit-latency}"
