@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.ConnectException;
 import java.net.URL;
 import java.net.UnknownHostException;
+import java.nio.channels.UnresolvedAddressException;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpTimeoutException;
 import java.util.concurrent.TimeoutException;
@@ -17,19 +18,20 @@ final class ClusterErrors {
 
   static String describe(KubernetesClientException e, URL server) {
     String where = server == null ? "the cluster" : "the cluster at " + server;
-    Throwable root = rootCause(e);
-    if (root instanceof ConnectException) {
+    if (inChain(e, ConnectException.class)) {
       return "cannot reach " + where + ": connection refused" + HINT;
     }
-    if (root instanceof UnknownHostException) {
-      return "cannot reach " + where + ": unknown host " + root.getMessage() + HINT;
+    if (inChain(e, UnknownHostException.class) || inChain(e, UnresolvedAddressException.class)) {
+      String host = server == null ? "" : " " + server.getHost();
+      return "cannot reach " + where + ": unknown host" + host + HINT;
     }
-    if (root instanceof HttpConnectTimeoutException || root instanceof HttpTimeoutException
-        || root instanceof TimeoutException) {
+    if (inChain(e, HttpConnectTimeoutException.class) || inChain(e, HttpTimeoutException.class)
+        || inChain(e, TimeoutException.class)) {
       return "cannot reach " + where + ": timed out" + HINT;
     }
-    if (root instanceof SSLException) {
-      return "TLS with " + where + " failed: " + firstLine(root.getMessage());
+    Throwable tls = find(e, SSLException.class);
+    if (tls != null) {
+      return "TLS with " + where + " failed: " + firstLine(tls.getMessage());
     }
     if (e.getCode() == 401) {
       return where + " rejected the kubeconfig's credentials (401 Unauthorized)";
@@ -37,17 +39,26 @@ final class ClusterErrors {
     if (e.getStatus() != null && e.getStatus().getMessage() != null) {
       return e.getStatus().getMessage();
     }
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
     String message = firstLine(e.getMessage());
     return root == e ? message : message + " (" + root.getClass().getSimpleName() + ": "
         + firstLine(root.getMessage()) + ")";
   }
 
-  private static Throwable rootCause(Throwable e) {
-    Throwable root = e;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
+  private static boolean inChain(Throwable e, Class<? extends Throwable> type) {
+    return find(e, type) != null;
+  }
+
+  private static Throwable find(Throwable e, Class<? extends Throwable> type) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (type.isInstance(t)) {
+        return t;
+      }
     }
-    return root;
+    return null;
   }
 
   private static String firstLine(String text) {

@@ -3,6 +3,7 @@ package dev.capstan.engine.cli;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
@@ -31,12 +32,27 @@ final class ClusterOptions {
       }
       config = Config.fromKubeconfig(context, kubeconfig.toFile());
     } else {
+      requireSomeConfiguration();
       config = Config.autoConfigure(context);
     }
     // A command line answers at once: one attempt per request, the caller reports the failure.
     config.setRequestRetryBackoffLimit(0);
     config.setConnectionTimeout(5_000);
-    return new KubernetesClientBuilder().withConfig(config).build();
+    // The HTTP client the engine declares; naming it avoids a random pick between two on the classpath.
+    return new KubernetesClientBuilder().withHttpClientFactory(new VertxHttpClientFactory())
+        .withConfig(config).build();
+  }
+
+  // Without any kubeconfig the client would quietly aim at https://kubernetes.default.svc.
+  private static void requireSomeConfiguration() {
+    String env = System.getenv("KUBECONFIG");
+    boolean fromEnv = env != null && !env.isBlank();
+    boolean fromHome = Files.isReadable(Path.of(System.getProperty("user.home"), ".kube", "config"));
+    boolean inCluster = System.getenv("KUBERNETES_SERVICE_HOST") != null;
+    if (!fromEnv && !fromHome && !inCluster) {
+      throw new CliException("no kubeconfig: pass --kubeconfig PATH or set KUBECONFIG"
+          + " (~/.kube/config does not exist)");
+    }
   }
 
   /** The namespace given with -n, else the context's namespace, else "default". */

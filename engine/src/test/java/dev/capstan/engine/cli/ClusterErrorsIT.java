@@ -60,6 +60,15 @@ class ClusterErrorsIT {
   }
 
   @Test
+  void anUnknownHostIsNamed() throws IOException {
+    Path config = kubeconfig("https://capstan-no-such-host.invalid:6443");
+    CliRun run = CliRun.capstan(config, "get", "gitrepo");
+    assertEquals(1, run.exitCode(), run::toString);
+    assertTrue(run.err().startsWith("error: cannot reach the cluster at https://capstan-no-such-host.invalid:6443/:"
+        + " unknown host capstan-no-such-host.invalid (is the cluster running?"), run::toString);
+  }
+
+  @Test
   void anApiServerWithoutTheCrdsSaysToInstallThem() throws IOException {
     HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext("/", ClusterErrorsIT::withoutCapstanApis);
