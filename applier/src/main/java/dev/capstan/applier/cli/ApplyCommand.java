@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -90,15 +91,17 @@ public final class ApplyCommand implements Callable<Integer> {
       err.println("error: --prune needs --inventory NAME to know what was applied before");
       return 2;
     }
+    CompletableFuture<KubernetesClient> connecting = ClusterConnection.openInBackground(kubeconfig);
     List<GenericKubernetesResource> objects;
     try {
       objects = source.load(dir);
     } catch (ManifestException e) {
+      ClusterConnection.discard(connecting);
       err.println("error: " + e.getMessage());
       return 2;
     }
     ExecutorService pool = WorkerPool.of(concurrency);
-    try (KubernetesClient client = ClusterConnection.open(kubeconfig)) {
+    try (KubernetesClient client = ClusterConnection.await(connecting)) {
       return run(client, objects, pool, new ResultPrinter(out), err);
     } catch (KubernetesClientException e) {
       err.println("error: " + ClusterErrors.describe(e));

@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /** Opens a client from {@code --kubeconfig}, or from $KUBECONFIG / ~/.kube/config as kubectl does. */
 final class ClusterConnection {
@@ -14,6 +16,44 @@ final class ClusterConnection {
     Config config =
         kubeconfig == null ? Config.autoConfigure(null) : Config.fromKubeconfig(kubeconfig.toFile());
     return new KubernetesClientBuilder().withConfig(config).build();
+  }
+
+  /**
+   * Starts opening the client on its own thread: setting up the HTTP client takes about as long
+   * as building the manifests, so a command does both at once.
+   */
+  static CompletableFuture<KubernetesClient> openInBackground(Path kubeconfig) {
+    CompletableFuture<KubernetesClient> client = new CompletableFuture<>();
+    Thread opener =
+        new Thread(
+            () -> {
+              try {
+                client.complete(open(kubeconfig));
+              } catch (RuntimeException e) {
+                client.completeExceptionally(e);
+              }
+            },
+            "capstan-connect");
+    opener.setDaemon(true);
+    opener.start();
+    return client;
+  }
+
+  /** The opened client; a failure to open is rethrown as it was thrown. */
+  static KubernetesClient await(CompletableFuture<KubernetesClient> client) {
+    try {
+      return client.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
+      throw e;
+    }
+  }
+
+  /** Closes the client once it is open, for commands that stop before using it. */
+  static void discard(CompletableFuture<KubernetesClient> client) {
+    client.thenAccept(KubernetesClient::close);
   }
 
   /** The namespace of the kubeconfig's current context, "default" when it names none. */

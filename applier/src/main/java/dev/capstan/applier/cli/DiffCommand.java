@@ -12,6 +12,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -56,15 +57,17 @@ public final class DiffCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    CompletableFuture<KubernetesClient> connecting = ClusterConnection.openInBackground(kubeconfig);
     List<GenericKubernetesResource> objects;
     try {
       objects = source.load(dir);
     } catch (ManifestException e) {
+      ClusterConnection.discard(connecting);
       err.println("error: " + e.getMessage());
       return 2;
     }
     ExecutorService pool = WorkerPool.of(concurrency);
-    try (KubernetesClient client = ClusterConnection.open(kubeconfig)) {
+    try (KubernetesClient client = ClusterConnection.await(connecting)) {
       String namespace = ClusterConnection.defaultNamespace(client);
       Owner owner = new Owner(inventory == null ? ApplyCommand.DEFAULT_OWNER : inventory, namespace);
       DiffReport report = new Differ(client, pool).diff(objects, owner, namespace);
