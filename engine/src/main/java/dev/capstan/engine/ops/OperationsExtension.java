@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Everything an operator of Capstan needs around the controllers: the metrics and probe
- * endpoint, controller metrics, leader election and the webhook receivers.
+ * endpoint, controller metrics, leader election, Events derived from status changes and the
+ * webhook receivers.
  *
  * <p>The probe endpoint starts while the engine is being built, so that liveness is answered
  * while the caches fill; {@code /readyz} turns ready once the controllers started (or, with
@@ -38,6 +39,8 @@ public final class OperationsExtension implements EngineExtension {
   private final Clock clock;
   private volatile LeaderElection election;
   private ControllerMetrics controllerMetrics;
+  private EventRecorder events;
+  private StatusEvents statusEvents;
   private volatile KubernetesClient client;
   private volatile boolean started;
   private OpsServer opsServer;
@@ -107,6 +110,9 @@ public final class OperationsExtension implements EngineExtension {
     } else {
       LOG.info("no --webhook-config: webhook receivers are off");
     }
+    events = EventRecorder.create(kubernetesClient, "capstan", clock);
+    statusEvents = StatusEvents.start(kubernetesClient, options.watchLabelSelector(), events,
+        () -> started && (election == null || election.isLeading()));
     started = true;
   }
 
@@ -118,6 +124,12 @@ public final class OperationsExtension implements EngineExtension {
     }
     if (webhookServer != null) {
       webhookServer.close();
+    }
+    if (statusEvents != null) {
+      statusEvents.close();
+    }
+    if (events != null) {
+      events.close();
     }
     if (opsServer != null) {
       opsServer.close();

@@ -86,6 +86,16 @@ final class CapstanProcess implements AutoCloseable {
     return response == null ? 0 : response.statusCode();
   }
 
+  /** POSTs a webhook to the receiver address, with an X-Signature header unless null. */
+  HttpResponse<String> postWebhook(String path, byte[] body, String signature) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + webhookPort + path))
+        .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    if (signature != null) {
+      request.header("X-Signature", signature);
+    }
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
   /** The end of the process's log, for failure messages. */
   String logTail() {
     try {

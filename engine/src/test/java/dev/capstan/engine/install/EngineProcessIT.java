@@ -17,9 +17,12 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -69,9 +72,10 @@ class EngineProcessIT {
     }
   }
 
-  private CapstanProcess engine(Path dir, String podName, String shard) throws Exception {
-    CapstanProcess process = CapstanProcess.start(kubeconfig, dir, podName,
-        List.of("--leader-elect", "--watch-label-selector", SHARD_LABEL + "=" + shard));
+  private CapstanProcess engine(Path dir, String podName, String shard, String... more) throws Exception {
+    List<String> args = new ArrayList<>(List.of("--leader-elect", "--watch-label-selector", SHARD_LABEL + "=" + shard));
+    args.addAll(List.of(more));
+    CapstanProcess process = CapstanProcess.start(kubeconfig, dir, podName, args);
     processes.add(process);
     return process;
   }
@@ -115,21 +119,30 @@ class EngineProcessIT {
   }
 
   @Test
-  void reconcilesAsTheInstalledServiceAccountAndServesProbesAndMetrics(KubernetesClient admin, TestNamespace ns,
-      @TempDir Path dir) throws Exception {
+  void reconcilesAsTheInstalledServiceAccountAndServesProbesMetricsEventsAndWebhooks(KubernetesClient admin,
+      TestNamespace ns, @TempDir Path dir) throws Exception {
     String shard = shard();
     Map<String, String> labels = Map.of(SHARD_LABEL, shard);
+    Path secret = Files.writeString(dir.resolve("hook-secret"), "process-hmac-key\n");
+    Path receivers = Files.writeString(dir.resolve("receivers.yaml"), """
+        receivers:
+        - name: repo
+          type: generic
+          secretFile: %s
+          resources: [{namespace: %s, name: repo}]
+        """.formatted(secret, ns.name()));
     try (LocalGitRepository git = new LocalGitRepository(dir.resolve("repo"))) {
-      git.commit(Map.of("app/configmap.yaml", configMap("from-git")));
+      git.commit(Map.of("app/configmap.yaml", configMap("from-git"), "app/old.yaml", configMap("old")));
       createSource(admin, ns, "repo", git.url(), labels);
       createKustomization(admin, ns, "app", "repo", "./app", labels);
       createKustomization(admin, ns, "other-shard", "repo", "./app", Map.of(SHARD_LABEL, "someone-else"));
 
-      CapstanProcess engine = engine(dir, "capstan-a", shard);
-      await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1)).alias(engine.logTail())
+      CapstanProcess engine = engine(dir, "capstan-a", shard, "--webhook-config", receivers.toString());
+      await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1))
           .until(() -> ready(admin, ns, "app") || !engine.isAlive());
       assertTrue(engine.isAlive(), () -> "the engine exited:\n" + engine.logTail());
       assertNotNull(admin.configMaps().inNamespace(ns.name()).withName("from-git").get());
+      assertNotNull(admin.configMaps().inNamespace(ns.name()).withName("old").get());
 
       assertEquals(200, engine.status("/healthz"));
       HttpResponse<String> readyz = engine.get("/readyz");
@@ -144,7 +157,42 @@ class EngineProcessIT {
 
       Kustomization other = admin.resources(Kustomization.class).inNamespace(ns.name()).withName("other-shard").get();
       assertNull(other.getStatus(), "a Kustomization of another shard is left alone");
+
+      await().atMost(Duration.ofSeconds(20)).until(() -> hasEvent(admin, ns, "app", "ReconciliationSucceeded",
+          "Applied revision: main@sha1:") && hasEvent(admin, ns, "repo", "NewArtifact", "Stored artifact"));
+
+      // A push, announced through the webhook receiver, is fetched and applied at once (the
+      // interval is a minute): the removed file's object is pruned and reported.
+      String commit = git.remove("app/old.yaml");
+      String revision = "main@sha1:" + git.head();
+      byte[] body = "{\"after\":\"".concat(commit).concat("\"}").getBytes(StandardCharsets.UTF_8);
+      HttpResponse<String> unsigned = engine.postWebhook("/hook/repo", body, null);
+      assertEquals(401, unsigned.statusCode());
+      HttpResponse<String> hook = engine.postWebhook("/hook/repo", body, "sha256=" + HexFormat.of().formatHex(
+          hmacSha256("process-hmac-key", body)));
+      assertEquals(200, hook.statusCode(), hook.body());
+      await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> revision.equals(
+          admin.resources(Kustomization.class).inNamespace(ns.name()).withName("app").get().getStatus()
+              .lastAppliedRevision()));
+      assertNull(admin.configMaps().inNamespace(ns.name()).withName("old").get(), "pruned");
+      await().atMost(Duration.ofSeconds(20)).until(() -> hasEvent(admin, ns, "app", "Pruned",
+          "Pruned 1 object: " + ns.name() + "_old__ConfigMap"));
+      assertTrue(engine.get("/metrics").body().contains(
+          "capstan_webhook_requests_total{outcome=\"rejected\",reason=\"missing_signature\",type=\"generic\"} 1.0"));
     }
+  }
+
+  private static boolean hasEvent(KubernetesClient admin, TestNamespace ns, String object, String reason,
+      String messageStart) {
+    return admin.v1().events().inNamespace(ns.name()).list().getItems().stream()
+        .anyMatch(e -> object.equals(e.getInvolvedObject().getName()) && reason.equals(e.getReason())
+            && e.getMessage() != null && e.getMessage().startsWith(messageStart));
+  }
+
+  private static byte[] hmacSha256(String key, byte[] body) throws Exception {
+    javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+    mac.init(new javax.crypto.spec.SecretKeySpec(key.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+    return mac.doFinal(body);
   }
 
   @Test

@@ -34,6 +34,16 @@ final class LocalGitRepository implements AutoCloseable {
     return git.commit().setMessage("change").setAuthor(AUTHOR).setCommitter(AUTHOR).call().getName();
   }
 
+  /** Removes a file and commits; returns the commit id. */
+  String remove(String file) throws GitAPIException {
+    git.rm().addFilepattern(file).call();
+    return git.commit().setMessage("remove " + file).setAuthor(AUTHOR).setCommitter(AUTHOR).call().getName();
+  }
+
+  String head() throws IOException {
+    return git.getRepository().resolve("HEAD").getName();
+  }
+
   @Override
   public void close() {
     git.close();
