@@ -39,11 +39,16 @@ final class ArtifactStore {
 
   private static final Logger LOG = LoggerFactory.getLogger(ArtifactStore.class);
 
+  /** A tree still being written after this long was left behind by a stopped process. */
+  static final java.time.Duration ABANDONED_AFTER = java.time.Duration.ofHours(1);
+
   private final Path root;
+  private final java.time.Clock clock;
   private final Object publishLock = new Object();
 
-  ArtifactStore(Path root) {
+  ArtifactStore(Path root, java.time.Clock clock) {
     this.root = root.toAbsolutePath().normalize();
+    this.clock = clock;
   }
 
   Path sourceDir(String key) {
@@ -110,6 +115,7 @@ final class ArtifactStore {
               });
         }
       }
+      deleteAbandonedTempDirs();
       Path artifacts = root.resolve("artifacts").resolve("sha256");
       if (!Files.isDirectory(artifacts)) {
         return;
@@ -120,6 +126,22 @@ final class ArtifactStore {
             LOG.debug("collecting unreferenced artifact {}", dir.getFileName());
             deleteTree(dir);
           }
+        }
+      }
+    }
+  }
+
+  private void deleteAbandonedTempDirs() throws IOException {
+    Path tmp = root.resolve("tmp");
+    if (!Files.isDirectory(tmp)) {
+      return;
+    }
+    java.time.Instant cutoff = clock.instant().minus(ABANDONED_AFTER);
+    try (Stream<Path> dirs = Files.list(tmp)) {
+      for (Path dir : dirs.toList()) {
+        if (Files.getLastModifiedTime(dir).toInstant().isBefore(cutoff)) {
+          LOG.debug("deleting abandoned temporary tree {}", dir.getFileName());
+          deleteTree(dir);
         }
       }
     }

@@ -41,7 +41,7 @@ public final class GitSource {
   public GitSource(GitSourceOptions options) {
     this.options = options;
     this.clock = options.clock();
-    this.store = new ArtifactStore(options.storageRoot());
+    this.store = new ArtifactStore(options.storageRoot(), clock);
     this.remote = new RemoteOperations(new NetworkRetry(options.retry(), clock), clock);
   }
 

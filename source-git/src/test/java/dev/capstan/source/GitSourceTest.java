@@ -259,4 +259,16 @@ class GitSourceTest {
     assertEquals(Integer.toString(RepositoryCache.MAX_PACKS + 2),
         Files.readString(last.path().resolve("n.txt")));
   }
+
+  @Test
+  void abandonedTemporaryTreesAreCollected() throws Exception {
+    Path stale = Files.createDirectories(tmp.resolve("store/tmp/left-by-a-crash"));
+    Files.writeString(stale.resolve("f"), "x");
+    Files.setLastModifiedTime(stale, java.nio.file.attribute.FileTime.from(
+        java.time.Instant.now().minus(ArtifactStore.ABANDONED_AFTER).minusSeconds(60)));
+    Path fresh = Files.createDirectories(tmp.resolve("store/tmp/being-written"));
+    fetched(fetch(GitRef.branch("main")));
+    assertFalse(Files.exists(stale));
+    assertTrue(Files.exists(fresh), "a tree another fetch may still be writing is kept");
+  }
 }
