@@ -3,41 +3,57 @@ package dev.capstan.health;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Turns {@code healthCheckExprs} entries into compiled checks, rejecting a bad entry up front. */
+/**
+ * Turns {@code healthCheckExprs} entries into checks. The shape of every entry is validated at
+ * once; its CEL expressions are compiled when the check is first used ({@link LazyHealthCheck}),
+ * or at once by {@link #compileAll}. The CEL environment itself is built on the first compile, so
+ * a compiler that never compiles costs nothing.
+ */
 final class HealthCheckCompiler {
-  private final CelHealthEnvironment environment;
-
-  HealthCheckCompiler(CelHealthEnvironment environment) {
-    this.environment = environment;
-  }
+  private volatile CelHealthEnvironment environment;
 
   /**
-   * Compiles every entry.
+   * Checks that compile on first use.
    *
    * @param listName how the list is called in error messages, e.g. {@code healthchecks}
    * @param builtin whether the entries are the built-in library's, whose checks call an object
    *     without a reported status InProgress instead of failing on the missing field
-   * @throws InvalidHealthCheckException naming the entry, the expression and the error position
+   * @throws InvalidHealthCheckException if an entry has no apiVersion or no current expression
    */
-  List<CelHealthCheck> compileAll(List<HealthCheckExpr> entries, String listName, boolean builtin) {
-    List<CelHealthCheck> compiled = new ArrayList<>(entries.size());
+  List<LazyHealthCheck> deferAll(List<HealthCheckExpr> entries, String listName, boolean builtin) {
+    List<LazyHealthCheck> checks = new ArrayList<>(entries.size());
     for (int i = 0; i < entries.size(); i++) {
       HealthCheckExpr entry = entries.get(i);
       String where =
           (entry.label().isEmpty() ? "entry without apiVersion" : entry.label())
               + ": failed to create custom status evaluator for " + listName + "[" + i + "]: ";
-      compiled.add(compile(entry, where, builtin));
+      validate(entry, where);
+      checks.add(new LazyHealthCheck(entry, () -> compile(entry, where, builtin)));
     }
-    return compiled;
+    return checks;
   }
 
-  private CelHealthCheck compile(HealthCheckExpr entry, String where, boolean builtin) {
+  /**
+   * Checks compiled now, so that an expression that does not compile is rejected here.
+   *
+   * @throws InvalidHealthCheckException naming the entry, the expression and the error position
+   */
+  List<LazyHealthCheck> compileAll(List<HealthCheckExpr> entries, String listName, boolean builtin) {
+    List<LazyHealthCheck> checks = deferAll(entries, listName, builtin);
+    checks.forEach(LazyHealthCheck::get);
+    return checks;
+  }
+
+  private static void validate(HealthCheckExpr entry, String where) {
     if (entry.apiVersion().isEmpty()) {
       throw new InvalidHealthCheckException(where + "apiVersion not specified");
     }
     if (entry.current().isBlank()) {
       throw new InvalidHealthCheckException(where + "expression Current not specified");
     }
+  }
+
+  private CelHealthCheck compile(HealthCheckExpr entry, String where, boolean builtin) {
     return new CelHealthCheck(
         entry,
         compileOne(entry.current(), "Current", where),
@@ -48,7 +64,7 @@ final class HealthCheckCompiler {
 
   private CompiledExpr compileOne(String expression, String name, String where) {
     try {
-      return environment.compile(expression);
+      return environment().compile(expression);
     } catch (CelHealthEnvironment.CelCompileException e) {
       throw new InvalidHealthCheckException(
           where
@@ -59,5 +75,18 @@ final class HealthCheckCompiler {
               + "': "
               + e.getMessage());
     }
+  }
+
+  private CelHealthEnvironment environment() {
+    CelHealthEnvironment built = environment;
+    if (built == null) {
+      synchronized (this) {
+        if (environment == null) {
+          environment = new CelHealthEnvironment();
+        }
+        built = environment;
+      }
+    }
+    return built;
   }
 }

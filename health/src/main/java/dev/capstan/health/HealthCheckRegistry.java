@@ -12,12 +12,12 @@ import java.util.Map;
 final class HealthCheckRegistry {
   private static final String WILDCARD_VERSION = "/*";
 
-  private final Map<String, Map<String, CelHealthCheck>> byApiVersion;
-  private final Map<String, Map<String, CelHealthCheck>> byGroup;
+  private final Map<String, Map<String, LazyHealthCheck>> byApiVersion;
+  private final Map<String, Map<String, LazyHealthCheck>> byGroup;
 
   private HealthCheckRegistry(
-      Map<String, Map<String, CelHealthCheck>> byApiVersion,
-      Map<String, Map<String, CelHealthCheck>> byGroup) {
+      Map<String, Map<String, LazyHealthCheck>> byApiVersion,
+      Map<String, Map<String, LazyHealthCheck>> byGroup) {
     this.byApiVersion = byApiVersion;
     this.byGroup = byGroup;
   }
@@ -27,8 +27,8 @@ final class HealthCheckRegistry {
   }
 
   /** User entries: only the group of apiVersion counts, as in {@code healthCheckExprs}. */
-  static HealthCheckRegistry forUser(List<CelHealthCheck> checks, String listName) {
-    Map<String, Map<String, CelHealthCheck>> byGroup = new HashMap<>();
+  static HealthCheckRegistry forUser(List<LazyHealthCheck> checks, String listName) {
+    Map<String, Map<String, LazyHealthCheck>> byGroup = new HashMap<>();
     for (int i = 0; i < checks.size(); i++) {
       HealthCheckExpr entry = checks.get(i).entry();
       add(byGroup, group(entry.apiVersion()), entry.kind(), checks.get(i), listName, i);
@@ -37,9 +37,9 @@ final class HealthCheckRegistry {
   }
 
   /** Library entries: {@code group/*} matches any version, anything else that exact apiVersion. */
-  static HealthCheckRegistry forLibrary(List<CelHealthCheck> checks, String listName) {
-    Map<String, Map<String, CelHealthCheck>> byApiVersion = new HashMap<>();
-    Map<String, Map<String, CelHealthCheck>> byGroup = new HashMap<>();
+  static HealthCheckRegistry forLibrary(List<LazyHealthCheck> checks, String listName) {
+    Map<String, Map<String, LazyHealthCheck>> byApiVersion = new HashMap<>();
+    Map<String, Map<String, LazyHealthCheck>> byGroup = new HashMap<>();
     for (int i = 0; i < checks.size(); i++) {
       HealthCheckExpr entry = checks.get(i).entry();
       if (entry.apiVersion().endsWith(WILDCARD_VERSION)) {
@@ -51,19 +51,19 @@ final class HealthCheckRegistry {
     return new HealthCheckRegistry(byApiVersion, byGroup);
   }
 
-  /** The check for an object, or null. */
-  CelHealthCheck find(String apiVersion, String kind) {
-    Map<String, CelHealthCheck> exact = byApiVersion.isEmpty() ? null : byApiVersion.get(apiVersion);
+  /** The check for an object, or null; finding it compiles nothing. */
+  LazyHealthCheck find(String apiVersion, String kind) {
+    Map<String, LazyHealthCheck> exact = byApiVersion.isEmpty() ? null : byApiVersion.get(apiVersion);
     if (exact != null) {
-      CelHealthCheck check = exact.get(kind);
+      LazyHealthCheck check = exact.get(kind);
       if (check != null) {
         return check;
       }
     }
-    Map<String, CelHealthCheck> group =
+    Map<String, LazyHealthCheck> group =
         byGroup.isEmpty() ? null : byGroup.get(GroupKind.groupOf(apiVersion));
     if (group != null) {
-      CelHealthCheck check = group.get(kind);
+      LazyHealthCheck check = group.get(kind);
       if (check != null) {
         return check;
       }
@@ -83,13 +83,13 @@ final class HealthCheckRegistry {
   }
 
   private static void add(
-      Map<String, Map<String, CelHealthCheck>> index,
+      Map<String, Map<String, LazyHealthCheck>> index,
       String key,
       String kind,
-      CelHealthCheck check,
+      LazyHealthCheck check,
       String listName,
       int position) {
-    CelHealthCheck previous = index.computeIfAbsent(key, k -> new HashMap<>()).putIfAbsent(kind, check);
+    LazyHealthCheck previous = index.computeIfAbsent(key, k -> new HashMap<>()).putIfAbsent(kind, check);
     if (previous != null) {
       String groupKind = kind.isEmpty() ? key : new GroupKind(key, kind).toString();
       throw new InvalidHealthCheckException(

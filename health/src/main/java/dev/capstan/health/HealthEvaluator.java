@@ -23,7 +23,8 @@ import java.util.Objects;
  * </ol>
  *
  * <p>Bad input never throws: an object that cannot be read is Unknown with a message naming the
- * field. Instances are immutable and thread-safe; every expression is compiled once, at creation.
+ * field. Instances are immutable and thread-safe; user expressions are compiled at creation,
+ * built-in ones on first use of their kind, and each only once.
  */
 public final class HealthEvaluator {
   /** Annotation that leaves an object out of aggregates when its value is {@value #SKIP_VALUE}. */
@@ -71,8 +72,8 @@ public final class HealthEvaluator {
       List<HealthCheckExpr> userExprs, BuiltinLibrary library, Clock clock) {
     Objects.requireNonNull(library, "library");
     Objects.requireNonNull(clock, "clock");
-    HealthCheckCompiler compiler = new HealthCheckCompiler(new CelHealthEnvironment());
-    List<CelHealthCheck> compiled = compiler.compileAll(List.copyOf(userExprs), USER_LIST_NAME, false);
+    List<LazyHealthCheck> compiled =
+        new HealthCheckCompiler().compileAll(List.copyOf(userExprs), USER_LIST_NAME, false);
     return new HealthEvaluator(
         HealthCheckRegistry.forUser(compiled, USER_LIST_NAME), library, clock);
   }
@@ -148,15 +149,21 @@ public final class HealthEvaluator {
               ? "missing apiVersion and kind"
               : apiVersion.isEmpty() ? "missing apiVersion" : "missing kind");
     }
-    CelHealthCheck check = findCheck(apiVersion, kind);
+    LazyHealthCheck check = findCheck(apiVersion, kind);
     if (check != null) {
-      return check.evaluate(object);
+      try {
+        return check.get().evaluate(object);
+      } catch (InvalidHealthCheckException e) {
+        // Only a built-in entry can get here (user entries are compiled when loaded), and the
+        // library's tests compile every entry; still, a broken entry must not break the caller.
+        return new ResourceStatus(Status.Unknown, "InvalidHealthCheck", e.getMessage());
+      }
     }
     return kstatus.evaluate(object, GroupKind.groupOf(apiVersion), kind);
   }
 
-  private CelHealthCheck findCheck(String apiVersion, String kind) {
-    CelHealthCheck check = user.find(apiVersion, kind);
+  private LazyHealthCheck findCheck(String apiVersion, String kind) {
+    LazyHealthCheck check = user.find(apiVersion, kind);
     return check != null ? check : library.registry().find(apiVersion, kind);
   }
 }
