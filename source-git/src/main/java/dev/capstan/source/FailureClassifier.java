@@ -28,7 +28,7 @@ final class FailureClassifier {
       if (m.contains("not authorized") || m.contains("authentication is required")
           || m.contains("auth fail") || m.contains("authentication failed")
           || m.contains("no more authentication methods") || m.contains("cannot log in")
-          || m.contains("403 forbidden") || m.contains("401")) {
+          || m.contains("403 forbidden")) {
         return FailureReason.AUTHENTICATION_FAILED;
       }
       if (m.contains("timed out") || m.contains("timeout")) {
@@ -57,8 +57,9 @@ final class FailureClassifier {
       }
       String m = t.getMessage() == null ? "" : t.getMessage().toLowerCase(Locale.ROOT);
       if (m.contains("connection refused") || m.contains("connection reset")
-          || m.contains("timed out") || m.contains("502") || m.contains("503")
-          || m.contains("504") || m.contains("unknown host") || m.contains("closed by")
+          || m.contains("timed out") || m.contains("502 bad gateway")
+          || m.contains("503 service unavailable") || m.contains("504 gateway time")
+          || m.contains("unknown host") || m.contains("closed by")
           || m.contains("premature eof") || m.contains("broken pipe")) {
         return true;
       }
