@@ -10,7 +10,6 @@ import dev.capstan.health.InvalidHealthCheckException;
 import dev.capstan.health.ResourceStatus;
 import dev.capstan.health.Status;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.PrintWriter;
 import java.time.Clock;
@@ -91,7 +90,8 @@ final class InventoryTree {
     Optional<GenericKubernetesResource> object;
     try {
       object = live.get(id.apiVersion(version == null ? "" : version), id.kind(), id.namespace(), id.name());
-    } catch (KubernetesClientException e) {
+    } catch (RuntimeException e) {
+      // One unreadable object (an API no longer served, no permission) must not hide the others.
       return TreeNode.leaf(label + "  " + Status.Unknown + "  cannot read it: " + firstLine(e.getMessage()));
     }
     if (object.isEmpty()) {

@@ -41,11 +41,11 @@ final class ReconcileRequester {
 
   /**
    * Applies {@code patch} (which must carry the request for {@code token}) and waits for the
-   * outcome.
+   * outcome; {@code action} says what the patch does, for the progress line.
    */
   <T extends HasMetadata> ReconcileOutcome requestAndWait(CapstanKind<T> kind, String namespace,
-      String name, Map<String, Object> patch, String token, Duration timeout) {
-    out.println("annotating " + kind.kind() + " " + name + " in namespace " + namespace);
+      String name, Map<String, Object> patch, String token, Duration timeout, String action) {
+    out.println(action + " " + kind.kind() + " " + name + " in namespace " + namespace);
     out.flush();
     resources.mergePatch(kind, namespace, name, patch);
     out.println("waiting for " + kind.kind() + " " + name + " to be reconciled");
@@ -57,7 +57,7 @@ final class ReconcileRequester {
   <T extends HasMetadata> ReconcileOutcome requestAndWait(
       CapstanKind<T> kind, String namespace, String name, Duration timeout) {
     String token = newToken();
-    return requestAndWait(kind, namespace, name, requestPatch(token), token, timeout);
+    return requestAndWait(kind, namespace, name, requestPatch(token), token, timeout, "annotating");
   }
 
   private <T extends HasMetadata> ResourceView await(

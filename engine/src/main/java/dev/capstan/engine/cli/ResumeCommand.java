@@ -75,7 +75,7 @@ public final class ResumeCommand implements Callable<Integer> {
       out.println(kind.kind() + " " + name + " resumed");
       return 0;
     }
-    ReconcileOutcome outcome = requester.requestAndWait(kind, ns, name, patch, token, timeout);
+    ReconcileOutcome outcome = requester.requestAndWait(kind, ns, name, patch, token, timeout, "resuming");
     return ReconcileCommand.report(outcome, out, err) ? 0 : CliException.FAILED;
   }
 }

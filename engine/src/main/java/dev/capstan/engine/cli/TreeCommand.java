@@ -68,11 +68,19 @@ public final class TreeCommand implements Callable<Integer> {
 
   private static InventoryTree.LiveObjects live(KubernetesClient client) {
     return (apiVersion, kind, namespace, name) -> {
-      var resources = client.genericKubernetesResources(apiVersion, kind);
-      GenericKubernetesResource object = namespace.isEmpty()
-          ? resources.withName(name).get()
-          : resources.inNamespace(namespace).withName(name).get();
-      return Optional.ofNullable(object);
+      try {
+        var resources = client.genericKubernetesResources(apiVersion, kind);
+        GenericKubernetesResource object = namespace.isEmpty()
+            ? resources.withName(name).get()
+            : resources.inNamespace(namespace).withName(name).get();
+        return Optional.ofNullable(object);
+      } catch (RuntimeException e) {
+        // The client's own words for an unserved API do not name it.
+        if (!client.supports(apiVersion, kind)) {
+          throw new IllegalStateException(apiVersion + " " + kind + " is not served by this cluster", e);
+        }
+        throw e;
+      }
     };
   }
 

@@ -55,6 +55,7 @@ class TreeCommandIT {
         new InventoryEntry(ns + "_web__Service", "v1"),
         new InventoryEntry(ns + "_web_apps_Deployment", "v1"),
         new InventoryEntry(ns + "_gone__ConfigMap", "v1"),
+        new InventoryEntry(ns + "_old_retired.capstan.dev_Gadget", "v1"),
         new InventoryEntry(ns + "_child_kustomize.capstan.dev_Kustomization", "v1"))));
   }
 
@@ -91,6 +92,7 @@ class TreeCommandIT {
         "    ├── Service/web  Current",
         "    ├── Deployment/web  Current",
         "    ├── ConfigMap/gone  NotFound",
+        "    ├── Gadget/old  Unknown  cannot read it: retired.capstan.dev/v1 Gadget is not served by this cluster",
         "    └── Kustomization/child  Current",
         "        └── namespace " + ns,
         "            └── ConfigMap/child-settings  Current"), run.outLines(), run::toString);
