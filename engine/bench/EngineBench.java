@@ -42,7 +42,8 @@ public class EngineBench {
 
   public static void main(String[] args) throws Exception {
     String scenario = args.length > 0 ? args[0] : "commit-latency";
-    client = new KubernetesClientBuilder().build();
+    client = new KubernetesClientBuilder()
+        .withHttpClientFactory(new io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory()).build();
     CapstanCrds.install(client);
     shard = "b" + Long.toHexString(System.nanoTime());
     ns = "bench-" + shard;
@@ -67,8 +68,8 @@ public class EngineBench {
 
   /** Commit-to-applied after requestedAt, for an app of 50 objects (45 ConfigMaps, 5 Deployments). */
   static void commitLatency() throws Exception {
-    gitRepository("repo");
     String revision = commit(app50(0, "1"));
+    gitRepository("repo");
     kustomization("app", "./app", "  wait: true\n  timeout: 5m\n");
     awaitApplied("app", revision, Duration.ofMinutes(3));
     List<Long> configOnly = new ArrayList<>();
@@ -93,8 +94,8 @@ public class EngineBench {
 
   /** How soon a dependent is woken once its dependency turns Ready, seen by one watch. */
   static void dependencyWake() throws Exception {
-    gitRepository("repo");
     String revision = commit(Map.of("infra/cm.yaml", configMap("infra", "1"), "app/cm.yaml", configMap("app", "1")));
+    gitRepository("repo");
     awaitSource(revision);
     List<Long> wakes = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
@@ -121,7 +122,12 @@ public class EngineBench {
         await(() -> KustomizationStatuses.condition(get(app).getStatus(), "Ready")
             .map(c -> "DependencyNotReady".equals(c.getReason())).orElse(false), Duration.ofSeconds(30));
         kustomization(infra, "./infra", "");
-        await(() -> seen.containsKey("app-woken"), Duration.ofSeconds(60));
+        try {
+          await(() -> seen.containsKey("app-woken"), Duration.ofSeconds(60));
+        } catch (IllegalStateException e) {
+          System.out.println("seen " + seen + "\ninfra " + get(infra).getStatus() + "\napp " + get(app).getStatus());
+          throw e;
+        }
         wakes.add(Duration.between(seen.get("infra-ready"), seen.get("app-woken")).toMillis());
       }
     }
@@ -133,12 +139,12 @@ public class EngineBench {
     client.resource(client.getKubernetesSerialization().unmarshal(CRD, io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition.class))
         .fieldManager("capstan-bench").forceConflicts().serverSideApply();
     Thread.sleep(3000);
-    gitRepository("repo");
     Map<String, String> files = new TreeMap<>();
     for (int i = 0; i < 1000; i++) {
       files.put("app/item-" + i + ".yaml", "apiVersion: bench.capstan.dev/v1\nkind: BenchItem\nmetadata: {name: item-" + i + "}\nspec: {n: " + i + "}\n");
     }
     String revision = commit(files);
+    gitRepository("repo");
     Instant first = Instant.now();
     kustomization("app", "./app", "  timeout: 5m\n");
     awaitApplied("app", revision, Duration.ofMinutes(5));

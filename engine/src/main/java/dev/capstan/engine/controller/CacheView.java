@@ -5,19 +5,22 @@ import dev.capstan.api.source.GitRepository;
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.pipeline.ClusterView;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
-import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.util.Collection;
 import java.util.Optional;
 
-/** The pipeline's view of Capstan objects, served from the controller's informer caches. */
+/**
+ * The pipeline's view of Capstan objects, served from the informers whose events wake the
+ * reconciles: a dependent woken by a dependency's change must read the dependency from the cache
+ * that saw the change, not from another informer that may not have caught up yet.
+ */
 final class CacheView implements ClusterView {
-  private volatile IndexerResourceCache<Kustomization> kustomizations;
+  private volatile InformerEventSource<Kustomization, Kustomization> kustomizations;
   private volatile InformerEventSource<GitRepository, Kustomization> gitRepositories;
 
-  void connect(IndexerResourceCache<Kustomization> kustomizationCache,
+  void connect(InformerEventSource<Kustomization, Kustomization> dependencySource,
       InformerEventSource<GitRepository, Kustomization> gitRepositorySource) {
-    this.kustomizations = kustomizationCache;
+    this.kustomizations = dependencySource;
     this.gitRepositories = gitRepositorySource;
   }
 
@@ -33,6 +36,6 @@ final class CacheView implements ClusterView {
 
   @Override
   public Collection<Kustomization> kustomizations() {
-    return kustomizations.list().toList();
+    return kustomizations.list(k -> true).toList();
   }
 }

@@ -76,7 +76,7 @@ public final class KustomizationReconciler implements Reconciler<Kustomization>,
             .withOnUpdateFilter(EventFilters::readinessChange)
             .build(),
         context);
-    view.connect(cache, sources);
+    view.connect(dependencies, sources);
     return List.of(sources, dependencies, wakeUps);
   }
 
