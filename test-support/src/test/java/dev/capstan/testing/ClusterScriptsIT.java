@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** deploy/testcluster/up refuses bad conditions clearly and leaves nothing half-started. */
-class TestClusterScriptsIT {
+class ClusterScriptsIT {
 
   @Test
   void upWithAPortInUseSaysWhichAndLeavesNothingRunning(@TempDir Path runDir) throws Exception {
