@@ -122,13 +122,10 @@ final class EngineFixture implements AutoCloseable {
 
   /** Asks for a reconcile now, as {@code capstan reconcile} does. */
   void requestReconcile(Class<? extends io.fabric8.kubernetes.api.model.HasMetadata> type, String name) {
-    client.resources(type).inNamespace(namespace).withName(name).edit(o -> {
-      Map<String, String> annotations = new java.util.HashMap<>(
-          o.getMetadata().getAnnotations() == null ? Map.of() : o.getMetadata().getAnnotations());
-      annotations.put("reconcile.capstan.dev/requestedAt", Instant.now().toString());
-      o.getMetadata().setAnnotations(annotations);
-      return o;
-    });
+    // A merge patch, not a read-modify-write: status writes must not make it conflict.
+    client.resources(type).inNamespace(namespace).withName(name).patch(
+        io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+        "{\"metadata\":{\"annotations\":{\"reconcile.capstan.dev/requestedAt\":\"" + Instant.now() + "\"}}}");
   }
 
   /** Deletes this fixture's Kustomizations (the engine removes its finalizers), then stops the engine. */
