@@ -60,6 +60,9 @@ public class EngineBench {
         case "noop-1000" -> noop1000();
         default -> throw new IllegalArgumentException("unknown scenario " + scenario);
       }
+      // While the engine still runs, so that it removes its finalizers and the namespace can go.
+      client.resources(Kustomization.class).inNamespace(ns).delete();
+      await(() -> client.resources(Kustomization.class).inNamespace(ns).list().getItems().isEmpty(), Duration.ofMinutes(2));
     } finally {
       client.namespaces().withName(ns).delete();
       client.close();

@@ -47,6 +47,13 @@ class EventFiltersTest {
   }
 
   @Test
+  void theFinalizerUpdateAfterTheFirstEventRunsThePipeline() {
+    Kustomization withFinalizer = ks(1, null, null);
+    withFinalizer.getMetadata().setFinalizers(List.of("kustomize.capstan.dev/finalizer"));
+    assertTrue(EventFilters.ownChange(withFinalizer, ks(1, null, null)));
+  }
+
+  @Test
   void dependentsWakeOnReadinessChangesOnly() {
     assertTrue(EventFilters.readinessChange(ks(1, null, status("True", 1, "a")), ks(1, null, status("False", 1, "a"))));
     assertTrue(EventFilters.readinessChange(ks(1, null, status("True", 1, "b")), ks(1, null, status("True", 1, "a"))));
