@@ -69,6 +69,12 @@ class ContinuousHealthIT extends EngineTestBase {
     // No reconcile ran for any of this: Ready is exactly as the one reconcile left it.
     assertEquals(ready, engine.condition("app", "Ready").orElseThrow());
     assertEquals(revision, engine.kustomization("app").getStatus().lastAppliedRevision());
+    assertTrue(engine.engine.monitor().watchedKinds().contains("Widget.e2e.capstan.dev"));
+
+    // The informer for a kind goes away with the last inventory that needs it.
+    engine.client.resources(dev.capstan.api.kustomize.Kustomization.class).inNamespace(ns()).withName("app").delete();
+    EngineFixture.eventually(Duration.ofSeconds(30))
+        .until(() -> !engine.engine.monitor().watchedKinds().contains("Widget.e2e.capstan.dev"));
   }
 
   private static void installCrd() {
