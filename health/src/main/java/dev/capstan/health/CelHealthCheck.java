@@ -5,9 +5,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One compiled {@code healthCheckExprs} entry. Evaluation: the observedGeneration gate, then
- * inProgress, failed and current in that order; the first true wins, none true is InProgress, and
- * an evaluation error stops at once and makes the status Unknown.
+ * One compiled {@code healthCheckExprs} entry. Evaluation: the observedGeneration gate; for a
+ * built-in entry, an object whose status holds nothing the entry reads is InProgress unless
+ * current holds ({@link #awaitingStatus}); then inProgress, failed and current in that order: the
+ * first true wins, none true is InProgress, and an evaluation error stops at once and makes the
+ * status Unknown.
  */
 final class CelHealthCheck {
   static final String AWAITING_STATUS = "AwaitingStatus";

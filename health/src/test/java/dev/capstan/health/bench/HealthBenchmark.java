@@ -28,6 +28,7 @@ public class HealthBenchmark {
   private Map<String, Object> deployment;
   private Map<String, Object> genericResource;
   private Map<String, Object> certificate;
+  private Map<String, Object> gadget;
   private List<Map<String, Object>> tenThousand;
 
   @Setup
@@ -39,11 +40,19 @@ public class HealthBenchmark {
                 "Certificate",
                 "status.conditions.filter(e, e.type == 'Ready').all(e, e.observedGeneration == metadata.generation && e.status == 'True')",
                 "status.conditions.filter(e, e.type == 'Issuing').all(e, e.observedGeneration == metadata.generation && e.status == 'True')",
-                "status.conditions.filter(e, e.type == 'Ready').all(e, e.observedGeneration == metadata.generation && e.status == 'False')"));
+                "status.conditions.filter(e, e.type == 'Ready').all(e, e.observedGeneration == metadata.generation && e.status == 'False')"),
+            new HealthCheckExpr(
+                "bench.capstan.dev/v1",
+                "Gadget",
+                "status.conditions.filter(e, e.type == 'Ready').all(e, e.observedGeneration == metadata.generation && e.status == 'True')",
+                "",
+                ""));
     evaluator = HealthEvaluator.create(exprs, BuiltinLibrary.load(), Clock.systemUTC());
     deployment = deployment("web", 3);
     genericResource = generic("widget");
     certificate = certificate("tls");
+    gadget = certificate("gadget");
+    gadget.put("kind", "Gadget");
     tenThousand = new ArrayList<>();
     for (int i = 0; i < 10_000; i++) {
       switch (i % 3) {
@@ -67,6 +76,12 @@ public class HealthBenchmark {
   @Benchmark
   public ResourceStatus celCheckedStatus() {
     return evaluator.status(certificate);
+  }
+
+  /** One CEL expression per object: the cost of a single CEL evaluation through the public API. */
+  @Benchmark
+  public ResourceStatus celSingleExpressionStatus() {
+    return evaluator.status(gadget);
   }
 
   @Benchmark

@@ -19,14 +19,15 @@ class HealthBenchmarkRun {
     assumeTrue(Boolean.getBoolean("capstan.bench"), "benchmarks run only from bench/run-jmh");
     Options options =
         new OptionsBuilder()
-            .include(HealthBenchmark.class.getName())
+            .include(HealthBenchmark.class.getName() + System.getProperty("capstan.bench.include", ""))
             .forks(Integer.getInteger("capstan.bench.forks", 1))
-            .warmupIterations(Integer.getInteger("capstan.bench.warmups", 2))
+            .warmupIterations(Integer.getInteger("capstan.bench.warmups", 5))
             .warmupTime(TimeValue.seconds(2))
             .measurementIterations(Integer.getInteger("capstan.bench.iterations", 3))
             .measurementTime(TimeValue.seconds(2))
             .threads(1)
             .jvmArgsAppend("-Xmx1g")
+            .addProfiler(WorkerCpuProfiler.class)
             .build();
     new Runner(options).run();
   }
