@@ -12,7 +12,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -30,16 +29,7 @@ import picocli.CommandLine.Spec;
     })
 public final class ReconcileCommand implements Callable<Integer> {
 
-  @Parameters(index = "0", paramLabel = "KIND", converter = KindConverter.class,
-      description = "ks | kustomizations | gitrepo | gitrepositories")
-  CapstanKind<?> kind;
-
-  @Parameters(index = "1", paramLabel = "NAME")
-  String name;
-
-  @Option(names = {"-n", "--namespace"}, paramLabel = "NS",
-      description = "Namespace (default: the kubeconfig context's, else default).")
-  String namespace;
+  @Mixin ObjectArguments target = new ObjectArguments();
 
   @Option(names = "--with-source",
       description = "Reconcile the Kustomization's GitRepository first (fetch the latest commit).")
@@ -69,10 +59,12 @@ public final class ReconcileCommand implements Callable<Integer> {
   }
 
   private int reconcile(KubernetesClient client, PrintWriter out, PrintWriter err) {
-    if (withSource && kind != CapstanKind.KUSTOMIZATION) {
+    if (withSource && target.kind != CapstanKind.KUSTOMIZATION) {
       throw new CliException("--with-source applies to Kustomizations only", CliException.BAD_INPUT);
     }
-    String ns = ClusterOptions.namespace(client, namespace);
+    String ns = target.namespace(client);
+    CapstanKind<?> kind = target.kind;
+    String name = target.name;
     CapstanResources resources = new CapstanResources(client);
     ReconcileRequester requester = new ReconcileRequester(resources, clock, out);
     if (withSource) {

@@ -10,7 +10,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -26,16 +25,7 @@ import picocli.CommandLine.Spec;
     })
 public final class ResumeCommand implements Callable<Integer> {
 
-  @Parameters(index = "0", paramLabel = "KIND", converter = KindConverter.class,
-      description = "ks | kustomizations | gitrepo | gitrepositories")
-  CapstanKind<?> kind;
-
-  @Parameters(index = "1", paramLabel = "NAME")
-  String name;
-
-  @Option(names = {"-n", "--namespace"}, paramLabel = "NS",
-      description = "Namespace (default: the kubeconfig context's, else default).")
-  String namespace;
+  @Mixin ObjectArguments target = new ObjectArguments();
 
   @Option(names = "--no-wait", description = "Return once resumed, without waiting for the reconcile.")
   boolean noWait;
@@ -64,7 +54,9 @@ public final class ResumeCommand implements Callable<Integer> {
   }
 
   private int resume(KubernetesClient client, PrintWriter out, PrintWriter err) {
-    String ns = ClusterOptions.namespace(client, namespace);
+    String ns = target.namespace(client);
+    CapstanKind<?> kind = target.kind;
+    String name = target.name;
     CapstanResources resources = new CapstanResources(client);
     ReconcileRequester requester = new ReconcileRequester(resources, clock, out);
     String token = requester.newToken();

@@ -7,8 +7,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code capstan suspend ks|gitrepo NAME}: sets {@code spec.suspend} so the controller leaves it alone. */
@@ -21,16 +19,7 @@ import picocli.CommandLine.Spec;
     })
 public final class SuspendCommand implements Callable<Integer> {
 
-  @Parameters(index = "0", paramLabel = "KIND", converter = KindConverter.class,
-      description = "ks | kustomizations | gitrepo | gitrepositories")
-  CapstanKind<?> kind;
-
-  @Parameters(index = "1", paramLabel = "NAME")
-  String name;
-
-  @Option(names = {"-n", "--namespace"}, paramLabel = "NS",
-      description = "Namespace (default: the kubeconfig context's, else default).")
-  String namespace;
+  @Mixin ObjectArguments target = new ObjectArguments();
 
   @Mixin ClusterOptions cluster = new ClusterOptions();
 
@@ -42,7 +31,9 @@ public final class SuspendCommand implements Callable<Integer> {
   }
 
   private int suspend(KubernetesClient client, PrintWriter out, PrintWriter err) {
-    String ns = ClusterOptions.namespace(client, namespace);
+    String ns = target.namespace(client);
+    CapstanKind<?> kind = target.kind;
+    String name = target.name;
     CapstanResources resources = new CapstanResources(client);
     if (resources.view(kind, ns, name).suspended()) {
       out.println(kind.kind() + " " + name + " is already suspended");

@@ -1,0 +1,25 @@
+package dev.capstan.engine.cli;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** The {@code KIND NAME [-n NS]} arguments of commands that act on one Kustomization or GitRepository. */
+final class ObjectArguments {
+
+  @Parameters(index = "0", paramLabel = "KIND", converter = KindConverter.class,
+      description = "ks | kustomizations | gitrepo | gitrepositories")
+  CapstanKind<?> kind;
+
+  @Parameters(index = "1", paramLabel = "NAME")
+  String name;
+
+  @Option(names = {"-n", "--namespace"}, paramLabel = "NS",
+      description = "Namespace (default: the kubeconfig context's, else default).")
+  String namespace;
+
+  /** The namespace given, else the kubeconfig context's, else default. */
+  String namespace(KubernetesClient client) {
+    return ClusterOptions.namespace(client, namespace);
+  }
+}
