@@ -68,7 +68,7 @@ public final class ApplyCommand implements Callable<Integer> {
   @Option(names = "--kubeconfig", paramLabel = "PATH", description = "Kubeconfig file (default: $KUBECONFIG, ~/.kube/config).")
   Path kubeconfig;
 
-  @Option(names = "--concurrency", defaultValue = "8", description = "Requests in flight at once. Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--concurrency", defaultValue = "16", description = "Requests in flight at once. Default: ${DEFAULT-VALUE}.")
   int concurrency;
 
   @Spec CommandSpec spec;

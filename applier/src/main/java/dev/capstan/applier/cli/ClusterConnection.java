@@ -3,6 +3,7 @@ package dev.capstan.applier.cli;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -15,7 +16,12 @@ final class ClusterConnection {
   static KubernetesClient open(Path kubeconfig) {
     Config config =
         kubeconfig == null ? Config.autoConfigure(null) : Config.fromKubeconfig(kubeconfig.toFile());
-    return new KubernetesClientBuilder().withConfig(config).build();
+    // The JDK's HTTP client, named explicitly: with several on the class path the library would
+    // pick one at random (and warn), and this one starts quicker for a short-lived command.
+    return new KubernetesClientBuilder()
+        .withConfig(config)
+        .withHttpClientFactory(new JdkHttpClientFactory())
+        .build();
   }
 
   /**
