@@ -1,13 +1,13 @@
 package dev.capstan.engine;
 
-import dev.capstan.applier.Applier;
 import dev.capstan.applier.apply.Polling;
 import dev.capstan.applier.build.ManifestBuilder;
-import dev.capstan.applier.prune.Pruner;
 import dev.capstan.engine.controller.Controllers;
 import dev.capstan.engine.monitor.HealthMonitor;
+import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.engine.pipeline.Backoff;
 import dev.capstan.engine.pipeline.PipelineParts;
+import dev.capstan.engine.pipeline.ServiceAccountClients;
 import dev.capstan.engine.pipeline.SourcePipeline;
 import dev.capstan.engine.pipeline.StatusWriter;
 import dev.capstan.engine.pipeline.WaitTracker;
@@ -16,6 +16,7 @@ import dev.capstan.source.GitSource;
 import dev.capstan.source.GitSourceOptions;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -29,6 +30,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class Engine implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
+  /** Longer than any reconcile, so a client is never closed under one that is still using it. */
+  private static final Duration IMPERSONATING_CLIENT_IDLE = Duration.ofHours(2);
 
   private final EngineOptions options;
   private final KubernetesClient client;
@@ -37,6 +40,7 @@ public final class Engine implements AutoCloseable {
   private final ScheduledExecutorService monitorThread;
   private final HealthMonitor monitor;
   private final Operator operator;
+  private final ServiceAccountClients accounts;
 
   public Engine(EngineOptions options, KubernetesClient client, List<EngineExtension> extensions) {
     this.options = options;
@@ -55,9 +59,12 @@ public final class Engine implements AutoCloseable {
           .withConcurrentReconciliationThreads(options.reconcileThreads());
       this.extensions.forEach(e -> e.configure(o, options));
     });
-    PipelineParts parts = new PipelineParts(client, null, new ManifestBuilder(),
-        new Applier(client, applyPool), new Pruner(client, applyPool, Polling.system()), statuses,
-        monitor, waits, BuiltinLibrary.load(), options.clock(), Backoff.defaults(), options.waitPoll());
+    this.accounts = new ServiceAccountClients(Acting.of(client, applyPool, Polling.system()),
+        c -> Acting.of(c, applyPool, Polling.system()), options.tenancy().defaultServiceAccount(),
+        options.clock(), IMPERSONATING_CLIENT_IDLE);
+    PipelineParts parts = new PipelineParts(client, null, new ManifestBuilder(), accounts, statuses,
+        monitor, waits, BuiltinLibrary.load(), options.clock(), Backoff.defaults(), options.waitPoll(),
+        options.tenancy().noCrossNamespaceRefs());
     GitSource git = new GitSource(GitSourceOptions.at(options.storageRoot()).withClock(options.clock()));
     SourcePipeline sources = new SourcePipeline(client, git, statuses, options.clock());
     Controllers.register(operator, sources, parts, monitor, options.watchLabelSelector());
@@ -87,6 +94,7 @@ public final class Engine implements AutoCloseable {
     monitor.close();
     monitorThread.shutdownNow();
     applyPool.shutdownNow();
+    accounts.close();
   }
 
   private static java.util.concurrent.ThreadFactory daemon(String name) {

@@ -16,6 +16,7 @@ import java.util.Optional;
  * @param applyThreads API requests in flight at once for applies and prunes
  * @param waitPoll how often a health wait looks again when no event came
  * @param healthDebounce how long the health monitor gathers events before evaluating
+ * @param tenancy service account impersonation and the cross-namespace reference rule
  */
 public record EngineOptions(
     Path storageRoot,
@@ -27,7 +28,22 @@ public record EngineOptions(
     int applyThreads,
     Duration waitPoll,
     Duration healthDebounce,
-    Clock clock) {
+    Clock clock,
+    Tenancy tenancy) {
+
+  /**
+   * @param defaultServiceAccount the service account of Kustomizations that name none; without
+   *     it those act as the engine itself
+   * @param noCrossNamespaceRefs refuse a sourceRef to another namespace
+   */
+  public record Tenancy(Optional<String> defaultServiceAccount, boolean noCrossNamespaceRefs) {
+    public Tenancy {
+      defaultServiceAccount = defaultServiceAccount == null
+          ? Optional.empty() : defaultServiceAccount.filter(s -> !s.isBlank());
+    }
+
+    public static final Tenancy NONE = new Tenancy(Optional.empty(), false);
+  }
 
   public EngineOptions {
     Objects.requireNonNull(storageRoot, "storageRoot");
@@ -39,30 +55,36 @@ public record EngineOptions(
     waitPoll = waitPoll == null ? Duration.ofSeconds(2) : waitPoll;
     healthDebounce = healthDebounce == null ? Duration.ofMillis(200) : healthDebounce;
     clock = clock == null ? Clock.systemUTC() : clock;
+    tenancy = tenancy == null ? Tenancy.NONE : tenancy;
   }
 
   public static EngineOptions defaults(Path storageRoot) {
-    return new EngineOptions(storageRoot, null, null, null, false, 0, 0, null, null, null);
+    return new EngineOptions(storageRoot, null, null, null, false, 0, 0, null, null, null, null);
   }
 
   public EngineOptions withWatchLabelSelector(String selector) {
     return new EngineOptions(storageRoot, Optional.ofNullable(selector), metricsAddress, webhookAddress,
-        leaderElect, reconcileThreads, applyThreads, waitPoll, healthDebounce, clock);
+        leaderElect, reconcileThreads, applyThreads, waitPoll, healthDebounce, clock, tenancy);
   }
 
   public EngineOptions withAddresses(String metrics, String webhook) {
     return new EngineOptions(storageRoot, watchLabelSelector, Optional.ofNullable(metrics),
         Optional.ofNullable(webhook), leaderElect, reconcileThreads, applyThreads, waitPoll,
-        healthDebounce, clock);
+        healthDebounce, clock, tenancy);
   }
 
   public EngineOptions withLeaderElect(boolean value) {
     return new EngineOptions(storageRoot, watchLabelSelector, metricsAddress, webhookAddress, value,
-        reconcileThreads, applyThreads, waitPoll, healthDebounce, clock);
+        reconcileThreads, applyThreads, waitPoll, healthDebounce, clock, tenancy);
   }
 
   public EngineOptions withWaitPoll(Duration value) {
     return new EngineOptions(storageRoot, watchLabelSelector, metricsAddress, webhookAddress,
-        leaderElect, reconcileThreads, applyThreads, value, healthDebounce, clock);
+        leaderElect, reconcileThreads, applyThreads, value, healthDebounce, clock, tenancy);
+  }
+
+  public EngineOptions withTenancy(Tenancy value) {
+    return new EngineOptions(storageRoot, watchLabelSelector, metricsAddress, webhookAddress,
+        leaderElect, reconcileThreads, applyThreads, waitPoll, healthDebounce, clock, value);
   }
 }

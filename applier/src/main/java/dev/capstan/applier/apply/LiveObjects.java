@@ -68,6 +68,11 @@ public final class LiveObjects {
       if (e.getCode() == 404) {
         return List.of(); // kind not served yet: defined by a CRD of this revision
       }
+      if (e.getCode() == 403) {
+        // May not list here (an impersonated tenant): read as absent, so each object's own
+        // dry-run fails with the API server's reason naming it.
+        return List.of();
+      }
       throw e;
     }
   }

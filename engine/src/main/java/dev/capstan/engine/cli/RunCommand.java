@@ -47,6 +47,12 @@ public final class RunCommand implements Callable<Integer> {
   @Option(names = "--watch-label-selector", paramLabel = "SEL", description = "Only reconcile objects matching this label selector.")
   String watchLabelSelector;
 
+  @Option(names = "--default-service-account", paramLabel = "NAME", description = "Service account (in the Kustomization's namespace) to act as for Kustomizations without spec.serviceAccountName.")
+  String defaultServiceAccount;
+
+  @Option(names = "--no-cross-namespace-refs", description = "Refuse a sourceRef to another namespace than the Kustomization's.")
+  boolean noCrossNamespaceRefs;
+
   @Option(names = "--storage-path", paramLabel = "DIR", description = "Where fetched artifacts are stored (default: ${DEFAULT-VALUE}).",
       defaultValue = "${sys:java.io.tmpdir}/capstan-artifacts")
   Path storagePath;
@@ -64,7 +70,8 @@ public final class RunCommand implements Callable<Integer> {
     EngineOptions options = EngineOptions.defaults(storagePath)
         .withWatchLabelSelector(watchLabelSelector)
         .withAddresses(metricsAddress, webhookAddress)
-        .withLeaderElect(leaderElect);
+        .withLeaderElect(leaderElect)
+        .withTenancy(new EngineOptions.Tenancy(java.util.Optional.ofNullable(defaultServiceAccount), noCrossNamespaceRefs));
     OperationsExtension operations;
     try {
       operations = new OperationsExtension(OperationsSettings.of(metricsAddress, webhookAddress, webhookConfig),

@@ -30,7 +30,9 @@ public enum Reason {
   /** Objects that left the source could not be deleted. */
   PRUNE_FAILED("PruneFailed"),
   /** An object failed, or did not become healthy within the timeout. */
-  HEALTH_CHECK_FAILED("HealthCheckFailed");
+  HEALTH_CHECK_FAILED("HealthCheckFailed"),
+  /** A reference the engine's settings forbid (a sourceRef to another namespace). */
+  ACCESS_DENIED("AccessDenied");
 
   private final String text;
 

@@ -15,6 +15,8 @@ final class Attempt {
   final String requestedAt;
   final Instant started;
   Timings timings;
+  /** Who applies, prunes and reads health: the engine, or the Kustomization's service account. */
+  Acting acting;
   String revision;
   /** The objects now in the cluster, when a stage changed them. */
   Inventory inventory;

@@ -57,7 +57,6 @@ public final class KustomizationPipeline {
   private final PipelineParts parts;
   private final DependencyGate gate;
   private final HealthEvaluators evaluators;
-  private final LiveHealth liveHealth;
   private final RetryCounter retries = new RetryCounter();
 
   public KustomizationPipeline(PipelineParts parts) {
@@ -65,7 +64,6 @@ public final class KustomizationPipeline {
     this.parts = parts;
     this.gate = new DependencyGate(parts.view());
     this.evaluators = new HealthEvaluators(parts.library(), parts.clock());
-    this.liveHealth = new LiveHealth(parts.client());
   }
 
   public Outcome reconcile(Kustomization ks) {
@@ -79,6 +77,7 @@ public final class KustomizationPipeline {
       }
       attempt.timings = Timings.of(ks.getSpec());
       gate.check(ks);
+      attempt.acting = parts.accounts().actingFor(ks);
       Artifact artifact = source(attempt);
       attempt.revision = artifact.revision();
       Optional<WaitTracker.PendingWait> pending =
@@ -115,7 +114,7 @@ public final class KustomizationPipeline {
     }
     DeletionPolicy policy = DeletionPolicy.parse(spec.effectiveDeletionPolicy().name());
     Duration timeout = spec.timeout() == null ? Duration.ofMinutes(1) : Timings.of(spec).timeout();
-    List<ObjectResult> results = parts.pruner().onKustomizationDeleted(
+    List<ObjectResult> results = parts.accounts().actingFor(ks).pruner().onKustomizationDeleted(
         policy, spec.pruneEnabled(), Inventories.toApplier(status.inventory()), owner(key), timeout);
     results.stream().filter(ObjectResult::failed).forEach(r ->
         LOG.warn("{}: could not delete {} on deletion: {}", key, r.ref(), r.reason()));
@@ -126,6 +125,10 @@ public final class KustomizationPipeline {
   private Artifact source(Attempt attempt) {
     var ref = attempt.object.getSpec().sourceRef();
     NamespacedName key = NamespacedName.resolve(ref.namespace(), ref.name(), attempt.namespace());
+    if (parts.noCrossNamespaceRefs() && !key.namespace().equals(attempt.namespace())) {
+      throw StageFailure.terminal(Reason.ACCESS_DENIED, "cross-namespace references are not allowed: sourceRef "
+          + "GitRepository '" + key + "' is not in namespace '" + attempt.namespace() + "'");
+    }
     GitRepository repo = parts.view().gitRepository(key).orElseThrow(() ->
         StageFailure.transientFailure(Reason.ARTIFACT_FAILED, "GitRepository '" + key + "' not found"));
     Artifact artifact = repo.getStatus() == null ? null : repo.getStatus().artifact();
@@ -144,7 +147,7 @@ public final class KustomizationPipeline {
   private List<GenericKubernetesResource> build(Attempt attempt, Artifact artifact) {
     KustomizationSpec spec = attempt.object.getSpec();
     BuildResult result = parts.builder().build(Path.of(artifact.path()), spec.path(),
-        BuildSettings.of(spec, attempt.namespace(), parts.client()));
+        BuildSettings.of(spec, attempt.namespace(), attempt.acting.client()));
     if (result instanceof BuildResult.Failed failed) {
       String message = "build of path '" + (spec.path() == null ? "./" : spec.path()) + "' at revision "
           + artifact.revision() + " failed: " + failed.error().describe();
@@ -163,7 +166,7 @@ public final class KustomizationPipeline {
         .withForce(spec.forceEnabled())
         .withTimeout(attempt.timings.timeout())
         .withDefaultNamespace(namespace);
-    ApplyResult result = parts.applier().apply(request);
+    ApplyResult result = attempt.acting.applier().apply(request);
     if (!result.succeeded()) {
       List<ObjectRef> written = result.objects().stream()
           .filter(r -> !r.failed() && r.action() != dev.capstan.applier.Action.SKIPPED)
@@ -180,7 +183,7 @@ public final class KustomizationPipeline {
     if (!attempt.object.getSpec().pruneEnabled()) {
       return;
     }
-    List<ObjectResult> results = parts.pruner().prune(previousInventory(attempt), applied.inventory(),
+    List<ObjectResult> results = attempt.acting.pruner().prune(previousInventory(attempt), applied.inventory(),
         owner(attempt.key), attempt.timings.timeout());
     List<ObjectResult> failures = results.stream().filter(ObjectResult::failed).toList();
     if (!failures.isEmpty()) {
@@ -204,7 +207,7 @@ public final class KustomizationPipeline {
 
   private Outcome checkWait(Attempt attempt, WaitTracker.PendingWait wait) {
     attempt.inventory = wait.inventory();
-    AggregateHealth health = liveHealth.of(wait.objects(), wait.evaluator());
+    AggregateHealth health = attempt.acting.health().of(wait.objects(), wait.evaluator());
     attempt.health = health;
     Instant now = parts.clock().instant();
     if (health.status() == Status.Current) {

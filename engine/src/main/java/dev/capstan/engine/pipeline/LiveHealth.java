@@ -23,7 +23,7 @@ import java.util.Optional;
  * The health of objects read straight from the API server. The wait reads live objects rather
  * than a cache so that an object applied a moment ago is never judged by its previous version.
  */
-final class LiveHealth {
+public final class LiveHealth {
   private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
 
   private final KubernetesClient client;

@@ -1,8 +1,6 @@
 package dev.capstan.engine.pipeline;
 
-import dev.capstan.applier.Applier;
 import dev.capstan.applier.build.ManifestBuilder;
-import dev.capstan.applier.prune.Pruner;
 import dev.capstan.health.BuiltinLibrary;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
@@ -16,27 +14,28 @@ import java.util.Objects;
  * @param view where Capstan objects are read; the controller connects its caches with {@link
  *     #withView}
  *
+ * @param accounts who applies, prunes and reads health for a Kustomization
  * @param waitPoll how often a health wait looks again when no event came
+ * @param noCrossNamespaceRefs whether a sourceRef to another namespace is refused
  */
 public record PipelineParts(
     KubernetesClient client,
     ClusterView view,
     ManifestBuilder builder,
-    Applier applier,
-    Pruner pruner,
+    ServiceAccountClients accounts,
     StatusWriter statuses,
     HealthTracking tracking,
     WaitTracker waits,
     BuiltinLibrary library,
     Clock clock,
     Backoff backoff,
-    Duration waitPoll) {
+    Duration waitPoll,
+    boolean noCrossNamespaceRefs) {
 
   public PipelineParts {
     Objects.requireNonNull(client, "client");
     Objects.requireNonNull(builder, "builder");
-    Objects.requireNonNull(applier, "applier");
-    Objects.requireNonNull(pruner, "pruner");
+    Objects.requireNonNull(accounts, "accounts");
     Objects.requireNonNull(statuses, "statuses");
     tracking = tracking == null ? HealthTracking.NONE : tracking;
     Objects.requireNonNull(waits, "waits");
@@ -47,7 +46,7 @@ public record PipelineParts(
   }
 
   public PipelineParts withView(ClusterView newView) {
-    return new PipelineParts(client, newView, builder, applier, pruner, statuses, tracking, waits,
-        library, clock, backoff, waitPoll);
+    return new PipelineParts(client, newView, builder, accounts, statuses, tracking, waits,
+        library, clock, backoff, waitPoll, noCrossNamespaceRefs);
   }
 }

@@ -37,15 +37,16 @@ final class EngineFixture implements AutoCloseable {
   final Path storage;
   final Engine engine;
 
-  private EngineFixture(KubernetesClient client, String namespace) throws IOException {
+  private EngineFixture(KubernetesClient client, String namespace,
+      java.util.function.UnaryOperator<EngineOptions> settings) throws IOException {
     this.client = client;
     this.namespace = namespace;
     CapstanCrds.install(client);
     this.storage = Files.createTempDirectory("capstan-artifacts");
-    this.engine = new Engine(
+    this.engine = new Engine(settings.apply(
         EngineOptions.defaults(storage)
             .withWatchLabelSelector(SHARD_LABEL + "=" + shard)
-            .withWaitPoll(Duration.ofSeconds(1)),
+            .withWaitPoll(Duration.ofSeconds(1))),
         client);
     engine.start();
   }
@@ -63,8 +64,14 @@ final class EngineFixture implements AutoCloseable {
   }
 
   static EngineFixture start(KubernetesClient client, String namespace) {
+    return start(client, namespace, o -> o);
+  }
+
+  /** An engine whose options are the test defaults changed by {@code settings}. */
+  static EngineFixture start(KubernetesClient client, String namespace,
+      java.util.function.UnaryOperator<EngineOptions> settings) {
     try {
-      return new EngineFixture(client, namespace);
+      return new EngineFixture(client, namespace, settings);
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }
@@ -86,17 +93,27 @@ final class EngineFixture implements AutoCloseable {
 
   /** Creates a Kustomization; {@code extraSpec} is YAML for further spec fields, indented by 2. */
   void kustomization(String name, String source, String path, String extraSpec) {
+    kustomization(name, namespace, namespace, source, path, extraSpec);
+  }
+
+  /**
+   * A Kustomization in {@code inNamespace} whose source is in {@code sourceNamespace} (either may
+   * differ from this fixture's namespace).
+   */
+  void kustomization(String name, String inNamespace, String sourceNamespace, String source, String path,
+      String extraSpec) {
     create(Kustomization.class, """
         apiVersion: kustomize.capstan.dev/v1
         kind: Kustomization
         metadata: {name: %s, namespace: %s, labels: {%s: %s}}
         spec:
-          sourceRef: {kind: GitRepository, name: %s}
+          sourceRef: {kind: GitRepository, name: %s, namespace: %s}
           path: "%s"
           interval: 10m
           prune: true
         %s
-        """.formatted(name, namespace, SHARD_LABEL, shard, source, path, extraSpec.stripTrailing()));
+        """.formatted(name, inNamespace, SHARD_LABEL, shard, source, sourceNamespace, path,
+            extraSpec.stripTrailing()));
   }
 
   private <T extends io.fabric8.kubernetes.api.model.HasMetadata> void create(Class<T> type, String yaml) {

@@ -1,0 +1,21 @@
+package dev.capstan.engine.pipeline;
+
+import dev.capstan.applier.Applier;
+import dev.capstan.applier.apply.Polling;
+import dev.capstan.applier.prune.Pruner;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.concurrent.Executor;
+
+/**
+ * The parts of a reconcile that act on the cluster for a Kustomization: apply, prune and the
+ * health reads. They share one client, which is either the engine's own or one impersonating the
+ * Kustomization's service account.
+ */
+public record Acting(KubernetesClient client, Applier applier, Pruner pruner, LiveHealth health) {
+
+  /** Acting through {@code client}; requests in flight are bounded by {@code executor}. */
+  public static Acting of(KubernetesClient client, Executor executor, Polling polling) {
+    return new Acting(client, new Applier(client, executor, polling),
+        new Pruner(client, executor, polling), new LiveHealth(client));
+  }
+}

@@ -1,0 +1,52 @@
+package dev.capstan.engine.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code spec.serviceAccountName}: the engine applies as the tenant's service account, so what the
+ * service account may not write is not written, and the Kustomization says so.
+ */
+class ServiceAccountIT extends EngineTestBase {
+  private static String other;
+
+  @AfterAll
+  static void deleteOtherNamespace() {
+    if (other != null) {
+      engine.client.namespaces().withName(other).delete();
+    }
+  }
+
+  @Test
+  void aTenantCannotWriteWhereItsServiceAccountMayNot() {
+    other = Tenants.namespace(engine.client, "capstan-tenant-other");
+    Tenants.configMapTenant(engine.client, ns(), "tenant");
+    git.commit(Map.of(
+        "tenant/own.yaml", Tenants.configMapIn(ns(), "own"),
+        "tenant/elsewhere.yaml", Tenants.configMapIn(other, "elsewhere"),
+        "allowed/own.yaml", Tenants.configMapIn(ns(), "allowed")));
+    engine.gitRepository("repo", git.url());
+    engine.kustomization("tenant", "repo", "./tenant", "  serviceAccountName: tenant");
+    engine.kustomization("allowed", "repo", "./allowed", "  serviceAccountName: tenant");
+
+    engine.awaitCondition("allowed", "Ready", Duration.ofSeconds(60), EngineTestBase::isTrue);
+    assertNotNull(engine.client.configMaps().inNamespace(ns()).withName("allowed").get());
+
+    Condition ready = engine.awaitCondition("tenant", "Ready", Duration.ofSeconds(60),
+        c -> "ApplyFailed".equals(c.getReason()));
+    assertEquals("False", ready.getStatus());
+    assertTrue(ready.getMessage().contains(other) && ready.getMessage().contains("elsewhere"), ready.getMessage());
+    assertTrue(ready.getMessage().contains("forbidden"), ready.getMessage());
+    assertTrue(ready.getMessage().contains("system:serviceaccount:" + ns() + ":tenant"), ready.getMessage());
+    assertNull(engine.client.configMaps().inNamespace(other).withName("elsewhere").get(),
+        "the object in the namespace the service account may not write must not exist");
+  }
+}
