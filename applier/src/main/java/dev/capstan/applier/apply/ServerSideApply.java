@@ -6,6 +6,11 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.HttpResponse;
+import io.fabric8.kubernetes.api.model.Status;
+import java.util.concurrent.CompletionException;
 
 /**
  * Single-object calls to the API server: server-side apply (field manager {@code capstan},
@@ -31,6 +36,76 @@ public final class ServerSideApply {
     } catch (KubernetesClientException e) {
       throw new RejectedException(Rejection.of(e));
     }
+  }
+
+  /**
+   * Server-side apply that returns the API server's answer unread, as JSON text: dry-runs and
+   * creations need only to know that the object was accepted, and turning a thousand answers
+   * into objects costs a short-lived command more time than sending them.
+   */
+  public String applyUnread(DesiredObject desired, boolean dryRun) throws RejectedException {
+    HttpClient http = client.getHttpClient();
+    HttpRequest request =
+        http.newHttpRequestBuilder()
+            .uri(applyUri(desired, dryRun))
+            .method("PATCH", "application/apply-patch+yaml", json(desired))
+            .build();
+    HttpResponse<String> response;
+    try {
+      response = http.sendAsync(request, String.class).join();
+    } catch (CompletionException e) {
+      throw new KubernetesClientException(
+          "request to the API server failed: " + e.getCause().getMessage(), e.getCause());
+    }
+    if (!response.isSuccessful()) {
+      throw new RejectedException(Rejection.of(errorOf(response)));
+    }
+    return response.body();
+  }
+
+  /** The resource version in an answer of {@link #applyUnread}. */
+  public String resourceVersionOf(String answer) {
+    GenericKubernetesResource object =
+        client.getKubernetesSerialization().unmarshal(answer, GenericKubernetesResource.class);
+    return object.getMetadata() == null ? null : object.getMetadata().getResourceVersion();
+  }
+
+  private String json(DesiredObject desired) {
+    return client.getKubernetesSerialization().asJson(desired.object());
+  }
+
+  private String applyUri(DesiredObject desired, boolean dryRun) {
+    ResourceType type = desired.type();
+    StringBuilder uri = new StringBuilder(client.getMasterUrl().toString());
+    if (uri.charAt(uri.length() - 1) != '/') {
+      uri.append('/');
+    }
+    uri.append(type.group().isEmpty() ? "api/" + type.version() : "apis/" + type.apiVersion());
+    if (type.namespaced()) {
+      uri.append("/namespaces/").append(desired.ref().namespace());
+    }
+    uri.append('/').append(type.plural()).append('/').append(desired.ref().name());
+    uri.append("?fieldManager=").append(CapstanMetadata.FIELD_MANAGER).append("&force=true");
+    if (dryRun) {
+      uri.append("&dryRun=All");
+    }
+    return uri.toString();
+  }
+
+  private KubernetesClientException errorOf(HttpResponse<String> response) {
+    String body = response.body() == null ? "" : response.body();
+    try {
+      Status status = client.getKubernetesSerialization().unmarshal(body, Status.class);
+      if (status != null && status.getMessage() != null) {
+        return new KubernetesClientException(status);
+      }
+    } catch (RuntimeException notStatus) {
+      // not a Status document: report the HTTP answer itself below
+    }
+    return new KubernetesClientException(
+        "HTTP " + response.code() + " from the API server: " + body.lines().findFirst().orElse(""),
+        response.code(),
+        null);
   }
 
   public GenericKubernetesResource get(DesiredObject desired) {

@@ -114,7 +114,7 @@ public final class StagedApplier {
 
   private Rejection dryRun(Plan plan) {
     try {
-      calls.apply(plan.desired(), true);
+      calls.applyUnread(plan.desired(), true);
       return null;
     } catch (RejectedException e) {
       return e.rejection();
@@ -148,13 +148,12 @@ public final class StagedApplier {
       if (immutable != null) {
         return recreate(d, immutable, request);
       }
-      GenericKubernetesResource after = calls.apply(d, false);
+      String answer = calls.applyUnread(d, false);
       if (plan.live() == null) {
         return ObjectResult.of(d.ref(), Action.CREATED);
       }
-      boolean same =
-          plan.live().getMetadata().getResourceVersion() != null
-              && plan.live().getMetadata().getResourceVersion().equals(after.getMetadata().getResourceVersion());
+      String before = plan.live().getMetadata().getResourceVersion();
+      boolean same = before != null && before.equals(calls.resourceVersionOf(answer));
       return ObjectResult.of(d.ref(), same ? Action.UNCHANGED : Action.CONFIGURED);
     } catch (RejectedException e) {
       if (e.rejection().immutableField() && request.force()) {
