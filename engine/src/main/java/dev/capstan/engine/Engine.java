@@ -6,6 +6,7 @@ import dev.capstan.engine.controller.Controllers;
 import dev.capstan.engine.monitor.HealthMonitor;
 import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.engine.pipeline.Backoff;
+import dev.capstan.engine.pipeline.PipelineObserver;
 import dev.capstan.engine.pipeline.PipelineParts;
 import dev.capstan.engine.pipeline.ServiceAccountClients;
 import dev.capstan.engine.pipeline.SourcePipeline;
@@ -59,14 +60,15 @@ public final class Engine implements AutoCloseable {
           .withConcurrentReconciliationThreads(options.reconcileThreads());
       this.extensions.forEach(e -> e.configure(o, options));
     });
+    PipelineObserver observer = Observers.of(this.extensions.stream().map(EngineExtension::observer).toList());
     this.accounts = new ServiceAccountClients(Acting.of(client, applyPool, Polling.system()),
         c -> Acting.of(c, applyPool, Polling.system()), options.tenancy().defaultServiceAccount(),
         options.clock(), IMPERSONATING_CLIENT_IDLE);
     PipelineParts parts = new PipelineParts(client, null, new ManifestBuilder(), accounts, statuses,
         monitor, waits, BuiltinLibrary.load(), options.clock(), Backoff.defaults(), options.waitPoll(),
-        options.tenancy().noCrossNamespaceRefs());
+        options.tenancy().noCrossNamespaceRefs(), observer);
     GitSource git = new GitSource(GitSourceOptions.at(options.storageRoot()).withClock(options.clock()));
-    SourcePipeline sources = new SourcePipeline(client, git, statuses, options.clock());
+    SourcePipeline sources = new SourcePipeline(client, git, statuses, options.clock(), observer);
     Controllers.register(operator, sources, parts, monitor, options.watchLabelSelector());
   }
 

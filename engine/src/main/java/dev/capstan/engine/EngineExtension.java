@@ -1,5 +1,6 @@
 package dev.capstan.engine;
 
+import dev.capstan.engine.pipeline.PipelineObserver;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
 
@@ -14,6 +15,11 @@ public interface EngineExtension {
 
   /** Called once the controllers run. */
   default void started(KubernetesClient client, EngineOptions options) {}
+
+  /** Told what each reconcile did (metrics); read once, when the engine is built. */
+  default PipelineObserver observer() {
+    return PipelineObserver.NONE;
+  }
 
   /** Called before the controllers stop. */
   default void stopping() {}

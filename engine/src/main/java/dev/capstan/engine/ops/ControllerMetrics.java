@@ -21,6 +21,10 @@ final class ControllerMetrics implements io.javaoperatorsdk.operator.api.monitor
   private final Metrics metrics;
   private final Clock clock;
   private final Map<String, Set<ResourceID>> queued = new ConcurrentHashMap<>();
+  /** How the pipeline said a reconcile in progress ended, by kind and object. */
+  private final Map<Reported, ReconcileOutcome> reported = new ConcurrentHashMap<>();
+
+  private record Reported(String kind, String namespace, String name) {}
 
   ControllerMetrics(Metrics metrics, Clock clock) {
     this.metrics = metrics;
@@ -36,14 +40,22 @@ final class ControllerMetrics implements io.javaoperatorsdk.operator.api.monitor
     ResourceID id = execution.resourceID();
     Instant start = clock.instant();
     ReconcileOutcome outcome = ReconcileOutcome.FAILURE;
+    Reported key = new Reported(kind, id.getNamespace().orElse(""), id.getName());
     try {
       T result = execution.execute();
-      outcome = ReconcileOutcome.SUCCESS;
+      // A failure the pipeline wrote to the status returns normally; it is still a failure.
+      outcome = reported.getOrDefault(key, ReconcileOutcome.SUCCESS);
       return result;
     } finally {
+      reported.remove(key);
       metrics.reconciled(kind, id.getNamespace().orElse(""), id.getName(), outcome,
           Duration.between(start, clock.instant()));
     }
+  }
+
+  /** The pipeline's word on how the reconcile of {@code key} now running ended. */
+  void reported(String kind, dev.capstan.engine.NamespacedName key, ReconcileOutcome outcome) {
+    reported.put(new Reported(kind, key.namespace(), key.name()), outcome);
   }
 
   @Override

@@ -38,7 +38,8 @@ public final class OperationsExtension implements EngineExtension {
   private final Metrics metrics;
   private final Clock clock;
   private volatile LeaderElection election;
-  private ControllerMetrics controllerMetrics;
+  private final ControllerMetrics controllerMetrics;
+  private boolean jvmMetricsBound;
   private EventRecorder events;
   private StatusEvents statusEvents;
   private volatile KubernetesClient client;
@@ -59,6 +60,12 @@ public final class OperationsExtension implements EngineExtension {
     this.registry = registry;
     this.metrics = new Metrics(registry);
     this.clock = clock;
+    this.controllerMetrics = new ControllerMetrics(metrics, clock);
+  }
+
+  @Override
+  public dev.capstan.engine.pipeline.PipelineObserver observer() {
+    return new MetricsObserver(metrics, controllerMetrics);
   }
 
   /** The metrics this engine records into. */
@@ -76,8 +83,8 @@ public final class OperationsExtension implements EngineExtension {
           .description("1 while this replica holds the leader election Lease")
           .tag("lease", election.leaseName()).register(registry);
     }
-    if (controllerMetrics == null) {
-      controllerMetrics = new ControllerMetrics(metrics, clock);
+    if (!jvmMetricsBound) {
+      jvmMetricsBound = true;
       new JvmMemoryMetrics().bindTo(registry);
       new JvmThreadMetrics().bindTo(registry);
       new ProcessorMetrics().bindTo(registry);

@@ -67,6 +67,12 @@ public final class KustomizationPipeline {
   }
 
   public Outcome reconcile(Kustomization ks) {
+    Outcome outcome = reconcileOnce(ks);
+    parts.observer().reconciled("Kustomization", NamespacedName.of(ks), outcome.kind());
+    return outcome;
+  }
+
+  private Outcome reconcileOnce(Kustomization ks) {
     if (ks.getSpec() != null && ks.getSpec().suspended()) {
       return Outcome.suspended();
     }
@@ -91,7 +97,8 @@ public final class KustomizationPipeline {
       announce(attempt);
       List<GenericKubernetesResource> objects = build(attempt, artifact);
       ApplyResult applied = apply(attempt, objects);
-      prune(attempt, applied);
+      int pruned = prune(attempt, applied);
+      parts.observer().objectsChanged(attempt.key, changed(applied.objects()), pruned);
       parts.tracking().track(attempt.key, Inventories.toApplier(attempt.inventory).refs(), evaluator);
       return startWait(attempt, evaluator);
     } catch (StageFailure failure) {
@@ -179,9 +186,10 @@ public final class KustomizationPipeline {
     return result;
   }
 
-  private void prune(Attempt attempt, ApplyResult applied) {
+  /** Prunes what left the source; returns how many objects were deleted. */
+  private int prune(Attempt attempt, ApplyResult applied) {
     if (!attempt.object.getSpec().pruneEnabled()) {
-      return;
+      return 0;
     }
     List<ObjectResult> results = attempt.acting.pruner().prune(previousInventory(attempt), applied.inventory(),
         owner(attempt.key), attempt.timings.timeout());
@@ -191,6 +199,7 @@ public final class KustomizationPipeline {
           failures.stream().map(ObjectResult::ref).toList()));
       throw StageFailure.transientFailure(Reason.PRUNE_FAILED, "prune failed: " + describe(failures));
     }
+    return (int) results.stream().filter(r -> r.action() == dev.capstan.applier.Action.DELETED).count();
   }
 
   private Outcome startWait(Attempt attempt, HealthEvaluator evaluator) {
@@ -200,7 +209,7 @@ public final class KustomizationPipeline {
     }
     Instant deadline = attempt.started.plus(attempt.timings.timeout());
     WaitTracker.PendingWait wait = new WaitTracker.PendingWait(attempt.generation, attempt.revision,
-        attempt.requestedAt, deadline, objects, attempt.inventory, evaluator);
+        attempt.requestedAt, deadline, objects, attempt.inventory, evaluator, attempt.started);
     parts.waits().start(attempt.key, wait);
     return checkWait(attempt, wait);
   }
@@ -211,15 +220,15 @@ public final class KustomizationPipeline {
     attempt.health = health;
     Instant now = parts.clock().instant();
     if (health.status() == Status.Current) {
-      parts.waits().finish(attempt.key);
+      waitEnded(attempt, wait, true, now);
       return succeeded(attempt);
     }
     if (health.status() == Status.Failed) {
-      parts.waits().finish(attempt.key);
+      waitEnded(attempt, wait, false, now);
       throw StageFailure.transientFailure(Reason.HEALTH_CHECK_FAILED, "health check failed: " + health.message());
     }
     if (!now.isBefore(wait.deadline())) {
-      parts.waits().finish(attempt.key);
+      waitEnded(attempt, wait, false, now);
       throw StageFailure.transientFailure(Reason.HEALTH_CHECK_FAILED,
           "timeout waiting for: " + health.message());
     }
@@ -227,6 +236,11 @@ public final class KustomizationPipeline {
         "Applied revision " + attempt.revision + ", waiting for: " + health.message()));
     Duration remaining = Duration.between(now, wait.deadline());
     return Outcome.waiting(remaining.compareTo(parts.waitPoll()) < 0 ? remaining : parts.waitPoll());
+  }
+
+  private void waitEnded(Attempt attempt, WaitTracker.PendingWait wait, boolean healthy, Instant now) {
+    parts.waits().finish(attempt.key);
+    parts.observer().healthWaited(attempt.key, healthy, Duration.between(wait.started(), now));
   }
 
   // ---- status -------------------------------------------------------------------------------
@@ -303,6 +317,13 @@ public final class KustomizationPipeline {
 
   private static Owner owner(NamespacedName key) {
     return new Owner(key.name(), key.namespace());
+  }
+
+  private static int changed(List<ObjectResult> results) {
+    return (int) results.stream()
+        .filter(r -> r.action() == dev.capstan.applier.Action.CREATED
+            || r.action() == dev.capstan.applier.Action.CONFIGURED)
+        .count();
   }
 
   /** Failing objects in lexicographic order, each with the API server's reason. */

@@ -17,6 +17,7 @@ import java.util.Objects;
  * @param accounts who applies, prunes and reads health for a Kustomization
  * @param waitPoll how often a health wait looks again when no event came
  * @param noCrossNamespaceRefs whether a sourceRef to another namespace is refused
+ * @param observer told what each reconcile did (metrics)
  */
 public record PipelineParts(
     KubernetesClient client,
@@ -30,7 +31,8 @@ public record PipelineParts(
     Clock clock,
     Backoff backoff,
     Duration waitPoll,
-    boolean noCrossNamespaceRefs) {
+    boolean noCrossNamespaceRefs,
+    PipelineObserver observer) {
 
   public PipelineParts {
     Objects.requireNonNull(client, "client");
@@ -43,10 +45,11 @@ public record PipelineParts(
     Objects.requireNonNull(clock, "clock");
     backoff = backoff == null ? Backoff.defaults() : backoff;
     waitPoll = waitPoll == null ? Duration.ofSeconds(2) : waitPoll;
+    observer = observer == null ? PipelineObserver.NONE : observer;
   }
 
   public PipelineParts withView(ClusterView newView) {
     return new PipelineParts(client, newView, builder, accounts, statuses, tracking, waits,
-        library, clock, backoff, waitPoll, noCrossNamespaceRefs);
+        library, clock, backoff, waitPoll, noCrossNamespaceRefs, observer);
   }
 }

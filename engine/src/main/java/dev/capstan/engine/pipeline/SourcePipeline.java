@@ -27,21 +27,33 @@ public final class SourcePipeline {
   private final GitSource source;
   private final StatusWriter statuses;
   private final Clock clock;
+  private final PipelineObserver observer;
 
-  public SourcePipeline(KubernetesClient client, GitSource source, StatusWriter statuses, Clock clock) {
+  public SourcePipeline(KubernetesClient client, GitSource source, StatusWriter statuses, Clock clock,
+      PipelineObserver observer) {
     this.client = client;
     this.source = source;
     this.statuses = statuses;
     this.clock = clock;
+    this.observer = observer;
   }
 
   public Outcome reconcile(GitRepository repo) {
+    Outcome outcome = reconcileOnce(repo);
+    observer.reconciled("GitRepository", dev.capstan.engine.NamespacedName.of(repo), outcome.kind());
+    return outcome;
+  }
+
+  private Outcome reconcileOnce(GitRepository repo) {
     GitRepositorySpec spec = repo.getSpec();
     if (spec == null || spec.suspended()) {
       return Outcome.suspended();
     }
     String namespace = repo.getMetadata().getNamespace();
+    java.time.Instant fetchStarted = clock.instant();
     FetchResult result = fetch(repo, namespace, spec);
+    observer.fetched(dev.capstan.engine.NamespacedName.of(repo), !(result instanceof FetchResult.Failed),
+        Duration.between(fetchStarted, clock.instant()));
     long generation = repo.getMetadata().getGeneration() == null ? 0 : repo.getMetadata().getGeneration();
     var next = GitRepositoryStatuses.next(
         SourceStatuses.fromApi(repo.getStatus()), generation, result, clock.instant());

@@ -26,7 +26,8 @@ public final class WaitTracker {
       Instant deadline,
       List<ObjectRef> objects,
       Inventory inventory,
-      HealthEvaluator evaluator) {
+      HealthEvaluator evaluator,
+      Instant started) {
 
     boolean sameAttempt(long otherGeneration, String otherRevision, String otherRequestedAt) {
       return generation == otherGeneration

@@ -38,7 +38,8 @@ final class EngineFixture implements AutoCloseable {
   final Engine engine;
 
   private EngineFixture(KubernetesClient client, String namespace,
-      java.util.function.UnaryOperator<EngineOptions> settings) throws IOException {
+      java.util.function.UnaryOperator<EngineOptions> settings,
+      java.util.List<dev.capstan.engine.EngineExtension> extensions) throws IOException {
     this.client = client;
     this.namespace = namespace;
     CapstanCrds.install(client);
@@ -47,7 +48,7 @@ final class EngineFixture implements AutoCloseable {
         EngineOptions.defaults(storage)
             .withWatchLabelSelector(SHARD_LABEL + "=" + shard)
             .withWaitPoll(Duration.ofSeconds(1))),
-        client);
+        client, extensions);
     engine.start();
   }
 
@@ -70,8 +71,15 @@ final class EngineFixture implements AutoCloseable {
   /** An engine whose options are the test defaults changed by {@code settings}. */
   static EngineFixture start(KubernetesClient client, String namespace,
       java.util.function.UnaryOperator<EngineOptions> settings) {
+    return start(client, namespace, settings, java.util.List.of());
+  }
+
+  /** An engine with extensions (metrics, ...) besides the test defaults changed by {@code settings}. */
+  static EngineFixture start(KubernetesClient client, String namespace,
+      java.util.function.UnaryOperator<EngineOptions> settings,
+      java.util.List<dev.capstan.engine.EngineExtension> extensions) {
     try {
-      return new EngineFixture(client, namespace, settings);
+      return new EngineFixture(client, namespace, settings, extensions);
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }

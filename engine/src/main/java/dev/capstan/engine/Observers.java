@@ -1,0 +1,40 @@
+package dev.capstan.engine;
+
+import dev.capstan.engine.pipeline.Outcome;
+import dev.capstan.engine.pipeline.PipelineObserver;
+import java.time.Duration;
+import java.util.List;
+
+/** The observers of all extensions, told in turn. */
+final class Observers implements PipelineObserver {
+  private final List<PipelineObserver> all;
+
+  private Observers(List<PipelineObserver> all) {
+    this.all = all;
+  }
+
+  static PipelineObserver of(List<PipelineObserver> observers) {
+    List<PipelineObserver> real = observers.stream().filter(o -> o != PipelineObserver.NONE).toList();
+    return real.isEmpty() ? PipelineObserver.NONE : real.size() == 1 ? real.get(0) : new Observers(real);
+  }
+
+  @Override
+  public void reconciled(String kind, NamespacedName key, Outcome.Kind outcome) {
+    all.forEach(o -> o.reconciled(kind, key, outcome));
+  }
+
+  @Override
+  public void objectsChanged(NamespacedName kustomization, int applied, int pruned) {
+    all.forEach(o -> o.objectsChanged(kustomization, applied, pruned));
+  }
+
+  @Override
+  public void fetched(NamespacedName repository, boolean succeeded, Duration took) {
+    all.forEach(o -> o.fetched(repository, succeeded, took));
+  }
+
+  @Override
+  public void healthWaited(NamespacedName kustomization, boolean succeeded, Duration took) {
+    all.forEach(o -> o.healthWaited(kustomization, succeeded, took));
+  }
+}

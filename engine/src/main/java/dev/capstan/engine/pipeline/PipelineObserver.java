@@ -1,0 +1,28 @@
+package dev.capstan.engine.pipeline;
+
+import dev.capstan.engine.NamespacedName;
+import java.time.Duration;
+
+/**
+ * Told what the pipelines did, for metrics. Called on the reconciling thread; implementations
+ * must be quick and must not throw.
+ */
+public interface PipelineObserver {
+  /** Observes nothing. */
+  PipelineObserver NONE = new PipelineObserver() {};
+
+  /**
+   * One reconcile of a Kustomization or GitRepository ended; a failure written to the status is a
+   * failure here too, even though the reconcile itself returned normally.
+   */
+  default void reconciled(String kind, NamespacedName key, Outcome.Kind outcome) {}
+
+  /** One apply (and prune) of a Kustomization: objects created or changed, objects deleted. */
+  default void objectsChanged(NamespacedName kustomization, int applied, int pruned) {}
+
+  /** One fetch of a GitRepository. */
+  default void fetched(NamespacedName repository, boolean succeeded, Duration took) {}
+
+  /** One health wait ended: all healthy ({@code succeeded}), a failure, or the timeout. */
+  default void healthWaited(NamespacedName kustomization, boolean succeeded, Duration took) {}
+}

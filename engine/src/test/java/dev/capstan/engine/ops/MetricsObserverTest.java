@@ -1,0 +1,22 @@
+package dev.capstan.engine.ops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.capstan.engine.pipeline.Outcome;
+import org.junit.jupiter.api.Test;
+
+class MetricsObserverTest {
+
+  @Test
+  void failuresWrittenToTheStatusAreFailedReconciles() {
+    assertEquals(ReconcileOutcome.FAILURE, MetricsObserver.result(Outcome.Kind.TRANSIENT));
+    assertEquals(ReconcileOutcome.FAILURE, MetricsObserver.result(Outcome.Kind.TERMINAL));
+  }
+
+  @Test
+  void progressIsSuccessAndSuspensionIsSkipped() {
+    assertEquals(ReconcileOutcome.SUCCESS, MetricsObserver.result(Outcome.Kind.SUCCEEDED));
+    assertEquals(ReconcileOutcome.SUCCESS, MetricsObserver.result(Outcome.Kind.WAITING));
+    assertEquals(ReconcileOutcome.SKIPPED, MetricsObserver.result(Outcome.Kind.SUSPENDED));
+  }
+}
