@@ -1,0 +1,180 @@
+import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.source.GitRepository;
+import dev.capstan.testing.CapstanCrds;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jgit.api.Git;
+
+/**
+ * Scale of the real engine process ({@code java -jar engine/target/capstan.jar run}) on the
+ * cluster of $KUBECONFIG: N Kustomizations of M ConfigMaps each (nothing to wait for), the time
+ * from the first Kustomization created until all are Ready, and the engine's peak RSS (VmHWM).
+ * Run with engine/bench/scale.sh N M.
+ */
+public class ScaleBench {
+  static final String SHARD = "capstan.dev/bench-shard";
+  static KubernetesClient client;
+
+  public static void main(String[] args) throws Exception {
+    int count = Integer.parseInt(args[0]);
+    int objects = Integer.parseInt(args[1]);
+    Path jar = Path.of(args[2]);
+    List<String> jvmFlags = List.of(args[3].trim().split("\\s+"));
+    client = new KubernetesClientBuilder().build();
+    CapstanCrds.install(client);
+    String shard = "scale" + Long.toHexString(System.nanoTime());
+    String ns = "bench-" + shard;
+    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()).create();
+    Path repo = Files.createTempDirectory("capstan-scale-repo");
+    Path storage = Files.createTempDirectory("capstan-scale-artifacts");
+    writeRepo(repo, count, objects);
+    List<String> command = new ArrayList<>(List.of("java"));
+    command.addAll(jvmFlags);
+    command.addAll(List.of("-jar", jar.toString(), "run", "--watch-label-selector", SHARD + "=" + shard,
+        "--metrics-addr", "127.0.0.1:" + freePort(), "--webhook-addr", "127.0.0.1:" + freePort(),
+        "--storage-path", storage.toString()));
+    Path log = Files.createTempFile("capstan-scale-engine", ".log");
+    Process engine = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    System.out.println("engine pid " + engine.pid() + ", flags " + jvmFlags + ", log " + log);
+    try {
+      awaitLog(log, "capstan engine started", Duration.ofMinutes(2));
+      create(GitRepository.class, """
+          apiVersion: source.capstan.dev/v1
+          kind: GitRepository
+          metadata: {name: repo, namespace: %s, labels: {%s: %s}}
+          spec: {url: "%s", ref: {branch: main}, interval: 60m}
+          """.formatted(ns, SHARD, shard, repo.toUri()));
+      await(() -> {
+        GitRepository r = client.resources(GitRepository.class).inNamespace(ns).withName("repo").get();
+        return r.getStatus() != null && r.getStatus().artifact() != null;
+      }, Duration.ofMinutes(2));
+      long rssBefore = kib(engine.pid(), "VmRSS");
+      long start = System.nanoTime();
+      ExecutorService creators = Executors.newFixedThreadPool(8);
+      for (int i = 0; i < count; i++) {
+        int k = i;
+        creators.submit(() -> create(Kustomization.class, """
+            apiVersion: kustomize.capstan.dev/v1
+            kind: Kustomization
+            metadata: {name: k%d, namespace: %s, labels: {%s: %s}}
+            spec:
+              sourceRef: {kind: GitRepository, name: repo}
+              path: "./k%d"
+              interval: 60m
+              prune: true
+            """.formatted(k, ns, SHARD, shard, k)));
+      }
+      creators.shutdown();
+      creators.awaitTermination(10, TimeUnit.MINUTES);
+      long created = System.nanoTime();
+      int ready = 0;
+      while (ready < count) {
+        if (!engine.isAlive()) {
+          throw new IllegalStateException("the engine exited with " + engine.exitValue() + "; see " + log);
+        }
+        if (System.nanoTime() - start > TimeUnit.MINUTES.toNanos(20)) {
+          throw new IllegalStateException("only " + ready + " of " + count + " Ready after 20 min");
+        }
+        Thread.sleep(1000);
+        ready = (int) client.resources(Kustomization.class).inNamespace(ns).list().getItems().stream()
+            .filter(k -> k.getStatus() != null && k.getStatus().conditions() != null && k.getStatus().conditions().stream()
+                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())))
+            .count();
+        System.out.printf("%6.1f s: %d of %d Ready, RSS %d MiB%n", (System.nanoTime() - start) / 1e9, ready, count,
+            kib(engine.pid(), "VmRSS") / 1024);
+      }
+      double seconds = (System.nanoTime() - start) / 1e9;
+      System.out.printf("RESULT %d Kustomizations x %d objects: all Ready in %.1f s (creating them took %.1f s);"
+              + " engine RSS before %d MiB, peak (VmHWM) %d MiB; flags %s%n",
+          count, objects, seconds, (created - start) / 1e9, rssBefore / 1024, kib(engine.pid(), "VmHWM") / 1024, jvmFlags);
+    } finally {
+      // The engine still runs, so it removes its finalizers (and prunes) before the namespace goes.
+      client.resources(Kustomization.class).inNamespace(ns).delete();
+      try {
+        await(() -> client.resources(Kustomization.class).inNamespace(ns).list().getItems().isEmpty(), Duration.ofMinutes(10));
+      } finally {
+        engine.destroy();
+        engine.waitFor(30, TimeUnit.SECONDS);
+        client.namespaces().withName(ns).delete();
+        client.close();
+      }
+    }
+  }
+
+  static void writeRepo(Path dir, int count, int objects) throws Exception {
+    try (Git git = Git.init().setDirectory(dir.toFile()).setInitialBranch("main").call()) {
+      for (int k = 0; k < count; k++) {
+        Path app = Files.createDirectories(dir.resolve("k" + k));
+        for (int o = 0; o < objects; o++) {
+          Files.writeString(app.resolve("cm" + o + ".yaml"), """
+              apiVersion: v1
+              kind: ConfigMap
+              metadata: {name: k%d-cm%d}
+              data: {value: "%d"}
+              """.formatted(k, o, o));
+        }
+      }
+      git.add().addFilepattern(".").call();
+      git.commit().setMessage("scale").setAuthor("bench", "bench@example.invalid")
+          .setCommitter("bench", "bench@example.invalid").setSign(false).call();
+    }
+  }
+
+  static long kib(long pid, String field) {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+        if (line.startsWith(field + ":")) {
+          return Long.parseLong(line.replaceAll("[^0-9]", ""));
+        }
+      }
+    } catch (IOException e) {
+      return -1;
+    }
+    return -1;
+  }
+
+  static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+
+  static void awaitLog(Path log, String text, Duration atMost) throws Exception {
+    await(() -> {
+      try {
+        return Files.readString(log).contains(text);
+      } catch (IOException e) {
+        return false;
+      }
+    }, atMost);
+  }
+
+  static <T extends HasMetadata> void create(Class<T> type, String yaml) {
+    T object = client.resources(type).load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).item();
+    client.resource(object).create();
+  }
+
+  static void await(java.util.function.BooleanSupplier condition, Duration atMost) throws InterruptedException {
+    long deadline = System.nanoTime() + atMost.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("not reached within " + atMost);
+      }
+      Thread.sleep(500);
+    }
+  }
+}

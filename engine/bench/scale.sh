@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Scale of the real engine process against the cluster of $KUBECONFIG: N Kustomizations of M
+# ConfigMaps each; prints the time until all are Ready and the engine's peak RSS.
+# Usage: engine/bench/scale.sh [N=1000] [M=4]   (JVM flags of the engine: $CAPSTAN_BENCH_JVM)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+cp_file="$root/engine/target/bench-classpath.txt"
+flags="${CAPSTAN_BENCH_JVM:--XX:+UseSerialGC -Xss512k -Xms16m -Xmx128m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=32m -XX:+ExitOnOutOfMemoryError}"
+(cd "$root" && mvn -B -q -o -pl engine package -DskipTests >/dev/null && mvn -B -q -o -pl engine dependency:build-classpath \
+  -Dmdep.outputFile="$cp_file" -Dmdep.includeScope=test >/dev/null) \
+  || { echo "engine/bench/scale.sh: build failed; run mvn -pl engine package to see why" >&2; exit 1; }
+exec java -Xmx512m -Dlogback.configurationFile="$here/logback-bench.xml" \
+  -cp "$(cat "$cp_file"):$root/engine/target/classes" "$here/ScaleBench.java" "${1:-1000}" "${2:-4}" \
+  "$root/engine/target/capstan.jar" "$flags"
