@@ -125,8 +125,8 @@ final class KustomizeBuild {
       if (Files.isDirectory(entry)) {
         boolean nested = KustomizationFiles.find(entry, root.display(entry)).isPresent();
         loaded = nested ? build(entry, false, stack) : plainDirectory(entry, stack);
-      } else if (isManifestName(entry) && files.holdsOnlyObjects(entry)) {
-        loaded = files.load(entry);
+      } else if (isManifestName(entry)) {
+        loaded = files.loadIfOnlyObjects(entry).orElse(List.of());
       }
       Accumulator.addAll(resources, loaded);
     }

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** Turns manifest files into resources, checking that every document is a Kubernetes object. */
 final class ResourceFiles {
@@ -17,16 +18,27 @@ final class ResourceFiles {
 
   /** Every object of the file; a document that is not a named object is an error. */
   List<Resource> load(Path file) {
+    return objectsOf(documents(file));
+  }
+
+  /**
+   * The objects of a file found in a plain directory, or empty when it is not a manifest: some
+   * document lacks an apiVersion or a kind (Flux skips such files). The file is parsed once.
+   */
+  Optional<List<Resource>> loadIfOnlyObjects(Path file) {
+    List<YamlDocument> documents = documents(file);
+    return holdsOnlyObjects(documents) ? Optional.of(objectsOf(documents)) : Optional.empty();
+  }
+
+  private static List<Resource> objectsOf(List<YamlDocument> documents) {
     List<Resource> resources = new ArrayList<>();
-    for (YamlDocument document : documents(file)) {
+    for (YamlDocument document : documents) {
       addObject(resources, document.content(), document.origin());
     }
     return resources;
   }
 
-  /** True when every document of the file has an apiVersion and a kind, as Flux requires. */
-  boolean holdsOnlyObjects(Path file) {
-    List<YamlDocument> documents = documents(file);
+  private static boolean holdsOnlyObjects(List<YamlDocument> documents) {
     return !documents.isEmpty()
         && documents.stream().allMatch(d -> d.content() instanceof Map<?, ?> map
             && map.get("apiVersion") instanceof String
