@@ -34,6 +34,7 @@ public class ScaleBench {
     int objects = Integer.parseInt(args[1]);
     Path jar = Path.of(args[2]);
     List<String> jvmFlags = List.of(args[3].trim().split("\\s+"));
+    long limitMinutes = Long.getLong("capstan.bench.limitMinutes", 20);
     client = new KubernetesClientBuilder().build();
     CapstanCrds.install(client);
     String shard = "scale" + Long.toHexString(System.nanoTime());
@@ -86,8 +87,10 @@ public class ScaleBench {
         if (!engine.isAlive()) {
           throw new IllegalStateException("the engine exited with " + engine.exitValue() + "; see " + log);
         }
-        if (System.nanoTime() - start > TimeUnit.MINUTES.toNanos(20)) {
-          throw new IllegalStateException("only " + ready + " of " + count + " Ready after 20 min");
+        if (System.nanoTime() - start > TimeUnit.MINUTES.toNanos(limitMinutes)) {
+          System.out.printf("GAVE UP after %d min: %d of %d Ready; engine peak RSS (VmHWM) %d MiB%n",
+              limitMinutes, ready, count, kib(engine.pid(), "VmHWM") / 1024);
+          throw new IllegalStateException("only " + ready + " of " + count + " Ready after " + limitMinutes + " min");
         }
         Thread.sleep(1000);
         ready = (int) client.resources(Kustomization.class).inNamespace(ns).list().getItems().stream()
