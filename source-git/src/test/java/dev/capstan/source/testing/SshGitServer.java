@@ -43,11 +43,16 @@ public final class SshGitServer implements AutoCloseable {
   }
 
   public static SshGitServer start(Path base, PublicKey authorized) throws Exception {
+    return start(base, authorized, 0);
+  }
+
+  /** Starts on {@code port} (0: any free port). */
+  public static SshGitServer start(Path base, PublicKey authorized, int port) throws Exception {
     Repositories repositories = new Repositories(base);
     KeyPair hostKey = newKeyPair();
     SshServer server = SshServer.setUpDefaultServer();
     server.setHost("127.0.0.1");
-    server.setPort(0);
+    server.setPort(port);
     server.setKeyPairProvider(KeyPairProvider.wrap(hostKey));
     server.setPublickeyAuthenticator(
         (user, key, session) -> "git".equals(user) && KeyUtils.compareKeys(key, authorized));
@@ -68,7 +73,8 @@ public final class SshGitServer implements AutoCloseable {
 
   /** A known_hosts line for this server's host key. */
   public String knownHostsLine() {
-    return "[127.0.0.1]:" + port() + " " + PublicKeyEntry.toString(hostKey.getPublic()) + "\n";
+    String host = port() == 22 ? "127.0.0.1" : "[127.0.0.1]:" + port();
+    return host + " " + PublicKeyEntry.toString(hostKey.getPublic()) + "\n";
   }
 
   @Override
