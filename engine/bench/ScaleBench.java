@@ -105,7 +105,18 @@ public class ScaleBench {
               + " engine RSS before %d MiB, peak (VmHWM) %d MiB; flags %s%n",
           count, objects, seconds, (created - start) / 1e9, rssBefore / 1024, kib(engine.pid(), "VmHWM") / 1024, jvmFlags);
     } finally {
-      // The engine still runs, so it removes its finalizers (and prunes) before the namespace goes.
+      if (!engine.isAlive()) {
+        // Nothing will remove the finalizers of a dead engine: remove them so the namespace can go.
+        System.out.println("the engine is not running: removing its finalizers; see " + log);
+        for (Class<? extends HasMetadata> type : List.of(Kustomization.class, GitRepository.class)) {
+          client.resources(type).inNamespace(ns).list().getItems().forEach(o ->
+              client.resources(type).inNamespace(ns).withName(o.getMetadata().getName()).edit(x -> {
+                x.getMetadata().setFinalizers(List.of());
+                return x;
+              }));
+        }
+      }
+      // A running engine removes its finalizers (and prunes) before the namespace goes.
       client.resources(Kustomization.class).inNamespace(ns).delete();
       try {
         await(() -> client.resources(Kustomization.class).inNamespace(ns).list().getItems().isEmpty(), Duration.ofMinutes(10));
