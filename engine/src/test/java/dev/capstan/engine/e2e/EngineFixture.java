@@ -139,10 +139,16 @@ final class EngineFixture implements AutoCloseable {
 
   /** Waits until the condition of the Kustomization satisfies {@code test}, and returns it. */
   Condition awaitCondition(String name, String type, Duration atMost, Predicate<Condition> test) {
-    eventually(atMost).untilAsserted(() -> org.junit.jupiter.api.Assertions.assertTrue(
-        condition(name, type).filter(test).isPresent(),
-        () -> "Kustomization " + name + " has status " + kustomization(name).getStatus()));
-    return condition(name, type).orElseThrow();
+    // The condition that satisfied the test is returned as it was seen: reading it again could
+    // return a later one, from a reconcile that started in between.
+    java.util.concurrent.atomic.AtomicReference<Condition> seen = new java.util.concurrent.atomic.AtomicReference<>();
+    eventually(atMost).untilAsserted(() -> {
+      Optional<Condition> matching = condition(name, type).filter(test);
+      org.junit.jupiter.api.Assertions.assertTrue(matching.isPresent(),
+          () -> "Kustomization " + name + " has status " + kustomization(name).getStatus());
+      seen.set(matching.get());
+    });
+    return seen.get();
   }
 
   /** Asks for a reconcile now, as {@code capstan reconcile} does. */

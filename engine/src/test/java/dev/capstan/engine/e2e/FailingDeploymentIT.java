@@ -28,8 +28,8 @@ class FailingDeploymentIT extends EngineTestBase {
     assertTrue(ready.getMessage().contains("Deployment/" + ns() + "/stuck is Failed"), ready.getMessage());
     assertTrue(!ready.getMessage().contains("ConfigMap"), "healthy objects are not named: " + ready.getMessage());
     assertTrue(took.compareTo(Duration.ofMinutes(2)) < 0, "failed after " + took + ", timeout is 10m");
-    var healthy = engine.condition("app", "Healthy").orElseThrow();
-    assertEquals("False", healthy.getStatus());
+    var healthy = engine.awaitCondition("app", "Healthy", Duration.ofSeconds(30),
+        c -> "False".equals(c.getStatus()));
     assertTrue(healthy.getMessage().contains("Deployment/" + ns() + "/stuck"), healthy.getMessage());
     assertEquals("ProgressingWithRetry", engine.condition("app", "Reconciling").orElseThrow().getReason());
   }
