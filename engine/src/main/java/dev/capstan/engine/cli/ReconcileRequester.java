@@ -1,5 +1,6 @@
 package dev.capstan.engine.cli;
 
+import dev.capstan.api.common.ReconcileRequest;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
 import java.io.PrintWriter;
@@ -15,7 +16,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * current time, then waits (with a watch) until {@code status.lastHandledReconcileAt} echoes it.
  */
 final class ReconcileRequester {
-  static final String REQUESTED_AT = "reconcile.capstan.dev/requestedAt";
+  static final String REQUESTED_AT = ReconcileRequest.ANNOTATION;
 
   private final CapstanResources resources;
   private final Clock clock;

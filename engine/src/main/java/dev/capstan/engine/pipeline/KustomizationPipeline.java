@@ -1,5 +1,6 @@
 package dev.capstan.engine.pipeline;
 
+import dev.capstan.api.common.ReconcileRequest;
 import dev.capstan.api.kustomize.HealthCheckReference;
 import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.api.kustomize.Kustomization;
@@ -48,7 +49,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class KustomizationPipeline {
   /** Annotation that asks for a reconcile now; its value is echoed in lastHandledReconcileAt. */
-  public static final String REQUESTED_AT = "reconcile.capstan.dev/requestedAt";
+  public static final String REQUESTED_AT = ReconcileRequest.ANNOTATION;
 
   private static final Logger LOG = LoggerFactory.getLogger(KustomizationPipeline.class);
   private static final Set<BuildErrorKind> TRANSIENT_BUILD_ERRORS =

@@ -1,5 +1,6 @@
 package dev.capstan.engine.webhook;
 
+import dev.capstan.api.common.ReconcileRequest;
 import dev.capstan.api.source.GitRepository;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -16,7 +17,7 @@ import java.util.Map;
  * by setting the {@code reconcile.capstan.dev/requestedAt} annotation to the current time.
  */
 final class ReconcileRequester {
-  static final String REQUESTED_AT = "reconcile.capstan.dev/requestedAt";
+  static final String REQUESTED_AT = ReconcileRequest.ANNOTATION;
 
   /** What one request achieved: the objects annotated and the selectors that matched nothing. */
   record Outcome(List<String> requested, List<String> missing) {}
