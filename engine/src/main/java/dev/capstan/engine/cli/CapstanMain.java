@@ -1,5 +1,10 @@
 package dev.capstan.engine.cli;
 
+import dev.capstan.applier.cli.ApplyCommand;
+import dev.capstan.applier.cli.BuildCommand;
+import dev.capstan.applier.cli.DiffCommand;
+import dev.capstan.health.cli.StatusCommand;
+import dev.capstan.source.cli.FetchCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -13,21 +18,6 @@ import picocli.CommandLine.Model.CommandSpec;
     subcommands = {CommandLine.HelpCommand.class})
 public final class CapstanMain implements Runnable {
 
-  /** Subcommands that later stages will provide; until then they say so and exit 3. */
-  static final String[][] PLANNED = {
-    {"status", "Evaluate the health of objects in a file, without a cluster."},
-    {"build", "Print the objects that would be applied for a directory."},
-    {"apply", "Apply a directory to the cluster with server-side apply."},
-    {"diff", "Show what applying a directory would change."},
-    {"fetch", "Fetch a Git ref into a directory and print its revision."},
-    {"run", "Run the controller."},
-    {"get", "List Kustomizations or GitRepositories."},
-    {"reconcile", "Ask for an immediate reconcile."},
-    {"suspend", "Suspend a Kustomization."},
-    {"resume", "Resume a Kustomization."},
-    {"tree", "Show a Kustomization's inventory as a tree."},
-  };
-
   @CommandLine.Spec CommandSpec spec;
 
   public static void main(String[] args) {
@@ -37,22 +27,17 @@ public final class CapstanMain implements Runnable {
   /** The fully assembled command line; tests execute it in-process. */
   public static CommandLine commandLine() {
     CommandLine cli = new CommandLine(new CapstanMain());
-    cli.addSubcommand("fetch", new dev.capstan.source.cli.FetchCommand());
-    cli.addSubcommand("status", new dev.capstan.health.cli.StatusCommand());
-    cli.addSubcommand("apply", new dev.capstan.applier.cli.ApplyCommand());
-    cli.addSubcommand("diff", new dev.capstan.applier.cli.DiffCommand());
+    cli.addSubcommand("status", new StatusCommand());
+    cli.addSubcommand("build", new BuildCommand());
+    cli.addSubcommand("apply", new ApplyCommand());
+    cli.addSubcommand("diff", new DiffCommand());
+    cli.addSubcommand("fetch", new FetchCommand());
     cli.addSubcommand("run", new RunCommand());
-    cli.addSubcommand("build", new dev.capstan.applier.cli.BuildCommand());
     cli.addSubcommand("get", new GetCommand());
     cli.addSubcommand("reconcile", new ReconcileCommand());
     cli.addSubcommand("suspend", new SuspendCommand());
     cli.addSubcommand("resume", new ResumeCommand());
     cli.addSubcommand("tree", new TreeCommand());
-    for (String[] planned : PLANNED) {
-      if (!cli.getSubcommands().containsKey(planned[0])) {
-        cli.addSubcommand(planned[0], NotYetAvailable.spec(planned[0], planned[1]));
-      }
-    }
     return cli;
   }
 
