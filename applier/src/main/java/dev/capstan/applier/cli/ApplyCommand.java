@@ -6,20 +6,17 @@ import dev.capstan.applier.ApplyResult;
 import dev.capstan.applier.ObjectResult;
 import dev.capstan.applier.Owner;
 import dev.capstan.applier.apply.Polling;
-import dev.capstan.applier.cli.ManifestSource.ManifestException;
 import dev.capstan.applier.inventory.ConfigMapInventoryStore;
 import dev.capstan.applier.inventory.Inventory;
 import dev.capstan.applier.prune.Pruner;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -91,24 +88,8 @@ public final class ApplyCommand implements Callable<Integer> {
       err.println("error: --prune needs --inventory NAME to know what was applied before");
       return 2;
     }
-    CompletableFuture<KubernetesClient> connecting = ClusterConnection.openInBackground(kubeconfig);
-    List<GenericKubernetesResource> objects;
-    try {
-      objects = source.load(dir);
-    } catch (ManifestException e) {
-      ClusterConnection.discard(connecting);
-      err.println("error: " + e.getMessage());
-      return 2;
-    }
-    ExecutorService pool = WorkerPool.of(concurrency);
-    try (KubernetesClient client = ClusterConnection.await(connecting)) {
-      return run(client, objects, pool, new ResultPrinter(out), err);
-    } catch (KubernetesClientException e) {
-      err.println("error: " + ClusterErrors.describe(e));
-      return 1;
-    } finally {
-      pool.shutdownNow();
-    }
+    return ClusterSession.run(source, dir, kubeconfig, concurrency, err, 1,
+        (client, objects, pool) -> run(client, objects, pool, new ResultPrinter(out), err));
   }
 
   private int run(

@@ -1,18 +1,15 @@
 package dev.capstan.applier.cli;
 
 import dev.capstan.applier.Owner;
-import dev.capstan.applier.cli.ManifestSource.ManifestException;
 import dev.capstan.applier.diff.DiffReport;
 import dev.capstan.applier.diff.Differ;
 import dev.capstan.applier.diff.ObjectDiff;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -57,31 +54,20 @@ public final class DiffCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    CompletableFuture<KubernetesClient> connecting = ClusterConnection.openInBackground(kubeconfig);
-    List<GenericKubernetesResource> objects;
-    try {
-      objects = source.load(dir);
-    } catch (ManifestException e) {
-      ClusterConnection.discard(connecting);
-      err.println("error: " + e.getMessage());
+    return ClusterSession.run(source, dir, kubeconfig, concurrency, err, 2,
+        (client, objects, pool) -> diff(client, objects, pool, out));
+  }
+
+  private int diff(KubernetesClient client, List<GenericKubernetesResource> objects, ExecutorService pool,
+      PrintWriter out) {
+    String namespace = ClusterConnection.defaultNamespace(client);
+    Owner owner = new Owner(inventory == null ? ApplyCommand.DEFAULT_OWNER : inventory, namespace);
+    DiffReport report = new Differ(client, pool).diff(objects, owner, namespace);
+    print(report, out);
+    if (report.hasFailures()) {
       return 2;
     }
-    ExecutorService pool = WorkerPool.of(concurrency);
-    try (KubernetesClient client = ClusterConnection.await(connecting)) {
-      String namespace = ClusterConnection.defaultNamespace(client);
-      Owner owner = new Owner(inventory == null ? ApplyCommand.DEFAULT_OWNER : inventory, namespace);
-      DiffReport report = new Differ(client, pool).diff(objects, owner, namespace);
-      print(report, out);
-      if (report.hasFailures()) {
-        return 2;
-      }
-      return report.hasChanges() ? 1 : 0;
-    } catch (KubernetesClientException e) {
-      err.println("error: " + ClusterErrors.describe(e));
-      return 2;
-    } finally {
-      pool.shutdownNow();
-    }
+    return report.hasChanges() ? 1 : 0;
   }
 
   static void print(DiffReport report, PrintWriter out) {

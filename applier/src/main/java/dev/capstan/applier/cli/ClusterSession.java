@@ -1,0 +1,50 @@
+package dev.capstan.applier.cli;
+
+import dev.capstan.applier.cli.ManifestSource.ManifestException;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * What {@code apply} and {@code diff} share: DIR is loaded while the cluster connection opens
+ * (both take a while), then the command's work runs with the client and a worker pool, and
+ * cluster errors become one line.
+ */
+final class ClusterSession {
+  /** Exit code for a directory that cannot be loaded. */
+  static final int BAD_INPUT = 2;
+
+  /** The command's own work, once the objects are loaded and the client is connected. */
+  interface Work {
+    int run(KubernetesClient client, List<GenericKubernetesResource> objects, ExecutorService pool);
+  }
+
+  private ClusterSession() {}
+
+  static int run(ManifestSource source, Path dir, Path kubeconfig, int concurrency, PrintWriter err,
+      int clusterErrorExit, Work work) {
+    CompletableFuture<KubernetesClient> connecting = ClusterConnection.openInBackground(kubeconfig);
+    List<GenericKubernetesResource> objects;
+    try {
+      objects = source.load(dir);
+    } catch (ManifestException e) {
+      ClusterConnection.discard(connecting);
+      err.println("error: " + e.getMessage());
+      return BAD_INPUT;
+    }
+    ExecutorService pool = WorkerPool.of(concurrency);
+    try (KubernetesClient client = ClusterConnection.await(connecting)) {
+      return work.run(client, objects, pool);
+    } catch (KubernetesClientException e) {
+      err.println("error: " + ClusterErrors.describe(e));
+      return clusterErrorExit;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+}
