@@ -1,6 +1,10 @@
 package dev.capstan.engine.install;
 
+import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.source.GitRepository;
 import dev.capstan.testing.RepoRoot;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -116,6 +120,25 @@ final class CapstanProcess implements AutoCloseable {
   boolean stop() throws InterruptedException {
     process.destroy();
     return process.waitFor(30, TimeUnit.SECONDS);
+  }
+
+  /**
+   * Stops {@code engines}, then releases the Kustomizations and GitRepositories of {@code namespace}
+   * from their finalizers: no engine is left to run them, and the namespace must be able to go.
+   */
+  static void stopAll(List<CapstanProcess> engines, KubernetesClient admin, String namespace)
+      throws InterruptedException {
+    for (CapstanProcess engine : engines) {
+      engine.close();
+    }
+    for (Class<? extends HasMetadata> type : List.of(Kustomization.class, GitRepository.class)) {
+      for (HasMetadata item : admin.resources(type).inNamespace(namespace).list().getItems()) {
+        admin.resources(type).inNamespace(namespace).withName(item.getMetadata().getName()).edit(o -> {
+          o.getMetadata().setFinalizers(List.of());
+          return o;
+        });
+      }
+    }
   }
 
   @Override

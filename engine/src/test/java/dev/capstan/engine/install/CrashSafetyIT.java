@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.testing.CapstanCrds;
 import dev.capstan.testing.ClusterAccess;
 import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.TestNamespace;
@@ -25,6 +26,7 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,19 +44,14 @@ class CrashSafetyIT {
   private static final String SHARD_LABEL = "capstan.dev/test-shard";
   private final List<CapstanProcess> processes = new ArrayList<>();
 
+  @BeforeAll
+  static void installCrds(KubernetesClient admin) {
+    CapstanCrds.install(admin);
+  }
+
   @AfterEach
   void stop(KubernetesClient admin, TestNamespace ns) throws Exception {
-    for (CapstanProcess process : processes) {
-      process.close();
-    }
-    for (Class<? extends HasMetadata> type : List.of(Kustomization.class, GitRepository.class)) {
-      for (HasMetadata item : admin.resources(type).inNamespace(ns.name()).list().getItems()) {
-        admin.resources(type).inNamespace(ns.name()).withName(item.getMetadata().getName()).edit(o -> {
-          o.getMetadata().setFinalizers(List.of());
-          return o;
-        });
-      }
-    }
+    CapstanProcess.stopAll(processes, admin, ns.name());
   }
 
   @Test

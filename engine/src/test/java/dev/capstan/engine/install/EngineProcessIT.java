@@ -12,7 +12,6 @@ import dev.capstan.testing.ClusterAccess;
 import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.TestNamespace;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -58,18 +57,7 @@ class EngineProcessIT {
 
   @AfterEach
   void stopEngines(KubernetesClient admin, TestNamespace ns) throws Exception {
-    for (CapstanProcess process : processes) {
-      process.close();
-    }
-    // No engine is left to run the finalizers: release the objects so the namespace can go.
-    for (Class<? extends HasMetadata> type : List.of(Kustomization.class, GitRepository.class)) {
-      for (HasMetadata item : admin.resources(type).inNamespace(ns.name()).list().getItems()) {
-        admin.resources(type).inNamespace(ns.name()).withName(item.getMetadata().getName()).edit(o -> {
-          o.getMetadata().setFinalizers(List.of());
-          return o;
-        });
-      }
-    }
+    CapstanProcess.stopAll(processes, admin, ns.name());
   }
 
   private CapstanProcess engine(Path dir, String podName, String shard, String... more) throws Exception {
