@@ -44,9 +44,16 @@ public class ScaleBench {
     Path storage = Files.createTempDirectory("capstan-scale-artifacts");
     writeRepo(repo, count, objects);
     List<String> command = new ArrayList<>(List.of("java"));
+    String metricsAddr;
+    String webhookAddr;
     command.addAll(jvmFlags);
+    try (ServerSocket metrics = new ServerSocket(0); ServerSocket webhooks = new ServerSocket(0)) {
+      // Both held open while chosen, so the two addresses differ.
+      metricsAddr = "127.0.0.1:" + metrics.getLocalPort();
+      webhookAddr = "127.0.0.1:" + webhooks.getLocalPort();
+    }
     command.addAll(List.of("-jar", jar.toString(), "run", "--watch-label-selector", SHARD + "=" + shard,
-        "--metrics-addr", "127.0.0.1:" + freePort(), "--webhook-addr", "127.0.0.1:" + freePort(),
+        "--metrics-addr", metricsAddr, "--webhook-addr", webhookAddr,
         "--storage-path", storage.toString()));
     Path log = Files.createTempFile("capstan-scale-engine", ".log");
     Process engine = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -159,12 +166,6 @@ public class ScaleBench {
       return -1;
     }
     return -1;
-  }
-
-  static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 
   static void awaitLog(Path log, String text, Duration atMost) throws Exception {

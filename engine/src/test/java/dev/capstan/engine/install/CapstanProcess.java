@@ -40,8 +40,9 @@ final class CapstanProcess implements AutoCloseable {
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException(jar + " is missing: run mvn package first");
     }
-    int metricsPort = freePort();
-    int webhookPort = freePort();
+    int[] ports = freePorts(2);
+    int metricsPort = ports[0];
+    int webhookPort = ports[1];
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-jar", jar.toString(),
         "run", "--kubeconfig", kubeconfig.toString(),
@@ -58,9 +59,21 @@ final class CapstanProcess implements AutoCloseable {
     return new CapstanProcess(builder.start(), log, metricsPort, webhookPort);
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
+  /** Distinct free ports: every socket stays open until all are chosen, so none is handed out twice. */
+  private static int[] freePorts(int count) throws IOException {
+    List<ServerSocket> sockets = new ArrayList<>();
+    try {
+      int[] ports = new int[count];
+      for (int i = 0; i < count; i++) {
+        ServerSocket socket = new ServerSocket(0);
+        sockets.add(socket);
+        ports[i] = socket.getLocalPort();
+      }
+      return ports;
+    } finally {
+      for (ServerSocket socket : sockets) {
+        socket.close();
+      }
     }
   }
 
