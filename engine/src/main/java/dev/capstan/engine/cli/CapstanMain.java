@@ -5,6 +5,9 @@ import dev.capstan.applier.cli.BuildCommand;
 import dev.capstan.applier.cli.DiffCommand;
 import dev.capstan.health.cli.StatusCommand;
 import dev.capstan.source.cli.FetchCommand;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -21,24 +24,47 @@ public final class CapstanMain implements Runnable {
   @CommandLine.Spec CommandSpec spec;
 
   public static void main(String[] args) {
-    System.exit(commandLine().execute(args));
+    int exitCode = commandLine(args).execute(args);
+    HttpSelectorThreads.stop();
+    System.exit(exitCode);
   }
 
   /** The fully assembled command line; tests execute it in-process. */
   public static CommandLine commandLine() {
     CommandLine cli = new CommandLine(new CapstanMain());
-    cli.addSubcommand("status", new StatusCommand());
-    cli.addSubcommand("build", new BuildCommand());
-    cli.addSubcommand("apply", new ApplyCommand());
-    cli.addSubcommand("diff", new DiffCommand());
-    cli.addSubcommand("fetch", new FetchCommand());
-    cli.addSubcommand("run", new RunCommand());
-    cli.addSubcommand("get", new GetCommand());
-    cli.addSubcommand("reconcile", new ReconcileCommand());
-    cli.addSubcommand("suspend", new SuspendCommand());
-    cli.addSubcommand("resume", new ResumeCommand());
-    cli.addSubcommand("tree", new TreeCommand());
+    subcommands().forEach((name, command) -> cli.addSubcommand(name, command.get()));
     return cli;
+  }
+
+  /**
+   * The command line for these arguments: when they start with a subcommand's name, only that
+   * subcommand is built, since building the model of all eleven takes a short command's JVM
+   * about a tenth of a second. Anything else (help, usage errors) gets the full command line.
+   */
+  static CommandLine commandLine(String[] args) {
+    Supplier<Object> named = args.length == 0 ? null : subcommands().get(args[0]);
+    if (named == null) {
+      return commandLine();
+    }
+    CommandLine cli = new CommandLine(new CapstanMain());
+    cli.addSubcommand(args[0], named.get());
+    return cli;
+  }
+
+  private static Map<String, Supplier<Object>> subcommands() {
+    Map<String, Supplier<Object>> all = new LinkedHashMap<>();
+    all.put("status", StatusCommand::new);
+    all.put("build", BuildCommand::new);
+    all.put("apply", ApplyCommand::new);
+    all.put("diff", DiffCommand::new);
+    all.put("fetch", FetchCommand::new);
+    all.put("run", RunCommand::new);
+    all.put("get", GetCommand::new);
+    all.put("reconcile", ReconcileCommand::new);
+    all.put("suspend", SuspendCommand::new);
+    all.put("resume", ResumeCommand::new);
+    all.put("tree", TreeCommand::new);
+    return all;
   }
 
   @Override
