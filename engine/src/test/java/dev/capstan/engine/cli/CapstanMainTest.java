@@ -21,4 +21,27 @@ class CapstanMainTest {
       assertTrue(out.toString().contains(name), () -> "help lacks " + name + ":\n" + out);
     }
   }
+
+  @Test
+  void argumentsNamingASubcommandBuildOnlyThatOne() {
+    CommandLine cli = CapstanMain.commandLine(new String[] {"apply", "-f", "dir"});
+    assertEquals(java.util.Set.of("help", "apply"), cli.getSubcommands().keySet());
+  }
+
+  @Test
+  void otherArgumentsGetEverySubcommand() {
+    for (String[] args : new String[][] {{}, {"--help"}, {"help", "apply"}, {"no-such-command"}}) {
+      CommandLine cli = CapstanMain.commandLine(args);
+      assertEquals(CapstanMain.commandLine().getSubcommands().keySet(), cli.getSubcommands().keySet());
+    }
+  }
+
+  @Test
+  void aLazilyBuiltSubcommandParsesAndReportsUsageErrorsAsTheFullCommandLineDoes() {
+    StringWriter err = new StringWriter();
+    CommandLine cli = CapstanMain.commandLine(new String[] {"apply"});
+    cli.setErr(new PrintWriter(err));
+    assertEquals(2, cli.execute("apply"));
+    assertTrue(err.toString().contains("Missing required option: '--filename=DIR'"), err::toString);
+  }
 }
