@@ -4,9 +4,11 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capstan.applier.ObjectRef;
 import dev.capstan.applier.Owner;
+import dev.capstan.applier.apply.ResourceType;
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.conditions.KustomizationStatuses;
 import dev.capstan.engine.pipeline.HealthTracking;
+import dev.capstan.engine.pipeline.HealthTracking.ServiceAccount;
 import dev.capstan.engine.pipeline.StatusWriter;
 import dev.capstan.engine.pipeline.WaitTracker;
 import dev.capstan.health.AggregateHealth;
@@ -39,13 +41,20 @@ import org.slf4j.LoggerFactory;
  * label; a change of an object re-evaluates the health of its Kustomization's inventory from the
  * informer caches and writes Healthy when it changed. While a reconcile waits for health, the
  * monitor wakes that reconcile instead of writing.
+ *
+ * <p>The informers read with the engine's identity. For a Kustomization that acts as a service
+ * account, an object's health is reported only if that account may get its kind in its namespace;
+ * otherwise the object is Unknown and the message says what the account may not read.
  */
 public final class HealthMonitor implements HealthTracking, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HealthMonitor.class);
   private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
 
-  /** The objects watched for one Kustomization and how their health is judged. */
-  private record Tracked(List<ObjectRef> objects, HealthEvaluator evaluator) {}
+  /** How long an answer about a service account's rights is used before asking again. */
+  private static final Duration ACCESS_LIFETIME = Duration.ofMinutes(5);
+
+  /** The objects watched for one Kustomization, how their health is judged and who may read it. */
+  private record Tracked(List<ObjectRef> objects, HealthEvaluator evaluator, Optional<ServiceAccount> readAs) {}
 
   private final StatusWriter statuses;
   private final WaitTracker waits;
@@ -53,6 +62,7 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
   private final ScheduledExecutorService scheduler;
   private final Duration debounce;
   private final KindInformers informers;
+  private final ReadAccess access;
   private final ObjectMapper mapper = new ObjectMapper();
   private final Map<NamespacedName, Tracked> tracked = new HashMap<>();
   private final Set<NamespacedName> scheduled = ConcurrentHashMap.newKeySet();
@@ -71,6 +81,7 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
     this.scheduler = scheduler;
     this.debounce = debounce;
     this.informers = new KindInformers(client, this::onChange);
+    this.access = new ReadAccess(new SelfSubjectAccessReviews(), clock, ACCESS_LIFETIME);
   }
 
   /** Who to tell when an object of a Kustomization that is waiting for health changed. */
@@ -79,8 +90,9 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
   }
 
   @Override
-  public synchronized void track(NamespacedName key, List<ObjectRef> objects, HealthEvaluator evaluator) {
-    tracked.put(key, new Tracked(List.copyOf(objects), evaluator));
+  public synchronized void track(NamespacedName key, List<ObjectRef> objects, HealthEvaluator evaluator,
+      Optional<ServiceAccount> readAs) {
+    tracked.put(key, new Tracked(List.copyOf(objects), evaluator, readAs));
     written.remove(key);
     informers.retain(neededKinds());
     schedule(key);
@@ -145,10 +157,45 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
   }
 
   /** The health of a tracked inventory from the caches; empty until every kind has synced. */
-  private synchronized Optional<AggregateHealth> healthOf(NamespacedName key) {
-    Tracked t = tracked.get(key);
-    if (t == null) {
-      return Optional.empty();
+  private Optional<AggregateHealth> healthOf(NamespacedName key) {
+    Tracked t;
+    Map<KindInformers.Kind, ResourceType> types;
+    synchronized (this) {
+      t = tracked.get(key);
+      if (t == null) {
+        return Optional.empty();
+      }
+      types = t.readAs().isPresent() ? informers.types() : Map.of();
+    }
+    // Asking the API server takes a request: not while holding the lock reconciles track with.
+    return fromCaches(key, t, unreadable(t, types));
+  }
+
+  /** The objects of {@code t} its service account may not read, each with its status saying so. */
+  private Map<ObjectRef, ResourceStatus> unreadable(Tracked t, Map<KindInformers.Kind, ResourceType> types) {
+    if (t.readAs().isEmpty()) {
+      return Map.of();
+    }
+    Map<ObjectRef, ResourceStatus> unreadable = new HashMap<>();
+    for (ObjectRef ref : t.objects()) {
+      ResourceType type = types.get(KindInformers.Kind.of(ref));
+      if (type == null) {
+        continue; // not served: reported as such
+      }
+      ReadAccess.Decision decision = access.mayGet(t.readAs().get(), type.group(), type.plural(),
+          type.namespaced() ? ref.namespace() : "");
+      if (!decision.allowed()) {
+        String reason = decision.verdict() == ReadAccess.Verdict.DENIED ? "AccessDenied" : "AccessCheckFailed";
+        unreadable.put(ref, new ResourceStatus(Status.Unknown, reason, decision.message()));
+      }
+    }
+    return unreadable;
+  }
+
+  private synchronized Optional<AggregateHealth> fromCaches(NamespacedName key, Tracked t,
+      Map<ObjectRef, ResourceStatus> unreadable) {
+    if (tracked.get(key) != t) {
+      return Optional.empty(); // replaced (and evaluated again) or untracked meanwhile
     }
     List<ResourceHealth> healths = new ArrayList<>(t.objects().size());
     for (ObjectRef ref : t.objects()) {
@@ -158,6 +205,11 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
       if (!informers.watched(kind)) {
         healths.add(new ResourceHealth(id, new ResourceStatus(Status.Unknown, "KindNotServed",
             "the API server does not serve " + ref.apiVersion() + "/" + ref.kind())));
+        continue;
+      }
+      ResourceStatus denied = unreadable.get(ref);
+      if (denied != null) {
+        healths.add(new ResourceHealth(id, denied));
         continue;
       }
       if (!informers.synced(kind)) {

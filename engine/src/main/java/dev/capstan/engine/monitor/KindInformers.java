@@ -35,7 +35,7 @@ final class KindInformers implements AutoCloseable {
   private final KubernetesClient client;
   private final Consumer<GenericKubernetesResource> onChange;
   private final Map<Kind, SharedIndexInformer<GenericKubernetesResource>> informers = new HashMap<>();
-  private final Map<Kind, Boolean> namespaced = new HashMap<>();
+  private final Map<Kind, ResourceType> types = new HashMap<>();
 
   KindInformers(KubernetesClient client, Consumer<GenericKubernetesResource> onChange) {
     this.client = client;
@@ -47,7 +47,7 @@ final class KindInformers implements AutoCloseable {
     for (Kind kind : Set.copyOf(informers.keySet())) {
       if (!needed.containsKey(kind)) {
         informers.remove(kind).close();
-        namespaced.remove(kind);
+        types.remove(kind);
         LOG.debug("stopped watching {}", kind);
       }
     }
@@ -73,6 +73,11 @@ final class KindInformers implements AutoCloseable {
     return informers.containsKey(kind);
   }
 
+  /** How the API server serves each watched kind. */
+  Map<Kind, ResourceType> types() {
+    return Map.copyOf(types);
+  }
+
   /** The cached object, if the kind is watched and the object exists. */
   Optional<GenericKubernetesResource> get(ObjectRef ref) {
     Kind kind = Kind.of(ref);
@@ -80,7 +85,7 @@ final class KindInformers implements AutoCloseable {
     if (informer == null) {
       return Optional.empty();
     }
-    String key = Boolean.TRUE.equals(namespaced.get(kind)) ? ref.namespace() + "/" + ref.name() : ref.name();
+    String key = types.get(kind).namespaced() ? ref.namespace() + "/" + ref.name() : ref.name();
     return Optional.ofNullable(informer.getStore().getByKey(key));
   }
 
@@ -97,7 +102,7 @@ final class KindInformers implements AutoCloseable {
               .withLabel(Owner.NAME_LABEL)
               .inform(handler(), 0);
       informers.put(kind, informer);
-      namespaced.put(kind, type.get().namespaced());
+      types.put(kind, type.get());
       LOG.debug("watching {}", kind);
     } catch (KubernetesClientException e) {
       LOG.warn("cannot watch {}: {}", kind, e.getMessage());
@@ -127,5 +132,6 @@ final class KindInformers implements AutoCloseable {
   public void close() {
     informers.values().forEach(SharedIndexInformer::close);
     informers.clear();
+    types.clear();
   }
 }

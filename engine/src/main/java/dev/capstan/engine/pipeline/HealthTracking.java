@@ -3,7 +3,10 @@ package dev.capstan.engine.pipeline;
 import dev.capstan.applier.ObjectRef;
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.health.HealthEvaluator;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /** Keeps a Kustomization's Healthy condition true to the cluster between reconciles. */
 public interface HealthTracking {
@@ -11,14 +14,31 @@ public interface HealthTracking {
   HealthTracking NONE =
       new HealthTracking() {
         @Override
-        public void track(NamespacedName key, List<ObjectRef> objects, HealthEvaluator evaluator) {}
+        public void track(NamespacedName key, List<ObjectRef> objects, HealthEvaluator evaluator,
+            Optional<ServiceAccount> readAs) {}
 
         @Override
         public void untrack(NamespacedName key) {}
       };
 
-  /** From now on, watch these objects (replacing what was watched for {@code key} before). */
-  void track(NamespacedName key, List<ObjectRef> objects, HealthEvaluator evaluator);
+  /**
+   * The service account a Kustomization acts as. {@code client} gives a client impersonating it
+   * each time it is asked rather than once, because an unused client is closed after a while and
+   * a tracked inventory may outlive that.
+   */
+  record ServiceAccount(NamespacedName name, Supplier<KubernetesClient> client) {
+    /** The user name the API server knows the service account by. */
+    public String username() {
+      return "system:serviceaccount:" + name.namespace() + ":" + name.name();
+    }
+  }
+
+  /**
+   * From now on, watch these objects (replacing what was watched for {@code key} before). With
+   * {@code readAs}, health is reported only for objects that service account may read.
+   */
+  void track(NamespacedName key, List<ObjectRef> objects, HealthEvaluator evaluator,
+      Optional<ServiceAccount> readAs);
 
   /** Stop watching the objects of {@code key}. */
   void untrack(NamespacedName key);

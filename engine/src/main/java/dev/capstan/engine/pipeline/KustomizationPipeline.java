@@ -26,6 +26,7 @@ import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.health.Status;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -100,7 +101,8 @@ public final class KustomizationPipeline {
       ApplyResult applied = apply(attempt, objects);
       int pruned = prune(attempt, applied);
       parts.observer().objectsChanged(attempt.key, changed(applied.objects()), pruned);
-      parts.tracking().track(attempt.key, Inventories.toApplier(attempt.inventory).refs(), evaluator);
+      parts.tracking().track(attempt.key, Inventories.toApplier(attempt.inventory).refs(), evaluator,
+          readAs(ks));
       return startWait(attempt, evaluator);
     } catch (StageFailure failure) {
       return failed(attempt, failure);
@@ -291,6 +293,18 @@ public final class KustomizationPipeline {
   }
 
   // ---- helpers ------------------------------------------------------------------------------
+
+  /** Who the health monitor reads as: the service account the apply and the wait acted as. */
+  private Optional<HealthTracking.ServiceAccount> readAs(Kustomization ks) {
+    // The monitor keeps the supplier as long as it tracks the inventory, so it holds only what
+    // choosing the service account needs, not the whole object with its status.
+    Kustomization identity = new Kustomization();
+    identity.setMetadata(new ObjectMetaBuilder()
+        .withNamespace(ks.getMetadata().getNamespace()).withName(ks.getMetadata().getName()).build());
+    identity.setSpec(ks.getSpec());
+    return parts.accounts().serviceAccountOf(ks).map(account ->
+        new HealthTracking.ServiceAccount(account, () -> parts.accounts().actingFor(identity).client()));
+  }
 
   private List<ObjectRef> waitSet(Attempt attempt) {
     KustomizationSpec spec = attempt.object.getSpec();

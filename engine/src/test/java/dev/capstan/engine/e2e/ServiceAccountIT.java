@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code spec.serviceAccountName}: the engine applies as the tenant's service account, so what the
- * service account may not write is not written, and the Kustomization says so.
+ * service account may not write is not written, and the Kustomization says so. The health monitor
+ * reports the health only of objects the service account may read.
  */
 class ServiceAccountIT extends EngineTestBase {
   private static String other;
@@ -48,5 +49,27 @@ class ServiceAccountIT extends EngineTestBase {
     assertTrue(ready.getMessage().contains("system:serviceaccount:" + ns() + ":tenant"), ready.getMessage());
     assertNull(engine.client.configMaps().inNamespace(other).withName("elsewhere").get(),
         "the object in the namespace the service account may not write must not exist");
+  }
+
+  @Test
+  void healthIsNotReportedForWhatTheServiceAccountMayNotGet() {
+    Tenants.secretWritingTenant(engine.client, ns(), "writer");
+    git.commit(Map.of(
+        "writer/settings.yaml", Tenants.configMapIn(ns(), "settings"),
+        "writer/token.yaml", Tenants.secretIn(ns(), "token")));
+    engine.gitRepository("writer-repo", git.url());
+    // No wait: the Healthy condition is the health monitor's alone.
+    engine.kustomization("writer", "writer-repo", "./writer", "  serviceAccountName: writer");
+
+    engine.awaitCondition("writer", "Ready", Duration.ofSeconds(60), EngineTestBase::isTrue);
+    assertNotNull(engine.client.secrets().inNamespace(ns()).withName("token").get(),
+        "the service account may write the Secret");
+
+    String account = "system:serviceaccount:" + ns() + ":writer";
+    Condition healthy = engine.awaitCondition("writer", "Healthy", Duration.ofSeconds(30),
+        c -> c.getMessage() != null && c.getMessage().contains(account));
+    assertEquals("Unknown", healthy.getStatus(), healthy.getMessage());
+    assertEquals("Secret/" + ns() + "/token is Unknown: " + account
+        + " may not get secrets in namespace " + ns() + " (AccessDenied)", healthy.getMessage());
   }
 }
