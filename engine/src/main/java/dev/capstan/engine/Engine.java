@@ -2,6 +2,7 @@ package dev.capstan.engine;
 
 import dev.capstan.applier.apply.Polling;
 import dev.capstan.applier.build.ManifestBuilder;
+import dev.capstan.engine.controller.CacheView;
 import dev.capstan.engine.controller.Controllers;
 import dev.capstan.engine.monitor.HealthMonitor;
 import dev.capstan.engine.pipeline.Acting;
@@ -49,7 +50,9 @@ public final class Engine implements AutoCloseable {
     this.extensions = List.copyOf(extensions);
     this.applyPool = Executors.newFixedThreadPool(options.applyThreads(), daemon("capstan-apply"));
     this.monitorThread = Executors.newSingleThreadScheduledExecutor(daemon("capstan-health"));
-    StatusWriter statuses = new StatusWriter(client);
+    PipelineObserver observer = Observers.of(this.extensions.stream().map(EngineExtension::observer).toList());
+    CacheView view = new CacheView();
+    StatusWriter statuses = new StatusWriter(client, view, observer);
     WaitTracker waits = new WaitTracker();
     this.monitor = new HealthMonitor(client, statuses, waits, options.clock(), monitorThread,
         options.healthDebounce());
@@ -60,7 +63,6 @@ public final class Engine implements AutoCloseable {
           .withConcurrentReconciliationThreads(options.reconcileThreads());
       this.extensions.forEach(e -> e.configure(o, options));
     });
-    PipelineObserver observer = Observers.of(this.extensions.stream().map(EngineExtension::observer).toList());
     this.accounts = new ServiceAccountClients(Acting.of(client, applyPool, Polling.system()),
         c -> Acting.of(c, applyPool, Polling.system()), options.tenancy().defaultServiceAccount(),
         options.clock(), IMPERSONATING_CLIENT_IDLE);
@@ -69,7 +71,7 @@ public final class Engine implements AutoCloseable {
         options.tenancy().noCrossNamespaceRefs(), observer);
     GitSource git = new GitSource(GitSourceOptions.at(options.storageRoot()).withClock(options.clock()));
     SourcePipeline sources = new SourcePipeline(client, git, statuses, options.clock(), observer);
-    Controllers.register(operator, sources, parts, monitor, options.watchLabelSelector());
+    Controllers.register(operator, sources, parts, view, monitor, options.watchLabelSelector());
   }
 
   public Engine(EngineOptions options, KubernetesClient client) {

@@ -1,19 +1,21 @@
 package dev.capstan.engine;
 
+import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.source.GitRepository;
 import dev.capstan.engine.pipeline.Outcome;
 import dev.capstan.engine.pipeline.PipelineObserver;
 import java.time.Duration;
 import java.util.List;
 
 /** The observers of all extensions, told in turn. */
-final class Observers implements PipelineObserver {
+public final class Observers implements PipelineObserver {
   private final List<PipelineObserver> all;
 
   private Observers(List<PipelineObserver> all) {
     this.all = all;
   }
 
-  static PipelineObserver of(List<PipelineObserver> observers) {
+  public static PipelineObserver of(List<PipelineObserver> observers) {
     List<PipelineObserver> real = observers.stream().filter(o -> o != PipelineObserver.NONE).toList();
     return real.isEmpty() ? PipelineObserver.NONE : real.size() == 1 ? real.get(0) : new Observers(real);
   }
@@ -36,5 +38,15 @@ final class Observers implements PipelineObserver {
   @Override
   public void healthWaited(NamespacedName kustomization, boolean succeeded, Duration took) {
     all.forEach(o -> o.healthWaited(kustomization, succeeded, took));
+  }
+
+  @Override
+  public void statusWritten(Kustomization before, Kustomization after) {
+    all.forEach(o -> o.statusWritten(before, after));
+  }
+
+  @Override
+  public void statusWritten(GitRepository before, GitRepository after) {
+    all.forEach(o -> o.statusWritten(before, after));
   }
 }

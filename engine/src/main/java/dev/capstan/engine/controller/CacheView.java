@@ -14,7 +14,7 @@ import java.util.Optional;
  * reconciles: a dependent woken by a dependency's change must read the dependency from the cache
  * that saw the change, not from another informer that may not have caught up yet.
  */
-final class CacheView implements ClusterView {
+public final class CacheView implements ClusterView {
   private volatile InformerEventSource<Kustomization, Kustomization> kustomizations;
   private volatile InformerEventSource<GitRepository, Kustomization> gitRepositories;
 
@@ -29,9 +29,11 @@ final class CacheView implements ClusterView {
     return gitRepositories.get(new ResourceID(key.name(), key.namespace()));
   }
 
+  /** Empty also before the controllers started, when there is no cache yet. */
   @Override
   public Optional<Kustomization> kustomization(NamespacedName key) {
-    return kustomizations.get(new ResourceID(key.name(), key.namespace()));
+    InformerEventSource<Kustomization, Kustomization> cache = kustomizations;
+    return cache == null ? Optional.empty() : cache.get(new ResourceID(key.name(), key.namespace()));
   }
 
   @Override

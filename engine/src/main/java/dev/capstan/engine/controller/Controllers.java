@@ -1,5 +1,6 @@
 package dev.capstan.engine.controller;
 
+import dev.capstan.engine.cache.WithoutManagedFields;
 import dev.capstan.engine.monitor.HealthMonitor;
 import dev.capstan.engine.pipeline.KustomizationPipeline;
 import dev.capstan.engine.pipeline.PipelineParts;
@@ -21,12 +22,12 @@ public final class Controllers {
    * Registers the GitRepository and Kustomization controllers.
    *
    * @param parts what the Kustomization pipeline works with; its {@code view} is ignored and
-   *     replaced by the controller's caches
+   *     replaced by {@code view}
+   * @param view filled from the controller's caches once they start
    * @param labelSelector when present, only objects matching it are reconciled (sharding)
    */
   public static void register(Operator operator, SourcePipeline sources, PipelineParts parts,
-      HealthMonitor monitor, Optional<String> labelSelector) {
-    CacheView view = new CacheView();
+      CacheView view, HealthMonitor monitor, Optional<String> labelSelector) {
     PipelineParts connected = parts.withView(view);
     KustomizationReconciler kustomizations =
         new KustomizationReconciler(new KustomizationPipeline(connected), view);
@@ -42,6 +43,7 @@ public final class Controllers {
         // so events are filtered by what changed instead of by generation alone.
         .withGenerationAware(false)
         .withOnUpdateFilter(EventFilters::ownChange)
+        .withItemStore(new WithoutManagedFields<>())
         .withRetry(GenericRetry.defaultLimitedExponentialRetry());
     labelSelector.ifPresent(o::withLabelSelector);
     return o;

@@ -3,6 +3,7 @@ package dev.capstan.engine.controller;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.engine.NamespacedName;
+import dev.capstan.engine.cache.WithoutManagedFields;
 import dev.capstan.engine.pipeline.KustomizationPipeline;
 import dev.capstan.engine.pipeline.Outcome;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -65,6 +66,7 @@ public final class KustomizationReconciler implements Reconciler<Kustomization>,
     InformerEventSource<GitRepository, Kustomization> sources = new InformerEventSource<>(
         InformerEventSourceConfiguration.from(GitRepository.class, Kustomization.class)
             .withName("sources")
+            .withItemStore(new WithoutManagedFields<>())
             .withSecondaryToPrimaryMapper(repo -> related(cache, Indexes.BY_SOURCE, repo))
             .withOnUpdateFilter(EventFilters::revisionChange)
             .build(),
@@ -72,6 +74,7 @@ public final class KustomizationReconciler implements Reconciler<Kustomization>,
     InformerEventSource<Kustomization, Kustomization> dependencies = new InformerEventSource<>(
         InformerEventSourceConfiguration.from(Kustomization.class, Kustomization.class)
             .withName("dependencies")
+            .withItemStore(new WithoutManagedFields<>())
             .withSecondaryToPrimaryMapper(dep -> related(cache, Indexes.BY_DEPENDENCY, dep))
             .withOnUpdateFilter(EventFilters::readinessChange)
             .build(),

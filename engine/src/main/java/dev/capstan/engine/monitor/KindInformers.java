@@ -4,6 +4,7 @@ import dev.capstan.applier.ObjectRef;
 import dev.capstan.applier.Owner;
 import dev.capstan.applier.apply.ResourceCatalog;
 import dev.capstan.applier.apply.ResourceType;
+import dev.capstan.engine.cache.WithoutManagedFields;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -100,7 +101,10 @@ final class KindInformers implements AutoCloseable {
           client.genericKubernetesResources(type.get().context())
               .inAnyNamespace()
               .withLabel(Owner.NAME_LABEL)
-              .inform(handler(), 0);
+              .runnableInformer(0);
+      informer.itemStore(new WithoutManagedFields<>());
+      informer.addEventHandler(handler());
+      informer.run();
       informers.put(kind, informer);
       types.put(kind, type.get());
       LOG.debug("watching {}", kind);

@@ -2,6 +2,7 @@ package dev.capstan.engine.ops;
 
 import dev.capstan.engine.EngineExtension;
 import dev.capstan.engine.EngineOptions;
+import dev.capstan.engine.Observers;
 import dev.capstan.engine.webhook.ReceiverConfig;
 import dev.capstan.engine.webhook.WebhookServer;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -17,6 +18,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,7 +43,7 @@ public final class OperationsExtension implements EngineExtension {
   private final ControllerMetrics controllerMetrics;
   private boolean jvmMetricsBound;
   private EventRecorder events;
-  private StatusEvents statusEvents;
+  private final StatusChangeEvents statusEvents;
   private volatile KubernetesClient client;
   private volatile boolean started;
   private OpsServer opsServer;
@@ -61,11 +63,12 @@ public final class OperationsExtension implements EngineExtension {
     this.metrics = new Metrics(registry);
     this.clock = clock;
     this.controllerMetrics = new ControllerMetrics(metrics, clock);
+    this.statusEvents = new StatusChangeEvents(() -> started && (election == null || election.isLeading()));
   }
 
   @Override
   public dev.capstan.engine.pipeline.PipelineObserver observer() {
-    return new MetricsObserver(metrics, controllerMetrics);
+    return Observers.of(List.of(new MetricsObserver(metrics, controllerMetrics), statusEvents));
   }
 
   /** The metrics this engine records into. */
@@ -118,8 +121,7 @@ public final class OperationsExtension implements EngineExtension {
       LOG.info("no --webhook-config: webhook receivers are off");
     }
     events = EventRecorder.create(kubernetesClient, "capstan", clock);
-    statusEvents = StatusEvents.start(kubernetesClient, options.watchLabelSelector(), events,
-        () -> started && (election == null || election.isLeading()));
+    statusEvents.recordWith(events);
     started = true;
   }
 
@@ -131,9 +133,6 @@ public final class OperationsExtension implements EngineExtension {
     }
     if (webhookServer != null) {
       webhookServer.close();
-    }
-    if (statusEvents != null) {
-      statusEvents.close();
     }
     if (events != null) {
       events.close();

@@ -117,6 +117,7 @@ public final class KustomizationPipeline {
     NamespacedName key = NamespacedName.of(ks);
     parts.waits().finish(key);
     parts.tracking().untrack(key);
+    parts.statuses().forget(ks);
     KustomizationSpec spec = ks.getSpec();
     KustomizationStatus status = ks.getStatus();
     if (spec == null || status == null || status.inventory() == null || spec.suspended()) {

@@ -1,10 +1,12 @@
 package dev.capstan.engine.pipeline;
 
+import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.source.GitRepository;
 import dev.capstan.engine.NamespacedName;
 import java.time.Duration;
 
 /**
- * Told what the pipelines did, for metrics. Called on the reconciling thread; implementations
+ * Told what the pipelines did, for metrics and events. Called on the reconciling thread; implementations
  * must be quick and must not throw.
  */
 public interface PipelineObserver {
@@ -25,4 +27,10 @@ public interface PipelineObserver {
 
   /** One health wait ended: all healthy ({@code succeeded}), a failure, or the timeout. */
   default void healthWaited(NamespacedName kustomization, boolean succeeded, Duration took) {}
+
+  /** A Kustomization's status was written: the object with its status before and after. */
+  default void statusWritten(Kustomization before, Kustomization after) {}
+
+  /** A GitRepository's status was written: the object with its status before and after. */
+  default void statusWritten(GitRepository before, GitRepository after) {}
 }

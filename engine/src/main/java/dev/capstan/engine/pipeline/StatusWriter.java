@@ -30,10 +30,21 @@ public final class StatusWriter {
   private static final int CONFLICT_ATTEMPTS = 5;
 
   private final KubernetesClient client;
+  private final ClusterView cache;
   private final Map<String, Object> locks = new ConcurrentHashMap<>();
+  /** The resourceVersion each object had after this writer's last write to it. */
+  private final Map<String, String> writtenVersions = new ConcurrentHashMap<>();
 
-  public StatusWriter(KubernetesClient client) {
+  private final PipelineObserver observer;
+
+  /**
+   * @param cache where {@link #update} reads a Kustomization first, before asking the API server
+   * @param observer told of every status written (events are derived from the changes)
+   */
+  public StatusWriter(KubernetesClient client, ClusterView cache, PipelineObserver observer) {
     this.client = client;
+    this.cache = cache;
+    this.observer = observer;
   }
 
   /** Writes a Kustomization's status unless it is unchanged; returns the status now in place. */
@@ -44,7 +55,9 @@ public final class StatusWriter {
     synchronized (lock(current)) {
       apply(current, next, null);
     }
+    Kustomization before = withStatus(current, current.getStatus());
     current.setStatus(next);
+    observer.statusWritten(before, current);
     return next;
   }
 
@@ -56,17 +69,23 @@ public final class StatusWriter {
     synchronized (lock(current)) {
       apply(current, next, null);
     }
+    GitRepository before = withStatus(current, current.getStatus());
     current.setStatus(next);
+    observer.statusWritten(before, current);
   }
 
   /**
    * Reads the Kustomization, changes its status, and writes it back if it changed, guarded by
    * its resourceVersion so that a concurrent reconcile's status is never overwritten with a stale
-   * one. Returns false when the Kustomization does not exist.
+   * one. Returns false when the Kustomization does not exist. The first read is from the cache
+   * (one GET less per write); a conflict means the cache was behind, and the retry reads the API
+   * server.
    */
   public boolean update(NamespacedName key, Function<Kustomization, KustomizationStatus> change) {
     for (int attempt = 1; ; attempt++) {
-      Optional<Kustomization> live = Optional.ofNullable(
+      Optional<Kustomization> cached =
+          attempt == 1 ? cache.kustomization(key).filter(this::seenOwnLastWrite) : Optional.empty();
+      Optional<Kustomization> live = cached.isPresent() ? cached : Optional.ofNullable(
           client.resources(Kustomization.class).inNamespace(key.namespace()).withName(key.name()).get());
       if (live.isEmpty()) {
         return false;
@@ -79,6 +98,7 @@ public final class StatusWriter {
         synchronized (lock(live.get())) {
           apply(live.get(), next, live.get().getMetadata().getResourceVersion());
         }
+        observer.statusWritten(live.get(), withStatus(live.get(), next));
         return true;
       } catch (KubernetesClientException e) {
         if (e.getCode() != 409 || attempt >= CONFLICT_ATTEMPTS) {
@@ -86,6 +106,38 @@ public final class StatusWriter {
         }
       }
     }
+  }
+
+  /** A copy of the object (sharing its metadata and spec) with another status. */
+  private static Kustomization withStatus(Kustomization object, KustomizationStatus status) {
+    Kustomization copy = new Kustomization();
+    copy.setMetadata(object.getMetadata());
+    copy.setSpec(object.getSpec());
+    copy.setStatus(status);
+    return copy;
+  }
+
+  private static GitRepository withStatus(GitRepository object, GitRepositoryStatus status) {
+    GitRepository copy = new GitRepository();
+    copy.setMetadata(object.getMetadata());
+    copy.setSpec(object.getSpec());
+    copy.setStatus(status);
+    return copy;
+  }
+
+  /** Drops what this writer keeps about a deleted object. */
+  public void forget(HasMetadata object) {
+    locks.remove(lockKey(object));
+    writtenVersions.remove(lockKey(object));
+  }
+
+  /**
+   * Whether a cached object is no older than this writer's own last write to it: a cache that
+   * has not seen that write yet could make a stale status look current.
+   */
+  private boolean seenOwnLastWrite(Kustomization cached) {
+    String written = writtenVersions.get(lockKey(cached));
+    return written == null || written.equals(cached.getMetadata().getResourceVersion());
   }
 
   private void apply(HasMetadata object, Object status, String resourceVersion) {
@@ -109,17 +161,20 @@ public final class StatusWriter {
     String json = client.getKubernetesSerialization().asJson(body);
     @SuppressWarnings("unchecked")
     Class<HasMetadata> type = (Class<HasMetadata>) object.getClass();
-    client
+    HasMetadata written = client
         .resources(type)
         .inNamespace(object.getMetadata().getNamespace())
         .withName(object.getMetadata().getName())
         .subresource("status")
         .patch(context, json);
+    writtenVersions.put(lockKey(object), written.getMetadata().getResourceVersion());
   }
 
   private Object lock(HasMetadata object) {
-    return locks.computeIfAbsent(
-        object.getKind() + "/" + object.getMetadata().getNamespace() + "/" + object.getMetadata().getName(),
-        k -> new Object());
+    return locks.computeIfAbsent(lockKey(object), k -> new Object());
+  }
+
+  private static String lockKey(HasMetadata object) {
+    return object.getKind() + "/" + object.getMetadata().getNamespace() + "/" + object.getMetadata().getName();
   }
 }
