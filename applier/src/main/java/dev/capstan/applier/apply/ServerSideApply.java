@@ -38,12 +38,15 @@ public final class ServerSideApply {
     }
   }
 
+  /** The API server's answer to an apply, unread: whether it created the object, and the JSON. */
+  public record Answer(boolean created, String body) {}
+
   /**
    * Server-side apply that returns the API server's answer unread, as JSON text: dry-runs and
    * creations need only to know that the object was accepted, and turning a thousand answers
    * into objects costs a short-lived command more time than sending them.
    */
-  public String applyUnread(DesiredObject desired, boolean dryRun) throws RejectedException {
+  public Answer applyUnread(DesiredObject desired, boolean dryRun) throws RejectedException {
     HttpClient http = client.getHttpClient();
     HttpRequest request =
         http.newHttpRequestBuilder()
@@ -60,13 +63,13 @@ public final class ServerSideApply {
     if (!response.isSuccessful()) {
       throw new RejectedException(Rejection.of(errorOf(response)));
     }
-    return response.body();
+    return new Answer(response.code() == 201, response.body());
   }
 
   /** The resource version in an answer of {@link #applyUnread}. */
-  public String resourceVersionOf(String answer) {
+  public String resourceVersionOf(Answer answer) {
     GenericKubernetesResource object =
-        client.getKubernetesSerialization().unmarshal(answer, GenericKubernetesResource.class);
+        client.getKubernetesSerialization().unmarshal(answer.body(), GenericKubernetesResource.class);
     return object.getMetadata() == null ? null : object.getMetadata().getResourceVersion();
   }
 

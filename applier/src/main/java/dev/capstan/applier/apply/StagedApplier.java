@@ -5,6 +5,7 @@ import dev.capstan.applier.ApplyRequest;
 import dev.capstan.applier.ApplyResult;
 import dev.capstan.applier.ObjectRef;
 import dev.capstan.applier.ObjectResult;
+import dev.capstan.applier.Owner;
 import dev.capstan.applier.apply.RevisionValidator.Validated;
 import dev.capstan.applier.inventory.Inventory;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -50,7 +51,7 @@ public final class StagedApplier {
       return invalid(request, validated, inventory);
     }
     RunResults results = new RunResults(validated.desired(), request.listener());
-    List<Plan> plans = plan(validated);
+    List<Plan> plans = plan(validated, request.owner());
     Map<ObjectRef, Rejection> recreate = new HashMap<>();
     if (dryRunFails(select(plans, p -> !p.unchanged() && !p.deferred()), request, results, recreate)
         || !applyStage(Stage.DEFINITIONS, plans, request, results, recreate)
@@ -75,10 +76,10 @@ public final class StagedApplier {
     return new ApplyResult(out, inventory);
   }
 
-  private List<Plan> plan(Validated validated) {
+  private List<Plan> plan(Validated validated, Owner owner) {
     List<DesiredObject> listable =
         validated.desired().stream().filter(d -> !validated.awaitingCrd().contains(d.ref())).toList();
-    LiveObjects live = LiveObjects.read(client, listable, executor);
+    LiveObjects live = LiveObjects.readOwned(client, listable, owner, executor);
     Set<String> newNamespaces =
         validated.desired().stream()
             .filter(d -> d.isNamespace() && live.get(d.ref()) == null)
@@ -148,9 +149,12 @@ public final class StagedApplier {
       if (immutable != null) {
         return recreate(d, immutable, request);
       }
-      String answer = calls.applyUnread(d, false);
-      if (plan.live() == null) {
+      ServerSideApply.Answer answer = calls.applyUnread(d, false);
+      if (answer.created()) {
         return ObjectResult.of(d.ref(), Action.CREATED);
+      }
+      if (plan.live() == null) {
+        return ObjectResult.of(d.ref(), Action.CONFIGURED); // it existed, but was not ours yet
       }
       String before = plan.live().getMetadata().getResourceVersion();
       boolean same = before != null && before.equals(calls.resourceVersionOf(answer));

@@ -124,6 +124,49 @@ class ApplyIT {
   }
 
   @Test
+  void readsOnlyItsOwnObjectsAndAdoptsOnesItDidNotCreate() {
+    // Another owner's object and one made without Capstan share the namespace.
+    ApplyRequest other = ApplyRequest.of(objects("""
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: adoption-other-owner}
+        data: {owner: other}
+        """), new Owner("other", "flux-system")).withDefaultNamespace(ns).withTimeout(Duration.ofSeconds(60));
+    assertTrue(new Applier(admin, POOL).apply(other).succeeded());
+    admin.configMaps().inNamespace(ns).resource(new ConfigMapBuilder()
+        .withNewMetadata().withName("adoption-by-hand").endMetadata().addToData("mode", "by-hand").build()).create();
+    String mine = """
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: adoption-by-hand}
+        data: {mode: "adopted"}
+        ---
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: adoption-new}
+        data: {mode: "new"}
+        """;
+
+    RequestLog log = new RequestLog();
+    try (KubernetesClient client = log.client(admin)) {
+      ApplyResult first = apply(client, objects(mine), false);
+      assertTrue(first.succeeded(), first.objects().toString());
+      assertEquals(Map.of("ConfigMap/" + ns + "/adoption-by-hand", Action.CONFIGURED, "ConfigMap/" + ns + "/adoption-new",
+          Action.CREATED), actions(first), "an existing object Capstan did not make is adopted, not created");
+      List<String> lists = log.all().stream()
+          .filter(r -> r.startsWith("GET ") && r.contains("/namespaces/" + ns + "/"))
+          .map(r -> java.net.URLDecoder.decode(r, java.nio.charset.StandardCharsets.UTF_8))
+          .toList();
+      assertTrue(!lists.isEmpty() && lists.stream().allMatch(r -> r.contains("labelSelector=")
+              && r.contains(Owner.NAME_LABEL + "=apps") && r.contains(Owner.NAMESPACE_LABEL + "=flux-system")),
+          "live objects are listed by this owner's labels only: " + lists);
+    }
+    assertEquals("other", admin.configMaps().inNamespace(ns).withName("adoption-other-owner").get().getData().get("owner"));
+    ApplyResult again = apply(admin, objects(mine), false);
+    assertTrue(again.unchanged(), "once adopted, the object is found by its labels: " + again.objects());
+  }
+
+  @Test
   void driftByAnotherManagerIsRestored() {
     apply(admin, objects(app("drift", 3)), false);
     String patch = "{\"spec\":{\"replicas\":1},\"metadata\":{\"labels\":{\"tier\":null}}}";
