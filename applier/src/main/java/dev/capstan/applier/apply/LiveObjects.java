@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.stream.Collectors;
@@ -68,7 +69,15 @@ public final class LiveObjects {
                             live -> found.put(ObjectRef.of(live).withoutVersion(), live)),
                         executor))
             .toArray(CompletableFuture[]::new);
-    CompletableFuture.allOf(lists).join();
+    try {
+      CompletableFuture.allOf(lists).join();
+    } catch (CompletionException e) {
+      // Rethrown as the LIST threw it (the API server could not be reached, say).
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
+      throw e;
+    }
     return new LiveObjects(found);
   }
 

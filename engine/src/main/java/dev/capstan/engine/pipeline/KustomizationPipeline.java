@@ -27,6 +27,7 @@ import dev.capstan.health.HealthEvaluator;
 import dev.capstan.health.Status;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -106,6 +107,11 @@ public final class KustomizationPipeline {
       return startWait(attempt, evaluator);
     } catch (StageFailure failure) {
       return failed(attempt, failure);
+    } catch (KubernetesClientException e) {
+      // Outside what a stage reports itself (e.g. writing Progressing while the API server is
+      // down): nothing can be written to the status, so a log line and a retry.
+      LOG.warn("{}: the API server could not be reached or refused a request: {}", attempt.key, e.getMessage());
+      return retryLater(attempt);
     }
   }
 
@@ -177,7 +183,15 @@ public final class KustomizationPipeline {
         .withForce(spec.forceEnabled())
         .withTimeout(attempt.timings.timeout())
         .withDefaultNamespace(namespace);
-    ApplyResult result = attempt.acting.applier().apply(request);
+    ApplyResult result;
+    try {
+      result = attempt.acting.applier().apply(request);
+    } catch (KubernetesClientException e) {
+      // Cut short (the API server went away, say): which objects were written is not known, so
+      // the inventory stays as it was until the retry has applied the revision in full.
+      attempt.inventory = Inventories.toStatus(previousInventory(attempt));
+      throw StageFailure.transientFailure(Reason.APPLY_FAILED, "apply failed: " + e.getMessage());
+    }
     if (!result.succeeded()) {
       List<ObjectRef> written = result.objects().stream()
           .filter(r -> !r.failed() && r.action() != dev.capstan.applier.Action.SKIPPED)
@@ -271,7 +285,13 @@ public final class KustomizationPipeline {
 
   private Outcome failed(Attempt attempt, StageFailure failure) {
     Phase phase = failure.phase();
-    write(attempt, phase);
+    try {
+      write(attempt, phase);
+    } catch (KubernetesClientException e) {
+      LOG.warn("{}: {}; the status could not be written either: {}", attempt.key, failure.getMessage(),
+          e.getMessage());
+      return retryLater(attempt);
+    }
     Timings timings = attempt.timings;
     if (phase instanceof Phase.Failed f && f.terminal()) {
       LOG.info("{}: stalled: {}", attempt.key, f.message());
@@ -284,6 +304,11 @@ public final class KustomizationPipeline {
     int failures = retries.failed(attempt.key);
     LOG.info("{}: {} (retry {})", attempt.key, failure.getMessage(), failures);
     return Outcome.retry(parts.backoff().delay(failures, retryInterval));
+  }
+
+  private Outcome retryLater(Attempt attempt) {
+    Duration retryInterval = attempt.timings == null ? Duration.ofMinutes(1) : attempt.timings.retryInterval();
+    return Outcome.retry(parts.backoff().delay(retries.failed(attempt.key), retryInterval));
   }
 
   private void write(Attempt attempt, Phase phase) {
