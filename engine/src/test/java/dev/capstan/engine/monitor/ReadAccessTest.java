@@ -6,12 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.pipeline.HealthTracking.ServiceAccount;
+import dev.capstan.testing.MutableClock;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -25,7 +23,7 @@ class ReadAccessTest {
   private static final ServiceAccount OTHER =
       new ServiceAccount(new NamespacedName("team-b", "deployer"), () -> null);
 
-  private final FakeClock clock = new FakeClock(Instant.parse("2026-01-01T00:00:00Z"));
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
   private final List<ReadAccess.Question> asked = new ArrayList<>();
   private Set<ReadAccess.Question> allowed = Set.of(
       new ReadAccess.Question(DEPLOYER.name(), "apps", "deployments", "team-a"));
@@ -114,32 +112,5 @@ class ReadAccessTest {
     access.mayGet(OTHER, "", "configmaps", "team-b");
 
     assertEquals(1, access.remembered());
-  }
-
-  private static final class FakeClock extends Clock {
-    private Instant now;
-
-    FakeClock(Instant start) {
-      this.now = start;
-    }
-
-    void advance(Duration by) {
-      now = now.plus(by);
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
   }
 }

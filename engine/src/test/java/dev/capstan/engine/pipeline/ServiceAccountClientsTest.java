@@ -5,15 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.testing.MutableClock;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -67,7 +66,7 @@ class ServiceAccountClientsTest {
   void aClientUnusedForTheIdleTimeIsClosedAndDropped() {
     try (ServiceAccountClients accounts = accounts(Optional.empty())) {
       Acting first = accounts.actingFor(kustomization("team-a", "deployer"));
-      clock.now = clock.now.plus(Duration.ofMinutes(11));
+      clock.advance(Duration.ofMinutes(11));
       accounts.actingFor(kustomization("team-b", "deployer"));
       assertEquals(1, accounts.cachedClients(), "team-a's client was idle for longer than 10 minutes");
       assertNotSame(first, accounts.actingFor(kustomization("team-a", "deployer")));
@@ -91,28 +90,5 @@ class ServiceAccountClientsTest {
         %s
         """.formatted(namespace, serviceAccount == null ? "" : "  serviceAccountName: " + serviceAccount);
     return SERIALIZATION.unmarshal(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)), Kustomization.class);
-  }
-
-  private static final class MutableClock extends Clock {
-    Instant now;
-
-    MutableClock(Instant now) {
-      this.now = now;
-    }
-
-    @Override
-    public ZoneOffset getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
   }
 }

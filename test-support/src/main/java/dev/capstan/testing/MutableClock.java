@@ -1,4 +1,4 @@
-package dev.capstan.engine.ops;
+package dev.capstan.testing;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -6,15 +6,15 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** A clock tests move by hand. */
-final class MutableClock extends Clock {
-  private Instant now;
+/** A clock tests move by hand, for code that takes its Clock in the constructor. */
+public final class MutableClock extends Clock {
+  private volatile Instant now;
 
-  MutableClock(Instant start) {
+  public MutableClock(Instant start) {
     this.now = start;
   }
 
-  void advance(Duration by) {
+  public void advance(Duration by) {
     now = now.plus(by);
   }
 
