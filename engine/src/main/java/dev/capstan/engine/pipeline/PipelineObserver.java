@@ -6,8 +6,8 @@ import dev.capstan.engine.NamespacedName;
 import java.time.Duration;
 
 /**
- * Told what the pipelines did, for metrics and events. Called on the reconciling thread; implementations
- * must be quick and must not throw.
+ * Told what the pipelines did, for metrics and events. Called on the reconciling thread;
+ * implementations must be quick and must not throw.
  */
 public interface PipelineObserver {
   /** Observes nothing. */

@@ -31,11 +31,10 @@ public final class StatusWriter {
 
   private final KubernetesClient client;
   private final ClusterView cache;
+  private final PipelineObserver observer;
   private final Map<String, Object> locks = new ConcurrentHashMap<>();
   /** The resourceVersion each object had after this writer's last write to it. */
   private final Map<String, String> writtenVersions = new ConcurrentHashMap<>();
-
-  private final PipelineObserver observer;
 
   /**
    * @param cache where {@link #update} reads a Kustomization first, before asking the API server
