@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.stream.Collectors;
@@ -69,15 +68,7 @@ public final class LiveObjects {
                             live -> found.put(ObjectRef.of(live).withoutVersion(), live)),
                         executor))
             .toArray(CompletableFuture[]::new);
-    try {
-      CompletableFuture.allOf(lists).join();
-    } catch (CompletionException e) {
-      // Rethrown as the LIST threw it (the API server could not be reached, say).
-      if (e.getCause() instanceof RuntimeException cause) {
-        throw cause;
-      }
-      throw e;
-    }
+    Futures.joined(CompletableFuture.allOf(lists));
     return new LiveObjects(found);
   }
 

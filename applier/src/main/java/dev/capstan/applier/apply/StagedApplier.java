@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -219,27 +218,12 @@ public final class StagedApplier {
     Map<Plan, R> answers = new HashMap<>();
     futures.forEach(
         (plan, future) -> {
-          R answer = joined(future);
+          R answer = Futures.joined(future);
           if (answer != null) {
             answers.put(plan, answer);
           }
         });
     return answers;
-  }
-
-  /**
-   * The future's answer; what it threw is rethrown as it was (a KubernetesClientException when
-   * the API server could not be reached), not wrapped in a CompletionException.
-   */
-  private static <R> R joined(CompletableFuture<R> future) {
-    try {
-      return future.join();
-    } catch (CompletionException e) {
-      if (e.getCause() instanceof RuntimeException cause) {
-        throw cause;
-      }
-      throw e;
-    }
   }
 
   private static List<Plan> select(List<Plan> plans, java.util.function.Predicate<Plan> filter) {
