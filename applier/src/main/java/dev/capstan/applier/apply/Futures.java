@@ -4,7 +4,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /** Waiting for work done on the executor. */
-final class Futures {
+public final class Futures {
 
   private Futures() {}
 
@@ -12,7 +12,7 @@ final class Futures {
    * The future's answer; what it threw is rethrown as it was (a KubernetesClientException when
    * the API server could not be reached, say), not wrapped in a CompletionException.
    */
-  static <R> R joined(CompletableFuture<R> future) {
+  public static <R> R joined(CompletableFuture<R> future) {
     try {
       return future.join();
     } catch (CompletionException e) {

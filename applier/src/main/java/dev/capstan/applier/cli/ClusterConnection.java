@@ -1,12 +1,12 @@
 package dev.capstan.applier.cli;
 
+import dev.capstan.applier.apply.Futures;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /** Opens a client from {@code --kubeconfig}, or from $KUBECONFIG / ~/.kube/config as kubectl does. */
 final class ClusterConnection {
@@ -47,14 +47,7 @@ final class ClusterConnection {
 
   /** The opened client; a failure to open is rethrown as it was thrown. */
   static KubernetesClient await(CompletableFuture<KubernetesClient> client) {
-    try {
-      return client.join();
-    } catch (CompletionException e) {
-      if (e.getCause() instanceof RuntimeException cause) {
-        throw cause;
-      }
-      throw e;
-    }
+    return Futures.joined(client);
   }
 
   /** Closes the client once it is open, for commands that stop before using it. */

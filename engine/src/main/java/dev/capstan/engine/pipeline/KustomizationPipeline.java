@@ -292,23 +292,25 @@ public final class KustomizationPipeline {
           e.getMessage());
       return retryLater(attempt);
     }
-    Timings timings = attempt.timings;
     if (phase instanceof Phase.Failed f && f.terminal()) {
       LOG.info("{}: stalled: {}", attempt.key, f.message());
       return Outcome.terminal();
     }
-    Duration retryInterval = timings == null ? Duration.ofMinutes(1) : timings.retryInterval();
     if (phase instanceof Phase.Waiting) {
-      return Outcome.waiting(retryInterval);
+      return Outcome.waiting(retryInterval(attempt));
     }
     int failures = retries.failed(attempt.key);
     LOG.info("{}: {} (retry {})", attempt.key, failure.getMessage(), failures);
-    return Outcome.retry(parts.backoff().delay(failures, retryInterval));
+    return Outcome.retry(parts.backoff().delay(failures, retryInterval(attempt)));
   }
 
   private Outcome retryLater(Attempt attempt) {
-    Duration retryInterval = attempt.timings == null ? Duration.ofMinutes(1) : attempt.timings.retryInterval();
-    return Outcome.retry(parts.backoff().delay(retries.failed(attempt.key), retryInterval));
+    return Outcome.retry(parts.backoff().delay(retries.failed(attempt.key), retryInterval(attempt)));
+  }
+
+  /** The spec's retryInterval; a minute when the spec could not be read that far. */
+  private static Duration retryInterval(Attempt attempt) {
+    return attempt.timings == null ? Duration.ofMinutes(1) : attempt.timings.retryInterval();
   }
 
   private void write(Attempt attempt, Phase phase) {

@@ -6,6 +6,7 @@ import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositoryStatus;
 import dev.capstan.engine.NamespacedName;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -16,6 +17,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The one place statuses are written: server-side apply of the status subresource with its own
@@ -54,7 +56,7 @@ public final class StatusWriter {
     synchronized (lock(current)) {
       apply(current, next, null);
     }
-    Kustomization before = withStatus(current, current.getStatus());
+    Kustomization before = withStatus(current, current.getStatus(), Kustomization::new);
     current.setStatus(next);
     observer.statusWritten(before, current);
     return next;
@@ -68,7 +70,7 @@ public final class StatusWriter {
     synchronized (lock(current)) {
       apply(current, next, null);
     }
-    GitRepository before = withStatus(current, current.getStatus());
+    GitRepository before = withStatus(current, current.getStatus(), GitRepository::new);
     current.setStatus(next);
     observer.statusWritten(before, current);
   }
@@ -97,7 +99,7 @@ public final class StatusWriter {
         synchronized (lock(live.get())) {
           apply(live.get(), next, live.get().getMetadata().getResourceVersion());
         }
-        observer.statusWritten(live.get(), withStatus(live.get(), next));
+        observer.statusWritten(live.get(), withStatus(live.get(), next, Kustomization::new));
         return true;
       } catch (KubernetesClientException e) {
         if (e.getCode() != 409 || attempt >= CONFLICT_ATTEMPTS) {
@@ -108,16 +110,8 @@ public final class StatusWriter {
   }
 
   /** A copy of the object (sharing its metadata and spec) with another status. */
-  private static Kustomization withStatus(Kustomization object, KustomizationStatus status) {
-    Kustomization copy = new Kustomization();
-    copy.setMetadata(object.getMetadata());
-    copy.setSpec(object.getSpec());
-    copy.setStatus(status);
-    return copy;
-  }
-
-  private static GitRepository withStatus(GitRepository object, GitRepositoryStatus status) {
-    GitRepository copy = new GitRepository();
+  private static <S, T, R extends CustomResource<S, T>> R withStatus(R object, T status, Supplier<R> empty) {
+    R copy = empty.get();
     copy.setMetadata(object.getMetadata());
     copy.setSpec(object.getSpec());
     copy.setStatus(status);
