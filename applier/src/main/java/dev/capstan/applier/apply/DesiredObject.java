@@ -11,27 +11,83 @@ import java.util.Map;
 
 /**
  * An object exactly as Capstan sends it: namespace settled, status dropped, ownership labels and
- * the digest annotation added. The digest covers everything else Capstan sends.
+ * the digest annotation added. The digest covers everything else Capstan sends. Equality is
+ * identity: two prepared objects are the same write only if they are the same instance.
+ *
+ * <p>Identity and type are known at once; the copy and its digest are made on first use, so that
+ * an apply can start reading the live objects (which needs identities only) before it has spent
+ * the time to digest a thousand objects.
  */
-public record DesiredObject(
-    ObjectRef ref, ResourceType type, GenericKubernetesResource object, String digest) {
+public final class DesiredObject {
+
+  private final ObjectRef ref;
+  private final ResourceType type;
+  private final GenericKubernetesResource raw;
+  private final Owner owner;
+  private GenericKubernetesResource object; // guarded by this
+  private String digest; // guarded by this
+  private volatile String json;
+
+  private DesiredObject(ObjectRef ref, ResourceType type, GenericKubernetesResource raw, Owner owner) {
+    this.ref = ref;
+    this.type = type;
+    this.raw = raw;
+    this.owner = owner;
+  }
 
   public static DesiredObject prepare(
       GenericKubernetesResource raw, ResourceType type, Owner owner, String defaultNamespace) {
-    GenericKubernetesResource object = Serialization.clone(raw);
-    object.getAdditionalProperties().remove("status");
-    ObjectMeta meta = object.getMetadata();
+    String namespace = raw.getMetadata().getNamespace();
     if (!type.namespaced()) {
-      meta.setNamespace(null);
-    } else if (meta.getNamespace() == null || meta.getNamespace().isEmpty()) {
-      meta.setNamespace(defaultNamespace);
+      namespace = null;
+    } else if (namespace == null || namespace.isEmpty()) {
+      namespace = defaultNamespace;
     }
+    ObjectRef named = ObjectRef.of(raw);
+    ObjectRef ref =
+        new ObjectRef(named.group(), named.version(), named.kind(), namespace, named.name());
+    return new DesiredObject(ref, type, raw, owner);
+  }
+
+  public ObjectRef ref() {
+    return ref;
+  }
+
+  public ResourceType type() {
+    return type;
+  }
+
+  /** The object as sent, digest annotation included; the caller must not change it. */
+  public synchronized GenericKubernetesResource object() {
+    if (object == null) {
+      object = settled();
+      digest = digestOf(object);
+    }
+    return object;
+  }
+
+  public synchronized String digest() {
+    object();
+    return digest;
+  }
+
+  private GenericKubernetesResource settled() {
+    GenericKubernetesResource copy = Serialization.clone(raw);
+    copy.getAdditionalProperties().remove("status");
+    ObjectMeta meta = copy.getMetadata();
+    meta.setNamespace(ref.namespace().isEmpty() ? null : ref.namespace());
     Map<String, String> labels = new LinkedHashMap<>();
     if (meta.getLabels() != null) {
       labels.putAll(meta.getLabels());
     }
     labels.putAll(owner.labels());
     meta.setLabels(labels);
+    return copy;
+  }
+
+  /** Digests the object without any digest annotation, then adds the annotation. */
+  private static String digestOf(GenericKubernetesResource object) {
+    ObjectMeta meta = object.getMetadata();
     Map<String, String> annotations = new LinkedHashMap<>();
     if (meta.getAnnotations() != null) {
       annotations.putAll(meta.getAnnotations());
@@ -41,7 +97,25 @@ public record DesiredObject(
     String digest = ManifestDigest.of(asMap(object));
     annotations.put(CapstanMetadata.APPLIED_DIGEST, digest);
     meta.setAnnotations(annotations);
-    return new DesiredObject(ObjectRef.of(object), type, object, digest);
+    return digest;
+  }
+
+  /**
+   * The object as the JSON body of an apply, serialized once: a first apply sends each object
+   * twice (dry-run, then the write).
+   */
+  public String json() {
+    String body = json;
+    if (body == null) {
+      body = Serialization.asJson(object());
+      json = body;
+    }
+    return body;
+  }
+
+  @Override
+  public String toString() {
+    return "DesiredObject[" + ref + "]";
   }
 
   @SuppressWarnings("unchecked")

@@ -3,18 +3,17 @@ package dev.capstan.applier.apply;
 import dev.capstan.applier.ObjectRef;
 import dev.capstan.applier.Owner;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
-import io.fabric8.kubernetes.client.dsl.Resource;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -29,47 +28,64 @@ public final class LiveObjects {
     this.byRef = byRef;
   }
 
-  /** Every desired object that exists, whoever owns it. */
+  /** Every desired object that exists, whoever owns it, read whole. */
   public static LiveObjects read(
       KubernetesClient client, Collection<DesiredObject> desired, Executor executor) {
-    return read(client, desired, Optional.empty(), executor);
+    return read(desired, executor, scope -> list(client, scope.type(), scope.namespace()));
   }
 
   /**
-   * The desired objects that exist and carry {@code owner}'s labels, plus every desired
+   * Starts reading the desired objects that exist and carry {@code owner}'s labels, plus every desired
    * Namespace that exists. The LISTs select by the owner's labels, so that a Kustomization that
    * shares a namespace with many others reads its own objects only, not all of them. An object
    * read as absent here either does not exist or is not (yet) this owner's: either way it is not
    * in its desired state and will be written. Namespaces are read whoever owns them, since the
    * staging depends on whether a namespace exists at all.
+   *
+   * <p>Only metadata is read: whether an object is unchanged is decided from its digest
+   * annotation and managed fields alone, and a LIST of metadata is a fraction of the bytes of
+   * whole objects for both the API server and this process. Needs only the objects' identities,
+   * so the caller can digest the objects while the LISTs are in flight.
    */
-  public static LiveObjects readOwned(
+  public static CompletableFuture<LiveObjects> readOwned(
       KubernetesClient client, Collection<DesiredObject> desired, Owner owner, Executor executor) {
-    LiveObjects owned = read(client, desired, Optional.of(owner), executor);
+    MetadataLists metadata = new MetadataLists(client);
+    return start(desired, executor, scope -> metadata.list(scope.type(), scope.namespace(), owner.labels()))
+        .thenApplyAsync(owned -> withNamespaces(owned, client, desired), executor);
+  }
+
+  private static LiveObjects withNamespaces(
+      LiveObjects owned, KubernetesClient client, Collection<DesiredObject> desired) {
     desired.stream()
         .filter(d -> d.isNamespace() && owned.get(d.ref()) == null)
         .forEach(d -> get(client, d).ifPresent(live -> owned.byRef.put(d.ref().withoutVersion(), live)));
     return owned;
   }
 
-  private static LiveObjects read(KubernetesClient client, Collection<DesiredObject> desired,
-      Optional<Owner> owner, Executor executor) {
-    record Scope(ResourceType type, String namespace) {}
-    Map<Scope, List<DesiredObject>> scopes =
-        desired.stream()
-            .collect(Collectors.groupingBy(d -> new Scope(d.type(), d.ref().namespace())));
+  /** One LIST: a kind, and the namespace for a namespaced kind. */
+  private record Scope(ResourceType type, String namespace) {}
+
+  private static LiveObjects read(Collection<DesiredObject> desired, Executor executor,
+      Function<Scope, List<GenericKubernetesResource>> lister) {
+    return Futures.joined(start(desired, executor, lister));
+  }
+
+  /** Starts one LIST per scope on the executor; completes when all have answered. */
+  private static CompletableFuture<LiveObjects> start(Collection<DesiredObject> desired,
+      Executor executor, Function<Scope, List<GenericKubernetesResource>> lister) {
+    Set<Scope> scopes =
+        desired.stream().map(d -> new Scope(d.type(), d.ref().namespace())).collect(Collectors.toSet());
     Map<ObjectRef, GenericKubernetesResource> found = new ConcurrentHashMap<>();
     CompletableFuture<?>[] lists =
-        scopes.keySet().stream()
+        scopes.stream()
             .map(
                 scope ->
                     CompletableFuture.runAsync(
-                        () -> list(client, scope.type(), scope.namespace(), owner).forEach(
+                        () -> listed(scope, lister).forEach(
                             live -> found.put(ObjectRef.of(live).withoutVersion(), live)),
                         executor))
             .toArray(CompletableFuture[]::new);
-    Futures.joined(CompletableFuture.allOf(lists));
-    return new LiveObjects(found);
+    return CompletableFuture.allOf(lists).thenApply(done -> new LiveObjects(found));
   }
 
   /** The live object, or null when it does not exist. */
@@ -77,19 +93,15 @@ public final class LiveObjects {
     return byRef.get(ref.withoutVersion());
   }
 
-  private static List<GenericKubernetesResource> list(
-      KubernetesClient client, ResourceType type, String namespace, Optional<Owner> owner) {
+  /** The scope's items with apiVersion and kind set (LIST items carry neither). */
+  private static List<GenericKubernetesResource> listed(
+      Scope scope, Function<Scope, List<GenericKubernetesResource>> lister) {
     try {
-      var resources = client.genericKubernetesResources(type.context());
-      FilterWatchListDeletable<GenericKubernetesResource, GenericKubernetesResourceList,
-              Resource<GenericKubernetesResource>> scoped =
-          type.namespaced() ? resources.inNamespace(namespace) : resources;
-      var items = owner.map(o -> scoped.withLabels(o.labels())).orElse(scoped).list().getItems();
-      // LIST items carry no apiVersion/kind; restore them so refs can be built.
+      List<GenericKubernetesResource> items = lister.apply(scope);
       items.forEach(
           item -> {
-            item.setApiVersion(type.apiVersion());
-            item.setKind(type.kind());
+            item.setApiVersion(scope.type().apiVersion());
+            item.setKind(scope.type().kind());
           });
       return items;
     } catch (KubernetesClientException e) {
@@ -103,6 +115,12 @@ public final class LiveObjects {
       }
       throw e;
     }
+  }
+
+  private static List<GenericKubernetesResource> list(
+      KubernetesClient client, ResourceType type, String namespace) {
+    var resources = client.genericKubernetesResources(type.context());
+    return (type.namespaced() ? resources.inNamespace(namespace) : resources).list().getItems();
   }
 
   private static Optional<GenericKubernetesResource> get(KubernetesClient client, DesiredObject desired) {

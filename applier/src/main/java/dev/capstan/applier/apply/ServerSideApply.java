@@ -6,11 +6,8 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
-import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
-import io.fabric8.kubernetes.api.model.Status;
-import java.util.concurrent.CompletionException;
 
 /**
  * Single-object calls to the API server: server-side apply (field manager {@code capstan},
@@ -19,9 +16,11 @@ import java.util.concurrent.CompletionException;
 public final class ServerSideApply {
 
   private final KubernetesClient client;
+  private final ApiCalls api;
 
   public ServerSideApply(KubernetesClient client) {
     this.client = client;
+    this.api = new ApiCalls(client);
   }
 
   public GenericKubernetesResource apply(DesiredObject desired, boolean dryRun)
@@ -47,23 +46,21 @@ public final class ServerSideApply {
    * into objects costs a short-lived command more time than sending them.
    */
   public Answer applyUnread(DesiredObject desired, boolean dryRun) throws RejectedException {
-    HttpClient http = client.getHttpClient();
+    String url =
+        api.url(desired.type(), desired.ref().namespace(), desired.ref().name())
+            + "?fieldManager=" + CapstanMetadata.FIELD_MANAGER + "&force=true"
+            + (dryRun ? "&dryRun=All" : "");
     HttpRequest request =
-        http.newHttpRequestBuilder()
-            .uri(applyUri(desired, dryRun))
-            .method("PATCH", "application/apply-patch+yaml", json(desired))
-            .build();
-    HttpResponse<String> response;
+        api.request(url).method("PATCH", "application/apply-patch+yaml", desired.json()).build();
     try {
-      response = http.sendAsync(request, String.class).join();
-    } catch (CompletionException e) {
-      throw new KubernetesClientException(
-          "request to the API server failed: " + e.getCause().getMessage(), e.getCause());
+      HttpResponse<String> response = api.send(request);
+      return new Answer(response.code() == 201, response.body());
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 0) {
+        throw e; // no answer at all: the caller treats it as a transient failure
+      }
+      throw new RejectedException(Rejection.of(e));
     }
-    if (!response.isSuccessful()) {
-      throw new RejectedException(Rejection.of(errorOf(response)));
-    }
-    return new Answer(response.code() == 201, response.body());
   }
 
   /** The resource version in an answer of {@link #applyUnread}. */
@@ -71,44 +68,6 @@ public final class ServerSideApply {
     GenericKubernetesResource object =
         client.getKubernetesSerialization().unmarshal(answer.body(), GenericKubernetesResource.class);
     return object.getMetadata() == null ? null : object.getMetadata().getResourceVersion();
-  }
-
-  private String json(DesiredObject desired) {
-    return client.getKubernetesSerialization().asJson(desired.object());
-  }
-
-  private String applyUri(DesiredObject desired, boolean dryRun) {
-    ResourceType type = desired.type();
-    StringBuilder uri = new StringBuilder(client.getMasterUrl().toString());
-    if (uri.charAt(uri.length() - 1) != '/') {
-      uri.append('/');
-    }
-    uri.append(type.group().isEmpty() ? "api/" + type.version() : "apis/" + type.apiVersion());
-    if (type.namespaced()) {
-      uri.append("/namespaces/").append(desired.ref().namespace());
-    }
-    uri.append('/').append(type.plural()).append('/').append(desired.ref().name());
-    uri.append("?fieldManager=").append(CapstanMetadata.FIELD_MANAGER).append("&force=true");
-    if (dryRun) {
-      uri.append("&dryRun=All");
-    }
-    return uri.toString();
-  }
-
-  private KubernetesClientException errorOf(HttpResponse<String> response) {
-    String body = response.body() == null ? "" : response.body();
-    try {
-      Status status = client.getKubernetesSerialization().unmarshal(body, Status.class);
-      if (status != null && status.getMessage() != null) {
-        return new KubernetesClientException(status);
-      }
-    } catch (RuntimeException notStatus) {
-      // not a Status document: report the HTTP answer itself below
-    }
-    return new KubernetesClientException(
-        "HTTP " + response.code() + " from the API server: " + body.lines().findFirst().orElse(""),
-        response.code(),
-        null);
   }
 
   public GenericKubernetesResource get(DesiredObject desired) {
