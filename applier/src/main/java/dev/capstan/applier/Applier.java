@@ -1,8 +1,10 @@
 package dev.capstan.applier;
 
+import dev.capstan.applier.apply.DiscoveryCache;
 import dev.capstan.applier.apply.Polling;
 import dev.capstan.applier.apply.StagedApplier;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.Optional;
 import java.util.concurrent.Executor;
 
 /**
@@ -18,7 +20,12 @@ public final class Applier {
   }
 
   public Applier(KubernetesClient client, Executor executor, Polling polling) {
-    this.staged = new StagedApplier(client, executor, polling);
+    this.staged = new StagedApplier(client, executor, polling, Optional.empty());
+  }
+
+  /** An applier that keeps discovery answers on disk between runs (the command line). */
+  public Applier(KubernetesClient client, Executor executor, DiscoveryCache discovery) {
+    this.staged = new StagedApplier(client, executor, Polling.system(), Optional.of(discovery));
   }
 
   public ApplyResult apply(ApplyRequest request) {

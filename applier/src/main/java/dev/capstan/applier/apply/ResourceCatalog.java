@@ -11,19 +11,39 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Kinds the API server serves, from discovery: one request per group/version, cached for the
- * lifetime of the catalog (one apply, or one controller's discovery cycle).
+ * lifetime of the catalog (one apply, or one controller's discovery cycle), and optionally on
+ * disk between runs ({@link DiscoveryCache}).
  */
 public class ResourceCatalog {
 
   private final KubernetesClient client;
-  private final Map<String, List<APIResource>> byGroupVersion = new ConcurrentHashMap<>();
+  private final Optional<DiscoveryCache> disk;
+  private final Map<String, Discovered> byGroupVersion = new ConcurrentHashMap<>();
+
+  /** What discovery said of one group/version, and whether it was read from disk. */
+  private record Discovered(List<APIResource> resources, boolean fromDisk) {}
 
   public ResourceCatalog(KubernetesClient client) {
+    this(client, Optional.empty());
+  }
+
+  public ResourceCatalog(KubernetesClient client, Optional<DiscoveryCache> disk) {
     this.client = client;
+    this.disk = disk;
   }
 
   public Optional<ResourceType> find(String apiVersion, String kind) {
-    List<APIResource> resources = byGroupVersion.computeIfAbsent(apiVersion, this::discover);
+    Discovered discovered = byGroupVersion.computeIfAbsent(apiVersion, this::discover);
+    Optional<ResourceType> type = find(discovered.resources(), apiVersion, kind);
+    if (type.isEmpty() && discovered.fromDisk()) {
+      // kept before the kind was served (a CRD created since): ask the API server itself
+      discovered = byGroupVersion.compute(apiVersion, (v, old) -> discoverLive(v));
+      type = find(discovered.resources(), apiVersion, kind);
+    }
+    return type;
+  }
+
+  private static Optional<ResourceType> find(List<APIResource> resources, String apiVersion, String kind) {
     String group = apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "";
     String version = apiVersion.substring(apiVersion.indexOf('/') + 1);
     return resources.stream()
@@ -37,7 +57,21 @@ public class ResourceCatalog {
     byGroupVersion.clear();
   }
 
-  private List<APIResource> discover(String apiVersion) {
+  private Discovered discover(String apiVersion) {
+    return disk.flatMap(cache -> cache.read(client.getMasterUrl(), apiVersion, client.getKubernetesSerialization()))
+        .map(resources -> new Discovered(resources, true))
+        .orElseGet(() -> discoverLive(apiVersion));
+  }
+
+  private Discovered discoverLive(String apiVersion) {
+    List<APIResource> resources = ask(apiVersion);
+    if (!resources.isEmpty()) {
+      disk.ifPresent(cache -> cache.write(client.getMasterUrl(), apiVersion, resources, client.getKubernetesSerialization()));
+    }
+    return new Discovered(resources, false);
+  }
+
+  private List<APIResource> ask(String apiVersion) {
     try {
       APIResourceList list = client.getApiResources(apiVersion);
       return list == null || list.getResources() == null ? List.of() : list.getResources();

@@ -13,8 +13,10 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -32,16 +34,19 @@ public final class StagedApplier {
   private final Executor executor;
   private final Polling polling;
   private final ServerSideApply calls;
+  private final Optional<DiscoveryCache> discovery;
 
-  public StagedApplier(KubernetesClient client, Executor executor, Polling polling) {
+  public StagedApplier(
+      KubernetesClient client, Executor executor, Polling polling, Optional<DiscoveryCache> discovery) {
     this.client = client;
     this.executor = executor;
     this.polling = polling;
     this.calls = new ServerSideApply(client);
+    this.discovery = discovery;
   }
 
   public ApplyResult apply(ApplyRequest request) {
-    ResourceCatalog catalog = new ResourceCatalog(client);
+    ResourceCatalog catalog = new ResourceCatalog(client, discovery);
     Validated validated =
         RevisionValidator.validate(
             request.objects(), catalog::find, request.owner(), request.defaultNamespace());
@@ -79,7 +84,9 @@ public final class StagedApplier {
   private List<Plan> plan(Validated validated, Owner owner) {
     List<DesiredObject> listable =
         validated.desired().stream().filter(d -> !validated.awaitingCrd().contains(d.ref())).toList();
-    LiveObjects live = LiveObjects.readOwned(client, listable, owner, executor);
+    CompletableFuture<LiveObjects> reading = LiveObjects.readOwned(client, listable, owner, executor);
+    validated.desired().forEach(DesiredObject::digest); // while the LISTs are in flight
+    LiveObjects live = Futures.joined(reading);
     Set<String> newNamespaces =
         validated.desired().stream()
             .filter(d -> d.isNamespace() && live.get(d.ref()) == null)
@@ -213,9 +220,10 @@ public final class StagedApplier {
 
   /** Runs {@code call} on every plan with the executor; keeps the non-null answers. */
   private <R> Map<Plan, R> concurrently(List<Plan> plans, Function<Plan, R> call) {
-    Map<Plan, CompletableFuture<R>> futures = new HashMap<>();
+    // by identity: a plan's own hash would walk the whole live object
+    Map<Plan, CompletableFuture<R>> futures = new IdentityHashMap<>();
     plans.forEach(p -> futures.put(p, CompletableFuture.supplyAsync(() -> call.apply(p), executor)));
-    Map<Plan, R> answers = new HashMap<>();
+    Map<Plan, R> answers = new IdentityHashMap<>();
     futures.forEach(
         (plan, future) -> {
           R answer = Futures.joined(future);

@@ -5,6 +5,7 @@ import dev.capstan.applier.ApplyRequest;
 import dev.capstan.applier.ApplyResult;
 import dev.capstan.applier.ObjectResult;
 import dev.capstan.applier.Owner;
+import dev.capstan.applier.apply.DiscoveryCache;
 import dev.capstan.applier.apply.Polling;
 import dev.capstan.applier.inventory.ConfigMapInventoryStore;
 import dev.capstan.applier.inventory.Inventory;
@@ -105,7 +106,7 @@ public final class ApplyCommand implements Callable<Integer> {
     Inventory previous = store == null ? Inventory.EMPTY : store.load();
     ApplyRequest request =
         new ApplyRequest(objects, owner, force, timeout, namespace, printer::progress);
-    ApplyResult result = new Applier(client, pool).apply(request);
+    ApplyResult result = new Applier(client, pool, DiscoveryCache.ofUser()).apply(request);
     List<ObjectResult> all = new ArrayList<>(result.objects());
     if (result.succeeded() && store != null) {
       if (prune) {

@@ -13,8 +13,10 @@ import dev.capstan.applier.Applier;
 import dev.capstan.applier.ApplyRequest;
 import dev.capstan.applier.ApplyResult;
 import dev.capstan.applier.Owner;
+import dev.capstan.applier.apply.DiscoveryCache;
 import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.TestNamespace;
+import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -23,6 +25,11 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +38,7 @@ import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 @ExtendWith(KubernetesCluster.class)
 class ApplyIT {
@@ -87,6 +95,48 @@ class ApplyIT {
           selector: {app: web}
           ports: [{port: 80, targetPort: 80}]
         """.formatted(configValue, replicas);
+  }
+
+  @Test
+  void usesDiscoveryKeptOnDiskAndLooksUpAKindMissingFromItLive(@TempDir Path cacheDir) throws IOException {
+    DiscoveryCache cache = new DiscoveryCache(cacheDir, DiscoveryCache.TTL, Clock.systemUTC());
+    String configMap = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: kept}\ndata: {a: b}\n";
+    RequestLog log = new RequestLog();
+    try (KubernetesClient client = log.client(admin)) {
+      assertTrue(new Applier(client, POOL, cache).apply(request(objects(configMap))).succeeded());
+      Path core = keptAnswer(cacheDir, "v1.json");
+
+      log.clear();
+      assertTrue(new Applier(client, POOL, cache).apply(request(objects(configMap))).unchanged());
+      assertTrue(log.all().stream().noneMatch(r -> r.equals("GET /api/v1")),
+          "discovery of v1 came from disk: " + log.all());
+
+      // an answer kept before Secrets were served: the kind is looked up again, not reported unknown
+      dropKind(core, "Secret");
+      String withSecret = configMap + "---\napiVersion: v1\nkind: Secret\nmetadata: {name: late}\nstringData: {k: v}\n";
+      log.clear();
+      ApplyResult result = new Applier(client, POOL, cache).apply(request(objects(withSecret)));
+      assertEquals(Action.CREATED, resultFor(result, "Secret/" + ns + "/late").action(), result.objects().toString());
+      assertTrue(log.all().contains("GET /api/v1"), log.all().toString());
+      assertTrue(Files.readString(core).contains("\"Secret\""), "the kept answer was renewed");
+    }
+  }
+
+  private ApplyRequest request(List<GenericKubernetesResource> objects) {
+    return ApplyRequest.of(objects, OWNER).withDefaultNamespace(ns).withTimeout(Duration.ofSeconds(60));
+  }
+
+  private static Path keptAnswer(Path cacheDir, String name) throws IOException {
+    try (var files = Files.walk(cacheDir)) {
+      return files.filter(f -> f.getFileName().toString().equals(name)).findFirst()
+          .orElseThrow(() -> new AssertionError("no " + name + " under " + cacheDir));
+    }
+  }
+
+  private static void dropKind(Path answer, String kind) throws IOException {
+    APIResourceList list = Serialization.unmarshal(Files.readString(answer), APIResourceList.class);
+    list.setResources(list.getResources().stream().filter(r -> !kind.equals(r.getKind())).toList());
+    Files.writeString(answer, Serialization.asJson(list));
   }
 
   @Test
