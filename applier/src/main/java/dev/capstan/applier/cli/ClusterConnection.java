@@ -4,9 +4,12 @@ import dev.capstan.applier.apply.Futures;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.okhttp.OkHttpClientFactory;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /** Opens a client from {@code --kubeconfig}, or from $KUBECONFIG / ~/.kube/config as kubectl does. */
 final class ClusterConnection {
@@ -16,17 +19,22 @@ final class ClusterConnection {
   static KubernetesClient open(Path kubeconfig) {
     Config config =
         kubeconfig == null ? Config.autoConfigure(null) : Config.fromKubeconfig(kubeconfig.toFile());
-    // The JDK's HTTP client, named explicitly: with several on the class path the library would
-    // pick one at random (and warn), and this one starts quicker for a short-lived command.
+    // OkHttp, named explicitly: with several clients on the class path the library would pick
+    // one at random (and warn). Of the three it supports, OkHttp costs a short-lived command the
+    // least CPU per request (a first apply of 1,000 objects: 3.5 s against the JDK client's 4.3 s)
+    // and starts as quickly as the JDK client.
     return new KubernetesClientBuilder()
         .withConfig(config)
-        .withHttpClientFactory(new JdkHttpClientFactory())
+        .withHttpClientFactory(new OkHttpClientFactory())
         .build();
   }
 
   /**
    * Starts opening the client on its own thread: setting up the HTTP client takes about as long
-   * as building the manifests, so a command does both at once.
+   * as building the manifests, so a command does both at once. The opener also makes one small
+   * request, so that the connection and its TLS handshake are done before the command's own
+   * requests start: many requests sent at once to a server not yet connected would each open a
+   * connection, and each handshake costs a signature with the client's key.
    */
   static CompletableFuture<KubernetesClient> openInBackground(Path kubeconfig) {
     CompletableFuture<KubernetesClient> client = new CompletableFuture<>();
@@ -34,7 +42,14 @@ final class ClusterConnection {
         new Thread(
             () -> {
               try {
-                client.complete(open(kubeconfig));
+                KubernetesClient opened = open(kubeconfig);
+                try {
+                  connect(opened);
+                } catch (RuntimeException e) {
+                  opened.close();
+                  throw e;
+                }
+                client.complete(opened);
               } catch (RuntimeException e) {
                 client.completeExceptionally(e);
               }
@@ -43,6 +58,25 @@ final class ClusterConnection {
     opener.setDaemon(true);
     opener.start();
     return client;
+  }
+
+  /**
+   * Asks the API server its version. An answer of any status will do (the command's own
+   * requests report a refusal with their context); no answer at all is the command's error,
+   * reported once, instead of after the command's own requests failed the same way again.
+   */
+  private static void connect(KubernetesClient client) {
+    HttpClient http = client.getHttpClient();
+    try {
+      http.sendAsync(http.newHttpRequestBuilder().uri(versionUrl(client)).build(), String.class).join();
+    } catch (CompletionException e) {
+      throw KubernetesClientException.launderThrowable(e.getCause());
+    }
+  }
+
+  private static String versionUrl(KubernetesClient client) {
+    String master = client.getMasterUrl().toString();
+    return master + (master.endsWith("/") ? "" : "/") + "version";
   }
 
   /** The opened client; a failure to open is rethrown as it was thrown. */
