@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.okhttp.OkHttpClientFactory;
+import java.net.URL;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -70,8 +71,23 @@ final class ClusterConnection {
     try {
       http.sendAsync(http.newHttpRequestBuilder().uri(versionUrl(client)).build(), String.class).join();
     } catch (CompletionException e) {
-      throw KubernetesClientException.launderThrowable(e.getCause());
+      throw new Unreachable(client.getMasterUrl(), e.getCause());
     }
+  }
+
+  /** No answer from the server the kubeconfig names. */
+  private static final class Unreachable extends KubernetesClientException {
+    private final transient URL server;
+
+    Unreachable(URL server, Throwable cause) {
+      super("no answer from " + server, cause);
+      this.server = server;
+    }
+  }
+
+  /** The server a failure to connect was about, or null when it is not known. */
+  static URL serverOf(KubernetesClientException e) {
+    return e instanceof Unreachable unreachable ? unreachable.server : null;
   }
 
   private static String versionUrl(KubernetesClient client) {

@@ -37,11 +37,18 @@ final class ClusterSession {
       err.println("error: " + e.getMessage());
       return BAD_INPUT;
     }
+    KubernetesClient client;
+    try {
+      client = ClusterConnection.await(connecting);
+    } catch (KubernetesClientException e) {
+      err.println("error: " + ClusterErrors.describe(e, ClusterConnection.serverOf(e)));
+      return clusterErrorExit;
+    }
     ExecutorService pool = WorkerPool.of(concurrency);
-    try (KubernetesClient client = ClusterConnection.await(connecting)) {
+    try (client) {
       return work.run(client, objects, pool);
     } catch (KubernetesClientException e) {
-      err.println("error: " + ClusterErrors.describe(e));
+      err.println("error: " + ClusterErrors.describe(e, client.getMasterUrl()));
       return clusterErrorExit;
     } finally {
       pool.shutdownNow();
