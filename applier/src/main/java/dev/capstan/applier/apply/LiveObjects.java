@@ -5,7 +5,9 @@ import dev.capstan.applier.Owner;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,6 +23,12 @@ import java.util.stream.Collectors;
  * than one GET per object.
  */
 public final class LiveObjects {
+
+  /**
+   * From this many namespaces on, a kind's owned objects are read with one LIST of all
+   * namespaces: the owner's labels select the same objects, in fewer round trips.
+   */
+  static final int NAMESPACES_FOR_ONE_LIST = 3;
 
   private final Map<ObjectRef, GenericKubernetesResource> byRef;
 
@@ -46,12 +54,53 @@ public final class LiveObjects {
    * annotation and managed fields alone, and a LIST of metadata is a fraction of the bytes of
    * whole objects for both the API server and this process. Needs only the objects' identities,
    * so the caller can digest the objects while the LISTs are in flight.
+   *
+   * <p>A kind in {@value #NAMESPACES_FOR_ONE_LIST} or more namespaces is read with one LIST of
+   * all namespaces; an identity that may not list across namespaces (a tenant) gets one LIST per
+   * namespace instead.
    */
   public static CompletableFuture<LiveObjects> readOwned(
       KubernetesClient client, Collection<DesiredObject> desired, Owner owner, Executor executor) {
     MetadataLists metadata = new MetadataLists(client);
-    return start(desired, executor, scope -> metadata.list(scope.type(), scope.namespace(), owner.labels()))
+    Set<Scope> scopes = scopesOf(desired);
+    Function<Scope, List<GenericKubernetesResource>> lister =
+        scope -> metadata.list(scope.type(), scope.namespace(), owner.labels());
+    return start(widened(scopes), executor, scope -> scope.allNamespaces()
+            ? acrossNamespaces(scope, scopes, lister)
+            : lister.apply(scope))
         .thenApplyAsync(owned -> withNamespaces(owned, client, desired), executor);
+  }
+
+  /** The scopes, with one all-namespaces scope for each kind in many namespaces. */
+  private static Set<Scope> widened(Set<Scope> scopes) {
+    Map<ResourceType, List<Scope>> byType = scopes.stream().collect(Collectors.groupingBy(Scope::type));
+    Set<Scope> widened = new HashSet<>();
+    byType.forEach(
+        (type, ofType) -> {
+          if (type.namespaced() && ofType.size() >= NAMESPACES_FOR_ONE_LIST) {
+            widened.add(new Scope(type, null));
+          } else {
+            widened.addAll(ofType);
+          }
+        });
+    return widened;
+  }
+
+  /** One LIST of all namespaces or, where that is forbidden, one per namespace of {@code scopes}. */
+  private static List<GenericKubernetesResource> acrossNamespaces(Scope wide, Set<Scope> scopes,
+      Function<Scope, List<GenericKubernetesResource>> lister) {
+    try {
+      return lister.apply(wide);
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 403) {
+        throw e;
+      }
+      List<GenericKubernetesResource> items = new ArrayList<>();
+      scopes.stream()
+          .filter(scope -> scope.type().equals(wide.type()))
+          .forEach(scope -> items.addAll(listed(scope, lister)));
+      return items;
+    }
   }
 
   private static LiveObjects withNamespaces(
@@ -62,19 +111,28 @@ public final class LiveObjects {
     return owned;
   }
 
-  /** One LIST: a kind, and the namespace for a namespaced kind. */
-  private record Scope(ResourceType type, String namespace) {}
+  /**
+   * One LIST: a kind, and the namespace for a namespaced kind ("" for a cluster-scoped kind, null
+   * for all namespaces).
+   */
+  private record Scope(ResourceType type, String namespace) {
+    boolean allNamespaces() {
+      return namespace == null;
+    }
+  }
+
+  private static Set<Scope> scopesOf(Collection<DesiredObject> desired) {
+    return desired.stream().map(d -> new Scope(d.type(), d.ref().namespace())).collect(Collectors.toSet());
+  }
 
   private static LiveObjects read(Collection<DesiredObject> desired, Executor executor,
       Function<Scope, List<GenericKubernetesResource>> lister) {
-    return Futures.joined(start(desired, executor, lister));
+    return Futures.joined(start(scopesOf(desired), executor, lister));
   }
 
   /** Starts one LIST per scope on the executor; completes when all have answered. */
-  private static CompletableFuture<LiveObjects> start(Collection<DesiredObject> desired,
+  private static CompletableFuture<LiveObjects> start(Set<Scope> scopes,
       Executor executor, Function<Scope, List<GenericKubernetesResource>> lister) {
-    Set<Scope> scopes =
-        desired.stream().map(d -> new Scope(d.type(), d.ref().namespace())).collect(Collectors.toSet());
     Map<ObjectRef, GenericKubernetesResource> found = new ConcurrentHashMap<>();
     CompletableFuture<?>[] lists =
         scopes.stream()

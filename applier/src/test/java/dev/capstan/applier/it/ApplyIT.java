@@ -21,8 +21,15 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -35,6 +42,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -137,6 +145,52 @@ class ApplyIT {
     APIResourceList list = Serialization.unmarshal(Files.readString(answer), APIResourceList.class);
     list.setResources(list.getResources().stream().filter(r -> !kind.equals(r.getKind())).toList());
     Files.writeString(answer, Serialization.asJson(list));
+  }
+
+  @Test
+  void readsAKindInManyNamespacesWithOneListOrOnePerNamespaceWhereThatIsForbidden() {
+    List<String> namespaces = List.of(ns, ns + "-b", ns + "-c");
+    namespaces.subList(1, 3).forEach(n -> admin.namespaces().resource(
+        new NamespaceBuilder().withNewMetadata().withName(n).endMetadata().build()).create());
+    try {
+      String spread = namespaces.stream()
+          .map(n -> "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: spread, namespace: %s}\ndata: {a: b}\n".formatted(n))
+          .collect(Collectors.joining("---\n"));
+      RequestLog log = new RequestLog();
+      try (KubernetesClient client = log.client(admin)) {
+        assertTrue(apply(client, objects(spread), false).succeeded());
+        log.clear();
+        assertTrue(apply(client, objects(spread), false).unchanged());
+        assertEquals(1, log.all().stream().filter(r -> r.startsWith("GET /api/v1/configmaps?")).count(), log.all().toString());
+        assertTrue(log.all().stream().noneMatch(r -> r.matches("GET /api/v1/namespaces/[^/]+/configmaps.*")), log.all().toString());
+      }
+
+      // a tenant that may read ConfigMaps in these three namespaces only
+      admin.serviceAccounts().inNamespace(ns).resource(
+          new ServiceAccountBuilder().withNewMetadata().withName("tenant").endMetadata().build()).create();
+      for (String n : namespaces) {
+        admin.rbac().roles().inNamespace(n).resource(new RoleBuilder().withNewMetadata().withName("read-config").endMetadata()
+            .addNewRule().withApiGroups("").withResources("configmaps").withVerbs("get", "list").endRule().build()).create();
+        admin.rbac().roleBindings().inNamespace(n).resource(new RoleBindingBuilder().withNewMetadata().withName("tenant").endMetadata()
+            .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("Role").withName("read-config").endRoleRef()
+            .addNewSubject().withKind("ServiceAccount").withName("tenant").withNamespace(ns).endSubject().build()).create();
+      }
+      RequestLog tenantLog = new RequestLog();
+      Config asTenant = new ConfigBuilder(admin.getConfiguration())
+          .withImpersonateUsername("system:serviceaccount:" + ns + ":tenant").build();
+      try (KubernetesClient tenant = new KubernetesClientBuilder().withConfig(asTenant).build();
+          KubernetesClient logged = tenantLog.client(tenant)) {
+        ApplyResult again = apply(logged, objects(spread), false);
+        assertTrue(again.unchanged(), "found through one LIST per namespace: " + again.objects());
+        assertTrue(tenantLog.all().stream().anyMatch(r -> r.startsWith("GET /api/v1/configmaps?")), tenantLog.all().toString());
+        for (String n : namespaces) {
+          assertTrue(tenantLog.all().stream().anyMatch(r -> r.startsWith("GET /api/v1/namespaces/" + n + "/configmaps?")),
+              n + ": " + tenantLog.all());
+        }
+      }
+    } finally {
+      namespaces.subList(1, 3).forEach(n -> admin.namespaces().withName(n).delete());
+    }
   }
 
   @Test
