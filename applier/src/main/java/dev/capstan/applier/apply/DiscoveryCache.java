@@ -41,7 +41,7 @@ public final class DiscoveryCache {
     this.clock = clock;
   }
 
-  /** The cache of the user running the command: {@code $XDG_CACHE_HOME/capstan/discovery}, or under ~/.cache. */
+  /** The cache of the user running the command: {@code $XDG_CACHE_HOME/capstan/discovery}, else under ~/.cache. */
   public static DiscoveryCache ofUser() {
     String xdg = System.getenv("XDG_CACHE_HOME");
     Path base =

@@ -43,8 +43,8 @@ public final class LiveObjects {
   }
 
   /**
-   * Starts reading the desired objects that exist and carry {@code owner}'s labels, plus every desired
-   * Namespace that exists. The LISTs select by the owner's labels, so that a Kustomization that
+   * Starts reading the desired objects that exist and carry {@code owner}'s labels, plus every
+   * desired Namespace that exists. The LISTs select by the owner's labels, so that a Kustomization that
    * shares a namespace with many others reads its own objects only, not all of them. An object
    * read as absent here either does not exist or is not (yet) this owner's: either way it is not
    * in its desired state and will be written. Namespaces are read whoever owns them, since the

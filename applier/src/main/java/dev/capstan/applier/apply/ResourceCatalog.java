@@ -58,7 +58,8 @@ public class ResourceCatalog {
   }
 
   private Discovered discover(String apiVersion) {
-    return disk.flatMap(cache -> cache.read(client.getMasterUrl(), apiVersion, client.getKubernetesSerialization()))
+    return disk.flatMap(
+            cache -> cache.read(client.getMasterUrl(), apiVersion, client.getKubernetesSerialization()))
         .map(resources -> new Discovered(resources, true))
         .orElseGet(() -> discoverLive(apiVersion));
   }
@@ -66,7 +67,9 @@ public class ResourceCatalog {
   private Discovered discoverLive(String apiVersion) {
     List<APIResource> resources = ask(apiVersion);
     if (!resources.isEmpty()) {
-      disk.ifPresent(cache -> cache.write(client.getMasterUrl(), apiVersion, resources, client.getKubernetesSerialization()));
+      disk.ifPresent(
+          cache -> cache.write(
+              client.getMasterUrl(), apiVersion, resources, client.getKubernetesSerialization()));
     }
     return new Discovered(resources, false);
   }

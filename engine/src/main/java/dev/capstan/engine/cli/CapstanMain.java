@@ -25,7 +25,6 @@ public final class CapstanMain implements Runnable {
 
   public static void main(String[] args) {
     int exitCode = commandLine(args).execute(args);
-    HttpSelectorThreads.stop();
     System.exit(exitCode);
   }
 
