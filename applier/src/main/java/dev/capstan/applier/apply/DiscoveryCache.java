@@ -41,7 +41,10 @@ public final class DiscoveryCache {
     this.clock = clock;
   }
 
-  /** The cache of the user running the command: {@code $XDG_CACHE_HOME/capstan/discovery}, else under ~/.cache. */
+  /**
+   * The cache of the user running the command: {@code $XDG_CACHE_HOME/capstan/discovery}, else
+   * {@code ~/.cache/capstan/discovery}.
+   */
   public static DiscoveryCache ofUser() {
     String xdg = System.getenv("XDG_CACHE_HOME");
     Path base =
