@@ -1,6 +1,7 @@
 package dev.capstan.applier.cli;
 
 import dev.capstan.applier.Owner;
+import dev.capstan.applier.apply.DiscoveryCache;
 import dev.capstan.applier.diff.DiffReport;
 import dev.capstan.applier.diff.Differ;
 import dev.capstan.applier.diff.ObjectDiff;
@@ -9,6 +10,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import picocli.CommandLine.Command;
@@ -62,7 +64,7 @@ public final class DiffCommand implements Callable<Integer> {
       PrintWriter out) {
     String namespace = ClusterConnection.defaultNamespace(client);
     Owner owner = new Owner(inventory == null ? ApplyCommand.DEFAULT_OWNER : inventory, namespace);
-    DiffReport report = new Differ(client, pool).diff(objects, owner, namespace);
+    DiffReport report = new Differ(client, pool, Optional.of(DiscoveryCache.ofUser())).diff(objects, owner, namespace);
     print(report, out);
     if (report.hasFailures()) {
       return 2;

@@ -3,12 +3,13 @@ package dev.capstan.applier.diff;
 import dev.capstan.applier.ObjectRef;
 import dev.capstan.applier.Owner;
 import dev.capstan.applier.apply.DesiredObject;
+import dev.capstan.applier.apply.DiscoveryCache;
 import dev.capstan.applier.apply.FieldOwnership;
 import dev.capstan.applier.apply.LiveObjects;
 import dev.capstan.applier.apply.RejectedException;
 import dev.capstan.applier.apply.ResourceCatalog;
-import dev.capstan.applier.apply.RevisionValidator;
 import dev.capstan.applier.apply.RevisionValidator.Validated;
+import dev.capstan.applier.apply.RevisionValidator;
 import dev.capstan.applier.apply.ServerSideApply;
 import dev.capstan.applier.diff.ObjectDiff.Change;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -16,6 +17,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -31,15 +33,24 @@ public final class Differ {
   private final Executor executor;
   private final ServerSideApply calls;
 
+  private final Optional<DiscoveryCache> discovery;
+
   public Differ(KubernetesClient client, Executor executor) {
+    this(client, executor, Optional.empty());
+  }
+
+  /** A differ that keeps discovery answers on disk between runs, as {@code capstan apply} does. */
+  public Differ(KubernetesClient client, Executor executor, Optional<DiscoveryCache> discovery) {
     this.client = client;
     this.executor = executor;
     this.calls = new ServerSideApply(client);
+    this.discovery = discovery;
   }
 
   public DiffReport diff(List<GenericKubernetesResource> objects, Owner owner, String defaultNamespace) {
     Validated validated =
-        RevisionValidator.validate(objects, new ResourceCatalog(client)::find, owner, defaultNamespace);
+        RevisionValidator.validate(
+            objects, new ResourceCatalog(client, discovery)::find, owner, defaultNamespace);
     if (!validated.valid()) {
       return new DiffReport(
           validated.problems().stream().map(p -> new ObjectDiff(p.ref(), Change.FAILED, p.reason())).toList());
