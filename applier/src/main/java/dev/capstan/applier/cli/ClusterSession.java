@@ -50,6 +50,10 @@ final class ClusterSession {
     } catch (KubernetesClientException e) {
       err.println("error: " + ClusterErrors.describe(e, client.getMasterUrl()));
       return clusterErrorExit;
+    } catch (RuntimeException e) {
+      // a defect, not the user's input: still one line, as every other failure
+      err.println("error: unexpected failure: " + e.toString().lines().findFirst().orElse(""));
+      return clusterErrorExit;
     } finally {
       pool.shutdownNow();
     }

@@ -1,11 +1,13 @@
 package dev.capstan.engine.cli;
 
+import dev.capstan.applier.cli.KubeconfigProblem;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.Supplier;
 import picocli.CommandLine.Option;
 
 /** How the cluster commands find the cluster: the kubeconfig and its context, as kubectl does. */
@@ -30,10 +32,10 @@ final class ClusterOptions {
       if (!Files.isReadable(kubeconfig)) {
         throw new CliException("kubeconfig " + kubeconfig + " does not exist or cannot be read");
       }
-      config = Config.fromKubeconfig(context, kubeconfig.toFile());
+      config = readable(kubeconfig.toString(), () -> Config.fromKubeconfig(context, kubeconfig.toFile()));
     } else {
       requireSomeConfiguration();
-      config = Config.autoConfigure(context);
+      config = readable("from $KUBECONFIG or ~/.kube/config", () -> Config.autoConfigure(context));
     }
     // A command line answers at once: one attempt per request, the caller reports the failure.
     config.setRequestRetryBackoffLimit(0);
@@ -41,6 +43,15 @@ final class ClusterOptions {
     // The HTTP client the engine declares; naming it avoids a random pick between two on the classpath.
     return new KubernetesClientBuilder().withHttpClientFactory(new VertxHttpClientFactory())
         .withConfig(config).build();
+  }
+
+  /** The parsed kubeconfig, or one line saying why it could not be read (never the file's text). */
+  private static Config readable(String which, Supplier<Config> parse) {
+    try {
+      return parse.get();
+    } catch (RuntimeException e) {
+      throw new CliException("cannot read the kubeconfig " + which + ": " + KubeconfigProblem.describe(e));
+    }
   }
 
   // Without any kubeconfig the client would quietly aim at https://kubernetes.default.svc.

@@ -60,6 +60,20 @@ class ClusterErrorsIT {
   }
 
   @Test
+  void aMalformedKubeconfigIsOneLineThatNeverQuotesTheFile() throws IOException {
+    Path config = dir.resolve("broken");
+    Files.writeString(config, "apiVersion: v1\nusers:\n- name: u\n  user: {token: [s3cr3t-token\n");
+    for (String[] args : new String[][] {{"get", "ks"}, {"tree", "ks", "app"}}) {
+      CliRun run = CliRun.capstan(config, args);
+      assertEquals(1, run.exitCode(), run::toString);
+      assertEquals(1, run.err().lines().count(), run::toString);
+      assertTrue(run.err().startsWith("error: cannot read the kubeconfig " + config + ": "), run::toString);
+      assertTrue(run.err().contains("(line "), run::toString);
+      assertTrue(!run.err().contains("s3cr3t"), run::toString);
+    }
+  }
+
+  @Test
   void anUnknownHostIsNamed() throws IOException {
     Path config = kubeconfig("https://capstan-no-such-host.invalid:6443");
     CliRun run = CliRun.capstan(config, "get", "gitrepo");

@@ -1,0 +1,35 @@
+package dev.capstan.applier.cli;
+
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One line for a kubeconfig the client library could not read: the innermost cause's first line,
+ * and where in the file when the YAML parser said so. The parser's own message spans several lines
+ * and quotes the file, which can hold a token or a key: that text is never shown.
+ */
+public final class KubeconfigProblem {
+
+  private static final Pattern WHERE = Pattern.compile("line (\\d+), column (\\d+)");
+
+  private KubeconfigProblem() {}
+
+  public static String describe(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    if (root instanceof NoSuchFileException) {
+      return "no such file";
+    }
+    if (root instanceof AccessDeniedException) {
+      return "permission denied";
+    }
+    String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+    String first = message.lines().findFirst().orElse(message).strip();
+    Matcher where = WHERE.matcher(message);
+    return where.find() ? first + " (line " + where.group(1) + ", column " + where.group(2) + ")" : first;
+  }
+}
