@@ -24,8 +24,7 @@ final class ClusterConnection {
     } catch (RuntimeException unreadable) {
       // the message says it all, in one line: the parser's own spans several and quotes the file
       throw new KubernetesClientException(
-          "cannot read the kubeconfig " + (kubeconfig == null ? fromEnvironment() : kubeconfig) + ": "
-              + KubeconfigProblem.describe(unreadable));
+          KubeconfigProblem.unreadable(kubeconfig == null ? fromEnvironment() : kubeconfig, unreadable));
     }
     // OkHttp, named explicitly: with several clients on the class path the library would pick
     // one at random (and warn). Of the three it supports, OkHttp costs a short-lived command the

@@ -39,13 +39,19 @@ public final class ClusterErrors {
     if (e.getStatus() != null && e.getStatus().getMessage() != null) {
       return e.getStatus().getMessage();
     }
+    Throwable root = rootCause(e);
+    String message = firstLine(e.getMessage());
+    return root == e ? message : message + " (" + root.getClass().getSimpleName() + ": "
+        + firstLine(root.getMessage()) + ")";
+  }
+
+  /** The innermost cause of {@code e}, or {@code e} itself. */
+  static Throwable rootCause(Throwable e) {
     Throwable root = e;
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
-    String message = firstLine(e.getMessage());
-    return root == e ? message : message + " (" + root.getClass().getSimpleName() + ": "
-        + firstLine(root.getMessage()) + ")";
+    return root;
   }
 
   private static boolean inChain(Throwable e, Class<? extends Throwable> type) {

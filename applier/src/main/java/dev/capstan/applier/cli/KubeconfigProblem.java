@@ -16,11 +16,13 @@ public final class KubeconfigProblem {
 
   private KubeconfigProblem() {}
 
-  public static String describe(Throwable e) {
-    Throwable root = e;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
+  /** The one-line message for the kubeconfig {@code which} that failed to read with {@code e}. */
+  public static String unreadable(Object which, Throwable e) {
+    return "cannot read the kubeconfig " + which + ": " + describe(e);
+  }
+
+  private static String describe(Throwable e) {
+    Throwable root = ClusterErrors.rootCause(e);
     if (root instanceof NoSuchFileException) {
       return "no such file";
     }

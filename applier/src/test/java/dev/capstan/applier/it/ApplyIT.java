@@ -68,9 +68,7 @@ class ApplyIT {
   }
 
   private ApplyResult apply(KubernetesClient client, List<GenericKubernetesResource> objects, boolean force) {
-    ApplyRequest request = ApplyRequest.of(objects, OWNER).withDefaultNamespace(ns).withForce(force)
-        .withTimeout(Duration.ofSeconds(60));
-    return new Applier(client, POOL).apply(request);
+    return new Applier(client, POOL).apply(request(objects).withForce(force));
   }
 
   private String app(String configValue, int replicas) {

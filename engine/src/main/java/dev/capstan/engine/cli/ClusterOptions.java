@@ -50,7 +50,7 @@ final class ClusterOptions {
     try {
       return parse.get();
     } catch (RuntimeException e) {
-      throw new CliException("cannot read the kubeconfig " + which + ": " + KubeconfigProblem.describe(e));
+      throw new CliException(KubeconfigProblem.unreadable(which, e));
     }
   }
 
