@@ -43,6 +43,7 @@ public final class Engine implements AutoCloseable {
   private final HealthMonitor monitor;
   private final Operator operator;
   private final ServiceAccountClients accounts;
+  private final ManifestBuilder builder;
 
   public Engine(EngineOptions options, KubernetesClient client, List<EngineExtension> extensions) {
     this.options = options;
@@ -66,7 +67,8 @@ public final class Engine implements AutoCloseable {
     this.accounts = new ServiceAccountClients(Acting.of(client, applyPool, Polling.system()),
         c -> Acting.of(c, applyPool, Polling.system()), options.tenancy().defaultServiceAccount(),
         options.clock(), IMPERSONATING_CLIENT_IDLE);
-    PipelineParts parts = new PipelineParts(client, null, new ManifestBuilder(), accounts, statuses,
+    this.builder = new ManifestBuilder(options.build()).warmedUp();
+    PipelineParts parts = new PipelineParts(client, null, builder, accounts, statuses,
         monitor, waits, BuiltinLibrary.load(), options.clock(), Backoff.defaults(), options.waitPoll(),
         options.tenancy().noCrossNamespaceRefs(), observer);
     GitSource git = new GitSource(GitSourceOptions.at(options.storageRoot()).withClock(options.clock()));
@@ -99,6 +101,7 @@ public final class Engine implements AutoCloseable {
     monitorThread.shutdownNow();
     applyPool.shutdownNow();
     accounts.close();
+    builder.close();
   }
 
   private static java.util.concurrent.ThreadFactory daemon(String name) {

@@ -1,5 +1,6 @@
 package dev.capstan.engine;
 
+import dev.capstan.applier.build.BuildLimits;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -17,6 +18,8 @@ import java.util.Optional;
  * @param waitPoll how often a health wait looks again when no event came
  * @param healthDebounce how long the health monitor gathers events before evaluating
  * @param tenancy service account impersonation and the cross-namespace reference rule
+ * @param build what one build may use, and how many run at once (by default as many as there are
+ *     reconcile threads, but no more than processors: a build only computes)
  */
 public record EngineOptions(
     Path storageRoot,
@@ -29,7 +32,8 @@ public record EngineOptions(
     Duration waitPoll,
     Duration healthDebounce,
     Clock clock,
-    Tenancy tenancy) {
+    Tenancy tenancy,
+    BuildLimits build) {
 
   /**
    * @param defaultServiceAccount the service account of Kustomizations that name none; without
@@ -56,35 +60,42 @@ public record EngineOptions(
     healthDebounce = healthDebounce == null ? Duration.ofMillis(200) : healthDebounce;
     clock = clock == null ? Clock.systemUTC() : clock;
     tenancy = tenancy == null ? Tenancy.NONE : tenancy;
+    build = build == null ? BuildLimits.engine(
+        Math.min(reconcileThreads, Runtime.getRuntime().availableProcessors())) : build;
   }
 
   public static EngineOptions defaults(Path storageRoot) {
-    return new EngineOptions(storageRoot, null, null, null, false, 0, 0, null, null, null, null);
+    return new EngineOptions(storageRoot, null, null, null, false, 0, 0, null, null, null, null, null);
   }
 
   public EngineOptions withWatchLabelSelector(String selector) {
     return new EngineOptions(storageRoot, Optional.ofNullable(selector), metricsAddress, webhookAddress,
-        leaderElect, reconcileThreads, applyThreads, waitPoll, healthDebounce, clock, tenancy);
+        leaderElect, reconcileThreads, applyThreads, waitPoll, healthDebounce, clock, tenancy, build);
   }
 
   public EngineOptions withAddresses(String metrics, String webhook) {
     return new EngineOptions(storageRoot, watchLabelSelector, Optional.ofNullable(metrics),
         Optional.ofNullable(webhook), leaderElect, reconcileThreads, applyThreads, waitPoll,
-        healthDebounce, clock, tenancy);
+        healthDebounce, clock, tenancy, build);
   }
 
   public EngineOptions withLeaderElect(boolean value) {
     return new EngineOptions(storageRoot, watchLabelSelector, metricsAddress, webhookAddress, value,
-        reconcileThreads, applyThreads, waitPoll, healthDebounce, clock, tenancy);
+        reconcileThreads, applyThreads, waitPoll, healthDebounce, clock, tenancy, build);
   }
 
   public EngineOptions withWaitPoll(Duration value) {
     return new EngineOptions(storageRoot, watchLabelSelector, metricsAddress, webhookAddress,
-        leaderElect, reconcileThreads, applyThreads, value, healthDebounce, clock, tenancy);
+        leaderElect, reconcileThreads, applyThreads, value, healthDebounce, clock, tenancy, build);
+  }
+
+  public EngineOptions withBuildLimits(BuildLimits value) {
+    return new EngineOptions(storageRoot, watchLabelSelector, metricsAddress, webhookAddress,
+        leaderElect, reconcileThreads, applyThreads, waitPoll, healthDebounce, clock, tenancy, value);
   }
 
   public EngineOptions withTenancy(Tenancy value) {
     return new EngineOptions(storageRoot, watchLabelSelector, metricsAddress, webhookAddress,
-        leaderElect, reconcileThreads, applyThreads, waitPoll, healthDebounce, clock, value);
+        leaderElect, reconcileThreads, applyThreads, waitPoll, healthDebounce, clock, value, build);
   }
 }

@@ -49,6 +49,10 @@ public record KustomizationSpec(
     CommonMetadata commonMetadata,
     List<Patch> patches,
     List<Image> images,
+    @JsonPropertyDescription("Components (paths relative to path) added to the kustomization.")
+    List<String> components,
+    @JsonPropertyDescription("Leave out components whose directory does not exist.")
+    Boolean ignoreMissingComponents,
     PostBuild postBuild,
     @JsonPropertyDescription("Service account to impersonate when applying.")
     String serviceAccountName,
@@ -68,6 +72,11 @@ public record KustomizationSpec(
   /** {@code force}, false when absent. */
   public boolean forceEnabled() {
     return Boolean.TRUE.equals(force);
+  }
+
+  /** {@code ignoreMissingComponents}, false when absent. */
+  public boolean ignoresMissingComponents() {
+    return Boolean.TRUE.equals(ignoreMissingComponents);
   }
 
   /** {@code suspend}, false when absent. */

@@ -1,29 +1,21 @@
 package dev.capstan.applier.build;
 
-/** What kind of problem stopped a build; callers branch on it, users read {@link BuildError#describe()}. */
+/** Which step stopped a build; callers branch on it, users read {@link BuildError#message()}. */
 public enum BuildErrorKind {
-  /** A file is not valid YAML. */
-  MALFORMED_YAML,
-  /** A document is not a Kubernetes object (no apiVersion, kind or name). */
-  INVALID_OBJECT,
-  /** A file or directory named by the build does not exist. */
-  MISSING_RESOURCE,
-  /** A path escapes the artifact root. */
-  OUTSIDE_ROOT,
-  /** A kustomization file uses a field that Capstan does not support. */
-  UNSUPPORTED_FIELD,
-  /** A kustomization file has a supported field with an invalid value. */
+  /** The path to build does not exist in the artifact, or is not a directory. */
+  PATH_NOT_FOUND,
+  /** The directory's kustomization could not be read or generated (or a manifest decoded). */
   INVALID_KUSTOMIZATION,
-  /** A patch is invalid or cannot be applied. */
-  INVALID_PATCH,
-  /** A patch names an object that is not in the build. */
-  PATCH_TARGET_NOT_FOUND,
-  /** A ConfigMap or Secret generator cannot produce its object. */
-  INVALID_GENERATOR,
-  /** Two objects have the same group, kind, namespace and name. */
-  DUPLICATE_OBJECT,
-  /** A post-build variable is malformed or a substitution source is missing. */
+  /** kustomize's build failed; the message is kustomize's. */
+  KUSTOMIZE,
+  /** An object of the build has no apiVersion, kind or name. */
+  INVALID_OBJECT,
+  /** Post-build variable substitution failed. */
   SUBSTITUTION,
-  /** A file could not be read. */
-  IO
+  /** The build ran past its time, memory or nesting limit and was stopped. */
+  LIMIT_EXCEEDED,
+  /** The artifact could not be read (or is larger than a build may hold). */
+  ARTIFACT,
+  /** The build module failed in a way no input should cause. */
+  INTERNAL
 }

@@ -5,11 +5,12 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * What a Kustomization adds on top of the files of its path: {@code targetNamespace},
- * {@code namePrefix}, {@code nameSuffix}, {@code commonMetadata}, {@code patches}, {@code images}
- * and {@code postBuild} ({@code postBuild} true when the section is present: defaults such as
- * {@code ${VAR:=x}} are then substituted even with no variables). Empty strings and collections
- * mean "not set".
+ * What a Kustomization adds to the build of its path, as Flux adds it: {@code targetNamespace},
+ * {@code namePrefix} and {@code nameSuffix} replace those of the path's kustomization;
+ * {@code patches} and {@code components} are appended to it; {@code images} are merged into it;
+ * {@code commonMetadata} is set on every object's metadata after the build; {@code postBuild}
+ * (null when the Kustomization has none) substitutes variables. Empty strings and collections mean
+ * "not set".
  */
 public record BuildOptions(
     String targetNamespace,
@@ -19,67 +20,58 @@ public record BuildOptions(
     Map<String, String> commonAnnotations,
     List<KustomizePatch> patches,
     List<ImageOverride> images,
-    Map<String, String> substitute,
-    List<SubstituteReference> substituteFrom,
-    SubstitutionValues substitutionValues,
-    boolean postBuild) {
+    List<String> components,
+    boolean ignoreMissingComponents,
+    PostBuildVariables postBuild) {
 
   public BuildOptions {
-    targetNamespace = targetNamespace == null ? "" : targetNamespace;
-    namePrefix = namePrefix == null ? "" : namePrefix;
-    nameSuffix = nameSuffix == null ? "" : nameSuffix;
+    targetNamespace = Objects.requireNonNullElse(targetNamespace, "");
+    namePrefix = Objects.requireNonNullElse(namePrefix, "");
+    nameSuffix = Objects.requireNonNullElse(nameSuffix, "");
     commonLabels = commonLabels == null ? Map.of() : Map.copyOf(commonLabels);
     commonAnnotations = commonAnnotations == null ? Map.of() : Map.copyOf(commonAnnotations);
     patches = patches == null ? List.of() : List.copyOf(patches);
     images = images == null ? List.of() : List.copyOf(images);
-    substitute = substitute == null ? Map.of() : Map.copyOf(substitute);
-    substituteFrom = substituteFrom == null ? List.of() : List.copyOf(substituteFrom);
-    substitutionValues = Objects.requireNonNullElse(substitutionValues, SubstitutionValues.none());
+    components = components == null ? List.of() : List.copyOf(components);
   }
 
-  /** No Kustomization-level changes: the files are built as they are. */
+  /** No Kustomization-level changes: the path is built as it is. */
   public static BuildOptions none() {
-    return new BuildOptions(null, null, null, null, null, null, null, null, null, null, false);
+    return new BuildOptions(null, null, null, null, null, null, null, null, false, null);
   }
 
   public BuildOptions withTargetNamespace(String value) {
     return new BuildOptions(value, namePrefix, nameSuffix, commonLabels, commonAnnotations,
-        patches, images, substitute, substituteFrom, substitutionValues, postBuild);
+        patches, images, components, ignoreMissingComponents, postBuild);
   }
 
-  public BuildOptions withNamePrefix(String value) {
-    return new BuildOptions(targetNamespace, value, nameSuffix, commonLabels, commonAnnotations,
-        patches, images, substitute, substituteFrom, substitutionValues, postBuild);
-  }
-
-  public BuildOptions withNameSuffix(String value) {
-    return new BuildOptions(targetNamespace, namePrefix, value, commonLabels, commonAnnotations,
-        patches, images, substitute, substituteFrom, substitutionValues, postBuild);
+  public BuildOptions withNameAffixes(String prefix, String suffix) {
+    return new BuildOptions(targetNamespace, prefix, suffix, commonLabels, commonAnnotations,
+        patches, images, components, ignoreMissingComponents, postBuild);
   }
 
   public BuildOptions withCommonMetadata(Map<String, String> labels, Map<String, String> annotations) {
     return new BuildOptions(targetNamespace, namePrefix, nameSuffix, labels, annotations,
-        patches, images, substitute, substituteFrom, substitutionValues, postBuild);
+        patches, images, components, ignoreMissingComponents, postBuild);
   }
 
   public BuildOptions withPatches(List<KustomizePatch> value) {
     return new BuildOptions(targetNamespace, namePrefix, nameSuffix, commonLabels,
-        commonAnnotations, value, images, substitute, substituteFrom, substitutionValues, postBuild);
+        commonAnnotations, value, images, components, ignoreMissingComponents, postBuild);
   }
 
   public BuildOptions withImages(List<ImageOverride> value) {
     return new BuildOptions(targetNamespace, namePrefix, nameSuffix, commonLabels,
-        commonAnnotations, patches, value, substitute, substituteFrom, substitutionValues, postBuild);
+        commonAnnotations, patches, value, components, ignoreMissingComponents, postBuild);
   }
 
-  public BuildOptions withPostBuild(
-      Map<String, String> values, List<SubstituteReference> from, SubstitutionValues source) {
+  public BuildOptions withComponents(List<String> value, boolean ignoreMissing) {
     return new BuildOptions(targetNamespace, namePrefix, nameSuffix, commonLabels,
-        commonAnnotations, patches, images, values, from, source, true);
+        commonAnnotations, patches, images, value, ignoreMissing, postBuild);
   }
 
-  /** Substitution runs whenever the Kustomization has a postBuild section, even an empty one. */
-  boolean hasSubstitution() {
-    return postBuild || !substitute.isEmpty() || !substituteFrom.isEmpty();
+  public BuildOptions withPostBuild(PostBuildVariables value) {
+    return new BuildOptions(targetNamespace, namePrefix, nameSuffix, commonLabels,
+        commonAnnotations, patches, images, components, ignoreMissingComponents, value);
   }
 }

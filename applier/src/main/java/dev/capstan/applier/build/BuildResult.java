@@ -4,13 +4,20 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.util.List;
 import java.util.Objects;
 
-/** The outcome of one build: the ordered objects to apply, or the first error found. */
+/** The outcome of one build. */
 public sealed interface BuildResult {
 
-  /** The objects in apply order: Namespaces and CRDs first, then as kustomize orders them. */
+  /** The objects, in the order the kustomizations list them (Flux does not reorder them). */
   record Built(List<GenericKubernetesResource> objects) implements BuildResult {
     public Built {
       objects = List.copyOf(objects);
+    }
+  }
+
+  /** The build as kustomize prints it: multi-document YAML. */
+  record Printed(String yaml) implements BuildResult {
+    public Printed {
+      Objects.requireNonNull(yaml, "yaml");
     }
   }
 

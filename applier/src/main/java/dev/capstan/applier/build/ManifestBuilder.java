@@ -1,74 +1,87 @@
 package dev.capstan.applier.build;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Optional;
 
 /**
- * The build stage: turns a path of an artifact (a directory of plain manifests or a kustomization)
- * plus a Kustomization's own settings into the ordered objects to apply. Reads only files below
- * the artifact root; needs no cluster.
+ * The build stage: Flux's build of a path of an artifact, run by kustomize's own code (the
+ * kustomize-wasm module, compiled to JVM bytecode). A directory without a kustomization gets the
+ * one Flux generates (every manifest below it); the Kustomization's own fields are merged into it
+ * as Flux merges them; then postBuild substitution and commonMetadata. The build reads only the
+ * artifact's files, from an in-memory copy, and runs within {@link BuildLimits}.
+ *
+ * <p>Thread-safe; {@link #close()} stops its instances.
  */
-public final class ManifestBuilder {
-  private final ObjectMapper mapper;
-  private final ManifestYaml writer;
+public final class ManifestBuilder implements AutoCloseable {
+  private final ObjectMapper mapper = new ObjectMapper();
+  private final KustomizeRuntime runtime;
+  private final ArtifactSnapshots snapshots;
+  private final ResultCache results;
 
-  public ManifestBuilder() {
-    this(new ObjectMapper());
+  public ManifestBuilder(BuildLimits limits) {
+    this.runtime = new KustomizeRuntime(limits);
+    this.snapshots = new ArtifactSnapshots(limits.maxArtifactBytes(), limits.snapshotCacheBytes());
+    this.results = new ResultCache(limits.resultCacheBytes());
   }
 
-  ManifestBuilder(ObjectMapper mapper) {
-    this.mapper = mapper;
-    this.writer = new ManifestYaml(mapper);
+  /** Starts an instance in the background, so that the first build does not wait for it. */
+  public ManifestBuilder warmedUp() {
+    runtime.warmUp();
+    return this;
   }
 
   /**
-   * Builds {@code path} (relative to {@code root}; "" or "." for the root itself).
-   *
-   * @return the objects in apply order, or the first error with its file and line
+   * Builds {@code path} (relative to {@code root}) of an artifact that never changes under its
+   * {@code digest}: the artifact's copy and the answers for unchanged inputs are kept.
    */
+  public BuildResult build(Path root, String digest, String path, BuildOptions options) {
+    return run(root, Optional.of(digest), path, KustomizeRequest.Output.OBJECTS, options);
+  }
+
+  /** Builds {@code path} of a directory that may change between builds; nothing is kept. */
   public BuildResult build(Path root, String path, BuildOptions options) {
+    return run(root, Optional.empty(), path, KustomizeRequest.Output.OBJECTS, options);
+  }
+
+  /** As {@link #build(Path, String, BuildOptions)}, as kustomize prints it: {@link BuildResult.Printed}. */
+  public BuildResult print(Path root, String path, BuildOptions options) {
+    return run(root, Optional.empty(), path, KustomizeRequest.Output.YAML, options);
+  }
+
+  private BuildResult run(Path root, Optional<String> digest, String path,
+      KustomizeRequest.Output output, BuildOptions options) {
     try {
-      List<Resource> resources = buildResources(root, path, options);
-      List<GenericKubernetesResource> objects = new ArrayList<>(resources.size());
-      for (Resource resource : resources) {
-        objects.add(mapper.convertValue(resource.object(), GenericKubernetesResource.class));
+      if (!Files.isDirectory(root)) {
+        return new BuildResult.Failed(new BuildError(BuildErrorKind.ARTIFACT, "the artifact is not in local storage"));
       }
-      return new BuildResult.Built(objects);
-    } catch (BuildFailure failure) {
-      return new BuildResult.Failed(failure.error());
+      byte[] request = KustomizeRequest.of(path, output, options).toJson(mapper);
+      Optional<ByteBuffer> key = digest.map(d -> ResultCache.key(d, root.toAbsolutePath().toString(), request));
+      Optional<byte[]> known = key.flatMap(results::get);
+      byte[] answer = known.isPresent() ? known.get() : callModule(root, digest.orElse(null), request);
+      if (known.isEmpty()) {
+        key.ifPresent(k -> results.put(k, answer));
+      }
+      return KustomizeResponse.parse(answer, mapper).toResult(output);
+    } catch (BuildException e) {
+      return new BuildResult.Failed(e.error());
     }
   }
 
-  private List<Resource> buildResources(Path root, String path, BuildOptions options) {
-    YamlReader yaml = new YamlReader();
-    ArtifactRoot artifact = new ArtifactRoot(root);
-    String relative = path == null || path.isBlank() ? "." : path;
-    Origin origin = Origin.of(relative);
-    Path directory = artifact.resolve(artifact.path(), stripLeadingSlashes(relative), origin);
-    if (!Files.isDirectory(directory)) {
-      throw new BuildFailure(BuildErrorKind.MISSING_RESOURCE, origin, "is not a directory");
+  private byte[] callModule(Path root, String digest, byte[] request) {
+    ArtifactSnapshot snapshot = snapshots.lease(root, digest);
+    try {
+      return runtime.call(request, snapshot);
+    } finally {
+      snapshot.release();
     }
-    List<Resource> resources = new KustomizeBuild(artifact, yaml).build(directory, true);
-    new FluxOverlay(new LevelTransformers(artifact, yaml)).apply(resources, options, directory);
-    ContentHash.addSuffixes(resources);
-    NameReferences.fix(resources);
-    List<Resource> ordered = new ArrayList<>(resources);
-    Accumulator.addAll(new ArrayList<>(), ordered);
-    ordered.sort(new KustomizeOrder());
-    new PostBuildSubstitution(yaml, writer).apply(ordered, options);
-    return ordered;
   }
 
-  /** Flux paths are written like {@code ./apps/prod}; a leading slash still means the root. */
-  private static String stripLeadingSlashes(String path) {
-    String stripped = path;
-    while (stripped.startsWith("/")) {
-      stripped = stripped.substring(1);
-    }
-    return stripped.isEmpty() ? "." : stripped;
+  @Override
+  public void close() {
+    runtime.close();
+    snapshots.clear();
   }
 }

@@ -1,9 +1,9 @@
 package dev.capstan.applier.cli;
 
+import dev.capstan.applier.build.BuildLimits;
 import dev.capstan.applier.build.BuildOptions;
 import dev.capstan.applier.build.BuildResult;
 import dev.capstan.applier.build.ManifestBuilder;
-import dev.capstan.applier.build.ManifestYaml;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,14 +53,16 @@ public final class BuildCommand implements Callable<Integer> {
       err.flush();
       return BAD_INPUT;
     }
-    BuildResult result =
-        new ManifestBuilder().build(top, top.relativize(dir).toString(), BuildOptions.none());
+    BuildResult result;
+    try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.oneShot())) {
+      result = builder.print(top, top.relativize(dir).toString(), BuildOptions.none());
+    }
     if (result instanceof BuildResult.Failed failed) {
-      err.println("capstan build: " + failed.error().describe());
+      err.println("capstan build: " + failed.error().message());
       err.flush();
       return BAD_INPUT;
     }
-    out.print(new ManifestYaml().write(((BuildResult.Built) result).objects()));
+    out.print(((BuildResult.Printed) result).yaml());
     out.flush();
     return 0;
   }

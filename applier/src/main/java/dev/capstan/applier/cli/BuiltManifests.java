@@ -1,5 +1,6 @@
 package dev.capstan.applier.cli;
 
+import dev.capstan.applier.build.BuildLimits;
 import dev.capstan.applier.build.BuildOptions;
 import dev.capstan.applier.build.BuildResult;
 import dev.capstan.applier.build.ManifestBuilder;
@@ -22,9 +23,12 @@ final class BuiltManifests implements ManifestSource {
     }
     Path root = enclosingWorkTree(absolute);
     String path = root.relativize(absolute).toString();
-    BuildResult result = new ManifestBuilder().build(root, path.isEmpty() ? "." : path, BuildOptions.none());
+    BuildResult result;
+    try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.oneShot())) {
+      result = builder.build(root, path.isEmpty() ? "." : path, BuildOptions.none());
+    }
     if (result instanceof BuildResult.Failed failed) {
-      throw new ManifestException(failed.error().describe());
+      throw new ManifestException(failed.error().message());
     }
     return ((BuildResult.Built) result).objects();
   }

@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -57,6 +58,15 @@ public final class RunCommand implements Callable<Integer> {
       defaultValue = "${sys:java.io.tmpdir}/capstan-artifacts")
   Path storagePath;
 
+  @Option(names = "--build-timeout", paramLabel = "DURATION", defaultValue = "30s",
+      converter = TimeoutConverter.class,
+      description = "How long one build may run before it is stopped. Default: ${DEFAULT-VALUE}.")
+  Duration buildTimeout;
+
+  @Option(names = "--build-max-memory", paramLabel = "MIB", defaultValue = "256",
+      description = "Memory one build may use, in MiB (at least 64). Default: ${DEFAULT-VALUE}.")
+  int buildMaxMemoryMib;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -67,7 +77,14 @@ public final class RunCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("error: cannot create --storage-path " + storagePath + ": " + e.getMessage());
       return 2;
     }
-    EngineOptions options = EngineOptions.defaults(storagePath)
+    if (buildMaxMemoryMib < 64) {
+      spec.commandLine().getErr().println("error: --build-max-memory must be at least 64 (MiB)");
+      return 2;
+    }
+    EngineOptions defaults = EngineOptions.defaults(storagePath);
+    EngineOptions options = defaults
+        .withBuildLimits(defaults.build().withTimeout(buildTimeout)
+            .withMaxMemoryBytes(buildMaxMemoryMib * 1024L * 1024L))
         .withWatchLabelSelector(watchLabelSelector)
         .withAddresses(metricsAddress, webhookAddress)
         .withLeaderElect(leaderElect)

@@ -8,54 +8,52 @@ import dev.capstan.applier.build.BuildOptions;
 import dev.capstan.applier.build.ImageOverride;
 import dev.capstan.applier.build.KustomizePatch;
 import dev.capstan.applier.build.PatchSelector;
-import dev.capstan.applier.build.SubstituteReference;
-import dev.capstan.applier.build.SubstitutionValues;
+import dev.capstan.applier.build.PostBuildVariables;
+import dev.capstan.engine.conditions.Reason;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Turns a Kustomization's spec into the applier's build options. */
+/**
+ * Turns a Kustomization's spec into the applier's build options, reading the ConfigMaps and
+ * Secrets of {@code postBuild.substituteFrom} (their data only, as Flux reads them) with the
+ * Kustomization's own client.
+ */
 final class BuildSettings {
   private BuildSettings() {}
 
+  /**
+   * @throws StageFailure (transient) when a {@code substituteFrom} source that is not optional
+   *     does not exist: it may be created later
+   */
   static BuildOptions of(KustomizationSpec spec, String namespace, KubernetesClient client) {
     CommonMetadata common = spec.commonMetadata();
-    BuildOptions options =
-        BuildOptions.none()
-            .withTargetNamespace(spec.targetNamespace())
-            .withNamePrefix(spec.namePrefix())
-            .withNameSuffix(spec.nameSuffix())
-            .withCommonMetadata(
-                common == null ? null : common.labels(), common == null ? null : common.annotations())
-            .withPatches(patches(spec.patches()))
-            .withImages(
-                spec.images() == null
-                    ? null
-                    : spec.images().stream()
-                        .map(i -> new ImageOverride(i.name(), i.newName(), i.newTag(), i.digest()))
-                        .toList());
+    BuildOptions options = BuildOptions.none()
+        .withTargetNamespace(spec.targetNamespace())
+        .withNameAffixes(spec.namePrefix(), spec.nameSuffix())
+        .withCommonMetadata(
+            common == null ? null : common.labels(), common == null ? null : common.annotations())
+        .withPatches(patches(spec.patches()))
+        .withImages(spec.images() == null ? null : spec.images().stream()
+            .map(i -> new ImageOverride(i.name(), i.newName(), i.newTag(), i.digest()))
+            .toList())
+        .withComponents(spec.components(), spec.ignoresMissingComponents());
     PostBuild post = spec.postBuild();
     if (post == null) {
       return options;
     }
-    List<SubstituteReference> from =
-        post.substituteFrom() == null
-            ? List.of()
-            : post.substituteFrom().stream()
-                .map(r -> new SubstituteReference(
-                    r.kind() == PostBuild.SubstituteReference.Kind.Secret
-                        ? SubstituteReference.Kind.SECRET
-                        : SubstituteReference.Kind.CONFIG_MAP,
-                    r.name(),
-                    Boolean.TRUE.equals(r.optional())))
-                .toList();
-    return options.withPostBuild(post.substitute(), from, values(client, namespace));
+    List<Map<String, String>> sources = new ArrayList<>();
+    for (PostBuild.SubstituteReference reference : Optional.ofNullable(post.substituteFrom()).orElse(List.of())) {
+      read(client, namespace, reference).ifPresent(sources::add);
+    }
+    return options.withPostBuild(new PostBuildVariables(post.substitute(), sources, post.substitutesAlways()));
   }
 
   private static List<KustomizePatch> patches(List<Patch> patches) {
@@ -69,16 +67,22 @@ final class BuildSettings {
         .toList();
   }
 
-  /** Variables from ConfigMaps and Secrets in the Kustomization's namespace; values never logged. */
-  private static SubstitutionValues values(KubernetesClient client, String namespace) {
-    return reference -> {
-      if (reference.kind() == SubstituteReference.Kind.CONFIG_MAP) {
-        ConfigMap map = client.configMaps().inNamespace(namespace).withName(reference.name()).get();
-        return Optional.ofNullable(map).map(m -> m.getData() == null ? Map.<String, String>of() : m.getData());
-      }
+  /** The variables of one source; empty when an optional source does not exist. */
+  private static Optional<Map<String, String>> read(
+      KubernetesClient client, String namespace, PostBuild.SubstituteReference reference) {
+    Optional<Map<String, String>> values;
+    if (reference.kind() == PostBuild.SubstituteReference.Kind.Secret) {
       Secret secret = client.secrets().inNamespace(namespace).withName(reference.name()).get();
-      return Optional.ofNullable(secret).map(BuildSettings::decoded);
-    };
+      values = Optional.ofNullable(secret).map(BuildSettings::decoded);
+    } else {
+      ConfigMap map = client.configMaps().inNamespace(namespace).withName(reference.name()).get();
+      values = Optional.ofNullable(map).map(m -> m.getData() == null ? Map.<String, String>of() : m.getData());
+    }
+    if (values.isEmpty() && !Boolean.TRUE.equals(reference.optional())) {
+      throw StageFailure.transientFailure(Reason.BUILD_FAILED, "substitute from '" + reference.kind()
+          + "/" + reference.name() + "' error: not found in namespace '" + namespace + "'");
+    }
+    return values;
   }
 
   private static Map<String, String> decoded(Secret secret) {
@@ -86,9 +90,6 @@ final class BuildSettings {
     if (secret.getData() != null) {
       secret.getData().forEach((k, v) ->
           values.put(k, new String(Base64.getDecoder().decode(v), StandardCharsets.UTF_8)));
-    }
-    if (secret.getStringData() != null) {
-      values.putAll(secret.getStringData());
     }
     return values;
   }

@@ -55,7 +55,8 @@ public final class KustomizationPipeline {
 
   private static final Logger LOG = LoggerFactory.getLogger(KustomizationPipeline.class);
   private static final Set<BuildErrorKind> TRANSIENT_BUILD_ERRORS =
-      Set.of(BuildErrorKind.SUBSTITUTION, BuildErrorKind.IO);
+      Set.of(BuildErrorKind.SUBSTITUTION, BuildErrorKind.LIMIT_EXCEEDED, BuildErrorKind.ARTIFACT,
+          BuildErrorKind.INTERNAL);
 
   private final PipelineParts parts;
   private final DependencyGate gate;
@@ -163,11 +164,12 @@ public final class KustomizationPipeline {
 
   private List<GenericKubernetesResource> build(Attempt attempt, Artifact artifact) {
     KustomizationSpec spec = attempt.object.getSpec();
-    BuildResult result = parts.builder().build(Path.of(artifact.path()), spec.path(),
+    String identity = artifact.digest() == null ? artifact.revision() : artifact.digest();
+    BuildResult result = parts.builder().build(Path.of(artifact.path()), identity, spec.path(),
         BuildSettings.of(spec, attempt.namespace(), attempt.acting.client()));
     if (result instanceof BuildResult.Failed failed) {
       String message = "build of path '" + (spec.path() == null ? "./" : spec.path()) + "' at revision "
-          + artifact.revision() + " failed: " + failed.error().describe();
+          + artifact.revision() + " failed: " + failed.error().message();
       throw TRANSIENT_BUILD_ERRORS.contains(failed.error().kind())
           ? StageFailure.transientFailure(Reason.BUILD_FAILED, message)
           : StageFailure.terminal(Reason.BUILD_FAILED, message);

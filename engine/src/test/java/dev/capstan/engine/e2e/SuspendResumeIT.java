@@ -40,7 +40,8 @@ class SuspendResumeIT extends EngineTestBase {
           k.setSpec(new dev.capstan.api.kustomize.KustomizationSpec(s.sourceRef(), s.path(), s.interval(),
               s.retryInterval(), s.timeout(), s.prune(), s.waitForAll(), s.force(), suspend, s.healthChecks(),
               s.healthCheckExprs(), s.dependsOn(), s.targetNamespace(), s.namePrefix(), s.nameSuffix(),
-              s.commonMetadata(), s.patches(), s.images(), s.postBuild(), s.serviceAccountName(),
+              s.commonMetadata(), s.patches(), s.images(), s.components(), s.ignoreMissingComponents(),
+              s.postBuild(), s.serviceAccountName(),
               s.deletionPolicy()));
           return k;
         });

@@ -1,0 +1,62 @@
+package dev.capstan.applier.build;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.List;
+import java.util.Map;
+
+/** A build request in the kustomize module's JSON form (see kustomize-wasm/go/request.go). */
+@JsonInclude(JsonInclude.Include.NON_EMPTY)
+record KustomizeRequest(String path, String output, Spec spec, PostBuild postBuild) {
+
+  /** What the module returns: objects for the applier, or kustomize's YAML text. */
+  enum Output {
+    OBJECTS("objects"),
+    YAML("yaml");
+
+    private final String wire;
+
+    Output(String wire) {
+      this.wire = wire;
+    }
+  }
+
+  @JsonInclude(JsonInclude.Include.NON_EMPTY)
+  record Spec(String targetNamespace, String namePrefix, String nameSuffix,
+      List<KustomizePatch> patches, List<ImageOverride> images, List<String> components,
+      boolean ignoreMissingComponents, CommonMetadata commonMetadata) {}
+
+  @JsonInclude(JsonInclude.Include.NON_EMPTY)
+  record CommonMetadata(Map<String, String> labels, Map<String, String> annotations) {}
+
+  @JsonInclude(JsonInclude.Include.NON_EMPTY)
+  record PostBuild(Map<String, String> substitute, List<Map<String, String>> substituteFrom,
+      boolean always) {}
+
+  static KustomizeRequest of(String path, Output output, BuildOptions options) {
+    CommonMetadata common = options.commonLabels().isEmpty() && options.commonAnnotations().isEmpty()
+        ? null : new CommonMetadata(options.commonLabels(), options.commonAnnotations());
+    Spec spec = new Spec(options.targetNamespace(), options.namePrefix(), options.nameSuffix(),
+        options.patches(), options.images(), options.components(), options.ignoreMissingComponents(),
+        common);
+    PostBuildVariables vars = options.postBuild();
+    PostBuild post = vars == null ? null
+        : new PostBuild(vars.substitute(), vars.substituteFrom(), vars.always());
+    return new KustomizeRequest(path == null || path.isBlank() ? "." : path, output.wire, spec, post);
+  }
+
+  byte[] toJson(ObjectMapper mapper) {
+    try {
+      return mapper.writeValueAsBytes(this);
+    } catch (JsonProcessingException e) {
+      throw new BuildException(BuildErrorKind.INTERNAL, "cannot encode the build request: " + e.getOriginalMessage());
+    }
+  }
+
+  /** Values may come from Secrets: never shown. */
+  @Override
+  public String toString() {
+    return "KustomizeRequest[path=" + path + ", output=" + output + "]";
+  }
+}

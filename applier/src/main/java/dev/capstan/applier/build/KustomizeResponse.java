@@ -1,0 +1,38 @@
+package dev.capstan.applier.build;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+
+/** A build response in the kustomize module's JSON form (see kustomize-wasm/go/request.go). */
+record KustomizeResponse(List<GenericKubernetesResource> objects, String yaml, Failure error) {
+
+  record Failure(String stage, String message) {}
+
+  private static final Map<String, BuildErrorKind> KINDS = Map.of(
+      "path", BuildErrorKind.PATH_NOT_FOUND,
+      "generate", BuildErrorKind.INVALID_KUSTOMIZATION,
+      "kustomize", BuildErrorKind.KUSTOMIZE,
+      "object", BuildErrorKind.INVALID_OBJECT,
+      "substitute", BuildErrorKind.SUBSTITUTION);
+
+  static KustomizeResponse parse(byte[] json, ObjectMapper mapper) {
+    try {
+      return mapper.readValue(json, KustomizeResponse.class);
+    } catch (IOException e) {
+      throw new BuildException(BuildErrorKind.INTERNAL, "the build module's answer cannot be read");
+    }
+  }
+
+  BuildResult toResult(KustomizeRequest.Output output) {
+    if (error != null) {
+      BuildErrorKind kind = KINDS.getOrDefault(error.stage(), BuildErrorKind.INTERNAL);
+      return new BuildResult.Failed(new BuildError(kind, error.message()));
+    }
+    return output == KustomizeRequest.Output.YAML
+        ? new BuildResult.Printed(yaml == null ? "" : yaml)
+        : new BuildResult.Built(objects == null ? List.of() : objects);
+  }
+}

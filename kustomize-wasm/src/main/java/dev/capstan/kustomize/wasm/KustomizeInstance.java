@@ -1,0 +1,96 @@
+package dev.capstan.kustomize.wasm;
+
+import com.dylibso.chicory.runtime.ByteArrayMemory;
+import com.dylibso.chicory.runtime.ExportFunction;
+import com.dylibso.chicory.runtime.ImportValues;
+import com.dylibso.chicory.runtime.Instance;
+import com.dylibso.chicory.wasm.WasmModule;
+import com.dylibso.chicory.wasm.types.MemoryLimits;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.Optional;
+
+/**
+ * One instance of the kustomize module (see {@code go/main.go} for its protocol): started from
+ * the module's memory image, then any number of builds, one at a time. Its linear memory is
+ * capped; an instance that failed in any way other than with a build error must be thrown away.
+ * Not thread-safe.
+ */
+public final class KustomizeInstance {
+  /** Where the module sees the artifact it builds from. */
+  public static final String ARTIFACT_ROOT = "/artifact";
+  private static final int PAGE_BYTES = 64 * 1024;
+
+  private final Instance instance;
+  private final WasiSandbox wasi;
+  private final ExportFunction alloc;
+  private final ExportFunction build;
+
+  private KustomizeInstance(Instance instance, WasiSandbox wasi) {
+    this.instance = instance;
+    this.wasi = wasi;
+    this.alloc = instance.export("capstan_alloc");
+    this.build = instance.export("capstan_build");
+  }
+
+  /**
+   * A ready instance with at most {@code maxMemoryBytes} of linear memory, restored from the
+   * module's memory image (or, without one, started cold). {@code emptyDirectory} is what the Go
+   * runtime sees as the artifact while it starts.
+   */
+  public static KustomizeInstance start(long maxMemoryBytes, Path emptyDirectory, OutputStream log) {
+    Optional<MemoryImage> image = MemoryImage.load();
+    WasiSandbox wasi = new WasiSandbox(new SecureRandom(), image.map(MemoryImage::monotonicNanos).orElse(0L));
+    Instance instance = instantiate(wasi, maxMemoryBytes);
+    if (image.isPresent()) {
+      image.get().restore(instance);
+    } else {
+      try (WasiSandbox.Binding ignored = wasi.bind(emptyDirectory, log, log)) {
+        instance.export("_initialize").apply();
+      }
+    }
+    return new KustomizeInstance(instance, wasi);
+  }
+
+  /**
+   * Starts the module's Go runtime and prepares it (parses what every build needs), then saves
+   * the state as a memory image: what {@link #start} restores.
+   */
+  static MemoryImage prepareImage(WasiSandbox wasi, Path emptyDirectory, OutputStream log) {
+    Instance instance = instantiate(wasi, 256L << 20);
+    try (WasiSandbox.Binding ignored = wasi.bind(emptyDirectory, log, log)) {
+      instance.export("_initialize").apply();
+      instance.export("capstan_prepare").apply();
+    }
+    return MemoryImage.capture(instance, wasi.monotonicNanos());
+  }
+
+  private static Instance instantiate(WasiSandbox wasi, long maxMemoryBytes) {
+    WasmModule module = KustomizeModule.load();
+    MemoryLimits declared = module.memorySection().orElseThrow().getMemory(0).limits();
+    int maxPages = (int) Math.min(MemoryLimits.MAX_PAGES,
+        Math.max(declared.initialPages(), maxMemoryBytes / PAGE_BYTES));
+    return Instance.builder(module)
+        .withImportValues(ImportValues.builder().addFunction(wasi.imports()).build())
+        .withMachineFactory(KustomizeModule::create)
+        .withMemoryLimits(new MemoryLimits(declared.initialPages(), maxPages))
+        .withMemoryFactory(ByteArrayMemory::new)
+        .withStart(false)
+        .build();
+  }
+
+  /** Runs one build request against the directory {@code artifactRoot}; returns the response. */
+  public byte[] call(byte[] request, Path artifactRoot, OutputStream log) {
+    try (WasiSandbox.Binding ignored = wasi.bind(artifactRoot, log, log)) {
+      int address = (int) alloc.apply(request.length)[0];
+      instance.memory().write(address, request);
+      long packed = build.apply(request.length)[0];
+      return instance.memory().readBytes((int) (packed >>> 32), (int) packed);
+    }
+  }
+
+  public long memoryBytes() {
+    return (long) instance.memory().pages() * PAGE_BYTES;
+  }
+}
