@@ -13,7 +13,7 @@ import (
 	kustypes "sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/kustomize/kyaml/openapi"
-	"sigs.k8s.io/yaml"
+	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
 // builder runs Flux's build of directories below one artifact root, one build at a time.
@@ -54,12 +54,18 @@ func (b *builder) run(req Request) (Response, *Failure) {
 		return Response{}, &Failure{StagePath, "kustomization path " + dir + " is not a directory"}
 	}
 	fs := newLayeredFS(filesys.MakeFsOnDisk())
-	if err := generateKustomization(fs, dir, req.Spec); err != nil {
+	listed, err := generateKustomization(fs, dir, req.Spec)
+	if err != nil {
 		return Response{}, &Failure{StageGenerate, err.Error()}
 	}
 	m, err := b.kustomize(fs, dir)
 	if err != nil {
-		return Response{}, &Failure{StageKustomize, "kustomize build failed: " + err.Error()}
+		if listed {
+			if bad := checkManifests(fs, dir); bad != nil {
+				return Response{}, &Failure{StageGenerate, bad.Error()}
+			}
+		}
+		return Response{}, &Failure{StageKustomize, "kustomize build failed: " + explain(err.Error())}
 	}
 	if failure := finish(m, req); failure != nil {
 		return Response{}, failure
@@ -99,6 +105,25 @@ func (b *builder) kustomize(fs filesys.FileSystem, dir string) (m resmap.ResMap,
 	// so the next build can skip parsing it again.
 	b.schemaDirty = openapi.GetSchemaVersion() != b.defaultSchema
 	return m, err
+}
+
+// explain puts first, in kustomize's message, what Capstan (as Flux) refuses: remote resources
+// and Helm charts. Without it the message would speak of a missing git program, a lookup on a
+// network that does not exist, or a command-line flag.
+func explain(message string) string {
+	for _, prefix := range []string{"accumulating resources from '", "accumulating components from '"} {
+		if i := strings.Index(message, prefix); i >= 0 {
+			rest := message[i+len(prefix):]
+			if end := strings.IndexByte(rest, '\''); end > 0 && !isLocalRelativePath(rest[:end]) {
+				return "remote resources are not supported: '" + rest[:end] +
+					"' (fetch it with a GitRepository instead)"
+			}
+		}
+	}
+	if strings.Contains(message, "must specify --enable-helm") {
+		return "helmCharts are not supported (charts are not inflated by the build): " + message
+	}
+	return message
 }
 
 // finish is what Flux does to kustomize's output: every object must have an apiVersion, kind and
@@ -153,17 +178,34 @@ func setCommonMetadata(res *resource.Resource, cm *CommonMetadata) error {
 	return nil
 }
 
-// applierObjects turns the build into the objects Flux applies: each object's YAML read as
-// Kubernetes reads YAML (YAML 1.1 scalars, as Go's YAML decoder does), lists expanded, and
-// kustomize's own configuration objects left out.
+// nodeJSON is what RNode.MarshalJSON gives (the node written as YAML, read back into a map, then
+// encoded as JSON), with the node decoded directly: the YAML written for a node reads back as the
+// same node, so the text in between changes nothing (output_test.go checks it on the corpus).
+func nodeJSON(res *resource.Resource) ([]byte, error) {
+	node := res.YNode()
+	if node.Kind == kyaml.SequenceNode {
+		var list []interface{}
+		if err := node.Decode(&list); err != nil {
+			return nil, err
+		}
+		return json.Marshal(list)
+	}
+	object := map[string]interface{}{}
+	if err := node.Decode(&object); err != nil {
+		return nil, err
+	}
+	return json.Marshal(object)
+}
+
+// applierObjects turns the build into the objects Flux applies, lists expanded and kustomize's
+// own configuration objects left out. Flux reads them back from kustomize's YAML
+// (YAMLToJSON(AsYAML)); that YAML is made from the object's JSON (AsYAML is
+// JSONToYAML(MarshalJSON)) and the two conversions undo each other, so the JSON is taken directly
+// (output_test.go checks that both give the same objects for every case of the corpus).
 func applierObjects(m resmap.ResMap) ([]json.RawMessage, error) {
 	var objects []json.RawMessage
 	for _, res := range m.Resources() {
-		text, err := res.AsYAML()
-		if err != nil {
-			return nil, err
-		}
-		data, err := yaml.YAMLToJSON(text)
+		data, err := nodeJSON(res)
 		if err != nil {
 			return nil, fmt.Errorf("object '%s/%s' cannot be encoded: %w", res.GetGvk(), res.GetName(), err)
 		}

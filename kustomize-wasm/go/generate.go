@@ -8,6 +8,7 @@ import (
 
 	"sigs.k8s.io/kustomize/api/konfig"
 	"sigs.k8s.io/kustomize/api/provider"
+	"sigs.k8s.io/kustomize/api/resource"
 	kustypes "sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/yaml"
@@ -16,11 +17,12 @@ import (
 // generateKustomization writes the kustomization that Flux's kustomize-controller builds for dir:
 // the directory's own kustomization file (or, when it has none, one that lists every manifest
 // below it) with the Kustomization's build fields merged in. The file goes to the in-memory layer
-// of fs, under the name kustomize will read.
-func generateKustomization(fs *layeredFS, dir string, spec Spec) error {
+// of fs, under the name kustomize will read. listed is true when the directory had no
+// kustomization file (see checkManifests).
+func generateKustomization(fs *layeredFS, dir string, spec Spec) (listed bool, err error) {
 	data, file, created, err := findOrListKustomization(fs, dir)
 	if err != nil {
-		return err
+		return created, err
 	}
 	kus := kustypes.Kustomization{TypeMeta: kustypes.TypeMeta{
 		APIVersion: kustypes.KustomizationVersion,
@@ -28,20 +30,20 @@ func generateKustomization(fs *layeredFS, dir string, spec Spec) error {
 	}}
 	// Flux reads the file leniently (unknown fields are dropped) and writes it back.
 	if err := yaml.Unmarshal(data, &kus); err != nil {
-		return fmt.Errorf("%s: %w", filepath.Base(file), err)
+		return created, fmt.Errorf("%s: %w", filepath.Base(file), err)
 	}
 	if !created && len(kus.Resources) == 0 {
 		// Flux's guard against kustomize's "kustomization.yaml is empty" error.
 		kus.BuildMetadata = []string{kustypes.OriginAnnotations}
 	}
 	if err := mergeSpec(fs, dir, &kus, spec); err != nil {
-		return err
+		return created, err
 	}
 	out, err := yaml.Marshal(kus)
 	if err != nil {
-		return err
+		return created, err
 	}
-	return fs.WriteFile(file, out)
+	return created, fs.WriteFile(file, out)
 }
 
 // findOrListKustomization returns the directory's kustomization file, or a new one listing its
@@ -54,7 +56,7 @@ func findOrListKustomization(fs filesys.FileSystem, dir string) (data []byte, fi
 			return data, path, false, err
 		}
 	}
-	files, err := scanManifests(fs, dir)
+	files, err := listManifests(fs, dir)
 	if err != nil {
 		return nil, "", true, err
 	}
@@ -73,12 +75,11 @@ func findOrListKustomization(fs filesys.FileSystem, dir string) (data []byte, fi
 	return data, filepath.Join(dir, konfig.DefaultKustomizationFileName()), true, err
 }
 
-// scanManifests lists, in walk order, every .yaml/.yml file below dir (each must hold Kubernetes
-// objects) and every sub-directory that has its own kustomization file (not descended into).
-func scanManifests(fs filesys.FileSystem, dir string) ([]string, error) {
-	factory := provider.NewDefaultDepProvider().GetResourceFactory()
+// listManifests lists, in walk order, every .yaml/.yml file below dir and every sub-directory
+// that has its own kustomization file (not descended into).
+func listManifests(fs filesys.FileSystem, dir string) ([]string, error) {
 	var paths []string
-	err := fs.Walk(dir, func(path string, info os.FileInfo, err error) (walkErr error) {
+	err := fs.Walk(dir, func(path string, info os.FileInfo, err error) error {
 		if err != nil {
 			return err
 		}
@@ -94,25 +95,49 @@ func scanManifests(fs filesys.FileSystem, dir string) ([]string, error) {
 			}
 			return nil
 		}
-		if ext := filepath.Ext(path); ext != ".yaml" && ext != ".yml" {
-			return nil
+		if ext := filepath.Ext(path); ext == ".yaml" || ext == ".yml" {
+			paths = append(paths, path)
 		}
-		content, err := fs.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		defer func() {
-			if r := recover(); r != nil {
-				walkErr = fmt.Errorf("failed to decode Kubernetes YAML from %s: the YAML parser failed", path)
-			}
-		}()
-		if _, err := factory.SliceFromBytes(content); err != nil {
-			return fmt.Errorf("failed to decode Kubernetes YAML from %s: %w", path, err)
-		}
-		paths = append(paths, path)
 		return nil
 	})
 	return paths, err
+}
+
+// checkManifests finds the first listed manifest that does not hold Kubernetes objects, and
+// fails the way Flux's generator fails for it. Flux decodes every manifest before the build;
+// kustomize decodes them again with the same decoder, so a build that succeeds needs no check,
+// and one that fails is checked afterwards, for Flux's message.
+func checkManifests(fs filesys.FileSystem, dir string) error {
+	files, err := listManifests(fs, dir)
+	if err != nil {
+		return err
+	}
+	factory := provider.NewDefaultDepProvider().GetResourceFactory()
+	for _, path := range files {
+		if fs.IsDir(path) {
+			continue
+		}
+		if err := decodeManifest(fs, factory, path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func decodeManifest(fs filesys.FileSystem, factory *resource.Factory, path string) (err error) {
+	content, err := fs.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("failed to decode Kubernetes YAML from %s: the YAML parser failed", path)
+		}
+	}()
+	if _, err := factory.SliceFromBytes(content); err != nil {
+		return fmt.Errorf("failed to decode Kubernetes YAML from %s: %w", path, err)
+	}
+	return nil
 }
 
 // mergeSpec sets the Kustomization's build fields on kus the way Flux does: namespace, prefix and

@@ -1,0 +1,3 @@
+#!/bin/sh
+set -eu
+exec /app/server --port=8080
