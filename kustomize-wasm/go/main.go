@@ -7,7 +7,8 @@
 // there, calls capstan_build(n) and reads the response JSON at the address and length packed
 // into the returned i64 (address in the high 32 bits). Both buffers stay valid until the next call.
 // capstan_prepare does the work every build needs first (kustomize's OpenAPI schema): the host
-// calls it once when it makes the memory image that instances start from.
+// calls it once when it makes the memory image that instances start from. capstan_collect, below,
+// readies an instance for its next build.
 package main
 
 import (
@@ -34,6 +35,15 @@ func capstanPrepare() {
 	runtime.GC()
 }
 
+// capstan_collect runs a full collection; the host calls it before it keeps an instance for
+// another build. Between calls the module runs nothing, so a collection left half done would only
+// grow the memory; a full one keeps the heap at what the next build starts from (and makes it faster).
+//
+//go:wasmexport capstan_collect
+func capstanCollect() {
+	runtime.GC()
+}
+
 //go:wasmexport capstan_alloc
 func capstanAlloc(size int32) int32 {
 	requestBuffer = make([]byte, size)
@@ -47,9 +57,6 @@ func capstanAlloc(size int32) int32 {
 func capstanBuild(size int32) int64 {
 	responseBuffer = handle(requestBuffer[:size])
 	requestBuffer = nil
-	// Between calls the module runs nothing, so a collection left half done would only grow the
-	// memory; a full one here keeps the heap at what the next build starts from (and makes it faster).
-	runtime.GC()
 	address := int64(uintptr(unsafe.Pointer(unsafe.SliceData(responseBuffer))))
 	return address<<32 | int64(len(responseBuffer))
 }

@@ -17,9 +17,9 @@ import java.util.EnumSet;
 /**
  * The files of an artifact copied into an in-memory file system: all that the kustomize module
  * can see. Every path and symbolic link resolves inside this copy, so no name in a kustomization
- * can reach a file outside the artifact, by construction. A symbolic link is kept when it points
- * inside the artifact (as an absolute link within the copy) and left out otherwise; {@code .git}
- * directories are left out.
+ * can reach a file outside the artifact, by construction. Symbolic links are left out, as Flux
+ * leaves them out of its artifacts (so a build sees what Flux's build sees), and so are
+ * {@code .git} directories.
  * Shared by the builds of one artifact; closed when the last lease ends after eviction.
  */
 final class ArtifactSnapshot {
@@ -39,7 +39,7 @@ final class ArtifactSnapshot {
   }
 
   /**
-   * Copies the tree below {@code source} (symbolic links as links, not followed).
+   * Copies the tree below {@code source}; symbolic links are neither followed nor copied.
    *
    * @throws BuildException when the tree is larger than {@code maxBytes} or cannot be read
    */
@@ -151,12 +151,7 @@ final class ArtifactSnapshot {
     @Override
     public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
       count();
-      if (attrs.isSymbolicLink()) {
-        Path pointsTo = file.getParent().resolve(Files.readSymbolicLink(file)).normalize();
-        if (pointsTo.startsWith(source)) {
-          Files.createSymbolicLink(mirror(file), mirror(pointsTo));
-        }
-      } else if (attrs.isRegularFile()) {
+      if (attrs.isRegularFile()) {
         bytes += attrs.size();
         if (bytes > maxBytes) {
           throw new BuildException(BuildErrorKind.ARTIFACT, "the artifact holds more than "

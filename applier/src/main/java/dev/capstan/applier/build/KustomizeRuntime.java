@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -74,9 +75,10 @@ final class KustomizeRuntime implements AutoCloseable {
       throw new BuildException(BuildErrorKind.INTERNAL, "interrupted while waiting for a build instance");
     }
     Output log = new Output();
-    Future<byte[]> run = workers.submit(() -> runOnInstance(request, snapshot, log));
+    CompletableFuture<byte[]> response = new CompletableFuture<>();
+    Future<?> run = workers.submit(() -> runOnInstance(request, snapshot, log, response));
     try {
-      return run.get(limits.timeout().toMillis(), TimeUnit.MILLISECONDS);
+      return response.get(limits.timeout().toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       run.cancel(true);
       throw new BuildException(BuildErrorKind.LIMIT_EXCEEDED, "the build did not finish within "
@@ -92,17 +94,26 @@ final class KustomizeRuntime implements AutoCloseable {
     }
   }
 
-  private byte[] runOnInstance(byte[] request, ArtifactSnapshot snapshot, Output log) {
-    KustomizeInstance instance = idle.poll();
-    if (instance == null) {
-      instance = start(log);
+  /**
+   * Builds on an idle instance (or a new one), completes {@code response}, then readies the
+   * instance for the next build while the caller goes on. An instance that threw, or grew past
+   * what is retained, is dropped.
+   */
+  private void runOnInstance(byte[] request, ArtifactSnapshot snapshot, Output log,
+      CompletableFuture<byte[]> response) {
+    try {
+      KustomizeInstance instance = idle.poll();
+      if (instance == null) {
+        instance = start(log);
+      }
+      response.complete(instance.call(request, snapshot.root(), log));
+      if (instance.memoryBytes() <= limits.retainMemoryBytes()) {
+        instance.collect();
+        idle.offer(instance);
+      }
+    } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+      response.completeExceptionally(e);
     }
-    byte[] response = instance.call(request, snapshot.root(), log);
-    // Reached only when the build returned: an instance that threw is dropped here.
-    if (instance.memoryBytes() <= limits.retainMemoryBytes() && !Thread.currentThread().isInterrupted()) {
-      idle.offer(instance);
-    }
-    return response;
   }
 
   private KustomizeInstance start(Output log) {

@@ -16,14 +16,14 @@ class BuiltManifestsTest {
   @TempDir Path dir;
 
   @Test
-  void buildsAPlainDirectoryWithNamespacesFirst() throws Exception {
+  void buildsAPlainDirectoryInTheOrderOfItsFiles() throws Exception {
     Files.createDirectories(dir.resolve("b"));
     Files.writeString(dir.resolve("b/two.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c2}\n");
     Files.writeString(dir.resolve("a.yml"),
         "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c1}\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: n}\n");
     var objects = new BuiltManifests().load(dir);
-    assertEquals(3, objects.size());
-    assertEquals("Namespace", objects.get(0).getKind());
+    assertEquals(java.util.List.of("c1", "n", "c2"), objects.stream().map(o -> o.getMetadata().getName()).toList(),
+        "as Flux builds it: the applier, not the build, puts Namespaces first");
   }
 
   @Test

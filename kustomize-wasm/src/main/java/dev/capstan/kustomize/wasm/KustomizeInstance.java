@@ -26,18 +26,22 @@ public final class KustomizeInstance {
   private final WasiSandbox wasi;
   private final ExportFunction alloc;
   private final ExportFunction build;
+  private final ExportFunction collect;
+  private final Path emptyDirectory;
 
-  private KustomizeInstance(Instance instance, WasiSandbox wasi) {
+  private KustomizeInstance(Instance instance, WasiSandbox wasi, Path emptyDirectory) {
     this.instance = instance;
     this.wasi = wasi;
+    this.emptyDirectory = emptyDirectory;
     this.alloc = instance.export("capstan_alloc");
     this.build = instance.export("capstan_build");
+    this.collect = instance.export("capstan_collect");
   }
 
   /**
    * A ready instance with at most {@code maxMemoryBytes} of linear memory, restored from the
    * module's memory image (or, without one, started cold). {@code emptyDirectory} is what the Go
-   * runtime sees as the artifact while it starts.
+   * runtime sees as the artifact outside builds.
    */
   public static KustomizeInstance start(long maxMemoryBytes, Path emptyDirectory, OutputStream log) {
     Optional<MemoryImage> image = MemoryImage.load();
@@ -50,7 +54,7 @@ public final class KustomizeInstance {
         instance.export("_initialize").apply();
       }
     }
-    return new KustomizeInstance(instance, wasi);
+    return new KustomizeInstance(instance, wasi, emptyDirectory);
   }
 
   /**
@@ -87,6 +91,14 @@ public final class KustomizeInstance {
       instance.memory().write(address, request);
       long packed = build.apply(request.length)[0];
       return instance.memory().readBytes((int) (packed >>> 32), (int) packed);
+    }
+  }
+
+  /** Readies the instance for another build: a full collection of what the last one left. */
+  public void collect() {
+    OutputStream none = OutputStream.nullOutputStream();
+    try (WasiSandbox.Binding ignored = wasi.bind(emptyDirectory, none, none)) {
+      collect.apply();
     }
   }
 
