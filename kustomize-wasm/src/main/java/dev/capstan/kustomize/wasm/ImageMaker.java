@@ -1,20 +1,22 @@
 package dev.capstan.kustomize.wasm;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Makes the module's memory image at build time: {@code ImageMaker OUTPUT_DIRECTORY} writes
- * {@value MemoryImage#RESOURCE} into the package's directory there.
+ * Makes, at build time, what instances start from: {@code ImageMaker OUTPUT_DIRECTORY} writes the
+ * memory image ({@value MemoryImage#RESOURCE}) and the lean module ({@value LeanModule#RESOURCE})
+ * into the package's directory there.
  */
 public final class ImageMaker {
   private ImageMaker() {}
 
   public static void main(String[] args) throws IOException {
-    Path out = Path.of(args[0]).resolve(ImageMaker.class.getPackageName().replace('.', '/'))
-        .resolve(MemoryImage.RESOURCE);
+    Path dir = Path.of(args[0]).resolve(ImageMaker.class.getPackageName().replace('.', '/'));
+    Path out = dir.resolve(MemoryImage.RESOURCE);
     Path empty = Files.createTempDirectory("kustomize-image");
     try {
       WasiSandbox wasi = new WasiSandbox();
@@ -25,6 +27,9 @@ public final class ImageMaker {
       }
       System.out.printf("kustomize memory image: %d pages, %d of them not empty%n",
           image.pages(), image.pageIndexes().length);
+      try (InputStream meta = ImageMaker.class.getResourceAsStream("KustomizeModule.meta")) {
+        Files.write(dir.resolve(LeanModule.RESOURCE), LeanModule.withoutData(meta.readAllBytes()));
+      }
     } finally {
       Files.deleteIfExists(empty);
     }

@@ -46,7 +46,8 @@ public final class KustomizeInstance {
   public static KustomizeInstance start(long maxMemoryBytes, Path emptyDirectory, OutputStream log) {
     Optional<MemoryImage> image = MemoryImage.load();
     WasiSandbox wasi = new WasiSandbox(new SecureRandom(), image.map(MemoryImage::monotonicNanos).orElse(0L));
-    Instance instance = instantiate(wasi, maxMemoryBytes);
+    Instance instance = instantiate(image.isPresent() ? LeanModule.load() : KustomizeModule.load(),
+        wasi, maxMemoryBytes);
     if (image.isPresent()) {
       image.get().restore(instance);
     } else {
@@ -62,7 +63,7 @@ public final class KustomizeInstance {
    * the state as a memory image: what {@link #start} restores.
    */
   static MemoryImage prepareImage(WasiSandbox wasi, Path emptyDirectory, OutputStream log) {
-    Instance instance = instantiate(wasi, 256L << 20);
+    Instance instance = instantiate(KustomizeModule.load(), wasi, 256L << 20);
     try (WasiSandbox.Binding ignored = wasi.bind(emptyDirectory, log, log)) {
       instance.export("_initialize").apply();
       instance.export("capstan_prepare").apply();
@@ -70,8 +71,7 @@ public final class KustomizeInstance {
     return MemoryImage.capture(instance, wasi.monotonicNanos());
   }
 
-  private static Instance instantiate(WasiSandbox wasi, long maxMemoryBytes) {
-    WasmModule module = KustomizeModule.load();
+  private static Instance instantiate(WasmModule module, WasiSandbox wasi, long maxMemoryBytes) {
     MemoryLimits declared = module.memorySection().orElseThrow().getMemory(0).limits();
     int maxPages = (int) Math.min(MemoryLimits.MAX_PAGES,
         Math.max(declared.initialPages(), maxMemoryBytes / PAGE_BYTES));
