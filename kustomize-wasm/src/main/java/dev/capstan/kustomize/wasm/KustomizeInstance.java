@@ -6,6 +6,7 @@ import com.dylibso.chicory.runtime.ImportValues;
 import com.dylibso.chicory.runtime.Instance;
 import com.dylibso.chicory.wasm.WasmModule;
 import com.dylibso.chicory.wasm.types.MemoryLimits;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -44,12 +45,12 @@ public final class KustomizeInstance {
    * runtime sees as the artifact outside builds.
    */
   public static KustomizeInstance start(long maxMemoryBytes, Path emptyDirectory, OutputStream log) {
-    Optional<MemoryImage> image = MemoryImage.load();
-    WasiSandbox wasi = new WasiSandbox(new SecureRandom(), image.map(MemoryImage::monotonicNanos).orElse(0L));
-    Instance instance = instantiate(image.isPresent() ? LeanModule.load() : KustomizeModule.load(),
+    Optional<Long> imageClock = MemoryImage.monotonicNanos();
+    WasiSandbox wasi = new WasiSandbox(new SecureRandom(), imageClock.orElse(0L));
+    Instance instance = instantiate(imageClock.isPresent() ? LeanModule.load() : KustomizeModule.load(),
         wasi, maxMemoryBytes);
-    if (image.isPresent()) {
-      image.get().restore(instance);
+    if (imageClock.isPresent()) {
+      MemoryImage.restore(instance);
     } else {
       try (WasiSandbox.Binding ignored = wasi.bind(emptyDirectory, log, log)) {
         instance.export("_initialize").apply();
@@ -59,16 +60,17 @@ public final class KustomizeInstance {
   }
 
   /**
-   * Starts the module's Go runtime and prepares it (parses what every build needs), then saves
-   * the state as a memory image: what {@link #start} restores.
+   * Starts the module's Go runtime and prepares it (parses what every build needs), then writes
+   * its state as the memory image that {@link #start} restores; returns the pages written.
    */
-  static MemoryImage prepareImage(WasiSandbox wasi, Path emptyDirectory, OutputStream log) {
+  static int writeImage(Path emptyDirectory, OutputStream log, OutputStream image) throws IOException {
+    WasiSandbox wasi = new WasiSandbox();
     Instance instance = instantiate(KustomizeModule.load(), wasi, 256L << 20);
     try (WasiSandbox.Binding ignored = wasi.bind(emptyDirectory, log, log)) {
       instance.export("_initialize").apply();
       instance.export("capstan_prepare").apply();
     }
-    return MemoryImage.capture(instance, wasi.monotonicNanos());
+    return MemoryImage.write(instance, wasi.monotonicNanos(), image);
   }
 
   private static Instance instantiate(WasmModule module, WasiSandbox wasi, long maxMemoryBytes) {
