@@ -35,12 +35,23 @@ func capstanPrepare() {
 	runtime.GC()
 }
 
-// capstan_collect runs a full collection; the host calls it before it keeps an instance for
-// another build. Between calls the module runs nothing, so a collection left half done would only
-// grow the memory; a full one keeps the heap at what the next build starts from (and makes it faster).
+// collectBelow is how much of the heap's memory may stay unused before the next build; less
+// than that, and a full collection runs first.
+const collectBelow = 16 << 20
+
+// capstan_collect readies the instance for another build; the host calls it before it keeps an
+// instance. Between calls the module runs nothing, so collections left half done would only grow
+// its memory (which never shrinks). A full collection (which marks all of kustomize's schema, tens
+// of milliseconds) runs only when the garbage of past builds leaves less than collectBelow of the
+// memory the heap already has: builds reuse that memory and the instance does not grow.
 //
 //go:wasmexport capstan_collect
 func capstanCollect() {
+	var stats runtime.MemStats
+	runtime.ReadMemStats(&stats)
+	if stats.HeapSys-stats.HeapAlloc > collectBelow {
+		return
+	}
 	runtime.GC()
 }
 

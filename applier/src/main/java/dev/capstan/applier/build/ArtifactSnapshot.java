@@ -59,10 +59,16 @@ final class ArtifactSnapshot {
     }
   }
 
-  /** An in-memory file system with the attributes WASI reads ({@code unix:*}). */
+  /**
+   * An in-memory file system with the attributes WASI reads ({@code unix:*}), in blocks of 1 KiB:
+   * manifests are small, and the default 8 KiB blocks would hold mostly nothing.
+   */
   static FileSystem newFileSystem() {
-    return ZeroFs.newFileSystem(
-        Configuration.unix().toBuilder().setAttributeViews("basic", "owner", "posix", "unix").build());
+    return ZeroFs.newFileSystem(Configuration.unix().toBuilder()
+        .setAttributeViews("basic", "owner", "posix", "unix")
+        .setBlockSize(1024)
+        .setMaxCacheSize(0)
+        .build());
   }
 
   Path root() {

@@ -45,11 +45,12 @@ public final class KustomizeInstance {
    * runtime sees as the artifact outside builds.
    */
   public static KustomizeInstance start(long maxMemoryBytes, Path emptyDirectory, OutputStream log) {
-    Optional<Long> imageClock = MemoryImage.monotonicNanos();
-    WasiSandbox wasi = new WasiSandbox(new SecureRandom(), imageClock.orElse(0L));
-    Instance instance = instantiate(imageClock.isPresent() ? LeanModule.load() : KustomizeModule.load(),
-        wasi, maxMemoryBytes);
-    if (imageClock.isPresent()) {
+    Optional<MemoryImage.Header> image = MemoryImage.header();
+    WasiSandbox wasi = new WasiSandbox(new SecureRandom(), image.map(MemoryImage.Header::monotonicNanos).orElse(0L));
+    Instance instance = image.isPresent()
+        ? instantiate(LeanModule.load(), wasi, image.get().pages(), maxMemoryBytes)
+        : instantiate(KustomizeModule.load(), wasi, 0, maxMemoryBytes);
+    if (image.isPresent()) {
       MemoryImage.restore(instance);
     } else {
       try (WasiSandbox.Binding ignored = wasi.bind(emptyDirectory, log, log)) {
@@ -65,7 +66,7 @@ public final class KustomizeInstance {
    */
   static int writeImage(Path emptyDirectory, OutputStream log, OutputStream image) throws IOException {
     WasiSandbox wasi = new WasiSandbox();
-    Instance instance = instantiate(KustomizeModule.load(), wasi, 256L << 20);
+    Instance instance = instantiate(KustomizeModule.load(), wasi, 0, 256L << 20);
     try (WasiSandbox.Binding ignored = wasi.bind(emptyDirectory, log, log)) {
       instance.export("_initialize").apply();
       instance.export("capstan_prepare").apply();
@@ -73,14 +74,15 @@ public final class KustomizeInstance {
     return MemoryImage.write(instance, wasi.monotonicNanos(), image);
   }
 
-  private static Instance instantiate(WasmModule module, WasiSandbox wasi, long maxMemoryBytes) {
+  /** An instance with at least {@code pages} of memory and at most {@code maxMemoryBytes}. */
+  private static Instance instantiate(WasmModule module, WasiSandbox wasi, int pages, long maxMemoryBytes) {
     MemoryLimits declared = module.memorySection().orElseThrow().getMemory(0).limits();
-    int maxPages = (int) Math.min(MemoryLimits.MAX_PAGES,
-        Math.max(declared.initialPages(), maxMemoryBytes / PAGE_BYTES));
+    int initialPages = Math.max(declared.initialPages(), pages);
+    int maxPages = (int) Math.min(MemoryLimits.MAX_PAGES, Math.max(initialPages, maxMemoryBytes / PAGE_BYTES));
     return Instance.builder(module)
         .withImportValues(ImportValues.builder().addFunction(wasi.imports()).build())
         .withMachineFactory(KustomizeModule::create)
-        .withMemoryLimits(new MemoryLimits(declared.initialPages(), maxPages))
+        .withMemoryLimits(new MemoryLimits(initialPages, maxPages))
         .withMemoryFactory(ByteArrayMemory::new)
         .withStart(false)
         .build();

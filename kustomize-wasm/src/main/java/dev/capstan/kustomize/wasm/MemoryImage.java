@@ -54,20 +54,22 @@ final class MemoryImage {
     return written;
   }
 
-  /** The image's monotonic clock, if the module has an image. */
-  static Optional<Long> monotonicNanos() {
+  /** The image's memory size and monotonic clock. */
+  record Header(int pages, long monotonicNanos) {}
+
+  /** The image's header, if the module has an image. */
+  static Optional<Header> header() {
     try (DataInputStream in = open()) {
-      if (in == null) {
-        return Optional.empty();
-      }
-      in.readInt();
-      return Optional.of(in.readLong());
+      return in == null ? Optional.empty() : Optional.of(new Header(in.readInt(), in.readLong()));
     } catch (IOException e) {
       throw new IllegalStateException("cannot read " + RESOURCE, e);
     }
   }
 
-  /** Puts the saved state into a new instance of the module (its start function not run). */
+  /**
+   * Puts the saved state into a new instance of the module (its start function not run), whose
+   * memory should already have the image's size: growing it would copy it.
+   */
   static void restore(Instance instance) {
     try (DataInputStream in = open()) {
       Memory memory = instance.memory();
