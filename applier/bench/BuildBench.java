@@ -1,0 +1,44 @@
+import dev.capstan.applier.build.BuildLimits;
+import dev.capstan.applier.build.BuildOptions;
+import dev.capstan.applier.build.BuildResult;
+import dev.capstan.applier.build.ManifestBuilder;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Map;
+
+/**
+ * Warm builds as the engine runs them: one ManifestBuilder with one instance, the artifact copied
+ * once (the same digest), and a changed commonMetadata label on every build so that no answer
+ * comes from the result cache. Prints the time of the first build and, after WARMUP builds, the
+ * median and 90th percentile of the next COUNT.
+ *
+ * Usage (see build-vs-kustomize): java -cp CLASSPATH BuildBench.java ROOT PATH WARMUP COUNT
+ */
+public final class BuildBench {
+  public static void main(String[] args) {
+    Path root = Path.of(args[0]);
+    String path = args[1];
+    int warmup = Integer.parseInt(args[2]);
+    int count = Integer.parseInt(args[3]);
+    long[] times = new long[count];
+    try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.engine(1))) {
+      for (int i = -warmup - 1; i < count; i++) {
+        BuildOptions options = BuildOptions.none().withCommonMetadata(Map.of("run", "r" + i), null);
+        long start = System.nanoTime();
+        BuildResult result = builder.build(root, "sha256:bench", path, options);
+        long took = System.nanoTime() - start;
+        if (!(result instanceof BuildResult.Built built)) {
+          throw new IllegalStateException(result.toString());
+        }
+        if (i == -warmup - 1) {
+          System.out.printf("first build (%d objects): %d ms%n", built.objects().size(), took / 1_000_000);
+        } else if (i >= 0) {
+          times[i] = took;
+        }
+      }
+    }
+    Arrays.sort(times);
+    System.out.printf("warm build, after %d builds: p50 %.1f ms, p90 %.1f ms (%d builds)%n", warmup,
+        times[count / 2] / 1e6, times[count * 9 / 10] / 1e6, count);
+  }
+}
