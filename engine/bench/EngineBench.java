@@ -3,6 +3,7 @@ import dev.capstan.api.source.GitRepository;
 import dev.capstan.engine.Engine;
 import dev.capstan.engine.EngineOptions;
 import dev.capstan.engine.conditions.KustomizationStatuses;
+import dev.capstan.engine.testing.GitHttpServer;
 import dev.capstan.testing.CapstanCrds;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -39,6 +40,8 @@ public class EngineBench {
   static String shard;
   static Git git;
   static Path repo;
+  /** The repository over smart HTTP: a GitRepository names a remote URL, never a path. */
+  static GitHttpServer served;
 
   public static void main(String[] args) throws Exception {
     String scenario = args.length > 0 ? args[0] : "commit-latency";
@@ -50,6 +53,7 @@ public class EngineBench {
     client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()).create();
     repo = Files.createTempDirectory("capstan-bench-repo");
     git = Git.init().setDirectory(repo.toFile()).setInitialBranch("main").call();
+    served = GitHttpServer.serve(repo);
     Path storage = Files.createTempDirectory("capstan-bench-artifacts");
     try (Engine engine = new Engine(EngineOptions.defaults(storage).withWatchLabelSelector(SHARD + "=" + shard)
         .withWaitPoll(Duration.ofSeconds(1)), client)) {
@@ -66,6 +70,7 @@ public class EngineBench {
     } finally {
       client.namespaces().withName(ns).delete();
       client.close();
+      served.close();
     }
   }
 
@@ -263,7 +268,7 @@ public class EngineBench {
         kind: GitRepository
         metadata: {name: %s, namespace: %s, labels: {%s: %s}}
         spec: {url: "%s", ref: {branch: main}, interval: 10m}
-        """.formatted(name, ns, SHARD, shard, repo.toUri()));
+        """.formatted(name, ns, SHARD, shard, served.url()));
   }
 
   static void kustomization(String name, String path, String extra) {

@@ -1,5 +1,6 @@
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.engine.testing.GitHttpServer;
 import dev.capstan.testing.CapstanCrds;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -45,6 +46,8 @@ public class ScaleBench {
     Path repo = Files.createTempDirectory("capstan-scale-repo");
     Path storage = Files.createTempDirectory("capstan-scale-artifacts");
     writeRepo(repo, count, objects);
+    // A GitRepository names a remote URL, never a path: the repository is served over smart HTTP.
+    GitHttpServer served = GitHttpServer.serve(repo);
     List<String> command = new ArrayList<>(List.of("java"));
     String metricsAddr;
     String webhookAddr;
@@ -67,7 +70,7 @@ public class ScaleBench {
           kind: GitRepository
           metadata: {name: repo, namespace: %s, labels: {%s: %s}}
           spec: {url: "%s", ref: {branch: main}, interval: 60m}
-          """.formatted(ns, SHARD, shard, repo.toUri()));
+          """.formatted(ns, SHARD, shard, served.url()));
       await(() -> {
         GitRepository r = client.resources(GitRepository.class).inNamespace(ns).withName("repo").get();
         return r.getStatus() != null && r.getStatus().artifact() != null;
@@ -143,6 +146,7 @@ public class ScaleBench {
         engine.waitFor(30, TimeUnit.SECONDS);
         client.namespaces().withName(ns).delete();
         client.close();
+        served.close();
       }
     }
   }

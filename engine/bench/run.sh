@@ -10,4 +10,4 @@ cp_file="$root/engine/target/bench-classpath.txt"
   || { echo "engine/bench/run.sh: build failed; run mvn -pl engine test-compile to see why" >&2; exit 1; }
 # The engine's JIT flags (deploy/install/engine/deployment.yaml): the build is large generated methods.
 exec java -Xmx512m -XX:-DontCompileHugeMethods -XX:ReservedCodeCacheSize=128m -Dcapstan.repoRoot="$root" -Dlogback.configurationFile="$here/logback-bench.xml" \
-  -cp "$(cat "$cp_file"):$root/engine/target/classes" "$here/EngineBench.java" "${1:-commit-latency}"
+  -cp "$(cat "$cp_file"):$root/engine/target/classes:$root/engine/target/test-classes" "$here/EngineBench.java" "${1:-commit-latency}"

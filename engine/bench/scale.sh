@@ -13,5 +13,5 @@ flags="${CAPSTAN_BENCH_JVM:--XX:+UseSerialGC -Xss512k -Xms16m -Xmx256m -XX:MinHe
   -Dmdep.outputFile="$cp_file" -Dmdep.includeScope=test >/dev/null) \
   || { echo "engine/bench/scale.sh: build failed; run mvn -pl engine package to see why" >&2; exit 1; }
 exec java -Xmx512m -Dcapstan.bench.limitMinutes="${CAPSTAN_BENCH_LIMIT_MINUTES:-20}" -Dlogback.configurationFile="$here/logback-bench.xml" \
-  -cp "$(cat "$cp_file"):$root/engine/target/classes" "$here/ScaleBench.java" "${1:-1000}" "${2:-4}" \
+  -cp "$(cat "$cp_file"):$root/engine/target/classes:$root/engine/target/test-classes" "$here/ScaleBench.java" "${1:-1000}" "${2:-4}" \
   "$root/engine/target/capstan.jar" "$flags"

@@ -105,6 +105,15 @@ class CrdIT {
     assertTrue(error.getMessage().contains("spec.interval"), error.getMessage());
   }
 
+  @Test
+  void schemaRejectsAGitRepositoryNamingALocalPathOrAnotherScheme(KubernetesClient client, TestNamespace ns) {
+    for (String url : List.of("file:///var/lib/capstan/sources/other/git", "/var/lib/capstan/sources/other/git",
+        "git://git.example.invalid/r.git", "git@git.example.invalid:org/r.git")) {
+      KubernetesClientException error = rejected(client, gitRepository(ns, url));
+      assertTrue(error.getMessage().contains("spec.url"), url + ": " + error.getMessage());
+    }
+  }
+
   private static KubernetesClientException rejected(KubernetesClient client, GenericKubernetesResource resource) {
     KubernetesClientException error = assertThrows(KubernetesClientException.class,
         () -> client.resource(resource).create());

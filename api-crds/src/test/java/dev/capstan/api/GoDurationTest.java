@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.common.GoDuration;
 import java.time.Duration;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -23,6 +24,20 @@ class GoDurationTest {
   void rejectsWhatIsNotADurationNamingIt(String text) {
     IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> GoDuration.parse(text));
     assertTrue(error.getMessage().contains("\"" + text + "\""), error.getMessage());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"2562047788016h", "2562048h", "2562047h47m16.855s", "9223372036855s",
+      "99999999999999999999999999999999999999ms"})
+  void refusesDurationsLongerThanGoCanHoldInsteadOfWrappingNegative(String text) {
+    IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> GoDuration.parse(text));
+    assertEquals("invalid duration \"" + text + "\": longer than the longest duration, 2562047h47m16.854s",
+        error.getMessage());
+  }
+
+  @Test
+  void theLongestDurationGoCanHoldIsAccepted() {
+    assertEquals(Duration.ofMillis(9_223_372_036_854L), GoDuration.parse("2562047h47m16.854s"));
   }
 
   @ParameterizedTest

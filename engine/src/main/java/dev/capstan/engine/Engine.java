@@ -16,6 +16,7 @@ import dev.capstan.engine.pipeline.WaitTracker;
 import dev.capstan.health.BuiltinLibrary;
 import dev.capstan.source.GitSource;
 import dev.capstan.source.GitSourceOptions;
+import dev.capstan.source.UrlScheme;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import java.time.Duration;
@@ -71,7 +72,9 @@ public final class Engine implements AutoCloseable {
     PipelineParts parts = new PipelineParts(client, null, builder, accounts, statuses,
         monitor, waits, BuiltinLibrary.load(), options.clock(), Backoff.defaults(), options.waitPoll(),
         options.tenancy().noCrossNamespaceRefs(), observer);
-    GitSource git = new GitSource(GitSourceOptions.at(options.storageRoot()).withClock(options.clock()));
+    // GitRepositories name remote URLs only: a local path would read other sources' clones.
+    GitSource git = new GitSource(GitSourceOptions.at(options.storageRoot()).withClock(options.clock())
+        .withAllowedSchemes(UrlScheme.gitRepository()));
     SourcePipeline sources = new SourcePipeline(client, git, statuses, options.clock(), observer);
     Controllers.register(operator, sources, parts, view, monitor, options.watchLabelSelector());
   }

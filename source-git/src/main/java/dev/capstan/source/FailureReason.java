@@ -2,12 +2,17 @@ package dev.capstan.source;
 
 /** Why a fetch failed; {@link #conditionReason()} is the reason written on the Ready condition. */
 public enum FailureReason {
-  /** The URL is malformed or uses an unsupported scheme. */
+  /**
+   * The URL is malformed, uses a scheme the source does not allow, or would carry credentials
+   * over plain http.
+   */
   INVALID_URL("URLInvalid", true),
   /** The ref is unusable as given, e.g. an invalid semver range or a malformed commit id. */
   INVALID_REF("InvalidRef", true),
   /** The Secret's data is incomplete or malformed (e.g. an unreadable private key). */
   INVALID_SECRET("InvalidSecret", true),
+  /** Another field of the GitRepository is unusable, e.g. an interval of 0s. */
+  INVALID_SPEC("InvalidSpec", true),
   /** The remote refused the credentials, or none were given where required. */
   AUTHENTICATION_FAILED("AuthenticationFailed", false),
   /** The SSH host key is not in {@code known_hosts}, or does not match it. */

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -65,9 +66,10 @@ public final class GitSource {
         .plus(request.timeout() != null ? request.timeout() : options.defaultTimeout());
     TransportSetup setup = null;
     try {
-      RemoteUrl url = RemoteUrl.parse(request.url());
+      RemoteUrl url = RemoteUrl.parse(request.url(), options.allowedSchemes());
       RefResolver.validate(request.ref());
-      setup = TransportSetup.create(url, request.secretData(), sshHome().toFile());
+      setup = TransportSetup.create(url, request.secretData(), sshHome().toFile(),
+          options.credentialsOverPlainHttp());
       return fetchWith(request, url, setup, deadline);
     } catch (Exception | LinkageError e) {
       return failure(request, e, setup);
@@ -168,11 +170,16 @@ public final class GitSource {
           ? "the remote requires credentials and none were given"
           : "the remote refused the credentials (" + detail + ")";
     }
+    if (setup != null && setup.redirectedToAnotherOrigin()) {
+      detail += " (the remote redirected to another origin; credentials are never sent there)";
+    }
     String where = error instanceof SourceException && reason.needsSpecChange()
         ? detail
         : "failed to fetch " + request.ref().describe() + " from '"
             + Redaction.scrubUrl(request.url()) + "': " + detail;
-    String message = Redaction.scrub(where, request.secretData().values());
+    List<String> secrets = new ArrayList<>(Redaction.textOf(request.secretData().values()));
+    secrets.addAll(Redaction.userinfoOf(request.url()));
+    String message = Redaction.scrub(where, secrets);
     LOG.warn("{}: {}", reason.conditionReason(), message);
     return new FetchResult.Failed(reason, message, lastArtifact(request.key()));
   }

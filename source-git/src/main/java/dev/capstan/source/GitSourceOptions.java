@@ -3,7 +3,9 @@ package dev.capstan.source;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Configuration of a {@link GitSource}.
@@ -13,10 +15,14 @@ import java.util.Objects;
  * @param defaultTimeout used when a request names no timeout
  * @param sizeLimitBytes the largest filtered tree accepted
  * @param clock the time source for artifact timestamps and timeouts
+ * @param allowedSchemes the URL forms a request may name; any other is refused before anything
+ *     is read or fetched. Defaults to {@link UrlScheme#gitRepository()}: remote URLs only
+ * @param credentialsOverPlainHttp whether basic auth and bearer tokens may be sent over plain
+ *     {@code http://}; false (the default) refuses such a fetch before any request
  */
 public record GitSourceOptions(
     Path storageRoot, RetryPolicy retry, Duration defaultTimeout, long sizeLimitBytes,
-    Clock clock) {
+    Clock clock, Set<UrlScheme> allowedSchemes, boolean credentialsOverPlainHttp) {
 
   public static final long DEFAULT_SIZE_LIMIT = 512L * 1024 * 1024;
 
@@ -26,25 +32,42 @@ public record GitSourceOptions(
     defaultTimeout = defaultTimeout == null ? Duration.ofSeconds(60) : defaultTimeout;
     sizeLimitBytes = sizeLimitBytes <= 0 ? DEFAULT_SIZE_LIMIT : sizeLimitBytes;
     clock = clock == null ? Clock.systemUTC() : clock;
+    allowedSchemes = allowedSchemes == null || allowedSchemes.isEmpty()
+        ? UrlScheme.gitRepository() : Set.copyOf(EnumSet.copyOf(allowedSchemes));
   }
 
   public static GitSourceOptions at(Path storageRoot) {
-    return new GitSourceOptions(storageRoot, null, null, 0, null);
+    return new GitSourceOptions(storageRoot, null, null, 0, null, null, false);
   }
 
   public GitSourceOptions withRetry(RetryPolicy r) {
-    return new GitSourceOptions(storageRoot, r, defaultTimeout, sizeLimitBytes, clock);
+    return new GitSourceOptions(storageRoot, r, defaultTimeout, sizeLimitBytes, clock,
+        allowedSchemes, credentialsOverPlainHttp);
   }
 
   public GitSourceOptions withSizeLimit(long bytes) {
-    return new GitSourceOptions(storageRoot, retry, defaultTimeout, bytes, clock);
+    return new GitSourceOptions(storageRoot, retry, defaultTimeout, bytes, clock, allowedSchemes,
+        credentialsOverPlainHttp);
   }
 
   public GitSourceOptions withClock(Clock c) {
-    return new GitSourceOptions(storageRoot, retry, defaultTimeout, sizeLimitBytes, c);
+    return new GitSourceOptions(storageRoot, retry, defaultTimeout, sizeLimitBytes, c,
+        allowedSchemes, credentialsOverPlainHttp);
   }
 
   public GitSourceOptions withDefaultTimeout(Duration t) {
-    return new GitSourceOptions(storageRoot, retry, t, sizeLimitBytes, clock);
+    return new GitSourceOptions(storageRoot, retry, t, sizeLimitBytes, clock, allowedSchemes,
+        credentialsOverPlainHttp);
+  }
+
+  /** E.g. {@link UrlScheme#all()} for a user's own shell, where local repositories are fine. */
+  public GitSourceOptions withAllowedSchemes(Set<UrlScheme> schemes) {
+    return new GitSourceOptions(storageRoot, retry, defaultTimeout, sizeLimitBytes, clock, schemes,
+        credentialsOverPlainHttp);
+  }
+
+  public GitSourceOptions withCredentialsOverPlainHttp(boolean allowed) {
+    return new GitSourceOptions(storageRoot, retry, defaultTimeout, sizeLimitBytes, clock,
+        allowedSchemes, allowed);
   }
 }

@@ -2,23 +2,23 @@ package dev.capstan.source;
 
 import java.net.URISyntaxException;
 import java.util.Locale;
+import java.util.Set;
 import org.eclipse.jgit.transport.URIish;
 
-/** A validated remote URL: its transport kind and the form handed to JGit. */
-record RemoteUrl(String url, Kind kind, URIish uri) {
+/** A validated remote URL: its scheme and the form handed to JGit. */
+record RemoteUrl(String url, UrlScheme scheme, URIish uri) {
 
-  enum Kind {
-    HTTP,
-    SSH,
-    GIT,
-    FILE
-  }
-
-  /** Parses {@code text} or throws a {@link SourceException} naming what is wrong. */
-  static RemoteUrl parse(String text) {
-    String url = text == null ? "" : text.trim();
+  /**
+   * Parses {@code text} or throws a {@link SourceException} naming what is wrong; a URL whose
+   * scheme is not in {@code allowed} is refused before anything is read or fetched.
+   */
+  static RemoteUrl parse(String text, Set<UrlScheme> allowed) {
+    String url = text == null ? "" : text.strip();
     if (url.isEmpty()) {
       throw new SourceException(FailureReason.INVALID_URL, "the URL is empty");
+    }
+    if (url.chars().anyMatch(Character::isISOControl)) {
+      throw invalid(url, "it contains a control character");
     }
     URIish uri;
     try {
@@ -26,36 +26,55 @@ record RemoteUrl(String url, Kind kind, URIish uri) {
     } catch (URISyntaxException e) {
       throw invalid(url, "it is not a valid URL");
     }
-    String scheme = uri.getScheme() == null ? null : uri.getScheme().toLowerCase(Locale.ROOT);
-    Kind kind;
-    if (scheme == null) {
-      // scp-like "user@host:path" has a host but no scheme; a bare local path has neither.
-      if (uri.getHost() == null || uri.getHost().isEmpty()) {
-        throw invalid(url, "a local path needs the file:// scheme");
-      }
-      kind = Kind.SSH;
-    } else {
-      kind = switch (scheme) {
-        case "http", "https" -> Kind.HTTP;
-        case "ssh", "git+ssh", "ssh+git" -> Kind.SSH;
-        case "git" -> Kind.GIT;
-        case "file" -> Kind.FILE;
-        default -> throw invalid(url, "scheme '" + scheme
-            + "' is not supported (use https, http, ssh, git or file)");
-      };
+    UrlScheme scheme = schemeOf(url, uri, allowed);
+    if (!allowed.contains(scheme)) {
+      throw invalid(url, (scheme == UrlScheme.SCP_LIKE
+          ? "scp-like URLs are not allowed here" : "scheme '" + scheme.name().toLowerCase(Locale.ROOT)
+              + "' is not allowed here") + " (use " + UrlScheme.describe(allowed) + ")");
     }
-    if (kind != Kind.FILE && (uri.getHost() == null || uri.getHost().isEmpty())) {
+    if (scheme != UrlScheme.FILE && (uri.getHost() == null || uri.getHost().isEmpty())) {
       throw invalid(url, "it names no host");
     }
     if (uri.getPath() == null || uri.getPath().isEmpty() || "/".equals(uri.getPath())) {
       throw invalid(url, "it names no repository path");
     }
-    return new RemoteUrl(url, kind, uri);
+    return new RemoteUrl(url, scheme, uri);
+  }
+
+  private static UrlScheme schemeOf(String url, URIish uri, Set<UrlScheme> allowed) {
+    String scheme = uri.getScheme() == null ? null : uri.getScheme().toLowerCase(Locale.ROOT);
+    if (scheme == null) {
+      // scp-like "user@host:path" has a host but no scheme; a bare local path has neither.
+      if (uri.getHost() == null || uri.getHost().isEmpty()) {
+        throw invalid(url, allowed.contains(UrlScheme.FILE)
+            ? "a local path needs the file:// scheme"
+            : "a local path is not allowed here (use " + UrlScheme.describe(allowed) + ")");
+      }
+      return UrlScheme.SCP_LIKE;
+    }
+    return switch (scheme) {
+      case "https" -> UrlScheme.HTTPS;
+      case "http" -> UrlScheme.HTTP;
+      case "ssh" -> UrlScheme.SSH;
+      case "git" -> UrlScheme.GIT;
+      case "file" -> UrlScheme.FILE;
+      // The scheme is letters, digits and "+.-" (URIish's syntax): safe to name.
+      default -> throw invalid(url, "scheme '" + scheme + "' is not supported (use "
+          + UrlScheme.describe(allowed) + ")");
+    };
+  }
+
+  boolean isSsh() {
+    return scheme == UrlScheme.SSH || scheme == UrlScheme.SCP_LIKE;
+  }
+
+  boolean isHttp() {
+    return scheme == UrlScheme.HTTP || scheme == UrlScheme.HTTPS;
   }
 
   /** The URL handed to JGit: SSH without a user logs in as {@code git}, not as the local user. */
   String transportUrl() {
-    if (kind == Kind.SSH && (uri.getUser() == null || uri.getUser().isEmpty())) {
+    if (isSsh() && (uri.getUser() == null || uri.getUser().isEmpty())) {
       return uri.setUser("git").toPrivateString();
     }
     return url;

@@ -6,6 +6,7 @@ import java.security.KeyPair;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.sshd.common.NamedResource;
 import org.apache.sshd.common.config.keys.FilePasswordProvider;
 import org.apache.sshd.common.util.security.SecurityUtils;
@@ -18,17 +19,22 @@ import org.eclipse.jgit.transport.sshd.SshdSessionFactory;
 import org.eclipse.jgit.transport.sshd.SshdSessionFactoryBuilder;
 
 /**
- * Applies one fetch's credentials to JGit commands: basic or bearer auth for HTTP(S), and for
- * SSH a session factory that offers only the Secret's key, reads no user configuration, and
- * accepts only host keys listed in the Secret's known_hosts.
+ * Applies one fetch's credentials to JGit commands: basic or bearer auth for HTTP(S), sent only
+ * to the remote's own origin (never after a redirect elsewhere) and, unless the caller allows it,
+ * never over plain http; and for SSH a session factory that offers only the Secret's key, reads
+ * no user configuration, and accepts only host keys listed in the Secret's known_hosts.
  */
 final class TransportSetup implements AutoCloseable {
 
+  private final RemoteUrl url;
   private final Credentials credentials;
   private final KnownHosts knownHosts;
   private final SshdSessionFactory ssh;
+  private final AtomicBoolean leftOrigin = new AtomicBoolean();
 
-  private TransportSetup(Credentials credentials, KnownHosts knownHosts, SshdSessionFactory ssh) {
+  private TransportSetup(RemoteUrl url, Credentials credentials, KnownHosts knownHosts,
+      SshdSessionFactory ssh) {
+    this.url = url;
     this.credentials = credentials;
     this.knownHosts = knownHosts;
     this.ssh = ssh;
@@ -37,11 +43,17 @@ final class TransportSetup implements AutoCloseable {
   /**
    * @param sshHome an empty directory standing in for the user's home, so that no
    *     {@code ~/.ssh} configuration, key or known_hosts of the process's user is used
+   * @param credentialsOverPlainHttp whether basic auth and bearer tokens may go over http://
+   * @throws SourceException when credentials would travel unencrypted, or the key is unreadable
    */
-  static TransportSetup create(RemoteUrl url, Map<String, byte[]> secretData, File sshHome) {
+  static TransportSetup create(RemoteUrl url, Map<String, byte[]> secretData, File sshHome,
+      boolean credentialsOverPlainHttp) {
     Credentials credentials = Credentials.from(secretData);
-    if (url.kind() != RemoteUrl.Kind.SSH) {
-      return new TransportSetup(credentials, null, null);
+    if (url.scheme() == UrlScheme.HTTP && !credentialsOverPlainHttp) {
+      refuseCredentialsOverPlainHttp(url, credentials);
+    }
+    if (!url.isSsh()) {
+      return new TransportSetup(url, credentials, null, null);
     }
     KnownHosts knownHosts = KnownHosts.parse(credentials.knownHosts());
     List<KeyPair> keys = loadIdentity(credentials);
@@ -55,7 +67,18 @@ final class TransportSetup implements AutoCloseable {
         .setServerKeyDatabase((home, dir) -> knownHosts)
         .setPreferredAuthentications("publickey")
         .build(null);
-    return new TransportSetup(credentials, knownHosts, factory);
+    return new TransportSetup(url, credentials, knownHosts, factory);
+  }
+
+  /** As Flux's Git client does by default: basic auth and bearer tokens only over https. */
+  private static void refuseCredentialsOverPlainHttp(RemoteUrl url, Credentials credentials) {
+    String what = credentials.bearerToken() != null ? "the secret's bearerToken"
+        : credentials.hasBasicAuth() ? "the secret's username and password"
+        : url.uri().getPass() != null ? "the password in the URL" : null;
+    if (what != null) {
+      throw new SourceException(FailureReason.INVALID_URL, what + " would be sent unencrypted to '"
+          + url.display() + "': credentials are sent only over https, use an https:// URL");
+    }
   }
 
   /** Configures a JGit command (ls-remote or fetch) to use these credentials. */
@@ -69,6 +92,8 @@ final class TransportSetup implements AutoCloseable {
 
   private void configure(Transport transport) {
     if (transport instanceof TransportHttp http) {
+      http.setHttpConnectionFactory(new OriginBoundConnections(
+          http.getHttpConnectionFactory(), url.uri(), () -> leftOrigin.set(true)));
       if (credentials.bearerToken() != null) {
         http.setAdditionalHeaders(Map.of("Authorization", "Bearer " + credentials.bearerToken()));
       } else if (credentials.hasBasicAuth()) {
@@ -84,6 +109,11 @@ final class TransportSetup implements AutoCloseable {
   /** The host whose SSH key was rejected during this fetch, or null. */
   String rejectedHost() {
     return knownHosts == null ? null : knownHosts.rejectedHost();
+  }
+
+  /** Whether a redirect sent a request of this fetch to another origin, without credentials. */
+  boolean redirectedToAnotherOrigin() {
+    return leftOrigin.get();
   }
 
   boolean hostKeyRejected() {

@@ -26,7 +26,7 @@ class DaemonFetchIT {
       repo.tag("v0.1.0", true);
       RevCommit second = repo.commit("second", Map.of("a.yaml", "b\n"));
       GitSource source = new GitSource(GitSourceOptions.at(tmp.resolve("store"))
-          .withRetry(RetryPolicy.none()));
+          .withAllowedSchemes(UrlScheme.all()).withRetry(RetryPolicy.none()));
 
       Artifact branch = assertInstanceOf(FetchResult.Fetched.class, source.fetch(
           FetchRequest.of("ns/a", daemon.url("app"), GitRef.branch("main")))).current();

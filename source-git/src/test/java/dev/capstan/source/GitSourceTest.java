@@ -30,6 +30,7 @@ class GitSourceTest {
     repo = TestRepo.create(tmp.resolve("remote"));
     repo.commit("first", Map.of("app/deploy.yaml", "kind: Deployment\n", "README.md", "hi\n"));
     source = new GitSource(GitSourceOptions.at(tmp.resolve("store"))
+        .withAllowedSchemes(UrlScheme.all())
         .withRetry(new RetryPolicy(2, Duration.ofMillis(1), 2.0)));
   }
 
@@ -47,6 +48,20 @@ class GitSourceTest {
       throw new AssertionError("fetch failed: " + f.reason() + ": " + f.message());
     }
     return assertInstanceOf(FetchResult.Fetched.class, result).current();
+  }
+
+  @Test
+  void defaultOptionsRefuseLocalRepositoriesBeforeReadingThem() throws Exception {
+    GitSource remoteOnly = new GitSource(GitSourceOptions.at(tmp.resolve("remote-only")));
+    for (String url : new String[] {repo.fileUrl(), repo.dir().toString(), repo.gitDir().toString()}) {
+      FetchResult.Failed failed = assertInstanceOf(FetchResult.Failed.class,
+          remoteOnly.fetch(FetchRequest.of("ns/app", url, GitRef.branch("main"))), url);
+      assertEquals(FailureReason.INVALID_URL, failed.reason(), failed.message());
+      assertTrue(failed.message().contains("not allowed here (use https://, http://, ssh://)"),
+          failed.message());
+      assertTrue(failed.lastGood().isEmpty());
+    }
+    assertFalse(Files.exists(tmp.resolve("remote-only/sources")), "no repository cache was made");
   }
 
   @Test
@@ -222,7 +237,7 @@ class GitSourceTest {
     Artifact good = fetched(fetch(GitRef.branch("main")));
     repo.commit("big", Map.of("big.txt", "x".repeat(10_000)));
     GitSource limited = new GitSource(GitSourceOptions.at(tmp.resolve("store"))
-        .withSizeLimit(5_000).withRetry(RetryPolicy.none()));
+        .withAllowedSchemes(UrlScheme.all()).withSizeLimit(5_000).withRetry(RetryPolicy.none()));
     FetchResult.Failed failed = assertInstanceOf(FetchResult.Failed.class,
         limited.fetch(FetchRequest.of("ns/app", repo.fileUrl(), GitRef.branch("main"))));
     assertEquals(FailureReason.SIZE_LIMIT_EXCEEDED, failed.reason());

@@ -23,7 +23,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Fetches over smart HTTP from an in-process server on loopback. */
+/**
+ * Fetches over smart HTTP from an in-process server on loopback. The server speaks plain http, so
+ * this source allows credentials over it; {@link HttpCredentialsIT} covers the default refusal.
+ */
 class HttpFetchIT {
 
   @TempDir Path tmp;
@@ -36,6 +39,7 @@ class HttpFetchIT {
     repo = TestRepo.create(tmp.resolve("served/app"));
     head = repo.commit("first", Map.of("deploy.yaml", "kind: ConfigMap\n"));
     source = new GitSource(GitSourceOptions.at(tmp.resolve("store"))
+        .withCredentialsOverPlainHttp(true)
         .withRetry(new RetryPolicy(3, Duration.ofMillis(1), 2.0)));
   }
 

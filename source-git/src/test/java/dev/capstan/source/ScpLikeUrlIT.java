@@ -42,7 +42,7 @@ class ScpLikeUrlIT {
       ByteArrayOutputStream key = new ByteArrayOutputStream();
       OpenSSHKeyPairResourceWriter.INSTANCE.writePrivateKey(clientKey, "test", null, key);
       GitSource source = new GitSource(GitSourceOptions.at(tmp.resolve("store"))
-          .withRetry(new RetryPolicy(1, Duration.ofMillis(1), 2.0)));
+          .withAllowedSchemes(UrlScheme.all()).withRetry(new RetryPolicy(1, Duration.ofMillis(1), 2.0)));
 
       FetchResult result = source.fetch(FetchRequest.of("ns/app", "git@127.0.0.1:app", GitRef.branch("main"))
           .withSecret(Map.of("identity", key.toByteArray(),

@@ -10,6 +10,8 @@ public final class GoDuration {
   /** A sequence of number+unit pairs; no sign, no bare numbers. Used by the CRD schema. */
   public static final String PATTERN = "^([0-9]+(\\.[0-9]+)?(ms|s|m|h))+$";
 
+  /** Go's longest duration, 2^63-1 nanoseconds, in milliseconds. */
+  private static final BigDecimal MAX_MILLIS = BigDecimal.valueOf(Long.MAX_VALUE).movePointLeft(6);
   private static final Pattern WHOLE = Pattern.compile(PATTERN);
   private static final Pattern PART = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)(ms|s|m|h)");
 
@@ -18,7 +20,8 @@ public final class GoDuration {
   /**
    * Parses {@code text}.
    *
-   * @throws IllegalArgumentException naming the text when it is not a duration
+   * @throws IllegalArgumentException naming the text when it is not a duration, or is longer
+   *     than Go's longest (about 292 years), which Flux could not read either
    */
   public static Duration parse(String text) {
     if (text == null || !WHOLE.matcher(text).matches()) {
@@ -28,6 +31,10 @@ public final class GoDuration {
     Matcher part = PART.matcher(text);
     while (part.find()) {
       millis = millis.add(new BigDecimal(part.group(1)).multiply(BigDecimal.valueOf(unitMillis(part.group(2)))));
+      if (millis.compareTo(MAX_MILLIS) > 0) {
+        throw new IllegalArgumentException("invalid duration \"" + text
+            + "\": longer than the longest duration, " + format(Duration.ofMillis(MAX_MILLIS.longValue())));
+      }
     }
     return Duration.ofMillis(millis.longValue());
   }

@@ -10,8 +10,8 @@ import io.fabric8.generator.annotation.Required;
 /** The desired state of a GitRepository; field names and meaning follow Flux's v1 API. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record GitRepositorySpec(
-    @Required @Pattern("^((https?|ssh|git|file)://.+|[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:.+)$")
-    @JsonPropertyDescription("Repository URL: https, http, ssh, scp-like user@host:path, git or file.")
+    @Required @Pattern(GitRepositorySpec.URL_PATTERN)
+    @JsonPropertyDescription("Repository URL: http, https or ssh, as in Flux.")
     String url,
     GitRepositoryRef ref,
     @Required @Pattern(GoDuration.PATTERN)
@@ -26,6 +26,12 @@ public record GitRepositorySpec(
     String ignore,
     @JsonPropertyDescription("Stop fetching this repository.")
     Boolean suspend) {
+
+  /**
+   * Flux's pattern for {@code spec.url}: remote URLs only. A local path or {@code file://} URL
+   * would read the engine's own disk, where every other source's clone lives.
+   */
+  public static final String URL_PATTERN = "^(http|https|ssh)://.*$";
 
   /** {@code suspend}, false when absent. */
   public boolean suspended() {

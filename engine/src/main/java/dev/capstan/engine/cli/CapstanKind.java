@@ -4,6 +4,7 @@ import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositoryStatus;
+import dev.capstan.source.Redaction;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.util.List;
@@ -72,7 +73,8 @@ record CapstanKind<T extends HasMetadata>(
         status == null || status.artifact() == null ? null : status.artifact().revision(),
         status == null ? null : status.lastHandledReconcileAt(),
         repo.getSpec() != null && repo.getSpec().suspended(),
-        repo.getSpec() == null ? "" : repo.getSpec().url());
+        // spec.url is the tenant's text: it may carry a password, in any form.
+        repo.getSpec() == null ? "" : Redaction.scrubUrl(repo.getSpec().url()));
   }
 
   private static long generation(ObjectMeta meta) {

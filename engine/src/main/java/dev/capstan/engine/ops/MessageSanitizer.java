@@ -1,15 +1,16 @@
 package dev.capstan.engine.ops;
 
+import dev.capstan.source.Redaction;
 import java.util.regex.Pattern;
 
 /**
- * Makes a message safe to store in an Event: credentials embedded in URLs are masked (a Git URL
- * such as {@code https://user:token@host/repo} is the likeliest way a secret reaches a message)
- * and the text is cut to a size the API server accepts and a terminal can show.
+ * Makes a message safe to store in an Event: user information is removed from URLs (a Git URL
+ * such as {@code https://user:token@host/repo} is the likeliest way a secret reaches a message),
+ * bearer tokens are masked, and the text is cut to a size the API server accepts and a terminal
+ * can show. Scrubbing comes first, so that the cut never leaves half of a secret behind.
  */
 final class MessageSanitizer {
   static final int MAX_LENGTH = 1024;
-  private static final Pattern URL_USERINFO = Pattern.compile("([a-zA-Z][a-zA-Z0-9+.-]*://)[^/@\\s]+@");
   private static final Pattern BEARER = Pattern.compile("(?i)(bearer\\s+)[A-Za-z0-9._~+/=-]+");
 
   private MessageSanitizer() {}
@@ -18,8 +19,7 @@ final class MessageSanitizer {
     if (message == null || message.isBlank()) {
       return "";
     }
-    String masked = URL_USERINFO.matcher(message).replaceAll("$1***@");
-    masked = BEARER.matcher(masked).replaceAll("$1***");
+    String masked = BEARER.matcher(Redaction.scrubUrls(message)).replaceAll("$1***");
     if (masked.length() <= MAX_LENGTH) {
       return masked;
     }

@@ -1,6 +1,5 @@
 package dev.capstan.engine.pipeline;
 
-import dev.capstan.api.common.GoDuration;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositorySpec;
 import dev.capstan.api.source.GitRepositoryStatus;
@@ -50,10 +49,27 @@ public final class SourcePipeline {
       return Outcome.suspended();
     }
     String namespace = repo.getMetadata().getNamespace();
+    SourceTimings timings;
+    try {
+      timings = SourceTimings.of(spec);
+    } catch (IllegalArgumentException e) {
+      // Checked before any fetch: an interval of 0s would otherwise fetch in a loop.
+      writeStatus(repo, new FetchResult.Failed(FailureReason.INVALID_SPEC, e.getMessage(),
+          source.lastArtifact(key(repo))));
+      return Outcome.terminal();
+    }
     java.time.Instant fetchStarted = clock.instant();
-    FetchResult result = fetch(repo, namespace, spec);
+    FetchResult result = fetch(repo, namespace, spec, timings);
     observer.fetched(dev.capstan.engine.NamespacedName.of(repo), !(result instanceof FetchResult.Failed),
         Duration.between(fetchStarted, clock.instant()));
+    writeStatus(repo, result);
+    if (result instanceof FetchResult.Failed failed) {
+      return failed.reason().needsSpecChange() ? Outcome.terminal() : Outcome.retry(timings.interval());
+    }
+    return Outcome.succeeded(timings.interval());
+  }
+
+  private void writeStatus(GitRepository repo, FetchResult result) {
     long generation = repo.getMetadata().getGeneration() == null ? 0 : repo.getMetadata().getGeneration();
     var next = GitRepositoryStatuses.next(
         SourceStatuses.fromApi(repo.getStatus()), generation, result, clock.instant());
@@ -62,21 +78,19 @@ public final class SourcePipeline {
     GitRepositoryStatus status = SourceStatuses.toApi(next,
         requestedAt != null ? requestedAt : repo.getStatus() == null ? null : repo.getStatus().lastHandledReconcileAt());
     statuses.write(repo, status);
-    Duration interval = GoDuration.parse(spec.interval());
-    if (result instanceof FetchResult.Failed failed) {
-      return failed.reason().needsSpecChange() ? Outcome.terminal() : Outcome.retry(interval);
-    }
-    return Outcome.succeeded(interval);
   }
 
-  private FetchResult fetch(GitRepository repo, String namespace, GitRepositorySpec spec) {
+  private static String key(GitRepository repo) {
+    return repo.getMetadata().getNamespace() + "/" + repo.getMetadata().getName();
+  }
+
+  private FetchResult fetch(GitRepository repo, String namespace, GitRepositorySpec spec, SourceTimings timings) {
     var ref = spec.ref();
     GitRef gitRef = ref == null ? GitRef.defaultBranch()
         : new GitRef(ref.branch(), ref.tag(), ref.semver(), ref.name(), ref.commit());
-    FetchRequest request = FetchRequest.of(namespace + "/" + repo.getMetadata().getName(), spec.url(), gitRef)
-        .withIgnore(spec.ignore());
-    if (spec.timeout() != null) {
-      request = request.withTimeout(GoDuration.parse(spec.timeout()));
+    FetchRequest request = FetchRequest.of(key(repo), spec.url(), gitRef).withIgnore(spec.ignore());
+    if (timings.timeout().isPresent()) {
+      request = request.withTimeout(timings.timeout().get());
     }
     if (spec.secretRef() != null) {
       Secret secret = client.secrets().inNamespace(namespace).withName(spec.secretRef().name()).get();

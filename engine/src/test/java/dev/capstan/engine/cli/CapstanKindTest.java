@@ -57,15 +57,26 @@ class CapstanKindTest {
   }
 
   @Test
+  void theUrlOfAGitRepositoryIsShownWithoutItsUserInfo() {
+    GitRepository repo = Objects.read("""
+        apiVersion: source.capstan.dev/v1
+        kind: GitRepository
+        metadata: {name: repo, namespace: demo}
+        spec: {url: "https://alice:p@s/s S3CRET@git.example/org/repo.git", interval: 1m}
+        """, GitRepository.class);
+    assertEquals("https://git.example/org/repo.git", CapstanKind.GIT_REPOSITORY.view(repo).url());
+  }
+
+  @Test
   void readsAGitRepositoryWithoutStatus() {
     GitRepository repo = Objects.read("""
         apiVersion: source.capstan.dev/v1
         kind: GitRepository
         metadata: {name: repo, namespace: demo}
-        spec: {url: "git://127.0.0.1/demo.git", interval: 1m}
+        spec: {url: "https://127.0.0.1/demo.git", interval: 1m}
         """, GitRepository.class);
     ResourceView view = CapstanKind.GIT_REPOSITORY.view(repo);
-    assertEquals("git://127.0.0.1/demo.git", view.url());
+    assertEquals("https://127.0.0.1/demo.git", view.url());
     assertEquals("", view.revision());
     assertEquals(0, view.generation());
     assertTrue(view.conditions().isEmpty());

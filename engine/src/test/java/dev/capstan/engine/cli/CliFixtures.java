@@ -35,7 +35,7 @@ final class CliFixtures {
         apiVersion: source.capstan.dev/v1
         kind: GitRepository
         metadata: {name: %s}
-        spec: {url: "git://127.0.0.1:9418/demo.git", interval: 1m, ref: {branch: main}}
+        spec: {url: "http://127.0.0.1:9418/demo.git", interval: 1m, ref: {branch: main}}
         """.formatted(name);
     return client.resources(GitRepository.class).inNamespace(namespace)
         .resource(Objects.read(yaml, GitRepository.class)).create();

@@ -63,7 +63,7 @@ class GetCommandIT {
     CliRun run = CliRun.capstan(kubeconfig, "get", "gitrepo", "repo", "-n", ns);
     assertEquals(0, run.exitCode(), run::toString);
     assertTrue(run.outLines().get(0).matches("NAME +URL +READY +REVISION +SUSPENDED +STATUS +AGE"), run::toString);
-    assertTrue(run.outLines().get(1).matches("repo +git://127.0.0.1:9418/demo.git +- +- +false +\\d+s"),
+    assertTrue(run.outLines().get(1).matches("repo +http://127.0.0.1:9418/demo.git +- +- +false +\\d+s"),
         run::toString);
   }
 

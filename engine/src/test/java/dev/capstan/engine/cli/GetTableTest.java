@@ -39,10 +39,10 @@ class GetTableTest {
   void allNamespacesLeadsWithTheNamespaceAndGitRepositoriesShowTheirUrl() {
     List<String> lines = GetCommand.table(CapstanKind.GIT_REPOSITORY, List.of(
         view("GitRepository", "demo", "repo", "False", null, "cannot reach remote", "", false,
-            "git://127.0.0.1:9418/demo.git")), true, NOW).lines();
+            "http://127.0.0.1:9418/demo.git")), true, NOW).lines();
     assertEquals(List.of(
-        "NAMESPACE   NAME   URL                             READY   REVISION   SUSPENDED   STATUS                AGE",
-        "demo        repo   git://127.0.0.1:9418/demo.git   False   -          false       cannot reach remote   30m"),
+        "NAMESPACE   NAME   URL                              READY   REVISION   SUSPENDED   STATUS                AGE",
+        "demo        repo   http://127.0.0.1:9418/demo.git   False   -          false       cannot reach remote   30m"),
         lines);
   }
 }

@@ -1,5 +1,6 @@
 package dev.capstan.engine.e2e;
 
+import dev.capstan.engine.testing.GitHttpServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,16 +11,18 @@ import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.lib.PersonIdent;
 import org.eclipse.jgit.revwalk.RevCommit;
 
-/** A real Git repository on disk, served to the engine through a file:// URL. */
+/** A real Git repository on disk, served to the engine over smart HTTP on loopback. */
 final class GitFixture implements AutoCloseable {
   private static final PersonIdent AUTHOR = new PersonIdent("Capstan Test", "test@example.invalid");
 
   private final Git git;
   private final Path dir;
+  private final GitHttpServer server;
 
   private GitFixture(Git git, Path dir) {
     this.git = git;
     this.dir = dir;
+    this.server = GitHttpServer.serve(dir);
   }
 
   static GitFixture create(Path dir) {
@@ -31,7 +34,7 @@ final class GitFixture implements AutoCloseable {
   }
 
   String url() {
-    return dir.toUri().toString();
+    return server.url();
   }
 
   /** Writes the files (null content deletes one), commits, and returns the revision Capstan reports. */
@@ -57,6 +60,7 @@ final class GitFixture implements AutoCloseable {
 
   @Override
   public void close() {
+    server.close();
     git.close();
   }
 }

@@ -1,5 +1,6 @@
 package dev.capstan.engine.install;
 
+import dev.capstan.engine.testing.GitHttpServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,19 +9,21 @@ import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.lib.PersonIdent;
 
-/** A real Git repository on disk, reached by the engine through a file:// URL. */
+/** A real Git repository on disk, reached by the engine over smart HTTP on loopback. */
 final class LocalGitRepository implements AutoCloseable {
   private static final PersonIdent AUTHOR = new PersonIdent("Capstan Test", "test@example.invalid");
   private final Git git;
   private final Path dir;
+  private final GitHttpServer server;
 
   LocalGitRepository(Path dir) throws GitAPIException {
     this.dir = dir;
     this.git = Git.init().setDirectory(dir.toFile()).setInitialBranch("main").call();
+    this.server = GitHttpServer.serve(dir);
   }
 
   String url() {
-    return dir.toUri().toString();
+    return server.url();
   }
 
   /** Writes the files and commits them; returns the commit id. */
@@ -52,6 +55,7 @@ final class LocalGitRepository implements AutoCloseable {
 
   @Override
   public void close() {
+    server.close();
     git.close();
   }
 }

@@ -8,11 +8,20 @@ import org.junit.jupiter.api.Test;
 class MessageSanitizerTest {
 
   @Test
-  void masksCredentialsInUrls() {
-    String out = MessageSanitizer.sanitize(
-        "fetch https://git:s3cr3t-token@git.example/org/repo.git failed; also ssh://deploy@host:22/x");
-    assertFalse(out.contains("s3cr3t"), out);
-    assertEquals("fetch https://***@git.example/org/repo.git failed; also ssh://***@host:22/x", out);
+  void removesUserInfoFromUrlsWhateverThePasswordHolds() {
+    assertEquals("fetch https://git.example/org/repo.git failed",
+        MessageSanitizer.sanitize("fetch https://git:s3cr3t-token@git.example/org/repo.git failed"));
+    assertEquals("invalid URL 'https://host/r.git'",
+        MessageSanitizer.sanitize("invalid URL 'https://alice:abc/def-S3CRET@host/r.git'"));
+    assertEquals("cannot reach https://host/r",
+        MessageSanitizer.sanitize("cannot reach https://alice:p@s@s pass S3CRET@host/r"));
+    assertEquals("clone of host:repo failed", MessageSanitizer.sanitize("clone of alice:PASS@host:repo failed"));
+  }
+
+  @Test
+  void scrubsBeforeCuttingSoThatNoPartOfASecretIsLeft() {
+    String out = MessageSanitizer.sanitize("x".repeat(1010) + " https://alice:S3CRET-long-password@host/r");
+    assertFalse(out.contains("alice") || out.contains("S3CR"), out);
   }
 
   @Test

@@ -5,6 +5,7 @@ import dev.capstan.source.FetchResult;
 import dev.capstan.source.GitRef;
 import dev.capstan.source.GitSource;
 import dev.capstan.source.GitSourceOptions;
+import dev.capstan.source.UrlScheme;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.FileVisitResult;
@@ -70,6 +71,11 @@ public final class FetchCommand implements Callable<Integer> {
       description = "Time the fetch may take, e.g. 30s or 2m (default: ${DEFAULT-VALUE}).")
   String timeout;
 
+  @Option(names = "--allow-insecure-http",
+      description = "Send the secret's username/password or bearerToken even over plain http://"
+          + " (refused by default: they would travel unencrypted).")
+  boolean allowInsecureHttp;
+
   @Option(names = "--dir", required = true, paramLabel = "DIR",
       description = "Directory to write the tree into; must be empty or not exist.")
   Path dir;
@@ -98,7 +104,10 @@ public final class FetchCommand implements Callable<Integer> {
       throws IOException {
     Path storage = Files.createTempDirectory("capstan-fetch");
     try {
-      GitSource source = new GitSource(GitSourceOptions.at(storage));
+      // The user's own machine: local repositories (file://, paths) are theirs to read.
+      GitSource source = new GitSource(GitSourceOptions.at(storage)
+          .withAllowedSchemes(UrlScheme.all())
+          .withCredentialsOverPlainHttp(allowInsecureHttp));
       FetchResult result = source.fetch(request);
       if (result instanceof FetchResult.Failed failed) {
         err.println("error: " + failed.message() + " (" + failed.reason().conditionReason() + ")");

@@ -6,6 +6,7 @@ import dev.capstan.source.GitRef;
 import dev.capstan.source.GitSource;
 import dev.capstan.source.GitSourceOptions;
 import dev.capstan.source.RetryPolicy;
+import dev.capstan.source.UrlScheme;
 import dev.capstan.source.testing.DaemonGitServer;
 import dev.capstan.source.testing.HttpGitServer;
 import java.io.BufferedOutputStream;
@@ -103,7 +104,7 @@ public final class FetchBenchmark {
 
   private GitSource newSource(String name) {
     return new GitSource(GitSourceOptions.at(work.resolve("store-" + name + "-" + uniq++))
-        .withRetry(RetryPolicy.none()));
+        .withAllowedSchemes(UrlScheme.all()).withRetry(RetryPolicy.none()));
   }
 
   private double gitClone(String url, String name) throws Exception {

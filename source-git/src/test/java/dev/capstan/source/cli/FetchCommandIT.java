@@ -76,7 +76,7 @@ class FetchCommandIT {
   @Test
   void writesFilteredTreeAndPrintsRevisionLast() throws Exception {
     Path dir = tmp.resolve("out");
-    Run r = run("--url", server.url("app"), "--branch", "main",
+    Run r = run("--url", server.url("app"), "--branch", "main", "--allow-insecure-http",
         "--secret-file", secretManifest().toString(), "--dir", dir.toString());
     assertEquals(0, r.exit(), r.err());
     assertEquals("main@sha1:" + head.name(), r.outLines().get(r.outLines().size() - 1));
@@ -89,10 +89,30 @@ class FetchCommandIT {
     Path secret = tmp.resolve("secret.env");
     Files.writeString(secret, "# credentials\nusername=bob\npassword=pa55word\n");
     Path dir = tmp.resolve("out2");
-    Run r = run("--url", server.url("app"), "--semver", ">=1.0.0", "--secret-file",
-        secret.toString(), "--dir", dir.toString());
+    Run r = run("--url", server.url("app"), "--semver", ">=1.0.0", "--allow-insecure-http",
+        "--secret-file", secret.toString(), "--dir", dir.toString());
     assertEquals(0, r.exit(), r.err());
     assertEquals("v1.2.3@sha1:" + head.name(), r.outLines().get(r.outLines().size() - 1));
+  }
+
+  @Test
+  void credentialsOverPlainHttpAreRefusedUnlessAllowed() throws Exception {
+    int before = server.requests();
+    Run r = run("--url", server.url("app"), "--secret-file", secretManifest().toString(),
+        "--dir", tmp.resolve("refused").toString());
+    assertEquals(1, r.exit(), r.err());
+    assertTrue(r.err().contains("credentials are sent only over https"), r.err());
+    assertTrue(r.err().contains("(URLInvalid)"), r.err());
+    assertFalse(r.err().contains("pa55word"), r.err());
+    assertEquals(before, server.requests(), "nothing was sent");
+  }
+
+  @Test
+  void localRepositoriesCanBeFetchedFromTheUsersOwnShell() {
+    Path dir = tmp.resolve("local");
+    Run r = run("--url", repo.fileUrl(), "--branch", "main", "--dir", dir.toString());
+    assertEquals(0, r.exit(), r.err());
+    assertEquals("main@sha1:" + head.name(), r.outLines().get(r.outLines().size() - 1));
   }
 
   @Test
@@ -100,15 +120,15 @@ class FetchCommandIT {
     Path secret = tmp.resolve("bad.env");
     Files.writeString(secret, "username=bob\npassword=not-the-password\n");
     Run auth = run("--url", server.url("app"), "--secret-file", secret.toString(),
-        "--dir", tmp.resolve("o1").toString());
+        "--allow-insecure-http", "--dir", tmp.resolve("o1").toString());
     assertEquals(1, auth.exit());
     assertTrue(auth.err().contains("AuthenticationFailed"), auth.err());
     assertFalse(auth.err().contains("not-the-password"), auth.err());
     assertFalse(auth.err().contains("\tat "), auth.err());
     assertEquals("", auth.out());
 
-    Run semver = run("--url", server.url("app"), "--semver", "~>!!", "--secret-file",
-        secretManifest().toString(), "--dir", tmp.resolve("o2").toString());
+    Run semver = run("--url", server.url("app"), "--semver", "~>!!", "--allow-insecure-http",
+        "--secret-file", secretManifest().toString(), "--dir", tmp.resolve("o2").toString());
     assertEquals(1, semver.exit());
     assertTrue(semver.err().contains("invalid semver range '~>!!'"), semver.err());
 

@@ -8,6 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.EnumSet;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
@@ -19,12 +21,14 @@ import org.eclipse.jgit.http.server.GitServlet;
 /**
  * Git smart HTTP on loopback: JGit's GitServlet in an embedded Jetty, serving the repositories
  * under a base directory at {@code http://127.0.0.1:PORT/git/NAME}, optionally behind basic
- * or bearer authentication.
+ * or bearer authentication. {@code /moved/NAME} answers with a redirect to {@code /git/NAME} on
+ * the same server. Every {@code Authorization} header received is recorded.
  */
 public final class HttpGitServer implements AutoCloseable {
 
   private final Server server;
   private final AtomicInteger requests = new AtomicInteger();
+  private final List<String> authorizations = new CopyOnWriteArrayList<>();
 
   private HttpGitServer(Server server) {
     this.server = server;
@@ -61,6 +65,16 @@ public final class HttpGitServer implements AutoCloseable {
     Filter auth = (request, response, chain) -> {
       result.requests.incrementAndGet();
       HttpServletRequest req = (HttpServletRequest) request;
+      if (req.getHeader("Authorization") != null) {
+        result.authorizations.add(req.getHeader("Authorization"));
+      }
+      if (req.getRequestURI().startsWith("/moved/")) {
+        String query = req.getQueryString() == null ? "" : "?" + req.getQueryString();
+        HttpServletResponse res = (HttpServletResponse) response;
+        res.setStatus(301);
+        res.setHeader("Location", "/git/" + req.getRequestURI().substring("/moved/".length()) + query);
+        return;
+      }
       if (expectedAuthorization != null
           && !expectedAuthorization.equals(req.getHeader("Authorization"))) {
         HttpServletResponse res = (HttpServletResponse) response;
@@ -82,6 +96,16 @@ public final class HttpGitServer implements AutoCloseable {
 
   public String url(String repo) {
     return "http://127.0.0.1:" + port() + "/git/" + repo;
+  }
+
+  /** The same repository behind a redirect to this server's own origin. */
+  public String movedUrl(String repo) {
+    return "http://127.0.0.1:" + port() + "/moved/" + repo;
+  }
+
+  /** The values of every {@code Authorization} header received so far. */
+  public List<String> authorizations() {
+    return List.copyOf(authorizations);
   }
 
   /** HTTP requests received so far. */

@@ -1,0 +1,198 @@
+package dev.capstan.source;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.ProtocolException;
+import java.net.Proxy;
+import java.net.URL;
+import java.security.KeyManagementException;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import javax.net.ssl.HostnameVerifier;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.TrustManager;
+import org.eclipse.jgit.transport.URIish;
+import org.eclipse.jgit.transport.http.HttpConnection;
+import org.eclipse.jgit.transport.http.HttpConnectionFactory;
+
+/**
+ * The HTTP connections of one fetch: requests to the remote's own origin (scheme, host and port)
+ * are left as they are; requests that a redirect sends to another origin go without an {@code
+ * Authorization} header, whichever way JGit would add one (the bearer token among the extra
+ * headers, pre-emptive or challenged basic auth, credentials from the URL).
+ */
+final class OriginBoundConnections implements HttpConnectionFactory {
+
+  private final HttpConnectionFactory delegate;
+  private final String origin;
+  private final Runnable leftOrigin;
+
+  /** @param leftOrigin told each time a request goes to another origin */
+  OriginBoundConnections(HttpConnectionFactory delegate, URIish remote, Runnable leftOrigin) {
+    this.delegate = delegate;
+    this.origin = origin(remote.getScheme(), remote.getHost(), remote.getPort());
+    this.leftOrigin = leftOrigin;
+  }
+
+  @Override
+  public HttpConnection create(URL url) throws IOException {
+    return create(url, null);
+  }
+
+  @Override
+  public HttpConnection create(URL url, Proxy proxy) throws IOException {
+    String protocol = url.getProtocol().toLowerCase(Locale.ROOT);
+    if (!protocol.equals("http") && !protocol.equals("https")) {
+      throw new IOException("the remote redirected to a " + protocol + " URL; only http and https are followed");
+    }
+    HttpConnection connection = proxy == null ? delegate.create(url) : delegate.create(url, proxy);
+    if (origin.equals(origin(protocol, url.getHost(), url.getPort()))) {
+      return connection;
+    }
+    leftOrigin.run();
+    return new WithoutCredentials(connection);
+  }
+
+  static String origin(String scheme, String host, int port) {
+    String s = scheme == null ? "" : scheme.toLowerCase(Locale.ROOT);
+    int p = port > 0 ? port : s.equals("https") ? 443 : s.equals("http") ? 80 : -1;
+    return s + "://" + (host == null ? "" : host.toLowerCase(Locale.ROOT)) + ":" + p;
+  }
+
+  /** A connection that drops every attempt to set the {@code Authorization} header. */
+  private static final class WithoutCredentials implements HttpConnection {
+    private final HttpConnection c;
+
+    WithoutCredentials(HttpConnection c) {
+      this.c = c;
+    }
+
+    @Override
+    public void setRequestProperty(String key, String value) {
+      if (!"authorization".equalsIgnoreCase(key)) {
+        c.setRequestProperty(key, value);
+      }
+    }
+
+    @Override
+    public int getResponseCode() throws IOException {
+      return c.getResponseCode();
+    }
+
+    @Override
+    public URL getURL() {
+      return c.getURL();
+    }
+
+    @Override
+    public String getResponseMessage() throws IOException {
+      return c.getResponseMessage();
+    }
+
+    @Override
+    public Map<String, List<String>> getHeaderFields() {
+      return c.getHeaderFields();
+    }
+
+    @Override
+    public void setRequestMethod(String method) throws ProtocolException {
+      c.setRequestMethod(method);
+    }
+
+    @Override
+    public void setUseCaches(boolean usecaches) {
+      c.setUseCaches(usecaches);
+    }
+
+    @Override
+    public void setConnectTimeout(int timeout) {
+      c.setConnectTimeout(timeout);
+    }
+
+    @Override
+    public void setReadTimeout(int timeout) {
+      c.setReadTimeout(timeout);
+    }
+
+    @Override
+    public String getContentType() {
+      return c.getContentType();
+    }
+
+    @Override
+    public InputStream getInputStream() throws IOException {
+      return c.getInputStream();
+    }
+
+    @Override
+    public String getHeaderField(String name) {
+      return c.getHeaderField(name);
+    }
+
+    @Override
+    public List<String> getHeaderFields(String name) {
+      return c.getHeaderFields(name);
+    }
+
+    @Override
+    public int getContentLength() {
+      return c.getContentLength();
+    }
+
+    @Override
+    public void setInstanceFollowRedirects(boolean followRedirects) {
+      c.setInstanceFollowRedirects(followRedirects);
+    }
+
+    @Override
+    public void setDoOutput(boolean dooutput) {
+      c.setDoOutput(dooutput);
+    }
+
+    @Override
+    public void setFixedLengthStreamingMode(int contentLength) {
+      c.setFixedLengthStreamingMode(contentLength);
+    }
+
+    @Override
+    public OutputStream getOutputStream() throws IOException {
+      return c.getOutputStream();
+    }
+
+    @Override
+    public void setChunkedStreamingMode(int chunklen) {
+      c.setChunkedStreamingMode(chunklen);
+    }
+
+    @Override
+    public String getRequestMethod() {
+      return c.getRequestMethod();
+    }
+
+    @Override
+    public boolean usingProxy() {
+      return c.usingProxy();
+    }
+
+    @Override
+    public void connect() throws IOException {
+      c.connect();
+    }
+
+    @Override
+    public void configure(KeyManager[] km, TrustManager[] tm, SecureRandom random)
+        throws NoSuchAlgorithmException, KeyManagementException {
+      c.configure(km, tm, random);
+    }
+
+    @Override
+    public void setHostnameVerifier(HostnameVerifier hostnameverifier)
+        throws NoSuchAlgorithmException, KeyManagementException {
+      c.setHostnameVerifier(hostnameverifier);
+    }
+  }
+}
