@@ -69,12 +69,12 @@ public final class Engine implements AutoCloseable {
         c -> Acting.of(c, applyPool, Polling.system()), options.tenancy().defaultServiceAccount(),
         options.clock(), IMPERSONATING_CLIENT_IDLE);
     this.builder = new ManifestBuilder(options.build()).warmedUp();
-    PipelineParts parts = new PipelineParts(client, null, builder, accounts, statuses,
-        monitor, waits, BuiltinLibrary.load(), options.clock(), Backoff.defaults(), options.waitPoll(),
-        options.tenancy().noCrossNamespaceRefs(), observer);
     // GitRepositories name remote URLs only: a local path would read other sources' clones.
     GitSource git = new GitSource(GitSourceOptions.at(options.storageRoot()).withClock(options.clock())
         .withAllowedSchemes(UrlScheme.gitRepository()));
+    PipelineParts parts = new PipelineParts(client, null, builder, git::storedTree, accounts, statuses,
+        monitor, waits, BuiltinLibrary.load(), options.clock(), Backoff.defaults(), options.waitPoll(),
+        options.tenancy().noCrossNamespaceRefs(), observer);
     SourcePipeline sources = new SourcePipeline(client, git, statuses, options.clock(), observer);
     Controllers.register(operator, sources, parts, view, monitor, options.watchLabelSelector());
   }

@@ -17,6 +17,7 @@ import java.util.HexFormat;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +42,9 @@ final class ArtifactStore {
 
   /** A tree still being written after this long was left behind by a stopped process. */
   static final java.time.Duration ABANDONED_AFTER = java.time.Duration.ofHours(1);
+
+  private static final Pattern DIGEST =
+      Pattern.compile("sha256:[0-9a-f]{64}");
 
   private final Path root;
   private final java.time.Clock clock;
@@ -183,9 +187,15 @@ final class ArtifactStore {
     }
   }
 
+  /** Whether {@code digest} names a tree this store could hold: {@code sha256:} and 64 hex digits. */
+  static boolean isDigest(String digest) {
+    return digest != null && DIGEST.matcher(digest).matches();
+  }
+
   private static String hexOf(String digest) {
-    if (!digest.startsWith("sha256:")) {
-      throw new IllegalArgumentException("not a sha256 digest: " + digest);
+    // Checked in full: a digest read from an object's status must not name another directory.
+    if (!isDigest(digest)) {
+      throw new IllegalArgumentException("not a sha256 digest");
     }
     return digest.substring("sha256:".length());
   }

@@ -51,6 +51,19 @@ public final class GitSource {
     return store.state(key).flatMap(store::artifactOf);
   }
 
+  /**
+   * The directory of the tree stored under {@code digest}, if this store holds one. What a
+   * GitRepository's status says is only a digest to look up here: whoever can write that status
+   * cannot point a build at another directory.
+   */
+  public Optional<Path> storedTree(String digest) {
+    if (!ArtifactStore.isDigest(digest)) {
+      return Optional.empty();
+    }
+    Path dir = store.artifactDir(digest);
+    return Files.isDirectory(dir) ? Optional.of(dir) : Optional.empty();
+  }
+
   public FetchResult fetch(FetchRequest request) {
     ReentrantLock lock = locks.computeIfAbsent(request.key(), k -> new ReentrantLock());
     lock.lock();

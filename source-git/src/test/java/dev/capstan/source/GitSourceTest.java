@@ -10,6 +10,7 @@ import dev.capstan.source.testing.TestRepo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.eclipse.jgit.revwalk.RevCommit;
@@ -73,6 +74,19 @@ class GitSourceTest {
     assertEquals(a.digest().substring(7), a.path().getFileName().toString());
     assertEquals("kind: Deployment\n", Files.readString(a.path().resolve("app/deploy.yaml")));
     assertFalse(Files.exists(a.path().resolve(".git")));
+  }
+
+  @Test
+  void storedTreesAreFoundByDigestAndNothingElseNamesADirectory() throws Exception {
+    Artifact a = fetched(fetch(GitRef.branch("main")));
+    assertEquals(a.path(), source.storedTree(a.digest()).orElseThrow());
+    Files.createDirectories(tmp.resolve("store/artifacts/elsewhere"));
+    for (String digest : new String[] {"sha256:" + "0".repeat(64), "sha256:../elsewhere",
+        "sha256:../../store", a.digest().toUpperCase(Locale.ROOT), a.digest() + "/..",
+        "sha1:" + a.digest().substring(7), "", "sha256:"}) {
+      assertTrue(source.storedTree(digest).isEmpty(), digest);
+    }
+    assertTrue(source.storedTree(null).isEmpty());
   }
 
   @Test

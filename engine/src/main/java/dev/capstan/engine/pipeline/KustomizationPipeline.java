@@ -28,7 +28,6 @@ import dev.capstan.health.Status;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -88,7 +87,7 @@ public final class KustomizationPipeline {
       attempt.timings = Timings.of(ks.getSpec());
       gate.check(ks);
       attempt.acting = parts.accounts().actingFor(ks);
-      Artifact artifact = source(attempt);
+      StoredArtifact artifact = source(attempt);
       attempt.revision = artifact.revision();
       Optional<WaitTracker.PendingWait> pending =
           parts.waits().get(attempt.key)
@@ -140,7 +139,7 @@ public final class KustomizationPipeline {
 
   // ---- stages -------------------------------------------------------------------------------
 
-  private Artifact source(Attempt attempt) {
+  private StoredArtifact source(Attempt attempt) {
     var ref = attempt.object.getSpec().sourceRef();
     NamespacedName key = NamespacedName.resolve(ref.namespace(), ref.name(), attempt.namespace());
     if (parts.noCrossNamespaceRefs() && !key.namespace().equals(attempt.namespace())) {
@@ -154,18 +153,19 @@ public final class KustomizationPipeline {
       throw StageFailure.transientFailure(
           Reason.ARTIFACT_FAILED, "GitRepository '" + key + "' has no artifact yet" + readyMessage(repo));
     }
-    if (artifact.path() == null || !Files.isDirectory(Path.of(artifact.path()))) {
-      throw StageFailure.transientFailure(Reason.ARTIFACT_FAILED,
-          "the artifact of GitRepository '" + key + "' for revision " + artifact.revision()
-              + " is not in local storage");
-    }
-    return artifact;
+    // The status names a digest to look up in the engine's own store, never a directory to read.
+    Path tree = parts.trees().forDigest(artifact.digest()).orElseThrow(() ->
+        StageFailure.transientFailure(Reason.ARTIFACT_FAILED, "the artifact of GitRepository '" + key
+            + "' for revision " + artifact.revision() + " is not in local storage"));
+    return new StoredArtifact(artifact.revision(), artifact.digest(), tree);
   }
 
-  private List<GenericKubernetesResource> build(Attempt attempt, Artifact artifact) {
+  /** An artifact found in the engine's store: its revision, digest and tree. */
+  private record StoredArtifact(String revision, String digest, Path tree) {}
+
+  private List<GenericKubernetesResource> build(Attempt attempt, StoredArtifact artifact) {
     KustomizationSpec spec = attempt.object.getSpec();
-    String identity = artifact.digest() == null ? artifact.revision() : artifact.digest();
-    BuildResult result = parts.builder().build(Path.of(artifact.path()), identity, spec.path(),
+    BuildResult result = parts.builder().build(artifact.tree(), artifact.digest(), spec.path(),
         BuildSettings.of(spec, attempt.namespace(), attempt.acting.client()));
     if (result instanceof BuildResult.Failed failed) {
       String message = "build of path '" + (spec.path() == null ? "./" : spec.path()) + "' at revision "

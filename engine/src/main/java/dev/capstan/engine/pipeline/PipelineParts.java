@@ -14,6 +14,7 @@ import java.util.Objects;
  * @param view where Capstan objects are read; the controller connects its caches with {@link
  *     #withView}
  *
+ * @param trees the stored tree of an artifact digest (the engine's own artifact store)
  * @param accounts who applies, prunes and reads health for a Kustomization
  * @param waitPoll how often a health wait looks again when no event came
  * @param noCrossNamespaceRefs whether a sourceRef to another namespace is refused
@@ -23,6 +24,7 @@ public record PipelineParts(
     KubernetesClient client,
     ClusterView view,
     ManifestBuilder builder,
+    StoredTrees trees,
     ServiceAccountClients accounts,
     StatusWriter statuses,
     HealthTracking tracking,
@@ -37,6 +39,7 @@ public record PipelineParts(
   public PipelineParts {
     Objects.requireNonNull(client, "client");
     Objects.requireNonNull(builder, "builder");
+    Objects.requireNonNull(trees, "trees");
     Objects.requireNonNull(accounts, "accounts");
     Objects.requireNonNull(statuses, "statuses");
     tracking = tracking == null ? HealthTracking.NONE : tracking;
@@ -49,7 +52,7 @@ public record PipelineParts(
   }
 
   public PipelineParts withView(ClusterView newView) {
-    return new PipelineParts(client, newView, builder, accounts, statuses, tracking, waits,
+    return new PipelineParts(client, newView, builder, trees, accounts, statuses, tracking, waits,
         library, clock, backoff, waitPoll, noCrossNamespaceRefs, observer);
   }
 }
