@@ -1,5 +1,7 @@
 package dev.capstan.applier.build;
 
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.io.IOException;
@@ -22,8 +24,26 @@ record KustomizeResponse(List<GenericKubernetesResource> objects, String yaml, F
     try {
       return mapper.readValue(json, KustomizeResponse.class);
     } catch (IOException e) {
+      StreamConstraintsException limit = constraintIn(e);
+      if (limit != null) {
+        // Jackson's own limits on what it reads: the objects are read, and later written, by
+        // recursion, and no single value may fill the heap.
+        throw new BuildException(BuildErrorKind.INVALID_OBJECT,
+            String.valueOf(limit.getMessage()).contains("nesting depth")
+                ? "an object nests more than " + StreamReadConstraints.DEFAULT_MAX_DEPTH + " levels deep"
+                : "an object holds a value larger than the engine reads");
+      }
       throw new BuildException(BuildErrorKind.INTERNAL, "the build module's answer cannot be read");
     }
+  }
+
+  private static StreamConstraintsException constraintIn(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof StreamConstraintsException limit) {
+        return limit;
+      }
+    }
+    return null;
   }
 
   BuildResult toResult(KustomizeRequest.Output output) {

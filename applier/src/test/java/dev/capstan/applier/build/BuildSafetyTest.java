@@ -44,11 +44,13 @@ class BuildSafetyTest {
       many.append(CONFIG_MAP.formatted("cm-" + i)).append("---\n");
     }
     fixture(Map.of("slow/all.yaml", many.toString()));
-    try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.oneShot().withTimeout(Duration.ofSeconds(1)))) {
-      BuildError error = assertTimeoutPreemptively(Duration.ofSeconds(20),
+    // 4 s: far less than 4,000 objects take, and enough for the next build's new instance to start
+    // and build one object on a busy machine.
+    try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.oneShot().withTimeout(Duration.ofSeconds(4)))) {
+      BuildError error = assertTimeoutPreemptively(Duration.ofSeconds(30),
           () -> error(builder.build(dir, "slow", BuildOptions.none())));
       assertEquals(BuildErrorKind.LIMIT_EXCEEDED, error.kind());
-      assertEquals("the build did not finish within 1s and was stopped", error.message());
+      assertEquals("the build did not finish within 4s and was stopped", error.message());
       assertStillBuilds(builder, dir);
     }
   }
@@ -73,6 +75,18 @@ class BuildSafetyTest {
       BuildError error = assertTimeoutPreemptively(Duration.ofSeconds(60),
           () -> error(builder.build(dir, "deep", BuildOptions.none())));
       assertFalse(error.message().contains("\tat ") || error.message().contains("goroutine"), error.message());
+      assertStillBuilds(builder, dir);
+    }
+  }
+
+  @Test
+  void anObjectNestedDeeperThanTheEngineReadsIsAnInvalidObject() throws Exception {
+    fixture(Map.of("nested/w.yaml", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n"
+        + "spec: {x: " + "[".repeat(5000) + "]".repeat(5000) + "}\n"));
+    try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.oneShot())) {
+      BuildError error = error(builder.build(dir, "nested", BuildOptions.none()));
+      assertEquals(BuildErrorKind.INVALID_OBJECT, error.kind());
+      assertEquals("an object nests more than 1000 levels deep", error.message());
       assertStillBuilds(builder, dir);
     }
   }
