@@ -51,7 +51,7 @@ public final class RunCommand implements Callable<Integer> {
   @Option(names = "--default-service-account", paramLabel = "NAME", description = "Service account (in the Kustomization's namespace) to act as for Kustomizations without spec.serviceAccountName.")
   String defaultServiceAccount;
 
-  @Option(names = "--no-cross-namespace-refs", description = "Refuse a sourceRef to another namespace than the Kustomization's.")
+  @Option(names = "--no-cross-namespace-refs", description = "Refuse a sourceRef or dependsOn to another namespace than the Kustomization's.")
   boolean noCrossNamespaceRefs;
 
   @Option(names = "--storage-path", paramLabel = "DIR", description = "Where fetched artifacts are stored (default: ${DEFAULT-VALUE}).",

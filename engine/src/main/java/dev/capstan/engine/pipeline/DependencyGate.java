@@ -25,11 +25,13 @@ final class DependencyGate {
   private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
 
   private final ClusterView view;
+  private final boolean noCrossNamespaceRefs;
   private final ObjectMapper mapper = new ObjectMapper();
   private final Map<String, ReadyExpression> expressions = new ConcurrentHashMap<>();
 
-  DependencyGate(ClusterView view) {
+  DependencyGate(ClusterView view, boolean noCrossNamespaceRefs) {
     this.view = view;
+    this.noCrossNamespaceRefs = noCrossNamespaceRefs;
   }
 
   /** The keys of the dependencies a Kustomization names. */
@@ -48,6 +50,7 @@ final class DependencyGate {
       return;
     }
     NamespacedName self = NamespacedName.of(ks);
+    rejectCrossNamespace(self, dependencies(ks));
     rejectCycle(self);
     List<String> notReady = new ArrayList<>();
     for (int i = 0; i < refs.size(); i++) {
@@ -64,6 +67,23 @@ final class DependencyGate {
     if (!notReady.isEmpty()) {
       notReady.sort(null);
       throw StageFailure.waiting(Reason.DEPENDENCY_NOT_READY, String.join("; ", notReady));
+    }
+  }
+
+  /**
+   * With cross-namespace references forbidden, a dependency in another namespace is refused
+   * before anything of it is read: its readiness (and a readyExpr over it) would tell a tenant
+   * about another tenant's Kustomization.
+   */
+  private void rejectCrossNamespace(NamespacedName self, List<NamespacedName> dependencies) {
+    if (!noCrossNamespaceRefs) {
+      return;
+    }
+    for (NamespacedName key : dependencies) {
+      if (!key.namespace().equals(self.namespace())) {
+        throw StageFailure.terminal(Reason.ACCESS_DENIED, "cross-namespace references are not allowed: "
+            + "dependsOn Kustomization '" + key + "' is not in namespace '" + self.namespace() + "'");
+      }
     }
   }
 

@@ -65,7 +65,7 @@ public final class KustomizationPipeline {
   public KustomizationPipeline(PipelineParts parts) {
     java.util.Objects.requireNonNull(parts.view(), "parts.view");
     this.parts = parts;
-    this.gate = new DependencyGate(parts.view());
+    this.gate = new DependencyGate(parts.view(), parts.noCrossNamespaceRefs());
     this.evaluators = new HealthEvaluators(parts.library(), parts.clock());
   }
 

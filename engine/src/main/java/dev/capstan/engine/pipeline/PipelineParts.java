@@ -17,7 +17,7 @@ import java.util.Objects;
  * @param trees the stored tree of an artifact digest (the engine's own artifact store)
  * @param accounts who applies, prunes and reads health for a Kustomization
  * @param waitPoll how often a health wait looks again when no event came
- * @param noCrossNamespaceRefs whether a sourceRef to another namespace is refused
+ * @param noCrossNamespaceRefs whether a sourceRef or dependsOn to another namespace is refused
  * @param observer told what each reconcile did (metrics)
  */
 public record PipelineParts(

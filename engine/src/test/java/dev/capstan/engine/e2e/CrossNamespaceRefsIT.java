@@ -23,8 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * An engine run with {@code --no-cross-namespace-refs --default-service-account tenant}: a
- * sourceRef to another namespace stalls with a clear reason, and a Kustomization naming no service
- * account acts as the default one of its namespace.
+ * sourceRef or dependsOn to another namespace stalls with a clear reason, and a Kustomization
+ * naming no service account acts as the default one of its namespace.
  */
 @ExtendWith(KubernetesCluster.class)
 class CrossNamespaceRefsIT {
@@ -80,6 +80,31 @@ class CrossNamespaceRefsIT {
     assertTrue(outside.getMessage().contains("forbidden")
         && outside.getMessage().contains("system:serviceaccount:" + ns + ":tenant"), outside.getMessage());
     assertNull(engine.client.configMaps().inNamespace(other).withName("elsewhere").get());
+  }
+
+  @Test
+  void aDependencyInAnotherNamespaceIsRefusedBeforeItIsRead() {
+    String ns = engine.namespace;
+    String foreign = Tenants.namespace(engine.client, "capstan-xdep");
+    try {
+      git.commit(Map.of("dep/own.yaml", Tenants.configMapIn(ns, "dep-own")));
+      engine.gitRepository("repo-dep", git.url());
+      engine.kustomization("leaning", "repo-dep", "./dep", """
+            dependsOn:
+            - name: somebody-else
+              namespace: %s
+              readyExpr: "dep.spec.path != ''"
+          """.formatted(foreign));
+
+      Condition leaning = awaitReady("leaning", ns, c -> "AccessDenied".equals(c.getReason()));
+      assertEquals("False", leaning.getStatus());
+      assertEquals("cross-namespace references are not allowed: dependsOn Kustomization '" + foreign
+          + "/somebody-else' is not in namespace '" + ns + "'", leaning.getMessage());
+      assertEquals("True", condition("leaning", ns, "Stalled").map(Condition::getStatus).orElse(null));
+      assertNull(engine.client.configMaps().inNamespace(ns).withName("dep-own").get());
+    } finally {
+      engine.client.namespaces().withName(foreign).delete();
+    }
   }
 
   private static Optional<Condition> condition(String name, String namespace, String type) {
