@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -54,8 +55,10 @@ public final class RunCommand implements Callable<Integer> {
   @Option(names = "--no-cross-namespace-refs", description = "Refuse a sourceRef or dependsOn to another namespace than the Kustomization's.")
   boolean noCrossNamespaceRefs;
 
+  // Not a shared directory such as /tmp, where another user could read the artifacts or plant
+  // their own; one the engine creates is readable by its own user only.
   @Option(names = "--storage-path", paramLabel = "DIR", description = "Where fetched artifacts are stored (default: ${DEFAULT-VALUE}).",
-      defaultValue = "${sys:java.io.tmpdir}/capstan-artifacts")
+      defaultValue = "${sys:user.home}/.cache/capstan/artifacts")
   Path storagePath;
 
   @Option(names = "--build-timeout", paramLabel = "DURATION", defaultValue = "30s",
@@ -69,10 +72,26 @@ public final class RunCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
+  /** Creates {@code dir}, if missing, readable and writable by this process's user only. */
+  static void createPrivately(Path dir) throws IOException {
+    if (Files.isDirectory(dir)) {
+      return;
+    }
+    Path absolute = dir.toAbsolutePath();
+    if (absolute.getParent() != null) {
+      Files.createDirectories(absolute.getParent());
+    }
+    try {
+      Files.createDirectory(absolute, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    } catch (UnsupportedOperationException e) {
+      Files.createDirectory(absolute); // a file system without POSIX permissions
+    }
+  }
+
   @Override
   public Integer call() {
     try {
-      Files.createDirectories(storagePath);
+      createPrivately(storagePath);
     } catch (IOException e) {
       spec.commandLine().getErr().println("error: cannot create --storage-path " + storagePath + ": " + e.getMessage());
       return 2;
