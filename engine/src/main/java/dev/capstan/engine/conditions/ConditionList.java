@@ -42,7 +42,7 @@ final class ConditionList {
             .withType(type)
             .withStatus(status)
             .withReason(reason.text())
-            .withMessage(message)
+            .withMessage(ConditionMessages.bounded(message))
             .withObservedGeneration(generation)
             .withLastTransitionTime(since)
             .build());

@@ -2,6 +2,7 @@ package dev.capstan.engine.pipeline;
 
 import dev.capstan.api.source.Artifact;
 import dev.capstan.api.source.GitRepositoryStatus;
+import dev.capstan.engine.conditions.ConditionMessages;
 import dev.capstan.source.status.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import java.nio.file.Path;
@@ -48,7 +49,7 @@ final class SourceStatuses {
 
   private static io.fabric8.kubernetes.api.model.Condition toApi(Condition c) {
     return new ConditionBuilder().withType(c.type()).withStatus(c.status().text())
-        .withReason(c.reason()).withMessage(c.message()).withObservedGeneration(c.observedGeneration())
+        .withReason(c.reason()).withMessage(ConditionMessages.bounded(c.message())).withObservedGeneration(c.observedGeneration())
         .withLastTransitionTime(format(c.lastTransitionTime())).build();
   }
 

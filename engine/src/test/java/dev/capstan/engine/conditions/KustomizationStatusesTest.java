@@ -53,6 +53,16 @@ class KustomizationStatusesTest {
   }
 
   @Test
+  void aLongFailureMessageIsCutToTheConditionBound() {
+    String longMessage = "Deployment/apps/web: denied ".repeat(1000);
+    KustomizationStatus status = KustomizationStatuses.next(succeeded(),
+        Observation.of(4, T1, new Phase.Failed(Reason.APPLY_FAILED, longMessage, false)));
+    String message = cond(status, READY).getMessage();
+    assertEquals(ConditionMessages.MAX_LENGTH, message.length());
+    assertTrue(message.endsWith("...") && longMessage.startsWith(message.substring(0, message.length() - 3)));
+  }
+
+  @Test
   void successIsReadyWithTheAppliedRevision() {
     KustomizationStatus status = succeeded();
     assertEquals("True", cond(status, READY).getStatus());
