@@ -126,7 +126,7 @@ public final class GitSource {
     long exportStart = System.nanoTime();
     try (var reader = git.getRepository().newObjectReader()) {
       String digest = TreeExporter.export(reader, commit.getTree(), request.ignore(), exported,
-          options.sizeLimitBytes());
+          new TreeExporter.Limits(options.sizeLimitBytes(), options.entryLimit()));
       LOG.debug("exported {} in {} ms", commit.name(), (System.nanoTime() - exportStart) / 1_000_000);
       String revision = resolved.revision(commit);
       Instant updated = previous

@@ -37,16 +37,25 @@ final class TreeExporter {
 
   private final ObjectReader reader;
   private final Path target;
-  private final long sizeLimit;
+  private final Limits limits;
   private final MessageDigest digest;
   private long written;
+  private int entries;
   /** Symlinks whose text stays inside the tree, created after all files; path to target. */
   private final java.util.TreeMap<String, String> symlinks = new java.util.TreeMap<>();
 
-  private TreeExporter(ObjectReader reader, Path target, long sizeLimit) {
+  /**
+   * What a tree may hold: bytes of files and link texts, entries (files, directories, links), and
+   * directory depth (the walk recurses once per level).
+   */
+  record Limits(long bytes, int entries) {
+    static final int MAX_DEPTH = 256;
+  }
+
+  private TreeExporter(ObjectReader reader, Path target, Limits limits) {
     this.reader = reader;
     this.target = target;
-    this.sizeLimit = sizeLimit;
+    this.limits = limits;
     this.digest = sha256();
   }
 
@@ -54,17 +63,21 @@ final class TreeExporter {
    * Exports {@code tree} into the empty directory {@code target}.
    *
    * @return the digest, {@code sha256:<hex>}
-   * @throws SourceException with {@link FailureReason#SIZE_LIMIT_EXCEEDED} past {@code sizeLimit}
+   * @throws SourceException with {@link FailureReason#SIZE_LIMIT_EXCEEDED} past a limit
    */
   static String export(ObjectReader reader, ObjectId tree, String specIgnore, Path target,
-      long sizeLimit) throws IOException {
-    TreeExporter exporter = new TreeExporter(reader, target, sizeLimit);
-    exporter.walk(tree, "", IgnoreRules.root(specIgnore));
+      Limits limits) throws IOException {
+    TreeExporter exporter = new TreeExporter(reader, target, limits);
+    exporter.walk(tree, "", IgnoreRules.root(specIgnore), 0);
     exporter.linkSymlinks();
     return "sha256:" + HexFormat.of().formatHex(exporter.digest.digest());
   }
 
-  private void walk(ObjectId treeId, String dir, IgnoreRules parentRules) throws IOException {
+  private void walk(ObjectId treeId, String dir, IgnoreRules parentRules, int depth) throws IOException {
+    if (depth > Limits.MAX_DEPTH) {
+      throw new SourceException(FailureReason.SIZE_LIMIT_EXCEEDED, "the filtered tree nests directories more than "
+          + Limits.MAX_DEPTH + " levels deep");
+    }
     CanonicalTreeParser entries = new CanonicalTreeParser(null, reader, treeId);
     IgnoreRules rules = parentRules.enter(dir, sourceIgnoreOf(treeId));
     for (; !entries.eof(); entries.next(1)) {
@@ -82,9 +95,10 @@ final class TreeExporter {
       if (rules.isIgnored(path, isDir)) {
         continue;
       }
+      countEntry(path);
       if (isDir) {
         Files.createDirectory(target.resolve(path));
-        walk(id, path, rules);
+        walk(id, path, rules, depth + 1);
       } else if (mode == FileMode.SYMLINK) {
         writeSymlink(path, id);
       } else {
@@ -184,10 +198,18 @@ final class TreeExporter {
 
   private void account(String path, long size) {
     written += size;
-    if (written > sizeLimit) {
+    if (written > limits.bytes()) {
       throw new SourceException(FailureReason.SIZE_LIMIT_EXCEEDED,
-          "the filtered tree exceeds the size limit of " + sizeLimit + " bytes (at '" + path
+          "the filtered tree exceeds the size limit of " + limits.bytes() + " bytes (at '" + path
               + "')");
+    }
+  }
+
+  private void countEntry(String path) {
+    if (++entries > limits.entries()) {
+      throw new SourceException(FailureReason.SIZE_LIMIT_EXCEEDED,
+          "the filtered tree has more than " + limits.entries() + " files, directories and links (at '"
+              + path + "')");
     }
   }
 

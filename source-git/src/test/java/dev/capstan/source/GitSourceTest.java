@@ -10,6 +10,7 @@ import dev.capstan.source.testing.TestRepo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -244,6 +245,31 @@ class GitSourceTest {
         fetch(GitRef.commit("abc")));
     assertEquals(FailureReason.INVALID_REF, badSha.reason());
     assertEquals(good, source.lastArtifact("ns/app").orElseThrow());
+  }
+
+  @Test
+  void entryLimitCountsFilesAndDirectoriesNotBytes() throws Exception {
+    Artifact good = fetched(fetch(GitRef.branch("main")));
+    Map<String, String> many = new HashMap<>();
+    for (int i = 0; i < 30; i++) {
+      many.put("many/f" + i, "");
+    }
+    repo.commit("many empty files", many);
+    GitSource limited = new GitSource(GitSourceOptions.at(tmp.resolve("store"))
+        .withAllowedSchemes(UrlScheme.all()).withEntryLimit(20).withRetry(RetryPolicy.none()));
+    FetchResult.Failed failed = assertInstanceOf(FetchResult.Failed.class,
+        limited.fetch(FetchRequest.of("ns/app", repo.fileUrl(), GitRef.branch("main"))));
+    assertEquals(FailureReason.SIZE_LIMIT_EXCEEDED, failed.reason());
+    assertTrue(failed.message().contains("more than 20 files, directories and links"), failed.message());
+    assertEquals(good, failed.lastGood().orElseThrow());
+  }
+
+  @Test
+  void directoriesNestedPastTheDepthLimitAreRefused() throws Exception {
+    repo.commit("deep", Map.of("d/".repeat(257) + "f.yaml", "kind: ConfigMap\n"));
+    FetchResult.Failed failed = assertInstanceOf(FetchResult.Failed.class, fetch(GitRef.branch("main")));
+    assertEquals(FailureReason.SIZE_LIMIT_EXCEEDED, failed.reason());
+    assertTrue(failed.message().contains("more than 256 levels deep"), failed.message());
   }
 
   @Test
