@@ -10,6 +10,8 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /**
  * Reads the objects of a multi-document YAML stream, or of one or more concatenated JSON values.
@@ -29,6 +31,9 @@ final class ManifestReader {
       super(message, null, false, false);
     }
   }
+
+  private static final Pattern QUOTED = Pattern.compile("'[^']*'|\"[^\"]*\"");
+  private static final Pattern ALIAS = Pattern.compile("(?i)(alias|anchor)\\s+\\S+");
 
   private final String source;
 
@@ -67,13 +72,28 @@ final class ManifestReader {
       }
     } catch (JsonProcessingException e) {
       int errorLine = e.getLocation() == null ? line : e.getLocation().getLineNr();
-      throw new BadInputException(
-          where(number, errorLine) + ": not valid " + (json ? "JSON" : "YAML") + ": "
-              + e.getOriginalMessage());
+      String column = e.getLocation() == null || e.getLocation().getColumnNr() <= 0
+          ? "" : ", column " + e.getLocation().getColumnNr();
+      throw new BadInputException(where(number, errorLine) + column + ": not valid "
+          + (json ? "JSON" : "YAML") + problemOf(e));
     } catch (IOException e) {
       throw new BadInputException(source + ": cannot read: " + e.getMessage());
     }
     return documents;
+  }
+
+  /**
+   * What the parser found wrong, without the text it found it in: the parsers quote the
+   * offending line, token or alias name, which may be a Secret's value.
+   */
+  private static String problemOf(JsonProcessingException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof MarkedYAMLException marked && marked.getProblem() != null) {
+        return ": " + QUOTED.matcher(ALIAS.matcher(marked.getProblem()).replaceAll("$1"))
+            .replaceAll("(...)");
+      }
+    }
+    return "";
   }
 
   private String where(int number, int line) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -79,6 +80,20 @@ class StatusCommandTest {
     assertEquals(0, result.exitCode(), result::err);
     assertTrue(result.out().contains("\"status\":\"Unknown\""), result.out());
     assertTrue(result.out().contains("status.replicas: expected an integer"), result.out());
+  }
+
+  @Test
+  void aMalformedDocumentIsPlacedWithoutQuotingItsText() {
+    String secret = "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData:\n"
+        + "  token abc-TOPSECRET-TOKEN\n  other: x\n";
+    assertBadInput(secret, "document 1 (line 6), column 8: not valid YAML: mapping values are not allowed here");
+    String json = "{\"apiVersion\": \"v1\", \"kind\": \"Secret\", \"data\": {\"t\": \"TOPSECRET\" \"u\"}}";
+    assertBadInput(json, "not valid YAML");
+    for (String input : List.of(secret, json, "data: 'TOPSECRET\n")) {
+      StatusCli.Result result = StatusCli.run(input, "-f", "-", "-o", "json");
+      assertEquals(StatusCommand.BAD_INPUT, result.exitCode(), input);
+      assertFalse(result.err().contains("TOPSECRET"), result.err());
+    }
   }
 
   @Test
