@@ -92,6 +92,39 @@ class BuildSafetyTest {
   }
 
   @Test
+  void aPatchTargetNameIsMatchedInLinearTime() throws Exception {
+    // A pattern that takes a backtracking matcher exponential time on a name of 43 characters.
+    String name = "a".repeat(42) + "b";
+    fixture(Map.of("app/kustomization.yaml", """
+        resources: [cm.yaml]
+        patches:
+        - target: {kind: ConfigMap, name: "(.*a){20}"}
+          patch: |
+            - {op: add, path: /data/patched, value: "yes"}
+        """, "app/cm.yaml", CONFIG_MAP.formatted(name) + "data: {a: b}\n"));
+    try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.oneShot())) {
+      List<?> objects = assertTimeoutPreemptively(Duration.ofSeconds(60),
+          () -> objects(builder.build(dir, "app", BuildOptions.none())));
+      assertEquals(1, objects.size());
+    }
+  }
+
+  @Test
+  void deeplyNestedSubstitutionDefaultsFailWithoutWedgingTheWorker() throws Exception {
+    String nested = "${a:=".repeat(3000) + "x" + "}".repeat(3000);
+    fixture(Map.of("subst/cm.yaml", CONFIG_MAP.formatted("subst") + "data: {v: \"" + nested + "\"}\n"));
+    try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.oneShot())) {
+      BuildResult result = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> builder.build(dir, "subst",
+          BuildOptions.none().withPostBuild(new PostBuildVariables(Map.of("b", "1"), List.of(), false))));
+      if (result instanceof BuildResult.Failed failed) {
+        assertFalse(failed.error().message().contains("goroutine") || failed.error().message().contains("\tat "),
+            failed.error().message());
+      }
+      assertStillBuilds(builder, dir);
+    }
+  }
+
+  @Test
   void linksOutOfTheArtifactLeadNowhere() throws Exception {
     Path outside = Files.createDirectories(dir.resolve("outside"));
     Files.writeString(outside.resolve("secret.yaml"), CONFIG_MAP.formatted("stolen") + "data: {token: t0ps3cret}\n");
