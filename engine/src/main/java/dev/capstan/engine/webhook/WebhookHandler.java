@@ -3,7 +3,6 @@ package dev.capstan.engine.webhook;
 import dev.capstan.engine.ops.Metrics;
 import dev.capstan.engine.ops.WebhookOutcome;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.io.IOException;
 import java.util.Map;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
@@ -12,8 +11,6 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
-import org.eclipse.jetty.util.Promise;
-import org.eclipse.jetty.util.thread.Invocable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,9 +49,17 @@ final class WebhookHandler extends Handler.Abstract {
       tooLarge(exchange, receiver, from);
     } else {
       HttpFields headers = request.getHeaders();
-      Content.Source.asByteArrayAsync(request, MAX_BODY, Promise.Invocable.from(Invocable.InvocationType.BLOCKING,
-          body -> verified(exchange, receiver, from, headers, body),
-          failure -> unreadable(exchange, receiver, from, failure)));
+      BoundedBody.read(request, MAX_BODY, result -> {
+        if (result instanceof BoundedBody.Read read) {
+          verified(exchange, receiver, from, headers, read.body());
+        } else if (result instanceof BoundedBody.Failed failed) {
+          LOG.warn("webhook receiver '{}': the request from {} ended before its body was read",
+              receiver.spec().name(), from);
+          exchange.callback().failed(failed.failure());
+        } else {
+          tooLarge(exchange, receiver, from);
+        }
+      });
     }
     return true;
   }
@@ -81,17 +86,6 @@ final class WebhookHandler extends Handler.Abstract {
       respond(exchange, 200, "event ignored\n");
     } else {
       act(exchange, receiver, from);
-    }
-  }
-
-  /** The body could not be read: larger than {@link #MAX_BODY}, or the client went away or ran out of time. */
-  private void unreadable(Exchange exchange, Receiver receiver, String from, Throwable failure) {
-    if (failure instanceof IOException) {
-      LOG.warn("webhook receiver '{}': the request from {} ended before its body was read",
-          receiver.spec().name(), from);
-      exchange.callback().failed(failure);
-    } else {
-      tooLarge(exchange, receiver, from);
     }
   }
 
