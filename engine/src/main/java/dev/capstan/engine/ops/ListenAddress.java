@@ -32,7 +32,8 @@ public record ListenAddress(String host, int port) {
     return new ListenAddress(host, port);
   }
 
-  InetSocketAddress socketAddress() {
+  /** The socket address to bind: the wildcard address when no host was given. */
+  public InetSocketAddress socketAddress() {
     return host.isEmpty() ? new InetSocketAddress(port) : new InetSocketAddress(host, port);
   }
 

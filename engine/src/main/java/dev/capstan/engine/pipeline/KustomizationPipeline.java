@@ -81,30 +81,8 @@ public final class KustomizationPipeline {
     }
     Attempt attempt = new Attempt(ks, parts.clock().instant());
     try {
-      if (ks.getSpec() == null) {
-        throw StageFailure.terminal(Reason.INVALID_SPEC, "spec is missing");
-      }
-      attempt.timings = Timings.of(ks.getSpec());
-      gate.check(ks);
-      attempt.acting = parts.accounts().actingFor(ks);
-      StoredArtifact artifact = source(attempt);
-      attempt.revision = artifact.revision();
-      Optional<WaitTracker.PendingWait> pending =
-          parts.waits().get(attempt.key)
-              .filter(w -> w.sameAttempt(attempt.generation, attempt.revision, attempt.requestedAt));
-      if (pending.isPresent()) {
-        return checkWait(attempt, pending.get());
-      }
-      parts.waits().finish(attempt.key); // a stale wait is cancelled here
-      HealthEvaluator evaluator = evaluators.forExpressions(ks.getSpec().healthCheckExprs());
-      announce(attempt);
-      List<GenericKubernetesResource> objects = build(attempt, artifact);
-      ApplyResult applied = apply(attempt, objects);
-      int pruned = prune(attempt, applied);
-      parts.observer().objectsChanged(attempt.key, changed(applied.objects()), pruned);
-      parts.tracking().track(attempt.key, Inventories.toApplier(attempt.inventory).refs(), evaluator,
-          readAs(ks));
-      return startWait(attempt, evaluator);
+      return StackGuard.run(Reason.BUILD_FAILED, "the Kustomization, its source or its objects",
+          () -> stages(ks, attempt));
     } catch (StageFailure failure) {
       return failed(attempt, failure);
     } catch (KubernetesClientException e) {
@@ -113,6 +91,34 @@ public final class KustomizationPipeline {
       LOG.warn("{}: the API server could not be reached or refused a request: {}", attempt.key, e.getMessage());
       return retryLater(attempt);
     }
+  }
+
+  /** The stages of one attempt; a stage that cannot go on throws a {@link StageFailure}. */
+  private Outcome stages(Kustomization ks, Attempt attempt) {
+    if (ks.getSpec() == null) {
+      throw StageFailure.terminal(Reason.INVALID_SPEC, "spec is missing");
+    }
+    attempt.timings = Timings.of(ks.getSpec());
+    gate.check(ks);
+    attempt.acting = parts.accounts().actingFor(ks);
+    StoredArtifact artifact = source(attempt);
+    attempt.revision = artifact.revision();
+    Optional<WaitTracker.PendingWait> pending =
+        parts.waits().get(attempt.key)
+            .filter(w -> w.sameAttempt(attempt.generation, attempt.revision, attempt.requestedAt));
+    if (pending.isPresent()) {
+      return checkWait(attempt, pending.get());
+    }
+    parts.waits().finish(attempt.key); // a stale wait is cancelled here
+    HealthEvaluator evaluator = evaluators.forExpressions(ks.getSpec().healthCheckExprs());
+    announce(attempt);
+    List<GenericKubernetesResource> objects = build(attempt, artifact);
+    ApplyResult applied = apply(attempt, objects);
+    int pruned = prune(attempt, applied);
+    parts.observer().objectsChanged(attempt.key, changed(applied.objects()), pruned);
+    parts.tracking().track(attempt.key, Inventories.toApplier(attempt.inventory).refs(), evaluator,
+        readAs(ks));
+    return startWait(attempt, evaluator);
   }
 
   /**

@@ -59,7 +59,16 @@ public final class SourcePipeline {
       return Outcome.terminal();
     }
     java.time.Instant fetchStarted = clock.instant();
-    FetchResult result = fetch(repo, namespace, spec, timings);
+    FetchResult result;
+    try {
+      result = fetch(repo, namespace, spec, timings);
+    } catch (StackOverflowError e) {
+      // See StackGuard: an Error no caller handles. Stalled (a spec-change reason), never retried.
+      result = new FetchResult.Failed(FailureReason.INVALID_SPEC,
+          "the GitRepository or its content nests too deeply to be processed", source.lastArtifact(key(repo)));
+      writeStatus(repo, result);
+      return Outcome.terminal();
+    }
     observer.fetched(dev.capstan.engine.NamespacedName.of(repo), !(result instanceof FetchResult.Failed),
         Duration.between(fetchStarted, clock.instant()));
     writeStatus(repo, result);

@@ -1,10 +1,10 @@
 package dev.capstan.engine.webhook;
 
-import com.sun.net.httpserver.Headers;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import org.eclipse.jetty.http.HttpFields;
 
 /**
  * Proves that a request comes from the holder of the receiver's secret, per receiver type. Pure:
@@ -19,7 +19,7 @@ final class Verifier {
 
   private Verifier() {}
 
-  static Verdict verify(ReceiverType type, List<String> events, Headers headers, byte[] body, byte[] secret) {
+  static Verdict verify(ReceiverType type, List<String> events, HttpFields headers, byte[] body, byte[] secret) {
     return switch (type) {
       case GITHUB -> github(events, headers, body, secret);
       case GITLAB -> gitlab(events, headers, secret);
@@ -27,8 +27,8 @@ final class Verifier {
     };
   }
 
-  private static Verdict github(List<String> events, Headers headers, byte[] body, byte[] secret) {
-    String signature = headers.getFirst(GITHUB_SIGNATURE);
+  private static Verdict github(List<String> events, HttpFields headers, byte[] body, byte[] secret) {
+    String signature = headers.get(GITHUB_SIGNATURE);
     if (signature == null) {
       return Verdict.Reject.unsigned(GITHUB_SIGNATURE);
     }
@@ -36,24 +36,24 @@ final class Verifier {
     if (bad.isPresent()) {
       return bad.get();
     }
-    String event = headers.getFirst(GITHUB_EVENT);
+    String event = headers.get(GITHUB_EVENT);
     return event != null && events.contains(event) ? new Verdict.Act(event) : new Verdict.Ignore(event);
   }
 
-  private static Verdict gitlab(List<String> events, Headers headers, byte[] secret) {
-    String token = headers.getFirst(GITLAB_TOKEN);
+  private static Verdict gitlab(List<String> events, HttpFields headers, byte[] secret) {
+    String token = headers.get(GITLAB_TOKEN);
     if (token == null) {
       return Verdict.Reject.unsigned(GITLAB_TOKEN);
     }
     if (!Signatures.constantTimeTokenEquals(token.getBytes(StandardCharsets.UTF_8), secret)) {
       return Verdict.Reject.mismatch(GITLAB_TOKEN);
     }
-    String event = headers.getFirst(GITLAB_EVENT);
+    String event = headers.get(GITLAB_EVENT);
     return event != null && events.contains(event) ? new Verdict.Act(event) : new Verdict.Ignore(event);
   }
 
-  private static Verdict generic(Headers headers, byte[] body, byte[] secret) {
-    String signature = headers.getFirst(GENERIC_SIGNATURE);
+  private static Verdict generic(HttpFields headers, byte[] body, byte[] secret) {
+    String signature = headers.get(GENERIC_SIGNATURE);
     if (signature == null) {
       return Verdict.Reject.unsigned(GENERIC_SIGNATURE);
     }

@@ -1,6 +1,7 @@
 package dev.capstan.engine.webhook;
 
-import com.sun.net.httpserver.HttpServer;
+import dev.capstan.engine.http.GuardedServer;
+import dev.capstan.engine.http.ServerLimits;
 import dev.capstan.engine.ops.ListenAddress;
 import dev.capstan.engine.ops.Metrics;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -10,47 +11,42 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The webhook receiver on {@code --webhook-addr}: each configured receiver at
  * {@code POST /hook/<name>}. A proven push requests an immediate fetch of the receiver's
- * GitRepositories; anything unproven is rejected, counted and logged, never acted on.
+ * GitRepositories; anything unproven is rejected, counted and logged, never acted on. It runs on
+ * its own {@link GuardedServer}: slow or stalled senders cannot hold the threads that answer a
+ * real push (GitHub gives up after 10 seconds).
  */
 public final class WebhookServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WebhookServer.class);
   static final String PATH_PREFIX = "/hook/";
 
-  private final HttpServer server;
-  private final ExecutorService executor;
+  private final GuardedServer server;
 
-  private WebhookServer(HttpServer server, ExecutorService executor) {
+  private WebhookServer(GuardedServer server) {
     this.server = server;
-    this.executor = executor;
   }
 
   /** Binds the address and serves the receivers of {@code config}; fails at once if the address is taken. */
   public static WebhookServer start(ListenAddress address, ReceiverConfig config, KubernetesClient client,
       Metrics metrics, Clock clock) throws IOException {
+    return start(address, config, client, metrics, clock, ServerLimits.ENDPOINT);
+  }
+
+  static WebhookServer start(ListenAddress address, ReceiverConfig config, KubernetesClient client,
+      Metrics metrics, Clock clock, ServerLimits limits) throws IOException {
     Map<String, Receiver> receivers = new LinkedHashMap<>();
     for (ReceiverSpec spec : config.receivers()) {
       receivers.put(spec.name(), new Receiver(spec, secretSource(spec.secret(), client, clock)));
     }
-    HttpServer server = HttpServer.create(new InetSocketAddress(address.host().isEmpty() ? null
-        : java.net.InetAddress.getByName(address.host()), address.port()), 0);
-    ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
-      Thread t = new Thread(r, "capstan-webhook-http");
-      t.setDaemon(true);
-      return t;
-    });
-    server.setExecutor(executor);
-    server.createContext("/", new WebhookHandler(receivers, new ReconcileRequester(client, clock), metrics));
-    server.start();
-    LOG.info("webhook receivers {} on {}", config, server.getAddress());
-    return new WebhookServer(server, executor);
+    GuardedServer server = GuardedServer.start("capstan-webhook-http", address.socketAddress(), limits,
+        new WebhookHandler(receivers, new ReconcileRequester(client, clock), metrics));
+    LOG.info("webhook receivers {} on {}", config, server.address());
+    return new WebhookServer(server);
   }
 
   private static SecretSource secretSource(ReceiverSpec.SecretLocation location, KubernetesClient client,
@@ -63,12 +59,11 @@ public final class WebhookServer implements AutoCloseable {
 
   /** The bound address (the real port when 0 was asked for). */
   public InetSocketAddress address() {
-    return server.getAddress();
+    return server.address();
   }
 
   @Override
   public void close() {
-    server.stop(1);
-    executor.shutdownNow();
+    server.close();
   }
 }

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.sun.net.httpserver.Headers;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.List;
+import org.eclipse.jetty.http.HttpFields;
 import org.junit.jupiter.api.Test;
 
 class VerifierTest {
@@ -17,15 +17,15 @@ class VerifierTest {
   private static final String GITHUB_EXAMPLE =
       "sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17";
 
-  private static Headers headers(String... pairs) {
-    Headers h = new Headers();
+  private static HttpFields headers(String... pairs) {
+    HttpFields.Mutable h = HttpFields.build();
     for (int i = 0; i < pairs.length; i += 2) {
       h.add(pairs[i], pairs[i + 1]);
     }
     return h;
   }
 
-  private static Verdict github(Headers h, byte[] body) {
+  private static Verdict github(HttpFields h, byte[] body) {
     return Verifier.verify(ReceiverType.GITHUB, ReceiverType.GITHUB.defaultEvents(), h, body, SECRET);
   }
 

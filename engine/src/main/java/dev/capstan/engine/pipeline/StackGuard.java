@@ -1,0 +1,29 @@
+package dev.capstan.engine.pipeline;
+
+import dev.capstan.engine.conditions.Reason;
+import java.util.function.Supplier;
+
+/**
+ * The pipelines' boundary against hostile nesting: a reconcile that runs out of stack (deeply
+ * nested YAML, status or expression input reached some recursive code) ends as a terminal failure
+ * instead of an Error that neither the pipeline nor the operator framework would handle, which
+ * would leave the object never marked finished until a restart. The stack is unwound by the time
+ * the error reaches here, so writing the status afterwards is safe. The message names no input.
+ */
+final class StackGuard {
+  private StackGuard() {}
+
+  /** Runs {@code stage}; running out of stack becomes {@link #tooDeep(Reason, String)}. */
+  static <T> T run(Reason reason, String what, Supplier<T> stage) {
+    try {
+      return stage.get();
+    } catch (StackOverflowError e) {
+      throw tooDeep(reason, what);
+    }
+  }
+
+  /** The terminal failure for {@code what} (e.g. "the build input") being nested too deeply. */
+  static StageFailure tooDeep(Reason reason, String what) {
+    return StageFailure.terminal(reason, what + " nests too deeply to be processed");
+  }
+}
