@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -112,6 +113,23 @@ class CrdIT {
       KubernetesClientException error = rejected(client, gitRepository(ns, url));
       assertTrue(error.getMessage().contains("spec.url"), url + ": " + error.getMessage());
     }
+  }
+
+  @Test
+  void schemaBoundsTheLengthsOfNamesAndPaths(KubernetesClient client, TestNamespace ns) {
+    Map<String, Map<String, Object>> tooLong = Map.of(
+        "spec.targetNamespace", Map.of("targetNamespace", "n".repeat(64)),
+        "spec.namePrefix", Map.of("namePrefix", ""),
+        "spec.nameSuffix", Map.of("nameSuffix", "s".repeat(201)),
+        "spec.serviceAccountName", Map.of("serviceAccountName", "a".repeat(254)),
+        "spec.path", Map.of("path", "p/".repeat(2049)),
+        "spec.components", Map.of("components", Collections.nCopies(101, "../c")));
+    tooLong.forEach((field, override) -> {
+      KubernetesClientException error = rejected(client, kustomization(ns, "bounded", override));
+      assertTrue(error.getMessage().contains(field), field + ": " + error.getMessage());
+    });
+    client.resource(kustomization(ns, "within", Map.of("targetNamespace", "n".repeat(63),
+        "serviceAccountName", "a".repeat(253)))).create();
   }
 
   private static KubernetesClientException rejected(KubernetesClient client, GenericKubernetesResource resource) {

@@ -15,7 +15,7 @@ import java.util.List;
 public record KustomizationSpec(
     @Required @JsonPropertyDescription("The source to build from.")
     SourceReference sourceRef,
-    @JsonPropertyDescription("Path to the directory in the source; defaults to its root.")
+    @Size(max = 4096) @JsonPropertyDescription("Path to the directory in the source; defaults to its root.")
     String path,
     @Required @Pattern(GoDuration.PATTERN)
     @JsonPropertyDescription("How often the Kustomization is reconciled, e.g. 10m.")
@@ -42,19 +42,21 @@ public record KustomizationSpec(
     List<HealthCheckExpression> healthCheckExprs,
     @Size(max = 100) @JsonPropertyDescription("Kustomizations that must be ready before this one is applied.")
     List<DependencyReference> dependsOn,
-    @JsonPropertyDescription("Namespace set on every namespaced object.")
+    @Size(min = 1, max = 63) @JsonPropertyDescription("Namespace set on every namespaced object.")
     String targetNamespace,
+    @Size(min = 1, max = 200) @JsonPropertyDescription("Prefix added to the name of every object.")
     String namePrefix,
+    @Size(min = 1, max = 200) @JsonPropertyDescription("Suffix added to the name of every object.")
     String nameSuffix,
     CommonMetadata commonMetadata,
     List<Patch> patches,
     List<Image> images,
-    @JsonPropertyDescription("Components (paths relative to path) added to the kustomization.")
+    @Size(max = 100) @JsonPropertyDescription("Components (paths relative to path) added to the kustomization.")
     List<String> components,
     @JsonPropertyDescription("Leave out components whose directory does not exist.")
     Boolean ignoreMissingComponents,
     PostBuild postBuild,
-    @JsonPropertyDescription("Service account to impersonate when applying.")
+    @Size(max = 253) @JsonPropertyDescription("Service account to impersonate when applying.")
     String serviceAccountName,
     @JsonPropertyDescription("What happens to applied objects when this Kustomization is deleted.")
     DeletionPolicy deletionPolicy) {
