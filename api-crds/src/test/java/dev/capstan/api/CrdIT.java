@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.capstan.api.kustomize.HealthCheckExpression;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.testing.CapstanCrds;
 import dev.capstan.testing.KubernetesCluster;
@@ -95,6 +96,16 @@ class CrdIT {
     client.resource(kustomization(ns, "app", Map.of("dependsOn", List.of(Map.of("name", "infra"))))).create();
     assertEquals("infra", client.resources(Kustomization.class).inNamespace(ns.name()).withName("app").get()
         .getSpec().dependsOn().get(0).name());
+  }
+
+  @Test
+  void schemaRejectsCelExpressionsLongerThanTheLimit(KubernetesClient client, TestNamespace ns) {
+    String tooLong = "'" + "a".repeat(HealthCheckExpression.MAX_EXPRESSION_LENGTH) + "' != ''";
+    KubernetesClientException error = rejected(client, kustomization(ns, "long-exprs", Map.of(
+        "healthCheckExprs", List.of(Map.of("apiVersion", "example.com/v1", "kind", "Widget", "current", tooLong)),
+        "dependsOn", List.of(Map.of("name", "infra", "readyExpr", tooLong)))));
+    assertTrue(error.getMessage().contains("spec.healthCheckExprs[0].current"), error.getMessage());
+    assertTrue(error.getMessage().contains("spec.dependsOn[0].readyExpr"), error.getMessage());
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.capstan.health;
 
 import dev.cel.bundle.Cel;
 import dev.cel.bundle.CelFactory;
+import dev.cel.checker.CelStandardDeclarations;
 import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.CelOptions;
 import dev.cel.common.CelValidationException;
@@ -13,10 +14,9 @@ import dev.cel.common.types.SimpleType;
 import dev.cel.compiler.CelCompiler;
 import dev.cel.compiler.CelCompilerBuilder;
 import dev.cel.extensions.CelExtensions;
-import dev.cel.extensions.CelListsExtensions;
 import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelEvaluationException;
-import java.util.EnumSet;
+import dev.cel.runtime.CelStandardFunctions;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -26,20 +26,15 @@ import java.util.Set;
 /**
  * The CEL environment every health check expression is compiled in: the standard library and
  * macros, the strings, lists, math, sets, encoders and optional extensions, cross-type numeric
- * comparisons, and a per-evaluation budget of comprehension iterations so that a hostile expression
- * cannot hang the caller.
+ * comparisons, and the {@link CelLimits}: expressions are bounded in length when compiled, and
+ * every evaluation in comprehension iterations, work and memory, so that a hostile expression or
+ * object can neither hang the caller nor exhaust its heap.
  *
  * <p>The object's top-level fields are the variables. Expressions are type-checked with every root
  * identifier they mention declared as {@code dyn}, so a field the object lacks is not a compile
  * error; at run time such a variable is reported as {@code no such attribute(s)}.
  */
 final class CelHealthEnvironment {
-
-  /** Comprehension iterations allowed in one evaluation of one expression. */
-  static final int MAX_ITERATIONS = 10_000;
-
-  /** Longest expression accepted, in code points. */
-  static final int MAX_EXPRESSION_SIZE = 10_000;
 
   /** Identifiers that name CEL types or function namespaces rather than object fields. */
   private static final Set<String> RESERVED =
@@ -51,34 +46,49 @@ final class CelHealthEnvironment {
       Set.of("math", "strings", "base64", "sets", "optional", "lists");
 
   private final Cel cel;
+  private final CelLimits limits;
+  private final GuardedBindings guarded;
 
   CelHealthEnvironment() {
+    this(CelLimits.DEFAULT);
+  }
+
+  CelHealthEnvironment(CelLimits limits) {
+    this.limits = limits;
     CelOptions options =
         CelOptions.current()
             .enableHeterogeneousNumericComparisons(true)
             .enableOptionalSyntax(true)
-            .comprehensionMaxIterations(MAX_ITERATIONS)
-            .maxExpressionCodePointSize(MAX_EXPRESSION_SIZE)
+            .comprehensionMaxIterations(limits.maxIterations())
+            .maxExpressionCodePointSize(limits.maxExpressionLength())
+            .maxRegexProgramSize(limits.maxRegexProgramSize())
             .build();
-    // lists.range would let an expression allocate an arbitrarily large list in one call.
-    Set<CelListsExtensions.Function> lists = EnumSet.allOf(CelListsExtensions.Function.class);
-    lists.remove(CelListsExtensions.Function.RANGE);
+    this.guarded = new GuardedBindings(options);
     this.cel =
         CelFactory.standardCelBuilder()
             .setOptions(options)
             .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
+            // The whole standard environment, given explicitly so that the runtime's can lack
+            // the guarded standard function (cel-java accepts a custom set only this way).
+            .setStandardEnvironmentEnabled(false)
+            .setStandardDeclarations(CelStandardDeclarations.newBuilder().build())
+            .setStandardFunctions(
+                CelStandardFunctions.newBuilder()
+                    .excludeFunctions(GuardedBindings.GUARDED_STANDARD_FUNCTION)
+                    .build())
             .addCompilerLibraries(
                 CelExtensions.strings(),
-                CelExtensions.lists(lists),
+                CelExtensions.lists(GuardedBindings.LIST_FUNCTIONS),
                 CelExtensions.math(options),
                 CelExtensions.sets(options),
                 CelExtensions.encoders(options),
                 CelExtensions.optional())
+            // The guarded functions are declared to the compiler but left out of the runtime, which
+            // then asks each evaluation's budget for them (see GuardedBindings).
+            .addFunctionBindings(guarded.runtimeOverrides())
             .addRuntimeLibraries(
-                CelExtensions.strings(),
-                CelExtensions.lists(lists),
-                CelExtensions.math(options),
-                CelExtensions.sets(options),
+                CelExtensions.strings(GuardedBindings.UNGUARDED_STRING_FUNCTIONS),
+                CelExtensions.math(options, GuardedBindings.UNGUARDED_MATH_FUNCTIONS),
                 CelExtensions.encoders(options),
                 CelExtensions.optional())
             .build();
@@ -90,6 +100,10 @@ final class CelHealthEnvironment {
    * @throws CelCompileException with the CEL error text (it carries the position)
    */
   CompiledExpr compile(String expression) throws CelCompileException {
+    int length = expression.codePointCount(0, expression.length());
+    if (length > limits.maxExpressionLength()) {
+      throw CelCompileException.tooLong(length, limits.maxExpressionLength());
+    }
     CelAbstractSyntaxTree parsed = parse(expression);
     Map<Long, String> rootPaths = rootPaths(parsed);
     CelCompilerBuilder checker = cel.toCompilerBuilder();
@@ -102,7 +116,13 @@ final class CelHealthEnvironment {
       throw new CelCompileException(checked.getErrorString());
     }
     try {
-      return new CompiledExpr(expression, cel.createProgram(checked.getAst()), rootPaths);
+      CelAbstractSyntaxTree ast = checked.getAst();
+      ChargePlan plan = ChargePlan.of(ast);
+      return new CompiledExpr(
+          expression,
+          cel.createProgram(ast),
+          rootPaths,
+          () -> new EvaluationBudget(limits, plan, guarded));
     } catch (CelValidationException | CelEvaluationException e) {
       throw new CelCompileException(e.getMessage());
     }
@@ -166,12 +186,36 @@ final class CelHealthEnvironment {
     return dot < 0 ? path : path.substring(0, dot);
   }
 
-  /** An expression that did not parse or type-check; the message is CEL's, with the position. */
+  /**
+   * An expression that did not parse or type-check, the message CEL's with the position; or one
+   * too long to be parsed at all.
+   */
   static final class CelCompileException extends Exception {
     private static final long serialVersionUID = 1L;
+    private final boolean tooLong;
 
     CelCompileException(String message) {
+      this(message, false);
+    }
+
+    private CelCompileException(String message, boolean tooLong) {
       super(message);
+      this.tooLong = tooLong;
+    }
+
+    static CelCompileException tooLong(int length, int max) {
+      return new CelCompileException(
+          "the expression is "
+              + length
+              + " characters long, more than the limit of "
+              + max
+              + " characters",
+          true);
+    }
+
+    /** Whether the expression was too long to be parsed (and too long to be quoted). */
+    boolean tooLong() {
+      return tooLong;
     }
   }
 }

@@ -108,6 +108,12 @@ final class CelInput {
       return keys;
     }
 
+    /** Never the contents: cel-java prints the arguments of a failed function into its message. */
+    @Override
+    public String toString() {
+      return "{map of " + map.size() + " entries}";
+    }
+
     @Override
     public Set<Entry<Object, Object>> entrySet() {
       return new AbstractSet<>() {
@@ -152,6 +158,12 @@ final class CelInput {
     @Override
     public int size() {
       return list.size();
+    }
+
+    /** Never the contents: cel-java prints the arguments of a failed function into its message. */
+    @Override
+    public String toString() {
+      return "[list of " + list.size() + " elements]";
     }
 
     @Override

@@ -9,22 +9,27 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.function.Supplier;
 
 /** One compiled health check expression; immutable and safe to evaluate from many threads. */
 final class CompiledExpr {
-  private static final Pattern MISSING_KEY = Pattern.compile("key '(.*)' is not present in map\\.?");
-  private static final Pattern POSITION_PREFIX = Pattern.compile("^evaluation error at (<input>:\\d+): ");
-
   private final String source;
   private final CelRuntime.Program program;
   private final Map<Long, String> rootPaths;
+  private final Supplier<EvaluationBudget> budgets;
 
-  CompiledExpr(String source, CelRuntime.Program program, Map<Long, String> rootPaths) {
+  /**
+   * @param budgets a new budget for each evaluation
+   */
+  CompiledExpr(
+      String source,
+      CelRuntime.Program program,
+      Map<Long, String> rootPaths,
+      Supplier<EvaluationBudget> budgets) {
     this.source = source;
     this.program = program;
     this.rootPaths = Map.copyOf(rootPaths);
+    this.budgets = budgets;
   }
 
   String source() {
@@ -59,16 +64,28 @@ final class CompiledExpr {
   }
 
   private Object run(Map<String, ?> object) throws ExprEvaluationException {
+    EvaluationBudget budget = budgets.get();
     try {
       // A resolver reads the object in place (eval(Map) would copy its top level on every call);
-      // CelInput converts Jackson's Integers and nulls into CEL values as they are read.
-      return program.eval((CelVariableResolver) name -> CelInput.field(object, name));
+      // CelInput converts Jackson's Integers and nulls into CEL values as they are read. The
+      // budget hears of every node evaluated and supplies the guarded functions.
+      return program.trace(
+          (CelVariableResolver) name -> CelInput.field(object, name), budget, budget);
     } catch (CelEvaluationException e) {
       throw new ExprEvaluationException(
-          "failed to evaluate the CEL expression '" + source + "': " + describe(e));
+          "failed to evaluate the CEL expression '"
+              + source
+              + "': "
+              + EvaluationErrorText.of(e, source));
     } catch (RuntimeException e) {
+      // Not raised by cel-java's own checks: say what kind of failure, not its message, which
+      // may quote the object.
       throw new ExprEvaluationException(
-          "failed to evaluate the CEL expression '" + source + "': " + e.getMessage());
+          "failed to evaluate the CEL expression '"
+              + source
+              + "': evaluation failed ("
+              + e.getClass().getSimpleName()
+              + ")");
     }
   }
 
@@ -92,22 +109,6 @@ final class CompiledExpr {
   private static String rootOf(String path) {
     int dot = path.indexOf('.');
     return dot < 0 ? path : path.substring(0, dot);
-  }
-
-  /** CEL's error text, with the wording for a missing map key that users of other tools know. */
-  private static String describe(CelEvaluationException e) {
-    String message = e.getMessage() == null ? e.toString() : e.getMessage();
-    String position = "";
-    Matcher prefix = POSITION_PREFIX.matcher(message);
-    if (prefix.find()) {
-      position = " (at " + prefix.group(1) + ")";
-      message = message.substring(prefix.end());
-    }
-    Matcher missing = MISSING_KEY.matcher(message);
-    if (missing.matches()) {
-      message = "no such key: " + missing.group(1);
-    }
-    return message + position;
   }
 
   /** Evaluation failed; the message names the expression. */

@@ -66,14 +66,11 @@ final class HealthCheckCompiler {
     try {
       return environment().compile(expression);
     } catch (CelHealthEnvironment.CelCompileException e) {
+      // An expression over the length limit is not quoted: the message would be as long.
+      String quoted =
+          e.tooLong() ? "" : ": failed to parse the CEL expression '" + expression + "'";
       throw new InvalidHealthCheckException(
-          where
-              + "failed to parse the expression "
-              + name
-              + ": failed to parse the CEL expression '"
-              + expression
-              + "': "
-              + e.getMessage());
+          where + "failed to parse the expression " + name + quoted + ": " + e.getMessage());
     }
   }
 

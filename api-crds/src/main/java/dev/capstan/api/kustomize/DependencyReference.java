@@ -9,6 +9,7 @@ public record DependencyReference(
     @Required @Size(max = 253) String name,
     @Size(max = 63) @JsonPropertyDescription("Namespace of the dependency; defaults to this one's.")
     String namespace,
+    @Size(max = HealthCheckExpression.MAX_EXPRESSION_LENGTH)
     @JsonPropertyDescription("CEL expression over the dependency object ('dep') that, when true, "
         + "counts it as ready instead of its Ready condition.")
     String readyExpr) {}

@@ -108,6 +108,18 @@ class StatusCommandTest {
     assertTrue(missing.err().contains("no such file"), missing.err());
   }
 
+  @Test
+  void exprsFileWithAnExpressionOverTheLengthLimitExitsTwoWithoutQuotingIt() throws Exception {
+    Path exprs = temp.resolve("long.yaml");
+    String expression = "'" + "a".repeat(10_000) + "' != ''";
+    Files.writeString(exprs, "- {apiVersion: example.com/v1, kind: Widget, current: \"" + expression + "\"}\n");
+    StatusCli.Result result = StatusCli.run("", "-f", "-", "--exprs", exprs.toString());
+    assertEquals(StatusCommand.BAD_INPUT, result.exitCode());
+    assertTrue(result.err().contains("example.com/v1/Widget"), result.err());
+    assertTrue(result.err().contains("10008 characters long, more than the limit of 4096"), result.err());
+    assertFalse(result.err().contains("a".repeat(100)), "the expression is not echoed");
+  }
+
   private static void assertBadInput(String input, String expected) {
     StatusCli.Result result = StatusCli.run(input, "-f", "-", "-o", "json");
     assertEquals(StatusCommand.BAD_INPUT, result.exitCode(), () -> "exit code for " + input);
