@@ -122,7 +122,8 @@ final class CelHealthEnvironment {
           expression,
           cel.createProgram(ast),
           rootPaths,
-          () -> new EvaluationBudget(limits, plan, guarded));
+          () -> new EvaluationBudget(limits, plan, guarded),
+          ast.getResultType().equals(SimpleType.BOOL) || ast.getResultType().equals(SimpleType.DYN));
     } catch (CelValidationException | CelEvaluationException e) {
       throw new CelCompileException(e.getMessage());
     }

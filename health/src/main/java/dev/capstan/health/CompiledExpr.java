@@ -17,19 +17,27 @@ final class CompiledExpr {
   private final CelRuntime.Program program;
   private final Map<Long, String> rootPaths;
   private final Supplier<EvaluationBudget> budgets;
+  private final boolean mayBeBool;
 
   /**
    * @param budgets a new budget for each evaluation
+   * @param mayBeBool whether the checker found the result may be a bool (dyn or bool)
    */
   CompiledExpr(
       String source,
       CelRuntime.Program program,
       Map<Long, String> rootPaths,
-      Supplier<EvaluationBudget> budgets) {
+      Supplier<EvaluationBudget> budgets,
+      boolean mayBeBool) {
     this.source = source;
     this.program = program;
     this.rootPaths = Map.copyOf(rootPaths);
     this.budgets = budgets;
+    this.mayBeBool = mayBeBool;
+  }
+
+  boolean mayBeBool() {
+    return mayBeBool;
   }
 
   String source() {

@@ -1,43 +1,24 @@
 package dev.capstan.engine.dependencies;
 
-import dev.cel.bundle.Cel;
-import dev.cel.bundle.CelFactory;
-import dev.cel.common.CelAbstractSyntaxTree;
-import dev.cel.common.CelOptions;
-import dev.cel.common.CelValidationException;
-import dev.cel.common.types.SimpleType;
-import dev.cel.parser.CelStandardMacro;
-import dev.cel.runtime.CelEvaluationException;
-import dev.cel.runtime.CelRuntime;
+import dev.capstan.health.CelPredicate;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A {@code dependsOn[].readyExpr}: a CEL expression over the dependency object, bound as
- * {@code dep}, and the dependent itself, bound as {@code self}. Compiled once; immutable and safe
- * to evaluate from many threads.
+ * {@code dep}, and the dependent itself, bound as {@code self}. Compiled once, in the health
+ * checks' CEL environment and within their limits (cost, sizes, length): an expression is a
+ * tenant's, evaluated in the shared engine. Immutable and safe to evaluate from many threads.
  */
 public final class ReadyExpression {
-  private static final int MAX_ITERATIONS = 10_000;
-
-  private static final Cel CEL =
-      CelFactory.standardCelBuilder()
-          .setOptions(
-              CelOptions.current()
-                  .enableHeterogeneousNumericComparisons(true)
-                  .comprehensionMaxIterations(MAX_ITERATIONS)
-                  .build())
-          .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
-          .addVar("dep", SimpleType.DYN)
-          .addVar("self", SimpleType.DYN)
-          .setResultType(SimpleType.BOOL)
-          .build();
+  private static final Set<String> VARIABLES = Set.of("dep", "self");
 
   private final String source;
-  private final CelRuntime.Program program;
+  private final CelPredicate predicate;
 
-  private ReadyExpression(String source, CelRuntime.Program program) {
+  private ReadyExpression(String source, CelPredicate predicate) {
     this.source = source;
-    this.program = program;
+    this.predicate = predicate;
   }
 
   /**
@@ -47,11 +28,9 @@ public final class ReadyExpression {
    */
   public static ReadyExpression compile(String source) {
     try {
-      CelAbstractSyntaxTree ast = CEL.compile(source).getAst();
-      return new ReadyExpression(source, CEL.createProgram(ast));
-    } catch (CelValidationException | CelEvaluationException e) {
-      throw new InvalidExpressionException(
-          "invalid readyExpr '" + source + "': " + e.getMessage());
+      return new ReadyExpression(source, CelPredicate.compile(source, VARIABLES));
+    } catch (CelPredicate.InvalidPredicateException e) {
+      throw new InvalidExpressionException("invalid readyExpr '" + source + "': " + e.getMessage());
     }
   }
 
@@ -62,22 +41,14 @@ public final class ReadyExpression {
   /**
    * Evaluates the expression.
    *
-   * @throws InvalidExpressionException when evaluation fails (e.g. a field the object lacks)
+   * @throws InvalidExpressionException when evaluation fails (e.g. a field the object lacks, or a
+   *     limit passed)
    */
   public boolean evaluate(Map<String, Object> dep, Map<String, Object> self) {
     try {
-      Object result = program.eval(Map.of("dep", dep, "self", self));
-      if (result instanceof Boolean b) {
-        return b;
-      }
-      throw new InvalidExpressionException(
-          "readyExpr '" + source + "' did not evaluate to a bool");
-    } catch (CelEvaluationException | RuntimeException e) {
-      if (e instanceof InvalidExpressionException invalid) {
-        throw invalid;
-      }
-      throw new InvalidExpressionException(
-          "failed to evaluate readyExpr '" + source + "': " + e.getMessage());
+      return predicate.test(Map.of("dep", dep, "self", self));
+    } catch (CelPredicate.InvalidPredicateException e) {
+      throw new InvalidExpressionException("failed to evaluate readyExpr: " + e.getMessage());
     }
   }
 

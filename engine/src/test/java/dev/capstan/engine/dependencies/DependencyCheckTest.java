@@ -3,6 +3,7 @@ package dev.capstan.engine.dependencies;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -12,6 +13,7 @@ import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.engine.NamespacedName;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -80,6 +82,16 @@ class DependencyCheckTest {
     Readiness result = check(ks(1, 1L, "True", REV), Optional.of(REV), missingField);
     assertFalse(result.isReady());
     assertTrue(result.reason().contains("readyExpr"), result.reason());
+  }
+
+  @Test
+  void aReadyExprThatWouldExhaustMemoryStopsAtTheSizeLimit() {
+    String chain = "'xxxxxxxxxx'" + ".replace('x', 'xxxxxxxxxx')".repeat(9);
+    ReadyExpression bomb = ReadyExpression.compile(chain + ".size() > 0 && dep.metadata.name != ''");
+    Readiness result = assertTimeoutPreemptively(Duration.ofSeconds(10),
+        () -> check(ks(1, 1L, "True", REV), Optional.of(REV), bomb));
+    assertFalse(result.isReady());
+    assertTrue(result.reason().contains("size limit exceeded"), result.reason());
   }
 
   @Test

@@ -26,7 +26,10 @@ class DependsOnIT extends EngineTestBase {
         c -> "DependencyNotReady".equals(c.getReason()));
     assertEquals("False", held.getStatus());
     assertTrue(held.getMessage().contains("dependency '" + ns() + "/infra' is not ready"), held.getMessage());
-    assertEquals("Unknown", engine.condition("infra", "Ready").orElseThrow().getStatus(), "infra is still waiting");
+    // infra fetches, applies and then waits for its Deployment (which cannot schedule); until then
+    // the app is held, whatever infra's own state on the way.
+    engine.awaitCondition("infra", "Ready", Duration.ofSeconds(60), c -> "Unknown".equals(c.getStatus()));
+    assertEquals("DependencyNotReady", engine.condition("app", "Ready").orElseThrow().getReason(), "the app is still held");
     assertNull(engine.client.configMaps().inNamespace(ns()).withName("app-settings").get(), "app not applied yet");
 
     // Fixing infra makes it Ready, which wakes the app at once (no polling interval involved:
