@@ -149,8 +149,8 @@ final class ManifestReader {
     if (value instanceof List<?>) {
       return "a list";
     }
-    if (value instanceof String s) {
-      return "a string (\"" + (s.length() > 40 ? s.substring(0, 40) + "…" : s) + "\")";
+    if (value instanceof String) {
+      return "a string"; // not quoted: the text may be a Secret's value
     }
     if (value instanceof Number) {
       return "a number";
