@@ -122,7 +122,7 @@ class GuardedServerTest {
       start(new ServerLimits(Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofSeconds(30), 16, 3, 2));
       InetAddress attacker = InetAddress.getByName("127.0.0.2");
       for (int i = 0; i < 3; i++) {
-        slow(attacker, HALF_REQUEST);
+        assertFalse(slow(attacker, HALF_REQUEST).closedByServerWithin(Duration.ofMillis(100)), "within its share");
       }
       assertTrue(slow(attacker, HALF_REQUEST).closedByServerWithin(Duration.ofSeconds(2)),
           "a fourth connection from one client was kept over its share of 3");
