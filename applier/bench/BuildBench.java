@@ -12,8 +12,8 @@ import java.util.Map;
  * Warm builds as the engine runs them: one ManifestBuilder with one instance, the artifact copied
  * once (the same digest), and a changed commonMetadata label on every build so that no answer
  * comes from the result cache. Prints the time of the first build and, after WARMUP builds, the
- * median and 90th percentile of the next COUNT, and how much metaspace and code cache the module's
- * classes took (the JVM's pools before the first build and after the last).
+ * median and 90th percentile of the next COUNT, and how much metaspace the module's classes took
+ * (the JVM's pool before the first build and after the last).
  *
  * Usage (see build-vs-kustomize): java -cp CLASSPATH BuildBench.java ROOT PATH WARMUP COUNT
  */
@@ -25,7 +25,6 @@ public final class BuildBench {
     int count = Integer.parseInt(args[3]);
     long[] times = new long[count];
     long metaspaceBefore = poolUsed("Metaspace");
-    long codeBefore = poolUsed("CodeHeap");
     try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.engine(1))) {
       for (int i = -warmup - 1; i < count; i++) {
         BuildOptions options = BuildOptions.none().withCommonMetadata(Map.of("run", "r" + i), null);
@@ -45,8 +44,8 @@ public final class BuildBench {
     Arrays.sort(times);
     System.out.printf("warm build, after %d builds: p50 %.1f ms, p90 %.1f ms (%d builds)%n", warmup,
         times[count / 2] / 1e6, times[count * 9 / 10] / 1e6, count);
-    System.out.printf("metaspace %.1f MiB more than before the first build, code cache %.1f MiB more%n",
-        (poolUsed("Metaspace") - metaspaceBefore) / 1048576.0, (poolUsed("CodeHeap") - codeBefore) / 1048576.0);
+    System.out.printf("metaspace %.1f MiB more than before the first build%n",
+        (poolUsed("Metaspace") - metaspaceBefore) / 1048576.0);
   }
 
   /** Bytes used by the JVM's memory pools whose name starts with the prefix. */

@@ -45,4 +45,14 @@ class GoDurationTest {
   void formatsLikeGo(long millis, String text) {
     assertEquals(text, GoDuration.format(Duration.ofMillis(millis)));
   }
+
+  @Test
+  void aPositiveDurationIsLongerThanZero() {
+    assertEquals(Duration.ofSeconds(1), GoDuration.parsePositive("1s"));
+    for (String zero : new String[] {"0s", "0ms", "0h0m"}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> GoDuration.parsePositive(zero));
+      assertEquals("must be more than 0s", e.getMessage());
+    }
+    assertThrows(IllegalArgumentException.class, () -> GoDuration.parsePositive("soon"));
+  }
 }

@@ -39,6 +39,20 @@ public final class GoDuration {
     return Duration.ofMillis(millis.longValue());
   }
 
+  /**
+   * Parses {@code text} as a duration that must be longer than zero (an interval or a timeout: a
+   * zero one would loop or never wait).
+   *
+   * @throws IllegalArgumentException as {@link #parse}, or "must be more than 0s"
+   */
+  public static Duration parsePositive(String text) {
+    Duration parsed = parse(text);
+    if (parsed.isZero()) {
+      throw new IllegalArgumentException("must be more than 0s");
+    }
+    return parsed;
+  }
+
   /** Formats a duration the way Go prints it (e.g. {@code 1m30s}, {@code 500ms}). */
   public static String format(Duration duration) {
     long millis = duration.toMillis();

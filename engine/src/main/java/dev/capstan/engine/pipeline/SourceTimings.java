@@ -21,11 +21,7 @@ record SourceTimings(Duration interval, Optional<Duration> timeout) {
 
   private static Duration parse(String field, String value) {
     try {
-      Duration parsed = GoDuration.parse(value);
-      if (parsed.isZero()) {
-        throw new IllegalArgumentException("must be more than 0s");
-      }
-      return parsed;
+      return GoDuration.parsePositive(value);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(field + ": " + e.getMessage(), e);
     }

@@ -17,11 +17,7 @@ record Timings(Duration interval, Duration retryInterval, Duration timeout) {
 
   private static Duration parse(String field, String value) {
     try {
-      Duration parsed = GoDuration.parse(value);
-      if (parsed.isZero()) {
-        throw new IllegalArgumentException("must be more than 0s");
-      }
-      return parsed;
+      return GoDuration.parsePositive(value);
     } catch (IllegalArgumentException e) {
       throw StageFailure.terminal(Reason.INVALID_SPEC, field + ": " + e.getMessage());
     }
