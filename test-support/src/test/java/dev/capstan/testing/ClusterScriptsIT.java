@@ -10,12 +10,16 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** deploy/testcluster/up refuses bad conditions clearly and leaves nothing half-started. */
+/**
+ * deploy/testcluster/up refuses bad conditions clearly and leaves nothing half-started; the scripts
+ * never signal a process that is not theirs.
+ */
 class ClusterScriptsIT {
 
   @Test
@@ -45,6 +49,54 @@ class ClusterScriptsIT {
     assertFalse(processesMention(runDir), "a process of the failed cluster is still running");
   }
 
+  @Test
+  void pidFilesLeftFromAnEarlierMachineNameOtherProcessesThatTheScriptsLeaveAlone(@TempDir Path runDir)
+      throws Exception {
+    Process bystander = new ProcessBuilder("sleep", "300").start();
+    try {
+      Path pids = Files.createDirectories(runDir.resolve("cluster/pids"));
+      for (String component : List.of("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok")) {
+        Files.writeString(pids.resolve(component + ".pid"), bystander.pid() + "\n");
+      }
+      try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+        Result up = run(runDir, "deploy/testcluster/up", List.of("CAPSTAN_APISERVER_PORT=" + taken.getLocalPort(),
+            "CAPSTAN_ETCD_PORT=" + freePort(), "CAPSTAN_KCM_PORT=" + freePort(),
+            "CAPSTAN_SCHEDULER_PORT=" + freePort()));
+        assertEquals(1, up.exit(), up.output());
+      }
+      assertTrue(bystander.isAlive(), "up signalled a process that a stale pid file named");
+
+      for (String component : List.of("etcd", "kube-apiserver")) {
+        Files.writeString(pids.resolve(component + ".pid"), bystander.pid() + "\n");
+      }
+      Result down = run(runDir, "deploy/testcluster/down", List.of());
+      assertEquals(0, down.exit(), down.output());
+      assertTrue(bystander.isAlive(), "down signalled a process that a stale pid file named");
+      assertFalse(Files.exists(runDir.resolve("cluster")), down.output());
+    } finally {
+      bystander.destroyForcibly();
+    }
+  }
+
+  @Test
+  void demoStopLeavesAloneTheProcessesThatStalePidFilesName(@TempDir Path runDir) throws Exception {
+    Process bystander = new ProcessBuilder("sleep", "300").start();
+    try {
+      Path demo = Files.createDirectories(runDir.resolve("demo"));
+      Files.writeString(demo.resolve("engine.pid"), bystander.pid() + "\n");
+      Files.writeString(demo.resolve("git-server.pid"), bystander.pid() + "\n");
+
+      Result stop = run(runDir, "deploy/demo", List.of("CAPSTAN_DEMO_DIR=" + demo), "--stop");
+
+      assertEquals(0, stop.exit(), stop.output());
+      assertTrue(bystander.isAlive(), "the demo's --stop signalled a process that a stale pid file named");
+      assertFalse(stop.output().contains("stopped the"), stop.output());
+      assertFalse(Files.exists(demo.resolve("engine.pid")), "the stale pid file is removed");
+    } finally {
+      bystander.destroyForcibly();
+    }
+  }
+
   private static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
@@ -54,8 +106,14 @@ class ClusterScriptsIT {
   private record Result(int exit, String output) {}
 
   private static Result run(Path runDir, List<String> env) throws Exception {
-    ProcessBuilder builder = new ProcessBuilder(RepoRoot.find().resolve("deploy/testcluster/up").toString())
-        .redirectErrorStream(true);
+    return run(runDir, "deploy/testcluster/up", env);
+  }
+
+  /** Runs a script of the repository with its cluster state in runDir, never the shared cluster's. */
+  private static Result run(Path runDir, String script, List<String> env, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(RepoRoot.find().resolve(script).toString()));
+    command.addAll(List.of(args));
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
     builder.environment().put("CAPSTAN_TESTCLUSTER_DIR", runDir.resolve("cluster").toString());
     for (String pair : env) {
       String[] kv = pair.split("=", 2);
@@ -64,7 +122,7 @@ class ClusterScriptsIT {
     Process process = builder.start();
     process.getOutputStream().close();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(process.waitFor(30, TimeUnit.MINUTES), "up did not finish");
+    assertTrue(process.waitFor(30, TimeUnit.MINUTES), script + " did not finish");
     return new Result(process.exitValue(), output);
   }
 
