@@ -45,8 +45,7 @@ public class EngineBench {
 
   public static void main(String[] args) throws Exception {
     String scenario = args.length > 0 ? args[0] : "commit-latency";
-    client = new KubernetesClientBuilder()
-        .withHttpClientFactory(new io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory()).build();
+    client = new KubernetesClientBuilder().build();
     CapstanCrds.install(client);
     shard = "b" + Long.toHexString(System.nanoTime());
     ns = "bench-" + shard;

@@ -1,8 +1,6 @@
 package dev.capstan.health;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.capstan.health.yaml.BoundedYaml;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +11,7 @@ public final class HealthCheckExprsYaml {
   private static final Set<String> FIELDS =
       Set.of("apiVersion", "kind", "current", "inProgress", "failed");
 
-  private final ObjectMapper mapper = new YAMLMapper();
+  private final BoundedYaml yaml = new BoundedYaml();
 
   /**
    * Parses the list; every entry must be an object whose fields are strings from the schema.
@@ -21,13 +19,13 @@ public final class HealthCheckExprsYaml {
    * @param source names the input in error messages (a file name)
    * @throws InvalidHealthCheckException naming the source, the entry and the problem
    */
-  public List<HealthCheckExpr> parse(String source, String yaml) {
+  public List<HealthCheckExpr> parse(String source, String text) {
     Object root;
     try {
-      root = yaml.isBlank() ? List.of() : mapper.readValue(yaml, Object.class);
-    } catch (JsonProcessingException e) {
-      throw new InvalidHealthCheckException(
-          source + ": not valid YAML: " + e.getOriginalMessage() + location(e));
+      root = text.isBlank() ? List.of() : yaml.readOne(text);
+    } catch (BoundedYaml.YamlProblem e) {
+      throw new InvalidHealthCheckException(source + ": not valid YAML: " + e.problem()
+          + (e.line() > 0 ? " (line " + e.line() + ", column " + e.column() + ")" : ""));
     }
     if (root == null) {
       return List.of();
@@ -66,11 +64,5 @@ public final class HealthCheckExprsYaml {
         (String) map.get("current"),
         (String) map.get("inProgress"),
         (String) map.get("failed"));
-  }
-
-  private static String location(JsonProcessingException e) {
-    return e.getLocation() == null
-        ? ""
-        : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
   }
 }

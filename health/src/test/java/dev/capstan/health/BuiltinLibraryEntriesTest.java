@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.capstan.health.yaml.BoundedYaml;
+import java.nio.file.Files;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -29,9 +30,8 @@ import org.junit.jupiter.api.TestFactory;
 class BuiltinLibraryEntriesTest {
   private static final String CASES_DIR = "library";
   private static final TypeReference<List<Map<String, Object>>> CASES = new TypeReference<>() {};
-
-  // Plain Jackson: whole numbers arrive as Integer, as they do from the engine's client.
-  private static final ObjectMapper YAML = new YAMLMapper();
+  // Through Jackson: whole numbers arrive as Integer, as they do from the engine's client.
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private static BuiltinLibrary library;
   private static HealthEvaluator evaluator;
@@ -46,7 +46,7 @@ class BuiltinLibraryEntriesTest {
   Stream<DynamicTest> everyWrittenExampleGetsItsDocumentedStatus() throws IOException, URISyntaxException {
     List<DynamicTest> tests = new ArrayList<>();
     for (Path file : caseFiles()) {
-      for (Map<String, Object> example : YAML.readValue(file.toFile(), CASES)) {
+      for (Map<String, Object> example : JSON.convertValue(readYaml(file), CASES)) {
         String name = file.getFileName() + ": " + example.get("name");
         tests.add(DynamicTest.dynamicTest(name, () -> check(name, example)));
       }
@@ -102,6 +102,14 @@ class BuiltinLibraryEntriesTest {
     Path dir = Path.of(BuiltinLibraryEntriesTest.class.getClassLoader().getResource(CASES_DIR).toURI());
     try (Stream<Path> files = Files.list(dir)) {
       return files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
+    }
+  }
+
+  private static Object readYaml(Path file) throws IOException {
+    try {
+      return new BoundedYaml().readOne(Files.readString(file));
+    } catch (BoundedYaml.YamlProblem e) {
+      throw new IOException(file + ": " + e.getMessage(), e);
     }
   }
 }

@@ -60,8 +60,8 @@ class CelIntegerInputTest {
   @Test
   void plainJacksonMapIsEvaluated() throws Exception {
     Map<String, Object> object =
-        new ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory())
-            .readValue(YAML, new TypeReference<Map<String, Object>>() {});
+        new ObjectMapper().convertValue(new dev.capstan.health.yaml.BoundedYaml().readOne(YAML),
+            new TypeReference<Map<String, Object>>() {});
     assertInstanceOf(Integer.class, ((Map<?, ?>) object.get("status")).get("replicas"));
     ResourceStatus status = EVALUATOR.status(object);
     assertEquals(Status.Current, status.status(), status::message);

@@ -1,8 +1,8 @@
 package dev.capstan.health;
 
-import com.fasterxml.jackson.databind.MappingIterator;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import dev.capstan.health.yaml.BoundedYaml;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -18,9 +18,6 @@ final class Fixtures {
   /** The clock the fixture files are written against. */
   static final Clock CLOCK = Clock.fixed(Instant.parse("2025-01-01T00:01:00Z"), ZoneOffset.UTC);
 
-  private static final ObjectMapper YAML =
-      new ObjectMapper(new YAMLFactory());
-
   private Fixtures() {}
 
   @SuppressWarnings("unchecked")
@@ -30,27 +27,25 @@ final class Fixtures {
         throw new IllegalStateException("missing test resource " + resource);
       }
       List<Map<String, Object>> documents = new ArrayList<>();
-      try (MappingIterator<Object> it = YAML.readerFor(Object.class).readValues(in)) {
-        while (it.hasNext()) {
-          Object doc = it.next();
-          if (doc != null) {
-            documents.add((Map<String, Object>) doc);
-          }
+      for (BoundedYaml.Document doc : new BoundedYaml().readAll(new String(in.readAllBytes(), UTF_8))) {
+        if (doc.value() != null) {
+          documents.add((Map<String, Object>) doc.value());
         }
       }
       return documents;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    } catch (BoundedYaml.YamlProblem e) {
+      throw new IllegalStateException(resource + ": " + e.getMessage(), e);
     }
   }
 
+  @SuppressWarnings("unchecked")
   static Map<String, Object> yaml(String text) {
     try {
-      @SuppressWarnings("unchecked")
-      Map<String, Object> map = YAML.readValue(text, Map.class);
-      return map;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      return (Map<String, Object>) new BoundedYaml().readOne(text);
+    } catch (BoundedYaml.YamlProblem e) {
+      throw new IllegalStateException(e);
     }
   }
 }

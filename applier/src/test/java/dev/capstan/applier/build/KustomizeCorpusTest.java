@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.capstan.health.yaml.BoundedYaml;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -93,7 +94,7 @@ class KustomizeCorpusTest {
   }
 
   private static boolean hasResources(Path dir) throws IOException {
-    JsonNode kustomization = new YAMLMapper().readTree(dir.resolve("kustomization.yaml").toFile());
+    JsonNode kustomization = yaml(Files.readString(dir.resolve("kustomization.yaml")));
     return kustomization != null && kustomization.has("resources");
   }
 
@@ -111,13 +112,17 @@ class KustomizeCorpusTest {
   /** Kind/namespace/name of each document of kustomize's output. */
   private static List<String> identities(String yaml) throws IOException {
     List<String> ids = new ArrayList<>();
-    try (var docs = new YAMLMapper().readerFor(JsonNode.class).readValues(yaml)) {
-      while (docs.hasNext()) {
-        JsonNode doc = (JsonNode) docs.next();
-        if (doc != null && !doc.isNull() && !doc.isMissingNode()) {
-          ids.add(doc.path("apiVersion").asText() + " " + doc.path("kind").asText() + " "
-              + doc.path("metadata").path("namespace").asText() + "/" + doc.path("metadata").path("name").asText());
-        }
+    List<BoundedYaml.Document> docs;
+    try {
+      docs = new BoundedYaml().readAll(yaml);
+    } catch (BoundedYaml.YamlProblem e) {
+      throw new IOException("kustomize's output is not YAML: " + e.getMessage(), e);
+    }
+    for (BoundedYaml.Document document : docs) {
+      JsonNode doc = JSON.valueToTree(document.value());
+      if (doc != null && !doc.isNull()) {
+        ids.add(doc.path("apiVersion").asText() + " " + doc.path("kind").asText() + " "
+            + doc.path("metadata").path("namespace").asText() + "/" + doc.path("metadata").path("name").asText());
       }
     }
     return ids;
@@ -180,6 +185,16 @@ class KustomizeCorpusTest {
           throw new UncheckedIOException(e);
         }
       });
+    }
+  }
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private static JsonNode yaml(String text) throws IOException {
+    try {
+      return JSON.valueToTree(new BoundedYaml().readOne(text));
+    } catch (BoundedYaml.YamlProblem e) {
+      throw new IOException("not YAML: " + e.getMessage(), e);
     }
   }
 }

@@ -4,7 +4,6 @@ import dev.capstan.applier.cli.KubeconfigProblem;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Supplier;
@@ -40,9 +39,7 @@ final class ClusterOptions {
     // A command line answers at once: one attempt per request, the caller reports the failure.
     config.setRequestRetryBackoffLimit(0);
     config.setConnectionTimeout(5_000);
-    // The HTTP client the engine declares; naming it avoids a random pick between two on the classpath.
-    return new KubernetesClientBuilder().withHttpClientFactory(new VertxHttpClientFactory())
-        .withConfig(config).build();
+    return new KubernetesClientBuilder().withConfig(config).build();
   }
 
   /** The parsed kubeconfig, or one line saying why it could not be read (never the file's text). */

@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -117,9 +116,7 @@ public final class RunCommand implements Callable<Integer> {
       return 2;
     }
     CountDownLatch stopped = new CountDownLatch(1);
-    try (KubernetesClient client = new KubernetesClientBuilder()
-            // Chosen explicitly: the controller holds many long-lived watches.
-            .withHttpClientFactory(new VertxHttpClientFactory()).withConfig(config()).build();
+    try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config()).build();
         Engine engine = new Engine(options, client, List.of(operations))) {
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         engine.close();

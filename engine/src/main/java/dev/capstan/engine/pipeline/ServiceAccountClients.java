@@ -6,6 +6,9 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
+import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,6 +36,9 @@ public final class ServiceAccountClients implements AutoCloseable {
   private final Clock clock;
   private final Duration idleTimeout;
   private final Map<NamespacedName, Entry> cache = new HashMap<>();
+  // One event loop for every tenant's client: a client of its own would start threads of its own.
+  private final Vertx tenantEventLoop = Vertx.vertx();
+  private final HttpClient.Factory tenantHttp = new VertxHttpClientFactory(tenantEventLoop);
 
   private static final class Entry {
     final Acting acting;
@@ -77,7 +83,7 @@ public final class ServiceAccountClients implements AutoCloseable {
       Instant now = clock.instant();
       idle = removeIdle(now, account.get());
       Entry entry = cache.computeIfAbsent(account.get(),
-          sa -> new Entry(actingFactory.apply(impersonating(engineActing.client(), sa)), now));
+          sa -> new Entry(actingFactory.apply(impersonating(engineActing.client(), sa, tenantHttp)), now));
       entry.lastUsed = now;
       acting = entry.acting;
     }
@@ -113,15 +119,13 @@ public final class ServiceAccountClients implements AutoCloseable {
    * impersonate groups, which cannot be limited to those two and would let the engine act as any
    * group.
    */
-  static KubernetesClient impersonating(KubernetesClient engine, NamespacedName account) {
+  static KubernetesClient impersonating(KubernetesClient engine, NamespacedName account,
+      HttpClient.Factory http) {
     Config config = new ConfigBuilder(engine.getConfiguration())
         .withImpersonateUsername(username(account))
         .withImpersonateGroups()
         .build();
-    // Chosen explicitly (several are on the class path); a tenant's client makes requests, no watches.
-    return new KubernetesClientBuilder()
-        .withHttpClientFactory(new io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory())
-        .withConfig(config).build();
+    return new KubernetesClientBuilder().withHttpClientFactory(http).withConfig(config).build();
   }
 
   static String username(NamespacedName account) {
@@ -136,5 +140,6 @@ public final class ServiceAccountClients implements AutoCloseable {
       cache.clear();
     }
     all.forEach(a -> a.client().close());
+    tenantEventLoop.close();
   }
 }

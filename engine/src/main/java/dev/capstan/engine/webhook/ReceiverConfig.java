@@ -1,8 +1,6 @@
 package dev.capstan.engine.webhook;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.capstan.health.yaml.BoundedYaml;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,10 +56,10 @@ public record ReceiverConfig(List<ReceiverSpec> receivers) {
   static ReceiverConfig parse(String yaml, String origin) {
     Object root;
     try {
-      root = new ObjectMapper(new YAMLFactory()).readValue(yaml, Object.class);
-    } catch (JsonProcessingException e) {
+      root = new BoundedYaml().readOne(yaml);
+    } catch (BoundedYaml.YamlProblem e) {
       throw new InvalidReceiverConfigException("webhook config " + origin + ": not valid YAML: "
-          + e.getOriginalMessage());
+          + e.problem() + (e.line() > 0 ? " (line " + e.line() + ")" : ""));
     }
     Fields top = new Fields(origin, "webhook config " + origin, root);
     List<ReceiverSpec> receivers = new ArrayList<>();

@@ -52,11 +52,10 @@ final class EngineFixture implements AutoCloseable {
     engine.start();
   }
 
-  /** A client like the one {@code capstan run} builds: Vert.x HTTP, for many long-lived watches. */
+  /** A client like the one {@code capstan run} builds. */
   static KubernetesClient client(Path kubeconfig) {
     try {
       return new io.fabric8.kubernetes.client.KubernetesClientBuilder()
-          .withHttpClientFactory(new io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory())
           .withConfig(io.fabric8.kubernetes.client.Config.fromKubeconfig(null, Files.readString(kubeconfig), kubeconfig.toString()))
           .build();
     } catch (IOException e) {

@@ -22,7 +22,6 @@ class ServiceAccountClientsTest {
   private static final io.fabric8.kubernetes.client.utils.KubernetesSerialization SERIALIZATION =
       new io.fabric8.kubernetes.client.utils.KubernetesSerialization();
   private final KubernetesClient engineClient = new KubernetesClientBuilder()
-      .withHttpClientFactory(new io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory())
       .withConfig(new ConfigBuilder().withMasterUrl("https://127.0.0.1:9").withOauthToken("engine").build())
       .build();
   private final Acting engineActing = new Acting(engineClient, null, null, null);

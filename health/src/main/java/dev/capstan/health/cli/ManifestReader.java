@@ -1,17 +1,14 @@
 package dev.capstan.health.cli;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.capstan.health.yaml.BoundedYaml;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
-import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /**
  * Reads the objects of a multi-document YAML stream, or of one or more concatenated JSON values.
@@ -32,10 +29,8 @@ final class ManifestReader {
     }
   }
 
-  private static final Pattern QUOTED = Pattern.compile("'[^']*'|\"[^\"]*\"");
-  private static final Pattern ALIAS = Pattern.compile("(?i)(alias|anchor)\\s+\\S+");
-
   private final String source;
+  private final BoundedYaml yaml = new BoundedYaml();
 
   ManifestReader(String source) {
     this.source = source;
@@ -55,7 +50,26 @@ final class ManifestReader {
   }
 
   private List<Document> read(String text, boolean json) throws BadInputException {
-    ObjectMapper mapper = new ObjectMapper(json ? new JsonFactory() : new YAMLFactory());
+    return json ? readJson(text) : readYaml(text);
+  }
+
+  private List<Document> readYaml(String text) throws BadInputException {
+    List<BoundedYaml.Document> parsed;
+    try {
+      parsed = yaml.readAll(text);
+    } catch (BoundedYaml.YamlProblem e) {
+      throw new BadInputException(where(e.document(), e.line())
+          + (e.column() > 0 ? ", column " + e.column() : "") + ": not valid YAML: " + e.problem());
+    }
+    List<Document> documents = new ArrayList<>();
+    for (int i = 0; i < parsed.size(); i++) {
+      addDocument(documents, where(i + 1, parsed.get(i).line()), parsed.get(i).value());
+    }
+    return documents;
+  }
+
+  private List<Document> readJson(String text) throws BadInputException {
+    ObjectMapper mapper = new ObjectMapper();
     List<Document> documents = new ArrayList<>();
     int number = 0;
     int line = 1;
@@ -74,26 +88,11 @@ final class ManifestReader {
       int errorLine = e.getLocation() == null ? line : e.getLocation().getLineNr();
       String column = e.getLocation() == null || e.getLocation().getColumnNr() <= 0
           ? "" : ", column " + e.getLocation().getColumnNr();
-      throw new BadInputException(where(number, errorLine) + column + ": not valid "
-          + (json ? "JSON" : "YAML") + problemOf(e));
+      throw new BadInputException(where(number, errorLine) + column + ": not valid JSON");
     } catch (IOException e) {
       throw new BadInputException(source + ": cannot read: " + e.getMessage());
     }
     return documents;
-  }
-
-  /**
-   * What the parser found wrong, without the text it found it in: the parsers quote the
-   * offending line, token or alias name, which may be a Secret's value.
-   */
-  private static String problemOf(JsonProcessingException e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof MarkedYAMLException marked && marked.getProblem() != null) {
-        return ": " + QUOTED.matcher(ALIAS.matcher(marked.getProblem()).replaceAll("$1"))
-            .replaceAll("(...)");
-      }
-    }
-    return "";
   }
 
   private String where(int number, int line) {

@@ -7,10 +7,9 @@ import java.nio.file.Path;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
-import org.yaml.snakeyaml.error.YAMLException;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 
 /**
  * Reads the credentials for {@code capstan fetch --secret-file}: either a Kubernetes Secret
@@ -50,8 +49,10 @@ final class SecretFile {
   private static Map<String, byte[]> fromManifest(Path file, String text) throws InvalidSecretFile {
     Object doc;
     try {
-      doc = new Yaml(new SafeConstructor(new LoaderOptions())).load(text);
-    } catch (YAMLException e) {
+      // The operator's own file, read once by a short-lived command: the parser's default bounds
+      // (aliases, length) suffice, and a stack overflow ends in the same clear message.
+      doc = new Load(LoadSettings.builder().setAllowDuplicateKeys(false).build()).loadFromString(text);
+    } catch (YamlEngineException | StackOverflowError e) {
       throw new InvalidSecretFile("secret file " + file + " is not valid YAML or JSON");
     }
     if (!(doc instanceof Map<?, ?> manifest)) {

@@ -1,0 +1,195 @@
+package dev.capstan.health.yaml;
+
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.api.lowlevel.Compose;
+import org.snakeyaml.engine.v2.api.lowlevel.Parse;
+import org.snakeyaml.engine.v2.constructor.StandardConstructor;
+import org.snakeyaml.engine.v2.events.Event;
+import org.snakeyaml.engine.v2.exceptions.Mark;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+import org.snakeyaml.engine.v2.nodes.MappingNode;
+import org.snakeyaml.engine.v2.nodes.Node;
+import org.snakeyaml.engine.v2.nodes.NodeTuple;
+import org.snakeyaml.engine.v2.nodes.SequenceNode;
+import org.snakeyaml.engine.v2.schema.CoreSchema;
+
+/**
+ * Reads YAML (and so JSON) into plain maps, lists and scalars with bounds on what a hostile file
+ * can cost: nesting depth (the composer recurses, so a deep file would overflow the stack),
+ * aliases and what they expand to (billion laughs: the maps share what an alias names, but
+ * whoever walks or copies them pays for every repetition), the length of the input, no duplicate
+ * keys, no recursive structures. Scalars resolve by YAML 1.2's core schema. Problems never quote
+ * the input: it may be a Secret.
+ */
+public final class BoundedYaml {
+  /** Deeper than any Kubernetes object; far from what overflows a thread's stack. */
+  public static final int MAX_DEPTH = 200;
+  static final int MAX_ALIASES = 100;
+  static final int MAX_CODE_POINTS = 16 * 1024 * 1024;
+  /** Nodes that aliases may add to a document beyond those written in it. */
+  static final long MAX_ALIAS_EXPANSION = 1_000_000;
+  private static final Pattern QUOTED = Pattern.compile("'[^']*'|\"[^\"]*\"");
+  private static final Pattern NAMED = Pattern.compile("(?i)(alias|anchor|duplicate key|tag)\\s+\\S+");
+
+  /** One document of a stream and the line (from 1) where its content starts. */
+  public record Document(int line, Object value) {}
+
+  /** The input is not YAML within the bounds: where, and what, without quoting the input. */
+  public static final class YamlProblem extends Exception {
+    private static final long serialVersionUID = 1L;
+    private final int document;
+    private final int line;
+    private final int column;
+    private final String problem;
+
+    YamlProblem(int document, int line, int column, String problem) {
+      super(problem, null, false, false);
+      this.document = document;
+      this.line = line;
+      this.column = column;
+      this.problem = problem;
+    }
+
+    /** The document (from 1) where the problem was found. */
+    public int document() {
+      return document;
+    }
+
+    /** The line (from 1) where the problem was found, 0 if unknown. */
+    public int line() {
+      return line;
+    }
+
+    /** The column (from 1), 0 if unknown. */
+    public int column() {
+      return column;
+    }
+
+    public String problem() {
+      return problem;
+    }
+  }
+
+  private final LoadSettings settings = LoadSettings.builder()
+      .setSchema(new CoreSchema())
+      .setMaxAliasesForCollections(MAX_ALIASES)
+      .setAllowRecursiveKeys(false)
+      .setAllowDuplicateKeys(false)
+      .setCodePointLimit(MAX_CODE_POINTS)
+      .build();
+
+  /** Every document of a multi-document stream, empty ones as null values. */
+  public List<Document> readAll(String text) throws YamlProblem {
+    requireBoundedDepth(text);
+    List<Document> documents = new ArrayList<>();
+    try {
+      for (Node node : new Compose(settings).composeAllFromString(text)) {
+        int line = node.getStartMark().map(m -> m.getLine() + 1).orElse(0);
+        requireBoundedExpansion(documents.size() + 1, line, node);
+        documents.add(new Document(line, construct(node)));
+      }
+    } catch (YamlEngineException e) {
+      throw problemOf(documents.size() + 1, e);
+    }
+    return documents;
+  }
+
+  /** The only document of {@code text}, null when it is empty. */
+  public Object readOne(String text) throws YamlProblem {
+    List<Document> documents = readAll(text);
+    if (documents.size() > 1) {
+      throw new YamlProblem(2, documents.get(1).line(), 0, "expected one document, found "
+          + documents.size());
+    }
+    return documents.isEmpty() ? null : documents.get(0).value();
+  }
+
+  private Object construct(Node node) {
+    return new StandardConstructor(settings).constructSingleDocument(Optional.of(node));
+  }
+
+  private void requireBoundedDepth(String text) throws YamlProblem {
+    int depth = 0;
+    int document = 0;
+    try {
+      for (Event event : new Parse(settings).parseString(text)) {
+        switch (event.getEventId()) {
+          case DocumentStart -> document++;
+          case MappingStart, SequenceStart -> {
+            if (++depth > MAX_DEPTH) {
+              Optional<Mark> at = event.getStartMark();
+              throw new YamlProblem(document, at.map(m -> m.getLine() + 1).orElse(0),
+                  at.map(m -> m.getColumn() + 1).orElse(0), "nested deeper than " + MAX_DEPTH + " levels");
+            }
+          }
+          case MappingEnd, SequenceEnd -> depth--;
+          default -> { }
+        }
+      }
+    } catch (YamlEngineException e) {
+      throw problemOf(Math.max(document, 1), e);
+    }
+  }
+
+  private static void requireBoundedExpansion(int document, int line, Node root) throws YamlProblem {
+    Map<Node, Long> sizes = new IdentityHashMap<>();
+    long expanded = expandedSize(root, sizes, document, line);
+    if (expanded - sizes.size() > MAX_ALIAS_EXPANSION) {
+      throw new YamlProblem(document, line, 0, "aliases expand to more than " + MAX_ALIAS_EXPANSION + " nodes");
+    }
+  }
+
+  /** The node count of {@code node} with every alias written out, each shared node counted once. */
+  private static long expandedSize(Node node, Map<Node, Long> sizes, int document, int line) throws YamlProblem {
+    Long known = sizes.get(node);
+    if (known != null) {
+      if (known < 0) {
+        throw new YamlProblem(document, line, 0, "an alias refers to a node that contains it");
+      }
+      return known;
+    }
+    sizes.put(node, -1L);
+    long size = 1;
+    if (node instanceof SequenceNode sequence) {
+      for (Node item : sequence.getValue()) {
+        size = capped(size + expandedSize(item, sizes, document, line));
+      }
+    } else if (node instanceof MappingNode mapping) {
+      for (NodeTuple tuple : mapping.getValue()) {
+        size = capped(size + expandedSize(tuple.getKeyNode(), sizes, document, line)
+            + expandedSize(tuple.getValueNode(), sizes, document, line));
+      }
+    }
+    sizes.put(node, size);
+    return size;
+  }
+
+  private static long capped(long size) {
+    return Math.min(size, Long.MAX_VALUE / 4);
+  }
+
+  private static YamlProblem problemOf(int document, YamlEngineException e) {
+    if (e instanceof MarkedYamlEngineException marked) {
+      Optional<Mark> at = marked.getProblemMark();
+      return new YamlProblem(document, at.map(m -> m.getLine() + 1).orElse(0), at.map(m -> m.getColumn() + 1).orElse(0),
+          scrubbed(marked.getProblem()));
+    }
+    return new YamlProblem(document, 0, 0, scrubbed(e.getMessage()));
+  }
+
+  /** The parser's description without the input it quotes: a token, an alias or a key. */
+  private static String scrubbed(String problem) {
+    if (problem == null || problem.isBlank()) {
+      return "malformed";
+    }
+    String firstLine = problem.lines().findFirst().orElse("");
+    return QUOTED.matcher(NAMED.matcher(firstLine).replaceAll("$1")).replaceAll("(...)");
+  }
+}
