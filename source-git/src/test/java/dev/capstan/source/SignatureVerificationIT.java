@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Optional;
 
 import dev.capstan.source.testing.HttpGitServer;
-import dev.capstan.source.testing.PgpTestKey;
+import dev.capstan.testing.PgpTestKey;
 import dev.capstan.source.testing.TestRepo;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package dev.capstan.source.testing;
+package dev.capstan.testing;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
