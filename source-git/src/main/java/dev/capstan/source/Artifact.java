@@ -2,6 +2,8 @@ package dev.capstan.source;
 
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * A published, immutable tree in the artifact store.
@@ -10,8 +12,20 @@ import java.time.Instant;
  * @param digest {@code sha256:<64 hex>} of the filtered tree
  * @param path the directory holding the tree; never changes while the artifact exists
  * @param lastUpdateTime when this revision was first stored for the source
+ * @param verified the signatures checked before it was stored, when {@code spec.verify} asked
+ * @param included the other sources' artifacts copied into it ({@code spec.include})
  */
-public record Artifact(String revision, String digest, Path path, Instant lastUpdateTime) {
+public record Artifact(String revision, String digest, Path path, Instant lastUpdateTime,
+    Optional<Verified> verified, List<IncludedRevision> included) {
+
+  public Artifact {
+    verified = verified == null ? Optional.empty() : verified;
+    included = included == null ? List.of() : List.copyOf(included);
+  }
+
+  public Artifact(String revision, String digest, Path path, Instant lastUpdateTime) {
+    this(revision, digest, path, lastUpdateTime, Optional.empty(), List.of());
+  }
 
   /** The 40-hex commit id inside the revision. */
   public String commitId() {

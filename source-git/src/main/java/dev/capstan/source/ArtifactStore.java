@@ -74,7 +74,8 @@ final class ArtifactStore {
   Optional<Artifact> artifactOf(StoredState state) {
     Path dir = artifactDir(state.digest());
     return Files.isDirectory(dir)
-        ? Optional.of(new Artifact(state.revision(), state.digest(), dir, state.lastUpdateTime()))
+        ? Optional.of(new Artifact(state.revision(), state.digest(), dir, state.lastUpdateTime(),
+            state.verified(), state.included()))
         : Optional.empty();
   }
 
@@ -102,7 +103,8 @@ final class ArtifactStore {
       state.write(sourceDir(key).resolve("state"));
       collectGarbage();
     }
-    return new Artifact(state.revision(), state.digest(), target, state.lastUpdateTime());
+    return new Artifact(state.revision(), state.digest(), target, state.lastUpdateTime(),
+        state.verified(), state.included());
   }
 
   /** Deletes artifacts that are neither the current nor the previous one of any source. */

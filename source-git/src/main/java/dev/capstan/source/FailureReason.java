@@ -19,6 +19,10 @@ public enum FailureReason {
   HOST_KEY_REJECTED("HostKeyVerificationFailed", false),
   /** The branch, tag, name, commit or semver range matches nothing on the remote. */
   REF_NOT_FOUND("RefNotFound", false),
+  /** A signature required by {@code spec.verify} is missing, unknown or does not match. */
+  VERIFICATION_FAILED("VerificationError", false),
+  /** An included GitRepository is missing, has no artifact yet, or its artifact is gone. */
+  INCLUDE_UNAVAILABLE("IncludeUnavailable", false),
   /** The filtered tree is larger than the configured limit. */
   SIZE_LIMIT_EXCEEDED("SizeLimitExceeded", false),
   /** The fetch did not finish within its timeout. */

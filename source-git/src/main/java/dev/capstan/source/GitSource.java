@@ -81,8 +81,12 @@ public final class GitSource {
     try {
       RemoteUrl url = RemoteUrl.parse(request.url(), options.allowedSchemes());
       RefResolver.validate(request.ref());
+      if (request.verification() != null) {
+        OpenPgpVerifier.of(request.verification().keys()); // an unusable key fails before any I/O
+      }
+      SparseCheckout.of(request.sparseCheckout());
       setup = TransportSetup.create(url, request.secretData(), sshHome().toFile(),
-          options.credentialsOverPlainHttp());
+          options.credentialsOverPlainHttp(), request.proxy());
       return fetchWith(request, url, setup, deadline);
     } catch (Exception | LinkageError e) {
       return failure(request, e, setup);
@@ -108,25 +112,39 @@ public final class GitSource {
       return new FetchResult.Unchanged(unchanged.get());
     }
     try (Git git = RepositoryCache.open(store.repositoryDir(request.key()))) {
-      if (!git.getRepository().getObjectDatabase().has(resolved.objectId())) {
+      var objects = git.getRepository().getObjectDatabase();
+      if (!objects.has(resolved.objectId())
+          || (resolved.advertised() != null && !objects.has(resolved.advertised()))) {
         long start = System.nanoTime();
         remote.fetch(git, url, refSpecs(resolved), resolved.shallow() ? 1 : 0, setup, deadline);
         RepositoryCache.maintain(git);
         LOG.debug("fetched {} in {} ms", resolved.fetchRef(), (System.nanoTime() - start) / 1_000_000);
       }
       RevCommit commit = commitOf(git, resolved, request.ref());
+      Optional<Verified> verified = request.verification() == null ? Optional.empty()
+          : Optional.of(RevisionVerifier.verify(request.verification(), git.getRepository(),
+              resolved, commit));
+      SubmoduleFetcher.Context submodules = new SubmoduleFetcher.Context(remote, setup, deadline,
+          options.allowedSchemes(), sshHome().toFile(), request.proxy());
       return new FetchResult.Fetched(
-          publish(request, git, commit, resolved, sourceId, state));
+          publish(request, git, commit, resolved, sourceId, state, verified, url, submodules));
     }
   }
 
   private Artifact publish(FetchRequest request, Git git, RevCommit commit, ResolvedRef resolved,
-      String sourceId, Optional<StoredState> previous) throws IOException {
+      String sourceId, Optional<StoredState> previous, Optional<Verified> verified, RemoteUrl url,
+      SubmoduleFetcher.Context context) throws IOException {
     Path exported = store.newTempDir();
     long exportStart = System.nanoTime();
-    try (var reader = git.getRepository().newObjectReader()) {
-      String digest = TreeExporter.export(reader, commit.getTree(), request.ignore(), exported,
-          new TreeExporter.Limits(options.sizeLimitBytes(), options.entryLimit()));
+    TreeExporter.Limits limits = new TreeExporter.Limits(options.sizeLimitBytes(), options.entryLimit());
+    try (var reader = git.getRepository().newObjectReader();
+        SubmoduleFetcher submodules = request.recurseSubmodules()
+            ? new SubmoduleFetcher(git, url, commit.getTree(), context) : null) {
+      String treeDigest = TreeExporter.export(reader, commit.getTree(), request.ignore(), exported,
+          limits, SparseCheckout.of(request.sparseCheckout()), submodules);
+      List<IncludedRevision> included = new Includes(store, limits).copy(request.includes(), exported);
+      String digest = included.isEmpty() ? treeDigest
+          : Includes.combine(treeDigest, included, request.includes());
       LOG.debug("exported {} in {} ms", commit.name(), (System.nanoTime() - exportStart) / 1_000_000);
       String revision = resolved.revision(commit);
       Instant updated = previous
@@ -136,7 +154,7 @@ public final class GitSource {
           .filter(d -> !d.equals(digest)).orElse(previous.flatMap(StoredState::previous)
               .orElse(null));
       StoredState next = new StoredState(sourceId, resolved.objectId().name(), revision, digest,
-          updated, previousDigest);
+          updated, previousDigest, verified, included);
       Artifact artifact = store.publish(request.key(), exported, next);
       LOG.info("stored artifact {} for revision {}", digest, revision);
       return artifact;
@@ -186,7 +204,8 @@ public final class GitSource {
     if (setup != null && setup.redirectedToAnotherOrigin()) {
       detail += " (the remote redirected to another origin; credentials are never sent there)";
     }
-    String where = error instanceof SourceException && reason.needsSpecChange()
+    String where = error instanceof SourceException && (reason.needsSpecChange()
+        || reason == FailureReason.VERIFICATION_FAILED || reason == FailureReason.INCLUDE_UNAVAILABLE)
         ? detail
         : "failed to fetch " + request.ref().describe() + " from '"
             + Redaction.scrubUrl(request.url()) + "': " + detail;
@@ -203,8 +222,23 @@ public final class GitSource {
 
   private static String sourceId(FetchRequest request) {
     GitRef r = request.ref();
-    return ArtifactStore.sha256Hex(String.join("\n", request.url(), String.valueOf(r.branch()),
+    StringBuilder content = new StringBuilder(String.join("\n", request.url(), String.valueOf(r.branch()),
         String.valueOf(r.tag()), String.valueOf(r.semver()), String.valueOf(r.name()),
         String.valueOf(r.commit()), String.valueOf(request.ignore())));
+    // What else shapes the artifact; absent, the id is what it was before these fields existed.
+    if (request.verification() != null) {
+      content.append("\nverify:").append(request.verification().identity());
+    }
+    for (Inclusion inc : request.includes()) {
+      content.append("\ninclude:").append(String.join("\0", inc.name(), inc.revision(), inc.digest(),
+          String.valueOf(inc.fromPath()), String.valueOf(inc.toPath())));
+    }
+    if (!request.sparseCheckout().isEmpty()) {
+      content.append("\nsparse:").append(String.join("\0", request.sparseCheckout()));
+    }
+    if (request.recurseSubmodules()) {
+      content.append("\nsubmodules");
+    }
+    return ArtifactStore.sha256Hex(content.toString());
   }
 }

@@ -30,12 +30,23 @@ final class OriginBoundConnections implements HttpConnectionFactory {
   private final HttpConnectionFactory delegate;
   private final String origin;
   private final Runnable leftOrigin;
+  private final Proxy proxy;
 
-  /** @param leftOrigin told each time a request goes to another origin */
-  OriginBoundConnections(HttpConnectionFactory delegate, URIish remote, Runnable leftOrigin) {
+  /**
+   * @param leftOrigin told each time a request goes to another origin
+   * @param proxy every connection goes through it ({@code spec.proxySecretRef}), or null for the
+   *     proxy JGit chooses
+   */
+  OriginBoundConnections(HttpConnectionFactory delegate, URIish remote, Runnable leftOrigin,
+      Proxy proxy) {
     this.delegate = delegate;
     this.origin = origin(remote.getScheme(), remote.getHost(), remote.getPort());
     this.leftOrigin = leftOrigin;
+    this.proxy = proxy;
+  }
+
+  OriginBoundConnections(HttpConnectionFactory delegate, URIish remote, Runnable leftOrigin) {
+    this(delegate, remote, leftOrigin, null);
   }
 
   @Override
@@ -44,7 +55,8 @@ final class OriginBoundConnections implements HttpConnectionFactory {
   }
 
   @Override
-  public HttpConnection create(URL url, Proxy proxy) throws IOException {
+  public HttpConnection create(URL url, Proxy chosen) throws IOException {
+    Proxy proxy = this.proxy != null ? this.proxy : chosen;
     String protocol = url.getProtocol().toLowerCase(Locale.ROOT);
     if (!protocol.equals("http") && !protocol.equals("https")) {
       throw new IOException("the remote redirected to a " + protocol + " URL; only http and https are followed");

@@ -112,6 +112,6 @@ final class RefResolver {
     }
     // An annotated tag points at a tag object; the revision names the commit it peels to.
     ObjectId commit = ref.getPeeledObjectId() != null ? ref.getPeeledObjectId() : ref.getObjectId();
-    return new ResolvedRef(full, commit, revisionName, true);
+    return new ResolvedRef(full, commit, revisionName, true, ref.getObjectId());
   }
 }

@@ -6,6 +6,8 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 
@@ -18,7 +20,19 @@ import java.util.Properties;
  *     the previous path can finish
  */
 record StoredState(String sourceId, String remoteId, String revision, String digest,
-    Instant lastUpdateTime, String previousDigest) {
+    Instant lastUpdateTime, String previousDigest, Optional<Verified> verified,
+    List<IncludedRevision> included) {
+
+  StoredState {
+    verified = verified == null ? Optional.empty() : verified;
+    included = included == null ? List.of() : List.copyOf(included);
+  }
+
+  StoredState(String sourceId, String remoteId, String revision, String digest,
+      Instant lastUpdateTime, String previousDigest) {
+    this(sourceId, remoteId, revision, digest, lastUpdateTime, previousDigest, Optional.empty(),
+        List.of());
+  }
 
   Optional<String> previous() {
     return Optional.ofNullable(previousDigest);
@@ -31,9 +45,18 @@ record StoredState(String sourceId, String remoteId, String revision, String dig
     Properties p = new Properties();
     try (InputStream in = Files.newInputStream(file)) {
       p.load(in);
+      Optional<Verified> verified = Optional.ofNullable(p.getProperty("verifiedMode"))
+          .map(mode -> new Verified(mode, p.getProperty("verifiedMessage", "")));
+      List<IncludedRevision> included = new ArrayList<>();
+      for (int i = 0; p.getProperty("include." + i + ".name") != null; i++) {
+        String at = "include." + i + ".";
+        included.add(new IncludedRevision(p.getProperty(at + "name"), p.getProperty(at + "revision"),
+            p.getProperty(at + "digest"), p.getProperty(at + "toPath")));
+      }
       return Optional.of(new StoredState(p.getProperty("sourceId"), p.getProperty("remoteId"),
           p.getProperty("revision"), p.getProperty("digest"),
-          Instant.parse(p.getProperty("lastUpdateTime")), p.getProperty("previousDigest")));
+          Instant.parse(p.getProperty("lastUpdateTime")), p.getProperty("previousDigest"),
+          verified, included));
     } catch (IOException | RuntimeException e) {
       return Optional.empty(); // unreadable state only costs a re-fetch
     }
@@ -49,6 +72,18 @@ record StoredState(String sourceId, String remoteId, String revision, String dig
     p.setProperty("lastUpdateTime", lastUpdateTime.toString());
     if (previousDigest != null) {
       p.setProperty("previousDigest", previousDigest);
+    }
+    verified.ifPresent(v -> {
+      p.setProperty("verifiedMode", v.mode());
+      p.setProperty("verifiedMessage", v.message());
+    });
+    for (int i = 0; i < included.size(); i++) {
+      IncludedRevision inc = included.get(i);
+      String at = "include." + i + ".";
+      p.setProperty(at + "name", inc.name());
+      p.setProperty(at + "revision", inc.revision());
+      p.setProperty(at + "digest", inc.digest());
+      p.setProperty(at + "toPath", inc.toPath());
     }
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
     try (OutputStream out = Files.newOutputStream(tmp)) {

@@ -30,14 +30,21 @@ final class TransportSetup implements AutoCloseable {
   private final Credentials credentials;
   private final KnownHosts knownHosts;
   private final SshdSessionFactory ssh;
+  private final ProxySettings proxy;
   private final AtomicBoolean leftOrigin = new AtomicBoolean();
 
   private TransportSetup(RemoteUrl url, Credentials credentials, KnownHosts knownHosts,
-      SshdSessionFactory ssh) {
+      SshdSessionFactory ssh, ProxySettings proxy) {
     this.url = url;
     this.credentials = credentials;
     this.knownHosts = knownHosts;
     this.ssh = ssh;
+    this.proxy = proxy;
+  }
+
+  static TransportSetup create(RemoteUrl url, Map<String, byte[]> secretData, File sshHome,
+      boolean credentialsOverPlainHttp) {
+    return create(url, secretData, sshHome, credentialsOverPlainHttp, Map.of());
   }
 
   /**
@@ -47,13 +54,18 @@ final class TransportSetup implements AutoCloseable {
    * @throws SourceException when credentials would travel unencrypted, or the key is unreadable
    */
   static TransportSetup create(RemoteUrl url, Map<String, byte[]> secretData, File sshHome,
-      boolean credentialsOverPlainHttp) {
+      boolean credentialsOverPlainHttp, Map<String, byte[]> proxyData) {
+    ProxySettings proxy = ProxySettings.from(proxyData);
+    if (proxy != null && !url.isHttp()) {
+      throw new SourceException(FailureReason.INVALID_SPEC, "spec.proxySecretRef applies to http(s) "
+          + "URLs only, not to '" + url.display() + "'");
+    }
     Credentials credentials = Credentials.from(secretData);
     if (url.scheme() == UrlScheme.HTTP && !credentialsOverPlainHttp) {
       refuseCredentialsOverPlainHttp(url, credentials);
     }
     if (!url.isSsh()) {
-      return new TransportSetup(url, credentials, null, null);
+      return new TransportSetup(url, credentials, null, null, proxy);
     }
     KnownHosts knownHosts = KnownHosts.parse(credentials.knownHosts());
     List<KeyPair> keys = loadIdentity(credentials);
@@ -67,7 +79,7 @@ final class TransportSetup implements AutoCloseable {
         .setServerKeyDatabase((home, dir) -> knownHosts)
         .setPreferredAuthentications("publickey")
         .build(null);
-    return new TransportSetup(url, credentials, knownHosts, factory);
+    return new TransportSetup(url, credentials, knownHosts, factory, null);
   }
 
   /** As Flux's Git client does by default: basic auth and bearer tokens only over https. */
@@ -93,7 +105,8 @@ final class TransportSetup implements AutoCloseable {
   private void configure(Transport transport) {
     if (transport instanceof TransportHttp http) {
       http.setHttpConnectionFactory(new OriginBoundConnections(
-          http.getHttpConnectionFactory(), url.uri(), () -> leftOrigin.set(true)));
+          http.getHttpConnectionFactory(), url.uri(), () -> leftOrigin.set(true),
+          proxy == null ? null : proxy.proxy()));
       if (credentials.bearerToken() != null) {
         http.setAdditionalHeaders(Map.of("Authorization", "Bearer " + credentials.bearerToken()));
       } else if (credentials.hasBasicAuth()) {

@@ -39,6 +39,8 @@ final class TreeExporter {
   private final Path target;
   private final Limits limits;
   private final MessageDigest digest;
+  private final SparseCheckout sparse;
+  private final Submodules submodules;
   private long written;
   private int entries;
   /** Symlinks whose text stays inside the tree, created after all files; path to target. */
@@ -52,11 +54,24 @@ final class TreeExporter {
     static final int MAX_DEPTH = 256;
   }
 
-  private TreeExporter(ObjectReader reader, Path target, Limits limits) {
+  /** Where a submodule's tree comes from when submodules are exported. */
+  interface Submodules {
+    /**
+     * The tree of {@code commit}, checked out at {@code path}, or null to leave it out.
+     *
+     * @throws SourceException when the submodule cannot be fetched
+     */
+    ObjectId treeOf(String path, ObjectId commit) throws IOException;
+  }
+
+  private TreeExporter(ObjectReader reader, Path target, Limits limits, SparseCheckout sparse,
+      Submodules submodules) {
     this.reader = reader;
     this.target = target;
     this.limits = limits;
     this.digest = sha256();
+    this.sparse = sparse;
+    this.submodules = submodules;
   }
 
   /**
@@ -67,7 +82,16 @@ final class TreeExporter {
    */
   static String export(ObjectReader reader, ObjectId tree, String specIgnore, Path target,
       Limits limits) throws IOException {
-    TreeExporter exporter = new TreeExporter(reader, target, limits);
+    return export(reader, tree, specIgnore, target, limits, SparseCheckout.ALL, null);
+  }
+
+  /**
+   * As {@link #export(ObjectReader, ObjectId, String, Path, Limits)}, keeping only what
+   * {@code sparse} admits, and exporting submodules from {@code submodules} (null: left out).
+   */
+  static String export(ObjectReader reader, ObjectId tree, String specIgnore, Path target,
+      Limits limits, SparseCheckout sparse, Submodules submodules) throws IOException {
+    TreeExporter exporter = new TreeExporter(reader, target, limits, sparse, submodules);
     exporter.walk(tree, "", IgnoreRules.root(specIgnore), 0);
     exporter.linkSymlinks();
     return "sha256:" + HexFormat.of().formatHex(exporter.digest.digest());
@@ -88,11 +112,19 @@ final class TreeExporter {
       String path = dir.isEmpty() ? name : dir + "/" + name;
       FileMode mode = entries.getEntryFileMode();
       ObjectId id = entries.getEntryObjectId();
-      if (mode == FileMode.GITLINK) {
-        continue; // submodules are not fetched
+      boolean isSubmodule = mode == FileMode.GITLINK;
+      boolean isDir = mode == FileMode.TREE || isSubmodule;
+      if (rules.isIgnored(path, isDir) || !sparse.admits(path, isDir)) {
+        continue;
       }
-      boolean isDir = mode == FileMode.TREE;
-      if (rules.isIgnored(path, isDir)) {
+      if (isSubmodule) {
+        ObjectId tree = submodules == null ? null : submodules.treeOf(path, id);
+        if (tree == null) {
+          continue; // submodules are exported only when asked for
+        }
+        countEntry(path);
+        Files.createDirectory(target.resolve(path));
+        walk(tree, path, rules, depth + 1);
         continue;
       }
       countEntry(path);

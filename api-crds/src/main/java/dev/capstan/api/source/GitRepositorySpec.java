@@ -6,6 +6,8 @@ import dev.capstan.api.common.GoDuration;
 import dev.capstan.api.common.LocalObjectReference;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import java.util.List;
 
 /** The desired state of a GitRepository; field names and meaning follow Flux's v1 API. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -13,6 +15,7 @@ public record GitRepositorySpec(
     @Required @Pattern(GitRepositorySpec.URL_PATTERN)
     @JsonPropertyDescription("Repository URL: http, https or ssh, as in Flux.")
     String url,
+    @JsonPropertyDescription("The Git reference to fetch; defaults to the remote's default branch.")
     GitRepositoryRef ref,
     @Required @Pattern(GoDuration.PATTERN)
     @JsonPropertyDescription("How often the remote is checked for new commits, e.g. 1m.")
@@ -25,7 +28,20 @@ public record GitRepositorySpec(
     @JsonPropertyDescription("Extra ignore rules in .gitignore syntax, applied to the fetched tree.")
     String ignore,
     @JsonPropertyDescription("Stop fetching this repository.")
-    Boolean suspend) {
+    Boolean suspend,
+    @JsonPropertyDescription("Verify the OpenPGP signature of the commit and/or tag before using a revision.")
+    GitRepositoryVerification verify,
+    @Size(max = 50)
+    @JsonPropertyDescription("Other GitRepositories (in this namespace) whose artifacts are copied into this one's.")
+    List<GitRepositoryInclude> include,
+    @JsonPropertyDescription("Also fetch the submodules (recursively) into the artifact.")
+    Boolean recurseSubmodules,
+    @Size(max = 100)
+    @JsonPropertyDescription("Directories of the repository that go into the artifact; all when empty.")
+    List<@Size(max = 4096) String> sparseCheckout,
+    @JsonPropertyDescription("Secret with the HTTP(S) proxy to fetch through: address, and optionally "
+        + "username and password.")
+    LocalObjectReference proxySecretRef) {
 
   /**
    * Flux's pattern for {@code spec.url}: remote URLs only. A local path or {@code file://} URL
@@ -36,5 +52,15 @@ public record GitRepositorySpec(
   /** {@code suspend}, false when absent. */
   public boolean suspended() {
     return Boolean.TRUE.equals(suspend);
+  }
+
+  /** {@code recurseSubmodules}, false when absent. */
+  public boolean recursesSubmodules() {
+    return Boolean.TRUE.equals(recurseSubmodules);
+  }
+
+  /** {@code include}, empty when absent. */
+  public List<GitRepositoryInclude> includes() {
+    return include == null ? List.of() : include;
   }
 }

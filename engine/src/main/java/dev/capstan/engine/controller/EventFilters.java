@@ -31,7 +31,23 @@ final class EventFilters {
 
   /** For a GitRepository seen by its Kustomizations: its artifact revision. */
   static boolean revisionChange(GitRepository newer, GitRepository older) {
-    return !Objects.equals(revision(newer), revision(older));
+    // The digest too: an included repository's new revision changes it, not the revision.
+    return !Objects.equals(revision(newer), revision(older))
+        || !Objects.equals(digest(newer), digest(older));
+  }
+
+  private static String digest(GitRepository repo) {
+    return repo.getStatus() == null || repo.getStatus().artifact() == null
+        ? null : repo.getStatus().artifact().digest();
+  }
+
+  /** For a GitRepository seen by those that include it: its artifact (revision or digest). */
+  static boolean artifactChange(GitRepository newer, GitRepository older) {
+    return !Objects.equals(artifact(newer), artifact(older));
+  }
+
+  private static Object artifact(GitRepository repo) {
+    return repo.getStatus() == null ? null : repo.getStatus().artifact();
   }
 
   /** For a Kustomization seen by its dependents: whatever decides whether it is ready. */

@@ -1,14 +1,28 @@
 package dev.capstan.engine.controller;
 
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.engine.NamespacedName;
+import dev.capstan.engine.cache.WithoutManagedFields;
 import dev.capstan.engine.pipeline.Outcome;
 import dev.capstan.engine.pipeline.SourcePipeline;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 
-/** Hands each GitRepository to the source pipeline and turns its outcome into a requeue. */
+/**
+ * Hands each GitRepository to the source pipeline and turns its outcome into a requeue. Besides
+ * its own changes, a GitRepository is reconciled when one it includes gets a new artifact.
+ */
 @ControllerConfiguration(name = "gitrepository")
 public final class GitRepositoryReconciler implements Reconciler<GitRepository> {
   private final SourcePipeline pipeline;
@@ -22,5 +36,22 @@ public final class GitRepositoryReconciler implements Reconciler<GitRepository> 
     Outcome outcome = pipeline.reconcile(repo);
     UpdateControl<GitRepository> control = UpdateControl.noUpdate();
     return outcome.requeueAfter().map(control::rescheduleAfter).orElse(control);
+  }
+
+  @Override
+  public List<EventSource<?, GitRepository>> prepareEventSources(EventSourceContext<GitRepository> context) {
+    IndexerResourceCache<GitRepository> cache = context.getPrimaryCache();
+    cache.addIndexers(Map.of(Indexes.BY_INCLUDE, Indexes::includesOf));
+    InformerEventSource<GitRepository, GitRepository> included = new InformerEventSource<>(
+        InformerEventSourceConfiguration.from(GitRepository.class, GitRepository.class)
+            .withName("included")
+            .withItemStore(new WithoutManagedFields<>())
+            .withSecondaryToPrimaryMapper(repo -> cache.byIndex(Indexes.BY_INCLUDE,
+                    NamespacedName.of(repo).toString()).stream()
+                .map(ResourceID::fromResource).collect(Collectors.toSet()))
+            .withOnUpdateFilter(EventFilters::artifactChange)
+            .build(),
+        context);
+    return List.of(included);
   }
 }

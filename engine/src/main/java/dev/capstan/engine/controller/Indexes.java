@@ -11,7 +11,22 @@ final class Indexes {
   /** Kustomization {@code namespace/name} → the Kustomizations that depend on it. */
   static final String BY_DEPENDENCY = "capstan.dev/by-dependency";
 
+  /** GitRepository {@code namespace/name} → the GitRepositories that include it. */
+  static final String BY_INCLUDE = "capstan.dev/by-include";
+
   private Indexes() {}
+
+  static List<String> includesOf(dev.capstan.api.source.GitRepository repo) {
+    if (repo.getSpec() == null) {
+      return List.of();
+    }
+    String namespace = repo.getMetadata().getNamespace();
+    return repo.getSpec().includes().stream()
+        .filter(i -> i.repository() != null && i.repository().name() != null)
+        .map(i -> namespace + "/" + i.repository().name())
+        .distinct()
+        .toList();
+  }
 
   static List<String> sourceOf(Kustomization ks) {
     if (ks.getSpec() == null || ks.getSpec().sourceRef() == null) {

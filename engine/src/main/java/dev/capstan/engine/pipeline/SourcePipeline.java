@@ -8,6 +8,7 @@ import dev.capstan.source.FetchResult;
 import dev.capstan.source.FailureReason;
 import dev.capstan.source.GitRef;
 import dev.capstan.source.GitSource;
+import dev.capstan.source.Verification;
 import dev.capstan.source.status.GitRepositoryStatuses;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -27,6 +28,7 @@ public final class SourcePipeline {
   private final StatusWriter statuses;
   private final Clock clock;
   private final PipelineObserver observer;
+  private final SourceInputs includes;
 
   public SourcePipeline(KubernetesClient client, GitSource source, StatusWriter statuses, Clock clock,
       PipelineObserver observer) {
@@ -35,6 +37,7 @@ public final class SourcePipeline {
     this.statuses = statuses;
     this.clock = clock;
     this.observer = observer;
+    this.includes = new SourceInputs(client);
   }
 
   public Outcome reconcile(GitRepository repo) {
@@ -111,10 +114,43 @@ public final class SourcePipeline {
       }
       request = request.withSecret(decode(secret));
     }
+    request = request.withSparseCheckout(spec.sparseCheckout())
+        .withRecurseSubmodules(spec.recursesSubmodules());
+    try {
+      request = withVerification(request, namespace, spec);
+      request = withProxy(request, namespace, spec);
+      request = request.withIncludes(includes.resolve(repo));
+    } catch (SourceInputs.Unavailable e) {
+      return new FetchResult.Failed(e.reason(), e.getMessage(), source.lastArtifact(request.key()));
+    }
     return source.fetch(request);
   }
 
-  private static Map<String, byte[]> decode(Secret secret) {
+  private FetchRequest withVerification(FetchRequest request, String namespace, GitRepositorySpec spec) {
+    if (spec.verify() == null) {
+      return request;
+    }
+    Verification.Mode mode;
+    try {
+      mode = Verification.Mode.parse(spec.verify().mode());
+    } catch (RuntimeException e) {
+      throw new SourceInputs.Unavailable(FailureReason.INVALID_SPEC, e.getMessage());
+    }
+    String name = spec.verify().secretRef() == null ? null : spec.verify().secretRef().name();
+    return request.withVerification(new Verification(mode,
+        SourceInputs.secretData(client, namespace, name, "spec.verify.secretRef",
+            FailureReason.VERIFICATION_FAILED)));
+  }
+
+  private FetchRequest withProxy(FetchRequest request, String namespace, GitRepositorySpec spec) {
+    if (spec.proxySecretRef() == null) {
+      return request;
+    }
+    return request.withProxy(SourceInputs.secretData(client, namespace, spec.proxySecretRef().name(),
+        "spec.proxySecretRef", FailureReason.GIT_OPERATION_FAILED));
+  }
+
+  static Map<String, byte[]> decode(Secret secret) {
     Map<String, byte[]> data = new HashMap<>();
     if (secret.getData() != null) {
       secret.getData().forEach((k, v) -> data.put(k, Base64.getDecoder().decode(v)));

@@ -33,8 +33,14 @@ final class SourceStatuses {
     Artifact artifact = status.artifact()
         .map(a -> new Artifact(a.revision(), a.digest(), a.path().toString(), format(a.lastUpdateTime())))
         .orElse(null);
+    var included = status.artifact().map(a -> a.included().stream()
+        .map(i -> new dev.capstan.api.source.IncludedArtifact(i.name(), i.revision(), i.digest(), i.toPath()))
+        .toList()).filter(l -> !l.isEmpty()).orElse(null);
+    String verifiedMode = status.artifact().flatMap(dev.capstan.source.Artifact::verified)
+        .map(dev.capstan.source.Verified::mode).orElse(null);
     return new GitRepositoryStatus(status.observedGeneration(),
-        status.conditions().stream().map(SourceStatuses::toApi).toList(), artifact, handledRequestedAt);
+        status.conditions().stream().map(SourceStatuses::toApi).toList(), artifact, handledRequestedAt,
+        included, verifiedMode);
   }
 
   private static Condition fromApi(io.fabric8.kubernetes.api.model.Condition c) {

@@ -98,6 +98,44 @@ final class EngineFixture implements AutoCloseable {
         """.formatted(name, namespace, SHARD_LABEL, shard, url));
   }
 
+  /** Creates a GitRepository following {@code main} of {@code url}; {@code extraSpec} is YAML indented by 2. */
+  void gitRepository(String name, String url, String extraSpec) {
+    create(GitRepository.class, """
+        apiVersion: source.capstan.dev/v1
+        kind: GitRepository
+        metadata: {name: %s, namespace: %s, labels: {%s: %s}}
+        spec:
+          url: "%s"
+          ref: {branch: main}
+          interval: 10m
+        %s
+        """.formatted(name, namespace, SHARD_LABEL, shard, url, extraSpec.stripTrailing()));
+  }
+
+  GitRepository gitRepository(String name) {
+    return client.resources(GitRepository.class).inNamespace(namespace).withName(name).get();
+  }
+
+  /** Waits until the GitRepository's condition satisfies {@code test}, and returns it as seen. */
+  Condition awaitSourceCondition(String name, String type, Duration atMost, Predicate<Condition> test) {
+    java.util.concurrent.atomic.AtomicReference<Condition> seen = new java.util.concurrent.atomic.AtomicReference<>();
+    eventually(atMost).untilAsserted(() -> {
+      var status = gitRepository(name).getStatus();
+      Optional<Condition> matching = status == null || status.conditions() == null ? Optional.empty()
+          : status.conditions().stream().filter(c -> type.equals(c.getType())).filter(test).findFirst();
+      org.junit.jupiter.api.Assertions.assertTrue(matching.isPresent(),
+          () -> "GitRepository " + name + " has status " + gitRepository(name).getStatus());
+      seen.set(matching.get());
+    });
+    return seen.get();
+  }
+
+  void secret(String name, Map<String, String> stringData) {
+    client.secrets().inNamespace(namespace).resource(new io.fabric8.kubernetes.api.model.SecretBuilder()
+        .withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
+        .withStringData(stringData).build()).create();
+  }
+
   /** Creates a Kustomization; {@code extraSpec} is YAML for further spec fields, indented by 2. */
   void kustomization(String name, String source, String path, String extraSpec) {
     kustomization(name, namespace, namespace, source, path, extraSpec);

@@ -58,6 +58,39 @@ final class GitFixture implements AutoCloseable {
     }
   }
 
+  /** Writes the files and commits them signed by {@code key}; returns the revision Capstan reports. */
+  String commitSigned(Map<String, String> files, dev.capstan.testing.PgpTestKey key) {
+    try {
+      for (var entry : files.entrySet()) {
+        Path file = dir.resolve(entry.getKey());
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, entry.getValue(), StandardCharsets.UTF_8);
+        git.add().addFilepattern(entry.getKey()).call();
+      }
+      var repo = git.getRepository();
+      try (var inserter = repo.newObjectInserter()) {
+        var builder = new org.eclipse.jgit.lib.CommitBuilder();
+        builder.setTreeId(repo.readDirCache().writeTree(inserter));
+        var head = repo.resolve("HEAD");
+        if (head != null) {
+          builder.setParentId(head);
+        }
+        builder.setAuthor(AUTHOR);
+        builder.setCommitter(AUTHOR);
+        builder.setMessage("signed change");
+        builder.setGpgSignature(new org.eclipse.jgit.lib.GpgSignature(key.sign(builder.build())));
+        var id = inserter.insert(builder);
+        inserter.flush();
+        var update = repo.updateRef("HEAD");
+        update.setNewObjectId(id);
+        update.forceUpdate();
+        return "main@sha1:" + id.getName();
+      }
+    } catch (IOException | GitAPIException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   @Override
   public void close() {
     server.close();

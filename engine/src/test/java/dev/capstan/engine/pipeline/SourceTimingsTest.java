@@ -13,7 +13,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SourceTimingsTest {
 
   private static GitRepositorySpec spec(String interval, String timeout) {
-    return new GitRepositorySpec("https://git.example/org/repo.git", null, interval, timeout, null, null, null);
+    return new GitRepositorySpec("https://git.example/org/repo.git", null, interval, timeout, null, null, null,
+        null, null, null, null, null);
   }
 
   @ParameterizedTest

@@ -28,8 +28,17 @@ public final class GitRepositoryStatuses {
       FailureReason reason = failed.reason();
       conditions.add(condition(previous, Condition.READY, Condition.Status.FALSE,
           reason.conditionReason(), failed.message(), generation, now));
-      conditions.add(condition(previous, Condition.FETCH_FAILED, Condition.Status.TRUE,
+      String failureType = reason == FailureReason.INCLUDE_UNAVAILABLE
+          ? Condition.INCLUDE_UNAVAILABLE : Condition.FETCH_FAILED;
+      conditions.add(condition(previous, failureType, Condition.Status.TRUE,
           reason.conditionReason(), failed.message(), generation, now));
+      if (reason == FailureReason.VERIFICATION_FAILED) {
+        conditions.add(condition(previous, Condition.SOURCE_VERIFIED, Condition.Status.FALSE,
+            reason.conditionReason(), failed.message(), generation, now));
+      } else {
+        // Another failure says nothing new about signatures: what was last seen stands.
+        previous.condition(Condition.SOURCE_VERIFIED).ifPresent(conditions::add);
+      }
       if (reason.needsSpecChange()) {
         conditions.add(condition(previous, Condition.STALLED, Condition.Status.TRUE,
             reason.conditionReason(), failed.message(), generation, now));
@@ -40,6 +49,8 @@ public final class GitRepositoryStatuses {
       String message = "stored artifact for revision '" + current.revision() + "'";
       conditions.add(condition(previous, Condition.READY, Condition.Status.TRUE, SUCCEEDED,
           message, generation, now));
+      current.verified().ifPresent(v -> conditions.add(condition(previous,
+          Condition.SOURCE_VERIFIED, Condition.Status.TRUE, SUCCEEDED, v.message(), generation, now)));
     }
     artifact.ifPresent(a -> conditions.add(condition(previous, Condition.ARTIFACT_IN_STORAGE,
         Condition.Status.TRUE, SUCCEEDED,

@@ -77,6 +77,59 @@ public final class TestRepo implements AutoCloseable {
     return git.commit().setMessage(message).setAuthor(when).setCommitter(when).call();
   }
 
+  /**
+   * Writes the files and commits them with {@code signature} made over the commit's bytes (the
+   * function gets the unsigned commit and returns the armored signature to store in it).
+   */
+  public RevCommit signedCommit(String message, Map<String, String> files,
+      java.util.function.UnaryOperator<byte[]> signature) throws IOException, GitAPIException {
+    for (var e : files.entrySet()) {
+      Path file = workTree.resolve(e.getKey());
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, e.getValue(), StandardCharsets.UTF_8);
+    }
+    git.add().addFilepattern(".").call();
+    var repo = git.getRepository();
+    try (var inserter = repo.newObjectInserter(); var walk = new org.eclipse.jgit.revwalk.RevWalk(repo)) {
+      var builder = new org.eclipse.jgit.lib.CommitBuilder();
+      builder.setTreeId(repo.readDirCache().writeTree(inserter));
+      var head = repo.resolve("HEAD");
+      if (head != null) {
+        builder.setParentId(head);
+      }
+      PersonIdent when = new PersonIdent(AUTHOR, AUTHOR.getWhenAsInstant().plusSeconds(tick++));
+      builder.setAuthor(when);
+      builder.setCommitter(when);
+      builder.setMessage(message);
+      builder.setGpgSignature(new org.eclipse.jgit.lib.GpgSignature(signature.apply(builder.build())));
+      var id = inserter.insert(builder);
+      inserter.flush();
+      var update = repo.updateRef("HEAD");
+      update.setNewObjectId(id);
+      update.forceUpdate();
+      return walk.parseCommit(id);
+    }
+  }
+
+  /** An annotated tag of HEAD signed with {@code signature} over the tag's bytes. */
+  public void signedTag(String name, java.util.function.UnaryOperator<byte[]> signature)
+      throws IOException {
+    var repo = git.getRepository();
+    try (var inserter = repo.newObjectInserter()) {
+      var builder = new org.eclipse.jgit.lib.TagBuilder();
+      builder.setObjectId(repo.resolve("HEAD"), org.eclipse.jgit.lib.Constants.OBJ_COMMIT);
+      builder.setTag(name);
+      builder.setTagger(AUTHOR);
+      builder.setMessage(name + "\n");
+      builder.setGpgSignature(new org.eclipse.jgit.lib.GpgSignature(signature.apply(builder.build())));
+      var id = inserter.insert(builder);
+      inserter.flush();
+      var update = repo.updateRef(org.eclipse.jgit.lib.Constants.R_TAGS + name);
+      update.setNewObjectId(id);
+      update.forceUpdate();
+    }
+  }
+
   public void tag(String name, boolean annotated) throws GitAPIException {
     git.tag().setName(name).setAnnotated(annotated).setMessage(annotated ? name : null)
         .setTagger(annotated ? AUTHOR : null).call();

@@ -1,0 +1,114 @@
+package dev.capstan.engine.pipeline;
+
+import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.GitRepositoryInclude;
+import dev.capstan.source.FailureReason;
+import dev.capstan.source.Inclusion;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a GitRepository's fetch reads from the cluster besides its own spec: the Secrets of
+ * {@code spec.verify} and {@code spec.proxySecretRef}, and the artifacts of {@code spec.include}
+ * (same namespace only).
+ */
+final class SourceInputs {
+
+  /** Include chains longer than this are refused, as is any that comes back to where it started. */
+  static final int MAX_INCLUDE_DEPTH = 10;
+
+  /** An input is missing or unusable; the fetch is not attempted. */
+  static final class Unavailable extends RuntimeException {
+    private final FailureReason reason;
+
+    Unavailable(FailureReason reason, String message) {
+      super(message, null, false, false);
+      this.reason = reason;
+    }
+
+    FailureReason reason() {
+      return reason;
+    }
+  }
+
+  private final KubernetesClient client;
+
+  SourceInputs(KubernetesClient client) {
+    this.client = client;
+  }
+
+  static Map<String, byte[]> secretData(KubernetesClient client, String namespace, String name,
+      String field, FailureReason reason) {
+    Secret secret = name == null ? null : client.secrets().inNamespace(namespace).withName(name).get();
+    if (secret == null) {
+      throw new Unavailable(reason, field + ": secret '" + namespace + "/" + name + "' not found");
+    }
+    return SourcePipeline.decode(secret);
+  }
+
+  /** The included artifacts, in spec order; refuses missing, not-ready and cyclic includes. */
+  List<Inclusion> resolve(GitRepository repo) {
+    var spec = repo.getSpec();
+    if (spec.includes().isEmpty()) {
+      return List.of();
+    }
+    String namespace = repo.getMetadata().getNamespace();
+    refuseCycles(namespace, repo.getMetadata().getName(), spec.includes());
+    List<Inclusion> result = new ArrayList<>();
+    for (GitRepositoryInclude include : spec.includes()) {
+      String name = include.repository().name();
+      GitRepository included = get(namespace, name);
+      if (included == null) {
+        throw new Unavailable(FailureReason.INCLUDE_UNAVAILABLE,
+            "included GitRepository '" + namespace + "/" + name + "' not found");
+      }
+      var artifact = included.getStatus() == null ? null : included.getStatus().artifact();
+      if (artifact == null || artifact.digest() == null || artifact.revision() == null) {
+        throw new Unavailable(FailureReason.INCLUDE_UNAVAILABLE,
+            "included GitRepository '" + namespace + "/" + name + "' has no artifact yet");
+      }
+      result.add(new Inclusion(name, artifact.revision(), artifact.digest(), include.fromPath(),
+          include.toPath()));
+    }
+    return result;
+  }
+
+  /** Follows the includes' own includes; a path back to {@code self} would change forever. */
+  private void refuseCycles(String namespace, String self, List<GitRepositoryInclude> includes) {
+    List<List<String>> paths = new ArrayList<>();
+    for (GitRepositoryInclude include : includes) {
+      paths.add(List.of(self, include.repository().name()));
+    }
+    while (!paths.isEmpty()) {
+      List<List<String>> next = new ArrayList<>();
+      for (List<String> path : paths) {
+        String last = path.get(path.size() - 1);
+        if (last.equals(self)) {
+          throw new Unavailable(FailureReason.INVALID_SPEC,
+              "spec.include makes a cycle: " + String.join(" -> ", path));
+        }
+        if (path.size() > MAX_INCLUDE_DEPTH) {
+          throw new Unavailable(FailureReason.INVALID_SPEC,
+              "spec.include nests more than " + MAX_INCLUDE_DEPTH + " GitRepositories deep");
+        }
+        GitRepository repo = get(namespace, last);
+        if (repo == null || repo.getSpec() == null || path.subList(0, path.size() - 1).contains(last)) {
+          continue;
+        }
+        for (GitRepositoryInclude include : repo.getSpec().includes()) {
+          List<String> longer = new ArrayList<>(path);
+          longer.add(include.repository().name());
+          next.add(longer);
+        }
+      }
+      paths = next;
+    }
+  }
+
+  private GitRepository get(String namespace, String name) {
+    return client.resources(GitRepository.class).inNamespace(namespace).withName(name).get();
+  }
+}
