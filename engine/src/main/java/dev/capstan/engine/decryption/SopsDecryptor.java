@@ -61,6 +61,34 @@ public final class SopsDecryptor {
     decrypt(content, format, keys);
   }
 
+  /**
+   * Verifies the committed documents of a YAML or JSON file whose encrypted MAC is {@code mac}
+   * (SOPS writes a new one at every encryption): they must decrypt and their MAC hold.
+   *
+   * @return false when no document of the file carries that MAC
+   * @throws DecryptionException when one does and fails
+   */
+  public boolean verifyCommitted(byte[] content, SopsFormat format, String mac, DecryptionKeys keys) {
+    List<Document> documents = format == SopsFormat.YAML
+        ? StructuredFormats.readYamlEach(content) : List.of(StructuredFormats.readJson(content));
+    List<Object> branches = new ArrayList<>();
+    Object metadata = null;
+    for (Document document : documents) {
+      if (document.metadata() instanceof Map<?, ?> sops && mac.equals(sops.get("mac"))) {
+        branches.addAll(document.branches());
+        metadata = document.metadata();
+      }
+    }
+    if (metadata == null) {
+      return false;
+    }
+    SopsMetadata parsed = SopsMetadata.of(metadata);
+    TreeDecryption tree = new TreeDecryption(parsed, DataKey.of(parsed, keys));
+    branches.forEach(tree::decrypt);
+    tree.verifyMac();
+    return true;
+  }
+
   /** The branches and metadata of a document in its format. */
   static Document read(byte[] content, SopsFormat format) {
     return switch (format) {

@@ -60,6 +60,23 @@ final class StructuredFormats {
     return document(branches, metadata);
   }
 
+  /** Each document of a YAML stream with its own metadata (none for a plain document). */
+  static List<Document> readYamlEach(byte[] content) {
+    List<Document> result = new ArrayList<>();
+    try (MappingIterator<LinkedHashMap<String, Object>> docs = YAML.readerFor(MAP).readValues(content)) {
+      while (docs.hasNext()) {
+        LinkedHashMap<String, Object> doc = docs.next();
+        if (doc != null) {
+          Object sops = doc.remove("sops");
+          result.add(new Document(new ArrayList<>(List.of(doc)), sops));
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      throw malformed("YAML");
+    }
+    return result;
+  }
+
   static Document readJson(byte[] content) {
     LinkedHashMap<String, Object> doc;
     try {
