@@ -56,6 +56,9 @@ public record KustomizationSpec(
     @JsonPropertyDescription("Leave out components whose directory does not exist.")
     Boolean ignoreMissingComponents,
     PostBuild postBuild,
+    @JsonPropertyDescription("Decrypt SOPS-encrypted Secrets of the build output and the files that "
+        + "secretGenerators read, with the keys of a Secret.")
+    Decryption decryption,
     @Size(max = 253) @JsonPropertyDescription("Service account to impersonate when applying.")
     String serviceAccountName,
     @JsonPropertyDescription("What happens to applied objects when this Kustomization is deleted.")

@@ -71,6 +71,50 @@ final class ArtifactSnapshot {
         .build());
   }
 
+  /**
+   * A copy of this snapshot in which the given files (paths relative to the artifact's root, in
+   * the tree already) have other content: decrypted inputs a build must see and nothing else
+   * may. The copy is never cached; it is closed with its lease.
+   */
+  ArtifactSnapshot withReplaced(java.util.Map<String, byte[]> files) throws BuildException {
+    FileSystem memory = newFileSystem();
+    try {
+      Path from = root();
+      Path to = memory.getPath(ROOT);
+      try (var paths = Files.walk(from)) {
+        for (Path path : (Iterable<Path>) paths::iterator) {
+          Path target = to;
+          for (Path part : from.relativize(path)) {
+            target = target.resolve(part.toString());
+          }
+          if (Files.isDirectory(path)) {
+            Files.createDirectories(target);
+          } else {
+            Files.write(target, Files.readAllBytes(path));
+          }
+        }
+      }
+      for (var file : files.entrySet()) {
+        Path target = to.resolve(file.getKey()).normalize();
+        if (!target.startsWith(to) || !Files.isRegularFile(target)) {
+          throw new BuildException(BuildErrorKind.ARTIFACT,
+              "a replaced file is not a file of the artifact: " + file.getKey());
+        }
+        Files.write(target, file.getValue());
+      }
+      ArtifactSnapshot copy = new ArtifactSnapshot(memory, bytes);
+      copy.lease();
+      copy.retire();
+      return copy;
+    } catch (IOException | UncheckedIOException e) {
+      closeQuietly(memory);
+      throw new BuildException(BuildErrorKind.ARTIFACT, "the artifact cannot be read: " + reason(e));
+    } catch (BuildException e) {
+      closeQuietly(memory);
+      throw e;
+    }
+  }
+
   Path root() {
     return fileSystem.getPath(ROOT);
   }

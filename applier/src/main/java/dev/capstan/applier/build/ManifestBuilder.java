@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -39,6 +40,39 @@ public final class ManifestBuilder implements AutoCloseable {
    */
   public BuildResult build(Path root, String digest, String path, BuildOptions options) {
     return run(root, Optional.of(digest), path, KustomizeRequest.Output.OBJECTS, options);
+  }
+
+  /**
+   * As {@link #build(Path, String, String, BuildOptions)}, with some files of the artifact seen
+   * by this build only with other content (paths relative to {@code root}): the decrypted inputs
+   * of a Kustomization's secretGenerators. They live in this build's own in-memory copy and are
+   * never written to disk; neither the copy nor the result is kept.
+   */
+  public BuildResult build(Path root, String digest, String path, BuildOptions options,
+      Map<String, byte[]> replacedFiles) {
+    if (replacedFiles.isEmpty()) {
+      return build(root, digest, path, options);
+    }
+    try {
+      if (!Files.isDirectory(root)) {
+        return new BuildResult.Failed(new BuildError(BuildErrorKind.ARTIFACT, "the artifact is not in local storage"));
+      }
+      byte[] request = KustomizeRequest.of(path, KustomizeRequest.Output.OBJECTS, options).toJson(mapper);
+      ArtifactSnapshot shared = snapshots.lease(root, digest);
+      ArtifactSnapshot own;
+      try {
+        own = shared.withReplaced(replacedFiles);
+      } finally {
+        shared.release();
+      }
+      try {
+        return KustomizeResponse.parse(runtime.call(request, own), mapper).toResult(KustomizeRequest.Output.OBJECTS);
+      } finally {
+        own.release();
+      }
+    } catch (BuildException e) {
+      return new BuildResult.Failed(e.error());
+    }
   }
 
   /** Builds {@code path} of a directory that may change between builds; nothing is kept. */

@@ -171,8 +171,10 @@ public final class KustomizationPipeline {
 
   private List<GenericKubernetesResource> build(Attempt attempt, StoredArtifact artifact) {
     KustomizationSpec spec = attempt.object.getSpec();
+    Decrypting decrypting = Decrypting.of(spec, attempt.namespace(), attempt.acting.client());
     BuildResult result = parts.builder().build(artifact.tree(), artifact.digest(), spec.path(),
-        BuildSettings.of(spec, attempt.namespace(), attempt.acting.client()));
+        BuildSettings.of(spec, attempt.namespace(), attempt.acting.client()),
+        decrypting.generatorInputs(artifact.tree(), spec));
     if (result instanceof BuildResult.Failed failed) {
       String message = "build of path '" + (spec.path() == null ? "./" : spec.path()) + "' at revision "
           + artifact.revision() + " failed: " + failed.error().message();
@@ -180,7 +182,7 @@ public final class KustomizationPipeline {
           ? StageFailure.transientFailure(Reason.BUILD_FAILED, message)
           : StageFailure.terminal(Reason.BUILD_FAILED, message);
     }
-    return ((BuildResult.Built) result).objects();
+    return decrypting.objects(artifact.tree(), ((BuildResult.Built) result).objects());
   }
 
   private ApplyResult apply(Attempt attempt, List<GenericKubernetesResource> objects) {

@@ -41,7 +41,7 @@ class SuspendResumeIT extends EngineTestBase {
               s.retryInterval(), s.timeout(), s.prune(), s.waitForAll(), s.force(), suspend, s.healthChecks(),
               s.healthCheckExprs(), s.dependsOn(), s.targetNamespace(), s.namePrefix(), s.nameSuffix(),
               s.commonMetadata(), s.patches(), s.images(), s.components(), s.ignoreMissingComponents(),
-              s.postBuild(), s.serviceAccountName(),
+              s.postBuild(), s.decryption(), s.serviceAccountName(),
               s.deletionPolicy()));
           return k;
         });

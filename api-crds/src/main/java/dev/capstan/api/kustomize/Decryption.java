@@ -1,0 +1,20 @@
+package dev.capstan.api.kustomize;
+
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.capstan.api.common.LocalObjectReference;
+import io.fabric8.generator.annotation.Required;
+
+/** How SOPS-encrypted files and Secrets of the source are decrypted before they are applied. */
+public record Decryption(
+    @Required @JsonPropertyDescription("The decryption provider; sops is the only one.")
+    Provider provider,
+    @JsonPropertyDescription("Secret in the Kustomization's namespace that holds the private keys: "
+        + "age identities in entries ending in .agekey, armored OpenPGP private keys in entries "
+        + "ending in .asc.")
+    LocalObjectReference secretRef) {
+
+  /** The decryption providers. */
+  public enum Provider {
+    sops
+  }
+}

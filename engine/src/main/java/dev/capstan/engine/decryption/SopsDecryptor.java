@@ -1,0 +1,111 @@
+package dev.capstan.engine.decryption;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Decrypts SOPS documents with age and OpenPGP keys, reimplemented from SOPS' format: the data
+ * key is recovered from a recipient's copy in the {@code sops} metadata, every value is
+ * decrypted with AES-256-GCM bound to its path, and the MAC over all values is checked.
+ *
+ * <p>Which values are encrypted is decided as SOPS decides it, by the suffix and regex rules in
+ * the metadata. With {@code encrypted_comment_regex} or {@code unencrypted_comment_regex} the
+ * rule depends on YAML comments, which the parser does not keep; there a value counts as
+ * encrypted when it is in SOPS' encrypted form, which gives the same values and MAC for any
+ * document SOPS wrote (a changed value still fails its own authentication or the MAC).
+ */
+public final class SopsDecryptor {
+  /** Largest document decrypted; Flux's limit. */
+  public static final int MAX_DOCUMENT_BYTES = 5 << 20;
+
+  /**
+   * Decrypts a whole document and verifies its MAC.
+   *
+   * @throws DecryptionException when a key is missing, the document is malformed or changed
+   */
+  public DecryptedDocument decrypt(byte[] content, SopsFormat format, DecryptionKeys keys) {
+    if (content.length > MAX_DOCUMENT_BYTES) {
+      throw new DecryptionException(DecryptionException.Problem.MALFORMED,
+          "the document is larger than " + (MAX_DOCUMENT_BYTES >> 20) + " MiB");
+    }
+    Document document = read(content, format);
+    SopsMetadata metadata = SopsMetadata.of(document.metadata());
+    TreeDecryption tree = new TreeDecryption(metadata, DataKey.of(metadata, keys));
+    List<Object> plain = new ArrayList<>();
+    for (Object branch : document.branches()) {
+      plain.add(tree.decrypt(branch));
+    }
+    tree.verifyMac();
+    return new DecryptedDocument(write(plain, format));
+  }
+
+  /**
+   * Decrypts a SOPS-encrypted object (a Kubernetes Secret as the build gave it) in place of its
+   * values, without its {@code sops} entry. The MAC is not checked here: the build may have
+   * changed the object's other fields (namespace, labels); {@link #verify} checks it on the
+   * document as committed.
+   */
+  public Map<String, Object> decryptObject(Map<String, Object> object, DecryptionKeys keys) {
+    Map<String, Object> copy = new LinkedHashMap<>(object);
+    SopsMetadata metadata = SopsMetadata.of(copy.remove("sops"));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> plain = (Map<String, Object>) new TreeDecryption(metadata, DataKey.of(metadata, keys))
+        .decrypt(copy);
+    return plain;
+  }
+
+  /** Checks that a committed document decrypts and its MAC holds, without keeping the plaintext. */
+  public void verify(byte[] content, SopsFormat format, DecryptionKeys keys) {
+    decrypt(content, format, keys);
+  }
+
+  /**
+   * Verifies the committed documents of a YAML or JSON file whose encrypted MAC is {@code mac}
+   * (SOPS writes a new one at every encryption): they must decrypt and their MAC hold.
+   *
+   * @return false when no document of the file carries that MAC
+   * @throws DecryptionException when one does and fails
+   */
+  public boolean verifyCommitted(byte[] content, SopsFormat format, String mac, DecryptionKeys keys) {
+    List<Document> documents = format == SopsFormat.YAML
+        ? StructuredFormats.readYamlEach(content) : List.of(StructuredFormats.readJson(content));
+    List<Object> branches = new ArrayList<>();
+    Object metadata = null;
+    for (Document document : documents) {
+      if (document.metadata() instanceof Map<?, ?> sops && mac.equals(sops.get("mac"))) {
+        branches.addAll(document.branches());
+        metadata = document.metadata();
+      }
+    }
+    if (metadata == null) {
+      return false;
+    }
+    SopsMetadata parsed = SopsMetadata.of(metadata);
+    TreeDecryption tree = new TreeDecryption(parsed, DataKey.of(parsed, keys));
+    branches.forEach(tree::decrypt);
+    tree.verifyMac();
+    return true;
+  }
+
+  /** The branches and metadata of a document in its format. */
+  static Document read(byte[] content, SopsFormat format) {
+    return switch (format) {
+      case YAML -> StructuredFormats.readYaml(content);
+      case JSON, BINARY -> StructuredFormats.readJson(content);
+      case DOTENV -> FlatFormats.readDotenv(content);
+      case INI -> FlatFormats.readIni(content);
+    };
+  }
+
+  private static byte[] write(List<Object> branches, SopsFormat format) {
+    return switch (format) {
+      case YAML -> StructuredFormats.writeYaml(branches);
+      case JSON -> StructuredFormats.writeJson(branches);
+      case BINARY -> StructuredFormats.binaryData(branches);
+      case DOTENV -> FlatFormats.writeDotenv(branches);
+      case INI -> FlatFormats.writeIni(branches);
+    };
+  }
+}

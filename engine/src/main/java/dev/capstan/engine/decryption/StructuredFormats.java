@@ -1,0 +1,144 @@
+package dev.capstan.engine.decryption;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** YAML, JSON and binary (a JSON envelope) documents, read in document order. */
+final class StructuredFormats {
+  private static final StreamReadConstraints LIMITS =
+      StreamReadConstraints.builder().maxNestingDepth(100).maxStringLength(5 << 20).build();
+  private static final ObjectMapper JSON = JsonMapper.builder()
+      .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+      .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+      .enable(SerializationFeature.INDENT_OUTPUT)
+      .build();
+  private static final YAMLMapper YAML = YAMLMapper.builder(
+          YAMLFactory.builder().streamReadConstraints(LIMITS).build())
+      .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+      .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+      .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+      .build();
+  private static final TypeReference<LinkedHashMap<String, Object>> MAP = new TypeReference<>() {};
+
+  static {
+    JSON.getFactory().setStreamReadConstraints(LIMITS);
+  }
+
+  private StructuredFormats() {}
+
+  static Document readYaml(byte[] content) {
+    List<Object> branches = new ArrayList<>();
+    Object metadata = null;
+    try (MappingIterator<LinkedHashMap<String, Object>> docs = YAML.readerFor(MAP).readValues(content)) {
+      while (docs.hasNext()) {
+        LinkedHashMap<String, Object> doc = docs.next();
+        if (doc == null) {
+          continue;
+        }
+        Object sops = doc.remove("sops");
+        metadata = sops == null ? metadata : sops;
+        branches.add(doc);
+      }
+    } catch (IOException | RuntimeException e) {
+      throw malformed("YAML");
+    }
+    return document(branches, metadata);
+  }
+
+  /** Each document of a YAML stream with its own metadata (none for a plain document). */
+  static List<Document> readYamlEach(byte[] content) {
+    List<Document> result = new ArrayList<>();
+    try (MappingIterator<LinkedHashMap<String, Object>> docs = YAML.readerFor(MAP).readValues(content)) {
+      while (docs.hasNext()) {
+        LinkedHashMap<String, Object> doc = docs.next();
+        if (doc != null) {
+          Object sops = doc.remove("sops");
+          result.add(new Document(new ArrayList<>(List.of(doc)), sops));
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      throw malformed("YAML");
+    }
+    return result;
+  }
+
+  static Document readJson(byte[] content) {
+    LinkedHashMap<String, Object> doc;
+    try {
+      doc = JSON.readValue(content, MAP);
+    } catch (IOException | RuntimeException e) {
+      throw malformed("JSON");
+    }
+    if (doc == null) {
+      throw malformed("JSON");
+    }
+    Object sops = doc.remove("sops");
+    return document(new ArrayList<>(List.of(doc)), sops);
+  }
+
+  static byte[] writeYaml(List<Object> branches) {
+    StringBuilder out = new StringBuilder();
+    try {
+      for (int i = 0; i < branches.size(); i++) {
+        if (i > 0) {
+          out.append("---\n");
+        }
+        out.append(YAML.writeValueAsString(branches.get(i)));
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException("a decrypted tree is always writable", e);
+    }
+    return out.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  static byte[] writeJson(List<Object> branches) {
+    try {
+      return JSON.writeValueAsBytes(branches.get(0));
+    } catch (IOException e) {
+      throw new IllegalStateException("a decrypted tree is always writable", e);
+    }
+  }
+
+  /** A binary file's bytes: the envelope's {@code data}. */
+  static byte[] binaryData(List<Object> branches) {
+    if (branches.get(0) instanceof Map<?, ?> map) {
+      Object data = map.get("data");
+      if (data instanceof byte[] raw) {
+        return raw;
+      }
+      if (data instanceof String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+      }
+    }
+    throw new DecryptionException(DecryptionException.Problem.MALFORMED,
+        "the binary envelope has no string 'data'");
+  }
+
+  private static Document document(List<Object> branches, Object metadata) {
+    if (metadata == null) {
+      throw new DecryptionException(DecryptionException.Problem.MALFORMED,
+          "the document has no sops metadata: it is not SOPS-encrypted");
+    }
+    return new Document(branches, metadata);
+  }
+
+  private static DecryptionException malformed(String format) {
+    return new DecryptionException(DecryptionException.Problem.MALFORMED,
+        "the document is not valid " + format);
+  }
+}

@@ -1,0 +1,125 @@
+package dev.capstan.engine.pipeline;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.capstan.api.kustomize.Decryption;
+import dev.capstan.api.kustomize.KustomizationSpec;
+import dev.capstan.engine.conditions.Reason;
+import dev.capstan.engine.decryption.DecryptionException;
+import dev.capstan.engine.decryption.DecryptionKeys;
+import dev.capstan.engine.decryption.EncryptedObjects;
+import dev.capstan.engine.decryption.GeneratorInputs;
+import dev.capstan.engine.decryption.SopsDecryptor;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The decryption around the build, as Flux does it with {@code spec.decryption}: SOPS-encrypted
+ * secretGenerator inputs before it (the build sees them decrypted in its own in-memory copy),
+ * SOPS-encrypted objects of its output after it. Failures stop the revision with Reason
+ * DecryptionFailed, naming the file or object and what failed, never a value.
+ */
+final class Decrypting {
+  private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
+
+  private final SopsDecryptor decryptor = new SopsDecryptor();
+  private final Optional<DecryptionKeys> keys;
+
+  private Decrypting(Optional<DecryptionKeys> keys) {
+    this.keys = keys;
+  }
+
+  /** Reads the decryption Secret of the spec, if it names one, with the Kustomization's client. */
+  static Decrypting of(KustomizationSpec spec, String namespace, KubernetesClient client) {
+    Decryption decryption = spec.decryption();
+    if (decryption == null) {
+      return new Decrypting(Optional.empty());
+    }
+    if (decryption.secretRef() == null || decryption.secretRef().name() == null) {
+      return new Decrypting(Optional.of(DecryptionKeys.fromSecretData(Map.of())));
+    }
+    String name = decryption.secretRef().name();
+    Secret secret;
+    try {
+      secret = client.secrets().inNamespace(namespace).withName(name).get();
+    } catch (KubernetesClientException e) {
+      throw StageFailure.transientFailure(Reason.DECRYPTION_FAILED,
+          "cannot read decryption Secret '" + namespace + "/" + name + "': " + e.getStatus().getMessage());
+    }
+    if (secret == null) {
+      throw StageFailure.transientFailure(Reason.DECRYPTION_FAILED,
+          "decryption Secret '" + namespace + "/" + name + "' not found");
+    }
+    Map<String, byte[]> data = new HashMap<>();
+    if (secret.getData() != null) {
+      secret.getData().forEach((k, v) -> data.put(k, Base64.getDecoder().decode(v)));
+    }
+    try {
+      return new Decrypting(Optional.of(DecryptionKeys.fromSecretData(data)));
+    } catch (DecryptionException e) {
+      throw failure(e.in("decryption Secret '" + namespace + "/" + name + "'"));
+    }
+  }
+
+  /** The decrypted secretGenerator inputs of the build, by path in the artifact. */
+  Map<String, byte[]> generatorInputs(java.nio.file.Path tree, KustomizationSpec spec) {
+    if (keys.isEmpty()) {
+      return Map.of();
+    }
+    try {
+      return GeneratorInputs.decrypt(tree, spec.path(),
+          spec.components() == null ? List.of() : spec.components(), decryptor, keys.get());
+    } catch (DecryptionException e) {
+      throw failure(e);
+    } catch (IOException e) {
+      throw StageFailure.transientFailure(Reason.DECRYPTION_FAILED, "the artifact cannot be read: " + e.getMessage());
+    }
+  }
+
+  /** The build's objects with every SOPS-encrypted one decrypted; refused without spec.decryption. */
+  List<GenericKubernetesResource> objects(java.nio.file.Path tree, List<GenericKubernetesResource> built) {
+    ObjectMapper mapper = Serialization.jsonMapper();
+    EncryptedObjects encrypted = keys.map(k -> new EncryptedObjects(tree, decryptor, k)).orElse(null);
+    List<GenericKubernetesResource> out = new ArrayList<>(built.size());
+    for (GenericKubernetesResource object : built) {
+      Map<String, Object> map = mapper.convertValue(object, MAP);
+      if (!EncryptedObjects.isEncrypted(map)) {
+        out.add(object);
+        continue;
+      }
+      String what = object.getKind() + "/" + (object.getMetadata().getNamespace() == null ? ""
+          : object.getMetadata().getNamespace() + "/") + object.getMetadata().getName();
+      if (encrypted == null) {
+        throw StageFailure.terminal(Reason.DECRYPTION_FAILED, what
+            + " is SOPS-encrypted and spec.decryption is not set: it cannot be applied");
+      }
+      try {
+        out.add(mapper.convertValue(encrypted.decrypt(map), GenericKubernetesResource.class));
+      } catch (DecryptionException e) {
+        throw failure(e.in(what));
+      } catch (IOException e) {
+        throw StageFailure.transientFailure(Reason.DECRYPTION_FAILED, "the artifact cannot be read: " + e.getMessage());
+      }
+    }
+    return out;
+  }
+
+  /** A wrong or missing key may be fixed in the cluster (retry); a bad document needs a new revision. */
+  private static StageFailure failure(DecryptionException e) {
+    String message = "decryption failed: " + e.getMessage();
+    return switch (e.problem()) {
+      case INVALID_KEY, NO_MATCHING_KEY -> StageFailure.transientFailure(Reason.DECRYPTION_FAILED, message);
+      case MALFORMED, INTEGRITY, UNSUPPORTED -> StageFailure.terminal(Reason.DECRYPTION_FAILED, message);
+    };
+  }
+}
