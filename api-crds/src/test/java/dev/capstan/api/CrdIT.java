@@ -99,6 +99,33 @@ class CrdIT {
   }
 
   @Test
+  void schemaAcceptsADependencyOnAnObjectNamedLikeTheKustomization(KubernetesClient client, TestNamespace ns) {
+    client.resource(kustomization(ns, "web", Map.of("dependsOn", List.of(
+        Map.of("apiVersion", "apps/v1", "kind", "Deployment", "name", "web"),
+        Map.of("apiVersion", "v1", "kind", "ConfigMap", "name", "web", "readyExpr", "dep.data.ok == 'yes'"))))).create();
+    var deps = client.resources(Kustomization.class).inNamespace(ns.name()).withName("web").get().getSpec().dependsOn();
+    assertEquals("apps/v1", deps.get(0).apiVersion());
+    assertEquals("ConfigMap", deps.get(1).kind());
+  }
+
+  @Test
+  void schemaRejectsMalformedOrHalfDependencyTypes(KubernetesClient client, TestNamespace ns) {
+    KubernetesClientException noKind = rejected(client, kustomization(ns, "no-kind", Map.of("dependsOn",
+        List.of(Map.of("apiVersion", "apps/v1", "name", "db")))));
+    assertTrue(noKind.getMessage().contains("apiVersion needs kind"), noKind.getMessage());
+    KubernetesClientException noVersion = rejected(client, kustomization(ns, "no-version", Map.of("dependsOn",
+        List.of(Map.of("kind", "Deployment", "name", "db")))));
+    assertTrue(noVersion.getMessage().contains("kind other than Kustomization needs apiVersion"), noVersion.getMessage());
+    KubernetesClientException malformed = rejected(client, kustomization(ns, "malformed", Map.of("dependsOn",
+        List.of(Map.of("apiVersion", "Apps/V1", "kind", "deployment", "name", "db")))));
+    assertTrue(malformed.getMessage().contains("spec.dependsOn[0].apiVersion"), malformed.getMessage());
+    assertTrue(malformed.getMessage().contains("spec.dependsOn[0].kind"), malformed.getMessage());
+    KubernetesClientException self = rejected(client, kustomization(ns, "me", Map.of("dependsOn",
+        List.of(Map.of("apiVersion", "kustomize.capstan.dev/v1", "kind", "Kustomization", "name", "me")))));
+    assertTrue(self.getMessage().contains("cannot depend on itself"), self.getMessage());
+  }
+
+  @Test
   void schemaRejectsCelExpressionsLongerThanTheLimit(KubernetesClient client, TestNamespace ns) {
     String tooLong = "'" + "a".repeat(HealthCheckExpression.MAX_EXPRESSION_LENGTH) + "' != ''";
     KubernetesClientException error = rejected(client, kustomization(ns, "long-exprs", Map.of(

@@ -26,7 +26,7 @@ class SerializationTest {
           prune: true
           wait: true
           sourceRef: {kind: GitRepository, name: fleet}
-          dependsOn: [{name: infra}]
+          dependsOn: [{name: infra}, {apiVersion: apps/v1, kind: Deployment, name: db, namespace: data}]
           healthCheckExprs:
           - apiVersion: example.com/v1
             kind: Widget
@@ -41,6 +41,9 @@ class SerializationTest {
     assertFalse(ks.getSpec().suspended());
     assertEquals(DeletionPolicy.MirrorPrune, ks.getSpec().effectiveDeletionPolicy());
     assertEquals("infra", ks.getSpec().dependsOn().get(0).name());
+    assertEquals(null, ks.getSpec().dependsOn().get(0).kind());
+    assertEquals("apps/v1", ks.getSpec().dependsOn().get(1).apiVersion());
+    assertEquals("Deployment", ks.getSpec().dependsOn().get(1).kind());
     assertEquals("status.ready == true", ks.getSpec().healthCheckExprs().get(0).current());
     assertEquals(true, ks.getSpec().postBuild().substituteFrom().get(0).optional());
     assertTrue(serialization.asYaml(ks).contains("wait: true"));

@@ -4,6 +4,7 @@ import dev.capstan.applier.apply.Polling;
 import dev.capstan.applier.build.ManifestBuilder;
 import dev.capstan.engine.controller.CacheView;
 import dev.capstan.engine.controller.Controllers;
+import dev.capstan.engine.monitor.DependencyWatches;
 import dev.capstan.engine.monitor.HealthMonitor;
 import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.engine.pipeline.Backoff;
@@ -42,6 +43,7 @@ public final class Engine implements AutoCloseable {
   private final ExecutorService applyPool;
   private final ScheduledExecutorService monitorThread;
   private final HealthMonitor monitor;
+  private final DependencyWatches dependencyWatches;
   private final Operator operator;
   private final ServiceAccountClients accounts;
   private final ManifestBuilder builder;
@@ -58,6 +60,7 @@ public final class Engine implements AutoCloseable {
     WaitTracker waits = new WaitTracker();
     this.monitor = new HealthMonitor(client, statuses, waits, options.clock(), monitorThread,
         options.healthDebounce());
+    this.dependencyWatches = new DependencyWatches(client);
     this.operator = new Operator(o -> {
       o.withKubernetesClient(client)
           .withCloseClientOnStop(false)
@@ -74,9 +77,9 @@ public final class Engine implements AutoCloseable {
         .withAllowedSchemes(UrlScheme.gitRepository()));
     PipelineParts parts = new PipelineParts(client, null, builder, git::storedTree, accounts, statuses,
         monitor, waits, BuiltinLibrary.load(), options.clock(), Backoff.defaults(), options.waitPoll(),
-        options.tenancy().noCrossNamespaceRefs(), observer);
+        options.tenancy().noCrossNamespaceRefs(), observer, dependencyWatches);
     SourcePipeline sources = new SourcePipeline(client, git, statuses, options.clock(), observer);
-    Controllers.register(operator, sources, parts, view, monitor, options.watchLabelSelector());
+    Controllers.register(operator, sources, parts, view, monitor, dependencyWatches, options.watchLabelSelector());
   }
 
   public Engine(EngineOptions options, KubernetesClient client) {
@@ -96,11 +99,17 @@ public final class Engine implements AutoCloseable {
     return monitor;
   }
 
+  /** The watches that wake Kustomizations waiting for objects they depend on. */
+  public DependencyWatches dependencyWatches() {
+    return dependencyWatches;
+  }
+
   @Override
   public void close() {
     extensions.forEach(EngineExtension::stopping);
     operator.stop();
     monitor.close();
+    dependencyWatches.close();
     monitorThread.shutdownNow();
     applyPool.shutdownNow();
     accounts.close();

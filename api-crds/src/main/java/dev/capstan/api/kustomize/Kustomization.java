@@ -30,7 +30,9 @@ import io.fabric8.kubernetes.model.annotation.Version;
     jsonPath = ".metadata.creationTimestamp")
 @ValidationRule(
     value = "!has(self.spec.dependsOn) || self.spec.dependsOn.all(d, d.name != self.metadata.name"
-        + " || (has(d.__namespace__) && d.__namespace__ != ''))",
+        + " || (has(d.__namespace__) && d.__namespace__ != '')"
+        + " || (has(d.kind) && d.kind != 'Kustomization')"
+        + " || (has(d.apiVersion) && !d.apiVersion.startsWith('kustomize.capstan.dev/')))",
     message = "spec.dependsOn: a Kustomization cannot depend on itself")
 public class Kustomization extends CustomResource<KustomizationSpec, KustomizationStatus>
     implements Namespaced {

@@ -40,7 +40,7 @@ public record KustomizationSpec(
     List<HealthCheckReference> healthChecks,
     @JsonPropertyDescription("CEL health checks for custom resources, by apiVersion and kind.")
     List<HealthCheckExpression> healthCheckExprs,
-    @Size(max = 100) @JsonPropertyDescription("Kustomizations that must be ready before this one is applied.")
+    @Size(max = 100) @JsonPropertyDescription("Kustomizations, or other objects, that must be ready before this one is applied.")
     List<DependencyReference> dependsOn,
     @Size(min = 1, max = 63) @JsonPropertyDescription("Namespace set on every namespaced object.")
     String targetNamespace,

@@ -1,8 +1,10 @@
 package dev.capstan.engine.cli;
 
+import dev.capstan.api.kustomize.DependencyReference;
 import dev.capstan.api.kustomize.HealthCheckExpression;
 import dev.capstan.api.kustomize.InventoryEntry;
 import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.engine.dependencies.DependencyReferences;
 import dev.capstan.health.BuiltinLibrary;
 import dev.capstan.health.HealthCheckExpr;
 import dev.capstan.health.HealthEvaluator;
@@ -23,7 +25,8 @@ import java.util.TreeMap;
 
 /**
  * A Kustomization's inventory as a tree: objects grouped by namespace (cluster-scoped ones first),
- * each with its live health; Kustomizations in the inventory nest their own inventories.
+ * each with its live health; Kustomizations in the inventory nest their own inventories. What the
+ * Kustomization depends on comes first, each dependency with its live state.
  */
 final class InventoryTree {
   static final String CLUSTER_SCOPED = "cluster-scoped";
@@ -56,7 +59,51 @@ final class InventoryTree {
     Set<String> ancestors = new HashSet<>();
     ancestors.add(key(view.namespace(), view.name()));
     List<TreeNode> groups = groups(root, ancestors);
-    return new TreeNode(label, groups.isEmpty() ? List.of(TreeNode.leaf("(no inventory: nothing applied yet)")) : groups);
+    List<TreeNode> children = new ArrayList<>();
+    dependsOn(root).ifPresent(children::add);
+    children.addAll(groups.isEmpty() ? List.of(TreeNode.leaf("(no inventory: nothing applied yet)")) : groups);
+    return new TreeNode(label, children);
+  }
+
+  /** What the Kustomization waits for, each with its live state; empty if it depends on nothing. */
+  private Optional<TreeNode> dependsOn(Kustomization ks) {
+    List<DependencyReference> refs = ks.getSpec() == null || ks.getSpec().dependsOn() == null
+        ? List.of() : ks.getSpec().dependsOn();
+    if (refs.isEmpty()) {
+      return Optional.empty();
+    }
+    HealthEvaluator health = evaluatorFor(ks);
+    String namespace = ks.getMetadata().getNamespace();
+    List<TreeNode> nodes = new ArrayList<>();
+    for (DependencyReference ref : refs) {
+      String expr = ref.readyExpr() == null || ref.readyExpr().isBlank() ? "" : "  readyExpr '" + ref.readyExpr() + "'";
+      nodes.add(TreeNode.leaf(dependency(ref, namespace, health) + expr));
+    }
+    return Optional.of(new TreeNode("depends on", nodes));
+  }
+
+  private String dependency(DependencyReference ref, String namespace, HealthEvaluator health) {
+    String ns = ref.namespace() == null || ref.namespace().isEmpty() ? namespace : ref.namespace();
+    boolean kustomization = DependencyReferences.isKustomization(ref);
+    String apiVersion = kustomization ? Kustomization.GROUP + "/" + Kustomization.VERSION : ref.apiVersion();
+    String kind = kustomization ? "Kustomization" : ref.kind();
+    String label = kustomization ? "Kustomization/" + ns + "/" + ref.name()
+        : DependencyReferences.object(ref, namespace).toString();
+    Optional<GenericKubernetesResource> object;
+    try {
+      object = live.get(apiVersion, kind, ns, ref.name());
+    } catch (RuntimeException e) {
+      return label + "  " + Status.Unknown + "  cannot read it: " + firstLine(e.getMessage());
+    }
+    if (object.isEmpty()) {
+      return label + "  " + Status.NotFound;
+    }
+    if (kustomization) {
+      String ready = CapstanKind.KUSTOMIZATION.view(serialization.convertValue(object.get(), Kustomization.class))
+          .conditionStatus(ResourceView.READY);
+      return label + "  Ready=" + (ready.isEmpty() ? "Unknown" : ready);
+    }
+    return label + "  " + describe(health.status(object.get()));
   }
 
   private List<TreeNode> groups(Kustomization ks, Set<String> ancestors) {

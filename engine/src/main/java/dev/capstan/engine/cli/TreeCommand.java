@@ -17,13 +17,14 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 
-/** {@code capstan tree ks NAME}: the objects a Kustomization applied, with their live health. */
+/** {@code capstan tree ks NAME}: what a Kustomization depends on and the objects it applied, with their live state. */
 @Command(
     name = "tree",
     mixinStandardHelpOptions = true,
     description = {
       "Show a Kustomization's inventory as a tree grouped by namespace, with each object's live health.",
       "Kustomizations in the inventory show their own inventories beneath them.",
+      "What the Kustomization depends on (dependsOn) comes first, each with its live state.",
       "Exit status: 0 shown, 1 not found or the cluster failed, 2 bad input."
     })
 public final class TreeCommand implements Callable<Integer> {

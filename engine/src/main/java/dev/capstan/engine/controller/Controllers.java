@@ -1,6 +1,7 @@
 package dev.capstan.engine.controller;
 
 import dev.capstan.engine.cache.WithoutManagedFields;
+import dev.capstan.engine.monitor.DependencyWatches;
 import dev.capstan.engine.monitor.HealthMonitor;
 import dev.capstan.engine.pipeline.KustomizationPipeline;
 import dev.capstan.engine.pipeline.PipelineParts;
@@ -24,14 +25,16 @@ public final class Controllers {
    * @param parts what the Kustomization pipeline works with; its {@code view} is ignored and
    *     replaced by {@code view}
    * @param view filled from the controller's caches once they start
+   * @param dependencies wakes a Kustomization when an object it depends on changes
    * @param labelSelector when present, only objects matching it are reconciled (sharding)
    */
   public static void register(Operator operator, SourcePipeline sources, PipelineParts parts,
-      CacheView view, HealthMonitor monitor, Optional<String> labelSelector) {
+      CacheView view, HealthMonitor monitor, DependencyWatches dependencies, Optional<String> labelSelector) {
     PipelineParts connected = parts.withView(view);
     KustomizationReconciler kustomizations =
         new KustomizationReconciler(new KustomizationPipeline(connected), view);
     monitor.onWaitingObjectChange(kustomizations::wake);
+    dependencies.onChange(kustomizations::wake);
     operator.register(new GitRepositoryReconciler(sources), o -> configure(o, labelSelector));
     operator.register(kustomizations, o -> configure(o, labelSelector).withFinalizer(FINALIZER));
   }

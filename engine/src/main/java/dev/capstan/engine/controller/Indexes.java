@@ -2,6 +2,7 @@ package dev.capstan.engine.controller;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.engine.NamespacedName;
+import dev.capstan.engine.dependencies.DependencyReferences;
 import java.util.List;
 
 /** Indexes on the Kustomization cache that map an event on one object to the Kustomizations it concerns. */
@@ -37,13 +38,6 @@ final class Indexes {
   }
 
   static List<String> dependenciesOf(Kustomization ks) {
-    if (ks.getSpec() == null || ks.getSpec().dependsOn() == null) {
-      return List.of();
-    }
-    String namespace = ks.getMetadata().getNamespace();
-    return ks.getSpec().dependsOn().stream()
-        .map(d -> NamespacedName.resolve(d.namespace(), d.name(), namespace).toString())
-        .distinct()
-        .toList();
+    return DependencyReferences.kustomizations(ks).stream().map(NamespacedName::toString).distinct().toList();
   }
 }

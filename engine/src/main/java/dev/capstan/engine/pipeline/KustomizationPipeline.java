@@ -65,7 +65,7 @@ public final class KustomizationPipeline {
   public KustomizationPipeline(PipelineParts parts) {
     java.util.Objects.requireNonNull(parts.view(), "parts.view");
     this.parts = parts;
-    this.gate = new DependencyGate(parts.view(), parts.noCrossNamespaceRefs());
+    this.gate = new DependencyGate(parts.view(), parts.noCrossNamespaceRefs(), parts.dependencyWatching());
     this.evaluators = new HealthEvaluators(parts.library(), parts.clock());
   }
 
@@ -99,8 +99,9 @@ public final class KustomizationPipeline {
       throw StageFailure.terminal(Reason.INVALID_SPEC, "spec is missing");
     }
     attempt.timings = Timings.of(ks.getSpec());
-    gate.check(ks);
     attempt.acting = parts.accounts().actingFor(ks);
+    HealthEvaluator evaluator = evaluators.forExpressions(ks.getSpec().healthCheckExprs());
+    gate.check(ks, new ObjectDependencies(attempt.acting.client(), reader(ks)), evaluator);
     StoredArtifact artifact = source(attempt);
     attempt.revision = artifact.revision();
     Optional<WaitTracker.PendingWait> pending =
@@ -110,7 +111,6 @@ public final class KustomizationPipeline {
       return checkWait(attempt, pending.get());
     }
     parts.waits().finish(attempt.key); // a stale wait is cancelled here
-    HealthEvaluator evaluator = evaluators.forExpressions(ks.getSpec().healthCheckExprs());
     announce(attempt);
     List<GenericKubernetesResource> objects = build(attempt, artifact);
     ApplyResult applied = apply(attempt, objects);
@@ -129,6 +129,7 @@ public final class KustomizationPipeline {
     NamespacedName key = NamespacedName.of(ks);
     parts.waits().finish(key);
     parts.tracking().untrack(key);
+    gate.forget(key);
     parts.statuses().forget(ks);
     KustomizationSpec spec = ks.getSpec();
     KustomizationStatus status = ks.getStatus();
@@ -331,6 +332,11 @@ public final class KustomizationPipeline {
   }
 
   // ---- helpers ------------------------------------------------------------------------------
+
+  /** Who reads for {@code ks}, as messages name it. */
+  private String reader(Kustomization ks) {
+    return parts.accounts().serviceAccountOf(ks).map(ServiceAccountClients::username).orElse("the engine");
+  }
 
   /** Who the health monitor reads as: the service account the apply and the wait acted as. */
   private Optional<HealthTracking.ServiceAccount> readAs(Kustomization ks) {

@@ -19,6 +19,7 @@ import java.util.Objects;
  * @param waitPoll how often a health wait looks again when no event came
  * @param noCrossNamespaceRefs whether a sourceRef or dependsOn to another namespace is refused
  * @param observer told what each reconcile did (metrics)
+ * @param dependencyWatching wakes a Kustomization when an object it depends on changes
  */
 public record PipelineParts(
     KubernetesClient client,
@@ -34,7 +35,8 @@ public record PipelineParts(
     Backoff backoff,
     Duration waitPoll,
     boolean noCrossNamespaceRefs,
-    PipelineObserver observer) {
+    PipelineObserver observer,
+    DependencyWatching dependencyWatching) {
 
   public PipelineParts {
     Objects.requireNonNull(client, "client");
@@ -49,10 +51,11 @@ public record PipelineParts(
     backoff = backoff == null ? Backoff.defaults() : backoff;
     waitPoll = waitPoll == null ? Duration.ofSeconds(2) : waitPoll;
     observer = observer == null ? PipelineObserver.NONE : observer;
+    dependencyWatching = dependencyWatching == null ? DependencyWatching.NONE : dependencyWatching;
   }
 
   public PipelineParts withView(ClusterView newView) {
     return new PipelineParts(client, newView, builder, trees, accounts, statuses, tracking, waits,
-        library, clock, backoff, waitPoll, noCrossNamespaceRefs, observer);
+        library, clock, backoff, waitPoll, noCrossNamespaceRefs, observer, dependencyWatching);
   }
 }

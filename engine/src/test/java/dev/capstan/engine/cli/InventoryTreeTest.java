@@ -122,6 +122,56 @@ class InventoryTreeTest {
   }
 
   @Test
+  void dependenciesComeFirstWithTheirLiveState() {
+    put("""
+        apiVersion: kustomize.capstan.dev/v1
+        kind: Kustomization
+        metadata: {name: infra, namespace: capstan-demo, generation: 1}
+        spec: {interval: 1m, prune: true, sourceRef: {kind: GitRepository, name: demo}}
+        status:
+          observedGeneration: 1
+          conditions:
+          - {type: Ready, status: "False", reason: HealthCheckFailed, message: no,
+             lastTransitionTime: "2026-01-01T00:00:00Z"}
+        """);
+    put("""
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: db, namespace: data, generation: 1}
+        spec: {replicas: 1}
+        status:
+          observedGeneration: 1
+          replicas: 1
+          updatedReplicas: 1
+          readyReplicas: 1
+          availableReplicas: 1
+          conditions:
+          - {type: Available, status: "True", reason: MinimumReplicasAvailable}
+          - {type: Progressing, status: "True", reason: NewReplicaSetAvailable}
+        """);
+    String app = """
+        apiVersion: kustomize.capstan.dev/v1
+        kind: Kustomization
+        metadata: {name: app, namespace: capstan-demo}
+        spec:
+          interval: 1m
+          sourceRef: {kind: GitRepository, name: demo}
+          dependsOn:
+          - {name: infra}
+          - {apiVersion: apps/v1, kind: Deployment, name: db, namespace: data}
+          - {apiVersion: v1, kind: ConfigMap, name: flags, readyExpr: "dep.data.ok == 'yes'"}
+        """;
+
+    List<String> lines = tree(app);
+
+    assertEquals("├── depends on", lines.get(1));
+    assertEquals("│   ├── Kustomization/capstan-demo/infra  Ready=False", lines.get(2));
+    assertEquals("│   ├── apps/v1/Deployment/data/db  Current", lines.get(3));
+    assertEquals("│   └── v1/ConfigMap/capstan-demo/flags  NotFound  readyExpr 'dep.data.ok == 'yes''", lines.get(4));
+    assertEquals("└── (no inventory: nothing applied yet)", lines.get(5));
+  }
+
+  @Test
   void theKustomizationsCelChecksDecideCustomResourceHealth() {
     put("""
         apiVersion: demo.capstan.dev/v1

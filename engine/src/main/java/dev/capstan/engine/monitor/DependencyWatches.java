@@ -1,0 +1,182 @@
+package dev.capstan.engine.monitor;
+
+import dev.capstan.applier.apply.ResourceType;
+import dev.capstan.engine.NamespacedName;
+import dev.capstan.engine.cache.MetadataOnly;
+import dev.capstan.engine.pipeline.DependencyWatching;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Wakes Kustomizations that wait for objects they depend on. One informer per depended-on kind
+ * (group and kind), shared by all Kustomizations, started when a first Kustomization waits for an
+ * object of that kind and stopped when none does any more; an event on an object wakes the
+ * Kustomizations waiting for it, found through an index by object key.
+ *
+ * <p>The informers watch with the engine's identity and keep no object contents (events are all
+ * they are for). Whether a Kustomization may read the object is decided when it reads it, as its
+ * service account: a wake-up tells it nothing. Where the engine itself may not list and watch a
+ * kind, nothing wakes early and the Kustomization looks again at its retryInterval. Thread-safe.
+ */
+public final class DependencyWatches implements DependencyWatching, AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(DependencyWatches.class);
+
+  /** The key of an informer. */
+  private record Kind(String group, String kind) {
+    static Kind of(ResourceType type) {
+      return new Kind(type.group(), type.kind());
+    }
+  }
+
+  /** The key of the index: one object. */
+  private record ObjectKey(Kind kind, String namespace, String name) {
+    static ObjectKey of(Awaited awaited) {
+      return new ObjectKey(Kind.of(awaited.type()), awaited.namespace(), awaited.name());
+    }
+  }
+
+  private final KubernetesClient client;
+  private final Map<NamespacedName, Set<Awaited>> awaiting = new HashMap<>();
+  private final Map<ObjectKey, Set<NamespacedName>> dependents = new HashMap<>();
+  private final Map<Kind, SharedIndexInformer<GenericKubernetesResource>> informers = new HashMap<>();
+  private volatile Consumer<NamespacedName> wakeUp = key -> {};
+
+  public DependencyWatches(KubernetesClient client) {
+    this.client = client;
+  }
+
+  /** Who to tell when an object a Kustomization waits for changed. */
+  public void onChange(Consumer<NamespacedName> listener) {
+    this.wakeUp = listener;
+  }
+
+  @Override
+  public synchronized void await(NamespacedName dependent, Set<Awaited> objects) {
+    Set<Awaited> next = Set.copyOf(objects);
+    Set<Awaited> previous = awaiting.put(dependent, next);
+    if (next.equals(previous)) {
+      return;
+    }
+    unindex(dependent, previous);
+    next.forEach(a -> dependents.computeIfAbsent(ObjectKey.of(a), k -> new HashSet<>()).add(dependent));
+    retain();
+    next.forEach(a -> informers.computeIfAbsent(Kind.of(a.type()), k -> start(a.type())));
+  }
+
+  @Override
+  public synchronized void release(NamespacedName dependent) {
+    Set<Awaited> previous = awaiting.remove(dependent);
+    if (previous != null) {
+      unindex(dependent, previous);
+      retain();
+    }
+  }
+
+  /** The kinds watched now, as {@code Kind.group} ({@code Kind} for the core group). */
+  public synchronized Set<String> watchedKinds() {
+    Set<String> kinds = new TreeSet<>();
+    informers.keySet().forEach(k -> kinds.add(k.group().isEmpty() ? k.kind() : k.kind() + "." + k.group()));
+    return kinds;
+  }
+
+  private void unindex(NamespacedName dependent, Set<Awaited> previous) {
+    if (previous == null) {
+      return;
+    }
+    for (Awaited a : previous) {
+      ObjectKey key = ObjectKey.of(a);
+      Set<NamespacedName> waiting = dependents.get(key);
+      if (waiting != null && waiting.remove(dependent) && waiting.isEmpty()) {
+        dependents.remove(key);
+      }
+    }
+  }
+
+  /** Stops the informers of kinds no Kustomization waits for any more. */
+  private void retain() {
+    Set<Kind> needed = new HashSet<>();
+    dependents.keySet().forEach(k -> needed.add(k.kind()));
+    informers.entrySet().removeIf(e -> {
+      if (needed.contains(e.getKey())) {
+        return false;
+      }
+      e.getValue().close();
+      LOG.debug("stopped watching {} for dependencies", e.getKey());
+      return true;
+    });
+  }
+
+  private SharedIndexInformer<GenericKubernetesResource> start(ResourceType type) {
+    Kind kind = Kind.of(type);
+    var resources = client.genericKubernetesResources(type.context());
+    SharedIndexInformer<GenericKubernetesResource> informer = type.namespaced()
+        ? resources.inAnyNamespace().runnableInformer(0)
+        : resources.runnableInformer(0);
+    informer.itemStore(new MetadataOnly());
+    informer.addEventHandler(handler(kind));
+    informer.exceptionHandler((started, error) -> {
+      if (error instanceof KubernetesClientException e && (e.getCode() == 401 || e.getCode() == 403)) {
+        // Not retried: the engine's rights do not change by asking again; the retryInterval still applies.
+        LOG.warn("cannot watch {} for dependencies (falling back to each Kustomization's retryInterval): {}",
+            kind, e.getMessage());
+        return false;
+      }
+      return true;
+    });
+    informer.start();
+    LOG.debug("watching {} for dependencies", kind);
+    return informer;
+  }
+
+  private ResourceEventHandler<GenericKubernetesResource> handler(Kind kind) {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(GenericKubernetesResource obj) {
+        changed(kind, obj);
+      }
+
+      @Override
+      public void onUpdate(GenericKubernetesResource oldObj, GenericKubernetesResource newObj) {
+        changed(kind, newObj);
+      }
+
+      @Override
+      public void onDelete(GenericKubernetesResource obj, boolean deletedFinalStateUnknown) {
+        changed(kind, obj);
+      }
+    };
+  }
+
+  private void changed(Kind kind, GenericKubernetesResource object) {
+    if (object.getMetadata() == null) {
+      return;
+    }
+    String namespace = object.getMetadata().getNamespace() == null ? "" : object.getMetadata().getNamespace();
+    List<NamespacedName> waiting;
+    synchronized (this) {
+      waiting = List.copyOf(dependents.getOrDefault(
+          new ObjectKey(kind, namespace, object.getMetadata().getName()), Set.of()));
+    }
+    waiting.forEach(wakeUp);
+  }
+
+  @Override
+  public synchronized void close() {
+    informers.values().forEach(SharedIndexInformer::close);
+    informers.clear();
+    awaiting.clear();
+    dependents.clear();
+  }
+}

@@ -1,0 +1,31 @@
+package dev.capstan.engine.pipeline;
+
+import dev.capstan.applier.apply.ResourceType;
+import dev.capstan.engine.NamespacedName;
+import java.util.Set;
+
+/**
+ * Wakes a Kustomization that waits for objects it depends on (other than Kustomizations, whose
+ * changes the controller watches anyway) as soon as one of them changes, instead of at its
+ * retryInterval.
+ */
+public interface DependencyWatching {
+
+  DependencyWatching NONE =
+      new DependencyWatching() {
+        @Override
+        public void await(NamespacedName dependent, Set<Awaited> objects) {}
+
+        @Override
+        public void release(NamespacedName dependent) {}
+      };
+
+  /** An object waited for: how its kind is served, and its namespace ("" at cluster scope) and name. */
+  record Awaited(ResourceType type, String namespace, String name) {}
+
+  /** From now on wake {@code dependent} when one of {@code objects} changes (replacing what it awaited). */
+  void await(NamespacedName dependent, Set<Awaited> objects);
+
+  /** Stop waking {@code dependent} (its dependencies are ready, or it is gone). */
+  void release(NamespacedName dependent);
+}
