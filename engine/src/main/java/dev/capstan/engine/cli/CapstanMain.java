@@ -63,6 +63,7 @@ public final class CapstanMain implements Runnable {
     all.put("suspend", SuspendCommand::new);
     all.put("resume", ResumeCommand::new);
     all.put("tree", TreeCommand::new);
+    all.put("ui", UiCommand::new);
     return all;
   }
 

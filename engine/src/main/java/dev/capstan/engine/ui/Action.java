@@ -1,0 +1,24 @@
+package dev.capstan.engine.ui;
+
+import java.util.Locale;
+import java.util.Optional;
+
+/** What a button on a Kustomization's page asks for. */
+enum Action {
+  /** Fetch the source now, then reconcile the Kustomization (capstan reconcile ks --with-source). */
+  RECONCILE,
+  SUSPEND,
+  RESUME;
+
+  static Optional<Action> parse(String text) {
+    for (Action action : values()) {
+      if (action.name().toLowerCase(Locale.ROOT).equals(text)) {
+        return Optional.of(action);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The outcome shown on the page: done, or the API server's reason for refusing. */
+  record Result(boolean ok, String message) {}
+}

@@ -1,0 +1,86 @@
+package dev.capstan.engine.ui;
+
+import dev.capstan.api.common.ReconcileRequest;
+import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.kustomize.SourceReference;
+import dev.capstan.api.source.GitRepository;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Carries out the page's actions with the user's own client, as {@code capstan reconcile
+ * --with-source}, {@code suspend} and {@code resume} do, without waiting: the page shows the
+ * outcome as the watches report it. A refusal is reported with the API server's own message.
+ */
+final class Actions {
+  private final KubernetesClient client;
+  private final Clock clock;
+
+  Actions(KubernetesClient client, Clock clock) {
+    this.client = client;
+    this.clock = clock;
+  }
+
+  Action.Result run(Action action, String namespace, String name) {
+    try {
+      return switch (action) {
+        case SUSPEND -> patch(Kustomization.class, namespace, name, Map.of("spec", Map.of("suspend", true)),
+            "suspended");
+        case RESUME -> {
+          Map<String, Object> patch = requestPatch();
+          patch.put("spec", Map.of("suspend", false));
+          yield patch(Kustomization.class, namespace, name, patch, "resumed; reconcile requested");
+        }
+        case RECONCILE -> reconcile(namespace, name);
+      };
+    } catch (KubernetesClientException e) {
+      return new Action.Result(false, refusal(e));
+    }
+  }
+
+  private Action.Result reconcile(String namespace, String name) {
+    Kustomization ks = client.resources(Kustomization.class).inNamespace(namespace).withName(name).get();
+    if (ks == null) {
+      return new Action.Result(false, "Kustomization " + namespace + "/" + name + " not found");
+    }
+    if (ks.getSpec() != null && ks.getSpec().suspended()) {
+      return new Action.Result(false, "Kustomization " + name + " is suspended: resume it first");
+    }
+    SourceReference source = ks.getSpec() == null ? null : ks.getSpec().sourceRef();
+    String fetched = "";
+    if (source != null && source.name() != null && source.kind() == SourceReference.SourceKind.GitRepository) {
+      String sourceNs = source.namespace() == null || source.namespace().isEmpty() ? namespace : source.namespace();
+      patch(GitRepository.class, sourceNs, source.name(), requestPatch(), "");
+      fetched = "GitRepository " + sourceNs + "/" + source.name() + " and ";
+    }
+    patch(Kustomization.class, namespace, name, requestPatch(), "");
+    return new Action.Result(true, "reconcile requested for " + fetched + "Kustomization " + namespace + "/" + name);
+  }
+
+  private Map<String, Object> requestPatch() {
+    Map<String, Object> patch = new HashMap<>();
+    patch.put("metadata", Map.of("annotations", Map.of(ReconcileRequest.ANNOTATION, clock.instant().toString())));
+    return patch;
+  }
+
+  private <T extends HasMetadata> Action.Result patch(Class<T> type, String namespace, String name,
+      Map<String, Object> patch, String done) {
+    String json = client.getKubernetesSerialization().asJson(patch);
+    client.resources(type).inNamespace(namespace).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), json);
+    return new Action.Result(true, type.getSimpleName() + " " + namespace + "/" + name + " " + done);
+  }
+
+  /** The API server's reason (its Status message), else the HTTP code; never a stack trace. */
+  static String refusal(KubernetesClientException e) {
+    if (e.getStatus() != null && e.getStatus().getMessage() != null && !e.getStatus().getMessage().isBlank()) {
+      return e.getStatus().getMessage();
+    }
+    return e.getCode() > 0 ? "the API server answered HTTP " + e.getCode() : "the API server could not be reached";
+  }
+}

@@ -1,0 +1,94 @@
+package dev.capstan.engine.ui;
+
+import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.kustomize.KustomizationStatus;
+import dev.capstan.api.kustomize.SourceReference;
+import dev.capstan.api.source.GitRepository;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Assembles a Kustomization's page: the object and its source from the shared informers, its
+ * Events and inventory objects read with the user's client when the page asks.
+ */
+final class DetailsReader {
+  static final int MAX_EVENTS = 100;
+  static final String DRIFT_NOTE = "Drift is not computed in this view: it needs the source's manifests,"
+      + " which the controller holds. Run `capstan diff -f DIR` on a checkout of the source revision.";
+
+  private final Catalog catalog;
+  private final KubernetesClient client;
+  private final InventoryTree inventory;
+
+  DetailsReader(Catalog catalog, KubernetesClient client, InventoryTree inventory) {
+    this.catalog = catalog;
+    this.client = client;
+    this.inventory = inventory;
+  }
+
+  Optional<Details> read(String namespace, String name) {
+    return catalog.kustomization(namespace, name).map(this::details);
+  }
+
+  private Details details(Kustomization ks) {
+    KustomizationStatus status = ks.getStatus();
+    Conditions conditions = new Conditions(status == null ? null : status.conditions());
+    List<Details.ConditionLine> lines = conditions.all().stream()
+        .map(c -> new Details.ConditionLine(c.getType(), c.getStatus(), c.getReason(), c.getMessage(),
+            c.getLastTransitionTime()))
+        .toList();
+    String historyNote = "";
+    List<Details.EventLine> history = List.of();
+    try {
+      history = events(ks);
+    } catch (KubernetesClientException e) {
+      historyNote = "cannot list Events: " + Actions.refusal(e);
+    }
+    InventoryTree.Result tree = status == null || status.inventory() == null || status.inventory().entries() == null
+        ? new InventoryTree.Result(List.of(), "no inventory yet: nothing has been applied")
+        : inventory.read(status.inventory().entries());
+    return new Details(Overview.row(ks), lines, history, historyNote, tree.groups(), tree.note(), source(ks),
+        DRIFT_NOTE);
+  }
+
+  private List<Details.EventLine> events(Kustomization ks) {
+    return client.v1().events().inNamespace(ks.getMetadata().getNamespace())
+        .withField("involvedObject.name", ks.getMetadata().getName())
+        .withField("involvedObject.kind", "Kustomization")
+        .list().getItems().stream()
+        .sorted(Comparator.comparing(DetailsReader::lastSeen).reversed())
+        .limit(MAX_EVENTS)
+        .map(e -> new Details.EventLine(e.getType(), e.getReason(), e.getMessage(),
+            e.getCount() == null ? 1 : e.getCount(), lastSeen(e)))
+        .toList();
+  }
+
+  private static String lastSeen(Event e) {
+    if (e.getLastTimestamp() != null) {
+      return e.getLastTimestamp();
+    }
+    if (e.getEventTime() != null && e.getEventTime().getTime() != null) {
+      return e.getEventTime().getTime();
+    }
+    return e.getMetadata().getCreationTimestamp() == null ? "" : e.getMetadata().getCreationTimestamp();
+  }
+
+  private Details.Source source(Kustomization ks) {
+    SourceReference ref = ks.getSpec() == null ? null : ks.getSpec().sourceRef();
+    if (ref == null || ref.name() == null) {
+      return new Details.Source("", "", "", "", "no spec.sourceRef");
+    }
+    String ns = ref.namespace() == null || ref.namespace().isEmpty() ? ks.getMetadata().getNamespace() : ref.namespace();
+    Optional<GitRepository> repo = ref.kind() == SourceReference.SourceKind.GitRepository ? catalog.gitRepository(ns, ref.name())
+        : Optional.empty();
+    String revision = repo.map(r -> r.getStatus() == null || r.getStatus().artifact() == null ? ""
+        : r.getStatus().artifact().revision()).orElse("");
+    String note = repo.isEmpty() ? "the source is not visible to you or does not exist"
+        : "the GitRepository's status records the revision only (no commit message or author): showing the revision";
+    return new Details.Source(String.valueOf(ref.kind()), ns, ref.name(), revision == null ? "" : revision, note);
+  }
+}

@@ -1,0 +1,100 @@
+package dev.capstan.engine.ui;
+
+import dev.capstan.api.kustomize.InventoryEntry;
+import dev.capstan.health.HealthEvaluator;
+import dev.capstan.health.ResourceStatus;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Reads a Kustomization's inventory with the user's client and groups it namespace → kind →
+ * object, each object with the status the health module gives it. Bounded: at most
+ * {@value #MAX_OBJECTS} objects are read. A Secret's data is dropped as soon as it is read.
+ */
+final class InventoryTree {
+  static final int MAX_OBJECTS = 300;
+  static final String CLUSTER = "(cluster)";
+
+  private final KubernetesClient client;
+  private final HealthEvaluator health;
+
+  InventoryTree(KubernetesClient client, HealthEvaluator health) {
+    this.client = client;
+    this.health = health;
+  }
+
+  record Result(List<Details.NamespaceGroup> groups, String note) {}
+
+  Result read(List<InventoryEntry> entries) {
+    Map<String, Map<String, List<Details.ObjectLine>>> tree = new TreeMap<>();
+    int read = 0;
+    for (InventoryEntry entry : entries) {
+      if (read == MAX_OBJECTS) {
+        break;
+      }
+      Id id;
+      try {
+        id = Id.parse(entry.id());
+      } catch (IllegalArgumentException e) {
+        continue;
+      }
+      read++;
+      tree.computeIfAbsent(id.namespace().isEmpty() ? CLUSTER : id.namespace(), ns -> new TreeMap<>())
+          .computeIfAbsent(id.kind(), k -> new ArrayList<>())
+          .add(line(id, entry.v() == null || entry.v().isEmpty() ? "v1" : entry.v()));
+    }
+    String note = entries.size() > read ? "showing " + read + " of " + entries.size() + " objects" : "";
+    return new Result(groups(tree), note);
+  }
+
+  private Details.ObjectLine line(Id id, String version) {
+    String apiVersion = id.group().isEmpty() ? version : id.group() + "/" + version;
+    try {
+      var resources = client.genericKubernetesResources(apiVersion, id.kind());
+      GenericKubernetesResource object = id.namespace().isEmpty()
+          ? resources.withName(id.name()).get()
+          : resources.inNamespace(id.namespace()).withName(id.name()).get();
+      if (object == null) {
+        return new Details.ObjectLine(id.name(), "NotFound", "", "the object does not exist");
+      }
+      object.getAdditionalProperties().remove("data");
+      object.getAdditionalProperties().remove("stringData");
+      ResourceStatus status = health.status(object);
+      return new Details.ObjectLine(id.name(), status.status().name(), status.reason(), status.message());
+    } catch (KubernetesClientException e) {
+      return new Details.ObjectLine(id.name(), "Unknown", "", "cannot read: " + Actions.refusal(e));
+    }
+  }
+
+  private static List<Details.NamespaceGroup> groups(Map<String, Map<String, List<Details.ObjectLine>>> tree) {
+    List<Details.NamespaceGroup> groups = new ArrayList<>();
+    tree.forEach((ns, kinds) -> {
+      List<Details.KindGroup> kindGroups = new ArrayList<>();
+      kinds.forEach((kind, objects) -> kindGroups.add(new Details.KindGroup(kind, List.copyOf(objects))));
+      groups.add(new Details.NamespaceGroup(ns, kindGroups));
+    });
+    return groups;
+  }
+
+  /** An inventory id, {@code namespace_name_group_kind} (a colon in a name written {@code __}). */
+  record Id(String namespace, String name, String group, String kind) {
+    static Id parse(String id) {
+      if (id == null) {
+        throw new IllegalArgumentException("no id");
+      }
+      int first = id.indexOf('_');
+      int last = id.lastIndexOf('_');
+      int beforeLast = last <= 0 ? -1 : id.lastIndexOf('_', last - 1);
+      if (first < 0 || beforeLast <= first || last == id.length() - 1) {
+        throw new IllegalArgumentException("not namespace_name_group_kind");
+      }
+      String name = id.substring(first + 1, beforeLast).replace("__", ":");
+      return new Id(id.substring(0, first), name, id.substring(beforeLast + 1, last), id.substring(last + 1));
+    }
+  }
+}

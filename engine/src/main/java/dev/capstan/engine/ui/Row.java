@@ -1,0 +1,20 @@
+package dev.capstan.engine.ui;
+
+/**
+ * One line of the overview: a Kustomization or a GitRepository as the page shows it.
+ *
+ * @param ready status of the Ready condition: True, False or Unknown
+ * @param healthy status of the Healthy condition (Kustomizations); empty for a GitRepository
+ * @param lastChange the latest transition time of any condition, RFC 3339, or empty
+ */
+record Row(String kind, String namespace, String name, String ready, String reason, String message,
+    String healthy, String revision, boolean suspended, String lastChange) {
+
+  boolean countsAsReady() {
+    return "True".equals(ready);
+  }
+
+  boolean countsAsUnhealthy() {
+    return "False".equals(healthy);
+  }
+}

@@ -1,0 +1,179 @@
+package dev.capstan.engine.ui;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.eclipse.jetty.http.HttpCookie;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
+
+/**
+ * The view's routes: the page and its bundled files, the JSON and SVG it fetches, the event
+ * stream, and the actions (POST, guarded by {@link RequestGuard}).
+ */
+final class UiHandler extends Handler.Abstract {
+  private static final Map<String, String> STATIC = Map.of(
+      "app.js", "text/javascript; charset=utf-8",
+      "app.css", "text/css; charset=utf-8");
+  private static final String CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
+      + " connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+  private final Catalog catalog;
+  private final GraphView graph;
+  private final DetailsReader details;
+  private final Actions actions;
+  private final EventStream events;
+  private final RequestGuard guard;
+  private final ObjectMapper json;
+  private final String page;
+
+  UiHandler(Catalog catalog, GraphView graph, DetailsReader details, Actions actions, EventStream events,
+      RequestGuard guard, ObjectMapper json) {
+    this.catalog = catalog;
+    this.graph = graph;
+    this.details = details;
+    this.actions = actions;
+    this.events = events;
+    this.guard = guard;
+    this.json = json;
+    this.page = resource("index.html");
+  }
+
+  @Override
+  public boolean handle(Request request, Response response, Callback callback) {
+    String host = request.getHeaders().get(HttpHeader.HOST);
+    Optional<String> badHost = guard.refuseHost(host);
+    if (badHost.isPresent()) {
+      return send(response, callback, 403, "text/plain; charset=utf-8", badHost.get());
+    }
+    response.getHeaders().put("Content-Security-Policy", CSP);
+    response.getHeaders().put("X-Content-Type-Options", "nosniff");
+    response.getHeaders().put("Referrer-Policy", "no-referrer");
+    String path = Request.getPathInContext(request);
+    String method = request.getMethod();
+    if ("POST".equals(method) && path.startsWith("/api/ks/")) {
+      return action(request, response, callback, host, path);
+    }
+    if (!"GET".equals(method)) {
+      return send(response, callback, 405, "text/plain; charset=utf-8", "method not allowed");
+    }
+    return get(request, response, callback, path);
+  }
+
+  private boolean get(Request request, Response response, Callback callback, String path) {
+    if (path.equals("/")) {
+      return page(request, response, callback);
+    }
+    if (path.startsWith("/static/") && STATIC.containsKey(path.substring(8))) {
+      return send(response, callback, 200, STATIC.get(path.substring(8)), resource(path.substring(8)));
+    }
+    if (path.equals("/api/overview")) {
+      return sendJson(response, callback, 200, catalog.overview());
+    }
+    if (path.equals("/api/graph.svg")) {
+      Set<String> collapsed = collapsed(request);
+      return send(response, callback, 200, "image/svg+xml; charset=utf-8",
+          graph.svg(Graph.of(catalog.kustomizations()), collapsed));
+    }
+    if (path.equals("/events")) {
+      events.subscribe(response, callback);
+      return true;
+    }
+    String[] parts = path.split("/");
+    if (path.startsWith("/api/ks/") && parts.length == 5) {
+      Optional<Details> found = details.read(decode(parts[3]), decode(parts[4]));
+      return found.isPresent() ? sendJson(response, callback, 200, found.get())
+          : sendJson(response, callback, 404, Map.of("message", "Kustomization " + decode(parts[3]) + "/"
+              + decode(parts[4]) + " is not in your view: it does not exist or you cannot list it"));
+    }
+    return send(response, callback, 404, "text/plain; charset=utf-8", "not found");
+  }
+
+  private boolean action(Request request, Response response, Callback callback, String host, String path) {
+    String[] parts = path.split("/");
+    Optional<Action> action = parts.length == 6 ? Action.parse(parts[5]) : Optional.empty();
+    if (action.isEmpty()) {
+      return sendJson(response, callback, 404, new Action.Result(false, "no such action"));
+    }
+    Optional<String> refused = guard.refuseAction(host, request.getHeaders().get(HttpHeader.ORIGIN),
+        cookie(request).orElse(null), request.getHeaders().get(RequestGuard.TOKEN_HEADER));
+    if (refused.isPresent()) {
+      return sendJson(response, callback, 403, new Action.Result(false, refused.get()));
+    }
+    Action.Result result = actions.run(action.get(), decode(parts[3]), decode(parts[4]));
+    return sendJson(response, callback, result.ok() ? 200 : 422, result);
+  }
+
+  private boolean page(Request request, Response response, Callback callback) {
+    String session = cookie(request).orElseGet(() -> {
+      String fresh = guard.newSession();
+      Response.addCookie(response, HttpCookie.build(RequestGuard.COOKIE, fresh).path("/").httpOnly(true)
+          .sameSite(HttpCookie.SameSite.STRICT).build());
+      return fresh;
+    });
+    response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+    response.getHeaders().put("X-Frame-Options", "DENY");
+    return send(response, callback, 200, "text/html; charset=utf-8",
+        page.replace("{{TOKEN}}", guard.token(session)));
+  }
+
+  private static Optional<String> cookie(Request request) {
+    return Request.getCookies(request).stream().filter(c -> RequestGuard.COOKIE.equals(c.getName()))
+        .map(HttpCookie::getValue).findFirst();
+  }
+
+  private static Set<String> collapsed(Request request) {
+    Fields query = Request.extractQueryParameters(request);
+    String value = query.getValue("collapse");
+    if (value == null || value.isEmpty()) {
+      return Set.of();
+    }
+    return Arrays.stream(value.split(",")).filter(s -> !s.isEmpty()).limit(1000)
+        .collect(Collectors.toCollection(LinkedHashSet::new));
+  }
+
+  private static String decode(String part) {
+    return URLDecoder.decode(part, StandardCharsets.UTF_8);
+  }
+
+  private boolean sendJson(Response response, Callback callback, int status, Object body) {
+    try {
+      return send(response, callback, status, "application/json", json.writeValueAsString(body));
+    } catch (JsonProcessingException e) {
+      return send(response, callback, 500, "text/plain; charset=utf-8", "cannot render the answer");
+    }
+  }
+
+  private static boolean send(Response response, Callback callback, int status, String type, String body) {
+    response.setStatus(status);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
+    Content.Sink.write(response, true, body, callback);
+    return true;
+  }
+
+  private static String resource(String name) {
+    try (InputStream in = UiHandler.class.getResourceAsStream("static/" + name)) {
+      if (in == null) {
+        throw new IllegalStateException("the view's file " + name + " is missing from the jar");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,86 @@
+package dev.capstan.engine.ui;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.capstan.engine.http.GuardedServer;
+import dev.capstan.engine.http.ServerLimits;
+import dev.capstan.health.HealthEvaluator;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * {@code capstan ui}: a local web view of the cluster's Kustomizations and GitRepositories, served
+ * with the client it is given (the user's own credentials: what they may list and patch is what
+ * they see and do). One informer per kind feeds every page through Server-Sent Events.
+ */
+public final class UiServer implements AutoCloseable {
+  /**
+   * Connections: a page holds one event stream (re-opened by the browser when the connection
+   * deadline closes it) and fetches one thing at a time.
+   */
+  static final ServerLimits LIMITS = new ServerLimits(Duration.ofSeconds(5), Duration.ofMinutes(10),
+      Duration.ofSeconds(45), 128, 64, 8);
+
+  private final GuardedServer server;
+  private final Catalog catalog;
+  private final EventStream events;
+  private final ScheduledExecutorService scheduler;
+
+  private UiServer(GuardedServer server, Catalog catalog, EventStream events, ScheduledExecutorService scheduler) {
+    this.server = server;
+    this.catalog = catalog;
+    this.events = events;
+    this.scheduler = scheduler;
+  }
+
+  /**
+   * Starts the watches and serves the view on {@code address}.
+   *
+   * @param allowRemote serve Host headers other than loopback ones (the caller warns the user)
+   */
+  public static UiServer start(KubernetesClient client, InetSocketAddress address, boolean allowRemote, Clock clock)
+      throws IOException {
+    ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "capstan-ui-events");
+      t.setDaemon(true);
+      return t;
+    });
+    EventStream events = new EventStream(scheduler);
+    Catalog catalog = new Catalog(client, events::changed);
+    catalog.start();
+    UiHandler handler = new UiHandler(catalog, new GraphView(new GraphLayout()),
+        new DetailsReader(catalog, client, new InventoryTree(client, HealthEvaluator.withBuiltinLibrary())),
+        new Actions(client, clock), events, new RequestGuard(new SecureRandom(), allowRemote), new ObjectMapper());
+    try {
+      GuardedServer server = GuardedServer.start("capstan-ui-http", address, LIMITS, handler);
+      return new UiServer(server, catalog, events, scheduler);
+    } catch (IOException | RuntimeException e) {
+      catalog.close();
+      scheduler.shutdownNow();
+      throw e;
+    }
+  }
+
+  /** The bound address (the real port when 0 was asked for). */
+  public InetSocketAddress address() {
+    return server.address();
+  }
+
+  /** Open event streams, one per page. */
+  public int openStreams() {
+    return events.subscribers();
+  }
+
+  @Override
+  public void close() {
+    events.close();
+    server.close();
+    catalog.close();
+    scheduler.shutdownNow();
+  }
+}

@@ -1,0 +1,246 @@
+'use strict';
+// The view: three pages (overview, graph, a Kustomization), re-fetched when the server's event
+// stream says something changed. Every value from the cluster goes through esc() before it
+// becomes markup.
+(function () {
+  const main = document.getElementById('main');
+  const token = document.querySelector('meta[name="capstan-token"]').content;
+  const collapsed = new Set();
+  const zoom = { scale: 1, x: 0, y: 0 };
+  let inFlight = false;
+  let again = false;
+
+  function esc(text) {
+    return String(text == null ? '' : text).replace(/[&<>"']/g, c => ({
+      '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+  }
+
+  function route() {
+    const hash = location.hash || '#/';
+    if (hash.startsWith('#/ks/')) {
+      const [ns, name] = hash.substring(5).split('/').map(decodeURIComponent);
+      return { page: 'ks', ns, name };
+    }
+    return { page: hash === '#/graph' ? 'graph' : 'overview' };
+  }
+
+  async function refresh() {
+    if (inFlight) { again = true; return; }
+    inFlight = true;
+    try {
+      const r = route();
+      if (r.page === 'overview') await overview();
+      else if (r.page === 'graph') await graph();
+      else await kustomization(r.ns, r.name);
+      document.body.dataset.rendered = String(Number(document.body.dataset.rendered || 0) + 1);
+    } catch (e) {
+      main.querySelector('#error')?.remove();
+      main.insertAdjacentHTML('afterbegin', '<p id="error" class="problem">Cannot reach the view\'s server: ' + esc(e.message) + '</p>');
+    } finally {
+      inFlight = false;
+      if (again) { again = false; refresh(); }
+    }
+  }
+
+  // ---- overview -------------------------------------------------------------------------------
+  function overviewSkeleton() {
+    main.innerHTML = '<div class="counts" id="counts"></div>'
+      + '<div class="filters"><input id="search" type="search" placeholder="search names, revisions, messages">'
+      + '<select id="ns-filter"><option value="">all namespaces</option></select>'
+      + '<select id="status-filter"><option value="">any status</option><option value="ready">Ready</option>'
+      + '<option value="notready">Not ready</option><option value="unhealthy">Unhealthy</option>'
+      + '<option value="suspended">Suspended</option></select></div>'
+      + '<h2>Kustomizations</h2><div id="ks-table"></div><h2>GitRepositories</h2><div id="repo-table"></div>';
+    main.dataset.page = 'overview';
+    ['search', 'ns-filter', 'status-filter'].forEach(id =>
+      main.querySelector('#' + id).addEventListener('input', () => renderOverview(lastOverview)));
+  }
+
+  let lastOverview = null;
+  async function overview() {
+    if (main.dataset.page !== 'overview') overviewSkeleton();
+    const res = await fetch('/api/overview');
+    lastOverview = await res.json();
+    renderOverview(lastOverview);
+  }
+
+  function state(row) {
+    if (row.suspended) return 'suspended';
+    if (row.ready === 'False' || row.healthy === 'False') return 'failing';
+    return row.ready === 'True' ? 'ready' : 'unknown';
+  }
+
+  function matches(row) {
+    const q = main.querySelector('#search').value.trim().toLowerCase();
+    const ns = main.querySelector('#ns-filter').value;
+    const st = main.querySelector('#status-filter').value;
+    if (ns && row.namespace !== ns) return false;
+    if (st === 'ready' && row.ready !== 'True') return false;
+    if (st === 'notready' && row.ready === 'True') return false;
+    if (st === 'unhealthy' && row.healthy !== 'False') return false;
+    if (st === 'suspended' && !row.suspended) return false;
+    if (!q) return true;
+    return [row.namespace, row.name, row.revision, row.message, row.reason].some(v => (v || '').toLowerCase().includes(q));
+  }
+
+  function renderOverview(data) {
+    if (!data) return;
+    const c = data.counts;
+    main.querySelector('#counts').innerHTML = [['total', 'Kustomizations', c.total], ['ready', 'Ready', c.ready],
+      ['notready', 'Not ready', c.notReady], ['unhealthy', 'Unhealthy', c.unhealthy], ['suspended', 'Suspended', c.suspended]]
+      .map(([id, label, n]) => '<div class="count" id="count-' + id + '"><b>' + n + '</b>' + label + '</div>').join('');
+    const select = main.querySelector('#ns-filter');
+    const namespaces = [...new Set(data.kustomizations.concat(data.gitRepositories).map(r => r.namespace))].sort();
+    const chosen = select.value;
+    select.innerHTML = '<option value="">all namespaces</option>' + namespaces.map(ns =>
+      '<option' + (ns === chosen ? ' selected' : '') + ' value="' + esc(ns) + '">' + esc(ns) + '</option>').join('');
+    const problem = kind => data.problems.filter(p => p.kind === kind)
+      .map(p => '<p class="problem" data-kind="' + esc(p.kind) + '">' + esc(p.message) + '</p>').join('');
+    main.querySelector('#ks-table').innerHTML = problem('Kustomizations') + table(data.kustomizations.filter(matches), true);
+    main.querySelector('#repo-table').innerHTML = problem('GitRepositories') + table(data.gitRepositories.filter(matches), false);
+  }
+
+  function table(rows, isKs) {
+    const head = '<tr><th>Namespace</th><th>Name</th><th>Ready</th>' + (isKs ? '<th>Healthy</th>' : '')
+      + '<th>Revision</th><th>Suspended</th><th>Last change</th><th>Message</th></tr>';
+    const body = rows.map(r => {
+      const name = isKs ? '<a href="#/ks/' + encodeURIComponent(r.namespace) + '/' + encodeURIComponent(r.name) + '">' + esc(r.name) + '</a>' : esc(r.name);
+      return '<tr class="row ' + state(r) + '" data-id="' + esc(r.kind + '/' + r.namespace + '/' + r.name) + '" data-state="' + state(r) + '">'
+        + '<td>' + esc(r.namespace) + '</td><td>' + name + '</td><td class="s-' + esc(r.ready) + '">' + esc(r.ready) + '</td>'
+        + (isKs ? '<td class="s-' + esc(r.healthy) + '">' + esc(r.healthy) + '</td>' : '')
+        + '<td>' + esc(r.revision) + '</td><td>' + (r.suspended ? 'yes' : '') + '</td><td>' + esc(r.lastChange) + '</td>'
+        + '<td class="msg">' + esc(r.message) + '</td></tr>';
+    }).join('');
+    return '<table class="' + (isKs ? 'ks' : 'repos') + '">' + head + body + '</table>'
+      + (rows.length ? '' : '<p class="note">none to show</p>');
+  }
+
+  // ---- graph ----------------------------------------------------------------------------------
+  function graphSkeleton() {
+    main.innerHTML = '<div class="graph-tools"><button id="zoom-in">+</button><button id="zoom-out">−</button>'
+      + '<button id="zoom-fit">fit</button><span class="note">click a namespace label to collapse it,'
+      + ' a collapsed namespace to expand it; dashed yellow edges: waiting on a dependency not ready</span></div>'
+      + '<div id="graph-box"></div>';
+    main.dataset.page = 'graph';
+    const box = main.querySelector('#graph-box');
+    main.querySelector('#zoom-in').onclick = () => { zoom.scale *= 1.25; applyZoom(); };
+    main.querySelector('#zoom-out').onclick = () => { zoom.scale /= 1.25; applyZoom(); };
+    main.querySelector('#zoom-fit').onclick = fit;
+    box.addEventListener('wheel', e => {
+      e.preventDefault();
+      zoom.scale *= e.deltaY < 0 ? 1.1 : 1 / 1.1;
+      applyZoom();
+    }, { passive: false });
+    let drag = null;
+    box.addEventListener('mousedown', e => { drag = { x: e.clientX - zoom.x, y: e.clientY - zoom.y }; });
+    window.addEventListener('mouseup', () => { drag = null; });
+    box.addEventListener('mousemove', e => { if (drag) { zoom.x = e.clientX - drag.x; zoom.y = e.clientY - drag.y; applyZoom(); } });
+    box.addEventListener('click', e => {
+      const label = e.target.closest('g.ns');
+      const node = e.target.closest('g.node');
+      if (node && node.dataset.id.startsWith('Namespace/')) {
+        collapsed.delete(node.dataset.id.substring(10)); e.preventDefault(); refresh();
+      } else if (label && e.target.classList.contains('ns-label')) {
+        collapsed.add(label.dataset.namespace); refresh();
+      }
+    });
+    zoom.fitted = false;
+  }
+
+  function applyZoom() {
+    const svg = main.querySelector('#graph-box svg');
+    if (svg) svg.style.transform = 'translate(' + zoom.x + 'px,' + zoom.y + 'px) scale(' + zoom.scale + ')';
+  }
+
+  function fit() {
+    const svg = main.querySelector('#graph-box svg');
+    const box = main.querySelector('#graph-box');
+    if (!svg) return;
+    const w = Number(svg.getAttribute('width')) || 1;
+    const h = Number(svg.getAttribute('height')) || 1;
+    zoom.scale = Math.min(1.5, box.clientWidth / w, box.clientHeight / h);
+    zoom.x = 0; zoom.y = 0;
+    applyZoom();
+  }
+
+  async function graph() {
+    if (main.dataset.page !== 'graph') graphSkeleton();
+    const res = await fetch('/api/graph.svg?collapse=' + encodeURIComponent([...collapsed].join(',')));
+    main.querySelector('#graph-box').innerHTML = await res.text();
+    if (!zoom.fitted) { fit(); zoom.fitted = true; } else applyZoom();
+  }
+
+  // ---- one Kustomization ----------------------------------------------------------------------
+  async function kustomization(ns, name) {
+    const key = ns + '/' + name;
+    const res = await fetch('/api/ks/' + encodeURIComponent(ns) + '/' + encodeURIComponent(name));
+    const d = await res.json();
+    if (main.dataset.page !== 'ks:' + key) {
+      main.innerHTML = '<h2>Kustomization ' + esc(key) + '</h2>'
+        + '<div class="actions"><button data-action="reconcile" id="action-reconcile">Reconcile now (with source)</button>'
+        + '<button data-action="suspend" id="action-suspend">Suspend</button><button data-action="resume" id="action-resume">Resume</button>'
+        + '<span id="action-result"></span></div><div id="ks-body"></div>';
+      main.dataset.page = 'ks:' + key;
+      main.querySelectorAll('.actions button').forEach(b => b.onclick = () => act(b.dataset.action, ns, name));
+    }
+    const body = main.querySelector('#ks-body');
+    if (!res.ok) { body.innerHTML = '<p class="problem">' + esc(d.message) + '</p>'; return; }
+    const r = d.row;
+    body.innerHTML = '<table class="summary" id="summary"><tr><th>Ready</th><th>Healthy</th><th>Revision</th><th>Suspended</th><th>Message</th></tr>'
+      + '<tr class="row ' + state(r) + '" data-state="' + state(r) + '"><td class="s-' + esc(r.ready) + '">' + esc(r.ready) + '</td><td class="s-' + esc(r.healthy) + '">' + esc(r.healthy) + '</td><td>'
+      + esc(r.revision) + '</td><td>' + (r.suspended ? 'yes' : 'no') + '</td><td class="msg">' + esc(r.message) + '</td></tr></table>'
+      + '<h3>Conditions</h3><table id="conditions"><tr><th>Type</th><th>Status</th><th>Reason</th><th>Message</th><th>Since</th></tr>'
+      + d.conditions.map(c => '<tr><td>' + esc(c.type) + '</td><td class="s-' + esc(c.status) + '">' + esc(c.status) + '</td><td>' + esc(c.reason)
+        + '</td><td class="msg">' + esc(c.message) + '</td><td>' + esc(c.lastTransitionTime) + '</td></tr>').join('') + '</table>'
+      + '<h3>History (Events)</h3>' + (d.historyNote ? '<p class="problem">' + esc(d.historyNote) + '</p>' : '')
+      + '<table id="history"><tr><th>Last seen</th><th>Type</th><th>Reason</th><th>Count</th><th>Message</th></tr>'
+      + d.history.map(e => '<tr><td>' + esc(e.lastSeen) + '</td><td>' + esc(e.type) + '</td><td>' + esc(e.reason) + '</td><td>' + esc(e.count)
+        + '</td><td class="msg">' + esc(e.message) + '</td></tr>').join('') + '</table>'
+      + '<h3>Source</h3><p id="source">' + esc(d.source.kind) + ' ' + esc(d.source.namespace) + '/' + esc(d.source.name)
+      + ': <b>' + esc(d.source.revision || '(no revision yet)') + '</b></p><p class="note">' + esc(d.source.note) + '</p>'
+      + '<h3>Inventory</h3>' + (d.inventoryNote ? '<p class="note">' + esc(d.inventoryNote) + '</p>' : '')
+      + '<div class="tree" id="inventory"><ul>' + d.inventory.map(n => '<li>' + esc(n.namespace) + '<ul>'
+        + n.kinds.map(k => '<li>' + esc(k.kind) + '<ul>' + k.objects.map(o => '<li class="obj" data-name="' + esc(k.kind + '/' + o.name)
+          + '" data-status="' + esc(o.status) + '"><span class="obj-' + esc(o.status) + '">' + esc(o.status) + '</span> ' + esc(o.name)
+          + (o.reason ? ' <i>' + esc(o.reason) + '</i>' : '') + (o.message ? ': ' + esc(o.message) : '') + '</li>').join('') + '</ul></li>').join('')
+        + '</ul></li>').join('') + '</ul></div>'
+      + '<h3>Drift</h3><p class="note" id="drift">' + esc(d.drift) + '</p>';
+  }
+
+  function confirmAction(text) {
+    const dialog = document.getElementById('confirm');
+    document.getElementById('confirm-text').textContent = text;
+    return new Promise(resolve => {
+      dialog.onclose = () => resolve(dialog.returnValue === 'ok');
+      dialog.showModal();
+    });
+  }
+
+  async function act(action, ns, name) {
+    if (!await confirmAction(action + ' Kustomization ' + ns + '/' + name + '?')) return;
+    const out = main.querySelector('#action-result');
+    out.className = ''; out.textContent = action + '…';
+    try {
+      const res = await fetch('/api/ks/' + encodeURIComponent(ns) + '/' + encodeURIComponent(name) + '/' + action,
+        { method: 'POST', headers: { 'X-Capstan-Token': token } });
+      const result = await res.json();
+      out.className = result.ok ? 'ok' : 'refused';
+      out.textContent = (result.ok ? '' : 'refused: ') + result.message;
+    } catch (e) {
+      out.className = 'refused'; out.textContent = 'failed: ' + e.message;
+    }
+  }
+
+  // ---- live updates ---------------------------------------------------------------------------
+  function connect() {
+    const live = document.getElementById('live');
+    const source = new EventSource('/events');
+    source.addEventListener('hello', () => { live.className = 'live on'; refresh(); });
+    source.addEventListener('change', () => refresh());
+    source.onerror = () => { live.className = 'live off'; };
+  }
+
+  window.addEventListener('hashchange', () => { main.dataset.page = ''; refresh(); });
+  connect();
+  refresh();
+})();

@@ -1,0 +1,323 @@
+package dev.capstan.engine.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.engine.ui.UiServer;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.io.ByteArrayInputStream;
+import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+/**
+ * {@code capstan ui} in a real browser (headless Chromium) against the test cluster: the overview
+ * lists what the cluster holds, the graph shows a chain and the edge it waits on, a broken custom
+ * resource turns its row and node unhealthy without a reload, and actions go through with the
+ * user's credentials or come back with the API server's refusal.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class UiBrowserIT extends EngineTestBase {
+  private static final Path SCREENSHOTS = Path.of("target", "ui-screenshots");
+  private static final String CRD = """
+      apiVersion: apiextensions.k8s.io/v1
+      kind: CustomResourceDefinition
+      metadata: {name: gadgets.ui.e2e.capstan.dev}
+      spec:
+        group: ui.e2e.capstan.dev
+        names: {kind: Gadget, plural: gadgets, singular: gadget, listKind: GadgetList}
+        scope: Namespaced
+        versions:
+        - name: v1
+          served: true
+          storage: true
+          subresources: {status: {}}
+          schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+      """;
+  private static final String EXPRS = """
+        healthCheckExprs:
+        - apiVersion: ui.e2e.capstan.dev/v1
+          kind: Gadget
+          current: "has(status.phase) && status.phase == 'Ready'"
+          failed: "has(status.phase) && status.phase == 'Failed'"
+      """;
+  private static final String NO_NODE = "      nodeSelector: {capstan.dev/no-such-node: \"true\"}";
+  private static final String VIEWER = "capstan-ui-viewer";
+
+  private static UiServer ui;
+  private static UiServer viewerUi;
+  private static KubernetesClient viewerClient;
+  private static WebDriver browser;
+
+  @BeforeAll
+  static void startView() throws IOException {
+    installCrd();
+    git.commit(Map.of(
+        "base/gadget.yaml", """
+            apiVersion: ui.e2e.capstan.dev/v1
+            kind: Gadget
+            metadata: {name: gear}
+            spec: {size: 3}
+            """,
+        "infra/db.yaml", Manifests.deployment("db", NO_NODE, 600),
+        "app/config.yaml", Manifests.configMap("app-settings", "x")));
+    engine.gitRepository("repo", git.url());
+    engine.kustomization("base", "repo", "./base", EXPRS);
+    engine.kustomization("infra", "repo", "./infra", "  wait: true\n  timeout: 10m\n  dependsOn: [{name: base}]");
+    engine.kustomization("app", "repo", "./app", "  dependsOn: [{name: infra}]");
+    EngineFixture.eventually(Duration.ofSeconds(60)).untilAsserted(() -> setPhase("Ready"));
+    engine.awaitCondition("base", "Healthy", Duration.ofSeconds(60), EngineTestBase::isTrue);
+    engine.awaitCondition("app", "Ready", Duration.ofSeconds(60), c -> "DependencyNotReady".equals(c.getReason()));
+
+    ui = UiServer.start(engine.client, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), false,
+        Clock.systemUTC());
+    grantReadOnly();
+    viewerClient = impersonating(VIEWER);
+    viewerUi = UiServer.start(viewerClient, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), false,
+        Clock.systemUTC());
+    browser = chromium();
+    Files.createDirectories(SCREENSHOTS);
+  }
+
+  @AfterAll
+  static void stopView() {
+    if (browser != null) {
+      browser.quit();
+    }
+    if (ui != null) {
+      ui.close();
+    }
+    if (viewerUi != null) {
+      viewerUi.close();
+    }
+    if (viewerClient != null) {
+      viewerClient.close();
+    }
+    if (engine != null) {
+      engine.client.rbac().clusterRoleBindings().withName(VIEWER + "-" + ns()).delete();
+      engine.client.rbac().clusterRoles().withName(VIEWER + "-" + ns()).delete();
+    }
+  }
+
+  @Test
+  @Order(1)
+  void overviewListsWhatTheClusterHolds() throws IOException {
+    browser.get(url(ui, "/#/"));
+    awaitElement(By.cssSelector("tr.row[data-id='Kustomization/" + ns() + "/app']"));
+    awaitElement(By.cssSelector("tr.row[data-id='GitRepository/" + ns() + "/repo']"));
+    eventually(() -> assertEquals("ready", state("tr.row[data-id='Kustomization/" + ns() + "/base']")));
+    assertTrue(browser.findElement(By.cssSelector("tr.row[data-id='Kustomization/" + ns() + "/app']")).getText()
+        .contains("is not ready"), "the app's row shows why it waits");
+    browser.findElement(By.id("search")).sendKeys("infra");
+    eventually(() -> assertEquals(1, browser.findElements(By.cssSelector("#ks-table tr.row")).size()));
+    screenshot("overview");
+    browser.findElement(By.id("search")).clear();
+  }
+
+  @Test
+  @Order(2)
+  void graphShowsTheChainAndTheWaitingEdge() throws IOException {
+    browser.get(url(ui, "/#/graph"));
+    String app = "Kustomization/" + ns() + "/app";
+    String infra = "Kustomization/" + ns() + "/infra";
+    String base = "Kustomization/" + ns() + "/base";
+    awaitElement(By.cssSelector("g.node[data-id='" + app + "']"));
+    awaitElement(By.cssSelector("path.edge[data-from='" + infra + "'][data-to='" + base + "']"));
+    WebElement waiting = awaitElement(By.cssSelector("path.edge[data-from='" + app + "'][data-to='" + infra + "']"));
+    assertTrue(waiting.getAttribute("class").contains("waiting"), waiting.getAttribute("class"));
+    assertFalse(browser.findElement(By.cssSelector("path.edge[data-from='" + infra + "'][data-to='" + base + "']"))
+        .getAttribute("class").contains("waiting"), "infra's dependency is Ready");
+    eventually(() -> assertEquals("ready", state("g.node[data-id='" + base + "']")));
+    screenshot("graph");
+  }
+
+  @Test
+  @Order(3)
+  void aBrokenCustomResourceTurnsRowAndNodeUnhealthyWithoutAReload() throws IOException {
+    String base = "Kustomization/" + ns() + "/base";
+    browser.get(url(ui, "/#/graph"));
+    awaitElement(By.cssSelector("g.node[data-id='" + base + "'][data-state='ready']"));
+    String rendered = browser.findElement(By.tagName("body")).getAttribute("data-rendered");
+    setPhase("Failed");
+    engine.awaitCondition("base", "Healthy", Duration.ofSeconds(15), EngineTestBase::isFalse);
+    long seen = System.nanoTime();
+    awaitWithin(Duration.ofSeconds(2), () -> assertEquals("failing", state("g.node[data-id='" + base + "']")));
+    assertTrue(Duration.ofNanos(System.nanoTime() - seen).compareTo(Duration.ofSeconds(2)) < 0);
+    assertTrue(Integer.parseInt(browser.findElement(By.tagName("body")).getAttribute("data-rendered"))
+        > Integer.parseInt(rendered), "the page re-rendered from the event stream");
+    screenshot("graph-unhealthy");
+
+    browser.get(url(ui, "/#/"));
+    awaitElement(By.cssSelector("tr.row[data-id='" + base + "'][data-state='failing']"));
+    setPhase("Ready");
+    engine.awaitCondition("base", "Healthy", Duration.ofSeconds(15), EngineTestBase::isTrue);
+    awaitWithin(Duration.ofSeconds(2), () -> assertEquals("ready", state("tr.row[data-id='" + base + "']")));
+    setPhase("Failed");
+    engine.awaitCondition("base", "Healthy", Duration.ofSeconds(15), EngineTestBase::isFalse);
+    awaitWithin(Duration.ofSeconds(2), () -> assertEquals("failing", state("tr.row[data-id='" + base + "']")));
+    screenshot("overview-unhealthy");
+    setPhase("Ready");
+  }
+
+  @Test
+  @Order(4)
+  void kustomizationPageShowsConditionsHistoryInventoryAndSource() throws IOException {
+    var base = engine.kustomization("base");
+    engine.client.v1().events().inNamespace(ns()).resource(new io.fabric8.kubernetes.api.model.EventBuilder()
+        .withNewMetadata().withName("base.ui-test").withNamespace(ns()).endMetadata()
+        .withNewInvolvedObject().withApiVersion("kustomize.capstan.dev/v1").withKind("Kustomization")
+        .withName("base").withNamespace(ns()).withUid(base.getMetadata().getUid()).endInvolvedObject()
+        .withType("Normal").withReason("ReconciliationSucceeded").withMessage("Applied revision: test")
+        .withCount(1).withLastTimestamp(java.time.Instant.now().toString().replaceAll("\\.\\d+Z$", "Z"))
+        .withNewSource().withComponent("capstan").endSource().build()).create();
+    browser.get(url(ui, "/#/ks/" + ns() + "/base"));
+    awaitElement(By.cssSelector("#inventory li.obj[data-name='Gadget/gear']"));
+    eventually(() -> assertEquals("Current", browser.findElement(By.cssSelector("#inventory li.obj[data-name='Gadget/gear']"))
+        .getAttribute("data-status")));
+    assertTrue(browser.findElement(By.id("conditions")).getText().contains("Healthy"));
+    eventually(() -> assertTrue(browser.findElement(By.id("history")).getText().contains("Applied revision: test")));
+    assertTrue(browser.findElement(By.id("source")).getText().contains("main@sha1:"));
+    assertTrue(browser.findElement(By.id("drift")).getText().contains("capstan diff"));
+    screenshot("kustomization");
+  }
+
+  @Test
+  @Order(5)
+  void suspendAndResumeWorkWithTheUsersCredentials() throws IOException {
+    browser.get(url(ui, "/#/ks/" + ns() + "/app"));
+    act("suspend");
+    eventually(() -> assertEquals("ok", browser.findElement(By.id("action-result")).getAttribute("class")));
+    eventually(() -> assertTrue(engine.kustomization("app").getSpec().suspended()));
+    awaitElement(By.cssSelector("#summary tr.row[data-state='suspended']"));
+    screenshot("kustomization-suspended");
+    act("resume");
+    eventually(() -> assertFalse(engine.kustomization("app").getSpec().suspended()));
+    assertTrue(engine.kustomization("app").getMetadata().getAnnotations()
+        .containsKey("reconcile.capstan.dev/requestedAt"));
+  }
+
+  @Test
+  @Order(6)
+  void anActionTheUsersRbacForbidsShowsTheApiServersReason() throws IOException {
+    browser.get(url(viewerUi, "/#/ks/" + ns() + "/app"));
+    awaitElement(By.id("summary"));
+    act("suspend");
+    eventually(() -> assertEquals("refused", browser.findElement(By.id("action-result")).getAttribute("class")));
+    String refusal = browser.findElement(By.id("action-result")).getText();
+    assertTrue(refusal.contains("forbidden") && refusal.contains(VIEWER) && refusal.contains("patch"), refusal);
+    assertFalse(engine.kustomization("app").getSpec().suspended());
+    screenshot("refused");
+  }
+
+  private static void act(String action) {
+    awaitElement(By.id("action-" + action)).click();
+    awaitElement(By.id("confirm-ok")).click();
+  }
+
+  private static String state(String css) {
+    return browser.findElement(By.cssSelector(css)).getAttribute("data-state");
+  }
+
+  private static WebElement awaitElement(By by) {
+    EngineFixture.eventually(Duration.ofSeconds(20)).until(() -> !browser.findElements(by).isEmpty());
+    return browser.findElement(by);
+  }
+
+  private static void eventually(org.awaitility.core.ThrowingRunnable check) {
+    EngineFixture.eventually(Duration.ofSeconds(20)).untilAsserted(check);
+  }
+
+  private static void awaitWithin(Duration atMost, org.awaitility.core.ThrowingRunnable check) {
+    org.awaitility.Awaitility.await().atMost(atMost).pollInterval(Duration.ofMillis(50)).ignoreExceptions()
+        .untilAsserted(check);
+  }
+
+  private static String url(UiServer server, String path) {
+    return "http://127.0.0.1:" + server.address().getPort() + path;
+  }
+
+  private static void screenshot(String name) throws IOException {
+    File shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
+    Files.copy(shot.toPath(), SCREENSHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  static WebDriver chromium() {
+    ChromeOptions options = new ChromeOptions();
+    options.setBinary(System.getProperty("capstan.chromium", "/usr/bin/chromium"));
+    options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+        "--window-size=1400,1000");
+    ChromeDriverService service = new ChromeDriverService.Builder()
+        .usingDriverExecutable(new File(System.getProperty("capstan.chromedriver", "/usr/bin/chromedriver")))
+        .usingAnyFreePort().build();
+    return new ChromeDriver(service, options);
+  }
+
+  private static void grantReadOnly() {
+    String name = VIEWER + "-" + ns();
+    engine.client.rbac().clusterRoles().resource(new io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder()
+        .withNewMetadata().withName(name).endMetadata()
+        .addNewRule().withApiGroups(Kustomization.GROUP, "source.capstan.dev")
+        .withResources("kustomizations", "gitrepositories").withVerbs("get", "list", "watch").endRule()
+        .addNewRule().withApiGroups("").withResources("events").withVerbs("get", "list", "watch").endRule()
+        .build()).serverSideApply();
+    engine.client.rbac().clusterRoleBindings().resource(new io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder()
+        .withNewMetadata().withName(name).endMetadata()
+        .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", name)
+        .addNewSubject().withKind("User").withApiGroup("rbac.authorization.k8s.io").withName(VIEWER).endSubject()
+        .build()).serverSideApply();
+  }
+
+  private static KubernetesClient impersonating(String user) {
+    Config config = new io.fabric8.kubernetes.client.ConfigBuilder(engine.client.getConfiguration())
+        .withImpersonateUsername(user).build();
+    return new KubernetesClientBuilder().withConfig(config).build();
+  }
+
+  private static void installCrd() {
+    CustomResourceDefinition crd = engine.client.apiextensions().v1().customResourceDefinitions()
+        .load(new ByteArrayInputStream(CRD.getBytes(StandardCharsets.UTF_8))).item();
+    engine.client.resource(crd).fieldManager("capstan-tests").forceConflicts().serverSideApply();
+    engine.client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
+        .waitUntilCondition(c -> c.getStatus() != null && c.getStatus().getConditions() != null
+            && c.getStatus().getConditions().stream()
+                .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())),
+            60, TimeUnit.SECONDS);
+  }
+
+  private static void setPhase(String phase) {
+    engine.client.genericKubernetesResources("ui.e2e.capstan.dev/v1", "Gadget").inNamespace(ns()).withName("gear")
+        .subresource("status")
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"status\":{\"phase\":\"" + phase + "\"}}");
+  }
+
+}
