@@ -139,9 +139,16 @@ class UiBrowserIT extends EngineTestBase {
     assertTrue(browser.findElement(By.cssSelector("tr.row[data-id='Kustomization/" + ns() + "/app']")).getText()
         .contains("is not ready"), "the app's row shows why it waits");
     browser.findElement(By.id("search")).sendKeys("infra");
-    eventually(() -> assertEquals(1, browser.findElements(By.cssSelector("#ks-table tr.row")).size()));
-    screenshot("overview");
+    // infra itself, and the app whose message names it
+    eventually(() -> assertEquals(2, browser.findElements(By.cssSelector("#ks-table tr.row")).size()));
+    new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("status-filter"))).selectByValue("ready");
+    eventually(() -> assertEquals(0, browser.findElements(By.cssSelector("#ks-table tr.row")).size()));
+    new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("status-filter"))).selectByValue("");
     browser.findElement(By.id("search")).clear();
+    browser.findElement(By.id("search")).sendKeys(" ");
+    eventually(() -> assertEquals(3, browser.findElements(By.cssSelector("#ks-table tr.row")).size()));
+    assertEquals("3", browser.findElement(By.cssSelector("#count-total b")).getText());
+    screenshot("overview");
   }
 
   @Test
