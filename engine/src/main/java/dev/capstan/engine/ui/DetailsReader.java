@@ -50,7 +50,7 @@ final class DetailsReader {
     }
     InventoryTree.Result tree = status == null || status.inventory() == null || status.inventory().entries() == null
         ? new InventoryTree.Result(List.of(), "no inventory yet: nothing has been applied")
-        : inventory.read(status.inventory().entries());
+        : inventory.read(status.inventory().entries(), ks.getSpec() == null ? null : ks.getSpec().healthCheckExprs());
     return new Details(Overview.row(ks), lines, history, historyNote, tree.groups(), tree.note(), source(ks),
         DRIFT_NOTE);
   }

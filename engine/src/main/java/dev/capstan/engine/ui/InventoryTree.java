@@ -1,7 +1,11 @@
 package dev.capstan.engine.ui;
 
+import dev.capstan.api.kustomize.HealthCheckExpression;
 import dev.capstan.api.kustomize.InventoryEntry;
+import dev.capstan.health.BuiltinLibrary;
+import dev.capstan.health.HealthCheckExpr;
 import dev.capstan.health.HealthEvaluator;
+import dev.capstan.health.InvalidHealthCheckException;
 import dev.capstan.health.ResourceStatus;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -10,10 +14,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.time.Clock;
 
 /**
  * Reads a Kustomization's inventory with the user's client and groups it namespace → kind →
- * object, each object with the status the health module gives it. Bounded: at most
+ * object, each object with the status the health module gives it under the Kustomization's own
+ * healthCheckExprs (as the engine judges it). Bounded: at most
  * {@value #MAX_OBJECTS} objects are read. A Secret's data is dropped as soon as it is read.
  */
 final class InventoryTree {
@@ -21,16 +27,28 @@ final class InventoryTree {
   static final String CLUSTER = "(cluster)";
 
   private final KubernetesClient client;
-  private final HealthEvaluator health;
+  private final BuiltinLibrary library;
+  private final Clock clock;
+  private List<HealthCheckExpr> lastExprs;
+  private HealthEvaluator lastEvaluator;
 
-  InventoryTree(KubernetesClient client, HealthEvaluator health) {
+  InventoryTree(KubernetesClient client, BuiltinLibrary library, Clock clock) {
     this.client = client;
-    this.health = health;
+    this.library = library;
+    this.clock = clock;
   }
 
   record Result(List<Details.NamespaceGroup> groups, String note) {}
 
-  Result read(List<InventoryEntry> entries) {
+  Result read(List<InventoryEntry> entries, List<HealthCheckExpression> expressions) {
+    HealthEvaluator health;
+    String exprNote = "";
+    try {
+      health = evaluator(expressions);
+    } catch (InvalidHealthCheckException e) {
+      health = HealthEvaluator.create(List.of(), library, clock);
+      exprNote = "spec.healthCheckExprs do not compile (" + e.getMessage() + "): statuses use the built-in rules only. ";
+    }
     Map<String, Map<String, List<Details.ObjectLine>>> tree = new TreeMap<>();
     int read = 0;
     for (InventoryEntry entry : entries) {
@@ -46,13 +64,24 @@ final class InventoryTree {
       read++;
       tree.computeIfAbsent(id.namespace().isEmpty() ? CLUSTER : id.namespace(), ns -> new TreeMap<>())
           .computeIfAbsent(id.kind(), k -> new ArrayList<>())
-          .add(line(id, entry.v() == null || entry.v().isEmpty() ? "v1" : entry.v()));
+          .add(line(id, entry.v() == null || entry.v().isEmpty() ? "v1" : entry.v(), health));
     }
     String note = entries.size() > read ? "showing " + read + " of " + entries.size() + " objects" : "";
-    return new Result(groups(tree), note);
+    return new Result(groups(tree), (exprNote + note).trim());
   }
 
-  private Details.ObjectLine line(Id id, String version) {
+  /** The evaluator for these expressions, compiled again only when they change. */
+  private synchronized HealthEvaluator evaluator(List<HealthCheckExpression> expressions) {
+    List<HealthCheckExpr> exprs = expressions == null ? List.of() : expressions.stream()
+        .map(e -> new HealthCheckExpr(e.apiVersion(), e.kind(), e.current(), e.inProgress(), e.failed())).toList();
+    if (!exprs.equals(lastExprs)) {
+      lastEvaluator = HealthEvaluator.create(exprs, library, clock);
+      lastExprs = exprs;
+    }
+    return lastEvaluator;
+  }
+
+  private Details.ObjectLine line(Id id, String version, HealthEvaluator health) {
     String apiVersion = id.group().isEmpty() ? version : id.group() + "/" + version;
     try {
       var resources = client.genericKubernetesResources(apiVersion, id.kind());

@@ -3,7 +3,7 @@ package dev.capstan.engine.ui;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capstan.engine.http.GuardedServer;
 import dev.capstan.engine.http.ServerLimits;
-import dev.capstan.health.HealthEvaluator;
+import dev.capstan.health.BuiltinLibrary;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -54,7 +54,7 @@ public final class UiServer implements AutoCloseable {
     Catalog catalog = new Catalog(client, events::changed);
     catalog.start();
     UiHandler handler = new UiHandler(catalog, new GraphView(new GraphLayout()),
-        new DetailsReader(catalog, client, new InventoryTree(client, HealthEvaluator.withBuiltinLibrary())),
+        new DetailsReader(catalog, client, new InventoryTree(client, BuiltinLibrary.load(), clock)),
         new Actions(client, clock), events, new RequestGuard(new SecureRandom(), allowRemote), new ObjectMapper());
     try {
       GuardedServer server = GuardedServer.start("capstan-ui-http", address, LIMITS, handler);

@@ -212,6 +212,13 @@ class UiBrowserIT extends EngineTestBase {
     eventually(() -> assertEquals("Current", browser.findElement(By.cssSelector("#inventory li.obj[data-name='Gadget/gear']"))
         .getAttribute("data-status")));
     assertTrue(browser.findElement(By.id("conditions")).getText().contains("Healthy"));
+    // judged by the Kustomization's own healthCheckExprs: the generic rules would call it Current
+    setPhase("Failed");
+    eventually(() -> assertEquals("Failed", browser.findElement(By.cssSelector("#inventory li.obj[data-name='Gadget/gear']"))
+        .getAttribute("data-status")));
+    setPhase("Ready");
+    eventually(() -> assertEquals("Current", browser.findElement(By.cssSelector("#inventory li.obj[data-name='Gadget/gear']"))
+        .getAttribute("data-status")));
     eventually(() -> assertTrue(browser.findElement(By.id("history")).getText().contains("Applied revision: test")));
     assertTrue(browser.findElement(By.id("source")).getText().contains("main@sha1:"));
     assertTrue(browser.findElement(By.id("drift")).getText().contains("capstan diff"));

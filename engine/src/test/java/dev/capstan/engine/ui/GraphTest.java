@@ -76,7 +76,7 @@ class GraphTest {
   }
 
   @Test
-  void aThousandNodesLayOutInUnderTwoSeconds() {
+  void aThousandNodesAcrossNamespacesAllGetPlaces() {
     List<Kustomization> many = new ArrayList<>();
     for (int i = 0; i < 1000; i++) {
       String deps = i % 10 == 0 ? "[]" : "[{name: k" + (i - 1) + "}" + (i > 20 ? ", {name: k" + (i - 17) + ", namespace: ns" + ((i - 17) % 20) + "}" : "") + "]";
@@ -84,14 +84,22 @@ class GraphTest {
           deps.replace("{name: k" + (i - 1) + "}", "{name: k" + (i - 1) + ", namespace: ns" + ((i - 1) % 20) + "}")));
     }
     Graph graph = Graph.of(many);
-    new GraphLayout().layout(graph);
-    long start = System.nanoTime();
     Layout layout = new GraphLayout().layout(graph);
     String svg = GraphSvg.render(graph, layout);
-    long millis = (System.nanoTime() - start) / 1_000_000;
 
+    // Speed is measured by engine/bench/ui.sh; here: every node and edge placed, boxes disjoint.
     assertEquals(1000, layout.nodes().size());
+    assertEquals(graph.edges().size(), layout.edges().size());
+    assertEquals(20, layout.namespaces().size());
     assertTrue(svg.contains("data-nodes=\"1000\""));
-    assertTrue(millis < 2000, "took " + millis + " ms");
+    var boxes = List.copyOf(layout.namespaces().values());
+    for (int i = 0; i < boxes.size(); i++) {
+      for (int j = i + 1; j < boxes.size(); j++) {
+        Layout.Box a = boxes.get(i);
+        Layout.Box b = boxes.get(j);
+        assertTrue(a.x() + a.width() <= b.x() || b.x() + b.width() <= a.x() || a.y() + a.height() <= b.y()
+            || b.y() + b.height() <= a.y(), "namespace boxes overlap: " + a + " " + b);
+      }
+    }
   }
 }

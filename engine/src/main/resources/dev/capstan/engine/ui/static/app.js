@@ -33,6 +33,7 @@
       else if (r.page === 'graph') await graph();
       else await kustomization(r.ns, r.name);
       document.body.dataset.rendered = String(Number(document.body.dataset.rendered || 0) + 1);
+      document.body.dataset.renderedAt = String(performance.now());
     } catch (e) {
       main.querySelector('#error')?.remove();
       main.insertAdjacentHTML('afterbegin', '<p id="error" class="problem">Cannot reach the view\'s server: ' + esc(e.message) + '</p>');
@@ -52,8 +53,8 @@
       + '<option value="suspended">Suspended</option></select></div>'
       + '<h2>Kustomizations</h2><div id="ks-table"></div><h2>GitRepositories</h2><div id="repo-table"></div>';
     main.dataset.page = 'overview';
-    ['search', 'ns-filter', 'status-filter'].forEach(id =>
-      main.querySelector('#' + id).addEventListener('input', () => renderOverview(lastOverview)));
+    ['search', 'ns-filter', 'status-filter'].forEach(id => ['input', 'change'].forEach(type =>
+      main.querySelector('#' + id).addEventListener(type, () => renderOverview(lastOverview))));
   }
 
   let lastOverview = null;

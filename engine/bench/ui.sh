@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# `capstan ui` speed against the cluster of $KUBECONFIG in headless Chromium: N Kustomizations
+# (created in namespaces capstan-ui-bench-*, deleted afterwards unless -Dkeep=true is in
+# $CAPSTAN_BENCH_JVM), overview render after load, graph render, and the watches and lists an idle
+# view costs. Needs chromium and chromium-driver (deploy/prerequisites installs them).
+# Usage: engine/bench/ui.sh [N=1000]
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+cp_file="$root/engine/target/bench-classpath.txt"
+(cd "$root" && mvn -B -q -o -pl engine test-compile >/dev/null && mvn -B -q -o -pl engine dependency:build-classpath \
+  -Dmdep.outputFile="$cp_file" -Dmdep.includeScope=test >/dev/null) \
+  || { echo "engine/bench/ui.sh: build failed; run mvn -pl engine test-compile to see why" >&2; exit 1; }
+# shellcheck disable=SC2086
+exec java -Xmx512m ${CAPSTAN_BENCH_JVM:-} -Dlogback.configurationFile="$here/logback-bench.xml" \
+  -cp "$(cat "$cp_file"):$root/engine/target/classes:$root/engine/target/test-classes" "$here/UiBench.java" "${1:-1000}"
