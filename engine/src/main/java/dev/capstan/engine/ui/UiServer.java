@@ -12,6 +12,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.Set;
 
 /**
  * {@code capstan ui}: a local web view of the cluster's Kustomizations and GitRepositories, served
@@ -51,9 +53,16 @@ public final class UiServer implements AutoCloseable {
       return t;
     });
     EventStream events = new EventStream(scheduler);
-    Catalog catalog = new Catalog(client, events::changed);
+    GraphView graph = new GraphView(new GraphLayout());
+    AtomicReference<Catalog> started = new AtomicReference<>();
+    LayoutAhead ahead = new LayoutAhead(() -> graph.svg(Graph.of(started.get().kustomizations()), Set.of()));
+    Catalog catalog = new Catalog(client, () -> {
+      events.changed();
+      ahead.changed();
+    });
+    started.set(catalog);
     catalog.start();
-    UiHandler handler = new UiHandler(catalog, new GraphView(new GraphLayout()),
+    UiHandler handler = new UiHandler(catalog, graph,
         new DetailsReader(catalog, client, new InventoryTree(client, BuiltinLibrary.load(), clock)),
         new Actions(client, clock), events, new RequestGuard(new SecureRandom(), allowRemote), new ObjectMapper());
     try {

@@ -242,6 +242,6 @@
   }
 
   window.addEventListener('hashchange', () => { main.dataset.page = ''; refresh(); });
+  // The first fetch waits for the event stream to be open, so no change falls between the two.
   connect();
-  refresh();
 })();
