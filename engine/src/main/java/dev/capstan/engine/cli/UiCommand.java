@@ -77,14 +77,22 @@ public final class UiCommand implements Callable<Integer> {
     }
   }
 
+  /** The address to bind: loopback when no host is given (":9595"). */
   private InetSocketAddress address() {
+    ListenAddress parsed;
     try {
-      InetSocketAddress parsed = ListenAddress.parse(addr).socketAddress();
-      return parsed.getAddress() == null || parsed.getAddress().isAnyLocalAddress() && !allowRemote
-          ? new InetSocketAddress(InetAddress.getLoopbackAddress(), parsed.getPort()) : parsed;
+      parsed = ListenAddress.parse(addr);
     } catch (IllegalArgumentException e) {
       throw new CliException("--addr: " + e.getMessage(), CliException.BAD_INPUT);
     }
+    if (parsed.host().isEmpty()) {
+      return new InetSocketAddress(InetAddress.getLoopbackAddress(), parsed.port());
+    }
+    InetSocketAddress socket = parsed.socketAddress();
+    if (socket.isUnresolved()) {
+      throw new CliException("--addr: cannot resolve host " + parsed.host(), CliException.BAD_INPUT);
+    }
+    return socket;
   }
 
   private static String hostForUrl(InetSocketAddress address) {

@@ -17,7 +17,7 @@ class CapstanMainTest {
     cli.setOut(new PrintWriter(out));
     assertEquals(0, cli.execute("--help"));
     for (String name : new String[] {"status", "build", "apply", "diff", "fetch", "run", "get",
-        "reconcile", "suspend", "resume", "tree"}) {
+        "reconcile", "suspend", "resume", "tree", "ui"}) {
       assertTrue(out.toString().contains(name), () -> "help lacks " + name + ":\n" + out);
     }
   }
