@@ -10,6 +10,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -40,6 +42,11 @@ public final class UiCommand implements Callable<Integer> {
   @Option(names = "--open", description = "Open the view in the default browser.")
   boolean open;
 
+  @Option(names = {"-n", "--namespace"}, paramLabel = "NS", split = ",",
+      description = "Watch only these namespaces (repeat or separate with commas); default: all, which needs"
+          + " the right to list cluster-wide.")
+  List<String> namespaces = new ArrayList<>();
+
   @Mixin ClusterOptions cluster = new ClusterOptions();
 
   @Spec CommandSpec spec;
@@ -60,7 +67,7 @@ public final class UiCommand implements Callable<Integer> {
           + " cluster with your credentials");
       err.flush();
     }
-    try (UiServer server = UiServer.start(client, address, allowRemote, Clock.systemUTC())) {
+    try (UiServer server = UiServer.start(client, namespaces, address, allowRemote, Clock.systemUTC())) {
       String url = "http://" + hostForUrl(server.address()) + ":" + server.address().getPort() + "/";
       out.println("serving the view on " + url + " (Ctrl-C to stop)");
       out.flush();

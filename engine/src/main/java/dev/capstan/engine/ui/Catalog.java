@@ -16,71 +16,90 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The Kustomizations and GitRepositories of the cluster as the user sees them: one informer (one
- * list, then one watch) per kind for the whole process, shared by every page and browser. A kind
+ * list, then one watch) per kind for the whole process, shared by every page and browser; or, for
+ * a user who may list only some namespaces, one per kind and namespace named. A kind or namespace
  * the user cannot list, or a cluster that cannot be reached, is kept as a problem line; the
- * informer keeps retrying, so the view fills in once access is granted.
+ * informers keep retrying, so the view fills in once access is granted.
  */
 final class Catalog implements AutoCloseable {
-  private final Watched<Kustomization> kustomizations;
-  private final Watched<GitRepository> gitRepositories;
+  private final List<Watched<Kustomization>> kustomizations = new ArrayList<>();
+  private final List<Watched<GitRepository>> gitRepositories = new ArrayList<>();
 
-  Catalog(KubernetesClient client, Runnable onChange) {
+  /** @param namespaces the namespaces to watch; empty for all of them */
+  Catalog(KubernetesClient client, List<String> namespaces, Runnable onChange) {
     URL server = client.getMasterUrl();
-    this.kustomizations = new Watched<>("Kustomizations", client.resources(Kustomization.class)
-        .inAnyNamespace().runnableInformer(0), onChange, server);
-    this.gitRepositories = new Watched<>("GitRepositories", client.resources(GitRepository.class)
-        .inAnyNamespace().runnableInformer(0), onChange, server);
+    if (namespaces.isEmpty()) {
+      kustomizations.add(new Watched<>("Kustomizations", "", client.resources(Kustomization.class)
+          .inAnyNamespace().runnableInformer(0), onChange, server));
+      gitRepositories.add(new Watched<>("GitRepositories", "", client.resources(GitRepository.class)
+          .inAnyNamespace().runnableInformer(0), onChange, server));
+    }
+    for (String ns : namespaces) {
+      kustomizations.add(new Watched<>("Kustomizations", ns, client.resources(Kustomization.class)
+          .inNamespace(ns).runnableInformer(0), onChange, server));
+      gitRepositories.add(new Watched<>("GitRepositories", ns, client.resources(GitRepository.class)
+          .inNamespace(ns).runnableInformer(0), onChange, server));
+    }
   }
 
   void start() {
-    kustomizations.start();
-    gitRepositories.start();
+    kustomizations.forEach(Watched::start);
+    gitRepositories.forEach(Watched::start);
   }
 
   Overview overview() {
-    List<Overview.Problem> problems = new ArrayList<>();
-    kustomizations.problem().ifPresent(problems::add);
-    gitRepositories.problem().ifPresent(problems::add);
-    return Overview.of(kustomizations.items(), gitRepositories.items(), problems);
+    return Overview.of(kustomizations(), gitRepositories(), problems());
   }
 
   List<Kustomization> kustomizations() {
-    return kustomizations.items();
+    return items(kustomizations);
   }
 
   List<GitRepository> gitRepositories() {
-    return gitRepositories.items();
+    return items(gitRepositories);
   }
 
   Optional<Kustomization> kustomization(String namespace, String name) {
-    return Optional.ofNullable(kustomizations.informer.getStore().getByKey(namespace + "/" + name));
+    return find(kustomizations, namespace + "/" + name);
   }
 
   Optional<GitRepository> gitRepository(String namespace, String name) {
-    return Optional.ofNullable(gitRepositories.informer.getStore().getByKey(namespace + "/" + name));
+    return find(gitRepositories, namespace + "/" + name);
   }
 
   List<Overview.Problem> problems() {
     List<Overview.Problem> problems = new ArrayList<>();
-    kustomizations.problem().ifPresent(problems::add);
-    gitRepositories.problem().ifPresent(problems::add);
+    kustomizations.forEach(w -> w.problem().ifPresent(problems::add));
+    gitRepositories.forEach(w -> w.problem().ifPresent(problems::add));
     return problems;
+  }
+
+  private static <T extends HasMetadata> List<T> items(List<Watched<T>> watched) {
+    List<T> all = new ArrayList<>();
+    watched.forEach(w -> all.addAll(w.items()));
+    return all;
+  }
+
+  private static <T extends HasMetadata> Optional<T> find(List<Watched<T>> watched, String key) {
+    return watched.stream().map(w -> w.informer.getStore().getByKey(key)).filter(o -> o != null).findFirst();
   }
 
   @Override
   public void close() {
-    kustomizations.informer.stop();
-    gitRepositories.informer.stop();
+    kustomizations.forEach(w -> w.informer.stop());
+    gitRepositories.forEach(w -> w.informer.stop());
   }
 
-  /** One kind's informer and the last reason it could not list or watch. */
+  /** One kind's informer (for all namespaces or one) and the last reason it could not list or watch. */
   private static final class Watched<T extends HasMetadata> {
     private final String kinds;
+    private final String where;
     private final SharedIndexInformer<T> informer;
     private final AtomicReference<String> lastError = new AtomicReference<>();
 
-    Watched(String kinds, SharedIndexInformer<T> informer, Runnable onChange, URL server) {
+    Watched(String kinds, String namespace, SharedIndexInformer<T> informer, Runnable onChange, URL server) {
       this.kinds = kinds;
+      this.where = namespace.isEmpty() ? "" : " in namespace " + namespace;
       this.informer = informer;
       informer.addEventHandler(new ResourceEventHandler<T>() {
         @Override
@@ -118,8 +137,11 @@ final class Catalog implements AutoCloseable {
       if (informer.hasSynced() && informer.isWatching()) {
         return Optional.empty();
       }
+      String hint = where.isEmpty() && error != null && error.contains("forbidden")
+          ? " (a user who may list only some namespaces: capstan ui -n NAMESPACE)" : "";
       return Optional.of(new Overview.Problem(kinds, error == null
-          ? "cannot list " + kinds + " yet: waiting for the API server" : "cannot list " + kinds + ": " + error));
+          ? "cannot list " + kinds + where + " yet: waiting for the API server"
+          : "cannot list " + kinds + where + ": " + error + hint));
     }
 
     private static String describe(Throwable error, URL server) {

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -47,6 +48,15 @@ public final class UiServer implements AutoCloseable {
    */
   public static UiServer start(KubernetesClient client, InetSocketAddress address, boolean allowRemote, Clock clock)
       throws IOException {
+    return start(client, List.of(), address, allowRemote, clock);
+  }
+
+  /**
+   * As {@link #start(KubernetesClient, InetSocketAddress, boolean, Clock)}, watching only
+   * {@code namespaces} (all of them when empty), for users who may not list cluster-wide.
+   */
+  public static UiServer start(KubernetesClient client, List<String> namespaces, InetSocketAddress address,
+      boolean allowRemote, Clock clock) throws IOException {
     ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "capstan-ui-events");
       t.setDaemon(true);
@@ -56,7 +66,7 @@ public final class UiServer implements AutoCloseable {
     GraphView graph = new GraphView(new GraphLayout());
     AtomicReference<Catalog> started = new AtomicReference<>();
     LayoutAhead ahead = new LayoutAhead(() -> graph.svg(Graph.of(started.get().kustomizations()), Set.of()));
-    Catalog catalog = new Catalog(client, () -> {
+    Catalog catalog = new Catalog(client, List.copyOf(namespaces), () -> {
       events.changed();
       ahead.changed();
     });

@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -73,10 +74,13 @@ class UiBrowserIT extends EngineTestBase {
       """;
   private static final String NO_NODE = "      nodeSelector: {capstan.dev/no-such-node: \"true\"}";
   private static final String VIEWER = "capstan-ui-viewer";
+  private static final String TEAM = "capstan-ui-team";
 
   private static UiServer ui;
   private static UiServer viewerUi;
   private static KubernetesClient viewerClient;
+  private static UiServer teamUi;
+  private static KubernetesClient teamClient;
   private static WebDriver browser;
 
   @BeforeAll
@@ -105,6 +109,10 @@ class UiBrowserIT extends EngineTestBase {
     viewerClient = impersonating(VIEWER);
     viewerUi = UiServer.start(viewerClient, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), false,
         Clock.systemUTC());
+    grantNamespaceRead();
+    teamClient = impersonating(TEAM);
+    teamUi = UiServer.start(teamClient, List.of(ns(), "kube-system"),
+        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), false, Clock.systemUTC());
     browser = chromium();
     Files.createDirectories(SCREENSHOTS);
   }
@@ -122,6 +130,12 @@ class UiBrowserIT extends EngineTestBase {
     }
     if (viewerClient != null) {
       viewerClient.close();
+    }
+    if (teamUi != null) {
+      teamUi.close();
+    }
+    if (teamClient != null) {
+      teamClient.close();
     }
     if (engine != null) {
       engine.client.rbac().clusterRoleBindings().withName(VIEWER + "-" + ns()).delete();
@@ -251,6 +265,33 @@ class UiBrowserIT extends EngineTestBase {
     assertTrue(refusal.contains("forbidden") && refusal.contains(VIEWER) && refusal.contains("patch"), refusal);
     assertFalse(engine.kustomization("app").getSpec().suspended());
     screenshot("refused");
+  }
+
+  @Test
+  @Order(7)
+  void aNamespaceTheUserCannotListIsSaidWhereItsRowsWouldBe() throws IOException {
+    browser.get(url(teamUi, "/#/"));
+    awaitElement(By.cssSelector("tr.row[data-id='Kustomization/" + ns() + "/app']"));
+    WebElement problem = awaitElement(By.cssSelector("#ks-table p.problem[data-kind='Kustomizations']"));
+    String text = problem.getText();
+    assertTrue(text.contains("cannot list Kustomizations in namespace kube-system") && text.contains("forbidden")
+        && text.contains(TEAM), text);
+    assertTrue(browser.findElement(By.cssSelector("#repo-table p.problem")).getText().contains("kube-system"));
+    awaitElement(By.cssSelector("tr.row[data-id='GitRepository/" + ns() + "/repo']"));
+    screenshot("overview-forbidden-namespace");
+  }
+
+  private static void grantNamespaceRead() {
+    engine.client.rbac().roles().inNamespace(ns()).resource(new io.fabric8.kubernetes.api.model.rbac.RoleBuilder()
+        .withNewMetadata().withName(TEAM).withNamespace(ns()).endMetadata()
+        .addNewRule().withApiGroups(Kustomization.GROUP, "source.capstan.dev")
+        .withResources("kustomizations", "gitrepositories").withVerbs("get", "list", "watch").endRule()
+        .build()).serverSideApply();
+    engine.client.rbac().roleBindings().inNamespace(ns()).resource(new io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder()
+        .withNewMetadata().withName(TEAM).withNamespace(ns()).endMetadata()
+        .withNewRoleRef("rbac.authorization.k8s.io", "Role", TEAM)
+        .addNewSubject().withKind("User").withApiGroup("rbac.authorization.k8s.io").withName(TEAM).endSubject()
+        .build()).serverSideApply();
   }
 
   private static void act(String action) {
