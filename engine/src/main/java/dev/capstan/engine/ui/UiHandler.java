@@ -41,6 +41,7 @@ final class UiHandler extends Handler.Abstract {
   private final RequestGuard guard;
   private final ObjectMapper json;
   private final String page;
+  private final Map<String, String> files;
 
   UiHandler(Catalog catalog, GraphView graph, DetailsReader details, Actions actions, EventStream events,
       RequestGuard guard, ObjectMapper json) {
@@ -52,6 +53,7 @@ final class UiHandler extends Handler.Abstract {
     this.guard = guard;
     this.json = json;
     this.page = resource("index.html");
+    this.files = Map.of("app.js", resource("app.js"), "app.css", resource("app.css"));
   }
 
   @Override
@@ -80,7 +82,7 @@ final class UiHandler extends Handler.Abstract {
       return page(request, response, callback);
     }
     if (path.startsWith("/static/") && STATIC.containsKey(path.substring(8))) {
-      return send(response, callback, 200, STATIC.get(path.substring(8)), resource(path.substring(8)));
+      return send(response, callback, 200, STATIC.get(path.substring(8)), files.get(path.substring(8)));
     }
     if (path.equals("/api/overview")) {
       return sendJson(response, callback, 200, catalog.overview());

@@ -180,6 +180,14 @@ class UiBrowserIT extends EngineTestBase {
         .getAttribute("class").contains("waiting"), "infra's dependency is Ready");
     eventually(() -> assertEquals("ready", state("g.node[data-id='" + base + "']")));
     screenshot("graph");
+
+    // collapse the namespace into one node (the worst state of its members), then expand it again
+    browser.findElement(By.cssSelector("g.ns[data-namespace='" + ns() + "'] text.ns-label")).click();
+    WebElement group = awaitElement(By.cssSelector("g.node[data-id='Namespace/" + ns() + "']"));
+    assertEquals("failing", group.getAttribute("data-state"));
+    assertTrue(browser.findElements(By.cssSelector("g.node[data-id='" + app + "']")).isEmpty());
+    group.click();
+    awaitElement(By.cssSelector("g.node[data-id='" + app + "']"));
   }
 
   @Test
@@ -252,6 +260,18 @@ class UiBrowserIT extends EngineTestBase {
     eventually(() -> assertFalse(engine.kustomization("app").getSpec().suspended()));
     assertTrue(engine.kustomization("app").getMetadata().getAnnotations()
         .containsKey("reconcile.capstan.dev/requestedAt"));
+
+    // reconcile with source: the GitRepository is asked first, then the Kustomization; both answer
+    browser.get(url(ui, "/#/ks/" + ns() + "/base"));
+    awaitElement(By.id("summary"));
+    act("reconcile");
+    eventually(() -> assertTrue(browser.findElement(By.id("action-result")).getText()
+        .contains("reconcile requested for GitRepository " + ns() + "/repo and Kustomization " + ns() + "/base")));
+    String asked = engine.kustomization("base").getMetadata().getAnnotations().get("reconcile.capstan.dev/requestedAt");
+    assertTrue(engine.gitRepository("repo").getMetadata().getAnnotations()
+        .containsKey("reconcile.capstan.dev/requestedAt"), "the source was asked too");
+    eventually(() -> assertEquals(asked, engine.kustomization("base").getStatus().lastHandledReconcileAt()));
+    eventually(() -> assertTrue(engine.gitRepository("repo").getStatus().lastHandledReconcileAt() != null));
   }
 
   @Test
