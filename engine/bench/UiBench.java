@@ -57,6 +57,13 @@ public final class UiBench {
                 + " /api/overview took %.0f ms of it)%n", run, n, afterLoad, (System.nanoTime() - start) / 1_000_000, fetch);
             graph(first, n, run);
           }
+          ((JavascriptExecutor) first).executeScript("document.getElementById('zoom-in').click();"
+              + " document.getElementById('zoom-in').click(); document.getElementById('zoom-in').click();");
+          java.nio.file.Path shots = java.nio.file.Path.of("engine", "target", "ui-screenshots");
+          java.nio.file.Files.createDirectories(shots);
+          java.nio.file.Files.copy(((org.openqa.selenium.TakesScreenshot) first)
+              .getScreenshotAs(org.openqa.selenium.OutputType.FILE).toPath(), shots.resolve("graph-" + n + ".png"),
+              java.nio.file.StandardCopyOption.REPLACE_EXISTING);
           ((JavascriptExecutor) first).executeScript("window.graphAsked = performance.now();"
               + " document.querySelector('g.ns text.ns-label').dispatchEvent(new MouseEvent('click', {bubbles: true}));");
           await(first, "(document.querySelector('#graph-svg') || {}).dataset?.nodes !== '" + n + "'"

@@ -11,6 +11,7 @@ cp_file="$root/engine/target/bench-classpath.txt"
 (cd "$root" && mvn -B -q -o -pl engine test-compile >/dev/null && mvn -B -q -o -pl engine dependency:build-classpath \
   -Dmdep.outputFile="$cp_file" -Dmdep.includeScope=test >/dev/null) \
   || { echo "engine/bench/ui.sh: build failed; run mvn -pl engine test-compile to see why" >&2; exit 1; }
+cd "$root"
 # shellcheck disable=SC2086
 exec java -Xmx512m ${CAPSTAN_BENCH_JVM:-} -Dlogback.configurationFile="$here/logback-bench.xml" \
   -cp "$(cat "$cp_file"):$root/engine/target/classes:$root/engine/target/test-classes" "$here/UiBench.java" "${1:-1000}"

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 /**
  * The Kustomizations and GitRepositories of the cluster as the user sees them: one informer (one
@@ -26,7 +27,7 @@ final class Catalog implements AutoCloseable {
   private final List<Watched<GitRepository>> gitRepositories = new ArrayList<>();
 
   /** @param namespaces the namespaces to watch; empty for all of them */
-  Catalog(KubernetesClient client, List<String> namespaces, Runnable onChange) {
+  Catalog(KubernetesClient client, List<String> namespaces, Consumer<String> onChange) {
     URL server = client.getMasterUrl();
     if (namespaces.isEmpty()) {
       kustomizations.add(new Watched<>("Kustomizations", "", client.resources(Kustomization.class)
@@ -97,35 +98,40 @@ final class Catalog implements AutoCloseable {
     private final SharedIndexInformer<T> informer;
     private final AtomicReference<String> lastError = new AtomicReference<>();
 
-    Watched(String kinds, String namespace, SharedIndexInformer<T> informer, Runnable onChange, URL server) {
+    Watched(String kinds, String namespace, SharedIndexInformer<T> informer, Consumer<String> onChange, URL server) {
       this.kinds = kinds;
       this.where = namespace.isEmpty() ? "" : " in namespace " + namespace;
       this.informer = informer;
       informer.addEventHandler(new ResourceEventHandler<T>() {
         @Override
         public void onAdd(T obj) {
-          onChange.run();
+          onChange.accept(key(obj));
         }
 
         @Override
         public void onUpdate(T oldObj, T newObj) {
-          onChange.run();
+          onChange.accept(key(newObj));
         }
 
         @Override
         public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-          onChange.run();
+          onChange.accept(key(obj));
         }
       });
       informer.exceptionHandler((started, error) -> {
         lastError.set(describe(error, server));
-        onChange.run();
+        onChange.accept(EventStream.EVERYTHING);
         return true;
       });
     }
 
     void start() {
       informer.start();
+    }
+
+    /** {@code Kind/namespace/name}, as the graph and the pages name objects. */
+    private static String key(HasMetadata object) {
+      return object.getKind() + "/" + object.getMetadata().getNamespace() + "/" + object.getMetadata().getName();
     }
 
     List<T> items() {

@@ -3,6 +3,8 @@ package dev.capstan.engine.ui;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -16,16 +18,22 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * Server-Sent Events to every open page: one {@code change} event shortly after the watches report
- * something, coalesced so that a burst of changes costs each page one fetch. A page that is still
- * receiving the last event gets the next one when that is done; nothing queues up per page.
+ * something, coalesced so that a burst of changes costs each page one fetch. The event names the
+ * objects that changed ({@code Kind/namespace/name}, or {@value #EVERYTHING} for many or unknown),
+ * so that a Kustomization's page, which reads its inventory from the API server, fetches only when
+ * its Kustomization changed. A page that is still receiving the last event gets the next one when
+ * that is done; nothing queues up per page.
  */
 final class EventStream implements AutoCloseable {
   static final Duration COALESCE = Duration.ofMillis(150);
   static final Duration HEARTBEAT = Duration.ofSeconds(15);
+  static final String EVERYTHING = "*";
+  static final int MAX_KEYS = 100;
 
   private final ScheduledExecutorService scheduler;
   private final Set<Subscriber> subscribers = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean pending = new AtomicBoolean();
+  private final Set<String> changedKeys = new LinkedHashSet<>();
   private final AtomicLong version = new AtomicLong();
 
   EventStream(ScheduledExecutorService scheduler) {
@@ -34,14 +42,34 @@ final class EventStream implements AutoCloseable {
         TimeUnit.MILLISECONDS);
   }
 
-  /** Something changed: tell every page soon. */
-  void changed() {
+  /** The object named {@code key} changed: tell every page soon. */
+  void changed(String key) {
+    synchronized (changedKeys) {
+      changedKeys.add(changedKeys.size() < MAX_KEYS ? key : EVERYTHING);
+    }
     if (pending.compareAndSet(false, true)) {
       scheduler.schedule(() -> {
         pending.set(false);
-        broadcast("event: change\ndata: " + version.incrementAndGet() + "\n\n");
+        broadcast("event: change\ndata: " + message(version.incrementAndGet(), drainKeys()) + "\n\n");
       }, COALESCE.toMillis(), TimeUnit.MILLISECONDS);
     }
+  }
+
+  private List<String> drainKeys() {
+    synchronized (changedKeys) {
+      List<String> keys = changedKeys.contains(EVERYTHING) ? List.of(EVERYTHING) : List.copyOf(changedKeys);
+      changedKeys.clear();
+      return keys;
+    }
+  }
+
+  /** {@code {"version":N,"keys":[...]}}; keys are Kubernetes names, so quoting them is enough. */
+  static String message(long version, List<String> keys) {
+    StringBuilder json = new StringBuilder("{\"version\":").append(version).append(",\"keys\":[");
+    for (int i = 0; i < keys.size(); i++) {
+      json.append(i == 0 ? "" : ",").append('"').append(keys.get(i).replaceAll("[\\\\\"\\r\\n]", "")).append('"');
+    }
+    return json.append("]}").toString();
   }
 
   int subscribers() {

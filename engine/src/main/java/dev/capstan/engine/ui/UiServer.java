@@ -66,8 +66,8 @@ public final class UiServer implements AutoCloseable {
     GraphView graph = new GraphView(new GraphLayout());
     AtomicReference<Catalog> started = new AtomicReference<>();
     LayoutAhead ahead = new LayoutAhead(() -> graph.svg(Graph.of(started.get().kustomizations()), Set.of()));
-    Catalog catalog = new Catalog(client, List.copyOf(namespaces), () -> {
-      events.changed();
+    Catalog catalog = new Catalog(client, List.copyOf(namespaces), key -> {
+      events.changed(key);
       ahead.changed();
     });
     started.set(catalog);

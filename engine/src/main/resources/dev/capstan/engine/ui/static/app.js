@@ -8,6 +8,7 @@
   const collapsed = new Set();
   const zoom = { scale: 1, x: 0, y: 0 };
   let inFlight = false;
+  let sourceKey = '';
   let again = false;
 
   function esc(text) {
@@ -187,6 +188,7 @@
     const body = main.querySelector('#ks-body');
     if (!res.ok) { body.innerHTML = '<p class="problem">' + esc(d.message) + '</p>'; return; }
     const r = d.row;
+    sourceKey = d.source.kind + '/' + d.source.namespace + '/' + d.source.name;
     body.innerHTML = '<table class="summary" id="summary"><tr><th>Ready</th><th>Healthy</th><th>Revision</th><th>Suspended</th><th>Message</th></tr>'
       + '<tr class="row ' + state(r) + '" data-state="' + state(r) + '"><td class="s-' + esc(r.ready) + '">' + esc(r.ready) + '</td><td class="s-' + esc(r.healthy) + '">' + esc(r.healthy) + '</td><td>'
       + esc(r.revision) + '</td><td>' + (r.suspended ? 'yes' : 'no') + '</td><td class="msg">' + esc(r.message) + '</td></tr></table>'
@@ -237,7 +239,13 @@
     const live = document.getElementById('live');
     const source = new EventSource('/events');
     source.addEventListener('hello', () => { live.className = 'live on'; refresh(); });
-    source.addEventListener('change', () => refresh());
+    source.addEventListener('change', e => {
+      const keys = JSON.parse(e.data).keys;
+      const r = route();
+      // A Kustomization's page reads its inventory from the API server: only when it (or its source) changed.
+      if (r.page !== 'ks' || keys.includes('*') || keys.includes('Kustomization/' + r.ns + '/' + r.name)
+          || keys.includes(sourceKey)) refresh();
+    });
     source.onerror = () => { live.className = 'live off'; };
   }
 
