@@ -58,6 +58,16 @@ final class UiHandler extends Handler.Abstract {
 
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
+    try {
+      return route(request, response, callback);
+    } catch (RuntimeException e) {
+      // One line for the page, never a stack trace; the view keeps serving.
+      return send(response, callback, 500, "text/plain; charset=utf-8",
+          "the view failed to answer: " + e.getClass().getSimpleName());
+    }
+  }
+
+  private boolean route(Request request, Response response, Callback callback) {
     String host = request.getHeaders().get(HttpHeader.HOST);
     Optional<String> badHost = guard.refuseHost(host);
     if (badHost.isPresent()) {
