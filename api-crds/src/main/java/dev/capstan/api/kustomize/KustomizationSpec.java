@@ -1,5 +1,6 @@
 package dev.capstan.api.kustomize;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
@@ -12,6 +13,7 @@ import java.util.List;
 
 /** The desired state of a Kustomization; field names and meaning follow Flux's v1 API. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record KustomizationSpec(
     @Required @JsonPropertyDescription("The source to build from.")
     SourceReference sourceRef,
