@@ -1,6 +1,7 @@
 package dev.capstan.engine.pipeline;
 
 import dev.capstan.applier.build.ManifestBuilder;
+import dev.capstan.engine.remote.RemoteClusters;
 import dev.capstan.health.BuiltinLibrary;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
@@ -19,6 +20,7 @@ import java.util.Objects;
  * @param waitPoll how often a health wait looks again when no event came
  * @param noCrossNamespaceRefs whether a sourceRef or dependsOn to another namespace is refused
  * @param observer told what each reconcile did (metrics)
+ * @param remotes the clients of the remote clusters of spec.kubeConfig
  */
 public record PipelineParts(
     KubernetesClient client,
@@ -34,7 +36,8 @@ public record PipelineParts(
     Backoff backoff,
     Duration waitPoll,
     boolean noCrossNamespaceRefs,
-    PipelineObserver observer) {
+    PipelineObserver observer,
+    RemoteClusters<Acting> remotes) {
 
   public PipelineParts {
     Objects.requireNonNull(client, "client");
@@ -49,10 +52,11 @@ public record PipelineParts(
     backoff = backoff == null ? Backoff.defaults() : backoff;
     waitPoll = waitPoll == null ? Duration.ofSeconds(2) : waitPoll;
     observer = observer == null ? PipelineObserver.NONE : observer;
+    Objects.requireNonNull(remotes, "remotes");
   }
 
   public PipelineParts withView(ClusterView newView) {
     return new PipelineParts(client, newView, builder, trees, accounts, statuses, tracking, waits,
-        library, clock, backoff, waitPoll, noCrossNamespaceRefs, observer);
+        library, clock, backoff, waitPoll, noCrossNamespaceRefs, observer, remotes);
   }
 }
