@@ -1,0 +1,174 @@
+package dev.capstan.engine.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.source.GitRepository;
+import dev.capstan.testing.RemoteCluster;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * {@code spec.kubeConfig.secretRef}: a Kustomization applies, prunes, waits for and watches the
+ * health of its objects on a second, real control plane, while the engine's own cluster holds
+ * only the Kustomization and its status. A kubeconfig that cannot be used says why on Ready and
+ * applies nothing; exec plugins and file paths are refused.
+ */
+@ExtendWith(RemoteCluster.class)
+class RemoteClusterIT extends EngineTestBase {
+  private static RemoteCluster.Access remote;
+
+  @BeforeAll
+  static void secondCluster(RemoteCluster.Access access) {
+    remote = access;
+    remote.ensureNamespace(ns());
+  }
+
+  @AfterAll
+  static void deleteRemoteNamespace() {
+    if (remote != null) {
+      remote.client().namespaces().withName(ns()).delete();
+    }
+  }
+
+  private static void kubeconfigSecret(String name, String kubeconfig) {
+    engine.client.secrets().inNamespace(ns()).resource(new SecretBuilder().withNewMetadata().withName(name)
+        .endMetadata().withStringData(Map.of("value", kubeconfig)).build()).serverSideApply();
+  }
+
+  @Test
+  void appliesWaitsWatchesAndPrunesOnTheRemoteClusterOnly() {
+    kubeconfigSecret("remote-kubeconfig", remote.kubeconfigText());
+    git.commit(Map.of(
+        "app/settings.yaml", Manifests.configMap("remote-settings", "1"),
+        "app/web.yaml", Manifests.deployment("remote-web", "", 60)));
+    engine.gitRepository("repo", git.url());
+    engine.kustomization("app", "repo", "./app", """
+          wait: true
+          timeout: 2m
+          kubeConfig: {secretRef: {name: remote-kubeconfig}}
+        """);
+
+    Condition ready = engine.awaitCondition("app", "Ready", Duration.ofSeconds(120), EngineTestBase::isTrue);
+    assertTrue(ready.getMessage().startsWith("Applied revision"), ready.getMessage());
+    assertNotNull(remote.client().configMaps().inNamespace(ns()).withName("remote-settings").get());
+    Deployment web = remote.client().apps().deployments().inNamespace(ns()).withName("remote-web").get();
+    assertNotNull(web);
+    // wait: true was satisfied by the remote Deployment's rollout: there is no other.
+    assertEquals(1, web.getStatus().getAvailableReplicas());
+    assertNull(engine.client.configMaps().inNamespace(ns()).withName("remote-settings").get(),
+        "nothing is applied to the engine's own cluster");
+    assertNull(engine.client.apps().deployments().inNamespace(ns()).withName("remote-web").get());
+    var inventory = engine.kustomization("app").getStatus().inventory().entries();
+    assertTrue(inventory.stream().anyMatch(e -> e.id().equals(ns() + "_remote-web_apps_Deployment")), inventory.toString());
+    engine.awaitCondition("app", "Healthy", Duration.ofSeconds(30), EngineTestBase::isTrue);
+
+    // The health monitor watches the remote cluster: an object deleted there is seen missing.
+    remote.client().configMaps().inNamespace(ns()).withName("remote-settings").delete();
+    Condition healthy = engine.awaitCondition("app", "Healthy", Duration.ofSeconds(30),
+        c -> !isTrue(c) && c.getMessage() != null && c.getMessage().contains("remote-settings"));
+    assertTrue(healthy.getMessage().contains("ConfigMap/" + ns() + "/remote-settings"), healthy.getMessage());
+
+    // A new revision without the ConfigMap prunes it on the remote cluster, and restores nothing.
+    String revision = git.commit(Map.of("app/settings.yaml", Manifests.configMap("remote-settings", "1").replace(
+        "remote-settings", "remote-other")));
+    engine.requestReconcile(GitRepository.class, "repo");
+    engine.awaitCondition("app", "Ready", Duration.ofSeconds(90),
+        c -> isTrue(c) && revision.equals(engine.kustomization("app").getStatus().lastAppliedRevision()));
+    assertNotNull(remote.client().configMaps().inNamespace(ns()).withName("remote-other").get());
+    assertNull(remote.client().configMaps().inNamespace(ns()).withName("remote-settings").get());
+    assertNull(engine.client.configMaps().inNamespace(ns()).withName("remote-other").get());
+
+    // Deleting the Kustomization (prune: true) deletes its objects on the remote cluster.
+    engine.client.resources(Kustomization.class).inNamespace(ns()).withName("app").delete();
+    EngineFixture.eventually(Duration.ofSeconds(60)).until(() ->
+        remote.client().apps().deployments().inNamespace(ns()).withName("remote-web").get() == null
+            && remote.client().configMaps().inNamespace(ns()).withName("remote-other").get() == null);
+  }
+
+  @Test
+  void theServiceAccountIsImpersonatedOnTheRemoteCluster() {
+    Tenants.configMapTenant(remote.client(), ns(), "remote-deployer");
+    kubeconfigSecret("tenant-kubeconfig", remote.kubeconfigText());
+    git.commit(Map.of(
+        "tenant/own.yaml", Tenants.configMapIn(ns(), "tenant-own"),
+        "tenant/token.yaml", Tenants.secretIn(ns(), "tenant-token")));
+    engine.gitRepository("tenant-repo", git.url());
+    engine.kustomization("tenant", "tenant-repo", "./tenant", """
+          serviceAccountName: remote-deployer
+          kubeConfig: {secretRef: {name: tenant-kubeconfig}}
+        """);
+
+    Condition ready = engine.awaitCondition("tenant", "Ready", Duration.ofSeconds(60),
+        c -> "ApplyFailed".equals(c.getReason()));
+    assertTrue(ready.getMessage().contains("system:serviceaccount:" + ns() + ":remote-deployer"), ready.getMessage());
+    assertTrue(ready.getMessage().contains("tenant-token"), ready.getMessage());
+    assertNull(remote.client().secrets().inNamespace(ns()).withName("tenant-token").get(),
+        "the remote service account may not write Secrets");
+  }
+
+  @Test
+  void aKubeconfigThatCannotBeUsedSaysWhyAppliesNothingAndIsRetriedUntilFixed() {
+    String good = remote.kubeconfigText();
+    String exec = good.replaceFirst("(?m)^(\\s+)client-certificate-data: .*$",
+        "$1exec: {apiVersion: client.authentication.k8s.io/v1, command: /bin/leak-credentials}");
+    kubeconfigSecret("bad-kubeconfig", exec);
+    git.commit(Map.of("bad/settings.yaml", Manifests.configMap("never-half-applied", "1")));
+    engine.gitRepository("bad-repo", git.url());
+    engine.kustomization("bad", "bad-repo", "./bad", """
+          retryInterval: 2s
+          kubeConfig: {secretRef: {name: bad-kubeconfig}}
+        """);
+
+    Condition refused = engine.awaitCondition("bad", "Ready", Duration.ofSeconds(60),
+        c -> "ReconciliationFailed".equals(c.getReason()));
+    assertEquals("False", refused.getStatus());
+    assertTrue(refused.getMessage().contains("the kubeconfig in Secret '" + ns() + "/bad-kubeconfig' key 'value' "
+        + "cannot be used: user 'capstan-admin' uses 'exec', which is not allowed")
+        || refused.getMessage().contains("uses 'exec', which is not allowed"), refused.getMessage());
+    assertFalse(refused.getMessage().contains("/bin/leak-credentials"), refused.getMessage());
+
+    // An unreachable API server: a clear reason, and still nothing applied anywhere.
+    kubeconfigSecret("bad-kubeconfig", good.replaceFirst("server: https://127\\.0\\.0\\.1:\\d+", "server: https://127.0.0.1:1"));
+    Condition unreachable = engine.awaitCondition("bad", "Ready", Duration.ofSeconds(60),
+        c -> "ReconciliationFailed".equals(c.getReason()) && c.getMessage().contains("cannot be reached"));
+    assertTrue(unreachable.getMessage().startsWith("the API server of the remote cluster of Secret '" + ns()
+        + "/bad-kubeconfig' key 'value' cannot be reached"), unreachable.getMessage());
+    assertFalse(unreachable.getMessage().contains("client-key-data"), unreachable.getMessage());
+    assertNull(remote.client().configMaps().inNamespace(ns()).withName("never-half-applied").get());
+    assertNull(engine.client.configMaps().inNamespace(ns()).withName("never-half-applied").get());
+
+    // The Secret fixed: the next retry builds a new client from the new resourceVersion.
+    kubeconfigSecret("bad-kubeconfig", good);
+    engine.awaitCondition("bad", "Ready", Duration.ofSeconds(60), EngineTestBase::isTrue);
+    assertNotNull(remote.client().configMaps().inNamespace(ns()).withName("never-half-applied").get());
+    assertNull(engine.client.configMaps().inNamespace(ns()).withName("never-half-applied").get());
+  }
+
+  @Test
+  void localFilePathsInTheKubeconfigAreRefused() {
+    String files = remote.kubeconfigText().replaceFirst("(?m)^(\\s+)certificate-authority-data: .*$",
+        "$1certificate-authority: /etc/kubernetes/pki/ca.crt");
+    kubeconfigSecret("files-kubeconfig", files);
+    git.commit(Map.of("files/settings.yaml", Manifests.configMap("files-settings", "1")));
+    engine.gitRepository("files-repo", git.url());
+    engine.kustomization("files", "files-repo", "./files", "  kubeConfig: {secretRef: {name: files-kubeconfig}}");
+
+    Condition refused = engine.awaitCondition("files", "Ready", Duration.ofSeconds(60),
+        c -> "ReconciliationFailed".equals(c.getReason()));
+    assertTrue(refused.getMessage().contains("uses 'certificate-authority', which is not allowed"), refused.getMessage());
+    assertFalse(refused.getMessage().contains("/etc/kubernetes"), refused.getMessage());
+    assertNull(remote.client().configMaps().inNamespace(ns()).withName("files-settings").get());
+  }
+}
