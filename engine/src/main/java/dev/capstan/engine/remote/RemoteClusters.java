@@ -126,19 +126,41 @@ public final class RemoteClusters<A> implements AutoCloseable {
     } catch (KubernetesClientException e) {
       throw new RemoteClusterException("the API server of the remote cluster of " + remote.source()
           + " cannot be reached: " + rootCause(e));
+    } catch (IllegalStateException e) {
+      // Closed meanwhile (its Secret changed, or more remote clusters than the bound): the next try builds another.
+      throw new RemoteClusterException("the client of the remote cluster of " + remote.source() + " was closed");
     }
   }
 
-  private static String rootCause(Throwable e) {
+  /** Why a request failed, in a user's words: the HTTP status, or the kind of network failure. */
+  static String rootCause(Throwable e) {
     if (e instanceof KubernetesClientException k && k.getCode() > 0) {
       return "HTTP " + k.getCode() + (k.getStatus() != null && k.getStatus().getMessage() != null
           ? " " + k.getStatus().getMessage() : "");
     }
-    Throwable cause = e;
-    while (cause.getCause() != null && cause.getCause() != cause) {
-      cause = cause.getCause();
+    Throwable root = e;
+    for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+      if (cause instanceof java.net.ConnectException) {
+        return "connection refused";
+      }
+      if (cause instanceof java.net.http.HttpTimeoutException || cause instanceof java.net.SocketTimeoutException) {
+        return "timed out";
+      }
+      if (cause instanceof javax.net.ssl.SSLException) {
+        return "TLS failed: " + bounded(cause.getMessage());
+      }
+      if (cause instanceof java.net.UnknownHostException) {
+        return "unknown host";
+      }
+      root = cause;
     }
-    String message = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+    return bounded(root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage());
+  }
+
+  private static String bounded(String message) {
+    if (message == null) {
+      return "";
+    }
     return message.length() > 200 ? message.substring(0, 200) + "…" : message;
   }
 

@@ -2,13 +2,24 @@ package dev.capstan.engine.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.capstan.api.common.SecretKeyReference;
+import dev.capstan.api.kustomize.KubeConfigReference;
 import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.kustomize.KustomizationSpec;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.engine.NamespacedName;
+import dev.capstan.engine.remote.RemoteClientFactory;
+import dev.capstan.engine.remote.RemoteClusters;
 import dev.capstan.testing.RemoteCluster;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import java.util.List;
+import java.util.Optional;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -144,7 +155,7 @@ class RemoteClusterIT extends EngineTestBase {
     Condition unreachable = engine.awaitCondition("bad", "Ready", Duration.ofSeconds(60),
         c -> "ReconciliationFailed".equals(c.getReason()) && c.getMessage().contains("cannot be reached"));
     assertTrue(unreachable.getMessage().startsWith("the API server of the remote cluster of Secret '" + ns()
-        + "/bad-kubeconfig' key 'value' cannot be reached"), unreachable.getMessage());
+        + "/bad-kubeconfig' key 'value' cannot be reached: connection refused"), unreachable.getMessage());
     assertFalse(unreachable.getMessage().contains("client-key-data"), unreachable.getMessage());
     assertNull(remote.client().configMaps().inNamespace(ns()).withName("never-half-applied").get());
     assertNull(engine.client.configMaps().inNamespace(ns()).withName("never-half-applied").get());
@@ -154,6 +165,44 @@ class RemoteClusterIT extends EngineTestBase {
     engine.awaitCondition("bad", "Ready", Duration.ofSeconds(60), EngineTestBase::isTrue);
     assertNotNull(remote.client().configMaps().inNamespace(ns()).withName("never-half-applied").get());
     assertNull(engine.client.configMaps().inNamespace(ns()).withName("never-half-applied").get());
+  }
+
+  @Test
+  void clientsAreKeptPerSecretVersionBoundedAndClosedWhenReplacedOrForgotten() {
+    kubeconfigSecret("cache-kubeconfig", remote.kubeconfigText());
+    List<String> closed = new java.util.concurrent.CopyOnWriteArrayList<>();
+    try (RemoteClusters<String> clusters = new RemoteClusters<>(engine.client, RemoteClientFactory.defaults(),
+        client -> "acting", 1)) {
+      clusters.onClosed(closed::add);
+      Kustomization first = withKubeConfig("first", "cache-kubeconfig");
+      RemoteClusters.Remote<String> one = clusters.remoteFor(first, Optional.empty());
+      clusters.checkReachable(one);
+      assertEquals(one.id(), clusters.remoteFor(first, Optional.empty()).id(), "same Secret version: same client");
+
+      kubeconfigSecret("cache-kubeconfig", remote.kubeconfigText() + "\n# rotated\n");
+      RemoteClusters.Remote<String> two = clusters.remoteFor(first, Optional.empty());
+      assertNotEquals(one.id(), two.id(), "a new Secret version builds a new client");
+      assertEquals(List.of(one.id()), closed, "and closes the old one");
+      assertThrows(IllegalStateException.class, () -> one.client().getKubernetesVersion(), "closed");
+
+      RemoteClusters.Remote<String> other = clusters.remoteFor(withKubeConfig("second", "cache-kubeconfig"),
+          Optional.empty());
+      assertEquals(List.of(one.id(), two.id()), closed, "beyond the bound the least recently used is closed");
+      assertEquals(1, clusters.cachedClients());
+
+      clusters.forget(new NamespacedName(ns(), "second"));
+      assertEquals(List.of(one.id(), two.id(), other.id()), closed);
+      assertEquals(0, clusters.cachedClients());
+    }
+  }
+
+  private static Kustomization withKubeConfig(String name, String secret) {
+    Kustomization ks = new Kustomization();
+    ks.setMetadata(new ObjectMetaBuilder().withNamespace(ns()).withName(name).build());
+    ks.setSpec(new KustomizationSpec(null, null, "1m", null, null, true, null, null, null, null, null, null,
+        null, null, null, null, null, null, null, null, null, null, null,
+        new KubeConfigReference(new SecretKeyReference(secret, null), null)));
+    return ks;
   }
 
   @Test
