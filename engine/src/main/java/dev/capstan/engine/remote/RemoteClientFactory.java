@@ -34,7 +34,10 @@ public final class RemoteClientFactory {
         .withTrustCerts(connection.insecureSkipTlsVerify())
         .withConnectionTimeout((int) connectTimeout.toMillis())
         .withRequestTimeout((int) requestTimeout.toMillis())
-        .withRequestRetryBackoffLimit(2);
+        .withRequestRetryBackoffLimit(2)
+        // HTTP/1.1: an API server ends an HTTP/2 connection that failed authentication with GOAWAY,
+        // which the JDK client reports instead of the 401, and the status would not say why.
+        .withHttp2Disable(true);
     if (connection.caData() != null) {
       config.withCaCertData(connection.caData());
     }

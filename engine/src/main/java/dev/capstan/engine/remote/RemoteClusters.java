@@ -125,7 +125,7 @@ public final class RemoteClusters<A> implements AutoCloseable {
       remote.client().getKubernetesVersion();
     } catch (KubernetesClientException e) {
       throw new RemoteClusterException("the API server of the remote cluster of " + remote.source()
-          + " cannot be reached: " + rootCause(e));
+          + (e.getCode() > 0 ? " refused the request: " : " cannot be reached: ") + rootCause(e));
     } catch (IllegalStateException e) {
       // Closed meanwhile (its Secret changed, or more remote clusters than the bound): the next try builds another.
       throw new RemoteClusterException("the client of the remote cluster of " + remote.source() + " was closed");

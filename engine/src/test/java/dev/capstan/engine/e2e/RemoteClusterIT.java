@@ -16,11 +16,15 @@ import dev.capstan.api.source.GitRepository;
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.remote.RemoteClientFactory;
 import dev.capstan.engine.remote.RemoteClusters;
+import dev.capstan.engine.install.Kubectl;
+import dev.capstan.testing.ClusterAccess;
 import dev.capstan.testing.RemoteCluster;
+import java.nio.file.Path;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.util.List;
 import java.util.Optional;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.time.Duration;
@@ -39,11 +43,26 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(RemoteCluster.class)
 class RemoteClusterIT extends EngineTestBase {
   private static RemoteCluster.Access remote;
+  private static ClusterAccess local;
 
   @BeforeAll
-  static void secondCluster(RemoteCluster.Access access) {
+  static void secondCluster(RemoteCluster.Access access, ClusterAccess engineCluster) {
     remote = access;
+    local = engineCluster;
     remote.ensureNamespace(ns());
+  }
+
+  @Test
+  void kubectlExplainDescribesTheField() throws Exception {
+    Path kubectl = Kubectl.find().orElseThrow(() -> new AssertionError("no kubectl"));
+    Kubectl.Result explain = Kubectl.run(kubectl, local, Path.of("."), "explain", "kustomizations.spec.kubeConfig",
+        "--api-version=kustomize.capstan.dev/v1");
+    assertEquals(0, explain.exitCode(), explain.output());
+    assertTrue(explain.output().replaceAll("\\s+", " ").contains("Apply to a remote cluster instead of the engine's own"), explain.output());
+    assertTrue(explain.output().contains("secretRef") && explain.output().contains("configMapRef"), explain.output());
+    Kubectl.Result secretRef = Kubectl.run(kubectl, local, Path.of("."), "explain",
+        "kustomizations.spec.kubeConfig.secretRef", "--api-version=kustomize.capstan.dev/v1");
+    assertTrue(secretRef.output().replaceAll("\\s+", " ").contains("exec and auth-provider plugins and file paths are refused"), secretRef.output());
   }
 
   @AfterAll
@@ -203,6 +222,45 @@ class RemoteClusterIT extends EngineTestBase {
         null, null, null, null, null, null, null, null, null, null, null,
         new KubeConfigReference(new SecretKeyReference(secret, null), null)));
     return ks;
+  }
+
+  @Test
+  void configMapRefSendsAServiceAccountTokenOfThisClusterAndSaysWhatTheRemoteAnswers() {
+    engine.client.configMaps().inNamespace(ns()).resource(new ConfigMapBuilder().withNewMetadata()
+        .withName("token-access").endMetadata().withData(Map.of("provider", "aws",
+            "cluster", "arn:aws:eks:eu-central-1:123456789012:cluster/prod")).build()).serverSideApply();
+    git.commit(Map.of("token/settings.yaml", Manifests.configMap("token-settings", "1")));
+    engine.gitRepository("token-repo", git.url());
+    engine.kustomization("token", "token-repo", "./token", """
+          retryInterval: 2s
+          kubeConfig: {configMapRef: {name: token-access}}
+        """);
+    Condition cloud = engine.awaitCondition("token", "Ready", Duration.ofSeconds(60),
+        c -> "ReconciliationFailed".equals(c.getReason()));
+    assertTrue(cloud.getMessage().contains("ConfigMap '" + ns() + "/token-access' cannot be used: provider 'aws' "
+        + "is not supported"), cloud.getMessage());
+
+    // generic: a token of a service account of this cluster, for the remote's address. The second
+    // cluster does not trust this one as an issuer, so it answers 401, and the reason says so.
+    String server = remote.client().getConfiguration().getMasterUrl().replaceAll("/$", "");
+    String ca = new String(java.util.Base64.getDecoder().decode(
+        remote.client().getConfiguration().getCaCertData()), java.nio.charset.StandardCharsets.UTF_8);
+    Map<String, String> generic = Map.of("provider", "generic", "address", server, "ca.crt", ca,
+        "serviceAccountName", "remote-identity");
+    engine.client.configMaps().inNamespace(ns()).resource(new ConfigMapBuilder().withNewMetadata()
+        .withName("token-access").endMetadata().withData(generic).build()).createOr(e -> e.update());
+    Condition noAccount = engine.awaitCondition("token", "Ready", Duration.ofSeconds(60),
+        c -> c.getMessage().contains("cannot get a token of service account"));
+    assertTrue(noAccount.getMessage().contains("'" + ns() + "/remote-identity'"), noAccount.getMessage());
+
+    engine.client.serviceAccounts().inNamespace(ns()).resource(new io.fabric8.kubernetes.api.model.ServiceAccountBuilder()
+        .withNewMetadata().withName("remote-identity").endMetadata().build()).serverSideApply();
+    Condition unauthorized = engine.awaitCondition("token", "Ready", Duration.ofSeconds(60),
+        c -> c.getMessage().contains("refused the request"));
+    assertEquals("ReconciliationFailed", unauthorized.getReason());
+    assertTrue(unauthorized.getMessage().startsWith("the API server of the remote cluster of ConfigMap '" + ns()
+        + "/token-access' refused the request: HTTP 401"), unauthorized.getMessage());
+    assertNull(remote.client().configMaps().inNamespace(ns()).withName("token-settings").get());
   }
 
   @Test
