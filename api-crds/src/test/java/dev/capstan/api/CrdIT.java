@@ -126,6 +126,22 @@ class CrdIT {
   }
 
   @Test
+  void schemaTakesExactlyOneOfKubeConfigSecretRefAndConfigMapRef(KubernetesClient client, TestNamespace ns) {
+    KubernetesClientException both = rejected(client, kustomization(ns, "both-refs", Map.of("kubeConfig",
+        Map.of("secretRef", Map.of("name", "remote"), "configMapRef", Map.of("name", "remote")))));
+    assertTrue(both.getMessage().contains("exactly one of secretRef and configMapRef"), both.getMessage());
+    KubernetesClientException none = rejected(client, kustomization(ns, "no-ref", Map.of("kubeConfig", Map.of())));
+    assertTrue(none.getMessage().contains("exactly one of secretRef and configMapRef"), none.getMessage());
+
+    client.resource(kustomization(ns, "remote", Map.of("kubeConfig",
+        Map.of("secretRef", Map.of("name", "remote-kubeconfig", "key", "value.yaml"))))).create();
+    var secretRef = client.resources(Kustomization.class).inNamespace(ns.name()).withName("remote").get()
+        .getSpec().kubeConfig().secretRef();
+    assertEquals("remote-kubeconfig", secretRef.name());
+    assertEquals("value.yaml", secretRef.key());
+  }
+
+  @Test
   void schemaRejectsCelExpressionsLongerThanTheLimit(KubernetesClient client, TestNamespace ns) {
     String tooLong = "'" + "a".repeat(HealthCheckExpression.MAX_EXPRESSION_LENGTH) + "' != ''";
     KubernetesClientException error = rejected(client, kustomization(ns, "long-exprs", Map.of(
