@@ -258,9 +258,10 @@ func (b *builder) cleanMessage(message string) string {
 	if i := strings.Index(message, "node contents:"); i >= 0 {
 		message = strings.TrimSpace(message[:i]) + " (contents not shown)"
 	}
-	// The YAML decoder quotes what it could not read: an alias's name, a scalar's value.
+	// Decoders quote what they could not read: an alias's name, a scalar's value (YAML), a
+	// pattern (regexp, in backquotes as Go's errors quote input).
 	message = unknownAnchor.ReplaceAllString(message, "unknown anchor")
-	message = quotedScalar.ReplaceAllString(message, "$1 (value not shown)")
+	message = backquoted.ReplaceAllString(message, "(not shown)")
 	message = strings.ReplaceAll(message, b.root+string(filepath.Separator), "")
 	message = strings.ReplaceAll(message, b.root, ".")
 	message = strings.Map(func(r rune) rune {
@@ -281,7 +282,7 @@ func (b *builder) cleanMessage(message string) string {
 
 var (
 	unknownAnchor = regexp.MustCompile(`unknown anchor '[^']*'`)
-	quotedScalar  = regexp.MustCompile("(!!\\w+) `[^`]*`")
+	backquoted    = regexp.MustCompile("`[^`]*`")
 )
 
 func short(s string) string {

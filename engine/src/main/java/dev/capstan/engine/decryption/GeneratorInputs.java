@@ -1,6 +1,6 @@
 package dev.capstan.engine.decryption;
 
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.capstan.health.yaml.BoundedYaml;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -23,7 +23,7 @@ import java.util.HashSet;
 public final class GeneratorInputs {
   private static final List<String> KUSTOMIZATION_FILES = List.of("kustomization.yaml", "kustomization.yml", "Kustomization");
   private static final int MAX_KUSTOMIZATIONS = 1000;
-  private static final YAMLMapper YAML = new YAMLMapper();
+  private static final BoundedYaml YAML = new BoundedYaml();
 
   private final Path root;
   private final SopsDecryptor decryptor;
@@ -68,12 +68,12 @@ public final class GeneratorInputs {
     }
     Map<?, ?> kustomization;
     try {
-      kustomization = YAML.readValue(file.toFile(), Map.class);
-    } catch (IOException e) {
+      if (!(YAML.readOne(Files.readString(file)) instanceof Map<?, ?> read)) {
+        return; // the build reports a kustomization that is not a mapping itself
+      }
+      kustomization = read;
+    } catch (IOException | BoundedYaml.YamlProblem e) {
       return; // the build reports an unreadable kustomization itself
-    }
-    if (kustomization == null) {
-      return;
     }
     String where = relative(file);
     for (Object generator : list(kustomization.get("secretGenerator"))) {
