@@ -1,13 +1,10 @@
 package dev.capstan.engine.remote;
 
+import dev.capstan.health.yaml.BoundedYaml;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
-import org.yaml.snakeyaml.error.YAMLException;
 
 /**
  * Reads a kubeconfig that a tenant put in a Secret. It is hostile input: it is bounded in size,
@@ -63,24 +60,12 @@ final class KubeConfigParser {
   }
 
   private static Object load(String text, String where) {
-    LoaderOptions options = new LoaderOptions();
-    options.setMaxAliasesForCollections(10);
-    options.setNestingDepthLimit(20);
-    options.setCodePointLimit(MAX_BYTES);
-    options.setAllowDuplicateKeys(false);
     try {
-      return new Yaml(new SafeConstructor(options)).load(text);
-    } catch (YAMLException e) {
-      // The parser's message quotes the offending text, which may be a credential.
-      throw invalid(where, "it is not valid YAML" + position(e));
+      // Bounded in depth, aliases and length; its problems never quote the text (a credential).
+      return new BoundedYaml().readOne(text);
+    } catch (BoundedYaml.YamlProblem e) {
+      throw invalid(where, "it is not valid YAML" + (e.line() > 0 ? " (line " + e.line() + ")" : ""));
     }
-  }
-
-  private static String position(YAMLException e) {
-    if (e instanceof org.yaml.snakeyaml.error.MarkedYAMLException marked && marked.getProblemMark() != null) {
-      return " (line " + (marked.getProblemMark().getLine() + 1) + ")";
-    }
-    return "";
   }
 
   /** The {@code inner} map of the entry of list {@code list} whose name is {@code name}. */
