@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.source.GitRepository;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
@@ -83,7 +84,7 @@ class DecryptionIT extends EngineTestBase {
     git.commit(Map.of("app/secret.yaml",
         text.replaceFirst("mac: ENC\\[AES256_GCM,data:.", "mac: ENC[AES256_GCM,data:" + replacement)
             .replace("name: db-credentials", "name: db-credentials-renamed")));
-    engine.requestReconcile(Kustomization.class, "app");
+    engine.requestReconcile(GitRepository.class, "repo");
     var failed = engine.awaitCondition("app", "Ready", Duration.ofSeconds(90),
         c -> "DecryptionFailed".equals(c.getReason()));
     assertTrue(failed.getMessage().contains("app/secret.yaml"), failed.getMessage());
