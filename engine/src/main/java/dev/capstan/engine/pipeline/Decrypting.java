@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capstan.api.kustomize.Decryption;
 import dev.capstan.api.kustomize.KustomizationSpec;
 import dev.capstan.engine.conditions.Reason;
+import dev.capstan.engine.decryption.DecryptedInputs;
 import dev.capstan.engine.decryption.DecryptionException;
 import dev.capstan.engine.decryption.DecryptionKeys;
 import dev.capstan.engine.decryption.EncryptedObjects;
@@ -37,6 +38,11 @@ final class Decrypting {
 
   private Decrypting(Optional<DecryptionKeys> keys) {
     this.keys = keys;
+  }
+
+  /** Decryption with these keys, or none (spec.decryption not set): for tests of the stage. */
+  static Decrypting withKeys(Optional<DecryptionKeys> keys) {
+    return new Decrypting(keys);
   }
 
   /** Reads the decryption Secret of the spec, if it names one, with the Kustomization's client. */
@@ -72,9 +78,9 @@ final class Decrypting {
   }
 
   /** The decrypted secretGenerator inputs of the build, by path in the artifact. */
-  Map<String, byte[]> generatorInputs(java.nio.file.Path tree, KustomizationSpec spec) {
+  DecryptedInputs generatorInputs(java.nio.file.Path tree, KustomizationSpec spec) {
     if (keys.isEmpty()) {
-      return Map.of();
+      return DecryptedInputs.NONE;
     }
     try {
       return GeneratorInputs.decrypt(tree, spec.path(),
@@ -112,6 +118,16 @@ final class Decrypting {
       }
     }
     return out;
+  }
+
+  /**
+   * A build's error message as it may be shown: kustomize quotes a line it cannot read, which
+   * may be decrypted content, so such a message is replaced by one naming only the file.
+   */
+  static String shown(String buildMessage, DecryptedInputs inputs) {
+    return inputs.quotedIn(buildMessage)
+        .map(file -> "kustomize's message is withheld because it quotes decrypted content of '" + file + "'")
+        .orElse(buildMessage);
   }
 
   /** A wrong or missing key may be fixed in the cluster (retry); a bad document needs a new revision. */

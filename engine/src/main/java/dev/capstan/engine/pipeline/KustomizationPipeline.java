@@ -22,6 +22,7 @@ import dev.capstan.engine.conditions.KustomizationStatuses;
 import dev.capstan.engine.conditions.Observation;
 import dev.capstan.engine.conditions.Phase;
 import dev.capstan.engine.conditions.Reason;
+import dev.capstan.engine.decryption.DecryptedInputs;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.health.Status;
@@ -173,12 +174,12 @@ public final class KustomizationPipeline {
   private List<GenericKubernetesResource> build(Attempt attempt, StoredArtifact artifact) {
     KustomizationSpec spec = attempt.object.getSpec();
     Decrypting decrypting = Decrypting.of(spec, attempt.namespace(), attempt.acting.client());
+    DecryptedInputs inputs = decrypting.generatorInputs(artifact.tree(), spec);
     BuildResult result = parts.builder().build(artifact.tree(), artifact.digest(), spec.path(),
-        BuildSettings.of(spec, attempt.namespace(), attempt.acting.client()),
-        decrypting.generatorInputs(artifact.tree(), spec));
+        BuildSettings.of(spec, attempt.namespace(), attempt.acting.client()), inputs.files());
     if (result instanceof BuildResult.Failed failed) {
       String message = "build of path '" + (spec.path() == null ? "./" : spec.path()) + "' at revision "
-          + artifact.revision() + " failed: " + failed.error().message();
+          + artifact.revision() + " failed: " + Decrypting.shown(failed.error().message(), inputs);
       throw TRANSIENT_BUILD_ERRORS.contains(failed.error().kind())
           ? StageFailure.transientFailure(Reason.BUILD_FAILED, message)
           : StageFailure.terminal(Reason.BUILD_FAILED, message);
