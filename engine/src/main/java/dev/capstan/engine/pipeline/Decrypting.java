@@ -10,6 +10,7 @@ import dev.capstan.engine.decryption.DecryptionException;
 import dev.capstan.engine.decryption.DecryptionKeys;
 import dev.capstan.engine.decryption.EncryptedObjects;
 import dev.capstan.engine.decryption.GeneratorInputs;
+import dev.capstan.engine.decryption.Plaintexts;
 import dev.capstan.engine.decryption.SopsDecryptor;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -92,11 +93,18 @@ final class Decrypting {
     }
   }
 
-  /** The build's objects with every SOPS-encrypted one decrypted; refused without spec.decryption. */
-  List<GenericKubernetesResource> objects(java.nio.file.Path tree, List<GenericKubernetesResource> built) {
+  /** The build's objects, every SOPS-encrypted one decrypted, and what was decrypted. */
+  record Decrypted(List<GenericKubernetesResource> objects, Plaintexts plaintexts) {}
+
+  /**
+   * The build's objects with every SOPS-encrypted one decrypted; refused without spec.decryption.
+   * {@code known} (what the build's inputs held) grows by the values decrypted here.
+   */
+  Decrypted objects(java.nio.file.Path tree, List<GenericKubernetesResource> built, Plaintexts known) {
     ObjectMapper mapper = Serialization.jsonMapper();
     EncryptedObjects encrypted = keys.map(k -> new EncryptedObjects(tree, decryptor, k)).orElse(null);
     List<GenericKubernetesResource> out = new ArrayList<>(built.size());
+    Plaintexts plaintexts = known;
     for (GenericKubernetesResource object : built) {
       Map<String, Object> map = mapper.convertValue(object, MAP);
       if (!EncryptedObjects.isEncrypted(map)) {
@@ -110,24 +118,16 @@ final class Decrypting {
             + " is SOPS-encrypted and spec.decryption is not set: it cannot be applied");
       }
       try {
-        out.add(mapper.convertValue(encrypted.decrypt(map), GenericKubernetesResource.class));
+        Map<String, Object> plain = encrypted.decrypt(map);
+        plaintexts = plaintexts.and(map, plain);
+        out.add(mapper.convertValue(plain, GenericKubernetesResource.class));
       } catch (DecryptionException e) {
         throw failure(e.in(what));
       } catch (IOException e) {
         throw StageFailure.transientFailure(Reason.DECRYPTION_FAILED, "the artifact cannot be read: " + e.getMessage());
       }
     }
-    return out;
-  }
-
-  /**
-   * A build's error message as it may be shown: kustomize quotes a line it cannot read, which
-   * may be decrypted content, so such a message is replaced by one naming only the file.
-   */
-  static String shown(String buildMessage, DecryptedInputs inputs) {
-    return inputs.quotedIn(buildMessage)
-        .map(file -> "kustomize's message is withheld because it quotes decrypted content of '" + file + "'")
-        .orElse(buildMessage);
+    return new Decrypted(List.copyOf(out), plaintexts);
   }
 
   /** A wrong or missing key may be fixed in the cluster (retry); a bad document needs a new revision. */

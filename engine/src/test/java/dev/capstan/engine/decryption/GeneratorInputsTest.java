@@ -14,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -156,16 +155,5 @@ class GeneratorInputsTest {
     int at = text.indexOf(prefix) + prefix.length();
     char replacement = text.charAt(at) == 'A' ? 'B' : 'A';
     return text.substring(0, at) + replacement + text.substring(at + 1);
-  }
-
-  @Test
-  void aBuildMessageQuotingDecryptedContentIsRecognised() {
-    DecryptedInputs inputs = new DecryptedInputs(Map.of("app/values.yaml",
-        "public: visible\npassword: plaintext-secret\nid: 7\n".getBytes(StandardCharsets.UTF_8)));
-    assertEquals("app/values.yaml", inputs.quotedIn(
-        "\"password: plaintext-secret\" is not a valid key name: a valid environment variable name").orElseThrow());
-    assertEquals("app/values.yaml", inputs.quotedIn("value \\\"plaintext-secret\\\" rejected").orElseThrow());
-    assertTrue(inputs.quotedIn("accumulating resources: no such file 'app/x.yaml'").isEmpty());
-    assertTrue(inputs.quotedIn("line 7 is bad").isEmpty(), "fragments shorter than 4 are only looked for in their line");
   }
 }

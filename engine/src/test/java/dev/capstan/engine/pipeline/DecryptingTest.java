@@ -1,7 +1,6 @@
 package dev.capstan.engine.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.engine.conditions.Phase;
 import dev.capstan.engine.conditions.Reason;
-import dev.capstan.engine.decryption.DecryptedInputs;
+import dev.capstan.engine.decryption.Plaintexts;
 import dev.capstan.engine.decryption.DecryptionKeys;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -47,7 +46,9 @@ class DecryptingTest {
     GenericKubernetesResource config = object("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}\n"
         .getBytes(StandardCharsets.UTF_8));
     for (Decrypting decrypting : List.of(withAgeKey(), Decrypting.withKeys(Optional.empty()))) {
-      List<GenericKubernetesResource> out = decrypting.objects(artifact, List.of(plain, config));
+      Decrypting.Decrypted decrypted = decrypting.objects(artifact, List.of(plain, config), Plaintexts.NONE);
+      List<GenericKubernetesResource> out = decrypted.objects();
+      assertTrue(decrypted.plaintexts().isEmpty());
       assertSame(plain, out.get(0));
       assertSame(config, out.get(1));
     }
@@ -56,32 +57,23 @@ class DecryptingTest {
   @Test
   void anEncryptedObjectIsDecryptedWithKeys() throws IOException {
     Files.write(artifact.resolve("secret.yaml"), fixture("encrypted/secret.age.yaml"));
-    GenericKubernetesResource out = withAgeKey().objects(artifact,
-        List.of(object(fixture("encrypted/secret.age.yaml")))).get(0);
+    Decrypting.Decrypted decrypted = withAgeKey().objects(artifact,
+        List.of(object(fixture("encrypted/secret.age.yaml"))), Plaintexts.NONE);
+    GenericKubernetesResource out = decrypted.objects().get(0);
     assertNull(out.getAdditionalProperties().get("sops"));
     assertEquals(Map.of("password", "plaintext-db-password-42"), out.getAdditionalProperties().get("stringData"));
+    // What was decrypted is known, to be kept out of messages; what was plain is not.
+    assertEquals("Secret data[***] refused; type Opaque",
+        decrypted.plaintexts().redact("Secret data[plaintext-db-password-42] refused; type Opaque"));
   }
 
   @Test
   void anEncryptedObjectWithoutDecryptionIsRefusedAsFluxRefusesIt() throws IOException {
     StageFailure f = assertThrows(StageFailure.class, () -> Decrypting.withKeys(Optional.empty())
-        .objects(artifact, List.of(object(fixture("encrypted/secret.age.yaml")))));
+        .objects(artifact, List.of(object(fixture("encrypted/secret.age.yaml"))), Plaintexts.NONE));
     Phase.Failed failed = (Phase.Failed) f.phase();
     assertEquals(Reason.DECRYPTION_FAILED, failed.reason());
     assertEquals("Secret/db-credentials is SOPS-encrypted and spec.decryption is not set: it cannot be applied",
         f.getMessage());
-  }
-
-  @Test
-  void aBuildMessageQuotingDecryptedContentIsWithheld() {
-    DecryptedInputs inputs = new DecryptedInputs(Map.of("app/secret.yaml",
-        "password: plaintext-db-password-42\n".getBytes(StandardCharsets.UTF_8)));
-    String shown = Decrypting.shown(
-        "\"password: plaintext-db-password-42\" is not a valid key name: a valid environment variable name", inputs);
-    assertEquals("kustomize's message is withheld because it quotes decrypted content of 'app/secret.yaml'", shown);
-    assertFalse(shown.contains("plaintext"));
-    String unrelated = "accumulating resources: 'app/missing.yaml' does not exist";
-    assertEquals(unrelated, Decrypting.shown(unrelated, inputs));
-    assertTrue(Decrypting.shown(unrelated, DecryptedInputs.NONE).equals(unrelated));
   }
 }
