@@ -18,7 +18,8 @@ import java.util.HashSet;
  * directories, recursively; in each, every secretGenerator's {@code files} ({@code key=path} or
  * {@code path}, format by the key's name) and {@code envs} (dotenv unless named .yaml, .json or
  * .ini). Files that are not SOPS-encrypted are left alone. Every path must stay inside the
- * artifact; nothing is written anywhere: the result is the files' plaintext by path.
+ * artifact; nothing is written anywhere: the result is the files' plaintext by path, for the
+ * build's own in-memory copy of the artifact.
  */
 public final class GeneratorInputs {
   private static final List<String> KUSTOMIZATION_FILES = List.of("kustomization.yaml", "kustomization.yml", "Kustomization");
@@ -43,7 +44,7 @@ public final class GeneratorInputs {
    *
    * @throws DecryptionException naming the file (its path in the artifact) that failed
    */
-  public static Map<String, byte[]> decrypt(Path root, String path, List<String> components,
+  public static DecryptedInputs decrypt(Path root, String path, List<String> components,
       SopsDecryptor decryptor, DecryptionKeys keys) throws IOException {
     GeneratorInputs inputs = new GeneratorInputs(root.toRealPath(), decryptor, keys);
     Path start = inputs.inside(inputs.root, path == null || path.isEmpty() ? "." : path, "spec.path");
@@ -51,7 +52,7 @@ public final class GeneratorInputs {
     for (String component : components) {
       inputs.visit(inputs.inside(start, component, "spec.components"));
     }
-    return Map.copyOf(inputs.decrypted);
+    return new DecryptedInputs(inputs.decrypted);
   }
 
   private void visit(Path dir) throws IOException {

@@ -29,6 +29,8 @@ final class Attempt {
   Inventory inventory;
   /** The health of the objects waited for, when evaluated. */
   AggregateHealth health;
+  /** What this attempt decrypted, to be kept out of its messages. */
+  dev.capstan.engine.decryption.Plaintexts plaintexts = dev.capstan.engine.decryption.Plaintexts.NONE;
 
   Attempt(Kustomization object, Instant started) {
     this.object = object;

@@ -22,6 +22,8 @@ import dev.capstan.engine.conditions.KustomizationStatuses;
 import dev.capstan.engine.conditions.Observation;
 import dev.capstan.engine.conditions.Phase;
 import dev.capstan.engine.conditions.Reason;
+import dev.capstan.engine.decryption.DecryptedInputs;
+import dev.capstan.engine.decryption.Plaintexts;
 import dev.capstan.engine.remote.RemoteClusterException;
 import dev.capstan.engine.remote.RemoteClusters.Remote;
 import dev.capstan.health.AggregateHealth;
@@ -209,9 +211,10 @@ public final class KustomizationPipeline {
   private List<GenericKubernetesResource> build(Attempt attempt, StoredArtifact artifact) {
     KustomizationSpec spec = attempt.object.getSpec();
     Decrypting decrypting = Decrypting.of(spec, attempt.namespace(), attempt.local.client());
+    DecryptedInputs inputs = decrypting.generatorInputs(artifact.tree(), spec);
+    attempt.plaintexts = Plaintexts.of(inputs);
     BuildResult result = parts.builder().build(artifact.tree(), artifact.digest(), spec.path(),
-        BuildSettings.of(spec, attempt.namespace(), attempt.local.client()),
-        decrypting.generatorInputs(artifact.tree(), spec));
+        BuildSettings.of(spec, attempt.namespace(), attempt.local.client()), inputs.files());
     if (result instanceof BuildResult.Failed failed) {
       String message = "build of path '" + (spec.path() == null ? "./" : spec.path()) + "' at revision "
           + artifact.revision() + " failed: " + failed.error().message();
@@ -219,7 +222,10 @@ public final class KustomizationPipeline {
           ? StageFailure.transientFailure(Reason.BUILD_FAILED, message)
           : StageFailure.terminal(Reason.BUILD_FAILED, message);
     }
-    return decrypting.objects(artifact.tree(), ((BuildResult.Built) result).objects());
+    Decrypting.Decrypted decrypted = decrypting.objects(artifact.tree(), ((BuildResult.Built) result).objects(),
+        attempt.plaintexts);
+    attempt.plaintexts = decrypted.plaintexts();
+    return decrypted.objects();
   }
 
   private ApplyResult apply(Attempt attempt, List<GenericKubernetesResource> objects) {
@@ -330,7 +336,10 @@ public final class KustomizationPipeline {
     return Outcome.succeeded(attempt.timings.interval());
   }
 
-  private Outcome failed(Attempt attempt, StageFailure failure) {
+  private Outcome failed(Attempt attempt, StageFailure reported) {
+    // Nothing decrypted may reach the status, an event or the log: a build or apply error can
+    // quote it (kustomize quotes env lines, the API server quotes refused keys).
+    StageFailure failure = attempt.plaintexts.isEmpty() ? reported : reported.redacted(attempt.plaintexts::redact);
     Phase phase = failure.phase();
     try {
       write(attempt, phase);
