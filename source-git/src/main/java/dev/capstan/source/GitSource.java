@@ -201,6 +201,12 @@ public final class GitSource {
           ? "the remote requires credentials and none were given"
           : "the remote refused the credentials (" + detail + ")";
     }
+    if (setup != null && setup.proxyRefusingCredentials() != null) {
+      reason = FailureReason.AUTHENTICATION_FAILED;
+      detail = "the proxy " + setup.proxyRefusingCredentials()
+          + " refused the username and password of the proxy secret (407 Proxy Authentication "
+          + "Required)";
+    }
     if (setup != null && setup.redirectedToAnotherOrigin()) {
       detail += " (the remote redirected to another origin; credentials are never sent there)";
     }
@@ -211,6 +217,11 @@ public final class GitSource {
             + Redaction.scrubUrl(request.url()) + "': " + detail;
     List<String> secrets = new ArrayList<>(Redaction.textOf(request.secretData().values()));
     secrets.addAll(Redaction.userinfoOf(request.url()));
+    request.proxy().forEach((key, value) -> {
+      if (!key.equals("address")) {
+        secrets.addAll(Redaction.textOf(List.of(value)));
+      }
+    });
     String message = Redaction.scrub(where, secrets);
     LOG.warn("{}: {}", reason.conditionReason(), message);
     return new FetchResult.Failed(reason, message, lastArtifact(request.key()));

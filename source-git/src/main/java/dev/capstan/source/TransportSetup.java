@@ -31,6 +31,7 @@ final class TransportSetup implements AutoCloseable {
   private final KnownHosts knownHosts;
   private final SshdSessionFactory ssh;
   private final ProxySettings proxy;
+  private final AuthenticatingProxyConnections authenticatingProxy;
   private final AtomicBoolean leftOrigin = new AtomicBoolean();
 
   private TransportSetup(RemoteUrl url, Credentials credentials, KnownHosts knownHosts,
@@ -40,6 +41,8 @@ final class TransportSetup implements AutoCloseable {
     this.knownHosts = knownHosts;
     this.ssh = ssh;
     this.proxy = proxy;
+    this.authenticatingProxy = proxy != null && proxy.hasCredentials()
+        ? new AuthenticatingProxyConnections(proxy) : null;
   }
 
   static TransportSetup create(RemoteUrl url, Map<String, byte[]> secretData, File sshHome,
@@ -104,9 +107,10 @@ final class TransportSetup implements AutoCloseable {
 
   private void configure(Transport transport) {
     if (transport instanceof TransportHttp http) {
-      http.setHttpConnectionFactory(new OriginBoundConnections(
-          http.getHttpConnectionFactory(), url.uri(), () -> leftOrigin.set(true),
-          proxy == null ? null : proxy.proxy()));
+      http.setHttpConnectionFactory(authenticatingProxy != null
+          ? new OriginBoundConnections(authenticatingProxy, url.uri(), () -> leftOrigin.set(true))
+          : new OriginBoundConnections(http.getHttpConnectionFactory(), url.uri(),
+              () -> leftOrigin.set(true), proxy == null ? null : proxy.proxy()));
       if (credentials.bearerToken() != null) {
         http.setAdditionalHeaders(Map.of("Authorization", "Bearer " + credentials.bearerToken()));
       } else if (credentials.hasBasicAuth()) {
@@ -129,6 +133,12 @@ final class TransportSetup implements AutoCloseable {
     return leftOrigin.get();
   }
 
+  /** The proxy that refused this fetch's proxy credentials (407), or null. */
+  String proxyRefusingCredentials() {
+    return authenticatingProxy != null && authenticatingProxy.credentialsRefused()
+        ? proxy.display() : null;
+  }
+
   boolean hostKeyRejected() {
     return rejectedHost() != null;
   }
@@ -137,6 +147,9 @@ final class TransportSetup implements AutoCloseable {
   public void close() {
     if (ssh != null) {
       ssh.close();
+    }
+    if (authenticatingProxy != null) {
+      authenticatingProxy.close();
     }
   }
 
