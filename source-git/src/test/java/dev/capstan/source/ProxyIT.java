@@ -112,6 +112,25 @@ class ProxyIT {
   }
 
   @Test
+  void anHttpsProxyAddressMeansTlsToTheProxyToo() throws Exception {
+    TestCertificate certificate = TestCertificate.create(tmp.resolve("tls"));
+    try (HttpGitServer server = HttpGitServer.tls(tmp.resolve("served"), certificate);
+        ForwardProxy proxy = ForwardProxy.requiringBasicAuthOverTls(USER, PASSWORD,
+            certificate.serverContext());
+        AutoCloseable trusted = certificate.trustedByDefault()) {
+      assertTrue(proxy.address().startsWith("https://"));
+      FetchResult result = source("store").fetch(FetchRequest.of("ns/app", server.url("app"),
+          GitRef.branch("main")).withProxy(proxySecret(proxy, USER, PASSWORD)));
+
+      assertInstanceOf(FetchResult.Fetched.class, result, String.valueOf(result));
+      assertTrue(proxy.requestLines().stream().allMatch(l ->
+          l.startsWith("CONNECT 127.0.0.1:" + server.port() + " ")), proxy.requestLines().toString());
+      assertFalse(proxy.requestLines().isEmpty());
+      assertEquals(List.of(), proxy.refusedRequestLines());
+    }
+  }
+
+  @Test
   void wrongCredentialsAreAClearErrorThatNamesNeitherOfThem() throws Exception {
     TestCertificate certificate = TestCertificate.create(tmp.resolve("tls"));
     try (HttpGitServer plain = HttpGitServer.anonymous(tmp.resolve("served"));
