@@ -39,6 +39,17 @@ public final class GitSource {
   private final RemoteOperations remote;
   private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
 
+  /**
+   * Lets the JDK answer an https tunnel's (CONNECT's) proxy challenge with Basic auth, which it
+   * refuses by default; call it at the start of {@code main}, before any HTTP connection, since
+   * the JDK reads the setting once. Safe: it only permits Basic for tunnels; the only credentials
+   * the JDK could send are those of a fetch's own proxy Secret, from an authenticator set on that
+   * fetch's connections alone (no default authenticator is ever set).
+   */
+  public static void allowBasicProxyCredentialsForTunnels() {
+    System.setProperty(ProxyCredentialConnections.TUNNELING_DISABLED_SCHEMES, "");
+  }
+
   public GitSource(GitSourceOptions options) {
     this.options = options;
     this.clock = options.clock();

@@ -11,12 +11,11 @@ import java.util.Map;
 /**
  * The proxy of {@code spec.proxySecretRef}: the Secret's {@code address} ({@code http://host:port},
  * {@code https://host:port} or {@code socks5://host:port}) that HTTP(S) fetches go through, and
- * for an HTTP(S) proxy the optional {@code username} and {@code password} it asks for.
+ * for an {@code http://} proxy the optional {@code username} and {@code password} it asks for.
  *
- * @param tls whether the connection to the proxy itself is TLS ({@code https://} address)
  * @param username null when the proxy takes no credentials
  */
-record ProxySettings(Proxy proxy, String host, int port, boolean tls, String display,
+record ProxySettings(Proxy proxy, String host, int port, String display,
     String username, String password) {
 
   /** Null for an empty Secret reference (a direct connection). */
@@ -49,14 +48,16 @@ record ProxySettings(Proxy proxy, String host, int port, boolean tls, String dis
       throw invalid("the proxy secret has a " + (username == null ? "password" : "username")
           + " but no " + (username == null ? "username" : "password"));
     }
-    if (username != null && type == Proxy.Type.SOCKS) {
-      throw invalid("the proxy secret has a username and password for a socks5 proxy: proxy "
-          + "credentials are supported for http:// and https:// proxy addresses only");
+    if (username != null && !scheme.equals("http")) {
+      // The JDK's HTTP connections speak only plain HTTP to a proxy, and only HTTP proxies take
+      // credentials from them: the credentials would otherwise travel unencrypted or be ignored.
+      throw invalid("the proxy secret has a username and password, but its 'address' is "
+          + scheme + "://: proxy credentials are supported for http:// proxy addresses only");
     }
     int port = uri.getPort() > 0 ? uri.getPort() : scheme.equals("https") ? 443
         : scheme.equals("socks5") ? 1080 : 80;
     return new ProxySettings(new Proxy(type, InetSocketAddress.createUnresolved(uri.getHost(), port)),
-        uri.getHost(), port, scheme.equals("https"), scheme + "://" + uri.getHost() + ":" + port,
+        uri.getHost(), port, scheme + "://" + uri.getHost() + ":" + port,
         username, password);
   }
 

@@ -31,7 +31,7 @@ final class TransportSetup implements AutoCloseable {
   private final KnownHosts knownHosts;
   private final SshdSessionFactory ssh;
   private final ProxySettings proxy;
-  private final AuthenticatingProxyConnections authenticatingProxy;
+  private final ProxyCredentialConnections authenticatingProxy;
   private final AtomicBoolean leftOrigin = new AtomicBoolean();
 
   private TransportSetup(RemoteUrl url, Credentials credentials, KnownHosts knownHosts,
@@ -42,7 +42,7 @@ final class TransportSetup implements AutoCloseable {
     this.ssh = ssh;
     this.proxy = proxy;
     this.authenticatingProxy = proxy != null && proxy.hasCredentials()
-        ? new AuthenticatingProxyConnections(proxy) : null;
+        ? new ProxyCredentialConnections(proxy) : null;
   }
 
   static TransportSetup create(RemoteUrl url, Map<String, byte[]> secretData, File sshHome,
@@ -62,6 +62,12 @@ final class TransportSetup implements AutoCloseable {
     if (proxy != null && !url.isHttp()) {
       throw new SourceException(FailureReason.INVALID_SPEC, "spec.proxySecretRef applies to http(s) "
           + "URLs only, not to '" + url.display() + "'");
+    }
+    if (proxy != null && proxy.hasCredentials() && url.scheme() == UrlScheme.HTTPS
+        && !ProxyCredentialConnections.basicAllowedForTunnels()) {
+      throw new SourceException(FailureReason.INVALID_SPEC, "proxy credentials for an https remote "
+          + "need Basic auth for proxy tunnels, which this JVM disables "
+          + "(jdk.http.auth.tunneling.disabledSchemes)");
     }
     Credentials credentials = Credentials.from(secretData);
     if (url.scheme() == UrlScheme.HTTP && !credentialsOverPlainHttp) {
@@ -147,9 +153,6 @@ final class TransportSetup implements AutoCloseable {
   public void close() {
     if (ssh != null) {
       ssh.close();
-    }
-    if (authenticatingProxy != null) {
-      authenticatingProxy.close();
     }
   }
 

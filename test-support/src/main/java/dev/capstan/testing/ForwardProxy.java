@@ -35,12 +35,10 @@ public final class ForwardProxy implements AutoCloseable {
   private final List<String> requestLines = new CopyOnWriteArrayList<>();
   private final List<String> refused = new CopyOnWriteArrayList<>();
   private final String expectedAuthorization;
-  private final boolean tls;
 
-  private ForwardProxy(ServerSocket server, String expectedAuthorization, boolean tls) {
+  private ForwardProxy(ServerSocket server, String expectedAuthorization) {
     this.server = server;
     this.expectedAuthorization = expectedAuthorization;
-    this.tls = tls;
   }
 
   public static ForwardProxy start() throws IOException {
@@ -49,38 +47,20 @@ public final class ForwardProxy implements AutoCloseable {
 
   /** A proxy that admits only requests with Basic credentials {@code user}:{@code password}. */
   public static ForwardProxy requiringBasicAuth(String user, String password) throws IOException {
-    return start(basic(user, password));
-  }
-
-  /**
-   * As {@link #requiringBasicAuth}, with TLS between client and proxy ({@code https://} address)
-   * and the certificate of {@code tls}'s key manager.
-   */
-  public static ForwardProxy requiringBasicAuthOverTls(String user, String password,
-      javax.net.ssl.SSLContext tls) throws IOException {
-    ServerSocket socket = tls.getServerSocketFactory()
-        .createServerSocket(0, 50, InetAddress.getLoopbackAddress());
-    return start(socket, basic(user, password), true);
-  }
-
-  private static String basic(String user, String password) {
-    return "Basic " + Base64.getEncoder()
-        .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    return start("Basic " + Base64.getEncoder()
+        .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8)));
   }
 
   private static ForwardProxy start(String expectedAuthorization) throws IOException {
-    return start(new ServerSocket(0, 50, InetAddress.getLoopbackAddress()), expectedAuthorization, false);
-  }
-
-  private static ForwardProxy start(ServerSocket socket, String expectedAuthorization, boolean tls) {
-    ForwardProxy proxy = new ForwardProxy(socket, expectedAuthorization, tls);
+    ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    ForwardProxy proxy = new ForwardProxy(socket, expectedAuthorization);
     proxy.threads.execute(proxy::accept);
     return proxy;
   }
 
-  /** {@code http://127.0.0.1:PORT} ({@code https://} over TLS), as a proxy Secret's {@code address}. */
+  /** {@code http://127.0.0.1:PORT}, as a proxy Secret's {@code address}. */
   public String address() {
-    return (tls ? "https" : "http") + "://127.0.0.1:" + server.getLocalPort();
+    return "http://127.0.0.1:" + server.getLocalPort();
   }
 
   /** The request lines received so far, e.g. {@code GET http://127.0.0.1:1234/x HTTP/1.1}. */

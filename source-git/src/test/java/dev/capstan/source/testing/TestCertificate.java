@@ -44,20 +44,6 @@ public record TestCertificate(Path keyStore, Path trustStore, String password) {
     return new TestCertificate(keyStore, trustStore, password);
   }
 
-  /** A TLS context serving this certificate, for a test server of one's own. */
-  public javax.net.ssl.SSLContext serverContext() throws Exception {
-    KeyStore keys = KeyStore.getInstance("PKCS12");
-    try (InputStream in = Files.newInputStream(keyStore)) {
-      keys.load(in, password.toCharArray());
-    }
-    javax.net.ssl.KeyManagerFactory factory = javax.net.ssl.KeyManagerFactory.getInstance(
-        javax.net.ssl.KeyManagerFactory.getDefaultAlgorithm());
-    factory.init(keys, password.toCharArray());
-    javax.net.ssl.SSLContext context = javax.net.ssl.SSLContext.getInstance("TLS");
-    context.init(factory.getKeyManagers(), null, null);
-    return context;
-  }
-
   /** Until closed, TLS contexts initialised with the JVM's defaults trust this certificate only. */
   public AutoCloseable trustedByDefault() {
     String[] keys = {"javax.net.ssl.trustStore", "javax.net.ssl.trustStorePassword",
