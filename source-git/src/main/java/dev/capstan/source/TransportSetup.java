@@ -31,6 +31,7 @@ final class TransportSetup implements AutoCloseable {
   private final KnownHosts knownHosts;
   private final SshdSessionFactory ssh;
   private final ProxySettings proxy;
+  private final ProxyCredentialConnections authenticatingProxy;
   private final AtomicBoolean leftOrigin = new AtomicBoolean();
 
   private TransportSetup(RemoteUrl url, Credentials credentials, KnownHosts knownHosts,
@@ -40,6 +41,8 @@ final class TransportSetup implements AutoCloseable {
     this.knownHosts = knownHosts;
     this.ssh = ssh;
     this.proxy = proxy;
+    this.authenticatingProxy = proxy != null && proxy.hasCredentials()
+        ? new ProxyCredentialConnections(proxy) : null;
   }
 
   static TransportSetup create(RemoteUrl url, Map<String, byte[]> secretData, File sshHome,
@@ -59,6 +62,12 @@ final class TransportSetup implements AutoCloseable {
     if (proxy != null && !url.isHttp()) {
       throw new SourceException(FailureReason.INVALID_SPEC, "spec.proxySecretRef applies to http(s) "
           + "URLs only, not to '" + url.display() + "'");
+    }
+    if (proxy != null && proxy.hasCredentials() && url.scheme() == UrlScheme.HTTPS
+        && !ProxyCredentialConnections.basicAllowedForTunnels()) {
+      throw new SourceException(FailureReason.INVALID_SPEC, "proxy credentials for an https remote "
+          + "need Basic auth for proxy tunnels, which this JVM disables "
+          + "(jdk.http.auth.tunneling.disabledSchemes)");
     }
     Credentials credentials = Credentials.from(secretData);
     if (url.scheme() == UrlScheme.HTTP && !credentialsOverPlainHttp) {
@@ -104,9 +113,10 @@ final class TransportSetup implements AutoCloseable {
 
   private void configure(Transport transport) {
     if (transport instanceof TransportHttp http) {
-      http.setHttpConnectionFactory(new OriginBoundConnections(
-          http.getHttpConnectionFactory(), url.uri(), () -> leftOrigin.set(true),
-          proxy == null ? null : proxy.proxy()));
+      http.setHttpConnectionFactory(authenticatingProxy != null
+          ? new OriginBoundConnections(authenticatingProxy, url.uri(), () -> leftOrigin.set(true))
+          : new OriginBoundConnections(http.getHttpConnectionFactory(), url.uri(),
+              () -> leftOrigin.set(true), proxy == null ? null : proxy.proxy()));
       if (credentials.bearerToken() != null) {
         http.setAdditionalHeaders(Map.of("Authorization", "Bearer " + credentials.bearerToken()));
       } else if (credentials.hasBasicAuth()) {
@@ -127,6 +137,12 @@ final class TransportSetup implements AutoCloseable {
   /** Whether a redirect sent a request of this fetch to another origin, without credentials. */
   boolean redirectedToAnotherOrigin() {
     return leftOrigin.get();
+  }
+
+  /** The proxy that refused this fetch's proxy credentials (407), or null. */
+  String proxyRefusingCredentials() {
+    return authenticatingProxy != null && authenticatingProxy.credentialsRefused()
+        ? proxy.display() : null;
   }
 
   boolean hostKeyRejected() {
