@@ -38,6 +38,7 @@ public final class GitSource {
   private final ArtifactStore store;
   private final RemoteOperations remote;
   private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
+  private final ProxyAuthenticators proxyAuthenticators = new ProxyAuthenticators();
 
   /**
    * Lets the JDK answer an https tunnel's (CONNECT's) proxy challenge with Basic auth, which it
@@ -97,7 +98,7 @@ public final class GitSource {
       }
       SparseCheckout.of(request.sparseCheckout());
       setup = TransportSetup.create(url, request.secretData(), sshHome().toFile(),
-          options.credentialsOverPlainHttp(), request.proxy());
+          options.credentialsOverPlainHttp(), request.proxy(), proxyAuthenticators);
       return fetchWith(request, url, setup, deadline);
     } catch (Exception | LinkageError e) {
       return failure(request, e, setup);

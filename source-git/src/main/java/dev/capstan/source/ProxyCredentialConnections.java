@@ -3,13 +3,10 @@ package dev.capstan.source;
 import java.io.IOException;
 import java.net.Authenticator;
 import java.net.HttpURLConnection;
-import java.net.PasswordAuthentication;
 import java.net.Proxy;
 import java.net.URL;
 import java.util.Arrays;
-import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.jgit.transport.http.HttpConnection;
@@ -18,13 +15,13 @@ import org.eclipse.jgit.transport.http.HttpConnectionFactory;
 /**
  * The HTTP connections of one fetch through an http:// proxy that asks for credentials
  * ({@code username} and {@code password} of {@code spec.proxySecretRef}): the JDK's connections, as
- * JGit's own, each with this fetch's {@link Authenticator} set on it alone. That authenticator
- * answers only the proxy's challenge (a 407, on a plain http request or on the {@code CONNECT} of
- * an https tunnel), never a server's, and only for this proxy's host and port; the process-wide
- * default authenticator is never set, so one GitRepository's proxy credentials never serve
- * another's fetch. The JDK keeps the answer, and kept-alive connections and tunnels, per
- * authenticator, so later requests of this fetch send the credentials without a new challenge and
- * no other fetch reuses them.
+ * JGit's own, each with the {@link Authenticator} of this proxy and these credentials (see
+ * {@link ProxyAuthenticators}) set on it alone. That authenticator answers only the proxy's
+ * challenge (a 407, on a plain http request or on the {@code CONNECT} of an https tunnel), never a
+ * server's, and only for this proxy's host and port; the process-wide default authenticator is
+ * never set, so one proxy's credentials never serve another's fetch. The JDK keeps the answer, and
+ * kept-alive connections and tunnels, per authenticator: fetches with the same proxy and the same
+ * credentials share them, no other fetch does.
  */
 final class ProxyCredentialConnections implements HttpConnectionFactory {
 
@@ -39,17 +36,17 @@ final class ProxyCredentialConnections implements HttpConnectionFactory {
       Logger.getLogger("sun.net.www.protocol.http.HttpURLConnection");
 
   private final Proxy proxy;
-  private final ProxyCredentials authenticator;
+  private final Authenticator authenticator;
   private final AtomicBoolean refused = new AtomicBoolean();
 
-  ProxyCredentialConnections(ProxySettings settings) {
+  ProxyCredentialConnections(ProxySettings settings, Authenticator authenticator) {
     this.proxy = settings.proxy();
     // Whatever the logging configuration, connections with proxy credentials log no headers.
     Level level = JDK_HTTP_LOG.getLevel();
     if (level == null || level.intValue() < Level.INFO.intValue()) {
       JDK_HTTP_LOG.setLevel(Level.INFO);
     }
-    this.authenticator = new ProxyCredentials(settings, () -> refused.set(true));
+    this.authenticator = authenticator;
   }
 
   @Override
@@ -88,41 +85,5 @@ final class ProxyCredentialConnections implements HttpConnectionFactory {
   /** Whether the proxy refused this fetch's credentials (407). */
   boolean credentialsRefused() {
     return refused.get();
-  }
-
-  /**
-   * Answers the proxy's challenges with the Secret's username and password. The JDK asks again
-   * only when the proxy refused the answer it keeps: then the fetch stops asking (the JDK reports
-   * the 407) instead of sending the same refused credentials again and again.
-   */
-  private static final class ProxyCredentials extends Authenticator {
-    private final String host;
-    private final int port;
-    private final String username;
-    private final char[] password;
-    private final Runnable onRefused;
-    private final AtomicInteger asked = new AtomicInteger();
-
-    ProxyCredentials(ProxySettings settings, Runnable onRefused) {
-      this.host = settings.host().toLowerCase(Locale.ROOT);
-      this.port = settings.port();
-      this.username = settings.username();
-      this.password = settings.password().toCharArray();
-      this.onRefused = onRefused;
-    }
-
-    @Override
-    protected PasswordAuthentication getPasswordAuthentication() {
-      if (getRequestorType() != RequestorType.PROXY || getRequestingPort() != port
-          || getRequestingHost() == null
-          || !host.equals(getRequestingHost().toLowerCase(Locale.ROOT))) {
-        return null;
-      }
-      if (asked.getAndIncrement() > 0) {
-        onRefused.run();
-        return null;
-      }
-      return new PasswordAuthentication(username, password.clone());
-    }
   }
 }

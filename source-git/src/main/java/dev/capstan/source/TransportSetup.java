@@ -32,22 +32,29 @@ final class TransportSetup implements AutoCloseable {
   private final SshdSessionFactory ssh;
   private final ProxySettings proxy;
   private final ProxyCredentialConnections authenticatingProxy;
+  private final ProxyAuthenticators authenticators;
   private final AtomicBoolean leftOrigin = new AtomicBoolean();
 
   private TransportSetup(RemoteUrl url, Credentials credentials, KnownHosts knownHosts,
-      SshdSessionFactory ssh, ProxySettings proxy) {
+      SshdSessionFactory ssh, ProxySettings proxy, ProxyAuthenticators authenticators) {
     this.url = url;
     this.credentials = credentials;
     this.knownHosts = knownHosts;
     this.ssh = ssh;
     this.proxy = proxy;
     this.authenticatingProxy = proxy != null && proxy.hasCredentials()
-        ? new ProxyCredentialConnections(proxy) : null;
+        ? new ProxyCredentialConnections(proxy, authenticators.forProxy(proxy)) : null;
+    this.authenticators = authenticators;
+  }
+
+  /** Where this setup's proxy authenticators come from, for the setups of its submodules. */
+  ProxyAuthenticators proxyAuthenticators() {
+    return authenticators;
   }
 
   static TransportSetup create(RemoteUrl url, Map<String, byte[]> secretData, File sshHome,
       boolean credentialsOverPlainHttp) {
-    return create(url, secretData, sshHome, credentialsOverPlainHttp, Map.of());
+    return create(url, secretData, sshHome, credentialsOverPlainHttp, Map.of(), new ProxyAuthenticators());
   }
 
   /**
@@ -57,7 +64,7 @@ final class TransportSetup implements AutoCloseable {
    * @throws SourceException when credentials would travel unencrypted, or the key is unreadable
    */
   static TransportSetup create(RemoteUrl url, Map<String, byte[]> secretData, File sshHome,
-      boolean credentialsOverPlainHttp, Map<String, byte[]> proxyData) {
+      boolean credentialsOverPlainHttp, Map<String, byte[]> proxyData, ProxyAuthenticators authenticators) {
     ProxySettings proxy = ProxySettings.from(proxyData);
     if (proxy != null && !url.isHttp()) {
       throw new SourceException(FailureReason.INVALID_SPEC, "spec.proxySecretRef applies to http(s) "
@@ -74,7 +81,7 @@ final class TransportSetup implements AutoCloseable {
       refuseCredentialsOverPlainHttp(url, credentials);
     }
     if (!url.isSsh()) {
-      return new TransportSetup(url, credentials, null, null, proxy);
+      return new TransportSetup(url, credentials, null, null, proxy, authenticators);
     }
     KnownHosts knownHosts = KnownHosts.parse(credentials.knownHosts());
     List<KeyPair> keys = loadIdentity(credentials);
@@ -88,7 +95,7 @@ final class TransportSetup implements AutoCloseable {
         .setServerKeyDatabase((home, dir) -> knownHosts)
         .setPreferredAuthentications("publickey")
         .build(null);
-    return new TransportSetup(url, credentials, knownHosts, factory, null);
+    return new TransportSetup(url, credentials, knownHosts, factory, null, authenticators);
   }
 
   /** As Flux's Git client does by default: basic auth and bearer tokens only over https. */
