@@ -259,9 +259,10 @@ func (b *builder) cleanMessage(message string) string {
 		message = strings.TrimSpace(message[:i]) + " (contents not shown)"
 	}
 	// Decoders quote what they could not read: an alias's name, a scalar's value (YAML), a
-	// pattern (regexp, in backquotes as Go's errors quote input).
+	// pattern (regexp). kustomize's own messages name keys and files, which stay.
 	message = unknownAnchor.ReplaceAllString(message, "unknown anchor")
-	message = backquoted.ReplaceAllString(message, "(not shown)")
+	message = quotedScalar.ReplaceAllString(message, "$1 (value not shown)")
+	message = quotedPattern.ReplaceAllString(message, "${1}(pattern not shown)")
 	message = strings.ReplaceAll(message, b.root+string(filepath.Separator), "")
 	message = strings.ReplaceAll(message, b.root, ".")
 	message = strings.Map(func(r rune) rune {
@@ -282,7 +283,8 @@ func (b *builder) cleanMessage(message string) string {
 
 var (
 	unknownAnchor = regexp.MustCompile(`unknown anchor '[^']*'`)
-	backquoted    = regexp.MustCompile("`[^`]*`")
+	quotedScalar  = regexp.MustCompile("(!!\\w+) `[^`]*`")
+	quotedPattern = regexp.MustCompile("(error parsing regexp: [^`]*)`[^`]*`")
 )
 
 func short(s string) string {

@@ -105,4 +105,7 @@ func TestMessagesDoNotQuoteWhatTheDecoderCouldNotRead(t *testing.T) {
 	if got := b.cleanMessage("yaml: unknown anchor 'x' referenced"); got != "yaml: unknown anchor referenced" {
 		t.Errorf("got %q", got)
 	}
+	if got := b.cleanMessage("configmap settings illegally repeats the key `LOG_LEVEL`"); !strings.Contains(got, "`LOG_LEVEL`") {
+		t.Errorf("kustomize's own message lost the key it names: %q", got)
+	}
 }
