@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"sigs.k8s.io/kustomize/api/krusty"
@@ -257,6 +258,11 @@ func (b *builder) cleanMessage(message string) string {
 	if i := strings.Index(message, "node contents:"); i >= 0 {
 		message = strings.TrimSpace(message[:i]) + " (contents not shown)"
 	}
+	// Decoders quote what they could not read: an alias's name, a scalar's value (YAML), a
+	// pattern (regexp). kustomize's own messages name keys and files, which stay.
+	message = unknownAnchor.ReplaceAllString(message, "unknown anchor")
+	message = quotedScalar.ReplaceAllString(message, "$1 (value not shown)")
+	message = quotedPattern.ReplaceAllString(message, "${1}(pattern not shown)")
 	message = strings.ReplaceAll(message, b.root+string(filepath.Separator), "")
 	message = strings.ReplaceAll(message, b.root, ".")
 	message = strings.Map(func(r rune) rune {
@@ -274,6 +280,12 @@ func (b *builder) cleanMessage(message string) string {
 	}
 	return message
 }
+
+var (
+	unknownAnchor = regexp.MustCompile(`unknown anchor '[^']*'`)
+	quotedScalar  = regexp.MustCompile("(!!\\w+) `[^`]*`")
+	quotedPattern = regexp.MustCompile("(error parsing regexp: [^`]*)`[^`]*`")
+)
 
 func short(s string) string {
 	if len(s) > 100 {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
@@ -86,4 +87,25 @@ func sameJSON(t *testing.T, a, b []byte) bool {
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// TestMessagesDoNotQuoteWhatTheDecoderCouldNotRead: an alias's name or a scalar the YAML decoder
+// quotes may be a Secret's value.
+func TestMessagesDoNotQuoteWhatTheDecoderCouldNotRead(t *testing.T) {
+	b := newBuilder("/artifact")
+	for _, m := range []string{
+		"MalformedYAMLError: yaml: unknown anchor 'S3CRET-ANCHOR' referenced in File: cm.yaml",
+		"yaml: unmarshal errors:\n  line 3: cannot unmarshal !!str `S3CRET-VALUE` into int",
+		"kustomize build failed: error parsing regexp: unexpected ): `^(?:S3CRET)^)$`",
+	} {
+		if got := b.cleanMessage(m); strings.Contains(got, "S3CRET") {
+			t.Errorf("%q became %q", m, got)
+		}
+	}
+	if got := b.cleanMessage("yaml: unknown anchor 'x' referenced"); got != "yaml: unknown anchor referenced" {
+		t.Errorf("got %q", got)
+	}
+	if got := b.cleanMessage("configmap settings illegally repeats the key `LOG_LEVEL`"); !strings.Contains(got, "`LOG_LEVEL`") {
+		t.Errorf("kustomize's own message lost the key it names: %q", got)
+	}
 }

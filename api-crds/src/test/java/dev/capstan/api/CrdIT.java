@@ -32,9 +32,11 @@ class CrdIT {
   }
 
   @Test
-  void kustomizationListPrintsReadyHealthyRevisionStatusAgeAndWideSuspended(
+  void kustomizationListPrintsReadyHealthyRevisionStatusAgeAndWideKubeConfigDecryptionSuspended(
       KubernetesClient client, TestNamespace ns) throws Exception {
-    client.resource(kustomization(ns, "apps", Map.of())).create();
+    client.resource(kustomization(ns, "apps", Map.of(
+        "kubeConfig", Map.of("secretRef", Map.of("name", "prod-kubeconfig")),
+        "decryption", Map.of("provider", "sops", "secretRef", Map.of("name", "sops-keys"))))).create();
     Kustomization created = client.resources(Kustomization.class).inNamespace(ns.name()).withName("apps").get();
     created.setStatus(Fixtures.readyStatus("main@sha1:0123456789abcdef0123456789abcdef01234567",
         "Applied revision: main@sha1:0123456"));
@@ -44,9 +46,11 @@ class CrdIT {
         + "/kustomizations?fieldSelector=metadata.name%3Dapps");
 
     List<Map<String, Object>> columns = list(table.get("columnDefinitions"));
-    assertEquals(List.of("Name", "READY", "HEALTHY", "REVISION", "STATUS", "AGE", "SUSPENDED"),
-        columns.stream().map(c -> c.get("name")).toList());
-    assertEquals(1, ((Number) columns.get(6).get("priority")).intValue(), "SUSPENDED is for -o wide");
+    assertEquals(List.of("Name", "READY", "HEALTHY", "REVISION", "STATUS", "AGE", "KUBECONFIG", "DECRYPTION",
+        "SUSPENDED"), columns.stream().map(c -> c.get("name")).toList());
+    for (int wide = 6; wide < 9; wide++) {
+      assertEquals(1, ((Number) columns.get(wide).get("priority")).intValue(), columns.get(wide) + " is for -o wide");
+    }
     List<Map<String, Object>> rows = list(table.get("rows"));
     List<Object> cells = list(rows.get(0).get("cells"));
     assertEquals("apps", cells.get(0));
@@ -54,17 +58,19 @@ class CrdIT {
     assertEquals("True", cells.get(2));
     assertEquals("main@sha1:0123456789abcdef0123456789abcdef01234567", cells.get(3));
     assertEquals("Applied revision: main@sha1:0123456", cells.get(4));
+    assertEquals("prod-kubeconfig", cells.get(6));
+    assertEquals("sops", cells.get(7));
   }
 
   @Test
-  void gitRepositoryListPrintsUrlReadyRevisionStatusAge(KubernetesClient client, TestNamespace ns)
+  void gitRepositoryListPrintsUrlReadyRevisionStatusAgeAndWideVerified(KubernetesClient client, TestNamespace ns)
       throws Exception {
     client.resource(gitRepository(ns, "https://example.invalid/org/repo.git")).create();
 
     Map<String, Object> table = table(client, "/apis/source.capstan.dev/v1/namespaces/" + ns.name()
         + "/gitrepositories");
 
-    assertEquals(List.of("Name", "URL", "READY", "REVISION", "STATUS", "AGE"),
+    assertEquals(List.of("Name", "URL", "READY", "REVISION", "STATUS", "AGE", "VERIFIED"),
         list(table.get("columnDefinitions")).stream().map(c -> ((Map<?, ?>) c).get("name")).toList());
     List<Map<String, Object>> rows = list(table.get("rows"));
     assertEquals("https://example.invalid/org/repo.git", list(rows.get(0).get("cells")).get(1));
@@ -123,6 +129,22 @@ class CrdIT {
     KubernetesClientException self = rejected(client, kustomization(ns, "me", Map.of("dependsOn",
         List.of(Map.of("apiVersion", "kustomize.capstan.dev/v1", "kind", "Kustomization", "name", "me")))));
     assertTrue(self.getMessage().contains("cannot depend on itself"), self.getMessage());
+  }
+
+  @Test
+  void schemaTakesExactlyOneOfKubeConfigSecretRefAndConfigMapRef(KubernetesClient client, TestNamespace ns) {
+    KubernetesClientException both = rejected(client, kustomization(ns, "both-refs", Map.of("kubeConfig",
+        Map.of("secretRef", Map.of("name", "remote"), "configMapRef", Map.of("name", "remote")))));
+    assertTrue(both.getMessage().contains("exactly one of secretRef and configMapRef"), both.getMessage());
+    KubernetesClientException none = rejected(client, kustomization(ns, "no-ref", Map.of("kubeConfig", Map.of())));
+    assertTrue(none.getMessage().contains("exactly one of secretRef and configMapRef"), none.getMessage());
+
+    client.resource(kustomization(ns, "remote", Map.of("kubeConfig",
+        Map.of("secretRef", Map.of("name", "remote-kubeconfig", "key", "value.yaml"))))).create();
+    var secretRef = client.resources(Kustomization.class).inNamespace(ns.name()).withName("remote").get()
+        .getSpec().kubeConfig().secretRef();
+    assertEquals("remote-kubeconfig", secretRef.name());
+    assertEquals("value.yaml", secretRef.key());
   }
 
   @Test

@@ -14,6 +14,8 @@ import dev.capstan.engine.pipeline.ServiceAccountClients;
 import dev.capstan.engine.pipeline.SourcePipeline;
 import dev.capstan.engine.pipeline.StatusWriter;
 import dev.capstan.engine.pipeline.WaitTracker;
+import dev.capstan.engine.remote.RemoteClientFactory;
+import dev.capstan.engine.remote.RemoteClusters;
 import dev.capstan.health.BuiltinLibrary;
 import dev.capstan.source.GitSource;
 import dev.capstan.source.GitSourceOptions;
@@ -36,6 +38,8 @@ public final class Engine implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
   /** Longer than any reconcile, so a client is never closed under one that is still using it. */
   private static final Duration IMPERSONATING_CLIENT_IDLE = Duration.ofHours(2);
+  /** Remote cluster clients kept at once (spec.kubeConfig); the least recently used is closed beyond. */
+  private static final int MAX_REMOTE_CLUSTERS = 100;
 
   private final EngineOptions options;
   private final KubernetesClient client;
@@ -46,6 +50,7 @@ public final class Engine implements AutoCloseable {
   private final DependencyWatches dependencyWatches;
   private final Operator operator;
   private final ServiceAccountClients accounts;
+  private final RemoteClusters<Acting> remotes;
   private final ManifestBuilder builder;
 
   public Engine(EngineOptions options, KubernetesClient client, List<EngineExtension> extensions) {
@@ -71,13 +76,16 @@ public final class Engine implements AutoCloseable {
     this.accounts = new ServiceAccountClients(Acting.of(client, applyPool, Polling.system()),
         c -> Acting.of(c, applyPool, Polling.system()), options.tenancy().defaultServiceAccount(),
         options.clock(), IMPERSONATING_CLIENT_IDLE);
+    this.remotes = new RemoteClusters<>(client, RemoteClientFactory.defaults(),
+        c -> Acting.of(c, applyPool, Polling.system()), MAX_REMOTE_CLUSTERS);
+    remotes.onClosed(monitor::clusterClosed);
     this.builder = new ManifestBuilder(options.build()).warmedUp();
     // GitRepositories name remote URLs only: a local path would read other sources' clones.
     GitSource git = new GitSource(GitSourceOptions.at(options.storageRoot()).withClock(options.clock())
         .withAllowedSchemes(UrlScheme.gitRepository()));
     PipelineParts parts = new PipelineParts(client, null, builder, git::storedTree, accounts, statuses,
         monitor, waits, BuiltinLibrary.load(), options.clock(), Backoff.defaults(), options.waitPoll(),
-        options.tenancy().noCrossNamespaceRefs(), observer, dependencyWatches);
+        options.tenancy().noCrossNamespaceRefs(), observer, dependencyWatches, remotes);
     SourcePipeline sources = new SourcePipeline(client, git, statuses, options.clock(), observer);
     Controllers.register(operator, sources, parts, view, monitor, dependencyWatches, options.watchLabelSelector());
   }
@@ -113,6 +121,7 @@ public final class Engine implements AutoCloseable {
     monitorThread.shutdownNow();
     applyPool.shutdownNow();
     accounts.close();
+    remotes.close();
     builder.close();
   }
 

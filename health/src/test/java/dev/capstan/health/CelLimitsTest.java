@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
  * and without exhausting the heap; ordinary uses of the same functions are unaffected.
  */
 class CelLimitsTest {
-  private static final Duration FAST = Duration.ofSeconds(2);
+  // A safety net only: the limits under test are costs, not time; a loaded machine is slow.
+  private static final Duration FAST = Duration.ofSeconds(10);
   private static final String SECRET = "s3cr3t-qmwnebrvtcyx";
   private static final String BIG = "x".repeat(1_000_000);
 

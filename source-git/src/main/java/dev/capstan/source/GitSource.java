@@ -38,6 +38,18 @@ public final class GitSource {
   private final ArtifactStore store;
   private final RemoteOperations remote;
   private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
+  private final ProxyAuthenticators proxyAuthenticators = new ProxyAuthenticators();
+
+  /**
+   * Lets the JDK answer an https tunnel's (CONNECT's) proxy challenge with Basic auth, which it
+   * refuses by default; call it at the start of {@code main}, before any HTTP connection, since
+   * the JDK reads the setting once. Safe: it only permits Basic for tunnels; the only credentials
+   * the JDK could send are those of a fetch's own proxy Secret, from an authenticator set on that
+   * fetch's connections alone (no default authenticator is ever set).
+   */
+  public static void allowBasicProxyCredentialsForTunnels() {
+    System.setProperty(ProxyCredentialConnections.TUNNELING_DISABLED_SCHEMES, "");
+  }
 
   public GitSource(GitSourceOptions options) {
     this.options = options;
@@ -86,7 +98,7 @@ public final class GitSource {
       }
       SparseCheckout.of(request.sparseCheckout());
       setup = TransportSetup.create(url, request.secretData(), sshHome().toFile(),
-          options.credentialsOverPlainHttp(), request.proxy());
+          options.credentialsOverPlainHttp(), request.proxy(), proxyAuthenticators);
       return fetchWith(request, url, setup, deadline);
     } catch (Exception | LinkageError e) {
       return failure(request, e, setup);
@@ -201,6 +213,12 @@ public final class GitSource {
           ? "the remote requires credentials and none were given"
           : "the remote refused the credentials (" + detail + ")";
     }
+    if (setup != null && setup.proxyRefusingCredentials() != null) {
+      reason = FailureReason.AUTHENTICATION_FAILED;
+      detail = "the proxy " + setup.proxyRefusingCredentials()
+          + " refused the username and password of the proxy secret (407 Proxy Authentication "
+          + "Required)";
+    }
     if (setup != null && setup.redirectedToAnotherOrigin()) {
       detail += " (the remote redirected to another origin; credentials are never sent there)";
     }
@@ -211,6 +229,11 @@ public final class GitSource {
             + Redaction.scrubUrl(request.url()) + "': " + detail;
     List<String> secrets = new ArrayList<>(Redaction.textOf(request.secretData().values()));
     secrets.addAll(Redaction.userinfoOf(request.url()));
+    request.proxy().forEach((key, value) -> {
+      if (!key.equals("address")) {
+        secrets.addAll(Redaction.textOf(List.of(value)));
+      }
+    });
     String message = Redaction.scrub(where, secrets);
     LOG.warn("{}: {}", reason.conditionReason(), message);
     return new FetchResult.Failed(reason, message, lastArtifact(request.key()));

@@ -93,7 +93,7 @@ final class SubmoduleFetcher implements TreeExporter.Submodules, AutoCloseable {
       return context.parentSetup();
     }
     TransportSetup setup = TransportSetup.create(url, java.util.Map.of(), context.sshHome(), false,
-        context.proxy());
+        context.proxy(), context.parentSetup().proxyAuthenticators());
     anonymous.add(setup);
     return setup;
   }

@@ -31,20 +31,30 @@ final class TransportSetup implements AutoCloseable {
   private final KnownHosts knownHosts;
   private final SshdSessionFactory ssh;
   private final ProxySettings proxy;
+  private final ProxyCredentialConnections authenticatingProxy;
+  private final ProxyAuthenticators authenticators;
   private final AtomicBoolean leftOrigin = new AtomicBoolean();
 
   private TransportSetup(RemoteUrl url, Credentials credentials, KnownHosts knownHosts,
-      SshdSessionFactory ssh, ProxySettings proxy) {
+      SshdSessionFactory ssh, ProxySettings proxy, ProxyAuthenticators authenticators) {
     this.url = url;
     this.credentials = credentials;
     this.knownHosts = knownHosts;
     this.ssh = ssh;
     this.proxy = proxy;
+    this.authenticatingProxy = proxy != null && proxy.hasCredentials()
+        ? new ProxyCredentialConnections(proxy, authenticators.forProxy(proxy)) : null;
+    this.authenticators = authenticators;
+  }
+
+  /** Where this setup's proxy authenticators come from, for the setups of its submodules. */
+  ProxyAuthenticators proxyAuthenticators() {
+    return authenticators;
   }
 
   static TransportSetup create(RemoteUrl url, Map<String, byte[]> secretData, File sshHome,
       boolean credentialsOverPlainHttp) {
-    return create(url, secretData, sshHome, credentialsOverPlainHttp, Map.of());
+    return create(url, secretData, sshHome, credentialsOverPlainHttp, Map.of(), new ProxyAuthenticators());
   }
 
   /**
@@ -54,18 +64,24 @@ final class TransportSetup implements AutoCloseable {
    * @throws SourceException when credentials would travel unencrypted, or the key is unreadable
    */
   static TransportSetup create(RemoteUrl url, Map<String, byte[]> secretData, File sshHome,
-      boolean credentialsOverPlainHttp, Map<String, byte[]> proxyData) {
+      boolean credentialsOverPlainHttp, Map<String, byte[]> proxyData, ProxyAuthenticators authenticators) {
     ProxySettings proxy = ProxySettings.from(proxyData);
     if (proxy != null && !url.isHttp()) {
       throw new SourceException(FailureReason.INVALID_SPEC, "spec.proxySecretRef applies to http(s) "
           + "URLs only, not to '" + url.display() + "'");
+    }
+    if (proxy != null && proxy.hasCredentials() && url.scheme() == UrlScheme.HTTPS
+        && !ProxyCredentialConnections.basicAllowedForTunnels()) {
+      throw new SourceException(FailureReason.INVALID_SPEC, "proxy credentials for an https remote "
+          + "need Basic auth for proxy tunnels, which this JVM disables "
+          + "(jdk.http.auth.tunneling.disabledSchemes)");
     }
     Credentials credentials = Credentials.from(secretData);
     if (url.scheme() == UrlScheme.HTTP && !credentialsOverPlainHttp) {
       refuseCredentialsOverPlainHttp(url, credentials);
     }
     if (!url.isSsh()) {
-      return new TransportSetup(url, credentials, null, null, proxy);
+      return new TransportSetup(url, credentials, null, null, proxy, authenticators);
     }
     KnownHosts knownHosts = KnownHosts.parse(credentials.knownHosts());
     List<KeyPair> keys = loadIdentity(credentials);
@@ -79,7 +95,7 @@ final class TransportSetup implements AutoCloseable {
         .setServerKeyDatabase((home, dir) -> knownHosts)
         .setPreferredAuthentications("publickey")
         .build(null);
-    return new TransportSetup(url, credentials, knownHosts, factory, null);
+    return new TransportSetup(url, credentials, knownHosts, factory, null, authenticators);
   }
 
   /** As Flux's Git client does by default: basic auth and bearer tokens only over https. */
@@ -104,9 +120,10 @@ final class TransportSetup implements AutoCloseable {
 
   private void configure(Transport transport) {
     if (transport instanceof TransportHttp http) {
-      http.setHttpConnectionFactory(new OriginBoundConnections(
-          http.getHttpConnectionFactory(), url.uri(), () -> leftOrigin.set(true),
-          proxy == null ? null : proxy.proxy()));
+      http.setHttpConnectionFactory(authenticatingProxy != null
+          ? new OriginBoundConnections(authenticatingProxy, url.uri(), () -> leftOrigin.set(true))
+          : new OriginBoundConnections(http.getHttpConnectionFactory(), url.uri(),
+              () -> leftOrigin.set(true), proxy == null ? null : proxy.proxy()));
       if (credentials.bearerToken() != null) {
         http.setAdditionalHeaders(Map.of("Authorization", "Bearer " + credentials.bearerToken()));
       } else if (credentials.hasBasicAuth()) {
@@ -127,6 +144,12 @@ final class TransportSetup implements AutoCloseable {
   /** Whether a redirect sent a request of this fetch to another origin, without credentials. */
   boolean redirectedToAnotherOrigin() {
     return leftOrigin.get();
+  }
+
+  /** The proxy that refused this fetch's proxy credentials (407), or null. */
+  String proxyRefusingCredentials() {
+    return authenticatingProxy != null && authenticatingProxy.credentialsRefused()
+        ? proxy.display() : null;
   }
 
   boolean hostKeyRejected() {

@@ -11,6 +11,7 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -20,6 +21,8 @@ import java.util.concurrent.Executors;
  * A small forward HTTP proxy on loopback for tests: {@code CONNECT host:port} tunnels (https
  * through a proxy) and absolute-URI requests (plain http through a proxy), one request per
  * connection. It records each request line, so a test can tell that traffic went through it.
+ * Started with {@link #requiringBasicAuth}, it answers {@code 407} to any request whose {@code
+ * Proxy-Authorization} is not the expected Basic credentials, and records those it refused.
  */
 public final class ForwardProxy implements AutoCloseable {
 
@@ -30,14 +33,27 @@ public final class ForwardProxy implements AutoCloseable {
     return t;
   });
   private final List<String> requestLines = new CopyOnWriteArrayList<>();
+  private final List<String> refused = new CopyOnWriteArrayList<>();
+  private final String expectedAuthorization;
 
-  private ForwardProxy(ServerSocket server) {
+  private ForwardProxy(ServerSocket server, String expectedAuthorization) {
     this.server = server;
+    this.expectedAuthorization = expectedAuthorization;
   }
 
   public static ForwardProxy start() throws IOException {
+    return start(null);
+  }
+
+  /** A proxy that admits only requests with Basic credentials {@code user}:{@code password}. */
+  public static ForwardProxy requiringBasicAuth(String user, String password) throws IOException {
+    return start("Basic " + Base64.getEncoder()
+        .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8)));
+  }
+
+  private static ForwardProxy start(String expectedAuthorization) throws IOException {
     ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-    ForwardProxy proxy = new ForwardProxy(socket);
+    ForwardProxy proxy = new ForwardProxy(socket, expectedAuthorization);
     proxy.threads.execute(proxy::accept);
     return proxy;
   }
@@ -50,6 +66,11 @@ public final class ForwardProxy implements AutoCloseable {
   /** The request lines received so far, e.g. {@code GET http://127.0.0.1:1234/x HTTP/1.1}. */
   public List<String> requestLines() {
     return List.copyOf(requestLines);
+  }
+
+  /** The request lines answered with 407 (missing or wrong credentials). */
+  public List<String> refusedRequestLines() {
+    return List.copyOf(refused);
   }
 
   private void accept() {
@@ -72,6 +93,13 @@ public final class ForwardProxy implements AutoCloseable {
       }
       String requestLine = head.get(0);
       requestLines.add(requestLine);
+      if (expectedAuthorization != null && !expectedAuthorization.equals(header(head, "proxy-authorization"))) {
+        refused.add(requestLine);
+        client.getOutputStream().write(("HTTP/1.1 407 Proxy Authentication Required\r\n"
+            + "Proxy-Authenticate: Basic realm=\"proxy\"\r\nContent-Length: 0\r\n"
+            + "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        return;
+      }
       String[] parts = requestLine.split(" ");
       if (parts[0].equals("CONNECT")) {
         String[] hostPort = parts[1].split(":");
@@ -96,11 +124,41 @@ public final class ForwardProxy implements AutoCloseable {
         }
         request.append("Connection: close\r\n\r\n");
         upstream.getOutputStream().write(request.toString().getBytes(StandardCharsets.ISO_8859_1));
-        pipe(client, upstream, in);
+        threads.execute(() -> copy(in, upstream));
+        forwardResponse(upstream.getInputStream(), client.getOutputStream());
       }
     } catch (IOException | RuntimeException e) {
       // the client or the upstream went away: nothing to answer
     }
+  }
+
+  private static String header(List<String> head, String lowerCaseName) {
+    for (String line : head.subList(1, head.size())) {
+      int colon = line.indexOf(':');
+      if (colon > 0 && line.substring(0, colon).strip().toLowerCase(java.util.Locale.ROOT).equals(lowerCaseName)) {
+        return line.substring(colon + 1).strip();
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Passes the upstream's response on, saying that the connection closes after it (this proxy
+   * serves one request per connection; a client must not send another on it).
+   */
+  private static void forwardResponse(InputStream upstream, OutputStream client) throws IOException {
+    List<String> head = readHead(upstream);
+    StringBuilder out = new StringBuilder();
+    for (String line : head) {
+      String lower = line.toLowerCase(java.util.Locale.ROOT);
+      if (!lower.startsWith("connection:") && !lower.startsWith("keep-alive:")
+          && !lower.startsWith("proxy-connection:")) {
+        out.append(line).append("\r\n");
+      }
+    }
+    out.append("Connection: close\r\n\r\n");
+    client.write(out.toString().getBytes(StandardCharsets.ISO_8859_1));
+    upstream.transferTo(client);
   }
 
   /** Copies both ways until the upstream closes; {@code clientIn} may hold buffered bytes. */

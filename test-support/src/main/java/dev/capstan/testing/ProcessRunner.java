@@ -20,7 +20,14 @@ class ProcessRunner {
   }
 
   Result run(Path script) throws IOException {
-    Process process = new ProcessBuilder(script.toString()).redirectErrorStream(true).start();
+    return run(script, java.util.Map.of());
+  }
+
+  /** Runs {@code script} with {@code env} added to this process's environment. */
+  Result run(Path script, java.util.Map<String, String> env) throws IOException {
+    ProcessBuilder builder = new ProcessBuilder(script.toString()).redirectErrorStream(true);
+    builder.environment().putAll(env);
+    Process process = builder.start();
     process.getOutputStream().close();
     StringBuilder all = new StringBuilder();
     try (var reader = process.inputReader(StandardCharsets.UTF_8)) {

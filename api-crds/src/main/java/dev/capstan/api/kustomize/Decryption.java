@@ -1,10 +1,12 @@
 package dev.capstan.api.kustomize;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.capstan.api.common.LocalObjectReference;
 import io.fabric8.generator.annotation.Required;
 
 /** How SOPS-encrypted files and Secrets of the source are decrypted before they are applied. */
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record Decryption(
     @Required @JsonPropertyDescription("The decryption provider; sops is the only one.")
     Provider provider,

@@ -1,5 +1,6 @@
 package dev.capstan.api.kustomize;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
@@ -14,6 +15,7 @@ import io.fabric8.generator.annotation.ValidationRule;
     message = "apiVersion needs kind")
 @ValidationRule(value = "!has(self.kind) || self.kind == 'Kustomization' || has(self.apiVersion)",
     message = "kind other than Kustomization needs apiVersion")
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record DependencyReference(
     @Size(max = 317) @Pattern(API_VERSION_PATTERN)
     @JsonPropertyDescription("API version of the dependency, 'group/version' or 'v1' for the core group, "

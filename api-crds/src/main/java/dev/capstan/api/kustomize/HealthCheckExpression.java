@@ -1,10 +1,12 @@
 package dev.capstan.api.kustomize;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 
 /** CEL expressions that decide the health of every object of one apiVersion and kind. */
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record HealthCheckExpression(
     @Required String apiVersion,
     @Required String kind,

@@ -28,6 +28,10 @@ import io.fabric8.kubernetes.model.annotation.Version;
     jsonPath = ".status.conditions[?(@.type==\"Ready\")].message")
 @AdditionalPrinterColumn(name = "AGE", type = AdditionalPrinterColumn.Type.DATE,
     jsonPath = ".metadata.creationTimestamp")
+@AdditionalPrinterColumn(name = "KUBECONFIG", type = AdditionalPrinterColumn.Type.STRING, priority = 1,
+    jsonPath = ".spec.kubeConfig.secretRef.name")
+@AdditionalPrinterColumn(name = "DECRYPTION", type = AdditionalPrinterColumn.Type.STRING, priority = 1,
+    jsonPath = ".spec.decryption.provider")
 @ValidationRule(
     value = "!has(self.spec.dependsOn) || self.spec.dependsOn.all(d, d.name != self.metadata.name"
         + " || (has(d.__namespace__) && d.__namespace__ != '')"

@@ -1,5 +1,6 @@
 package dev.capstan.api.kustomize;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
@@ -12,6 +13,7 @@ import java.util.List;
 
 /** The desired state of a Kustomization; field names and meaning follow Flux's v1 API. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record KustomizationSpec(
     @Required @JsonPropertyDescription("The source to build from.")
     SourceReference sourceRef,
@@ -59,10 +61,14 @@ public record KustomizationSpec(
     @JsonPropertyDescription("Decrypt SOPS-encrypted Secrets of the build output and the files that "
         + "secretGenerators read, with the keys of a Secret.")
     Decryption decryption,
-    @Size(max = 253) @JsonPropertyDescription("Service account to impersonate when applying.")
+    @Size(max = 253) @JsonPropertyDescription("Service account to impersonate when applying; with "
+        + "kubeConfig, the service account of the Kustomization's namespace in the remote cluster.")
     String serviceAccountName,
     @JsonPropertyDescription("What happens to applied objects when this Kustomization is deleted.")
-    DeletionPolicy deletionPolicy) {
+    DeletionPolicy deletionPolicy,
+    @JsonPropertyDescription("Apply to a remote cluster instead of the engine's own: a kubeconfig "
+        + "Secret (secretRef) or a ConfigMap for token access (configMapRef); exactly one of them.")
+    KubeConfigReference kubeConfig) {
 
   /** {@code prune}, false when absent. */
   public boolean pruneEnabled() {

@@ -1,11 +1,13 @@
 package dev.capstan.api.kustomize;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Required;
 import java.util.List;
 import java.util.Map;
 
 /** Variable substitution applied to the built manifests. */
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record PostBuild(
     @JsonPropertyDescription("Variables and their values; they win over substituteFrom.")
     Map<String, String> substitute,
@@ -27,6 +29,7 @@ public record PostBuild(
   }
 
   /** A ConfigMap or Secret in the Kustomization's namespace whose data are variables. */
+  @JsonIgnoreProperties(ignoreUnknown = true)
   public record SubstituteReference(@Required Kind kind, @Required String name, Boolean optional) {
     /** The kinds that hold variables. */
     public enum Kind {

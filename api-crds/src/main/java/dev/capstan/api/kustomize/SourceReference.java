@@ -1,9 +1,11 @@
 package dev.capstan.api.kustomize;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Required;
 
 /** The source a Kustomization builds from. Only GitRepository sources exist in Capstan. */
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record SourceReference(
     @JsonPropertyDescription("API version of the source; defaults to source.capstan.dev/v1.")
     String apiVersion,

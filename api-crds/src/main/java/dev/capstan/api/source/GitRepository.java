@@ -26,6 +26,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
     jsonPath = ".status.conditions[?(@.type==\"Ready\")].message")
 @AdditionalPrinterColumn(name = "AGE", type = AdditionalPrinterColumn.Type.DATE,
     jsonPath = ".metadata.creationTimestamp")
+@AdditionalPrinterColumn(name = "VERIFIED", type = AdditionalPrinterColumn.Type.STRING, priority = 1,
+    jsonPath = ".status.conditions[?(@.type==\"SourceVerified\")].status")
 public class GitRepository extends CustomResource<GitRepositorySpec, GitRepositoryStatus>
     implements Namespaced {
   public static final String GROUP = "source.capstan.dev";

@@ -1,5 +1,6 @@
 package dev.capstan.api.source;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.capstan.api.common.LocalObjectReference;
@@ -8,6 +9,7 @@ import io.fabric8.generator.annotation.Size;
 
 /** Another GitRepository's artifact copied into this one's (Flux's {@code spec.include[]}). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record GitRepositoryInclude(
     @Required
     @JsonPropertyDescription("The GitRepository in this namespace whose artifact is included.")

@@ -1,10 +1,12 @@
 package dev.capstan.api.source;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 
 /** Which Git reference to fetch; the most specific field given wins (commit, name, semver, tag, branch). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record GitRepositoryRef(
     @JsonPropertyDescription("Branch to follow.") String branch,
     @JsonPropertyDescription("Tag to fetch.") String tag,

@@ -1,5 +1,6 @@
 package dev.capstan.api.source;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.capstan.api.common.GoDuration;
@@ -11,6 +12,7 @@ import java.util.List;
 
 /** The desired state of a GitRepository; field names and meaning follow Flux's v1 API. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record GitRepositorySpec(
     @Required @Pattern(GitRepositorySpec.URL_PATTERN)
     @JsonPropertyDescription("Repository URL: http, https or ssh, as in Flux.")

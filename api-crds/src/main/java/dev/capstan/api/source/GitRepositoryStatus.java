@@ -1,5 +1,6 @@
 package dev.capstan.api.source;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.kubernetes.api.model.Condition;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
@@ -7,6 +8,7 @@ import java.util.List;
 
 /** What Capstan observed at the last fetch of a GitRepository. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record GitRepositoryStatus(
     @JsonPropertyDescription("The generation of the spec the status was computed for.")
     Long observedGeneration,

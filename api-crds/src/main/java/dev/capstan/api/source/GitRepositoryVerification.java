@@ -1,5 +1,6 @@
 package dev.capstan.api.source;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.capstan.api.common.LocalObjectReference;
@@ -8,6 +9,7 @@ import io.fabric8.generator.annotation.Required;
 
 /** Which signatures must verify before a revision becomes the artifact (Flux's {@code spec.verify}). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record GitRepositoryVerification(
     @Pattern(GitRepositoryVerification.MODE_PATTERN)
     @JsonPropertyDescription("What is verified: HEAD (the commit, the default; 'head' is the same), "

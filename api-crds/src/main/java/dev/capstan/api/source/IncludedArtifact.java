@@ -1,10 +1,12 @@
 package dev.capstan.api.source;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 
 /** The artifact of one included GitRepository that the current artifact was built with. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record IncludedArtifact(
     @JsonPropertyDescription("Name of the included GitRepository.") String name,
     @JsonPropertyDescription("Its revision that was included.") String revision,

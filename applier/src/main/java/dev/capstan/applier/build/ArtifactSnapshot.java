@@ -30,12 +30,15 @@ final class ArtifactSnapshot {
 
   private final FileSystem fileSystem;
   private final long bytes;
+  /** Whether some files are decrypted inputs: then nothing the build prints may be logged. */
+  private final boolean holdsDecrypted;
   private int leases;
   private boolean retired;
 
-  private ArtifactSnapshot(FileSystem fileSystem, long bytes) {
+  private ArtifactSnapshot(FileSystem fileSystem, long bytes, boolean holdsDecrypted) {
     this.fileSystem = fileSystem;
     this.bytes = bytes;
+    this.holdsDecrypted = holdsDecrypted;
   }
 
   /**
@@ -49,7 +52,7 @@ final class ArtifactSnapshot {
       Path real = source.toRealPath();
       Copier copier = new Copier(real, memory.getPath(ROOT), maxBytes);
       Files.walkFileTree(real, EnumSet.noneOf(FileVisitOption.class), Integer.MAX_VALUE, copier);
-      return new ArtifactSnapshot(memory, copier.bytes);
+      return new ArtifactSnapshot(memory, copier.bytes, false);
     } catch (IOException | UncheckedIOException e) {
       closeQuietly(memory);
       throw new BuildException(BuildErrorKind.ARTIFACT, "the artifact cannot be read: " + reason(e));
@@ -102,7 +105,7 @@ final class ArtifactSnapshot {
         }
         Files.write(target, file.getValue());
       }
-      ArtifactSnapshot copy = new ArtifactSnapshot(memory, bytes);
+      ArtifactSnapshot copy = new ArtifactSnapshot(memory, bytes, !files.isEmpty());
       copy.lease();
       copy.retire();
       return copy;
@@ -117,6 +120,10 @@ final class ArtifactSnapshot {
 
   Path root() {
     return fileSystem.getPath(ROOT);
+  }
+
+  boolean holdsDecrypted() {
+    return holdsDecrypted;
   }
 
   long bytes() {

@@ -88,7 +88,7 @@ final class KustomizeRuntime implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new BuildException(BuildErrorKind.INTERNAL, "interrupted while building");
     } catch (ExecutionException e) {
-      throw failure(e.getCause(), log);
+      throw failure(e.getCause(), log, snapshot.holdsDecrypted());
     } finally {
       slots.release();
     }
@@ -120,7 +120,7 @@ final class KustomizeRuntime implements AutoCloseable {
     return KustomizeInstance.start(limits.maxMemoryBytes(), empty.getPath(ArtifactSnapshot.ROOT), log);
   }
 
-  private BuildException failure(Throwable cause, Output log) {
+  private BuildException failure(Throwable cause, Output log, boolean readDecrypted) {
     if (cause instanceof BuildException known) {
       return known;
     }
@@ -140,8 +140,13 @@ final class KustomizeRuntime implements AutoCloseable {
     String what = cause instanceof WasiExitException exit
         ? "the build module exited (status " + exit.exitCode() + ")"
         : "the build module failed (" + cause.getClass().getSimpleName() + ")";
-    // The module's own output may quote the input: it goes to the debug log only.
-    LOG.debug("{}; its output: {}", what, output);
+    // The module's own output may quote the input: it goes to the debug log only, and not at all
+    // when the input holds decrypted files.
+    if (readDecrypted) {
+      LOG.debug("{}; its output is not logged: the build read decrypted inputs", what);
+    } else {
+      LOG.debug("{}; its output: {}", what, output);
+    }
     return new BuildException(BuildErrorKind.INTERNAL, what);
   }
 

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -34,7 +35,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class KustomizeCorpusTest {
   private static final Path CORPUS = Path.of(System.getProperty("capstan.corpus", "src/test/resources/kustomize-corpus"));
-  private static final ManifestBuilder BUILDER = new ManifestBuilder(BuildLimits.oneShot());
+  // A generous time limit: the cases check what is built, and a loaded machine is slow.
+  private static final ManifestBuilder BUILDER =
+      new ManifestBuilder(BuildLimits.oneShot().withTimeout(Duration.ofMinutes(3)));
   private static final NativeKustomize KUSTOMIZE = NativeKustomize.fromBuild();
 
   @TempDir static Path scratch;

@@ -1,10 +1,15 @@
 package dev.capstan.engine.cli;
 
+import dev.capstan.api.kustomize.KubeConfigReference;
 import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.kustomize.KustomizationSpec;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.GitRepositorySpec;
 import dev.capstan.api.source.GitRepositoryStatus;
+import dev.capstan.engine.dependencies.DependencyReferences;
 import dev.capstan.source.Redaction;
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.util.List;
@@ -60,7 +65,26 @@ record CapstanKind<T extends HasMetadata>(
         status == null ? null : status.conditions(),
         status == null ? null : status.lastAppliedRevision(),
         status == null ? null : status.lastHandledReconcileAt(),
-        ks.getSpec() != null && ks.getSpec().suspended(), "");
+        ks.getSpec() != null && ks.getSpec().suspended(), "", wideColumns(ks));
+  }
+
+  /** DEPENDS-ON, KUBECONFIG and DECRYPTION: what else a Kustomization's reconcile stands on. */
+  private static List<ResourceView.Column> wideColumns(Kustomization ks) {
+    KustomizationSpec spec = ks.getSpec();
+    String namespace = ks.getMetadata().getNamespace();
+    List<String> dependsOn = spec == null || spec.dependsOn() == null ? List.of() : spec.dependsOn().stream()
+        .map(ref -> DependencyReferences.isKustomization(ref)
+            ? (ref.namespace() == null || ref.namespace().isEmpty() ? "" : ref.namespace() + "/") + ref.name()
+            : DependencyReferences.object(ref, namespace).toString())
+        .toList();
+    KubeConfigReference kubeConfig = spec == null ? null : spec.kubeConfig();
+    String cluster = kubeConfig == null ? ""
+        : kubeConfig.secretRef() != null ? "secret/" + kubeConfig.secretRef().name()
+        : kubeConfig.configMapRef() != null ? "configmap/" + kubeConfig.configMapRef().name() : "";
+    String decryption = spec == null || spec.decryption() == null || spec.decryption().provider() == null ? ""
+        : spec.decryption().provider().name();
+    return List.of(new ResourceView.Column("DEPENDS-ON", String.join(",", dependsOn)),
+        new ResourceView.Column("KUBECONFIG", cluster), new ResourceView.Column("DECRYPTION", decryption));
   }
 
   private static ResourceView ofGitRepository(GitRepository repo) {
@@ -74,7 +98,21 @@ record CapstanKind<T extends HasMetadata>(
         status == null ? null : status.lastHandledReconcileAt(),
         repo.getSpec() != null && repo.getSpec().suspended(),
         // spec.url is the tenant's text: it may carry a password, in any form.
-        repo.getSpec() == null ? "" : Redaction.scrubUrl(repo.getSpec().url()));
+        repo.getSpec() == null ? "" : Redaction.scrubUrl(repo.getSpec().url()),
+        List.of(new ResourceView.Column("VERIFIED", verified(status)),
+            new ResourceView.Column("INCLUDES", includes(repo.getSpec()))));
+  }
+
+  /** The SourceVerified condition's status, empty without spec.verify. */
+  private static String verified(GitRepositoryStatus status) {
+    return status == null || status.conditions() == null ? "" : status.conditions().stream()
+        .filter(c -> "SourceVerified".equals(c.getType())).map(Condition::getStatus).findFirst().orElse("");
+  }
+
+  /** The GitRepositories whose artifacts are included, by name. */
+  private static String includes(GitRepositorySpec spec) {
+    return spec == null || spec.include() == null ? "" : String.join(",",
+        spec.include().stream().map(i -> i.repository() == null ? "" : i.repository().name()).toList());
   }
 
   private static long generation(ObjectMeta meta) {

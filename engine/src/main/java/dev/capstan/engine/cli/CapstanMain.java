@@ -4,6 +4,7 @@ import dev.capstan.applier.cli.ApplyCommand;
 import dev.capstan.applier.cli.BuildCommand;
 import dev.capstan.applier.cli.DiffCommand;
 import dev.capstan.health.cli.StatusCommand;
+import dev.capstan.source.GitSource;
 import dev.capstan.source.cli.FetchCommand;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -24,6 +25,10 @@ public final class CapstanMain implements Runnable {
   @CommandLine.Spec CommandSpec spec;
 
   public static void main(String[] args) {
+    // Before any HTTP use, as the JDK reads it once: lets a GitRepository's proxy credentials
+    // (spec.proxySecretRef) open https tunnels. Safe: it only permits Basic auth for tunnels, and
+    // proxy credentials come only from authenticators set on one fetch's own connections.
+    GitSource.allowBasicProxyCredentialsForTunnels();
     int exitCode = commandLine(args).execute(args);
     System.exit(exitCode);
   }

@@ -42,6 +42,10 @@ public final class GetCommand implements Callable<Integer> {
   @Option(names = {"-A", "--all-namespaces"}, description = "List in every namespace.")
   boolean allNamespaces;
 
+  @Option(names = {"-o", "--output"}, paramLabel = "FORMAT",
+      description = "wide: also DEPENDS-ON, KUBECONFIG and DECRYPTION (ks), VERIFIED and INCLUDES (gitrepo).")
+  String output;
+
   @Mixin ClusterOptions cluster = new ClusterOptions();
 
   @Spec CommandSpec spec;
@@ -65,6 +69,9 @@ public final class GetCommand implements Callable<Integer> {
     if (allNamespaces && name != null) {
       throw new CliException("a NAME cannot be combined with --all-namespaces", CliException.BAD_INPUT);
     }
+    if (output != null && !"wide".equals(output)) {
+      throw new CliException("unknown output format '" + output + "': expected wide", CliException.BAD_INPUT);
+    }
     String ns = allNamespaces ? null : ClusterOptions.namespace(client, namespace);
     List<ResourceView> views = views(new CapstanResources(client), kind, ns);
     if (views.isEmpty()) {
@@ -72,7 +79,7 @@ public final class GetCommand implements Callable<Integer> {
           + (ns == null ? "." : " in namespace " + ns + "."));
       return 0;
     }
-    table(kind, views, allNamespaces, clock.instant()).lines().forEach(out::println);
+    table(kind, views, allNamespaces, output != null, clock.instant()).lines().forEach(out::println);
     return 0;
   }
 
@@ -82,8 +89,12 @@ public final class GetCommand implements Callable<Integer> {
     return objects.stream().map(kind::view).toList();
   }
 
-  /** The table for a list of objects of one kind; with {@code allNamespaces} a NAMESPACE column leads. */
-  static Table table(CapstanKind<?> kind, List<ResourceView> views, boolean allNamespaces, Instant now) {
+  /**
+   * The table for a list of objects of one kind; with {@code allNamespaces} a NAMESPACE column
+   * leads, with {@code wide} the views' extra columns follow.
+   */
+  static Table table(CapstanKind<?> kind, List<ResourceView> views, boolean allNamespaces, boolean wide,
+      Instant now) {
     boolean ks = kind == CapstanKind.KUSTOMIZATION;
     List<String> headers = new ArrayList<>();
     if (allNamespaces) {
@@ -92,6 +103,9 @@ public final class GetCommand implements Callable<Integer> {
     headers.addAll(ks
         ? List.of("NAME", "READY", "HEALTHY", "REVISION", "SUSPENDED", "STATUS", "AGE")
         : List.of("NAME", "URL", "READY", "REVISION", "SUSPENDED", "STATUS", "AGE"));
+    if (wide && !views.isEmpty()) {
+      views.get(0).wide().forEach(c -> headers.add(c.header()));
+    }
     Table table = new Table(headers);
     for (ResourceView view : views) {
       List<String> row = new ArrayList<>();
@@ -110,6 +124,9 @@ public final class GetCommand implements Callable<Integer> {
       row.add(Boolean.toString(view.suspended()));
       row.add(view.condition(ResourceView.READY).map(Condition::getMessage).orElse(""));
       row.add(Age.since(view.creationTimestamp(), now));
+      if (wide) {
+        view.wide().forEach(c -> row.add(orNone(c.value())));
+      }
       table.add(row);
     }
     return table;

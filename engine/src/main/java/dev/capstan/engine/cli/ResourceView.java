@@ -11,6 +11,7 @@ import java.util.Optional;
  * @param revision the last applied revision (Kustomization) or the artifact's revision
  *     (GitRepository); empty when there is none
  * @param url the repository URL of a GitRepository; empty for a Kustomization
+ * @param wide the extra columns of {@code capstan get -o wide}, in order
  */
 record ResourceView(
     String kind,
@@ -23,7 +24,11 @@ record ResourceView(
     String revision,
     String lastHandledReconcileAt,
     boolean suspended,
-    String url) {
+    String url,
+    List<Column> wide) {
+
+  /** One extra column and this object's value in it. */
+  record Column(String header, String value) {}
 
   static final String READY = "Ready";
   static final String HEALTHY = "Healthy";
@@ -34,6 +39,14 @@ record ResourceView(
     revision = revision == null ? "" : revision;
     lastHandledReconcileAt = lastHandledReconcileAt == null ? "" : lastHandledReconcileAt;
     url = url == null ? "" : url;
+    wide = wide == null ? List.of() : List.copyOf(wide);
+  }
+
+  ResourceView(String kind, String namespace, String name, String creationTimestamp, long generation,
+      Long observedGeneration, List<Condition> conditions, String revision, String lastHandledReconcileAt,
+      boolean suspended, String url) {
+    this(kind, namespace, name, creationTimestamp, generation, observedGeneration, conditions, revision,
+        lastHandledReconcileAt, suspended, url, List.of());
   }
 
   Optional<Condition> condition(String type) {

@@ -33,6 +33,11 @@ public enum Reason {
   PRUNE_FAILED("PruneFailed"),
   /** An object failed, or did not become healthy within the timeout. */
   HEALTH_CHECK_FAILED("HealthCheckFailed"),
+  /**
+   * The remote cluster of spec.kubeConfig cannot be used: its Secret or ConfigMap is missing or
+   * refused, or its API server cannot be reached (Flux's reason for a client that cannot be built).
+   */
+  RECONCILIATION_FAILED("ReconciliationFailed"),
   /** A reference the engine's settings forbid (a sourceRef to another namespace). */
   ACCESS_DENIED("AccessDenied");
 

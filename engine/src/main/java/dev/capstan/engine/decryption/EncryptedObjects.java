@@ -1,101 +1,89 @@
 package dev.capstan.engine.decryption;
 
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
+import java.util.Set;
 
 /**
- * SOPS-encrypted objects of a build's output (Secrets, as Flux decrypts them after the build).
+ * SOPS-encrypted objects of a build's output, decrypted after the build as Flux decrypts them.
  * The build may have set their namespace, labels or name, so their MAC is checked on the
  * document as committed: the object's encrypted MAC (new at every encryption) names it among
- * the artifact's YAML and JSON files.
+ * the artifact's YAML and JSON files. One instance serves one build: the artifact is looked
+ * through once, at the first encrypted object, and each MAC is verified once.
  */
 public final class EncryptedObjects {
-  private static final int MAX_FILES = 10_000;
-
   private final Path root;
   private final SopsDecryptor decryptor;
   private final DecryptionKeys keys;
-  private final Map<String, String> verified = new HashMap<>();
+  private final Set<String> verified = new HashSet<>();
+  private final int maxFiles;
+  private final long maxBytes;
+  private MacIndex index;
 
   public EncryptedObjects(Path root, SopsDecryptor decryptor, DecryptionKeys keys) {
+    this(root, decryptor, keys, MacIndex.MAX_FILES, MacIndex.MAX_BYTES);
+  }
+
+  /** With other bounds on the artifact's YAML and JSON files looked through (count, bytes). */
+  EncryptedObjects(Path root, SopsDecryptor decryptor, DecryptionKeys keys, int maxFiles, long maxBytes) {
     this.root = root;
     this.decryptor = decryptor;
     this.keys = keys;
+    this.maxFiles = maxFiles;
+    this.maxBytes = maxBytes;
   }
 
-  /** Whether an object (as a map) is SOPS-encrypted: it has a {@code sops} entry with a MAC. */
+  /**
+   * Whether an object (as a map) is SOPS-encrypted: it has a {@code sops} entry, as Flux tells
+   * an encrypted Secret. Such an object is decrypted, or refused, never applied as it is.
+   */
   public static boolean isEncrypted(Map<String, Object> object) {
-    return object.get("sops") instanceof Map<?, ?> sops && sops.get("mac") != null;
+    return object.get("sops") instanceof Map<?, ?>;
   }
 
   /**
    * The object decrypted, without its {@code sops} entry.
    *
-   * @throws DecryptionException when it cannot be decrypted or no committed document with its
-   *     MAC verifies
+   * @throws DecryptionException when it cannot be decrypted, or the committed documents with its
+   *     MAC do not all verify, or there is none
    */
   public Map<String, Object> decrypt(Map<String, Object> object) throws IOException {
-    String mac = String.valueOf(((Map<?, ?>) object.get("sops")).get("mac"));
-    verifySource(mac);
+    Object mac = ((Map<?, ?>) object.get("sops")).get("mac");
+    if (!(mac instanceof String text) || text.isEmpty()) {
+      throw new DecryptionException(DecryptionException.Problem.INTEGRITY,
+          "its sops metadata has no MAC, so its integrity cannot be checked");
+    }
+    verifySource(text);
     return decryptor.decryptObject(object, keys);
   }
 
   private void verifySource(String mac) throws IOException {
-    if (verified.containsKey(mac)) {
+    if (verified.contains(mac)) {
       return;
     }
-    for (Path file : candidates()) {
-      byte[] content = Files.readAllBytes(file);
-      if (!new String(content, java.nio.charset.StandardCharsets.ISO_8859_1).contains(mac)) {
-        continue;
-      }
-      String name = root.relativize(file).toString();
+    if (index == null) {
+      index = MacIndex.of(root, maxFiles, maxBytes);
+    }
+    List<String> files = index.filesWith(mac);
+    if (files.isEmpty()) {
+      throw new DecryptionException(DecryptionException.Problem.INTEGRITY,
+          "no committed document of the source carries its sops metadata, so its MAC cannot be checked");
+    }
+    // Every committed copy must verify: the object may have been built from any of them.
+    for (String name : files) {
       try {
-        if (decryptor.verifyCommitted(content, SopsFormat.forPath(name), mac, keys)) {
-          verified.put(mac, name);
-          return;
+        if (!decryptor.verifyCommitted(Files.readAllBytes(root.resolve(name)), SopsFormat.forPath(name), mac, keys)) {
+          throw new DecryptionException(DecryptionException.Problem.INTEGRITY,
+              "its MAC is not the MAC entry of a document");
         }
       } catch (DecryptionException e) {
         throw e.in("file '" + name + "'");
       }
     }
-    throw new DecryptionException(DecryptionException.Problem.INTEGRITY,
-        "no committed document of the source carries its sops metadata, so its MAC cannot be checked");
-  }
-
-  private List<Path> candidates() throws IOException {
-    List<Path> files = new ArrayList<>();
-    Files.walkFileTree(root, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-        return dir.getFileName() != null && dir.getFileName().toString().equals(".git")
-            ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
-      }
-
-      @Override
-      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-        SopsFormat format = SopsFormat.forPath(file.getFileName().toString());
-        if (attrs.isRegularFile() && attrs.size() <= SopsDecryptor.MAX_DOCUMENT_BYTES
-            && (format == SopsFormat.YAML || format == SopsFormat.JSON) && files.size() < MAX_FILES) {
-          files.add(file);
-        }
-        return FileVisitResult.CONTINUE;
-      }
-    });
-    return files;
-  }
-
-  /** The committed file an object's MAC was verified in, once {@link #decrypt} succeeded. */
-  public Optional<String> sourceOf(String mac) {
-    return Optional.ofNullable(verified.get(mac));
+    verified.add(mac);
   }
 }

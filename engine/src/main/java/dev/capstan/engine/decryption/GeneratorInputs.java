@@ -1,6 +1,6 @@
 package dev.capstan.engine.decryption;
 
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.capstan.health.yaml.BoundedYaml;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -18,12 +18,13 @@ import java.util.HashSet;
  * directories, recursively; in each, every secretGenerator's {@code files} ({@code key=path} or
  * {@code path}, format by the key's name) and {@code envs} (dotenv unless named .yaml, .json or
  * .ini). Files that are not SOPS-encrypted are left alone. Every path must stay inside the
- * artifact; nothing is written anywhere: the result is the files' plaintext by path.
+ * artifact; nothing is written anywhere: the result is the files' plaintext by path, for the
+ * build's own in-memory copy of the artifact.
  */
 public final class GeneratorInputs {
   private static final List<String> KUSTOMIZATION_FILES = List.of("kustomization.yaml", "kustomization.yml", "Kustomization");
   private static final int MAX_KUSTOMIZATIONS = 1000;
-  private static final YAMLMapper YAML = new YAMLMapper();
+  private static final BoundedYaml YAML = new BoundedYaml();
 
   private final Path root;
   private final SopsDecryptor decryptor;
@@ -43,7 +44,7 @@ public final class GeneratorInputs {
    *
    * @throws DecryptionException naming the file (its path in the artifact) that failed
    */
-  public static Map<String, byte[]> decrypt(Path root, String path, List<String> components,
+  public static DecryptedInputs decrypt(Path root, String path, List<String> components,
       SopsDecryptor decryptor, DecryptionKeys keys) throws IOException {
     GeneratorInputs inputs = new GeneratorInputs(root.toRealPath(), decryptor, keys);
     Path start = inputs.inside(inputs.root, path == null || path.isEmpty() ? "." : path, "spec.path");
@@ -51,7 +52,7 @@ public final class GeneratorInputs {
     for (String component : components) {
       inputs.visit(inputs.inside(start, component, "spec.components"));
     }
-    return Map.copyOf(inputs.decrypted);
+    return new DecryptedInputs(inputs.decrypted);
   }
 
   private void visit(Path dir) throws IOException {
@@ -68,12 +69,12 @@ public final class GeneratorInputs {
     }
     Map<?, ?> kustomization;
     try {
-      kustomization = YAML.readValue(file.toFile(), Map.class);
-    } catch (IOException e) {
+      if (!(YAML.readOne(Files.readString(file)) instanceof Map<?, ?> read)) {
+        return; // the build reports a kustomization that is not a mapping itself
+      }
+      kustomization = read;
+    } catch (IOException | BoundedYaml.YamlProblem e) {
       return; // the build reports an unreadable kustomization itself
-    }
-    if (kustomization == null) {
-      return;
     }
     String where = relative(file);
     for (Object generator : list(kustomization.get("secretGenerator"))) {

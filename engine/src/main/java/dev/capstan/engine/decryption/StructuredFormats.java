@@ -4,19 +4,19 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.capstan.health.yaml.BoundedYaml;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.snakeyaml.engine.v2.api.Dump;
+import org.snakeyaml.engine.v2.api.DumpSettings;
+import org.snakeyaml.engine.v2.common.FlowStyle;
 
 /** YAML, JSON and binary (a JSON envelope) documents, read in document order. */
 final class StructuredFormats {
@@ -27,12 +27,9 @@ final class StructuredFormats {
       .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
       .enable(SerializationFeature.INDENT_OUTPUT)
       .build();
-  private static final YAMLMapper YAML = YAMLMapper.builder(
-          YAMLFactory.builder().streamReadConstraints(LIMITS).build())
-      .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-      .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-      .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
-      .build();
+  private static final BoundedYaml YAML = new BoundedYaml();
+  private static final DumpSettings YAML_OUT = DumpSettings.builder()
+      .setDefaultFlowStyle(FlowStyle.BLOCK).setIndent(2).setIndicatorIndent(0).build();
   private static final TypeReference<LinkedHashMap<String, Object>> MAP = new TypeReference<>() {};
 
   static {
@@ -44,18 +41,10 @@ final class StructuredFormats {
   static Document readYaml(byte[] content) {
     List<Object> branches = new ArrayList<>();
     Object metadata = null;
-    try (MappingIterator<LinkedHashMap<String, Object>> docs = YAML.readerFor(MAP).readValues(content)) {
-      while (docs.hasNext()) {
-        LinkedHashMap<String, Object> doc = docs.next();
-        if (doc == null) {
-          continue;
-        }
-        Object sops = doc.remove("sops");
-        metadata = sops == null ? metadata : sops;
-        branches.add(doc);
-      }
-    } catch (IOException | RuntimeException e) {
-      throw malformed("YAML");
+    for (LinkedHashMap<String, Object> doc : yamlDocuments(content)) {
+      Object sops = doc.remove("sops");
+      metadata = sops == null ? metadata : sops;
+      branches.add(doc);
     }
     return document(branches, metadata);
   }
@@ -63,18 +52,26 @@ final class StructuredFormats {
   /** Each document of a YAML stream with its own metadata (none for a plain document). */
   static List<Document> readYamlEach(byte[] content) {
     List<Document> result = new ArrayList<>();
-    try (MappingIterator<LinkedHashMap<String, Object>> docs = YAML.readerFor(MAP).readValues(content)) {
-      while (docs.hasNext()) {
-        LinkedHashMap<String, Object> doc = docs.next();
-        if (doc != null) {
-          Object sops = doc.remove("sops");
-          result.add(new Document(new ArrayList<>(List.of(doc)), sops));
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      throw malformed("YAML");
+    for (LinkedHashMap<String, Object> doc : yamlDocuments(content)) {
+      Object sops = doc.remove("sops");
+      result.add(new Document(new ArrayList<>(List.of(doc)), sops));
     }
     return result;
+  }
+
+  /** The non-empty documents of a YAML stream, each a mapping with string keys. */
+  private static List<LinkedHashMap<String, Object>> yamlDocuments(byte[] content) {
+    List<LinkedHashMap<String, Object>> docs = new ArrayList<>();
+    try {
+      for (BoundedYaml.Document doc : YAML.readAll(new String(content, StandardCharsets.UTF_8))) {
+        if (doc.value() != null) {
+          docs.add(JSON.convertValue(doc.value(), MAP));
+        }
+      }
+    } catch (BoundedYaml.YamlProblem | IllegalArgumentException e) {
+      throw malformed("YAML");
+    }
+    return docs;
   }
 
   static Document readJson(byte[] content) {
@@ -98,9 +95,9 @@ final class StructuredFormats {
         if (i > 0) {
           out.append("---\n");
         }
-        out.append(YAML.writeValueAsString(branches.get(i)));
+        out.append(new Dump(YAML_OUT).dumpToString(branches.get(i)));
       }
-    } catch (IOException e) {
+    } catch (RuntimeException e) {
       throw new IllegalStateException("a decrypted tree is always writable", e);
     }
     return out.toString().getBytes(StandardCharsets.UTF_8);

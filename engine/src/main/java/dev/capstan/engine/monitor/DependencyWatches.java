@@ -7,14 +7,20 @@ import dev.capstan.engine.pipeline.DependencyWatching;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * <p>The informers watch with the engine's identity and keep no object contents (events are all
  * they are for). Whether a Kustomization may read the object is decided when it reads it, as its
  * service account: a wake-up tells it nothing. Where the engine itself may not list and watch a
- * kind, nothing wakes early and the Kustomization looks again at its retryInterval. Thread-safe.
+ * kind (the multi-tenant install), each waiting Kustomization watches the single objects it
+ * waits for with the client it reads them with (its service account); where that is refused too,
+ * it looks again at its retryInterval. Thread-safe.
  */
 public final class DependencyWatches implements DependencyWatching, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DependencyWatches.class);
@@ -51,6 +59,9 @@ public final class DependencyWatches implements DependencyWatching, AutoCloseabl
   private final Map<NamespacedName, Set<Awaited>> awaiting = new HashMap<>();
   private final Map<ObjectKey, Set<NamespacedName>> dependents = new HashMap<>();
   private final Map<Kind, SharedIndexInformer<GenericKubernetesResource>> informers = new HashMap<>();
+  private final Set<Kind> denied = new HashSet<>();
+  private final Map<NamespacedName, KubernetesClient> readers = new HashMap<>();
+  private final Map<NamespacedName, List<Watch>> objectWatches = new HashMap<>();
   private volatile Consumer<NamespacedName> wakeUp = key -> {};
 
   public DependencyWatches(KubernetesClient client) {
@@ -63,25 +74,96 @@ public final class DependencyWatches implements DependencyWatching, AutoCloseabl
   }
 
   @Override
-  public synchronized void await(NamespacedName dependent, Set<Awaited> objects) {
+  public synchronized void await(NamespacedName dependent, Set<Awaited> objects, KubernetesClient reader) {
     Set<Awaited> next = Set.copyOf(objects);
     Set<Awaited> previous = awaiting.put(dependent, next);
-    if (next.equals(previous)) {
+    KubernetesClient previousReader = readers.put(dependent, reader);
+    if (next.equals(previous) && reader == previousReader) {
       return;
     }
     unindex(dependent, previous);
+    closeObjectWatches(dependent);
     next.forEach(a -> dependents.computeIfAbsent(ObjectKey.of(a), k -> new HashSet<>()).add(dependent));
     retain();
-    next.forEach(a -> informers.computeIfAbsent(Kind.of(a.type()), k -> start(a.type())));
+    next.stream().filter(a -> !denied.contains(Kind.of(a.type())))
+        .forEach(a -> informers.computeIfAbsent(Kind.of(a.type()), k -> start(a.type())));
+    watchDeniedObjects(dependent);
   }
 
   @Override
   public synchronized void release(NamespacedName dependent) {
     Set<Awaited> previous = awaiting.remove(dependent);
+    readers.remove(dependent);
+    closeObjectWatches(dependent);
     if (previous != null) {
       unindex(dependent, previous);
       retain();
     }
+  }
+
+  /** The single objects watched for dependents the engine cannot watch for (tests, diagnostics). */
+  public synchronized int objectWatchCount() {
+    return objectWatches.values().stream().mapToInt(List::size).sum();
+  }
+
+  /** Watches, with the dependent's own client, each object it waits for of a kind the engine may not watch. */
+  private void watchDeniedObjects(NamespacedName dependent) {
+    KubernetesClient reader = readers.get(dependent);
+    Set<Awaited> objects = awaiting.getOrDefault(dependent, Set.of());
+    List<Watch> watches = objectWatches.computeIfAbsent(dependent, d -> new ArrayList<>());
+    for (Awaited a : objects) {
+      if (reader != null && denied.contains(Kind.of(a.type()))) {
+        watchObject(dependent, reader, a).ifPresent(watches::add);
+      }
+    }
+    if (watches.isEmpty()) {
+      objectWatches.remove(dependent);
+    }
+  }
+
+  private Optional<Watch> watchObject(NamespacedName dependent, KubernetesClient reader, Awaited a) {
+    var resources = reader.genericKubernetesResources(a.type().context());
+    var object = a.type().namespaced() ? resources.inNamespace(a.namespace()).withName(a.name())
+        : resources.withName(a.name());
+    try {
+      return Optional.of(object.watch(new Watcher<>() {
+        @Override
+        public void eventReceived(Action action, GenericKubernetesResource resource) {
+          wakeUp.accept(dependent);
+        }
+
+        @Override
+        public void onClose(WatcherException cause) {
+          // Ended by the server: the retryInterval still applies, and the next reconcile watches again.
+          LOG.debug("the watch of {} for {} ended: {}", ObjectKey.of(a), dependent, cause.getMessage());
+        }
+      }));
+    } catch (KubernetesClientException e) {
+      LOG.debug("{} cannot watch {} (its retryInterval applies): {}", dependent, ObjectKey.of(a), e.getMessage());
+      return Optional.empty();
+    }
+  }
+
+  private void closeObjectWatches(NamespacedName dependent) {
+    List<Watch> watches = objectWatches.remove(dependent);
+    if (watches != null) {
+      watches.forEach(Watch::close);
+    }
+  }
+
+  /** The engine may not watch {@code kind}: its dependents watch their objects themselves. */
+  private synchronized void deny(Kind kind) {
+    if (!denied.add(kind)) {
+      return;
+    }
+    SharedIndexInformer<GenericKubernetesResource> informer = informers.remove(kind);
+    if (informer != null) {
+      informer.stop();
+    }
+    awaiting.keySet().forEach(dependent -> {
+      closeObjectWatches(dependent);
+      watchDeniedObjects(dependent);
+    });
   }
 
   /** The kinds watched now, as {@code Kind.group} ({@code Kind} for the core group). */
@@ -127,10 +209,12 @@ public final class DependencyWatches implements DependencyWatching, AutoCloseabl
     informer.itemStore(new MetadataOnly());
     informer.addEventHandler(handler(kind));
     informer.exceptionHandler((started, error) -> {
-      if (error instanceof KubernetesClientException e && (e.getCode() == 401 || e.getCode() == 403)) {
-        // Not retried: the engine's rights do not change by asking again; the retryInterval still applies.
-        LOG.warn("cannot watch {} for dependencies (falling back to each Kustomization's retryInterval): {}",
-            kind, e.getMessage());
+      if (refused(error)) {
+        // Not retried: the engine's rights do not change by asking again.
+        LOG.info("the engine may not watch {}: each Kustomization waiting for one watches it as its service"
+            + " account", kind);
+        // Off this informer's own thread, which stopping it would wait for.
+        CompletableFuture.runAsync(() -> deny(kind));
         return false;
       }
       return true;
@@ -138,6 +222,16 @@ public final class DependencyWatches implements DependencyWatching, AutoCloseabl
     informer.start();
     LOG.debug("watching {} for dependencies", kind);
     return informer;
+  }
+
+  /** Whether {@code error} (possibly wrapped, as the informer hands it over) is a 401 or 403. */
+  private static boolean refused(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause()) {
+      if (t instanceof KubernetesClientException e && (e.getCode() == 401 || e.getCode() == 403)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private ResourceEventHandler<GenericKubernetesResource> handler(Kind kind) {
@@ -176,6 +270,8 @@ public final class DependencyWatches implements DependencyWatching, AutoCloseabl
   public synchronized void close() {
     informers.values().forEach(SharedIndexInformer::close);
     informers.clear();
+    List.copyOf(objectWatches.keySet()).forEach(this::closeObjectWatches);
+    readers.clear();
     awaiting.clear();
     dependents.clear();
   }

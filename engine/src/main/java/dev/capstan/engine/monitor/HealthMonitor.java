@@ -8,6 +8,7 @@ import dev.capstan.applier.apply.ResourceType;
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.conditions.KustomizationStatuses;
 import dev.capstan.engine.pipeline.HealthTracking;
+import dev.capstan.engine.pipeline.HealthTracking.RemoteCluster;
 import dev.capstan.engine.pipeline.HealthTracking.ServiceAccount;
 import dev.capstan.engine.pipeline.StatusWriter;
 import dev.capstan.engine.pipeline.WaitTracker;
@@ -42,6 +43,10 @@ import org.slf4j.LoggerFactory;
  * informer caches and writes Healthy when it changed. While a reconcile waits for health, the
  * monitor wakes that reconcile instead of writing.
  *
+ * <p>Objects of a Kustomization that applies to a remote cluster ({@code spec.kubeConfig}) are
+ * watched by informers of their own on that cluster, with the kubeconfig's identity; they stop
+ * when no inventory needs them or the remote client is closed.
+ *
  * <p>The informers read with the engine's identity. For a Kustomization that acts as a service
  * account, an object's health is reported only if that account may get its kind in its namespace;
  * otherwise the object is Unknown and the message says what the account may not read.
@@ -53,15 +58,23 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
   /** How long an answer about a service account's rights is used before asking again. */
   private static final Duration ACCESS_LIFETIME = Duration.ofMinutes(5);
 
-  /** The objects watched for one Kustomization, how their health is judged and who may read it. */
-  private record Tracked(List<ObjectRef> objects, HealthEvaluator evaluator, Optional<ServiceAccount> readAs) {}
+  /** The id of the engine's own cluster among the watched clusters. */
+  private static final String LOCAL = "";
+
+  /**
+   * The objects watched for one Kustomization, how their health is judged, who may read it, and
+   * in which cluster ({@link #LOCAL} or a remote cluster's id).
+   */
+  private record Tracked(List<ObjectRef> objects, HealthEvaluator evaluator, Optional<ServiceAccount> readAs,
+      String cluster) {}
 
   private final StatusWriter statuses;
   private final WaitTracker waits;
   private final Clock clock;
   private final ScheduledExecutorService scheduler;
   private final Duration debounce;
-  private final KindInformers informers;
+  /** The informers of each watched cluster, by id; the engine's own is always there. */
+  private final Map<String, KindInformers> clusters = new HashMap<>();
   private final ReadAccess access;
   private final ObjectMapper mapper = new ObjectMapper();
   private final Map<NamespacedName, Tracked> tracked = new HashMap<>();
@@ -80,7 +93,7 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
     this.clock = clock;
     this.scheduler = scheduler;
     this.debounce = debounce;
-    this.informers = new KindInformers(client, this::onChange);
+    clusters.put(LOCAL, new KindInformers(client, this::onChange));
     this.access = new ReadAccess(new SelfSubjectAccessReviews(), clock, ACCESS_LIFETIME);
   }
 
@@ -91,10 +104,12 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
 
   @Override
   public synchronized void track(NamespacedName key, List<ObjectRef> objects, HealthEvaluator evaluator,
-      Optional<ServiceAccount> readAs) {
-    tracked.put(key, new Tracked(List.copyOf(objects), evaluator, readAs));
+      Optional<ServiceAccount> readAs, Optional<RemoteCluster> cluster) {
+    String id = cluster.map(RemoteCluster::id).orElse(LOCAL);
+    cluster.ifPresent(c -> clusters.computeIfAbsent(c.id(), i -> new KindInformers(c.client(), this::onChange)));
+    tracked.put(key, new Tracked(List.copyOf(objects), evaluator, readAs, id));
     written.remove(key);
-    informers.retain(neededKinds());
+    retainInformers();
     schedule(key);
   }
 
@@ -102,20 +117,51 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
   public synchronized void untrack(NamespacedName key) {
     if (tracked.remove(key) != null) {
       written.remove(key);
-      informers.retain(neededKinds());
+      retainInformers();
     }
   }
 
-  /** The kinds watched right now (one informer each). */
+  @Override
+  public synchronized void clusterClosed(String id) {
+    if (LOCAL.equals(id)) {
+      return;
+    }
+    tracked.entrySet().removeIf(e -> {
+      boolean there = e.getValue().cluster().equals(id);
+      if (there) {
+        written.remove(e.getKey());
+      }
+      return there;
+    });
+    retainInformers();
+  }
+
+  /** The kinds watched right now (one informer each), of every cluster. */
   public synchronized Set<String> watchedKinds() {
     Set<String> kinds = new java.util.TreeSet<>();
-    informers.running().forEach(k -> kinds.add(k.group().isEmpty() ? k.kind() : k.kind() + "." + k.group()));
+    clusters.values().forEach(informers -> informers.running()
+        .forEach(k -> kinds.add(k.group().isEmpty() ? k.kind() : k.kind() + "." + k.group())));
     return kinds;
   }
 
-  private Map<KindInformers.Kind, String> neededKinds() {
+  /** Runs exactly the informers the tracked inventories need; a remote cluster no one needs is let go. */
+  private void retainInformers() {
+    for (var it = clusters.entrySet().iterator(); it.hasNext(); ) {
+      var cluster = it.next();
+      Map<KindInformers.Kind, String> kinds = neededKinds(cluster.getKey());
+      if (kinds.isEmpty() && !LOCAL.equals(cluster.getKey())) {
+        cluster.getValue().close();
+        it.remove();
+      } else {
+        cluster.getValue().retain(kinds);
+      }
+    }
+  }
+
+  private Map<KindInformers.Kind, String> neededKinds(String cluster) {
     Map<KindInformers.Kind, String> kinds = new HashMap<>();
-    tracked.values().forEach(t -> t.objects().forEach(r -> kinds.putIfAbsent(KindInformers.Kind.of(r), r.apiVersion())));
+    tracked.values().stream().filter(t -> t.cluster().equals(cluster)).forEach(t ->
+        t.objects().forEach(r -> kinds.putIfAbsent(KindInformers.Kind.of(r), r.apiVersion())));
     return kinds;
   }
 
@@ -165,7 +211,8 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
       if (t == null) {
         return Optional.empty();
       }
-      types = t.readAs().isPresent() ? informers.types() : Map.of();
+      KindInformers informers = clusters.get(t.cluster());
+      types = t.readAs().isPresent() && informers != null ? informers.types() : Map.of();
     }
     // Asking the API server takes a request: not while holding the lock reconciles track with.
     return fromCaches(key, t, unreadable(t, types));
@@ -182,7 +229,7 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
       if (type == null) {
         continue; // not served: reported as such
       }
-      ReadAccess.Decision decision = access.mayGet(t.readAs().get(), type.group(), type.plural(),
+      ReadAccess.Decision decision = access.mayGet(t.cluster(), t.readAs().get(), type.group(), type.plural(),
           type.namespaced() ? ref.namespace() : "");
       if (!decision.allowed()) {
         String reason = decision.verdict() == ReadAccess.Verdict.DENIED ? "AccessDenied" : "AccessCheckFailed";
@@ -194,7 +241,8 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
 
   private synchronized Optional<AggregateHealth> fromCaches(NamespacedName key, Tracked t,
       Map<ObjectRef, ResourceStatus> unreadable) {
-    if (tracked.get(key) != t) {
+    KindInformers informers = clusters.get(t.cluster());
+    if (tracked.get(key) != t || informers == null) {
       return Optional.empty(); // replaced (and evaluated again) or untracked meanwhile
     }
     List<ResourceHealth> healths = new ArrayList<>(t.objects().size());
@@ -232,6 +280,7 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
   @Override
   public synchronized void close() {
     tracked.clear();
-    informers.close();
+    clusters.values().forEach(KindInformers::close);
+    clusters.clear();
   }
 }

@@ -23,8 +23,11 @@ import org.slf4j.LoggerFactory;
 final class ReadAccess {
   private static final Logger LOG = LoggerFactory.getLogger(ReadAccess.class);
 
-  /** May {@code account} get {@code resource} of {@code group}; {@code namespace} "" is cluster scope. */
-  record Question(NamespacedName account, String group, String resource, String namespace) {}
+  /**
+   * May {@code account} of {@code cluster} ("": the engine's own; else a remote cluster's id) get
+   * {@code resource} of {@code group}; {@code namespace} "" is cluster scope.
+   */
+  record Question(String cluster, NamespacedName account, String group, String resource, String namespace) {}
 
   enum Verdict { ALLOWED, DENIED, UNCHECKED }
 
@@ -55,8 +58,8 @@ final class ReadAccess {
   }
 
   /** Whether {@code account} may get {@code resource} of {@code group} in {@code namespace} ("": cluster scope). */
-  Decision mayGet(ServiceAccount account, String group, String resource, String namespace) {
-    Question question = new Question(account.name(), group, resource, namespace);
+  Decision mayGet(String cluster, ServiceAccount account, String group, String resource, String namespace) {
+    Question question = new Question(cluster, account.name(), group, resource, namespace);
     Instant now = clock.instant();
     Remembered remembered = answers.get(question);
     if (remembered == null || !now.isBefore(remembered.expires())) {

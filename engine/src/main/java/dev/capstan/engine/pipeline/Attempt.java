@@ -15,13 +15,22 @@ final class Attempt {
   final String requestedAt;
   final Instant started;
   Timings timings;
-  /** Who applies, prunes and reads health: the engine, or the Kustomization's service account. */
+  /**
+   * Who applies, prunes and reads health: the engine, or the Kustomization's service account,
+   * in the engine's cluster or in the remote cluster of spec.kubeConfig.
+   */
   Acting acting;
+  /** Who reads the Kustomization's own inputs (substituteFrom) in the engine's cluster. */
+  Acting local;
+  /** The remote cluster of spec.kubeConfig, if any. */
+  java.util.Optional<dev.capstan.engine.remote.RemoteClusters.Remote<Acting>> remote = java.util.Optional.empty();
   String revision;
   /** The objects now in the cluster, when a stage changed them. */
   Inventory inventory;
   /** The health of the objects waited for, when evaluated. */
   AggregateHealth health;
+  /** What this attempt decrypted, to be kept out of its messages. */
+  dev.capstan.engine.decryption.Plaintexts plaintexts = dev.capstan.engine.decryption.Plaintexts.NONE;
 
   Attempt(Kustomization object, Instant started) {
     this.object = object;

@@ -5,10 +5,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capstan.api.kustomize.Decryption;
 import dev.capstan.api.kustomize.KustomizationSpec;
 import dev.capstan.engine.conditions.Reason;
+import dev.capstan.engine.decryption.DecryptedInputs;
 import dev.capstan.engine.decryption.DecryptionException;
 import dev.capstan.engine.decryption.DecryptionKeys;
 import dev.capstan.engine.decryption.EncryptedObjects;
 import dev.capstan.engine.decryption.GeneratorInputs;
+import dev.capstan.engine.decryption.Plaintexts;
 import dev.capstan.engine.decryption.SopsDecryptor;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -37,6 +39,11 @@ final class Decrypting {
 
   private Decrypting(Optional<DecryptionKeys> keys) {
     this.keys = keys;
+  }
+
+  /** Decryption with these keys, or none (spec.decryption not set): for tests of the stage. */
+  static Decrypting withKeys(Optional<DecryptionKeys> keys) {
+    return new Decrypting(keys);
   }
 
   /** Reads the decryption Secret of the spec, if it names one, with the Kustomization's client. */
@@ -72,9 +79,9 @@ final class Decrypting {
   }
 
   /** The decrypted secretGenerator inputs of the build, by path in the artifact. */
-  Map<String, byte[]> generatorInputs(java.nio.file.Path tree, KustomizationSpec spec) {
+  DecryptedInputs generatorInputs(java.nio.file.Path tree, KustomizationSpec spec) {
     if (keys.isEmpty()) {
-      return Map.of();
+      return DecryptedInputs.NONE;
     }
     try {
       return GeneratorInputs.decrypt(tree, spec.path(),
@@ -86,11 +93,18 @@ final class Decrypting {
     }
   }
 
-  /** The build's objects with every SOPS-encrypted one decrypted; refused without spec.decryption. */
-  List<GenericKubernetesResource> objects(java.nio.file.Path tree, List<GenericKubernetesResource> built) {
+  /** The build's objects, every SOPS-encrypted one decrypted, and what was decrypted. */
+  record Decrypted(List<GenericKubernetesResource> objects, Plaintexts plaintexts) {}
+
+  /**
+   * The build's objects with every SOPS-encrypted one decrypted; refused without spec.decryption.
+   * {@code known} (what the build's inputs held) grows by the values decrypted here.
+   */
+  Decrypted objects(java.nio.file.Path tree, List<GenericKubernetesResource> built, Plaintexts known) {
     ObjectMapper mapper = Serialization.jsonMapper();
     EncryptedObjects encrypted = keys.map(k -> new EncryptedObjects(tree, decryptor, k)).orElse(null);
     List<GenericKubernetesResource> out = new ArrayList<>(built.size());
+    Plaintexts plaintexts = known;
     for (GenericKubernetesResource object : built) {
       Map<String, Object> map = mapper.convertValue(object, MAP);
       if (!EncryptedObjects.isEncrypted(map)) {
@@ -104,14 +118,16 @@ final class Decrypting {
             + " is SOPS-encrypted and spec.decryption is not set: it cannot be applied");
       }
       try {
-        out.add(mapper.convertValue(encrypted.decrypt(map), GenericKubernetesResource.class));
+        Map<String, Object> plain = encrypted.decrypt(map);
+        plaintexts = plaintexts.and(map, plain);
+        out.add(mapper.convertValue(plain, GenericKubernetesResource.class));
       } catch (DecryptionException e) {
         throw failure(e.in(what));
       } catch (IOException e) {
         throw StageFailure.transientFailure(Reason.DECRYPTION_FAILED, "the artifact cannot be read: " + e.getMessage());
       }
     }
-    return out;
+    return new Decrypted(List.copyOf(out), plaintexts);
   }
 
   /** A wrong or missing key may be fixed in the cluster (retry); a bad document needs a new revision. */

@@ -112,7 +112,7 @@ final class DependencyGate {
     if (awaited.isEmpty()) {
       watching.release(self);
     } else {
-      watching.await(self, awaited);
+      watching.await(self, awaited, reader.client());
     }
     List<String> notReady = new ArrayList<>();
     Map<String, Object> selfMap = objects.isEmpty() ? Map.of() : asMap(ks);

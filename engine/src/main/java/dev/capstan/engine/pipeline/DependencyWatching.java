@@ -2,6 +2,7 @@ package dev.capstan.engine.pipeline;
 
 import dev.capstan.applier.apply.ResourceType;
 import dev.capstan.engine.NamespacedName;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Set;
 
 /**
@@ -14,7 +15,7 @@ public interface DependencyWatching {
   DependencyWatching NONE =
       new DependencyWatching() {
         @Override
-        public void await(NamespacedName dependent, Set<Awaited> objects) {}
+        public void await(NamespacedName dependent, Set<Awaited> objects, KubernetesClient reader) {}
 
         @Override
         public void release(NamespacedName dependent) {}
@@ -23,8 +24,12 @@ public interface DependencyWatching {
   /** An object waited for: how its kind is served, and its namespace ("" at cluster scope) and name. */
   record Awaited(ResourceType type, String namespace, String name) {}
 
-  /** From now on wake {@code dependent} when one of {@code objects} changes (replacing what it awaited). */
-  void await(NamespacedName dependent, Set<Awaited> objects);
+  /**
+   * From now on wake {@code dependent} when one of {@code objects} changes (replacing what it
+   * awaited). {@code reader} is the client it reads them with, for watches the engine's own
+   * identity may not make.
+   */
+  void await(NamespacedName dependent, Set<Awaited> objects, KubernetesClient reader);
 
   /** Stop waking {@code dependent} (its dependencies are ready, or it is gone). */
   void release(NamespacedName dependent);

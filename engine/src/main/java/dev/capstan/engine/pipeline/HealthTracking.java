@@ -15,7 +15,7 @@ public interface HealthTracking {
       new HealthTracking() {
         @Override
         public void track(NamespacedName key, List<ObjectRef> objects, HealthEvaluator evaluator,
-            Optional<ServiceAccount> readAs) {}
+            Optional<ServiceAccount> readAs, Optional<RemoteCluster> cluster) {}
 
         @Override
         public void untrack(NamespacedName key) {}
@@ -34,11 +34,21 @@ public interface HealthTracking {
   }
 
   /**
+   * The remote cluster a Kustomization applies to. Its {@code id} changes whenever a new client
+   * is built for it; the client stays open until {@link #clusterClosed} names its id.
+   */
+  record RemoteCluster(String id, KubernetesClient client) {}
+
+  /**
    * From now on, watch these objects (replacing what was watched for {@code key} before). With
-   * {@code readAs}, health is reported only for objects that service account may read.
+   * {@code readAs}, health is reported only for objects that service account may read. With
+   * {@code cluster}, the objects are in that remote cluster rather than the engine's own.
    */
   void track(NamespacedName key, List<ObjectRef> objects, HealthEvaluator evaluator,
-      Optional<ServiceAccount> readAs);
+      Optional<ServiceAccount> readAs, Optional<RemoteCluster> cluster);
+
+  /** The client of remote cluster {@code id} was closed: nothing is watched through it any more. */
+  default void clusterClosed(String id) {}
 
   /** Stop watching the objects of {@code key}. */
   void untrack(NamespacedName key);

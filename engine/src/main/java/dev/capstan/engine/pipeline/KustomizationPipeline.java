@@ -22,6 +22,10 @@ import dev.capstan.engine.conditions.KustomizationStatuses;
 import dev.capstan.engine.conditions.Observation;
 import dev.capstan.engine.conditions.Phase;
 import dev.capstan.engine.conditions.Reason;
+import dev.capstan.engine.decryption.DecryptedInputs;
+import dev.capstan.engine.decryption.Plaintexts;
+import dev.capstan.engine.remote.RemoteClusterException;
+import dev.capstan.engine.remote.RemoteClusters.Remote;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.health.Status;
@@ -99,9 +103,12 @@ public final class KustomizationPipeline {
       throw StageFailure.terminal(Reason.INVALID_SPEC, "spec is missing");
     }
     attempt.timings = Timings.of(ks.getSpec());
-    attempt.acting = parts.accounts().actingFor(ks);
+    attempt.local = parts.accounts().actingFor(ks);
     HealthEvaluator evaluator = evaluators.forExpressions(ks.getSpec().healthCheckExprs());
-    gate.check(ks, new ObjectDependencies(attempt.acting.client(), reader(ks)), evaluator);
+    // dependsOn names objects of the cluster the Kustomization lives in, as Flux's does.
+    gate.check(ks, new ObjectDependencies(attempt.local.client(), reader(ks)), evaluator);
+    attempt.remote = remote(ks);
+    attempt.acting = attempt.remote.map(Remote::acting).orElse(attempt.local);
     StoredArtifact artifact = source(attempt);
     attempt.revision = artifact.revision();
     Optional<WaitTracker.PendingWait> pending =
@@ -117,7 +124,7 @@ public final class KustomizationPipeline {
     int pruned = prune(attempt, applied);
     parts.observer().objectsChanged(attempt.key, changed(applied.objects()), pruned);
     parts.tracking().track(attempt.key, Inventories.toApplier(attempt.inventory).refs(), evaluator,
-        readAs(ks));
+        readAs(ks), attempt.remote.map(r -> new HealthTracking.RemoteCluster(r.id(), r.client())));
     return startWait(attempt, evaluator);
   }
 
@@ -134,14 +141,45 @@ public final class KustomizationPipeline {
     KustomizationSpec spec = ks.getSpec();
     KustomizationStatus status = ks.getStatus();
     if (spec == null || status == null || status.inventory() == null || spec.suspended()) {
+      parts.remotes().forget(key);
       return;
     }
-    DeletionPolicy policy = DeletionPolicy.parse(spec.effectiveDeletionPolicy().name());
-    Duration timeout = spec.timeout() == null ? Duration.ofMinutes(1) : Timings.of(spec).timeout();
-    List<ObjectResult> results = parts.accounts().actingFor(ks).pruner().onKustomizationDeleted(
-        policy, spec.pruneEnabled(), Inventories.toApplier(status.inventory()), owner(key), timeout);
-    results.stream().filter(ObjectResult::failed).forEach(r ->
-        LOG.warn("{}: could not delete {} on deletion: {}", key, r.ref(), r.reason()));
+    try {
+      DeletionPolicy policy = DeletionPolicy.parse(spec.effectiveDeletionPolicy().name());
+      Duration timeout = spec.timeout() == null ? Duration.ofMinutes(1) : Timings.of(spec).timeout();
+      List<ObjectResult> results = actingFor(ks).pruner().onKustomizationDeleted(
+          policy, spec.pruneEnabled(), Inventories.toApplier(status.inventory()), owner(key), timeout);
+      results.stream().filter(ObjectResult::failed).forEach(r ->
+          LOG.warn("{}: could not delete {} on deletion: {}", key, r.ref(), r.reason()));
+    } catch (RemoteClusterException e) {
+      // As Flux does, the deletion is not held up by a remote cluster that cannot be used.
+      LOG.warn("{}: its objects on the remote cluster were not deleted: {}", key, e.getMessage());
+    } finally {
+      parts.remotes().forget(key);
+    }
+  }
+
+  /** The remote cluster of spec.kubeConfig, reachable; empty when the Kustomization has none. */
+  private Optional<Remote<Acting>> remote(Kustomization ks) {
+    if (ks.getSpec().kubeConfig() == null) {
+      parts.remotes().forget(NamespacedName.of(ks)); // the field was removed: no client is kept for it
+      return Optional.empty();
+    }
+    try {
+      Remote<Acting> remote = parts.remotes().remoteFor(ks, parts.accounts().serviceAccountOf(ks));
+      parts.remotes().checkReachable(remote);
+      return Optional.of(remote);
+    } catch (RemoteClusterException e) {
+      throw StageFailure.transientFailure(Reason.RECONCILIATION_FAILED, e.getMessage());
+    }
+  }
+
+  /** Who applies, prunes and reads health for {@code ks}: in its remote cluster if it names one. */
+  private Acting actingFor(Kustomization ks) {
+    if (ks.getSpec() != null && ks.getSpec().kubeConfig() != null) {
+      return parts.remotes().remoteFor(ks, parts.accounts().serviceAccountOf(ks)).acting();
+    }
+    return parts.accounts().actingFor(ks);
   }
 
   // ---- stages -------------------------------------------------------------------------------
@@ -172,10 +210,11 @@ public final class KustomizationPipeline {
 
   private List<GenericKubernetesResource> build(Attempt attempt, StoredArtifact artifact) {
     KustomizationSpec spec = attempt.object.getSpec();
-    Decrypting decrypting = Decrypting.of(spec, attempt.namespace(), attempt.acting.client());
+    Decrypting decrypting = Decrypting.of(spec, attempt.namespace(), attempt.local.client());
+    DecryptedInputs inputs = decrypting.generatorInputs(artifact.tree(), spec);
+    attempt.plaintexts = Plaintexts.of(inputs);
     BuildResult result = parts.builder().build(artifact.tree(), artifact.digest(), spec.path(),
-        BuildSettings.of(spec, attempt.namespace(), attempt.acting.client()),
-        decrypting.generatorInputs(artifact.tree(), spec));
+        BuildSettings.of(spec, attempt.namespace(), attempt.local.client()), inputs.files());
     if (result instanceof BuildResult.Failed failed) {
       String message = "build of path '" + (spec.path() == null ? "./" : spec.path()) + "' at revision "
           + artifact.revision() + " failed: " + failed.error().message();
@@ -183,7 +222,10 @@ public final class KustomizationPipeline {
           ? StageFailure.transientFailure(Reason.BUILD_FAILED, message)
           : StageFailure.terminal(Reason.BUILD_FAILED, message);
     }
-    return decrypting.objects(artifact.tree(), ((BuildResult.Built) result).objects());
+    Decrypting.Decrypted decrypted = decrypting.objects(artifact.tree(), ((BuildResult.Built) result).objects(),
+        attempt.plaintexts);
+    attempt.plaintexts = decrypted.plaintexts();
+    return decrypted.objects();
   }
 
   private ApplyResult apply(Attempt attempt, List<GenericKubernetesResource> objects) {
@@ -294,7 +336,10 @@ public final class KustomizationPipeline {
     return Outcome.succeeded(attempt.timings.interval());
   }
 
-  private Outcome failed(Attempt attempt, StageFailure failure) {
+  private Outcome failed(Attempt attempt, StageFailure reported) {
+    // Nothing decrypted may reach the status, an event or the log: a build or apply error can
+    // quote it (kustomize quotes env lines, the API server quotes refused keys).
+    StageFailure failure = attempt.plaintexts.isEmpty() ? reported : reported.redacted(attempt.plaintexts::redact);
     Phase phase = failure.phase();
     try {
       write(attempt, phase);
@@ -338,7 +383,10 @@ public final class KustomizationPipeline {
     return parts.accounts().serviceAccountOf(ks).map(ServiceAccountClients::username).orElse("the engine");
   }
 
-  /** Who the health monitor reads as: the service account the apply and the wait acted as. */
+  /**
+   * Who the health monitor reads as: the service account the apply and the wait acted as (in the
+   * remote cluster, for a Kustomization with spec.kubeConfig).
+   */
   private Optional<HealthTracking.ServiceAccount> readAs(Kustomization ks) {
     // The monitor keeps the supplier as long as it tracks the inventory, so it holds only what
     // choosing the service account needs, not the whole object with its status.
@@ -347,7 +395,7 @@ public final class KustomizationPipeline {
         .withNamespace(ks.getMetadata().getNamespace()).withName(ks.getMetadata().getName()).build());
     identity.setSpec(ks.getSpec());
     return parts.accounts().serviceAccountOf(ks).map(account ->
-        new HealthTracking.ServiceAccount(account, () -> parts.accounts().actingFor(identity).client()));
+        new HealthTracking.ServiceAccount(account, () -> actingFor(identity).client()));
   }
 
   private List<ObjectRef> waitSet(Attempt attempt) {

@@ -35,6 +35,11 @@ final class ObjectDependencies {
     this.catalog = new ResourceCatalog(client);
   }
 
+  /** The client the objects are read with: the Kustomization's service account, or the engine. */
+  KubernetesClient client() {
+    return client;
+  }
+
   /** How the API server serves the dependency's kind; empty if it does not. */
   Optional<ResourceType> type(ObjectDependency id) {
     return catalog.find(id.apiVersion(), id.kind());

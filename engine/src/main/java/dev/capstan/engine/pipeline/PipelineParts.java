@@ -1,6 +1,7 @@
 package dev.capstan.engine.pipeline;
 
 import dev.capstan.applier.build.ManifestBuilder;
+import dev.capstan.engine.remote.RemoteClusters;
 import dev.capstan.health.BuiltinLibrary;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
@@ -20,6 +21,7 @@ import java.util.Objects;
  * @param noCrossNamespaceRefs whether a sourceRef or dependsOn to another namespace is refused
  * @param observer told what each reconcile did (metrics)
  * @param dependencyWatching wakes a Kustomization when an object it depends on changes
+ * @param remotes the clients of the remote clusters of spec.kubeConfig
  */
 public record PipelineParts(
     KubernetesClient client,
@@ -36,7 +38,8 @@ public record PipelineParts(
     Duration waitPoll,
     boolean noCrossNamespaceRefs,
     PipelineObserver observer,
-    DependencyWatching dependencyWatching) {
+    DependencyWatching dependencyWatching,
+    RemoteClusters<Acting> remotes) {
 
   public PipelineParts {
     Objects.requireNonNull(client, "client");
@@ -52,10 +55,11 @@ public record PipelineParts(
     waitPoll = waitPoll == null ? Duration.ofSeconds(2) : waitPoll;
     observer = observer == null ? PipelineObserver.NONE : observer;
     dependencyWatching = dependencyWatching == null ? DependencyWatching.NONE : dependencyWatching;
+    Objects.requireNonNull(remotes, "remotes");
   }
 
   public PipelineParts withView(ClusterView newView) {
     return new PipelineParts(client, newView, builder, trees, accounts, statuses, tracking, waits,
-        library, clock, backoff, waitPoll, noCrossNamespaceRefs, observer, dependencyWatching);
+        library, clock, backoff, waitPoll, noCrossNamespaceRefs, observer, dependencyWatching, remotes);
   }
 }

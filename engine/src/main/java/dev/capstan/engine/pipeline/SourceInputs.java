@@ -17,9 +17,6 @@ import java.util.Map;
  */
 final class SourceInputs {
 
-  /** Include chains longer than this are refused, as is any that comes back to where it started. */
-  static final int MAX_INCLUDE_DEPTH = 10;
-
   /** An input is missing or unusable; the fetch is not attempted. */
   static final class Unavailable extends RuntimeException {
     private final FailureReason reason;
@@ -56,7 +53,12 @@ final class SourceInputs {
       return List.of();
     }
     String namespace = repo.getMetadata().getNamespace();
-    refuseCycles(namespace, repo.getMetadata().getName(), spec.includes());
+    String self = repo.getMetadata().getName();
+    IncludeChains.refuseCyclesAndDeepChains(self, name -> {
+      GitRepository found = name.equals(self) ? repo : get(namespace, name);
+      return found == null || found.getSpec() == null ? null
+          : found.getSpec().includes().stream().map(i -> i.repository().name()).toList();
+    });
     List<Inclusion> result = new ArrayList<>();
     for (GitRepositoryInclude include : spec.includes()) {
       String name = include.repository().name();
@@ -74,38 +76,6 @@ final class SourceInputs {
           include.toPath()));
     }
     return result;
-  }
-
-  /** Follows the includes' own includes; a path back to {@code self} would change forever. */
-  private void refuseCycles(String namespace, String self, List<GitRepositoryInclude> includes) {
-    List<List<String>> paths = new ArrayList<>();
-    for (GitRepositoryInclude include : includes) {
-      paths.add(List.of(self, include.repository().name()));
-    }
-    while (!paths.isEmpty()) {
-      List<List<String>> next = new ArrayList<>();
-      for (List<String> path : paths) {
-        String last = path.get(path.size() - 1);
-        if (last.equals(self)) {
-          throw new Unavailable(FailureReason.INVALID_SPEC,
-              "spec.include makes a cycle: " + String.join(" -> ", path));
-        }
-        if (path.size() > MAX_INCLUDE_DEPTH) {
-          throw new Unavailable(FailureReason.INVALID_SPEC,
-              "spec.include nests more than " + MAX_INCLUDE_DEPTH + " GitRepositories deep");
-        }
-        GitRepository repo = get(namespace, last);
-        if (repo == null || repo.getSpec() == null || path.subList(0, path.size() - 1).contains(last)) {
-          continue;
-        }
-        for (GitRepositoryInclude include : repo.getSpec().includes()) {
-          List<String> longer = new ArrayList<>(path);
-          longer.add(include.repository().name());
-          next.add(longer);
-        }
-      }
-      paths = next;
-    }
   }
 
   private GitRepository get(String namespace, String name) {

@@ -62,16 +62,11 @@ public final class SourcePipeline {
       return Outcome.terminal();
     }
     java.time.Instant fetchStarted = clock.instant();
-    FetchResult result;
-    try {
-      result = fetch(repo, namespace, spec, timings);
-    } catch (StackOverflowError e) {
-      // See StackGuard: an Error no caller handles. Stalled (a spec-change reason), never retried.
-      result = new FetchResult.Failed(FailureReason.INVALID_SPEC,
-          "the GitRepository or its content nests too deeply to be processed", source.lastArtifact(key(repo)));
-      writeStatus(repo, result);
-      return Outcome.terminal();
-    }
+    // See StackGuard: running out of stack is an Error no caller handles. INVALID_SPEC needs a
+    // change of the spec or the content, so the outcome is terminal (Stalled), never retried.
+    FetchResult result = StackGuard.orElse(() -> fetch(repo, namespace, spec, timings),
+        () -> new FetchResult.Failed(FailureReason.INVALID_SPEC,
+            "the GitRepository or its content nests too deeply to be processed", source.lastArtifact(key(repo))));
     observer.fetched(dev.capstan.engine.NamespacedName.of(repo), !(result instanceof FetchResult.Failed),
         Duration.between(fetchStarted, clock.instant()));
     writeStatus(repo, result);

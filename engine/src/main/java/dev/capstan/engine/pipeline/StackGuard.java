@@ -22,6 +22,15 @@ final class StackGuard {
     }
   }
 
+  /** Runs {@code stage}; running out of stack gives {@code tooDeep}'s answer instead. */
+  static <T> T orElse(Supplier<T> stage, Supplier<T> tooDeep) {
+    try {
+      return stage.get();
+    } catch (StackOverflowError e) {
+      return tooDeep.get();
+    }
+  }
+
   /** The terminal failure for {@code what} (e.g. "the build input") being nested too deeply. */
   static StageFailure tooDeep(Reason reason, String what) {
     return StageFailure.terminal(reason, what + " nests too deeply to be processed");

@@ -30,4 +30,16 @@ final class StageFailure extends RuntimeException {
   Phase phase() {
     return phase;
   }
+
+  /** The same failure with its message passed through {@code redaction} (decrypted content out). */
+  StageFailure redacted(java.util.function.UnaryOperator<String> redaction) {
+    if (phase instanceof Phase.Failed f) {
+      return new StageFailure(new Phase.Failed(f.reason(), redaction.apply(f.message()), f.terminal()),
+          redaction.apply(getMessage()));
+    }
+    if (phase instanceof Phase.Waiting w) {
+      return new StageFailure(new Phase.Waiting(w.reason(), redaction.apply(w.message())), redaction.apply(getMessage()));
+    }
+    return this;
+  }
 }

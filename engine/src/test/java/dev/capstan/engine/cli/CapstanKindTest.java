@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class CapstanKindTest {
@@ -80,5 +81,44 @@ class CapstanKindTest {
     assertEquals("", view.revision());
     assertEquals(0, view.generation());
     assertTrue(view.conditions().isEmpty());
+  }
+
+  @Test
+  void wideColumnsNameDependenciesTheRemoteClusterAndDecryption() {
+    Kustomization ks = Objects.read("""
+        apiVersion: kustomize.capstan.dev/v1
+        kind: Kustomization
+        metadata: {name: app, namespace: demo}
+        spec:
+          interval: 1m
+          prune: true
+          sourceRef: {kind: GitRepository, name: repo}
+          dependsOn: [{name: infra}, {name: base, namespace: shared}, {apiVersion: apps/v1, kind: Deployment, name: db}]
+          kubeConfig: {secretRef: {name: prod}}
+          decryption: {provider: sops, secretRef: {name: keys}}
+        """, Kustomization.class);
+
+    assertEquals(List.of(new ResourceView.Column("DEPENDS-ON", "infra,shared/base,apps/v1/Deployment/demo/db"),
+        new ResourceView.Column("KUBECONFIG", "secret/prod"), new ResourceView.Column("DECRYPTION", "sops")),
+        CapstanKind.KUSTOMIZATION.view(ks).wide());
+  }
+
+  @Test
+  void wideColumnsOfAGitRepositorySayWhetherItIsVerifiedAndWhatItIncludes() {
+    GitRepository repo = Objects.read("""
+        apiVersion: source.capstan.dev/v1
+        kind: GitRepository
+        metadata: {name: app, namespace: demo}
+        spec:
+          url: https://example.com/app.git
+          interval: 1m
+          include: [{repository: {name: shared}}, {repository: {name: tools}, toPath: tools}]
+        status:
+          conditions:
+          - {type: SourceVerified, status: "True", reason: Succeeded, message: ok, lastTransitionTime: "2026-01-01T00:00:00Z"}
+        """, GitRepository.class);
+
+    assertEquals(List.of(new ResourceView.Column("VERIFIED", "True"), new ResourceView.Column("INCLUDES", "shared,tools")),
+        CapstanKind.GIT_REPOSITORY.view(repo).wide());
   }
 }

@@ -5,8 +5,21 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.IThrowableProxy;
+import ch.qos.logback.core.read.ListAppender;
 import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.applier.Owner;
+import dev.capstan.applier.diff.DiffReport;
+import dev.capstan.applier.diff.Differ;
+import dev.capstan.applier.diff.ObjectDiff;
+import dev.capstan.engine.decryption.DecryptionKeys;
+import dev.capstan.engine.decryption.SopsDecryptor;
+import dev.capstan.api.source.GitRepository;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -16,16 +29,50 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /**
  * spec.decryption as a Flux user sees it: Secrets and a secretGenerator env file encrypted by
  * the real sops (fixtures under src/test/resources/sops) are applied decrypted; a tampered
- * revision is refused whole with DecryptionFailed and the last good objects stay.
+ * revision is refused whole with DecryptionFailed and the last good objects stay. No decrypted
+ * value and no key reaches the engine's log (captured at DEBUG), a status, an event or the
+ * diff of the decrypted Secrets.
  */
 class DecryptionIT extends EngineTestBase {
+  private static final List<String> LOGGERS = List.of("dev.capstan", "io.javaoperatorsdk", "io.fabric8");
+  private static final ListAppender<ILoggingEvent> LOG = new ListAppender<>();
+  private static final Map<String, Level> LEVELS = new LinkedHashMap<>();
+
+  @BeforeAll
+  static void captureLog() {
+    LOG.start();
+    for (String name : LOGGERS) {
+      Logger logger = (Logger) LoggerFactory.getLogger(name);
+      LEVELS.put(name, logger.getLevel());
+      logger.setLevel(Level.DEBUG);
+      logger.addAppender(LOG);
+    }
+  }
+
+  @AfterAll
+  static void releaseLog() {
+    for (String name : LOGGERS) {
+      Logger logger = (Logger) LoggerFactory.getLogger(name);
+      logger.detachAppender(LOG);
+      logger.setLevel(LEVELS.get(name));
+    }
+  }
+
   private static final Path FIXTURES = Path.of("src/test/resources/sops");
   private static final String KUSTOMIZATION = """
       resources: [secret.yaml]
@@ -77,13 +124,14 @@ class DecryptionIT extends EngineTestBase {
     Secret applied = engine.client.secrets().inNamespace(ns()).withName("db-credentials").get();
     assertNull(applied.getAdditionalProperties().get("sops"));
     assertEquals("payments", applied.getMetadata().getLabels().get("team"));
+    assertDiffMasksDecryptedValues();
 
     String text = fixture("encrypted/secret.age.yaml");
     String replacement = text.contains("mac: ENC[AES256_GCM,data:A") ? "B" : "A";
     git.commit(Map.of("app/secret.yaml",
         text.replaceFirst("mac: ENC\\[AES256_GCM,data:.", "mac: ENC[AES256_GCM,data:" + replacement)
             .replace("name: db-credentials", "name: db-credentials-renamed")));
-    engine.requestReconcile(Kustomization.class, "app");
+    engine.requestReconcile(GitRepository.class, "repo");
     var failed = engine.awaitCondition("app", "Ready", Duration.ofSeconds(90),
         c -> "DecryptionFailed".equals(c.getReason()));
     assertTrue(failed.getMessage().contains("app/secret.yaml"), failed.getMessage());
@@ -126,18 +174,99 @@ class DecryptionIT extends EngineTestBase {
     assertNoPlaintextOutside();
   }
 
-  /** No decrypted value and no key in any Kustomization's status or any event. */
-  private static void assertNoPlaintextOutside() {
-    String identity = fixture("keys/test-only.agekey").lines()
-        .filter(l -> l.startsWith("AGE-SECRET-KEY")).findFirst().orElseThrow();
+  @Test
+  void anApplyErrorQuotingADecryptedInputShowsNoneOfIt() {
+    // kustomize reads envs as KEY=value lines and keeps a line without '=' whole as a key: the
+    // decrypted YAML lines become keys of the Secret, which the API server refuses, quoting them.
+    git.commit(Map.of(
+        "yaml-env/kustomization.yaml", """
+            secretGenerator:
+            - name: from-yaml
+              envs: [values.yaml]
+            """,
+        "yaml-env/values.yaml", fixture("encrypted/values.unencrypted-suffix.yaml")));
+    keySecret("yaml-env-keys", "identity.agekey", "test-only.agekey");
+    engine.gitRepository("repo-yaml-env", git.url());
+    engine.kustomization("yaml-env", "repo-yaml-env", "./yaml-env", """
+          decryption: {provider: sops, secretRef: {name: yaml-env-keys}}
+        """);
+    var failed = engine.awaitCondition("yaml-env", "Ready", Duration.ofSeconds(90),
+        c -> "ApplyFailed".equals(c.getReason()));
+    assertTrue(failed.getMessage().contains("is invalid: [data[***]: Invalid value: \"***\""), failed.getMessage());
+    assertFalse(failed.getMessage().contains("visible"), failed.getMessage());
+    assertNoPlaintextOutside("visible");
+  }
+
+  /**
+   * The diff of the decrypted Secrets against what is applied, as {@code capstan diff} renders
+   * it (server-side dry run, then DiffRenderer), with a rotated value: keys and "changed" marks,
+   * never a value.
+   */
+  private static void assertDiffMasksDecryptedValues() {
+    Map<String, Object> decrypted = new SopsDecryptor().decryptObject(
+        yamlMap(fixture("encrypted/secret.age.yaml")),
+        DecryptionKeys.fromSecretData(Map.of("identity.agekey",
+            fixture("keys/test-only.agekey").getBytes(StandardCharsets.UTF_8))));
+    GenericKubernetesResource secret = Serialization.jsonMapper().convertValue(decrypted, GenericKubernetesResource.class);
+    secret.getMetadata().setLabels(Map.of("team", "payments"));
+    secret.getAdditionalProperties().put("stringData", Map.of("password", "plaintext-rotated-password-7"));
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      DiffReport report = new Differ(engine.client, pool).diff(List.of(secret), new Owner("app", ns()), ns());
+      ObjectDiff diff = report.objects().get(0);
+      assertEquals(ObjectDiff.Change.CHANGED, diff.change(), diff.text());
+      assertTrue(diff.text().contains("password: '*** (changed)'") || diff.text().contains("password: \"*** (changed)\""),
+          diff.text());
+      assertTrue(diff.text().contains("token: '*** (unchanged)'") || diff.text().contains("token: \"*** (unchanged)\""),
+          diff.text());
+      for (String secretText : secretTexts("rotated")) {
+        assertFalse(diff.text().contains(secretText), diff.text());
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> yamlMap(String yaml) {
+    try {
+      return new com.fasterxml.jackson.dataformat.yaml.YAMLMapper().readValue(yaml, Map.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** What must appear nowhere: the fixtures' plaintext (each holds "plaintext"), their base64, the keys. */
+  private static List<String> secretTexts(String... more) {
+    List<String> texts = new ArrayList<>(List.of("plaintext", b64("plaintext-db-password-42"), "cGxhaW50ZXh0"));
+    texts.add(fixture("keys/test-only.agekey").lines()
+        .filter(l -> l.startsWith("AGE-SECRET-KEY")).findFirst().orElseThrow());
+    texts.addAll(List.of(more));
+    return texts;
+  }
+
+  private static String b64(String s) {
+    return Base64.getEncoder().encodeToString(s.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** No decrypted value and no key in any status, any event, or anything the engine logged. */
+  private static void assertNoPlaintextOutside(String... more) {
+    List<String> forbidden = secretTexts(more);
     for (Kustomization ks : engine.client.resources(Kustomization.class).inNamespace(ns()).list().getItems()) {
       String status = Serialization.asYaml(ks.getStatus());
-      assertFalse(status.contains("plaintext"), status);
-      assertFalse(status.contains(identity), status);
+      forbidden.forEach(f -> assertFalse(status.contains(f), status));
     }
     for (Event event : engine.client.v1().events().inNamespace(ns()).list().getItems()) {
-      assertFalse(String.valueOf(event.getMessage()).contains("plaintext"), event.getMessage());
-      assertFalse(String.valueOf(event.getMessage()).contains(identity), event.getMessage());
+      String text = event.getReason() + " " + event.getMessage();
+      forbidden.forEach(f -> assertFalse(text.contains(f), text));
+    }
+    assertFalse(LOG.list.isEmpty(), "the engine's log is captured");
+    for (ILoggingEvent logged : List.copyOf(LOG.list)) {
+      StringBuilder text = new StringBuilder(logged.getFormattedMessage());
+      for (IThrowableProxy t = logged.getThrowableProxy(); t != null; t = t.getCause()) {
+        text.append(' ').append(t.getMessage());
+      }
+      forbidden.forEach(f -> assertFalse(text.toString().contains(f), text.toString()));
     }
   }
 }

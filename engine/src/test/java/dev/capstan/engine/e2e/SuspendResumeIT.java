@@ -42,7 +42,7 @@ class SuspendResumeIT extends EngineTestBase {
               s.healthCheckExprs(), s.dependsOn(), s.targetNamespace(), s.namePrefix(), s.nameSuffix(),
               s.commonMetadata(), s.patches(), s.images(), s.components(), s.ignoreMissingComponents(),
               s.postBuild(), s.decryption(), s.serviceAccountName(),
-              s.deletionPolicy()));
+              s.deletionPolicy(), s.kubeConfig()));
           return k;
         });
   }

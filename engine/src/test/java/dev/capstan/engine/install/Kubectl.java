@@ -12,12 +12,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /** The real kubectl: the one built for the local control plane when present, else one on the PATH. */
-final class Kubectl {
+public final class Kubectl {
   private Kubectl() {}
 
-  record Result(int exitCode, String output) {}
+  public record Result(int exitCode, String output) {}
 
-  static Optional<Path> find() {
+  public static Optional<Path> find() {
     return Stream.concat(Stream.of(Path.of(System.getProperty("user.home"), ".cache/capstan/bin/kubectl")),
             Stream.of(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
                 .filter(d -> !d.isEmpty()).map(d -> Path.of(d, "kubectl")))
@@ -25,7 +25,7 @@ final class Kubectl {
   }
 
   /** Runs kubectl against the cluster of {@code access}, or with no cluster when it is null. */
-  static Result run(Path kubectl, ClusterAccess access, Path workDir, String... args)
+  public static Result run(Path kubectl, ClusterAccess access, Path workDir, String... args)
       throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of(kubectl.toString()));
     if (access != null) {

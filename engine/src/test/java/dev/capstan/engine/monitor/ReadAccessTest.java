@@ -26,7 +26,7 @@ class ReadAccessTest {
   private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
   private final List<ReadAccess.Question> asked = new ArrayList<>();
   private Set<ReadAccess.Question> allowed = Set.of(
-      new ReadAccess.Question(DEPLOYER.name(), "apps", "deployments", "team-a"));
+      new ReadAccess.Question("", DEPLOYER.name(), "apps", "deployments", "team-a"));
 
   private final ReadAccess access = new ReadAccess((question, client) -> {
     asked.add(question);
@@ -35,7 +35,7 @@ class ReadAccessTest {
 
   @Test
   void whatTheAccountMayGetIsAllowed() {
-    ReadAccess.Decision decision = access.mayGet(DEPLOYER, "apps", "deployments", "team-a");
+    ReadAccess.Decision decision = access.mayGet("", DEPLOYER, "apps", "deployments", "team-a");
 
     assertTrue(decision.allowed());
     assertEquals(ReadAccess.Verdict.ALLOWED, decision.verdict());
@@ -43,9 +43,9 @@ class ReadAccessTest {
 
   @Test
   void whatTheAccountMayNotGetIsDeniedNamingTheAccountTheResourceAndTheScope() {
-    ReadAccess.Decision namespaced = access.mayGet(DEPLOYER, "apps", "deployments", "team-b");
-    ReadAccess.Decision core = access.mayGet(DEPLOYER, "", "secrets", "team-a");
-    ReadAccess.Decision cluster = access.mayGet(DEPLOYER, "rbac.authorization.k8s.io", "clusterroles", "");
+    ReadAccess.Decision namespaced = access.mayGet("", DEPLOYER, "apps", "deployments", "team-b");
+    ReadAccess.Decision core = access.mayGet("", DEPLOYER, "", "secrets", "team-a");
+    ReadAccess.Decision cluster = access.mayGet("", DEPLOYER, "rbac.authorization.k8s.io", "clusterroles", "");
 
     assertEquals(ReadAccess.Verdict.DENIED, namespaced.verdict());
     assertEquals("system:serviceaccount:team-a:deployer may not get deployments.apps in namespace team-b",
@@ -57,31 +57,32 @@ class ReadAccessTest {
 
   @Test
   void anAnswerIsUsedForItsLifetimeThenAskedAgain() {
-    access.mayGet(DEPLOYER, "apps", "deployments", "team-a");
+    access.mayGet("", DEPLOYER, "apps", "deployments", "team-a");
     clock.advance(LIFETIME.minusSeconds(1));
-    assertTrue(access.mayGet(DEPLOYER, "apps", "deployments", "team-a").allowed());
+    assertTrue(access.mayGet("", DEPLOYER, "apps", "deployments", "team-a").allowed());
     assertEquals(1, asked.size(), "asked once within the lifetime");
 
     allowed = Set.of(); // the right to get deployments is taken away
     clock.advance(Duration.ofSeconds(1));
-    ReadAccess.Decision after = access.mayGet(DEPLOYER, "apps", "deployments", "team-a");
+    ReadAccess.Decision after = access.mayGet("", DEPLOYER, "apps", "deployments", "team-a");
 
     assertEquals(2, asked.size());
     assertFalse(after.allowed());
   }
 
   @Test
-  void answersAreKeptPerAccountGroupResourceAndNamespace() {
-    access.mayGet(DEPLOYER, "apps", "deployments", "team-a");
-    access.mayGet(OTHER, "apps", "deployments", "team-a");
-    access.mayGet(DEPLOYER, "apps", "statefulsets", "team-a");
-    access.mayGet(DEPLOYER, "extensions", "deployments", "team-a");
-    access.mayGet(DEPLOYER, "apps", "deployments", "team-b");
-    access.mayGet(DEPLOYER, "apps", "deployments", "team-a");
+  void answersAreKeptPerClusterAccountGroupResourceAndNamespace() {
+    access.mayGet("", DEPLOYER, "apps", "deployments", "team-a");
+    access.mayGet("team-a/remote#1", DEPLOYER, "apps", "deployments", "team-a");
+    access.mayGet("", OTHER, "apps", "deployments", "team-a");
+    access.mayGet("", DEPLOYER, "apps", "statefulsets", "team-a");
+    access.mayGet("", DEPLOYER, "extensions", "deployments", "team-a");
+    access.mayGet("", DEPLOYER, "apps", "deployments", "team-b");
+    access.mayGet("", DEPLOYER, "apps", "deployments", "team-a");
 
-    assertEquals(5, asked.size());
-    assertTrue(access.mayGet(DEPLOYER, "apps", "deployments", "team-a").allowed());
-    assertFalse(access.mayGet(OTHER, "apps", "deployments", "team-a").allowed());
+    assertEquals(6, asked.size());
+    assertTrue(access.mayGet("", DEPLOYER, "apps", "deployments", "team-a").allowed());
+    assertFalse(access.mayGet("", OTHER, "apps", "deployments", "team-a").allowed());
   }
 
   @Test
@@ -92,8 +93,8 @@ class ReadAccessTest {
       throw new KubernetesClientException("connection refused");
     }, clock, LIFETIME);
 
-    ReadAccess.Decision decision = failing.mayGet(DEPLOYER, "", "configmaps", "team-a");
-    failing.mayGet(DEPLOYER, "", "configmaps", "team-a");
+    ReadAccess.Decision decision = failing.mayGet("", DEPLOYER, "", "configmaps", "team-a");
+    failing.mayGet("", DEPLOYER, "", "configmaps", "team-a");
 
     assertEquals(ReadAccess.Verdict.UNCHECKED, decision.verdict());
     assertFalse(decision.allowed());
@@ -104,12 +105,12 @@ class ReadAccessTest {
 
   @Test
   void expiredAnswersAreForgotten() {
-    access.mayGet(DEPLOYER, "apps", "deployments", "team-a");
-    access.mayGet(DEPLOYER, "apps", "deployments", "team-b");
+    access.mayGet("", DEPLOYER, "apps", "deployments", "team-a");
+    access.mayGet("", DEPLOYER, "apps", "deployments", "team-b");
     assertEquals(2, access.remembered());
 
     clock.advance(LIFETIME);
-    access.mayGet(OTHER, "", "configmaps", "team-b");
+    access.mayGet("", OTHER, "", "configmaps", "team-b");
 
     assertEquals(1, access.remembered());
   }

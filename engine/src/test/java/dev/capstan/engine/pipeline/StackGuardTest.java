@@ -43,4 +43,18 @@ class StackGuardTest {
       throw own;
     })));
   }
+
+  @Test
+  void orElseAnswersInsteadOfRunningOutOfStackAndPassesAnythingElseThrough() {
+    Map<String, Object> hostile = new java.util.HashMap<>();
+    hostile.put("nested", hostile);
+
+    assertEquals(-1, assertTimeoutPreemptively(Duration.ofSeconds(30),
+        () -> StackGuard.orElse(() -> depth(hostile), () -> -1)));
+    assertEquals(1, StackGuard.orElse(() -> depth(Map.of("nested", List.of())), () -> -1));
+    IllegalStateException other = new IllegalStateException("not a stack overflow");
+    assertEquals(other, assertThrows(IllegalStateException.class, () -> StackGuard.orElse(() -> {
+      throw other;
+    }, () -> -1)));
+  }
 }

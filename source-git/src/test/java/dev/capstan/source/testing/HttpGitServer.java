@@ -16,26 +16,37 @@ import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jgit.http.server.GitServlet;
 
 /**
  * Git smart HTTP on loopback: JGit's GitServlet in an embedded Jetty, serving the repositories
  * under a base directory at {@code http://127.0.0.1:PORT/git/NAME}, optionally behind basic
  * or bearer authentication. {@code /moved/NAME} answers with a redirect to {@code /git/NAME} on
- * the same server. Every {@code Authorization} header received is recorded.
+ * the same server. Every {@code Authorization} header received is recorded, and so is every
+ * {@code Proxy-Authorization} header (which a proxy must never pass on). With {@link #tls} it
+ * serves https with the given key store's certificate.
  */
 public final class HttpGitServer implements AutoCloseable {
 
   private final Server server;
   private final AtomicInteger requests = new AtomicInteger();
   private final List<String> authorizations = new CopyOnWriteArrayList<>();
+  private final List<String> proxyAuthorizations = new CopyOnWriteArrayList<>();
+  private final boolean tls;
 
-  private HttpGitServer(Server server) {
+  private HttpGitServer(Server server, boolean tls) {
     this.server = server;
+    this.tls = tls;
   }
 
   public static HttpGitServer anonymous(Path base) throws Exception {
     return start(base, null);
+  }
+
+  /** Anonymous Git over https with {@code certificate}. */
+  public static HttpGitServer tls(Path base, TestCertificate certificate) throws Exception {
+    return start(base, null, certificate);
   }
 
   public static HttpGitServer basicAuth(Path base, String user, String password) throws Exception {
@@ -49,12 +60,26 @@ public final class HttpGitServer implements AutoCloseable {
   }
 
   private static HttpGitServer start(Path base, String expectedAuthorization) throws Exception {
+    return start(base, expectedAuthorization, null);
+  }
+
+  private static HttpGitServer start(Path base, String expectedAuthorization,
+      TestCertificate certificate) throws Exception {
     Server server = new Server();
-    ServerConnector connector = new ServerConnector(server);
+    ServerConnector connector;
+    if (certificate == null) {
+      connector = new ServerConnector(server);
+    } else {
+      SslContextFactory.Server ssl = new SslContextFactory.Server();
+      ssl.setKeyStorePath(certificate.keyStore().toString());
+      ssl.setKeyStorePassword(certificate.password());
+      ssl.setKeyStoreType("PKCS12");
+      connector = new ServerConnector(server, ssl);
+    }
     connector.setHost("127.0.0.1");
     connector.setPort(0);
     server.addConnector(connector);
-    HttpGitServer result = new HttpGitServer(server);
+    HttpGitServer result = new HttpGitServer(server, certificate != null);
 
     Repositories repositories = new Repositories(base);
     GitServlet git = new GitServlet();
@@ -65,6 +90,9 @@ public final class HttpGitServer implements AutoCloseable {
     Filter auth = (request, response, chain) -> {
       result.requests.incrementAndGet();
       HttpServletRequest req = (HttpServletRequest) request;
+      if (req.getHeader("Proxy-Authorization") != null) {
+        result.proxyAuthorizations.add(req.getHeader("Proxy-Authorization"));
+      }
       if (req.getHeader("Authorization") != null) {
         result.authorizations.add(req.getHeader("Authorization"));
       }
@@ -95,7 +123,7 @@ public final class HttpGitServer implements AutoCloseable {
   }
 
   public String url(String repo) {
-    return "http://127.0.0.1:" + port() + "/git/" + repo;
+    return (tls ? "https" : "http") + "://127.0.0.1:" + port() + "/git/" + repo;
   }
 
   /** The same repository behind a redirect to this server's own origin. */
@@ -106,6 +134,11 @@ public final class HttpGitServer implements AutoCloseable {
   /** The values of every {@code Authorization} header received so far. */
   public List<String> authorizations() {
     return List.copyOf(authorizations);
+  }
+
+  /** The values of every {@code Proxy-Authorization} header received so far. */
+  public List<String> proxyAuthorizations() {
+    return List.copyOf(proxyAuthorizations);
   }
 
   /** HTTP requests received so far. */
