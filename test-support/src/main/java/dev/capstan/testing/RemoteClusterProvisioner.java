@@ -10,8 +10,10 @@ import java.util.Optional;
  * Finds a second cluster, for tests of a Kustomization that applies to a remote cluster: the
  * kubeconfig in {@code CAPSTAN_TEST_REMOTE_KUBECONFIG}, else, when the tests run on the local
  * control plane, a second local control plane that {@code deploy/testcluster/up} starts on its
- * own ports and state directory ({@code ~/.cache/capstan/cluster-remote}; idempotent as up is).
- * With an external first cluster and no remote one given there is none, and the tests say why.
+ * own ports and state directory ({@code ~/.cache/capstan/cluster-remote}; idempotent as up is),
+ * trusting the first local control plane's service-account tokens issued for the second one's
+ * address (what the engine requests for {@code configMapRef} by default), so that secret-less
+ * access can be tested end to end. With an external first cluster and no remote one given there is none, and the tests say why.
  */
 final class RemoteClusterProvisioner {
   static final String KUBECONFIG_ENV = "CAPSTAN_TEST_REMOTE_KUBECONFIG";
@@ -23,6 +25,8 @@ final class RemoteClusterProvisioner {
       "CAPSTAN_APISERVER_PORT", "26543",
       "CAPSTAN_KCM_PORT", "20357",
       "CAPSTAN_SCHEDULER_PORT", "20359");
+  /** The second control plane's address: the audience its tokens from the first one are for. */
+  static final String ADDRESS = "https://127.0.0.1:" + PORTS.get("CAPSTAN_APISERVER_PORT");
 
   private final Map<String, String> env;
   private final Path repoRoot;
@@ -59,10 +63,20 @@ final class RemoteClusterProvisioner {
 
   /** Where the second control plane keeps its state. */
   Path stateDir() {
+    return cacheDir().resolve(STATE_DIR);
+  }
+
+  /** The first local control plane's admin kubeconfig, where up (run as the first) keeps it. */
+  Path firstKubeconfig() {
+    String dir = env.get("CAPSTAN_TESTCLUSTER_DIR");
+    Path state = dir == null || dir.isBlank() ? cacheDir().resolve("cluster") : Path.of(dir);
+    return state.resolve("admin.kubeconfig");
+  }
+
+  private Path cacheDir() {
     String cache = env.get("CAPSTAN_CACHE");
-    Path root = cache == null || cache.isBlank()
+    return cache == null || cache.isBlank()
         ? Path.of(System.getProperty("user.home"), ".cache", "capstan") : Path.of(cache);
-    return root.resolve(STATE_DIR);
   }
 
   private Path startSecondControlPlane() {
@@ -70,6 +84,11 @@ final class RemoteClusterProvisioner {
     Map<String, String> settings = new java.util.HashMap<>(PORTS);
     settings.put("CAPSTAN_TESTCLUSTER_DIR", stateDir().toString());
     settings.put("CAPSTAN_TESTCLUSTER_NODES", "1");
+    Path first = firstKubeconfig();
+    if (Files.isReadable(first)) {
+      settings.put("CAPSTAN_TRUSTED_CLUSTER_KUBECONFIG", first.toString());
+      settings.put("CAPSTAN_API_AUDIENCES", ADDRESS);
+    }
     try {
       ProcessRunner.Result result = runner.run(up, settings);
       String last = result.lastLine();

@@ -41,6 +41,29 @@ class RemoteClusterProvisionerTest {
     assertEquals("23890", env.get("CAPSTAN_ETCD_PORT"));
     assertEquals("20357", env.get("CAPSTAN_KCM_PORT"));
     assertEquals("20359", env.get("CAPSTAN_SCHEDULER_PORT"));
+    assertEquals(null, env.get("CAPSTAN_TRUSTED_CLUSTER_KUBECONFIG"), "no first control plane: nothing to trust");
+  }
+
+  @Test
+  void theSecondControlPlaneTrustsTheFirstOnesTokensForItsOwnAddress(@TempDir Path cache) throws IOException {
+    Path first = cache.resolve("cluster/admin.kubeconfig");
+    Files.createDirectories(first.getParent());
+    Files.writeString(first, "apiVersion: v1\nkind: Config\n");
+    RecordingRunner runner = new RecordingRunner();
+    new RemoteClusterProvisioner(Map.of("CAPSTAN_CACHE", cache.toString()), cache, runner).provision();
+
+    Map<String, String> env = runner.runs.get(0);
+    assertEquals(first.toString(), env.get("CAPSTAN_TRUSTED_CLUSTER_KUBECONFIG"));
+    assertEquals("https://127.0.0.1:26543", env.get("CAPSTAN_API_AUDIENCES"));
+
+    // The first control plane in a state directory of its own is the one trusted.
+    Path own = cache.resolve("mine/admin.kubeconfig");
+    Files.createDirectories(own.getParent());
+    Files.writeString(own, "apiVersion: v1\nkind: Config\n");
+    new RemoteClusterProvisioner(Map.of("CAPSTAN_CACHE", cache.toString(), "CAPSTAN_TESTCLUSTER_DIR",
+        own.getParent().toString()), cache, runner).provision();
+    assertEquals(own.toString(), runner.runs.get(1).get("CAPSTAN_TRUSTED_CLUSTER_KUBECONFIG"));
+    assertEquals(cache.resolve("cluster-remote").toString(), runner.runs.get(1).get("CAPSTAN_TESTCLUSTER_DIR"));
   }
 
   @Test

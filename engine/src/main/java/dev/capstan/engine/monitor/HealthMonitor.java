@@ -251,8 +251,11 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
       dev.capstan.health.ObjectRef id =
           new dev.capstan.health.ObjectRef(ref.apiVersion(), ref.kind(), ref.namespace(), ref.name());
       if (!informers.watched(kind)) {
-        healths.add(new ResourceHealth(id, new ResourceStatus(Status.Unknown, "KindNotServed",
-            "the API server does not serve " + ref.apiVersion() + "/" + ref.kind())));
+        Optional<String> refusal = informers.refusal(kind);
+        healths.add(new ResourceHealth(id, refusal.isPresent()
+            ? new ResourceStatus(Status.Unknown, "WatchFailed", refusal.get())
+            : new ResourceStatus(Status.Unknown, "KindNotServed",
+                "the API server does not serve " + ref.apiVersion() + "/" + ref.kind())));
         continue;
       }
       ResourceStatus denied = unreadable.get(ref);

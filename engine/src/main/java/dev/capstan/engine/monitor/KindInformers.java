@@ -37,6 +37,8 @@ final class KindInformers implements AutoCloseable {
   private final Consumer<GenericKubernetesResource> onChange;
   private final Map<Kind, SharedIndexInformer<GenericKubernetesResource>> informers = new HashMap<>();
   private final Map<Kind, ResourceType> types = new HashMap<>();
+  /** Why a served kind could not be watched at the last try (its API server refused the watch). */
+  private final Map<Kind, String> refused = new HashMap<>();
 
   KindInformers(KubernetesClient client, Consumer<GenericKubernetesResource> onChange) {
     this.client = client;
@@ -52,6 +54,7 @@ final class KindInformers implements AutoCloseable {
         LOG.debug("stopped watching {}", kind);
       }
     }
+    refused.keySet().retainAll(needed.keySet());
     ResourceCatalog catalog = new ResourceCatalog(client);
     needed.forEach((kind, apiVersion) -> {
       if (!informers.containsKey(kind)) {
@@ -72,6 +75,15 @@ final class KindInformers implements AutoCloseable {
 
   boolean watched(Kind kind) {
     return informers.containsKey(kind);
+  }
+
+  /**
+   * Why the kind is not watched although it may be served: the API server refused to list or
+   * watch it in all namespaces (bounded, without the object's data); empty if it is watched or
+   * not served.
+   */
+  Optional<String> refusal(Kind kind) {
+    return Optional.ofNullable(refused.get(kind));
   }
 
   /** How the API server serves each watched kind. */
@@ -107,10 +119,21 @@ final class KindInformers implements AutoCloseable {
       informer.run();
       informers.put(kind, informer);
       types.put(kind, type.get());
+      refused.remove(kind);
       LOG.debug("watching {}", kind);
     } catch (KubernetesClientException e) {
       LOG.warn("cannot watch {}: {}", kind, e.getMessage());
+      refused.put(kind, "cannot watch " + kind.kind() + " in all namespaces: " + why(e));
     }
+  }
+
+  /** The HTTP status and the API server's message, bounded; or the failure's kind. */
+  private static String why(KubernetesClientException e) {
+    String message = e.getCode() > 0
+        ? "HTTP " + e.getCode() + (e.getStatus() != null && e.getStatus().getMessage() != null
+            ? " " + e.getStatus().getMessage() : "")
+        : "the request failed";
+    return message.length() > 300 ? message.substring(0, 300) + "…" : message;
   }
 
   private ResourceEventHandler<GenericKubernetesResource> handler() {

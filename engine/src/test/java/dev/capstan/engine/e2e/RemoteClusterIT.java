@@ -26,6 +26,14 @@ import java.util.Optional;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.time.Duration;
 import java.util.Map;
@@ -38,7 +46,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@code spec.kubeConfig.secretRef}: a Kustomization applies, prunes, waits for and watches the
  * health of its objects on a second, real control plane, while the engine's own cluster holds
  * only the Kustomization and its status. A kubeconfig that cannot be used says why on Ready and
- * applies nothing; exec plugins and file paths are refused.
+ * applies nothing; exec plugins and file paths are refused. {@code configMapRef} authenticates with
+ * a token of a service account of the engine's cluster, which the second cluster trusts (see
+ * RemoteClusterProvisioner): it applies with what the remote grants that identity, and no more.
  */
 @ExtendWith(RemoteCluster.class)
 class RemoteClusterIT extends EngineTestBase {
@@ -240,20 +250,17 @@ class RemoteClusterIT extends EngineTestBase {
     assertTrue(cloud.getMessage().contains("ConfigMap '" + ns() + "/token-access' cannot be used: provider 'aws' "
         + "is not supported"), cloud.getMessage());
 
-    // generic: a token of a service account of this cluster, for the remote's address. The second
-    // cluster does not trust this one as an issuer, so it answers 401, and the reason says so.
-    String server = remote.client().getConfiguration().getMasterUrl().replaceAll("/$", "");
-    String ca = new String(java.util.Base64.getDecoder().decode(
-        remote.client().getConfiguration().getCaCertData()), java.nio.charset.StandardCharsets.UTF_8);
-    Map<String, String> generic = Map.of("provider", "generic", "address", server, "ca.crt", ca,
-        "serviceAccountName", "remote-identity");
+    // generic: a token of a service account of this cluster, here for an audience the second
+    // cluster does not accept, so it answers 401, and the reason says so.
+    Map<String, String> generic = new java.util.HashMap<>(tokenAccess("remote-identity"));
+    generic.put("audiences", "https://elsewhere.example\n");
     engine.client.configMaps().inNamespace(ns()).resource(new ConfigMapBuilder().withNewMetadata()
         .withName("token-access").endMetadata().withData(generic).build()).createOr(e -> e.update());
     Condition noAccount = engine.awaitCondition("token", "Ready", Duration.ofSeconds(60),
         c -> c.getMessage().contains("cannot get a token of service account"));
     assertTrue(noAccount.getMessage().contains("'" + ns() + "/remote-identity'"), noAccount.getMessage());
 
-    engine.client.serviceAccounts().inNamespace(ns()).resource(new io.fabric8.kubernetes.api.model.ServiceAccountBuilder()
+    engine.client.serviceAccounts().inNamespace(ns()).resource(new ServiceAccountBuilder()
         .withNewMetadata().withName("remote-identity").endMetadata().build()).serverSideApply();
     Condition unauthorized = engine.awaitCondition("token", "Ready", Duration.ofSeconds(60),
         c -> c.getMessage().contains("refused the request"));
@@ -261,6 +268,83 @@ class RemoteClusterIT extends EngineTestBase {
     assertTrue(unauthorized.getMessage().startsWith("the API server of the remote cluster of ConfigMap '" + ns()
         + "/token-access' refused the request: HTTP 401"), unauthorized.getMessage());
     assertNull(remote.client().configMaps().inNamespace(ns()).withName("token-settings").get());
+  }
+
+  /** Flux's generic token access to the second cluster, as {@code serviceAccount} of the test's namespace. */
+  private static Map<String, String> tokenAccess(String serviceAccount) {
+    String server = remote.client().getConfiguration().getMasterUrl().replaceAll("/$", "");
+    String ca = new String(java.util.Base64.getDecoder().decode(
+        remote.client().getConfiguration().getCaCertData()), java.nio.charset.StandardCharsets.UTF_8);
+    return Map.of("provider", "generic", "address", server, "ca.crt", ca, "serviceAccountName", serviceAccount);
+  }
+
+  @Test
+  void configMapRefAppliesAsTheServiceAccountOfThisClusterWithWhatTheRemoteGrantsIt() {
+    String identity = "system:serviceaccount:" + ns() + ":token-deployer";
+    engine.client.serviceAccounts().inNamespace(ns()).resource(new ServiceAccountBuilder()
+        .withNewMetadata().withName("token-deployer").endMetadata().build()).serverSideApply();
+    engine.client.configMaps().inNamespace(ns()).resource(new ConfigMapBuilder().withNewMetadata()
+        .withName("deployer-access").endMetadata().withData(tokenAccess("token-deployer")).build()).serverSideApply();
+    // The remote grants the other cluster's service account, by its user name, ConfigMaps here only.
+    remote.client().resource(new RoleBuilder().withNewMetadata().withName("token-deployer").withNamespace(ns())
+        .endMetadata().addNewRule().withApiGroups("").withResources("configmaps")
+        .withVerbs("get", "list", "watch", "create", "update", "patch", "delete").endRule().build()).serverSideApply();
+    remote.client().resource(new RoleBindingBuilder().withNewMetadata().withName("token-deployer")
+        .withNamespace(ns()).endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "Role", "token-deployer")
+        .addNewSubject().withApiGroup("rbac.authorization.k8s.io").withKind("User").withName(identity).endSubject()
+        .build()).serverSideApply();
+    String reader = ns() + "-configmap-reader";
+    try {
+      appliesUntilTheRemoteTakesTheGrantBack(identity, reader);
+    } finally {
+      remote.client().resources(ClusterRoleBinding.class).withName(reader).delete();
+      remote.client().resources(ClusterRole.class).withName(reader).delete();
+    }
+  }
+
+  private void appliesUntilTheRemoteTakesTheGrantBack(String identity, String reader) {
+    git.commit(Map.of("deployer/settings.yaml", Manifests.configMap("token-applied", "1")));
+    engine.gitRepository("deployer-repo", git.url());
+    engine.kustomization("deployer", "deployer-repo", "./deployer", """
+          retryInterval: 2s
+          kubeConfig: {configMapRef: {name: deployer-access}}
+        """);
+
+    Condition ready = engine.awaitCondition("deployer", "Ready", Duration.ofSeconds(90), EngineTestBase::isTrue);
+    assertTrue(ready.getMessage().startsWith("Applied revision"), ready.getMessage());
+    assertNotNull(remote.client().configMaps().inNamespace(ns()).withName("token-applied").get(),
+        "applied on the remote cluster");
+    assertNull(engine.client.configMaps().inNamespace(ns()).withName("token-applied").get(),
+        "nothing is applied to the engine's own cluster");
+    // The health monitor watches the kinds in all namespaces, as the identity the remote sees:
+    // refused that, Healthy says so; granted, the next reconcile watches and finds it healthy.
+    Condition unwatched = engine.awaitCondition("deployer", "Healthy", Duration.ofSeconds(30),
+        c -> c.getMessage() != null && c.getMessage().contains("cannot watch"));
+    assertEquals("Unknown", unwatched.getStatus());
+    assertTrue(unwatched.getMessage().contains("cannot watch ConfigMap in all namespaces: HTTP 403"),
+        unwatched.getMessage());
+    remote.client().resource(new ClusterRoleBuilder().withNewMetadata().withName(reader).endMetadata()
+        .addNewRule().withApiGroups("").withResources("configmaps").withVerbs("list", "watch").endRule().build())
+        .serverSideApply();
+    remote.client().resource(new ClusterRoleBindingBuilder().withNewMetadata().withName(reader).endMetadata()
+        .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", reader)
+        .addNewSubject().withApiGroup("rbac.authorization.k8s.io").withKind("User").withName(identity).endSubject()
+        .build()).serverSideApply();
+    engine.requestReconcile(Kustomization.class, "deployer");
+    engine.awaitCondition("deployer", "Healthy", Duration.ofSeconds(60), EngineTestBase::isTrue);
+
+    // The remote takes the grant back: the next revision is refused there, and Ready names who was refused.
+    remote.client().resources(RoleBinding.class).inNamespace(ns()).withName("token-deployer").delete();
+    EngineFixture.eventually(Duration.ofSeconds(30)).until(() ->
+        remote.client().resources(RoleBinding.class).inNamespace(ns()).withName("token-deployer").get() == null);
+    git.commit(Map.of("deployer/more.yaml", Manifests.configMap("token-refused", "1")));
+    engine.requestReconcile(GitRepository.class, "deployer-repo");
+    Condition refused = engine.awaitCondition("deployer", "Ready", Duration.ofSeconds(90),
+        c -> !isTrue(c) && c.getMessage() != null && c.getMessage().contains(identity));
+    assertEquals("False", refused.getStatus());
+    assertTrue(refused.getMessage().contains("forbidden"), refused.getMessage());
+    assertNull(remote.client().configMaps().inNamespace(ns()).withName("token-refused").get());
+    assertNull(engine.client.configMaps().inNamespace(ns()).withName("token-refused").get());
   }
 
   @Test
