@@ -4,7 +4,8 @@ import java.time.Clock;
 
 /**
  * The kstatus computation for an object that no CEL check covers: generation, the standard
- * Reconciling/Stalled conditions, the rule of its kind, else the Ready condition, else Current.
+ * Reconciling/Stalled conditions, the rule of its kind, else the generic layer ({@link
+ * GenericRules}: readiness conditions, condition generations, status vocabularies, else Current).
  */
 final class KstatusRules {
   private final PodRule podRule;
@@ -16,17 +17,20 @@ final class KstatusRules {
   ResourceStatus evaluate(ObjectView object, String group, String kind) {
     ResourceStatus generation = GenerationCheck.strict(object, kind);
     if (generation != null) {
-      return generation;
+      return generation.decidedBy(new DecidedBy.Kstatus(DecidedBy.KstatusRule.GENERATION, ""));
     }
     ResourceStatus standard = standardConditions(object);
     if (standard != null) {
-      return standard;
+      return standard.decidedBy(
+          new DecidedBy.Kstatus(DecidedBy.KstatusRule.STANDARD_CONDITIONS, ""));
     }
     KindRule rule = ruleFor(group, kind);
     if (rule != null) {
-      return rule.evaluate(object);
+      String name = group.isEmpty() ? kind : group + "/" + kind;
+      return rule.evaluate(object)
+          .decidedBy(new DecidedBy.Kstatus(DecidedBy.KstatusRule.KIND, name));
     }
-    return readyCondition(object);
+    return GenericRules.evaluate(object);
   }
 
   /** Whether a kind has its own rule (group and kind only; the version never matters). */
@@ -103,24 +107,6 @@ final class KstatusRules {
       }
     }
     return null;
-  }
-
-  private static ResourceStatus readyCondition(ObjectView object) {
-    for (Condition c : object.conditions()) {
-      if (!c.type().equals("Ready")) {
-        continue;
-      }
-      switch (c.status()) {
-        case "True":
-          return ResourceStatus.current("Resource is Ready");
-        case "False":
-        case "Unknown":
-          return ResourceStatus.inProgress(c.reason(), c.message());
-        default:
-          break;
-      }
-    }
-    return ResourceStatus.current("Resource is current");
   }
 
   private static ResourceStatus alwaysReady(ObjectView object) {

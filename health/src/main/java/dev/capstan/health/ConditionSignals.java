@@ -1,0 +1,132 @@
+package dev.capstan.health;
+
+import java.util.Set;
+
+/**
+ * Step (a) of the generic layer: the conditions custom resources commonly carry, read by type
+ * and reason. Types are compared after dropping a {@code domain/} prefix, lower-casing and
+ * dropping dashes and underscores, so {@code platform.confluent.io/resources-ready} is a
+ * readiness condition.
+ *
+ * <ul>
+ *   <li>A readiness type (Ready, Available, Healthy, Synced, Succeeded, Complete, …, or one ending
+ *       in ready/available/healthy/synced): True is healthy; False with a failure reason
+ *       (…Failed, …Error, Invalid, CrashLoopBackOff, …) is a failure; False with any other reason,
+ *       or Unknown, is progress. A Complete/Succeeded True whose reason names a failure
+ *       ({@code JobFailed}) is a failure.
+ *   <li>A failure type (Degraded, Failed, Error, ReplicaFailure, …) that is True is a failure.
+ *   <li>A progress type (Progressing, Updating, Upgrading, Rolling, Scaling, Provisioning, …) that
+ *       is True is progress, except Progressing with a reason that says the rollout is done
+ *       (NewReplicaSetAvailable, …Complete, …Succeeded); False with a failure reason
+ *       (ProgressDeadlineExceeded) is a failure.
+ * </ul>
+ *
+ * A failure anywhere wins over progress, and progress over health; the first condition of the
+ * winning kind gives the reason and message.
+ */
+final class ConditionSignals {
+  private static final Set<String> READINESS =
+      Set.of(
+          "ready", "available", "healthy", "synced", "succeeded", "complete", "completed",
+          "reconciled", "established", "accepted", "programmed", "installed", "bound", "valid",
+          "resolvedrefs", "deployed", "provisioned", "initialized");
+
+  private static final Set<String> COMPLETION = Set.of("complete", "completed", "succeeded");
+
+  private static final Set<String> FAILURE =
+      Set.of("degraded", "failed", "failure", "error", "errored", "reconcileerror");
+
+  private static final Set<String> PROGRESS =
+      Set.of(
+          "progressing", "updating", "upgrading", "rolling", "scaling", "provisioning", "pending",
+          "creating", "deploying", "installing", "migrating", "resizing", "restarting");
+
+  private ConditionSignals() {}
+
+  static ResourceStatus evaluate(ObjectView object) {
+    ResourceStatus failed = null;
+    ResourceStatus progressing = null;
+    ResourceStatus healthy = null;
+    for (Condition c : object.conditions()) {
+      Signal signal = signalOf(c);
+      if (signal == Signal.FAILED && failed == null) {
+        failed = ResourceStatus.failed(reasonOf(c), messageOf(c));
+      } else if (signal == Signal.PROGRESSING && progressing == null) {
+        progressing = ResourceStatus.inProgress(c.reason(), messageOf(c));
+      } else if (signal == Signal.HEALTHY && (healthy == null || c.type().equals("Ready"))) {
+        healthy =
+            ResourceStatus.current(
+                c.type().equals("Ready") ? "Resource is Ready" : c.type() + " is True");
+      }
+    }
+    return failed != null ? failed : progressing != null ? progressing : healthy;
+  }
+
+  static Signal signalOf(Condition c) {
+    String type = StatusWords.normalize(withoutPrefix(c.type()));
+    if (isReadiness(type)) {
+      return readiness(type, c);
+    }
+    if (FAILURE.contains(type) || type.endsWith("failure") || type.endsWith("error")) {
+      return c.status().equals("True") ? Signal.FAILED : null;
+    }
+    if (PROGRESS.contains(type)) {
+      return progress(type, c);
+    }
+    return null;
+  }
+
+  private static boolean isReadiness(String type) {
+    return READINESS.contains(type)
+        || type.endsWith("ready")
+        || type.endsWith("available")
+        || type.endsWith("healthy")
+        || type.endsWith("synced");
+  }
+
+  private static Signal readiness(String type, Condition c) {
+    boolean failureReason = StatusWords.isFailureReason(c.reason());
+    switch (c.status()) {
+      case "True":
+        return COMPLETION.contains(type) && failureReason ? Signal.FAILED : Signal.HEALTHY;
+      case "False":
+        return failureReason ? Signal.FAILED : Signal.PROGRESSING;
+      case "Unknown":
+        return Signal.PROGRESSING;
+      default:
+        return null;
+    }
+  }
+
+  private static Signal progress(String type, Condition c) {
+    if (c.status().equals("True")) {
+      return type.equals("progressing") && rolloutDone(c.reason()) ? null : Signal.PROGRESSING;
+    }
+    return c.status().equals("False") && StatusWords.isFailureReason(c.reason())
+        ? Signal.FAILED
+        : null;
+  }
+
+  private static boolean rolloutDone(String reason) {
+    String r = StatusWords.normalize(reason);
+    return r.contains("available")
+        || r.contains("complete")
+        || r.contains("succeeded")
+        || r.contains("successful")
+        || r.endsWith("ready");
+  }
+
+  private static String withoutPrefix(String type) {
+    int slash = type.lastIndexOf('/');
+    return slash < 0 ? type : type.substring(slash + 1);
+  }
+
+  private static String reasonOf(Condition c) {
+    return c.reason().isEmpty() ? c.type() + c.status() : c.reason();
+  }
+
+  private static String messageOf(Condition c) {
+    String head = c.type() + " is " + c.status();
+    return c.message().isEmpty() ? head : head + ": " + c.message();
+  }
+}

@@ -1,0 +1,76 @@
+package dev.capstan.health;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The health of a custom resource nobody wrote a rule for, after kstatus's deletion, generation
+ * and Reconciling/Stalled steps: (a) readiness, failure and progress conditions
+ * ({@link ConditionSignals}); (b) conditions that describe an older generation than
+ * {@code metadata.generation}; (c) the common status vocabularies ({@link StatusVocabulary});
+ * (d) kstatus's default, Current. Conservative: a generation behind is InProgress whatever the
+ * conditions say (they speak of an older spec); otherwise a failure from any step wins, then
+ * progress from any step, and the generic layer says Current only when no step sees progress.
+ */
+final class GenericRules {
+  private GenericRules() {}
+
+  static ResourceStatus evaluate(ObjectView object) {
+    ResourceStatus generation = conditionGenerations(object);
+    if (generation != null) {
+      return generation.decidedBy(new DecidedBy.Generic(DecidedBy.GenericStep.OBSERVED_GENERATION));
+    }
+    ResourceStatus conditions = ConditionSignals.evaluate(object);
+    ResourceStatus vocabulary =
+        object.at("status") instanceof Map<?, ?> status ? StatusVocabulary.evaluate(status) : null;
+    ResourceStatus decided =
+        worst(
+            attributed(conditions, DecidedBy.GenericStep.CONDITIONS),
+            attributed(vocabulary, DecidedBy.GenericStep.STATUS_VOCABULARY));
+    return decided != null
+        ? decided
+        : ResourceStatus.current("Resource is current")
+            .decidedBy(new DecidedBy.Generic(DecidedBy.GenericStep.DEFAULT));
+  }
+
+  private static ResourceStatus attributed(ResourceStatus status, DecidedBy.GenericStep step) {
+    return status == null ? null : status.decidedBy(new DecidedBy.Generic(step));
+  }
+
+  /** Failed before InProgress before Current; between equals, the earlier step. */
+  private static ResourceStatus worst(ResourceStatus first, ResourceStatus second) {
+    if (first == null || second == null) {
+      return first == null ? second : first;
+    }
+    return rank(second.status()) > rank(first.status()) ? second : first;
+  }
+
+  private static int rank(Status status) {
+    return switch (status) {
+      case Failed -> 2;
+      case InProgress -> 1;
+      default -> 0;
+    };
+  }
+
+  /** Step (b): a condition whose own observedGeneration is behind metadata.generation. */
+  private static ResourceStatus conditionGenerations(ObjectView object) {
+    if (!(object.at("metadata", "generation") instanceof Number generation)
+        || !(object.at("status") instanceof Map<?, ?> status)
+        || !(status.get("conditions") instanceof List<?> conditions)) {
+      return null;
+    }
+    for (Object entry : conditions) {
+      if (entry instanceof Map<?, ?> condition
+          && condition.get("observedGeneration") instanceof Number observed
+          && observed.longValue() < generation.longValue()) {
+        String type = condition.get("type") instanceof String t ? t : "a";
+        return ResourceStatus.inProgress(
+            GenerationCheck.REASON,
+            type + " condition describes generation " + observed.longValue()
+                + ", but the object is at generation " + generation.longValue());
+      }
+    }
+    return null;
+  }
+}

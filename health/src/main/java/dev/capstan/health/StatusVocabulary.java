@@ -1,0 +1,101 @@
+package dev.capstan.health;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Step (c) of the generic layer: the status fields operators use instead of (or beside)
+ * conditions — {@code status.phase}, {@code state}, {@code status}, {@code health},
+ * {@code health.status}, {@code printableStatus} — read through {@link StatusWords}, plus the
+ * booleans {@code status.healthy} (false is a failure) and {@code status.ready} (false is
+ * progress) and the counters {@code readyReplicas < replicas} (progress). Fields of another type
+ * are no sign: the layer knows no schema, so it reads leniently instead of rejecting the object.
+ */
+final class StatusVocabulary {
+  private static final List<List<String>> WORD_FIELDS =
+      List.of(
+          List.of("phase"),
+          List.of("state"),
+          List.of("status"),
+          List.of("health"),
+          List.of("health", "status"),
+          List.of("healthStatus"),
+          List.of("printableStatus"));
+
+  private static final int MAX_QUOTED = 64;
+
+  private StatusVocabulary() {}
+
+  static ResourceStatus evaluate(Map<?, ?> status) {
+    ResourceStatus progressing = null;
+    ResourceStatus healthy = null;
+    for (List<String> path : WORD_FIELDS) {
+      if (!(valueAt(status, path) instanceof String word)) {
+        continue;
+      }
+      Signal signal = StatusWords.ofValue(word);
+      if (signal == null) {
+        continue;
+      }
+      String field = "status." + String.join(".", path);
+      String text = field + " is " + quoted(word);
+      switch (signal) {
+        case FAILED:
+          return ResourceStatus.failed(reasonOf(path, "Failed"), text);
+        case PROGRESSING:
+          progressing = progressing != null ? progressing : ResourceStatus.inProgress(reasonOf(path, "Progressing"), text);
+          break;
+        case HEALTHY:
+          healthy = healthy != null ? healthy : ResourceStatus.current(text);
+          break;
+      }
+    }
+    ResourceStatus flags = flags(status);
+    if (flags != null && flags.status() == Status.Failed) {
+      return flags;
+    }
+    if (progressing != null) {
+      return progressing;
+    }
+    return flags != null ? flags : healthy;
+  }
+
+  private static ResourceStatus flags(Map<?, ?> status) {
+    if (Boolean.FALSE.equals(status.get("healthy"))) {
+      return ResourceStatus.failed("Unhealthy", "status.healthy is false");
+    }
+    if (Boolean.FALSE.equals(status.get("ready"))) {
+      return ResourceStatus.inProgress("NotReady", "status.ready is false");
+    }
+    if (status.get("replicas") instanceof Integer replicas
+        && status.get("readyReplicas") instanceof Integer ready
+        && ready < replicas) {
+      return ResourceStatus.inProgress("LessReady", "Ready: " + ready + "/" + replicas);
+    }
+    return null;
+  }
+
+  private static Object valueAt(Map<?, ?> status, List<String> path) {
+    Object value = status;
+    for (String key : path) {
+      if (!(value instanceof Map<?, ?> map)) {
+        return null;
+      }
+      value = map.get(key);
+    }
+    return value;
+  }
+
+  private static String reasonOf(List<String> path, String suffix) {
+    String last = path.get(path.size() - 1);
+    String head = path.get(0);
+    String name = path.size() > 1 ? head + Character.toUpperCase(last.charAt(0)) + last.substring(1) : last;
+    return Character.toUpperCase(name.charAt(0)) + name.substring(1) + suffix;
+  }
+
+  /** The value as the object wrote it, cut short: a status value is not the place for data. */
+  private static String quoted(String word) {
+    String cut = word.length() > MAX_QUOTED ? word.substring(0, MAX_QUOTED) + "…" : word;
+    return "'" + cut + "'";
+  }
+}
