@@ -14,14 +14,17 @@ import java.util.Set;
  *       (…Failed, …Error, Invalid, CrashLoopBackOff, …) is a failure; False with any other reason,
  *       or Unknown, is progress. A Complete/Succeeded True whose reason names a failure
  *       ({@code JobFailed}) is a failure.
- *   <li>A failure type (Degraded, Failed, Error, ReplicaFailure, …) that is True is a failure.
+ *   <li>A failure type (Degraded, Failed, Error, ReplicaFailure, ResolutionFailed,
+ *       CatalogSourcesUnhealthy, …) that is True is a failure; NotReady/PartiallyReady True is
+ *       progress.
  *   <li>A progress type (Progressing, Updating, Upgrading, Rolling, Scaling, Provisioning, …) that
  *       is True is progress, except Progressing with a reason that says the rollout is done
  *       (NewReplicaSetAvailable, …Complete, …Succeeded); False with a failure reason
  *       (ProgressDeadlineExceeded) is a failure.
  * </ul>
  *
- * A failure anywhere wins over progress, and progress over health; the first condition of the
+ * A condition that would be progress but has no reason and a message saying something failed
+ * or errored is a failure. A failure anywhere wins over progress, and progress over health; the first condition of the
  * winning kind gives the reason and message.
  */
 final class ConditionSignals {
@@ -35,6 +38,8 @@ final class ConditionSignals {
 
   private static final Set<String> FAILURE =
       Set.of("degraded", "failed", "failure", "error", "errored", "reconcileerror");
+
+  private static final Set<String> NOT_READY = Set.of("notready", "unready", "partiallyready");
 
   private static final Set<String> PROGRESS =
       Set.of(
@@ -64,16 +69,46 @@ final class ConditionSignals {
 
   static Signal signalOf(Condition c) {
     String type = StatusWords.normalize(withoutPrefix(c.type()));
+    if (isFailure(type)) {
+      return c.status().equals("True") ? Signal.FAILED : null;
+    }
+    if (NOT_READY.contains(type)) {
+      return c.status().equals("True") ? failedByMessage(c, Signal.PROGRESSING) : null;
+    }
     if (isReadiness(type)) {
       return readiness(type, c);
     }
-    if (FAILURE.contains(type) || type.endsWith("failure") || type.endsWith("error")) {
-      return c.status().equals("True") ? Signal.FAILED : null;
-    }
-    if (PROGRESS.contains(type)) {
+    if (isProgress(type)) {
       return progress(type, c);
     }
     return null;
+  }
+
+  /** Failure types: Degraded, Failed, ReplicaFailure, ResolutionFailed, CatalogSourcesUnhealthy. */
+  private static boolean isFailure(String type) {
+    return FAILURE.contains(type)
+        || type.endsWith("failure")
+        || type.endsWith("failed")
+        || type.endsWith("error")
+        || type.endsWith("unhealthy")
+        || type.endsWith("degraded");
+  }
+
+  private static boolean isProgress(String type) {
+    for (String word : PROGRESS) {
+      if (type.endsWith(word)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * A condition that would be progress, but gives no reason and says in its message that something
+   * failed, is a failure: the message is all the controller left to tell the two apart.
+   */
+  private static Signal failedByMessage(Condition c, Signal otherwise) {
+    return c.reason().isEmpty() && StatusWords.mentionsFailure(c.message()) ? Signal.FAILED : otherwise;
   }
 
   private static boolean isReadiness(String type) {
@@ -90,9 +125,9 @@ final class ConditionSignals {
       case "True":
         return COMPLETION.contains(type) && failureReason ? Signal.FAILED : Signal.HEALTHY;
       case "False":
-        return failureReason ? Signal.FAILED : Signal.PROGRESSING;
+        return failureReason ? Signal.FAILED : failedByMessage(c, Signal.PROGRESSING);
       case "Unknown":
-        return Signal.PROGRESSING;
+        return failedByMessage(c, Signal.PROGRESSING);
       default:
         return null;
     }
@@ -113,7 +148,10 @@ final class ConditionSignals {
         || r.contains("complete")
         || r.contains("succeeded")
         || r.contains("successful")
-        || r.endsWith("ready");
+        || r.endsWith("ready")
+        || r.endsWith("running")
+        || r.endsWith("created")
+        || r.endsWith("healthy");
   }
 
   private static String withoutPrefix(String type) {

@@ -40,6 +40,9 @@ final class StatusWords {
               + "|abort|exceeded|timeout|timedout|forbidden|unauthori[sz]ed|unschedulable"
               + "|misconfigur|notsupported|unsupported");
 
+  private static final Pattern FAILURE_MESSAGE =
+      Pattern.compile("(?i)\\b(fail(ed|ure|s)?|errors?|invalid|denied|forbidden)\\b");
+
   private StatusWords() {}
 
   static String normalize(String word) {
@@ -65,14 +68,39 @@ final class StatusWords {
     if (FAILED.contains(word) || word.endsWith("failed") || word.endsWith("error")) {
       return Signal.FAILED;
     }
-    if (PROGRESSING.contains(word) || (word.endsWith("ing") && !word.equals("running"))) {
+    if (PROGRESSING.contains(word) || startsWithProgressWord(value)) {
       return Signal.PROGRESSING;
     }
     return HEALTHY.contains(word) ? Signal.HEALTHY : null;
   }
 
-  /** Whether a condition reason names a failure (Failed, ReconcileError, CrashLoopBackOff…). */
+  /**
+   * Whether the first word of a value (split at camel case, spaces, dashes, underscores) is a verb
+   * in progress other than "running": ApplyingChanges, MigratingData, Rebalancing.
+   */
+  private static boolean startsWithProgressWord(String value) {
+    boolean camel = !value.equals(value.toUpperCase(Locale.ROOT));
+    int end = 1;
+    while (end < value.length() && end < 80) {
+      char c = value.charAt(end);
+      if ((camel && Character.isUpperCase(c)) || c == ' ' || c == '-' || c == '_') {
+        break;
+      }
+      end++;
+    }
+    String first = value.substring(0, Math.min(end, value.length())).toLowerCase(Locale.ROOT);
+    return first.length() > 4 && first.endsWith("ing") && !first.equals("running")
+        && !first.equals("warning") && !first.equals("missing");
+  }
+
+  /** Whether a condition reason names a failure (Failed, ReconcileError, ErrRegister…). */
   static boolean isFailureReason(String reason) {
-    return FAILURE_REASON.matcher(normalize(reason)).find();
+    String word = normalize(reason);
+    return FAILURE_REASON.matcher(word).find() || word.startsWith("err");
+  }
+
+  /** Whether a free-text message says that something failed or errored. */
+  static boolean mentionsFailure(String message) {
+    return FAILURE_MESSAGE.matcher(message).find();
   }
 }
