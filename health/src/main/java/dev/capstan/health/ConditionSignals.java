@@ -163,8 +163,8 @@ final class ConditionSignals {
     return c.reason().isEmpty() ? c.type() + c.status() : c.reason();
   }
 
+  /** The condition's own message, as kstatus copies it; its type and status when it has none. */
   private static String messageOf(Condition c) {
-    String head = c.type() + " is " + c.status();
-    return c.message().isEmpty() ? head : head + ": " + c.message();
+    return c.message().isEmpty() ? c.type() + " is " + c.status() : c.message();
   }
 }

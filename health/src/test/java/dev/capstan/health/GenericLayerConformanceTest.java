@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
  * kstatus's answer for kinds without a rule) or kinds that report health in fields of their own;
  * so two figures: the raw agreement must not fall below {@value #MIN_AGREEMENT}, and where one of
  * the generic layer's own steps (conditions, condition generations, status vocabulary) decided,
- * agreement must reach {@value #MIN_SIGNAL_AGREEMENT}.
+ * agreement must reach {@value #MIN_SIGNAL_AGREEMENT}. {@code -Dcapstan.listDisagreements=true}
+ * lists every example that disagrees.
  */
 class GenericLayerConformanceTest {
   static final double MIN_AGREEMENT = 0.50;
@@ -62,6 +63,8 @@ class GenericLayerConformanceTest {
       byStep.merge(actual.decidedBy().describe() + (same ? " agrees" : " disagrees"), 1, Integer::sum);
       if (!same) {
         confusion.merge("expected " + expected + ", got " + actual.status(), 1, Integer::sum);
+      }
+      if (!same && Boolean.getBoolean("capstan.listDisagreements")) {
         System.out.println("generic: " + example.get("id") + ": expected " + expected + ", got "
             + actual.status() + " by " + actual.decidedBy().describe() + " (" + actual.reason() + ")");
       }
