@@ -67,6 +67,13 @@ final class ConditionSignals {
     return failed != null ? failed : progressing != null ? progressing : healthy;
   }
 
+  /** One readiness condition that is False or Unknown, as a status: Failed or InProgress. */
+  static ResourceStatus evaluateOne(Condition c) {
+    return signalOf(c) == Signal.FAILED
+        ? ResourceStatus.failed(reasonOf(c), messageOf(c))
+        : ResourceStatus.inProgress(c.reason(), messageOf(c));
+  }
+
   static Signal signalOf(Condition c) {
     String type = StatusWords.normalize(withoutPrefix(c.type()));
     if (isFailure(type)) {

@@ -34,6 +34,27 @@ public sealed interface DecidedBy {
     }
   }
 
+  /**
+   * A built-in entry said Current, but a sign the generic layer reads (a condition, a condition's
+   * generation, a status phase) says otherwise, and decided.
+   */
+  record HeldBack(String entry, DecidedBy by) implements DecidedBy {
+    @Override
+    public String describe() {
+      return by.describe() + ", over built-in CEL check " + entry;
+    }
+
+    @Override
+    public String source() {
+      return by.source();
+    }
+
+    @Override
+    public String rule() {
+      return by.rule() + " (over built-in " + entry + ")";
+    }
+  }
+
   /** A user's {@code healthCheckExprs} entry. */
   record UserCel(String entry) implements DecidedBy {
     @Override

@@ -33,6 +33,38 @@ final class GenericRules {
             .decidedBy(new DecidedBy.Generic(DecidedBy.GenericStep.DEFAULT));
   }
 
+  /**
+   * The signs strong enough to hold back a built-in entry's Current: a Reconciling or Stalled
+   * condition, a condition describing an older generation, the Ready condition False or Unknown,
+   * or {@code status.phase}/{@code status.state} saying progress or failure. (Weaker signs — other
+   * condition types, other fields — are left to the entry, which knows its kind better.) Null when
+   * none of them objects.
+   */
+  static ResourceStatus objection(ObjectView object) {
+    for (Condition c : object.conditions()) {
+      if (c.is("Reconciling", "True") || c.is("Stalled", "True")) {
+        ResourceStatus s = c.type().equals("Stalled")
+            ? ResourceStatus.failed(c.reason(), c.message())
+            : ResourceStatus.inProgress(c.reason(), c.message());
+        return s.decidedBy(new DecidedBy.Kstatus(DecidedBy.KstatusRule.STANDARD_CONDITIONS, ""));
+      }
+    }
+    ResourceStatus generation = conditionGenerations(object);
+    if (generation != null) {
+      return generation.decidedBy(new DecidedBy.Generic(DecidedBy.GenericStep.OBSERVED_GENERATION));
+    }
+    Condition ready = object.condition("Ready");
+    if (ready != null && (ready.status().equals("False") || ready.status().equals("Unknown"))) {
+      return ConditionSignals.evaluateOne(ready)
+          .decidedBy(new DecidedBy.Generic(DecidedBy.GenericStep.CONDITIONS));
+    }
+    ResourceStatus phase =
+        object.at("status") instanceof Map<?, ?> status ? StatusVocabulary.phaseOrState(status) : null;
+    return phase == null
+        ? null
+        : phase.decidedBy(new DecidedBy.Generic(DecidedBy.GenericStep.STATUS_VOCABULARY));
+  }
+
   private static ResourceStatus attributed(ResourceStatus status, DecidedBy.GenericStep step) {
     return status == null ? null : status.decidedBy(new DecidedBy.Generic(step));
   }

@@ -42,6 +42,7 @@ public final class HealthEvaluator {
   private final HealthCheckRegistry user;
   private final BuiltinLibrary library;
   private final KstatusRules kstatus;
+  private final BuiltinGuard guard = new BuiltinGuard();
   private final ObjectMapper mapper = new ObjectMapper();
 
   private HealthEvaluator(HealthCheckRegistry user, BuiltinLibrary library, Clock clock) {
@@ -160,7 +161,8 @@ public final class HealthEvaluator {
       DecidedBy rule =
           userCheck != null ? new DecidedBy.UserCel(label) : new DecidedBy.BuiltinCel(label);
       try {
-        return check.get().evaluate(object).decidedBy(rule);
+        ResourceStatus status = check.get().evaluate(object).decidedBy(rule);
+        return userCheck == null ? guard.check(status, object, label) : status;
       } catch (InvalidHealthCheckException e) {
         // Only a built-in entry can get here (user entries are compiled when loaded), and the
         // library's tests compile every entry; still, a broken entry must not break the caller.

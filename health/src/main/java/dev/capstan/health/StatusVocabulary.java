@@ -26,6 +26,23 @@ final class StatusVocabulary {
 
   private StatusVocabulary() {}
 
+  /** {@code status.phase} or {@code status.state} saying progress or failure; null otherwise. */
+  static ResourceStatus phaseOrState(Map<?, ?> status) {
+    for (String field : List.of("phase", "state")) {
+      if (status.get(field) instanceof String word) {
+        Signal signal = StatusWords.ofValue(word);
+        String text = "status." + field + " is " + quoted(word);
+        if (signal == Signal.FAILED) {
+          return ResourceStatus.failed(reasonOf(List.of(field), "Failed"), text);
+        }
+        if (signal == Signal.PROGRESSING) {
+          return ResourceStatus.inProgress(reasonOf(List.of(field), "Progressing"), text);
+        }
+      }
+    }
+    return null;
+  }
+
   static ResourceStatus evaluate(Map<?, ?> status) {
     ResourceStatus progressing = null;
     ResourceStatus healthy = null;
