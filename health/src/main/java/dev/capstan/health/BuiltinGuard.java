@@ -11,7 +11,7 @@ package dev.capstan.health;
  */
 final class BuiltinGuard {
 
-  ResourceStatus check(ResourceStatus status, ObjectView object, String entry) {
+  ResourceStatus check(ResourceStatus status, ObjectView object, DecidedBy entry) {
     if (status.status() != Status.Current) {
       return status;
     }
@@ -25,6 +25,6 @@ final class BuiltinGuard {
     if (objection == null) {
       return status;
     }
-    return objection.decidedBy(new DecidedBy.HeldBack(entry, objection.decidedBy()));
+    return objection.decidedBy(new DecidedBy.HeldBack(entry.rule(), objection.decidedBy()));
   }
 }

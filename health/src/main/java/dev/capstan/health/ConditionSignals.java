@@ -75,7 +75,8 @@ final class ConditionSignals {
   }
 
   static Signal signalOf(Condition c) {
-    String type = StatusWords.normalize(withoutPrefix(c.type()));
+    // The common case, without normalising: most conditions that decide are a plain Ready.
+    String type = c.type().equals("Ready") ? "ready" : StatusWords.normalize(withoutPrefix(c.type()));
     if (isFailure(type)) {
       return c.status().equals("True") ? Signal.FAILED : null;
     }
@@ -127,12 +128,15 @@ final class ConditionSignals {
   }
 
   private static Signal readiness(String type, Condition c) {
-    boolean failureReason = StatusWords.isFailureReason(c.reason());
     switch (c.status()) {
       case "True":
-        return COMPLETION.contains(type) && failureReason ? Signal.FAILED : Signal.HEALTHY;
+        return COMPLETION.contains(type) && StatusWords.isFailureReason(c.reason())
+            ? Signal.FAILED
+            : Signal.HEALTHY;
       case "False":
-        return failureReason ? Signal.FAILED : failedByMessage(c, Signal.PROGRESSING);
+        return StatusWords.isFailureReason(c.reason())
+            ? Signal.FAILED
+            : failedByMessage(c, Signal.PROGRESSING);
       case "Unknown":
         return failedByMessage(c, Signal.PROGRESSING);
       default:

@@ -135,6 +135,33 @@ public sealed interface DecidedBy {
     }
   }
 
+  /** The generic layer's steps, one shared instance each (records are immutable). */
+  static DecidedBy generic(GenericStep step) {
+    return Shared.GENERIC[step.ordinal()];
+  }
+
+  /** The kstatus steps that are not the rule of a kind, one shared instance each. */
+  static DecidedBy kstatus(KstatusRule step) {
+    return Shared.KSTATUS[step.ordinal()];
+  }
+
+  /** Shared instances, so that attributing a status allocates nothing. */
+  final class Shared {
+    private static final DecidedBy[] GENERIC = new DecidedBy[GenericStep.values().length];
+    private static final DecidedBy[] KSTATUS = new DecidedBy[KstatusRule.values().length];
+
+    static {
+      for (GenericStep step : GenericStep.values()) {
+        GENERIC[step.ordinal()] = new Generic(step);
+      }
+      for (KstatusRule step : KstatusRule.values()) {
+        KSTATUS[step.ordinal()] = new Kstatus(step, "");
+      }
+    }
+
+    private Shared() {}
+  }
+
   /** The steps of the kstatus computation that can decide. */
   enum KstatusRule {
     DELETION("deletion"),

@@ -18,7 +18,7 @@ final class GenericRules {
   static ResourceStatus evaluate(ObjectView object) {
     ResourceStatus generation = conditionGenerations(object);
     if (generation != null) {
-      return generation.decidedBy(new DecidedBy.Generic(DecidedBy.GenericStep.OBSERVED_GENERATION));
+      return generation.decidedBy(DecidedBy.generic(DecidedBy.GenericStep.OBSERVED_GENERATION));
     }
     ResourceStatus conditions = ConditionSignals.evaluate(object);
     ResourceStatus vocabulary =
@@ -30,7 +30,7 @@ final class GenericRules {
     return decided != null
         ? decided
         : ResourceStatus.current("Resource is current")
-            .decidedBy(new DecidedBy.Generic(DecidedBy.GenericStep.DEFAULT));
+            .decidedBy(DecidedBy.generic(DecidedBy.GenericStep.DEFAULT));
   }
 
   /**
@@ -46,27 +46,27 @@ final class GenericRules {
         ResourceStatus s = c.type().equals("Stalled")
             ? ResourceStatus.failed(c.reason(), c.message())
             : ResourceStatus.inProgress(c.reason(), c.message());
-        return s.decidedBy(new DecidedBy.Kstatus(DecidedBy.KstatusRule.STANDARD_CONDITIONS, ""));
+        return s.decidedBy(DecidedBy.kstatus(DecidedBy.KstatusRule.STANDARD_CONDITIONS));
       }
     }
     ResourceStatus generation = conditionGenerations(object);
     if (generation != null) {
-      return generation.decidedBy(new DecidedBy.Generic(DecidedBy.GenericStep.OBSERVED_GENERATION));
+      return generation.decidedBy(DecidedBy.generic(DecidedBy.GenericStep.OBSERVED_GENERATION));
     }
     Condition ready = object.condition("Ready");
     if (ready != null && (ready.status().equals("False") || ready.status().equals("Unknown"))) {
       return ConditionSignals.evaluateOne(ready)
-          .decidedBy(new DecidedBy.Generic(DecidedBy.GenericStep.CONDITIONS));
+          .decidedBy(DecidedBy.generic(DecidedBy.GenericStep.CONDITIONS));
     }
     ResourceStatus phase =
         object.at("status") instanceof Map<?, ?> status ? StatusVocabulary.phaseOrState(status) : null;
     return phase == null
         ? null
-        : phase.decidedBy(new DecidedBy.Generic(DecidedBy.GenericStep.STATUS_VOCABULARY));
+        : phase.decidedBy(DecidedBy.generic(DecidedBy.GenericStep.STATUS_VOCABULARY));
   }
 
   private static ResourceStatus attributed(ResourceStatus status, DecidedBy.GenericStep step) {
-    return status == null ? null : status.decidedBy(new DecidedBy.Generic(step));
+    return status == null ? null : status.decidedBy(DecidedBy.generic(step));
   }
 
   /** Failed before InProgress before Current; between equals, the earlier step. */

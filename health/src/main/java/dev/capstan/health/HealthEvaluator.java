@@ -141,7 +141,7 @@ public final class HealthEvaluator {
     if (object.at("metadata", "deletionTimestamp") instanceof String deletion
         && !deletion.isEmpty()) {
       return new ResourceStatus(Status.Terminating, "", "Resource scheduled for deletion")
-          .decidedBy(new DecidedBy.Kstatus(DecidedBy.KstatusRule.DELETION, ""));
+          .decidedBy(DecidedBy.kstatus(DecidedBy.KstatusRule.DELETION));
     }
     String apiVersion = object.string("", "apiVersion");
     String kind = object.string("", "kind");
@@ -157,12 +157,10 @@ public final class HealthEvaluator {
     LazyHealthCheck userCheck = user.find(apiVersion, kind);
     LazyHealthCheck check = userCheck != null ? userCheck : library.registry().find(apiVersion, kind);
     if (check != null) {
-      String label = check.entry().label();
-      DecidedBy rule =
-          userCheck != null ? new DecidedBy.UserCel(label) : new DecidedBy.BuiltinCel(label);
+      DecidedBy rule = check.decidedBy(userCheck != null);
       try {
         ResourceStatus status = check.get().evaluate(object).decidedBy(rule);
-        return userCheck == null ? guard.check(status, object, label) : status;
+        return userCheck == null ? guard.check(status, object, rule) : status;
       } catch (InvalidHealthCheckException e) {
         // Only a built-in entry can get here (user entries are compiled when loaded), and the
         // library's tests compile every entry; still, a broken entry must not break the caller.

@@ -1,6 +1,7 @@
 package dev.capstan.health;
 
 import java.time.Clock;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The kstatus computation for an object that no CEL check covers: generation, the standard
@@ -17,20 +18,29 @@ final class KstatusRules {
   ResourceStatus evaluate(ObjectView object, String group, String kind) {
     ResourceStatus generation = GenerationCheck.strict(object, kind);
     if (generation != null) {
-      return generation.decidedBy(new DecidedBy.Kstatus(DecidedBy.KstatusRule.GENERATION, ""));
+      return generation.decidedBy(DecidedBy.kstatus(DecidedBy.KstatusRule.GENERATION));
     }
     ResourceStatus standard = standardConditions(object);
     if (standard != null) {
       return standard.decidedBy(
-          new DecidedBy.Kstatus(DecidedBy.KstatusRule.STANDARD_CONDITIONS, ""));
+          DecidedBy.kstatus(DecidedBy.KstatusRule.STANDARD_CONDITIONS));
     }
     KindRule rule = ruleFor(group, kind);
     if (rule != null) {
-      String name = group.isEmpty() ? kind : group + "/" + kind;
-      return rule.evaluate(object)
-          .decidedBy(new DecidedBy.Kstatus(DecidedBy.KstatusRule.KIND, name));
+      return rule.evaluate(object).decidedBy(kindRuleOf(group, kind));
     }
     return GenericRules.evaluate(object);
+  }
+
+  /** One shared attribution per group/kind with a rule, made on first use. */
+  private final ConcurrentHashMap<String, ConcurrentHashMap<String, DecidedBy>> kindRules = new ConcurrentHashMap<>();
+
+  private DecidedBy kindRuleOf(String group, String kind) {
+    // Only kinds that have a rule get here, so the map stays as small as the list of rules.
+    return kindRules
+        .computeIfAbsent(group, g -> new ConcurrentHashMap<>())
+        .computeIfAbsent(kind, k -> new DecidedBy.Kstatus(
+            DecidedBy.KstatusRule.KIND, group.isEmpty() ? kind : group + "/" + kind));
   }
 
   /** Whether a kind has its own rule (group and kind only; the version never matters). */
