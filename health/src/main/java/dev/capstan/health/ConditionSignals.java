@@ -46,6 +46,11 @@ final class ConditionSignals {
           "progressing", "updating", "upgrading", "rolling", "scaling", "provisioning", "pending",
           "creating", "deploying", "installing", "migrating", "resizing", "restarting");
 
+  /** Shared: the answer for the most common object of all, a Ready=True condition. */
+  private static final ResourceStatus READY =
+      ResourceStatus.current("Resource is Ready")
+          .decidedBy(DecidedBy.generic(DecidedBy.GenericStep.CONDITIONS));
+
   private ConditionSignals() {}
 
   static ResourceStatus evaluate(ObjectView object) {
@@ -59,9 +64,7 @@ final class ConditionSignals {
       } else if (signal == Signal.PROGRESSING && progressing == null) {
         progressing = ResourceStatus.inProgress(c.reason(), messageOf(c));
       } else if (signal == Signal.HEALTHY && (healthy == null || c.type().equals("Ready"))) {
-        healthy =
-            ResourceStatus.current(
-                c.type().equals("Ready") ? "Resource is Ready" : c.type() + " is True");
+        healthy = c.type().equals("Ready") ? READY : ResourceStatus.current(c.type() + " is True");
       }
     }
     return failed != null ? failed : progressing != null ? progressing : healthy;
@@ -75,8 +78,11 @@ final class ConditionSignals {
   }
 
   static Signal signalOf(Condition c) {
-    // The common case, without normalising: most conditions that decide are a plain Ready.
-    String type = c.type().equals("Ready") ? "ready" : StatusWords.normalize(withoutPrefix(c.type()));
+    if (c.type().equals("Ready")) {
+      // The common case, without normalising: most conditions that decide are a plain Ready.
+      return readiness("ready", c);
+    }
+    String type = StatusWords.normalize(withoutPrefix(c.type()));
     if (isFailure(type)) {
       return c.status().equals("True") ? Signal.FAILED : null;
     }

@@ -13,6 +13,10 @@ import java.util.Map;
  * progress from any step, and the generic layer says Current only when no step sees progress.
  */
 final class GenericRules {
+  private static final ResourceStatus DEFAULT =
+      ResourceStatus.current("Resource is current")
+          .decidedBy(DecidedBy.generic(DecidedBy.GenericStep.DEFAULT));
+
   private GenericRules() {}
 
   static ResourceStatus evaluate(ObjectView object) {
@@ -27,10 +31,7 @@ final class GenericRules {
         worst(
             attributed(conditions, DecidedBy.GenericStep.CONDITIONS),
             attributed(vocabulary, DecidedBy.GenericStep.STATUS_VOCABULARY));
-    return decided != null
-        ? decided
-        : ResourceStatus.current("Resource is current")
-            .decidedBy(DecidedBy.generic(DecidedBy.GenericStep.DEFAULT));
+    return decided != null ? decided : DEFAULT;
   }
 
   /**
@@ -66,7 +67,8 @@ final class GenericRules {
   }
 
   private static ResourceStatus attributed(ResourceStatus status, DecidedBy.GenericStep step) {
-    return status == null ? null : status.decidedBy(DecidedBy.generic(step));
+    DecidedBy rule = DecidedBy.generic(step);
+    return status == null || status.decidedBy() == rule ? status : status.decidedBy(rule);
   }
 
   /** Failed before InProgress before Current; between equals, the earlier step. */

@@ -46,25 +46,31 @@ final class StatusVocabulary {
   static ResourceStatus evaluate(Map<?, ?> status) {
     ResourceStatus progressing = null;
     ResourceStatus healthy = null;
-    for (List<String> path : WORD_FIELDS) {
-      if (!(valueAt(status, path) instanceof String word)) {
+    // Walks the fields the object has rather than the fields the vocabulary knows: a status map
+    // is small, and most hold none of these words.
+    int progressingRank = Integer.MAX_VALUE;
+    int healthyRank = Integer.MAX_VALUE;
+    for (Map.Entry<?, ?> field : status.entrySet()) {
+      List<String> path = wordField(field.getKey(), field.getValue());
+      Object value = path == null ? null : valueAt(status, path);
+      if (!(value instanceof String word)) {
         continue;
       }
       Signal signal = StatusWords.ofValue(word);
       if (signal == null) {
         continue;
       }
-      String field = "status." + String.join(".", path);
-      String text = field + " is " + quoted(word);
-      switch (signal) {
-        case FAILED:
-          return ResourceStatus.failed(reasonOf(path, "Failed"), text);
-        case PROGRESSING:
-          progressing = progressing != null ? progressing : ResourceStatus.inProgress(reasonOf(path, "Progressing"), text);
-          break;
-        case HEALTHY:
-          healthy = healthy != null ? healthy : ResourceStatus.current(text);
-          break;
+      int rank = WORD_FIELDS.indexOf(path);
+      String text = "status." + String.join(".", path) + " is " + quoted(word);
+      if (signal == Signal.FAILED) {
+        return ResourceStatus.failed(reasonOf(path, "Failed"), text);
+      }
+      if (signal == Signal.PROGRESSING && rank < progressingRank) {
+        progressingRank = rank;
+        progressing = ResourceStatus.inProgress(reasonOf(path, "Progressing"), text);
+      } else if (signal == Signal.HEALTHY && rank < healthyRank) {
+        healthyRank = rank;
+        healthy = ResourceStatus.current(text);
       }
     }
     ResourceStatus flags = flags(status);
@@ -75,6 +81,29 @@ final class StatusVocabulary {
       return progressing;
     }
     return flags != null ? flags : healthy;
+  }
+
+  /** The vocabulary path a top-level status field stands for, or null. */
+  private static List<String> wordField(Object key, Object value) {
+    if (!(key instanceof String name)) {
+      return null;
+    }
+    switch (name) {
+      case "phase":
+        return WORD_FIELDS.get(0);
+      case "state":
+        return WORD_FIELDS.get(1);
+      case "status":
+        return WORD_FIELDS.get(2);
+      case "health":
+        return value instanceof Map<?, ?> ? WORD_FIELDS.get(4) : WORD_FIELDS.get(3);
+      case "healthStatus":
+        return WORD_FIELDS.get(5);
+      case "printableStatus":
+        return WORD_FIELDS.get(6);
+      default:
+        return null;
+    }
   }
 
   private static ResourceStatus flags(Map<?, ?> status) {
