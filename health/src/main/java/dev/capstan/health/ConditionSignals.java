@@ -1,5 +1,6 @@
 package dev.capstan.health;
 
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -57,13 +58,15 @@ final class ConditionSignals {
     ResourceStatus failed = null;
     ResourceStatus progressing = null;
     ResourceStatus healthy = null;
-    for (Condition c : object.conditions()) {
+    List<Condition> all = object.conditions();
+    for (int i = 0; i < all.size(); i++) {
+      Condition c = all.get(i);
       Signal signal = signalOf(c);
       if (signal == Signal.FAILED && failed == null) {
         failed = ResourceStatus.failed(reasonOf(c), messageOf(c));
       } else if (signal == Signal.PROGRESSING && progressing == null) {
         progressing = ResourceStatus.inProgress(c.reason(), messageOf(c));
-      } else if (signal == Signal.HEALTHY && (healthy == null || c.type().equals("Ready"))) {
+      } else if (signal == Signal.HEALTHY && healthy != READY) {
         healthy = c.type().equals("Ready") ? READY : ResourceStatus.current(c.type() + " is True");
       }
     }
@@ -80,7 +83,7 @@ final class ConditionSignals {
   static Signal signalOf(Condition c) {
     if (c.type().equals("Ready")) {
       // The common case, without normalising: most conditions that decide are a plain Ready.
-      return readiness("ready", c);
+      return c.status().equals("True") ? Signal.HEALTHY : readiness("ready", c);
     }
     String type = StatusWords.normalize(withoutPrefix(c.type()));
     if (isFailure(type)) {

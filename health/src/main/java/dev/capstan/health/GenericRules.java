@@ -20,13 +20,13 @@ final class GenericRules {
   private GenericRules() {}
 
   static ResourceStatus evaluate(ObjectView object) {
+    Map<?, ?> status = object.at("status") instanceof Map<?, ?> map ? map : null;
     ResourceStatus generation = conditionGenerations(object);
     if (generation != null) {
       return generation.decidedBy(DecidedBy.generic(DecidedBy.GenericStep.OBSERVED_GENERATION));
     }
     ResourceStatus conditions = ConditionSignals.evaluate(object);
-    ResourceStatus vocabulary =
-        object.at("status") instanceof Map<?, ?> status ? StatusVocabulary.evaluate(status) : null;
+    ResourceStatus vocabulary = status == null ? null : StatusVocabulary.evaluate(status);
     ResourceStatus decided =
         worst(
             attributed(conditions, DecidedBy.GenericStep.CONDITIONS),
@@ -89,14 +89,14 @@ final class GenericRules {
 
   /** Step (b): a condition whose own observedGeneration is behind metadata.generation. */
   private static ResourceStatus conditionGenerations(ObjectView object) {
-    if (!(object.at("metadata", "generation") instanceof Number generation)
-        || !(object.at("status") instanceof Map<?, ?> status)
-        || !(status.get("conditions") instanceof List<?> conditions)) {
-      return null;
-    }
-    for (Object entry : conditions) {
-      if (entry instanceof Map<?, ?> condition
+    List<?> conditions = object.rawConditions();
+    for (int i = 0; i < conditions.size(); i++) {
+      // Most conditions carry no observedGeneration: look the object's generation up only when
+      // one does.
+      if (conditions.get(i) instanceof Map<?, ?> condition
           && condition.get("observedGeneration") instanceof Number observed
+          && object.object().get("metadata") instanceof Map<?, ?> metadata
+          && metadata.get("generation") instanceof Number generation
           && observed.longValue() < generation.longValue()) {
         String type = condition.get("type") instanceof String t ? t : "a";
         return ResourceStatus.inProgress(

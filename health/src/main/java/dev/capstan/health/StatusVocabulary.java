@@ -44,6 +44,12 @@ final class StatusVocabulary {
   }
 
   static ResourceStatus evaluate(Map<?, ?> status) {
+    // The most common status holds conditions and observedGeneration and nothing else: then there
+    // is nothing to read here, and two lookups say so.
+    int plain = (status.containsKey("conditions") ? 1 : 0) + (status.containsKey("observedGeneration") ? 1 : 0);
+    if (status.size() == plain) {
+      return null;
+    }
     ResourceStatus progressing = null;
     ResourceStatus healthy = null;
     // Walks the fields the object has rather than the fields the vocabulary knows: a status map
