@@ -8,7 +8,7 @@ import java.util.stream.Collectors;
 /**
  * Combines the health of many objects: any Failed → Failed; else any not Current → InProgress;
  * else Current. The message lists the objects that are not Current, ordered by {@code
- * Kind/namespace/name}, each with its own status and reason.
+ * Kind/namespace/name}, each with its own status, reason and the rule that decided it.
  */
 public final class Aggregation {
   private static final Comparator<ResourceHealth> ORDER =
@@ -38,7 +38,10 @@ public final class Aggregation {
     return new AggregateHealth(overall, message, notCurrent, healths.size());
   }
 
-  /** {@code Kind/namespace/name is Status: message (Reason)}. */
+  /**
+   * {@code Kind/namespace/name is Status: message (Reason) [decided by rule]}; the rule is left out
+   * for a status no rule decided (an object not found, or one that could not be read).
+   */
   static String describe(ResourceHealth health) {
     ResourceStatus status = health.status();
     StringBuilder text =
@@ -48,6 +51,9 @@ public final class Aggregation {
     }
     if (!status.reason().isEmpty()) {
       text.append(" (").append(status.reason()).append(')');
+    }
+    if (!(status.decidedBy() instanceof DecidedBy.None)) {
+      text.append(" [decided by ").append(status.decidedBy().describe()).append(']');
     }
     return text.toString();
   }

@@ -18,8 +18,8 @@ import java.util.Objects;
  *   <li>a CEL check for its apiVersion/kind (a user's entry wins over the built-in library) → the
  *       healthCheckExprs rules;
  *   <li>the kstatus rule of its kind;
- *   <li>the generic Ready/Reconciling/Stalled conditions and observedGeneration; an object without
- *       conditions is Current.
+ *   <li>for other kinds, the generic layer: readiness, failure and progress conditions, condition
+ *       generations, common status vocabularies (phase, state, health), else Current.
  * </ol>
  *
  * <p>Bad input never throws: an object that cannot be read is Unknown with a message naming the
@@ -35,11 +35,14 @@ public final class HealthEvaluator {
   /** The list name user entries are reported under in errors. */
   static final String USER_LIST_NAME = "healthchecks";
 
+  private static final DecidedBy INPUT = new DecidedBy.None("unreadable object");
+
   private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
 
   private final HealthCheckRegistry user;
   private final BuiltinLibrary library;
   private final KstatusRules kstatus;
+  private final BuiltinGuard guard = new BuiltinGuard();
   private final ObjectMapper mapper = new ObjectMapper();
 
   private HealthEvaluator(HealthCheckRegistry user, BuiltinLibrary library, Clock clock) {
@@ -81,16 +84,16 @@ public final class HealthEvaluator {
   /** The status of one object given as nested maps (as parsed from YAML or JSON). */
   public ResourceStatus status(Map<String, ?> object) {
     if (object == null) {
-      return new ResourceStatus(Status.Unknown, "InvalidObject", "not an object");
+      return new ResourceStatus(Status.Unknown, "InvalidObject", "not an object", INPUT);
     }
     try {
       return evaluate(new ObjectView(object));
     } catch (BadObjectException e) {
-      return new ResourceStatus(Status.Unknown, "InvalidObject", e.getMessage());
+      return new ResourceStatus(Status.Unknown, "InvalidObject", e.getMessage(), INPUT);
     } catch (RuntimeException e) {
       // A rule tripping over a shape no rule foresaw must not take the caller down.
       return new ResourceStatus(
-          Status.Unknown, "InvalidObject", "cannot compute the status: " + e);
+          Status.Unknown, "InvalidObject", "cannot compute the status: " + e, INPUT);
     }
   }
 
@@ -137,7 +140,8 @@ public final class HealthEvaluator {
   private ResourceStatus evaluate(ObjectView object) {
     if (object.at("metadata", "deletionTimestamp") instanceof String deletion
         && !deletion.isEmpty()) {
-      return new ResourceStatus(Status.Terminating, "", "Resource scheduled for deletion");
+      return new ResourceStatus(Status.Terminating, "", "Resource scheduled for deletion")
+          .decidedBy(DecidedBy.kstatus(DecidedBy.KstatusRule.DELETION));
     }
     String apiVersion = object.string("", "apiVersion");
     String kind = object.string("", "kind");
@@ -147,16 +151,20 @@ public final class HealthEvaluator {
           "InvalidObject",
           apiVersion.isEmpty() && kind.isEmpty()
               ? "missing apiVersion and kind"
-              : apiVersion.isEmpty() ? "missing apiVersion" : "missing kind");
+              : apiVersion.isEmpty() ? "missing apiVersion" : "missing kind",
+          INPUT);
     }
-    LazyHealthCheck check = findCheck(apiVersion, kind);
+    LazyHealthCheck userCheck = user.find(apiVersion, kind);
+    LazyHealthCheck check = userCheck != null ? userCheck : library.registry().find(apiVersion, kind);
     if (check != null) {
+      DecidedBy rule = check.decidedBy(userCheck != null);
       try {
-        return check.get().evaluate(object);
+        ResourceStatus status = check.get().evaluate(object).decidedBy(rule);
+        return userCheck == null ? guard.check(status, object, rule) : status;
       } catch (InvalidHealthCheckException e) {
         // Only a built-in entry can get here (user entries are compiled when loaded), and the
         // library's tests compile every entry; still, a broken entry must not break the caller.
-        return new ResourceStatus(Status.Unknown, "InvalidHealthCheck", e.getMessage());
+        return new ResourceStatus(Status.Unknown, "InvalidHealthCheck", e.getMessage(), rule);
       }
     }
     return kstatus.evaluate(object, GroupKind.groupOf(apiVersion), kind);

@@ -1,10 +1,12 @@
 package dev.capstan.health;
 
 import java.time.Clock;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The kstatus computation for an object that no CEL check covers: generation, the standard
- * Reconciling/Stalled conditions, the rule of its kind, else the Ready condition, else Current.
+ * Reconciling/Stalled conditions, the rule of its kind, else the generic layer ({@link
+ * GenericRules}: readiness conditions, condition generations, status vocabularies, else Current).
  */
 final class KstatusRules {
   private final PodRule podRule;
@@ -16,17 +18,29 @@ final class KstatusRules {
   ResourceStatus evaluate(ObjectView object, String group, String kind) {
     ResourceStatus generation = GenerationCheck.strict(object, kind);
     if (generation != null) {
-      return generation;
+      return generation.decidedBy(DecidedBy.kstatus(DecidedBy.KstatusRule.GENERATION));
     }
     ResourceStatus standard = standardConditions(object);
     if (standard != null) {
-      return standard;
+      return standard.decidedBy(
+          DecidedBy.kstatus(DecidedBy.KstatusRule.STANDARD_CONDITIONS));
     }
     KindRule rule = ruleFor(group, kind);
     if (rule != null) {
-      return rule.evaluate(object);
+      return rule.evaluate(object).decidedBy(kindRuleOf(group, kind));
     }
-    return readyCondition(object);
+    return GenericRules.evaluate(object);
+  }
+
+  /** One shared attribution per group/kind with a rule, made on first use. */
+  private final ConcurrentHashMap<String, ConcurrentHashMap<String, DecidedBy>> kindRules = new ConcurrentHashMap<>();
+
+  private DecidedBy kindRuleOf(String group, String kind) {
+    // Only kinds that have a rule get here, so the map stays as small as the list of rules.
+    return kindRules
+        .computeIfAbsent(group, g -> new ConcurrentHashMap<>())
+        .computeIfAbsent(kind, k -> new DecidedBy.Kstatus(
+            DecidedBy.KstatusRule.KIND, group.isEmpty() ? kind : group + "/" + kind));
   }
 
   /** Whether a kind has its own rule (group and kind only; the version never matters). */
@@ -103,24 +117,6 @@ final class KstatusRules {
       }
     }
     return null;
-  }
-
-  private static ResourceStatus readyCondition(ObjectView object) {
-    for (Condition c : object.conditions()) {
-      if (!c.type().equals("Ready")) {
-        continue;
-      }
-      switch (c.status()) {
-        case "True":
-          return ResourceStatus.current("Resource is Ready");
-        case "False":
-        case "Unknown":
-          return ResourceStatus.inProgress(c.reason(), c.message());
-        default:
-          break;
-      }
-    }
-    return ResourceStatus.current("Resource is current");
   }
 
   private static ResourceStatus alwaysReady(ObjectView object) {

@@ -14,9 +14,19 @@ final class LazyHealthCheck {
   private volatile CelHealthCheck check;
   private volatile String failure;
 
+  private final DecidedBy asUser;
+  private final DecidedBy asBuiltin;
+
   LazyHealthCheck(HealthCheckExpr entry, Supplier<CelHealthCheck> compile) {
     this.entry = entry;
     this.compile = compile;
+    this.asUser = new DecidedBy.UserCel(entry.label());
+    this.asBuiltin = new DecidedBy.BuiltinCel(entry.label());
+  }
+
+  /** The attribution of a status this entry decides, as a user's entry or a built-in one. */
+  DecidedBy decidedBy(boolean user) {
+    return user ? asUser : asBuiltin;
   }
 
   HealthCheckExpr entry() {

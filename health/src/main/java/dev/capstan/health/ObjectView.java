@@ -13,6 +13,7 @@ import java.util.Map;
 final class ObjectView {
   private final Map<String, ?> object;
   private List<Condition> conditions;
+  private List<?> rawConditions = List.of();
 
   ObjectView(Map<String, ?> object) {
     this.object = object;
@@ -108,8 +109,15 @@ final class ObjectView {
     return null;
   }
 
+  /** {@code status.conditions} as the object holds them (decoded first, so known to be maps). */
+  List<?> rawConditions() {
+    conditions();
+    return rawConditions;
+  }
+
   private List<Condition> decodeConditions() {
     List<?> raw = list("status", "conditions");
+    rawConditions = raw;
     if (raw.isEmpty()) {
       return List.of();
     }

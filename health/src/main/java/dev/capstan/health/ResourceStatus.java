@@ -8,13 +8,26 @@ import java.util.Objects;
  * @param status the status
  * @param reason a short CamelCase reason (kstatus reason strings where kstatus has one), or empty
  * @param message a human readable explanation
+ * @param decidedBy the rule that decided the status
  */
-public record ResourceStatus(Status status, String reason, String message) {
+public record ResourceStatus(Status status, String reason, String message, DecidedBy decidedBy) {
+  private static final DecidedBy UNATTRIBUTED = new DecidedBy.None("");
 
   public ResourceStatus {
     Objects.requireNonNull(status, "status");
     reason = reason == null ? "" : reason;
     message = message == null ? "" : message;
+    decidedBy = decidedBy == null ? UNATTRIBUTED : decidedBy;
+  }
+
+  /** A status no rule decided (NotFound, a read failure, ...). */
+  public ResourceStatus(Status status, String reason, String message) {
+    this(status, reason, message, UNATTRIBUTED);
+  }
+
+  /** The same status, attributed to a rule. */
+  public ResourceStatus decidedBy(DecidedBy rule) {
+    return new ResourceStatus(status, reason, message, rule);
   }
 
   static ResourceStatus current(String message) {

@@ -1,6 +1,7 @@
 package dev.capstan.health;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
@@ -29,7 +30,8 @@ class AggregationTest {
     AggregateHealth health = evaluator.aggregate(List.of(
         widget("b", "z", "False", null), widget("a", "y", "True", null), widget("a", "x", "Unknown", null)));
     assertEquals(Status.InProgress, health.status());
-    assertEquals("Widget/a/x is InProgress: mx (Rx); Widget/b/z is InProgress: mz (Rz)", health.message());
+    assertEquals("Widget/a/x is InProgress: mx (Rx) [decided by generic conditions]; "
+        + "Widget/b/z is InProgress: mz (Rz) [decided by generic conditions]", health.message());
     assertEquals(3, health.evaluated());
   }
 
@@ -41,6 +43,29 @@ class AggregationTest {
     assertEquals(2, health.evaluated());
     assertEquals(2, health.notCurrent().size());
     assertEquals("Widget/a/w", health.notCurrent().get(0).ref().display());
+  }
+
+  @Test
+  void theMessageNamesTheRuleThatDecidedEachObject() {
+    Map<String, Object> certificate = Fixtures.yaml("{apiVersion: cert-manager.io/v1, kind: Certificate,"
+        + " metadata: {namespace: a, name: tls}, status: {conditions: [{type: Ready, status: 'False',"
+        + " reason: Failed, message: denied}]}}");
+    Map<String, Object> deployment = Fixtures.yaml("{apiVersion: apps/v1, kind: Deployment,"
+        + " metadata: {namespace: a, name: web}, spec: {replicas: 2}, status: {replicas: 1}}");
+    HealthEvaluator withLibrary = HealthEvaluator.create(List.of(), BuiltinLibrary.load(), Fixtures.CLOCK);
+    AggregateHealth health = withLibrary.aggregate(List.of(certificate, deployment));
+    assertEquals(Status.Failed, health.status());
+    assertTrue(health.message().contains("Certificate/a/tls is Failed: ") , health.message());
+    assertTrue(health.message().contains("[decided by built-in CEL check cert-manager.io/*/Certificate]"), health.message());
+    assertTrue(health.message().contains("Deployment/a/web is InProgress: Replicas: 1/2 (LessReplicas)"
+        + " [decided by kstatus rule for apps/Deployment]"), health.message());
+  }
+
+  @Test
+  void aStatusNoRuleDecidedIsListedWithoutARule() {
+    ResourceHealth missing = new ResourceHealth(new ObjectRef("v1", "Secret", "a", "s"),
+        new ResourceStatus(Status.NotFound, "", "not found"));
+    assertEquals("Secret/a/s is NotFound: not found", Aggregation.of(List.of(missing)).message());
   }
 
   @Test

@@ -43,6 +43,10 @@ final class ConformanceTally {
     }
   }
 
+  List<Outcome> outcomes() {
+    return List.copyOf(outcomes);
+  }
+
   int total() {
     return outcomes.size();
   }

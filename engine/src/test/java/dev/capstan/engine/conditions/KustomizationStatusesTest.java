@@ -12,6 +12,8 @@ import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.api.kustomize.InventoryEntry;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.health.AggregateHealth;
+import dev.capstan.health.BuiltinLibrary;
+import dev.capstan.health.HealthEvaluator;
 import dev.capstan.health.Aggregation;
 import dev.capstan.health.ObjectRef;
 import dev.capstan.health.ResourceHealth;
@@ -20,6 +22,7 @@ import dev.capstan.health.Status;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -179,6 +182,23 @@ class KustomizationStatusesTest {
         KustomizationStatuses.next(
             again, Observation.of(3, T1, new Phase.Failed(Reason.BUILD_FAILED, "x", true)));
     assertEquals("2025-01-01T10:05:00Z", cond(failed, READY).getLastTransitionTime());
+  }
+
+  @Test
+  void theHealthyMessageNamesTheRuleThatDecidedAnUnhealthyObject() {
+    HealthEvaluator evaluator =
+        HealthEvaluator.create(List.of(), BuiltinLibrary.none(), java.time.Clock.systemUTC());
+    Map<String, Object> widget = Map.of(
+        "apiVersion", "example.com/v1", "kind", "Widget",
+        "metadata", Map.of("namespace", "apps", "name", "gear"),
+        "status", Map.of("phase", "Provisioning"));
+    KustomizationStatus after =
+        KustomizationStatuses.withHealth(succeeded(), evaluator.aggregate(List.of(widget)), 3, T1);
+    assertEquals("Unknown", cond(after, HEALTHY).getStatus());
+    assertEquals(
+        "Widget/apps/gear is InProgress: status.phase is 'Provisioning' (PhaseProgressing)"
+            + " [decided by generic status vocabulary]",
+        cond(after, HEALTHY).getMessage());
   }
 
   @Test

@@ -63,6 +63,8 @@ class ContinuousHealthIT extends EngineTestBase {
     var unhealthy = engine.awaitCondition("app", "Healthy", Duration.ofSeconds(15), EngineTestBase::isFalse);
     assertEquals("HealthCheckFailed", unhealthy.getReason());
     assertTrue(unhealthy.getMessage().startsWith("Widget/" + ns() + "/gear is Failed"), unhealthy.getMessage());
+    assertTrue(unhealthy.getMessage().endsWith("[decided by healthCheckExprs entry e2e.capstan.dev/v1/Widget]"),
+        unhealthy.getMessage());
 
     setPhase("Ready");
     engine.awaitCondition("app", "Healthy", Duration.ofSeconds(15), EngineTestBase::isTrue);

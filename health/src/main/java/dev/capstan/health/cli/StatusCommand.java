@@ -7,6 +7,7 @@ import dev.capstan.health.HealthCheckExprsYaml;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.health.InvalidHealthCheckException;
 import dev.capstan.health.ObjectRef;
+import dev.capstan.health.DecidedBy;
 import dev.capstan.health.ResourceStatus;
 import java.io.IOException;
 import java.io.InputStream;
@@ -143,13 +144,19 @@ public final class StatusCommand implements Callable<Integer> {
   }
 
   private static String jsonLine(ObjectMapper json, Row row) {
-    Map<String, String> line = new LinkedHashMap<>();
+    Map<String, Object> line = new LinkedHashMap<>();
     line.put("apiVersion", row.ref().apiVersion());
     line.put("kind", row.ref().kind());
     line.put("namespace", row.ref().namespace());
     line.put("name", row.ref().name());
     line.put("status", row.status().status().name());
     line.put("message", row.status().message());
+    line.put("reason", row.status().reason());
+    DecidedBy rule = row.status().decidedBy();
+    Map<String, String> decidedBy = new LinkedHashMap<>();
+    decidedBy.put("source", rule.source());
+    decidedBy.put("rule", rule.rule());
+    line.put("decidedBy", decidedBy);
     try {
       return json.writeValueAsString(line);
     } catch (JsonProcessingException e) {

@@ -33,7 +33,9 @@ class StatusCommandTest {
     String[] lines = result.out().strip().split("\n");
     assertEquals(2, lines.length);
     assertEquals("{\"apiVersion\":\"v1\",\"kind\":\"PersistentVolumeClaim\",\"namespace\":\"shop\","
-        + "\"name\":\"data\",\"status\":\"InProgress\",\"message\":\"PVC is not Bound. phase: Pending\"}", lines[0]);
+        + "\"name\":\"data\",\"status\":\"InProgress\",\"message\":\"PVC is not Bound. phase: Pending\","
+        + "\"reason\":\"NotBound\",\"decidedBy\":{\"source\":\"kstatus\",\"rule\":\"rule for PersistentVolumeClaim\"}}",
+        lines[0]);
     assertTrue(lines[1].contains("\"status\":\"Current\""), lines[1]);
   }
 
@@ -62,6 +64,34 @@ class StatusCommandTest {
     StatusCli.Result result = StatusCli.run(widget, "-f", "-", "--exprs", exprs.toString(), "--no-builtin", "-o", "json");
     assertEquals(0, result.exitCode(), result::err);
     assertTrue(result.out().contains("\"status\":\"Current\""), result.out());
+    assertTrue(result.out().contains("\"decidedBy\":{\"source\":\"user\",\"rule\":\"example.com/v1/Widget\"}"), result.out());
+  }
+
+  @Test
+  void jsonNamesTheRuleThatDecided() {
+    String input = """
+        apiVersion: cert-manager.io/v1
+        kind: Certificate
+        metadata: {name: tls}
+        status:
+          conditions: [{type: Ready, status: "True"}]
+        ---
+        apiVersion: example.com/v1
+        kind: Widget
+        metadata: {name: w}
+        status: {phase: Provisioning}
+        ---
+        apiVersion: example.com/v1
+        kind: Widget
+        metadata: {name: plain}
+        """;
+    StatusCli.Result result = StatusCli.run(input, "-f", "-", "-o", "json");
+    assertEquals(0, result.exitCode(), result::err);
+    String[] lines = result.out().strip().split("\n");
+    assertTrue(lines[0].contains("\"decidedBy\":{\"source\":\"builtin\",\"rule\":\"cert-manager.io/*/Certificate\"}"), lines[0]);
+    assertTrue(lines[1].contains("\"status\":\"InProgress\""), lines[1]);
+    assertTrue(lines[1].contains("\"decidedBy\":{\"source\":\"generic\",\"rule\":\"status vocabulary\"}"), lines[1]);
+    assertTrue(lines[2].contains("\"decidedBy\":{\"source\":\"generic\",\"rule\":\"kstatus default\"}"), lines[2]);
   }
 
   @Test
