@@ -41,9 +41,13 @@ public record BuildLimits(
         64 * MIB, 32 * MIB);
   }
 
-  /** One build, nothing kept: the command line. */
+  /**
+   * One build, nothing kept: the command line, which builds its user's own files. Five minutes: a
+   * new JVM builds a few dozen objects a second before the build's code is compiled, so 30 s (the
+   * engine's bound, for warm instances) would refuse a directory of a thousand objects.
+   */
   public static BuildLimits oneShot() {
-    return new BuildLimits(Duration.ofSeconds(30), 256 * MIB, 1, 256 * MIB, 512 * MIB, 0, 0);
+    return new BuildLimits(Duration.ofMinutes(5), 256 * MIB, 1, 256 * MIB, 512 * MIB, 0, 0);
   }
 
   public BuildLimits withTimeout(Duration value) {
