@@ -4,14 +4,14 @@ package dev.capstan.engine.cli;
  * One inventory id, {@code namespace_name_group_kind}: the namespace is empty for cluster-scoped
  * objects and the group for the core group; a colon in a name is written {@code __}.
  */
-record InventoryId(String namespace, String name, String group, String kind) {
+public record InventoryId(String namespace, String name, String group, String kind) {
 
   /**
    * Parses an id.
    *
    * @throws IllegalArgumentException naming the id when it has fewer than four parts
    */
-  static InventoryId parse(String id) {
+  public static InventoryId parse(String id) {
     if (id == null) {
       throw new IllegalArgumentException("inventory entry without an id");
     }
@@ -31,11 +31,11 @@ record InventoryId(String namespace, String name, String group, String kind) {
   }
 
   /** The apiVersion for version {@code v} of this id's group. */
-  String apiVersion(String version) {
+  public String apiVersion(String version) {
     return group.isEmpty() ? version : group + "/" + version;
   }
 
-  boolean clusterScoped() {
+  public boolean clusterScoped() {
     return namespace.isEmpty();
   }
 }

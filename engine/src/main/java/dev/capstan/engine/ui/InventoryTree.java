@@ -2,6 +2,7 @@ package dev.capstan.engine.ui;
 
 import dev.capstan.api.kustomize.HealthCheckExpression;
 import dev.capstan.api.kustomize.InventoryEntry;
+import dev.capstan.engine.cli.InventoryId;
 import dev.capstan.health.BuiltinLibrary;
 import dev.capstan.health.HealthCheckExpr;
 import dev.capstan.health.HealthEvaluator;
@@ -55,14 +56,14 @@ final class InventoryTree {
       if (read == MAX_OBJECTS) {
         break;
       }
-      Id id;
+      InventoryId id;
       try {
-        id = Id.parse(entry.id());
+        id = InventoryId.parse(entry.id());
       } catch (IllegalArgumentException e) {
         continue;
       }
       read++;
-      tree.computeIfAbsent(id.namespace().isEmpty() ? CLUSTER : id.namespace(), ns -> new TreeMap<>())
+      tree.computeIfAbsent(id.clusterScoped() ? CLUSTER : id.namespace(), ns -> new TreeMap<>())
           .computeIfAbsent(id.kind(), k -> new ArrayList<>())
           .add(line(id, entry.v() == null || entry.v().isEmpty() ? "v1" : entry.v(), health));
     }
@@ -81,11 +82,10 @@ final class InventoryTree {
     return lastEvaluator;
   }
 
-  private Details.ObjectLine line(Id id, String version, HealthEvaluator health) {
-    String apiVersion = id.group().isEmpty() ? version : id.group() + "/" + version;
+  private Details.ObjectLine line(InventoryId id, String version, HealthEvaluator health) {
     try {
-      var resources = client.genericKubernetesResources(apiVersion, id.kind());
-      GenericKubernetesResource object = id.namespace().isEmpty()
+      var resources = client.genericKubernetesResources(id.apiVersion(version), id.kind());
+      GenericKubernetesResource object = id.clusterScoped()
           ? resources.withName(id.name()).get()
           : resources.inNamespace(id.namespace()).withName(id.name()).get();
       if (object == null) {
@@ -108,22 +108,5 @@ final class InventoryTree {
       groups.add(new Details.NamespaceGroup(ns, kindGroups));
     });
     return groups;
-  }
-
-  /** An inventory id, {@code namespace_name_group_kind} (a colon in a name written {@code __}). */
-  record Id(String namespace, String name, String group, String kind) {
-    static Id parse(String id) {
-      if (id == null) {
-        throw new IllegalArgumentException("no id");
-      }
-      int first = id.indexOf('_');
-      int last = id.lastIndexOf('_');
-      int beforeLast = last <= 0 ? -1 : id.lastIndexOf('_', last - 1);
-      if (first < 0 || beforeLast <= first || last == id.length() - 1) {
-        throw new IllegalArgumentException("not namespace_name_group_kind");
-      }
-      String name = id.substring(first + 1, beforeLast).replace("__", ":");
-      return new Id(id.substring(0, first), name, id.substring(beforeLast + 1, last), id.substring(last + 1));
-    }
   }
 }

@@ -38,5 +38,8 @@ class InventoryIdTest {
     assertTrue(e.getMessage().contains("\"demo_web\""), e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> InventoryId.parse("ns__apps_Deployment"));
     assertThrows(IllegalArgumentException.class, () -> InventoryId.parse("ns_web_apps_"));
+    assertThrows(IllegalArgumentException.class, () -> InventoryId.parse("nounderscores"));
+    assertThrows(IllegalArgumentException.class, () -> InventoryId.parse("a_b_"));
+    assertThrows(IllegalArgumentException.class, () -> InventoryId.parse(null));
   }
 }
