@@ -8,9 +8,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 cp_file="$root/engine/target/bench-classpath.txt"
-(cd "$root" && mvn -B -q -o -pl engine test-compile >/dev/null && mvn -B -q -o -pl engine dependency:build-classpath \
-  -Dmdep.outputFile="$cp_file" -Dmdep.includeScope=test >/dev/null) \
-  || { echo "engine/bench/ui.sh: build failed; run mvn -pl engine test-compile to see why" >&2; exit 1; }
+"$root/deploy/bench/classpath" engine "$cp_file"
 cd "$root"
 # shellcheck disable=SC2086
 exec java -Xmx512m ${CAPSTAN_BENCH_JVM:-} -Dlogback.configurationFile="$here/logback-bench.xml" \

@@ -5,9 +5,8 @@
 set -euo pipefail
 module="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$module"
-mvn -B -q -o test-compile
-cp_file="target/bench.classpath"
-mvn -B -q -o dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$cp_file"
+cp_file="$module/target/bench.classpath"
+"$module/../deploy/bench/classpath" source-git "$cp_file"
 exec java -Xms512m -cp "target/classes:target/test-classes:$(cat "$cp_file")" \
   -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
   dev.capstan.source.bench.FetchBenchmark "$@"

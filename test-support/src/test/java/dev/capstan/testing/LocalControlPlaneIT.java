@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -16,7 +18,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** The local control plane behaves like a real cluster: rollouts complete, SSA conflicts are real. */
+/**
+ * The local control plane behaves like a real cluster: rollouts complete, SSA conflicts are real,
+ * and its Service range is of a usual cluster's size.
+ */
 @ExtendWith(KubernetesCluster.class)
 class LocalControlPlaneIT {
 
@@ -50,6 +55,21 @@ class LocalControlPlaneIT {
     assertTrue(conflict.getMessage().contains("manager-one"), conflict.getMessage());
     assertEquals("owner-one",
         client.configMaps().inNamespace(ns.name()).withName("shared").get().getData().get("owner"));
+  }
+
+  @Test
+  void holdsMoreServicesThanASlash24ServiceRangeCould(KubernetesClient client, TestNamespace ns) {
+    int count = 300;
+    for (int i = 0; i < count; i++) {
+      Service service = new ServiceBuilder().withNewMetadata().withName("svc-" + i).withNamespace(ns.name())
+          .endMetadata().withNewSpec().addNewPort().withPort(80).endPort().endSpec().build();
+      client.services().resource(service).create();
+    }
+
+    long withAddress = client.services().inNamespace(ns.name()).list().getItems().stream()
+        .filter(s -> s.getSpec().getClusterIP() != null && !s.getSpec().getClusterIP().isEmpty())
+        .count();
+    assertEquals(count, withAddress);
   }
 
   private static ConfigMap configMap(TestNamespace ns, String owner) {
