@@ -40,10 +40,6 @@ public record ApplyRequest(
     return new ApplyRequest(objects, owner, newForce, timeout, defaultNamespace, listener);
   }
 
-  public ApplyRequest withListener(ApplyListener newListener) {
-    return new ApplyRequest(objects, owner, force, timeout, defaultNamespace, newListener);
-  }
-
   public ApplyRequest withTimeout(Duration newTimeout) {
     return new ApplyRequest(objects, owner, force, newTimeout, defaultNamespace, listener);
   }

@@ -43,11 +43,6 @@ final class KstatusRules {
             DecidedBy.KstatusRule.KIND, group.isEmpty() ? kind : group + "/" + kind));
   }
 
-  /** Whether a kind has its own rule (group and kind only; the version never matters). */
-  boolean hasRule(String group, String kind) {
-    return ruleFor(group, kind) != null;
-  }
-
   private KindRule ruleFor(String group, String kind) {
     switch (group) {
       case "":

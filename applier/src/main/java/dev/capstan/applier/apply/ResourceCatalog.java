@@ -52,11 +52,6 @@ public class ResourceCatalog {
         .map(r -> new ResourceType(group, version, kind, r.getName(), r.getNamespaced()));
   }
 
-  /** Forgets what discovery said, e.g. after CRDs were created. */
-  public void refresh() {
-    byGroupVersion.clear();
-  }
-
   private Discovered discover(String apiVersion) {
     return disk.flatMap(
             cache -> cache.read(client.getMasterUrl(), apiVersion, client.getKubernetesSerialization()))
