@@ -13,12 +13,15 @@ import dev.cel.common.navigation.CelNavigableExpr;
 import dev.cel.common.types.SimpleType;
 import dev.cel.compiler.CelCompiler;
 import dev.cel.compiler.CelCompilerBuilder;
+import dev.cel.compiler.CelCompilerLibrary;
 import dev.cel.extensions.CelExtensions;
 import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelEvaluationException;
+import dev.cel.runtime.CelRuntimeLibrary;
 import dev.cel.runtime.CelStandardFunctions;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -64,6 +67,7 @@ final class CelHealthEnvironment {
             .maxRegexProgramSize(limits.maxRegexProgramSize())
             .build();
     this.guarded = new GuardedBindings(options);
+    List<Extension> extensions = extensions(options);
     this.cel =
         CelFactory.standardCelBuilder()
             .setOptions(options)
@@ -76,22 +80,32 @@ final class CelHealthEnvironment {
                 CelStandardFunctions.newBuilder()
                     .excludeFunctions(GuardedBindings.GUARDED_STANDARD_FUNCTION)
                     .build())
-            .addCompilerLibraries(
-                CelExtensions.strings(),
-                CelExtensions.lists(GuardedBindings.LIST_FUNCTIONS),
-                CelExtensions.math(options),
-                CelExtensions.sets(options),
-                CelExtensions.encoders(options),
-                CelExtensions.optional())
+            .addCompilerLibraries(extensions.stream().map(Extension::declared).toList())
             // The guarded functions are declared to the compiler but left out of the runtime, which
             // then asks each evaluation's budget for them (see GuardedBindings).
             .addFunctionBindings(guarded.runtimeOverrides())
-            .addRuntimeLibraries(
-                CelExtensions.strings(GuardedBindings.UNGUARDED_STRING_FUNCTIONS),
-                CelExtensions.math(options, GuardedBindings.UNGUARDED_MATH_FUNCTIONS),
-                CelExtensions.encoders(options),
-                CelExtensions.optional())
+            .addRuntimeLibraries(extensions.stream().flatMap(e -> e.bound().stream()).toList())
             .build();
+  }
+
+  /**
+   * One CEL extension: all of it declared to the compiler, and bound in the runtime without its
+   * guarded functions; nothing is bound for an extension whose every function is guarded.
+   */
+  private record Extension(CelCompilerLibrary declared, Optional<CelRuntimeLibrary> bound) {}
+
+  private static List<Extension> extensions(CelOptions options) {
+    return List.of(
+        new Extension(
+            CelExtensions.strings(),
+            Optional.of(CelExtensions.strings(GuardedBindings.UNGUARDED_STRING_FUNCTIONS))),
+        new Extension(CelExtensions.lists(GuardedBindings.LIST_FUNCTIONS), Optional.empty()),
+        new Extension(
+            CelExtensions.math(options),
+            Optional.of(CelExtensions.math(options, GuardedBindings.UNGUARDED_MATH_FUNCTIONS))),
+        new Extension(CelExtensions.sets(options), Optional.empty()),
+        new Extension(CelExtensions.encoders(options), Optional.of(CelExtensions.encoders(options))),
+        new Extension(CelExtensions.optional(), Optional.of(CelExtensions.optional())));
   }
 
   /**

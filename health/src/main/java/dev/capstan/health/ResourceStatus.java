@@ -41,8 +41,4 @@ public record ResourceStatus(Status status, String reason, String message, Decid
   static ResourceStatus failed(String reason, String message) {
     return new ResourceStatus(Status.Failed, reason, message);
   }
-
-  static ResourceStatus unknown(String message) {
-    return new ResourceStatus(Status.Unknown, "", message);
-  }
 }

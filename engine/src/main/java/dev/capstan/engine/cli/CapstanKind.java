@@ -51,11 +51,6 @@ record CapstanKind<T extends HasMetadata>(
     return viewer.apply(object);
   }
 
-  /** The name of the CRD that serves this kind. */
-  String crdName() {
-    return plural + "." + group;
-  }
-
   private static ResourceView ofKustomization(Kustomization ks) {
     KustomizationStatus status = ks.getStatus();
     ObjectMeta meta = ks.getMetadata();
