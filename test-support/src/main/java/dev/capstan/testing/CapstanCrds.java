@@ -11,7 +11,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
-/** Installs the committed CRDs from {@code deploy/crds} the way {@code kubectl apply} would. */
+/**
+ * Installs CRDs the way {@code kubectl apply} would, and waits until they are served: the
+ * committed ones from {@code deploy/crds}, or a test's own.
+ */
 public final class CapstanCrds {
   private CapstanCrds() {}
 
@@ -33,6 +36,16 @@ public final class CapstanCrds {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + dir, e);
     }
+  }
+
+  /** Server-side applies one CRD given as YAML and waits until it is Established. */
+  public static CustomResourceDefinition installYaml(KubernetesClient client, String yaml) {
+    CustomResourceDefinition crd = client.getKubernetesSerialization().unmarshal(yaml, CustomResourceDefinition.class);
+    client.apiextensions().v1().customResourceDefinitions().resource(crd)
+        .fieldManager("capstan-tests").forceConflicts().serverSideApply();
+    client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
+        .waitUntilCondition(CapstanCrds::established, 60, TimeUnit.SECONDS);
+    return crd;
   }
 
   private static CustomResourceDefinition load(KubernetesClient client, Path file) {

@@ -3,14 +3,11 @@ package dev.capstan.engine.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import dev.capstan.testing.CapstanCrds;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import java.io.ByteArrayInputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -80,14 +77,7 @@ class ContinuousHealthIT extends EngineTestBase {
   }
 
   private static void installCrd() {
-    CustomResourceDefinition crd = engine.client.apiextensions().v1().customResourceDefinitions()
-        .load(new ByteArrayInputStream(CRD.getBytes(StandardCharsets.UTF_8))).item();
-    engine.client.resource(crd).fieldManager("capstan-tests").forceConflicts().serverSideApply();
-    engine.client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
-        .waitUntilCondition(c -> c.getStatus() != null && c.getStatus().getConditions() != null
-            && c.getStatus().getConditions().stream()
-                .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())),
-            60, TimeUnit.SECONDS);
+    CapstanCrds.installYaml(engine.client, CRD);
   }
 
   private static void setPhase(String phase) {

@@ -6,18 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.engine.ui.UiServer;
+import dev.capstan.testing.CapstanCrds;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -25,7 +24,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -379,14 +377,7 @@ class UiBrowserIT extends EngineTestBase {
   }
 
   private static void installCrd() {
-    CustomResourceDefinition crd = engine.client.apiextensions().v1().customResourceDefinitions()
-        .load(new ByteArrayInputStream(CRD.getBytes(StandardCharsets.UTF_8))).item();
-    engine.client.resource(crd).fieldManager("capstan-tests").forceConflicts().serverSideApply();
-    engine.client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
-        .waitUntilCondition(c -> c.getStatus() != null && c.getStatus().getConditions() != null
-            && c.getStatus().getConditions().stream()
-                .anyMatch(x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())),
-            60, TimeUnit.SECONDS);
+    CapstanCrds.installYaml(engine.client, CRD);
   }
 
   private static void setPhase(String phase) {
