@@ -146,7 +146,7 @@ public final class KustomizationPipeline {
     }
     try {
       DeletionPolicy policy = DeletionPolicy.parse(spec.effectiveDeletionPolicy().name());
-      Duration timeout = spec.timeout() == null ? Duration.ofMinutes(1) : Timings.of(spec).timeout();
+      Duration timeout = Timings.forDeletion(spec);
       List<ObjectResult> results = actingFor(ks).pruner().onKustomizationDeleted(
           policy, spec.pruneEnabled(), Inventories.toApplier(status.inventory()), owner(key), timeout);
       results.stream().filter(ObjectResult::failed).forEach(r ->

@@ -235,6 +235,23 @@ class KustomizationPipelineTest {
     assertEquals(ids(inventory(SETTINGS, WEB)), ids(ks.getStatus().inventory()));
   }
 
+  // ---- failures outside the stages' own --------------------------------------------------------
+
+  @Test
+  void aKustomizationWithZeroDurationsCanBeDeleted() {
+    // The CRD admits 0s; the reconcile stalls on it, the deletion must not.
+    Kustomization ks = withInventory(kustomization("interval: 0s", "timeout: 0s"), WEB);
+    fakes.pipeline.delete(ks);
+    assertEquals(List.of("Deployment/team/web within PT1M"), fakes.deletions);
+  }
+
+  @Test
+  void theTimeoutOfTheSpecBoundsADeletion() {
+    Kustomization ks = withInventory(kustomization("interval: 0s", "timeout: 30s"), WEB);
+    fakes.pipeline.delete(ks);
+    assertEquals(List.of("Deployment/team/web within PT30S"), fakes.deletions);
+  }
+
   // ---- helpers ------------------------------------------------------------------------------
 
   private void healthy() {
