@@ -94,6 +94,13 @@ public final class KustomizationPipeline {
       // down): nothing can be written to the status, so a log line and a retry.
       LOG.warn("{}: the API server could not be reached or refused a request: {}", attempt.key, e.getMessage());
       return retryLater(attempt);
+    } catch (RuntimeException e) {
+      // A defect, not a stage's failure: its message may quote hostile input and its stack trace
+      // is no message for a user, so both go to the log only.
+      LOG.error("{}: reconciliation failed with an unexpected error", attempt.key, e);
+      return failed(attempt, StageFailure.transientFailure(Reason.INTERNAL_ERROR,
+          "reconciliation failed with an unexpected error (" + e.getClass().getSimpleName()
+              + "); the engine's log has the details"));
     }
   }
 

@@ -252,6 +252,26 @@ class KustomizationPipelineTest {
     assertEquals(List.of("Deployment/team/web within PT30S"), fakes.deletions);
   }
 
+  @Test
+  void anUnexpectedExceptionIsATransientFailureWithItsOwnReason() {
+    Kustomization ks = kustomization();
+    fakes.applying = r -> {
+      throw new IllegalStateException("index 7 of secret-looking input");
+    };
+
+    Outcome outcome = fakes.pipeline.reconcile(ks);
+
+    assertEquals(Outcome.Kind.TRANSIENT, outcome.kind());
+    assertEquals(Optional.of(new Backoff(Duration.ofSeconds(1)).delay(1, Duration.ofMinutes(2))),
+        outcome.requeueAfter());
+    assertEquals(List.of(Outcome.Kind.TRANSIENT), fakes.observed, "counted in metrics");
+    Condition ready = ready(ks);
+    assertEquals("False", ready.getStatus());
+    assertEquals("InternalError", ready.getReason());
+    assertEquals("reconciliation failed with an unexpected error (IllegalStateException); the engine's log has "
+        + "the details", ready.getMessage());
+  }
+
   // ---- helpers ------------------------------------------------------------------------------
 
   private void healthy() {
