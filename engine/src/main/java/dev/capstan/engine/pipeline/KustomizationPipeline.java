@@ -365,7 +365,7 @@ public final class KustomizationPipeline {
       return Outcome.terminal();
     }
     if (phase instanceof Phase.Waiting) {
-      return Outcome.waiting(retryInterval(attempt));
+      return Outcome.dependencyNotReady(retryInterval(attempt));
     }
     int failures = retries.failed(attempt.key);
     LOG.info("{}: {} (retry {})", attempt.key, failure.getMessage(), failures);

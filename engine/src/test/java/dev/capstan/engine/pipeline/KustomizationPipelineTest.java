@@ -272,6 +272,19 @@ class KustomizationPipelineTest {
         + "the details", ready.getMessage());
   }
 
+  @Test
+  void waitingForADependencyIsItsOwnOutcome() {
+    Kustomization ks = kustomization("dependsOn: [{name: infra}]");
+
+    Outcome outcome = fakes.pipeline.reconcile(ks);
+
+    assertEquals(Outcome.Kind.DEPENDENCY_NOT_READY, outcome.kind());
+    assertEquals(Optional.of(Duration.ofMinutes(2)), outcome.requeueAfter());
+    assertEquals(List.of(Outcome.Kind.DEPENDENCY_NOT_READY), fakes.observed);
+    assertEquals("DependencyNotReady", ready(ks).getReason());
+    assertEquals(0, fakes.applies.size());
+  }
+
   // ---- helpers ------------------------------------------------------------------------------
 
   private void healthy() {
