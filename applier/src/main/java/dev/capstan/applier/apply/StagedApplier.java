@@ -110,9 +110,8 @@ public final class StagedApplier {
     rejected.forEach(
         (plan, rejection) -> {
           if (rejection.immutableField() && request.force()) {
-            synchronized (recreate) {
-              recreate.put(plan.desired().ref(), rejection);
-            }
+            // On this thread, after every dry-run ended: the writes that read the map start later.
+            recreate.put(plan.desired().ref(), rejection);
           } else {
             results.record(failure(plan.desired().ref(), rejection));
           }

@@ -38,6 +38,8 @@ public enum Reason {
    * refused, or its API server cannot be reached (Flux's reason for a client that cannot be built).
    */
   RECONCILIATION_FAILED("ReconciliationFailed"),
+  /** An unexpected error in the engine (a defect): retried at retryInterval, details in the log. */
+  INTERNAL_ERROR("InternalError"),
   /** A reference the engine's settings forbid (a sourceRef to another namespace). */
   ACCESS_DENIED("AccessDenied");
 

@@ -7,6 +7,7 @@ import dev.capstan.engine.pipeline.ClusterView;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -24,9 +25,11 @@ public final class CacheView implements ClusterView {
     this.gitRepositories = gitRepositorySource;
   }
 
+  /** Empty also before the controllers started, when there is no cache yet. */
   @Override
   public Optional<GitRepository> gitRepository(NamespacedName key) {
-    return gitRepositories.get(new ResourceID(key.name(), key.namespace()));
+    InformerEventSource<GitRepository, Kustomization> cache = gitRepositories;
+    return cache == null ? Optional.empty() : cache.get(new ResourceID(key.name(), key.namespace()));
   }
 
   /** Empty also before the controllers started, when there is no cache yet. */
@@ -36,8 +39,10 @@ public final class CacheView implements ClusterView {
     return cache == null ? Optional.empty() : cache.get(new ResourceID(key.name(), key.namespace()));
   }
 
+  /** None also before the controllers started. */
   @Override
   public Collection<Kustomization> kustomizations() {
-    return kustomizations.list(k -> true).toList();
+    InformerEventSource<Kustomization, Kustomization> cache = kustomizations;
+    return cache == null ? List.of() : cache.list(k -> true).toList();
   }
 }

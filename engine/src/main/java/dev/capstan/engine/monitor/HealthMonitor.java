@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capstan.applier.ObjectRef;
 import dev.capstan.applier.Owner;
 import dev.capstan.applier.apply.ResourceType;
+import dev.capstan.applier.wait.ApplyWaiter;
+import dev.capstan.applier.wait.Lookup;
+import dev.capstan.applier.wait.WaitReason;
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.conditions.KustomizationStatuses;
 import dev.capstan.engine.pipeline.HealthTracking;
@@ -13,17 +16,12 @@ import dev.capstan.engine.pipeline.HealthTracking.ServiceAccount;
 import dev.capstan.engine.pipeline.StatusWriter;
 import dev.capstan.engine.pipeline.WaitTracker;
 import dev.capstan.health.AggregateHealth;
-import dev.capstan.health.Aggregation;
 import dev.capstan.health.HealthEvaluator;
-import dev.capstan.health.ResourceHealth;
-import dev.capstan.health.ResourceStatus;
-import dev.capstan.health.Status;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -218,12 +216,12 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
     return fromCaches(key, t, unreadable(t, types));
   }
 
-  /** The objects of {@code t} its service account may not read, each with its status saying so. */
-  private Map<ObjectRef, ResourceStatus> unreadable(Tracked t, Map<KindInformers.Kind, ResourceType> types) {
+  /** The objects of {@code t} its service account may not read, each with the lookup saying so. */
+  private Map<ObjectRef, Lookup> unreadable(Tracked t, Map<KindInformers.Kind, ResourceType> types) {
     if (t.readAs().isEmpty()) {
       return Map.of();
     }
-    Map<ObjectRef, ResourceStatus> unreadable = new HashMap<>();
+    Map<ObjectRef, Lookup> unreadable = new HashMap<>();
     for (ObjectRef ref : t.objects()) {
       ResourceType type = types.get(KindInformers.Kind.of(ref));
       if (type == null) {
@@ -232,52 +230,45 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
       ReadAccess.Decision decision = access.mayGet(t.cluster(), t.readAs().get(), type.group(), type.plural(),
           type.namespaced() ? ref.namespace() : "");
       if (!decision.allowed()) {
-        String reason = decision.verdict() == ReadAccess.Verdict.DENIED ? "AccessDenied" : "AccessCheckFailed";
-        unreadable.put(ref, new ResourceStatus(Status.Unknown, reason, decision.message()));
+        WaitReason reason = decision.verdict() == ReadAccess.Verdict.DENIED
+            ? WaitReason.ACCESS_DENIED : WaitReason.ACCESS_CHECK_FAILED;
+        unreadable.put(ref, Lookup.notRead(reason, decision.message()));
       }
     }
     return unreadable;
   }
 
   private synchronized Optional<AggregateHealth> fromCaches(NamespacedName key, Tracked t,
-      Map<ObjectRef, ResourceStatus> unreadable) {
+      Map<ObjectRef, Lookup> unreadable) {
     KindInformers informers = clusters.get(t.cluster());
     if (tracked.get(key) != t || informers == null) {
       return Optional.empty(); // replaced (and evaluated again) or untracked meanwhile
     }
-    List<ResourceHealth> healths = new ArrayList<>(t.objects().size());
     for (ObjectRef ref : t.objects()) {
       KindInformers.Kind kind = KindInformers.Kind.of(ref);
-      dev.capstan.health.ObjectRef id =
-          new dev.capstan.health.ObjectRef(ref.apiVersion(), ref.kind(), ref.namespace(), ref.name());
-      if (!informers.watched(kind)) {
-        Optional<String> refusal = informers.refusal(kind);
-        healths.add(new ResourceHealth(id, refusal.isPresent()
-            ? new ResourceStatus(Status.Unknown, "WatchFailed", refusal.get())
-            : new ResourceStatus(Status.Unknown, "KindNotServed",
-                "the API server does not serve " + ref.apiVersion() + "/" + ref.kind())));
-        continue;
-      }
-      ResourceStatus denied = unreadable.get(ref);
-      if (denied != null) {
-        healths.add(new ResourceHealth(id, denied));
-        continue;
-      }
-      if (!informers.synced(kind)) {
+      if (informers.watched(kind) && !unreadable.containsKey(ref) && !informers.synced(kind)) {
         schedule(key);
         return Optional.empty();
       }
-      Optional<GenericKubernetesResource> live = informers.get(ref);
-      if (live.isEmpty()) {
-        healths.add(new ResourceHealth(id, new ResourceStatus(Status.NotFound, "", "not found")));
-        continue;
-      }
-      Map<String, Object> object = mapper.convertValue(live.get(), MAP);
-      if (!HealthEvaluator.isSkipped(object)) {
-        healths.add(new ResourceHealth(id, t.evaluator().status(object)));
-      }
     }
-    return Optional.of(Aggregation.of(healths));
+    return Optional.of(ApplyWaiter.health(t.objects(), ref -> fromCache(informers, unreadable, ref), t.evaluator()));
+  }
+
+  /** One object as the caches have it, or why its health is decided without it. */
+  private Lookup fromCache(KindInformers informers, Map<ObjectRef, Lookup> unreadable, ObjectRef ref) {
+    KindInformers.Kind kind = KindInformers.Kind.of(ref);
+    if (!informers.watched(kind)) {
+      return informers.refusal(kind)
+          .map(refusal -> Lookup.notRead(WaitReason.WATCH_FAILED, refusal))
+          .orElseGet(() -> Lookup.kindNotServed(ref.apiVersion(), ref.kind()));
+    }
+    Lookup denied = unreadable.get(ref);
+    if (denied != null) {
+      return denied;
+    }
+    return informers.get(ref)
+        .map(live -> Lookup.found(mapper.convertValue(live, MAP)))
+        .orElseGet(Lookup::notFound);
   }
 
   @Override

@@ -37,12 +37,16 @@ final class MetricsObserver implements PipelineObserver {
         succeeded ? ReconcileOutcome.SUCCESS : ReconcileOutcome.FAILURE, took);
   }
 
-  /** A health wait in progress is progress, not a failure; suspension did nothing. */
+  /**
+   * A health wait in progress is progress, not a failure; suspension did nothing; waiting for a
+   * dependency is counted apart, so that a chain stuck on one is seen.
+   */
   static ReconcileOutcome result(Outcome.Kind outcome) {
     return switch (outcome) {
       case SUCCEEDED, WAITING -> ReconcileOutcome.SUCCESS;
       case TRANSIENT, TERMINAL -> ReconcileOutcome.FAILURE;
       case SUSPENDED -> ReconcileOutcome.SKIPPED;
+      case DEPENDENCY_NOT_READY -> ReconcileOutcome.DEPENDENCY_NOT_READY;
     };
   }
 }

@@ -6,8 +6,10 @@ import java.util.Locale;
 public enum ReconcileOutcome {
   SUCCESS,
   FAILURE,
-  /** Nothing was done this time: suspended, or waiting for a dependency. */
-  SKIPPED;
+  /** Nothing was done: suspended. */
+  SKIPPED,
+  /** Nothing was tried: waiting for a dependency to become ready. */
+  DEPENDENCY_NOT_READY;
 
   String tag() {
     return name().toLowerCase(Locale.ROOT);

@@ -3,6 +3,7 @@ package dev.capstan.engine.pipeline;
 import dev.capstan.applier.Applier;
 import dev.capstan.applier.apply.Polling;
 import dev.capstan.applier.prune.Pruner;
+import dev.capstan.applier.wait.ApplyWaiter;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.concurrent.Executor;
 
@@ -11,11 +12,11 @@ import java.util.concurrent.Executor;
  * health reads. They share one client, which is either the engine's own or one impersonating the
  * Kustomization's service account.
  */
-public record Acting(KubernetesClient client, Applier applier, Pruner pruner, LiveHealth health) {
+public record Acting(KubernetesClient client, Applying applier, Pruning pruner, ApplyWaiter waiter) {
 
   /** Acting through {@code client}; requests in flight are bounded by {@code executor}. */
   public static Acting of(KubernetesClient client, Executor executor, Polling polling) {
-    return new Acting(client, new Applier(client, executor, polling),
-        new Pruner(client, executor, polling), new LiveHealth(client));
+    return new Acting(client, new Applier(client, executor, polling)::apply,
+        Pruning.of(new Pruner(client, executor, polling)), ApplyWaiter.onCluster(client, executor, polling));
   }
 }

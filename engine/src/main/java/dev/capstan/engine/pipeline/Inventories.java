@@ -6,6 +6,8 @@ import dev.capstan.applier.ObjectRef;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /** Converts between the inventory on a Kustomization's status and the applier's. */
 final class Inventories {
@@ -30,7 +32,7 @@ final class Inventories {
   static dev.capstan.applier.inventory.Inventory union(
       dev.capstan.applier.inventory.Inventory older, Collection<ObjectRef> newer) {
     List<ObjectRef> refs = new ArrayList<>(newer);
-    List<String> ids = newer.stream().map(ObjectRef::inventoryId).toList();
+    Set<String> ids = newer.stream().map(ObjectRef::inventoryId).collect(Collectors.toSet());
     older.refs().stream().filter(r -> !ids.contains(r.inventoryId())).forEach(refs::add);
     return dev.capstan.applier.inventory.Inventory.of(refs);
   }

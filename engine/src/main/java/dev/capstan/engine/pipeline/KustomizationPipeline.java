@@ -16,6 +16,7 @@ import dev.capstan.applier.Owner;
 import dev.capstan.applier.build.BuildErrorKind;
 import dev.capstan.applier.build.BuildResult;
 import dev.capstan.applier.prune.DeletionPolicy;
+import dev.capstan.applier.wait.WaitResult;
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.conditions.ConditionTypes;
 import dev.capstan.engine.conditions.KustomizationStatuses;
@@ -28,7 +29,6 @@ import dev.capstan.engine.remote.RemoteClusterException;
 import dev.capstan.engine.remote.RemoteClusters.Remote;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
-import dev.capstan.health.Status;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -94,6 +94,13 @@ public final class KustomizationPipeline {
       // down): nothing can be written to the status, so a log line and a retry.
       LOG.warn("{}: the API server could not be reached or refused a request: {}", attempt.key, e.getMessage());
       return retryLater(attempt);
+    } catch (RuntimeException e) {
+      // A defect, not a stage's failure: its message may quote hostile input and its stack trace
+      // is no message for a user, so both go to the log only.
+      LOG.error("{}: reconciliation failed with an unexpected error", attempt.key, e);
+      return failed(attempt, StageFailure.transientFailure(Reason.INTERNAL_ERROR,
+          "reconciliation failed with an unexpected error (" + e.getClass().getSimpleName()
+              + "); the engine's log has the details"));
     }
   }
 
@@ -146,7 +153,7 @@ public final class KustomizationPipeline {
     }
     try {
       DeletionPolicy policy = DeletionPolicy.parse(spec.effectiveDeletionPolicy().name());
-      Duration timeout = spec.timeout() == null ? Duration.ofMinutes(1) : Timings.of(spec).timeout();
+      Duration timeout = Timings.forDeletion(spec);
       List<ObjectResult> results = actingFor(ks).pruner().onKustomizationDeleted(
           policy, spec.pruneEnabled(), Inventories.toApplier(status.inventory()), owner(key), timeout);
       results.stream().filter(ObjectResult::failed).forEach(r ->
@@ -287,26 +294,31 @@ public final class KustomizationPipeline {
 
   private Outcome checkWait(Attempt attempt, WaitTracker.PendingWait wait) {
     attempt.inventory = wait.inventory();
-    AggregateHealth health = attempt.acting.health().of(wait.objects(), wait.evaluator());
-    attempt.health = health;
     Instant now = parts.clock().instant();
-    if (health.status() == Status.Current) {
-      waitEnded(attempt, wait, true, now);
-      return succeeded(attempt);
+    WaitResult result = WaitResult.of(attempt.acting.waiter().health(wait.objects(), wait.evaluator()), now,
+        wait.deadline());
+    AggregateHealth health = result.health();
+    attempt.health = health;
+    switch (result.verdict()) {
+      case CURRENT -> {
+        waitEnded(attempt, wait, true, now);
+        return succeeded(attempt);
+      }
+      case FAILED -> {
+        waitEnded(attempt, wait, false, now);
+        throw StageFailure.transientFailure(Reason.HEALTH_CHECK_FAILED, "health check failed: " + health.message());
+      }
+      case TIMED_OUT -> {
+        waitEnded(attempt, wait, false, now);
+        throw StageFailure.transientFailure(Reason.HEALTH_CHECK_FAILED, "timeout waiting for: " + health.message());
+      }
+      default -> {
+        write(attempt, new Phase.Progressing(
+            "Applied revision " + attempt.revision + ", waiting for: " + health.message()));
+        Duration remaining = Duration.between(now, wait.deadline());
+        return Outcome.waiting(remaining.compareTo(parts.waitPoll()) < 0 ? remaining : parts.waitPoll());
+      }
     }
-    if (health.status() == Status.Failed) {
-      waitEnded(attempt, wait, false, now);
-      throw StageFailure.transientFailure(Reason.HEALTH_CHECK_FAILED, "health check failed: " + health.message());
-    }
-    if (!now.isBefore(wait.deadline())) {
-      waitEnded(attempt, wait, false, now);
-      throw StageFailure.transientFailure(Reason.HEALTH_CHECK_FAILED,
-          "timeout waiting for: " + health.message());
-    }
-    write(attempt, new Phase.Progressing(
-        "Applied revision " + attempt.revision + ", waiting for: " + health.message()));
-    Duration remaining = Duration.between(now, wait.deadline());
-    return Outcome.waiting(remaining.compareTo(parts.waitPoll()) < 0 ? remaining : parts.waitPoll());
   }
 
   private void waitEnded(Attempt attempt, WaitTracker.PendingWait wait, boolean healthy, Instant now) {
@@ -353,7 +365,7 @@ public final class KustomizationPipeline {
       return Outcome.terminal();
     }
     if (phase instanceof Phase.Waiting) {
-      return Outcome.waiting(retryInterval(attempt));
+      return Outcome.dependencyNotReady(retryInterval(attempt));
     }
     int failures = retries.failed(attempt.key);
     LOG.info("{}: {} (retry {})", attempt.key, failure.getMessage(), failures);

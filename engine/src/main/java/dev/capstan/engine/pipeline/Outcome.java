@@ -15,8 +15,10 @@ public record Outcome(Kind kind, Optional<Duration> requeueAfter) {
   public enum Kind {
     /** Applied and healthy: come back at the interval. */
     SUCCEEDED,
-    /** Nothing failed, something is not there yet (health, a dependency): come back soon. */
+    /** Applied, the objects are not healthy yet: look again soon. */
     WAITING,
+    /** A dependency is not ready: nothing was tried; come back at retryInterval. */
+    DEPENDENCY_NOT_READY,
     /** A failure that may go away by itself: retry with backoff capped at retryInterval. */
     TRANSIENT,
     /** A failure only a change can fix: stalled, no retry. */
@@ -31,6 +33,10 @@ public record Outcome(Kind kind, Optional<Duration> requeueAfter) {
 
   static Outcome waiting(Duration after) {
     return new Outcome(Kind.WAITING, Optional.of(after));
+  }
+
+  static Outcome dependencyNotReady(Duration after) {
+    return new Outcome(Kind.DEPENDENCY_NOT_READY, Optional.of(after));
   }
 
   static Outcome retry(Duration after) {

@@ -29,7 +29,7 @@ public record PipelineParts(
     ManifestBuilder builder,
     StoredTrees trees,
     ServiceAccountClients accounts,
-    StatusWriter statuses,
+    StatusWrites statuses,
     HealthTracking tracking,
     WaitTracker waits,
     BuiltinLibrary library,

@@ -25,7 +25,7 @@ import java.util.function.Supplier;
  * capstan}). Writes of one object are serialized, and a status equal to the one already there is
  * not written at all.
  */
-public final class StatusWriter {
+public final class StatusWriter implements StatusWrites {
   /** Field manager of every status write. */
   public static final String FIELD_MANAGER = "capstan-status";
 
@@ -49,6 +49,7 @@ public final class StatusWriter {
   }
 
   /** Writes a Kustomization's status unless it is unchanged; returns the status now in place. */
+  @Override
   public KustomizationStatus write(Kustomization current, KustomizationStatus next) {
     if (Objects.equals(current.getStatus(), next)) {
       return next;
@@ -119,6 +120,7 @@ public final class StatusWriter {
   }
 
   /** Drops what this writer keeps about a deleted object. */
+  @Override
   public void forget(HasMetadata object) {
     locks.remove(lockKey(object));
     writtenVersions.remove(lockKey(object));

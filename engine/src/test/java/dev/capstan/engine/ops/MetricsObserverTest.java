@@ -19,4 +19,10 @@ class MetricsObserverTest {
     assertEquals(ReconcileOutcome.SUCCESS, MetricsObserver.result(Outcome.Kind.WAITING));
     assertEquals(ReconcileOutcome.SKIPPED, MetricsObserver.result(Outcome.Kind.SUSPENDED));
   }
+
+  @Test
+  void waitingForADependencyIsNeitherSuccessNorSkipped() {
+    assertEquals(ReconcileOutcome.DEPENDENCY_NOT_READY, MetricsObserver.result(Outcome.Kind.DEPENDENCY_NOT_READY));
+    assertEquals("dependency_not_ready", ReconcileOutcome.DEPENDENCY_NOT_READY.tag());
+  }
 }

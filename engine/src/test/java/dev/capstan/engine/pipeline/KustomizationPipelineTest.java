@@ -1,0 +1,308 @@
+package dev.capstan.engine.pipeline;
+
+import static dev.capstan.engine.pipeline.PipelineFakes.WAIT_POLL;
+import static dev.capstan.engine.pipeline.PipelineFakes.ids;
+import static dev.capstan.engine.pipeline.PipelineFakes.inventory;
+import static dev.capstan.engine.pipeline.PipelineFakes.kustomization;
+import static dev.capstan.engine.pipeline.PipelineFakes.ref;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.kustomize.KustomizationStatus;
+import dev.capstan.applier.Action;
+import dev.capstan.applier.ApplyResult;
+import dev.capstan.applier.ObjectRef;
+import dev.capstan.applier.ObjectResult;
+import dev.capstan.applier.inventory.Inventory;
+import dev.capstan.engine.conditions.ConditionTypes;
+import dev.capstan.engine.conditions.KustomizationStatuses;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The decisions of one reconcile, with the cluster played by {@link PipelineFakes}. */
+class KustomizationPipelineTest {
+  private static final ObjectRef WEB = ref("Deployment", "web");
+  private static final ObjectRef SETTINGS = ref("ConfigMap", "settings");
+  private static final ObjectRef OLD = ref("ConfigMap", "old");
+
+  private final PipelineFakes fakes = new PipelineFakes();
+
+  @AfterEach
+  void close() {
+    fakes.close();
+  }
+
+  // ---- the wait -----------------------------------------------------------------------------
+
+  @Test
+  void aWaitInProgressRequeuesAtThePollAndDoesNotApplyAgainUntilHealthy() {
+    Kustomization ks = kustomization();
+    fakes.live("Deployment/web", "rolling");
+    fakes.live("ConfigMap/settings", "ready");
+
+    Outcome first = fakes.pipeline.reconcile(ks);
+    assertEquals(Outcome.Kind.WAITING, first.kind());
+    assertEquals(Optional.of(WAIT_POLL), first.requeueAfter());
+    Condition ready = ready(ks);
+    assertEquals("Unknown", ready.getStatus());
+    assertTrue(ready.getMessage().startsWith("Applied revision " + fakes.revision() + ", waiting for: Deployment/team/web is InProgress"),
+        ready.getMessage());
+
+    fakes.clock.advance(Duration.ofSeconds(30));
+    assertEquals(Outcome.Kind.WAITING, fakes.pipeline.reconcile(ks).kind());
+    fakes.live("Deployment/web", "ready");
+    Outcome done = fakes.pipeline.reconcile(ks);
+
+    assertEquals(Outcome.Kind.SUCCEEDED, done.kind());
+    assertEquals(Optional.of(Duration.ofMinutes(10)), done.requeueAfter());
+    assertEquals(1, fakes.applies.size(), "the wait looked again without applying again");
+    assertEquals("True", ready(ks).getStatus());
+    assertEquals(fakes.revision(), ks.getStatus().lastAppliedRevision());
+    assertEquals(List.of(true), fakes.healthWaits);
+  }
+
+  @Test
+  void aMissingObjectIsNotFoundAndKeepsTheWaitGoingUntilTheTimeout() {
+    Kustomization ks = kustomization();
+    fakes.live("Deployment/web", "ready");
+
+    assertEquals(Outcome.Kind.WAITING, fakes.pipeline.reconcile(ks).kind());
+    fakes.clock.advance(Duration.ofMinutes(4).plusSeconds(59));
+    Outcome last = fakes.pipeline.reconcile(ks);
+    assertEquals(Outcome.Kind.WAITING, last.kind());
+    assertEquals(Optional.of(Duration.ofSeconds(1)), last.requeueAfter(), "no later than the deadline");
+    fakes.clock.advance(Duration.ofSeconds(1));
+    Outcome timedOut = fakes.pipeline.reconcile(ks);
+
+    assertEquals(Outcome.Kind.TRANSIENT, timedOut.kind());
+    Condition ready = ready(ks);
+    assertEquals("False", ready.getStatus());
+    assertEquals("HealthCheckFailed", ready.getReason());
+    assertEquals("timeout waiting for: ConfigMap/team/settings is NotFound: not found", ready.getMessage());
+    assertEquals(List.of(false), fakes.healthWaits);
+  }
+
+  @Test
+  void aFailedObjectEndsTheWaitAtOnce() {
+    Kustomization ks = kustomization();
+    fakes.live("Deployment/web", "stuck");
+    fakes.live("ConfigMap/settings", "ready");
+
+    Outcome outcome = fakes.pipeline.reconcile(ks);
+
+    assertEquals(Outcome.Kind.TRANSIENT, outcome.kind());
+    assertEquals("HealthCheckFailed", ready(ks).getReason());
+    assertTrue(ready(ks).getMessage().startsWith("health check failed: Deployment/team/web is Failed"),
+        ready(ks).getMessage());
+  }
+
+  @Test
+  void aNewGenerationReplacesTheWaitInProgress() {
+    Kustomization ks = kustomization();
+    fakes.live("Deployment/web", "rolling");
+    fakes.live("ConfigMap/settings", "ready");
+    fakes.pipeline.reconcile(ks);
+
+    ks.getMetadata().setGeneration(2L);
+    fakes.pipeline.reconcile(ks);
+
+    assertEquals(2, fakes.applies.size());
+  }
+
+  @Test
+  void withoutWaitNothingIsWaitedFor() {
+    Kustomization ks = kustomization("wait: false");
+    assertEquals(Outcome.Kind.SUCCEEDED, fakes.pipeline.reconcile(ks).kind());
+    assertEquals(List.of(), fakes.healthWaits);
+  }
+
+  // ---- announce -----------------------------------------------------------------------------
+
+  @Test
+  void aRepeatOfWhatIsAppliedIsNotAnnouncedAsProgressing() {
+    Kustomization ks = kustomization();
+    healthy();
+    fakes.pipeline.reconcile(ks);
+    assertEquals("True", ready(ks).getStatus());
+    int writes = fakes.written.size();
+
+    fakes.clock.advance(Duration.ofMinutes(10));
+    assertEquals(Outcome.Kind.SUCCEEDED, fakes.pipeline.reconcile(ks).kind());
+
+    assertTrue(fakes.written.subList(writes, fakes.written.size()).stream().noneMatch(this::progressing),
+        "Ready stayed True throughout the repeat");
+  }
+
+  @Test
+  void aReconcileRequestOrANewGenerationIsAnnounced() {
+    Kustomization ks = kustomization();
+    healthy();
+    fakes.pipeline.reconcile(ks);
+
+    ks.getMetadata().setAnnotations(Map.of(KustomizationPipeline.REQUESTED_AT, "2026-01-01T00:05:00Z"));
+    int writes = fakes.written.size();
+    fakes.pipeline.reconcile(ks);
+    assertTrue(fakes.written.subList(writes, fakes.written.size()).stream().anyMatch(this::progressing));
+
+    ks.getMetadata().setGeneration(2L);
+    writes = fakes.written.size();
+    fakes.pipeline.reconcile(ks);
+    assertTrue(fakes.written.subList(writes, fakes.written.size()).stream().anyMatch(this::progressing));
+  }
+
+  @Test
+  void aFailedPreviousAttemptIsNotARepeat() {
+    Kustomization ks = kustomization();
+    healthy();
+    fakes.applying = r -> new ApplyResult(List.of(new ObjectResult(WEB, Action.FAILED, "refused")), Inventory.EMPTY);
+    fakes.pipeline.reconcile(ks);
+    fakes.applying = PipelineFakes::allCreated;
+    int writes = fakes.written.size();
+
+    fakes.pipeline.reconcile(ks);
+
+    assertTrue(fakes.written.subList(writes, fakes.written.size()).stream().anyMatch(this::progressing));
+  }
+
+  // ---- the inventory kept -------------------------------------------------------------------
+
+  @Test
+  void aPartialApplyKeepsThePreviousInventoryAndAddsWhatWasWritten() {
+    Kustomization ks = withInventory(kustomization(), OLD);
+    fakes.applying = r -> new ApplyResult(List.of(
+        ObjectResult.of(SETTINGS, Action.CREATED), new ObjectResult(WEB, Action.FAILED, "refused")),
+        Inventory.of(List.of(WEB, SETTINGS)));
+
+    Outcome outcome = fakes.pipeline.reconcile(ks);
+
+    assertEquals(Outcome.Kind.TRANSIENT, outcome.kind());
+    assertEquals("ApplyFailed", ready(ks).getReason());
+    assertEquals(ids(inventory(OLD, SETTINGS)), ids(ks.getStatus().inventory()));
+  }
+
+  @Test
+  void objectsSkippedByAFailedApplyAreNotAddedToTheInventory() {
+    Kustomization ks = withInventory(kustomization(), OLD);
+    fakes.applying = r -> new ApplyResult(List.of(
+        new ObjectResult(SETTINGS, Action.SKIPPED, "not applied"), new ObjectResult(WEB, Action.FAILED, "refused")),
+        Inventory.of(List.of(WEB, SETTINGS)));
+
+    fakes.pipeline.reconcile(ks);
+
+    assertEquals(ids(inventory(OLD)), ids(ks.getStatus().inventory()));
+  }
+
+  @Test
+  void anApplyCutShortKeepsThePreviousInventory() {
+    Kustomization ks = withInventory(kustomization(), OLD, WEB);
+    fakes.applying = r -> {
+      throw new KubernetesClientException("connection reset");
+    };
+
+    assertEquals(Outcome.Kind.TRANSIENT, fakes.pipeline.reconcile(ks).kind());
+
+    assertEquals("ApplyFailed", ready(ks).getReason());
+    assertEquals(ids(inventory(OLD, WEB)), ids(ks.getStatus().inventory()));
+  }
+
+  @Test
+  void aPruneFailureKeepsTheObjectsItCouldNotDelete() {
+    ObjectRef gone = ref("ConfigMap", "gone");
+    Kustomization ks = withInventory(kustomization(), OLD, gone, WEB);
+    fakes.pruning = refs -> refs.stream()
+        .map(r -> r.equals(OLD) ? new ObjectResult(r, Action.FAILED, "forbidden") : ObjectResult.of(r, Action.DELETED))
+        .toList();
+
+    Outcome outcome = fakes.pipeline.reconcile(ks);
+
+    assertEquals(Outcome.Kind.TRANSIENT, outcome.kind());
+    assertEquals("PruneFailed", ready(ks).getReason());
+    assertEquals("prune failed: ConfigMap/team/old: forbidden", ready(ks).getMessage());
+    assertEquals(ids(inventory(OLD, SETTINGS, WEB)), ids(ks.getStatus().inventory()));
+  }
+
+  @Test
+  void aSuccessfulApplyAndPruneKeepsExactlyTheRevision() {
+    Kustomization ks = withInventory(kustomization("wait: false"), OLD, WEB);
+    fakes.pipeline.reconcile(ks);
+    assertEquals(ids(inventory(SETTINGS, WEB)), ids(ks.getStatus().inventory()));
+  }
+
+  // ---- failures outside the stages' own --------------------------------------------------------
+
+  @Test
+  void aKustomizationWithZeroDurationsCanBeDeleted() {
+    // The CRD admits 0s; the reconcile stalls on it, the deletion must not.
+    Kustomization ks = withInventory(kustomization("interval: 0s", "timeout: 0s"), WEB);
+    fakes.pipeline.delete(ks);
+    assertEquals(List.of("Deployment/team/web within PT1M"), fakes.deletions);
+  }
+
+  @Test
+  void theTimeoutOfTheSpecBoundsADeletion() {
+    Kustomization ks = withInventory(kustomization("interval: 0s", "timeout: 30s"), WEB);
+    fakes.pipeline.delete(ks);
+    assertEquals(List.of("Deployment/team/web within PT30S"), fakes.deletions);
+  }
+
+  @Test
+  void anUnexpectedExceptionIsATransientFailureWithItsOwnReason() {
+    Kustomization ks = kustomization();
+    fakes.applying = r -> {
+      throw new IllegalStateException("index 7 of secret-looking input");
+    };
+
+    Outcome outcome = fakes.pipeline.reconcile(ks);
+
+    assertEquals(Outcome.Kind.TRANSIENT, outcome.kind());
+    assertEquals(Optional.of(new Backoff(Duration.ofSeconds(1)).delay(1, Duration.ofMinutes(2))),
+        outcome.requeueAfter());
+    assertEquals(List.of(Outcome.Kind.TRANSIENT), fakes.observed, "counted in metrics");
+    Condition ready = ready(ks);
+    assertEquals("False", ready.getStatus());
+    assertEquals("InternalError", ready.getReason());
+    assertEquals("reconciliation failed with an unexpected error (IllegalStateException); the engine's log has "
+        + "the details", ready.getMessage());
+  }
+
+  @Test
+  void waitingForADependencyIsItsOwnOutcome() {
+    Kustomization ks = kustomization("dependsOn: [{name: infra}]");
+
+    Outcome outcome = fakes.pipeline.reconcile(ks);
+
+    assertEquals(Outcome.Kind.DEPENDENCY_NOT_READY, outcome.kind());
+    assertEquals(Optional.of(Duration.ofMinutes(2)), outcome.requeueAfter());
+    assertEquals(List.of(Outcome.Kind.DEPENDENCY_NOT_READY), fakes.observed);
+    assertEquals("DependencyNotReady", ready(ks).getReason());
+    assertEquals(0, fakes.applies.size());
+  }
+
+  // ---- helpers ------------------------------------------------------------------------------
+
+  private void healthy() {
+    fakes.live("Deployment/web", "ready");
+    fakes.live("ConfigMap/settings", "ready");
+  }
+
+  private boolean progressing(KustomizationStatus status) {
+    return KustomizationStatuses.condition(status, ConditionTypes.READY)
+        .map(c -> "Unknown".equals(c.getStatus())).orElse(false);
+  }
+
+  private static Condition ready(Kustomization ks) {
+    return KustomizationStatuses.condition(ks.getStatus(), ConditionTypes.READY).orElseThrow();
+  }
+
+  private static Kustomization withInventory(Kustomization ks, ObjectRef... refs) {
+    ks.setStatus(new KustomizationStatus(null, List.of(), null, null, null, inventory(refs)));
+    return ks;
+  }
+}
