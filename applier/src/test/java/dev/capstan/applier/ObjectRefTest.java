@@ -3,6 +3,7 @@ package dev.capstan.applier;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.capstan.applier.inventory.InventoryEntry;
+import dev.capstan.health.ObjectRef;
 import org.junit.jupiter.api.Test;
 
 class ObjectRefTest {

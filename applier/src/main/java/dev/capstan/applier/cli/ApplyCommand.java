@@ -10,6 +10,7 @@ import dev.capstan.applier.apply.Polling;
 import dev.capstan.applier.inventory.ConfigMapInventoryStore;
 import dev.capstan.applier.inventory.Inventory;
 import dev.capstan.applier.prune.Pruner;
+import dev.capstan.health.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintWriter;
@@ -128,7 +129,7 @@ public final class ApplyCommand implements Callable<Integer> {
     return 0;
   }
 
-  private static List<dev.capstan.applier.ObjectRef> objects(ApplyResult result) {
+  private static List<ObjectRef> objects(ApplyResult result) {
     return result.inventory().refs();
   }
 }

@@ -1,12 +1,12 @@
 package dev.capstan.applier.cli;
 
-import dev.capstan.applier.ObjectRef;
 import dev.capstan.applier.apply.DesiredObject;
 import dev.capstan.applier.apply.Polling;
 import dev.capstan.applier.apply.ResourceCatalog;
 import dev.capstan.applier.apply.ResourceType;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
+import dev.capstan.health.ObjectRef;
 import dev.capstan.health.Status;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -1,6 +1,6 @@
 package dev.capstan.applier.inventory;
 
-import dev.capstan.applier.ObjectRef;
+import dev.capstan.health.ObjectRef;
 
 /**
  * One Flux-compatible inventory entry: {@code id} is {@code namespace_name_group_kind} and

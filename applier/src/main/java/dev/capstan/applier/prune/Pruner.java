@@ -1,13 +1,13 @@
 package dev.capstan.applier.prune;
 
 import dev.capstan.applier.Action;
-import dev.capstan.applier.ObjectRef;
 import dev.capstan.applier.ObjectResult;
 import dev.capstan.applier.Owner;
 import dev.capstan.applier.apply.Polling;
 import dev.capstan.applier.apply.ResourceCatalog;
 import dev.capstan.applier.apply.ResourceType;
 import dev.capstan.applier.inventory.Inventory;
+import dev.capstan.health.ObjectRef;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -2,7 +2,6 @@ package dev.capstan.engine.monitor;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.capstan.applier.ObjectRef;
 import dev.capstan.applier.Owner;
 import dev.capstan.applier.apply.ResourceType;
 import dev.capstan.engine.NamespacedName;
@@ -15,6 +14,7 @@ import dev.capstan.engine.pipeline.WaitTracker;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.Aggregation;
 import dev.capstan.health.HealthEvaluator;
+import dev.capstan.health.ObjectRef;
 import dev.capstan.health.ResourceHealth;
 import dev.capstan.health.ResourceStatus;
 import dev.capstan.health.Status;
@@ -248,11 +248,9 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
     List<ResourceHealth> healths = new ArrayList<>(t.objects().size());
     for (ObjectRef ref : t.objects()) {
       KindInformers.Kind kind = KindInformers.Kind.of(ref);
-      dev.capstan.health.ObjectRef id =
-          new dev.capstan.health.ObjectRef(ref.apiVersion(), ref.kind(), ref.namespace(), ref.name());
       if (!informers.watched(kind)) {
         Optional<String> refusal = informers.refusal(kind);
-        healths.add(new ResourceHealth(id, refusal.isPresent()
+        healths.add(new ResourceHealth(ref, refusal.isPresent()
             ? new ResourceStatus(Status.Unknown, "WatchFailed", refusal.get())
             : new ResourceStatus(Status.Unknown, "KindNotServed",
                 "the API server does not serve " + ref.apiVersion() + "/" + ref.kind())));
@@ -260,7 +258,7 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
       }
       ResourceStatus denied = unreadable.get(ref);
       if (denied != null) {
-        healths.add(new ResourceHealth(id, denied));
+        healths.add(new ResourceHealth(ref, denied));
         continue;
       }
       if (!informers.synced(kind)) {
@@ -269,12 +267,12 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
       }
       Optional<GenericKubernetesResource> live = informers.get(ref);
       if (live.isEmpty()) {
-        healths.add(new ResourceHealth(id, new ResourceStatus(Status.NotFound, "", "not found")));
+        healths.add(new ResourceHealth(ref, new ResourceStatus(Status.NotFound, "", "not found")));
         continue;
       }
       Map<String, Object> object = mapper.convertValue(live.get(), MAP);
       if (!HealthEvaluator.isSkipped(object)) {
-        healths.add(new ResourceHealth(id, t.evaluator().status(object)));
+        healths.add(new ResourceHealth(ref, t.evaluator().status(object)));
       }
     }
     return Optional.of(Aggregation.of(healths));

@@ -2,7 +2,7 @@ package dev.capstan.engine.pipeline;
 
 import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.api.kustomize.InventoryEntry;
-import dev.capstan.applier.ObjectRef;
+import dev.capstan.health.ObjectRef;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

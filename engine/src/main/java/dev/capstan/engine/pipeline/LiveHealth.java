@@ -2,12 +2,12 @@ package dev.capstan.engine.pipeline;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.capstan.applier.ObjectRef;
 import dev.capstan.applier.apply.ResourceCatalog;
 import dev.capstan.applier.apply.ResourceType;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.Aggregation;
 import dev.capstan.health.HealthEvaluator;
+import dev.capstan.health.ObjectRef;
 import dev.capstan.health.ResourceHealth;
 import dev.capstan.health.ResourceStatus;
 import dev.capstan.health.Status;
@@ -44,12 +44,10 @@ public final class LiveHealth {
   }
 
   private Optional<ResourceHealth> healthOf(ObjectRef ref, HealthEvaluator evaluator, ResourceCatalog catalog) {
-    dev.capstan.health.ObjectRef id =
-        new dev.capstan.health.ObjectRef(ref.apiVersion(), ref.kind(), ref.namespace(), ref.name());
     try {
       Optional<ResourceType> type = catalog.find(ref.apiVersion(), ref.kind());
       if (type.isEmpty()) {
-        return Optional.of(new ResourceHealth(id, new ResourceStatus(Status.Unknown, "KindNotServed",
+        return Optional.of(new ResourceHealth(ref, new ResourceStatus(Status.Unknown, "KindNotServed",
             "the API server does not serve " + ref.apiVersion() + "/" + ref.kind())));
       }
       var resources = client.genericKubernetesResources(type.get().context());
@@ -58,15 +56,15 @@ public final class LiveHealth {
               ? resources.inNamespace(ref.namespace()).withName(ref.name()).get()
               : resources.withName(ref.name()).get();
       if (live == null) {
-        return Optional.of(new ResourceHealth(id, new ResourceStatus(Status.NotFound, "", "not found")));
+        return Optional.of(new ResourceHealth(ref, new ResourceStatus(Status.NotFound, "", "not found")));
       }
       Map<String, Object> object = mapper.convertValue(live, MAP);
       if (HealthEvaluator.isSkipped(object)) {
         return Optional.empty();
       }
-      return Optional.of(new ResourceHealth(id, evaluator.status(object)));
+      return Optional.of(new ResourceHealth(ref, evaluator.status(object)));
     } catch (KubernetesClientException e) {
-      return Optional.of(new ResourceHealth(id, new ResourceStatus(Status.Unknown, "ReadFailed",
+      return Optional.of(new ResourceHealth(ref, new ResourceStatus(Status.Unknown, "ReadFailed",
           "cannot read: " + (e.getStatus() != null ? e.getStatus().getMessage() : e.getMessage()))));
     }
   }
