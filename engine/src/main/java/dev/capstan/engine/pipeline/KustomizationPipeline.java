@@ -1,6 +1,7 @@
 package dev.capstan.engine.pipeline;
 
 import dev.capstan.api.common.ReconcileRequest;
+import dev.capstan.api.kustomize.DeletionPolicy;
 import dev.capstan.api.kustomize.HealthCheckReference;
 import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.api.kustomize.Kustomization;
@@ -8,13 +9,14 @@ import dev.capstan.api.kustomize.KustomizationSpec;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.source.Artifact;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.applier.Action;
 import dev.capstan.applier.ApplyRequest;
 import dev.capstan.applier.ApplyResult;
 import dev.capstan.applier.ObjectResult;
 import dev.capstan.applier.Owner;
 import dev.capstan.applier.build.BuildErrorKind;
 import dev.capstan.applier.build.BuildResult;
-import dev.capstan.applier.prune.DeletionPolicy;
+import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.conditions.ConditionTypes;
 import dev.capstan.engine.conditions.KustomizationStatuses;
@@ -145,10 +147,13 @@ public final class KustomizationPipeline {
       return;
     }
     try {
-      DeletionPolicy policy = DeletionPolicy.parse(spec.effectiveDeletionPolicy().name());
+      DeletionPolicy policy = spec.effectiveDeletionPolicy();
+      if (!policy.deletesObjects(spec.pruneEnabled())) {
+        return;
+      }
       Duration timeout = spec.timeout() == null ? Duration.ofMinutes(1) : Timings.of(spec).timeout();
-      List<ObjectResult> results = actingFor(ks).pruner().onKustomizationDeleted(
-          policy, spec.pruneEnabled(), Inventories.toApplier(status.inventory()), owner(key), timeout);
+      List<ObjectResult> results = actingFor(ks).pruner().deleteInventory(
+          Inventories.toApplier(status.inventory()), owner(key), timeout, policy.waitsForTermination());
       results.stream().filter(ObjectResult::failed).forEach(r ->
           LOG.warn("{}: could not delete {} on deletion: {}", key, r.ref(), r.reason()));
     } catch (RemoteClusterException e) {
@@ -247,7 +252,7 @@ public final class KustomizationPipeline {
     }
     if (!result.succeeded()) {
       List<ObjectRef> written = result.objects().stream()
-          .filter(r -> !r.failed() && r.action() != dev.capstan.applier.Action.SKIPPED)
+          .filter(r -> !r.failed() && r.action() != Action.SKIPPED)
           .map(ObjectResult::ref).toList();
       attempt.inventory = Inventories.toStatus(
           Inventories.union(previousInventory(attempt), written));
@@ -270,7 +275,7 @@ public final class KustomizationPipeline {
           failures.stream().map(ObjectResult::ref).toList()));
       throw StageFailure.transientFailure(Reason.PRUNE_FAILED, "prune failed: " + describe(failures));
     }
-    return (int) results.stream().filter(r -> r.action() == dev.capstan.applier.Action.DELETED).count();
+    return (int) results.stream().filter(r -> r.action() == Action.DELETED).count();
   }
 
   private Outcome startWait(Attempt attempt, HealthEvaluator evaluator) {
@@ -416,7 +421,7 @@ public final class KustomizationPipeline {
     }).toList();
   }
 
-  private static dev.capstan.applier.inventory.Inventory previousInventory(Attempt attempt) {
+  private static InventorySet previousInventory(Attempt attempt) {
     KustomizationStatus status = attempt.object.getStatus();
     Inventory inventory = status == null ? null : status.inventory();
     return Inventories.toApplier(inventory);
@@ -428,8 +433,8 @@ public final class KustomizationPipeline {
 
   private static int changed(List<ObjectResult> results) {
     return (int) results.stream()
-        .filter(r -> r.action() == dev.capstan.applier.Action.CREATED
-            || r.action() == dev.capstan.applier.Action.CONFIGURED)
+        .filter(r -> r.action() == Action.CREATED
+            || r.action() == Action.CONFIGURED)
         .count();
   }
 
