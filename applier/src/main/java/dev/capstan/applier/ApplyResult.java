@@ -1,6 +1,6 @@
 package dev.capstan.applier;
 
-import dev.capstan.applier.inventory.Inventory;
+import dev.capstan.applier.inventory.InventorySet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -9,7 +9,7 @@ import java.util.TreeMap;
  * The outcome of applying one revision: one result per object, and the revision's inventory
  * (every object it contains, whether written or not).
  */
-public record ApplyResult(List<ObjectResult> objects, Inventory inventory) {
+public record ApplyResult(List<ObjectResult> objects, InventorySet inventory) {
 
   public ApplyResult {
     objects = List.copyOf(objects);

@@ -1,5 +1,7 @@
 package dev.capstan.applier;
 
+import dev.capstan.health.ObjectRef;
+
 /** The outcome for one object; {@code reason} is the API server's message when it failed. */
 public record ObjectResult(ObjectRef ref, Action action, String reason) {
 

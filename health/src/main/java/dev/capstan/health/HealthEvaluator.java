@@ -107,7 +107,7 @@ public final class HealthEvaluator {
 
   /** The status of one object together with its identity. */
   public ResourceHealth health(Map<String, ?> object) {
-    return new ResourceHealth(object == null ? new ObjectRef("", "", "", "") : ObjectRef.of(object), status(object));
+    return new ResourceHealth(object == null ? ObjectRef.of("", "", "", "") : ObjectRef.of(object), status(object));
   }
 
   /** Whether a CEL check (user or built-in) decides the health of this apiVersion/kind. */

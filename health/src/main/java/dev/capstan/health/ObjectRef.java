@@ -1,31 +1,84 @@
 package dev.capstan.health;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Map;
 
-/** The identity of an object: apiVersion, kind, namespace (empty if cluster-scoped) and name. */
-public record ObjectRef(String apiVersion, String kind, String namespace, String name) {
+/**
+ * Identity of one Kubernetes object: group, version, kind, namespace ("" when cluster-scoped) and
+ * name. Two refs that differ only in version name the same object.
+ */
+public record ObjectRef(String group, String version, String kind, String namespace, String name) {
 
   public ObjectRef {
-    apiVersion = apiVersion == null ? "" : apiVersion;
-    kind = kind == null ? "" : kind;
-    namespace = namespace == null ? "" : namespace;
-    name = name == null ? "" : name;
+    group = nullToEmpty(group);
+    version = nullToEmpty(version);
+    kind = nullToEmpty(kind);
+    namespace = nullToEmpty(namespace);
+    name = nullToEmpty(name);
+  }
+
+  /** The ref of an object served at {@code apiVersion} ({@code group/version}, or {@code version} for the core group). */
+  public static ObjectRef of(String apiVersion, String kind, String namespace, String name) {
+    String text = nullToEmpty(apiVersion);
+    int slash = text.indexOf('/');
+    String group = slash < 0 ? "" : text.substring(0, slash);
+    String version = slash < 0 ? text : text.substring(slash + 1);
+    return new ObjectRef(group, version, kind, namespace, name);
+  }
+
+  public static ObjectRef of(HasMetadata object) {
+    var meta = object.getMetadata();
+    return of(
+        object.getApiVersion(),
+        object.getKind(),
+        meta == null ? "" : meta.getNamespace(),
+        meta == null ? "" : meta.getName());
   }
 
   /** Reads the identity of an object; fields that are missing or not strings become empty. */
   public static ObjectRef of(Map<String, ?> object) {
     Object metadata = object.get("metadata");
     Map<?, ?> meta = metadata instanceof Map<?, ?> m ? m : Map.of();
-    return new ObjectRef(
+    return of(
         text(object.get("apiVersion")),
         text(object.get("kind")),
         text(meta.get("namespace")),
         text(meta.get("name")));
   }
 
-  /** {@code Kind/namespace/name}, the order key and display form used in aggregate messages. */
+  public String apiVersion() {
+    return group.isEmpty() ? version : group + "/" + version;
+  }
+
+  /** The same object regardless of the version it is served at. */
+  public ObjectRef withoutVersion() {
+    return new ObjectRef(group, "", kind, namespace, name);
+  }
+
+  public ObjectRef withNamespace(String newNamespace) {
+    return new ObjectRef(group, version, kind, newNamespace, name);
+  }
+
+  /** The Flux inventory id: {@code namespace_name_group_kind}. */
+  public String inventoryId() {
+    return namespace + "_" + name + "_" + group + "_" + kind;
+  }
+
+  /**
+   * {@code Kind/namespace/name}, or {@code Kind/name} when cluster-scoped, as Flux prints an
+   * object: the form every message names an object by and the order key of aggregate messages.
+   */
   public String display() {
-    return kind + "/" + namespace + "/" + name;
+    return namespace.isEmpty() ? kind + "/" + name : kind + "/" + namespace + "/" + name;
+  }
+
+  @Override
+  public String toString() {
+    return display();
+  }
+
+  private static String nullToEmpty(String value) {
+    return value == null ? "" : value;
   }
 
   private static String text(Object value) {

@@ -1,6 +1,7 @@
 package dev.capstan.health;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -63,9 +64,28 @@ class AggregationTest {
 
   @Test
   void aStatusNoRuleDecidedIsListedWithoutARule() {
-    ResourceHealth missing = new ResourceHealth(new ObjectRef("v1", "Secret", "a", "s"),
+    ResourceHealth missing = new ResourceHealth(ObjectRef.of("v1", "Secret", "a", "s"),
         new ResourceStatus(Status.NotFound, "", "not found"));
     assertEquals("Secret/a/s is NotFound: not found", Aggregation.of(List.of(missing)).message());
+  }
+
+  @Test
+  void aClusterScopedObjectIsNamedKindSlashName() {
+    Map<String, Object> clusterWidget = Fixtures.yaml("{apiVersion: example.com/v1, kind: ClusterWidget,"
+        + " metadata: {name: cw}, status: {conditions: [{type: Ready, status: 'False', reason: R, message: m}]}}");
+    AggregateHealth health = evaluator.aggregate(List.of(clusterWidget));
+    assertEquals("ClusterWidget/cw is InProgress: m (R) [decided by generic conditions]", health.message());
+    assertFalse(health.message().contains("ClusterWidget//cw"), health.message());
+  }
+
+  @Test
+  void namespacedAndClusterScopedObjectsAreOrderedByTheirDisplayForm() {
+    AggregateHealth health = evaluator.aggregate(List.of(
+        widget("b", "x", "False", null), Fixtures.yaml("{apiVersion: example.com/v1, kind: Widget,"
+            + " metadata: {name: c}, status: {conditions: [{type: Ready, status: 'False'}]}}"),
+        widget("a", "z", "False", null)));
+    assertEquals(List.of("Widget/a/z", "Widget/b/x", "Widget/c"),
+        health.notCurrent().stream().map(h -> h.ref().display()).toList());
   }
 
   @Test

@@ -71,10 +71,10 @@ final class ArtifactStore {
     return root.resolve("artifacts").resolve("sha256").resolve(hexOf(digest));
   }
 
-  Optional<Artifact> artifactOf(StoredState state) {
+  Optional<StoredArtifact> artifactOf(StoredState state) {
     Path dir = artifactDir(state.digest());
     return Files.isDirectory(dir)
-        ? Optional.of(new Artifact(state.revision(), state.digest(), dir, state.lastUpdateTime(),
+        ? Optional.of(new StoredArtifact(state.revision(), state.digest(), dir, state.lastUpdateTime(),
             state.verified(), state.included()))
         : Optional.empty();
   }
@@ -90,7 +90,7 @@ final class ArtifactStore {
    * Moves the exported tree into place (or drops it when that digest is already stored),
    * records the new state, and collects artifacts no source refers to any more.
    */
-  Artifact publish(String key, Path exported, StoredState state) throws IOException {
+  StoredArtifact publish(String key, Path exported, StoredState state) throws IOException {
     Path target = artifactDir(state.digest());
     synchronized (publishLock) {
       Files.createDirectories(target.getParent());
@@ -103,7 +103,7 @@ final class ArtifactStore {
       state.write(sourceDir(key).resolve("state"));
       collectGarbage();
     }
-    return new Artifact(state.revision(), state.digest(), target, state.lastUpdateTime(),
+    return new StoredArtifact(state.revision(), state.digest(), target, state.lastUpdateTime(),
         state.verified(), state.included());
   }
 

@@ -6,20 +6,20 @@ import java.util.Optional;
 public sealed interface FetchResult {
 
   /** The artifact to use now: the new one, the unchanged one, or the last good one on failure. */
-  Optional<Artifact> artifact();
+  Optional<StoredArtifact> artifact();
 
   /** A new revision or new ignore rules produced a newly published artifact. */
-  record Fetched(Artifact current) implements FetchResult {
+  record Fetched(StoredArtifact current) implements FetchResult {
     @Override
-    public Optional<Artifact> artifact() {
+    public Optional<StoredArtifact> artifact() {
       return Optional.of(current);
     }
   }
 
   /** The remote ref still points at the stored revision; nothing was fetched or written. */
-  record Unchanged(Artifact current) implements FetchResult {
+  record Unchanged(StoredArtifact current) implements FetchResult {
     @Override
-    public Optional<Artifact> artifact() {
+    public Optional<StoredArtifact> artifact() {
       return Optional.of(current);
     }
   }
@@ -29,10 +29,10 @@ public sealed interface FetchResult {
    *
    * @param message says what failed and where; holds no credentials
    */
-  record Failed(FailureReason reason, String message, Optional<Artifact> lastGood)
+  record Failed(FailureReason reason, String message, Optional<StoredArtifact> lastGood)
       implements FetchResult {
     @Override
-    public Optional<Artifact> artifact() {
+    public Optional<StoredArtifact> artifact() {
       return lastGood;
     }
   }

@@ -59,7 +59,7 @@ public final class GitSource {
   }
 
   /** The artifact last published for {@code key}, if it is still stored. */
-  public Optional<Artifact> lastArtifact(String key) {
+  public Optional<StoredArtifact> lastArtifact(String key) {
     return store.state(key).flatMap(store::artifactOf);
   }
 
@@ -116,7 +116,7 @@ public final class GitSource {
         : RefResolver.resolve(request.ref(), remote.listRefs(url, setup, deadline));
     String sourceId = sourceId(request);
     Optional<StoredState> state = store.state(request.key());
-    Optional<Artifact> unchanged = state
+    Optional<StoredArtifact> unchanged = state
         .filter(s -> s.sourceId().equals(sourceId))
         .filter(s -> s.remoteId().equals(resolved.objectId().name()))
         .flatMap(store::artifactOf);
@@ -143,7 +143,7 @@ public final class GitSource {
     }
   }
 
-  private Artifact publish(FetchRequest request, Git git, RevCommit commit, ResolvedRef resolved,
+  private StoredArtifact publish(FetchRequest request, Git git, RevCommit commit, ResolvedRef resolved,
       String sourceId, Optional<StoredState> previous, Optional<Verified> verified, RemoteUrl url,
       SubmoduleFetcher.Context context) throws IOException {
     Path exported = store.newTempDir();
@@ -167,7 +167,7 @@ public final class GitSource {
               .orElse(null));
       StoredState next = new StoredState(sourceId, resolved.objectId().name(), revision, digest,
           updated, previousDigest, verified, included);
-      Artifact artifact = store.publish(request.key(), exported, next);
+      StoredArtifact artifact = store.publish(request.key(), exported, next);
       LOG.info("stored artifact {} for revision {}", digest, revision);
       return artifact;
     } finally {

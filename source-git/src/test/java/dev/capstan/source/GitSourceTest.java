@@ -45,7 +45,7 @@ class GitSourceTest {
     return source.fetch(FetchRequest.of("ns/app", repo.fileUrl(), ref));
   }
 
-  private static Artifact fetched(FetchResult result) {
+  private static StoredArtifact fetched(FetchResult result) {
     if (result instanceof FetchResult.Failed f) {
       throw new AssertionError("fetch failed: " + f.reason() + ": " + f.message());
     }
@@ -69,7 +69,7 @@ class GitSourceTest {
   @Test
   void fetchesBranchIntoContentAddressedDirectory() throws Exception {
     RevCommit head = repo.git().log().call().iterator().next();
-    Artifact a = fetched(fetch(GitRef.branch("main")));
+    StoredArtifact a = fetched(fetch(GitRef.branch("main")));
     assertEquals("main@sha1:" + head.name(), a.revision());
     assertTrue(a.digest().matches("sha256:[0-9a-f]{64}"), a.digest());
     assertEquals(a.digest().substring(7), a.path().getFileName().toString());
@@ -79,7 +79,7 @@ class GitSourceTest {
 
   @Test
   void storedTreesAreFoundByDigestAndNothingElseNamesADirectory() throws Exception {
-    Artifact a = fetched(fetch(GitRef.branch("main")));
+    StoredArtifact a = fetched(fetch(GitRef.branch("main")));
     assertEquals(a.path(), source.storedTree(a.digest()).orElseThrow());
     Files.createDirectories(tmp.resolve("store/artifacts/elsewhere"));
     for (String digest : new String[] {"sha256:" + "0".repeat(64), "sha256:../elsewhere",
@@ -92,18 +92,18 @@ class GitSourceTest {
 
   @Test
   void unchangedRefIsNotFetchedAgainAndNewCommitIs() throws Exception {
-    Artifact first = fetched(fetch(GitRef.branch("main")));
+    StoredArtifact first = fetched(fetch(GitRef.branch("main")));
     FetchResult again = fetch(GitRef.branch("main"));
     assertEquals(first, assertInstanceOf(FetchResult.Unchanged.class, again).current());
 
     RevCommit second = repo.commit("second", Map.of("app/deploy.yaml", "kind: Service\n"));
-    Artifact next = fetched(fetch(GitRef.branch("main")));
+    StoredArtifact next = fetched(fetch(GitRef.branch("main")));
     assertEquals("main@sha1:" + second.name(), next.revision());
     assertNotEquals(first.digest(), next.digest());
     assertTrue(Files.isDirectory(first.path()), "the previous artifact is kept for readers");
 
     repo.commit("third", Map.of("README.md", "changed\n"));
-    Artifact third = fetched(fetch(GitRef.branch("main")));
+    StoredArtifact third = fetched(fetch(GitRef.branch("main")));
     assertFalse(Files.exists(first.path()), "artifacts older than the previous one are collected");
     assertTrue(Files.isDirectory(next.path()));
     assertTrue(Files.isDirectory(third.path()));
@@ -111,9 +111,9 @@ class GitSourceTest {
 
   @Test
   void sameTreeGivesSameDigest() throws Exception {
-    Artifact first = fetched(fetch(GitRef.branch("main")));
+    StoredArtifact first = fetched(fetch(GitRef.branch("main")));
     repo.git().commit().setMessage("empty").setAllowEmpty(true).call();
-    Artifact second = fetched(fetch(GitRef.branch("main")));
+    StoredArtifact second = fetched(fetch(GitRef.branch("main")));
     assertNotEquals(first.revision(), second.revision());
     assertEquals(first.digest(), second.digest());
   }
@@ -140,7 +140,7 @@ class GitSourceTest {
     repo.tag("not-a-version", false);
     assertEquals("v1.2.0@sha1:" + c2.name(), fetched(fetch(GitRef.semver("^1.0"))).revision());
     assertEquals("2.0.0@sha1:" + c4.name(), fetched(fetch(GitRef.semver(">=1.0.0"))).revision());
-    Artifact pre = fetched(fetch(GitRef.semver(">=1.3.0-0 <2.0.0")));
+    StoredArtifact pre = fetched(fetch(GitRef.semver(">=1.3.0-0 <2.0.0")));
     assertTrue(pre.revision().startsWith("v1.3.0-rc.1@sha1:"), pre.revision());
   }
 
@@ -174,7 +174,7 @@ class GitSourceTest {
         "tests/t.yaml", "t\n"));
     FetchRequest request = FetchRequest.of("ns/app", repo.fileUrl(), GitRef.branch("main"))
         .withIgnore("/tests/\n!app/keep.md\n");
-    Artifact a = fetched(source.fetch(request));
+    StoredArtifact a = fetched(source.fetch(request));
     Path p = a.path();
     assertTrue(Files.exists(p.resolve("app/deploy.yaml")));
     assertFalse(Files.exists(p.resolve("README.md")), ".sourceignore *.md");
@@ -185,7 +185,7 @@ class GitSourceTest {
     assertTrue(Files.exists(p.resolve("app/keep.md")), "spec.ignore overrules .sourceignore");
 
     // Changing only the ignore rules yields a new artifact for the same commit.
-    Artifact b = fetched(source.fetch(request.withIgnore(null)));
+    StoredArtifact b = fetched(source.fetch(request.withIgnore(null)));
     assertEquals(a.revision(), b.revision());
     assertTrue(Files.exists(b.path().resolve("tests/t.yaml")));
   }
@@ -197,7 +197,7 @@ class GitSourceTest {
     repo.symlink("abs", "/etc/passwd");
     repo.symlink("self", ".");
     repo.symlink("climb", "self/../outside");
-    Artifact a = fetched(fetch(GitRef.branch("main")));
+    StoredArtifact a = fetched(fetch(GitRef.branch("main")));
     Path p = a.path();
     assertTrue(Files.isSymbolicLink(p.resolve("app/inside")));
     assertEquals("kind: Deployment\n", Files.readString(p.resolve("app/inside")));
@@ -213,14 +213,14 @@ class GitSourceTest {
     Files.writeString(script, "#!/bin/sh\n");
     script.toFile().setExecutable(true);
     repo.commitAll("script");
-    Artifact a = fetched(fetch(GitRef.branch("main")));
+    StoredArtifact a = fetched(fetch(GitRef.branch("main")));
     assertTrue(Files.isExecutable(a.path().resolve("run.sh")));
     assertFalse(Files.isExecutable(a.path().resolve("README.md")));
   }
 
   @Test
   void failuresKeepTheLastGoodArtifact() throws Exception {
-    Artifact good = fetched(fetch(GitRef.branch("main")));
+    StoredArtifact good = fetched(fetch(GitRef.branch("main")));
     FetchResult.Failed missing = assertInstanceOf(FetchResult.Failed.class,
         fetch(GitRef.branch("nope")));
     assertEquals(FailureReason.REF_NOT_FOUND, missing.reason());
@@ -249,7 +249,7 @@ class GitSourceTest {
 
   @Test
   void entryLimitCountsFilesAndDirectoriesNotBytes() throws Exception {
-    Artifact good = fetched(fetch(GitRef.branch("main")));
+    StoredArtifact good = fetched(fetch(GitRef.branch("main")));
     Map<String, String> many = new HashMap<>();
     for (int i = 0; i < 30; i++) {
       many.put("many/f" + i, "");
@@ -274,7 +274,7 @@ class GitSourceTest {
 
   @Test
   void sizeLimitIsEnforcedAndLeavesNoPartialTree() throws Exception {
-    Artifact good = fetched(fetch(GitRef.branch("main")));
+    StoredArtifact good = fetched(fetch(GitRef.branch("main")));
     repo.commit("big", Map.of("big.txt", "x".repeat(10_000)));
     GitSource limited = new GitSource(GitSourceOptions.at(tmp.resolve("store"))
         .withAllowedSchemes(UrlScheme.all()).withSizeLimit(5_000).withRetry(RetryPolicy.none()));
@@ -299,7 +299,7 @@ class GitSourceTest {
 
   @Test
   void cacheIsRepackedWhenFetchesPileUpPacks() throws Exception {
-    Artifact last = null;
+    StoredArtifact last = null;
     for (int i = 0; i <= RepositoryCache.MAX_PACKS + 2; i++) {
       RevCommit c = repo.commit("c" + i, Map.of("n.txt", Integer.toString(i)));
       last = fetched(fetch(GitRef.branch("main")));

@@ -61,7 +61,7 @@ class HttpCredentialsIT {
       FetchResult result = overPlainHttp("s1").fetch(
           FetchRequest.of("ns/app", redirect.url("/git/app"), GitRef.branch("main")).withSecret(BEARER));
 
-      Artifact a = assertInstanceOf(FetchResult.Fetched.class, result, String.valueOf(result)).current();
+      StoredArtifact a = assertInstanceOf(FetchResult.Fetched.class, result, String.valueOf(result)).current();
       assertEquals("main@sha1:" + head.name(), a.revision());
       assertFalse(redirect.authorizations().isEmpty());
       assertEquals(List.of("Bearer tok-123456"), redirect.authorizations().stream().distinct().toList(),
@@ -103,7 +103,7 @@ class HttpCredentialsIT {
       FetchResult result = overPlainHttp("s4").fetch(
           FetchRequest.of("ns/app", server.movedUrl("app"), GitRef.branch("main")).withSecret(BASIC));
 
-      Artifact a = assertInstanceOf(FetchResult.Fetched.class, result, String.valueOf(result)).current();
+      StoredArtifact a = assertInstanceOf(FetchResult.Fetched.class, result, String.valueOf(result)).current();
       assertEquals("main@sha1:" + head.name(), a.revision());
     }
   }

@@ -52,7 +52,7 @@ class HttpFetchIT {
   void anonymousFetchThenUnchangedWithOneRequest() throws Exception {
     try (HttpGitServer server = HttpGitServer.anonymous(tmp.resolve("served"))) {
       FetchRequest request = FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"));
-      Artifact a = assertInstanceOf(FetchResult.Fetched.class, source.fetch(request)).current();
+      StoredArtifact a = assertInstanceOf(FetchResult.Fetched.class, source.fetch(request)).current();
       assertEquals("main@sha1:" + head.name(), a.revision());
       assertEquals("kind: ConfigMap\n", Files.readString(a.path().resolve("deploy.yaml")));
 
@@ -62,7 +62,7 @@ class HttpFetchIT {
           "an unchanged ref costs one ref listing, no fetch: " + (server.requests() - before));
 
       RevCommit next = repo.commit("second", Map.of("deploy.yaml", "kind: Secret\n"));
-      Artifact b = assertInstanceOf(FetchResult.Fetched.class, source.fetch(request)).current();
+      StoredArtifact b = assertInstanceOf(FetchResult.Fetched.class, source.fetch(request)).current();
       assertEquals("main@sha1:" + next.name(), b.revision());
       Path cache = tmp.resolve("store/sources").resolve(ArtifactStore.dirName("ns/app"));
       assertTrue(Files.exists(cache.resolve("git/shallow")), "branch fetches are shallow");
@@ -73,7 +73,7 @@ class HttpFetchIT {
   void basicAuth() throws Exception {
     try (HttpGitServer server = HttpGitServer.basicAuth(tmp.resolve("served"), "alice", "s3cret!")) {
       FetchRequest request = FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"));
-      Artifact good = assertInstanceOf(FetchResult.Fetched.class, source.fetch(request.withSecret(
+      StoredArtifact good = assertInstanceOf(FetchResult.Fetched.class, source.fetch(request.withSecret(
           Map.of("username", "alice".getBytes(UTF_8), "password", "s3cret!".getBytes(UTF_8)))))
           .current();
 
@@ -101,7 +101,7 @@ class HttpFetchIT {
   void bearerToken() throws Exception {
     try (HttpGitServer server = HttpGitServer.bearer(tmp.resolve("served"), "tok-123456")) {
       FetchRequest request = FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"));
-      Artifact a = assertInstanceOf(FetchResult.Fetched.class, source.fetch(
+      StoredArtifact a = assertInstanceOf(FetchResult.Fetched.class, source.fetch(
           request.withSecret(Map.of("bearerToken", "tok-123456".getBytes(UTF_8))))).current();
       assertEquals("main@sha1:" + head.name(), a.revision());
 

@@ -28,12 +28,12 @@ class IncludeIT {
       app.commit("app", Map.of("app.yaml", "app\n"));
       lib.commit("lib", Map.of("deploy/lib.yaml", "lib 1\n", "other/x.yaml", "x\n"));
       GitSource source = new GitSource(GitSourceOptions.at(tmp.resolve("store")));
-      Artifact lib1 = source.fetch(FetchRequest.of("ns/lib", server.url("lib"), GitRef.branch("main")))
+      StoredArtifact lib1 = source.fetch(FetchRequest.of("ns/lib", server.url("lib"), GitRef.branch("main")))
           .artifact().orElseThrow();
       FetchRequest plain = FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"));
-      Artifact alone = source.fetch(plain).artifact().orElseThrow();
+      StoredArtifact alone = source.fetch(plain).artifact().orElseThrow();
 
-      Artifact with1 = assertInstanceOf(FetchResult.Fetched.class, source.fetch(plain.withIncludes(List.of(
+      StoredArtifact with1 = assertInstanceOf(FetchResult.Fetched.class, source.fetch(plain.withIncludes(List.of(
           new Inclusion("lib", lib1.revision(), lib1.digest(), "deploy", "vendor/lib"))))).current();
       assertEquals("lib 1\n", Files.readString(with1.path().resolve("vendor/lib/lib.yaml")));
       assertEquals("app\n", Files.readString(with1.path().resolve("app.yaml")));
@@ -44,14 +44,14 @@ class IncludeIT {
       assertNotEquals(alone.digest(), with1.digest());
 
       lib.commit("lib 2", Map.of("deploy/lib.yaml", "lib 2\n"));
-      Artifact lib2 = source.fetch(FetchRequest.of("ns/lib", server.url("lib"), GitRef.branch("main")))
+      StoredArtifact lib2 = source.fetch(FetchRequest.of("ns/lib", server.url("lib"), GitRef.branch("main")))
           .artifact().orElseThrow();
-      Artifact with2 = assertInstanceOf(FetchResult.Fetched.class, source.fetch(plain.withIncludes(List.of(
+      StoredArtifact with2 = assertInstanceOf(FetchResult.Fetched.class, source.fetch(plain.withIncludes(List.of(
           new Inclusion("lib", lib2.revision(), lib2.digest(), "deploy", "vendor/lib"))))).current();
       assertEquals("lib 2\n", Files.readString(with2.path().resolve("vendor/lib/lib.yaml")));
       assertNotEquals(with1.digest(), with2.digest(), "an included revision changes the digest");
 
-      Artifact defaulted = source.fetch(plain.withIncludes(List.of(
+      StoredArtifact defaulted = source.fetch(plain.withIncludes(List.of(
           new Inclusion("lib", lib2.revision(), lib2.digest(), null, null)))).artifact().orElseThrow();
       assertEquals("x\n", Files.readString(defaulted.path().resolve("lib/other/x.yaml")),
           "toPath defaults to the repository's name");

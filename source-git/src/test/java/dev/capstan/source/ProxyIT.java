@@ -86,7 +86,7 @@ class ProxyIT {
       FetchResult result = source("store").fetch(FetchRequest.of("ns/app", server.url("app"),
           GitRef.branch("main")).withProxy(proxySecret(proxy, USER, PASSWORD)));
 
-      Artifact artifact = assertInstanceOf(FetchResult.Fetched.class, result, String.valueOf(result)).current();
+      StoredArtifact artifact = assertInstanceOf(FetchResult.Fetched.class, result, String.valueOf(result)).current();
       assertEquals("main@sha1:" + head.name(), artifact.revision());
       assertTrue(proxy.requestLines().stream().anyMatch(l ->
           l.startsWith("POST " + server.url("app") + "/git-upload-pack")), proxy.requestLines().toString());
@@ -108,7 +108,7 @@ class ProxyIT {
       FetchResult result = source("store").fetch(FetchRequest.of("ns/app", server.url("app"),
           GitRef.branch("main")).withProxy(proxySecret(proxy, USER, PASSWORD)));
 
-      Artifact artifact = assertInstanceOf(FetchResult.Fetched.class, result, String.valueOf(result)).current();
+      StoredArtifact artifact = assertInstanceOf(FetchResult.Fetched.class, result, String.valueOf(result)).current();
       assertEquals("main@sha1:" + head.name(), artifact.revision());
       assertTrue(server.url("app").startsWith("https://"));
       assertTrue(proxy.requestLines().stream().allMatch(l ->

@@ -34,12 +34,12 @@ class RefNameIT {
 
       GitSource source = new GitSource(GitSourceOptions.at(tmp.resolve("store")));
       GitRef ref = new GitRef("main", "v1.0.0", ">=1.0.0", "refs/pull/1/head", null);
-      Artifact a = assertInstanceOf(FetchResult.Fetched.class,
+      StoredArtifact a = assertInstanceOf(FetchResult.Fetched.class,
           source.fetch(FetchRequest.of("ns/app", server.url("app"), ref))).current();
       assertEquals("refs/pull/1/head@sha1:" + pr.name(), a.revision());
       assertEquals("from: pull request\n", Files.readString(a.path().resolve("cm.yaml")));
 
-      Artifact byCommit = source.fetch(FetchRequest.of("ns/app", server.url("app"),
+      StoredArtifact byCommit = source.fetch(FetchRequest.of("ns/app", server.url("app"),
           new GitRef(null, null, null, "refs/pull/1/head", main.name()))).artifact().orElseThrow();
       assertEquals("sha1:" + main.name(), byCommit.revision(), "commit wins over name");
 

@@ -48,7 +48,7 @@ class ScpLikeUrlIT {
           .withSecret(Map.of("identity", key.toByteArray(),
               "known_hosts", server.knownHostsLine().getBytes(UTF_8))));
 
-      Artifact artifact = assertInstanceOf(FetchResult.Fetched.class, result, String.valueOf(result)).current();
+      StoredArtifact artifact = assertInstanceOf(FetchResult.Fetched.class, result, String.valueOf(result)).current();
       assertEquals("main@sha1:" + head.name(), artifact.revision());
     }
   }

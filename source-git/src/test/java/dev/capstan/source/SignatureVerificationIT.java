@@ -58,7 +58,7 @@ class SignatureVerificationIT {
         .withVerification(new Verification(mode, Map.of("author.asc", trusted.armoredPublicKey())));
   }
 
-  private static Artifact fetched(FetchResult result) {
+  private static StoredArtifact fetched(FetchResult result) {
     if (result instanceof FetchResult.Failed f) {
       throw new AssertionError("fetch failed: " + f.reason() + ": " + f.message());
     }
@@ -70,7 +70,7 @@ class SignatureVerificationIT {
     RevCommit signed = repo.signedCommit("signed", Map.of("cm.yaml", "v: 1\n"), trusted::sign);
     FetchRequest request = request(GitRef.branch("main"), Verification.Mode.HEAD);
 
-    Artifact good = fetched(source.fetch(request));
+    StoredArtifact good = fetched(source.fetch(request));
     assertEquals(signed.name(), good.commitId());
     assertEquals(Optional.of(new Verified("HEAD", "verified signature of commit '" + signed.name()
         + "' with key '" + trusted.fingerprint() + "'")), good.verified());
@@ -120,7 +120,7 @@ class SignatureVerificationIT {
     RevCommit unsignedCommit = repo.commit("unsigned", Map.of("cm.yaml", "v: 1\n"));
     repo.signedTag("v1.0.0", trusted::sign);
 
-    Artifact tagOnly = fetched(source.fetch(request(GitRef.tag("v1.0.0"), Verification.Mode.TAG)));
+    StoredArtifact tagOnly = fetched(source.fetch(request(GitRef.tag("v1.0.0"), Verification.Mode.TAG)));
     assertEquals("verified signature of tag 'v1.0.0' with key '" + trusted.fingerprint() + "'",
         tagOnly.verified().orElseThrow().message());
 

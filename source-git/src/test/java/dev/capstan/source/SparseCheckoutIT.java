@@ -29,8 +29,8 @@ class SparseCheckoutIT {
       GitSource source = new GitSource(GitSourceOptions.at(tmp.resolve("store")));
       FetchRequest request = FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"));
 
-      Artifact all = assertInstanceOf(FetchResult.Fetched.class, source.fetch(request)).current();
-      Artifact sparse = assertInstanceOf(FetchResult.Fetched.class,
+      StoredArtifact all = assertInstanceOf(FetchResult.Fetched.class, source.fetch(request)).current();
+      StoredArtifact sparse = assertInstanceOf(FetchResult.Fetched.class,
           source.fetch(request.withSparseCheckout(List.of("./deploy/prod/", "docs")))).current();
       assertEquals("a\n", Files.readString(sparse.path().resolve("deploy/prod/a.yaml")));
       assertEquals("c\n", Files.readString(sparse.path().resolve("docs/c.md")));

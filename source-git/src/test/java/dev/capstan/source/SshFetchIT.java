@@ -78,7 +78,7 @@ class SshFetchIT {
     GitSource source = newSource("plain");
     FetchRequest request = FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"))
         .withSecret(secret(privateKey(clientKey, null), server.knownHostsLine()));
-    Artifact a = assertInstanceOf(FetchResult.Fetched.class, source.fetch(request)).current();
+    StoredArtifact a = assertInstanceOf(FetchResult.Fetched.class, source.fetch(request)).current();
     assertEquals("main@sha1:" + head.name(), a.revision());
     assertInstanceOf(FetchResult.Unchanged.class, source.fetch(request));
   }
@@ -127,7 +127,7 @@ class SshFetchIT {
     GitSource source = newSource("keep");
     FetchRequest request = FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"))
         .withSecret(secret(privateKey(clientKey, null), server.knownHostsLine()));
-    Artifact good = assertInstanceOf(FetchResult.Fetched.class, source.fetch(request)).current();
+    StoredArtifact good = assertInstanceOf(FetchResult.Fetched.class, source.fetch(request)).current();
     FetchResult.Failed f = assertInstanceOf(FetchResult.Failed.class, source.fetch(
         request.withSecret(secret(privateKey(clientKey, null), "")).withRef(GitRef.tag("x"))));
     assertEquals(good, f.lastGood().orElseThrow());

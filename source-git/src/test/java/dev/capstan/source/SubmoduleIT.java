@@ -43,10 +43,10 @@ class SubmoduleIT {
       FetchRequest request = FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"))
           .withSecret(Map.of("username", "alice".getBytes(UTF_8), "password", "pw".getBytes(UTF_8)));
 
-      Artifact without = source.fetch(request).artifact().orElseThrow();
+      StoredArtifact without = source.fetch(request).artifact().orElseThrow();
       assertFalse(Files.exists(without.path().resolve("vendor/lib/lib.yaml")));
 
-      Artifact with = assertInstanceOf(FetchResult.Fetched.class,
+      StoredArtifact with = assertInstanceOf(FetchResult.Fetched.class,
           source.fetch(request.withRecurseSubmodules(true))).current();
       assertEquals("lib\n", Files.readString(with.path().resolve("vendor/lib/lib.yaml")));
       assertEquals("app\n", Files.readString(with.path().resolve("app.yaml")));
@@ -78,7 +78,7 @@ class SubmoduleIT {
           .withSecret(Map.of("username", "alice".getBytes(UTF_8), "password", "pw".getBytes(UTF_8)))
           .withRecurseSubmodules(true));
 
-      Artifact artifact = assertInstanceOf(FetchResult.Fetched.class, result, String.valueOf(result)).current();
+      StoredArtifact artifact = assertInstanceOf(FetchResult.Fetched.class, result, String.valueOf(result)).current();
       assertEquals("lib\n", Files.readString(artifact.path().resolve("vendor/lib/lib.yaml")));
       assertFalse(parent.authorizations().isEmpty(), "the parent's origin gets the credentials");
       assertTrue(other.requests() > 0, "the submodule was fetched from the other origin");
@@ -102,7 +102,7 @@ class SubmoduleIT {
       }
       GitSource source = new GitSource(GitSourceOptions.at(tmp.resolve("store")).withRetry(RetryPolicy.none()));
 
-      Artifact shallow = assertInstanceOf(FetchResult.Fetched.class, source.fetch(FetchRequest.of("ns/m2",
+      StoredArtifact shallow = assertInstanceOf(FetchResult.Fetched.class, source.fetch(FetchRequest.of("ns/m2",
           server.url("m2"), GitRef.branch("main")).withRecurseSubmodules(true))).current();
       String fifth = "sub/".repeat(SubmoduleFetcher.MAX_NESTING);
       assertEquals("m7\n", Files.readString(shallow.path().resolve(fifth + "m7.yaml")),

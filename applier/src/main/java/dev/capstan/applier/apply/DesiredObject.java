@@ -1,8 +1,8 @@
 package dev.capstan.applier.apply;
 
 import dev.capstan.applier.CapstanMetadata;
-import dev.capstan.applier.ObjectRef;
 import dev.capstan.applier.Owner;
+import dev.capstan.health.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.client.utils.Serialization;

@@ -1,9 +1,9 @@
 package dev.capstan.applier.apply;
 
 import dev.capstan.applier.Action;
-import dev.capstan.applier.ObjectRef;
 import dev.capstan.applier.ObjectResult;
 import dev.capstan.applier.Owner;
+import dev.capstan.health.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.util.ArrayList;
 import java.util.HashMap;

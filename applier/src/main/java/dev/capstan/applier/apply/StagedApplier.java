@@ -3,11 +3,11 @@ package dev.capstan.applier.apply;
 import dev.capstan.applier.Action;
 import dev.capstan.applier.ApplyRequest;
 import dev.capstan.applier.ApplyResult;
-import dev.capstan.applier.ObjectRef;
 import dev.capstan.applier.ObjectResult;
 import dev.capstan.applier.Owner;
 import dev.capstan.applier.apply.RevisionValidator.Validated;
-import dev.capstan.applier.inventory.Inventory;
+import dev.capstan.applier.inventory.InventorySet;
+import dev.capstan.health.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -50,8 +50,8 @@ public final class StagedApplier {
     Validated validated =
         RevisionValidator.validate(
             request.objects(), catalog::find, request.owner(), request.defaultNamespace());
-    Inventory inventory =
-        Inventory.of(validated.desired().stream().map(DesiredObject::ref).toList());
+    InventorySet inventory =
+        InventorySet.of(validated.desired().stream().map(DesiredObject::ref).toList());
     if (!validated.valid()) {
       return invalid(request, validated, inventory);
     }
@@ -68,7 +68,7 @@ public final class StagedApplier {
     return new ApplyResult(results.inOrder(), inventory);
   }
 
-  private ApplyResult invalid(ApplyRequest request, Validated validated, Inventory inventory) {
+  private ApplyResult invalid(ApplyRequest request, Validated validated, InventorySet inventory) {
     List<ObjectResult> out = new ArrayList<>(validated.problems());
     Set<ObjectRef> failed =
         validated.problems().stream().map(r -> r.ref().withoutVersion()).collect(Collectors.toSet());

@@ -8,8 +8,9 @@ import dev.capstan.applier.Owner;
 import dev.capstan.applier.apply.DiscoveryCache;
 import dev.capstan.applier.apply.Polling;
 import dev.capstan.applier.inventory.ConfigMapInventoryStore;
-import dev.capstan.applier.inventory.Inventory;
+import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.applier.prune.Pruner;
+import dev.capstan.health.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintWriter;
@@ -103,7 +104,7 @@ public final class ApplyCommand implements Callable<Integer> {
     Owner owner = new Owner(inventory == null ? DEFAULT_OWNER : inventory, namespace);
     ConfigMapInventoryStore store =
         inventory == null ? null : new ConfigMapInventoryStore(client, namespace, inventory);
-    Inventory previous = store == null ? Inventory.EMPTY : store.load();
+    InventorySet previous = store == null ? InventorySet.EMPTY : store.load();
     ApplyRequest request =
         new ApplyRequest(objects, owner, force, timeout, namespace, printer::progress);
     ApplyResult result = new Applier(client, pool, DiscoveryCache.ofUser()).apply(request);
@@ -128,7 +129,7 @@ public final class ApplyCommand implements Callable<Integer> {
     return 0;
   }
 
-  private static List<dev.capstan.applier.ObjectRef> objects(ApplyResult result) {
+  private static List<ObjectRef> objects(ApplyResult result) {
     return result.inventory().refs();
   }
 }

@@ -1,10 +1,10 @@
 package dev.capstan.applier.cli;
 
-import dev.capstan.applier.ObjectRef;
 import dev.capstan.applier.apply.Polling;
 import dev.capstan.applier.wait.ApplyWaiter;
 import dev.capstan.applier.wait.WaitResult;
 import dev.capstan.health.HealthEvaluator;
+import dev.capstan.health.ObjectRef;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;

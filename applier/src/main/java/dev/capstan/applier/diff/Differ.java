@@ -1,6 +1,5 @@
 package dev.capstan.applier.diff;
 
-import dev.capstan.applier.ObjectRef;
 import dev.capstan.applier.Owner;
 import dev.capstan.applier.apply.DesiredObject;
 import dev.capstan.applier.apply.DiscoveryCache;
@@ -12,6 +11,7 @@ import dev.capstan.applier.apply.RevisionValidator.Validated;
 import dev.capstan.applier.apply.RevisionValidator;
 import dev.capstan.applier.apply.ServerSideApply;
 import dev.capstan.applier.diff.ObjectDiff.Change;
+import dev.capstan.health.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;

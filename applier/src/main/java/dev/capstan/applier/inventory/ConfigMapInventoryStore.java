@@ -26,16 +26,16 @@ public final class ConfigMapInventoryStore {
     this.name = name;
   }
 
-  public Inventory load() {
+  public InventorySet load() {
     ConfigMap map = client.configMaps().inNamespace(namespace).withName(name).get();
     if (map == null || map.getData() == null || !map.getData().containsKey(KEY)) {
-      return Inventory.EMPTY;
+      return InventorySet.EMPTY;
     }
     return decode(map.getData().get(KEY), namespace + "/" + name);
   }
 
   /** Writes the inventory, skipping the write when the stored one is already equal. */
-  public void save(Inventory inventory) {
+  public void save(InventorySet inventory) {
     if (load().equals(inventory)) {
       return;
     }
@@ -56,14 +56,14 @@ public final class ConfigMapInventoryStore {
         .serverSideApply();
   }
 
-  static String encode(Inventory inventory) {
+  static String encode(InventorySet inventory) {
     return Serialization.asJson(inventory.entries());
   }
 
-  static Inventory decode(String json, String where) {
+  static InventorySet decode(String json, String where) {
     try {
-      InventoryEntry[] entries = Serialization.unmarshal(json, InventoryEntry[].class);
-      return new Inventory(List.copyOf(Arrays.asList(entries)));
+      InventorySet.Entry[] entries = Serialization.unmarshal(json, InventorySet.Entry[].class);
+      return new InventorySet(List.copyOf(Arrays.asList(entries)));
     } catch (RuntimeException e) {
       throw new IllegalStateException(
           "inventory ConfigMap " + where + " key '" + KEY + "' is not a JSON list of {id, v}", e);

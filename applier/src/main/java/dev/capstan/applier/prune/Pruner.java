@@ -1,13 +1,13 @@
 package dev.capstan.applier.prune;
 
 import dev.capstan.applier.Action;
-import dev.capstan.applier.ObjectRef;
 import dev.capstan.applier.ObjectResult;
 import dev.capstan.applier.Owner;
 import dev.capstan.applier.apply.Polling;
 import dev.capstan.applier.apply.ResourceCatalog;
 import dev.capstan.applier.apply.ResourceType;
-import dev.capstan.applier.inventory.Inventory;
+import dev.capstan.applier.inventory.InventorySet;
+import dev.capstan.health.ObjectRef;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -38,20 +38,19 @@ public final class Pruner {
   }
 
   /** Deletes what {@code previous} has and {@code current} does not. */
-  public List<ObjectResult> prune(Inventory previous, Inventory current, Owner owner, Duration timeout) {
+  public List<ObjectResult> prune(InventorySet previous, InventorySet current, Owner owner, Duration timeout) {
     return delete(previous.staleAfter(current), owner, timeout, false);
   }
 
   /**
-   * What the engine calls when a Kustomization is deleted: deletes its inventory as the policy
-   * says (nothing for Orphan, or MirrorPrune without prune).
+   * Deletes the objects of {@code inventory}, keeping those prune keeps (prune disabled, or not
+   * owned by {@code owner}): what the engine calls when a Kustomization whose deletion policy
+   * deletes its objects is deleted. With {@code waitForTermination} every deletion is waited for,
+   * not only those of Namespaces and CRDs.
    */
-  public List<ObjectResult> onKustomizationDeleted(
-      DeletionPolicy policy, boolean prune, Inventory inventory, Owner owner, Duration timeout) {
-    if (!policy.deletesObjects(prune)) {
-      return List.of();
-    }
-    return delete(inventory.refs(), owner, timeout, policy.waitsForTermination());
+  public List<ObjectResult> deleteInventory(
+      InventorySet inventory, Owner owner, Duration timeout, boolean waitForTermination) {
+    return delete(inventory.refs(), owner, timeout, waitForTermination);
   }
 
   private List<ObjectResult> delete(

@@ -1,6 +1,6 @@
 package dev.capstan.applier.wait;
 
-import dev.capstan.applier.ObjectRef;
+import dev.capstan.health.ObjectRef;
 import dev.capstan.applier.apply.Polling;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.Aggregation;
@@ -81,9 +81,7 @@ public final class ApplyWaiter {
   private static AggregateHealth judge(List<ObjectRef> refs, List<Lookup> found, HealthEvaluator evaluator) {
     List<ResourceHealth> healths = new ArrayList<>(refs.size());
     for (int i = 0; i < refs.size(); i++) {
-      ObjectRef ref = refs.get(i);
-      dev.capstan.health.ObjectRef id =
-          new dev.capstan.health.ObjectRef(ref.apiVersion(), ref.kind(), ref.namespace(), ref.name());
+      ObjectRef id = refs.get(i);
       Lookup lookup = found.get(i);
       if (lookup instanceof Lookup.NotRead notRead) {
         healths.add(new ResourceHealth(id, notRead.reason().status(notRead.message())));

@@ -1,6 +1,6 @@
 package dev.capstan.applier.wait;
 
-import dev.capstan.applier.ObjectRef;
+import dev.capstan.health.ObjectRef;
 import dev.capstan.applier.apply.DesiredObject;
 import dev.capstan.applier.apply.ResourceCatalog;
 import dev.capstan.applier.apply.ResourceType;

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.capstan.applier.ObjectRef;
 import dev.capstan.applier.TestObjects;
 import dev.capstan.applier.apply.DesiredObject;
+import dev.capstan.health.ObjectRef;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -13,8 +13,7 @@ import dev.capstan.applier.ApplyResult;
 import dev.capstan.applier.ObjectResult;
 import dev.capstan.applier.Owner;
 import dev.capstan.applier.apply.Polling;
-import dev.capstan.applier.inventory.Inventory;
-import dev.capstan.applier.prune.DeletionPolicy;
+import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.applier.prune.Pruner;
 import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.TestNamespace;
@@ -101,19 +100,20 @@ class PruneIT {
   }
 
   @Test
-  void deletionPolicyDecidesWhatHappensWhenTheKustomizationGoes() {
+  void deletingAnInventoryDeletesOnlyWhatTheOwnerStillOwns() {
     String s = ItSupport.suffix();
     Owner owner = new Owner("policy-" + s, "flux-system");
-    Inventory inventory = apply(owner, configMaps("orphan-" + s)).inventory();
+    InventorySet inventory = apply(owner, configMaps("gone-" + s)).inventory();
+    Owner other = new Owner("other-" + s, "flux-system");
+    InventorySet foreign = apply(other, configMaps("foreign-" + s)).inventory();
     Pruner pruner = new Pruner(admin, POOL, Polling.system());
 
-    assertEquals(List.of(), pruner.onKustomizationDeleted(DeletionPolicy.ORPHAN, true, inventory, owner, TIMEOUT));
-    assertEquals(List.of(), pruner.onKustomizationDeleted(DeletionPolicy.MIRROR_PRUNE, false, inventory, owner, TIMEOUT));
-    assertNotNull(admin.configMaps().inNamespace(ns).withName("orphan-" + s).get());
+    assertEquals(List.of(Action.SKIPPED), pruner.deleteInventory(foreign, owner, TIMEOUT, true).stream()
+        .map(ObjectResult::action).toList());
+    assertNotNull(admin.configMaps().inNamespace(ns).withName("foreign-" + s).get());
 
-    List<ObjectResult> deleted =
-        pruner.onKustomizationDeleted(DeletionPolicy.WAIT_FOR_TERMINATION, false, inventory, owner, TIMEOUT);
+    List<ObjectResult> deleted = pruner.deleteInventory(inventory, owner, TIMEOUT, true);
     assertEquals(List.of(Action.DELETED), deleted.stream().map(ObjectResult::action).toList());
-    assertNull(admin.configMaps().inNamespace(ns).withName("orphan-" + s).get());
+    assertNull(admin.configMaps().inNamespace(ns).withName("gone-" + s).get());
   }
 }

@@ -3,7 +3,7 @@ package dev.capstan.applier.wait;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.capstan.applier.ObjectRef;
+import dev.capstan.health.ObjectRef;
 import dev.capstan.applier.apply.DesiredObject;
 import dev.capstan.applier.apply.Polling;
 import dev.capstan.applier.wait.WaitResult.Verdict;

@@ -2,7 +2,6 @@ package dev.capstan.engine.monitor;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.capstan.applier.ObjectRef;
 import dev.capstan.applier.Owner;
 import dev.capstan.applier.apply.ResourceType;
 import dev.capstan.applier.wait.ApplyWaiter;
@@ -17,6 +16,7 @@ import dev.capstan.engine.pipeline.StatusWriter;
 import dev.capstan.engine.pipeline.WaitTracker;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
+import dev.capstan.health.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;

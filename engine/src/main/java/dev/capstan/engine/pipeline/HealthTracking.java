@@ -1,8 +1,8 @@
 package dev.capstan.engine.pipeline;
 
-import dev.capstan.applier.ObjectRef;
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.health.HealthEvaluator;
+import dev.capstan.health.ObjectRef;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
 import java.util.Optional;

@@ -2,7 +2,8 @@ package dev.capstan.engine.pipeline;
 
 import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.api.kustomize.InventoryEntry;
-import dev.capstan.applier.ObjectRef;
+import dev.capstan.applier.inventory.InventorySet;
+import dev.capstan.health.ObjectRef;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -13,27 +14,26 @@ import java.util.stream.Collectors;
 final class Inventories {
   private Inventories() {}
 
-  static dev.capstan.applier.inventory.Inventory toApplier(Inventory inventory) {
+  static InventorySet toApplier(Inventory inventory) {
     if (inventory == null || inventory.entries() == null) {
-      return dev.capstan.applier.inventory.Inventory.EMPTY;
+      return InventorySet.EMPTY;
     }
-    return new dev.capstan.applier.inventory.Inventory(
+    return new InventorySet(
         inventory.entries().stream()
-            .map(e -> new dev.capstan.applier.inventory.InventoryEntry(e.id(), e.v()))
+            .map(e -> new InventorySet.Entry(e.id(), e.v()))
             .toList());
   }
 
-  static Inventory toStatus(dev.capstan.applier.inventory.Inventory inventory) {
+  static Inventory toStatus(InventorySet inventory) {
     return new Inventory(
         inventory.entries().stream().map(e -> new InventoryEntry(e.id(), e.v())).toList());
   }
 
   /** The union of two inventories; an object in both keeps the version of {@code newer}. */
-  static dev.capstan.applier.inventory.Inventory union(
-      dev.capstan.applier.inventory.Inventory older, Collection<ObjectRef> newer) {
+  static InventorySet union(InventorySet older, Collection<ObjectRef> newer) {
     List<ObjectRef> refs = new ArrayList<>(newer);
     Set<String> ids = newer.stream().map(ObjectRef::inventoryId).collect(Collectors.toSet());
     older.refs().stream().filter(r -> !ids.contains(r.inventoryId())).forEach(refs::add);
-    return dev.capstan.applier.inventory.Inventory.of(refs);
+    return InventorySet.of(refs);
   }
 }

@@ -1,6 +1,7 @@
 package dev.capstan.engine.pipeline;
 
 import dev.capstan.api.common.ReconcileRequest;
+import dev.capstan.api.kustomize.DeletionPolicy;
 import dev.capstan.api.kustomize.HealthCheckReference;
 import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.api.kustomize.Kustomization;
@@ -8,14 +9,14 @@ import dev.capstan.api.kustomize.KustomizationSpec;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.source.Artifact;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.applier.Action;
 import dev.capstan.applier.ApplyRequest;
 import dev.capstan.applier.ApplyResult;
-import dev.capstan.applier.ObjectRef;
 import dev.capstan.applier.ObjectResult;
 import dev.capstan.applier.Owner;
 import dev.capstan.applier.build.BuildErrorKind;
 import dev.capstan.applier.build.BuildResult;
-import dev.capstan.applier.prune.DeletionPolicy;
+import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.applier.wait.WaitResult;
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.conditions.ConditionTypes;
@@ -29,6 +30,8 @@ import dev.capstan.engine.remote.RemoteClusterException;
 import dev.capstan.engine.remote.RemoteClusters.Remote;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
+import dev.capstan.health.ObjectRef;
+import dev.capstan.health.Status;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -152,10 +155,13 @@ public final class KustomizationPipeline {
       return;
     }
     try {
-      DeletionPolicy policy = DeletionPolicy.parse(spec.effectiveDeletionPolicy().name());
+      DeletionPolicy policy = spec.effectiveDeletionPolicy();
+      if (!policy.deletesObjects(spec.pruneEnabled())) {
+        return;
+      }
       Duration timeout = Timings.forDeletion(spec);
-      List<ObjectResult> results = actingFor(ks).pruner().onKustomizationDeleted(
-          policy, spec.pruneEnabled(), Inventories.toApplier(status.inventory()), owner(key), timeout);
+      List<ObjectResult> results = actingFor(ks).pruner().deleteInventory(
+          Inventories.toApplier(status.inventory()), owner(key), timeout, policy.waitsForTermination());
       results.stream().filter(ObjectResult::failed).forEach(r ->
           LOG.warn("{}: could not delete {} on deletion: {}", key, r.ref(), r.reason()));
     } catch (RemoteClusterException e) {
@@ -254,7 +260,7 @@ public final class KustomizationPipeline {
     }
     if (!result.succeeded()) {
       List<ObjectRef> written = result.objects().stream()
-          .filter(r -> !r.failed() && r.action() != dev.capstan.applier.Action.SKIPPED)
+          .filter(r -> !r.failed() && r.action() != Action.SKIPPED)
           .map(ObjectResult::ref).toList();
       attempt.inventory = Inventories.toStatus(
           Inventories.union(previousInventory(attempt), written));
@@ -277,7 +283,7 @@ public final class KustomizationPipeline {
           failures.stream().map(ObjectResult::ref).toList()));
       throw StageFailure.transientFailure(Reason.PRUNE_FAILED, "prune failed: " + describe(failures));
     }
-    return (int) results.stream().filter(r -> r.action() == dev.capstan.applier.Action.DELETED).count();
+    return (int) results.stream().filter(r -> r.action() == Action.DELETED).count();
   }
 
   private Outcome startWait(Attempt attempt, HealthEvaluator evaluator) {
@@ -428,7 +434,7 @@ public final class KustomizationPipeline {
     }).toList();
   }
 
-  private static dev.capstan.applier.inventory.Inventory previousInventory(Attempt attempt) {
+  private static InventorySet previousInventory(Attempt attempt) {
     KustomizationStatus status = attempt.object.getStatus();
     Inventory inventory = status == null ? null : status.inventory();
     return Inventories.toApplier(inventory);
@@ -440,8 +446,8 @@ public final class KustomizationPipeline {
 
   private static int changed(List<ObjectResult> results) {
     return (int) results.stream()
-        .filter(r -> r.action() == dev.capstan.applier.Action.CREATED
-            || r.action() == dev.capstan.applier.Action.CONFIGURED)
+        .filter(r -> r.action() == Action.CREATED
+            || r.action() == Action.CONFIGURED)
         .count();
   }
 

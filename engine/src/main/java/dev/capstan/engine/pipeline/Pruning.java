@@ -2,8 +2,7 @@ package dev.capstan.engine.pipeline;
 
 import dev.capstan.applier.ObjectResult;
 import dev.capstan.applier.Owner;
-import dev.capstan.applier.inventory.Inventory;
-import dev.capstan.applier.prune.DeletionPolicy;
+import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.applier.prune.Pruner;
 import java.time.Duration;
 import java.util.List;
@@ -12,24 +11,25 @@ import java.util.List;
 public interface Pruning {
 
   /** Deletes what {@code previous} has and {@code current} does not. */
-  List<ObjectResult> prune(Inventory previous, Inventory current, Owner owner, Duration timeout);
+  List<ObjectResult> prune(InventorySet previous, InventorySet current, Owner owner, Duration timeout);
 
-  /** Deletes the objects of a deleted Kustomization as its deletion policy says. */
-  List<ObjectResult> onKustomizationDeleted(DeletionPolicy policy, boolean prune, Inventory inventory, Owner owner,
-      Duration timeout);
+  /** Deletes the objects of a deleted Kustomization, waiting for them to go if asked to. */
+  List<ObjectResult> deleteInventory(InventorySet inventory, Owner owner, Duration timeout,
+      boolean waitForTermination);
 
   /** The applier's pruner. */
   static Pruning of(Pruner pruner) {
     return new Pruning() {
       @Override
-      public List<ObjectResult> prune(Inventory previous, Inventory current, Owner owner, Duration timeout) {
+      public List<ObjectResult> prune(InventorySet previous, InventorySet current, Owner owner,
+          Duration timeout) {
         return pruner.prune(previous, current, owner, timeout);
       }
 
       @Override
-      public List<ObjectResult> onKustomizationDeleted(DeletionPolicy policy, boolean prune, Inventory inventory,
-          Owner owner, Duration timeout) {
-        return pruner.onKustomizationDeleted(policy, prune, inventory, owner, timeout);
+      public List<ObjectResult> deleteInventory(InventorySet inventory, Owner owner, Duration timeout,
+          boolean waitForTermination) {
+        return pruner.deleteInventory(inventory, owner, timeout, waitForTermination);
       }
     };
   }

@@ -2,8 +2,12 @@ package dev.capstan.engine.pipeline;
 
 import dev.capstan.api.source.Artifact;
 import dev.capstan.api.source.GitRepositoryStatus;
+import dev.capstan.api.source.IncludedArtifact;
 import dev.capstan.engine.conditions.ConditionMessages;
+import dev.capstan.source.StoredArtifact;
+import dev.capstan.source.Verified;
 import dev.capstan.source.status.Condition;
+import dev.capstan.source.status.SourceStatus;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -16,28 +20,28 @@ import java.util.Optional;
 final class SourceStatuses {
   private SourceStatuses() {}
 
-  static dev.capstan.source.status.GitRepositoryStatus fromApi(GitRepositoryStatus status) {
+  static SourceStatus fromApi(GitRepositoryStatus status) {
     if (status == null) {
-      return dev.capstan.source.status.GitRepositoryStatus.empty();
+      return SourceStatus.empty();
     }
     List<Condition> conditions = status.conditions() == null ? List.of()
         : status.conditions().stream().map(SourceStatuses::fromApi).toList();
-    Optional<dev.capstan.source.Artifact> artifact = Optional.ofNullable(status.artifact())
+    Optional<StoredArtifact> artifact = Optional.ofNullable(status.artifact())
         .filter(a -> a.revision() != null && a.path() != null)
-        .map(a -> new dev.capstan.source.Artifact(a.revision(), a.digest(), Path.of(a.path()), instant(a.lastUpdateTime())));
-    return new dev.capstan.source.status.GitRepositoryStatus(
+        .map(a -> new StoredArtifact(a.revision(), a.digest(), Path.of(a.path()), instant(a.lastUpdateTime())));
+    return new SourceStatus(
         status.observedGeneration() == null ? 0 : status.observedGeneration(), conditions, artifact);
   }
 
-  static GitRepositoryStatus toApi(dev.capstan.source.status.GitRepositoryStatus status, String handledRequestedAt) {
+  static GitRepositoryStatus toApi(SourceStatus status, String handledRequestedAt) {
     Artifact artifact = status.artifact()
         .map(a -> new Artifact(a.revision(), a.digest(), a.path().toString(), format(a.lastUpdateTime())))
         .orElse(null);
     var included = status.artifact().map(a -> a.included().stream()
-        .map(i -> new dev.capstan.api.source.IncludedArtifact(i.name(), i.revision(), i.digest(), i.toPath()))
+        .map(i -> new IncludedArtifact(i.name(), i.revision(), i.digest(), i.toPath()))
         .toList()).filter(l -> !l.isEmpty()).orElse(null);
-    String verifiedMode = status.artifact().flatMap(dev.capstan.source.Artifact::verified)
-        .map(dev.capstan.source.Verified::mode).orElse(null);
+    String verifiedMode = status.artifact().flatMap(StoredArtifact::verified)
+        .map(Verified::mode).orElse(null);
     return new GitRepositoryStatus(status.observedGeneration(),
         status.conditions().stream().map(SourceStatuses::toApi).toList(), artifact, handledRequestedAt,
         included, verifiedMode);

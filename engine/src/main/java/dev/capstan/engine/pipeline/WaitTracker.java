@@ -1,9 +1,9 @@
 package dev.capstan.engine.pipeline;
 
 import dev.capstan.api.kustomize.Inventory;
-import dev.capstan.applier.ObjectRef;
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.health.HealthEvaluator;
+import dev.capstan.health.ObjectRef;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -43,7 +43,7 @@ class KustomizationStatusesTest {
 
   private static ResourceHealth object(String kind, String name, Status status, String message) {
     return new ResourceHealth(
-        new ObjectRef("v1", kind, "apps", name), new ResourceStatus(status, "", message));
+        ObjectRef.of("v1", kind, "apps", name), new ResourceStatus(status, "", message));
   }
 
   private static KustomizationStatus succeeded() {
@@ -157,6 +157,22 @@ class KustomizationStatusesTest {
     assertEquals("False", cond(status, HEALTHY).getStatus());
     assertTrue(message.indexOf("Deployment/apps/alpha") < message.indexOf("Deployment/apps/zeta"), message);
     assertTrue(!message.contains("ConfigMap"), message);
+  }
+
+  @Test
+  void aClusterScopedObjectIsNamedKindSlashNameInTheHealthyAndReadyMessages() {
+    AggregateHealth aggregate = health(new ResourceHealth(
+        ObjectRef.of("v1", "Namespace", "", "shop"), new ResourceStatus(Status.Failed, "", "stuck")));
+    KustomizationStatus status =
+        KustomizationStatuses.next(
+            null,
+            Observation.of(1, T0, new Phase.Failed(Reason.HEALTH_CHECK_FAILED, aggregate.message(), false))
+                .withHealth(aggregate));
+    for (String type : List.of(HEALTHY, READY)) {
+      String message = cond(status, type).getMessage();
+      assertTrue(message.contains("Namespace/shop is Failed: stuck"), type + ": " + message);
+      assertTrue(!message.contains("Namespace//shop"), type + ": " + message);
+    }
   }
 
   @Test

@@ -2,8 +2,8 @@ package dev.capstan.engine.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.capstan.applier.ObjectRef;
-import dev.capstan.applier.inventory.Inventory;
+import dev.capstan.health.ObjectRef;
+import dev.capstan.applier.inventory.InventorySet;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -17,7 +17,7 @@ class InventoriesTest {
     ObjectRef older = new ObjectRef("apps", "v1beta1", "Deployment", "team", "web");
     ObjectRef newer = new ObjectRef("apps", "v1", "Deployment", "team", "web");
     ObjectRef onlyOld = new ObjectRef("", "v1", "ConfigMap", "team", "old");
-    Inventory union = Inventories.union(Inventory.of(List.of(older, onlyOld)), List.of(newer));
+    InventorySet union = Inventories.union(InventorySet.of(List.of(older, onlyOld)), List.of(newer));
     assertEquals(Set.of(newer, onlyOld), Set.copyOf(union.refs()));
   }
 
@@ -30,7 +30,7 @@ class InventoriesTest {
       older.add(configMap(i, "v1"));
       newer.add(configMap(i + size / 2, "v2")); // half overlaps the older ones
     }
-    Inventory union = Inventories.union(Inventory.of(older), newer);
+    InventorySet union = Inventories.union(InventorySet.of(older), newer);
 
     Set<ObjectRef> expected = new HashSet<>(newer);
     for (int i = 0; i < size / 2; i++) {

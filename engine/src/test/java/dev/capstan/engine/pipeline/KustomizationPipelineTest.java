@@ -12,9 +12,9 @@ import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.applier.Action;
 import dev.capstan.applier.ApplyResult;
-import dev.capstan.applier.ObjectRef;
+import dev.capstan.health.ObjectRef;
 import dev.capstan.applier.ObjectResult;
-import dev.capstan.applier.inventory.Inventory;
+import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.engine.conditions.ConditionTypes;
 import dev.capstan.engine.conditions.KustomizationStatuses;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -161,7 +161,7 @@ class KustomizationPipelineTest {
   void aFailedPreviousAttemptIsNotARepeat() {
     Kustomization ks = kustomization();
     healthy();
-    fakes.applying = r -> new ApplyResult(List.of(new ObjectResult(WEB, Action.FAILED, "refused")), Inventory.EMPTY);
+    fakes.applying = r -> new ApplyResult(List.of(new ObjectResult(WEB, Action.FAILED, "refused")), InventorySet.EMPTY);
     fakes.pipeline.reconcile(ks);
     fakes.applying = PipelineFakes::allCreated;
     int writes = fakes.written.size();
@@ -178,7 +178,7 @@ class KustomizationPipelineTest {
     Kustomization ks = withInventory(kustomization(), OLD);
     fakes.applying = r -> new ApplyResult(List.of(
         ObjectResult.of(SETTINGS, Action.CREATED), new ObjectResult(WEB, Action.FAILED, "refused")),
-        Inventory.of(List.of(WEB, SETTINGS)));
+        InventorySet.of(List.of(WEB, SETTINGS)));
 
     Outcome outcome = fakes.pipeline.reconcile(ks);
 
@@ -192,7 +192,7 @@ class KustomizationPipelineTest {
     Kustomization ks = withInventory(kustomization(), OLD);
     fakes.applying = r -> new ApplyResult(List.of(
         new ObjectResult(SETTINGS, Action.SKIPPED, "not applied"), new ObjectResult(WEB, Action.FAILED, "refused")),
-        Inventory.of(List.of(WEB, SETTINGS)));
+        InventorySet.of(List.of(WEB, SETTINGS)));
 
     fakes.pipeline.reconcile(ks);
 

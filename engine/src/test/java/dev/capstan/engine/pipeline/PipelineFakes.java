@@ -3,18 +3,18 @@ package dev.capstan.engine.pipeline;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.applier.Action;
 import dev.capstan.applier.ApplyRequest;
 import dev.capstan.applier.ApplyResult;
-import dev.capstan.applier.ObjectRef;
+import dev.capstan.health.ObjectRef;
 import dev.capstan.applier.ObjectResult;
 import dev.capstan.applier.Owner;
 import dev.capstan.applier.apply.DesiredObject;
 import dev.capstan.applier.apply.Polling;
 import dev.capstan.applier.build.BuildLimits;
 import dev.capstan.applier.build.ManifestBuilder;
-import dev.capstan.applier.inventory.Inventory;
-import dev.capstan.applier.prune.DeletionPolicy;
+import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.applier.wait.ApplyWaiter;
 import dev.capstan.applier.wait.Lookup;
 import dev.capstan.engine.NamespacedName;
@@ -132,11 +132,11 @@ final class PipelineFakes implements AutoCloseable {
   }
 
   /** An inventory as the status has it. */
-  static dev.capstan.api.kustomize.Inventory inventory(ObjectRef... refs) {
-    return Inventories.toStatus(Inventory.of(List.of(refs)));
+  static Inventory inventory(ObjectRef... refs) {
+    return Inventories.toStatus(InventorySet.of(List.of(refs)));
   }
 
-  static List<String> ids(dev.capstan.api.kustomize.Inventory inventory) {
+  static List<String> ids(Inventory inventory) {
     return inventory.entries().stream().map(e -> e.id()).sorted().toList();
   }
 
@@ -159,7 +159,7 @@ final class PipelineFakes implements AutoCloseable {
 
   static ApplyResult allCreated(ApplyRequest request) {
     List<ObjectRef> refs = refs(request);
-    return new ApplyResult(refs.stream().map(r -> ObjectResult.of(r, Action.CREATED)).toList(), Inventory.of(refs));
+    return new ApplyResult(refs.stream().map(r -> ObjectResult.of(r, Action.CREATED)).toList(), InventorySet.of(refs));
   }
 
   private Optional<Path> tree(String digest) {
@@ -230,14 +230,14 @@ final class PipelineFakes implements AutoCloseable {
 
   private final class FakePruning implements Pruning {
     @Override
-    public List<ObjectResult> prune(Inventory previous, Inventory current, Owner owner, Duration timeout) {
+    public List<ObjectResult> prune(InventorySet previous, InventorySet current, Owner owner, Duration timeout) {
       List<ObjectRef> stale = previous.staleAfter(current);
       return stale.isEmpty() ? List.of() : pruning.apply(stale);
     }
 
     @Override
-    public List<ObjectResult> onKustomizationDeleted(DeletionPolicy policy, boolean prune, Inventory inventory,
-        Owner owner, Duration timeout) {
+    public List<ObjectResult> deleteInventory(InventorySet inventory, Owner owner, Duration timeout,
+        boolean waitForTermination) {
       List<String> names = new ArrayList<>();
       inventory.refs().forEach(r -> names.add(r + " within " + timeout));
       deletions.addAll(names);

@@ -1,6 +1,6 @@
 package dev.capstan.source.status;
 
-import dev.capstan.source.Artifact;
+import dev.capstan.source.StoredArtifact;
 import dev.capstan.source.FailureReason;
 import dev.capstan.source.FetchResult;
 import java.time.Instant;
@@ -19,10 +19,10 @@ public final class GitRepositoryStatuses {
 
   private GitRepositoryStatuses() {}
 
-  public static GitRepositoryStatus next(
-      GitRepositoryStatus previous, long generation, FetchResult result, Instant now) {
+  public static SourceStatus next(
+      SourceStatus previous, long generation, FetchResult result, Instant now) {
     List<Condition> conditions = new ArrayList<>();
-    Optional<Artifact> artifact;
+    Optional<StoredArtifact> artifact;
     if (result instanceof FetchResult.Failed failed) {
       artifact = failed.lastGood().or(previous::artifact);
       FailureReason reason = failed.reason();
@@ -44,7 +44,7 @@ public final class GitRepositoryStatuses {
             reason.conditionReason(), failed.message(), generation, now));
       }
     } else {
-      Artifact current = result.artifact().orElseThrow();
+      StoredArtifact current = result.artifact().orElseThrow();
       artifact = Optional.of(current);
       String message = "stored artifact for revision '" + current.revision() + "'";
       conditions.add(condition(previous, Condition.READY, Condition.Status.TRUE, SUCCEEDED,
@@ -55,10 +55,10 @@ public final class GitRepositoryStatuses {
     artifact.ifPresent(a -> conditions.add(condition(previous, Condition.ARTIFACT_IN_STORAGE,
         Condition.Status.TRUE, SUCCEEDED,
         "stored artifact for revision '" + a.revision() + "'", generation, now)));
-    return new GitRepositoryStatus(generation, conditions, artifact);
+    return new SourceStatus(generation, conditions, artifact);
   }
 
-  private static Condition condition(GitRepositoryStatus previous, String type,
+  private static Condition condition(SourceStatus previous, String type,
       Condition.Status status, String reason, String message, long generation, Instant now) {
     Instant since = previous.condition(type).filter(c -> c.status() == status)
         .map(Condition::lastTransitionTime).orElse(now);

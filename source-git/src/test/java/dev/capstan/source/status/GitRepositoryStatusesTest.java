@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.capstan.source.Artifact;
+import dev.capstan.source.StoredArtifact;
 import dev.capstan.source.FailureReason;
 import dev.capstan.source.FetchResult;
 import java.nio.file.Path;
@@ -17,14 +17,14 @@ class GitRepositoryStatusesTest {
   static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
   static final Instant T1 = T0.plusSeconds(60);
   static final Instant T2 = T0.plusSeconds(120);
-  static final Artifact A = new Artifact("main@sha1:" + "a".repeat(40), "sha256:" + "1".repeat(64),
+  static final StoredArtifact A = new StoredArtifact("main@sha1:" + "a".repeat(40), "sha256:" + "1".repeat(64),
       Path.of("/store/a"), T0);
-  static final Artifact B = new Artifact("main@sha1:" + "b".repeat(40), "sha256:" + "2".repeat(64),
+  static final StoredArtifact B = new StoredArtifact("main@sha1:" + "b".repeat(40), "sha256:" + "2".repeat(64),
       Path.of("/store/b"), T1);
 
   @Test
   void successIsReadyWithArtifact() {
-    GitRepositoryStatus s = GitRepositoryStatuses.next(GitRepositoryStatus.empty(), 3,
+    SourceStatus s = GitRepositoryStatuses.next(SourceStatus.empty(), 3,
         new FetchResult.Fetched(A), T0);
     assertTrue(s.isReady());
     assertEquals(3, s.observedGeneration());
@@ -39,9 +39,9 @@ class GitRepositoryStatusesTest {
 
   @Test
   void failureKeepsArtifactAndTransitionTimesOnlyMoveOnChange() {
-    GitRepositoryStatus ok = GitRepositoryStatuses.next(GitRepositoryStatus.empty(), 1,
+    SourceStatus ok = GitRepositoryStatuses.next(SourceStatus.empty(), 1,
         new FetchResult.Fetched(A), T0);
-    GitRepositoryStatus failed = GitRepositoryStatuses.next(ok, 2,
+    SourceStatus failed = GitRepositoryStatuses.next(ok, 2,
         new FetchResult.Failed(FailureReason.AUTHENTICATION_FAILED, "refused", Optional.empty()),
         T1);
     assertFalse(failed.isReady());
@@ -53,12 +53,12 @@ class GitRepositoryStatusesTest {
         .lastTransitionTime());
     assertTrue(failed.condition(Condition.STALLED).isEmpty(), "credentials can be fixed");
 
-    GitRepositoryStatus again = GitRepositoryStatuses.next(failed, 2,
+    SourceStatus again = GitRepositoryStatuses.next(failed, 2,
         new FetchResult.Failed(FailureReason.AUTHENTICATION_FAILED, "refused", Optional.of(A)),
         T2);
     assertEquals(T1, again.condition(Condition.READY).orElseThrow().lastTransitionTime());
 
-    GitRepositoryStatus recovered = GitRepositoryStatuses.next(again, 2,
+    SourceStatus recovered = GitRepositoryStatuses.next(again, 2,
         new FetchResult.Fetched(B), T2);
     assertTrue(recovered.isReady());
     assertEquals(T2, recovered.condition(Condition.READY).orElseThrow().lastTransitionTime());
@@ -67,7 +67,7 @@ class GitRepositoryStatusesTest {
 
   @Test
   void specErrorsStall() {
-    GitRepositoryStatus s = GitRepositoryStatuses.next(GitRepositoryStatus.empty(), 1,
+    SourceStatus s = GitRepositoryStatuses.next(SourceStatus.empty(), 1,
         new FetchResult.Failed(FailureReason.INVALID_REF, "invalid semver range 'x'",
             Optional.empty()), T0);
     assertEquals("InvalidRef", s.condition(Condition.STALLED).orElseThrow().reason());

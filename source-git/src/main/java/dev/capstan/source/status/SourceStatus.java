@@ -1,6 +1,6 @@
 package dev.capstan.source.status;
 
-import dev.capstan.source.Artifact;
+import dev.capstan.source.StoredArtifact;
 import java.util.List;
 import java.util.Optional;
 
@@ -9,16 +9,16 @@ import java.util.Optional;
  *
  * @param artifact the artifact consumers should use (absent until a first success)
  */
-public record GitRepositoryStatus(
-    long observedGeneration, List<Condition> conditions, Optional<Artifact> artifact) {
+public record SourceStatus(
+    long observedGeneration, List<Condition> conditions, Optional<StoredArtifact> artifact) {
 
-  public GitRepositoryStatus {
+  public SourceStatus {
     conditions = List.copyOf(conditions);
     artifact = artifact == null ? Optional.empty() : artifact;
   }
 
-  public static GitRepositoryStatus empty() {
-    return new GitRepositoryStatus(0, List.of(), Optional.empty());
+  public static SourceStatus empty() {
+    return new SourceStatus(0, List.of(), Optional.empty());
   }
 
   public Optional<Condition> condition(String type) {

@@ -15,15 +15,15 @@ import java.util.Optional;
  * @param verified the signatures checked before it was stored, when {@code spec.verify} asked
  * @param included the other sources' artifacts copied into it ({@code spec.include})
  */
-public record Artifact(String revision, String digest, Path path, Instant lastUpdateTime,
+public record StoredArtifact(String revision, String digest, Path path, Instant lastUpdateTime,
     Optional<Verified> verified, List<IncludedRevision> included) {
 
-  public Artifact {
+  public StoredArtifact {
     verified = verified == null ? Optional.empty() : verified;
     included = included == null ? List.of() : List.copyOf(included);
   }
 
-  public Artifact(String revision, String digest, Path path, Instant lastUpdateTime) {
+  public StoredArtifact(String revision, String digest, Path path, Instant lastUpdateTime) {
     this(revision, digest, path, lastUpdateTime, Optional.empty(), List.of());
   }
 

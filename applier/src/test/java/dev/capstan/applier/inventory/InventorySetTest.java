@@ -3,11 +3,11 @@ package dev.capstan.applier.inventory;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.capstan.applier.ObjectRef;
+import dev.capstan.health.ObjectRef;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class InventoryTest {
+class InventorySetTest {
 
   private static final ObjectRef CM = new ObjectRef("", "v1", "ConfigMap", "a", "one");
   private static final ObjectRef DEPLOY = new ObjectRef("apps", "v1", "Deployment", "a", "web");
@@ -15,28 +15,28 @@ class InventoryTest {
 
   @Test
   void staleEntriesAreThoseMissingFromTheNextInventory() {
-    Inventory previous = Inventory.of(List.of(CM, DEPLOY, NS));
-    Inventory next = Inventory.of(List.of(NS, CM));
+    InventorySet previous = InventorySet.of(List.of(CM, DEPLOY, NS));
+    InventorySet next = InventorySet.of(List.of(NS, CM));
     assertEquals(List.of(DEPLOY), previous.staleAfter(next));
     assertEquals(List.of(), next.staleAfter(previous));
   }
 
   @Test
   void versionChangeIsNotStale() {
-    Inventory previous = Inventory.of(List.of(new ObjectRef("apps", "v1beta1", "Deployment", "a", "web")));
-    assertEquals(List.of(), previous.staleAfter(Inventory.of(List.of(DEPLOY))));
+    InventorySet previous = InventorySet.of(List.of(new ObjectRef("apps", "v1beta1", "Deployment", "a", "web")));
+    assertEquals(List.of(), previous.staleAfter(InventorySet.of(List.of(DEPLOY))));
   }
 
   @Test
   void entriesAreSortedAndDeduplicated() {
-    Inventory inventory = Inventory.of(List.of(DEPLOY, CM, DEPLOY));
+    InventorySet inventory = InventorySet.of(List.of(DEPLOY, CM, DEPLOY));
     assertEquals(List.of("a_one__ConfigMap", "a_web_apps_Deployment"),
-        inventory.entries().stream().map(InventoryEntry::id).toList());
+        inventory.entries().stream().map(InventorySet.Entry::id).toList());
   }
 
   @Test
   void configMapEncodingRoundTrips() {
-    Inventory inventory = Inventory.of(List.of(CM, DEPLOY, NS));
+    InventorySet inventory = InventorySet.of(List.of(CM, DEPLOY, NS));
     String json = ConfigMapInventoryStore.encode(inventory);
     assertEquals(inventory, ConfigMapInventoryStore.decode(json, "default/inv"));
     assertEquals(true, json.contains("\"id\":\"a_web_apps_Deployment\""));
@@ -46,6 +46,6 @@ class InventoryTest {
   void badStoredInventoryNamesTheConfigMap() {
     var e = assertThrows(IllegalStateException.class, () -> ConfigMapInventoryStore.decode("{", "default/inv"));
     assertEquals(true, e.getMessage().contains("default/inv"));
-    assertThrows(IllegalArgumentException.class, () -> new InventoryEntry("no-underscores", "v1").ref());
+    assertThrows(IllegalArgumentException.class, () -> new InventorySet.Entry("no-underscores", "v1").ref());
   }
 }

@@ -1,0 +1,23 @@
+package dev.capstan.applier.prune;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.capstan.applier.Owner;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PruneDecisionTest {
+
+  @Test
+  void pruneKeepsDisabledAndForeignObjects() {
+    Owner owner = new Owner("app", "flux-system");
+    assertTrue(PruneDecision.keepReason(owner.labels(), null, owner).isEmpty());
+    assertTrue(PruneDecision.keepReason(owner.labels(), Map.of("capstan.dev/prune", "disabled"), owner)
+        .orElseThrow().contains("capstan.dev/prune: disabled"));
+    var foreign = new Owner("other", "flux-system").labels();
+    assertEquals("kept: owned by Kustomization flux-system/other, not flux-system/app",
+        PruneDecision.keepReason(foreign, Map.of(), owner).orElseThrow());
+    assertTrue(PruneDecision.keepReason(null, null, owner).isPresent());
+  }
+}
