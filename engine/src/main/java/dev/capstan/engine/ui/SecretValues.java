@@ -57,7 +57,7 @@ final class SecretValues {
     }
     String out = text;
     for (String value : values) {
-      out = out.replace(value, MASK);
+      out = out.replace(value, MASK).replace(quoted(value), MASK);
       for (String line : value.split("\\R")) {
         if (line.strip().length() >= MIN_LENGTH) {
           out = out.replace(line.strip(), MASK);
@@ -65,6 +65,12 @@ final class SecretValues {
       }
     }
     return out;
+  }
+
+  /** As a JSON or Go string quotes it (a server's message quotes values that way). */
+  private static String quoted(String value) {
+    return value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n").replace("\t", "\\t")
+        .replace("\r", "\\r");
   }
 
   private static java.util.Optional<String> decoded(String encoded) {
