@@ -247,6 +247,8 @@
     const out = main.querySelector('#commit');
     if (!out) return;
     const c = drift && drift.commit;
+    const note = main.querySelector('#source-note');
+    if (note) note.hidden = Boolean(c);
     out.innerHTML = c ? 'commit <code>' + esc(c.id.substring(0, 12)) + '</code> by <span id="commit-author">' + esc(c.author)
       + '</span> at ' + esc(c.time) + ': <q id="commit-subject">' + esc(c.subject) + '</q>' : '';
   }
