@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class DriftCheck implements AutoCloseable {
   /** Kustomizations whose last answer is kept; the oldest is forgotten first. */
-  static final int MAX_KEPT = 64;
+  static final int MAX_KEPT = 32;
 
   /** What is compared: a Kustomization at one revision of its spec and source. */
   record Key(String namespace, String name, String revision, long generation) {}

@@ -29,6 +29,8 @@ final class DriftComputation implements DriftCheck.Computation {
   static final int MAX_LISTED = 200;
   /** Characters of one object's diff; Git decides how large an object is. */
   static final int MAX_TEXT = 20_000;
+  /** Characters of all diffs of one answer; answers are kept, one per Kustomization. */
+  static final int MAX_TOTAL_TEXT = 500_000;
 
   private final DriftTargets targets;
   private final KubernetesClient client;
@@ -79,14 +81,16 @@ final class DriftComputation implements DriftCheck.Computation {
     }
     SecretValues secrets = SecretValues.of(built.objects());
     UnaryOperator<String> redaction = text -> secrets.redact(built.redaction().apply(text));
-    return done(key, target, commit, report, redaction);
+    return answer(key.revision(), target.revisionFrom(), commit, report, redaction, now());
   }
 
-  private Drift done(DriftCheck.Key key, DriftTargets.Target target, Drift.Commit commit, DiffReport report,
-      UnaryOperator<String> redaction) {
+  /** The page's answer for a report: what differs, each text redacted and bounded. */
+  static Drift answer(String revision, String revisionFrom, Drift.Commit commit, DiffReport report,
+      UnaryOperator<String> redaction, String computedAt) {
     List<Drift.ObjectLine> lines = new ArrayList<>();
     int differing = 0;
     int failed = 0;
+    int budget = MAX_TOTAL_TEXT;
     for (ObjectDiff diff : report.objects()) {
       if (diff.change() == ObjectDiff.Change.UNCHANGED) {
         continue;
@@ -97,7 +101,10 @@ final class DriftComputation implements DriftCheck.Computation {
         failed++;
       }
       if (lines.size() < MAX_LISTED) {
-        lines.add(new Drift.ObjectLine(diff.ref().toString(), diff.change().name(), bounded(redaction.apply(diff.text()))));
+        String text = budget > 0 ? bounded(redaction.apply(diff.text()), Math.min(MAX_TEXT, budget))
+            : "(not shown: the diffs above fill this answer)";
+        budget -= text.length();
+        lines.add(new Drift.ObjectLine(diff.ref().toString(), diff.change().name(), text));
       }
     }
     int total = report.objects().size();
@@ -105,12 +112,11 @@ final class DriftComputation implements DriftCheck.Computation {
         : differing + " of " + total + " objects differ from the revision"
             + (failed > 0 ? "; " + failed + " could not be compared" : "")
             + (differing + failed > lines.size() ? " (the first " + lines.size() + " are listed)" : "");
-    return new Drift(Drift.State.DONE, key.revision(), target.revisionFrom(), commit, message, lines, total,
-        differing, now());
+    return new Drift(Drift.State.DONE, revision, revisionFrom, commit, message, lines, total, differing, computedAt);
   }
 
-  private static String bounded(String text) {
-    return text.length() <= MAX_TEXT ? text : text.substring(0, MAX_TEXT) + "\n… (cut: the diff is longer)\n";
+  private static String bounded(String text, int max) {
+    return text.length() <= max ? text : text.substring(0, max) + "\n… (cut: the diff is longer)\n";
   }
 
   static Drift.Commit commit(CommitSummary c) {
