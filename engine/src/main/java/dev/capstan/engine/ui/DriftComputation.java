@@ -31,6 +31,7 @@ final class DriftComputation implements DriftCheck.Computation {
   static final int MAX_TEXT = 20_000;
   /** Characters of all diffs of one answer; answers are kept, one per Kustomization. */
   static final int MAX_TOTAL_TEXT = 500_000;
+  private static final Duration FETCH_GRACE = Duration.ofSeconds(2);
 
   private final DriftTargets targets;
   private final KubernetesClient client;
@@ -55,10 +56,9 @@ final class DriftComputation implements DriftCheck.Computation {
           "the Kustomization or its GitRepository is no longer in your view", now());
     }
     DriftTargets.Target target = found.get();
-    Duration left = Duration.between(clock.instant(), deadline);
-    if (left.isNegative() || left.isZero()) {
-      left = Duration.ofSeconds(1);
-    }
+    // The deadline's timer answers "timed out" and interrupts this work; the fetch's own bound,
+    // a little later, only ends a network read that an interrupt does not reach.
+    Duration left = Duration.between(clock.instant(), deadline).plus(FETCH_GRACE);
     RevisionBuild.Result result = builds.build(client, target.kustomization(), target.repository().get(),
         key.revision(), left);
     Drift.Commit commit = result.commit().map(DriftComputation::commit).orElse(null);

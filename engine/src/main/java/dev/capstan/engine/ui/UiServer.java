@@ -63,6 +63,12 @@ public final class UiServer implements AutoCloseable {
    */
   public static UiServer start(KubernetesClient client, List<String> namespaces, InetSocketAddress address,
       boolean allowRemote, Clock clock) throws IOException {
+    return start(client, namespaces, address, allowRemote, clock, DRIFT_TIMEOUT);
+  }
+
+  /** As {@link #start(KubernetesClient, List, InetSocketAddress, boolean, Clock)}, with the time a drift comparison may take. */
+  public static UiServer start(KubernetesClient client, List<String> namespaces, InetSocketAddress address,
+      boolean allowRemote, Clock clock, Duration driftTimeout) throws IOException {
     ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "capstan-ui-events");
       t.setDaemon(true);
@@ -80,7 +86,7 @@ public final class UiServer implements AutoCloseable {
     catalog.start();
     DriftParts drift = null;
     try {
-      drift = DriftParts.start(catalog, client, scheduler, DRIFT_TIMEOUT, clock);
+      drift = DriftParts.start(catalog, client, scheduler, driftTimeout, clock);
       UiHandler handler = new UiHandler(catalog, graph,
           new DetailsReader(catalog, client, new InventoryTree(client, BuiltinLibrary.load(), clock)),
           drift.view(), new Actions(client, clock), events, new RequestGuard(new SecureRandom(), allowRemote),

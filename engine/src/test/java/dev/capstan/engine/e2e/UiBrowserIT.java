@@ -111,7 +111,8 @@ class UiBrowserIT extends EngineTestBase {
             metadata: {name: drift-secret}
             data: {password: %s, user: %s}
             """.formatted(base64(GIT_SECRET), base64("admin-user")),
-        "locked/config.yaml", Manifests.configMap("locked-settings", "y")),
+        "locked/config.yaml", Manifests.configMap("locked-settings", "y"),
+        "slow/config.yaml", Manifests.configMap("slow-settings", "z")),
         SUBJECT + "\n\nThe body is not shown.");
     engine.gitRepository("repo", git.url());
     engine.kustomization("base", "repo", "./base", EXPRS);
@@ -398,6 +399,49 @@ class UiBrowserIT extends EngineTestBase {
 
   private static String base64(String text) {
     return java.util.Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  @Order(10)
+  void aComparisonPastItsDeadlineSaysTimedOut() throws Exception {
+    engine.gitRepository("slow-repo", git.url());
+    engine.kustomization("slow", "slow-repo", "./slow", "");
+    engine.awaitCondition("slow", "Ready", Duration.ofSeconds(60), EngineTestBase::isTrue);
+    // the source now answers nothing: a server that accepts connections and never replies
+    List<java.net.Socket> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+    try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      Thread acceptor = new Thread(() -> {
+        try {
+          while (true) {
+            held.add(silent.accept());
+          }
+        } catch (IOException e) {
+          // closed at the end of the test
+        }
+      });
+      acceptor.setDaemon(true);
+      acceptor.start();
+      engine.client.resources(dev.capstan.api.source.GitRepository.class).inNamespace(ns()).withName("slow-repo")
+          .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"url\":\"http://127.0.0.1:"
+              + silent.getLocalPort() + "/slow.git\"}}");
+      try (UiServer quick = UiServer.start(engine.client, List.of(ns()),
+          new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), false, Clock.systemUTC(), Duration.ofSeconds(3))) {
+        browser.get(url(quick, "/#/"));
+        awaitElement(By.cssSelector("tr.row[data-id='Kustomization/" + ns() + "/slow']"));
+        browser.get(url(quick, "/#/ks/" + ns() + "/slow"));
+        awaitDriftState("TIMED_OUT");
+        assertEquals("timed out", browser.findElement(By.id("drift-state")).getText());
+        String message = browser.findElement(By.id("drift-message")).getText();
+        assertTrue(message.startsWith("timed out after 3s"), message);
+        assertFalse(held.isEmpty(), "the comparison did reach the source");
+        assertTrue(browser.findElement(By.id("conditions")).getText().contains("Ready"), "the rest of the page is there");
+        screenshot("kustomization-drift-timed-out");
+      }
+    } finally {
+      for (java.net.Socket socket : held) {
+        socket.close();
+      }
+    }
   }
 
   private static void assertNoSecretIn(String page) {

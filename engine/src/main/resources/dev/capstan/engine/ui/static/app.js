@@ -266,7 +266,7 @@
     const stale = d.state === 'DONE' && lastRow && lastRow.revision && d.revision && lastRow.revision !== d.revision;
     const bad = ['FAILED', 'TIMED_OUT', 'UNAVAILABLE'].includes(d.state);
     body.innerHTML = (d.revision ? '<p class="note" id="drift-revision">Revision <b>' + esc(d.revision) + '</b>, '
-        + esc(d.revisionFrom) + (d.computedAt ? '; computed at ' + esc(d.computedAt) : '') + '.</p>' : '')
+        + esc(d.revisionFrom) + (d.computedAt ? '; answered at ' + esc(d.computedAt) : '') + '.</p>' : '')
       + (stale ? '<p class="problem">The Kustomization now records revision ' + esc(lastRow.revision) + ': compute again.</p>' : '')
       + '<p id="drift-message" class="' + (bad ? 'problem' : 'note') + '">' + esc(d.message) + '</p>'
       + (d.objects || []).map(o => '<div class="drift-obj" data-ref="' + esc(o.ref) + '" data-change="' + esc(o.change) + '"><h4>'
