@@ -44,8 +44,10 @@ import org.openqa.selenium.chrome.ChromeOptions;
 /**
  * {@code capstan ui} in a real browser (headless Chromium) against the test cluster: the overview
  * lists what the cluster holds, the graph shows a chain and the edge it waits on, a broken custom
- * resource turns its row and node unhealthy without a reload, and actions go through with the
- * user's credentials or come back with the API server's refusal.
+ * resource turns its row and node unhealthy without a reload, actions go through with the
+ * user's credentials or come back with the API server's refusal, and a Kustomization's drift shows
+ * what changed in the cluster (Secret values masked, never in the page), a source Secret the user
+ * cannot read, and a comparison that ran past its deadline.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class UiBrowserIT extends EngineTestBase {
