@@ -76,6 +76,29 @@ public final class GitSource {
     return Files.isDirectory(dir) ? Optional.of(dir) : Optional.empty();
   }
 
+  /**
+   * The author and first message line of {@code commitId} as the repository cache of {@code key}
+   * holds it after a fetch; empty when the cache does not hold that commit.
+   */
+  public Optional<CommitSummary> commit(String key, String commitId) {
+    if (commitId == null || !commitId.matches("[0-9a-f]{40}")) {
+      return Optional.empty();
+    }
+    ReentrantLock lock = locks.computeIfAbsent(key, k -> new ReentrantLock());
+    lock.lock();
+    try (Git git = RepositoryCache.open(store.repositoryDir(key)); RevWalk walk = new RevWalk(git.getRepository())) {
+      var id = org.eclipse.jgit.lib.ObjectId.fromString(commitId);
+      if (!git.getRepository().getObjectDatabase().has(id)) {
+        return Optional.empty();
+      }
+      return Optional.of(CommitSummary.of(walk.parseCommit(id)));
+    } catch (IOException e) {
+      return Optional.empty();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   public FetchResult fetch(FetchRequest request) {
     ReentrantLock lock = locks.computeIfAbsent(request.key(), k -> new ReentrantLock());
     lock.lock();

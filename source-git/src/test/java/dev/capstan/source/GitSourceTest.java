@@ -110,6 +110,19 @@ class GitSourceTest {
   }
 
   @Test
+  void theFetchedCommitsAuthorAndSubjectAreReadFromTheCache() throws Exception {
+    RevCommit head = repo.commit("Bump <b>app</b> to 2\n\nbody text", Map.of("app/deploy.yaml", "kind: Service\n"));
+    assertTrue(source.commit("ns/app", head.name()).isEmpty(), "nothing fetched yet");
+    fetched(fetch(GitRef.commit(head.name()).withBranch("main")));
+    CommitSummary summary = source.commit("ns/app", head.name()).orElseThrow();
+    assertEquals("Bump <b>app</b> to 2", summary.subject());
+    assertEquals(head.getAuthorIdent().getName(), summary.author());
+    assertEquals(head.name(), summary.commitId());
+    assertTrue(source.commit("ns/app", "0".repeat(40)).isEmpty());
+    assertTrue(source.commit("ns/app", "../../etc").isEmpty());
+  }
+
+  @Test
   void sameTreeGivesSameDigest() throws Exception {
     StoredArtifact first = fetched(fetch(GitRef.branch("main")));
     repo.git().commit().setMessage("empty").setAllowEmpty(true).call();

@@ -26,7 +26,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Serve a web view of Kustomizations and GitRepositories: status, dependency graph, inventory,"
-          + " and reconcile/suspend/resume, all with your own kubeconfig credentials.",
+          + " drift, and reconcile/suspend/resume, all with your own kubeconfig credentials.",
       "Exit status: 0 stopped, 1 cannot start, 2 bad input."
     })
 public final class UiCommand implements Callable<Integer> {

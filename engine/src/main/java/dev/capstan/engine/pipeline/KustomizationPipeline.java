@@ -24,8 +24,6 @@ import dev.capstan.engine.conditions.KustomizationStatuses;
 import dev.capstan.engine.conditions.Observation;
 import dev.capstan.engine.conditions.Phase;
 import dev.capstan.engine.conditions.Reason;
-import dev.capstan.engine.decryption.DecryptedInputs;
-import dev.capstan.engine.decryption.Plaintexts;
 import dev.capstan.engine.remote.RemoteClusterException;
 import dev.capstan.engine.remote.RemoteClusters.Remote;
 import dev.capstan.health.AggregateHealth;
@@ -42,7 +40,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,9 +57,6 @@ public final class KustomizationPipeline {
   public static final String REQUESTED_AT = ReconcileRequest.ANNOTATION;
 
   private static final Logger LOG = LoggerFactory.getLogger(KustomizationPipeline.class);
-  private static final Set<BuildErrorKind> TRANSIENT_BUILD_ERRORS =
-      Set.of(BuildErrorKind.SUBSTITUTION, BuildErrorKind.LIMIT_EXCEEDED, BuildErrorKind.ARTIFACT,
-          BuildErrorKind.INTERNAL);
 
   private final PipelineParts parts;
   private final DependencyGate gate;
@@ -222,23 +216,10 @@ public final class KustomizationPipeline {
   private record StoredArtifact(String revision, String digest, Path tree) {}
 
   private List<GenericKubernetesResource> build(Attempt attempt, StoredArtifact artifact) {
-    KustomizationSpec spec = attempt.object.getSpec();
-    Decrypting decrypting = Decrypting.of(spec, attempt.namespace(), attempt.local.client());
-    DecryptedInputs inputs = decrypting.generatorInputs(artifact.tree(), spec);
-    attempt.plaintexts = Plaintexts.of(inputs);
-    BuildResult result = parts.builder().build(artifact.tree(), artifact.digest(), spec.path(),
-        BuildSettings.of(spec, attempt.namespace(), attempt.local.client()), inputs.files());
-    if (result instanceof BuildResult.Failed failed) {
-      String message = "build of path '" + (spec.path() == null ? "./" : spec.path()) + "' at revision "
-          + artifact.revision() + " failed: " + failed.error().message();
-      throw TRANSIENT_BUILD_ERRORS.contains(failed.error().kind())
-          ? StageFailure.transientFailure(Reason.BUILD_FAILED, message)
-          : StageFailure.terminal(Reason.BUILD_FAILED, message);
-    }
-    Decrypting.Decrypted decrypted = decrypting.objects(artifact.tree(), ((BuildResult.Built) result).objects(),
-        attempt.plaintexts);
-    attempt.plaintexts = decrypted.plaintexts();
-    return decrypted.objects();
+    BuildStage.Built built = BuildStage.run(parts.builder(), attempt.object.getSpec(), attempt.namespace(),
+        attempt.local.client(), artifact.tree(), artifact.digest(), artifact.revision());
+    attempt.plaintexts = built.plaintexts();
+    return built.objects();
   }
 
   private ApplyResult apply(Attempt attempt, List<GenericKubernetesResource> objects) {

@@ -6,9 +6,7 @@ import dev.capstan.api.source.GitRepositoryStatus;
 import dev.capstan.source.FetchRequest;
 import dev.capstan.source.FetchResult;
 import dev.capstan.source.FailureReason;
-import dev.capstan.source.GitRef;
 import dev.capstan.source.GitSource;
-import dev.capstan.source.Verification;
 import dev.capstan.source.status.GitRepositoryStatuses;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -51,7 +49,6 @@ public final class SourcePipeline {
     if (spec == null || spec.suspended()) {
       return Outcome.suspended();
     }
-    String namespace = repo.getMetadata().getNamespace();
     SourceTimings timings;
     try {
       timings = SourceTimings.of(spec);
@@ -64,7 +61,7 @@ public final class SourcePipeline {
     java.time.Instant fetchStarted = clock.instant();
     // See StackGuard: running out of stack is an Error no caller handles. INVALID_SPEC needs a
     // change of the spec or the content, so the outcome is terminal (Stalled), never retried.
-    FetchResult result = StackGuard.orElse(() -> fetch(repo, namespace, spec, timings),
+    FetchResult result = StackGuard.orElse(() -> fetch(repo, timings),
         () -> new FetchResult.Failed(FailureReason.INVALID_SPEC,
             "the GitRepository or its content nests too deeply to be processed", source.lastArtifact(key(repo))));
     observer.fetched(dev.capstan.engine.NamespacedName.of(repo), !(result instanceof FetchResult.Failed),
@@ -91,58 +88,14 @@ public final class SourcePipeline {
     return repo.getMetadata().getNamespace() + "/" + repo.getMetadata().getName();
   }
 
-  private FetchResult fetch(GitRepository repo, String namespace, GitRepositorySpec spec, SourceTimings timings) {
-    var ref = spec.ref();
-    GitRef gitRef = ref == null ? GitRef.defaultBranch()
-        : new GitRef(ref.branch(), ref.tag(), ref.semver(), ref.name(), ref.commit());
-    FetchRequest request = FetchRequest.of(key(repo), spec.url(), gitRef).withIgnore(spec.ignore());
-    if (timings.timeout().isPresent()) {
-      request = request.withTimeout(timings.timeout().get());
-    }
-    if (spec.secretRef() != null) {
-      Secret secret = client.secrets().inNamespace(namespace).withName(spec.secretRef().name()).get();
-      if (secret == null) {
-        // Not terminal: the Secret may be created later.
-        return new FetchResult.Failed(FailureReason.AUTHENTICATION_FAILED,
-            "secret '" + namespace + "/" + spec.secretRef().name() + "' not found",
-            source.lastArtifact(request.key()));
-      }
-      request = request.withSecret(decode(secret));
-    }
-    request = request.withSparseCheckout(spec.sparseCheckout())
-        .withRecurseSubmodules(spec.recursesSubmodules());
+  private FetchResult fetch(GitRepository repo, SourceTimings timings) {
+    FetchRequest request;
     try {
-      request = withVerification(request, namespace, spec);
-      request = withProxy(request, namespace, spec);
-      request = request.withIncludes(includes.resolve(repo));
+      request = SourceRequests.of(client, repo, key(repo), timings.timeout(), includes::resolve);
     } catch (SourceInputs.Unavailable e) {
-      return new FetchResult.Failed(e.reason(), e.getMessage(), source.lastArtifact(request.key()));
+      return new FetchResult.Failed(e.reason(), e.getMessage(), source.lastArtifact(key(repo)));
     }
     return source.fetch(request);
-  }
-
-  private FetchRequest withVerification(FetchRequest request, String namespace, GitRepositorySpec spec) {
-    if (spec.verify() == null) {
-      return request;
-    }
-    Verification.Mode mode;
-    try {
-      mode = Verification.Mode.parse(spec.verify().mode());
-    } catch (RuntimeException e) {
-      throw new SourceInputs.Unavailable(FailureReason.INVALID_SPEC, e.getMessage());
-    }
-    String name = spec.verify().secretRef() == null ? null : spec.verify().secretRef().name();
-    return request.withVerification(new Verification(mode,
-        SourceInputs.secretData(client, namespace, name, "spec.verify.secretRef",
-            FailureReason.VERIFICATION_FAILED)));
-  }
-
-  private FetchRequest withProxy(FetchRequest request, String namespace, GitRepositorySpec spec) {
-    if (spec.proxySecretRef() == null) {
-      return request;
-    }
-    return request.withProxy(SourceInputs.secretData(client, namespace, spec.proxySecretRef().name(),
-        "spec.proxySecretRef", FailureReason.GIT_OPERATION_FAILED));
   }
 
   static Map<String, byte[]> decode(Secret secret) {

@@ -8,10 +8,9 @@ import java.util.List;
  * @param history the Kustomization's Events, newest first: how its conditions changed
  * @param inventory the applied objects, namespace → kind → object, each with its live status
  * @param inventoryNote why the inventory is incomplete or absent; empty when it is whole
- * @param drift what the page says about drift from the source
  */
 record Details(Row row, List<ConditionLine> conditions, List<EventLine> history, String historyNote,
-    List<NamespaceGroup> inventory, String inventoryNote, Source source, String drift) {
+    List<NamespaceGroup> inventory, String inventoryNote, Source source) {
 
   record ConditionLine(String type, String status, String reason, String message, String lastTransitionTime) {}
 

@@ -17,8 +17,6 @@ import java.util.Optional;
  */
 final class DetailsReader {
   static final int MAX_EVENTS = 100;
-  static final String DRIFT_NOTE = "Drift is not computed in this view: it needs the source's manifests,"
-      + " which the controller holds. Run `capstan diff -f DIR` on a checkout of the source revision.";
 
   private final Catalog catalog;
   private final KubernetesClient client;
@@ -51,8 +49,7 @@ final class DetailsReader {
     InventoryTree.Result tree = status == null || status.inventory() == null || status.inventory().entries() == null
         ? new InventoryTree.Result(List.of(), "no inventory yet: nothing has been applied")
         : inventory.read(status.inventory().entries(), ks.getSpec() == null ? null : ks.getSpec().healthCheckExprs());
-    return new Details(Overview.row(ks), lines, history, historyNote, tree.groups(), tree.note(), source(ks),
-        DRIFT_NOTE);
+    return new Details(Overview.row(ks), lines, history, historyNote, tree.groups(), tree.note(), source(ks));
   }
 
   private List<Details.EventLine> events(Kustomization ks) {
@@ -88,7 +85,7 @@ final class DetailsReader {
     String revision = repo.map(r -> r.getStatus() == null || r.getStatus().artifact() == null ? ""
         : r.getStatus().artifact().revision()).orElse("");
     String note = repo.isEmpty() ? "the source is not visible to you or does not exist"
-        : "the GitRepository's status records the revision only (no commit message or author): showing the revision";
+        : "the commit's author and message are read from Git when drift is computed";
     return new Details.Source(String.valueOf(ref.kind()), ns, ref.name(), revision == null ? "" : revision, note);
   }
 }

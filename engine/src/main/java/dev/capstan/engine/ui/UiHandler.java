@@ -36,6 +36,7 @@ final class UiHandler extends Handler.Abstract {
   private final Catalog catalog;
   private final GraphView graph;
   private final DetailsReader details;
+  private final DriftView drift;
   private final Actions actions;
   private final EventStream events;
   private final RequestGuard guard;
@@ -43,11 +44,12 @@ final class UiHandler extends Handler.Abstract {
   private final String page;
   private final Map<String, String> files;
 
-  UiHandler(Catalog catalog, GraphView graph, DetailsReader details, Actions actions, EventStream events,
-      RequestGuard guard, ObjectMapper json) {
+  UiHandler(Catalog catalog, GraphView graph, DetailsReader details, DriftView drift, Actions actions,
+      EventStream events, RequestGuard guard, ObjectMapper json) {
     this.catalog = catalog;
     this.graph = graph;
     this.details = details;
+    this.drift = drift;
     this.actions = actions;
     this.events = events;
     this.guard = guard;
@@ -107,6 +109,9 @@ final class UiHandler extends Handler.Abstract {
       return true;
     }
     String[] parts = path.split("/");
+    if (path.startsWith("/api/ks/") && parts.length == 6 && "drift".equals(parts[5])) {
+      return sendDrift(response, callback, parts, drift.current(decode(parts[3]), decode(parts[4])));
+    }
     if (path.startsWith("/api/ks/") && parts.length == 5) {
       Optional<Details> found = details.read(decode(parts[3]), decode(parts[4]));
       return found.isPresent() ? sendJson(response, callback, 200, found.get())
@@ -118,8 +123,9 @@ final class UiHandler extends Handler.Abstract {
 
   private boolean action(Request request, Response response, Callback callback, String host, String path) {
     String[] parts = path.split("/");
-    Optional<Action> action = parts.length == 6 ? Action.parse(parts[5]) : Optional.empty();
-    if (action.isEmpty()) {
+    boolean isDrift = parts.length == 6 && "drift".equals(parts[5]);
+    Optional<Action> action = parts.length == 6 && !isDrift ? Action.parse(parts[5]) : Optional.empty();
+    if (action.isEmpty() && !isDrift) {
       return sendJson(response, callback, 404, new Action.Result(false, "no such action"));
     }
     Optional<String> refused = guard.refuseAction(host, request.getHeaders().get(HttpHeader.ORIGIN),
@@ -127,8 +133,18 @@ final class UiHandler extends Handler.Abstract {
     if (refused.isPresent()) {
       return sendJson(response, callback, 403, new Action.Result(false, refused.get()));
     }
+    if (isDrift) {
+      boolean again = "1".equals(Request.extractQueryParameters(request).getValue("again"));
+      return sendDrift(response, callback, parts, drift.request(decode(parts[3]), decode(parts[4]), again));
+    }
     Action.Result result = actions.run(action.get(), decode(parts[3]), decode(parts[4]));
     return sendJson(response, callback, result.ok() ? 200 : 422, result);
+  }
+
+  private boolean sendDrift(Response response, Callback callback, String[] parts, Optional<Drift> found) {
+    return found.isPresent() ? sendJson(response, callback, 200, found.get())
+        : sendJson(response, callback, 404, Map.of("message", "Kustomization " + decode(parts[3]) + "/"
+            + decode(parts[4]) + " is not in your view: it does not exist or you cannot list it"));
   }
 
   private boolean page(Request request, Response response, Callback callback) {

@@ -29,16 +29,22 @@ public final class UiServer implements AutoCloseable {
   static final ServerLimits LIMITS = new ServerLimits(Duration.ofSeconds(5), Duration.ofMinutes(10),
       Duration.ofSeconds(45), 128, 64, 8);
 
+  /** The time one drift comparison may take: fetch, build and the dry-runs together. */
+  static final Duration DRIFT_TIMEOUT = Duration.ofSeconds(60);
+
   private final GuardedServer server;
   private final Catalog catalog;
   private final EventStream events;
   private final ScheduledExecutorService scheduler;
+  private final DriftParts drift;
 
-  private UiServer(GuardedServer server, Catalog catalog, EventStream events, ScheduledExecutorService scheduler) {
+  private UiServer(GuardedServer server, Catalog catalog, EventStream events, ScheduledExecutorService scheduler,
+      DriftParts drift) {
     this.server = server;
     this.catalog = catalog;
     this.events = events;
     this.scheduler = scheduler;
+    this.drift = drift;
   }
 
   /**
@@ -57,6 +63,12 @@ public final class UiServer implements AutoCloseable {
    */
   public static UiServer start(KubernetesClient client, List<String> namespaces, InetSocketAddress address,
       boolean allowRemote, Clock clock) throws IOException {
+    return start(client, namespaces, address, allowRemote, clock, DRIFT_TIMEOUT);
+  }
+
+  /** As {@link #start(KubernetesClient, List, InetSocketAddress, boolean, Clock)}, with the time a drift comparison may take. */
+  public static UiServer start(KubernetesClient client, List<String> namespaces, InetSocketAddress address,
+      boolean allowRemote, Clock clock, Duration driftTimeout) throws IOException {
     ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "capstan-ui-events");
       t.setDaemon(true);
@@ -72,15 +84,21 @@ public final class UiServer implements AutoCloseable {
     });
     started.set(catalog);
     catalog.start();
-    UiHandler handler = new UiHandler(catalog, graph,
-        new DetailsReader(catalog, client, new InventoryTree(client, BuiltinLibrary.load(), clock)),
-        new Actions(client, clock), events, new RequestGuard(new SecureRandom(), allowRemote), new ObjectMapper());
+    DriftParts drift = null;
     try {
+      drift = DriftParts.start(catalog, client, scheduler, driftTimeout, clock);
+      UiHandler handler = new UiHandler(catalog, graph,
+          new DetailsReader(catalog, client, new InventoryTree(client, BuiltinLibrary.load(), clock)),
+          drift.view(), new Actions(client, clock), events, new RequestGuard(new SecureRandom(), allowRemote),
+          new ObjectMapper());
       GuardedServer server = GuardedServer.start("capstan-ui-http", address, LIMITS, handler);
-      return new UiServer(server, catalog, events, scheduler);
+      return new UiServer(server, catalog, events, scheduler, drift);
     } catch (IOException | RuntimeException e) {
       catalog.close();
       scheduler.shutdownNow();
+      if (drift != null) {
+        drift.close();
+      }
       throw e;
     }
   }
@@ -100,6 +118,7 @@ public final class UiServer implements AutoCloseable {
     events.close();
     server.close();
     catalog.close();
+    drift.close();
     scheduler.shutdownNow();
   }
 }

@@ -39,6 +39,11 @@ final class GitFixture implements AutoCloseable {
 
   /** Writes the files (null content deletes one), commits, and returns the revision Capstan reports. */
   String commit(Map<String, String> files) {
+    return commit(files, "change");
+  }
+
+  /** As {@link #commit(Map)}, with this commit message. */
+  String commit(Map<String, String> files, String message) {
     try {
       for (var entry : files.entrySet()) {
         Path file = dir.resolve(entry.getKey());
@@ -50,7 +55,7 @@ final class GitFixture implements AutoCloseable {
         Files.writeString(file, entry.getValue(), StandardCharsets.UTF_8);
         git.add().addFilepattern(entry.getKey()).call();
       }
-      RevCommit commit = git.commit().setMessage("change").setAuthor(AUTHOR).setCommitter(AUTHOR)
+      RevCommit commit = git.commit().setMessage(message).setAuthor(AUTHOR).setCommitter(AUTHOR)
           .setAllowEmpty(true).call();
       return "main@sha1:" + commit.getName();
     } catch (IOException | GitAPIException e) {

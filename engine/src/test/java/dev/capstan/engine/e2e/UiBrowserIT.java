@@ -17,6 +17,7 @@ import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -42,8 +43,10 @@ import org.openqa.selenium.chrome.ChromeOptions;
 /**
  * {@code capstan ui} in a real browser (headless Chromium) against the test cluster: the overview
  * lists what the cluster holds, the graph shows a chain and the edge it waits on, a broken custom
- * resource turns its row and node unhealthy without a reload, and actions go through with the
- * user's credentials or come back with the API server's refusal.
+ * resource turns its row and node unhealthy without a reload, actions go through with the
+ * user's credentials or come back with the API server's refusal, and a Kustomization's drift shows
+ * what changed in the cluster (Secret values masked, never in the page), a source Secret the user
+ * cannot read, and a comparison that ran past its deadline.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class UiBrowserIT extends EngineTestBase {
@@ -72,6 +75,10 @@ class UiBrowserIT extends EngineTestBase {
       """;
   private static final String NO_NODE = "      nodeSelector: {capstan.dev/no-such-node: \"true\"}";
   private static final String VIEWER = "capstan-ui-viewer";
+  /** The commit's subject: markup in it must reach the page as text. */
+  private static final String SUBJECT = "Add <b>drift</b> fixtures & more";
+  private static final String GIT_SECRET = "plain-s3cret-from-git";
+  private static final String CLUSTER_SECRET = "changed-in-the-cluster";
   private static final String TEAM = "capstan-ui-team";
 
   private static UiServer ui;
@@ -92,7 +99,22 @@ class UiBrowserIT extends EngineTestBase {
             spec: {size: 3}
             """,
         "infra/db.yaml", Manifests.deployment("db", NO_NODE, 600),
-        "app/config.yaml", Manifests.configMap("app-settings", "x")));
+        "app/config.yaml", Manifests.configMap("app-settings", "x"),
+        "drift/settings.yaml", """
+            apiVersion: v1
+            kind: ConfigMap
+            metadata: {name: drift-settings}
+            data: {color: blue, size: "3"}
+            """,
+        "drift/secret.yaml", """
+            apiVersion: v1
+            kind: Secret
+            metadata: {name: drift-secret}
+            data: {password: %s, user: %s}
+            """.formatted(base64(GIT_SECRET), base64("admin-user")),
+        "locked/config.yaml", Manifests.configMap("locked-settings", "y"),
+        "slow/config.yaml", Manifests.configMap("slow-settings", "z")),
+        SUBJECT + "\n\nThe body is not shown.");
     engine.gitRepository("repo", git.url());
     engine.kustomization("base", "repo", "./base", EXPRS);
     engine.kustomization("infra", "repo", "./infra", "  wait: true\n  timeout: 10m\n  dependsOn: [{name: base}]");
@@ -150,6 +172,8 @@ class UiBrowserIT extends EngineTestBase {
     eventually(() -> assertEquals("ready", state("tr.row[data-id='Kustomization/" + ns() + "/base']")));
     assertTrue(browser.findElement(By.cssSelector("tr.row[data-id='Kustomization/" + ns() + "/app']")).getText()
         .contains("is not ready"), "the app's row shows why it waits");
+    // other test classes may have Kustomizations in the shared cluster at the same time
+    new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("ns-filter"))).selectByValue(ns());
     browser.findElement(By.id("search")).sendKeys("infra");
     // infra itself, and the app whose message names it
     eventually(() -> assertEquals(2, browser.findElements(By.cssSelector("#ks-table tr.row")).size()));
@@ -159,7 +183,8 @@ class UiBrowserIT extends EngineTestBase {
     browser.findElement(By.id("search")).clear();
     browser.findElement(By.id("search")).sendKeys(" ");
     eventually(() -> assertEquals(3, browser.findElements(By.cssSelector("#ks-table tr.row")).size()));
-    assertEquals("3", browser.findElement(By.cssSelector("#count-total b")).getText());
+    assertTrue(Integer.parseInt(browser.findElement(By.cssSelector("#count-total b")).getText()) >= 3,
+        "the counts are over every namespace in view");
     screenshot("overview");
   }
 
@@ -241,7 +266,11 @@ class UiBrowserIT extends EngineTestBase {
         .getAttribute("data-status")));
     eventually(() -> assertTrue(browser.findElement(By.id("history")).getText().contains("Applied revision: test")));
     assertTrue(browser.findElement(By.id("source")).getText().contains("main@sha1:"));
-    assertTrue(browser.findElement(By.id("drift")).getText().contains("capstan diff"));
+    // drift is computed when the page opens: the Gadget's status is no drift
+    awaitDriftState("DONE");
+    assertTrue(browser.findElement(By.id("drift-message")).getText().contains("no drift"),
+        browser.findElement(By.id("drift")).getText());
+    assertEquals(SUBJECT, browser.findElement(By.id("commit-subject")).getText());
     screenshot("kustomization");
   }
 
@@ -297,6 +326,138 @@ class UiBrowserIT extends EngineTestBase {
     assertTrue(browser.findElement(By.cssSelector("#repo-table p.problem")).getText().contains("kube-system"));
     awaitElement(By.cssSelector("tr.row[data-id='GitRepository/" + ns() + "/repo']"));
     screenshot("overview-forbidden-namespace");
+  }
+
+  @Test
+  @Order(8)
+  void driftShowsWhatChangedInTheClusterWithSecretValuesMasked() throws IOException {
+    engine.kustomization("drifty", "repo", "./drift", "");
+    engine.awaitCondition("drifty", "Ready", Duration.ofSeconds(60), EngineTestBase::isTrue);
+    String applied = engine.kustomization("drifty").getStatus().lastAppliedRevision();
+    // what kubectl patch would do: another field manager changes an applied field
+    engine.client.configMaps().inNamespace(ns()).withName("drift-settings")
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"data\":{\"color\":\"red\"}}");
+    engine.client.secrets().inNamespace(ns()).withName("drift-secret")
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"data\":{\"password\":\"" + base64(CLUSTER_SECRET) + "\"}}");
+
+    browser.get(url(ui, "/#/ks/" + ns() + "/drifty"));
+    awaitDriftState("DONE");
+    WebElement config = awaitElement(By.cssSelector(".drift-obj[data-ref='ConfigMap/" + ns() + "/drift-settings']"));
+    assertEquals("CHANGED", config.getAttribute("data-change"));
+    String diff = config.getText();
+    assertTrue(diff.contains("-  color: \"red\"") && diff.contains("+  color: \"blue\""), diff);
+    WebElement secret = browser.findElement(By.cssSelector(".drift-obj[data-ref='Secret/" + ns() + "/drift-secret']"));
+    String secretDiff = secret.getText();
+    assertTrue(secretDiff.contains("+  password: \"*** (changed)\"") && secretDiff.contains("-  password: \"***\""),
+        secretDiff);
+    assertTrue(secretDiff.contains("*** (unchanged)"), "the user key is masked too: " + secretDiff);
+    assertEquals(2, browser.findElements(By.cssSelector(".drift-obj")).size(), "only what differs is listed");
+    assertTrue(browser.findElement(By.id("drift-revision")).getText().contains(applied));
+    assertTrue(browser.findElement(By.id("drift-revision")).getText().contains("status.lastAppliedRevision"));
+    assertEquals(SUBJECT, browser.findElement(By.id("commit-subject")).getText());
+    assertTrue(browser.findElements(By.cssSelector("#commit-subject b")).isEmpty(), "the subject is text, not markup");
+    assertTrue(browser.findElement(By.id("commit-author")).getText().contains("Capstan Test"));
+    assertNoSecretIn(browser.getPageSource());
+    ((org.openqa.selenium.JavascriptExecutor) browser).executeScript(
+        "document.getElementById('source').scrollIntoView()");
+    screenshot("kustomization-drift");
+
+    // a live update re-renders the page but does not compute again; the button does
+    String computedAt = browser.findElement(By.id("drift-revision")).getText();
+    int rendered = Integer.parseInt(browser.findElement(By.tagName("body")).getAttribute("data-rendered"));
+    engine.client.configMaps().inNamespace(ns()).withName("drift-settings")
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"data\":{\"color\":\"blue\"}}");
+    engine.client.resources(Kustomization.class).inNamespace(ns()).withName("drifty")
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"annotations\":{\"ui-test\":\"touched\"}}}");
+    eventually(() -> assertTrue(Integer.parseInt(browser.findElement(By.tagName("body")).getAttribute("data-rendered"))
+        > rendered, "the page re-rendered from the event stream"));
+    assertEquals(computedAt, browser.findElement(By.id("drift-revision")).getText());
+    browser.findElement(By.id("drift-again")).click();
+    eventually(() -> assertTrue(browser.findElements(
+        By.cssSelector(".drift-obj[data-ref='ConfigMap/" + ns() + "/drift-settings']")).isEmpty()));
+    awaitDriftState("DONE");
+    assertEquals(1, browser.findElements(By.cssSelector(".drift-obj")).size());
+    assertNoSecretIn(browser.getPageSource());
+  }
+
+  @Test
+  @Order(9)
+  void aSourceSecretTheUserCannotReadIsSaidWhereTheDriftWouldBe() throws IOException {
+    engine.secret("git-extra", Map.of("note", "no credentials in here"));
+    engine.gitRepository("locked-repo", git.url(), "  secretRef: {name: git-extra}");
+    engine.kustomization("locked", "locked-repo", "./locked", "");
+    engine.awaitCondition("locked", "Ready", Duration.ofSeconds(60), EngineTestBase::isTrue);
+    browser.get(url(viewerUi, "/#/ks/" + ns() + "/locked"));
+    awaitDriftState("FAILED");
+    String message = browser.findElement(By.id("drift-message")).getText();
+    assertTrue(message.contains("cannot read the GitRepository's Secrets") && message.contains("forbidden")
+        && message.contains(VIEWER) && message.contains("secrets"), message);
+    // the rest of the page is there
+    awaitElement(By.cssSelector("#inventory li.obj[data-name='ConfigMap/locked-settings']"));
+    assertTrue(browser.findElement(By.id("conditions")).getText().contains("Ready"));
+    screenshot("kustomization-drift-forbidden");
+  }
+
+  private static String base64(String text) {
+    return java.util.Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  @Order(10)
+  void aComparisonPastItsDeadlineSaysTimedOut() throws Exception {
+    engine.gitRepository("slow-repo", git.url());
+    engine.kustomization("slow", "slow-repo", "./slow", "");
+    engine.awaitCondition("slow", "Ready", Duration.ofSeconds(60), EngineTestBase::isTrue);
+    // the source now answers nothing: a server that accepts connections and never replies
+    List<java.net.Socket> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+    try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      Thread acceptor = new Thread(() -> {
+        try {
+          while (true) {
+            held.add(silent.accept());
+          }
+        } catch (IOException e) {
+          // closed at the end of the test
+        }
+      });
+      acceptor.setDaemon(true);
+      acceptor.start();
+      engine.client.resources(dev.capstan.api.source.GitRepository.class).inNamespace(ns()).withName("slow-repo")
+          .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"url\":\"http://127.0.0.1:"
+              + silent.getLocalPort() + "/slow.git\"}}");
+      try (UiServer quick = UiServer.start(engine.client, List.of(ns()),
+          new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), false, Clock.systemUTC(), Duration.ofSeconds(3))) {
+        browser.get(url(quick, "/#/"));
+        awaitElement(By.cssSelector("tr.row[data-id='Kustomization/" + ns() + "/slow']"));
+        browser.get(url(quick, "/#/ks/" + ns() + "/slow"));
+        awaitDriftState("TIMED_OUT");
+        assertEquals("timed out", browser.findElement(By.id("drift-state")).getText());
+        String message = browser.findElement(By.id("drift-message")).getText();
+        assertTrue(message.startsWith("timed out after 3s"), message);
+        assertFalse(held.isEmpty(), "the comparison did reach the source");
+        assertTrue(browser.findElement(By.id("conditions")).getText().contains("Ready"), "the rest of the page is there");
+        screenshot("kustomization-drift-timed-out");
+      }
+    } finally {
+      for (java.net.Socket socket : held) {
+        socket.close();
+      }
+    }
+  }
+
+  private static void assertNoSecretIn(String page) {
+    java.util.Base64.Encoder b64 = java.util.Base64.getEncoder();
+    for (String value : List.of(GIT_SECRET, CLUSTER_SECRET, "admin-user")) {
+      assertFalse(page.contains(value), "the page shows a Secret value");
+      assertFalse(page.contains(b64.encodeToString(value.getBytes(StandardCharsets.UTF_8))),
+          "the page shows a Secret value in base64");
+    }
+  }
+
+  private static void awaitDriftState(String state) {
+    EngineFixture.eventually(Duration.ofSeconds(90)).untilAsserted(() -> assertEquals(state,
+        browser.findElement(By.id("drift-state")).getAttribute("data-state"),
+        () -> browser.findElement(By.id("drift")).getText()));
   }
 
   private static void grantNamespaceRead() {

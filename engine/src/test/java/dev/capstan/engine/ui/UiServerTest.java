@@ -101,6 +101,27 @@ class UiServerTest {
   }
 
   @Test
+  void driftIsStartedOnlyThroughTheGuardAndReadWithoutStartingIt() throws IOException {
+    String page = request("GET / HTTP/1.1\r\nHost: " + host + "\r\n\r\n");
+    String cookie = find(page, "Set-Cookie: (capstan-ui-session=[^;]+)");
+    String token = find(page, "name=\"capstan-token\" content=\"([^\"]+)\"");
+    String start = "POST /api/ks/team/app/drift HTTP/1.1\r\nHost: " + host + "\r\nContent-Length: 0\r\n";
+
+    String otherSite = request(start + "Origin: http://evil.example\r\nCookie: " + cookie
+        + "\r\nX-Capstan-Token: " + token + "\r\n\r\n");
+    assertTrue(otherSite.startsWith("HTTP/1.1 403"), otherSite);
+    String noToken = request(start + "Origin: http://" + host + "\r\nCookie: " + cookie + "\r\n\r\n");
+    assertTrue(noToken.startsWith("HTTP/1.1 403"), noToken);
+    String allowed = request(start + "Origin: http://" + host + "\r\nCookie: " + cookie
+        + "\r\nX-Capstan-Token: " + token + "\r\n\r\n");
+    // Past the guard: a Kustomization the view does not hold is not in the user's view.
+    assertTrue(allowed.startsWith("HTTP/1.1 404"), allowed);
+    assertTrue(allowed.contains("team/app is not in your view"), allowed);
+    String read = request("GET /api/ks/team/app/drift HTTP/1.1\r\nHost: " + host + "\r\n\r\n");
+    assertTrue(read.startsWith("HTTP/1.1 404"), read);
+  }
+
+  @Test
   void onlyGetAndActionsAreServed() throws IOException {
     assertTrue(request("DELETE /api/overview HTTP/1.1\r\nHost: " + host + "\r\n\r\n").startsWith("HTTP/1.1 405"));
     assertTrue(request("GET /static/../index.html HTTP/1.1\r\nHost: " + host + "\r\n\r\n").startsWith("HTTP/1.1 4"));

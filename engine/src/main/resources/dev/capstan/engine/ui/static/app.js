@@ -10,6 +10,8 @@
   let inFlight = false;
   let sourceKey = '';
   let again = false;
+  let drift = null; // the last drift answer for the open Kustomization's page
+  let lastRow = null;
 
   function esc(text) {
     return String(text == null ? '' : text).replace(/[&<>"']/g, c => ({
@@ -181,13 +183,20 @@
       main.innerHTML = '<h2>Kustomization ' + esc(key) + '</h2>'
         + '<div class="actions"><button data-action="reconcile" id="action-reconcile">Reconcile now (with source)</button>'
         + '<button data-action="suspend" id="action-suspend">Suspend</button><button data-action="resume" id="action-resume">Resume</button>'
-        + '<span id="action-result"></span></div><div id="ks-body"></div>';
+        + '<span id="action-result"></span></div><div id="ks-body"></div>'
+        + '<section id="drift"><h3>Drift</h3><div class="drift-head"><button id="drift-again">Compute again</button>'
+        + ' <span id="drift-state"></span></div><div id="drift-body"></div></section>';
       main.dataset.page = 'ks:' + key;
       main.querySelectorAll('.actions button').forEach(b => b.onclick = () => act(b.dataset.action, ns, name));
+      drift = null;
+      main.querySelector('#drift-again').onclick = () => askDrift(ns, name, true);
+      // Computed once when the page opens (and on the button), never on a live update.
+      askDrift(ns, name, false);
     }
     const body = main.querySelector('#ks-body');
     if (!res.ok) { body.innerHTML = '<p class="problem">' + esc(d.message) + '</p>'; return; }
     const r = d.row;
+    lastRow = r;
     sourceKey = d.source.kind + '/' + d.source.namespace + '/' + d.source.name;
     body.innerHTML = '<table class="summary" id="summary"><tr><th>Ready</th><th>Healthy</th><th>Revision</th><th>Suspended</th><th>Message</th></tr>'
       + '<tr class="row ' + state(r) + '" data-state="' + state(r) + '"><td class="s-' + esc(r.ready) + '">' + esc(r.ready) + '</td><td class="s-' + esc(r.healthy) + '">' + esc(r.healthy) + '</td><td>'
@@ -200,14 +209,77 @@
       + d.history.map(e => '<tr><td>' + esc(e.lastSeen) + '</td><td>' + esc(e.type) + '</td><td>' + esc(e.reason) + '</td><td>' + esc(e.count)
         + '</td><td class="msg">' + esc(e.message) + '</td></tr>').join('') + '</table>'
       + '<h3>Source</h3><p id="source">' + esc(d.source.kind) + ' ' + esc(d.source.namespace) + '/' + esc(d.source.name)
-      + ': <b>' + esc(d.source.revision || '(no revision yet)') + '</b></p><p class="note">' + esc(d.source.note) + '</p>'
+      + ': <b>' + esc(d.source.revision || '(no revision yet)') + '</b></p><p id="commit"></p><p class="note" id="source-note">' + esc(d.source.note) + '</p>'
       + '<h3>Inventory</h3>' + (d.inventoryNote ? '<p class="note">' + esc(d.inventoryNote) + '</p>' : '')
       + '<div class="tree" id="inventory"><ul>' + d.inventory.map(n => '<li>' + esc(n.namespace) + '<ul>'
         + n.kinds.map(k => '<li>' + esc(k.kind) + '<ul>' + k.objects.map(o => '<li class="obj" data-name="' + esc(k.kind + '/' + o.name)
           + '" data-status="' + esc(o.status) + '"><span class="obj-' + esc(o.status) + '">' + esc(o.status) + '</span> ' + esc(o.name)
           + (o.reason ? ' <i>' + esc(o.reason) + '</i>' : '') + (o.message ? ': ' + esc(o.message) : '') + '</li>').join('') + '</ul></li>').join('')
-        + '</ul></li>').join('') + '</ul></div>'
-      + '<h3>Drift</h3><p class="note" id="drift">' + esc(d.drift) + '</p>';
+        + '</ul></li>').join('') + '</ul></div>';
+    renderCommit();
+    renderDrift();
+  }
+
+  // ---- drift ----------------------------------------------------------------------------------
+  async function askDrift(ns, name, fresh) {
+    const page = 'ks:' + ns + '/' + name;
+    const path = '/api/ks/' + encodeURIComponent(ns) + '/' + encodeURIComponent(name) + '/drift';
+    try {
+      let res = await fetch(path + (fresh ? '?again=1' : ''), { method: 'POST', headers: { 'X-Capstan-Token': token } });
+      let answer = await res.json();
+      while (main.dataset.page === page && res.ok && answer.state === 'RUNNING') {
+        drift = answer; renderDrift();
+        await new Promise(done => setTimeout(done, 1000));
+        res = await fetch(path);
+        answer = await res.json();
+      }
+      if (main.dataset.page !== page) return;
+      drift = res.ok ? answer : { state: 'FAILED', message: answer.message, objects: [] };
+    } catch (e) {
+      if (main.dataset.page !== page) return;
+      drift = { state: 'FAILED', message: 'cannot reach the view\'s server: ' + e.message, objects: [] };
+    }
+    renderCommit();
+    renderDrift();
+  }
+
+  function renderCommit() {
+    const out = main.querySelector('#commit');
+    if (!out) return;
+    const c = drift && drift.commit;
+    const note = main.querySelector('#source-note');
+    if (note) note.hidden = Boolean(c);
+    out.innerHTML = c ? 'commit <code>' + esc(c.id.substring(0, 12)) + '</code> by <span id="commit-author">' + esc(c.author)
+      + '</span> at ' + esc(c.time) + ': <q id="commit-subject">' + esc(c.subject) + '</q>' : '';
+  }
+
+  function renderDrift() {
+    const state = main.querySelector('#drift-state');
+    const body = main.querySelector('#drift-body');
+    if (!state || !body) return;
+    const d = drift || { state: 'RUNNING', message: 'asking…', objects: [] };
+    state.dataset.state = d.state;
+    state.className = 'drift-' + d.state;
+    state.textContent = { NOT_ASKED: 'not computed', RUNNING: 'computing…', DONE: 'computed', FAILED: 'failed',
+      TIMED_OUT: 'timed out', UNAVAILABLE: 'not available' }[d.state] || d.state;
+    main.querySelector('#drift-again').disabled = d.state === 'RUNNING';
+    const stale = d.state === 'DONE' && lastRow && lastRow.revision && d.revision && lastRow.revision !== d.revision;
+    const bad = ['FAILED', 'TIMED_OUT', 'UNAVAILABLE'].includes(d.state);
+    body.innerHTML = (d.revision ? '<p class="note" id="drift-revision">Revision <b>' + esc(d.revision) + '</b>, '
+        + esc(d.revisionFrom) + (d.computedAt ? '; answered at ' + esc(d.computedAt) : '') + '.</p>' : '')
+      + (stale ? '<p class="problem">The Kustomization now records revision ' + esc(lastRow.revision) + ': compute again.</p>' : '')
+      + '<p id="drift-message" class="' + (bad ? 'problem' : 'note') + '">' + esc(d.message) + '</p>'
+      + (d.objects || []).map(o => '<div class="drift-obj" data-ref="' + esc(o.ref) + '" data-change="' + esc(o.change) + '"><h4>'
+        + ({ CREATED: '+ ', CHANGED: '~ ', FAILED: '! ' }[o.change] || '') + esc(o.ref)
+        + ({ CREATED: ' (would be created)', CHANGED: ' (differs: apply would change it)', FAILED: ' (cannot be compared)' }[o.change] || '')
+        + '</h4><pre class="diff">' + o.text.split('\n').map(line => '<span class="' + diffClass(line) + '">' + esc(line) + '</span>').join('\n')
+        + '</pre></div>').join('');
+  }
+
+  function diffClass(line) {
+    if (line.startsWith('+++') || line.startsWith('---')) return 'd-file';
+    if (line.startsWith('@@')) return 'd-hunk';
+    return line.startsWith('+') ? 'd-add' : line.startsWith('-') ? 'd-del' : 'd-ctx';
   }
 
   function confirmAction(text) {

@@ -1,0 +1,53 @@
+package dev.capstan.engine.ui;
+
+import java.util.Optional;
+
+/**
+ * The page's drift: asked for with a button or when a Kustomization's page opens, then read
+ * until it is done; never computed on a refresh.
+ */
+final class DriftView {
+  private final DriftTargets targets;
+  private final DriftCheck check;
+
+  DriftView(DriftTargets targets, DriftCheck check) {
+    this.targets = targets;
+    this.check = check;
+  }
+
+  /** Starts a comparison unless one of this revision is kept ({@code again}: even then). */
+  Optional<Drift> request(String namespace, String name, boolean again) {
+    return targets.target(namespace, name).map(t -> {
+      if (!t.unavailable().isEmpty()) {
+        return unavailable(t);
+      }
+      return check.request(key(t), again, running(t));
+    });
+  }
+
+  /** What is known without starting anything. */
+  Optional<Drift> current(String namespace, String name) {
+    return targets.target(namespace, name).map(t -> {
+      if (!t.unavailable().isEmpty()) {
+        return unavailable(t);
+      }
+      return check.current(key(t), running(t)).orElse(Drift.of(Drift.State.NOT_ASKED, t.revision(),
+          t.revisionFrom(), null, "not compared yet", ""));
+    });
+  }
+
+  private static DriftCheck.Key key(DriftTargets.Target t) {
+    Long generation = t.kustomization().getMetadata().getGeneration();
+    return new DriftCheck.Key(t.kustomization().getMetadata().getNamespace(), t.kustomization().getMetadata().getName(),
+        t.revision(), generation == null ? 0 : generation);
+  }
+
+  private static Drift running(DriftTargets.Target t) {
+    return Drift.of(Drift.State.RUNNING, t.revision(), t.revisionFrom(), null,
+        "fetching, building and comparing the revision with the cluster…", "");
+  }
+
+  private static Drift unavailable(DriftTargets.Target t) {
+    return Drift.of(Drift.State.UNAVAILABLE, t.revision(), t.revisionFrom(), null, t.unavailable(), "");
+  }
+}
