@@ -10,8 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * An object exactly as Capstan sends it: namespace settled, status dropped, ownership labels and
- * the digest annotation added. The digest covers everything else Capstan sends. Equality is
+ * An object exactly as Capstan sends it: namespace settled, status dropped, a Secret's
+ * {@code stringData} folded into {@code data}, ownership labels and the digest annotation added. The digest covers everything else Capstan sends. Equality is
  * identity: two prepared objects are the same write only if they are the same instance.
  *
  * <p>Identity and type are known at once; the copy and its digest are made on first use, so that
@@ -74,6 +74,7 @@ public final class DesiredObject {
   private GenericKubernetesResource settled() {
     GenericKubernetesResource copy = Serialization.clone(raw);
     copy.getAdditionalProperties().remove("status");
+    SecretStringData.fold(copy);
     ObjectMeta meta = copy.getMetadata();
     meta.setNamespace(ref.namespace().isEmpty() ? null : ref.namespace());
     Map<String, String> labels = new LinkedHashMap<>();

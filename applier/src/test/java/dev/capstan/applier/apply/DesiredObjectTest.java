@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 class DesiredObjectTest {
 
   static final ResourceType CONFIG_MAP = new ResourceType("", "v1", "ConfigMap", "configmaps", true);
+  static final ResourceType SECRET = new ResourceType("", "v1", "Secret", "secrets", true);
   static final ResourceType NAMESPACE = new ResourceType("", "v1", "Namespace", "namespaces", false);
   static final Owner OWNER = new Owner("apps", "flux-system");
 
@@ -27,6 +28,24 @@ class DesiredObjectTest {
     assertEquals(d.digest(), d.object().getMetadata().getAnnotations().get(CapstanMetadata.APPLIED_DIGEST));
     assertNull(d.object().getAdditionalProperties().get("status"));
     assertEquals(Map.of(), raw.getMetadata().getLabels(), "the input object is not modified");
+  }
+
+  @Test
+  void aSecretsStringDataIsSentAsDataWithStringDataWinningOverTheSameKey() {
+    var raw = TestObjects.yaml("apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n"
+        + "data: {kept: a2VwdA==, both: b2xk}\nstringData: {both: new, plain: 'héllo'}\n");
+    var sent = DesiredObject.prepare(raw, SECRET, OWNER, "team").object().getAdditionalProperties();
+    assertNull(sent.get("stringData"));
+    assertEquals(Map.of("kept", "a2VwdA==", "both", "bmV3", "plain", "aMOpbGxv"), sent.get("data"));
+    assertEquals(Map.of("both", "new", "plain", "héllo"), raw.getAdditionalProperties().get("stringData"),
+        "the input object is not modified");
+  }
+
+  @Test
+  void stringDataOfOtherKindsIsLeftAlone() {
+    var raw = TestObjects.yaml("apiVersion: example.com/v1\nkind: Secret\nmetadata: {name: s}\nstringData: {a: b}\n");
+    var sent = DesiredObject.prepare(raw, CONFIG_MAP, OWNER, "team").object().getAdditionalProperties();
+    assertEquals(Map.of("a", "b"), sent.get("stringData"));
   }
 
   @Test

@@ -286,6 +286,27 @@ class ApplyIT {
   }
 
   @Test
+  void aSecretValueGivenAsStringDataAndChangedInTheClusterIsRestored() {
+    String secret = "apiVersion: v1\nkind: Secret\nmetadata: {name: creds, namespace: " + ns + "}\n"
+        + "stringData: {password: from-git}\n";
+    apply(admin, objects(secret), false);
+    PatchContext edit = new PatchContext.Builder().withPatchType(PatchType.JSON_MERGE)
+        .withFieldManager("kubectl-edit").build();
+    admin.secrets().inNamespace(ns).withName("creds").patch(edit,
+        "{\"data\":{\"password\":\"" + base64("changed") + "\"}}");
+
+    ApplyResult result = apply(admin, objects(secret), false);
+
+    assertEquals(Action.CONFIGURED, resultFor(result, "Secret/" + ns + "/creds").action());
+    assertEquals(base64("from-git"),
+        admin.secrets().inNamespace(ns).withName("creds").get().getData().get("password"));
+  }
+
+  private static String base64(String text) {
+    return java.util.Base64.getEncoder().encodeToString(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  @Test
   void conflictWithAnotherFieldManagerIsTakenOver() {
     ConfigMap theirs = new ConfigMapBuilder().withNewMetadata().withName("shared").withNamespace(ns).endMetadata()
         .addToData("owner", "them").build();
