@@ -6,10 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine.TypeConversionException;
 
 class BuiltManifestsTest {
 
@@ -37,14 +35,5 @@ class BuiltManifestsTest {
   void aMissingDirectoryIsNamed() {
     var e = assertThrows(ManifestSource.ManifestException.class, () -> new BuiltManifests().load(dir.resolve("nope")));
     assertTrue(e.getMessage().contains("nope: not a directory"), e.getMessage());
-  }
-
-  @Test
-  void durationsAreWrittenAsKubernetesDoes() {
-    var c = new DurationConverter();
-    assertEquals(Duration.ofSeconds(90), c.convert("90s"));
-    assertEquals(Duration.ofMinutes(90), c.convert("1h30m"));
-    assertEquals(Duration.ofMillis(250), c.convert("250ms"));
-    assertThrows(TypeConversionException.class, () -> c.convert("5 minutes"));
   }
 }

@@ -1,5 +1,6 @@
 package dev.capstan.engine.cli;
 
+import dev.capstan.applier.cli.DurationConverter;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.SourceReference;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -35,7 +36,7 @@ public final class ReconcileCommand implements Callable<Integer> {
       description = "Reconcile the Kustomization's GitRepository first (fetch the latest commit).")
   boolean withSource;
 
-  @Option(names = "--timeout", defaultValue = "5m", paramLabel = "D", converter = TimeoutConverter.class,
+  @Option(names = "--timeout", defaultValue = "5m", paramLabel = "D", converter = DurationConverter.class,
       description = "How long to wait for each reconcile (e.g. 90s, 5m). Default: ${DEFAULT-VALUE}.")
   Duration timeout;
 

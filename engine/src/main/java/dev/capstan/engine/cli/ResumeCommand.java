@@ -1,5 +1,6 @@
 package dev.capstan.engine.cli;
 
+import dev.capstan.applier.cli.DurationConverter;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintWriter;
 import java.time.Clock;
@@ -30,7 +31,7 @@ public final class ResumeCommand implements Callable<Integer> {
   @Option(names = "--no-wait", description = "Return once resumed, without waiting for the reconcile.")
   boolean noWait;
 
-  @Option(names = "--timeout", defaultValue = "5m", paramLabel = "D", converter = TimeoutConverter.class,
+  @Option(names = "--timeout", defaultValue = "5m", paramLabel = "D", converter = DurationConverter.class,
       description = "How long to wait for the reconcile (e.g. 90s, 5m). Default: ${DEFAULT-VALUE}.")
   Duration timeout;
 

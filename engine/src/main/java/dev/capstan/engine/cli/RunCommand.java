@@ -1,5 +1,6 @@
 package dev.capstan.engine.cli;
 
+import dev.capstan.applier.cli.DurationConverter;
 import dev.capstan.engine.Engine;
 import dev.capstan.engine.EngineOptions;
 import dev.capstan.engine.ops.OperationsExtension;
@@ -61,7 +62,7 @@ public final class RunCommand implements Callable<Integer> {
   Path storagePath;
 
   @Option(names = "--build-timeout", paramLabel = "DURATION", defaultValue = "30s",
-      converter = TimeoutConverter.class,
+      converter = DurationConverter.class,
       description = "How long one build may run before it is stopped. Default: ${DEFAULT-VALUE}.")
   Duration buildTimeout;
 
