@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -63,8 +64,7 @@ public final class ApplyCommand implements Callable<Integer> {
   @Option(names = "--force", description = "Delete and recreate objects whose immutable fields changed.")
   boolean force;
 
-  @Option(names = "--kubeconfig", paramLabel = "PATH", description = "Kubeconfig file (default: $KUBECONFIG, ~/.kube/config).")
-  Path kubeconfig;
+  @Mixin ClusterOptions cluster = new ClusterOptions();
 
   @Option(names = "--concurrency", defaultValue = "16", description = "Requests in flight at once. Default: ${DEFAULT-VALUE}.")
   int concurrency;
@@ -89,7 +89,7 @@ public final class ApplyCommand implements Callable<Integer> {
       err.println("error: --prune needs --inventory NAME to know what was applied before");
       return 2;
     }
-    return ClusterSession.run(source, dir, kubeconfig, concurrency, err, 1,
+    return ClusterSession.run(source, dir, cluster, concurrency, err, 1,
         (client, objects, pool) -> run(client, objects, pool, new ResultPrinter(out), err));
   }
 
@@ -99,7 +99,7 @@ public final class ApplyCommand implements Callable<Integer> {
       ExecutorService pool,
       ResultPrinter printer,
       PrintWriter err) {
-    String namespace = ClusterConnection.defaultNamespace(client);
+    String namespace = ClusterOptions.namespace(client, null);
     Owner owner = new Owner(inventory == null ? DEFAULT_OWNER : inventory, namespace);
     ConfigMapInventoryStore store =
         inventory == null ? null : new ConfigMapInventoryStore(client, namespace, inventory);

@@ -26,9 +26,9 @@ final class ClusterSession {
 
   private ClusterSession() {}
 
-  static int run(ManifestSource source, Path dir, Path kubeconfig, int concurrency, PrintWriter err,
+  static int run(ManifestSource source, Path dir, ClusterOptions cluster, int concurrency, PrintWriter err,
       int clusterErrorExit, Work work) {
-    CompletableFuture<KubernetesClient> connecting = ClusterConnection.openInBackground(kubeconfig);
+    CompletableFuture<KubernetesClient> connecting = ClusterConnection.openInBackground(cluster);
     List<GenericKubernetesResource> objects;
     try {
       objects = source.load(dir);
@@ -40,6 +40,9 @@ final class ClusterSession {
     KubernetesClient client;
     try {
       client = ClusterConnection.await(connecting);
+    } catch (KubeconfigProblem e) {
+      err.println("error: " + e.getMessage());
+      return clusterErrorExit;
     } catch (KubernetesClientException e) {
       err.println("error: " + ClusterErrors.describe(e, ClusterConnection.serverOf(e)));
       return clusterErrorExit;

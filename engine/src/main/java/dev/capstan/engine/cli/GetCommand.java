@@ -1,5 +1,6 @@
 package dev.capstan.engine.cli;
 
+import dev.capstan.applier.cli.ClusterOptions;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -1,5 +1,6 @@
 package dev.capstan.engine.cli;
 
+import dev.capstan.applier.cli.ClusterOptions;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

@@ -3,6 +3,7 @@ package dev.capstan.engine.cli;
 import dev.capstan.applier.cli.DurationConverter;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.SourceReference;
+import dev.capstan.applier.cli.ClusterOptions;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintWriter;

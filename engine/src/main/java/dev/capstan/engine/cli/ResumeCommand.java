@@ -1,5 +1,6 @@
 package dev.capstan.engine.cli;
 
+import dev.capstan.applier.cli.ClusterOptions;
 import dev.capstan.applier.cli.DurationConverter;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintWriter;

@@ -1,5 +1,6 @@
 package dev.capstan.engine.cli;
 
+import dev.capstan.applier.cli.ClusterOptions;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintWriter;
 import java.util.Map;

@@ -1,6 +1,5 @@
-package dev.capstan.engine.cli;
+package dev.capstan.applier.cli;
 
-import dev.capstan.applier.cli.KubeconfigProblem;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -9,8 +8,12 @@ import java.nio.file.Path;
 import java.util.function.Supplier;
 import picocli.CommandLine.Option;
 
-/** How the cluster commands find the cluster: the kubeconfig and its context, as kubectl does. */
-final class ClusterOptions {
+/**
+ * How every command that talks to a cluster finds it, as kubectl does: {@code --kubeconfig} (else
+ * $KUBECONFIG, then ~/.kube/config, then the in-cluster service account) and {@code --context}.
+ * The one place a command line builds its client.
+ */
+public final class ClusterOptions {
 
   @Option(
       names = "--kubeconfig",
@@ -24,22 +27,40 @@ final class ClusterOptions {
       description = "Kubeconfig context to use (default: its current context).")
   String context;
 
-  /** A client for the chosen kubeconfig and context; fails fast instead of retrying for minutes. */
-  KubernetesClient open() {
-    Config config;
+  /**
+   * The client configuration of the chosen kubeconfig and context.
+   *
+   * @throws KubeconfigProblem in one line when there is none or it cannot be read
+   */
+  public Config config() {
     if (kubeconfig != null) {
       if (!Files.isReadable(kubeconfig)) {
-        throw new CliException("kubeconfig " + kubeconfig + " does not exist or cannot be read");
+        throw new KubeconfigProblem("kubeconfig " + kubeconfig + " does not exist or cannot be read");
       }
-      config = readable(kubeconfig.toString(), () -> Config.fromKubeconfig(context, kubeconfig.toFile()));
-    } else {
-      requireSomeConfiguration();
-      config = readable("from $KUBECONFIG or ~/.kube/config", () -> Config.autoConfigure(context));
+      return readable(kubeconfig.toString(), () -> Config.fromKubeconfig(context, kubeconfig.toFile()));
     }
-    // A command line answers at once: one attempt per request, the caller reports the failure.
+    requireSomeConfiguration();
+    return readable("from $KUBECONFIG or ~/.kube/config", () -> Config.autoConfigure(context));
+  }
+
+  /**
+   * A client for a command that answers at once: one attempt per request and a short connect
+   * timeout, so that a cluster that is not there is reported instead of retried for minutes.
+   */
+  public KubernetesClient open() {
+    Config config = config();
     config.setRequestRetryBackoffLimit(0);
     config.setConnectionTimeout(5_000);
     return new KubernetesClientBuilder().withConfig(config).build();
+  }
+
+  /** The namespace given with -n, else the context's namespace, else "default". */
+  public static String namespace(KubernetesClient client, String explicit) {
+    if (explicit != null && !explicit.isBlank()) {
+      return explicit;
+    }
+    String fromContext = client.getNamespace();
+    return fromContext == null || fromContext.isBlank() ? "default" : fromContext;
   }
 
   /** The parsed kubeconfig, or one line saying why it could not be read (never the file's text). */
@@ -47,7 +68,7 @@ final class ClusterOptions {
     try {
       return parse.get();
     } catch (RuntimeException e) {
-      throw new CliException(KubeconfigProblem.unreadable(which, e));
+      throw KubeconfigProblem.unreadable(which, e);
     }
   }
 
@@ -58,17 +79,8 @@ final class ClusterOptions {
     boolean fromHome = Files.isReadable(Path.of(System.getProperty("user.home"), ".kube", "config"));
     boolean inCluster = System.getenv("KUBERNETES_SERVICE_HOST") != null;
     if (!fromEnv && !fromHome && !inCluster) {
-      throw new CliException("no kubeconfig: pass --kubeconfig PATH or set KUBECONFIG"
+      throw new KubeconfigProblem("no kubeconfig: pass --kubeconfig PATH or set KUBECONFIG"
           + " (~/.kube/config does not exist)");
     }
-  }
-
-  /** The namespace given with -n, else the context's namespace, else "default". */
-  static String namespace(KubernetesClient client, String explicit) {
-    if (explicit != null && !explicit.isBlank()) {
-      return explicit;
-    }
-    String fromContext = client.getNamespace();
-    return fromContext == null || fromContext.isBlank() ? "default" : fromContext;
   }
 }
