@@ -1,5 +1,6 @@
 package dev.capstan.engine.cli;
 
+import dev.capstan.api.common.ReconcileRequest;
 import dev.capstan.applier.cli.ClusterOptions;
 import dev.capstan.applier.cli.DurationConverter;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -60,16 +61,16 @@ public final class ResumeCommand implements Callable<Integer> {
     CapstanKind<?> kind = target.kind;
     String name = target.name;
     CapstanResources resources = new CapstanResources(client);
-    ReconcileRequester requester = new ReconcileRequester(resources, clock, out);
-    String token = requester.newToken();
-    Map<String, Object> patch = ReconcileRequester.requestPatch(token);
+    ReconcileWaiter requester = new ReconcileWaiter(resources, clock, out);
+    ReconcileRequest request = requester.newRequest();
+    Map<String, Object> patch = request.mergePatch();
     patch.put("spec", Map.of("suspend", false));
     if (noWait) {
       resources.mergePatch(kind, ns, name, patch);
       out.println(kind.kind() + " " + name + " resumed");
       return 0;
     }
-    ReconcileOutcome outcome = requester.requestAndWait(kind, ns, name, patch, token, timeout, "resuming");
+    ReconcileReport outcome = requester.patchAndWait(kind, ns, name, patch, request, timeout, "resuming");
     return ReconcileCommand.report(outcome, out, err) ? 0 : CliException.FAILED;
   }
 }
