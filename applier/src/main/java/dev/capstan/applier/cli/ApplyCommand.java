@@ -13,7 +13,6 @@ import dev.capstan.applier.prune.Pruner;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,8 +37,7 @@ public final class ApplyCommand implements Callable<Integer> {
   /** Owner named by the labels when no --inventory is given. */
   static final String DEFAULT_OWNER = "capstan-cli";
 
-  @Option(names = {"-f", "--filename"}, required = true, paramLabel = "DIR", description = "Directory of manifests.")
-  Path dir;
+  @Mixin ManifestOptions files = new ManifestOptions();
 
   @Option(names = "--wait", description = "Wait until the applied objects are healthy.")
   boolean wait;
@@ -89,7 +87,7 @@ public final class ApplyCommand implements Callable<Integer> {
       err.println("error: --prune needs --inventory NAME to know what was applied before");
       return 2;
     }
-    return ClusterSession.run(source, dir, cluster, concurrency, err, 1,
+    return ClusterSession.run(source, files, cluster, concurrency, err, 1,
         (client, objects, pool) -> run(client, objects, pool, new ResultPrinter(out), err));
   }
 

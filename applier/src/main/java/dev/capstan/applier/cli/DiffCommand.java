@@ -8,7 +8,6 @@ import dev.capstan.applier.diff.ObjectDiff;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -29,8 +28,7 @@ import picocli.CommandLine.Spec;
     })
 public final class DiffCommand implements Callable<Integer> {
 
-  @Option(names = {"-f", "--filename"}, required = true, paramLabel = "DIR", description = "Directory of manifests.")
-  Path dir;
+  @Mixin ManifestOptions files = new ManifestOptions();
 
   @Option(names = "--inventory", paramLabel = "NAME", description = "Owner name used by apply --inventory, so labels compare equal.")
   String inventory;
@@ -56,7 +54,7 @@ public final class DiffCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    return ClusterSession.run(source, dir, cluster, concurrency, err, 2,
+    return ClusterSession.run(source, files, cluster, concurrency, err, 2,
         (client, objects, pool) -> diff(client, objects, pool, out));
   }
 
