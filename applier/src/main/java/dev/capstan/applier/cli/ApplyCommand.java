@@ -47,7 +47,7 @@ public final class ApplyCommand implements Callable<Integer> {
       defaultValue = "5m",
       converter = DurationConverter.class,
       paramLabel = "D",
-      description = "Time limit for CRDs, deletions and --wait (e.g. 90s, 5m). Default: ${DEFAULT-VALUE}.")
+      description = "Time limit for CRDs, deletions and --wait (e.g. 90s, 1.5m, 1h2m). Default: ${DEFAULT-VALUE}.")
   Duration timeout;
 
   @Option(names = "--prune", description = "Delete objects of the previous inventory that are gone from DIR.")

@@ -39,7 +39,7 @@ public final class ReconcileCommand implements Callable<Integer> {
   boolean withSource;
 
   @Option(names = "--timeout", defaultValue = "5m", paramLabel = "D", converter = DurationConverter.class,
-      description = "How long to wait for each reconcile (e.g. 90s, 5m). Default: ${DEFAULT-VALUE}.")
+      description = "How long to wait for each reconcile (e.g. 90s, 1.5m, 1h2m). Default: ${DEFAULT-VALUE}.")
   Duration timeout;
 
   @Mixin ClusterOptions cluster = new ClusterOptions();

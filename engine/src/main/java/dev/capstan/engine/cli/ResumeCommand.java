@@ -24,7 +24,7 @@ public final class ResumeCommand extends SuspensionCommand {
   boolean noWait;
 
   @Option(names = "--timeout", defaultValue = "5m", paramLabel = "D", converter = DurationConverter.class,
-      description = "How long to wait for the reconcile (e.g. 90s, 5m). Default: ${DEFAULT-VALUE}.")
+      description = "How long to wait for the reconcile (e.g. 90s, 1.5m, 1h2m). Default: ${DEFAULT-VALUE}.")
   Duration timeout;
 
   public ResumeCommand() {
