@@ -32,7 +32,7 @@ public final class ClusterOptions {
    *
    * @throws KubeconfigProblem in one line when there is none or it cannot be read
    */
-  public Config config() {
+  private Config config() {
     if (kubeconfig != null) {
       if (!Files.isReadable(kubeconfig)) {
         throw new KubeconfigProblem("kubeconfig " + kubeconfig + " does not exist or cannot be read");
@@ -52,6 +52,11 @@ public final class ClusterOptions {
     config.setRequestRetryBackoffLimit(0);
     config.setConnectionTimeout(5_000);
     return new KubernetesClientBuilder().withConfig(config).build();
+  }
+
+  /** A client for the controller, which runs until stopped: the library's retries and timeouts. */
+  public KubernetesClient openForController() {
+    return new KubernetesClientBuilder().withConfig(config()).build();
   }
 
   /** The namespace given with -n, else the context's namespace, else "default". */

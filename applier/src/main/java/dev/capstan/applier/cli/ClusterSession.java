@@ -25,8 +25,8 @@ final class ClusterSession {
 
   private ClusterSession() {}
 
-  static int run(ManifestSource source, ManifestOptions files, ClusterOptions cluster, int concurrency, PrintWriter err,
-      int clusterErrorExit, Work work) {
+  static int run(ManifestSource source, ManifestOptions files, ClusterOptions cluster, int concurrency,
+      PrintWriter err, int clusterErrorExit, Work work) {
     CompletableFuture<KubernetesClient> connecting = ClusterConnection.openInBackground(cluster);
     List<GenericKubernetesResource> objects;
     try {

@@ -65,10 +65,14 @@ class ClusterOptionsTest {
   }
 
   @Test
-  void aCommandLineClientFailsFast() throws Exception {
-    var config = parse("--kubeconfig", twoContexts().toString()).open().getConfiguration();
-    assertEquals(0, config.getRequestRetryBackoffLimit());
-    assertEquals(5_000, config.getConnectionTimeout());
+  void aCommandLineClientFailsFastTheControllersRetries() throws Exception {
+    ClusterOptions options = parse("--kubeconfig", twoContexts().toString(), "--context", "second");
+    try (KubernetesClient command = options.open(); KubernetesClient controller = options.openForController()) {
+      assertEquals(0, command.getConfiguration().getRequestRetryBackoffLimit());
+      assertEquals(5_000, command.getConfiguration().getConnectionTimeout());
+      assertTrue(controller.getConfiguration().getRequestRetryBackoffLimit() > 0);
+      assertEquals("https://b.example.invalid:6443/", controller.getMasterUrl().toString());
+    }
   }
 
   @Test

@@ -10,7 +10,6 @@ import dev.capstan.engine.ops.OperationsSettings;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -118,7 +117,7 @@ public final class RunCommand implements Callable<Integer> {
       return 2;
     }
     CountDownLatch stopped = new CountDownLatch(1);
-    try (KubernetesClient client = new KubernetesClientBuilder().withConfig(cluster.config()).build();
+    try (KubernetesClient client = cluster.openForController();
         Engine engine = new Engine(options, client, List.of(operations))) {
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         engine.close();
