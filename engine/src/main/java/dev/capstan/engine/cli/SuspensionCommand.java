@@ -48,16 +48,17 @@ abstract class SuspensionCommand implements Callable<Integer> {
     CapstanKind<?> kind = target.kind;
     String name = target.name;
     CapstanResources resources = new CapstanResources(client);
-    boolean suspended = resources.view(kind, ns, name).suspended(); // also: a missing object is named
-    if (suspend && suspended) {
+    // Read first: a missing object is named, and suspending twice says so.
+    if (resources.view(kind, ns, name).suspended() && suspend) {
       out.println(kind.kind() + " " + name + " is already suspended");
       return 0;
     }
     ReconcileWaiter waiter = new ReconcileWaiter(resources, clock, out);
     ReconcileRequest request = waiter.newRequest();
+    // Resuming asks for a reconcile in the same patch: the controller need not wait for the interval.
     Map<String, Object> patch = suspend ? new HashMap<>() : request.mergePatch();
     patch.put("spec", Map.of("suspend", suspend));
-    Optional<Duration> timeout = suspend ? Optional.empty() : waitFor();
+    Optional<Duration> timeout = waitFor();
     if (timeout.isEmpty()) {
       resources.mergePatch(kind, ns, name, patch);
       out.println(kind.kind() + " " + name + (suspend ? " suspended" : " resumed"));
