@@ -1,3 +1,4 @@
+import dev.capstan.api.common.ReconcileRequest;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.engine.Engine;
@@ -292,11 +293,11 @@ public class EngineBench {
   }
 
   static String requestReconcile(Class<? extends HasMetadata> type, String name) {
-    String now = Instant.now().toString();
+    ReconcileRequest request = ReconcileRequest.at(java.time.Clock.systemUTC());
     client.resources(type).inNamespace(ns).withName(name).patch(
         io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
-        "{\"metadata\":{\"annotations\":{\"reconcile.capstan.dev/requestedAt\":\"" + now + "\"}}}");
-    return now;
+        client.getKubernetesSerialization().asJson(request.mergePatch()));
+    return request.token();
   }
 
   static void awaitSource(String revision) throws InterruptedException {

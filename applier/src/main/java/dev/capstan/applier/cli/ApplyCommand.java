@@ -14,13 +14,13 @@ import dev.capstan.health.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -38,8 +38,7 @@ public final class ApplyCommand implements Callable<Integer> {
   /** Owner named by the labels when no --inventory is given. */
   static final String DEFAULT_OWNER = "capstan-cli";
 
-  @Option(names = {"-f", "--filename"}, required = true, paramLabel = "DIR", description = "Directory of manifests.")
-  Path dir;
+  @Mixin ManifestOptions files = new ManifestOptions();
 
   @Option(names = "--wait", description = "Wait until the applied objects are healthy.")
   boolean wait;
@@ -49,7 +48,7 @@ public final class ApplyCommand implements Callable<Integer> {
       defaultValue = "5m",
       converter = DurationConverter.class,
       paramLabel = "D",
-      description = "Time limit for CRDs, deletions and --wait (e.g. 90s, 5m). Default: ${DEFAULT-VALUE}.")
+      description = "Time limit for CRDs, deletions and --wait (e.g. 90s, 1.5m, 1h2m). Default: ${DEFAULT-VALUE}.")
   Duration timeout;
 
   @Option(names = "--prune", description = "Delete objects of the previous inventory that are gone from DIR.")
@@ -64,8 +63,7 @@ public final class ApplyCommand implements Callable<Integer> {
   @Option(names = "--force", description = "Delete and recreate objects whose immutable fields changed.")
   boolean force;
 
-  @Option(names = "--kubeconfig", paramLabel = "PATH", description = "Kubeconfig file (default: $KUBECONFIG, ~/.kube/config).")
-  Path kubeconfig;
+  @Mixin ClusterOptions cluster = new ClusterOptions();
 
   @Option(names = "--concurrency", defaultValue = "16", description = "Requests in flight at once. Default: ${DEFAULT-VALUE}.")
   int concurrency;
@@ -90,7 +88,7 @@ public final class ApplyCommand implements Callable<Integer> {
       err.println("error: --prune needs --inventory NAME to know what was applied before");
       return 2;
     }
-    return ClusterSession.run(source, dir, kubeconfig, concurrency, err, 1,
+    return ClusterSession.run(source, files, cluster, concurrency, err, 1,
         (client, objects, pool) -> run(client, objects, pool, new ResultPrinter(out), err));
   }
 
@@ -100,7 +98,7 @@ public final class ApplyCommand implements Callable<Integer> {
       ExecutorService pool,
       ResultPrinter printer,
       PrintWriter err) {
-    String namespace = ClusterConnection.defaultNamespace(client);
+    String namespace = ClusterOptions.namespace(client, null);
     Owner owner = new Owner(inventory == null ? DEFAULT_OWNER : inventory, namespace);
     ConfigMapInventoryStore store =
         inventory == null ? null : new ConfigMapInventoryStore(client, namespace, inventory);

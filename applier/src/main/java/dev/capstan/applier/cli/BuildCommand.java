@@ -5,12 +5,10 @@ import dev.capstan.applier.build.BuildOptions;
 import dev.capstan.applier.build.BuildResult;
 import dev.capstan.applier.build.ManifestBuilder;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -27,53 +25,34 @@ public final class BuildCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(
-      names = {"-f", "--filename"},
-      required = true,
-      paramLabel = "DIR",
-      description = "Directory of manifests or a kustomization.")
-  Path directory;
-
-  @Option(
-      names = "--root",
-      paramLabel = "DIR",
-      description =
-          "Directory that no resource may be read from outside of (default: the enclosing Git "
-              + "work tree, else the -f directory).")
-  Path root;
+  @Mixin ManifestOptions files = new ManifestOptions();
 
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    Path top = (root != null ? root : enclosingWorkTree(directory)).toAbsolutePath().normalize();
-    Path dir = directory.toAbsolutePath().normalize();
-    if (!dir.startsWith(top)) {
-      err.println("capstan build: " + directory + " is not inside the root " + top);
-      err.flush();
-      return BAD_INPUT;
+    BuildRoot root = files.buildRoot();
+    String path;
+    try {
+      path = root.relative(files.directory);
+    } catch (ManifestSource.ManifestException e) {
+      return fail(err, e.getMessage());
     }
     BuildResult result;
     try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.oneShot())) {
-      result = builder.print(top, top.relativize(dir).toString(), BuildOptions.none());
+      result = builder.print(root.path(), path, BuildOptions.none());
     }
     if (result instanceof BuildResult.Failed failed) {
-      err.println("capstan build: " + failed.error().message());
-      err.flush();
-      return BAD_INPUT;
+      return fail(err, root.describe(failed.error()));
     }
     out.print(((BuildResult.Printed) result).yaml());
     out.flush();
     return 0;
   }
 
-  /** Kustomizations often use {@code ../base}: the repository they live in is the natural root. */
-  private static Path enclosingWorkTree(Path directory) {
-    for (Path p = directory.toAbsolutePath().normalize(); p != null; p = p.getParent()) {
-      if (Files.exists(p.resolve(".git"))) {
-        return p;
-      }
-    }
-    return directory;
+  private static int fail(PrintWriter err, String message) {
+    err.println("capstan build: " + message);
+    err.flush();
+    return BAD_INPUT;
   }
 }

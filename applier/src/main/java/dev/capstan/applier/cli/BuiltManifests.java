@@ -11,34 +11,23 @@ import java.util.List;
 
 /**
  * The build stage as the command line uses it: DIR is built (plain manifests or a kustomization)
- * with resources allowed from anywhere inside the enclosing Git work tree, else inside DIR.
+ * with files allowed from anywhere inside the {@link BuildRoot}.
  */
 final class BuiltManifests implements ManifestSource {
 
   @Override
-  public List<GenericKubernetesResource> load(Path dir) throws ManifestException {
-    Path absolute = dir.toAbsolutePath().normalize();
-    if (!Files.isDirectory(absolute)) {
+  public List<GenericKubernetesResource> load(Path dir, BuildRoot root) throws ManifestException {
+    if (!Files.isDirectory(dir)) {
       throw new ManifestException(dir + ": not a directory");
     }
-    Path root = enclosingWorkTree(absolute);
-    String path = root.relativize(absolute).toString();
+    String path = root.relative(dir);
     BuildResult result;
     try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.oneShot())) {
-      result = builder.build(root, path.isEmpty() ? "." : path, BuildOptions.none());
+      result = builder.build(root.path(), path, BuildOptions.none());
     }
     if (result instanceof BuildResult.Failed failed) {
-      throw new ManifestException(failed.error().message());
+      throw new ManifestException(root.describe(failed.error()));
     }
     return ((BuildResult.Built) result).objects();
-  }
-
-  private static Path enclosingWorkTree(Path dir) {
-    for (Path p = dir; p != null; p = p.getParent()) {
-      if (Files.exists(p.resolve(".git"))) {
-        return p;
-      }
-    }
-    return dir;
   }
 }

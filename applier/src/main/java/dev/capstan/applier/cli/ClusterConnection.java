@@ -1,38 +1,17 @@
 package dev.capstan.applier.cli;
 
 import dev.capstan.applier.apply.Futures;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import java.net.URL;
-import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
-/** Opens a client from {@code --kubeconfig}, or from $KUBECONFIG / ~/.kube/config as kubectl does. */
+/** Opens the client of {@link ClusterOptions} while the command does its other work. */
 final class ClusterConnection {
 
   private ClusterConnection() {}
-
-  static KubernetesClient open(Path kubeconfig) {
-    Config config;
-    try {
-      config = kubeconfig == null ? Config.autoConfigure(null) : Config.fromKubeconfig(kubeconfig.toFile());
-    } catch (RuntimeException unreadable) {
-      // the message says it all, in one line: the parser's own spans several and quotes the file
-      throw new KubernetesClientException(
-          KubeconfigProblem.unreadable(kubeconfig == null ? fromEnvironment() : kubeconfig, unreadable));
-    }
-    return new KubernetesClientBuilder().withConfig(config).build();
-  }
-
-  /** Where the client library looked when no --kubeconfig was given, as kubectl does. */
-  private static String fromEnvironment() {
-    String fromEnv = System.getenv("KUBECONFIG");
-    return fromEnv == null || fromEnv.isBlank() ? "~/.kube/config" : fromEnv;
-  }
 
   /**
    * Starts opening the client on its own thread: setting up the HTTP client takes about as long
@@ -41,13 +20,13 @@ final class ClusterConnection {
    * requests start: many requests sent at once to a server not yet connected would each open a
    * connection, and each handshake costs a signature with the client's key.
    */
-  static CompletableFuture<KubernetesClient> openInBackground(Path kubeconfig) {
+  static CompletableFuture<KubernetesClient> openInBackground(ClusterOptions options) {
     CompletableFuture<KubernetesClient> client = new CompletableFuture<>();
     Thread opener =
         new Thread(
             () -> {
               try {
-                KubernetesClient opened = open(kubeconfig);
+                KubernetesClient opened = options.open();
                 try {
                   connect(opened);
                 } catch (RuntimeException e) {
@@ -107,11 +86,5 @@ final class ClusterConnection {
   /** Closes the client once it is open, for commands that stop before using it. */
   static void discard(CompletableFuture<KubernetesClient> client) {
     client.thenAccept(KubernetesClient::close);
-  }
-
-  /** The namespace of the kubeconfig's current context, "default" when it names none. */
-  static String defaultNamespace(KubernetesClient client) {
-    String namespace = client.getNamespace();
-    return namespace == null || namespace.isEmpty() ? "default" : namespace;
   }
 }

@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -26,12 +25,12 @@ final class ClusterSession {
 
   private ClusterSession() {}
 
-  static int run(ManifestSource source, Path dir, Path kubeconfig, int concurrency, PrintWriter err,
-      int clusterErrorExit, Work work) {
-    CompletableFuture<KubernetesClient> connecting = ClusterConnection.openInBackground(kubeconfig);
+  static int run(ManifestSource source, ManifestOptions files, ClusterOptions cluster, int concurrency,
+      PrintWriter err, int clusterErrorExit, Work work) {
+    CompletableFuture<KubernetesClient> connecting = ClusterConnection.openInBackground(cluster);
     List<GenericKubernetesResource> objects;
     try {
-      objects = source.load(dir);
+      objects = source.load(files.directory, files.buildRoot());
     } catch (ManifestException e) {
       ClusterConnection.discard(connecting);
       err.println("error: " + e.getMessage());
@@ -40,6 +39,9 @@ final class ClusterSession {
     KubernetesClient client;
     try {
       client = ClusterConnection.await(connecting);
+    } catch (KubeconfigProblem e) {
+      err.println("error: " + e.getMessage());
+      return clusterErrorExit;
     } catch (KubernetesClientException e) {
       err.println("error: " + ClusterErrors.describe(e, ClusterConnection.serverOf(e)));
       return clusterErrorExit;

@@ -8,12 +8,12 @@ import dev.capstan.applier.diff.ObjectDiff;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -28,14 +28,12 @@ import picocli.CommandLine.Spec;
     })
 public final class DiffCommand implements Callable<Integer> {
 
-  @Option(names = {"-f", "--filename"}, required = true, paramLabel = "DIR", description = "Directory of manifests.")
-  Path dir;
+  @Mixin ManifestOptions files = new ManifestOptions();
 
   @Option(names = "--inventory", paramLabel = "NAME", description = "Owner name used by apply --inventory, so labels compare equal.")
   String inventory;
 
-  @Option(names = "--kubeconfig", paramLabel = "PATH", description = "Kubeconfig file (default: $KUBECONFIG, ~/.kube/config).")
-  Path kubeconfig;
+  @Mixin ClusterOptions cluster = new ClusterOptions();
 
   @Option(names = "--concurrency", defaultValue = "8", description = "Requests in flight at once. Default: ${DEFAULT-VALUE}.")
   int concurrency;
@@ -56,13 +54,13 @@ public final class DiffCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    return ClusterSession.run(source, dir, kubeconfig, concurrency, err, 2,
+    return ClusterSession.run(source, files, cluster, concurrency, err, 2,
         (client, objects, pool) -> diff(client, objects, pool, out));
   }
 
   private int diff(KubernetesClient client, List<GenericKubernetesResource> objects, ExecutorService pool,
       PrintWriter out) {
-    String namespace = ClusterConnection.defaultNamespace(client);
+    String namespace = ClusterOptions.namespace(client, null);
     Owner owner = new Owner(inventory == null ? ApplyCommand.DEFAULT_OWNER : inventory, namespace);
     DiffReport report = new Differ(client, pool, Optional.of(DiscoveryCache.ofUser())).diff(objects, owner, namespace);
     print(report, out);

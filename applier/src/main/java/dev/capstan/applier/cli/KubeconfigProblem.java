@@ -6,19 +6,22 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One line for a kubeconfig the client library could not read: the innermost cause's first line,
- * and where in the file when the YAML parser said so. The parser's own message spans several lines
- * and quotes the file, which can hold a token or a key: that text is never shown.
+ * No usable kubeconfig, said in one line. For a file the client library could not read: the
+ * innermost cause's first line, and where in the file when the YAML parser said so. The parser's
+ * own message spans several lines and quotes the file, which can hold a token or a key: that text
+ * is never shown.
  */
-public final class KubeconfigProblem {
+public final class KubeconfigProblem extends RuntimeException {
 
   private static final Pattern WHERE = Pattern.compile("line (\\d+), column (\\d+)");
 
-  private KubeconfigProblem() {}
+  KubeconfigProblem(String message) {
+    super(message, null, false, false);
+  }
 
-  /** The one-line message for the kubeconfig {@code which} that failed to read with {@code e}. */
-  public static String unreadable(Object which, Throwable e) {
-    return "cannot read the kubeconfig " + which + ": " + describe(e);
+  /** The problem of the kubeconfig {@code which} that failed to read with {@code e}. */
+  static KubeconfigProblem unreadable(Object which, Throwable e) {
+    return new KubeconfigProblem("cannot read the kubeconfig " + which + ": " + describe(e));
   }
 
   private static String describe(Throwable e) {

@@ -9,9 +9,11 @@ import java.util.List;
 public interface ManifestSource {
 
   /**
+   * Loads {@code dir}, reading no file outside {@code root}.
+   *
    * @throws ManifestException when a document cannot be read; the message names file and line
    */
-  List<GenericKubernetesResource> load(Path dir) throws ManifestException;
+  List<GenericKubernetesResource> load(Path dir, BuildRoot root) throws ManifestException;
 
   /** A directory or document that cannot be turned into objects. */
   final class ManifestException extends Exception {

@@ -60,4 +60,46 @@ class BuildCommandTest {
     assertEquals(BuildCommand.BAD_INPUT, run("-f", prod.toString(), "--root", prod.toString()));
     assertTrue(err.toString().contains("base/cm.yaml"), err.toString());
   }
+
+  /** An exported tree (no .git): the default root is the -f directory, so ../base is outside it. */
+  private static Path exportedTree(Path dir) throws Exception {
+    Files.createDirectories(dir.resolve("base"));
+    Files.createDirectories(dir.resolve("prod"));
+    Files.writeString(dir.resolve("base/kustomization.yaml"), "resources: [cm.yaml]\n");
+    Files.writeString(dir.resolve("base/cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
+    Files.writeString(dir.resolve("prod/kustomization.yaml"), "resources: [../base]\n");
+    return dir.resolve("prod");
+  }
+
+  @Test
+  void withoutGitTheErrorNamesTheRootAndTheFlag(@TempDir Path dir) throws Exception {
+    Path prod = exportedTree(dir);
+    assertEquals(BuildCommand.BAD_INPUT, run("-f", prod.toString()));
+    assertTrue(err.toString().contains("(files are read only under the root " + prod.toAbsolutePath().normalize()
+        + ", the -f directory, as no Git work tree encloses it; choose another with --root DIR)"), err.toString());
+    assertEquals(1, err.toString().lines().count(), err.toString());
+  }
+
+  @Test
+  void theRootFlagBuildsTheExportedTree(@TempDir Path dir) throws Exception {
+    Path prod = exportedTree(dir);
+    assertEquals(0, run("-f", prod.toString(), "--root", dir.toString()), err.toString());
+    assertTrue(out.toString().contains("name: c"), out.toString());
+  }
+
+  @Test
+  void theEnclosingGitWorkTreeIsTheDefaultRoot(@TempDir Path dir) throws Exception {
+    Path prod = exportedTree(dir);
+    Files.createDirectories(dir.resolve(".git"));
+    assertEquals(0, run("-f", prod.toString()), err.toString());
+    assertTrue(out.toString().contains("name: c"), out.toString());
+  }
+
+  @Test
+  void aDirectoryOutsideTheRootSaysWhichRoot(@TempDir Path dir) throws Exception {
+    Path prod = exportedTree(dir);
+    assertEquals(BuildCommand.BAD_INPUT, run("-f", prod.toString(), "--root", dir.resolve("base").toString()));
+    assertEquals("capstan build: " + prod + " is not inside the root " + dir.resolve("base")
+        + " (set with --root); choose another with --root DIR\n", err.toString());
+  }
 }

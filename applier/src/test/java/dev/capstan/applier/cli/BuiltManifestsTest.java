@@ -6,10 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine.TypeConversionException;
 
 class BuiltManifestsTest {
 
@@ -21,7 +19,7 @@ class BuiltManifestsTest {
     Files.writeString(dir.resolve("b/two.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c2}\n");
     Files.writeString(dir.resolve("a.yml"),
         "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c1}\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: n}\n");
-    var objects = new BuiltManifests().load(dir);
+    var objects = new BuiltManifests().load(dir, BuildRoot.of(dir, null));
     assertEquals(java.util.List.of("c1", "n", "c2"), objects.stream().map(o -> o.getMetadata().getName()).toList(),
         "as Flux builds it: the applier, not the build, puts Namespaces first");
   }
@@ -29,22 +27,13 @@ class BuiltManifestsTest {
   @Test
   void malformedYamlNamesTheFile() throws Exception {
     Files.writeString(dir.resolve("bad.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [unclosed\n");
-    var e = assertThrows(ManifestSource.ManifestException.class, () -> new BuiltManifests().load(dir));
+    var e = assertThrows(ManifestSource.ManifestException.class, () -> new BuiltManifests().load(dir, BuildRoot.of(dir, null)));
     assertTrue(e.getMessage().contains("bad.yaml"), e.getMessage());
   }
 
   @Test
   void aMissingDirectoryIsNamed() {
-    var e = assertThrows(ManifestSource.ManifestException.class, () -> new BuiltManifests().load(dir.resolve("nope")));
+    var e = assertThrows(ManifestSource.ManifestException.class, () -> new BuiltManifests().load(dir.resolve("nope"), BuildRoot.of(dir, null)));
     assertTrue(e.getMessage().contains("nope: not a directory"), e.getMessage());
-  }
-
-  @Test
-  void durationsAreWrittenAsKubernetesDoes() {
-    var c = new DurationConverter();
-    assertEquals(Duration.ofSeconds(90), c.convert("90s"));
-    assertEquals(Duration.ofMinutes(90), c.convert("1h30m"));
-    assertEquals(Duration.ofMillis(250), c.convert("250ms"));
-    assertThrows(TypeConversionException.class, () -> c.convert("5 minutes"));
   }
 }

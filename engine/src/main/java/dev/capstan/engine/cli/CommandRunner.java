@@ -1,6 +1,8 @@
 package dev.capstan.engine.cli;
 
 import dev.capstan.applier.cli.ClusterErrors;
+import dev.capstan.applier.cli.KubeconfigProblem;
+import dev.capstan.applier.cli.ClusterOptions;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.PrintWriter;
@@ -30,6 +32,8 @@ final class CommandRunner {
       return action.run(client, out, err);
     } catch (CliException e) {
       return fail(err, e.getMessage(), e.exitCode());
+    } catch (KubeconfigProblem e) {
+      return fail(err, e.getMessage(), CliException.FAILED);
     } catch (KubernetesClientException e) {
       return fail(err, ClusterErrors.describe(e, server), CliException.FAILED);
     } catch (RuntimeException e) {

@@ -1,5 +1,7 @@
 package dev.capstan.engine.cli;
 
+import dev.capstan.applier.cli.ClusterOptions;
+import dev.capstan.health.cli.Table;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;

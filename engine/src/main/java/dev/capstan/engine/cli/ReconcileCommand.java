@@ -1,7 +1,10 @@
 package dev.capstan.engine.cli;
 
+import dev.capstan.applier.cli.DurationConverter;
+import dev.capstan.api.common.ReconcileRequest;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.SourceReference;
+import dev.capstan.applier.cli.ClusterOptions;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintWriter;
@@ -23,7 +26,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Ask for an immediate reconcile and wait until the controller has handled it.",
-      "Sets the annotation " + ReconcileRequester.REQUESTED_AT + " and waits until"
+      "Sets the annotation " + ReconcileRequest.ANNOTATION + " and waits until"
           + " status.lastHandledReconcileAt echoes it, then prints the Ready condition.",
       "Exit status: 0 Ready, 1 not Ready, timed out or not found, 2 bad input."
     })
@@ -35,8 +38,8 @@ public final class ReconcileCommand implements Callable<Integer> {
       description = "Reconcile the Kustomization's GitRepository first (fetch the latest commit).")
   boolean withSource;
 
-  @Option(names = "--timeout", defaultValue = "5m", paramLabel = "D", converter = TimeoutConverter.class,
-      description = "How long to wait for each reconcile (e.g. 90s, 5m). Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--timeout", defaultValue = "5m", paramLabel = "D", converter = DurationConverter.class,
+      description = "How long to wait for each reconcile (e.g. 90s, 1.5m, 1h2m). Default: ${DEFAULT-VALUE}.")
   Duration timeout;
 
   @Mixin ClusterOptions cluster = new ClusterOptions();
@@ -66,7 +69,7 @@ public final class ReconcileCommand implements Callable<Integer> {
     CapstanKind<?> kind = target.kind;
     String name = target.name;
     CapstanResources resources = new CapstanResources(client);
-    ReconcileRequester requester = new ReconcileRequester(resources, clock, out);
+    ReconcileWaiter requester = new ReconcileWaiter(resources, clock, out);
     if (withSource) {
       Kustomization ks = notSuspended(resources, CapstanKind.KUSTOMIZATION, ns, name);
       SourceReference source = ks.getSpec().sourceRef();
@@ -94,7 +97,7 @@ public final class ReconcileCommand implements Callable<Integer> {
     return object;
   }
 
-  static boolean report(ReconcileOutcome outcome, PrintWriter out, PrintWriter err) {
+  static boolean report(ReconcileReport outcome, PrintWriter out, PrintWriter err) {
     if (outcome.succeeded()) {
       out.println(outcome.message());
     } else {

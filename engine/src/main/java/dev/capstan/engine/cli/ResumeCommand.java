@@ -1,16 +1,11 @@
 package dev.capstan.engine.cli;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
-import java.io.PrintWriter;
+import dev.capstan.applier.cli.DurationConverter;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Map;
-import java.util.concurrent.Callable;
+import java.util.Optional;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code capstan resume ks|gitrepo NAME}: clears {@code spec.suspend} and, in the same patch, asks
@@ -23,51 +18,25 @@ import picocli.CommandLine.Spec;
       "Resume a suspended Kustomization (or GitRepository) and wait for the reconcile it triggers.",
       "Exit status: 0 resumed and Ready, 1 not Ready, timed out or not found, 2 bad input."
     })
-public final class ResumeCommand implements Callable<Integer> {
-
-  @Mixin ObjectArguments target = new ObjectArguments();
+public final class ResumeCommand extends SuspensionCommand {
 
   @Option(names = "--no-wait", description = "Return once resumed, without waiting for the reconcile.")
   boolean noWait;
 
-  @Option(names = "--timeout", defaultValue = "5m", paramLabel = "D", converter = TimeoutConverter.class,
-      description = "How long to wait for the reconcile (e.g. 90s, 5m). Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--timeout", defaultValue = "5m", paramLabel = "D", converter = DurationConverter.class,
+      description = "How long to wait for the reconcile (e.g. 90s, 1.5m, 1h2m). Default: ${DEFAULT-VALUE}.")
   Duration timeout;
-
-  @Mixin ClusterOptions cluster = new ClusterOptions();
-
-  @Spec CommandSpec spec;
-
-  private final Clock clock;
 
   public ResumeCommand() {
     this(Clock.systemUTC());
   }
 
   ResumeCommand(Clock clock) {
-    this.clock = clock;
+    super(false, clock);
   }
 
   @Override
-  public Integer call() {
-    return CommandRunner.run(spec, cluster, this::resume);
-  }
-
-  private int resume(KubernetesClient client, PrintWriter out, PrintWriter err) {
-    String ns = target.namespace(client);
-    CapstanKind<?> kind = target.kind;
-    String name = target.name;
-    CapstanResources resources = new CapstanResources(client);
-    ReconcileRequester requester = new ReconcileRequester(resources, clock, out);
-    String token = requester.newToken();
-    Map<String, Object> patch = ReconcileRequester.requestPatch(token);
-    patch.put("spec", Map.of("suspend", false));
-    if (noWait) {
-      resources.mergePatch(kind, ns, name, patch);
-      out.println(kind.kind() + " " + name + " resumed");
-      return 0;
-    }
-    ReconcileOutcome outcome = requester.requestAndWait(kind, ns, name, patch, token, timeout, "resuming");
-    return ReconcileCommand.report(outcome, out, err) ? 0 : CliException.FAILED;
+  Optional<Duration> waitFor() {
+    return noWait ? Optional.empty() : Optional.of(timeout);
   }
 }

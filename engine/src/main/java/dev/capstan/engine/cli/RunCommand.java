@@ -1,14 +1,15 @@
 package dev.capstan.engine.cli;
 
+import dev.capstan.applier.cli.ClusterOptions;
+import dev.capstan.applier.cli.DurationConverter;
+import dev.capstan.applier.cli.KubeconfigProblem;
 import dev.capstan.engine.Engine;
 import dev.capstan.engine.EngineOptions;
 import dev.capstan.engine.ops.OperationsExtension;
 import dev.capstan.engine.ops.OperationsSettings;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -30,8 +32,7 @@ import picocli.CommandLine.Spec;
     description = "Run the controller for all namespaces until interrupted.")
 public final class RunCommand implements Callable<Integer> {
 
-  @Option(names = "--kubeconfig", paramLabel = "PATH", description = "Kubeconfig file (default: $KUBECONFIG, ~/.kube/config, in-cluster).")
-  Path kubeconfig;
+  @Mixin ClusterOptions cluster = new ClusterOptions();
 
   @Option(names = "--metrics-addr", defaultValue = ":8080", paramLabel = "ADDR", description = "Address of /metrics, /healthz and /readyz. Default: ${DEFAULT-VALUE}.")
   String metricsAddress;
@@ -61,7 +62,7 @@ public final class RunCommand implements Callable<Integer> {
   Path storagePath;
 
   @Option(names = "--build-timeout", paramLabel = "DURATION", defaultValue = "30s",
-      converter = TimeoutConverter.class,
+      converter = DurationConverter.class,
       description = "How long one build may run before it is stopped. Default: ${DEFAULT-VALUE}.")
   Duration buildTimeout;
 
@@ -116,7 +117,7 @@ public final class RunCommand implements Callable<Integer> {
       return 2;
     }
     CountDownLatch stopped = new CountDownLatch(1);
-    try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config()).build();
+    try (KubernetesClient client = cluster.openForController();
         Engine engine = new Engine(options, client, List.of(operations))) {
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         engine.close();
@@ -125,6 +126,9 @@ public final class RunCommand implements Callable<Integer> {
       engine.start();
       stopped.await();
       return 0;
+    } catch (KubeconfigProblem e) {
+      spec.commandLine().getErr().println("error: " + e.getMessage());
+      return 1;
     } catch (KubernetesClientException e) {
       spec.commandLine().getErr().println("error: cannot reach the cluster: " + e.getMessage());
       return 1;
@@ -134,20 +138,6 @@ public final class RunCommand implements Callable<Integer> {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return 1;
-    }
-  }
-
-  private Config config() {
-    if (kubeconfig == null) {
-      return Config.autoConfigure(null);
-    }
-    if (!Files.isReadable(kubeconfig)) {
-      throw new KubernetesClientException("kubeconfig " + kubeconfig + " is not readable");
-    }
-    try {
-      return Config.fromKubeconfig(null, Files.readString(kubeconfig), kubeconfig.toString());
-    } catch (IOException e) {
-      throw new KubernetesClientException("cannot read kubeconfig " + kubeconfig + ": " + e.getMessage());
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.capstan.engine.cli;
 
 import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.applier.cli.ClusterOptions;
 import dev.capstan.health.BuiltinLibrary;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -9,13 +10,9 @@ import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.TypeConversionException;
 
 /** {@code capstan tree ks NAME}: what a Kustomization depends on and the objects it applied, with their live state. */
 @Command(
@@ -29,16 +26,7 @@ import picocli.CommandLine.TypeConversionException;
     })
 public final class TreeCommand implements Callable<Integer> {
 
-  @Parameters(index = "0", paramLabel = "KIND", converter = KustomizationKind.class,
-      description = "ks | kustomization | kustomizations")
-  CapstanKind<?> kind;
-
-  @Parameters(index = "1", paramLabel = "NAME")
-  String name;
-
-  @Option(names = {"-n", "--namespace"}, paramLabel = "NS",
-      description = "Namespace (default: the kubeconfig context's, else default).")
-  String namespace;
+  @Mixin ObjectArguments target = new ObjectArguments();
 
   @Mixin ClusterOptions cluster = new ClusterOptions();
 
@@ -56,12 +44,13 @@ public final class TreeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    target.requireKind(CapstanKind.KUSTOMIZATION, "only Kustomizations have an inventory: use ks");
     return CommandRunner.run(spec, cluster, this::tree);
   }
 
   private int tree(KubernetesClient client, PrintWriter out, PrintWriter err) {
-    String ns = ClusterOptions.namespace(client, namespace);
-    Kustomization root = new CapstanResources(client).get(CapstanKind.KUSTOMIZATION, ns, name);
+    Kustomization root = new CapstanResources(client).get(CapstanKind.KUSTOMIZATION, target.namespace(client),
+        target.name);
     InventoryTree tree = new InventoryTree(live(client), BuiltinLibrary.load(), clock, err);
     tree.of(root).render().forEach(out::println);
     return 0;
@@ -83,17 +72,5 @@ public final class TreeCommand implements Callable<Integer> {
         throw e;
       }
     };
-  }
-
-  /** Only Kustomizations have an inventory. */
-  static final class KustomizationKind implements ITypeConverter<CapstanKind<?>> {
-    @Override
-    public CapstanKind<?> convert(String value) {
-      CapstanKind<?> kind = new KindConverter().convert(value);
-      if (kind != CapstanKind.KUSTOMIZATION) {
-        throw new TypeConversionException("only Kustomizations have an inventory: use ks");
-      }
-      return kind;
-    }
   }
 }

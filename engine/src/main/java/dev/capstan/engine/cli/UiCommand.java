@@ -1,5 +1,6 @@
 package dev.capstan.engine.cli;
 
+import dev.capstan.applier.cli.ClusterOptions;
 import dev.capstan.engine.ops.ListenAddress;
 import dev.capstan.engine.ui.UiServer;
 import io.fabric8.kubernetes.client.KubernetesClient;

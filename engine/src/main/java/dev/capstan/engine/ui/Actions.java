@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Clock;
-import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -33,7 +32,7 @@ final class Actions {
         case SUSPEND -> patch(Kustomization.class, namespace, name, Map.of("spec", Map.of("suspend", true)),
             "suspended");
         case RESUME -> {
-          Map<String, Object> patch = requestPatch();
+          Map<String, Object> patch = ReconcileRequest.at(clock).mergePatch();
           patch.put("spec", Map.of("suspend", false));
           yield patch(Kustomization.class, namespace, name, patch, "resumed; reconcile requested");
         }
@@ -56,17 +55,11 @@ final class Actions {
     String fetched = "";
     if (source != null && source.name() != null && source.kind() == SourceReference.SourceKind.GitRepository) {
       String sourceNs = source.namespace() == null || source.namespace().isEmpty() ? namespace : source.namespace();
-      patch(GitRepository.class, sourceNs, source.name(), requestPatch(), "");
+      patch(GitRepository.class, sourceNs, source.name(), ReconcileRequest.at(clock).mergePatch(), "");
       fetched = "GitRepository " + sourceNs + "/" + source.name() + " and ";
     }
-    patch(Kustomization.class, namespace, name, requestPatch(), "");
+    patch(Kustomization.class, namespace, name, ReconcileRequest.at(clock).mergePatch(), "");
     return new Action.Result(true, "reconcile requested for " + fetched + "Kustomization " + namespace + "/" + name);
-  }
-
-  private Map<String, Object> requestPatch() {
-    Map<String, Object> patch = new HashMap<>();
-    patch.put("metadata", Map.of("annotations", Map.of(ReconcileRequest.ANNOTATION, clock.instant().toString())));
-    return patch;
   }
 
   private <T extends HasMetadata> Action.Result patch(Class<T> type, String namespace, String name,

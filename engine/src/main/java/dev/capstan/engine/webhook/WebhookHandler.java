@@ -20,10 +20,10 @@ final class WebhookHandler extends Handler.Abstract {
   static final int MAX_BODY = 8 * 1024 * 1024;
 
   private final Map<String, Receiver> receivers;
-  private final ReconcileRequester requester;
+  private final FetchRequester requester;
   private final Metrics metrics;
 
-  WebhookHandler(Map<String, Receiver> receivers, ReconcileRequester requester, Metrics metrics) {
+  WebhookHandler(Map<String, Receiver> receivers, FetchRequester requester, Metrics metrics) {
     this.receivers = receivers;
     this.requester = requester;
     this.metrics = metrics;
@@ -95,7 +95,7 @@ final class WebhookHandler extends Handler.Abstract {
 
   private void act(Exchange exchange, Receiver receiver, String from) {
     try {
-      ReconcileRequester.Outcome outcome = requester.request(receiver.spec().resources());
+      FetchRequester.Outcome outcome = requester.request(receiver.spec().resources());
       if (!outcome.missing().isEmpty()) {
         LOG.warn("webhook receiver '{}': {} not found", receiver.spec().name(), String.join(", ", outcome.missing()));
       }

@@ -44,7 +44,7 @@ public final class WebhookServer implements AutoCloseable {
       receivers.put(spec.name(), new Receiver(spec, secretSource(spec.secret(), client, clock)));
     }
     GuardedServer server = GuardedServer.start("capstan-webhook-http", address.socketAddress(), limits,
-        new WebhookHandler(receivers, new ReconcileRequester(client, clock), metrics));
+        new WebhookHandler(receivers, new FetchRequester(client, clock), metrics));
     LOG.info("webhook receivers {} on {}", config, server.address());
     return new WebhookServer(server);
   }

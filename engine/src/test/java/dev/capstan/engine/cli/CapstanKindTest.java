@@ -33,7 +33,7 @@ class CapstanKindTest {
 
   @Test
   void readsAKustomizationsStatus() {
-    Kustomization ks = Objects.read("""
+    Kustomization ks = TestObjects.read("""
         apiVersion: kustomize.capstan.dev/v1
         kind: Kustomization
         metadata: {name: app, namespace: demo, generation: 3, creationTimestamp: "2026-01-01T00:00:00Z"}
@@ -59,7 +59,7 @@ class CapstanKindTest {
 
   @Test
   void theUrlOfAGitRepositoryIsShownWithoutItsUserInfo() {
-    GitRepository repo = Objects.read("""
+    GitRepository repo = TestObjects.read("""
         apiVersion: source.capstan.dev/v1
         kind: GitRepository
         metadata: {name: repo, namespace: demo}
@@ -70,7 +70,7 @@ class CapstanKindTest {
 
   @Test
   void readsAGitRepositoryWithoutStatus() {
-    GitRepository repo = Objects.read("""
+    GitRepository repo = TestObjects.read("""
         apiVersion: source.capstan.dev/v1
         kind: GitRepository
         metadata: {name: repo, namespace: demo}
@@ -85,7 +85,7 @@ class CapstanKindTest {
 
   @Test
   void wideColumnsNameDependenciesTheRemoteClusterAndDecryption() {
-    Kustomization ks = Objects.read("""
+    Kustomization ks = TestObjects.read("""
         apiVersion: kustomize.capstan.dev/v1
         kind: Kustomization
         metadata: {name: app, namespace: demo}
@@ -105,7 +105,7 @@ class CapstanKindTest {
 
   @Test
   void wideColumnsOfAGitRepositorySayWhetherItIsVerifiedAndWhatItIncludes() {
-    GitRepository repo = Objects.read("""
+    GitRepository repo = TestObjects.read("""
         apiVersion: source.capstan.dev/v1
         kind: GitRepository
         metadata: {name: app, namespace: demo}

@@ -27,7 +27,7 @@ final class CliFixtures {
           sourceRef: {kind: GitRepository, name: repo}
         %s""".formatted(name, extraSpec.indent(2));
     return client.resources(Kustomization.class).inNamespace(namespace)
-        .resource(Objects.read(yaml, Kustomization.class)).create();
+        .resource(TestObjects.read(yaml, Kustomization.class)).create();
   }
 
   GitRepository gitRepository(String name) {
@@ -38,7 +38,7 @@ final class CliFixtures {
         spec: {url: "http://127.0.0.1:9418/demo.git", interval: 1m, ref: {branch: main}}
         """.formatted(name);
     return client.resources(GitRepository.class).inNamespace(namespace)
-        .resource(Objects.read(yaml, GitRepository.class)).create();
+        .resource(TestObjects.read(yaml, GitRepository.class)).create();
   }
 
   Kustomization setStatus(String name, UnaryOperator<KustomizationStatus> status) {

@@ -59,13 +59,61 @@ class ClusterErrorsIT {
     }
   }
 
+  /** Every command that talks to a cluster takes --context: here it names the only reachable-looking server. */
+  @Test
+  void everyClusterCommandTakesTheContext() throws IOException {
+    int port = freePort();
+    Path config = dir.resolve("two-contexts");
+    Files.writeString(config, """
+        apiVersion: v1
+        kind: Config
+        clusters:
+        - {name: current, cluster: {server: "https://capstan-no-such-host.invalid:6443"}}
+        - {name: other, cluster: {server: "https://127.0.0.1:%d"}}
+        users:
+        - {name: u, user: {token: not-a-secret}}
+        contexts:
+        - {name: current, context: {cluster: current, user: u}}
+        - {name: other, context: {cluster: other, user: u}}
+        current-context: current
+        """.formatted(port));
+    Path manifests = Files.createDirectories(dir.resolve("manifests"));
+    Files.writeString(manifests.resolve("cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
+    String[][] commands = {{"get", "ks"}, {"reconcile", "ks", "app"}, {"suspend", "ks", "app"},
+        {"resume", "ks", "app"}, {"tree", "ks", "app"}, {"apply", "-f", manifests.toString()},
+        {"diff", "-f", manifests.toString()}};
+    for (String[] args : commands) {
+      CliRun run = CliRun.capstan(config, withContext(args, "other"));
+      assertTrue(run.exitCode() == ("diff".equals(args[0]) ? 2 : 1), run::toString);
+      assertEquals(1, run.err().lines().count(), run::toString);
+      assertTrue(run.err().startsWith("error: cannot reach the cluster at https://127.0.0.1:" + port
+          + "/: connection refused"), () -> String.join(" ", args) + "\n" + run);
+    }
+  }
+
+  private static String[] withContext(String[] args, String context) {
+    String[] all = java.util.Arrays.copyOf(args, args.length + 2);
+    all[args.length] = "--context";
+    all[args.length + 1] = context;
+    return all;
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+
   @Test
   void aMalformedKubeconfigIsOneLineThatNeverQuotesTheFile() throws IOException {
     Path config = dir.resolve("broken");
     Files.writeString(config, "apiVersion: v1\nusers:\n- name: u\n  user: {token: [s3cr3t-token\n");
-    for (String[] args : new String[][] {{"get", "ks"}, {"tree", "ks", "app"}}) {
+    Path manifests = Files.createDirectories(dir.resolve("manifests"));
+    Files.writeString(manifests.resolve("cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
+    for (String[] args : new String[][] {{"get", "ks"}, {"tree", "ks", "app"}, {"apply", "-f", manifests.toString()},
+        {"diff", "-f", manifests.toString()}}) {
       CliRun run = CliRun.capstan(config, args);
-      assertEquals(1, run.exitCode(), run::toString);
+      assertEquals("diff".equals(args[0]) ? 2 : 1, run.exitCode(), run::toString);
       assertEquals(1, run.err().lines().count(), run::toString);
       assertTrue(run.err().startsWith("error: cannot read the kubeconfig " + config + ": "), run::toString);
       assertTrue(run.err().contains("(line "), run::toString);

@@ -25,7 +25,7 @@ class InventoryTreeTest {
   private final StringWriter warnings = new StringWriter();
 
   private void put(String yaml) {
-    GenericKubernetesResource object = Objects.generic(yaml);
+    GenericKubernetesResource object = TestObjects.generic(yaml);
     String ns = object.getMetadata().getNamespace() == null ? "" : object.getMetadata().getNamespace();
     cluster.put(object.getApiVersion() + "/" + object.getKind() + "/" + ns + "/" + object.getMetadata().getName(),
         object);
@@ -39,7 +39,7 @@ class InventoryTreeTest {
       return Optional.ofNullable(cluster.get(apiVersion + "/" + kind + "/" + ns + "/" + name));
     };
     InventoryTree tree = new InventoryTree(live, BuiltinLibrary.none(), CLOCK, new PrintWriter(warnings, true));
-    return tree.of(Objects.read(rootYaml, Kustomization.class)).render();
+    return tree.of(TestObjects.read(rootYaml, Kustomization.class)).render();
   }
 
   private static final String APP = """

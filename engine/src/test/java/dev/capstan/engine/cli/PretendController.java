@@ -1,5 +1,6 @@
 package dev.capstan.engine.cli;
 
+import dev.capstan.api.common.ReconcileRequest;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.source.Artifact;
@@ -12,7 +13,6 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -46,8 +46,7 @@ final class PretendController implements AutoCloseable {
   }
 
   static String requested(io.fabric8.kubernetes.api.model.HasMetadata object) {
-    Map<String, String> annotations = object.getMetadata().getAnnotations();
-    return annotations == null ? null : annotations.get(ReconcileRequester.REQUESTED_AT);
+    return ReconcileRequest.requestedAt(object);
   }
 
   private void handleKustomization(Kustomization ks) {

@@ -80,9 +80,11 @@ class SuspendResumeIT {
   }
 
   @Test
-  void suspendingAMissingKustomizationFailsInOneLine() {
-    CliRun run = CliRun.capstan(kubeconfig, "suspend", "ks", "ghost", "-n", ns);
-    assertEquals(1, run.exitCode(), run::toString);
-    assertEquals("error: Kustomization ghost not found in namespace " + ns + "\n", run.err());
+  void suspendingOrResumingAMissingKustomizationFailsInOneLine() {
+    for (String command : new String[] {"suspend", "resume"}) {
+      CliRun run = CliRun.capstan(kubeconfig, command, "ks", "ghost", "-n", ns);
+      assertEquals(1, run.exitCode(), run::toString);
+      assertEquals("error: Kustomization ghost not found in namespace " + ns + "\n", run.err());
+    }
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.capstan.api.common.ReconcileRequest;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.engine.ops.ListenAddress;
 import dev.capstan.engine.ops.Metrics;
@@ -111,7 +112,7 @@ class WebhookIT {
       client.resources(GitRepository.class).inNamespace(ns.name()).withName(repo.getMetadata().getName())
           .edit(r -> {
             if (r.getMetadata().getAnnotations() != null) {
-              r.getMetadata().getAnnotations().remove(ReconcileRequester.REQUESTED_AT);
+              r.getMetadata().getAnnotations().remove(ReconcileRequest.ANNOTATION);
             }
             return r;
           });
@@ -119,9 +120,8 @@ class WebhookIT {
   }
 
   private static String requestedAt(String name) {
-    Map<String, String> annotations = client.resources(GitRepository.class).inNamespace(ns.name()).withName(name)
-        .get().getMetadata().getAnnotations();
-    return annotations == null ? null : annotations.get(ReconcileRequester.REQUESTED_AT);
+    return ReconcileRequest.requestedAt(
+        client.resources(GitRepository.class).inNamespace(ns.name()).withName(name).get());
   }
 
   private HttpResponse<String> post(String path, byte[] body, String... headers) throws Exception {

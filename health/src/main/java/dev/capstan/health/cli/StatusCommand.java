@@ -139,8 +139,18 @@ public final class StatusCommand implements Callable<Integer> {
         out.println(jsonLine(json, row));
       }
     } else {
-      out.print(Table.render(rows));
+      table(rows).lines().forEach(out::println);
     }
+  }
+
+  /** The human-readable form: KIND, NAMESPACE, NAME, STATUS, MESSAGE. */
+  static Table table(List<Row> rows) {
+    Table table = new Table(List.of("KIND", "NAMESPACE", "NAME", "STATUS", "MESSAGE"));
+    for (Row row : rows) {
+      table.add(List.of(row.ref().kind(), row.ref().namespace(), row.ref().name(), row.status().status().name(),
+          row.status().message()));
+    }
+    return table;
   }
 
   private static String jsonLine(ObjectMapper json, Row row) {

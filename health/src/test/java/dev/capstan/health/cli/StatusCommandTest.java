@@ -40,6 +40,17 @@ class StatusCommandTest {
   }
 
   @Test
+  void theDefaultOutputIsATable() {
+    StatusCli.Result result = StatusCli.run(TWO_DOCS, "-f", "-");
+    assertEquals(0, result.exitCode(), result::err);
+    assertEquals(List.of(
+        "KIND                    NAMESPACE   NAME       STATUS       MESSAGE",
+        "PersistentVolumeClaim   shop        data       InProgress   PVC is not Bound. phase: Pending",
+        "ConfigMap               shop        settings   Current      Resource is always ready"),
+        result.out().lines().toList());
+  }
+
+  @Test
   void concatenatedJsonAndListKindsAreRead() {
     String json = "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[{\"apiVersion\":\"v1\",\"kind\":\"Secret\","
         + "\"metadata\":{\"name\":\"s\"}}]}\n{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":\"web\"}}";

@@ -1,5 +1,6 @@
 package dev.capstan.source.cli;
 
+import dev.capstan.api.common.GoDuration;
 import dev.capstan.source.FetchRequest;
 import dev.capstan.source.FetchResult;
 import dev.capstan.source.GitRef;
@@ -16,7 +17,6 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
@@ -68,7 +68,7 @@ public final class FetchCommand implements Callable<Integer> {
   String ignore;
 
   @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "60s",
-      description = "Time the fetch may take, e.g. 30s or 2m (default: ${DEFAULT-VALUE}).")
+      description = "Time the fetch may take, e.g. 30s, 1.5m or 1h2m (default: ${DEFAULT-VALUE}).")
   String timeout;
 
   @Option(names = "--allow-insecure-http",
@@ -132,9 +132,11 @@ public final class FetchCommand implements Callable<Integer> {
     }
     Duration limit;
     try {
-      limit = Duration.parse("PT" + timeout.toUpperCase());
-    } catch (DateTimeParseException e) {
-      throw new BadInput("invalid --timeout '" + timeout + "': use e.g. 30s, 5m or 1h");
+      limit = GoDuration.parsePositive(timeout);
+    } catch (IllegalArgumentException e) {
+      // worded as the other commands' duration options, which picocli reports
+      throw new BadInput("Invalid value for option '--timeout': "
+          + (e.getMessage().startsWith("invalid duration") ? "" : "'" + timeout + "' ") + e.getMessage());
     }
     Map<String, byte[]> secret = secretFile == null ? Map.of() : SecretFile.read(secretFile);
     GitRef ref = new GitRef(branch, tag, semver, null, commit);

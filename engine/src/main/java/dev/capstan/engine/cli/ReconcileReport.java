@@ -1,6 +1,7 @@
 package dev.capstan.engine.cli;
 
 import dev.capstan.api.common.GoDuration;
+import dev.capstan.api.common.ReconcileRequest;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Duration;
 import java.util.Optional;
@@ -9,14 +10,14 @@ import java.util.Optional;
  * Reads whether a requested reconcile has finished and how it ended, from what the controller
  * wrote: {@code status.lastHandledReconcileAt} echoes the request, then Ready leaves Unknown.
  */
-record ReconcileOutcome(boolean succeeded, String message) {
+record ReconcileReport(boolean succeeded, String message) {
 
   /**
-   * Whether the controller has handled the request {@code token} and settled: its generation is
+   * Whether the controller has handled {@code request} and settled: its generation is
    * observed and Ready is True or False (or the object is Stalled).
    */
-  static boolean finished(ResourceView view, String token) {
-    if (view == null || !token.equals(view.lastHandledReconcileAt())) {
+  static boolean finished(ResourceView view, ReconcileRequest request) {
+    if (view == null || !request.handledBy(view.lastHandledReconcileAt())) {
       return false;
     }
     if (view.observedGeneration() != null && view.observedGeneration() < view.generation()) {
@@ -30,27 +31,27 @@ record ReconcileOutcome(boolean succeeded, String message) {
   }
 
   /** How a finished reconcile ended: the applied (or fetched) revision, or why it is not Ready. */
-  static ReconcileOutcome of(ResourceView view) {
+  static ReconcileReport of(ResourceView view) {
     Optional<Condition> ready = view.condition(ResourceView.READY);
     if (ready.isPresent() && "True".equals(ready.get().getStatus())) {
       String verb = "GitRepository".equals(view.kind()) ? "fetched" : "applied";
-      return new ReconcileOutcome(true, view.kind() + " " + view.name() + " reconciled: " + verb
+      return new ReconcileReport(true, view.kind() + " " + view.name() + " reconciled: " + verb
           + " revision " + (view.revision().isEmpty() ? "(none)" : view.revision()));
     }
     Optional<Condition> stalled = view.condition(ResourceView.STALLED)
         .filter(c -> "True".equals(c.getStatus()));
     Condition reason = stalled.or(() -> ready).orElse(null);
-    return new ReconcileOutcome(false, view.kind() + " " + view.name() + " is not ready"
+    return new ReconcileReport(false, view.kind() + " " + view.name() + " is not ready"
         + (reason == null ? "" : describe(reason)));
   }
 
   /** Why waiting ended without an outcome, from the last state seen (null: the object is gone). */
-  static String timedOut(ResourceView last, String token, Duration timeout, String what) {
+  static String timedOut(ResourceView last, ReconcileRequest request, Duration timeout, String what) {
     String prefix = "timed out after " + GoDuration.format(timeout) + " waiting for " + what;
     if (last == null) {
       return prefix + ": the object was deleted";
     }
-    if (!token.equals(last.lastHandledReconcileAt())) {
+    if (!request.handledBy(last.lastHandledReconcileAt())) {
       return prefix + ": the controller has not handled the request yet (is `capstan run` running?)";
     }
     return last.condition(ResourceView.READY)

@@ -4,14 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.capstan.api.common.ReconcileRequest;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class ReconcileOutcomeTest {
+class ReconcileReportTest {
   private static final String TOKEN = "2026-01-01T00:00:00Z";
+  private static final ReconcileRequest REQUEST = new ReconcileRequest(TOKEN);
 
   private static Condition condition(String type, String status, String reason, String message) {
     return new ConditionBuilder().withType(type).withStatus(status).withReason(reason)
@@ -26,33 +28,33 @@ class ReconcileOutcomeTest {
   @Test
   void notFinishedUntilTheRequestIsEchoed() {
     Condition ready = condition("Ready", "True", "ReconciliationSucceeded", "Applied");
-    assertFalse(ReconcileOutcome.finished(ks("", 1, 1L, ready), TOKEN));
-    assertFalse(ReconcileOutcome.finished(ks("2025-12-31T00:00:00Z", 1, 1L, ready), TOKEN));
-    assertTrue(ReconcileOutcome.finished(ks(TOKEN, 1, 1L, ready), TOKEN));
-    assertFalse(ReconcileOutcome.finished(null, TOKEN));
+    assertFalse(ReconcileReport.finished(ks("", 1, 1L, ready), REQUEST));
+    assertFalse(ReconcileReport.finished(ks("2025-12-31T00:00:00Z", 1, 1L, ready), REQUEST));
+    assertTrue(ReconcileReport.finished(ks(TOKEN, 1, 1L, ready), REQUEST));
+    assertFalse(ReconcileReport.finished(null, REQUEST));
   }
 
   @Test
   void notFinishedWhileReadyIsUnknownOrTheGenerationIsNotObserved() {
-    assertFalse(ReconcileOutcome.finished(
-        ks(TOKEN, 1, 1L, condition("Ready", "Unknown", "Progressing", "Reconciliation in progress")), TOKEN));
-    assertFalse(ReconcileOutcome.finished(ks(TOKEN, 1, 1L), TOKEN));
-    assertFalse(ReconcileOutcome.finished(
-        ks(TOKEN, 2, 1L, condition("Ready", "True", "ReconciliationSucceeded", "")), TOKEN));
-    assertTrue(ReconcileOutcome.finished(
-        ks(TOKEN, 2, 2L, condition("Ready", "False", "HealthCheckFailed", "")), TOKEN));
+    assertFalse(ReconcileReport.finished(
+        ks(TOKEN, 1, 1L, condition("Ready", "Unknown", "Progressing", "Reconciliation in progress")), REQUEST));
+    assertFalse(ReconcileReport.finished(ks(TOKEN, 1, 1L), REQUEST));
+    assertFalse(ReconcileReport.finished(
+        ks(TOKEN, 2, 1L, condition("Ready", "True", "ReconciliationSucceeded", "")), REQUEST));
+    assertTrue(ReconcileReport.finished(
+        ks(TOKEN, 2, 2L, condition("Ready", "False", "HealthCheckFailed", "")), REQUEST));
   }
 
   @Test
   void aStalledObjectIsFinishedEvenWhileReadyIsUnknown() {
-    assertTrue(ReconcileOutcome.finished(ks(TOKEN, 1, 1L,
+    assertTrue(ReconcileReport.finished(ks(TOKEN, 1, 1L,
         condition("Ready", "Unknown", "Progressing", ""),
-        condition("Stalled", "True", "DependencyCycle", "a -> b -> a")), TOKEN));
+        condition("Stalled", "True", "DependencyCycle", "a -> b -> a")), REQUEST));
   }
 
   @Test
   void readyTrueReportsTheRevision() {
-    ReconcileOutcome outcome = ReconcileOutcome.of(ks(TOKEN, 1, 1L,
+    ReconcileReport outcome = ReconcileReport.of(ks(TOKEN, 1, 1L,
         condition("Ready", "True", "ReconciliationSucceeded", "Applied")));
     assertTrue(outcome.succeeded());
     assertEquals("Kustomization web reconciled: applied revision main@sha1:abc", outcome.message());
@@ -60,7 +62,7 @@ class ReconcileOutcomeTest {
 
   @Test
   void readyFalseReportsReasonAndMessage() {
-    ReconcileOutcome outcome = ReconcileOutcome.of(ks(TOKEN, 1, 1L,
+    ReconcileReport outcome = ReconcileReport.of(ks(TOKEN, 1, 1L,
         condition("Ready", "False", "HealthCheckFailed", "Deployment/apps/web: Progress deadline exceeded")));
     assertFalse(outcome.succeeded());
     assertEquals("Kustomization web is not ready Ready=False (HealthCheckFailed):"
@@ -69,7 +71,7 @@ class ReconcileOutcomeTest {
 
   @Test
   void stalledWinsOverReadyInTheReport() {
-    ReconcileOutcome outcome = ReconcileOutcome.of(ks(TOKEN, 1, 1L,
+    ReconcileReport outcome = ReconcileReport.of(ks(TOKEN, 1, 1L,
         condition("Ready", "Unknown", "Progressing", ""),
         condition("Stalled", "True", "DependencyCycle", "apps/a -> apps/b -> apps/a")));
     assertFalse(outcome.succeeded());
@@ -82,12 +84,12 @@ class ReconcileOutcomeTest {
     Duration timeout = Duration.ofSeconds(90);
     assertEquals("timed out after 1m30s waiting for Kustomization apps/web: the controller has not"
         + " handled the request yet (is `capstan run` running?)",
-        ReconcileOutcome.timedOut(ks("", 1, 1L), TOKEN, timeout, "Kustomization apps/web"));
+        ReconcileReport.timedOut(ks("", 1, 1L), REQUEST, timeout, "Kustomization apps/web"));
     assertEquals("timed out after 1m30s waiting for Kustomization apps/web: still Ready=Unknown"
         + " (Progressing): waiting for Deployment/apps/web",
-        ReconcileOutcome.timedOut(ks(TOKEN, 1, 1L,
+        ReconcileReport.timedOut(ks(TOKEN, 1, 1L,
             condition("Ready", "Unknown", "Progressing", "waiting for Deployment/apps/web")),
-            TOKEN, timeout, "Kustomization apps/web"));
-    assertTrue(ReconcileOutcome.timedOut(null, TOKEN, timeout, "x").endsWith("the object was deleted"));
+            REQUEST, timeout, "Kustomization apps/web"));
+    assertTrue(ReconcileReport.timedOut(null, REQUEST, timeout, "x").endsWith("the object was deleted"));
   }
 }

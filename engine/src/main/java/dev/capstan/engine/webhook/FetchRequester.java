@@ -10,14 +10,12 @@ import java.net.HttpURLConnection;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
- * Asks the controller to fetch GitRepositories now, the same way {@code capstan reconcile} does:
- * by setting the {@code reconcile.capstan.dev/requestedAt} annotation to the current time.
+ * Asks the controller to fetch the GitRepositories a receiver names now, with a
+ * {@link ReconcileRequest} as {@code capstan reconcile} makes it.
  */
-final class ReconcileRequester {
-  static final String REQUESTED_AT = ReconcileRequest.ANNOTATION;
+final class FetchRequester {
 
   /** What one request achieved: the objects annotated and the selectors that matched nothing. */
   record Outcome(List<String> requested, List<String> missing) {}
@@ -25,16 +23,14 @@ final class ReconcileRequester {
   private final KubernetesClient client;
   private final Clock clock;
 
-  ReconcileRequester(KubernetesClient client, Clock clock) {
+  FetchRequester(KubernetesClient client, Clock clock) {
     this.client = client;
     this.clock = clock;
   }
 
   /** Annotates every GitRepository the selectors name; API failures other than not-found propagate. */
   Outcome request(List<ResourceSelector> selectors) {
-    String now = clock.instant().toString();
-    String patch = client.getKubernetesSerialization()
-        .asJson(Map.of("metadata", Map.of("annotations", Map.of(REQUESTED_AT, now))));
+    String patch = client.getKubernetesSerialization().asJson(ReconcileRequest.at(clock).mergePatch());
     List<String> requested = new ArrayList<>();
     List<String> missing = new ArrayList<>();
     for (ResourceSelector selector : selectors) {

@@ -1,4 +1,4 @@
-package dev.capstan.engine.cli;
+package dev.capstan.health.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

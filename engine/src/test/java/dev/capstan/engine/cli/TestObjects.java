@@ -4,10 +4,10 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 
 /** Test objects read from YAML, as they would come from the API server. */
-final class Objects {
+final class TestObjects {
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
-  private Objects() {}
+  private TestObjects() {}
 
   static <T> T read(String yaml, Class<T> type) {
     return SERIALIZATION.unmarshal(yaml, type);
