@@ -44,12 +44,15 @@ public final class ClusterOptions {
   }
 
   /**
-   * A client for a command that answers at once: one attempt per request and a short connect
-   * timeout, so that a cluster that is not there is reported instead of retried for minutes.
+   * A client for a command that answers at once: a short connect timeout and three quick retries
+   * (0.1, 0.2, 0.4 s), so that a cluster that is not there is reported within seconds instead of
+   * retried for minutes, while an API server that sheds load for a moment (429, 5xx) during a
+   * large apply is ridden out.
    */
   public KubernetesClient open() {
     Config config = config();
-    config.setRequestRetryBackoffLimit(0);
+    config.setRequestRetryBackoffLimit(3);
+    config.setRequestRetryBackoffInterval(100);
     config.setConnectionTimeout(5_000);
     return new KubernetesClientBuilder().withConfig(config).build();
   }

@@ -65,12 +65,13 @@ class ClusterOptionsTest {
   }
 
   @Test
-  void aCommandLineClientFailsFastTheControllersRetries() throws Exception {
+  void aCommandLineClientRetriesBrieflyTheControllersLonger() throws Exception {
     ClusterOptions options = parse("--kubeconfig", twoContexts().toString(), "--context", "second");
     try (KubernetesClient command = options.open(); KubernetesClient controller = options.openForController()) {
-      assertEquals(0, command.getConfiguration().getRequestRetryBackoffLimit());
+      assertEquals(3, command.getConfiguration().getRequestRetryBackoffLimit());
+      assertEquals(100, command.getConfiguration().getRequestRetryBackoffInterval());
       assertEquals(5_000, command.getConfiguration().getConnectionTimeout());
-      assertTrue(controller.getConfiguration().getRequestRetryBackoffLimit() > 0);
+      assertTrue(controller.getConfiguration().getRequestRetryBackoffLimit() > 3);
       assertEquals("https://b.example.invalid:6443/", controller.getMasterUrl().toString());
     }
   }
