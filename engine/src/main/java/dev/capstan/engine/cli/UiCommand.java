@@ -1,7 +1,7 @@
 package dev.capstan.engine.cli;
 
 import dev.capstan.applier.cli.ClusterOptions;
-import dev.capstan.engine.ops.ListenAddress;
+import dev.capstan.engine.ops.server.ListenAddress;
 import dev.capstan.engine.ui.UiServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.awt.Desktop;

@@ -1,5 +1,14 @@
 package dev.capstan.engine.ops;
 
+import dev.capstan.engine.ops.events.EventRecorder;
+import dev.capstan.engine.ops.events.StatusChangeEvents;
+import dev.capstan.engine.ops.leader.LeaderElection;
+import dev.capstan.engine.ops.metrics.ControllerMetrics;
+import dev.capstan.engine.ops.metrics.Metrics;
+import dev.capstan.engine.ops.metrics.MetricsObserver;
+import dev.capstan.engine.ops.server.OpsServer;
+import dev.capstan.engine.ops.server.Readiness;
+
 import dev.capstan.engine.EngineExtension;
 import dev.capstan.engine.EngineOptions;
 import dev.capstan.engine.Observers;

@@ -1,5 +1,7 @@
 package dev.capstan.engine.ops;
 
+import dev.capstan.engine.ops.server.ListenAddress;
+
 import java.nio.file.Path;
 import java.util.Optional;
 

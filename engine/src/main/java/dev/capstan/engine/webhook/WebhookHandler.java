@@ -1,7 +1,7 @@
 package dev.capstan.engine.webhook;
 
-import dev.capstan.engine.ops.Metrics;
-import dev.capstan.engine.ops.WebhookOutcome;
+import dev.capstan.engine.ops.metrics.Metrics;
+import dev.capstan.engine.ops.metrics.WebhookOutcome;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.Map;
 import org.eclipse.jetty.http.HttpFields;

@@ -2,8 +2,8 @@ package dev.capstan.engine.webhook;
 
 import dev.capstan.engine.http.GuardedServer;
 import dev.capstan.engine.http.ServerLimits;
-import dev.capstan.engine.ops.ListenAddress;
-import dev.capstan.engine.ops.Metrics;
+import dev.capstan.engine.ops.server.ListenAddress;
+import dev.capstan.engine.ops.metrics.Metrics;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.net.InetSocketAddress;

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.common.ReconcileRequest;
 import dev.capstan.api.source.GitRepository;
-import dev.capstan.engine.ops.ListenAddress;
-import dev.capstan.engine.ops.Metrics;
+import dev.capstan.engine.ops.server.ListenAddress;
+import dev.capstan.engine.ops.metrics.Metrics;
 import dev.capstan.testing.CapstanCrds;
 import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.TestNamespace;

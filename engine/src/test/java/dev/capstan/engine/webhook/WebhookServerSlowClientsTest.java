@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.engine.http.ServerLimits;
 import dev.capstan.engine.http.SlowClient;
-import dev.capstan.engine.ops.ListenAddress;
-import dev.capstan.engine.ops.Metrics;
+import dev.capstan.engine.ops.server.ListenAddress;
+import dev.capstan.engine.ops.metrics.Metrics;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;

@@ -1,0 +1,105 @@
+package dev.capstan.engine.ops.events;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Records Kubernetes Events about Capstan's objects (a new revision applied, a failure, a prune),
+ * correlated as Kubernetes does it: repeats update one Event's count, floods are combined and rate
+ * limited (see {@link EventCorrelator}).
+ *
+ * <p>{@link #record} never blocks the caller nor throws for an API failure: Events are written by
+ * one background thread, in order; when the API server is unreachable they are logged and
+ * dropped, since an Event is a notice, not state. Messages are sanitized (credentials in URLs
+ * masked, length capped) but callers must still never put Secret values in them.
+ */
+public final class EventRecorder implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
+  private static final int QUEUE_CAPACITY = 1000;
+
+  private final EventSink sink;
+  private final EventCorrelator correlator;
+  private final ExecutorService writer;
+  private final String component;
+
+  EventRecorder(EventSink sink, EventCorrelator correlator, ExecutorService writer, String component) {
+    this.sink = sink;
+    this.correlator = correlator;
+    this.writer = writer;
+    this.component = component;
+  }
+
+  /** A recorder writing through {@code client} as {@code component} (e.g. "capstan"). */
+  public static EventRecorder create(KubernetesClient client, String component, Clock clock) {
+    ThreadPoolExecutor writer = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+        new LinkedBlockingQueue<>(QUEUE_CAPACITY), r -> {
+          Thread t = new Thread(r, "capstan-events");
+          t.setDaemon(true);
+          return t;
+        }, (r, executor) -> LOG.warn("event queue full ({} pending): dropping an event", QUEUE_CAPACITY));
+    return new EventRecorder(new KubernetesEventSink(client),
+        new EventCorrelator(clock, EventCorrelator.Limits.defaults()), writer, component);
+  }
+
+  /** Records an event of the reason's usual type. */
+  public void record(HasMetadata object, EventReason reason, String message) {
+    record(object, reason.defaultType(), reason, message);
+  }
+
+  /** Records an event about {@code object}; returns at once. */
+  public void record(HasMetadata object, EventType type, EventReason reason, String message) {
+    InvolvedObject involved = InvolvedObject.of(object);
+    Optional<CorrelatedEvent> event =
+        correlator.correlate(involved, type, reason, MessageSanitizer.sanitize(message));
+    if (event.isEmpty()) {
+      LOG.debug("event {} on {} dropped by the rate limit", reason.apiValue(), involved);
+      return;
+    }
+    try {
+      writer.execute(() -> write(event.get()));
+    } catch (RejectedExecutionException e) {
+      LOG.debug("event {} on {} not written: recorder closed", reason.apiValue(), involved);
+    }
+  }
+
+  private void write(CorrelatedEvent event) {
+    try {
+      if (event.isNew() || !sink.update(event)) {
+        if (!event.isNew()) {
+          // The Event expired on the server; start a fresh one.
+          correlator.forget(event);
+        }
+        sink.create(event, component);
+      }
+    } catch (KubernetesClientException e) {
+      LOG.warn("could not write event {} on {}: {} (HTTP {})", event.reason().apiValue(), event.object(),
+          e.getStatus() != null ? e.getStatus().getMessage() : e.getMessage(), e.getCode());
+    } catch (RuntimeException e) {
+      LOG.warn("could not write event {} on {}: {}", event.reason().apiValue(), event.object(), e.toString());
+    }
+  }
+
+  /** Writes what is queued (waiting up to 5 s), then stops. */
+  @Override
+  public void close() {
+    writer.shutdown();
+    try {
+      if (!writer.awaitTermination(5, TimeUnit.SECONDS)) {
+        writer.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      writer.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,119 @@
+package dev.capstan.engine.ops.events;
+
+import dev.capstan.api.kustomize.InventoryEntry;
+import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.kustomize.KustomizationStatus;
+import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.GitRepositoryStatus;
+import io.fabric8.kubernetes.api.model.Condition;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What is worth an Event in the change from one status to the next: a new revision applied or
+ * fetched, a failure (Ready turning False, or failing for a new reason), recovery, and the objects
+ * a reconcile pruned. Pure: two versions of an object in, notices out.
+ */
+final class StatusTransitions {
+  static final int MAX_LISTED = 10;
+
+  /** One event to record. */
+  record Notice(EventType type, EventReason reason, String message) {}
+
+  private StatusTransitions() {}
+
+  static List<Notice> kustomization(Kustomization older, Kustomization newer) {
+    KustomizationStatus before = older.getStatus();
+    KustomizationStatus after = newer.getStatus();
+    if (after == null) {
+      return List.of();
+    }
+    List<Notice> notices = new ArrayList<>();
+    Optional<Condition> wasReady = ready(before == null ? null : before.conditions());
+    Optional<Condition> isReady = ready(after.conditions());
+    String applied = after.lastAppliedRevision();
+    boolean newRevision = applied != null && !applied.equals(before == null ? null : before.lastAppliedRevision());
+    if (newRevision) {
+      notices.add(new Notice(EventType.NORMAL, EventReason.APPLIED, "Applied revision: " + applied));
+    } else if (isTrue(isReady) && wasReady.isPresent() && "False".equals(wasReady.get().getStatus())) {
+      notices.add(new Notice(EventType.NORMAL, EventReason.APPLIED, message(isReady.get(), "Ready again")));
+    }
+    failure(wasReady, isReady, EventReason.RECONCILIATION_FAILED).ifPresent(notices::add);
+    if (newer.getSpec() != null && newer.getSpec().pruneEnabled()) {
+      pruned(before, after).ifPresent(notices::add);
+    }
+    return notices;
+  }
+
+  static List<Notice> gitRepository(GitRepository older, GitRepository newer) {
+    GitRepositoryStatus before = older.getStatus();
+    GitRepositoryStatus after = newer.getStatus();
+    if (after == null) {
+      return List.of();
+    }
+    List<Notice> notices = new ArrayList<>();
+    String revision = after.artifact() == null ? null : after.artifact().revision();
+    String previous = before == null || before.artifact() == null ? null : before.artifact().revision();
+    if (revision != null && !revision.equals(previous)) {
+      notices.add(new Notice(EventType.NORMAL, EventReason.NEW_ARTIFACT, "Stored artifact for revision: " + revision));
+    }
+    failure(ready(before == null ? null : before.conditions()), ready(after.conditions()), EventReason.FETCH_FAILED)
+        .ifPresent(notices::add);
+    return notices;
+  }
+
+  /** Ready is False now, and was not False for the same reason and message before. */
+  private static Optional<Notice> failure(Optional<Condition> was, Optional<Condition> is, EventReason fallback) {
+    if (is.isEmpty() || !"False".equals(is.get().getStatus())) {
+      return Optional.empty();
+    }
+    Condition now = is.get();
+    if (was.isPresent() && "False".equals(was.get().getStatus())
+        && Objects.equals(was.get().getReason(), now.getReason())
+        && Objects.equals(was.get().getMessage(), now.getMessage())) {
+      return Optional.empty();
+    }
+    EventReason reason = Arrays.stream(EventReason.values()).filter(r -> r.apiValue().equals(now.getReason()))
+        .findFirst().orElse(fallback);
+    return Optional.of(new Notice(reason.defaultType(), reason, message(now, "Ready is False")));
+  }
+
+  private static Optional<Notice> pruned(KustomizationStatus before, KustomizationStatus after) {
+    if (before == null || before.inventory() == null || before.inventory().entries() == null
+        || after.inventory() == null) {
+      return Optional.empty();
+    }
+    Set<String> gone = new LinkedHashSet<>(ids(before.inventory().entries()));
+    gone.removeAll(ids(after.inventory().entries()));
+    if (gone.isEmpty()) {
+      return Optional.empty();
+    }
+    List<String> sorted = gone.stream().sorted().toList();
+    String listed = String.join(", ", sorted.subList(0, Math.min(MAX_LISTED, sorted.size())));
+    String more = sorted.size() > MAX_LISTED ? " and " + (sorted.size() - MAX_LISTED) + " more" : "";
+    return Optional.of(new Notice(EventType.NORMAL, EventReason.PRUNED,
+        "Pruned " + sorted.size() + (sorted.size() == 1 ? " object: " : " objects: ") + listed + more));
+  }
+
+  private static List<String> ids(List<InventoryEntry> entries) {
+    return entries == null ? List.of() : entries.stream().map(InventoryEntry::id).toList();
+  }
+
+  private static Optional<Condition> ready(List<Condition> conditions) {
+    return conditions == null ? Optional.empty()
+        : conditions.stream().filter(c -> "Ready".equals(c.getType())).findFirst();
+  }
+
+  private static boolean isTrue(Optional<Condition> condition) {
+    return condition.isPresent() && "True".equals(condition.get().getStatus());
+  }
+
+  private static String message(Condition condition, String otherwise) {
+    return condition.getMessage() == null || condition.getMessage().isBlank() ? otherwise : condition.getMessage();
+  }
+}
