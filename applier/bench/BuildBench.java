@@ -10,12 +10,12 @@ import java.util.Map;
 
 /**
  * Warm builds as the engine runs them: one ManifestBuilder with one instance, the artifact copied
- * once (the same digest), and a changed commonMetadata label on every build so that no answer
- * comes from the result cache. Prints the time of the first build and, after WARMUP builds, the
- * median and 90th percentile of the next COUNT, and how much metaspace the module's classes took
- * (the JVM's pool before the first build and after the last).
+ * once (the same digest), and a changed commonMetadata label on every build so that no answer comes
+ * from the result cache. Prints the time of the first build and, after WARMUP builds, the median
+ * and 90th percentile of the next COUNT, and how much metaspace the module's classes took (the
+ * JVM's pool before the first build and after the last).
  *
- * Usage (see build-vs-kustomize): java -cp CLASSPATH BuildBench.java ROOT PATH WARMUP COUNT
+ * <p>Usage (see build-vs-kustomize): java -cp CLASSPATH BuildBench.java ROOT PATH WARMUP COUNT
  */
 public final class BuildBench {
   public static void main(String[] args) {
@@ -35,16 +35,19 @@ public final class BuildBench {
           throw new IllegalStateException(result.toString());
         }
         if (i == -warmup - 1) {
-          System.out.printf("first build (%d objects): %d ms%n", built.objects().size(), took / 1_000_000);
+          System.out.printf(
+              "first build (%d objects): %d ms%n", built.objects().size(), took / 1_000_000);
         } else if (i >= 0) {
           times[i] = took;
         }
       }
     }
     Arrays.sort(times);
-    System.out.printf("warm build, after %d builds: p50 %.1f ms, p90 %.1f ms (%d builds)%n", warmup,
-        times[count / 2] / 1e6, times[count * 9 / 10] / 1e6, count);
-    System.out.printf("metaspace %.1f MiB more than before the first build%n",
+    System.out.printf(
+        "warm build, after %d builds: p50 %.1f ms, p90 %.1f ms (%d builds)%n",
+        warmup, times[count / 2] / 1e6, times[count * 9 / 10] / 1e6, count);
+    System.out.printf(
+        "metaspace %.1f MiB more than before the first build%n",
         (poolUsed("Metaspace") - metaspaceBefore) / 1048576.0);
   }
 

@@ -8,14 +8,18 @@ import dev.capstan.engine.testing.GitHttpServer;
 import dev.capstan.testing.CapstanCrds;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,6 +30,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.eclipse.jgit.api.Git;
@@ -41,6 +46,7 @@ public class EngineBench {
   static String shard;
   static Git git;
   static Path repo;
+
   /** The repository over smart HTTP: a GitRepository names a remote URL, never a path. */
   static GitHttpServer served;
 
@@ -50,13 +56,20 @@ public class EngineBench {
     CapstanCrds.install(client);
     shard = "b" + Long.toHexString(System.nanoTime());
     ns = "bench-" + shard;
-    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()).create();
+    client
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
+        .create();
     repo = Files.createTempDirectory("capstan-bench-repo");
     git = Git.init().setDirectory(repo.toFile()).setInitialBranch("main").call();
     served = GitHttpServer.serve(repo);
     Path storage = Files.createTempDirectory("capstan-bench-artifacts");
-    try (Engine engine = new Engine(EngineOptions.defaults(storage).withWatchLabelSelector(SHARD + "=" + shard)
-        .withWaitPoll(Duration.ofSeconds(1)), client)) {
+    try (Engine engine =
+        new Engine(
+            EngineOptions.defaults(storage)
+                .withWatchLabelSelector(SHARD + "=" + shard)
+                .withWaitPoll(Duration.ofSeconds(1)),
+            client)) {
       engine.start();
       switch (scenario) {
         case "commit-latency" -> commitLatency();
@@ -66,7 +79,9 @@ public class EngineBench {
       }
       // While the engine still runs, so that it removes its finalizers and the namespace can go.
       client.resources(Kustomization.class).inNamespace(ns).delete();
-      await(() -> client.resources(Kustomization.class).inNamespace(ns).list().getItems().isEmpty(), Duration.ofMinutes(2));
+      await(
+          () -> client.resources(Kustomization.class).inNamespace(ns).list().getItems().isEmpty(),
+          Duration.ofMinutes(2));
     } finally {
       client.namespaces().withName(ns).delete();
       client.close();
@@ -74,7 +89,9 @@ public class EngineBench {
     }
   }
 
-  /** Commit-to-applied after requestedAt, for an app of 50 objects (45 ConfigMaps, 5 Deployments). */
+  /**
+   * Commit-to-applied after requestedAt, for an app of 50 objects (45 ConfigMaps, 5 Deployments).
+   */
   static void commitLatency() throws Exception {
     String revision = commit(app50(0, "1"));
     gitRepository("repo");
@@ -112,7 +129,9 @@ public class EngineBench {
 
   /** How soon a dependent is woken once its dependency turns Ready, seen by one watch. */
   static void dependencyWake() throws Exception {
-    String revision = commit(Map.of("infra/cm.yaml", configMap("infra", "1"), "app/cm.yaml", configMap("app", "1")));
+    String revision =
+        commit(
+            Map.of("infra/cm.yaml", configMap("infra", "1"), "app/cm.yaml", configMap("app", "1")));
     gitRepository("repo");
     awaitSource(revision);
     List<Long> wakes = new ArrayList<>();
@@ -120,30 +139,49 @@ public class EngineBench {
       Map<String, Instant> seen = new ConcurrentHashMap<>();
       String infra = "infra-" + i;
       String app = "app-" + i;
-      try (var watch = client.resources(Kustomization.class).inNamespace(ns).watch(new Watcher<>() {
-        @Override
-        public void eventReceived(Action action, Kustomization k) {
-          String reason = KustomizationStatuses.condition(k.getStatus(), "Ready").map(c -> c.getStatus() + "/" + c.getReason()).orElse("");
-          if (k.getMetadata().getName().equals(infra) && reason.startsWith("True")) {
-            seen.putIfAbsent("infra-ready", Instant.now());
-          }
-          if (k.getMetadata().getName().equals(app) && seen.containsKey("infra-ready")
-              && !reason.endsWith("DependencyNotReady")) {
-            seen.putIfAbsent("app-woken", Instant.now());
-          }
-        }
+      try (var watch =
+          client
+              .resources(Kustomization.class)
+              .inNamespace(ns)
+              .watch(
+                  new Watcher<>() {
+                    @Override
+                    public void eventReceived(Action action, Kustomization k) {
+                      String reason =
+                          KustomizationStatuses.condition(k.getStatus(), "Ready")
+                              .map(c -> c.getStatus() + "/" + c.getReason())
+                              .orElse("");
+                      if (k.getMetadata().getName().equals(infra) && reason.startsWith("True")) {
+                        seen.putIfAbsent("infra-ready", Instant.now());
+                      }
+                      if (k.getMetadata().getName().equals(app)
+                          && seen.containsKey("infra-ready")
+                          && !reason.endsWith("DependencyNotReady")) {
+                        seen.putIfAbsent("app-woken", Instant.now());
+                      }
+                    }
 
-        @Override
-        public void onClose(WatcherException cause) {}
-      })) {
+                    @Override
+                    public void onClose(WatcherException cause) {}
+                  })) {
         kustomization(app, "./app", "  retryInterval: 10m\n  dependsOn: [{name: " + infra + "}]\n");
-        await(() -> KustomizationStatuses.condition(get(app).getStatus(), "Ready")
-            .map(c -> "DependencyNotReady".equals(c.getReason())).orElse(false), Duration.ofSeconds(30));
+        await(
+            () ->
+                KustomizationStatuses.condition(get(app).getStatus(), "Ready")
+                    .map(c -> "DependencyNotReady".equals(c.getReason()))
+                    .orElse(false),
+            Duration.ofSeconds(30));
         kustomization(infra, "./infra", "");
         try {
           await(() -> seen.containsKey("app-woken"), Duration.ofSeconds(60));
         } catch (IllegalStateException e) {
-          System.out.println("seen " + seen + "\ninfra " + get(infra).getStatus() + "\napp " + get(app).getStatus());
+          System.out.println(
+              "seen "
+                  + seen
+                  + "\ninfra "
+                  + get(infra).getStatus()
+                  + "\napp "
+                  + get(app).getStatus());
           throw e;
         }
         wakes.add(Duration.between(seen.get("infra-ready"), seen.get("app-woken")).toMillis());
@@ -154,54 +192,100 @@ public class EngineBench {
 
   /** A no-op reconcile of 1,000 objects: count writes and dry-runs at the API server. */
   static void noop1000() throws Exception {
-    client.resource(client.getKubernetesSerialization().unmarshal(CRD, io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition.class))
-        .fieldManager("capstan-bench").forceConflicts().serverSideApply();
+    client
+        .resource(
+            client.getKubernetesSerialization().unmarshal(CRD, CustomResourceDefinition.class))
+        .fieldManager("capstan-bench")
+        .forceConflicts()
+        .serverSideApply();
     Thread.sleep(3000);
     Map<String, String> files = new TreeMap<>();
     for (int i = 0; i < 1000; i++) {
-      files.put("app/item-" + i + ".yaml", "apiVersion: bench.capstan.dev/v1\nkind: BenchItem\nmetadata: {name: item-" + i + "}\nspec: {n: " + i + "}\n");
+      files.put(
+          "app/item-" + i + ".yaml",
+          "apiVersion: bench.capstan.dev/v1\nkind: BenchItem\nmetadata: {name: item-"
+              + i
+              + "}\nspec: {n: "
+              + i
+              + "}\n");
     }
     String revision = commit(files);
     gitRepository("repo");
     Instant first = Instant.now();
     kustomization("app", "./app", "  timeout: 5m\n");
     awaitApplied("app", revision, Duration.ofMinutes(5));
-    System.out.printf("first apply of 1,000 objects: %d ms%n", Duration.between(first, Instant.now()).toMillis());
+    System.out.printf(
+        "first apply of 1,000 objects: %d ms%n", Duration.between(first, Instant.now()).toMillis());
     Thread.sleep(2000);
     Map<String, Double> before = metrics();
     Instant start = Instant.now();
     String requested = requestReconcile(Kustomization.class, "app");
-    await(() -> requested.equals(get("app").getStatus().lastHandledReconcileAt())
-        && KustomizationStatuses.condition(get("app").getStatus(), "Ready").map(c -> "True".equals(c.getStatus())).orElse(false),
+    await(
+        () ->
+            requested.equals(get("app").getStatus().lastHandledReconcileAt())
+                && KustomizationStatuses.condition(get("app").getStatus(), "Ready")
+                    .map(c -> "True".equals(c.getStatus()))
+                    .orElse(false),
         Duration.ofMinutes(2));
     long took = Duration.between(start, Instant.now()).toMillis();
     Thread.sleep(2000);
     Map<String, Double> after = metrics();
     System.out.printf("no-op reconcile of 1,000 objects: %d ms%n", took);
-    System.out.printf("  writes to the applied objects (POST/PUT/PATCH/APPLY benchitems): %.0f%n",
-        delta(before, after, k -> k.contains("resource=\"benchitems\"") && k.matches(".*verb=\"(POST|PUT|PATCH|APPLY)\".*")));
-    System.out.printf("  deletes of benchitems (cluster-wide; the namespace controller's clean-up of"
-        + " terminating namespaces shows here, the engine deletes nothing in a no-op): %.0f%n",
-        delta(before, after, k -> k.contains("resource=\"benchitems\"") && k.matches(".*verb=\"(DELETE|DELETECOLLECTION)\".*")));
-    after.forEach((k, v) -> {
-      double d = v - before.getOrDefault(k, 0.0);
-      if (d > 0 && k.contains("resource=\"benchitems\"")) {
-        System.out.println("    " + k + " +" + d);
-      }
-    });
-    System.out.printf("  dry-run requests for the applied objects: %.0f%n",
-        delta(before, after, k -> k.contains("resource=\"benchitems\"") && k.contains("dry_run=\"All\"")));
-    System.out.printf("  reads of the applied objects (GET/LIST): %.0f%n",
-        delta(before, after, k -> k.contains("resource=\"benchitems\"") && (k.contains("verb=\"GET\"") || k.contains("verb=\"LIST\""))));
-    System.out.printf("  status writes on the Kustomization (echo of requestedAt): %.0f%n",
-        delta(before, after, k -> k.contains("resource=\"kustomizations\"") && k.contains("subresource=\"status\"") && isWrite(k)));
+    System.out.printf(
+        "  writes to the applied objects (POST/PUT/PATCH/APPLY benchitems): %.0f%n",
+        delta(
+            before,
+            after,
+            k ->
+                k.contains("resource=\"benchitems\"")
+                    && k.matches(".*verb=\"(POST|PUT|PATCH|APPLY)\".*")));
+    System.out.printf(
+        "  deletes of benchitems (cluster-wide; the namespace controller's clean-up of"
+            + " terminating namespaces shows here, the engine deletes nothing in a no-op): %.0f%n",
+        delta(
+            before,
+            after,
+            k ->
+                k.contains("resource=\"benchitems\"")
+                    && k.matches(".*verb=\"(DELETE|DELETECOLLECTION)\".*")));
+    after.forEach(
+        (k, v) -> {
+          double d = v - before.getOrDefault(k, 0.0);
+          if (d > 0 && k.contains("resource=\"benchitems\"")) {
+            System.out.println("    " + k + " +" + d);
+          }
+        });
+    System.out.printf(
+        "  dry-run requests for the applied objects: %.0f%n",
+        delta(
+            before,
+            after,
+            k -> k.contains("resource=\"benchitems\"") && k.contains("dry_run=\"All\"")));
+    System.out.printf(
+        "  reads of the applied objects (GET/LIST): %.0f%n",
+        delta(
+            before,
+            after,
+            k ->
+                k.contains("resource=\"benchitems\"")
+                    && (k.contains("verb=\"GET\"") || k.contains("verb=\"LIST\""))));
+    System.out.printf(
+        "  status writes on the Kustomization (echo of requestedAt): %.0f%n",
+        delta(
+            before,
+            after,
+            k ->
+                k.contains("resource=\"kustomizations\"")
+                    && k.contains("subresource=\"status\"")
+                    && isWrite(k)));
   }
 
   static boolean isWrite(String key) {
     return key.matches(".*verb=\"(POST|PUT|PATCH|APPLY|DELETE|DELETECOLLECTION)\".*");
   }
 
-  static double delta(Map<String, Double> before, Map<String, Double> after, java.util.function.Predicate<String> which) {
+  static double delta(
+      Map<String, Double> before, Map<String, Double> after, Predicate<String> which) {
     double sum = 0;
     for (var e : after.entrySet()) {
       if (which.test(e.getKey())) {
@@ -233,7 +317,9 @@ public class EngineBench {
       files.put("app/cm-" + i + ".yaml", configMap("cm-" + i, value));
     }
     for (int i = 0; i < 5; i++) {
-      files.put("app/deploy-" + i + ".yaml", """
+      files.put(
+          "app/deploy-" + i + ".yaml",
+          """
           apiVersion: apps/v1
           kind: Deployment
           metadata: {name: web-%d}
@@ -243,13 +329,18 @@ public class EngineBench {
             template:
               metadata: {labels: {app: web-%d}, annotations: {version: "%s"}}
               spec: {containers: [{name: app, image: "registry.invalid/app:1"}]}
-          """.formatted(i, i, i, version >= 100 ? value : "stable"));
+          """
+              .formatted(i, i, i, version >= 100 ? value : "stable"));
     }
     return files;
   }
 
   static String configMap(String name, String value) {
-    return "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: " + name + "}\ndata: {value: \"" + value + "\"}\n";
+    return "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: "
+        + name
+        + "}\ndata: {value: \""
+        + value
+        + "\"}\n";
   }
 
   static String commit(Map<String, String> files) throws Exception {
@@ -263,16 +354,21 @@ public class EngineBench {
   }
 
   static void gitRepository(String name) {
-    create(GitRepository.class, """
+    create(
+        GitRepository.class,
+        """
         apiVersion: source.capstan.dev/v1
         kind: GitRepository
         metadata: {name: %s, namespace: %s, labels: {%s: %s}}
         spec: {url: "%s", ref: {branch: main}, interval: 10m}
-        """.formatted(name, ns, SHARD, shard, served.url()));
+        """
+            .formatted(name, ns, SHARD, shard, served.url()));
   }
 
   static void kustomization(String name, String path, String extra) {
-    create(Kustomization.class, """
+    create(
+        Kustomization.class,
+        """
         apiVersion: kustomize.capstan.dev/v1
         kind: Kustomization
         metadata: {name: %s, namespace: %s, labels: {%s: %s}}
@@ -281,11 +377,19 @@ public class EngineBench {
           path: "%s"
           interval: 10m
           prune: true
-        %s""".formatted(name, ns, SHARD, shard, path, extra));
+        %s\
+        """
+            .formatted(name, ns, SHARD, shard, path, extra));
   }
 
   static <T extends HasMetadata> void create(Class<T> type, String yaml) {
-    client.resource(client.resources(type).load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).item()).create();
+    client
+        .resource(
+            client
+                .resources(type)
+                .load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)))
+                .item())
+        .create();
   }
 
   static Kustomization get(String name) {
@@ -293,23 +397,39 @@ public class EngineBench {
   }
 
   static String requestReconcile(Class<? extends HasMetadata> type, String name) {
-    ReconcileRequest request = ReconcileRequest.at(java.time.Clock.systemUTC());
-    client.resources(type).inNamespace(ns).withName(name).patch(
-        io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
-        client.getKubernetesSerialization().asJson(request.mergePatch()));
+    ReconcileRequest request = ReconcileRequest.at(Clock.systemUTC());
+    client
+        .resources(type)
+        .inNamespace(ns)
+        .withName(name)
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            client.getKubernetesSerialization().asJson(request.mergePatch()));
     return request.token();
   }
 
   static void awaitSource(String revision) throws InterruptedException {
-    await(() -> {
-      var r = client.resources(GitRepository.class).inNamespace(ns).withName("repo").get();
-      return r.getStatus() != null && r.getStatus().artifact() != null && revision.equals(r.getStatus().artifact().revision());
-    }, Duration.ofSeconds(60));
+    await(
+        () -> {
+          var r = client.resources(GitRepository.class).inNamespace(ns).withName("repo").get();
+          return r.getStatus() != null
+              && r.getStatus().artifact() != null
+              && revision.equals(r.getStatus().artifact().revision());
+        },
+        Duration.ofSeconds(60));
   }
 
-  static void awaitApplied(String name, String revision, Duration atMost) throws InterruptedException {
-    await(() -> KustomizationStatuses.condition(get(name).getStatus(), "Ready")
-        .map(c -> "True".equals(c.getStatus()) && c.getMessage().equals("Applied revision: " + revision)).orElse(false), atMost);
+  static void awaitApplied(String name, String revision, Duration atMost)
+      throws InterruptedException {
+    await(
+        () ->
+            KustomizationStatuses.condition(get(name).getStatus(), "Ready")
+                .map(
+                    c ->
+                        "True".equals(c.getStatus())
+                            && c.getMessage().equals("Applied revision: " + revision))
+                .orElse(false),
+        atMost);
   }
 
   static void await(BooleanSupplier condition, Duration atMost) throws InterruptedException {
@@ -332,10 +452,13 @@ public class EngineBench {
   static void report(String what, List<Long> millis) {
     List<Long> sorted = new ArrayList<>(millis);
     Collections.sort(sorted);
-    System.out.printf("%s: runs %s ms; median %d ms, max %d ms%n", what, millis, sorted.get(sorted.size() / 2), sorted.get(sorted.size() - 1));
+    System.out.printf(
+        "%s: runs %s ms; median %d ms, max %d ms%n",
+        what, millis, sorted.get(sorted.size() / 2), sorted.get(sorted.size() - 1));
   }
 
-  static final String CRD = """
+  static final String CRD =
+      """
       apiVersion: apiextensions.k8s.io/v1
       kind: CustomResourceDefinition
       metadata: {name: benchitems.bench.capstan.dev}

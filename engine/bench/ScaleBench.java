@@ -20,13 +20,14 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.eclipse.jgit.api.Git;
 
 /**
- * Scale of the real engine process ({@code java -jar engine/target/capstan.jar run}) on the
- * cluster of $KUBECONFIG: N Kustomizations of M ConfigMaps each (nothing to wait for), the time
- * from the first Kustomization created until all are Ready, and the engine's peak RSS (VmHWM).
- * Run with engine/bench/scale.sh N M.
+ * Scale of the real engine process ({@code java -jar engine/target/capstan.jar run}) on the cluster
+ * of $KUBECONFIG: N Kustomizations of M ConfigMaps each (nothing to wait for), the time from the
+ * first Kustomization created until all are Ready, and the engine's peak RSS (VmHWM). Run with
+ * engine/bench/scale.sh N M.
  */
 public class ScaleBench {
   static final String SHARD = "capstan.dev/bench-shard";
@@ -42,7 +43,10 @@ public class ScaleBench {
     CapstanCrds.install(client);
     String shard = "scale" + Long.toHexString(System.nanoTime());
     String ns = "bench-" + shard;
-    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()).create();
+    client
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
+        .create();
     Path repo = Files.createTempDirectory("capstan-scale-repo");
     Path storage = Files.createTempDirectory("capstan-scale-artifacts");
     writeRepo(repo, count, objects);
@@ -52,44 +56,67 @@ public class ScaleBench {
     String metricsAddr;
     String webhookAddr;
     command.addAll(jvmFlags);
-    try (ServerSocket metrics = new ServerSocket(0); ServerSocket webhooks = new ServerSocket(0)) {
+    try (ServerSocket metrics = new ServerSocket(0);
+        ServerSocket webhooks = new ServerSocket(0)) {
       // Both held open while chosen, so the two addresses differ.
       metricsAddr = "127.0.0.1:" + metrics.getLocalPort();
       webhookAddr = "127.0.0.1:" + webhooks.getLocalPort();
     }
-    command.addAll(List.of("-jar", jar.toString(), "run", "--watch-label-selector", SHARD + "=" + shard,
-        "--metrics-addr", metricsAddr, "--webhook-addr", webhookAddr,
-        "--storage-path", storage.toString()));
+    command.addAll(
+        List.of(
+            "-jar",
+            jar.toString(),
+            "run",
+            "--watch-label-selector",
+            SHARD + "=" + shard,
+            "--metrics-addr",
+            metricsAddr,
+            "--webhook-addr",
+            webhookAddr,
+            "--storage-path",
+            storage.toString()));
     Path log = Files.createTempFile("capstan-scale-engine", ".log");
-    Process engine = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    Process engine =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     System.out.println("engine pid " + engine.pid() + ", flags " + jvmFlags + ", log " + log);
     try {
       awaitLog(log, "capstan engine started", Duration.ofMinutes(2));
-      create(GitRepository.class, """
+      create(
+          GitRepository.class,
+          """
           apiVersion: source.capstan.dev/v1
           kind: GitRepository
           metadata: {name: repo, namespace: %s, labels: {%s: %s}}
           spec: {url: "%s", ref: {branch: main}, interval: 60m}
-          """.formatted(ns, SHARD, shard, served.url()));
-      await(() -> {
-        GitRepository r = client.resources(GitRepository.class).inNamespace(ns).withName("repo").get();
-        return r.getStatus() != null && r.getStatus().artifact() != null;
-      }, Duration.ofMinutes(2));
+          """
+              .formatted(ns, SHARD, shard, served.url()));
+      await(
+          () -> {
+            GitRepository r =
+                client.resources(GitRepository.class).inNamespace(ns).withName("repo").get();
+            return r.getStatus() != null && r.getStatus().artifact() != null;
+          },
+          Duration.ofMinutes(2));
       long rssBefore = kib(engine.pid(), "VmRSS");
       long start = System.nanoTime();
       ExecutorService creators = Executors.newFixedThreadPool(8);
       for (int i = 0; i < count; i++) {
         int k = i;
-        creators.submit(() -> create(Kustomization.class, """
-            apiVersion: kustomize.capstan.dev/v1
-            kind: Kustomization
-            metadata: {name: k%d, namespace: %s, labels: {%s: %s}}
-            spec:
-              sourceRef: {kind: GitRepository, name: repo}
-              path: "./k%d"
-              interval: 60m
-              prune: true
-            """.formatted(k, ns, SHARD, shard, k)));
+        creators.submit(
+            () ->
+                create(
+                    Kustomization.class,
+                    """
+                    apiVersion: kustomize.capstan.dev/v1
+                    kind: Kustomization
+                    metadata: {name: k%d, namespace: %s, labels: {%s: %s}}
+                    spec:
+                      sourceRef: {kind: GitRepository, name: repo}
+                      path: "./k%d"
+                      interval: 60m
+                      prune: true
+                    """
+                        .formatted(k, ns, SHARD, shard, k)));
       }
       creators.shutdown();
       creators.awaitTermination(10, TimeUnit.MINUTES);
@@ -98,49 +125,93 @@ public class ScaleBench {
       // Counted from a watch rather than a LIST of every Kustomization each second: such a LIST
       // would cost the API server (and so the measured engine, on the same machine) far more.
       SharedIndexInformer<Kustomization> watched =
-          client.resources(Kustomization.class).inNamespace(ns).inform(new ResourceEventHandler<>() {
-            @Override public void onAdd(Kustomization k) {}
-            @Override public void onUpdate(Kustomization older, Kustomization newer) {}
-            @Override public void onDelete(Kustomization k, boolean unknown) {}
-          }, 0);
+          client
+              .resources(Kustomization.class)
+              .inNamespace(ns)
+              .inform(
+                  new ResourceEventHandler<>() {
+                    @Override
+                    public void onAdd(Kustomization k) {}
+
+                    @Override
+                    public void onUpdate(Kustomization older, Kustomization newer) {}
+
+                    @Override
+                    public void onDelete(Kustomization k, boolean unknown) {}
+                  },
+                  0);
       while (ready < count) {
         if (!engine.isAlive()) {
-          throw new IllegalStateException("the engine exited with " + engine.exitValue() + "; see " + log);
+          throw new IllegalStateException(
+              "the engine exited with " + engine.exitValue() + "; see " + log);
         }
         if (System.nanoTime() - start > TimeUnit.MINUTES.toNanos(limitMinutes)) {
-          System.out.printf("GAVE UP after %d min: %d of %d Ready; engine peak RSS (VmHWM) %d MiB%n",
+          System.out.printf(
+              "GAVE UP after %d min: %d of %d Ready; engine peak RSS (VmHWM) %d MiB%n",
               limitMinutes, ready, count, kib(engine.pid(), "VmHWM") / 1024);
-          throw new IllegalStateException("only " + ready + " of " + count + " Ready after " + limitMinutes + " min");
+          throw new IllegalStateException(
+              "only " + ready + " of " + count + " Ready after " + limitMinutes + " min");
         }
         Thread.sleep(1000);
-        ready = (int) watched.getStore().list().stream()
-            .filter(k -> k.getStatus() != null && k.getStatus().conditions() != null && k.getStatus().conditions().stream()
-                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())))
-            .count();
-        System.out.printf("%6.1f s: %d of %d Ready, RSS %d MiB%n", (System.nanoTime() - start) / 1e9, ready, count,
-            kib(engine.pid(), "VmRSS") / 1024);
+        ready =
+            (int)
+                watched.getStore().list().stream()
+                    .filter(
+                        k ->
+                            k.getStatus() != null
+                                && k.getStatus().conditions() != null
+                                && k.getStatus().conditions().stream()
+                                    .anyMatch(
+                                        c ->
+                                            "Ready".equals(c.getType())
+                                                && "True".equals(c.getStatus())))
+                    .count();
+        System.out.printf(
+            "%6.1f s: %d of %d Ready, RSS %d MiB%n",
+            (System.nanoTime() - start) / 1e9, ready, count, kib(engine.pid(), "VmRSS") / 1024);
       }
       watched.close();
       double seconds = (System.nanoTime() - start) / 1e9;
-      System.out.printf("RESULT %d Kustomizations x %d objects: all Ready in %.1f s (creating them took %.1f s);"
+      System.out.printf(
+          "RESULT %d Kustomizations x %d objects: all Ready in %.1f s (creating them took %.1f s);"
               + " engine RSS before %d MiB, peak (VmHWM) %d MiB; flags %s%n",
-          count, objects, seconds, (created - start) / 1e9, rssBefore / 1024, kib(engine.pid(), "VmHWM") / 1024, jvmFlags);
+          count,
+          objects,
+          seconds,
+          (created - start) / 1e9,
+          rssBefore / 1024,
+          kib(engine.pid(), "VmHWM") / 1024,
+          jvmFlags);
     } finally {
       if (!engine.isAlive()) {
         // Nothing will remove the finalizers of a dead engine: remove them so the namespace can go.
         System.out.println("the engine is not running: removing its finalizers; see " + log);
-        for (Class<? extends HasMetadata> type : List.of(Kustomization.class, GitRepository.class)) {
-          client.resources(type).inNamespace(ns).list().getItems().forEach(o ->
-              client.resources(type).inNamespace(ns).withName(o.getMetadata().getName()).edit(x -> {
-                x.getMetadata().setFinalizers(List.of());
-                return x;
-              }));
+        for (Class<? extends HasMetadata> type :
+            List.of(Kustomization.class, GitRepository.class)) {
+          client
+              .resources(type)
+              .inNamespace(ns)
+              .list()
+              .getItems()
+              .forEach(
+                  o ->
+                      client
+                          .resources(type)
+                          .inNamespace(ns)
+                          .withName(o.getMetadata().getName())
+                          .edit(
+                              x -> {
+                                x.getMetadata().setFinalizers(List.of());
+                                return x;
+                              }));
         }
       }
       // A running engine removes its finalizers (and prunes) before the namespace goes.
       client.resources(Kustomization.class).inNamespace(ns).delete();
       try {
-        await(() -> client.resources(Kustomization.class).inNamespace(ns).list().getItems().isEmpty(), Duration.ofMinutes(10));
+        await(
+            () -> client.resources(Kustomization.class).inNamespace(ns).list().getItems().isEmpty(),
+            Duration.ofMinutes(10));
       } finally {
         engine.destroy();
         engine.waitFor(30, TimeUnit.SECONDS);
@@ -156,17 +227,24 @@ public class ScaleBench {
       for (int k = 0; k < count; k++) {
         Path app = Files.createDirectories(dir.resolve("k" + k));
         for (int o = 0; o < objects; o++) {
-          Files.writeString(app.resolve("cm" + o + ".yaml"), """
+          Files.writeString(
+              app.resolve("cm" + o + ".yaml"),
+              """
               apiVersion: v1
               kind: ConfigMap
               metadata: {name: k%d-cm%d}
               data: {value: "%d"}
-              """.formatted(k, o, o));
+              """
+                  .formatted(k, o, o));
         }
       }
       git.add().addFilepattern(".").call();
-      git.commit().setMessage("scale").setAuthor("bench", "bench@example.invalid")
-          .setCommitter("bench", "bench@example.invalid").setSign(false).call();
+      git.commit()
+          .setMessage("scale")
+          .setAuthor("bench", "bench@example.invalid")
+          .setCommitter("bench", "bench@example.invalid")
+          .setSign(false)
+          .call();
     }
   }
 
@@ -184,21 +262,27 @@ public class ScaleBench {
   }
 
   static void awaitLog(Path log, String text, Duration atMost) throws Exception {
-    await(() -> {
-      try {
-        return Files.readString(log).contains(text);
-      } catch (IOException e) {
-        return false;
-      }
-    }, atMost);
+    await(
+        () -> {
+          try {
+            return Files.readString(log).contains(text);
+          } catch (IOException e) {
+            return false;
+          }
+        },
+        atMost);
   }
 
   static <T extends HasMetadata> void create(Class<T> type, String yaml) {
-    T object = client.resources(type).load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).item();
+    T object =
+        client
+            .resources(type)
+            .load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)))
+            .item();
     client.resource(object).create();
   }
 
-  static void await(java.util.function.BooleanSupplier condition, Duration atMost) throws InterruptedException {
+  static void await(BooleanSupplier condition, Duration atMost) throws InterruptedException {
     long deadline = System.nanoTime() + atMost.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {

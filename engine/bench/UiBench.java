@@ -8,6 +8,9 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.File;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +21,8 @@ import java.util.concurrent.Future;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -25,9 +30,9 @@ import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
  * `capstan ui` against N Kustomizations (dependsOn chains of 10, spread over 20 namespaces) on the
- * cluster of $KUBECONFIG, in headless Chromium: time from navigation to the overview showing all
- * N rows, time from asking for the graph to it showing N nodes (first layout, then a re-render),
- * and the watches and lists the view costs the API server while idle with two pages open.
+ * cluster of $KUBECONFIG, in headless Chromium: time from navigation to the overview showing all N
+ * rows, time from asking for the graph to it showing N nodes (first layout, then a re-render), and
+ * the watches and lists the view costs the API server while idle with two pages open.
  */
 public final class UiBench {
   private static final String PREFIX = "capstan-ui-bench-";
@@ -38,8 +43,12 @@ public final class UiBench {
     try (KubernetesClient client = new KubernetesClientBuilder().build()) {
       populate(client, n);
       Metrics before = Metrics.read(client);
-      try (UiServer ui = UiServer.start(client, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), false,
-          Clock.systemUTC())) {
+      try (UiServer ui =
+          UiServer.start(
+              client,
+              new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+              false,
+              Clock.systemUTC())) {
         String url = "http://127.0.0.1:" + ui.address().getPort() + "/";
         WebDriver first = chromium();
         WebDriver second = chromium();
@@ -49,38 +58,63 @@ public final class UiBench {
             long start = System.nanoTime();
             first.get(url + "#/");
             await(first, "document.querySelectorAll('#ks-table tr.row').length === " + n);
-            double afterLoad = number(first, "return Number(document.body.dataset.renderedAt)"
-                + " - performance.getEntriesByType('navigation')[0].loadEventEnd");
-            double fetch = number(first, "return performance.getEntriesByType('resource')"
-                + ".filter(e => e.name.endsWith('/api/overview')).pop().duration");
-            System.out.printf("overview %d: %d rows shown %.0f ms after load (%d ms from navigation; fetching"
-                + " /api/overview took %.0f ms of it)%n", run, n, afterLoad, (System.nanoTime() - start) / 1_000_000, fetch);
+            double afterLoad =
+                number(
+                    first,
+                    "return Number(document.body.dataset.renderedAt)"
+                        + " - performance.getEntriesByType('navigation')[0].loadEventEnd");
+            double fetch =
+                number(
+                    first,
+                    "return performance.getEntriesByType('resource')"
+                        + ".filter(e => e.name.endsWith('/api/overview')).pop().duration");
+            System.out.printf(
+                "overview %d: %d rows shown %.0f ms after load (%d ms from navigation; fetching"
+                    + " /api/overview took %.0f ms of it)%n",
+                run, n, afterLoad, (System.nanoTime() - start) / 1_000_000, fetch);
             graph(first, n, run);
           }
-          ((JavascriptExecutor) first).executeScript("document.getElementById('zoom-in').click();"
-              + " document.getElementById('zoom-in').click(); document.getElementById('zoom-in').click();");
-          java.nio.file.Path shots = java.nio.file.Path.of("engine", "target", "ui-screenshots");
-          java.nio.file.Files.createDirectories(shots);
-          java.nio.file.Files.copy(((org.openqa.selenium.TakesScreenshot) first)
-              .getScreenshotAs(org.openqa.selenium.OutputType.FILE).toPath(), shots.resolve("graph-" + n + ".png"),
-              java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-          ((JavascriptExecutor) first).executeScript("window.graphAsked = performance.now();"
-              + " document.querySelector('g.ns text.ns-label').dispatchEvent(new MouseEvent('click', {bubbles: true}));");
-          await(first, "(document.querySelector('#graph-svg') || {}).dataset?.nodes !== '" + n + "'"
-              + " && Number(document.body.dataset.renderedAt) > window.graphAsked");
-          System.out.printf("graph: one namespace collapsed, new layout of %s nodes shown %.0f ms after the click%n",
-              ((JavascriptExecutor) first).executeScript("return document.querySelector('#graph-svg').dataset.nodes"),
+          ((JavascriptExecutor) first)
+              .executeScript(
+                  "document.getElementById('zoom-in').click();"
+                      + " document.getElementById('zoom-in').click();"
+                      + " document.getElementById('zoom-in').click();");
+          Path shots = Path.of("engine", "target", "ui-screenshots");
+          Files.createDirectories(shots);
+          Files.copy(
+              ((TakesScreenshot) first).getScreenshotAs(OutputType.FILE).toPath(),
+              shots.resolve("graph-" + n + ".png"),
+              StandardCopyOption.REPLACE_EXISTING);
+          ((JavascriptExecutor) first)
+              .executeScript(
+                  "window.graphAsked = performance.now(); document.querySelector('g.ns"
+                      + " text.ns-label').dispatchEvent(new MouseEvent('click', {bubbles:"
+                      + " true}));");
+          await(
+              first,
+              "(document.querySelector('#graph-svg') || {}).dataset?.nodes !== '"
+                  + n
+                  + "'"
+                  + " && Number(document.body.dataset.renderedAt) > window.graphAsked");
+          System.out.printf(
+              "graph: one namespace collapsed, new layout of %s nodes shown %.0f ms after the"
+                  + " click%n",
+              ((JavascriptExecutor) first)
+                  .executeScript("return document.querySelector('#graph-svg').dataset.nodes"),
               number(first, "return Number(document.body.dataset.renderedAt) - window.graphAsked"));
           second.get(url + "#/graph");
           await(second, "document.querySelector('#graph-svg') !== null");
           Thread.sleep(10_000);
           Metrics idle = Metrics.read(client);
-          System.out.printf("idle, two pages open (overview and graph), 10 s: watches kustomizations +%d,"
-              + " gitrepositories +%d; LISTs of kustomizations +%d, gitrepositories +%d; event streams %d%n",
+          System.out.printf(
+              "idle, two pages open (overview and graph), 10 s: watches kustomizations +%d,"
+                  + " gitrepositories +%d; LISTs of kustomizations +%d, gitrepositories +%d; event"
+                  + " streams %d%n",
               idle.watches("kustomizations") - before.watches("kustomizations"),
               idle.watches("gitrepositories") - before.watches("gitrepositories"),
               idle.lists("kustomizations") - before.lists("kustomizations") - 1,
-              idle.lists("gitrepositories") - before.lists("gitrepositories") - 1, ui.openStreams());
+              idle.lists("gitrepositories") - before.lists("gitrepositories") - 1,
+              ui.openStreams());
         } finally {
           first.quit();
           second.quit();
@@ -95,19 +129,28 @@ public final class UiBench {
   }
 
   private static void graph(WebDriver driver, int n, int run) {
-    ((JavascriptExecutor) driver).executeScript(
-        "window.graphAsked = performance.now(); location.hash = '#/graph';");
-    await(driver, "(document.querySelector('#graph-svg') || {}).dataset?.nodes === '" + n + "'"
-        + " && Number(document.body.dataset.renderedAt) > window.graphAsked");
-    double ms = number(driver, "return Number(document.body.dataset.renderedAt) - window.graphAsked");
-    System.out.printf("graph %d: %d nodes shown %.0f ms after asking%s%n", run, n, ms,
-        run == 1 ? " (laid out ahead when the data came)" : " (layout kept)");
+    ((JavascriptExecutor) driver)
+        .executeScript("window.graphAsked = performance.now(); location.hash = '#/graph';");
+    await(
+        driver,
+        "(document.querySelector('#graph-svg') || {}).dataset?.nodes === '"
+            + n
+            + "'"
+            + " && Number(document.body.dataset.renderedAt) > window.graphAsked");
+    double ms =
+        number(driver, "return Number(document.body.dataset.renderedAt) - window.graphAsked");
+    System.out.printf(
+        "graph %d: %d nodes shown %.0f ms after asking%s%n",
+        run, n, ms, run == 1 ? " (laid out ahead when the data came)" : " (layout kept)");
   }
 
   private static void populate(KubernetesClient client, int n) throws Exception {
     for (int i = 0; i < NAMESPACES; i++) {
-      client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(PREFIX + i).endMetadata()
-          .build()).serverSideApply();
+      client
+          .namespaces()
+          .resource(
+              new NamespaceBuilder().withNewMetadata().withName(PREFIX + i).endMetadata().build())
+          .serverSideApply();
     }
     ExecutorService pool = Executors.newFixedThreadPool(8);
     List<Future<?>> done = new ArrayList<>();
@@ -127,35 +170,59 @@ public final class UiBench {
 
   private static void create(KubernetesClient client, int i) {
     String ns = PREFIX + (i % NAMESPACES);
-    String depends = i % 10 == 0 ? "[]"
-        : "[{name: ks-" + (i - 1) + ", namespace: " + PREFIX + ((i - 1) % NAMESPACES) + "}]";
-    Kustomization ks = client.getKubernetesSerialization().unmarshal("""
-        apiVersion: kustomize.capstan.dev/v1
-        kind: Kustomization
-        metadata: {name: ks-%d, namespace: %s}
-        spec: {sourceRef: {kind: GitRepository, name: repo}, path: ./, interval: 10m, prune: true, dependsOn: %s}
-        """.formatted(i, ns, depends), Kustomization.class);
+    String depends =
+        i % 10 == 0
+            ? "[]"
+            : "[{name: ks-" + (i - 1) + ", namespace: " + PREFIX + ((i - 1) % NAMESPACES) + "}]";
+    Kustomization ks =
+        client
+            .getKubernetesSerialization()
+            .unmarshal(
+                """
+                apiVersion: kustomize.capstan.dev/v1
+                kind: Kustomization
+                metadata: {name: ks-%d, namespace: %s}
+                spec: {sourceRef: {kind: GitRepository, name: repo}, path: ./, interval: 10m, prune: true, dependsOn: %s}
+                """
+                    .formatted(i, ns, depends),
+                Kustomization.class);
     client.resource(ks).serverSideApply();
     boolean ready = i % 13 != 0;
-    client.resources(Kustomization.class).inNamespace(ns).withName("ks-" + i).subresource("status")
-        .patch(PatchContext.of(PatchType.JSON_MERGE), """
+    client
+        .resources(Kustomization.class)
+        .inNamespace(ns)
+        .withName("ks-" + i)
+        .subresource("status")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            """
             {"status": {"lastAppliedRevision": "main@sha1:%040d", "conditions": [
               {"type": "Ready", "status": "%s", "reason": "%s", "message": "bench", "lastTransitionTime": "2026-01-01T00:00:00Z"},
               {"type": "Healthy", "status": "True", "reason": "Healthy", "message": "bench", "lastTransitionTime": "2026-01-01T00:00:00Z"}]}}
-            """.formatted(i, ready ? "True" : "False", ready ? "ReconciliationSucceeded" : "DependencyNotReady"));
+            """
+                .formatted(
+                    i,
+                    ready ? "True" : "False",
+                    ready ? "ReconciliationSucceeded" : "DependencyNotReady"));
   }
 
   private static WebDriver chromium() {
     ChromeOptions options = new ChromeOptions();
     options.setBinary("/usr/bin/chromium");
-    options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000");
-    return new ChromeDriver(new ChromeDriverService.Builder()
-        .usingDriverExecutable(new File("/usr/bin/chromedriver")).usingAnyFreePort().build(), options);
+    options.addArguments(
+        "--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000");
+    return new ChromeDriver(
+        new ChromeDriverService.Builder()
+            .usingDriverExecutable(new File("/usr/bin/chromedriver"))
+            .usingAnyFreePort()
+            .build(),
+        options);
   }
 
   private static void await(WebDriver driver, String condition) {
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (!Boolean.TRUE.equals(((JavascriptExecutor) driver).executeScript("return " + condition))) {
+    while (!Boolean.TRUE.equals(
+        ((JavascriptExecutor) driver).executeScript("return " + condition))) {
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException("timed out waiting for " + condition);
       }
@@ -179,11 +246,17 @@ public final class UiBench {
     }
 
     long watches(String resource) {
-      return sum("apiserver_longrunning_requests\\{[^}]*resource=\"" + resource + "\"[^}]*verb=\"WATCH\"[^}]*\\} (\\d+)");
+      return sum(
+          "apiserver_longrunning_requests\\{[^}]*resource=\""
+              + resource
+              + "\"[^}]*verb=\"WATCH\"[^}]*\\} (\\d+)");
     }
 
     long lists(String resource) {
-      return sum("apiserver_request_total\\{[^}]*resource=\"" + resource + "\"[^}]*verb=\"LIST\"[^}]*\\} (\\d+)");
+      return sum(
+          "apiserver_request_total\\{[^}]*resource=\""
+              + resource
+              + "\"[^}]*verb=\"LIST\"[^}]*\\} (\\d+)");
     }
 
     private long sum(String regex) {

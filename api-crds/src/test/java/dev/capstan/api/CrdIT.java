@@ -10,11 +10,13 @@ import dev.capstan.testing.CapstanCrds;
 import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.TestNamespace;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -34,22 +36,49 @@ class CrdIT {
   @Test
   void kustomizationListPrintsReadyHealthyRevisionStatusAgeAndWideKubeConfigDecryptionSuspended(
       KubernetesClient client, TestNamespace ns) throws Exception {
-    client.resource(kustomization(ns, "apps", Map.of(
-        "kubeConfig", Map.of("secretRef", Map.of("name", "prod-kubeconfig")),
-        "decryption", Map.of("provider", "sops", "secretRef", Map.of("name", "sops-keys"))))).create();
-    Kustomization created = client.resources(Kustomization.class).inNamespace(ns.name()).withName("apps").get();
-    created.setStatus(Fixtures.readyStatus("main@sha1:0123456789abcdef0123456789abcdef01234567",
-        "Applied revision: main@sha1:0123456"));
+    client
+        .resource(
+            kustomization(
+                ns,
+                "apps",
+                Map.of(
+                    "kubeConfig", Map.of("secretRef", Map.of("name", "prod-kubeconfig")),
+                    "decryption",
+                        Map.of("provider", "sops", "secretRef", Map.of("name", "sops-keys")))))
+        .create();
+    Kustomization created =
+        client.resources(Kustomization.class).inNamespace(ns.name()).withName("apps").get();
+    created.setStatus(
+        Fixtures.readyStatus(
+            "main@sha1:0123456789abcdef0123456789abcdef01234567",
+            "Applied revision: main@sha1:0123456"));
     client.resources(Kustomization.class).resource(created).updateStatus();
 
-    Map<String, Object> table = table(client, "/apis/kustomize.capstan.dev/v1/namespaces/" + ns.name()
-        + "/kustomizations?fieldSelector=metadata.name%3Dapps");
+    Map<String, Object> table =
+        table(
+            client,
+            "/apis/kustomize.capstan.dev/v1/namespaces/"
+                + ns.name()
+                + "/kustomizations?fieldSelector=metadata.name%3Dapps");
 
     List<Map<String, Object>> columns = list(table.get("columnDefinitions"));
-    assertEquals(List.of("Name", "READY", "HEALTHY", "REVISION", "STATUS", "AGE", "KUBECONFIG", "DECRYPTION",
-        "SUSPENDED"), columns.stream().map(c -> c.get("name")).toList());
+    assertEquals(
+        List.of(
+            "Name",
+            "READY",
+            "HEALTHY",
+            "REVISION",
+            "STATUS",
+            "AGE",
+            "KUBECONFIG",
+            "DECRYPTION",
+            "SUSPENDED"),
+        columns.stream().map(c -> c.get("name")).toList());
     for (int wide = 6; wide < 9; wide++) {
-      assertEquals(1, ((Number) columns.get(wide).get("priority")).intValue(), columns.get(wide) + " is for -o wide");
+      assertEquals(
+          1,
+          ((Number) columns.get(wide).get("priority")).intValue(),
+          columns.get(wide) + " is for -o wide");
     }
     List<Map<String, Object>> rows = list(table.get("rows"));
     List<Object> cells = list(rows.get(0).get("cells"));
@@ -63,86 +92,193 @@ class CrdIT {
   }
 
   @Test
-  void gitRepositoryListPrintsUrlReadyRevisionStatusAgeAndWideVerified(KubernetesClient client, TestNamespace ns)
-      throws Exception {
+  void gitRepositoryListPrintsUrlReadyRevisionStatusAgeAndWideVerified(
+      KubernetesClient client, TestNamespace ns) throws Exception {
     client.resource(gitRepository(ns, "https://example.invalid/org/repo.git")).create();
 
-    Map<String, Object> table = table(client, "/apis/source.capstan.dev/v1/namespaces/" + ns.name()
-        + "/gitrepositories");
+    Map<String, Object> table =
+        table(client, "/apis/source.capstan.dev/v1/namespaces/" + ns.name() + "/gitrepositories");
 
-    assertEquals(List.of("Name", "URL", "READY", "REVISION", "STATUS", "AGE", "VERIFIED"),
-        list(table.get("columnDefinitions")).stream().map(c -> ((Map<?, ?>) c).get("name")).toList());
+    assertEquals(
+        List.of("Name", "URL", "READY", "REVISION", "STATUS", "AGE", "VERIFIED"),
+        list(table.get("columnDefinitions")).stream()
+            .map(c -> ((Map<?, ?>) c).get("name"))
+            .toList());
     List<Map<String, Object>> rows = list(table.get("rows"));
     assertEquals("https://example.invalid/org/repo.git", list(rows.get(0).get("cells")).get(1));
   }
 
   @Test
   void schemaRejectsAMalformedDuration(KubernetesClient client, TestNamespace ns) {
-    KubernetesClientException error = rejected(client, kustomization(ns, "bad-interval", Map.of("interval", "5 minutes")));
+    KubernetesClientException error =
+        rejected(client, kustomization(ns, "bad-interval", Map.of("interval", "5 minutes")));
     assertTrue(error.getMessage().contains("spec.interval"), error.getMessage());
   }
 
   @Test
   void schemaRejectsASourceKindOtherThanGitRepository(KubernetesClient client, TestNamespace ns) {
-    KubernetesClientException error = rejected(client,
-        kustomization(ns, "bad-kind", Map.of("sourceRef", Map.of("kind", "Bucket", "name", "repo"))));
+    KubernetesClientException error =
+        rejected(
+            client,
+            kustomization(
+                ns, "bad-kind", Map.of("sourceRef", Map.of("kind", "Bucket", "name", "repo"))));
     assertTrue(error.getMessage().contains("spec.sourceRef.kind"), error.getMessage());
     assertTrue(error.getMessage().contains("GitRepository"), error.getMessage());
   }
 
   @Test
   void schemaRejectsAKustomizationThatDependsOnItself(KubernetesClient client, TestNamespace ns) {
-    KubernetesClientException error = rejected(client,
-        kustomization(ns, "loop", Map.of("dependsOn", List.of(Map.of("name", "loop")))));
+    KubernetesClientException error =
+        rejected(
+            client,
+            kustomization(ns, "loop", Map.of("dependsOn", List.of(Map.of("name", "loop")))));
     assertTrue(error.getMessage().contains("cannot depend on itself"), error.getMessage());
   }
 
   @Test
   void schemaAcceptsADependencyOnAnotherKustomization(KubernetesClient client, TestNamespace ns) {
-    client.resource(kustomization(ns, "app", Map.of("dependsOn", List.of(Map.of("name", "infra"))))).create();
-    assertEquals("infra", client.resources(Kustomization.class).inNamespace(ns.name()).withName("app").get()
-        .getSpec().dependsOn().get(0).name());
+    client
+        .resource(kustomization(ns, "app", Map.of("dependsOn", List.of(Map.of("name", "infra")))))
+        .create();
+    assertEquals(
+        "infra",
+        client
+            .resources(Kustomization.class)
+            .inNamespace(ns.name())
+            .withName("app")
+            .get()
+            .getSpec()
+            .dependsOn()
+            .get(0)
+            .name());
   }
 
   @Test
-  void schemaAcceptsADependencyOnAnObjectNamedLikeTheKustomization(KubernetesClient client, TestNamespace ns) {
-    client.resource(kustomization(ns, "web", Map.of("dependsOn", List.of(
-        Map.of("apiVersion", "apps/v1", "kind", "Deployment", "name", "web"),
-        Map.of("apiVersion", "v1", "kind", "ConfigMap", "name", "web", "readyExpr", "dep.data.ok == 'yes'"))))).create();
-    var deps = client.resources(Kustomization.class).inNamespace(ns.name()).withName("web").get().getSpec().dependsOn();
+  void schemaAcceptsADependencyOnAnObjectNamedLikeTheKustomization(
+      KubernetesClient client, TestNamespace ns) {
+    client
+        .resource(
+            kustomization(
+                ns,
+                "web",
+                Map.of(
+                    "dependsOn",
+                    List.of(
+                        Map.of("apiVersion", "apps/v1", "kind", "Deployment", "name", "web"),
+                        Map.of(
+                            "apiVersion",
+                            "v1",
+                            "kind",
+                            "ConfigMap",
+                            "name",
+                            "web",
+                            "readyExpr",
+                            "dep.data.ok == 'yes'")))))
+        .create();
+    var deps =
+        client
+            .resources(Kustomization.class)
+            .inNamespace(ns.name())
+            .withName("web")
+            .get()
+            .getSpec()
+            .dependsOn();
     assertEquals("apps/v1", deps.get(0).apiVersion());
     assertEquals("ConfigMap", deps.get(1).kind());
   }
 
   @Test
   void schemaRejectsMalformedOrHalfDependencyTypes(KubernetesClient client, TestNamespace ns) {
-    KubernetesClientException noKind = rejected(client, kustomization(ns, "no-kind", Map.of("dependsOn",
-        List.of(Map.of("apiVersion", "apps/v1", "name", "db")))));
+    KubernetesClientException noKind =
+        rejected(
+            client,
+            kustomization(
+                ns,
+                "no-kind",
+                Map.of("dependsOn", List.of(Map.of("apiVersion", "apps/v1", "name", "db")))));
     assertTrue(noKind.getMessage().contains("apiVersion needs kind"), noKind.getMessage());
-    KubernetesClientException noVersion = rejected(client, kustomization(ns, "no-version", Map.of("dependsOn",
-        List.of(Map.of("kind", "Deployment", "name", "db")))));
-    assertTrue(noVersion.getMessage().contains("kind other than Kustomization needs apiVersion"), noVersion.getMessage());
-    KubernetesClientException malformed = rejected(client, kustomization(ns, "malformed", Map.of("dependsOn",
-        List.of(Map.of("apiVersion", "Apps/V1", "kind", "deployment", "name", "db")))));
-    assertTrue(malformed.getMessage().contains("spec.dependsOn[0].apiVersion"), malformed.getMessage());
+    KubernetesClientException noVersion =
+        rejected(
+            client,
+            kustomization(
+                ns,
+                "no-version",
+                Map.of("dependsOn", List.of(Map.of("kind", "Deployment", "name", "db")))));
+    assertTrue(
+        noVersion.getMessage().contains("kind other than Kustomization needs apiVersion"),
+        noVersion.getMessage());
+    KubernetesClientException malformed =
+        rejected(
+            client,
+            kustomization(
+                ns,
+                "malformed",
+                Map.of(
+                    "dependsOn",
+                    List.of(Map.of("apiVersion", "Apps/V1", "kind", "deployment", "name", "db")))));
+    assertTrue(
+        malformed.getMessage().contains("spec.dependsOn[0].apiVersion"), malformed.getMessage());
     assertTrue(malformed.getMessage().contains("spec.dependsOn[0].kind"), malformed.getMessage());
-    KubernetesClientException self = rejected(client, kustomization(ns, "me", Map.of("dependsOn",
-        List.of(Map.of("apiVersion", "kustomize.capstan.dev/v1", "kind", "Kustomization", "name", "me")))));
+    KubernetesClientException self =
+        rejected(
+            client,
+            kustomization(
+                ns,
+                "me",
+                Map.of(
+                    "dependsOn",
+                    List.of(
+                        Map.of(
+                            "apiVersion",
+                            "kustomize.capstan.dev/v1",
+                            "kind",
+                            "Kustomization",
+                            "name",
+                            "me")))));
     assertTrue(self.getMessage().contains("cannot depend on itself"), self.getMessage());
   }
 
   @Test
-  void schemaTakesExactlyOneOfKubeConfigSecretRefAndConfigMapRef(KubernetesClient client, TestNamespace ns) {
-    KubernetesClientException both = rejected(client, kustomization(ns, "both-refs", Map.of("kubeConfig",
-        Map.of("secretRef", Map.of("name", "remote"), "configMapRef", Map.of("name", "remote")))));
-    assertTrue(both.getMessage().contains("exactly one of secretRef and configMapRef"), both.getMessage());
-    KubernetesClientException none = rejected(client, kustomization(ns, "no-ref", Map.of("kubeConfig", Map.of())));
-    assertTrue(none.getMessage().contains("exactly one of secretRef and configMapRef"), none.getMessage());
+  void schemaTakesExactlyOneOfKubeConfigSecretRefAndConfigMapRef(
+      KubernetesClient client, TestNamespace ns) {
+    KubernetesClientException both =
+        rejected(
+            client,
+            kustomization(
+                ns,
+                "both-refs",
+                Map.of(
+                    "kubeConfig",
+                    Map.of(
+                        "secretRef",
+                        Map.of("name", "remote"),
+                        "configMapRef",
+                        Map.of("name", "remote")))));
+    assertTrue(
+        both.getMessage().contains("exactly one of secretRef and configMapRef"), both.getMessage());
+    KubernetesClientException none =
+        rejected(client, kustomization(ns, "no-ref", Map.of("kubeConfig", Map.of())));
+    assertTrue(
+        none.getMessage().contains("exactly one of secretRef and configMapRef"), none.getMessage());
 
-    client.resource(kustomization(ns, "remote", Map.of("kubeConfig",
-        Map.of("secretRef", Map.of("name", "remote-kubeconfig", "key", "value.yaml"))))).create();
-    var secretRef = client.resources(Kustomization.class).inNamespace(ns.name()).withName("remote").get()
-        .getSpec().kubeConfig().secretRef();
+    client
+        .resource(
+            kustomization(
+                ns,
+                "remote",
+                Map.of(
+                    "kubeConfig",
+                    Map.of("secretRef", Map.of("name", "remote-kubeconfig", "key", "value.yaml")))))
+        .create();
+    var secretRef =
+        client
+            .resources(Kustomization.class)
+            .inNamespace(ns.name())
+            .withName("remote")
+            .get()
+            .getSpec()
+            .kubeConfig()
+            .secretRef();
     assertEquals("remote-kubeconfig", secretRef.name());
     assertEquals("value.yaml", secretRef.key());
   }
@@ -150,15 +286,30 @@ class CrdIT {
   @Test
   void schemaRejectsCelExpressionsLongerThanTheLimit(KubernetesClient client, TestNamespace ns) {
     String tooLong = "'" + "a".repeat(HealthCheckExpression.MAX_EXPRESSION_LENGTH) + "' != ''";
-    KubernetesClientException error = rejected(client, kustomization(ns, "long-exprs", Map.of(
-        "healthCheckExprs", List.of(Map.of("apiVersion", "example.com/v1", "kind", "Widget", "current", tooLong)),
-        "dependsOn", List.of(Map.of("name", "infra", "readyExpr", tooLong)))));
+    KubernetesClientException error =
+        rejected(
+            client,
+            kustomization(
+                ns,
+                "long-exprs",
+                Map.of(
+                    "healthCheckExprs",
+                        List.of(
+                            Map.of(
+                                "apiVersion",
+                                "example.com/v1",
+                                "kind",
+                                "Widget",
+                                "current",
+                                tooLong)),
+                    "dependsOn", List.of(Map.of("name", "infra", "readyExpr", tooLong)))));
     assertTrue(error.getMessage().contains("spec.healthCheckExprs[0].current"), error.getMessage());
     assertTrue(error.getMessage().contains("spec.dependsOn[0].readyExpr"), error.getMessage());
   }
 
   @Test
-  void schemaRejectsAGitRepositoryWithAMalformedUrlOrInterval(KubernetesClient client, TestNamespace ns) {
+  void schemaRejectsAGitRepositoryWithAMalformedUrlOrInterval(
+      KubernetesClient client, TestNamespace ns) {
     GenericKubernetesResource repo = gitRepository(ns, "not a url");
     repo.getAdditionalProperties().put("spec", Map.of("url", "not a url", "interval", "1 minute"));
     KubernetesClientException error = rejected(client, repo);
@@ -167,9 +318,14 @@ class CrdIT {
   }
 
   @Test
-  void schemaRejectsAGitRepositoryNamingALocalPathOrAnotherScheme(KubernetesClient client, TestNamespace ns) {
-    for (String url : List.of("file:///var/lib/capstan/sources/other/git", "/var/lib/capstan/sources/other/git",
-        "git://git.example.invalid/r.git", "git@git.example.invalid:org/r.git")) {
+  void schemaRejectsAGitRepositoryNamingALocalPathOrAnotherScheme(
+      KubernetesClient client, TestNamespace ns) {
+    for (String url :
+        List.of(
+            "file:///var/lib/capstan/sources/other/git",
+            "/var/lib/capstan/sources/other/git",
+            "git://git.example.invalid/r.git",
+            "git@git.example.invalid:org/r.git")) {
       KubernetesClientException error = rejected(client, gitRepository(ns, url));
       assertTrue(error.getMessage().contains("spec.url"), url + ": " + error.getMessage());
     }
@@ -177,38 +333,55 @@ class CrdIT {
 
   @Test
   void schemaBoundsTheLengthsOfNamesAndPaths(KubernetesClient client, TestNamespace ns) {
-    Map<String, Map<String, Object>> tooLong = Map.of(
-        "spec.targetNamespace", Map.of("targetNamespace", "n".repeat(64)),
-        "spec.namePrefix", Map.of("namePrefix", ""),
-        "spec.nameSuffix", Map.of("nameSuffix", "s".repeat(201)),
-        "spec.serviceAccountName", Map.of("serviceAccountName", "a".repeat(254)),
-        "spec.path", Map.of("path", "p/".repeat(2049)),
-        "spec.components", Map.of("components", Collections.nCopies(101, "../c")));
-    tooLong.forEach((field, override) -> {
-      KubernetesClientException error = rejected(client, kustomization(ns, "bounded", override));
-      assertTrue(error.getMessage().contains(field), field + ": " + error.getMessage());
-    });
-    client.resource(kustomization(ns, "within", Map.of("targetNamespace", "n".repeat(63),
-        "serviceAccountName", "a".repeat(253)))).create();
+    Map<String, Map<String, Object>> tooLong =
+        Map.of(
+            "spec.targetNamespace", Map.of("targetNamespace", "n".repeat(64)),
+            "spec.namePrefix", Map.of("namePrefix", ""),
+            "spec.nameSuffix", Map.of("nameSuffix", "s".repeat(201)),
+            "spec.serviceAccountName", Map.of("serviceAccountName", "a".repeat(254)),
+            "spec.path", Map.of("path", "p/".repeat(2049)),
+            "spec.components", Map.of("components", Collections.nCopies(101, "../c")));
+    tooLong.forEach(
+        (field, override) -> {
+          KubernetesClientException error =
+              rejected(client, kustomization(ns, "bounded", override));
+          assertTrue(error.getMessage().contains(field), field + ": " + error.getMessage());
+        });
+    client
+        .resource(
+            kustomization(
+                ns,
+                "within",
+                Map.of("targetNamespace", "n".repeat(63), "serviceAccountName", "a".repeat(253))))
+        .create();
   }
 
-  private static KubernetesClientException rejected(KubernetesClient client, GenericKubernetesResource resource) {
-    KubernetesClientException error = assertThrows(KubernetesClientException.class,
-        () -> client.resource(resource).create());
+  private static KubernetesClientException rejected(
+      KubernetesClient client, GenericKubernetesResource resource) {
+    KubernetesClientException error =
+        assertThrows(KubernetesClientException.class, () -> client.resource(resource).create());
     assertEquals(422, error.getCode(), error.getMessage());
     return error;
   }
 
-  static GenericKubernetesResource kustomization(TestNamespace ns, String name, Map<String, Object> overrides) {
-    Map<String, Object> spec = new java.util.HashMap<>(Map.of(
-        "interval", "5m", "prune", true, "path", "./apps",
-        "sourceRef", Map.of("kind", "GitRepository", "name", "repo")));
+  static GenericKubernetesResource kustomization(
+      TestNamespace ns, String name, Map<String, Object> overrides) {
+    Map<String, Object> spec =
+        new HashMap<>(
+            Map.of(
+                "interval",
+                "5m",
+                "prune",
+                true,
+                "path",
+                "./apps",
+                "sourceRef",
+                Map.of("kind", "GitRepository", "name", "repo")));
     spec.putAll(overrides);
     GenericKubernetesResource resource = new GenericKubernetesResource();
     resource.setApiVersion("kustomize.capstan.dev/v1");
     resource.setKind("Kustomization");
-    resource.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(name)
-        .withNamespace(ns.name()).build());
+    resource.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns.name()).build());
     resource.getAdditionalProperties().put("spec", spec);
     return resource;
   }
@@ -217,20 +390,24 @@ class CrdIT {
     GenericKubernetesResource resource = new GenericKubernetesResource();
     resource.setApiVersion("source.capstan.dev/v1");
     resource.setKind("GitRepository");
-    resource.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("repo")
-        .withNamespace(ns.name()).build());
-    resource.getAdditionalProperties().put("spec", Map.of("url", url, "interval", "1m",
-        "ref", Map.of("branch", "main")));
+    resource.setMetadata(new ObjectMetaBuilder().withName("repo").withNamespace(ns.name()).build());
+    resource
+        .getAdditionalProperties()
+        .put("spec", Map.of("url", url, "interval", "1m", "ref", Map.of("branch", "main")));
     return resource;
   }
 
   /** The server-side Table that kubectl get prints. */
   private static Map<String, Object> table(KubernetesClient client, String path) throws Exception {
-    HttpRequest request = client.getHttpClient().newHttpRequestBuilder()
-        .uri(client.getMasterUrl().toString().replaceAll("/$", "") + path)
-        .header("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io").build();
-    HttpResponse<String> response = client.getHttpClient().sendAsync(request, String.class)
-        .get(30, TimeUnit.SECONDS);
+    HttpRequest request =
+        client
+            .getHttpClient()
+            .newHttpRequestBuilder()
+            .uri(client.getMasterUrl().toString().replaceAll("/$", "") + path)
+            .header("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io")
+            .build();
+    HttpResponse<String> response =
+        client.getHttpClient().sendAsync(request, String.class).get(30, TimeUnit.SECONDS);
     assertEquals(200, response.code(), response.body());
     return client.getKubernetesSerialization().unmarshal(response.body(), Map.class);
   }

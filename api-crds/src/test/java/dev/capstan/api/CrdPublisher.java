@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefi
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Plural;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,10 +17,10 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Publishes the CRDs that fabric8's generator wrote into {@code target/classes/META-INF/fabric8}
- * to {@code deploy/crds/}, with the printer columns in the order the classes declare them (the
- * generator sorts them by JSON path, which would put AGE first in {@code kubectl get}).
- * Runs at build time; args: generated directory, output directory.
+ * Publishes the CRDs that fabric8's generator wrote into {@code target/classes/META-INF/fabric8} to
+ * {@code deploy/crds/}, with the printer columns in the order the classes declare them (the
+ * generator sorts them by JSON path, which would put AGE first in {@code kubectl get}). Runs at
+ * build time; args: generated directory, output directory.
  */
 public final class CrdPublisher {
   static final List<Class<?>> RESOURCES = List.of(Kustomization.class, GitRepository.class);
@@ -39,21 +41,23 @@ public final class CrdPublisher {
   }
 
   static CustomResourceDefinition read(Path generated, Class<?> resource) throws IOException {
-    io.fabric8.kubernetes.model.annotation.Group group =
-        resource.getAnnotation(io.fabric8.kubernetes.model.annotation.Group.class);
-    io.fabric8.kubernetes.model.annotation.Plural plural =
-        resource.getAnnotation(io.fabric8.kubernetes.model.annotation.Plural.class);
+    Group group = resource.getAnnotation(Group.class);
+    Plural plural = resource.getAnnotation(Plural.class);
     Path file = generated.resolve(plural.value() + "." + group.value() + "-v1.yml");
     return SERIALIZATION.unmarshal(Files.readString(file), CustomResourceDefinition.class);
   }
 
   static String render(CustomResourceDefinition crd, Class<?> resource) {
-    List<String> declared = Arrays.stream(resource.getAnnotationsByType(AdditionalPrinterColumn.class))
-        .map(AdditionalPrinterColumn::name).toList();
-    Comparator<CustomResourceColumnDefinition> byDeclaration = Comparator.comparingInt(column -> {
-      int index = declared.indexOf(column.getName());
-      return index < 0 ? declared.size() : index;
-    });
+    List<String> declared =
+        Arrays.stream(resource.getAnnotationsByType(AdditionalPrinterColumn.class))
+            .map(AdditionalPrinterColumn::name)
+            .toList();
+    Comparator<CustomResourceColumnDefinition> byDeclaration =
+        Comparator.comparingInt(
+            column -> {
+              int index = declared.indexOf(column.getName());
+              return index < 0 ? declared.size() : index;
+            });
     for (CustomResourceDefinitionVersion version : crd.getSpec().getVersions()) {
       version.getAdditionalPrinterColumns().sort(byDeclaration);
     }

@@ -10,12 +10,23 @@ final class Fixtures {
   private Fixtures() {}
 
   static KustomizationStatus readyStatus(String revision, String message) {
-    return new KustomizationStatus(1L, List.of(condition("Ready", message), condition("Healthy", "Healthy")),
-        revision, revision, null, null);
+    return new KustomizationStatus(
+        1L,
+        List.of(condition("Ready", message), condition("Healthy", "Healthy")),
+        revision,
+        revision,
+        null,
+        null);
   }
 
   private static Condition condition(String type, String message) {
-    return new ConditionBuilder().withType(type).withStatus("True").withReason("Succeeded")
-        .withMessage(message).withLastTransitionTime("2026-01-01T00:00:00Z").withObservedGeneration(1L).build();
+    return new ConditionBuilder()
+        .withType(type)
+        .withStatus("True")
+        .withReason("Succeeded")
+        .withMessage(message)
+        .withLastTransitionTime("2026-01-01T00:00:00Z")
+        .withObservedGeneration(1L)
+        .build();
   }
 }

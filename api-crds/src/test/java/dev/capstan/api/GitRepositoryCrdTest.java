@@ -17,10 +17,18 @@ import org.junit.jupiter.params.provider.ValueSource;
 class GitRepositoryCrdTest {
 
   private static JSONSchemaProps spec() throws IOException {
-    try (InputStream in = GitRepositoryCrdTest.class.getResourceAsStream(
-        "/META-INF/fabric8/gitrepositories.source.capstan.dev-v1.yml")) {
-      CustomResourceDefinition crd = new KubernetesSerialization().unmarshal(in, CustomResourceDefinition.class);
-      return crd.getSpec().getVersions().get(0).getSchema().getOpenAPIV3Schema().getProperties().get("spec");
+    try (InputStream in =
+        GitRepositoryCrdTest.class.getResourceAsStream(
+            "/META-INF/fabric8/gitrepositories.source.capstan.dev-v1.yml")) {
+      CustomResourceDefinition crd =
+          new KubernetesSerialization().unmarshal(in, CustomResourceDefinition.class);
+      return crd.getSpec()
+          .getVersions()
+          .get(0)
+          .getSchema()
+          .getOpenAPIV3Schema()
+          .getProperties()
+          .get("spec");
     }
   }
 
@@ -31,16 +39,27 @@ class GitRepositoryCrdTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"https://github.com/org/repo", "http://git.internal:8080/r.git",
-      "ssh://git@github.com/org/repo.git"})
+  @ValueSource(
+      strings = {
+        "https://github.com/org/repo",
+        "http://git.internal:8080/r.git",
+        "ssh://git@github.com/org/repo.git"
+      })
   void urlAdmitsRemoteSchemes(String url) throws IOException {
     assertTrue(urlPattern().matcher(url).matches(), url);
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"file:///var/lib/capstan/sources/other/git", "/var/lib/capstan/sources/other/git",
-      "git://git.internal/r.git", "git@github.com:org/repo.git", "HTTPS://github.com/org/repo",
-      "https://host/r\n.git", ""})
+  @ValueSource(
+      strings = {
+        "file:///var/lib/capstan/sources/other/git",
+        "/var/lib/capstan/sources/other/git",
+        "git://git.internal/r.git",
+        "git@github.com:org/repo.git",
+        "HTTPS://github.com/org/repo",
+        "https://host/r\n.git",
+        ""
+      })
   void urlRefusesLocalAndOtherForms(String url) throws IOException {
     assertFalse(urlPattern().matcher(url).matches(), url);
   }

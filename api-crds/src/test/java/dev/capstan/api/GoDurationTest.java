@@ -14,7 +14,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 class GoDurationTest {
 
   @ParameterizedTest
-  @CsvSource({"30s,30000", "5m,300000", "1h30m,5400000", "500ms,500", "1.5s,1500", "2h0m10s,7210000"})
+  @CsvSource({
+    "30s,30000",
+    "5m,300000",
+    "1h30m,5400000",
+    "500ms,500",
+    "1.5s,1500",
+    "2h0m10s,7210000"
+  })
   void parsesGoDurations(String text, long millis) {
     assertEquals(Duration.ofMillis(millis), GoDuration.parse(text));
   }
@@ -22,16 +29,25 @@ class GoDurationTest {
   @ParameterizedTest
   @ValueSource(strings = {"", "5", "5 minutes", "-1s", "1d", "m5"})
   void rejectsWhatIsNotADurationNamingIt(String text) {
-    IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> GoDuration.parse(text));
+    IllegalArgumentException error =
+        assertThrows(IllegalArgumentException.class, () -> GoDuration.parse(text));
     assertTrue(error.getMessage().contains("\"" + text + "\""), error.getMessage());
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"2562047788016h", "2562048h", "2562047h47m16.855s", "9223372036855s",
-      "99999999999999999999999999999999999999ms"})
+  @ValueSource(
+      strings = {
+        "2562047788016h",
+        "2562048h",
+        "2562047h47m16.855s",
+        "9223372036855s",
+        "99999999999999999999999999999999999999ms"
+      })
   void refusesDurationsLongerThanGoCanHoldInsteadOfWrappingNegative(String text) {
-    IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> GoDuration.parse(text));
-    assertEquals("invalid duration \"" + text + "\": longer than the longest duration, 2562047h47m16.854s",
+    IllegalArgumentException error =
+        assertThrows(IllegalArgumentException.class, () -> GoDuration.parse(text));
+    assertEquals(
+        "invalid duration \"" + text + "\": longer than the longest duration, 2562047h47m16.854s",
         error.getMessage());
   }
 
@@ -50,7 +66,8 @@ class GoDurationTest {
   void aPositiveDurationIsLongerThanZero() {
     assertEquals(Duration.ofSeconds(1), GoDuration.parsePositive("1s"));
     for (String zero : new String[] {"0s", "0ms", "0h0m"}) {
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> GoDuration.parsePositive(zero));
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> GoDuration.parsePositive(zero));
       assertEquals("must be more than 0s", e.getMessage());
     }
     assertThrows(IllegalArgumentException.class, () -> GoDuration.parsePositive("soon"));

@@ -17,7 +17,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ReconcileRequestTest {
-  private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-02T03:04:05.678Z"), ZoneOffset.UTC);
+  private static final Clock CLOCK =
+      Clock.fixed(Instant.parse("2026-01-02T03:04:05.678Z"), ZoneOffset.UTC);
   private final KubernetesSerialization serialization = new KubernetesSerialization();
 
   @Test
@@ -27,7 +28,9 @@ class ReconcileRequestTest {
 
   @Test
   void thePatchSetsOnlyTheAnnotation() {
-    assertEquals("{\"metadata\":{\"annotations\":{\"reconcile.capstan.dev/requestedAt\":\"2026-01-02T03:04:05.678Z\"}}}",
+    assertEquals(
+        "{\"metadata\":{\"annotations\":"
+            + "{\"reconcile.capstan.dev/requestedAt\":\"2026-01-02T03:04:05.678Z\"}}}",
         serialization.asJson(ReconcileRequest.at(CLOCK).mergePatch()));
   }
 
@@ -50,18 +53,24 @@ class ReconcileRequestTest {
 
   @Test
   void readsTheRequestOnAnObject() {
-    Kustomization asked = serialization.unmarshal("""
-        apiVersion: kustomize.capstan.dev/v1
-        kind: Kustomization
-        metadata:
-          name: apps
-          annotations: {reconcile.capstan.dev/requestedAt: "2026-01-02T03:04:05Z", other: x}
-        """, Kustomization.class);
-    GitRepository never = serialization.unmarshal("""
-        apiVersion: source.capstan.dev/v1
-        kind: GitRepository
-        metadata: {name: repo}
-        """, GitRepository.class);
+    Kustomization asked =
+        serialization.unmarshal(
+            """
+            apiVersion: kustomize.capstan.dev/v1
+            kind: Kustomization
+            metadata:
+              name: apps
+              annotations: {reconcile.capstan.dev/requestedAt: "2026-01-02T03:04:05Z", other: x}
+            """,
+            Kustomization.class);
+    GitRepository never =
+        serialization.unmarshal(
+            """
+            apiVersion: source.capstan.dev/v1
+            kind: GitRepository
+            metadata: {name: repo}
+            """,
+            GitRepository.class);
     assertEquals("2026-01-02T03:04:05Z", ReconcileRequest.requestedAt(asked));
     assertNull(ReconcileRequest.requestedAt(never));
     assertNull(ReconcileRequest.requestedAt(new GitRepository()));

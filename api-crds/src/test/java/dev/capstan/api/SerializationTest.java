@@ -16,25 +16,28 @@ class SerializationTest {
 
   @Test
   void readsAFluxStyleKustomization() {
-    Kustomization ks = serialization.unmarshal("""
-        apiVersion: kustomize.capstan.dev/v1
-        kind: Kustomization
-        metadata: {name: apps, namespace: flux-system}
-        spec:
-          interval: 10m
-          path: ./apps
-          prune: true
-          wait: true
-          sourceRef: {kind: GitRepository, name: fleet}
-          dependsOn: [{name: infra}, {apiVersion: apps/v1, kind: Deployment, name: db, namespace: data}]
-          healthCheckExprs:
-          - apiVersion: example.com/v1
-            kind: Widget
-            current: status.ready == true
-          postBuild:
-            substitute: {cluster: prod}
-            substituteFrom: [{kind: Secret, name: vars, optional: true}]
-        """, Kustomization.class);
+    Kustomization ks =
+        serialization.unmarshal(
+            """
+            apiVersion: kustomize.capstan.dev/v1
+            kind: Kustomization
+            metadata: {name: apps, namespace: flux-system}
+            spec:
+              interval: 10m
+              path: ./apps
+              prune: true
+              wait: true
+              sourceRef: {kind: GitRepository, name: fleet}
+              dependsOn: [{name: infra}, {apiVersion: apps/v1, kind: Deployment, name: db, namespace: data}]
+              healthCheckExprs:
+              - apiVersion: example.com/v1
+                kind: Widget
+                current: status.ready == true
+              postBuild:
+                substitute: {cluster: prod}
+                substituteFrom: [{kind: Secret, name: vars, optional: true}]
+            """,
+            Kustomization.class);
 
     assertTrue(ks.getSpec().waitEnabled());
     assertTrue(ks.getSpec().pruneEnabled());
@@ -51,18 +54,21 @@ class SerializationTest {
 
   @Test
   void readsAFluxStyleGitRepository() {
-    GitRepository repo = serialization.unmarshal("""
-        apiVersion: source.capstan.dev/v1
-        kind: GitRepository
-        metadata: {name: fleet}
-        spec:
-          url: ssh://git@example.com/org/fleet.git
-          interval: 1m
-          ref: {semver: ">=1.0.0 <2.0.0"}
-          secretRef: {name: deploy-key}
-          ignore: |
-            /docs
-        """, GitRepository.class);
+    GitRepository repo =
+        serialization.unmarshal(
+            """
+            apiVersion: source.capstan.dev/v1
+            kind: GitRepository
+            metadata: {name: fleet}
+            spec:
+              url: ssh://git@example.com/org/fleet.git
+              interval: 1m
+              ref: {semver: ">=1.0.0 <2.0.0"}
+              secretRef: {name: deploy-key}
+              ignore: |
+                /docs
+            """,
+            GitRepository.class);
 
     assertEquals(">=1.0.0 <2.0.0", repo.getSpec().ref().semver());
     assertEquals("deploy-key", repo.getSpec().secretRef().name());

@@ -8,8 +8,8 @@ import java.util.Optional;
 import java.util.concurrent.Executor;
 
 /**
- * The applier's entry point: staged server-side apply of one revision. Objects within a stage go
- * to the API server concurrently on the executor passed in, which bounds the concurrency.
+ * The applier's entry point: staged server-side apply of one revision. Objects within a stage go to
+ * the API server concurrently on the executor passed in, which bounds the concurrency.
  */
 public final class Applier {
 

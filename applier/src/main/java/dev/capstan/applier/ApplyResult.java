@@ -6,8 +6,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The outcome of applying one revision: one result per object, and the revision's inventory
- * (every object it contains, whether written or not).
+ * The outcome of applying one revision: one result per object, and the revision's inventory (every
+ * object it contains, whether written or not).
  */
 public record ApplyResult(List<ObjectResult> objects, InventorySet inventory) {
 

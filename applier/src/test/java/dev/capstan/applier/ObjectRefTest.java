@@ -10,12 +10,16 @@ class ObjectRefTest {
 
   @Test
   void inventoryIdFollowsFluxFormat() {
-    ObjectRef deployment = ObjectRef.of(TestObjects.yaml(
-        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\n"));
+    ObjectRef deployment =
+        ObjectRef.of(
+            TestObjects.yaml(
+                "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\n"));
     assertEquals("shop_web_apps_Deployment", deployment.inventoryId());
-    ObjectRef namespace = ObjectRef.of(TestObjects.yaml("apiVersion: v1\nkind: Namespace\nmetadata: {name: shop}\n"));
+    ObjectRef namespace =
+        ObjectRef.of(TestObjects.yaml("apiVersion: v1\nkind: Namespace\nmetadata: {name: shop}\n"));
     assertEquals("_shop__Namespace", namespace.inventoryId());
-    assertEquals(new InventorySet.Entry("_shop__Namespace", "v1"), InventorySet.Entry.of(namespace));
+    assertEquals(
+        new InventorySet.Entry("_shop__Namespace", "v1"), InventorySet.Entry.of(namespace));
   }
 
   @Test

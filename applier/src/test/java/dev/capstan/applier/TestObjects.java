@@ -12,9 +12,17 @@ public final class TestObjects {
     return Serialization.unmarshal(yaml, GenericKubernetesResource.class);
   }
 
-  public static GenericKubernetesResource configMap(String namespace, String name, String key, String value) {
+  public static GenericKubernetesResource configMap(
+      String namespace, String name, String key, String value) {
     return yaml(
-        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\n  namespace: " + namespace
-            + "\ndata:\n  " + key + ": \"" + value + "\"\n");
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: "
+            + name
+            + "\n  namespace: "
+            + namespace
+            + "\ndata:\n  "
+            + key
+            + ": \""
+            + value
+            + "\"\n");
   }
 }

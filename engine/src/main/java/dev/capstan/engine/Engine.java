@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,9 +37,14 @@ import org.slf4j.LoggerFactory;
  */
 public final class Engine implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
+
   /** Longer than any reconcile, so a client is never closed under one that is still using it. */
   private static final Duration IMPERSONATING_CLIENT_IDLE = Duration.ofHours(2);
-  /** Remote cluster clients kept at once (spec.kubeConfig); the least recently used is closed beyond. */
+
+  /**
+   * Remote cluster clients kept at once (spec.kubeConfig); the least recently used is closed
+   * beyond.
+   */
   private static final int MAX_REMOTE_CLUSTERS = 100;
 
   private final EngineOptions options;
@@ -59,35 +65,66 @@ public final class Engine implements AutoCloseable {
     this.extensions = List.copyOf(extensions);
     this.applyPool = Executors.newFixedThreadPool(options.applyThreads(), daemon("capstan-apply"));
     this.monitorThread = Executors.newSingleThreadScheduledExecutor(daemon("capstan-health"));
-    PipelineObserver observer = Observers.of(this.extensions.stream().map(EngineExtension::observer).toList());
+    PipelineObserver observer =
+        Observers.of(this.extensions.stream().map(EngineExtension::observer).toList());
     CacheView view = new CacheView();
     StatusWriter statuses = new StatusWriter(client, view, observer);
     WaitTracker waits = new WaitTracker();
-    this.monitor = new HealthMonitor(client, statuses, waits, options.clock(), monitorThread,
-        options.healthDebounce());
+    this.monitor =
+        new HealthMonitor(
+            client, statuses, waits, options.clock(), monitorThread, options.healthDebounce());
     this.dependencyWatches = new DependencyWatches(client);
-    this.operator = new Operator(o -> {
-      o.withKubernetesClient(client)
-          .withCloseClientOnStop(false)
-          .checkingCRDAndValidateLocalModel(false)
-          .withConcurrentReconciliationThreads(options.reconcileThreads());
-      this.extensions.forEach(e -> e.configure(o, options));
-    });
-    this.accounts = new ServiceAccountClients(Acting.of(client, applyPool, Polling.system()),
-        c -> Acting.of(c, applyPool, Polling.system()), options.tenancy().defaultServiceAccount(),
-        options.clock(), IMPERSONATING_CLIENT_IDLE);
-    this.remotes = new RemoteClusters<>(client, RemoteClientFactory.defaults(),
-        c -> Acting.of(c, applyPool, Polling.system()), MAX_REMOTE_CLUSTERS);
+    this.operator =
+        new Operator(
+            o -> {
+              o.withKubernetesClient(client)
+                  .withCloseClientOnStop(false)
+                  .checkingCRDAndValidateLocalModel(false)
+                  .withConcurrentReconciliationThreads(options.reconcileThreads());
+              this.extensions.forEach(e -> e.configure(o, options));
+            });
+    this.accounts =
+        new ServiceAccountClients(
+            Acting.of(client, applyPool, Polling.system()),
+            c -> Acting.of(c, applyPool, Polling.system()),
+            options.tenancy().defaultServiceAccount(),
+            options.clock(),
+            IMPERSONATING_CLIENT_IDLE);
+    this.remotes =
+        new RemoteClusters<>(
+            client,
+            RemoteClientFactory.defaults(),
+            c -> Acting.of(c, applyPool, Polling.system()),
+            MAX_REMOTE_CLUSTERS);
     remotes.onClosed(monitor::clusterClosed);
     this.builder = new ManifestBuilder(options.build()).warmedUp();
     // GitRepositories name remote URLs only: a local path would read other sources' clones.
-    GitSource git = new GitSource(GitSourceOptions.at(options.storageRoot()).withClock(options.clock())
-        .withAllowedSchemes(UrlScheme.gitRepository()));
-    PipelineParts parts = new PipelineParts(client, null, builder, git::storedTree, accounts, statuses,
-        monitor, waits, BuiltinLibrary.load(), options.clock(), Backoff.defaults(), options.waitPoll(),
-        options.tenancy().noCrossNamespaceRefs(), observer, dependencyWatches, remotes);
+    GitSource git =
+        new GitSource(
+            GitSourceOptions.at(options.storageRoot())
+                .withClock(options.clock())
+                .withAllowedSchemes(UrlScheme.gitRepository()));
+    PipelineParts parts =
+        new PipelineParts(
+            client,
+            null,
+            builder,
+            git::storedTree,
+            accounts,
+            statuses,
+            monitor,
+            waits,
+            BuiltinLibrary.load(),
+            options.clock(),
+            Backoff.defaults(),
+            options.waitPoll(),
+            options.tenancy().noCrossNamespaceRefs(),
+            observer,
+            dependencyWatches,
+            remotes);
     SourcePipeline sources = new SourcePipeline(client, git, statuses, options.clock(), observer);
-    Controllers.register(operator, sources, parts, view, monitor, dependencyWatches, options.watchLabelSelector());
+    Controllers.register(
+        operator, sources, parts, view, monitor, dependencyWatches, options.watchLabelSelector());
   }
 
   public Engine(EngineOptions options, KubernetesClient client) {
@@ -98,7 +135,8 @@ public final class Engine implements AutoCloseable {
   public void start() {
     operator.start();
     extensions.forEach(e -> e.started(client, options));
-    LOG.info("capstan engine started (all namespaces{})",
+    LOG.info(
+        "capstan engine started (all namespaces{})",
         options.watchLabelSelector().map(s -> ", selector " + s).orElse(""));
   }
 
@@ -125,7 +163,7 @@ public final class Engine implements AutoCloseable {
     builder.close();
   }
 
-  private static java.util.concurrent.ThreadFactory daemon(String name) {
+  private static ThreadFactory daemon(String name) {
     return runnable -> {
       Thread thread = new Thread(runnable, name);
       thread.setDaemon(true);

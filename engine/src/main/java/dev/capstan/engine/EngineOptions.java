@@ -8,8 +8,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * How the engine runs. The addresses and leader election are read by the extensions that serve
- * them (metrics, webhook receiver, leader election); the engine core only carries them.
+ * How the engine runs. The addresses and leader election are read by the extensions that serve them
+ * (metrics, webhook receiver, leader election); the engine core only carries them.
  *
  * @param storageRoot where fetched artifacts are stored
  * @param watchLabelSelector when present, only Kustomizations and GitRepositories matching it
@@ -36,14 +36,16 @@ public record EngineOptions(
     BuildLimits build) {
 
   /**
-   * @param defaultServiceAccount the service account of Kustomizations that name none; without
-   *     it those act as the engine itself
+   * @param defaultServiceAccount the service account of Kustomizations that name none; without it
+   *     those act as the engine itself
    * @param noCrossNamespaceRefs refuse a sourceRef to another namespace
    */
   public record Tenancy(Optional<String> defaultServiceAccount, boolean noCrossNamespaceRefs) {
     public Tenancy {
-      defaultServiceAccount = defaultServiceAccount == null
-          ? Optional.empty() : defaultServiceAccount.filter(s -> !s.isBlank());
+      defaultServiceAccount =
+          defaultServiceAccount == null
+              ? Optional.empty()
+              : defaultServiceAccount.filter(s -> !s.isBlank());
     }
 
     public static final Tenancy NONE = new Tenancy(Optional.empty(), false);
@@ -60,42 +62,111 @@ public record EngineOptions(
     healthDebounce = healthDebounce == null ? Duration.ofMillis(200) : healthDebounce;
     clock = clock == null ? Clock.systemUTC() : clock;
     tenancy = tenancy == null ? Tenancy.NONE : tenancy;
-    build = build == null ? BuildLimits.engine(
-        Math.min(reconcileThreads, Runtime.getRuntime().availableProcessors())) : build;
+    build =
+        build == null
+            ? BuildLimits.engine(
+                Math.min(reconcileThreads, Runtime.getRuntime().availableProcessors()))
+            : build;
   }
 
   public static EngineOptions defaults(Path storageRoot) {
-    return new EngineOptions(storageRoot, null, null, null, false, 0, 0, null, null, null, null, null);
+    return new EngineOptions(
+        storageRoot, null, null, null, false, 0, 0, null, null, null, null, null);
   }
 
   public EngineOptions withWatchLabelSelector(String selector) {
-    return new EngineOptions(storageRoot, Optional.ofNullable(selector), metricsAddress, webhookAddress,
-        leaderElect, reconcileThreads, applyThreads, waitPoll, healthDebounce, clock, tenancy, build);
+    return new EngineOptions(
+        storageRoot,
+        Optional.ofNullable(selector),
+        metricsAddress,
+        webhookAddress,
+        leaderElect,
+        reconcileThreads,
+        applyThreads,
+        waitPoll,
+        healthDebounce,
+        clock,
+        tenancy,
+        build);
   }
 
   public EngineOptions withAddresses(String metrics, String webhook) {
-    return new EngineOptions(storageRoot, watchLabelSelector, Optional.ofNullable(metrics),
-        Optional.ofNullable(webhook), leaderElect, reconcileThreads, applyThreads, waitPoll,
-        healthDebounce, clock, tenancy, build);
+    return new EngineOptions(
+        storageRoot,
+        watchLabelSelector,
+        Optional.ofNullable(metrics),
+        Optional.ofNullable(webhook),
+        leaderElect,
+        reconcileThreads,
+        applyThreads,
+        waitPoll,
+        healthDebounce,
+        clock,
+        tenancy,
+        build);
   }
 
   public EngineOptions withLeaderElect(boolean value) {
-    return new EngineOptions(storageRoot, watchLabelSelector, metricsAddress, webhookAddress, value,
-        reconcileThreads, applyThreads, waitPoll, healthDebounce, clock, tenancy, build);
+    return new EngineOptions(
+        storageRoot,
+        watchLabelSelector,
+        metricsAddress,
+        webhookAddress,
+        value,
+        reconcileThreads,
+        applyThreads,
+        waitPoll,
+        healthDebounce,
+        clock,
+        tenancy,
+        build);
   }
 
   public EngineOptions withWaitPoll(Duration value) {
-    return new EngineOptions(storageRoot, watchLabelSelector, metricsAddress, webhookAddress,
-        leaderElect, reconcileThreads, applyThreads, value, healthDebounce, clock, tenancy, build);
+    return new EngineOptions(
+        storageRoot,
+        watchLabelSelector,
+        metricsAddress,
+        webhookAddress,
+        leaderElect,
+        reconcileThreads,
+        applyThreads,
+        value,
+        healthDebounce,
+        clock,
+        tenancy,
+        build);
   }
 
   public EngineOptions withBuildLimits(BuildLimits value) {
-    return new EngineOptions(storageRoot, watchLabelSelector, metricsAddress, webhookAddress,
-        leaderElect, reconcileThreads, applyThreads, waitPoll, healthDebounce, clock, tenancy, value);
+    return new EngineOptions(
+        storageRoot,
+        watchLabelSelector,
+        metricsAddress,
+        webhookAddress,
+        leaderElect,
+        reconcileThreads,
+        applyThreads,
+        waitPoll,
+        healthDebounce,
+        clock,
+        tenancy,
+        value);
   }
 
   public EngineOptions withTenancy(Tenancy value) {
-    return new EngineOptions(storageRoot, watchLabelSelector, metricsAddress, webhookAddress,
-        leaderElect, reconcileThreads, applyThreads, waitPoll, healthDebounce, clock, value, build);
+    return new EngineOptions(
+        storageRoot,
+        watchLabelSelector,
+        metricsAddress,
+        webhookAddress,
+        leaderElect,
+        reconcileThreads,
+        applyThreads,
+        waitPoll,
+        healthDebounce,
+        clock,
+        value,
+        build);
   }
 }

@@ -16,8 +16,11 @@ public final class Observers implements PipelineObserver {
   }
 
   public static PipelineObserver of(List<PipelineObserver> observers) {
-    List<PipelineObserver> real = observers.stream().filter(o -> o != PipelineObserver.NONE).toList();
-    return real.isEmpty() ? PipelineObserver.NONE : real.size() == 1 ? real.get(0) : new Observers(real);
+    List<PipelineObserver> real =
+        observers.stream().filter(o -> o != PipelineObserver.NONE).toList();
+    return real.isEmpty()
+        ? PipelineObserver.NONE
+        : real.size() == 1 ? real.get(0) : new Observers(real);
   }
 
   @Override

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * Combines the health of many objects: any Failed → Failed; else any not Current → InProgress;
- * else Current. The message lists the objects that are not Current, ordered by {@code
+ * Combines the health of many objects: any Failed → Failed; else any not Current → InProgress; else
+ * Current. The message lists the objects that are not Current, ordered by {@code
  * Kind/namespace/name}, each with its own status, reason and the rule that decided it.
  */
 public final class Aggregation {

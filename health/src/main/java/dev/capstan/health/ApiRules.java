@@ -7,8 +7,8 @@ final class ApiRules {
   private ApiRules() {}
 
   /**
-   * kstatus CRD rule; once Established, a reported {@code status.storedVersions} must also hold
-   * the storage version (kapp-controller proposal).
+   * kstatus CRD rule; once Established, a reported {@code status.storedVersions} must also hold the
+   * storage version (kapp-controller proposal).
    */
   static ResourceStatus customResourceDefinition(ObjectView crd) {
     for (Condition c : crd.conditions()) {
@@ -58,7 +58,8 @@ final class ApiRules {
     if (available.status().equals("True")) {
       return ResourceStatus.current("APIService is Available");
     }
-    String message = available.message().isEmpty() ? "APIService is not Available" : available.message();
+    String message =
+        available.message().isEmpty() ? "APIService is not Available" : available.message();
     return ResourceStatus.inProgress(
         available.reason().isEmpty() ? "NotAvailable" : available.reason(), message);
   }

@@ -1,13 +1,12 @@
 package dev.capstan.health;
 
 /**
- * Holds back a built-in entry's Current when the generic layer sees the object still progressing
- * or failed ({@link GenericRules#objection}): a Reconciling or Stalled condition, a condition
+ * Holds back a built-in entry's Current when the generic layer sees the object still progressing or
+ * failed ({@link GenericRules#objection}): a Reconciling or Stalled condition, a condition
  * describing an older generation, the Ready condition False or Unknown, or status.phase/state
- * saying so. A library entry is written from an operator's
- * documentation and examples; these signs are the operator saying, in the vocabulary every
- * controller shares, that the object is not done. A user's entry is never held back: it keeps
- * Flux's semantics.
+ * saying so. A library entry is written from an operator's documentation and examples; these signs
+ * are the operator saying, in the vocabulary every controller shares, that the object is not done.
+ * A user's entry is never held back: it keeps Flux's semantics.
  */
 final class BuiltinGuard {
 

@@ -41,7 +41,8 @@ public final class BuiltinLibrary {
   /** A library given as YAML text whose expressions compile on first use, as {@link #load}'s. */
   static BuiltinLibrary deferred(String yaml) {
     List<HealthCheckExpr> entries = new HealthCheckExprsYaml().parse(LIST_NAME, yaml);
-    return new BuiltinLibrary(entries, new HealthCheckCompiler().deferAll(entries, LIST_NAME, true));
+    return new BuiltinLibrary(
+        entries, new HealthCheckCompiler().deferAll(entries, LIST_NAME, true));
   }
 
   /**
@@ -52,7 +53,8 @@ public final class BuiltinLibrary {
    */
   public static BuiltinLibrary fromYaml(String yaml) {
     List<HealthCheckExpr> entries = new HealthCheckExprsYaml().parse(LIST_NAME, yaml);
-    return new BuiltinLibrary(entries, new HealthCheckCompiler().compileAll(entries, LIST_NAME, true));
+    return new BuiltinLibrary(
+        entries, new HealthCheckCompiler().compileAll(entries, LIST_NAME, true));
   }
 
   /** No built-in checks: every kind without a user check gets the kstatus rules. */
@@ -71,8 +73,8 @@ public final class BuiltinLibrary {
   }
 
   /**
-   * Compiles every entry that is not compiled yet; the library's unit test uses it so that an
-   * entry that does not compile fails the build rather than the first object of its kind.
+   * Compiles every entry that is not compiled yet; the library's unit test uses it so that an entry
+   * that does not compile fails the build rather than the first object of its kind.
    *
    * @throws InvalidHealthCheckException naming the first entry that does not compile
    */

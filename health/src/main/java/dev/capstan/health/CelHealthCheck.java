@@ -6,10 +6,10 @@ import java.util.Map;
 
 /**
  * One compiled {@code healthCheckExprs} entry. Evaluation: the observedGeneration gate; for a
- * built-in entry, an object whose status holds nothing the entry reads is InProgress unless
- * current holds ({@link #awaitingStatus}); then inProgress, failed and current in that order: the
- * first true wins, none true is InProgress, and an evaluation error stops at once and makes the
- * status Unknown.
+ * built-in entry, an object whose status holds nothing the entry reads is InProgress unless current
+ * holds ({@link #awaitingStatus}); then inProgress, failed and current in that order: the first
+ * true wins, none true is InProgress, and an evaluation error stops at once and makes the status
+ * Unknown.
  */
 final class CelHealthCheck {
   static final String AWAITING_STATUS = "AwaitingStatus";
@@ -63,10 +63,12 @@ final class CelHealthCheck {
     }
     try {
       if (inProgress != null && inProgress.evaluate(fields)) {
-        return ResourceStatus.inProgress("HealthCheckInProgress", "inProgress expression is true" + readyDetail(object));
+        return ResourceStatus.inProgress(
+            "HealthCheckInProgress", "inProgress expression is true" + readyDetail(object));
       }
       if (failed != null && failed.evaluate(fields)) {
-        return ResourceStatus.failed("HealthCheckFailed", "failed expression is true" + readyDetail(object));
+        return ResourceStatus.failed(
+            "HealthCheckFailed", "failed expression is true" + readyDetail(object));
       }
       if (current.evaluate(fields)) {
         return ResourceStatus.current("current expression is true");
@@ -92,7 +94,8 @@ final class CelHealthCheck {
     } catch (CompiledExpr.ExprEvaluationException missingStatus) {
       // The expression needs the status that has not been reported: keep waiting.
     }
-    return ResourceStatus.inProgress(AWAITING_STATUS, "waiting for the controller to report status");
+    return ResourceStatus.inProgress(
+        AWAITING_STATUS, "waiting for the controller to report status");
   }
 
   private static String kindOf(ObjectView object) {

@@ -42,8 +42,18 @@ final class CelHealthEnvironment {
   /** Identifiers that name CEL types or function namespaces rather than object fields. */
   private static final Set<String> RESERVED =
       Set.of(
-          "int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type", "type",
-          "dyn", "optional_type");
+          "int",
+          "uint",
+          "double",
+          "bool",
+          "string",
+          "bytes",
+          "list",
+          "map",
+          "null_type",
+          "type",
+          "dyn",
+          "optional_type");
 
   private static final Set<String> NAMESPACES =
       Set.of("math", "strings", "base64", "sets", "optional", "lists");
@@ -104,7 +114,8 @@ final class CelHealthEnvironment {
             CelExtensions.math(options),
             Optional.of(CelExtensions.math(options, GuardedBindings.UNGUARDED_MATH_FUNCTIONS))),
         new Extension(CelExtensions.sets(options), Optional.empty()),
-        new Extension(CelExtensions.encoders(options), Optional.of(CelExtensions.encoders(options))),
+        new Extension(
+            CelExtensions.encoders(options), Optional.of(CelExtensions.encoders(options))),
         new Extension(CelExtensions.optional(), Optional.of(CelExtensions.optional())));
   }
 
@@ -121,7 +132,8 @@ final class CelHealthEnvironment {
     CelAbstractSyntaxTree parsed = parse(expression);
     Map<Long, String> rootPaths = rootPaths(parsed);
     CelCompilerBuilder checker = cel.toCompilerBuilder();
-    for (String root : new LinkedHashSet<>(rootPaths.values().stream().map(p -> rootOf(p)).toList())) {
+    for (String root :
+        new LinkedHashSet<>(rootPaths.values().stream().map(p -> rootOf(p)).toList())) {
       checker.addVar(root, SimpleType.DYN);
     }
     CelCompiler compiler = checker.build();
@@ -137,7 +149,8 @@ final class CelHealthEnvironment {
           cel.createProgram(ast),
           rootPaths,
           () -> new EvaluationBudget(limits, plan, guarded),
-          ast.getResultType().equals(SimpleType.BOOL) || ast.getResultType().equals(SimpleType.DYN));
+          ast.getResultType().equals(SimpleType.BOOL)
+              || ast.getResultType().equals(SimpleType.DYN));
     } catch (CelValidationException | CelEvaluationException e) {
       throw new CelCompileException(e.getMessage());
     }
@@ -202,8 +215,8 @@ final class CelHealthEnvironment {
   }
 
   /**
-   * An expression that did not parse or type-check, the message CEL's with the position; or one
-   * too long to be parsed at all.
+   * An expression that did not parse or type-check, the message CEL's with the position; or one too
+   * long to be parsed at all.
    */
   static final class CelCompileException extends Exception {
     private static final long serialVersionUID = 1L;

@@ -1,16 +1,16 @@
 package dev.capstan.health;
 
 /**
- * What one health check expression may cost. Expressions come from tenants' Kustomizations and
- * from files given to {@code capstan status}, and the objects they read come from Git and from
- * the cluster: neither is trusted, so every evaluation is bounded in time and in memory, and every
+ * What one health check expression may cost. Expressions come from tenants' Kustomizations and from
+ * files given to {@code capstan status}, and the objects they read come from Git and from the
+ * cluster: neither is trusted, so every evaluation is bounded in time and in memory, and every
  * expression in length.
  *
  * @param maxExpressionLength longest expression accepted, in code points (the CRD's maxLength of
  *     every CEL field is the same number)
  * @param maxIterations comprehension iterations in one evaluation, nested or not
- * @param maxCost units of work in one evaluation: one per node of the expression evaluated, one
- *     per list element or map entry and one per ten characters or bytes of the values handed to a
+ * @param maxCost units of work in one evaluation: one per node of the expression evaluated, one per
+ *     list element or map entry and one per ten characters or bytes of the values handed to a
  *     function, and the estimated work of the functions whose work grows faster than their input
  *     (see {@link EvaluationBudget})
  * @param maxOutputBytes estimated bytes of all the strings, bytes, lists and maps one evaluation

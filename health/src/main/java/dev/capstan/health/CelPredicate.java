@@ -5,10 +5,10 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * A boolean CEL expression over named objects (e.g. a dependency's {@code readyExpr} over
- * {@code dep} and {@code self}), compiled and evaluated in the health checks' environment and
- * within their limits: the same functions, cost, size and length bounds. Immutable; safe to
- * evaluate from many threads.
+ * A boolean CEL expression over named objects (e.g. a dependency's {@code readyExpr} over {@code
+ * dep} and {@code self}), compiled and evaluated in the health checks' environment and within their
+ * limits: the same functions, cost, size and length bounds. Immutable; safe to evaluate from many
+ * threads.
  */
 public final class CelPredicate {
   // One environment for every predicate: building it costs more than compiling an expression.
@@ -40,8 +40,12 @@ public final class CelPredicate {
       }
     }
     if (!unknown.isEmpty()) {
-      throw new InvalidPredicateException("undeclared reference to " + String.join(", ", unknown)
-          + " (the expression may use " + String.join(", ", new TreeSet<>(variables)) + ")");
+      throw new InvalidPredicateException(
+          "undeclared reference to "
+              + String.join(", ", unknown)
+              + " (the expression may use "
+              + String.join(", ", new TreeSet<>(variables))
+              + ")");
     }
     if (!compiled.mayBeBool()) {
       throw new InvalidPredicateException("the expression does not evaluate to a bool");

@@ -29,33 +29,61 @@ final class ChargePlan {
   // What the value of a node costs when it is an argument of a call (the low bits of a charge).
   /** Not gone through: passed on, indexed, or tested. */
   static final int PASSED = 0;
+
   /** Strings and bytes are gone through (size() counts code points); lists and maps are not. */
   static final int STRINGS = 1;
+
   /** Gone through once, elements not included. */
   static final int SHALLOW = 2;
+
   /** Compared or hashed element by element, all the way down. */
   static final int DEEP = 3;
+
   /** The collection of {@code in}: a list is compared element by element, a map looked up. */
   static final int MEMBERSHIP = 4;
 
   static final int TRAVERSAL = 0x07;
+
   /** The node creates its value, which is charged its memory. */
   static final int CREATES = 0x08;
+
   /** The bits above hold the nodes of one iteration, charged when a loop step is done. */
   static final int ITERATION_SHIFT = 4;
 
   /** Checked types whose values have no size: nothing but the node itself is charged for them. */
   private static final Set<CelKind> SIZELESS =
       Set.of(
-          CelKind.BOOL, CelKind.INT, CelKind.UINT, CelKind.DOUBLE, CelKind.DURATION,
-          CelKind.TIMESTAMP, CelKind.NULL_TYPE, CelKind.TYPE);
+          CelKind.BOOL,
+          CelKind.INT,
+          CelKind.UINT,
+          CelKind.DOUBLE,
+          CelKind.DURATION,
+          CelKind.TIMESTAMP,
+          CelKind.NULL_TYPE,
+          CelKind.TYPE);
 
   /** Calls that pass one of their arguments on, or test it, without going through it. */
   private static final Set<String> PASS_THROUGH =
       Set.of(
-          "_?_:_", "_&&_", "_||_", "!_", "@not_strictly_false", "_[_]", "_[?_]", "_?._", "dyn",
-          "type", "optional.of", "optional.ofNonZeroValue", "optional.none", "or", "orValue",
-          "value", "hasValue", "first", "last");
+          "_?_:_",
+          "_&&_",
+          "_||_",
+          "!_",
+          "@not_strictly_false",
+          "_[_]",
+          "_[?_]",
+          "_?._",
+          "dyn",
+          "type",
+          "optional.of",
+          "optional.ofNonZeroValue",
+          "optional.none",
+          "or",
+          "orValue",
+          "value",
+          "hasValue",
+          "first",
+          "last");
 
   private static final Set<String> EQUALITY = Set.of("_==_", "_!=_");
   private static final Set<String> COMPARING = Set.of("_==_", "_!=_", "distinct");

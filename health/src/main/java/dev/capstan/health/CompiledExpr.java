@@ -52,8 +52,8 @@ final class CompiledExpr {
   /**
    * Evaluates the expression with the object's top-level fields as variables.
    *
-   * @throws ExprEvaluationException when evaluation fails or the result is not a bool; there is
-   *     no fall-back to false
+   * @throws ExprEvaluationException when evaluation fails or the result is not a bool; there is no
+   *     fall-back to false
    */
   boolean evaluate(Map<String, ?> object) throws ExprEvaluationException {
     Object result = run(object);

@@ -4,17 +4,17 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Step (a) of the generic layer: the conditions custom resources commonly carry, read by type
- * and reason. Types are compared after dropping a {@code domain/} prefix, lower-casing and
- * dropping dashes and underscores, so {@code platform.confluent.io/resources-ready} is a
- * readiness condition.
+ * Step (a) of the generic layer: the conditions custom resources commonly carry, read by type and
+ * reason. Types are compared after dropping a {@code domain/} prefix, lower-casing and dropping
+ * dashes and underscores, so {@code platform.confluent.io/resources-ready} is a readiness
+ * condition.
  *
  * <ul>
  *   <li>A readiness type (Ready, Available, Healthy, Synced, Succeeded, Complete, …, or one ending
- *       in ready/available/healthy/synced): True is healthy; False with a failure reason
- *       (…Failed, …Error, Invalid, CrashLoopBackOff, …) is a failure; False with any other reason,
- *       or Unknown, is progress. A Complete/Succeeded True whose reason names a failure
- *       ({@code JobFailed}) is a failure.
+ *       in ready/available/healthy/synced): True is healthy; False with a failure reason (…Failed,
+ *       …Error, Invalid, CrashLoopBackOff, …) is a failure; False with any other reason, or
+ *       Unknown, is progress. A Complete/Succeeded True whose reason names a failure ({@code
+ *       JobFailed}) is a failure.
  *   <li>A failure type (Degraded, Failed, Error, ReplicaFailure, ResolutionFailed,
  *       CatalogSourcesUnhealthy, …) that is True is a failure; NotReady/PartiallyReady True is
  *       progress.
@@ -24,16 +24,31 @@ import java.util.Set;
  *       (ProgressDeadlineExceeded) is a failure.
  * </ul>
  *
- * A condition that would be progress but has no reason and a message saying something failed
- * or errored is a failure. A failure anywhere wins over progress, and progress over health; the first condition of the
- * winning kind gives the reason and message.
+ * A condition that would be progress but has no reason and a message saying something failed or
+ * errored is a failure. A failure anywhere wins over progress, and progress over health; the first
+ * condition of the winning kind gives the reason and message.
  */
 final class ConditionSignals {
   private static final Set<String> READINESS =
       Set.of(
-          "ready", "available", "healthy", "synced", "succeeded", "complete", "completed",
-          "reconciled", "established", "accepted", "programmed", "installed", "bound", "valid",
-          "resolvedrefs", "deployed", "provisioned", "initialized");
+          "ready",
+          "available",
+          "healthy",
+          "synced",
+          "succeeded",
+          "complete",
+          "completed",
+          "reconciled",
+          "established",
+          "accepted",
+          "programmed",
+          "installed",
+          "bound",
+          "valid",
+          "resolvedrefs",
+          "deployed",
+          "provisioned",
+          "initialized");
 
   private static final Set<String> COMPLETION = Set.of("complete", "completed", "succeeded");
 
@@ -44,8 +59,19 @@ final class ConditionSignals {
 
   private static final Set<String> PROGRESS =
       Set.of(
-          "progressing", "updating", "upgrading", "rolling", "scaling", "provisioning", "pending",
-          "creating", "deploying", "installing", "migrating", "resizing", "restarting");
+          "progressing",
+          "updating",
+          "upgrading",
+          "rolling",
+          "scaling",
+          "provisioning",
+          "pending",
+          "creating",
+          "deploying",
+          "installing",
+          "migrating",
+          "resizing",
+          "restarting");
 
   /** Shared: the answer for the most common object of all, a Ready=True condition. */
   private static final ResourceStatus READY =
@@ -125,7 +151,9 @@ final class ConditionSignals {
    * failed, is a failure: the message is all the controller left to tell the two apart.
    */
   private static Signal failedByMessage(Condition c, Signal otherwise) {
-    return c.reason().isEmpty() && StatusWords.mentionsFailure(c.message()) ? Signal.FAILED : otherwise;
+    return c.reason().isEmpty() && StatusWords.mentionsFailure(c.message())
+        ? Signal.FAILED
+        : otherwise;
   }
 
   private static boolean isReadiness(String type) {

@@ -14,8 +14,7 @@ final class DaemonSetRule {
     }
     Long desired = d.integerOrNull("status", "desiredNumberScheduled");
     if (desired == null) {
-      return ResourceStatus.inProgress(
-          "NoDesiredNumber", "Missing .status.desiredNumberScheduled");
+      return ResourceStatus.inProgress("NoDesiredNumber", "Missing .status.desiredNumberScheduled");
     }
     long current = d.integer(0, "status", "currentNumberScheduled");
     long updated = d.integer(0, "status", "updatedNumberScheduled");

@@ -14,13 +14,13 @@ import java.util.Optional;
  *
  * <p>cel-java has no cost tracking of its own (cel-go's has), so the budget follows the evaluation
  * from the outside: as the interpreter's evaluation listener it hears about every node it
- * evaluates, with the node's value, and charges what the {@link ChargePlan} of the expression
- * says: a unit per node evaluated, the size of every value handed to a function (reported before
- * the function runs), the memory of every value created. A value created in one step is at most a
- * small multiple of the values it was made of (their sum, for a concatenation), except in the
- * {@link GuardedFunction}s, which the budget also resolves for the interpreter and charges before
- * they run. So no step can allocate more than a small multiple of what the budget allows or the
- * object holds, and no evaluation can go on after the budget is spent: it fails with {@link
+ * evaluates, with the node's value, and charges what the {@link ChargePlan} of the expression says:
+ * a unit per node evaluated, the size of every value handed to a function (reported before the
+ * function runs), the memory of every value created. A value created in one step is at most a small
+ * multiple of the values it was made of (their sum, for a concatenation), except in the {@link
+ * GuardedFunction}s, which the budget also resolves for the interpreter and charges before they
+ * run. So no step can allocate more than a small multiple of what the budget allows or the object
+ * holds, and no evaluation can go on after the budget is spent: it fails with {@link
  * CelLimitExceededException}, to which the interpreter adds the position of the node.
  */
 final class EvaluationBudget implements CelEvaluationListener, CelFunctionResolver {
@@ -82,7 +82,9 @@ final class EvaluationBudget implements CelEvaluationListener, CelFunctionResolv
     return limits;
   }
 
-  /** @throws CelLimitExceededException when the work would exceed the limit */
+  /**
+   * @throws CelLimitExceededException when the work would exceed the limit
+   */
   void chargeCost(long units) {
     cost += units;
     if (cost > limits.maxCost() || cost < 0) {
@@ -90,7 +92,9 @@ final class EvaluationBudget implements CelEvaluationListener, CelFunctionResolv
     }
   }
 
-  /** @throws CelLimitExceededException when the memory would exceed the limit */
+  /**
+   * @throws CelLimitExceededException when the memory would exceed the limit
+   */
   void chargeOutput(long bytes) {
     output += bytes;
     if (output > limits.maxOutputBytes() || output < 0) {

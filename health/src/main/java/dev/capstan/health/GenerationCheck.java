@@ -7,8 +7,8 @@ final class GenerationCheck {
   private GenerationCheck() {}
 
   /**
-   * kstatus: both fields present and different → InProgress; either missing → no opinion; a
-   * present non-integer is bad input.
+   * kstatus: both fields present and different → InProgress; either missing → no opinion; a present
+   * non-integer is bad input.
    */
   static ResourceStatus strict(ObjectView object, String kind) {
     Long generation = object.integerOrNull("metadata", "generation");

@@ -4,11 +4,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The health of a custom resource nobody wrote a rule for, after kstatus's deletion, generation
- * and Reconciling/Stalled steps: (a) readiness, failure and progress conditions
- * ({@link ConditionSignals}); (b) conditions that describe an older generation than
- * {@code metadata.generation}; (c) the common status vocabularies ({@link StatusVocabulary});
- * (d) kstatus's default, Current. Conservative: a generation behind is InProgress whatever the
+ * The health of a custom resource nobody wrote a rule for, after kstatus's deletion, generation and
+ * Reconciling/Stalled steps: (a) readiness, failure and progress conditions ({@link
+ * ConditionSignals}); (b) conditions that describe an older generation than {@code
+ * metadata.generation}; (c) the common status vocabularies ({@link StatusVocabulary}); (d)
+ * kstatus's default, Current. Conservative: a generation behind is InProgress whatever the
  * conditions say (they speak of an older spec); otherwise a failure from any step wins, then
  * progress from any step, and the generic layer says Current only when no step sees progress.
  */
@@ -36,17 +36,18 @@ final class GenericRules {
 
   /**
    * The signs strong enough to hold back a built-in entry's Current: a Reconciling or Stalled
-   * condition, a condition describing an older generation, the Ready condition False or Unknown,
-   * or {@code status.phase}/{@code status.state} saying progress or failure. (Weaker signs — other
+   * condition, a condition describing an older generation, the Ready condition False or Unknown, or
+   * {@code status.phase}/{@code status.state} saying progress or failure. (Weaker signs — other
    * condition types, other fields — are left to the entry, which knows its kind better.) Null when
    * none of them objects.
    */
   static ResourceStatus objection(ObjectView object) {
     for (Condition c : object.conditions()) {
       if (c.is("Reconciling", "True") || c.is("Stalled", "True")) {
-        ResourceStatus s = c.type().equals("Stalled")
-            ? ResourceStatus.failed(c.reason(), c.message())
-            : ResourceStatus.inProgress(c.reason(), c.message());
+        ResourceStatus s =
+            c.type().equals("Stalled")
+                ? ResourceStatus.failed(c.reason(), c.message())
+                : ResourceStatus.inProgress(c.reason(), c.message());
         return s.decidedBy(DecidedBy.kstatus(DecidedBy.KstatusRule.STANDARD_CONDITIONS));
       }
     }
@@ -60,7 +61,9 @@ final class GenericRules {
           .decidedBy(DecidedBy.generic(DecidedBy.GenericStep.CONDITIONS));
     }
     ResourceStatus phase =
-        object.at("status") instanceof Map<?, ?> status ? StatusVocabulary.phaseOrState(status) : null;
+        object.at("status") instanceof Map<?, ?> status
+            ? StatusVocabulary.phaseOrState(status)
+            : null;
     return phase == null
         ? null
         : phase.decidedBy(DecidedBy.generic(DecidedBy.GenericStep.STATUS_VOCABULARY));
@@ -101,8 +104,11 @@ final class GenericRules {
         String type = condition.get("type") instanceof String t ? t : "a";
         return ResourceStatus.inProgress(
             GenerationCheck.REASON,
-            type + " condition describes generation " + observed.longValue()
-                + ", but the object is at generation " + generation.longValue());
+            type
+                + " condition describes generation "
+                + observed.longValue()
+                + ", but the object is at generation "
+                + generation.longValue());
       }
     }
     return null;

@@ -1,8 +1,8 @@
 package dev.capstan.health;
 
 import dev.cel.common.CelOptions;
-import dev.cel.extensions.CelExtensions;
 import dev.cel.common.exceptions.CelRuntimeException;
+import dev.cel.extensions.CelExtensions;
 import dev.cel.extensions.CelListsExtensions;
 import dev.cel.extensions.CelMathExtensions;
 import dev.cel.extensions.CelStringExtensions;
@@ -161,8 +161,7 @@ final class GuardedBindings {
    * The function bindings a runtime library registers. Libraries only ever call {@code
    * addFunctionBindings} on the builder they are given; a proxy records those calls.
    */
-  private static List<CelFunctionBinding> collect(
-      Consumer<CelRuntimeBuilder> library) {
+  private static List<CelFunctionBinding> collect(Consumer<CelRuntimeBuilder> library) {
     List<CelFunctionBinding> found = new ArrayList<>();
     CelRuntimeBuilder recorder =
         (CelRuntimeBuilder)

@@ -18,8 +18,8 @@ import java.util.stream.Stream;
  * charged once made, as every value is), and the work of its comparisons. A call that would exceed
  * the budget fails without running.
  *
- * <p>Also here: every other function that takes lists and can fail, so that its failure is
- * reported without its arguments (see {@link CelFunctionFailedException}).
+ * <p>Also here: every other function that takes lists and can fail, so that its failure is reported
+ * without its arguments (see {@link CelFunctionFailedException}).
  */
 enum GuardedFunction {
   /** {@code s.replace(old, new)} and {@code s.replace(old, new, n)}. */

@@ -5,9 +5,9 @@ import java.util.List;
 
 /**
  * Turns {@code healthCheckExprs} entries into checks. The shape of every entry is validated at
- * once; its CEL expressions are compiled when the check is first used ({@link LazyHealthCheck}),
- * or at once by {@link #compileAll}. The CEL environment itself is built on the first compile, so
- * a compiler that never compiles costs nothing.
+ * once; its CEL expressions are compiled when the check is first used ({@link LazyHealthCheck}), or
+ * at once by {@link #compileAll}. The CEL environment itself is built on the first compile, so a
+ * compiler that never compiles costs nothing.
  */
 final class HealthCheckCompiler {
   private volatile CelHealthEnvironment environment;
@@ -26,7 +26,11 @@ final class HealthCheckCompiler {
       HealthCheckExpr entry = entries.get(i);
       String where =
           (entry.label().isEmpty() ? "entry without apiVersion" : entry.label())
-              + ": failed to create custom status evaluator for " + listName + "[" + i + "]: ";
+              + ": failed to create custom status evaluator for "
+              + listName
+              + "["
+              + i
+              + "]: ";
       validate(entry, where);
       checks.add(new LazyHealthCheck(entry, () -> compile(entry, where, builtin)));
     }
@@ -38,7 +42,8 @@ final class HealthCheckCompiler {
    *
    * @throws InvalidHealthCheckException naming the entry, the expression and the error position
    */
-  List<LazyHealthCheck> compileAll(List<HealthCheckExpr> entries, String listName, boolean builtin) {
+  List<LazyHealthCheck> compileAll(
+      List<HealthCheckExpr> entries, String listName, boolean builtin) {
     List<LazyHealthCheck> checks = deferAll(entries, listName, builtin);
     checks.forEach(LazyHealthCheck::get);
     return checks;

@@ -24,8 +24,11 @@ public final class HealthCheckExprsYaml {
     try {
       root = text.isBlank() ? List.of() : yaml.readOne(text);
     } catch (BoundedYaml.YamlProblem e) {
-      throw new InvalidHealthCheckException(source + ": not valid YAML: " + e.problem()
-          + (e.line() > 0 ? " (line " + e.line() + ", column " + e.column() + ")" : ""));
+      throw new InvalidHealthCheckException(
+          source
+              + ": not valid YAML: "
+              + e.problem()
+              + (e.line() > 0 ? " (line " + e.line() + ", column " + e.column() + ")" : ""));
     }
     if (root == null) {
       return List.of();
@@ -49,12 +52,18 @@ public final class HealthCheckExprsYaml {
     for (Map.Entry<?, ?> field : map.entrySet()) {
       if (!FIELDS.contains(String.valueOf(field.getKey()))) {
         throw new InvalidHealthCheckException(
-            where + ": unknown field \"" + field.getKey() + "\" (expected one of apiVersion, kind,"
+            where
+                + ": unknown field \""
+                + field.getKey()
+                + "\" (expected one of apiVersion, kind,"
                 + " current, inProgress, failed)");
       }
       if (field.getValue() != null && !(field.getValue() instanceof String)) {
         throw new InvalidHealthCheckException(
-            where + "." + field.getKey() + ": expected a string, found "
+            where
+                + "."
+                + field.getKey()
+                + ": expected a string, found "
                 + ObjectView.describe(field.getValue()));
       }
     }

@@ -6,8 +6,8 @@ import java.util.Map;
 
 /**
  * Finds the CEL check for an apiVersion/kind. Entries keyed by a group apply to every version of
- * it; entries keyed by an exact apiVersion (built-in library only) win over them, and an entry
- * with a kind wins over a kind-less one.
+ * it; entries keyed by an exact apiVersion (built-in library only) win over them, and an entry with
+ * a kind wins over a kind-less one.
  */
 final class HealthCheckRegistry {
   private static final String WILDCARD_VERSION = "/*";
@@ -53,7 +53,8 @@ final class HealthCheckRegistry {
 
   /** The check for an object, or null; finding it compiles nothing. */
   LazyHealthCheck find(String apiVersion, String kind) {
-    Map<String, LazyHealthCheck> exact = byApiVersion.isEmpty() ? null : byApiVersion.get(apiVersion);
+    Map<String, LazyHealthCheck> exact =
+        byApiVersion.isEmpty() ? null : byApiVersion.get(apiVersion);
     if (exact != null) {
       LazyHealthCheck check = exact.get(kind);
       if (check != null) {
@@ -89,7 +90,8 @@ final class HealthCheckRegistry {
       LazyHealthCheck check,
       String listName,
       int position) {
-    LazyHealthCheck previous = index.computeIfAbsent(key, k -> new HashMap<>()).putIfAbsent(kind, check);
+    LazyHealthCheck previous =
+        index.computeIfAbsent(key, k -> new HashMap<>()).putIfAbsent(kind, check);
     if (previous != null) {
       String groupKind = kind.isEmpty() ? key : new GroupKind(key, kind).toString();
       throw new InvalidHealthCheckException(

@@ -1,7 +1,7 @@
 package dev.capstan.health;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -107,7 +107,8 @@ public final class HealthEvaluator {
 
   /** The status of one object together with its identity. */
   public ResourceHealth health(Map<String, ?> object) {
-    return new ResourceHealth(object == null ? ObjectRef.of("", "", "", "") : ObjectRef.of(object), status(object));
+    return new ResourceHealth(
+        object == null ? ObjectRef.of("", "", "", "") : ObjectRef.of(object), status(object));
   }
 
   /** Whether a CEL check (user or built-in) decides the health of this apiVersion/kind. */
@@ -155,7 +156,8 @@ public final class HealthEvaluator {
           INPUT);
     }
     LazyHealthCheck userCheck = user.find(apiVersion, kind);
-    LazyHealthCheck check = userCheck != null ? userCheck : library.registry().find(apiVersion, kind);
+    LazyHealthCheck check =
+        userCheck != null ? userCheck : library.registry().find(apiVersion, kind);
     if (check != null) {
       DecidedBy rule = check.decidedBy(userCheck != null);
       try {

@@ -16,7 +16,8 @@ final class JobRule {
         return ResourceStatus.current("Job Completed. succeeded: " + succeeded + "/" + completions);
       }
       if (c.is("Failed", "True")) {
-        return ResourceStatus.failed("JobFailed", "Job Failed. failed: " + failed + "/" + completions);
+        return ResourceStatus.failed(
+            "JobFailed", "Job Failed. failed: " + failed + "/" + completions);
       }
       if (c.is("Suspended", "True") && suspend) {
         return ResourceStatus.current("Job is suspended");

@@ -22,8 +22,7 @@ final class KstatusRules {
     }
     ResourceStatus standard = standardConditions(object);
     if (standard != null) {
-      return standard.decidedBy(
-          DecidedBy.kstatus(DecidedBy.KstatusRule.STANDARD_CONDITIONS));
+      return standard.decidedBy(DecidedBy.kstatus(DecidedBy.KstatusRule.STANDARD_CONDITIONS));
     }
     KindRule rule = ruleFor(group, kind);
     if (rule != null) {
@@ -33,14 +32,18 @@ final class KstatusRules {
   }
 
   /** One shared attribution per group/kind with a rule, made on first use. */
-  private final ConcurrentHashMap<String, ConcurrentHashMap<String, DecidedBy>> kindRules = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, ConcurrentHashMap<String, DecidedBy>> kindRules =
+      new ConcurrentHashMap<>();
 
   private DecidedBy kindRuleOf(String group, String kind) {
     // Only kinds that have a rule get here, so the map stays as small as the list of rules.
     return kindRules
         .computeIfAbsent(group, g -> new ConcurrentHashMap<>())
-        .computeIfAbsent(kind, k -> new DecidedBy.Kstatus(
-            DecidedBy.KstatusRule.KIND, group.isEmpty() ? kind : group + "/" + kind));
+        .computeIfAbsent(
+            kind,
+            k ->
+                new DecidedBy.Kstatus(
+                    DecidedBy.KstatusRule.KIND, group.isEmpty() ? kind : group + "/" + kind));
   }
 
   private KindRule ruleFor(String group, String kind) {

@@ -17,7 +17,10 @@ public record ObjectRef(String group, String version, String kind, String namesp
     name = nullToEmpty(name);
   }
 
-  /** The ref of an object served at {@code apiVersion} ({@code group/version}, or {@code version} for the core group). */
+  /**
+   * The ref of an object served at {@code apiVersion} ({@code group/version}, or {@code version}
+   * for the core group).
+   */
   public static ObjectRef of(String apiVersion, String kind, String namespace, String name) {
     String text = nullToEmpty(apiVersion);
     int slash = text.indexOf('/');

@@ -146,7 +146,11 @@ final class ObjectView {
       return s;
     }
     throw new BadObjectException(
-        "status.conditions[" + index + "]." + field + ": expected a string, found "
+        "status.conditions["
+            + index
+            + "]."
+            + field
+            + ": expected a string, found "
             + describe(value));
   }
 

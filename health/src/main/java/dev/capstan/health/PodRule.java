@@ -71,7 +71,8 @@ final class PodRule implements KindRule {
       if (c.is("PodScheduled", "False") && c.reason().equals("Unschedulable")) {
         String detail = c.message().isEmpty() ? "" : ": " + c.message();
         if (createdWithinGrace(pod)) {
-          return ResourceStatus.inProgress("PodNotScheduled", "Pod has not been scheduled" + detail);
+          return ResourceStatus.inProgress(
+              "PodNotScheduled", "Pod has not been scheduled" + detail);
         }
         return ResourceStatus.failed("PodUnschedulable", "Pod could not be scheduled" + detail);
       }

@@ -6,8 +6,8 @@ import java.util.regex.Pattern;
 
 /**
  * An upper bound of the size of the program RE2/J compiles a regular expression to, read from the
- * pattern without compiling it. Compiling is what must be avoided: counted repetitions multiply,
- * so the 23 characters {@code ((a{1000}){1000}){1000}} compile to a billion instructions, and RE2/J
+ * pattern without compiling it. Compiling is what must be avoided: counted repetitions multiply, so
+ * the 23 characters {@code ((a{1000}){1000}){1000}} compile to a billion instructions, and RE2/J
  * (and cel-java's {@code maxRegexProgramSize}, which it checks after compiling) would exhaust the
  * heap first.
  *

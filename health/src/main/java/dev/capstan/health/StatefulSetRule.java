@@ -1,6 +1,8 @@
 package dev.capstan.health;
 
-/** apps/StatefulSet: kstatus rollout rule, plus availableReplicas when the controller reports it. */
+/**
+ * apps/StatefulSet: kstatus rollout rule, plus availableReplicas when the controller reports it.
+ */
 final class StatefulSetRule {
   private StatefulSetRule() {}
 

@@ -4,12 +4,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Step (c) of the generic layer: the status fields operators use instead of (or beside)
- * conditions — {@code status.phase}, {@code state}, {@code status}, {@code health},
- * {@code health.status}, {@code printableStatus} — read through {@link StatusWords}, plus the
- * booleans {@code status.healthy} (false is a failure) and {@code status.ready} (false is
- * progress) and the counters {@code readyReplicas < replicas} (progress). Fields of another type
- * are no sign: the layer knows no schema, so it reads leniently instead of rejecting the object.
+ * Step (c) of the generic layer: the status fields operators use instead of (or beside) conditions
+ * — {@code status.phase}, {@code state}, {@code status}, {@code health}, {@code health.status},
+ * {@code printableStatus} — read through {@link StatusWords}, plus the booleans {@code
+ * status.healthy} (false is a failure) and {@code status.ready} (false is progress) and the
+ * counters {@code readyReplicas < replicas} (progress). Fields of another type are no sign: the
+ * layer knows no schema, so it reads leniently instead of rejecting the object.
  */
 final class StatusVocabulary {
   private static final List<List<String>> WORD_FIELDS =
@@ -46,7 +46,9 @@ final class StatusVocabulary {
   static ResourceStatus evaluate(Map<?, ?> status) {
     // The most common status holds conditions and observedGeneration and nothing else: then there
     // is nothing to read here, and two lookups say so.
-    int plain = (status.containsKey("conditions") ? 1 : 0) + (status.containsKey("observedGeneration") ? 1 : 0);
+    int plain =
+        (status.containsKey("conditions") ? 1 : 0)
+            + (status.containsKey("observedGeneration") ? 1 : 0);
     if (status.size() == plain) {
       return null;
     }
@@ -141,7 +143,8 @@ final class StatusVocabulary {
   private static String reasonOf(List<String> path, String suffix) {
     String last = path.get(path.size() - 1);
     String head = path.get(0);
-    String name = path.size() > 1 ? head + Character.toUpperCase(last.charAt(0)) + last.substring(1) : last;
+    String name =
+        path.size() > 1 ? head + Character.toUpperCase(last.charAt(0)) + last.substring(1) : last;
     return Character.toUpperCase(name.charAt(0)) + name.substring(1) + suffix;
   }
 

@@ -6,32 +6,110 @@ import java.util.regex.Pattern;
 
 /**
  * The words operators use for health in status values and condition reasons, compared after
- * lower-casing and dropping spaces, dashes and underscores ({@code CrashLoopBackOff},
- * {@code crash-loop-back-off} and {@code CRASH_LOOP_BACK_OFF} are one word).
+ * lower-casing and dropping spaces, dashes and underscores ({@code CrashLoopBackOff}, {@code
+ * crash-loop-back-off} and {@code CRASH_LOOP_BACK_OFF} are one word).
  */
 final class StatusWords {
   private static final Set<String> HEALTHY =
       Set.of(
-          "running", "ready", "succeeded", "success", "successful", "active", "healthy", "bound",
-          "available", "complete", "completed", "deployed", "established", "green", "ok", "online",
-          "synced", "valid", "provisioned", "installed", "connected", "done", "finished", "up",
-          "created", "initialized", "reconciled", "exists", "accepted", "enabled", "released",
-          "published", "configured", "passed", "verified", "inservice", "uptodate");
+          "running",
+          "ready",
+          "succeeded",
+          "success",
+          "successful",
+          "active",
+          "healthy",
+          "bound",
+          "available",
+          "complete",
+          "completed",
+          "deployed",
+          "established",
+          "green",
+          "ok",
+          "online",
+          "synced",
+          "valid",
+          "provisioned",
+          "installed",
+          "connected",
+          "done",
+          "finished",
+          "up",
+          "created",
+          "initialized",
+          "reconciled",
+          "exists",
+          "accepted",
+          "enabled",
+          "released",
+          "published",
+          "configured",
+          "passed",
+          "verified",
+          "inservice",
+          "uptodate");
 
   private static final Set<String> FAILED =
       Set.of(
-          "failed", "failure", "error", "errored", "degraded", "unhealthy", "crashloopbackoff",
-          "red", "invalid", "rejected", "aborted", "lost", "broken", "warning", "critical",
-          "down", "offline", "denied", "expired");
+          "failed",
+          "failure",
+          "error",
+          "errored",
+          "degraded",
+          "unhealthy",
+          "crashloopbackoff",
+          "red",
+          "invalid",
+          "rejected",
+          "aborted",
+          "lost",
+          "broken",
+          "warning",
+          "critical",
+          "down",
+          "offline",
+          "denied",
+          "expired");
 
   private static final Set<String> PROGRESSING =
       Set.of(
-          "pending", "provisioning", "progressing", "creating", "updating", "initializing",
-          "reconciling", "deploying", "installing", "upgrading", "starting", "scaling",
-          "waiting", "scheduling", "scheduled", "restarting", "migrating", "syncing",
-          "applying", "building", "queued", "inprogress", "new", "init", "unknown", "yellow",
-          "notready", "deleting", "terminating", "rollingupdate", "outofdate", "processing",
-          "resizing", "unready", "notstarted", "unavailable");
+          "pending",
+          "provisioning",
+          "progressing",
+          "creating",
+          "updating",
+          "initializing",
+          "reconciling",
+          "deploying",
+          "installing",
+          "upgrading",
+          "starting",
+          "scaling",
+          "waiting",
+          "scheduling",
+          "scheduled",
+          "restarting",
+          "migrating",
+          "syncing",
+          "applying",
+          "building",
+          "queued",
+          "inprogress",
+          "new",
+          "init",
+          "unknown",
+          "yellow",
+          "notready",
+          "deleting",
+          "terminating",
+          "rollingupdate",
+          "outofdate",
+          "processing",
+          "resizing",
+          "unready",
+          "notstarted",
+          "unavailable");
 
   /** Reasons that name a failure rather than a wait. */
   private static final Pattern FAILURE_REASON =
@@ -57,8 +135,8 @@ final class StatusWords {
   }
 
   /**
-   * The signal of a status value such as {@code status.phase}; null when the word is not one
-   * this vocabulary knows (an unknown word is no sign either way).
+   * The signal of a status value such as {@code status.phase}; null when the word is not one this
+   * vocabulary knows (an unknown word is no sign either way).
    */
   static Signal ofValue(String value) {
     String word = normalize(value);
@@ -89,8 +167,11 @@ final class StatusWords {
       end++;
     }
     String first = value.substring(0, Math.min(end, value.length())).toLowerCase(Locale.ROOT);
-    return first.length() > 4 && first.endsWith("ing") && !first.equals("running")
-        && !first.equals("warning") && !first.equals("missing");
+    return first.length() > 4
+        && first.endsWith("ing")
+        && !first.equals("running")
+        && !first.equals("warning")
+        && !first.equals("missing");
   }
 
   /** Whether a condition reason names a failure (Failed, ReconcileError, ErrRegister…). */

@@ -21,6 +21,7 @@ final class ValueSize {
   private static final long REFERENCE = 8;
   private static final long MAP_HEADER = 48;
   private static final long MAP_ENTRY = 32;
+
   /** Characters of a number, bool, timestamp or the like printed, at most. */
   private static final long SCALAR_TEXT = 40;
 
@@ -92,8 +93,8 @@ final class ValueSize {
   }
 
   /**
-   * An upper bound of the length of the value printed as text (as {@code join} prints elements
-   * that are not strings); counting stops once it passes {@code cap}.
+   * An upper bound of the length of the value printed as text (as {@code join} prints elements that
+   * are not strings); counting stops once it passes {@code cap}.
    */
   static long printedLength(Object value, long cap) {
     if (value instanceof String s) {

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
  */
 class AwaitingStatusTest {
   private static final String WIDGET_FAILED =
-      "has(status.conditions) && status.conditions.exists(c, c.type == 'Ready' && c.status == 'False')";
+      "has(status.conditions) && status.conditions.exists(c, c.type == 'Ready' && c.status =="
+          + " 'False')";
   private static final String WIDGET_CURRENT =
       "status.conditions.exists(c, c.type == 'Ready' && c.status == 'True')";
 
@@ -27,7 +28,8 @@ class AwaitingStatusTest {
           """
               .formatted(WIDGET_FAILED, WIDGET_CURRENT));
 
-  private static final HealthEvaluator BUILTIN = HealthEvaluator.create(List.of(), LIBRARY, Fixtures.CLOCK);
+  private static final HealthEvaluator BUILTIN =
+      HealthEvaluator.create(List.of(), LIBRARY, Fixtures.CLOCK);
 
   private static ResourceStatus builtin(String yaml) {
     return BUILTIN.status(Fixtures.yaml(yaml));
@@ -41,48 +43,73 @@ class AwaitingStatusTest {
 
   @Test
   void noStatusAtAllIsWaitingForTheController() {
-    assertAwaiting(builtin("{apiVersion: example.com/v1, kind: Widget, metadata: {name: w, generation: 1}}"));
+    assertAwaiting(
+        builtin("{apiVersion: example.com/v1, kind: Widget, metadata: {name: w, generation: 1}}"));
     assertAwaiting(builtin("{apiVersion: example.com/v1, kind: Widget, status: null}"));
   }
 
   @Test
   void statusWithoutAnythingTheEntryReadsIsWaitingForTheController() {
     assertAwaiting(builtin("{apiVersion: example.com/v1, kind: Widget, status: {}}"));
-    assertAwaiting(builtin("{apiVersion: example.com/v1, kind: Widget, status: {observedGeneration: 1}}"));
+    assertAwaiting(
+        builtin("{apiVersion: example.com/v1, kind: Widget, status: {observedGeneration: 1}}"));
     assertAwaiting(builtin("{apiVersion: example.com/v1, kind: Phased, status: {}}"));
   }
 
   @Test
   void absenceOfAReportIsNeverFailed() {
     assertAwaiting(builtin("{apiVersion: example.com/v1, kind: Job, status: {}}"));
-    assertEquals(Status.Failed, builtin("{apiVersion: example.com/v1, kind: Job, status: {lastRun: null}}").status(),
+    assertEquals(
+        Status.Failed,
+        builtin("{apiVersion: example.com/v1, kind: Job, status: {lastRun: null}}").status(),
         "a field reported as null is a report");
   }
 
   @Test
   void reportedFieldsAreEvaluatedAsUsual() {
-    assertEquals(Status.Current,
-        builtin("{apiVersion: example.com/v1, kind: Widget, status: {conditions: [{type: Ready, status: 'True'}]}}").status());
-    assertEquals(Status.Failed,
-        builtin("{apiVersion: example.com/v1, kind: Widget, status: {conditions: [{type: Ready, status: 'False'}]}}").status());
-    assertEquals(Status.Current, builtin("{apiVersion: example.com/v1, kind: Phased, status: {phase: Ready}}").status());
+    assertEquals(
+        Status.Current,
+        builtin(
+                "{apiVersion: example.com/v1, kind: Widget, status: {conditions: [{type: Ready,"
+                    + " status: 'True'}]}}")
+            .status());
+    assertEquals(
+        Status.Failed,
+        builtin(
+                "{apiVersion: example.com/v1, kind: Widget, status: {conditions: [{type: Ready,"
+                    + " status: 'False'}]}}")
+            .status());
+    assertEquals(
+        Status.Current,
+        builtin("{apiVersion: example.com/v1, kind: Phased, status: {phase: Ready}}").status());
   }
 
   @Test
   void currentExpressionThatHoldsWithoutStatusStillDecides() {
-    assertEquals(Status.Current, builtin("{apiVersion: example.com/v1, kind: Repo, spec: {type: oci}}").status());
-    assertEquals(Status.Current, builtin("{apiVersion: example.com/v1, kind: Repo, spec: {type: oci}, status: {}}").status());
+    assertEquals(
+        Status.Current,
+        builtin("{apiVersion: example.com/v1, kind: Repo, spec: {type: oci}}").status());
+    assertEquals(
+        Status.Current,
+        builtin("{apiVersion: example.com/v1, kind: Repo, spec: {type: oci}, status: {}}")
+            .status());
     assertAwaiting(builtin("{apiVersion: example.com/v1, kind: Repo, spec: {type: default}}"));
-    assertEquals(Status.Current, builtin("{apiVersion: example.com/v1, kind: Static}").status(),
+    assertEquals(
+        Status.Current,
+        builtin("{apiVersion: example.com/v1, kind: Static}").status(),
         "an entry that reads no status does not wait for one");
   }
 
   @Test
   void userEntryKeepsTheMissingFieldError() {
-    HealthEvaluator user = HealthEvaluator.create(
-        List.of(new HealthCheckExpr("example.com/v1", "Widget", WIDGET_CURRENT, "", WIDGET_FAILED)),
-        LIBRARY, Fixtures.CLOCK);
-    ResourceStatus status = user.status(Fixtures.yaml("{apiVersion: example.com/v1, kind: Widget}"));
+    HealthEvaluator user =
+        HealthEvaluator.create(
+            List.of(
+                new HealthCheckExpr("example.com/v1", "Widget", WIDGET_CURRENT, "", WIDGET_FAILED)),
+            LIBRARY,
+            Fixtures.CLOCK);
+    ResourceStatus status =
+        user.status(Fixtures.yaml("{apiVersion: example.com/v1, kind: Widget}"));
     assertEquals(Status.Unknown, status.status());
     assertTrue(status.message().contains("no such attribute(s): status"), status::message);
   }

@@ -18,7 +18,10 @@ class BuiltinGuardTest {
 
   static Stream<Arguments> cases() {
     return Fixtures.documents("generic/builtin-held-back.yaml").stream()
-        .map(doc -> Arguments.of(Named.of(String.valueOf(((Map<?, ?>) doc.get("metadata")).get("name")), doc)));
+        .map(
+            doc ->
+                Arguments.of(
+                    Named.of(String.valueOf(((Map<?, ?>) doc.get("metadata")).get("name")), doc)));
   }
 
   @ParameterizedTest
@@ -30,17 +33,22 @@ class BuiltinGuardTest {
     if (expect.containsKey("expect-reason")) {
       assertEquals(expect.get("expect-reason"), status.reason(), () -> "reason of " + status);
     }
-    assertEquals(expect.get("expect-rule"), status.decidedBy().describe(), () -> "rule of " + status);
+    assertEquals(
+        expect.get("expect-rule"), status.decidedBy().describe(), () -> "rule of " + status);
   }
 
   @Test
   void aUsersEntryIsNeverHeldBack() {
-    HealthEvaluator user = HealthEvaluator.create(
-        List.of(new HealthCheckExpr("cert-manager.io/v1", "Certificate", "true", null, null)),
-        BuiltinLibrary.load(), Fixtures.CLOCK);
-    Map<String, Object> certificate = Fixtures.yaml("{apiVersion: cert-manager.io/v1, kind: Certificate,"
-        + " metadata: {name: c, generation: 4}, status: {conditions: [{type: Ready, status: 'False',"
-        + " observedGeneration: 3}, {type: Reconciling, status: 'True'}]}}");
+    HealthEvaluator user =
+        HealthEvaluator.create(
+            List.of(new HealthCheckExpr("cert-manager.io/v1", "Certificate", "true", null, null)),
+            BuiltinLibrary.load(),
+            Fixtures.CLOCK);
+    Map<String, Object> certificate =
+        Fixtures.yaml(
+            "{apiVersion: cert-manager.io/v1, kind: Certificate, metadata: {name: c, generation:"
+                + " 4}, status: {conditions: [{type: Ready, status: 'False', observedGeneration:"
+                + " 3}, {type: Reconciling, status: 'True'}]}}");
     ResourceStatus status = user.status(certificate);
     assertEquals(Status.Current, status.status());
     assertEquals(new DecidedBy.UserCel("cert-manager.io/v1/Certificate"), status.decidedBy());

@@ -10,9 +10,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -33,11 +35,13 @@ class BuiltinLibraryConformanceTest {
 
   /** The design's first rule: an object with a deletionTimestamp is Terminating. */
   private static final String DELETING =
-      "metadata.deletionTimestamp is set: Terminating before any expression (design, order of evaluation)";
+      "metadata.deletionTimestamp is set: Terminating before any expression (design, order of"
+          + " evaluation)";
 
   /** RFC-0009's gate: a status.observedGeneration behind metadata.generation is InProgress. */
   private static final String GENERATION =
-      "status.observedGeneration differs from metadata.generation: InProgress before any expression (RFC-0009)";
+      "status.observedGeneration differs from metadata.generation: InProgress before any expression"
+          + " (RFC-0009)";
 
   /** Examples where Capstan deliberately differs from the fixture, each with its reason. */
   static final Map<String, String> KNOWN_DIFFERENCES =
@@ -69,8 +73,12 @@ class BuiltinLibraryConformanceTest {
   void builtinLibraryAgreesWithTheFixtureExamples() throws IOException {
     Optional<Path> file = HealthFixtures.find(FIXTURE);
     if (file.isEmpty()) {
-      String where = "../shared/health-fixtures/" + FIXTURE + " relative to the repository root ("
-          + RepoRoot.find().map(Path::toString).orElse("not found") + ")";
+      String where =
+          "../shared/health-fixtures/"
+              + FIXTURE
+              + " relative to the repository root ("
+              + RepoRoot.find().map(Path::toString).orElse("not found")
+              + ")";
       if (HealthFixtures.inCi()) {
         fail("CI=true but the fixture file is missing: " + where);
       }
@@ -91,22 +99,37 @@ class BuiltinLibraryConformanceTest {
     System.out.printf(
         "raw agreement: %d/%d = %.1f%% over every example (library covers %d of the fixture kinds;"
             + " %d listed known differences)%n",
-        tally.agreeing(), tally.total(), 100 * tally.agreement(), tally.coveredKinds(),
+        tally.agreeing(),
+        tally.total(),
+        100 * tally.agreement(),
+        tally.coveredKinds(),
         tally.knownDifferences().size());
     tally.knownDifferences().forEach(o -> System.out.println("  known difference: " + describe(o)));
 
     List<ConformanceTally.Outcome> wrong = tally.coveredDisagreements();
     if (!wrong.isEmpty()) {
-      fail(wrong.size() + " example(s) of kinds the library covers disagree:\n  "
-          + wrong.stream().map(BuiltinLibraryConformanceTest::describe).collect(Collectors.joining("\n  ")));
+      fail(
+          wrong.size()
+              + " example(s) of kinds the library covers disagree:\n  "
+              + wrong.stream()
+                  .map(BuiltinLibraryConformanceTest::describe)
+                  .collect(Collectors.joining("\n  ")));
     }
-    List<String> stale = tally.staleKnownDifferences().stream().map(ConformanceTally.Outcome::id).toList();
-    assertTrue(stale.isEmpty(), "listed as known differences but agree; remove them from the list: " + stale);
-    List<String> seen = tally.knownDifferences().stream().map(ConformanceTally.Outcome::id).toList();
-    assertTrue(seen.containsAll(KNOWN_DIFFERENCES.keySet()),
-        "known differences not found in the fixture file: " + KNOWN_DIFFERENCES.keySet().stream().filter(id -> !seen.contains(id)).toList());
+    List<String> stale =
+        tally.staleKnownDifferences().stream().map(ConformanceTally.Outcome::id).toList();
+    assertTrue(
+        stale.isEmpty(),
+        "listed as known differences but agree; remove them from the list: " + stale);
+    List<String> seen =
+        tally.knownDifferences().stream().map(ConformanceTally.Outcome::id).toList();
+    assertTrue(
+        seen.containsAll(KNOWN_DIFFERENCES.keySet()),
+        "known differences not found in the fixture file: "
+            + KNOWN_DIFFERENCES.keySet().stream().filter(id -> !seen.contains(id)).toList());
     for (ConformanceTally.Outcome known : tally.knownDifferences()) {
-      assertTrue(decidedByTheListedRule(known), "not decided by the rule its entry names: " + describe(known));
+      assertTrue(
+          decidedByTheListedRule(known),
+          "not decided by the rule its entry names: " + describe(known));
     }
     assertTrue(
         tally.agreement() >= MIN_AGREEMENT,
@@ -116,8 +139,10 @@ class BuiltinLibraryConformanceTest {
 
   private static ConformanceTally.Outcome evaluate(
       HealthEvaluator evaluator, Map<String, Object> line, Path file, int lineNumber) {
-    if (!(line.get("object") instanceof Map<?, ?> rawObject) || !(line.get("expected") instanceof String expected)) {
-      throw new IllegalArgumentException(file + ":" + lineNumber + ": expected {\"id\", \"expected\", \"object\"}");
+    if (!(line.get("object") instanceof Map<?, ?> rawObject)
+        || !(line.get("expected") instanceof String expected)) {
+      throw new IllegalArgumentException(
+          file + ":" + lineNumber + ": expected {\"id\", \"expected\", \"object\"}");
     }
     @SuppressWarnings("unchecked")
     Map<String, Object> object = (Map<String, Object>) rawObject;
@@ -144,9 +169,10 @@ class BuiltinLibraryConformanceTest {
     try (var in = BuiltinLibrary.class.getResourceAsStream(BuiltinLibrary.RESOURCE)) {
       yaml = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
-    List<HealthCheckExpr> entries = new HealthCheckExprsYaml().parse(BuiltinLibrary.LIST_NAME, yaml);
+    List<HealthCheckExpr> entries =
+        new HealthCheckExprsYaml().parse(BuiltinLibrary.LIST_NAME, yaml);
     List<String> comments = HealthLibraryDoc.entryComments(yaml);
-    java.util.Set<String> documented = new java.util.HashSet<>();
+    Set<String> documented = new HashSet<>();
     for (int i = 0; i < entries.size(); i++) {
       if (comments.get(i).contains("(source: ")) {
         documented.add(entries.get(i).label());
@@ -156,14 +182,17 @@ class BuiltinLibraryConformanceTest {
     int agree = 0;
     for (ConformanceTally.Outcome o : tally.outcomes()) {
       DecidedBy by = o.actual().decidedBy();
-      String entry = by instanceof DecidedBy.BuiltinCel b ? b.entry()
-          : by instanceof DecidedBy.HeldBack h ? h.entry() : null;
+      String entry =
+          by instanceof DecidedBy.BuiltinCel b
+              ? b.entry()
+              : by instanceof DecidedBy.HeldBack h ? h.entry() : null;
       if (entry != null && documented.contains(entry) && o.knownDifference() == null) {
         total++;
         agree += o.agrees() ? 1 : 0;
       }
     }
-    System.out.printf("entries naming a documentation source (%d): %d/%d examples they decide agree%n",
+    System.out.printf(
+        "entries naming a documentation source (%d): %d/%d examples they decide agree%n",
         documented.size(), agree, total);
   }
 
@@ -177,7 +206,11 @@ class BuiltinLibraryConformanceTest {
   }
 
   private static String describe(ConformanceTally.Outcome o) {
-    return o.id() + ": expected " + o.expected() + ", got " + o.actual().status()
+    return o.id()
+        + ": expected "
+        + o.expected()
+        + ", got "
+        + o.actual().status()
         + (o.actual().message().isEmpty() ? "" : " (" + o.actual().message() + ")");
   }
 }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capstan.health.yaml.BoundedYaml;
-import java.nio.file.Files;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -43,7 +42,8 @@ class BuiltinLibraryEntriesTest {
   }
 
   @TestFactory
-  Stream<DynamicTest> everyWrittenExampleGetsItsDocumentedStatus() throws IOException, URISyntaxException {
+  Stream<DynamicTest> everyWrittenExampleGetsItsDocumentedStatus()
+      throws IOException, URISyntaxException {
     List<DynamicTest> tests = new ArrayList<>();
     for (Path file : caseFiles()) {
       for (Map<String, Object> example : JSON.convertValue(readYaml(file), CASES)) {
@@ -60,7 +60,9 @@ class BuiltinLibraryEntriesTest {
     List<HealthCheckExpr> entries = library.entries();
     assertTrue(entries.size() >= 40, "only " + entries.size() + " entries");
     for (HealthCheckExpr entry : entries) {
-      assertTrue(entry.apiVersion().endsWith("/*"), entry.label() + " should match every version of its group");
+      assertTrue(
+          entry.apiVersion().endsWith("/*"),
+          entry.label() + " should match every version of its group");
       assertFalse(entry.current().isEmpty(), entry.label() + " has no current expression");
     }
   }
@@ -69,7 +71,13 @@ class BuiltinLibraryEntriesTest {
   void groupWideEntryDoesNotOverrideAKindWithItsOwnEntry() {
     assertTrue(evaluator.coversKind("azure.upbound.io/v1beta1", "Subnet"));
     Map<String, Object> providerConfig =
-        Map.of("apiVersion", "azure.upbound.io/v1beta1", "kind", "ProviderConfig", "metadata", Map.of("name", "default"));
+        Map.of(
+            "apiVersion",
+            "azure.upbound.io/v1beta1",
+            "kind",
+            "ProviderConfig",
+            "metadata",
+            Map.of("name", "default"));
     assertEquals(Status.Current, evaluator.status(providerConfig).status());
   }
 
@@ -77,13 +85,18 @@ class BuiltinLibraryEntriesTest {
   void userEntryReplacesTheBuiltinOneForTheSameGroupAndKind() {
     HealthCheckExpr alwaysFailed =
         new HealthCheckExpr("cert-manager.io/v1", "Certificate", "false", "", "true");
-    HealthEvaluator withUserEntry = HealthEvaluator.create(List.of(alwaysFailed), library, Clock.systemUTC());
+    HealthEvaluator withUserEntry =
+        HealthEvaluator.create(List.of(alwaysFailed), library, Clock.systemUTC());
     Map<String, Object> ready =
         Map.of(
-            "apiVersion", "cert-manager.io/v1",
-            "kind", "Certificate",
-            "metadata", Map.of("name", "web"),
-            "status", Map.of("conditions", List.of(Map.of("type", "Ready", "status", "True"))));
+            "apiVersion",
+            "cert-manager.io/v1",
+            "kind",
+            "Certificate",
+            "metadata",
+            Map.of("name", "web"),
+            "status",
+            Map.of("conditions", List.of(Map.of("type", "Ready", "status", "True"))));
     assertEquals(Status.Current, evaluator.status(ready).status());
     assertEquals(Status.Failed, withUserEntry.status(ready).status());
   }
@@ -93,13 +106,19 @@ class BuiltinLibraryEntriesTest {
     Map<String, Object> object = (Map<String, Object>) example.get("object");
     String apiVersion = (String) object.get("apiVersion");
     String kind = (String) object.get("kind");
-    assertTrue(evaluator.coversKind(apiVersion, kind), name + ": the library has no entry for " + apiVersion + " " + kind);
+    assertTrue(
+        evaluator.coversKind(apiVersion, kind),
+        name + ": the library has no entry for " + apiVersion + " " + kind);
     ResourceStatus actual = evaluator.status(object);
-    assertEquals(Status.valueOf((String) example.get("expected")), actual.status(), name + ": " + actual.message());
+    assertEquals(
+        Status.valueOf((String) example.get("expected")),
+        actual.status(),
+        name + ": " + actual.message());
   }
 
   private static List<Path> caseFiles() throws IOException, URISyntaxException {
-    Path dir = Path.of(BuiltinLibraryEntriesTest.class.getClassLoader().getResource(CASES_DIR).toURI());
+    Path dir =
+        Path.of(BuiltinLibraryEntriesTest.class.getClassLoader().getResource(CASES_DIR).toURI());
     try (Stream<Path> files = Files.list(dir)) {
       return files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
     }

@@ -17,40 +17,65 @@ class BuiltinLibraryLoaderTest {
     // load() defers compilation to first use; a bad entry must still fail the build here.
     library.compileEveryEntry();
     for (HealthCheckExpr entry : library.entries()) {
-      String version = entry.apiVersion().endsWith("/*")
-          ? entry.apiVersion().replace("/*", "/v1") : entry.apiVersion();
+      String version =
+          entry.apiVersion().endsWith("/*")
+              ? entry.apiVersion().replace("/*", "/v1")
+              : entry.apiVersion();
       assertTrue(entry.kind().isEmpty() || library.covers(version, entry.kind()), entry::label);
     }
   }
 
   @Test
   void exactVersionWinsOverWildcardAndUserWinsOverBoth() {
-    BuiltinLibrary library = BuiltinLibrary.fromYaml("""
-        - {apiVersion: example.com/*, kind: Widget, current: "false", failed: "true"}
-        - {apiVersion: example.com/v2, kind: Widget, current: "true"}
-        - {apiVersion: other.com/*, current: "true"}
-        """);
+    BuiltinLibrary library =
+        BuiltinLibrary.fromYaml(
+            """
+            - {apiVersion: example.com/*, kind: Widget, current: "false", failed: "true"}
+            - {apiVersion: example.com/v2, kind: Widget, current: "true"}
+            - {apiVersion: other.com/*, current: "true"}
+            """);
     HealthEvaluator builtinOnly = HealthEvaluator.create(List.of(), library, Fixtures.CLOCK);
-    assertEquals(Status.Failed, builtinOnly.status(Fixtures.yaml("{apiVersion: example.com/v1, kind: Widget}")).status());
-    assertEquals(Status.Current, builtinOnly.status(Fixtures.yaml("{apiVersion: example.com/v2, kind: Widget}")).status());
+    assertEquals(
+        Status.Failed,
+        builtinOnly.status(Fixtures.yaml("{apiVersion: example.com/v1, kind: Widget}")).status());
+    assertEquals(
+        Status.Current,
+        builtinOnly.status(Fixtures.yaml("{apiVersion: example.com/v2, kind: Widget}")).status());
     assertTrue(builtinOnly.coversKind("other.com/v7", "Anything"));
     assertFalse(builtinOnly.coversKind("example.com/v1", "Gadget"));
 
-    HealthEvaluator withUser = HealthEvaluator.create(
-        List.of(new HealthCheckExpr("example.com/v1", "Widget", "false", "true", null)), library, Fixtures.CLOCK);
-    assertEquals(Status.InProgress, withUser.status(Fixtures.yaml("{apiVersion: example.com/v2, kind: Widget}")).status());
+    HealthEvaluator withUser =
+        HealthEvaluator.create(
+            List.of(new HealthCheckExpr("example.com/v1", "Widget", "false", "true", null)),
+            library,
+            Fixtures.CLOCK);
+    assertEquals(
+        Status.InProgress,
+        withUser.status(Fixtures.yaml("{apiVersion: example.com/v2, kind: Widget}")).status());
   }
 
   @Test
   void badEntriesFailTheLoadNamingTheEntry() {
-    InvalidHealthCheckException syntax = assertThrows(InvalidHealthCheckException.class,
-        () -> BuiltinLibrary.fromYaml("- {apiVersion: a.io/*, kind: A, current: \"status.ready ==\"}"));
+    InvalidHealthCheckException syntax =
+        assertThrows(
+            InvalidHealthCheckException.class,
+            () ->
+                BuiltinLibrary.fromYaml(
+                    "- {apiVersion: a.io/*, kind: A, current: \"status.ready ==\"}"));
     assertTrue(syntax.getMessage().contains("builtin-health-checks.yaml[0]"), syntax::getMessage);
     assertTrue(syntax.getMessage().contains("a.io/*/A"), syntax::getMessage);
-    assertThrows(InvalidHealthCheckException.class,
-        () -> BuiltinLibrary.fromYaml("- {apiVersion: a.io/*, kind: A, current: 'true', curent: 'x'}"));
-    assertThrows(InvalidHealthCheckException.class,
-        () -> BuiltinLibrary.fromYaml("- {apiVersion: a.io/*, kind: A, current: 'true'}\n- {apiVersion: a.io/*, kind: A, current: 'true'}"));
-    assertThrows(InvalidHealthCheckException.class, () -> BuiltinLibrary.fromYaml("apiVersion: a.io/v1"));
+    assertThrows(
+        InvalidHealthCheckException.class,
+        () ->
+            BuiltinLibrary.fromYaml(
+                "- {apiVersion: a.io/*, kind: A, current: 'true', curent: 'x'}"));
+    assertThrows(
+        InvalidHealthCheckException.class,
+        () ->
+            BuiltinLibrary.fromYaml(
+                "- {apiVersion: a.io/*, kind: A, current: 'true'}\n"
+                    + "- {apiVersion: a.io/*, kind: A, current: 'true'}"));
+    assertThrows(
+        InvalidHealthCheckException.class, () -> BuiltinLibrary.fromYaml("apiVersion: a.io/v1"));
   }
 }

@@ -142,7 +142,8 @@ class CelBoundsPropertyTest {
     return Arbitraries.oneOf(
         Combinators.combine(s, times)
             .as((a, n) -> a + ".replace('x', 'xxxxxxxxxx')".repeat(n) + ".size() > 0"),
-        Combinators.combine(l, s, s).as((a, b, c) -> a + ".map(w, " + b + ").join(" + c + ") != ''"),
+        Combinators.combine(l, s, s)
+            .as((a, b, c) -> a + ".map(w, " + b + ").join(" + c + ") != ''"),
         s.map(b -> "spec.items.map(w, " + b + " + " + b + ").size() > 0"),
         Combinators.combine(l, l).as((a, b) -> a + ".map(w, " + b + ").flatten().size() > 0"),
         s.map(a -> a + ".split('').map(c, c + c).size() > 0"),
@@ -171,7 +172,15 @@ class CelBoundsPropertyTest {
       items.add(i);
     }
     String[] strings = {
-      "", "a", "Ready", "a-b-c", "123", "2024-01-01T00:00:00Z", "1s", "aGVsbG8=", secret,
+      "",
+      "a",
+      "Ready",
+      "a-b-c",
+      "123",
+      "2024-01-01T00:00:00Z",
+      "1s",
+      "aGVsbG8=",
+      secret,
       secret + "-" + secret
     };
     Map<String, Object> spec = new LinkedHashMap<>();
@@ -206,8 +215,14 @@ class CelBoundsPropertyTest {
             Tuple.of(
                 4,
                 Arbitraries.of(
-                    "spec.s", "spec.secret", "'a'", "'-'", "''", "string(spec.n)",
-                    "spec.labels.k", "metadata.name")));
+                    "spec.s",
+                    "spec.secret",
+                    "'a'",
+                    "'-'",
+                    "''",
+                    "string(spec.n)",
+                    "spec.labels.k",
+                    "metadata.name")));
     if (depth == 0) {
       return leaf;
     }
@@ -216,9 +231,13 @@ class CelBoundsPropertyTest {
     Arbitrary<String> i = integer(depth - 1);
     return Arbitraries.frequencyOf(
         Tuple.of(4, leaf),
-        Tuple.of(2, Combinators.combine(s, s, s).as((a, b, c) -> a + ".replace(" + b + ", " + c + ")")),
+        Tuple.of(
+            2, Combinators.combine(s, s, s).as((a, b, c) -> a + ".replace(" + b + ", " + c + ")")),
         Tuple.of(3, Combinators.combine(s, s).as((a, c) -> a + ".replace('x', " + c + ")")),
-        Tuple.of(1, Combinators.combine(s, s, s, i).as((a, b, c, n) -> a + ".replace(" + b + ", " + c + ", " + n + ")")),
+        Tuple.of(
+            1,
+            Combinators.combine(s, s, s, i)
+                .as((a, b, c, n) -> a + ".replace(" + b + ", " + c + ", " + n + ")")),
         Tuple.of(2, Combinators.combine(s, s).as((a, b) -> "(" + a + " + " + b + ")")),
         Tuple.of(1, s.map(a -> a + ".upperAscii()")),
         Tuple.of(2, Combinators.combine(l, s).as((a, b) -> a + ".join(" + b + ")")),
@@ -237,7 +256,12 @@ class CelBoundsPropertyTest {
   private static Arbitrary<String> list(int depth) {
     Arbitrary<String> leaf =
         Arbitraries.of(
-            "spec.items", "spec.words", "spec.nested", "[]", "['a', spec.s]", "[1, 2]",
+            "spec.items",
+            "spec.words",
+            "spec.nested",
+            "[]",
+            "['a', spec.s]",
+            "[1, 2]",
             "spec.labels.map(k, k)");
     if (depth == 0) {
       return leaf;
@@ -249,7 +273,8 @@ class CelBoundsPropertyTest {
     return Arbitraries.frequencyOf(
         Tuple.of(4, leaf),
         Tuple.of(2, Combinators.combine(s, s).as((a, c) -> a + ".split(" + c + ")")),
-        Tuple.of(1, Combinators.combine(s, s, i).as((a, c, n) -> a + ".split(" + c + ", " + n + ")")),
+        Tuple.of(
+            1, Combinators.combine(s, s, i).as((a, c, n) -> a + ".split(" + c + ", " + n + ")")),
         Tuple.of(2, Combinators.combine(l, s).as((a, c) -> a + ".map(w, " + c + ")")),
         Tuple.of(2, s.map(c -> "spec.items.map(w, " + c + ")")),
         Tuple.of(1, Combinators.combine(l, s).as((a, c) -> a + ".map(w, string(w) + " + c + ")")),
@@ -262,13 +287,15 @@ class CelBoundsPropertyTest {
         Tuple.of(1, l.map(a -> a + ".distinct()")),
         Tuple.of(1, l.map(a -> a + ".reverse()")),
         Tuple.of(1, l.map(a -> "optional.unwrap(" + a + ")")),
-        Tuple.of(1, Combinators.combine(l, i, i).as((a, m, n) -> a + ".slice(" + m + ", " + n + ")")),
+        Tuple.of(
+            1, Combinators.combine(l, i, i).as((a, m, n) -> a + ".slice(" + m + ", " + n + ")")),
         Tuple.of(1, Combinators.combine(s, s).as((a, c) -> "[" + a + ", " + c + "]")));
   }
 
   private static Arbitrary<String> integer(int depth) {
     Arbitrary<String> leaf =
-        Arbitraries.of("spec.n", "0", "1", "-1", "1000000", "size(spec.items)", "9223372036854775807");
+        Arbitraries.of(
+            "spec.n", "0", "1", "-1", "1000000", "size(spec.items)", "9223372036854775807");
     if (depth == 0) {
       return leaf;
     }
@@ -308,8 +335,10 @@ class CelBoundsPropertyTest {
         Tuple.of(1, Combinators.combine(s, l).as((a, c) -> a + " in " + c)),
         Tuple.of(1, Combinators.combine(i, l).as((a, c) -> a + " in " + c)),
         Tuple.of(1, Combinators.combine(l, l).as((a, c) -> "sets.contains(" + a + ", " + c + ")")),
-        Tuple.of(1, Combinators.combine(l, l).as((a, c) -> "sets.intersects(" + a + ", " + c + ")")),
-        Tuple.of(1, Combinators.combine(l, l).as((a, c) -> "sets.equivalent(" + a + ", " + c + ")")),
+        Tuple.of(
+            1, Combinators.combine(l, l).as((a, c) -> "sets.intersects(" + a + ", " + c + ")")),
+        Tuple.of(
+            1, Combinators.combine(l, l).as((a, c) -> "sets.equivalent(" + a + ", " + c + ")")),
         Tuple.of(1, Combinators.combine(b, b).as((a, c) -> "(" + a + " && " + c + ")")),
         Tuple.of(1, Combinators.combine(b, b).as((a, c) -> "(" + a + " || " + c + ")")),
         Tuple.of(1, b.map(a -> "!(" + a + ")")),
@@ -322,7 +351,8 @@ class CelBoundsPropertyTest {
         Tuple.of(1, s.map(a -> "timestamp(" + a + ") > timestamp(0)")),
         Tuple.of(1, s.map(a -> "duration(" + a + ") > duration('1s')")),
         Tuple.of(1, s.map(a -> "bool(" + a + ")")),
-        Tuple.of(1, Combinators.combine(s, s).as((a, c) -> "{" + a + ": 1, " + c + ": 2}.size() == 2")),
+        Tuple.of(
+            1, Combinators.combine(s, s).as((a, c) -> "{" + a + ": 1, " + c + ": 2}.size() == 2")),
         Tuple.of(1, Arbitraries.just("spec.labels == spec.labels")));
   }
 }

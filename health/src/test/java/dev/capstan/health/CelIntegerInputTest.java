@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.capstan.health.yaml.BoundedYaml;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -40,9 +41,9 @@ class CelIntegerInputTest {
               new HealthCheckExpr(
                   "example.com/v1",
                   "Widget",
-                  "status.replicas >= 1 && string(status.replicas) == '2' && status.replicas + 1 == 3"
-                      + " && spec.replicas == status.replicas && spec.ratio < 1.0"
-                      + " && status.conditions.exists(c, c.observedGeneration == metadata.generation)"
+                  "status.replicas >= 1 && string(status.replicas) == '2' && status.replicas + 1 =="
+                      + " 3 && spec.replicas == status.replicas && spec.ratio < 1.0 &&"
+                      + " status.conditions.exists(c, c.observedGeneration == metadata.generation)"
                       + " && status.replicas in [1, 2] && int(spec.replicas) == 2",
                   "",
                   "")),
@@ -60,8 +61,9 @@ class CelIntegerInputTest {
   @Test
   void plainJacksonMapIsEvaluated() throws Exception {
     Map<String, Object> object =
-        new ObjectMapper().convertValue(new dev.capstan.health.yaml.BoundedYaml().readOne(YAML),
-            new TypeReference<Map<String, Object>>() {});
+        new ObjectMapper()
+            .convertValue(
+                new BoundedYaml().readOne(YAML), new TypeReference<Map<String, Object>>() {});
     assertInstanceOf(Integer.class, ((Map<?, ?>) object.get("status")).get("replicas"));
     ResourceStatus status = EVALUATOR.status(object);
     assertEquals(Status.Current, status.status(), status::message);

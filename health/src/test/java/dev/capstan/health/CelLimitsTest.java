@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,7 +59,8 @@ class CelLimitsTest {
   private static void assertLimitError(ResourceStatus status, String limit) {
     assertEquals(Status.Unknown, status.status(), status::message);
     assertEquals("HealthCheckError", status.reason());
-    assertTrue(status.message().startsWith("failed to evaluate the CEL expression '"), status::message);
+    assertTrue(
+        status.message().startsWith("failed to evaluate the CEL expression '"), status::message);
     assertTrue(status.message().contains(limit), status::message);
     assertTrue(status.message().matches("(?s).* \\(at <input>:\\d+\\)$"), status::message);
     assertFalse(status.message().contains("xxxxxxxxxxxxxxxxxxxx"), "no data from the object");
@@ -125,7 +127,9 @@ class CelLimitsTest {
             "(spec.many.map(i, spec.big) + [1]).flatten(-1) == []")) {
       ResourceStatus status = statusOf(call, widget());
       assertEquals(Status.Unknown, status.status(), call);
-      assertTrue(status.message().matches("(?s).*: function \\S+ failed \\(at <input>:\\d+\\)$"), status::message);
+      assertTrue(
+          status.message().matches("(?s).*: function \\S+ failed \\(at <input>:\\d+\\)$"),
+          status::message);
     }
   }
 
@@ -151,9 +155,11 @@ class CelLimitsTest {
   @Test
   void costLimitCountsTheNodesOfEveryIteration() {
     // 5,000 iterations of a body of about 400 nodes: two million nodes evaluated.
-    String sum = String.join(" + ", java.util.Collections.nCopies(200, "i"));
-    assertLimitError(statusOf("spec.many.all(i, " + sum + " >= 0)", widget()), "cost limit exceeded");
-    assertEquals(Status.Current, statusOf("spec.items.all(i, " + sum + " >= 0)", widget()).status());
+    String sum = String.join(" + ", Collections.nCopies(200, "i"));
+    assertLimitError(
+        statusOf("spec.many.all(i, " + sum + " >= 0)", widget()), "cost limit exceeded");
+    assertEquals(
+        Status.Current, statusOf("spec.items.all(i, " + sum + " >= 0)", widget()).status());
   }
 
   @Test
@@ -206,8 +212,11 @@ class CelLimitsTest {
     InvalidHealthCheckException error =
         assertThrows(InvalidHealthCheckException.class, () -> statusOf(tooLong, widget()));
     assertTrue(
-        error.getMessage().contains("failed to parse the expression Current: the expression is 4097"
-            + " characters long, more than the limit of 4096 characters"),
+        error
+            .getMessage()
+            .contains(
+                "failed to parse the expression Current: the expression is 4097"
+                    + " characters long, more than the limit of 4096 characters"),
         error::getMessage);
     assertTrue(error.getMessage().length() < 300, "the expression is not quoted");
   }

@@ -14,7 +14,12 @@ final class ConformanceTally {
    * @param knownDifference why Capstan deliberately answers otherwise for this example, or null
    */
   record Outcome(
-      String id, String kindKey, boolean covered, String expected, ResourceStatus actual, String knownDifference) {
+      String id,
+      String kindKey,
+      boolean covered,
+      String expected,
+      ResourceStatus actual,
+      String knownDifference) {
     boolean agrees() {
       return actual.status().name().equals(expected);
     }

@@ -20,14 +20,18 @@ class CrdExpressionLengthTest {
   @Test
   void everyCelFieldOfTheKustomizationCrdHasTheCompileLengthLimitAsMaxLength() throws Exception {
     Path crd = RepoRoot.find().orElseThrow().resolve(CRD);
-    JsonNode versions = new ObjectMapper().valueToTree(new BoundedYaml().readOne(Files.readString(crd))).at("/spec/versions");
+    JsonNode versions =
+        new ObjectMapper()
+            .valueToTree(new BoundedYaml().readOne(Files.readString(crd)))
+            .at("/spec/versions");
     assertFalse(versions.isEmpty(), "no versions in " + crd);
     int limit = CelLimits.DEFAULT.maxExpressionLength();
     for (JsonNode version : versions) {
       JsonNode spec = version.at("/schema/openAPIV3Schema/properties/spec/properties");
       JsonNode exprs = spec.at("/healthCheckExprs/items/properties");
       for (String field : new String[] {"current", "inProgress", "failed"}) {
-        assertEquals(limit, exprs.at("/" + field + "/maxLength").asInt(), "healthCheckExprs[]." + field);
+        assertEquals(
+            limit, exprs.at("/" + field + "/maxLength").asInt(), "healthCheckExprs[]." + field);
       }
       assertEquals(
           limit, spec.at("/dependsOn/items/properties/readyExpr/maxLength").asInt(), "readyExpr");

@@ -27,7 +27,8 @@ final class Fixtures {
         throw new IllegalStateException("missing test resource " + resource);
       }
       List<Map<String, Object>> documents = new ArrayList<>();
-      for (BoundedYaml.Document doc : new BoundedYaml().readAll(new String(in.readAllBytes(), UTF_8))) {
+      for (BoundedYaml.Document doc :
+          new BoundedYaml().readAll(new String(in.readAllBytes(), UTF_8))) {
         if (doc.value() != null) {
           documents.add((Map<String, Object>) doc.value());
         }

@@ -17,13 +17,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * How the generic layer alone would do on every example of {@code crd-examples.jsonl}: the library
- * is left out, so each custom resource is treated as a kind nobody wrote a rule for. No rule of
- * the generic layer was written from these examples, so this is an estimate of how it does on
- * kinds it has never seen. Most examples the generic layer cannot get right are objects without a
- * status (the fixtures expect InProgress, kstatus's default says Current, and Capstan keeps
- * kstatus's answer for kinds without a rule) or kinds that report health in fields of their own;
- * so two figures: the raw agreement must not fall below {@value #MIN_AGREEMENT}, and where one of
- * the generic layer's own steps (conditions, condition generations, status vocabulary) decided,
+ * is left out, so each custom resource is treated as a kind nobody wrote a rule for. No rule of the
+ * generic layer was written from these examples, so this is an estimate of how it does on kinds it
+ * has never seen. Most examples the generic layer cannot get right are objects without a status
+ * (the fixtures expect InProgress, kstatus's default says Current, and Capstan keeps kstatus's
+ * answer for kinds without a rule) or kinds that report health in fields of their own; so two
+ * figures: the raw agreement must not fall below {@value #MIN_AGREEMENT}, and where one of the
+ * generic layer's own steps (conditions, condition generations, status vocabulary) decided,
  * agreement must reach {@value #MIN_SIGNAL_AGREEMENT}. {@code -Dcapstan.listDisagreements=true}
  * lists every example that disagrees.
  */
@@ -38,7 +38,8 @@ class GenericLayerConformanceTest {
   void genericLayerAloneAgreesWithMostExamples() throws IOException {
     Optional<Path> file = HealthFixtures.find(BuiltinLibraryConformanceTest.FIXTURE);
     assumeTrue(file.isPresent() || HealthFixtures.inCi(), "skipped: no fixture file");
-    HealthEvaluator generic = HealthEvaluator.create(List.of(), BuiltinLibrary.none(), Fixtures.CLOCK);
+    HealthEvaluator generic =
+        HealthEvaluator.create(List.of(), BuiltinLibrary.none(), Fixtures.CLOCK);
     Map<String, Integer> confusion = new TreeMap<>();
     Map<String, Integer> byStep = new TreeMap<>();
     int total = 0;
@@ -56,17 +57,29 @@ class GenericLayerConformanceTest {
       total++;
       boolean same = actual.status().name().equals(expected);
       agree += same ? 1 : 0;
-      if (actual.decidedBy() instanceof DecidedBy.Generic g && g.step() != DecidedBy.GenericStep.DEFAULT) {
+      if (actual.decidedBy() instanceof DecidedBy.Generic g
+          && g.step() != DecidedBy.GenericStep.DEFAULT) {
         signalTotal++;
         signalAgree += same ? 1 : 0;
       }
-      byStep.merge(actual.decidedBy().describe() + (same ? " agrees" : " disagrees"), 1, Integer::sum);
+      byStep.merge(
+          actual.decidedBy().describe() + (same ? " agrees" : " disagrees"), 1, Integer::sum);
       if (!same) {
         confusion.merge("expected " + expected + ", got " + actual.status(), 1, Integer::sum);
       }
       if (!same && Boolean.getBoolean("capstan.listDisagreements")) {
-        System.out.println("generic: " + example.get("id") + ": expected " + expected + ", got "
-            + actual.status() + " by " + actual.decidedBy().describe() + " (" + actual.reason() + ")");
+        System.out.println(
+            "generic: "
+                + example.get("id")
+                + ": expected "
+                + expected
+                + ", got "
+                + actual.status()
+                + " by "
+                + actual.decidedBy().describe()
+                + " ("
+                + actual.reason()
+                + ")");
       }
     }
     double agreement = (double) agree / total;
@@ -74,10 +87,13 @@ class GenericLayerConformanceTest {
     confusion.forEach((k, v) -> System.out.println("  " + k + ": " + v));
     byStep.forEach((k, v) -> System.out.println("  " + k + ": " + v));
     double signalAgreement = (double) signalAgree / signalTotal;
-    System.out.printf("decided by a generic step other than the default: %d/%d = %.1f%%%n",
+    System.out.printf(
+        "decided by a generic step other than the default: %d/%d = %.1f%%%n",
         signalAgree, signalTotal, 100 * signalAgreement);
-    assertTrue(agreement >= MIN_AGREEMENT, String.format("generic agreement %.1f%%", 100 * agreement));
-    assertTrue(signalAgreement >= MIN_SIGNAL_AGREEMENT,
+    assertTrue(
+        agreement >= MIN_AGREEMENT, String.format("generic agreement %.1f%%", 100 * agreement));
+    assertTrue(
+        signalAgreement >= MIN_SIGNAL_AGREEMENT,
         String.format("generic steps' agreement %.1f%%", 100 * signalAgreement));
   }
 }

@@ -31,8 +31,13 @@ class GenericLayerTest {
   static Stream<Arguments> cases() {
     return STEP_OF_FILE.keySet().stream()
         .sorted()
-        .flatMap(file -> Fixtures.documents(file).stream().map(doc -> Arguments.of(
-            Named.of(file + ": " + name(doc), doc), STEP_OF_FILE.get(file))));
+        .flatMap(
+            file ->
+                Fixtures.documents(file).stream()
+                    .map(
+                        doc ->
+                            Arguments.of(
+                                Named.of(file + ": " + name(doc), doc), STEP_OF_FILE.get(file))));
   }
 
   @ParameterizedTest

@@ -14,7 +14,13 @@ final class HealthFixtures {
   /** The fixture file, if it exists where CI puts it. */
   static Optional<Path> find(String fileName) {
     return RepoRoot.find()
-        .map(root -> root.resolve("..").resolve("shared").resolve("health-fixtures").resolve(fileName).normalize())
+        .map(
+            root ->
+                root.resolve("..")
+                    .resolve("shared")
+                    .resolve("health-fixtures")
+                    .resolve(fileName)
+                    .normalize())
         .filter(Files::isRegularFile);
   }
 

@@ -20,13 +20,17 @@ class HealthLibraryDocTest {
   @Test
   void committedTableMatchesTheLibrary() throws IOException {
     String expected = HealthLibraryDoc.render(libraryYaml());
-    Path doc = RepoRoot.find().orElseThrow(() -> new IllegalStateException("repository root not found"))
-        .resolve("docs").resolve("health-library.md");
+    Path doc =
+        RepoRoot.find()
+            .orElseThrow(() -> new IllegalStateException("repository root not found"))
+            .resolve("docs")
+            .resolve("health-library.md");
     if (Boolean.getBoolean(UPDATE_PROPERTY)) {
       Files.createDirectories(doc.getParent());
       Files.writeString(doc, expected, StandardCharsets.UTF_8);
     }
-    assertTrue(Files.isRegularFile(doc), doc + " is missing; run with -D" + UPDATE_PROPERTY + "=true");
+    assertTrue(
+        Files.isRegularFile(doc), doc + " is missing; run with -D" + UPDATE_PROPERTY + "=true");
     assertEquals(
         expected,
         Files.readString(doc, StandardCharsets.UTF_8),

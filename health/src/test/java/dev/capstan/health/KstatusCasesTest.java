@@ -20,7 +20,8 @@ class KstatusCasesTest {
       HealthEvaluator.create(List.of(), BuiltinLibrary.none(), Fixtures.CLOCK);
 
   static Stream<Arguments> cases() {
-    return Stream.of("kstatus-workloads.yaml", "kstatus-other-kinds.yaml", "generic-and-bad-input.yaml")
+    return Stream.of(
+            "kstatus-workloads.yaml", "kstatus-other-kinds.yaml", "generic-and-bad-input.yaml")
         .flatMap(file -> Fixtures.documents(file).stream())
         .map(doc -> Arguments.of(Named.of(name(doc), doc)));
   }

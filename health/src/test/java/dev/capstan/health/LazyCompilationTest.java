@@ -29,38 +29,56 @@ class LazyCompilationTest {
     assertTrue(library.covers("example.com/v1", "Broken"), "lookup compiles nothing");
     HealthEvaluator evaluator = HealthEvaluator.create(List.of(), library, Fixtures.CLOCK);
 
-    ResourceStatus good = evaluator.status(Fixtures.yaml("{apiVersion: example.com/v1, kind: Good, status: {ready: true}}"));
+    ResourceStatus good =
+        evaluator.status(
+            Fixtures.yaml("{apiVersion: example.com/v1, kind: Good, status: {ready: true}}"));
     assertEquals(Status.Current, good.status(), good::message);
 
-    ResourceStatus broken = evaluator.status(Fixtures.yaml("{apiVersion: example.com/v1, kind: Broken, status: {ready: true}}"));
+    ResourceStatus broken =
+        evaluator.status(
+            Fixtures.yaml("{apiVersion: example.com/v1, kind: Broken, status: {ready: true}}"));
     assertEquals(Status.Unknown, broken.status());
     assertEquals("InvalidHealthCheck", broken.reason());
-    assertTrue(broken.message().contains("example.com/*/Broken") && broken.message().contains("[1]"), broken::message);
+    assertTrue(
+        broken.message().contains("example.com/*/Broken") && broken.message().contains("[1]"),
+        broken::message);
 
-    InvalidHealthCheckException all = assertThrows(InvalidHealthCheckException.class, library::compileEveryEntry);
+    InvalidHealthCheckException all =
+        assertThrows(InvalidHealthCheckException.class, library::compileEveryEntry);
     assertTrue(all.getMessage().contains("'status.ready =='"), all::getMessage);
-    assertThrows(InvalidHealthCheckException.class, () -> BuiltinLibrary.fromYaml(LIBRARY), "fromYaml compiles eagerly");
+    assertThrows(
+        InvalidHealthCheckException.class,
+        () -> BuiltinLibrary.fromYaml(LIBRARY),
+        "fromYaml compiles eagerly");
   }
 
   @Test
   void concurrentFirstUsesCompileOnceAndShareTheResult() throws Exception {
     AtomicInteger compilations = new AtomicInteger();
-    CelHealthCheck compiled = BuiltinLibrary.fromYaml(
-        "- {apiVersion: example.com/*, kind: Good, current: 'true'}").registry().find("example.com/v1", "Good").get();
-    LazyHealthCheck lazy = new LazyHealthCheck(compiled.entry(), () -> {
-      compilations.incrementAndGet();
-      return compiled;
-    });
+    CelHealthCheck compiled =
+        BuiltinLibrary.fromYaml("- {apiVersion: example.com/*, kind: Good, current: 'true'}")
+            .registry()
+            .find("example.com/v1", "Good")
+            .get();
+    LazyHealthCheck lazy =
+        new LazyHealthCheck(
+            compiled.entry(),
+            () -> {
+              compilations.incrementAndGet();
+              return compiled;
+            });
     int threads = 8;
     CountDownLatch start = new CountDownLatch(1);
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       List<Future<CelHealthCheck>> results = new ArrayList<>();
       for (int i = 0; i < threads; i++) {
-        results.add(pool.submit(() -> {
-          start.await();
-          return lazy.get();
-        }));
+        results.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  return lazy.get();
+                }));
       }
       start.countDown();
       for (Future<CelHealthCheck> result : results) {
@@ -75,10 +93,13 @@ class LazyCompilationTest {
   @Test
   void aCompileErrorIsKeptAndReportedOnEveryUse() {
     AtomicInteger compilations = new AtomicInteger();
-    LazyHealthCheck lazy = new LazyHealthCheck(new HealthCheckExpr("example.com/*", "Broken", "x", "", ""), () -> {
-      compilations.incrementAndGet();
-      throw new InvalidHealthCheckException("example.com/*/Broken: does not compile");
-    });
+    LazyHealthCheck lazy =
+        new LazyHealthCheck(
+            new HealthCheckExpr("example.com/*", "Broken", "x", "", ""),
+            () -> {
+              compilations.incrementAndGet();
+              throw new InvalidHealthCheckException("example.com/*/Broken: does not compile");
+            });
     assertThrows(InvalidHealthCheckException.class, lazy::get);
     InvalidHealthCheckException again = assertThrows(InvalidHealthCheckException.class, lazy::get);
     assertEquals("example.com/*/Broken: does not compile", again.getMessage());

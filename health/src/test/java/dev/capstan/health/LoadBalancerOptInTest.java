@@ -13,26 +13,35 @@ import org.junit.jupiter.api.Test;
  */
 class LoadBalancerOptInTest {
   /** The entry docs/health-library.md gives, verbatim. */
-  static final HealthCheckExpr KSTATUS_SERVICE = new HealthCheckExpr("v1", "Service",
-      "!has(spec.type) || spec.type != 'LoadBalancer' || (has(spec.clusterIP) && spec.clusterIP != '')",
-      null, null);
+  static final HealthCheckExpr KSTATUS_SERVICE =
+      new HealthCheckExpr(
+          "v1",
+          "Service",
+          "!has(spec.type) || spec.type != 'LoadBalancer' || (has(spec.clusterIP) && spec.clusterIP"
+              + " != '')",
+          null,
+          null);
 
-  private static final Map<String, Object> NO_ADDRESS = Fixtures.yaml(
-      "{apiVersion: v1, kind: Service, metadata: {name: lb}, spec: {type: LoadBalancer, clusterIP: 10.0.0.7},"
-          + " status: {loadBalancer: {}}}");
-  private static final Map<String, Object> NO_CLUSTER_IP = Fixtures.yaml(
-      "{apiVersion: v1, kind: Service, metadata: {name: lb}, spec: {type: LoadBalancer}}");
+  private static final Map<String, Object> NO_ADDRESS =
+      Fixtures.yaml(
+          "{apiVersion: v1, kind: Service, metadata: {name: lb}, spec: {type: LoadBalancer,"
+              + " clusterIP: 10.0.0.7}, status: {loadBalancer: {}}}");
+  private static final Map<String, Object> NO_CLUSTER_IP =
+      Fixtures.yaml(
+          "{apiVersion: v1, kind: Service, metadata: {name: lb}, spec: {type: LoadBalancer}}");
 
   @Test
   void byDefaultALoadBalancerWithoutAnAddressIsInProgress() {
-    ResourceStatus status = HealthEvaluator.create(List.of(), BuiltinLibrary.load(), Fixtures.CLOCK).status(NO_ADDRESS);
+    ResourceStatus status =
+        HealthEvaluator.create(List.of(), BuiltinLibrary.load(), Fixtures.CLOCK).status(NO_ADDRESS);
     assertEquals(Status.InProgress, status.status());
     assertEquals("NoLoadBalancerAddress", status.reason());
   }
 
   @Test
   void theDocumentedEntryGivesKstatusAnswer() {
-    HealthEvaluator kstatusLike = HealthEvaluator.create(List.of(KSTATUS_SERVICE), BuiltinLibrary.load(), Fixtures.CLOCK);
+    HealthEvaluator kstatusLike =
+        HealthEvaluator.create(List.of(KSTATUS_SERVICE), BuiltinLibrary.load(), Fixtures.CLOCK);
     ResourceStatus status = kstatusLike.status(NO_ADDRESS);
     assertEquals(Status.Current, status.status());
     assertEquals(new DecidedBy.UserCel("v1/Service"), status.decidedBy());

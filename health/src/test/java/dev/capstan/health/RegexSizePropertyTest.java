@@ -28,9 +28,39 @@ class RegexSizePropertyTest {
   Arbitrary<String> patterns() {
     Arbitrary<String> tokens =
         Arbitraries.of(
-            "a", "b", "x", ".", "^", "$", "\\d", "\\w", "\\pL", "\\p{Greek}", "\\Qa*\\E", "[a-z]",
-            "[^]x]", "[[:alpha:]]", "(", ")", "(?:", "(?i)", "(?P<n>", "|", "*", "+", "?", "*?",
-            "{2}", "{1,3}", "{2,}", "{0,5}", "{", "}", ",", "\\.", "\\x{41}");
+            "a",
+            "b",
+            "x",
+            ".",
+            "^",
+            "$",
+            "\\d",
+            "\\w",
+            "\\pL",
+            "\\p{Greek}",
+            "\\Qa*\\E",
+            "[a-z]",
+            "[^]x]",
+            "[[:alpha:]]",
+            "(",
+            ")",
+            "(?:",
+            "(?i)",
+            "(?P<n>",
+            "|",
+            "*",
+            "+",
+            "?",
+            "*?",
+            "{2}",
+            "{1,3}",
+            "{2,}",
+            "{0,5}",
+            "{",
+            "}",
+            ",",
+            "\\.",
+            "\\x{41}");
     return tokens.list().ofMinSize(1).ofMaxSize(12).map(list -> String.join("", list));
   }
 }

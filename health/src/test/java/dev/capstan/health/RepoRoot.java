@@ -11,7 +11,10 @@ final class RepoRoot {
 
   private RepoRoot() {}
 
-  /** The system property if set, else the nearest ancestor of the working directory holding the root pom. */
+  /**
+   * The system property if set, else the nearest ancestor of the working directory holding the root
+   * pom.
+   */
   static Optional<Path> find() {
     String configured = System.getProperty(PROPERTY);
     if (configured != null && !configured.isBlank()) {

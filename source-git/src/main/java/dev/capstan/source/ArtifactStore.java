@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
@@ -12,6 +13,9 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.Optional;
@@ -33,24 +37,23 @@ import org.slf4j.LoggerFactory;
  * </pre>
  *
  * A tree is written under tmp/ and renamed into place, so a reader sees either the previous
- * artifact or the complete new one. Publishing and garbage collection hold one lock, so a
- * tree just renamed into place is never collected before its state names it.
+ * artifact or the complete new one. Publishing and garbage collection hold one lock, so a tree just
+ * renamed into place is never collected before its state names it.
  */
 final class ArtifactStore {
 
   private static final Logger LOG = LoggerFactory.getLogger(ArtifactStore.class);
 
   /** A tree still being written after this long was left behind by a stopped process. */
-  static final java.time.Duration ABANDONED_AFTER = java.time.Duration.ofHours(1);
+  static final Duration ABANDONED_AFTER = Duration.ofHours(1);
 
-  private static final Pattern DIGEST =
-      Pattern.compile("sha256:[0-9a-f]{64}");
+  private static final Pattern DIGEST = Pattern.compile("sha256:[0-9a-f]{64}");
 
   private final Path root;
-  private final java.time.Clock clock;
+  private final Clock clock;
   private final Object publishLock = new Object();
 
-  ArtifactStore(Path root, java.time.Clock clock) {
+  ArtifactStore(Path root, Clock clock) {
     this.root = root.toAbsolutePath().normalize();
     this.clock = clock;
   }
@@ -74,8 +77,14 @@ final class ArtifactStore {
   Optional<StoredArtifact> artifactOf(StoredState state) {
     Path dir = artifactDir(state.digest());
     return Files.isDirectory(dir)
-        ? Optional.of(new StoredArtifact(state.revision(), state.digest(), dir, state.lastUpdateTime(),
-            state.verified(), state.included()))
+        ? Optional.of(
+            new StoredArtifact(
+                state.revision(),
+                state.digest(),
+                dir,
+                state.lastUpdateTime(),
+                state.verified(),
+                state.included()))
         : Optional.empty();
   }
 
@@ -87,8 +96,8 @@ final class ArtifactStore {
   }
 
   /**
-   * Moves the exported tree into place (or drops it when that digest is already stored),
-   * records the new state, and collects artifacts no source refers to any more.
+   * Moves the exported tree into place (or drops it when that digest is already stored), records
+   * the new state, and collects artifacts no source refers to any more.
    */
   StoredArtifact publish(String key, Path exported, StoredState state) throws IOException {
     Path target = artifactDir(state.digest());
@@ -103,8 +112,13 @@ final class ArtifactStore {
       state.write(sourceDir(key).resolve("state"));
       collectGarbage();
     }
-    return new StoredArtifact(state.revision(), state.digest(), target, state.lastUpdateTime(),
-        state.verified(), state.included());
+    return new StoredArtifact(
+        state.revision(),
+        state.digest(),
+        target,
+        state.lastUpdateTime(),
+        state.verified(),
+        state.included());
   }
 
   /** Deletes artifacts that are neither the current nor the previous one of any source. */
@@ -114,11 +128,13 @@ final class ArtifactStore {
       Path sources = root.resolve("sources");
       if (Files.isDirectory(sources)) {
         try (Stream<Path> dirs = Files.list(sources)) {
-          dirs.map(d -> StoredState.read(d.resolve("state"))).flatMap(Optional::stream)
-              .forEach(s -> {
-                live.add(hexOf(s.digest()));
-                s.previous().ifPresent(p -> live.add(hexOf(p)));
-              });
+          dirs.map(d -> StoredState.read(d.resolve("state")))
+              .flatMap(Optional::stream)
+              .forEach(
+                  s -> {
+                    live.add(hexOf(s.digest()));
+                    s.previous().ifPresent(p -> live.add(hexOf(p)));
+                  });
         }
       }
       deleteAbandonedTempDirs();
@@ -142,7 +158,7 @@ final class ArtifactStore {
     if (!Files.isDirectory(tmp)) {
       return;
     }
-    java.time.Instant cutoff = clock.instant().minus(ABANDONED_AFTER);
+    Instant cutoff = clock.instant().minus(ABANDONED_AFTER);
     try (Stream<Path> dirs = Files.list(tmp)) {
       for (Path dir : dirs.toList()) {
         if (Files.getLastModifiedTime(dir).toInstant().isBefore(cutoff)) {
@@ -155,30 +171,33 @@ final class ArtifactStore {
 
   /** Deletes a directory tree without following symlinks out of it. */
   static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+    if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
       return;
     }
-    Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-        Files.deleteIfExists(file);
-        return FileVisitResult.CONTINUE;
-      }
+    Files.walkFileTree(
+        dir,
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
+              throws IOException {
+            Files.deleteIfExists(file);
+            return FileVisitResult.CONTINUE;
+          }
 
-      @Override
-      public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-        if (e instanceof NoSuchFileException) {
-          return FileVisitResult.CONTINUE;
-        }
-        throw e;
-      }
+          @Override
+          public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+            if (e instanceof NoSuchFileException) {
+              return FileVisitResult.CONTINUE;
+            }
+            throw e;
+          }
 
-      @Override
-      public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-        Files.deleteIfExists(d);
-        return FileVisitResult.CONTINUE;
-      }
-    });
+          @Override
+          public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+            Files.deleteIfExists(d);
+            return FileVisitResult.CONTINUE;
+          }
+        });
   }
 
   static void deleteQuietly(Path dir) {
@@ -189,7 +208,9 @@ final class ArtifactStore {
     }
   }
 
-  /** Whether {@code digest} names a tree this store could hold: {@code sha256:} and 64 hex digits. */
+  /**
+   * Whether {@code digest} names a tree this store could hold: {@code sha256:} and 64 hex digits.
+   */
   static boolean isDigest(String digest) {
     return digest != null && DIGEST.matcher(digest).matches();
   }
@@ -213,8 +234,9 @@ final class ArtifactStore {
 
   static String sha256Hex(String text) {
     try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-          .digest(text.getBytes(StandardCharsets.UTF_8)));
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is required of every Java runtime", e);
     }

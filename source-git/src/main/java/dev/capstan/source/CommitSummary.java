@@ -15,9 +15,11 @@ import org.eclipse.jgit.revwalk.RevCommit;
  * @param time when the author made it
  * @param subject the message's first line
  */
-public record CommitSummary(String commitId, String author, String email, Instant time, String subject) {
+public record CommitSummary(
+    String commitId, String author, String email, Instant time, String subject) {
   /** Characters kept of the subject; the rest is cut and marked with an ellipsis. */
   public static final int MAX_SUBJECT = 200;
+
   /** Characters kept of the author's name and of the address. */
   public static final int MAX_NAME = 100;
 
@@ -30,8 +32,11 @@ public record CommitSummary(String commitId, String author, String email, Instan
 
   static CommitSummary of(RevCommit commit) {
     PersonIdent who = commit.getAuthorIdent();
-    return new CommitSummary(commit.name(), who == null ? "" : who.getName(),
-        who == null ? "" : who.getEmailAddress(), who == null ? null : who.getWhenAsInstant(),
+    return new CommitSummary(
+        commit.name(),
+        who == null ? "" : who.getName(),
+        who == null ? "" : who.getEmailAddress(),
+        who == null ? null : who.getWhenAsInstant(),
         commit.getFullMessage());
   }
 
@@ -54,8 +59,11 @@ public record CommitSummary(String commitId, String author, String email, Instan
     for (int i = 0; i < text.length() && count < max; ) {
       int cp = text.codePointAt(i);
       int type = Character.getType(cp);
-      boolean invisible = Character.isISOControl(cp) || type == Character.FORMAT
-          || type == Character.LINE_SEPARATOR || type == Character.PARAGRAPH_SEPARATOR;
+      boolean invisible =
+          Character.isISOControl(cp)
+              || type == Character.FORMAT
+              || type == Character.LINE_SEPARATOR
+              || type == Character.PARAGRAPH_SEPARATOR;
       out.appendCodePoint(invisible ? ' ' : cp);
       count++;
       i += Character.charCount(cp);

@@ -5,9 +5,9 @@ import java.util.Map;
 
 /**
  * The credentials in a Secret's data, under the keys GitRepository Secrets use: {@code
- * username}/{@code password} and {@code bearerToken} for HTTP(S); {@code identity} (a private
- * key), {@code identity.pub}, {@code known_hosts} and optional {@code password} or {@code
- * passphrase} (the key's passphrase) for SSH.
+ * username}/{@code password} and {@code bearerToken} for HTTP(S); {@code identity} (a private key),
+ * {@code identity.pub}, {@code known_hosts} and optional {@code password} or {@code passphrase}
+ * (the key's passphrase) for SSH.
  */
 record Credentials(
     String username,

@@ -1,8 +1,11 @@
 package dev.capstan.source;
 
+import java.io.EOFException;
+import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
+import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.util.Locale;
@@ -25,9 +28,12 @@ final class FailureClassifier {
         return FailureReason.GIT_OPERATION_FAILED;
       }
       String m = t.getMessage() == null ? "" : t.getMessage().toLowerCase(Locale.ROOT);
-      if (m.contains("not authorized") || m.contains("authentication is required")
-          || m.contains("auth fail") || m.contains("authentication failed")
-          || m.contains("no more authentication methods") || m.contains("cannot log in")
+      if (m.contains("not authorized")
+          || m.contains("authentication is required")
+          || m.contains("auth fail")
+          || m.contains("authentication failed")
+          || m.contains("no more authentication methods")
+          || m.contains("cannot log in")
           || m.contains("403 forbidden")) {
         return FailureReason.AUTHENTICATION_FAILED;
       }
@@ -39,28 +45,36 @@ final class FailureClassifier {
   }
 
   /**
-   * Whether another attempt may succeed: network trouble yes; refused credentials, missing
-   * refs and bad input no.
+   * Whether another attempt may succeed: network trouble yes; refused credentials, missing refs and
+   * bad input no.
    */
   static boolean isTransient(Throwable error) {
     if (error instanceof SourceException) {
       return false;
     }
     for (Throwable t = error; t != null; t = t.getCause()) {
-      if (t instanceof ConnectException || t instanceof NoRouteToHostException
-          || t instanceof UnknownHostException || t instanceof InterruptedIOException
-          || t instanceof java.net.SocketException || t instanceof java.io.EOFException) {
+      if (t instanceof ConnectException
+          || t instanceof NoRouteToHostException
+          || t instanceof UnknownHostException
+          || t instanceof InterruptedIOException
+          || t instanceof SocketException
+          || t instanceof EOFException) {
         return true;
       }
       if (t instanceof NoRemoteRepositoryException) {
         return false;
       }
       String m = t.getMessage() == null ? "" : t.getMessage().toLowerCase(Locale.ROOT);
-      if (m.contains("connection refused") || m.contains("connection reset")
-          || m.contains("timed out") || m.contains("502 bad gateway")
-          || m.contains("503 service unavailable") || m.contains("504 gateway time")
-          || m.contains("unknown host") || m.contains("closed by")
-          || m.contains("premature eof") || m.contains("broken pipe")) {
+      if (m.contains("connection refused")
+          || m.contains("connection reset")
+          || m.contains("timed out")
+          || m.contains("502 bad gateway")
+          || m.contains("503 service unavailable")
+          || m.contains("504 gateway time")
+          || m.contains("unknown host")
+          || m.contains("closed by")
+          || m.contains("premature eof")
+          || m.contains("broken pipe")) {
         return true;
       }
     }
@@ -69,7 +83,8 @@ final class FailureClassifier {
 
   private static boolean isNetworkLike(Throwable error) {
     for (Throwable t = error; t != null; t = t.getCause()) {
-      if (t instanceof java.io.IOException && !(t instanceof NoRemoteRepositoryException)
+      if (t instanceof IOException
+          && !(t instanceof NoRemoteRepositoryException)
           && t.getClass().getName().startsWith("java.net")) {
         return true;
       }
@@ -81,7 +96,8 @@ final class FailureClassifier {
   static String detailOf(Throwable error) {
     String detail = error.getMessage();
     for (Throwable t = error.getCause(); t != null; t = t.getCause()) {
-      if (t.getMessage() != null && !t.getMessage().isBlank()
+      if (t.getMessage() != null
+          && !t.getMessage().isBlank()
           && (detail == null || !detail.contains(t.getMessage()))) {
         detail = detail == null ? t.getMessage() : detail + ": " + t.getMessage();
       }

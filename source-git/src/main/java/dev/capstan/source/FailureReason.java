@@ -3,8 +3,8 @@ package dev.capstan.source;
 /** Why a fetch failed; {@link #conditionReason()} is the reason written on the Ready condition. */
 public enum FailureReason {
   /**
-   * The URL is malformed, uses a scheme the source does not allow, or would carry credentials
-   * over plain http.
+   * The URL is malformed, uses a scheme the source does not allow, or would carry credentials over
+   * plain http.
    */
   INVALID_URL("URLInvalid", true),
   /** The ref is unusable as given, e.g. an invalid semver range or a malformed commit id. */

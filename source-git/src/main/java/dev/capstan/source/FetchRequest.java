@@ -20,8 +20,8 @@ import java.util.Objects;
  * @param includes other sources' artifacts to copy into the artifact, in order
  * @param sparseCheckout directories that go into the artifact; all when empty
  * @param recurseSubmodules whether submodules are fetched into the artifact
- * @param proxy the data of the proxy Secret ({@code address}, optional {@code username} and
- *     {@code password}); empty for a direct connection
+ * @param proxy the data of the proxy Secret ({@code address}, optional {@code username} and {@code
+ *     password}); empty for a direct connection
  */
 public record FetchRequest(
     String key,
@@ -46,8 +46,13 @@ public record FetchRequest(
     proxy = proxy == null ? Map.of() : Map.copyOf(proxy);
   }
 
-  public FetchRequest(String key, String url, GitRef ref, Map<String, byte[]> secretData,
-      String ignore, Duration timeout) {
+  public FetchRequest(
+      String key,
+      String url,
+      GitRef ref,
+      Map<String, byte[]> secretData,
+      String ignore,
+      Duration timeout) {
     this(key, url, ref, secretData, ignore, timeout, null, null, null, false, null);
   }
 
@@ -56,54 +61,153 @@ public record FetchRequest(
   }
 
   public FetchRequest withSecret(Map<String, byte[]> data) {
-    return new FetchRequest(key, url, ref, data, ignore, timeout, verification, includes,
-        sparseCheckout, recurseSubmodules, proxy);
+    return new FetchRequest(
+        key,
+        url,
+        ref,
+        data,
+        ignore,
+        timeout,
+        verification,
+        includes,
+        sparseCheckout,
+        recurseSubmodules,
+        proxy);
   }
 
   public FetchRequest withIgnore(String rules) {
-    return new FetchRequest(key, url, ref, secretData, rules, timeout, verification, includes,
-        sparseCheckout, recurseSubmodules, proxy);
+    return new FetchRequest(
+        key,
+        url,
+        ref,
+        secretData,
+        rules,
+        timeout,
+        verification,
+        includes,
+        sparseCheckout,
+        recurseSubmodules,
+        proxy);
   }
 
   public FetchRequest withTimeout(Duration t) {
-    return new FetchRequest(key, url, ref, secretData, ignore, t, verification, includes,
-        sparseCheckout, recurseSubmodules, proxy);
+    return new FetchRequest(
+        key,
+        url,
+        ref,
+        secretData,
+        ignore,
+        t,
+        verification,
+        includes,
+        sparseCheckout,
+        recurseSubmodules,
+        proxy);
   }
 
   public FetchRequest withRef(GitRef r) {
-    return new FetchRequest(key, url, r, secretData, ignore, timeout, verification, includes,
-        sparseCheckout, recurseSubmodules, proxy);
+    return new FetchRequest(
+        key,
+        url,
+        r,
+        secretData,
+        ignore,
+        timeout,
+        verification,
+        includes,
+        sparseCheckout,
+        recurseSubmodules,
+        proxy);
   }
 
   public FetchRequest withVerification(Verification v) {
-    return new FetchRequest(key, url, ref, secretData, ignore, timeout, v, includes,
-        sparseCheckout, recurseSubmodules, proxy);
+    return new FetchRequest(
+        key,
+        url,
+        ref,
+        secretData,
+        ignore,
+        timeout,
+        v,
+        includes,
+        sparseCheckout,
+        recurseSubmodules,
+        proxy);
   }
 
   public FetchRequest withIncludes(List<Inclusion> i) {
-    return new FetchRequest(key, url, ref, secretData, ignore, timeout, verification, i,
-        sparseCheckout, recurseSubmodules, proxy);
+    return new FetchRequest(
+        key,
+        url,
+        ref,
+        secretData,
+        ignore,
+        timeout,
+        verification,
+        i,
+        sparseCheckout,
+        recurseSubmodules,
+        proxy);
   }
 
   public FetchRequest withSparseCheckout(List<String> dirs) {
-    return new FetchRequest(key, url, ref, secretData, ignore, timeout, verification, includes,
-        dirs, recurseSubmodules, proxy);
+    return new FetchRequest(
+        key,
+        url,
+        ref,
+        secretData,
+        ignore,
+        timeout,
+        verification,
+        includes,
+        dirs,
+        recurseSubmodules,
+        proxy);
   }
 
   public FetchRequest withRecurseSubmodules(boolean recurse) {
-    return new FetchRequest(key, url, ref, secretData, ignore, timeout, verification, includes,
-        sparseCheckout, recurse, proxy);
+    return new FetchRequest(
+        key,
+        url,
+        ref,
+        secretData,
+        ignore,
+        timeout,
+        verification,
+        includes,
+        sparseCheckout,
+        recurse,
+        proxy);
   }
 
   public FetchRequest withProxy(Map<String, byte[]> data) {
-    return new FetchRequest(key, url, ref, secretData, ignore, timeout, verification, includes,
-        sparseCheckout, recurseSubmodules, data);
+    return new FetchRequest(
+        key,
+        url,
+        ref,
+        secretData,
+        ignore,
+        timeout,
+        verification,
+        includes,
+        sparseCheckout,
+        recurseSubmodules,
+        data);
   }
 
   @Override
   public String toString() {
     // Never print secret values.
-    return "FetchRequest[key=" + key + ", url=" + Redaction.scrubUrl(url) + ", ref=" + ref.describe()
-        + ", secretKeys=" + secretData.keySet() + ", proxyKeys=" + proxy.keySet() + "]";
+    return "FetchRequest[key="
+        + key
+        + ", url="
+        + Redaction.scrubUrl(url)
+        + ", ref="
+        + ref.describe()
+        + ", secretKeys="
+        + secretData.keySet()
+        + ", proxyKeys="
+        + proxy.keySet()
+        + "]";
   }
 }

@@ -1,10 +1,10 @@
 package dev.capstan.source;
 
 /**
- * The Git reference to fetch, with the field names of {@code GitRepository.spec.ref}. When
- * several are set, the most specific wins: commit, then name, then semver, then tag, then
- * branch. A commit may be combined with a branch, which then names the revision. With none set,
- * the remote's default branch (its {@code HEAD}) is fetched.
+ * The Git reference to fetch, with the field names of {@code GitRepository.spec.ref}. When several
+ * are set, the most specific wins: commit, then name, then semver, then tag, then branch. A commit
+ * may be combined with a branch, which then names the revision. With none set, the remote's default
+ * branch (its {@code HEAD}) is fetched.
  */
 public record GitRef(String branch, String tag, String semver, String name, String commit) {
 
@@ -47,7 +47,9 @@ public record GitRef(String branch, String tag, String semver, String name, Stri
   /** A short human description for messages, e.g. {@code branch 'main'}. */
   public String describe() {
     if (commit != null) {
-      return branch == null ? "commit '" + commit + "'" : "commit '" + commit + "' on branch '" + branch + "'";
+      return branch == null
+          ? "commit '" + commit + "'"
+          : "commit '" + commit + "' on branch '" + branch + "'";
     }
     if (name != null) {
       return "ref '" + name + "'";

@@ -12,7 +12,9 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.errors.IncorrectObjectTypeException;
 import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevWalk;
 import org.eclipse.jgit.transport.RefSpec;
@@ -22,12 +24,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Fetches Git refs into a content-addressed artifact store.
  *
- * <p>A fetch lists the remote's refs first; when the ref still points where it did for the
- * stored artifact, nothing is fetched or written. Otherwise the needed objects are fetched into
- * a per-source bare repository cache (shallow where the ref allows), the commit's tree is
- * exported with ignore rules applied, and the result is published atomically. Failures never
- * touch the last good artifact. Fetches of one source are serialized; different sources run in
- * parallel.
+ * <p>A fetch lists the remote's refs first; when the ref still points where it did for the stored
+ * artifact, nothing is fetched or written. Otherwise the needed objects are fetched into a
+ * per-source bare repository cache (shallow where the ref allows), the commit's tree is exported
+ * with ignore rules applied, and the result is published atomically. Failures never touch the last
+ * good artifact. Fetches of one source are serialized; different sources run in parallel.
  */
 public final class GitSource {
 
@@ -42,9 +43,9 @@ public final class GitSource {
 
   /**
    * Lets the JDK answer an https tunnel's (CONNECT's) proxy challenge with Basic auth, which it
-   * refuses by default; call it at the start of {@code main}, before any HTTP connection, since
-   * the JDK reads the setting once. Safe: it only permits Basic for tunnels; the only credentials
-   * the JDK could send are those of a fetch's own proxy Secret, from an authenticator set on that
+   * refuses by default; call it at the start of {@code main}, before any HTTP connection, since the
+   * JDK reads the setting once. Safe: it only permits Basic for tunnels; the only credentials the
+   * JDK could send are those of a fetch's own proxy Secret, from an authenticator set on that
    * fetch's connections alone (no default authenticator is ever set).
    */
   public static void allowBasicProxyCredentialsForTunnels() {
@@ -86,8 +87,9 @@ public final class GitSource {
     }
     ReentrantLock lock = locks.computeIfAbsent(key, k -> new ReentrantLock());
     lock.lock();
-    try (Git git = RepositoryCache.open(store.repositoryDir(key)); RevWalk walk = new RevWalk(git.getRepository())) {
-      var id = org.eclipse.jgit.lib.ObjectId.fromString(commitId);
+    try (Git git = RepositoryCache.open(store.repositoryDir(key));
+        RevWalk walk = new RevWalk(git.getRepository())) {
+      var id = ObjectId.fromString(commitId);
       if (!git.getRepository().getObjectDatabase().has(id)) {
         return Optional.empty();
       }
@@ -110,8 +112,10 @@ public final class GitSource {
   }
 
   private FetchResult fetchLocked(FetchRequest request) {
-    Instant deadline = clock.instant()
-        .plus(request.timeout() != null ? request.timeout() : options.defaultTimeout());
+    Instant deadline =
+        clock
+            .instant()
+            .plus(request.timeout() != null ? request.timeout() : options.defaultTimeout());
     TransportSetup setup = null;
     try {
       RemoteUrl url = RemoteUrl.parse(request.url(), options.allowedSchemes());
@@ -120,8 +124,14 @@ public final class GitSource {
         OpenPgpVerifier.of(request.verification().keys()); // an unusable key fails before any I/O
       }
       SparseCheckout.of(request.sparseCheckout());
-      setup = TransportSetup.create(url, request.secretData(), sshHome().toFile(),
-          options.credentialsOverPlainHttp(), request.proxy(), proxyAuthenticators);
+      setup =
+          TransportSetup.create(
+              url,
+              request.secretData(),
+              sshHome().toFile(),
+              options.credentialsOverPlainHttp(),
+              request.proxy(),
+              proxyAuthenticators);
       return fetchWith(request, url, setup, deadline);
     } catch (Exception | LinkageError e) {
       return failure(request, e, setup);
@@ -132,17 +142,20 @@ public final class GitSource {
     }
   }
 
-  private FetchResult fetchWith(FetchRequest request, RemoteUrl url, TransportSetup setup,
-      Instant deadline) throws Exception {
-    ResolvedRef resolved = RefResolver.needsNoListing(request.ref())
-        ? RefResolver.commit(request.ref())
-        : RefResolver.resolve(request.ref(), remote.listRefs(url, setup, deadline));
+  private FetchResult fetchWith(
+      FetchRequest request, RemoteUrl url, TransportSetup setup, Instant deadline)
+      throws Exception {
+    ResolvedRef resolved =
+        RefResolver.needsNoListing(request.ref())
+            ? RefResolver.commit(request.ref())
+            : RefResolver.resolve(request.ref(), remote.listRefs(url, setup, deadline));
     String sourceId = sourceId(request);
     Optional<StoredState> state = store.state(request.key());
-    Optional<StoredArtifact> unchanged = state
-        .filter(s -> s.sourceId().equals(sourceId))
-        .filter(s -> s.remoteId().equals(resolved.objectId().name()))
-        .flatMap(store::artifactOf);
+    Optional<StoredArtifact> unchanged =
+        state
+            .filter(s -> s.sourceId().equals(sourceId))
+            .filter(s -> s.remoteId().equals(resolved.objectId().name()))
+            .flatMap(store::artifactOf);
     if (unchanged.isPresent()) {
       return new FetchResult.Unchanged(unchanged.get());
     }
@@ -153,43 +166,87 @@ public final class GitSource {
         long start = System.nanoTime();
         remote.fetch(git, url, refSpecs(resolved), resolved.shallow() ? 1 : 0, setup, deadline);
         RepositoryCache.maintain(git);
-        LOG.debug("fetched {} in {} ms", resolved.fetchRef(), (System.nanoTime() - start) / 1_000_000);
+        LOG.debug(
+            "fetched {} in {} ms", resolved.fetchRef(), (System.nanoTime() - start) / 1_000_000);
       }
       RevCommit commit = commitOf(git, resolved, request.ref());
-      Optional<Verified> verified = request.verification() == null ? Optional.empty()
-          : Optional.of(RevisionVerifier.verify(request.verification(), git.getRepository(),
-              resolved, commit));
-      SubmoduleFetcher.Context submodules = new SubmoduleFetcher.Context(remote, setup, deadline,
-          options.allowedSchemes(), sshHome().toFile(), request.proxy());
+      Optional<Verified> verified =
+          request.verification() == null
+              ? Optional.empty()
+              : Optional.of(
+                  RevisionVerifier.verify(
+                      request.verification(), git.getRepository(), resolved, commit));
+      SubmoduleFetcher.Context submodules =
+          new SubmoduleFetcher.Context(
+              remote,
+              setup,
+              deadline,
+              options.allowedSchemes(),
+              sshHome().toFile(),
+              request.proxy());
       return new FetchResult.Fetched(
           publish(request, git, commit, resolved, sourceId, state, verified, url, submodules));
     }
   }
 
-  private StoredArtifact publish(FetchRequest request, Git git, RevCommit commit, ResolvedRef resolved,
-      String sourceId, Optional<StoredState> previous, Optional<Verified> verified, RemoteUrl url,
-      SubmoduleFetcher.Context context) throws IOException {
+  private StoredArtifact publish(
+      FetchRequest request,
+      Git git,
+      RevCommit commit,
+      ResolvedRef resolved,
+      String sourceId,
+      Optional<StoredState> previous,
+      Optional<Verified> verified,
+      RemoteUrl url,
+      SubmoduleFetcher.Context context)
+      throws IOException {
     Path exported = store.newTempDir();
     long exportStart = System.nanoTime();
-    TreeExporter.Limits limits = new TreeExporter.Limits(options.sizeLimitBytes(), options.entryLimit());
+    TreeExporter.Limits limits =
+        new TreeExporter.Limits(options.sizeLimitBytes(), options.entryLimit());
     try (var reader = git.getRepository().newObjectReader();
-        SubmoduleFetcher submodules = request.recurseSubmodules()
-            ? new SubmoduleFetcher(git, url, commit.getTree(), context) : null) {
-      String treeDigest = TreeExporter.export(reader, commit.getTree(), request.ignore(), exported,
-          limits, SparseCheckout.of(request.sparseCheckout()), submodules);
-      List<IncludedRevision> included = new Includes(store, limits).copy(request.includes(), exported);
-      String digest = included.isEmpty() ? treeDigest
-          : Includes.combine(treeDigest, included, request.includes());
-      LOG.debug("exported {} in {} ms", commit.name(), (System.nanoTime() - exportStart) / 1_000_000);
+        SubmoduleFetcher submodules =
+            request.recurseSubmodules()
+                ? new SubmoduleFetcher(git, url, commit.getTree(), context)
+                : null) {
+      String treeDigest =
+          TreeExporter.export(
+              reader,
+              commit.getTree(),
+              request.ignore(),
+              exported,
+              limits,
+              SparseCheckout.of(request.sparseCheckout()),
+              submodules);
+      List<IncludedRevision> included =
+          new Includes(store, limits).copy(request.includes(), exported);
+      String digest =
+          included.isEmpty()
+              ? treeDigest
+              : Includes.combine(treeDigest, included, request.includes());
+      LOG.debug(
+          "exported {} in {} ms", commit.name(), (System.nanoTime() - exportStart) / 1_000_000);
       String revision = resolved.revision(commit);
-      Instant updated = previous
-          .filter(p -> p.revision().equals(revision) && p.digest().equals(digest))
-          .map(StoredState::lastUpdateTime).orElse(clock.instant());
-      String previousDigest = previous.map(StoredState::digest)
-          .filter(d -> !d.equals(digest)).orElse(previous.flatMap(StoredState::previous)
-              .orElse(null));
-      StoredState next = new StoredState(sourceId, resolved.objectId().name(), revision, digest,
-          updated, previousDigest, verified, included);
+      Instant updated =
+          previous
+              .filter(p -> p.revision().equals(revision) && p.digest().equals(digest))
+              .map(StoredState::lastUpdateTime)
+              .orElse(clock.instant());
+      String previousDigest =
+          previous
+              .map(StoredState::digest)
+              .filter(d -> !d.equals(digest))
+              .orElse(previous.flatMap(StoredState::previous).orElse(null));
+      StoredState next =
+          new StoredState(
+              sourceId,
+              resolved.objectId().name(),
+              revision,
+              digest,
+              updated,
+              previousDigest,
+              verified,
+              included);
       StoredArtifact artifact = store.publish(request.key(), exported, next);
       LOG.info("stored artifact {} for revision {}", digest, revision);
       return artifact;
@@ -202,14 +259,15 @@ public final class GitSource {
     try (RevWalk walk = new RevWalk(git.getRepository())) {
       if (!git.getRepository().getObjectDatabase().has(resolved.objectId())) {
         String where = ref.branch() != null ? " on branch '" + ref.branch() + "'" : "";
-        throw new SourceException(FailureReason.REF_NOT_FOUND,
+        throw new SourceException(
+            FailureReason.REF_NOT_FOUND,
             "commit '" + resolved.objectId().name() + "' does not exist" + where);
       }
       // Peels an annotated tag to its commit.
       return walk.parseCommit(resolved.objectId());
-    } catch (org.eclipse.jgit.errors.IncorrectObjectTypeException e) {
-      throw new SourceException(FailureReason.INVALID_REF,
-          "'" + resolved.objectId().name() + "' is not a commit");
+    } catch (IncorrectObjectTypeException e) {
+      throw new SourceException(
+          FailureReason.INVALID_REF, "'" + resolved.objectId().name() + "' is not a commit");
     }
   }
 
@@ -218,7 +276,8 @@ public final class GitSource {
       return List.of(new RefSpec("+" + resolved.fetchRef() + ":" + resolved.fetchRef()));
     }
     // A bare commit id: fetch every branch and tag, one of which must contain it.
-    return List.of(new RefSpec("+" + Constants.R_HEADS + "*:" + Constants.R_HEADS + "*"),
+    return List.of(
+        new RefSpec("+" + Constants.R_HEADS + "*:" + Constants.R_HEADS + "*"),
         new RefSpec("+" + Constants.R_TAGS + "*:" + Constants.R_TAGS + "*"));
   }
 
@@ -227,36 +286,49 @@ public final class GitSource {
     String detail = FailureClassifier.detailOf(error);
     if (setup != null && setup.rejectedHost() != null) {
       reason = FailureReason.HOST_KEY_REJECTED;
-      detail = "the host key of " + setup.rejectedHost()
-          + " is not listed in the secret's known_hosts";
+      detail =
+          "the host key of " + setup.rejectedHost() + " is not listed in the secret's known_hosts";
     }
     detail = detail.replace(request.url() + ": ", "");
     if (reason == FailureReason.AUTHENTICATION_FAILED) {
-      detail = request.secretData().isEmpty()
-          ? "the remote requires credentials and none were given"
-          : "the remote refused the credentials (" + detail + ")";
+      detail =
+          request.secretData().isEmpty()
+              ? "the remote requires credentials and none were given"
+              : "the remote refused the credentials (" + detail + ")";
     }
     if (setup != null && setup.proxyRefusingCredentials() != null) {
       reason = FailureReason.AUTHENTICATION_FAILED;
-      detail = "the proxy " + setup.proxyRefusingCredentials()
-          + " refused the username and password of the proxy secret (407 Proxy Authentication "
-          + "Required)";
+      detail =
+          "the proxy "
+              + setup.proxyRefusingCredentials()
+              + " refused the username and password of the proxy secret (407 Proxy Authentication "
+              + "Required)";
     }
     if (setup != null && setup.redirectedToAnotherOrigin()) {
       detail += " (the remote redirected to another origin; credentials are never sent there)";
     }
-    String where = error instanceof SourceException && (reason.needsSpecChange()
-        || reason == FailureReason.VERIFICATION_FAILED || reason == FailureReason.INCLUDE_UNAVAILABLE)
-        ? detail
-        : "failed to fetch " + request.ref().describe() + " from '"
-            + Redaction.scrubUrl(request.url()) + "': " + detail;
+    String where =
+        error instanceof SourceException
+                && (reason.needsSpecChange()
+                    || reason == FailureReason.VERIFICATION_FAILED
+                    || reason == FailureReason.INCLUDE_UNAVAILABLE)
+            ? detail
+            : "failed to fetch "
+                + request.ref().describe()
+                + " from '"
+                + Redaction.scrubUrl(request.url())
+                + "': "
+                + detail;
     List<String> secrets = new ArrayList<>(Redaction.textOf(request.secretData().values()));
     secrets.addAll(Redaction.userinfoOf(request.url()));
-    request.proxy().forEach((key, value) -> {
-      if (!key.equals("address")) {
-        secrets.addAll(Redaction.textOf(List.of(value)));
-      }
-    });
+    request
+        .proxy()
+        .forEach(
+            (key, value) -> {
+              if (!key.equals("address")) {
+                secrets.addAll(Redaction.textOf(List.of(value)));
+              }
+            });
     String message = Redaction.scrub(where, secrets);
     LOG.warn("{}: {}", reason.conditionReason(), message);
     return new FetchResult.Failed(reason, message, lastArtifact(request.key()));
@@ -268,16 +340,32 @@ public final class GitSource {
 
   private static String sourceId(FetchRequest request) {
     GitRef r = request.ref();
-    StringBuilder content = new StringBuilder(String.join("\n", request.url(), String.valueOf(r.branch()),
-        String.valueOf(r.tag()), String.valueOf(r.semver()), String.valueOf(r.name()),
-        String.valueOf(r.commit()), String.valueOf(request.ignore())));
+    StringBuilder content =
+        new StringBuilder(
+            String.join(
+                "\n",
+                request.url(),
+                String.valueOf(r.branch()),
+                String.valueOf(r.tag()),
+                String.valueOf(r.semver()),
+                String.valueOf(r.name()),
+                String.valueOf(r.commit()),
+                String.valueOf(request.ignore())));
     // What else shapes the artifact; absent, the id is what it was before these fields existed.
     if (request.verification() != null) {
       content.append("\nverify:").append(request.verification().identity());
     }
     for (Inclusion inc : request.includes()) {
-      content.append("\ninclude:").append(String.join("\0", inc.name(), inc.revision(), inc.digest(),
-          String.valueOf(inc.fromPath()), String.valueOf(inc.toPath())));
+      content
+          .append("\ninclude:")
+          .append(
+              String.join(
+                  "\0",
+                  inc.name(),
+                  inc.revision(),
+                  inc.digest(),
+                  String.valueOf(inc.fromPath()),
+                  String.valueOf(inc.toPath())));
     }
     if (!request.sparseCheckout().isEmpty()) {
       content.append("\nsparse:").append(String.join("\0", request.sparseCheckout()));

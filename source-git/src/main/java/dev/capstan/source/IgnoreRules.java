@@ -11,10 +11,10 @@ import org.eclipse.jgit.ignore.IgnoreNode;
 /**
  * The ignore rules in force in one directory of the tree, in gitignore syntax.
  *
- * <p>Precedence, highest first: {@code spec.ignore} (anchored at the root, so it can overrule
- * the files in the tree), then {@code .sourceignore} files from the deepest directory up to the
- * root, then the built-in defaults. The first layer that has an opinion on a path decides.
- * An ignored directory is not entered, so nothing below it can be re-included (as in git).
+ * <p>Precedence, highest first: {@code spec.ignore} (anchored at the root, so it can overrule the
+ * files in the tree), then {@code .sourceignore} files from the deepest directory up to the root,
+ * then the built-in defaults. The first layer that has an opinion on a path decides. An ignored
+ * directory is not entered, so nothing below it can be re-included (as in git).
  */
 final class IgnoreRules {
 

@@ -11,7 +11,8 @@ import java.util.Objects;
  * @param fromPath the directory of the included artifact to copy, or null for all of it
  * @param toPath the directory of this artifact to copy it to, or null for {@code name}
  */
-public record Inclusion(String name, String revision, String digest, String fromPath, String toPath) {
+public record Inclusion(
+    String name, String revision, String digest, String fromPath, String toPath) {
 
   public Inclusion {
     Objects.requireNonNull(name, "name");

@@ -19,9 +19,9 @@ import javax.net.ssl.TrustManager;
 import org.eclipse.jgit.transport.http.HttpConnection;
 
 /**
- * JGit's view of a JDK connection opened outside JGit (JGit's own class takes none from outside
- * its package): every call goes to the wrapped connection, and TLS set up through
- * {@link #configure} uses JGit's TLS versions, as JGit's own connections do.
+ * JGit's view of a JDK connection opened outside JGit (JGit's own class takes none from outside its
+ * package): every call goes to the wrapped connection, and TLS set up through {@link #configure}
+ * uses JGit's TLS versions, as JGit's own connections do.
  */
 class JdkConnection implements HttpConnection {
 

@@ -33,7 +33,8 @@ final class JgitTlsSocketFactory extends SSLSocketFactory {
   }
 
   @Override
-  public Socket createSocket(Socket s, String host, int port, boolean autoClose) throws IOException {
+  public Socket createSocket(Socket s, String host, int port, boolean autoClose)
+      throws IOException {
     return configured(delegate.createSocket(s, host, port, autoClose));
   }
 
@@ -59,8 +60,8 @@ final class JgitTlsSocketFactory extends SSLSocketFactory {
   }
 
   @Override
-  public Socket createSocket(InetAddress address, int port, InetAddress localAddress,
-      int localPort) throws IOException {
+  public Socket createSocket(InetAddress address, int port, InetAddress localAddress, int localPort)
+      throws IOException {
     return configured(delegate.createSocket(address, port, localAddress, localPort));
   }
 

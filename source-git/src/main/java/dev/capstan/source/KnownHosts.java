@@ -4,9 +4,11 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.StringReader;
 import java.net.InetSocketAddress;
+import java.security.GeneralSecurityException;
 import java.security.PublicKey;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.sshd.client.config.hosts.KnownHostEntry;
 import org.apache.sshd.common.config.keys.KeyUtils;
@@ -15,8 +17,8 @@ import org.eclipse.jgit.transport.CredentialsProvider;
 import org.eclipse.jgit.transport.sshd.ServerKeyDatabase;
 
 /**
- * Verifies SSH host keys against the {@code known_hosts} text of a Secret, and nothing else:
- * a host that is not listed, or listed with another key, is rejected. Never learns new keys.
+ * Verifies SSH host keys against the {@code known_hosts} text of a Secret, and nothing else: a host
+ * that is not listed, or listed with another key, is rejected. Never learns new keys.
  */
 final class KnownHosts implements ServerKeyDatabase {
 
@@ -34,16 +36,20 @@ final class KnownHosts implements ServerKeyDatabase {
     List<Entry> entries = new ArrayList<>();
     if (text != null) {
       try {
-        for (KnownHostEntry e : KnownHostEntry.readKnownHostEntries(
-            new BufferedReader(new StringReader(text)))) {
+        for (KnownHostEntry e :
+            KnownHostEntry.readKnownHostEntries(new BufferedReader(new StringReader(text)))) {
           if (e.getMarker() != null || e.getKeyEntry() == null) {
             continue; // @revoked / @cert-authority lines grant nothing here
           }
-          entries.add(new Entry(e, e.getKeyEntry().resolvePublicKey(
-              null, java.util.Map.of(), PublicKeyEntryResolver.IGNORING)));
+          entries.add(
+              new Entry(
+                  e,
+                  e.getKeyEntry()
+                      .resolvePublicKey(null, Map.of(), PublicKeyEntryResolver.IGNORING)));
         }
-      } catch (IOException | java.security.GeneralSecurityException | RuntimeException e) {
-        throw new SourceException(FailureReason.INVALID_SECRET,
+      } catch (IOException | GeneralSecurityException | RuntimeException e) {
+        throw new SourceException(
+            FailureReason.INVALID_SECRET,
             "the secret's known_hosts could not be read: " + e.getClass().getSimpleName());
       }
     }
@@ -60,15 +66,22 @@ final class KnownHosts implements ServerKeyDatabase {
   public List<PublicKey> lookup(
       String connectAddress, InetSocketAddress remoteAddress, Configuration config) {
     HostPort hp = HostPort.of(connectAddress, remoteAddress);
-    return entries.stream().filter(e -> e.host().isHostMatch(hp.host(), hp.port()))
-        .map(Entry::key).toList();
+    return entries.stream()
+        .filter(e -> e.host().isHostMatch(hp.host(), hp.port()))
+        .map(Entry::key)
+        .toList();
   }
 
   @Override
-  public boolean accept(String connectAddress, InetSocketAddress remoteAddress,
-      PublicKey serverKey, Configuration config, CredentialsProvider provider) {
-    boolean known = lookup(connectAddress, remoteAddress, config).stream()
-        .anyMatch(k -> KeyUtils.compareKeys(k, serverKey));
+  public boolean accept(
+      String connectAddress,
+      InetSocketAddress remoteAddress,
+      PublicKey serverKey,
+      Configuration config,
+      CredentialsProvider provider) {
+    boolean known =
+        lookup(connectAddress, remoteAddress, config).stream()
+            .anyMatch(k -> KeyUtils.compareKeys(k, serverKey));
     if (!known) {
       rejectedHost.set(HostPort.of(connectAddress, remoteAddress).display());
     }

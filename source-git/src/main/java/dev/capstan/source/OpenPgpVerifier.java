@@ -9,6 +9,9 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
 import org.bouncycastle.openpgp.PGPCompressedData;
 import org.bouncycastle.openpgp.PGPException;
 import org.bouncycastle.openpgp.PGPPublicKey;
@@ -22,14 +25,15 @@ import org.bouncycastle.openpgp.operator.bc.BcKeyFingerprintCalculator;
 import org.bouncycastle.openpgp.operator.bc.BcPGPContentVerifierBuilderProvider;
 
 /**
- * Checks detached OpenPGP signatures (those of Git commits and tags) against a fixed set of
- * trusted public keys, with Bouncy Castle's lightweight API: no keyring of the process's user,
- * no key lookup on the network, no JCA provider registered process-wide.
+ * Checks detached OpenPGP signatures (those of Git commits and tags) against a fixed set of trusted
+ * public keys, with Bouncy Castle's lightweight API: no keyring of the process's user, no key
+ * lookup on the network, no JCA provider registered process-wide.
  */
 final class OpenPgpVerifier {
 
   /** A key file larger than this is not a public key someone meant to trust. */
   static final int MAX_KEY_BYTES = 1 << 20;
+
   static final int MAX_SIGNATURE_BYTES = 64 << 10;
 
   private final List<PGPPublicKeyRing> rings;
@@ -44,10 +48,15 @@ final class OpenPgpVerifier {
    */
   static OpenPgpVerifier of(Map<String, byte[]> keys) {
     List<PGPPublicKeyRing> rings = new ArrayList<>();
-    for (var entry : new java.util.TreeMap<>(keys).entrySet()) {
+    for (var entry : new TreeMap<>(keys).entrySet()) {
       if (entry.getValue().length > MAX_KEY_BYTES) {
-        throw new SourceException(FailureReason.INVALID_SECRET, "the verification secret's '"
-            + entry.getKey() + "' is larger than " + MAX_KEY_BYTES + " bytes");
+        throw new SourceException(
+            FailureReason.INVALID_SECRET,
+            "the verification secret's '"
+                + entry.getKey()
+                + "' is larger than "
+                + MAX_KEY_BYTES
+                + " bytes");
       }
       int before = rings.size();
       try (InputStream in = PGPUtil.getDecoderStream(new ByteArrayInputStream(entry.getValue()))) {
@@ -56,13 +65,14 @@ final class OpenPgpVerifier {
         rings.subList(before, rings.size()).clear();
       }
       if (rings.size() == before) {
-        throw new SourceException(FailureReason.INVALID_SECRET, "the verification secret's '"
-            + entry.getKey() + "' is not an OpenPGP public key");
+        throw new SourceException(
+            FailureReason.INVALID_SECRET,
+            "the verification secret's '" + entry.getKey() + "' is not an OpenPGP public key");
       }
     }
     if (rings.isEmpty()) {
-      throw new SourceException(FailureReason.INVALID_SECRET,
-          "the verification secret holds no OpenPGP public key");
+      throw new SourceException(
+          FailureReason.INVALID_SECRET, "the verification secret holds no OpenPGP public key");
     }
     return new OpenPgpVerifier(rings);
   }
@@ -78,22 +88,35 @@ final class OpenPgpVerifier {
     if (signature == null) {
       throw failed(what + " is not signed");
     }
-    String text = new String(signature, 0, Math.min(signature.length, 64), StandardCharsets.US_ASCII);
+    String text =
+        new String(signature, 0, Math.min(signature.length, 64), StandardCharsets.US_ASCII);
     if (text.startsWith("-----BEGIN SSH SIGNATURE-----")) {
       throw failed(what + " is signed with an SSH key; spec.verify checks OpenPGP signatures only");
     }
     if (signature.length > MAX_SIGNATURE_BYTES) {
-      throw failed("the signature of " + what + " is larger than " + MAX_SIGNATURE_BYTES + " bytes");
+      throw failed(
+          "the signature of " + what + " is larger than " + MAX_SIGNATURE_BYTES + " bytes");
     }
     PGPSignature sig = parse(signature, what);
-    PGPPublicKey key = keyOf(sig.getKeyID()).orElseThrow(() -> failed(what + " is signed with key "
-        + keyId(sig.getKeyID()) + ", which is not one of the trusted keys"));
+    PGPPublicKey key =
+        keyOf(sig.getKeyID())
+            .orElseThrow(
+                () ->
+                    failed(
+                        what
+                            + " is signed with key "
+                            + keyId(sig.getKeyID())
+                            + ", which is not one of the trusted keys"));
     try {
       sig.init(new BcPGPContentVerifierBuilderProvider(), key);
       sig.update(payload);
       if (!sig.verify()) {
-        throw failed("the signature of " + what + " does not match its content (key "
-            + fingerprint(key) + ")");
+        throw failed(
+            "the signature of "
+                + what
+                + " does not match its content (key "
+                + fingerprint(key)
+                + ")");
       }
     } catch (PGPException e) {
       throw failed("the signature of " + what + " could not be checked (" + e.getMessage() + ")");
@@ -116,8 +139,8 @@ final class OpenPgpVerifier {
     throw failed("the signature of " + what + " is not an OpenPGP signature");
   }
 
-  private java.util.Optional<PGPPublicKey> keyOf(long keyId) {
-    return rings.stream().map(r -> r.getPublicKey(keyId)).filter(java.util.Objects::nonNull).findFirst();
+  private Optional<PGPPublicKey> keyOf(long keyId) {
+    return rings.stream().map(r -> r.getPublicKey(keyId)).filter(Objects::nonNull).findFirst();
   }
 
   private static String fingerprint(PGPPublicKey key) {

@@ -26,8 +26,8 @@ final class OriginBoundConnections implements HttpConnectionFactory {
    * @param proxy every connection goes through it ({@code spec.proxySecretRef}), or null for the
    *     proxy JGit chooses
    */
-  OriginBoundConnections(HttpConnectionFactory delegate, URIish remote, Runnable leftOrigin,
-      Proxy proxy) {
+  OriginBoundConnections(
+      HttpConnectionFactory delegate, URIish remote, Runnable leftOrigin, Proxy proxy) {
     this.delegate = delegate;
     this.origin = origin(remote.getScheme(), remote.getHost(), remote.getPort());
     this.leftOrigin = leftOrigin;
@@ -48,7 +48,8 @@ final class OriginBoundConnections implements HttpConnectionFactory {
     Proxy proxy = this.proxy != null ? this.proxy : chosen;
     String protocol = url.getProtocol().toLowerCase(Locale.ROOT);
     if (!protocol.equals("http") && !protocol.equals("https")) {
-      throw new IOException("the remote redirected to a " + protocol + " URL; only http and https are followed");
+      throw new IOException(
+          "the remote redirected to a " + protocol + " URL; only http and https are followed");
     }
     HttpConnection connection = proxy == null ? delegate.create(url) : delegate.create(url, proxy);
     if (origin.equals(origin(protocol, url.getHost(), url.getPort()))) {

@@ -13,15 +13,15 @@ import org.eclipse.jgit.transport.http.HttpConnection;
 import org.eclipse.jgit.transport.http.HttpConnectionFactory;
 
 /**
- * The HTTP connections of one fetch through an http:// proxy that asks for credentials
- * ({@code username} and {@code password} of {@code spec.proxySecretRef}): the JDK's connections, as
- * JGit's own, each with the {@link Authenticator} of this proxy and these credentials (see
- * {@link ProxyAuthenticators}) set on it alone. That authenticator answers only the proxy's
- * challenge (a 407, on a plain http request or on the {@code CONNECT} of an https tunnel), never a
- * server's, and only for this proxy's host and port; the process-wide default authenticator is
- * never set, so one proxy's credentials never serve another's fetch. The JDK keeps the answer, and
- * kept-alive connections and tunnels, per authenticator: fetches with the same proxy and the same
- * credentials share them, no other fetch does.
+ * The HTTP connections of one fetch through an http:// proxy that asks for credentials ({@code
+ * username} and {@code password} of {@code spec.proxySecretRef}): the JDK's connections, as JGit's
+ * own, each with the {@link Authenticator} of this proxy and these credentials (see {@link
+ * ProxyAuthenticators}) set on it alone. That authenticator answers only the proxy's challenge (a
+ * 407, on a plain http request or on the {@code CONNECT} of an https tunnel), never a server's, and
+ * only for this proxy's host and port; the process-wide default authenticator is never set, so one
+ * proxy's credentials never serve another's fetch. The JDK keeps the answer, and kept-alive
+ * connections and tunnels, per authenticator: fetches with the same proxy and the same credentials
+ * share them, no other fetch does.
  */
 final class ProxyCredentialConnections implements HttpConnectionFactory {
 
@@ -29,8 +29,8 @@ final class ProxyCredentialConnections implements HttpConnectionFactory {
   static final String TUNNELING_DISABLED_SCHEMES = "jdk.http.auth.tunneling.disabledSchemes";
 
   /**
-   * The JDK's HTTP connections log every request's headers, Proxy-Authorization included, when
-   * this logger is at FINE or finer; it is held here so that the level set on it stays.
+   * The JDK's HTTP connections log every request's headers, Proxy-Authorization included, when this
+   * logger is at FINE or finer; it is held here so that the level set on it stays.
    */
   private static final Logger JDK_HTTP_LOG =
       Logger.getLogger("sun.net.www.protocol.http.HttpURLConnection");
@@ -78,8 +78,8 @@ final class ProxyCredentialConnections implements HttpConnectionFactory {
    */
   static boolean basicAllowedForTunnels() {
     String disabled = System.getProperty(TUNNELING_DISABLED_SCHEMES);
-    return disabled != null && Arrays.stream(disabled.split(","))
-        .noneMatch(s -> s.strip().equalsIgnoreCase("basic"));
+    return disabled != null
+        && Arrays.stream(disabled.split(",")).noneMatch(s -> s.strip().equalsIgnoreCase("basic"));
   }
 
   /** Whether the proxy refused this fetch's credentials (407). */

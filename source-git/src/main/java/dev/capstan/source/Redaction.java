@@ -23,30 +23,38 @@ import java.util.regex.Pattern;
 public final class Redaction {
 
   private static final Pattern SCHEME_SEPARATOR = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*)://");
+
   /**
    * Schemes kept in front of a scrubbed URL. Any other word before {@code ://} may as well be the
    * start of an scp-like user name whose password holds {@code //}: it goes with the rest.
    */
-  private static final Set<String> KNOWN_SCHEMES = Set.of("http", "https", "ssh", "git", "file",
-      "git+ssh", "ssh+git", "ftp", "ftps", "sftp", "rsync");
+  private static final Set<String> KNOWN_SCHEMES =
+      Set.of(
+          "http", "https", "ssh", "git", "file", "git+ssh", "ssh+git", "ftp", "ftps", "sftp",
+          "rsync");
+
   private static final Pattern LINE = Pattern.compile("[^\\r\\n]*(?:\\r\\n|\\r|\\n|$)");
+
   /**
-   * What may follow the {@code @} that ends user information: a host, then the end of the
-   * authority (a port, a path, the URL's end), but not a revision such as {@code main@sha1:...}.
+   * What may follow the {@code @} that ends user information: a host, then the end of the authority
+   * (a port, a path, the URL's end), but not a revision such as {@code main@sha1:...}.
    */
-  private static final Pattern HOST_AFTER_AT = Pattern.compile(
-      "(?!sha(?:1|256):[0-9a-f])(?:\\[[^\\]\\s]*\\]|[^\\s/?#@'\"\\\\:\\[\\]<>]+)?(?=[:/?#\\s'\"),;>\\]\\\\]|$)");
+  private static final Pattern HOST_AFTER_AT =
+      Pattern.compile(
+          "(?!sha(?:1|256):[0-9a-f])(?:\\[[^\\]\\s]*\\]|[^\\s/?#@'\"\\\\:\\[\\]<>]+)?"
+              + "(?=[:/?#\\s'\"),;>\\]\\\\]|$)");
+
   /** What ends a word in free text, for scp-like URLs, which have no scheme to start them. */
   private static final String WORD_DELIMITERS = "'\"";
+
   private static final int MIN_SECRET_LENGTH = 4;
 
   private Redaction() {}
 
   /**
    * One URL on its own (e.g. a GitRepository's {@code spec.url}) without its user information:
-   * {@code https://user:pw@host/x} becomes {@code https://host/x}, {@code user:pw@host:x}
-   * becomes {@code host:x}. Everything between the scheme (or the start) and the last {@code @}
-   * goes.
+   * {@code https://user:pw@host/x} becomes {@code https://host/x}, {@code user:pw@host:x} becomes
+   * {@code host:x}. Everything between the scheme (or the start) and the last {@code @} goes.
    */
   public static String scrubUrl(String url) {
     if (url == null) {
@@ -74,18 +82,23 @@ public final class Redaction {
   }
 
   /**
-   * Every occurrence of any of the secret values (of 4+ characters, surrounding whitespace
-   * ignored; the longest first) replaced by {@code ***}, and then {@link #scrubUrls}. Values go
-   * first: they are exact, and the URLs' scrubbing might otherwise cut one in two.
+   * Every occurrence of any of the secret values (of 4+ characters, surrounding whitespace ignored;
+   * the longest first) replaced by {@code ***}, and then {@link #scrubUrls}. Values go first: they
+   * are exact, and the URLs' scrubbing might otherwise cut one in two.
    */
   static String scrub(String text, Collection<String> secretValues) {
     if (text == null) {
       return null;
     }
     String out = text;
-    List<String> values = secretValues.stream().filter(v -> v != null).map(String::strip)
-        .filter(v -> v.length() >= MIN_SECRET_LENGTH).distinct()
-        .sorted(Comparator.comparingInt(String::length).reversed()).toList();
+    List<String> values =
+        secretValues.stream()
+            .filter(v -> v != null)
+            .map(String::strip)
+            .filter(v -> v.length() >= MIN_SECRET_LENGTH)
+            .distinct()
+            .sorted(Comparator.comparingInt(String::length).reversed())
+            .toList();
     for (String value : values) {
       out = out.replace(value, "***");
     }
@@ -154,9 +167,8 @@ public final class Redaction {
   }
 
   /**
-   * scp-like {@code user:password@host:path} words lose everything up to the last {@code @}
-   * before {@code host:}. Only with a password: without one, {@code main@sha1:...} would look the
-   * same.
+   * scp-like {@code user:password@host:path} words lose everything up to the last {@code @} before
+   * {@code host:}. Only with a password: without one, {@code main@sha1:...} would look the same.
    */
   private static String scrubScpLike(CharSequence text) {
     StringBuilder out = new StringBuilder(text.length());
@@ -195,8 +207,11 @@ public final class Redaction {
     while (i < word.length() && "@:/[]".indexOf(word.charAt(i)) < 0) {
       i++;
     }
-    return i > from && i < word.length() && word.charAt(i) == ':'
-        && !word.startsWith("sha1:", from) && !word.startsWith("sha256:", from);
+    return i > from
+        && i < word.length()
+        && word.charAt(i) == ':'
+        && !word.startsWith("sha1:", from)
+        && !word.startsWith("sha256:", from);
   }
 
   private static boolean isDelimiter(char c) {

@@ -18,7 +18,8 @@ final class RefResolver {
   /** Checks what can be checked without the remote, so bad input fails before any I/O. */
   static void validate(GitRef ref) {
     if (ref.commit() != null && !FULL_SHA.matcher(ref.commit()).matches()) {
-      throw new SourceException(FailureReason.INVALID_REF,
+      throw new SourceException(
+          FailureReason.INVALID_REF,
           "invalid commit '" + ref.commit() + "': expected a full 40-hex SHA-1");
     }
     if (ref.commit() == null && ref.name() == null && ref.semver() != null) {
@@ -47,27 +48,35 @@ final class RefResolver {
     }
     if (ref.semver() != null) {
       SemverRange range = SemverRange.parse(ref.semver());
-      List<String> tags = remote.keySet().stream()
-          .filter(n -> n.startsWith(Constants.R_TAGS))
-          .map(n -> n.substring(Constants.R_TAGS.length()))
-          .toList();
-      String tag = range.highestMatch(tags).orElseThrow(() -> new SourceException(
-          FailureReason.REF_NOT_FOUND, "no tag matches semver range '" + range.text() + "'"));
+      List<String> tags =
+          remote.keySet().stream()
+              .filter(n -> n.startsWith(Constants.R_TAGS))
+              .map(n -> n.substring(Constants.R_TAGS.length()))
+              .toList();
+      String tag =
+          range
+              .highestMatch(tags)
+              .orElseThrow(
+                  () ->
+                      new SourceException(
+                          FailureReason.REF_NOT_FOUND,
+                          "no tag matches semver range '" + range.text() + "'"));
       return found(Constants.R_TAGS + tag, tag, remote);
     }
     if (ref.tag() != null) {
       return found(Constants.R_TAGS + ref.tag(), ref.tag(), remote, "tag '" + ref.tag() + "'");
     }
     if (ref.branch() != null) {
-      return found(Constants.R_HEADS + ref.branch(), ref.branch(), remote,
-          "branch '" + ref.branch() + "'");
+      return found(
+          Constants.R_HEADS + ref.branch(), ref.branch(), remote, "branch '" + ref.branch() + "'");
     }
     return defaultBranch(remote);
   }
 
   private static ResolvedRef byName(String name, Map<String, Ref> remote) {
     if (!name.startsWith(Constants.R_REFS)) {
-      throw new SourceException(FailureReason.INVALID_REF,
+      throw new SourceException(
+          FailureReason.INVALID_REF,
           "invalid ref name '" + name + "': expected a full name such as refs/heads/main");
     }
     return found(name, name, remote, "ref '" + name + "'");
@@ -81,22 +90,35 @@ final class RefResolver {
     } else if (head != null) {
       // No symref advertised: pick the branch HEAD points at, preferring the usual names.
       ObjectId id = head.getObjectId();
-      branch = List.of("main", "master").stream().map(b -> Constants.R_HEADS + b)
-          .filter(n -> remote.containsKey(n) && id.equals(remote.get(n).getObjectId()))
-          .findFirst()
-          .or(() -> remote.values().stream()
-              .filter(r -> r.getName().startsWith(Constants.R_HEADS))
-              .filter(r -> id.equals(r.getObjectId()))
-              .map(Ref::getName).sorted().findFirst());
+      branch =
+          List.of("main", "master").stream()
+              .map(b -> Constants.R_HEADS + b)
+              .filter(n -> remote.containsKey(n) && id.equals(remote.get(n).getObjectId()))
+              .findFirst()
+              .or(
+                  () ->
+                      remote.values().stream()
+                          .filter(r -> r.getName().startsWith(Constants.R_HEADS))
+                          .filter(r -> id.equals(r.getObjectId()))
+                          .map(Ref::getName)
+                          .sorted()
+                          .findFirst());
     }
     if (branch.isEmpty()) {
-      branch = List.of("main", "master").stream().map(b -> Constants.R_HEADS + b)
-          .filter(remote::containsKey).findFirst();
+      branch =
+          List.of("main", "master").stream()
+              .map(b -> Constants.R_HEADS + b)
+              .filter(remote::containsKey)
+              .findFirst();
     }
-    String full = branch.orElseThrow(() -> new SourceException(FailureReason.REF_NOT_FOUND,
-        "the remote has no default branch (no HEAD, main or master)"));
-    String shortName = full.startsWith(Constants.R_HEADS)
-        ? full.substring(Constants.R_HEADS.length()) : full;
+    String full =
+        branch.orElseThrow(
+            () ->
+                new SourceException(
+                    FailureReason.REF_NOT_FOUND,
+                    "the remote has no default branch (no HEAD, main or master)"));
+    String shortName =
+        full.startsWith(Constants.R_HEADS) ? full.substring(Constants.R_HEADS.length()) : full;
     return found(full, shortName, remote);
   }
 

@@ -1,8 +1,8 @@
 package dev.capstan.source;
 
 /**
- * Directory paths a GitRepository names inside an artifact ({@code spec.sparseCheckout},
- * {@code spec.include[].fromPath} and {@code toPath}): relative, never climbing out.
+ * Directory paths a GitRepository names inside an artifact ({@code spec.sparseCheckout}, {@code
+ * spec.include[].fromPath} and {@code toPath}): relative, never climbing out.
  */
 final class RelativePaths {
 

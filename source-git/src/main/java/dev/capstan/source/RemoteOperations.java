@@ -24,10 +24,16 @@ final class RemoteOperations {
   /** The refs the remote advertises, by full name (plus {@code HEAD}). */
   Map<String, Ref> listRefs(RemoteUrl url, TransportSetup setup, Instant deadline)
       throws Exception {
-    return retry.call("ls-remote", deadline, setup::hostKeyRejected, () -> setup.apply(Git.lsRemoteRepository())
-        .setRemote(url.transportUrl())
-        .setTimeout(secondsLeft(deadline))
-        .callAsMap());
+    return retry.call(
+        "ls-remote",
+        deadline,
+        setup::hostKeyRejected,
+        () ->
+            setup
+                .apply(Git.lsRemoteRepository())
+                .setRemote(url.transportUrl())
+                .setTimeout(secondsLeft(deadline))
+                .callAsMap());
   }
 
   /**
@@ -35,19 +41,31 @@ final class RemoteOperations {
    *
    * @param depth 1 for a shallow fetch, 0 for full history
    */
-  void fetch(Git git, RemoteUrl url, List<RefSpec> refSpecs, int depth, TransportSetup setup,
-      Instant deadline) throws Exception {
-    retry.call("fetch", deadline, setup::hostKeyRejected, () -> {
-      var command = setup.apply(git.fetch())
-          .setRemote(url.transportUrl())
-          .setRefSpecs(refSpecs)
-          .setTagOpt(TagOpt.NO_TAGS)
-          .setTimeout(secondsLeft(deadline));
-      if (depth > 0) {
-        command.setDepth(depth);
-      }
-      return command.call();
-    });
+  void fetch(
+      Git git,
+      RemoteUrl url,
+      List<RefSpec> refSpecs,
+      int depth,
+      TransportSetup setup,
+      Instant deadline)
+      throws Exception {
+    retry.call(
+        "fetch",
+        deadline,
+        setup::hostKeyRejected,
+        () -> {
+          var command =
+              setup
+                  .apply(git.fetch())
+                  .setRemote(url.transportUrl())
+                  .setRefSpecs(refSpecs)
+                  .setTagOpt(TagOpt.NO_TAGS)
+                  .setTimeout(secondsLeft(deadline));
+          if (depth > 0) {
+            command.setDepth(depth);
+          }
+          return command.call();
+        });
   }
 
   private int secondsLeft(Instant deadline) {

@@ -28,9 +28,14 @@ record RemoteUrl(String url, UrlScheme scheme, URIish uri) {
     }
     UrlScheme scheme = schemeOf(url, uri, allowed);
     if (!allowed.contains(scheme)) {
-      throw invalid(url, (scheme == UrlScheme.SCP_LIKE
-          ? "scp-like URLs are not allowed here" : "scheme '" + scheme.name().toLowerCase(Locale.ROOT)
-              + "' is not allowed here") + " (use " + UrlScheme.describe(allowed) + ")");
+      throw invalid(
+          url,
+          (scheme == UrlScheme.SCP_LIKE
+                  ? "scp-like URLs are not allowed here"
+                  : "scheme '" + scheme.name().toLowerCase(Locale.ROOT) + "' is not allowed here")
+              + " (use "
+              + UrlScheme.describe(allowed)
+              + ")");
     }
     if (scheme != UrlScheme.FILE && (uri.getHost() == null || uri.getHost().isEmpty())) {
       throw invalid(url, "it names no host");
@@ -46,9 +51,11 @@ record RemoteUrl(String url, UrlScheme scheme, URIish uri) {
     if (scheme == null) {
       // scp-like "user@host:path" has a host but no scheme; a bare local path has neither.
       if (uri.getHost() == null || uri.getHost().isEmpty()) {
-        throw invalid(url, allowed.contains(UrlScheme.FILE)
-            ? "a local path needs the file:// scheme"
-            : "a local path is not allowed here (use " + UrlScheme.describe(allowed) + ")");
+        throw invalid(
+            url,
+            allowed.contains(UrlScheme.FILE)
+                ? "a local path needs the file:// scheme"
+                : "a local path is not allowed here (use " + UrlScheme.describe(allowed) + ")");
       }
       return UrlScheme.SCP_LIKE;
     }
@@ -59,8 +66,10 @@ record RemoteUrl(String url, UrlScheme scheme, URIish uri) {
       case "git" -> UrlScheme.GIT;
       case "file" -> UrlScheme.FILE;
       // The scheme is letters, digits and "+.-" (URIish's syntax): safe to name.
-      default -> throw invalid(url, "scheme '" + scheme + "' is not supported (use "
-          + UrlScheme.describe(allowed) + ")");
+      default ->
+          throw invalid(
+              url,
+              "scheme '" + scheme + "' is not supported (use " + UrlScheme.describe(allowed) + ")");
     };
   }
 

@@ -3,6 +3,7 @@ package dev.capstan.source;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Date;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.lib.StoredConfig;
@@ -17,8 +18,8 @@ final class RepositoryCache {
   private RepositoryCache() {}
 
   /**
-   * Repacks the cache once fetches have piled up packs, dropping objects that no ref reaches
-   * any more (shallow fetches leave the commits they replaced behind).
+   * Repacks the cache once fetches have piled up packs, dropping objects that no ref reaches any
+   * more (shallow fetches leave the commits they replaced behind).
    */
   static void maintain(Git git) throws IOException {
     Path packs = git.getRepository().getDirectory().toPath().resolve("objects/pack");
@@ -31,7 +32,7 @@ final class RepositoryCache {
       // reading the replaced packs, so they may go at once rather than after the default hour.
       git.getRepository().getConfig().setString("gc", null, "prunePackExpire", "now");
       try {
-        git.gc().setExpire(new java.util.Date()).call();
+        git.gc().setExpire(new Date()).call();
       } catch (GitAPIException e) {
         throw new IOException("could not repack the repository cache: " + e.getMessage(), e);
       }
@@ -41,8 +42,8 @@ final class RepositoryCache {
   static Git open(Path dir) throws IOException {
     if (Files.isDirectory(dir.resolve("objects"))) {
       try {
-        return Git.wrap(new FileRepositoryBuilder().setGitDir(dir.toFile()).setMustExist(true)
-            .build());
+        return Git.wrap(
+            new FileRepositoryBuilder().setGitDir(dir.toFile()).setMustExist(true).build());
       } catch (IOException | RuntimeException e) {
         // A damaged cache is only a cache: start again from an empty one.
         ArtifactStore.deleteTree(dir);

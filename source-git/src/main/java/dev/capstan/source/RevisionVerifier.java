@@ -3,6 +3,7 @@ package dev.capstan.source;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.eclipse.jgit.errors.MissingObjectException;
 import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.revwalk.RevCommit;
 import org.eclipse.jgit.revwalk.RevObject;
@@ -15,16 +16,20 @@ final class RevisionVerifier {
   private RevisionVerifier() {}
 
   /**
-   * @throws SourceException {@link FailureReason#VERIFICATION_FAILED} when a required signature
-   *     is missing or wrong, {@link FailureReason#INVALID_SPEC} when a Tag mode meets a ref that
-   *     is no tag
+   * @throws SourceException {@link FailureReason#VERIFICATION_FAILED} when a required signature is
+   *     missing or wrong, {@link FailureReason#INVALID_SPEC} when a Tag mode meets a ref that is no
+   *     tag
    */
-  static Verified verify(Verification verification, Repository repo, ResolvedRef resolved,
-      RevCommit commit) throws IOException {
+  static Verified verify(
+      Verification verification, Repository repo, ResolvedRef resolved, RevCommit commit)
+      throws IOException {
     Verification.Mode mode = verification.mode();
     if (mode.checksTag() && !resolved.isTag()) {
-      throw new SourceException(FailureReason.INVALID_SPEC, "spec.verify.mode " + mode.specName()
-          + " needs a tag: set spec.ref.tag, spec.ref.semver or a refs/tags/ spec.ref.name");
+      throw new SourceException(
+          FailureReason.INVALID_SPEC,
+          "spec.verify.mode "
+              + mode.specName()
+              + " needs a tag: set spec.ref.tag, spec.ref.semver or a refs/tags/ spec.ref.name");
     }
     OpenPgpVerifier keys = OpenPgpVerifier.of(verification.keys());
     List<String> verified = new ArrayList<>();
@@ -32,13 +37,19 @@ final class RevisionVerifier {
       String name = resolved.revisionName();
       RevTag tag = annotatedTag(repo, resolved, name);
       String what = "tag '" + name + "'";
-      verified.add(what + " with key '" + keys.verify(tag.getRawGpgSignature(),
-          SignedObjects.payload(tag), what) + "'");
+      verified.add(
+          what
+              + " with key '"
+              + keys.verify(tag.getRawGpgSignature(), SignedObjects.payload(tag), what)
+              + "'");
     }
     if (mode.checksCommit()) {
       String what = "commit '" + commit.name() + "'";
-      verified.add(what + " with key '" + keys.verify(commit.getRawGpgSignature(),
-          SignedObjects.payload(commit), what) + "'");
+      verified.add(
+          what
+              + " with key '"
+              + keys.verify(commit.getRawGpgSignature(), SignedObjects.payload(commit), what)
+              + "'");
     }
     return new Verified(mode.specName(), "verified signature of " + String.join(" and ", verified));
   }
@@ -51,10 +62,11 @@ final class RevisionVerifier {
         walk.parseBody(tag);
         return tag;
       }
-    } catch (org.eclipse.jgit.errors.MissingObjectException e) {
+    } catch (MissingObjectException e) {
       // a lightweight tag's commit is there; an annotated tag's object must be too
     }
-    throw new SourceException(FailureReason.VERIFICATION_FAILED,
+    throw new SourceException(
+        FailureReason.VERIFICATION_FAILED,
         "tag '" + name + "' is a lightweight tag, which carries no signature");
   }
 }

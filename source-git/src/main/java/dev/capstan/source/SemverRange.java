@@ -13,6 +13,7 @@ final class SemverRange {
 
   /** Characters that may appear in a range; anything else is a typo, not a range. */
   private static final Pattern RANGE_CHARS = Pattern.compile("[0-9A-Za-z.+\\-*^~<>=|\\s]+");
+
   private static final Pattern PRERELEASE_BOUND = Pattern.compile("\\d+\\.\\d+\\.\\d+-");
 
   private final String text;
@@ -68,7 +69,6 @@ final class SemverRange {
   }
 
   private static SourceException invalid(String text) {
-    return new SourceException(
-        FailureReason.INVALID_REF, "invalid semver range '" + text + "'");
+    return new SourceException(FailureReason.INVALID_REF, "invalid semver range '" + text + "'");
   }
 }

@@ -8,15 +8,21 @@ import java.util.Optional;
 /**
  * A published, immutable tree in the artifact store.
  *
- * @param revision e.g. {@code main@sha1:<40 hex>}, {@code v1.2.3@sha1:<40 hex>}, {@code sha1:<40 hex>}
+ * @param revision e.g. {@code main@sha1:<40 hex>}, {@code v1.2.3@sha1:<40 hex>}, {@code sha1:<40
+ *     hex>}
  * @param digest {@code sha256:<64 hex>} of the filtered tree
  * @param path the directory holding the tree; never changes while the artifact exists
  * @param lastUpdateTime when this revision was first stored for the source
  * @param verified the signatures checked before it was stored, when {@code spec.verify} asked
  * @param included the other sources' artifacts copied into it ({@code spec.include})
  */
-public record StoredArtifact(String revision, String digest, Path path, Instant lastUpdateTime,
-    Optional<Verified> verified, List<IncludedRevision> included) {
+public record StoredArtifact(
+    String revision,
+    String digest,
+    Path path,
+    Instant lastUpdateTime,
+    Optional<Verified> verified,
+    List<IncludedRevision> included) {
 
   public StoredArtifact {
     verified = verified == null ? Optional.empty() : verified;

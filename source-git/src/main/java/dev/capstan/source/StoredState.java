@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,11 +17,17 @@ import java.util.Properties;
  *
  * @param sourceId hash of URL, ref and ignore rules: a change to any of them means a new artifact
  * @param remoteId the object id the remote ref pointed at when the artifact was made
- * @param previousDigest the digest published before this one; kept so readers that still hold
- *     the previous path can finish
+ * @param previousDigest the digest published before this one; kept so readers that still hold the
+ *     previous path can finish
  */
-record StoredState(String sourceId, String remoteId, String revision, String digest,
-    Instant lastUpdateTime, String previousDigest, Optional<Verified> verified,
+record StoredState(
+    String sourceId,
+    String remoteId,
+    String revision,
+    String digest,
+    Instant lastUpdateTime,
+    String previousDigest,
+    Optional<Verified> verified,
     List<IncludedRevision> included) {
 
   StoredState {
@@ -28,9 +35,21 @@ record StoredState(String sourceId, String remoteId, String revision, String dig
     included = included == null ? List.of() : List.copyOf(included);
   }
 
-  StoredState(String sourceId, String remoteId, String revision, String digest,
-      Instant lastUpdateTime, String previousDigest) {
-    this(sourceId, remoteId, revision, digest, lastUpdateTime, previousDigest, Optional.empty(),
+  StoredState(
+      String sourceId,
+      String remoteId,
+      String revision,
+      String digest,
+      Instant lastUpdateTime,
+      String previousDigest) {
+    this(
+        sourceId,
+        remoteId,
+        revision,
+        digest,
+        lastUpdateTime,
+        previousDigest,
+        Optional.empty(),
         List.of());
   }
 
@@ -45,18 +64,29 @@ record StoredState(String sourceId, String remoteId, String revision, String dig
     Properties p = new Properties();
     try (InputStream in = Files.newInputStream(file)) {
       p.load(in);
-      Optional<Verified> verified = Optional.ofNullable(p.getProperty("verifiedMode"))
-          .map(mode -> new Verified(mode, p.getProperty("verifiedMessage", "")));
+      Optional<Verified> verified =
+          Optional.ofNullable(p.getProperty("verifiedMode"))
+              .map(mode -> new Verified(mode, p.getProperty("verifiedMessage", "")));
       List<IncludedRevision> included = new ArrayList<>();
       for (int i = 0; p.getProperty("include." + i + ".name") != null; i++) {
         String at = "include." + i + ".";
-        included.add(new IncludedRevision(p.getProperty(at + "name"), p.getProperty(at + "revision"),
-            p.getProperty(at + "digest"), p.getProperty(at + "toPath")));
+        included.add(
+            new IncludedRevision(
+                p.getProperty(at + "name"),
+                p.getProperty(at + "revision"),
+                p.getProperty(at + "digest"),
+                p.getProperty(at + "toPath")));
       }
-      return Optional.of(new StoredState(p.getProperty("sourceId"), p.getProperty("remoteId"),
-          p.getProperty("revision"), p.getProperty("digest"),
-          Instant.parse(p.getProperty("lastUpdateTime")), p.getProperty("previousDigest"),
-          verified, included));
+      return Optional.of(
+          new StoredState(
+              p.getProperty("sourceId"),
+              p.getProperty("remoteId"),
+              p.getProperty("revision"),
+              p.getProperty("digest"),
+              Instant.parse(p.getProperty("lastUpdateTime")),
+              p.getProperty("previousDigest"),
+              verified,
+              included));
     } catch (IOException | RuntimeException e) {
       return Optional.empty(); // unreadable state only costs a re-fetch
     }
@@ -73,10 +103,11 @@ record StoredState(String sourceId, String remoteId, String revision, String dig
     if (previousDigest != null) {
       p.setProperty("previousDigest", previousDigest);
     }
-    verified.ifPresent(v -> {
-      p.setProperty("verifiedMode", v.mode());
-      p.setProperty("verifiedMessage", v.message());
-    });
+    verified.ifPresent(
+        v -> {
+          p.setProperty("verifiedMode", v.mode());
+          p.setProperty("verifiedMessage", v.message());
+        });
     for (int i = 0; i < included.size(); i++) {
       IncludedRevision inc = included.get(i);
       String at = "include." + i + ".";
@@ -89,7 +120,6 @@ record StoredState(String sourceId, String remoteId, String revision, String dig
     try (OutputStream out = Files.newOutputStream(tmp)) {
       p.store(out, null);
     }
-    Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
-        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
   }
 }

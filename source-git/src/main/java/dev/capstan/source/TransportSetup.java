@@ -19,10 +19,10 @@ import org.eclipse.jgit.transport.sshd.SshdSessionFactory;
 import org.eclipse.jgit.transport.sshd.SshdSessionFactoryBuilder;
 
 /**
- * Applies one fetch's credentials to JGit commands: basic or bearer auth for HTTP(S), sent only
- * to the remote's own origin (never after a redirect elsewhere) and, unless the caller allows it,
- * never over plain http; and for SSH a session factory that offers only the Secret's key, reads
- * no user configuration, and accepts only host keys listed in the Secret's known_hosts.
+ * Applies one fetch's credentials to JGit commands: basic or bearer auth for HTTP(S), sent only to
+ * the remote's own origin (never after a redirect elsewhere) and, unless the caller allows it,
+ * never over plain http; and for SSH a session factory that offers only the Secret's key, reads no
+ * user configuration, and accepts only host keys listed in the Secret's known_hosts.
  */
 final class TransportSetup implements AutoCloseable {
 
@@ -35,15 +35,22 @@ final class TransportSetup implements AutoCloseable {
   private final ProxyAuthenticators authenticators;
   private final AtomicBoolean leftOrigin = new AtomicBoolean();
 
-  private TransportSetup(RemoteUrl url, Credentials credentials, KnownHosts knownHosts,
-      SshdSessionFactory ssh, ProxySettings proxy, ProxyAuthenticators authenticators) {
+  private TransportSetup(
+      RemoteUrl url,
+      Credentials credentials,
+      KnownHosts knownHosts,
+      SshdSessionFactory ssh,
+      ProxySettings proxy,
+      ProxyAuthenticators authenticators) {
     this.url = url;
     this.credentials = credentials;
     this.knownHosts = knownHosts;
     this.ssh = ssh;
     this.proxy = proxy;
-    this.authenticatingProxy = proxy != null && proxy.hasCredentials()
-        ? new ProxyCredentialConnections(proxy, authenticators.forProxy(proxy)) : null;
+    this.authenticatingProxy =
+        proxy != null && proxy.hasCredentials()
+            ? new ProxyCredentialConnections(proxy, authenticators.forProxy(proxy))
+            : null;
     this.authenticators = authenticators;
   }
 
@@ -52,29 +59,43 @@ final class TransportSetup implements AutoCloseable {
     return authenticators;
   }
 
-  static TransportSetup create(RemoteUrl url, Map<String, byte[]> secretData, File sshHome,
+  static TransportSetup create(
+      RemoteUrl url,
+      Map<String, byte[]> secretData,
+      File sshHome,
       boolean credentialsOverPlainHttp) {
-    return create(url, secretData, sshHome, credentialsOverPlainHttp, Map.of(), new ProxyAuthenticators());
+    return create(
+        url, secretData, sshHome, credentialsOverPlainHttp, Map.of(), new ProxyAuthenticators());
   }
 
   /**
-   * @param sshHome an empty directory standing in for the user's home, so that no
-   *     {@code ~/.ssh} configuration, key or known_hosts of the process's user is used
+   * @param sshHome an empty directory standing in for the user's home, so that no {@code ~/.ssh}
+   *     configuration, key or known_hosts of the process's user is used
    * @param credentialsOverPlainHttp whether basic auth and bearer tokens may go over http://
    * @throws SourceException when credentials would travel unencrypted, or the key is unreadable
    */
-  static TransportSetup create(RemoteUrl url, Map<String, byte[]> secretData, File sshHome,
-      boolean credentialsOverPlainHttp, Map<String, byte[]> proxyData, ProxyAuthenticators authenticators) {
+  static TransportSetup create(
+      RemoteUrl url,
+      Map<String, byte[]> secretData,
+      File sshHome,
+      boolean credentialsOverPlainHttp,
+      Map<String, byte[]> proxyData,
+      ProxyAuthenticators authenticators) {
     ProxySettings proxy = ProxySettings.from(proxyData);
     if (proxy != null && !url.isHttp()) {
-      throw new SourceException(FailureReason.INVALID_SPEC, "spec.proxySecretRef applies to http(s) "
-          + "URLs only, not to '" + url.display() + "'");
+      throw new SourceException(
+          FailureReason.INVALID_SPEC,
+          "spec.proxySecretRef applies to http(s) " + "URLs only, not to '" + url.display() + "'");
     }
-    if (proxy != null && proxy.hasCredentials() && url.scheme() == UrlScheme.HTTPS
+    if (proxy != null
+        && proxy.hasCredentials()
+        && url.scheme() == UrlScheme.HTTPS
         && !ProxyCredentialConnections.basicAllowedForTunnels()) {
-      throw new SourceException(FailureReason.INVALID_SPEC, "proxy credentials for an https remote "
-          + "need Basic auth for proxy tunnels, which this JVM disables "
-          + "(jdk.http.auth.tunneling.disabledSchemes)");
+      throw new SourceException(
+          FailureReason.INVALID_SPEC,
+          "proxy credentials for an https remote "
+              + "need Basic auth for proxy tunnels, which this JVM disables "
+              + "(jdk.http.auth.tunneling.disabledSchemes)");
     }
     Credentials credentials = Credentials.from(secretData);
     if (url.scheme() == UrlScheme.HTTP && !credentialsOverPlainHttp) {
@@ -85,27 +106,35 @@ final class TransportSetup implements AutoCloseable {
     }
     KnownHosts knownHosts = KnownHosts.parse(credentials.knownHosts());
     List<KeyPair> keys = loadIdentity(credentials);
-    SshdSessionFactory factory = new SshdSessionFactoryBuilder()
-        .setHomeDirectory(sshHome)
-        .setSshDirectory(new File(sshHome, ".ssh"))
-        .setConfigStoreFactory((home, configFile, localUser) -> null)
-        .setDefaultKnownHostsFiles(dir -> List.of())
-        .setDefaultIdentities(dir -> List.of())
-        .setDefaultKeysProvider(dir -> keys)
-        .setServerKeyDatabase((home, dir) -> knownHosts)
-        .setPreferredAuthentications("publickey")
-        .build(null);
+    SshdSessionFactory factory =
+        new SshdSessionFactoryBuilder()
+            .setHomeDirectory(sshHome)
+            .setSshDirectory(new File(sshHome, ".ssh"))
+            .setConfigStoreFactory((home, configFile, localUser) -> null)
+            .setDefaultKnownHostsFiles(dir -> List.of())
+            .setDefaultIdentities(dir -> List.of())
+            .setDefaultKeysProvider(dir -> keys)
+            .setServerKeyDatabase((home, dir) -> knownHosts)
+            .setPreferredAuthentications("publickey")
+            .build(null);
     return new TransportSetup(url, credentials, knownHosts, factory, null, authenticators);
   }
 
   /** As Flux's Git client does by default: basic auth and bearer tokens only over https. */
   private static void refuseCredentialsOverPlainHttp(RemoteUrl url, Credentials credentials) {
-    String what = credentials.bearerToken() != null ? "the secret's bearerToken"
-        : credentials.hasBasicAuth() ? "the secret's username and password"
-        : url.uri().getPass() != null ? "the password in the URL" : null;
+    String what =
+        credentials.bearerToken() != null
+            ? "the secret's bearerToken"
+            : credentials.hasBasicAuth()
+                ? "the secret's username and password"
+                : url.uri().getPass() != null ? "the password in the URL" : null;
     if (what != null) {
-      throw new SourceException(FailureReason.INVALID_URL, what + " would be sent unencrypted to '"
-          + url.display() + "': credentials are sent only over https, use an https:// URL");
+      throw new SourceException(
+          FailureReason.INVALID_URL,
+          what
+              + " would be sent unencrypted to '"
+              + url.display()
+              + "': credentials are sent only over https, use an https:// URL");
     }
   }
 
@@ -120,10 +149,15 @@ final class TransportSetup implements AutoCloseable {
 
   private void configure(Transport transport) {
     if (transport instanceof TransportHttp http) {
-      http.setHttpConnectionFactory(authenticatingProxy != null
-          ? new OriginBoundConnections(authenticatingProxy, url.uri(), () -> leftOrigin.set(true))
-          : new OriginBoundConnections(http.getHttpConnectionFactory(), url.uri(),
-              () -> leftOrigin.set(true), proxy == null ? null : proxy.proxy()));
+      http.setHttpConnectionFactory(
+          authenticatingProxy != null
+              ? new OriginBoundConnections(
+                  authenticatingProxy, url.uri(), () -> leftOrigin.set(true))
+              : new OriginBoundConnections(
+                  http.getHttpConnectionFactory(),
+                  url.uri(),
+                  () -> leftOrigin.set(true),
+                  proxy == null ? null : proxy.proxy()));
       if (credentials.bearerToken() != null) {
         http.setAdditionalHeaders(Map.of("Authorization", "Bearer " + credentials.bearerToken()));
       } else if (credentials.hasBasicAuth()) {
@@ -149,7 +183,8 @@ final class TransportSetup implements AutoCloseable {
   /** The proxy that refused this fetch's proxy credentials (407), or null. */
   String proxyRefusingCredentials() {
     return authenticatingProxy != null && authenticatingProxy.credentialsRefused()
-        ? proxy.display() : null;
+        ? proxy.display()
+        : null;
   }
 
   boolean hostKeyRejected() {
@@ -167,24 +202,32 @@ final class TransportSetup implements AutoCloseable {
     if (credentials.identity() == null) {
       return List.of();
     }
-    FilePasswordProvider passwords = credentials.passphrase() == null
-        ? FilePasswordProvider.EMPTY : FilePasswordProvider.of(credentials.passphrase());
+    FilePasswordProvider passwords =
+        credentials.passphrase() == null
+            ? FilePasswordProvider.EMPTY
+            : FilePasswordProvider.of(credentials.passphrase());
     List<KeyPair> keys = new ArrayList<>();
     try {
-      Iterable<KeyPair> loaded = SecurityUtils.loadKeyPairIdentities(null,
-          NamedResource.ofName("identity"), new ByteArrayInputStream(credentials.identity()),
-          passwords);
+      Iterable<KeyPair> loaded =
+          SecurityUtils.loadKeyPairIdentities(
+              null,
+              NamedResource.ofName("identity"),
+              new ByteArrayInputStream(credentials.identity()),
+              passwords);
       if (loaded != null) {
         loaded.forEach(keys::add);
       }
     } catch (Exception e) {
-      throw new SourceException(FailureReason.INVALID_SECRET,
+      throw new SourceException(
+          FailureReason.INVALID_SECRET,
           "the secret's 'identity' private key could not be read (wrong passphrase or "
-              + "unsupported format: " + e.getClass().getSimpleName() + ")");
+              + "unsupported format: "
+              + e.getClass().getSimpleName()
+              + ")");
     }
     if (keys.isEmpty()) {
-      throw new SourceException(FailureReason.INVALID_SECRET,
-          "the secret's 'identity' holds no private key");
+      throw new SourceException(
+          FailureReason.INVALID_SECRET, "the secret's 'identity' holds no private key");
     }
     return List.copyOf(keys);
   }

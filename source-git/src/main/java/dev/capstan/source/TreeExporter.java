@@ -14,6 +14,8 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Set;
+import java.util.TreeMap;
+import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
 import org.eclipse.jgit.lib.ObjectLoader;
@@ -25,9 +27,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes the filtered tree of one commit into a directory and computes its digest.
  *
- * <p>The digest covers, in tree order, each kept entry's kind, path and content, so equal
- * filtered trees get equal digests whatever commit they came from. No working tree or index is
- * involved: blobs are streamed from the object database straight to their files.
+ * <p>The digest covers, in tree order, each kept entry's kind, path and content, so equal filtered
+ * trees get equal digests whatever commit they came from. No working tree or index is involved:
+ * blobs are streamed from the object database straight to their files.
  */
 final class TreeExporter {
 
@@ -43,8 +45,9 @@ final class TreeExporter {
   private final Submodules submodules;
   private long written;
   private int entries;
+
   /** Symlinks whose text stays inside the tree, created after all files; path to target. */
-  private final java.util.TreeMap<String, String> symlinks = new java.util.TreeMap<>();
+  private final TreeMap<String, String> symlinks = new TreeMap<>();
 
   /**
    * What a tree may hold: bytes of files and link texts, entries (files, directories, links), and
@@ -64,7 +67,11 @@ final class TreeExporter {
     ObjectId treeOf(String path, ObjectId commit) throws IOException;
   }
 
-  private TreeExporter(ObjectReader reader, Path target, Limits limits, SparseCheckout sparse,
+  private TreeExporter(
+      ObjectReader reader,
+      Path target,
+      Limits limits,
+      SparseCheckout sparse,
       Submodules submodules) {
     this.reader = reader;
     this.target = target;
@@ -80,27 +87,37 @@ final class TreeExporter {
    * @return the digest, {@code sha256:<hex>}
    * @throws SourceException with {@link FailureReason#SIZE_LIMIT_EXCEEDED} past a limit
    */
-  static String export(ObjectReader reader, ObjectId tree, String specIgnore, Path target,
-      Limits limits) throws IOException {
+  static String export(
+      ObjectReader reader, ObjectId tree, String specIgnore, Path target, Limits limits)
+      throws IOException {
     return export(reader, tree, specIgnore, target, limits, SparseCheckout.ALL, null);
   }
 
   /**
-   * As {@link #export(ObjectReader, ObjectId, String, Path, Limits)}, keeping only what
-   * {@code sparse} admits, and exporting submodules from {@code submodules} (null: left out).
+   * As {@link #export(ObjectReader, ObjectId, String, Path, Limits)}, keeping only what {@code
+   * sparse} admits, and exporting submodules from {@code submodules} (null: left out).
    */
-  static String export(ObjectReader reader, ObjectId tree, String specIgnore, Path target,
-      Limits limits, SparseCheckout sparse, Submodules submodules) throws IOException {
+  static String export(
+      ObjectReader reader,
+      ObjectId tree,
+      String specIgnore,
+      Path target,
+      Limits limits,
+      SparseCheckout sparse,
+      Submodules submodules)
+      throws IOException {
     TreeExporter exporter = new TreeExporter(reader, target, limits, sparse, submodules);
     exporter.walk(tree, "", IgnoreRules.root(specIgnore), 0);
     exporter.linkSymlinks();
     return "sha256:" + HexFormat.of().formatHex(exporter.digest.digest());
   }
 
-  private void walk(ObjectId treeId, String dir, IgnoreRules parentRules, int depth) throws IOException {
+  private void walk(ObjectId treeId, String dir, IgnoreRules parentRules, int depth)
+      throws IOException {
     if (depth > Limits.MAX_DEPTH) {
-      throw new SourceException(FailureReason.SIZE_LIMIT_EXCEEDED, "the filtered tree nests directories more than "
-          + Limits.MAX_DEPTH + " levels deep");
+      throw new SourceException(
+          FailureReason.SIZE_LIMIT_EXCEEDED,
+          "the filtered tree nests directories more than " + Limits.MAX_DEPTH + " levels deep");
     }
     CanonicalTreeParser entries = new CanonicalTreeParser(null, reader, treeId);
     IgnoreRules rules = parentRules.enter(dir, sourceIgnoreOf(treeId));
@@ -143,7 +160,7 @@ final class TreeExporter {
     CanonicalTreeParser entries = new CanonicalTreeParser(null, reader, treeId);
     for (; !entries.eof(); entries.next(1)) {
       if (IgnoreRules.SOURCE_IGNORE.equals(entries.getEntryPathString())
-          && entries.getEntryFileMode().getObjectType() == org.eclipse.jgit.lib.Constants.OBJ_BLOB
+          && entries.getEntryFileMode().getObjectType() == Constants.OBJ_BLOB
           && entries.getEntryFileMode() != FileMode.SYMLINK) {
         return reader.open(entries.getEntryObjectId()).getCachedBytes(1 << 20);
       }
@@ -177,10 +194,10 @@ final class TreeExporter {
   }
 
   /**
-   * Creates the noted links, then drops any that does not resolve to a path inside the tree.
-   * The text check alone is not enough: a link to a directory link (say {@code d -> .}) can
-   * climb out through {@code d/..}. Dropping one link may leave another dangling, so repeat
-   * until nothing changes; the digest then covers the links that remain.
+   * Creates the noted links, then drops any that does not resolve to a path inside the tree. The
+   * text check alone is not enough: a link to a directory link (say {@code d -> .}) can climb out
+   * through {@code d/..}. Dropping one link may leave another dangling, so repeat until nothing
+   * changes; the digest then covers the links that remain.
    */
   private void linkSymlinks() throws IOException {
     for (var link : symlinks.entrySet()) {
@@ -194,8 +211,10 @@ final class TreeExporter {
         var link = it.next();
         Path linkPath = target.resolve(link.getKey());
         if (!resolvesInside(linkPath, root)) {
-          LOG.debug("left out symlink {} -> {}: it does not resolve inside the tree",
-              link.getKey(), link.getValue());
+          LOG.debug(
+              "left out symlink {} -> {}: it does not resolve inside the tree",
+              link.getKey(),
+              link.getValue());
           Files.delete(linkPath);
           it.remove();
           changed = true;
@@ -224,24 +243,33 @@ final class TreeExporter {
     }
     Path parent = Paths.get(linkPath).getParent();
     Path resolved = (parent == null ? Paths.get("") : parent).resolve(linkTarget).normalize();
-    return !resolved.toString().equals("..") && !resolved.startsWith("..")
+    return !resolved.toString().equals("..")
+        && !resolved.startsWith("..")
         && !resolved.isAbsolute();
   }
 
   private void account(String path, long size) {
     written += size;
     if (written > limits.bytes()) {
-      throw new SourceException(FailureReason.SIZE_LIMIT_EXCEEDED,
-          "the filtered tree exceeds the size limit of " + limits.bytes() + " bytes (at '" + path
+      throw new SourceException(
+          FailureReason.SIZE_LIMIT_EXCEEDED,
+          "the filtered tree exceeds the size limit of "
+              + limits.bytes()
+              + " bytes (at '"
+              + path
               + "')");
     }
   }
 
   private void countEntry(String path) {
     if (++entries > limits.entries()) {
-      throw new SourceException(FailureReason.SIZE_LIMIT_EXCEEDED,
-          "the filtered tree has more than " + limits.entries() + " files, directories and links (at '"
-              + path + "')");
+      throw new SourceException(
+          FailureReason.SIZE_LIMIT_EXCEEDED,
+          "the filtered tree has more than "
+              + limits.entries()
+              + " files, directories and links (at '"
+              + path
+              + "')");
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.capstan.source;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -19,7 +20,9 @@ public record Verification(Mode mode, Map<String, byte[]> keys) {
 
   /** The objects checked, by the names {@code spec.verify.mode} uses. */
   public enum Mode {
-    HEAD("HEAD"), TAG("Tag"), TAG_AND_HEAD("TagAndHEAD");
+    HEAD("HEAD"),
+    TAG("Tag"),
+    TAG_AND_HEAD("TagAndHEAD");
 
     private final String specName;
 
@@ -37,8 +40,9 @@ public record Verification(Mode mode, Map<String, byte[]> keys) {
           return m;
         }
       }
-      throw new SourceException(FailureReason.INVALID_SPEC, "spec.verify.mode '" + text
-          + "' is not one of HEAD, Tag, TagAndHEAD");
+      throw new SourceException(
+          FailureReason.INVALID_SPEC,
+          "spec.verify.mode '" + text + "' is not one of HEAD, Tag, TagAndHEAD");
     }
 
     public String specName() {
@@ -57,8 +61,13 @@ public record Verification(Mode mode, Map<String, byte[]> keys) {
   /** Changes when the mode or any key does, so a change re-verifies the stored revision. */
   String identity() {
     StringBuilder text = new StringBuilder(mode.name());
-    new TreeMap<>(keys).forEach((k, v) -> text.append('\n').append(k).append('=')
-        .append(ArtifactStore.sha256Hex(new String(v, java.nio.charset.StandardCharsets.ISO_8859_1))));
+    new TreeMap<>(keys)
+        .forEach(
+            (k, v) ->
+                text.append('\n')
+                    .append(k)
+                    .append('=')
+                    .append(ArtifactStore.sha256Hex(new String(v, StandardCharsets.ISO_8859_1))));
     return text.toString();
   }
 

@@ -10,7 +10,9 @@ class CommitSummaryTest {
 
   @Test
   void keepsTheFirstLineOfTheMessage() {
-    var s = new CommitSummary("a".repeat(40), "Ann", "ann@example.invalid", Instant.EPOCH, "\n Fix it\n\nbecause");
+    var s =
+        new CommitSummary(
+            "a".repeat(40), "Ann", "ann@example.invalid", Instant.EPOCH, "\n Fix it\n\nbecause");
     assertEquals("Fix it", s.subject());
   }
 
@@ -24,7 +26,9 @@ class CommitSummaryTest {
 
   @Test
   void replacesControlAndDirectionCharacters() {
-    var s = new CommitSummary("a".repeat(40), "Eve\u001b[31m", "", null, "ok\u202Egnp.exe\u0007 done\r");
+    var s =
+        new CommitSummary(
+            "a".repeat(40), "Eve\u001b[31m", "", null, "ok\u202Egnp.exe\u0007 done\r");
     assertEquals("Eve [31m", s.author());
     assertEquals("ok gnp.exe  done", s.subject());
   }

@@ -25,23 +25,37 @@ class DaemonFetchIT {
       RevCommit first = repo.commit("first", Map.of("a.yaml", "a\n"));
       repo.tag("v0.1.0", true);
       RevCommit second = repo.commit("second", Map.of("a.yaml", "b\n"));
-      GitSource source = new GitSource(GitSourceOptions.at(tmp.resolve("store"))
-          .withAllowedSchemes(UrlScheme.all()).withRetry(RetryPolicy.none()));
+      GitSource source =
+          new GitSource(
+              GitSourceOptions.at(tmp.resolve("store"))
+                  .withAllowedSchemes(UrlScheme.all())
+                  .withRetry(RetryPolicy.none()));
 
-      StoredArtifact branch = assertInstanceOf(FetchResult.Fetched.class, source.fetch(
-          FetchRequest.of("ns/a", daemon.url("app"), GitRef.branch("main")))).current();
+      StoredArtifact branch =
+          assertInstanceOf(
+                  FetchResult.Fetched.class,
+                  source.fetch(FetchRequest.of("ns/a", daemon.url("app"), GitRef.branch("main"))))
+              .current();
       assertEquals("main@sha1:" + second.name(), branch.revision());
       assertEquals("b\n", Files.readString(branch.path().resolve("a.yaml")));
-      assertInstanceOf(FetchResult.Unchanged.class,
+      assertInstanceOf(
+          FetchResult.Unchanged.class,
           source.fetch(FetchRequest.of("ns/a", daemon.url("app"), GitRef.branch("main"))));
 
-      StoredArtifact semver = assertInstanceOf(FetchResult.Fetched.class, source.fetch(
-          FetchRequest.of("ns/b", daemon.url("app"), GitRef.semver("~0.1")))).current();
+      StoredArtifact semver =
+          assertInstanceOf(
+                  FetchResult.Fetched.class,
+                  source.fetch(FetchRequest.of("ns/b", daemon.url("app"), GitRef.semver("~0.1"))))
+              .current();
       assertEquals("v0.1.0@sha1:" + first.name(), semver.revision());
       assertEquals("a\n", Files.readString(semver.path().resolve("a.yaml")));
 
-      StoredArtifact commit = assertInstanceOf(FetchResult.Fetched.class, source.fetch(
-          FetchRequest.of("ns/c", daemon.url("app"), GitRef.commit(first.name())))).current();
+      StoredArtifact commit =
+          assertInstanceOf(
+                  FetchResult.Fetched.class,
+                  source.fetch(
+                      FetchRequest.of("ns/c", daemon.url("app"), GitRef.commit(first.name()))))
+              .current();
       assertEquals("sha1:" + first.name(), commit.revision());
       assertEquals(semver.digest(), commit.digest(), "same tree, same digest");
       assertTrue(Files.isDirectory(branch.path()));

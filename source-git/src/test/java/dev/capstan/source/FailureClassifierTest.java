@@ -22,12 +22,16 @@ class FailureClassifierTest {
 
   @Test
   void portNumbersAreNotStatusCodes() {
-    var e = new TransportException("http://127.0.0.1:40150/git/app: connection failed",
-        new ConnectException("Connection refused"));
+    var e =
+        new TransportException(
+            "http://127.0.0.1:40150/git/app: connection failed",
+            new ConnectException("Connection refused"));
     assertEquals(FailureReason.GIT_OPERATION_FAILED, FailureClassifier.reasonOf(e));
     assertTrue(FailureClassifier.isTransient(e));
-    var notFound = new TransportException("http://127.0.0.1:50312/x: not found",
-        new NoRemoteRepositoryException(new URIish().setPath("/x"), "not found"));
+    var notFound =
+        new TransportException(
+            "http://127.0.0.1:50312/x: not found",
+            new NoRemoteRepositoryException(new URIish().setPath("/x"), "not found"));
     assertFalse(FailureClassifier.isTransient(notFound));
   }
 
@@ -36,9 +40,11 @@ class FailureClassifierTest {
     var timeout = new TransportException("read", new SocketTimeoutException("Read timed out"));
     assertEquals(FailureReason.TIMEOUT, FailureClassifier.reasonOf(timeout));
     assertTrue(FailureClassifier.isTransient(timeout));
-    assertTrue(FailureClassifier.isTransient(
-        new TransportException("https://host/repo: 503 Service Unavailable")));
-    assertFalse(FailureClassifier.isTransient(new SourceException(FailureReason.REF_NOT_FOUND,
-        "branch 'x' does not exist")));
+    assertTrue(
+        FailureClassifier.isTransient(
+            new TransportException("https://host/repo: 503 Service Unavailable")));
+    assertFalse(
+        FailureClassifier.isTransient(
+            new SourceException(FailureReason.REF_NOT_FOUND, "branch 'x' does not exist")));
   }
 }

@@ -8,8 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.source.testing.TestRepo;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -31,9 +34,11 @@ class GitSourceTest {
   void setUp() throws Exception {
     repo = TestRepo.create(tmp.resolve("remote"));
     repo.commit("first", Map.of("app/deploy.yaml", "kind: Deployment\n", "README.md", "hi\n"));
-    source = new GitSource(GitSourceOptions.at(tmp.resolve("store"))
-        .withAllowedSchemes(UrlScheme.all())
-        .withRetry(new RetryPolicy(2, Duration.ofMillis(1), 2.0)));
+    source =
+        new GitSource(
+            GitSourceOptions.at(tmp.resolve("store"))
+                .withAllowedSchemes(UrlScheme.all())
+                .withRetry(new RetryPolicy(2, Duration.ofMillis(1), 2.0)));
   }
 
   @AfterEach
@@ -55,11 +60,16 @@ class GitSourceTest {
   @Test
   void defaultOptionsRefuseLocalRepositoriesBeforeReadingThem() throws Exception {
     GitSource remoteOnly = new GitSource(GitSourceOptions.at(tmp.resolve("remote-only")));
-    for (String url : new String[] {repo.fileUrl(), repo.dir().toString(), repo.gitDir().toString()}) {
-      FetchResult.Failed failed = assertInstanceOf(FetchResult.Failed.class,
-          remoteOnly.fetch(FetchRequest.of("ns/app", url, GitRef.branch("main"))), url);
+    for (String url :
+        new String[] {repo.fileUrl(), repo.dir().toString(), repo.gitDir().toString()}) {
+      FetchResult.Failed failed =
+          assertInstanceOf(
+              FetchResult.Failed.class,
+              remoteOnly.fetch(FetchRequest.of("ns/app", url, GitRef.branch("main"))),
+              url);
       assertEquals(FailureReason.INVALID_URL, failed.reason(), failed.message());
-      assertTrue(failed.message().contains("not allowed here (use https://, http://, ssh://)"),
+      assertTrue(
+          failed.message().contains("not allowed here (use https://, http://, ssh://)"),
           failed.message());
       assertTrue(failed.lastGood().isEmpty());
     }
@@ -82,9 +92,17 @@ class GitSourceTest {
     StoredArtifact a = fetched(fetch(GitRef.branch("main")));
     assertEquals(a.path(), source.storedTree(a.digest()).orElseThrow());
     Files.createDirectories(tmp.resolve("store/artifacts/elsewhere"));
-    for (String digest : new String[] {"sha256:" + "0".repeat(64), "sha256:../elsewhere",
-        "sha256:../../store", a.digest().toUpperCase(Locale.ROOT), a.digest() + "/..",
-        "sha1:" + a.digest().substring(7), "", "sha256:"}) {
+    for (String digest :
+        new String[] {
+          "sha256:" + "0".repeat(64),
+          "sha256:../elsewhere",
+          "sha256:../../store",
+          a.digest().toUpperCase(Locale.ROOT),
+          a.digest() + "/..",
+          "sha1:" + a.digest().substring(7),
+          "",
+          "sha256:"
+        }) {
       assertTrue(source.storedTree(digest).isEmpty(), digest);
     }
     assertTrue(source.storedTree(null).isEmpty());
@@ -111,7 +129,9 @@ class GitSourceTest {
 
   @Test
   void theFetchedCommitsAuthorAndSubjectAreReadFromTheCache() throws Exception {
-    RevCommit head = repo.commit("Bump <b>app</b> to 2\n\nbody text", Map.of("app/deploy.yaml", "kind: Service\n"));
+    RevCommit head =
+        repo.commit(
+            "Bump <b>app</b> to 2\n\nbody text", Map.of("app/deploy.yaml", "kind: Service\n"));
     assertTrue(source.commit("ns/app", head.name()).isEmpty(), "nothing fetched yet");
     fetched(fetch(GitRef.commit(head.name()).withBranch("main")));
     CommitSummary summary = source.commit("ns/app", head.name()).orElseThrow();
@@ -162,10 +182,12 @@ class GitSourceTest {
     RevCommit first = repo.git().log().call().iterator().next();
     repo.branch("release");
     RevCommit second = repo.commit("second", Map.of("x", "y"));
-    assertEquals("refs/heads/main@sha1:" + second.name(),
+    assertEquals(
+        "refs/heads/main@sha1:" + second.name(),
         fetched(fetch(GitRef.name("refs/heads/main"))).revision());
     assertEquals("sha1:" + first.name(), fetched(fetch(GitRef.commit(first.name()))).revision());
-    assertEquals("main@sha1:" + first.name(),
+    assertEquals(
+        "main@sha1:" + first.name(),
         fetched(fetch(GitRef.commit(first.name()).withBranch("main"))).revision());
   }
 
@@ -177,16 +199,19 @@ class GitSourceTest {
 
   @Test
   void ignoreRulesFromSourceIgnoreAndSpec() throws Exception {
-    repo.commit("more", Map.of(
-        ".sourceignore", "*.md\n/docs/\n",
-        "docs/guide.yaml", "x\n",
-        "app/.sourceignore", "secret.yaml\n",
-        "app/secret.yaml", "s\n",
-        "app/keep.md", "k\n",
-        "other/secret.yaml", "o\n",
-        "tests/t.yaml", "t\n"));
-    FetchRequest request = FetchRequest.of("ns/app", repo.fileUrl(), GitRef.branch("main"))
-        .withIgnore("/tests/\n!app/keep.md\n");
+    repo.commit(
+        "more",
+        Map.of(
+            ".sourceignore", "*.md\n/docs/\n",
+            "docs/guide.yaml", "x\n",
+            "app/.sourceignore", "secret.yaml\n",
+            "app/secret.yaml", "s\n",
+            "app/keep.md", "k\n",
+            "other/secret.yaml", "o\n",
+            "tests/t.yaml", "t\n"));
+    FetchRequest request =
+        FetchRequest.of("ns/app", repo.fileUrl(), GitRef.branch("main"))
+            .withIgnore("/tests/\n!app/keep.md\n");
     StoredArtifact a = fetched(source.fetch(request));
     Path p = a.path();
     assertTrue(Files.exists(p.resolve("app/deploy.yaml")));
@@ -216,7 +241,7 @@ class GitSourceTest {
     assertEquals("kind: Deployment\n", Files.readString(p.resolve("app/inside")));
     assertTrue(Files.isSymbolicLink(p.resolve("self")));
     for (String out : new String[] {"up", "abs", "climb"}) {
-      assertFalse(Files.exists(p.resolve(out), java.nio.file.LinkOption.NOFOLLOW_LINKS), out);
+      assertFalse(Files.exists(p.resolve(out), LinkOption.NOFOLLOW_LINKS), out);
     }
   }
 
@@ -234,28 +259,30 @@ class GitSourceTest {
   @Test
   void failuresKeepTheLastGoodArtifact() throws Exception {
     StoredArtifact good = fetched(fetch(GitRef.branch("main")));
-    FetchResult.Failed missing = assertInstanceOf(FetchResult.Failed.class,
-        fetch(GitRef.branch("nope")));
+    FetchResult.Failed missing =
+        assertInstanceOf(FetchResult.Failed.class, fetch(GitRef.branch("nope")));
     assertEquals(FailureReason.REF_NOT_FOUND, missing.reason());
     assertTrue(missing.message().contains("branch 'nope' does not exist"), missing.message());
     assertEquals(good, missing.lastGood().orElseThrow());
     assertTrue(Files.isDirectory(good.path()));
 
-    FetchResult.Failed semver = assertInstanceOf(FetchResult.Failed.class,
-        fetch(GitRef.semver("not a range!")));
+    FetchResult.Failed semver =
+        assertInstanceOf(FetchResult.Failed.class, fetch(GitRef.semver("not a range!")));
     assertEquals(FailureReason.INVALID_REF, semver.reason());
     assertEquals(good, semver.lastGood().orElseThrow());
 
-    FetchResult.Failed noTag = assertInstanceOf(FetchResult.Failed.class,
-        fetch(GitRef.semver(">=9.0.0")));
+    FetchResult.Failed noTag =
+        assertInstanceOf(FetchResult.Failed.class, fetch(GitRef.semver(">=9.0.0")));
     assertEquals(FailureReason.REF_NOT_FOUND, noTag.reason());
 
-    FetchResult.Failed commit = assertInstanceOf(FetchResult.Failed.class,
-        fetch(GitRef.commit("0123456789012345678901234567890123456789")));
+    FetchResult.Failed commit =
+        assertInstanceOf(
+            FetchResult.Failed.class,
+            fetch(GitRef.commit("0123456789012345678901234567890123456789")));
     assertEquals(FailureReason.REF_NOT_FOUND, commit.reason());
 
-    FetchResult.Failed badSha = assertInstanceOf(FetchResult.Failed.class,
-        fetch(GitRef.commit("abc")));
+    FetchResult.Failed badSha =
+        assertInstanceOf(FetchResult.Failed.class, fetch(GitRef.commit("abc")));
     assertEquals(FailureReason.INVALID_REF, badSha.reason());
     assertEquals(good, source.lastArtifact("ns/app").orElseThrow());
   }
@@ -268,19 +295,27 @@ class GitSourceTest {
       many.put("many/f" + i, "");
     }
     repo.commit("many empty files", many);
-    GitSource limited = new GitSource(GitSourceOptions.at(tmp.resolve("store"))
-        .withAllowedSchemes(UrlScheme.all()).withEntryLimit(20).withRetry(RetryPolicy.none()));
-    FetchResult.Failed failed = assertInstanceOf(FetchResult.Failed.class,
-        limited.fetch(FetchRequest.of("ns/app", repo.fileUrl(), GitRef.branch("main"))));
+    GitSource limited =
+        new GitSource(
+            GitSourceOptions.at(tmp.resolve("store"))
+                .withAllowedSchemes(UrlScheme.all())
+                .withEntryLimit(20)
+                .withRetry(RetryPolicy.none()));
+    FetchResult.Failed failed =
+        assertInstanceOf(
+            FetchResult.Failed.class,
+            limited.fetch(FetchRequest.of("ns/app", repo.fileUrl(), GitRef.branch("main"))));
     assertEquals(FailureReason.SIZE_LIMIT_EXCEEDED, failed.reason());
-    assertTrue(failed.message().contains("more than 20 files, directories and links"), failed.message());
+    assertTrue(
+        failed.message().contains("more than 20 files, directories and links"), failed.message());
     assertEquals(good, failed.lastGood().orElseThrow());
   }
 
   @Test
   void directoriesNestedPastTheDepthLimitAreRefused() throws Exception {
     repo.commit("deep", Map.of("d/".repeat(257) + "f.yaml", "kind: ConfigMap\n"));
-    FetchResult.Failed failed = assertInstanceOf(FetchResult.Failed.class, fetch(GitRef.branch("main")));
+    FetchResult.Failed failed =
+        assertInstanceOf(FetchResult.Failed.class, fetch(GitRef.branch("main")));
     assertEquals(FailureReason.SIZE_LIMIT_EXCEEDED, failed.reason());
     assertTrue(failed.message().contains("more than 256 levels deep"), failed.message());
   }
@@ -289,10 +324,16 @@ class GitSourceTest {
   void sizeLimitIsEnforcedAndLeavesNoPartialTree() throws Exception {
     StoredArtifact good = fetched(fetch(GitRef.branch("main")));
     repo.commit("big", Map.of("big.txt", "x".repeat(10_000)));
-    GitSource limited = new GitSource(GitSourceOptions.at(tmp.resolve("store"))
-        .withAllowedSchemes(UrlScheme.all()).withSizeLimit(5_000).withRetry(RetryPolicy.none()));
-    FetchResult.Failed failed = assertInstanceOf(FetchResult.Failed.class,
-        limited.fetch(FetchRequest.of("ns/app", repo.fileUrl(), GitRef.branch("main"))));
+    GitSource limited =
+        new GitSource(
+            GitSourceOptions.at(tmp.resolve("store"))
+                .withAllowedSchemes(UrlScheme.all())
+                .withSizeLimit(5_000)
+                .withRetry(RetryPolicy.none()));
+    FetchResult.Failed failed =
+        assertInstanceOf(
+            FetchResult.Failed.class,
+            limited.fetch(FetchRequest.of("ns/app", repo.fileUrl(), GitRef.branch("main"))));
     assertEquals(FailureReason.SIZE_LIMIT_EXCEEDED, failed.reason());
     assertTrue(failed.message().contains("5000 bytes"), failed.message());
     assertEquals(good, failed.lastGood().orElseThrow());
@@ -304,8 +345,10 @@ class GitSourceTest {
   @Test
   void invalidUrlsAreRejectedBeforeAnyNetworkUse() {
     for (String url : new String[] {"", "ftp://host/repo", "/just/a/path", "https://"}) {
-      FetchResult.Failed f = assertInstanceOf(FetchResult.Failed.class,
-          source.fetch(FetchRequest.of("ns/x", url, GitRef.branch("main"))));
+      FetchResult.Failed f =
+          assertInstanceOf(
+              FetchResult.Failed.class,
+              source.fetch(FetchRequest.of("ns/x", url, GitRef.branch("main"))));
       assertEquals(FailureReason.INVALID_URL, f.reason(), url);
     }
   }
@@ -318,13 +361,16 @@ class GitSourceTest {
       last = fetched(fetch(GitRef.branch("main")));
       assertEquals("main@sha1:" + c.name(), last.revision());
     }
-    Path packs = tmp.resolve("store/sources").resolve(ArtifactStore.dirName("ns/app"))
-        .resolve("git/objects/pack");
+    Path packs =
+        tmp.resolve("store/sources")
+            .resolve(ArtifactStore.dirName("ns/app"))
+            .resolve("git/objects/pack");
     try (Stream<Path> files = Files.list(packs)) {
       long count = files.filter(f -> f.toString().endsWith(".pack")).count();
       assertTrue(count <= RepositoryCache.MAX_PACKS, "packs after repacking: " + count);
     }
-    assertEquals(Integer.toString(RepositoryCache.MAX_PACKS + 2),
+    assertEquals(
+        Integer.toString(RepositoryCache.MAX_PACKS + 2),
         Files.readString(last.path().resolve("n.txt")));
   }
 
@@ -332,8 +378,8 @@ class GitSourceTest {
   void abandonedTemporaryTreesAreCollected() throws Exception {
     Path stale = Files.createDirectories(tmp.resolve("store/tmp/left-by-a-crash"));
     Files.writeString(stale.resolve("f"), "x");
-    Files.setLastModifiedTime(stale, java.nio.file.attribute.FileTime.from(
-        java.time.Instant.now().minus(ArtifactStore.ABANDONED_AFTER).minusSeconds(60)));
+    Files.setLastModifiedTime(
+        stale, FileTime.from(Instant.now().minus(ArtifactStore.ABANDONED_AFTER).minusSeconds(60)));
     Path fresh = Files.createDirectories(tmp.resolve("store/tmp/being-written"));
     fetched(fetch(GitRef.branch("main")));
     assertFalse(Files.exists(stale));

@@ -27,7 +27,8 @@ class HttpCredentialsIT {
 
   private static final Map<String, byte[]> BASIC =
       Map.of("username", "alice".getBytes(UTF_8), "password", "s3cret-pw".getBytes(UTF_8));
-  private static final Map<String, byte[]> BEARER = Map.of("bearerToken", "tok-123456".getBytes(UTF_8));
+  private static final Map<String, byte[]> BEARER =
+      Map.of("bearerToken", "tok-123456".getBytes(UTF_8));
 
   @TempDir Path tmp;
   TestRepo repo;
@@ -46,8 +47,11 @@ class HttpCredentialsIT {
 
   /** Plain http is allowed here: the servers have no TLS, and the redirect is what is tested. */
   private GitSource overPlainHttp(String store) {
-    return new GitSource(GitSourceOptions.at(tmp.resolve(store)).withCredentialsOverPlainHttp(true)
-        .withRetry(RetryPolicy.none()).withDefaultTimeout(Duration.ofSeconds(30)));
+    return new GitSource(
+        GitSourceOptions.at(tmp.resolve(store))
+            .withCredentialsOverPlainHttp(true)
+            .withRetry(RetryPolicy.none())
+            .withDefaultTimeout(Duration.ofSeconds(30)));
   }
 
   private static String base(HttpGitServer server) {
@@ -58,13 +62,19 @@ class HttpCredentialsIT {
   void bearerTokenIsNotSentToAnotherOriginAfterARedirect() throws Exception {
     try (HttpGitServer target = HttpGitServer.anonymous(tmp.resolve("served"));
         RedirectingServer redirect = RedirectingServer.to(base(target))) {
-      FetchResult result = overPlainHttp("s1").fetch(
-          FetchRequest.of("ns/app", redirect.url("/git/app"), GitRef.branch("main")).withSecret(BEARER));
+      FetchResult result =
+          overPlainHttp("s1")
+              .fetch(
+                  FetchRequest.of("ns/app", redirect.url("/git/app"), GitRef.branch("main"))
+                      .withSecret(BEARER));
 
-      StoredArtifact a = assertInstanceOf(FetchResult.Fetched.class, result, String.valueOf(result)).current();
+      StoredArtifact a =
+          assertInstanceOf(FetchResult.Fetched.class, result, String.valueOf(result)).current();
       assertEquals("main@sha1:" + head.name(), a.revision());
       assertFalse(redirect.authorizations().isEmpty());
-      assertEquals(List.of("Bearer tok-123456"), redirect.authorizations().stream().distinct().toList(),
+      assertEquals(
+          List.of("Bearer tok-123456"),
+          redirect.authorizations().stream().distinct().toList(),
           "the token goes to the URL's own origin");
       assertEquals(List.of(), target.authorizations(), "and never to the origin redirected to");
     }
@@ -72,10 +82,16 @@ class HttpCredentialsIT {
 
   @Test
   void basicCredentialsAreNotSentToAnotherOriginEvenWhenItAsksForThem() throws Exception {
-    try (HttpGitServer target = HttpGitServer.basicAuth(tmp.resolve("served"), "alice", "s3cret-pw");
+    try (HttpGitServer target =
+            HttpGitServer.basicAuth(tmp.resolve("served"), "alice", "s3cret-pw");
         RedirectingServer redirect = RedirectingServer.to(base(target))) {
-      FetchResult.Failed failed = assertInstanceOf(FetchResult.Failed.class, overPlainHttp("s2").fetch(
-          FetchRequest.of("ns/app", redirect.url("/git/app"), GitRef.branch("main")).withSecret(BASIC)));
+      FetchResult.Failed failed =
+          assertInstanceOf(
+              FetchResult.Failed.class,
+              overPlainHttp("s2")
+                  .fetch(
+                      FetchRequest.of("ns/app", redirect.url("/git/app"), GitRef.branch("main"))
+                          .withSecret(BASIC)));
 
       assertEquals(FailureReason.AUTHENTICATION_FAILED, failed.reason(), failed.message());
       assertTrue(failed.message().contains("redirected to another origin"), failed.message());
@@ -89,8 +105,13 @@ class HttpCredentialsIT {
   void bearerTokenIsNotSentToAnotherOriginThatAsksForIt() throws Exception {
     try (HttpGitServer target = HttpGitServer.bearer(tmp.resolve("served"), "tok-123456");
         RedirectingServer redirect = RedirectingServer.to(base(target))) {
-      FetchResult.Failed failed = assertInstanceOf(FetchResult.Failed.class, overPlainHttp("s3").fetch(
-          FetchRequest.of("ns/app", redirect.url("/git/app"), GitRef.branch("main")).withSecret(BEARER)));
+      FetchResult.Failed failed =
+          assertInstanceOf(
+              FetchResult.Failed.class,
+              overPlainHttp("s3")
+                  .fetch(
+                      FetchRequest.of("ns/app", redirect.url("/git/app"), GitRef.branch("main"))
+                          .withSecret(BEARER)));
 
       assertEquals(FailureReason.AUTHENTICATION_FAILED, failed.reason(), failed.message());
       assertEquals(List.of(), target.authorizations());
@@ -99,11 +120,16 @@ class HttpCredentialsIT {
 
   @Test
   void credentialsStillFollowARedirectWithinTheSameOrigin() throws Exception {
-    try (HttpGitServer server = HttpGitServer.basicAuth(tmp.resolve("served"), "alice", "s3cret-pw")) {
-      FetchResult result = overPlainHttp("s4").fetch(
-          FetchRequest.of("ns/app", server.movedUrl("app"), GitRef.branch("main")).withSecret(BASIC));
+    try (HttpGitServer server =
+        HttpGitServer.basicAuth(tmp.resolve("served"), "alice", "s3cret-pw")) {
+      FetchResult result =
+          overPlainHttp("s4")
+              .fetch(
+                  FetchRequest.of("ns/app", server.movedUrl("app"), GitRef.branch("main"))
+                      .withSecret(BASIC));
 
-      StoredArtifact a = assertInstanceOf(FetchResult.Fetched.class, result, String.valueOf(result)).current();
+      StoredArtifact a =
+          assertInstanceOf(FetchResult.Fetched.class, result, String.valueOf(result)).current();
       assertEquals("main@sha1:" + head.name(), a.revision());
     }
   }
@@ -125,16 +151,24 @@ class HttpCredentialsIT {
 
   private void assertRefusedOverPlainHttp(Map<String, byte[]> secret, String userinfo, String what)
       throws Exception {
-    try (HttpGitServer server = HttpGitServer.basicAuth(tmp.resolve("served"), "alice", "s3cret-pw")) {
+    try (HttpGitServer server =
+        HttpGitServer.basicAuth(tmp.resolve("served"), "alice", "s3cret-pw")) {
       GitSource source = new GitSource(GitSourceOptions.at(tmp.resolve("store")));
       String url = server.url("app").replace("http://", "http://" + userinfo);
 
-      FetchResult.Failed failed = assertInstanceOf(FetchResult.Failed.class,
-          source.fetch(FetchRequest.of("ns/app", url, GitRef.branch("main")).withSecret(secret)));
+      FetchResult.Failed failed =
+          assertInstanceOf(
+              FetchResult.Failed.class,
+              source.fetch(
+                  FetchRequest.of("ns/app", url, GitRef.branch("main")).withSecret(secret)));
 
       assertEquals(FailureReason.INVALID_URL, failed.reason(), failed.message());
-      assertEquals(what + " would be sent unencrypted to '" + server.url("app")
-          + "': credentials are sent only over https, use an https:// URL", failed.message());
+      assertEquals(
+          what
+              + " would be sent unencrypted to '"
+              + server.url("app")
+              + "': credentials are sent only over https, use an https:// URL",
+          failed.message());
       assertEquals(0, server.requests(), "nothing was sent");
     }
   }

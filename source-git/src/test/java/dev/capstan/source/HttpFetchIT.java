@@ -38,9 +38,11 @@ class HttpFetchIT {
   void setUp() throws Exception {
     repo = TestRepo.create(tmp.resolve("served/app"));
     head = repo.commit("first", Map.of("deploy.yaml", "kind: ConfigMap\n"));
-    source = new GitSource(GitSourceOptions.at(tmp.resolve("store"))
-        .withCredentialsOverPlainHttp(true)
-        .withRetry(new RetryPolicy(3, Duration.ofMillis(1), 2.0)));
+    source =
+        new GitSource(
+            GitSourceOptions.at(tmp.resolve("store"))
+                .withCredentialsOverPlainHttp(true)
+                .withRetry(new RetryPolicy(3, Duration.ofMillis(1), 2.0)));
   }
 
   @AfterEach
@@ -52,17 +54,20 @@ class HttpFetchIT {
   void anonymousFetchThenUnchangedWithOneRequest() throws Exception {
     try (HttpGitServer server = HttpGitServer.anonymous(tmp.resolve("served"))) {
       FetchRequest request = FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"));
-      StoredArtifact a = assertInstanceOf(FetchResult.Fetched.class, source.fetch(request)).current();
+      StoredArtifact a =
+          assertInstanceOf(FetchResult.Fetched.class, source.fetch(request)).current();
       assertEquals("main@sha1:" + head.name(), a.revision());
       assertEquals("kind: ConfigMap\n", Files.readString(a.path().resolve("deploy.yaml")));
 
       int before = server.requests();
       assertInstanceOf(FetchResult.Unchanged.class, source.fetch(request));
-      assertTrue(server.requests() - before <= 2,
+      assertTrue(
+          server.requests() - before <= 2,
           "an unchanged ref costs one ref listing, no fetch: " + (server.requests() - before));
 
       RevCommit next = repo.commit("second", Map.of("deploy.yaml", "kind: Secret\n"));
-      StoredArtifact b = assertInstanceOf(FetchResult.Fetched.class, source.fetch(request)).current();
+      StoredArtifact b =
+          assertInstanceOf(FetchResult.Fetched.class, source.fetch(request)).current();
       assertEquals("main@sha1:" + next.name(), b.revision());
       Path cache = tmp.resolve("store/sources").resolve(ArtifactStore.dirName("ns/app"));
       assertTrue(Files.exists(cache.resolve("git/shallow")), "branch fetches are shallow");
@@ -71,16 +76,32 @@ class HttpFetchIT {
 
   @Test
   void basicAuth() throws Exception {
-    try (HttpGitServer server = HttpGitServer.basicAuth(tmp.resolve("served"), "alice", "s3cret!")) {
+    try (HttpGitServer server =
+        HttpGitServer.basicAuth(tmp.resolve("served"), "alice", "s3cret!")) {
       FetchRequest request = FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"));
-      StoredArtifact good = assertInstanceOf(FetchResult.Fetched.class, source.fetch(request.withSecret(
-          Map.of("username", "alice".getBytes(UTF_8), "password", "s3cret!".getBytes(UTF_8)))))
-          .current();
+      StoredArtifact good =
+          assertInstanceOf(
+                  FetchResult.Fetched.class,
+                  source.fetch(
+                      request.withSecret(
+                          Map.of(
+                              "username",
+                              "alice".getBytes(UTF_8),
+                              "password",
+                              "s3cret!".getBytes(UTF_8)))))
+              .current();
 
       repo.commit("second", Map.of("x", "y"));
-      FetchResult.Failed wrong = assertInstanceOf(FetchResult.Failed.class,
-          source.fetch(request.withSecret(Map.of("username", "alice".getBytes(UTF_8),
-              "password", "wrong-password".getBytes(UTF_8)))));
+      FetchResult.Failed wrong =
+          assertInstanceOf(
+              FetchResult.Failed.class,
+              source.fetch(
+                  request.withSecret(
+                      Map.of(
+                          "username",
+                          "alice".getBytes(UTF_8),
+                          "password",
+                          "wrong-password".getBytes(UTF_8)))));
       assertEquals(FailureReason.AUTHENTICATION_FAILED, wrong.reason(), wrong.message());
       assertFalse(wrong.message().contains("wrong-password"), wrong.message());
       assertEquals(good, wrong.lastGood().orElseThrow());
@@ -90,8 +111,10 @@ class HttpFetchIT {
       assertEquals(FailureReason.AUTHENTICATION_FAILED, none.reason(), none.message());
 
       String withUserInfo = server.url("app").replace("http://", "http://alice:leaked-pw@");
-      FetchResult.Failed inUrl = assertInstanceOf(FetchResult.Failed.class,
-          source.fetch(FetchRequest.of("ns/app", withUserInfo, GitRef.branch("main"))));
+      FetchResult.Failed inUrl =
+          assertInstanceOf(
+              FetchResult.Failed.class,
+              source.fetch(FetchRequest.of("ns/app", withUserInfo, GitRef.branch("main"))));
       assertFalse(inUrl.message().contains("leaked-pw"), inUrl.message());
       assertFalse(inUrl.message().contains("alice"), inUrl.message());
     }
@@ -101,12 +124,19 @@ class HttpFetchIT {
   void bearerToken() throws Exception {
     try (HttpGitServer server = HttpGitServer.bearer(tmp.resolve("served"), "tok-123456")) {
       FetchRequest request = FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"));
-      StoredArtifact a = assertInstanceOf(FetchResult.Fetched.class, source.fetch(
-          request.withSecret(Map.of("bearerToken", "tok-123456".getBytes(UTF_8))))).current();
+      StoredArtifact a =
+          assertInstanceOf(
+                  FetchResult.Fetched.class,
+                  source.fetch(
+                      request.withSecret(Map.of("bearerToken", "tok-123456".getBytes(UTF_8)))))
+              .current();
       assertEquals("main@sha1:" + head.name(), a.revision());
 
-      FetchResult.Failed wrong = assertInstanceOf(FetchResult.Failed.class, source.fetch(
-          request.withSecret(Map.of("bearerToken", "tok-wrong-99".getBytes(UTF_8)))));
+      FetchResult.Failed wrong =
+          assertInstanceOf(
+              FetchResult.Failed.class,
+              source.fetch(
+                  request.withSecret(Map.of("bearerToken", "tok-wrong-99".getBytes(UTF_8)))));
       assertEquals(FailureReason.AUTHENTICATION_FAILED, wrong.reason(), wrong.message());
       assertFalse(wrong.message().contains("tok-wrong-99"));
     }
@@ -115,13 +145,18 @@ class HttpFetchIT {
   @Test
   void missingRepositoryAndMissingRef() throws Exception {
     try (HttpGitServer server = HttpGitServer.anonymous(tmp.resolve("served"))) {
-      FetchResult.Failed noRepo = assertInstanceOf(FetchResult.Failed.class, source.fetch(
-          FetchRequest.of("ns/x", server.url("nothing-here"), GitRef.branch("main"))));
+      FetchResult.Failed noRepo =
+          assertInstanceOf(
+              FetchResult.Failed.class,
+              source.fetch(
+                  FetchRequest.of("ns/x", server.url("nothing-here"), GitRef.branch("main"))));
       assertEquals(FailureReason.GIT_OPERATION_FAILED, noRepo.reason(), noRepo.message());
       assertTrue(noRepo.message().contains("nothing-here"), noRepo.message());
 
-      FetchResult.Failed noRef = assertInstanceOf(FetchResult.Failed.class, source.fetch(
-          FetchRequest.of("ns/app", server.url("app"), GitRef.tag("v9"))));
+      FetchResult.Failed noRef =
+          assertInstanceOf(
+              FetchResult.Failed.class,
+              source.fetch(FetchRequest.of("ns/app", server.url("app"), GitRef.tag("v9"))));
       assertEquals(FailureReason.REF_NOT_FOUND, noRef.reason(), noRef.message());
     }
   }
@@ -132,8 +167,12 @@ class HttpFetchIT {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = s.getLocalPort();
     }
-    FetchResult.Failed f = assertInstanceOf(FetchResult.Failed.class, source.fetch(
-        FetchRequest.of("ns/app", "http://127.0.0.1:" + port + "/git/app", GitRef.branch("main"))));
+    FetchResult.Failed f =
+        assertInstanceOf(
+            FetchResult.Failed.class,
+            source.fetch(
+                FetchRequest.of(
+                    "ns/app", "http://127.0.0.1:" + port + "/git/app", GitRef.branch("main"))));
     assertEquals(FailureReason.GIT_OPERATION_FAILED, f.reason(), f.message());
     assertTrue(f.message().contains("127.0.0.1:" + port), f.message());
   }
@@ -142,21 +181,24 @@ class HttpFetchIT {
   void transientErrorsAreRetriedUpToTheLimit() throws Exception {
     AtomicInteger connections = new AtomicInteger();
     try (ServerSocket s = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-      Thread acceptor = new Thread(() -> {
-        while (!s.isClosed()) {
-          try (Socket c = s.accept()) {
-            connections.incrementAndGet(); // and hang up at once
-          } catch (IOException e) {
-            return;
-          }
-        }
-      });
+      Thread acceptor =
+          new Thread(
+              () -> {
+                while (!s.isClosed()) {
+                  try (Socket c = s.accept()) {
+                    connections.incrementAndGet(); // and hang up at once
+                  } catch (IOException e) {
+                    return;
+                  }
+                }
+              });
       acceptor.setDaemon(true);
       acceptor.start();
-      FetchRequest request = FetchRequest.of("ns/app",
-          "http://127.0.0.1:" + s.getLocalPort() + "/git/app", GitRef.branch("main"));
-      GitSource once = new GitSource(GitSourceOptions.at(tmp.resolve("store1"))
-          .withRetry(RetryPolicy.none()));
+      FetchRequest request =
+          FetchRequest.of(
+              "ns/app", "http://127.0.0.1:" + s.getLocalPort() + "/git/app", GitRef.branch("main"));
+      GitSource once =
+          new GitSource(GitSourceOptions.at(tmp.resolve("store1")).withRetry(RetryPolicy.none()));
       assertInstanceOf(FetchResult.Failed.class, once.fetch(request));
       int perAttempt = connections.getAndSet(0);
       assertTrue(perAttempt >= 1);
@@ -170,19 +212,27 @@ class HttpFetchIT {
   @Test
   void timeoutIsHonoured() throws Exception {
     try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-      Thread acceptor = new Thread(() -> {
-        try (Socket c = silent.accept()) {
-          Thread.sleep(10_000); // accepts, never answers
-        } catch (IOException | InterruptedException e) {
-          // closed by the test
-        }
-      });
+      Thread acceptor =
+          new Thread(
+              () -> {
+                try (Socket c = silent.accept()) {
+                  Thread.sleep(10_000); // accepts, never answers
+                } catch (IOException | InterruptedException e) {
+                  // closed by the test
+                }
+              });
       acceptor.setDaemon(true);
       acceptor.start();
       long start = System.nanoTime();
-      FetchResult.Failed f = assertInstanceOf(FetchResult.Failed.class, source.fetch(
-          FetchRequest.of("ns/app", "http://127.0.0.1:" + silent.getLocalPort() + "/git/app",
-              GitRef.branch("main")).withTimeout(Duration.ofSeconds(1))));
+      FetchResult.Failed f =
+          assertInstanceOf(
+              FetchResult.Failed.class,
+              source.fetch(
+                  FetchRequest.of(
+                          "ns/app",
+                          "http://127.0.0.1:" + silent.getLocalPort() + "/git/app",
+                          GitRef.branch("main"))
+                      .withTimeout(Duration.ofSeconds(1))));
       long seconds = Duration.ofNanos(System.nanoTime() - start).toSeconds();
       assertEquals(FailureReason.TIMEOUT, f.reason(), f.message());
       assertTrue(f.message().toLowerCase().contains("timed out"), f.message());

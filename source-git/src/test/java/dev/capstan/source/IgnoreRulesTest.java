@@ -10,8 +10,9 @@ class IgnoreRulesTest {
 
   @Test
   void layersFromDeepestToRootWithSpecOnTop() {
-    IgnoreRules root = IgnoreRules.root("!keep.txt\n/build/\n")
-        .enter("", "*.txt\n!important.txt\n".getBytes(UTF_8));
+    IgnoreRules root =
+        IgnoreRules.root("!keep.txt\n/build/\n")
+            .enter("", "*.txt\n!important.txt\n".getBytes(UTF_8));
     IgnoreRules sub = root.enter("sub", "important.txt\nlocal/\n".getBytes(UTF_8));
 
     assertTrue(root.isIgnored("a.txt", false));

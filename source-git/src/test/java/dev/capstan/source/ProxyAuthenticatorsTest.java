@@ -19,13 +19,26 @@ class ProxyAuthenticatorsTest {
   private final ProxyAuthenticators authenticators = new ProxyAuthenticators();
 
   private static ProxySettings settings(String host, String username, String password) {
-    return new ProxySettings(new Proxy(Proxy.Type.HTTP, InetSocketAddress.createUnresolved(host, 3128)), host, 3128,
-        "http://" + host + ":3128", username, password);
+    return new ProxySettings(
+        new Proxy(Proxy.Type.HTTP, InetSocketAddress.createUnresolved(host, 3128)),
+        host,
+        3128,
+        "http://" + host + ":3128",
+        username,
+        password);
   }
 
   private static PasswordAuthentication challenge(Authenticator authenticator, String host) {
-    return Authenticator.requestPasswordAuthentication(authenticator, host, null, 3128, "http", "proxy", "basic",
-        null, Authenticator.RequestorType.PROXY);
+    return Authenticator.requestPasswordAuthentication(
+        authenticator,
+        host,
+        null,
+        3128,
+        "http",
+        "proxy",
+        "basic",
+        null,
+        Authenticator.RequestorType.PROXY);
   }
 
   @Test
@@ -43,13 +56,17 @@ class ProxyAuthenticatorsTest {
   void itAnswersOnlyItsProxyOnceAndIsReplacedAfterARefusal() {
     Authenticator authenticator = authenticators.forProxy(settings("proxy.example", "alice", "pw"));
 
-    assertNull(challenge(authenticator, "elsewhere.example"), "another host's challenge is not answered");
+    assertNull(
+        challenge(authenticator, "elsewhere.example"), "another host's challenge is not answered");
     PasswordAuthentication answer = challenge(authenticator, "proxy.example");
     assertEquals("alice", answer.getUserName());
     assertEquals("pw", new String(answer.getPassword()));
-    assertNull(challenge(authenticator, "proxy.example"), "asked again: the proxy refused the answer");
+    assertNull(
+        challenge(authenticator, "proxy.example"), "asked again: the proxy refused the answer");
 
-    assertNotSame(authenticator, authenticators.forProxy(settings("proxy.example", "alice", "pw")),
+    assertNotSame(
+        authenticator,
+        authenticators.forProxy(settings("proxy.example", "alice", "pw")),
         "a refused authenticator is replaced, so a proxy fixed later is asked again");
   }
 

@@ -31,9 +31,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * spec.proxySecretRef: HTTP(S) fetches go through the proxy the Secret names, with its username
- * and password when it has them, in answer to the proxy's challenge: on plain http requests and
- * on the CONNECT of an https tunnel, never to the remote itself.
+ * spec.proxySecretRef: HTTP(S) fetches go through the proxy the Secret names, with its username and
+ * password when it has them, in answer to the proxy's challenge: on plain http requests and on the
+ * CONNECT of an https tunnel, never to the remote itself.
  */
 class ProxyIT {
 
@@ -56,26 +56,38 @@ class ProxyIT {
   }
 
   private GitSource source(String store) {
-    return new GitSource(GitSourceOptions.at(tmp.resolve(store)).withRetry(RetryPolicy.none())
-        .withDefaultTimeout(Duration.ofSeconds(30)));
+    return new GitSource(
+        GitSourceOptions.at(tmp.resolve(store))
+            .withRetry(RetryPolicy.none())
+            .withDefaultTimeout(Duration.ofSeconds(30)));
   }
 
   private static Map<String, byte[]> proxySecret(ForwardProxy proxy, String user, String password) {
-    return Map.of("address", proxy.address().getBytes(UTF_8), "username", user.getBytes(UTF_8),
-        "password", password.getBytes(UTF_8));
+    return Map.of(
+        "address",
+        proxy.address().getBytes(UTF_8),
+        "username",
+        user.getBytes(UTF_8),
+        "password",
+        password.getBytes(UTF_8));
   }
 
   @Test
   void fetchGoesThroughTheProxy() throws Exception {
     try (HttpGitServer server = HttpGitServer.anonymous(tmp.resolve("served"));
         ForwardProxy proxy = ForwardProxy.start()) {
-      FetchRequest request = FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"))
-          .withProxy(Map.of("address", proxy.address().getBytes(UTF_8)));
+      FetchRequest request =
+          FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"))
+              .withProxy(Map.of("address", proxy.address().getBytes(UTF_8)));
       assertInstanceOf(FetchResult.Fetched.class, source("store").fetch(request));
-      assertTrue(proxy.requestLines().stream().anyMatch(l ->
-          l.startsWith("GET " + server.url("app") + "/info/refs")), proxy.requestLines().toString());
-      assertTrue(proxy.requestLines().stream().anyMatch(l ->
-          l.startsWith("POST " + server.url("app") + "/git-upload-pack")), proxy.requestLines().toString());
+      assertTrue(
+          proxy.requestLines().stream()
+              .anyMatch(l -> l.startsWith("GET " + server.url("app") + "/info/refs")),
+          proxy.requestLines().toString());
+      assertTrue(
+          proxy.requestLines().stream()
+              .anyMatch(l -> l.startsWith("POST " + server.url("app") + "/git-upload-pack")),
+          proxy.requestLines().toString());
     }
   }
 
@@ -83,13 +95,19 @@ class ProxyIT {
   void httpRemoteThroughAProxyThatAsksForCredentials() throws Exception {
     try (HttpGitServer server = HttpGitServer.anonymous(tmp.resolve("served"));
         ForwardProxy proxy = ForwardProxy.requiringBasicAuth(USER, PASSWORD)) {
-      FetchResult result = source("store").fetch(FetchRequest.of("ns/app", server.url("app"),
-          GitRef.branch("main")).withProxy(proxySecret(proxy, USER, PASSWORD)));
+      FetchResult result =
+          source("store")
+              .fetch(
+                  FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"))
+                      .withProxy(proxySecret(proxy, USER, PASSWORD)));
 
-      StoredArtifact artifact = assertInstanceOf(FetchResult.Fetched.class, result, String.valueOf(result)).current();
+      StoredArtifact artifact =
+          assertInstanceOf(FetchResult.Fetched.class, result, String.valueOf(result)).current();
       assertEquals("main@sha1:" + head.name(), artifact.revision());
-      assertTrue(proxy.requestLines().stream().anyMatch(l ->
-          l.startsWith("POST " + server.url("app") + "/git-upload-pack")), proxy.requestLines().toString());
+      assertTrue(
+          proxy.requestLines().stream()
+              .anyMatch(l -> l.startsWith("POST " + server.url("app") + "/git-upload-pack")),
+          proxy.requestLines().toString());
       // The JDK answers the first challenge and sends the answer it keeps for this fetch with
       // every later request, also the streamed POST that it could not repeat after a 407.
       assertEquals(1, proxy.refusedRequestLines().size(), proxy.refusedRequestLines().toString());
@@ -105,16 +123,23 @@ class ProxyIT {
     try (HttpGitServer server = HttpGitServer.tls(tmp.resolve("served"), certificate);
         ForwardProxy proxy = ForwardProxy.requiringBasicAuth(USER, PASSWORD);
         AutoCloseable trusted = certificate.trustedByDefault()) {
-      FetchResult result = source("store").fetch(FetchRequest.of("ns/app", server.url("app"),
-          GitRef.branch("main")).withProxy(proxySecret(proxy, USER, PASSWORD)));
+      FetchResult result =
+          source("store")
+              .fetch(
+                  FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"))
+                      .withProxy(proxySecret(proxy, USER, PASSWORD)));
 
-      StoredArtifact artifact = assertInstanceOf(FetchResult.Fetched.class, result, String.valueOf(result)).current();
+      StoredArtifact artifact =
+          assertInstanceOf(FetchResult.Fetched.class, result, String.valueOf(result)).current();
       assertEquals("main@sha1:" + head.name(), artifact.revision());
       assertTrue(server.url("app").startsWith("https://"));
-      assertTrue(proxy.requestLines().stream().allMatch(l ->
-          l.startsWith("CONNECT 127.0.0.1:" + server.port() + " ")), proxy.requestLines().toString());
+      assertTrue(
+          proxy.requestLines().stream()
+              .allMatch(l -> l.startsWith("CONNECT 127.0.0.1:" + server.port() + " ")),
+          proxy.requestLines().toString());
       assertEquals(1, proxy.refusedRequestLines().size(), "only the first CONNECT is challenged");
-      assertEquals(List.of(), server.proxyAuthorizations(), "nothing of the proxy's inside the tunnel");
+      assertEquals(
+          List.of(), server.proxyAuthorizations(), "nothing of the proxy's inside the tunnel");
     }
   }
 
@@ -126,14 +151,23 @@ class ProxyIT {
         ForwardProxy proxy = ForwardProxy.requiringBasicAuth(USER, PASSWORD);
         AutoCloseable trusted = certificate.trustedByDefault()) {
       for (String url : List.of(plain.url("app"), tls.url("app"))) {
-        FetchResult result = source("store-" + url.substring(0, 5)).fetch(FetchRequest.of("ns/app",
-            url, GitRef.branch("main")).withProxy(proxySecret(proxy, "intruder-name", "wrong-passw0rd")));
+        FetchResult result =
+            source("store-" + url.substring(0, 5))
+                .fetch(
+                    FetchRequest.of("ns/app", url, GitRef.branch("main"))
+                        .withProxy(proxySecret(proxy, "intruder-name", "wrong-passw0rd")));
 
-        FetchResult.Failed failed = assertInstanceOf(FetchResult.Failed.class, result, String.valueOf(result));
+        FetchResult.Failed failed =
+            assertInstanceOf(FetchResult.Failed.class, result, String.valueOf(result));
         assertEquals(FailureReason.AUTHENTICATION_FAILED, failed.reason(), failed.message());
-        assertEquals("failed to fetch branch 'main' from '" + url + "': the proxy " + proxy.address()
-            + " refused the username and password of the proxy secret (407 Proxy Authentication "
-            + "Required)", failed.message());
+        assertEquals(
+            "failed to fetch branch 'main' from '"
+                + url
+                + "': the proxy "
+                + proxy.address()
+                + " refused the username and password of the proxy secret (407 Proxy Authentication"
+                + " Required)",
+            failed.message());
         assertFalse(failed.message().contains("intruder-name"));
         assertFalse(failed.message().contains("wrong-passw0rd"));
       }
@@ -160,9 +194,11 @@ class ProxyIT {
         ForwardProxy proxy = ForwardProxy.requiringBasicAuth(USER, PASSWORD);
         ForwardProxy refusing = ForwardProxy.requiringBasicAuth(USER, "another-pw")) {
       FetchRequest request = FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"));
-      assertInstanceOf(FetchResult.Fetched.class,
+      assertInstanceOf(
+          FetchResult.Fetched.class,
           source("s1").fetch(request.withProxy(proxySecret(proxy, USER, PASSWORD))));
-      assertInstanceOf(FetchResult.Failed.class,
+      assertInstanceOf(
+          FetchResult.Failed.class,
           source("s2").fetch(request.withProxy(proxySecret(refusing, USER, PASSWORD))));
       Logger.getLogger(ProxyIT.class.getName()).fine("a FINE record is captured");
     } finally {
@@ -172,7 +208,8 @@ class ProxyIT {
     }
     String log = captured.toString(UTF_8);
     stderr.print(log);
-    assertTrue(log.contains("a FINE record is captured"), "FINE logs are captured during this test");
+    assertTrue(
+        log.contains("a FINE record is captured"), "FINE logs are captured during this test");
     String basic = Base64.getEncoder().encodeToString((USER + ":" + PASSWORD).getBytes(UTF_8));
     assertFalse(log.contains(PASSWORD), "the password is never logged");
     assertFalse(log.contains(basic), "nor the Basic credentials");
@@ -183,15 +220,20 @@ class ProxyIT {
     try (HttpGitServer target = HttpGitServer.anonymous(tmp.resolve("served"));
         RedirectingServer redirect = RedirectingServer.to("http://127.0.0.1:" + target.port());
         ForwardProxy proxy = ForwardProxy.requiringBasicAuth(USER, PASSWORD)) {
-      GitSource source = new GitSource(GitSourceOptions.at(tmp.resolve("store"))
-          .withCredentialsOverPlainHttp(true).withRetry(RetryPolicy.none()));
-      FetchResult result = source.fetch(FetchRequest.of("ns/app", redirect.url("/git/app"),
-              GitRef.branch("main"))
-          .withSecret(Map.of("bearerToken", "tok-123456".getBytes(UTF_8)))
-          .withProxy(proxySecret(proxy, USER, PASSWORD)));
+      GitSource source =
+          new GitSource(
+              GitSourceOptions.at(tmp.resolve("store"))
+                  .withCredentialsOverPlainHttp(true)
+                  .withRetry(RetryPolicy.none()));
+      FetchResult result =
+          source.fetch(
+              FetchRequest.of("ns/app", redirect.url("/git/app"), GitRef.branch("main"))
+                  .withSecret(Map.of("bearerToken", "tok-123456".getBytes(UTF_8)))
+                  .withProxy(proxySecret(proxy, USER, PASSWORD)));
 
       assertInstanceOf(FetchResult.Fetched.class, result, String.valueOf(result));
-      assertEquals(List.of("Bearer tok-123456"), redirect.authorizations().stream().distinct().toList());
+      assertEquals(
+          List.of("Bearer tok-123456"), redirect.authorizations().stream().distinct().toList());
       assertEquals(List.of(), target.authorizations(), "never to the origin redirected to");
       assertEquals(1, proxy.refusedRequestLines().size(), proxy.refusedRequestLines().toString());
     }
@@ -201,14 +243,26 @@ class ProxyIT {
   void aProxyThatNeverAnswersTimesOut() throws Exception {
     try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         HttpGitServer server = HttpGitServer.anonymous(tmp.resolve("served"))) {
-      GitSource source = new GitSource(GitSourceOptions.at(tmp.resolve("store"))
-          .withRetry(RetryPolicy.none()).withDefaultTimeout(Duration.ofSeconds(2)));
+      GitSource source =
+          new GitSource(
+              GitSourceOptions.at(tmp.resolve("store"))
+                  .withRetry(RetryPolicy.none())
+                  .withDefaultTimeout(Duration.ofSeconds(2)));
       long start = System.nanoTime();
-      FetchResult result = source.fetch(FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"))
-          .withProxy(Map.of("address", ("http://127.0.0.1:" + silent.getLocalPort()).getBytes(UTF_8),
-              "username", USER.getBytes(UTF_8), "password", PASSWORD.getBytes(UTF_8))));
+      FetchResult result =
+          source.fetch(
+              FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"))
+                  .withProxy(
+                      Map.of(
+                          "address",
+                          ("http://127.0.0.1:" + silent.getLocalPort()).getBytes(UTF_8),
+                          "username",
+                          USER.getBytes(UTF_8),
+                          "password",
+                          PASSWORD.getBytes(UTF_8))));
 
-      FetchResult.Failed failed = assertInstanceOf(FetchResult.Failed.class, result, String.valueOf(result));
+      FetchResult.Failed failed =
+          assertInstanceOf(FetchResult.Failed.class, result, String.valueOf(result));
       assertEquals(FailureReason.TIMEOUT, failed.reason(), failed.message());
       assertTrue(Duration.ofNanos(System.nanoTime() - start).toSeconds() < 10);
     }
@@ -217,26 +271,48 @@ class ProxyIT {
   @Test
   void unusableProxySecretsAreRefusedBeforeAnyConnection() throws Exception {
     GitSource source = source("store");
-    FetchRequest request = FetchRequest.of("ns/app", "https://example.invalid/app", GitRef.branch("main"));
-    Map<Map<String, byte[]>, String> cases = Map.of(
-        Map.of("username", "u".getBytes(UTF_8)), "the proxy secret has no 'address'",
-        Map.of("address", "http://127.0.0.1:3128".getBytes(UTF_8), "username", USER.getBytes(UTF_8)),
-        "the proxy secret has a username but no password",
-        Map.of("address", "http://127.0.0.1:3128".getBytes(UTF_8), "password", PASSWORD.getBytes(UTF_8)),
-        "the proxy secret has a password but no username",
-        Map.of("address", "socks5://127.0.0.1:1080".getBytes(UTF_8), "username", USER.getBytes(UTF_8),
-            "password", PASSWORD.getBytes(UTF_8)),
-        "the proxy secret has a username and password, but its 'address' is socks5://: proxy "
-            + "credentials are supported for http:// proxy addresses only",
-        Map.of("address", "https://127.0.0.1:3128".getBytes(UTF_8), "username", USER.getBytes(UTF_8),
-            "password", PASSWORD.getBytes(UTF_8)),
-        "the proxy secret has a username and password, but its 'address' is https://: proxy "
-            + "credentials are supported for http:// proxy addresses only");
-    cases.forEach((secret, message) -> {
-      FetchResult.Failed failed = assertInstanceOf(FetchResult.Failed.class,
-          source.fetch(request.withProxy(secret)));
-      assertEquals(FailureReason.INVALID_SECRET, failed.reason());
-      assertEquals(message, failed.message());
-    });
+    FetchRequest request =
+        FetchRequest.of("ns/app", "https://example.invalid/app", GitRef.branch("main"));
+    Map<Map<String, byte[]>, String> cases =
+        Map.of(
+            Map.of("username", "u".getBytes(UTF_8)),
+            "the proxy secret has no 'address'",
+            Map.of(
+                "address",
+                "http://127.0.0.1:3128".getBytes(UTF_8),
+                "username",
+                USER.getBytes(UTF_8)),
+            "the proxy secret has a username but no password",
+            Map.of(
+                "address",
+                "http://127.0.0.1:3128".getBytes(UTF_8),
+                "password",
+                PASSWORD.getBytes(UTF_8)),
+            "the proxy secret has a password but no username",
+            Map.of(
+                "address",
+                "socks5://127.0.0.1:1080".getBytes(UTF_8),
+                "username",
+                USER.getBytes(UTF_8),
+                "password",
+                PASSWORD.getBytes(UTF_8)),
+            "the proxy secret has a username and password, but its 'address' is socks5://: proxy "
+                + "credentials are supported for http:// proxy addresses only",
+            Map.of(
+                "address",
+                "https://127.0.0.1:3128".getBytes(UTF_8),
+                "username",
+                USER.getBytes(UTF_8),
+                "password",
+                PASSWORD.getBytes(UTF_8)),
+            "the proxy secret has a username and password, but its 'address' is https://: proxy "
+                + "credentials are supported for http:// proxy addresses only");
+    cases.forEach(
+        (secret, message) -> {
+          FetchResult.Failed failed =
+              assertInstanceOf(FetchResult.Failed.class, source.fetch(request.withProxy(secret)));
+          assertEquals(FailureReason.INVALID_SECRET, failed.reason());
+          assertEquals(message, failed.message());
+        });
   }
 }

@@ -34,20 +34,36 @@ class RefNameIT {
 
       GitSource source = new GitSource(GitSourceOptions.at(tmp.resolve("store")));
       GitRef ref = new GitRef("main", "v1.0.0", ">=1.0.0", "refs/pull/1/head", null);
-      StoredArtifact a = assertInstanceOf(FetchResult.Fetched.class,
-          source.fetch(FetchRequest.of("ns/app", server.url("app"), ref))).current();
+      StoredArtifact a =
+          assertInstanceOf(
+                  FetchResult.Fetched.class,
+                  source.fetch(FetchRequest.of("ns/app", server.url("app"), ref)))
+              .current();
       assertEquals("refs/pull/1/head@sha1:" + pr.name(), a.revision());
       assertEquals("from: pull request\n", Files.readString(a.path().resolve("cm.yaml")));
 
-      StoredArtifact byCommit = source.fetch(FetchRequest.of("ns/app", server.url("app"),
-          new GitRef(null, null, null, "refs/pull/1/head", main.name()))).artifact().orElseThrow();
+      StoredArtifact byCommit =
+          source
+              .fetch(
+                  FetchRequest.of(
+                      "ns/app",
+                      server.url("app"),
+                      new GitRef(null, null, null, "refs/pull/1/head", main.name())))
+              .artifact()
+              .orElseThrow();
       assertEquals("sha1:" + main.name(), byCommit.revision(), "commit wins over name");
 
-      FetchResult.Failed missing = assertInstanceOf(FetchResult.Failed.class, source.fetch(
-          FetchRequest.of("ns/app", server.url("app"), GitRef.name("refs/pull/2/head"))));
+      FetchResult.Failed missing =
+          assertInstanceOf(
+              FetchResult.Failed.class,
+              source.fetch(
+                  FetchRequest.of("ns/app", server.url("app"), GitRef.name("refs/pull/2/head"))));
       assertEquals(FailureReason.REF_NOT_FOUND, missing.reason());
-      assertEquals("failed to fetch ref 'refs/pull/2/head' from '" + server.url("app")
-          + "': ref 'refs/pull/2/head' does not exist", missing.message());
+      assertEquals(
+          "failed to fetch ref 'refs/pull/2/head' from '"
+              + server.url("app")
+              + "': ref 'refs/pull/2/head' does not exist",
+          missing.message());
     }
   }
 }

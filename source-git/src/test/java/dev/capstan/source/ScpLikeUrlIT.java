@@ -20,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The scp-like form {@code git@host:path} carries no port, so it is fetched from an SSH server on
- * port 22 of the loopback address. Binding port 22 needs root, which CI has; elsewhere the test
- * is skipped with the reason, never in CI.
+ * port 22 of the loopback address. Binding port 22 needs root, which CI has; elsewhere the test is
+ * skipped with the reason, never in CI.
  */
 class ScpLikeUrlIT {
 
@@ -35,20 +35,32 @@ class ScpLikeUrlIT {
       server = SshGitServer.start(tmp.resolve("served"), clientKey.getPublic(), 22);
     } catch (BindException e) {
       boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
-      Assumptions.assumeTrue(ci, "port 22 on 127.0.0.1 cannot be bound here (" + e.getMessage() + ")");
+      Assumptions.assumeTrue(
+          ci, "port 22 on 127.0.0.1 cannot be bound here (" + e.getMessage() + ")");
       throw e;
     }
-    try (server; repo) {
+    try (server;
+        repo) {
       ByteArrayOutputStream key = new ByteArrayOutputStream();
       OpenSSHKeyPairResourceWriter.INSTANCE.writePrivateKey(clientKey, "test", null, key);
-      GitSource source = new GitSource(GitSourceOptions.at(tmp.resolve("store"))
-          .withAllowedSchemes(UrlScheme.all()).withRetry(new RetryPolicy(1, Duration.ofMillis(1), 2.0)));
+      GitSource source =
+          new GitSource(
+              GitSourceOptions.at(tmp.resolve("store"))
+                  .withAllowedSchemes(UrlScheme.all())
+                  .withRetry(new RetryPolicy(1, Duration.ofMillis(1), 2.0)));
 
-      FetchResult result = source.fetch(FetchRequest.of("ns/app", "git@127.0.0.1:app", GitRef.branch("main"))
-          .withSecret(Map.of("identity", key.toByteArray(),
-              "known_hosts", server.knownHostsLine().getBytes(UTF_8))));
+      FetchResult result =
+          source.fetch(
+              FetchRequest.of("ns/app", "git@127.0.0.1:app", GitRef.branch("main"))
+                  .withSecret(
+                      Map.of(
+                          "identity",
+                          key.toByteArray(),
+                          "known_hosts",
+                          server.knownHostsLine().getBytes(UTF_8))));
 
-      StoredArtifact artifact = assertInstanceOf(FetchResult.Fetched.class, result, String.valueOf(result)).current();
+      StoredArtifact artifact =
+          assertInstanceOf(FetchResult.Fetched.class, result, String.valueOf(result)).current();
       assertEquals("main@sha1:" + head.name(), artifact.revision());
     }
   }

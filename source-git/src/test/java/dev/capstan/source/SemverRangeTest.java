@@ -11,8 +11,17 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class SemverRangeTest {
 
-  static final List<String> TAGS = List.of("v1.0.0", "v1.2.0", "1.2.5", "v1.3.0-rc.1",
-      "v2.0.0", "v2.1.0-beta", "latest", "v1.9", "release-3");
+  static final List<String> TAGS =
+      List.of(
+          "v1.0.0",
+          "v1.2.0",
+          "1.2.5",
+          "v1.3.0-rc.1",
+          "v2.0.0",
+          "v2.1.0-beta",
+          "latest",
+          "v1.9",
+          "release-3");
 
   @Test
   void highestMatchWithoutPrereleases() {
@@ -25,8 +34,8 @@ class SemverRangeTest {
 
   @Test
   void prereleasesWhenTheRangeAsksForThem() {
-    assertEquals(Optional.of("v1.3.0-rc.1"),
-        SemverRange.parse(">=1.3.0-0 <2.0.0").highestMatch(TAGS));
+    assertEquals(
+        Optional.of("v1.3.0-rc.1"), SemverRange.parse(">=1.3.0-0 <2.0.0").highestMatch(TAGS));
   }
 
   @ParameterizedTest

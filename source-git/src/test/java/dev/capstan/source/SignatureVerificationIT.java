@@ -5,17 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.Optional;
-
 import dev.capstan.source.testing.HttpGitServer;
-import dev.capstan.testing.PgpTestKey;
 import dev.capstan.source.testing.TestRepo;
+import dev.capstan.testing.PgpTestKey;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import org.eclipse.jgit.revwalk.RevCommit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -43,8 +41,10 @@ class SignatureVerificationIT {
   void setUp() throws Exception {
     repo = TestRepo.create(tmp.resolve("served/app"));
     server = HttpGitServer.anonymous(tmp.resolve("served"));
-    source = new GitSource(GitSourceOptions.at(tmp.resolve("store"))
-        .withRetry(new RetryPolicy(2, Duration.ofMillis(1), 2.0)));
+    source =
+        new GitSource(
+            GitSourceOptions.at(tmp.resolve("store"))
+                .withRetry(new RetryPolicy(2, Duration.ofMillis(1), 2.0)));
   }
 
   @AfterEach
@@ -72,10 +72,20 @@ class SignatureVerificationIT {
 
     StoredArtifact good = fetched(source.fetch(request));
     assertEquals(signed.name(), good.commitId());
-    assertEquals(Optional.of(new Verified("HEAD", "verified signature of commit '" + signed.name()
-        + "' with key '" + trusted.fingerprint() + "'")), good.verified());
-    assertEquals(good.verified(), assertInstanceOf(FetchResult.Unchanged.class, source.fetch(request))
-        .current().verified(), "an unchanged revision keeps its verification");
+    assertEquals(
+        Optional.of(
+            new Verified(
+                "HEAD",
+                "verified signature of commit '"
+                    + signed.name()
+                    + "' with key '"
+                    + trusted.fingerprint()
+                    + "'")),
+        good.verified());
+    assertEquals(
+        good.verified(),
+        assertInstanceOf(FetchResult.Unchanged.class, source.fetch(request)).current().verified(),
+        "an unchanged revision keeps its verification");
 
     RevCommit unsigned = repo.commit("unsigned", Map.of("cm.yaml", "v: 2\n"));
     FetchResult.Failed notSigned = (FetchResult.Failed) source.fetch(request);
@@ -87,8 +97,10 @@ class SignatureVerificationIT {
     RevCommit foreign = repo.signedCommit("foreign", Map.of("cm.yaml", "v: 3\n"), stranger::sign);
     FetchResult.Failed unknown = (FetchResult.Failed) source.fetch(request);
     assertEquals(FailureReason.VERIFICATION_FAILED, unknown.reason());
-    assertTrue(unknown.message().startsWith("commit '" + foreign.name() + "' is signed with key ")
-        && unknown.message().endsWith(", which is not one of the trusted keys"), unknown.message());
+    assertTrue(
+        unknown.message().startsWith("commit '" + foreign.name() + "' is signed with key ")
+            && unknown.message().endsWith(", which is not one of the trusted keys"),
+        unknown.message());
     assertEquals(Optional.of(good), unknown.lastGood());
 
     RevCommit next = repo.signedCommit("signed again", Map.of("cm.yaml", "v: 4\n"), trusted::sign);
@@ -97,22 +109,36 @@ class SignatureVerificationIT {
 
   @Test
   void aSignatureOverOtherContentDoesNotVerify() throws Exception {
-    repo.signedCommit("forged", Map.of("cm.yaml", "v: 1\n"),
+    repo.signedCommit(
+        "forged",
+        Map.of("cm.yaml", "v: 1\n"),
         payload -> trusted.sign("something else".getBytes(UTF_8)));
-    FetchResult.Failed failed = (FetchResult.Failed) source.fetch(request(GitRef.branch("main"), Verification.Mode.HEAD));
+    FetchResult.Failed failed =
+        (FetchResult.Failed) source.fetch(request(GitRef.branch("main"), Verification.Mode.HEAD));
     assertEquals(FailureReason.VERIFICATION_FAILED, failed.reason());
-    assertTrue(failed.message().contains("does not match its content")
-        && failed.message().contains(trusted.fingerprint()), failed.message());
+    assertTrue(
+        failed.message().contains("does not match its content")
+            && failed.message().contains(trusted.fingerprint()),
+        failed.message());
     assertTrue(failed.lastGood().isEmpty());
   }
 
   @Test
   void sshSignedCommitsAreRefusedByName() throws Exception {
-    RevCommit commit = repo.signedCommit("ssh", Map.of("cm.yaml", "v: 1\n"),
-        payload -> "-----BEGIN SSH SIGNATURE-----\nU1NIU0lH\n-----END SSH SIGNATURE-----\n".getBytes(UTF_8));
-    FetchResult.Failed failed = (FetchResult.Failed) source.fetch(request(GitRef.branch("main"), Verification.Mode.HEAD));
-    assertEquals("commit '" + commit.name()
-        + "' is signed with an SSH key; spec.verify checks OpenPGP signatures only", failed.message());
+    RevCommit commit =
+        repo.signedCommit(
+            "ssh",
+            Map.of("cm.yaml", "v: 1\n"),
+            payload ->
+                "-----BEGIN SSH SIGNATURE-----\nU1NIU0lH\n-----END SSH SIGNATURE-----\n"
+                    .getBytes(UTF_8));
+    FetchResult.Failed failed =
+        (FetchResult.Failed) source.fetch(request(GitRef.branch("main"), Verification.Mode.HEAD));
+    assertEquals(
+        "commit '"
+            + commit.name()
+            + "' is signed with an SSH key; spec.verify checks OpenPGP signatures only",
+        failed.message());
   }
 
   @Test
@@ -120,32 +146,44 @@ class SignatureVerificationIT {
     RevCommit unsignedCommit = repo.commit("unsigned", Map.of("cm.yaml", "v: 1\n"));
     repo.signedTag("v1.0.0", trusted::sign);
 
-    StoredArtifact tagOnly = fetched(source.fetch(request(GitRef.tag("v1.0.0"), Verification.Mode.TAG)));
-    assertEquals("verified signature of tag 'v1.0.0' with key '" + trusted.fingerprint() + "'",
+    StoredArtifact tagOnly =
+        fetched(source.fetch(request(GitRef.tag("v1.0.0"), Verification.Mode.TAG)));
+    assertEquals(
+        "verified signature of tag 'v1.0.0' with key '" + trusted.fingerprint() + "'",
         tagOnly.verified().orElseThrow().message());
 
-    FetchResult.Failed both = (FetchResult.Failed) source.fetch(
-        request(GitRef.semver(">=1.0.0"), Verification.Mode.TAG_AND_HEAD));
+    FetchResult.Failed both =
+        (FetchResult.Failed)
+            source.fetch(request(GitRef.semver(">=1.0.0"), Verification.Mode.TAG_AND_HEAD));
     assertEquals("commit '" + unsignedCommit.name() + "' is not signed", both.message());
     assertEquals(Optional.of(tagOnly), both.lastGood());
 
-    FetchResult.Failed onBranch = (FetchResult.Failed) source.fetch(
-        request(GitRef.branch("main"), Verification.Mode.TAG));
+    FetchResult.Failed onBranch =
+        (FetchResult.Failed) source.fetch(request(GitRef.branch("main"), Verification.Mode.TAG));
     assertEquals(FailureReason.INVALID_SPEC, onBranch.reason());
-    assertTrue(onBranch.message().startsWith("spec.verify.mode Tag needs a tag"), onBranch.message());
+    assertTrue(
+        onBranch.message().startsWith("spec.verify.mode Tag needs a tag"), onBranch.message());
 
     repo.tag("light", false);
-    FetchResult.Failed light = (FetchResult.Failed) source.fetch(
-        request(GitRef.name("refs/tags/light"), Verification.Mode.TAG));
-    assertEquals("tag 'refs/tags/light' is a lightweight tag, which carries no signature", light.message());
+    FetchResult.Failed light =
+        (FetchResult.Failed)
+            source.fetch(request(GitRef.name("refs/tags/light"), Verification.Mode.TAG));
+    assertEquals(
+        "tag 'refs/tags/light' is a lightweight tag, which carries no signature", light.message());
   }
 
   @Test
   void anUnreadableKeyIsTheSecretsFault() {
-    FetchResult.Failed failed = (FetchResult.Failed) source.fetch(FetchRequest.of("ns/app",
-        server.url("app"), GitRef.branch("main")).withVerification(new Verification(
-            Verification.Mode.HEAD, Map.of("bad.asc", "not a key".getBytes(UTF_8)))));
+    FetchResult.Failed failed =
+        (FetchResult.Failed)
+            source.fetch(
+                FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"))
+                    .withVerification(
+                        new Verification(
+                            Verification.Mode.HEAD,
+                            Map.of("bad.asc", "not a key".getBytes(UTF_8)))));
     assertEquals(FailureReason.INVALID_SECRET, failed.reason());
-    assertEquals("the verification secret's 'bad.asc' is not an OpenPGP public key", failed.message());
+    assertEquals(
+        "the verification secret's 'bad.asc' is not an OpenPGP public key", failed.message());
   }
 }

@@ -24,14 +24,27 @@ class SparseCheckoutIT {
   void keepsOnlyTheNamedDirectories() throws Exception {
     try (TestRepo repo = TestRepo.create(tmp.resolve("served/app"));
         HttpGitServer server = HttpGitServer.anonymous(tmp.resolve("served"))) {
-      repo.commit("files", Map.of("deploy/prod/a.yaml", "a\n", "deploy/dev/b.yaml", "b\n",
-          "docs/c.md", "c\n", "root.yaml", "r\n"));
+      repo.commit(
+          "files",
+          Map.of(
+              "deploy/prod/a.yaml",
+              "a\n",
+              "deploy/dev/b.yaml",
+              "b\n",
+              "docs/c.md",
+              "c\n",
+              "root.yaml",
+              "r\n"));
       GitSource source = new GitSource(GitSourceOptions.at(tmp.resolve("store")));
       FetchRequest request = FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"));
 
-      StoredArtifact all = assertInstanceOf(FetchResult.Fetched.class, source.fetch(request)).current();
-      StoredArtifact sparse = assertInstanceOf(FetchResult.Fetched.class,
-          source.fetch(request.withSparseCheckout(List.of("./deploy/prod/", "docs")))).current();
+      StoredArtifact all =
+          assertInstanceOf(FetchResult.Fetched.class, source.fetch(request)).current();
+      StoredArtifact sparse =
+          assertInstanceOf(
+                  FetchResult.Fetched.class,
+                  source.fetch(request.withSparseCheckout(List.of("./deploy/prod/", "docs"))))
+              .current();
       assertEquals("a\n", Files.readString(sparse.path().resolve("deploy/prod/a.yaml")));
       assertEquals("c\n", Files.readString(sparse.path().resolve("docs/c.md")));
       assertFalse(Files.exists(sparse.path().resolve("deploy/dev")));
@@ -39,8 +52,10 @@ class SparseCheckoutIT {
       assertNotEquals(all.digest(), sparse.digest());
       assertTrue(Files.exists(all.path().resolve("root.yaml")), "the full artifact is untouched");
 
-      FetchResult.Failed outside = assertInstanceOf(FetchResult.Failed.class,
-          source.fetch(request.withSparseCheckout(List.of("deploy/../../etc"))));
+      FetchResult.Failed outside =
+          assertInstanceOf(
+              FetchResult.Failed.class,
+              source.fetch(request.withSparseCheckout(List.of("deploy/../../etc"))));
       assertEquals(FailureReason.INVALID_SPEC, outside.reason());
       assertEquals("spec.sparseCheckout[0] must not contain '..'", outside.message());
     }

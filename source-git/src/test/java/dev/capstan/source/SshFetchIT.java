@@ -14,6 +14,7 @@ import java.security.KeyPair;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.sshd.common.config.keys.PublicKeyEntry;
 import org.apache.sshd.common.config.keys.writer.openssh.OpenSSHKeyEncryptionContext;
 import org.apache.sshd.common.config.keys.writer.openssh.OpenSSHKeyPairResourceWriter;
 import org.eclipse.jgit.revwalk.RevCommit;
@@ -46,8 +47,9 @@ class SshFetchIT {
   }
 
   private GitSource newSource(String name) {
-    return new GitSource(GitSourceOptions.at(tmp.resolve("store-" + name))
-        .withRetry(new RetryPolicy(2, Duration.ofMillis(1), 2.0)));
+    return new GitSource(
+        GitSourceOptions.at(tmp.resolve("store-" + name))
+            .withRetry(new RetryPolicy(2, Duration.ofMillis(1), 2.0)));
   }
 
   private static byte[] privateKey(KeyPair key, String passphrase) throws Exception {
@@ -76,8 +78,9 @@ class SshFetchIT {
   @Test
   void fetchesWithPrivateKeyAndKnownHosts() throws Exception {
     GitSource source = newSource("plain");
-    FetchRequest request = FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"))
-        .withSecret(secret(privateKey(clientKey, null), server.knownHostsLine()));
+    FetchRequest request =
+        FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"))
+            .withSecret(secret(privateKey(clientKey, null), server.knownHostsLine()));
     StoredArtifact a = assertInstanceOf(FetchResult.Fetched.class, source.fetch(request)).current();
     assertEquals("main@sha1:" + head.name(), a.revision());
     assertInstanceOf(FetchResult.Unchanged.class, source.fetch(request));
@@ -85,38 +88,60 @@ class SshFetchIT {
 
   @Test
   void fetchesWithPassphraseProtectedKey() throws Exception {
-    Map<String, byte[]> data = secret(privateKey(clientKey, "correct horse"),
-        server.knownHostsLine());
+    Map<String, byte[]> data =
+        secret(privateKey(clientKey, "correct horse"), server.knownHostsLine());
     data.put("password", "correct horse".getBytes(UTF_8));
-    FetchResult result = newSource("passphrase").fetch(
-        FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main")).withSecret(data));
+    FetchResult result =
+        newSource("passphrase")
+            .fetch(
+                FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"))
+                    .withSecret(data));
     assertInstanceOf(FetchResult.Fetched.class, result, String.valueOf(result));
 
     data.put("password", "wrong horse".getBytes(UTF_8));
-    FetchResult.Failed wrong = assertInstanceOf(FetchResult.Failed.class, newSource("pp2").fetch(
-        FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main")).withSecret(data)));
+    FetchResult.Failed wrong =
+        assertInstanceOf(
+            FetchResult.Failed.class,
+            newSource("pp2")
+                .fetch(
+                    FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"))
+                        .withSecret(data)));
     assertEquals(FailureReason.INVALID_SECRET, wrong.reason(), wrong.message());
     assertFalse(wrong.message().contains("wrong horse"));
   }
 
   @Test
   void unauthorizedKeyIsAnAuthenticationFailure() throws Exception {
-    FetchResult.Failed f = assertInstanceOf(FetchResult.Failed.class, newSource("wrongkey").fetch(
-        FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"))
-            .withSecret(secret(privateKey(SshGitServer.newKeyPair(), null),
-                server.knownHostsLine()))));
+    FetchResult.Failed f =
+        assertInstanceOf(
+            FetchResult.Failed.class,
+            newSource("wrongkey")
+                .fetch(
+                    FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"))
+                        .withSecret(
+                            secret(
+                                privateKey(SshGitServer.newKeyPair(), null),
+                                server.knownHostsLine()))));
     assertEquals(FailureReason.AUTHENTICATION_FAILED, f.reason(), f.message());
   }
 
   @Test
   void unknownHostKeyIsRejected() throws Exception {
-    String otherHostKey = "[127.0.0.1]:" + server.port() + " " + org.apache.sshd.common.config
-        .keys.PublicKeyEntry.toString(SshGitServer.newKeyPair().getPublic()) + "\n";
+    String otherHostKey =
+        "[127.0.0.1]:"
+            + server.port()
+            + " "
+            + PublicKeyEntry.toString(SshGitServer.newKeyPair().getPublic())
+            + "\n";
     String otherHost = server.knownHostsLine().replace("127.0.0.1", "10.1.2.3");
     for (String knownHosts : new String[] {otherHostKey, otherHost, null}) {
-      FetchResult.Failed f = assertInstanceOf(FetchResult.Failed.class, newSource("hk").fetch(
-          FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"))
-              .withSecret(secret(privateKey(clientKey, null), knownHosts))));
+      FetchResult.Failed f =
+          assertInstanceOf(
+              FetchResult.Failed.class,
+              newSource("hk")
+                  .fetch(
+                      FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"))
+                          .withSecret(secret(privateKey(clientKey, null), knownHosts))));
       assertEquals(FailureReason.HOST_KEY_REJECTED, f.reason(), f.message());
       assertTrue(f.message().contains("127.0.0.1"), f.message());
     }
@@ -125,11 +150,18 @@ class SshFetchIT {
   @Test
   void keepsLastGoodArtifactWhenHostKeyChanges() throws Exception {
     GitSource source = newSource("keep");
-    FetchRequest request = FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"))
-        .withSecret(secret(privateKey(clientKey, null), server.knownHostsLine()));
-    StoredArtifact good = assertInstanceOf(FetchResult.Fetched.class, source.fetch(request)).current();
-    FetchResult.Failed f = assertInstanceOf(FetchResult.Failed.class, source.fetch(
-        request.withSecret(secret(privateKey(clientKey, null), "")).withRef(GitRef.tag("x"))));
+    FetchRequest request =
+        FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"))
+            .withSecret(secret(privateKey(clientKey, null), server.knownHostsLine()));
+    StoredArtifact good =
+        assertInstanceOf(FetchResult.Fetched.class, source.fetch(request)).current();
+    FetchResult.Failed f =
+        assertInstanceOf(
+            FetchResult.Failed.class,
+            source.fetch(
+                request
+                    .withSecret(secret(privateKey(clientKey, null), ""))
+                    .withRef(GitRef.tag("x"))));
     assertEquals(good, f.lastGood().orElseThrow());
   }
 }

@@ -9,15 +9,16 @@ class TreeExporterTest {
 
   @ParameterizedTest
   @CsvSource({
-      "a/link, target, true",
-      "a/link, ../b/c, true",
-      "a/link, ./x/../y, true",
-      "link, ., true",
-      "link, .., false",
-      "a/link, ../../etc/passwd, false",
-      "link, /etc/passwd, false",
-      "a/b/link, ../../../x, false",
-      "a/link, x/../../../y, false"})
+    "a/link, target, true",
+    "a/link, ../b/c, true",
+    "a/link, ./x/../y, true",
+    "link, ., true",
+    "link, .., false",
+    "a/link, ../../etc/passwd, false",
+    "link, /etc/passwd, false",
+    "a/b/link, ../../../x, false",
+    "a/link, x/../../../y, false"
+  })
   void symlinkTextMustStayInsideTheTree(String path, String target, boolean inside) {
     assertEquals(inside, TreeExporter.staysInside(path, target));
   }

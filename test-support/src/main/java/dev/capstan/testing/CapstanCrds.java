@@ -12,8 +12,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * Installs CRDs the way {@code kubectl apply} would, and waits until they are served: the
- * committed ones from {@code deploy/crds}, or a test's own.
+ * Installs CRDs the way {@code kubectl apply} would, and waits until they are served: the committed
+ * ones from {@code deploy/crds}, or a test's own.
  */
 public final class CapstanCrds {
   private CapstanCrds() {}
@@ -22,14 +22,28 @@ public final class CapstanCrds {
   public static List<CustomResourceDefinition> install(KubernetesClient client) {
     Path dir = RepoRoot.find().resolve("deploy/crds");
     try (Stream<Path> files = Files.list(dir)) {
-      List<CustomResourceDefinition> crds = files.filter(f -> f.toString().endsWith(".yaml")).sorted()
-          .map(f -> load(client, f)).toList();
+      List<CustomResourceDefinition> crds =
+          files
+              .filter(f -> f.toString().endsWith(".yaml"))
+              .sorted()
+              .map(f -> load(client, f))
+              .toList();
       for (CustomResourceDefinition crd : crds) {
-        client.apiextensions().v1().customResourceDefinitions().resource(crd)
-            .fieldManager("capstan-tests").forceConflicts().serverSideApply();
+        client
+            .apiextensions()
+            .v1()
+            .customResourceDefinitions()
+            .resource(crd)
+            .fieldManager("capstan-tests")
+            .forceConflicts()
+            .serverSideApply();
       }
       for (CustomResourceDefinition crd : crds) {
-        client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
+        client
+            .apiextensions()
+            .v1()
+            .customResourceDefinitions()
+            .withName(crd.getMetadata().getName())
             .waitUntilCondition(CapstanCrds::established, 60, TimeUnit.SECONDS);
       }
       return crds;
@@ -40,10 +54,21 @@ public final class CapstanCrds {
 
   /** Server-side applies one CRD given as YAML and waits until it is Established. */
   public static CustomResourceDefinition installYaml(KubernetesClient client, String yaml) {
-    CustomResourceDefinition crd = client.getKubernetesSerialization().unmarshal(yaml, CustomResourceDefinition.class);
-    client.apiextensions().v1().customResourceDefinitions().resource(crd)
-        .fieldManager("capstan-tests").forceConflicts().serverSideApply();
-    client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
+    CustomResourceDefinition crd =
+        client.getKubernetesSerialization().unmarshal(yaml, CustomResourceDefinition.class);
+    client
+        .apiextensions()
+        .v1()
+        .customResourceDefinitions()
+        .resource(crd)
+        .fieldManager("capstan-tests")
+        .forceConflicts()
+        .serverSideApply();
+    client
+        .apiextensions()
+        .v1()
+        .customResourceDefinitions()
+        .withName(crd.getMetadata().getName())
         .waitUntilCondition(CapstanCrds::established, 60, TimeUnit.SECONDS);
     return crd;
   }
@@ -57,7 +82,9 @@ public final class CapstanCrds {
   }
 
   private static boolean established(CustomResourceDefinition crd) {
-    return crd != null && crd.getStatus() != null && crd.getStatus().getConditions() != null
+    return crd != null
+        && crd.getStatus() != null
+        && crd.getStatus().getConditions() != null
         && crd.getStatus().getConditions().stream()
             .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
   }

@@ -3,8 +3,8 @@ package dev.capstan.testing;
 import java.nio.file.Path;
 
 /**
- * How tests reach the cluster they were given: the kubeconfig for processes (kubectl, the
- * capstan jar) and a description of where it came from, for messages.
+ * How tests reach the cluster they were given: the kubeconfig for processes (kubectl, the capstan
+ * jar) and a description of where it came from, for messages.
  */
 public record ClusterAccess(Path kubeconfig, ClusterSource source) {
 

@@ -31,19 +31,25 @@ final class ClusterProvisioner {
   Provisioned provision() {
     Optional<Path> explicit = explicitKubeconfig();
     if (explicit.isPresent()) {
-      return new Provisioned(new ClusterAccess(explicit.get(), ClusterSource.EXPLICIT_KUBECONFIG), () -> {});
+      return new Provisioned(
+          new ClusterAccess(explicit.get(), ClusterSource.EXPLICIT_KUBECONFIG), () -> {});
     }
     StringBuilder tried = new StringBuilder();
     Optional<Path> local = startLocalControlPlane(tried);
     if (local.isPresent()) {
-      return new Provisioned(new ClusterAccess(local.get(), ClusterSource.LOCAL_CONTROL_PLANE), () -> {});
+      return new Provisioned(
+          new ClusterAccess(local.get(), ClusterSource.LOCAL_CONTROL_PLANE), () -> {});
     }
     Optional<Provisioned> k3s = K3sCluster.startIfDockerAvailable(tried);
     if (k3s.isPresent()) {
       return k3s.get();
     }
-    throw new NoClusterException("No Kubernetes cluster for the integration tests. Tried:\n" + tried
-        + "Set " + KUBECONFIG_ENV + " to a kubeconfig, or make deploy/testcluster/up work (it needs Go).");
+    throw new NoClusterException(
+        "No Kubernetes cluster for the integration tests. Tried:\n"
+            + tried
+            + "Set "
+            + KUBECONFIG_ENV
+            + " to a kubeconfig, or make deploy/testcluster/up work (it needs Go).");
   }
 
   private Optional<Path> explicitKubeconfig() {
@@ -70,10 +76,20 @@ final class ClusterProvisioner {
       if (result.exitCode() == 0 && last.startsWith("export KUBECONFIG=")) {
         return Optional.of(Path.of(last.substring("export KUBECONFIG=".length()).trim()));
       }
-      tried.append("- local control plane: ").append(up).append(" exited ").append(result.exitCode())
-          .append(":\n").append(result.tail(40)).append('\n');
+      tried
+          .append("- local control plane: ")
+          .append(up)
+          .append(" exited ")
+          .append(result.exitCode())
+          .append(":\n")
+          .append(result.tail(40))
+          .append('\n');
     } catch (IOException e) {
-      tried.append("- local control plane: could not run ").append(up).append(": ").append(e.getMessage())
+      tried
+          .append("- local control plane: could not run ")
+          .append(up)
+          .append(": ")
+          .append(e.getMessage())
           .append('\n');
     }
     return Optional.empty();

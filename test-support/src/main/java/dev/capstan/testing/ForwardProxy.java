@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -27,11 +28,13 @@ import java.util.concurrent.Executors;
 public final class ForwardProxy implements AutoCloseable {
 
   private final ServerSocket server;
-  private final ExecutorService threads = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "forward-proxy");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ExecutorService threads =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "forward-proxy");
+            t.setDaemon(true);
+            return t;
+          });
   private final List<String> requestLines = new CopyOnWriteArrayList<>();
   private final List<String> refused = new CopyOnWriteArrayList<>();
   private final String expectedAuthorization;
@@ -47,8 +50,10 @@ public final class ForwardProxy implements AutoCloseable {
 
   /** A proxy that admits only requests with Basic credentials {@code user}:{@code password}. */
   public static ForwardProxy requiringBasicAuth(String user, String password) throws IOException {
-    return start("Basic " + Base64.getEncoder()
-        .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8)));
+    return start(
+        "Basic "
+            + Base64.getEncoder()
+                .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8)));
   }
 
   private static ForwardProxy start(String expectedAuthorization) throws IOException {
@@ -93,19 +98,27 @@ public final class ForwardProxy implements AutoCloseable {
       }
       String requestLine = head.get(0);
       requestLines.add(requestLine);
-      if (expectedAuthorization != null && !expectedAuthorization.equals(header(head, "proxy-authorization"))) {
+      if (expectedAuthorization != null
+          && !expectedAuthorization.equals(header(head, "proxy-authorization"))) {
         refused.add(requestLine);
-        client.getOutputStream().write(("HTTP/1.1 407 Proxy Authentication Required\r\n"
-            + "Proxy-Authenticate: Basic realm=\"proxy\"\r\nContent-Length: 0\r\n"
-            + "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        client
+            .getOutputStream()
+            .write(
+                ("HTTP/1.1 407 Proxy Authentication Required\r\n"
+                        + "Proxy-Authenticate: Basic realm=\"proxy\"\r\nContent-Length: 0\r\n"
+                        + "Connection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
         return;
       }
       String[] parts = requestLine.split(" ");
       if (parts[0].equals("CONNECT")) {
         String[] hostPort = parts[1].split(":");
         try (Socket upstream = new Socket(hostPort[0], Integer.parseInt(hostPort[1]))) {
-          client.getOutputStream().write("HTTP/1.1 200 Connection established\r\n\r\n"
-              .getBytes(StandardCharsets.US_ASCII));
+          client
+              .getOutputStream()
+              .write(
+                  "HTTP/1.1 200 Connection established\r\n\r\n"
+                      .getBytes(StandardCharsets.US_ASCII));
           pipe(client, upstream, in);
         }
         return;
@@ -114,10 +127,17 @@ public final class ForwardProxy implements AutoCloseable {
       int port = target.getPort() > 0 ? target.getPort() : 80;
       try (Socket upstream = new Socket()) {
         upstream.connect(new InetSocketAddress(target.getHost(), port));
-        StringBuilder request = new StringBuilder(parts[0] + " " + target.getRawPath()
-            + (target.getRawQuery() == null ? "" : "?" + target.getRawQuery()) + " " + parts[2] + "\r\n");
+        StringBuilder request =
+            new StringBuilder(
+                parts[0]
+                    + " "
+                    + target.getRawPath()
+                    + (target.getRawQuery() == null ? "" : "?" + target.getRawQuery())
+                    + " "
+                    + parts[2]
+                    + "\r\n");
         for (String header : head.subList(1, head.size())) {
-          String lower = header.toLowerCase(java.util.Locale.ROOT);
+          String lower = header.toLowerCase(Locale.ROOT);
           if (!lower.startsWith("proxy-") && !lower.startsWith("connection:")) {
             request.append(header).append("\r\n");
           }
@@ -135,7 +155,8 @@ public final class ForwardProxy implements AutoCloseable {
   private static String header(List<String> head, String lowerCaseName) {
     for (String line : head.subList(1, head.size())) {
       int colon = line.indexOf(':');
-      if (colon > 0 && line.substring(0, colon).strip().toLowerCase(java.util.Locale.ROOT).equals(lowerCaseName)) {
+      if (colon > 0
+          && line.substring(0, colon).strip().toLowerCase(Locale.ROOT).equals(lowerCaseName)) {
         return line.substring(colon + 1).strip();
       }
     }
@@ -146,12 +167,14 @@ public final class ForwardProxy implements AutoCloseable {
    * Passes the upstream's response on, saying that the connection closes after it (this proxy
    * serves one request per connection; a client must not send another on it).
    */
-  private static void forwardResponse(InputStream upstream, OutputStream client) throws IOException {
+  private static void forwardResponse(InputStream upstream, OutputStream client)
+      throws IOException {
     List<String> head = readHead(upstream);
     StringBuilder out = new StringBuilder();
     for (String line : head) {
-      String lower = line.toLowerCase(java.util.Locale.ROOT);
-      if (!lower.startsWith("connection:") && !lower.startsWith("keep-alive:")
+      String lower = line.toLowerCase(Locale.ROOT);
+      if (!lower.startsWith("connection:")
+          && !lower.startsWith("keep-alive:")
           && !lower.startsWith("proxy-connection:")) {
         out.append(line).append("\r\n");
       }

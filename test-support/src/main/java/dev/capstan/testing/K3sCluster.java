@@ -31,8 +31,9 @@ final class K3sCluster {
       k3s.start();
       Path kubeconfig = Files.createTempFile("capstan-k3s", ".kubeconfig");
       Files.writeString(kubeconfig, k3s.getKubeConfigYaml());
-      return Optional.of(new ClusterProvisioner.Provisioned(
-          new ClusterAccess(kubeconfig, ClusterSource.K3S_CONTAINER), k3s::stop));
+      return Optional.of(
+          new ClusterProvisioner.Provisioned(
+              new ClusterAccess(kubeconfig, ClusterSource.K3S_CONTAINER), k3s::stop));
     } catch (IOException | RuntimeException e) {
       k3s.stop();
       tried.append("- k3s container: ").append(e.getMessage()).append('\n');

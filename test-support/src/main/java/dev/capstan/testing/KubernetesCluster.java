@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
@@ -22,8 +23,8 @@ import org.opentest4j.TestAbortedException;
  *
  * <p>Parameters it resolves: {@link KubernetesClient} (admin), {@link TestNamespace} (a fresh
  * namespace per test class, deleted after it) and {@link ClusterAccess} (the kubeconfig, for
- * processes). The cluster is found once per test JVM (see {@link ClusterProvisioner}); with
- * {@code CI=true} no cluster is a failure, elsewhere it skips the tests with the reason.
+ * processes). The cluster is found once per test JVM (see {@link ClusterProvisioner}); with {@code
+ * CI=true} no cluster is a failure, elsewhere it skips the tests with the reason.
  */
 public final class KubernetesCluster implements BeforeAllCallback, ParameterResolver {
   private static final Namespace STORE = Namespace.create(KubernetesCluster.class);
@@ -37,7 +38,9 @@ public final class KubernetesCluster implements BeforeAllCallback, ParameterReso
   @Override
   public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
     Class<?> type = parameter.getParameter().getType();
-    return type == KubernetesClient.class || type == TestNamespace.class || type == ClusterAccess.class;
+    return type == KubernetesClient.class
+        || type == TestNamespace.class
+        || type == ClusterAccess.class;
   }
 
   @Override
@@ -58,25 +61,35 @@ public final class KubernetesCluster implements BeforeAllCallback, ParameterReso
 
   private static SharedCluster sharedCluster(ExtensionContext context) {
     ExtensionContext.Store root = context.getRoot().getStore(STORE);
-    SharedCluster cluster = root.getOrComputeIfAbsent(SharedCluster.class, k -> SharedCluster.start(),
-        SharedCluster.class);
+    SharedCluster cluster =
+        root.getOrComputeIfAbsent(
+            SharedCluster.class, k -> SharedCluster.start(), SharedCluster.class);
     return cluster.orAbort();
   }
 
   private static ClassState classState(ExtensionContext context) {
-    ExtensionContext classContext = context.getTestClass().isPresent() && context.getTestMethod().isPresent()
-        ? context.getParent().orElse(context) : context;
-    return classContext.getStore(STORE).getOrComputeIfAbsent(ClassState.class,
-        k -> new ClassState(sharedCluster(context), classContext.getRequiredTestClass()), ClassState.class);
+    ExtensionContext classContext =
+        context.getTestClass().isPresent() && context.getTestMethod().isPresent()
+            ? context.getParent().orElse(context)
+            : context;
+    return classContext
+        .getStore(STORE)
+        .getOrComputeIfAbsent(
+            ClassState.class,
+            k -> new ClassState(sharedCluster(context), classContext.getRequiredTestClass()),
+            ClassState.class);
   }
 
   /** The cluster of this test JVM, or why there is none. Closed when the JVM's tests end. */
-  static final class SharedCluster implements ExtensionContext.Store.CloseableResource, AutoCloseable {
+  static final class SharedCluster
+      implements ExtensionContext.Store.CloseableResource, AutoCloseable {
     private final ClusterProvisioner.Provisioned provisioned;
     private final KubernetesClient client;
     private final RuntimeException failure;
 
-    private SharedCluster(ClusterProvisioner.Provisioned provisioned, KubernetesClient client,
+    private SharedCluster(
+        ClusterProvisioner.Provisioned provisioned,
+        KubernetesClient client,
         RuntimeException failure) {
       this.provisioned = provisioned;
       this.client = client;
@@ -86,13 +99,17 @@ public final class KubernetesCluster implements BeforeAllCallback, ParameterReso
     static SharedCluster start() {
       try {
         ClusterProvisioner.Provisioned provisioned =
-            new ClusterProvisioner(System.getenv(), RepoRoot.find(), new ProcessRunner()).provision();
-        KubernetesClient client = new KubernetesClientBuilder()
-            .withConfig(Config.fromKubeconfig(Files.readString(provisioned.access().kubeconfig())))
-            .build();
+            new ClusterProvisioner(System.getenv(), RepoRoot.find(), new ProcessRunner())
+                .provision();
+        KubernetesClient client =
+            new KubernetesClientBuilder()
+                .withConfig(
+                    Config.fromKubeconfig(Files.readString(provisioned.access().kubeconfig())))
+                .build();
         return new SharedCluster(provisioned, client, null);
       } catch (IOException e) {
-        return new SharedCluster(null, null, new NoClusterException("cannot read kubeconfig: " + e.getMessage()));
+        return new SharedCluster(
+            null, null, new NoClusterException("cannot read kubeconfig: " + e.getMessage()));
       } catch (NoClusterException e) {
         return new SharedCluster(null, null, e);
       }
@@ -149,11 +166,22 @@ public final class KubernetesCluster implements BeforeAllCallback, ParameterReso
     private TestNamespace create() {
       String name = namespaceName(testClass);
       KubernetesClient client = cluster.client();
-      client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name)
-          .addToLabels("capstan.dev/test", "true").endMetadata().build()).create();
+      client
+          .namespaces()
+          .resource(
+              new NamespaceBuilder()
+                  .withNewMetadata()
+                  .withName(name)
+                  .addToLabels("capstan.dev/test", "true")
+                  .endMetadata()
+                  .build())
+          .create();
       // Pods in a brand-new namespace are rejected until its default service account exists.
-      client.serviceAccounts().inNamespace(name).withName("default")
-          .waitUntilCondition(sa -> sa != null, SERVICE_ACCOUNT_WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+      client
+          .serviceAccounts()
+          .inNamespace(name)
+          .withName("default")
+          .waitUntilCondition(sa -> sa != null, SERVICE_ACCOUNT_WAIT.toSeconds(), TimeUnit.SECONDS);
       return new TestNamespace(name);
     }
 

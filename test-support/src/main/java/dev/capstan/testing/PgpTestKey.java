@@ -36,11 +36,22 @@ public final class PgpTestKey {
   public static PgpTestKey generate(String userId) {
     try {
       RSAKeyPairGenerator rsa = new RSAKeyPairGenerator();
-      rsa.init(new RSAKeyGenerationParameters(BigInteger.valueOf(0x10001), new SecureRandom(), 2048, 80));
-      PGPKeyPair pair = new BcPGPKeyPair(PublicKeyAlgorithmTags.RSA_GENERAL, rsa.generateKeyPair(), new Date());
-      PGPKeyRingGenerator rings = new PGPKeyRingGenerator(PGPSignature.POSITIVE_CERTIFICATION, pair,
-          userId, new BcPGPDigestCalculatorProvider().get(HashAlgorithmTags.SHA1), null, null,
-          new BcPGPContentSignerBuilder(PublicKeyAlgorithmTags.RSA_GENERAL, HashAlgorithmTags.SHA256), null);
+      rsa.init(
+          new RSAKeyGenerationParameters(
+              BigInteger.valueOf(0x10001), new SecureRandom(), 2048, 80));
+      PGPKeyPair pair =
+          new BcPGPKeyPair(PublicKeyAlgorithmTags.RSA_GENERAL, rsa.generateKeyPair(), new Date());
+      PGPKeyRingGenerator rings =
+          new PGPKeyRingGenerator(
+              PGPSignature.POSITIVE_CERTIFICATION,
+              pair,
+              userId,
+              new BcPGPDigestCalculatorProvider().get(HashAlgorithmTags.SHA1),
+              null,
+              null,
+              new BcPGPContentSignerBuilder(
+                  PublicKeyAlgorithmTags.RSA_GENERAL, HashAlgorithmTags.SHA256),
+              null);
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       try (ArmoredOutputStream armored = new ArmoredOutputStream(out)) {
         rings.generatePublicKeyRing().encode(armored);
@@ -63,9 +74,11 @@ public final class PgpTestKey {
   /** An armored detached signature of {@code payload}, as Git stores it in a commit or tag. */
   public byte[] sign(byte[] payload) {
     try {
-      PGPSignatureGenerator generator = new PGPSignatureGenerator(
-          new BcPGPContentSignerBuilder(PublicKeyAlgorithmTags.RSA_GENERAL, HashAlgorithmTags.SHA256),
-          pair.getPublicKey());
+      PGPSignatureGenerator generator =
+          new PGPSignatureGenerator(
+              new BcPGPContentSignerBuilder(
+                  PublicKeyAlgorithmTags.RSA_GENERAL, HashAlgorithmTags.SHA256),
+              pair.getPublicKey());
       generator.init(PGPSignature.BINARY_DOCUMENT, pair.getPrivateKey());
       generator.update(payload);
       ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 /** Runs a script to completion, echoing its output to stderr so a long build shows progress. */
 class ProcessRunner {
@@ -20,11 +21,11 @@ class ProcessRunner {
   }
 
   Result run(Path script) throws IOException {
-    return run(script, java.util.Map.of());
+    return run(script, Map.of());
   }
 
   /** Runs {@code script} with {@code env} added to this process's environment. */
-  Result run(Path script, java.util.Map<String, String> env) throws IOException {
+  Result run(Path script, Map<String, String> env) throws IOException {
     ProcessBuilder builder = new ProcessBuilder(script.toString()).redirectErrorStream(true);
     builder.environment().putAll(env);
     Process process = builder.start();

@@ -14,13 +14,14 @@ import org.opentest4j.TestAbortedException;
 
 /**
  * JUnit 5 extension that gives integration tests a second Kubernetes cluster, besides the one of
- * {@link KubernetesCluster}: it resolves {@link Access}. On the local control plane the second
- * one is started on demand (see {@link RemoteClusterProvisioner}) and a failure to start it fails
- * the test; with an external first cluster and no {@code CAPSTAN_TEST_REMOTE_KUBECONFIG} the test
- * is skipped and says so.
+ * {@link KubernetesCluster}: it resolves {@link Access}. On the local control plane the second one
+ * is started on demand (see {@link RemoteClusterProvisioner}) and a failure to start it fails the
+ * test; with an external first cluster and no {@code CAPSTAN_TEST_REMOTE_KUBECONFIG} the test is
+ * skipped and says so.
  */
 public final class RemoteCluster implements ParameterResolver {
-  private static final ExtensionContext.Namespace STORE = ExtensionContext.Namespace.create(RemoteCluster.class);
+  private static final ExtensionContext.Namespace STORE =
+      ExtensionContext.Namespace.create(RemoteCluster.class);
 
   /**
    * The second cluster: its admin kubeconfig and client.
@@ -31,8 +32,16 @@ public final class RemoteCluster implements ParameterResolver {
     /** Creates {@code name} there if it does not exist (the Kustomization's namespace must). */
     public void ensureNamespace(String name) {
       if (client.namespaces().withName(name).get() == null) {
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name)
-            .addToLabels("capstan.dev/test", "true").endMetadata().build()).create();
+        client
+            .namespaces()
+            .resource(
+                new NamespaceBuilder()
+                    .withNewMetadata()
+                    .withName(name)
+                    .addToLabels("capstan.dev/test", "true")
+                    .endMetadata()
+                    .build())
+            .create();
       }
     }
 
@@ -53,8 +62,11 @@ public final class RemoteCluster implements ParameterResolver {
 
   @Override
   public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-    return context.getRoot().getStore(STORE)
-        .getOrComputeIfAbsent(Shared.class, k -> Shared.start(), Shared.class).access();
+    return context
+        .getRoot()
+        .getStore(STORE)
+        .getOrComputeIfAbsent(Shared.class, k -> Shared.start(), Shared.class)
+        .access();
   }
 
   /** The second cluster of this test JVM, or why there is none. */
@@ -69,14 +81,21 @@ public final class RemoteCluster implements ParameterResolver {
 
     static Shared start() {
       try {
-        Path kubeconfig = new RemoteClusterProvisioner(System.getenv(), RepoRoot.find(), new ProcessRunner()).provision();
-        KubernetesClient client = new KubernetesClientBuilder()
-            .withConfig(Config.fromKubeconfig(Files.readString(kubeconfig))).build();
+        Path kubeconfig =
+            new RemoteClusterProvisioner(System.getenv(), RepoRoot.find(), new ProcessRunner())
+                .provision();
+        KubernetesClient client =
+            new KubernetesClientBuilder()
+                .withConfig(Config.fromKubeconfig(Files.readString(kubeconfig)))
+                .build();
         return new Shared(new Access(kubeconfig, client), null);
       } catch (RemoteClusterProvisioner.NoRemoteClusterException e) {
         return new Shared(null, new TestAbortedException("no second cluster: " + e.getMessage()));
       } catch (IOException e) {
-        return new Shared(null, new NoClusterException("cannot read the second cluster's kubeconfig: " + e.getMessage()));
+        return new Shared(
+            null,
+            new NoClusterException(
+                "cannot read the second cluster's kubeconfig: " + e.getMessage()));
       } catch (NoClusterException e) {
         return new Shared(null, e);
       }

@@ -3,28 +3,35 @@ package dev.capstan.testing;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Finds a second cluster, for tests of a Kustomization that applies to a remote cluster: the
  * kubeconfig in {@code CAPSTAN_TEST_REMOTE_KUBECONFIG}, else, when the tests run on the local
- * control plane, a second local control plane that {@code deploy/testcluster/up} starts on its
- * own ports and state directory ({@code ~/.cache/capstan/cluster-remote}; idempotent as up is),
+ * control plane, a second local control plane that {@code deploy/testcluster/up} starts on its own
+ * ports and state directory ({@code ~/.cache/capstan/cluster-remote}; idempotent as up is),
  * trusting the first local control plane's service-account tokens issued for the second one's
  * address (what the engine requests for {@code configMapRef} by default), so that secret-less
- * access can be tested end to end. With an external first cluster and no remote one given there is none, and the tests say why.
+ * access can be tested end to end. With an external first cluster and no remote one given there is
+ * none, and the tests say why.
  */
 final class RemoteClusterProvisioner {
   static final String KUBECONFIG_ENV = "CAPSTAN_TEST_REMOTE_KUBECONFIG";
-  /** The second control plane's state directory under the cache; run-tests stops it by this name. */
+
+  /**
+   * The second control plane's state directory under the cache; run-tests stops it by this name.
+   */
   static final String STATE_DIR = "cluster-remote";
+
   /** Ports of the second control plane: the first one's defaults plus 100. */
-  static final Map<String, String> PORTS = Map.of(
-      "CAPSTAN_ETCD_PORT", "23890",
-      "CAPSTAN_APISERVER_PORT", "26543",
-      "CAPSTAN_KCM_PORT", "20357",
-      "CAPSTAN_SCHEDULER_PORT", "20359");
+  static final Map<String, String> PORTS =
+      Map.of(
+          "CAPSTAN_ETCD_PORT", "23890",
+          "CAPSTAN_APISERVER_PORT", "26543",
+          "CAPSTAN_KCM_PORT", "20357",
+          "CAPSTAN_SCHEDULER_PORT", "20359");
+
   /** The second control plane's address: the audience its tokens from the first one are for. */
   static final String ADDRESS = "https://127.0.0.1:" + PORTS.get("CAPSTAN_APISERVER_PORT");
 
@@ -53,10 +60,16 @@ final class RemoteClusterProvisioner {
       }
       return path;
     }
-    String first = System.getProperty(ClusterProvisioner.KUBECONFIG_PROPERTY, env.get(ClusterProvisioner.KUBECONFIG_ENV));
+    String first =
+        System.getProperty(
+            ClusterProvisioner.KUBECONFIG_PROPERTY, env.get(ClusterProvisioner.KUBECONFIG_ENV));
     if (first != null && !first.isBlank()) {
-      throw new NoRemoteClusterException("the tests run on the cluster of " + ClusterProvisioner.KUBECONFIG_ENV
-          + "; set " + KUBECONFIG_ENV + " to the kubeconfig of a second cluster to run the remote cluster tests");
+      throw new NoRemoteClusterException(
+          "the tests run on the cluster of "
+              + ClusterProvisioner.KUBECONFIG_ENV
+              + "; set "
+              + KUBECONFIG_ENV
+              + " to the kubeconfig of a second cluster to run the remote cluster tests");
     }
     return startSecondControlPlane();
   }
@@ -76,12 +89,13 @@ final class RemoteClusterProvisioner {
   private Path cacheDir() {
     String cache = env.get("CAPSTAN_CACHE");
     return cache == null || cache.isBlank()
-        ? Path.of(System.getProperty("user.home"), ".cache", "capstan") : Path.of(cache);
+        ? Path.of(System.getProperty("user.home"), ".cache", "capstan")
+        : Path.of(cache);
   }
 
   private Path startSecondControlPlane() {
     Path up = repoRoot.resolve("deploy/testcluster/up");
-    Map<String, String> settings = new java.util.HashMap<>(PORTS);
+    Map<String, String> settings = new HashMap<>(PORTS);
     settings.put("CAPSTAN_TESTCLUSTER_DIR", stateDir().toString());
     settings.put("CAPSTAN_TESTCLUSTER_NODES", "1");
     Path first = firstKubeconfig();
@@ -95,10 +109,16 @@ final class RemoteClusterProvisioner {
       if (result.exitCode() == 0 && last.startsWith("export KUBECONFIG=")) {
         return Path.of(last.substring("export KUBECONFIG=".length()).trim());
       }
-      throw new NoClusterException("the second local control plane did not start: " + up + " exited "
-          + result.exitCode() + ":\n" + result.tail(40));
+      throw new NoClusterException(
+          "the second local control plane did not start: "
+              + up
+              + " exited "
+              + result.exitCode()
+              + ":\n"
+              + result.tail(40));
     } catch (IOException e) {
-      throw new NoClusterException("cannot run " + up + " for the second local control plane: " + e.getMessage());
+      throw new NoClusterException(
+          "cannot run " + up + " for the second local control plane: " + e.getMessage());
     }
   }
 

@@ -20,13 +20,17 @@ import org.junit.jupiter.api.io.TempDir;
 class BenchScriptsIT {
 
   @Test
-  void classpathOfAModuleIsBuiltFromAFreshCloneWithoutInstalledSiblings(@TempDir Path dir) throws Exception {
+  void classpathOfAModuleIsBuiltFromAFreshCloneWithoutInstalledSiblings(@TempDir Path dir)
+      throws Exception {
     Path clone = copyRepositoryFiles(dir.resolve("clone"));
     Path mavenRepo = copyThirdPartyArtifacts(dir.resolve("m2"));
     Path out = dir.resolve("classpath.txt");
 
-    ProcessBuilder builder = new ProcessBuilder(clone.resolve("deploy/bench/classpath").toString(), "source-git",
-        out.toString()).redirectErrorStream(true).directory(clone.toFile());
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                clone.resolve("deploy/bench/classpath").toString(), "source-git", out.toString())
+            .redirectErrorStream(true)
+            .directory(clone.toFile());
     builder.environment().put("MAVEN_OPTS", "-Dmaven.repo.local=" + mavenRepo);
     Process process = builder.start();
     process.getOutputStream().close();
@@ -42,8 +46,10 @@ class BenchScriptsIT {
   /** The files git knows of (a clone's), without build output. */
   private static Path copyRepositoryFiles(Path target) throws Exception {
     Path root = RepoRoot.find();
-    Process list = new ProcessBuilder("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-        .directory(root.toFile()).start();
+    Process list =
+        new ProcessBuilder("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+            .directory(root.toFile())
+            .start();
     String names = new String(list.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(list.waitFor(1, TimeUnit.MINUTES) && list.exitValue() == 0, "git ls-files failed");
     for (String name : names.split("\0")) {
@@ -61,8 +67,10 @@ class BenchScriptsIT {
   /** The local repository this build uses, without the project's own artifacts. */
   private static Path copyThirdPartyArtifacts(Path target) throws IOException {
     String configured = System.getProperty("maven.repo.local");
-    Path source = configured == null || configured.isBlank()
-        ? Path.of(System.getProperty("user.home"), ".m2", "repository") : Path.of(configured);
+    Path source =
+        configured == null || configured.isBlank()
+            ? Path.of(System.getProperty("user.home"), ".m2", "repository")
+            : Path.of(configured);
     Path own = source.resolve("dev/capstan");
     try (Stream<Path> files = Files.walk(source)) {
       for (Path file : (Iterable<Path>) files::iterator) {

@@ -26,11 +26,19 @@ class ClusterScriptsIT {
   void upWithAPortInUseSaysWhichAndLeavesNothingRunning(@TempDir Path runDir) throws Exception {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       int port = taken.getLocalPort();
-      Result result = run(runDir, List.of("CAPSTAN_APISERVER_PORT=" + port, "CAPSTAN_ETCD_PORT=" + freePort(),
-          "CAPSTAN_KCM_PORT=" + freePort(), "CAPSTAN_SCHEDULER_PORT=" + freePort()));
+      Result result =
+          run(
+              runDir,
+              List.of(
+                  "CAPSTAN_APISERVER_PORT=" + port,
+                  "CAPSTAN_ETCD_PORT=" + freePort(),
+                  "CAPSTAN_KCM_PORT=" + freePort(),
+                  "CAPSTAN_SCHEDULER_PORT=" + freePort()));
 
       assertEquals(1, result.exit(), result.output());
-      assertTrue(result.output().contains("port " + port + " on 127.0.0.1 is already in use"), result.output());
+      assertTrue(
+          result.output().contains("port " + port + " on 127.0.0.1 is already in use"),
+          result.output());
       assertFalse(result.output().contains("export KUBECONFIG"), result.output());
       assertFalse(processesMention(runDir), "a process of the refused cluster is still running");
     }
@@ -38,30 +46,45 @@ class ClusterScriptsIT {
 
   @Test
   void upWhoseBuildCannotDownloadSaysSoAndExitsNonZero(@TempDir Path runDir) throws Exception {
-    Result result = run(runDir, List.of("CAPSTAN_CACHE=" + runDir.resolve("cache"),
-        "GOMODCACHE=" + runDir.resolve("gomod"), "GOPROXY=off", "CAPSTAN_APISERVER_PORT=" + freePort(),
-        "CAPSTAN_ETCD_PORT=" + freePort(), "CAPSTAN_KCM_PORT=" + freePort(),
-        "CAPSTAN_SCHEDULER_PORT=" + freePort()));
+    Result result =
+        run(
+            runDir,
+            List.of(
+                "CAPSTAN_CACHE=" + runDir.resolve("cache"),
+                "GOMODCACHE=" + runDir.resolve("gomod"),
+                "GOPROXY=off",
+                "CAPSTAN_APISERVER_PORT=" + freePort(),
+                "CAPSTAN_ETCD_PORT=" + freePort(),
+                "CAPSTAN_KCM_PORT=" + freePort(),
+                "CAPSTAN_SCHEDULER_PORT=" + freePort()));
 
     assertEquals(1, result.exit(), result.output());
     assertTrue(result.output().contains("building kubernetes failed"), result.output());
-    assertTrue(result.output().contains("building the control plane binaries failed"), result.output());
+    assertTrue(
+        result.output().contains("building the control plane binaries failed"), result.output());
     assertFalse(processesMention(runDir), "a process of the failed cluster is still running");
   }
 
   @Test
-  void pidFilesLeftFromAnEarlierMachineNameOtherProcessesThatTheScriptsLeaveAlone(@TempDir Path runDir)
-      throws Exception {
+  void pidFilesLeftFromAnEarlierMachineNameOtherProcessesThatTheScriptsLeaveAlone(
+      @TempDir Path runDir) throws Exception {
     Process bystander = new ProcessBuilder("sleep", "300").start();
     try {
       Path pids = Files.createDirectories(runDir.resolve("cluster/pids"));
-      for (String component : List.of("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok")) {
+      for (String component :
+          List.of("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok")) {
         Files.writeString(pids.resolve(component + ".pid"), bystander.pid() + "\n");
       }
       try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-        Result up = run(runDir, "deploy/testcluster/up", List.of("CAPSTAN_APISERVER_PORT=" + taken.getLocalPort(),
-            "CAPSTAN_ETCD_PORT=" + freePort(), "CAPSTAN_KCM_PORT=" + freePort(),
-            "CAPSTAN_SCHEDULER_PORT=" + freePort()));
+        Result up =
+            run(
+                runDir,
+                "deploy/testcluster/up",
+                List.of(
+                    "CAPSTAN_APISERVER_PORT=" + taken.getLocalPort(),
+                    "CAPSTAN_ETCD_PORT=" + freePort(),
+                    "CAPSTAN_KCM_PORT=" + freePort(),
+                    "CAPSTAN_SCHEDULER_PORT=" + freePort()));
         assertEquals(1, up.exit(), up.output());
       }
       assertTrue(bystander.isAlive(), "up signalled a process that a stale pid file named");
@@ -89,7 +112,8 @@ class ClusterScriptsIT {
       Result stop = run(runDir, "deploy/demo", List.of("CAPSTAN_DEMO_DIR=" + demo), "--stop");
 
       assertEquals(0, stop.exit(), stop.output());
-      assertTrue(bystander.isAlive(), "the demo's --stop signalled a process that a stale pid file named");
+      assertTrue(
+          bystander.isAlive(), "the demo's --stop signalled a process that a stale pid file named");
       assertFalse(stop.output().contains("stopped the"), stop.output());
       assertFalse(Files.exists(demo.resolve("engine.pid")), "the stale pid file is removed");
     } finally {
@@ -109,8 +133,11 @@ class ClusterScriptsIT {
     return run(runDir, "deploy/testcluster/up", env);
   }
 
-  /** Runs a script of the repository with its cluster state in runDir, never the shared cluster's. */
-  private static Result run(Path runDir, String script, List<String> env, String... args) throws Exception {
+  /**
+   * Runs a script of the repository with its cluster state in runDir, never the shared cluster's.
+   */
+  private static Result run(Path runDir, String script, List<String> env, String... args)
+      throws Exception {
     List<String> command = new ArrayList<>(List.of(RepoRoot.find().resolve(script).toString()));
     command.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
@@ -128,14 +155,18 @@ class ClusterScriptsIT {
 
   private static boolean processesMention(Path runDir) throws IOException {
     try (var procs = Files.list(Path.of("/proc"))) {
-      return procs.filter(p -> p.getFileName().toString().matches("\\d+")).anyMatch(p -> {
-        try {
-          return new String(Files.readAllBytes(p.resolve("cmdline")), StandardCharsets.UTF_8)
-              .contains(runDir.toString());
-        } catch (IOException e) {
-          return false;
-        }
-      });
+      return procs
+          .filter(p -> p.getFileName().toString().matches("\\d+"))
+          .anyMatch(
+              p -> {
+                try {
+                  return new String(
+                          Files.readAllBytes(p.resolve("cmdline")), StandardCharsets.UTF_8)
+                      .contains(runDir.toString());
+                } catch (IOException e) {
+                  return false;
+                }
+              });
     }
   }
 }

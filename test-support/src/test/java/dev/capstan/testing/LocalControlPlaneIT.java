@@ -27,33 +27,61 @@ class LocalControlPlaneIT {
 
   @Test
   void deploymentOfTwoReplicasBecomesAvailable(KubernetesClient client, TestNamespace ns) {
-    Deployment deployment = new DeploymentBuilder()
-        .withNewMetadata().withName("web").withNamespace(ns.name()).endMetadata()
-        .withNewSpec().withReplicas(2)
-        .withNewSelector().addToMatchLabels("app", "web").endSelector()
-        .withNewTemplate().withNewMetadata().addToLabels("app", "web").endMetadata()
-        .withNewSpec().addNewContainer().withName("web").withImage("nginx:1.27").endContainer().endSpec()
-        .endTemplate().endSpec().build();
+    Deployment deployment =
+        new DeploymentBuilder()
+            .withNewMetadata()
+            .withName("web")
+            .withNamespace(ns.name())
+            .endMetadata()
+            .withNewSpec()
+            .withReplicas(2)
+            .withNewSelector()
+            .addToMatchLabels("app", "web")
+            .endSelector()
+            .withNewTemplate()
+            .withNewMetadata()
+            .addToLabels("app", "web")
+            .endMetadata()
+            .withNewSpec()
+            .addNewContainer()
+            .withName("web")
+            .withImage("nginx:1.27")
+            .endContainer()
+            .endSpec()
+            .endTemplate()
+            .endSpec()
+            .build();
     client.apps().deployments().resource(deployment).create();
 
-    await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
-      Deployment live = client.apps().deployments().inNamespace(ns.name()).withName("web").get();
-      assertEquals(2, live.getStatus() == null ? null : live.getStatus().getAvailableReplicas());
-    });
+    await()
+        .atMost(Duration.ofSeconds(90))
+        .pollInterval(Duration.ofMillis(500))
+        .untilAsserted(
+            () -> {
+              Deployment live =
+                  client.apps().deployments().inNamespace(ns.name()).withName("web").get();
+              assertEquals(
+                  2, live.getStatus() == null ? null : live.getStatus().getAvailableReplicas());
+            });
   }
 
   @Test
-  void serverSideApplyReportsAConflictBetweenFieldManagers(KubernetesClient client, TestNamespace ns) {
+  void serverSideApplyReportsAConflictBetweenFieldManagers(
+      KubernetesClient client, TestNamespace ns) {
     ConfigMap first = configMap(ns, "owner-one");
     client.configMaps().resource(first).fieldManager("manager-one").serverSideApply();
 
     ConfigMap second = configMap(ns, "owner-two");
-    KubernetesClientException conflict = assertThrows(KubernetesClientException.class,
-        () -> client.configMaps().resource(second).fieldManager("manager-two").serverSideApply());
+    KubernetesClientException conflict =
+        assertThrows(
+            KubernetesClientException.class,
+            () ->
+                client.configMaps().resource(second).fieldManager("manager-two").serverSideApply());
 
     assertEquals(409, conflict.getCode());
     assertTrue(conflict.getMessage().contains("manager-one"), conflict.getMessage());
-    assertEquals("owner-one",
+    assertEquals(
+        "owner-one",
         client.configMaps().inNamespace(ns.name()).withName("shared").get().getData().get("owner"));
   }
 
@@ -61,19 +89,36 @@ class LocalControlPlaneIT {
   void holdsMoreServicesThanASlash24ServiceRangeCould(KubernetesClient client, TestNamespace ns) {
     int count = 300;
     for (int i = 0; i < count; i++) {
-      Service service = new ServiceBuilder().withNewMetadata().withName("svc-" + i).withNamespace(ns.name())
-          .endMetadata().withNewSpec().addNewPort().withPort(80).endPort().endSpec().build();
+      Service service =
+          new ServiceBuilder()
+              .withNewMetadata()
+              .withName("svc-" + i)
+              .withNamespace(ns.name())
+              .endMetadata()
+              .withNewSpec()
+              .addNewPort()
+              .withPort(80)
+              .endPort()
+              .endSpec()
+              .build();
       client.services().resource(service).create();
     }
 
-    long withAddress = client.services().inNamespace(ns.name()).list().getItems().stream()
-        .filter(s -> s.getSpec().getClusterIP() != null && !s.getSpec().getClusterIP().isEmpty())
-        .count();
+    long withAddress =
+        client.services().inNamespace(ns.name()).list().getItems().stream()
+            .filter(
+                s -> s.getSpec().getClusterIP() != null && !s.getSpec().getClusterIP().isEmpty())
+            .count();
     assertEquals(count, withAddress);
   }
 
   private static ConfigMap configMap(TestNamespace ns, String owner) {
-    return new ConfigMapBuilder().withNewMetadata().withName("shared").withNamespace(ns.name()).endMetadata()
-        .withData(Map.of("owner", owner)).build();
+    return new ConfigMapBuilder()
+        .withNewMetadata()
+        .withName("shared")
+        .withNamespace(ns.name())
+        .endMetadata()
+        .withData(Map.of("owner", owner))
+        .build();
   }
 }

@@ -12,6 +12,7 @@ public final class GoDuration {
 
   /** Go's longest duration, 2^63-1 nanoseconds, in milliseconds. */
   private static final BigDecimal MAX_MILLIS = BigDecimal.valueOf(Long.MAX_VALUE).movePointLeft(6);
+
   private static final Pattern WHOLE = Pattern.compile(PATTERN);
   private static final Pattern PART = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)(ms|s|m|h)");
 
@@ -20,20 +21,27 @@ public final class GoDuration {
   /**
    * Parses {@code text}.
    *
-   * @throws IllegalArgumentException naming the text when it is not a duration, or is longer
-   *     than Go's longest (about 292 years), which Flux could not read either
+   * @throws IllegalArgumentException naming the text when it is not a duration, or is longer than
+   *     Go's longest (about 292 years), which Flux could not read either
    */
   public static Duration parse(String text) {
     if (text == null || !WHOLE.matcher(text).matches()) {
-      throw new IllegalArgumentException("invalid duration \"" + text + "\": expected e.g. 30s, 5m or 1h30m");
+      throw new IllegalArgumentException(
+          "invalid duration \"" + text + "\": expected e.g. 30s, 5m or 1h30m");
     }
     BigDecimal millis = BigDecimal.ZERO;
     Matcher part = PART.matcher(text);
     while (part.find()) {
-      millis = millis.add(new BigDecimal(part.group(1)).multiply(BigDecimal.valueOf(unitMillis(part.group(2)))));
+      millis =
+          millis.add(
+              new BigDecimal(part.group(1))
+                  .multiply(BigDecimal.valueOf(unitMillis(part.group(2)))));
       if (millis.compareTo(MAX_MILLIS) > 0) {
-        throw new IllegalArgumentException("invalid duration \"" + text
-            + "\": longer than the longest duration, " + format(Duration.ofMillis(MAX_MILLIS.longValue())));
+        throw new IllegalArgumentException(
+            "invalid duration \""
+                + text
+                + "\": longer than the longest duration, "
+                + format(Duration.ofMillis(MAX_MILLIS.longValue())));
       }
     }
     return Duration.ofMillis(millis.longValue());

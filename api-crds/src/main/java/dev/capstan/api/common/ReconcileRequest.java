@@ -29,8 +29,8 @@ public record ReconcileRequest(String token) {
 
   /**
    * The JSON merge patch that makes this request: it sets the annotation and nothing else. The map
-   * is new and modifiable, so that one patch can change more at the same time (resume clears
-   * {@code spec.suspend} with it).
+   * is new and modifiable, so that one patch can change more at the same time (resume clears {@code
+   * spec.suspend} with it).
    */
   public Map<String, Object> mergePatch() {
     Map<String, Object> patch = new HashMap<>();
@@ -38,14 +38,17 @@ public record ReconcileRequest(String token) {
     return patch;
   }
 
-  /** Whether a {@code status.lastHandledReconcileAt} of this value says this request was handled. */
+  /**
+   * Whether a {@code status.lastHandledReconcileAt} of this value says this request was handled.
+   */
   public boolean handledBy(String lastHandledReconcileAt) {
     return token.equals(lastHandledReconcileAt);
   }
 
   /** The token of the request last made on {@code object}, or null when none was ever made. */
   public static String requestedAt(HasMetadata object) {
-    Map<String, String> annotations = object.getMetadata() == null ? null : object.getMetadata().getAnnotations();
+    Map<String, String> annotations =
+        object.getMetadata() == null ? null : object.getMetadata().getAnnotations();
     return annotations == null ? null : annotations.get(ANNOTATION);
   }
 }

@@ -10,7 +10,6 @@ import io.fabric8.generator.annotation.Size;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record SecretKeyReference(
-    @Required @Size(min = 1, max = 253) @JsonPropertyDescription("Name of the Secret.")
-    String name,
+    @Required @Size(min = 1, max = 253) @JsonPropertyDescription("Name of the Secret.") String name,
     @Size(min = 1, max = 253) @JsonPropertyDescription("Key of the Secret's data to read.")
-    String key) {}
+        String key) {}

@@ -9,11 +9,12 @@ import io.fabric8.generator.annotation.Required;
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record Decryption(
     @Required @JsonPropertyDescription("The decryption provider; sops is the only one.")
-    Provider provider,
-    @JsonPropertyDescription("Secret in the Kustomization's namespace that holds the private keys: "
-        + "age identities in entries ending in .agekey, armored OpenPGP private keys in entries "
-        + "ending in .asc.")
-    LocalObjectReference secretRef) {
+        Provider provider,
+    @JsonPropertyDescription(
+            "Secret in the Kustomization's namespace that holds the private keys: age identities in"
+                + " entries ending in .agekey, armored OpenPGP private keys in entries ending in"
+                + " .asc.")
+        LocalObjectReference secretRef) {
 
   /** The decryption providers. */
   public enum Provider {

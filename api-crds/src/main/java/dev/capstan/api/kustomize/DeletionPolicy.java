@@ -11,7 +11,9 @@ public enum DeletionPolicy {
   /** Never delete them. */
   Orphan;
 
-  /** Whether the objects are deleted along with a Kustomization whose {@code spec.prune} is given. */
+  /**
+   * Whether the objects are deleted along with a Kustomization whose {@code spec.prune} is given.
+   */
   public boolean deletesObjects(boolean prune) {
     return switch (this) {
       case MirrorPrune -> prune;

@@ -18,25 +18,42 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Plural("kustomizations")
 @Singular("kustomization")
 @ShortNames("ks")
-@AdditionalPrinterColumn(name = "READY", type = AdditionalPrinterColumn.Type.STRING,
+@AdditionalPrinterColumn(
+    name = "READY",
+    type = AdditionalPrinterColumn.Type.STRING,
     jsonPath = ".status.conditions[?(@.type==\"Ready\")].status")
-@AdditionalPrinterColumn(name = "HEALTHY", type = AdditionalPrinterColumn.Type.STRING,
+@AdditionalPrinterColumn(
+    name = "HEALTHY",
+    type = AdditionalPrinterColumn.Type.STRING,
     jsonPath = ".status.conditions[?(@.type==\"Healthy\")].status")
-@AdditionalPrinterColumn(name = "REVISION", type = AdditionalPrinterColumn.Type.STRING,
+@AdditionalPrinterColumn(
+    name = "REVISION",
+    type = AdditionalPrinterColumn.Type.STRING,
     jsonPath = ".status.lastAppliedRevision")
-@AdditionalPrinterColumn(name = "STATUS", type = AdditionalPrinterColumn.Type.STRING,
+@AdditionalPrinterColumn(
+    name = "STATUS",
+    type = AdditionalPrinterColumn.Type.STRING,
     jsonPath = ".status.conditions[?(@.type==\"Ready\")].message")
-@AdditionalPrinterColumn(name = "AGE", type = AdditionalPrinterColumn.Type.DATE,
+@AdditionalPrinterColumn(
+    name = "AGE",
+    type = AdditionalPrinterColumn.Type.DATE,
     jsonPath = ".metadata.creationTimestamp")
-@AdditionalPrinterColumn(name = "KUBECONFIG", type = AdditionalPrinterColumn.Type.STRING, priority = 1,
+@AdditionalPrinterColumn(
+    name = "KUBECONFIG",
+    type = AdditionalPrinterColumn.Type.STRING,
+    priority = 1,
     jsonPath = ".spec.kubeConfig.secretRef.name")
-@AdditionalPrinterColumn(name = "DECRYPTION", type = AdditionalPrinterColumn.Type.STRING, priority = 1,
+@AdditionalPrinterColumn(
+    name = "DECRYPTION",
+    type = AdditionalPrinterColumn.Type.STRING,
+    priority = 1,
     jsonPath = ".spec.decryption.provider")
 @ValidationRule(
-    value = "!has(self.spec.dependsOn) || self.spec.dependsOn.all(d, d.name != self.metadata.name"
-        + " || (has(d.__namespace__) && d.__namespace__ != '')"
-        + " || (has(d.kind) && d.kind != 'Kustomization')"
-        + " || (has(d.apiVersion) && !d.apiVersion.startsWith('kustomize.capstan.dev/')))",
+    value =
+        "!has(self.spec.dependsOn) || self.spec.dependsOn.all(d, d.name != self.metadata.name"
+            + " || (has(d.__namespace__) && d.__namespace__ != '')"
+            + " || (has(d.kind) && d.kind != 'Kustomization')"
+            + " || (has(d.apiVersion) && !d.apiVersion.startsWith('kustomize.capstan.dev/')))",
     message = "spec.dependsOn: a Kustomization cannot depend on itself")
 public class Kustomization extends CustomResource<KustomizationSpec, KustomizationStatus>
     implements Namespaced {

@@ -15,60 +15,70 @@ import java.util.List;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record KustomizationSpec(
-    @Required @JsonPropertyDescription("The source to build from.")
-    SourceReference sourceRef,
-    @Size(max = 4096) @JsonPropertyDescription("Path to the directory in the source; defaults to its root.")
-    String path,
-    @Required @Pattern(GoDuration.PATTERN)
-    @JsonPropertyDescription("How often the Kustomization is reconciled, e.g. 10m.")
-    String interval,
+    @Required @JsonPropertyDescription("The source to build from.") SourceReference sourceRef,
+    @Size(max = 4096)
+        @JsonPropertyDescription("Path to the directory in the source; defaults to its root.")
+        String path,
+    @Required
+        @Pattern(GoDuration.PATTERN)
+        @JsonPropertyDescription("How often the Kustomization is reconciled, e.g. 10m.")
+        String interval,
     @Pattern(GoDuration.PATTERN)
-    @JsonPropertyDescription("How soon a failed reconcile is retried; defaults to interval.")
-    String retryInterval,
+        @JsonPropertyDescription("How soon a failed reconcile is retried; defaults to interval.")
+        String retryInterval,
     @Pattern(GoDuration.PATTERN)
-    @JsonPropertyDescription("Timeout for apply and health checks; defaults to interval.")
-    String timeout,
-    @Required @JsonPropertyDescription("Delete objects that were applied before and are gone from the source.")
-    Boolean prune,
+        @JsonPropertyDescription("Timeout for apply and health checks; defaults to interval.")
+        String timeout,
+    @Required
+        @JsonPropertyDescription(
+            "Delete objects that were applied before and are gone from the source.")
+        Boolean prune,
     // "wait" cannot name a record component (it is a method of Object), so it is renamed here.
-    @JsonProperty("wait") @JsonPropertyDescription("Wait for every applied object to become healthy.")
-    Boolean waitForAll,
-    @JsonPropertyDescription("Recreate objects whose immutable fields changed.")
-    Boolean force,
+    @JsonProperty("wait")
+        @JsonPropertyDescription("Wait for every applied object to become healthy.")
+        Boolean waitForAll,
+    @JsonPropertyDescription("Recreate objects whose immutable fields changed.") Boolean force,
     @PrinterColumn(name = "SUSPENDED", priority = 1)
-    @JsonPropertyDescription("Stop reconciling this Kustomization.")
-    Boolean suspend,
+        @JsonPropertyDescription("Stop reconciling this Kustomization.")
+        Boolean suspend,
     @JsonPropertyDescription("Objects to wait for when wait is false.")
-    List<HealthCheckReference> healthChecks,
+        List<HealthCheckReference> healthChecks,
     @JsonPropertyDescription("CEL health checks for custom resources, by apiVersion and kind.")
-    List<HealthCheckExpression> healthCheckExprs,
-    @Size(max = 100) @JsonPropertyDescription("Kustomizations, or other objects, that must be ready before this one is applied.")
-    List<DependencyReference> dependsOn,
+        List<HealthCheckExpression> healthCheckExprs,
+    @Size(max = 100)
+        @JsonPropertyDescription(
+            "Kustomizations, or other objects, that must be ready before this one is applied.")
+        List<DependencyReference> dependsOn,
     @Size(min = 1, max = 63) @JsonPropertyDescription("Namespace set on every namespaced object.")
-    String targetNamespace,
+        String targetNamespace,
     @Size(min = 1, max = 200) @JsonPropertyDescription("Prefix added to the name of every object.")
-    String namePrefix,
+        String namePrefix,
     @Size(min = 1, max = 200) @JsonPropertyDescription("Suffix added to the name of every object.")
-    String nameSuffix,
+        String nameSuffix,
     CommonMetadata commonMetadata,
     List<Patch> patches,
     List<Image> images,
-    @Size(max = 100) @JsonPropertyDescription("Components (paths relative to path) added to the kustomization.")
-    List<String> components,
+    @Size(max = 100)
+        @JsonPropertyDescription("Components (paths relative to path) added to the kustomization.")
+        List<String> components,
     @JsonPropertyDescription("Leave out components whose directory does not exist.")
-    Boolean ignoreMissingComponents,
+        Boolean ignoreMissingComponents,
     PostBuild postBuild,
-    @JsonPropertyDescription("Decrypt SOPS-encrypted Secrets of the build output and the files that "
-        + "secretGenerators read, with the keys of a Secret.")
-    Decryption decryption,
-    @Size(max = 253) @JsonPropertyDescription("Service account to impersonate when applying; with "
-        + "kubeConfig, the service account of the Kustomization's namespace in the remote cluster.")
-    String serviceAccountName,
+    @JsonPropertyDescription(
+            "Decrypt SOPS-encrypted Secrets of the build output and the files that "
+                + "secretGenerators read, with the keys of a Secret.")
+        Decryption decryption,
+    @Size(max = 253)
+        @JsonPropertyDescription(
+            "Service account to impersonate when applying; with kubeConfig, the service account of"
+                + " the Kustomization's namespace in the remote cluster.")
+        String serviceAccountName,
     @JsonPropertyDescription("What happens to applied objects when this Kustomization is deleted.")
-    DeletionPolicy deletionPolicy,
-    @JsonPropertyDescription("Apply to a remote cluster instead of the engine's own: a kubeconfig "
-        + "Secret (secretRef) or a ConfigMap for token access (configMapRef); exactly one of them.")
-    KubeConfigReference kubeConfig) {
+        DeletionPolicy deletionPolicy,
+    @JsonPropertyDescription(
+            "Apply to a remote cluster instead of the engine's own: a kubeconfig Secret (secretRef)"
+                + " or a ConfigMap for token access (configMapRef); exactly one of them.")
+        KubeConfigReference kubeConfig) {
 
   /** {@code prune}, false when absent. */
   public boolean pruneEnabled() {

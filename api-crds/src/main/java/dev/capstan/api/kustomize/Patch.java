@@ -9,6 +9,12 @@ public record Patch(@Required String patch, Selector target) {
 
   /** Selects the objects a patch applies to; every given field must match. */
   @JsonIgnoreProperties(ignoreUnknown = true)
-  public record Selector(String group, String version, String kind, String name, String namespace,
-      String labelSelector, String annotationSelector) {}
+  public record Selector(
+      String group,
+      String version,
+      String kind,
+      String name,
+      String namespace,
+      String labelSelector,
+      String annotationSelector) {}
 }

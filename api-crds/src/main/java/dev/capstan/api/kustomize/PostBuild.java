@@ -10,12 +10,13 @@ import java.util.Map;
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record PostBuild(
     @JsonPropertyDescription("Variables and their values; they win over substituteFrom.")
-    Map<String, String> substitute,
+        Map<String, String> substitute,
     @JsonPropertyDescription("ConfigMaps and Secrets whose data are variables; later entries win.")
-    List<SubstituteReference> substituteFrom,
-    @JsonPropertyDescription("WithVariables (default): substitute only when there is at least one "
-        + "variable; Always: also when there is none, so that defaults such as ${VAR:=x} apply.")
-    SubstituteStrategy substituteStrategy) {
+        List<SubstituteReference> substituteFrom,
+    @JsonPropertyDescription(
+            "WithVariables (default): substitute only when there is at least one variable; Always:"
+                + " also when there is none, so that defaults such as ${VAR:=x} apply.")
+        SubstituteStrategy substituteStrategy) {
 
   /** When substitution runs. */
   public enum SubstituteStrategy {

@@ -8,12 +8,11 @@ import io.fabric8.generator.annotation.Required;
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record SourceReference(
     @JsonPropertyDescription("API version of the source; defaults to source.capstan.dev/v1.")
-    String apiVersion,
-    @Required @JsonPropertyDescription("Kind of the source: GitRepository.")
-    SourceKind kind,
+        String apiVersion,
+    @Required @JsonPropertyDescription("Kind of the source: GitRepository.") SourceKind kind,
     @Required String name,
     @JsonPropertyDescription("Namespace of the source; defaults to the Kustomization's namespace.")
-    String namespace) {
+        String namespace) {
 
   /** The kinds a sourceRef may name. */
   public enum SourceKind {

@@ -8,7 +8,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record Artifact(
-    @JsonPropertyDescription("Branch, tag or ref name and commit, e.g. main@sha1:<commit>.") String revision,
+    @JsonPropertyDescription("Branch, tag or ref name and commit, e.g. main@sha1:<commit>.")
+        String revision,
     @JsonPropertyDescription("sha256 digest of the artifact's content.") String digest,
     @JsonPropertyDescription("Where the engine stores the artifact.") String path,
     @JsonPropertyDescription("When this revision was first stored.") String lastUpdateTime) {}

@@ -17,16 +17,30 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Plural("gitrepositories")
 @Singular("gitrepository")
 @ShortNames("gitrepo")
-@AdditionalPrinterColumn(name = "URL", type = AdditionalPrinterColumn.Type.STRING, jsonPath = ".spec.url")
-@AdditionalPrinterColumn(name = "READY", type = AdditionalPrinterColumn.Type.STRING,
+@AdditionalPrinterColumn(
+    name = "URL",
+    type = AdditionalPrinterColumn.Type.STRING,
+    jsonPath = ".spec.url")
+@AdditionalPrinterColumn(
+    name = "READY",
+    type = AdditionalPrinterColumn.Type.STRING,
     jsonPath = ".status.conditions[?(@.type==\"Ready\")].status")
-@AdditionalPrinterColumn(name = "REVISION", type = AdditionalPrinterColumn.Type.STRING,
+@AdditionalPrinterColumn(
+    name = "REVISION",
+    type = AdditionalPrinterColumn.Type.STRING,
     jsonPath = ".status.artifact.revision")
-@AdditionalPrinterColumn(name = "STATUS", type = AdditionalPrinterColumn.Type.STRING,
+@AdditionalPrinterColumn(
+    name = "STATUS",
+    type = AdditionalPrinterColumn.Type.STRING,
     jsonPath = ".status.conditions[?(@.type==\"Ready\")].message")
-@AdditionalPrinterColumn(name = "AGE", type = AdditionalPrinterColumn.Type.DATE,
+@AdditionalPrinterColumn(
+    name = "AGE",
+    type = AdditionalPrinterColumn.Type.DATE,
     jsonPath = ".metadata.creationTimestamp")
-@AdditionalPrinterColumn(name = "VERIFIED", type = AdditionalPrinterColumn.Type.STRING, priority = 1,
+@AdditionalPrinterColumn(
+    name = "VERIFIED",
+    type = AdditionalPrinterColumn.Type.STRING,
+    priority = 1,
     jsonPath = ".status.conditions[?(@.type==\"SourceVerified\")].status")
 public class GitRepository extends CustomResource<GitRepositorySpec, GitRepositoryStatus>
     implements Namespaced {

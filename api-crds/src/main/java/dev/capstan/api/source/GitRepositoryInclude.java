@@ -12,13 +12,15 @@ import io.fabric8.generator.annotation.Size;
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record GitRepositoryInclude(
     @Required
-    @JsonPropertyDescription("The GitRepository in this namespace whose artifact is included.")
-    LocalObjectReference repository,
+        @JsonPropertyDescription("The GitRepository in this namespace whose artifact is included.")
+        LocalObjectReference repository,
     @Size(max = 4096)
-    @JsonPropertyDescription("Directory of the included artifact to copy; defaults to its root. "
-        + "Relative, without '..'.")
-    String fromPath,
+        @JsonPropertyDescription(
+            "Directory of the included artifact to copy; defaults to its root. "
+                + "Relative, without '..'.")
+        String fromPath,
     @Size(max = 4096)
-    @JsonPropertyDescription("Directory of this artifact to copy it to; defaults to the included "
-        + "repository's name. Relative, without '..'.")
-    String toPath) {}
+        @JsonPropertyDescription(
+            "Directory of this artifact to copy it to; defaults to the included "
+                + "repository's name. Relative, without '..'.")
+        String toPath) {}

@@ -4,7 +4,10 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 
-/** Which Git reference to fetch; the most specific field given wins (commit, name, semver, tag, branch). */
+/**
+ * Which Git reference to fetch; the most specific field given wins (commit, name, semver, tag,
+ * branch).
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record GitRepositoryRef(
@@ -12,4 +15,5 @@ public record GitRepositoryRef(
     @JsonPropertyDescription("Tag to fetch.") String tag,
     @JsonPropertyDescription("Semver range over tags; the highest match is fetched.") String semver,
     @JsonPropertyDescription("Any reference name, e.g. refs/pull/1/head.") String name,
-    @JsonPropertyDescription("Exact commit SHA; with branch, the commit must be on it.") String commit) {}
+    @JsonPropertyDescription("Exact commit SHA; with branch, the commit must be on it.")
+        String commit) {}

@@ -14,36 +14,42 @@ import java.util.List;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record GitRepositorySpec(
-    @Required @Pattern(GitRepositorySpec.URL_PATTERN)
-    @JsonPropertyDescription("Repository URL: http, https or ssh, as in Flux.")
-    String url,
+    @Required
+        @Pattern(GitRepositorySpec.URL_PATTERN)
+        @JsonPropertyDescription("Repository URL: http, https or ssh, as in Flux.")
+        String url,
     @JsonPropertyDescription("The Git reference to fetch; defaults to the remote's default branch.")
-    GitRepositoryRef ref,
-    @Required @Pattern(GoDuration.PATTERN)
-    @JsonPropertyDescription("How often the remote is checked for new commits, e.g. 1m.")
-    String interval,
-    @Pattern(GoDuration.PATTERN)
-    @JsonPropertyDescription("Timeout of one fetch; defaults to 60s.")
-    String timeout,
-    @JsonPropertyDescription("Secret with credentials: username/password, bearerToken, or identity and known_hosts.")
-    LocalObjectReference secretRef,
-    @JsonPropertyDescription("Extra ignore rules in .gitignore syntax, applied to the fetched tree.")
-    String ignore,
-    @JsonPropertyDescription("Stop fetching this repository.")
-    Boolean suspend,
-    @JsonPropertyDescription("Verify the OpenPGP signature of the commit and/or tag before using a revision.")
-    GitRepositoryVerification verify,
+        GitRepositoryRef ref,
+    @Required
+        @Pattern(GoDuration.PATTERN)
+        @JsonPropertyDescription("How often the remote is checked for new commits, e.g. 1m.")
+        String interval,
+    @Pattern(GoDuration.PATTERN) @JsonPropertyDescription("Timeout of one fetch; defaults to 60s.")
+        String timeout,
+    @JsonPropertyDescription(
+            "Secret with credentials: username/password, bearerToken, or identity and known_hosts.")
+        LocalObjectReference secretRef,
+    @JsonPropertyDescription(
+            "Extra ignore rules in .gitignore syntax, applied to the fetched tree.")
+        String ignore,
+    @JsonPropertyDescription("Stop fetching this repository.") Boolean suspend,
+    @JsonPropertyDescription(
+            "Verify the OpenPGP signature of the commit and/or tag before using a revision.")
+        GitRepositoryVerification verify,
     @Size(max = 50)
-    @JsonPropertyDescription("Other GitRepositories (in this namespace) whose artifacts are copied into this one's.")
-    List<GitRepositoryInclude> include,
+        @JsonPropertyDescription(
+            "Other GitRepositories (in this namespace) whose artifacts are copied into this one's.")
+        List<GitRepositoryInclude> include,
     @JsonPropertyDescription("Also fetch the submodules (recursively) into the artifact.")
-    Boolean recurseSubmodules,
+        Boolean recurseSubmodules,
     @Size(max = 100)
-    @JsonPropertyDescription("Directories of the repository that go into the artifact; all when empty.")
-    List<@Size(max = 4096) String> sparseCheckout,
-    @JsonPropertyDescription("Secret with the HTTP(S) proxy to fetch through: address, and optionally "
-        + "username and password.")
-    LocalObjectReference proxySecretRef) {
+        @JsonPropertyDescription(
+            "Directories of the repository that go into the artifact; all when empty.")
+        List<@Size(max = 4096) String> sparseCheckout,
+    @JsonPropertyDescription(
+            "Secret with the HTTP(S) proxy to fetch through: address, and optionally "
+                + "username and password.")
+        LocalObjectReference proxySecretRef) {
 
   /**
    * Flux's pattern for {@code spec.url}: remote URLs only. A local path or {@code file://} URL

@@ -7,18 +7,23 @@ import dev.capstan.api.common.LocalObjectReference;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 
-/** Which signatures must verify before a revision becomes the artifact (Flux's {@code spec.verify}). */
+/**
+ * Which signatures must verify before a revision becomes the artifact (Flux's {@code spec.verify}).
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record GitRepositoryVerification(
     @Pattern(GitRepositoryVerification.MODE_PATTERN)
-    @JsonPropertyDescription("What is verified: HEAD (the commit, the default; 'head' is the same), "
-        + "Tag (the annotated tag of ref.tag, ref.semver or a refs/tags/ ref.name), or TagAndHEAD (both).")
-    String mode,
+        @JsonPropertyDescription(
+            "What is verified: HEAD (the commit, the default; 'head' is the same), Tag (the"
+                + " annotated tag of ref.tag, ref.semver or a refs/tags/ ref.name), or TagAndHEAD"
+                + " (both).")
+        String mode,
     @Required
-    @JsonPropertyDescription("Secret in this namespace whose values are the ASCII-armored OpenPGP public keys "
-        + "of trusted signers.")
-    LocalObjectReference secretRef) {
+        @JsonPropertyDescription(
+            "Secret in this namespace whose values are the ASCII-armored OpenPGP public keys "
+                + "of trusted signers.")
+        LocalObjectReference secretRef) {
 
   public static final String MODE_PATTERN = "^(HEAD|head|Tag|TagAndHEAD)$";
 }

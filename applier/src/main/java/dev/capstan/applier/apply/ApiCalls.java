@@ -13,8 +13,8 @@ import java.util.concurrent.CompletionException;
 import java.util.stream.Collectors;
 
 /**
- * Requests made with the client's HTTP client directly, for what the resource DSL cannot say:
- * an answer left unread, or a LIST of metadata only. Failures become the exception the DSL would
+ * Requests made with the client's HTTP client directly, for what the resource DSL cannot say: an
+ * answer left unread, or a LIST of metadata only. Failures become the exception the DSL would
  * throw, carrying the API server's Status.
  */
 final class ApiCalls {

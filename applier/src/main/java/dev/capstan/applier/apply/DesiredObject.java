@@ -10,13 +10,14 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * An object exactly as Capstan sends it: namespace settled, status dropped, a Secret's
- * {@code stringData} folded into {@code data}, ownership labels and the digest annotation added. The digest covers everything else Capstan sends. Equality is
- * identity: two prepared objects are the same write only if they are the same instance.
+ * An object exactly as Capstan sends it: namespace settled, status dropped, a Secret's {@code
+ * stringData} folded into {@code data}, ownership labels and the digest annotation added. The
+ * digest covers everything else Capstan sends. Equality is identity: two prepared objects are the
+ * same write only if they are the same instance.
  *
- * <p>Identity and type are known at once; the copy and its digest are made on first use, so that
- * an apply can start reading the live objects (which needs identities only) before it has spent
- * the time to digest a thousand objects.
+ * <p>Identity and type are known at once; the copy and its digest are made on first use, so that an
+ * apply can start reading the live objects (which needs identities only) before it has spent the
+ * time to digest a thousand objects.
  */
 public final class DesiredObject {
 
@@ -28,7 +29,8 @@ public final class DesiredObject {
   private String digest; // guarded by this
   private volatile String json;
 
-  private DesiredObject(ObjectRef ref, ResourceType type, GenericKubernetesResource raw, Owner owner) {
+  private DesiredObject(
+      ObjectRef ref, ResourceType type, GenericKubernetesResource raw, Owner owner) {
     this.ref = ref;
     this.type = type;
     this.raw = raw;
@@ -102,8 +104,8 @@ public final class DesiredObject {
   }
 
   /**
-   * The object as the JSON body of an apply, serialized once: a first apply sends each object
-   * twice (dry-run, then the write).
+   * The object as the JSON body of an apply, serialized once: a first apply sends each object twice
+   * (dry-run, then the write).
    */
   public String json() {
     String body = json;

@@ -20,11 +20,11 @@ import java.util.Optional;
  * Discovery answers kept on disk between runs of the command line, one file per API server and
  * group/version, as kubectl keeps its own: a short-lived command then spends no round trips on
  * kinds it has seen in the last six hours. A kind missing from a kept answer is looked up live
- * again by {@link ResourceCatalog}, so a kind served since is found. Only built-in groups are
- * kept (the core group, groups without a dot, and {@code *.k8s.io}): they change with the API
- * server's version only, while a CRD's group can be deleted or change scope at any time, so those
- * are always asked live. The cache is an optimisation only: a file that cannot be read or
- * written is as if absent.
+ * again by {@link ResourceCatalog}, so a kind served since is found. Only built-in groups are kept
+ * (the core group, groups without a dot, and {@code *.k8s.io}): they change with the API server's
+ * version only, while a CRD's group can be deleted or change scope at any time, so those are always
+ * asked live. The cache is an optimisation only: a file that cannot be read or written is as if
+ * absent.
  */
 public final class DiscoveryCache {
 
@@ -48,7 +48,9 @@ public final class DiscoveryCache {
   public static DiscoveryCache ofUser() {
     String xdg = System.getenv("XDG_CACHE_HOME");
     Path base =
-        xdg == null || xdg.isBlank() ? Path.of(System.getProperty("user.home"), ".cache") : Path.of(xdg);
+        xdg == null || xdg.isBlank()
+            ? Path.of(System.getProperty("user.home"), ".cache")
+            : Path.of(xdg);
     return new DiscoveryCache(base.resolve("capstan").resolve("discovery"), TTL, Clock.systemUTC());
   }
 
@@ -74,7 +76,8 @@ public final class DiscoveryCache {
   }
 
   /** Keeps a live answer; written to a temporary file first so a reader never sees half of it. */
-  void write(URL server, String apiVersion, List<APIResource> resources, KubernetesSerialization json) {
+  void write(
+      URL server, String apiVersion, List<APIResource> resources, KubernetesSerialization json) {
     if (!keeps(apiVersion)) {
       return;
     }
@@ -88,7 +91,8 @@ public final class DiscoveryCache {
       partial = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".partial");
       Files.writeString(partial, json.asJson(list), StandardCharsets.UTF_8);
       Files.setLastModifiedTime(partial, FileTime.from(clock.instant()));
-      Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      Files.move(
+          partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException | RuntimeException unwritable) {
       deleteQuietly(partial); // the next run asks the API server again
     }

@@ -13,8 +13,8 @@ import java.util.Set;
  * Decides from a live object alone whether applying a desired object would change anything.
  *
  * <p>Field paths are compared down to the first list: items of lists are keyed by schema-specific
- * merge keys in managedFields, so a list counts as one field. That errs towards writing: an
- * overlap inside a list makes the object be re-applied, never silently skipped.
+ * merge keys in managedFields, so a list counts as one field. That errs towards writing: an overlap
+ * inside a list makes the object be re-applied, never silently skipped.
  */
 public final class FieldOwnership {
 
@@ -31,7 +31,8 @@ public final class FieldOwnership {
       return false;
     }
     Map<String, String> annotations = live.getMetadata().getAnnotations();
-    if (annotations == null || !desired.digest().equals(annotations.get(CapstanMetadata.APPLIED_DIGEST))) {
+    if (annotations == null
+        || !desired.digest().equals(annotations.get(CapstanMetadata.APPLIED_DIGEST))) {
       return false;
     }
     Set<List<String>> wanted = desiredPaths(DesiredObject.asMap(desired.object()));
@@ -43,7 +44,8 @@ public final class FieldOwnership {
         continue;
       }
       Set<List<String>> paths = managedPaths(entry);
-      if (CapstanMetadata.FIELD_MANAGER.equals(entry.getManager()) && APPLY.equals(entry.getOperation())) {
+      if (CapstanMetadata.FIELD_MANAGER.equals(entry.getManager())
+          && APPLY.equals(entry.getOperation())) {
         ours = paths;
       } else {
         others.add(paths);
@@ -94,14 +96,16 @@ public final class FieldOwnership {
   }
 
   @SuppressWarnings("unchecked")
-  private static void walkFields(List<String> path, Map<String, Object> node, Set<List<String>> out) {
+  private static void walkFields(
+      List<String> path, Map<String, Object> node, Set<List<String>> out) {
     boolean hasFieldChild = false;
     for (Map.Entry<String, Object> child : node.entrySet()) {
       String key = child.getKey();
       if (key.startsWith("f:")) {
         hasFieldChild = true;
         Object value = child.getValue();
-        Map<String, Object> next = value instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+        Map<String, Object> next =
+            value instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
         walkFields(append(path, key.substring(2)), next, out);
       } else if (!key.equals(".") && !path.isEmpty()) {
         // A list item (k:, v:, i:): the list itself is the leaf.
@@ -114,8 +118,8 @@ public final class FieldOwnership {
   }
 
   /**
-   * Every wanted path is owned: by a leaf below it, or by an atomic field above it (an atomic
-   * map such as a Service selector is owned as one field).
+   * Every wanted path is owned: by a leaf below it, or by an atomic field above it (an atomic map
+   * such as a Service selector is owned as one field).
    */
   private static boolean covers(Set<List<String>> owned, Set<List<String>> wanted) {
     return wanted.stream()

@@ -9,8 +9,8 @@ public final class Futures {
   private Futures() {}
 
   /**
-   * The future's answer; what it threw is rethrown as it was (a KubernetesClientException when
-   * the API server could not be reached, say), not wrapped in a CompletionException.
+   * The future's answer; what it threw is rethrown as it was (a KubernetesClientException when the
+   * API server could not be reached, say), not wrapped in a CompletionException.
    */
   public static <R> R joined(CompletableFuture<R> future) {
     try {

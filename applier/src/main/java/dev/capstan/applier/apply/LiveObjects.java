@@ -19,14 +19,14 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * The live state of a set of desired objects, read with one LIST per kind and namespace rather
- * than one GET per object.
+ * The live state of a set of desired objects, read with one LIST per kind and namespace rather than
+ * one GET per object.
  */
 public final class LiveObjects {
 
   /**
-   * From this many namespaces on, a kind's owned objects are read with one LIST of all
-   * namespaces: the owner's labels select the same objects, in fewer round trips.
+   * From this many namespaces on, a kind's owned objects are read with one LIST of all namespaces:
+   * the owner's labels select the same objects, in fewer round trips.
    */
   static final int NAMESPACES_FOR_ONE_LIST = 3;
 
@@ -44,19 +44,19 @@ public final class LiveObjects {
 
   /**
    * Starts reading the desired objects that exist and carry {@code owner}'s labels, plus every
-   * desired Namespace that exists. The LISTs select by the owner's labels, so that a Kustomization that
-   * shares a namespace with many others reads its own objects only, not all of them. An object
-   * read as absent here either does not exist or is not (yet) this owner's: either way it is not
-   * in its desired state and will be written. Namespaces are read whoever owns them, since the
-   * staging depends on whether a namespace exists at all.
+   * desired Namespace that exists. The LISTs select by the owner's labels, so that a Kustomization
+   * that shares a namespace with many others reads its own objects only, not all of them. An object
+   * read as absent here either does not exist or is not (yet) this owner's: either way it is not in
+   * its desired state and will be written. Namespaces are read whoever owns them, since the staging
+   * depends on whether a namespace exists at all.
    *
-   * <p>Only metadata is read: whether an object is unchanged is decided from its digest
-   * annotation and managed fields alone, and a LIST of metadata is a fraction of the bytes of
-   * whole objects for both the API server and this process. Needs only the objects' identities,
-   * so the caller can digest the objects while the LISTs are in flight.
+   * <p>Only metadata is read: whether an object is unchanged is decided from its digest annotation
+   * and managed fields alone, and a LIST of metadata is a fraction of the bytes of whole objects
+   * for both the API server and this process. Needs only the objects' identities, so the caller can
+   * digest the objects while the LISTs are in flight.
    *
-   * <p>A kind in {@value #NAMESPACES_FOR_ONE_LIST} or more namespaces is read with one LIST of
-   * all namespaces; an identity that may not list across namespaces (a tenant) gets one LIST per
+   * <p>A kind in {@value #NAMESPACES_FOR_ONE_LIST} or more namespaces is read with one LIST of all
+   * namespaces; an identity that may not list across namespaces (a tenant) gets one LIST per
    * namespace instead.
    */
   public static CompletableFuture<LiveObjects> readOwned(
@@ -65,15 +65,20 @@ public final class LiveObjects {
     Set<Scope> scopes = scopesOf(desired);
     Function<Scope, List<GenericKubernetesResource>> lister =
         scope -> metadata.list(scope.type(), scope.namespace(), owner.labels());
-    return start(widened(scopes), executor, scope -> scope.allNamespaces()
-            ? acrossNamespaces(scope, scopes, lister)
-            : lister.apply(scope))
+    return start(
+            widened(scopes),
+            executor,
+            scope ->
+                scope.allNamespaces()
+                    ? acrossNamespaces(scope, scopes, lister)
+                    : lister.apply(scope))
         .thenApplyAsync(owned -> withNamespaces(owned, client, desired), executor);
   }
 
   /** The scopes, with one all-namespaces scope for each kind in many namespaces. */
   private static Set<Scope> widened(Set<Scope> scopes) {
-    Map<ResourceType, List<Scope>> byType = scopes.stream().collect(Collectors.groupingBy(Scope::type));
+    Map<ResourceType, List<Scope>> byType =
+        scopes.stream().collect(Collectors.groupingBy(Scope::type));
     Set<Scope> widened = new HashSet<>();
     byType.forEach(
         (type, ofType) -> {
@@ -86,9 +91,11 @@ public final class LiveObjects {
     return widened;
   }
 
-  /** One LIST of all namespaces or, where that is forbidden, one per namespace of {@code scopes}. */
-  private static List<GenericKubernetesResource> acrossNamespaces(Scope wide, Set<Scope> scopes,
-      Function<Scope, List<GenericKubernetesResource>> lister) {
+  /**
+   * One LIST of all namespaces or, where that is forbidden, one per namespace of {@code scopes}.
+   */
+  private static List<GenericKubernetesResource> acrossNamespaces(
+      Scope wide, Set<Scope> scopes, Function<Scope, List<GenericKubernetesResource>> lister) {
     try {
       return lister.apply(wide);
     } catch (KubernetesClientException e) {
@@ -107,7 +114,8 @@ public final class LiveObjects {
       LiveObjects owned, KubernetesClient client, Collection<DesiredObject> desired) {
     desired.stream()
         .filter(d -> d.isNamespace() && owned.get(d.ref()) == null)
-        .forEach(d -> get(client, d).ifPresent(live -> owned.byRef.put(d.ref().withoutVersion(), live)));
+        .forEach(
+            d -> get(client, d).ifPresent(live -> owned.byRef.put(d.ref().withoutVersion(), live)));
     return owned;
   }
 
@@ -122,25 +130,33 @@ public final class LiveObjects {
   }
 
   private static Set<Scope> scopesOf(Collection<DesiredObject> desired) {
-    return desired.stream().map(d -> new Scope(d.type(), d.ref().namespace())).collect(Collectors.toSet());
+    return desired.stream()
+        .map(d -> new Scope(d.type(), d.ref().namespace()))
+        .collect(Collectors.toSet());
   }
 
-  private static LiveObjects read(Collection<DesiredObject> desired, Executor executor,
+  private static LiveObjects read(
+      Collection<DesiredObject> desired,
+      Executor executor,
       Function<Scope, List<GenericKubernetesResource>> lister) {
     return Futures.joined(start(scopesOf(desired), executor, lister));
   }
 
   /** Starts one LIST per scope on the executor; completes when all have answered. */
-  private static CompletableFuture<LiveObjects> start(Set<Scope> scopes,
-      Executor executor, Function<Scope, List<GenericKubernetesResource>> lister) {
+  private static CompletableFuture<LiveObjects> start(
+      Set<Scope> scopes,
+      Executor executor,
+      Function<Scope, List<GenericKubernetesResource>> lister) {
     Map<ObjectRef, GenericKubernetesResource> found = new ConcurrentHashMap<>();
     CompletableFuture<?>[] lists =
         scopes.stream()
             .map(
                 scope ->
                     CompletableFuture.runAsync(
-                        () -> listed(scope, lister).forEach(
-                            live -> found.put(ObjectRef.of(live).withoutVersion(), live)),
+                        () ->
+                            listed(scope, lister)
+                                .forEach(
+                                    live -> found.put(ObjectRef.of(live).withoutVersion(), live)),
                         executor))
             .toArray(CompletableFuture[]::new);
     return CompletableFuture.allOf(lists).thenApply(done -> new LiveObjects(found));
@@ -181,10 +197,14 @@ public final class LiveObjects {
     return (type.namespaced() ? resources.inNamespace(namespace) : resources).list().getItems();
   }
 
-  private static Optional<GenericKubernetesResource> get(KubernetesClient client, DesiredObject desired) {
+  private static Optional<GenericKubernetesResource> get(
+      KubernetesClient client, DesiredObject desired) {
     try {
       return Optional.ofNullable(
-          client.genericKubernetesResources(desired.type().context()).withName(desired.ref().name()).get());
+          client
+              .genericKubernetesResources(desired.type().context())
+              .withName(desired.ref().name())
+              .get());
     } catch (KubernetesClientException e) {
       if (e.getCode() == 403) {
         return Optional.empty(); // as for a LIST this identity may not make

@@ -14,7 +14,9 @@ import java.util.Map;
 public final class ManifestDigest {
 
   private static final ObjectMapper CANONICAL =
-      Serialization.jsonMapper().copy().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
+      Serialization.jsonMapper()
+          .copy()
+          .configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
 
   private ManifestDigest() {}
 

@@ -27,8 +27,10 @@ final class MetadataLists {
    * Objects of {@code type} with all of {@code labels}, in {@code namespace} (null: in all
    * namespaces; ignored for cluster-scoped kinds).
    */
-  List<GenericKubernetesResource> list(ResourceType type, String namespace, Map<String, String> labels) {
-    String url = api.url(type, namespace, null) + "?labelSelector=" + ApiCalls.labelSelector(labels);
+  List<GenericKubernetesResource> list(
+      ResourceType type, String namespace, Map<String, String> labels) {
+    String url =
+        api.url(type, namespace, null) + "?labelSelector=" + ApiCalls.labelSelector(labels);
     String body = api.send(api.request(url).header("Accept", ACCEPT).build()).body();
     GenericKubernetesResourceList list =
         client.getKubernetesSerialization().unmarshal(body, GenericKubernetesResourceList.class);

@@ -3,10 +3,11 @@ package dev.capstan.applier.apply;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 
 /**
- * What to do with one object: nothing (unchanged), or a write. A deferred write can only be
- * dry-run once the definitions stage has created its CRD or Namespace.
+ * What to do with one object: nothing (unchanged), or a write. A deferred write can only be dry-run
+ * once the definitions stage has created its CRD or Namespace.
  */
-record Plan(DesiredObject desired, GenericKubernetesResource live, boolean unchanged, boolean deferred) {
+record Plan(
+    DesiredObject desired, GenericKubernetesResource live, boolean unchanged, boolean deferred) {
 
   Stage stage() {
     return Stage.of(desired.type());

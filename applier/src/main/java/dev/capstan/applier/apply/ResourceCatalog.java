@@ -11,8 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Kinds the API server serves, from discovery: one request per group/version, cached for the
- * lifetime of the catalog (one apply, or one controller's discovery cycle), and optionally on
- * disk between runs ({@link DiscoveryCache}).
+ * lifetime of the catalog (one apply, or one controller's discovery cycle), and optionally on disk
+ * between runs ({@link DiscoveryCache}).
  */
 public class ResourceCatalog {
 
@@ -43,7 +43,8 @@ public class ResourceCatalog {
     return type;
   }
 
-  private static Optional<ResourceType> find(List<APIResource> resources, String apiVersion, String kind) {
+  private static Optional<ResourceType> find(
+      List<APIResource> resources, String apiVersion, String kind) {
     String group = apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "";
     String version = apiVersion.substring(apiVersion.indexOf('/') + 1);
     return resources.stream()
@@ -54,7 +55,8 @@ public class ResourceCatalog {
 
   private Discovered discover(String apiVersion) {
     return disk.flatMap(
-            cache -> cache.read(client.getMasterUrl(), apiVersion, client.getKubernetesSerialization()))
+            cache ->
+                cache.read(client.getMasterUrl(), apiVersion, client.getKubernetesSerialization()))
         .map(resources -> new Discovered(resources, true))
         .orElseGet(() -> discoverLive(apiVersion));
   }
@@ -63,8 +65,12 @@ public class ResourceCatalog {
     List<APIResource> resources = ask(apiVersion);
     if (!resources.isEmpty()) {
       disk.ifPresent(
-          cache -> cache.write(
-              client.getMasterUrl(), apiVersion, resources, client.getKubernetesSerialization()));
+          cache ->
+              cache.write(
+                  client.getMasterUrl(),
+                  apiVersion,
+                  resources,
+                  client.getKubernetesSerialization()));
     }
     return new Discovered(resources, false);
   }

@@ -14,8 +14,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Checks a revision before anything is written: every object names apiVersion, kind and name,
- * no object appears twice, and every kind is served or defined by a CRD of the same revision.
+ * Checks a revision before anything is written: every object names apiVersion, kind and name, no
+ * object appears twice, and every kind is served or defined by a CRD of the same revision.
  */
 public final class RevisionValidator {
 
@@ -53,7 +53,8 @@ public final class RevisionValidator {
       ObjectRef ref = ObjectRef.of(object);
       Optional<String> missing = missingField(object);
       if (missing.isPresent()) {
-        problems.add(failed(ref, "object #" + (i + 1) + " (" + describe(ref) + ") has no " + missing.get()));
+        problems.add(
+            failed(ref, "object #" + (i + 1) + " (" + describe(ref) + ") has no " + missing.get()));
         continue;
       }
       Optional<ResourceType> type = served.find(object.getApiVersion(), object.getKind());
@@ -66,7 +67,10 @@ public final class RevisionValidator {
         problems.add(
             failed(
                 ref,
-                "unknown kind " + object.getKind() + " in " + object.getApiVersion()
+                "unknown kind "
+                    + object.getKind()
+                    + " in "
+                    + object.getApiVersion()
                     + ": not served by the API server and not defined by a CRD in this revision"));
         continue;
       }

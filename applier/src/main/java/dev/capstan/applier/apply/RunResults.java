@@ -49,11 +49,14 @@ final class RunResults {
   List<ObjectResult> inOrder() {
     synchronized (byRef) {
       List<ObjectResult> out = new ArrayList<>();
-      byRef.values().forEach(r -> {
-        if (r != null) {
-          out.add(r);
-        }
-      });
+      byRef
+          .values()
+          .forEach(
+              r -> {
+                if (r != null) {
+                  out.add(r);
+                }
+              });
       return out;
     }
   }

@@ -42,13 +42,15 @@ public final class ServerSideApply {
 
   /**
    * Server-side apply that returns the API server's answer unread, as JSON text: dry-runs and
-   * creations need only to know that the object was accepted, and turning a thousand answers
-   * into objects costs a short-lived command more time than sending them.
+   * creations need only to know that the object was accepted, and turning a thousand answers into
+   * objects costs a short-lived command more time than sending them.
    */
   public Answer applyUnread(DesiredObject desired, boolean dryRun) throws RejectedException {
     String url =
         api.url(desired.type(), desired.ref().namespace(), desired.ref().name())
-            + "?fieldManager=" + CapstanMetadata.FIELD_MANAGER + "&force=true"
+            + "?fieldManager="
+            + CapstanMetadata.FIELD_MANAGER
+            + "&force=true"
             + (dryRun ? "&dryRun=All" : "");
     HttpRequest request =
         api.request(url).method("PATCH", "application/apply-patch+yaml", desired.json()).build();
@@ -66,7 +68,9 @@ public final class ServerSideApply {
   /** The resource version in an answer of {@link #applyUnread}. */
   public String resourceVersionOf(Answer answer) {
     GenericKubernetesResource object =
-        client.getKubernetesSerialization().unmarshal(answer.body(), GenericKubernetesResource.class);
+        client
+            .getKubernetesSerialization()
+            .unmarshal(answer.body(), GenericKubernetesResource.class);
     return object.getMetadata() == null ? null : object.getMetadata().getResourceVersion();
   }
 

@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -37,7 +38,10 @@ public final class StagedApplier {
   private final Optional<DiscoveryCache> discovery;
 
   public StagedApplier(
-      KubernetesClient client, Executor executor, Polling polling, Optional<DiscoveryCache> discovery) {
+      KubernetesClient client,
+      Executor executor,
+      Polling polling,
+      Optional<DiscoveryCache> discovery) {
     this.client = client;
     this.executor = executor;
     this.polling = polling;
@@ -60,10 +64,12 @@ public final class StagedApplier {
     Map<ObjectRef, Rejection> recreate = new HashMap<>();
     if (dryRunFails(select(plans, p -> !p.unchanged() && !p.deferred()), request, results, recreate)
         || !applyStage(Stage.DEFINITIONS, plans, request, results, recreate)
-        || dryRunFails(select(plans, p -> !p.unchanged() && p.deferred()), request, results, recreate)
+        || dryRunFails(
+            select(plans, p -> !p.unchanged() && p.deferred()), request, results, recreate)
         || !applyStage(Stage.CLUSTER, plans, request, results, recreate)
         || !applyStage(Stage.NAMESPACED, plans, request, results, recreate)) {
-      results.skipRemaining(validated.desired(), "not applied: another object of the revision failed");
+      results.skipRemaining(
+          validated.desired(), "not applied: another object of the revision failed");
     }
     return new ApplyResult(results.inOrder(), inventory);
   }
@@ -71,10 +77,14 @@ public final class StagedApplier {
   private ApplyResult invalid(ApplyRequest request, Validated validated, InventorySet inventory) {
     List<ObjectResult> out = new ArrayList<>(validated.problems());
     Set<ObjectRef> failed =
-        validated.problems().stream().map(r -> r.ref().withoutVersion()).collect(Collectors.toSet());
+        validated.problems().stream()
+            .map(r -> r.ref().withoutVersion())
+            .collect(Collectors.toSet());
     for (DesiredObject d : validated.desired()) {
       if (!failed.contains(d.ref().withoutVersion())) {
-        out.add(new ObjectResult(d.ref(), Action.SKIPPED, "not applied: the revision failed validation"));
+        out.add(
+            new ObjectResult(
+                d.ref(), Action.SKIPPED, "not applied: the revision failed validation"));
       }
     }
     out.forEach(request.listener()::onResult);
@@ -83,8 +93,11 @@ public final class StagedApplier {
 
   private List<Plan> plan(Validated validated, Owner owner) {
     List<DesiredObject> listable =
-        validated.desired().stream().filter(d -> !validated.awaitingCrd().contains(d.ref())).toList();
-    CompletableFuture<LiveObjects> reading = LiveObjects.readOwned(client, listable, owner, executor);
+        validated.desired().stream()
+            .filter(d -> !validated.awaitingCrd().contains(d.ref()))
+            .toList();
+    CompletableFuture<LiveObjects> reading =
+        LiveObjects.readOwned(client, listable, owner, executor);
     validated.desired().forEach(DesiredObject::digest); // while the LISTs are in flight
     LiveObjects live = Futures.joined(reading);
     Set<String> newNamespaces =
@@ -105,7 +118,10 @@ public final class StagedApplier {
 
   /** Dry-runs the writes; true when any was rejected (and recorded as failed). */
   private boolean dryRunFails(
-      List<Plan> writes, ApplyRequest request, RunResults results, Map<ObjectRef, Rejection> recreate) {
+      List<Plan> writes,
+      ApplyRequest request,
+      RunResults results,
+      Map<ObjectRef, Rejection> recreate) {
     Map<Plan, Rejection> rejected = concurrently(writes, this::dryRun);
     rejected.forEach(
         (plan, rejection) -> {
@@ -186,7 +202,9 @@ public final class StagedApplier {
     calls.delete(d);
     if (!polling.until(() -> calls.get(d) == null, request.timeout())) {
       return new ObjectResult(
-          d.ref(), Action.FAILED, "deleted to recreate it, but it was still there after " + request.timeout());
+          d.ref(),
+          Action.FAILED,
+          "deleted to recreate it, but it was still there after " + request.timeout());
     }
     calls.apply(d, false);
     return new ObjectResult(d.ref(), Action.CREATED, "recreated: " + immutable.reason());
@@ -221,7 +239,8 @@ public final class StagedApplier {
   private <R> Map<Plan, R> concurrently(List<Plan> plans, Function<Plan, R> call) {
     // by identity: a plan's own hash would walk the whole live object
     Map<Plan, CompletableFuture<R>> futures = new IdentityHashMap<>();
-    plans.forEach(p -> futures.put(p, CompletableFuture.supplyAsync(() -> call.apply(p), executor)));
+    plans.forEach(
+        p -> futures.put(p, CompletableFuture.supplyAsync(() -> call.apply(p), executor)));
     Map<Plan, R> answers = new IdentityHashMap<>();
     futures.forEach(
         (plan, future) -> {
@@ -233,14 +252,15 @@ public final class StagedApplier {
     return answers;
   }
 
-  private static List<Plan> select(List<Plan> plans, java.util.function.Predicate<Plan> filter) {
+  private static List<Plan> select(List<Plan> plans, Predicate<Plan> filter) {
     return plans.stream().filter(filter).toList();
   }
 
   private static ObjectResult failure(ObjectRef ref, Rejection rejection) {
     String reason =
         rejection.immutableField()
-            ? rejection.reason() + " (an immutable field changed; apply with force to delete and recreate it)"
+            ? rejection.reason()
+                + " (an immutable field changed; apply with force to delete and recreate it)"
             : rejection.reason();
     return new ObjectResult(ref, Action.FAILED, reason);
   }

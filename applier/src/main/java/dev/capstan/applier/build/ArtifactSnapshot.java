@@ -13,25 +13,29 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.EnumSet;
+import java.util.Map;
 
 /**
- * The files of an artifact copied into an in-memory file system: all that the kustomize module
- * can see. Every path and symbolic link resolves inside this copy, so no name in a kustomization
- * can reach a file outside the artifact, by construction. Symbolic links are left out, as Flux
- * leaves them out of its artifacts (so a build sees what Flux's build sees), and so are
- * {@code .git} directories.
- * Shared by the builds of one artifact; closed when the last lease ends after eviction.
+ * The files of an artifact copied into an in-memory file system: all that the kustomize module can
+ * see. Every path and symbolic link resolves inside this copy, so no name in a kustomization can
+ * reach a file outside the artifact, by construction. Symbolic links are left out, as Flux leaves
+ * them out of its artifacts (so a build sees what Flux's build sees), and so are {@code .git}
+ * directories. Shared by the builds of one artifact; closed when the last lease ends after
+ * eviction.
  */
 final class ArtifactSnapshot {
   /** Where the module sees the artifact. */
   static final String ROOT = KustomizeInstance.ARTIFACT_ROOT;
+
   /** Files, directories and links a snapshot may hold. */
   private static final int MAX_ENTRIES = 100_000;
 
   private final FileSystem fileSystem;
   private final long bytes;
+
   /** Whether some files are decrypted inputs: then nothing the build prints may be logged. */
   private final boolean holdsDecrypted;
+
   private int leases;
   private boolean retired;
 
@@ -55,7 +59,8 @@ final class ArtifactSnapshot {
       return new ArtifactSnapshot(memory, copier.bytes, false);
     } catch (IOException | UncheckedIOException e) {
       closeQuietly(memory);
-      throw new BuildException(BuildErrorKind.ARTIFACT, "the artifact cannot be read: " + reason(e));
+      throw new BuildException(
+          BuildErrorKind.ARTIFACT, "the artifact cannot be read: " + reason(e));
     } catch (BuildException e) {
       closeQuietly(memory);
       throw e;
@@ -67,19 +72,20 @@ final class ArtifactSnapshot {
    * manifests are small, and the default 8 KiB blocks would hold mostly nothing.
    */
   static FileSystem newFileSystem() {
-    return ZeroFs.newFileSystem(Configuration.unix().toBuilder()
-        .setAttributeViews("basic", "owner", "posix", "unix")
-        .setBlockSize(1024)
-        .setMaxCacheSize(0)
-        .build());
+    return ZeroFs.newFileSystem(
+        Configuration.unix().toBuilder()
+            .setAttributeViews("basic", "owner", "posix", "unix")
+            .setBlockSize(1024)
+            .setMaxCacheSize(0)
+            .build());
   }
 
   /**
-   * A copy of this snapshot in which the given files (paths relative to the artifact's root, in
-   * the tree already) have other content: decrypted inputs a build must see and nothing else
-   * may. The copy is never cached; it is closed with its lease.
+   * A copy of this snapshot in which the given files (paths relative to the artifact's root, in the
+   * tree already) have other content: decrypted inputs a build must see and nothing else may. The
+   * copy is never cached; it is closed with its lease.
    */
-  ArtifactSnapshot withReplaced(java.util.Map<String, byte[]> files) throws BuildException {
+  ArtifactSnapshot withReplaced(Map<String, byte[]> files) throws BuildException {
     FileSystem memory = newFileSystem();
     try {
       Path from = root();
@@ -100,7 +106,8 @@ final class ArtifactSnapshot {
       for (var file : files.entrySet()) {
         Path target = to.resolve(file.getKey()).normalize();
         if (!target.startsWith(to) || !Files.isRegularFile(target)) {
-          throw new BuildException(BuildErrorKind.ARTIFACT,
+          throw new BuildException(
+              BuildErrorKind.ARTIFACT,
               "a replaced file is not a file of the artifact: " + file.getKey());
         }
         Files.write(target, file.getValue());
@@ -111,7 +118,8 @@ final class ArtifactSnapshot {
       return copy;
     } catch (IOException | UncheckedIOException e) {
       closeQuietly(memory);
-      throw new BuildException(BuildErrorKind.ARTIFACT, "the artifact cannot be read: " + reason(e));
+      throw new BuildException(
+          BuildErrorKind.ARTIFACT, "the artifact cannot be read: " + reason(e));
     } catch (BuildException e) {
       closeQuietly(memory);
       throw e;
@@ -190,13 +198,17 @@ final class ArtifactSnapshot {
 
     private void count() {
       if (++entries > MAX_ENTRIES) {
-        throw new BuildException(BuildErrorKind.ARTIFACT, "the artifact holds more than "
-            + MAX_ENTRIES + " files and directories, the most a build reads into memory");
+        throw new BuildException(
+            BuildErrorKind.ARTIFACT,
+            "the artifact holds more than "
+                + MAX_ENTRIES
+                + " files and directories, the most a build reads into memory");
       }
     }
 
     @Override
-    public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
+    public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs)
+        throws IOException {
       if (!dir.equals(source) && dir.getFileName().toString().equals(".git")) {
         return FileVisitResult.SKIP_SUBTREE;
       }
@@ -211,8 +223,11 @@ final class ArtifactSnapshot {
       if (attrs.isRegularFile()) {
         bytes += attrs.size();
         if (bytes > maxBytes) {
-          throw new BuildException(BuildErrorKind.ARTIFACT, "the artifact holds more than "
-              + (maxBytes >> 20) + " MiB of files, the most a build reads into memory");
+          throw new BuildException(
+              BuildErrorKind.ARTIFACT,
+              "the artifact holds more than "
+                  + (maxBytes >> 20)
+                  + " MiB of files, the most a build reads into memory");
         }
         Files.write(mirror(file), Files.readAllBytes(file));
       }

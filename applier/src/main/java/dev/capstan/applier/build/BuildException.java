@@ -1,6 +1,8 @@
 package dev.capstan.applier.build;
 
-/** Stops a build with an error that {@link ManifestBuilder} turns into a {@link BuildResult.Failed}. */
+/**
+ * Stops a build with an error that {@link ManifestBuilder} turns into a {@link BuildResult.Failed}.
+ */
 final class BuildException extends RuntimeException {
   private final transient BuildErrorKind kind;
 

@@ -6,10 +6,10 @@ import java.util.Objects;
 /**
  * What a build may use. {@code timeout} and {@code maxMemoryBytes} bound one build (its linear
  * memory); a build past either is stopped and its instance thrown away. {@code instances} builds
- * run at once, each in a warm instance of its own; an instance whose memory grew past
- * {@code retainMemoryBytes} is not kept for the next build. {@code maxArtifactBytes} bounds the
- * files a build reads into memory; {@code snapshotCacheBytes} and {@code resultCacheBytes} bound
- * what is kept between builds (artifact copies; results of unchanged inputs).
+ * run at once, each in a warm instance of its own; an instance whose memory grew past {@code
+ * retainMemoryBytes} is not kept for the next build. {@code maxArtifactBytes} bounds the files a
+ * build reads into memory; {@code snapshotCacheBytes} and {@code resultCacheBytes} bound what is
+ * kept between builds (artifact copies; results of unchanged inputs).
  */
 public record BuildLimits(
     Duration timeout,
@@ -37,8 +37,8 @@ public record BuildLimits(
 
   /** 30 s and 256 MiB a build, {@code instances} at once, caches for a long-running engine. */
   public static BuildLimits engine(int instances) {
-    return new BuildLimits(Duration.ofSeconds(30), 256 * MIB, instances, 96 * MIB, 128 * MIB,
-        64 * MIB, 32 * MIB);
+    return new BuildLimits(
+        Duration.ofSeconds(30), 256 * MIB, instances, 96 * MIB, 128 * MIB, 64 * MIB, 32 * MIB);
   }
 
   /**
@@ -51,12 +51,24 @@ public record BuildLimits(
   }
 
   public BuildLimits withTimeout(Duration value) {
-    return new BuildLimits(value, maxMemoryBytes, instances, retainMemoryBytes, maxArtifactBytes,
-        snapshotCacheBytes, resultCacheBytes);
+    return new BuildLimits(
+        value,
+        maxMemoryBytes,
+        instances,
+        retainMemoryBytes,
+        maxArtifactBytes,
+        snapshotCacheBytes,
+        resultCacheBytes);
   }
 
   public BuildLimits withMaxMemoryBytes(long value) {
-    return new BuildLimits(timeout, value, instances, Math.min(retainMemoryBytes, value),
-        maxArtifactBytes, snapshotCacheBytes, resultCacheBytes);
+    return new BuildLimits(
+        timeout,
+        value,
+        instances,
+        Math.min(retainMemoryBytes, value),
+        maxArtifactBytes,
+        snapshotCacheBytes,
+        resultCacheBytes);
   }
 }

@@ -6,11 +6,10 @@ import java.util.Objects;
 
 /**
  * What a Kustomization adds to the build of its path, as Flux adds it: {@code targetNamespace},
- * {@code namePrefix} and {@code nameSuffix} replace those of the path's kustomization;
- * {@code patches} and {@code components} are appended to it; {@code images} are merged into it;
- * {@code commonMetadata} is set on every object's metadata after the build; {@code postBuild}
- * (null when the Kustomization has none) substitutes variables. Empty strings and collections mean
- * "not set".
+ * {@code namePrefix} and {@code nameSuffix} replace those of the path's kustomization; {@code
+ * patches} and {@code components} are appended to it; {@code images} are merged into it; {@code
+ * commonMetadata} is set on every object's metadata after the build; {@code postBuild} (null when
+ * the Kustomization has none) substitutes variables. Empty strings and collections mean "not set".
  */
 public record BuildOptions(
     String targetNamespace,
@@ -41,37 +40,101 @@ public record BuildOptions(
   }
 
   public BuildOptions withTargetNamespace(String value) {
-    return new BuildOptions(value, namePrefix, nameSuffix, commonLabels, commonAnnotations,
-        patches, images, components, ignoreMissingComponents, postBuild);
+    return new BuildOptions(
+        value,
+        namePrefix,
+        nameSuffix,
+        commonLabels,
+        commonAnnotations,
+        patches,
+        images,
+        components,
+        ignoreMissingComponents,
+        postBuild);
   }
 
   public BuildOptions withNameAffixes(String prefix, String suffix) {
-    return new BuildOptions(targetNamespace, prefix, suffix, commonLabels, commonAnnotations,
-        patches, images, components, ignoreMissingComponents, postBuild);
+    return new BuildOptions(
+        targetNamespace,
+        prefix,
+        suffix,
+        commonLabels,
+        commonAnnotations,
+        patches,
+        images,
+        components,
+        ignoreMissingComponents,
+        postBuild);
   }
 
-  public BuildOptions withCommonMetadata(Map<String, String> labels, Map<String, String> annotations) {
-    return new BuildOptions(targetNamespace, namePrefix, nameSuffix, labels, annotations,
-        patches, images, components, ignoreMissingComponents, postBuild);
+  public BuildOptions withCommonMetadata(
+      Map<String, String> labels, Map<String, String> annotations) {
+    return new BuildOptions(
+        targetNamespace,
+        namePrefix,
+        nameSuffix,
+        labels,
+        annotations,
+        patches,
+        images,
+        components,
+        ignoreMissingComponents,
+        postBuild);
   }
 
   public BuildOptions withPatches(List<KustomizePatch> value) {
-    return new BuildOptions(targetNamespace, namePrefix, nameSuffix, commonLabels,
-        commonAnnotations, value, images, components, ignoreMissingComponents, postBuild);
+    return new BuildOptions(
+        targetNamespace,
+        namePrefix,
+        nameSuffix,
+        commonLabels,
+        commonAnnotations,
+        value,
+        images,
+        components,
+        ignoreMissingComponents,
+        postBuild);
   }
 
   public BuildOptions withImages(List<ImageOverride> value) {
-    return new BuildOptions(targetNamespace, namePrefix, nameSuffix, commonLabels,
-        commonAnnotations, patches, value, components, ignoreMissingComponents, postBuild);
+    return new BuildOptions(
+        targetNamespace,
+        namePrefix,
+        nameSuffix,
+        commonLabels,
+        commonAnnotations,
+        patches,
+        value,
+        components,
+        ignoreMissingComponents,
+        postBuild);
   }
 
   public BuildOptions withComponents(List<String> value, boolean ignoreMissing) {
-    return new BuildOptions(targetNamespace, namePrefix, nameSuffix, commonLabels,
-        commonAnnotations, patches, images, value, ignoreMissing, postBuild);
+    return new BuildOptions(
+        targetNamespace,
+        namePrefix,
+        nameSuffix,
+        commonLabels,
+        commonAnnotations,
+        patches,
+        images,
+        value,
+        ignoreMissing,
+        postBuild);
   }
 
   public BuildOptions withPostBuild(PostBuildVariables value) {
-    return new BuildOptions(targetNamespace, namePrefix, nameSuffix, commonLabels,
-        commonAnnotations, patches, images, components, ignoreMissingComponents, value);
+    return new BuildOptions(
+        targetNamespace,
+        namePrefix,
+        nameSuffix,
+        commonLabels,
+        commonAnnotations,
+        patches,
+        images,
+        components,
+        ignoreMissingComponents,
+        value);
   }
 }

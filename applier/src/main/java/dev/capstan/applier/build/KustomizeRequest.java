@@ -23,34 +23,53 @@ record KustomizeRequest(String path, String output, Spec spec, PostBuild postBui
   }
 
   @JsonInclude(JsonInclude.Include.NON_EMPTY)
-  record Spec(String targetNamespace, String namePrefix, String nameSuffix,
-      List<KustomizePatch> patches, List<ImageOverride> images, List<String> components,
-      boolean ignoreMissingComponents, CommonMetadata commonMetadata) {}
+  record Spec(
+      String targetNamespace,
+      String namePrefix,
+      String nameSuffix,
+      List<KustomizePatch> patches,
+      List<ImageOverride> images,
+      List<String> components,
+      boolean ignoreMissingComponents,
+      CommonMetadata commonMetadata) {}
 
   @JsonInclude(JsonInclude.Include.NON_EMPTY)
   record CommonMetadata(Map<String, String> labels, Map<String, String> annotations) {}
 
   @JsonInclude(JsonInclude.Include.NON_EMPTY)
-  record PostBuild(Map<String, String> substitute, List<Map<String, String>> substituteFrom,
-      boolean always) {}
+  record PostBuild(
+      Map<String, String> substitute, List<Map<String, String>> substituteFrom, boolean always) {}
 
   static KustomizeRequest of(String path, Output output, BuildOptions options) {
-    CommonMetadata common = options.commonLabels().isEmpty() && options.commonAnnotations().isEmpty()
-        ? null : new CommonMetadata(options.commonLabels(), options.commonAnnotations());
-    Spec spec = new Spec(options.targetNamespace(), options.namePrefix(), options.nameSuffix(),
-        options.patches(), options.images(), options.components(), options.ignoreMissingComponents(),
-        common);
+    CommonMetadata common =
+        options.commonLabels().isEmpty() && options.commonAnnotations().isEmpty()
+            ? null
+            : new CommonMetadata(options.commonLabels(), options.commonAnnotations());
+    Spec spec =
+        new Spec(
+            options.targetNamespace(),
+            options.namePrefix(),
+            options.nameSuffix(),
+            options.patches(),
+            options.images(),
+            options.components(),
+            options.ignoreMissingComponents(),
+            common);
     PostBuildVariables vars = options.postBuild();
-    PostBuild post = vars == null ? null
-        : new PostBuild(vars.substitute(), vars.substituteFrom(), vars.always());
-    return new KustomizeRequest(path == null || path.isBlank() ? "." : path, output.wire, spec, post);
+    PostBuild post =
+        vars == null
+            ? null
+            : new PostBuild(vars.substitute(), vars.substituteFrom(), vars.always());
+    return new KustomizeRequest(
+        path == null || path.isBlank() ? "." : path, output.wire, spec, post);
   }
 
   byte[] toJson(ObjectMapper mapper) {
     try {
       return mapper.writeValueAsBytes(this);
     } catch (JsonProcessingException e) {
-      throw new BuildException(BuildErrorKind.INTERNAL, "cannot encode the build request: " + e.getOriginalMessage());
+      throw new BuildException(
+          BuildErrorKind.INTERNAL, "cannot encode the build request: " + e.getOriginalMessage());
     }
   }
 

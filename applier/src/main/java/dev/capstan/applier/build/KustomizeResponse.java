@@ -13,12 +13,13 @@ record KustomizeResponse(List<GenericKubernetesResource> objects, String yaml, F
 
   record Failure(String stage, String message) {}
 
-  private static final Map<String, BuildErrorKind> KINDS = Map.of(
-      "path", BuildErrorKind.PATH_NOT_FOUND,
-      "generate", BuildErrorKind.INVALID_KUSTOMIZATION,
-      "kustomize", BuildErrorKind.KUSTOMIZE,
-      "object", BuildErrorKind.INVALID_OBJECT,
-      "substitute", BuildErrorKind.SUBSTITUTION);
+  private static final Map<String, BuildErrorKind> KINDS =
+      Map.of(
+          "path", BuildErrorKind.PATH_NOT_FOUND,
+          "generate", BuildErrorKind.INVALID_KUSTOMIZATION,
+          "kustomize", BuildErrorKind.KUSTOMIZE,
+          "object", BuildErrorKind.INVALID_OBJECT,
+          "substitute", BuildErrorKind.SUBSTITUTION);
 
   static KustomizeResponse parse(byte[] json, ObjectMapper mapper) {
     try {
@@ -28,9 +29,12 @@ record KustomizeResponse(List<GenericKubernetesResource> objects, String yaml, F
       if (limit != null) {
         // Jackson's own limits on what it reads: the objects are read, and later written, by
         // recursion, and no single value may fill the heap.
-        throw new BuildException(BuildErrorKind.INVALID_OBJECT,
+        throw new BuildException(
+            BuildErrorKind.INVALID_OBJECT,
             String.valueOf(limit.getMessage()).contains("nesting depth")
-                ? "an object nests more than " + StreamReadConstraints.DEFAULT_MAX_DEPTH + " levels deep"
+                ? "an object nests more than "
+                    + StreamReadConstraints.DEFAULT_MAX_DEPTH
+                    + " levels deep"
                 : "an object holds a value larger than the engine reads");
       }
       throw new BuildException(BuildErrorKind.INTERNAL, "the build module's answer cannot be read");

@@ -9,7 +9,6 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
@@ -28,13 +27,15 @@ import org.slf4j.LoggerFactory;
  * The kustomize module running in this JVM: warm instances, each serving one build at a time on a
  * thread of its own (with a deep stack, for deeply nested input), within the build limits. A build
  * that runs too long is interrupted; one that needs too much memory or nests too deeply fails; in
- * every such case its instance is thrown away, so hostile input never wedges a worker or leaves
- * a broken instance behind.
+ * every such case its instance is thrown away, so hostile input never wedges a worker or leaves a
+ * broken instance behind.
  */
 final class KustomizeRuntime implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(KustomizeRuntime.class);
+
   /** Deep enough for any kustomization a person writes; deeper input fails with a clear error. */
   private static final long WORKER_STACK_BYTES = 64L * 1024 * 1024;
+
   private static final int LOG_LIMIT = 16 * 1024;
 
   private final BuildLimits limits;
@@ -57,13 +58,14 @@ final class KustomizeRuntime implements AutoCloseable {
 
   /** Starts one instance in the background, so that the first build finds it warm. */
   void warmUp() {
-    workers.submit(() -> {
-      try {
-        idle.offer(start(new Output()));
-      } catch (RuntimeException | StackOverflowError e) {
-        LOG.warn("the kustomize module could not be started: {}", e.toString());
-      }
-    });
+    workers.submit(
+        () -> {
+          try {
+            idle.offer(start(new Output()));
+          } catch (RuntimeException | StackOverflowError e) {
+            LOG.warn("the kustomize module could not be started: {}", e.toString());
+          }
+        });
   }
 
   /** Runs one build request on the snapshot; returns the module's response. */
@@ -72,7 +74,8 @@ final class KustomizeRuntime implements AutoCloseable {
       slots.acquire();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new BuildException(BuildErrorKind.INTERNAL, "interrupted while waiting for a build instance");
+      throw new BuildException(
+          BuildErrorKind.INTERNAL, "interrupted while waiting for a build instance");
     }
     Output log = new Output();
     CompletableFuture<byte[]> response = new CompletableFuture<>();
@@ -81,8 +84,9 @@ final class KustomizeRuntime implements AutoCloseable {
       return response.get(limits.timeout().toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       run.cancel(true);
-      throw new BuildException(BuildErrorKind.LIMIT_EXCEEDED, "the build did not finish within "
-          + limits.timeout().toSeconds() + "s and was stopped");
+      throw new BuildException(
+          BuildErrorKind.LIMIT_EXCEEDED,
+          "the build did not finish within " + limits.timeout().toSeconds() + "s and was stopped");
     } catch (InterruptedException e) {
       run.cancel(true);
       Thread.currentThread().interrupt();
@@ -96,11 +100,11 @@ final class KustomizeRuntime implements AutoCloseable {
 
   /**
    * Builds on an idle instance (or a new one), completes {@code response}, then readies the
-   * instance for the next build while the caller goes on. An instance that threw, or grew past
-   * what is retained, is dropped.
+   * instance for the next build while the caller goes on. An instance that threw, or grew past what
+   * is retained, is dropped.
    */
-  private void runOnInstance(byte[] request, ArtifactSnapshot snapshot, Output log,
-      CompletableFuture<byte[]> response) {
+  private void runOnInstance(
+      byte[] request, ArtifactSnapshot snapshot, Output log, CompletableFuture<byte[]> response) {
     try {
       KustomizeInstance instance = idle.poll();
       if (instance == null) {
@@ -117,7 +121,8 @@ final class KustomizeRuntime implements AutoCloseable {
   }
 
   private KustomizeInstance start(Output log) {
-    return KustomizeInstance.start(limits.maxMemoryBytes(), empty.getPath(ArtifactSnapshot.ROOT), log);
+    return KustomizeInstance.start(
+        limits.maxMemoryBytes(), empty.getPath(ArtifactSnapshot.ROOT), log);
   }
 
   private BuildException failure(Throwable cause, Output log, boolean readDecrypted) {
@@ -125,21 +130,28 @@ final class KustomizeRuntime implements AutoCloseable {
       return known;
     }
     if (cause instanceof ChicoryInterruptedException) {
-      return new BuildException(BuildErrorKind.LIMIT_EXCEEDED, "the build did not finish within "
-          + limits.timeout().toSeconds() + "s and was stopped");
+      return new BuildException(
+          BuildErrorKind.LIMIT_EXCEEDED,
+          "the build did not finish within " + limits.timeout().toSeconds() + "s and was stopped");
     }
     if (cause instanceof StackOverflowError) {
-      return new BuildException(BuildErrorKind.LIMIT_EXCEEDED,
-          "the build nested too deeply (a kustomization or YAML document too deep) and was stopped");
+      return new BuildException(
+          BuildErrorKind.LIMIT_EXCEEDED,
+          "the build nested too deeply (a kustomization or YAML document too deep) and was"
+              + " stopped");
     }
     String output = log.text();
     if (output.contains("out of memory")) {
-      return new BuildException(BuildErrorKind.LIMIT_EXCEEDED, "the build needed more than "
-          + (limits.maxMemoryBytes() >> 20) + " MiB of memory and was stopped");
+      return new BuildException(
+          BuildErrorKind.LIMIT_EXCEEDED,
+          "the build needed more than "
+              + (limits.maxMemoryBytes() >> 20)
+              + " MiB of memory and was stopped");
     }
-    String what = cause instanceof WasiExitException exit
-        ? "the build module exited (status " + exit.exitCode() + ")"
-        : "the build module failed (" + cause.getClass().getSimpleName() + ")";
+    String what =
+        cause instanceof WasiExitException exit
+            ? "the build module exited (status " + exit.exitCode() + ")"
+            : "the build module failed (" + cause.getClass().getSimpleName() + ")";
     // The module's own output may quote the input: it goes to the debug log only, and not at all
     // when the input holds decrypted files.
     if (readDecrypted) {
@@ -164,8 +176,9 @@ final class KustomizeRuntime implements AutoCloseable {
   private static ThreadFactory workerThreads() {
     AtomicInteger count = new AtomicInteger();
     return runnable -> {
-      Thread thread = new Thread(null, runnable, "capstan-build-" + count.incrementAndGet(),
-          WORKER_STACK_BYTES);
+      Thread thread =
+          new Thread(
+              null, runnable, "capstan-build-" + count.incrementAndGet(), WORKER_STACK_BYTES);
       thread.setDaemon(true);
       return thread;
     };

@@ -43,21 +43,27 @@ public final class ManifestBuilder implements AutoCloseable {
   }
 
   /**
-   * As {@link #build(Path, String, String, BuildOptions)}, with some files of the artifact seen
-   * by this build only with other content (paths relative to {@code root}): the decrypted inputs
-   * of a Kustomization's secretGenerators. They live in this build's own in-memory copy and are
-   * never written to disk; neither the copy nor the result is kept.
+   * As {@link #build(Path, String, String, BuildOptions)}, with some files of the artifact seen by
+   * this build only with other content (paths relative to {@code root}): the decrypted inputs of a
+   * Kustomization's secretGenerators. They live in this build's own in-memory copy and are never
+   * written to disk; neither the copy nor the result is kept.
    */
-  public BuildResult build(Path root, String digest, String path, BuildOptions options,
+  public BuildResult build(
+      Path root,
+      String digest,
+      String path,
+      BuildOptions options,
       Map<String, byte[]> replacedFiles) {
     if (replacedFiles.isEmpty()) {
       return build(root, digest, path, options);
     }
     try {
       if (!Files.isDirectory(root)) {
-        return new BuildResult.Failed(new BuildError(BuildErrorKind.ARTIFACT, "the artifact is not in local storage"));
+        return new BuildResult.Failed(
+            new BuildError(BuildErrorKind.ARTIFACT, "the artifact is not in local storage"));
       }
-      byte[] request = KustomizeRequest.of(path, KustomizeRequest.Output.OBJECTS, options).toJson(mapper);
+      byte[] request =
+          KustomizeRequest.of(path, KustomizeRequest.Output.OBJECTS, options).toJson(mapper);
       ArtifactSnapshot shared = snapshots.lease(root, digest);
       ArtifactSnapshot own;
       try {
@@ -66,7 +72,8 @@ public final class ManifestBuilder implements AutoCloseable {
         shared.release();
       }
       try {
-        return KustomizeResponse.parse(runtime.call(request, own), mapper).toResult(KustomizeRequest.Output.OBJECTS);
+        return KustomizeResponse.parse(runtime.call(request, own), mapper)
+            .toResult(KustomizeRequest.Output.OBJECTS);
       } finally {
         own.release();
       }
@@ -80,21 +87,31 @@ public final class ManifestBuilder implements AutoCloseable {
     return run(root, Optional.empty(), path, KustomizeRequest.Output.OBJECTS, options);
   }
 
-  /** As {@link #build(Path, String, BuildOptions)}, as kustomize prints it: {@link BuildResult.Printed}. */
+  /**
+   * As {@link #build(Path, String, BuildOptions)}, as kustomize prints it: {@link
+   * BuildResult.Printed}.
+   */
   public BuildResult print(Path root, String path, BuildOptions options) {
     return run(root, Optional.empty(), path, KustomizeRequest.Output.YAML, options);
   }
 
-  private BuildResult run(Path root, Optional<String> digest, String path,
-      KustomizeRequest.Output output, BuildOptions options) {
+  private BuildResult run(
+      Path root,
+      Optional<String> digest,
+      String path,
+      KustomizeRequest.Output output,
+      BuildOptions options) {
     try {
       if (!Files.isDirectory(root)) {
-        return new BuildResult.Failed(new BuildError(BuildErrorKind.ARTIFACT, "the artifact is not in local storage"));
+        return new BuildResult.Failed(
+            new BuildError(BuildErrorKind.ARTIFACT, "the artifact is not in local storage"));
       }
       byte[] request = KustomizeRequest.of(path, output, options).toJson(mapper);
-      Optional<ByteBuffer> key = digest.map(d -> ResultCache.key(d, root.toAbsolutePath().toString(), request));
+      Optional<ByteBuffer> key =
+          digest.map(d -> ResultCache.key(d, root.toAbsolutePath().toString(), request));
       Optional<byte[]> known = key.flatMap(results::get);
-      byte[] answer = known.isPresent() ? known.get() : callModule(root, digest.orElse(null), request);
+      byte[] answer =
+          known.isPresent() ? known.get() : callModule(root, digest.orElse(null), request);
       if (known.isEmpty()) {
         key.ifPresent(k -> results.put(k, answer));
       }

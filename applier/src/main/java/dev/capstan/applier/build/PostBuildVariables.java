@@ -6,22 +6,28 @@ import java.util.Map;
 /**
  * The variables of a Kustomization's {@code postBuild}, already read: {@code substituteFrom} holds
  * the data of each ConfigMap and Secret that exists, in the order listed (Secret values decoded;
- * later sources win), {@code substitute} the inline values, which win over all sources.
- * {@code always} is {@code substituteStrategy: Always}: substitute (defaults such as
- * {@code ${VAR:=x}}) even when there is no variable at all.
+ * later sources win), {@code substitute} the inline values, which win over all sources. {@code
+ * always} is {@code substituteStrategy: Always}: substitute (defaults such as {@code ${VAR:=x}})
+ * even when there is no variable at all.
  */
 public record PostBuildVariables(
     Map<String, String> substitute, List<Map<String, String>> substituteFrom, boolean always) {
 
   public PostBuildVariables {
     substitute = substitute == null ? Map.of() : Map.copyOf(substitute);
-    substituteFrom = substituteFrom == null ? List.of() : substituteFrom.stream().map(Map::copyOf).toList();
+    substituteFrom =
+        substituteFrom == null ? List.of() : substituteFrom.stream().map(Map::copyOf).toList();
   }
 
   /** Values are variables (some from Secrets): never shown. */
   @Override
   public String toString() {
-    return "PostBuildVariables[" + substitute.size() + " inline, " + substituteFrom.size()
-        + " sources, always=" + always + "]";
+    return "PostBuildVariables["
+        + substitute.size()
+        + " inline, "
+        + substituteFrom.size()
+        + " sources, always="
+        + always
+        + "]";
   }
 }

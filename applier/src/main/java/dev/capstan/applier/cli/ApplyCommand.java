@@ -48,24 +48,35 @@ public final class ApplyCommand implements Callable<Integer> {
       defaultValue = "5m",
       converter = DurationConverter.class,
       paramLabel = "D",
-      description = "Time limit for CRDs, deletions and --wait (e.g. 90s, 1.5m, 1h2m). Default: ${DEFAULT-VALUE}.")
+      description =
+          "Time limit for CRDs, deletions and --wait (e.g. 90s, 1.5m, 1h2m). Default:"
+              + " ${DEFAULT-VALUE}.")
   Duration timeout;
 
-  @Option(names = "--prune", description = "Delete objects of the previous inventory that are gone from DIR.")
+  @Option(
+      names = "--prune",
+      description = "Delete objects of the previous inventory that are gone from DIR.")
   boolean prune;
 
   @Option(
       names = "--inventory",
       paramLabel = "NAME",
-      description = "Keep the inventory in ConfigMap NAME in the kubeconfig's default namespace; also the owner name in the labels.")
+      description =
+          "Keep the inventory in ConfigMap NAME in the kubeconfig's default namespace; also the"
+              + " owner name in the labels.")
   String inventory;
 
-  @Option(names = "--force", description = "Delete and recreate objects whose immutable fields changed.")
+  @Option(
+      names = "--force",
+      description = "Delete and recreate objects whose immutable fields changed.")
   boolean force;
 
   @Mixin ClusterOptions cluster = new ClusterOptions();
 
-  @Option(names = "--concurrency", defaultValue = "16", description = "Requests in flight at once. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--concurrency",
+      defaultValue = "16",
+      description = "Requests in flight at once. Default: ${DEFAULT-VALUE}.")
   int concurrency;
 
   @Spec CommandSpec spec;
@@ -88,7 +99,13 @@ public final class ApplyCommand implements Callable<Integer> {
       err.println("error: --prune needs --inventory NAME to know what was applied before");
       return 2;
     }
-    return ClusterSession.run(source, files, cluster, concurrency, err, 1,
+    return ClusterSession.run(
+        source,
+        files,
+        cluster,
+        concurrency,
+        err,
+        1,
         (client, objects, pool) -> run(client, objects, pool, new ResultPrinter(out), err));
   }
 
@@ -110,7 +127,8 @@ public final class ApplyCommand implements Callable<Integer> {
     if (result.succeeded() && store != null) {
       if (prune) {
         List<ObjectResult> pruned =
-            new Pruner(client, pool, Polling.system()).prune(previous, result.inventory(), owner, timeout);
+            new Pruner(client, pool, Polling.system())
+                .prune(previous, result.inventory(), owner, timeout);
         pruned.forEach(printer::progress);
         all.addAll(pruned);
       }

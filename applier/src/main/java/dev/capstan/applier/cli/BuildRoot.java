@@ -8,8 +8,8 @@ import java.util.Set;
 
 /**
  * The directory a command-line build may read from: no file outside it is read, so a
- * kustomization's {@code ../base} builds only when the base lies inside it. Set with
- * {@code --root}; by default the enclosing Git work tree, else the {@code -f} directory itself.
+ * kustomization's {@code ../base} builds only when the base lies inside it. Set with {@code
+ * --root}; by default the enclosing Git work tree, else the {@code -f} directory itself.
  *
  * @param path the absolute, normalized root
  * @param origin how it was chosen, for messages
@@ -18,7 +18,10 @@ public record BuildRoot(Path path, String origin) {
 
   /** The failures that a root too narrow causes: a resource or base that is not there. */
   private static final Set<BuildErrorKind> ABOUT_FILES =
-      Set.of(BuildErrorKind.PATH_NOT_FOUND, BuildErrorKind.INVALID_KUSTOMIZATION, BuildErrorKind.KUSTOMIZE);
+      Set.of(
+          BuildErrorKind.PATH_NOT_FOUND,
+          BuildErrorKind.INVALID_KUSTOMIZATION,
+          BuildErrorKind.KUSTOMIZE);
 
   /** The root for building {@code directory}: {@code given} when not null, else the default. */
   public static BuildRoot of(Path directory, Path given) {
@@ -38,19 +41,30 @@ public record BuildRoot(Path path, String origin) {
   String relative(Path directory) throws ManifestSource.ManifestException {
     Path dir = directory.toAbsolutePath().normalize();
     if (!dir.startsWith(path)) {
-      throw new ManifestSource.ManifestException(directory + " is not inside the root " + path + " ("
-          + origin + "); choose another with --root DIR");
+      throw new ManifestSource.ManifestException(
+          directory
+              + " is not inside the root "
+              + path
+              + " ("
+              + origin
+              + "); choose another with --root DIR");
     }
     String relative = path.relativize(dir).toString();
     return relative.isEmpty() ? "." : relative;
   }
 
-  /** The failure's message; when a file may be missing for lying outside the root, says which root. */
+  /**
+   * The failure's message; when a file may be missing for lying outside the root, says which root.
+   */
   String describe(BuildError error) {
     if (!ABOUT_FILES.contains(error.kind())) {
       return error.message();
     }
-    return error.message() + " (files are read only under the root " + path + ", " + origin
+    return error.message()
+        + " (files are read only under the root "
+        + path
+        + ", "
+        + origin
         + "; choose another with --root DIR)";
   }
 }

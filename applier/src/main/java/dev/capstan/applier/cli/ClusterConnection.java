@@ -14,8 +14,8 @@ final class ClusterConnection {
   private ClusterConnection() {}
 
   /**
-   * Starts opening the client on its own thread: setting up the HTTP client takes about as long
-   * as building the manifests, so a command does both at once. The opener also makes one small
+   * Starts opening the client on its own thread: setting up the HTTP client takes about as long as
+   * building the manifests, so a command does both at once. The opener also makes one small
    * request, so that the connection and its TLS handshake are done before the command's own
    * requests start: many requests sent at once to a server not yet connected would each open a
    * connection, and each handshake costs a signature with the client's key.
@@ -45,14 +45,15 @@ final class ClusterConnection {
   }
 
   /**
-   * Asks the API server its version. An answer of any status will do (the command's own
-   * requests report a refusal with their context); no answer at all is the command's error,
-   * reported once, instead of after the command's own requests failed the same way again.
+   * Asks the API server its version. An answer of any status will do (the command's own requests
+   * report a refusal with their context); no answer at all is the command's error, reported once,
+   * instead of after the command's own requests failed the same way again.
    */
   private static void connect(KubernetesClient client) {
     HttpClient http = client.getHttpClient();
     try {
-      http.sendAsync(http.newHttpRequestBuilder().uri(versionUrl(client)).build(), String.class).join();
+      http.sendAsync(http.newHttpRequestBuilder().uri(versionUrl(client)).build(), String.class)
+          .join();
     } catch (CompletionException e) {
       throw new Unreachable(client.getMasterUrl(), e.getCause());
     }

@@ -4,15 +4,16 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.ConnectException;
 import java.net.URL;
 import java.net.UnknownHostException;
-import java.nio.channels.UnresolvedAddressException;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
 import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLException;
 
 /** One-line descriptions of what went wrong talking to the cluster, never a stack trace. */
 public final class ClusterErrors {
-  private static final String HINT = " (is the cluster running? choose another with --kubeconfig or $KUBECONFIG)";
+  private static final String HINT =
+      " (is the cluster running? choose another with --kubeconfig or $KUBECONFIG)";
 
   private ClusterErrors() {}
 
@@ -25,7 +26,8 @@ public final class ClusterErrors {
       String host = server == null ? "" : " " + server.getHost();
       return "cannot reach " + where + ": unknown host" + host + HINT;
     }
-    if (inChain(e, HttpConnectTimeoutException.class) || inChain(e, HttpTimeoutException.class)
+    if (inChain(e, HttpConnectTimeoutException.class)
+        || inChain(e, HttpTimeoutException.class)
         || inChain(e, TimeoutException.class)) {
       return "cannot reach " + where + ": timed out" + HINT;
     }
@@ -41,8 +43,14 @@ public final class ClusterErrors {
     }
     Throwable root = rootCause(e);
     String message = firstLine(e.getMessage());
-    return root == e ? message : message + " (" + root.getClass().getSimpleName() + ": "
-        + firstLine(root.getMessage()) + ")";
+    return root == e
+        ? message
+        : message
+            + " ("
+            + root.getClass().getSimpleName()
+            + ": "
+            + firstLine(root.getMessage())
+            + ")";
   }
 
   /** The innermost cause of {@code e}, or {@code e} itself. */

@@ -10,8 +10,8 @@ import picocli.CommandLine.Option;
 
 /**
  * How every command that talks to a cluster finds it, as kubectl does: {@code --kubeconfig} (else
- * $KUBECONFIG, then ~/.kube/config, then the in-cluster service account) and {@code --context}.
- * The one place a command line builds its client.
+ * $KUBECONFIG, then ~/.kube/config, then the in-cluster service account) and {@code --context}. The
+ * one place a command line builds its client.
  */
 public final class ClusterOptions {
 
@@ -35,9 +35,11 @@ public final class ClusterOptions {
   private Config config() {
     if (kubeconfig != null) {
       if (!Files.isReadable(kubeconfig)) {
-        throw new KubeconfigProblem("kubeconfig " + kubeconfig + " does not exist or cannot be read");
+        throw new KubeconfigProblem(
+            "kubeconfig " + kubeconfig + " does not exist or cannot be read");
       }
-      return readable(kubeconfig.toString(), () -> Config.fromKubeconfig(context, kubeconfig.toFile()));
+      return readable(
+          kubeconfig.toString(), () -> Config.fromKubeconfig(context, kubeconfig.toFile()));
     }
     requireSomeConfiguration();
     return readable("from $KUBECONFIG or ~/.kube/config", () -> Config.autoConfigure(context));
@@ -46,8 +48,8 @@ public final class ClusterOptions {
   /**
    * A client for a command that answers at once: a short connect timeout and three quick retries
    * (0.1, 0.2, 0.4 s), so that a cluster that is not there is reported within seconds instead of
-   * retried for minutes, while an API server that sheds load for a moment (429, 5xx) during a
-   * large apply is ridden out.
+   * retried for minutes, while an API server that sheds load for a moment (429, 5xx) during a large
+   * apply is ridden out.
    */
   public KubernetesClient open() {
     Config config = config();
@@ -84,11 +86,13 @@ public final class ClusterOptions {
   private static void requireSomeConfiguration() {
     String env = System.getenv("KUBECONFIG");
     boolean fromEnv = env != null && !env.isBlank();
-    boolean fromHome = Files.isReadable(Path.of(System.getProperty("user.home"), ".kube", "config"));
+    boolean fromHome =
+        Files.isReadable(Path.of(System.getProperty("user.home"), ".kube", "config"));
     boolean inCluster = System.getenv("KUBERNETES_SERVICE_HOST") != null;
     if (!fromEnv && !fromHome && !inCluster) {
-      throw new KubeconfigProblem("no kubeconfig: pass --kubeconfig PATH or set KUBECONFIG"
-          + " (~/.kube/config does not exist)");
+      throw new KubeconfigProblem(
+          "no kubeconfig: pass --kubeconfig PATH or set KUBECONFIG"
+              + " (~/.kube/config does not exist)");
     }
   }
 }

@@ -10,9 +10,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 
 /**
- * What {@code apply} and {@code diff} share: DIR is loaded while the cluster connection opens
- * (both take a while), then the command's work runs with the client and a worker pool, and
- * cluster errors become one line.
+ * What {@code apply} and {@code diff} share: DIR is loaded while the cluster connection opens (both
+ * take a while), then the command's work runs with the client and a worker pool, and cluster errors
+ * become one line.
  */
 final class ClusterSession {
   /** Exit code for a directory that cannot be loaded. */
@@ -25,8 +25,14 @@ final class ClusterSession {
 
   private ClusterSession() {}
 
-  static int run(ManifestSource source, ManifestOptions files, ClusterOptions cluster, int concurrency,
-      PrintWriter err, int clusterErrorExit, Work work) {
+  static int run(
+      ManifestSource source,
+      ManifestOptions files,
+      ClusterOptions cluster,
+      int concurrency,
+      PrintWriter err,
+      int clusterErrorExit,
+      Work work) {
     CompletableFuture<KubernetesClient> connecting = ClusterConnection.openInBackground(cluster);
     List<GenericKubernetesResource> objects;
     try {

@@ -24,18 +24,25 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Show what applying a directory would change (server-side dry-run against live state).",
-      "Secret values are masked. Exit status: 0 no changes, 1 changes, 2 bad input or rejected objects."
+      "Secret values are masked. Exit status: 0 no changes, 1 changes, 2 bad input or rejected"
+          + " objects."
     })
 public final class DiffCommand implements Callable<Integer> {
 
   @Mixin ManifestOptions files = new ManifestOptions();
 
-  @Option(names = "--inventory", paramLabel = "NAME", description = "Owner name used by apply --inventory, so labels compare equal.")
+  @Option(
+      names = "--inventory",
+      paramLabel = "NAME",
+      description = "Owner name used by apply --inventory, so labels compare equal.")
   String inventory;
 
   @Mixin ClusterOptions cluster = new ClusterOptions();
 
-  @Option(names = "--concurrency", defaultValue = "8", description = "Requests in flight at once. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--concurrency",
+      defaultValue = "8",
+      description = "Requests in flight at once. Default: ${DEFAULT-VALUE}.")
   int concurrency;
 
   @Spec CommandSpec spec;
@@ -54,15 +61,26 @@ public final class DiffCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    return ClusterSession.run(source, files, cluster, concurrency, err, 2,
+    return ClusterSession.run(
+        source,
+        files,
+        cluster,
+        concurrency,
+        err,
+        2,
         (client, objects, pool) -> diff(client, objects, pool, out));
   }
 
-  private int diff(KubernetesClient client, List<GenericKubernetesResource> objects, ExecutorService pool,
+  private int diff(
+      KubernetesClient client,
+      List<GenericKubernetesResource> objects,
+      ExecutorService pool,
       PrintWriter out) {
     String namespace = ClusterOptions.namespace(client, null);
     Owner owner = new Owner(inventory == null ? ApplyCommand.DEFAULT_OWNER : inventory, namespace);
-    DiffReport report = new Differ(client, pool, Optional.of(DiscoveryCache.ofUser())).diff(objects, owner, namespace);
+    DiffReport report =
+        new Differ(client, pool, Optional.of(DiscoveryCache.ofUser()))
+            .diff(objects, owner, namespace);
     print(report, out);
     if (report.hasFailures()) {
       return 2;
@@ -78,8 +96,12 @@ public final class DiffCommand implements Callable<Integer> {
         case FAILED -> out.println("! " + d.ref() + ": " + d.text());
         case CREATED, CHANGED -> {
           changed++;
-          out.println((d.change() == ObjectDiff.Change.CREATED ? "+ " : "~ ") + d.ref()
-              + (d.change() == ObjectDiff.Change.CREATED ? " (would be created)" : " (would change)"));
+          out.println(
+              (d.change() == ObjectDiff.Change.CREATED ? "+ " : "~ ")
+                  + d.ref()
+                  + (d.change() == ObjectDiff.Change.CREATED
+                      ? " (would be created)"
+                      : " (would change)"));
           out.print(d.text());
         }
       }

@@ -17,8 +17,10 @@ public final class DurationConverter implements ITypeConverter<Duration> {
     try {
       return GoDuration.parsePositive(value);
     } catch (IllegalArgumentException e) {
-      throw new TypeConversionException(e.getMessage().startsWith("invalid duration")
-          ? e.getMessage() : "'" + value + "' " + e.getMessage());
+      throw new TypeConversionException(
+          e.getMessage().startsWith("invalid duration")
+              ? e.getMessage()
+              : "'" + value + "' " + e.getMessage());
     }
   }
 }

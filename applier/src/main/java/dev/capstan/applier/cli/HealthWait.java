@@ -11,7 +11,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executor;
 
-/** {@code --wait}: the applier's wait until all are Current, one Failed, or time runs out; prints how it ended. */
+/**
+ * {@code --wait}: the applier's wait until all are Current, one Failed, or time runs out; prints
+ * how it ended.
+ */
 final class HealthWait {
 
   private final ApplyWaiter waiter;
@@ -19,18 +22,23 @@ final class HealthWait {
   private final HealthEvaluator evaluator = HealthEvaluator.withBuiltinLibrary();
 
   HealthWait(KubernetesClient client, Executor executor, Duration timeout) {
-    this.waiter = ApplyWaiter.onCluster(client, executor,
-        new Polling(Clock.systemUTC(), Duration.ofSeconds(1), d -> Thread.sleep(d.toMillis())));
+    this.waiter =
+        ApplyWaiter.onCluster(
+            client,
+            executor,
+            new Polling(Clock.systemUTC(), Duration.ofSeconds(1), d -> Thread.sleep(d.toMillis())));
     this.timeout = timeout;
   }
 
   boolean await(List<ObjectRef> refs, ResultPrinter printer) {
     WaitResult result = waiter.await(refs, evaluator, timeout);
-    printer.line(switch (result.verdict()) {
-      case CURRENT -> "wait: all " + result.health().evaluated() + " objects are Current";
-      case FAILED -> "wait: Failed: " + result.health().message();
-      case TIMED_OUT, IN_PROGRESS -> "wait: not healthy after " + timeout + ": " + result.health().message();
-    });
+    printer.line(
+        switch (result.verdict()) {
+          case CURRENT -> "wait: all " + result.health().evaluated() + " objects are Current";
+          case FAILED -> "wait: Failed: " + result.health().message();
+          case TIMED_OUT, IN_PROGRESS ->
+              "wait: not healthy after " + timeout + ": " + result.health().message();
+        });
     return result.verdict() == WaitResult.Verdict.CURRENT;
   }
 }

@@ -32,9 +32,12 @@ public final class KubeconfigProblem extends RuntimeException {
     if (root instanceof AccessDeniedException) {
       return "permission denied";
     }
-    String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+    String message =
+        root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
     String first = message.lines().findFirst().orElse(message).strip();
     Matcher where = WHERE.matcher(message);
-    return where.find() ? first + " (line " + where.group(1) + ", column " + where.group(2) + ")" : first;
+    return where.find()
+        ? first + " (line " + where.group(1) + ", column " + where.group(2) + ")"
+        : first;
   }
 }

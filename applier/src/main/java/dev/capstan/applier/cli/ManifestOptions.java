@@ -3,7 +3,10 @@ package dev.capstan.applier.cli;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
-/** Which directory {@code build}, {@code apply} and {@code diff} build, and the root it may read from. */
+/**
+ * Which directory {@code build}, {@code apply} and {@code diff} build, and the root it may read
+ * from.
+ */
 public final class ManifestOptions {
 
   @Option(
@@ -17,8 +20,8 @@ public final class ManifestOptions {
       names = "--root",
       paramLabel = "DIR",
       description =
-          "Directory that no file may be read from outside of, e.g. a kustomization's ../base (default: the"
-              + " enclosing Git work tree, else the -f directory).")
+          "Directory that no file may be read from outside of, e.g. a kustomization's ../base"
+              + " (default: the enclosing Git work tree, else the -f directory).")
   Path root;
 
   BuildRoot buildRoot() {

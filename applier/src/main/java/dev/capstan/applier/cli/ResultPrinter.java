@@ -43,7 +43,9 @@ final class ResultPrinter {
     Map<String, Map<Action, Integer>> byKind = new TreeMap<>();
     Map<Action, Integer> totals = new EnumMap<>(Action.class);
     for (ObjectResult r : results) {
-      byKind.computeIfAbsent(r.ref().kind(), k -> new EnumMap<>(Action.class)).merge(r.action(), 1, Integer::sum);
+      byKind
+          .computeIfAbsent(r.ref().kind(), k -> new EnumMap<>(Action.class))
+          .merge(r.action(), 1, Integer::sum);
       totals.merge(r.action(), 1, Integer::sum);
     }
     List<Action> columns = new ArrayList<>(totals.keySet());

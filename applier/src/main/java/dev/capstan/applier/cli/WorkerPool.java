@@ -4,7 +4,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** The bounded pool a command hands to the applier; daemon threads so a failure never hangs exit. */
+/**
+ * The bounded pool a command hands to the applier; daemon threads so a failure never hangs exit.
+ */
 final class WorkerPool {
 
   private WorkerPool() {}

@@ -14,22 +14,28 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Renders live and desired state of one object as a unified diff of their YAML, with the fields
- * the server maintains stripped and Secret values masked.
+ * Renders live and desired state of one object as a unified diff of their YAML, with the fields the
+ * server maintains stripped and Secret values masked.
  */
 public final class DiffRenderer {
 
   private static final ObjectMapper YAML =
-      Serialization.yamlMapper().copy().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
+      Serialization.yamlMapper()
+          .copy()
+          .configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
   private static final List<String> SERVER_METADATA =
-      List.of("managedFields", "resourceVersion", "uid", "creationTimestamp", "generation", "selfLink");
+      List.of(
+          "managedFields", "resourceVersion", "uid", "creationTimestamp", "generation", "selfLink");
   private static final List<String> NOISY_ANNOTATIONS =
       List.of(CapstanMetadata.APPLIED_DIGEST, "kubectl.kubernetes.io/last-applied-configuration");
 
   private DiffRenderer() {}
 
-  /** The unified diff, or "" when the two sides are equal. {@code live} is null for a new object. */
-  public static String render(ObjectRef ref, Map<String, Object> live, Map<String, Object> desired) {
+  /**
+   * The unified diff, or "" when the two sides are equal. {@code live} is null for a new object.
+   */
+  public static String render(
+      ObjectRef ref, Map<String, Object> live, Map<String, Object> desired) {
     Map<String, Object> before = live == null ? null : clean(live);
     Map<String, Object> after = clean(desired);
     if (SecretMasking.isSecret(after) || SecretMasking.isSecret(before)) {

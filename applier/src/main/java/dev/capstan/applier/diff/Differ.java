@@ -7,8 +7,8 @@ import dev.capstan.applier.apply.FieldOwnership;
 import dev.capstan.applier.apply.LiveObjects;
 import dev.capstan.applier.apply.RejectedException;
 import dev.capstan.applier.apply.ResourceCatalog;
-import dev.capstan.applier.apply.RevisionValidator.Validated;
 import dev.capstan.applier.apply.RevisionValidator;
+import dev.capstan.applier.apply.RevisionValidator.Validated;
 import dev.capstan.applier.apply.ServerSideApply;
 import dev.capstan.applier.diff.ObjectDiff.Change;
 import dev.capstan.health.ObjectRef;
@@ -24,8 +24,8 @@ import java.util.concurrent.Executor;
 import java.util.stream.Collectors;
 
 /**
- * Shows what applying a revision would change: each object's server-side dry-run result against
- * its live state. Objects that would only be written because of ownership are not changes.
+ * Shows what applying a revision would change: each object's server-side dry-run result against its
+ * live state. Objects that would only be written because of ownership are not changes.
  */
 public final class Differ {
 
@@ -47,16 +47,21 @@ public final class Differ {
     this.discovery = discovery;
   }
 
-  public DiffReport diff(List<GenericKubernetesResource> objects, Owner owner, String defaultNamespace) {
+  public DiffReport diff(
+      List<GenericKubernetesResource> objects, Owner owner, String defaultNamespace) {
     Validated validated =
         RevisionValidator.validate(
             objects, new ResourceCatalog(client, discovery)::find, owner, defaultNamespace);
     if (!validated.valid()) {
       return new DiffReport(
-          validated.problems().stream().map(p -> new ObjectDiff(p.ref(), Change.FAILED, p.reason())).toList());
+          validated.problems().stream()
+              .map(p -> new ObjectDiff(p.ref(), Change.FAILED, p.reason()))
+              .toList());
     }
     List<DesiredObject> listable =
-        validated.desired().stream().filter(d -> !validated.awaitingCrd().contains(d.ref())).toList();
+        validated.desired().stream()
+            .filter(d -> !validated.awaitingCrd().contains(d.ref()))
+            .toList();
     LiveObjects live = LiveObjects.read(client, listable, executor);
     Set<String> newNamespaces =
         validated.desired().stream()
@@ -68,7 +73,8 @@ public final class Differ {
       boolean undryable =
           validated.awaitingCrd().contains(d.ref())
               || (d.type().namespaced() && newNamespaces.contains(d.ref().namespace()));
-      diffs.add(CompletableFuture.supplyAsync(() -> diffOne(d, live.get(d.ref()), undryable), executor));
+      diffs.add(
+          CompletableFuture.supplyAsync(() -> diffOne(d, live.get(d.ref()), undryable), executor));
     }
     return new DiffReport(diffs.stream().map(CompletableFuture::join).toList());
   }

@@ -1,8 +1,11 @@
 package dev.capstan.applier.diff;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * Replaces every Secret value with a mask before anything is rendered. Keys stay visible; a value
@@ -17,7 +20,9 @@ final class SecretMasking {
   private SecretMasking() {}
 
   static boolean isSecret(Map<String, Object> object) {
-    return object != null && "Secret".equals(object.get("kind")) && "v1".equals(object.get("apiVersion"));
+    return object != null
+        && "Secret".equals(object.get("kind"))
+        && "v1".equals(object.get("apiVersion"));
   }
 
   /** Masks {@code data} and {@code stringData} of both sides in place. Either side may be null. */
@@ -25,12 +30,22 @@ final class SecretMasking {
     Map<String, Object> liveValues = values(live);
     Map<String, Object> desiredValues = values(desired);
     if (live != null) {
-      replace(live, key -> Objects.equals(liveValues.get(key), desiredValues.get(key)) && desiredValues.containsKey(key)
-          ? UNCHANGED : BEFORE_CHANGE);
+      replace(
+          live,
+          key ->
+              Objects.equals(liveValues.get(key), desiredValues.get(key))
+                      && desiredValues.containsKey(key)
+                  ? UNCHANGED
+                  : BEFORE_CHANGE);
     }
     if (desired != null) {
-      replace(desired, key -> Objects.equals(liveValues.get(key), desiredValues.get(key)) && liveValues.containsKey(key)
-          ? UNCHANGED : CHANGED);
+      replace(
+          desired,
+          key ->
+              Objects.equals(liveValues.get(key), desiredValues.get(key))
+                      && liveValues.containsKey(key)
+                  ? UNCHANGED
+                  : CHANGED);
     }
   }
 
@@ -49,14 +64,14 @@ final class SecretMasking {
           (k, v) ->
               out.put(
                   String.valueOf(k),
-                  java.util.Base64.getEncoder()
-                      .encodeToString(String.valueOf(v).getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+                  Base64.getEncoder()
+                      .encodeToString(String.valueOf(v).getBytes(StandardCharsets.UTF_8))));
     }
     return out;
   }
 
   @SuppressWarnings("unchecked")
-  private static void replace(Map<String, Object> secret, java.util.function.Function<String, String> maskFor) {
+  private static void replace(Map<String, Object> secret, Function<String, String> maskFor) {
     for (String field : new String[] {"data", "stringData"}) {
       if (secret.get(field) instanceof Map<?, ?> values) {
         Map<String, Object> masked = new LinkedHashMap<>();

@@ -17,11 +17,7 @@ public record InventorySet(List<Entry> entries) {
   public static final InventorySet EMPTY = new InventorySet(List.of());
 
   public InventorySet {
-    entries =
-        entries.stream()
-            .sorted(Comparator.comparing(Entry::id))
-            .distinct()
-            .toList();
+    entries = entries.stream().sorted(Comparator.comparing(Entry::id)).distinct().toList();
   }
 
   public static InventorySet of(Collection<ObjectRef> refs) {
@@ -39,8 +35,8 @@ public record InventorySet(List<Entry> entries) {
   }
 
   /**
-   * One Flux-compatible inventory entry: {@code id} is {@code namespace_name_group_kind} and
-   * {@code v} the version the object was applied at.
+   * One Flux-compatible inventory entry: {@code id} is {@code namespace_name_group_kind} and {@code
+   * v} the version the object was applied at.
    */
   public record Entry(String id, String v) {
 
@@ -49,8 +45,8 @@ public record InventorySet(List<Entry> entries) {
     }
 
     /**
-     * Parses the id back into a ref. Names, namespaces, groups and kinds never contain
-     * underscores, so the four parts are unambiguous.
+     * Parses the id back into a ref. Names, namespaces, groups and kinds never contain underscores,
+     * so the four parts are unambiguous.
      */
     public ObjectRef ref() {
       String[] parts = id.split("_", -1);

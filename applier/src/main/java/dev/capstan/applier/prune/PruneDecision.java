@@ -15,7 +15,8 @@ final class PruneDecision {
       Map<String, String> labels, Map<String, String> annotations, Owner owner) {
     if (annotations != null
         && CapstanMetadata.PRUNE_DISABLED.equals(annotations.get(CapstanMetadata.PRUNE))) {
-      return Optional.of("kept: annotated " + CapstanMetadata.PRUNE + ": " + CapstanMetadata.PRUNE_DISABLED);
+      return Optional.of(
+          "kept: annotated " + CapstanMetadata.PRUNE + ": " + CapstanMetadata.PRUNE_DISABLED);
     }
     if (!owner.owns(labels)) {
       String name = labels == null ? null : labels.get(Owner.NAME_LABEL);

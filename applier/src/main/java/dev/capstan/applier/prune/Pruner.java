@@ -21,9 +21,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
 /**
- * Deletes objects that left the inventory. Namespaces and CRDs go last, after everything else,
- * and are waited for (their finalizers delete what they contain) within the timeout. Objects
- * annotated {@code capstan.dev/prune: disabled} or labelled for another owner are kept.
+ * Deletes objects that left the inventory. Namespaces and CRDs go last, after everything else, and
+ * are waited for (their finalizers delete what they contain) within the timeout. Objects annotated
+ * {@code capstan.dev/prune: disabled} or labelled for another owner are kept.
  */
 public final class Pruner {
 
@@ -38,7 +38,8 @@ public final class Pruner {
   }
 
   /** Deletes what {@code previous} has and {@code current} does not. */
-  public List<ObjectResult> prune(InventorySet previous, InventorySet current, Owner owner, Duration timeout) {
+  public List<ObjectResult> prune(
+      InventorySet previous, InventorySet current, Owner owner, Duration timeout) {
     return delete(previous.staleAfter(current), owner, timeout, false);
   }
 
@@ -68,7 +69,10 @@ public final class Pruner {
       List<ObjectRef> refs, Owner owner, Duration timeout, boolean wait, ResourceCatalog catalog) {
     List<CompletableFuture<Optional<ObjectResult>>> futures =
         refs.stream()
-            .map(r -> CompletableFuture.supplyAsync(() -> deleteOne(r, owner, timeout, wait, catalog), executor))
+            .map(
+                r ->
+                    CompletableFuture.supplyAsync(
+                        () -> deleteOne(r, owner, timeout, wait, catalog), executor))
             .toList();
     return futures.stream().map(CompletableFuture::join).flatMap(Optional::stream).toList();
   }
@@ -94,7 +98,8 @@ public final class Pruner {
       resource.withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
       if (wait && !polling.until(() -> resource.get() == null, timeout)) {
         return Optional.of(
-            new ObjectResult(ref, Action.FAILED, "deletion requested but still terminating after " + timeout));
+            new ObjectResult(
+                ref, Action.FAILED, "deletion requested but still terminating after " + timeout));
       }
       return Optional.of(ObjectResult.of(ref, Action.DELETED));
     } catch (KubernetesClientException e) {
@@ -112,6 +117,7 @@ public final class Pruner {
 
   private static boolean isDefinition(ObjectRef ref) {
     return (ref.group().isEmpty() && ref.kind().equals("Namespace"))
-        || (ref.group().equals("apiextensions.k8s.io") && ref.kind().equals("CustomResourceDefinition"));
+        || (ref.group().equals("apiextensions.k8s.io")
+            && ref.kind().equals("CustomResourceDefinition"));
   }
 }

@@ -1,10 +1,10 @@
 package dev.capstan.applier.wait;
 
-import dev.capstan.health.ObjectRef;
 import dev.capstan.applier.apply.Polling;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.Aggregation;
 import dev.capstan.health.HealthEvaluator;
+import dev.capstan.health.ObjectRef;
 import dev.capstan.health.ResourceHealth;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -21,8 +21,8 @@ import java.util.function.Supplier;
  * blocking poll until {@link WaitResult.Verdict#CURRENT}, {@link WaitResult.Verdict#FAILED} or the
  * timeout ({@link #await}); whether a wait is over is decided by {@link WaitResult#of} alone.
  *
- * <p>A missing object is NotFound and an object that cannot be read is Unknown: neither is
- * Current, so both keep a wait going until its timeout.
+ * <p>A missing object is NotFound and an object that cannot be read is Unknown: neither is Current,
+ * so both keep a wait going until its timeout.
  */
 public final class ApplyWaiter {
   private final Supplier<? extends ObjectLookup> lookups;
@@ -56,8 +56,11 @@ public final class ApplyWaiter {
     return judge(refs, found, evaluator);
   }
 
-  /** The health of {@code refs} as {@code lookup} sees them, read one after another on this thread. */
-  public static AggregateHealth health(List<ObjectRef> refs, ObjectLookup lookup, HealthEvaluator evaluator) {
+  /**
+   * The health of {@code refs} as {@code lookup} sees them, read one after another on this thread.
+   */
+  public static AggregateHealth health(
+      List<ObjectRef> refs, ObjectLookup lookup, HealthEvaluator evaluator) {
     return judge(refs, refs.stream().map(lookup::find).toList(), evaluator);
   }
 
@@ -65,7 +68,8 @@ public final class ApplyWaiter {
   public WaitResult await(List<ObjectRef> refs, HealthEvaluator evaluator, Duration timeout) {
     Instant deadline = polling.clock().instant().plus(timeout);
     while (true) {
-      WaitResult result = WaitResult.of(health(refs, evaluator), polling.clock().instant(), deadline);
+      WaitResult result =
+          WaitResult.of(health(refs, evaluator), polling.clock().instant(), deadline);
       if (!result.pending()) {
         return result;
       }
@@ -78,7 +82,8 @@ public final class ApplyWaiter {
     }
   }
 
-  private static AggregateHealth judge(List<ObjectRef> refs, List<Lookup> found, HealthEvaluator evaluator) {
+  private static AggregateHealth judge(
+      List<ObjectRef> refs, List<Lookup> found, HealthEvaluator evaluator) {
     List<ResourceHealth> healths = new ArrayList<>(refs.size());
     for (int i = 0; i < refs.size(); i++) {
       ObjectRef id = refs.get(i);

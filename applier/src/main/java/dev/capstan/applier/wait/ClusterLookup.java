@@ -1,9 +1,9 @@
 package dev.capstan.applier.wait;
 
-import dev.capstan.health.ObjectRef;
 import dev.capstan.applier.apply.DesiredObject;
 import dev.capstan.applier.apply.ResourceCatalog;
 import dev.capstan.applier.apply.ResourceType;
+import dev.capstan.health.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -31,13 +31,16 @@ final class ClusterLookup implements ObjectLookup {
         return Lookup.kindNotServed(ref.apiVersion(), ref.kind());
       }
       var resources = client.genericKubernetesResources(type.get().context());
-      GenericKubernetesResource live = type.get().namespaced()
-          ? resources.inNamespace(ref.namespace()).withName(ref.name()).get()
-          : resources.withName(ref.name()).get();
+      GenericKubernetesResource live =
+          type.get().namespaced()
+              ? resources.inNamespace(ref.namespace()).withName(ref.name()).get()
+              : resources.withName(ref.name()).get();
       return live == null ? Lookup.notFound() : Lookup.found(DesiredObject.asMap(live));
     } catch (KubernetesClientException e) {
-      return Lookup.readFailed(e.getStatus() != null && e.getStatus().getMessage() != null
-          ? e.getStatus().getMessage() : e.getMessage());
+      return Lookup.readFailed(
+          e.getStatus() != null && e.getStatus().getMessage() != null
+              ? e.getStatus().getMessage()
+              : e.getMessage());
     }
   }
 }

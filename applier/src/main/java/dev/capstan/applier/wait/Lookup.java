@@ -1,5 +1,6 @@
 package dev.capstan.applier.wait;
 
+import java.util.Collections;
 import java.util.Map;
 
 /** What looking up one object gave: the object, or why its health is decided without it. */
@@ -8,7 +9,7 @@ public sealed interface Lookup {
   /** The object as read (from the API server or a cache). */
   record Found(Map<String, Object> object) implements Lookup {
     public Found {
-      object = java.util.Collections.unmodifiableMap(object);
+      object = Collections.unmodifiableMap(object);
     }
   }
 
@@ -24,7 +25,8 @@ public sealed interface Lookup {
   }
 
   static Lookup kindNotServed(String apiVersion, String kind) {
-    return new NotRead(WaitReason.KIND_NOT_SERVED, "the API server does not serve " + apiVersion + "/" + kind);
+    return new NotRead(
+        WaitReason.KIND_NOT_SERVED, "the API server does not serve " + apiVersion + "/" + kind);
   }
 
   static Lookup readFailed(String detail) {

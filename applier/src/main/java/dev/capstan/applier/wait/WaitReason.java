@@ -30,7 +30,9 @@ public enum WaitReason {
     this.reason = reason;
   }
 
-  /** The reason as it appears in messages and conditions; empty for NotFound, as kstatus has none. */
+  /**
+   * The reason as it appears in messages and conditions; empty for NotFound, as kstatus has none.
+   */
   public String reason() {
     return reason;
   }

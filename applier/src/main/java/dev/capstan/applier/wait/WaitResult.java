@@ -13,7 +13,10 @@ import java.util.Objects;
  */
 public record WaitResult(Verdict verdict, AggregateHealth health) {
 
-  /** How a wait stands. Only {@link #IN_PROGRESS} goes on; NotFound and Unknown objects keep it going. */
+  /**
+   * How a wait stands. Only {@link #IN_PROGRESS} goes on; NotFound and Unknown objects keep it
+   * going.
+   */
   public enum Verdict {
     /** Every object is Current. */
     CURRENT,

@@ -13,57 +13,86 @@ import org.junit.jupiter.api.Test;
 
 class DesiredObjectTest {
 
-  static final ResourceType CONFIG_MAP = new ResourceType("", "v1", "ConfigMap", "configmaps", true);
+  static final ResourceType CONFIG_MAP =
+      new ResourceType("", "v1", "ConfigMap", "configmaps", true);
   static final ResourceType SECRET = new ResourceType("", "v1", "Secret", "secrets", true);
-  static final ResourceType NAMESPACE = new ResourceType("", "v1", "Namespace", "namespaces", false);
+  static final ResourceType NAMESPACE =
+      new ResourceType("", "v1", "Namespace", "namespaces", false);
   static final Owner OWNER = new Owner("apps", "flux-system");
 
   @Test
   void addsOwnershipLabelsDigestAndDefaultNamespace() {
-    var raw = TestObjects.yaml("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}\nstatus: {x: y}\n");
+    var raw =
+        TestObjects.yaml(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}\nstatus: {x: y}\n");
     DesiredObject d = DesiredObject.prepare(raw, CONFIG_MAP, OWNER, "team");
     assertEquals("team", d.object().getMetadata().getNamespace());
     assertEquals("apps", d.object().getMetadata().getLabels().get(Owner.NAME_LABEL));
     assertEquals("flux-system", d.object().getMetadata().getLabels().get(Owner.NAMESPACE_LABEL));
-    assertEquals(d.digest(), d.object().getMetadata().getAnnotations().get(CapstanMetadata.APPLIED_DIGEST));
+    assertEquals(
+        d.digest(), d.object().getMetadata().getAnnotations().get(CapstanMetadata.APPLIED_DIGEST));
     assertNull(d.object().getAdditionalProperties().get("status"));
     assertEquals(Map.of(), raw.getMetadata().getLabels(), "the input object is not modified");
   }
 
   @Test
   void aSecretsStringDataIsSentAsDataWithStringDataWinningOverTheSameKey() {
-    var raw = TestObjects.yaml("apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n"
-        + "data: {kept: a2VwdA==, both: b2xk}\nstringData: {both: new, plain: 'héllo'}\n");
+    var raw =
+        TestObjects.yaml(
+            "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n"
+                + "data: {kept: a2VwdA==, both: b2xk}\nstringData: {both: new, plain: 'héllo'}\n");
     var sent = DesiredObject.prepare(raw, SECRET, OWNER, "team").object().getAdditionalProperties();
     assertNull(sent.get("stringData"));
     assertEquals(Map.of("kept", "a2VwdA==", "both", "bmV3", "plain", "aMOpbGxv"), sent.get("data"));
-    assertEquals(Map.of("both", "new", "plain", "héllo"), raw.getAdditionalProperties().get("stringData"),
+    assertEquals(
+        Map.of("both", "new", "plain", "héllo"),
+        raw.getAdditionalProperties().get("stringData"),
         "the input object is not modified");
   }
 
   @Test
   void stringDataOfOtherKindsIsLeftAlone() {
-    var raw = TestObjects.yaml("apiVersion: example.com/v1\nkind: Secret\nmetadata: {name: s}\nstringData: {a: b}\n");
-    var sent = DesiredObject.prepare(raw, CONFIG_MAP, OWNER, "team").object().getAdditionalProperties();
+    var raw =
+        TestObjects.yaml(
+            "apiVersion: example.com/v1\nkind: Secret\nmetadata: {name: s}\nstringData: {a: b}\n");
+    var sent =
+        DesiredObject.prepare(raw, CONFIG_MAP, OWNER, "team").object().getAdditionalProperties();
     assertEquals(Map.of("a", "b"), sent.get("stringData"));
   }
 
   @Test
   void clusterScopedObjectsLoseTheirNamespace() {
-    var raw = TestObjects.yaml("apiVersion: v1\nkind: Namespace\nmetadata: {name: n, namespace: stray}\n");
-    assertNull(DesiredObject.prepare(raw, NAMESPACE, OWNER, "team").object().getMetadata().getNamespace());
+    var raw =
+        TestObjects.yaml(
+            "apiVersion: v1\nkind: Namespace\nmetadata: {name: n, namespace: stray}\n");
+    assertNull(
+        DesiredObject.prepare(raw, NAMESPACE, OWNER, "team").object().getMetadata().getNamespace());
   }
 
   @Test
   void digestIgnoresKeyOrderAndAPreviousDigestButNotContent() {
-    var a = TestObjects.yaml("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: n}\ndata: {a: '1', b: '2'}\n");
-    var b = TestObjects.yaml("kind: ConfigMap\ndata: {b: '2', a: '1'}\napiVersion: v1\nmetadata:\n  namespace: n\n  name: c\n"
-        + "  annotations: {capstan.dev/applied-digest: stale}\n");
+    var a =
+        TestObjects.yaml(
+            "apiVersion: v1\n"
+                + "kind: ConfigMap\n"
+                + "metadata: {name: c, namespace: n}\n"
+                + "data: {a: '1', b: '2'}\n");
+    var b =
+        TestObjects.yaml(
+            "kind: ConfigMap\n"
+                + "data: {b: '2', a: '1'}\n"
+                + "apiVersion: v1\n"
+                + "metadata:\n"
+                + "  namespace: n\n"
+                + "  name: c\n"
+                + "  annotations: {capstan.dev/applied-digest: stale}\n");
     var c = TestObjects.configMap("n", "c", "a", "changed");
     String digestA = DesiredObject.prepare(a, CONFIG_MAP, OWNER, "x").digest();
     assertEquals(digestA, DesiredObject.prepare(b, CONFIG_MAP, OWNER, "x").digest());
     assertNotEquals(digestA, DesiredObject.prepare(c, CONFIG_MAP, OWNER, "x").digest());
-    assertNotEquals(digestA, DesiredObject.prepare(a, CONFIG_MAP, new Owner("other", "flux-system"), "x").digest());
+    assertNotEquals(
+        digestA,
+        DesiredObject.prepare(a, CONFIG_MAP, new Owner("other", "flux-system"), "x").digest());
   }
 
   @Test

@@ -22,8 +22,16 @@ class DiscoveryCacheTest {
   private static final KubernetesSerialization JSON = new KubernetesSerialization();
   private static final List<APIResource> CORE =
       List.of(
-          new APIResourceBuilder().withName("configmaps").withKind("ConfigMap").withNamespaced(true).build(),
-          new APIResourceBuilder().withName("namespaces").withKind("Namespace").withNamespaced(false).build());
+          new APIResourceBuilder()
+              .withName("configmaps")
+              .withKind("ConfigMap")
+              .withNamespaced(true)
+              .build(),
+          new APIResourceBuilder()
+              .withName("namespaces")
+              .withKind("Namespace")
+              .withNamespaced(false)
+              .build());
 
   @TempDir Path dir;
   private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
@@ -38,11 +46,13 @@ class DiscoveryCacheTest {
     cache().write(server, "v1", CORE, JSON);
 
     List<APIResource> read = cache().read(server, "v1", JSON).orElseThrow();
-    assertEquals(List.of("configmaps", "namespaces"), read.stream().map(APIResource::getName).toList());
+    assertEquals(
+        List.of("configmaps", "namespaces"), read.stream().map(APIResource::getName).toList());
     assertEquals(true, read.get(0).getNamespaced());
     assertEquals(false, read.get(1).getNamespaced());
     assertTrue(cache().read(server, "apps/v1", JSON).isEmpty(), "another group/version");
-    assertTrue(cache().read(new URL("https://10.0.0.2:6443"), "v1", JSON).isEmpty(), "another server");
+    assertTrue(
+        cache().read(new URL("https://10.0.0.2:6443"), "v1", JSON).isEmpty(), "another server");
 
     clock.advance(Duration.ofHours(5));
     assertTrue(cache().read(server, "v1", JSON).isPresent(), "within six hours");
@@ -53,7 +63,8 @@ class DiscoveryCacheTest {
   @Test
   void keepsBuiltInGroupsOnlySinceACustomResourceDefinitionCanChangeAtAnyTime() throws Exception {
     URL server = new URL("https://10.0.0.1:6443");
-    for (String builtIn : List.of("v1", "apps/v1", "networking.k8s.io/v1", "apiextensions.k8s.io/v1")) {
+    for (String builtIn :
+        List.of("v1", "apps/v1", "networking.k8s.io/v1", "apiextensions.k8s.io/v1")) {
       cache().write(server, builtIn, CORE, JSON);
       assertTrue(cache().read(server, builtIn, JSON).isPresent(), builtIn);
     }

@@ -7,29 +7,39 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.capstan.applier.Owner;
 import dev.capstan.applier.TestObjects;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class FieldOwnershipTest {
 
-  private static final ResourceType DEPLOYMENT = new ResourceType("apps", "v1", "Deployment", "deployments", true);
+  private static final ResourceType DEPLOYMENT =
+      new ResourceType("apps", "v1", "Deployment", "deployments", true);
 
-  private final DesiredObject desired = DesiredObject.prepare(TestObjects.yaml("""
-      apiVersion: apps/v1
-      kind: Deployment
-      metadata: {name: web, namespace: shop}
-      spec:
-        replicas: 2
-        selector: {matchLabels: {app: web}}
-        template:
-          spec:
-            containers: [{name: app, image: nginx:1}]
-      """), DEPLOYMENT, new Owner("k", "ns"), "shop");
+  private final DesiredObject desired =
+      DesiredObject.prepare(
+          TestObjects.yaml(
+              """
+              apiVersion: apps/v1
+              kind: Deployment
+              metadata: {name: web, namespace: shop}
+              spec:
+                replicas: 2
+                selector: {matchLabels: {app: web}}
+                template:
+                  spec:
+                    containers: [{name: app, image: nginx:1}]
+              """),
+          DEPLOYMENT,
+          new Owner("k", "ns"),
+          "shop");
 
   /** A live object as the API server returns it after Capstan applied {@link #desired}. */
   private GenericKubernetesResource live(String digest, String extraManagers) {
-    return TestObjects.yaml("""
+    return TestObjects.yaml(
+        """
         apiVersion: apps/v1
         kind: Deployment
         metadata:
@@ -72,7 +82,8 @@ class FieldOwnershipTest {
               f:status: {f:replicas: {}}
         %s
         spec: {replicas: 2}
-        """.formatted(digest, extraManagers));
+        """
+            .formatted(digest, extraManagers));
   }
 
   @Test
@@ -89,10 +100,16 @@ class FieldOwnershipTest {
   @Test
   void changedWhenAnotherManagerTookAFieldWeApply() {
     var edited = live(desired.digest(), "");
-    var entry = new io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder()
-        .withManager("kubectl-edit").withOperation("Update").withApiVersion("apps/v1").withFieldsType("FieldsV1")
-        .withNewFieldsV1().addToAdditionalProperties("f:spec", java.util.Map.of("f:replicas", java.util.Map.of()))
-        .endFieldsV1().build();
+    var entry =
+        new ManagedFieldsEntryBuilder()
+            .withManager("kubectl-edit")
+            .withOperation("Update")
+            .withApiVersion("apps/v1")
+            .withFieldsType("FieldsV1")
+            .withNewFieldsV1()
+            .addToAdditionalProperties("f:spec", Map.of("f:replicas", Map.of()))
+            .endFieldsV1()
+            .build();
     edited.getMetadata().getManagedFields().add(entry);
     assertFalse(FieldOwnership.isUnchanged(edited, desired));
   }
@@ -101,7 +118,7 @@ class FieldOwnershipTest {
   void changedWhenOurEntryLostAField() {
     var lost = live(desired.digest(), "");
     var ours = lost.getMetadata().getManagedFields().get(0).getFieldsV1().getAdditionalProperties();
-    ((java.util.Map<?, ?>) ours.get("f:spec")).remove("f:replicas");
+    ((Map<?, ?>) ours.get("f:spec")).remove("f:replicas");
     assertFalse(FieldOwnership.isUnchanged(lost, desired));
   }
 
@@ -111,7 +128,9 @@ class FieldOwnershipTest {
     assertTrue(paths.contains(List.of("spec", "template", "spec", "containers")));
     assertTrue(paths.contains(List.of("spec", "replicas")));
     assertFalse(paths.contains(List.of("metadata", "name")));
-    var ours = FieldOwnership.managedPaths(live(desired.digest(), "").getMetadata().getManagedFields().get(0));
+    var ours =
+        FieldOwnership.managedPaths(
+            live(desired.digest(), "").getMetadata().getManagedFields().get(0));
     assertTrue(ours.contains(List.of("spec", "template", "spec", "containers")));
     assertEquals(6, ours.size(), ours.toString());
     assertTrue(ours.contains(List.of("spec", "selector")), "atomic map owned as one field");

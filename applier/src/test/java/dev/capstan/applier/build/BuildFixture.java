@@ -20,15 +20,16 @@ final class BuildFixture {
 
   /** Writes files, by path relative to the root. */
   BuildFixture files(Map<String, String> files) {
-    files.forEach((path, content) -> {
-      try {
-        Path file = root.resolve(path);
-        Files.createDirectories(file.getParent());
-        Files.writeString(file, content);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
+    files.forEach(
+        (path, content) -> {
+          try {
+            Path file = root.resolve(path);
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, content);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
     return this;
   }
 
@@ -45,7 +46,9 @@ final class BuildFixture {
   }
 
   static GenericKubernetesResource named(List<GenericKubernetesResource> objects, String name) {
-    return objects.stream().filter(o -> o.getMetadata().getName().equals(name)).findFirst()
+    return objects.stream()
+        .filter(o -> o.getMetadata().getName().equals(name))
+        .findFirst()
         .orElseThrow(() -> new AssertionError("no object " + name + " in " + objects));
   }
 

@@ -42,46 +42,62 @@ class BuildPropertyTest {
   }
 
   @Property(tries = 25)
-  void anySubstitutionEndsInTimeAndNeverNamesASecret(@ForAll("substitutions") String expression) throws IOException {
-    String manifest = """
+  void anySubstitutionEndsInTimeAndNeverNamesASecret(@ForAll("substitutions") String expression)
+      throws IOException {
+    String manifest =
+        """
         apiVersion: v1
         kind: Secret
         metadata: {name: s}
         stringData:
           written: %s
           value: "%s"
-        """.formatted(WRITTEN_SECRET, expression.replace("\\", "\\\\").replace("\"", "\\\""));
-    BuildOptions options = BuildOptions.none().withPostBuild(new PostBuildVariables(
-        Map.of("PLAIN", "p"), List.of(Map.of("TOKEN", VARIABLE_SECRET)), false));
+        """
+            .formatted(WRITTEN_SECRET, expression.replace("\\", "\\\\").replace("\"", "\\\""));
+    BuildOptions options =
+        BuildOptions.none()
+            .withPostBuild(
+                new PostBuildVariables(
+                    Map.of("PLAIN", "p"), List.of(Map.of("TOKEN", VARIABLE_SECRET)), false));
     assertNoSecretInAnyFailure(Map.of("app/secret.yaml", manifest), options);
   }
 
   @Property(tries = 25)
   void anyPatchTargetEndsInTimeAndNeverNamesASecret(
-      @ForAll("patterns") String name, @ForAll("patterns") String namespace, @ForAll("selectors") String labels,
-      @ForAll("selectors") String annotations) throws IOException {
-    String kustomization = """
+      @ForAll("patterns") String name,
+      @ForAll("patterns") String namespace,
+      @ForAll("selectors") String labels,
+      @ForAll("selectors") String annotations)
+      throws IOException {
+    String kustomization =
+        """
         resources: [cm.yaml]
         patches:
         - target: {kind: ConfigMap, name: %s, namespace: %s, labelSelector: %s, annotationSelector: %s}
           patch: |
             - {op: add, path: /data/patched, value: "yes"}
-        """.formatted(quoted(name), quoted(namespace), quoted(labels), quoted(annotations));
-    String configMap = """
+        """
+            .formatted(quoted(name), quoted(namespace), quoted(labels), quoted(annotations));
+    String configMap =
+        """
         apiVersion: v1
         kind: ConfigMap
         metadata: {name: %s, namespace: team, labels: {app: web}, annotations: {note: %s}}
         data: {token: %s}
-        """.formatted("a".repeat(42) + "b", WRITTEN_SECRET, WRITTEN_SECRET);
-    assertNoSecretInAnyFailure(Map.of("app/kustomization.yaml", kustomization, "app/cm.yaml", configMap),
+        """
+            .formatted("a".repeat(42) + "b", WRITTEN_SECRET, WRITTEN_SECRET);
+    assertNoSecretInAnyFailure(
+        Map.of("app/kustomization.yaml", kustomization, "app/cm.yaml", configMap),
         BuildOptions.none());
   }
 
-  private static void assertNoSecretInAnyFailure(Map<String, String> files, BuildOptions options) throws IOException {
+  private static void assertNoSecretInAnyFailure(Map<String, String> files, BuildOptions options)
+      throws IOException {
     Path dir = Files.createTempDirectory("build-property");
     try {
       new BuildFixture(dir).files(files);
-      BuildResult result = assertTimeoutPreemptively(BOUND, () -> builder.build(dir, "app", options));
+      BuildResult result =
+          assertTimeoutPreemptively(BOUND, () -> builder.build(dir, "app", options));
       if (result instanceof BuildResult.Failed failed) {
         String message = failed.error().message();
         assertFalse(message.contains(VARIABLE_SECRET) || message.contains(WRITTEN_SECRET), message);
@@ -100,23 +116,89 @@ class BuildPropertyTest {
 
   @Provide
   Arbitrary<String> substitutions() {
-    Arbitrary<String> piece = Arbitraries.of("${", "}", "$", "$$", "{", "TOKEN", "PLAIN", "MISSING", "9BAD",
-        ":=", ":-", "=", "-", ":+", "+", "x", " ", "'", "\"", "\\", "\n", WRITTEN_SECRET, "${TOKEN}", "${TOKEN",
-        "${PLAIN:=${TOKEN}}", "${MISSING:-" + WRITTEN_SECRET + "}", "${" + WRITTEN_SECRET + "}");
+    Arbitrary<String> piece =
+        Arbitraries.of(
+            "${",
+            "}",
+            "$",
+            "$$",
+            "{",
+            "TOKEN",
+            "PLAIN",
+            "MISSING",
+            "9BAD",
+            ":=",
+            ":-",
+            "=",
+            "-",
+            ":+",
+            "+",
+            "x",
+            " ",
+            "'",
+            "\"",
+            "\\",
+            "\n",
+            WRITTEN_SECRET,
+            "${TOKEN}",
+            "${TOKEN",
+            "${PLAIN:=${TOKEN}}",
+            "${MISSING:-" + WRITTEN_SECRET + "}",
+            "${" + WRITTEN_SECRET + "}");
     return piece.list().ofMinSize(1).ofMaxSize(40).map(parts -> String.join("", parts));
   }
 
   @Provide
   Arbitrary<String> patterns() {
-    Arbitrary<String> piece = Arbitraries.of("a", "b", "(", ")", "*", "+", "?", ".", "|", "[", "]", "{20}", "{",
-        "}", "\\", "^", "$", ".*", "(.*a)", "(a|aa)", "team", "web", WRITTEN_SECRET);
+    Arbitrary<String> piece =
+        Arbitraries.of(
+            "a",
+            "b",
+            "(",
+            ")",
+            "*",
+            "+",
+            "?",
+            ".",
+            "|",
+            "[",
+            "]",
+            "{20}",
+            "{",
+            "}",
+            "\\",
+            "^",
+            "$",
+            ".*",
+            "(.*a)",
+            "(a|aa)",
+            "team",
+            "web",
+            WRITTEN_SECRET);
     return piece.list().ofMinSize(0).ofMaxSize(16).map(parts -> String.join("", parts));
   }
 
   @Provide
   Arbitrary<String> selectors() {
-    Arbitrary<String> piece = Arbitraries.of("app", "=", "==", "!=", "web", ",", " in ", "(", ")", "!", "note",
-        " notin ", "x", "-", ".", "/", WRITTEN_SECRET);
+    Arbitrary<String> piece =
+        Arbitraries.of(
+            "app",
+            "=",
+            "==",
+            "!=",
+            "web",
+            ",",
+            " in ",
+            "(",
+            ")",
+            "!",
+            "note",
+            " notin ",
+            "x",
+            "-",
+            ".",
+            "/",
+            WRITTEN_SECRET);
     return piece.list().ofMinSize(0).ofMaxSize(10).map(parts -> String.join("", parts));
   }
 }

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -23,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * leaves a worker stuck; and what is kept between builds is kept by content.
  */
 class BuildSafetyTest {
-  private static final String CONFIG_MAP = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: %s}\n";
+  private static final String CONFIG_MAP =
+      "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: %s}\n";
 
   @TempDir Path dir;
 
@@ -46,9 +48,11 @@ class BuildSafetyTest {
     fixture(Map.of("slow/all.yaml", many.toString()));
     // 4 s: far less than 4,000 objects take, and enough for the next build's new instance to start
     // and build one object on a busy machine.
-    try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.oneShot().withTimeout(Duration.ofSeconds(4)))) {
-      BuildError error = assertTimeoutPreemptively(Duration.ofSeconds(30),
-          () -> error(builder.build(dir, "slow", BuildOptions.none())));
+    try (ManifestBuilder builder =
+        new ManifestBuilder(BuildLimits.oneShot().withTimeout(Duration.ofSeconds(4)))) {
+      BuildError error =
+          assertTimeoutPreemptively(
+              Duration.ofSeconds(30), () -> error(builder.build(dir, "slow", BuildOptions.none())));
       assertEquals(BuildErrorKind.LIMIT_EXCEEDED, error.kind());
       assertEquals("the build did not finish within 4s and was stopped", error.message());
       assertStillBuilds(builder, dir);
@@ -57,10 +61,14 @@ class BuildSafetyTest {
 
   @Test
   void aBuildPastItsMemoryIsStoppedAndTheNextOneRuns() throws Exception {
-    fixture(Map.of(
-        "big/kustomization.yaml", "configMapGenerator: [{name: big, files: [big.txt]}]\n",
-        "big/big.txt", "x".repeat(24 * 1024 * 1024)));
-    try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.oneShot().withMaxMemoryBytes(64L << 20))) {
+    fixture(
+        Map.of(
+            "big/kustomization.yaml",
+            "configMapGenerator: [{name: big, files: [big.txt]}]\n",
+            "big/big.txt",
+            "x".repeat(24 * 1024 * 1024)));
+    try (ManifestBuilder builder =
+        new ManifestBuilder(BuildLimits.oneShot().withMaxMemoryBytes(64L << 20))) {
       BuildError error = error(builder.build(dir, "big", BuildOptions.none()));
       assertEquals(BuildErrorKind.LIMIT_EXCEEDED, error.kind());
       assertEquals("the build needed more than 64 MiB of memory and was stopped", error.message());
@@ -70,19 +78,31 @@ class BuildSafetyTest {
 
   @Test
   void deeplyNestedYamlFailsWithoutWedgingTheWorker() throws Exception {
-    fixture(Map.of("deep/cm.yaml", CONFIG_MAP.formatted("deep") + "data: {v: " + "[".repeat(200_000) + "}\n"));
+    fixture(
+        Map.of(
+            "deep/cm.yaml",
+            CONFIG_MAP.formatted("deep") + "data: {v: " + "[".repeat(200_000) + "}\n"));
     try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.oneShot())) {
-      BuildError error = assertTimeoutPreemptively(Duration.ofSeconds(60),
-          () -> error(builder.build(dir, "deep", BuildOptions.none())));
-      assertFalse(error.message().contains("\tat ") || error.message().contains("goroutine"), error.message());
+      BuildError error =
+          assertTimeoutPreemptively(
+              Duration.ofSeconds(60), () -> error(builder.build(dir, "deep", BuildOptions.none())));
+      assertFalse(
+          error.message().contains("\tat ") || error.message().contains("goroutine"),
+          error.message());
       assertStillBuilds(builder, dir);
     }
   }
 
   @Test
   void anObjectNestedDeeperThanTheEngineReadsIsAnInvalidObject() throws Exception {
-    fixture(Map.of("nested/w.yaml", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n"
-        + "spec: {x: " + "[".repeat(5000) + "]".repeat(5000) + "}\n"));
+    fixture(
+        Map.of(
+            "nested/w.yaml",
+            "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n"
+                + "spec: {x: "
+                + "[".repeat(5000)
+                + "]".repeat(5000)
+                + "}\n"));
     try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.oneShot())) {
       BuildError error = error(builder.build(dir, "nested", BuildOptions.none()));
       assertEquals(BuildErrorKind.INVALID_OBJECT, error.kind());
@@ -95,16 +115,23 @@ class BuildSafetyTest {
   void aPatchTargetNameIsMatchedInLinearTime() throws Exception {
     // A pattern that takes a backtracking matcher exponential time on a name of 43 characters.
     String name = "a".repeat(42) + "b";
-    fixture(Map.of("app/kustomization.yaml", """
-        resources: [cm.yaml]
-        patches:
-        - target: {kind: ConfigMap, name: "(.*a){20}"}
-          patch: |
-            - {op: add, path: /data/patched, value: "yes"}
-        """, "app/cm.yaml", CONFIG_MAP.formatted(name) + "data: {a: b}\n"));
+    fixture(
+        Map.of(
+            "app/kustomization.yaml",
+            """
+            resources: [cm.yaml]
+            patches:
+            - target: {kind: ConfigMap, name: "(.*a){20}"}
+              patch: |
+                - {op: add, path: /data/patched, value: "yes"}
+            """,
+            "app/cm.yaml",
+            CONFIG_MAP.formatted(name) + "data: {a: b}\n"));
     try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.oneShot())) {
-      List<?> objects = assertTimeoutPreemptively(Duration.ofSeconds(60),
-          () -> objects(builder.build(dir, "app", BuildOptions.none())));
+      List<?> objects =
+          assertTimeoutPreemptively(
+              Duration.ofSeconds(60),
+              () -> objects(builder.build(dir, "app", BuildOptions.none())));
       assertEquals(1, objects.size());
     }
   }
@@ -112,12 +139,23 @@ class BuildSafetyTest {
   @Test
   void deeplyNestedSubstitutionDefaultsFailWithoutWedgingTheWorker() throws Exception {
     String nested = "${a:=".repeat(3000) + "x" + "}".repeat(3000);
-    fixture(Map.of("subst/cm.yaml", CONFIG_MAP.formatted("subst") + "data: {v: \"" + nested + "\"}\n"));
+    fixture(
+        Map.of("subst/cm.yaml", CONFIG_MAP.formatted("subst") + "data: {v: \"" + nested + "\"}\n"));
     try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.oneShot())) {
-      BuildResult result = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> builder.build(dir, "subst",
-          BuildOptions.none().withPostBuild(new PostBuildVariables(Map.of("b", "1"), List.of(), false))));
+      BuildResult result =
+          assertTimeoutPreemptively(
+              Duration.ofSeconds(60),
+              () ->
+                  builder.build(
+                      dir,
+                      "subst",
+                      BuildOptions.none()
+                          .withPostBuild(
+                              new PostBuildVariables(Map.of("b", "1"), List.of(), false))));
       if (result instanceof BuildResult.Failed failed) {
-        assertFalse(failed.error().message().contains("goroutine") || failed.error().message().contains("\tat "),
+        assertFalse(
+            failed.error().message().contains("goroutine")
+                || failed.error().message().contains("\tat "),
             failed.error().message());
       }
       assertStillBuilds(builder, dir);
@@ -127,21 +165,29 @@ class BuildSafetyTest {
   @Test
   void linksOutOfTheArtifactLeadNowhere() throws Exception {
     Path outside = Files.createDirectories(dir.resolve("outside"));
-    Files.writeString(outside.resolve("secret.yaml"), CONFIG_MAP.formatted("stolen") + "data: {token: t0ps3cret}\n");
+    Files.writeString(
+        outside.resolve("secret.yaml"),
+        CONFIG_MAP.formatted("stolen") + "data: {token: t0ps3cret}\n");
     Path root = Files.createDirectories(dir.resolve("artifact"));
-    new BuildFixture(root).files(Map.of(
-        "app/kustomization.yaml", "resources: [cm.yaml, stolen.yaml]\n",
-        "app/cm.yaml", CONFIG_MAP.formatted("own"),
-        "plain/cm.yaml", CONFIG_MAP.formatted("own")));
+    new BuildFixture(root)
+        .files(
+            Map.of(
+                "app/kustomization.yaml", "resources: [cm.yaml, stolen.yaml]\n",
+                "app/cm.yaml", CONFIG_MAP.formatted("own"),
+                "plain/cm.yaml", CONFIG_MAP.formatted("own")));
     Files.createSymbolicLink(root.resolve("app/stolen.yaml"), outside.resolve("secret.yaml"));
-    Files.createSymbolicLink(root.resolve("plain/stolen.yaml"), Path.of("../../outside/secret.yaml"));
+    Files.createSymbolicLink(
+        root.resolve("plain/stolen.yaml"), Path.of("../../outside/secret.yaml"));
     Files.createSymbolicLink(root.resolve("plain/etc.yaml"), Path.of("/etc/hostname"));
     try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.oneShot())) {
       BuildError error = error(builder.build(root, "app", BuildOptions.none()));
       assertTrue(error.message().contains("stolen.yaml"), error.message());
       assertFalse(error.message().contains("t0ps3cret"), error.message());
-      assertEquals(List.of("own"), objects(builder.build(root, "plain", BuildOptions.none())).stream()
-          .map(o -> o.getMetadata().getName()).toList());
+      assertEquals(
+          List.of("own"),
+          objects(builder.build(root, "plain", BuildOptions.none())).stream()
+              .map(o -> o.getMetadata().getName())
+              .toList());
     }
   }
 
@@ -149,16 +195,24 @@ class BuildSafetyTest {
   void parentReferencesStopAtTheArtifactRoot() throws Exception {
     Path root = Files.createDirectories(dir.resolve("artifact"));
     Files.writeString(dir.resolve("outside.yaml"), CONFIG_MAP.formatted("outside"));
-    new BuildFixture(root).files(Map.of(
-        "app/kustomization.yaml", "resources: [../../outside.yaml]\n",
-        "plain/cm.yaml", CONFIG_MAP.formatted("own")));
+    new BuildFixture(root)
+        .files(
+            Map.of(
+                "app/kustomization.yaml",
+                "resources: [../../outside.yaml]\n",
+                "plain/cm.yaml",
+                CONFIG_MAP.formatted("own")));
     try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.oneShot())) {
       BuildError error = error(builder.build(root, "app", BuildOptions.none()));
       assertEquals(BuildErrorKind.KUSTOMIZE, error.kind());
       assertTrue(error.message().contains("outside.yaml"), error.message());
       // As Flux joins spec.path to the artifact: ".." never climbs above the root.
-      assertEquals("own", objects(builder.build(root, "../../plain", BuildOptions.none()))
-          .get(0).getMetadata().getName());
+      assertEquals(
+          "own",
+          objects(builder.build(root, "../../plain", BuildOptions.none()))
+              .get(0)
+              .getMetadata()
+              .getName());
     }
   }
 
@@ -166,19 +220,29 @@ class BuildSafetyTest {
   @Test
   void linksInsideTheArtifactAreLeftOutAsByFluxAndLoopsEnd() throws Exception {
     Path root = Files.createDirectories(dir.resolve("artifact"));
-    new BuildFixture(root).files(Map.of(
-        "shared/base/kustomization.yaml", "resources: [cm.yaml]\n",
-        "shared/base/cm.yaml", CONFIG_MAP.formatted("shared"),
-        "app/kustomization.yaml", "namePrefix: app-\nresources: [base]\n",
-        "plain/sub/cm.yaml", CONFIG_MAP.formatted("looped")));
+    new BuildFixture(root)
+        .files(
+            Map.of(
+                "shared/base/kustomization.yaml",
+                "resources: [cm.yaml]\n",
+                "shared/base/cm.yaml",
+                CONFIG_MAP.formatted("shared"),
+                "app/kustomization.yaml",
+                "namePrefix: app-\nresources: [base]\n",
+                "plain/sub/cm.yaml",
+                CONFIG_MAP.formatted("looped")));
     Files.createSymbolicLink(root.resolve("app/base"), Path.of("../shared/base"));
     Files.createSymbolicLink(root.resolve("plain/sub/a"), Path.of("."));
     Files.createSymbolicLink(root.resolve("plain/sub/b"), Path.of("."));
     try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.oneShot())) {
       BuildError linked = error(builder.build(root, "app", BuildOptions.none()));
       assertTrue(linked.message().contains("app/base"), linked.message());
-      assertEquals(1, assertTimeoutPreemptively(Duration.ofSeconds(30),
-          () -> objects(builder.build(root, "plain", BuildOptions.none()))).size());
+      assertEquals(
+          1,
+          assertTimeoutPreemptively(
+                  Duration.ofSeconds(30),
+                  () -> objects(builder.build(root, "plain", BuildOptions.none())))
+              .size());
     }
   }
 
@@ -197,12 +261,21 @@ class BuildSafetyTest {
   void anArtifactLargerThanTheLimitIsRefused() throws Exception {
     fixture(Map.of("app/cm.yaml", CONFIG_MAP.formatted("c"), "app/blob.bin", "x".repeat(3 << 20)));
     BuildLimits limits = BuildLimits.oneShot();
-    BuildLimits small = new BuildLimits(limits.timeout(), limits.maxMemoryBytes(), 1,
-        limits.retainMemoryBytes(), 2 << 20, 0, 0);
+    BuildLimits small =
+        new BuildLimits(
+            limits.timeout(),
+            limits.maxMemoryBytes(),
+            1,
+            limits.retainMemoryBytes(),
+            2 << 20,
+            0,
+            0);
     try (ManifestBuilder builder = new ManifestBuilder(small)) {
       BuildError error = error(builder.build(dir, "app", BuildOptions.none()));
       assertEquals(BuildErrorKind.ARTIFACT, error.kind());
-      assertEquals("the artifact holds more than 2 MiB of files, the most a build reads into memory", error.message());
+      assertEquals(
+          "the artifact holds more than 2 MiB of files, the most a build reads into memory",
+          error.message());
     }
   }
 
@@ -210,16 +283,35 @@ class BuildSafetyTest {
   void anUnchangedArtifactIsNotBuiltAgain() throws Exception {
     fixture(Map.of("app/cm.yaml", CONFIG_MAP.formatted("first")));
     try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.engine(1))) {
-      assertEquals("first", objects(builder.build(dir, "sha256:1", "app", BuildOptions.none()))
-          .get(0).getMetadata().getName());
+      assertEquals(
+          "first",
+          objects(builder.build(dir, "sha256:1", "app", BuildOptions.none()))
+              .get(0)
+              .getMetadata()
+              .getName());
       // The same digest means the same content: what was built (and copied) for it is kept.
       Files.writeString(dir.resolve("app/cm.yaml"), CONFIG_MAP.formatted("second"));
-      assertEquals("first", objects(builder.build(dir, "sha256:1", "app", BuildOptions.none()))
-          .get(0).getMetadata().getName());
-      assertEquals("x", objects(builder.build(dir, "sha256:1", "app", BuildOptions.none()
-          .withTargetNamespace("x"))).get(0).getMetadata().getNamespace(), "other inputs, another build");
-      assertEquals("second", objects(builder.build(dir, "sha256:2", "app", BuildOptions.none()))
-          .get(0).getMetadata().getName());
+      assertEquals(
+          "first",
+          objects(builder.build(dir, "sha256:1", "app", BuildOptions.none()))
+              .get(0)
+              .getMetadata()
+              .getName());
+      assertEquals(
+          "x",
+          objects(
+                  builder.build(
+                      dir, "sha256:1", "app", BuildOptions.none().withTargetNamespace("x")))
+              .get(0)
+              .getMetadata()
+              .getNamespace(),
+          "other inputs, another build");
+      assertEquals(
+          "second",
+          objects(builder.build(dir, "sha256:2", "app", BuildOptions.none()))
+              .get(0)
+              .getMetadata()
+              .getName());
     }
   }
 
@@ -228,7 +320,7 @@ class BuildSafetyTest {
     fixture(Map.of("app/cm.yaml", CONFIG_MAP.formatted("c")));
     ExecutorService callers = Executors.newFixedThreadPool(4);
     try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.engine(2))) {
-      List<Future<BuildResult>> results = new java.util.ArrayList<>();
+      List<Future<BuildResult>> results = new ArrayList<>();
       for (int i = 0; i < 8; i++) {
         BuildOptions options = BuildOptions.none().withTargetNamespace("ns-" + i);
         results.add(callers.submit(() -> builder.build(dir, "sha256:c", "app", options)));

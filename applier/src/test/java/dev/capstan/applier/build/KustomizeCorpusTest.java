@@ -29,12 +29,13 @@ import org.junit.jupiter.api.io.TempDir;
  * same objects in the same order; cases marked EXPECT_ERROR fail in both, with the expected
  * message. Where Flux's build is not kustomize's, the reference is made Flux's here, independently
  * of Capstan's generator: a case marked PLAIN has no kustomization and is built natively with the
- * one Flux generates; a kustomization without resources is built natively with the
- * {@code buildMetadata: [originAnnotations]} Flux adds; a case marked FLUX_ACCEPTS is refused by
- * kustomize and built by Capstan, as by Flux.
+ * one Flux generates; a kustomization without resources is built natively with the {@code
+ * buildMetadata: [originAnnotations]} Flux adds; a case marked FLUX_ACCEPTS is refused by kustomize
+ * and built by Capstan, as by Flux.
  */
 class KustomizeCorpusTest {
-  private static final Path CORPUS = Path.of(System.getProperty("capstan.corpus", "src/test/resources/kustomize-corpus"));
+  private static final Path CORPUS =
+      Path.of(System.getProperty("capstan.corpus", "src/test/resources/kustomize-corpus"));
   // A generous time limit: the cases check what is built, and a loaded machine is slow.
   private static final ManifestBuilder BUILDER =
       new ManifestBuilder(BuildLimits.oneShot().withTimeout(Duration.ofMinutes(3)));
@@ -54,7 +55,8 @@ class KustomizeCorpusTest {
       cases = list.filter(Files::isDirectory).sorted().toList();
     }
     assertTrue(cases.size() >= 100, "the corpus has " + cases.size() + " cases");
-    return cases.stream().map(c -> DynamicTest.dynamicTest(c.getFileName().toString(), () -> check(c)));
+    return cases.stream()
+        .map(c -> DynamicTest.dynamicTest(c.getFileName().toString(), () -> check(c)));
   }
 
   private static void check(Path dir) throws IOException {
@@ -67,12 +69,15 @@ class KustomizeCorpusTest {
     if (Files.exists(fluxAccepts)) {
       NativeKustomize.Output refused = KUSTOMIZE.build(dir);
       assertFalse(refused.succeeded(), "native kustomize built a case it should refuse");
-      assertTrue(refused.stderr().contains(Files.readString(fluxAccepts).strip()), refused.stderr());
+      assertTrue(
+          refused.stderr().contains(Files.readString(fluxAccepts).strip()), refused.stderr());
       assertInstanceOf(BuildResult.Built.class, BUILDER.build(dir, ".", BuildOptions.none()));
       return;
     }
-    Path reference = Files.exists(dir.resolve("PLAIN")) ? withFluxKustomization(dir)
-        : hasResources(dir) ? dir : withOriginAnnotations(dir);
+    Path reference =
+        Files.exists(dir.resolve("PLAIN"))
+            ? withFluxKustomization(dir)
+            : hasResources(dir) ? dir : withOriginAnnotations(dir);
     NativeKustomize.Output expected = KUSTOMIZE.build(reference);
     assertTrue(expected.succeeded(), "native kustomize failed: " + expected.stderr());
 
@@ -82,8 +87,9 @@ class KustomizeCorpusTest {
 
     BuildResult built = BUILDER.build(dir, ".", BuildOptions.none());
     assertInstanceOf(BuildResult.Built.class, built, built.toString());
-    assertEquals(identities(expected.stdout()), ((BuildResult.Built) built).objects().stream()
-        .map(KustomizeCorpusTest::identity).toList());
+    assertEquals(
+        identities(expected.stdout()),
+        ((BuildResult.Built) built).objects().stream().map(KustomizeCorpusTest::identity).toList());
   }
 
   private static void checkFails(Path dir, String expectedMessage) {
@@ -93,7 +99,8 @@ class KustomizeCorpusTest {
     assertInstanceOf(BuildResult.Failed.class, result, result.toString());
     String message = ((BuildResult.Failed) result).error().message();
     assertTrue(message.contains(expectedMessage), message);
-    assertFalse(message.contains("\tat ") || message.contains("goroutine "), "no stack trace: " + message);
+    assertFalse(
+        message.contains("\tat ") || message.contains("goroutine "), "no stack trace: " + message);
   }
 
   private static boolean hasResources(Path dir) throws IOException {
@@ -101,13 +108,17 @@ class KustomizeCorpusTest {
     return kustomization != null && kustomization.has("resources");
   }
 
-  /** A copy of the case whose kustomization has Flux's {@code buildMetadata: [originAnnotations]}. */
+  /**
+   * A copy of the case whose kustomization has Flux's {@code buildMetadata: [originAnnotations]}.
+   */
   private static Path withOriginAnnotations(Path dir) throws IOException {
     Path copy = scratch.resolve(dir.getFileName());
     copyTree(dir, copy);
     Path file = copy.resolve("kustomization.yaml");
     String kustomization = Files.readString(file);
-    assertFalse(kustomization.contains("buildMetadata"), "the corpus test cannot yet replace buildMetadata");
+    assertFalse(
+        kustomization.contains("buildMetadata"),
+        "the corpus test cannot yet replace buildMetadata");
     Files.writeString(file, kustomization + "\nbuildMetadata: [originAnnotations]\n");
     return copy;
   }
@@ -124,8 +135,14 @@ class KustomizeCorpusTest {
     for (BoundedYaml.Document document : docs) {
       JsonNode doc = JSON.valueToTree(document.value());
       if (doc != null && !doc.isNull()) {
-        ids.add(doc.path("apiVersion").asText() + " " + doc.path("kind").asText() + " "
-            + doc.path("metadata").path("namespace").asText() + "/" + doc.path("metadata").path("name").asText());
+        ids.add(
+            doc.path("apiVersion").asText()
+                + " "
+                + doc.path("kind").asText()
+                + " "
+                + doc.path("metadata").path("namespace").asText()
+                + "/"
+                + doc.path("metadata").path("name").asText());
       }
     }
     return ids;
@@ -133,8 +150,13 @@ class KustomizeCorpusTest {
 
   private static String identity(GenericKubernetesResource object) {
     String namespace = object.getMetadata().getNamespace();
-    return object.getApiVersion() + " " + object.getKind() + " " + (namespace == null ? "" : namespace)
-        + "/" + object.getMetadata().getName();
+    return object.getApiVersion()
+        + " "
+        + object.getKind()
+        + " "
+        + (namespace == null ? "" : namespace)
+        + "/"
+        + object.getMetadata().getName();
   }
 
   /**
@@ -161,8 +183,9 @@ class KustomizeCorpusTest {
     for (Path entry : entries) {
       String relative = "./" + root.relativize(entry);
       if (Files.isDirectory(entry)) {
-        boolean hasKustomization = Stream.of("kustomization.yaml", "kustomization.yml", "Kustomization")
-            .anyMatch(name -> Files.isRegularFile(entry.resolve(name)));
+        boolean hasKustomization =
+            Stream.of("kustomization.yaml", "kustomization.yml", "Kustomization")
+                .anyMatch(name -> Files.isRegularFile(entry.resolve(name)));
         if (hasKustomization) {
           out.add(relative);
         } else {
@@ -176,18 +199,19 @@ class KustomizeCorpusTest {
 
   private static void copyTree(Path from, Path to) throws IOException {
     try (Stream<Path> walk = Files.walk(from)) {
-      walk.forEach(source -> {
-        try {
-          Path target = to.resolve(from.relativize(source).toString());
-          if (Files.isDirectory(source)) {
-            Files.createDirectories(target);
-          } else {
-            Files.copy(source, target);
-          }
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
+      walk.forEach(
+          source -> {
+            try {
+              Path target = to.resolve(from.relativize(source).toString());
+              if (Files.isDirectory(source)) {
+                Files.createDirectories(target);
+              } else {
+                Files.copy(source, target);
+              }
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+          });
     }
   }
 

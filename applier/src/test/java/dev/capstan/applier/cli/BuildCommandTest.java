@@ -28,25 +28,34 @@ class BuildCommandTest {
     Files.createDirectories(dir.resolve("base"));
     Files.createDirectories(dir.resolve("prod"));
     Files.writeString(dir.resolve("base/kustomization.yaml"), "resources: [cm.yaml]\n");
-    Files.writeString(dir.resolve("base/cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {mode: 0755}\n");
-    Files.writeString(dir.resolve("prod/kustomization.yaml"), "namePrefix: prod-\nresources: [../base]\n");
+    Files.writeString(
+        dir.resolve("base/cm.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {mode: 0755}\n");
+    Files.writeString(
+        dir.resolve("prod/kustomization.yaml"), "namePrefix: prod-\nresources: [../base]\n");
     assertEquals(0, run("-f", dir.resolve("prod").toString(), "--root", dir.toString()));
-    assertEquals("""
+    assertEquals(
+        """
         apiVersion: v1
         data:
           mode: 493
         kind: ConfigMap
         metadata:
           name: prod-c
-        """, out.toString());
+        """,
+        out.toString());
     assertFalse(out.toString().contains("capstan.dev"), "no Capstan labels");
   }
 
   @Test
   void badInputExitsTwoWithKustomizesMessage(@TempDir Path dir) throws Exception {
-    Files.writeString(dir.resolve("bad.yaml"), "kind: ConfigMap\napiVersion: v1\nmetadata: {name: [x\n");
+    Files.writeString(
+        dir.resolve("bad.yaml"), "kind: ConfigMap\napiVersion: v1\nmetadata: {name: [x\n");
     assertEquals(BuildCommand.BAD_INPUT, run("-f", dir.toString()));
-    assertTrue(err.toString().startsWith("capstan build: failed to decode Kubernetes YAML from bad.yaml: "), err.toString());
+    assertTrue(
+        err.toString()
+            .startsWith("capstan build: failed to decode Kubernetes YAML from bad.yaml: "),
+        err.toString());
     assertEquals("", out.toString());
   }
 
@@ -54,7 +63,8 @@ class BuildCommandTest {
   void refusesResourcesOutsideTheRoot(@TempDir Path dir) throws Exception {
     Files.createDirectories(dir.resolve("base"));
     Files.createDirectories(dir.resolve("prod"));
-    Files.writeString(dir.resolve("base/cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
+    Files.writeString(
+        dir.resolve("base/cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
     Files.writeString(dir.resolve("prod/kustomization.yaml"), "resources: [../base/cm.yaml]\n");
     Path prod = dir.resolve("prod");
     assertEquals(BuildCommand.BAD_INPUT, run("-f", prod.toString(), "--root", prod.toString()));
@@ -66,7 +76,8 @@ class BuildCommandTest {
     Files.createDirectories(dir.resolve("base"));
     Files.createDirectories(dir.resolve("prod"));
     Files.writeString(dir.resolve("base/kustomization.yaml"), "resources: [cm.yaml]\n");
-    Files.writeString(dir.resolve("base/cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
+    Files.writeString(
+        dir.resolve("base/cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
     Files.writeString(dir.resolve("prod/kustomization.yaml"), "resources: [../base]\n");
     return dir.resolve("prod");
   }
@@ -75,8 +86,14 @@ class BuildCommandTest {
   void withoutGitTheErrorNamesTheRootAndTheFlag(@TempDir Path dir) throws Exception {
     Path prod = exportedTree(dir);
     assertEquals(BuildCommand.BAD_INPUT, run("-f", prod.toString()));
-    assertTrue(err.toString().contains("(files are read only under the root " + prod.toAbsolutePath().normalize()
-        + ", the -f directory, as no Git work tree encloses it; choose another with --root DIR)"), err.toString());
+    assertTrue(
+        err.toString()
+            .contains(
+                "(files are read only under the root "
+                    + prod.toAbsolutePath().normalize()
+                    + ", the -f directory, as no Git work tree encloses it; choose another with"
+                    + " --root DIR)"),
+        err.toString());
     assertEquals(1, err.toString().lines().count(), err.toString());
   }
 
@@ -98,8 +115,15 @@ class BuildCommandTest {
   @Test
   void aDirectoryOutsideTheRootSaysWhichRoot(@TempDir Path dir) throws Exception {
     Path prod = exportedTree(dir);
-    assertEquals(BuildCommand.BAD_INPUT, run("-f", prod.toString(), "--root", dir.resolve("base").toString()));
-    assertEquals("capstan build: " + prod + " is not inside the root " + dir.resolve("base")
-        + " (set with --root); choose another with --root DIR\n", err.toString());
+    assertEquals(
+        BuildCommand.BAD_INPUT,
+        run("-f", prod.toString(), "--root", dir.resolve("base").toString()));
+    assertEquals(
+        "capstan build: "
+            + prod
+            + " is not inside the root "
+            + dir.resolve("base")
+            + " (set with --root); choose another with --root DIR\n",
+        err.toString());
   }
 }

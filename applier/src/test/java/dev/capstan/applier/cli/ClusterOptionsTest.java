@@ -31,7 +31,9 @@ class ClusterOptionsTest {
 
   private Path twoContexts() throws Exception {
     Path file = dir.resolve("two");
-    Files.writeString(file, """
+    Files.writeString(
+        file,
+        """
         apiVersion: v1
         kind: Config
         clusters:
@@ -58,16 +60,19 @@ class ClusterOptionsTest {
 
   @Test
   void contextChoosesTheServerAndNamespace() throws Exception {
-    try (KubernetesClient client = parse("--kubeconfig", twoContexts().toString(), "--context", "second").open()) {
+    try (KubernetesClient client =
+        parse("--kubeconfig", twoContexts().toString(), "--context", "second").open()) {
       assertEquals("https://b.example.invalid:6443/", client.getMasterUrl().toString());
-      assertEquals("default", ClusterOptions.namespace(client, null), "the context names no namespace");
+      assertEquals(
+          "default", ClusterOptions.namespace(client, null), "the context names no namespace");
     }
   }
 
   @Test
   void aCommandLineClientRetriesBrieflyTheControllersLonger() throws Exception {
     ClusterOptions options = parse("--kubeconfig", twoContexts().toString(), "--context", "second");
-    try (KubernetesClient command = options.open(); KubernetesClient controller = options.openForController()) {
+    try (KubernetesClient command = options.open();
+        KubernetesClient controller = options.openForController()) {
       assertEquals(3, command.getConfiguration().getRequestRetryBackoffLimit());
       assertEquals(100, command.getConfiguration().getRequestRetryBackoffInterval());
       assertEquals(5_000, command.getConfiguration().getConnectionTimeout());
@@ -82,16 +87,20 @@ class ClusterOptionsTest {
     Files.writeString(kubeconfig, "apiVersion: v1\nclusters: [is not, s3cr3t\n");
     ClusterOptions options = parse("--kubeconfig", kubeconfig.toString());
     KubeconfigProblem e = assertThrows(KubeconfigProblem.class, options::open);
-    assertTrue(e.getMessage().startsWith("cannot read the kubeconfig " + kubeconfig + ": "), e.getMessage());
+    assertTrue(
+        e.getMessage().startsWith("cannot read the kubeconfig " + kubeconfig + ": "),
+        e.getMessage());
     assertTrue(e.getMessage().contains("(line 2, column 11)"), e.getMessage());
     assertEquals(1, e.getMessage().lines().count(), e.getMessage());
-    assertFalse(e.getMessage().contains("s3cr3t"), "the file's text is never quoted: " + e.getMessage());
+    assertFalse(
+        e.getMessage().contains("s3cr3t"), "the file's text is never quoted: " + e.getMessage());
   }
 
   @Test
   void aMissingKubeconfigIsOneLineNamingTheFile() {
     Path missing = dir.resolve("nowhere");
-    KubeconfigProblem e = assertThrows(KubeconfigProblem.class, parse("--kubeconfig", missing.toString())::open);
+    KubeconfigProblem e =
+        assertThrows(KubeconfigProblem.class, parse("--kubeconfig", missing.toString())::open);
     assertEquals("kubeconfig " + missing + " does not exist or cannot be read", e.getMessage());
   }
 }

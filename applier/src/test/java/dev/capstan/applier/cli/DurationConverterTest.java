@@ -24,10 +24,13 @@ class DurationConverterTest {
 
   @Test
   void refusesZeroAndWhatIsNotADuration() {
-    assertEquals("'0s' must be more than 0s",
+    assertEquals(
+        "'0s' must be more than 0s",
         assertThrows(TypeConversionException.class, () -> converter.convert("0s")).getMessage());
-    assertTrue(assertThrows(TypeConversionException.class, () -> converter.convert("5 minutes"))
-        .getMessage().startsWith("invalid duration \"5 minutes\""));
+    assertTrue(
+        assertThrows(TypeConversionException.class, () -> converter.convert("5 minutes"))
+            .getMessage()
+            .startsWith("invalid duration \"5 minutes\""));
     assertThrows(TypeConversionException.class, () -> converter.convert("-1s"));
     assertThrows(TypeConversionException.class, () -> converter.convert("90"));
   }
@@ -45,7 +48,9 @@ class DurationConverterTest {
     CommandLine cli = new CommandLine(new ApplyCommand());
     cli.setErr(new PrintWriter(err));
     assertEquals(2, cli.execute("-f", ".", "--timeout", "0s"));
-    assertTrue(err.toString().startsWith("Invalid value for option '--timeout': '0s' must be more than 0s"),
+    assertTrue(
+        err.toString()
+            .startsWith("Invalid value for option '--timeout': '0s' must be more than 0s"),
         err.toString());
   }
 }

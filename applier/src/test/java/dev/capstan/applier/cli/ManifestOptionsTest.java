@@ -20,14 +20,18 @@ class ManifestOptionsTest {
     Files.createDirectories(dir.resolve("base"));
     Files.createDirectories(dir.resolve("prod"));
     Files.writeString(dir.resolve("base/kustomization.yaml"), "resources: [cm.yaml]\n");
-    Files.writeString(dir.resolve("base/cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
+    Files.writeString(
+        dir.resolve("base/cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
     Files.writeString(dir.resolve("prod/kustomization.yaml"), "resources: [../base]\n");
     return dir.resolve("prod");
   }
 
   private static String[] run(Callable<Integer> command, int[] exit, String... args) {
     StringWriter err = new StringWriter();
-    CommandLine cli = new CommandLine(command).setErr(new PrintWriter(err)).setOut(new PrintWriter(new StringWriter()));
+    CommandLine cli =
+        new CommandLine(command)
+            .setErr(new PrintWriter(err))
+            .setOut(new PrintWriter(new StringWriter()));
     exit[0] = cli.execute(args);
     return err.toString().lines().toArray(String[]::new);
   }
@@ -37,11 +41,18 @@ class ManifestOptionsTest {
     Path prod = exportedTree();
     for (Callable<Integer> command : new Callable[] {new ApplyCommand(), new DiffCommand()}) {
       int[] exit = new int[1];
-      String[] err = run(command, exit, "-f", prod.toString(), "--kubeconfig", dir.resolve("none").toString());
+      String[] err =
+          run(command, exit, "-f", prod.toString(), "--kubeconfig", dir.resolve("none").toString());
       assertEquals(2, exit[0], String.join("\n", err));
       assertEquals(1, err.length, String.join("\n", err));
-      assertTrue(err[0].startsWith("error: ") && err[0].endsWith("(files are read only under the root " + prod
-          + ", the -f directory, as no Git work tree encloses it; choose another with --root DIR)"), err[0]);
+      assertTrue(
+          err[0].startsWith("error: ")
+              && err[0].endsWith(
+                  "(files are read only under the root "
+                      + prod
+                      + ", the -f directory, as no Git work tree encloses it; choose another with"
+                      + " --root DIR)"),
+          err[0]);
     }
   }
 
@@ -51,7 +62,16 @@ class ManifestOptionsTest {
     for (Callable<Integer> command : new Callable[] {new ApplyCommand(), new DiffCommand()}) {
       int[] exit = new int[1];
       Path none = dir.resolve("none");
-      String[] err = run(command, exit, "-f", prod.toString(), "--root", dir.toString(), "--kubeconfig", none.toString());
+      String[] err =
+          run(
+              command,
+              exit,
+              "-f",
+              prod.toString(),
+              "--root",
+              dir.toString(),
+              "--kubeconfig",
+              none.toString());
       // built: what stops it now is the missing cluster
       assertEquals(1, err.length, String.join("\n", err));
       assertEquals("error: kubeconfig " + none + " does not exist or cannot be read", err[0]);

@@ -18,33 +18,39 @@ class DiffRendererTest {
 
   @Test
   void serverMaintainedFieldsAndDigestAreNotShown() {
-    var live = map("""
-        apiVersion: v1
-        kind: ConfigMap
-        metadata:
-          name: c
-          namespace: n
-          uid: 1234
-          resourceVersion: "7"
-          creationTimestamp: "2026-01-01T00:00:00Z"
-          annotations: {capstan.dev/applied-digest: old}
-          managedFields: [{manager: capstan, operation: Apply}]
-        data: {a: "1", b: "2"}
-        """);
-    var desired = map("""
-        apiVersion: v1
-        kind: ConfigMap
-        metadata:
-          name: c
-          namespace: n
-          uid: 1234
-          resourceVersion: "8"
-          annotations: {capstan.dev/applied-digest: new}
-          managedFields: [{manager: capstan, operation: Apply}, {manager: x}]
-        data: {a: "1", b: "3"}
-        """);
-    String diff = DiffRenderer.render(new ObjectRef("", "v1", "ConfigMap", "n", "c"), live, desired);
-    assertEquals("""
+    var live =
+        map(
+            """
+            apiVersion: v1
+            kind: ConfigMap
+            metadata:
+              name: c
+              namespace: n
+              uid: 1234
+              resourceVersion: "7"
+              creationTimestamp: "2026-01-01T00:00:00Z"
+              annotations: {capstan.dev/applied-digest: old}
+              managedFields: [{manager: capstan, operation: Apply}]
+            data: {a: "1", b: "2"}
+            """);
+    var desired =
+        map(
+            """
+            apiVersion: v1
+            kind: ConfigMap
+            metadata:
+              name: c
+              namespace: n
+              uid: 1234
+              resourceVersion: "8"
+              annotations: {capstan.dev/applied-digest: new}
+              managedFields: [{manager: capstan, operation: Apply}, {manager: x}]
+            data: {a: "1", b: "3"}
+            """);
+    String diff =
+        DiffRenderer.render(new ObjectRef("", "v1", "ConfigMap", "n", "c"), live, desired);
+    assertEquals(
+        """
         --- live/ConfigMap/n/c
         +++ desired/ConfigMap/n/c
         @@ -1,7 +1,7 @@
@@ -56,37 +62,60 @@ class DiffRendererTest {
          kind: "ConfigMap"
          metadata:
            name: "c"
-        """, diff);
+        """,
+        diff);
   }
 
   @Test
   void equalObjectsRenderNothing() {
-    var object = map("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, resourceVersion: '1'}\ndata: {a: b}\n");
-    var same = map("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, resourceVersion: '2'}\ndata: {a: b}\n");
-    assertEquals("", DiffRenderer.render(new ObjectRef("", "v1", "ConfigMap", "", "c"), object, same));
+    var object =
+        map(
+            "apiVersion: v1\n"
+                + "kind: ConfigMap\n"
+                + "metadata: {name: c, resourceVersion: '1'}\n"
+                + "data: {a: b}\n");
+    var same =
+        map(
+            "apiVersion: v1\n"
+                + "kind: ConfigMap\n"
+                + "metadata: {name: c, resourceVersion: '2'}\n"
+                + "data: {a: b}\n");
+    assertEquals(
+        "", DiffRenderer.render(new ObjectRef("", "v1", "ConfigMap", "", "c"), object, same));
   }
 
   @Test
   void secretValuesAreMaskedWithAChangeMarker() {
     String secretA = "c3VwZXItc2VjcmV0LUE="; // super-secret-A
     String secretB = "c3VwZXItc2VjcmV0LUI="; // super-secret-B
-    var live = map("""
-        apiVersion: v1
-        kind: Secret
-        metadata:
-          name: s
-          annotations:
-            kubectl.kubernetes.io/last-applied-configuration: '{"data":{"password":"%s"}}'
-        data: {password: %s, user: dXNlcg==, gone: Z29uZQ==}
-        """.formatted(secretA, secretA));
-    var desired = map("""
-        apiVersion: v1
-        kind: Secret
-        metadata: {name: s}
-        data: {password: %s, user: dXNlcg==, added: YWRkZWQ=}
-        """.formatted(secretB));
+    var live =
+        map(
+            """
+            apiVersion: v1
+            kind: Secret
+            metadata:
+              name: s
+              annotations:
+                kubectl.kubernetes.io/last-applied-configuration: '{"data":{"password":"%s"}}'
+            data: {password: %s, user: dXNlcg==, gone: Z29uZQ==}
+            """
+                .formatted(secretA, secretA));
+    var desired =
+        map(
+            """
+            apiVersion: v1
+            kind: Secret
+            metadata: {name: s}
+            data: {password: %s, user: dXNlcg==, added: YWRkZWQ=}
+            """
+                .formatted(secretB));
     String diff = DiffRenderer.render(new ObjectRef("", "v1", "Secret", "", "s"), live, desired);
-    assertFalse(diff.contains(secretA) || diff.contains(secretB) || diff.contains("dXNlcg") || diff.contains("YWRkZWQ"), diff);
+    assertFalse(
+        diff.contains(secretA)
+            || diff.contains(secretB)
+            || diff.contains("dXNlcg")
+            || diff.contains("YWRkZWQ"),
+        diff);
     assertFalse(diff.contains("last-applied"), diff);
     assertTrue(diff.contains("-  password: \"***\""), diff);
     assertTrue(diff.contains("+  password: \"*** (changed)\""), diff);
@@ -97,7 +126,12 @@ class DiffRendererTest {
 
   @Test
   void newSecretShowsOnlyMasksIncludingStringData() {
-    var desired = map("apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {token: plain-text-token}\n");
+    var desired =
+        map(
+            "apiVersion: v1\n"
+                + "kind: Secret\n"
+                + "metadata: {name: s}\n"
+                + "stringData: {token: plain-text-token}\n");
     String diff = DiffRenderer.render(new ObjectRef("", "v1", "Secret", "", "s"), null, desired);
     assertFalse(diff.contains("plain-text-token"), diff);
     assertTrue(diff.startsWith("--- /dev/null"), diff);

@@ -23,14 +23,16 @@ class InventorySetTest {
 
   @Test
   void versionChangeIsNotStale() {
-    InventorySet previous = InventorySet.of(List.of(new ObjectRef("apps", "v1beta1", "Deployment", "a", "web")));
+    InventorySet previous =
+        InventorySet.of(List.of(new ObjectRef("apps", "v1beta1", "Deployment", "a", "web")));
     assertEquals(List.of(), previous.staleAfter(InventorySet.of(List.of(DEPLOY))));
   }
 
   @Test
   void entriesAreSortedAndDeduplicated() {
     InventorySet inventory = InventorySet.of(List.of(DEPLOY, CM, DEPLOY));
-    assertEquals(List.of("a_one__ConfigMap", "a_web_apps_Deployment"),
+    assertEquals(
+        List.of("a_one__ConfigMap", "a_web_apps_Deployment"),
         inventory.entries().stream().map(InventorySet.Entry::id).toList());
   }
 
@@ -44,8 +46,11 @@ class InventorySetTest {
 
   @Test
   void badStoredInventoryNamesTheConfigMap() {
-    var e = assertThrows(IllegalStateException.class, () -> ConfigMapInventoryStore.decode("{", "default/inv"));
+    var e =
+        assertThrows(
+            IllegalStateException.class, () -> ConfigMapInventoryStore.decode("{", "default/inv"));
     assertEquals(true, e.getMessage().contains("default/inv"));
-    assertThrows(IllegalArgumentException.class, () -> new InventorySet.Entry("no-underscores", "v1").ref());
+    assertThrows(
+        IllegalArgumentException.class, () -> new InventorySet.Entry("no-underscores", "v1").ref());
   }
 }

@@ -16,6 +16,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -46,15 +48,18 @@ class CommandsIT {
   private Run run(Object command, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    CommandLine cli = new CommandLine(command).setOut(new PrintWriter(out)).setErr(new PrintWriter(err));
-    List<String> all = new java.util.ArrayList<>(List.of(args));
+    CommandLine cli =
+        new CommandLine(command).setOut(new PrintWriter(out)).setErr(new PrintWriter(err));
+    List<String> all = new ArrayList<>(List.of(args));
     all.addAll(List.of("--kubeconfig", kubeconfig.toString()));
     int exit = cli.execute(all.toArray(String[]::new));
     return new Run(exit, out.toString(), err.toString());
   }
 
   private void write(String config, String password) throws Exception {
-    Files.writeString(dir.resolve("app.yaml"), """
+    Files.writeString(
+        dir.resolve("app.yaml"),
+        """
         apiVersion: v1
         kind: ConfigMap
         metadata: {name: cli-config, namespace: %1$s}
@@ -64,7 +69,8 @@ class CommandsIT {
         kind: Secret
         metadata: {name: cli-secret, namespace: %1$s}
         stringData: {password: "%3$s", user: admin}
-        """.formatted(ns, config, password));
+        """
+            .formatted(ns, config, password));
   }
 
   @Test
@@ -73,10 +79,13 @@ class CommandsIT {
     write("info", PASSWORD_V1);
     Run diffBefore = run(new DiffCommand(), "-f", dir.toString(), "--inventory", inventory);
     assertEquals(1, diffBefore.exit(), diffBefore.err());
-    assertTrue(diffBefore.out().contains("+ Secret/" + ns + "/cli-secret (would be created)"), diffBefore.out());
+    assertTrue(
+        diffBefore.out().contains("+ Secret/" + ns + "/cli-secret (would be created)"),
+        diffBefore.out());
     assertFalse(diffBefore.out().contains(PASSWORD_V1), diffBefore.out());
 
-    Run applied = run(new ApplyCommand(), "-f", dir.toString(), "--prune", "--inventory", inventory);
+    Run applied =
+        run(new ApplyCommand(), "-f", dir.toString(), "--prune", "--inventory", inventory);
     assertEquals(0, applied.exit(), applied.out() + applied.err());
     assertTrue(applied.out().contains("created    ConfigMap/" + ns + "/cli-config"), applied.out());
     assertTrue(applied.out().contains("TOTAL"), applied.out());
@@ -97,12 +106,15 @@ class CommandsIT {
     assertTrue(out.contains("+  password: \"*** (changed)\""), out);
     assertTrue(out.contains("   user: \"*** (unchanged)\""), out);
     assertFalse(out.contains(PASSWORD_V1) || out.contains(PASSWORD_V2), out);
-    assertFalse(out.contains(java.util.Base64.getEncoder().encodeToString(PASSWORD_V1.getBytes())), out);
+    assertFalse(out.contains(Base64.getEncoder().encodeToString(PASSWORD_V1.getBytes())), out);
     assertFalse(out.contains("managedFields") || out.contains("resourceVersion"), out);
 
     Files.delete(dir.resolve("app.yaml"));
-    Files.writeString(dir.resolve("only.yaml"),
-        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cli-config, namespace: " + ns + "}\ndata: {level: debug}\n");
+    Files.writeString(
+        dir.resolve("only.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cli-config, namespace: "
+            + ns
+            + "}\ndata: {level: debug}\n");
     Run pruned = run(new ApplyCommand(), "-f", dir.toString(), "--prune", "--inventory", inventory);
     assertEquals(0, pruned.exit(), pruned.out() + pruned.err());
     assertTrue(pruned.out().contains("deleted    Secret/" + ns + "/cli-secret"), pruned.out());
@@ -112,7 +124,9 @@ class CommandsIT {
 
   @Test
   void waitReportsWhenTheAppliedObjectsAreHealthy() throws Exception {
-    Files.writeString(dir.resolve("deploy.yaml"), """
+    Files.writeString(
+        dir.resolve("deploy.yaml"),
+        """
         apiVersion: apps/v1
         kind: Deployment
         metadata: {name: waited, namespace: %s}
@@ -123,7 +137,8 @@ class CommandsIT {
             metadata: {labels: {app: waited}}
             spec:
               containers: [{name: app, image: "registry.example/app:1"}]
-        """.formatted(ns));
+        """
+            .formatted(ns));
     Run waited = run(new ApplyCommand(), "-f", dir.toString(), "--wait", "--timeout", "2m");
     assertEquals(0, waited.exit(), waited.out() + waited.err());
     assertTrue(waited.out().contains("wait: all 1 objects are Current"), waited.out());
@@ -131,12 +146,17 @@ class CommandsIT {
 
   @Test
   void badInputIsReportedPerObjectWithoutAStackTrace() throws Exception {
-    Files.writeString(dir.resolve("bad.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [oops\n");
+    Files.writeString(
+        dir.resolve("bad.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [oops\n");
     Run malformed = run(new ApplyCommand(), "-f", dir.toString());
     assertEquals(2, malformed.exit());
-    assertTrue(malformed.err().startsWith("error: ") && malformed.err().contains("bad.yaml"), malformed.err());
+    assertTrue(
+        malformed.err().startsWith("error: ") && malformed.err().contains("bad.yaml"),
+        malformed.err());
 
-    Files.writeString(dir.resolve("bad.yaml"), """
+    Files.writeString(
+        dir.resolve("bad.yaml"),
+        """
         apiVersion: v1
         kind: ConfigMap
         metadata: {name: fine, namespace: %s}
@@ -144,10 +164,15 @@ class CommandsIT {
         apiVersion: nowhere.example/v1
         kind: Thing
         metadata: {name: t, namespace: %s}
-        """.formatted(ns, ns));
+        """
+            .formatted(ns, ns));
     Run unknown = run(new ApplyCommand(), "-f", dir.toString());
     assertEquals(1, unknown.exit());
-    assertTrue(unknown.out().contains("failed     Thing/" + ns + "/t: unknown kind Thing in nowhere.example/v1"), unknown.out());
+    assertTrue(
+        unknown
+            .out()
+            .contains("failed     Thing/" + ns + "/t: unknown kind Thing in nowhere.example/v1"),
+        unknown.out());
     assertTrue(unknown.out().contains("skipped    ConfigMap/" + ns + "/fine"), unknown.out());
     assertFalse((unknown.out() + unknown.err()).contains("\tat "), "no stack trace");
     assertNull(admin.configMaps().inNamespace(ns).withName("fine").get());

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
 
@@ -26,7 +27,9 @@ final class ItSupport {
   /** "Kind/ns/name" → action, for compact assertions. */
   static Map<String, Action> actions(ApplyResult result) {
     return result.objects().stream()
-        .collect(Collectors.toMap(r -> r.ref().toString(), ObjectResult::action, (a, b) -> a, java.util.TreeMap::new));
+        .collect(
+            Collectors.toMap(
+                r -> r.ref().toString(), ObjectResult::action, (a, b) -> a, TreeMap::new));
   }
 
   static ObjectResult resultFor(ApplyResult result, String ref) {

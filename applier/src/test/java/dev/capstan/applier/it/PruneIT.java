@@ -19,6 +19,7 @@ import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.TestNamespace;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -48,14 +49,18 @@ class PruneIT {
   }
 
   private ApplyResult apply(Owner owner, String yaml) {
-    ApplyResult result = new Applier(admin, POOL)
-        .apply(ApplyRequest.of(objects(yaml), owner).withDefaultNamespace(ns).withTimeout(TIMEOUT));
+    ApplyResult result =
+        new Applier(admin, POOL)
+            .apply(
+                ApplyRequest.of(objects(yaml), owner)
+                    .withDefaultNamespace(ns)
+                    .withTimeout(TIMEOUT));
     assertTrue(result.succeeded(), result.objects().toString());
     return result;
   }
 
   private static String configMaps(String... names) {
-    return java.util.Arrays.stream(names)
+    return Arrays.stream(names)
         .map(n -> "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: " + n + "}\ndata: {k: v}\n")
         .collect(Collectors.joining("---\n"));
   }
@@ -69,17 +74,39 @@ class PruneIT {
     String s = ItSupport.suffix();
     Owner owner = new Owner("prune-" + s, "flux-system");
     String extraNs = "pruned-ns-" + s;
-    ApplyResult first = apply(owner, configMaps("keep", "gone", "disabled", "foreign")
-        + "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: " + extraNs + "}\n"
-        + "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: inside, namespace: " + extraNs + "}\n");
-    admin.configMaps().inNamespace(ns).withName("disabled")
-        .edit(cm -> { cm.getMetadata().getAnnotations().put("capstan.dev/prune", "disabled"); return cm; });
-    admin.configMaps().inNamespace(ns).withName("foreign")
-        .edit(cm -> { cm.getMetadata().getLabels().put(Owner.NAME_LABEL, "someone-else"); return cm; });
+    ApplyResult first =
+        apply(
+            owner,
+            configMaps("keep", "gone", "disabled", "foreign")
+                + "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: "
+                + extraNs
+                + "}\n"
+                + "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: inside, namespace: "
+                + extraNs
+                + "}\n");
+    admin
+        .configMaps()
+        .inNamespace(ns)
+        .withName("disabled")
+        .edit(
+            cm -> {
+              cm.getMetadata().getAnnotations().put("capstan.dev/prune", "disabled");
+              return cm;
+            });
+    admin
+        .configMaps()
+        .inNamespace(ns)
+        .withName("foreign")
+        .edit(
+            cm -> {
+              cm.getMetadata().getLabels().put(Owner.NAME_LABEL, "someone-else");
+              return cm;
+            });
 
     ApplyResult second = apply(owner, configMaps("keep"));
-    List<ObjectResult> pruned = new Pruner(admin, POOL, Polling.system())
-        .prune(first.inventory(), second.inventory(), owner, TIMEOUT);
+    List<ObjectResult> pruned =
+        new Pruner(admin, POOL, Polling.system())
+            .prune(first.inventory(), second.inventory(), owner, TIMEOUT);
 
     Map<String, ObjectResult> results = byName(pruned);
     assertEquals(Action.DELETED, results.get("gone").action());
@@ -88,12 +115,14 @@ class PruneIT {
     assertEquals(Action.SKIPPED, results.get("disabled").action());
     assertTrue(results.get("disabled").reason().contains("capstan.dev/prune: disabled"));
     assertEquals(Action.SKIPPED, results.get("foreign").action());
-    assertTrue(results.get("foreign").reason().contains("someone-else"), results.get("foreign").reason());
+    assertTrue(
+        results.get("foreign").reason().contains("someone-else"), results.get("foreign").reason());
     assertEquals(5, pruned.size(), pruned.toString());
     assertEquals(extraNs, pruned.get(pruned.size() - 1).ref().name(), "namespaces go last");
 
     assertNull(admin.configMaps().inNamespace(ns).withName("gone").get());
-    assertNull(admin.namespaces().withName(extraNs).get(), "the namespace was waited for until gone");
+    assertNull(
+        admin.namespaces().withName(extraNs).get(), "the namespace was waited for until gone");
     assertNotNull(admin.configMaps().inNamespace(ns).withName("keep").get());
     assertNotNull(admin.configMaps().inNamespace(ns).withName("disabled").get());
     assertNotNull(admin.configMaps().inNamespace(ns).withName("foreign").get());
@@ -108,8 +137,11 @@ class PruneIT {
     InventorySet foreign = apply(other, configMaps("foreign-" + s)).inventory();
     Pruner pruner = new Pruner(admin, POOL, Polling.system());
 
-    assertEquals(List.of(Action.SKIPPED), pruner.deleteInventory(foreign, owner, TIMEOUT, true).stream()
-        .map(ObjectResult::action).toList());
+    assertEquals(
+        List.of(Action.SKIPPED),
+        pruner.deleteInventory(foreign, owner, TIMEOUT, true).stream()
+            .map(ObjectResult::action)
+            .toList());
     assertNotNull(admin.configMaps().inNamespace(ns).withName("foreign-" + s).get());
 
     List<ObjectResult> deleted = pruner.deleteInventory(inventory, owner, TIMEOUT, true);

@@ -2,6 +2,8 @@ package dev.capstan.applier.it;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.http.BasicBuilder;
+import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -15,16 +17,21 @@ final class RequestLog {
     return new KubernetesClientBuilder()
         .withConfig(admin.getConfiguration())
         .withHttpClientBuilderConsumer(
-            b -> b.addOrReplaceInterceptor("request-log", new Interceptor() {
-              @Override
-              public void before(
-                  io.fabric8.kubernetes.client.http.BasicBuilder builder,
-                  io.fabric8.kubernetes.client.http.HttpRequest request,
-                  RequestTags tags) {
-                String query = request.uri().getRawQuery();
-                requests.add(request.method() + " " + request.uri().getPath() + (query == null ? "" : "?" + query));
-              }
-            }))
+            b ->
+                b.addOrReplaceInterceptor(
+                    "request-log",
+                    new Interceptor() {
+                      @Override
+                      public void before(
+                          BasicBuilder builder, HttpRequest request, RequestTags tags) {
+                        String query = request.uri().getRawQuery();
+                        requests.add(
+                            request.method()
+                                + " "
+                                + request.uri().getPath()
+                                + (query == null ? "" : "?" + query));
+                      }
+                    }))
         .build();
   }
 

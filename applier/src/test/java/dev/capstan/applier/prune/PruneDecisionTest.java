@@ -13,10 +13,13 @@ class PruneDecisionTest {
   void pruneKeepsDisabledAndForeignObjects() {
     Owner owner = new Owner("app", "flux-system");
     assertTrue(PruneDecision.keepReason(owner.labels(), null, owner).isEmpty());
-    assertTrue(PruneDecision.keepReason(owner.labels(), Map.of("capstan.dev/prune", "disabled"), owner)
-        .orElseThrow().contains("capstan.dev/prune: disabled"));
+    assertTrue(
+        PruneDecision.keepReason(owner.labels(), Map.of("capstan.dev/prune", "disabled"), owner)
+            .orElseThrow()
+            .contains("capstan.dev/prune: disabled"));
     var foreign = new Owner("other", "flux-system").labels();
-    assertEquals("kept: owned by Kustomization flux-system/other, not flux-system/app",
+    assertEquals(
+        "kept: owned by Kustomization flux-system/other, not flux-system/app",
         PruneDecision.keepReason(foreign, Map.of(), owner).orElseThrow());
     assertTrue(PruneDecision.keepReason(null, null, owner).isPresent());
   }

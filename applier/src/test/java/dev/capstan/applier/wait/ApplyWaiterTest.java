@@ -3,21 +3,23 @@ package dev.capstan.applier.wait;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.capstan.health.ObjectRef;
 import dev.capstan.applier.apply.DesiredObject;
 import dev.capstan.applier.apply.Polling;
 import dev.capstan.applier.wait.WaitResult.Verdict;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
+import dev.capstan.health.ObjectRef;
 import dev.capstan.health.Status;
 import dev.capstan.testing.MutableClock;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -32,21 +34,28 @@ class ApplyWaiterTest {
   private static final ObjectRef ROLLING = deployment("rolling");
   private static final ObjectRef STUCK = deployment("stuck");
   private static final ObjectRef IGNORED = deployment("ignored");
-  private static final ObjectRef SETTINGS = new ObjectRef("", "v1", "ConfigMap", "apps", "settings");
+  private static final ObjectRef SETTINGS =
+      new ObjectRef("", "v1", "ConfigMap", "apps", "settings");
   private static final ObjectRef WIDGET = new ObjectRef("example.com", "v1", "Widget", "apps", "w");
 
   private final HealthEvaluator evaluator = HealthEvaluator.withBuiltinLibrary();
   private final MutableClock clock = new MutableClock(T0);
+
   /** The objects in the "cluster", by name; what the lookup finds. */
   private final Map<String, Map<String, Object>> cluster = new ConcurrentHashMap<>();
+
   private final AtomicInteger sleeps = new AtomicInteger();
   private Runnable onSleep = () -> {};
 
-  private final Polling polling = new Polling(clock, Duration.ofSeconds(1), d -> {
-    sleeps.incrementAndGet();
-    clock.advance(d);
-    onSleep.run();
-  });
+  private final Polling polling =
+      new Polling(
+          clock,
+          Duration.ofSeconds(1),
+          d -> {
+            sleeps.incrementAndGet();
+            clock.advance(d);
+            onSleep.run();
+          });
   private final ApplyWaiter waiter = new ApplyWaiter(() -> this::find, Runnable::run, polling);
 
   private Lookup find(ObjectRef ref) {
@@ -80,11 +89,12 @@ class ApplyWaiterTest {
   @Test
   void anObjectThatAppearsLaterEndsTheWait() {
     put("ready");
-    onSleep = () -> {
-      if (sleeps.get() == 2) {
-        put("settings");
-      }
-    };
+    onSleep =
+        () -> {
+          if (sleeps.get() == 2) {
+            put("settings");
+          }
+        };
     WaitResult result = waiter.await(List.of(READY, SETTINGS), evaluator, Duration.ofMinutes(1));
     assertEquals(Verdict.CURRENT, result.verdict());
     assertEquals(2, sleeps.get());
@@ -93,11 +103,17 @@ class ApplyWaiterTest {
   @Test
   void aFailedObjectEndsTheWaitWithoutWaitingForTheOthers() {
     put("stuck");
-    WaitResult result = waiter.await(List.of(STUCK, SETTINGS, ROLLING), evaluator, Duration.ofMinutes(1));
+    WaitResult result =
+        waiter.await(List.of(STUCK, SETTINGS, ROLLING), evaluator, Duration.ofMinutes(1));
     assertEquals(Verdict.FAILED, result.verdict());
     assertEquals(0, sleeps.get());
-    assertTrue(result.health().message().startsWith("ConfigMap/apps/settings is NotFound: not found; "
-        + "Deployment/apps/rolling is NotFound: not found; Deployment/apps/stuck is Failed"),
+    assertTrue(
+        result
+            .health()
+            .message()
+            .startsWith(
+                "ConfigMap/apps/settings is NotFound: not found; Deployment/apps/rolling is"
+                    + " NotFound: not found; Deployment/apps/stuck is Failed"),
         result.health().message());
   }
 
@@ -121,7 +137,9 @@ class ApplyWaiterTest {
   void aKindNotServedIsUnknownWithItsReason() {
     AggregateHealth health = waiter.health(List.of(WIDGET), evaluator);
     assertEquals(Status.InProgress, health.status());
-    assertEquals("Widget/apps/w is Unknown: the API server does not serve example.com/v1/Widget (KindNotServed)",
+    assertEquals(
+        "Widget/apps/w is Unknown: the API server does not serve example.com/v1/Widget"
+            + " (KindNotServed)",
         health.message());
   }
 
@@ -144,7 +162,9 @@ class ApplyWaiterTest {
   @Test
   void reasonsAreTheOnesConditionsShow() {
     assertEquals("", WaitReason.NOT_FOUND.reason());
-    assertEquals(Status.NotFound, Lookup.notFound() instanceof Lookup.NotRead n ? n.reason().status("x").status() : null);
+    assertEquals(
+        Status.NotFound,
+        Lookup.notFound() instanceof Lookup.NotRead n ? n.reason().status("x").status() : null);
     assertEquals("AccessDenied", WaitReason.ACCESS_DENIED.status("m").reason());
     assertEquals("ReadFailed", ((Lookup.NotRead) Lookup.readFailed("refused")).reason().reason());
     assertEquals("cannot read: refused", ((Lookup.NotRead) Lookup.readFailed("refused")).message());
@@ -170,14 +190,15 @@ class ApplyWaiterTest {
   private static Map<String, Map<String, Object>> load(String resource) {
     try (InputStream in = ApplyWaiterTest.class.getResourceAsStream(resource)) {
       String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      Map<String, Map<String, Object>> byName = new java.util.HashMap<>();
+      Map<String, Map<String, Object>> byName = new HashMap<>();
       for (String doc : text.split("(?m)^---$")) {
-        GenericKubernetesResource object = Serialization.unmarshal(doc, GenericKubernetesResource.class);
+        GenericKubernetesResource object =
+            Serialization.unmarshal(doc, GenericKubernetesResource.class);
         byName.put(object.getMetadata().getName(), DesiredObject.asMap(object));
       }
       return byName;
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     }
   }
 }

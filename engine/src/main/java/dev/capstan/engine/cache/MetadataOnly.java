@@ -14,7 +14,8 @@ import java.util.stream.Stream;
  */
 public final class MetadataOnly implements ItemStore<GenericKubernetesResource> {
 
-  private final BasicItemStore<GenericKubernetesResource> items = new BasicItemStore<>(Cache::metaNamespaceKeyFunc);
+  private final BasicItemStore<GenericKubernetesResource> items =
+      new BasicItemStore<>(Cache::metaNamespaceKeyFunc);
 
   @Override
   public String getKey(GenericKubernetesResource object) {
@@ -27,12 +28,13 @@ public final class MetadataOnly implements ItemStore<GenericKubernetesResource> 
     stub.setApiVersion(object.getApiVersion());
     stub.setKind(object.getKind());
     if (object.getMetadata() != null) {
-      stub.setMetadata(new ObjectMetaBuilder()
-          .withName(object.getMetadata().getName())
-          .withNamespace(object.getMetadata().getNamespace())
-          .withUid(object.getMetadata().getUid())
-          .withResourceVersion(object.getMetadata().getResourceVersion())
-          .build());
+      stub.setMetadata(
+          new ObjectMetaBuilder()
+              .withName(object.getMetadata().getName())
+              .withNamespace(object.getMetadata().getNamespace())
+              .withUid(object.getMetadata().getUid())
+              .withResourceVersion(object.getMetadata().getResourceVersion())
+              .build());
     }
     return items.put(key, stub);
   }

@@ -8,8 +8,8 @@ import java.util.stream.Stream;
 
 /**
  * An informer store that keeps objects without {@code metadata.managedFields}. Nothing the engine
- * reads from a cache needs them (the applier reads field ownership from its own LIST), and they
- * are the biggest part of a small object: about a third of the engine's heap with a thousand
+ * reads from a cache needs them (the applier reads field ownership from its own LIST), and they are
+ * the biggest part of a small object: about a third of the engine's heap with a thousand
  * Kustomizations of four objects each.
  */
 public final class WithoutManagedFields<T extends HasMetadata> implements ItemStore<T> {

@@ -4,7 +4,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 
-/** Ages as kubectl prints them: {@code 45s}, {@code 3m12s}, {@code 25m}, {@code 5h10m}, {@code 3d}. */
+/**
+ * Ages as kubectl prints them: {@code 45s}, {@code 3m12s}, {@code 25m}, {@code 5h10m}, {@code 3d}.
+ */
 final class Age {
   private Age() {}
 

@@ -21,17 +21,30 @@ import java.util.function.Function;
  * read it as a {@link ResourceView}.
  */
 record CapstanKind<T extends HasMetadata>(
-    String kind, String group, String plural, List<String> aliases, Class<T> type,
+    String kind,
+    String group,
+    String plural,
+    List<String> aliases,
+    Class<T> type,
     Function<T, ResourceView> viewer) {
 
-  static final CapstanKind<Kustomization> KUSTOMIZATION = new CapstanKind<>(
-      "Kustomization", Kustomization.GROUP, "kustomizations",
-      List.of("ks", "kustomization", "kustomizations"), Kustomization.class, CapstanKind::ofKustomization);
+  static final CapstanKind<Kustomization> KUSTOMIZATION =
+      new CapstanKind<>(
+          "Kustomization",
+          Kustomization.GROUP,
+          "kustomizations",
+          List.of("ks", "kustomization", "kustomizations"),
+          Kustomization.class,
+          CapstanKind::ofKustomization);
 
-  static final CapstanKind<GitRepository> GIT_REPOSITORY = new CapstanKind<>(
-      "GitRepository", GitRepository.GROUP, "gitrepositories",
-      List.of("gitrepo", "gitrepos", "gitrepository", "gitrepositories"), GitRepository.class,
-      CapstanKind::ofGitRepository);
+  static final CapstanKind<GitRepository> GIT_REPOSITORY =
+      new CapstanKind<>(
+          "GitRepository",
+          GitRepository.GROUP,
+          "gitrepositories",
+          List.of("gitrepo", "gitrepos", "gitrepository", "gitrepositories"),
+          GitRepository.class,
+          CapstanKind::ofGitRepository);
 
   static final List<CapstanKind<?>> ALL = List.of(KUSTOMIZATION, GIT_REPOSITORY);
 
@@ -43,8 +56,12 @@ record CapstanKind<T extends HasMetadata>(
         return kind;
       }
     }
-    throw new CliException("unknown kind '" + typed + "': expected ks (kustomizations) or gitrepo"
-        + " (gitrepositories)", CliException.BAD_INPUT);
+    throw new CliException(
+        "unknown kind '"
+            + typed
+            + "': expected ks (kustomizations) or gitrepo"
+            + " (gitrepositories)",
+        CliException.BAD_INPUT);
   }
 
   ResourceView view(T object) {
@@ -54,39 +71,66 @@ record CapstanKind<T extends HasMetadata>(
   private static ResourceView ofKustomization(Kustomization ks) {
     KustomizationStatus status = ks.getStatus();
     ObjectMeta meta = ks.getMetadata();
-    return new ResourceView("Kustomization", meta.getNamespace(), meta.getName(),
-        meta.getCreationTimestamp(), generation(meta),
+    return new ResourceView(
+        "Kustomization",
+        meta.getNamespace(),
+        meta.getName(),
+        meta.getCreationTimestamp(),
+        generation(meta),
         status == null ? null : status.observedGeneration(),
         status == null ? null : status.conditions(),
         status == null ? null : status.lastAppliedRevision(),
         status == null ? null : status.lastHandledReconcileAt(),
-        ks.getSpec() != null && ks.getSpec().suspended(), "", wideColumns(ks));
+        ks.getSpec() != null && ks.getSpec().suspended(),
+        "",
+        wideColumns(ks));
   }
 
   /** DEPENDS-ON, KUBECONFIG and DECRYPTION: what else a Kustomization's reconcile stands on. */
   private static List<ResourceView.Column> wideColumns(Kustomization ks) {
     KustomizationSpec spec = ks.getSpec();
     String namespace = ks.getMetadata().getNamespace();
-    List<String> dependsOn = spec == null || spec.dependsOn() == null ? List.of() : spec.dependsOn().stream()
-        .map(ref -> DependencyReferences.isKustomization(ref)
-            ? (ref.namespace() == null || ref.namespace().isEmpty() ? "" : ref.namespace() + "/") + ref.name()
-            : DependencyReferences.object(ref, namespace).toString())
-        .toList();
+    List<String> dependsOn =
+        spec == null || spec.dependsOn() == null
+            ? List.of()
+            : spec.dependsOn().stream()
+                .map(
+                    ref ->
+                        DependencyReferences.isKustomization(ref)
+                            ? (ref.namespace() == null || ref.namespace().isEmpty()
+                                    ? ""
+                                    : ref.namespace() + "/")
+                                + ref.name()
+                            : DependencyReferences.object(ref, namespace).toString())
+                .toList();
     KubeConfigReference kubeConfig = spec == null ? null : spec.kubeConfig();
-    String cluster = kubeConfig == null ? ""
-        : kubeConfig.secretRef() != null ? "secret/" + kubeConfig.secretRef().name()
-        : kubeConfig.configMapRef() != null ? "configmap/" + kubeConfig.configMapRef().name() : "";
-    String decryption = spec == null || spec.decryption() == null || spec.decryption().provider() == null ? ""
-        : spec.decryption().provider().name();
-    return List.of(new ResourceView.Column("DEPENDS-ON", String.join(",", dependsOn)),
-        new ResourceView.Column("KUBECONFIG", cluster), new ResourceView.Column("DECRYPTION", decryption));
+    String cluster =
+        kubeConfig == null
+            ? ""
+            : kubeConfig.secretRef() != null
+                ? "secret/" + kubeConfig.secretRef().name()
+                : kubeConfig.configMapRef() != null
+                    ? "configmap/" + kubeConfig.configMapRef().name()
+                    : "";
+    String decryption =
+        spec == null || spec.decryption() == null || spec.decryption().provider() == null
+            ? ""
+            : spec.decryption().provider().name();
+    return List.of(
+        new ResourceView.Column("DEPENDS-ON", String.join(",", dependsOn)),
+        new ResourceView.Column("KUBECONFIG", cluster),
+        new ResourceView.Column("DECRYPTION", decryption));
   }
 
   private static ResourceView ofGitRepository(GitRepository repo) {
     GitRepositoryStatus status = repo.getStatus();
     ObjectMeta meta = repo.getMetadata();
-    return new ResourceView("GitRepository", meta.getNamespace(), meta.getName(),
-        meta.getCreationTimestamp(), generation(meta),
+    return new ResourceView(
+        "GitRepository",
+        meta.getNamespace(),
+        meta.getName(),
+        meta.getCreationTimestamp(),
+        generation(meta),
         status == null ? null : status.observedGeneration(),
         status == null ? null : status.conditions(),
         status == null || status.artifact() == null ? null : status.artifact().revision(),
@@ -94,20 +138,31 @@ record CapstanKind<T extends HasMetadata>(
         repo.getSpec() != null && repo.getSpec().suspended(),
         // spec.url is the tenant's text: it may carry a password, in any form.
         repo.getSpec() == null ? "" : Redaction.scrubUrl(repo.getSpec().url()),
-        List.of(new ResourceView.Column("VERIFIED", verified(status)),
+        List.of(
+            new ResourceView.Column("VERIFIED", verified(status)),
             new ResourceView.Column("INCLUDES", includes(repo.getSpec()))));
   }
 
   /** The SourceVerified condition's status, empty without spec.verify. */
   private static String verified(GitRepositoryStatus status) {
-    return status == null || status.conditions() == null ? "" : status.conditions().stream()
-        .filter(c -> "SourceVerified".equals(c.getType())).map(Condition::getStatus).findFirst().orElse("");
+    return status == null || status.conditions() == null
+        ? ""
+        : status.conditions().stream()
+            .filter(c -> "SourceVerified".equals(c.getType()))
+            .map(Condition::getStatus)
+            .findFirst()
+            .orElse("");
   }
 
   /** The GitRepositories whose artifacts are included, by name. */
   private static String includes(GitRepositorySpec spec) {
-    return spec == null || spec.include() == null ? "" : String.join(",",
-        spec.include().stream().map(i -> i.repository() == null ? "" : i.repository().name()).toList());
+    return spec == null || spec.include() == null
+        ? ""
+        : String.join(
+            ",",
+            spec.include().stream()
+                .map(i -> i.repository() == null ? "" : i.repository().name())
+                .toList());
   }
 
   private static long generation(ObjectMeta meta) {

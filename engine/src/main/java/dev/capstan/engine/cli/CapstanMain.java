@@ -42,8 +42,8 @@ public final class CapstanMain implements Runnable {
 
   /**
    * The command line for these arguments: when they start with a subcommand's name, only that
-   * subcommand is built, since building the model of all eleven takes a short command's JVM
-   * about a tenth of a second. Anything else (help, usage errors) gets the full command line.
+   * subcommand is built, since building the model of all eleven takes a short command's JVM about a
+   * tenth of a second. Anything else (help, usage errors) gets the full command line.
    */
   static CommandLine commandLine(String[] args) {
     Supplier<Object> named = args.length == 0 ? null : subcommands().get(args[0]);

@@ -10,6 +10,7 @@ import java.net.HttpURLConnection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Reads and patches Kustomizations and GitRepositories, telling a missing object apart from a
@@ -43,12 +44,17 @@ final class CapstanResources {
 
   /** Every object of the kind in a namespace, or in all namespaces when it is null; sorted. */
   <T extends HasMetadata> List<T> list(CapstanKind<T> kind, String namespace) {
-    List<T> items = guard(kind, () -> namespace == null
-        ? client.resources(kind.type()).inAnyNamespace().list().getItems()
-        : client.resources(kind.type()).inNamespace(namespace).list().getItems());
+    List<T> items =
+        guard(
+            kind,
+            () ->
+                namespace == null
+                    ? client.resources(kind.type()).inAnyNamespace().list().getItems()
+                    : client.resources(kind.type()).inNamespace(namespace).list().getItems());
     return items.stream()
-        .sorted(Comparator.comparing((T o) -> o.getMetadata().getNamespace())
-            .thenComparing(o -> o.getMetadata().getName()))
+        .sorted(
+            Comparator.comparing((T o) -> o.getMetadata().getNamespace())
+                .thenComparing(o -> o.getMetadata().getName()))
         .toList();
   }
 
@@ -57,19 +63,25 @@ final class CapstanResources {
       CapstanKind<T> kind, String namespace, String name, Map<String, Object> patch) {
     get(kind, namespace, name);
     String json = client.getKubernetesSerialization().asJson(patch);
-    return guard(kind, () -> resource(kind, namespace, name)
-        .patch(PatchContext.of(PatchType.JSON_MERGE), json));
+    return guard(
+        kind,
+        () -> resource(kind, namespace, name).patch(PatchContext.of(PatchType.JSON_MERGE), json));
   }
 
   /** Fails with a clear line when the cluster does not serve the kind. */
   void requireInstalled(CapstanKind<?> kind) {
     if (!client.supports(kind.type())) {
-      throw new CliException("the " + kind.kind() + " API (" + kind.group() + "/v1) is not installed"
-          + " on this cluster: install Capstan's CRDs with `kubectl apply -f deploy/crds`");
+      throw new CliException(
+          "the "
+              + kind.kind()
+              + " API ("
+              + kind.group()
+              + "/v1) is not installed"
+              + " on this cluster: install Capstan's CRDs with `kubectl apply -f deploy/crds`");
     }
   }
 
-  private <R> R guard(CapstanKind<?> kind, java.util.function.Supplier<R> call) {
+  private <R> R guard(CapstanKind<?> kind, Supplier<R> call) {
     try {
       return call.get();
     } catch (KubernetesClientException e) {

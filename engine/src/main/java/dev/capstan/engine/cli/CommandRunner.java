@@ -1,8 +1,8 @@
 package dev.capstan.engine.cli;
 
 import dev.capstan.applier.cli.ClusterErrors;
-import dev.capstan.applier.cli.KubeconfigProblem;
 import dev.capstan.applier.cli.ClusterOptions;
+import dev.capstan.applier.cli.KubeconfigProblem;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.PrintWriter;
@@ -10,8 +10,8 @@ import java.net.URL;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * Runs the body of a cluster command with a client, and turns every failure into one line on
- * stderr and an exit status: the user sees what went wrong, never a stack trace.
+ * Runs the body of a cluster command with a client, and turns every failure into one line on stderr
+ * and an exit status: the user sees what went wrong, never a stack trace.
  */
 final class CommandRunner {
 

@@ -13,8 +13,8 @@ import org.slf4j.Logger;
  * Capstan's logging set-up: everything to stderr, so that the output of capstan's commands on
  * stdout stays machine-readable; Capstan and the operator framework at INFO, other libraries at
  * WARN. Set up in code rather than from a logback.xml because reading XML configuration takes a
- * short command about 0.2 s. An explicit {@code -Dlogback.configurationFile} or a
- * {@code logback-test.xml} on the class path still takes precedence.
+ * short command about 0.2 s. An explicit {@code -Dlogback.configurationFile} or a {@code
+ * logback-test.xml} on the class path still takes precedence.
  */
 public final class ErrorStreamLogging extends ContextAwareBase implements Configurator {
 

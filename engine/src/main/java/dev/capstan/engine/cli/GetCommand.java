@@ -30,22 +30,32 @@ import picocli.CommandLine.Spec;
 public final class GetCommand implements Callable<Integer> {
   private static final String NONE = "-";
 
-  @Parameters(index = "0", paramLabel = "KIND", converter = KindConverter.class,
+  @Parameters(
+      index = "0",
+      paramLabel = "KIND",
+      converter = KindConverter.class,
       description = "ks | kustomizations | gitrepo | gitrepositories")
   CapstanKind<?> kind;
 
   @Parameters(index = "1", arity = "0..1", paramLabel = "NAME", description = "Only this object.")
   String name;
 
-  @Option(names = {"-n", "--namespace"}, paramLabel = "NS",
+  @Option(
+      names = {"-n", "--namespace"},
+      paramLabel = "NS",
       description = "Namespace (default: the kubeconfig context's, else default).")
   String namespace;
 
-  @Option(names = {"-A", "--all-namespaces"}, description = "List in every namespace.")
+  @Option(
+      names = {"-A", "--all-namespaces"},
+      description = "List in every namespace.")
   boolean allNamespaces;
 
-  @Option(names = {"-o", "--output"}, paramLabel = "FORMAT",
-      description = "wide: also DEPENDS-ON, KUBECONFIG and DECRYPTION (ks), VERIFIED and INCLUDES (gitrepo).")
+  @Option(
+      names = {"-o", "--output"},
+      paramLabel = "FORMAT",
+      description =
+          "wide: also DEPENDS-ON, KUBECONFIG and DECRYPTION (ks), VERIFIED and INCLUDES (gitrepo).")
   String output;
 
   @Mixin ClusterOptions cluster = new ClusterOptions();
@@ -69,25 +79,33 @@ public final class GetCommand implements Callable<Integer> {
 
   private int get(KubernetesClient client, PrintWriter out, PrintWriter err) {
     if (allNamespaces && name != null) {
-      throw new CliException("a NAME cannot be combined with --all-namespaces", CliException.BAD_INPUT);
+      throw new CliException(
+          "a NAME cannot be combined with --all-namespaces", CliException.BAD_INPUT);
     }
     if (output != null && !"wide".equals(output)) {
-      throw new CliException("unknown output format '" + output + "': expected wide", CliException.BAD_INPUT);
+      throw new CliException(
+          "unknown output format '" + output + "': expected wide", CliException.BAD_INPUT);
     }
     String ns = allNamespaces ? null : ClusterOptions.namespace(client, namespace);
     List<ResourceView> views = views(new CapstanResources(client), kind, ns);
     if (views.isEmpty()) {
-      err.println("No " + kind.kind() + " objects found"
-          + (ns == null ? "." : " in namespace " + ns + "."));
+      err.println(
+          "No "
+              + kind.kind()
+              + " objects found"
+              + (ns == null ? "." : " in namespace " + ns + "."));
       return 0;
     }
-    table(kind, views, allNamespaces, output != null, clock.instant()).lines().forEach(out::println);
+    table(kind, views, allNamespaces, output != null, clock.instant())
+        .lines()
+        .forEach(out::println);
     return 0;
   }
 
   private <T extends HasMetadata> List<ResourceView> views(
       CapstanResources resources, CapstanKind<T> kind, String ns) {
-    List<T> objects = name != null ? List.of(resources.get(kind, ns, name)) : resources.list(kind, ns);
+    List<T> objects =
+        name != null ? List.of(resources.get(kind, ns, name)) : resources.list(kind, ns);
     return objects.stream().map(kind::view).toList();
   }
 
@@ -95,16 +113,21 @@ public final class GetCommand implements Callable<Integer> {
    * The table for a list of objects of one kind; with {@code allNamespaces} a NAMESPACE column
    * leads, with {@code wide} the views' extra columns follow.
    */
-  static Table table(CapstanKind<?> kind, List<ResourceView> views, boolean allNamespaces, boolean wide,
+  static Table table(
+      CapstanKind<?> kind,
+      List<ResourceView> views,
+      boolean allNamespaces,
+      boolean wide,
       Instant now) {
     boolean ks = kind == CapstanKind.KUSTOMIZATION;
     List<String> headers = new ArrayList<>();
     if (allNamespaces) {
       headers.add("NAMESPACE");
     }
-    headers.addAll(ks
-        ? List.of("NAME", "READY", "HEALTHY", "REVISION", "SUSPENDED", "STATUS", "AGE")
-        : List.of("NAME", "URL", "READY", "REVISION", "SUSPENDED", "STATUS", "AGE"));
+    headers.addAll(
+        ks
+            ? List.of("NAME", "READY", "HEALTHY", "REVISION", "SUSPENDED", "STATUS", "AGE")
+            : List.of("NAME", "URL", "READY", "REVISION", "SUSPENDED", "STATUS", "AGE"));
     if (wide && !views.isEmpty()) {
       views.get(0).wide().forEach(c -> headers.add(c.header()));
     }

@@ -19,15 +19,15 @@ public record InventoryId(String namespace, String name, String group, String ki
     int last = id.lastIndexOf('_');
     int beforeLast = last <= 0 ? -1 : id.lastIndexOf('_', last - 1);
     if (first < 0 || beforeLast <= first || last == id.length() - 1) {
-      throw new IllegalArgumentException("inventory id \"" + id
-          + "\" is not of the form namespace_name_group_kind");
+      throw new IllegalArgumentException(
+          "inventory id \"" + id + "\" is not of the form namespace_name_group_kind");
     }
     String name = id.substring(first + 1, beforeLast).replace("__", ":");
     if (name.isEmpty()) {
       throw new IllegalArgumentException("inventory id \"" + id + "\" has no name");
     }
-    return new InventoryId(id.substring(0, first), name, id.substring(beforeLast + 1, last),
-        id.substring(last + 1));
+    return new InventoryId(
+        id.substring(0, first), name, id.substring(beforeLast + 1, last), id.substring(last + 1));
   }
 
   /** The apiVersion for version {@code v} of this id's group. */

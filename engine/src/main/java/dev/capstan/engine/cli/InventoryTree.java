@@ -34,7 +34,8 @@ final class InventoryTree {
   /** Reads live objects; empty when the object does not exist. */
   @FunctionalInterface
   interface LiveObjects {
-    Optional<GenericKubernetesResource> get(String apiVersion, String kind, String namespace, String name);
+    Optional<GenericKubernetesResource> get(
+        String apiVersion, String kind, String namespace, String name);
   }
 
   private final LiveObjects live;
@@ -53,22 +54,29 @@ final class InventoryTree {
   TreeNode of(Kustomization root) {
     ResourceView view = CapstanKind.KUSTOMIZATION.view(root);
     String ready = view.conditionStatus(ResourceView.READY);
-    String label = view.display() + "  Ready=" + (ready.isEmpty() ? "Unknown" : ready)
-        + (view.revision().isEmpty() ? "" : "  " + view.revision());
-    // The Kustomizations on the path from the root, to stop at a cycle instead of recursing forever.
+    String label =
+        view.display()
+            + "  Ready="
+            + (ready.isEmpty() ? "Unknown" : ready)
+            + (view.revision().isEmpty() ? "" : "  " + view.revision());
+    // The Kustomizations on the path from the root, to stop at a cycle instead of recursing
+    // forever.
     Set<String> ancestors = new HashSet<>();
     ancestors.add(key(view.namespace(), view.name()));
     List<TreeNode> groups = groups(root, ancestors);
     List<TreeNode> children = new ArrayList<>();
     dependsOn(root).ifPresent(children::add);
-    children.addAll(groups.isEmpty() ? List.of(TreeNode.leaf("(no inventory: nothing applied yet)")) : groups);
+    children.addAll(
+        groups.isEmpty() ? List.of(TreeNode.leaf("(no inventory: nothing applied yet)")) : groups);
     return new TreeNode(label, children);
   }
 
   /** What the Kustomization waits for, each with its live state; empty if it depends on nothing. */
   private Optional<TreeNode> dependsOn(Kustomization ks) {
-    List<DependencyReference> refs = ks.getSpec() == null || ks.getSpec().dependsOn() == null
-        ? List.of() : ks.getSpec().dependsOn();
+    List<DependencyReference> refs =
+        ks.getSpec() == null || ks.getSpec().dependsOn() == null
+            ? List.of()
+            : ks.getSpec().dependsOn();
     if (refs.isEmpty()) {
       return Optional.empty();
     }
@@ -76,7 +84,10 @@ final class InventoryTree {
     String namespace = ks.getMetadata().getNamespace();
     List<TreeNode> nodes = new ArrayList<>();
     for (DependencyReference ref : refs) {
-      String expr = ref.readyExpr() == null || ref.readyExpr().isBlank() ? "" : "  readyExpr '" + ref.readyExpr() + "'";
+      String expr =
+          ref.readyExpr() == null || ref.readyExpr().isBlank()
+              ? ""
+              : "  readyExpr '" + ref.readyExpr() + "'";
       nodes.add(TreeNode.leaf(dependency(ref, namespace, health) + expr));
     }
     return Optional.of(new TreeNode("depends on", nodes));
@@ -85,10 +96,13 @@ final class InventoryTree {
   private String dependency(DependencyReference ref, String namespace, HealthEvaluator health) {
     String ns = ref.namespace() == null || ref.namespace().isEmpty() ? namespace : ref.namespace();
     boolean kustomization = DependencyReferences.isKustomization(ref);
-    String apiVersion = kustomization ? Kustomization.GROUP + "/" + Kustomization.VERSION : ref.apiVersion();
+    String apiVersion =
+        kustomization ? Kustomization.GROUP + "/" + Kustomization.VERSION : ref.apiVersion();
     String kind = kustomization ? "Kustomization" : ref.kind();
-    String label = kustomization ? "Kustomization/" + ns + "/" + ref.name()
-        : DependencyReferences.object(ref, namespace).toString();
+    String label =
+        kustomization
+            ? "Kustomization/" + ns + "/" + ref.name()
+            : DependencyReferences.object(ref, namespace).toString();
     Optional<GenericKubernetesResource> object;
     try {
       object = live.get(apiVersion, kind, ns, ref.name());
@@ -99,16 +113,22 @@ final class InventoryTree {
       return label + "  " + Status.NotFound;
     }
     if (kustomization) {
-      String ready = CapstanKind.KUSTOMIZATION.view(serialization.convertValue(object.get(), Kustomization.class))
-          .conditionStatus(ResourceView.READY);
+      String ready =
+          CapstanKind.KUSTOMIZATION
+              .view(serialization.convertValue(object.get(), Kustomization.class))
+              .conditionStatus(ResourceView.READY);
       return label + "  Ready=" + (ready.isEmpty() ? "Unknown" : ready);
     }
     return label + "  " + describe(health.status(object.get()));
   }
 
   private List<TreeNode> groups(Kustomization ks, Set<String> ancestors) {
-    List<InventoryEntry> entries = ks.getStatus() == null || ks.getStatus().inventory() == null
-        || ks.getStatus().inventory().entries() == null ? List.of() : ks.getStatus().inventory().entries();
+    List<InventoryEntry> entries =
+        ks.getStatus() == null
+                || ks.getStatus().inventory() == null
+                || ks.getStatus().inventory().entries() == null
+            ? List.of()
+            : ks.getStatus().inventory().entries();
     HealthEvaluator health = evaluatorFor(ks);
     Map<String, List<TreeNode>> byNamespace = new TreeMap<>();
     List<TreeNode> clusterScoped = new ArrayList<>();
@@ -121,7 +141,9 @@ final class InventoryTree {
         continue;
       }
       TreeNode node = node(id, entry.v(), health, ancestors);
-      (id.clusterScoped() ? clusterScoped : byNamespace.computeIfAbsent(id.namespace(), n -> new ArrayList<>()))
+      (id.clusterScoped()
+              ? clusterScoped
+              : byNamespace.computeIfAbsent(id.namespace(), n -> new ArrayList<>()))
           .add(node);
     }
     List<TreeNode> groups = new ArrayList<>();
@@ -132,14 +154,18 @@ final class InventoryTree {
     return groups;
   }
 
-  private TreeNode node(InventoryId id, String version, HealthEvaluator health, Set<String> ancestors) {
+  private TreeNode node(
+      InventoryId id, String version, HealthEvaluator health, Set<String> ancestors) {
     String label = id.kind() + "/" + id.name();
     Optional<GenericKubernetesResource> object;
     try {
-      object = live.get(id.apiVersion(version == null ? "" : version), id.kind(), id.namespace(), id.name());
+      object =
+          live.get(
+              id.apiVersion(version == null ? "" : version), id.kind(), id.namespace(), id.name());
     } catch (RuntimeException e) {
       // One unreadable object (an API no longer served, no permission) must not hide the others.
-      return TreeNode.leaf(label + "  " + Status.Unknown + "  cannot read it: " + firstLine(e.getMessage()));
+      return TreeNode.leaf(
+          label + "  " + Status.Unknown + "  cannot read it: " + firstLine(e.getMessage()));
     }
     if (object.isEmpty()) {
       return TreeNode.leaf(label + "  " + Status.NotFound);
@@ -159,16 +185,25 @@ final class InventoryTree {
   }
 
   private HealthEvaluator evaluatorFor(Kustomization ks) {
-    List<HealthCheckExpression> exprs = ks.getSpec() == null || ks.getSpec().healthCheckExprs() == null
-        ? List.of() : ks.getSpec().healthCheckExprs();
-    List<HealthCheckExpr> converted = exprs.stream()
-        .map(e -> new HealthCheckExpr(e.apiVersion(), e.kind(), e.current(), e.inProgress(), e.failed()))
-        .toList();
+    List<HealthCheckExpression> exprs =
+        ks.getSpec() == null || ks.getSpec().healthCheckExprs() == null
+            ? List.of()
+            : ks.getSpec().healthCheckExprs();
+    List<HealthCheckExpr> converted =
+        exprs.stream()
+            .map(
+                e ->
+                    new HealthCheckExpr(
+                        e.apiVersion(), e.kind(), e.current(), e.inProgress(), e.failed()))
+            .toList();
     try {
       return HealthEvaluator.create(converted, library, clock);
     } catch (InvalidHealthCheckException e) {
-      warnings.println("warning: Kustomization " + ks.getMetadata().getName()
-          + ": its healthCheckExprs are ignored here: " + e.getMessage());
+      warnings.println(
+          "warning: Kustomization "
+              + ks.getMetadata().getName()
+              + ": its healthCheckExprs are ignored here: "
+              + e.getMessage());
       return HealthEvaluator.create(List.of(), library, clock);
     }
   }

@@ -8,21 +8,30 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** The {@code KIND NAME [-n NS]} arguments of commands that act on one Kustomization or GitRepository. */
+/**
+ * The {@code KIND NAME [-n NS]} arguments of commands that act on one Kustomization or
+ * GitRepository.
+ */
 final class ObjectArguments {
 
-  @Parameters(index = "0", paramLabel = "KIND", converter = KindConverter.class,
+  @Parameters(
+      index = "0",
+      paramLabel = "KIND",
+      converter = KindConverter.class,
       description = "ks | kustomizations | gitrepo | gitrepositories")
   CapstanKind<?> kind;
 
   @Parameters(index = "1", paramLabel = "NAME")
   String name;
 
-  @Option(names = {"-n", "--namespace"}, paramLabel = "NS",
+  @Option(
+      names = {"-n", "--namespace"},
+      paramLabel = "NS",
       description = "Namespace (default: the kubeconfig context's, else default).")
   String namespace;
 
-  @Spec(Spec.Target.MIXEE) CommandSpec command;
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec command;
 
   /** The namespace given, else the kubeconfig context's, else default. */
   String namespace(KubernetesClient client) {
@@ -35,8 +44,9 @@ final class ObjectArguments {
    */
   void requireKind(CapstanKind<?> only, String why) {
     if (kind != only) {
-      throw new ParameterException(command.commandLine(), "Invalid value for positional parameter at index 0"
-          + " (KIND): " + why);
+      throw new ParameterException(
+          command.commandLine(),
+          "Invalid value for positional parameter at index 0" + " (KIND): " + why);
     }
   }
 }

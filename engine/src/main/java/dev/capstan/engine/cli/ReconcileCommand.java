@@ -1,10 +1,10 @@
 package dev.capstan.engine.cli;
 
-import dev.capstan.applier.cli.DurationConverter;
 import dev.capstan.api.common.ReconcileRequest;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.SourceReference;
 import dev.capstan.applier.cli.ClusterOptions;
+import dev.capstan.applier.cli.DurationConverter;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintWriter;
@@ -18,15 +18,17 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code capstan reconcile ks|gitrepo NAME}: asks the controller to reconcile now and waits for
- * the outcome.
+ * {@code capstan reconcile ks|gitrepo NAME}: asks the controller to reconcile now and waits for the
+ * outcome.
  */
 @Command(
     name = "reconcile",
     mixinStandardHelpOptions = true,
     description = {
       "Ask for an immediate reconcile and wait until the controller has handled it.",
-      "Sets the annotation " + ReconcileRequest.ANNOTATION + " and waits until"
+      "Sets the annotation "
+          + ReconcileRequest.ANNOTATION
+          + " and waits until"
           + " status.lastHandledReconcileAt echoes it, then prints the Ready condition.",
       "Exit status: 0 Ready, 1 not Ready, timed out or not found, 2 bad input."
     })
@@ -34,12 +36,18 @@ public final class ReconcileCommand implements Callable<Integer> {
 
   @Mixin ObjectArguments target = new ObjectArguments();
 
-  @Option(names = "--with-source",
+  @Option(
+      names = "--with-source",
       description = "Reconcile the Kustomization's GitRepository first (fetch the latest commit).")
   boolean withSource;
 
-  @Option(names = "--timeout", defaultValue = "5m", paramLabel = "D", converter = DurationConverter.class,
-      description = "How long to wait for each reconcile (e.g. 90s, 1.5m, 1h2m). Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--timeout",
+      defaultValue = "5m",
+      paramLabel = "D",
+      converter = DurationConverter.class,
+      description =
+          "How long to wait for each reconcile (e.g. 90s, 1.5m, 1h2m). Default: ${DEFAULT-VALUE}.")
   Duration timeout;
 
   @Mixin ClusterOptions cluster = new ClusterOptions();
@@ -63,7 +71,8 @@ public final class ReconcileCommand implements Callable<Integer> {
 
   private int reconcile(KubernetesClient client, PrintWriter out, PrintWriter err) {
     if (withSource && target.kind != CapstanKind.KUSTOMIZATION) {
-      throw new CliException("--with-source applies to Kustomizations only", CliException.BAD_INPUT);
+      throw new CliException(
+          "--with-source applies to Kustomizations only", CliException.BAD_INPUT);
     }
     String ns = target.namespace(client);
     CapstanKind<?> kind = target.kind;
@@ -76,23 +85,37 @@ public final class ReconcileCommand implements Callable<Integer> {
       if (source == null || source.name() == null) {
         throw new CliException("Kustomization " + name + " has no spec.sourceRef");
       }
-      String sourceNs = source.namespace() == null || source.namespace().isEmpty() ? ns : source.namespace();
+      String sourceNs =
+          source.namespace() == null || source.namespace().isEmpty() ? ns : source.namespace();
       notSuspended(resources, CapstanKind.GIT_REPOSITORY, sourceNs, source.name());
-      if (!report(requester.requestAndWait(CapstanKind.GIT_REPOSITORY, sourceNs, source.name(), timeout),
-          out, err)) {
+      if (!report(
+          requester.requestAndWait(CapstanKind.GIT_REPOSITORY, sourceNs, source.name(), timeout),
+          out,
+          err)) {
         return CliException.FAILED;
       }
     }
     notSuspended(resources, kind, ns, name);
-    return report(requester.requestAndWait(kind, ns, name, timeout), out, err) ? 0 : CliException.FAILED;
+    return report(requester.requestAndWait(kind, ns, name, timeout), out, err)
+        ? 0
+        : CliException.FAILED;
   }
 
   private static <T extends HasMetadata> T notSuspended(
       CapstanResources resources, CapstanKind<T> kind, String ns, String name) {
     T object = resources.get(kind, ns, name);
     if (kind.view(object).suspended()) {
-      throw new CliException(kind.kind() + " " + name + " is suspended: resume it with `capstan resume "
-          + kind.aliases().get(0) + " " + name + " -n " + ns + "`");
+      throw new CliException(
+          kind.kind()
+              + " "
+              + name
+              + " is suspended: resume it with `capstan resume "
+              + kind.aliases().get(0)
+              + " "
+              + name
+              + " -n "
+              + ns
+              + "`");
     }
     return object;
   }

@@ -13,8 +13,8 @@ import java.util.Optional;
 record ReconcileReport(boolean succeeded, String message) {
 
   /**
-   * Whether the controller has handled {@code request} and settled: its generation is
-   * observed and Ready is True or False (or the object is Stalled).
+   * Whether the controller has handled {@code request} and settled: its generation is observed and
+   * Ready is True or False (or the object is Stalled).
    */
   static boolean finished(ResourceView view, ReconcileRequest request) {
     if (view == null || !request.handledBy(view.lastHandledReconcileAt())) {
@@ -35,24 +35,38 @@ record ReconcileReport(boolean succeeded, String message) {
     Optional<Condition> ready = view.condition(ResourceView.READY);
     if (ready.isPresent() && "True".equals(ready.get().getStatus())) {
       String verb = "GitRepository".equals(view.kind()) ? "fetched" : "applied";
-      return new ReconcileReport(true, view.kind() + " " + view.name() + " reconciled: " + verb
-          + " revision " + (view.revision().isEmpty() ? "(none)" : view.revision()));
+      return new ReconcileReport(
+          true,
+          view.kind()
+              + " "
+              + view.name()
+              + " reconciled: "
+              + verb
+              + " revision "
+              + (view.revision().isEmpty() ? "(none)" : view.revision()));
     }
-    Optional<Condition> stalled = view.condition(ResourceView.STALLED)
-        .filter(c -> "True".equals(c.getStatus()));
+    Optional<Condition> stalled =
+        view.condition(ResourceView.STALLED).filter(c -> "True".equals(c.getStatus()));
     Condition reason = stalled.or(() -> ready).orElse(null);
-    return new ReconcileReport(false, view.kind() + " " + view.name() + " is not ready"
-        + (reason == null ? "" : describe(reason)));
+    return new ReconcileReport(
+        false,
+        view.kind()
+            + " "
+            + view.name()
+            + " is not ready"
+            + (reason == null ? "" : describe(reason)));
   }
 
   /** Why waiting ended without an outcome, from the last state seen (null: the object is gone). */
-  static String timedOut(ResourceView last, ReconcileRequest request, Duration timeout, String what) {
+  static String timedOut(
+      ResourceView last, ReconcileRequest request, Duration timeout, String what) {
     String prefix = "timed out after " + GoDuration.format(timeout) + " waiting for " + what;
     if (last == null) {
       return prefix + ": the object was deleted";
     }
     if (!request.handledBy(last.lastHandledReconcileAt())) {
-      return prefix + ": the controller has not handled the request yet (is `capstan run` running?)";
+      return prefix
+          + ": the controller has not handled the request yet (is `capstan run` running?)";
     }
     return last.condition(ResourceView.READY)
         .map(c -> prefix + ": still" + describe(c))
@@ -60,10 +74,14 @@ record ReconcileReport(boolean succeeded, String message) {
   }
 
   private static String describe(Condition condition) {
-    String reason = condition.getReason() == null || condition.getReason().isEmpty()
-        ? "" : " (" + condition.getReason() + ")";
-    String message = condition.getMessage() == null || condition.getMessage().isEmpty()
-        ? "" : ": " + condition.getMessage();
+    String reason =
+        condition.getReason() == null || condition.getReason().isEmpty()
+            ? ""
+            : " (" + condition.getReason() + ")";
+    String message =
+        condition.getMessage() == null || condition.getMessage().isEmpty()
+            ? ""
+            : ": " + condition.getMessage();
     return " " + condition.getType() + "=" + condition.getStatus() + reason + message;
   }
 }

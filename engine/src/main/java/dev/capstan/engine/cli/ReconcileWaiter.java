@@ -32,11 +32,17 @@ final class ReconcileWaiter {
   }
 
   /**
-   * Applies {@code patch} (which must carry {@code request}) and waits for the outcome;
-   * {@code action} says what the patch does, for the progress line.
+   * Applies {@code patch} (which must carry {@code request}) and waits for the outcome; {@code
+   * action} says what the patch does, for the progress line.
    */
-  <T extends HasMetadata> ReconcileReport patchAndWait(CapstanKind<T> kind, String namespace,
-      String name, Map<String, Object> patch, ReconcileRequest request, Duration timeout, String action) {
+  <T extends HasMetadata> ReconcileReport patchAndWait(
+      CapstanKind<T> kind,
+      String namespace,
+      String name,
+      Map<String, Object> patch,
+      ReconcileRequest request,
+      Duration timeout,
+      String action) {
     out.println(action + " " + kind.kind() + " " + name + " in namespace " + namespace);
     out.flush();
     resources.mergePatch(kind, namespace, name, patch);
@@ -50,22 +56,34 @@ final class ReconcileWaiter {
   <T extends HasMetadata> ReconcileReport requestAndWait(
       CapstanKind<T> kind, String namespace, String name, Duration timeout) {
     ReconcileRequest request = newRequest();
-    return patchAndWait(kind, namespace, name, request.mergePatch(), request, timeout, "annotating");
+    return patchAndWait(
+        kind, namespace, name, request.mergePatch(), request, timeout, "annotating");
   }
 
   private <T extends HasMetadata> ResourceView await(
-      CapstanKind<T> kind, String namespace, String name, ReconcileRequest request, Duration timeout) {
+      CapstanKind<T> kind,
+      String namespace,
+      String name,
+      ReconcileRequest request,
+      Duration timeout) {
     AtomicReference<ResourceView> last = new AtomicReference<>();
     try {
-      T object = resources.resource(kind, namespace, name).waitUntilCondition(o -> {
-        ResourceView view = o == null ? null : kind.view(o);
-        last.set(view);
-        return ReconcileReport.finished(view, request);
-      }, timeout.toMillis(), TimeUnit.MILLISECONDS);
+      T object =
+          resources
+              .resource(kind, namespace, name)
+              .waitUntilCondition(
+                  o -> {
+                    ResourceView view = o == null ? null : kind.view(o);
+                    last.set(view);
+                    return ReconcileReport.finished(view, request);
+                  },
+                  timeout.toMillis(),
+                  TimeUnit.MILLISECONDS);
       return kind.view(object);
     } catch (KubernetesClientTimeoutException e) {
-      throw new CliException(ReconcileReport.timedOut(last.get(), request, timeout,
-          kind.kind() + " " + namespace + "/" + name));
+      throw new CliException(
+          ReconcileReport.timedOut(
+              last.get(), request, timeout, kind.kind() + " " + namespace + "/" + name));
     }
   }
 }

@@ -20,11 +20,18 @@ import picocli.CommandLine.Option;
     })
 public final class ResumeCommand extends SuspensionCommand {
 
-  @Option(names = "--no-wait", description = "Return once resumed, without waiting for the reconcile.")
+  @Option(
+      names = "--no-wait",
+      description = "Return once resumed, without waiting for the reconcile.")
   boolean noWait;
 
-  @Option(names = "--timeout", defaultValue = "5m", paramLabel = "D", converter = DurationConverter.class,
-      description = "How long to wait for the reconcile (e.g. 90s, 1.5m, 1h2m). Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--timeout",
+      defaultValue = "5m",
+      paramLabel = "D",
+      converter = DurationConverter.class,
+      description =
+          "How long to wait for the reconcile (e.g. 90s, 1.5m, 1h2m). Default: ${DEFAULT-VALUE}.")
   Duration timeout;
 
   public ResumeCommand() {

@@ -7,16 +7,18 @@ import dev.capstan.engine.Engine;
 import dev.capstan.engine.EngineOptions;
 import dev.capstan.engine.ops.OperationsExtension;
 import dev.capstan.engine.ops.OperationsSettings;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -34,39 +36,74 @@ public final class RunCommand implements Callable<Integer> {
 
   @Mixin ClusterOptions cluster = new ClusterOptions();
 
-  @Option(names = "--metrics-addr", defaultValue = ":8080", paramLabel = "ADDR", description = "Address of /metrics, /healthz and /readyz. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--metrics-addr",
+      defaultValue = ":8080",
+      paramLabel = "ADDR",
+      description = "Address of /metrics, /healthz and /readyz. Default: ${DEFAULT-VALUE}.")
   String metricsAddress;
 
-  @Option(names = "--webhook-addr", defaultValue = ":9292", paramLabel = "ADDR", description = "Address of the webhook receivers. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--webhook-addr",
+      defaultValue = ":9292",
+      paramLabel = "ADDR",
+      description = "Address of the webhook receivers. Default: ${DEFAULT-VALUE}.")
   String webhookAddress;
 
-  @Option(names = "--webhook-config", paramLabel = "FILE", description = "Webhook receivers (YAML; see deploy/install/README.md). Without it no receivers are served.")
+  @Option(
+      names = "--webhook-config",
+      paramLabel = "FILE",
+      description =
+          "Webhook receivers (YAML; see deploy/install/README.md). Without it no receivers are"
+              + " served.")
   Path webhookConfig;
 
-  @Option(names = "--leader-elect", description = "Take a coordination Lease so that only one replica reconciles.")
+  @Option(
+      names = "--leader-elect",
+      description = "Take a coordination Lease so that only one replica reconciles.")
   boolean leaderElect;
 
-  @Option(names = "--watch-label-selector", paramLabel = "SEL", description = "Only reconcile objects matching this label selector.")
+  @Option(
+      names = "--watch-label-selector",
+      paramLabel = "SEL",
+      description = "Only reconcile objects matching this label selector.")
   String watchLabelSelector;
 
-  @Option(names = "--default-service-account", paramLabel = "NAME", description = "Service account (in the Kustomization's namespace) to act as for Kustomizations without spec.serviceAccountName.")
+  @Option(
+      names = "--default-service-account",
+      paramLabel = "NAME",
+      description =
+          "Service account (in the Kustomization's namespace) to act as for Kustomizations without"
+              + " spec.serviceAccountName.")
   String defaultServiceAccount;
 
-  @Option(names = "--no-cross-namespace-refs", description = "Refuse a sourceRef or dependsOn to another namespace than the Kustomization's.")
+  @Option(
+      names = "--no-cross-namespace-refs",
+      description =
+          "Refuse a sourceRef or dependsOn to another namespace than the Kustomization's.")
   boolean noCrossNamespaceRefs;
 
   // Not a shared directory such as /tmp, where another user could read the artifacts or plant
   // their own; one the engine creates is readable by its own user only.
-  @Option(names = "--storage-path", paramLabel = "DIR", description = "Where fetched artifacts are stored (default: ${DEFAULT-VALUE}).",
+  @Option(
+      names = "--storage-path",
+      paramLabel = "DIR",
+      description = "Where fetched artifacts are stored (default: ${DEFAULT-VALUE}).",
       defaultValue = "${sys:user.home}/.cache/capstan/artifacts")
   Path storagePath;
 
-  @Option(names = "--build-timeout", paramLabel = "DURATION", defaultValue = "30s",
+  @Option(
+      names = "--build-timeout",
+      paramLabel = "DURATION",
+      defaultValue = "30s",
       converter = DurationConverter.class,
       description = "How long one build may run before it is stopped. Default: ${DEFAULT-VALUE}.")
   Duration buildTimeout;
 
-  @Option(names = "--build-max-memory", paramLabel = "MIB", defaultValue = "256",
+  @Option(
+      names = "--build-max-memory",
+      paramLabel = "MIB",
+      defaultValue = "256",
       description = "Memory one build may use, in MiB (at least 64). Default: ${DEFAULT-VALUE}.")
   int buildMaxMemoryMib;
 
@@ -82,7 +119,9 @@ public final class RunCommand implements Callable<Integer> {
       Files.createDirectories(absolute.getParent());
     }
     try {
-      Files.createDirectory(absolute, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      Files.createDirectory(
+          absolute,
+          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     } catch (UnsupportedOperationException e) {
       Files.createDirectory(absolute); // a file system without POSIX permissions
     }
@@ -93,7 +132,9 @@ public final class RunCommand implements Callable<Integer> {
     try {
       createPrivately(storagePath);
     } catch (IOException e) {
-      spec.commandLine().getErr().println("error: cannot create --storage-path " + storagePath + ": " + e.getMessage());
+      spec.commandLine()
+          .getErr()
+          .println("error: cannot create --storage-path " + storagePath + ": " + e.getMessage());
       return 2;
     }
     if (buildMaxMemoryMib < 64) {
@@ -101,17 +142,26 @@ public final class RunCommand implements Callable<Integer> {
       return 2;
     }
     EngineOptions defaults = EngineOptions.defaults(storagePath);
-    EngineOptions options = defaults
-        .withBuildLimits(defaults.build().withTimeout(buildTimeout)
-            .withMaxMemoryBytes(buildMaxMemoryMib * 1024L * 1024L))
-        .withWatchLabelSelector(watchLabelSelector)
-        .withAddresses(metricsAddress, webhookAddress)
-        .withLeaderElect(leaderElect)
-        .withTenancy(new EngineOptions.Tenancy(java.util.Optional.ofNullable(defaultServiceAccount), noCrossNamespaceRefs));
+    EngineOptions options =
+        defaults
+            .withBuildLimits(
+                defaults
+                    .build()
+                    .withTimeout(buildTimeout)
+                    .withMaxMemoryBytes(buildMaxMemoryMib * 1024L * 1024L))
+            .withWatchLabelSelector(watchLabelSelector)
+            .withAddresses(metricsAddress, webhookAddress)
+            .withLeaderElect(leaderElect)
+            .withTenancy(
+                new EngineOptions.Tenancy(
+                    Optional.ofNullable(defaultServiceAccount), noCrossNamespaceRefs));
     OperationsExtension operations;
     try {
-      operations = new OperationsExtension(OperationsSettings.of(metricsAddress, webhookAddress, webhookConfig),
-          new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), options.clock());
+      operations =
+          new OperationsExtension(
+              OperationsSettings.of(metricsAddress, webhookAddress, webhookConfig),
+              new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+              options.clock());
     } catch (IllegalArgumentException e) {
       spec.commandLine().getErr().println("error: " + e.getMessage());
       return 2;
@@ -119,10 +169,14 @@ public final class RunCommand implements Callable<Integer> {
     CountDownLatch stopped = new CountDownLatch(1);
     try (KubernetesClient client = cluster.openForController();
         Engine engine = new Engine(options, client, List.of(operations))) {
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-        engine.close();
-        stopped.countDown();
-      }, "capstan-shutdown"));
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    engine.close();
+                    stopped.countDown();
+                  },
+                  "capstan-shutdown"));
       engine.start();
       stopped.await();
       return 0;
@@ -132,7 +186,7 @@ public final class RunCommand implements Callable<Integer> {
     } catch (KubernetesClientException e) {
       spec.commandLine().getErr().println("error: cannot reach the cluster: " + e.getMessage());
       return 1;
-    } catch (java.io.UncheckedIOException e) {
+    } catch (UncheckedIOException e) {
       spec.commandLine().getErr().println("error: " + e.getMessage());
       return 1;
     } catch (InterruptedException e) {

@@ -55,7 +55,8 @@ abstract class SuspensionCommand implements Callable<Integer> {
     }
     ReconcileWaiter waiter = new ReconcileWaiter(resources, clock, out);
     ReconcileRequest request = waiter.newRequest();
-    // Resuming asks for a reconcile in the same patch: the controller need not wait for the interval.
+    // Resuming asks for a reconcile in the same patch: the controller need not wait for the
+    // interval.
     Map<String, Object> patch = suspend ? new HashMap<>() : request.mergePatch();
     patch.put("spec", Map.of("suspend", suspend));
     Optional<Duration> timeout = waitFor();
@@ -64,7 +65,8 @@ abstract class SuspensionCommand implements Callable<Integer> {
       out.println(kind.kind() + " " + name + (suspend ? " suspended" : " resumed"));
       return 0;
     }
-    ReconcileReport report = waiter.patchAndWait(kind, ns, name, patch, request, timeout.get(), "resuming");
+    ReconcileReport report =
+        waiter.patchAndWait(kind, ns, name, patch, request, timeout.get(), "resuming");
     return ReconcileCommand.report(report, out, err) ? 0 : CliException.FAILED;
   }
 }

@@ -14,12 +14,16 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** {@code capstan tree ks NAME}: what a Kustomization depends on and the objects it applied, with their live state. */
+/**
+ * {@code capstan tree ks NAME}: what a Kustomization depends on and the objects it applied, with
+ * their live state.
+ */
 @Command(
     name = "tree",
     mixinStandardHelpOptions = true,
     description = {
-      "Show a Kustomization's inventory as a tree grouped by namespace, with each object's live health.",
+      "Show a Kustomization's inventory as a tree grouped by namespace, with each object's live"
+          + " health.",
       "Kustomizations in the inventory show their own inventories beneath them.",
       "What the Kustomization depends on (dependsOn) comes first, each with its live state.",
       "Exit status: 0 shown, 1 not found or the cluster failed, 2 bad input."
@@ -49,8 +53,9 @@ public final class TreeCommand implements Callable<Integer> {
   }
 
   private int tree(KubernetesClient client, PrintWriter out, PrintWriter err) {
-    Kustomization root = new CapstanResources(client).get(CapstanKind.KUSTOMIZATION, target.namespace(client),
-        target.name);
+    Kustomization root =
+        new CapstanResources(client)
+            .get(CapstanKind.KUSTOMIZATION, target.namespace(client), target.name);
     InventoryTree tree = new InventoryTree(live(client), BuiltinLibrary.load(), clock, err);
     tree.of(root).render().forEach(out::println);
     return 0;
@@ -60,14 +65,16 @@ public final class TreeCommand implements Callable<Integer> {
     return (apiVersion, kind, namespace, name) -> {
       try {
         var resources = client.genericKubernetesResources(apiVersion, kind);
-        GenericKubernetesResource object = namespace.isEmpty()
-            ? resources.withName(name).get()
-            : resources.inNamespace(namespace).withName(name).get();
+        GenericKubernetesResource object =
+            namespace.isEmpty()
+                ? resources.withName(name).get()
+                : resources.inNamespace(namespace).withName(name).get();
         return Optional.ofNullable(object);
       } catch (RuntimeException e) {
         // The client's own words for an unserved API do not name it.
         if (!client.supports(apiVersion, kind)) {
-          throw new IllegalStateException(apiVersion + " " + kind + " is not served by this cluster", e);
+          throw new IllegalStateException(
+              apiVersion + " " + kind + " is not served by this cluster", e);
         }
         throw e;
       }

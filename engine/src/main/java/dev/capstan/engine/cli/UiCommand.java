@@ -32,20 +32,30 @@ import picocli.CommandLine.Spec;
     })
 public final class UiCommand implements Callable<Integer> {
 
-  @Option(names = "--addr", defaultValue = "127.0.0.1:9595", paramLabel = "HOST:PORT",
-      description = "Address to listen on. Default: ${DEFAULT-VALUE}. Only loopback without --allow-remote.")
+  @Option(
+      names = "--addr",
+      defaultValue = "127.0.0.1:9595",
+      paramLabel = "HOST:PORT",
+      description =
+          "Address to listen on. Default: ${DEFAULT-VALUE}. Only loopback without --allow-remote.")
   String addr;
 
-  @Option(names = "--allow-remote",
-      description = "Allow a non-loopback --addr: anyone who can reach it acts with your credentials.")
+  @Option(
+      names = "--allow-remote",
+      description =
+          "Allow a non-loopback --addr: anyone who can reach it acts with your credentials.")
   boolean allowRemote;
 
   @Option(names = "--open", description = "Open the view in the default browser.")
   boolean open;
 
-  @Option(names = {"-n", "--namespace"}, paramLabel = "NS", split = ",",
-      description = "Watch only these namespaces (repeat or separate with commas); default: all, which needs"
-          + " the right to list cluster-wide.")
+  @Option(
+      names = {"-n", "--namespace"},
+      paramLabel = "NS",
+      split = ",",
+      description =
+          "Watch only these namespaces (repeat or separate with commas); default: all, which needs"
+              + " the right to list cluster-wide.")
   List<String> namespaces = new ArrayList<>();
 
   @Mixin ClusterOptions cluster = new ClusterOptions();
@@ -61,15 +71,24 @@ public final class UiCommand implements Callable<Integer> {
     InetSocketAddress address = address();
     if (!address.getAddress().isLoopbackAddress()) {
       if (!allowRemote) {
-        throw new CliException("--addr " + addr + " is not a loopback address: the view acts with your"
-            + " credentials; pass --allow-remote to serve it there anyway", CliException.BAD_INPUT);
+        throw new CliException(
+            "--addr "
+                + addr
+                + " is not a loopback address: the view acts with your"
+                + " credentials; pass --allow-remote to serve it there anyway",
+            CliException.BAD_INPUT);
       }
-      err.println("warning: serving on " + addr + ": anyone who can reach it can read and act on the"
-          + " cluster with your credentials");
+      err.println(
+          "warning: serving on "
+              + addr
+              + ": anyone who can reach it can read and act on the"
+              + " cluster with your credentials");
       err.flush();
     }
-    try (UiServer server = UiServer.start(client, namespaces, address, allowRemote, Clock.systemUTC())) {
-      String url = "http://" + hostForUrl(server.address()) + ":" + server.address().getPort() + "/";
+    try (UiServer server =
+        UiServer.start(client, namespaces, address, allowRemote, Clock.systemUTC())) {
+      String url =
+          "http://" + hostForUrl(server.address()) + ":" + server.address().getPort() + "/";
       out.println("serving the view on " + url + " (Ctrl-C to stop)");
       out.flush();
       if (open) {
@@ -98,7 +117,8 @@ public final class UiCommand implements Callable<Integer> {
     }
     InetSocketAddress socket = parsed.socketAddress();
     if (socket.isUnresolved()) {
-      throw new CliException("--addr: cannot resolve host " + parsed.host(), CliException.BAD_INPUT);
+      throw new CliException(
+          "--addr: cannot resolve host " + parsed.host(), CliException.BAD_INPUT);
     }
     return socket;
   }
@@ -120,7 +140,8 @@ public final class UiCommand implements Callable<Integer> {
       }
       new ProcessBuilder("xdg-open", url).inheritIO().start();
     } catch (IOException | UnsupportedOperationException e) {
-      err.println("warning: cannot open a browser (" + e.getMessage() + "): open " + url + " yourself");
+      err.println(
+          "warning: cannot open a browser (" + e.getMessage() + "): open " + url + " yourself");
       err.flush();
     }
   }

@@ -22,14 +22,14 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Computes a Kustomization's status from its previous status and what a reconcile observed.
- * Pure: the same inputs always give the same status.
+ * Computes a Kustomization's status from its previous status and what a reconcile observed. Pure:
+ * the same inputs always give the same status.
  *
  * <ul>
  *   <li>Ready: Unknown/Progressing while running, True with the applied revision, False with the
  *       failing stage's reason.
- *   <li>Healthy: the health of the applied objects; False with the stage's reason when the
- *       revision could not be fetched, built or applied; otherwise kept as it was.
+ *   <li>Healthy: the health of the applied objects; False with the stage's reason when the revision
+ *       could not be fetched, built or applied; otherwise kept as it was.
  *   <li>Reconciling: True while running or retrying; absent when done.
  *   <li>Stalled: True after a terminal failure; absent otherwise.
  * </ul>
@@ -52,7 +52,9 @@ public final class KustomizationStatuses {
     reconciling(conditions, phase);
     stalled(conditions, phase);
     return new KustomizationStatus(
-        phase instanceof Progressing ? prev.observedGeneration() : Long.valueOf(observed.generation()),
+        phase instanceof Progressing
+            ? prev.observedGeneration()
+            : Long.valueOf(observed.generation()),
         conditions.build(),
         phase instanceof Succeeded s ? s.revision() : prev.lastAppliedRevision(),
         observed.attemptedRevision() != null
@@ -72,7 +74,8 @@ public final class KustomizationStatuses {
       KustomizationStatus previous, AggregateHealth health, long generation, Instant now) {
     KustomizationStatus prev = previous == null ? empty() : previous;
     ConditionList conditions = new ConditionList(prev.conditions(), generation, now);
-    for (Condition condition : prev.conditions() == null ? List.<Condition>of() : prev.conditions()) {
+    for (Condition condition :
+        prev.conditions() == null ? List.<Condition>of() : prev.conditions()) {
       if (HEALTHY.equals(condition.getType())) {
         fromHealth(conditions, health);
       } else {

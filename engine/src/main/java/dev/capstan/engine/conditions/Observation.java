@@ -43,10 +43,12 @@ public record Observation(
   }
 
   public Observation withInventory(Inventory value) {
-    return new Observation(generation, now, handledRequestedAt, attemptedRevision, phase, value, health);
+    return new Observation(
+        generation, now, handledRequestedAt, attemptedRevision, phase, value, health);
   }
 
   public Observation withHealth(AggregateHealth value) {
-    return new Observation(generation, now, handledRequestedAt, attemptedRevision, phase, inventory, value);
+    return new Observation(
+        generation, now, handledRequestedAt, attemptedRevision, phase, inventory, value);
   }
 }

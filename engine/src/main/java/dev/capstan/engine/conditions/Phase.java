@@ -28,8 +28,8 @@ public sealed interface Phase {
   }
 
   /**
-   * A stage failed. A terminal failure needs a change of the spec or the source to go away and
-   * is not retried; a transient one is.
+   * A stage failed. A terminal failure needs a change of the spec or the source to go away and is
+   * not retried; a transient one is.
    */
   record Failed(Reason reason, String message, boolean terminal) implements Phase {
     public Failed {

@@ -25,7 +25,10 @@ public enum Reason {
   ARTIFACT_FAILED("ArtifactFailed"),
   /** The manifests could not be built. */
   BUILD_FAILED("BuildFailed"),
-  /** SOPS-encrypted files or objects could not be decrypted (or are encrypted with no decryption set). */
+  /**
+   * SOPS-encrypted files or objects could not be decrypted (or are encrypted with no decryption
+   * set).
+   */
   DECRYPTION_FAILED("DecryptionFailed"),
   /** The API server refused an object, or could not be reached. */
   APPLY_FAILED("ApplyFailed"),

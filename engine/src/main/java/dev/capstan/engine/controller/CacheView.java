@@ -19,7 +19,8 @@ public final class CacheView implements ClusterView {
   private volatile InformerEventSource<Kustomization, Kustomization> kustomizations;
   private volatile InformerEventSource<GitRepository, Kustomization> gitRepositories;
 
-  void connect(InformerEventSource<Kustomization, Kustomization> dependencySource,
+  void connect(
+      InformerEventSource<Kustomization, Kustomization> dependencySource,
       InformerEventSource<GitRepository, Kustomization> gitRepositorySource) {
     this.kustomizations = dependencySource;
     this.gitRepositories = gitRepositorySource;
@@ -29,14 +30,18 @@ public final class CacheView implements ClusterView {
   @Override
   public Optional<GitRepository> gitRepository(NamespacedName key) {
     InformerEventSource<GitRepository, Kustomization> cache = gitRepositories;
-    return cache == null ? Optional.empty() : cache.get(new ResourceID(key.name(), key.namespace()));
+    return cache == null
+        ? Optional.empty()
+        : cache.get(new ResourceID(key.name(), key.namespace()));
   }
 
   /** Empty also before the controllers started, when there is no cache yet. */
   @Override
   public Optional<Kustomization> kustomization(NamespacedName key) {
     InformerEventSource<Kustomization, Kustomization> cache = kustomizations;
-    return cache == null ? Optional.empty() : cache.get(new ResourceID(key.name(), key.namespace()));
+    return cache == null
+        ? Optional.empty()
+        : cache.get(new ResourceID(key.name(), key.namespace()));
   }
 
   /** None also before the controllers started. */

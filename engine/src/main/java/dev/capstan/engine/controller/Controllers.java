@@ -6,15 +6,17 @@ import dev.capstan.engine.monitor.HealthMonitor;
 import dev.capstan.engine.pipeline.KustomizationPipeline;
 import dev.capstan.engine.pipeline.PipelineParts;
 import dev.capstan.engine.pipeline.SourcePipeline;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
 import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Optional;
 
 /** Registers Capstan's two controllers on an operator. */
 public final class Controllers {
-  /** Finalizer that lets a deleted Kustomization's objects be deleted as its deletionPolicy says. */
+  /**
+   * Finalizer that lets a deleted Kustomization's objects be deleted as its deletionPolicy says.
+   */
   public static final String FINALIZER = "kustomize.capstan.dev/finalizer";
 
   private Controllers() {}
@@ -28,8 +30,14 @@ public final class Controllers {
    * @param dependencies wakes a Kustomization when an object it depends on changes
    * @param labelSelector when present, only objects matching it are reconciled (sharding)
    */
-  public static void register(Operator operator, SourcePipeline sources, PipelineParts parts,
-      CacheView view, HealthMonitor monitor, DependencyWatches dependencies, Optional<String> labelSelector) {
+  public static void register(
+      Operator operator,
+      SourcePipeline sources,
+      PipelineParts parts,
+      CacheView view,
+      HealthMonitor monitor,
+      DependencyWatches dependencies,
+      Optional<String> labelSelector) {
     PipelineParts connected = parts.withView(view);
     KustomizationReconciler kustomizations =
         new KustomizationReconciler(new KustomizationPipeline(connected), view);

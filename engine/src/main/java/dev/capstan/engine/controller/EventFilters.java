@@ -18,15 +18,16 @@ final class EventFilters {
   private EventFilters() {}
 
   /**
-   * For the object itself: its spec, the reconcile-request annotation, deletion, and its
-   * finalizers (the first reconcile only adds the finalizer; the update that follows must run the
-   * pipeline, or a new object whose source is already ready would wait a whole interval).
+   * For the object itself: its spec, the reconcile-request annotation, deletion, and its finalizers
+   * (the first reconcile only adds the finalizer; the update that follows must run the pipeline, or
+   * a new object whose source is already ready would wait a whole interval).
    */
   static boolean ownChange(HasMetadata newer, HasMetadata older) {
     return !Objects.equals(newer.getMetadata().getGeneration(), older.getMetadata().getGeneration())
         || !Objects.equals(newer.getMetadata().getFinalizers(), older.getMetadata().getFinalizers())
         || !Objects.equals(requestedAt(newer), requestedAt(older))
-        || !Objects.equals(newer.getMetadata().getDeletionTimestamp(), older.getMetadata().getDeletionTimestamp());
+        || !Objects.equals(
+            newer.getMetadata().getDeletionTimestamp(), older.getMetadata().getDeletionTimestamp());
   }
 
   /** For a GitRepository seen by its Kustomizations: its artifact revision. */
@@ -38,7 +39,8 @@ final class EventFilters {
 
   private static String digest(GitRepository repo) {
     return repo.getStatus() == null || repo.getStatus().artifact() == null
-        ? null : repo.getStatus().artifact().digest();
+        ? null
+        : repo.getStatus().artifact().digest();
   }
 
   /** For a GitRepository seen by those that include it: its artifact (revision or digest). */
@@ -66,11 +68,14 @@ final class EventFilters {
 
   private static String revision(GitRepository repo) {
     return repo.getStatus() == null || repo.getStatus().artifact() == null
-        ? null : repo.getStatus().artifact().revision();
+        ? null
+        : repo.getStatus().artifact().revision();
   }
 
   private static String ready(KustomizationStatus status) {
-    return KustomizationStatuses.condition(status, ConditionTypes.READY).map(c -> c.getStatus()).orElse(null);
+    return KustomizationStatuses.condition(status, ConditionTypes.READY)
+        .map(c -> c.getStatus())
+        .orElse(null);
   }
 
   private static Long observed(KustomizationStatus status) {

@@ -20,8 +20,8 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * Hands each GitRepository to the source pipeline and turns its outcome into a requeue. Besides
- * its own changes, a GitRepository is reconciled when one it includes gets a new artifact.
+ * Hands each GitRepository to the source pipeline and turns its outcome into a requeue. Besides its
+ * own changes, a GitRepository is reconciled when one it includes gets a new artifact.
  */
 @ControllerConfiguration(name = "gitrepository")
 public final class GitRepositoryReconciler implements Reconciler<GitRepository> {
@@ -32,26 +32,33 @@ public final class GitRepositoryReconciler implements Reconciler<GitRepository> 
   }
 
   @Override
-  public UpdateControl<GitRepository> reconcile(GitRepository repo, Context<GitRepository> context) {
+  public UpdateControl<GitRepository> reconcile(
+      GitRepository repo, Context<GitRepository> context) {
     Outcome outcome = pipeline.reconcile(repo);
     UpdateControl<GitRepository> control = UpdateControl.noUpdate();
     return outcome.requeueAfter().map(control::rescheduleAfter).orElse(control);
   }
 
   @Override
-  public List<EventSource<?, GitRepository>> prepareEventSources(EventSourceContext<GitRepository> context) {
+  public List<EventSource<?, GitRepository>> prepareEventSources(
+      EventSourceContext<GitRepository> context) {
     IndexerResourceCache<GitRepository> cache = context.getPrimaryCache();
     cache.addIndexers(Map.of(Indexes.BY_INCLUDE, Indexes::includesOf));
-    InformerEventSource<GitRepository, GitRepository> included = new InformerEventSource<>(
-        InformerEventSourceConfiguration.from(GitRepository.class, GitRepository.class)
-            .withName("included")
-            .withItemStore(new WithoutManagedFields<>())
-            .withSecondaryToPrimaryMapper(repo -> cache.byIndex(Indexes.BY_INCLUDE,
-                    NamespacedName.of(repo).toString()).stream()
-                .map(ResourceID::fromResource).collect(Collectors.toSet()))
-            .withOnUpdateFilter(EventFilters::artifactChange)
-            .build(),
-        context);
+    InformerEventSource<GitRepository, GitRepository> included =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(GitRepository.class, GitRepository.class)
+                .withName("included")
+                .withItemStore(new WithoutManagedFields<>())
+                .withSecondaryToPrimaryMapper(
+                    repo ->
+                        cache
+                            .byIndex(Indexes.BY_INCLUDE, NamespacedName.of(repo).toString())
+                            .stream()
+                            .map(ResourceID::fromResource)
+                            .collect(Collectors.toSet()))
+                .withOnUpdateFilter(EventFilters::artifactChange)
+                .build(),
+            context);
     return List.of(included);
   }
 }

@@ -1,14 +1,19 @@
 package dev.capstan.engine.controller;
 
 import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.source.GitRepository;
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.dependencies.DependencyReferences;
 import java.util.List;
 
-/** Indexes on the Kustomization cache that map an event on one object to the Kustomizations it concerns. */
+/**
+ * Indexes on the Kustomization cache that map an event on one object to the Kustomizations it
+ * concerns.
+ */
 final class Indexes {
   /** GitRepository {@code namespace/name} → the Kustomizations built from it. */
   static final String BY_SOURCE = "capstan.dev/by-source";
+
   /** Kustomization {@code namespace/name} → the Kustomizations that depend on it. */
   static final String BY_DEPENDENCY = "capstan.dev/by-dependency";
 
@@ -17,7 +22,7 @@ final class Indexes {
 
   private Indexes() {}
 
-  static List<String> includesOf(dev.capstan.api.source.GitRepository repo) {
+  static List<String> includesOf(GitRepository repo) {
     if (repo.getSpec() == null) {
       return List.of();
     }
@@ -34,10 +39,15 @@ final class Indexes {
       return List.of();
     }
     var ref = ks.getSpec().sourceRef();
-    return List.of(NamespacedName.resolve(ref.namespace(), ref.name(), ks.getMetadata().getNamespace()).toString());
+    return List.of(
+        NamespacedName.resolve(ref.namespace(), ref.name(), ks.getMetadata().getNamespace())
+            .toString());
   }
 
   static List<String> dependenciesOf(Kustomization ks) {
-    return DependencyReferences.kustomizations(ks).stream().map(NamespacedName::toString).distinct().toList();
+    return DependencyReferences.kustomizations(ks).stream()
+        .map(NamespacedName::toString)
+        .distinct()
+        .toList();
   }
 }

@@ -6,6 +6,7 @@ import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.cache.WithoutManagedFields;
 import dev.capstan.engine.pipeline.KustomizationPipeline;
 import dev.capstan.engine.pipeline.Outcome;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -29,7 +30,8 @@ import java.util.stream.Collectors;
  * readiness changes, and when the health monitor sees an object it waits for change.
  */
 @ControllerConfiguration(name = "kustomization")
-public final class KustomizationReconciler implements Reconciler<Kustomization>, Cleaner<Kustomization> {
+public final class KustomizationReconciler
+    implements Reconciler<Kustomization>, Cleaner<Kustomization> {
   private final KustomizationPipeline pipeline;
   private final CacheView view;
   private final WakeUpEventSource wakeUps = new WakeUpEventSource();
@@ -58,34 +60,40 @@ public final class KustomizationReconciler implements Reconciler<Kustomization>,
   }
 
   @Override
-  public List<EventSource<?, Kustomization>> prepareEventSources(EventSourceContext<Kustomization> context) {
+  public List<EventSource<?, Kustomization>> prepareEventSources(
+      EventSourceContext<Kustomization> context) {
     IndexerResourceCache<Kustomization> cache = context.getPrimaryCache();
-    cache.addIndexers(Map.of(
-        Indexes.BY_SOURCE, Indexes::sourceOf,
-        Indexes.BY_DEPENDENCY, Indexes::dependenciesOf));
-    InformerEventSource<GitRepository, Kustomization> sources = new InformerEventSource<>(
-        InformerEventSourceConfiguration.from(GitRepository.class, Kustomization.class)
-            .withName("sources")
-            .withItemStore(new WithoutManagedFields<>())
-            .withSecondaryToPrimaryMapper(repo -> related(cache, Indexes.BY_SOURCE, repo))
-            .withOnUpdateFilter(EventFilters::revisionChange)
-            .build(),
-        context);
-    InformerEventSource<Kustomization, Kustomization> dependencies = new InformerEventSource<>(
-        InformerEventSourceConfiguration.from(Kustomization.class, Kustomization.class)
-            .withName("dependencies")
-            .withItemStore(new WithoutManagedFields<>())
-            .withSecondaryToPrimaryMapper(dep -> related(cache, Indexes.BY_DEPENDENCY, dep))
-            .withOnUpdateFilter(EventFilters::readinessChange)
-            .build(),
-        context);
+    cache.addIndexers(
+        Map.of(
+            Indexes.BY_SOURCE, Indexes::sourceOf,
+            Indexes.BY_DEPENDENCY, Indexes::dependenciesOf));
+    InformerEventSource<GitRepository, Kustomization> sources =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(GitRepository.class, Kustomization.class)
+                .withName("sources")
+                .withItemStore(new WithoutManagedFields<>())
+                .withSecondaryToPrimaryMapper(repo -> related(cache, Indexes.BY_SOURCE, repo))
+                .withOnUpdateFilter(EventFilters::revisionChange)
+                .build(),
+            context);
+    InformerEventSource<Kustomization, Kustomization> dependencies =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(Kustomization.class, Kustomization.class)
+                .withName("dependencies")
+                .withItemStore(new WithoutManagedFields<>())
+                .withSecondaryToPrimaryMapper(dep -> related(cache, Indexes.BY_DEPENDENCY, dep))
+                .withOnUpdateFilter(EventFilters::readinessChange)
+                .build(),
+            context);
     view.connect(dependencies, sources);
     return List.of(sources, dependencies, wakeUps);
   }
 
   private static Set<ResourceID> related(
-      IndexerResourceCache<Kustomization> cache, String index, io.fabric8.kubernetes.api.model.HasMetadata object) {
+      IndexerResourceCache<Kustomization> cache, String index, HasMetadata object) {
     String key = NamespacedName.of(object).toString();
-    return cache.byIndex(index, key).stream().map(ResourceID::fromResource).collect(Collectors.toSet());
+    return cache.byIndex(index, key).stream()
+        .map(ResourceID::fromResource)
+        .collect(Collectors.toSet());
   }
 }

@@ -5,8 +5,12 @@ import dev.capstan.engine.NamespacedName;
 import io.javaoperatorsdk.operator.processing.event.Event;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.AbstractEventSource;
+import java.util.Set;
 
-/** Starts a reconcile of a Kustomization when something outside the framework asks (the health monitor). */
+/**
+ * Starts a reconcile of a Kustomization when something outside the framework asks (the health
+ * monitor).
+ */
 final class WakeUpEventSource extends AbstractEventSource<Kustomization, Kustomization> {
 
   WakeUpEventSource() {
@@ -14,8 +18,8 @@ final class WakeUpEventSource extends AbstractEventSource<Kustomization, Kustomi
   }
 
   @Override
-  public java.util.Set<Kustomization> getSecondaryResources(Kustomization primary) {
-    return java.util.Set.of(); // only events, no cached objects
+  public Set<Kustomization> getSecondaryResources(Kustomization primary) {
+    return Set.of(); // only events, no cached objects
   }
 
   void wake(NamespacedName key) {

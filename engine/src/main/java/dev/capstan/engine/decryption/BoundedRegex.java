@@ -4,9 +4,9 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
- * A regular expression from a document's metadata, matched (found anywhere, as Go's
- * regexp.Match finds) within a bounded number of steps: Java's engine backtracks, and a
- * document must not be able to stall a reconcile.
+ * A regular expression from a document's metadata, matched (found anywhere, as Go's regexp.Match
+ * finds) within a bounded number of steps: Java's engine backtracks, and a document must not be
+ * able to stall a reconcile.
  */
 final class BoundedRegex {
   private static final int MAX_LENGTH = 1024;
@@ -16,13 +16,15 @@ final class BoundedRegex {
 
   BoundedRegex(String regex) {
     if (regex.length() > MAX_LENGTH) {
-      throw new DecryptionException(DecryptionException.Problem.MALFORMED,
+      throw new DecryptionException(
+          DecryptionException.Problem.MALFORMED,
           "a regex in the sops metadata is longer than " + MAX_LENGTH + " characters");
     }
     try {
       this.pattern = Pattern.compile(regex);
     } catch (PatternSyntaxException e) {
-      throw new DecryptionException(DecryptionException.Problem.MALFORMED,
+      throw new DecryptionException(
+          DecryptionException.Problem.MALFORMED,
           "a regex in the sops metadata does not compile: " + e.getDescription());
     }
   }
@@ -41,7 +43,8 @@ final class BoundedRegex {
     @Override
     public char charAt(int index) {
       if (++steps[0] > MAX_STEPS) {
-        throw new DecryptionException(DecryptionException.Problem.MALFORMED,
+        throw new DecryptionException(
+            DecryptionException.Problem.MALFORMED,
             "a regex in the sops metadata takes too long to match");
       }
       return text.charAt(index);

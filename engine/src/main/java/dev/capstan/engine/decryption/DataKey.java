@@ -9,6 +9,7 @@ import java.nio.channels.Channels;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
@@ -29,11 +30,12 @@ import org.bouncycastle.openpgp.operator.bc.BcPGPDigestCalculatorProvider;
 import org.bouncycastle.openpgp.operator.bc.BcPublicKeyDataDecryptorFactory;
 
 /**
- * Recovers a document's 256-bit data key from the copy encrypted for one of its recipients:
- * age recipients first, then PGP, as SOPS tries them.
+ * Recovers a document's 256-bit data key from the copy encrypted for one of its recipients: age
+ * recipients first, then PGP, as SOPS tries them.
  */
 final class DataKey {
   private static final int KEY_BYTES = 32;
+
   /** An armored copy of a 32-byte key is well under this; anything larger is not one. */
   private static final int MAX_ENC_CHARS = 64 * 1024;
 
@@ -41,8 +43,10 @@ final class DataKey {
 
   static byte[] of(SopsMetadata metadata, DecryptionKeys keys) {
     if (metadata.age().isEmpty() && metadata.pgp().isEmpty()) {
-      throw new DecryptionException(DecryptionException.Problem.UNSUPPORTED,
-          "the data key is encrypted for no age or PGP recipient (other key services are not supported)");
+      throw new DecryptionException(
+          DecryptionException.Problem.UNSUPPORTED,
+          "the data key is encrypted for no age or PGP recipient (other key services are not"
+              + " supported)");
     }
     for (SopsMetadata.Recipient recipient : metadata.age()) {
       Optional<byte[]> key = age(recipient.enc(), keys);
@@ -56,13 +60,18 @@ final class DataKey {
         return key.get();
       }
     }
-    throw new DecryptionException(DecryptionException.Problem.NO_MATCHING_KEY,
-        "no key of the decryption Secret opens the data key (recipients: " + recipients(metadata) + ")");
+    throw new DecryptionException(
+        DecryptionException.Problem.NO_MATCHING_KEY,
+        "no key of the decryption Secret opens the data key (recipients: "
+            + recipients(metadata)
+            + ")");
   }
 
   private static String recipients(SopsMetadata metadata) {
-    String age = metadata.age().stream().map(r -> "age " + r.id()).collect(Collectors.joining(", "));
-    String pgp = metadata.pgp().stream().map(r -> "PGP " + r.id()).collect(Collectors.joining(", "));
+    String age =
+        metadata.age().stream().map(r -> "age " + r.id()).collect(Collectors.joining(", "));
+    String pgp =
+        metadata.pgp().stream().map(r -> "PGP " + r.id()).collect(Collectors.joining(", "));
     return age.isEmpty() ? pgp : pgp.isEmpty() ? age : age + ", " + pgp;
   }
 
@@ -71,8 +80,10 @@ final class DataKey {
       return Optional.empty();
     }
     byte[] armored = bounded(enc).getBytes(StandardCharsets.US_ASCII);
-    try (ReadableByteChannel in = new ArmoredDecryptingChannelFactory().newDecryptingChannel(
-        Channels.newChannel(new ByteArrayInputStream(armored)), keys.age())) {
+    try (ReadableByteChannel in =
+        new ArmoredDecryptingChannelFactory()
+            .newDecryptingChannel(
+                Channels.newChannel(new ByteArrayInputStream(armored)), keys.age())) {
       return Optional.of(readKey(in));
     } catch (GeneralSecurityException e) {
       return Optional.empty(); // none of the identities is a recipient of this copy
@@ -89,15 +100,16 @@ final class DataKey {
     if (buffer.position() != KEY_BYTES) {
       throw new IOException("not a data key");
     }
-    return java.util.Arrays.copyOf(buffer.array(), KEY_BYTES);
+    return Arrays.copyOf(buffer.array(), KEY_BYTES);
   }
 
   private static Optional<byte[]> pgp(String enc, DecryptionKeys keys) {
     if (keys.pgp().isEmpty()) {
       return Optional.empty();
     }
-    try (InputStream in = PGPUtil.getDecoderStream(
-        new ByteArrayInputStream(bounded(enc).getBytes(StandardCharsets.US_ASCII)))) {
+    try (InputStream in =
+        PGPUtil.getDecoderStream(
+            new ByteArrayInputStream(bounded(enc).getBytes(StandardCharsets.US_ASCII)))) {
       Object first = new BcPGPObjectFactory(in).nextObject();
       if (!(first instanceof PGPEncryptedDataList list)) {
         return Optional.empty();
@@ -116,16 +128,19 @@ final class DataKey {
     }
   }
 
-  private static Optional<PGPPrivateKey> privateKey(long keyId, List<PGPSecretKeyRingCollection> rings)
-      throws PGPException {
+  private static Optional<PGPPrivateKey> privateKey(
+      long keyId, List<PGPSecretKeyRingCollection> rings) throws PGPException {
     for (PGPSecretKeyRingCollection collection : rings) {
       PGPSecretKey secret = collection.getSecretKey(keyId);
       if (secret != null) {
         try {
-          return Optional.of(secret.extractPrivateKey(
-              new BcPBESecretKeyDecryptorBuilder(new BcPGPDigestCalculatorProvider()).build(new char[0])));
+          return Optional.of(
+              secret.extractPrivateKey(
+                  new BcPBESecretKeyDecryptorBuilder(new BcPGPDigestCalculatorProvider())
+                      .build(new char[0])));
         } catch (PGPException e) {
-          throw new DecryptionException(DecryptionException.Problem.INVALID_KEY,
+          throw new DecryptionException(
+              DecryptionException.Problem.INVALID_KEY,
               "the OpenPGP private key for the data key is protected by a passphrase; "
                   + "the decryption Secret must hold keys without one");
         }
@@ -134,7 +149,8 @@ final class DataKey {
     return Optional.empty();
   }
 
-  private static byte[] open(PGPPublicKeyEncryptedData data, PGPPrivateKey key) throws PGPException, IOException {
+  private static byte[] open(PGPPublicKeyEncryptedData data, PGPPrivateKey key)
+      throws PGPException, IOException {
     try (InputStream clear = data.getDataStream(new BcPublicKeyDataDecryptorFactory(key))) {
       Object message = new BcPGPObjectFactory(clear).nextObject();
       if (message instanceof PGPCompressedData compressed) {
@@ -156,7 +172,8 @@ final class DataKey {
 
   private static String bounded(String enc) {
     if (enc.length() > MAX_ENC_CHARS) {
-      throw new DecryptionException(DecryptionException.Problem.MALFORMED,
+      throw new DecryptionException(
+          DecryptionException.Problem.MALFORMED,
           "an encrypted data key is larger than any data key");
     }
     return enc;

@@ -1,6 +1,8 @@
 package dev.capstan.engine.decryption;
 
-/** The plaintext of a SOPS document, in its own format. Never logged: {@link #toString()} hides it. */
+/**
+ * The plaintext of a SOPS document, in its own format. Never logged: {@link #toString()} hides it.
+ */
 public record DecryptedDocument(byte[] content) {
   public DecryptedDocument {
     content = content.clone();

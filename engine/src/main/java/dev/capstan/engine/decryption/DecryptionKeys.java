@@ -16,9 +16,9 @@ import org.bouncycastle.openpgp.PGPUtil;
 import org.bouncycastle.openpgp.operator.bc.BcKeyFingerprintCalculator;
 
 /**
- * The private keys of a decryption Secret, as Flux reads them: every entry ending in
- * {@code .agekey} holds age identities (one per line, comments allowed), every entry ending in
- * {@code .asc} an armored OpenPGP private key. Other entries are ignored.
+ * The private keys of a decryption Secret, as Flux reads them: every entry ending in {@code
+ * .agekey} holds age identities (one per line, comments allowed), every entry ending in {@code
+ * .asc} an armored OpenPGP private key. Other entries are ignored.
  */
 public final class DecryptionKeys {
   private static final String AGE_PREFIX = "AGE-SECRET-KEY-1";
@@ -85,8 +85,10 @@ public final class DecryptionKeys {
 
   private static PGPSecretKeyRingCollection pgpKeys(String entry, byte[] value) {
     try {
-      PGPSecretKeyRingCollection keys = new PGPSecretKeyRingCollection(
-          PGPUtil.getDecoderStream(new ByteArrayInputStream(value)), new BcKeyFingerprintCalculator());
+      PGPSecretKeyRingCollection keys =
+          new PGPSecretKeyRingCollection(
+              PGPUtil.getDecoderStream(new ByteArrayInputStream(value)),
+              new BcKeyFingerprintCalculator());
       if (keys.size() == 0) {
         throw invalid(entry, "it holds no OpenPGP private key");
       }
@@ -100,7 +102,8 @@ public final class DecryptionKeys {
   }
 
   private static DecryptionException invalid(String entry, String why) {
-    return new DecryptionException(DecryptionException.Problem.INVALID_KEY,
+    return new DecryptionException(
+        DecryptionException.Problem.INVALID_KEY,
         "entry '" + entry + "' of the decryption Secret: " + why);
   }
 }

@@ -9,11 +9,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * SOPS-encrypted objects of a build's output, decrypted after the build as Flux decrypts them.
- * The build may have set their namespace, labels or name, so their MAC is checked on the
- * document as committed: the object's encrypted MAC (new at every encryption) names it among
- * the artifact's YAML and JSON files. One instance serves one build: the artifact is looked
- * through once, at the first encrypted object, and each MAC is verified once.
+ * SOPS-encrypted objects of a build's output, decrypted after the build as Flux decrypts them. The
+ * build may have set their namespace, labels or name, so their MAC is checked on the document as
+ * committed: the object's encrypted MAC (new at every encryption) names it among the artifact's
+ * YAML and JSON files. One instance serves one build: the artifact is looked through once, at the
+ * first encrypted object, and each MAC is verified once.
  */
 public final class EncryptedObjects {
   private final Path root;
@@ -29,7 +29,8 @@ public final class EncryptedObjects {
   }
 
   /** With other bounds on the artifact's YAML and JSON files looked through (count, bytes). */
-  EncryptedObjects(Path root, SopsDecryptor decryptor, DecryptionKeys keys, int maxFiles, long maxBytes) {
+  EncryptedObjects(
+      Path root, SopsDecryptor decryptor, DecryptionKeys keys, int maxFiles, long maxBytes) {
     this.root = root;
     this.decryptor = decryptor;
     this.keys = keys;
@@ -38,8 +39,8 @@ public final class EncryptedObjects {
   }
 
   /**
-   * Whether an object (as a map) is SOPS-encrypted: it has a {@code sops} entry, as Flux tells
-   * an encrypted Secret. Such an object is decrypted, or refused, never applied as it is.
+   * Whether an object (as a map) is SOPS-encrypted: it has a {@code sops} entry, as Flux tells an
+   * encrypted Secret. Such an object is decrypted, or refused, never applied as it is.
    */
   public static boolean isEncrypted(Map<String, Object> object) {
     return object.get("sops") instanceof Map<?, ?>;
@@ -54,7 +55,8 @@ public final class EncryptedObjects {
   public Map<String, Object> decrypt(Map<String, Object> object) throws IOException {
     Object mac = ((Map<?, ?>) object.get("sops")).get("mac");
     if (!(mac instanceof String text) || text.isEmpty()) {
-      throw new DecryptionException(DecryptionException.Problem.INTEGRITY,
+      throw new DecryptionException(
+          DecryptionException.Problem.INTEGRITY,
           "its sops metadata has no MAC, so its integrity cannot be checked");
     }
     verifySource(text);
@@ -70,15 +72,18 @@ public final class EncryptedObjects {
     }
     List<String> files = index.filesWith(mac);
     if (files.isEmpty()) {
-      throw new DecryptionException(DecryptionException.Problem.INTEGRITY,
-          "no committed document of the source carries its sops metadata, so its MAC cannot be checked");
+      throw new DecryptionException(
+          DecryptionException.Problem.INTEGRITY,
+          "no committed document of the source carries its sops metadata, so its MAC cannot be"
+              + " checked");
     }
     // Every committed copy must verify: the object may have been built from any of them.
     for (String name : files) {
       try {
-        if (!decryptor.verifyCommitted(Files.readAllBytes(root.resolve(name)), SopsFormat.forPath(name), mac, keys)) {
-          throw new DecryptionException(DecryptionException.Problem.INTEGRITY,
-              "its MAC is not the MAC entry of a document");
+        if (!decryptor.verifyCommitted(
+            Files.readAllBytes(root.resolve(name)), SopsFormat.forPath(name), mac, keys)) {
+          throw new DecryptionException(
+              DecryptionException.Problem.INTEGRITY, "its MAC is not the MAC entry of a document");
         }
       } catch (DecryptionException e) {
         throw e.in("file '" + name + "'");

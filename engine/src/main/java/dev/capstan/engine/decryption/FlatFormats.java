@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * dotenv and INI documents. Their sops metadata is flattened into keys such as
- * {@code age__list_0__map_enc} (with a {@code sops_} prefix in dotenv, in a {@code [sops]}
- * section in INI), with newlines written as {@code \n}.
+ * dotenv and INI documents. Their sops metadata is flattened into keys such as {@code
+ * age__list_0__map_enc} (with a {@code sops_} prefix in dotenv, in a {@code [sops]} section in
+ * INI), with newlines written as {@code \n}.
  */
 final class FlatFormats {
   private static final String DOTENV_PREFIX = "sops_";
@@ -31,8 +31,8 @@ final class FlatFormats {
       }
       int eq = line.indexOf('=');
       if (eq < 0) {
-        throw new DecryptionException(DecryptionException.Problem.MALFORMED,
-            "a line of the dotenv document has no '='");
+        throw new DecryptionException(
+            DecryptionException.Problem.MALFORMED, "a line of the dotenv document has no '='");
       }
       String key = line.substring(0, eq);
       String value = line.substring(eq + 1).replace("\\n", "\n");
@@ -47,13 +47,15 @@ final class FlatFormats {
 
   static byte[] writeDotenv(List<Object> branches) {
     StringBuilder out = new StringBuilder();
-    ((Map<?, ?>) branches.get(0)).forEach((key, value) -> {
-      if (value instanceof Comment c) {
-        out.append('#').append(c.text()).append('\n');
-      } else {
-        out.append(key).append('=').append(text(value).replace("\n", "\\n")).append('\n');
-      }
-    });
+    ((Map<?, ?>) branches.get(0))
+        .forEach(
+            (key, value) -> {
+              if (value instanceof Comment c) {
+                out.append('#').append(c.text()).append('\n');
+              } else {
+                out.append(key).append('=').append(text(value).replace("\n", "\\n")).append('\n');
+              }
+            });
     return out.toString().getBytes(StandardCharsets.UTF_8);
   }
 
@@ -82,34 +84,38 @@ final class FlatFormats {
     Object sops = branch.remove("sops");
     Map<String, String> flat = new LinkedHashMap<>();
     if (sops instanceof Map<?, ?> map) {
-      map.forEach((k, v) -> {
-        if (!(v instanceof Comment)) {
-          flat.put(k.toString(), v.toString().replace("\\n", "\n"));
-        }
-      });
+      map.forEach(
+          (k, v) -> {
+            if (!(v instanceof Comment)) {
+              flat.put(k.toString(), v.toString().replace("\\n", "\n"));
+            }
+          });
     }
     return new Document(new ArrayList<>(List.of(branch)), unflatten(flat));
   }
 
   static byte[] writeIni(List<Object> branches) {
     StringBuilder out = new StringBuilder();
-    ((Map<?, ?>) branches.get(0)).forEach((name, section) -> {
-      Map<?, ?> entries = (Map<?, ?>) section;
-      if (entries.isEmpty()) {
-        return;
-      }
-      if (!"DEFAULT".equals(name)) {
-        out.append('[').append(name).append("]\n");
-      }
-      entries.forEach((key, value) -> {
-        if (value instanceof Comment c) {
-          out.append("; ").append(c.text()).append('\n');
-        } else {
-          out.append(key).append(" = ").append(text(value)).append('\n');
-        }
-      });
-      out.append('\n');
-    });
+    ((Map<?, ?>) branches.get(0))
+        .forEach(
+            (name, section) -> {
+              Map<?, ?> entries = (Map<?, ?>) section;
+              if (entries.isEmpty()) {
+                return;
+              }
+              if (!"DEFAULT".equals(name)) {
+                out.append('[').append(name).append("]\n");
+              }
+              entries.forEach(
+                  (key, value) -> {
+                    if (value instanceof Comment c) {
+                      out.append("; ").append(c.text()).append('\n');
+                    } else {
+                      out.append(key).append(" = ").append(text(value)).append('\n');
+                    }
+                  });
+              out.append('\n');
+            });
     return out.toString().getBytes(StandardCharsets.UTF_8);
   }
 
@@ -118,14 +124,17 @@ final class FlatFormats {
     int colon = line.indexOf(':');
     int at = eq < 0 ? colon : colon < 0 ? eq : Math.min(eq, colon);
     if (at <= 0) {
-      throw new DecryptionException(DecryptionException.Problem.MALFORMED,
+      throw new DecryptionException(
+          DecryptionException.Problem.MALFORMED,
           "a line of the INI document is neither a section, a comment nor key = value");
     }
     return at;
   }
 
   private static String text(Object value) {
-    return value instanceof byte[] raw ? new String(raw, StandardCharsets.UTF_8) : String.valueOf(value);
+    return value instanceof byte[] raw
+        ? new String(raw, StandardCharsets.UTF_8)
+        : String.valueOf(value);
   }
 
   /** {@code age__list_0__map_enc = x} → {@code {age: [{enc: x}]}}. */
@@ -184,7 +193,8 @@ final class FlatFormats {
       }
       return index;
     } catch (NumberFormatException e) {
-      throw new DecryptionException(DecryptionException.Problem.MALFORMED,
+      throw new DecryptionException(
+          DecryptionException.Problem.MALFORMED,
           "a flattened sops metadata key has a bad list index");
     }
   }

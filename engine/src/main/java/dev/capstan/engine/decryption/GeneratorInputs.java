@@ -6,11 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.HashSet;
 
 /**
  * The SOPS-encrypted files that the secretGenerators of a build read, decrypted, as Flux finds
@@ -22,7 +22,8 @@ import java.util.HashSet;
  * build's own in-memory copy of the artifact.
  */
 public final class GeneratorInputs {
-  private static final List<String> KUSTOMIZATION_FILES = List.of("kustomization.yaml", "kustomization.yml", "Kustomization");
+  private static final List<String> KUSTOMIZATION_FILES =
+      List.of("kustomization.yaml", "kustomization.yml", "Kustomization");
   private static final int MAX_KUSTOMIZATIONS = 1000;
   private static final BoundedYaml YAML = new BoundedYaml();
 
@@ -39,15 +40,17 @@ public final class GeneratorInputs {
   }
 
   /**
-   * The decrypted generator inputs of {@code path} (and of the Kustomization's extra
-   * {@code components}, relative to it), by path relative to {@code root}.
+   * The decrypted generator inputs of {@code path} (and of the Kustomization's extra {@code
+   * components}, relative to it), by path relative to {@code root}.
    *
    * @throws DecryptionException naming the file (its path in the artifact) that failed
    */
-  public static DecryptedInputs decrypt(Path root, String path, List<String> components,
-      SopsDecryptor decryptor, DecryptionKeys keys) throws IOException {
+  public static DecryptedInputs decrypt(
+      Path root, String path, List<String> components, SopsDecryptor decryptor, DecryptionKeys keys)
+      throws IOException {
     GeneratorInputs inputs = new GeneratorInputs(root.toRealPath(), decryptor, keys);
-    Path start = inputs.inside(inputs.root, path == null || path.isEmpty() ? "." : path, "spec.path");
+    Path start =
+        inputs.inside(inputs.root, path == null || path.isEmpty() ? "." : path, "spec.path");
     inputs.visit(start);
     for (String component : components) {
       inputs.visit(inputs.inside(start, component, "spec.components"));
@@ -60,7 +63,8 @@ public final class GeneratorInputs {
       return;
     }
     if (visited.size() > MAX_KUSTOMIZATIONS) {
-      throw new DecryptionException(DecryptionException.Problem.MALFORMED,
+      throw new DecryptionException(
+          DecryptionException.Problem.MALFORMED,
           "more than " + MAX_KUSTOMIZATIONS + " kustomizations to look through");
     }
     Path file = kustomizationFile(dir);
@@ -83,7 +87,8 @@ public final class GeneratorInputs {
           String entry = String.valueOf(source);
           int eq = entry.indexOf('=');
           String key = eq < 0 ? entry : entry.substring(0, eq);
-          decryptIfEncrypted(inside(dir, eq < 0 ? entry : entry.substring(eq + 1), where),
+          decryptIfEncrypted(
+              inside(dir, eq < 0 ? entry : entry.substring(eq + 1), where),
               SopsFormat.forPath(key));
         }
         List<Object> envs = new ArrayList<>(list(g.get("envs")));
@@ -92,7 +97,8 @@ public final class GeneratorInputs {
         }
         for (Object env : envs) {
           SopsFormat format = SopsFormat.forPath(String.valueOf(env));
-          decryptIfEncrypted(inside(dir, String.valueOf(env), where),
+          decryptIfEncrypted(
+              inside(dir, String.valueOf(env), where),
               format == SopsFormat.BINARY ? SopsFormat.DOTENV : format);
         }
       }
@@ -134,12 +140,14 @@ public final class GeneratorInputs {
   private Path inside(Path dir, String ref, String where) throws IOException {
     Path target = dir.resolve(ref).normalize();
     if (Path.of(ref).isAbsolute() || !target.startsWith(root)) {
-      throw new DecryptionException(DecryptionException.Problem.MALFORMED,
+      throw new DecryptionException(
+          DecryptionException.Problem.MALFORMED,
           "'" + ref + "' in " + where + " is outside the artifact");
     }
     Path real = Files.exists(target, LinkOption.NOFOLLOW_LINKS) ? target.toRealPath() : target;
     if (!real.startsWith(root)) {
-      throw new DecryptionException(DecryptionException.Problem.MALFORMED,
+      throw new DecryptionException(
+          DecryptionException.Problem.MALFORMED,
           "'" + ref + "' in " + where + " is outside the artifact");
     }
     return target;

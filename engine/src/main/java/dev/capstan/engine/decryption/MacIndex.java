@@ -16,20 +16,22 @@ import java.util.regex.Pattern;
 
 /**
  * The committed YAML and JSON files of an artifact by the encrypted MACs they hold, made by one
- * walk over the artifact, so that every encrypted object of a build finds its committed
- * document without another walk. The walk is bounded in files and bytes read; past either bound
- * the index is refused rather than partial, so that an object is never reported as "unknown"
- * only because its file was not looked at.
+ * walk over the artifact, so that every encrypted object of a build finds its committed document
+ * without another walk. The walk is bounded in files and bytes read; past either bound the index is
+ * refused rather than partial, so that an object is never reported as "unknown" only because its
+ * file was not looked at.
  */
 final class MacIndex {
   /** YAML and JSON files read at most. */
   static final int MAX_FILES = 20_000;
+
   /** Bytes read at most over all files. */
   static final long MAX_BYTES = 128L << 20;
 
   // A MAC entry as sops writes it in YAML (mac: ENC[…]) and JSON ("mac": "ENC[…]").
-  private static final Pattern MAC = Pattern.compile(
-      "\"?mac\"?[ \\t]*:[ \\t]*[\"']?(ENC\\[AES256_GCM,[A-Za-z0-9+/=,:_]{1,1024}\\])");
+  private static final Pattern MAC =
+      Pattern.compile(
+          "\"?mac\"?[ \\t]*:[ \\t]*[\"']?(ENC\\[AES256_GCM,[A-Za-z0-9+/=,:_]{1,1024}\\])");
   private static final String MARKER = "ENC[AES256_GCM,";
 
   private final Map<String, List<String>> filesByMac;
@@ -75,21 +77,27 @@ final class MacIndex {
     @Override
     public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
       return dir.getFileName() != null && dir.getFileName().toString().equals(".git")
-          ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+          ? FileVisitResult.SKIP_SUBTREE
+          : FileVisitResult.CONTINUE;
     }
 
     @Override
     public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
       SopsFormat format = SopsFormat.forPath(file.getFileName().toString());
-      if (!attrs.isRegularFile() || attrs.size() > SopsDecryptor.MAX_DOCUMENT_BYTES
+      if (!attrs.isRegularFile()
+          || attrs.size() > SopsDecryptor.MAX_DOCUMENT_BYTES
           || (format != SopsFormat.YAML && format != SopsFormat.JSON)) {
         return FileVisitResult.CONTINUE;
       }
       files++;
       bytes += attrs.size();
       if (files > maxFiles || bytes > maxBytes) {
-        throw new DecryptionException(DecryptionException.Problem.MALFORMED,
-            "the artifact has more than " + maxFiles + " YAML and JSON files or " + (maxBytes >> 20)
+        throw new DecryptionException(
+            DecryptionException.Problem.MALFORMED,
+            "the artifact has more than "
+                + maxFiles
+                + " YAML and JSON files or "
+                + (maxBytes >> 20)
                 + " MiB of them to look through for the committed documents of encrypted objects");
       }
       String text = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);

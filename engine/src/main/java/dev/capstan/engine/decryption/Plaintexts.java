@@ -10,14 +10,15 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What one build decrypted, kept only to take it out of messages: kustomize turns a line of an
- * env file it cannot split into a key, and the API server quotes keys it refuses, so a build or
- * apply error may quote decrypted content. {@link #redact} replaces every quoted piece with
- * {@code ***}; a message that still shows one after that is withheld whole.
+ * What one build decrypted, kept only to take it out of messages: kustomize turns a line of an env
+ * file it cannot split into a key, and the API server quotes keys it refuses, so a build or apply
+ * error may quote decrypted content. {@link #redact} replaces every quoted piece with {@code ***};
+ * a message that still shows one after that is withheld whole.
  */
 public final class Plaintexts {
   /** Pieces shorter than this are taken out only where quoted or bracketed on their own. */
   private static final int MIN_FREE = 4;
+
   private static final String MASK = "***";
   static final String WITHHELD = "the message is withheld because it quotes decrypted content";
 
@@ -27,8 +28,12 @@ public final class Plaintexts {
 
   private Plaintexts(List<String> pieces) {
     // Longest first, so that a line is masked whole before the value within it.
-    this.pieces = pieces.stream().filter(p -> !p.isBlank()).distinct()
-        .sorted(Comparator.comparingInt(String::length).reversed()).toList();
+    this.pieces =
+        pieces.stream()
+            .filter(p -> !p.isBlank())
+            .distinct()
+            .sorted(Comparator.comparingInt(String::length).reversed())
+            .toList();
   }
 
   /** The lines of the decrypted generator inputs, and the value of each line. */
@@ -43,7 +48,10 @@ public final class Plaintexts {
     return new Plaintexts(List.copyOf(pieces));
   }
 
-  /** These and the values that were encrypted in {@code encrypted} and are plain in {@code decrypted}. */
+  /**
+   * These and the values that were encrypted in {@code encrypted} and are plain in {@code
+   * decrypted}.
+   */
   public Plaintexts and(Map<String, Object> encrypted, Map<String, Object> decrypted) {
     List<String> more = new ArrayList<>(pieces);
     collect(encrypted, decrypted, more);
@@ -65,7 +73,8 @@ public final class Plaintexts {
         if (piece.length() >= MIN_FREE) {
           out = out.replace(form, MASK);
         } else {
-          for (String[] around : new String[][] {{"\"", "\""}, {"'", "'"}, {"[", "]"}, {"\\\"", "\\\""}}) {
+          for (String[] around :
+              new String[][] {{"\"", "\""}, {"'", "'"}, {"[", "]"}, {"\\\"", "\\\""}}) {
             out = out.replace(around[0] + form + around[1], around[0] + MASK + around[1]);
           }
         }
@@ -115,8 +124,9 @@ public final class Plaintexts {
     if (value.endsWith(",")) {
       value = value.substring(0, value.length() - 1).strip();
     }
-    if (value.length() >= 2 && (value.startsWith("\"") && value.endsWith("\"")
-        || value.startsWith("'") && value.endsWith("'"))) {
+    if (value.length() >= 2
+        && (value.startsWith("\"") && value.endsWith("\"")
+            || value.startsWith("'") && value.endsWith("'"))) {
       value = value.substring(1, value.length() - 1);
     }
     return value;

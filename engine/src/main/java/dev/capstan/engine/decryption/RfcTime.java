@@ -6,7 +6,8 @@ import java.time.format.DateTimeParseException;
 
 /** The lastmodified time as Go's time.RFC3339 prints it: the MAC's additional data. */
 final class RfcTime {
-  private static final DateTimeFormatter GO_RFC3339 = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ssXXX");
+  private static final DateTimeFormatter GO_RFC3339 =
+      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ssXXX");
 
   private RfcTime() {}
 
@@ -14,8 +15,8 @@ final class RfcTime {
     try {
       return OffsetDateTime.parse(lastModified).format(GO_RFC3339);
     } catch (DateTimeParseException e) {
-      throw new DecryptionException(DecryptionException.Problem.MALFORMED,
-          "sops.lastmodified is not an RFC 3339 time");
+      throw new DecryptionException(
+          DecryptionException.Problem.MALFORMED, "sops.lastmodified is not an RFC 3339 time");
     }
   }
 }

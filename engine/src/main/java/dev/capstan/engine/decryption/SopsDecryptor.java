@@ -6,15 +6,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Decrypts SOPS documents with age and OpenPGP keys, reimplemented from SOPS' format: the data
- * key is recovered from a recipient's copy in the {@code sops} metadata, every value is
- * decrypted with AES-256-GCM bound to its path, and the MAC over all values is checked.
+ * Decrypts SOPS documents with age and OpenPGP keys, reimplemented from SOPS' format: the data key
+ * is recovered from a recipient's copy in the {@code sops} metadata, every value is decrypted with
+ * AES-256-GCM bound to its path, and the MAC over all values is checked.
  *
- * <p>Which values are encrypted is decided as SOPS decides it, by the suffix and regex rules in
- * the metadata. With {@code encrypted_comment_regex} or {@code unencrypted_comment_regex} the
- * rule depends on YAML comments, which the parser does not keep; there a value counts as
- * encrypted when it is in SOPS' encrypted form, which gives the same values and MAC for any
- * document SOPS wrote (a changed value still fails its own authentication or the MAC).
+ * <p>Which values are encrypted is decided as SOPS decides it, by the suffix and regex rules in the
+ * metadata. With {@code encrypted_comment_regex} or {@code unencrypted_comment_regex} the rule
+ * depends on YAML comments, which the parser does not keep; there a value counts as encrypted when
+ * it is in SOPS' encrypted form, which gives the same values and MAC for any document SOPS wrote (a
+ * changed value still fails its own authentication or the MAC).
  */
 public final class SopsDecryptor {
   /** Largest document decrypted; Flux's limit. */
@@ -27,7 +27,8 @@ public final class SopsDecryptor {
    */
   public DecryptedDocument decrypt(byte[] content, SopsFormat format, DecryptionKeys keys) {
     if (content.length > MAX_DOCUMENT_BYTES) {
-      throw new DecryptionException(DecryptionException.Problem.MALFORMED,
+      throw new DecryptionException(
+          DecryptionException.Problem.MALFORMED,
           "the document is larger than " + (MAX_DOCUMENT_BYTES >> 20) + " MiB");
     }
     Document document = read(content, format);
@@ -43,16 +44,17 @@ public final class SopsDecryptor {
 
   /**
    * Decrypts a SOPS-encrypted object (a Kubernetes Secret as the build gave it) in place of its
-   * values, without its {@code sops} entry. The MAC is not checked here: the build may have
-   * changed the object's other fields (namespace, labels); {@link #verify} checks it on the
-   * document as committed.
+   * values, without its {@code sops} entry. The MAC is not checked here: the build may have changed
+   * the object's other fields (namespace, labels); {@link #verify} checks it on the document as
+   * committed.
    */
   public Map<String, Object> decryptObject(Map<String, Object> object, DecryptionKeys keys) {
     Map<String, Object> copy = new LinkedHashMap<>(object);
     SopsMetadata metadata = SopsMetadata.of(copy.remove("sops"));
     @SuppressWarnings("unchecked")
-    Map<String, Object> plain = (Map<String, Object>) new TreeDecryption(metadata, DataKey.of(metadata, keys))
-        .decrypt(copy);
+    Map<String, Object> plain =
+        (Map<String, Object>)
+            new TreeDecryption(metadata, DataKey.of(metadata, keys)).decrypt(copy);
     return plain;
   }
 
@@ -68,9 +70,12 @@ public final class SopsDecryptor {
    * @return false when no document of the file carries that MAC
    * @throws DecryptionException when one does and fails
    */
-  public boolean verifyCommitted(byte[] content, SopsFormat format, String mac, DecryptionKeys keys) {
-    List<Document> documents = format == SopsFormat.YAML
-        ? StructuredFormats.readYamlEach(content) : List.of(StructuredFormats.readJson(content));
+  public boolean verifyCommitted(
+      byte[] content, SopsFormat format, String mac, DecryptionKeys keys) {
+    List<Document> documents =
+        format == SopsFormat.YAML
+            ? StructuredFormats.readYamlEach(content)
+            : List.of(StructuredFormats.readJson(content));
     List<Object> branches = new ArrayList<>();
     Object metadata = null;
     for (Document document : documents) {

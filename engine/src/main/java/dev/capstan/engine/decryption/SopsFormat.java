@@ -1,5 +1,6 @@
 package dev.capstan.engine.decryption;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /** The file formats SOPS writes, chosen by file name as SOPS and Flux choose them. */
@@ -11,7 +12,9 @@ public enum SopsFormat {
   /** Any other file: a JSON envelope whose {@code data} holds the whole file. */
   BINARY;
 
-  /** The format of a file name: .yaml/.yml, .json (and .dockerconfigjson), .env, .ini, else binary. */
+  /**
+   * The format of a file name: .yaml/.yml, .json (and .dockerconfigjson), .env, .ini, else binary.
+   */
   public static SopsFormat forPath(String name) {
     String lower = name.toLowerCase(Locale.ROOT);
     if (lower.endsWith(".yaml") || lower.endsWith(".yml")) {
@@ -41,6 +44,6 @@ public enum SopsFormat {
 
   /** Whether {@code content} looks SOPS-encrypted in this format (the test Flux uses). */
   public boolean isEncrypted(byte[] content) {
-    return new String(content, java.nio.charset.StandardCharsets.ISO_8859_1).contains(marker());
+    return new String(content, StandardCharsets.ISO_8859_1).contains(marker());
   }
 }

@@ -21,7 +21,10 @@ record SopsMetadata(
   /** SOPS' suffix when a document names no rule at all. */
   private static final String DEFAULT_UNENCRYPTED_SUFFIX = "_unencrypted";
 
-  /** One recipient's copy of the data key: its age recipient or PGP fingerprint, and the armored copy. */
+  /**
+   * One recipient's copy of the data key: its age recipient or PGP fingerprint, and the armored
+   * copy.
+   */
   record Recipient(String id, String enc) {}
 
   static SopsMetadata of(Object sops) {
@@ -29,25 +32,46 @@ record SopsMetadata(
       throw malformed("the sops metadata is not a map");
     }
     if (map.get("key_groups") instanceof List<?> groups && !groups.isEmpty()) {
-      throw new DecryptionException(DecryptionException.Problem.UNSUPPORTED,
-          "the document uses SOPS key groups, which are not supported; encrypt for age or PGP recipients");
+      throw new DecryptionException(
+          DecryptionException.Problem.UNSUPPORTED,
+          "the document uses SOPS key groups, which are not supported; encrypt for age or PGP"
+              + " recipients");
     }
-    String lastModified = text(map, "lastmodified").orElseThrow(() -> malformed("sops.lastmodified is missing"));
+    String lastModified =
+        text(map, "lastmodified").orElseThrow(() -> malformed("sops.lastmodified is missing"));
     String mac = text(map, "mac").orElse("");
     Optional<String> unencryptedSuffix = text(map, "unencrypted_suffix");
     Optional<String> encryptedSuffix = text(map, "encrypted_suffix");
     Optional<String> unencryptedRegex = text(map, "unencrypted_regex");
     Optional<String> encryptedRegex = text(map, "encrypted_regex");
-    boolean commentRules = text(map, "unencrypted_comment_regex").isPresent()
-        || text(map, "encrypted_comment_regex").isPresent();
-    Optional<PathRules> rules = commentRules ? Optional.empty() : Optional.of(new PathRules(
-        unencryptedSuffix.or(() -> encryptedSuffix.isEmpty() && unencryptedRegex.isEmpty()
-            && encryptedRegex.isEmpty() ? Optional.of(DEFAULT_UNENCRYPTED_SUFFIX) : Optional.empty()),
-        encryptedSuffix, unencryptedRegex.map(BoundedRegex::new), encryptedRegex.map(BoundedRegex::new)));
+    boolean commentRules =
+        text(map, "unencrypted_comment_regex").isPresent()
+            || text(map, "encrypted_comment_regex").isPresent();
+    Optional<PathRules> rules =
+        commentRules
+            ? Optional.empty()
+            : Optional.of(
+                new PathRules(
+                    unencryptedSuffix.or(
+                        () ->
+                            encryptedSuffix.isEmpty()
+                                    && unencryptedRegex.isEmpty()
+                                    && encryptedRegex.isEmpty()
+                                ? Optional.of(DEFAULT_UNENCRYPTED_SUFFIX)
+                                : Optional.empty()),
+                    encryptedSuffix,
+                    unencryptedRegex.map(BoundedRegex::new),
+                    encryptedRegex.map(BoundedRegex::new)));
     Object onlyEncrypted = map.get("mac_only_encrypted");
     boolean macOnlyEncrypted = Boolean.TRUE.equals(onlyEncrypted) || "true".equals(onlyEncrypted);
-    return new SopsMetadata(lastModified, mac, rules, macOnlyEncrypted, commentRules,
-        recipients(map.get("age"), "recipient"), recipients(map.get("pgp"), "fp"));
+    return new SopsMetadata(
+        lastModified,
+        mac,
+        rules,
+        macOnlyEncrypted,
+        commentRules,
+        recipients(map.get("age"), "recipient"),
+        recipients(map.get("pgp"), "fp"));
   }
 
   private static List<Recipient> recipients(Object entries, String idKey) {
@@ -64,7 +88,9 @@ record SopsMetadata(
 
   private static Optional<String> text(Map<?, ?> map, String key) {
     Object value = map.get(key);
-    return value == null || value.toString().isEmpty() ? Optional.empty() : Optional.of(value.toString());
+    return value == null || value.toString().isEmpty()
+        ? Optional.empty()
+        : Optional.of(value.toString());
   }
 
   private static DecryptionException malformed(String message) {

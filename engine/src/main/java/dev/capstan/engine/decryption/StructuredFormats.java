@@ -22,14 +22,19 @@ import org.snakeyaml.engine.v2.common.FlowStyle;
 final class StructuredFormats {
   private static final StreamReadConstraints LIMITS =
       StreamReadConstraints.builder().maxNestingDepth(100).maxStringLength(5 << 20).build();
-  private static final ObjectMapper JSON = JsonMapper.builder()
-      .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-      .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-      .enable(SerializationFeature.INDENT_OUTPUT)
-      .build();
+  private static final ObjectMapper JSON =
+      JsonMapper.builder()
+          .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+          .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .enable(SerializationFeature.INDENT_OUTPUT)
+          .build();
   private static final BoundedYaml YAML = new BoundedYaml();
-  private static final DumpSettings YAML_OUT = DumpSettings.builder()
-      .setDefaultFlowStyle(FlowStyle.BLOCK).setIndent(2).setIndicatorIndent(0).build();
+  private static final DumpSettings YAML_OUT =
+      DumpSettings.builder()
+          .setDefaultFlowStyle(FlowStyle.BLOCK)
+          .setIndent(2)
+          .setIndicatorIndent(0)
+          .build();
   private static final TypeReference<LinkedHashMap<String, Object>> MAP = new TypeReference<>() {};
 
   static {
@@ -122,20 +127,21 @@ final class StructuredFormats {
         return text.getBytes(StandardCharsets.UTF_8);
       }
     }
-    throw new DecryptionException(DecryptionException.Problem.MALFORMED,
-        "the binary envelope has no string 'data'");
+    throw new DecryptionException(
+        DecryptionException.Problem.MALFORMED, "the binary envelope has no string 'data'");
   }
 
   private static Document document(List<Object> branches, Object metadata) {
     if (metadata == null) {
-      throw new DecryptionException(DecryptionException.Problem.MALFORMED,
+      throw new DecryptionException(
+          DecryptionException.Problem.MALFORMED,
           "the document has no sops metadata: it is not SOPS-encrypted");
     }
     return new Document(branches, metadata);
   }
 
   private static DecryptionException malformed(String format) {
-    return new DecryptionException(DecryptionException.Problem.MALFORMED,
-        "the document is not valid " + format);
+    return new DecryptionException(
+        DecryptionException.Problem.MALFORMED, "the document is not valid " + format);
   }
 }

@@ -13,13 +13,14 @@ import java.util.Map;
 
 /**
  * Decrypts the values of a document in document order and computes SOPS' MAC on the way: the
- * SHA-512 of every value (encrypted or not, comments excluded; only encrypted ones with
- * {@code mac_only_encrypted}) as SOPS turns it into bytes, in upper-case hex.
+ * SHA-512 of every value (encrypted or not, comments excluded; only encrypted ones with {@code
+ * mac_only_encrypted}) as SOPS turns it into bytes, in upper-case hex.
  */
 final class TreeDecryption {
   /** What SOPS hashes first with mac_only_encrypted, so the two kinds of MAC never coincide. */
-  private static final byte[] MAC_ONLY_ENCRYPTED_INIT = HexFormat.of().parseHex(
-      "8a3fd2ad54ce66527b1034f3d147be0b0b975b3bf44f72c6fdadec8176f27d69");
+  private static final byte[] MAC_ONLY_ENCRYPTED_INIT =
+      HexFormat.of().parseHex("8a3fd2ad54ce66527b1034f3d147be0b0b975b3bf44f72c6fdadec8176f27d69");
+
   /** Deeper documents are refused: SOPS documents are configuration, not deep data. */
   private static final int MAX_DEPTH = 64;
 
@@ -50,27 +51,34 @@ final class TreeDecryption {
     return HexFormat.of().withUpperCase().formatHex(digest.digest());
   }
 
-  /** Checks the document's MAC against the values: it is itself encrypted, under the lastmodified time. */
+  /**
+   * Checks the document's MAC against the values: it is itself encrypted, under the lastmodified
+   * time.
+   */
   void verifyMac() {
     if (metadata.mac().isEmpty()) {
-      throw new DecryptionException(DecryptionException.Problem.INTEGRITY, "the document has no MAC");
+      throw new DecryptionException(
+          DecryptionException.Problem.INTEGRITY, "the document has no MAC");
     }
     Object stored;
     try {
       stored = cipher.decrypt(metadata.mac(), RfcTime.normalized(metadata.lastModified()));
     } catch (DecryptionException e) {
-      throw new DecryptionException(DecryptionException.Problem.INTEGRITY,
+      throw new DecryptionException(
+          DecryptionException.Problem.INTEGRITY,
           "the MAC does not authenticate under the data key");
     }
     if (!mac().equals(stored)) {
-      throw new DecryptionException(DecryptionException.Problem.INTEGRITY,
+      throw new DecryptionException(
+          DecryptionException.Problem.INTEGRITY,
           "MAC mismatch: the document's values were changed after it was encrypted");
     }
   }
 
   private Object walk(Object node, List<String> path, int depth) {
     if (depth > MAX_DEPTH) {
-      throw new DecryptionException(DecryptionException.Problem.MALFORMED,
+      throw new DecryptionException(
+          DecryptionException.Problem.MALFORMED,
           "the document is nested deeper than " + MAX_DEPTH + " levels");
     }
     if (node instanceof Map<?, ?> map) {
@@ -104,13 +112,19 @@ final class TreeDecryption {
     if (value instanceof Comment comment) {
       return comment(comment, path);
     }
-    boolean encrypted = metadata.rules().map(r -> r.encrypted(path))
-        .orElseGet(() -> ValueCipher.looksEncrypted(value)); // comment rules: see SopsDecryptor
+    boolean encrypted =
+        metadata
+            .rules()
+            .map(r -> r.encrypted(path))
+            .orElseGet(() -> ValueCipher.looksEncrypted(value)); // comment rules: see SopsDecryptor
     Object plain = value;
     if (encrypted) {
       if (!(value instanceof String text)) {
-        throw new DecryptionException(DecryptionException.Problem.MALFORMED,
-            "the value at '" + String.join(".", path) + "' should be encrypted but is not a string");
+        throw new DecryptionException(
+            DecryptionException.Problem.MALFORMED,
+            "the value at '"
+                + String.join(".", path)
+                + "' should be encrypted but is not a string");
       }
       try {
         plain = cipher.decrypt(text, additionalData(path));
@@ -151,14 +165,19 @@ final class TreeDecryption {
       text = b ? "True" : "False";
     } else if (value instanceof Double || value instanceof Float || value instanceof BigDecimal) {
       text = goFloat(((Number) value).doubleValue());
-    } else if (value instanceof Integer || value instanceof Long || value instanceof BigInteger
+    } else if (value instanceof Integer
+        || value instanceof Long
+        || value instanceof BigInteger
         || value instanceof Short) {
       text = value.toString();
     } else if (value instanceof String s) {
       text = s;
     } else {
-      throw new DecryptionException(DecryptionException.Problem.MALFORMED,
-          "the document holds a value of an unsupported type (" + value.getClass().getSimpleName() + ")");
+      throw new DecryptionException(
+          DecryptionException.Problem.MALFORMED,
+          "the document holds a value of an unsupported type ("
+              + value.getClass().getSimpleName()
+              + ")");
     }
     return text.getBytes(StandardCharsets.UTF_8);
   }

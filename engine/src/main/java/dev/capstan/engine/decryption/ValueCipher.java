@@ -1,5 +1,7 @@
 package dev.capstan.engine.decryption;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.regex.Matcher;
@@ -12,8 +14,8 @@ import org.bouncycastle.crypto.params.KeyParameter;
 
 /**
  * SOPS' value encryption: {@code ENC[AES256_GCM,data:…,iv:…,tag:…,type:…]}, AES-256-GCM under the
- * data key, with the value's path ({@code a:b:c:}) as additional data, so a value moved to
- * another key does not decrypt.
+ * data key, with the value's path ({@code a:b:c:}) as additional data, so a value moved to another
+ * key does not decrypt.
  */
 final class ValueCipher {
   private static final Pattern ENCRYPTED =
@@ -40,7 +42,8 @@ final class ValueCipher {
     }
     Matcher m = ENCRYPTED.matcher(value);
     if (!m.find()) {
-      throw new DecryptionException(DecryptionException.Problem.MALFORMED,
+      throw new DecryptionException(
+          DecryptionException.Problem.MALFORMED,
           "a value that should be encrypted is not in SOPS' encrypted form");
     }
     byte[] data = base64(m.group(1));
@@ -52,7 +55,8 @@ final class ValueCipher {
 
   private byte[] open(byte[] data, byte[] iv, byte[] tag, byte[] aad) {
     if (iv.length == 0 || tag.length != TAG_BITS / 8) {
-      throw new DecryptionException(DecryptionException.Problem.MALFORMED,
+      throw new DecryptionException(
+          DecryptionException.Problem.MALFORMED,
           "an encrypted value has an IV or tag of the wrong size");
     }
     GCMBlockCipher gcm = (GCMBlockCipher) GCMBlockCipher.newInstance(AESEngine.newInstance());
@@ -66,7 +70,8 @@ final class ValueCipher {
       gcm.doFinal(out, n);
       return out;
     } catch (InvalidCipherTextException | IllegalStateException e) {
-      throw new DecryptionException(DecryptionException.Problem.INTEGRITY,
+      throw new DecryptionException(
+          DecryptionException.Problem.INTEGRITY,
           "an encrypted value does not authenticate under the data key (changed, moved, or "
               + "encrypted with another data key)");
     }
@@ -82,20 +87,22 @@ final class ValueCipher {
         case "bool" -> parseBool(text);
         case "bytes" -> plain;
         case "comment" -> new Comment(text);
-        default -> throw new DecryptionException(DecryptionException.Problem.MALFORMED,
-            "an encrypted value has an unknown type");
+        default ->
+            throw new DecryptionException(
+                DecryptionException.Problem.MALFORMED, "an encrypted value has an unknown type");
       };
     } catch (NumberFormatException e) {
-      throw new DecryptionException(DecryptionException.Problem.MALFORMED,
+      throw new DecryptionException(
+          DecryptionException.Problem.MALFORMED,
           "an encrypted value of type " + type + " does not hold a " + type);
     }
   }
 
   private static boolean isUtf8(byte[] bytes) {
     try {
-      StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes));
+      StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes));
       return true;
-    } catch (java.nio.charset.CharacterCodingException e) {
+    } catch (CharacterCodingException e) {
       return false;
     }
   }
@@ -113,8 +120,8 @@ final class ValueCipher {
     try {
       return Base64.getDecoder().decode(text);
     } catch (IllegalArgumentException e) {
-      throw new DecryptionException(DecryptionException.Problem.MALFORMED,
-          "an encrypted value is not valid base64");
+      throw new DecryptionException(
+          DecryptionException.Problem.MALFORMED, "an encrypted value is not valid base64");
     }
   }
 }

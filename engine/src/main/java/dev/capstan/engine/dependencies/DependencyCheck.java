@@ -8,6 +8,7 @@ import dev.capstan.engine.conditions.KustomizationStatuses;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Whether a dependency is ready, from what is known about it. Pure.
@@ -32,7 +33,7 @@ public final class DependencyCheck {
       Optional<String> sourceRevision,
       ReadyExpression readyExpr,
       Kustomization self,
-      java.util.function.Function<Kustomization, Map<String, Object>> asMap) {
+      Function<Kustomization, Map<String, Object>> asMap) {
     if (dependency.isEmpty()) {
       return Readiness.notReady("dependency '" + key + "' not found");
     }
@@ -42,7 +43,10 @@ public final class DependencyCheck {
         return readyExpr.evaluate(asMap.apply(dep), asMap.apply(self))
             ? Readiness.ready()
             : Readiness.notReady(
-                "dependency '" + key + "' is not ready: readyExpr '" + readyExpr.source()
+                "dependency '"
+                    + key
+                    + "' is not ready: readyExpr '"
+                    + readyExpr.source()
                     + "' is false");
       } catch (ReadyExpression.InvalidExpressionException e) {
         return Readiness.notReady("dependency '" + key + "': " + e.getMessage());
@@ -51,11 +55,13 @@ public final class DependencyCheck {
     return byStatus(key, dep, sourceRevision);
   }
 
-  private static Readiness byStatus(NamespacedName key, Kustomization dep, Optional<String> sourceRevision) {
+  private static Readiness byStatus(
+      NamespacedName key, Kustomization dep, Optional<String> sourceRevision) {
     KustomizationStatus status = dep.getStatus();
     Long generation = dep.getMetadata().getGeneration();
     if (status == null || !Objects.equals(status.observedGeneration(), generation)) {
-      return Readiness.notReady("dependency '" + key + "' is not ready: its latest generation was not reconciled yet");
+      return Readiness.notReady(
+          "dependency '" + key + "' is not ready: its latest generation was not reconciled yet");
     }
     boolean ready =
         KustomizationStatuses.condition(status, ConditionTypes.READY)
@@ -65,11 +71,16 @@ public final class DependencyCheck {
       return Readiness.notReady("dependency '" + key + "' is not ready");
     }
     if (sourceRevision.isEmpty()) {
-      return Readiness.notReady("dependency '" + key + "' is not ready: its source has no artifact");
+      return Readiness.notReady(
+          "dependency '" + key + "' is not ready: its source has no artifact");
     }
     if (!sourceRevision.get().equals(status.lastAppliedRevision())) {
       return Readiness.notReady(
-          "dependency '" + key + "' is not ready: revision " + sourceRevision.get() + " not applied yet");
+          "dependency '"
+              + key
+              + "' is not ready: revision "
+              + sourceRevision.get()
+              + " not applied yet");
     }
     return Readiness.ready();
   }

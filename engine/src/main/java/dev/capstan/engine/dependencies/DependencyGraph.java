@@ -18,7 +18,9 @@ import java.util.stream.Collectors;
 public final class DependencyGraph {
   private final Map<NamespacedName, Set<NamespacedName>> edges;
 
-  /** @param dependsOn for each Kustomization, the Kustomizations it depends on */
+  /**
+   * @param dependsOn for each Kustomization, the Kustomizations it depends on
+   */
   public DependencyGraph(Map<NamespacedName, ? extends Iterable<NamespacedName>> dependsOn) {
     Map<NamespacedName, Set<NamespacedName>> copy = new TreeMap<>();
     dependsOn.forEach(
@@ -50,11 +52,15 @@ public final class DependencyGraph {
   /** {@code ns/a -> ns/b -> ns/a}: a cycle as users read it. */
   public static String describe(List<NamespacedName> cycle) {
     return cycle.stream().map(NamespacedName::toString).collect(Collectors.joining(" -> "))
-        + " -> " + cycle.get(0);
+        + " -> "
+        + cycle.get(0);
   }
 
   private boolean reachesStart(
-      NamespacedName node, NamespacedName start, Deque<NamespacedName> path, Set<NamespacedName> dead) {
+      NamespacedName node,
+      NamespacedName start,
+      Deque<NamespacedName> path,
+      Set<NamespacedName> dead) {
     for (NamespacedName next : edges.getOrDefault(node, Set.of())) {
       if (next.equals(start)) {
         return true;

@@ -1,5 +1,6 @@
 package dev.capstan.engine.dependencies;
 
+import java.util.Collections;
 import java.util.Map;
 
 /** What reading a depended-on object found, as the dependent's identity may see it. */
@@ -8,7 +9,7 @@ public sealed interface DependencyLookup {
   /** The object as read. */
   record Found(Map<String, Object> object) implements DependencyLookup {
     public Found {
-      object = java.util.Collections.unmodifiableMap(object);
+      object = Collections.unmodifiableMap(object);
     }
   }
 
@@ -17,7 +18,8 @@ public sealed interface DependencyLookup {
 
   /**
    * The identity the dependent reads as may not get it: counted as not found, so that a tenant
-   * learns nothing of objects its service account cannot read. {@code why} says who may not get what.
+   * learns nothing of objects its service account cannot read. {@code why} says who may not get
+   * what.
    */
   record Unreadable(String why) implements DependencyLookup {}
 

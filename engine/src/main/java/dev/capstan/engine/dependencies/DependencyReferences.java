@@ -9,7 +9,9 @@ import java.util.List;
 public final class DependencyReferences {
   private DependencyReferences() {}
 
-  /** Whether an entry names a Kustomization: no kind (as in Flux), or Capstan's Kustomization kind. */
+  /**
+   * Whether an entry names a Kustomization: no kind (as in Flux), or Capstan's Kustomization kind.
+   */
   public static boolean isKustomization(DependencyReference ref) {
     if (ref.kind() == null || ref.kind().isEmpty()) {
       return true;
@@ -25,16 +27,21 @@ public final class DependencyReferences {
       return List.of();
     }
     String namespace = ks.getMetadata().getNamespace();
-    return refs.stream().filter(DependencyReferences::isKustomization)
-        .map(r -> NamespacedName.resolve(r.namespace(), r.name(), namespace)).toList();
+    return refs.stream()
+        .filter(DependencyReferences::isKustomization)
+        .map(r -> NamespacedName.resolve(r.namespace(), r.name(), namespace))
+        .toList();
   }
 
   /**
-   * The object an entry names, its namespace defaulted to {@code namespace}; for an entry that
-   * is not a Kustomization.
+   * The object an entry names, its namespace defaulted to {@code namespace}; for an entry that is
+   * not a Kustomization.
    */
   public static ObjectDependency object(DependencyReference ref, String namespace) {
-    return new ObjectDependency(ref.apiVersion(), ref.kind(),
-        ref.namespace() == null || ref.namespace().isEmpty() ? namespace : ref.namespace(), ref.name());
+    return new ObjectDependency(
+        ref.apiVersion(),
+        ref.kind(),
+        ref.namespace() == null || ref.namespace().isEmpty() ? namespace : ref.namespace(),
+        ref.name());
   }
 }

@@ -3,8 +3,8 @@ package dev.capstan.engine.dependencies;
 import java.util.Objects;
 
 /**
- * A dependsOn entry that names an object other than a Kustomization. {@code namespace} is empty
- * for a cluster-scoped kind. Printed as {@code apiVersion/Kind/namespace/name} ({@code
+ * A dependsOn entry that names an object other than a Kustomization. {@code namespace} is empty for
+ * a cluster-scoped kind. Printed as {@code apiVersion/Kind/namespace/name} ({@code
  * apps/v1/Deployment/web/db}), or {@code apiVersion/Kind/name} at cluster scope.
  */
 public record ObjectDependency(String apiVersion, String kind, String namespace, String name) {

@@ -23,8 +23,12 @@ public final class ObjectDependencyCheck {
    * @param readyExpr the compiled readyExpr, or null
    * @param self the dependent, as the expression sees it ({@code self})
    */
-  public static Readiness check(ObjectDependency id, DependencyLookup lookup, HealthEvaluator evaluator,
-      ReadyExpression readyExpr, Map<String, Object> self) {
+  public static Readiness check(
+      ObjectDependency id,
+      DependencyLookup lookup,
+      HealthEvaluator evaluator,
+      ReadyExpression readyExpr,
+      Map<String, Object> self) {
     String name = "dependency '" + id + "'";
     if (lookup instanceof DependencyLookup.Found found) {
       return readyExpr == null
@@ -48,16 +52,18 @@ public final class ObjectDependencyCheck {
     if (status.status() == Status.Current) {
       return Readiness.ready();
     }
-    String message = status.message() == null || status.message().isBlank() ? "" : ": " + status.message();
+    String message =
+        status.message() == null || status.message().isBlank() ? "" : ": " + status.message();
     return Readiness.notReady(name + " is not ready: " + status.status() + message);
   }
 
-  private static Readiness byExpression(String name, ReadyExpression readyExpr, Map<String, Object> dep,
-      Map<String, Object> self) {
+  private static Readiness byExpression(
+      String name, ReadyExpression readyExpr, Map<String, Object> dep, Map<String, Object> self) {
     try {
       return readyExpr.evaluate(dep, self)
           ? Readiness.ready()
-          : Readiness.notReady(name + " is not ready: readyExpr '" + readyExpr.source() + "' is false");
+          : Readiness.notReady(
+              name + " is not ready: readyExpr '" + readyExpr.source() + "' is false");
     } catch (ReadyExpression.InvalidExpressionException e) {
       return Readiness.notReady(name + ": " + e.getMessage());
     }

@@ -5,10 +5,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A {@code dependsOn[].readyExpr}: a CEL expression over the dependency object, bound as
- * {@code dep}, and the dependent itself, bound as {@code self}. Compiled once, in the health
- * checks' CEL environment and within their limits (cost, sizes, length): an expression is a
- * tenant's, evaluated in the shared engine. Immutable and safe to evaluate from many threads.
+ * A {@code dependsOn[].readyExpr}: a CEL expression over the dependency object, bound as {@code
+ * dep}, and the dependent itself, bound as {@code self}. Compiled once, in the health checks' CEL
+ * environment and within their limits (cost, sizes, length): an expression is a tenant's, evaluated
+ * in the shared engine. Immutable and safe to evaluate from many threads.
  */
 public final class ReadyExpression {
   private static final Set<String> VARIABLES = Set.of("dep", "self");

@@ -38,9 +38,12 @@ final class ConnectionGuard implements Connection.Listener {
     InetAddress client = clientOf(endPoint.getRemoteSocketAddress());
     int total = open.incrementAndGet();
     int fromClient = perClient.merge(client, 1, Integer::sum);
-    deadlines.put(endPoint, new Deadlines(
-        scheduler.schedule(endPoint::close, limits.headerTimeout()),
-        scheduler.schedule(endPoint::close, limits.connectionTimeout()), client));
+    deadlines.put(
+        endPoint,
+        new Deadlines(
+            scheduler.schedule(endPoint::close, limits.headerTimeout()),
+            scheduler.schedule(endPoint::close, limits.connectionTimeout()),
+            client));
     if (total > limits.maxConnections() || fromClient > limits.maxConnectionsPerClient()) {
       endPoint.close();
     }
@@ -58,7 +61,9 @@ final class ConnectionGuard implements Connection.Listener {
     perClient.computeIfPresent(closed.client(), (address, count) -> count > 1 ? count - 1 : null);
   }
 
-  /** The request's headers are complete: the header deadline no longer applies to this connection. */
+  /**
+   * The request's headers are complete: the header deadline no longer applies to this connection.
+   */
   void headersComplete(EndPoint endPoint) {
     Deadlines current = deadlines.get(endPoint);
     if (current != null) {
@@ -72,6 +77,7 @@ final class ConnectionGuard implements Connection.Listener {
 
   private static InetAddress clientOf(SocketAddress address) {
     return address instanceof InetSocketAddress inet && inet.getAddress() != null
-        ? inet.getAddress() : InetAddress.getLoopbackAddress();
+        ? inet.getAddress()
+        : InetAddress.getLoopbackAddress();
   }
 }

@@ -19,14 +19,14 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  *
  * <p>Why Jetty and not the JDK's {@code com.sun.net.httpserver}: the JDK server reads a request's
  * line and headers with a blocking read on one of its executor's threads, so every half-sent
- * request holds a thread until a timeout fires. Its only timeouts are the JVM-wide
- * {@code sun.net.httpserver.maxReqTime}/{@code maxRspTime} system properties, read once into
- * static fields, so they depend on how the JVM was started; and Java 17 builds differ in whether
- * they have a connection cap ({@code jdk.httpserver.maxConnections} is a later backport) at all.
- * Jetty parses headers without holding a thread, and has per-connector idle timeouts and its own
- * thread pool; on top of it {@link ConnectionGuard} adds a deadline for the headers, a deadline for
- * the whole connection and caps on open connections. Each server owns its threads, so one
- * endpoint never waits behind another.
+ * request holds a thread until a timeout fires. Its only timeouts are the JVM-wide {@code
+ * sun.net.httpserver.maxReqTime}/{@code maxRspTime} system properties, read once into static
+ * fields, so they depend on how the JVM was started; and Java 17 builds differ in whether they have
+ * a connection cap ({@code jdk.httpserver.maxConnections} is a later backport) at all. Jetty parses
+ * headers without holding a thread, and has per-connector idle timeouts and its own thread pool; on
+ * top of it {@link ConnectionGuard} adds a deadline for the headers, a deadline for the whole
+ * connection and caps on open connections. Each server owns its threads, so one endpoint never
+ * waits behind another.
  */
 public final class GuardedServer implements AutoCloseable {
   private final Server server;
@@ -45,7 +45,8 @@ public final class GuardedServer implements AutoCloseable {
    *
    * @throws BindException if the address is taken
    */
-  public static GuardedServer start(String name, InetSocketAddress address, ServerLimits limits, Handler handler)
+  public static GuardedServer start(
+      String name, InetSocketAddress address, ServerLimits limits, Handler handler)
       throws IOException {
     // One acceptor and one selector lease two threads; the rest run handlers.
     QueuedThreadPool threads = new QueuedThreadPool(limits.workerThreads() + 2, 2);
@@ -55,9 +56,12 @@ public final class GuardedServer implements AutoCloseable {
     Server server = new Server(threads);
     server.setStopTimeout(1000);
     ConnectionGuard guard = new ConnectionGuard(limits, server.getScheduler());
-    ServerConnector connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(configuration(limits)));
-    connector.setHost(address.getAddress() == null || address.getAddress().isAnyLocalAddress() ? null
-        : address.getAddress().getHostAddress());
+    ServerConnector connector =
+        new ServerConnector(server, 1, 1, new HttpConnectionFactory(configuration(limits)));
+    connector.setHost(
+        address.getAddress() == null || address.getAddress().isAnyLocalAddress()
+            ? null
+            : address.getAddress().getHostAddress());
     connector.setPort(address.getPort());
     connector.setIdleTimeout(limits.idleTimeout().toMillis());
     connector.addBean(guard);
@@ -86,18 +90,22 @@ public final class GuardedServer implements AutoCloseable {
   private static IOException bindFailure(InetSocketAddress address, Exception e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof BindException bind) {
-        BindException taken = new BindException("cannot listen on " + address + ": " + bind.getMessage());
+        BindException taken =
+            new BindException("cannot listen on " + address + ": " + bind.getMessage());
         taken.initCause(e);
         return taken;
       }
     }
-    return e instanceof IOException io ? io : new IOException("cannot start the server on " + address, e);
+    return e instanceof IOException io
+        ? io
+        : new IOException("cannot start the server on " + address, e);
   }
 
   /** The bound address (the real port when 0 was asked for). */
   public InetSocketAddress address() {
     String host = connector.getHost();
-    return host == null ? new InetSocketAddress(connector.getLocalPort())
+    return host == null
+        ? new InetSocketAddress(connector.getLocalPort())
         : new InetSocketAddress(host, connector.getLocalPort());
   }
 

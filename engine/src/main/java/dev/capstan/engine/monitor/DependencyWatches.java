@@ -34,9 +34,9 @@ import org.slf4j.LoggerFactory;
  * <p>The informers watch with the engine's identity and keep no object contents (events are all
  * they are for). Whether a Kustomization may read the object is decided when it reads it, as its
  * service account: a wake-up tells it nothing. Where the engine itself may not list and watch a
- * kind (the multi-tenant install), each waiting Kustomization watches the single objects it
- * waits for with the client it reads them with (its service account); where that is refused too,
- * it looks again at its retryInterval. Thread-safe.
+ * kind (the multi-tenant install), each waiting Kustomization watches the single objects it waits
+ * for with the client it reads them with (its service account); where that is refused too, it looks
+ * again at its retryInterval. Thread-safe.
  */
 public final class DependencyWatches implements DependencyWatching, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DependencyWatches.class);
@@ -58,7 +58,8 @@ public final class DependencyWatches implements DependencyWatching, AutoCloseabl
   private final KubernetesClient client;
   private final Map<NamespacedName, Set<Awaited>> awaiting = new HashMap<>();
   private final Map<ObjectKey, Set<NamespacedName>> dependents = new HashMap<>();
-  private final Map<Kind, SharedIndexInformer<GenericKubernetesResource>> informers = new HashMap<>();
+  private final Map<Kind, SharedIndexInformer<GenericKubernetesResource>> informers =
+      new HashMap<>();
   private final Set<Kind> denied = new HashSet<>();
   private final Map<NamespacedName, KubernetesClient> readers = new HashMap<>();
   private final Map<NamespacedName, List<Watch>> objectWatches = new HashMap<>();
@@ -74,7 +75,8 @@ public final class DependencyWatches implements DependencyWatching, AutoCloseabl
   }
 
   @Override
-  public synchronized void await(NamespacedName dependent, Set<Awaited> objects, KubernetesClient reader) {
+  public synchronized void await(
+      NamespacedName dependent, Set<Awaited> objects, KubernetesClient reader) {
     Set<Awaited> next = Set.copyOf(objects);
     Set<Awaited> previous = awaiting.put(dependent, next);
     KubernetesClient previousReader = readers.put(dependent, reader);
@@ -83,9 +85,11 @@ public final class DependencyWatches implements DependencyWatching, AutoCloseabl
     }
     unindex(dependent, previous);
     closeObjectWatches(dependent);
-    next.forEach(a -> dependents.computeIfAbsent(ObjectKey.of(a), k -> new HashSet<>()).add(dependent));
+    next.forEach(
+        a -> dependents.computeIfAbsent(ObjectKey.of(a), k -> new HashSet<>()).add(dependent));
     retain();
-    next.stream().filter(a -> !denied.contains(Kind.of(a.type())))
+    next.stream()
+        .filter(a -> !denied.contains(Kind.of(a.type())))
         .forEach(a -> informers.computeIfAbsent(Kind.of(a.type()), k -> start(a.type())));
     watchDeniedObjects(dependent);
   }
@@ -106,7 +110,10 @@ public final class DependencyWatches implements DependencyWatching, AutoCloseabl
     return objectWatches.values().stream().mapToInt(List::size).sum();
   }
 
-  /** Watches, with the dependent's own client, each object it waits for of a kind the engine may not watch. */
+  /**
+   * Watches, with the dependent's own client, each object it waits for of a kind the engine may not
+   * watch.
+   */
   private void watchDeniedObjects(NamespacedName dependent) {
     KubernetesClient reader = readers.get(dependent);
     Set<Awaited> objects = awaiting.getOrDefault(dependent, Set.of());
@@ -121,25 +128,39 @@ public final class DependencyWatches implements DependencyWatching, AutoCloseabl
     }
   }
 
-  private Optional<Watch> watchObject(NamespacedName dependent, KubernetesClient reader, Awaited a) {
+  private Optional<Watch> watchObject(
+      NamespacedName dependent, KubernetesClient reader, Awaited a) {
     var resources = reader.genericKubernetesResources(a.type().context());
-    var object = a.type().namespaced() ? resources.inNamespace(a.namespace()).withName(a.name())
-        : resources.withName(a.name());
+    var object =
+        a.type().namespaced()
+            ? resources.inNamespace(a.namespace()).withName(a.name())
+            : resources.withName(a.name());
     try {
-      return Optional.of(object.watch(new Watcher<>() {
-        @Override
-        public void eventReceived(Action action, GenericKubernetesResource resource) {
-          wakeUp.accept(dependent);
-        }
+      return Optional.of(
+          object.watch(
+              new Watcher<>() {
+                @Override
+                public void eventReceived(Action action, GenericKubernetesResource resource) {
+                  wakeUp.accept(dependent);
+                }
 
-        @Override
-        public void onClose(WatcherException cause) {
-          // Ended by the server: the retryInterval still applies, and the next reconcile watches again.
-          LOG.debug("the watch of {} for {} ended: {}", ObjectKey.of(a), dependent, cause.getMessage());
-        }
-      }));
+                @Override
+                public void onClose(WatcherException cause) {
+                  // Ended by the server: the retryInterval still applies, and the next reconcile
+                  // watches again.
+                  LOG.debug(
+                      "the watch of {} for {} ended: {}",
+                      ObjectKey.of(a),
+                      dependent,
+                      cause.getMessage());
+                }
+              }));
     } catch (KubernetesClientException e) {
-      LOG.debug("{} cannot watch {} (its retryInterval applies): {}", dependent, ObjectKey.of(a), e.getMessage());
+      LOG.debug(
+          "{} cannot watch {} (its retryInterval applies): {}",
+          dependent,
+          ObjectKey.of(a),
+          e.getMessage());
       return Optional.empty();
     }
   }
@@ -160,16 +181,21 @@ public final class DependencyWatches implements DependencyWatching, AutoCloseabl
     if (informer != null) {
       informer.stop();
     }
-    awaiting.keySet().forEach(dependent -> {
-      closeObjectWatches(dependent);
-      watchDeniedObjects(dependent);
-    });
+    awaiting
+        .keySet()
+        .forEach(
+            dependent -> {
+              closeObjectWatches(dependent);
+              watchDeniedObjects(dependent);
+            });
   }
 
   /** The kinds watched now, as {@code Kind.group} ({@code Kind} for the core group). */
   public synchronized Set<String> watchedKinds() {
     Set<String> kinds = new TreeSet<>();
-    informers.keySet().forEach(k -> kinds.add(k.group().isEmpty() ? k.kind() : k.kind() + "." + k.group()));
+    informers
+        .keySet()
+        .forEach(k -> kinds.add(k.group().isEmpty() ? k.kind() : k.kind() + "." + k.group()));
     return kinds;
   }
 
@@ -190,35 +216,42 @@ public final class DependencyWatches implements DependencyWatching, AutoCloseabl
   private void retain() {
     Set<Kind> needed = new HashSet<>();
     dependents.keySet().forEach(k -> needed.add(k.kind()));
-    informers.entrySet().removeIf(e -> {
-      if (needed.contains(e.getKey())) {
-        return false;
-      }
-      e.getValue().close();
-      LOG.debug("stopped watching {} for dependencies", e.getKey());
-      return true;
-    });
+    informers
+        .entrySet()
+        .removeIf(
+            e -> {
+              if (needed.contains(e.getKey())) {
+                return false;
+              }
+              e.getValue().close();
+              LOG.debug("stopped watching {} for dependencies", e.getKey());
+              return true;
+            });
   }
 
   private SharedIndexInformer<GenericKubernetesResource> start(ResourceType type) {
     Kind kind = Kind.of(type);
     var resources = client.genericKubernetesResources(type.context());
-    SharedIndexInformer<GenericKubernetesResource> informer = type.namespaced()
-        ? resources.inAnyNamespace().runnableInformer(0)
-        : resources.runnableInformer(0);
+    SharedIndexInformer<GenericKubernetesResource> informer =
+        type.namespaced()
+            ? resources.inAnyNamespace().runnableInformer(0)
+            : resources.runnableInformer(0);
     informer.itemStore(new MetadataOnly());
     informer.addEventHandler(handler(kind));
-    informer.exceptionHandler((started, error) -> {
-      if (refused(error)) {
-        // Not retried: the engine's rights do not change by asking again.
-        LOG.info("the engine may not watch {}: each Kustomization waiting for one watches it as its service"
-            + " account", kind);
-        // Off this informer's own thread, which stopping it would wait for.
-        CompletableFuture.runAsync(() -> deny(kind));
-        return false;
-      }
-      return true;
-    });
+    informer.exceptionHandler(
+        (started, error) -> {
+          if (refused(error)) {
+            // Not retried: the engine's rights do not change by asking again.
+            LOG.info(
+                "the engine may not watch {}: each Kustomization waiting for one watches it as its"
+                    + " service account",
+                kind);
+            // Off this informer's own thread, which stopping it would wait for.
+            CompletableFuture.runAsync(() -> deny(kind));
+            return false;
+          }
+          return true;
+        });
     informer.start();
     LOG.debug("watching {} for dependencies", kind);
     return informer;
@@ -257,11 +290,14 @@ public final class DependencyWatches implements DependencyWatching, AutoCloseabl
     if (object.getMetadata() == null) {
       return;
     }
-    String namespace = object.getMetadata().getNamespace() == null ? "" : object.getMetadata().getNamespace();
+    String namespace =
+        object.getMetadata().getNamespace() == null ? "" : object.getMetadata().getNamespace();
     List<NamespacedName> waiting;
     synchronized (this) {
-      waiting = List.copyOf(dependents.getOrDefault(
-          new ObjectKey(kind, namespace, object.getMetadata().getName()), Set.of()));
+      waiting =
+          List.copyOf(
+              dependents.getOrDefault(
+                  new ObjectKey(kind, namespace, object.getMetadata().getName()), Set.of()));
     }
     waiting.forEach(wakeUp);
   }

@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -36,14 +37,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps every Kustomization's {@code Healthy} condition true to the cluster between reconciles.
- * Objects are watched through one shared informer per kind, selected by Capstan's ownership
- * label; a change of an object re-evaluates the health of its Kustomization's inventory from the
- * informer caches and writes Healthy when it changed. While a reconcile waits for health, the
- * monitor wakes that reconcile instead of writing.
+ * Objects are watched through one shared informer per kind, selected by Capstan's ownership label;
+ * a change of an object re-evaluates the health of its Kustomization's inventory from the informer
+ * caches and writes Healthy when it changed. While a reconcile waits for health, the monitor wakes
+ * that reconcile instead of writing.
  *
  * <p>Objects of a Kustomization that applies to a remote cluster ({@code spec.kubeConfig}) are
- * watched by informers of their own on that cluster, with the kubeconfig's identity; they stop
- * when no inventory needs them or the remote client is closed.
+ * watched by informers of their own on that cluster, with the kubeconfig's identity; they stop when
+ * no inventory needs them or the remote client is closed.
  *
  * <p>The informers read with the engine's identity. For a Kustomization that acts as a service
  * account, an object's health is reported only if that account may get its kind in its namespace;
@@ -60,10 +61,13 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
   private static final String LOCAL = "";
 
   /**
-   * The objects watched for one Kustomization, how their health is judged, who may read it, and
-   * in which cluster ({@link #LOCAL} or a remote cluster's id).
+   * The objects watched for one Kustomization, how their health is judged, who may read it, and in
+   * which cluster ({@link #LOCAL} or a remote cluster's id).
    */
-  private record Tracked(List<ObjectRef> objects, HealthEvaluator evaluator, Optional<ServiceAccount> readAs,
+  private record Tracked(
+      List<ObjectRef> objects,
+      HealthEvaluator evaluator,
+      Optional<ServiceAccount> readAs,
       String cluster) {}
 
   private final StatusWriter statuses;
@@ -71,8 +75,10 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
   private final Clock clock;
   private final ScheduledExecutorService scheduler;
   private final Duration debounce;
+
   /** The informers of each watched cluster, by id; the engine's own is always there. */
   private final Map<String, KindInformers> clusters = new HashMap<>();
+
   private final ReadAccess access;
   private final ObjectMapper mapper = new ObjectMapper();
   private final Map<NamespacedName, Tracked> tracked = new HashMap<>();
@@ -84,8 +90,13 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
    * @param scheduler runs evaluations; one thread is enough
    * @param debounce how long to gather events before evaluating (a rollout sends many)
    */
-  public HealthMonitor(KubernetesClient client, StatusWriter statuses, WaitTracker waits, Clock clock,
-      ScheduledExecutorService scheduler, Duration debounce) {
+  public HealthMonitor(
+      KubernetesClient client,
+      StatusWriter statuses,
+      WaitTracker waits,
+      Clock clock,
+      ScheduledExecutorService scheduler,
+      Duration debounce) {
     this.statuses = statuses;
     this.waits = waits;
     this.clock = clock;
@@ -101,10 +112,15 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
   }
 
   @Override
-  public synchronized void track(NamespacedName key, List<ObjectRef> objects, HealthEvaluator evaluator,
-      Optional<ServiceAccount> readAs, Optional<RemoteCluster> cluster) {
+  public synchronized void track(
+      NamespacedName key,
+      List<ObjectRef> objects,
+      HealthEvaluator evaluator,
+      Optional<ServiceAccount> readAs,
+      Optional<RemoteCluster> cluster) {
     String id = cluster.map(RemoteCluster::id).orElse(LOCAL);
-    cluster.ifPresent(c -> clusters.computeIfAbsent(c.id(), i -> new KindInformers(c.client(), this::onChange)));
+    cluster.ifPresent(
+        c -> clusters.computeIfAbsent(c.id(), i -> new KindInformers(c.client(), this::onChange)));
     tracked.put(key, new Tracked(List.copyOf(objects), evaluator, readAs, id));
     written.remove(key);
     retainInformers();
@@ -124,25 +140,39 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
     if (LOCAL.equals(id)) {
       return;
     }
-    tracked.entrySet().removeIf(e -> {
-      boolean there = e.getValue().cluster().equals(id);
-      if (there) {
-        written.remove(e.getKey());
-      }
-      return there;
-    });
+    tracked
+        .entrySet()
+        .removeIf(
+            e -> {
+              boolean there = e.getValue().cluster().equals(id);
+              if (there) {
+                written.remove(e.getKey());
+              }
+              return there;
+            });
     retainInformers();
   }
 
   /** The kinds watched right now (one informer each), of every cluster. */
   public synchronized Set<String> watchedKinds() {
-    Set<String> kinds = new java.util.TreeSet<>();
-    clusters.values().forEach(informers -> informers.running()
-        .forEach(k -> kinds.add(k.group().isEmpty() ? k.kind() : k.kind() + "." + k.group())));
+    Set<String> kinds = new TreeSet<>();
+    clusters
+        .values()
+        .forEach(
+            informers ->
+                informers
+                    .running()
+                    .forEach(
+                        k ->
+                            kinds.add(
+                                k.group().isEmpty() ? k.kind() : k.kind() + "." + k.group())));
     return kinds;
   }
 
-  /** Runs exactly the informers the tracked inventories need; a remote cluster no one needs is let go. */
+  /**
+   * Runs exactly the informers the tracked inventories need; a remote cluster no one needs is let
+   * go.
+   */
   private void retainInformers() {
     for (var it = clusters.entrySet().iterator(); it.hasNext(); ) {
       var cluster = it.next();
@@ -158,17 +188,24 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
 
   private Map<KindInformers.Kind, String> neededKinds(String cluster) {
     Map<KindInformers.Kind, String> kinds = new HashMap<>();
-    tracked.values().stream().filter(t -> t.cluster().equals(cluster)).forEach(t ->
-        t.objects().forEach(r -> kinds.putIfAbsent(KindInformers.Kind.of(r), r.apiVersion())));
+    tracked.values().stream()
+        .filter(t -> t.cluster().equals(cluster))
+        .forEach(
+            t ->
+                t.objects()
+                    .forEach(r -> kinds.putIfAbsent(KindInformers.Kind.of(r), r.apiVersion())));
     return kinds;
   }
 
   private void onChange(GenericKubernetesResource object) {
     Map<String, String> labels = object.getMetadata().getLabels();
-    if (labels == null || labels.get(Owner.NAME_LABEL) == null || labels.get(Owner.NAMESPACE_LABEL) == null) {
+    if (labels == null
+        || labels.get(Owner.NAME_LABEL) == null
+        || labels.get(Owner.NAMESPACE_LABEL) == null) {
       return;
     }
-    NamespacedName owner = new NamespacedName(labels.get(Owner.NAMESPACE_LABEL), labels.get(Owner.NAME_LABEL));
+    NamespacedName owner =
+        new NamespacedName(labels.get(Owner.NAMESPACE_LABEL), labels.get(Owner.NAME_LABEL));
     schedule(owner);
   }
 
@@ -189,8 +226,14 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
       if (health.isEmpty() || health.get().equals(written.get(key))) {
         return;
       }
-      statuses.update(key, ks -> KustomizationStatuses.withHealth(ks.getStatus(), health.get(),
-          ks.getMetadata().getGeneration() == null ? 0 : ks.getMetadata().getGeneration(), clock.instant()));
+      statuses.update(
+          key,
+          ks ->
+              KustomizationStatuses.withHealth(
+                  ks.getStatus(),
+                  health.get(),
+                  ks.getMetadata().getGeneration() == null ? 0 : ks.getMetadata().getGeneration(),
+                  clock.instant()));
       written.put(key, health.get());
     } catch (KubernetesClientException e) {
       LOG.warn("{}: cannot write the Healthy condition: {}", key, e.getMessage());
@@ -217,7 +260,8 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
   }
 
   /** The objects of {@code t} its service account may not read, each with the lookup saying so. */
-  private Map<ObjectRef, Lookup> unreadable(Tracked t, Map<KindInformers.Kind, ResourceType> types) {
+  private Map<ObjectRef, Lookup> unreadable(
+      Tracked t, Map<KindInformers.Kind, ResourceType> types) {
     if (t.readAs().isEmpty()) {
       return Map.of();
     }
@@ -227,19 +271,26 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
       if (type == null) {
         continue; // not served: reported as such
       }
-      ReadAccess.Decision decision = access.mayGet(t.cluster(), t.readAs().get(), type.group(), type.plural(),
-          type.namespaced() ? ref.namespace() : "");
+      ReadAccess.Decision decision =
+          access.mayGet(
+              t.cluster(),
+              t.readAs().get(),
+              type.group(),
+              type.plural(),
+              type.namespaced() ? ref.namespace() : "");
       if (!decision.allowed()) {
-        WaitReason reason = decision.verdict() == ReadAccess.Verdict.DENIED
-            ? WaitReason.ACCESS_DENIED : WaitReason.ACCESS_CHECK_FAILED;
+        WaitReason reason =
+            decision.verdict() == ReadAccess.Verdict.DENIED
+                ? WaitReason.ACCESS_DENIED
+                : WaitReason.ACCESS_CHECK_FAILED;
         unreadable.put(ref, Lookup.notRead(reason, decision.message()));
       }
     }
     return unreadable;
   }
 
-  private synchronized Optional<AggregateHealth> fromCaches(NamespacedName key, Tracked t,
-      Map<ObjectRef, Lookup> unreadable) {
+  private synchronized Optional<AggregateHealth> fromCaches(
+      NamespacedName key, Tracked t, Map<ObjectRef, Lookup> unreadable) {
     KindInformers informers = clusters.get(t.cluster());
     if (tracked.get(key) != t || informers == null) {
       return Optional.empty(); // replaced (and evaluated again) or untracked meanwhile
@@ -251,14 +302,18 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
         return Optional.empty();
       }
     }
-    return Optional.of(ApplyWaiter.health(t.objects(), ref -> fromCache(informers, unreadable, ref), t.evaluator()));
+    return Optional.of(
+        ApplyWaiter.health(
+            t.objects(), ref -> fromCache(informers, unreadable, ref), t.evaluator()));
   }
 
   /** One object as the caches have it, or why its health is decided without it. */
-  private Lookup fromCache(KindInformers informers, Map<ObjectRef, Lookup> unreadable, ObjectRef ref) {
+  private Lookup fromCache(
+      KindInformers informers, Map<ObjectRef, Lookup> unreadable, ObjectRef ref) {
     KindInformers.Kind kind = KindInformers.Kind.of(ref);
     if (!informers.watched(kind)) {
-      return informers.refusal(kind)
+      return informers
+          .refusal(kind)
           .map(refusal -> Lookup.notRead(WaitReason.WATCH_FAILED, refusal))
           .orElseGet(() -> Lookup.kindNotServed(ref.apiVersion(), ref.kind()));
     }
@@ -266,7 +321,8 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
     if (denied != null) {
       return denied;
     }
-    return informers.get(ref)
+    return informers
+        .get(ref)
         .map(live -> Lookup.found(mapper.convertValue(live, MAP)))
         .orElseGet(Lookup::notFound);
   }

@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One shared informer per kind (group and kind; the version does not matter), for objects that
- * carry Capstan's ownership label only. Started when some inventory first needs the kind,
- * stopped when none does any more. Not thread-safe: the monitor serializes calls.
+ * carry Capstan's ownership label only. Started when some inventory first needs the kind, stopped
+ * when none does any more. Not thread-safe: the monitor serializes calls.
  */
 final class KindInformers implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(KindInformers.class);
@@ -35,8 +35,10 @@ final class KindInformers implements AutoCloseable {
 
   private final KubernetesClient client;
   private final Consumer<GenericKubernetesResource> onChange;
-  private final Map<Kind, SharedIndexInformer<GenericKubernetesResource>> informers = new HashMap<>();
+  private final Map<Kind, SharedIndexInformer<GenericKubernetesResource>> informers =
+      new HashMap<>();
   private final Map<Kind, ResourceType> types = new HashMap<>();
+
   /** Why a served kind could not be watched at the last try (its API server refused the watch). */
   private final Map<Kind, String> refused = new HashMap<>();
 
@@ -45,7 +47,10 @@ final class KindInformers implements AutoCloseable {
     this.onChange = onChange;
   }
 
-  /** Makes the running informers exactly those of {@code needed}; {@code versions} picks the version to watch. */
+  /**
+   * Makes the running informers exactly those of {@code needed}; {@code versions} picks the version
+   * to watch.
+   */
   void retain(Map<Kind, String> needed) {
     for (Kind kind : Set.copyOf(informers.keySet())) {
       if (!needed.containsKey(kind)) {
@@ -56,11 +61,12 @@ final class KindInformers implements AutoCloseable {
     }
     refused.keySet().retainAll(needed.keySet());
     ResourceCatalog catalog = new ResourceCatalog(client);
-    needed.forEach((kind, apiVersion) -> {
-      if (!informers.containsKey(kind)) {
-        start(kind, apiVersion, catalog);
-      }
-    });
+    needed.forEach(
+        (kind, apiVersion) -> {
+          if (!informers.containsKey(kind)) {
+            start(kind, apiVersion, catalog);
+          }
+        });
   }
 
   Set<Kind> running() {
@@ -78,9 +84,9 @@ final class KindInformers implements AutoCloseable {
   }
 
   /**
-   * Why the kind is not watched although it may be served: the API server refused to list or
-   * watch it in all namespaces (bounded, without the object's data); empty if it is watched or
-   * not served.
+   * Why the kind is not watched although it may be served: the API server refused to list or watch
+   * it in all namespaces (bounded, without the object's data); empty if it is watched or not
+   * served.
    */
   Optional<String> refusal(Kind kind) {
     return Optional.ofNullable(refused.get(kind));
@@ -110,7 +116,8 @@ final class KindInformers implements AutoCloseable {
         return;
       }
       SharedIndexInformer<GenericKubernetesResource> informer =
-          client.genericKubernetesResources(type.get().context())
+          client
+              .genericKubernetesResources(type.get().context())
               .inAnyNamespace()
               .withLabel(Owner.NAME_LABEL)
               .runnableInformer(0);
@@ -129,10 +136,14 @@ final class KindInformers implements AutoCloseable {
 
   /** The HTTP status and the API server's message, bounded; or the failure's kind. */
   private static String why(KubernetesClientException e) {
-    String message = e.getCode() > 0
-        ? "HTTP " + e.getCode() + (e.getStatus() != null && e.getStatus().getMessage() != null
-            ? " " + e.getStatus().getMessage() : "")
-        : "the request failed";
+    String message =
+        e.getCode() > 0
+            ? "HTTP "
+                + e.getCode()
+                + (e.getStatus() != null && e.getStatus().getMessage() != null
+                    ? " " + e.getStatus().getMessage()
+                    : "")
+            : "the request failed";
     return message.length() > 300 ? message.substring(0, 300) + "…" : message;
   }
 

@@ -16,9 +16,9 @@ import org.slf4j.LoggerFactory;
  * Whether a service account may {@code get} a kind in a namespace (or at cluster scope). The
  * monitor reads every object through the engine's shared informers, so before it reports an
  * object's health for a Kustomization that acts as a service account it asks this; otherwise a
- * tenant could learn through its Healthy condition what its service account may not read.
- * Answers are remembered for a bounded time, so a change of the account's rights shows within
- * that time, and a busy inventory does not ask the API server on every event. Thread-safe.
+ * tenant could learn through its Healthy condition what its service account may not read. Answers
+ * are remembered for a bounded time, so a change of the account's rights shows within that time,
+ * and a busy inventory does not ask the API server on every event. Thread-safe.
  */
 final class ReadAccess {
   private static final Logger LOG = LoggerFactory.getLogger(ReadAccess.class);
@@ -27,9 +27,14 @@ final class ReadAccess {
    * May {@code account} of {@code cluster} ("": the engine's own; else a remote cluster's id) get
    * {@code resource} of {@code group}; {@code namespace} "" is cluster scope.
    */
-  record Question(String cluster, NamespacedName account, String group, String resource, String namespace) {}
+  record Question(
+      String cluster, NamespacedName account, String group, String resource, String namespace) {}
 
-  enum Verdict { ALLOWED, DENIED, UNCHECKED }
+  enum Verdict {
+    ALLOWED,
+    DENIED,
+    UNCHECKED
+  }
 
   /** The answer to a question; {@code message} says, for a user, why it is not allowed. */
   record Decision(Verdict verdict, String message) {
@@ -57,8 +62,12 @@ final class ReadAccess {
     this.lifetime = lifetime;
   }
 
-  /** Whether {@code account} may get {@code resource} of {@code group} in {@code namespace} ("": cluster scope). */
-  Decision mayGet(String cluster, ServiceAccount account, String group, String resource, String namespace) {
+  /**
+   * Whether {@code account} may get {@code resource} of {@code group} in {@code namespace} ("":
+   * cluster scope).
+   */
+  Decision mayGet(
+      String cluster, ServiceAccount account, String group, String resource, String namespace) {
     Question question = new Question(cluster, account.name(), group, resource, namespace);
     Instant now = clock.instant();
     Remembered remembered = answers.get(question);
@@ -68,8 +77,14 @@ final class ReadAccess {
       } catch (RuntimeException e) {
         // Not remembered: the next evaluation asks again.
         LOG.debug("cannot check read access for {}", question, e);
-        return new Decision(Verdict.UNCHECKED, "cannot check whether " + account.username() + " may get "
-            + describe(question) + ": " + e.getMessage());
+        return new Decision(
+            Verdict.UNCHECKED,
+            "cannot check whether "
+                + account.username()
+                + " may get "
+                + describe(question)
+                + ": "
+                + e.getMessage());
       }
       forgetExpired(now);
       answers.put(question, remembered);
@@ -92,6 +107,7 @@ final class ReadAccess {
   /** {@code deployments.apps in namespace team-b}, {@code namespaces at cluster scope}. */
   private static String describe(Question q) {
     String resource = q.group().isEmpty() ? q.resource() : q.resource() + "." + q.group();
-    return resource + (q.namespace().isEmpty() ? " at cluster scope" : " in namespace " + q.namespace());
+    return resource
+        + (q.namespace().isEmpty() ? " at cluster scope" : " in namespace " + q.namespace());
   }
 }

@@ -1,5 +1,8 @@
 package dev.capstan.engine.ops;
 
+import dev.capstan.engine.EngineExtension;
+import dev.capstan.engine.EngineOptions;
+import dev.capstan.engine.Observers;
 import dev.capstan.engine.ops.events.EventRecorder;
 import dev.capstan.engine.ops.events.StatusChangeEvents;
 import dev.capstan.engine.ops.leader.LeaderElection;
@@ -8,10 +11,7 @@ import dev.capstan.engine.ops.metrics.Metrics;
 import dev.capstan.engine.ops.metrics.MetricsObserver;
 import dev.capstan.engine.ops.server.OpsServer;
 import dev.capstan.engine.ops.server.Readiness;
-
-import dev.capstan.engine.EngineExtension;
-import dev.capstan.engine.EngineOptions;
-import dev.capstan.engine.Observers;
+import dev.capstan.engine.pipeline.PipelineObserver;
 import dev.capstan.engine.webhook.ReceiverConfig;
 import dev.capstan.engine.webhook.WebhookServer;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -26,6 +26,7 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -33,13 +34,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Everything an operator of Capstan needs around the controllers: the metrics and probe
- * endpoint, controller metrics, leader election, Events derived from status changes and the
- * webhook receivers.
+ * Everything an operator of Capstan needs around the controllers: the metrics and probe endpoint,
+ * controller metrics, leader election, Events derived from status changes and the webhook
+ * receivers.
  *
- * <p>The probe endpoint starts while the engine is being built, so that liveness is answered
- * while the caches fill; {@code /readyz} turns ready once the controllers started (or, with
- * leader election, once this replica leads or stands by with a working API connection).
+ * <p>The probe endpoint starts while the engine is being built, so that liveness is answered while
+ * the caches fill; {@code /readyz} turns ready once the controllers started (or, with leader
+ * election, once this replica leads or stands by with a working API connection).
  */
 public final class OperationsExtension implements EngineExtension {
   private static final Logger LOG = LoggerFactory.getLogger(OperationsExtension.class);
@@ -65,18 +66,20 @@ public final class OperationsExtension implements EngineExtension {
    *
    * @throws IllegalArgumentException (an InvalidReceiverConfigException) naming what is wrong
    */
-  public OperationsExtension(OperationsSettings settings, PrometheusMeterRegistry registry, Clock clock) {
+  public OperationsExtension(
+      OperationsSettings settings, PrometheusMeterRegistry registry, Clock clock) {
     this.settings = settings;
     this.receivers = settings.webhookConfig().map(ReceiverConfig::load).orElse(null);
     this.registry = registry;
     this.metrics = new Metrics(registry);
     this.clock = clock;
     this.controllerMetrics = new ControllerMetrics(metrics, clock);
-    this.statusEvents = new StatusChangeEvents(() -> started && (election == null || election.isLeading()));
+    this.statusEvents =
+        new StatusChangeEvents(() -> started && (election == null || election.isLeading()));
   }
 
   @Override
-  public dev.capstan.engine.pipeline.PipelineObserver observer() {
+  public PipelineObserver observer() {
     return Observers.of(List.of(new MetricsObserver(metrics, controllerMetrics), statusEvents));
   }
 
@@ -87,13 +90,19 @@ public final class OperationsExtension implements EngineExtension {
 
   /** May be called more than once (the operator framework applies its overrides lazily). */
   @Override
-  public synchronized void configure(ConfigurationServiceOverrider operator, EngineOptions options) {
+  public synchronized void configure(
+      ConfigurationServiceOverrider operator, EngineOptions options) {
     if (election == null && options.leaderElect()) {
-      election = new LeaderElection(options.watchLabelSelector(), settings.leaseNamespace(),
-          LeaderElection.defaultIdentity(settings.identity()), LeaderElection::exitProcess);
+      election =
+          new LeaderElection(
+              options.watchLabelSelector(),
+              settings.leaseNamespace(),
+              LeaderElection.defaultIdentity(settings.identity()),
+              LeaderElection::exitProcess);
       Gauge.builder("capstan.leader", () -> election.isLeading() ? 1 : 0)
           .description("1 while this replica holds the leader election Lease")
-          .tag("lease", election.leaseName()).register(registry);
+          .tag("lease", election.leaseName())
+          .register(registry);
     }
     if (!jvmMetricsBound) {
       jvmMetricsBound = true;
@@ -110,8 +119,8 @@ public final class OperationsExtension implements EngineExtension {
       try {
         opsServer = OpsServer.start(settings.metricsAddress(), registry, this::readiness);
       } catch (IOException e) {
-        throw new UncheckedIOException("cannot serve metrics on " + settings.metricsAddress() + ": "
-            + e.getMessage(), e);
+        throw new UncheckedIOException(
+            "cannot serve metrics on " + settings.metricsAddress() + ": " + e.getMessage(), e);
       }
     }
   }
@@ -121,10 +130,12 @@ public final class OperationsExtension implements EngineExtension {
     this.client = kubernetesClient;
     if (receivers != null) {
       try {
-        webhookServer = WebhookServer.start(settings.webhookAddress(), receivers, kubernetesClient, metrics, clock);
+        webhookServer =
+            WebhookServer.start(
+                settings.webhookAddress(), receivers, kubernetesClient, metrics, clock);
       } catch (IOException e) {
-        throw new UncheckedIOException("cannot serve webhooks on " + settings.webhookAddress() + ": "
-            + e.getMessage(), e);
+        throw new UncheckedIOException(
+            "cannot serve webhooks on " + settings.webhookAddress() + ": " + e.getMessage(), e);
       }
     } else {
       LOG.info("no --webhook-config: webhook receivers are off");
@@ -152,7 +163,7 @@ public final class OperationsExtension implements EngineExtension {
   }
 
   /** The bound metrics address (tests ask for port 0). */
-  public Optional<java.net.InetSocketAddress> metricsAddress() {
+  public Optional<InetSocketAddress> metricsAddress() {
     return Optional.ofNullable(opsServer).map(OpsServer::address);
   }
 
@@ -171,11 +182,17 @@ public final class OperationsExtension implements EngineExtension {
     String namespace = le.leaseNamespace().orElse(client.getNamespace());
     try {
       Lease lease = client.leases().inNamespace(namespace).withName(le.leaseName()).get();
-      String holder = lease == null || lease.getSpec() == null ? "nobody" : lease.getSpec().getHolderIdentity();
+      String holder =
+          lease == null || lease.getSpec() == null ? "nobody" : lease.getSpec().getHolderIdentity();
       return Readiness.ready("standing by (Lease " + le.leaseName() + " held by " + holder + ")");
     } catch (KubernetesClientException e) {
-      return Readiness.notReady("standing by, but cannot read Lease " + namespace + "/" + le.leaseName()
-          + ": HTTP " + e.getCode());
+      return Readiness.notReady(
+          "standing by, but cannot read Lease "
+              + namespace
+              + "/"
+              + le.leaseName()
+              + ": HTTP "
+              + e.getCode());
     }
   }
 }

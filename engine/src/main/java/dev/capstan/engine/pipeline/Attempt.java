@@ -3,11 +3,16 @@ package dev.capstan.engine.pipeline;
 import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.engine.NamespacedName;
+import dev.capstan.engine.decryption.Plaintexts;
+import dev.capstan.engine.remote.RemoteClusters;
 import dev.capstan.health.AggregateHealth;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 
-/** One reconcile of one Kustomization, as it goes through the stages. Not shared between threads. */
+/**
+ * One reconcile of one Kustomization, as it goes through the stages. Not shared between threads.
+ */
 final class Attempt {
   final Kustomization object;
   final NamespacedName key;
@@ -15,22 +20,29 @@ final class Attempt {
   final String requestedAt;
   final Instant started;
   Timings timings;
+
   /**
-   * Who applies, prunes and reads health: the engine, or the Kustomization's service account,
-   * in the engine's cluster or in the remote cluster of spec.kubeConfig.
+   * Who applies, prunes and reads health: the engine, or the Kustomization's service account, in
+   * the engine's cluster or in the remote cluster of spec.kubeConfig.
    */
   Acting acting;
+
   /** Who reads the Kustomization's own inputs (substituteFrom) in the engine's cluster. */
   Acting local;
+
   /** The remote cluster of spec.kubeConfig, if any. */
-  java.util.Optional<dev.capstan.engine.remote.RemoteClusters.Remote<Acting>> remote = java.util.Optional.empty();
+  Optional<RemoteClusters.Remote<Acting>> remote = Optional.empty();
+
   String revision;
+
   /** The objects now in the cluster, when a stage changed them. */
   Inventory inventory;
+
   /** The health of the objects waited for, when evaluated. */
   AggregateHealth health;
+
   /** What this attempt decrypted, to be kept out of its messages. */
-  dev.capstan.engine.decryption.Plaintexts plaintexts = dev.capstan.engine.decryption.Plaintexts.NONE;
+  Plaintexts plaintexts = Plaintexts.NONE;
 
   Attempt(Kustomization object, Instant started) {
     this.object = object;
@@ -38,7 +50,8 @@ final class Attempt {
     Long gen = object.getMetadata().getGeneration();
     this.generation = gen == null ? 0 : gen;
     Map<String, String> annotations = object.getMetadata().getAnnotations();
-    this.requestedAt = annotations == null ? null : annotations.get(KustomizationPipeline.REQUESTED_AT);
+    this.requestedAt =
+        annotations == null ? null : annotations.get(KustomizationPipeline.REQUESTED_AT);
     this.started = started;
   }
 

@@ -22,38 +22,45 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Turns a Kustomization's spec into the applier's build options, reading the ConfigMaps and
- * Secrets of {@code postBuild.substituteFrom} (their data only, as Flux reads them) with the
+ * Turns a Kustomization's spec into the applier's build options, reading the ConfigMaps and Secrets
+ * of {@code postBuild.substituteFrom} (their data only, as Flux reads them) with the
  * Kustomization's own client.
  */
 final class BuildSettings {
   private BuildSettings() {}
 
   /**
-   * @throws StageFailure (transient) when a {@code substituteFrom} source that is not optional
-   *     does not exist: it may be created later
+   * @throws StageFailure (transient) when a {@code substituteFrom} source that is not optional does
+   *     not exist: it may be created later
    */
   static BuildOptions of(KustomizationSpec spec, String namespace, KubernetesClient client) {
     CommonMetadata common = spec.commonMetadata();
-    BuildOptions options = BuildOptions.none()
-        .withTargetNamespace(spec.targetNamespace())
-        .withNameAffixes(spec.namePrefix(), spec.nameSuffix())
-        .withCommonMetadata(
-            common == null ? null : common.labels(), common == null ? null : common.annotations())
-        .withPatches(patches(spec.patches()))
-        .withImages(spec.images() == null ? null : spec.images().stream()
-            .map(i -> new ImageOverride(i.name(), i.newName(), i.newTag(), i.digest()))
-            .toList())
-        .withComponents(spec.components(), spec.ignoresMissingComponents());
+    BuildOptions options =
+        BuildOptions.none()
+            .withTargetNamespace(spec.targetNamespace())
+            .withNameAffixes(spec.namePrefix(), spec.nameSuffix())
+            .withCommonMetadata(
+                common == null ? null : common.labels(),
+                common == null ? null : common.annotations())
+            .withPatches(patches(spec.patches()))
+            .withImages(
+                spec.images() == null
+                    ? null
+                    : spec.images().stream()
+                        .map(i -> new ImageOverride(i.name(), i.newName(), i.newTag(), i.digest()))
+                        .toList())
+            .withComponents(spec.components(), spec.ignoresMissingComponents());
     PostBuild post = spec.postBuild();
     if (post == null) {
       return options;
     }
     List<Map<String, String>> sources = new ArrayList<>();
-    for (PostBuild.SubstituteReference reference : Optional.ofNullable(post.substituteFrom()).orElse(List.of())) {
+    for (PostBuild.SubstituteReference reference :
+        Optional.ofNullable(post.substituteFrom()).orElse(List.of())) {
       read(client, namespace, reference).ifPresent(sources::add);
     }
-    return options.withPostBuild(new PostBuildVariables(post.substitute(), sources, post.substitutesAlways()));
+    return options.withPostBuild(
+        new PostBuildVariables(post.substitute(), sources, post.substitutesAlways()));
   }
 
   private static List<KustomizePatch> patches(List<Patch> patches) {
@@ -61,9 +68,20 @@ final class BuildSettings {
       return null;
     }
     return patches.stream()
-        .map(p -> new KustomizePatch(p.patch(), p.target() == null ? null : new PatchSelector(
-            p.target().group(), p.target().version(), p.target().kind(), p.target().name(),
-            p.target().namespace(), p.target().labelSelector(), p.target().annotationSelector())))
+        .map(
+            p ->
+                new KustomizePatch(
+                    p.patch(),
+                    p.target() == null
+                        ? null
+                        : new PatchSelector(
+                            p.target().group(),
+                            p.target().version(),
+                            p.target().kind(),
+                            p.target().name(),
+                            p.target().namespace(),
+                            p.target().labelSelector(),
+                            p.target().annotationSelector())))
         .toList();
   }
 
@@ -76,11 +94,20 @@ final class BuildSettings {
       values = Optional.ofNullable(secret).map(BuildSettings::decoded);
     } else {
       ConfigMap map = client.configMaps().inNamespace(namespace).withName(reference.name()).get();
-      values = Optional.ofNullable(map).map(m -> m.getData() == null ? Map.<String, String>of() : m.getData());
+      values =
+          Optional.ofNullable(map)
+              .map(m -> m.getData() == null ? Map.<String, String>of() : m.getData());
     }
     if (values.isEmpty() && !Boolean.TRUE.equals(reference.optional())) {
-      throw StageFailure.transientFailure(Reason.BUILD_FAILED, "substitute from '" + reference.kind()
-          + "/" + reference.name() + "' error: not found in namespace '" + namespace + "'");
+      throw StageFailure.transientFailure(
+          Reason.BUILD_FAILED,
+          "substitute from '"
+              + reference.kind()
+              + "/"
+              + reference.name()
+              + "' error: not found in namespace '"
+              + namespace
+              + "'");
     }
     return values;
   }
@@ -88,8 +115,11 @@ final class BuildSettings {
   private static Map<String, String> decoded(Secret secret) {
     Map<String, String> values = new HashMap<>();
     if (secret.getData() != null) {
-      secret.getData().forEach((k, v) ->
-          values.put(k, new String(Base64.getDecoder().decode(v), StandardCharsets.UTF_8)));
+      secret
+          .getData()
+          .forEach(
+              (k, v) ->
+                  values.put(k, new String(Base64.getDecoder().decode(v), StandardCharsets.UTF_8)));
     }
     return values;
   }

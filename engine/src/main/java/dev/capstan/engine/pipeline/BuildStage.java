@@ -19,10 +19,15 @@ import java.util.Set;
  */
 final class BuildStage {
   private static final Set<BuildErrorKind> TRANSIENT_BUILD_ERRORS =
-      Set.of(BuildErrorKind.SUBSTITUTION, BuildErrorKind.LIMIT_EXCEEDED, BuildErrorKind.ARTIFACT,
+      Set.of(
+          BuildErrorKind.SUBSTITUTION,
+          BuildErrorKind.LIMIT_EXCEEDED,
+          BuildErrorKind.ARTIFACT,
           BuildErrorKind.INTERNAL);
 
-  /** The objects of a revision, and what was decrypted to make them (to keep it out of messages). */
+  /**
+   * The objects of a revision, and what was decrypted to make them (to keep it out of messages).
+   */
   record Built(List<GenericKubernetesResource> objects, Plaintexts plaintexts) {}
 
   private BuildStage() {}
@@ -31,22 +36,35 @@ final class BuildStage {
    * @param namespace the Kustomization's namespace
    * @throws StageFailure when the build or decryption fails; its message holds nothing decrypted
    */
-  static Built run(ManifestBuilder builder, KustomizationSpec spec, String namespace, KubernetesClient client,
-      Path tree, String digest, String revision) {
+  static Built run(
+      ManifestBuilder builder,
+      KustomizationSpec spec,
+      String namespace,
+      KubernetesClient client,
+      Path tree,
+      String digest,
+      String revision) {
     Decrypting decrypting = Decrypting.of(spec, namespace, client);
     DecryptedInputs inputs = decrypting.generatorInputs(tree, spec);
     Plaintexts plaintexts = Plaintexts.of(inputs);
     try {
-      BuildResult result = builder.build(tree, digest, spec.path(), BuildSettings.of(spec, namespace, client),
-          inputs.files());
+      BuildResult result =
+          builder.build(
+              tree, digest, spec.path(), BuildSettings.of(spec, namespace, client), inputs.files());
       if (result instanceof BuildResult.Failed failed) {
-        String message = "build of path '" + (spec.path() == null ? "./" : spec.path()) + "' at revision "
-            + revision + " failed: " + failed.error().message();
+        String message =
+            "build of path '"
+                + (spec.path() == null ? "./" : spec.path())
+                + "' at revision "
+                + revision
+                + " failed: "
+                + failed.error().message();
         throw TRANSIENT_BUILD_ERRORS.contains(failed.error().kind())
             ? StageFailure.transientFailure(Reason.BUILD_FAILED, message)
             : StageFailure.terminal(Reason.BUILD_FAILED, message);
       }
-      Decrypting.Decrypted decrypted = decrypting.objects(tree, ((BuildResult.Built) result).objects(), plaintexts);
+      Decrypting.Decrypted decrypted =
+          decrypting.objects(tree, ((BuildResult.Built) result).objects(), plaintexts);
       return new Built(decrypted.objects(), decrypted.plaintexts());
     } catch (StageFailure failure) {
       // kustomize quotes env lines it cannot split: the decrypted inputs stay out of the message.

@@ -6,7 +6,9 @@ import dev.capstan.engine.NamespacedName;
 import java.util.Collection;
 import java.util.Optional;
 
-/** Read access to the Capstan objects the pipeline looks at; the controller serves it from caches. */
+/**
+ * Read access to the Capstan objects the pipeline looks at; the controller serves it from caches.
+ */
 public interface ClusterView {
 
   Optional<GitRepository> gitRepository(NamespacedName key);

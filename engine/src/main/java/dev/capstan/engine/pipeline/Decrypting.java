@@ -18,6 +18,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
@@ -60,12 +61,18 @@ final class Decrypting {
     try {
       secret = client.secrets().inNamespace(namespace).withName(name).get();
     } catch (KubernetesClientException e) {
-      throw StageFailure.transientFailure(Reason.DECRYPTION_FAILED,
-          "cannot read decryption Secret '" + namespace + "/" + name + "': " + e.getStatus().getMessage());
+      throw StageFailure.transientFailure(
+          Reason.DECRYPTION_FAILED,
+          "cannot read decryption Secret '"
+              + namespace
+              + "/"
+              + name
+              + "': "
+              + e.getStatus().getMessage());
     }
     if (secret == null) {
-      throw StageFailure.transientFailure(Reason.DECRYPTION_FAILED,
-          "decryption Secret '" + namespace + "/" + name + "' not found");
+      throw StageFailure.transientFailure(
+          Reason.DECRYPTION_FAILED, "decryption Secret '" + namespace + "/" + name + "' not found");
     }
     Map<String, byte[]> data = new HashMap<>();
     if (secret.getData() != null) {
@@ -79,17 +86,22 @@ final class Decrypting {
   }
 
   /** The decrypted secretGenerator inputs of the build, by path in the artifact. */
-  DecryptedInputs generatorInputs(java.nio.file.Path tree, KustomizationSpec spec) {
+  DecryptedInputs generatorInputs(Path tree, KustomizationSpec spec) {
     if (keys.isEmpty()) {
       return DecryptedInputs.NONE;
     }
     try {
-      return GeneratorInputs.decrypt(tree, spec.path(),
-          spec.components() == null ? List.of() : spec.components(), decryptor, keys.get());
+      return GeneratorInputs.decrypt(
+          tree,
+          spec.path(),
+          spec.components() == null ? List.of() : spec.components(),
+          decryptor,
+          keys.get());
     } catch (DecryptionException e) {
       throw failure(e);
     } catch (IOException e) {
-      throw StageFailure.transientFailure(Reason.DECRYPTION_FAILED, "the artifact cannot be read: " + e.getMessage());
+      throw StageFailure.transientFailure(
+          Reason.DECRYPTION_FAILED, "the artifact cannot be read: " + e.getMessage());
     }
   }
 
@@ -100,9 +112,10 @@ final class Decrypting {
    * The build's objects with every SOPS-encrypted one decrypted; refused without spec.decryption.
    * {@code known} (what the build's inputs held) grows by the values decrypted here.
    */
-  Decrypted objects(java.nio.file.Path tree, List<GenericKubernetesResource> built, Plaintexts known) {
+  Decrypted objects(Path tree, List<GenericKubernetesResource> built, Plaintexts known) {
     ObjectMapper mapper = Serialization.jsonMapper();
-    EncryptedObjects encrypted = keys.map(k -> new EncryptedObjects(tree, decryptor, k)).orElse(null);
+    EncryptedObjects encrypted =
+        keys.map(k -> new EncryptedObjects(tree, decryptor, k)).orElse(null);
     List<GenericKubernetesResource> out = new ArrayList<>(built.size());
     Plaintexts plaintexts = known;
     for (GenericKubernetesResource object : built) {
@@ -111,11 +124,17 @@ final class Decrypting {
         out.add(object);
         continue;
       }
-      String what = object.getKind() + "/" + (object.getMetadata().getNamespace() == null ? ""
-          : object.getMetadata().getNamespace() + "/") + object.getMetadata().getName();
+      String what =
+          object.getKind()
+              + "/"
+              + (object.getMetadata().getNamespace() == null
+                  ? ""
+                  : object.getMetadata().getNamespace() + "/")
+              + object.getMetadata().getName();
       if (encrypted == null) {
-        throw StageFailure.terminal(Reason.DECRYPTION_FAILED, what
-            + " is SOPS-encrypted and spec.decryption is not set: it cannot be applied");
+        throw StageFailure.terminal(
+            Reason.DECRYPTION_FAILED,
+            what + " is SOPS-encrypted and spec.decryption is not set: it cannot be applied");
       }
       try {
         Map<String, Object> plain = encrypted.decrypt(map);
@@ -124,18 +143,24 @@ final class Decrypting {
       } catch (DecryptionException e) {
         throw failure(e.in(what));
       } catch (IOException e) {
-        throw StageFailure.transientFailure(Reason.DECRYPTION_FAILED, "the artifact cannot be read: " + e.getMessage());
+        throw StageFailure.transientFailure(
+            Reason.DECRYPTION_FAILED, "the artifact cannot be read: " + e.getMessage());
       }
     }
     return new Decrypted(List.copyOf(out), plaintexts);
   }
 
-  /** A wrong or missing key may be fixed in the cluster (retry); a bad document needs a new revision. */
+  /**
+   * A wrong or missing key may be fixed in the cluster (retry); a bad document needs a new
+   * revision.
+   */
   private static StageFailure failure(DecryptionException e) {
     String message = "decryption failed: " + e.getMessage();
     return switch (e.problem()) {
-      case INVALID_KEY, NO_MATCHING_KEY -> StageFailure.transientFailure(Reason.DECRYPTION_FAILED, message);
-      case MALFORMED, INTEGRITY, UNSUPPORTED -> StageFailure.terminal(Reason.DECRYPTION_FAILED, message);
+      case INVALID_KEY, NO_MATCHING_KEY ->
+          StageFailure.transientFailure(Reason.DECRYPTION_FAILED, message);
+      case MALFORMED, INTEGRITY, UNSUPPORTED ->
+          StageFailure.terminal(Reason.DECRYPTION_FAILED, message);
     };
   }
 }

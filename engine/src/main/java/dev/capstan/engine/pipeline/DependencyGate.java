@@ -13,8 +13,8 @@ import dev.capstan.engine.dependencies.DependencyLookup;
 import dev.capstan.engine.dependencies.DependencyReferences;
 import dev.capstan.engine.dependencies.ObjectDependency;
 import dev.capstan.engine.dependencies.ObjectDependencyCheck;
-import dev.capstan.engine.dependencies.ReadyExpression;
 import dev.capstan.engine.dependencies.Readiness;
+import dev.capstan.engine.dependencies.ReadyExpression;
 import dev.capstan.health.HealthEvaluator;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -26,12 +26,12 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The dependsOn gate: a Kustomization goes ahead only when every dependency is ready. A cycle
- * and an invalid readyExpr are terminal; anything else not ready is a wait.
+ * The dependsOn gate: a Kustomization goes ahead only when every dependency is ready. A cycle and
+ * an invalid readyExpr are terminal; anything else not ready is a wait.
  *
- * <p>A dependency is a Kustomization (no kind, as in Flux), read from the controller's cache,
- * or any other object, read live as the Kustomization acts (its service account, if any). While
- * it waits for such objects, a watch on their kinds wakes it when one of them changes.
+ * <p>A dependency is a Kustomization (no kind, as in Flux), read from the controller's cache, or
+ * any other object, read live as the Kustomization acts (its service account, if any). While it
+ * waits for such objects, a watch on their kinds wakes it when one of them changes.
  */
 final class DependencyGate {
   private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
@@ -84,12 +84,13 @@ final class DependencyGate {
     watching.release(key);
   }
 
-  private Optional<String> kustomization(Kustomization ks, NamespacedName self, DependencyReference ref,
-      ReadyExpression expr) {
+  private Optional<String> kustomization(
+      Kustomization ks, NamespacedName self, DependencyReference ref, ReadyExpression expr) {
     NamespacedName key = NamespacedName.resolve(ref.namespace(), ref.name(), self.namespace());
     Optional<Kustomization> dependency = view.kustomization(key);
-    Readiness readiness = DependencyCheck.check(key, dependency, dependency.flatMap(this::sourceRevision),
-        expr, ks, this::asMap);
+    Readiness readiness =
+        DependencyCheck.check(
+            key, dependency, dependency.flatMap(this::sourceRevision), expr, ks, this::asMap);
     return readiness.isReady() ? Optional.empty() : Optional.of(readiness.reason());
   }
 
@@ -97,18 +98,28 @@ final class DependencyGate {
    * The reasons the objects are not ready. The watch is set up before they are read, so that a
    * change right after the read still wakes the Kustomization; it is released once all are ready.
    */
-  private List<String> objects(Kustomization ks, NamespacedName self, List<DependencyReference> refs,
-      Map<Integer, ObjectDependency> objects, ObjectDependencies reader, HealthEvaluator evaluator) {
+  private List<String> objects(
+      Kustomization ks,
+      NamespacedName self,
+      List<DependencyReference> refs,
+      Map<Integer, ObjectDependency> objects,
+      ObjectDependencies reader,
+      HealthEvaluator evaluator) {
     Map<Integer, ObjectDependency> resolved = new LinkedHashMap<>();
     Map<Integer, Optional<ResourceType>> types = new LinkedHashMap<>();
     Set<DependencyWatching.Awaited> awaited = new HashSet<>();
-    objects.forEach((i, id) -> {
-      Optional<ResourceType> type = reader.type(id);
-      ObjectDependency scoped = type.isPresent() && !type.get().namespaced() ? id.clusterScoped() : id;
-      resolved.put(i, scoped);
-      types.put(i, type);
-      type.ifPresent(t -> awaited.add(new DependencyWatching.Awaited(t, scoped.namespace(), scoped.name())));
-    });
+    objects.forEach(
+        (i, id) -> {
+          Optional<ResourceType> type = reader.type(id);
+          ObjectDependency scoped =
+              type.isPresent() && !type.get().namespaced() ? id.clusterScoped() : id;
+          resolved.put(i, scoped);
+          types.put(i, type);
+          type.ifPresent(
+              t ->
+                  awaited.add(
+                      new DependencyWatching.Awaited(t, scoped.namespace(), scoped.name())));
+        });
     if (awaited.isEmpty()) {
       watching.release(self);
     } else {
@@ -116,14 +127,17 @@ final class DependencyGate {
     }
     List<String> notReady = new ArrayList<>();
     Map<String, Object> selfMap = objects.isEmpty() ? Map.of() : asMap(ks);
-    resolved.forEach((i, id) -> {
-      DependencyLookup lookup = types.get(i).map(t -> reader.read(id, t)).orElseGet(DependencyLookup.NotServed::new);
-      Readiness readiness = ObjectDependencyCheck.check(id, lookup, evaluator,
-          expression(refs.get(i).readyExpr(), i), selfMap);
-      if (!readiness.isReady()) {
-        notReady.add(readiness.reason());
-      }
-    });
+    resolved.forEach(
+        (i, id) -> {
+          DependencyLookup lookup =
+              types.get(i).map(t -> reader.read(id, t)).orElseGet(DependencyLookup.NotServed::new);
+          Readiness readiness =
+              ObjectDependencyCheck.check(
+                  id, lookup, evaluator, expression(refs.get(i).readyExpr(), i), selfMap);
+          if (!readiness.isReady()) {
+            notReady.add(readiness.reason());
+          }
+        });
     if (notReady.isEmpty()) {
       watching.release(self);
     }
@@ -131,9 +145,9 @@ final class DependencyGate {
   }
 
   /**
-   * With cross-namespace references forbidden, a dependency in another namespace is refused
-   * before anything of it is read: its readiness (and a readyExpr over it) would tell a tenant
-   * about another tenant's objects.
+   * With cross-namespace references forbidden, a dependency in another namespace is refused before
+   * anything of it is read: its readiness (and a readyExpr over it) would tell a tenant about
+   * another tenant's objects.
    */
   private void rejectCrossNamespace(NamespacedName self, List<DependencyReference> refs) {
     if (!noCrossNamespaceRefs) {
@@ -142,9 +156,20 @@ final class DependencyGate {
     for (DependencyReference ref : refs) {
       NamespacedName key = NamespacedName.resolve(ref.namespace(), ref.name(), self.namespace());
       if (!key.namespace().equals(self.namespace())) {
-        String what = DependencyReferences.isKustomization(ref) ? "Kustomization" : ref.apiVersion() + " " + ref.kind();
-        throw StageFailure.terminal(Reason.ACCESS_DENIED, "cross-namespace references are not allowed: "
-            + "dependsOn " + what + " '" + key + "' is not in namespace '" + self.namespace() + "'");
+        String what =
+            DependencyReferences.isKustomization(ref)
+                ? "Kustomization"
+                : ref.apiVersion() + " " + ref.kind();
+        throw StageFailure.terminal(
+            Reason.ACCESS_DENIED,
+            "cross-namespace references are not allowed: "
+                + "dependsOn "
+                + what
+                + " '"
+                + key
+                + "' is not in namespace '"
+                + self.namespace()
+                + "'");
       }
     }
   }
@@ -169,7 +194,8 @@ final class DependencyGate {
       return expressions.computeIfAbsent(source, ReadyExpression::compile);
     } catch (ReadyExpression.InvalidExpressionException e) {
       throw StageFailure.terminal(
-          Reason.INVALID_CEL_EXPRESSION, "spec.dependsOn[" + index + "].readyExpr: " + e.getMessage());
+          Reason.INVALID_CEL_EXPRESSION,
+          "spec.dependsOn[" + index + "].readyExpr: " + e.getMessage());
     }
   }
 
@@ -179,11 +205,14 @@ final class DependencyGate {
       return Optional.empty();
     }
     NamespacedName key =
-        NamespacedName.resolve(ref.namespace(), ref.name(), dependency.getMetadata().getNamespace());
+        NamespacedName.resolve(
+            ref.namespace(), ref.name(), dependency.getMetadata().getNamespace());
     return view.gitRepository(key)
-        .map(repo -> repo.getStatus() == null || repo.getStatus().artifact() == null
-            ? null
-            : repo.getStatus().artifact().revision());
+        .map(
+            repo ->
+                repo.getStatus() == null || repo.getStatus().artifact() == null
+                    ? null
+                    : repo.getStatus().artifact().revision());
   }
 
   private Map<String, Object> asMap(Kustomization ks) {

@@ -15,13 +15,16 @@ public interface DependencyWatching {
   DependencyWatching NONE =
       new DependencyWatching() {
         @Override
-        public void await(NamespacedName dependent, Set<Awaited> objects, KubernetesClient reader) {}
+        public void await(
+            NamespacedName dependent, Set<Awaited> objects, KubernetesClient reader) {}
 
         @Override
         public void release(NamespacedName dependent) {}
       };
 
-  /** An object waited for: how its kind is served, and its namespace ("" at cluster scope) and name. */
+  /**
+   * An object waited for: how its kind is served, and its namespace ("" at cluster scope) and name.
+   */
   record Awaited(ResourceType type, String namespace, String name) {}
 
   /**

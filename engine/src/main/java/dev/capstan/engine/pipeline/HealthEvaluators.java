@@ -33,7 +33,10 @@ final class HealthEvaluators {
         expressions == null
             ? List.of()
             : expressions.stream()
-                .map(e -> new HealthCheckExpr(e.apiVersion(), e.kind(), e.current(), e.inProgress(), e.failed()))
+                .map(
+                    e ->
+                        new HealthCheckExpr(
+                            e.apiVersion(), e.kind(), e.current(), e.inProgress(), e.failed()))
                 .toList();
     HealthEvaluator cached = cache.get(exprs);
     if (cached != null) {

@@ -14,8 +14,12 @@ public interface HealthTracking {
   HealthTracking NONE =
       new HealthTracking() {
         @Override
-        public void track(NamespacedName key, List<ObjectRef> objects, HealthEvaluator evaluator,
-            Optional<ServiceAccount> readAs, Optional<RemoteCluster> cluster) {}
+        public void track(
+            NamespacedName key,
+            List<ObjectRef> objects,
+            HealthEvaluator evaluator,
+            Optional<ServiceAccount> readAs,
+            Optional<RemoteCluster> cluster) {}
 
         @Override
         public void untrack(NamespacedName key) {}
@@ -23,8 +27,8 @@ public interface HealthTracking {
 
   /**
    * The service account a Kustomization acts as. {@code client} gives a client impersonating it
-   * each time it is asked rather than once, because an unused client is closed after a while and
-   * a tracked inventory may outlive that.
+   * each time it is asked rather than once, because an unused client is closed after a while and a
+   * tracked inventory may outlive that.
    */
   record ServiceAccount(NamespacedName name, Supplier<KubernetesClient> client) {
     /** The user name the API server knows the service account by. */
@@ -34,18 +38,22 @@ public interface HealthTracking {
   }
 
   /**
-   * The remote cluster a Kustomization applies to. Its {@code id} changes whenever a new client
-   * is built for it; the client stays open until {@link #clusterClosed} names its id.
+   * The remote cluster a Kustomization applies to. Its {@code id} changes whenever a new client is
+   * built for it; the client stays open until {@link #clusterClosed} names its id.
    */
   record RemoteCluster(String id, KubernetesClient client) {}
 
   /**
    * From now on, watch these objects (replacing what was watched for {@code key} before). With
-   * {@code readAs}, health is reported only for objects that service account may read. With
-   * {@code cluster}, the objects are in that remote cluster rather than the engine's own.
+   * {@code readAs}, health is reported only for objects that service account may read. With {@code
+   * cluster}, the objects are in that remote cluster rather than the engine's own.
    */
-  void track(NamespacedName key, List<ObjectRef> objects, HealthEvaluator evaluator,
-      Optional<ServiceAccount> readAs, Optional<RemoteCluster> cluster);
+  void track(
+      NamespacedName key,
+      List<ObjectRef> objects,
+      HealthEvaluator evaluator,
+      Optional<ServiceAccount> readAs,
+      Optional<RemoteCluster> cluster);
 
   /** The client of remote cluster {@code id} was closed: nothing is watched through it any more. */
   default void clusterClosed(String id) {}

@@ -19,9 +19,7 @@ final class Inventories {
       return InventorySet.EMPTY;
     }
     return new InventorySet(
-        inventory.entries().stream()
-            .map(e -> new InventorySet.Entry(e.id(), e.v()))
-            .toList());
+        inventory.entries().stream().map(e -> new InventorySet.Entry(e.id(), e.v())).toList());
   }
 
   static Inventory toStatus(InventorySet inventory) {

@@ -14,8 +14,6 @@ import dev.capstan.applier.ApplyRequest;
 import dev.capstan.applier.ApplyResult;
 import dev.capstan.applier.ObjectResult;
 import dev.capstan.applier.Owner;
-import dev.capstan.applier.build.BuildErrorKind;
-import dev.capstan.applier.build.BuildResult;
 import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.applier.wait.WaitResult;
 import dev.capstan.engine.NamespacedName;
@@ -29,7 +27,6 @@ import dev.capstan.engine.remote.RemoteClusters.Remote;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.health.ObjectRef;
-import dev.capstan.health.Status;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -45,8 +42,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One reconcile of a Kustomization, one method per stage: gate → source → build → apply → prune
- * → wait → status. Knows nothing of the controller framework that calls it.
+ * One reconcile of a Kustomization, one method per stage: gate → source → build → apply → prune →
+ * wait → status. Knows nothing of the controller framework that calls it.
  *
  * <p>A health wait does not hold the calling thread: the pipeline records it and returns a short
  * requeue; the next call (on an event of a watched object, or the requeue) looks again. A new
@@ -64,9 +61,10 @@ public final class KustomizationPipeline {
   private final RetryCounter retries = new RetryCounter();
 
   public KustomizationPipeline(PipelineParts parts) {
-    java.util.Objects.requireNonNull(parts.view(), "parts.view");
+    Objects.requireNonNull(parts.view(), "parts.view");
     this.parts = parts;
-    this.gate = new DependencyGate(parts.view(), parts.noCrossNamespaceRefs(), parts.dependencyWatching());
+    this.gate =
+        new DependencyGate(parts.view(), parts.noCrossNamespaceRefs(), parts.dependencyWatching());
     this.evaluators = new HealthEvaluators(parts.library(), parts.clock());
   }
 
@@ -82,22 +80,31 @@ public final class KustomizationPipeline {
     }
     Attempt attempt = new Attempt(ks, parts.clock().instant());
     try {
-      return StackGuard.run(Reason.BUILD_FAILED, "the Kustomization, its source or its objects",
+      return StackGuard.run(
+          Reason.BUILD_FAILED,
+          "the Kustomization, its source or its objects",
           () -> stages(ks, attempt));
     } catch (StageFailure failure) {
       return failed(attempt, failure);
     } catch (KubernetesClientException e) {
       // Outside what a stage reports itself (e.g. writing Progressing while the API server is
       // down): nothing can be written to the status, so a log line and a retry.
-      LOG.warn("{}: the API server could not be reached or refused a request: {}", attempt.key, e.getMessage());
+      LOG.warn(
+          "{}: the API server could not be reached or refused a request: {}",
+          attempt.key,
+          e.getMessage());
       return retryLater(attempt);
     } catch (RuntimeException e) {
       // A defect, not a stage's failure: its message may quote hostile input and its stack trace
       // is no message for a user, so both go to the log only.
       LOG.error("{}: reconciliation failed with an unexpected error", attempt.key, e);
-      return failed(attempt, StageFailure.transientFailure(Reason.INTERNAL_ERROR,
-          "reconciliation failed with an unexpected error (" + e.getClass().getSimpleName()
-              + "); the engine's log has the details"));
+      return failed(
+          attempt,
+          StageFailure.transientFailure(
+              Reason.INTERNAL_ERROR,
+              "reconciliation failed with an unexpected error ("
+                  + e.getClass().getSimpleName()
+                  + "); the engine's log has the details"));
     }
   }
 
@@ -116,7 +123,9 @@ public final class KustomizationPipeline {
     StoredArtifact artifact = source(attempt);
     attempt.revision = artifact.revision();
     Optional<WaitTracker.PendingWait> pending =
-        parts.waits().get(attempt.key)
+        parts
+            .waits()
+            .get(attempt.key)
             .filter(w -> w.sameAttempt(attempt.generation, attempt.revision, attempt.requestedAt));
     if (pending.isPresent()) {
       return checkWait(attempt, pending.get());
@@ -127,8 +136,14 @@ public final class KustomizationPipeline {
     ApplyResult applied = apply(attempt, objects);
     int pruned = prune(attempt, applied);
     parts.observer().objectsChanged(attempt.key, changed(applied.objects()), pruned);
-    parts.tracking().track(attempt.key, Inventories.toApplier(attempt.inventory).refs(), evaluator,
-        readAs(ks), attempt.remote.map(r -> new HealthTracking.RemoteCluster(r.id(), r.client())));
+    parts
+        .tracking()
+        .track(
+            attempt.key,
+            Inventories.toApplier(attempt.inventory).refs(),
+            evaluator,
+            readAs(ks),
+            attempt.remote.map(r -> new HealthTracking.RemoteCluster(r.id(), r.client())));
     return startWait(attempt, evaluator);
   }
 
@@ -154,10 +169,18 @@ public final class KustomizationPipeline {
         return;
       }
       Duration timeout = Timings.forDeletion(spec);
-      List<ObjectResult> results = actingFor(ks).pruner().deleteInventory(
-          Inventories.toApplier(status.inventory()), owner(key), timeout, policy.waitsForTermination());
-      results.stream().filter(ObjectResult::failed).forEach(r ->
-          LOG.warn("{}: could not delete {} on deletion: {}", key, r.ref(), r.reason()));
+      List<ObjectResult> results =
+          actingFor(ks)
+              .pruner()
+              .deleteInventory(
+                  Inventories.toApplier(status.inventory()),
+                  owner(key),
+                  timeout,
+                  policy.waitsForTermination());
+      results.stream()
+          .filter(ObjectResult::failed)
+          .forEach(
+              r -> LOG.warn("{}: could not delete {} on deletion: {}", key, r.ref(), r.reason()));
     } catch (RemoteClusterException e) {
       // As Flux does, the deletion is not held up by a remote cluster that cannot be used.
       LOG.warn("{}: its objects on the remote cluster were not deleted: {}", key, e.getMessage());
@@ -169,7 +192,9 @@ public final class KustomizationPipeline {
   /** The remote cluster of spec.kubeConfig, reachable; empty when the Kustomization has none. */
   private Optional<Remote<Acting>> remote(Kustomization ks) {
     if (ks.getSpec().kubeConfig() == null) {
-      parts.remotes().forget(NamespacedName.of(ks)); // the field was removed: no client is kept for it
+      parts
+          .remotes()
+          .forget(NamespacedName.of(ks)); // the field was removed: no client is kept for it
       return Optional.empty();
     }
     try {
@@ -195,20 +220,43 @@ public final class KustomizationPipeline {
     var ref = attempt.object.getSpec().sourceRef();
     NamespacedName key = NamespacedName.resolve(ref.namespace(), ref.name(), attempt.namespace());
     if (parts.noCrossNamespaceRefs() && !key.namespace().equals(attempt.namespace())) {
-      throw StageFailure.terminal(Reason.ACCESS_DENIED, "cross-namespace references are not allowed: sourceRef "
-          + "GitRepository '" + key + "' is not in namespace '" + attempt.namespace() + "'");
+      throw StageFailure.terminal(
+          Reason.ACCESS_DENIED,
+          "cross-namespace references are not allowed: sourceRef "
+              + "GitRepository '"
+              + key
+              + "' is not in namespace '"
+              + attempt.namespace()
+              + "'");
     }
-    GitRepository repo = parts.view().gitRepository(key).orElseThrow(() ->
-        StageFailure.transientFailure(Reason.ARTIFACT_FAILED, "GitRepository '" + key + "' not found"));
+    GitRepository repo =
+        parts
+            .view()
+            .gitRepository(key)
+            .orElseThrow(
+                () ->
+                    StageFailure.transientFailure(
+                        Reason.ARTIFACT_FAILED, "GitRepository '" + key + "' not found"));
     Artifact artifact = repo.getStatus() == null ? null : repo.getStatus().artifact();
     if (artifact == null || artifact.revision() == null) {
       throw StageFailure.transientFailure(
-          Reason.ARTIFACT_FAILED, "GitRepository '" + key + "' has no artifact yet" + readyMessage(repo));
+          Reason.ARTIFACT_FAILED,
+          "GitRepository '" + key + "' has no artifact yet" + readyMessage(repo));
     }
     // The status names a digest to look up in the engine's own store, never a directory to read.
-    Path tree = parts.trees().forDigest(artifact.digest()).orElseThrow(() ->
-        StageFailure.transientFailure(Reason.ARTIFACT_FAILED, "the artifact of GitRepository '" + key
-            + "' for revision " + artifact.revision() + " is not in local storage"));
+    Path tree =
+        parts
+            .trees()
+            .forDigest(artifact.digest())
+            .orElseThrow(
+                () ->
+                    StageFailure.transientFailure(
+                        Reason.ARTIFACT_FAILED,
+                        "the artifact of GitRepository '"
+                            + key
+                            + "' for revision "
+                            + artifact.revision()
+                            + " is not in local storage"));
     return new StoredArtifact(artifact.revision(), artifact.digest(), tree);
   }
 
@@ -216,20 +264,30 @@ public final class KustomizationPipeline {
   private record StoredArtifact(String revision, String digest, Path tree) {}
 
   private List<GenericKubernetesResource> build(Attempt attempt, StoredArtifact artifact) {
-    BuildStage.Built built = BuildStage.run(parts.builder(), attempt.object.getSpec(), attempt.namespace(),
-        attempt.local.client(), artifact.tree(), artifact.digest(), artifact.revision());
+    BuildStage.Built built =
+        BuildStage.run(
+            parts.builder(),
+            attempt.object.getSpec(),
+            attempt.namespace(),
+            attempt.local.client(),
+            artifact.tree(),
+            artifact.digest(),
+            artifact.revision());
     attempt.plaintexts = built.plaintexts();
     return built.objects();
   }
 
   private ApplyResult apply(Attempt attempt, List<GenericKubernetesResource> objects) {
     KustomizationSpec spec = attempt.object.getSpec();
-    String namespace = spec.targetNamespace() == null || spec.targetNamespace().isEmpty()
-        ? attempt.namespace() : spec.targetNamespace();
-    ApplyRequest request = ApplyRequest.of(objects, owner(attempt.key))
-        .withForce(spec.forceEnabled())
-        .withTimeout(attempt.timings.timeout())
-        .withDefaultNamespace(namespace);
+    String namespace =
+        spec.targetNamespace() == null || spec.targetNamespace().isEmpty()
+            ? attempt.namespace()
+            : spec.targetNamespace();
+    ApplyRequest request =
+        ApplyRequest.of(objects, owner(attempt.key))
+            .withForce(spec.forceEnabled())
+            .withTimeout(attempt.timings.timeout())
+            .withDefaultNamespace(namespace);
     ApplyResult result;
     try {
       result = attempt.acting.applier().apply(request);
@@ -240,12 +298,15 @@ public final class KustomizationPipeline {
       throw StageFailure.transientFailure(Reason.APPLY_FAILED, "apply failed: " + e.getMessage());
     }
     if (!result.succeeded()) {
-      List<ObjectRef> written = result.objects().stream()
-          .filter(r -> !r.failed() && r.action() != Action.SKIPPED)
-          .map(ObjectResult::ref).toList();
-      attempt.inventory = Inventories.toStatus(
-          Inventories.union(previousInventory(attempt), written));
-      throw StageFailure.transientFailure(Reason.APPLY_FAILED, "apply failed: " + describe(result.failures()));
+      List<ObjectRef> written =
+          result.objects().stream()
+              .filter(r -> !r.failed() && r.action() != Action.SKIPPED)
+              .map(ObjectResult::ref)
+              .toList();
+      attempt.inventory =
+          Inventories.toStatus(Inventories.union(previousInventory(attempt), written));
+      throw StageFailure.transientFailure(
+          Reason.APPLY_FAILED, "apply failed: " + describe(result.failures()));
     }
     attempt.inventory = Inventories.toStatus(result.inventory());
     return result;
@@ -256,13 +317,23 @@ public final class KustomizationPipeline {
     if (!attempt.object.getSpec().pruneEnabled()) {
       return 0;
     }
-    List<ObjectResult> results = attempt.acting.pruner().prune(previousInventory(attempt), applied.inventory(),
-        owner(attempt.key), attempt.timings.timeout());
+    List<ObjectResult> results =
+        attempt
+            .acting
+            .pruner()
+            .prune(
+                previousInventory(attempt),
+                applied.inventory(),
+                owner(attempt.key),
+                attempt.timings.timeout());
     List<ObjectResult> failures = results.stream().filter(ObjectResult::failed).toList();
     if (!failures.isEmpty()) {
-      attempt.inventory = Inventories.toStatus(Inventories.union(applied.inventory(),
-          failures.stream().map(ObjectResult::ref).toList()));
-      throw StageFailure.transientFailure(Reason.PRUNE_FAILED, "prune failed: " + describe(failures));
+      attempt.inventory =
+          Inventories.toStatus(
+              Inventories.union(
+                  applied.inventory(), failures.stream().map(ObjectResult::ref).toList()));
+      throw StageFailure.transientFailure(
+          Reason.PRUNE_FAILED, "prune failed: " + describe(failures));
     }
     return (int) results.stream().filter(r -> r.action() == Action.DELETED).count();
   }
@@ -273,8 +344,16 @@ public final class KustomizationPipeline {
       return succeeded(attempt);
     }
     Instant deadline = attempt.started.plus(attempt.timings.timeout());
-    WaitTracker.PendingWait wait = new WaitTracker.PendingWait(attempt.generation, attempt.revision,
-        attempt.requestedAt, deadline, objects, attempt.inventory, evaluator, attempt.started);
+    WaitTracker.PendingWait wait =
+        new WaitTracker.PendingWait(
+            attempt.generation,
+            attempt.revision,
+            attempt.requestedAt,
+            deadline,
+            objects,
+            attempt.inventory,
+            evaluator,
+            attempt.started);
     parts.waits().start(attempt.key, wait);
     return checkWait(attempt, wait);
   }
@@ -282,8 +361,9 @@ public final class KustomizationPipeline {
   private Outcome checkWait(Attempt attempt, WaitTracker.PendingWait wait) {
     attempt.inventory = wait.inventory();
     Instant now = parts.clock().instant();
-    WaitResult result = WaitResult.of(attempt.acting.waiter().health(wait.objects(), wait.evaluator()), now,
-        wait.deadline());
+    WaitResult result =
+        WaitResult.of(
+            attempt.acting.waiter().health(wait.objects(), wait.evaluator()), now, wait.deadline());
     AggregateHealth health = result.health();
     attempt.health = health;
     switch (result.verdict()) {
@@ -293,22 +373,28 @@ public final class KustomizationPipeline {
       }
       case FAILED -> {
         waitEnded(attempt, wait, false, now);
-        throw StageFailure.transientFailure(Reason.HEALTH_CHECK_FAILED, "health check failed: " + health.message());
+        throw StageFailure.transientFailure(
+            Reason.HEALTH_CHECK_FAILED, "health check failed: " + health.message());
       }
       case TIMED_OUT -> {
         waitEnded(attempt, wait, false, now);
-        throw StageFailure.transientFailure(Reason.HEALTH_CHECK_FAILED, "timeout waiting for: " + health.message());
+        throw StageFailure.transientFailure(
+            Reason.HEALTH_CHECK_FAILED, "timeout waiting for: " + health.message());
       }
       default -> {
-        write(attempt, new Phase.Progressing(
-            "Applied revision " + attempt.revision + ", waiting for: " + health.message()));
+        write(
+            attempt,
+            new Phase.Progressing(
+                "Applied revision " + attempt.revision + ", waiting for: " + health.message()));
         Duration remaining = Duration.between(now, wait.deadline());
-        return Outcome.waiting(remaining.compareTo(parts.waitPoll()) < 0 ? remaining : parts.waitPoll());
+        return Outcome.waiting(
+            remaining.compareTo(parts.waitPoll()) < 0 ? remaining : parts.waitPoll());
       }
     }
   }
 
-  private void waitEnded(Attempt attempt, WaitTracker.PendingWait wait, boolean healthy, Instant now) {
+  private void waitEnded(
+      Attempt attempt, WaitTracker.PendingWait wait, boolean healthy, Instant now) {
     parts.waits().finish(attempt.key);
     parts.observer().healthWaited(attempt.key, healthy, Duration.between(wait.started(), now));
   }
@@ -318,14 +404,18 @@ public final class KustomizationPipeline {
   /** Says "in progress" before the slow stages, unless this is a repeat of what is applied. */
   private void announce(Attempt attempt) {
     KustomizationStatus status = attempt.object.getStatus();
-    boolean repeat = status != null
-        && Objects.equals(status.lastAppliedRevision(), attempt.revision)
-        && Objects.equals(status.observedGeneration(), attempt.generation)
-        && Objects.equals(status.lastHandledReconcileAt(), attempt.requestedAt)
-        && KustomizationStatuses.condition(status, ConditionTypes.READY)
-            .map(c -> ConditionTypes.TRUE.equals(c.getStatus())).orElse(false);
+    boolean repeat =
+        status != null
+            && Objects.equals(status.lastAppliedRevision(), attempt.revision)
+            && Objects.equals(status.observedGeneration(), attempt.generation)
+            && Objects.equals(status.lastHandledReconcileAt(), attempt.requestedAt)
+            && KustomizationStatuses.condition(status, ConditionTypes.READY)
+                .map(c -> ConditionTypes.TRUE.equals(c.getStatus()))
+                .orElse(false);
     if (!repeat) {
-      write(attempt, new Phase.Progressing("Reconciliation in progress for revision " + attempt.revision));
+      write(
+          attempt,
+          new Phase.Progressing("Reconciliation in progress for revision " + attempt.revision));
     }
   }
 
@@ -338,12 +428,16 @@ public final class KustomizationPipeline {
   private Outcome failed(Attempt attempt, StageFailure reported) {
     // Nothing decrypted may reach the status, an event or the log: a build or apply error can
     // quote it (kustomize quotes env lines, the API server quotes refused keys).
-    StageFailure failure = attempt.plaintexts.isEmpty() ? reported : reported.redacted(attempt.plaintexts::redact);
+    StageFailure failure =
+        attempt.plaintexts.isEmpty() ? reported : reported.redacted(attempt.plaintexts::redact);
     Phase phase = failure.phase();
     try {
       write(attempt, phase);
     } catch (KubernetesClientException e) {
-      LOG.warn("{}: {}; the status could not be written either: {}", attempt.key, failure.getMessage(),
+      LOG.warn(
+          "{}: {}; the status could not be written either: {}",
+          attempt.key,
+          failure.getMessage(),
           e.getMessage());
       return retryLater(attempt);
     }
@@ -360,7 +454,8 @@ public final class KustomizationPipeline {
   }
 
   private Outcome retryLater(Attempt attempt) {
-    return Outcome.retry(parts.backoff().delay(retries.failed(attempt.key), retryInterval(attempt)));
+    return Outcome.retry(
+        parts.backoff().delay(retries.failed(attempt.key), retryInterval(attempt)));
   }
 
   /** The spec's retryInterval; a minute when the spec could not be read that far. */
@@ -369,8 +464,15 @@ public final class KustomizationPipeline {
   }
 
   private void write(Attempt attempt, Phase phase) {
-    Observation observation = new Observation(attempt.generation, parts.clock().instant(),
-        attempt.requestedAt, attempt.revision, phase, attempt.inventory, attempt.health);
+    Observation observation =
+        new Observation(
+            attempt.generation,
+            parts.clock().instant(),
+            attempt.requestedAt,
+            attempt.revision,
+            phase,
+            attempt.inventory,
+            attempt.health);
     KustomizationStatus next = KustomizationStatuses.next(attempt.object.getStatus(), observation);
     parts.statuses().write(attempt.object, next);
   }
@@ -379,7 +481,11 @@ public final class KustomizationPipeline {
 
   /** Who reads for {@code ks}, as messages name it. */
   private String reader(Kustomization ks) {
-    return parts.accounts().serviceAccountOf(ks).map(ServiceAccountClients::username).orElse("the engine");
+    return parts
+        .accounts()
+        .serviceAccountOf(ks)
+        .map(ServiceAccountClients::username)
+        .orElse("the engine");
   }
 
   /**
@@ -390,11 +496,18 @@ public final class KustomizationPipeline {
     // The monitor keeps the supplier as long as it tracks the inventory, so it holds only what
     // choosing the service account needs, not the whole object with its status.
     Kustomization identity = new Kustomization();
-    identity.setMetadata(new ObjectMetaBuilder()
-        .withNamespace(ks.getMetadata().getNamespace()).withName(ks.getMetadata().getName()).build());
+    identity.setMetadata(
+        new ObjectMetaBuilder()
+            .withNamespace(ks.getMetadata().getNamespace())
+            .withName(ks.getMetadata().getName())
+            .build());
     identity.setSpec(ks.getSpec());
-    return parts.accounts().serviceAccountOf(ks).map(account ->
-        new HealthTracking.ServiceAccount(account, () -> actingFor(identity).client()));
+    return parts
+        .accounts()
+        .serviceAccountOf(ks)
+        .map(
+            account ->
+                new HealthTracking.ServiceAccount(account, () -> actingFor(identity).client()));
   }
 
   private List<ObjectRef> waitSet(Attempt attempt) {
@@ -406,13 +519,19 @@ public final class KustomizationPipeline {
     if (checks == null) {
       return List.of();
     }
-    return checks.stream().map(c -> {
-      String apiVersion = c.apiVersion() == null ? "v1" : c.apiVersion();
-      int slash = apiVersion.indexOf('/');
-      return new ObjectRef(slash < 0 ? "" : apiVersion.substring(0, slash),
-          apiVersion.substring(slash + 1), c.kind(),
-          c.namespace() == null ? attempt.namespace() : c.namespace(), c.name());
-    }).toList();
+    return checks.stream()
+        .map(
+            c -> {
+              String apiVersion = c.apiVersion() == null ? "v1" : c.apiVersion();
+              int slash = apiVersion.indexOf('/');
+              return new ObjectRef(
+                  slash < 0 ? "" : apiVersion.substring(0, slash),
+                  apiVersion.substring(slash + 1),
+                  c.kind(),
+                  c.namespace() == null ? attempt.namespace() : c.namespace(),
+                  c.name());
+            })
+        .toList();
   }
 
   private static InventorySet previousInventory(Attempt attempt) {
@@ -426,10 +545,10 @@ public final class KustomizationPipeline {
   }
 
   private static int changed(List<ObjectResult> results) {
-    return (int) results.stream()
-        .filter(r -> r.action() == Action.CREATED
-            || r.action() == Action.CONFIGURED)
-        .count();
+    return (int)
+        results.stream()
+            .filter(r -> r.action() == Action.CREATED || r.action() == Action.CONFIGURED)
+            .count();
   }
 
   /** Failing objects in lexicographic order, each with the API server's reason. */
@@ -446,6 +565,8 @@ public final class KustomizationPipeline {
     }
     return repo.getStatus().conditions().stream()
         .filter(c -> ConditionTypes.READY.equals(c.getType()) && c.getMessage() != null)
-        .findFirst().map(c -> ": " + c.getMessage()).orElse("");
+        .findFirst()
+        .map(c -> ": " + c.getMessage())
+        .orElse("");
   }
 }

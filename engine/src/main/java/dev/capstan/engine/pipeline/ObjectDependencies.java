@@ -14,8 +14,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Reads depended-on objects live, with the client the Kustomization acts through: impersonating
- * its service account when it has one. The API server then decides, as for every other read of the
+ * Reads depended-on objects live, with the client the Kustomization acts through: impersonating its
+ * service account when it has one. The API server then decides, as for every other read of the
  * reconcile, whether that account may get the object; a refusal reads as "not found" with who may
  * not get what, never as anything about the object itself (the API server answers 403 before it
  * looks the object up). Not thread-safe: one per check.
@@ -28,7 +28,9 @@ final class ObjectDependencies {
   private final String reader;
   private final ResourceCatalog catalog;
 
-  /** @param reader who reads, for messages: a service account's user name, or "the engine" */
+  /**
+   * @param reader who reads, for messages: a service account's user name, or "the engine"
+   */
   ObjectDependencies(KubernetesClient client, String reader) {
     this.client = client;
     this.reader = reader;
@@ -49,16 +51,21 @@ final class ObjectDependencies {
   DependencyLookup read(ObjectDependency id, ResourceType type) {
     try {
       var resources = client.genericKubernetesResources(type.context());
-      GenericKubernetesResource live = type.namespaced()
-          ? resources.inNamespace(id.namespace()).withName(id.name()).get()
-          : resources.withName(id.name()).get();
-      return live == null ? new DependencyLookup.Missing() : new DependencyLookup.Found(MAPPER.convertValue(live, MAP));
+      GenericKubernetesResource live =
+          type.namespaced()
+              ? resources.inNamespace(id.namespace()).withName(id.name()).get()
+              : resources.withName(id.name()).get();
+      return live == null
+          ? new DependencyLookup.Missing()
+          : new DependencyLookup.Found(MAPPER.convertValue(live, MAP));
     } catch (KubernetesClientException e) {
       if (e.getCode() == HttpURLConnection.HTTP_FORBIDDEN) {
         return new DependencyLookup.Unreadable(reader + " may not get " + describe(type, id));
       }
-      return new DependencyLookup.ReadFailed(e.getStatus() != null && e.getStatus().getMessage() != null
-          ? e.getStatus().getMessage() : e.getMessage());
+      return new DependencyLookup.ReadFailed(
+          e.getStatus() != null && e.getStatus().getMessage() != null
+              ? e.getStatus().getMessage()
+              : e.getMessage());
     }
   }
 

@@ -14,7 +14,6 @@ import java.util.Objects;
  *
  * @param view where Capstan objects are read; the controller connects its caches with {@link
  *     #withView}
- *
  * @param trees the stored tree of an artifact digest (the engine's own artifact store)
  * @param accounts who applies, prunes and reads health for a Kustomization
  * @param waitPoll how often a health wait looks again when no event came
@@ -59,7 +58,22 @@ public record PipelineParts(
   }
 
   public PipelineParts withView(ClusterView newView) {
-    return new PipelineParts(client, newView, builder, trees, accounts, statuses, tracking, waits,
-        library, clock, backoff, waitPoll, noCrossNamespaceRefs, observer, dependencyWatching, remotes);
+    return new PipelineParts(
+        client,
+        newView,
+        builder,
+        trees,
+        accounts,
+        statuses,
+        tracking,
+        waits,
+        library,
+        clock,
+        backoff,
+        waitPoll,
+        noCrossNamespaceRefs,
+        observer,
+        dependencyWatching,
+        remotes);
   }
 }

@@ -11,24 +11,25 @@ import java.util.List;
 public interface Pruning {
 
   /** Deletes what {@code previous} has and {@code current} does not. */
-  List<ObjectResult> prune(InventorySet previous, InventorySet current, Owner owner, Duration timeout);
+  List<ObjectResult> prune(
+      InventorySet previous, InventorySet current, Owner owner, Duration timeout);
 
   /** Deletes the objects of a deleted Kustomization, waiting for them to go if asked to. */
-  List<ObjectResult> deleteInventory(InventorySet inventory, Owner owner, Duration timeout,
-      boolean waitForTermination);
+  List<ObjectResult> deleteInventory(
+      InventorySet inventory, Owner owner, Duration timeout, boolean waitForTermination);
 
   /** The applier's pruner. */
   static Pruning of(Pruner pruner) {
     return new Pruning() {
       @Override
-      public List<ObjectResult> prune(InventorySet previous, InventorySet current, Owner owner,
-          Duration timeout) {
+      public List<ObjectResult> prune(
+          InventorySet previous, InventorySet current, Owner owner, Duration timeout) {
         return pruner.prune(previous, current, owner, timeout);
       }
 
       @Override
-      public List<ObjectResult> deleteInventory(InventorySet inventory, Owner owner, Duration timeout,
-          boolean waitForTermination) {
+      public List<ObjectResult> deleteInventory(
+          InventorySet inventory, Owner owner, Duration timeout, boolean waitForTermination) {
         return pruner.deleteInventory(inventory, owner, timeout, waitForTermination);
       }
     };

@@ -3,12 +3,12 @@ package dev.capstan.engine.pipeline;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.applier.build.ManifestBuilder;
-import dev.capstan.source.StoredArtifact;
 import dev.capstan.source.CommitSummary;
 import dev.capstan.source.FetchRequest;
 import dev.capstan.source.FetchResult;
 import dev.capstan.source.GitRef;
 import dev.capstan.source.GitSource;
+import dev.capstan.source.StoredArtifact;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -25,7 +25,10 @@ import java.util.function.UnaryOperator;
  */
 public final class RevisionBuild {
   /** The stage that could not go on. */
-  public enum Stage { SOURCE, BUILD }
+  public enum Stage {
+    SOURCE,
+    BUILD
+  }
 
   /** The outcome of {@link #build}. */
   public sealed interface Result {
@@ -37,15 +40,21 @@ public final class RevisionBuild {
    * @param objects the revision's objects, decrypted as the engine would apply them
    * @param redaction takes what was decrypted out of a text (a server's answer may quote it)
    */
-  public record Built(Optional<CommitSummary> commit, List<GenericKubernetesResource> objects,
-      UnaryOperator<String> redaction) implements Result {
+  public record Built(
+      Optional<CommitSummary> commit,
+      List<GenericKubernetesResource> objects,
+      UnaryOperator<String> redaction)
+      implements Result {
     public Built {
       objects = List.copyOf(objects);
     }
   }
 
-  /** @param message what failed and where; holds no credentials and nothing decrypted */
-  public record Failed(Stage stage, String message, Optional<CommitSummary> commit) implements Result {}
+  /**
+   * @param message what failed and where; holds no credentials and nothing decrypted
+   */
+  public record Failed(Stage stage, String message, Optional<CommitSummary> commit)
+      implements Result {}
 
   private final GitSource source;
   private final ManifestBuilder builder;
@@ -64,14 +73,22 @@ public final class RevisionBuild {
    *
    * @param timeout the time the fetch may take (the build has its own limits)
    */
-  public Result build(KubernetesClient client, Kustomization ks, GitRepository repo, String revision,
+  public Result build(
+      KubernetesClient client,
+      Kustomization ks,
+      GitRepository repo,
+      String revision,
       Duration timeout) {
     if (repo.getSpec() == null || ks.getSpec() == null) {
-      return new Failed(Stage.SOURCE, "the Kustomization or its GitRepository has no spec", Optional.empty());
+      return new Failed(
+          Stage.SOURCE, "the Kustomization or its GitRepository has no spec", Optional.empty());
     }
     if (!repo.getSpec().includes().isEmpty()) {
-      return new Failed(Stage.SOURCE, "the GitRepository includes other GitRepositories (spec.include),"
-          + " whose artifacts only the engine holds", Optional.empty());
+      return new Failed(
+          Stage.SOURCE,
+          "the GitRepository includes other GitRepositories (spec.include),"
+              + " whose artifacts only the engine holds",
+          Optional.empty());
     }
     String key = repo.getMetadata().getNamespace() + "/" + repo.getMetadata().getName();
     FetchRequest request;
@@ -82,7 +99,8 @@ public final class RevisionBuild {
     } catch (SourceInputs.Unavailable | IllegalArgumentException e) {
       return new Failed(Stage.SOURCE, e.getMessage(), Optional.empty());
     } catch (KubernetesClientException e) {
-      return new Failed(Stage.SOURCE, "cannot read the GitRepository's Secrets: " + reason(e), Optional.empty());
+      return new Failed(
+          Stage.SOURCE, "cannot read the GitRepository's Secrets: " + reason(e), Optional.empty());
     }
     FetchResult fetched = source.fetch(request.withRef(ref));
     if (fetched instanceof FetchResult.Failed failed) {
@@ -91,20 +109,32 @@ public final class RevisionBuild {
     StoredArtifact artifact = fetched.artifact().orElseThrow();
     Optional<CommitSummary> commit = source.commit(key, artifact.commitId());
     try {
-      BuildStage.Built built = BuildStage.run(builder, ks.getSpec(), ks.getMetadata().getNamespace(), client,
-          artifact.path(), artifact.digest(), artifact.revision());
+      BuildStage.Built built =
+          BuildStage.run(
+              builder,
+              ks.getSpec(),
+              ks.getMetadata().getNamespace(),
+              client,
+              artifact.path(),
+              artifact.digest(),
+              artifact.revision());
       return new Built(commit, built.objects(), built.plaintexts()::redact);
     } catch (StageFailure e) {
       return new Failed(Stage.BUILD, e.getMessage(), commit);
     } catch (KubernetesClientException e) {
-      return new Failed(Stage.BUILD, "cannot read what the Kustomization's spec names: " + reason(e), commit);
+      return new Failed(
+          Stage.BUILD, "cannot read what the Kustomization's spec names: " + reason(e), commit);
     }
   }
 
   private static String reason(KubernetesClientException e) {
-    if (e.getStatus() != null && e.getStatus().getMessage() != null && !e.getStatus().getMessage().isBlank()) {
+    if (e.getStatus() != null
+        && e.getStatus().getMessage() != null
+        && !e.getStatus().getMessage().isBlank()) {
       return e.getStatus().getMessage();
     }
-    return e.getCode() > 0 ? "the API server answered HTTP " + e.getCode() : "the API server could not be reached";
+    return e.getCode() > 0
+        ? "the API server answered HTTP " + e.getCode()
+        : "the API server could not be reached";
   }
 }

@@ -5,8 +5,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The ref that fetches exactly one recorded revision ({@code main@sha1:<id>}, {@code sha1:<id>})
- * of a GitRepository: its commit, on its branch when the spec follows a branch (so that only that
+ * The ref that fetches exactly one recorded revision ({@code main@sha1:<id>}, {@code sha1:<id>}) of
+ * a GitRepository: its commit, on its branch when the spec follows a branch (so that only that
  * branch is fetched), else looked for in every branch and tag.
  */
 final class RevisionRefs {
@@ -14,7 +14,9 @@ final class RevisionRefs {
 
   private RevisionRefs() {}
 
-  /** @throws IllegalArgumentException when {@code revision} is not a Git revision */
+  /**
+   * @throws IllegalArgumentException when {@code revision} is not a Git revision
+   */
   static GitRef of(GitRef spec, String revision) {
     Matcher m = REVISION.matcher(revision == null ? "" : revision);
     if (!m.matches()) {

@@ -23,9 +23,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Chooses who acts for a Kustomization. With {@code spec.serviceAccountName} (or the engine's
- * default service account) the cluster is written and read by a client impersonating that
- * service account, so a tenant cannot make the engine do what its service account may not.
- * Clients are kept per service account and closed once unused for {@code idleTimeout}.
+ * default service account) the cluster is written and read by a client impersonating that service
+ * account, so a tenant cannot make the engine do what its service account may not. Clients are kept
+ * per service account and closed once unused for {@code idleTimeout}.
  */
 public final class ServiceAccountClients implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ServiceAccountClients.class);
@@ -55,8 +55,12 @@ public final class ServiceAccountClients implements AutoCloseable {
    * @param actingFactory builds the applier, pruner and health reads on an impersonating client
    * @param defaultServiceAccount applies to Kustomizations that name none
    */
-  public ServiceAccountClients(Acting engineActing, Function<KubernetesClient, Acting> actingFactory,
-      Optional<String> defaultServiceAccount, Clock clock, Duration idleTimeout) {
+  public ServiceAccountClients(
+      Acting engineActing,
+      Function<KubernetesClient, Acting> actingFactory,
+      Optional<String> defaultServiceAccount,
+      Clock clock,
+      Duration idleTimeout) {
     this.engineActing = engineActing;
     this.actingFactory = actingFactory;
     this.defaultServiceAccount = defaultServiceAccount.filter(s -> !s.isBlank());
@@ -67,7 +71,8 @@ public final class ServiceAccountClients implements AutoCloseable {
   /** The service account a Kustomization acts as, if any: its own, else the default. */
   public Optional<NamespacedName> serviceAccountOf(Kustomization ks) {
     String named = ks.getSpec() == null ? null : ks.getSpec().serviceAccountName();
-    Optional<String> name = named == null || named.isBlank() ? defaultServiceAccount : Optional.of(named);
+    Optional<String> name =
+        named == null || named.isBlank() ? defaultServiceAccount : Optional.of(named);
     return name.map(n -> new NamespacedName(ks.getMetadata().getNamespace(), n));
   }
 
@@ -82,8 +87,13 @@ public final class ServiceAccountClients implements AutoCloseable {
     synchronized (cache) {
       Instant now = clock.instant();
       idle = removeIdle(now, account.get());
-      Entry entry = cache.computeIfAbsent(account.get(),
-          sa -> new Entry(actingFactory.apply(impersonating(engineActing.client(), sa, tenantHttp)), now));
+      Entry entry =
+          cache.computeIfAbsent(
+              account.get(),
+              sa ->
+                  new Entry(
+                      actingFactory.apply(impersonating(engineActing.client(), sa, tenantHttp)),
+                      now));
       entry.lastUsed = now;
       acting = entry.acting;
     }
@@ -100,31 +110,39 @@ public final class ServiceAccountClients implements AutoCloseable {
 
   private List<Acting> removeIdle(Instant now, NamespacedName keep) {
     List<Acting> idle = new ArrayList<>();
-    cache.entrySet().removeIf(e -> {
-      boolean unused = !e.getKey().equals(keep)
-          && Duration.between(e.getValue().lastUsed, now).compareTo(idleTimeout) > 0;
-      if (unused) {
-        LOG.debug("closing the client of service account {}: unused for {}", e.getKey(), idleTimeout);
-        idle.add(e.getValue().acting);
-      }
-      return unused;
-    });
+    cache
+        .entrySet()
+        .removeIf(
+            e -> {
+              boolean unused =
+                  !e.getKey().equals(keep)
+                      && Duration.between(e.getValue().lastUsed, now).compareTo(idleTimeout) > 0;
+              if (unused) {
+                LOG.debug(
+                    "closing the client of service account {}: unused for {}",
+                    e.getKey(),
+                    idleTimeout);
+                idle.add(e.getValue().acting);
+              }
+              return unused;
+            });
     return idle;
   }
 
   /**
-   * A client with the engine's connection settings that impersonates {@code account}. No groups
-   * are sent: for a service account user the API server adds {@code system:serviceaccounts} and
-   * {@code system:serviceaccounts:<namespace>} itself, whereas naming them would need the right to
+   * A client with the engine's connection settings that impersonates {@code account}. No groups are
+   * sent: for a service account user the API server adds {@code system:serviceaccounts} and {@code
+   * system:serviceaccounts:<namespace>} itself, whereas naming them would need the right to
    * impersonate groups, which cannot be limited to those two and would let the engine act as any
    * group.
    */
-  static KubernetesClient impersonating(KubernetesClient engine, NamespacedName account,
-      HttpClient.Factory http) {
-    Config config = new ConfigBuilder(engine.getConfiguration())
-        .withImpersonateUsername(username(account))
-        .withImpersonateGroups()
-        .build();
+  static KubernetesClient impersonating(
+      KubernetesClient engine, NamespacedName account, HttpClient.Factory http) {
+    Config config =
+        new ConfigBuilder(engine.getConfiguration())
+            .withImpersonateUsername(username(account))
+            .withImpersonateGroups()
+            .build();
     return new KubernetesClientBuilder().withHttpClientFactory(http).withConfig(config).build();
   }
 

@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a GitRepository's fetch reads from the cluster besides its own spec: the Secrets of
- * {@code spec.verify} and {@code spec.proxySecretRef}, and the artifacts of {@code spec.include}
- * (same namespace only).
+ * What a GitRepository's fetch reads from the cluster besides its own spec: the Secrets of {@code
+ * spec.verify} and {@code spec.proxySecretRef}, and the artifacts of {@code spec.include} (same
+ * namespace only).
  */
 final class SourceInputs {
 
@@ -37,9 +37,10 @@ final class SourceInputs {
     this.client = client;
   }
 
-  static Map<String, byte[]> secretData(KubernetesClient client, String namespace, String name,
-      String field, FailureReason reason) {
-    Secret secret = name == null ? null : client.secrets().inNamespace(namespace).withName(name).get();
+  static Map<String, byte[]> secretData(
+      KubernetesClient client, String namespace, String name, String field, FailureReason reason) {
+    Secret secret =
+        name == null ? null : client.secrets().inNamespace(namespace).withName(name).get();
     if (secret == null) {
       throw new Unavailable(reason, field + ": secret '" + namespace + "/" + name + "' not found");
     }
@@ -54,26 +55,32 @@ final class SourceInputs {
     }
     String namespace = repo.getMetadata().getNamespace();
     String self = repo.getMetadata().getName();
-    IncludeChains.refuseCyclesAndDeepChains(self, name -> {
-      GitRepository found = name.equals(self) ? repo : get(namespace, name);
-      return found == null || found.getSpec() == null ? null
-          : found.getSpec().includes().stream().map(i -> i.repository().name()).toList();
-    });
+    IncludeChains.refuseCyclesAndDeepChains(
+        self,
+        name -> {
+          GitRepository found = name.equals(self) ? repo : get(namespace, name);
+          return found == null || found.getSpec() == null
+              ? null
+              : found.getSpec().includes().stream().map(i -> i.repository().name()).toList();
+        });
     List<Inclusion> result = new ArrayList<>();
     for (GitRepositoryInclude include : spec.includes()) {
       String name = include.repository().name();
       GitRepository included = get(namespace, name);
       if (included == null) {
-        throw new Unavailable(FailureReason.INCLUDE_UNAVAILABLE,
+        throw new Unavailable(
+            FailureReason.INCLUDE_UNAVAILABLE,
             "included GitRepository '" + namespace + "/" + name + "' not found");
       }
       var artifact = included.getStatus() == null ? null : included.getStatus().artifact();
       if (artifact == null || artifact.digest() == null || artifact.revision() == null) {
-        throw new Unavailable(FailureReason.INCLUDE_UNAVAILABLE,
+        throw new Unavailable(
+            FailureReason.INCLUDE_UNAVAILABLE,
             "included GitRepository '" + namespace + "/" + name + "' has no artifact yet");
       }
-      result.add(new Inclusion(name, artifact.revision(), artifact.digest(), include.fromPath(),
-          include.toPath()));
+      result.add(
+          new Inclusion(
+              name, artifact.revision(), artifact.digest(), include.fromPath(), include.toPath()));
     }
     return result;
   }

@@ -16,8 +16,8 @@ import java.util.function.Function;
 
 /**
  * The fetch a GitRepository's spec asks for: its URL and ref, and the data of the Secrets it names
- * (credentials, verification keys, proxy), read with the client given: the engine's for the
- * source stage, a user's for the view.
+ * (credentials, verification keys, proxy), read with the client given: the engine's for the source
+ * stage, a user's for the view.
  */
 final class SourceRequests {
   private SourceRequests() {}
@@ -28,35 +28,45 @@ final class SourceRequests {
    * @throws SourceInputs.Unavailable when a Secret the spec names does not exist or an include
    *     cannot be used
    */
-  static FetchRequest of(KubernetesClient client, GitRepository repo, String key, Optional<Duration> timeout,
+  static FetchRequest of(
+      KubernetesClient client,
+      GitRepository repo,
+      String key,
+      Optional<Duration> timeout,
       Function<GitRepository, List<Inclusion>> includes) {
     GitRepositorySpec spec = repo.getSpec();
     String namespace = repo.getMetadata().getNamespace();
     var ref = spec.ref();
-    GitRef gitRef = ref == null ? GitRef.defaultBranch()
-        : new GitRef(ref.branch(), ref.tag(), ref.semver(), ref.name(), ref.commit());
+    GitRef gitRef =
+        ref == null
+            ? GitRef.defaultBranch()
+            : new GitRef(ref.branch(), ref.tag(), ref.semver(), ref.name(), ref.commit());
     FetchRequest request = FetchRequest.of(key, spec.url(), gitRef).withIgnore(spec.ignore());
     if (timeout.isPresent()) {
       request = request.withTimeout(timeout.get());
     }
     if (spec.secretRef() != null) {
-      Secret secret = client.secrets().inNamespace(namespace).withName(spec.secretRef().name()).get();
+      Secret secret =
+          client.secrets().inNamespace(namespace).withName(spec.secretRef().name()).get();
       if (secret == null) {
         // Not terminal: the Secret may be created later.
-        throw new SourceInputs.Unavailable(FailureReason.AUTHENTICATION_FAILED,
+        throw new SourceInputs.Unavailable(
+            FailureReason.AUTHENTICATION_FAILED,
             "secret '" + namespace + "/" + spec.secretRef().name() + "' not found");
       }
       request = request.withSecret(SourcePipeline.decode(secret));
     }
-    request = request.withSparseCheckout(spec.sparseCheckout())
-        .withRecurseSubmodules(spec.recursesSubmodules());
+    request =
+        request
+            .withSparseCheckout(spec.sparseCheckout())
+            .withRecurseSubmodules(spec.recursesSubmodules());
     request = withVerification(client, request, namespace, spec);
     request = withProxy(client, request, namespace, spec);
     return request.withIncludes(includes.apply(repo));
   }
 
-  private static FetchRequest withVerification(KubernetesClient client, FetchRequest request, String namespace,
-      GitRepositorySpec spec) {
+  private static FetchRequest withVerification(
+      KubernetesClient client, FetchRequest request, String namespace, GitRepositorySpec spec) {
     if (spec.verify() == null) {
       return request;
     }
@@ -67,17 +77,28 @@ final class SourceRequests {
       throw new SourceInputs.Unavailable(FailureReason.INVALID_SPEC, e.getMessage());
     }
     String name = spec.verify().secretRef() == null ? null : spec.verify().secretRef().name();
-    return request.withVerification(new Verification(mode,
-        SourceInputs.secretData(client, namespace, name, "spec.verify.secretRef",
-            FailureReason.VERIFICATION_FAILED)));
+    return request.withVerification(
+        new Verification(
+            mode,
+            SourceInputs.secretData(
+                client,
+                namespace,
+                name,
+                "spec.verify.secretRef",
+                FailureReason.VERIFICATION_FAILED)));
   }
 
-  private static FetchRequest withProxy(KubernetesClient client, FetchRequest request, String namespace,
-      GitRepositorySpec spec) {
+  private static FetchRequest withProxy(
+      KubernetesClient client, FetchRequest request, String namespace, GitRepositorySpec spec) {
     if (spec.proxySecretRef() == null) {
       return request;
     }
-    return request.withProxy(SourceInputs.secretData(client, namespace, spec.proxySecretRef().name(),
-        "spec.proxySecretRef", FailureReason.GIT_OPERATION_FAILED));
+    return request.withProxy(
+        SourceInputs.secretData(
+            client,
+            namespace,
+            spec.proxySecretRef().name(),
+            "spec.proxySecretRef",
+            FailureReason.GIT_OPERATION_FAILED));
   }
 }

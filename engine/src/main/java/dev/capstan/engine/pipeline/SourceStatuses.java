@@ -24,43 +24,81 @@ final class SourceStatuses {
     if (status == null) {
       return SourceStatus.empty();
     }
-    List<Condition> conditions = status.conditions() == null ? List.of()
-        : status.conditions().stream().map(SourceStatuses::fromApi).toList();
-    Optional<StoredArtifact> artifact = Optional.ofNullable(status.artifact())
-        .filter(a -> a.revision() != null && a.path() != null)
-        .map(a -> new StoredArtifact(a.revision(), a.digest(), Path.of(a.path()), instant(a.lastUpdateTime())));
+    List<Condition> conditions =
+        status.conditions() == null
+            ? List.of()
+            : status.conditions().stream().map(SourceStatuses::fromApi).toList();
+    Optional<StoredArtifact> artifact =
+        Optional.ofNullable(status.artifact())
+            .filter(a -> a.revision() != null && a.path() != null)
+            .map(
+                a ->
+                    new StoredArtifact(
+                        a.revision(), a.digest(), Path.of(a.path()), instant(a.lastUpdateTime())));
     return new SourceStatus(
-        status.observedGeneration() == null ? 0 : status.observedGeneration(), conditions, artifact);
+        status.observedGeneration() == null ? 0 : status.observedGeneration(),
+        conditions,
+        artifact);
   }
 
   static GitRepositoryStatus toApi(SourceStatus status, String handledRequestedAt) {
-    Artifact artifact = status.artifact()
-        .map(a -> new Artifact(a.revision(), a.digest(), a.path().toString(), format(a.lastUpdateTime())))
-        .orElse(null);
-    var included = status.artifact().map(a -> a.included().stream()
-        .map(i -> new IncludedArtifact(i.name(), i.revision(), i.digest(), i.toPath()))
-        .toList()).filter(l -> !l.isEmpty()).orElse(null);
-    String verifiedMode = status.artifact().flatMap(StoredArtifact::verified)
-        .map(Verified::mode).orElse(null);
-    return new GitRepositoryStatus(status.observedGeneration(),
-        status.conditions().stream().map(SourceStatuses::toApi).toList(), artifact, handledRequestedAt,
-        included, verifiedMode);
+    Artifact artifact =
+        status
+            .artifact()
+            .map(
+                a ->
+                    new Artifact(
+                        a.revision(), a.digest(), a.path().toString(), format(a.lastUpdateTime())))
+            .orElse(null);
+    var included =
+        status
+            .artifact()
+            .map(
+                a ->
+                    a.included().stream()
+                        .map(
+                            i ->
+                                new IncludedArtifact(
+                                    i.name(), i.revision(), i.digest(), i.toPath()))
+                        .toList())
+            .filter(l -> !l.isEmpty())
+            .orElse(null);
+    String verifiedMode =
+        status.artifact().flatMap(StoredArtifact::verified).map(Verified::mode).orElse(null);
+    return new GitRepositoryStatus(
+        status.observedGeneration(),
+        status.conditions().stream().map(SourceStatuses::toApi).toList(),
+        artifact,
+        handledRequestedAt,
+        included,
+        verifiedMode);
   }
 
   private static Condition fromApi(io.fabric8.kubernetes.api.model.Condition c) {
-    Condition.Status status = switch (String.valueOf(c.getStatus())) {
-      case "True" -> Condition.Status.TRUE;
-      case "False" -> Condition.Status.FALSE;
-      default -> Condition.Status.UNKNOWN;
-    };
-    return new Condition(c.getType(), status, c.getReason(), c.getMessage(),
-        c.getObservedGeneration() == null ? 0 : c.getObservedGeneration(), instant(c.getLastTransitionTime()));
+    Condition.Status status =
+        switch (String.valueOf(c.getStatus())) {
+          case "True" -> Condition.Status.TRUE;
+          case "False" -> Condition.Status.FALSE;
+          default -> Condition.Status.UNKNOWN;
+        };
+    return new Condition(
+        c.getType(),
+        status,
+        c.getReason(),
+        c.getMessage(),
+        c.getObservedGeneration() == null ? 0 : c.getObservedGeneration(),
+        instant(c.getLastTransitionTime()));
   }
 
   private static io.fabric8.kubernetes.api.model.Condition toApi(Condition c) {
-    return new ConditionBuilder().withType(c.type()).withStatus(c.status().text())
-        .withReason(c.reason()).withMessage(ConditionMessages.bounded(c.message())).withObservedGeneration(c.observedGeneration())
-        .withLastTransitionTime(format(c.lastTransitionTime())).build();
+    return new ConditionBuilder()
+        .withType(c.type())
+        .withStatus(c.status().text())
+        .withReason(c.reason())
+        .withMessage(ConditionMessages.bounded(c.message()))
+        .withObservedGeneration(c.observedGeneration())
+        .withLastTransitionTime(format(c.lastTransitionTime()))
+        .build();
   }
 
   private static Instant instant(String text) {

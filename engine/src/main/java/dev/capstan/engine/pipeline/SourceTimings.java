@@ -11,11 +11,15 @@ import java.util.Optional;
  */
 record SourceTimings(Duration interval, Optional<Duration> timeout) {
 
-  /** @throws IllegalArgumentException naming the field and what is wrong with it */
+  /**
+   * @throws IllegalArgumentException naming the field and what is wrong with it
+   */
   static SourceTimings of(GitRepositorySpec spec) {
     Duration interval = parse("spec.interval", spec.interval());
-    Optional<Duration> timeout = spec.timeout() == null
-        ? Optional.empty() : Optional.of(parse("spec.timeout", spec.timeout()));
+    Optional<Duration> timeout =
+        spec.timeout() == null
+            ? Optional.empty()
+            : Optional.of(parse("spec.timeout", spec.timeout()));
     return new SourceTimings(interval, timeout);
   }
 

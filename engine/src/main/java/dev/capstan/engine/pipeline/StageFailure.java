@@ -2,6 +2,7 @@ package dev.capstan.engine.pipeline;
 
 import dev.capstan.engine.conditions.Phase;
 import dev.capstan.engine.conditions.Reason;
+import java.util.function.UnaryOperator;
 
 /** Stops the pipeline at a stage; carries what goes on the status. */
 final class StageFailure extends RuntimeException {
@@ -32,13 +33,16 @@ final class StageFailure extends RuntimeException {
   }
 
   /** The same failure with its message passed through {@code redaction} (decrypted content out). */
-  StageFailure redacted(java.util.function.UnaryOperator<String> redaction) {
+  StageFailure redacted(UnaryOperator<String> redaction) {
     if (phase instanceof Phase.Failed f) {
-      return new StageFailure(new Phase.Failed(f.reason(), redaction.apply(f.message()), f.terminal()),
+      return new StageFailure(
+          new Phase.Failed(f.reason(), redaction.apply(f.message()), f.terminal()),
           redaction.apply(getMessage()));
     }
     if (phase instanceof Phase.Waiting w) {
-      return new StageFailure(new Phase.Waiting(w.reason(), redaction.apply(w.message())), redaction.apply(getMessage()));
+      return new StageFailure(
+          new Phase.Waiting(w.reason(), redaction.apply(w.message())),
+          redaction.apply(getMessage()));
     }
     return this;
   }

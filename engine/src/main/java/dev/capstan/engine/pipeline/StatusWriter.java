@@ -21,9 +21,9 @@ import java.util.function.Supplier;
 
 /**
  * The one place statuses are written: server-side apply of the status subresource with its own
- * field manager, so status writes never mix with the objects' own (field manager {@code
- * capstan}). Writes of one object are serialized, and a status equal to the one already there is
- * not written at all.
+ * field manager, so status writes never mix with the objects' own (field manager {@code capstan}).
+ * Writes of one object are serialized, and a status equal to the one already there is not written
+ * at all.
  */
 public final class StatusWriter implements StatusWrites {
   /** Field manager of every status write. */
@@ -35,6 +35,7 @@ public final class StatusWriter implements StatusWrites {
   private final ClusterView cache;
   private final PipelineObserver observer;
   private final Map<String, Object> locks = new ConcurrentHashMap<>();
+
   /** The resourceVersion each object had after this writer's last write to it. */
   private final Map<String, String> writtenVersions = new ConcurrentHashMap<>();
 
@@ -77,18 +78,24 @@ public final class StatusWriter implements StatusWrites {
   }
 
   /**
-   * Reads the Kustomization, changes its status, and writes it back if it changed, guarded by
-   * its resourceVersion so that a concurrent reconcile's status is never overwritten with a stale
-   * one. Returns false when the Kustomization does not exist. The first read is from the cache
-   * (one GET less per write); a conflict means the cache was behind, and the retry reads the API
-   * server.
+   * Reads the Kustomization, changes its status, and writes it back if it changed, guarded by its
+   * resourceVersion so that a concurrent reconcile's status is never overwritten with a stale one.
+   * Returns false when the Kustomization does not exist. The first read is from the cache (one GET
+   * less per write); a conflict means the cache was behind, and the retry reads the API server.
    */
   public boolean update(NamespacedName key, Function<Kustomization, KustomizationStatus> change) {
     for (int attempt = 1; ; attempt++) {
       Optional<Kustomization> cached =
           attempt == 1 ? cache.kustomization(key).filter(this::seenOwnLastWrite) : Optional.empty();
-      Optional<Kustomization> live = cached.isPresent() ? cached : Optional.ofNullable(
-          client.resources(Kustomization.class).inNamespace(key.namespace()).withName(key.name()).get());
+      Optional<Kustomization> live =
+          cached.isPresent()
+              ? cached
+              : Optional.ofNullable(
+                  client
+                      .resources(Kustomization.class)
+                      .inNamespace(key.namespace())
+                      .withName(key.name())
+                      .get());
       if (live.isEmpty()) {
         return false;
       }
@@ -111,7 +118,8 @@ public final class StatusWriter implements StatusWrites {
   }
 
   /** A copy of the object (sharing its metadata and spec) with another status. */
-  private static <S, T, R extends CustomResource<S, T>> R withStatus(R object, T status, Supplier<R> empty) {
+  private static <S, T, R extends CustomResource<S, T>> R withStatus(
+      R object, T status, Supplier<R> empty) {
     R copy = empty.get();
     copy.setMetadata(object.getMetadata());
     copy.setSpec(object.getSpec());
@@ -127,8 +135,8 @@ public final class StatusWriter implements StatusWrites {
   }
 
   /**
-   * Whether a cached object is no older than this writer's own last write to it: a cache that
-   * has not seen that write yet could make a stale status look current.
+   * Whether a cached object is no older than this writer's own last write to it: a cache that has
+   * not seen that write yet could make a stale status look current.
    */
   private boolean seenOwnLastWrite(Kustomization cached) {
     String written = writtenVersions.get(lockKey(cached));
@@ -156,12 +164,13 @@ public final class StatusWriter implements StatusWrites {
     String json = client.getKubernetesSerialization().asJson(body);
     @SuppressWarnings("unchecked")
     Class<HasMetadata> type = (Class<HasMetadata>) object.getClass();
-    HasMetadata written = client
-        .resources(type)
-        .inNamespace(object.getMetadata().getNamespace())
-        .withName(object.getMetadata().getName())
-        .subresource("status")
-        .patch(context, json);
+    HasMetadata written =
+        client
+            .resources(type)
+            .inNamespace(object.getMetadata().getNamespace())
+            .withName(object.getMetadata().getName())
+            .subresource("status")
+            .patch(context, json);
     writtenVersions.put(lockKey(object), written.getMetadata().getResourceVersion());
   }
 
@@ -170,6 +179,10 @@ public final class StatusWriter implements StatusWrites {
   }
 
   private static String lockKey(HasMetadata object) {
-    return object.getKind() + "/" + object.getMetadata().getNamespace() + "/" + object.getMetadata().getName();
+    return object.getKind()
+        + "/"
+        + object.getMetadata().getNamespace()
+        + "/"
+        + object.getMetadata().getName();
   }
 }

@@ -11,7 +11,8 @@ record Timings(Duration interval, Duration retryInterval, Duration timeout) {
 
   static Timings of(KustomizationSpec spec) {
     Duration interval = parse("spec.interval", spec.interval());
-    Duration retry = spec.retryInterval() == null ? interval : parse("spec.retryInterval", spec.retryInterval());
+    Duration retry =
+        spec.retryInterval() == null ? interval : parse("spec.retryInterval", spec.retryInterval());
     Duration timeout = spec.timeout() == null ? interval : parse("spec.timeout", spec.timeout());
     return new Timings(interval, retry, timeout);
   }

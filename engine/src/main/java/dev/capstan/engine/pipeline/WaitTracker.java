@@ -12,9 +12,9 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Health waits in progress. A wait is not a blocked thread: the reconcile records it here and
- * comes back (on an event of a watched object, or after a short requeue) to look again. A new
- * generation, revision or reconcile request makes the recorded wait stale, which cancels it.
+ * Health waits in progress. A wait is not a blocked thread: the reconcile records it here and comes
+ * back (on an event of a watched object, or after a short requeue) to look again. A new generation,
+ * revision or reconcile request makes the recorded wait stale, which cancels it.
  */
 public final class WaitTracker {
 

@@ -9,19 +9,27 @@ import java.util.Set;
 /**
  * Reads a kubeconfig that a tenant put in a Secret. It is hostile input: it is bounded in size,
  * depth and aliases, and only inline data are taken. Anything that would make the engine run a
- * program (exec, auth-provider), read a file of its own (client-certificate, client-key,
- * tokenFile, certificate-authority) or route through a proxy is refused. Error messages name the
- * field, never a value.
+ * program (exec, auth-provider), read a file of its own (client-certificate, client-key, tokenFile,
+ * certificate-authority) or route through a proxy is refused. Error messages name the field, never
+ * a value.
  */
 final class KubeConfigParser {
   /** Far above a kubeconfig with a certificate chain and a long token. */
   static final int MAX_BYTES = 256 * 1024;
 
-  private static final Set<String> REFUSED_USER_FIELDS = Set.of(
-      "exec", "auth-provider", "client-certificate", "client-key", "tokenFile", "as", "as-groups",
-      "as-uid", "as-user-extra");
-  private static final Set<String> REFUSED_CLUSTER_FIELDS = Set.of(
-      "certificate-authority", "proxy-url", "tls-server-name");
+  private static final Set<String> REFUSED_USER_FIELDS =
+      Set.of(
+          "exec",
+          "auth-provider",
+          "client-certificate",
+          "client-key",
+          "tokenFile",
+          "as",
+          "as-groups",
+          "as-uid",
+          "as-user-extra");
+  private static final Set<String> REFUSED_CLUSTER_FIELDS =
+      Set.of("certificate-authority", "proxy-url", "tls-server-name");
 
   private KubeConfigParser() {}
 
@@ -33,7 +41,8 @@ final class KubeConfigParser {
     if (bytes.length > MAX_BYTES) {
       throw invalid(where, "it is larger than " + MAX_BYTES / 1024 + " KiB");
     }
-    Map<?, ?> root = asMap(load(new String(bytes, StandardCharsets.UTF_8), where), where, "the document");
+    Map<?, ?> root =
+        asMap(load(new String(bytes, StandardCharsets.UTF_8), where), where, "the document");
     String contextName = string(root, "current-context");
     if (contextName == null || contextName.isEmpty()) {
       throw invalid(where, "current-context is not set");
@@ -53,10 +62,15 @@ final class KubeConfigParser {
       throw invalid(where, "cluster '" + clusterName + "' has no http(s) server URL");
     }
     String token = string(user, "token");
-    return new RemoteConnection(server, string(cluster, "certificate-authority-data"),
+    return new RemoteConnection(
+        server,
+        string(cluster, "certificate-authority-data"),
         Boolean.TRUE.equals(cluster.get("insecure-skip-tls-verify")),
-        string(user, "client-certificate-data"), string(user, "client-key-data"),
-        token == null ? null : () -> token, string(user, "username"), string(user, "password"));
+        string(user, "client-certificate-data"),
+        string(user, "client-key-data"),
+        token == null ? null : () -> token,
+        string(user, "username"),
+        string(user, "password"));
   }
 
   private static Object load(String text, String where) {
@@ -64,12 +78,14 @@ final class KubeConfigParser {
       // Bounded in depth, aliases and length; its problems never quote the text (a credential).
       return new BoundedYaml().readOne(text);
     } catch (BoundedYaml.YamlProblem e) {
-      throw invalid(where, "it is not valid YAML" + (e.line() > 0 ? " (line " + e.line() + ")" : ""));
+      throw invalid(
+          where, "it is not valid YAML" + (e.line() > 0 ? " (line " + e.line() + ")" : ""));
     }
   }
 
   /** The {@code inner} map of the entry of list {@code list} whose name is {@code name}. */
-  private static Map<?, ?> named(Map<?, ?> root, String list, String inner, String name, String where) {
+  private static Map<?, ?> named(
+      Map<?, ?> root, String list, String inner, String name, String where) {
     Object entries = root.get(list);
     if (entries instanceof List<?> items) {
       for (Object item : items) {
@@ -84,9 +100,14 @@ final class KubeConfigParser {
   private static void refuse(Map<?, ?> section, Set<String> refused, String where, String what) {
     for (Object key : section.keySet()) {
       if (refused.contains(String.valueOf(key))) {
-        throw invalid(where, what + " uses '" + key + "', which is not allowed: only inline data "
-            + "(certificate-authority-data, client-certificate-data, client-key-data, token, username "
-            + "and password) are used; no programs, plugins, files, proxies or impersonation");
+        throw invalid(
+            where,
+            what
+                + " uses '"
+                + key
+                + "', which is not allowed: only inline data (certificate-authority-data,"
+                + " client-certificate-data, client-key-data, token, username and password) are"
+                + " used; no programs, plugins, files, proxies or impersonation");
       }
     }
   }

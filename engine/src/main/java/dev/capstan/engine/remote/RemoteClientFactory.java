@@ -11,9 +11,9 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Builds a client for a remote API server from inline data only: the configuration starts
- * empty, so nothing of the engine's environment (its kubeconfig, its service account, proxy
- * variables, system properties) is added to it. Its clients share one event loop, closed with it.
+ * Builds a client for a remote API server from inline data only: the configuration starts empty, so
+ * nothing of the engine's environment (its kubeconfig, its service account, proxy variables, system
+ * properties) is added to it. Its clients share one event loop, closed with it.
  */
 public final class RemoteClientFactory implements AutoCloseable {
   private final Duration connectTimeout;
@@ -32,21 +32,25 @@ public final class RemoteClientFactory implements AutoCloseable {
 
   /** A client for {@code connection}, impersonating {@code username} when present. */
   KubernetesClient client(RemoteConnection connection, Optional<String> username) {
-    ConfigBuilder config = new ConfigBuilder(Config.empty())
-        .withAutoConfigure(false)
-        .withMasterUrl(connection.server())
-        .withTrustCerts(connection.insecureSkipTlsVerify())
-        .withConnectionTimeout((int) connectTimeout.toMillis())
-        .withRequestTimeout((int) requestTimeout.toMillis())
-        .withRequestRetryBackoffLimit(2)
-        // HTTP/1.1: an API server ends an HTTP/2 connection that failed authentication with GOAWAY,
-        // which the client reports instead of the 401, and the status would not say why.
-        .withHttp2Disable(true);
+    ConfigBuilder config =
+        new ConfigBuilder(Config.empty())
+            .withAutoConfigure(false)
+            .withMasterUrl(connection.server())
+            .withTrustCerts(connection.insecureSkipTlsVerify())
+            .withConnectionTimeout((int) connectTimeout.toMillis())
+            .withRequestTimeout((int) requestTimeout.toMillis())
+            .withRequestRetryBackoffLimit(2)
+            // HTTP/1.1: an API server ends an HTTP/2 connection that failed authentication with
+            // GOAWAY,
+            // which the client reports instead of the 401, and the status would not say why.
+            .withHttp2Disable(true);
     if (connection.caData() != null) {
       config.withCaCertData(connection.caData());
     }
     if (connection.clientCertData() != null) {
-      config.withClientCertData(connection.clientCertData()).withClientKeyData(connection.clientKeyData());
+      config
+          .withClientCertData(connection.clientCertData())
+          .withClientKeyData(connection.clientKeyData());
     }
     if (connection.token() != null) {
       config.withOauthTokenProvider(connection.token()::get);
@@ -55,7 +59,10 @@ public final class RemoteClientFactory implements AutoCloseable {
       config.withUsername(connection.username()).withPassword(connection.password());
     }
     username.ifPresent(u -> config.withImpersonateUsername(u).withImpersonateGroups());
-    return new KubernetesClientBuilder().withHttpClientFactory(http).withConfig(config.build()).build();
+    return new KubernetesClientBuilder()
+        .withHttpClientFactory(http)
+        .withConfig(config.build())
+        .build();
   }
 
   @Override

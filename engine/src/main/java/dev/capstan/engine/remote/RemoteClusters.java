@@ -9,6 +9,10 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.net.http.HttpTimeoutException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -18,19 +22,22 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
+import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The clients of the remote clusters Kustomizations apply to ({@code spec.kubeConfig}). The
- * kubeconfig Secret (or ConfigMap) is read from the engine's cluster on every use, and the
- * client built from it is kept while the object's resourceVersion, and the service account
- * impersonated, stay the same; a change closes the old client. At most {@code maxClients} are
- * kept: the least recently used is closed beyond that. Whoever else holds a cluster (the health
- * monitor's informers) is told by id when its client is closed. Thread-safe.
+ * kubeconfig Secret (or ConfigMap) is read from the engine's cluster on every use, and the client
+ * built from it is kept while the object's resourceVersion, and the service account impersonated,
+ * stay the same; a change closes the old client. At most {@code maxClients} are kept: the least
+ * recently used is closed beyond that. Whoever else holds a cluster (the health monitor's
+ * informers) is told by id when its client is closed. Thread-safe.
  */
 public final class RemoteClusters<A> implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RemoteClusters.class);
+
   /** Flux's default keys of the kubeconfig in the Secret, in the order they are tried. */
   static final List<String> DEFAULT_KEYS = List.of("value", "value.yaml");
 
@@ -45,7 +52,11 @@ public final class RemoteClusters<A> implements AutoCloseable {
   public record Remote<A>(String id, String source, KubernetesClient client, A acting) {}
 
   /** What a cached client was built from; any change means a new client. */
-  private record Identity(String kind, String uid, String resourceVersion, String key,
+  private record Identity(
+      String kind,
+      String uid,
+      String resourceVersion,
+      String key,
       Optional<NamespacedName> account) {}
 
   private record Entry<A>(Identity identity, Remote<A> remote, List<KubernetesClient> clients) {}
@@ -55,15 +66,19 @@ public final class RemoteClusters<A> implements AutoCloseable {
   private final Function<KubernetesClient, A> actingFactory;
   private final int maxClients;
   private volatile Consumer<String> onClosed = id -> {};
-  private final LinkedHashMap<NamespacedName, Entry<A>> cache = new LinkedHashMap<>(16, 0.75f, true);
+  private final LinkedHashMap<NamespacedName, Entry<A>> cache =
+      new LinkedHashMap<>(16, 0.75f, true);
   private long built;
 
   /**
    * @param local the engine's own cluster, where the Secrets and ConfigMaps are read
    * @param actingFactory builds the applier, pruner and health reads on a remote client
    */
-  public RemoteClusters(KubernetesClient local, RemoteClientFactory factory,
-      Function<KubernetesClient, A> actingFactory, int maxClients) {
+  public RemoteClusters(
+      KubernetesClient local,
+      RemoteClientFactory factory,
+      Function<KubernetesClient, A> actingFactory,
+      int maxClients) {
     this.local = local;
     this.factory = factory;
     this.actingFactory = actingFactory;
@@ -83,10 +98,17 @@ public final class RemoteClusters<A> implements AutoCloseable {
   public Remote<A> remoteFor(Kustomization ks, Optional<NamespacedName> account) {
     NamespacedName key = NamespacedName.of(ks);
     KubeConfigReference ref = Objects.requireNonNull(ks.getSpec().kubeConfig(), "kubeConfig");
-    Source source = ref.secretRef() != null ? secretSource(key.namespace(), ref.secretRef())
-        : configMapSource(key.namespace(), ref.configMapRef().name());
-    Identity identity = new Identity(source.kind(), source.object().getMetadata().getUid(),
-        source.object().getMetadata().getResourceVersion(), source.key(), account);
+    Source source =
+        ref.secretRef() != null
+            ? secretSource(key.namespace(), ref.secretRef())
+            : configMapSource(key.namespace(), ref.configMapRef().name());
+    Identity identity =
+        new Identity(
+            source.kind(),
+            source.object().getMetadata().getUid(),
+            source.object().getMetadata().getResourceVersion(),
+            source.key(),
+            account);
     synchronized (cache) {
       Entry<A> entry = cache.get(key);
       if (entry != null && entry.identity().equals(identity)) {
@@ -104,7 +126,9 @@ public final class RemoteClusters<A> implements AutoCloseable {
       var eldest = cache.entrySet().iterator();
       while (cache.size() > maxClients && eldest.hasNext()) {
         Map.Entry<NamespacedName, Entry<A>> lru = eldest.next();
-        LOG.info("closing the client of the remote cluster of {}: more than {} remote clusters", lru.getKey(),
+        LOG.info(
+            "closing the client of the remote cluster of {}: more than {} remote clusters",
+            lru.getKey(),
             maxClients);
         closing.add(lru.getValue());
         eldest.remove();
@@ -124,32 +148,42 @@ public final class RemoteClusters<A> implements AutoCloseable {
     try {
       remote.client().getKubernetesVersion();
     } catch (KubernetesClientException e) {
-      throw new RemoteClusterException("the API server of the remote cluster of " + remote.source()
-          + (e.getCode() > 0 ? " refused the request: " : " cannot be reached: ") + rootCause(e));
+      throw new RemoteClusterException(
+          "the API server of the remote cluster of "
+              + remote.source()
+              + (e.getCode() > 0 ? " refused the request: " : " cannot be reached: ")
+              + rootCause(e));
     } catch (IllegalStateException e) {
-      // Closed meanwhile (its Secret changed, or more remote clusters than the bound): the next try builds another.
-      throw new RemoteClusterException("the client of the remote cluster of " + remote.source() + " was closed");
+      // Closed meanwhile (its Secret changed, or more remote clusters than the bound): the next try
+      // builds another.
+      throw new RemoteClusterException(
+          "the client of the remote cluster of " + remote.source() + " was closed");
     }
   }
 
   /** Why a request failed, in a user's words: the HTTP status, or the kind of network failure. */
   static String rootCause(Throwable e) {
     if (e instanceof KubernetesClientException k && k.getCode() > 0) {
-      return "HTTP " + k.getCode() + (k.getStatus() != null && k.getStatus().getMessage() != null
-          ? " " + k.getStatus().getMessage() : "");
+      return "HTTP "
+          + k.getCode()
+          + (k.getStatus() != null && k.getStatus().getMessage() != null
+              ? " " + k.getStatus().getMessage()
+              : "");
     }
     Throwable root = e;
-    for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
-      if (cause instanceof java.net.ConnectException) {
+    for (Throwable cause = e;
+        cause != null;
+        cause = cause.getCause() == cause ? null : cause.getCause()) {
+      if (cause instanceof ConnectException) {
         return "connection refused";
       }
-      if (cause instanceof java.net.http.HttpTimeoutException || cause instanceof java.net.SocketTimeoutException) {
+      if (cause instanceof HttpTimeoutException || cause instanceof SocketTimeoutException) {
         return "timed out";
       }
-      if (cause instanceof javax.net.ssl.SSLException) {
+      if (cause instanceof SSLException) {
         return "TLS failed: " + bounded(cause.getMessage());
       }
-      if (cause instanceof java.net.UnknownHostException) {
+      if (cause instanceof UnknownHostException) {
         return "unknown host";
       }
       root = cause;
@@ -182,8 +216,12 @@ public final class RemoteClusters<A> implements AutoCloseable {
     }
   }
 
-  private Entry<A> build(NamespacedName key, Identity identity, RemoteConnection connection,
-      Optional<NamespacedName> account, String description) {
+  private Entry<A> build(
+      NamespacedName key,
+      Identity identity,
+      RemoteConnection connection,
+      Optional<NamespacedName> account,
+      String description) {
     KubernetesClient base = factory.client(connection, Optional.empty());
     List<KubernetesClient> clients = new ArrayList<>(List.of(base));
     KubernetesClient acting = base;
@@ -196,7 +234,8 @@ public final class RemoteClusters<A> implements AutoCloseable {
       id = key + "#" + (++built);
     }
     LOG.debug("built a client for the remote cluster of {} ({})", key, id);
-    return new Entry<>(identity, new Remote<>(id, description, base, actingFactory.apply(acting)), clients);
+    return new Entry<>(
+        identity, new Remote<>(id, description, base, actingFactory.apply(acting)), clients);
   }
 
   private void closeEntry(Entry<A> entry) {
@@ -222,22 +261,35 @@ public final class RemoteClusters<A> implements AutoCloseable {
 
     /** The object and key, for messages. */
     default String describe() {
-      String name = kind() + " '" + object().getMetadata().getNamespace() + "/" + object().getMetadata().getName() + "'";
+      String name =
+          kind()
+              + " '"
+              + object().getMetadata().getNamespace()
+              + "/"
+              + object().getMetadata().getName()
+              + "'";
       return key().isEmpty() ? name : name + " key '" + key() + "'";
     }
   }
 
   private Source secretSource(String namespace, SecretKeyReference ref) {
-    Secret secret = read(() -> local.secrets().inNamespace(namespace).withName(ref.name()).get(),
-        "Secret '" + namespace + "/" + ref.name() + "'");
+    Secret secret =
+        read(
+            () -> local.secrets().inNamespace(namespace).withName(ref.name()).get(),
+            "Secret '" + namespace + "/" + ref.name() + "'");
     Map<String, String> data = secret.getData() == null ? Map.of() : secret.getData();
-    String key = ref.key() != null && !ref.key().isEmpty() ? ref.key()
-        : DEFAULT_KEYS.stream().filter(data::containsKey).findFirst().orElse(DEFAULT_KEYS.get(0));
+    String key =
+        ref.key() != null && !ref.key().isEmpty()
+            ? ref.key()
+            : DEFAULT_KEYS.stream()
+                .filter(data::containsKey)
+                .findFirst()
+                .orElse(DEFAULT_KEYS.get(0));
     String where = "Secret '" + namespace + "/" + ref.name() + "' key '" + key + "'";
     String encoded = data.get(key);
     if (encoded == null) {
-      throw new RemoteClusterException(where + " does not exist"
-          + (ref.key() == null ? " (nor key 'value.yaml')" : ""));
+      throw new RemoteClusterException(
+          where + " does not exist" + (ref.key() == null ? " (nor key 'value.yaml')" : ""));
     }
     return new Source() {
       public String kind() {
@@ -254,14 +306,19 @@ public final class RemoteClusters<A> implements AutoCloseable {
 
       public RemoteConnection connection() {
         if (encoded.length() > KubeConfigParser.MAX_BYTES * 4 / 3 + 4) {
-          throw new RemoteClusterException("the kubeconfig in " + where + " cannot be used: it is larger than "
-              + KubeConfigParser.MAX_BYTES / 1024 + " KiB");
+          throw new RemoteClusterException(
+              "the kubeconfig in "
+                  + where
+                  + " cannot be used: it is larger than "
+                  + KubeConfigParser.MAX_BYTES / 1024
+                  + " KiB");
         }
         byte[] bytes;
         try {
           bytes = Base64.getDecoder().decode(encoded);
         } catch (IllegalArgumentException e) {
-          throw new RemoteClusterException("the kubeconfig in " + where + " cannot be used: it is not base64");
+          throw new RemoteClusterException(
+              "the kubeconfig in " + where + " cannot be used: it is not base64");
         }
         return KubeConfigParser.parse(bytes, where);
       }
@@ -270,7 +327,8 @@ public final class RemoteClusters<A> implements AutoCloseable {
 
   private Source configMapSource(String namespace, String name) {
     String where = "ConfigMap '" + namespace + "/" + name + "'";
-    ConfigMap map = read(() -> local.configMaps().inNamespace(namespace).withName(name).get(), where);
+    ConfigMap map =
+        read(() -> local.configMaps().inNamespace(namespace).withName(name).get(), where);
     return new Source() {
       public String kind() {
         return "ConfigMap";
@@ -290,13 +348,18 @@ public final class RemoteClusters<A> implements AutoCloseable {
     };
   }
 
-  private static <T> T read(java.util.function.Supplier<T> get, String what) {
+  private static <T> T read(Supplier<T> get, String what) {
     T object;
     try {
       object = get.get();
     } catch (KubernetesClientException e) {
-      throw new RemoteClusterException("cannot read " + what + ": "
-          + (e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage()));
+      throw new RemoteClusterException(
+          "cannot read "
+              + what
+              + ": "
+              + (e.getStatus() != null && e.getStatus().getMessage() != null
+                  ? e.getStatus().getMessage()
+                  : e.getMessage()));
     }
     if (object == null) {
       throw new RemoteClusterException(what + " does not exist");

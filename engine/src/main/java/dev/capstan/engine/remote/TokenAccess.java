@@ -16,11 +16,11 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * Secret-less access to a remote cluster ({@code spec.kubeConfig.configMapRef}), Flux's
- * {@code generic} provider: the remote API server trusts the engine's cluster as a token issuer,
- * and the engine authenticates with a short-lived token of a service account of the
- * Kustomization's namespace, requested from its own cluster for the remote's audiences. The cloud
- * providers ({@code aws}, {@code azure}, {@code gcp}) are not available to this engine.
+ * Secret-less access to a remote cluster ({@code spec.kubeConfig.configMapRef}), Flux's {@code
+ * generic} provider: the remote API server trusts the engine's cluster as a token issuer, and the
+ * engine authenticates with a short-lived token of a service account of the Kustomization's
+ * namespace, requested from its own cluster for the remote's audiences. The cloud providers ({@code
+ * aws}, {@code azure}, {@code gcp}) are not available to this engine.
  */
 final class TokenAccess {
   static final long TOKEN_SECONDS = 3600;
@@ -28,20 +28,27 @@ final class TokenAccess {
 
   private TokenAccess() {}
 
-  static RemoteConnection connection(ConfigMap map, String where, KubernetesClient local, String namespace) {
+  static RemoteConnection connection(
+      ConfigMap map, String where, KubernetesClient local, String namespace) {
     Map<String, String> data = map.getData() == null ? Map.of() : map.getData();
-    data.forEach((k, v) -> {
-      if (v != null && v.length() > MAX_VALUE_LENGTH) {
-        throw invalid(where, "data." + k + " is longer than " + MAX_VALUE_LENGTH / 1024 + " KiB");
-      }
-    });
+    data.forEach(
+        (k, v) -> {
+          if (v != null && v.length() > MAX_VALUE_LENGTH) {
+            throw invalid(
+                where, "data." + k + " is longer than " + MAX_VALUE_LENGTH / 1024 + " KiB");
+          }
+        });
     String provider = data.get("provider");
     if (provider == null || provider.isBlank()) {
       throw invalid(where, "data.provider is required (generic)");
     }
     if (!"generic".equals(provider)) {
-      throw invalid(where, "provider '" + provider.strip() + "' is not supported: only 'generic' (a remote "
-          + "API server that trusts this cluster's service account tokens)");
+      throw invalid(
+          where,
+          "provider '"
+              + provider.strip()
+              + "' is not supported: only 'generic' (a remote "
+              + "API server that trusts this cluster's service account tokens)");
     }
     String address = data.get("address");
     if (address == null || !address.startsWith("https://")) {
@@ -49,16 +56,26 @@ final class TokenAccess {
     }
     String account = data.get("serviceAccountName");
     if (account == null || account.isBlank()) {
-      throw invalid(where, "data.serviceAccountName is required: the service account of namespace '"
-          + namespace + "' whose token authenticates to the remote cluster");
+      throw invalid(
+          where,
+          "data.serviceAccountName is required: the service account of namespace '"
+              + namespace
+              + "' whose token authenticates to the remote cluster");
     }
-    List<String> audiences = data.get("audiences") == null || data.get("audiences").isBlank()
-        ? List.of(address)
-        : Arrays.stream(data.get("audiences").split("\n")).map(String::strip).filter(s -> !s.isEmpty()).toList();
+    List<String> audiences =
+        data.get("audiences") == null || data.get("audiences").isBlank()
+            ? List.of(address)
+            : Arrays.stream(data.get("audiences").split("\n"))
+                .map(String::strip)
+                .filter(s -> !s.isEmpty())
+                .toList();
     String ca = data.get("ca.crt");
-    String caData = ca == null || ca.isBlank() ? null
-        : Base64.getEncoder().encodeToString(ca.getBytes(StandardCharsets.UTF_8));
-    Tokens tokens = new Tokens(local, namespace, account.strip(), audiences, Clock.systemUTC(), where);
+    String caData =
+        ca == null || ca.isBlank()
+            ? null
+            : Base64.getEncoder().encodeToString(ca.getBytes(StandardCharsets.UTF_8));
+    Tokens tokens =
+        new Tokens(local, namespace, account.strip(), audiences, Clock.systemUTC(), where);
     tokens.get(); // fails now, with a clear message, rather than on the first request
     return new RemoteConnection(address, caData, false, null, null, tokens, null, null);
   }
@@ -74,7 +91,12 @@ final class TokenAccess {
     private String token;
     private Instant renewAt = Instant.MIN;
 
-    Tokens(KubernetesClient local, String namespace, String account, List<String> audiences, Clock clock,
+    Tokens(
+        KubernetesClient local,
+        String namespace,
+        String account,
+        List<String> audiences,
+        Clock clock,
         String where) {
       this.local = local;
       this.namespace = namespace;
@@ -90,10 +112,16 @@ final class TokenAccess {
       if (token != null && now.isBefore(renewAt)) {
         return token;
       }
-      TokenRequest request = new TokenRequestBuilder().withNewSpec().withAudiences(audiences)
-          .withExpirationSeconds(TOKEN_SECONDS).endSpec().build();
+      TokenRequest request =
+          new TokenRequestBuilder()
+              .withNewSpec()
+              .withAudiences(audiences)
+              .withExpirationSeconds(TOKEN_SECONDS)
+              .endSpec()
+              .build();
       try {
-        TokenRequest issued = local.serviceAccounts().inNamespace(namespace).withName(account).tokenRequest(request);
+        TokenRequest issued =
+            local.serviceAccounts().inNamespace(namespace).withName(account).tokenRequest(request);
         token = issued.getStatus().getToken();
         renewAt = now.plus(Duration.ofSeconds(TOKEN_SECONDS * 4 / 5));
         return token;
@@ -101,8 +129,16 @@ final class TokenAccess {
         if (token != null) {
           return token; // still valid for a fifth of its life; the next request tries again
         }
-        throw invalid(where, "cannot get a token of service account '" + namespace + "/" + account + "': "
-            + (e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage()));
+        throw invalid(
+            where,
+            "cannot get a token of service account '"
+                + namespace
+                + "/"
+                + account
+                + "': "
+                + (e.getStatus() != null && e.getStatus().getMessage() != null
+                    ? e.getStatus().getMessage()
+                    : e.getMessage()));
       }
     }
   }

@@ -5,7 +5,9 @@ import java.util.Optional;
 
 /** What a button on a Kustomization's page asks for. */
 enum Action {
-  /** Fetch the source now, then reconcile the Kustomization (capstan reconcile ks --with-source). */
+  /**
+   * Fetch the source now, then reconcile the Kustomization (capstan reconcile ks --with-source).
+   */
   RECONCILE,
   SUSPEND,
   RESUME;

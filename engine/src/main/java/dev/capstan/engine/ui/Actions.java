@@ -29,8 +29,13 @@ final class Actions {
   Action.Result run(Action action, String namespace, String name) {
     try {
       return switch (action) {
-        case SUSPEND -> patch(Kustomization.class, namespace, name, Map.of("spec", Map.of("suspend", true)),
-            "suspended");
+        case SUSPEND ->
+            patch(
+                Kustomization.class,
+                namespace,
+                name,
+                Map.of("spec", Map.of("suspend", true)),
+                "suspended");
         case RESUME -> {
           Map<String, Object> patch = ReconcileRequest.at(clock).mergePatch();
           patch.put("spec", Map.of("suspend", false));
@@ -44,7 +49,8 @@ final class Actions {
   }
 
   private Action.Result reconcile(String namespace, String name) {
-    Kustomization ks = client.resources(Kustomization.class).inNamespace(namespace).withName(name).get();
+    Kustomization ks =
+        client.resources(Kustomization.class).inNamespace(namespace).withName(name).get();
     if (ks == null) {
       return new Action.Result(false, "Kustomization " + namespace + "/" + name + " not found");
     }
@@ -53,27 +59,47 @@ final class Actions {
     }
     SourceReference source = ks.getSpec() == null ? null : ks.getSpec().sourceRef();
     String fetched = "";
-    if (source != null && source.name() != null && source.kind() == SourceReference.SourceKind.GitRepository) {
-      String sourceNs = source.namespace() == null || source.namespace().isEmpty() ? namespace : source.namespace();
-      patch(GitRepository.class, sourceNs, source.name(), ReconcileRequest.at(clock).mergePatch(), "");
+    if (source != null
+        && source.name() != null
+        && source.kind() == SourceReference.SourceKind.GitRepository) {
+      String sourceNs =
+          source.namespace() == null || source.namespace().isEmpty()
+              ? namespace
+              : source.namespace();
+      patch(
+          GitRepository.class,
+          sourceNs,
+          source.name(),
+          ReconcileRequest.at(clock).mergePatch(),
+          "");
       fetched = "GitRepository " + sourceNs + "/" + source.name() + " and ";
     }
     patch(Kustomization.class, namespace, name, ReconcileRequest.at(clock).mergePatch(), "");
-    return new Action.Result(true, "reconcile requested for " + fetched + "Kustomization " + namespace + "/" + name);
+    return new Action.Result(
+        true, "reconcile requested for " + fetched + "Kustomization " + namespace + "/" + name);
   }
 
-  private <T extends HasMetadata> Action.Result patch(Class<T> type, String namespace, String name,
-      Map<String, Object> patch, String done) {
+  private <T extends HasMetadata> Action.Result patch(
+      Class<T> type, String namespace, String name, Map<String, Object> patch, String done) {
     String json = client.getKubernetesSerialization().asJson(patch);
-    client.resources(type).inNamespace(namespace).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), json);
-    return new Action.Result(true, type.getSimpleName() + " " + namespace + "/" + name + " " + done);
+    client
+        .resources(type)
+        .inNamespace(namespace)
+        .withName(name)
+        .patch(PatchContext.of(PatchType.JSON_MERGE), json);
+    return new Action.Result(
+        true, type.getSimpleName() + " " + namespace + "/" + name + " " + done);
   }
 
   /** The API server's reason (its Status message), else the HTTP code; never a stack trace. */
   static String refusal(KubernetesClientException e) {
-    if (e.getStatus() != null && e.getStatus().getMessage() != null && !e.getStatus().getMessage().isBlank()) {
+    if (e.getStatus() != null
+        && e.getStatus().getMessage() != null
+        && !e.getStatus().getMessage().isBlank()) {
       return e.getStatus().getMessage();
     }
-    return e.getCode() > 0 ? "the API server answered HTTP " + e.getCode() : "the API server could not be reached";
+    return e.getCode() > 0
+        ? "the API server answered HTTP " + e.getCode()
+        : "the API server could not be reached";
   }
 }

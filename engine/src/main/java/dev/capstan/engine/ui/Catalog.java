@@ -17,29 +17,51 @@ import java.util.function.Consumer;
 
 /**
  * The Kustomizations and GitRepositories of the cluster as the user sees them: one informer (one
- * list, then one watch) per kind for the whole process, shared by every page and browser; or, for
- * a user who may list only some namespaces, one per kind and namespace named. A kind or namespace
- * the user cannot list, or a cluster that cannot be reached, is kept as a problem line; the
- * informers keep retrying, so the view fills in once access is granted.
+ * list, then one watch) per kind for the whole process, shared by every page and browser; or, for a
+ * user who may list only some namespaces, one per kind and namespace named. A kind or namespace the
+ * user cannot list, or a cluster that cannot be reached, is kept as a problem line; the informers
+ * keep retrying, so the view fills in once access is granted.
  */
 final class Catalog implements AutoCloseable {
   private final List<Watched<Kustomization>> kustomizations = new ArrayList<>();
   private final List<Watched<GitRepository>> gitRepositories = new ArrayList<>();
 
-  /** @param namespaces the namespaces to watch; empty for all of them */
+  /**
+   * @param namespaces the namespaces to watch; empty for all of them
+   */
   Catalog(KubernetesClient client, List<String> namespaces, Consumer<String> onChange) {
     URL server = client.getMasterUrl();
     if (namespaces.isEmpty()) {
-      kustomizations.add(new Watched<>("Kustomizations", "", client.resources(Kustomization.class)
-          .inAnyNamespace().runnableInformer(0), onChange, server));
-      gitRepositories.add(new Watched<>("GitRepositories", "", client.resources(GitRepository.class)
-          .inAnyNamespace().runnableInformer(0), onChange, server));
+      kustomizations.add(
+          new Watched<>(
+              "Kustomizations",
+              "",
+              client.resources(Kustomization.class).inAnyNamespace().runnableInformer(0),
+              onChange,
+              server));
+      gitRepositories.add(
+          new Watched<>(
+              "GitRepositories",
+              "",
+              client.resources(GitRepository.class).inAnyNamespace().runnableInformer(0),
+              onChange,
+              server));
     }
     for (String ns : namespaces) {
-      kustomizations.add(new Watched<>("Kustomizations", ns, client.resources(Kustomization.class)
-          .inNamespace(ns).runnableInformer(0), onChange, server));
-      gitRepositories.add(new Watched<>("GitRepositories", ns, client.resources(GitRepository.class)
-          .inNamespace(ns).runnableInformer(0), onChange, server));
+      kustomizations.add(
+          new Watched<>(
+              "Kustomizations",
+              ns,
+              client.resources(Kustomization.class).inNamespace(ns).runnableInformer(0),
+              onChange,
+              server));
+      gitRepositories.add(
+          new Watched<>(
+              "GitRepositories",
+              ns,
+              client.resources(GitRepository.class).inNamespace(ns).runnableInformer(0),
+              onChange,
+              server));
     }
   }
 
@@ -82,7 +104,10 @@ final class Catalog implements AutoCloseable {
   }
 
   private static <T extends HasMetadata> Optional<T> find(List<Watched<T>> watched, String key) {
-    return watched.stream().map(w -> w.informer.getStore().getByKey(key)).filter(o -> o != null).findFirst();
+    return watched.stream()
+        .map(w -> w.informer.getStore().getByKey(key))
+        .filter(o -> o != null)
+        .findFirst();
   }
 
   @Override
@@ -91,38 +116,47 @@ final class Catalog implements AutoCloseable {
     gitRepositories.forEach(w -> w.informer.stop());
   }
 
-  /** One kind's informer (for all namespaces or one) and the last reason it could not list or watch. */
+  /**
+   * One kind's informer (for all namespaces or one) and the last reason it could not list or watch.
+   */
   private static final class Watched<T extends HasMetadata> {
     private final String kinds;
     private final String where;
     private final SharedIndexInformer<T> informer;
     private final AtomicReference<String> lastError = new AtomicReference<>();
 
-    Watched(String kinds, String namespace, SharedIndexInformer<T> informer, Consumer<String> onChange, URL server) {
+    Watched(
+        String kinds,
+        String namespace,
+        SharedIndexInformer<T> informer,
+        Consumer<String> onChange,
+        URL server) {
       this.kinds = kinds;
       this.where = namespace.isEmpty() ? "" : " in namespace " + namespace;
       this.informer = informer;
-      informer.addEventHandler(new ResourceEventHandler<T>() {
-        @Override
-        public void onAdd(T obj) {
-          onChange.accept(key(obj));
-        }
+      informer.addEventHandler(
+          new ResourceEventHandler<T>() {
+            @Override
+            public void onAdd(T obj) {
+              onChange.accept(key(obj));
+            }
 
-        @Override
-        public void onUpdate(T oldObj, T newObj) {
-          onChange.accept(key(newObj));
-        }
+            @Override
+            public void onUpdate(T oldObj, T newObj) {
+              onChange.accept(key(newObj));
+            }
 
-        @Override
-        public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-          onChange.accept(key(obj));
-        }
-      });
-      informer.exceptionHandler((started, error) -> {
-        lastError.set(describe(error, server));
-        onChange.accept(EventStream.EVERYTHING);
-        return true;
-      });
+            @Override
+            public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+              onChange.accept(key(obj));
+            }
+          });
+      informer.exceptionHandler(
+          (started, error) -> {
+            lastError.set(describe(error, server));
+            onChange.accept(EventStream.EVERYTHING);
+            return true;
+          });
     }
 
     void start() {
@@ -131,7 +165,11 @@ final class Catalog implements AutoCloseable {
 
     /** {@code Kind/namespace/name}, as the graph and the pages name objects. */
     private static String key(HasMetadata object) {
-      return object.getKind() + "/" + object.getMetadata().getNamespace() + "/" + object.getMetadata().getName();
+      return object.getKind()
+          + "/"
+          + object.getMetadata().getNamespace()
+          + "/"
+          + object.getMetadata().getName();
     }
 
     List<T> items() {
@@ -143,11 +181,16 @@ final class Catalog implements AutoCloseable {
       if (informer.hasSynced() && informer.isWatching()) {
         return Optional.empty();
       }
-      String hint = where.isEmpty() && error != null && error.contains("forbidden")
-          ? " (a user who may list only some namespaces: capstan ui -n NAMESPACE)" : "";
-      return Optional.of(new Overview.Problem(kinds, error == null
-          ? "cannot list " + kinds + where + " yet: waiting for the API server"
-          : "cannot list " + kinds + where + ": " + error + hint));
+      String hint =
+          where.isEmpty() && error != null && error.contains("forbidden")
+              ? " (a user who may list only some namespaces: capstan ui -n NAMESPACE)"
+              : "";
+      return Optional.of(
+          new Overview.Problem(
+              kinds,
+              error == null
+                  ? "cannot list " + kinds + where + " yet: waiting for the API server"
+                  : "cannot list " + kinds + where + ": " + error + hint));
     }
 
     private static String describe(Throwable error, URL server) {
@@ -156,7 +199,8 @@ final class Catalog implements AutoCloseable {
           return ClusterErrors.describe(k, server);
         }
       }
-      return error.getClass().getSimpleName() + (error.getMessage() == null ? "" : ": " + error.getMessage());
+      return error.getClass().getSimpleName()
+          + (error.getMessage() == null ? "" : ": " + error.getMessage());
     }
   }
 }

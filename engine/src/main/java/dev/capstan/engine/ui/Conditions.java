@@ -31,8 +31,11 @@ final class Conditions {
 
   /** The latest lastTransitionTime of any condition (RFC 3339 strings sort by time), or empty. */
   String lastChange() {
-    return all.stream().map(Condition::getLastTransitionTime).filter(t -> t != null && !t.isEmpty())
-        .max(String::compareTo).orElse("");
+    return all.stream()
+        .map(Condition::getLastTransitionTime)
+        .filter(t -> t != null && !t.isEmpty())
+        .max(String::compareTo)
+        .orElse("");
   }
 
   List<Condition> all() {

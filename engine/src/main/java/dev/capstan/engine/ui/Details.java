@@ -9,10 +9,17 @@ import java.util.List;
  * @param inventory the applied objects, namespace → kind → object, each with its live status
  * @param inventoryNote why the inventory is incomplete or absent; empty when it is whole
  */
-record Details(Row row, List<ConditionLine> conditions, List<EventLine> history, String historyNote,
-    List<NamespaceGroup> inventory, String inventoryNote, Source source) {
+record Details(
+    Row row,
+    List<ConditionLine> conditions,
+    List<EventLine> history,
+    String historyNote,
+    List<NamespaceGroup> inventory,
+    String inventoryNote,
+    Source source) {
 
-  record ConditionLine(String type, String status, String reason, String message, String lastTransitionTime) {}
+  record ConditionLine(
+      String type, String status, String reason, String message, String lastTransitionTime) {}
 
   record EventLine(String type, String reason, String message, int count, String lastSeen) {}
 
@@ -20,9 +27,13 @@ record Details(Row row, List<ConditionLine> conditions, List<EventLine> history,
 
   record KindGroup(String kind, List<ObjectLine> objects) {}
 
-  /** @param reason the rule's reason (kstatus reason or check name); the health module decided it */
+  /**
+   * @param reason the rule's reason (kstatus reason or check name); the health module decided it
+   */
   record ObjectLine(String name, String status, String reason, String message) {}
 
-  /** @param note what is shown, when the GitRepository does not record more */
+  /**
+   * @param note what is shown, when the GitRepository does not record more
+   */
   record Source(String kind, String namespace, String name, String revision, String note) {}
 }

@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Assembles a Kustomization's page: the object and its source from the shared informers, its
- * Events and inventory objects read with the user's client when the page asks.
+ * Assembles a Kustomization's page: the object and its source from the shared informers, its Events
+ * and inventory objects read with the user's client when the page asks.
  */
 final class DetailsReader {
   static final int MAX_EVENTS = 100;
@@ -35,10 +35,17 @@ final class DetailsReader {
   private Details details(Kustomization ks) {
     KustomizationStatus status = ks.getStatus();
     Conditions conditions = new Conditions(status == null ? null : status.conditions());
-    List<Details.ConditionLine> lines = conditions.all().stream()
-        .map(c -> new Details.ConditionLine(c.getType(), c.getStatus(), c.getReason(), c.getMessage(),
-            c.getLastTransitionTime()))
-        .toList();
+    List<Details.ConditionLine> lines =
+        conditions.all().stream()
+            .map(
+                c ->
+                    new Details.ConditionLine(
+                        c.getType(),
+                        c.getStatus(),
+                        c.getReason(),
+                        c.getMessage(),
+                        c.getLastTransitionTime()))
+            .toList();
     String historyNote = "";
     List<Details.EventLine> history = List.of();
     try {
@@ -46,21 +53,36 @@ final class DetailsReader {
     } catch (KubernetesClientException e) {
       historyNote = "cannot list Events: " + Actions.refusal(e);
     }
-    InventoryTree.Result tree = status == null || status.inventory() == null || status.inventory().entries() == null
-        ? new InventoryTree.Result(List.of(), "no inventory yet: nothing has been applied")
-        : inventory.read(status.inventory().entries(), ks.getSpec() == null ? null : ks.getSpec().healthCheckExprs());
-    return new Details(Overview.row(ks), lines, history, historyNote, tree.groups(), tree.note(), source(ks));
+    InventoryTree.Result tree =
+        status == null || status.inventory() == null || status.inventory().entries() == null
+            ? new InventoryTree.Result(List.of(), "no inventory yet: nothing has been applied")
+            : inventory.read(
+                status.inventory().entries(),
+                ks.getSpec() == null ? null : ks.getSpec().healthCheckExprs());
+    return new Details(
+        Overview.row(ks), lines, history, historyNote, tree.groups(), tree.note(), source(ks));
   }
 
   private List<Details.EventLine> events(Kustomization ks) {
-    return client.v1().events().inNamespace(ks.getMetadata().getNamespace())
+    return client
+        .v1()
+        .events()
+        .inNamespace(ks.getMetadata().getNamespace())
         .withField("involvedObject.name", ks.getMetadata().getName())
         .withField("involvedObject.kind", "Kustomization")
-        .list().getItems().stream()
+        .list()
+        .getItems()
+        .stream()
         .sorted(Comparator.comparing(DetailsReader::lastSeen).reversed())
         .limit(MAX_EVENTS)
-        .map(e -> new Details.EventLine(e.getType(), e.getReason(), e.getMessage(),
-            e.getCount() == null ? 1 : e.getCount(), lastSeen(e)))
+        .map(
+            e ->
+                new Details.EventLine(
+                    e.getType(),
+                    e.getReason(),
+                    e.getMessage(),
+                    e.getCount() == null ? 1 : e.getCount(),
+                    lastSeen(e)))
         .toList();
   }
 
@@ -71,7 +93,9 @@ final class DetailsReader {
     if (e.getEventTime() != null && e.getEventTime().getTime() != null) {
       return e.getEventTime().getTime();
     }
-    return e.getMetadata().getCreationTimestamp() == null ? "" : e.getMetadata().getCreationTimestamp();
+    return e.getMetadata().getCreationTimestamp() == null
+        ? ""
+        : e.getMetadata().getCreationTimestamp();
   }
 
   private Details.Source source(Kustomization ks) {
@@ -79,13 +103,26 @@ final class DetailsReader {
     if (ref == null || ref.name() == null) {
       return new Details.Source("", "", "", "", "no spec.sourceRef");
     }
-    String ns = ref.namespace() == null || ref.namespace().isEmpty() ? ks.getMetadata().getNamespace() : ref.namespace();
-    Optional<GitRepository> repo = ref.kind() == SourceReference.SourceKind.GitRepository ? catalog.gitRepository(ns, ref.name())
-        : Optional.empty();
-    String revision = repo.map(r -> r.getStatus() == null || r.getStatus().artifact() == null ? ""
-        : r.getStatus().artifact().revision()).orElse("");
-    String note = repo.isEmpty() ? "the source is not visible to you or does not exist"
-        : "the commit's author and message are read from Git when drift is computed";
-    return new Details.Source(String.valueOf(ref.kind()), ns, ref.name(), revision == null ? "" : revision, note);
+    String ns =
+        ref.namespace() == null || ref.namespace().isEmpty()
+            ? ks.getMetadata().getNamespace()
+            : ref.namespace();
+    Optional<GitRepository> repo =
+        ref.kind() == SourceReference.SourceKind.GitRepository
+            ? catalog.gitRepository(ns, ref.name())
+            : Optional.empty();
+    String revision =
+        repo.map(
+                r ->
+                    r.getStatus() == null || r.getStatus().artifact() == null
+                        ? ""
+                        : r.getStatus().artifact().revision())
+            .orElse("");
+    String note =
+        repo.isEmpty()
+            ? "the source is not visible to you or does not exist"
+            : "the commit's author and message are read from Git when drift is computed";
+    return new Details.Source(
+        String.valueOf(ref.kind()), ns, ref.name(), revision == null ? "" : revision, note);
   }
 }

@@ -15,23 +15,44 @@ import java.util.List;
  * @param differing objects that would change or be created
  * @param computedAt when the comparison ended (ISO-8601); empty while it runs
  */
-record Drift(State state, String revision, String revisionFrom, Commit commit, String message,
-    List<ObjectLine> objects, int compared, int differing, String computedAt) {
+record Drift(
+    State state,
+    String revision,
+    String revisionFrom,
+    Commit commit,
+    String message,
+    List<ObjectLine> objects,
+    int compared,
+    int differing,
+    String computedAt) {
 
   /** Where a comparison is. */
-  enum State { NOT_ASKED, RUNNING, DONE, FAILED, TIMED_OUT, UNAVAILABLE }
+  enum State {
+    NOT_ASKED,
+    RUNNING,
+    DONE,
+    FAILED,
+    TIMED_OUT,
+    UNAVAILABLE
+  }
 
   Drift {
     objects = List.copyOf(objects);
   }
 
-  static Drift of(State state, String revision, String revisionFrom, Commit commit, String message,
+  static Drift of(
+      State state,
+      String revision,
+      String revisionFrom,
+      Commit commit,
+      String message,
       String computedAt) {
     return new Drift(state, revision, revisionFrom, commit, message, List.of(), 0, 0, computedAt);
   }
 
   Drift withState(State next, String nextMessage, String at) {
-    return new Drift(next, revision, revisionFrom, commit, nextMessage, objects, compared, differing, at);
+    return new Drift(
+        next, revision, revisionFrom, commit, nextMessage, objects, compared, differing, at);
   }
 
   /** A commit as the page shows it; every field bounded and free of control characters. */

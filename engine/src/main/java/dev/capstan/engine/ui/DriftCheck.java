@@ -39,7 +39,11 @@ final class DriftCheck implements AutoCloseable {
 
   private record Entry(Key key, CompletableFuture<Drift> answer) {}
 
-  DriftCheck(Computation computation, ExecutorService workers, ScheduledExecutorService timer, Duration timeout,
+  DriftCheck(
+      Computation computation,
+      ExecutorService workers,
+      ScheduledExecutorService timer,
+      Duration timeout,
       Clock clock) {
     this.computation = computation;
     this.workers = workers;
@@ -70,27 +74,42 @@ final class DriftCheck implements AutoCloseable {
   /** The kept answer for {@code key}, if a comparison of it was asked for. */
   synchronized Optional<Drift> current(Key key, Drift running) {
     Entry entry = entries.get(key.namespace() + "/" + key.name());
-    return entry != null && entry.key().equals(key) ? Optional.of(answer(entry, running)) : Optional.empty();
+    return entry != null && entry.key().equals(key)
+        ? Optional.of(answer(entry, running))
+        : Optional.empty();
   }
 
   private CompletableFuture<Drift> start(Key key, Drift running) {
     CompletableFuture<Drift> answer = new CompletableFuture<>();
     Instant deadline = clock.instant().plus(timeout);
-    Future<?> work = workers.submit(() -> {
-      try {
-        answer.complete(computation.compute(key, deadline));
-      } catch (RuntimeException e) {
-        // One line for the page; the cause's text may quote what it was reading.
-        answer.complete(running.withState(Drift.State.FAILED,
-            "the comparison failed: " + e.getClass().getSimpleName(), clock.instant().toString()));
-      }
-    });
-    timer.schedule(() -> {
-      if (answer.complete(running.withState(Drift.State.TIMED_OUT, "timed out after " + seconds(timeout)
-          + ": the comparison took too long and was stopped", clock.instant().toString()))) {
-        work.cancel(true);
-      }
-    }, timeout.toMillis(), TimeUnit.MILLISECONDS);
+    Future<?> work =
+        workers.submit(
+            () -> {
+              try {
+                answer.complete(computation.compute(key, deadline));
+              } catch (RuntimeException e) {
+                // One line for the page; the cause's text may quote what it was reading.
+                answer.complete(
+                    running.withState(
+                        Drift.State.FAILED,
+                        "the comparison failed: " + e.getClass().getSimpleName(),
+                        clock.instant().toString()));
+              }
+            });
+    timer.schedule(
+        () -> {
+          if (answer.complete(
+              running.withState(
+                  Drift.State.TIMED_OUT,
+                  "timed out after "
+                      + seconds(timeout)
+                      + ": the comparison took too long and was stopped",
+                  clock.instant().toString()))) {
+            work.cancel(true);
+          }
+        },
+        timeout.toMillis(),
+        TimeUnit.MILLISECONDS);
     return answer;
   }
 

@@ -1,7 +1,6 @@
 package dev.capstan.engine.ui;
 
 import dev.capstan.api.kustomize.Kustomization;
-import dev.capstan.api.source.GitRepository;
 import dev.capstan.applier.Owner;
 import dev.capstan.applier.diff.DiffReport;
 import dev.capstan.applier.diff.Differ;
@@ -20,17 +19,20 @@ import java.util.concurrent.Executor;
 import java.util.function.UnaryOperator;
 
 /**
- * One drift comparison with the user's client: the revision fetched and built as the engine does
- * it ({@link RevisionBuild}), then compared object by object as {@code capstan diff} does it
+ * One drift comparison with the user's client: the revision fetched and built as the engine does it
+ * ({@link RevisionBuild}), then compared object by object as {@code capstan diff} does it
  * (server-side dry-run against live state, Secret values masked, {@link Differ}).
  */
 final class DriftComputation implements DriftCheck.Computation {
   /** Objects listed; a revision may hold thousands, the rest is counted only. */
   static final int MAX_LISTED = 200;
+
   /** Characters of one object's diff; Git decides how large an object is. */
   static final int MAX_TEXT = 20_000;
+
   /** Characters of all diffs of one answer; answers are kept, one per Kustomization. */
   static final int MAX_TOTAL_TEXT = 500_000;
+
   private static final Duration FETCH_GRACE = Duration.ofSeconds(2);
 
   private final DriftTargets targets;
@@ -39,7 +41,11 @@ final class DriftComputation implements DriftCheck.Computation {
   private final Executor diffPool;
   private final Clock clock;
 
-  DriftComputation(DriftTargets targets, KubernetesClient client, RevisionBuild builds, Executor diffPool,
+  DriftComputation(
+      DriftTargets targets,
+      KubernetesClient client,
+      RevisionBuild builds,
+      Executor diffPool,
       Clock clock) {
     this.targets = targets;
     this.client = client;
@@ -52,32 +58,58 @@ final class DriftComputation implements DriftCheck.Computation {
   public Drift compute(DriftCheck.Key key, Instant deadline) {
     Optional<DriftTargets.Target> found = targets.target(key.namespace(), key.name());
     if (found.isEmpty() || found.get().repository().isEmpty()) {
-      return Drift.of(Drift.State.FAILED, key.revision(), "", null,
-          "the Kustomization or its GitRepository is no longer in your view", now());
+      return Drift.of(
+          Drift.State.FAILED,
+          key.revision(),
+          "",
+          null,
+          "the Kustomization or its GitRepository is no longer in your view",
+          now());
     }
     DriftTargets.Target target = found.get();
     // The deadline's timer answers "timed out" and interrupts this work; the fetch's own bound,
     // a little later, only ends a network read that an interrupt does not reach.
     Duration left = Duration.between(clock.instant(), deadline).plus(FETCH_GRACE);
-    RevisionBuild.Result result = builds.build(client, target.kustomization(), target.repository().get(),
-        key.revision(), left);
+    RevisionBuild.Result result =
+        builds.build(
+            client, target.kustomization(), target.repository().get(), key.revision(), left);
     Drift.Commit commit = result.commit().map(DriftComputation::commit).orElse(null);
     if (result instanceof RevisionBuild.Failed failed) {
-      String what = failed.stage() == RevisionBuild.Stage.SOURCE ? "cannot fetch the source: " : "cannot build the revision: ";
-      return Drift.of(Drift.State.FAILED, key.revision(), target.revisionFrom(), commit, what + failed.message(), now());
+      String what =
+          failed.stage() == RevisionBuild.Stage.SOURCE
+              ? "cannot fetch the source: "
+              : "cannot build the revision: ";
+      return Drift.of(
+          Drift.State.FAILED,
+          key.revision(),
+          target.revisionFrom(),
+          commit,
+          what + failed.message(),
+          now());
     }
     RevisionBuild.Built built = (RevisionBuild.Built) result;
     Kustomization ks = target.kustomization();
     String namespace = ks.getMetadata().getNamespace();
-    String targetNamespace = ks.getSpec().targetNamespace() == null || ks.getSpec().targetNamespace().isEmpty()
-        ? namespace : ks.getSpec().targetNamespace();
+    String targetNamespace =
+        ks.getSpec().targetNamespace() == null || ks.getSpec().targetNamespace().isEmpty()
+            ? namespace
+            : ks.getSpec().targetNamespace();
     DiffReport report;
     try {
-      report = new Differ(client, diffPool).diff(built.objects(), new Owner(ks.getMetadata().getName(), namespace),
-          targetNamespace);
+      report =
+          new Differ(client, diffPool)
+              .diff(
+                  built.objects(),
+                  new Owner(ks.getMetadata().getName(), namespace),
+                  targetNamespace);
     } catch (KubernetesClientException e) {
-      return Drift.of(Drift.State.FAILED, key.revision(), target.revisionFrom(), commit,
-          "cannot compare with the cluster: " + Actions.refusal(e), now());
+      return Drift.of(
+          Drift.State.FAILED,
+          key.revision(),
+          target.revisionFrom(),
+          commit,
+          "cannot compare with the cluster: " + Actions.refusal(e),
+          now());
     }
     SecretValues secrets = SecretValues.of(built.objects());
     UnaryOperator<String> redaction = text -> secrets.redact(built.redaction().apply(text));
@@ -85,8 +117,13 @@ final class DriftComputation implements DriftCheck.Computation {
   }
 
   /** The page's answer for a report: what differs, each text redacted and bounded. */
-  static Drift answer(String revision, String revisionFrom, Drift.Commit commit, DiffReport report,
-      UnaryOperator<String> redaction, String computedAt) {
+  static Drift answer(
+      String revision,
+      String revisionFrom,
+      Drift.Commit commit,
+      DiffReport report,
+      UnaryOperator<String> redaction,
+      String computedAt) {
     List<Drift.ObjectLine> lines = new ArrayList<>();
     int differing = 0;
     int failed = 0;
@@ -101,18 +138,36 @@ final class DriftComputation implements DriftCheck.Computation {
         failed++;
       }
       if (lines.size() < MAX_LISTED) {
-        String text = budget > 0 ? bounded(redaction.apply(diff.text()), Math.min(MAX_TEXT, budget))
-            : "(not shown: the diffs above fill this answer)";
+        String text =
+            budget > 0
+                ? bounded(redaction.apply(diff.text()), Math.min(MAX_TEXT, budget))
+                : "(not shown: the diffs above fill this answer)";
         budget -= text.length();
         lines.add(new Drift.ObjectLine(diff.ref().toString(), diff.change().name(), text));
       }
     }
     int total = report.objects().size();
-    String message = differing == 0 && failed == 0 ? "no drift: the cluster matches the revision"
-        : differing + " of " + total + " objects differ from the revision"
-            + (failed > 0 ? "; " + failed + " could not be compared" : "")
-            + (differing + failed > lines.size() ? " (the first " + lines.size() + " are listed)" : "");
-    return new Drift(Drift.State.DONE, revision, revisionFrom, commit, message, lines, total, differing, computedAt);
+    String message =
+        differing == 0 && failed == 0
+            ? "no drift: the cluster matches the revision"
+            : differing
+                + " of "
+                + total
+                + " objects differ from the revision"
+                + (failed > 0 ? "; " + failed + " could not be compared" : "")
+                + (differing + failed > lines.size()
+                    ? " (the first " + lines.size() + " are listed)"
+                    : "");
+    return new Drift(
+        Drift.State.DONE,
+        revision,
+        revisionFrom,
+        commit,
+        message,
+        lines,
+        total,
+        differing,
+        computedAt);
   }
 
   private static String bounded(String text, int max) {
@@ -121,7 +176,8 @@ final class DriftComputation implements DriftCheck.Computation {
 
   static Drift.Commit commit(CommitSummary c) {
     String author = c.email().isEmpty() ? c.author() : c.author() + " <" + c.email() + ">";
-    return new Drift.Commit(c.commitId(), author, c.time() == null ? "" : c.time().toString(), c.subject());
+    return new Drift.Commit(
+        c.commitId(), author, c.time() == null ? "" : c.time().toString(), c.subject());
   }
 
   private String now() {

@@ -17,6 +17,7 @@ import java.util.Comparator;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.stream.Stream;
 
 /**
@@ -26,6 +27,7 @@ import java.util.stream.Stream;
 final class DriftParts implements AutoCloseable {
   /** Comparisons at once; more wait their turn (their deadline runs meanwhile). */
   static final int COMPARISONS = 2;
+
   /** Dry-run requests in flight over all comparisons. */
   static final int DRY_RUNS = 4;
 
@@ -35,7 +37,11 @@ final class DriftParts implements AutoCloseable {
   private final DriftCheck check;
   private final DriftView view;
 
-  private DriftParts(Path store, ManifestBuilder builder, ExecutorService diffPool, DriftCheck check,
+  private DriftParts(
+      Path store,
+      ManifestBuilder builder,
+      ExecutorService diffPool,
+      DriftCheck check,
       DriftView view) {
     this.store = store;
     this.builder = builder;
@@ -44,23 +50,35 @@ final class DriftParts implements AutoCloseable {
     this.view = view;
   }
 
-  static DriftParts start(Catalog catalog, KubernetesClient client, ScheduledExecutorService timer,
-      Duration timeout, Clock clock) {
+  static DriftParts start(
+      Catalog catalog,
+      KubernetesClient client,
+      ScheduledExecutorService timer,
+      Duration timeout,
+      Clock clock) {
     Path store;
     try {
       store = Files.createTempDirectory("capstan-ui-sources-");
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create a directory for fetched sources", e);
     }
-    // Remote URLs only, as the engine's store: a GitRepository naming a local path gets nothing here.
-    GitSource git = new GitSource(GitSourceOptions.at(store).withClock(clock)
-        .withAllowedSchemes(UrlScheme.gitRepository()));
+    // Remote URLs only, as the engine's store: a GitRepository naming a local path gets nothing
+    // here.
+    GitSource git =
+        new GitSource(
+            GitSourceOptions.at(store)
+                .withClock(clock)
+                .withAllowedSchemes(UrlScheme.gitRepository()));
     ManifestBuilder builder = new ManifestBuilder(BuildLimits.engine(1));
     ExecutorService diffPool = Executors.newFixedThreadPool(DRY_RUNS, daemon("capstan-ui-dry-run"));
     DriftTargets targets = new DriftTargets(catalog);
-    DriftCheck check = new DriftCheck(
-        new DriftComputation(targets, client, new RevisionBuild(git, builder), diffPool, clock),
-        Executors.newFixedThreadPool(COMPARISONS, daemon("capstan-ui-drift")), timer, timeout, clock);
+    DriftCheck check =
+        new DriftCheck(
+            new DriftComputation(targets, client, new RevisionBuild(git, builder), diffPool, clock),
+            Executors.newFixedThreadPool(COMPARISONS, daemon("capstan-ui-drift")),
+            timer,
+            timeout,
+            clock);
     return new DriftParts(store, builder, diffPool, check, new DriftView(targets, check));
   }
 
@@ -68,7 +86,7 @@ final class DriftParts implements AutoCloseable {
     return view;
   }
 
-  private static java.util.concurrent.ThreadFactory daemon(String name) {
+  private static ThreadFactory daemon(String name) {
     return r -> {
       Thread t = new Thread(r, name);
       t.setDaemon(true);

@@ -3,8 +3,8 @@ package dev.capstan.engine.ui;
 import java.util.Optional;
 
 /**
- * The page's drift: asked for with a button or when a Kustomization's page opens, then read
- * until it is done; never computed on a refresh.
+ * The page's drift: asked for with a button or when a Kustomization's page opens, then read until
+ * it is done; never computed on a refresh.
  */
 final class DriftView {
   private final DriftTargets targets;
@@ -17,37 +17,60 @@ final class DriftView {
 
   /** Starts a comparison unless one of this revision is kept ({@code again}: even then). */
   Optional<Drift> request(String namespace, String name, boolean again) {
-    return targets.target(namespace, name).map(t -> {
-      if (!t.unavailable().isEmpty()) {
-        return unavailable(t);
-      }
-      return check.request(key(t), again, running(t));
-    });
+    return targets
+        .target(namespace, name)
+        .map(
+            t -> {
+              if (!t.unavailable().isEmpty()) {
+                return unavailable(t);
+              }
+              return check.request(key(t), again, running(t));
+            });
   }
 
   /** What is known without starting anything. */
   Optional<Drift> current(String namespace, String name) {
-    return targets.target(namespace, name).map(t -> {
-      if (!t.unavailable().isEmpty()) {
-        return unavailable(t);
-      }
-      return check.current(key(t), running(t)).orElse(Drift.of(Drift.State.NOT_ASKED, t.revision(),
-          t.revisionFrom(), null, "not compared yet", ""));
-    });
+    return targets
+        .target(namespace, name)
+        .map(
+            t -> {
+              if (!t.unavailable().isEmpty()) {
+                return unavailable(t);
+              }
+              return check
+                  .current(key(t), running(t))
+                  .orElse(
+                      Drift.of(
+                          Drift.State.NOT_ASKED,
+                          t.revision(),
+                          t.revisionFrom(),
+                          null,
+                          "not compared yet",
+                          ""));
+            });
   }
 
   private static DriftCheck.Key key(DriftTargets.Target t) {
     Long generation = t.kustomization().getMetadata().getGeneration();
-    return new DriftCheck.Key(t.kustomization().getMetadata().getNamespace(), t.kustomization().getMetadata().getName(),
-        t.revision(), generation == null ? 0 : generation);
+    return new DriftCheck.Key(
+        t.kustomization().getMetadata().getNamespace(),
+        t.kustomization().getMetadata().getName(),
+        t.revision(),
+        generation == null ? 0 : generation);
   }
 
   private static Drift running(DriftTargets.Target t) {
-    return Drift.of(Drift.State.RUNNING, t.revision(), t.revisionFrom(), null,
-        "fetching, building and comparing the revision with the cluster…", "");
+    return Drift.of(
+        Drift.State.RUNNING,
+        t.revision(),
+        t.revisionFrom(),
+        null,
+        "fetching, building and comparing the revision with the cluster…",
+        "");
   }
 
   private static Drift unavailable(DriftTargets.Target t) {
-    return Drift.of(Drift.State.UNAVAILABLE, t.revision(), t.revisionFrom(), null, t.unavailable(), "");
+    return Drift.of(
+        Drift.State.UNAVAILABLE, t.revision(), t.revisionFrom(), null, t.unavailable(), "");
   }
 }

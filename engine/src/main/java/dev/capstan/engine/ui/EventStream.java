@@ -12,7 +12,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
@@ -38,7 +37,10 @@ final class EventStream implements AutoCloseable {
 
   EventStream(ScheduledExecutorService scheduler) {
     this.scheduler = scheduler;
-    scheduler.scheduleAtFixedRate(() -> broadcast(": keep-alive\n\n"), HEARTBEAT.toMillis(), HEARTBEAT.toMillis(),
+    scheduler.scheduleAtFixedRate(
+        () -> broadcast(": keep-alive\n\n"),
+        HEARTBEAT.toMillis(),
+        HEARTBEAT.toMillis(),
         TimeUnit.MILLISECONDS);
   }
 
@@ -48,16 +50,21 @@ final class EventStream implements AutoCloseable {
       changedKeys.add(changedKeys.size() < MAX_KEYS ? key : EVERYTHING);
     }
     if (pending.compareAndSet(false, true)) {
-      scheduler.schedule(() -> {
-        pending.set(false);
-        broadcast("event: change\ndata: " + message(version.incrementAndGet(), drainKeys()) + "\n\n");
-      }, COALESCE.toMillis(), TimeUnit.MILLISECONDS);
+      scheduler.schedule(
+          () -> {
+            pending.set(false);
+            broadcast(
+                "event: change\ndata: " + message(version.incrementAndGet(), drainKeys()) + "\n\n");
+          },
+          COALESCE.toMillis(),
+          TimeUnit.MILLISECONDS);
     }
   }
 
   private List<String> drainKeys() {
     synchronized (changedKeys) {
-      List<String> keys = changedKeys.contains(EVERYTHING) ? List.of(EVERYTHING) : List.copyOf(changedKeys);
+      List<String> keys =
+          changedKeys.contains(EVERYTHING) ? List.of(EVERYTHING) : List.copyOf(changedKeys);
       changedKeys.clear();
       return keys;
     }
@@ -67,7 +74,10 @@ final class EventStream implements AutoCloseable {
   static String message(long version, List<String> keys) {
     StringBuilder json = new StringBuilder("{\"version\":").append(version).append(",\"keys\":[");
     for (int i = 0; i < keys.size(); i++) {
-      json.append(i == 0 ? "" : ",").append('"').append(keys.get(i).replaceAll("[\\\\\"\\r\\n]", "")).append('"');
+      json.append(i == 0 ? "" : ",")
+          .append('"')
+          .append(keys.get(i).replaceAll("[\\\\\"\\r\\n]", ""))
+          .append('"');
     }
     return json.append("]}").toString();
   }

@@ -11,17 +11,17 @@ import dev.capstan.health.ResourceStatus;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.time.Clock;
 
 /**
- * Reads a Kustomization's inventory with the user's client and groups it namespace → kind →
- * object, each object with the status the health module gives it under the Kustomization's own
- * healthCheckExprs (as the engine judges it). Bounded: at most
- * {@value #MAX_OBJECTS} objects are read. A Secret's data is dropped as soon as it is read.
+ * Reads a Kustomization's inventory with the user's client and groups it namespace → kind → object,
+ * each object with the status the health module gives it under the Kustomization's own
+ * healthCheckExprs (as the engine judges it). Bounded: at most {@value #MAX_OBJECTS} objects are
+ * read. A Secret's data is dropped as soon as it is read.
  */
 final class InventoryTree {
   static final int MAX_OBJECTS = 300;
@@ -48,7 +48,10 @@ final class InventoryTree {
       health = evaluator(expressions);
     } catch (InvalidHealthCheckException e) {
       health = HealthEvaluator.create(List.of(), library, clock);
-      exprNote = "spec.healthCheckExprs do not compile (" + e.getMessage() + "): statuses use the built-in rules only. ";
+      exprNote =
+          "spec.healthCheckExprs do not compile ("
+              + e.getMessage()
+              + "): statuses use the built-in rules only. ";
     }
     Map<String, Map<String, List<Details.ObjectLine>>> tree = new TreeMap<>();
     int read = 0;
@@ -67,14 +70,22 @@ final class InventoryTree {
           .computeIfAbsent(id.kind(), k -> new ArrayList<>())
           .add(line(id, entry.v() == null || entry.v().isEmpty() ? "v1" : entry.v(), health));
     }
-    String note = entries.size() > read ? "showing " + read + " of " + entries.size() + " objects" : "";
+    String note =
+        entries.size() > read ? "showing " + read + " of " + entries.size() + " objects" : "";
     return new Result(groups(tree), (exprNote + note).trim());
   }
 
   /** The evaluator for these expressions, compiled again only when they change. */
   private synchronized HealthEvaluator evaluator(List<HealthCheckExpression> expressions) {
-    List<HealthCheckExpr> exprs = expressions == null ? List.of() : expressions.stream()
-        .map(e -> new HealthCheckExpr(e.apiVersion(), e.kind(), e.current(), e.inProgress(), e.failed())).toList();
+    List<HealthCheckExpr> exprs =
+        expressions == null
+            ? List.of()
+            : expressions.stream()
+                .map(
+                    e ->
+                        new HealthCheckExpr(
+                            e.apiVersion(), e.kind(), e.current(), e.inProgress(), e.failed()))
+                .toList();
     if (!exprs.equals(lastExprs)) {
       lastEvaluator = HealthEvaluator.create(exprs, library, clock);
       lastExprs = exprs;
@@ -85,28 +96,33 @@ final class InventoryTree {
   private Details.ObjectLine line(InventoryId id, String version, HealthEvaluator health) {
     try {
       var resources = client.genericKubernetesResources(id.apiVersion(version), id.kind());
-      GenericKubernetesResource object = id.clusterScoped()
-          ? resources.withName(id.name()).get()
-          : resources.inNamespace(id.namespace()).withName(id.name()).get();
+      GenericKubernetesResource object =
+          id.clusterScoped()
+              ? resources.withName(id.name()).get()
+              : resources.inNamespace(id.namespace()).withName(id.name()).get();
       if (object == null) {
         return new Details.ObjectLine(id.name(), "NotFound", "", "the object does not exist");
       }
       object.getAdditionalProperties().remove("data");
       object.getAdditionalProperties().remove("stringData");
       ResourceStatus status = health.status(object);
-      return new Details.ObjectLine(id.name(), status.status().name(), status.reason(), status.message());
+      return new Details.ObjectLine(
+          id.name(), status.status().name(), status.reason(), status.message());
     } catch (KubernetesClientException e) {
       return new Details.ObjectLine(id.name(), "Unknown", "", "cannot read: " + Actions.refusal(e));
     }
   }
 
-  private static List<Details.NamespaceGroup> groups(Map<String, Map<String, List<Details.ObjectLine>>> tree) {
+  private static List<Details.NamespaceGroup> groups(
+      Map<String, Map<String, List<Details.ObjectLine>>> tree) {
     List<Details.NamespaceGroup> groups = new ArrayList<>();
-    tree.forEach((ns, kinds) -> {
-      List<Details.KindGroup> kindGroups = new ArrayList<>();
-      kinds.forEach((kind, objects) -> kindGroups.add(new Details.KindGroup(kind, List.copyOf(objects))));
-      groups.add(new Details.NamespaceGroup(ns, kindGroups));
-    });
+    tree.forEach(
+        (ns, kinds) -> {
+          List<Details.KindGroup> kindGroups = new ArrayList<>();
+          kinds.forEach(
+              (kind, objects) -> kindGroups.add(new Details.KindGroup(kind, List.copyOf(objects))));
+          groups.add(new Details.NamespaceGroup(ns, kindGroups));
+        });
     return groups;
   }
 }

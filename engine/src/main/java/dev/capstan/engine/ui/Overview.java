@@ -9,13 +9,14 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * What the overview page shows: every Kustomization and GitRepository the user can list, the
- * counts at the top, and why a part could not be read.
+ * What the overview page shows: every Kustomization and GitRepository the user can list, the counts
+ * at the top, and why a part could not be read.
  *
  * @param problems one line per kind that could not be listed (forbidden, unreachable); the page
  *     shows it where that kind's rows would be
  */
-record Overview(Counts counts, List<Row> kustomizations, List<Row> gitRepositories, List<Problem> problems) {
+record Overview(
+    Counts counts, List<Row> kustomizations, List<Row> gitRepositories, List<Problem> problems) {
 
   /** The numbers at the top of the page, over Kustomizations. */
   record Counts(int total, int ready, int notReady, int unhealthy, int suspended) {}
@@ -26,7 +27,8 @@ record Overview(Counts counts, List<Row> kustomizations, List<Row> gitRepositori
   private static final Comparator<Row> ORDER =
       Comparator.comparing(Row::namespace).thenComparing(Row::name);
 
-  static Overview of(Collection<Kustomization> ks, Collection<GitRepository> repos, List<Problem> problems) {
+  static Overview of(
+      Collection<Kustomization> ks, Collection<GitRepository> repos, List<Problem> problems) {
     List<Row> ksRows = ks.stream().map(Overview::row).sorted(ORDER).toList();
     List<Row> repoRows = repos.stream().map(Overview::row).sorted(ORDER).toList();
     return new Overview(count(ksRows), ksRows, repoRows, List.copyOf(problems));
@@ -47,21 +49,40 @@ record Overview(Counts counts, List<Row> kustomizations, List<Row> gitRepositori
   static Row row(Kustomization ks) {
     KustomizationStatus status = ks.getStatus();
     Conditions conditions = new Conditions(status == null ? null : status.conditions());
-    String revision = status == null || status.lastAppliedRevision() == null ? "" : status.lastAppliedRevision();
+    String revision =
+        status == null || status.lastAppliedRevision() == null ? "" : status.lastAppliedRevision();
     boolean suspended = ks.getSpec() != null && ks.getSpec().suspended();
-    return new Row("Kustomization", ks.getMetadata().getNamespace(), ks.getMetadata().getName(),
-        conditions.status("Ready"), conditions.reason("Ready"), conditions.message("Ready"),
-        conditions.status("Healthy"), revision, suspended, conditions.lastChange());
+    return new Row(
+        "Kustomization",
+        ks.getMetadata().getNamespace(),
+        ks.getMetadata().getName(),
+        conditions.status("Ready"),
+        conditions.reason("Ready"),
+        conditions.message("Ready"),
+        conditions.status("Healthy"),
+        revision,
+        suspended,
+        conditions.lastChange());
   }
 
   static Row row(GitRepository repo) {
     GitRepositoryStatus status = repo.getStatus();
     Conditions conditions = new Conditions(status == null ? null : status.conditions());
-    String revision = status == null || status.artifact() == null || status.artifact().revision() == null
-        ? "" : status.artifact().revision();
+    String revision =
+        status == null || status.artifact() == null || status.artifact().revision() == null
+            ? ""
+            : status.artifact().revision();
     boolean suspended = repo.getSpec() != null && repo.getSpec().suspended();
-    return new Row("GitRepository", repo.getMetadata().getNamespace(), repo.getMetadata().getName(),
-        conditions.status("Ready"), conditions.reason("Ready"), conditions.message("Ready"), "", revision,
-        suspended, conditions.lastChange());
+    return new Row(
+        "GitRepository",
+        repo.getMetadata().getNamespace(),
+        repo.getMetadata().getName(),
+        conditions.status("Ready"),
+        conditions.reason("Ready"),
+        conditions.message("Ready"),
+        "",
+        revision,
+        suspended,
+        conditions.lastChange());
   }
 }

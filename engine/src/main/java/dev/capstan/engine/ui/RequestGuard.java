@@ -15,8 +15,8 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * Protects the view against other web pages the user has open. A page the browser loads from this
  * server gets a session cookie (SameSite=Strict, HttpOnly) and, in the page, a token derived from
- * it with a key only this process knows; an action must carry both, and come from this server's
- * own origin. Every request must name a loopback host in its Host header, unless remote access was
+ * it with a key only this process knows; an action must carry both, and come from this server's own
+ * origin. Every request must name a loopback host in its Host header, unless remote access was
  * asked for: a DNS name rebound to 127.0.0.1 by some web site then gets nothing.
  */
 final class RequestGuard {
@@ -46,7 +46,8 @@ final class RequestGuard {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(new SecretKeySpec(key, "HmacSHA256"));
-      return Base64.getUrlEncoder().withoutPadding()
+      return Base64.getUrlEncoder()
+          .withoutPadding()
           .encodeToString(mac.doFinal(session.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException | InvalidKeyException e) {
       throw new IllegalStateException("HmacSHA256 is not available", e);
@@ -61,8 +62,10 @@ final class RequestGuard {
     if (host == null || host.isBlank()) {
       return Optional.of("no Host header");
     }
-    return isLoopback(hostName(host)) ? Optional.empty()
-        : Optional.of("Host " + host + " is not a loopback address; start with --allow-remote to serve it");
+    return isLoopback(hostName(host))
+        ? Optional.empty()
+        : Optional.of(
+            "Host " + host + " is not a loopback address; start with --allow-remote to serve it");
   }
 
   /** Why an action is refused, or empty when session, token and origin all match. */
@@ -72,10 +75,16 @@ final class RequestGuard {
       return badHost;
     }
     if (origin == null || !sameOrigin(origin, host)) {
-      return Optional.of("the request does not come from this page (Origin " + (origin == null ? "missing" : origin) + ")");
+      return Optional.of(
+          "the request does not come from this page (Origin "
+              + (origin == null ? "missing" : origin)
+              + ")");
     }
-    if (session == null || session.isEmpty() || token == null
-        || !MessageDigest.isEqual(token(session).getBytes(StandardCharsets.UTF_8),
+    if (session == null
+        || session.isEmpty()
+        || token == null
+        || !MessageDigest.isEqual(
+            token(session).getBytes(StandardCharsets.UTF_8),
             token.getBytes(StandardCharsets.UTF_8))) {
       return Optional.of("missing or wrong session token: reload the page");
     }
@@ -86,7 +95,9 @@ final class RequestGuard {
     try {
       URI uri = URI.create(origin);
       String authority = uri.getRawAuthority();
-      return "http".equals(uri.getScheme()) && authority != null && authority.equalsIgnoreCase(host);
+      return "http".equals(uri.getScheme())
+          && authority != null
+          && authority.equalsIgnoreCase(host);
     } catch (IllegalArgumentException e) {
       return false;
     }
@@ -104,7 +115,9 @@ final class RequestGuard {
 
   static boolean isLoopback(String hostName) {
     String name = hostName.toLowerCase(Locale.ROOT);
-    return name.equals("localhost") || name.equals("::1") || name.equals("0:0:0:0:0:0:0:1")
+    return name.equals("localhost")
+        || name.equals("::1")
+        || name.equals("0:0:0:0:0:0:0:1")
         || name.matches("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
   }
 }

@@ -7,8 +7,17 @@ package dev.capstan.engine.ui;
  * @param healthy status of the Healthy condition (Kustomizations); empty for a GitRepository
  * @param lastChange the latest transition time of any condition, RFC 3339, or empty
  */
-record Row(String kind, String namespace, String name, String ready, String reason, String message,
-    String healthy, String revision, boolean suspended, String lastChange) {
+record Row(
+    String kind,
+    String namespace,
+    String name,
+    String ready,
+    String reason,
+    String message,
+    String healthy,
+    String revision,
+    boolean suspended,
+    String lastChange) {
 
   boolean countsAsReady() {
     return "True".equals(ready);

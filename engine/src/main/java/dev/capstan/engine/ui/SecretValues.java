@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -16,13 +17,17 @@ import java.util.Set;
 final class SecretValues {
   /** Shorter values would mask ordinary words; the diff itself never shows any value. */
   static final int MIN_LENGTH = 4;
+
   static final String MASK = "***";
 
   private final List<String> values;
 
   private SecretValues(Set<String> values) {
-    this.values = values.stream().filter(v -> v.length() >= MIN_LENGTH)
-        .sorted(Comparator.comparingInt(String::length).reversed()).toList();
+    this.values =
+        values.stream()
+            .filter(v -> v.length() >= MIN_LENGTH)
+            .sorted(Comparator.comparingInt(String::length).reversed())
+            .toList();
   }
 
   static SecretValues of(List<GenericKubernetesResource> objects) {
@@ -33,18 +38,23 @@ final class SecretValues {
       }
       Map<String, Object> fields = object.getAdditionalProperties();
       if (fields.get("data") instanceof Map<?, ?> data) {
-        data.values().forEach(v -> {
-          String encoded = String.valueOf(v);
-          found.add(encoded);
-          decoded(encoded).ifPresent(found::add);
-        });
+        data.values()
+            .forEach(
+                v -> {
+                  String encoded = String.valueOf(v);
+                  found.add(encoded);
+                  decoded(encoded).ifPresent(found::add);
+                });
       }
       if (fields.get("stringData") instanceof Map<?, ?> data) {
-        data.values().forEach(v -> {
-          String plain = String.valueOf(v);
-          found.add(plain);
-          found.add(Base64.getEncoder().encodeToString(plain.getBytes(StandardCharsets.UTF_8)));
-        });
+        data.values()
+            .forEach(
+                v -> {
+                  String plain = String.valueOf(v);
+                  found.add(plain);
+                  found.add(
+                      Base64.getEncoder().encodeToString(plain.getBytes(StandardCharsets.UTF_8)));
+                });
       }
     }
     return new SecretValues(found);
@@ -69,15 +79,19 @@ final class SecretValues {
 
   /** As a JSON or Go string quotes it (a server's message quotes values that way). */
   private static String quoted(String value) {
-    return value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n").replace("\t", "\\t")
+    return value
+        .replace("\\", "\\\\")
+        .replace("\"", "\\\"")
+        .replace("\n", "\\n")
+        .replace("\t", "\\t")
         .replace("\r", "\\r");
   }
 
-  private static java.util.Optional<String> decoded(String encoded) {
+  private static Optional<String> decoded(String encoded) {
     try {
-      return java.util.Optional.of(new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8));
+      return Optional.of(new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8));
     } catch (IllegalArgumentException e) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
   }
 }

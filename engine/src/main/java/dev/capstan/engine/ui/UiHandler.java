@@ -23,15 +23,17 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
 
 /**
- * The view's routes: the page and its bundled files, the JSON and SVG it fetches, the event
- * stream, and the actions (POST, guarded by {@link RequestGuard}).
+ * The view's routes: the page and its bundled files, the JSON and SVG it fetches, the event stream,
+ * and the actions (POST, guarded by {@link RequestGuard}).
  */
 final class UiHandler extends Handler.Abstract {
-  private static final Map<String, String> STATIC = Map.of(
-      "app.js", "text/javascript; charset=utf-8",
-      "app.css", "text/css; charset=utf-8");
-  private static final String CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
-      + " connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+  private static final Map<String, String> STATIC =
+      Map.of(
+          "app.js", "text/javascript; charset=utf-8",
+          "app.css", "text/css; charset=utf-8");
+  private static final String CSP =
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
+          + " connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
   private final Catalog catalog;
   private final GraphView graph;
@@ -44,8 +46,15 @@ final class UiHandler extends Handler.Abstract {
   private final String page;
   private final Map<String, String> files;
 
-  UiHandler(Catalog catalog, GraphView graph, DetailsReader details, DriftView drift, Actions actions,
-      EventStream events, RequestGuard guard, ObjectMapper json) {
+  UiHandler(
+      Catalog catalog,
+      GraphView graph,
+      DetailsReader details,
+      DriftView drift,
+      Actions actions,
+      EventStream events,
+      RequestGuard guard,
+      ObjectMapper json) {
     this.catalog = catalog;
     this.graph = graph;
     this.details = details;
@@ -64,7 +73,11 @@ final class UiHandler extends Handler.Abstract {
       return route(request, response, callback);
     } catch (RuntimeException e) {
       // One line for the page, never a stack trace; the view keeps serving.
-      return send(response, callback, 500, "text/plain; charset=utf-8",
+      return send(
+          response,
+          callback,
+          500,
+          "text/plain; charset=utf-8",
           "the view failed to answer: " + e.getClass().getSimpleName());
     }
   }
@@ -94,14 +107,19 @@ final class UiHandler extends Handler.Abstract {
       return page(request, response, callback);
     }
     if (path.startsWith("/static/") && STATIC.containsKey(path.substring(8))) {
-      return send(response, callback, 200, STATIC.get(path.substring(8)), files.get(path.substring(8)));
+      return send(
+          response, callback, 200, STATIC.get(path.substring(8)), files.get(path.substring(8)));
     }
     if (path.equals("/api/overview")) {
       return sendJson(response, callback, 200, catalog.overview());
     }
     if (path.equals("/api/graph.svg")) {
       Set<String> collapsed = collapsed(request);
-      return send(response, callback, 200, "image/svg+xml; charset=utf-8",
+      return send(
+          response,
+          callback,
+          200,
+          "image/svg+xml; charset=utf-8",
           graph.svg(Graph.of(catalog.kustomizations()), collapsed));
     }
     if (path.equals("/events")) {
@@ -110,59 +128,102 @@ final class UiHandler extends Handler.Abstract {
     }
     String[] parts = path.split("/");
     if (path.startsWith("/api/ks/") && parts.length == 6 && "drift".equals(parts[5])) {
-      return sendDrift(response, callback, parts, drift.current(decode(parts[3]), decode(parts[4])));
+      return sendDrift(
+          response, callback, parts, drift.current(decode(parts[3]), decode(parts[4])));
     }
     if (path.startsWith("/api/ks/") && parts.length == 5) {
       Optional<Details> found = details.read(decode(parts[3]), decode(parts[4]));
-      return found.isPresent() ? sendJson(response, callback, 200, found.get())
-          : sendJson(response, callback, 404, Map.of("message", "Kustomization " + decode(parts[3]) + "/"
-              + decode(parts[4]) + " is not in your view: it does not exist or you cannot list it"));
+      return found.isPresent()
+          ? sendJson(response, callback, 200, found.get())
+          : sendJson(
+              response,
+              callback,
+              404,
+              Map.of(
+                  "message",
+                  "Kustomization "
+                      + decode(parts[3])
+                      + "/"
+                      + decode(parts[4])
+                      + " is not in your view: it does not exist or you cannot list it"));
     }
     return send(response, callback, 404, "text/plain; charset=utf-8", "not found");
   }
 
-  private boolean action(Request request, Response response, Callback callback, String host, String path) {
+  private boolean action(
+      Request request, Response response, Callback callback, String host, String path) {
     String[] parts = path.split("/");
     boolean isDrift = parts.length == 6 && "drift".equals(parts[5]);
-    Optional<Action> action = parts.length == 6 && !isDrift ? Action.parse(parts[5]) : Optional.empty();
+    Optional<Action> action =
+        parts.length == 6 && !isDrift ? Action.parse(parts[5]) : Optional.empty();
     if (action.isEmpty() && !isDrift) {
       return sendJson(response, callback, 404, new Action.Result(false, "no such action"));
     }
-    Optional<String> refused = guard.refuseAction(host, request.getHeaders().get(HttpHeader.ORIGIN),
-        cookie(request).orElse(null), request.getHeaders().get(RequestGuard.TOKEN_HEADER));
+    Optional<String> refused =
+        guard.refuseAction(
+            host,
+            request.getHeaders().get(HttpHeader.ORIGIN),
+            cookie(request).orElse(null),
+            request.getHeaders().get(RequestGuard.TOKEN_HEADER));
     if (refused.isPresent()) {
       return sendJson(response, callback, 403, new Action.Result(false, refused.get()));
     }
     if (isDrift) {
       boolean again = "1".equals(Request.extractQueryParameters(request).getValue("again"));
-      return sendDrift(response, callback, parts, drift.request(decode(parts[3]), decode(parts[4]), again));
+      return sendDrift(
+          response, callback, parts, drift.request(decode(parts[3]), decode(parts[4]), again));
     }
     Action.Result result = actions.run(action.get(), decode(parts[3]), decode(parts[4]));
     return sendJson(response, callback, result.ok() ? 200 : 422, result);
   }
 
-  private boolean sendDrift(Response response, Callback callback, String[] parts, Optional<Drift> found) {
-    return found.isPresent() ? sendJson(response, callback, 200, found.get())
-        : sendJson(response, callback, 404, Map.of("message", "Kustomization " + decode(parts[3]) + "/"
-            + decode(parts[4]) + " is not in your view: it does not exist or you cannot list it"));
+  private boolean sendDrift(
+      Response response, Callback callback, String[] parts, Optional<Drift> found) {
+    return found.isPresent()
+        ? sendJson(response, callback, 200, found.get())
+        : sendJson(
+            response,
+            callback,
+            404,
+            Map.of(
+                "message",
+                "Kustomization "
+                    + decode(parts[3])
+                    + "/"
+                    + decode(parts[4])
+                    + " is not in your view: it does not exist or you cannot list it"));
   }
 
   private boolean page(Request request, Response response, Callback callback) {
-    String session = cookie(request).orElseGet(() -> {
-      String fresh = guard.newSession();
-      Response.addCookie(response, HttpCookie.build(RequestGuard.COOKIE, fresh).path("/").httpOnly(true)
-          .sameSite(HttpCookie.SameSite.STRICT).build());
-      return fresh;
-    });
+    String session =
+        cookie(request)
+            .orElseGet(
+                () -> {
+                  String fresh = guard.newSession();
+                  Response.addCookie(
+                      response,
+                      HttpCookie.build(RequestGuard.COOKIE, fresh)
+                          .path("/")
+                          .httpOnly(true)
+                          .sameSite(HttpCookie.SameSite.STRICT)
+                          .build());
+                  return fresh;
+                });
     response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
     response.getHeaders().put("X-Frame-Options", "DENY");
-    return send(response, callback, 200, "text/html; charset=utf-8",
+    return send(
+        response,
+        callback,
+        200,
+        "text/html; charset=utf-8",
         page.replace("{{TOKEN}}", guard.token(session)));
   }
 
   private static Optional<String> cookie(Request request) {
-    return Request.getCookies(request).stream().filter(c -> RequestGuard.COOKIE.equals(c.getName()))
-        .map(HttpCookie::getValue).findFirst();
+    return Request.getCookies(request).stream()
+        .filter(c -> RequestGuard.COOKIE.equals(c.getName()))
+        .map(HttpCookie::getValue)
+        .findFirst();
   }
 
   private static Set<String> collapsed(Request request) {
@@ -171,7 +232,9 @@ final class UiHandler extends Handler.Abstract {
     if (value == null || value.isEmpty()) {
       return Set.of();
     }
-    return Arrays.stream(value.split(",")).filter(s -> !s.isEmpty()).limit(1000)
+    return Arrays.stream(value.split(","))
+        .filter(s -> !s.isEmpty())
+        .limit(1000)
         .collect(Collectors.toCollection(LinkedHashSet::new));
   }
 
@@ -187,7 +250,8 @@ final class UiHandler extends Handler.Abstract {
     }
   }
 
-  private static boolean send(Response response, Callback callback, int status, String type, String body) {
+  private static boolean send(
+      Response response, Callback callback, int status, String type, String body) {
     response.setStatus(status);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
     Content.Sink.write(response, true, body, callback);

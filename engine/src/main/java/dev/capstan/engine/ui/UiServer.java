@@ -10,11 +10,11 @@ import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.List;
-import java.util.Set;
 
 /**
  * {@code capstan ui}: a local web view of the cluster's Kustomizations and GitRepositories, served
@@ -26,8 +26,9 @@ public final class UiServer implements AutoCloseable {
    * Connections: a page holds one event stream (re-opened by the browser when the connection
    * deadline closes it) and fetches one thing at a time.
    */
-  static final ServerLimits LIMITS = new ServerLimits(Duration.ofSeconds(5), Duration.ofMinutes(10),
-      Duration.ofSeconds(45), 128, 64, 8);
+  static final ServerLimits LIMITS =
+      new ServerLimits(
+          Duration.ofSeconds(5), Duration.ofMinutes(10), Duration.ofSeconds(45), 128, 64, 8);
 
   /** The time one drift comparison may take: fetch, build and the dry-runs together. */
   static final Duration DRIFT_TIMEOUT = Duration.ofSeconds(60);
@@ -38,7 +39,11 @@ public final class UiServer implements AutoCloseable {
   private final ScheduledExecutorService scheduler;
   private final DriftParts drift;
 
-  private UiServer(GuardedServer server, Catalog catalog, EventStream events, ScheduledExecutorService scheduler,
+  private UiServer(
+      GuardedServer server,
+      Catalog catalog,
+      EventStream events,
+      ScheduledExecutorService scheduler,
       DriftParts drift) {
     this.server = server;
     this.catalog = catalog;
@@ -52,45 +57,74 @@ public final class UiServer implements AutoCloseable {
    *
    * @param allowRemote serve Host headers other than loopback ones (the caller warns the user)
    */
-  public static UiServer start(KubernetesClient client, InetSocketAddress address, boolean allowRemote, Clock clock)
+  public static UiServer start(
+      KubernetesClient client, InetSocketAddress address, boolean allowRemote, Clock clock)
       throws IOException {
     return start(client, List.of(), address, allowRemote, clock);
   }
 
   /**
-   * As {@link #start(KubernetesClient, InetSocketAddress, boolean, Clock)}, watching only
-   * {@code namespaces} (all of them when empty), for users who may not list cluster-wide.
+   * As {@link #start(KubernetesClient, InetSocketAddress, boolean, Clock)}, watching only {@code
+   * namespaces} (all of them when empty), for users who may not list cluster-wide.
    */
-  public static UiServer start(KubernetesClient client, List<String> namespaces, InetSocketAddress address,
-      boolean allowRemote, Clock clock) throws IOException {
+  public static UiServer start(
+      KubernetesClient client,
+      List<String> namespaces,
+      InetSocketAddress address,
+      boolean allowRemote,
+      Clock clock)
+      throws IOException {
     return start(client, namespaces, address, allowRemote, clock, DRIFT_TIMEOUT);
   }
 
-  /** As {@link #start(KubernetesClient, List, InetSocketAddress, boolean, Clock)}, with the time a drift comparison may take. */
-  public static UiServer start(KubernetesClient client, List<String> namespaces, InetSocketAddress address,
-      boolean allowRemote, Clock clock, Duration driftTimeout) throws IOException {
-    ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "capstan-ui-events");
-      t.setDaemon(true);
-      return t;
-    });
+  /**
+   * As {@link #start(KubernetesClient, List, InetSocketAddress, boolean, Clock)}, with the time a
+   * drift comparison may take.
+   */
+  public static UiServer start(
+      KubernetesClient client,
+      List<String> namespaces,
+      InetSocketAddress address,
+      boolean allowRemote,
+      Clock clock,
+      Duration driftTimeout)
+      throws IOException {
+    ScheduledExecutorService scheduler =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "capstan-ui-events");
+              t.setDaemon(true);
+              return t;
+            });
     EventStream events = new EventStream(scheduler);
     GraphView graph = new GraphView(new GraphLayout());
     AtomicReference<Catalog> started = new AtomicReference<>();
-    LayoutAhead ahead = new LayoutAhead(() -> graph.svg(Graph.of(started.get().kustomizations()), Set.of()));
-    Catalog catalog = new Catalog(client, List.copyOf(namespaces), key -> {
-      events.changed(key);
-      ahead.changed();
-    });
+    LayoutAhead ahead =
+        new LayoutAhead(() -> graph.svg(Graph.of(started.get().kustomizations()), Set.of()));
+    Catalog catalog =
+        new Catalog(
+            client,
+            List.copyOf(namespaces),
+            key -> {
+              events.changed(key);
+              ahead.changed();
+            });
     started.set(catalog);
     catalog.start();
     DriftParts drift = null;
     try {
       drift = DriftParts.start(catalog, client, scheduler, driftTimeout, clock);
-      UiHandler handler = new UiHandler(catalog, graph,
-          new DetailsReader(catalog, client, new InventoryTree(client, BuiltinLibrary.load(), clock)),
-          drift.view(), new Actions(client, clock), events, new RequestGuard(new SecureRandom(), allowRemote),
-          new ObjectMapper());
+      UiHandler handler =
+          new UiHandler(
+              catalog,
+              graph,
+              new DetailsReader(
+                  catalog, client, new InventoryTree(client, BuiltinLibrary.load(), clock)),
+              drift.view(),
+              new Actions(client, clock),
+              events,
+              new RequestGuard(new SecureRandom(), allowRemote),
+              new ObjectMapper());
       GuardedServer server = GuardedServer.start("capstan-ui-http", address, LIMITS, handler);
       return new UiServer(server, catalog, events, scheduler, drift);
     } catch (IOException | RuntimeException e) {

@@ -12,8 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Asks the controller to fetch the GitRepositories a receiver names now, with a
- * {@link ReconcileRequest} as {@code capstan reconcile} makes it.
+ * Asks the controller to fetch the GitRepositories a receiver names now, with a {@link
+ * ReconcileRequest} as {@code capstan reconcile} makes it.
  */
 final class FetchRequester {
 
@@ -28,16 +28,27 @@ final class FetchRequester {
     this.clock = clock;
   }
 
-  /** Annotates every GitRepository the selectors name; API failures other than not-found propagate. */
+  /**
+   * Annotates every GitRepository the selectors name; API failures other than not-found propagate.
+   */
   Outcome request(List<ResourceSelector> selectors) {
-    String patch = client.getKubernetesSerialization().asJson(ReconcileRequest.at(clock).mergePatch());
+    String patch =
+        client.getKubernetesSerialization().asJson(ReconcileRequest.at(clock).mergePatch());
     List<String> requested = new ArrayList<>();
     List<String> missing = new ArrayList<>();
     for (ResourceSelector selector : selectors) {
-      List<String> names = selector.name() != null ? List.of(selector.name())
-          : client.resources(GitRepository.class).inNamespace(selector.namespace())
-              .withLabels(selector.matchLabels()).list().getItems().stream()
-              .map(r -> r.getMetadata().getName()).toList();
+      List<String> names =
+          selector.name() != null
+              ? List.of(selector.name())
+              : client
+                  .resources(GitRepository.class)
+                  .inNamespace(selector.namespace())
+                  .withLabels(selector.matchLabels())
+                  .list()
+                  .getItems()
+                  .stream()
+                  .map(r -> r.getMetadata().getName())
+                  .toList();
       if (names.isEmpty()) {
         missing.add(selector.toString());
       }
@@ -54,7 +65,10 @@ final class FetchRequester {
 
   private boolean annotate(String namespace, String name, String patch) {
     try {
-      client.resources(GitRepository.class).inNamespace(namespace).withName(name)
+      client
+          .resources(GitRepository.class)
+          .inNamespace(namespace)
+          .withName(name)
           .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
       return true;
     } catch (KubernetesClientException e) {

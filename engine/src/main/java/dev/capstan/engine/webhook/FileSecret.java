@@ -22,7 +22,8 @@ final class FileSecret implements SecretSource {
       }
       return text.getBytes(StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new IllegalStateException("secret file " + file + " cannot be read: " + e.getClass().getSimpleName());
+      throw new IllegalStateException(
+          "secret file " + file + " cannot be read: " + e.getClass().getSimpleName());
     }
   }
 

@@ -9,8 +9,8 @@ import java.time.Instant;
 import java.util.Base64;
 
 /**
- * A key of a Kubernetes Secret. Kept for a short while so that a flood of forged requests does
- * not turn into a flood of API reads, and a rotated secret is still picked up soon.
+ * A key of a Kubernetes Secret. Kept for a short while so that a flood of forged requests does not
+ * turn into a flood of API reads, and a rotated secret is still picked up soon.
  */
 final class KubernetesSecret implements SecretSource {
   static final Duration CACHE_FOR = Duration.ofSeconds(30);
@@ -23,7 +23,8 @@ final class KubernetesSecret implements SecretSource {
   private byte[] cached;
   private Instant readAt;
 
-  KubernetesSecret(KubernetesClient client, String namespace, String name, String key, Clock clock) {
+  KubernetesSecret(
+      KubernetesClient client, String namespace, String name, String key, Clock clock) {
     this.client = client;
     this.namespace = namespace;
     this.name = name;

@@ -23,7 +23,8 @@ import java.util.stream.Collectors;
  * receivers:
  * - name: podinfo              # served at /hook/podinfo
  *   type: github               # github | gitlab | generic
- *   events: [push]             # optional; defaults: github [push], gitlab [Push Hook, Tag Push Hook]
+ *   events: [push]             # optional; defaults: github [push],
+ *                              # gitlab [Push Hook, Tag Push Hook]
  *   secretRef:                 # a Secret's key (default key: token) ...
  *     namespace: capstan-system
  *     name: podinfo-webhook
@@ -49,7 +50,8 @@ public record ReceiverConfig(List<ReceiverSpec> receivers) {
     try {
       return parse(Files.readString(file), file.toString());
     } catch (IOException e) {
-      throw new InvalidReceiverConfigException("webhook config " + file + ": cannot be read: " + e.getMessage());
+      throw new InvalidReceiverConfigException(
+          "webhook config " + file + ": cannot be read: " + e.getMessage());
     }
   }
 
@@ -58,19 +60,31 @@ public record ReceiverConfig(List<ReceiverSpec> receivers) {
     try {
       root = new BoundedYaml().readOne(yaml);
     } catch (BoundedYaml.YamlProblem e) {
-      throw new InvalidReceiverConfigException("webhook config " + origin + ": not valid YAML: "
-          + e.problem() + (e.line() > 0 ? " (line " + e.line() + ")" : ""));
+      throw new InvalidReceiverConfigException(
+          "webhook config "
+              + origin
+              + ": not valid YAML: "
+              + e.problem()
+              + (e.line() > 0 ? " (line " + e.line() + ")" : ""));
     }
     Fields top = new Fields(origin, "webhook config " + origin, root);
     List<ReceiverSpec> receivers = new ArrayList<>();
     Set<String> names = new HashSet<>();
     List<Object> items = top.list("receivers", true);
     for (int i = 0; i < items.size(); i++) {
-      ReceiverSpec spec = receiver(new Fields(origin, "webhook config " + origin + ": receivers[" + i + "]",
-          items.get(i)));
+      ReceiverSpec spec =
+          receiver(
+              new Fields(
+                  origin, "webhook config " + origin + ": receivers[" + i + "]", items.get(i)));
       if (!names.add(spec.name())) {
-        throw new InvalidReceiverConfigException("webhook config " + origin + ": receivers[" + i
-            + "]: name '" + spec.name() + "' is used by an earlier receiver");
+        throw new InvalidReceiverConfigException(
+            "webhook config "
+                + origin
+                + ": receivers["
+                + i
+                + "]: name '"
+                + spec.name()
+                + "' is used by an earlier receiver");
       }
       receivers.add(spec);
     }
@@ -81,13 +95,26 @@ public record ReceiverConfig(List<ReceiverSpec> receivers) {
     f.onlyKnown(RECEIVER_FIELDS);
     String name = f.string("name", true);
     if (!NAME.matcher(name).matches()) {
-      throw f.error("name '" + name + "' must be lower-case letters, digits, '.', '_' or '-' (it is a URL path)");
+      throw f.error(
+          "name '"
+              + name
+              + "' must be lower-case letters, digits, '.', '_' or '-' (it is a URL path)");
     }
     Fields named = f.renamed(f.where() + " (" + name + ")");
     String typeText = named.string("type", true);
-    ReceiverType type = Arrays.stream(ReceiverType.values()).filter(t -> t.configName().equals(typeText))
-        .findFirst().orElseThrow(() -> named.error("type '" + typeText + "' is not one of "
-            + Arrays.stream(ReceiverType.values()).map(ReceiverType::configName).collect(Collectors.joining(", "))));
+    ReceiverType type =
+        Arrays.stream(ReceiverType.values())
+            .filter(t -> t.configName().equals(typeText))
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    named.error(
+                        "type '"
+                            + typeText
+                            + "' is not one of "
+                            + Arrays.stream(ReceiverType.values())
+                                .map(ReceiverType::configName)
+                                .collect(Collectors.joining(", "))));
     List<String> events = named.list("events", false).stream().map(String::valueOf).toList();
     if (events.isEmpty()) {
       events = type.defaultEvents();
@@ -107,8 +134,8 @@ public record ReceiverConfig(List<ReceiverSpec> receivers) {
     Fields r = new Fields(f.origin(), f.where() + ": secretRef", ref);
     r.onlyKnown(Set.of("namespace", "name", "key"));
     String key = r.string("key", false);
-    return new ReceiverSpec.SecretLocation(null, r.string("namespace", true), r.string("name", true),
-        key == null ? "token" : key);
+    return new ReceiverSpec.SecretLocation(
+        null, r.string("namespace", true), r.string("name", true), key == null ? "token" : key);
   }
 
   private static List<ResourceSelector> resources(Fields f) {
@@ -161,8 +188,12 @@ public record ReceiverConfig(List<ReceiverSpec> receivers) {
     void onlyKnown(Set<String> known) {
       for (String key : map.keySet()) {
         if (!known.contains(key)) {
-          throw error("unknown field '" + key + "' (known: " + known.stream().sorted()
-              .collect(Collectors.joining(", ")) + ")");
+          throw error(
+              "unknown field '"
+                  + key
+                  + "' (known: "
+                  + known.stream().sorted().collect(Collectors.joining(", "))
+                  + ")");
         }
       }
     }
@@ -216,7 +247,8 @@ public record ReceiverConfig(List<ReceiverSpec> receivers) {
   /** Receiver names, for messages. */
   @Override
   public String toString() {
-    return receivers.stream().map(r -> r.name() + "(" + r.type().name().toLowerCase(Locale.ROOT) + ")")
+    return receivers.stream()
+        .map(r -> r.name() + "(" + r.type().name().toLowerCase(Locale.ROOT) + ")")
         .collect(Collectors.joining(", "));
   }
 }

@@ -3,7 +3,11 @@ package dev.capstan.engine.webhook;
 import java.util.List;
 
 /** One configured receiver: served at {@code /hook/<name>}. */
-record ReceiverSpec(String name, ReceiverType type, List<String> events, SecretLocation secret,
+record ReceiverSpec(
+    String name,
+    ReceiverType type,
+    List<String> events,
+    SecretLocation secret,
     List<ResourceSelector> resources) {
 
   ReceiverSpec {

@@ -5,9 +5,15 @@ import java.util.Locale;
 
 /** The kinds of webhook a receiver accepts, each with its own way of proving the sender. */
 public enum ReceiverType {
-  /** GitHub: {@code X-Hub-Signature-256} is an HMAC-SHA256 of the body; {@code X-GitHub-Event} names the event. */
+  /**
+   * GitHub: {@code X-Hub-Signature-256} is an HMAC-SHA256 of the body; {@code X-GitHub-Event} names
+   * the event.
+   */
   GITHUB(List.of("push")),
-  /** GitLab: {@code X-Gitlab-Token} is the shared secret itself; {@code X-Gitlab-Event} names the event. */
+  /**
+   * GitLab: {@code X-Gitlab-Token} is the shared secret itself; {@code X-Gitlab-Event} names the
+   * event.
+   */
   GITLAB(List.of("Push Hook", "Tag Push Hook")),
   /** Any sender: {@code X-Signature: sha256=<hex>} (or sha512) is an HMAC of the body. */
   GENERIC(List.of());

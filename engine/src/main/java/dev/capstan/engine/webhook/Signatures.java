@@ -12,7 +12,9 @@ import javax.crypto.spec.SecretKeySpec;
 final class Signatures {
   private Signatures() {}
 
-  /** HMAC of {@code body} with {@code secret}; {@code algorithm} is a JCA name such as HmacSHA256. */
+  /**
+   * HMAC of {@code body} with {@code secret}; {@code algorithm} is a JCA name such as HmacSHA256.
+   */
   static byte[] hmac(String algorithm, byte[] secret, byte[] body) {
     try {
       Mac mac = Mac.getInstance(algorithm);
@@ -46,7 +48,8 @@ final class Signatures {
    */
   static boolean constantTimeTokenEquals(byte[] given, byte[] secret) {
     try {
-      return MessageDigest.isEqual(MessageDigest.getInstance("SHA-256").digest(given),
+      return MessageDigest.isEqual(
+          MessageDigest.getInstance("SHA-256").digest(given),
           MessageDigest.getInstance("SHA-256").digest(secret));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 unavailable", e);

@@ -19,7 +19,8 @@ final class Verifier {
 
   private Verifier() {}
 
-  static Verdict verify(ReceiverType type, List<String> events, HttpFields headers, byte[] body, byte[] secret) {
+  static Verdict verify(
+      ReceiverType type, List<String> events, HttpFields headers, byte[] body, byte[] secret) {
     return switch (type) {
       case GITHUB -> github(events, headers, body, secret);
       case GITLAB -> gitlab(events, headers, secret);
@@ -27,17 +28,21 @@ final class Verifier {
     };
   }
 
-  private static Verdict github(List<String> events, HttpFields headers, byte[] body, byte[] secret) {
+  private static Verdict github(
+      List<String> events, HttpFields headers, byte[] body, byte[] secret) {
     String signature = headers.get(GITHUB_SIGNATURE);
     if (signature == null) {
       return Verdict.Reject.unsigned(GITHUB_SIGNATURE);
     }
-    Optional<Verdict> bad = checkHmac(GITHUB_SIGNATURE, signature, "HmacSHA256", "sha256=", 32, body, secret);
+    Optional<Verdict> bad =
+        checkHmac(GITHUB_SIGNATURE, signature, "HmacSHA256", "sha256=", 32, body, secret);
     if (bad.isPresent()) {
       return bad.get();
     }
     String event = headers.get(GITHUB_EVENT);
-    return event != null && events.contains(event) ? new Verdict.Act(event) : new Verdict.Ignore(event);
+    return event != null && events.contains(event)
+        ? new Verdict.Act(event)
+        : new Verdict.Ignore(event);
   }
 
   private static Verdict gitlab(List<String> events, HttpFields headers, byte[] secret) {
@@ -49,7 +54,9 @@ final class Verifier {
       return Verdict.Reject.mismatch(GITLAB_TOKEN);
     }
     String event = headers.get(GITLAB_EVENT);
-    return event != null && events.contains(event) ? new Verdict.Act(event) : new Verdict.Ignore(event);
+    return event != null && events.contains(event)
+        ? new Verdict.Act(event)
+        : new Verdict.Ignore(event);
   }
 
   private static Verdict generic(HttpFields headers, byte[] body, byte[] secret) {
@@ -70,17 +77,25 @@ final class Verifier {
   }
 
   /** Empty when the signature is right; else the rejection. */
-  private static Optional<Verdict> checkHmac(String header, String value, String algorithm, String prefix,
-      int length, byte[] body, byte[] secret) {
+  private static Optional<Verdict> checkHmac(
+      String header,
+      String value,
+      String algorithm,
+      String prefix,
+      int length,
+      byte[] body,
+      byte[] secret) {
     if (!value.regionMatches(true, 0, prefix, 0, prefix.length())) {
       return Optional.of(Verdict.Reject.malformed(header, prefix + "<hex>"));
     }
     Optional<byte[]> given = Signatures.hex(value.substring(prefix.length()), length);
     if (given.isEmpty()) {
-      return Optional.of(Verdict.Reject.malformed(header, prefix + "<" + length * 2 + " hex digits>"));
+      return Optional.of(
+          Verdict.Reject.malformed(header, prefix + "<" + length * 2 + " hex digits>"));
     }
     byte[] expected = Signatures.hmac(algorithm, secret, body);
-    return Signatures.constantTimeEquals(expected, given.get()) ? Optional.empty()
+    return Signatures.constantTimeEquals(expected, given.get())
+        ? Optional.empty()
         : Optional.of(Verdict.Reject.mismatch(header));
   }
 }

@@ -38,10 +38,16 @@ final class WebhookHandler extends Handler.Abstract {
     Exchange exchange = new Exchange(response, callback);
     String path = Request.getPathInContext(request);
     String from = Request.getRemoteAddr(request);
-    Receiver receiver = path.startsWith(WebhookServer.PATH_PREFIX)
-        ? receivers.get(path.substring(WebhookServer.PATH_PREFIX.length())) : null;
+    Receiver receiver =
+        path.startsWith(WebhookServer.PATH_PREFIX)
+            ? receivers.get(path.substring(WebhookServer.PATH_PREFIX.length()))
+            : null;
     if (receiver == null) {
-      reject(exchange, "unknown", from, new Verdict.Reject(404, "unknown_receiver", "no receiver at this path"));
+      reject(
+          exchange,
+          "unknown",
+          from,
+          new Verdict.Reject(404, "unknown_receiver", "no receiver at this path"));
     } else if (!"POST".equals(request.getMethod())) {
       response.getHeaders().put(HttpHeader.ALLOW, "POST");
       reject(exchange, receiver, from, new Verdict.Reject(405, "bad_method", "method is not POST"));
@@ -49,17 +55,22 @@ final class WebhookHandler extends Handler.Abstract {
       tooLarge(exchange, receiver, from);
     } else {
       HttpFields headers = request.getHeaders();
-      BoundedBody.read(request, MAX_BODY, result -> {
-        if (result instanceof BoundedBody.Read read) {
-          verified(exchange, receiver, from, headers, read.body());
-        } else if (result instanceof BoundedBody.Failed failed) {
-          LOG.warn("webhook receiver '{}': the request from {} ended before its body was read",
-              receiver.spec().name(), from);
-          exchange.callback().failed(failed.failure());
-        } else {
-          tooLarge(exchange, receiver, from);
-        }
-      });
+      BoundedBody.read(
+          request,
+          MAX_BODY,
+          result -> {
+            if (result instanceof BoundedBody.Read read) {
+              verified(exchange, receiver, from, headers, read.body());
+            } else if (result instanceof BoundedBody.Failed failed) {
+              LOG.warn(
+                  "webhook receiver '{}': the request from {} ended before its body was read",
+                  receiver.spec().name(),
+                  from);
+              exchange.callback().failed(failed.failure());
+            } else {
+              tooLarge(exchange, receiver, from);
+            }
+          });
     }
     return true;
   }
@@ -67,18 +78,23 @@ final class WebhookHandler extends Handler.Abstract {
   /** The response and its completion callback of one request. */
   private record Exchange(Response response, Callback callback) {}
 
-  private void verified(Exchange exchange, Receiver receiver, String from, HttpFields headers, byte[] body) {
+  private void verified(
+      Exchange exchange, Receiver receiver, String from, HttpFields headers, byte[] body) {
     byte[] secret;
     try {
       secret = receiver.secret().secret();
     } catch (RuntimeException e) {
-      LOG.error("webhook receiver '{}': cannot read its secret ({}); request from {} refused",
-          receiver.spec().name(), e.getMessage(), from);
+      LOG.error(
+          "webhook receiver '{}': cannot read its secret ({}); request from {} refused",
+          receiver.spec().name(),
+          e.getMessage(),
+          from);
       count(receiver, WebhookOutcome.FAILED, "secret_unavailable");
       respond(exchange, 503, "receiver secret unavailable\n");
       return;
     }
-    Verdict verdict = Verifier.verify(receiver.spec().type(), receiver.spec().events(), headers, body, secret);
+    Verdict verdict =
+        Verifier.verify(receiver.spec().type(), receiver.spec().events(), headers, body, secret);
     if (verdict instanceof Verdict.Reject reject) {
       reject(exchange, receiver, from, reject);
     } else if (verdict instanceof Verdict.Ignore) {
@@ -90,30 +106,50 @@ final class WebhookHandler extends Handler.Abstract {
   }
 
   private void tooLarge(Exchange exchange, Receiver receiver, String from) {
-    reject(exchange, receiver, from, new Verdict.Reject(413, "too_large", "body over " + MAX_BODY + " bytes"));
+    reject(
+        exchange,
+        receiver,
+        from,
+        new Verdict.Reject(413, "too_large", "body over " + MAX_BODY + " bytes"));
   }
 
   private void act(Exchange exchange, Receiver receiver, String from) {
     try {
       FetchRequester.Outcome outcome = requester.request(receiver.spec().resources());
       if (!outcome.missing().isEmpty()) {
-        LOG.warn("webhook receiver '{}': {} not found", receiver.spec().name(), String.join(", ", outcome.missing()));
+        LOG.warn(
+            "webhook receiver '{}': {} not found",
+            receiver.spec().name(),
+            String.join(", ", outcome.missing()));
       }
-      LOG.info("webhook receiver '{}': push from {} requested a fetch of {}", receiver.spec().name(), from,
+      LOG.info(
+          "webhook receiver '{}': push from {} requested a fetch of {}",
+          receiver.spec().name(),
+          from,
           outcome.requested().isEmpty() ? "nothing" : String.join(", ", outcome.requested()));
       count(receiver, WebhookOutcome.ACCEPTED, "push");
-      respond(exchange, 200, "fetch requested for " + outcome.requested().size() + " GitRepositories\n");
+      respond(
+          exchange,
+          200,
+          "fetch requested for " + outcome.requested().size() + " GitRepositories\n");
     } catch (KubernetesClientException e) {
-      LOG.error("webhook receiver '{}': requesting the fetch failed: HTTP {} {}", receiver.spec().name(),
-          e.getCode(), e.getStatus() != null ? e.getStatus().getMessage() : e.getMessage());
+      LOG.error(
+          "webhook receiver '{}': requesting the fetch failed: HTTP {} {}",
+          receiver.spec().name(),
+          e.getCode(),
+          e.getStatus() != null ? e.getStatus().getMessage() : e.getMessage());
       count(receiver, WebhookOutcome.FAILED, "api_error");
       respond(exchange, 500, "could not request the fetch\n");
     }
   }
 
   private void reject(Exchange exchange, Receiver receiver, String from, Verdict.Reject reject) {
-    LOG.warn("webhook receiver '{}' ({}) rejected a request from {}: {}", receiver.spec().name(),
-        receiver.spec().type().configName(), from, reject.detail());
+    LOG.warn(
+        "webhook receiver '{}' ({}) rejected a request from {}: {}",
+        receiver.spec().name(),
+        receiver.spec().type().configName(),
+        from,
+        reject.detail());
     count(receiver, WebhookOutcome.REJECTED, reject.reason());
     respond(exchange, reject.status(), statusText(reject.status()) + "\n");
   }

@@ -14,8 +14,14 @@ class WithoutManagedFieldsTest {
 
   private static ConfigMap configMap(String namespace, String name) {
     return new ConfigMapBuilder()
-        .withNewMetadata().withNamespace(namespace).withName(name).withResourceVersion("7")
-        .addNewManagedField().withManager("capstan").withOperation("Apply").endManagedField()
+        .withNewMetadata()
+        .withNamespace(namespace)
+        .withName(name)
+        .withResourceVersion("7")
+        .addNewManagedField()
+        .withManager("capstan")
+        .withOperation("Apply")
+        .endManagedField()
         .endMetadata()
         .addToData("key", "value")
         .build();

@@ -14,12 +14,16 @@ class CapstanKindTest {
 
   @Test
   void acceptsShortLongAndQualifiedNames() {
-    for (String name : new String[] {"ks", "KS", "kustomization", "kustomizations",
-        "kustomizations.kustomize.capstan.dev"}) {
+    for (String name :
+        new String[] {
+          "ks", "KS", "kustomization", "kustomizations", "kustomizations.kustomize.capstan.dev"
+        }) {
       assertSame(CapstanKind.KUSTOMIZATION, CapstanKind.parse(name), name);
     }
-    for (String name : new String[] {"gitrepo", "gitrepository", "gitrepositories",
-        "gitrepositories.source.capstan.dev"}) {
+    for (String name :
+        new String[] {
+          "gitrepo", "gitrepository", "gitrepositories", "gitrepositories.source.capstan.dev"
+        }) {
       assertSame(CapstanKind.GIT_REPOSITORY, CapstanKind.parse(name), name);
     }
   }
@@ -33,19 +37,22 @@ class CapstanKindTest {
 
   @Test
   void readsAKustomizationsStatus() {
-    Kustomization ks = TestObjects.read("""
-        apiVersion: kustomize.capstan.dev/v1
-        kind: Kustomization
-        metadata: {name: app, namespace: demo, generation: 3, creationTimestamp: "2026-01-01T00:00:00Z"}
-        spec: {interval: 1m, prune: true, suspend: true, sourceRef: {kind: GitRepository, name: repo}}
-        status:
-          observedGeneration: 2
-          lastAppliedRevision: main@sha1:1234
-          lastHandledReconcileAt: "2026-01-01T00:01:00Z"
-          conditions:
-          - {type: Ready, status: "True", reason: ReconciliationSucceeded, message: ok,
-             lastTransitionTime: "2026-01-01T00:01:00Z"}
-        """, Kustomization.class);
+    Kustomization ks =
+        TestObjects.read(
+            """
+            apiVersion: kustomize.capstan.dev/v1
+            kind: Kustomization
+            metadata: {name: app, namespace: demo, generation: 3, creationTimestamp: "2026-01-01T00:00:00Z"}
+            spec: {interval: 1m, prune: true, suspend: true, sourceRef: {kind: GitRepository, name: repo}}
+            status:
+              observedGeneration: 2
+              lastAppliedRevision: main@sha1:1234
+              lastHandledReconcileAt: "2026-01-01T00:01:00Z"
+              conditions:
+              - {type: Ready, status: "True", reason: ReconciliationSucceeded, message: ok,
+                 lastTransitionTime: "2026-01-01T00:01:00Z"}
+            """,
+            Kustomization.class);
     ResourceView view = CapstanKind.KUSTOMIZATION.view(ks);
     assertEquals("Kustomization/demo/app", view.display());
     assertEquals(3, view.generation());
@@ -59,23 +66,29 @@ class CapstanKindTest {
 
   @Test
   void theUrlOfAGitRepositoryIsShownWithoutItsUserInfo() {
-    GitRepository repo = TestObjects.read("""
-        apiVersion: source.capstan.dev/v1
-        kind: GitRepository
-        metadata: {name: repo, namespace: demo}
-        spec: {url: "https://alice:p@s/s S3CRET@git.example/org/repo.git", interval: 1m}
-        """, GitRepository.class);
+    GitRepository repo =
+        TestObjects.read(
+            """
+            apiVersion: source.capstan.dev/v1
+            kind: GitRepository
+            metadata: {name: repo, namespace: demo}
+            spec: {url: "https://alice:p@s/s S3CRET@git.example/org/repo.git", interval: 1m}
+            """,
+            GitRepository.class);
     assertEquals("https://git.example/org/repo.git", CapstanKind.GIT_REPOSITORY.view(repo).url());
   }
 
   @Test
   void readsAGitRepositoryWithoutStatus() {
-    GitRepository repo = TestObjects.read("""
-        apiVersion: source.capstan.dev/v1
-        kind: GitRepository
-        metadata: {name: repo, namespace: demo}
-        spec: {url: "https://127.0.0.1/demo.git", interval: 1m}
-        """, GitRepository.class);
+    GitRepository repo =
+        TestObjects.read(
+            """
+            apiVersion: source.capstan.dev/v1
+            kind: GitRepository
+            metadata: {name: repo, namespace: demo}
+            spec: {url: "https://127.0.0.1/demo.git", interval: 1m}
+            """,
+            GitRepository.class);
     ResourceView view = CapstanKind.GIT_REPOSITORY.view(repo);
     assertEquals("https://127.0.0.1/demo.git", view.url());
     assertEquals("", view.revision());
@@ -85,40 +98,52 @@ class CapstanKindTest {
 
   @Test
   void wideColumnsNameDependenciesTheRemoteClusterAndDecryption() {
-    Kustomization ks = TestObjects.read("""
-        apiVersion: kustomize.capstan.dev/v1
-        kind: Kustomization
-        metadata: {name: app, namespace: demo}
-        spec:
-          interval: 1m
-          prune: true
-          sourceRef: {kind: GitRepository, name: repo}
-          dependsOn: [{name: infra}, {name: base, namespace: shared}, {apiVersion: apps/v1, kind: Deployment, name: db}]
-          kubeConfig: {secretRef: {name: prod}}
-          decryption: {provider: sops, secretRef: {name: keys}}
-        """, Kustomization.class);
+    Kustomization ks =
+        TestObjects.read(
+            """
+            apiVersion: kustomize.capstan.dev/v1
+            kind: Kustomization
+            metadata: {name: app, namespace: demo}
+            spec:
+              interval: 1m
+              prune: true
+              sourceRef: {kind: GitRepository, name: repo}
+              dependsOn: [{name: infra}, {name: base, namespace: shared}, {apiVersion: apps/v1, kind: Deployment, name: db}]
+              kubeConfig: {secretRef: {name: prod}}
+              decryption: {provider: sops, secretRef: {name: keys}}
+            """,
+            Kustomization.class);
 
-    assertEquals(List.of(new ResourceView.Column("DEPENDS-ON", "infra,shared/base,apps/v1/Deployment/demo/db"),
-        new ResourceView.Column("KUBECONFIG", "secret/prod"), new ResourceView.Column("DECRYPTION", "sops")),
+    assertEquals(
+        List.of(
+            new ResourceView.Column("DEPENDS-ON", "infra,shared/base,apps/v1/Deployment/demo/db"),
+            new ResourceView.Column("KUBECONFIG", "secret/prod"),
+            new ResourceView.Column("DECRYPTION", "sops")),
         CapstanKind.KUSTOMIZATION.view(ks).wide());
   }
 
   @Test
   void wideColumnsOfAGitRepositorySayWhetherItIsVerifiedAndWhatItIncludes() {
-    GitRepository repo = TestObjects.read("""
-        apiVersion: source.capstan.dev/v1
-        kind: GitRepository
-        metadata: {name: app, namespace: demo}
-        spec:
-          url: https://example.com/app.git
-          interval: 1m
-          include: [{repository: {name: shared}}, {repository: {name: tools}, toPath: tools}]
-        status:
-          conditions:
-          - {type: SourceVerified, status: "True", reason: Succeeded, message: ok, lastTransitionTime: "2026-01-01T00:00:00Z"}
-        """, GitRepository.class);
+    GitRepository repo =
+        TestObjects.read(
+            """
+            apiVersion: source.capstan.dev/v1
+            kind: GitRepository
+            metadata: {name: app, namespace: demo}
+            spec:
+              url: https://example.com/app.git
+              interval: 1m
+              include: [{repository: {name: shared}}, {repository: {name: tools}, toPath: tools}]
+            status:
+              conditions:
+              - {type: SourceVerified, status: "True", reason: Succeeded, message: ok, lastTransitionTime: "2026-01-01T00:00:00Z"}
+            """,
+            GitRepository.class);
 
-    assertEquals(List.of(new ResourceView.Column("VERIFIED", "True"), new ResourceView.Column("INCLUDES", "shared,tools")),
+    assertEquals(
+        List.of(
+            new ResourceView.Column("VERIFIED", "True"),
+            new ResourceView.Column("INCLUDES", "shared,tools")),
         CapstanKind.GIT_REPOSITORY.view(repo).wide());
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -16,8 +17,21 @@ class CapstanMainTest {
     StringWriter out = new StringWriter();
     cli.setOut(new PrintWriter(out));
     assertEquals(0, cli.execute("--help"));
-    for (String name : new String[] {"status", "build", "apply", "diff", "fetch", "run", "get",
-        "reconcile", "suspend", "resume", "tree", "ui"}) {
+    for (String name :
+        new String[] {
+          "status",
+          "build",
+          "apply",
+          "diff",
+          "fetch",
+          "run",
+          "get",
+          "reconcile",
+          "suspend",
+          "resume",
+          "tree",
+          "ui"
+        }) {
       assertTrue(out.toString().contains(name), () -> "help lacks " + name + ":\n" + out);
     }
   }
@@ -25,14 +39,15 @@ class CapstanMainTest {
   @Test
   void argumentsNamingASubcommandBuildOnlyThatOne() {
     CommandLine cli = CapstanMain.commandLine(new String[] {"apply", "-f", "dir"});
-    assertEquals(java.util.Set.of("help", "apply"), cli.getSubcommands().keySet());
+    assertEquals(Set.of("help", "apply"), cli.getSubcommands().keySet());
   }
 
   @Test
   void otherArgumentsGetEverySubcommand() {
     for (String[] args : new String[][] {{}, {"--help"}, {"help", "apply"}, {"no-such-command"}}) {
       CommandLine cli = CapstanMain.commandLine(args);
-      assertEquals(CapstanMain.commandLine().getSubcommands().keySet(), cli.getSubcommands().keySet());
+      assertEquals(
+          CapstanMain.commandLine().getSubcommands().keySet(), cli.getSubcommands().keySet());
     }
   }
 

@@ -17,7 +17,8 @@ final class CliFixtures {
   }
 
   Kustomization kustomization(String name, String extraSpec) {
-    String yaml = """
+    String yaml =
+        """
         apiVersion: kustomize.capstan.dev/v1
         kind: Kustomization
         metadata: {name: %s}
@@ -25,27 +26,42 @@ final class CliFixtures {
           interval: 10m
           prune: true
           sourceRef: {kind: GitRepository, name: repo}
-        %s""".formatted(name, extraSpec.indent(2));
-    return client.resources(Kustomization.class).inNamespace(namespace)
-        .resource(TestObjects.read(yaml, Kustomization.class)).create();
+        %s\
+        """
+            .formatted(name, extraSpec.indent(2));
+    return client
+        .resources(Kustomization.class)
+        .inNamespace(namespace)
+        .resource(TestObjects.read(yaml, Kustomization.class))
+        .create();
   }
 
   GitRepository gitRepository(String name) {
-    String yaml = """
+    String yaml =
+        """
         apiVersion: source.capstan.dev/v1
         kind: GitRepository
         metadata: {name: %s}
         spec: {url: "http://127.0.0.1:9418/demo.git", interval: 1m, ref: {branch: main}}
-        """.formatted(name);
-    return client.resources(GitRepository.class).inNamespace(namespace)
-        .resource(TestObjects.read(yaml, GitRepository.class)).create();
+        """
+            .formatted(name);
+    return client
+        .resources(GitRepository.class)
+        .inNamespace(namespace)
+        .resource(TestObjects.read(yaml, GitRepository.class))
+        .create();
   }
 
   Kustomization setStatus(String name, UnaryOperator<KustomizationStatus> status) {
-    return client.resources(Kustomization.class).inNamespace(namespace).withName(name).editStatus(k -> {
-      k.setStatus(status.apply(k.getStatus()));
-      return k;
-    });
+    return client
+        .resources(Kustomization.class)
+        .inNamespace(namespace)
+        .withName(name)
+        .editStatus(
+            k -> {
+              k.setStatus(status.apply(k.getStatus()));
+              return k;
+            });
   }
 
   Kustomization get(String name) {

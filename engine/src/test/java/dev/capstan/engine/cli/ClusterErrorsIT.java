@@ -13,6 +13,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,7 +26,9 @@ class ClusterErrorsIT {
 
   private Path kubeconfig(String server) throws IOException {
     Path file = dir.resolve("kubeconfig");
-    Files.writeString(file, """
+    Files.writeString(
+        file,
+        """
         apiVersion: v1
         kind: Config
         clusters:
@@ -38,7 +41,8 @@ class ClusterErrorsIT {
         - name: ctx
           context: {cluster: c, user: u, namespace: team}
         current-context: ctx
-        """.formatted(server));
+        """
+            .formatted(server));
     return file;
   }
 
@@ -49,22 +53,38 @@ class ClusterErrorsIT {
       port = socket.getLocalPort();
     }
     Path config = kubeconfig("https://127.0.0.1:" + port);
-    for (String[] args : new String[][] {{"get", "ks"}, {"reconcile", "ks", "app"}, {"suspend", "ks", "app"},
-        {"resume", "ks", "app"}, {"tree", "ks", "app"}}) {
+    for (String[] args :
+        new String[][] {
+          {"get", "ks"},
+          {"reconcile", "ks", "app"},
+          {"suspend", "ks", "app"},
+          {"resume", "ks", "app"},
+          {"tree", "ks", "app"}
+        }) {
       CliRun run = CliRun.capstan(config, args);
       assertEquals(1, run.exitCode(), run::toString);
       assertEquals(1, run.err().lines().count(), run::toString);
-      assertTrue(run.err().startsWith("error: cannot reach the cluster at https://127.0.0.1:" + port
-          + "/: connection refused (is the cluster running?"), run::toString);
+      assertTrue(
+          run.err()
+              .startsWith(
+                  "error: cannot reach the cluster at https://127.0.0.1:"
+                      + port
+                      + "/: connection refused (is the cluster running?"),
+          run::toString);
     }
   }
 
-  /** Every command that talks to a cluster takes --context: here it names the only reachable-looking server. */
+  /**
+   * Every command that talks to a cluster takes --context: here it names the only reachable-looking
+   * server.
+   */
   @Test
   void everyClusterCommandTakesTheContext() throws IOException {
     int port = freePort();
     Path config = dir.resolve("two-contexts");
-    Files.writeString(config, """
+    Files.writeString(
+        config,
+        """
         apiVersion: v1
         kind: Config
         clusters:
@@ -76,23 +96,36 @@ class ClusterErrorsIT {
         - {name: current, context: {cluster: current, user: u}}
         - {name: other, context: {cluster: other, user: u}}
         current-context: current
-        """.formatted(port));
+        """
+            .formatted(port));
     Path manifests = Files.createDirectories(dir.resolve("manifests"));
-    Files.writeString(manifests.resolve("cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
-    String[][] commands = {{"get", "ks"}, {"reconcile", "ks", "app"}, {"suspend", "ks", "app"},
-        {"resume", "ks", "app"}, {"tree", "ks", "app"}, {"apply", "-f", manifests.toString()},
-        {"diff", "-f", manifests.toString()}};
+    Files.writeString(
+        manifests.resolve("cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
+    String[][] commands = {
+      {"get", "ks"},
+      {"reconcile", "ks", "app"},
+      {"suspend", "ks", "app"},
+      {"resume", "ks", "app"},
+      {"tree", "ks", "app"},
+      {"apply", "-f", manifests.toString()},
+      {"diff", "-f", manifests.toString()}
+    };
     for (String[] args : commands) {
       CliRun run = CliRun.capstan(config, withContext(args, "other"));
       assertTrue(run.exitCode() == ("diff".equals(args[0]) ? 2 : 1), run::toString);
       assertEquals(1, run.err().lines().count(), run::toString);
-      assertTrue(run.err().startsWith("error: cannot reach the cluster at https://127.0.0.1:" + port
-          + "/: connection refused"), () -> String.join(" ", args) + "\n" + run);
+      assertTrue(
+          run.err()
+              .startsWith(
+                  "error: cannot reach the cluster at https://127.0.0.1:"
+                      + port
+                      + "/: connection refused"),
+          () -> String.join(" ", args) + "\n" + run);
     }
   }
 
   private static String[] withContext(String[] args, String context) {
-    String[] all = java.util.Arrays.copyOf(args, args.length + 2);
+    String[] all = Arrays.copyOf(args, args.length + 2);
     all[args.length] = "--context";
     all[args.length + 1] = context;
     return all;
@@ -109,13 +142,21 @@ class ClusterErrorsIT {
     Path config = dir.resolve("broken");
     Files.writeString(config, "apiVersion: v1\nusers:\n- name: u\n  user: {token: [s3cr3t-token\n");
     Path manifests = Files.createDirectories(dir.resolve("manifests"));
-    Files.writeString(manifests.resolve("cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
-    for (String[] args : new String[][] {{"get", "ks"}, {"tree", "ks", "app"}, {"apply", "-f", manifests.toString()},
-        {"diff", "-f", manifests.toString()}}) {
+    Files.writeString(
+        manifests.resolve("cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
+    for (String[] args :
+        new String[][] {
+          {"get", "ks"},
+          {"tree", "ks", "app"},
+          {"apply", "-f", manifests.toString()},
+          {"diff", "-f", manifests.toString()}
+        }) {
       CliRun run = CliRun.capstan(config, args);
       assertEquals("diff".equals(args[0]) ? 2 : 1, run.exitCode(), run::toString);
       assertEquals(1, run.err().lines().count(), run::toString);
-      assertTrue(run.err().startsWith("error: cannot read the kubeconfig " + config + ": "), run::toString);
+      assertTrue(
+          run.err().startsWith("error: cannot read the kubeconfig " + config + ": "),
+          run::toString);
       assertTrue(run.err().contains("(line "), run::toString);
       assertTrue(!run.err().contains("s3cr3t"), run::toString);
     }
@@ -126,25 +167,36 @@ class ClusterErrorsIT {
     Path config = kubeconfig("https://capstan-no-such-host.invalid:6443");
     CliRun run = CliRun.capstan(config, "get", "gitrepo");
     assertEquals(1, run.exitCode(), run::toString);
-    assertTrue(run.err().startsWith("error: cannot reach the cluster at https://capstan-no-such-host.invalid:6443/:"
-        + " unknown host capstan-no-such-host.invalid (is the cluster running?"), run::toString);
+    assertTrue(
+        run.err()
+            .startsWith(
+                "error: cannot reach the cluster at https://capstan-no-such-host.invalid:6443/:"
+                    + " unknown host capstan-no-such-host.invalid (is the cluster running?"),
+        run::toString);
   }
 
   @Test
   void anApiServerWithoutTheCrdsSaysToInstallThem() throws IOException {
-    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    HttpServer server =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext("/", ClusterErrorsIT::withoutCapstanApis);
     server.start();
     try {
       Path config = kubeconfig("http://127.0.0.1:" + server.getAddress().getPort());
       CliRun get = CliRun.capstan(config, "get", "ks");
       assertEquals(1, get.exitCode(), get::toString);
-      assertEquals("error: the Kustomization API (kustomize.capstan.dev/v1) is not installed on this cluster:"
-          + " install Capstan's CRDs with `kubectl apply -f deploy/crds`\n", get.err());
+      assertEquals(
+          "error: the Kustomization API (kustomize.capstan.dev/v1) is not installed on this"
+              + " cluster: install Capstan's CRDs with `kubectl apply -f deploy/crds`\n",
+          get.err());
       CliRun reconcile = CliRun.capstan(config, "reconcile", "gitrepo", "repo");
       assertEquals(1, reconcile.exitCode(), reconcile::toString);
-      assertTrue(reconcile.err().startsWith("error: the GitRepository API (source.capstan.dev/v1) is not"
-          + " installed"), reconcile::toString);
+      assertTrue(
+          reconcile
+              .err()
+              .startsWith(
+                  "error: the GitRepository API (source.capstan.dev/v1) is not" + " installed"),
+          reconcile::toString);
     } finally {
       server.stop(0);
     }
@@ -154,7 +206,9 @@ class ClusterErrorsIT {
   void anUnreadableKubeconfigIsNamed() {
     CliRun run = CliRun.capstan(dir.resolve("missing"), "get", "ks");
     assertEquals(1, run.exitCode(), run::toString);
-    assertEquals("error: kubeconfig " + dir.resolve("missing") + " does not exist or cannot be read\n", run.err());
+    assertEquals(
+        "error: kubeconfig " + dir.resolve("missing") + " does not exist or cannot be read\n",
+        run.err());
   }
 
   /** An API server that serves only the core group: discovery says so, everything else is 404. */
@@ -168,8 +222,10 @@ class ClusterErrorsIT {
       body = "{\"kind\":\"APIGroupList\",\"apiVersion\":\"v1\",\"groups\":[]}";
     } else {
       code = 404;
-      body = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"message\":\"the server could"
-          + " not find the requested resource\",\"reason\":\"NotFound\",\"code\":404}";
+      body =
+          "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"message\":\"the"
+              + " server could not find the requested"
+              + " resource\",\"reason\":\"NotFound\",\"code\":404}";
     }
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().add("Content-Type", "application/json");

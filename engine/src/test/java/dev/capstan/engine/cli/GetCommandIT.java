@@ -30,12 +30,30 @@ class GetCommandIT {
     fixtures.gitRepository("repo");
     fixtures.kustomization("infra", "");
     fixtures.kustomization("app", "suspend: true");
-    fixtures.setStatus("infra", s -> new KustomizationStatus(1L, List.of(
-        new ConditionBuilder().withType("Ready").withStatus("True").withReason("ReconciliationSucceeded")
-            .withMessage("Applied revision: main@sha1:abc").withLastTransitionTime("2026-01-01T00:00:00Z").build(),
-        new ConditionBuilder().withType("Healthy").withStatus("True").withReason("Succeeded")
-            .withMessage("all healthy").withLastTransitionTime("2026-01-01T00:00:00Z").build()),
-        "main@sha1:abc", "main@sha1:abc", null, null));
+    fixtures.setStatus(
+        "infra",
+        s ->
+            new KustomizationStatus(
+                1L,
+                List.of(
+                    new ConditionBuilder()
+                        .withType("Ready")
+                        .withStatus("True")
+                        .withReason("ReconciliationSucceeded")
+                        .withMessage("Applied revision: main@sha1:abc")
+                        .withLastTransitionTime("2026-01-01T00:00:00Z")
+                        .build(),
+                    new ConditionBuilder()
+                        .withType("Healthy")
+                        .withStatus("True")
+                        .withReason("Succeeded")
+                        .withMessage("all healthy")
+                        .withLastTransitionTime("2026-01-01T00:00:00Z")
+                        .build()),
+                "main@sha1:abc",
+                "main@sha1:abc",
+                null,
+                null));
   }
 
   @Test
@@ -44,10 +62,16 @@ class GetCommandIT {
     assertEquals(0, run.exitCode(), run::toString);
     List<String> lines = run.outLines();
     assertEquals(3, lines.size(), run::toString);
-    assertTrue(lines.get(0).matches("NAME +READY +HEALTHY +REVISION +SUSPENDED +STATUS +AGE"), run::toString);
+    assertTrue(
+        lines.get(0).matches("NAME +READY +HEALTHY +REVISION +SUSPENDED +STATUS +AGE"),
+        run::toString);
     assertTrue(lines.get(1).matches("app +- +- +- +true +\\d+s"), run::toString);
-    assertTrue(lines.get(2).matches(
-        "infra +True +True +main@sha1:abc +false +Applied revision: main@sha1:abc +\\d+s"), run::toString);
+    assertTrue(
+        lines
+            .get(2)
+            .matches(
+                "infra +True +True +main@sha1:abc +false +Applied revision: main@sha1:abc +\\d+s"),
+        run::toString);
   }
 
   @Test
@@ -55,15 +79,19 @@ class GetCommandIT {
     CliRun run = CliRun.capstan(kubeconfig, "get", "kustomizations", "-A");
     assertEquals(0, run.exitCode(), run::toString);
     assertTrue(run.outLines().get(0).matches("NAMESPACE +NAME +READY .*"), run::toString);
-    assertTrue(run.outLines().stream().anyMatch(l -> l.matches(ns + " +infra +True .*")), run::toString);
+    assertTrue(
+        run.outLines().stream().anyMatch(l -> l.matches(ns + " +infra +True .*")), run::toString);
   }
 
   @Test
   void oneGitRepositoryByNameShowsItsUrl() {
     CliRun run = CliRun.capstan(kubeconfig, "get", "gitrepo", "repo", "-n", ns);
     assertEquals(0, run.exitCode(), run::toString);
-    assertTrue(run.outLines().get(0).matches("NAME +URL +READY +REVISION +SUSPENDED +STATUS +AGE"), run::toString);
-    assertTrue(run.outLines().get(1).matches("repo +http://127.0.0.1:9418/demo.git +- +- +false +\\d+s"),
+    assertTrue(
+        run.outLines().get(0).matches("NAME +URL +READY +REVISION +SUSPENDED +STATUS +AGE"),
+        run::toString);
+    assertTrue(
+        run.outLines().get(1).matches("repo +http://127.0.0.1:9418/demo.git +- +- +false +\\d+s"),
         run::toString);
   }
 
@@ -86,6 +114,8 @@ class GetCommandIT {
   void nameAndAllNamespacesTogetherAreBadInput() {
     CliRun run = CliRun.capstan(kubeconfig, "get", "ks", "infra", "-A");
     assertEquals(2, run.exitCode(), run::toString);
-    assertTrue(run.err().startsWith("error: a NAME cannot be combined with --all-namespaces"), run::toString);
+    assertTrue(
+        run.err().startsWith("error: a NAME cannot be combined with --all-namespaces"),
+        run::toString);
   }
 }

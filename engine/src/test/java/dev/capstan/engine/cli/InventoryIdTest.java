@@ -33,8 +33,8 @@ class InventoryIdTest {
 
   @Test
   void namesTheIdThatIsMalformed() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> InventoryId.parse("demo_web"));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> InventoryId.parse("demo_web"));
     assertTrue(e.getMessage().contains("\"demo_web\""), e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> InventoryId.parse("ns__apps_Deployment"));
     assertThrows(IllegalArgumentException.class, () -> InventoryId.parse("ns_web_apps_"));

@@ -19,30 +19,43 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class InventoryTreeTest {
-  private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
+  private static final Clock CLOCK =
+      Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
 
   private final Map<String, GenericKubernetesResource> cluster = new HashMap<>();
   private final StringWriter warnings = new StringWriter();
 
   private void put(String yaml) {
     GenericKubernetesResource object = TestObjects.generic(yaml);
-    String ns = object.getMetadata().getNamespace() == null ? "" : object.getMetadata().getNamespace();
-    cluster.put(object.getApiVersion() + "/" + object.getKind() + "/" + ns + "/" + object.getMetadata().getName(),
+    String ns =
+        object.getMetadata().getNamespace() == null ? "" : object.getMetadata().getNamespace();
+    cluster.put(
+        object.getApiVersion()
+            + "/"
+            + object.getKind()
+            + "/"
+            + ns
+            + "/"
+            + object.getMetadata().getName(),
         object);
   }
 
   private List<String> tree(String rootYaml) {
-    InventoryTree.LiveObjects live = (apiVersion, kind, ns, name) -> {
-      if (kind.equals("Broken")) {
-        throw new KubernetesClientException("the server doesn't have a resource type \"Broken\"");
-      }
-      return Optional.ofNullable(cluster.get(apiVersion + "/" + kind + "/" + ns + "/" + name));
-    };
-    InventoryTree tree = new InventoryTree(live, BuiltinLibrary.none(), CLOCK, new PrintWriter(warnings, true));
+    InventoryTree.LiveObjects live =
+        (apiVersion, kind, ns, name) -> {
+          if (kind.equals("Broken")) {
+            throw new KubernetesClientException(
+                "the server doesn't have a resource type \"Broken\"");
+          }
+          return Optional.ofNullable(cluster.get(apiVersion + "/" + kind + "/" + ns + "/" + name));
+        };
+    InventoryTree tree =
+        new InventoryTree(live, BuiltinLibrary.none(), CLOCK, new PrintWriter(warnings, true));
     return tree.of(TestObjects.read(rootYaml, Kustomization.class)).render();
   }
 
-  private static final String APP = """
+  private static final String APP =
+      """
       apiVersion: kustomize.capstan.dev/v1
       kind: Kustomization
       metadata: {name: app, namespace: capstan-demo}
@@ -73,20 +86,23 @@ class InventoryTreeTest {
   @Test
   void groupsByNamespaceWithLiveHealthAndNestsKustomizations() {
     put("apiVersion: v1\nkind: Namespace\nmetadata: {name: demo}\n");
-    put("""
+    put(
+        """
         apiVersion: apps/v1
         kind: Deployment
         metadata: {name: web, namespace: demo, generation: 1}
         spec: {replicas: 2}
         status: {observedGeneration: 1, replicas: 2, updatedReplicas: 2, readyReplicas: 1, availableReplicas: 1}
         """);
-    put("""
+    put(
+        """
         apiVersion: demo.capstan.dev/v1
         kind: Widget
         metadata: {name: main, namespace: demo}
         status: {phase: Pending}
         """);
-    put("""
+    put(
+        """
         apiVersion: kustomize.capstan.dev/v1
         kind: Kustomization
         metadata: {name: nested, namespace: capstan-demo, generation: 1}
@@ -100,7 +116,11 @@ class InventoryTreeTest {
             entries:
             - {id: demo_extra__ConfigMap, v: v1}
         """);
-    put("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: extra, namespace: demo}\ndata: {a: b}\n");
+    put(
+        "apiVersion: v1\n"
+            + "kind: ConfigMap\n"
+            + "metadata: {name: extra, namespace: demo}\n"
+            + "data: {a: b}\n");
 
     List<String> lines = tree(APP);
 
@@ -116,14 +136,18 @@ class InventoryTreeTest {
     assertTrue(lines.get(9).startsWith("│   ├── Widget/main  InProgress"), lines.get(9));
     assertEquals("│   └── ConfigMap/settings  NotFound", lines.get(10));
     assertEquals("└── namespace other", lines.get(11));
-    assertTrue(lines.get(12).startsWith("    └── Broken/thing  Unknown  cannot read it: the server doesn't have"),
+    assertTrue(
+        lines
+            .get(12)
+            .startsWith("    └── Broken/thing  Unknown  cannot read it: the server doesn't have"),
         lines.get(12));
     assertEquals(13, lines.size(), String.join("\n", lines));
   }
 
   @Test
   void dependenciesComeFirstWithTheirLiveState() {
-    put("""
+    put(
+        """
         apiVersion: kustomize.capstan.dev/v1
         kind: Kustomization
         metadata: {name: infra, namespace: capstan-demo, generation: 1}
@@ -134,7 +158,8 @@ class InventoryTreeTest {
           - {type: Ready, status: "False", reason: HealthCheckFailed, message: no,
              lastTransitionTime: "2026-01-01T00:00:00Z"}
         """);
-    put("""
+    put(
+        """
         apiVersion: apps/v1
         kind: Deployment
         metadata: {name: db, namespace: data, generation: 1}
@@ -149,7 +174,8 @@ class InventoryTreeTest {
           - {type: Available, status: "True", reason: MinimumReplicasAvailable}
           - {type: Progressing, status: "True", reason: NewReplicaSetAvailable}
         """);
-    String app = """
+    String app =
+        """
         apiVersion: kustomize.capstan.dev/v1
         kind: Kustomization
         metadata: {name: app, namespace: capstan-demo}
@@ -167,13 +193,16 @@ class InventoryTreeTest {
     assertEquals("├── depends on", lines.get(1));
     assertEquals("│   ├── Kustomization/capstan-demo/infra  Ready=False", lines.get(2));
     assertEquals("│   ├── apps/v1/Deployment/data/db  Current", lines.get(3));
-    assertEquals("│   └── v1/ConfigMap/capstan-demo/flags  NotFound  readyExpr 'dep.data.ok == 'yes''", lines.get(4));
+    assertEquals(
+        "│   └── v1/ConfigMap/capstan-demo/flags  NotFound  readyExpr 'dep.data.ok == 'yes''",
+        lines.get(4));
     assertEquals("└── (no inventory: nothing applied yet)", lines.get(5));
   }
 
   @Test
   void theKustomizationsCelChecksDecideCustomResourceHealth() {
-    put("""
+    put(
+        """
         apiVersion: demo.capstan.dev/v1
         kind: Widget
         metadata: {name: main, namespace: demo}
@@ -185,7 +214,8 @@ class InventoryTreeTest {
 
   @Test
   void aCycleOfInventoriesIsShownOnceAndMarked() {
-    put("""
+    put(
+        """
         apiVersion: kustomize.capstan.dev/v1
         kind: Kustomization
         metadata: {name: a, namespace: ns}
@@ -195,64 +225,77 @@ class InventoryTreeTest {
             entries:
             - {id: ns_root_kustomize.capstan.dev_Kustomization, v: v1}
         """);
-    put("""
+    put(
+        """
         apiVersion: kustomize.capstan.dev/v1
         kind: Kustomization
         metadata: {name: root, namespace: ns}
         spec: {interval: 1m, prune: true, sourceRef: {kind: GitRepository, name: demo}}
         """);
-    List<String> lines = tree("""
-        apiVersion: kustomize.capstan.dev/v1
-        kind: Kustomization
-        metadata: {name: root, namespace: ns}
-        spec: {interval: 1m, prune: true, sourceRef: {kind: GitRepository, name: demo}}
-        status:
-          inventory:
-            entries:
-            - {id: ns_a_kustomize.capstan.dev_Kustomization, v: v1}
-        """);
+    List<String> lines =
+        tree(
+            """
+            apiVersion: kustomize.capstan.dev/v1
+            kind: Kustomization
+            metadata: {name: root, namespace: ns}
+            spec: {interval: 1m, prune: true, sourceRef: {kind: GitRepository, name: demo}}
+            status:
+              inventory:
+                entries:
+                - {id: ns_a_kustomize.capstan.dev_Kustomization, v: v1}
+            """);
     assertEquals("Kustomization/ns/root  Ready=Unknown", lines.get(0));
-    assertTrue(lines.get(lines.size() - 1).contains("Kustomization/root  Current  (cycle"),
+    assertTrue(
+        lines.get(lines.size() - 1).contains("Kustomization/root  Current  (cycle"),
         String.join("\n", lines));
   }
 
   @Test
   void anEmptyInventorySaysNothingWasApplied() {
-    List<String> lines = tree("""
-        apiVersion: kustomize.capstan.dev/v1
-        kind: Kustomization
-        metadata: {name: fresh, namespace: ns}
-        spec: {interval: 1m, prune: true, sourceRef: {kind: GitRepository, name: demo}}
-        """);
-    assertEquals(List.of("Kustomization/ns/fresh  Ready=Unknown",
-        "└── (no inventory: nothing applied yet)"), lines);
+    List<String> lines =
+        tree(
+            """
+            apiVersion: kustomize.capstan.dev/v1
+            kind: Kustomization
+            metadata: {name: fresh, namespace: ns}
+            spec: {interval: 1m, prune: true, sourceRef: {kind: GitRepository, name: demo}}
+            """);
+    assertEquals(
+        List.of("Kustomization/ns/fresh  Ready=Unknown", "└── (no inventory: nothing applied yet)"),
+        lines);
   }
 
   @Test
   void anInvalidHealthCheckIsAWarningNotAFailure() {
-    put("""
+    put(
+        """
         apiVersion: demo.capstan.dev/v1
         kind: Widget
         metadata: {name: main, namespace: demo}
         status: {phase: Ready}
         """);
-    List<String> lines = tree("""
-        apiVersion: kustomize.capstan.dev/v1
-        kind: Kustomization
-        metadata: {name: app, namespace: ns}
-        spec:
-          interval: 1m
-          prune: true
-          sourceRef: {kind: GitRepository, name: demo}
-          healthCheckExprs:
-          - {apiVersion: demo.capstan.dev/v1, kind: Widget, current: "status.phase =="}
-        status:
-          inventory:
-            entries:
-            - {id: demo_main_demo.capstan.dev_Widget, v: v1}
-        """);
+    List<String> lines =
+        tree(
+            """
+            apiVersion: kustomize.capstan.dev/v1
+            kind: Kustomization
+            metadata: {name: app, namespace: ns}
+            spec:
+              interval: 1m
+              prune: true
+              sourceRef: {kind: GitRepository, name: demo}
+              healthCheckExprs:
+              - {apiVersion: demo.capstan.dev/v1, kind: Widget, current: "status.phase =="}
+            status:
+              inventory:
+                entries:
+                - {id: demo_main_demo.capstan.dev_Widget, v: v1}
+            """);
     assertEquals("    └── Widget/main  Current", lines.get(2));
-    assertTrue(warnings.toString().startsWith("warning: Kustomization app: its healthCheckExprs are ignored"),
+    assertTrue(
+        warnings
+            .toString()
+            .startsWith("warning: Kustomization app: its healthCheckExprs are ignored"),
         warnings.toString());
   }
 }

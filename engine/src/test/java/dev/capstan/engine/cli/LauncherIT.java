@@ -27,10 +27,16 @@ class LauncherIT {
   @Test
   void writesTheArchiveOnlyAfterARunThatDidItsWork() throws Exception {
     Path manifests = Files.createDirectories(work.resolve("app"));
-    Files.writeString(manifests.resolve("cm.yaml"),
-        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, namespace: demo}\ndata: {a: b}\n");
+    Files.writeString(
+        manifests.resolve("cm.yaml"),
+        "apiVersion: v1\n"
+            + "kind: ConfigMap\n"
+            + "metadata: {name: settings, namespace: demo}\n"
+            + "data: {a: b}\n");
     Path unreachable = work.resolve("kubeconfig");
-    Files.writeString(unreachable, """
+    Files.writeString(
+        unreachable,
+        """
         apiVersion: v1
         kind: Config
         clusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]
@@ -41,8 +47,11 @@ class LauncherIT {
 
     Run failed = launch(unreachable, "apply", "-f", manifests.toString());
     assertEquals(1, failed.exit(), failed.output());
-    assertTrue(failed.output().contains("cannot reach the cluster at https://127.0.0.1:1"), failed.output());
-    assertTrue(failed.output().lines().count() == 1, "one line, no stack trace: " + failed.output());
+    assertTrue(
+        failed.output().contains("cannot reach the cluster at https://127.0.0.1:1"),
+        failed.output());
+    assertTrue(
+        failed.output().lines().count() == 1, "one line, no stack trace: " + failed.output());
     assertEquals(List.of(), archives(), "a run that could not do its work keeps no archive");
 
     Run first = launch(unreachable, "build", "-f", manifests.toString());
@@ -56,7 +65,10 @@ class LauncherIT {
 
   private record Run(int exit, String output) {}
 
-  /** Runs bin/capstan with its own cache and KUBECONFIG (from which the client also reads its retry limit). */
+  /**
+   * Runs bin/capstan with its own cache and KUBECONFIG (from which the client also reads its retry
+   * limit).
+   */
   private Run launch(Path kubeconfig, String... args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(RepoRoot.find().resolve("bin/capstan").toString());
@@ -65,7 +77,9 @@ class LauncherIT {
     builder.environment().put("XDG_CACHE_HOME", cache.toString());
     builder.environment().put("KUBECONFIG", kubeconfig.toString());
     builder.environment().put("KUBERNETES_REQUEST_RETRY_BACKOFFLIMIT", "0"); // refused at once
-    builder.environment().put("CAPSTAN_JAR", RepoRoot.find().resolve("engine/target/capstan.jar").toString());
+    builder
+        .environment()
+        .put("CAPSTAN_JAR", RepoRoot.find().resolve("engine/target/capstan.jar").toString());
     Process process = builder.start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(process.waitFor(120, TimeUnit.SECONDS), "capstan did not exit");

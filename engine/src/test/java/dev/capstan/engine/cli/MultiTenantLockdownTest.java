@@ -45,13 +45,21 @@ class MultiTenantLockdownTest {
 
   private static List<String> engineArgs(String path) {
     try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.oneShot())) {
-      BuildResult result = builder.build(RepoRoot.find().resolve("deploy"), path, BuildOptions.none());
-      List<GenericKubernetesResource> objects = assertInstanceOf(BuildResult.Built.class, result).objects();
-      GenericKubernetesResource engine = objects.stream()
-          .filter(o -> "Deployment".equals(o.getKind()) && "capstan".equals(o.getMetadata().getName()))
-          .findFirst().orElseThrow();
+      BuildResult result =
+          builder.build(RepoRoot.find().resolve("deploy"), path, BuildOptions.none());
+      List<GenericKubernetesResource> objects =
+          assertInstanceOf(BuildResult.Built.class, result).objects();
+      GenericKubernetesResource engine =
+          objects.stream()
+              .filter(
+                  o ->
+                      "Deployment".equals(o.getKind())
+                          && "capstan".equals(o.getMetadata().getName()))
+              .findFirst()
+              .orElseThrow();
       Deployment deployment = new KubernetesSerialization().convertValue(engine, Deployment.class);
-      List<String> args = deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
+      List<String> args =
+          deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
       assertEquals("run", args.get(0));
       return args;
     }

@@ -14,8 +14,12 @@ class ObjectArgumentsTest {
   void treeRefusesOtherKindsAsAUsageErrorBeforeTouchingTheCluster() {
     CliRun run = CliRun.run("tree", "gitrepo", "repo", "--kubeconfig", "/nonexistent/kubeconfig");
     assertEquals(2, run.exitCode(), run::toString);
-    assertTrue(run.err().startsWith("Invalid value for positional parameter at index 0 (KIND):"
-        + " only Kustomizations have an inventory: use ks"), run::toString);
+    assertTrue(
+        run.err()
+            .startsWith(
+                "Invalid value for positional parameter at index 0 (KIND):"
+                    + " only Kustomizations have an inventory: use ks"),
+        run::toString);
     assertTrue(run.err().contains("Usage: capstan tree"), run::toString);
   }
 
@@ -33,7 +37,9 @@ class ObjectArgumentsTest {
     for (String command : new String[] {"tree", "suspend", "resume", "reconcile"}) {
       CliRun run = CliRun.run(command, "deployment", "web");
       assertEquals(2, run.exitCode(), run::toString);
-      assertTrue(run.err().startsWith("Invalid value for positional parameter at index 0 (KIND):"), run::toString);
+      assertTrue(
+          run.err().startsWith("Invalid value for positional parameter at index 0 (KIND):"),
+          run::toString);
     }
   }
 

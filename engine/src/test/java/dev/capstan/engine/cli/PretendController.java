@@ -8,17 +8,19 @@ import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositoryStatus;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
- * Stands in for the controller in the CLI tests: whenever an object's reconcile request
- * annotation differs from its {@code status.lastHandledReconcileAt}, it writes the status a
- * reconcile would (Ready with the given status, reason and message) and echoes the request.
+ * Stands in for the controller in the CLI tests: whenever an object's reconcile request annotation
+ * differs from its {@code status.lastHandledReconcileAt}, it writes the status a reconcile would
+ * (Ready with the given status, reason and message) and echoes the request.
  */
 final class PretendController implements AutoCloseable {
   private final KubernetesClient client;
@@ -32,10 +34,16 @@ final class PretendController implements AutoCloseable {
   PretendController(KubernetesClient client, String namespace) {
     this.client = client;
     this.namespace = namespace;
-    this.kustomizations = client.resources(Kustomization.class).inNamespace(namespace)
-        .inform(handler(this::handleKustomization));
-    this.repositories = client.resources(GitRepository.class).inNamespace(namespace)
-        .inform(handler(this::handleRepository));
+    this.kustomizations =
+        client
+            .resources(Kustomization.class)
+            .inNamespace(namespace)
+            .inform(handler(this::handleKustomization));
+    this.repositories =
+        client
+            .resources(GitRepository.class)
+            .inNamespace(namespace)
+            .inform(handler(this::handleRepository));
   }
 
   /** What the following reconciles end with. */
@@ -45,24 +53,34 @@ final class PretendController implements AutoCloseable {
     this.message = message;
   }
 
-  static String requested(io.fabric8.kubernetes.api.model.HasMetadata object) {
+  static String requested(HasMetadata object) {
     return ReconcileRequest.requestedAt(object);
   }
 
   private void handleKustomization(Kustomization ks) {
     String token = requested(ks);
     KustomizationStatus old = ks.getStatus();
-    if (token == null || ks.getSpec().suspended()
+    if (token == null
+        || ks.getSpec().suspended()
         || (old != null && token.equals(old.lastHandledReconcileAt()))) {
       return;
     }
-    client.resources(Kustomization.class).inNamespace(namespace).withName(ks.getMetadata().getName())
-        .editStatus(k -> {
-          k.setStatus(new KustomizationStatus(k.getMetadata().getGeneration(), List.of(ready()),
-              "main@sha1:0123456789abcdef", "main@sha1:0123456789abcdef", token,
-              old == null ? null : old.inventory()));
-          return k;
-        });
+    client
+        .resources(Kustomization.class)
+        .inNamespace(namespace)
+        .withName(ks.getMetadata().getName())
+        .editStatus(
+            k -> {
+              k.setStatus(
+                  new KustomizationStatus(
+                      k.getMetadata().getGeneration(),
+                      List.of(ready()),
+                      "main@sha1:0123456789abcdef",
+                      "main@sha1:0123456789abcdef",
+                      token,
+                      old == null ? null : old.inventory()));
+              return k;
+            });
   }
 
   private void handleRepository(GitRepository repo) {
@@ -71,23 +89,44 @@ final class PretendController implements AutoCloseable {
     if (token == null || (old != null && Objects.equals(token, old.lastHandledReconcileAt()))) {
       return;
     }
-    client.resources(GitRepository.class).inNamespace(namespace).withName(repo.getMetadata().getName())
-        .editStatus(r -> {
-          r.setStatus(new GitRepositoryStatus(r.getMetadata().getGeneration(),
-              List.of(new ConditionBuilder().withType("Ready").withStatus("True").withReason("Succeeded")
-                  .withMessage("stored artifact").withLastTransitionTime(Instant.now().toString()).build()),
-              new Artifact("main@sha1:fedcba9876543210", "sha256:00", "repo.tar.gz", Instant.now().toString()),
-              token));
-          return r;
-        });
+    client
+        .resources(GitRepository.class)
+        .inNamespace(namespace)
+        .withName(repo.getMetadata().getName())
+        .editStatus(
+            r -> {
+              r.setStatus(
+                  new GitRepositoryStatus(
+                      r.getMetadata().getGeneration(),
+                      List.of(
+                          new ConditionBuilder()
+                              .withType("Ready")
+                              .withStatus("True")
+                              .withReason("Succeeded")
+                              .withMessage("stored artifact")
+                              .withLastTransitionTime(Instant.now().toString())
+                              .build()),
+                      new Artifact(
+                          "main@sha1:fedcba9876543210",
+                          "sha256:00",
+                          "repo.tar.gz",
+                          Instant.now().toString()),
+                      token));
+              return r;
+            });
   }
 
   private Condition ready() {
-    return new ConditionBuilder().withType("Ready").withStatus(readyStatus).withReason(reason)
-        .withMessage(message).withLastTransitionTime(Instant.now().toString()).build();
+    return new ConditionBuilder()
+        .withType("Ready")
+        .withStatus(readyStatus)
+        .withReason(reason)
+        .withMessage(message)
+        .withLastTransitionTime(Instant.now().toString())
+        .build();
   }
 
-  private static <T> ResourceEventHandler<T> handler(java.util.function.Consumer<T> onChange) {
+  private static <T> ResourceEventHandler<T> handler(Consumer<T> onChange) {
     return new ResourceEventHandler<>() {
       @Override
       public void onAdd(T obj) {

@@ -47,14 +47,18 @@ class ReconcileCommandIT {
 
   @BeforeEach
   void succeedByDefault() {
-    controller.willReport("True", "ReconciliationSucceeded", "Applied revision: main@sha1:0123456789abcdef");
+    controller.willReport(
+        "True", "ReconciliationSucceeded", "Applied revision: main@sha1:0123456789abcdef");
   }
 
   @Test
   void setsTheAnnotationWaitsForTheEchoAndPrintsTheRevision() {
     CliRun run = CliRun.capstan(kubeconfig, "reconcile", "ks", "app", "-n", ns, "--timeout", "60s");
     assertEquals(0, run.exitCode(), run::toString);
-    assertTrue(run.out().endsWith("Kustomization app reconciled: applied revision main@sha1:0123456789abcdef\n"),
+    assertTrue(
+        run.out()
+            .endsWith(
+                "Kustomization app reconciled: applied revision main@sha1:0123456789abcdef\n"),
         run::toString);
     Kustomization ks = client.resources(Kustomization.class).inNamespace(ns).withName("app").get();
     String token = PretendController.requested(ks);
@@ -63,42 +67,57 @@ class ReconcileCommandIT {
 
   @Test
   void withSourceReconcilesTheGitRepositoryFirst() {
-    CliRun run = CliRun.capstan(kubeconfig, "reconcile", "ks", "app", "-n", ns, "--with-source",
-        "--timeout", "60s");
+    CliRun run =
+        CliRun.capstan(
+            kubeconfig, "reconcile", "ks", "app", "-n", ns, "--with-source", "--timeout", "60s");
     assertEquals(0, run.exitCode(), run::toString);
-    int source = run.out().indexOf("GitRepository repo reconciled: fetched revision main@sha1:fedcba9876543210");
+    int source =
+        run.out()
+            .indexOf("GitRepository repo reconciled: fetched revision main@sha1:fedcba9876543210");
     int ks = run.out().indexOf("Kustomization app reconciled");
     assertTrue(source >= 0 && ks > source, run::toString);
-    GitRepository repo = client.resources(GitRepository.class).inNamespace(ns).withName("repo").get();
+    GitRepository repo =
+        client.resources(GitRepository.class).inNamespace(ns).withName("repo").get();
     assertEquals(PretendController.requested(repo), repo.getStatus().lastHandledReconcileAt());
   }
 
   @Test
   void aFailedReconcileIsReportedWithItsReasonAndExitsOne() {
-    controller.willReport("False", "HealthCheckFailed",
-        "Deployment/" + ns + "/web: Progress deadline exceeded");
+    controller.willReport(
+        "False", "HealthCheckFailed", "Deployment/" + ns + "/web: Progress deadline exceeded");
     CliRun run = CliRun.capstan(kubeconfig, "reconcile", "ks", "app", "-n", ns, "--timeout", "60s");
     assertEquals(1, run.exitCode(), run::toString);
-    assertEquals("error: Kustomization app is not ready Ready=False (HealthCheckFailed): Deployment/" + ns
-        + "/web: Progress deadline exceeded\n", run.err());
+    assertEquals(
+        "error: Kustomization app is not ready Ready=False (HealthCheckFailed): Deployment/"
+            + ns
+            + "/web: Progress deadline exceeded\n",
+        run.err());
   }
 
   @Test
   void aSuspendedKustomizationIsRefused() {
     CliRun run = CliRun.capstan(kubeconfig, "reconcile", "ks", "paused", "-n", ns);
     assertEquals(1, run.exitCode(), run::toString);
-    assertEquals("error: Kustomization paused is suspended: resume it with `capstan resume ks paused -n "
-        + ns + "`\n", run.err());
+    assertEquals(
+        "error: Kustomization paused is suspended: resume it with `capstan resume ks paused -n "
+            + ns
+            + "`\n",
+        run.err());
   }
 
   @Test
   void withoutAControllerItTimesOutSayingSo() {
     controller.close();
     try {
-      CliRun run = CliRun.capstan(kubeconfig, "reconcile", "ks", "unattended", "-n", ns, "--timeout", "3s");
+      CliRun run =
+          CliRun.capstan(kubeconfig, "reconcile", "ks", "unattended", "-n", ns, "--timeout", "3s");
       assertEquals(1, run.exitCode(), run::toString);
-      assertEquals("error: timed out after 3s waiting for Kustomization " + ns + "/unattended: the controller"
-          + " has not handled the request yet (is `capstan run` running?)\n", run.err());
+      assertEquals(
+          "error: timed out after 3s waiting for Kustomization "
+              + ns
+              + "/unattended: the controller"
+              + " has not handled the request yet (is `capstan run` running?)\n",
+          run.err());
     } finally {
       controller = new PretendController(client, ns);
     }
@@ -106,13 +125,15 @@ class ReconcileCommandIT {
 
   @Test
   void withSourceIsOnlyForKustomizations() {
-    CliRun run = CliRun.capstan(kubeconfig, "reconcile", "gitrepo", "repo", "-n", ns, "--with-source");
+    CliRun run =
+        CliRun.capstan(kubeconfig, "reconcile", "gitrepo", "repo", "-n", ns, "--with-source");
     assertEquals(2, run.exitCode(), run::toString);
   }
 
   @Test
   void aBadTimeoutIsBadInput() {
-    CliRun run = CliRun.capstan(kubeconfig, "reconcile", "ks", "app", "-n", ns, "--timeout", "soon");
+    CliRun run =
+        CliRun.capstan(kubeconfig, "reconcile", "ks", "app", "-n", ns, "--timeout", "soon");
     assertEquals(2, run.exitCode(), run::toString);
     assertTrue(run.err().contains("invalid duration \"soon\""), run::toString);
   }

@@ -16,13 +16,28 @@ class ReconcileReportTest {
   private static final ReconcileRequest REQUEST = new ReconcileRequest(TOKEN);
 
   private static Condition condition(String type, String status, String reason, String message) {
-    return new ConditionBuilder().withType(type).withStatus(status).withReason(reason)
-        .withMessage(message).build();
+    return new ConditionBuilder()
+        .withType(type)
+        .withStatus(status)
+        .withReason(reason)
+        .withMessage(message)
+        .build();
   }
 
-  private static ResourceView ks(String handled, long generation, Long observed, Condition... conditions) {
-    return new ResourceView("Kustomization", "apps", "web", "2026-01-01T00:00:00Z", generation, observed,
-        List.of(conditions), "main@sha1:abc", handled, false, "");
+  private static ResourceView ks(
+      String handled, long generation, Long observed, Condition... conditions) {
+    return new ResourceView(
+        "Kustomization",
+        "apps",
+        "web",
+        "2026-01-01T00:00:00Z",
+        generation,
+        observed,
+        List.of(conditions),
+        "main@sha1:abc",
+        handled,
+        false,
+        "");
   }
 
   @Test
@@ -36,60 +51,101 @@ class ReconcileReportTest {
 
   @Test
   void notFinishedWhileReadyIsUnknownOrTheGenerationIsNotObserved() {
-    assertFalse(ReconcileReport.finished(
-        ks(TOKEN, 1, 1L, condition("Ready", "Unknown", "Progressing", "Reconciliation in progress")), REQUEST));
+    assertFalse(
+        ReconcileReport.finished(
+            ks(
+                TOKEN,
+                1,
+                1L,
+                condition("Ready", "Unknown", "Progressing", "Reconciliation in progress")),
+            REQUEST));
     assertFalse(ReconcileReport.finished(ks(TOKEN, 1, 1L), REQUEST));
-    assertFalse(ReconcileReport.finished(
-        ks(TOKEN, 2, 1L, condition("Ready", "True", "ReconciliationSucceeded", "")), REQUEST));
-    assertTrue(ReconcileReport.finished(
-        ks(TOKEN, 2, 2L, condition("Ready", "False", "HealthCheckFailed", "")), REQUEST));
+    assertFalse(
+        ReconcileReport.finished(
+            ks(TOKEN, 2, 1L, condition("Ready", "True", "ReconciliationSucceeded", "")), REQUEST));
+    assertTrue(
+        ReconcileReport.finished(
+            ks(TOKEN, 2, 2L, condition("Ready", "False", "HealthCheckFailed", "")), REQUEST));
   }
 
   @Test
   void aStalledObjectIsFinishedEvenWhileReadyIsUnknown() {
-    assertTrue(ReconcileReport.finished(ks(TOKEN, 1, 1L,
-        condition("Ready", "Unknown", "Progressing", ""),
-        condition("Stalled", "True", "DependencyCycle", "a -> b -> a")), REQUEST));
+    assertTrue(
+        ReconcileReport.finished(
+            ks(
+                TOKEN,
+                1,
+                1L,
+                condition("Ready", "Unknown", "Progressing", ""),
+                condition("Stalled", "True", "DependencyCycle", "a -> b -> a")),
+            REQUEST));
   }
 
   @Test
   void readyTrueReportsTheRevision() {
-    ReconcileReport outcome = ReconcileReport.of(ks(TOKEN, 1, 1L,
-        condition("Ready", "True", "ReconciliationSucceeded", "Applied")));
+    ReconcileReport outcome =
+        ReconcileReport.of(
+            ks(TOKEN, 1, 1L, condition("Ready", "True", "ReconciliationSucceeded", "Applied")));
     assertTrue(outcome.succeeded());
     assertEquals("Kustomization web reconciled: applied revision main@sha1:abc", outcome.message());
   }
 
   @Test
   void readyFalseReportsReasonAndMessage() {
-    ReconcileReport outcome = ReconcileReport.of(ks(TOKEN, 1, 1L,
-        condition("Ready", "False", "HealthCheckFailed", "Deployment/apps/web: Progress deadline exceeded")));
+    ReconcileReport outcome =
+        ReconcileReport.of(
+            ks(
+                TOKEN,
+                1,
+                1L,
+                condition(
+                    "Ready",
+                    "False",
+                    "HealthCheckFailed",
+                    "Deployment/apps/web: Progress deadline exceeded")));
     assertFalse(outcome.succeeded());
-    assertEquals("Kustomization web is not ready Ready=False (HealthCheckFailed):"
-        + " Deployment/apps/web: Progress deadline exceeded", outcome.message());
+    assertEquals(
+        "Kustomization web is not ready Ready=False (HealthCheckFailed):"
+            + " Deployment/apps/web: Progress deadline exceeded",
+        outcome.message());
   }
 
   @Test
   void stalledWinsOverReadyInTheReport() {
-    ReconcileReport outcome = ReconcileReport.of(ks(TOKEN, 1, 1L,
-        condition("Ready", "Unknown", "Progressing", ""),
-        condition("Stalled", "True", "DependencyCycle", "apps/a -> apps/b -> apps/a")));
+    ReconcileReport outcome =
+        ReconcileReport.of(
+            ks(
+                TOKEN,
+                1,
+                1L,
+                condition("Ready", "Unknown", "Progressing", ""),
+                condition("Stalled", "True", "DependencyCycle", "apps/a -> apps/b -> apps/a")));
     assertFalse(outcome.succeeded());
-    assertTrue(outcome.message().contains("Stalled=True (DependencyCycle): apps/a -> apps/b -> apps/a"),
+    assertTrue(
+        outcome.message().contains("Stalled=True (DependencyCycle): apps/a -> apps/b -> apps/a"),
         outcome.message());
   }
 
   @Test
   void timeoutSaysWhetherTheControllerEverAnswered() {
     Duration timeout = Duration.ofSeconds(90);
-    assertEquals("timed out after 1m30s waiting for Kustomization apps/web: the controller has not"
-        + " handled the request yet (is `capstan run` running?)",
+    assertEquals(
+        "timed out after 1m30s waiting for Kustomization apps/web: the controller has not"
+            + " handled the request yet (is `capstan run` running?)",
         ReconcileReport.timedOut(ks("", 1, 1L), REQUEST, timeout, "Kustomization apps/web"));
-    assertEquals("timed out after 1m30s waiting for Kustomization apps/web: still Ready=Unknown"
-        + " (Progressing): waiting for Deployment/apps/web",
-        ReconcileReport.timedOut(ks(TOKEN, 1, 1L,
-            condition("Ready", "Unknown", "Progressing", "waiting for Deployment/apps/web")),
-            REQUEST, timeout, "Kustomization apps/web"));
-    assertTrue(ReconcileReport.timedOut(null, REQUEST, timeout, "x").endsWith("the object was deleted"));
+    assertEquals(
+        "timed out after 1m30s waiting for Kustomization apps/web: still Ready=Unknown"
+            + " (Progressing): waiting for Deployment/apps/web",
+        ReconcileReport.timedOut(
+            ks(
+                TOKEN,
+                1,
+                1L,
+                condition("Ready", "Unknown", "Progressing", "waiting for Deployment/apps/web")),
+            REQUEST,
+            timeout,
+            "Kustomization apps/web"));
+    assertTrue(
+        ReconcileReport.timedOut(null, REQUEST, timeout, "x").endsWith("the object was deleted"));
   }
 }

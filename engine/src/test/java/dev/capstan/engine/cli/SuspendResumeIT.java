@@ -48,10 +48,16 @@ class SuspendResumeIT {
     assertTrue(listed.outLines().get(1).matches("cycle +- +- +- +true .*"), listed::toString);
 
     try (PretendController controller = new PretendController(client, ns)) {
-      CliRun resume = CliRun.capstan(kubeconfig, "resume", "ks", "cycle", "-n", ns, "--timeout", "60s");
+      CliRun resume =
+          CliRun.capstan(kubeconfig, "resume", "ks", "cycle", "-n", ns, "--timeout", "60s");
       assertEquals(0, resume.exitCode(), resume::toString);
-      assertTrue(resume.out().endsWith("Kustomization cycle reconciled: applied revision"
-          + " main@sha1:0123456789abcdef\n"), resume::toString);
+      assertTrue(
+          resume
+              .out()
+              .endsWith(
+                  "Kustomization cycle reconciled: applied revision"
+                      + " main@sha1:0123456789abcdef\n"),
+          resume::toString);
     }
     Kustomization ks = fixtures.get("cycle");
     assertFalse(ks.getSpec().suspended());
@@ -76,7 +82,8 @@ class SuspendResumeIT {
     CliRun suspend = CliRun.capstan(kubeconfig, "suspend", "gitrepo", "paused-repo", "-n", ns);
     assertEquals(0, suspend.exitCode(), suspend::toString);
     CliRun listed = CliRun.capstan(kubeconfig, "get", "gitrepo", "paused-repo", "-n", ns);
-    assertTrue(listed.outLines().get(1).matches("paused-repo +\\S+ +- +- +true .*"), listed::toString);
+    assertTrue(
+        listed.outLines().get(1).matches("paused-repo +\\S+ +- +- +true .*"), listed::toString);
   }
 
   @Test

@@ -15,7 +15,9 @@ class UiCommandTest {
   @Test
   void aNonLoopbackAddressNeedsAllowRemote(@TempDir Path dir) throws IOException {
     Path kubeconfig = dir.resolve("kubeconfig");
-    Files.writeString(kubeconfig, """
+    Files.writeString(
+        kubeconfig,
+        """
         apiVersion: v1
         kind: Config
         clusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]
@@ -33,7 +35,9 @@ class UiCommandTest {
   @Test
   void aBadAddressIsBadInput(@TempDir Path dir) throws IOException {
     Path kubeconfig = dir.resolve("kubeconfig");
-    Files.writeString(kubeconfig, """
+    Files.writeString(
+        kubeconfig,
+        """
         apiVersion: v1
         kind: Config
         clusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]

@@ -12,14 +12,15 @@ import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.api.kustomize.InventoryEntry;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.health.AggregateHealth;
+import dev.capstan.health.Aggregation;
 import dev.capstan.health.BuiltinLibrary;
 import dev.capstan.health.HealthEvaluator;
-import dev.capstan.health.Aggregation;
 import dev.capstan.health.ObjectRef;
 import dev.capstan.health.ResourceHealth;
 import dev.capstan.health.ResourceStatus;
 import dev.capstan.health.Status;
 import io.fabric8.kubernetes.api.model.Condition;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -58,11 +59,15 @@ class KustomizationStatusesTest {
   @Test
   void aLongFailureMessageIsCutToTheConditionBound() {
     String longMessage = "Deployment/apps/web: denied ".repeat(1000);
-    KustomizationStatus status = KustomizationStatuses.next(succeeded(),
-        Observation.of(4, T1, new Phase.Failed(Reason.APPLY_FAILED, longMessage, false)));
+    KustomizationStatus status =
+        KustomizationStatuses.next(
+            succeeded(),
+            Observation.of(4, T1, new Phase.Failed(Reason.APPLY_FAILED, longMessage, false)));
     String message = cond(status, READY).getMessage();
     assertEquals(ConditionMessages.MAX_LENGTH, message.length());
-    assertTrue(message.endsWith("...") && longMessage.startsWith(message.substring(0, message.length() - 3)));
+    assertTrue(
+        message.endsWith("...")
+            && longMessage.startsWith(message.substring(0, message.length() - 3)));
   }
 
   @Test
@@ -85,7 +90,8 @@ class KustomizationStatusesTest {
   void progressingKeepsTheObservedGenerationAndAppliedRevision() {
     KustomizationStatus status =
         KustomizationStatuses.next(
-            succeeded(), Observation.of(4, T1, new Phase.Progressing("Reconciliation in progress")));
+            succeeded(),
+            Observation.of(4, T1, new Phase.Progressing("Reconciliation in progress")));
     assertEquals("Unknown", cond(status, READY).getStatus());
     assertEquals("Progressing", cond(status, READY).getReason());
     assertEquals("True", cond(status, RECONCILING).getStatus());
@@ -99,7 +105,10 @@ class KustomizationStatusesTest {
     KustomizationStatus status =
         KustomizationStatuses.next(
             succeeded(),
-            Observation.of(4, T1, new Phase.Failed(Reason.APPLY_FAILED, "Deployment/apps/web: denied", false))
+            Observation.of(
+                    4,
+                    T1,
+                    new Phase.Failed(Reason.APPLY_FAILED, "Deployment/apps/web: denied", false))
                 .withAttemptedRevision("main@sha1:ffff"));
     assertEquals("False", cond(status, READY).getStatus());
     assertEquals("ApplyFailed", cond(status, READY).getReason());
@@ -115,7 +124,8 @@ class KustomizationStatusesTest {
     KustomizationStatus status =
         KustomizationStatuses.next(
             null,
-            Observation.of(1, T0, new Phase.Failed(Reason.INVALID_CEL_EXPRESSION, "bad expr", true)));
+            Observation.of(
+                1, T0, new Phase.Failed(Reason.INVALID_CEL_EXPRESSION, "bad expr", true)));
     assertEquals("True", cond(status, STALLED).getStatus());
     assertEquals("InvalidCELExpression", cond(status, STALLED).getReason());
     assertEquals("False", cond(status, READY).getStatus());
@@ -124,7 +134,8 @@ class KustomizationStatusesTest {
 
   @Test
   void deployFailuresMakeTheAppUnhealthyButDependencyWaitsDoNot() {
-    for (Reason reason : List.of(Reason.ARTIFACT_FAILED, Reason.BUILD_FAILED, Reason.APPLY_FAILED)) {
+    for (Reason reason :
+        List.of(Reason.ARTIFACT_FAILED, Reason.BUILD_FAILED, Reason.APPLY_FAILED)) {
       KustomizationStatus status =
           KustomizationStatuses.next(
               succeeded(), Observation.of(4, T1, new Phase.Failed(reason, "boom", false)));
@@ -134,7 +145,10 @@ class KustomizationStatusesTest {
     KustomizationStatus waiting =
         KustomizationStatuses.next(
             succeeded(),
-            Observation.of(4, T1, new Phase.Waiting(Reason.DEPENDENCY_NOT_READY, "dependency 'a/b' is not ready")));
+            Observation.of(
+                4,
+                T1,
+                new Phase.Waiting(Reason.DEPENDENCY_NOT_READY, "dependency 'a/b' is not ready")));
     assertEquals("True", cond(waiting, HEALTHY).getStatus());
     assertEquals("DependencyNotReady", cond(waiting, READY).getReason());
     assertEquals("False", cond(waiting, READY).getStatus());
@@ -151,22 +165,29 @@ class KustomizationStatusesTest {
     KustomizationStatus status =
         KustomizationStatuses.next(
             null,
-            Observation.of(1, T0, new Phase.Failed(Reason.HEALTH_CHECK_FAILED, aggregate.message(), false))
+            Observation.of(
+                    1, T0, new Phase.Failed(Reason.HEALTH_CHECK_FAILED, aggregate.message(), false))
                 .withHealth(aggregate));
     String message = cond(status, HEALTHY).getMessage();
     assertEquals("False", cond(status, HEALTHY).getStatus());
-    assertTrue(message.indexOf("Deployment/apps/alpha") < message.indexOf("Deployment/apps/zeta"), message);
+    assertTrue(
+        message.indexOf("Deployment/apps/alpha") < message.indexOf("Deployment/apps/zeta"),
+        message);
     assertTrue(!message.contains("ConfigMap"), message);
   }
 
   @Test
   void aClusterScopedObjectIsNamedKindSlashNameInTheHealthyAndReadyMessages() {
-    AggregateHealth aggregate = health(new ResourceHealth(
-        ObjectRef.of("v1", "Namespace", "", "shop"), new ResourceStatus(Status.Failed, "", "stuck")));
+    AggregateHealth aggregate =
+        health(
+            new ResourceHealth(
+                ObjectRef.of("v1", "Namespace", "", "shop"),
+                new ResourceStatus(Status.Failed, "", "stuck")));
     KustomizationStatus status =
         KustomizationStatuses.next(
             null,
-            Observation.of(1, T0, new Phase.Failed(Reason.HEALTH_CHECK_FAILED, aggregate.message(), false))
+            Observation.of(
+                    1, T0, new Phase.Failed(Reason.HEALTH_CHECK_FAILED, aggregate.message(), false))
                 .withHealth(aggregate));
     for (String type : List.of(HEALTHY, READY)) {
       String message = cond(status, type).getMessage();
@@ -203,11 +224,17 @@ class KustomizationStatusesTest {
   @Test
   void theHealthyMessageNamesTheRuleThatDecidedAnUnhealthyObject() {
     HealthEvaluator evaluator =
-        HealthEvaluator.create(List.of(), BuiltinLibrary.none(), java.time.Clock.systemUTC());
-    Map<String, Object> widget = Map.of(
-        "apiVersion", "example.com/v1", "kind", "Widget",
-        "metadata", Map.of("namespace", "apps", "name", "gear"),
-        "status", Map.of("phase", "Provisioning"));
+        HealthEvaluator.create(List.of(), BuiltinLibrary.none(), Clock.systemUTC());
+    Map<String, Object> widget =
+        Map.of(
+            "apiVersion",
+            "example.com/v1",
+            "kind",
+            "Widget",
+            "metadata",
+            Map.of("namespace", "apps", "name", "gear"),
+            "status",
+            Map.of("phase", "Provisioning"));
     KustomizationStatus after =
         KustomizationStatuses.withHealth(succeeded(), evaluator.aggregate(List.of(widget)), 3, T1);
     assertEquals("Unknown", cond(after, HEALTHY).getStatus());
@@ -222,7 +249,10 @@ class KustomizationStatusesTest {
     KustomizationStatus before = succeeded();
     KustomizationStatus after =
         KustomizationStatuses.withHealth(
-            before, health(object("Deployment", "web", Status.Failed, "Progress deadline exceeded")), 3, T1);
+            before,
+            health(object("Deployment", "web", Status.Failed, "Progress deadline exceeded")),
+            3,
+            T1);
     assertEquals(cond(before, READY), cond(after, READY));
     assertEquals("False", cond(after, HEALTHY).getStatus());
     assertEquals("HealthCheckFailed", cond(after, HEALTHY).getReason());
@@ -238,7 +268,8 @@ class KustomizationStatusesTest {
   @Test
   void withHealthAddsTheConditionWhenAbsent() {
     KustomizationStatus status =
-        KustomizationStatuses.withHealth(null, health(object("Pod", "p", Status.Current, "")), 1, T0);
+        KustomizationStatuses.withHealth(
+            null, health(object("Pod", "p", Status.Current, "")), 1, T0);
     assertEquals("True", cond(status, HEALTHY).getStatus());
     assertEquals(1, status.conditions().size());
   }
@@ -247,7 +278,9 @@ class KustomizationStatusesTest {
   void requestedAtIsEchoedAndKept() {
     KustomizationStatus handled =
         KustomizationStatuses.next(
-            null, Observation.of(1, T0, new Phase.Succeeded(REV)).withRequestedAt("2025-01-01T09:59:00Z"));
+            null,
+            Observation.of(1, T0, new Phase.Succeeded(REV))
+                .withRequestedAt("2025-01-01T09:59:00Z"));
     assertEquals("2025-01-01T09:59:00Z", handled.lastHandledReconcileAt());
     KustomizationStatus later =
         KustomizationStatuses.next(handled, Observation.of(1, T1, new Phase.Succeeded(REV)));

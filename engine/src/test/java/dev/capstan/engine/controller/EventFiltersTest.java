@@ -18,23 +18,36 @@ class EventFiltersTest {
 
   private static Kustomization ks(long generation, String requestedAt, KustomizationStatus status) {
     Kustomization k = new Kustomization();
-    k.setMetadata(new ObjectMetaBuilder().withName("a").withNamespace("ns").withGeneration(generation)
-        .withAnnotations(requestedAt == null ? Map.of() : Map.of("reconcile.capstan.dev/requestedAt", requestedAt))
-        .build());
+    k.setMetadata(
+        new ObjectMetaBuilder()
+            .withName("a")
+            .withNamespace("ns")
+            .withGeneration(generation)
+            .withAnnotations(
+                requestedAt == null
+                    ? Map.of()
+                    : Map.of("reconcile.capstan.dev/requestedAt", requestedAt))
+            .build());
     k.setStatus(status);
     return k;
   }
 
   private static KustomizationStatus status(String ready, long observed, String revision) {
-    return new KustomizationStatus(observed,
+    return new KustomizationStatus(
+        observed,
         List.of(new ConditionBuilder().withType("Ready").withStatus(ready).withReason("r").build()),
-        revision, revision, null, null);
+        revision,
+        revision,
+        null,
+        null);
   }
 
   private static GitRepository repo(String revision) {
     GitRepository r = new GitRepository();
     r.setMetadata(new ObjectMetaBuilder().withName("r").withNamespace("ns").build());
-    r.setStatus(new GitRepositoryStatus(1L, List.of(), revision == null ? null : new Artifact(revision, "d", "/p", "t"), null));
+    r.setStatus(
+        new GitRepositoryStatus(
+            1L, List.of(), revision == null ? null : new Artifact(revision, "d", "/p", "t"), null));
     return r;
   }
 
@@ -55,10 +68,18 @@ class EventFiltersTest {
 
   @Test
   void dependentsWakeOnReadinessChangesOnly() {
-    assertTrue(EventFilters.readinessChange(ks(1, null, status("True", 1, "a")), ks(1, null, status("False", 1, "a"))));
-    assertTrue(EventFilters.readinessChange(ks(1, null, status("True", 1, "b")), ks(1, null, status("True", 1, "a"))));
-    assertTrue(EventFilters.readinessChange(ks(2, null, status("True", 1, "a")), ks(1, null, status("True", 1, "a"))));
-    assertFalse(EventFilters.readinessChange(ks(1, "x", status("True", 1, "a")), ks(1, null, status("True", 1, "a"))));
+    assertTrue(
+        EventFilters.readinessChange(
+            ks(1, null, status("True", 1, "a")), ks(1, null, status("False", 1, "a"))));
+    assertTrue(
+        EventFilters.readinessChange(
+            ks(1, null, status("True", 1, "b")), ks(1, null, status("True", 1, "a"))));
+    assertTrue(
+        EventFilters.readinessChange(
+            ks(2, null, status("True", 1, "a")), ks(1, null, status("True", 1, "a"))));
+    assertFalse(
+        EventFilters.readinessChange(
+            ks(1, "x", status("True", 1, "a")), ks(1, null, status("True", 1, "a"))));
   }
 
   @Test

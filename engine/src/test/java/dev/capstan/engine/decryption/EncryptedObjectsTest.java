@@ -19,7 +19,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Encrypted objects of a build's output, checked against the documents committed in the artifact. */
+/**
+ * Encrypted objects of a build's output, checked against the documents committed in the artifact.
+ */
 class EncryptedObjectsTest {
   private static final YAMLMapper YAML = new YAMLMapper();
   private final SopsDecryptor decryptor = new SopsDecryptor();
@@ -32,9 +34,12 @@ class EncryptedObjectsTest {
     Files.write(file, content);
   }
 
-  /** The object as the build gives it: the committed document with its namespace and a label set. */
+  /**
+   * The object as the build gives it: the committed document with its namespace and a label set.
+   */
   private static Map<String, Object> built(byte[] committed) throws IOException {
-    Map<String, Object> object = YAML.readValue(committed, new TypeReference<LinkedHashMap<String, Object>>() {});
+    Map<String, Object> object =
+        YAML.readValue(committed, new TypeReference<LinkedHashMap<String, Object>>() {});
     @SuppressWarnings("unchecked")
     Map<String, Object> metadata = (Map<String, Object>) object.get("metadata");
     metadata.put("namespace", "team-a");
@@ -57,7 +62,9 @@ class EncryptedObjectsTest {
   void anObjectChangedByTheBuildIsDecryptedAgainstItsCommittedDocument() throws IOException {
     commit("app/secret.yaml", encrypted("secret.age.yaml"));
     commit("app/other.yaml", "kind: ConfigMap\n".getBytes(StandardCharsets.UTF_8));
-    Map<String, Object> plain = new EncryptedObjects(artifact, decryptor, keys).decrypt(built(encrypted("secret.age.yaml")));
+    Map<String, Object> plain =
+        new EncryptedObjects(artifact, decryptor, keys)
+            .decrypt(built(encrypted("secret.age.yaml")));
     assertNull(plain.get("sops"));
     assertEquals(Map.of("password", "plaintext-db-password-42"), plain.get("stringData"));
     assertEquals(Map.of("token", "cGxhaW50ZXh0LXRva2VuLXZhbHVl"), plain.get("data"));
@@ -69,9 +76,13 @@ class EncryptedObjectsTest {
     commit("app/secret.yaml", encrypted("secret.age.yaml"));
     // Encrypted for the same keys, but not in the artifact: its MAC is unknown here.
     Map<String, Object> stranger = built(encrypted("secret.pgp.yaml"));
-    DecryptionException e = fails(DecryptionException.Problem.INTEGRITY,
-        () -> new EncryptedObjects(artifact, decryptor, keys).decrypt(stranger));
-    assertEquals("no committed document of the source carries its sops metadata, so its MAC cannot be checked",
+    DecryptionException e =
+        fails(
+            DecryptionException.Problem.INTEGRITY,
+            () -> new EncryptedObjects(artifact, decryptor, keys).decrypt(stranger));
+    assertEquals(
+        "no committed document of the source carries its sops metadata, so its MAC cannot be"
+            + " checked",
         e.getMessage());
   }
 
@@ -79,18 +90,25 @@ class EncryptedObjectsTest {
   void anObjectWithoutMacIsRefused() throws IOException {
     Map<String, Object> object = built(encrypted("secret.age.yaml"));
     ((Map<?, ?>) object.get("sops")).remove("mac");
-    DecryptionException e = fails(DecryptionException.Problem.INTEGRITY,
-        () -> new EncryptedObjects(artifact, decryptor, keys).decrypt(object));
+    DecryptionException e =
+        fails(
+            DecryptionException.Problem.INTEGRITY,
+            () -> new EncryptedObjects(artifact, decryptor, keys).decrypt(object));
     assertTrue(e.getMessage().contains("no MAC"), e.getMessage());
   }
 
   @Test
   void aCommittedDocumentWithATamperedMacIsRefusedNamingTheFile() throws IOException {
-    byte[] tampered = GeneratorInputsTest.tampered(new String(encrypted("secret.age.yaml"), StandardCharsets.UTF_8),
-        "mac: ENC[AES256_GCM,data:").getBytes(StandardCharsets.UTF_8);
+    byte[] tampered =
+        GeneratorInputsTest.tampered(
+                new String(encrypted("secret.age.yaml"), StandardCharsets.UTF_8),
+                "mac: ENC[AES256_GCM,data:")
+            .getBytes(StandardCharsets.UTF_8);
     commit("app/secret.yaml", tampered);
-    DecryptionException e = fails(DecryptionException.Problem.INTEGRITY,
-        () -> new EncryptedObjects(artifact, decryptor, keys).decrypt(built(tampered)));
+    DecryptionException e =
+        fails(
+            DecryptionException.Problem.INTEGRITY,
+            () -> new EncryptedObjects(artifact, decryptor, keys).decrypt(built(tampered)));
     assertTrue(e.getMessage().startsWith("file 'app/secret.yaml': "), e.getMessage());
     assertTrue(e.getMessage().contains("MAC"), e.getMessage());
   }
@@ -100,9 +118,15 @@ class EncryptedObjectsTest {
     String good = new String(encrypted("secret.age.yaml"), StandardCharsets.UTF_8);
     commit("a/secret.yaml", encrypted("secret.age.yaml"));
     // The same document with a value dropped: each value still authenticates, the MAC does not.
-    commit("b/secret.yaml", good.replaceAll("(?m)^    token: ENC\\[.*\\]\\n", "").getBytes(StandardCharsets.UTF_8));
-    DecryptionException e = fails(DecryptionException.Problem.INTEGRITY,
-        () -> new EncryptedObjects(artifact, decryptor, keys).decrypt(built(encrypted("secret.age.yaml"))));
+    commit(
+        "b/secret.yaml",
+        good.replaceAll("(?m)^    token: ENC\\[.*\\]\\n", "").getBytes(StandardCharsets.UTF_8));
+    DecryptionException e =
+        fails(
+            DecryptionException.Problem.INTEGRITY,
+            () ->
+                new EncryptedObjects(artifact, decryptor, keys)
+                    .decrypt(built(encrypted("secret.age.yaml"))));
     assertTrue(e.getMessage().startsWith("file 'b/secret.yaml': MAC mismatch"), e.getMessage());
   }
 
@@ -113,7 +137,9 @@ class EncryptedObjectsTest {
     build.decrypt(built(encrypted("secret.age.yaml")));
     // A file appearing after the first object was decrypted is not seen by the same build.
     commit("app/later.yaml", encrypted("secret.pgp.yaml"));
-    fails(DecryptionException.Problem.INTEGRITY, () -> build.decrypt(built(encrypted("secret.pgp.yaml"))));
+    fails(
+        DecryptionException.Problem.INTEGRITY,
+        () -> build.decrypt(built(encrypted("secret.pgp.yaml"))));
     new EncryptedObjects(artifact, decryptor, keys).decrypt(built(encrypted("secret.pgp.yaml")));
   }
 
@@ -123,15 +149,22 @@ class EncryptedObjectsTest {
       commit("many/f" + i + ".yaml", "kind: ConfigMap\n".getBytes(StandardCharsets.UTF_8));
     }
     commit("z/secret.yaml", encrypted("secret.age.yaml"));
-    DecryptionException e = fails(DecryptionException.Problem.MALFORMED,
-        () -> new EncryptedObjects(artifact, decryptor, keys, 5, 1 << 20).decrypt(built(encrypted("secret.age.yaml"))));
-    assertTrue(e.getMessage().startsWith("the artifact has more than 5 YAML and JSON files"), e.getMessage());
+    DecryptionException e =
+        fails(
+            DecryptionException.Problem.MALFORMED,
+            () ->
+                new EncryptedObjects(artifact, decryptor, keys, 5, 1 << 20)
+                    .decrypt(built(encrypted("secret.age.yaml"))));
+    assertTrue(
+        e.getMessage().startsWith("the artifact has more than 5 YAML and JSON files"),
+        e.getMessage());
   }
 
   @Test
   void onlyObjectsWithSopsMetadataAreEncrypted() throws IOException {
     assertTrue(EncryptedObjects.isEncrypted(built(encrypted("secret.age.yaml"))));
-    assertFalse(EncryptedObjects.isEncrypted(Map.of("kind", "Secret", "data", Map.of("a", "Yg=="))));
+    assertFalse(
+        EncryptedObjects.isEncrypted(Map.of("kind", "Secret", "data", Map.of("a", "Yg=="))));
     assertFalse(EncryptedObjects.isEncrypted(Map.of("kind", "ConfigMap", "sops", "just a string")));
   }
 }

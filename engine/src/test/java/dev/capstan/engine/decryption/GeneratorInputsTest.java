@@ -49,8 +49,11 @@ class GeneratorInputsTest {
   }
 
   @Test
-  void encryptedFilesAndEnvsAreFoundThroughResourcesAndComponentsAndPlainOnesLeftAlone() throws IOException {
-    write("app/kustomization.yaml", """
+  void encryptedFilesAndEnvsAreFoundThroughResourcesAndComponentsAndPlainOnesLeftAlone()
+      throws IOException {
+    write(
+        "app/kustomization.yaml",
+        """
         resources: [../base, deployment.yaml]
         secretGenerator:
         - name: env
@@ -64,13 +67,17 @@ class GeneratorInputsTest {
     write("app/cert.bin", encrypted("cert.bin"));
     write("app/values.sops", encrypted("values.unencrypted-suffix.yaml"));
     write("shared/settings.ini", encrypted("app.ini"));
-    write("base/kustomization.yml", """
+    write(
+        "base/kustomization.yml",
+        """
         secretGenerator:
         - name: base
           env: base.env
         """);
     write("base/base.env", encrypted("app.env"));
-    write("extra/kustomization.yaml", """
+    write(
+        "extra/kustomization.yaml",
+        """
         kind: Component
         secretGenerator:
         - name: extra
@@ -80,20 +87,34 @@ class GeneratorInputsTest {
 
     DecryptedInputs inputs = decrypt("./app", "../extra");
 
-    assertEquals(Set.of("app/app.env", "app/cert.bin", "app/values.sops", "shared/settings.ini",
-        "base/base.env", "extra/extra.json"), inputs.files().keySet());
-    assertTrue(text(inputs.files().get("app/app.env")).contains("DB_PASSWORD=plaintext-env-password"));
+    assertEquals(
+        Set.of(
+            "app/app.env",
+            "app/cert.bin",
+            "app/values.sops",
+            "shared/settings.ini",
+            "base/base.env",
+            "extra/extra.json"),
+        inputs.files().keySet());
+    assertTrue(
+        text(inputs.files().get("app/app.env")).contains("DB_PASSWORD=plaintext-env-password"));
     assertArrayEquals(plain("cert.bin"), inputs.files().get("app/cert.bin"));
     // The format is the key's (values.yaml), not the file's name.
-    assertTrue(text(inputs.files().get("app/values.sops")).contains("password_secret: plaintext-password-1"));
-    assertTrue(text(inputs.files().get("shared/settings.ini")).contains("password = plaintext-ini-password"));
+    assertTrue(
+        text(inputs.files().get("app/values.sops"))
+            .contains("password_secret: plaintext-password-1"));
+    assertTrue(
+        text(inputs.files().get("shared/settings.ini"))
+            .contains("password = plaintext-ini-password"));
     assertTrue(text(inputs.files().get("extra/extra.json")).contains("plaintext-api-key-7"));
     assertFalse(inputs.files().containsKey("app/plain.env"), "a plain input is left alone");
   }
 
   @Test
   void aPlainInputIsLeftAloneAndNothingIsDecryptedWithoutEncryptedInputs() throws IOException {
-    write("kustomization.yaml", "secretGenerator:\n- name: s\n  envs: [app.env]\n  files: [app.ini]\n");
+    write(
+        "kustomization.yaml",
+        "secretGenerator:\n- name: s\n  envs: [app.env]\n  files: [app.ini]\n");
     write("app.env", plain("app.env"));
     write("app.ini", plain("app.ini"));
     assertTrue(decrypt("").isEmpty());
@@ -103,19 +124,24 @@ class GeneratorInputsTest {
   void aPathLeavingTheArtifactIsRefused() throws IOException {
     write("app/kustomization.yaml", "secretGenerator:\n- name: s\n  envs: [../../outside.env]\n");
     DecryptionException e = refused("app");
-    assertEquals("'../../outside.env' in app/kustomization.yaml is outside the artifact", e.getMessage());
+    assertEquals(
+        "'../../outside.env' in app/kustomization.yaml is outside the artifact", e.getMessage());
   }
 
   @Test
   void aFilesEntryLeavingTheArtifactThroughItsKeyValueFormIsRefused() throws IOException {
-    write("app/kustomization.yaml", "secretGenerator:\n- name: s\n  files: [key=../../../etc/passwd]\n");
-    assertTrue(refused("app").getMessage().contains("'../../../etc/passwd' in app/kustomization.yaml"));
+    write(
+        "app/kustomization.yaml",
+        "secretGenerator:\n- name: s\n  files: [key=../../../etc/passwd]\n");
+    assertTrue(
+        refused("app").getMessage().contains("'../../../etc/passwd' in app/kustomization.yaml"));
   }
 
   @Test
   void anAbsolutePathIsRefused() throws IOException {
     write("kustomization.yaml", "secretGenerator:\n- name: s\n  files: [/etc/hostname]\n");
-    assertEquals("'/etc/hostname' in kustomization.yaml is outside the artifact", refused(".").getMessage());
+    assertEquals(
+        "'/etc/hostname' in kustomization.yaml is outside the artifact", refused(".").getMessage());
   }
 
   @Test
@@ -123,7 +149,8 @@ class GeneratorInputsTest {
     Files.write(elsewhere.resolve("stolen.env"), encrypted("app.env"));
     write("kustomization.yaml", "secretGenerator:\n- name: s\n  envs: [link.env]\n");
     Files.createSymbolicLink(artifact.resolve("link.env"), elsewhere.resolve("stolen.env"));
-    assertEquals("'link.env' in kustomization.yaml is outside the artifact", refused(".").getMessage());
+    assertEquals(
+        "'link.env' in kustomization.yaml is outside the artifact", refused(".").getMessage());
   }
 
   @Test

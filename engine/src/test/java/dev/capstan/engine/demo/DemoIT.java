@@ -38,7 +38,8 @@ class DemoIT {
   @Test
   void theDemoAppliesTheCommitItPushesAndStopsCleanly(KubernetesClient client, ClusterAccess access)
       throws Exception {
-    assumeTrue(access.source() == ClusterSource.LOCAL_CONTROL_PLANE,
+    assumeTrue(
+        access.source() == ClusterSource.LOCAL_CONTROL_PLANE,
         "the demo starts the local control plane; these tests were given another cluster");
     Path root = RepoRoot.find();
     Run demo = run(root, List.of("deploy/demo", "--keep-cluster"), 15);
@@ -47,34 +48,50 @@ class DemoIT {
       assertTrue(demo.output().contains("==> The demo is running"), demo::tail);
       Matcher pushed = PUSHED.matcher(demo.output());
       assertTrue(pushed.find(), demo::tail);
-      Kustomization app = client.resources(Kustomization.class).inNamespace("capstan-demo")
-          .withName("app").get();
+      Kustomization app =
+          client.resources(Kustomization.class).inNamespace("capstan-demo").withName("app").get();
       assertEquals(pushed.group(1), app.getStatus().lastAppliedRevision(), demo::tail);
-      assertEquals(3, client.apps().deployments().inNamespace("demo").withName("web").get()
-          .getSpec().getReplicas());
+      assertEquals(
+          3,
+          client
+              .apps()
+              .deployments()
+              .inNamespace("demo")
+              .withName("web")
+              .get()
+              .getSpec()
+              .getReplicas());
       assertTrue(demo.output().contains("└── namespace demo"), demo::tail);
-      assertTrue(Files.exists(state.resolve("engine.pid")), "the engine keeps running after the demo");
+      assertTrue(
+          Files.exists(state.resolve("engine.pid")), "the engine keeps running after the demo");
     } finally {
       Run stop = run(root, List.of("deploy/demo", "--stop", "--keep-cluster"), 3);
       assertEquals(0, stop.exitCode(), stop::tail);
     }
     assertFalse(Files.exists(state.resolve("engine.pid")));
     assertFalse(Files.exists(state.resolve("git-daemon.pid")));
-    assertNull(client.resources(Kustomization.class).inNamespace("capstan-demo").withName("app").get());
+    assertNull(
+        client.resources(Kustomization.class).inNamespace("capstan-demo").withName("app").get());
   }
 
   private record Run(int exitCode, String output) {
     String tail() {
       List<String> lines = output.lines().toList();
-      return "exit " + exitCode + ", last lines of the demo's output:\n"
+      return "exit "
+          + exitCode
+          + ", last lines of the demo's output:\n"
           + String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
     }
   }
 
-  private Run run(Path root, List<String> command, int minutes) throws IOException, InterruptedException {
+  private Run run(Path root, List<String> command, int minutes)
+      throws IOException, InterruptedException {
     Path log = Files.createTempFile(state, "run", ".log");
-    ProcessBuilder builder = new ProcessBuilder(command).directory(root.toFile())
-        .redirectErrorStream(true).redirectOutput(log.toFile());
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .directory(root.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
     builder.environment().put("CAPSTAN_DEMO_DIR", state.toString());
     Process process = builder.start();
     if (!process.waitFor(minutes, TimeUnit.MINUTES)) {

@@ -29,13 +29,23 @@ class DependencyCheckTest {
 
   private static Kustomization ks(long generation, Long observed, String ready, String applied) {
     Kustomization k = new Kustomization();
-    k.setMetadata(new ObjectMetaBuilder().withName("infra").withNamespace("ns").withGeneration(generation).build());
+    k.setMetadata(
+        new ObjectMetaBuilder()
+            .withName("infra")
+            .withNamespace("ns")
+            .withGeneration(generation)
+            .build());
     k.setStatus(
         new KustomizationStatus(
             observed,
             ready == null
                 ? List.of()
-                : List.of(new ConditionBuilder().withType("Ready").withStatus(ready).withReason("x").build()),
+                : List.of(
+                    new ConditionBuilder()
+                        .withType("Ready")
+                        .withStatus(ready)
+                        .withReason("x")
+                        .build()),
             applied,
             applied,
             null,
@@ -43,8 +53,10 @@ class DependencyCheckTest {
     return k;
   }
 
-  private static Readiness check(Kustomization dep, Optional<String> revision, ReadyExpression expr) {
-    return DependencyCheck.check(KEY, Optional.ofNullable(dep), revision, expr, ks(1, 1L, "True", REV), AS_MAP);
+  private static Readiness check(
+      Kustomization dep, Optional<String> revision, ReadyExpression expr) {
+    return DependencyCheck.check(
+        KEY, Optional.ofNullable(dep), revision, expr, ks(1, 1L, "True", REV), AS_MAP);
   }
 
   @Test
@@ -87,18 +99,27 @@ class DependencyCheckTest {
   @Test
   void aReadyExprThatWouldExhaustMemoryStopsAtTheSizeLimit() {
     String chain = "'xxxxxxxxxx'" + ".replace('x', 'xxxxxxxxxx')".repeat(9);
-    ReadyExpression bomb = ReadyExpression.compile(chain + ".size() > 0 && dep.metadata.name != ''");
-    Readiness result = assertTimeoutPreemptively(Duration.ofSeconds(10),
-        () -> check(ks(1, 1L, "True", REV), Optional.of(REV), bomb));
+    ReadyExpression bomb =
+        ReadyExpression.compile(chain + ".size() > 0 && dep.metadata.name != ''");
+    Readiness result =
+        assertTimeoutPreemptively(
+            Duration.ofSeconds(10), () -> check(ks(1, 1L, "True", REV), Optional.of(REV), bomb));
     assertFalse(result.isReady());
     assertTrue(result.reason().contains("size limit exceeded"), result.reason());
   }
 
   @Test
   void invalidExpressionsFailAtCompileNamingTheExpression() {
-    var error = assertThrows(ReadyExpression.InvalidExpressionException.class, () -> ReadyExpression.compile("dep.status.("));
+    var error =
+        assertThrows(
+            ReadyExpression.InvalidExpressionException.class,
+            () -> ReadyExpression.compile("dep.status.("));
     assertTrue(error.getMessage().contains("dep.status.("), error.getMessage());
-    assertThrows(ReadyExpression.InvalidExpressionException.class, () -> ReadyExpression.compile("'not a bool'"));
-    assertThrows(ReadyExpression.InvalidExpressionException.class, () -> ReadyExpression.compile("other.x == 1"));
+    assertThrows(
+        ReadyExpression.InvalidExpressionException.class,
+        () -> ReadyExpression.compile("'not a bool'"));
+    assertThrows(
+        ReadyExpression.InvalidExpressionException.class,
+        () -> ReadyExpression.compile("other.x == 1"));
   }
 }

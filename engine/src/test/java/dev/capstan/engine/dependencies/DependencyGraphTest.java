@@ -45,7 +45,8 @@ class DependencyGraphTest {
   @Test
   void selfDependencyAndDiamonds() {
     assertEquals(
-        List.of(k("s")), new DependencyGraph(Map.of(k("s"), List.of(k("s")))).cycleThrough(k("s")).orElseThrow());
+        List.of(k("s")),
+        new DependencyGraph(Map.of(k("s"), List.of(k("s")))).cycleThrough(k("s")).orElseThrow());
     DependencyGraph diamond =
         new DependencyGraph(
             Map.of(

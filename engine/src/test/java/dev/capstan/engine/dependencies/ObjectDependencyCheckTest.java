@@ -21,31 +21,45 @@ import org.junit.jupiter.api.Test;
 /** The readiness of a depended-on object other than a Kustomization, one case per outcome. */
 class ObjectDependencyCheckTest {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-  private static final HealthEvaluator EVALUATOR = HealthEvaluator.create(List.of(), BuiltinLibrary.load(),
-      Clock.fixed(Instant.parse("2024-01-01T00:00:00Z"), ZoneOffset.UTC));
-  private static final ObjectDependency DB = new ObjectDependency("apps/v1", "Deployment", "data", "db");
-  private static final ObjectDependency FLAGS = new ObjectDependency("v1", "ConfigMap", "data", "flags");
-  private static final Map<String, Object> SELF = Map.of("metadata", Map.of("name", "app", "namespace", "data"));
+  private static final HealthEvaluator EVALUATOR =
+      HealthEvaluator.create(
+          List.of(),
+          BuiltinLibrary.load(),
+          Clock.fixed(Instant.parse("2024-01-01T00:00:00Z"), ZoneOffset.UTC));
+  private static final ObjectDependency DB =
+      new ObjectDependency("apps/v1", "Deployment", "data", "db");
+  private static final ObjectDependency FLAGS =
+      new ObjectDependency("v1", "ConfigMap", "data", "flags");
+  private static final Map<String, Object> SELF =
+      Map.of("metadata", Map.of("name", "app", "namespace", "data"));
 
   private static DependencyLookup fixture(String name) {
-    try (InputStream in = ObjectDependencyCheckTest.class.getResourceAsStream("/dependencies/" + name)) {
-      return new DependencyLookup.Found(YAML.readValue(in, new TypeReference<Map<String, Object>>() {}));
+    try (InputStream in =
+        ObjectDependencyCheckTest.class.getResourceAsStream("/dependencies/" + name)) {
+      return new DependencyLookup.Found(
+          YAML.readValue(in, new TypeReference<Map<String, Object>>() {}));
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }
   }
 
   private static Readiness check(ObjectDependency id, DependencyLookup lookup, String readyExpr) {
-    return ObjectDependencyCheck.check(id, lookup, EVALUATOR,
-        readyExpr == null ? null : ReadyExpression.compile(readyExpr), SELF);
+    return ObjectDependencyCheck.check(
+        id, lookup, EVALUATOR, readyExpr == null ? null : ReadyExpression.compile(readyExpr), SELF);
   }
 
   @Test
   void anObjectIsPrintedWithItsApiVersionAndKind() {
     assertEquals("apps/v1/Deployment/data/db", DB.toString());
-    assertEquals("apiextensions.k8s.io/v1/CustomResourceDefinition/widgets.example.com",
-        new ObjectDependency("apiextensions.k8s.io/v1", "CustomResourceDefinition", "data", "widgets.example.com")
-            .clusterScoped().toString());
+    assertEquals(
+        "apiextensions.k8s.io/v1/CustomResourceDefinition/widgets.example.com",
+        new ObjectDependency(
+                "apiextensions.k8s.io/v1",
+                "CustomResourceDefinition",
+                "data",
+                "widgets.example.com")
+            .clusterScoped()
+            .toString());
     assertEquals("apps", DB.group());
     assertEquals("", FLAGS.group());
   }
@@ -59,7 +73,10 @@ class ObjectDependencyCheckTest {
   void aDeploymentRollingOutIsInProgress() {
     Readiness readiness = check(DB, fixture("deployment-rolling-out.yaml"), null);
     assertFalse(readiness.isReady());
-    assertTrue(readiness.reason().startsWith("dependency 'apps/v1/Deployment/data/db' is not ready: InProgress"),
+    assertTrue(
+        readiness
+            .reason()
+            .startsWith("dependency 'apps/v1/Deployment/data/db' is not ready: InProgress"),
         readiness.reason());
   }
 
@@ -67,7 +84,10 @@ class ObjectDependencyCheckTest {
   void aDeploymentPastItsDeadlineHasFailed() {
     Readiness readiness = check(DB, fixture("deployment-deadline-exceeded.yaml"), null);
     assertFalse(readiness.isReady());
-    assertTrue(readiness.reason().startsWith("dependency 'apps/v1/Deployment/data/db' is not ready: Failed"),
+    assertTrue(
+        readiness
+            .reason()
+            .startsWith("dependency 'apps/v1/Deployment/data/db' is not ready: Failed"),
         readiness.reason());
   }
 
@@ -76,58 +96,80 @@ class ObjectDependencyCheckTest {
     ObjectDependency pg = new ObjectDependency("acid.zalan.do/v1", "postgresql", "data", "main");
     assertTrue(check(pg, fixture("postgresql-running.yaml"), null).isReady());
     Readiness failed = check(pg, fixture("postgresql-create-failed.yaml"), null);
-    assertTrue(failed.reason().startsWith("dependency 'acid.zalan.do/v1/postgresql/data/main' is not ready: Failed"),
+    assertTrue(
+        failed
+            .reason()
+            .startsWith("dependency 'acid.zalan.do/v1/postgresql/data/main' is not ready: Failed"),
         failed.reason());
   }
 
   @Test
   void aMissingObjectIsNotFound() {
-    assertEquals("dependency 'apps/v1/Deployment/data/db' not found",
+    assertEquals(
+        "dependency 'apps/v1/Deployment/data/db' not found",
         check(DB, new DependencyLookup.Missing(), null).reason());
   }
 
   @Test
   void anObjectTheReaderMayNotGetIsNotFoundAndSaysWhy() {
-    Readiness readiness = check(DB, new DependencyLookup.Unreadable(
-        "system:serviceaccount:data:app may not get deployments.apps in namespace data"), null);
+    Readiness readiness =
+        check(
+            DB,
+            new DependencyLookup.Unreadable(
+                "system:serviceaccount:data:app may not get deployments.apps in namespace data"),
+            null);
     assertFalse(readiness.isReady());
-    assertEquals("dependency 'apps/v1/Deployment/data/db' not found: system:serviceaccount:data:app may not get "
-        + "deployments.apps in namespace data", readiness.reason());
+    assertEquals(
+        "dependency 'apps/v1/Deployment/data/db' not found: system:serviceaccount:data:app may not"
+            + " get deployments.apps in namespace data",
+        readiness.reason());
   }
 
   @Test
   void aKindTheApiServerDoesNotServeIsNotFoundAndSaysSo() {
     ObjectDependency widget = new ObjectDependency("example.com/v1", "Widget", "data", "w");
-    assertEquals("dependency 'example.com/v1/Widget/data/w' not found: the API server does not serve "
-        + "example.com/v1 Widget", check(widget, new DependencyLookup.NotServed(), null).reason());
+    assertEquals(
+        "dependency 'example.com/v1/Widget/data/w' not found: the API server does not serve "
+            + "example.com/v1 Widget",
+        check(widget, new DependencyLookup.NotServed(), null).reason());
   }
 
   @Test
   void aReadyExprReplacesTheStatus() {
     assertTrue(check(FLAGS, fixture("configmap.yaml"), "dep.data.ok == 'yes'").isReady());
     // An InProgress Deployment is ready when the expression says so.
-    assertTrue(check(DB, fixture("deployment-rolling-out.yaml"), "dep.status.updatedReplicas == 1").isReady());
+    assertTrue(
+        check(DB, fixture("deployment-rolling-out.yaml"), "dep.status.updatedReplicas == 1")
+            .isReady());
     // And a Current one is not when it does not.
-    assertEquals("dependency 'apps/v1/Deployment/data/db' is not ready: readyExpr 'dep.spec.replicas == 3' is false",
+    assertEquals(
+        "dependency 'apps/v1/Deployment/data/db' is not ready: readyExpr 'dep.spec.replicas == 3'"
+            + " is false",
         check(DB, fixture("deployment-available.yaml"), "dep.spec.replicas == 3").reason());
   }
 
   @Test
   void aReadyExprSeesTheDependent() {
-    assertTrue(check(FLAGS, fixture("configmap.yaml"), "dep.metadata.namespace == self.metadata.namespace").isReady());
+    assertTrue(
+        check(FLAGS, fixture("configmap.yaml"), "dep.metadata.namespace == self.metadata.namespace")
+            .isReady());
   }
 
   @Test
   void aReadyExprThatFailsToEvaluateIsNotReadyWithCelsMessage() {
     Readiness readiness = check(FLAGS, fixture("configmap.yaml"), "dep.data.missing == 'yes'");
     assertFalse(readiness.isReady());
-    assertTrue(readiness.reason().startsWith("dependency 'v1/ConfigMap/data/flags': failed to evaluate readyExpr: "),
+    assertTrue(
+        readiness
+            .reason()
+            .startsWith("dependency 'v1/ConfigMap/data/flags': failed to evaluate readyExpr: "),
         readiness.reason());
   }
 
   @Test
   void aFailedReadIsNotReadyAndSaysWhy() {
-    assertEquals("dependency 'v1/ConfigMap/data/flags' cannot be read: connection refused",
+    assertEquals(
+        "dependency 'v1/ConfigMap/data/flags' cannot be read: connection refused",
         check(FLAGS, new DependencyLookup.ReadFailed("connection refused"), null).reason());
   }
 }

@@ -12,6 +12,7 @@ import dev.capstan.applier.Owner;
 import dev.capstan.testing.ClusterAccess;
 import dev.capstan.testing.ClusterAccess.ClusterSource;
 import dev.capstan.testing.RepoRoot;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,8 +32,10 @@ class ApiServerRestartIT extends EngineTestBase {
   private static final int OBJECTS = 600;
 
   @Test
-  void anApplyCutShortByAnApiServerRestartConvergesWhenItIsBack(ClusterAccess cluster) throws Exception {
-    assumeTrue(cluster.source() == ClusterSource.LOCAL_CONTROL_PLANE,
+  void anApplyCutShortByAnApiServerRestartConvergesWhenItIsBack(ClusterAccess cluster)
+      throws Exception {
+    assumeTrue(
+        cluster.source() == ClusterSource.LOCAL_CONTROL_PLANE,
         "restarting the API server needs the local control plane, not " + cluster.source());
     Map<String, String> files = new HashMap<>();
     for (int i = 0; i < OBJECTS; i++) {
@@ -44,32 +47,46 @@ class ApiServerRestartIT extends EngineTestBase {
 
     ListAppender<ILoggingEvent> log = new ListAppender<>();
     log.start();
-    List<Logger> watched = List.of((Logger) LoggerFactory.getLogger("dev.capstan"),
-        (Logger) LoggerFactory.getLogger("io.javaoperatorsdk"));
+    List<Logger> watched =
+        List.of(
+            (Logger) LoggerFactory.getLogger("dev.capstan"),
+            (Logger) LoggerFactory.getLogger("io.javaoperatorsdk"));
     watched.forEach(l -> l.addAppender(log));
 
     // The moment the first object is written, the apply is under way: pull the API server.
-    EngineFixture.eventually(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(20))
+    EngineFixture.eventually(Duration.ofSeconds(90))
+        .pollInterval(Duration.ofMillis(20))
         .until(() -> owned() > 0);
     int writtenBeforeRestart = owned();
     restartApiServer();
-    assertTrue(writtenBeforeRestart < OBJECTS,
-        "the API server went down after the apply had finished (" + writtenBeforeRestart + " objects)");
+    assertTrue(
+        writtenBeforeRestart < OBJECTS,
+        "the API server went down after the apply had finished ("
+            + writtenBeforeRestart
+            + " objects)");
 
-    engine.awaitCondition("app", "Ready", Duration.ofSeconds(120),
+    engine.awaitCondition(
+        "app",
+        "Ready",
+        Duration.ofSeconds(120),
         c -> ("Applied revision: " + revision).equals(c.getMessage()));
     assertEquals(OBJECTS, owned(), "every object of the revision is there");
     assertEquals(OBJECTS, engine.kustomization("app").getStatus().inventory().entries().size());
     watched.forEach(l -> l.detachAppender(log));
     // Whether the client's own retries rode the restart out or the apply failed and was retried,
     // what the engine logged about it is a line, never a stack trace.
-    List<ILoggingEvent> traces = log.list.stream()
-        .filter(e -> e.getLevel().isGreaterOrEqual(Level.WARN) && e.getThrowableProxy() != null)
-        .toList();
+    List<ILoggingEvent> traces =
+        log.list.stream()
+            .filter(e -> e.getLevel().isGreaterOrEqual(Level.WARN) && e.getThrowableProxy() != null)
+            .toList();
     assertEquals(List.of(), messages(traces), "warnings and errors with a stack trace");
-    log.list.stream().filter(e -> e.getFormattedMessage().contains("apply failed"))
-        .forEach(e -> assertTrue(e.getFormattedMessage().startsWith(ns() + "/app: apply failed: "),
-            e.getFormattedMessage()));
+    log.list.stream()
+        .filter(e -> e.getFormattedMessage().contains("apply failed"))
+        .forEach(
+            e ->
+                assertTrue(
+                    e.getFormattedMessage().startsWith(ns() + "/app: apply failed: "),
+                    e.getFormattedMessage()));
   }
 
   private static List<String> messages(List<ILoggingEvent> events) {
@@ -77,14 +94,24 @@ class ApiServerRestartIT extends EngineTestBase {
   }
 
   private static int owned() {
-    return engine.client.configMaps().inNamespace(ns())
-        .withLabels(new Owner("app", ns()).labels()).list().getItems().size();
+    return engine
+        .client
+        .configMaps()
+        .inNamespace(ns())
+        .withLabels(new Owner("app", ns()).labels())
+        .list()
+        .getItems()
+        .size();
   }
 
   private static void restartApiServer() throws Exception {
     Path log = Files.createTempFile("restart-apiserver", ".log");
-    Process restart = new ProcessBuilder(RepoRoot.find().resolve("deploy/testcluster/restart-apiserver").toString(), "3")
-        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    Process restart =
+        new ProcessBuilder(
+                RepoRoot.find().resolve("deploy/testcluster/restart-apiserver").toString(), "3")
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
     assertTrue(restart.waitFor(3, TimeUnit.MINUTES), "restart-apiserver did not finish");
     assertEquals(0, restart.exitValue(), () -> "restart-apiserver failed: " + read(log));
   }
@@ -92,7 +119,7 @@ class ApiServerRestartIT extends EngineTestBase {
   private static String read(Path log) {
     try {
       return Files.readString(log);
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return e.toString();
     }
   }

@@ -17,13 +17,15 @@ import org.junit.jupiter.api.Test;
  * from ConfigMaps and Secrets, and kustomize's own errors as BuildFailed.
  */
 class BuildIT extends EngineTestBase {
-  private static final String KUSTOMIZATION = """
+  private static final String KUSTOMIZATION =
+      """
       resources: [settings.yaml]
       configMapGenerator:
       - name: generated
         literals: [color=blue]
       """;
-  private static final String SETTINGS = """
+  private static final String SETTINGS =
+      """
       apiVersion: v1
       kind: ConfigMap
       metadata: {name: settings}
@@ -35,23 +37,47 @@ class BuildIT extends EngineTestBase {
 
   @Test
   void aKustomizationsFieldsAndVariablesReachTheCluster() {
-    git.commit(Map.of(
-        "app/kustomization.yaml", KUSTOMIZATION,
-        "app/settings.yaml", SETTINGS,
-        "components/extra/kustomization.yaml", """
-            apiVersion: kustomize.config.k8s.io/v1alpha1
-            kind: Component
-            configMapGenerator:
-            - {name: generated, behavior: merge, literals: [size=large]}
-            """));
-    engine.client.configMaps().inNamespace(ns()).resource(new ConfigMapBuilder()
-        .withNewMetadata().withName("vars").endMetadata()
-        .withData(Map.of("REGION", "eu-west")).build()).create();
-    engine.client.secrets().inNamespace(ns()).resource(new SecretBuilder()
-        .withNewMetadata().withName("secret-vars").endMetadata()
-        .withStringData(Map.of("TOKEN", "s3cr3t-value")).build()).create();
+    git.commit(
+        Map.of(
+            "app/kustomization.yaml", KUSTOMIZATION,
+            "app/settings.yaml", SETTINGS,
+            "components/extra/kustomization.yaml",
+                """
+                apiVersion: kustomize.config.k8s.io/v1alpha1
+                kind: Component
+                configMapGenerator:
+                - {name: generated, behavior: merge, literals: [size=large]}
+                """));
+    engine
+        .client
+        .configMaps()
+        .inNamespace(ns())
+        .resource(
+            new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName("vars")
+                .endMetadata()
+                .withData(Map.of("REGION", "eu-west"))
+                .build())
+        .create();
+    engine
+        .client
+        .secrets()
+        .inNamespace(ns())
+        .resource(
+            new SecretBuilder()
+                .withNewMetadata()
+                .withName("secret-vars")
+                .endMetadata()
+                .withStringData(Map.of("TOKEN", "s3cr3t-value"))
+                .build())
+        .create();
     engine.gitRepository("repo", git.url());
-    engine.kustomization("app", "repo", "./app", """
+    engine.kustomization(
+        "app",
+        "repo",
+        "./app",
+        """
           namePrefix: shop-
           commonMetadata: {labels: {team: payments}}
           components: [../components/extra, ../components/missing]
@@ -65,49 +91,79 @@ class BuildIT extends EngineTestBase {
 
     engine.awaitCondition("app", "Ready", Duration.ofSeconds(90), EngineTestBase::isTrue);
     ConfigMap settings = configMap("shop-settings");
-    assertEquals(Map.of("region", "eu-west", "tier", "standard", "token", "s3cr3t-value"), settings.getData());
+    assertEquals(
+        Map.of("region", "eu-west", "tier", "standard", "token", "s3cr3t-value"),
+        settings.getData());
     assertEquals("payments", settings.getMetadata().getLabels().get("team"));
-    ConfigMap generated = engine.client.configMaps().inNamespace(ns()).list().getItems().stream()
-        .filter(c -> c.getMetadata().getName().startsWith("shop-generated-")).findFirst().orElseThrow();
+    ConfigMap generated =
+        engine.client.configMaps().inNamespace(ns()).list().getItems().stream()
+            .filter(c -> c.getMetadata().getName().startsWith("shop-generated-"))
+            .findFirst()
+            .orElseThrow();
     assertEquals(Map.of("color", "blue", "size", "large"), generated.getData());
   }
 
   @Test
   void aMissingVariableSourceIsRetriedUntilItExists() {
-    git.commit(Map.of("wait/cm.yaml", """
-        apiVersion: v1
-        kind: ConfigMap
-        metadata: {name: waiting}
-        data: {color: "${COLOR}"}
-        """));
+    git.commit(
+        Map.of(
+            "wait/cm.yaml",
+            """
+            apiVersion: v1
+            kind: ConfigMap
+            metadata: {name: waiting}
+            data: {color: "${COLOR}"}
+            """));
     engine.gitRepository("repo-wait", git.url());
-    engine.kustomization("wait", "repo-wait", "./wait", """
+    engine.kustomization(
+        "wait",
+        "repo-wait",
+        "./wait",
+        """
           retryInterval: 2s
           postBuild:
             substituteFrom: [{kind: ConfigMap, name: late-vars}]
         """);
-    var failed = engine.awaitCondition("wait", "Ready", Duration.ofSeconds(60), c -> "BuildFailed".equals(c.getReason()));
-    assertEquals("substitute from 'ConfigMap/late-vars' error: not found in namespace '" + ns() + "'", failed.getMessage());
+    var failed =
+        engine.awaitCondition(
+            "wait", "Ready", Duration.ofSeconds(60), c -> "BuildFailed".equals(c.getReason()));
+    assertEquals(
+        "substitute from 'ConfigMap/late-vars' error: not found in namespace '" + ns() + "'",
+        failed.getMessage());
 
-    engine.client.configMaps().inNamespace(ns()).resource(new ConfigMapBuilder()
-        .withNewMetadata().withName("late-vars").endMetadata().withData(Map.of("COLOR", "green")).build()).create();
+    engine
+        .client
+        .configMaps()
+        .inNamespace(ns())
+        .resource(
+            new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName("late-vars")
+                .endMetadata()
+                .withData(Map.of("COLOR", "green"))
+                .build())
+        .create();
     engine.awaitCondition("wait", "Ready", Duration.ofSeconds(60), EngineTestBase::isTrue);
     assertEquals("green", configMap("waiting").getData().get("color"));
   }
 
   @Test
   void kustomizesErrorIsTheReasonAndNoSecretIsEchoed() {
-    git.commit(Map.of(
-        "broken/kustomization.yaml", "resources: [secret.yaml, missing.yaml]\n",
-        "broken/secret.yaml", """
-            apiVersion: v1
-            kind: Secret
-            metadata: {name: creds}
-            stringData: {password: hunter2-in-git}
-            """));
+    git.commit(
+        Map.of(
+            "broken/kustomization.yaml", "resources: [secret.yaml, missing.yaml]\n",
+            "broken/secret.yaml",
+                """
+                apiVersion: v1
+                kind: Secret
+                metadata: {name: creds}
+                stringData: {password: hunter2-in-git}
+                """));
     engine.gitRepository("repo-broken", git.url());
     engine.kustomization("broken", "repo-broken", "./broken", "");
-    var failed = engine.awaitCondition("broken", "Ready", Duration.ofSeconds(60), c -> "BuildFailed".equals(c.getReason()));
+    var failed =
+        engine.awaitCondition(
+            "broken", "Ready", Duration.ofSeconds(60), c -> "BuildFailed".equals(c.getReason()));
     assertTrue(failed.getMessage().contains("kustomize build failed: "), failed.getMessage());
     assertTrue(failed.getMessage().contains("broken/missing.yaml"), failed.getMessage());
     assertEquals("True", engine.condition("broken", "Stalled").orElseThrow().getStatus());
@@ -115,7 +171,8 @@ class BuildIT extends EngineTestBase {
       assertFalse(String.valueOf(event.getMessage()).contains("hunter2"), event.getMessage());
     }
     assertFalse(failed.getMessage().contains("hunter2"), failed.getMessage());
-    assertFalse(failed.getMessage().contains("Exception"), "no stack trace: " + failed.getMessage());
+    assertFalse(
+        failed.getMessage().contains("Exception"), "no stack trace: " + failed.getMessage());
   }
 
   private static ConfigMap configMap(String name) {

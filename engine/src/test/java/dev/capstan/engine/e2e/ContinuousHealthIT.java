@@ -3,6 +3,7 @@ package dev.capstan.engine.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.testing.CapstanCrds;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -11,11 +12,12 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Between reconciles, the Healthy condition follows the cluster: a custom resource whose status
- * is changed by hand flips Healthy to False and back, judged by the Kustomization's CEL checks.
+ * Between reconciles, the Healthy condition follows the cluster: a custom resource whose status is
+ * changed by hand flips Healthy to False and back, judged by the Kustomization's CEL checks.
  */
 class ContinuousHealthIT extends EngineTestBase {
-  private static final String CRD = """
+  private static final String CRD =
+      """
       apiVersion: apiextensions.k8s.io/v1
       kind: CustomResourceDefinition
       metadata: {name: widgets.e2e.capstan.dev}
@@ -30,13 +32,15 @@ class ContinuousHealthIT extends EngineTestBase {
           subresources: {status: {}}
           schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
       """;
-  private static final String WIDGET = """
+  private static final String WIDGET =
+      """
       apiVersion: e2e.capstan.dev/v1
       kind: Widget
       metadata: {name: gear}
       spec: {size: 3}
       """;
-  private static final String EXPRS = """
+  private static final String EXPRS =
+      """
         healthCheckExprs:
         - apiVersion: e2e.capstan.dev/v1
           kind: Widget
@@ -57,10 +61,16 @@ class ContinuousHealthIT extends EngineTestBase {
     engine.awaitCondition("app", "Healthy", Duration.ofSeconds(15), EngineTestBase::isTrue);
 
     setPhase("Failed");
-    var unhealthy = engine.awaitCondition("app", "Healthy", Duration.ofSeconds(15), EngineTestBase::isFalse);
+    var unhealthy =
+        engine.awaitCondition("app", "Healthy", Duration.ofSeconds(15), EngineTestBase::isFalse);
     assertEquals("HealthCheckFailed", unhealthy.getReason());
-    assertTrue(unhealthy.getMessage().startsWith("Widget/" + ns() + "/gear is Failed"), unhealthy.getMessage());
-    assertTrue(unhealthy.getMessage().endsWith("[decided by healthCheckExprs entry e2e.capstan.dev/v1/Widget]"),
+    assertTrue(
+        unhealthy.getMessage().startsWith("Widget/" + ns() + "/gear is Failed"),
+        unhealthy.getMessage());
+    assertTrue(
+        unhealthy
+            .getMessage()
+            .endsWith("[decided by healthCheckExprs entry e2e.capstan.dev/v1/Widget]"),
         unhealthy.getMessage());
 
     setPhase("Ready");
@@ -71,7 +81,7 @@ class ContinuousHealthIT extends EngineTestBase {
     assertTrue(engine.engine.monitor().watchedKinds().contains("Widget.e2e.capstan.dev"));
 
     // The informer for a kind goes away with the last inventory that needs it.
-    engine.client.resources(dev.capstan.api.kustomize.Kustomization.class).inNamespace(ns()).withName("app").delete();
+    engine.client.resources(Kustomization.class).inNamespace(ns()).withName("app").delete();
     EngineFixture.eventually(Duration.ofSeconds(30))
         .until(() -> !engine.engine.monitor().watchedKinds().contains("Widget.e2e.capstan.dev"));
   }
@@ -81,7 +91,11 @@ class ContinuousHealthIT extends EngineTestBase {
   }
 
   private static void setPhase(String phase) {
-    engine.client.genericKubernetesResources("e2e.capstan.dev/v1", "Widget").inNamespace(ns()).withName("gear")
+    engine
+        .client
+        .genericKubernetesResources("e2e.capstan.dev/v1", "Widget")
+        .inNamespace(ns())
+        .withName("gear")
         .subresource("status")
         .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"status\":{\"phase\":\"" + phase + "\"}}");
   }

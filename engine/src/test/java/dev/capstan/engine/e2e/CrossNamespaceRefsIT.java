@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.engine.EngineOptions;
+import dev.capstan.engine.conditions.KustomizationStatuses;
 import dev.capstan.testing.ClusterAccess;
 import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.TestNamespace;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,8 +36,11 @@ class CrossNamespaceRefsIT {
 
   @BeforeAll
   static void start(ClusterAccess cluster, TestNamespace namespace, @TempDir Path repo) {
-    engine = EngineFixture.start(EngineFixture.client(cluster.kubeconfig()), namespace.name(),
-        o -> o.withTenancy(new EngineOptions.Tenancy(Optional.of("tenant"), true)));
+    engine =
+        EngineFixture.start(
+            EngineFixture.client(cluster.kubeconfig()),
+            namespace.name(),
+            o -> o.withTenancy(new EngineOptions.Tenancy(Optional.of("tenant"), true)));
     git = GitFixture.create(repo);
   }
 
@@ -45,8 +50,16 @@ class CrossNamespaceRefsIT {
       if (other != null) {
         // Before the engine stops: it removes the finalizer of the Kustomization it stalled.
         engine.client.resources(Kustomization.class).inNamespace(other).delete();
-        EngineFixture.eventually(Duration.ofSeconds(60)).until(() ->
-            engine.client.resources(Kustomization.class).inNamespace(other).list().getItems().isEmpty());
+        EngineFixture.eventually(Duration.ofSeconds(60))
+            .until(
+                () ->
+                    engine
+                        .client
+                        .resources(Kustomization.class)
+                        .inNamespace(other)
+                        .list()
+                        .getItems()
+                        .isEmpty());
         engine.client.namespaces().withName(other).delete();
       }
     } finally {
@@ -60,9 +73,10 @@ class CrossNamespaceRefsIT {
     String ns = engine.namespace;
     other = Tenants.namespace(engine.client, "capstan-xns");
     Tenants.configMapTenant(engine.client, ns, "tenant");
-    git.commit(Map.of(
-        "app/own.yaml", Tenants.configMapIn(ns, "own"),
-        "outside/elsewhere.yaml", Tenants.configMapIn(other, "elsewhere")));
+    git.commit(
+        Map.of(
+            "app/own.yaml", Tenants.configMapIn(ns, "own"),
+            "outside/elsewhere.yaml", Tenants.configMapIn(other, "elsewhere")));
     engine.gitRepository("repo", git.url());
     engine.kustomization("app", "repo", "./app", "");
     engine.kustomization("outside", "repo", "./outside", "");
@@ -70,15 +84,23 @@ class CrossNamespaceRefsIT {
 
     Condition borrower = awaitReady("borrower", other, c -> "AccessDenied".equals(c.getReason()));
     assertEquals("False", borrower.getStatus());
-    assertEquals("cross-namespace references are not allowed: sourceRef GitRepository '" + ns
-        + "/repo' is not in namespace '" + other + "'", borrower.getMessage());
-    assertEquals("True", condition("borrower", other, "Stalled").map(Condition::getStatus).orElse(null));
+    assertEquals(
+        "cross-namespace references are not allowed: sourceRef GitRepository '"
+            + ns
+            + "/repo' is not in namespace '"
+            + other
+            + "'",
+        borrower.getMessage());
+    assertEquals(
+        "True", condition("borrower", other, "Stalled").map(Condition::getStatus).orElse(null));
 
     awaitReady("app", ns, c -> "True".equals(c.getStatus()));
     assertNotNull(engine.client.configMaps().inNamespace(ns).withName("own").get());
     Condition outside = awaitReady("outside", ns, c -> "ApplyFailed".equals(c.getReason()));
-    assertTrue(outside.getMessage().contains("forbidden")
-        && outside.getMessage().contains("system:serviceaccount:" + ns + ":tenant"), outside.getMessage());
+    assertTrue(
+        outside.getMessage().contains("forbidden")
+            && outside.getMessage().contains("system:serviceaccount:" + ns + ":tenant"),
+        outside.getMessage());
     assertNull(engine.client.configMaps().inNamespace(other).withName("elsewhere").get());
   }
 
@@ -89,18 +111,29 @@ class CrossNamespaceRefsIT {
     try {
       git.commit(Map.of("dep/own.yaml", Tenants.configMapIn(ns, "dep-own")));
       engine.gitRepository("repo-dep", git.url());
-      engine.kustomization("leaning", "repo-dep", "./dep", """
+      engine.kustomization(
+          "leaning",
+          "repo-dep",
+          "./dep",
+          """
             dependsOn:
             - name: somebody-else
               namespace: %s
               readyExpr: "dep.spec.path != ''"
-          """.formatted(foreign));
+          """
+              .formatted(foreign));
 
       Condition leaning = awaitReady("leaning", ns, c -> "AccessDenied".equals(c.getReason()));
       assertEquals("False", leaning.getStatus());
-      assertEquals("cross-namespace references are not allowed: dependsOn Kustomization '" + foreign
-          + "/somebody-else' is not in namespace '" + ns + "'", leaning.getMessage());
-      assertEquals("True", condition("leaning", ns, "Stalled").map(Condition::getStatus).orElse(null));
+      assertEquals(
+          "cross-namespace references are not allowed: dependsOn Kustomization '"
+              + foreign
+              + "/somebody-else' is not in namespace '"
+              + ns
+              + "'",
+          leaning.getMessage());
+      assertEquals(
+          "True", condition("leaning", ns, "Stalled").map(Condition::getStatus).orElse(null));
       assertNull(engine.client.configMaps().inNamespace(ns).withName("dep-own").get());
     } finally {
       engine.client.namespaces().withName(foreign).delete();
@@ -108,14 +141,14 @@ class CrossNamespaceRefsIT {
   }
 
   private static Optional<Condition> condition(String name, String namespace, String type) {
-    Kustomization ks = engine.client.resources(Kustomization.class).inNamespace(namespace).withName(name).get();
-    return dev.capstan.engine.conditions.KustomizationStatuses.condition(ks.getStatus(), type);
+    Kustomization ks =
+        engine.client.resources(Kustomization.class).inNamespace(namespace).withName(name).get();
+    return KustomizationStatuses.condition(ks.getStatus(), type);
   }
 
-  private static Condition awaitReady(String name, String namespace,
-      java.util.function.Predicate<Condition> test) {
-    EngineFixture.eventually(Duration.ofSeconds(60)).until(() ->
-        condition(name, namespace, "Ready").filter(test).isPresent());
+  private static Condition awaitReady(String name, String namespace, Predicate<Condition> test) {
+    EngineFixture.eventually(Duration.ofSeconds(60))
+        .until(() -> condition(name, namespace, "Ready").filter(test).isPresent());
     return condition(name, namespace, "Ready").orElseThrow();
   }
 }

@@ -10,14 +10,15 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.IThrowableProxy;
 import ch.qos.logback.core.read.ListAppender;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.source.GitRepository;
 import dev.capstan.applier.Owner;
 import dev.capstan.applier.diff.DiffReport;
 import dev.capstan.applier.diff.Differ;
 import dev.capstan.applier.diff.ObjectDiff;
 import dev.capstan.engine.decryption.DecryptionKeys;
 import dev.capstan.engine.decryption.SopsDecryptor;
-import dev.capstan.api.source.GitRepository;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -42,14 +43,15 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
 /**
- * spec.decryption as a Flux user sees it: Secrets and a secretGenerator env file encrypted by
- * the real sops (fixtures under src/test/resources/sops) are applied decrypted; a tampered
- * revision is refused whole with DecryptionFailed and the last good objects stay. No decrypted
- * value and no key reaches the engine's log (captured at DEBUG), a status, an event or the
- * diff of the decrypted Secrets.
+ * spec.decryption as a Flux user sees it: Secrets and a secretGenerator env file encrypted by the
+ * real sops (fixtures under src/test/resources/sops) are applied decrypted; a tampered revision is
+ * refused whole with DecryptionFailed and the last good objects stay. No decrypted value and no key
+ * reaches the engine's log (captured at DEBUG), a status, an event or the diff of the decrypted
+ * Secrets.
  */
 class DecryptionIT extends EngineTestBase {
-  private static final List<String> LOGGERS = List.of("dev.capstan", "io.javaoperatorsdk", "io.fabric8");
+  private static final List<String> LOGGERS =
+      List.of("dev.capstan", "io.javaoperatorsdk", "io.fabric8");
   private static final ListAppender<ILoggingEvent> LOG = new ListAppender<>();
   private static final Map<String, Level> LEVELS = new LinkedHashMap<>();
 
@@ -74,7 +76,8 @@ class DecryptionIT extends EngineTestBase {
   }
 
   private static final Path FIXTURES = Path.of("src/test/resources/sops");
-  private static final String KUSTOMIZATION = """
+  private static final String KUSTOMIZATION =
+      """
       resources: [secret.yaml]
       secretGenerator:
       - name: app-env
@@ -91,9 +94,18 @@ class DecryptionIT extends EngineTestBase {
   }
 
   private static void keySecret(String name, String entry, String keyFile) {
-    engine.client.secrets().inNamespace(ns()).resource(new SecretBuilder()
-        .withNewMetadata().withName(name).endMetadata()
-        .withStringData(Map.of(entry, fixture("keys/" + keyFile))).build()).create();
+    engine
+        .client
+        .secrets()
+        .inNamespace(ns())
+        .resource(
+            new SecretBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withStringData(Map.of(entry, fixture("keys/" + keyFile)))
+                .build())
+        .create();
   }
 
   private static String value(String secret, String key) {
@@ -103,13 +115,19 @@ class DecryptionIT extends EngineTestBase {
 
   @Test
   void encryptedSecretsAreAppliedDecryptedAndATamperedRevisionIsRefused() {
-    String good = git.commit(Map.of(
-        "app/kustomization.yaml", KUSTOMIZATION,
-        "app/secret.yaml", fixture("encrypted/secret.age.yaml"),
-        "app/app.env", fixture("encrypted/app.env")));
+    String good =
+        git.commit(
+            Map.of(
+                "app/kustomization.yaml", KUSTOMIZATION,
+                "app/secret.yaml", fixture("encrypted/secret.age.yaml"),
+                "app/app.env", fixture("encrypted/app.env")));
     keySecret("sops-keys", "identity.agekey", "test-only.agekey");
     engine.gitRepository("repo", git.url());
-    engine.kustomization("app", "repo", "./app", """
+    engine.kustomization(
+        "app",
+        "repo",
+        "./app",
+        """
           commonMetadata: {labels: {team: payments}}
           decryption:
             provider: sops
@@ -128,16 +146,21 @@ class DecryptionIT extends EngineTestBase {
 
     String text = fixture("encrypted/secret.age.yaml");
     String replacement = text.contains("mac: ENC[AES256_GCM,data:A") ? "B" : "A";
-    git.commit(Map.of("app/secret.yaml",
-        text.replaceFirst("mac: ENC\\[AES256_GCM,data:.", "mac: ENC[AES256_GCM,data:" + replacement)
-            .replace("name: db-credentials", "name: db-credentials-renamed")));
+    git.commit(
+        Map.of(
+            "app/secret.yaml",
+            text.replaceFirst(
+                    "mac: ENC\\[AES256_GCM,data:.", "mac: ENC[AES256_GCM,data:" + replacement)
+                .replace("name: db-credentials", "name: db-credentials-renamed")));
     engine.requestReconcile(GitRepository.class, "repo");
-    var failed = engine.awaitCondition("app", "Ready", Duration.ofSeconds(90),
-        c -> "DecryptionFailed".equals(c.getReason()));
+    var failed =
+        engine.awaitCondition(
+            "app", "Ready", Duration.ofSeconds(90), c -> "DecryptionFailed".equals(c.getReason()));
     assertTrue(failed.getMessage().contains("app/secret.yaml"), failed.getMessage());
     assertTrue(failed.getMessage().contains("MAC"), failed.getMessage());
     assertEquals(good, engine.kustomization("app").getStatus().lastAppliedRevision());
-    assertNull(engine.client.secrets().inNamespace(ns()).withName("db-credentials-renamed").get(),
+    assertNull(
+        engine.client.secrets().inNamespace(ns()).withName("db-credentials-renamed").get(),
         "nothing of the refused revision is applied");
     assertEquals("plaintext-db-password-42", value("db-credentials", "password"));
     assertNoPlaintextOutside();
@@ -145,30 +168,58 @@ class DecryptionIT extends EngineTestBase {
 
   @Test
   void anEncryptedSecretWithoutDecryptionOrWithTheWrongKeyIsRefused() {
-    git.commit(Map.of("plain/secret.yaml", fixture("encrypted/secret.age.yaml"),
-        "wrong/secret.yaml", fixture("encrypted/secret.pgp.yaml")));
+    git.commit(
+        Map.of(
+            "plain/secret.yaml",
+            fixture("encrypted/secret.age.yaml"),
+            "wrong/secret.yaml",
+            fixture("encrypted/secret.pgp.yaml")));
     keySecret("other-keys", "other.agekey", "test-only-unrelated.agekey");
     engine.gitRepository("repo-refused", git.url());
     engine.kustomization("no-decryption", "repo-refused", "./plain", "");
-    engine.kustomization("wrong-key", "repo-refused", "./wrong", """
+    engine.kustomization(
+        "wrong-key",
+        "repo-refused",
+        "./wrong",
+        """
           retryInterval: 2s
           decryption: {provider: sops, secretRef: {name: other-keys}}
         """);
-    engine.kustomization("no-secret", "repo-refused", "./wrong", """
+    engine.kustomization(
+        "no-secret",
+        "repo-refused",
+        "./wrong",
+        """
           retryInterval: 2s
           decryption: {provider: sops, secretRef: {name: not-there}}
         """);
 
-    var plain = engine.awaitCondition("no-decryption", "Ready", Duration.ofSeconds(90),
-        c -> "DecryptionFailed".equals(c.getReason()));
-    assertEquals("Secret/db-credentials is SOPS-encrypted and spec.decryption is not set: it cannot be applied",
+    var plain =
+        engine.awaitCondition(
+            "no-decryption",
+            "Ready",
+            Duration.ofSeconds(90),
+            c -> "DecryptionFailed".equals(c.getReason()));
+    assertEquals(
+        "Secret/db-credentials is SOPS-encrypted and spec.decryption is not set: it cannot be"
+            + " applied",
         plain.getMessage());
-    var wrong = engine.awaitCondition("wrong-key", "Ready", Duration.ofSeconds(90),
-        c -> "DecryptionFailed".equals(c.getReason()));
+    var wrong =
+        engine.awaitCondition(
+            "wrong-key",
+            "Ready",
+            Duration.ofSeconds(90),
+            c -> "DecryptionFailed".equals(c.getReason()));
     assertTrue(wrong.getMessage().contains("Secret/db-credentials"), wrong.getMessage());
-    assertTrue(wrong.getMessage().contains("no key of the decryption Secret opens the data key"), wrong.getMessage());
-    var missing = engine.awaitCondition("no-secret", "Ready", Duration.ofSeconds(90),
-        c -> "DecryptionFailed".equals(c.getReason()));
+    assertTrue(
+        wrong.getMessage().contains("no key of the decryption Secret opens the data key"),
+        wrong.getMessage());
+    var missing =
+        engine.awaitCondition(
+            "no-secret",
+            "Ready",
+            Duration.ofSeconds(90),
+            c -> "DecryptionFailed".equals(c.getReason()));
     assertEquals("decryption Secret '" + ns() + "/not-there' not found", missing.getMessage());
     assertNull(engine.client.secrets().inNamespace(ns()).withName("db-credentials").get());
     assertNoPlaintextOutside();
@@ -178,46 +229,68 @@ class DecryptionIT extends EngineTestBase {
   void anApplyErrorQuotingADecryptedInputShowsNoneOfIt() {
     // kustomize reads envs as KEY=value lines and keeps a line without '=' whole as a key: the
     // decrypted YAML lines become keys of the Secret, which the API server refuses, quoting them.
-    git.commit(Map.of(
-        "yaml-env/kustomization.yaml", """
+    git.commit(
+        Map.of(
+            "yaml-env/kustomization.yaml",
+            """
             secretGenerator:
             - name: from-yaml
               envs: [values.yaml]
             """,
-        "yaml-env/values.yaml", fixture("encrypted/values.unencrypted-suffix.yaml")));
+            "yaml-env/values.yaml",
+            fixture("encrypted/values.unencrypted-suffix.yaml")));
     keySecret("yaml-env-keys", "identity.agekey", "test-only.agekey");
     engine.gitRepository("repo-yaml-env", git.url());
-    engine.kustomization("yaml-env", "repo-yaml-env", "./yaml-env", """
+    engine.kustomization(
+        "yaml-env",
+        "repo-yaml-env",
+        "./yaml-env",
+        """
           decryption: {provider: sops, secretRef: {name: yaml-env-keys}}
         """);
-    var failed = engine.awaitCondition("yaml-env", "Ready", Duration.ofSeconds(90),
-        c -> "ApplyFailed".equals(c.getReason()));
-    assertTrue(failed.getMessage().contains("is invalid: [data[***]: Invalid value: \"***\""), failed.getMessage());
+    var failed =
+        engine.awaitCondition(
+            "yaml-env", "Ready", Duration.ofSeconds(90), c -> "ApplyFailed".equals(c.getReason()));
+    assertTrue(
+        failed.getMessage().contains("is invalid: [data[***]: Invalid value: \"***\""),
+        failed.getMessage());
     assertFalse(failed.getMessage().contains("visible"), failed.getMessage());
     assertNoPlaintextOutside("visible");
   }
 
   /**
-   * The diff of the decrypted Secrets against what is applied, as {@code capstan diff} renders
-   * it (server-side dry run, then DiffRenderer), with a rotated value: keys and "changed" marks,
-   * never a value.
+   * The diff of the decrypted Secrets against what is applied, as {@code capstan diff} renders it
+   * (server-side dry run, then DiffRenderer), with a rotated value: keys and "changed" marks, never
+   * a value.
    */
   private static void assertDiffMasksDecryptedValues() {
-    Map<String, Object> decrypted = new SopsDecryptor().decryptObject(
-        yamlMap(fixture("encrypted/secret.age.yaml")),
-        DecryptionKeys.fromSecretData(Map.of("identity.agekey",
-            fixture("keys/test-only.agekey").getBytes(StandardCharsets.UTF_8))));
-    GenericKubernetesResource secret = Serialization.jsonMapper().convertValue(decrypted, GenericKubernetesResource.class);
+    Map<String, Object> decrypted =
+        new SopsDecryptor()
+            .decryptObject(
+                yamlMap(fixture("encrypted/secret.age.yaml")),
+                DecryptionKeys.fromSecretData(
+                    Map.of(
+                        "identity.agekey",
+                        fixture("keys/test-only.agekey").getBytes(StandardCharsets.UTF_8))));
+    GenericKubernetesResource secret =
+        Serialization.jsonMapper().convertValue(decrypted, GenericKubernetesResource.class);
     secret.getMetadata().setLabels(Map.of("team", "payments"));
-    secret.getAdditionalProperties().put("stringData", Map.of("password", "plaintext-rotated-password-7"));
+    secret
+        .getAdditionalProperties()
+        .put("stringData", Map.of("password", "plaintext-rotated-password-7"));
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try {
-      DiffReport report = new Differ(engine.client, pool).diff(List.of(secret), new Owner("app", ns()), ns());
+      DiffReport report =
+          new Differ(engine.client, pool).diff(List.of(secret), new Owner("app", ns()), ns());
       ObjectDiff diff = report.objects().get(0);
       assertEquals(ObjectDiff.Change.CHANGED, diff.change(), diff.text());
-      assertTrue(diff.text().contains("password: '*** (changed)'") || diff.text().contains("password: \"*** (changed)\""),
+      assertTrue(
+          diff.text().contains("password: '*** (changed)'")
+              || diff.text().contains("password: \"*** (changed)\""),
           diff.text());
-      assertTrue(diff.text().contains("token: '*** (unchanged)'") || diff.text().contains("token: \"*** (unchanged)\""),
+      assertTrue(
+          diff.text().contains("token: '*** (unchanged)'")
+              || diff.text().contains("token: \"*** (unchanged)\""),
           diff.text());
       for (String secretText : secretTexts("rotated")) {
         assertFalse(diff.text().contains(secretText), diff.text());
@@ -230,17 +303,25 @@ class DecryptionIT extends EngineTestBase {
   @SuppressWarnings("unchecked")
   private static Map<String, Object> yamlMap(String yaml) {
     try {
-      return new com.fasterxml.jackson.dataformat.yaml.YAMLMapper().readValue(yaml, Map.class);
+      return new YAMLMapper().readValue(yaml, Map.class);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
-  /** What must appear nowhere: the fixtures' plaintext (each holds "plaintext"), their base64, the keys. */
+  /**
+   * What must appear nowhere: the fixtures' plaintext (each holds "plaintext"), their base64, the
+   * keys.
+   */
   private static List<String> secretTexts(String... more) {
-    List<String> texts = new ArrayList<>(List.of("plaintext", b64("plaintext-db-password-42"), "cGxhaW50ZXh0"));
-    texts.add(fixture("keys/test-only.agekey").lines()
-        .filter(l -> l.startsWith("AGE-SECRET-KEY")).findFirst().orElseThrow());
+    List<String> texts =
+        new ArrayList<>(List.of("plaintext", b64("plaintext-db-password-42"), "cGxhaW50ZXh0"));
+    texts.add(
+        fixture("keys/test-only.agekey")
+            .lines()
+            .filter(l -> l.startsWith("AGE-SECRET-KEY"))
+            .findFirst()
+            .orElseThrow());
     texts.addAll(List.of(more));
     return texts;
   }
@@ -252,7 +333,8 @@ class DecryptionIT extends EngineTestBase {
   /** No decrypted value and no key in any status, any event, or anything the engine logged. */
   private static void assertNoPlaintextOutside(String... more) {
     List<String> forbidden = secretTexts(more);
-    for (Kustomization ks : engine.client.resources(Kustomization.class).inNamespace(ns()).list().getItems()) {
+    for (Kustomization ks :
+        engine.client.resources(Kustomization.class).inNamespace(ns()).list().getItems()) {
       String status = Serialization.asYaml(ks.getStatus());
       forbidden.forEach(f -> assertFalse(status.contains(f), status));
     }

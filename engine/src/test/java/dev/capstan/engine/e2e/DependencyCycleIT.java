@@ -20,13 +20,18 @@ class DependencyCycleIT extends EngineTestBase {
 
     String cycle = "dependency cycle: %1$s/a -> %1$s/b -> %1$s/c -> %1$s/a".formatted(ns());
     for (String member : new String[] {"a", "b", "c"}) {
-      var stalled = engine.awaitCondition(member, "Stalled", Duration.ofSeconds(60), EngineTestBase::isTrue);
+      var stalled =
+          engine.awaitCondition(member, "Stalled", Duration.ofSeconds(60), EngineTestBase::isTrue);
       assertEquals("DependencyCycle", stalled.getReason());
       assertEquals(cycle, stalled.getMessage());
       assertEquals("False", engine.condition(member, "Ready").orElseThrow().getStatus());
     }
-    var outside = engine.awaitCondition("outside", "Ready", Duration.ofSeconds(30),
-        c -> "DependencyNotReady".equals(c.getReason()));
+    var outside =
+        engine.awaitCondition(
+            "outside",
+            "Ready",
+            Duration.ofSeconds(30),
+            c -> "DependencyNotReady".equals(c.getReason()));
     assertEquals("False", outside.getStatus());
   }
 }

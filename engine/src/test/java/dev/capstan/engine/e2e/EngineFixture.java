@@ -5,11 +5,18 @@ import static org.awaitility.Awaitility.await;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.engine.Engine;
+import dev.capstan.engine.EngineExtension;
 import dev.capstan.engine.EngineOptions;
 import dev.capstan.engine.conditions.KustomizationStatuses;
 import dev.capstan.testing.CapstanCrds;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -17,11 +24,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 import org.awaitility.core.ConditionFactory;
+import org.junit.jupiter.api.Assertions;
 
 /**
  * An engine running in the test's JVM against the test cluster. Each fixture reconciles only the
@@ -37,26 +48,33 @@ final class EngineFixture implements AutoCloseable {
   final Path storage;
   final Engine engine;
 
-  private EngineFixture(KubernetesClient client, String namespace,
-      java.util.function.UnaryOperator<EngineOptions> settings,
-      java.util.List<dev.capstan.engine.EngineExtension> extensions) throws IOException {
+  private EngineFixture(
+      KubernetesClient client,
+      String namespace,
+      UnaryOperator<EngineOptions> settings,
+      List<EngineExtension> extensions)
+      throws IOException {
     this.client = client;
     this.namespace = namespace;
     CapstanCrds.install(client);
     this.storage = Files.createTempDirectory("capstan-artifacts");
-    this.engine = new Engine(settings.apply(
-        EngineOptions.defaults(storage)
-            .withWatchLabelSelector(SHARD_LABEL + "=" + shard)
-            .withWaitPoll(Duration.ofSeconds(1))),
-        client, extensions);
+    this.engine =
+        new Engine(
+            settings.apply(
+                EngineOptions.defaults(storage)
+                    .withWatchLabelSelector(SHARD_LABEL + "=" + shard)
+                    .withWaitPoll(Duration.ofSeconds(1))),
+            client,
+            extensions);
     engine.start();
   }
 
   /** A client like the one {@code capstan run} builds. */
   static KubernetesClient client(Path kubeconfig) {
     try {
-      return new io.fabric8.kubernetes.client.KubernetesClientBuilder()
-          .withConfig(io.fabric8.kubernetes.client.Config.fromKubeconfig(null, Files.readString(kubeconfig), kubeconfig.toString()))
+      return new KubernetesClientBuilder()
+          .withConfig(
+              Config.fromKubeconfig(null, Files.readString(kubeconfig), kubeconfig.toString()))
           .build();
     } catch (IOException e) {
       throw new IllegalStateException(e);
@@ -68,15 +86,19 @@ final class EngineFixture implements AutoCloseable {
   }
 
   /** An engine whose options are the test defaults changed by {@code settings}. */
-  static EngineFixture start(KubernetesClient client, String namespace,
-      java.util.function.UnaryOperator<EngineOptions> settings) {
-    return start(client, namespace, settings, java.util.List.of());
+  static EngineFixture start(
+      KubernetesClient client, String namespace, UnaryOperator<EngineOptions> settings) {
+    return start(client, namespace, settings, List.of());
   }
 
-  /** An engine with extensions (metrics, ...) besides the test defaults changed by {@code settings}. */
-  static EngineFixture start(KubernetesClient client, String namespace,
-      java.util.function.UnaryOperator<EngineOptions> settings,
-      java.util.List<dev.capstan.engine.EngineExtension> extensions) {
+  /**
+   * An engine with extensions (metrics, ...) besides the test defaults changed by {@code settings}.
+   */
+  static EngineFixture start(
+      KubernetesClient client,
+      String namespace,
+      UnaryOperator<EngineOptions> settings,
+      List<EngineExtension> extensions) {
     try {
       return new EngineFixture(client, namespace, settings, extensions);
     } catch (IOException e) {
@@ -90,17 +112,25 @@ final class EngineFixture implements AutoCloseable {
 
   /** Creates a GitRepository following {@code main} of {@code url}. */
   void gitRepository(String name, String url) {
-    create(GitRepository.class, """
+    create(
+        GitRepository.class,
+        """
         apiVersion: source.capstan.dev/v1
         kind: GitRepository
         metadata: {name: %s, namespace: %s, labels: {%s: %s}}
         spec: {url: "%s", ref: {branch: main}, interval: 10m}
-        """.formatted(name, namespace, SHARD_LABEL, shard, url));
+        """
+            .formatted(name, namespace, SHARD_LABEL, shard, url));
   }
 
-  /** Creates a GitRepository following {@code main} of {@code url}; {@code extraSpec} is YAML indented by 2. */
+  /**
+   * Creates a GitRepository following {@code main} of {@code url}; {@code extraSpec} is YAML
+   * indented by 2.
+   */
   void gitRepository(String name, String url, String extraSpec) {
-    create(GitRepository.class, """
+    create(
+        GitRepository.class,
+        """
         apiVersion: source.capstan.dev/v1
         kind: GitRepository
         metadata: {name: %s, namespace: %s, labels: {%s: %s}}
@@ -109,7 +139,8 @@ final class EngineFixture implements AutoCloseable {
           ref: {branch: main}
           interval: 10m
         %s
-        """.formatted(name, namespace, SHARD_LABEL, shard, url, extraSpec.stripTrailing()));
+        """
+            .formatted(name, namespace, SHARD_LABEL, shard, url, extraSpec.stripTrailing()));
   }
 
   GitRepository gitRepository(String name) {
@@ -117,23 +148,41 @@ final class EngineFixture implements AutoCloseable {
   }
 
   /** Waits until the GitRepository's condition satisfies {@code test}, and returns it as seen. */
-  Condition awaitSourceCondition(String name, String type, Duration atMost, Predicate<Condition> test) {
-    java.util.concurrent.atomic.AtomicReference<Condition> seen = new java.util.concurrent.atomic.AtomicReference<>();
-    eventually(atMost).untilAsserted(() -> {
-      var status = gitRepository(name).getStatus();
-      Optional<Condition> matching = status == null || status.conditions() == null ? Optional.empty()
-          : status.conditions().stream().filter(c -> type.equals(c.getType())).filter(test).findFirst();
-      org.junit.jupiter.api.Assertions.assertTrue(matching.isPresent(),
-          () -> "GitRepository " + name + " has status " + gitRepository(name).getStatus());
-      seen.set(matching.get());
-    });
+  Condition awaitSourceCondition(
+      String name, String type, Duration atMost, Predicate<Condition> test) {
+    AtomicReference<Condition> seen = new AtomicReference<>();
+    eventually(atMost)
+        .untilAsserted(
+            () -> {
+              var status = gitRepository(name).getStatus();
+              Optional<Condition> matching =
+                  status == null || status.conditions() == null
+                      ? Optional.empty()
+                      : status.conditions().stream()
+                          .filter(c -> type.equals(c.getType()))
+                          .filter(test)
+                          .findFirst();
+              Assertions.assertTrue(
+                  matching.isPresent(),
+                  () -> "GitRepository " + name + " has status " + gitRepository(name).getStatus());
+              seen.set(matching.get());
+            });
     return seen.get();
   }
 
   void secret(String name, Map<String, String> stringData) {
-    client.secrets().inNamespace(namespace).resource(new io.fabric8.kubernetes.api.model.SecretBuilder()
-        .withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
-        .withStringData(stringData).build()).create();
+    client
+        .secrets()
+        .inNamespace(namespace)
+        .resource(
+            new SecretBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(namespace)
+                .endMetadata()
+                .withStringData(stringData)
+                .build())
+        .create();
   }
 
   /** Creates a Kustomization; {@code extraSpec} is YAML for further spec fields, indented by 2. */
@@ -145,9 +194,16 @@ final class EngineFixture implements AutoCloseable {
    * A Kustomization in {@code inNamespace} whose source is in {@code sourceNamespace} (either may
    * differ from this fixture's namespace).
    */
-  void kustomization(String name, String inNamespace, String sourceNamespace, String source, String path,
+  void kustomization(
+      String name,
+      String inNamespace,
+      String sourceNamespace,
+      String source,
+      String path,
       String extraSpec) {
-    create(Kustomization.class, """
+    create(
+        Kustomization.class,
+        """
         apiVersion: kustomize.capstan.dev/v1
         kind: Kustomization
         metadata: {name: %s, namespace: %s, labels: {%s: %s}}
@@ -157,12 +213,24 @@ final class EngineFixture implements AutoCloseable {
           interval: 10m
           prune: true
         %s
-        """.formatted(name, inNamespace, SHARD_LABEL, shard, source, sourceNamespace, path,
-            extraSpec.stripTrailing()));
+        """
+            .formatted(
+                name,
+                inNamespace,
+                SHARD_LABEL,
+                shard,
+                source,
+                sourceNamespace,
+                path,
+                extraSpec.stripTrailing()));
   }
 
-  private <T extends io.fabric8.kubernetes.api.model.HasMetadata> void create(Class<T> type, String yaml) {
-    T object = client.resources(type).load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).item();
+  private <T extends HasMetadata> void create(Class<T> type, String yaml) {
+    T object =
+        client
+            .resources(type)
+            .load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)))
+            .item();
     client.resource(object).create();
   }
 
@@ -178,32 +246,55 @@ final class EngineFixture implements AutoCloseable {
   Condition awaitCondition(String name, String type, Duration atMost, Predicate<Condition> test) {
     // The condition that satisfied the test is returned as it was seen: reading it again could
     // return a later one, from a reconcile that started in between.
-    java.util.concurrent.atomic.AtomicReference<Condition> seen = new java.util.concurrent.atomic.AtomicReference<>();
-    eventually(atMost).untilAsserted(() -> {
-      Optional<Condition> matching = condition(name, type).filter(test);
-      org.junit.jupiter.api.Assertions.assertTrue(matching.isPresent(),
-          () -> "Kustomization " + name + " has status " + kustomization(name).getStatus());
-      seen.set(matching.get());
-    });
+    AtomicReference<Condition> seen = new AtomicReference<>();
+    eventually(atMost)
+        .untilAsserted(
+            () -> {
+              Optional<Condition> matching = condition(name, type).filter(test);
+              Assertions.assertTrue(
+                  matching.isPresent(),
+                  () -> "Kustomization " + name + " has status " + kustomization(name).getStatus());
+              seen.set(matching.get());
+            });
     return seen.get();
   }
 
   /** Asks for a reconcile now, as {@code capstan reconcile} does. */
-  void requestReconcile(Class<? extends io.fabric8.kubernetes.api.model.HasMetadata> type, String name) {
+  void requestReconcile(Class<? extends HasMetadata> type, String name) {
     // A merge patch, not a read-modify-write: status writes must not make it conflict.
-    client.resources(type).inNamespace(namespace).withName(name).patch(
-        io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
-        "{\"metadata\":{\"annotations\":{\"reconcile.capstan.dev/requestedAt\":\"" + Instant.now() + "\"}}}");
+    client
+        .resources(type)
+        .inNamespace(namespace)
+        .withName(name)
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"metadata\":{\"annotations\":{\"reconcile.capstan.dev/requestedAt\":\""
+                + Instant.now()
+                + "\"}}}");
   }
 
-  /** Deletes this fixture's Kustomizations (the engine removes its finalizers), then stops the engine. */
+  /**
+   * Deletes this fixture's Kustomizations (the engine removes its finalizers), then stops the
+   * engine.
+   */
   @Override
   public void close() {
     try {
-      client.resources(Kustomization.class).inNamespace(namespace).withLabel(SHARD_LABEL, shard).delete();
-      eventually(Duration.ofSeconds(60)).until(() ->
-          client.resources(Kustomization.class).inNamespace(namespace).withLabel(SHARD_LABEL, shard)
-              .list().getItems().isEmpty());
+      client
+          .resources(Kustomization.class)
+          .inNamespace(namespace)
+          .withLabel(SHARD_LABEL, shard)
+          .delete();
+      eventually(Duration.ofSeconds(60))
+          .until(
+              () ->
+                  client
+                      .resources(Kustomization.class)
+                      .inNamespace(namespace)
+                      .withLabel(SHARD_LABEL, shard)
+                      .list()
+                      .getItems()
+                      .isEmpty());
     } finally {
       engine.close();
       client.close();

@@ -3,6 +3,7 @@ package dev.capstan.engine.e2e;
 import dev.capstan.testing.ClusterAccess;
 import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.TestNamespace;
+import io.fabric8.kubernetes.api.model.Condition;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,11 +36,11 @@ abstract class EngineTestBase {
     return engine.namespace;
   }
 
-  static boolean isTrue(io.fabric8.kubernetes.api.model.Condition c) {
+  static boolean isTrue(Condition c) {
     return "True".equals(c.getStatus());
   }
 
-  static boolean isFalse(io.fabric8.kubernetes.api.model.Condition c) {
+  static boolean isFalse(Condition c) {
     return "False".equals(c.getStatus());
   }
 }

@@ -1,6 +1,7 @@
 package dev.capstan.engine.e2e;
 
 import dev.capstan.engine.testing.GitHttpServer;
+import dev.capstan.testing.PgpTestKey;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -8,6 +9,8 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.errors.GitAPIException;
+import org.eclipse.jgit.lib.CommitBuilder;
+import org.eclipse.jgit.lib.GpgSignature;
 import org.eclipse.jgit.lib.PersonIdent;
 import org.eclipse.jgit.revwalk.RevCommit;
 
@@ -27,7 +30,8 @@ final class GitFixture implements AutoCloseable {
 
   static GitFixture create(Path dir) {
     try {
-      return new GitFixture(Git.init().setDirectory(dir.toFile()).setInitialBranch("main").call(), dir);
+      return new GitFixture(
+          Git.init().setDirectory(dir.toFile()).setInitialBranch("main").call(), dir);
     } catch (GitAPIException e) {
       throw new IllegalStateException(e);
     }
@@ -37,7 +41,9 @@ final class GitFixture implements AutoCloseable {
     return server.url();
   }
 
-  /** Writes the files (null content deletes one), commits, and returns the revision Capstan reports. */
+  /**
+   * Writes the files (null content deletes one), commits, and returns the revision Capstan reports.
+   */
   String commit(Map<String, String> files) {
     return commit(files, "change");
   }
@@ -55,16 +61,23 @@ final class GitFixture implements AutoCloseable {
         Files.writeString(file, entry.getValue(), StandardCharsets.UTF_8);
         git.add().addFilepattern(entry.getKey()).call();
       }
-      RevCommit commit = git.commit().setMessage(message).setAuthor(AUTHOR).setCommitter(AUTHOR)
-          .setAllowEmpty(true).call();
+      RevCommit commit =
+          git.commit()
+              .setMessage(message)
+              .setAuthor(AUTHOR)
+              .setCommitter(AUTHOR)
+              .setAllowEmpty(true)
+              .call();
       return "main@sha1:" + commit.getName();
     } catch (IOException | GitAPIException e) {
       throw new IllegalStateException(e);
     }
   }
 
-  /** Writes the files and commits them signed by {@code key}; returns the revision Capstan reports. */
-  String commitSigned(Map<String, String> files, dev.capstan.testing.PgpTestKey key) {
+  /**
+   * Writes the files and commits them signed by {@code key}; returns the revision Capstan reports.
+   */
+  String commitSigned(Map<String, String> files, PgpTestKey key) {
     try {
       for (var entry : files.entrySet()) {
         Path file = dir.resolve(entry.getKey());
@@ -74,7 +87,7 @@ final class GitFixture implements AutoCloseable {
       }
       var repo = git.getRepository();
       try (var inserter = repo.newObjectInserter()) {
-        var builder = new org.eclipse.jgit.lib.CommitBuilder();
+        var builder = new CommitBuilder();
         builder.setTreeId(repo.readDirCache().writeTree(inserter));
         var head = repo.resolve("HEAD");
         if (head != null) {
@@ -83,7 +96,7 @@ final class GitFixture implements AutoCloseable {
         builder.setAuthor(AUTHOR);
         builder.setCommitter(AUTHOR);
         builder.setMessage("signed change");
-        builder.setGpgSignature(new org.eclipse.jgit.lib.GpgSignature(key.sign(builder.build())));
+        builder.setGpgSignature(new GpgSignature(key.sign(builder.build())));
         var id = inserter.insert(builder);
         inserter.flush();
         var update = repo.updateRef("HEAD");

@@ -30,10 +30,11 @@ class ServiceAccountIT extends EngineTestBase {
   void aTenantCannotWriteWhereItsServiceAccountMayNot() {
     other = Tenants.namespace(engine.client, "capstan-tenant-other");
     Tenants.configMapTenant(engine.client, ns(), "tenant");
-    git.commit(Map.of(
-        "tenant/own.yaml", Tenants.configMapIn(ns(), "own"),
-        "tenant/elsewhere.yaml", Tenants.configMapIn(other, "elsewhere"),
-        "allowed/own.yaml", Tenants.configMapIn(ns(), "allowed")));
+    git.commit(
+        Map.of(
+            "tenant/own.yaml", Tenants.configMapIn(ns(), "own"),
+            "tenant/elsewhere.yaml", Tenants.configMapIn(other, "elsewhere"),
+            "allowed/own.yaml", Tenants.configMapIn(ns(), "allowed")));
     engine.gitRepository("repo", git.url());
     engine.kustomization("tenant", "repo", "./tenant", "  serviceAccountName: tenant");
     engine.kustomization("allowed", "repo", "./allowed", "  serviceAccountName: tenant");
@@ -41,35 +42,54 @@ class ServiceAccountIT extends EngineTestBase {
     engine.awaitCondition("allowed", "Ready", Duration.ofSeconds(60), EngineTestBase::isTrue);
     assertNotNull(engine.client.configMaps().inNamespace(ns()).withName("allowed").get());
 
-    Condition ready = engine.awaitCondition("tenant", "Ready", Duration.ofSeconds(60),
-        c -> "ApplyFailed".equals(c.getReason()));
+    Condition ready =
+        engine.awaitCondition(
+            "tenant", "Ready", Duration.ofSeconds(60), c -> "ApplyFailed".equals(c.getReason()));
     assertEquals("False", ready.getStatus());
-    assertTrue(ready.getMessage().contains(other) && ready.getMessage().contains("elsewhere"), ready.getMessage());
+    assertTrue(
+        ready.getMessage().contains(other) && ready.getMessage().contains("elsewhere"),
+        ready.getMessage());
     assertTrue(ready.getMessage().contains("forbidden"), ready.getMessage());
-    assertTrue(ready.getMessage().contains("system:serviceaccount:" + ns() + ":tenant"), ready.getMessage());
-    assertNull(engine.client.configMaps().inNamespace(other).withName("elsewhere").get(),
+    assertTrue(
+        ready.getMessage().contains("system:serviceaccount:" + ns() + ":tenant"),
+        ready.getMessage());
+    assertNull(
+        engine.client.configMaps().inNamespace(other).withName("elsewhere").get(),
         "the object in the namespace the service account may not write must not exist");
   }
 
   @Test
   void healthIsNotReportedForWhatTheServiceAccountMayNotGet() {
     Tenants.secretWritingTenant(engine.client, ns(), "writer");
-    git.commit(Map.of(
-        "writer/settings.yaml", Tenants.configMapIn(ns(), "settings"),
-        "writer/token.yaml", Tenants.secretIn(ns(), "token")));
+    git.commit(
+        Map.of(
+            "writer/settings.yaml", Tenants.configMapIn(ns(), "settings"),
+            "writer/token.yaml", Tenants.secretIn(ns(), "token")));
     engine.gitRepository("writer-repo", git.url());
     // No wait: the Healthy condition is the health monitor's alone.
     engine.kustomization("writer", "writer-repo", "./writer", "  serviceAccountName: writer");
 
     engine.awaitCondition("writer", "Ready", Duration.ofSeconds(60), EngineTestBase::isTrue);
-    assertNotNull(engine.client.secrets().inNamespace(ns()).withName("token").get(),
+    assertNotNull(
+        engine.client.secrets().inNamespace(ns()).withName("token").get(),
         "the service account may write the Secret");
 
     String account = "system:serviceaccount:" + ns() + ":writer";
-    Condition healthy = engine.awaitCondition("writer", "Healthy", Duration.ofSeconds(30),
-        c -> c.getMessage() != null && c.getMessage().contains(account));
+    Condition healthy =
+        engine.awaitCondition(
+            "writer",
+            "Healthy",
+            Duration.ofSeconds(30),
+            c -> c.getMessage() != null && c.getMessage().contains(account));
     assertEquals("Unknown", healthy.getStatus(), healthy.getMessage());
-    assertEquals("Secret/" + ns() + "/token is Unknown: " + account
-        + " may not get secrets in namespace " + ns() + " (AccessDenied)", healthy.getMessage());
+    assertEquals(
+        "Secret/"
+            + ns()
+            + "/token is Unknown: "
+            + account
+            + " may not get secrets in namespace "
+            + ns()
+            + " (AccessDenied)",
+        healthy.getMessage());
   }
 }

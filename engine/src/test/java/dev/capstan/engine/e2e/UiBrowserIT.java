@@ -5,10 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.source.GitRepository;
 import dev.capstan.engine.ui.UiServer;
 import dev.capstan.testing.CapstanCrds;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -17,14 +23,21 @@ import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ThrowingRunnable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -32,6 +45,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
@@ -39,19 +53,21 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.Select;
 
 /**
  * {@code capstan ui} in a real browser (headless Chromium) against the test cluster: the overview
  * lists what the cluster holds, the graph shows a chain and the edge it waits on, a broken custom
- * resource turns its row and node unhealthy without a reload, actions go through with the
- * user's credentials or come back with the API server's refusal, and a Kustomization's drift shows
- * what changed in the cluster (Secret values masked, never in the page), a source Secret the user
- * cannot read, and a comparison that ran past its deadline.
+ * resource turns its row and node unhealthy without a reload, actions go through with the user's
+ * credentials or come back with the API server's refusal, and a Kustomization's drift shows what
+ * changed in the cluster (Secret values masked, never in the page), a source Secret the user cannot
+ * read, and a comparison that ran past its deadline.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class UiBrowserIT extends EngineTestBase {
   private static final Path SCREENSHOTS = Path.of("target", "ui-screenshots");
-  private static final String CRD = """
+  private static final String CRD =
+      """
       apiVersion: apiextensions.k8s.io/v1
       kind: CustomResourceDefinition
       metadata: {name: gadgets.ui.e2e.capstan.dev}
@@ -66,7 +82,8 @@ class UiBrowserIT extends EngineTestBase {
           subresources: {status: {}}
           schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
       """;
-  private static final String EXPRS = """
+  private static final String EXPRS =
+      """
         healthCheckExprs:
         - apiVersion: ui.e2e.capstan.dev/v1
           kind: Gadget
@@ -75,8 +92,10 @@ class UiBrowserIT extends EngineTestBase {
       """;
   private static final String NO_NODE = "      nodeSelector: {capstan.dev/no-such-node: \"true\"}";
   private static final String VIEWER = "capstan-ui-viewer";
+
   /** The commit's subject: markup in it must reach the page as text. */
   private static final String SUBJECT = "Add <b>drift</b> fixtures & more";
+
   private static final String GIT_SECRET = "plain-s3cret-from-git";
   private static final String CLUSTER_SECRET = "changed-in-the-cluster";
   private static final String TEAM = "capstan-ui-team";
@@ -91,48 +110,68 @@ class UiBrowserIT extends EngineTestBase {
   @BeforeAll
   static void startView() throws IOException {
     installCrd();
-    git.commit(Map.of(
-        "base/gadget.yaml", """
-            apiVersion: ui.e2e.capstan.dev/v1
-            kind: Gadget
-            metadata: {name: gear}
-            spec: {size: 3}
-            """,
-        "infra/db.yaml", Manifests.deployment("db", NO_NODE, 600),
-        "app/config.yaml", Manifests.configMap("app-settings", "x"),
-        "drift/settings.yaml", """
-            apiVersion: v1
-            kind: ConfigMap
-            metadata: {name: drift-settings}
-            data: {color: blue, size: "3"}
-            """,
-        "drift/secret.yaml", """
-            apiVersion: v1
-            kind: Secret
-            metadata: {name: drift-secret}
-            data: {password: %s, user: %s}
-            """.formatted(base64(GIT_SECRET), base64("admin-user")),
-        "locked/config.yaml", Manifests.configMap("locked-settings", "y"),
-        "slow/config.yaml", Manifests.configMap("slow-settings", "z")),
+    git.commit(
+        Map.of(
+            "base/gadget.yaml",
+                """
+                apiVersion: ui.e2e.capstan.dev/v1
+                kind: Gadget
+                metadata: {name: gear}
+                spec: {size: 3}
+                """,
+            "infra/db.yaml", Manifests.deployment("db", NO_NODE, 600),
+            "app/config.yaml", Manifests.configMap("app-settings", "x"),
+            "drift/settings.yaml",
+                """
+                apiVersion: v1
+                kind: ConfigMap
+                metadata: {name: drift-settings}
+                data: {color: blue, size: "3"}
+                """,
+            "drift/secret.yaml",
+                """
+                apiVersion: v1
+                kind: Secret
+                metadata: {name: drift-secret}
+                data: {password: %s, user: %s}
+                """
+                    .formatted(base64(GIT_SECRET), base64("admin-user")),
+            "locked/config.yaml", Manifests.configMap("locked-settings", "y"),
+            "slow/config.yaml", Manifests.configMap("slow-settings", "z")),
         SUBJECT + "\n\nThe body is not shown.");
     engine.gitRepository("repo", git.url());
     engine.kustomization("base", "repo", "./base", EXPRS);
-    engine.kustomization("infra", "repo", "./infra", "  wait: true\n  timeout: 10m\n  dependsOn: [{name: base}]");
+    engine.kustomization(
+        "infra", "repo", "./infra", "  wait: true\n  timeout: 10m\n  dependsOn: [{name: base}]");
     engine.kustomization("app", "repo", "./app", "  dependsOn: [{name: infra}]");
     EngineFixture.eventually(Duration.ofSeconds(60)).untilAsserted(() -> setPhase("Ready"));
     engine.awaitCondition("base", "Healthy", Duration.ofSeconds(60), EngineTestBase::isTrue);
-    engine.awaitCondition("app", "Ready", Duration.ofSeconds(60), c -> "DependencyNotReady".equals(c.getReason()));
+    engine.awaitCondition(
+        "app", "Ready", Duration.ofSeconds(60), c -> "DependencyNotReady".equals(c.getReason()));
 
-    ui = UiServer.start(engine.client, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), false,
-        Clock.systemUTC());
+    ui =
+        UiServer.start(
+            engine.client,
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+            false,
+            Clock.systemUTC());
     grantReadOnly();
     viewerClient = impersonating(VIEWER);
-    viewerUi = UiServer.start(viewerClient, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), false,
-        Clock.systemUTC());
+    viewerUi =
+        UiServer.start(
+            viewerClient,
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+            false,
+            Clock.systemUTC());
     grantNamespaceRead();
     teamClient = impersonating(TEAM);
-    teamUi = UiServer.start(teamClient, List.of(ns(), "kube-system"),
-        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), false, Clock.systemUTC());
+    teamUi =
+        UiServer.start(
+            teamClient,
+            List.of(ns(), "kube-system"),
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+            false,
+            Clock.systemUTC());
     browser = chromium();
     Files.createDirectories(SCREENSHOTS);
   }
@@ -169,21 +208,30 @@ class UiBrowserIT extends EngineTestBase {
     browser.get(url(ui, "/#/"));
     awaitElement(By.cssSelector("tr.row[data-id='Kustomization/" + ns() + "/app']"));
     awaitElement(By.cssSelector("tr.row[data-id='GitRepository/" + ns() + "/repo']"));
-    eventually(() -> assertEquals("ready", state("tr.row[data-id='Kustomization/" + ns() + "/base']")));
-    assertTrue(browser.findElement(By.cssSelector("tr.row[data-id='Kustomization/" + ns() + "/app']")).getText()
-        .contains("is not ready"), "the app's row shows why it waits");
+    eventually(
+        () -> assertEquals("ready", state("tr.row[data-id='Kustomization/" + ns() + "/base']")));
+    assertTrue(
+        browser
+            .findElement(By.cssSelector("tr.row[data-id='Kustomization/" + ns() + "/app']"))
+            .getText()
+            .contains("is not ready"),
+        "the app's row shows why it waits");
     // other test classes may have Kustomizations in the shared cluster at the same time
-    new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("ns-filter"))).selectByValue(ns());
+    new Select(browser.findElement(By.id("ns-filter"))).selectByValue(ns());
     browser.findElement(By.id("search")).sendKeys("infra");
     // infra itself, and the app whose message names it
-    eventually(() -> assertEquals(2, browser.findElements(By.cssSelector("#ks-table tr.row")).size()));
-    new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("status-filter"))).selectByValue("ready");
-    eventually(() -> assertEquals(0, browser.findElements(By.cssSelector("#ks-table tr.row")).size()));
-    new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("status-filter"))).selectByValue("");
+    eventually(
+        () -> assertEquals(2, browser.findElements(By.cssSelector("#ks-table tr.row")).size()));
+    new Select(browser.findElement(By.id("status-filter"))).selectByValue("ready");
+    eventually(
+        () -> assertEquals(0, browser.findElements(By.cssSelector("#ks-table tr.row")).size()));
+    new Select(browser.findElement(By.id("status-filter"))).selectByValue("");
     browser.findElement(By.id("search")).clear();
     browser.findElement(By.id("search")).sendKeys(" ");
-    eventually(() -> assertEquals(3, browser.findElements(By.cssSelector("#ks-table tr.row")).size()));
-    assertTrue(Integer.parseInt(browser.findElement(By.cssSelector("#count-total b")).getText()) >= 3,
+    eventually(
+        () -> assertEquals(3, browser.findElements(By.cssSelector("#ks-table tr.row")).size()));
+    assertTrue(
+        Integer.parseInt(browser.findElement(By.cssSelector("#count-total b")).getText()) >= 3,
         "the counts are over every namespace in view");
     screenshot("overview");
   }
@@ -197,15 +245,23 @@ class UiBrowserIT extends EngineTestBase {
     String base = "Kustomization/" + ns() + "/base";
     awaitElement(By.cssSelector("g.node[data-id='" + app + "']"));
     awaitElement(By.cssSelector("path.edge[data-from='" + infra + "'][data-to='" + base + "']"));
-    WebElement waiting = awaitElement(By.cssSelector("path.edge[data-from='" + app + "'][data-to='" + infra + "']"));
+    WebElement waiting =
+        awaitElement(By.cssSelector("path.edge[data-from='" + app + "'][data-to='" + infra + "']"));
     assertTrue(waiting.getAttribute("class").contains("waiting"), waiting.getAttribute("class"));
-    assertFalse(browser.findElement(By.cssSelector("path.edge[data-from='" + infra + "'][data-to='" + base + "']"))
-        .getAttribute("class").contains("waiting"), "infra's dependency is Ready");
+    assertFalse(
+        browser
+            .findElement(
+                By.cssSelector("path.edge[data-from='" + infra + "'][data-to='" + base + "']"))
+            .getAttribute("class")
+            .contains("waiting"),
+        "infra's dependency is Ready");
     eventually(() -> assertEquals("ready", state("g.node[data-id='" + base + "']")));
     screenshot("graph");
 
     // collapse the namespace into one node (the worst state of its members), then expand it again
-    browser.findElement(By.cssSelector("g.ns[data-namespace='" + ns() + "'] text.ns-label")).click();
+    browser
+        .findElement(By.cssSelector("g.ns[data-namespace='" + ns() + "'] text.ns-label"))
+        .click();
     WebElement group = awaitElement(By.cssSelector("g.node[data-id='Namespace/" + ns() + "']"));
     assertEquals("failing", group.getAttribute("data-state"));
     assertTrue(browser.findElements(By.cssSelector("g.node[data-id='" + app + "']")).isEmpty());
@@ -223,20 +279,28 @@ class UiBrowserIT extends EngineTestBase {
     setPhase("Failed");
     engine.awaitCondition("base", "Healthy", Duration.ofSeconds(15), EngineTestBase::isFalse);
     long seen = System.nanoTime();
-    awaitWithin(Duration.ofSeconds(2), () -> assertEquals("failing", state("g.node[data-id='" + base + "']")));
+    awaitWithin(
+        Duration.ofSeconds(2),
+        () -> assertEquals("failing", state("g.node[data-id='" + base + "']")));
     assertTrue(Duration.ofNanos(System.nanoTime() - seen).compareTo(Duration.ofSeconds(2)) < 0);
-    assertTrue(Integer.parseInt(browser.findElement(By.tagName("body")).getAttribute("data-rendered"))
-        > Integer.parseInt(rendered), "the page re-rendered from the event stream");
+    assertTrue(
+        Integer.parseInt(browser.findElement(By.tagName("body")).getAttribute("data-rendered"))
+            > Integer.parseInt(rendered),
+        "the page re-rendered from the event stream");
     screenshot("graph-unhealthy");
 
     browser.get(url(ui, "/#/"));
     awaitElement(By.cssSelector("tr.row[data-id='" + base + "'][data-state='failing']"));
     setPhase("Ready");
     engine.awaitCondition("base", "Healthy", Duration.ofSeconds(15), EngineTestBase::isTrue);
-    awaitWithin(Duration.ofSeconds(2), () -> assertEquals("ready", state("tr.row[data-id='" + base + "']")));
+    awaitWithin(
+        Duration.ofSeconds(2),
+        () -> assertEquals("ready", state("tr.row[data-id='" + base + "']")));
     setPhase("Failed");
     engine.awaitCondition("base", "Healthy", Duration.ofSeconds(15), EngineTestBase::isFalse);
-    awaitWithin(Duration.ofSeconds(2), () -> assertEquals("failing", state("tr.row[data-id='" + base + "']")));
+    awaitWithin(
+        Duration.ofSeconds(2),
+        () -> assertEquals("failing", state("tr.row[data-id='" + base + "']")));
     screenshot("overview-unhealthy");
     setPhase("Ready");
   }
@@ -245,30 +309,73 @@ class UiBrowserIT extends EngineTestBase {
   @Order(4)
   void kustomizationPageShowsConditionsHistoryInventoryAndSource() throws IOException {
     var base = engine.kustomization("base");
-    engine.client.v1().events().inNamespace(ns()).resource(new io.fabric8.kubernetes.api.model.EventBuilder()
-        .withNewMetadata().withName("base.ui-test").withNamespace(ns()).endMetadata()
-        .withNewInvolvedObject().withApiVersion("kustomize.capstan.dev/v1").withKind("Kustomization")
-        .withName("base").withNamespace(ns()).withUid(base.getMetadata().getUid()).endInvolvedObject()
-        .withType("Normal").withReason("ReconciliationSucceeded").withMessage("Applied revision: test")
-        .withCount(1).withLastTimestamp(java.time.Instant.now().toString().replaceAll("\\.\\d+Z$", "Z"))
-        .withNewSource().withComponent("capstan").endSource().build()).create();
+    engine
+        .client
+        .v1()
+        .events()
+        .inNamespace(ns())
+        .resource(
+            new EventBuilder()
+                .withNewMetadata()
+                .withName("base.ui-test")
+                .withNamespace(ns())
+                .endMetadata()
+                .withNewInvolvedObject()
+                .withApiVersion("kustomize.capstan.dev/v1")
+                .withKind("Kustomization")
+                .withName("base")
+                .withNamespace(ns())
+                .withUid(base.getMetadata().getUid())
+                .endInvolvedObject()
+                .withType("Normal")
+                .withReason("ReconciliationSucceeded")
+                .withMessage("Applied revision: test")
+                .withCount(1)
+                .withLastTimestamp(Instant.now().toString().replaceAll("\\.\\d+Z$", "Z"))
+                .withNewSource()
+                .withComponent("capstan")
+                .endSource()
+                .build())
+        .create();
     browser.get(url(ui, "/#/ks/" + ns() + "/base"));
     awaitElement(By.cssSelector("#inventory li.obj[data-name='Gadget/gear']"));
-    eventually(() -> assertEquals("Current", browser.findElement(By.cssSelector("#inventory li.obj[data-name='Gadget/gear']"))
-        .getAttribute("data-status")));
+    eventually(
+        () ->
+            assertEquals(
+                "Current",
+                browser
+                    .findElement(By.cssSelector("#inventory li.obj[data-name='Gadget/gear']"))
+                    .getAttribute("data-status")));
     assertTrue(browser.findElement(By.id("conditions")).getText().contains("Healthy"));
     // judged by the Kustomization's own healthCheckExprs: the generic rules would call it Current
     setPhase("Failed");
-    eventually(() -> assertEquals("Failed", browser.findElement(By.cssSelector("#inventory li.obj[data-name='Gadget/gear']"))
-        .getAttribute("data-status")));
+    eventually(
+        () ->
+            assertEquals(
+                "Failed",
+                browser
+                    .findElement(By.cssSelector("#inventory li.obj[data-name='Gadget/gear']"))
+                    .getAttribute("data-status")));
     setPhase("Ready");
-    eventually(() -> assertEquals("Current", browser.findElement(By.cssSelector("#inventory li.obj[data-name='Gadget/gear']"))
-        .getAttribute("data-status")));
-    eventually(() -> assertTrue(browser.findElement(By.id("history")).getText().contains("Applied revision: test")));
+    eventually(
+        () ->
+            assertEquals(
+                "Current",
+                browser
+                    .findElement(By.cssSelector("#inventory li.obj[data-name='Gadget/gear']"))
+                    .getAttribute("data-status")));
+    eventually(
+        () ->
+            assertTrue(
+                browser
+                    .findElement(By.id("history"))
+                    .getText()
+                    .contains("Applied revision: test")));
     assertTrue(browser.findElement(By.id("source")).getText().contains("main@sha1:"));
     // drift is computed when the page opens: the Gadget's status is no drift
     awaitDriftState("DONE");
-    assertTrue(browser.findElement(By.id("drift-message")).getText().contains("no drift"),
+    assertTrue(
+        browser.findElement(By.id("drift-message")).getText().contains("no drift"),
         browser.findElement(By.id("drift")).getText());
     assertEquals(SUBJECT, browser.findElement(By.id("commit-subject")).getText());
     screenshot("kustomization");
@@ -279,26 +386,56 @@ class UiBrowserIT extends EngineTestBase {
   void suspendAndResumeWorkWithTheUsersCredentials() throws IOException {
     browser.get(url(ui, "/#/ks/" + ns() + "/app"));
     act("suspend");
-    eventually(() -> assertEquals("ok", browser.findElement(By.id("action-result")).getAttribute("class")));
+    eventually(
+        () ->
+            assertEquals("ok", browser.findElement(By.id("action-result")).getAttribute("class")));
     eventually(() -> assertTrue(engine.kustomization("app").getSpec().suspended()));
     awaitElement(By.cssSelector("#summary tr.row[data-state='suspended']"));
     screenshot("kustomization-suspended");
     act("resume");
     eventually(() -> assertFalse(engine.kustomization("app").getSpec().suspended()));
-    assertTrue(engine.kustomization("app").getMetadata().getAnnotations()
-        .containsKey("reconcile.capstan.dev/requestedAt"));
+    assertTrue(
+        engine
+            .kustomization("app")
+            .getMetadata()
+            .getAnnotations()
+            .containsKey("reconcile.capstan.dev/requestedAt"));
 
     // reconcile with source: the GitRepository is asked first, then the Kustomization; both answer
     browser.get(url(ui, "/#/ks/" + ns() + "/base"));
     awaitElement(By.id("summary"));
     act("reconcile");
-    eventually(() -> assertTrue(browser.findElement(By.id("action-result")).getText()
-        .contains("reconcile requested for GitRepository " + ns() + "/repo and Kustomization " + ns() + "/base")));
-    String asked = engine.kustomization("base").getMetadata().getAnnotations().get("reconcile.capstan.dev/requestedAt");
-    assertTrue(engine.gitRepository("repo").getMetadata().getAnnotations()
-        .containsKey("reconcile.capstan.dev/requestedAt"), "the source was asked too");
-    eventually(() -> assertEquals(asked, engine.kustomization("base").getStatus().lastHandledReconcileAt()));
-    eventually(() -> assertTrue(engine.gitRepository("repo").getStatus().lastHandledReconcileAt() != null));
+    eventually(
+        () ->
+            assertTrue(
+                browser
+                    .findElement(By.id("action-result"))
+                    .getText()
+                    .contains(
+                        "reconcile requested for GitRepository "
+                            + ns()
+                            + "/repo and Kustomization "
+                            + ns()
+                            + "/base")));
+    String asked =
+        engine
+            .kustomization("base")
+            .getMetadata()
+            .getAnnotations()
+            .get("reconcile.capstan.dev/requestedAt");
+    assertTrue(
+        engine
+            .gitRepository("repo")
+            .getMetadata()
+            .getAnnotations()
+            .containsKey("reconcile.capstan.dev/requestedAt"),
+        "the source was asked too");
+    eventually(
+        () ->
+            assertEquals(asked, engine.kustomization("base").getStatus().lastHandledReconcileAt()));
+    eventually(
+        () ->
+            assertTrue(engine.gitRepository("repo").getStatus().lastHandledReconcileAt() != null));
   }
 
   @Test
@@ -307,9 +444,14 @@ class UiBrowserIT extends EngineTestBase {
     browser.get(url(viewerUi, "/#/ks/" + ns() + "/app"));
     awaitElement(By.id("summary"));
     act("suspend");
-    eventually(() -> assertEquals("refused", browser.findElement(By.id("action-result")).getAttribute("class")));
+    eventually(
+        () ->
+            assertEquals(
+                "refused", browser.findElement(By.id("action-result")).getAttribute("class")));
     String refusal = browser.findElement(By.id("action-result")).getText();
-    assertTrue(refusal.contains("forbidden") && refusal.contains(VIEWER) && refusal.contains("patch"), refusal);
+    assertTrue(
+        refusal.contains("forbidden") && refusal.contains(VIEWER) && refusal.contains("patch"),
+        refusal);
     assertFalse(engine.kustomization("app").getSpec().suspended());
     screenshot("refused");
   }
@@ -319,11 +461,19 @@ class UiBrowserIT extends EngineTestBase {
   void aNamespaceTheUserCannotListIsSaidWhereItsRowsWouldBe() throws IOException {
     browser.get(url(teamUi, "/#/"));
     awaitElement(By.cssSelector("tr.row[data-id='Kustomization/" + ns() + "/app']"));
-    WebElement problem = awaitElement(By.cssSelector("#ks-table p.problem[data-kind='Kustomizations']"));
+    WebElement problem =
+        awaitElement(By.cssSelector("#ks-table p.problem[data-kind='Kustomizations']"));
     String text = problem.getText();
-    assertTrue(text.contains("cannot list Kustomizations in namespace kube-system") && text.contains("forbidden")
-        && text.contains(TEAM), text);
-    assertTrue(browser.findElement(By.cssSelector("#repo-table p.problem")).getText().contains("kube-system"));
+    assertTrue(
+        text.contains("cannot list Kustomizations in namespace kube-system")
+            && text.contains("forbidden")
+            && text.contains(TEAM),
+        text);
+    assertTrue(
+        browser
+            .findElement(By.cssSelector("#repo-table p.problem"))
+            .getText()
+            .contains("kube-system"));
     awaitElement(By.cssSelector("tr.row[data-id='GitRepository/" + ns() + "/repo']"));
     screenshot("overview-forbidden-namespace");
   }
@@ -335,46 +485,93 @@ class UiBrowserIT extends EngineTestBase {
     engine.awaitCondition("drifty", "Ready", Duration.ofSeconds(60), EngineTestBase::isTrue);
     String applied = engine.kustomization("drifty").getStatus().lastAppliedRevision();
     // what kubectl patch would do: another field manager changes an applied field
-    engine.client.configMaps().inNamespace(ns()).withName("drift-settings")
+    engine
+        .client
+        .configMaps()
+        .inNamespace(ns())
+        .withName("drift-settings")
         .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"data\":{\"color\":\"red\"}}");
-    engine.client.secrets().inNamespace(ns()).withName("drift-secret")
-        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"data\":{\"password\":\"" + base64(CLUSTER_SECRET) + "\"}}");
+    engine
+        .client
+        .secrets()
+        .inNamespace(ns())
+        .withName("drift-secret")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"data\":{\"password\":\"" + base64(CLUSTER_SECRET) + "\"}}");
 
     browser.get(url(ui, "/#/ks/" + ns() + "/drifty"));
     awaitDriftState("DONE");
-    WebElement config = awaitElement(By.cssSelector(".drift-obj[data-ref='ConfigMap/" + ns() + "/drift-settings']"));
+    WebElement config =
+        awaitElement(
+            By.cssSelector(".drift-obj[data-ref='ConfigMap/" + ns() + "/drift-settings']"));
     assertEquals("CHANGED", config.getAttribute("data-change"));
     String diff = config.getText();
     assertTrue(diff.contains("-  color: \"red\"") && diff.contains("+  color: \"blue\""), diff);
-    WebElement secret = browser.findElement(By.cssSelector(".drift-obj[data-ref='Secret/" + ns() + "/drift-secret']"));
+    WebElement secret =
+        browser.findElement(
+            By.cssSelector(".drift-obj[data-ref='Secret/" + ns() + "/drift-secret']"));
     String secretDiff = secret.getText();
-    assertTrue(secretDiff.contains("+  password: \"*** (changed)\"") && secretDiff.contains("-  password: \"***\""),
+    assertTrue(
+        secretDiff.contains("+  password: \"*** (changed)\"")
+            && secretDiff.contains("-  password: \"***\""),
         secretDiff);
     assertTrue(secretDiff.contains("*** (unchanged)"), "the user key is masked too: " + secretDiff);
-    assertEquals(2, browser.findElements(By.cssSelector(".drift-obj")).size(), "only what differs is listed");
+    assertEquals(
+        2,
+        browser.findElements(By.cssSelector(".drift-obj")).size(),
+        "only what differs is listed");
     assertTrue(browser.findElement(By.id("drift-revision")).getText().contains(applied));
-    assertTrue(browser.findElement(By.id("drift-revision")).getText().contains("status.lastAppliedRevision"));
+    assertTrue(
+        browser
+            .findElement(By.id("drift-revision"))
+            .getText()
+            .contains("status.lastAppliedRevision"));
     assertEquals(SUBJECT, browser.findElement(By.id("commit-subject")).getText());
-    assertTrue(browser.findElements(By.cssSelector("#commit-subject b")).isEmpty(), "the subject is text, not markup");
+    assertTrue(
+        browser.findElements(By.cssSelector("#commit-subject b")).isEmpty(),
+        "the subject is text, not markup");
     assertTrue(browser.findElement(By.id("commit-author")).getText().contains("Capstan Test"));
     assertNoSecretIn(browser.getPageSource());
-    ((org.openqa.selenium.JavascriptExecutor) browser).executeScript(
-        "document.getElementById('source').scrollIntoView()");
+    ((JavascriptExecutor) browser)
+        .executeScript("document.getElementById('source').scrollIntoView()");
     screenshot("kustomization-drift");
 
     // a live update re-renders the page but does not compute again; the button does
     String computedAt = browser.findElement(By.id("drift-revision")).getText();
-    int rendered = Integer.parseInt(browser.findElement(By.tagName("body")).getAttribute("data-rendered"));
-    engine.client.configMaps().inNamespace(ns()).withName("drift-settings")
+    int rendered =
+        Integer.parseInt(browser.findElement(By.tagName("body")).getAttribute("data-rendered"));
+    engine
+        .client
+        .configMaps()
+        .inNamespace(ns())
+        .withName("drift-settings")
         .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"data\":{\"color\":\"blue\"}}");
-    engine.client.resources(Kustomization.class).inNamespace(ns()).withName("drifty")
-        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"annotations\":{\"ui-test\":\"touched\"}}}");
-    eventually(() -> assertTrue(Integer.parseInt(browser.findElement(By.tagName("body")).getAttribute("data-rendered"))
-        > rendered, "the page re-rendered from the event stream"));
+    engine
+        .client
+        .resources(Kustomization.class)
+        .inNamespace(ns())
+        .withName("drifty")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"metadata\":{\"annotations\":{\"ui-test\":\"touched\"}}}");
+    eventually(
+        () ->
+            assertTrue(
+                Integer.parseInt(
+                        browser.findElement(By.tagName("body")).getAttribute("data-rendered"))
+                    > rendered,
+                "the page re-rendered from the event stream"));
     assertEquals(computedAt, browser.findElement(By.id("drift-revision")).getText());
     browser.findElement(By.id("drift-again")).click();
-    eventually(() -> assertTrue(browser.findElements(
-        By.cssSelector(".drift-obj[data-ref='ConfigMap/" + ns() + "/drift-settings']")).isEmpty()));
+    eventually(
+        () ->
+            assertTrue(
+                browser
+                    .findElements(
+                        By.cssSelector(
+                            ".drift-obj[data-ref='ConfigMap/" + ns() + "/drift-settings']"))
+                    .isEmpty()));
     awaitDriftState("DONE");
     assertEquals(1, browser.findElements(By.cssSelector(".drift-obj")).size());
     assertNoSecretIn(browser.getPageSource());
@@ -390,8 +587,12 @@ class UiBrowserIT extends EngineTestBase {
     browser.get(url(viewerUi, "/#/ks/" + ns() + "/locked"));
     awaitDriftState("FAILED");
     String message = browser.findElement(By.id("drift-message")).getText();
-    assertTrue(message.contains("cannot read the GitRepository's Secrets") && message.contains("forbidden")
-        && message.contains(VIEWER) && message.contains("secrets"), message);
+    assertTrue(
+        message.contains("cannot read the GitRepository's Secrets")
+            && message.contains("forbidden")
+            && message.contains(VIEWER)
+            && message.contains("secrets"),
+        message);
     // the rest of the page is there
     awaitElement(By.cssSelector("#inventory li.obj[data-name='ConfigMap/locked-settings']"));
     assertTrue(browser.findElement(By.id("conditions")).getText().contains("Ready"));
@@ -399,7 +600,7 @@ class UiBrowserIT extends EngineTestBase {
   }
 
   private static String base64(String text) {
-    return java.util.Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.UTF_8));
+    return Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.UTF_8));
   }
 
   @Test
@@ -409,24 +610,37 @@ class UiBrowserIT extends EngineTestBase {
     engine.kustomization("slow", "slow-repo", "./slow", "");
     engine.awaitCondition("slow", "Ready", Duration.ofSeconds(60), EngineTestBase::isTrue);
     // the source now answers nothing: a server that accepts connections and never replies
-    List<java.net.Socket> held = new java.util.concurrent.CopyOnWriteArrayList<>();
-    try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-      Thread acceptor = new Thread(() -> {
-        try {
-          while (true) {
-            held.add(silent.accept());
-          }
-        } catch (IOException e) {
-          // closed at the end of the test
-        }
-      });
+    List<Socket> held = new CopyOnWriteArrayList<>();
+    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      Thread acceptor =
+          new Thread(
+              () -> {
+                try {
+                  while (true) {
+                    held.add(silent.accept());
+                  }
+                } catch (IOException e) {
+                  // closed at the end of the test
+                }
+              });
       acceptor.setDaemon(true);
       acceptor.start();
-      engine.client.resources(dev.capstan.api.source.GitRepository.class).inNamespace(ns()).withName("slow-repo")
-          .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"url\":\"http://127.0.0.1:"
-              + silent.getLocalPort() + "/slow.git\"}}");
-      try (UiServer quick = UiServer.start(engine.client, List.of(ns()),
-          new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), false, Clock.systemUTC(), Duration.ofSeconds(3))) {
+      engine
+          .client
+          .resources(GitRepository.class)
+          .inNamespace(ns())
+          .withName("slow-repo")
+          .patch(
+              PatchContext.of(PatchType.JSON_MERGE),
+              "{\"spec\":{\"url\":\"http://127.0.0.1:" + silent.getLocalPort() + "/slow.git\"}}");
+      try (UiServer quick =
+          UiServer.start(
+              engine.client,
+              List.of(ns()),
+              new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+              false,
+              Clock.systemUTC(),
+              Duration.ofSeconds(3))) {
         browser.get(url(quick, "/#/"));
         awaitElement(By.cssSelector("tr.row[data-id='Kustomization/" + ns() + "/slow']"));
         browser.get(url(quick, "/#/ks/" + ns() + "/slow"));
@@ -435,42 +649,76 @@ class UiBrowserIT extends EngineTestBase {
         String message = browser.findElement(By.id("drift-message")).getText();
         assertTrue(message.startsWith("timed out after 3s"), message);
         assertFalse(held.isEmpty(), "the comparison did reach the source");
-        assertTrue(browser.findElement(By.id("conditions")).getText().contains("Ready"), "the rest of the page is there");
+        assertTrue(
+            browser.findElement(By.id("conditions")).getText().contains("Ready"),
+            "the rest of the page is there");
         screenshot("kustomization-drift-timed-out");
       }
     } finally {
-      for (java.net.Socket socket : held) {
+      for (Socket socket : held) {
         socket.close();
       }
     }
   }
 
   private static void assertNoSecretIn(String page) {
-    java.util.Base64.Encoder b64 = java.util.Base64.getEncoder();
+    Base64.Encoder b64 = Base64.getEncoder();
     for (String value : List.of(GIT_SECRET, CLUSTER_SECRET, "admin-user")) {
       assertFalse(page.contains(value), "the page shows a Secret value");
-      assertFalse(page.contains(b64.encodeToString(value.getBytes(StandardCharsets.UTF_8))),
+      assertFalse(
+          page.contains(b64.encodeToString(value.getBytes(StandardCharsets.UTF_8))),
           "the page shows a Secret value in base64");
     }
   }
 
   private static void awaitDriftState(String state) {
-    EngineFixture.eventually(Duration.ofSeconds(90)).untilAsserted(() -> assertEquals(state,
-        browser.findElement(By.id("drift-state")).getAttribute("data-state"),
-        () -> browser.findElement(By.id("drift")).getText()));
+    EngineFixture.eventually(Duration.ofSeconds(90))
+        .untilAsserted(
+            () ->
+                assertEquals(
+                    state,
+                    browser.findElement(By.id("drift-state")).getAttribute("data-state"),
+                    () -> browser.findElement(By.id("drift")).getText()));
   }
 
   private static void grantNamespaceRead() {
-    engine.client.rbac().roles().inNamespace(ns()).resource(new io.fabric8.kubernetes.api.model.rbac.RoleBuilder()
-        .withNewMetadata().withName(TEAM).withNamespace(ns()).endMetadata()
-        .addNewRule().withApiGroups(Kustomization.GROUP, "source.capstan.dev")
-        .withResources("kustomizations", "gitrepositories").withVerbs("get", "list", "watch").endRule()
-        .build()).serverSideApply();
-    engine.client.rbac().roleBindings().inNamespace(ns()).resource(new io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder()
-        .withNewMetadata().withName(TEAM).withNamespace(ns()).endMetadata()
-        .withNewRoleRef("rbac.authorization.k8s.io", "Role", TEAM)
-        .addNewSubject().withKind("User").withApiGroup("rbac.authorization.k8s.io").withName(TEAM).endSubject()
-        .build()).serverSideApply();
+    engine
+        .client
+        .rbac()
+        .roles()
+        .inNamespace(ns())
+        .resource(
+            new RoleBuilder()
+                .withNewMetadata()
+                .withName(TEAM)
+                .withNamespace(ns())
+                .endMetadata()
+                .addNewRule()
+                .withApiGroups(Kustomization.GROUP, "source.capstan.dev")
+                .withResources("kustomizations", "gitrepositories")
+                .withVerbs("get", "list", "watch")
+                .endRule()
+                .build())
+        .serverSideApply();
+    engine
+        .client
+        .rbac()
+        .roleBindings()
+        .inNamespace(ns())
+        .resource(
+            new RoleBindingBuilder()
+                .withNewMetadata()
+                .withName(TEAM)
+                .withNamespace(ns())
+                .endMetadata()
+                .withNewRoleRef("rbac.authorization.k8s.io", "Role", TEAM)
+                .addNewSubject()
+                .withKind("User")
+                .withApiGroup("rbac.authorization.k8s.io")
+                .withName(TEAM)
+                .endSubject()
+                .build())
+        .serverSideApply();
   }
 
   private static void act(String action) {
@@ -483,16 +731,20 @@ class UiBrowserIT extends EngineTestBase {
   }
 
   private static WebElement awaitElement(By by) {
-    EngineFixture.eventually(Duration.ofSeconds(20)).until(() -> !browser.findElements(by).isEmpty());
+    EngineFixture.eventually(Duration.ofSeconds(20))
+        .until(() -> !browser.findElements(by).isEmpty());
     return browser.findElement(by);
   }
 
-  private static void eventually(org.awaitility.core.ThrowingRunnable check) {
+  private static void eventually(ThrowingRunnable check) {
     EngineFixture.eventually(Duration.ofSeconds(20)).untilAsserted(check);
   }
 
-  private static void awaitWithin(Duration atMost, org.awaitility.core.ThrowingRunnable check) {
-    org.awaitility.Awaitility.await().atMost(atMost).pollInterval(Duration.ofMillis(50)).ignoreExceptions()
+  private static void awaitWithin(Duration atMost, ThrowingRunnable check) {
+    Awaitility.await()
+        .atMost(atMost)
+        .pollInterval(Duration.ofMillis(50))
+        .ignoreExceptions()
         .untilAsserted(check);
   }
 
@@ -502,38 +754,73 @@ class UiBrowserIT extends EngineTestBase {
 
   private static void screenshot(String name) throws IOException {
     File shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
-    Files.copy(shot.toPath(), SCREENSHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+    Files.copy(
+        shot.toPath(), SCREENSHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
   }
 
   static WebDriver chromium() {
     ChromeOptions options = new ChromeOptions();
     options.setBinary(System.getProperty("capstan.chromium", "/usr/bin/chromium"));
-    options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+    options.addArguments(
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
         "--window-size=1400,1000");
-    ChromeDriverService service = new ChromeDriverService.Builder()
-        .usingDriverExecutable(new File(System.getProperty("capstan.chromedriver", "/usr/bin/chromedriver")))
-        .usingAnyFreePort().build();
+    ChromeDriverService service =
+        new ChromeDriverService.Builder()
+            .usingDriverExecutable(
+                new File(System.getProperty("capstan.chromedriver", "/usr/bin/chromedriver")))
+            .usingAnyFreePort()
+            .build();
     return new ChromeDriver(service, options);
   }
 
   private static void grantReadOnly() {
     String name = VIEWER + "-" + ns();
-    engine.client.rbac().clusterRoles().resource(new io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder()
-        .withNewMetadata().withName(name).endMetadata()
-        .addNewRule().withApiGroups(Kustomization.GROUP, "source.capstan.dev")
-        .withResources("kustomizations", "gitrepositories").withVerbs("get", "list", "watch").endRule()
-        .addNewRule().withApiGroups("").withResources("events").withVerbs("get", "list", "watch").endRule()
-        .build()).serverSideApply();
-    engine.client.rbac().clusterRoleBindings().resource(new io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder()
-        .withNewMetadata().withName(name).endMetadata()
-        .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", name)
-        .addNewSubject().withKind("User").withApiGroup("rbac.authorization.k8s.io").withName(VIEWER).endSubject()
-        .build()).serverSideApply();
+    engine
+        .client
+        .rbac()
+        .clusterRoles()
+        .resource(
+            new ClusterRoleBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .addNewRule()
+                .withApiGroups(Kustomization.GROUP, "source.capstan.dev")
+                .withResources("kustomizations", "gitrepositories")
+                .withVerbs("get", "list", "watch")
+                .endRule()
+                .addNewRule()
+                .withApiGroups("")
+                .withResources("events")
+                .withVerbs("get", "list", "watch")
+                .endRule()
+                .build())
+        .serverSideApply();
+    engine
+        .client
+        .rbac()
+        .clusterRoleBindings()
+        .resource(
+            new ClusterRoleBindingBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", name)
+                .addNewSubject()
+                .withKind("User")
+                .withApiGroup("rbac.authorization.k8s.io")
+                .withName(VIEWER)
+                .endSubject()
+                .build())
+        .serverSideApply();
   }
 
   private static KubernetesClient impersonating(String user) {
-    Config config = new io.fabric8.kubernetes.client.ConfigBuilder(engine.client.getConfiguration())
-        .withImpersonateUsername(user).build();
+    Config config =
+        new ConfigBuilder(engine.client.getConfiguration()).withImpersonateUsername(user).build();
     return new KubernetesClientBuilder().withConfig(config).build();
   }
 
@@ -542,9 +829,12 @@ class UiBrowserIT extends EngineTestBase {
   }
 
   private static void setPhase(String phase) {
-    engine.client.genericKubernetesResources("ui.e2e.capstan.dev/v1", "Gadget").inNamespace(ns()).withName("gear")
+    engine
+        .client
+        .genericKubernetesResources("ui.e2e.capstan.dev/v1", "Gadget")
+        .inNamespace(ns())
+        .withName("gear")
         .subresource("status")
         .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"status\":{\"phase\":\"" + phase + "\"}}");
   }
-
 }

@@ -3,6 +3,7 @@ package dev.capstan.engine.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.IncludedArtifact;
 import dev.capstan.testing.PgpTestKey;
@@ -25,32 +26,50 @@ class VerifyAndIncludeIT extends EngineTestBase {
   @Test
   void anUnverifiedRevisionIsNotApplied() {
     PgpTestKey key = PgpTestKey.generate("Release <release@example.invalid>");
-    engine.secret("pgp-keys", Map.of("release.asc", new String(key.armoredPublicKey(), StandardCharsets.US_ASCII)));
-    String signed = git.commitSigned(Map.of("verified/cm.yaml", Manifests.configMap("verified", "1")), key);
-    engine.gitRepository("signed", git.url(), """
+    engine.secret(
+        "pgp-keys",
+        Map.of("release.asc", new String(key.armoredPublicKey(), StandardCharsets.US_ASCII)));
+    String signed =
+        git.commitSigned(Map.of("verified/cm.yaml", Manifests.configMap("verified", "1")), key);
+    engine.gitRepository(
+        "signed",
+        git.url(),
+        """
           verify: {mode: HEAD, secretRef: {name: pgp-keys}}
         """);
     engine.kustomization("verified", "signed", "./verified", "");
 
-    Condition verified = engine.awaitSourceCondition("signed", "SourceVerified", WAIT, EngineTestBase::isTrue);
-    assertEquals("verified signature of commit '" + signed.substring("main@sha1:".length())
-        + "' with key '" + key.fingerprint() + "'", verified.getMessage());
+    Condition verified =
+        engine.awaitSourceCondition("signed", "SourceVerified", WAIT, EngineTestBase::isTrue);
+    assertEquals(
+        "verified signature of commit '"
+            + signed.substring("main@sha1:".length())
+            + "' with key '"
+            + key.fingerprint()
+            + "'",
+        verified.getMessage());
     engine.awaitCondition("verified", "Ready", WAIT, EngineTestBase::isTrue);
     assertEquals("1", configMapValue("verified"));
     assertEquals("HEAD", engine.gitRepository("signed").getStatus().sourceVerificationMode());
 
     String unsigned = git.commit(Map.of("verified/cm.yaml", Manifests.configMap("verified", "2")));
     engine.requestReconcile(GitRepository.class, "signed");
-    Condition refused = engine.awaitSourceCondition("signed", "SourceVerified", WAIT, EngineTestBase::isFalse);
+    Condition refused =
+        engine.awaitSourceCondition("signed", "SourceVerified", WAIT, EngineTestBase::isFalse);
     assertEquals("VerificationError", refused.getReason());
-    assertEquals("commit '" + unsigned.substring("main@sha1:".length()) + "' is not signed", refused.getMessage());
+    assertEquals(
+        "commit '" + unsigned.substring("main@sha1:".length()) + "' is not signed",
+        refused.getMessage());
     Condition ready = engine.awaitSourceCondition("signed", "Ready", WAIT, EngineTestBase::isFalse);
     assertEquals("VerificationError", ready.getReason());
-    assertEquals(signed, engine.gitRepository("signed").getStatus().artifact().revision(),
+    assertEquals(
+        signed,
+        engine.gitRepository("signed").getStatus().artifact().revision(),
         "the last verified artifact is kept");
 
-    engine.requestReconcile(dev.capstan.api.kustomize.Kustomization.class, "verified");
-    engine.awaitCondition("verified", "Ready", WAIT, c -> isTrue(c) && c.getMessage().contains(signed));
+    engine.requestReconcile(Kustomization.class, "verified");
+    engine.awaitCondition(
+        "verified", "Ready", WAIT, c -> isTrue(c) && c.getMessage().contains(signed));
     assertEquals("1", configMapValue("verified"), "the unverified revision is not applied");
   }
 
@@ -59,22 +78,33 @@ class VerifyAndIncludeIT extends EngineTestBase {
     git.commit(Map.of("own/readme.txt", "own content\n"));
     try (GitFixture lib = GitFixture.create(libDir)) {
       String lib1 = lib.commit(Map.of("deploy/cm.yaml", Manifests.configMap("included", "a")));
-      engine.gitRepository("with-lib", git.url(), """
+      engine.gitRepository(
+          "with-lib",
+          git.url(),
+          """
             include:
             - {repository: {name: lib}, fromPath: deploy, toPath: vendor/lib}
           """);
       engine.kustomization("included", "with-lib", "./vendor/lib", "");
 
-      Condition missing = engine.awaitSourceCondition("with-lib", "Ready", WAIT,
-          c -> "IncludeUnavailable".equals(c.getReason()));
+      Condition missing =
+          engine.awaitSourceCondition(
+              "with-lib", "Ready", WAIT, c -> "IncludeUnavailable".equals(c.getReason()));
       assertEquals("False", missing.getStatus());
       assertEquals("included GitRepository '" + ns() + "/lib' not found", missing.getMessage());
-      assertEquals("True", engine.awaitSourceCondition("with-lib", "IncludeUnavailable", WAIT, c -> true).getStatus());
+      assertEquals(
+          "True",
+          engine
+              .awaitSourceCondition("with-lib", "IncludeUnavailable", WAIT, c -> true)
+              .getStatus());
 
       engine.gitRepository("lib", lib.url());
       engine.awaitSourceCondition("with-lib", "Ready", WAIT, EngineTestBase::isTrue);
-      assertEquals(List.of(lib1), engine.gitRepository("with-lib").getStatus().includedArtifacts().stream()
-          .map(IncludedArtifact::revision).toList());
+      assertEquals(
+          List.of(lib1),
+          engine.gitRepository("with-lib").getStatus().includedArtifacts().stream()
+              .map(IncludedArtifact::revision)
+              .toList());
       engine.awaitCondition("included", "Ready", WAIT, EngineTestBase::isTrue);
       assertEquals("a", configMapValue("included"));
 
@@ -83,8 +113,11 @@ class VerifyAndIncludeIT extends EngineTestBase {
       engine.requestReconcile(GitRepository.class, "lib");
       EngineFixture.eventually(WAIT).until(() -> "b".equals(configMapValue("included")));
       var status = engine.gitRepository("with-lib").getStatus();
-      assertEquals(List.of(lib2), status.includedArtifacts().stream().map(IncludedArtifact::revision).toList());
-      assertTrue(!digest1.equals(status.artifact().digest()), "the included revision changes the digest");
+      assertEquals(
+          List.of(lib2),
+          status.includedArtifacts().stream().map(IncludedArtifact::revision).toList());
+      assertTrue(
+          !digest1.equals(status.artifact().digest()), "the included revision changes the digest");
     }
   }
 

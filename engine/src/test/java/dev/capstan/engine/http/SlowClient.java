@@ -18,7 +18,9 @@ public final class SlowClient implements AutoCloseable {
     this.socket = socket;
   }
 
-  /** Connects from {@code from} (any 127.x address is loopback on Linux) and sends {@code partial}. */
+  /**
+   * Connects from {@code from} (any 127.x address is loopback on Linux) and sends {@code partial}.
+   */
   public static SlowClient connect(InetAddress from, int port, String partial) throws IOException {
     Socket socket = new Socket();
     socket.bind(new InetSocketAddress(from, 0));

@@ -24,7 +24,8 @@ final class CapstanProcess implements AutoCloseable {
   private final Path log;
   private final int metricsPort;
   private final int webhookPort;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   private CapstanProcess(Process process, Path log, int metricsPort, int webhookPort) {
     this.process = process;
@@ -43,23 +44,38 @@ final class CapstanProcess implements AutoCloseable {
     int[] ports = freePorts(2);
     int metricsPort = ports[0];
     int webhookPort = ports[1];
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-jar", jar.toString(),
-        "run", "--kubeconfig", kubeconfig.toString(),
-        "--metrics-addr", "127.0.0.1:" + metricsPort, "--webhook-addr", "127.0.0.1:" + webhookPort,
-        "--storage-path", workDir.resolve(podName + "-artifacts").toString()));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-jar",
+                jar.toString(),
+                "run",
+                "--kubeconfig",
+                kubeconfig.toString(),
+                "--metrics-addr",
+                "127.0.0.1:" + metricsPort,
+                "--webhook-addr",
+                "127.0.0.1:" + webhookPort,
+                "--storage-path",
+                workDir.resolve(podName + "-artifacts").toString()));
     command.addAll(extraArgs);
     // Logs are kept under target/ for a look after a failure; the work directory is removed.
-    Path logs = Files.createDirectories(RepoRoot.find().resolve("engine/target/engine-process-logs"));
+    Path logs =
+        Files.createDirectories(RepoRoot.find().resolve("engine/target/engine-process-logs"));
     Path log = logs.resolve(podName + "-" + System.currentTimeMillis() + ".log");
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    ProcessBuilder builder =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
     builder.environment().put("POD_NAMESPACE", InstallIT.SYSTEM);
     builder.environment().put("POD_NAME", podName);
     builder.environment().remove("KUBECONFIG");
     return new CapstanProcess(builder.start(), log, metricsPort, webhookPort);
   }
 
-  /** Distinct free ports: every socket stays open until all are chosen, so none is handed out twice. */
+  /**
+   * Distinct free ports: every socket stays open until all are chosen, so none is handed out twice.
+   */
   private static int[] freePorts(int count) throws IOException {
     List<ServerSocket> sockets = new ArrayList<>();
     try {
@@ -88,8 +104,11 @@ final class CapstanProcess implements AutoCloseable {
   /** Status code and body of a GET on the metrics address, or 0 while nothing listens. */
   HttpResponse<String> get(String path) {
     try {
-      return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + path))
-          .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+      return http.send(
+          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + path))
+              .timeout(Duration.ofSeconds(5))
+              .build(),
+          HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
       return null;
     } catch (InterruptedException e) {
@@ -105,8 +124,10 @@ final class CapstanProcess implements AutoCloseable {
 
   /** POSTs a webhook to the receiver address, with an X-Signature header unless null. */
   HttpResponse<String> postWebhook(String path, byte[] body, String signature) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + webhookPort + path))
-        .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + webhookPort + path))
+            .timeout(Duration.ofSeconds(10))
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body));
     if (signature != null) {
       request.header("X-Signature", signature);
     }
@@ -116,7 +137,8 @@ final class CapstanProcess implements AutoCloseable {
   /** The end of the process's log, for failure messages. */
   String logTail() {
     try {
-      List<String> lines = Files.readAllLines(log).stream().filter(l -> !l.contains(" DEBUG ")).toList();
+      List<String> lines =
+          Files.readAllLines(log).stream().filter(l -> !l.contains(" DEBUG ")).toList();
       return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
     } catch (IOException e) {
       return "(no log: " + e.getMessage() + ")";
@@ -136,8 +158,9 @@ final class CapstanProcess implements AutoCloseable {
   }
 
   /**
-   * Stops {@code engines}, then releases the Kustomizations and GitRepositories of {@code namespace}
-   * from their finalizers: no engine is left to run them, and the namespace must be able to go.
+   * Stops {@code engines}, then releases the Kustomizations and GitRepositories of {@code
+   * namespace} from their finalizers: no engine is left to run them, and the namespace must be able
+   * to go.
    */
   static void stopAll(List<CapstanProcess> engines, KubernetesClient admin, String namespace)
       throws InterruptedException {
@@ -146,10 +169,15 @@ final class CapstanProcess implements AutoCloseable {
     }
     for (Class<? extends HasMetadata> type : List.of(Kustomization.class, GitRepository.class)) {
       for (HasMetadata item : admin.resources(type).inNamespace(namespace).list().getItems()) {
-        admin.resources(type).inNamespace(namespace).withName(item.getMetadata().getName()).edit(o -> {
-          o.getMetadata().setFinalizers(List.of());
-          return o;
-        });
+        admin
+            .resources(type)
+            .inNamespace(namespace)
+            .withName(item.getMetadata().getName())
+            .edit(
+                o -> {
+                  o.getMetadata().setFinalizers(List.of());
+                  return o;
+                });
       }
     }
   }

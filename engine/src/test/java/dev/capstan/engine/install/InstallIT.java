@@ -52,20 +52,29 @@ class InstallIT {
   static final String SYSTEM = Installation.SYSTEM;
   static final String LEAST = "capstan-least-privilege";
 
-  /** One right the engine uses: verb on group/resource[/subresource], cluster-wide when namespace is null. */
+  /**
+   * One right the engine uses: verb on group/resource[/subresource], cluster-wide when namespace is
+   * null.
+   */
   record Right(String verb, String group, String resource, String subresource, String namespace) {
     @Override
     public String toString() {
-      return verb + " " + (group.isEmpty() ? "" : group + "/") + resource
-          + (subresource == null ? "" : "/" + subresource) + (namespace == null ? " (all namespaces)" : " in " + namespace);
+      return verb
+          + " "
+          + (group.isEmpty() ? "" : group + "/")
+          + resource
+          + (subresource == null ? "" : "/" + subresource)
+          + (namespace == null ? " (all namespaces)" : " in " + namespace);
     }
   }
 
   /** Every right the engine needs for itself, whatever it applies. */
   static List<Right> engineRights() {
     List<Right> rights = new ArrayList<>();
-    for (String[] kind : new String[][] {{"kustomize.capstan.dev", "kustomizations"},
-        {"source.capstan.dev", "gitrepositories"}}) {
+    for (String[] kind :
+        new String[][] {
+          {"kustomize.capstan.dev", "kustomizations"}, {"source.capstan.dev", "gitrepositories"}
+        }) {
       for (String verb : new String[] {"get", "list", "watch", "patch", "update"}) {
         rights.add(new Right(verb, kind[0], kind[1], null, null));
       }
@@ -108,7 +117,8 @@ class InstallIT {
 
   @Test
   void theDeploymentIsHardenedAndProbed(KubernetesClient admin) {
-    Deployment deployment = admin.apps().deployments().inNamespace(SYSTEM).withName("capstan").get();
+    Deployment deployment =
+        admin.apps().deployments().inNamespace(SYSTEM).withName("capstan").get();
     assertNotNull(deployment, "kubectl apply -k deploy/ created the Deployment");
     PodSpec pod = deployment.getSpec().getTemplate().getSpec();
     assertEquals("capstan", pod.getServiceAccountName());
@@ -120,69 +130,138 @@ class InstallIT {
     assertEquals("/readyz", container.getReadinessProbe().getHttpGet().getPath());
     assertNotNull(container.getResources().getRequests().get("cpu"));
     assertNotNull(container.getResources().getRequests().get("memory"));
-    assertTrue(pod.getVolumes().stream().anyMatch(v -> v.getEmptyDir() != null), "an emptyDir for artifacts");
+    assertTrue(
+        pod.getVolumes().stream().anyMatch(v -> v.getEmptyDir() != null),
+        "an emptyDir for artifacts");
     assertTrue(container.getArgs().contains("run"));
     assertTrue(container.getArgs().contains("--leader-elect"));
     var service = admin.services().inNamespace(SYSTEM).withName("capstan").get();
-    assertEquals(List.of("http-metrics", "http-webhook"),
+    assertEquals(
+        List.of("http-metrics", "http-webhook"),
         service.getSpec().getPorts().stream().map(p -> p.getName()).toList());
     // The namespace enforces the restricted Pod Security profile: the pod was admitted under it.
-    await().atMost(Duration.ofSeconds(60)).until(() -> !admin.pods().inNamespace(SYSTEM)
-        .withLabel("app.kubernetes.io/name", "capstan").list().getItems().isEmpty());
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () ->
+                !admin
+                    .pods()
+                    .inNamespace(SYSTEM)
+                    .withLabel("app.kubernetes.io/name", "capstan")
+                    .list()
+                    .getItems()
+                    .isEmpty());
   }
 
   @Test
-  void theInstalledServiceAccountTokenHasEveryRightTheEngineUses(KubernetesClient admin, TestNamespace ns)
-      throws Exception {
+  void theInstalledServiceAccountTokenHasEveryRightTheEngineUses(
+      KubernetesClient admin, TestNamespace ns) throws Exception {
     ServiceAccountIdentity capstan = ServiceAccountIdentity.of(admin, SYSTEM, "capstan");
     try (KubernetesClient client = capstan.client()) {
       List<Right> missing = engineRights().stream().filter(r -> !allowed(client, r)).toList();
       assertEquals(List.of(), missing, "rights the installed ServiceAccount lacks");
-      assertTrue(allowed(client, new Right("create", "apps", "deployments", null, ns.name())),
+      assertTrue(
+          allowed(client, new Right("create", "apps", "deployments", null, ns.name())),
           "the default install may apply anything (capstan-apply)");
       exerciseEngineCalls(admin, client, ns);
     }
   }
 
   @Test
-  void theControllerRoleAloneIsEnoughForTheEngineAndGrantsNothingElse(KubernetesClient admin, TestNamespace ns,
-      ClusterAccess access) throws Exception {
+  void theControllerRoleAloneIsEnoughForTheEngineAndGrantsNothingElse(
+      KubernetesClient admin, TestNamespace ns, ClusterAccess access) throws Exception {
     // The engine's own ClusterRole and leader-election Role, bound to a fresh service account as
     // the multi-tenant install binds them: no apply rights, only impersonation.
-    admin.serviceAccounts().inNamespace(ns.name()).resource(new ServiceAccountBuilder().withNewMetadata()
-        .withName(LEAST).endMetadata().build()).create();
-    admin.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata().withName(LEAST)
-        .endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "capstan-controller")
-        .addNewSubject().withKind("ServiceAccount").withName(LEAST).withNamespace(ns.name()).endSubject()
-        .build()).createOr(r -> r.update());
-    admin.rbac().roleBindings().inNamespace(SYSTEM).resource(new RoleBindingBuilder().withNewMetadata()
-        .withName(LEAST).endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "Role", "capstan-leader-election")
-        .addNewSubject().withKind("ServiceAccount").withName(LEAST).withNamespace(ns.name()).endSubject()
-        .build()).createOr(r -> r.update());
-    Kubectl.Result impersonation = Kubectl.run(kubectl, null, RepoRoot.find(), "kustomize",
-        "deploy/install/multi-tenant");
+    admin
+        .serviceAccounts()
+        .inNamespace(ns.name())
+        .resource(
+            new ServiceAccountBuilder().withNewMetadata().withName(LEAST).endMetadata().build())
+        .create();
+    admin
+        .rbac()
+        .clusterRoleBindings()
+        .resource(
+            new ClusterRoleBindingBuilder()
+                .withNewMetadata()
+                .withName(LEAST)
+                .endMetadata()
+                .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "capstan-controller")
+                .addNewSubject()
+                .withKind("ServiceAccount")
+                .withName(LEAST)
+                .withNamespace(ns.name())
+                .endSubject()
+                .build())
+        .createOr(r -> r.update());
+    admin
+        .rbac()
+        .roleBindings()
+        .inNamespace(SYSTEM)
+        .resource(
+            new RoleBindingBuilder()
+                .withNewMetadata()
+                .withName(LEAST)
+                .endMetadata()
+                .withNewRoleRef("rbac.authorization.k8s.io", "Role", "capstan-leader-election")
+                .addNewSubject()
+                .withKind("ServiceAccount")
+                .withName(LEAST)
+                .withNamespace(ns.name())
+                .endSubject()
+                .build())
+        .createOr(r -> r.update());
+    Kubectl.Result impersonation =
+        Kubectl.run(kubectl, null, RepoRoot.find(), "kustomize", "deploy/install/multi-tenant");
     assertEquals(0, impersonation.exitCode(), impersonation.output());
     assertTrue(impersonation.output().contains("name: capstan-impersonate"));
-    assertFalse(impersonation.output().contains("cluster-admin"), "the multi-tenant install binds no cluster-admin");
-    admin.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata()
-        .withName(LEAST + "-impersonate").endMetadata()
-        .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "capstan-impersonate")
-        .addNewSubject().withKind("ServiceAccount").withName(LEAST).withNamespace(ns.name()).endSubject()
-        .build()).createOr(r -> r.update());
-    Kubectl.Result applied = Kubectl.run(kubectl, access, RepoRoot.find(), "apply", "-f",
-        "deploy/install/multi-tenant/impersonation.yaml");
+    assertFalse(
+        impersonation.output().contains("cluster-admin"),
+        "the multi-tenant install binds no cluster-admin");
+    admin
+        .rbac()
+        .clusterRoleBindings()
+        .resource(
+            new ClusterRoleBindingBuilder()
+                .withNewMetadata()
+                .withName(LEAST + "-impersonate")
+                .endMetadata()
+                .withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "capstan-impersonate")
+                .addNewSubject()
+                .withKind("ServiceAccount")
+                .withName(LEAST)
+                .withNamespace(ns.name())
+                .endSubject()
+                .build())
+        .createOr(r -> r.update());
+    Kubectl.Result applied =
+        Kubectl.run(
+            kubectl,
+            access,
+            RepoRoot.find(),
+            "apply",
+            "-f",
+            "deploy/install/multi-tenant/impersonation.yaml");
     assertEquals(0, applied.exitCode(), applied.output());
 
     ServiceAccountIdentity least = ServiceAccountIdentity.of(admin, ns.name(), LEAST);
     try (KubernetesClient client = least.client()) {
-      await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertEquals(List.of(),
-          engineRights().stream().filter(r -> !allowed(client, r)).toList(), "rights the engine's roles lack"));
-      for (Right denied : List.of(new Right("create", "apps", "deployments", null, ns.name()),
-          new Right("create", "", "secrets", null, ns.name()),
-          new Right("delete", "", "configmaps", null, ns.name()),
-          new Right("create", "coordination.k8s.io", "leases", null, "kube-system"),
-          new Right("create", "rbac.authorization.k8s.io", "clusterrolebindings", null, null),
-          new Right("delete", "kustomize.capstan.dev", "kustomizations", null, null))) {
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(
+              () ->
+                  assertEquals(
+                      List.of(),
+                      engineRights().stream().filter(r -> !allowed(client, r)).toList(),
+                      "rights the engine's roles lack"));
+      for (Right denied :
+          List.of(
+              new Right("create", "apps", "deployments", null, ns.name()),
+              new Right("create", "", "secrets", null, ns.name()),
+              new Right("delete", "", "configmaps", null, ns.name()),
+              new Right("create", "coordination.k8s.io", "leases", null, "kube-system"),
+              new Right("create", "rbac.authorization.k8s.io", "clusterrolebindings", null, null),
+              new Right("delete", "kustomize.capstan.dev", "kustomizations", null, null))) {
         assertFalse(allowed(client, denied), "the engine's own roles must not grant " + denied);
       }
       assertTrue(allowed(client, new Right("impersonate", "", "serviceaccounts", null, ns.name())));
@@ -190,67 +269,148 @@ class InstallIT {
     }
   }
 
-  /** Real requests as the engine makes them: list, watch, patch status, events, the Lease, a Secret. */
-  private static void exerciseEngineCalls(KubernetesClient admin, KubernetesClient client, TestNamespace ns)
-      throws Exception {
+  /**
+   * Real requests as the engine makes them: list, watch, patch status, events, the Lease, a Secret.
+   */
+  private static void exerciseEngineCalls(
+      KubernetesClient admin, KubernetesClient client, TestNamespace ns) throws Exception {
     String name = "rbac-" + Long.toHexString(System.nanoTime());
     List<String> seen = new CopyOnWriteArrayList<>();
-    try (Watch watch = client.resources(Kustomization.class).inAnyNamespace().watch(new Watcher<>() {
-      @Override
-      public void eventReceived(Action action, Kustomization resource) {
-        seen.add(action + " " + resource.getMetadata().getName());
-      }
+    try (Watch watch =
+        client
+            .resources(Kustomization.class)
+            .inAnyNamespace()
+            .watch(
+                new Watcher<>() {
+                  @Override
+                  public void eventReceived(Action action, Kustomization resource) {
+                    seen.add(action + " " + resource.getMetadata().getName());
+                  }
 
-      @Override
-      public void onClose(WatcherException cause) {}
-    })) {
+                  @Override
+                  public void onClose(WatcherException cause) {}
+                })) {
       admin.resource(kustomization(ns, name)).create();
       await().atMost(Duration.ofSeconds(20)).until(() -> seen.contains("ADDED " + name));
     }
-    assertTrue(client.resources(Kustomization.class).inAnyNamespace().list().getItems().stream()
-        .anyMatch(k -> name.equals(k.getMetadata().getName())));
+    assertTrue(
+        client.resources(Kustomization.class).inAnyNamespace().list().getItems().stream()
+            .anyMatch(k -> name.equals(k.getMetadata().getName())));
 
-    Kustomization ks = client.resources(Kustomization.class).inNamespace(ns.name()).withName(name).get();
-    ks.setStatus(new KustomizationStatus(ks.getMetadata().getGeneration(), null, null,
-        "main@sha1:0123456789abcdef0123456789abcdef01234567", null, null));
+    Kustomization ks =
+        client.resources(Kustomization.class).inNamespace(ns.name()).withName(name).get();
+    ks.setStatus(
+        new KustomizationStatus(
+            ks.getMetadata().getGeneration(),
+            null,
+            null,
+            "main@sha1:0123456789abcdef0123456789abcdef01234567",
+            null,
+            null));
     client.resources(Kustomization.class).inNamespace(ns.name()).resource(ks).patchStatus();
-    assertEquals("main@sha1:0123456789abcdef0123456789abcdef01234567", admin.resources(Kustomization.class)
-        .inNamespace(ns.name()).withName(name).get().getStatus().lastAttemptedRevision());
-    client.resources(Kustomization.class).inNamespace(ns.name()).withName(name)
-        .edit(k -> {
-          k.getMetadata().setFinalizers(List.of("finalizers.capstan.dev"));
-          return k;
-        });
-    client.resources(Kustomization.class).inNamespace(ns.name()).withName(name)
-        .edit(k -> {
-          k.getMetadata().setFinalizers(List.of());
-          return k;
-        });
+    assertEquals(
+        "main@sha1:0123456789abcdef0123456789abcdef01234567",
+        admin
+            .resources(Kustomization.class)
+            .inNamespace(ns.name())
+            .withName(name)
+            .get()
+            .getStatus()
+            .lastAttemptedRevision());
+    client
+        .resources(Kustomization.class)
+        .inNamespace(ns.name())
+        .withName(name)
+        .edit(
+            k -> {
+              k.getMetadata().setFinalizers(List.of("finalizers.capstan.dev"));
+              return k;
+            });
+    client
+        .resources(Kustomization.class)
+        .inNamespace(ns.name())
+        .withName(name)
+        .edit(
+            k -> {
+              k.getMetadata().setFinalizers(List.of());
+              return k;
+            });
 
-    client.v1().events().inNamespace(ns.name()).resource(new EventBuilder().withNewMetadata()
-        .withName(name + ".event").endMetadata().withNewInvolvedObject().withKind("Kustomization")
-        .withApiVersion("kustomize.capstan.dev/v1").withName(name).withNamespace(ns.name()).endInvolvedObject()
-        .withReason("ReconciliationSucceeded").withMessage("rbac check").withType("Normal").build()).create();
+    client
+        .v1()
+        .events()
+        .inNamespace(ns.name())
+        .resource(
+            new EventBuilder()
+                .withNewMetadata()
+                .withName(name + ".event")
+                .endMetadata()
+                .withNewInvolvedObject()
+                .withKind("Kustomization")
+                .withApiVersion("kustomize.capstan.dev/v1")
+                .withName(name)
+                .withNamespace(ns.name())
+                .endInvolvedObject()
+                .withReason("ReconciliationSucceeded")
+                .withMessage("rbac check")
+                .withType("Normal")
+                .build())
+        .create();
 
-    Lease lease = client.leases().inNamespace(SYSTEM).resource(new LeaseBuilder().withNewMetadata()
-        .withName(name).endMetadata().withNewSpec().withHolderIdentity("rbac-check").withLeaseDurationSeconds(15)
-        .endSpec().build()).create();
+    Lease lease =
+        client
+            .leases()
+            .inNamespace(SYSTEM)
+            .resource(
+                new LeaseBuilder()
+                    .withNewMetadata()
+                    .withName(name)
+                    .endMetadata()
+                    .withNewSpec()
+                    .withHolderIdentity("rbac-check")
+                    .withLeaseDurationSeconds(15)
+                    .endSpec()
+                    .build())
+            .create();
     lease.getSpec().setHolderIdentity("rbac-check-2");
     client.leases().inNamespace(SYSTEM).resource(lease).update();
     client.leases().inNamespace(SYSTEM).withName(name).delete();
 
-    admin.secrets().inNamespace(ns.name()).resource(new SecretBuilder().withNewMetadata().withName(name)
-        .endMetadata().addToStringData("token", "x").build()).create();
+    admin
+        .secrets()
+        .inNamespace(ns.name())
+        .resource(
+            new SecretBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .addToStringData("token", "x")
+                .build())
+        .create();
     assertNotNull(client.secrets().inNamespace(ns.name()).withName(name).get());
   }
 
   static boolean allowed(KubernetesClient client, Right right) {
-    SelfSubjectAccessReview review = new SelfSubjectAccessReviewBuilder().withNewSpec().withNewResourceAttributes()
-        .withVerb(right.verb()).withGroup(right.group()).withResource(right.resource())
-        .withSubresource(right.subresource()).withNamespace(right.namespace()).endResourceAttributes().endSpec()
-        .build();
+    SelfSubjectAccessReview review =
+        new SelfSubjectAccessReviewBuilder()
+            .withNewSpec()
+            .withNewResourceAttributes()
+            .withVerb(right.verb())
+            .withGroup(right.group())
+            .withResource(right.resource())
+            .withSubresource(right.subresource())
+            .withNamespace(right.namespace())
+            .endResourceAttributes()
+            .endSpec()
+            .build();
     try {
-      return client.authorization().v1().selfSubjectAccessReview().create(review).getStatus().getAllowed();
+      return client
+          .authorization()
+          .v1()
+          .selfSubjectAccessReview()
+          .create(review)
+          .getStatus()
+          .getAllowed();
     } catch (KubernetesClientException e) {
       throw new AssertionError("access review for " + right + " failed: " + e.getMessage(), e);
     }
@@ -261,8 +421,19 @@ class InstallIT {
     resource.setApiVersion("kustomize.capstan.dev/v1");
     resource.setKind("Kustomization");
     resource.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns.name()).build());
-    resource.getAdditionalProperties().put("spec", Map.of("interval", "5m", "prune", true, "path", "./",
-        "sourceRef", Map.of("kind", "GitRepository", "name", "repo")));
+    resource
+        .getAdditionalProperties()
+        .put(
+            "spec",
+            Map.of(
+                "interval",
+                "5m",
+                "prune",
+                true,
+                "path",
+                "./",
+                "sourceRef",
+                Map.of("kind", "GitRepository", "name", "repo")));
     return resource;
   }
 }

@@ -23,22 +23,30 @@ final class Installation {
     if (found.isEmpty() && "true".equalsIgnoreCase(System.getenv("CI"))) {
       throw new AssertionError("kubectl is required in CI: build the control plane first");
     }
-    Assumptions.assumeTrue(found.isPresent(), "no kubectl found: kubectl apply -k deploy/ cannot be tested");
+    Assumptions.assumeTrue(
+        found.isPresent(), "no kubectl found: kubectl apply -k deploy/ cannot be tested");
     // A namespace left terminating by an earlier test would refuse the new objects.
-    await().atMost(Duration.ofMinutes(2)).until(() -> {
-      var ns = admin.namespaces().withName(SYSTEM).get();
-      return ns == null || ns.getMetadata().getDeletionTimestamp() == null;
-    });
-    Kubectl.Result result = Kubectl.run(found.get(), access, RepoRoot.find(), "apply", "-k", "deploy/");
+    await()
+        .atMost(Duration.ofMinutes(2))
+        .until(
+            () -> {
+              var ns = admin.namespaces().withName(SYSTEM).get();
+              return ns == null || ns.getMetadata().getDeletionTimestamp() == null;
+            });
+    Kubectl.Result result =
+        Kubectl.run(found.get(), access, RepoRoot.find(), "apply", "-k", "deploy/");
     assertEquals(0, result.exitCode(), result.output());
-    Kubectl.Result crds = Kubectl.run(found.get(), access, RepoRoot.find(), "apply", "-f", "deploy/crds");
-    assertEquals(0, crds.exitCode(), "kubectl apply -f deploy/crds keeps working:\n" + crds.output());
+    Kubectl.Result crds =
+        Kubectl.run(found.get(), access, RepoRoot.find(), "apply", "-f", "deploy/crds");
+    assertEquals(
+        0, crds.exitCode(), "kubectl apply -f deploy/crds keeps working:\n" + crds.output());
     return found.get();
   }
 
   /** Deletes what deploy/install created, leaving the CRDs other tests use. */
   static void remove(KubernetesClient admin) {
-    for (String binding : new String[] {"capstan-apply", "capstan-controller", "capstan-impersonate"}) {
+    for (String binding :
+        new String[] {"capstan-apply", "capstan-controller", "capstan-impersonate"}) {
       admin.rbac().clusterRoleBindings().withName(binding).delete();
     }
     admin.rbac().clusterRoles().withName("capstan-controller").delete();

@@ -1,6 +1,7 @@
 package dev.capstan.engine.install;
 
 import dev.capstan.testing.ClusterAccess;
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,17 +12,22 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
-/** The real kubectl: the one built for the local control plane when present, else one on the PATH. */
+/**
+ * The real kubectl: the one built for the local control plane when present, else one on the PATH.
+ */
 public final class Kubectl {
   private Kubectl() {}
 
   public record Result(int exitCode, String output) {}
 
   public static Optional<Path> find() {
-    return Stream.concat(Stream.of(Path.of(System.getProperty("user.home"), ".cache/capstan/bin/kubectl")),
-            Stream.of(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
-                .filter(d -> !d.isEmpty()).map(d -> Path.of(d, "kubectl")))
-        .filter(Files::isExecutable).findFirst();
+    return Stream.concat(
+            Stream.of(Path.of(System.getProperty("user.home"), ".cache/capstan/bin/kubectl")),
+            Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
+                .filter(d -> !d.isEmpty())
+                .map(d -> Path.of(d, "kubectl")))
+        .filter(Files::isExecutable)
+        .findFirst();
   }
 
   /** Runs kubectl against the cluster of {@code access}, or with no cluster when it is null. */
@@ -32,7 +38,8 @@ public final class Kubectl {
       command.addAll(List.of("--kubeconfig", access.kubeconfig().toString()));
     }
     command.addAll(List.of(args));
-    Process process = new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true).start();
+    Process process =
+        new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true).start();
     process.getOutputStream().close();
     byte[] out = process.getInputStream().readAllBytes();
     if (!process.waitFor(120, TimeUnit.SECONDS)) {

@@ -34,14 +34,24 @@ final class LocalGitRepository implements AutoCloseable {
       Files.writeString(path, file.getValue());
       git.add().addFilepattern(file.getKey()).call();
     }
-    return git.commit().setMessage("change").setAuthor(AUTHOR).setCommitter(AUTHOR).setAllowEmpty(true).call()
+    return git.commit()
+        .setMessage("change")
+        .setAuthor(AUTHOR)
+        .setCommitter(AUTHOR)
+        .setAllowEmpty(true)
+        .call()
         .getName();
   }
 
   /** Removes a file and commits; returns the commit id. */
   String remove(String file) throws GitAPIException {
     git.rm().addFilepattern(file).call();
-    return git.commit().setMessage("remove " + file).setAuthor(AUTHOR).setCommitter(AUTHOR).call().getName();
+    return git.commit()
+        .setMessage("remove " + file)
+        .setAuthor(AUTHOR)
+        .setCommitter(AUTHOR)
+        .call()
+        .getName();
   }
 
   /** Removes a file from the index and the work tree; the next commit records it. */

@@ -27,29 +27,72 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Where the engine's own identity may not watch a kind (the multi-tenant install), a Kustomization
- * waiting for an object of it is still woken within seconds: it watches that object as its
- * service account.
+ * waiting for an object of it is still woken within seconds: it watches that object as its service
+ * account.
  */
 @ExtendWith(KubernetesCluster.class)
 class DependencyWatchesIT {
-  private static final ResourceType CONFIG_MAP = new ResourceType("", "v1", "ConfigMap", "configmaps", true);
+  private static final ResourceType CONFIG_MAP =
+      new ResourceType("", "v1", "ConfigMap", "configmaps", true);
 
   @Test
-  void aKindTheEngineMayNotWatchIsWatchedObjectByObjectAsTheServiceAccount(KubernetesClient admin, TestNamespace ns) {
+  void aKindTheEngineMayNotWatchIsWatchedObjectByObjectAsTheServiceAccount(
+      KubernetesClient admin, TestNamespace ns) {
     String namespace = ns.name();
     for (String account : new String[] {"engine-without-rights", "tenant"}) {
-      admin.serviceAccounts().inNamespace(namespace)
-          .resource(new ServiceAccountBuilder().withNewMetadata().withName(account).endMetadata().build()).create();
+      admin
+          .serviceAccounts()
+          .inNamespace(namespace)
+          .resource(
+              new ServiceAccountBuilder().withNewMetadata().withName(account).endMetadata().build())
+          .create();
     }
-    admin.rbac().roles().inNamespace(namespace).resource(new RoleBuilder().withNewMetadata().withName("read-cm")
-        .endMetadata().withRules(new PolicyRuleBuilder().withApiGroups("").withResources("configmaps")
-            .withVerbs("get", "list", "watch").build()).build()).create();
-    admin.rbac().roleBindings().inNamespace(namespace).resource(new RoleBindingBuilder().withNewMetadata()
-        .withName("tenant-reads-cm").endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "Role", "read-cm")
-        .withSubjects(new SubjectBuilder().withKind("ServiceAccount").withName("tenant").withNamespace(namespace)
-            .build()).build()).create();
-    admin.configMaps().inNamespace(namespace).resource(new ConfigMapBuilder().withNewMetadata().withName("flags")
-        .endMetadata().withData(Map.of("ready", "no")).build()).create();
+    admin
+        .rbac()
+        .roles()
+        .inNamespace(namespace)
+        .resource(
+            new RoleBuilder()
+                .withNewMetadata()
+                .withName("read-cm")
+                .endMetadata()
+                .withRules(
+                    new PolicyRuleBuilder()
+                        .withApiGroups("")
+                        .withResources("configmaps")
+                        .withVerbs("get", "list", "watch")
+                        .build())
+                .build())
+        .create();
+    admin
+        .rbac()
+        .roleBindings()
+        .inNamespace(namespace)
+        .resource(
+            new RoleBindingBuilder()
+                .withNewMetadata()
+                .withName("tenant-reads-cm")
+                .endMetadata()
+                .withNewRoleRef("rbac.authorization.k8s.io", "Role", "read-cm")
+                .withSubjects(
+                    new SubjectBuilder()
+                        .withKind("ServiceAccount")
+                        .withName("tenant")
+                        .withNamespace(namespace)
+                        .build())
+                .build())
+        .create();
+    admin
+        .configMaps()
+        .inNamespace(namespace)
+        .resource(
+            new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName("flags")
+                .endMetadata()
+                .withData(Map.of("ready", "no"))
+                .build())
+        .create();
 
     NamespacedName dependent = new NamespacedName(namespace, "app");
     CopyOnWriteArrayList<NamespacedName> woken = new CopyOnWriteArrayList<>();
@@ -62,27 +105,45 @@ class DependencyWatchesIT {
       await().atMost(Duration.ofSeconds(30)).until(() -> watches.objectWatchCount() == 1);
       assertEquals(Set.of(), watches.watchedKinds(), "the engine's refused informer is gone");
       woken.clear();
-      admin.configMaps().inNamespace(namespace).withName("flags").edit(cm -> {
-        cm.setData(Map.of("ready", "yes"));
-        return cm;
-      });
+      admin
+          .configMaps()
+          .inNamespace(namespace)
+          .withName("flags")
+          .edit(
+              cm -> {
+                cm.setData(Map.of("ready", "yes"));
+                return cm;
+              });
       await().atMost(Duration.ofSeconds(5)).until(() -> woken.contains(dependent));
 
       watches.release(dependent);
       assertEquals(0, watches.objectWatchCount());
       woken.clear();
-      admin.configMaps().inNamespace(namespace).withName("flags").edit(cm -> {
-        cm.setData(Map.of("ready", "again"));
-        return cm;
-      });
-      assertTrue(await().pollDelay(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(woken::isEmpty,
-          empty -> empty), "a released dependent is not woken");
+      admin
+          .configMaps()
+          .inNamespace(namespace)
+          .withName("flags")
+          .edit(
+              cm -> {
+                cm.setData(Map.of("ready", "again"));
+                return cm;
+              });
+      assertTrue(
+          await()
+              .pollDelay(Duration.ofSeconds(2))
+              .atMost(Duration.ofSeconds(3))
+              .until(woken::isEmpty, empty -> empty),
+          "a released dependent is not woken");
     }
   }
 
   private static KubernetesClient as(KubernetesClient admin, String namespace, String account) {
-    return new KubernetesClientBuilder().withConfig(new ConfigBuilder(admin.getConfiguration())
-        .withImpersonateUsername("system:serviceaccount:" + namespace + ":" + account)
-        .withImpersonateGroups().build()).build();
+    return new KubernetesClientBuilder()
+        .withConfig(
+            new ConfigBuilder(admin.getConfiguration())
+                .withImpersonateUsername("system:serviceaccount:" + namespace + ":" + account)
+                .withImpersonateGroups()
+                .build())
+        .build();
   }
 }

@@ -25,13 +25,17 @@ class ReadAccessTest {
 
   private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
   private final List<ReadAccess.Question> asked = new ArrayList<>();
-  private Set<ReadAccess.Question> allowed = Set.of(
-      new ReadAccess.Question("", DEPLOYER.name(), "apps", "deployments", "team-a"));
+  private Set<ReadAccess.Question> allowed =
+      Set.of(new ReadAccess.Question("", DEPLOYER.name(), "apps", "deployments", "team-a"));
 
-  private final ReadAccess access = new ReadAccess((question, client) -> {
-    asked.add(question);
-    return allowed.contains(question);
-  }, clock, LIFETIME);
+  private final ReadAccess access =
+      new ReadAccess(
+          (question, client) -> {
+            asked.add(question);
+            return allowed.contains(question);
+          },
+          clock,
+          LIFETIME);
 
   @Test
   void whatTheAccountMayGetIsAllowed() {
@@ -45,14 +49,20 @@ class ReadAccessTest {
   void whatTheAccountMayNotGetIsDeniedNamingTheAccountTheResourceAndTheScope() {
     ReadAccess.Decision namespaced = access.mayGet("", DEPLOYER, "apps", "deployments", "team-b");
     ReadAccess.Decision core = access.mayGet("", DEPLOYER, "", "secrets", "team-a");
-    ReadAccess.Decision cluster = access.mayGet("", DEPLOYER, "rbac.authorization.k8s.io", "clusterroles", "");
+    ReadAccess.Decision cluster =
+        access.mayGet("", DEPLOYER, "rbac.authorization.k8s.io", "clusterroles", "");
 
     assertEquals(ReadAccess.Verdict.DENIED, namespaced.verdict());
-    assertEquals("system:serviceaccount:team-a:deployer may not get deployments.apps in namespace team-b",
+    assertEquals(
+        "system:serviceaccount:team-a:deployer may not get deployments.apps in namespace team-b",
         namespaced.message());
-    assertEquals("system:serviceaccount:team-a:deployer may not get secrets in namespace team-a", core.message());
-    assertEquals("system:serviceaccount:team-a:deployer may not get clusterroles.rbac.authorization.k8s.io"
-        + " at cluster scope", cluster.message());
+    assertEquals(
+        "system:serviceaccount:team-a:deployer may not get secrets in namespace team-a",
+        core.message());
+    assertEquals(
+        "system:serviceaccount:team-a:deployer may not get clusterroles.rbac.authorization.k8s.io"
+            + " at cluster scope",
+        cluster.message());
   }
 
   @Test
@@ -88,18 +98,24 @@ class ReadAccessTest {
   @Test
   void aFailedCheckIsUncheckedNotDeniedAndAskedAgainNextTime() {
     List<Integer> calls = new ArrayList<>();
-    ReadAccess failing = new ReadAccess((question, client) -> {
-      calls.add(1);
-      throw new KubernetesClientException("connection refused");
-    }, clock, LIFETIME);
+    ReadAccess failing =
+        new ReadAccess(
+            (question, client) -> {
+              calls.add(1);
+              throw new KubernetesClientException("connection refused");
+            },
+            clock,
+            LIFETIME);
 
     ReadAccess.Decision decision = failing.mayGet("", DEPLOYER, "", "configmaps", "team-a");
     failing.mayGet("", DEPLOYER, "", "configmaps", "team-a");
 
     assertEquals(ReadAccess.Verdict.UNCHECKED, decision.verdict());
     assertFalse(decision.allowed());
-    assertEquals("cannot check whether system:serviceaccount:team-a:deployer may get configmaps"
-        + " in namespace team-a: connection refused", decision.message());
+    assertEquals(
+        "cannot check whether system:serviceaccount:team-a:deployer may get configmaps"
+            + " in namespace team-a: connection refused",
+        decision.message());
     assertEquals(2, calls.size());
   }
 

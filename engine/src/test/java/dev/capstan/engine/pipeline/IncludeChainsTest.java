@@ -27,8 +27,11 @@ class IncludeChainsTest {
     try (InputStream in = IncludeChainsTest.class.getResourceAsStream("/includes/" + name)) {
       List<GitRepository> repos = YAML.readValue(in, new TypeReference<List<GitRepository>>() {});
       Map<String, List<String>> includes = new HashMap<>();
-      repos.forEach(r -> includes.put(r.getMetadata().getName(),
-          r.getSpec().includes().stream().map(i -> i.repository().name()).toList()));
+      repos.forEach(
+          r ->
+              includes.put(
+                  r.getMetadata().getName(),
+                  r.getSpec().includes().stream().map(i -> i.repository().name()).toList()));
       return includes::get;
     } catch (IOException e) {
       throw new IllegalStateException(e);
@@ -43,9 +46,10 @@ class IncludeChainsTest {
     };
   }
 
-  private static SourceInputs.Unavailable refused(String self, Function<String, List<String>> graph) {
-    return assertThrows(SourceInputs.Unavailable.class,
-        () -> IncludeChains.refuseCyclesAndDeepChains(self, graph));
+  private static SourceInputs.Unavailable refused(
+      String self, Function<String, List<String>> graph) {
+    return assertThrows(
+        SourceInputs.Unavailable.class, () -> IncludeChains.refuseCyclesAndDeepChains(self, graph));
   }
 
   @Test
@@ -63,36 +67,46 @@ class IncludeChainsTest {
 
   @Test
   void aCycleAmongTheIncludedIsNotThisGitRepositorysCycle() {
-    assertDoesNotThrow(() -> IncludeChains.refuseCyclesAndDeepChains("app", fixture("cycle-among-others.yaml")));
-    assertEquals("spec.include makes a cycle: lib -> common -> lib",
+    assertDoesNotThrow(
+        () -> IncludeChains.refuseCyclesAndDeepChains("app", fixture("cycle-among-others.yaml")));
+    assertEquals(
+        "spec.include makes a cycle: lib -> common -> lib",
         refused("lib", fixture("cycle-among-others.yaml")).getMessage());
   }
 
   @Test
   void chainsUpToTheLimitAreAllowedOneDeeperIsInvalidSpec() {
-    assertDoesNotThrow(() -> IncludeChains.refuseCyclesAndDeepChains("r0", chain(IncludeChains.MAX_DEPTH)));
+    assertDoesNotThrow(
+        () -> IncludeChains.refuseCyclesAndDeepChains("r0", chain(IncludeChains.MAX_DEPTH)));
     SourceInputs.Unavailable e = refused("r0", chain(IncludeChains.MAX_DEPTH + 1));
     assertEquals(FailureReason.INVALID_SPEC, e.reason());
-    assertEquals("spec.include nests more than 10 GitRepositories deep: r0 -> r1 -> r2 -> r3 -> r4 "
-        + "-> r5 -> r6 -> r7 -> r8 -> r9 -> r10 -> r11", e.getMessage());
+    assertEquals(
+        "spec.include nests more than 10 GitRepositories deep: r0 -> r1 -> r2 -> r3 -> r4 "
+            + "-> r5 -> r6 -> r7 -> r8 -> r9 -> r10 -> r11",
+        e.getMessage());
   }
 
   @Test
   void missingGitRepositoriesEndTheirChain() {
-    assertDoesNotThrow(() -> IncludeChains.refuseCyclesAndDeepChains("app",
-        name -> name.equals("app") ? List.of("gone") : null));
+    assertDoesNotThrow(
+        () ->
+            IncludeChains.refuseCyclesAndDeepChains(
+                "app", name -> name.equals("app") ? List.of("gone") : null));
   }
 
   @Test
   void manyChainsThroughTheSameGitRepositoriesAreWalkedOnceEach() {
     // Each of l0..l9 includes all ten of the next level: 10^10 chains, 100 GitRepositories.
     AtomicInteger lookups = new AtomicInteger();
-    Function<String, List<String>> layers = name -> {
-      lookups.incrementAndGet();
-      int level = name.equals("app") ? -1 : Integer.parseInt(name.substring(1, name.indexOf('-')));
-      return level >= 9 ? List.of()
-          : IntStream.range(0, 10).mapToObj(i -> "l" + (level + 1) + "-" + i).toList();
-    };
+    Function<String, List<String>> layers =
+        name -> {
+          lookups.incrementAndGet();
+          int level =
+              name.equals("app") ? -1 : Integer.parseInt(name.substring(1, name.indexOf('-')));
+          return level >= 9
+              ? List.of()
+              : IntStream.range(0, 10).mapToObj(i -> "l" + (level + 1) + "-" + i).toList();
+        };
     assertDoesNotThrow(() -> IncludeChains.refuseCyclesAndDeepChains("app", layers));
     assertEquals(101, lookups.get(), "each GitRepository is read once");
   }

@@ -2,8 +2,8 @@ package dev.capstan.engine.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.capstan.health.ObjectRef;
 import dev.capstan.applier.inventory.InventorySet;
+import dev.capstan.health.ObjectRef;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -17,7 +17,8 @@ class InventoriesTest {
     ObjectRef older = new ObjectRef("apps", "v1beta1", "Deployment", "team", "web");
     ObjectRef newer = new ObjectRef("apps", "v1", "Deployment", "team", "web");
     ObjectRef onlyOld = new ObjectRef("", "v1", "ConfigMap", "team", "old");
-    InventorySet union = Inventories.union(InventorySet.of(List.of(older, onlyOld)), List.of(newer));
+    InventorySet union =
+        Inventories.union(InventorySet.of(List.of(older, onlyOld)), List.of(newer));
     assertEquals(Set.of(newer, onlyOld), Set.copyOf(union.refs()));
   }
 

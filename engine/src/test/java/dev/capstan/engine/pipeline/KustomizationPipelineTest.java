@@ -12,11 +12,11 @@ import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.applier.Action;
 import dev.capstan.applier.ApplyResult;
-import dev.capstan.health.ObjectRef;
 import dev.capstan.applier.ObjectResult;
 import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.engine.conditions.ConditionTypes;
 import dev.capstan.engine.conditions.KustomizationStatuses;
+import dev.capstan.health.ObjectRef;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
@@ -52,7 +52,13 @@ class KustomizationPipelineTest {
     assertEquals(Optional.of(WAIT_POLL), first.requeueAfter());
     Condition ready = ready(ks);
     assertEquals("Unknown", ready.getStatus());
-    assertTrue(ready.getMessage().startsWith("Applied revision " + fakes.revision() + ", waiting for: Deployment/team/web is InProgress"),
+    assertTrue(
+        ready
+            .getMessage()
+            .startsWith(
+                "Applied revision "
+                    + fakes.revision()
+                    + ", waiting for: Deployment/team/web is InProgress"),
         ready.getMessage());
 
     fakes.clock.advance(Duration.ofSeconds(30));
@@ -77,7 +83,8 @@ class KustomizationPipelineTest {
     fakes.clock.advance(Duration.ofMinutes(4).plusSeconds(59));
     Outcome last = fakes.pipeline.reconcile(ks);
     assertEquals(Outcome.Kind.WAITING, last.kind());
-    assertEquals(Optional.of(Duration.ofSeconds(1)), last.requeueAfter(), "no later than the deadline");
+    assertEquals(
+        Optional.of(Duration.ofSeconds(1)), last.requeueAfter(), "no later than the deadline");
     fakes.clock.advance(Duration.ofSeconds(1));
     Outcome timedOut = fakes.pipeline.reconcile(ks);
 
@@ -85,7 +92,8 @@ class KustomizationPipelineTest {
     Condition ready = ready(ks);
     assertEquals("False", ready.getStatus());
     assertEquals("HealthCheckFailed", ready.getReason());
-    assertEquals("timeout waiting for: ConfigMap/team/settings is NotFound: not found", ready.getMessage());
+    assertEquals(
+        "timeout waiting for: ConfigMap/team/settings is NotFound: not found", ready.getMessage());
     assertEquals(List.of(false), fakes.healthWaits);
   }
 
@@ -99,7 +107,8 @@ class KustomizationPipelineTest {
 
     assertEquals(Outcome.Kind.TRANSIENT, outcome.kind());
     assertEquals("HealthCheckFailed", ready(ks).getReason());
-    assertTrue(ready(ks).getMessage().startsWith("health check failed: Deployment/team/web is Failed"),
+    assertTrue(
+        ready(ks).getMessage().startsWith("health check failed: Deployment/team/web is Failed"),
         ready(ks).getMessage());
   }
 
@@ -136,7 +145,8 @@ class KustomizationPipelineTest {
     fakes.clock.advance(Duration.ofMinutes(10));
     assertEquals(Outcome.Kind.SUCCEEDED, fakes.pipeline.reconcile(ks).kind());
 
-    assertTrue(fakes.written.subList(writes, fakes.written.size()).stream().noneMatch(this::progressing),
+    assertTrue(
+        fakes.written.subList(writes, fakes.written.size()).stream().noneMatch(this::progressing),
         "Ready stayed True throughout the repeat");
   }
 
@@ -146,29 +156,36 @@ class KustomizationPipelineTest {
     healthy();
     fakes.pipeline.reconcile(ks);
 
-    ks.getMetadata().setAnnotations(Map.of(KustomizationPipeline.REQUESTED_AT, "2026-01-01T00:05:00Z"));
+    ks.getMetadata()
+        .setAnnotations(Map.of(KustomizationPipeline.REQUESTED_AT, "2026-01-01T00:05:00Z"));
     int writes = fakes.written.size();
     fakes.pipeline.reconcile(ks);
-    assertTrue(fakes.written.subList(writes, fakes.written.size()).stream().anyMatch(this::progressing));
+    assertTrue(
+        fakes.written.subList(writes, fakes.written.size()).stream().anyMatch(this::progressing));
 
     ks.getMetadata().setGeneration(2L);
     writes = fakes.written.size();
     fakes.pipeline.reconcile(ks);
-    assertTrue(fakes.written.subList(writes, fakes.written.size()).stream().anyMatch(this::progressing));
+    assertTrue(
+        fakes.written.subList(writes, fakes.written.size()).stream().anyMatch(this::progressing));
   }
 
   @Test
   void aFailedPreviousAttemptIsNotARepeat() {
     Kustomization ks = kustomization();
     healthy();
-    fakes.applying = r -> new ApplyResult(List.of(new ObjectResult(WEB, Action.FAILED, "refused")), InventorySet.EMPTY);
+    fakes.applying =
+        r ->
+            new ApplyResult(
+                List.of(new ObjectResult(WEB, Action.FAILED, "refused")), InventorySet.EMPTY);
     fakes.pipeline.reconcile(ks);
     fakes.applying = PipelineFakes::allCreated;
     int writes = fakes.written.size();
 
     fakes.pipeline.reconcile(ks);
 
-    assertTrue(fakes.written.subList(writes, fakes.written.size()).stream().anyMatch(this::progressing));
+    assertTrue(
+        fakes.written.subList(writes, fakes.written.size()).stream().anyMatch(this::progressing));
   }
 
   // ---- the inventory kept -------------------------------------------------------------------
@@ -176,9 +193,13 @@ class KustomizationPipelineTest {
   @Test
   void aPartialApplyKeepsThePreviousInventoryAndAddsWhatWasWritten() {
     Kustomization ks = withInventory(kustomization(), OLD);
-    fakes.applying = r -> new ApplyResult(List.of(
-        ObjectResult.of(SETTINGS, Action.CREATED), new ObjectResult(WEB, Action.FAILED, "refused")),
-        InventorySet.of(List.of(WEB, SETTINGS)));
+    fakes.applying =
+        r ->
+            new ApplyResult(
+                List.of(
+                    ObjectResult.of(SETTINGS, Action.CREATED),
+                    new ObjectResult(WEB, Action.FAILED, "refused")),
+                InventorySet.of(List.of(WEB, SETTINGS)));
 
     Outcome outcome = fakes.pipeline.reconcile(ks);
 
@@ -190,9 +211,13 @@ class KustomizationPipelineTest {
   @Test
   void objectsSkippedByAFailedApplyAreNotAddedToTheInventory() {
     Kustomization ks = withInventory(kustomization(), OLD);
-    fakes.applying = r -> new ApplyResult(List.of(
-        new ObjectResult(SETTINGS, Action.SKIPPED, "not applied"), new ObjectResult(WEB, Action.FAILED, "refused")),
-        InventorySet.of(List.of(WEB, SETTINGS)));
+    fakes.applying =
+        r ->
+            new ApplyResult(
+                List.of(
+                    new ObjectResult(SETTINGS, Action.SKIPPED, "not applied"),
+                    new ObjectResult(WEB, Action.FAILED, "refused")),
+                InventorySet.of(List.of(WEB, SETTINGS)));
 
     fakes.pipeline.reconcile(ks);
 
@@ -202,9 +227,10 @@ class KustomizationPipelineTest {
   @Test
   void anApplyCutShortKeepsThePreviousInventory() {
     Kustomization ks = withInventory(kustomization(), OLD, WEB);
-    fakes.applying = r -> {
-      throw new KubernetesClientException("connection reset");
-    };
+    fakes.applying =
+        r -> {
+          throw new KubernetesClientException("connection reset");
+        };
 
     assertEquals(Outcome.Kind.TRANSIENT, fakes.pipeline.reconcile(ks).kind());
 
@@ -216,9 +242,15 @@ class KustomizationPipelineTest {
   void aPruneFailureKeepsTheObjectsItCouldNotDelete() {
     ObjectRef gone = ref("ConfigMap", "gone");
     Kustomization ks = withInventory(kustomization(), OLD, gone, WEB);
-    fakes.pruning = refs -> refs.stream()
-        .map(r -> r.equals(OLD) ? new ObjectResult(r, Action.FAILED, "forbidden") : ObjectResult.of(r, Action.DELETED))
-        .toList();
+    fakes.pruning =
+        refs ->
+            refs.stream()
+                .map(
+                    r ->
+                        r.equals(OLD)
+                            ? new ObjectResult(r, Action.FAILED, "forbidden")
+                            : ObjectResult.of(r, Action.DELETED))
+                .toList();
 
     Outcome outcome = fakes.pipeline.reconcile(ks);
 
@@ -255,21 +287,25 @@ class KustomizationPipelineTest {
   @Test
   void anUnexpectedExceptionIsATransientFailureWithItsOwnReason() {
     Kustomization ks = kustomization();
-    fakes.applying = r -> {
-      throw new IllegalStateException("index 7 of secret-looking input");
-    };
+    fakes.applying =
+        r -> {
+          throw new IllegalStateException("index 7 of secret-looking input");
+        };
 
     Outcome outcome = fakes.pipeline.reconcile(ks);
 
     assertEquals(Outcome.Kind.TRANSIENT, outcome.kind());
-    assertEquals(Optional.of(new Backoff(Duration.ofSeconds(1)).delay(1, Duration.ofMinutes(2))),
+    assertEquals(
+        Optional.of(new Backoff(Duration.ofSeconds(1)).delay(1, Duration.ofMinutes(2))),
         outcome.requeueAfter());
     assertEquals(List.of(Outcome.Kind.TRANSIENT), fakes.observed, "counted in metrics");
     Condition ready = ready(ks);
     assertEquals("False", ready.getStatus());
     assertEquals("InternalError", ready.getReason());
-    assertEquals("reconciliation failed with an unexpected error (IllegalStateException); the engine's log has "
-        + "the details", ready.getMessage());
+    assertEquals(
+        "reconciliation failed with an unexpected error (IllegalStateException); the engine's log"
+            + " has the details",
+        ready.getMessage());
   }
 
   @Test
@@ -294,7 +330,8 @@ class KustomizationPipelineTest {
 
   private boolean progressing(KustomizationStatus status) {
     return KustomizationStatuses.condition(status, ConditionTypes.READY)
-        .map(c -> "Unknown".equals(c.getStatus())).orElse(false);
+        .map(c -> "Unknown".equals(c.getStatus()))
+        .orElse(false);
   }
 
   private static Condition ready(Kustomization ks) {

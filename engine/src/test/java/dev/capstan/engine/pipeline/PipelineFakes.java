@@ -1,13 +1,12 @@
 package dev.capstan.engine.pipeline;
 
+import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.source.GitRepository;
-import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.applier.Action;
 import dev.capstan.applier.ApplyRequest;
 import dev.capstan.applier.ApplyResult;
-import dev.capstan.health.ObjectRef;
 import dev.capstan.applier.ObjectResult;
 import dev.capstan.applier.Owner;
 import dev.capstan.applier.apply.DesiredObject;
@@ -21,6 +20,7 @@ import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.remote.RemoteClientFactory;
 import dev.capstan.engine.remote.RemoteClusters;
 import dev.capstan.health.BuiltinLibrary;
+import dev.capstan.health.ObjectRef;
 import dev.capstan.testing.MutableClock;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -48,8 +48,8 @@ import java.util.function.Function;
 /**
  * A {@link KustomizationPipeline} with no cluster: the real build, status logic and wait rules,
  * with the cluster's side (apply, prune, the objects' live state, status writes) played by the
- * test. Kustomization, GitRepository and live objects come from the YAML fixtures under
- * {@code pipeline/}.
+ * test. Kustomization, GitRepository and live objects come from the YAML fixtures under {@code
+ * pipeline/}.
  */
 final class PipelineFakes implements AutoCloseable {
   static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
@@ -59,47 +59,83 @@ final class PipelineFakes implements AutoCloseable {
 
   final MutableClock clock = new MutableClock(T0);
   final GitRepository repository = fixture("gitrepository.yaml", GitRepository.class);
+
   /** The live objects the wait reads, by Kind/name. */
   final Map<String, Map<String, Object>> live = new ConcurrentHashMap<>();
+
   final List<ApplyRequest> applies = new CopyOnWriteArrayList<>();
   final List<KustomizationStatus> written = new CopyOnWriteArrayList<>();
   final List<Outcome.Kind> observed = new CopyOnWriteArrayList<>();
   final List<Boolean> healthWaits = new CopyOnWriteArrayList<>();
   final List<String> deletions = new CopyOnWriteArrayList<>();
+
   /** What the apply answers; by default every object is created. */
   Function<ApplyRequest, ApplyResult> applying = PipelineFakes::allCreated;
+
   /** What the prune answers for the objects it is asked to delete; by default all deleted. */
   Function<List<ObjectRef>, List<ObjectResult>> pruning =
       refs -> refs.stream().map(r -> ObjectResult.of(r, Action.DELETED)).toList();
 
   // Never contacted: every request of the pipeline to the cluster goes through the fakes.
-  private final KubernetesClient client = new KubernetesClientBuilder()
-      .withConfig(new ConfigBuilder().withMasterUrl("https://127.0.0.1:9").withRequestTimeout(1000).build()).build();
+  private final KubernetesClient client =
+      new KubernetesClientBuilder()
+          .withConfig(
+              new ConfigBuilder()
+                  .withMasterUrl("https://127.0.0.1:9")
+                  .withRequestTimeout(1000)
+                  .build())
+          .build();
   private final ServiceAccountClients accounts;
   final KustomizationPipeline pipeline;
 
   PipelineFakes() {
-    Acting acting = new Acting(client, this::apply, new FakePruning(),
-        new ApplyWaiter(() -> this::find, Runnable::run, new Polling(clock, WAIT_POLL, clock::advance)));
-    accounts = new ServiceAccountClients(acting, c -> acting, Optional.empty(), clock, Duration.ofMinutes(10));
-    PipelineObserver observer = new PipelineObserver() {
-      @Override
-      public void reconciled(String kind, NamespacedName key, Outcome.Kind outcome) {
-        observed.add(outcome);
-      }
+    Acting acting =
+        new Acting(
+            client,
+            this::apply,
+            new FakePruning(),
+            new ApplyWaiter(
+                () -> this::find, Runnable::run, new Polling(clock, WAIT_POLL, clock::advance)));
+    accounts =
+        new ServiceAccountClients(
+            acting, c -> acting, Optional.empty(), clock, Duration.ofMinutes(10));
+    PipelineObserver observer =
+        new PipelineObserver() {
+          @Override
+          public void reconciled(String kind, NamespacedName key, Outcome.Kind outcome) {
+            observed.add(outcome);
+          }
 
-      @Override
-      public void healthWaited(NamespacedName kustomization, boolean succeeded, Duration took) {
-        healthWaits.add(succeeded);
-      }
-    };
-    pipeline = new KustomizationPipeline(new PipelineParts(client, new View(), builder(), this::tree, accounts,
-        new FakeStatuses(), HealthTracking.NONE, new WaitTracker(), BuiltinLibrary.load(), clock,
-        new Backoff(Duration.ofSeconds(1)), WAIT_POLL, false, observer, DependencyWatching.NONE,
-        new RemoteClusters<>(client, RemoteClientFactory.defaults(), c -> acting, 1)));
+          @Override
+          public void healthWaited(NamespacedName kustomization, boolean succeeded, Duration took) {
+            healthWaits.add(succeeded);
+          }
+        };
+    pipeline =
+        new KustomizationPipeline(
+            new PipelineParts(
+                client,
+                new View(),
+                builder(),
+                this::tree,
+                accounts,
+                new FakeStatuses(),
+                HealthTracking.NONE,
+                new WaitTracker(),
+                BuiltinLibrary.load(),
+                clock,
+                new Backoff(Duration.ofSeconds(1)),
+                WAIT_POLL,
+                false,
+                observer,
+                DependencyWatching.NONE,
+                new RemoteClusters<>(client, RemoteClientFactory.defaults(), c -> acting, 1)));
   }
 
-  /** The Kustomization of the fixture, with {@code specLines} (YAML under spec) added or replacing its own. */
+  /**
+   * The Kustomization of the fixture, with {@code specLines} (YAML under spec) added or replacing
+   * its own.
+   */
   static Kustomization kustomization(String... specLines) {
     String text = read("kustomization.yaml");
     for (String line : specLines) {
@@ -113,10 +149,14 @@ final class PipelineFakes implements AutoCloseable {
     return repository.getStatus().artifact().revision();
   }
 
-  /** Puts the fixture object of {@code kindAndName} (e.g. Deployment/web) in state {@code state} into the cluster. */
+  /**
+   * Puts the fixture object of {@code kindAndName} (e.g. Deployment/web) in state {@code state}
+   * into the cluster.
+   */
   void live(String kindAndName, String state) {
     for (String doc : read("live.yaml").split("(?m)^---$")) {
-      GenericKubernetesResource object = SERIALIZATION.unmarshal(doc, GenericKubernetesResource.class);
+      GenericKubernetesResource object =
+          SERIALIZATION.unmarshal(doc, GenericKubernetesResource.class);
       if ((object.getKind() + "/" + object.getMetadata().getName()).equals(kindAndName)
           && state.equals(object.getMetadata().getLabels().get("state"))) {
         live.put(kindAndName, DesiredObject.asMap(object));
@@ -128,7 +168,8 @@ final class PipelineFakes implements AutoCloseable {
 
   static ObjectRef ref(String kind, String name) {
     return "Deployment".equals(kind)
-        ? new ObjectRef("apps", "v1", kind, "team", name) : new ObjectRef("", "v1", kind, "team", name);
+        ? new ObjectRef("apps", "v1", kind, "team", name)
+        : new ObjectRef("", "v1", kind, "team", name);
   }
 
   /** An inventory as the status has it. */
@@ -151,15 +192,21 @@ final class PipelineFakes implements AutoCloseable {
   }
 
   static List<ObjectRef> refs(ApplyRequest request) {
-    return request.objects().stream().map(o -> {
-      ObjectRef ref = ObjectRef.of(o);
-      return ref.namespace().isEmpty() ? ref.withNamespace(request.defaultNamespace()) : ref;
-    }).toList();
+    return request.objects().stream()
+        .map(
+            o -> {
+              ObjectRef ref = ObjectRef.of(o);
+              return ref.namespace().isEmpty()
+                  ? ref.withNamespace(request.defaultNamespace())
+                  : ref;
+            })
+        .toList();
   }
 
   static ApplyResult allCreated(ApplyRequest request) {
     List<ObjectRef> refs = refs(request);
-    return new ApplyResult(refs.stream().map(r -> ObjectResult.of(r, Action.CREATED)).toList(), InventorySet.of(refs));
+    return new ApplyResult(
+        refs.stream().map(r -> ObjectResult.of(r, Action.CREATED)).toList(), InventorySet.of(refs));
   }
 
   private Optional<Path> tree(String digest) {
@@ -201,7 +248,9 @@ final class PipelineFakes implements AutoCloseable {
   private final class View implements ClusterView {
     @Override
     public Optional<GitRepository> gitRepository(NamespacedName key) {
-      return key.equals(new NamespacedName("team", "repo")) ? Optional.of(repository) : Optional.empty();
+      return key.equals(new NamespacedName("team", "repo"))
+          ? Optional.of(repository)
+          : Optional.empty();
     }
 
     @Override
@@ -215,7 +264,9 @@ final class PipelineFakes implements AutoCloseable {
     }
   }
 
-  /** Writes as the engine's writer does as far as the pipeline can tell: the object gets the status. */
+  /**
+   * Writes as the engine's writer does as far as the pipeline can tell: the object gets the status.
+   */
   private final class FakeStatuses implements StatusWrites {
     @Override
     public KustomizationStatus write(Kustomization current, KustomizationStatus next) {
@@ -230,14 +281,15 @@ final class PipelineFakes implements AutoCloseable {
 
   private final class FakePruning implements Pruning {
     @Override
-    public List<ObjectResult> prune(InventorySet previous, InventorySet current, Owner owner, Duration timeout) {
+    public List<ObjectResult> prune(
+        InventorySet previous, InventorySet current, Owner owner, Duration timeout) {
       List<ObjectRef> stale = previous.staleAfter(current);
       return stale.isEmpty() ? List.of() : pruning.apply(stale);
     }
 
     @Override
-    public List<ObjectResult> deleteInventory(InventorySet inventory, Owner owner, Duration timeout,
-        boolean waitForTermination) {
+    public List<ObjectResult> deleteInventory(
+        InventorySet inventory, Owner owner, Duration timeout, boolean waitForTermination) {
       List<String> names = new ArrayList<>();
       inventory.refs().forEach(r -> names.add(r + " within " + timeout));
       deletions.addAll(names);

@@ -9,6 +9,7 @@ import dev.capstan.testing.MutableClock;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -19,11 +20,15 @@ import org.junit.jupiter.api.Test;
 
 class ServiceAccountClientsTest {
   // Never contacted: these tests only look at which client acts and how it is configured.
-  private static final io.fabric8.kubernetes.client.utils.KubernetesSerialization SERIALIZATION =
-      new io.fabric8.kubernetes.client.utils.KubernetesSerialization();
-  private final KubernetesClient engineClient = new KubernetesClientBuilder()
-      .withConfig(new ConfigBuilder().withMasterUrl("https://127.0.0.1:9").withOauthToken("engine").build())
-      .build();
+  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+  private final KubernetesClient engineClient =
+      new KubernetesClientBuilder()
+          .withConfig(
+              new ConfigBuilder()
+                  .withMasterUrl("https://127.0.0.1:9")
+                  .withOauthToken("engine")
+                  .build())
+          .build();
   private final Acting engineActing = new Acting(engineClient, null, null, null);
   private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
 
@@ -47,9 +52,13 @@ class ServiceAccountClientsTest {
       var config = acting.client().getConfiguration();
       assertEquals("system:serviceaccount:team-a:deployer", config.getImpersonateUsername());
       // The API server adds the service account groups; naming them would need rights on groups.
-      assertEquals(0, config.getImpersonateGroups() == null ? 0 : config.getImpersonateGroups().length);
+      assertEquals(
+          0, config.getImpersonateGroups() == null ? 0 : config.getImpersonateGroups().length);
       assertEquals("https://127.0.0.1:9/", config.getMasterUrl());
-      assertSame(acting, accounts.actingFor(kustomization("team-a", "deployer")), "one client per service account");
+      assertSame(
+          acting,
+          accounts.actingFor(kustomization("team-a", "deployer")),
+          "one client per service account");
     }
   }
 
@@ -57,7 +66,9 @@ class ServiceAccountClientsTest {
   void theDefaultServiceAccountActsForKustomizationsNamingNone() {
     try (ServiceAccountClients accounts = accounts(Optional.of("fallback"))) {
       Acting acting = accounts.actingFor(kustomization("team-b", null));
-      assertEquals("system:serviceaccount:team-b:fallback", acting.client().getConfiguration().getImpersonateUsername());
+      assertEquals(
+          "system:serviceaccount:team-b:fallback",
+          acting.client().getConfiguration().getImpersonateUsername());
     }
   }
 
@@ -67,18 +78,24 @@ class ServiceAccountClientsTest {
       Acting first = accounts.actingFor(kustomization("team-a", "deployer"));
       clock.advance(Duration.ofMinutes(11));
       accounts.actingFor(kustomization("team-b", "deployer"));
-      assertEquals(1, accounts.cachedClients(), "team-a's client was idle for longer than 10 minutes");
+      assertEquals(
+          1, accounts.cachedClients(), "team-a's client was idle for longer than 10 minutes");
       assertNotSame(first, accounts.actingFor(kustomization("team-a", "deployer")));
     }
   }
 
   private ServiceAccountClients accounts(Optional<String> defaultAccount) {
-    return new ServiceAccountClients(engineActing, c -> new Acting(c, null, null, null), defaultAccount,
-        clock, Duration.ofMinutes(10));
+    return new ServiceAccountClients(
+        engineActing,
+        c -> new Acting(c, null, null, null),
+        defaultAccount,
+        clock,
+        Duration.ofMinutes(10));
   }
 
   private static Kustomization kustomization(String namespace, String serviceAccount) {
-    String yaml = """
+    String yaml =
+        """
         apiVersion: kustomize.capstan.dev/v1
         kind: Kustomization
         metadata: {name: app, namespace: %s}
@@ -87,7 +104,10 @@ class ServiceAccountClientsTest {
           interval: 10m
           prune: true
         %s
-        """.formatted(namespace, serviceAccount == null ? "" : "  serviceAccountName: " + serviceAccount);
-    return SERIALIZATION.unmarshal(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)), Kustomization.class);
+        """
+            .formatted(
+                namespace, serviceAccount == null ? "" : "  serviceAccountName: " + serviceAccount);
+    return SERIALIZATION.unmarshal(
+        new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)), Kustomization.class);
   }
 }

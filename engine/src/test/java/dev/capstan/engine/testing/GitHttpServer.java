@@ -12,8 +12,8 @@ import org.eclipse.jgit.lib.RepositoryCache;
 import org.eclipse.jgit.util.FS;
 
 /**
- * One repository on disk served over Git smart HTTP on loopback (JGit's GitServlet in an
- * embedded Jetty), anonymous and read-only: a GitRepository names a remote URL, never a path.
+ * One repository on disk served over Git smart HTTP on loopback (JGit's GitServlet in an embedded
+ * Jetty), anonymous and read-only: a GitRepository names a remote URL, never a path.
  */
 public final class GitHttpServer implements AutoCloseable {
   private final Server server;
@@ -30,16 +30,18 @@ public final class GitHttpServer implements AutoCloseable {
     connector.setPort(0);
     server.addConnector(connector);
     GitServlet git = new GitServlet();
-    git.setRepositoryResolver((request, name) -> {
-      if (!"repo".equals(name.replaceAll("^/+|/+$", ""))) {
-        throw new RepositoryNotFoundException(name);
-      }
-      try {
-        return RepositoryCache.open(RepositoryCache.FileKey.lenient(dir.toFile(), FS.DETECTED), true);
-      } catch (IOException e) {
-        throw new RepositoryNotFoundException(name, e);
-      }
-    });
+    git.setRepositoryResolver(
+        (request, name) -> {
+          if (!"repo".equals(name.replaceAll("^/+|/+$", ""))) {
+            throw new RepositoryNotFoundException(name);
+          }
+          try {
+            return RepositoryCache.open(
+                RepositoryCache.FileKey.lenient(dir.toFile(), FS.DETECTED), true);
+          } catch (IOException e) {
+            throw new RepositoryNotFoundException(name, e);
+          }
+        });
     ServletContextHandler context = new ServletContextHandler();
     context.setContextPath("/");
     context.addServlet(new ServletHolder(git), "/git/*");
@@ -53,7 +55,9 @@ public final class GitHttpServer implements AutoCloseable {
   }
 
   public String url() {
-    return "http://127.0.0.1:" + ((ServerConnector) server.getConnectors()[0]).getLocalPort() + "/git/repo";
+    return "http://127.0.0.1:"
+        + ((ServerConnector) server.getConnectors()[0]).getLocalPort()
+        + "/git/repo";
   }
 
   @Override

@@ -16,8 +16,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class DriftCheckTest {
-  private static final DriftCheck.Key KEY = new DriftCheck.Key("ns", "app", "main@sha1:" + "a".repeat(40), 1);
-  private static final Drift RUNNING = Drift.of(Drift.State.RUNNING, KEY.revision(), "from", null, "running", "");
+  private static final DriftCheck.Key KEY =
+      new DriftCheck.Key("ns", "app", "main@sha1:" + "a".repeat(40), 1);
+  private static final Drift RUNNING =
+      Drift.of(Drift.State.RUNNING, KEY.revision(), "from", null, "running", "");
 
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
   private DriftCheck check;
@@ -29,7 +31,9 @@ class DriftCheckTest {
   }
 
   private DriftCheck check(DriftCheck.Computation computation, Duration timeout) {
-    check = new DriftCheck(computation, Executors.newFixedThreadPool(2), timer, timeout, Clock.systemUTC());
+    check =
+        new DriftCheck(
+            computation, Executors.newFixedThreadPool(2), timer, timeout, Clock.systemUTC());
     return check;
   }
 
@@ -38,7 +42,8 @@ class DriftCheckTest {
   }
 
   private Drift awaitDone(DriftCheck.Key key) {
-    Awaitility.await().atMost(Duration.ofSeconds(10))
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(10))
         .until(() -> check.current(key, RUNNING).orElseThrow().state() != Drift.State.RUNNING);
     return check.current(key, RUNNING).orElseThrow();
   }
@@ -55,7 +60,8 @@ class DriftCheckTest {
     check.request(KEY, true, RUNNING);
     assertEquals("run 2", awaitDone(KEY).message());
     DriftCheck.Key next = new DriftCheck.Key("ns", "app", "main@sha1:" + "b".repeat(40), 1);
-    assertTrue(check.current(next, RUNNING).isEmpty(), "another revision is not answered by the kept one");
+    assertTrue(
+        check.current(next, RUNNING).isEmpty(), "another revision is not answered by the kept one");
     check.request(next, false, RUNNING);
     assertEquals("run 3", awaitDone(next).message());
   }
@@ -64,38 +70,45 @@ class DriftCheckTest {
   void aComparisonPastItsDeadlineIsReportedTimedOutAndInterrupted() throws Exception {
     AtomicBoolean interrupted = new AtomicBoolean();
     CountDownLatch ended = new CountDownLatch(1);
-    check((key, deadline) -> {
-      try {
-        Thread.sleep(60_000);
-      } catch (InterruptedException e) {
-        interrupted.set(true);
-      } finally {
-        ended.countDown();
-      }
-      return done("late");
-    }, Duration.ofMillis(300));
+    check(
+        (key, deadline) -> {
+          try {
+            Thread.sleep(60_000);
+          } catch (InterruptedException e) {
+            interrupted.set(true);
+          } finally {
+            ended.countDown();
+          }
+          return done("late");
+        },
+        Duration.ofMillis(300));
     assertEquals(Drift.State.RUNNING, check.request(KEY, false, RUNNING).state());
     Drift answer = awaitDone(KEY);
     assertEquals(Drift.State.TIMED_OUT, answer.state());
     assertTrue(answer.message().startsWith("timed out after 0s"), answer.message());
     assertTrue(ended.await(5, TimeUnit.SECONDS));
     assertTrue(interrupted.get(), "the work was stopped");
-    assertEquals(Drift.State.TIMED_OUT, check.current(KEY, RUNNING).orElseThrow().state(), "a late answer is dropped");
+    assertEquals(
+        Drift.State.TIMED_OUT,
+        check.current(KEY, RUNNING).orElseThrow().state(),
+        "a late answer is dropped");
   }
 
   @Test
   void aRunningComparisonIsNotStartedTwiceAndAFailureIsOneLine() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
     AtomicInteger runs = new AtomicInteger();
-    check((key, deadline) -> {
-      runs.incrementAndGet();
-      try {
-        release.await();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      throw new IllegalStateException("secret detail from Git");
-    }, Duration.ofSeconds(10));
+    check(
+        (key, deadline) -> {
+          runs.incrementAndGet();
+          try {
+            release.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          throw new IllegalStateException("secret detail from Git");
+        },
+        Duration.ofSeconds(10));
     check.request(KEY, false, RUNNING);
     assertEquals(Drift.State.RUNNING, check.request(KEY, true, RUNNING).state());
     release.countDown();

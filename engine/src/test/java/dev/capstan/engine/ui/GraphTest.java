@@ -11,23 +11,37 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class GraphTest {
-  private final List<Kustomization> chain = List.of(
-      UiFixtures.ks("infra", "base", "True", "ReconciliationSucceeded", "True", false, "[]"),
-      UiFixtures.ks("infra", "db", "Unknown", "Progressing", null, false,
-          "[{name: base}]"),
-      UiFixtures.ks("apps", "web", "False", "DependencyNotReady", null, false,
-          "[{name: db, namespace: infra}, {apiVersion: apps/v1, kind: Deployment, name: cache}]"));
+  private final List<Kustomization> chain =
+      List.of(
+          UiFixtures.ks("infra", "base", "True", "ReconciliationSucceeded", "True", false, "[]"),
+          UiFixtures.ks("infra", "db", "Unknown", "Progressing", null, false, "[{name: base}]"),
+          UiFixtures.ks(
+              "apps",
+              "web",
+              "False",
+              "DependencyNotReady",
+              null,
+              false,
+              "[{name: db, namespace: infra}, {apiVersion: apps/v1, kind: Deployment, name:"
+                  + " cache}]"));
 
   @Test
   void edgesGoFromDependentToDependencyAcrossNamespacesAndKinds() {
     Graph graph = Graph.of(chain);
 
-    assertEquals(List.of("Deployment/apps/cache", "Kustomization/apps/web", "Kustomization/infra/base",
-        "Kustomization/infra/db"), graph.nodes().stream().map(Graph.Node::id).toList());
-    assertEquals(List.of(
-        new Graph.Edge("Kustomization/infra/db", "Kustomization/infra/base", false),
-        new Graph.Edge("Kustomization/apps/web", "Kustomization/infra/db", true),
-        new Graph.Edge("Kustomization/apps/web", "Deployment/apps/cache", true)), graph.edges());
+    assertEquals(
+        List.of(
+            "Deployment/apps/cache",
+            "Kustomization/apps/web",
+            "Kustomization/infra/base",
+            "Kustomization/infra/db"),
+        graph.nodes().stream().map(Graph.Node::id).toList());
+    assertEquals(
+        List.of(
+            new Graph.Edge("Kustomization/infra/db", "Kustomization/infra/base", false),
+            new Graph.Edge("Kustomization/apps/web", "Kustomization/infra/db", true),
+            new Graph.Edge("Kustomization/apps/web", "Deployment/apps/cache", true)),
+        graph.edges());
     Graph.Node cache = graph.nodes().get(0);
     assertFalse(cache.kustomization());
     assertEquals(NodeState.UNKNOWN, cache.state());
@@ -35,9 +49,11 @@ class GraphTest {
 
   @Test
   void anEdgeIsWaitingOnlyWhenTheDependentSaysSo() {
-    Graph graph = Graph.of(List.of(
-        UiFixtures.ks("a", "x", "Unknown", "Progressing", null, false, "[]"),
-        UiFixtures.ks("a", "y", "False", "BuildFailed", null, false, "[{name: x}]")));
+    Graph graph =
+        Graph.of(
+            List.of(
+                UiFixtures.ks("a", "x", "Unknown", "Progressing", null, false, "[]"),
+                UiFixtures.ks("a", "y", "False", "BuildFailed", null, false, "[{name: x}]")));
 
     assertFalse(graph.edges().get(0).waiting(), "y failed for its own reason");
   }
@@ -46,13 +62,17 @@ class GraphTest {
   void collapsingANamespaceMergesItsNodesAndEdges() {
     Graph graph = Graph.of(chain).collapse(Set.of("infra"));
 
-    assertEquals(List.of("Deployment/apps/cache", "Kustomization/apps/web", "Namespace/infra"),
+    assertEquals(
+        List.of("Deployment/apps/cache", "Kustomization/apps/web", "Namespace/infra"),
         graph.nodes().stream().map(Graph.Node::id).toList());
     Graph.Node infra = graph.nodes().get(2);
     assertEquals(2, infra.members());
     assertEquals(NodeState.UNKNOWN, infra.state(), "the worst of Ready and Unknown");
-    assertEquals(List.of(new Graph.Edge("Kustomization/apps/web", "Namespace/infra", true),
-        new Graph.Edge("Kustomization/apps/web", "Deployment/apps/cache", true)), graph.edges());
+    assertEquals(
+        List.of(
+            new Graph.Edge("Kustomization/apps/web", "Namespace/infra", true),
+            new Graph.Edge("Kustomization/apps/web", "Deployment/apps/cache", true)),
+        graph.edges());
   }
 
   @Test
@@ -61,15 +81,28 @@ class GraphTest {
     Layout layout = new GraphLayout().layout(graph);
     String svg = GraphSvg.render(graph, layout);
 
-    assertTrue(layout.nodes().get("Kustomization/infra/base").x() < layout.nodes().get("Kustomization/infra/db").x());
-    assertTrue(layout.nodes().get("Kustomization/infra/db").x() < layout.nodes().get("Kustomization/apps/web").x());
+    assertTrue(
+        layout.nodes().get("Kustomization/infra/base").x()
+            < layout.nodes().get("Kustomization/infra/db").x());
+    assertTrue(
+        layout.nodes().get("Kustomization/infra/db").x()
+            < layout.nodes().get("Kustomization/apps/web").x());
     assertEquals(3, layout.edges().size());
     layout.edges().values().forEach(points -> assertTrue(points.size() >= 2));
     assertTrue(svg.contains("class=\"edge waiting\" data-from=\"Kustomization/apps/web\""), svg);
     assertTrue(svg.contains("data-namespace=\"infra\""));
 
-    Graph hostile = Graph.of(List.of(UiFixtures.ks("a", "x", "True", "ok", null, false,
-        "[{apiVersion: v1, kind: ConfigMap, name: \"<script>\"}]")));
+    Graph hostile =
+        Graph.of(
+            List.of(
+                UiFixtures.ks(
+                    "a",
+                    "x",
+                    "True",
+                    "ok",
+                    null,
+                    false,
+                    "[{apiVersion: v1, kind: ConfigMap, name: \"<script>\"}]")));
     String escaped = GraphSvg.render(hostile, new GraphLayout().layout(hostile));
     assertFalse(escaped.contains("<script>"));
     assertTrue(escaped.contains("&lt;script&gt;"));
@@ -79,9 +112,27 @@ class GraphTest {
   void aThousandNodesAcrossNamespacesAllGetPlaces() {
     List<Kustomization> many = new ArrayList<>();
     for (int i = 0; i < 1000; i++) {
-      String deps = i % 10 == 0 ? "[]" : "[{name: k" + (i - 1) + "}" + (i > 20 ? ", {name: k" + (i - 17) + ", namespace: ns" + ((i - 17) % 20) + "}" : "") + "]";
-      many.add(UiFixtures.ks("ns" + (i % 20), "k" + i, i % 7 == 0 ? "False" : "True", "DependencyNotReady", null, false,
-          deps.replace("{name: k" + (i - 1) + "}", "{name: k" + (i - 1) + ", namespace: ns" + ((i - 1) % 20) + "}")));
+      String deps =
+          i % 10 == 0
+              ? "[]"
+              : "[{name: k"
+                  + (i - 1)
+                  + "}"
+                  + (i > 20
+                      ? ", {name: k" + (i - 17) + ", namespace: ns" + ((i - 17) % 20) + "}"
+                      : "")
+                  + "]";
+      many.add(
+          UiFixtures.ks(
+              "ns" + (i % 20),
+              "k" + i,
+              i % 7 == 0 ? "False" : "True",
+              "DependencyNotReady",
+              null,
+              false,
+              deps.replace(
+                  "{name: k" + (i - 1) + "}",
+                  "{name: k" + (i - 1) + ", namespace: ns" + ((i - 1) % 20) + "}")));
     }
     Graph graph = Graph.of(many);
     Layout layout = new GraphLayout().layout(graph);
@@ -97,8 +148,12 @@ class GraphTest {
       for (int j = i + 1; j < boxes.size(); j++) {
         Layout.Box a = boxes.get(i);
         Layout.Box b = boxes.get(j);
-        assertTrue(a.x() + a.width() <= b.x() || b.x() + b.width() <= a.x() || a.y() + a.height() <= b.y()
-            || b.y() + b.height() <= a.y(), "namespace boxes overlap: " + a + " " + b);
+        assertTrue(
+            a.x() + a.width() <= b.x()
+                || b.x() + b.width() <= a.x()
+                || a.y() + a.height() <= b.y()
+                || b.y() + b.height() <= a.y(),
+            "namespace boxes overlap: " + a + " " + b);
       }
     }
   }

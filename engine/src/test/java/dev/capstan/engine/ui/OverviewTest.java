@@ -9,19 +9,26 @@ class OverviewTest {
 
   @Test
   void rowsAreSortedAndCounted() {
-    Overview overview = Overview.of(List.of(
-        UiFixtures.ks("b", "web", "True", "ReconciliationSucceeded", "True", false, "[]"),
-        UiFixtures.ks("a", "db", "False", "HealthCheckFailed", "False", false, "[]"),
-        UiFixtures.ks("a", "cache", "Unknown", "Progressing", null, true, "[]")), List.of(), List.of());
+    Overview overview =
+        Overview.of(
+            List.of(
+                UiFixtures.ks("b", "web", "True", "ReconciliationSucceeded", "True", false, "[]"),
+                UiFixtures.ks("a", "db", "False", "HealthCheckFailed", "False", false, "[]"),
+                UiFixtures.ks("a", "cache", "Unknown", "Progressing", null, true, "[]")),
+            List.of(),
+            List.of());
 
-    assertEquals(List.of("a/cache", "a/db", "b/web"),
+    assertEquals(
+        List.of("a/cache", "a/db", "b/web"),
         overview.kustomizations().stream().map(r -> r.namespace() + "/" + r.name()).toList());
     assertEquals(new Overview.Counts(3, 1, 2, 1, 1), overview.counts());
   }
 
   @Test
   void rowReadsReadyHealthyRevisionAndLastChange() {
-    Row row = Overview.row(UiFixtures.ks("a", "db", "True", "ReconciliationSucceeded", "False", false, "[]"));
+    Row row =
+        Overview.row(
+            UiFixtures.ks("a", "db", "True", "ReconciliationSucceeded", "False", false, "[]"));
 
     assertEquals("True", row.ready());
     assertEquals("False", row.healthy());
@@ -32,12 +39,15 @@ class OverviewTest {
 
   @Test
   void aKustomizationWithoutStatusIsUnknown() {
-    Row row = Overview.row(UiFixtures.ks("""
-        apiVersion: kustomize.capstan.dev/v1
-        kind: Kustomization
-        metadata: {name: fresh, namespace: a}
-        spec: {sourceRef: {kind: GitRepository, name: repo}, path: ./, interval: 10m}
-        """));
+    Row row =
+        Overview.row(
+            UiFixtures.ks(
+                """
+                apiVersion: kustomize.capstan.dev/v1
+                kind: Kustomization
+                metadata: {name: fresh, namespace: a}
+                spec: {sourceRef: {kind: GitRepository, name: repo}, path: ./, interval: 10m}
+                """));
 
     assertEquals("Unknown", row.ready());
     assertEquals("", row.revision());

@@ -20,7 +20,8 @@ class RequestGuardTest {
     assertTrue(guard.refuseHost("127.0.0.1.evil.example").isPresent());
     assertTrue(guard.refuseHost("").isPresent());
     assertTrue(guard.refuseHost(null).isPresent());
-    assertEquals(Optional.empty(), new RequestGuard(new SecureRandom(), true).refuseHost("10.0.0.5:9595"));
+    assertEquals(
+        Optional.empty(), new RequestGuard(new SecureRandom(), true).refuseHost("10.0.0.5:9595"));
   }
 
   @Test
@@ -29,20 +30,31 @@ class RequestGuardTest {
     String token = guard.token(session);
     String host = "127.0.0.1:9595";
 
-    assertEquals(Optional.empty(), guard.refuseAction(host, "http://127.0.0.1:9595", session, token));
-    assertTrue(guard.refuseAction(host, "http://evil.example", session, token).isPresent(), "another site");
+    assertEquals(
+        Optional.empty(), guard.refuseAction(host, "http://127.0.0.1:9595", session, token));
+    assertTrue(
+        guard.refuseAction(host, "http://evil.example", session, token).isPresent(),
+        "another site");
     assertTrue(guard.refuseAction(host, null, session, token).isPresent(), "no Origin");
-    assertTrue(guard.refuseAction(host, "http://127.0.0.1:9595", session, null).isPresent(), "no token");
-    assertTrue(guard.refuseAction(host, "http://127.0.0.1:9595", null, token).isPresent(), "no cookie");
+    assertTrue(
+        guard.refuseAction(host, "http://127.0.0.1:9595", session, null).isPresent(), "no token");
+    assertTrue(
+        guard.refuseAction(host, "http://127.0.0.1:9595", null, token).isPresent(), "no cookie");
     String other = guard.newSession();
-    assertTrue(guard.refuseAction(host, "http://127.0.0.1:9595", other, token).isPresent(), "another session's token");
-    assertTrue(guard.refuseAction("evil.example:9595", "http://evil.example:9595", session, token).isPresent());
+    assertTrue(
+        guard.refuseAction(host, "http://127.0.0.1:9595", other, token).isPresent(),
+        "another session's token");
+    assertTrue(
+        guard
+            .refuseAction("evil.example:9595", "http://evil.example:9595", session, token)
+            .isPresent());
   }
 
   @Test
   void tokensDifferPerProcessAndSession() {
     String session = guard.newSession();
-    assertNotEquals(guard.token(session), new RequestGuard(new SecureRandom(), false).token(session));
+    assertNotEquals(
+        guard.token(session), new RequestGuard(new SecureRandom(), false).token(session));
     assertNotEquals(guard.token(session), guard.token(guard.newSession()));
   }
 }

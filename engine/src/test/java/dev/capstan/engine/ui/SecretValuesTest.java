@@ -12,20 +12,24 @@ class SecretValuesTest {
     return Serialization.unmarshal(yaml, GenericKubernetesResource.class);
   }
 
-  private final SecretValues values = SecretValues.of(List.of(
-      object("""
-          apiVersion: v1
-          kind: Secret
-          metadata: {name: db}
-          data: {password: aHVudGVyMg==}
-          stringData: {token: "tok-1234\\nline-two"}
-          """),
-      object("""
-          apiVersion: v1
-          kind: ConfigMap
-          metadata: {name: settings}
-          data: {color: blue-green}
-          """)));
+  private final SecretValues values =
+      SecretValues.of(
+          List.of(
+              object(
+                  """
+                  apiVersion: v1
+                  kind: Secret
+                  metadata: {name: db}
+                  data: {password: aHVudGVyMg==}
+                  stringData: {token: "tok-1234\\nline-two"}
+                  """),
+              object(
+                  """
+                  apiVersion: v1
+                  kind: ConfigMap
+                  metadata: {name: settings}
+                  data: {color: blue-green}
+                  """)));
 
   @Test
   void masksSecretValuesInEveryForm() {
@@ -38,12 +42,16 @@ class SecretValuesTest {
   @Test
   void leavesOtherObjectsValuesAndShortValuesAlone() {
     assertEquals("blue-green", values.redact("blue-green"));
-    SecretValues shortOnes = SecretValues.of(List.of(object("""
-        apiVersion: v1
-        kind: Secret
-        metadata: {name: s}
-        stringData: {a: "x"}
-        """)));
+    SecretValues shortOnes =
+        SecretValues.of(
+            List.of(
+                object(
+                    """
+                    apiVersion: v1
+                    kind: Secret
+                    metadata: {name: s}
+                    stringData: {a: "x"}
+                    """)));
     assertEquals("x marks the spot", shortOnes.redact("x marks the spot"));
   }
 }

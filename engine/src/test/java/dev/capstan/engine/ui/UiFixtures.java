@@ -13,17 +13,34 @@ final class UiFixtures {
     return Serialization.unmarshal(yaml, Kustomization.class);
   }
 
-  /** A Kustomization with a Ready (and optionally Healthy) condition and dependsOn entries (YAML flow list). */
-  static Kustomization ks(String namespace, String name, String ready, String reason, String healthy,
-      boolean suspend, String dependsOn) {
+  /**
+   * A Kustomization with a Ready (and optionally Healthy) condition and dependsOn entries (YAML
+   * flow list).
+   */
+  static Kustomization ks(
+      String namespace,
+      String name,
+      String ready,
+      String reason,
+      String healthy,
+      boolean suspend,
+      String dependsOn) {
     List<String> conditions = new ArrayList<>();
-    conditions.add("{type: Ready, status: \"" + ready + "\", reason: " + reason
-        + ", message: \"m\", lastTransitionTime: \"2026-01-01T00:00:00Z\"}");
+    conditions.add(
+        "{type: Ready, status: \""
+            + ready
+            + "\", reason: "
+            + reason
+            + ", message: \"m\", lastTransitionTime: \"2026-01-01T00:00:00Z\"}");
     if (healthy != null) {
-      conditions.add("{type: Healthy, status: \"" + healthy + "\", reason: r, message: \"h\","
-          + " lastTransitionTime: \"2026-01-02T00:00:00Z\"}");
+      conditions.add(
+          "{type: Healthy, status: \""
+              + healthy
+              + "\", reason: r, message: \"h\","
+              + " lastTransitionTime: \"2026-01-02T00:00:00Z\"}");
     }
-    return ks("""
+    return ks(
+        """
         apiVersion: kustomize.capstan.dev/v1
         kind: Kustomization
         metadata: {name: %s, namespace: %s}
@@ -36,6 +53,7 @@ final class UiFixtures {
         status:
           lastAppliedRevision: main@sha1:abc
           conditions: [%s]
-        """.formatted(name, namespace, suspend, dependsOn, String.join(", ", conditions)));
+        """
+            .formatted(name, namespace, suspend, dependsOn, String.join(", ", conditions)));
   }
 }

@@ -34,10 +34,20 @@ class UiServerTest {
 
   @BeforeEach
   void start() throws IOException {
-    Config config = new ConfigBuilder().withMasterUrl("https://127.0.0.1:1").withOauthToken("t")
-        .withRequestRetryBackoffLimit(0).withConnectionTimeout(500).build();
+    Config config =
+        new ConfigBuilder()
+            .withMasterUrl("https://127.0.0.1:1")
+            .withOauthToken("t")
+            .withRequestRetryBackoffLimit(0)
+            .withConnectionTimeout(500)
+            .build();
     client = new KubernetesClientBuilder().withConfig(config).build();
-    ui = UiServer.start(client, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), false, Clock.systemUTC());
+    ui =
+        UiServer.start(
+            client,
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+            false,
+            Clock.systemUTC());
     host = "127.0.0.1:" + ui.address().getPort();
   }
 
@@ -49,12 +59,18 @@ class UiServerTest {
 
   @Test
   void anUnreachableClusterIsSaidWhereTheDataWouldBe() {
-    Awaitility.await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-      String overview = request("GET /api/overview HTTP/1.1\r\nHost: " + host + "\r\n\r\n");
-      assertTrue(overview.startsWith("HTTP/1.1 200"), overview);
-      assertTrue(overview.contains("\"kind\":\"Kustomizations\",\"message\":\"cannot list Kustomizations: "), overview);
-      assertTrue(overview.contains("\"kind\":\"GitRepositories\""), overview);
-    });
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () -> {
+              String overview = request("GET /api/overview HTTP/1.1\r\nHost: " + host + "\r\n\r\n");
+              assertTrue(overview.startsWith("HTTP/1.1 200"), overview);
+              assertTrue(
+                  overview.contains(
+                      "\"kind\":\"Kustomizations\",\"message\":\"cannot list Kustomizations: "),
+                  overview);
+              assertTrue(overview.contains("\"kind\":\"GitRepositories\""), overview);
+            });
   }
 
   @Test
@@ -62,17 +78,21 @@ class UiServerTest {
     String page = request("GET / HTTP/1.1\r\nHost: " + host + "\r\n\r\n");
 
     assertTrue(page.startsWith("HTTP/1.1 200"), page);
-    assertTrue(page.contains("Content-Security-Policy: default-src 'self'; script-src 'self'"), page);
+    assertTrue(
+        page.contains("Content-Security-Policy: default-src 'self'; script-src 'self'"), page);
     assertTrue(page.contains("SameSite=Strict"), page);
     assertTrue(page.contains("HttpOnly"), page);
     assertFalse(page.contains("{{TOKEN}}"));
     assertTrue(page.contains("<script src=\"/static/app.js\""), "bundled, no CDN");
-    assertTrue(request("GET /static/app.js HTTP/1.1\r\nHost: " + host + "\r\n\r\n").contains("EventSource"));
+    assertTrue(
+        request("GET /static/app.js HTTP/1.1\r\nHost: " + host + "\r\n\r\n")
+            .contains("EventSource"));
   }
 
   @Test
   void aForeignHostIsRefused() throws IOException {
-    String answer = request("GET / HTTP/1.1\r\nHost: rebound.example:" + ui.address().getPort() + "\r\n\r\n");
+    String answer =
+        request("GET / HTTP/1.1\r\nHost: rebound.example:" + ui.address().getPort() + "\r\n\r\n");
 
     assertTrue(answer.startsWith("HTTP/1.1 403"), answer);
     assertFalse(answer.contains("capstan-token"));
@@ -83,17 +103,33 @@ class UiServerTest {
     String page = request("GET / HTTP/1.1\r\nHost: " + host + "\r\n\r\n");
     String cookie = find(page, "Set-Cookie: (capstan-ui-session=[^;]+)");
     String token = find(page, "name=\"capstan-token\" content=\"([^\"]+)\"");
-    String action = "POST /api/ks/team/app/suspend HTTP/1.1\r\nHost: " + host + "\r\nContent-Length: 0\r\n";
+    String action =
+        "POST /api/ks/team/app/suspend HTTP/1.1\r\nHost: " + host + "\r\nContent-Length: 0\r\n";
 
-    String noToken = request(action + "Origin: http://" + host + "\r\nCookie: " + cookie + "\r\n\r\n");
+    String noToken =
+        request(action + "Origin: http://" + host + "\r\nCookie: " + cookie + "\r\n\r\n");
     assertTrue(noToken.startsWith("HTTP/1.1 403"), noToken);
-    String otherSite = request(action + "Origin: http://evil.example\r\nCookie: " + cookie
-        + "\r\nX-Capstan-Token: " + token + "\r\n\r\n");
+    String otherSite =
+        request(
+            action
+                + "Origin: http://evil.example\r\nCookie: "
+                + cookie
+                + "\r\nX-Capstan-Token: "
+                + token
+                + "\r\n\r\n");
     assertTrue(otherSite.startsWith("HTTP/1.1 403"), otherSite);
     assertTrue(otherSite.contains("does not come from this page"), otherSite);
 
-    String allowed = request(action + "Origin: http://" + host + "\r\nCookie: " + cookie
-        + "\r\nX-Capstan-Token: " + token + "\r\n\r\n");
+    String allowed =
+        request(
+            action
+                + "Origin: http://"
+                + host
+                + "\r\nCookie: "
+                + cookie
+                + "\r\nX-Capstan-Token: "
+                + token
+                + "\r\n\r\n");
     // Past the guard, the unreachable cluster answers: the patch is tried and its failure told.
     assertTrue(allowed.startsWith("HTTP/1.1 422"), allowed);
     assertTrue(allowed.contains("\"ok\":false"), allowed);
@@ -105,15 +141,31 @@ class UiServerTest {
     String page = request("GET / HTTP/1.1\r\nHost: " + host + "\r\n\r\n");
     String cookie = find(page, "Set-Cookie: (capstan-ui-session=[^;]+)");
     String token = find(page, "name=\"capstan-token\" content=\"([^\"]+)\"");
-    String start = "POST /api/ks/team/app/drift HTTP/1.1\r\nHost: " + host + "\r\nContent-Length: 0\r\n";
+    String start =
+        "POST /api/ks/team/app/drift HTTP/1.1\r\nHost: " + host + "\r\nContent-Length: 0\r\n";
 
-    String otherSite = request(start + "Origin: http://evil.example\r\nCookie: " + cookie
-        + "\r\nX-Capstan-Token: " + token + "\r\n\r\n");
+    String otherSite =
+        request(
+            start
+                + "Origin: http://evil.example\r\nCookie: "
+                + cookie
+                + "\r\nX-Capstan-Token: "
+                + token
+                + "\r\n\r\n");
     assertTrue(otherSite.startsWith("HTTP/1.1 403"), otherSite);
-    String noToken = request(start + "Origin: http://" + host + "\r\nCookie: " + cookie + "\r\n\r\n");
+    String noToken =
+        request(start + "Origin: http://" + host + "\r\nCookie: " + cookie + "\r\n\r\n");
     assertTrue(noToken.startsWith("HTTP/1.1 403"), noToken);
-    String allowed = request(start + "Origin: http://" + host + "\r\nCookie: " + cookie
-        + "\r\nX-Capstan-Token: " + token + "\r\n\r\n");
+    String allowed =
+        request(
+            start
+                + "Origin: http://"
+                + host
+                + "\r\nCookie: "
+                + cookie
+                + "\r\nX-Capstan-Token: "
+                + token
+                + "\r\n\r\n");
     // Past the guard: a Kustomization the view does not hold is not in the user's view.
     assertTrue(allowed.startsWith("HTTP/1.1 404"), allowed);
     assertTrue(allowed.contains("team/app is not in your view"), allowed);
@@ -123,10 +175,18 @@ class UiServerTest {
 
   @Test
   void onlyGetAndActionsAreServed() throws IOException {
-    assertTrue(request("DELETE /api/overview HTTP/1.1\r\nHost: " + host + "\r\n\r\n").startsWith("HTTP/1.1 405"));
-    assertTrue(request("GET /static/../index.html HTTP/1.1\r\nHost: " + host + "\r\n\r\n").startsWith("HTTP/1.1 4"));
-    assertTrue(request("POST /api/ks/a/b/delete HTTP/1.1\r\nHost: " + host + "\r\nContent-Length: 0\r\n\r\n")
-        .startsWith("HTTP/1.1 404"));
+    assertTrue(
+        request("DELETE /api/overview HTTP/1.1\r\nHost: " + host + "\r\n\r\n")
+            .startsWith("HTTP/1.1 405"));
+    assertTrue(
+        request("GET /static/../index.html HTTP/1.1\r\nHost: " + host + "\r\n\r\n")
+            .startsWith("HTTP/1.1 4"));
+    assertTrue(
+        request(
+                "POST /api/ks/a/b/delete HTTP/1.1\r\nHost: "
+                    + host
+                    + "\r\nContent-Length: 0\r\n\r\n")
+            .startsWith("HTTP/1.1 404"));
   }
 
   private static String find(String text, String regex) {

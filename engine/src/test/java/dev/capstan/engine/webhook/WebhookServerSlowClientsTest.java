@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.engine.http.ServerLimits;
 import dev.capstan.engine.http.SlowClient;
-import dev.capstan.engine.ops.server.ListenAddress;
 import dev.capstan.engine.ops.metrics.Metrics;
+import dev.capstan.engine.ops.server.ListenAddress;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -28,58 +28,88 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A webhook over real sockets on loopback while slow clients hold connections to the same port.
- * The request carries a wrong signature, so it is answered (403) without any API server.
+ * A webhook over real sockets on loopback while slow clients hold connections to the same port. The
+ * request carries a wrong signature, so it is answered (403) without any API server.
  */
 class WebhookServerSlowClientsTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void aWebhookIsAnsweredWithinASecondWhileSlowClientsStallMidRequest() {
-    assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
-      Path token = dir.resolve("token");
-      Files.writeString(token, "shared-secret\n");
-      ReceiverConfig config = ReceiverConfig.parse("""
-          receivers:
-          - name: app
-            type: github
-            secretFile: %s
-            resources: [{namespace: apps, name: app}]
-          """.formatted(token), "test");
-      ServerLimits limits = new ServerLimits(ServerLimits.ENDPOINT.headerTimeout(),
-          ServerLimits.ENDPOINT.connectionTimeout(), ServerLimits.ENDPOINT.idleTimeout(), 128, 32, 2);
-      List<SlowClient> slow = new ArrayList<>();
-      try (KubernetesClient unused = new KubernetesClientBuilder()
-              .withConfig(new ConfigBuilder().withMasterUrl("https://127.0.0.1:1").build()).build();
-          WebhookServer server = WebhookServer.start(ListenAddress.parse("127.0.0.1:0"), config, unused,
-              new Metrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)), Clock.systemUTC(), limits)) {
-        int port = server.address().getPort();
-        for (int i = 0; i < 10; i++) {
-          // Half a request line, half the headers, or all headers and half the body.
-          slow.add(SlowClient.connect(port, switch (i % 3) {
-            case 0 -> "POST /hook/a";
-            case 1 -> "POST /hook/app HTTP/1.1\r\nHost: x\r\nX-GitHub-Ev";
-            default -> "POST /hook/app HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{\"ref\":";
-          }));
-        }
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        for (int i = 0; i < 3; i++) {
-          long started = System.nanoTime();
-          HttpResponse<String> response = http.send(HttpRequest.newBuilder(
-              URI.create("http://127.0.0.1:" + port + "/hook/app")).timeout(Duration.ofSeconds(5))
-              .header("X-GitHub-Event", "push").header("X-Hub-Signature-256", "sha256=" + "0".repeat(64))
-              .POST(HttpRequest.BodyPublishers.ofString("{}", StandardCharsets.UTF_8)).build(),
-              HttpResponse.BodyHandlers.ofString());
-          long took = (System.nanoTime() - started) / 1_000_000;
-          assertEquals(403, response.statusCode(), response.body());
-          assertTrue(took < 1000, "the webhook took " + took + " ms behind 10 stalled clients");
-        }
-      } finally {
-        for (SlowClient client : slow) {
-          client.close();
-        }
-      }
-    });
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(20),
+        () -> {
+          Path token = dir.resolve("token");
+          Files.writeString(token, "shared-secret\n");
+          ReceiverConfig config =
+              ReceiverConfig.parse(
+                  """
+                  receivers:
+                  - name: app
+                    type: github
+                    secretFile: %s
+                    resources: [{namespace: apps, name: app}]
+                  """
+                      .formatted(token),
+                  "test");
+          ServerLimits limits =
+              new ServerLimits(
+                  ServerLimits.ENDPOINT.headerTimeout(),
+                  ServerLimits.ENDPOINT.connectionTimeout(),
+                  ServerLimits.ENDPOINT.idleTimeout(),
+                  128,
+                  32,
+                  2);
+          List<SlowClient> slow = new ArrayList<>();
+          try (KubernetesClient unused =
+                  new KubernetesClientBuilder()
+                      .withConfig(new ConfigBuilder().withMasterUrl("https://127.0.0.1:1").build())
+                      .build();
+              WebhookServer server =
+                  WebhookServer.start(
+                      ListenAddress.parse("127.0.0.1:0"),
+                      config,
+                      unused,
+                      new Metrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)),
+                      Clock.systemUTC(),
+                      limits)) {
+            int port = server.address().getPort();
+            for (int i = 0; i < 10; i++) {
+              // Half a request line, half the headers, or all headers and half the body.
+              slow.add(
+                  SlowClient.connect(
+                      port,
+                      switch (i % 3) {
+                        case 0 -> "POST /hook/a";
+                        case 1 -> "POST /hook/app HTTP/1.1\r\nHost: x\r\nX-GitHub-Ev";
+                        default ->
+                            "POST /hook/app HTTP/1.1\r\n"
+                                + "Host: x\r\n"
+                                + "Content-Length: 1000\r\n\r\n"
+                                + "{\"ref\":";
+                      }));
+            }
+            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+            for (int i = 0; i < 3; i++) {
+              long started = System.nanoTime();
+              HttpResponse<String> response =
+                  http.send(
+                      HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/hook/app"))
+                          .timeout(Duration.ofSeconds(5))
+                          .header("X-GitHub-Event", "push")
+                          .header("X-Hub-Signature-256", "sha256=" + "0".repeat(64))
+                          .POST(HttpRequest.BodyPublishers.ofString("{}", StandardCharsets.UTF_8))
+                          .build(),
+                      HttpResponse.BodyHandlers.ofString());
+              long took = (System.nanoTime() - started) / 1_000_000;
+              assertEquals(403, response.statusCode(), response.body());
+              assertTrue(took < 1000, "the webhook took " + took + " ms behind 10 stalled clients");
+            }
+          } finally {
+            for (SlowClient client : slow) {
+              client.close();
+            }
+          }
+        });
   }
 }

@@ -12,8 +12,8 @@ import java.util.Map;
 
 /**
  * Reads the objects of a multi-document YAML stream, or of one or more concatenated JSON values.
- * Empty documents are skipped and a {@code kind: List} document contributes its items. Any
- * document that is not a Kubernetes object is rejected with its number and line.
+ * Empty documents are skipped and a {@code kind: List} document contributes its items. Any document
+ * that is not a Kubernetes object is rejected with its number and line.
  */
 final class ManifestReader {
 
@@ -58,8 +58,11 @@ final class ManifestReader {
     try {
       parsed = yaml.readAll(text);
     } catch (BoundedYaml.YamlProblem e) {
-      throw new BadInputException(where(e.document(), e.line())
-          + (e.column() > 0 ? ", column " + e.column() : "") + ": not valid YAML: " + e.problem());
+      throw new BadInputException(
+          where(e.document(), e.line())
+              + (e.column() > 0 ? ", column " + e.column() : "")
+              + ": not valid YAML: "
+              + e.problem());
     }
     List<Document> documents = new ArrayList<>();
     for (int i = 0; i < parsed.size(); i++) {
@@ -86,8 +89,10 @@ final class ManifestReader {
       }
     } catch (JsonProcessingException e) {
       int errorLine = e.getLocation() == null ? line : e.getLocation().getLineNr();
-      String column = e.getLocation() == null || e.getLocation().getColumnNr() <= 0
-          ? "" : ", column " + e.getLocation().getColumnNr();
+      String column =
+          e.getLocation() == null || e.getLocation().getColumnNr() <= 0
+              ? ""
+              : ", column " + e.getLocation().getColumnNr();
       throw new BadInputException(where(number, errorLine) + column + ": not valid JSON");
     } catch (IOException e) {
       throw new BadInputException(source + ": cannot read: " + e.getMessage());

@@ -2,12 +2,12 @@ package dev.capstan.health.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.capstan.health.DecidedBy;
 import dev.capstan.health.HealthCheckExpr;
 import dev.capstan.health.HealthCheckExprsYaml;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.health.InvalidHealthCheckException;
 import dev.capstan.health.ObjectRef;
-import dev.capstan.health.DecidedBy;
 import dev.capstan.health.ResourceStatus;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,6 +15,7 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -116,7 +117,8 @@ public final class StatusCommand implements Callable<Integer> {
     try {
       return new String(stdin.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new UncheckedIOException(new IOException("cannot read standard input: " + e.getMessage()));
+      throw new UncheckedIOException(
+          new IOException("cannot read standard input: " + e.getMessage()));
     }
   }
 
@@ -129,7 +131,7 @@ public final class StatusCommand implements Callable<Integer> {
   }
 
   private static String reason(IOException e) {
-    return e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.toString();
+    return e instanceof NoSuchFileException ? "no such file" : e.toString();
   }
 
   private void print(List<Row> rows, PrintWriter out) {
@@ -147,8 +149,13 @@ public final class StatusCommand implements Callable<Integer> {
   static Table table(List<Row> rows) {
     Table table = new Table(List.of("KIND", "NAMESPACE", "NAME", "STATUS", "MESSAGE"));
     for (Row row : rows) {
-      table.add(List.of(row.ref().kind(), row.ref().namespace(), row.ref().name(), row.status().status().name(),
-          row.status().message()));
+      table.add(
+          List.of(
+              row.ref().kind(),
+              row.ref().namespace(),
+              row.ref().name(),
+              row.status().status().name(),
+              row.status().message()));
     }
     return table;
   }

@@ -18,8 +18,8 @@ public final class Table {
 
   public Table add(List<String> row) {
     if (row.size() != headers.size()) {
-      throw new IllegalArgumentException("row has " + row.size() + " cells, table has "
-          + headers.size() + " columns");
+      throw new IllegalArgumentException(
+          "row has " + row.size() + " cells, table has " + headers.size() + " columns");
     }
     rows.add(row.stream().map(Table::oneLine).toList());
     return this;

@@ -22,21 +22,25 @@ import org.snakeyaml.engine.v2.schema.CoreSchema;
 
 /**
  * Reads YAML (and so JSON) into plain maps, lists and scalars with bounds on what a hostile file
- * can cost: nesting depth (the composer recurses, so a deep file would overflow the stack),
- * aliases and what they expand to (billion laughs: the maps share what an alias names, but
- * whoever walks or copies them pays for every repetition), the length of the input, no duplicate
- * keys, no recursive structures. Scalars resolve by YAML 1.2's core schema. Problems never quote
- * the input: it may be a Secret.
+ * can cost: nesting depth (the composer recurses, so a deep file would overflow the stack), aliases
+ * and what they expand to (billion laughs: the maps share what an alias names, but whoever walks or
+ * copies them pays for every repetition), the length of the input, no duplicate keys, no recursive
+ * structures. Scalars resolve by YAML 1.2's core schema. Problems never quote the input: it may be
+ * a Secret.
  */
 public final class BoundedYaml {
   /** Deeper than any Kubernetes object; far from what overflows a thread's stack. */
   public static final int MAX_DEPTH = 200;
+
   static final int MAX_ALIASES = 100;
   static final int MAX_CODE_POINTS = 16 * 1024 * 1024;
+
   /** Nodes that aliases may add to a document beyond those written in it. */
   static final long MAX_ALIAS_EXPANSION = 1_000_000;
+
   private static final Pattern QUOTED = Pattern.compile("'[^']*'|\"[^\"]*\"");
-  private static final Pattern NAMED = Pattern.compile("(?i)(alias|anchor|duplicate key|tag)\\s+\\S+");
+  private static final Pattern NAMED =
+      Pattern.compile("(?i)(alias|anchor|duplicate key|tag)\\s+\\S+");
 
   /** One document of a stream and the line (from 1) where its content starts. */
   public record Document(int line, Object value) {}
@@ -77,13 +81,14 @@ public final class BoundedYaml {
     }
   }
 
-  private final LoadSettings settings = LoadSettings.builder()
-      .setSchema(new CoreSchema())
-      .setMaxAliasesForCollections(MAX_ALIASES)
-      .setAllowRecursiveKeys(false)
-      .setAllowDuplicateKeys(false)
-      .setCodePointLimit(MAX_CODE_POINTS)
-      .build();
+  private final LoadSettings settings =
+      LoadSettings.builder()
+          .setSchema(new CoreSchema())
+          .setMaxAliasesForCollections(MAX_ALIASES)
+          .setAllowRecursiveKeys(false)
+          .setAllowDuplicateKeys(false)
+          .setCodePointLimit(MAX_CODE_POINTS)
+          .build();
 
   /** Every document of a multi-document stream, empty ones as null values. */
   public List<Document> readAll(String text) throws YamlProblem {
@@ -105,8 +110,8 @@ public final class BoundedYaml {
   public Object readOne(String text) throws YamlProblem {
     List<Document> documents = readAll(text);
     if (documents.size() > 1) {
-      throw new YamlProblem(2, documents.get(1).line(), 0, "expected one document, found "
-          + documents.size());
+      throw new YamlProblem(
+          2, documents.get(1).line(), 0, "expected one document, found " + documents.size());
     }
     return documents.isEmpty() ? null : documents.get(0).value();
   }
@@ -125,12 +130,15 @@ public final class BoundedYaml {
           case MappingStart, SequenceStart -> {
             if (++depth > MAX_DEPTH) {
               Optional<Mark> at = event.getStartMark();
-              throw new YamlProblem(document, at.map(m -> m.getLine() + 1).orElse(0),
-                  at.map(m -> m.getColumn() + 1).orElse(0), "nested deeper than " + MAX_DEPTH + " levels");
+              throw new YamlProblem(
+                  document,
+                  at.map(m -> m.getLine() + 1).orElse(0),
+                  at.map(m -> m.getColumn() + 1).orElse(0),
+                  "nested deeper than " + MAX_DEPTH + " levels");
             }
           }
           case MappingEnd, SequenceEnd -> depth--;
-          default -> { }
+          default -> {}
         }
       }
     } catch (YamlEngineException e) {
@@ -138,16 +146,19 @@ public final class BoundedYaml {
     }
   }
 
-  private static void requireBoundedExpansion(int document, int line, Node root) throws YamlProblem {
+  private static void requireBoundedExpansion(int document, int line, Node root)
+      throws YamlProblem {
     Map<Node, Long> sizes = new IdentityHashMap<>();
     long expanded = expandedSize(root, sizes, document, line);
     if (expanded - sizes.size() > MAX_ALIAS_EXPANSION) {
-      throw new YamlProblem(document, line, 0, "aliases expand to more than " + MAX_ALIAS_EXPANSION + " nodes");
+      throw new YamlProblem(
+          document, line, 0, "aliases expand to more than " + MAX_ALIAS_EXPANSION + " nodes");
     }
   }
 
   /** The node count of {@code node} with every alias written out, each shared node counted once. */
-  private static long expandedSize(Node node, Map<Node, Long> sizes, int document, int line) throws YamlProblem {
+  private static long expandedSize(Node node, Map<Node, Long> sizes, int document, int line)
+      throws YamlProblem {
     Long known = sizes.get(node);
     if (known != null) {
       if (known < 0) {
@@ -163,8 +174,11 @@ public final class BoundedYaml {
       }
     } else if (node instanceof MappingNode mapping) {
       for (NodeTuple tuple : mapping.getValue()) {
-        size = capped(size + expandedSize(tuple.getKeyNode(), sizes, document, line)
-            + expandedSize(tuple.getValueNode(), sizes, document, line));
+        size =
+            capped(
+                size
+                    + expandedSize(tuple.getKeyNode(), sizes, document, line)
+                    + expandedSize(tuple.getValueNode(), sizes, document, line));
       }
     }
     sizes.put(node, size);
@@ -178,7 +192,10 @@ public final class BoundedYaml {
   private static YamlProblem problemOf(int document, YamlEngineException e) {
     if (e instanceof MarkedYamlEngineException marked) {
       Optional<Mark> at = marked.getProblemMark();
-      return new YamlProblem(document, at.map(m -> m.getLine() + 1).orElse(0), at.map(m -> m.getColumn() + 1).orElse(0),
+      return new YamlProblem(
+          document,
+          at.map(m -> m.getLine() + 1).orElse(0),
+          at.map(m -> m.getColumn() + 1).orElse(0),
           scrubbed(marked.getProblem()));
     }
     return new YamlProblem(document, 0, 0, scrubbed(e.getMessage()));

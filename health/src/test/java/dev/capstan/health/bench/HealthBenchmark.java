@@ -38,13 +38,17 @@ public class HealthBenchmark {
             new HealthCheckExpr(
                 "bench.capstan.dev/v1",
                 "Certificate",
-                "status.conditions.filter(e, e.type == 'Ready').all(e, e.observedGeneration == metadata.generation && e.status == 'True')",
-                "status.conditions.filter(e, e.type == 'Issuing').all(e, e.observedGeneration == metadata.generation && e.status == 'True')",
-                "status.conditions.filter(e, e.type == 'Ready').all(e, e.observedGeneration == metadata.generation && e.status == 'False')"),
+                "status.conditions.filter(e, e.type == 'Ready').all(e, e.observedGeneration =="
+                    + " metadata.generation && e.status == 'True')",
+                "status.conditions.filter(e, e.type == 'Issuing').all(e, e.observedGeneration =="
+                    + " metadata.generation && e.status == 'True')",
+                "status.conditions.filter(e, e.type == 'Ready').all(e, e.observedGeneration =="
+                    + " metadata.generation && e.status == 'False')"),
             new HealthCheckExpr(
                 "bench.capstan.dev/v1",
                 "Gadget",
-                "status.conditions.filter(e, e.type == 'Ready').all(e, e.observedGeneration == metadata.generation && e.status == 'True')",
+                "status.conditions.filter(e, e.type == 'Ready').all(e, e.observedGeneration =="
+                    + " metadata.generation && e.status == 'True')",
                 "",
                 ""));
     evaluator = HealthEvaluator.create(exprs, BuiltinLibrary.load(), Clock.systemUTC());
@@ -101,7 +105,12 @@ public class HealthBenchmark {
         List.of(
             condition("Available", "True", "MinimumReplicasAvailable"),
             condition("Progressing", "True", "NewReplicaSetAvailable")));
-    return object("apps/v1", "Deployment", name, Map.of("replicas", replicas, "progressDeadlineSeconds", 600L), status);
+    return object(
+        "apps/v1",
+        "Deployment",
+        name,
+        Map.of("replicas", replicas, "progressDeadlineSeconds", 600L),
+        status);
   }
 
   private static Map<String, Object> generic(String name) {
@@ -122,11 +131,16 @@ public class HealthBenchmark {
   }
 
   private static Map<String, Object> condition(String type, String status, String reason) {
-    return Map.of("type", type, "status", status, "reason", reason, "message", type + " is " + status);
+    return Map.of(
+        "type", type, "status", status, "reason", reason, "message", type + " is " + status);
   }
 
   private static Map<String, Object> object(
-      String apiVersion, String kind, String name, Map<String, Object> spec, Map<String, Object> status) {
+      String apiVersion,
+      String kind,
+      String name,
+      Map<String, Object> spec,
+      Map<String, Object> status) {
     Map<String, Object> object = new HashMap<>();
     object.put("apiVersion", apiVersion);
     object.put("kind", kind);

@@ -19,7 +19,8 @@ class HealthBenchmarkRun {
     assumeTrue(Boolean.getBoolean("capstan.bench"), "benchmarks run only from bench/run-jmh");
     Options options =
         new OptionsBuilder()
-            .include(HealthBenchmark.class.getName() + System.getProperty("capstan.bench.include", ""))
+            .include(
+                HealthBenchmark.class.getName() + System.getProperty("capstan.bench.include", ""))
             .forks(Integer.getInteger("capstan.bench.forks", 1))
             .warmupIterations(Integer.getInteger("capstan.bench.warmups", 5))
             .warmupTime(TimeValue.seconds(2))

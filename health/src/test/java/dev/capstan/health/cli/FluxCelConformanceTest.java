@@ -21,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs every case of {@code ../shared/health-fixtures/flux-cel-cases.jsonl} (beside the checkout)
- * through {@code capstan status --exprs}. Cases at the {@code lookup} stage describe another
- * tool's reader internals (which GroupKinds a reader claims) and have no equivalent here.
+ * through {@code capstan status --exprs}. Cases at the {@code lookup} stage describe another tool's
+ * reader internals (which GroupKinds a reader claims) and have no equivalent here.
  */
 class FluxCelConformanceTest {
   private static final String FIXTURE = "shared/health-fixtures/flux-cel-cases.jsonl";
@@ -30,6 +30,7 @@ class FluxCelConformanceTest {
 
   /** Probe identity for evaluator-level cases whose object has no apiVersion/kind. */
   private static final String PROBE_API_VERSION = "probe.capstan.dev/v1";
+
   private static final String PROBE_KIND = "Probe";
 
   @TempDir Path temp;
@@ -70,8 +71,15 @@ class FluxCelConformanceTest {
     Files.writeString(exprs, JSON.writeValueAsString(healthChecks(c, object)));
 
     StatusCli.Result result =
-        StatusCli.run("", "-f", objects.toString(), "--exprs", exprs.toString(),
-            "--no-builtin", "-o", "json");
+        StatusCli.run(
+            "",
+            "-f",
+            objects.toString(),
+            "--exprs",
+            exprs.toString(),
+            "--no-builtin",
+            "-o",
+            "json");
     String expected = (String) c.get("expected");
     String expectedError = (String) c.get("expectedError");
     if ("construct".equals(c.get("stage"))) {

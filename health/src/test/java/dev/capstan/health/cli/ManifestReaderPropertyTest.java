@@ -25,15 +25,19 @@ class ManifestReaderPropertyTest {
   private static final Duration BOUND = Duration.ofSeconds(3);
 
   @Property(tries = 500, edgeCases = EdgeCasesMode.NONE)
-  void readingEndsInTimeAndNeverQuotesTheSecret(@ForAll("manifests") String manifest, @ForAll("secrets") String secret) {
+  void readingEndsInTimeAndNeverQuotesTheSecret(
+      @ForAll("manifests") String manifest, @ForAll("secrets") String secret) {
     String text = manifest.replace("SECRET", secret);
-    String outcome = assertTimeoutPreemptively(BOUND, () -> {
-      try {
-        return "read " + new ManifestReader("input.yaml").read(text).size();
-      } catch (ManifestReader.BadInputException e) {
-        return e.getMessage();
-      }
-    });
+    String outcome =
+        assertTimeoutPreemptively(
+            BOUND,
+            () -> {
+              try {
+                return "read " + new ManifestReader("input.yaml").read(text).size();
+              } catch (ManifestReader.BadInputException e) {
+                return e.getMessage();
+              }
+            });
     for (String form : List.of(secret, secret.toUpperCase(Locale.ROOT), secret.substring(2, 12))) {
       assertFalse(outcome.contains(form), () -> "the secret in: " + outcome + "\nfrom:\n" + text);
     }
@@ -47,18 +51,43 @@ class ManifestReaderPropertyTest {
 
   @Provide
   Arbitrary<String> manifests() {
-    Arbitrary<String> line = Arbitraries.of(
-        "apiVersion: v1", "kind: Secret", "metadata: {name: s}", "stringData:", "  token: SECRET",
-        "  token SECRET", "  SECRET: x", "  a: *SECRET", "  b: &SECRET v", "  c: 'SECRET", "  d: \"SECRET",
-        "  e: [SECRET", "  f: {g: SECRET", "\tSECRET: tab", "  h: |", "    SECRET", "---", "- SECRET",
-        "  i: !!binary SECRET", "  j: !SECRET x", "  ? SECRET", "  : v", "%YAML 1.1", "  k: SECRET: v",
-        "  l: " + "[".repeat(200) + "SECRET", "  m: \"\\xSECRET\"", "...");
-    Arbitrary<String> json = Arbitraries.of(
-        "{\"apiVersion\": \"v1\", \"kind\": \"Secret\", \"data\": {\"t\": \"SECRET\"}}",
-        "{\"apiVersion\": \"v1\", \"kind\": \"Secret\", \"data\": {\"t\": SECRET}}",
-        "{\"apiVersion\": \"v1\", \"kind\": \"Secret\", \"data\": {\"SECRET\" 1}}",
-        "[{\"kind\": \"SECRET\"");
-    Arbitrary<String> yaml = line.list().ofMinSize(1).ofMaxSize(12).map(lines -> String.join("\n", lines) + "\n");
+    Arbitrary<String> line =
+        Arbitraries.of(
+            "apiVersion: v1",
+            "kind: Secret",
+            "metadata: {name: s}",
+            "stringData:",
+            "  token: SECRET",
+            "  token SECRET",
+            "  SECRET: x",
+            "  a: *SECRET",
+            "  b: &SECRET v",
+            "  c: 'SECRET",
+            "  d: \"SECRET",
+            "  e: [SECRET",
+            "  f: {g: SECRET",
+            "\tSECRET: tab",
+            "  h: |",
+            "    SECRET",
+            "---",
+            "- SECRET",
+            "  i: !!binary SECRET",
+            "  j: !SECRET x",
+            "  ? SECRET",
+            "  : v",
+            "%YAML 1.1",
+            "  k: SECRET: v",
+            "  l: " + "[".repeat(200) + "SECRET",
+            "  m: \"\\xSECRET\"",
+            "...");
+    Arbitrary<String> json =
+        Arbitraries.of(
+            "{\"apiVersion\": \"v1\", \"kind\": \"Secret\", \"data\": {\"t\": \"SECRET\"}}",
+            "{\"apiVersion\": \"v1\", \"kind\": \"Secret\", \"data\": {\"t\": SECRET}}",
+            "{\"apiVersion\": \"v1\", \"kind\": \"Secret\", \"data\": {\"SECRET\" 1}}",
+            "[{\"kind\": \"SECRET\"");
+    Arbitrary<String> yaml =
+        line.list().ofMinSize(1).ofMaxSize(12).map(lines -> String.join("\n", lines) + "\n");
     return Combinators.combine(Arbitraries.integers().between(0, 9), yaml, json)
         .as((pick, y, j) -> pick == 0 ? j : y);
   }

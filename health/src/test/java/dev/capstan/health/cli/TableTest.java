@@ -10,13 +10,16 @@ class TableTest {
 
   @Test
   void alignsColumnsThreeSpacesApartWithoutTrailingBlanks() {
-    Table table = new Table(List.of("NAME", "READY", "STATUS"))
-        .add(List.of("infra", "True", "Applied revision: main@sha1:abc"))
-        .add(List.of("application", "False", ""));
-    assertEquals(List.of(
-        "NAME          READY   STATUS",
-        "infra         True    Applied revision: main@sha1:abc",
-        "application   False"), table.lines());
+    Table table =
+        new Table(List.of("NAME", "READY", "STATUS"))
+            .add(List.of("infra", "True", "Applied revision: main@sha1:abc"))
+            .add(List.of("application", "False", ""));
+    assertEquals(
+        List.of(
+            "NAME          READY   STATUS",
+            "infra         True    Applied revision: main@sha1:abc",
+            "application   False"),
+        table.lines());
   }
 
   @Test

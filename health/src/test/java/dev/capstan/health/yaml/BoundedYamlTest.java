@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -26,7 +28,8 @@ class BoundedYamlTest {
   void scalarsResolveByTheCoreSchema() throws Exception {
     Object doc = yaml.readOne("{t: true, y: yes, n: ~, i: 12, f: 1.5, o: 0o17, s: '12'}");
 
-    assertEquals(Map.of("t", true, "y", "yes", "i", 12, "f", 1.5, "o", 15, "s", "12"),
+    assertEquals(
+        Map.of("t", true, "y", "yes", "i", 12, "f", 1.5, "o", 15, "s", "12"),
         withoutNulls((Map<?, ?>) doc));
     assertTrue(((Map<?, ?>) doc).containsKey("n"));
   }
@@ -35,7 +38,8 @@ class BoundedYamlTest {
   void nestingPastTheBoundIsRefusedWithItsPlaceNotAStackOverflow() {
     String deep = "x: " + "[".repeat(5_000) + "]".repeat(5_000) + "\n";
 
-    BoundedYaml.YamlProblem problem = assertThrows(BoundedYaml.YamlProblem.class, () -> yaml.readAll(deep));
+    BoundedYaml.YamlProblem problem =
+        assertThrows(BoundedYaml.YamlProblem.class, () -> yaml.readAll(deep));
 
     assertEquals("nested deeper than " + BoundedYaml.MAX_DEPTH + " levels", problem.problem());
     assertEquals(1, problem.line());
@@ -58,13 +62,19 @@ class BoundedYamlTest {
     StringBuilder bomb = new StringBuilder("a: &a [x, x, x, x, x, x, x, x, x, x]\n");
     for (char c = 'b'; c <= 'j'; c++) {
       char prev = (char) (c - 1);
-      bomb.append(c).append(": &").append(c).append(" [")
-          .append(String.join(", ", java.util.Collections.nCopies(10, "*" + prev))).append("]\n");
+      bomb.append(c)
+          .append(": &")
+          .append(c)
+          .append(" [")
+          .append(String.join(", ", Collections.nCopies(10, "*" + prev)))
+          .append("]\n");
     }
 
     BoundedYaml.YamlProblem problem =
         assertThrows(BoundedYaml.YamlProblem.class, () -> yaml.readAll(bomb.toString()));
-    assertEquals("aliases expand to more than " + BoundedYaml.MAX_ALIAS_EXPANSION + " nodes", problem.problem());
+    assertEquals(
+        "aliases expand to more than " + BoundedYaml.MAX_ALIAS_EXPANSION + " nodes",
+        problem.problem());
   }
 
   @Test
@@ -76,17 +86,24 @@ class BoundedYamlTest {
 
   @Test
   void problemsNeverQuoteTheInput() {
-    for (String bad : List.of("a: *SECRETNAME\n", "k: 1\nk: SECRET\nSECRET: x\nSECRET: y\n", "a: 'SECRET\n",
-        "a: \"SECRET\n", "- SECRET: [\n", "a: !SECRET x\n")) {
-      BoundedYaml.YamlProblem problem = assertThrows(BoundedYaml.YamlProblem.class, () -> yaml.readAll(bad));
+    for (String bad :
+        List.of(
+            "a: *SECRETNAME\n",
+            "k: 1\nk: SECRET\nSECRET: x\nSECRET: y\n",
+            "a: 'SECRET\n",
+            "a: \"SECRET\n",
+            "- SECRET: [\n",
+            "a: !SECRET x\n")) {
+      BoundedYaml.YamlProblem problem =
+          assertThrows(BoundedYaml.YamlProblem.class, () -> yaml.readAll(bad));
       assertTrue(!problem.problem().contains("SECRET"), problem.problem());
     }
   }
 
   @Test
   void duplicateKeysAreRefusedWithTheDocumentTheyAreIn() {
-    BoundedYaml.YamlProblem problem = assertThrows(BoundedYaml.YamlProblem.class,
-        () -> yaml.readAll("a: 1\n---\nb: 1\nb: 2\n"));
+    BoundedYaml.YamlProblem problem =
+        assertThrows(BoundedYaml.YamlProblem.class, () -> yaml.readAll("a: 1\n---\nb: 1\nb: 2\n"));
 
     assertEquals(2, problem.document());
     assertEquals(4, problem.line());
@@ -94,19 +111,20 @@ class BoundedYamlTest {
 
   @Test
   void readOneRefusesASecondDocument() {
-    BoundedYaml.YamlProblem problem = assertThrows(BoundedYaml.YamlProblem.class,
-        () -> yaml.readOne("a: 1\n---\nb: 2\n"));
+    BoundedYaml.YamlProblem problem =
+        assertThrows(BoundedYaml.YamlProblem.class, () -> yaml.readOne("a: 1\n---\nb: 2\n"));
 
     assertTrue(problem.problem().contains("expected one document"), problem.problem());
   }
 
   private static Map<Object, Object> withoutNulls(Map<?, ?> map) {
-    Map<Object, Object> copy = new java.util.HashMap<>();
-    map.forEach((k, v) -> {
-      if (v != null) {
-        copy.put(k, v);
-      }
-    });
+    Map<Object, Object> copy = new HashMap<>();
+    map.forEach(
+        (k, v) -> {
+          if (v != null) {
+            copy.put(k, v);
+          }
+        });
     return copy;
   }
 }

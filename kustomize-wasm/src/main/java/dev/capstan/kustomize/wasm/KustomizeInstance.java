@@ -13,14 +13,15 @@ import java.security.SecureRandom;
 import java.util.Optional;
 
 /**
- * One instance of the kustomize module (see {@code go/main.go} for its protocol): started from
- * the module's memory image, then any number of builds, one at a time. Its linear memory is
- * capped; an instance that failed in any way other than with a build error must be thrown away.
- * Not thread-safe.
+ * One instance of the kustomize module (see {@code go/main.go} for its protocol): started from the
+ * module's memory image, then any number of builds, one at a time. Its linear memory is capped; an
+ * instance that failed in any way other than with a build error must be thrown away. Not
+ * thread-safe.
  */
 public final class KustomizeInstance {
   /** Where the module sees the artifact it builds from. */
   public static final String ARTIFACT_ROOT = "/artifact";
+
   private static final int PAGE_BYTES = 64 * 1024;
 
   private final Instance instance;
@@ -44,12 +45,16 @@ public final class KustomizeInstance {
    * module's memory image (or, without one, started cold). {@code emptyDirectory} is what the Go
    * runtime sees as the artifact outside builds.
    */
-  public static KustomizeInstance start(long maxMemoryBytes, Path emptyDirectory, OutputStream log) {
+  public static KustomizeInstance start(
+      long maxMemoryBytes, Path emptyDirectory, OutputStream log) {
     Optional<MemoryImage.Header> image = MemoryImage.header();
-    WasiSandbox wasi = new WasiSandbox(new SecureRandom(), image.map(MemoryImage.Header::monotonicNanos).orElse(0L));
-    Instance instance = image.isPresent()
-        ? instantiate(LeanModule.load(), wasi, image.get().pages(), maxMemoryBytes)
-        : instantiate(KustomizeModule.load(), wasi, 0, maxMemoryBytes);
+    WasiSandbox wasi =
+        new WasiSandbox(
+            new SecureRandom(), image.map(MemoryImage.Header::monotonicNanos).orElse(0L));
+    Instance instance =
+        image.isPresent()
+            ? instantiate(LeanModule.load(), wasi, image.get().pages(), maxMemoryBytes)
+            : instantiate(KustomizeModule.load(), wasi, 0, maxMemoryBytes);
     if (image.isPresent()) {
       MemoryImage.restore(instance);
     } else {
@@ -61,10 +66,11 @@ public final class KustomizeInstance {
   }
 
   /**
-   * Starts the module's Go runtime and prepares it (parses what every build needs), then writes
-   * its state as the memory image that {@link #start} restores; returns the pages written.
+   * Starts the module's Go runtime and prepares it (parses what every build needs), then writes its
+   * state as the memory image that {@link #start} restores; returns the pages written.
    */
-  static int writeImage(Path emptyDirectory, OutputStream log, OutputStream image) throws IOException {
+  static int writeImage(Path emptyDirectory, OutputStream log, OutputStream image)
+      throws IOException {
     WasiSandbox wasi = new WasiSandbox();
     Instance instance = instantiate(KustomizeModule.load(), wasi, 0, 256L << 20);
     try (WasiSandbox.Binding ignored = wasi.bind(emptyDirectory, log, log)) {
@@ -75,10 +81,12 @@ public final class KustomizeInstance {
   }
 
   /** An instance with at least {@code pages} of memory and at most {@code maxMemoryBytes}. */
-  private static Instance instantiate(WasmModule module, WasiSandbox wasi, int pages, long maxMemoryBytes) {
+  private static Instance instantiate(
+      WasmModule module, WasiSandbox wasi, int pages, long maxMemoryBytes) {
     MemoryLimits declared = module.memorySection().orElseThrow().getMemory(0).limits();
     int initialPages = Math.max(declared.initialPages(), pages);
-    int maxPages = (int) Math.min(MemoryLimits.MAX_PAGES, Math.max(initialPages, maxMemoryBytes / PAGE_BYTES));
+    int maxPages =
+        (int) Math.min(MemoryLimits.MAX_PAGES, Math.max(initialPages, maxMemoryBytes / PAGE_BYTES));
     return Instance.builder(module)
         .withImportValues(ImportValues.builder().addFunction(wasi.imports()).build())
         .withMachineFactory(KustomizeModule::create)

@@ -9,8 +9,8 @@ import java.io.UncheckedIOException;
 
 /**
  * The module as instances restored from the memory image need it: the compiled module's metadata
- * without its data segments (10 MB that the image overwrites anyway, and that take most of the
- * time the module takes to load). Made at build time by {@link ImageMaker}.
+ * without its data segments (10 MB that the image overwrites anyway, and that take most of the time
+ * the module takes to load). Made at build time by {@link ImageMaker}.
  */
 final class LeanModule {
   static final String RESOURCE = "KustomizeModule.lean";
@@ -29,7 +29,8 @@ final class LeanModule {
     private static WasmModule parse() {
       try (InputStream in = LeanModule.class.getResourceAsStream(RESOURCE)) {
         if (in == null) {
-          throw new IllegalStateException(RESOURCE + " is missing: the module was built without its image");
+          throw new IllegalStateException(
+              RESOURCE + " is missing: the module was built without its image");
         }
         return Parser.parse(in);
       } catch (IOException e) {

@@ -77,7 +77,8 @@ final class MemoryImage {
       in.readLong();
       int missing = pages - memory.pages();
       if (missing > 0 && memory.grow(missing) < 0) {
-        throw new IllegalStateException("the memory limit is below the image's " + (pages / 16) + " MiB");
+        throw new IllegalStateException(
+            "the memory limit is below the image's " + (pages / 16) + " MiB");
       }
       int globals = in.readInt();
       for (int i = 0; i < globals; i++) {

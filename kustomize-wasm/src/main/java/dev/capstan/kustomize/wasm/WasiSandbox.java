@@ -27,10 +27,18 @@ import java.util.Set;
  * image must never see its clock go back before the image's.
  */
 final class WasiSandbox {
-  private static final Set<String> WRITES = Set.of(
-      "path_create_directory", "path_link", "path_remove_directory", "path_rename",
-      "path_symlink", "path_unlink_file", "path_filestat_set_times", "fd_filestat_set_size",
-      "fd_filestat_set_times", "fd_allocate");
+  private static final Set<String> WRITES =
+      Set.of(
+          "path_create_directory",
+          "path_link",
+          "path_remove_directory",
+          "path_rename",
+          "path_symlink",
+          "path_unlink_file",
+          "path_filestat_set_times",
+          "fd_filestat_set_size",
+          "fd_filestat_set_times",
+          "fd_allocate");
   // Values from the WASI preview 1 specification: oflags creat, excl, trunc; rights fd_write,
   // fd_allocate; fdflags append; clockid monotonic; errno rofs.
   private static final int OPEN_WRITE_FLAGS = 1 | 4 | 8;
@@ -54,9 +62,10 @@ final class WasiSandbox {
     this.random = random;
     this.monotonicOffset = Math.max(0, monotonicStart - System.nanoTime());
     WasiPreview1 template = WasiPreview1.builder().withLogger(QUIET).build();
-    this.imports = Arrays.stream(WasiPreview1_ModuleFactory.toHostFunctions(template))
-        .map(f -> new HostFunction(f.module(), f.name(), f.functionType(), dispatch(f.name())))
-        .toArray(HostFunction[]::new);
+    this.imports =
+        Arrays.stream(WasiPreview1_ModuleFactory.toHostFunctions(template))
+            .map(f -> new HostFunction(f.module(), f.name(), f.functionType(), dispatch(f.name())))
+            .toArray(HostFunction[]::new);
     template.close();
   }
 
@@ -74,15 +83,17 @@ final class WasiSandbox {
 
   /** Binds the functions to one call; closing the binding unbinds them. */
   Binding bind(Path artifactRoot, OutputStream stdout, OutputStream stderr) {
-    WasiPreview1 wasi = WasiPreview1.builder()
-        .withLogger(QUIET)
-        .withOptions(WasiOptions.builder()
-            .withDirectory(KustomizeInstance.ARTIFACT_ROOT, artifactRoot)
-            .withStdout(stdout)
-            .withStderr(stderr)
-            .withRandom(random)
-            .build())
-        .build();
+    WasiPreview1 wasi =
+        WasiPreview1.builder()
+            .withLogger(QUIET)
+            .withOptions(
+                WasiOptions.builder()
+                    .withDirectory(KustomizeInstance.ARTIFACT_ROOT, artifactRoot)
+                    .withStdout(stdout)
+                    .withStderr(stderr)
+                    .withRandom(random)
+                    .build())
+            .build();
     Map<String, WasmFunctionHandle> handles = new HashMap<>();
     for (HostFunction f : WasiPreview1_ModuleFactory.toHostFunctions(wasi)) {
       handles.put(f.name(), f.handle());
@@ -107,13 +118,14 @@ final class WasiSandbox {
     return switch (name) {
       case "path_open" ->
           (instance, args) -> opensForWriting(args) ? READ_ONLY : call(name, instance, args);
-      case "clock_time_get" -> (instance, args) -> {
-        if (args[0] != MONOTONIC) {
-          return call(name, instance, args);
-        }
-        instance.memory().writeLong((int) args[2], monotonicNanos());
-        return SUCCESS;
-      };
+      case "clock_time_get" ->
+          (instance, args) -> {
+            if (args[0] != MONOTONIC) {
+              return call(name, instance, args);
+            }
+            instance.memory().writeLong((int) args[2], monotonicNanos());
+            return SUCCESS;
+          };
       default -> (instance, args) -> call(name, instance, args);
     };
   }
@@ -126,7 +138,10 @@ final class WasiSandbox {
     return handle.apply(instance, args);
   }
 
-  /** path_open(fd, lookupflags, path, path_len, oflags, rights_base, rights_inheriting, fdflags, fd_out). */
+  /**
+   * path_open(fd, lookupflags, path, path_len, oflags, rights_base, rights_inheriting, fdflags,
+   * fd_out).
+   */
   private static boolean opensForWriting(long[] args) {
     return (args[4] & OPEN_WRITE_FLAGS) != 0
         || (args[5] & WRITE_RIGHTS) != 0

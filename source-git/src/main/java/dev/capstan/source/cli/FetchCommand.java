@@ -17,6 +17,7 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
@@ -30,8 +31,9 @@ import picocli.CommandLine.Spec;
     name = "fetch",
     mixinStandardHelpOptions = true,
     description = {
-        "Fetch a Git ref, write its filtered tree (.sourceignore rules applied) into DIR,",
-        "and print the revision (e.g. main@sha1:...) as the last line."},
+      "Fetch a Git ref, write its filtered tree (.sourceignore rules applied) into DIR,",
+      "and print the revision (e.g. main@sha1:...) as the last line."
+    },
     exitCodeListHeading = "Exit codes:%n",
     exitCodeList = {"0:fetched", "1:the fetch failed", "2:invalid command-line input"})
 public final class FetchCommand implements Callable<Integer> {
@@ -41,7 +43,10 @@ public final class FetchCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--url", required = true, paramLabel = "URL",
+  @Option(
+      names = "--url",
+      required = true,
+      paramLabel = "URL",
       description = "https://, http://, ssh://, git@host:path, git:// or file:// URL.")
   String url;
 
@@ -51,32 +56,48 @@ public final class FetchCommand implements Callable<Integer> {
   @Option(names = "--tag", paramLabel = "T", description = "Tag to fetch.")
   String tag;
 
-  @Option(names = "--semver", paramLabel = "RANGE",
+  @Option(
+      names = "--semver",
+      paramLabel = "RANGE",
       description = "Fetch the highest tag in this semver range.")
   String semver;
 
-  @Option(names = "--commit", paramLabel = "SHA",
+  @Option(
+      names = "--commit",
+      paramLabel = "SHA",
       description = "Fetch this commit (full SHA-1); may be combined with --branch.")
   String commit;
 
-  @Option(names = "--secret-file", paramLabel = "F",
+  @Option(
+      names = "--secret-file",
+      paramLabel = "F",
       description = "Credentials: a Secret manifest (YAML/JSON) or key=value lines.")
   Path secretFile;
 
-  @Option(names = "--ignore", paramLabel = "RULES",
+  @Option(
+      names = "--ignore",
+      paramLabel = "RULES",
       description = "Extra ignore rules in gitignore syntax (like spec.ignore).")
   String ignore;
 
-  @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "60s",
+  @Option(
+      names = "--timeout",
+      paramLabel = "DURATION",
+      defaultValue = "60s",
       description = "Time the fetch may take, e.g. 30s, 1.5m or 1h2m (default: ${DEFAULT-VALUE}).")
   String timeout;
 
-  @Option(names = "--allow-insecure-http",
-      description = "Send the secret's username/password or bearerToken even over plain http://"
-          + " (refused by default: they would travel unencrypted).")
+  @Option(
+      names = "--allow-insecure-http",
+      description =
+          "Send the secret's username/password or bearerToken even over plain http://"
+              + " (refused by default: they would travel unencrypted).")
   boolean allowInsecureHttp;
 
-  @Option(names = "--dir", required = true, paramLabel = "DIR",
+  @Option(
+      names = "--dir",
+      required = true,
+      paramLabel = "DIR",
       description = "Directory to write the tree into; must be empty or not exist.")
   Path dir;
 
@@ -100,14 +121,15 @@ public final class FetchCommand implements Callable<Integer> {
     }
   }
 
-  private int fetchInto(FetchRequest request, PrintWriter out, PrintWriter err)
-      throws IOException {
+  private int fetchInto(FetchRequest request, PrintWriter out, PrintWriter err) throws IOException {
     Path storage = Files.createTempDirectory("capstan-fetch");
     try {
       // The user's own machine: local repositories (file://, paths) are theirs to read.
-      GitSource source = new GitSource(GitSourceOptions.at(storage)
-          .withAllowedSchemes(UrlScheme.all())
-          .withCredentialsOverPlainHttp(allowInsecureHttp));
+      GitSource source =
+          new GitSource(
+              GitSourceOptions.at(storage)
+                  .withAllowedSchemes(UrlScheme.all())
+                  .withCredentialsOverPlainHttp(allowInsecureHttp));
       FetchResult result = source.fetch(request);
       if (result instanceof FetchResult.Failed failed) {
         err.println("error: " + failed.message() + " (" + failed.reason().conditionReason() + ")");
@@ -124,19 +146,24 @@ public final class FetchCommand implements Callable<Integer> {
   }
 
   private FetchRequest request() throws BadInput, SecretFile.InvalidSecretFile {
-    long refKinds = Stream.of(tag, semver).filter(v -> v != null).count()
-        + (commit == null && branch != null ? 1 : 0) + (commit != null ? 1 : 0);
+    long refKinds =
+        Stream.of(tag, semver).filter(v -> v != null).count()
+            + (commit == null && branch != null ? 1 : 0)
+            + (commit != null ? 1 : 0);
     if (refKinds > 1 || (commit != null && (tag != null || semver != null))) {
-      throw new BadInput("give at most one of --branch, --tag, --semver and --commit "
-          + "(--commit may be combined with --branch)");
+      throw new BadInput(
+          "give at most one of --branch, --tag, --semver and --commit "
+              + "(--commit may be combined with --branch)");
     }
     Duration limit;
     try {
       limit = GoDuration.parsePositive(timeout);
     } catch (IllegalArgumentException e) {
       // worded as the other commands' duration options, which picocli reports
-      throw new BadInput("Invalid value for option '--timeout': "
-          + (e.getMessage().startsWith("invalid duration") ? "" : "'" + timeout + "' ") + e.getMessage());
+      throw new BadInput(
+          "Invalid value for option '--timeout': "
+              + (e.getMessage().startsWith("invalid duration") ? "" : "'" + timeout + "' ")
+              + e.getMessage());
     }
     Map<String, byte[]> secret = secretFile == null ? Map.of() : SecretFile.read(secretFile);
     GitRef ref = new GitRef(branch, tag, semver, null, commit);
@@ -161,26 +188,31 @@ public final class FetchCommand implements Callable<Integer> {
   /** Copies a published tree, keeping symlinks as links (they were checked when exported). */
   static void copyTree(Path from, Path to) throws IOException {
     Files.createDirectories(to);
-    Files.walkFileTree(from, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs)
-          throws IOException {
-        Files.createDirectories(to.resolve(from.relativize(d).toString()));
-        return FileVisitResult.CONTINUE;
-      }
+    Files.walkFileTree(
+        from,
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs)
+              throws IOException {
+            Files.createDirectories(to.resolve(from.relativize(d).toString()));
+            return FileVisitResult.CONTINUE;
+          }
 
-      @Override
-      public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) throws IOException {
-        Files.copy(f, to.resolve(from.relativize(f).toString()), LinkOption.NOFOLLOW_LINKS,
-            StandardCopyOption.COPY_ATTRIBUTES);
-        return FileVisitResult.CONTINUE;
-      }
-    });
+          @Override
+          public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) throws IOException {
+            Files.copy(
+                f,
+                to.resolve(from.relativize(f).toString()),
+                LinkOption.NOFOLLOW_LINKS,
+                StandardCopyOption.COPY_ATTRIBUTES);
+            return FileVisitResult.CONTINUE;
+          }
+        });
   }
 
   private static void deleteTree(Path root) {
     try (Stream<Path> paths = Files.walk(root)) {
-      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     } catch (IOException ignored) {
       // a leftover temporary directory is harmless
     }

@@ -14,8 +14,8 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 /**
  * Reads the credentials for {@code capstan fetch --secret-file}: either a Kubernetes Secret
  * manifest in YAML or JSON ({@code data} base64-encoded and/or {@code stringData} plain), or a
- * plain file of {@code key=value} lines, where {@code key=@path} takes the value from the file
- * at {@code path} (relative to the secret file), for multi-line values such as private keys.
+ * plain file of {@code key=value} lines, where {@code key=@path} takes the value from the file at
+ * {@code path} (relative to the secret file), for multi-line values such as private keys.
  */
 final class SecretFile {
 
@@ -33,17 +33,23 @@ final class SecretFile {
     try {
       text = Files.readString(file, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new InvalidSecretFile("cannot read secret file " + file + ": "
-          + e.getClass().getSimpleName());
+      throw new InvalidSecretFile(
+          "cannot read secret file " + file + ": " + e.getClass().getSimpleName());
     }
     return looksLikeManifest(text) ? fromManifest(file, text) : fromKeyValues(file, text);
   }
 
   static boolean looksLikeManifest(String text) {
     String t = text.stripLeading();
-    return t.startsWith("{") || t.startsWith("---") || text.lines().anyMatch(
-        l -> l.startsWith("kind:") || l.startsWith("apiVersion:") || l.startsWith("data:")
-            || l.startsWith("stringData:"));
+    return t.startsWith("{")
+        || t.startsWith("---")
+        || text.lines()
+            .anyMatch(
+                l ->
+                    l.startsWith("kind:")
+                        || l.startsWith("apiVersion:")
+                        || l.startsWith("data:")
+                        || l.startsWith("stringData:"));
   }
 
   private static Map<String, byte[]> fromManifest(Path file, String text) throws InvalidSecretFile {
@@ -51,7 +57,9 @@ final class SecretFile {
     try {
       // The operator's own file, read once by a short-lived command: the parser's default bounds
       // (aliases, length) suffice, and a stack overflow ends in the same clear message.
-      doc = new Load(LoadSettings.builder().setAllowDuplicateKeys(false).build()).loadFromString(text);
+      doc =
+          new Load(LoadSettings.builder().setAllowDuplicateKeys(false).build())
+              .loadFromString(text);
     } catch (YamlEngineException | StackOverflowError e) {
       throw new InvalidSecretFile("secret file " + file + " is not valid YAML or JSON");
     }
@@ -67,8 +75,8 @@ final class SecretFile {
       try {
         data.put(e.getKey(), Base64.getDecoder().decode(e.getValue().replaceAll("\\s", "")));
       } catch (IllegalArgumentException bad) {
-        throw new InvalidSecretFile("secret file " + file + ": data." + e.getKey()
-            + " is not valid base64");
+        throw new InvalidSecretFile(
+            "secret file " + file + ": data." + e.getKey() + " is not valid base64");
       }
     }
     for (var e : section(file, manifest, "stringData").entrySet()) {
@@ -89,8 +97,8 @@ final class SecretFile {
     Map<String, String> out = new LinkedHashMap<>();
     for (var e : map.entrySet()) {
       if (e.getValue() == null || e.getValue() instanceof Map || e.getValue() instanceof Iterable) {
-        throw new InvalidSecretFile("secret file " + file + ": " + name + "." + e.getKey()
-            + " is not a string");
+        throw new InvalidSecretFile(
+            "secret file " + file + ": " + name + "." + e.getKey() + " is not a string");
       }
       out.put(String.valueOf(e.getKey()), String.valueOf(e.getValue()));
     }
@@ -109,13 +117,16 @@ final class SecretFile {
       }
       int eq = l.indexOf('=');
       if (eq <= 0) {
-        throw new InvalidSecretFile("secret file " + file + " line " + lineNo
-            + ": expected key=value");
+        throw new InvalidSecretFile(
+            "secret file " + file + " line " + lineNo + ": expected key=value");
       }
       String key = l.substring(0, eq).strip();
       String value = l.substring(eq + 1);
-      data.put(key, value.startsWith("@") ? readReferenced(file, key, value.substring(1))
-          : value.getBytes(StandardCharsets.UTF_8));
+      data.put(
+          key,
+          value.startsWith("@")
+              ? readReferenced(file, key, value.substring(1))
+              : value.getBytes(StandardCharsets.UTF_8));
     }
     return data;
   }
@@ -127,8 +138,8 @@ final class SecretFile {
     try {
       return Files.readAllBytes(target);
     } catch (IOException e) {
-      throw new InvalidSecretFile("secret file " + file + ": cannot read " + target + " for key '"
-          + key + "'");
+      throw new InvalidSecretFile(
+          "secret file " + file + ": cannot read " + target + " for key '" + key + "'");
     }
   }
 }

@@ -32,8 +32,10 @@ public record Condition(
   public static final String ARTIFACT_IN_STORAGE = "ArtifactInStorage";
   public static final String FETCH_FAILED = "FetchFailed";
   public static final String STALLED = "Stalled";
+
   /** Whether the artifact's revision passed {@code spec.verify}; absent without it. */
   public static final String SOURCE_VERIFIED = "SourceVerified";
+
   /** An included GitRepository is unavailable; present only while that is so. */
   public static final String INCLUDE_UNAVAILABLE = "IncludeUnavailable";
 }

@@ -26,7 +26,6 @@ public record SourceStatus(
   }
 
   public boolean isReady() {
-    return condition(Condition.READY).map(c -> c.status() == Condition.Status.TRUE)
-        .orElse(false);
+    return condition(Condition.READY).map(c -> c.status() == Condition.Status.TRUE).orElse(false);
   }
 }

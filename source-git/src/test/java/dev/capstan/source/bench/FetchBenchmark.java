@@ -24,9 +24,9 @@ import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
- * Fetch speed on a generated repository (default 5,000 files, 500 commits), served on loopback
- * by JGit's daemon (git://) and smart HTTP: first fetch and no-change re-fetch in this process,
- * side by side with {@code git clone --depth 1} of the same URL.
+ * Fetch speed on a generated repository (default 5,000 files, 500 commits), served on loopback by
+ * JGit's daemon (git://) and smart HTTP: first fetch and no-change re-fetch in this process, side
+ * by side with {@code git clone --depth 1} of the same URL.
  *
  * <p>Usage: {@code FetchBenchmark [files] [commits] [runs]}. Prints a Markdown table.
  */
@@ -50,7 +50,11 @@ public final class FetchBenchmark {
       Path repo = work.resolve("served/bench");
       long t0 = System.nanoTime();
       RepoGenerator.generate(repo, files, commits);
-      System.out.printf(Locale.ROOT, "generated %d files, %d commits in %.1f s%n", files, commits,
+      System.out.printf(
+          Locale.ROOT,
+          "generated %d files, %d commits in %.1f s%n",
+          files,
+          commits,
           (System.nanoTime() - t0) / 1e9);
       FetchBenchmark bench = new FetchBenchmark(work, runs);
       List<String> rows = new ArrayList<>();
@@ -91,26 +95,37 @@ public final class FetchBenchmark {
     rows.add(row(protocol, "`git clone --depth 1`", clone));
     rows.add(row(protocol, "first fetch (GitSource)", first));
     rows.add(row(protocol, "no-change re-fetch (GitSource)", refetch));
-    rows.add(String.format(Locale.ROOT, "| %s | first fetch / git clone | %.2f× | | |", protocol,
-        median(first) / median(clone)));
+    rows.add(
+        String.format(
+            Locale.ROOT,
+            "| %s | first fetch / git clone | %.2f× | | |",
+            protocol,
+            median(first) / median(clone)));
     return rows;
   }
 
   private double firstFetch(String url, String name) throws IOException {
     GitSource source = newSource(name);
-    return time(() -> expect(FetchResult.Fetched.class,
-        source.fetch(FetchRequest.of("bench/app", url, GitRef.branch("main")))));
+    return time(
+        () ->
+            expect(
+                FetchResult.Fetched.class,
+                source.fetch(FetchRequest.of("bench/app", url, GitRef.branch("main")))));
   }
 
   private GitSource newSource(String name) {
-    return new GitSource(GitSourceOptions.at(work.resolve("store-" + name + "-" + uniq++))
-        .withAllowedSchemes(UrlScheme.all()).withRetry(RetryPolicy.none()));
+    return new GitSource(
+        GitSourceOptions.at(work.resolve("store-" + name + "-" + uniq++))
+            .withAllowedSchemes(UrlScheme.all())
+            .withRetry(RetryPolicy.none()));
   }
 
   private double gitClone(String url, String name) throws Exception {
     Path target = work.resolve("git-" + name + "-" + uniq++);
-    ProcessBuilder pb = new ProcessBuilder("git", "clone", "-q", "--depth", "1",
-        "--branch", "main", url, target.toString()).inheritIO();
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                "git", "clone", "-q", "--depth", "1", "--branch", "main", url, target.toString())
+            .inheritIO();
     long start = System.nanoTime();
     int exit = pb.start().waitFor();
     double ms = (System.nanoTime() - start) / 1e6;
@@ -134,8 +149,13 @@ public final class FetchBenchmark {
   }
 
   private static String row(String protocol, String what, List<Double> ms) {
-    return String.format(Locale.ROOT, "| %s | %s | %.1f ms | %.1f ms | %.1f ms |", protocol, what,
-        median(ms), ms.stream().min(Double::compare).orElseThrow(),
+    return String.format(
+        Locale.ROOT,
+        "| %s | %s | %.1f ms | %.1f ms | %.1f ms |",
+        protocol,
+        what,
+        median(ms),
+        ms.stream().min(Double::compare).orElseThrow(),
         ms.stream().max(Double::compare).orElseThrow());
   }
 
@@ -158,9 +178,12 @@ public final class FetchBenchmark {
     static void generate(Path dir, int files, int commits) throws Exception {
       Files.createDirectories(dir);
       run(dir, "git", "init", "-q", "-b", "main");
-      Process p = new ProcessBuilder("git", "fast-import", "--quiet").directory(dir.toFile())
-          .redirectOutput(ProcessBuilder.Redirect.INHERIT)
-          .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+      Process p =
+          new ProcessBuilder("git", "fast-import", "--quiet")
+              .directory(dir.toFile())
+              .redirectOutput(ProcessBuilder.Redirect.INHERIT)
+              .redirectError(ProcessBuilder.Redirect.INHERIT)
+              .start();
       Random random = new Random(42);
       try (OutputStream out = new BufferedOutputStream(p.getOutputStream(), 1 << 16)) {
         for (int c = 0; c < commits; c++) {
@@ -175,8 +198,14 @@ public final class FetchBenchmark {
             }
           }
           String msg = "commit " + c;
-          String header = "commit refs/heads/main\ncommitter Bench <bench@example.invalid> "
-              + (1_700_000_000L + c) + " +0000\ndata " + msg.length() + "\n" + msg + "\n";
+          String header =
+              "commit refs/heads/main\ncommitter Bench <bench@example.invalid> "
+                  + (1_700_000_000L + c)
+                  + " +0000\ndata "
+                  + msg.length()
+                  + "\n"
+                  + msg
+                  + "\n";
           out.write(header.getBytes(StandardCharsets.UTF_8));
           out.write(changes.toString().getBytes(StandardCharsets.UTF_8));
           out.write('\n');
@@ -191,11 +220,17 @@ public final class FetchBenchmark {
 
     private static String modify(int file, int commit, Random random) {
       StringBuilder body = new StringBuilder();
-      body.append("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-").append(file)
-          .append("\ndata:\n  revision: \"").append(commit).append("\"\n");
+      body.append("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-")
+          .append(file)
+          .append("\ndata:\n  revision: \"")
+          .append(commit)
+          .append("\"\n");
       int lines = 10 + random.nextInt(30);
       for (int i = 0; i < lines; i++) {
-        body.append("  key").append(i).append(": ").append(Long.toHexString(random.nextLong()))
+        body.append("  key")
+            .append(i)
+            .append(": ")
+            .append(Long.toHexString(random.nextLong()))
             .append('\n');
       }
       byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);

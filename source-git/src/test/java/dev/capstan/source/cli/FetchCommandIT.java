@@ -36,8 +36,16 @@ class FetchCommandIT {
   @BeforeEach
   void setUp() throws Exception {
     repo = TestRepo.create(tmp.resolve("served/app"));
-    head = repo.commit("first", Map.of("deploy.yaml", "kind: ConfigMap\n",
-        ".sourceignore", "docs/\n", "docs/readme.txt", "r\n"));
+    head =
+        repo.commit(
+            "first",
+            Map.of(
+                "deploy.yaml",
+                "kind: ConfigMap\n",
+                ".sourceignore",
+                "docs/\n",
+                "docs/readme.txt",
+                "r\n"));
     repo.tag("v1.2.3", true);
     server = HttpGitServer.basicAuth(tmp.resolve("served"), "bob", "pa55word");
   }
@@ -60,7 +68,9 @@ class FetchCommandIT {
 
   private Path secretManifest() throws Exception {
     Path f = tmp.resolve("secret.yaml");
-    Files.writeString(f, """
+    Files.writeString(
+        f,
+        """
         apiVersion: v1
         kind: Secret
         metadata:
@@ -76,8 +86,17 @@ class FetchCommandIT {
   @Test
   void writesFilteredTreeAndPrintsRevisionLast() throws Exception {
     Path dir = tmp.resolve("out");
-    Run r = run("--url", server.url("app"), "--branch", "main", "--allow-insecure-http",
-        "--secret-file", secretManifest().toString(), "--dir", dir.toString());
+    Run r =
+        run(
+            "--url",
+            server.url("app"),
+            "--branch",
+            "main",
+            "--allow-insecure-http",
+            "--secret-file",
+            secretManifest().toString(),
+            "--dir",
+            dir.toString());
     assertEquals(0, r.exit(), r.err());
     assertEquals("main@sha1:" + head.name(), r.outLines().get(r.outLines().size() - 1));
     assertEquals("kind: ConfigMap\n", Files.readString(dir.resolve("deploy.yaml")));
@@ -89,8 +108,17 @@ class FetchCommandIT {
     Path secret = tmp.resolve("secret.env");
     Files.writeString(secret, "# credentials\nusername=bob\npassword=pa55word\n");
     Path dir = tmp.resolve("out2");
-    Run r = run("--url", server.url("app"), "--semver", ">=1.0.0", "--allow-insecure-http",
-        "--secret-file", secret.toString(), "--dir", dir.toString());
+    Run r =
+        run(
+            "--url",
+            server.url("app"),
+            "--semver",
+            ">=1.0.0",
+            "--allow-insecure-http",
+            "--secret-file",
+            secret.toString(),
+            "--dir",
+            dir.toString());
     assertEquals(0, r.exit(), r.err());
     assertEquals("v1.2.3@sha1:" + head.name(), r.outLines().get(r.outLines().size() - 1));
   }
@@ -98,8 +126,14 @@ class FetchCommandIT {
   @Test
   void credentialsOverPlainHttpAreRefusedUnlessAllowed() throws Exception {
     int before = server.requests();
-    Run r = run("--url", server.url("app"), "--secret-file", secretManifest().toString(),
-        "--dir", tmp.resolve("refused").toString());
+    Run r =
+        run(
+            "--url",
+            server.url("app"),
+            "--secret-file",
+            secretManifest().toString(),
+            "--dir",
+            tmp.resolve("refused").toString());
     assertEquals(1, r.exit(), r.err());
     assertTrue(r.err().contains("credentials are sent only over https"), r.err());
     assertTrue(r.err().contains("(URLInvalid)"), r.err());
@@ -119,21 +153,45 @@ class FetchCommandIT {
   void failuresExitNonZeroWithAClearMessageAndNoStackTrace() throws Exception {
     Path secret = tmp.resolve("bad.env");
     Files.writeString(secret, "username=bob\npassword=not-the-password\n");
-    Run auth = run("--url", server.url("app"), "--secret-file", secret.toString(),
-        "--allow-insecure-http", "--dir", tmp.resolve("o1").toString());
+    Run auth =
+        run(
+            "--url",
+            server.url("app"),
+            "--secret-file",
+            secret.toString(),
+            "--allow-insecure-http",
+            "--dir",
+            tmp.resolve("o1").toString());
     assertEquals(1, auth.exit());
     assertTrue(auth.err().contains("AuthenticationFailed"), auth.err());
     assertFalse(auth.err().contains("not-the-password"), auth.err());
     assertFalse(auth.err().contains("\tat "), auth.err());
     assertEquals("", auth.out());
 
-    Run semver = run("--url", server.url("app"), "--semver", "~>!!", "--allow-insecure-http",
-        "--secret-file", secretManifest().toString(), "--dir", tmp.resolve("o2").toString());
+    Run semver =
+        run(
+            "--url",
+            server.url("app"),
+            "--semver",
+            "~>!!",
+            "--allow-insecure-http",
+            "--secret-file",
+            secretManifest().toString(),
+            "--dir",
+            tmp.resolve("o2").toString());
     assertEquals(1, semver.exit());
     assertTrue(semver.err().contains("invalid semver range '~>!!'"), semver.err());
 
-    Run two = run("--url", server.url("app"), "--tag", "a", "--branch", "b",
-        "--dir", tmp.resolve("o3").toString());
+    Run two =
+        run(
+            "--url",
+            server.url("app"),
+            "--tag",
+            "a",
+            "--branch",
+            "b",
+            "--dir",
+            tmp.resolve("o3").toString());
     assertEquals(2, two.exit());
     assertTrue(two.err().contains("at most one of"), two.err());
 
@@ -145,8 +203,14 @@ class FetchCommandIT {
 
     Path badSecret = tmp.resolve("bad.yaml");
     Files.writeString(badSecret, "kind: Secret\ndata:\n  password: '%%%'\n");
-    Run b64 = run("--url", server.url("app"), "--secret-file", badSecret.toString(),
-        "--dir", tmp.resolve("o4").toString());
+    Run b64 =
+        run(
+            "--url",
+            server.url("app"),
+            "--secret-file",
+            badSecret.toString(),
+            "--dir",
+            tmp.resolve("o4").toString());
     assertEquals(2, b64.exit());
     assertTrue(b64.err().contains("data.password is not valid base64"), b64.err());
     assertFalse(b64.err().contains("%%%"));

@@ -19,8 +19,8 @@ class SecretFileTest {
   @Test
   void jsonManifest() throws Exception {
     Path f = tmp.resolve("s.json");
-    Files.writeString(f, "{\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"data\":{\"bearerToken\":"
-        + "\"dG9r\"}}");
+    Files.writeString(
+        f, "{\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"data\":{\"bearerToken\":" + "\"dG9r\"}}");
     assertArrayEquals("tok".getBytes(UTF_8), SecretFile.read(f).get("bearerToken"));
   }
 

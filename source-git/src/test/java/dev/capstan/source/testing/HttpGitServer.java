@@ -21,11 +21,11 @@ import org.eclipse.jgit.http.server.GitServlet;
 
 /**
  * Git smart HTTP on loopback: JGit's GitServlet in an embedded Jetty, serving the repositories
- * under a base directory at {@code http://127.0.0.1:PORT/git/NAME}, optionally behind basic
- * or bearer authentication. {@code /moved/NAME} answers with a redirect to {@code /git/NAME} on
- * the same server. Every {@code Authorization} header received is recorded, and so is every
- * {@code Proxy-Authorization} header (which a proxy must never pass on). With {@link #tls} it
- * serves https with the given key store's certificate.
+ * under a base directory at {@code http://127.0.0.1:PORT/git/NAME}, optionally behind basic or
+ * bearer authentication. {@code /moved/NAME} answers with a redirect to {@code /git/NAME} on the
+ * same server. Every {@code Authorization} header received is recorded, and so is every {@code
+ * Proxy-Authorization} header (which a proxy must never pass on). With {@link #tls} it serves https
+ * with the given key store's certificate.
  */
 public final class HttpGitServer implements AutoCloseable {
 
@@ -50,8 +50,10 @@ public final class HttpGitServer implements AutoCloseable {
   }
 
   public static HttpGitServer basicAuth(Path base, String user, String password) throws Exception {
-    String expected = "Basic " + Base64.getEncoder()
-        .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    String expected =
+        "Basic "
+            + Base64.getEncoder()
+                .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
     return start(base, expected);
   }
 
@@ -63,8 +65,8 @@ public final class HttpGitServer implements AutoCloseable {
     return start(base, expectedAuthorization, null);
   }
 
-  private static HttpGitServer start(Path base, String expectedAuthorization,
-      TestCertificate certificate) throws Exception {
+  private static HttpGitServer start(
+      Path base, String expectedAuthorization, TestCertificate certificate) throws Exception {
     Server server = new Server();
     ServerConnector connector;
     if (certificate == null) {
@@ -87,31 +89,33 @@ public final class HttpGitServer implements AutoCloseable {
     ServletContextHandler context = new ServletContextHandler();
     context.setContextPath("/");
     context.addServlet(new ServletHolder(git), "/git/*");
-    Filter auth = (request, response, chain) -> {
-      result.requests.incrementAndGet();
-      HttpServletRequest req = (HttpServletRequest) request;
-      if (req.getHeader("Proxy-Authorization") != null) {
-        result.proxyAuthorizations.add(req.getHeader("Proxy-Authorization"));
-      }
-      if (req.getHeader("Authorization") != null) {
-        result.authorizations.add(req.getHeader("Authorization"));
-      }
-      if (req.getRequestURI().startsWith("/moved/")) {
-        String query = req.getQueryString() == null ? "" : "?" + req.getQueryString();
-        HttpServletResponse res = (HttpServletResponse) response;
-        res.setStatus(301);
-        res.setHeader("Location", "/git/" + req.getRequestURI().substring("/moved/".length()) + query);
-        return;
-      }
-      if (expectedAuthorization != null
-          && !expectedAuthorization.equals(req.getHeader("Authorization"))) {
-        HttpServletResponse res = (HttpServletResponse) response;
-        res.setHeader("WWW-Authenticate", "Basic realm=\"git\"");
-        res.sendError(401);
-        return;
-      }
-      chain.doFilter(request, response);
-    };
+    Filter auth =
+        (request, response, chain) -> {
+          result.requests.incrementAndGet();
+          HttpServletRequest req = (HttpServletRequest) request;
+          if (req.getHeader("Proxy-Authorization") != null) {
+            result.proxyAuthorizations.add(req.getHeader("Proxy-Authorization"));
+          }
+          if (req.getHeader("Authorization") != null) {
+            result.authorizations.add(req.getHeader("Authorization"));
+          }
+          if (req.getRequestURI().startsWith("/moved/")) {
+            String query = req.getQueryString() == null ? "" : "?" + req.getQueryString();
+            HttpServletResponse res = (HttpServletResponse) response;
+            res.setStatus(301);
+            res.setHeader(
+                "Location", "/git/" + req.getRequestURI().substring("/moved/".length()) + query);
+            return;
+          }
+          if (expectedAuthorization != null
+              && !expectedAuthorization.equals(req.getHeader("Authorization"))) {
+            HttpServletResponse res = (HttpServletResponse) response;
+            res.setHeader("WWW-Authenticate", "Basic realm=\"git\"");
+            res.sendError(401);
+            return;
+          }
+          chain.doFilter(request, response);
+        };
     context.addFilter(new FilterHolder(auth), "/*", EnumSet.of(DispatcherType.REQUEST));
     server.setHandler(context);
     server.start();

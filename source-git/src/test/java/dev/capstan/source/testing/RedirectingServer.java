@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * An HTTP server on loopback that answers every request with a 301 to the same path and query
- * under another base URL (another origin), recording the {@code Authorization} headers it gets.
+ * An HTTP server on loopback that answers every request with a 301 to the same path and query under
+ * another base URL (another origin), recording the {@code Authorization} headers it gets.
  */
 public final class RedirectingServer implements AutoCloseable {
 
@@ -20,21 +20,31 @@ public final class RedirectingServer implements AutoCloseable {
     this.server = server;
   }
 
-  /** @param target e.g. {@code http://127.0.0.1:PORT}, with no trailing slash */
+  /**
+   * @param target e.g. {@code http://127.0.0.1:PORT}, with no trailing slash
+   */
   public static RedirectingServer to(String target) throws IOException {
-    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    HttpServer server =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     RedirectingServer result = new RedirectingServer(server);
-    server.createContext("/", exchange -> {
-      String auth = exchange.getRequestHeaders().getFirst("Authorization");
-      if (auth != null) {
-        result.authorizations.add(auth);
-      }
-      String query = exchange.getRequestURI().getRawQuery();
-      exchange.getResponseHeaders().set("Location",
-          target + exchange.getRequestURI().getRawPath() + (query == null ? "" : "?" + query));
-      exchange.sendResponseHeaders(301, -1);
-      exchange.close();
-    });
+    server.createContext(
+        "/",
+        exchange -> {
+          String auth = exchange.getRequestHeaders().getFirst("Authorization");
+          if (auth != null) {
+            result.authorizations.add(auth);
+          }
+          String query = exchange.getRequestURI().getRawQuery();
+          exchange
+              .getResponseHeaders()
+              .set(
+                  "Location",
+                  target
+                      + exchange.getRequestURI().getRawPath()
+                      + (query == null ? "" : "?" + query));
+          exchange.sendResponseHeaders(301, -1);
+          exchange.close();
+        });
     server.start();
     return result;
   }

@@ -22,9 +22,9 @@ import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.transport.UploadPack;
 
 /**
- * Git over SSH on loopback: an Apache MINA sshd server whose only command is
- * {@code git-upload-pack}, run by JGit's UploadPack. Public-key authentication only, for the
- * one authorized key.
+ * Git over SSH on loopback: an Apache MINA sshd server whose only command is {@code
+ * git-upload-pack}, run by JGit's UploadPack. Public-key authentication only, for the one
+ * authorized key.
  */
 public final class SshGitServer implements AutoCloseable {
 

@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A self-signed certificate for {@code 127.0.0.1}, made with the JDK's keytool: a key store for
- * a test server and a trust store holding only the certificate. {@link #trustedByDefault} makes
- * it what new default TLS contexts of this JVM trust, for as long as it is open.
+ * A self-signed certificate for {@code 127.0.0.1}, made with the JDK's keytool: a key store for a
+ * test server and a trust store holding only the certificate. {@link #trustedByDefault} makes it
+ * what new default TLS contexts of this JVM trust, for as long as it is open.
  */
 public record TestCertificate(Path keyStore, Path trustStore, String password) {
 
@@ -19,13 +19,33 @@ public record TestCertificate(Path keyStore, Path trustStore, String password) {
     Files.createDirectories(dir);
     Path keyStore = dir.resolve("server.p12");
     String password = "test-only";
-    Process keytool = new ProcessBuilder(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-        "-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1",
-        "-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1", "-validity", "2",
-        "-storetype", "PKCS12", "-keystore", keyStore.toString(),
-        "-storepass", password, "-keypass", password))
-        .redirectErrorStream(true).start();
+    Process keytool =
+        new ProcessBuilder(
+                List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                    "-genkeypair",
+                    "-alias",
+                    "server",
+                    "-keyalg",
+                    "EC",
+                    "-groupname",
+                    "secp256r1",
+                    "-dname",
+                    "CN=127.0.0.1",
+                    "-ext",
+                    "SAN=ip:127.0.0.1",
+                    "-validity",
+                    "2",
+                    "-storetype",
+                    "PKCS12",
+                    "-keystore",
+                    keyStore.toString(),
+                    "-storepass",
+                    password,
+                    "-keypass",
+                    password))
+            .redirectErrorStream(true)
+            .start();
     String output = new String(keytool.getInputStream().readAllBytes());
     if (!keytool.waitFor(60, TimeUnit.SECONDS) || keytool.exitValue() != 0) {
       throw new IllegalStateException("keytool failed: " + output);
@@ -46,8 +66,9 @@ public record TestCertificate(Path keyStore, Path trustStore, String password) {
 
   /** Until closed, TLS contexts initialised with the JVM's defaults trust this certificate only. */
   public AutoCloseable trustedByDefault() {
-    String[] keys = {"javax.net.ssl.trustStore", "javax.net.ssl.trustStorePassword",
-        "javax.net.ssl.trustStoreType"};
+    String[] keys = {
+      "javax.net.ssl.trustStore", "javax.net.ssl.trustStorePassword", "javax.net.ssl.trustStoreType"
+    };
     String[] previous = new String[keys.length];
     for (int i = 0; i < keys.length; i++) {
       previous[i] = System.getProperty(keys[i]);

@@ -5,10 +5,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.errors.GitAPIException;
+import org.eclipse.jgit.lib.CommitBuilder;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.GpgSignature;
 import org.eclipse.jgit.lib.PersonIdent;
+import org.eclipse.jgit.lib.TagBuilder;
 import org.eclipse.jgit.revwalk.RevCommit;
+import org.eclipse.jgit.revwalk.RevWalk;
 
 /** A real Git repository on disk that tests commit to and serve. */
 public final class TestRepo implements AutoCloseable {
@@ -81,8 +87,9 @@ public final class TestRepo implements AutoCloseable {
    * Writes the files and commits them with {@code signature} made over the commit's bytes (the
    * function gets the unsigned commit and returns the armored signature to store in it).
    */
-  public RevCommit signedCommit(String message, Map<String, String> files,
-      java.util.function.UnaryOperator<byte[]> signature) throws IOException, GitAPIException {
+  public RevCommit signedCommit(
+      String message, Map<String, String> files, UnaryOperator<byte[]> signature)
+      throws IOException, GitAPIException {
     for (var e : files.entrySet()) {
       Path file = workTree.resolve(e.getKey());
       Files.createDirectories(file.getParent());
@@ -90,8 +97,9 @@ public final class TestRepo implements AutoCloseable {
     }
     git.add().addFilepattern(".").call();
     var repo = git.getRepository();
-    try (var inserter = repo.newObjectInserter(); var walk = new org.eclipse.jgit.revwalk.RevWalk(repo)) {
-      var builder = new org.eclipse.jgit.lib.CommitBuilder();
+    try (var inserter = repo.newObjectInserter();
+        var walk = new RevWalk(repo)) {
+      var builder = new CommitBuilder();
       builder.setTreeId(repo.readDirCache().writeTree(inserter));
       var head = repo.resolve("HEAD");
       if (head != null) {
@@ -101,7 +109,7 @@ public final class TestRepo implements AutoCloseable {
       builder.setAuthor(when);
       builder.setCommitter(when);
       builder.setMessage(message);
-      builder.setGpgSignature(new org.eclipse.jgit.lib.GpgSignature(signature.apply(builder.build())));
+      builder.setGpgSignature(new GpgSignature(signature.apply(builder.build())));
       var id = inserter.insert(builder);
       inserter.flush();
       var update = repo.updateRef("HEAD");
@@ -112,27 +120,30 @@ public final class TestRepo implements AutoCloseable {
   }
 
   /** An annotated tag of HEAD signed with {@code signature} over the tag's bytes. */
-  public void signedTag(String name, java.util.function.UnaryOperator<byte[]> signature)
-      throws IOException {
+  public void signedTag(String name, UnaryOperator<byte[]> signature) throws IOException {
     var repo = git.getRepository();
     try (var inserter = repo.newObjectInserter()) {
-      var builder = new org.eclipse.jgit.lib.TagBuilder();
-      builder.setObjectId(repo.resolve("HEAD"), org.eclipse.jgit.lib.Constants.OBJ_COMMIT);
+      var builder = new TagBuilder();
+      builder.setObjectId(repo.resolve("HEAD"), Constants.OBJ_COMMIT);
       builder.setTag(name);
       builder.setTagger(AUTHOR);
       builder.setMessage(name + "\n");
-      builder.setGpgSignature(new org.eclipse.jgit.lib.GpgSignature(signature.apply(builder.build())));
+      builder.setGpgSignature(new GpgSignature(signature.apply(builder.build())));
       var id = inserter.insert(builder);
       inserter.flush();
-      var update = repo.updateRef(org.eclipse.jgit.lib.Constants.R_TAGS + name);
+      var update = repo.updateRef(Constants.R_TAGS + name);
       update.setNewObjectId(id);
       update.forceUpdate();
     }
   }
 
   public void tag(String name, boolean annotated) throws GitAPIException {
-    git.tag().setName(name).setAnnotated(annotated).setMessage(annotated ? name : null)
-        .setTagger(annotated ? AUTHOR : null).call();
+    git.tag()
+        .setName(name)
+        .setAnnotated(annotated)
+        .setMessage(annotated ? name : null)
+        .setTagger(annotated ? AUTHOR : null)
+        .call();
   }
 
   public void branch(String name) throws GitAPIException {

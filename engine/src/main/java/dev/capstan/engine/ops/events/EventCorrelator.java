@@ -14,12 +14,12 @@ import java.util.Set;
  * cannot flood the API server or bury useful events:
  *
  * <ul>
- *   <li>the same object, type, reason and message again updates the existing Event's count and
- *       last timestamp instead of creating a new one;
+ *   <li>the same object, type, reason and message again updates the existing Event's count and last
+ *       timestamp instead of creating a new one;
  *   <li>more than {@code similarLimit} different messages with the same object, type and reason
  *       within {@code similarWindow} are combined into one Event;
- *   <li>each object has a token bucket (a burst, then one event per refill interval); events
- *       beyond it are dropped.
+ *   <li>each object has a token bucket (a burst, then one event per refill interval); events beyond
+ *       it are dropped.
  * </ul>
  *
  * Thread-safe; time comes from the injected clock.
@@ -28,13 +28,15 @@ final class EventCorrelator {
   static final String COMBINED_PREFIX = "(combined from similar events): ";
 
   /** Limits; {@link #defaults()} are those of Kubernetes' own recorder. */
-  record Limits(int burst, Duration refill, int similarLimit, Duration similarWindow, int cacheSize) {
+  record Limits(
+      int burst, Duration refill, int similarLimit, Duration similarWindow, int cacheSize) {
     static Limits defaults() {
       return new Limits(25, Duration.ofMinutes(5), 10, Duration.ofMinutes(10), 4096);
     }
   }
 
-  private record SeriesKey(InvolvedObject object, EventType type, EventReason reason, String message) {}
+  private record SeriesKey(
+      InvolvedObject object, EventType type, EventReason reason, String message) {}
 
   private record SimilarKey(InvolvedObject object, EventType type, EventReason reason) {}
 
@@ -74,10 +76,12 @@ final class EventCorrelator {
   }
 
   /** The event to write, or empty when the object's rate limit dropped it. */
-  synchronized Optional<CorrelatedEvent> correlate(InvolvedObject object, EventType type, EventReason reason,
-      String message) {
+  synchronized Optional<CorrelatedEvent> correlate(
+      InvolvedObject object, EventType type, EventReason reason, String message) {
     Instant now = clock.instant();
-    if (!buckets.computeIfAbsent(object, o -> new TokenBucket(limits.burst(), limits.refill(), now)).tryTake(now)) {
+    if (!buckets
+        .computeIfAbsent(object, o -> new TokenBucket(limits.burst(), limits.refill(), now))
+        .tryTake(now)) {
       return Optional.empty();
     }
     boolean combined = isCombined(new SimilarKey(object, type, reason), message, now);
@@ -90,7 +94,8 @@ final class EventCorrelator {
       series.put(key, s);
     }
     s.count++;
-    return Optional.of(new CorrelatedEvent(object, type, reason, effective, s.name, s.count, s.first, now));
+    return Optional.of(
+        new CorrelatedEvent(object, type, reason, effective, s.name, s.count, s.first, now));
   }
 
   /** The Event for this key could not be updated (expired on the server): start a new series. */

@@ -19,9 +19,9 @@ import org.slf4j.LoggerFactory;
  * limited (see {@link EventCorrelator}).
  *
  * <p>{@link #record} never blocks the caller nor throws for an API failure: Events are written by
- * one background thread, in order; when the API server is unreachable they are logged and
- * dropped, since an Event is a notice, not state. Messages are sanitized (credentials in URLs
- * masked, length capped) but callers must still never put Secret values in them.
+ * one background thread, in order; when the API server is unreachable they are logged and dropped,
+ * since an Event is a notice, not state. Messages are sanitized (credentials in URLs masked, length
+ * capped) but callers must still never put Secret values in them.
  */
 public final class EventRecorder implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
@@ -32,7 +32,8 @@ public final class EventRecorder implements AutoCloseable {
   private final ExecutorService writer;
   private final String component;
 
-  EventRecorder(EventSink sink, EventCorrelator correlator, ExecutorService writer, String component) {
+  EventRecorder(
+      EventSink sink, EventCorrelator correlator, ExecutorService writer, String component) {
     this.sink = sink;
     this.correlator = correlator;
     this.writer = writer;
@@ -41,14 +42,25 @@ public final class EventRecorder implements AutoCloseable {
 
   /** A recorder writing through {@code client} as {@code component} (e.g. "capstan"). */
   public static EventRecorder create(KubernetesClient client, String component, Clock clock) {
-    ThreadPoolExecutor writer = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
-        new LinkedBlockingQueue<>(QUEUE_CAPACITY), r -> {
-          Thread t = new Thread(r, "capstan-events");
-          t.setDaemon(true);
-          return t;
-        }, (r, executor) -> LOG.warn("event queue full ({} pending): dropping an event", QUEUE_CAPACITY));
-    return new EventRecorder(new KubernetesEventSink(client),
-        new EventCorrelator(clock, EventCorrelator.Limits.defaults()), writer, component);
+    ThreadPoolExecutor writer =
+        new ThreadPoolExecutor(
+            1,
+            1,
+            0,
+            TimeUnit.MILLISECONDS,
+            new LinkedBlockingQueue<>(QUEUE_CAPACITY),
+            r -> {
+              Thread t = new Thread(r, "capstan-events");
+              t.setDaemon(true);
+              return t;
+            },
+            (r, executor) ->
+                LOG.warn("event queue full ({} pending): dropping an event", QUEUE_CAPACITY));
+    return new EventRecorder(
+        new KubernetesEventSink(client),
+        new EventCorrelator(clock, EventCorrelator.Limits.defaults()),
+        writer,
+        component);
   }
 
   /** Records an event of the reason's usual type. */
@@ -82,10 +94,18 @@ public final class EventRecorder implements AutoCloseable {
         sink.create(event, component);
       }
     } catch (KubernetesClientException e) {
-      LOG.warn("could not write event {} on {}: {} (HTTP {})", event.reason().apiValue(), event.object(),
-          e.getStatus() != null ? e.getStatus().getMessage() : e.getMessage(), e.getCode());
+      LOG.warn(
+          "could not write event {} on {}: {} (HTTP {})",
+          event.reason().apiValue(),
+          event.object(),
+          e.getStatus() != null ? e.getStatus().getMessage() : e.getMessage(),
+          e.getCode());
     } catch (RuntimeException e) {
-      LOG.warn("could not write event {} on {}: {}", event.reason().apiValue(), event.object(), e.toString());
+      LOG.warn(
+          "could not write event {} on {}: {}",
+          event.reason().apiValue(),
+          event.object(),
+          e.toString());
     }
   }
 

@@ -5,6 +5,8 @@ interface EventSink {
 
   void create(CorrelatedEvent event, String component);
 
-  /** Updates an existing Event's count, last timestamp and message; false if it no longer exists. */
+  /**
+   * Updates an existing Event's count, last timestamp and message; false if it no longer exists.
+   */
   boolean update(CorrelatedEvent event);
 }

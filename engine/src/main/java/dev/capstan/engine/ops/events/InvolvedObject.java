@@ -11,8 +11,12 @@ record InvolvedObject(String apiVersion, String kind, String namespace, String n
     if (object == null || object.getMetadata() == null || object.getMetadata().getName() == null) {
       throw new IllegalArgumentException("an event needs an object with metadata.name");
     }
-    return new InvolvedObject(object.getApiVersion(), object.getKind(), object.getMetadata().getNamespace(),
-        object.getMetadata().getName(), object.getMetadata().getUid());
+    return new InvolvedObject(
+        object.getApiVersion(),
+        object.getKind(),
+        object.getMetadata().getNamespace(),
+        object.getMetadata().getName(),
+        object.getMetadata().getUid());
   }
 
   /** Events of a cluster-scoped object go to {@code default}, as Kubernetes does it. */
@@ -21,8 +25,13 @@ record InvolvedObject(String apiVersion, String kind, String namespace, String n
   }
 
   ObjectReference reference() {
-    return new ObjectReferenceBuilder().withApiVersion(apiVersion).withKind(kind).withNamespace(namespace)
-        .withName(name).withUid(uid).build();
+    return new ObjectReferenceBuilder()
+        .withApiVersion(apiVersion)
+        .withKind(kind)
+        .withNamespace(namespace)
+        .withName(name)
+        .withUid(uid)
+        .build();
   }
 
   @Override

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.net.HttpURLConnection;
+import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
@@ -22,18 +23,24 @@ final class KubernetesEventSink implements EventSink {
 
   @Override
   public void create(CorrelatedEvent e, String component) {
-    Event event = new EventBuilder()
-        .withNewMetadata().withName(e.name()).withNamespace(e.object().eventNamespace()).endMetadata()
-        .withInvolvedObject(e.object().reference())
-        .withType(e.type().apiValue())
-        .withReason(e.reason().apiValue())
-        .withMessage(e.message())
-        .withCount(e.count())
-        .withFirstTimestamp(timestamp(e.firstTimestamp()))
-        .withLastTimestamp(timestamp(e.lastTimestamp()))
-        .withNewSource().withComponent(component).endSource()
-        .withReportingComponent(component)
-        .build();
+    Event event =
+        new EventBuilder()
+            .withNewMetadata()
+            .withName(e.name())
+            .withNamespace(e.object().eventNamespace())
+            .endMetadata()
+            .withInvolvedObject(e.object().reference())
+            .withType(e.type().apiValue())
+            .withReason(e.reason().apiValue())
+            .withMessage(e.message())
+            .withCount(e.count())
+            .withFirstTimestamp(timestamp(e.firstTimestamp()))
+            .withLastTimestamp(timestamp(e.lastTimestamp()))
+            .withNewSource()
+            .withComponent(component)
+            .endSource()
+            .withReportingComponent(component)
+            .build();
     client.v1().events().inNamespace(event.getMetadata().getNamespace()).resource(event).create();
   }
 
@@ -44,8 +51,14 @@ final class KubernetesEventSink implements EventSink {
     patch.put("lastTimestamp", timestamp(e.lastTimestamp()));
     patch.put("message", e.message());
     try {
-      client.v1().events().inNamespace(e.object().eventNamespace()).withName(e.name())
-          .patch(PatchContext.of(PatchType.JSON_MERGE), client.getKubernetesSerialization().asJson(patch));
+      client
+          .v1()
+          .events()
+          .inNamespace(e.object().eventNamespace())
+          .withName(e.name())
+          .patch(
+              PatchContext.of(PatchType.JSON_MERGE),
+              client.getKubernetesSerialization().asJson(patch));
       return true;
     } catch (KubernetesClientException ex) {
       if (ex.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
@@ -55,7 +68,7 @@ final class KubernetesEventSink implements EventSink {
     }
   }
 
-  private static String timestamp(java.time.Instant instant) {
+  private static String timestamp(Instant instant) {
     return DateTimeFormatter.ISO_INSTANT.format(instant.truncatedTo(ChronoUnit.SECONDS));
   }
 }

@@ -4,10 +4,10 @@ import dev.capstan.source.Redaction;
 import java.util.regex.Pattern;
 
 /**
- * Makes a message safe to store in an Event: user information is removed from URLs (a Git URL
- * such as {@code https://user:token@host/repo} is the likeliest way a secret reaches a message),
- * bearer tokens are masked, and the text is cut to a size the API server accepts and a terminal
- * can show. Scrubbing comes first, so that the cut never leaves half of a secret behind.
+ * Makes a message safe to store in an Event: user information is removed from URLs (a Git URL such
+ * as {@code https://user:token@host/repo} is the likeliest way a secret reaches a message), bearer
+ * tokens are masked, and the text is cut to a size the API server accepts and a terminal can show.
+ * Scrubbing comes first, so that the cut never leaves half of a secret behind.
  */
 final class MessageSanitizer {
   static final int MAX_LENGTH = 1024;

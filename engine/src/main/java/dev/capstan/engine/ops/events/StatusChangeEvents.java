@@ -52,8 +52,11 @@ public final class StatusChangeEvents implements PipelineObserver {
       }
     } catch (RuntimeException e) {
       // Events are a courtesy: a failure to derive or record one must not fail the reconcile.
-      LOG.warn("could not record events for {}/{}: {}", object.getMetadata().getNamespace(),
-          object.getMetadata().getName(), e.toString());
+      LOG.warn(
+          "could not record events for {}/{}: {}",
+          object.getMetadata().getNamespace(),
+          object.getMetadata().getName(),
+          e.toString());
     }
   }
 }

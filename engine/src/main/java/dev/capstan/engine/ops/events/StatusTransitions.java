@@ -37,11 +37,16 @@ final class StatusTransitions {
     Optional<Condition> wasReady = ready(before == null ? null : before.conditions());
     Optional<Condition> isReady = ready(after.conditions());
     String applied = after.lastAppliedRevision();
-    boolean newRevision = applied != null && !applied.equals(before == null ? null : before.lastAppliedRevision());
+    boolean newRevision =
+        applied != null && !applied.equals(before == null ? null : before.lastAppliedRevision());
     if (newRevision) {
-      notices.add(new Notice(EventType.NORMAL, EventReason.APPLIED, "Applied revision: " + applied));
-    } else if (isTrue(isReady) && wasReady.isPresent() && "False".equals(wasReady.get().getStatus())) {
-      notices.add(new Notice(EventType.NORMAL, EventReason.APPLIED, message(isReady.get(), "Ready again")));
+      notices.add(
+          new Notice(EventType.NORMAL, EventReason.APPLIED, "Applied revision: " + applied));
+    } else if (isTrue(isReady)
+        && wasReady.isPresent()
+        && "False".equals(wasReady.get().getStatus())) {
+      notices.add(
+          new Notice(EventType.NORMAL, EventReason.APPLIED, message(isReady.get(), "Ready again")));
     }
     failure(wasReady, isReady, EventReason.RECONCILIATION_FAILED).ifPresent(notices::add);
     if (newer.getSpec() != null && newer.getSpec().pruneEnabled()) {
@@ -58,33 +63,48 @@ final class StatusTransitions {
     }
     List<Notice> notices = new ArrayList<>();
     String revision = after.artifact() == null ? null : after.artifact().revision();
-    String previous = before == null || before.artifact() == null ? null : before.artifact().revision();
+    String previous =
+        before == null || before.artifact() == null ? null : before.artifact().revision();
     if (revision != null && !revision.equals(previous)) {
-      notices.add(new Notice(EventType.NORMAL, EventReason.NEW_ARTIFACT, "Stored artifact for revision: " + revision));
+      notices.add(
+          new Notice(
+              EventType.NORMAL,
+              EventReason.NEW_ARTIFACT,
+              "Stored artifact for revision: " + revision));
     }
-    failure(ready(before == null ? null : before.conditions()), ready(after.conditions()), EventReason.FETCH_FAILED)
+    failure(
+            ready(before == null ? null : before.conditions()),
+            ready(after.conditions()),
+            EventReason.FETCH_FAILED)
         .ifPresent(notices::add);
     return notices;
   }
 
   /** Ready is False now, and was not False for the same reason and message before. */
-  private static Optional<Notice> failure(Optional<Condition> was, Optional<Condition> is, EventReason fallback) {
+  private static Optional<Notice> failure(
+      Optional<Condition> was, Optional<Condition> is, EventReason fallback) {
     if (is.isEmpty() || !"False".equals(is.get().getStatus())) {
       return Optional.empty();
     }
     Condition now = is.get();
-    if (was.isPresent() && "False".equals(was.get().getStatus())
+    if (was.isPresent()
+        && "False".equals(was.get().getStatus())
         && Objects.equals(was.get().getReason(), now.getReason())
         && Objects.equals(was.get().getMessage(), now.getMessage())) {
       return Optional.empty();
     }
-    EventReason reason = Arrays.stream(EventReason.values()).filter(r -> r.apiValue().equals(now.getReason()))
-        .findFirst().orElse(fallback);
+    EventReason reason =
+        Arrays.stream(EventReason.values())
+            .filter(r -> r.apiValue().equals(now.getReason()))
+            .findFirst()
+            .orElse(fallback);
     return Optional.of(new Notice(reason.defaultType(), reason, message(now, "Ready is False")));
   }
 
   private static Optional<Notice> pruned(KustomizationStatus before, KustomizationStatus after) {
-    if (before == null || before.inventory() == null || before.inventory().entries() == null
+    if (before == null
+        || before.inventory() == null
+        || before.inventory().entries() == null
         || after.inventory() == null) {
       return Optional.empty();
     }
@@ -95,9 +115,17 @@ final class StatusTransitions {
     }
     List<String> sorted = gone.stream().sorted().toList();
     String listed = String.join(", ", sorted.subList(0, Math.min(MAX_LISTED, sorted.size())));
-    String more = sorted.size() > MAX_LISTED ? " and " + (sorted.size() - MAX_LISTED) + " more" : "";
-    return Optional.of(new Notice(EventType.NORMAL, EventReason.PRUNED,
-        "Pruned " + sorted.size() + (sorted.size() == 1 ? " object: " : " objects: ") + listed + more));
+    String more =
+        sorted.size() > MAX_LISTED ? " and " + (sorted.size() - MAX_LISTED) + " more" : "";
+    return Optional.of(
+        new Notice(
+            EventType.NORMAL,
+            EventReason.PRUNED,
+            "Pruned "
+                + sorted.size()
+                + (sorted.size() == 1 ? " object: " : " objects: ")
+                + listed
+                + more));
   }
 
   private static List<String> ids(List<InventoryEntry> entries) {
@@ -105,7 +133,8 @@ final class StatusTransitions {
   }
 
   private static Optional<Condition> ready(List<Condition> conditions) {
-    return conditions == null ? Optional.empty()
+    return conditions == null
+        ? Optional.empty()
         : conditions.stream().filter(c -> "Ready".equals(c.getType())).findFirst();
   }
 
@@ -114,6 +143,8 @@ final class StatusTransitions {
   }
 
   private static String message(Condition condition, String otherwise) {
-    return condition.getMessage() == null || condition.getMessage().isBlank() ? otherwise : condition.getMessage();
+    return condition.getMessage() == null || condition.getMessage().isBlank()
+        ? otherwise
+        : condition.getMessage();
   }
 }

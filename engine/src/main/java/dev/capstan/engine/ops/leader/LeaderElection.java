@@ -16,11 +16,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Leader election on a coordination Lease: only the holder reconciles, a standby takes over
- * within the lease duration when the holder dies, and a leader that loses its Lease while running
- * exits at once rather than risk two writers (the operator framework's own exit is not used: it
- * would hang when the Lease is given up from a shutdown hook). Shards ({@code --watch-label-selector}) each elect their own
- * leader: the Lease name includes a hash of the selector.
+ * Leader election on a coordination Lease: only the holder reconciles, a standby takes over within
+ * the lease duration when the holder dies, and a leader that loses its Lease while running exits at
+ * once rather than risk two writers (the operator framework's own exit is not used: it would hang
+ * when the Lease is given up from a shutdown hook). Shards ({@code --watch-label-selector}) each
+ * elect their own leader: the Lease name includes a hash of the selector.
  */
 public final class LeaderElection {
   private static final Logger LOG = LoggerFactory.getLogger(LeaderElection.class);
@@ -38,7 +38,10 @@ public final class LeaderElection {
    * @param onLostLease what to do when the Lease is lost while running (the process exits); not
    *     called when the engine itself is stopping and gives the Lease up
    */
-  public LeaderElection(Optional<String> watchLabelSelector, Optional<String> leaseNamespace, String identity,
+  public LeaderElection(
+      Optional<String> watchLabelSelector,
+      Optional<String> leaseNamespace,
+      String identity,
       Runnable onLostLease) {
     this.leaseName = leaseName(watchLabelSelector);
     this.leaseNamespace = leaseNamespace;
@@ -46,7 +49,9 @@ public final class LeaderElection {
     this.onLostLease = onLostLease;
   }
 
-  /** Exits the JVM from a fresh thread: exiting from the thread that runs shutdown hooks would hang. */
+  /**
+   * Exits the JVM from a fresh thread: exiting from the thread that runs shutdown hooks would hang.
+   */
   public static void exitProcess() {
     Thread exit = new Thread(() -> System.exit(1), "capstan-lost-lease");
     exit.setDaemon(false);
@@ -59,44 +64,62 @@ public final class LeaderElection {
   }
 
   public static String leaseName(Optional<String> selector) {
-    return selector.filter(s -> !s.isBlank()).map(s -> LEASE_PREFIX + "-" + shortHash(s)).orElse(LEASE_PREFIX);
+    return selector
+        .filter(s -> !s.isBlank())
+        .map(s -> LEASE_PREFIX + "-" + shortHash(s))
+        .orElse(LEASE_PREFIX);
   }
 
-  /** The pod name in a cluster; elsewhere the host name plus a random part, so that two local processes differ. */
+  /**
+   * The pod name in a cluster; elsewhere the host name plus a random part, so that two local
+   * processes differ.
+   */
   public static String defaultIdentity(Optional<String> podName) {
-    return podName.filter(s -> !s.isBlank()).orElseGet(() -> {
-      String host;
-      try {
-        host = InetAddress.getLocalHost().getHostName();
-      } catch (UnknownHostException e) {
-        host = "capstan";
-      }
-      return host + "-" + UUID.randomUUID().toString().substring(0, 8);
-    });
+    return podName
+        .filter(s -> !s.isBlank())
+        .orElseGet(
+            () -> {
+              String host;
+              try {
+                host = InetAddress.getLocalHost().getHostName();
+              } catch (UnknownHostException e) {
+                host = "capstan";
+              }
+              return host + "-" + UUID.randomUUID().toString().substring(0, 8);
+            });
   }
 
   public LeaderElectionConfiguration configuration() {
-    LeaderCallbacks callbacks = new LeaderCallbacks(
-        () -> {
-          leading.set(true);
-          LOG.info("leader election: {} now leads (Lease {})", identity, leaseName);
-        },
-        () -> {
-          boolean wasLeading = leading.getAndSet(false);
-          if (wasLeading && !stopping.get()) {
-            LOG.error("leader election: {} lost the Lease {}; exiting so that only one replica reconciles",
-                identity, leaseName);
-            onLostLease.run();
-          }
-        },
-        newLeader -> {
-          leader.set(newLeader);
-          LOG.info("leader election: Lease {} held by {}", leaseName, newLeader);
-        });
-    return new LeaderElectionConfiguration(leaseName, leaseNamespace.orElse(null),
+    LeaderCallbacks callbacks =
+        new LeaderCallbacks(
+            () -> {
+              leading.set(true);
+              LOG.info("leader election: {} now leads (Lease {})", identity, leaseName);
+            },
+            () -> {
+              boolean wasLeading = leading.getAndSet(false);
+              if (wasLeading && !stopping.get()) {
+                LOG.error(
+                    "leader election: {} lost the Lease {}; exiting so that only one replica"
+                        + " reconciles",
+                    identity,
+                    leaseName);
+                onLostLease.run();
+              }
+            },
+            newLeader -> {
+              leader.set(newLeader);
+              LOG.info("leader election: Lease {} held by {}", leaseName, newLeader);
+            });
+    return new LeaderElectionConfiguration(
+        leaseName,
+        leaseNamespace.orElse(null),
         LeaderElectionConfiguration.LEASE_DURATION_DEFAULT_VALUE,
         LeaderElectionConfiguration.RENEW_DEADLINE_DEFAULT_VALUE,
-        LeaderElectionConfiguration.RETRY_PERIOD_DEFAULT_VALUE, identity, callbacks, false);
+        LeaderElectionConfiguration.RETRY_PERIOD_DEFAULT_VALUE,
+        identity,
+        callbacks,
+        false);
   }
 
   public boolean isLeading() {
@@ -121,7 +144,8 @@ public final class LeaderElection {
 
   private static String shortHash(String text) {
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest, 0, 5);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);

@@ -1,5 +1,6 @@
 package dev.capstan.engine.ops.metrics;
 
+import dev.capstan.engine.NamespacedName;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.api.reconciler.Constants;
 import io.javaoperatorsdk.operator.api.reconciler.RetryInfo;
@@ -13,14 +14,15 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Feeds {@link Metrics} from the operator framework: the duration and result of every reconcile
- * (a reconcile that throws is a failure) and the depth of each controller's work queue (objects
+ * Feeds {@link Metrics} from the operator framework: the duration and result of every reconcile (a
+ * reconcile that throws is a failure) and the depth of each controller's work queue (objects
  * submitted for a reconcile that has not started yet).
  */
 public final class ControllerMetrics implements io.javaoperatorsdk.operator.api.monitoring.Metrics {
   private final Metrics metrics;
   private final Clock clock;
   private final Map<String, Set<ResourceID>> queued = new ConcurrentHashMap<>();
+
   /** How the pipeline said a reconcile in progress ended, by kind and object. */
   private final Map<Reported, ReconcileOutcome> reported = new ConcurrentHashMap<>();
 
@@ -48,18 +50,23 @@ public final class ControllerMetrics implements io.javaoperatorsdk.operator.api.
       return result;
     } finally {
       reported.remove(key);
-      metrics.reconciled(kind, id.getNamespace().orElse(""), id.getName(), outcome,
+      metrics.reconciled(
+          kind,
+          id.getNamespace().orElse(""),
+          id.getName(),
+          outcome,
           Duration.between(start, clock.instant()));
     }
   }
 
   /** The pipeline's word on how the reconcile of {@code key} now running ended. */
-  void reported(String kind, dev.capstan.engine.NamespacedName key, ReconcileOutcome outcome) {
+  void reported(String kind, NamespacedName key, ReconcileOutcome outcome) {
     reported.put(new Reported(kind, key.namespace(), key.name()), outcome);
   }
 
   @Override
-  public void reconcileCustomResource(HasMetadata resource, RetryInfo retryInfo, Map<String, Object> metadata) {
+  public void reconcileCustomResource(
+      HasMetadata resource, RetryInfo retryInfo, Map<String, Object> metadata) {
     queue(resource).add(ResourceID.fromResource(resource));
   }
 
@@ -78,11 +85,13 @@ public final class ControllerMetrics implements io.javaoperatorsdk.operator.api.
   }
 
   private Set<ResourceID> queue(HasMetadata resource) {
-    return queued.computeIfAbsent(resource.getKind(), kind -> {
-      Set<ResourceID> set = ConcurrentHashMap.newKeySet();
-      metrics.queueDepth(kind, set::size);
-      return set;
-    });
+    return queued.computeIfAbsent(
+        resource.getKind(),
+        kind -> {
+          Set<ResourceID> set = ConcurrentHashMap.newKeySet();
+          metrics.queueDepth(kind, set::size);
+          return set;
+        });
   }
 
   private static String kind(Map<String, Object> metadata, String fallback) {

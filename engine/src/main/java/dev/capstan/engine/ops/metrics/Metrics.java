@@ -12,8 +12,8 @@ import java.util.function.Supplier;
 /**
  * Capstan's own metrics, registered in the given registry (one per engine, never a global one).
  *
- * <p>Per-object meters carry {@code kind}, {@code namespace} and {@code name} tags; call
- * {@link #forget} when an object is deleted so that series of gone objects are not kept forever.
+ * <p>Per-object meters carry {@code kind}, {@code namespace} and {@code name} tags; call {@link
+ * #forget} when an object is deleted so that series of gone objects are not kept forever.
  */
 public final class Metrics {
   static final String RECONCILE_DURATION = "capstan.reconcile.duration";
@@ -35,34 +35,48 @@ public final class Metrics {
   }
 
   /** One reconcile of a Kustomization (or GitRepository) and how long it took. */
-  public void reconciled(String kind, String namespace, String name, ReconcileOutcome outcome, Duration took) {
+  public void reconciled(
+      String kind, String namespace, String name, ReconcileOutcome outcome, Duration took) {
     Timer.builder(RECONCILE_DURATION)
         .description("Duration of one reconcile, by object and result")
         .tags(objectTags(kind, namespace, name).and("result", outcome.tag()))
-        .register(registry).record(took);
+        .register(registry)
+        .record(took);
   }
 
   /** How many objects one reconcile applied (created or changed) and pruned. */
   public void objectsChanged(String kind, String namespace, String name, int applied, int pruned) {
     Tags tags = objectTags(kind, namespace, name);
-    DistributionSummary.builder(OBJECTS_APPLIED).description("Objects applied by one reconcile")
-        .baseUnit("objects").tags(tags).register(registry).record(applied);
-    DistributionSummary.builder(OBJECTS_PRUNED).description("Objects pruned by one reconcile")
-        .baseUnit("objects").tags(tags).register(registry).record(pruned);
+    DistributionSummary.builder(OBJECTS_APPLIED)
+        .description("Objects applied by one reconcile")
+        .baseUnit("objects")
+        .tags(tags)
+        .register(registry)
+        .record(applied);
+    DistributionSummary.builder(OBJECTS_PRUNED)
+        .description("Objects pruned by one reconcile")
+        .baseUnit("objects")
+        .tags(tags)
+        .register(registry)
+        .record(pruned);
   }
 
   /** One fetch of a GitRepository. */
   public void fetched(String namespace, String name, ReconcileOutcome outcome, Duration took) {
-    Timer.builder(FETCH_DURATION).description("Duration of one Git fetch, by source and result")
+    Timer.builder(FETCH_DURATION)
+        .description("Duration of one Git fetch, by source and result")
         .tags(objectTags("GitRepository", namespace, name).and("result", outcome.tag()))
-        .register(registry).record(took);
+        .register(registry)
+        .record(took);
   }
 
   /** One wait for applied objects to become healthy. */
   public void healthWaited(String namespace, String name, ReconcileOutcome outcome, Duration took) {
-    Timer.builder(HEALTH_WAIT_DURATION).description("Duration of the health wait of one reconcile")
+    Timer.builder(HEALTH_WAIT_DURATION)
+        .description("Duration of the health wait of one reconcile")
         .tags(objectTags("Kustomization", namespace, name).and("result", outcome.tag()))
-        .register(registry).record(took);
+        .register(registry)
+        .record(took);
   }
 
   /**
@@ -70,13 +84,19 @@ public final class Metrics {
    * gauge keeps a strong reference to it, so it lives as long as the registry.
    */
   public void queueDepth(String controller, Supplier<Number> depth) {
-    Gauge.builder(QUEUE_DEPTH, depth).description("Objects waiting to be reconciled")
-        .tags("controller", controller).strongReference(true).register(registry);
+    Gauge.builder(QUEUE_DEPTH, depth)
+        .description("Objects waiting to be reconciled")
+        .tags("controller", controller)
+        .strongReference(true)
+        .register(registry);
   }
 
-  /** One request to the webhook receiver. {@code reason} is a short fixed word, never request data. */
+  /**
+   * One request to the webhook receiver. {@code reason} is a short fixed word, never request data.
+   */
   public void webhookRequest(String receiverType, WebhookOutcome outcome, String reason) {
-    registry.counter(WEBHOOK_REQUESTS, "type", receiverType, "outcome", outcome.tag(), "reason", reason)
+    registry
+        .counter(WEBHOOK_REQUESTS, "type", receiverType, "outcome", outcome.tag(), "reason", reason)
         .increment();
   }
 

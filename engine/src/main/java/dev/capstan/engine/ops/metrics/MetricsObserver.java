@@ -5,7 +5,9 @@ import dev.capstan.engine.pipeline.Outcome;
 import dev.capstan.engine.pipeline.PipelineObserver;
 import java.time.Duration;
 
-/** Feeds {@link Metrics} from the pipelines, and tells the controller metrics how reconciles ended. */
+/**
+ * Feeds {@link Metrics} from the pipelines, and tells the controller metrics how reconciles ended.
+ */
 public final class MetricsObserver implements PipelineObserver {
   private final Metrics metrics;
   private final ControllerMetrics controllerMetrics;
@@ -22,19 +24,26 @@ public final class MetricsObserver implements PipelineObserver {
 
   @Override
   public void objectsChanged(NamespacedName kustomization, int applied, int pruned) {
-    metrics.objectsChanged("Kustomization", kustomization.namespace(), kustomization.name(), applied, pruned);
+    metrics.objectsChanged(
+        "Kustomization", kustomization.namespace(), kustomization.name(), applied, pruned);
   }
 
   @Override
   public void fetched(NamespacedName repository, boolean succeeded, Duration took) {
-    metrics.fetched(repository.namespace(), repository.name(), succeeded ? ReconcileOutcome.SUCCESS
-        : ReconcileOutcome.FAILURE, took);
+    metrics.fetched(
+        repository.namespace(),
+        repository.name(),
+        succeeded ? ReconcileOutcome.SUCCESS : ReconcileOutcome.FAILURE,
+        took);
   }
 
   @Override
   public void healthWaited(NamespacedName kustomization, boolean succeeded, Duration took) {
-    metrics.healthWaited(kustomization.namespace(), kustomization.name(),
-        succeeded ? ReconcileOutcome.SUCCESS : ReconcileOutcome.FAILURE, took);
+    metrics.healthWaited(
+        kustomization.namespace(),
+        kustomization.name(),
+        succeeded ? ReconcileOutcome.SUCCESS : ReconcileOutcome.FAILURE,
+        took);
   }
 
   /**

@@ -15,10 +15,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The engine's operations endpoint on {@code --metrics-addr}: Prometheus metrics at
- * {@code /metrics}, liveness at {@code /healthz} (the process serves HTTP) and readiness at
- * {@code /readyz} (the supplied check). It runs on its own {@link GuardedServer}, so a probe never
- * waits behind the webhook, and slow or half-open clients hold no thread that answers probes.
+ * The engine's operations endpoint on {@code --metrics-addr}: Prometheus metrics at {@code
+ * /metrics}, liveness at {@code /healthz} (the process serves HTTP) and readiness at {@code
+ * /readyz} (the supplied check). It runs on its own {@link GuardedServer}, so a probe never waits
+ * behind the webhook, and slow or half-open clients hold no thread that answers probes.
  */
 public final class OpsServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(OpsServer.class);
@@ -31,15 +31,21 @@ public final class OpsServer implements AutoCloseable {
   }
 
   /** Binds the address and starts serving; fails at once if the address is taken. */
-  public static OpsServer start(ListenAddress address, PrometheusMeterRegistry registry, ReadinessCheck readiness)
+  public static OpsServer start(
+      ListenAddress address, PrometheusMeterRegistry registry, ReadinessCheck readiness)
       throws IOException {
     return start(address, registry, readiness, ServerLimits.ENDPOINT);
   }
 
-  static OpsServer start(ListenAddress address, PrometheusMeterRegistry registry, ReadinessCheck readiness,
-      ServerLimits limits) throws IOException {
-    GuardedServer server = GuardedServer.start("capstan-ops-http", address.socketAddress(), limits,
-        new Routes(registry, readiness));
+  static OpsServer start(
+      ListenAddress address,
+      PrometheusMeterRegistry registry,
+      ReadinessCheck readiness,
+      ServerLimits limits)
+      throws IOException {
+    GuardedServer server =
+        GuardedServer.start(
+            "capstan-ops-http", address.socketAddress(), limits, new Routes(registry, readiness));
     LOG.info("serving /metrics, /healthz and /readyz on {}", server.address());
     return new OpsServer(server);
   }
@@ -85,9 +91,10 @@ public final class OpsServer implements AutoCloseable {
 
     private void metrics(Request request, Response response, Callback callback) {
       String accept = request.getHeaders().get(HttpHeader.ACCEPT);
-      String contentType = accept != null && accept.contains(OPENMETRICS)
-          ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
-          : "text/plain; version=0.0.4; charset=utf-8";
+      String contentType =
+          accept != null && accept.contains(OPENMETRICS)
+              ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
+              : "text/plain; version=0.0.4; charset=utf-8";
       respond(response, callback, 200, contentType, registry.scrape(contentType));
     }
 
@@ -98,13 +105,20 @@ public final class OpsServer implements AutoCloseable {
       } catch (RuntimeException e) {
         current = Readiness.notReady("readiness check failed: " + e.getClass().getSimpleName());
       }
-      respond(response, callback, current.ready() ? 200 : 503, "text/plain",
+      respond(
+          response,
+          callback,
+          current.ready() ? 200 : 503,
+          "text/plain",
           (current.ready() ? "ok" : "not ready") + ": " + current.reason() + "\n");
     }
   }
 
-  /** Writes a whole answer; for HEAD, Jetty sends the headers (with the length) and drops the body. */
-  private static void respond(Response response, Callback callback, int status, String contentType, String body) {
+  /**
+   * Writes a whole answer; for HEAD, Jetty sends the headers (with the length) and drops the body.
+   */
+  private static void respond(
+      Response response, Callback callback, int status, String contentType, String body) {
     response.setStatus(status);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
     Content.Sink.write(response, true, body, callback);

@@ -19,10 +19,13 @@ class EventCorrelatorTest {
       new InvolvedObject("kustomize.capstan.dev/v1", "Kustomization", "apps", "db", "uid-2");
 
   private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
-  private final EventCorrelator correlator = new EventCorrelator(clock, EventCorrelator.Limits.defaults());
+  private final EventCorrelator correlator =
+      new EventCorrelator(clock, EventCorrelator.Limits.defaults());
 
   private CorrelatedEvent record(InvolvedObject object, String message) {
-    return correlator.correlate(object, EventType.WARNING, EventReason.APPLY_FAILED, message).orElseThrow();
+    return correlator
+        .correlate(object, EventType.WARNING, EventReason.APPLY_FAILED, message)
+        .orElseThrow();
   }
 
   @Test
@@ -43,10 +46,18 @@ class EventCorrelatorTest {
     CorrelatedEvent base = record(KS, "a");
     assertNotEquals(base.name(), record(KS, "b").name());
     assertNotEquals(base.name(), record(OTHER, "a").name());
-    assertNotEquals(base.name(),
-        correlator.correlate(KS, EventType.WARNING, EventReason.PRUNE_FAILED, "a").orElseThrow().name());
-    assertNotEquals(base.name(),
-        correlator.correlate(KS, EventType.NORMAL, EventReason.APPLY_FAILED, "a").orElseThrow().name());
+    assertNotEquals(
+        base.name(),
+        correlator
+            .correlate(KS, EventType.WARNING, EventReason.PRUNE_FAILED, "a")
+            .orElseThrow()
+            .name());
+    assertNotEquals(
+        base.name(),
+        correlator
+            .correlate(KS, EventType.NORMAL, EventReason.APPLY_FAILED, "a")
+            .orElseThrow()
+            .name());
   }
 
   @Test
@@ -63,21 +74,29 @@ class EventCorrelatorTest {
   void aRetryLoopIsCutOffAfterTheBurstAndResumesOneEventPerRefill() {
     int written = 0;
     for (int i = 0; i < 100; i++) {
-      if (correlator.correlate(KS, EventType.WARNING, EventReason.APPLY_FAILED, "boom").isPresent()) {
+      if (correlator
+          .correlate(KS, EventType.WARNING, EventReason.APPLY_FAILED, "boom")
+          .isPresent()) {
         written++;
       }
     }
     assertEquals(25, written, "the burst");
-    assertTrue(correlator.correlate(OTHER, EventType.WARNING, EventReason.APPLY_FAILED, "boom").isPresent(),
+    assertTrue(
+        correlator
+            .correlate(OTHER, EventType.WARNING, EventReason.APPLY_FAILED, "boom")
+            .isPresent(),
         "another object has its own budget");
 
     clock.advance(Duration.ofMinutes(4));
-    assertTrue(correlator.correlate(KS, EventType.WARNING, EventReason.APPLY_FAILED, "boom").isEmpty());
+    assertTrue(
+        correlator.correlate(KS, EventType.WARNING, EventReason.APPLY_FAILED, "boom").isEmpty());
     clock.advance(Duration.ofMinutes(1));
-    Optional<CorrelatedEvent> after = correlator.correlate(KS, EventType.WARNING, EventReason.APPLY_FAILED, "boom");
+    Optional<CorrelatedEvent> after =
+        correlator.correlate(KS, EventType.WARNING, EventReason.APPLY_FAILED, "boom");
     assertTrue(after.isPresent(), "one token after the refill interval");
     assertEquals(26, after.get().count(), "still the same Event");
-    assertTrue(correlator.correlate(KS, EventType.WARNING, EventReason.APPLY_FAILED, "boom").isEmpty());
+    assertTrue(
+        correlator.correlate(KS, EventType.WARNING, EventReason.APPLY_FAILED, "boom").isEmpty());
   }
 
   @Test
@@ -92,10 +111,16 @@ class EventCorrelatorTest {
     assertEquals(EventCorrelator.COMBINED_PREFIX + "attempt 14 failed", combined.get(4).message());
     assertEquals(5, combined.get(4).count());
 
-    assertEquals("attempt 3 failed", record(KS, "attempt 3 failed").message(), "a known message stays itself");
+    assertEquals(
+        "attempt 3 failed",
+        record(KS, "attempt 3 failed").message(),
+        "a known message stays itself");
 
     clock.advance(Duration.ofMinutes(11));
-    assertEquals("attempt 99 failed", record(KS, "attempt 99 failed").message(), "a new window starts afresh");
+    assertEquals(
+        "attempt 99 failed",
+        record(KS, "attempt 99 failed").message(),
+        "a new window starts afresh");
   }
 
   @Test

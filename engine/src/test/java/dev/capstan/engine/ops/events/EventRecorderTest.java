@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 class EventRecorderTest {
@@ -26,7 +27,15 @@ class EventRecorderTest {
     @Override
     public synchronized void create(CorrelatedEvent event, String component) {
       fail();
-      calls.add("create " + event.name() + " " + event.count() + " " + event.message() + " by " + component);
+      calls.add(
+          "create "
+              + event.name()
+              + " "
+              + event.count()
+              + " "
+              + event.message()
+              + " by "
+              + component);
     }
 
     @Override
@@ -48,13 +57,19 @@ class EventRecorderTest {
 
   private final MemorySink sink = new MemorySink();
   private final ExecutorService writer = Executors.newSingleThreadExecutor();
-  private final EventRecorder recorder = new EventRecorder(sink,
-      new EventCorrelator(new MutableClock(Instant.parse("2026-01-01T00:00:00Z")), EventCorrelator.Limits.defaults()),
-      writer, "capstan");
+  private final EventRecorder recorder =
+      new EventRecorder(
+          sink,
+          new EventCorrelator(
+              new MutableClock(Instant.parse("2026-01-01T00:00:00Z")),
+              EventCorrelator.Limits.defaults()),
+          writer,
+          "capstan");
 
   static Kustomization kustomization() {
     Kustomization ks = new Kustomization();
-    ks.setMetadata(new ObjectMetaBuilder().withName("web").withNamespace("apps").withUid("u1").build());
+    ks.setMetadata(
+        new ObjectMetaBuilder().withName("web").withNamespace("apps").withUid("u1").build());
     return ks;
   }
 
@@ -70,7 +85,8 @@ class EventRecorderTest {
     recorder.record(kustomization(), EventReason.ARTIFACT_FAILED, "cannot fetch https://u:pw@h/r");
     drain();
     assertEquals(2, sink.calls.size(), sink.calls::toString);
-    assertTrue(sink.calls.get(0).matches("create web\\.[0-9a-f]+ 1 cannot fetch https://h/r by capstan"),
+    assertTrue(
+        sink.calls.get(0).matches("create web\\.[0-9a-f]+ 1 cannot fetch https://h/r by capstan"),
         sink.calls.get(0));
     assertTrue(sink.calls.get(1).matches("update web\\.[0-9a-f]+ 2"), sink.calls.get(1));
   }
@@ -98,8 +114,10 @@ class EventRecorderTest {
 
   @Test
   void anObjectWithoutANameIsABugOfTheCaller() {
-    IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-        () -> recorder.record(new Kustomization(), EventReason.APPLIED, "x"));
+    IllegalArgumentException e =
+        Assertions.assertThrows(
+            IllegalArgumentException.class,
+            () -> recorder.record(new Kustomization(), EventReason.APPLIED, "x"));
     assertTrue(e.getMessage().contains("metadata.name"));
   }
 }

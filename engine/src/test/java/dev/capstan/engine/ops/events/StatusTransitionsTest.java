@@ -13,6 +13,7 @@ import dev.capstan.api.source.GitRepositoryStatus;
 import dev.capstan.engine.ops.events.StatusTransitions.Notice;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -22,76 +23,152 @@ class StatusTransitionsTest {
   private static final String REV2 = "main@sha1:2222222222222222222222222222222222222222";
 
   private static Condition ready(String status, String reason, String message) {
-    return new ConditionBuilder().withType("Ready").withStatus(status).withReason(reason).withMessage(message).build();
+    return new ConditionBuilder()
+        .withType("Ready")
+        .withStatus(status)
+        .withReason(reason)
+        .withMessage(message)
+        .build();
   }
 
-  private static Kustomization ks(boolean prune, String applied, Condition ready, List<String> inventory) {
+  private static Kustomization ks(
+      boolean prune, String applied, Condition ready, List<String> inventory) {
     Kustomization ks = new Kustomization();
-    KustomizationSpec spec = new io.fabric8.kubernetes.client.utils.KubernetesSerialization().unmarshal(
-        "{\"interval\":\"5m\",\"prune\":" + prune + ",\"sourceRef\":{\"kind\":\"GitRepository\",\"name\":\"r\"}}",
-        KustomizationSpec.class);
+    KustomizationSpec spec =
+        new KubernetesSerialization()
+            .unmarshal(
+                "{\"interval\":\"5m\",\"prune\":"
+                    + prune
+                    + ",\"sourceRef\":{\"kind\":\"GitRepository\",\"name\":\"r\"}}",
+                KustomizationSpec.class);
     ks.setSpec(spec);
-    ks.setStatus(new KustomizationStatus(1L, ready == null ? null : List.of(ready), applied, applied, null,
-        inventory == null ? null : new Inventory(inventory.stream().map(id -> new InventoryEntry(id, "v1")).toList())));
+    ks.setStatus(
+        new KustomizationStatus(
+            1L,
+            ready == null ? null : List.of(ready),
+            applied,
+            applied,
+            null,
+            inventory == null
+                ? null
+                : new Inventory(
+                    inventory.stream().map(id -> new InventoryEntry(id, "v1")).toList())));
     return ks;
   }
 
   @Test
   void aNewAppliedRevisionIsOneNormalEvent() {
-    List<Notice> notices = StatusTransitions.kustomization(
-        ks(true, REV1, ready("True", "ReconciliationSucceeded", "Applied revision: " + REV1), List.of("a")),
-        ks(true, REV2, ready("True", "ReconciliationSucceeded", "Applied revision: " + REV2), List.of("a")));
-    assertEquals(List.of(new Notice(EventType.NORMAL, EventReason.APPLIED, "Applied revision: " + REV2)), notices);
+    List<Notice> notices =
+        StatusTransitions.kustomization(
+            ks(
+                true,
+                REV1,
+                ready("True", "ReconciliationSucceeded", "Applied revision: " + REV1),
+                List.of("a")),
+            ks(
+                true,
+                REV2,
+                ready("True", "ReconciliationSucceeded", "Applied revision: " + REV2),
+                List.of("a")));
+    assertEquals(
+        List.of(new Notice(EventType.NORMAL, EventReason.APPLIED, "Applied revision: " + REV2)),
+        notices);
   }
 
   @Test
   void aFailureIsReportedOnceWithItsOwnReasonAndRecoveryIsReported() {
-    Kustomization ok = ks(true, REV1, ready("True", "ReconciliationSucceeded", "Applied revision: " + REV1), null);
-    Kustomization failing = ks(true, REV1, ready("False", "HealthCheckFailed", "Deployment/apps/web: timed out"), null);
-    assertEquals(List.of(new Notice(EventType.WARNING, EventReason.HEALTH_CHECK_FAILED,
-        "Deployment/apps/web: timed out")), StatusTransitions.kustomization(ok, failing));
-    assertEquals(List.of(), StatusTransitions.kustomization(failing,
-        ks(true, REV1, ready("False", "HealthCheckFailed", "Deployment/apps/web: timed out"), null)),
+    Kustomization ok =
+        ks(true, REV1, ready("True", "ReconciliationSucceeded", "Applied revision: " + REV1), null);
+    Kustomization failing =
+        ks(true, REV1, ready("False", "HealthCheckFailed", "Deployment/apps/web: timed out"), null);
+    assertEquals(
+        List.of(
+            new Notice(
+                EventType.WARNING,
+                EventReason.HEALTH_CHECK_FAILED,
+                "Deployment/apps/web: timed out")),
+        StatusTransitions.kustomization(ok, failing));
+    assertEquals(
+        List.of(),
+        StatusTransitions.kustomization(
+            failing,
+            ks(
+                true,
+                REV1,
+                ready("False", "HealthCheckFailed", "Deployment/apps/web: timed out"),
+                null)),
         "a status rewrite with the same failure is not a new event");
-    assertEquals(List.of(new Notice(EventType.WARNING, EventReason.RECONCILIATION_FAILED, "boom")),
-        StatusTransitions.kustomization(failing, ks(true, REV1, ready("False", "SomethingNew", "boom"), null)),
+    assertEquals(
+        List.of(new Notice(EventType.WARNING, EventReason.RECONCILIATION_FAILED, "boom")),
+        StatusTransitions.kustomization(
+            failing, ks(true, REV1, ready("False", "SomethingNew", "boom"), null)),
         "an unknown reason is a reconciliation failure");
-    assertEquals(List.of(new Notice(EventType.NORMAL, EventReason.APPLIED, "Applied revision: " + REV1)),
+    assertEquals(
+        List.of(new Notice(EventType.NORMAL, EventReason.APPLIED, "Applied revision: " + REV1)),
         StatusTransitions.kustomization(failing, ok));
-    assertEquals(List.of(), StatusTransitions.kustomization(ok,
-        ks(true, REV1, ready("Unknown", "Progressing", "Reconciliation in progress"), null)));
+    assertEquals(
+        List.of(),
+        StatusTransitions.kustomization(
+            ok,
+            ks(true, REV1, ready("Unknown", "Progressing", "Reconciliation in progress"), null)));
   }
 
   @Test
   void objectsLeavingTheInventoryArePrunedOnlyWithPruneOn() {
-    List<String> before = IntStream.range(0, 14).mapToObj(i -> "apps_cm" + (char) ('a' + i) + "__ConfigMap").toList();
+    List<String> before =
+        IntStream.range(0, 14).mapToObj(i -> "apps_cm" + (char) ('a' + i) + "__ConfigMap").toList();
     Condition ok = ready("True", "ReconciliationSucceeded", "Applied revision: " + REV1);
-    List<Notice> notices = StatusTransitions.kustomization(ks(true, REV1, ok, before),
-        ks(true, REV1, ok, List.of(before.get(0), before.get(1))));
+    List<Notice> notices =
+        StatusTransitions.kustomization(
+            ks(true, REV1, ok, before), ks(true, REV1, ok, List.of(before.get(0), before.get(1))));
     assertEquals(1, notices.size());
     assertEquals(EventReason.PRUNED, notices.get(0).reason());
-    assertEquals("Pruned 12 objects: apps_cmc__ConfigMap, apps_cmd__ConfigMap, apps_cme__ConfigMap, "
-        + "apps_cmf__ConfigMap, apps_cmg__ConfigMap, apps_cmh__ConfigMap, apps_cmi__ConfigMap, apps_cmj__ConfigMap, "
-        + "apps_cmk__ConfigMap, apps_cml__ConfigMap and 2 more", notices.get(0).message());
-    assertEquals(List.of(), StatusTransitions.kustomization(ks(false, REV1, ok, before),
-        ks(false, REV1, ok, List.of())), "without prune nothing was deleted");
+    assertEquals(
+        "Pruned 12 objects: apps_cmc__ConfigMap, apps_cmd__ConfigMap, apps_cme__ConfigMap,"
+            + " apps_cmf__ConfigMap, apps_cmg__ConfigMap, apps_cmh__ConfigMap, apps_cmi__ConfigMap,"
+            + " apps_cmj__ConfigMap, apps_cmk__ConfigMap, apps_cml__ConfigMap and 2 more",
+        notices.get(0).message());
+    assertEquals(
+        List.of(),
+        StatusTransitions.kustomization(
+            ks(false, REV1, ok, before), ks(false, REV1, ok, List.of())),
+        "without prune nothing was deleted");
   }
 
   @Test
   void gitRepositoryNewArtifactAndFetchFailure() {
     GitRepository before = new GitRepository();
-    before.setStatus(new GitRepositoryStatus(1L, List.of(ready("True", "Succeeded", "stored")),
-        new Artifact(REV1, "sha256:1", "/a", null), null));
+    before.setStatus(
+        new GitRepositoryStatus(
+            1L,
+            List.of(ready("True", "Succeeded", "stored")),
+            new Artifact(REV1, "sha256:1", "/a", null),
+            null));
     GitRepository fetched = new GitRepository();
-    fetched.setStatus(new GitRepositoryStatus(1L, List.of(ready("True", "Succeeded", "stored")),
-        new Artifact(REV2, "sha256:2", "/b", null), null));
-    assertEquals(List.of(new Notice(EventType.NORMAL, EventReason.NEW_ARTIFACT, "Stored artifact for revision: " + REV2)),
+    fetched.setStatus(
+        new GitRepositoryStatus(
+            1L,
+            List.of(ready("True", "Succeeded", "stored")),
+            new Artifact(REV2, "sha256:2", "/b", null),
+            null));
+    assertEquals(
+        List.of(
+            new Notice(
+                EventType.NORMAL,
+                EventReason.NEW_ARTIFACT,
+                "Stored artifact for revision: " + REV2)),
         StatusTransitions.gitRepository(before, fetched));
     GitRepository failed = new GitRepository();
-    failed.setStatus(new GitRepositoryStatus(1L, List.of(ready("False", "GitOperationFailed", "connection refused")),
-        new Artifact(REV2, "sha256:2", "/b", null), null));
-    assertEquals(List.of(new Notice(EventType.WARNING, EventReason.FETCH_FAILED, "connection refused")),
+    failed.setStatus(
+        new GitRepositoryStatus(
+            1L,
+            List.of(ready("False", "GitOperationFailed", "connection refused")),
+            new Artifact(REV2, "sha256:2", "/b", null),
+            null));
+    assertEquals(
+        List.of(new Notice(EventType.WARNING, EventReason.FETCH_FAILED, "connection refused")),
         StatusTransitions.gitRepository(fetched, failed));
-    assertEquals(List.of(), StatusTransitions.gitRepository(new GitRepository(), new GitRepository()));
+    assertEquals(
+        List.of(), StatusTransitions.gitRepository(new GitRepository(), new GitRepository()));
   }
 }

@@ -20,25 +20,30 @@ class LeaderElectionTest {
     String b = LeaderElection.leaseName(Optional.of("sharding.capstan.dev/key=shard2"));
     assertTrue(a.matches("capstan-leader-[0-9a-f]{10}"), a);
     assertNotEquals(a, b);
-    assertEquals(a, LeaderElection.leaseName(Optional.of("sharding.capstan.dev/key=shard1")), "stable");
+    assertEquals(
+        a, LeaderElection.leaseName(Optional.of("sharding.capstan.dev/key=shard1")), "stable");
   }
 
   @Test
   void identityIsThePodNameElseUniquePerProcess() {
     assertEquals("capstan-7d9f", LeaderElection.defaultIdentity(Optional.of("capstan-7d9f")));
-    assertNotEquals(LeaderElection.defaultIdentity(Optional.empty()), LeaderElection.defaultIdentity(Optional.empty()));
+    assertNotEquals(
+        LeaderElection.defaultIdentity(Optional.empty()),
+        LeaderElection.defaultIdentity(Optional.empty()));
   }
 
   @Test
   void losingTheLeaseWhileRunningExitsButGivingItUpOnShutdownDoesNot() {
     AtomicInteger exits = new AtomicInteger();
-    LeaderElection election = new LeaderElection(Optional.empty(), Optional.of("capstan-system"), "me",
-        exits::incrementAndGet);
+    LeaderElection election =
+        new LeaderElection(
+            Optional.empty(), Optional.of("capstan-system"), "me", exits::incrementAndGet);
     LeaderElectionConfiguration config = election.configuration();
     assertEquals("capstan-leader", config.getLeaseName());
     assertEquals(Optional.of("capstan-system"), config.getLeaseNamespace());
     assertEquals(Optional.of("me"), config.getIdentity());
-    assertFalse(config.isExitOnStopLeading(), "the framework's own exit would hang in a shutdown hook");
+    assertFalse(
+        config.isExitOnStopLeading(), "the framework's own exit would hang in a shutdown hook");
     var callbacks = config.getLeaderCallbacks().orElseThrow();
 
     callbacks.onNewLeader("other");

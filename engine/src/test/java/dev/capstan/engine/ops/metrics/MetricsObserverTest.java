@@ -22,7 +22,9 @@ class MetricsObserverTest {
 
   @Test
   void waitingForADependencyIsNeitherSuccessNorSkipped() {
-    assertEquals(ReconcileOutcome.DEPENDENCY_NOT_READY, MetricsObserver.result(Outcome.Kind.DEPENDENCY_NOT_READY));
+    assertEquals(
+        ReconcileOutcome.DEPENDENCY_NOT_READY,
+        MetricsObserver.result(Outcome.Kind.DEPENDENCY_NOT_READY));
     assertEquals("dependency_not_ready", ReconcileOutcome.DEPENDENCY_NOT_READY.tag());
   }
 }

@@ -18,13 +18,21 @@ class ListenAddressTest {
 
   @Test
   void badAddressesNameTheProblem() {
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> ListenAddress.parse("8080"))
-        .getMessage().contains("has no port"));
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> ListenAddress.parse(":http"))
-        .getMessage().contains("not a number"));
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> ListenAddress.parse(":70000"))
-        .getMessage().contains("outside"));
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> ListenAddress.parse(" "))
-        .getMessage().contains("empty"));
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> ListenAddress.parse("8080"))
+            .getMessage()
+            .contains("has no port"));
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> ListenAddress.parse(":http"))
+            .getMessage()
+            .contains("not a number"));
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> ListenAddress.parse(":70000"))
+            .getMessage()
+            .contains("outside"));
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> ListenAddress.parse(" "))
+            .getMessage()
+            .contains("empty"));
   }
 }

@@ -22,33 +22,50 @@ class OpsServerSlowClientsTest {
 
   @Test
   void healthzIsAnsweredWithinASecondWhileSlowClientsStallMidRequest() {
-    assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
-      // The engine's own limits, with the 2 worker threads the old server had: stalled requests
-      // must not occupy them.
-      ServerLimits limits = new ServerLimits(ServerLimits.ENDPOINT.headerTimeout(),
-          ServerLimits.ENDPOINT.connectionTimeout(), ServerLimits.ENDPOINT.idleTimeout(), 128, 32, 2);
-      List<SlowClient> slow = new ArrayList<>();
-      try (OpsServer server = OpsServer.start(ListenAddress.parse("127.0.0.1:0"),
-          new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), () -> Readiness.ready("leading"), limits)) {
-        int port = server.address().getPort();
-        for (int i = 0; i < 10; i++) {
-          slow.add(SlowClient.connect(port, i % 2 == 0 ? "GET /heal" : "GET /healthz HTTP/1.1\r\nHost: x\r\n"));
-        }
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        for (String path : new String[] {"/healthz", "/readyz", "/healthz"}) {
-          long started = System.nanoTime();
-          HttpResponse<String> response = http.send(HttpRequest.newBuilder(
-              URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(5)).build(),
-              HttpResponse.BodyHandlers.ofString());
-          long took = (System.nanoTime() - started) / 1_000_000;
-          assertEquals(200, response.statusCode());
-          assertTrue(took < 1000, path + " took " + took + " ms behind 10 stalled clients");
-        }
-      } finally {
-        for (SlowClient client : slow) {
-          client.close();
-        }
-      }
-    });
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(20),
+        () -> {
+          // The engine's own limits, with the 2 worker threads the old server had: stalled requests
+          // must not occupy them.
+          ServerLimits limits =
+              new ServerLimits(
+                  ServerLimits.ENDPOINT.headerTimeout(),
+                  ServerLimits.ENDPOINT.connectionTimeout(),
+                  ServerLimits.ENDPOINT.idleTimeout(),
+                  128,
+                  32,
+                  2);
+          List<SlowClient> slow = new ArrayList<>();
+          try (OpsServer server =
+              OpsServer.start(
+                  ListenAddress.parse("127.0.0.1:0"),
+                  new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+                  () -> Readiness.ready("leading"),
+                  limits)) {
+            int port = server.address().getPort();
+            for (int i = 0; i < 10; i++) {
+              slow.add(
+                  SlowClient.connect(
+                      port, i % 2 == 0 ? "GET /heal" : "GET /healthz HTTP/1.1\r\nHost: x\r\n"));
+            }
+            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+            for (String path : new String[] {"/healthz", "/readyz", "/healthz"}) {
+              long started = System.nanoTime();
+              HttpResponse<String> response =
+                  http.send(
+                      HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                          .timeout(Duration.ofSeconds(5))
+                          .build(),
+                      HttpResponse.BodyHandlers.ofString());
+              long took = (System.nanoTime() - started) / 1_000_000;
+              assertEquals(200, response.statusCode());
+              assertTrue(took < 1000, path + " took " + took + " ms behind 10 stalled clients");
+            }
+          } finally {
+            for (SlowClient client : slow) {
+              client.close();
+            }
+          }
+        });
   }
 }
