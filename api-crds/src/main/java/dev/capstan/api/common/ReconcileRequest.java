@@ -1,5 +1,6 @@
 package dev.capstan.api.common;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Clock;
 import java.util.HashMap;
@@ -13,6 +14,7 @@ import java.util.Map;
  *
  * @param token the annotation's value; a new one is a new request
  */
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record ReconcileRequest(String token) {
   public static final String ANNOTATION = "reconcile.capstan.dev/requestedAt";
 
