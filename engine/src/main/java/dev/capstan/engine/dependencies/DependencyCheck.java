@@ -27,7 +27,7 @@ public final class DependencyCheck {
    * @param readyExpr the compiled readyExpr, or null
    * @param asMap turns a Kustomization into the map the expression sees
    */
-  public static Readiness check(
+  public static DependencyReadiness check(
       NamespacedName key,
       Optional<Kustomization> dependency,
       Optional<String> sourceRevision,
@@ -35,32 +35,32 @@ public final class DependencyCheck {
       Kustomization self,
       Function<Kustomization, Map<String, Object>> asMap) {
     if (dependency.isEmpty()) {
-      return Readiness.notReady("dependency '" + key + "' not found");
+      return DependencyReadiness.notReady("dependency '" + key + "' not found");
     }
     Kustomization dep = dependency.get();
     if (readyExpr != null) {
       try {
         return readyExpr.evaluate(asMap.apply(dep), asMap.apply(self))
-            ? Readiness.ready()
-            : Readiness.notReady(
+            ? DependencyReadiness.ready()
+            : DependencyReadiness.notReady(
                 "dependency '"
                     + key
                     + "' is not ready: readyExpr '"
                     + readyExpr.source()
                     + "' is false");
       } catch (ReadyExpression.InvalidExpressionException e) {
-        return Readiness.notReady("dependency '" + key + "': " + e.getMessage());
+        return DependencyReadiness.notReady("dependency '" + key + "': " + e.getMessage());
       }
     }
     return byStatus(key, dep, sourceRevision);
   }
 
-  private static Readiness byStatus(
+  private static DependencyReadiness byStatus(
       NamespacedName key, Kustomization dep, Optional<String> sourceRevision) {
     KustomizationStatus status = dep.getStatus();
     Long generation = dep.getMetadata().getGeneration();
     if (status == null || !Objects.equals(status.observedGeneration(), generation)) {
-      return Readiness.notReady(
+      return DependencyReadiness.notReady(
           "dependency '" + key + "' is not ready: its latest generation was not reconciled yet");
     }
     boolean ready =
@@ -68,20 +68,20 @@ public final class DependencyCheck {
             .map(c -> ConditionTypes.TRUE.equals(c.getStatus()))
             .orElse(false);
     if (!ready) {
-      return Readiness.notReady("dependency '" + key + "' is not ready");
+      return DependencyReadiness.notReady("dependency '" + key + "' is not ready");
     }
     if (sourceRevision.isEmpty()) {
-      return Readiness.notReady(
+      return DependencyReadiness.notReady(
           "dependency '" + key + "' is not ready: its source has no artifact");
     }
     if (!sourceRevision.get().equals(status.lastAppliedRevision())) {
-      return Readiness.notReady(
+      return DependencyReadiness.notReady(
           "dependency '"
               + key
               + "' is not ready: revision "
               + sourceRevision.get()
               + " not applied yet");
     }
-    return Readiness.ready();
+    return DependencyReadiness.ready();
   }
 }

@@ -23,7 +23,7 @@ public final class ObjectDependencyCheck {
    * @param readyExpr the compiled readyExpr, or null
    * @param self the dependent, as the expression sees it ({@code self})
    */
-  public static Readiness check(
+  public static DependencyReadiness check(
       ObjectDependency id,
       DependencyLookup lookup,
       HealthEvaluator evaluator,
@@ -36,36 +36,36 @@ public final class ObjectDependencyCheck {
           : byExpression(name, readyExpr, found.object(), self);
     }
     if (lookup instanceof DependencyLookup.Unreadable unreadable) {
-      return Readiness.notReady(name + " not found: " + unreadable.why());
+      return DependencyReadiness.notReady(name + " not found: " + unreadable.why());
     }
     if (lookup instanceof DependencyLookup.NotServed) {
-      return Readiness.notReady(
+      return DependencyReadiness.notReady(
           name + " not found: the API server does not serve " + id.apiVersion() + " " + id.kind());
     }
     if (lookup instanceof DependencyLookup.ReadFailed failed) {
-      return Readiness.notReady(name + " cannot be read: " + failed.why());
+      return DependencyReadiness.notReady(name + " cannot be read: " + failed.why());
     }
-    return Readiness.notReady(name + " not found");
+    return DependencyReadiness.notReady(name + " not found");
   }
 
-  private static Readiness byStatus(String name, ResourceStatus status) {
+  private static DependencyReadiness byStatus(String name, ResourceStatus status) {
     if (status.status() == Status.Current) {
-      return Readiness.ready();
+      return DependencyReadiness.ready();
     }
     String message =
         status.message() == null || status.message().isBlank() ? "" : ": " + status.message();
-    return Readiness.notReady(name + " is not ready: " + status.status() + message);
+    return DependencyReadiness.notReady(name + " is not ready: " + status.status() + message);
   }
 
-  private static Readiness byExpression(
+  private static DependencyReadiness byExpression(
       String name, ReadyExpression readyExpr, Map<String, Object> dep, Map<String, Object> self) {
     try {
       return readyExpr.evaluate(dep, self)
-          ? Readiness.ready()
-          : Readiness.notReady(
+          ? DependencyReadiness.ready()
+          : DependencyReadiness.notReady(
               name + " is not ready: readyExpr '" + readyExpr.source() + "' is false");
     } catch (ReadyExpression.InvalidExpressionException e) {
-      return Readiness.notReady(name + ": " + e.getMessage());
+      return DependencyReadiness.notReady(name + ": " + e.getMessage());
     }
   }
 }

@@ -10,10 +10,10 @@ import dev.capstan.engine.conditions.Reason;
 import dev.capstan.engine.dependencies.DependencyCheck;
 import dev.capstan.engine.dependencies.DependencyGraph;
 import dev.capstan.engine.dependencies.DependencyLookup;
+import dev.capstan.engine.dependencies.DependencyReadiness;
 import dev.capstan.engine.dependencies.DependencyReferences;
 import dev.capstan.engine.dependencies.ObjectDependency;
 import dev.capstan.engine.dependencies.ObjectDependencyCheck;
-import dev.capstan.engine.dependencies.Readiness;
 import dev.capstan.engine.dependencies.ReadyExpression;
 import dev.capstan.health.HealthEvaluator;
 import java.util.ArrayList;
@@ -88,7 +88,7 @@ final class DependencyGate {
       Kustomization ks, NamespacedName self, DependencyReference ref, ReadyExpression expr) {
     NamespacedName key = NamespacedName.resolve(ref.namespace(), ref.name(), self.namespace());
     Optional<Kustomization> dependency = view.kustomization(key);
-    Readiness readiness =
+    DependencyReadiness readiness =
         DependencyCheck.check(
             key, dependency, dependency.flatMap(this::sourceRevision), expr, ks, this::asMap);
     return readiness.isReady() ? Optional.empty() : Optional.of(readiness.reason());
@@ -131,7 +131,7 @@ final class DependencyGate {
         (i, id) -> {
           DependencyLookup lookup =
               types.get(i).map(t -> reader.read(id, t)).orElseGet(DependencyLookup.NotServed::new);
-          Readiness readiness =
+          DependencyReadiness readiness =
               ObjectDependencyCheck.check(
                   id, lookup, evaluator, expression(refs.get(i).readyExpr(), i), selfMap);
           if (!readiness.isReady()) {

@@ -26,7 +26,7 @@ final class Actions {
     this.clock = clock;
   }
 
-  Action.Result run(Action action, String namespace, String name) {
+  PageAction.Result run(PageAction action, String namespace, String name) {
     try {
       return switch (action) {
         case SUSPEND ->
@@ -44,18 +44,19 @@ final class Actions {
         case RECONCILE -> reconcile(namespace, name);
       };
     } catch (KubernetesClientException e) {
-      return new Action.Result(false, refusal(e));
+      return new PageAction.Result(false, refusal(e));
     }
   }
 
-  private Action.Result reconcile(String namespace, String name) {
+  private PageAction.Result reconcile(String namespace, String name) {
     Kustomization ks =
         client.resources(Kustomization.class).inNamespace(namespace).withName(name).get();
     if (ks == null) {
-      return new Action.Result(false, "Kustomization " + namespace + "/" + name + " not found");
+      return new PageAction.Result(false, "Kustomization " + namespace + "/" + name + " not found");
     }
     if (ks.getSpec() != null && ks.getSpec().suspended()) {
-      return new Action.Result(false, "Kustomization " + name + " is suspended: resume it first");
+      return new PageAction.Result(
+          false, "Kustomization " + name + " is suspended: resume it first");
     }
     SourceReference source = ks.getSpec() == null ? null : ks.getSpec().sourceRef();
     String fetched = "";
@@ -75,11 +76,11 @@ final class Actions {
       fetched = "GitRepository " + sourceNs + "/" + source.name() + " and ";
     }
     patch(Kustomization.class, namespace, name, ReconcileRequest.at(clock).mergePatch(), "");
-    return new Action.Result(
+    return new PageAction.Result(
         true, "reconcile requested for " + fetched + "Kustomization " + namespace + "/" + name);
   }
 
-  private <T extends HasMetadata> Action.Result patch(
+  private <T extends HasMetadata> PageAction.Result patch(
       Class<T> type, String namespace, String name, Map<String, Object> patch, String done) {
     String json = client.getKubernetesSerialization().asJson(patch);
     client
@@ -87,7 +88,7 @@ final class Actions {
         .inNamespace(namespace)
         .withName(name)
         .patch(PatchContext.of(PatchType.JSON_MERGE), json);
-    return new Action.Result(
+    return new PageAction.Result(
         true, type.getSimpleName() + " " + namespace + "/" + name + " " + done);
   }
 

@@ -20,9 +20,9 @@ final class DetailsReader {
 
   private final Catalog catalog;
   private final KubernetesClient client;
-  private final InventoryTree inventory;
+  private final InventoryGroups inventory;
 
-  DetailsReader(Catalog catalog, KubernetesClient client, InventoryTree inventory) {
+  DetailsReader(Catalog catalog, KubernetesClient client, InventoryGroups inventory) {
     this.catalog = catalog;
     this.client = client;
     this.inventory = inventory;
@@ -53,9 +53,9 @@ final class DetailsReader {
     } catch (KubernetesClientException e) {
       historyNote = "cannot list Events: " + Actions.refusal(e);
     }
-    InventoryTree.Result tree =
+    InventoryGroups.Result tree =
         status == null || status.inventory() == null || status.inventory().entries() == null
-            ? new InventoryTree.Result(List.of(), "no inventory yet: nothing has been applied")
+            ? new InventoryGroups.Result(List.of(), "no inventory yet: nothing has been applied")
             : inventory.read(
                 status.inventory().entries(),
                 ks.getSpec() == null ? null : ks.getSpec().healthCheckExprs());

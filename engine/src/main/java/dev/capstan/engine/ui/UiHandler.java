@@ -154,10 +154,10 @@ final class UiHandler extends Handler.Abstract {
       Request request, Response response, Callback callback, String host, String path) {
     String[] parts = path.split("/");
     boolean isDrift = parts.length == 6 && "drift".equals(parts[5]);
-    Optional<Action> action =
-        parts.length == 6 && !isDrift ? Action.parse(parts[5]) : Optional.empty();
+    Optional<PageAction> action =
+        parts.length == 6 && !isDrift ? PageAction.parse(parts[5]) : Optional.empty();
     if (action.isEmpty() && !isDrift) {
-      return sendJson(response, callback, 404, new Action.Result(false, "no such action"));
+      return sendJson(response, callback, 404, new PageAction.Result(false, "no such action"));
     }
     Optional<String> refused =
         guard.refuseAction(
@@ -166,14 +166,14 @@ final class UiHandler extends Handler.Abstract {
             cookie(request).orElse(null),
             request.getHeaders().get(RequestGuard.TOKEN_HEADER));
     if (refused.isPresent()) {
-      return sendJson(response, callback, 403, new Action.Result(false, refused.get()));
+      return sendJson(response, callback, 403, new PageAction.Result(false, refused.get()));
     }
     if (isDrift) {
       boolean again = "1".equals(Request.extractQueryParameters(request).getValue("again"));
       return sendDrift(
           response, callback, parts, drift.request(decode(parts[3]), decode(parts[4]), again));
     }
-    Action.Result result = actions.run(action.get(), decode(parts[3]), decode(parts[4]));
+    PageAction.Result result = actions.run(action.get(), decode(parts[3]), decode(parts[4]));
     return sendJson(response, callback, result.ok() ? 200 : 422, result);
   }
 

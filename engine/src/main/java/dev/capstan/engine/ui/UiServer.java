@@ -119,7 +119,7 @@ public final class UiServer implements AutoCloseable {
               catalog,
               graph,
               new DetailsReader(
-                  catalog, client, new InventoryTree(client, BuiltinLibrary.load(), clock)),
+                  catalog, client, new InventoryGroups(client, BuiltinLibrary.load(), clock)),
               drift.view(),
               new Actions(client, clock),
               events,

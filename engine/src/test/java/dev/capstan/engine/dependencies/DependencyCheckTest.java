@@ -53,7 +53,7 @@ class DependencyCheckTest {
     return k;
   }
 
-  private static Readiness check(
+  private static DependencyReadiness check(
       Kustomization dep, Optional<String> revision, ReadyExpression expr) {
     return DependencyCheck.check(
         KEY, Optional.ofNullable(dep), revision, expr, ks(1, 1L, "True", REV), AS_MAP);
@@ -70,7 +70,7 @@ class DependencyCheckTest {
     assertFalse(check(ks(3, 2L, "True", REV), Optional.of(REV), null).isReady(), "old generation");
     assertFalse(check(ks(2, 2L, "False", REV), Optional.of(REV), null).isReady(), "Ready False");
     assertFalse(check(ks(2, 2L, null, REV), Optional.of(REV), null).isReady(), "no Ready");
-    Readiness stale = check(ks(2, 2L, "True", REV), Optional.of("main@sha1:bbbb"), null);
+    DependencyReadiness stale = check(ks(2, 2L, "True", REV), Optional.of("main@sha1:bbbb"), null);
     assertFalse(stale.isReady());
     assertTrue(stale.reason().contains("main@sha1:bbbb not applied yet"), stale.reason());
     assertFalse(check(ks(2, 2L, "True", REV), Optional.empty(), null).isReady(), "no artifact");
@@ -81,7 +81,7 @@ class DependencyCheckTest {
     ReadyExpression generationOnly =
         ReadyExpression.compile("dep.metadata.generation == dep.status.observedGeneration");
     assertTrue(check(ks(2, 2L, "False", REV), Optional.empty(), generationOnly).isReady());
-    Readiness no = check(ks(3, 2L, "True", REV), Optional.of(REV), generationOnly);
+    DependencyReadiness no = check(ks(3, 2L, "True", REV), Optional.of(REV), generationOnly);
     assertFalse(no.isReady());
     assertTrue(no.reason().contains("is false"), no.reason());
     ReadyExpression usesSelf = ReadyExpression.compile("self.metadata.name == 'infra'");
@@ -91,7 +91,7 @@ class DependencyCheckTest {
   @Test
   void readyExprErrorsAreReportedNotThrown() {
     ReadyExpression missingField = ReadyExpression.compile("dep.status.nope == 'x'");
-    Readiness result = check(ks(1, 1L, "True", REV), Optional.of(REV), missingField);
+    DependencyReadiness result = check(ks(1, 1L, "True", REV), Optional.of(REV), missingField);
     assertFalse(result.isReady());
     assertTrue(result.reason().contains("readyExpr"), result.reason());
   }
@@ -101,7 +101,7 @@ class DependencyCheckTest {
     String chain = "'xxxxxxxxxx'" + ".replace('x', 'xxxxxxxxxx')".repeat(9);
     ReadyExpression bomb =
         ReadyExpression.compile(chain + ".size() > 0 && dep.metadata.name != ''");
-    Readiness result =
+    DependencyReadiness result =
         assertTimeoutPreemptively(
             Duration.ofSeconds(10), () -> check(ks(1, 1L, "True", REV), Optional.of(REV), bomb));
     assertFalse(result.isReady());

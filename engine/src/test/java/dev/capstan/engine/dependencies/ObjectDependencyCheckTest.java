@@ -43,7 +43,8 @@ class ObjectDependencyCheckTest {
     }
   }
 
-  private static Readiness check(ObjectDependency id, DependencyLookup lookup, String readyExpr) {
+  private static DependencyReadiness check(
+      ObjectDependency id, DependencyLookup lookup, String readyExpr) {
     return ObjectDependencyCheck.check(
         id, lookup, EVALUATOR, readyExpr == null ? null : ReadyExpression.compile(readyExpr), SELF);
   }
@@ -71,7 +72,7 @@ class ObjectDependencyCheckTest {
 
   @Test
   void aDeploymentRollingOutIsInProgress() {
-    Readiness readiness = check(DB, fixture("deployment-rolling-out.yaml"), null);
+    DependencyReadiness readiness = check(DB, fixture("deployment-rolling-out.yaml"), null);
     assertFalse(readiness.isReady());
     assertTrue(
         readiness
@@ -82,7 +83,7 @@ class ObjectDependencyCheckTest {
 
   @Test
   void aDeploymentPastItsDeadlineHasFailed() {
-    Readiness readiness = check(DB, fixture("deployment-deadline-exceeded.yaml"), null);
+    DependencyReadiness readiness = check(DB, fixture("deployment-deadline-exceeded.yaml"), null);
     assertFalse(readiness.isReady());
     assertTrue(
         readiness
@@ -95,7 +96,7 @@ class ObjectDependencyCheckTest {
   void aCustomResourceIsJudgedByTheBuiltInLibrary() {
     ObjectDependency pg = new ObjectDependency("acid.zalan.do/v1", "postgresql", "data", "main");
     assertTrue(check(pg, fixture("postgresql-running.yaml"), null).isReady());
-    Readiness failed = check(pg, fixture("postgresql-create-failed.yaml"), null);
+    DependencyReadiness failed = check(pg, fixture("postgresql-create-failed.yaml"), null);
     assertTrue(
         failed
             .reason()
@@ -112,7 +113,7 @@ class ObjectDependencyCheckTest {
 
   @Test
   void anObjectTheReaderMayNotGetIsNotFoundAndSaysWhy() {
-    Readiness readiness =
+    DependencyReadiness readiness =
         check(
             DB,
             new DependencyLookup.Unreadable(
@@ -157,7 +158,8 @@ class ObjectDependencyCheckTest {
 
   @Test
   void aReadyExprThatFailsToEvaluateIsNotReadyWithCelsMessage() {
-    Readiness readiness = check(FLAGS, fixture("configmap.yaml"), "dep.data.missing == 'yes'");
+    DependencyReadiness readiness =
+        check(FLAGS, fixture("configmap.yaml"), "dep.data.missing == 'yes'");
     assertFalse(readiness.isReady());
     assertTrue(
         readiness

@@ -23,7 +23,7 @@ import java.util.TreeMap;
  * healthCheckExprs (as the engine judges it). Bounded: at most {@value #MAX_OBJECTS} objects are
  * read. A Secret's data is dropped as soon as it is read.
  */
-final class InventoryTree {
+final class InventoryGroups {
   static final int MAX_OBJECTS = 300;
   static final String CLUSTER = "(cluster)";
 
@@ -33,7 +33,7 @@ final class InventoryTree {
   private List<HealthCheckExpr> lastExprs;
   private HealthEvaluator lastEvaluator;
 
-  InventoryTree(KubernetesClient client, BuiltinLibrary library, Clock clock) {
+  InventoryGroups(KubernetesClient client, BuiltinLibrary library, Clock clock) {
     this.client = client;
     this.library = library;
     this.clock = clock;

@@ -4,7 +4,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /** What a button on a Kustomization's page asks for. */
-enum Action {
+enum PageAction {
   /**
    * Fetch the source now, then reconcile the Kustomization (capstan reconcile ks --with-source).
    */
@@ -12,8 +12,8 @@ enum Action {
   SUSPEND,
   RESUME;
 
-  static Optional<Action> parse(String text) {
-    for (Action action : values()) {
+  static Optional<PageAction> parse(String text) {
+    for (PageAction action : values()) {
       if (action.name().toLowerCase(Locale.ROOT).equals(text)) {
         return Optional.of(action);
       }
