@@ -28,24 +28,8 @@ public final class CapstanCrds {
               .sorted()
               .map(f -> load(client, f))
               .toList();
-      for (CustomResourceDefinition crd : crds) {
-        client
-            .apiextensions()
-            .v1()
-            .customResourceDefinitions()
-            .resource(crd)
-            .fieldManager("capstan-tests")
-            .forceConflicts()
-            .serverSideApply();
-      }
-      for (CustomResourceDefinition crd : crds) {
-        client
-            .apiextensions()
-            .v1()
-            .customResourceDefinitions()
-            .withName(crd.getMetadata().getName())
-            .waitUntilCondition(CapstanCrds::established, 60, TimeUnit.SECONDS);
-      }
+      crds.forEach(crd -> apply(client, crd));
+      crds.forEach(crd -> awaitEstablished(client, crd));
       return crds;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + dir, e);
@@ -56,6 +40,12 @@ public final class CapstanCrds {
   public static CustomResourceDefinition installYaml(KubernetesClient client, String yaml) {
     CustomResourceDefinition crd =
         client.getKubernetesSerialization().unmarshal(yaml, CustomResourceDefinition.class);
+    apply(client, crd);
+    awaitEstablished(client, crd);
+    return crd;
+  }
+
+  private static void apply(KubernetesClient client, CustomResourceDefinition crd) {
     client
         .apiextensions()
         .v1()
@@ -64,13 +54,15 @@ public final class CapstanCrds {
         .fieldManager("capstan-tests")
         .forceConflicts()
         .serverSideApply();
+  }
+
+  private static void awaitEstablished(KubernetesClient client, CustomResourceDefinition crd) {
     client
         .apiextensions()
         .v1()
         .customResourceDefinitions()
         .withName(crd.getMetadata().getName())
         .waitUntilCondition(CapstanCrds::established, 60, TimeUnit.SECONDS);
-    return crd;
   }
 
   private static CustomResourceDefinition load(KubernetesClient client, Path file) {

@@ -1,10 +1,10 @@
 package dev.capstan.engine.cli;
 
 import dev.capstan.api.kustomize.DependencyReference;
-import dev.capstan.api.kustomize.HealthCheckExpression;
 import dev.capstan.api.kustomize.InventoryEntry;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.engine.dependencies.DependencyReferences;
+import dev.capstan.engine.pipeline.HealthEvaluators;
 import dev.capstan.health.BuiltinLibrary;
 import dev.capstan.health.HealthCheckExpr;
 import dev.capstan.health.HealthEvaluator;
@@ -185,17 +185,8 @@ final class InventoryTree {
   }
 
   private HealthEvaluator evaluatorFor(Kustomization ks) {
-    List<HealthCheckExpression> exprs =
-        ks.getSpec() == null || ks.getSpec().healthCheckExprs() == null
-            ? List.of()
-            : ks.getSpec().healthCheckExprs();
     List<HealthCheckExpr> converted =
-        exprs.stream()
-            .map(
-                e ->
-                    new HealthCheckExpr(
-                        e.apiVersion(), e.kind(), e.current(), e.inProgress(), e.failed()))
-            .toList();
+        HealthEvaluators.checksOf(ks.getSpec() == null ? null : ks.getSpec().healthCheckExprs());
     try {
       return HealthEvaluator.create(converted, library, clock);
     } catch (InvalidHealthCheckException e) {

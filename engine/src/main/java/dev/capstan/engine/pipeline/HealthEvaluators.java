@@ -15,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * Health evaluators for Kustomizations: the built-in library plus each one's healthCheckExprs.
  * Compiled once per distinct list of expressions.
  */
-final class HealthEvaluators {
+public final class HealthEvaluators {
   private static final int MAX_CACHED = 512;
 
   private final BuiltinLibrary library;
@@ -27,17 +27,21 @@ final class HealthEvaluators {
     this.clock = clock;
   }
 
+  /** A Kustomization's {@code healthCheckExprs} as the health module takes them; null is none. */
+  public static List<HealthCheckExpr> checksOf(List<HealthCheckExpression> expressions) {
+    return expressions == null
+        ? List.of()
+        : expressions.stream()
+            .map(
+                e ->
+                    new HealthCheckExpr(
+                        e.apiVersion(), e.kind(), e.current(), e.inProgress(), e.failed()))
+            .toList();
+  }
+
   /** The evaluator for these expressions; an expression that does not compile is terminal. */
   HealthEvaluator forExpressions(List<HealthCheckExpression> expressions) {
-    List<HealthCheckExpr> exprs =
-        expressions == null
-            ? List.of()
-            : expressions.stream()
-                .map(
-                    e ->
-                        new HealthCheckExpr(
-                            e.apiVersion(), e.kind(), e.current(), e.inProgress(), e.failed()))
-                .toList();
+    List<HealthCheckExpr> exprs = checksOf(expressions);
     HealthEvaluator cached = cache.get(exprs);
     if (cached != null) {
       return cached;

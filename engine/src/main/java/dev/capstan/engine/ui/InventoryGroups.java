@@ -3,6 +3,7 @@ package dev.capstan.engine.ui;
 import dev.capstan.api.kustomize.HealthCheckExpression;
 import dev.capstan.api.kustomize.InventoryEntry;
 import dev.capstan.engine.cli.InventoryId;
+import dev.capstan.engine.pipeline.HealthEvaluators;
 import dev.capstan.health.BuiltinLibrary;
 import dev.capstan.health.HealthCheckExpr;
 import dev.capstan.health.HealthEvaluator;
@@ -77,15 +78,7 @@ final class InventoryGroups {
 
   /** The evaluator for these expressions, compiled again only when they change. */
   private synchronized HealthEvaluator evaluator(List<HealthCheckExpression> expressions) {
-    List<HealthCheckExpr> exprs =
-        expressions == null
-            ? List.of()
-            : expressions.stream()
-                .map(
-                    e ->
-                        new HealthCheckExpr(
-                            e.apiVersion(), e.kind(), e.current(), e.inProgress(), e.failed()))
-                .toList();
+    List<HealthCheckExpr> exprs = HealthEvaluators.checksOf(expressions);
     if (!exprs.equals(lastExprs)) {
       lastEvaluator = HealthEvaluator.create(exprs, library, clock);
       lastExprs = exprs;

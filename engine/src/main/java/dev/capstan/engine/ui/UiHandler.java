@@ -132,20 +132,7 @@ final class UiHandler extends Handler.Abstract {
           response, callback, parts, drift.current(decode(parts[3]), decode(parts[4])));
     }
     if (path.startsWith("/api/ks/") && parts.length == 5) {
-      Optional<Details> found = details.read(decode(parts[3]), decode(parts[4]));
-      return found.isPresent()
-          ? sendJson(response, callback, 200, found.get())
-          : sendJson(
-              response,
-              callback,
-              404,
-              Map.of(
-                  "message",
-                  "Kustomization "
-                      + decode(parts[3])
-                      + "/"
-                      + decode(parts[4])
-                      + " is not in your view: it does not exist or you cannot list it"));
+      return sendFound(response, callback, parts, details.read(decode(parts[3]), decode(parts[4])));
     }
     return send(response, callback, 404, "text/plain; charset=utf-8", "not found");
   }
@@ -179,6 +166,12 @@ final class UiHandler extends Handler.Abstract {
 
   private boolean sendDrift(
       Response response, Callback callback, String[] parts, Optional<Drift> found) {
+    return sendFound(response, callback, parts, found);
+  }
+
+  /** The Kustomization's answer, or 404 saying it is not in the user's view. */
+  private boolean sendFound(
+      Response response, Callback callback, String[] parts, Optional<?> found) {
     return found.isPresent()
         ? sendJson(response, callback, 200, found.get())
         : sendJson(
