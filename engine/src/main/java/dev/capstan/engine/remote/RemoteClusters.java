@@ -249,26 +249,27 @@ public final class RemoteClusters<A> implements AutoCloseable {
 
   // ---- reading the reference ------------------------------------------------------------------
 
-  /** The object a remote cluster is described by, and how to turn it into a connection. */
-  private interface Source {
-    String kind();
+  /**
+   * The object a remote cluster is described by (a Secret's key or a ConfigMap), and how to turn it
+   * into a connection.
+   */
+  private record Source(
+      String kind, HasMetadata object, String key, Supplier<RemoteConnection> connect) {
 
-    HasMetadata object();
-
-    String key();
-
-    RemoteConnection connection();
+    RemoteConnection connection() {
+      return connect.get();
+    }
 
     /** The object and key, for messages. */
-    default String describe() {
+    String describe() {
       String name =
-          kind()
+          kind
               + " '"
-              + object().getMetadata().getNamespace()
+              + object.getMetadata().getNamespace()
               + "/"
-              + object().getMetadata().getName()
+              + object.getMetadata().getName()
               + "'";
-      return key().isEmpty() ? name : name + " key '" + key() + "'";
+      return key.isEmpty() ? name : name + " key '" + key + "'";
     }
   }
 
@@ -291,61 +292,36 @@ public final class RemoteClusters<A> implements AutoCloseable {
       throw new RemoteClusterException(
           where + " does not exist" + (ref.key() == null ? " (nor key 'value.yaml')" : ""));
     }
-    return new Source() {
-      public String kind() {
-        return "Secret";
-      }
-
-      public HasMetadata object() {
-        return secret;
-      }
-
-      public String key() {
-        return key;
-      }
-
-      public RemoteConnection connection() {
-        if (encoded.length() > KubeConfigParser.MAX_BYTES * 4 / 3 + 4) {
-          throw new RemoteClusterException(
-              "the kubeconfig in "
-                  + where
-                  + " cannot be used: it is larger than "
-                  + KubeConfigParser.MAX_BYTES / 1024
-                  + " KiB");
-        }
-        byte[] bytes;
-        try {
-          bytes = Base64.getDecoder().decode(encoded);
-        } catch (IllegalArgumentException e) {
-          throw new RemoteClusterException(
-              "the kubeconfig in " + where + " cannot be used: it is not base64");
-        }
-        return KubeConfigParser.parse(bytes, where);
-      }
-    };
+    return new Source(
+        "Secret",
+        secret,
+        key,
+        () -> {
+          if (encoded.length() > KubeConfigParser.MAX_BYTES * 4 / 3 + 4) {
+            throw new RemoteClusterException(
+                "the kubeconfig in "
+                    + where
+                    + " cannot be used: it is larger than "
+                    + KubeConfigParser.MAX_BYTES / 1024
+                    + " KiB");
+          }
+          byte[] bytes;
+          try {
+            bytes = Base64.getDecoder().decode(encoded);
+          } catch (IllegalArgumentException e) {
+            throw new RemoteClusterException(
+                "the kubeconfig in " + where + " cannot be used: it is not base64");
+          }
+          return KubeConfigParser.parse(bytes, where);
+        });
   }
 
   private Source configMapSource(String namespace, String name) {
     String where = "ConfigMap '" + namespace + "/" + name + "'";
     ConfigMap map =
         read(() -> local.configMaps().inNamespace(namespace).withName(name).get(), where);
-    return new Source() {
-      public String kind() {
-        return "ConfigMap";
-      }
-
-      public HasMetadata object() {
-        return map;
-      }
-
-      public String key() {
-        return "";
-      }
-
-      public RemoteConnection connection() {
-        return TokenAccess.connection(map, where, local, namespace);
-      }
-    };
+    return new Source(
+        "ConfigMap", map, "", () -> TokenAccess.connection(map, where, local, namespace));
   }
 
   private static <T> T read(Supplier<T> get, String what) {
