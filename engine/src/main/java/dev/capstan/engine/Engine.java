@@ -16,7 +16,7 @@ import dev.capstan.engine.pipeline.StatusWriter;
 import dev.capstan.engine.pipeline.WaitTracker;
 import dev.capstan.engine.remote.RemoteClientFactory;
 import dev.capstan.engine.remote.RemoteClusters;
-import dev.capstan.health.BuiltinLibrary;
+import dev.capstan.health.cel.BuiltinLibrary;
 import dev.capstan.source.GitSource;
 import dev.capstan.source.GitSourceOptions;
 import dev.capstan.source.UrlScheme;

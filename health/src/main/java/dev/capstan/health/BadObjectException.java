@@ -1,10 +1,10 @@
 package dev.capstan.health;
 
 /** A field of an object has a shape no rule can read; the object's status becomes Unknown. */
-final class BadObjectException extends RuntimeException {
+public final class BadObjectException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  BadObjectException(String message) {
+  public BadObjectException(String message) {
     // Expected on bad input: no stack trace is needed to explain it.
     super(message, null, false, false);
   }

@@ -1,9 +1,9 @@
 package dev.capstan.health;
 
 /** One entry of {@code status.conditions}; missing reason and message are empty strings. */
-record Condition(String type, String status, String reason, String message) {
+public record Condition(String type, String status, String reason, String message) {
 
-  boolean is(String conditionType, String conditionStatus) {
+  public boolean is(String conditionType, String conditionStatus) {
     return type.equals(conditionType) && status.equals(conditionStatus);
   }
 }

@@ -1,7 +1,7 @@
 package dev.capstan.health;
 
 /** The observedGeneration gate shared by the kstatus rules and the CEL checks. */
-final class GenerationCheck {
+public final class GenerationCheck {
   static final String REASON = "LatestGenerationNotObserved";
 
   private GenerationCheck() {}
@@ -10,14 +10,14 @@ final class GenerationCheck {
    * kstatus: both fields present and different → InProgress; either missing → no opinion; a present
    * non-integer is bad input.
    */
-  static ResourceStatus strict(ObjectView object, String kind) {
+  public static ResourceStatus strict(ObjectView object, String kind) {
     Long generation = object.integerOrNull("metadata", "generation");
     Long observed = object.integerOrNull("status", "observedGeneration");
     return mismatch(kind, generation, observed);
   }
 
   /** CEL checks: as {@link #strict}, but a non-integer field silently skips the gate. */
-  static ResourceStatus lenient(ObjectView object, String kind) {
+  public static ResourceStatus lenient(ObjectView object, String kind) {
     Long generation;
     Long observed;
     try {

@@ -12,14 +12,14 @@ import java.util.Map;
  * conditions say (they speak of an older spec); otherwise a failure from any step wins, then
  * progress from any step, and the generic layer says Current only when no step sees progress.
  */
-final class GenericRules {
+public final class GenericRules {
   private static final ResourceStatus DEFAULT =
       ResourceStatus.current("Resource is current")
           .decidedBy(DecidedBy.generic(DecidedBy.GenericStep.DEFAULT));
 
   private GenericRules() {}
 
-  static ResourceStatus evaluate(ObjectView object) {
+  public static ResourceStatus evaluate(ObjectView object) {
     Map<?, ?> status = object.at("status") instanceof Map<?, ?> map ? map : null;
     ResourceStatus generation = conditionGenerations(object);
     if (generation != null) {
@@ -41,7 +41,7 @@ final class GenericRules {
    * condition types, other fields — are left to the entry, which knows its kind better.) Null when
    * none of them objects.
    */
-  static ResourceStatus objection(ObjectView object) {
+  public static ResourceStatus objection(ObjectView object) {
     for (Condition c : object.conditions()) {
       if (c.is("Reconciling", "True") || c.is("Stalled", "True")) {
         ResourceStatus s =

@@ -1,10 +1,10 @@
 package dev.capstan.health;
 
 /** An API group and kind; the version of an apiVersion never takes part in kind matching. */
-record GroupKind(String group, String kind) {
+public record GroupKind(String group, String kind) {
 
   /** The group of an apiVersion: {@code v1} is the core group (empty), {@code apps/v1} is apps. */
-  static String groupOf(String apiVersion) {
+  public static String groupOf(String apiVersion) {
     int slash = apiVersion.indexOf('/');
     return slash < 0 ? "" : apiVersion.substring(0, slash);
   }

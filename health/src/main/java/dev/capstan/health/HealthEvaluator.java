@@ -2,6 +2,14 @@ package dev.capstan.health;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.capstan.health.cel.BuiltinGuard;
+import dev.capstan.health.cel.BuiltinLibrary;
+import dev.capstan.health.cel.HealthCheckCompiler;
+import dev.capstan.health.cel.HealthCheckExpr;
+import dev.capstan.health.cel.HealthCheckRegistry;
+import dev.capstan.health.cel.InvalidHealthCheckException;
+import dev.capstan.health.cel.LazyHealthCheck;
+import dev.capstan.health.kstatus.KstatusRules;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Clock;
 import java.util.ArrayList;

@@ -10,7 +10,7 @@ import java.util.Map;
  * gives the caller's default; a field of the wrong type is bad input and throws {@link
  * BadObjectException} naming the field, so the object's status becomes Unknown.
  */
-final class ObjectView {
+public final class ObjectView {
   private final Map<String, ?> object;
   private List<Condition> conditions;
   private List<?> rawConditions = List.of();
@@ -19,7 +19,7 @@ final class ObjectView {
     this.object = object;
   }
 
-  Map<String, ?> object() {
+  public Map<String, ?> object() {
     return object;
   }
 
@@ -42,16 +42,16 @@ final class ObjectView {
     return current;
   }
 
-  boolean has(String... path) {
+  public boolean has(String... path) {
     return at(path) != null;
   }
 
-  long integer(long fallback, String... path) {
+  public long integer(long fallback, String... path) {
     Long value = integerOrNull(path);
     return value == null ? fallback : value;
   }
 
-  Long integerOrNull(String... path) {
+  public Long integerOrNull(String... path) {
     Object value = at(path);
     if (value == null) {
       return null;
@@ -65,7 +65,7 @@ final class ObjectView {
     throw wrongType(path, path.length, "an integer", value);
   }
 
-  String string(String fallback, String... path) {
+  public String string(String fallback, String... path) {
     Object value = at(path);
     if (value == null) {
       return fallback;
@@ -76,11 +76,11 @@ final class ObjectView {
     throw wrongType(path, path.length, "a string", value);
   }
 
-  boolean isTrue(String... path) {
+  public boolean isTrue(String... path) {
     return Boolean.TRUE.equals(at(path));
   }
 
-  List<?> list(String... path) {
+  public List<?> list(String... path) {
     Object value = at(path);
     if (value == null) {
       return List.of();
@@ -92,7 +92,7 @@ final class ObjectView {
   }
 
   /** {@code status.conditions}, decoded once per view. */
-  List<Condition> conditions() {
+  public List<Condition> conditions() {
     if (conditions == null) {
       conditions = decodeConditions();
     }
@@ -100,7 +100,7 @@ final class ObjectView {
   }
 
   /** The first condition of a type, or null. */
-  Condition condition(String type) {
+  public Condition condition(String type) {
     for (Condition c : conditions()) {
       if (c.type().equals(type)) {
         return c;
@@ -160,7 +160,7 @@ final class ObjectView {
     return new BadObjectException(field + ": expected " + expected + ", found " + describe(found));
   }
 
-  static String describe(Object value) {
+  public static String describe(Object value) {
     if (value == null) {
       return "null";
     }

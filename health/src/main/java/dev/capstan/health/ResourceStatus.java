@@ -30,15 +30,15 @@ public record ResourceStatus(Status status, String reason, String message, Decid
     return new ResourceStatus(status, reason, message, rule);
   }
 
-  static ResourceStatus current(String message) {
+  public static ResourceStatus current(String message) {
     return new ResourceStatus(Status.Current, "", message);
   }
 
-  static ResourceStatus inProgress(String reason, String message) {
+  public static ResourceStatus inProgress(String reason, String message) {
     return new ResourceStatus(Status.InProgress, reason, message);
   }
 
-  static ResourceStatus failed(String reason, String message) {
+  public static ResourceStatus failed(String reason, String message) {
     return new ResourceStatus(Status.Failed, reason, message);
   }
 }

@@ -16,15 +16,15 @@ import java.util.TreeSet;
  *     it (for example {@code status.?phase}), so that any field counts
  * @param fields the names read as {@code status.<name>...}
  */
-record StatusReads(boolean readsStatus, boolean wholeStatus, Set<String> fields) {
+public record StatusReads(boolean readsStatus, boolean wholeStatus, Set<String> fields) {
   private static final String STATUS = "status";
 
-  StatusReads {
+  public StatusReads {
     fields = Set.copyOf(fields);
   }
 
   /** What the expressions read, given the dotted field paths they mention. */
-  static StatusReads of(Collection<String> paths) {
+  public static StatusReads of(Collection<String> paths) {
     boolean reads = false;
     boolean whole = false;
     Set<String> fields = new TreeSet<>();
@@ -46,7 +46,7 @@ record StatusReads(boolean readsStatus, boolean wholeStatus, Set<String> fields)
    * or a map without any of the fields they read. A field that is present, even as null, was
    * reported; a status of any other type is left to the expressions, which report it.
    */
-  boolean unreported(Object status) {
+  public boolean unreported(Object status) {
     if (!readsStatus) {
       return false;
     }

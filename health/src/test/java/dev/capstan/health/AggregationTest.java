@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.capstan.health.cel.BuiltinLibrary;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

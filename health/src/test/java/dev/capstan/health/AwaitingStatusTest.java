@@ -3,6 +3,9 @@ package dev.capstan.health;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.capstan.health.cel.BuiltinLibrary;
+import dev.capstan.health.cel.CelHealthCheck;
+import dev.capstan.health.cel.HealthCheckExpr;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.capstan.health.cel.BuiltinLibrary;
+import dev.capstan.health.cel.HealthCheckExpr;
+import dev.capstan.health.cel.HealthCheckExprsYaml;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

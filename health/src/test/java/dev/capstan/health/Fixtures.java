@@ -14,14 +14,15 @@ import java.util.List;
 import java.util.Map;
 
 /** Test objects written in the project, read from test resources. */
-final class Fixtures {
+public final class Fixtures {
   /** The clock the fixture files are written against. */
-  static final Clock CLOCK = Clock.fixed(Instant.parse("2025-01-01T00:01:00Z"), ZoneOffset.UTC);
+  public static final Clock CLOCK =
+      Clock.fixed(Instant.parse("2025-01-01T00:01:00Z"), ZoneOffset.UTC);
 
   private Fixtures() {}
 
   @SuppressWarnings("unchecked")
-  static List<Map<String, Object>> documents(String resource) {
+  public static List<Map<String, Object>> documents(String resource) {
     try (InputStream in = Fixtures.class.getResourceAsStream(resource)) {
       if (in == null) {
         throw new IllegalStateException("missing test resource " + resource);
@@ -42,7 +43,7 @@ final class Fixtures {
   }
 
   @SuppressWarnings("unchecked")
-  static Map<String, Object> yaml(String text) {
+  public static Map<String, Object> yaml(String text) {
     try {
       return (Map<String, Object>) new BoundedYaml().readOne(text);
     } catch (BoundedYaml.YamlProblem e) {

@@ -1,5 +1,7 @@
 package dev.capstan.health;
 
+import dev.capstan.health.cel.BuiltinLibrary;
+import dev.capstan.health.cel.HealthCheckExpr;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -3,6 +3,7 @@ package dev.capstan.health;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.capstan.health.cel.BuiltinLibrary;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;

@@ -2,6 +2,8 @@ package dev.capstan.health;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.capstan.health.cel.BuiltinLibrary;
+import dev.capstan.health.cel.HealthCheckExpr;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /** The repository root, for tests that read or check files outside the module. */
-final class RepoRoot {
+public final class RepoRoot {
   /** System property that names the repository root explicitly. */
   static final String PROPERTY = "capstan.repoRoot";
 
@@ -15,7 +15,7 @@ final class RepoRoot {
    * The system property if set, else the nearest ancestor of the working directory holding the root
    * pom.
    */
-  static Optional<Path> find() {
+  public static Optional<Path> find() {
     String configured = System.getProperty(PROPERTY);
     if (configured != null && !configured.isBlank()) {
       return Optional.of(Path.of(configured).toAbsolutePath().normalize());

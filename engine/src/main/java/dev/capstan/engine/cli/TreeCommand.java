@@ -2,7 +2,7 @@ package dev.capstan.engine.cli;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.applier.cli.ClusterOptions;
-import dev.capstan.health.BuiltinLibrary;
+import dev.capstan.health.cel.BuiltinLibrary;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintWriter;

@@ -1,6 +1,6 @@
 package dev.capstan.engine.dependencies;
 
-import dev.capstan.health.CelPredicate;
+import dev.capstan.health.cel.CelPredicate;
 import java.util.Map;
 import java.util.Set;
 

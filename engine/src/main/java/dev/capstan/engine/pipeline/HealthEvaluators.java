@@ -2,10 +2,10 @@ package dev.capstan.engine.pipeline;
 
 import dev.capstan.api.kustomize.HealthCheckExpression;
 import dev.capstan.engine.conditions.Reason;
-import dev.capstan.health.BuiltinLibrary;
-import dev.capstan.health.HealthCheckExpr;
 import dev.capstan.health.HealthEvaluator;
-import dev.capstan.health.InvalidHealthCheckException;
+import dev.capstan.health.cel.BuiltinLibrary;
+import dev.capstan.health.cel.HealthCheckExpr;
+import dev.capstan.health.cel.InvalidHealthCheckException;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;

@@ -2,7 +2,7 @@ package dev.capstan.engine.pipeline;
 
 import dev.capstan.applier.build.ManifestBuilder;
 import dev.capstan.engine.remote.RemoteClusters;
-import dev.capstan.health.BuiltinLibrary;
+import dev.capstan.health.cel.BuiltinLibrary;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;

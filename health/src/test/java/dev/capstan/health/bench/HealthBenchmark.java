@@ -1,10 +1,10 @@
 package dev.capstan.health.bench;
 
 import dev.capstan.health.AggregateHealth;
-import dev.capstan.health.BuiltinLibrary;
-import dev.capstan.health.HealthCheckExpr;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.health.ResourceStatus;
+import dev.capstan.health.cel.BuiltinLibrary;
+import dev.capstan.health.cel.HealthCheckExpr;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;

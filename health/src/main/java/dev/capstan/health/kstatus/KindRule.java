@@ -1,0 +1,10 @@
+package dev.capstan.health.kstatus;
+
+import dev.capstan.health.ObjectView;
+import dev.capstan.health.ResourceStatus;
+
+/** The status rule of one built-in kind; runs after the generation and standard-condition steps. */
+@FunctionalInterface
+interface KindRule {
+  ResourceStatus evaluate(ObjectView object);
+}

@@ -1,0 +1,53 @@
+package dev.capstan.health.kstatus;
+
+import dev.capstan.health.ObjectView;
+import dev.capstan.health.ResourceStatus;
+
+/**
+ * apps/StatefulSet: kstatus rollout rule, plus availableReplicas when the controller reports it.
+ */
+final class StatefulSetRule {
+  private StatefulSetRule() {}
+
+  static ResourceStatus evaluate(ObjectView s) {
+    if ("OnDelete".equals(s.string("", "spec", "updateStrategy", "type"))) {
+      return ResourceStatus.current("StatefulSet is using the OnDelete update strategy");
+    }
+    long spec = s.integer(1, "spec", "replicas");
+    long partition = s.integer(-1, "spec", "updateStrategy", "rollingUpdate", "partition");
+    long replicas = s.integer(0, "status", "replicas");
+    long ready = s.integer(0, "status", "readyReplicas");
+    long current = s.integer(0, "status", "currentReplicas");
+    long updated = s.integer(0, "status", "updatedReplicas");
+    Long available = s.integerOrNull("status", "availableReplicas");
+    if (replicas < spec) {
+      return ResourceStatus.inProgress("LessReplicas", "Replicas: " + replicas + "/" + spec);
+    }
+    if (ready < spec) {
+      return ResourceStatus.inProgress("LessReady", "Ready: " + ready + "/" + spec);
+    }
+    if (available != null && available < spec) {
+      return ResourceStatus.inProgress("LessAvailable", "Available: " + available + "/" + spec);
+    }
+    if (replicas > spec) {
+      return ResourceStatus.inProgress("ExtraPods", "Pending termination: " + (replicas - spec));
+    }
+    if (partition != -1) {
+      if (updated < spec - partition) {
+        return ResourceStatus.inProgress(
+            "PartitionRollout", "updated: " + updated + "/" + (spec - partition));
+      }
+      return ResourceStatus.current("Partition rollout complete. updated: " + updated);
+    }
+    if (current < spec) {
+      return ResourceStatus.inProgress("LessCurrent", "current: " + current + "/" + spec);
+    }
+    String currentRevision = s.string("", "status", "currentRevision");
+    String updateRevision = s.string("", "status", "updateRevision");
+    if (!currentRevision.equals(updateRevision)) {
+      return ResourceStatus.inProgress(
+          "RevisionMismatch", "Waiting for updated revision to match current");
+    }
+    return ResourceStatus.current("All replicas scheduled as expected. Replicas: " + replicas);
+  }
+}
