@@ -11,7 +11,7 @@ import java.util.Map;
  * {@code stringData}, a value someone later changes under {@code data} is a field Capstan does not
  * own, so the change would never be seen as drift nor undone; applied as {@code data}, it is.
  */
-final class SecretStringData {
+public final class SecretStringData {
   private SecretStringData() {}
 
   /** Folds in place; a key in both keeps the {@code stringData} value, as the API server does. */
@@ -20,16 +20,27 @@ final class SecretStringData {
       return;
     }
     Map<String, Object> fields = object.getAdditionalProperties();
-    if (!(fields.get("stringData") instanceof Map<?, ?> stringData)) {
+    if (!(fields.get("stringData") instanceof Map<?, ?>)) {
       return;
     }
-    Map<String, Object> data = new LinkedHashMap<>();
-    if (fields.get("data") instanceof Map<?, ?> existing) {
-      existing.forEach((k, v) -> data.put(String.valueOf(k), v));
-    }
-    stringData.forEach((k, v) -> data.put(String.valueOf(k), base64(v)));
+    Map<String, Object> data = dataOf(fields);
     fields.remove("stringData");
     fields.put("data", data);
+  }
+
+  /**
+   * A Secret's {@code data} with its {@code stringData} folded in, base64-encoded, as the API
+   * server stores them: a key in both keeps the {@code stringData} value.
+   */
+  public static Map<String, Object> dataOf(Map<String, ?> secret) {
+    Map<String, Object> data = new LinkedHashMap<>();
+    if (secret.get("data") instanceof Map<?, ?> existing) {
+      existing.forEach((k, v) -> data.put(String.valueOf(k), v));
+    }
+    if (secret.get("stringData") instanceof Map<?, ?> stringData) {
+      stringData.forEach((k, v) -> data.put(String.valueOf(k), base64(v)));
+    }
+    return data;
   }
 
   private static String base64(Object value) {

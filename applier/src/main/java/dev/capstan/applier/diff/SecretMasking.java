@@ -1,7 +1,6 @@
 package dev.capstan.applier.diff;
 
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
+import dev.capstan.applier.apply.SecretStringData;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -50,24 +49,8 @@ final class SecretMasking {
   }
 
   /** All values by key; stringData compared in its base64 form, as the server stores it. */
-  @SuppressWarnings("unchecked")
   private static Map<String, Object> values(Map<String, Object> secret) {
-    Map<String, Object> out = new LinkedHashMap<>();
-    if (secret == null) {
-      return out;
-    }
-    if (secret.get("data") instanceof Map<?, ?> data) {
-      out.putAll((Map<String, Object>) data);
-    }
-    if (secret.get("stringData") instanceof Map<?, ?> stringData) {
-      stringData.forEach(
-          (k, v) ->
-              out.put(
-                  String.valueOf(k),
-                  Base64.getEncoder()
-                      .encodeToString(String.valueOf(v).getBytes(StandardCharsets.UTF_8))));
-    }
-    return out;
+    return secret == null ? new LinkedHashMap<>() : SecretStringData.dataOf(secret);
   }
 
   @SuppressWarnings("unchecked")
