@@ -128,7 +128,7 @@ final class UiHandler extends Handler.Abstract {
     }
     String[] parts = path.split("/");
     if (path.startsWith("/api/ks/") && parts.length == 6 && "drift".equals(parts[5])) {
-      return sendDrift(
+      return sendFound(
           response, callback, parts, drift.current(decode(parts[3]), decode(parts[4])));
     }
     if (path.startsWith("/api/ks/") && parts.length == 5) {
@@ -157,16 +157,11 @@ final class UiHandler extends Handler.Abstract {
     }
     if (isDrift) {
       boolean again = "1".equals(Request.extractQueryParameters(request).getValue("again"));
-      return sendDrift(
+      return sendFound(
           response, callback, parts, drift.request(decode(parts[3]), decode(parts[4]), again));
     }
     PageAction.Result result = actions.run(action.get(), decode(parts[3]), decode(parts[4]));
     return sendJson(response, callback, result.ok() ? 200 : 422, result);
-  }
-
-  private boolean sendDrift(
-      Response response, Callback callback, String[] parts, Optional<Drift> found) {
-    return sendFound(response, callback, parts, found);
   }
 
   /** The Kustomization's answer, or 404 saying it is not in the user's view. */
