@@ -217,15 +217,15 @@ class UiBrowserIT extends EngineTestBase {
             .contains("is not ready"),
         "the app's row shows why it waits");
     // other test classes may have Kustomizations in the shared cluster at the same time
-    new Select(browser.findElement(By.id("ns-filter"))).selectByValue(ns());
+    choose("ns-filter", ns());
     browser.findElement(By.id("search")).sendKeys("infra");
     // infra itself, and the app whose message names it
     eventually(
         () -> assertEquals(2, browser.findElements(By.cssSelector("#ks-table tr.row")).size()));
-    new Select(browser.findElement(By.id("status-filter"))).selectByValue("ready");
+    choose("status-filter", "ready");
     eventually(
         () -> assertEquals(0, browser.findElements(By.cssSelector("#ks-table tr.row")).size()));
-    new Select(browser.findElement(By.id("status-filter"))).selectByValue("");
+    choose("status-filter", "");
     browser.findElement(By.id("search")).clear();
     browser.findElement(By.id("search")).sendKeys(" ");
     eventually(
@@ -734,6 +734,23 @@ class UiBrowserIT extends EngineTestBase {
     EngineFixture.eventually(Duration.ofSeconds(20))
         .until(() -> !browser.findElements(by).isEmpty());
     return browser.findElement(by);
+  }
+
+  /**
+   * Picks an option of a filter. A live update may render the filter again between finding it and
+   * choosing, so it is found again until the choice holds.
+   */
+  private static void choose(String selectId, String value) {
+    awaitWithin(
+        Duration.ofSeconds(20),
+        () -> {
+          new Select(browser.findElement(By.id(selectId))).selectByValue(value);
+          assertEquals(
+              value,
+              new Select(browser.findElement(By.id(selectId)))
+                  .getFirstSelectedOption()
+                  .getAttribute("value"));
+        });
   }
 
   private static void eventually(ThrowingRunnable check) {
