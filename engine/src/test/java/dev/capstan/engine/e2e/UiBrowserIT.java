@@ -461,19 +461,15 @@ class UiBrowserIT extends EngineTestBase {
   void aNamespaceTheUserCannotListIsSaidWhereItsRowsWouldBe() throws IOException {
     browser.get(url(teamUi, "/#/"));
     awaitElement(By.cssSelector("tr.row[data-id='Kustomization/" + ns() + "/app']"));
-    WebElement problem =
-        awaitElement(By.cssSelector("#ks-table p.problem[data-kind='Kustomizations']"));
-    String text = problem.getText();
+    // a live update may render the table again between finding the note and reading it
+    awaitElement(By.cssSelector("#ks-table p.problem[data-kind='Kustomizations']"));
+    String text = textOnceStable(By.cssSelector("#ks-table p.problem[data-kind='Kustomizations']"));
     assertTrue(
         text.contains("cannot list Kustomizations in namespace kube-system")
             && text.contains("forbidden")
             && text.contains(TEAM),
         text);
-    assertTrue(
-        browser
-            .findElement(By.cssSelector("#repo-table p.problem"))
-            .getText()
-            .contains("kube-system"));
+    assertTrue(textOnceStable(By.cssSelector("#repo-table p.problem")).contains("kube-system"));
     awaitElement(By.cssSelector("tr.row[data-id='GitRepository/" + ns() + "/repo']"));
     screenshot("overview-forbidden-namespace");
   }
@@ -751,6 +747,13 @@ class UiBrowserIT extends EngineTestBase {
                   .getFirstSelectedOption()
                   .getAttribute("value"));
         });
+  }
+
+  /** The element's text, found again if a live update replaced it while it was read. */
+  private static String textOnceStable(By by) {
+    String[] text = new String[1];
+    awaitWithin(Duration.ofSeconds(20), () -> text[0] = browser.findElement(by).getText());
+    return text[0];
   }
 
   private static void eventually(ThrowingRunnable check) {
