@@ -78,8 +78,13 @@ final class HealthLibraryDoc {
                 + " own\n")
         .append(
             "documentation of its status fields, named there, and are tested against healthy,\n")
-        .append("progressing and failed objects written from it\n")
-        .append("(`health/src/test/resources/library/rederived-from-docs.yaml`).\n\n")
+        .append("progressing and failed objects written from it (the files under\n")
+        .append(
+            "`health/src/test/resources/library/`). \"The corpus\" in a description is the set\n")
+        .append(
+            "of real objects with expected outcomes that `BuiltinLibraryConformanceTest` checks\n")
+        .append("the library against; where it and the source disagree, the corpus's verdict is\n")
+        .append("kept and the description says so.\n\n")
         .append(
             "## Where Capstan differs from kstatus: a LoadBalancer Service without an address\n\n")
         .append(
