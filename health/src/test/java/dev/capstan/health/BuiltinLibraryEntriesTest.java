@@ -2,6 +2,7 @@ package dev.capstan.health;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -15,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -54,6 +56,24 @@ class BuiltinLibraryEntriesTest {
       }
     }
     assertFalse(tests.isEmpty(), "no cases under " + CASES_DIR);
+    return tests.stream();
+  }
+
+  /**
+   * An entry may read {@code spec} (replicas, a pause flag), but a tenant's object need not have
+   * one: every written example with its {@code spec} removed must still get a status, not an
+   * evaluation error.
+   */
+  @TestFactory
+  Stream<DynamicTest> everyWrittenExampleWithoutSpecGetsAStatusNotAnError()
+      throws IOException, URISyntaxException {
+    List<DynamicTest> tests = new ArrayList<>();
+    for (Path file : caseFiles()) {
+      for (Map<String, Object> example : JSON.convertValue(readYaml(file), CASES)) {
+        String name = file.getFileName() + ": " + example.get("name") + " without spec";
+        tests.add(DynamicTest.dynamicTest(name, () -> checkWithoutSpec(name, example)));
+      }
+    }
     return tests.stream();
   }
 
@@ -116,6 +136,14 @@ class BuiltinLibraryEntriesTest {
         Status.valueOf((String) example.get("expected")),
         actual.status(),
         name + ": " + actual.message());
+  }
+
+  @SuppressWarnings("unchecked")
+  private static void checkWithoutSpec(String name, Map<String, Object> example) {
+    Map<String, Object> object = new LinkedHashMap<>((Map<String, Object>) example.get("object"));
+    object.remove("spec");
+    ResourceStatus actual = evaluator.status(object);
+    assertNotEquals(Status.Unknown, actual.status(), name + ": " + actual.message());
   }
 
   private static List<Path> caseFiles() throws IOException, URISyntaxException {

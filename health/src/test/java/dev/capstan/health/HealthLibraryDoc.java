@@ -48,7 +48,8 @@ final class HealthLibraryDoc {
         .append(
             "waiting for the controller to report status, unless its `current` expression holds"
                 + " all\n")
-        .append("the same; otherwise the entry's `inProgress`, `failed`\n")
+        .append("the same; an object without `spec` reads as one with an empty spec; otherwise\n")
+        .append("the entry's `inProgress`, `failed`\n")
         .append(
             "and `current` expressions are tried in that order, the first true one wins, and"
                 + " none\n")

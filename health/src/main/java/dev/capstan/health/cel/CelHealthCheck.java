@@ -8,6 +8,7 @@ import dev.capstan.health.ResourceStatus;
 import dev.capstan.health.Status;
 import dev.capstan.health.StatusReads;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -26,23 +27,26 @@ public final class CelHealthCheck {
   private final CompiledExpr inProgress;
   private final CompiledExpr failed;
   private final StatusReads awaitedStatus;
+  private final boolean builtin;
 
   /**
-   * @param awaitsStatus whether an object whose status holds nothing the expressions read is
-   *     InProgress rather than evaluated (built-in checks; a user's check keeps the RFC's rule that
-   *     a missing field is an evaluation error)
+   * @param builtin whether this is a built-in check: an object whose status holds nothing the
+   *     expressions read is InProgress rather than evaluated, and an object without {@code spec}
+   *     reads as one with an empty spec (a user's check keeps the RFC's rule that a missing
+   *     top-level field is an evaluation error)
    */
   CelHealthCheck(
       HealthCheckExpr entry,
       CompiledExpr current,
       CompiledExpr inProgress,
       CompiledExpr failed,
-      boolean awaitsStatus) {
+      boolean builtin) {
     this.entry = entry;
     this.current = current;
     this.inProgress = inProgress;
     this.failed = failed;
-    this.awaitedStatus = awaitsStatus ? statusReads(current, inProgress, failed) : null;
+    this.awaitedStatus = builtin ? statusReads(current, inProgress, failed) : null;
+    this.builtin = builtin;
   }
 
   private static StatusReads statusReads(CompiledExpr... exprs) {
@@ -64,7 +68,7 @@ public final class CelHealthCheck {
     if (generation != null) {
       return generation;
     }
-    Map<String, ?> fields = object.object();
+    Map<String, ?> fields = builtin ? withSpec(object.object()) : object.object();
     if (awaitedStatus != null && awaitedStatus.unreported(fields.get("status"))) {
       return awaitingStatus(fields);
     }
@@ -85,6 +89,20 @@ public final class CelHealthCheck {
     }
     return ResourceStatus.inProgress(
         "HealthCheckPending", "no health check expression is true yet" + readyDetail(object));
+  }
+
+  /**
+   * A built-in entry may read {@code spec} (replicas, a pause flag) under {@code has(...)}, which
+   * cannot guard a missing top-level field; a CRD need not require a spec, and a valid object
+   * without one must get a status, not an evaluation error.
+   */
+  private static Map<String, ?> withSpec(Map<String, ?> fields) {
+    if (fields.get("spec") != null) {
+      return fields;
+    }
+    Map<String, Object> copy = new LinkedHashMap<>(fields);
+    copy.put("spec", Map.of());
+    return copy;
   }
 
   /**
