@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
@@ -48,15 +49,7 @@ class BuiltinLibraryEntriesTest {
   @TestFactory
   Stream<DynamicTest> everyWrittenExampleGetsItsDocumentedStatus()
       throws IOException, URISyntaxException {
-    List<DynamicTest> tests = new ArrayList<>();
-    for (Path file : caseFiles()) {
-      for (Map<String, Object> example : JSON.convertValue(readYaml(file), CASES)) {
-        String name = file.getFileName() + ": " + example.get("name");
-        tests.add(DynamicTest.dynamicTest(name, () -> check(name, example)));
-      }
-    }
-    assertFalse(tests.isEmpty(), "no cases under " + CASES_DIR);
-    return tests.stream();
+    return forEveryExample("", BuiltinLibraryEntriesTest::check);
   }
 
   /**
@@ -67,13 +60,20 @@ class BuiltinLibraryEntriesTest {
   @TestFactory
   Stream<DynamicTest> everyWrittenExampleWithoutSpecGetsAStatusNotAnError()
       throws IOException, URISyntaxException {
+    return forEveryExample(" without spec", BuiltinLibraryEntriesTest::checkWithoutSpec);
+  }
+
+  private static Stream<DynamicTest> forEveryExample(
+      String suffix, BiConsumer<String, Map<String, Object>> check)
+      throws IOException, URISyntaxException {
     List<DynamicTest> tests = new ArrayList<>();
     for (Path file : caseFiles()) {
       for (Map<String, Object> example : JSON.convertValue(readYaml(file), CASES)) {
-        String name = file.getFileName() + ": " + example.get("name") + " without spec";
-        tests.add(DynamicTest.dynamicTest(name, () -> checkWithoutSpec(name, example)));
+        String name = file.getFileName() + ": " + example.get("name") + suffix;
+        tests.add(DynamicTest.dynamicTest(name, () -> check.accept(name, example)));
       }
     }
+    assertFalse(tests.isEmpty(), "no cases under " + CASES_DIR);
     return tests.stream();
   }
 
