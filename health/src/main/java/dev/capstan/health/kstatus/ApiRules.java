@@ -11,17 +11,9 @@ final class ApiRules {
 
   /**
    * kstatus CRD rule; once Established, a reported {@code status.storedVersions} must also hold the
-   * storage version (kapp-controller proposal). A schema the API server reports as not structural
-   * fails first: such a CRD is served without pruning, defaulting or server-side apply merging, and
-   * no wait can change that, only a new schema.
+   * storage version (kapp-controller proposal).
    */
   static ResourceStatus customResourceDefinition(ObjectView crd) {
-    Condition nonStructural = crd.condition("NonStructuralSchema");
-    if (nonStructural != null && nonStructural.is("NonStructuralSchema", "True")) {
-      // The condition's message quotes the CRD's own field paths; it is not repeated.
-      return ResourceStatus.failed(
-          "NonStructuralSchema", "the API server reports that the CRD's schema is not structural");
-    }
     for (Condition c : crd.conditions()) {
       if (c.is("NamesAccepted", "False")) {
         return ResourceStatus.failed(c.reason(), c.message());
