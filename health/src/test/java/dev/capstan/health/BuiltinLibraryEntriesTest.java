@@ -5,15 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capstan.health.cel.BuiltinLibrary;
 import dev.capstan.health.cel.HealthCheckExpr;
-import dev.capstan.health.yaml.BoundedYaml;
-import java.io.IOException;
-import java.net.URISyntaxException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,16 +20,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Library entries against example objects written for this project (test resources under {@code
- * library/}): each file is a YAML list of {@code {name, expected, object}} cases, written from the
- * operators' documentation of their status fields.
+ * Library entries against the example objects written for this project from the operators'
+ * documentation of their status fields ({@link LibraryCases}).
  */
 class BuiltinLibraryEntriesTest {
-  private static final String CASES_DIR = "library";
-  private static final TypeReference<List<Map<String, Object>>> CASES = new TypeReference<>() {};
-  // Through Jackson: whole numbers arrive as Integer, as they do from the engine's client.
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   private static BuiltinLibrary library;
   private static HealthEvaluator evaluator;
 
@@ -47,8 +34,7 @@ class BuiltinLibraryEntriesTest {
   }
 
   @TestFactory
-  Stream<DynamicTest> everyWrittenExampleGetsItsDocumentedStatus()
-      throws IOException, URISyntaxException {
+  Stream<DynamicTest> everyWrittenExampleGetsItsDocumentedStatus() {
     return forEveryExample("", BuiltinLibraryEntriesTest::check);
   }
 
@@ -58,22 +44,18 @@ class BuiltinLibraryEntriesTest {
    * evaluation error.
    */
   @TestFactory
-  Stream<DynamicTest> everyWrittenExampleWithoutSpecGetsAStatusNotAnError()
-      throws IOException, URISyntaxException {
+  Stream<DynamicTest> everyWrittenExampleWithoutSpecGetsAStatusNotAnError() {
     return forEveryExample(" without spec", BuiltinLibraryEntriesTest::checkWithoutSpec);
   }
 
   private static Stream<DynamicTest> forEveryExample(
-      String suffix, BiConsumer<String, Map<String, Object>> check)
-      throws IOException, URISyntaxException {
+      String suffix, BiConsumer<String, LibraryCases.Case> check) {
     List<DynamicTest> tests = new ArrayList<>();
-    for (Path file : caseFiles()) {
-      for (Map<String, Object> example : JSON.convertValue(readYaml(file), CASES)) {
-        String name = file.getFileName() + ": " + example.get("name") + suffix;
-        tests.add(DynamicTest.dynamicTest(name, () -> check.accept(name, example)));
-      }
+    for (LibraryCases.Case example : LibraryCases.load()) {
+      String name = example.label() + suffix;
+      tests.add(DynamicTest.dynamicTest(name, () -> check.accept(name, example)));
     }
-    assertFalse(tests.isEmpty(), "no cases under " + CASES_DIR);
+    assertFalse(tests.isEmpty(), "no cases under " + LibraryCases.DIR);
     return tests.stream();
   }
 
@@ -123,9 +105,8 @@ class BuiltinLibraryEntriesTest {
     assertEquals(Status.Failed, withUserEntry.status(ready).status());
   }
 
-  @SuppressWarnings("unchecked")
-  private static void check(String name, Map<String, Object> example) {
-    Map<String, Object> object = (Map<String, Object>) example.get("object");
+  private static void check(String name, LibraryCases.Case example) {
+    Map<String, Object> object = example.object();
     String apiVersion = (String) object.get("apiVersion");
     String kind = (String) object.get("kind");
     assertTrue(
@@ -133,32 +114,13 @@ class BuiltinLibraryEntriesTest {
         name + ": the library has no entry for " + apiVersion + " " + kind);
     ResourceStatus actual = evaluator.status(object);
     assertEquals(
-        Status.valueOf((String) example.get("expected")),
-        actual.status(),
-        name + ": " + actual.message());
+        Status.valueOf(example.expected()), actual.status(), name + ": " + actual.message());
   }
 
-  @SuppressWarnings("unchecked")
-  private static void checkWithoutSpec(String name, Map<String, Object> example) {
-    Map<String, Object> object = new LinkedHashMap<>((Map<String, Object>) example.get("object"));
+  private static void checkWithoutSpec(String name, LibraryCases.Case example) {
+    Map<String, Object> object = new LinkedHashMap<>(example.object());
     object.remove("spec");
     ResourceStatus actual = evaluator.status(object);
     assertNotEquals(Status.Unknown, actual.status(), name + ": " + actual.message());
-  }
-
-  private static List<Path> caseFiles() throws IOException, URISyntaxException {
-    Path dir =
-        Path.of(BuiltinLibraryEntriesTest.class.getClassLoader().getResource(CASES_DIR).toURI());
-    try (Stream<Path> files = Files.list(dir)) {
-      return files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
-    }
-  }
-
-  private static Object readYaml(Path file) throws IOException {
-    try {
-      return new BoundedYaml().readOne(Files.readString(file));
-    } catch (BoundedYaml.YamlProblem e) {
-      throw new IOException(file + ": " + e.getMessage(), e);
-    }
   }
 }

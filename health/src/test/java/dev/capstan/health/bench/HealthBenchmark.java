@@ -2,6 +2,7 @@ package dev.capstan.health.bench;
 
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
+import dev.capstan.health.LibraryCases;
 import dev.capstan.health.ResourceStatus;
 import dev.capstan.health.Status;
 import dev.capstan.health.cel.BuiltinLibrary;
@@ -70,7 +71,7 @@ public class HealthBenchmark {
         default -> tenThousand.add(certificate("tls-" + i));
       }
     }
-    libraryExamples = LibraryExamples.load();
+    libraryExamples = LibraryCases.load().stream().map(LibraryCases.Case::object).toList();
   }
 
   @Benchmark
