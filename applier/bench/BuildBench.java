@@ -1,6 +1,7 @@
 import dev.capstan.applier.build.BuildLimits;
 import dev.capstan.applier.build.BuildOptions;
 import dev.capstan.applier.build.BuildResult;
+import dev.capstan.applier.build.BuildSandbox;
 import dev.capstan.applier.build.ManifestBuilder;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -9,11 +10,11 @@ import java.util.Arrays;
 import java.util.Map;
 
 /**
- * Warm builds as the engine runs them: one ManifestBuilder with one instance, the artifact copied
- * once (the same digest), and a changed commonMetadata label on every build so that no answer comes
- * from the result cache. Prints the time of the first build and, after WARMUP builds, the median
- * and 90th percentile of the next COUNT, and how much metaspace the module's classes took (the
- * JVM's pool before the first build and after the last).
+ * Warm builds as the engine runs them: one ManifestBuilder with one worker, and a changed
+ * commonMetadata label on every build so that no answer comes from the result cache. Prints the
+ * time of the first build (which starts the worker) and, after WARMUP builds, the median and 90th
+ * percentile of the next COUNT, and how much metaspace the build took in the JVM (the pool before
+ * the first build and after the last).
  *
  * <p>Usage (see build-vs-kustomize): java -cp CLASSPATH BuildBench.java ROOT PATH WARMUP COUNT
  */
@@ -25,7 +26,8 @@ public final class BuildBench {
     int count = Integer.parseInt(args[3]);
     long[] times = new long[count];
     long metaspaceBefore = poolUsed("Metaspace");
-    try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.engine(1))) {
+    try (ManifestBuilder builder =
+        new ManifestBuilder(BuildLimits.engine(1), BuildSandbox.forUser(root))) {
       for (int i = -warmup - 1; i < count; i++) {
         BuildOptions options = BuildOptions.none().withCommonMetadata(Map.of("run", "r" + i), null);
         long start = System.nanoTime();

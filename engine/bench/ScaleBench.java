@@ -17,6 +17,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -26,7 +28,8 @@ import org.eclipse.jgit.api.Git;
 /**
  * Scale of the real engine process ({@code java -jar engine/target/capstan.jar run}) on the cluster
  * of $KUBECONFIG: N Kustomizations of M ConfigMaps each (nothing to wait for), the time from the
- * first Kustomization created until all are Ready, and the engine's peak RSS (VmHWM). Run with
+ * first Kustomization created until all are Ready, and the peak RSS of the engine and its build
+ * workers together (their RSS summed every 100 ms), with the engine's own VmHWM. Run with
  * engine/bench/scale.sh N M.
  */
 public class ScaleBench {
@@ -98,6 +101,7 @@ public class ScaleBench {
           },
           Duration.ofMinutes(2));
       long rssBefore = kib(engine.pid(), "VmRSS");
+      TreeRss tree = new TreeRss(engine.toHandle());
       long start = System.nanoTime();
       ExecutorService creators = Executors.newFixedThreadPool(8);
       for (int i = 0; i < count; i++) {
@@ -147,8 +151,8 @@ public class ScaleBench {
         }
         if (System.nanoTime() - start > TimeUnit.MINUTES.toNanos(limitMinutes)) {
           System.out.printf(
-              "GAVE UP after %d min: %d of %d Ready; engine peak RSS (VmHWM) %d MiB%n",
-              limitMinutes, ready, count, kib(engine.pid(), "VmHWM") / 1024);
+              "GAVE UP after %d min: %d of %d Ready; peak RSS with workers %d MiB%n",
+              limitMinutes, ready, count, tree.peakKib() / 1024);
           throw new IllegalStateException(
               "only " + ready + " of " + count + " Ready after " + limitMinutes + " min");
         }
@@ -167,20 +171,24 @@ public class ScaleBench {
                                                 && "True".equals(c.getStatus())))
                     .count();
         System.out.printf(
-            "%6.1f s: %d of %d Ready, RSS %d MiB%n",
-            (System.nanoTime() - start) / 1e9, ready, count, kib(engine.pid(), "VmRSS") / 1024);
+            "%6.1f s: %d of %d Ready, RSS %d MiB with workers%n",
+            (System.nanoTime() - start) / 1e9, ready, count, tree.nowKib() / 1024);
       }
       watched.close();
       double seconds = (System.nanoTime() - start) / 1e9;
+      tree.stop();
       System.out.printf(
           "RESULT %d Kustomizations x %d objects: all Ready in %.1f s (creating them took %.1f s);"
-              + " engine RSS before %d MiB, peak (VmHWM) %d MiB; flags %s%n",
+              + " engine RSS before %d MiB; peak RSS of the engine and its build workers %d MiB"
+              + " (the engine's own VmHWM %d MiB, %d workers); flags %s%n",
           count,
           objects,
           seconds,
           (created - start) / 1e9,
           rssBefore / 1024,
+          tree.peakKib() / 1024,
           kib(engine.pid(), "VmHWM") / 1024,
+          tree.workersSeen(),
           jvmFlags);
     } finally {
       if (!engine.isAlive()) {
@@ -245,6 +253,54 @@ public class ScaleBench {
           .setCommitter("bench", "bench@example.invalid")
           .setSign(false)
           .call();
+    }
+  }
+
+  /** The RSS of a process and its descendants, summed every 100 ms; the peak of the sums. */
+  static final class TreeRss {
+    private final ProcessHandle root;
+    private final Thread sampler;
+    private final Set<Long> workers = ConcurrentHashMap.newKeySet();
+    private volatile long peak;
+    private volatile boolean stopped;
+
+    TreeRss(ProcessHandle root) {
+      this.root = root;
+      this.sampler =
+          new Thread(
+              () -> {
+                while (!stopped) {
+                  peak = Math.max(peak, nowKib());
+                  try {
+                    Thread.sleep(100);
+                  } catch (InterruptedException e) {
+                    return;
+                  }
+                }
+              });
+      sampler.setDaemon(true);
+      sampler.start();
+    }
+
+    long nowKib() {
+      long sum = Math.max(0, kib(root.pid(), "VmRSS"));
+      for (ProcessHandle child : (Iterable<ProcessHandle>) root.descendants()::iterator) {
+        workers.add(child.pid());
+        sum += Math.max(0, kib(child.pid(), "VmRSS"));
+      }
+      return sum;
+    }
+
+    long peakKib() {
+      return Math.max(peak, nowKib());
+    }
+
+    int workersSeen() {
+      return workers.size();
+    }
+
+    void stop() {
+      stopped = true;
     }
   }
 

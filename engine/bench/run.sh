@@ -7,5 +7,5 @@ root="$(cd "$here/../.." && pwd)"
 cp_file="$root/engine/target/bench-classpath.txt"
 "$root/deploy/bench/classpath" engine "$cp_file"
 # The engine's JIT flags (deploy/install/engine/deployment.yaml): the build is large generated methods.
-exec java -Xmx512m -XX:-DontCompileHugeMethods -XX:ReservedCodeCacheSize=128m -Dcapstan.repoRoot="$root" -Dlogback.configurationFile="$here/logback-bench.xml" \
+exec java -Xmx512m -Dcapstan.repoRoot="$root" -Dlogback.configurationFile="$here/logback-bench.xml" \
   -cp "$(cat "$cp_file"):$root/engine/target/classes:$root/engine/target/test-classes" "$here/EngineBench.java" "${1:-commit-latency}"

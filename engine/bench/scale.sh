@@ -6,9 +6,8 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 cp_file="$root/engine/target/bench-classpath.txt"
-# The build's instances keep their linear memory (51 MiB each, one per CPU) on the heap, and the
-# module's large generated methods are compiled only with -XX:-DontCompileHugeMethods.
-flags="${CAPSTAN_BENCH_JVM:--XX:+UseSerialGC -Xss512k -Xms16m -Xmx256m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:TieredStopAtLevel=1 -XX:-DontCompileHugeMethods -XX:ReservedCodeCacheSize=64m -XX:+ExitOnOutOfMemoryError}"
+# The peak RSS counted is the engine's and its build workers' together (they are its children).
+flags="${CAPSTAN_BENCH_JVM:--XX:+UseSerialGC -Xss512k -Xms16m -Xmx256m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:TieredStopAtLevel=1 -XX:+ExitOnOutOfMemoryError}"
 "$root/deploy/bench/classpath" engine "$cp_file"
 exec java -Xmx512m -Dcapstan.bench.limitMinutes="${CAPSTAN_BENCH_LIMIT_MINUTES:-20}" -Dlogback.configurationFile="$here/logback-bench.xml" \
   -cp "$(cat "$cp_file"):$root/engine/target/classes:$root/engine/target/test-classes" "$here/ScaleBench.java" "${1:-1000}" "${2:-4}" \

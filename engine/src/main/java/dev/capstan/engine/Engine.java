@@ -1,6 +1,7 @@
 package dev.capstan.engine;
 
 import dev.capstan.applier.apply.Polling;
+import dev.capstan.applier.build.BuildSandbox;
 import dev.capstan.applier.build.ManifestBuilder;
 import dev.capstan.engine.controller.CacheView;
 import dev.capstan.engine.controller.Controllers;
@@ -97,13 +98,19 @@ public final class Engine implements AutoCloseable {
             c -> Acting.of(c, applyPool, Polling.system()),
             MAX_REMOTE_CLUSTERS);
     remotes.onClosed(monitor::clusterClosed);
-    this.builder = new ManifestBuilder(options.build()).warmedUp();
     // GitRepositories name remote URLs only: a local path would read other sources' clones.
     GitSource git =
         new GitSource(
             GitSourceOptions.at(options.storageRoot())
                 .withClock(options.clock())
                 .withAllowedSchemes(UrlScheme.gitRepository()));
+    // A build reads the stored trees and nothing else of the store (no clone, no state).
+    this.builder =
+        new ManifestBuilder(
+                options.build().limits(),
+                BuildSandbox.forTenants(
+                    git.artifactsDirectory(), options.build().allowUnconfined()))
+            .warmedUp();
     PipelineParts parts =
         new PipelineParts(
             client,

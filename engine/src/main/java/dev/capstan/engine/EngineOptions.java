@@ -18,8 +18,7 @@ import java.util.Optional;
  * @param waitPoll how often a health wait looks again when no event came
  * @param healthDebounce how long the health monitor gathers events before evaluating
  * @param tenancy service account impersonation and the cross-namespace reference rule
- * @param build what one build may use, and how many run at once (by default as many as there are
- *     reconcile threads, but no more than processors: a build only computes)
+ * @param build what builds may use and whether they may run without the kernel's sandbox
  */
 public record EngineOptions(
     Path storageRoot,
@@ -33,7 +32,19 @@ public record EngineOptions(
     Duration healthDebounce,
     Clock clock,
     Tenancy tenancy,
-    BuildLimits build) {
+    Builds build) {
+
+  /**
+   * @param limits what one build may use, and how many run at once (by default one worker per core,
+   *     at most four: a build only computes)
+   * @param allowUnconfined whether builds may run where the kernel cannot confine them (Landlock),
+   *     which the operator must ask for
+   */
+  public record Builds(BuildLimits limits, boolean allowUnconfined) {
+    public Builds {
+      Objects.requireNonNull(limits, "limits");
+    }
+  }
 
   /**
    * @param defaultServiceAccount the service account of Kustomizations that name none; without it
@@ -64,8 +75,8 @@ public record EngineOptions(
     tenancy = tenancy == null ? Tenancy.NONE : tenancy;
     build =
         build == null
-            ? BuildLimits.engine(
-                Math.min(reconcileThreads, Runtime.getRuntime().availableProcessors()))
+            ? new Builds(
+                BuildLimits.engine(Math.min(reconcileThreads, BuildLimits.defaultWorkers())), false)
             : build;
   }
 
@@ -139,6 +150,10 @@ public record EngineOptions(
   }
 
   public EngineOptions withBuildLimits(BuildLimits value) {
+    return withBuilds(new Builds(value, build.allowUnconfined()));
+  }
+
+  public EngineOptions withBuilds(Builds value) {
     return new EngineOptions(
         storageRoot,
         watchLabelSelector,

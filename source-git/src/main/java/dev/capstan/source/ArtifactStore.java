@@ -70,8 +70,12 @@ final class ArtifactStore {
     return StoredState.read(sourceDir(key).resolve("state"));
   }
 
+  Path artifactsRoot() {
+    return root.resolve("artifacts");
+  }
+
   Path artifactDir(String digest) {
-    return root.resolve("artifacts").resolve("sha256").resolve(hexOf(digest));
+    return artifactsRoot().resolve("sha256").resolve(hexOf(digest));
   }
 
   Optional<StoredArtifact> artifactOf(StoredState state) {

@@ -1,6 +1,7 @@
 package dev.capstan.source;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -57,6 +58,20 @@ public final class GitSource {
     this.clock = options.clock();
     this.store = new ArtifactStore(options.storageRoot(), clock);
     this.remote = new RemoteOperations(new NetworkRetry(options.retry(), clock), clock);
+  }
+
+  /**
+   * The directory that holds every stored tree (and nothing else of the store: no repository cache,
+   * no state), created if missing: what a build of a stored tree may read.
+   */
+  public Path artifactsDirectory() {
+    Path dir = store.artifactsRoot();
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the artifact directory " + dir, e);
+    }
+    return dir;
   }
 
   /** The artifact last published for {@code key}, if it is still stored. */

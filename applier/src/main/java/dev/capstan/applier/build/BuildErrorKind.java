@@ -14,8 +14,13 @@ public enum BuildErrorKind {
   SUBSTITUTION,
   /** The build ran past its time, memory or nesting limit and was stopped. */
   LIMIT_EXCEEDED,
-  /** The artifact could not be read (or is larger than a build may hold). */
+  /** The artifact is not in local storage, or not where builds may read. */
   ARTIFACT,
-  /** The build module failed in a way no input should cause. */
+  /**
+   * No build can run as it must here: no build worker for this machine, or a kernel that cannot
+   * confine one where confinement is required. Nothing a revision changes will mend it.
+   */
+  SANDBOX,
+  /** The build worker failed in a way no input should cause. */
   INTERNAL
 }

@@ -4,71 +4,65 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * What a build may use. {@code timeout} and {@code maxMemoryBytes} bound one build (its linear
- * memory); a build past either is stopped and its instance thrown away. {@code instances} builds
- * run at once, each in a warm instance of its own; an instance whose memory grew past {@code
- * retainMemoryBytes} is not kept for the next build. {@code maxArtifactBytes} bounds the files a
- * build reads into memory; {@code snapshotCacheBytes} and {@code resultCacheBytes} bound what is
- * kept between builds (artifact copies; results of unchanged inputs).
+ * What builds may use. {@code timeout} and {@code maxMemoryBytes} bound one build, which runs in a
+ * worker process of its own (the whole process's memory); a build past either ends with its worker.
+ * {@code workers} builds run at once, each in a worker. {@code maxOutputBytes} bounds what one
+ * build may return to the JVM; {@code resultCacheBytes} bounds the answers kept for unchanged
+ * inputs.
  */
 public record BuildLimits(
     Duration timeout,
     long maxMemoryBytes,
-    int instances,
-    long retainMemoryBytes,
-    long maxArtifactBytes,
-    long snapshotCacheBytes,
+    int workers,
+    long maxOutputBytes,
     long resultCacheBytes) {
 
   private static final long MIB = 1024 * 1024;
+
+  /** The least memory a worker runs with: the Go runtime and kustomize's schema need about 50. */
+  public static final long MIN_MEMORY_BYTES = 64 * MIB;
 
   public BuildLimits {
     Objects.requireNonNull(timeout, "timeout");
     if (timeout.isNegative() || timeout.isZero()) {
       throw new IllegalArgumentException("build timeout must be positive");
     }
-    if (maxMemoryBytes < 64 * MIB) {
+    if (maxMemoryBytes < MIN_MEMORY_BYTES) {
       throw new IllegalArgumentException("a build needs at least 64 MiB of memory");
     }
-    if (instances < 1) {
-      throw new IllegalArgumentException("at least one build instance is needed");
+    if (workers < 1) {
+      throw new IllegalArgumentException("at least one build worker is needed");
     }
-  }
-
-  /** 30 s and 256 MiB a build, {@code instances} at once, caches for a long-running engine. */
-  public static BuildLimits engine(int instances) {
-    return new BuildLimits(
-        Duration.ofSeconds(30), 256 * MIB, instances, 96 * MIB, 128 * MIB, 64 * MIB, 32 * MIB);
   }
 
   /**
-   * One build, nothing kept: the command line, which builds its user's own files. Five minutes: a
-   * new JVM builds a few dozen objects a second before the build's code is compiled, so 30 s (the
-   * engine's bound, for warm instances) would refuse a directory of a thousand objects.
+   * The engine's: 30 s and 1 GiB a build (what native kustomize needs for the largest public
+   * repositories, such as Argo CD's CRDs, with room to spare), {@code workers} at once, 256 MiB of
+   * output a build, 32 MiB of kept answers.
    */
+  public static BuildLimits engine(int workers) {
+    return new BuildLimits(Duration.ofSeconds(30), 1024 * MIB, workers, 256 * MIB, 32 * MIB);
+  }
+
+  /** The default number of workers: one per core, at most four. */
+  public static int defaultWorkers() {
+    return Math.min(4, Runtime.getRuntime().availableProcessors());
+  }
+
+  /** One build of the user's own files, nothing kept: the command line. */
   public static BuildLimits oneShot() {
-    return new BuildLimits(Duration.ofMinutes(5), 256 * MIB, 1, 256 * MIB, 512 * MIB, 0, 0);
+    return new BuildLimits(Duration.ofMinutes(2), 1024 * MIB, 1, 1024 * MIB, 0);
   }
 
   public BuildLimits withTimeout(Duration value) {
-    return new BuildLimits(
-        value,
-        maxMemoryBytes,
-        instances,
-        retainMemoryBytes,
-        maxArtifactBytes,
-        snapshotCacheBytes,
-        resultCacheBytes);
+    return new BuildLimits(value, maxMemoryBytes, workers, maxOutputBytes, resultCacheBytes);
   }
 
   public BuildLimits withMaxMemoryBytes(long value) {
-    return new BuildLimits(
-        timeout,
-        value,
-        instances,
-        Math.min(retainMemoryBytes, value),
-        maxArtifactBytes,
-        snapshotCacheBytes,
-        resultCacheBytes);
+    return new BuildLimits(timeout, value, workers, maxOutputBytes, resultCacheBytes);
+  }
+
+  public BuildLimits withWorkers(int value) {
+    return new BuildLimits(timeout, maxMemoryBytes, value, maxOutputBytes, resultCacheBytes);
   }
 }

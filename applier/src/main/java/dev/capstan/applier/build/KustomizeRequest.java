@@ -3,12 +3,24 @@ package dev.capstan.applier.build;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
-/** A build request in the kustomize module's JSON form (see kustomize-wasm/go/request.go). */
+/**
+ * A build request in the worker's JSON form (see kustomize-worker/go/request.go): the artifact's
+ * directory ({@code root}), the path in it, the Kustomization's build fields and, at most, files
+ * that replace the artifact's for this build only (decrypted inputs, which never reach a disk).
+ */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
-record KustomizeRequest(String path, String output, Spec spec, PostBuild postBuild) {
+record KustomizeRequest(
+    String root,
+    String path,
+    String output,
+    Spec spec,
+    PostBuild postBuild,
+    Map<String, byte[]> files) {
 
   /** What the module returns: objects for the applier, or kustomize's YAML text. */
   enum Output {
@@ -40,7 +52,8 @@ record KustomizeRequest(String path, String output, Spec spec, PostBuild postBui
   record PostBuild(
       Map<String, String> substitute, List<Map<String, String>> substituteFrom, boolean always) {}
 
-  static KustomizeRequest of(String path, Output output, BuildOptions options) {
+  static KustomizeRequest of(
+      Path root, String path, Output output, BuildOptions options, Map<String, byte[]> files) {
     CommonMetadata common =
         options.commonLabels().isEmpty() && options.commonAnnotations().isEmpty()
             ? null
@@ -61,7 +74,12 @@ record KustomizeRequest(String path, String output, Spec spec, PostBuild postBui
             ? null
             : new PostBuild(vars.substitute(), vars.substituteFrom(), vars.always());
     return new KustomizeRequest(
-        path == null || path.isBlank() ? "." : path, output.wire, spec, post);
+        root.toString(),
+        path == null || path.isBlank() ? "." : path,
+        output.wire,
+        spec,
+        post,
+        new TreeMap<>(files));
   }
 
   byte[] toJson(ObjectMapper mapper) {
@@ -73,7 +91,11 @@ record KustomizeRequest(String path, String output, Spec spec, PostBuild postBui
     }
   }
 
-  /** Values may come from Secrets: never shown. */
+  boolean holdsDecrypted() {
+    return !files.isEmpty();
+  }
+
+  /** Values may come from Secrets, files may be decrypted: never shown. */
   @Override
   public String toString() {
     return "KustomizeRequest[path=" + path + ", output=" + output + "]";

@@ -8,7 +8,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 
-/** A build response in the kustomize module's JSON form (see kustomize-wasm/go/request.go). */
+/** A build response in the worker's JSON form (see kustomize-worker/go/request.go). */
 record KustomizeResponse(List<GenericKubernetesResource> objects, String yaml, Failure error) {
 
   record Failure(String stage, String message) {}
@@ -37,7 +37,7 @@ record KustomizeResponse(List<GenericKubernetesResource> objects, String yaml, F
                     + " levels deep"
                 : "an object holds a value larger than the engine reads");
       }
-      throw new BuildException(BuildErrorKind.INTERNAL, "the build module's answer cannot be read");
+      throw new BuildException(BuildErrorKind.INTERNAL, "the build worker's answer cannot be read");
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.capstan.applier.build;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,45 +9,53 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The build stage: Flux's build of a path of an artifact, run by kustomize's own code (the
- * kustomize-wasm module, compiled to JVM bytecode). A directory without a kustomization gets the
- * one Flux generates (every manifest below it); the Kustomization's own fields are merged into it
- * as Flux merges them; then postBuild substitution and commonMetadata. The build reads only the
- * artifact's files, from an in-memory copy, and runs within {@link BuildLimits}.
+ * The build stage: Flux's build of a path of an artifact, run by kustomize's own code in a native
+ * worker process (the kustomize-worker module). A directory without a kustomization gets the one
+ * Flux generates (every manifest below it); the Kustomization's own fields are merged into it as
+ * Flux merges them; then postBuild substitution and commonMetadata. The worker reads the artifact
+ * where it lies on disk, within its {@link BuildSandbox}, and runs within {@link BuildLimits}.
  *
- * <p>Thread-safe; {@link #close()} stops its instances.
+ * <p>Thread-safe; {@link #close()} stops its workers.
  */
 public final class ManifestBuilder implements AutoCloseable {
   private final ObjectMapper mapper = new ObjectMapper();
-  private final KustomizeRuntime runtime;
-  private final ArtifactSnapshots snapshots;
+  private final BuildWorkers workers;
+  private final BuildSandbox sandbox;
   private final ResultCache results;
 
-  public ManifestBuilder(BuildLimits limits) {
-    this.runtime = new KustomizeRuntime(limits);
-    this.snapshots = new ArtifactSnapshots(limits.maxArtifactBytes(), limits.snapshotCacheBytes());
+  public ManifestBuilder(BuildLimits limits, BuildSandbox sandbox) {
+    this.sandbox = sandbox;
+    this.workers = new BuildWorkers(limits, sandbox);
     this.results = new ResultCache(limits.resultCacheBytes());
   }
 
-  /** Starts an instance in the background, so that the first build does not wait for it. */
+  /** Starts a worker in the background, so that the first build does not wait for it. */
   public ManifestBuilder warmedUp() {
-    runtime.warmUp();
+    workers.warmUp();
     return this;
   }
 
   /**
+   * Why builds run without the kernel's sandbox, where the sandbox allows that and the machine
+   * cannot confine them; empty while builds are confined (or before the first worker started).
+   */
+  public Optional<String> unconfined() {
+    return workers.unconfined();
+  }
+
+  /**
    * Builds {@code path} (relative to {@code root}) of an artifact that never changes under its
-   * {@code digest}: the artifact's copy and the answers for unchanged inputs are kept.
+   * {@code digest}: the answers for unchanged inputs are kept.
    */
   public BuildResult build(Path root, String digest, String path, BuildOptions options) {
-    return run(root, Optional.of(digest), path, KustomizeRequest.Output.OBJECTS, options);
+    return run(root, Optional.of(digest), path, KustomizeRequest.Output.OBJECTS, options, Map.of());
   }
 
   /**
    * As {@link #build(Path, String, String, BuildOptions)}, with some files of the artifact seen by
-   * this build only with other content (paths relative to {@code root}): the decrypted inputs of a
-   * Kustomization's secretGenerators. They live in this build's own in-memory copy and are never
-   * written to disk; neither the copy nor the result is kept.
+   * this build only with other content (paths relative to {@code root}, files the artifact has):
+   * the decrypted inputs of a Kustomization's secretGenerators. They travel to the worker in the
+   * request and are never written to disk; the result is not kept.
    */
   public BuildResult build(
       Path root,
@@ -54,37 +63,13 @@ public final class ManifestBuilder implements AutoCloseable {
       String path,
       BuildOptions options,
       Map<String, byte[]> replacedFiles) {
-    if (replacedFiles.isEmpty()) {
-      return build(root, digest, path, options);
-    }
-    try {
-      if (!Files.isDirectory(root)) {
-        return new BuildResult.Failed(
-            new BuildError(BuildErrorKind.ARTIFACT, "the artifact is not in local storage"));
-      }
-      byte[] request =
-          KustomizeRequest.of(path, KustomizeRequest.Output.OBJECTS, options).toJson(mapper);
-      ArtifactSnapshot shared = snapshots.lease(root, digest);
-      ArtifactSnapshot own;
-      try {
-        own = shared.withReplaced(replacedFiles);
-      } finally {
-        shared.release();
-      }
-      try {
-        return KustomizeResponse.parse(runtime.call(request, own), mapper)
-            .toResult(KustomizeRequest.Output.OBJECTS);
-      } finally {
-        own.release();
-      }
-    } catch (BuildException e) {
-      return new BuildResult.Failed(e.error());
-    }
+    Optional<String> cacheable = replacedFiles.isEmpty() ? Optional.of(digest) : Optional.empty();
+    return run(root, cacheable, path, KustomizeRequest.Output.OBJECTS, options, replacedFiles);
   }
 
   /** Builds {@code path} of a directory that may change between builds; nothing is kept. */
   public BuildResult build(Path root, String path, BuildOptions options) {
-    return run(root, Optional.empty(), path, KustomizeRequest.Output.OBJECTS, options);
+    return run(root, Optional.empty(), path, KustomizeRequest.Output.OBJECTS, options, Map.of());
   }
 
   /**
@@ -92,7 +77,7 @@ public final class ManifestBuilder implements AutoCloseable {
    * BuildResult.Printed}.
    */
   public BuildResult print(Path root, String path, BuildOptions options) {
-    return run(root, Optional.empty(), path, KustomizeRequest.Output.YAML, options);
+    return run(root, Optional.empty(), path, KustomizeRequest.Output.YAML, options, Map.of());
   }
 
   private BuildResult run(
@@ -100,18 +85,16 @@ public final class ManifestBuilder implements AutoCloseable {
       Optional<String> digest,
       String path,
       KustomizeRequest.Output output,
-      BuildOptions options) {
+      BuildOptions options,
+      Map<String, byte[]> replacedFiles) {
     try {
-      if (!Files.isDirectory(root)) {
-        return new BuildResult.Failed(
-            new BuildError(BuildErrorKind.ARTIFACT, "the artifact is not in local storage"));
-      }
-      byte[] request = KustomizeRequest.of(path, output, options).toJson(mapper);
-      Optional<ByteBuffer> key =
-          digest.map(d -> ResultCache.key(d, root.toAbsolutePath().toString(), request));
+      KustomizeRequest request =
+          KustomizeRequest.of(artifact(root), path, output, options, replacedFiles);
+      byte[] json = request.toJson(mapper);
+      Optional<ByteBuffer> key = digest.map(d -> ResultCache.key(d, request.root(), json));
       Optional<byte[]> known = key.flatMap(results::get);
       byte[] answer =
-          known.isPresent() ? known.get() : callModule(root, digest.orElse(null), request);
+          known.isPresent() ? known.get() : workers.call(json, request.holdsDecrypted());
       if (known.isEmpty()) {
         key.ifPresent(k -> results.put(k, answer));
       }
@@ -121,18 +104,25 @@ public final class ManifestBuilder implements AutoCloseable {
     }
   }
 
-  private byte[] callModule(Path root, String digest, byte[] request) {
-    ArtifactSnapshot snapshot = snapshots.lease(root, digest);
+  /** The artifact's real path, which must lie below the sandbox's root. */
+  private Path artifact(Path root) {
+    if (!Files.isDirectory(root)) {
+      throw new BuildException(BuildErrorKind.ARTIFACT, "the artifact is not in local storage");
+    }
     try {
-      return runtime.call(request, snapshot);
-    } finally {
-      snapshot.release();
+      Path real = root.toRealPath();
+      if (!real.startsWith(sandbox.root().toRealPath())) {
+        throw new BuildException(
+            BuildErrorKind.ARTIFACT, "the artifact is outside the directory builds may read");
+      }
+      return real;
+    } catch (IOException e) {
+      throw new BuildException(BuildErrorKind.ARTIFACT, "the artifact cannot be read");
     }
   }
 
   @Override
   public void close() {
-    runtime.close();
-    snapshots.clear();
+    workers.close();
   }
 }

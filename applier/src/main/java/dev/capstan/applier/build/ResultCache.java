@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The module's answers for builds whose inputs were seen before: the artifact (by digest), the path
- * and every build-affecting field and variable, all in the request. An unchanged reconcile builds
+ * The answers for builds whose inputs were seen before: the artifact (by digest), the path and
+ * every build-affecting field and variable, all in the request. An unchanged reconcile builds
  * nothing. Keys are digests (a request may carry Secret values); least recently used answers are
  * dropped past a byte budget.
  */

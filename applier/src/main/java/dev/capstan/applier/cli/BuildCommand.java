@@ -3,6 +3,7 @@ package dev.capstan.applier.cli;
 import dev.capstan.applier.build.BuildLimits;
 import dev.capstan.applier.build.BuildOptions;
 import dev.capstan.applier.build.BuildResult;
+import dev.capstan.applier.build.BuildSandbox;
 import dev.capstan.applier.build.ManifestBuilder;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -39,7 +40,8 @@ public final class BuildCommand implements Callable<Integer> {
       return fail(err, e.getMessage());
     }
     BuildResult result;
-    try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.oneShot())) {
+    try (ManifestBuilder builder =
+        new ManifestBuilder(BuildLimits.oneShot(), BuildSandbox.forUser(root.path()))) {
       result = builder.print(root.path(), path, BuildOptions.none());
     }
     if (result instanceof BuildResult.Failed failed) {

@@ -3,6 +3,7 @@ package dev.capstan.applier.cli;
 import dev.capstan.applier.build.BuildLimits;
 import dev.capstan.applier.build.BuildOptions;
 import dev.capstan.applier.build.BuildResult;
+import dev.capstan.applier.build.BuildSandbox;
 import dev.capstan.applier.build.ManifestBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.nio.file.Files;
@@ -22,7 +23,8 @@ final class BuiltManifests implements ManifestSource {
     }
     String path = root.relative(dir);
     BuildResult result;
-    try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.oneShot())) {
+    try (ManifestBuilder builder =
+        new ManifestBuilder(BuildLimits.oneShot(), BuildSandbox.forUser(root.path()))) {
       result = builder.build(root.path(), path, BuildOptions.none());
     }
     if (result instanceof BuildResult.Failed failed) {

@@ -21,7 +21,10 @@ public final class ManifestOptions {
       paramLabel = "DIR",
       description =
           "Directory that no file may be read from outside of, e.g. a kustomization's ../base"
-              + " (default: the enclosing Git work tree, else the -f directory).")
+              + " (default: the enclosing Git work tree, else the -f directory). On Linux the"
+              + " build runs in a worker process that the kernel confines to it (Landlock, no"
+              + " network); on macOS and Windows the worker runs unconfined and keeps to it by"
+              + " its own checks.")
   Path root;
 
   BuildRoot buildRoot() {

@@ -37,6 +37,14 @@ final class BuildFixture {
     return root;
   }
 
+  /**
+   * A sandbox for a builder that outlives one test: it may read the system's temporary directory,
+   * where JUnit makes every test's own.
+   */
+  static BuildSandbox tempSandbox() {
+    return BuildSandbox.forUser(Path.of(System.getProperty("java.io.tmpdir")));
+  }
+
   static List<GenericKubernetesResource> objects(BuildResult result) {
     return assertInstanceOf(BuildResult.Built.class, result, result.toString()).objects();
   }

@@ -33,7 +33,9 @@ class BuildPropertyTest {
 
   @BeforeContainer
   static void start() {
-    builder = new ManifestBuilder(BuildLimits.oneShot().withTimeout(Duration.ofSeconds(20)));
+    builder =
+        new ManifestBuilder(
+            BuildLimits.oneShot().withTimeout(Duration.ofSeconds(20)), BuildFixture.tempSandbox());
   }
 
   @AfterContainer

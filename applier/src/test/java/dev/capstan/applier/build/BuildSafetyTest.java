@@ -42,19 +42,20 @@ class BuildSafetyTest {
   @Test
   void aBuildPastItsTimeIsStoppedAndTheNextOneRuns() throws Exception {
     StringBuilder many = new StringBuilder();
-    for (int i = 0; i < 4000; i++) {
+    for (int i = 0; i < 60_000; i++) {
       many.append(CONFIG_MAP.formatted("cm-" + i)).append("---\n");
     }
     fixture(Map.of("slow/all.yaml", many.toString()));
-    // 4 s: far less than 4,000 objects take, and enough for the next build's new instance to start
-    // and build one object on a busy machine.
+    // 1 s: far less than 60,000 objects take (kustomize checks each new object against those it
+    // has), and enough for the next build's new worker to start and build one object.
     try (ManifestBuilder builder =
-        new ManifestBuilder(BuildLimits.oneShot().withTimeout(Duration.ofSeconds(4)))) {
+        new ManifestBuilder(
+            BuildLimits.oneShot().withTimeout(Duration.ofSeconds(1)), BuildSandbox.forUser(dir))) {
       BuildError error =
           assertTimeoutPreemptively(
               Duration.ofSeconds(30), () -> error(builder.build(dir, "slow", BuildOptions.none())));
       assertEquals(BuildErrorKind.LIMIT_EXCEEDED, error.kind());
-      assertEquals("the build did not finish within 4s and was stopped", error.message());
+      assertEquals("the build did not finish within 1s and was stopped", error.message());
       assertStillBuilds(builder, dir);
     }
   }
@@ -66,11 +67,12 @@ class BuildSafetyTest {
             "big/kustomization.yaml",
             "configMapGenerator: [{name: big, files: [big.txt]}]\n",
             "big/big.txt",
-            "x".repeat(24 * 1024 * 1024)));
+            "x".repeat(64 * 1024 * 1024)));
     try (ManifestBuilder builder =
-        new ManifestBuilder(BuildLimits.oneShot().withMaxMemoryBytes(64L << 20))) {
+        new ManifestBuilder(
+            BuildLimits.oneShot().withMaxMemoryBytes(64L << 20), BuildSandbox.forUser(dir))) {
       BuildError error = error(builder.build(dir, "big", BuildOptions.none()));
-      assertEquals(BuildErrorKind.LIMIT_EXCEEDED, error.kind());
+      assertEquals(BuildErrorKind.LIMIT_EXCEEDED, error.kind(), error.message());
       assertEquals("the build needed more than 64 MiB of memory and was stopped", error.message());
       assertStillBuilds(builder, dir);
     }
@@ -82,7 +84,8 @@ class BuildSafetyTest {
         Map.of(
             "deep/cm.yaml",
             CONFIG_MAP.formatted("deep") + "data: {v: " + "[".repeat(200_000) + "}\n"));
-    try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.oneShot())) {
+    try (ManifestBuilder builder =
+        new ManifestBuilder(BuildLimits.oneShot(), BuildSandbox.forUser(dir))) {
       BuildError error =
           assertTimeoutPreemptively(
               Duration.ofSeconds(60), () -> error(builder.build(dir, "deep", BuildOptions.none())));
@@ -103,7 +106,8 @@ class BuildSafetyTest {
                 + "[".repeat(5000)
                 + "]".repeat(5000)
                 + "}\n"));
-    try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.oneShot())) {
+    try (ManifestBuilder builder =
+        new ManifestBuilder(BuildLimits.oneShot(), BuildSandbox.forUser(dir))) {
       BuildError error = error(builder.build(dir, "nested", BuildOptions.none()));
       assertEquals(BuildErrorKind.INVALID_OBJECT, error.kind());
       assertEquals("an object nests more than 1000 levels deep", error.message());
@@ -127,7 +131,8 @@ class BuildSafetyTest {
             """,
             "app/cm.yaml",
             CONFIG_MAP.formatted(name) + "data: {a: b}\n"));
-    try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.oneShot())) {
+    try (ManifestBuilder builder =
+        new ManifestBuilder(BuildLimits.oneShot(), BuildSandbox.forUser(dir))) {
       List<?> objects =
           assertTimeoutPreemptively(
               Duration.ofSeconds(60),
@@ -141,7 +146,8 @@ class BuildSafetyTest {
     String nested = "${a:=".repeat(3000) + "x" + "}".repeat(3000);
     fixture(
         Map.of("subst/cm.yaml", CONFIG_MAP.formatted("subst") + "data: {v: \"" + nested + "\"}\n"));
-    try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.oneShot())) {
+    try (ManifestBuilder builder =
+        new ManifestBuilder(BuildLimits.oneShot(), BuildSandbox.forUser(dir))) {
       BuildResult result =
           assertTimeoutPreemptively(
               Duration.ofSeconds(60),
@@ -179,7 +185,8 @@ class BuildSafetyTest {
     Files.createSymbolicLink(
         root.resolve("plain/stolen.yaml"), Path.of("../../outside/secret.yaml"));
     Files.createSymbolicLink(root.resolve("plain/etc.yaml"), Path.of("/etc/hostname"));
-    try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.oneShot())) {
+    try (ManifestBuilder builder =
+        new ManifestBuilder(BuildLimits.oneShot(), BuildSandbox.forUser(dir))) {
       BuildError error = error(builder.build(root, "app", BuildOptions.none()));
       assertTrue(error.message().contains("stolen.yaml"), error.message());
       assertFalse(error.message().contains("t0ps3cret"), error.message());
@@ -202,7 +209,8 @@ class BuildSafetyTest {
                 "resources: [../../outside.yaml]\n",
                 "plain/cm.yaml",
                 CONFIG_MAP.formatted("own")));
-    try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.oneShot())) {
+    try (ManifestBuilder builder =
+        new ManifestBuilder(BuildLimits.oneShot(), BuildSandbox.forUser(dir))) {
       BuildError error = error(builder.build(root, "app", BuildOptions.none()));
       assertEquals(BuildErrorKind.KUSTOMIZE, error.kind());
       assertTrue(error.message().contains("outside.yaml"), error.message());
@@ -234,7 +242,8 @@ class BuildSafetyTest {
     Files.createSymbolicLink(root.resolve("app/base"), Path.of("../shared/base"));
     Files.createSymbolicLink(root.resolve("plain/sub/a"), Path.of("."));
     Files.createSymbolicLink(root.resolve("plain/sub/b"), Path.of("."));
-    try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.oneShot())) {
+    try (ManifestBuilder builder =
+        new ManifestBuilder(BuildLimits.oneShot(), BuildSandbox.forUser(dir))) {
       BuildError linked = error(builder.build(root, "app", BuildOptions.none()));
       assertTrue(linked.message().contains("app/base"), linked.message());
       assertEquals(
@@ -249,7 +258,8 @@ class BuildSafetyTest {
   @Test
   void theArtifactIsNeverWritten() throws Exception {
     fixture(Map.of("plain/cm.yaml", CONFIG_MAP.formatted("c")));
-    try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.oneShot())) {
+    try (ManifestBuilder builder =
+        new ManifestBuilder(BuildLimits.oneShot(), BuildSandbox.forUser(dir))) {
       objects(builder.build(dir, "plain", BuildOptions.none().withTargetNamespace("x")));
     }
     try (var files = Files.list(dir.resolve("plain"))) {
@@ -258,31 +268,80 @@ class BuildSafetyTest {
   }
 
   @Test
-  void anArtifactLargerThanTheLimitIsRefused() throws Exception {
-    fixture(Map.of("app/cm.yaml", CONFIG_MAP.formatted("c"), "app/blob.bin", "x".repeat(3 << 20)));
-    BuildLimits limits = BuildLimits.oneShot();
-    BuildLimits small =
-        new BuildLimits(
-            limits.timeout(),
-            limits.maxMemoryBytes(),
-            1,
-            limits.retainMemoryBytes(),
-            2 << 20,
-            0,
-            0);
-    try (ManifestBuilder builder = new ManifestBuilder(small)) {
-      BuildError error = error(builder.build(dir, "app", BuildOptions.none()));
+  void anArtifactOutsideTheSandboxIsRefused() throws Exception {
+    Path inside = Files.createDirectories(dir.resolve("inside"));
+    Path outside = Files.createDirectories(dir.resolve("outside"));
+    new BuildFixture(outside).files(Map.of("app/cm.yaml", CONFIG_MAP.formatted("c")));
+    try (ManifestBuilder builder =
+        new ManifestBuilder(BuildLimits.oneShot(), BuildSandbox.forUser(inside))) {
+      BuildError error = error(builder.build(outside, "app", BuildOptions.none()));
       assertEquals(BuildErrorKind.ARTIFACT, error.kind());
-      assertEquals(
-          "the artifact holds more than 2 MiB of files, the most a build reads into memory",
-          error.message());
+      assertEquals("the artifact is outside the directory builds may read", error.message());
+    }
+  }
+
+  @Test
+  void anOutputLargerThanTheEngineReadsEndsTheBuild() throws Exception {
+    fixture(
+        Map.of(
+            "app/cm.yaml", CONFIG_MAP.formatted("c") + "data: {v: " + "x".repeat(3 << 20) + "}\n"));
+    BuildLimits limits = BuildLimits.oneShot();
+    BuildLimits small = new BuildLimits(limits.timeout(), limits.maxMemoryBytes(), 1, 2 << 20, 0);
+    try (ManifestBuilder builder = new ManifestBuilder(small, BuildSandbox.forUser(dir))) {
+      BuildError error = error(builder.build(dir, "app", BuildOptions.none()));
+      assertEquals(BuildErrorKind.LIMIT_EXCEEDED, error.kind());
+      assertEquals("the build's output is larger than 2 MiB", error.message());
+      assertStillBuilds(builder, dir);
+    }
+  }
+
+  /** A read of a FIFO would block forever; a device file is not the artifact's. */
+  @Test
+  void aFifoInTheTreeIsNotThere() throws Exception {
+    fixture(Map.of("plain/cm.yaml", CONFIG_MAP.formatted("own")));
+    Process mkfifo =
+        new ProcessBuilder("mkfifo", dir.resolve("plain/pipe.yaml").toString()).start();
+    assertEquals(0, mkfifo.waitFor());
+    try (ManifestBuilder builder =
+        new ManifestBuilder(BuildLimits.oneShot(), BuildSandbox.forUser(dir))) {
+      List<?> objects =
+          assertTimeoutPreemptively(
+              Duration.ofSeconds(30),
+              () -> objects(builder.build(dir, "plain", BuildOptions.none())));
+      assertEquals(1, objects.size());
+    }
+  }
+
+  @Test
+  void anAliasBombEndsWithinItsBounds() throws Exception {
+    StringBuilder bomb = new StringBuilder("a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
+    for (char c = 'b'; c <= 'j'; c++) {
+      char previous = (char) (c - 1);
+      bomb.append(c).append(": &").append(c).append(" [");
+      for (int i = 0; i < 9; i++) {
+        bomb.append(i == 0 ? "" : ",").append('*').append(previous);
+      }
+      bomb.append("]\n");
+    }
+    fixture(
+        Map.of(
+            "bomb/cm.yaml", CONFIG_MAP.formatted("bomb") + "data:\n" + bomb.toString().indent(2)));
+    try (ManifestBuilder builder =
+        new ManifestBuilder(
+            BuildLimits.oneShot().withTimeout(Duration.ofSeconds(20)), BuildSandbox.forUser(dir))) {
+      BuildError error =
+          assertTimeoutPreemptively(
+              Duration.ofSeconds(60), () -> error(builder.build(dir, "bomb", BuildOptions.none())));
+      assertFalse(error.message().contains("lol"), error.message());
+      assertStillBuilds(builder, dir);
     }
   }
 
   @Test
   void anUnchangedArtifactIsNotBuiltAgain() throws Exception {
     fixture(Map.of("app/cm.yaml", CONFIG_MAP.formatted("first")));
-    try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.engine(1))) {
+    try (ManifestBuilder builder =
+        new ManifestBuilder(BuildLimits.engine(1), BuildSandbox.forUser(dir))) {
       assertEquals(
           "first",
           objects(builder.build(dir, "sha256:1", "app", BuildOptions.none()))
@@ -316,10 +375,11 @@ class BuildSafetyTest {
   }
 
   @Test
-  void buildsRunConcurrentlyOnSeparateInstances() throws Exception {
+  void buildsRunConcurrentlyOnSeparateWorkers() throws Exception {
     fixture(Map.of("app/cm.yaml", CONFIG_MAP.formatted("c")));
     ExecutorService callers = Executors.newFixedThreadPool(4);
-    try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.engine(2))) {
+    try (ManifestBuilder builder =
+        new ManifestBuilder(BuildLimits.engine(2), BuildSandbox.forUser(dir))) {
       List<Future<BuildResult>> results = new ArrayList<>();
       for (int i = 0; i < 8; i++) {
         BuildOptions options = BuildOptions.none().withTargetNamespace("ns-" + i);

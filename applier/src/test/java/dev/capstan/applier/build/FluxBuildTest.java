@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * What Flux does around kustomize: its generated kustomization, the Kustomization's fields, errors.
  */
 class FluxBuildTest {
-  private static final ManifestBuilder BUILDER = new ManifestBuilder(BuildLimits.oneShot());
+  private static final ManifestBuilder BUILDER =
+      new ManifestBuilder(BuildLimits.oneShot(), BuildFixture.tempSandbox());
   private static final String DEPLOYMENT =
       """
       apiVersion: apps/v1

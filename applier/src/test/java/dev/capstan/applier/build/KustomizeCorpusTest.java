@@ -38,7 +38,8 @@ class KustomizeCorpusTest {
       Path.of(System.getProperty("capstan.corpus", "src/test/resources/kustomize-corpus"));
   // A generous time limit: the cases check what is built, and a loaded machine is slow.
   private static final ManifestBuilder BUILDER =
-      new ManifestBuilder(BuildLimits.oneShot().withTimeout(Duration.ofMinutes(3)));
+      new ManifestBuilder(
+          BuildLimits.oneShot().withTimeout(Duration.ofMinutes(3)), BuildSandbox.forUser(CORPUS));
   private static final NativeKustomize KUSTOMIZE = NativeKustomize.fromBuild();
 
   @TempDir static Path scratch;

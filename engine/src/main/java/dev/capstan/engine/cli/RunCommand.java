@@ -1,5 +1,6 @@
 package dev.capstan.engine.cli;
 
+import dev.capstan.applier.build.BuildLimits;
 import dev.capstan.applier.cli.ClusterOptions;
 import dev.capstan.applier.cli.DurationConverter;
 import dev.capstan.applier.cli.KubeconfigProblem;
@@ -103,9 +104,27 @@ public final class RunCommand implements Callable<Integer> {
   @Option(
       names = "--build-max-memory",
       paramLabel = "MIB",
-      defaultValue = "256",
-      description = "Memory one build may use, in MiB (at least 64). Default: ${DEFAULT-VALUE}.")
+      defaultValue = "1024",
+      description =
+          "Memory one build may use, in MiB (at least 64): the whole worker process that runs it."
+              + " Default: ${DEFAULT-VALUE}.")
   int buildMaxMemoryMib;
+
+  @Option(
+      names = "--build-workers",
+      paramLabel = "N",
+      description =
+          "Builds that may run at once, each in a worker process of its own. Default: one per"
+              + " core, at most four.")
+  Integer buildWorkers;
+
+  @Option(
+      names = "--allow-unconfined-builds",
+      description =
+          "Build even where the kernel cannot confine the build workers (no Landlock: Linux"
+              + " before 5.13, or Landlock off). Without it such an engine builds nothing; with it"
+              + " every Kustomization's Ready condition says its build ran unconfined.")
+  boolean allowUnconfinedBuilds;
 
   @Spec CommandSpec spec;
 
@@ -141,14 +160,23 @@ public final class RunCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("error: --build-max-memory must be at least 64 (MiB)");
       return 2;
     }
+    if (buildWorkers != null && buildWorkers < 1) {
+      spec.commandLine().getErr().println("error: --build-workers must be at least 1");
+      return 2;
+    }
     EngineOptions defaults = EngineOptions.defaults(storagePath);
+    BuildLimits limits =
+        defaults
+            .build()
+            .limits()
+            .withTimeout(buildTimeout)
+            .withMaxMemoryBytes(buildMaxMemoryMib * 1024L * 1024L);
+    if (buildWorkers != null) {
+      limits = limits.withWorkers(buildWorkers);
+    }
     EngineOptions options =
         defaults
-            .withBuildLimits(
-                defaults
-                    .build()
-                    .withTimeout(buildTimeout)
-                    .withMaxMemoryBytes(buildMaxMemoryMib * 1024L * 1024L))
+            .withBuilds(new EngineOptions.Builds(limits, allowUnconfinedBuilds))
             .withWatchLabelSelector(watchLabelSelector)
             .withAddresses(metricsAddress, webhookAddress)
             .withLeaderElect(leaderElect)

@@ -103,7 +103,11 @@ public final class KustomizationStatuses {
     if (phase instanceof Progressing p) {
       conditions.set(READY, UNKNOWN, Reason.PROGRESSING, p.message());
     } else if (phase instanceof Succeeded s) {
-      conditions.set(READY, TRUE, Reason.SUCCEEDED, "Applied revision: " + s.revision());
+      conditions.set(
+          READY,
+          TRUE,
+          Reason.SUCCEEDED,
+          "Applied revision: " + s.revision() + (s.warning().isEmpty() ? "" : "; " + s.warning()));
     } else if (phase instanceof Waiting w) {
       conditions.set(READY, FALSE, w.reason(), w.message());
     } else if (phase instanceof Failed f) {

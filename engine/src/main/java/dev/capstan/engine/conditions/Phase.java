@@ -12,10 +12,19 @@ public sealed interface Phase {
     }
   }
 
-  /** The revision was applied and everything waited for is healthy. */
-  record Succeeded(String revision) implements Phase {
+  /**
+   * The revision was applied and everything waited for is healthy.
+   *
+   * @param warning what the user should know although it succeeded (empty: nothing)
+   */
+  record Succeeded(String revision, String warning) implements Phase {
     public Succeeded {
       Objects.requireNonNull(revision, "revision");
+      Objects.requireNonNull(warning, "warning");
+    }
+
+    public Succeeded(String revision) {
+      this(revision, "");
     }
   }
 

@@ -421,7 +421,13 @@ public final class KustomizationPipeline {
 
   private Outcome succeeded(Attempt attempt) {
     retries.reset(attempt.key);
-    write(attempt, new Phase.Succeeded(attempt.revision));
+    String warning =
+        parts
+            .builder()
+            .unconfined()
+            .map(why -> "built without the kernel's sandbox (" + why + ")")
+            .orElse("");
+    write(attempt, new Phase.Succeeded(attempt.revision, warning));
     return Outcome.succeeded(attempt.timings.interval());
   }
 

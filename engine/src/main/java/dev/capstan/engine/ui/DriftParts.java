@@ -1,6 +1,7 @@
 package dev.capstan.engine.ui;
 
 import dev.capstan.applier.build.BuildLimits;
+import dev.capstan.applier.build.BuildSandbox;
 import dev.capstan.applier.build.ManifestBuilder;
 import dev.capstan.engine.pipeline.RevisionBuild;
 import dev.capstan.source.GitSource;
@@ -69,7 +70,10 @@ final class DriftParts implements AutoCloseable {
             GitSourceOptions.at(store)
                 .withClock(clock)
                 .withAllowedSchemes(UrlScheme.gitRepository()));
-    ManifestBuilder builder = new ManifestBuilder(BuildLimits.engine(1));
+    // What a tenant committed, built on the user's machine: in the kernel's sandbox where there
+    // is one, reading the fetched trees only.
+    ManifestBuilder builder =
+        new ManifestBuilder(BuildLimits.engine(1), BuildSandbox.forUser(git.artifactsDirectory()));
     ExecutorService diffPool = Executors.newFixedThreadPool(DRY_RUNS, daemon("capstan-ui-dry-run"));
     DriftTargets targets = new DriftTargets(catalog);
     DriftCheck check =

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.capstan.applier.build.BuildLimits;
 import dev.capstan.applier.build.BuildOptions;
 import dev.capstan.applier.build.BuildResult;
+import dev.capstan.applier.build.BuildSandbox;
 import dev.capstan.applier.build.ManifestBuilder;
 import dev.capstan.testing.RepoRoot;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -44,7 +45,9 @@ class MultiTenantLockdownTest {
   }
 
   private static List<String> engineArgs(String path) {
-    try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.oneShot())) {
+    try (ManifestBuilder builder =
+        new ManifestBuilder(
+            BuildLimits.oneShot(), BuildSandbox.forUser(RepoRoot.find().resolve("deploy")))) {
       BuildResult result =
           builder.build(RepoRoot.find().resolve("deploy"), path, BuildOptions.none());
       List<GenericKubernetesResource> objects =

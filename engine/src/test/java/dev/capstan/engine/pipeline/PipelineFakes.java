@@ -12,6 +12,7 @@ import dev.capstan.applier.Owner;
 import dev.capstan.applier.apply.DesiredObject;
 import dev.capstan.applier.apply.Polling;
 import dev.capstan.applier.build.BuildLimits;
+import dev.capstan.applier.build.BuildSandbox;
 import dev.capstan.applier.build.ManifestBuilder;
 import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.applier.wait.ApplyWaiter;
@@ -213,8 +214,12 @@ final class PipelineFakes implements AutoCloseable {
     if (!digest.equals(repository.getStatus().artifact().digest())) {
       return Optional.empty();
     }
+    return Optional.of(resource("/pipeline/tree"));
+  }
+
+  private static Path resource(String name) {
     try {
-      return Optional.of(Path.of(PipelineFakes.class.getResource("/pipeline/tree").toURI()));
+      return Path.of(PipelineFakes.class.getResource(name).toURI());
     } catch (URISyntaxException e) {
       throw new IllegalStateException(e);
     }
@@ -222,7 +227,9 @@ final class PipelineFakes implements AutoCloseable {
 
   private static synchronized ManifestBuilder builder() {
     if (builder == null) {
-      builder = new ManifestBuilder(BuildLimits.engine(1));
+      builder =
+          new ManifestBuilder(
+              BuildLimits.engine(1), BuildSandbox.forUser(resource("/pipeline/tree").getParent()));
     }
     return builder;
   }

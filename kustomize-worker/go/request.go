@@ -1,0 +1,121 @@
+package main
+
+import "encoding/json"
+
+// Request is one build, as the JVM sends it (JSON, in a frame: see frame.go).
+type Request struct {
+	// Root is the artifact: an absolute directory at or below the worker's --root, without
+	// symbolic links. The build reads nothing else.
+	Root string `json:"root"`
+	// Path is the directory to build, relative to Root; ".." cannot leave Root.
+	Path string `json:"path"`
+	// Output is "objects" (one JSON document per object, for the applier) or "yaml"
+	// (kustomize's own multi-document YAML text, for the command line).
+	Output string `json:"output"`
+	// Spec holds the build fields of the Kustomization; empty for a plain build.
+	Spec Spec `json:"spec"`
+	// PostBuild is present when the Kustomization has a postBuild section.
+	PostBuild *PostBuild `json:"postBuild,omitempty"`
+	// Files replace files of the artifact, for this build only and in memory (paths relative to
+	// Root): decrypted secretGenerator inputs, which must never reach a disk.
+	Files map[string][]byte `json:"files,omitempty"`
+	// Probe, accepted only by a worker started with --test-probes, makes the worker try something
+	// its sandbox must refuse, instead of a build.
+	Probe *Probe `json:"probe,omitempty"`
+}
+
+// Probe is one attempt to reach past the sandbox, made on a thread that was running before the
+// sandbox was entered: the kernel's answer proves the confinement covers every thread.
+type Probe struct {
+	// Open is a file to open for reading.
+	Open string `json:"open,omitempty"`
+	// Connect is a TCP address (host:port) to connect to.
+	Connect string `json:"connect,omitempty"`
+}
+
+// ProbeResult is what the attempt gave: the operating system's error, or none.
+type ProbeResult struct {
+	Error string `json:"error,omitempty"`
+}
+
+// Spec is the part of a Kustomization's spec that changes what is built.
+type Spec struct {
+	TargetNamespace         string          `json:"targetNamespace,omitempty"`
+	NamePrefix              string          `json:"namePrefix,omitempty"`
+	NameSuffix              string          `json:"nameSuffix,omitempty"`
+	Patches                 []Patch         `json:"patches,omitempty"`
+	Images                  []Image         `json:"images,omitempty"`
+	Components              []string        `json:"components,omitempty"`
+	IgnoreMissingComponents bool            `json:"ignoreMissingComponents,omitempty"`
+	BuildMetadata           []string        `json:"buildMetadata,omitempty"`
+	CommonMetadata          *CommonMetadata `json:"commonMetadata,omitempty"`
+}
+
+// Patch is an entry of spec.patches.
+type Patch struct {
+	Patch  string    `json:"patch"`
+	Target *Selector `json:"target,omitempty"`
+}
+
+// Selector is the target of a patch.
+type Selector struct {
+	Group              string `json:"group,omitempty"`
+	Version            string `json:"version,omitempty"`
+	Kind               string `json:"kind,omitempty"`
+	Name               string `json:"name,omitempty"`
+	Namespace          string `json:"namespace,omitempty"`
+	LabelSelector      string `json:"labelSelector,omitempty"`
+	AnnotationSelector string `json:"annotationSelector,omitempty"`
+}
+
+// Image is an entry of spec.images.
+type Image struct {
+	Name    string `json:"name"`
+	NewName string `json:"newName,omitempty"`
+	NewTag  string `json:"newTag,omitempty"`
+	Digest  string `json:"digest,omitempty"`
+}
+
+// CommonMetadata is spec.commonMetadata: set on every object's metadata after the build.
+type CommonMetadata struct {
+	Labels      map[string]string `json:"labels,omitempty"`
+	Annotations map[string]string `json:"annotations,omitempty"`
+}
+
+// PostBuild carries the variables of spec.postBuild, already read by the host.
+type PostBuild struct {
+	// Substitute is spec.postBuild.substitute; it overrides SubstituteFrom.
+	Substitute map[string]string `json:"substitute,omitempty"`
+	// SubstituteFrom holds the data of each spec.postBuild.substituteFrom entry that exists, in
+	// order (later entries win); Secret values decoded.
+	SubstituteFrom []map[string]string `json:"substituteFrom,omitempty"`
+	// Always is spec.postBuild.substituteStrategy: Always (substitute even without variables).
+	Always bool `json:"always,omitempty"`
+}
+
+// Response is the outcome of one build.
+type Response struct {
+	Objects []json.RawMessage `json:"objects,omitempty"`
+	YAML    string            `json:"yaml,omitempty"`
+	Error   *Failure          `json:"error,omitempty"`
+	Probe   *ProbeResult      `json:"probe,omitempty"`
+}
+
+// Failure says which step failed, and kustomize's (or Flux's) message for it.
+type Failure struct {
+	Stage   Stage  `json:"stage"`
+	Message string `json:"message"`
+}
+
+// Stage names the step of a build that failed.
+type Stage string
+
+const (
+	StagePath       Stage = "path"       // the path is missing or not a directory
+	StageRequest    Stage = "request"    // the JVM sent something that is not a request
+	StageGenerate   Stage = "generate"   // the kustomization could not be found or generated
+	StageKustomize  Stage = "kustomize"  // kustomize's build failed
+	StageObject     Stage = "object"     // an object has no apiVersion, kind or name
+	StageSubstitute Stage = "substitute" // postBuild substitution failed
+	StageOutput     Stage = "output"     // the result could not be encoded
+)

@@ -1,0 +1,152 @@
+// The build worker: kustomize's build as Flux runs it, for the JVM, in a process of its own. The
+// JVM keeps a few of these running; each answers one framed request at a time on stdin/stdout
+// (frame.go). Before it reads its first request a worker confines itself (sandbox_linux.go): it
+// may read the tree below --root and nothing else, and may not open a socket or start a program.
+//
+// Usage: capstan-kustomize-worker --root DIR [--memory-limit BYTES] [--no-sandbox] [--test-probes]
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/openapi"
+)
+
+// Hello is the first frame a worker writes: what it could do to confine itself.
+type Hello struct {
+	// OS and Arch are the platform the worker was built for.
+	OS   string `json:"os"`
+	Arch string `json:"arch"`
+	// Confined is true when the kernel confines the worker's files and network.
+	Confined bool `json:"confined"`
+	// Landlock is the kernel's Landlock ABI version (0: none).
+	Landlock int `json:"landlock"`
+	// Seccomp is true when the system call filter (no sockets, no programs) is in force.
+	Seccomp bool `json:"seccomp"`
+	// MemoryLimit is the memory the worker may use, in bytes, when the kernel enforces it (0: it
+	// does not); see limitMemory.
+	MemoryLimit int64 `json:"memoryLimit"`
+	// Problem says why the worker is not confined, when it is not.
+	Problem string `json:"problem,omitempty"`
+}
+
+func main() {
+	root := flag.String("root", "", "the directory whose tree builds may read (required)")
+	memoryLimit := flag.Int64("memory-limit", 1<<30, "memory the worker may use, in bytes")
+	probes := flag.Bool("test-probes", false, "answer probe requests (tests of the sandbox only)")
+	unconfined := flag.Bool("no-sandbox", false, "do not enter the kernel's sandbox (as where the kernel has none)")
+	flag.Parse()
+	if *root == "" || flag.NArg() > 0 {
+		fmt.Fprintln(os.Stderr, "usage: capstan-kustomize-worker --root DIR [--memory-limit BYTES]")
+		os.Exit(2)
+	}
+	confinement, err := filepath.EvalSymlinks(*root)
+	if err == nil {
+		confinement, err = filepath.Abs(confinement)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "capstan-kustomize-worker: --root:", err)
+		os.Exit(2)
+	}
+	var prober *prober
+	if *probes {
+		prober = startProber() // before the sandbox: its thread must be confined all the same
+	}
+	// kustomize parses its OpenAPI schema (tens of MiB) when a build first needs one, as kustomize's
+	// own command does: a worker whose builds need none stays small.
+	b := &builder{root: confinement, defaultSchema: openapi.GetSchemaVersion()}
+	var hello Hello
+	if *unconfined {
+		hello = Hello{Problem: "the worker was started without its sandbox (--no-sandbox)"}
+		limitMemory(*memoryLimit, &hello)
+	} else {
+		hello = enterSandbox(confinement, *memoryLimit)
+	}
+	hello.OS, hello.Arch = runtime.GOOS, runtime.GOARCH
+	if err := os.Chdir(string(filepath.Separator)); err != nil && hello.Problem == "" {
+		hello.Problem = err.Error()
+	}
+	serve(b, confinement, prober, hello)
+}
+
+// serve answers requests until stdin closes.
+func serve(b *builder, confinement string, prober *prober, hello Hello) {
+	in := bufio.NewReaderSize(os.Stdin, 64<<10)
+	out := bufio.NewWriterSize(os.Stdout, 64<<10)
+	greeting, _ := json.Marshal(hello)
+	if writeFrame(out, frame{id: 0, body: greeting}) != nil {
+		os.Exit(1)
+	}
+	for {
+		request, err := readFrame(in)
+		if err != nil {
+			// stdin closed: the JVM is done with this worker (or gone); a broken frame cannot be
+			// answered, since the stream has lost its place.
+			os.Exit(0)
+		}
+		stop := memory.during()
+		answer := handle(b, confinement, prober, request.body)
+		stop()
+		if writeFrame(out, frame{id: request.id, body: answer}) != nil {
+			os.Exit(1)
+		}
+		release()
+	}
+}
+
+func handle(b *builder, confinement string, prober *prober, data []byte) []byte {
+	var req Request
+	var resp Response
+	switch err := json.Unmarshal(data, &req); {
+	case err != nil:
+		resp = failed(StageRequest, "invalid build request: "+err.Error())
+	case req.Probe != nil && prober == nil:
+		resp = failed(StageRequest, "probes are answered only by a worker started for tests")
+	case req.Probe != nil:
+		resp = Response{Probe: prober.try(*req.Probe)}
+	case !within(confinement, req.Root):
+		resp = failed(StageRequest, "the artifact is not below the directory this worker may read")
+	default:
+		b.root = filepath.Clean(req.Root)
+		resp = b.build(req)
+	}
+	out, err := json.Marshal(resp)
+	if err != nil {
+		out, _ = json.Marshal(failed(StageOutput, "cannot encode the build: "+err.Error()))
+	}
+	return out
+}
+
+func failed(stage Stage, message string) Response {
+	return Response{Error: &Failure{stage, message}}
+}
+
+// within says whether dir is confinement or below it (both absolute and clean).
+func within(confinement, dir string) bool {
+	dir = filepath.Clean(dir)
+	if !filepath.IsAbs(dir) {
+		return false
+	}
+	return dir == confinement ||
+		strings.HasPrefix(dir, strings.TrimSuffix(confinement, string(filepath.Separator))+string(filepath.Separator))
+}
+
+// releaseAbove is how much of the heap's memory may stay mapped between builds: a build that
+// needed more gives it back, so that an idle worker holds little more than kustomize's schema.
+const releaseAbove = 96 << 20
+
+func release() {
+	var stats runtime.MemStats
+	runtime.ReadMemStats(&stats)
+	if stats.HeapSys-stats.HeapReleased > releaseAbove {
+		debug.FreeOSMemory()
+	}
+}

@@ -1,0 +1,248 @@
+package dev.capstan.kustomize.worker;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One build worker process: kustomize's build (the module in {@code go/}) run natively, one framed
+ * request at a time. The process confines itself before it reads a request ({@link #hello()} says
+ * how). A request past its deadline ends the process; so does a build past the worker's memory
+ * limit, which the worker's runtime reports. A worker that ended is never used again.
+ */
+public final class KustomizeWorker implements AutoCloseable {
+  /**
+   * How a worker is started.
+   *
+   * @param binary the executable ({@link WorkerBinary})
+   * @param root the directory whose tree the worker may read; every request's artifact is in it
+   * @param memoryLimitBytes the memory the whole process may use
+   * @param sandbox whether it enters the kernel's sandbox (false: as on a kernel without one)
+   * @param testProbes whether it answers probe requests (tests of the sandbox only)
+   */
+  public record Settings(
+      Path binary, Path root, long memoryLimitBytes, boolean sandbox, boolean testProbes) {
+    List<String> command() {
+      List<String> command = new ArrayList<>();
+      command.add(binary.toString());
+      command.add("--root");
+      command.add(root.toString());
+      command.add("--memory-limit");
+      command.add(Long.toString(memoryLimitBytes));
+      if (!sandbox) {
+        command.add("--no-sandbox");
+      }
+      if (testProbes) {
+        command.add("--test-probes");
+      }
+      return command;
+    }
+  }
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final AtomicInteger COUNT = new AtomicInteger();
+  private static final long MAX_HELLO = 64 * 1024;
+
+  /** The worker's exit status after a build that needed more than its memory (go/memwatch.go). */
+  private static final int EXIT_MEMORY = 3;
+
+  private final Process process;
+  private final OutputStream requests;
+  private final DataInputStream answers;
+  private final ErrorOutput errors;
+  private final ScheduledExecutorService timer;
+  private final Hello hello;
+  private long nextId = 1;
+  private boolean ended;
+
+  private KustomizeWorker(Process process, ScheduledExecutorService timer, Duration startTimeout) {
+    this.process = process;
+    this.timer = timer;
+    this.requests = new BufferedOutputStream(process.getOutputStream(), 64 * 1024);
+    this.answers =
+        new DataInputStream(new BufferedInputStream(process.getInputStream(), 64 * 1024));
+    this.errors =
+        new ErrorOutput(
+            process.getErrorStream(), "capstan-worker-stderr-" + COUNT.incrementAndGet());
+    this.hello = readHello(startTimeout);
+  }
+
+  /**
+   * Starts a worker and waits for its {@link Hello}.
+   *
+   * @param timer runs the deadlines of requests (a worker past one is stopped from it)
+   * @throws WorkerException ({@link WorkerException.Cause#START_FAILED}) when it does not start
+   */
+  public static KustomizeWorker start(
+      Settings settings, ScheduledExecutorService timer, Duration startTimeout) {
+    ProcessBuilder builder = new ProcessBuilder(settings.command());
+    // Nothing of the engine's environment (credentials, proxies, Go settings) reaches a build.
+    builder.environment().clear();
+    Process process;
+    try {
+      process = builder.start();
+    } catch (IOException e) {
+      throw new WorkerException(
+          WorkerException.Cause.START_FAILED,
+          "the build worker cannot be started: " + e.getMessage());
+    }
+    try {
+      return new KustomizeWorker(process, timer, startTimeout);
+    } catch (RuntimeException e) {
+      process.destroyForcibly();
+      throw e;
+    }
+  }
+
+  private Hello readHello(Duration timeout) {
+    AtomicBoolean late = new AtomicBoolean();
+    ScheduledFuture<?> deadline = stopAfter(timeout, late);
+    try {
+      Frames.Frame first = Frames.read(answers, MAX_HELLO);
+      if (first.id() != 0) {
+        throw new IOException("the first frame is not a hello");
+      }
+      return JSON.readValue(first.body(), Hello.class);
+    } catch (IOException e) {
+      process.destroyForcibly();
+      String why = late.get() ? "did not start within " + timeout.toSeconds() + "s" : "failed";
+      throw new WorkerException(
+          WorkerException.Cause.START_FAILED,
+          "the build worker " + why + (ended() ? " (exit status " + exitStatus() + ")" : ""),
+          errors.text(1000));
+    } finally {
+      deadline.cancel(false);
+    }
+  }
+
+  public Hello hello() {
+    return hello;
+  }
+
+  /** The operating system's id of the process (for tests and diagnostics). */
+  public long pid() {
+    return process.pid();
+  }
+
+  /**
+   * Sends one request and waits for its answer.
+   *
+   * @param timeout the deadline of this request: past it the worker is stopped
+   * @param maxAnswerBytes the largest answer accepted: a larger one stops the worker
+   * @throws WorkerException when the worker did not answer; it is gone afterwards
+   */
+  public synchronized byte[] call(byte[] request, Duration timeout, long maxAnswerBytes) {
+    if (ended) {
+      throw new WorkerException(WorkerException.Cause.CRASHED, "the build worker has ended");
+    }
+    long id = nextId++;
+    AtomicBoolean late = new AtomicBoolean();
+    ScheduledFuture<?> deadline = stopAfter(timeout, late);
+    try {
+      Frames.write(requests, id, request);
+      Frames.Frame answer = Frames.read(answers, maxAnswerBytes);
+      if (answer.id() != id) {
+        throw new IOException("an answer to request " + answer.id() + " came for " + id);
+      }
+      return answer.body();
+    } catch (Frames.TooLarge e) {
+      end();
+      throw new WorkerException(
+          WorkerException.Cause.ANSWER_TOO_LARGE,
+          "the build's output is larger than " + (maxAnswerBytes >> 20) + " MiB");
+    } catch (IOException e) {
+      end();
+      throw failure(late.get(), timeout);
+    } finally {
+      deadline.cancel(false);
+    }
+  }
+
+  private WorkerException failure(boolean late, Duration timeout) {
+    if (late) {
+      return new WorkerException(
+          WorkerException.Cause.TIMED_OUT,
+          "the build did not finish within " + timeout.toSeconds() + "s and was stopped");
+    }
+    String output = errors.text(2000);
+    if (exitedFor(EXIT_MEMORY)
+        || output.contains("out of memory")
+        || output.contains("cannot allocate memory")) {
+      return new WorkerException(
+          WorkerException.Cause.OUT_OF_MEMORY, "the build ran out of memory", output);
+    }
+    return new WorkerException(
+        WorkerException.Cause.CRASHED,
+        "the build worker ended (exit status " + exitStatus() + ")",
+        output);
+  }
+
+  private ScheduledFuture<?> stopAfter(Duration timeout, AtomicBoolean late) {
+    return timer.schedule(
+        () -> {
+          late.set(true);
+          process.destroyForcibly();
+        },
+        timeout.toMillis(),
+        TimeUnit.MILLISECONDS);
+  }
+
+  private boolean ended() {
+    try {
+      return process.waitFor(1, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  private boolean exitedFor(int status) {
+    return !process.isAlive() && process.exitValue() == status;
+  }
+
+  private String exitStatus() {
+    return process.isAlive() ? "none yet" : Integer.toString(process.exitValue());
+  }
+
+  private void end() {
+    ended = true;
+    process.destroyForcibly();
+    ended();
+  }
+
+  /** Whether the worker may take another request. */
+  public synchronized boolean usable() {
+    return !ended && process.isAlive();
+  }
+
+  /** Ends the worker: its input closes, and it is stopped if it does not end at once. */
+  @Override
+  public synchronized void close() {
+    ended = true;
+    try {
+      requests.close();
+    } catch (IOException ignored) {
+      // already gone
+    }
+    try {
+      if (!process.waitFor(200, TimeUnit.MILLISECONDS)) {
+        process.destroyForcibly();
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+  }
+}

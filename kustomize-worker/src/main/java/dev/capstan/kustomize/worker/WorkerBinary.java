@@ -1,0 +1,239 @@
+package dev.capstan.kustomize.worker;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.DigestOutputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The build worker's executable for this machine. The jar carries one per supported platform, with
+ * their SHA-256 digests (recorded in the repository's {@code kustomize-worker/worker.sha256}); this
+ * machine's is unpacked into a directory that only this user can write, and is checked against its
+ * recorded digest whenever it is taken into use. A directory given by {@code
+ * CAPSTAN_KUSTOMIZE_WORKER_DIR} (the container image's) is used as it is, checked the same way.
+ */
+public final class WorkerBinary {
+  /** Where the Maven build puts the workers among the jar's resources. */
+  static final String RESOURCES = "/dev/capstan/kustomize/worker/";
+
+  /**
+   * A directory holding {@code <os>-<arch>/capstan-kustomize-worker}, used instead of the jar's.
+   */
+  public static final String DIRECTORY_VARIABLE = "CAPSTAN_KUSTOMIZE_WORKER_DIR";
+
+  private final Path path;
+  private final Platform platform;
+
+  private WorkerBinary(Path path, Platform platform) {
+    this.path = path;
+    this.platform = platform;
+  }
+
+  public Path path() {
+    return path;
+  }
+
+  public Platform platform() {
+    return platform;
+  }
+
+  /** The user's cache for unpacked workers: {@code $XDG_CACHE_HOME/capstan/worker}. */
+  public static Path defaultCacheDirectory() {
+    String xdg = System.getenv("XDG_CACHE_HOME");
+    Path cache =
+        xdg != null && !xdg.isBlank()
+            ? Path.of(xdg)
+            : Path.of(System.getProperty("user.home"), ".cache");
+    return cache.resolve("capstan").resolve("worker");
+  }
+
+  /**
+   * This machine's worker: from {@code CAPSTAN_KUSTOMIZE_WORKER_DIR} when it is set, else unpacked
+   * from the jar into {@code cacheDirectory}.
+   *
+   * @throws WorkerException ({@link WorkerException.Cause#UNAVAILABLE}) for an unsupported
+   *     platform, a digest that does not match, or a cache directory others could write
+   */
+  public static WorkerBinary forThisMachine(Path cacheDirectory) {
+    Platform host = Platform.host();
+    if (!host.supported()) {
+      throw unavailable(
+          "the build worker is not available for "
+              + host
+              + "; it is built for "
+              + Platform.supportedList());
+    }
+    String expected = recordedDigests().get(host.entry());
+    if (expected == null) {
+      throw unavailable("this jar carries no build worker for " + host + " (a partial build?)");
+    }
+    String directory = System.getenv(DIRECTORY_VARIABLE);
+    if (directory != null && !directory.isBlank()) {
+      Path given = Path.of(directory).resolve(host.entry());
+      check(given, expected);
+      return new WorkerBinary(given, host);
+    }
+    return new WorkerBinary(unpack(host, expected, cacheDirectory), host);
+  }
+
+  private static Path unpack(Platform host, String expected, Path cacheDirectory) {
+    try {
+      Path directory = privateDirectory(cacheDirectory).resolve(expected.substring(0, 16));
+      privateDirectory(directory);
+      Path target = directory.resolve(host.executableName());
+      if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)
+          && digestOf(target).equals(expected)) {
+        return target;
+      }
+      Path partial = Files.createTempFile(directory, "unpacking-", ".partial");
+      try {
+        String written = copyOut(host, partial);
+        if (!written.equals(expected)) {
+          throw unavailable(
+              "the build worker in this jar does not have its recorded digest (a damaged jar?)");
+        }
+        makeExecutable(partial);
+        move(partial, target);
+      } finally {
+        Files.deleteIfExists(partial);
+      }
+      check(target, expected);
+      return target;
+    } catch (IOException e) {
+      throw unavailable(
+          "the build worker cannot be unpacked into " + cacheDirectory + ": " + e.getMessage());
+    }
+  }
+
+  private static void move(Path from, Path to) throws IOException {
+    try {
+      Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+
+  private static String copyOut(Platform host, Path to) throws IOException {
+    try (InputStream in = WorkerBinary.class.getResourceAsStream(RESOURCES + host.entry())) {
+      if (in == null) {
+        throw unavailable("this jar carries no build worker for " + host);
+      }
+      MessageDigest sha256 = sha256();
+      try (OutputStream out = new DigestOutputStream(Files.newOutputStream(to), sha256)) {
+        in.transferTo(out);
+      }
+      return HexFormat.of().formatHex(sha256.digest());
+    }
+  }
+
+  /**
+   * Creates {@code dir} for this user only, or checks that an existing one is this user's and that
+   * no one else may write it (a worker planted there would run every build).
+   */
+  private static Path privateDirectory(Path dir) throws IOException {
+    try {
+      Files.createDirectories(
+          dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    } catch (FileAlreadyExistsException e) {
+      throw unavailable(dir + " is not a directory");
+    } catch (UnsupportedOperationException e) {
+      Files.createDirectories(dir); // no POSIX permissions (Windows): the user's profile holds it
+      return dir;
+    }
+    PosixFileAttributes attributes =
+        Files.readAttributes(dir, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    String me = System.getProperty("user.name");
+    Set<PosixFilePermission> permissions = attributes.permissions();
+    if (!attributes.isDirectory()
+        || !attributes.owner().getName().equals(me)
+        || permissions.contains(PosixFilePermission.GROUP_WRITE)
+        || permissions.contains(PosixFilePermission.OTHERS_WRITE)) {
+      throw unavailable(
+          dir + " must be a directory of " + me + " that no other user may write (chmod 700)");
+    }
+    return dir;
+  }
+
+  private static void makeExecutable(Path file) throws IOException {
+    try {
+      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("r-x------"));
+    } catch (UnsupportedOperationException e) {
+      // Windows runs any .exe the user may read
+    }
+  }
+
+  private static void check(Path binary, String expected) {
+    try {
+      if (!Files.isRegularFile(binary)) {
+        throw unavailable("there is no build worker at " + binary);
+      }
+      if (!digestOf(binary).equals(expected)) {
+        throw unavailable(
+            "the build worker at " + binary + " does not have the digest this jar records");
+      }
+    } catch (IOException e) {
+      throw unavailable("the build worker at " + binary + " cannot be read: " + e.getMessage());
+    }
+  }
+
+  static String digestOf(Path file) throws IOException {
+    MessageDigest sha256 = sha256();
+    try (InputStream in = Files.newInputStream(file)) {
+      byte[] buffer = new byte[1 << 16];
+      for (int n; (n = in.read(buffer)) > 0; ) {
+        sha256.update(buffer, 0, n);
+      }
+    }
+    return HexFormat.of().formatHex(sha256.digest());
+  }
+
+  /** The digests the Maven build recorded: platform entry → SHA-256. */
+  static Map<String, String> recordedDigests() {
+    Map<String, String> digests = new HashMap<>();
+    try (InputStream in = WorkerBinary.class.getResourceAsStream(RESOURCES + "digests")) {
+      if (in == null) {
+        throw unavailable("this jar carries no build workers (built without them?)");
+      }
+      BufferedReader lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+      for (String line; (line = lines.readLine()) != null; ) {
+        String[] fields = line.trim().split("\\s+");
+        if (fields.length == 2) {
+          digests.put(fields[1], fields[0]);
+        }
+      }
+    } catch (IOException e) {
+      throw unavailable("the build workers' digests cannot be read: " + e.getMessage());
+    }
+    return digests;
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JVM has SHA-256", e);
+    }
+  }
+
+  private static WorkerException unavailable(String message) {
+    return new WorkerException(WorkerException.Cause.UNAVAILABLE, message);
+  }
+}

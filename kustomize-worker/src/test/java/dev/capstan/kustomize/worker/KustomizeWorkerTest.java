@@ -1,0 +1,186 @@
+package dev.capstan.kustomize.worker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The worker process as the JVM runs it: the binary this build made, unpacked as the jar unpacks
+ * it, building below its root and refused by the kernel everywhere else.
+ */
+class KustomizeWorkerTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration START = Duration.ofSeconds(30);
+  private static final long MIB = 1024 * 1024;
+
+  private static ScheduledExecutorService timer;
+  private static WorkerBinary binary;
+
+  @TempDir Path root;
+
+  @BeforeAll
+  static void unpack(@TempDir Path cache) {
+    timer = Executors.newSingleThreadScheduledExecutor();
+    binary = WorkerBinary.forThisMachine(cache.resolve("worker"));
+  }
+
+  @AfterAll
+  static void stop() {
+    timer.shutdownNow();
+  }
+
+  private KustomizeWorker start(boolean probes, long memory) throws IOException {
+    return KustomizeWorker.start(
+        new KustomizeWorker.Settings(binary.path(), root.toRealPath(), memory, true, probes),
+        timer,
+        START);
+  }
+
+  private static JsonNode call(KustomizeWorker worker, Object request) throws IOException {
+    byte[] answer = worker.call(JSON.writeValueAsBytes(request), Duration.ofSeconds(30), 64 * MIB);
+    return JSON.readTree(answer);
+  }
+
+  private void file(String path, String content) throws IOException {
+    Path file = root.resolve(path);
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, content, StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void aWorkerBuildsOneRequestAfterAnother() throws IOException {
+    file("app/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n");
+    try (KustomizeWorker worker = start(false, 256 * MIB)) {
+      for (String namespace : new String[] {"one", "two"}) {
+        JsonNode answer =
+            call(
+                worker,
+                Map.of(
+                    "root",
+                    root.toRealPath().toString(),
+                    "path",
+                    "app",
+                    "output",
+                    "objects",
+                    "spec",
+                    Map.of("targetNamespace", namespace)));
+        assertEquals(
+            namespace, answer.at("/objects/0/metadata/namespace").asText(), answer.toString());
+      }
+    }
+  }
+
+  /** Each probe runs on a thread the worker started before it entered its sandbox. */
+  @Test
+  void theKernelRefusesEveryFileOutsideTheRootAndEveryConnection(@TempDir Path elsewhere)
+      throws IOException {
+    assumeTrue(Platform.host().confinesWorkers(), "the kernel's confinement is Linux's");
+    file("app/cm.yaml", "kind: ConfigMap\n");
+    Files.writeString(elsewhere.resolve("secret"), "t0ps3cret");
+    try (KustomizeWorker worker = start(true, 256 * MIB);
+        ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      Hello hello = worker.hello();
+      assertTrue(hello.confined(), hello.toString());
+      assertTrue(hello.landlock() >= 1 && hello.seccomp(), hello.toString());
+      assertEquals(256 * MIB, hello.memoryLimit());
+      assertEquals("", probe(worker, "open", root.resolve("app/cm.yaml").toString()));
+      for (String path :
+          new String[] {
+            elsewhere.resolve("secret").toString(), "/etc/passwd", "/proc/self/environ"
+          }) {
+        assertTrue(probe(worker, "open", path).endsWith("permission denied"), path);
+      }
+      String connect = probe(worker, "connect", "127.0.0.1:" + listener.getLocalPort());
+      assertTrue(connect.endsWith("operation not permitted"), connect);
+    }
+  }
+
+  private static String probe(KustomizeWorker worker, String what, String target)
+      throws IOException {
+    JsonNode answer = call(worker, Map.of("probe", Map.of(what, target)));
+    assertTrue(answer.has("probe"), answer.toString());
+    return answer.path("probe").path("error").asText("");
+  }
+
+  @Test
+  void probesAreRefusedByAWorkerNotStartedForThem() throws IOException {
+    try (KustomizeWorker worker = start(false, 256 * MIB)) {
+      JsonNode answer = call(worker, Map.of("probe", Map.of("open", "/etc/passwd")));
+      assertEquals("request", answer.at("/error/stage").asText(), answer.toString());
+      assertFalse(answer.has("probe"));
+    }
+  }
+
+  @Test
+  void aRequestPastItsDeadlineStopsTheWorker() throws IOException {
+    StringBuilder many = new StringBuilder();
+    for (int i = 0; i < 60_000; i++) {
+      many.append("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c")
+          .append(i)
+          .append("}\n---\n");
+    }
+    file("slow/all.yaml", many.toString());
+    byte[] request =
+        JSON.writeValueAsBytes(
+            Map.of("root", root.toRealPath().toString(), "path", "slow", "output", "objects"));
+    try (KustomizeWorker worker = start(false, 1024 * MIB)) {
+      WorkerException e =
+          assertThrows(
+              WorkerException.class, () -> worker.call(request, Duration.ofSeconds(1), 64 * MIB));
+      assertEquals(WorkerException.Cause.TIMED_OUT, e.cause());
+      assertEquals("the build did not finish within 1s and was stopped", e.getMessage());
+      assertFalse(worker.usable());
+    }
+  }
+
+  @Test
+  void aBuildPastTheMemoryLimitEndsTheWorkerAndSaysSo() throws IOException {
+    assumeTrue(Platform.host().confinesWorkers(), "the hard memory limit is Linux's");
+    file("big/kustomization.yaml", "configMapGenerator: [{name: big, files: [big.txt]}]\n");
+    file("big/big.txt", "x".repeat(64 * 1024 * 1024));
+    byte[] request =
+        JSON.writeValueAsBytes(
+            Map.of("root", root.toRealPath().toString(), "path", "big", "output", "objects"));
+    try (KustomizeWorker worker = start(false, 64 * MIB)) {
+      WorkerException e =
+          assertThrows(
+              WorkerException.class, () -> worker.call(request, Duration.ofSeconds(60), 64 * MIB));
+      assertEquals(WorkerException.Cause.OUT_OF_MEMORY, e.cause(), e.errorOutput());
+      assertFalse(worker.usable());
+    }
+  }
+
+  @Test
+  void aWorkerThatCannotStartSaysWhy() {
+    WorkerException e =
+        assertThrows(
+            WorkerException.class,
+            () ->
+                KustomizeWorker.start(
+                    new KustomizeWorker.Settings(
+                        binary.path(), root.resolve("missing"), 256 * MIB, true, false),
+                    timer,
+                    START));
+    assertEquals(WorkerException.Cause.START_FAILED, e.cause());
+    assertTrue(e.errorOutput().contains("--root"), e.errorOutput());
+  }
+}
