@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -148,11 +149,12 @@ func (a artifactFS) entries(path string) ([]fs.FileInfo, error) {
 	return out, nil
 }
 
-// CleanedAbs splits a path into its directory and file name; there are no links to resolve.
+// CleanedAbs splits a path into its directory and file name; there are no links to resolve, and
+// a missing path fails as kustomize's own file system words it.
 func (a artifactFS) CleanedAbs(path string) (filesys.ConfirmedDir, string, error) {
-	abs, info, err := a.lookup("stat", path)
+	abs, info, err := a.lookup("lstat", path)
 	if err != nil {
-		return "", "", err
+		return "", "", fmt.Errorf("evalsymlink failure on '%s' : %w", path, err)
 	}
 	if info.IsDir() {
 		return filesys.ConfirmedDir(abs), "", nil

@@ -50,6 +50,8 @@ func TestOnlyRegularFilesAndDirectoriesBelowTheRootExist(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(root, "app/pipe.yaml"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A device file (as /dev/zero: major 1, minor 5) where the test may make one, as root.
+	device := syscall.Mknod(filepath.Join(root, "app/zero.yaml"), syscall.S_IFCHR|0o644, 1<<8|5) == nil
 	a := newArtifactFS(root)
 	for _, missing := range []string{
 		"app/stolen.yaml", "app/relative.yml", "app/base", "app/base/a.yml", "app/loop/cm.yaml",
@@ -66,6 +68,9 @@ func TestOnlyRegularFilesAndDirectoriesBelowTheRootExist(t *testing.T) {
 		if _, err := a.ReadFile(path); err == nil || !strings.Contains(err.Error(), "no such file or directory") {
 			t.Errorf("%s: read gave %v", missing, err)
 		}
+	}
+	if device && a.Exists(filepath.Join(root, "app/zero.yaml")) {
+		t.Error("a device file exists for the build")
 	}
 	names, err := a.ReadDir(filepath.Join(root, "app"))
 	if err != nil {

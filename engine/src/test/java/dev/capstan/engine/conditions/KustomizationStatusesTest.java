@@ -71,6 +71,21 @@ class KustomizationStatusesTest {
   }
 
   @Test
+  void aSuccessWithAWarningSaysItOnTheReadyCondition() {
+    KustomizationStatus status =
+        KustomizationStatuses.next(
+            null,
+            Observation.of(
+                3,
+                T0,
+                new Phase.Succeeded(REV, "built without the kernel's sandbox (no Landlock)")));
+    assertEquals("True", cond(status, READY).getStatus());
+    assertEquals(
+        "Applied revision: " + REV + "; built without the kernel's sandbox (no Landlock)",
+        cond(status, READY).getMessage());
+  }
+
+  @Test
   void successIsReadyWithTheAppliedRevision() {
     KustomizationStatus status = succeeded();
     assertEquals("True", cond(status, READY).getStatus());

@@ -13,6 +13,9 @@ import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.applier.Action;
 import dev.capstan.applier.ApplyResult;
 import dev.capstan.applier.ObjectResult;
+import dev.capstan.applier.build.BuildLimits;
+import dev.capstan.applier.build.BuildSandbox;
+import dev.capstan.applier.build.ManifestBuilder;
 import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.engine.conditions.ConditionTypes;
 import dev.capstan.engine.conditions.KustomizationStatuses;
@@ -37,6 +40,53 @@ class KustomizationPipelineTest {
   @AfterEach
   void close() {
     fakes.close();
+  }
+
+  // ---- the build ----------------------------------------------------------------------------
+
+  /** Workers started without the kernel's sandbox stand for a kernel without Landlock. */
+  @Test
+  void anEngineAllowedToBuildUnconfinedSaysSoOnReady() {
+    BuildSandbox unconfined =
+        new BuildSandbox(
+                PipelineFakes.sandbox().root(),
+                BuildSandbox.Confinement.ALLOWED_UNCONFINED,
+                PipelineFakes.sandbox().workerCache(),
+                true)
+            .withoutKernelSandbox();
+    try (PipelineFakes own =
+        new PipelineFakes(new ManifestBuilder(BuildLimits.engine(1), unconfined))) {
+      Kustomization ks = kustomization();
+      own.live("Deployment/web", "ready");
+      own.live("ConfigMap/settings", "ready");
+      assertEquals(Outcome.Kind.SUCCEEDED, own.pipeline.reconcile(ks).kind());
+      assertEquals(
+          "Applied revision: "
+              + own.revision()
+              + "; built without the kernel's sandbox (the worker was started without its"
+              + " sandbox (--no-sandbox))",
+          ready(ks).getMessage());
+    }
+  }
+
+  @Test
+  void anEngineThatRequiresTheSandboxBuildsNothingWithoutIt() {
+    BuildSandbox required =
+        new BuildSandbox(
+                PipelineFakes.sandbox().root(),
+                BuildSandbox.Confinement.REQUIRED,
+                PipelineFakes.sandbox().workerCache(),
+                true)
+            .withoutKernelSandbox();
+    try (PipelineFakes own =
+        new PipelineFakes(new ManifestBuilder(BuildLimits.engine(1), required))) {
+      Kustomization ks = kustomization();
+      assertEquals(Outcome.Kind.TERMINAL, own.pipeline.reconcile(ks).kind());
+      Condition ready = ready(ks);
+      assertEquals("BuildFailed", ready.getReason());
+      assertTrue(ready.getMessage().contains("--allow-unconfined-builds"), ready.getMessage());
+      assertTrue(own.applies.isEmpty());
+    }
   }
 
   // ---- the wait -----------------------------------------------------------------------------

@@ -87,9 +87,19 @@ final class PipelineFakes implements AutoCloseable {
                   .build())
           .build();
   private final ServiceAccountClients accounts;
+  private final ManifestBuilder ownBuilder;
   final KustomizationPipeline pipeline;
 
   PipelineFakes() {
+    this(null);
+  }
+
+  /**
+   * @param builder a builder of the test's own (closed with these fakes), or null for the shared
+   *     one
+   */
+  PipelineFakes(ManifestBuilder builder) {
+    this.ownBuilder = builder;
     Acting acting =
         new Acting(
             client,
@@ -117,7 +127,7 @@ final class PipelineFakes implements AutoCloseable {
             new PipelineParts(
                 client,
                 new View(),
-                builder(),
+                builder == null ? builder() : builder,
                 this::tree,
                 accounts,
                 new FakeStatuses(),
@@ -227,11 +237,14 @@ final class PipelineFakes implements AutoCloseable {
 
   private static synchronized ManifestBuilder builder() {
     if (builder == null) {
-      builder =
-          new ManifestBuilder(
-              BuildLimits.engine(1), BuildSandbox.forUser(resource("/pipeline/tree").getParent()));
+      builder = new ManifestBuilder(BuildLimits.engine(1), sandbox());
     }
     return builder;
+  }
+
+  /** Where the fakes' builds may read: the test resources of the pipeline. */
+  static BuildSandbox sandbox() {
+    return BuildSandbox.forUser(resource("/pipeline/tree").getParent());
   }
 
   private static <T> T fixture(String name, Class<T> type) {
@@ -250,6 +263,9 @@ final class PipelineFakes implements AutoCloseable {
   public void close() {
     accounts.close();
     client.close();
+    if (ownBuilder != null) {
+      ownBuilder.close();
+    }
   }
 
   private final class View implements ClusterView {
