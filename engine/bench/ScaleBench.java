@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.io.ByteArrayInputStream;
@@ -215,7 +216,12 @@ public class ScaleBench {
         }
       }
       // A running engine removes its finalizers (and prunes) before the namespace goes.
-      client.resources(Kustomization.class).inNamespace(ns).delete();
+      try {
+        client.resources(Kustomization.class).inNamespace(ns).delete();
+      } catch (KubernetesClientException e) {
+        // The API server goes on deleting a large collection after the request's own timeout.
+        System.out.println("deleting the Kustomizations: " + e.getMessage() + "; waiting for it");
+      }
       try {
         await(
             () -> client.resources(Kustomization.class).inNamespace(ns).list().getItems().isEmpty(),

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -27,8 +28,11 @@ import java.util.Set;
  * The build worker's executable for this machine. The jar carries one per supported platform, with
  * their SHA-256 digests (recorded in the repository's {@code kustomize-worker/worker.sha256}); this
  * machine's is unpacked into a directory that only this user can write, and is checked against its
- * recorded digest whenever it is taken into use. A directory given by {@code
- * CAPSTAN_KUSTOMIZE_WORKER_DIR} (the container image's) is used as it is, checked the same way.
+ * recorded digest when it is unpacked. Later uses hash it again only when it is no longer the file
+ * that was checked (its size, modification time or inode changed since, as a stamp beside it
+ * records): a short command does not spend a tenth of a second hashing 14 MB. A directory given by
+ * {@code CAPSTAN_KUSTOMIZE_WORKER_DIR} (the container image's) is used as it is, and hashed
+ * whenever it is taken into use.
  */
 public final class WorkerBinary {
   /** Where the Maven build puts the workers among the jar's resources. */
@@ -99,8 +103,11 @@ public final class WorkerBinary {
       Path directory = privateDirectory(cacheDirectory).resolve(expected.substring(0, 16));
       privateDirectory(directory);
       Path target = directory.resolve(host.executableName());
+      Path stamp = directory.resolve(host.executableName() + ".checked");
       if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)
-          && digestOf(target).equals(expected)) {
+          && (stampOf(target, expected).equals(readStamp(stamp))
+              || digestOf(target).equals(expected))) {
+        writeStamp(stamp, stampOf(target, expected));
         return target;
       }
       Path partial = Files.createTempFile(directory, "unpacking-", ".partial");
@@ -116,10 +123,42 @@ public final class WorkerBinary {
         Files.deleteIfExists(partial);
       }
       check(target, expected);
+      writeStamp(stamp, stampOf(target, expected));
       return target;
     } catch (IOException e) {
       throw unavailable(
           "the build worker cannot be unpacked into " + cacheDirectory + ": " + e.getMessage());
+    }
+  }
+
+  /** What identifies the file that was checked: its digest, size, modification time and inode. */
+  private static String stampOf(Path file, String digest) throws IOException {
+    BasicFileAttributes attributes =
+        Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    return digest
+        + " "
+        + attributes.size()
+        + " "
+        + attributes.lastModifiedTime().toMillis()
+        + " "
+        + attributes.fileKey();
+  }
+
+  private static String readStamp(Path stamp) {
+    try {
+      return Files.isRegularFile(stamp, LinkOption.NOFOLLOW_LINKS)
+          ? Files.readString(stamp, StandardCharsets.UTF_8)
+          : "";
+    } catch (IOException e) {
+      return "";
+    }
+  }
+
+  private static void writeStamp(Path stamp, String value) throws IOException {
+    if (!value.equals(readStamp(stamp))) {
+      Path partial = Files.createTempFile(stamp.getParent(), "stamp-", ".partial");
+      Files.writeString(partial, value, StandardCharsets.UTF_8);
+      move(partial, stamp);
     }
   }
 
