@@ -141,7 +141,15 @@ func (a artifactFS) entries(path string) ([]fs.FileInfo, error) {
 	var out []fs.FileInfo
 	for _, entry := range listed {
 		info, err := entry.Info()
-		if err == nil && visible(entry.Name(), info) {
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // gone since the listing
+		}
+		if err != nil {
+			// An entry that cannot be looked at (a path too long, no permission) fails the build:
+			// left out silently, its objects would be pruned as if deleted.
+			return nil, pathError("lstat", filepath.Join(path, entry.Name()), err)
+		}
+		if visible(entry.Name(), info) {
 			out = append(out, info)
 		}
 	}

@@ -131,3 +131,31 @@ func TestReplacedFilesMustBeFilesOfTheArtifact(t *testing.T) {
 		t.Errorf("the file on disk became %q", data)
 	}
 }
+
+// A path the system cannot look at fails the build: left out, its objects would be pruned.
+func TestAnEntryThatCannotBeLookedAtFailsTheBuild(t *testing.T) {
+	root := tree(t, map[string]string{"app/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n"})
+	// A file below directories longer together than the system's path limit, made from inside
+	// each directory in turn (a path that long cannot be named whole).
+	here, _ := os.Getwd()
+	defer os.Chdir(here)
+	if err := os.Chdir(filepath.Join(root, "app")); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 25; i++ {
+		name := strings.Repeat("d", 200)
+		if err := os.Mkdir(name, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chdir(name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile("deep.yaml", []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: deep}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	resp := newBuilder(root).build(Request{Root: root, Path: "app", Output: "objects"})
+	if resp.Error == nil || resp.Error.Stage != StageGenerate || !strings.HasPrefix(resp.Error.Message, "lstat app/ddd") {
+		t.Fatalf("the build of a tree with a path too long gave %+v (%d objects)", resp.Error, len(resp.Objects))
+	}
+}

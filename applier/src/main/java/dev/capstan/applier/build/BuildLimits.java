@@ -7,14 +7,16 @@ import java.util.Objects;
  * What builds may use. {@code timeout} and {@code maxMemoryBytes} bound one build, which runs in a
  * worker process of its own (the whole process's memory); a build past either ends with its worker.
  * {@code workers} builds run at once, each in a worker. {@code maxOutputBytes} bounds what one
- * build may return to the JVM; {@code resultCacheBytes} bounds the answers kept for unchanged
- * inputs.
+ * build may return to the JVM, and {@code answerRoomBytes} what the answers of all builds may hold
+ * at once (an answer waits for room, within its build's time); {@code resultCacheBytes} bounds the
+ * answers kept for unchanged inputs.
  */
 public record BuildLimits(
     Duration timeout,
     long maxMemoryBytes,
     int workers,
     long maxOutputBytes,
+    long answerRoomBytes,
     long resultCacheBytes) {
 
   private static final long MIB = 1024 * 1024;
@@ -33,15 +35,21 @@ public record BuildLimits(
     if (workers < 1) {
       throw new IllegalArgumentException("at least one build worker is needed");
     }
+    if (answerRoomBytes < 1 || maxOutputBytes < 1) {
+      throw new IllegalArgumentException("builds need room for their output");
+    }
   }
 
   /**
    * The engine's: 30 s and 1 GiB a build (what native kustomize needs for the largest public
-   * repositories, such as Argo CD's CRDs, with room to spare), {@code workers} at once, 256 MiB of
-   * output a build, 32 MiB of kept answers.
+   * repositories, such as Argo CD's CRDs, with room to spare), {@code workers} at once; all answers
+   * held at once an eighth of the JVM's maximum heap (their objects take several times their
+   * bytes), one answer at most that or 256 MiB; 32 MiB of kept answers.
    */
   public static BuildLimits engine(int workers) {
-    return new BuildLimits(Duration.ofSeconds(30), 1024 * MIB, workers, 256 * MIB, 32 * MIB);
+    long room = Runtime.getRuntime().maxMemory() / 8;
+    return new BuildLimits(
+        Duration.ofSeconds(30), 1024 * MIB, workers, Math.min(room, 256 * MIB), room, 32 * MIB);
   }
 
   /** The default number of workers: one per core, at most four. */
@@ -51,18 +59,27 @@ public record BuildLimits(
 
   /** One build of the user's own files, nothing kept: the command line. */
   public static BuildLimits oneShot() {
-    return new BuildLimits(Duration.ofMinutes(2), 1024 * MIB, 1, 1024 * MIB, 0);
+    return new BuildLimits(Duration.ofMinutes(2), 1024 * MIB, 1, 1024 * MIB, 1024 * MIB, 0);
   }
 
   public BuildLimits withTimeout(Duration value) {
-    return new BuildLimits(value, maxMemoryBytes, workers, maxOutputBytes, resultCacheBytes);
+    return new BuildLimits(
+        value, maxMemoryBytes, workers, maxOutputBytes, answerRoomBytes, resultCacheBytes);
   }
 
   public BuildLimits withMaxMemoryBytes(long value) {
-    return new BuildLimits(timeout, value, workers, maxOutputBytes, resultCacheBytes);
+    return new BuildLimits(
+        timeout, value, workers, maxOutputBytes, answerRoomBytes, resultCacheBytes);
   }
 
   public BuildLimits withWorkers(int value) {
-    return new BuildLimits(timeout, maxMemoryBytes, value, maxOutputBytes, resultCacheBytes);
+    return new BuildLimits(
+        timeout, maxMemoryBytes, value, maxOutputBytes, answerRoomBytes, resultCacheBytes);
+  }
+
+  /** These limits with {@code bytes} of room for all answers at once, and for each. */
+  public BuildLimits withAnswerRoomBytes(long bytes) {
+    return new BuildLimits(
+        timeout, maxMemoryBytes, workers, Math.min(maxOutputBytes, bytes), bytes, resultCacheBytes);
   }
 }

@@ -31,6 +31,7 @@ final class BuildWorkers implements AutoCloseable {
   private final ConcurrentLinkedQueue<KustomizeWorker> idle = new ConcurrentLinkedQueue<>();
   private final Set<KustomizeWorker> all = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService timer;
+  private final AnswerBudget room;
   private WorkerBinary binary;
   private volatile Optional<String> unconfined = Optional.empty();
 
@@ -38,6 +39,7 @@ final class BuildWorkers implements AutoCloseable {
     this.limits = limits;
     this.sandbox = sandbox;
     this.slots = new Semaphore(limits.workers(), true);
+    this.room = new AnswerBudget(limits.answerRoomBytes());
     this.timer =
         Executors.newSingleThreadScheduledExecutor(
             runnable -> {
@@ -67,12 +69,37 @@ final class BuildWorkers implements AutoCloseable {
     return unconfined;
   }
 
+  /** A worker's answer, holding room in the JVM's memory until it is closed. */
+  static final class Answer implements AutoCloseable {
+    private final byte[] bytes;
+    private final AnswerBudget room;
+    private boolean closed;
+
+    private Answer(byte[] bytes, AnswerBudget room) {
+      this.bytes = bytes;
+      this.room = room;
+    }
+
+    byte[] bytes() {
+      return bytes;
+    }
+
+    @Override
+    public synchronized void close() {
+      if (!closed) {
+        closed = true;
+        room.give(bytes.length);
+      }
+    }
+  }
+
   /**
-   * Runs one request on a worker and returns its answer.
+   * Runs one request on a worker and returns its answer, which holds room of the pool's answer
+   * budget until it is closed.
    *
    * @param holdsDecrypted the request carries decrypted files: nothing the worker prints is logged
    */
-  byte[] call(byte[] request, boolean holdsDecrypted) {
+  Answer call(byte[] request, boolean holdsDecrypted) {
     try {
       slots.acquire();
     } catch (InterruptedException e) {
@@ -87,9 +114,9 @@ final class BuildWorkers implements AutoCloseable {
       if (worker == null) {
         worker = confined(start());
       }
-      byte[] answer = worker.call(request, limits.timeout(), limits.maxOutputBytes());
+      byte[] answer = worker.call(request, limits.timeout(), limits.maxOutputBytes(), room);
       idle.offer(worker);
-      return answer;
+      return new Answer(answer, room);
     } catch (WorkerException e) {
       throw failure(e, holdsDecrypted);
     } finally {
@@ -169,6 +196,11 @@ final class BuildWorkers implements AutoCloseable {
       case UNAVAILABLE -> new BuildException(BuildErrorKind.SANDBOX, e.getMessage());
       case START_FAILED, CRASHED -> new BuildException(BuildErrorKind.INTERNAL, e.getMessage());
     };
+  }
+
+  /** The room no answer holds now (for tests). */
+  long answerRoomFree() {
+    return room.availableBytes();
   }
 
   @Override

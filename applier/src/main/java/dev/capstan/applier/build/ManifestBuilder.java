@@ -93,12 +93,13 @@ public final class ManifestBuilder implements AutoCloseable {
       byte[] json = request.toJson(mapper);
       Optional<ByteBuffer> key = digest.map(d -> ResultCache.key(d, request.root(), json));
       Optional<byte[]> known = key.flatMap(results::get);
-      byte[] answer =
-          known.isPresent() ? known.get() : workers.call(json, request.holdsDecrypted());
-      if (known.isEmpty()) {
-        key.ifPresent(k -> results.put(k, answer));
+      if (known.isPresent()) {
+        return KustomizeResponse.parse(known.get(), mapper).toResult(output);
       }
-      return KustomizeResponse.parse(answer, mapper).toResult(output);
+      try (BuildWorkers.Answer answer = workers.call(json, request.holdsDecrypted())) {
+        key.ifPresent(k -> results.put(k, answer.bytes()));
+        return KustomizeResponse.parse(answer.bytes(), mapper).toResult(output);
+      }
     } catch (BuildException e) {
       return new BuildResult.Failed(e.error());
     }
@@ -119,6 +120,11 @@ public final class ManifestBuilder implements AutoCloseable {
     } catch (IOException e) {
       throw new BuildException(BuildErrorKind.ARTIFACT, "the artifact cannot be read");
     }
+  }
+
+  /** The room no build's answer holds now (for tests). */
+  long answerRoomFree() {
+    return workers.answerRoomFree();
   }
 
   @Override

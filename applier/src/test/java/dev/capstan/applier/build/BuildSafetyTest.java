@@ -286,12 +286,37 @@ class BuildSafetyTest {
         Map.of(
             "app/cm.yaml", CONFIG_MAP.formatted("c") + "data: {v: " + "x".repeat(3 << 20) + "}\n"));
     BuildLimits limits = BuildLimits.oneShot();
-    BuildLimits small = new BuildLimits(limits.timeout(), limits.maxMemoryBytes(), 1, 2 << 20, 0);
+    BuildLimits small = limits.withAnswerRoomBytes(2 << 20);
     try (ManifestBuilder builder = new ManifestBuilder(small, BuildSandbox.forUser(dir))) {
       BuildError error = error(builder.build(dir, "app", BuildOptions.none()));
       assertEquals(BuildErrorKind.LIMIT_EXCEEDED, error.kind());
       assertEquals("the build's output is larger than 2 MiB", error.message());
       assertStillBuilds(builder, dir);
+    }
+  }
+
+  /**
+   * Builds at once share one room for their answers in the JVM: with room for one answer only,
+   * answers wait for each other instead of filling the heap together, and every one arrives.
+   */
+  @Test
+  void buildsAtOnceShareOneRoomForTheirAnswers() throws Exception {
+    String large = CONFIG_MAP.formatted("c") + "data: {v: " + "x".repeat(3 << 20) + "}\n";
+    fixture(Map.of("app/cm.yaml", large));
+    BuildLimits limits = BuildLimits.engine(2).withAnswerRoomBytes(5 << 20);
+    ExecutorService callers = Executors.newFixedThreadPool(4);
+    try (ManifestBuilder builder = new ManifestBuilder(limits, BuildSandbox.forUser(dir))) {
+      List<Future<BuildResult>> results = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        BuildOptions options = BuildOptions.none().withTargetNamespace("ns-" + i);
+        results.add(callers.submit(() -> builder.build(dir, "app", options)));
+      }
+      for (Future<BuildResult> result : results) {
+        assertEquals(1, objects(result.get()).size());
+      }
+      assertEquals(5 << 20, builder.answerRoomFree(), "every answer gave its room back");
+    } finally {
+      callers.shutdownNow();
     }
   }
 

@@ -36,7 +36,29 @@ final class Frames {
     out.flush();
   }
 
+  /** A frame that found no room to be read in time; the body is left unread. */
+  static final class NoRoom extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    NoRoom(long size) {
+      super("no room for a frame of " + size + " bytes");
+    }
+  }
+
   static Frame read(DataInputStream in, long maxBody) throws IOException {
+    try {
+      return read(in, maxBody, AnswerRoom.UNBOUNDED, Long.MAX_VALUE);
+    } catch (InterruptedException e) {
+      throw new IllegalStateException("unbounded room never waits", e);
+    }
+  }
+
+  /**
+   * Reads a frame whose body must find room first (waiting at most until {@code deadlineNanos});
+   * the room stays taken only if the frame is returned.
+   */
+  static Frame read(DataInputStream in, long maxBody, AnswerRoom room, long deadlineNanos)
+      throws IOException, InterruptedException {
     byte[] header = new byte[HEADER];
     in.readFully(header);
     ByteBuffer fields = ByteBuffer.wrap(header);
@@ -45,8 +67,16 @@ final class Frames {
     if (size > maxBody) {
       throw new TooLarge(size);
     }
+    if (!room.take(size, deadlineNanos)) {
+      throw new NoRoom(size);
+    }
     byte[] body = new byte[(int) size];
-    in.readFully(body);
+    try {
+      in.readFully(body);
+    } catch (IOException e) {
+      room.give(size);
+      throw e;
+    }
     return new Frame(id, body);
   }
 }

@@ -141,22 +141,35 @@ public final class KustomizeWorker implements AutoCloseable {
    *
    * @param timeout the deadline of this request: past it the worker is stopped
    * @param maxAnswerBytes the largest answer accepted: a larger one stops the worker
-   * @throws WorkerException when the worker did not answer; it is gone afterwards
+   * @param room where the answer must find room before it is read; the caller gives it back once it
+   *     no longer holds the answer ({@link AnswerRoom#give})
+   * @throws WorkerException when the worker did not answer; it is gone afterwards, and no room is
+   *     held
    */
-  public synchronized byte[] call(byte[] request, Duration timeout, long maxAnswerBytes) {
+  public synchronized byte[] call(
+      byte[] request, Duration timeout, long maxAnswerBytes, AnswerRoom room) {
     if (ended) {
       throw new WorkerException(WorkerException.Cause.CRASHED, "the build worker has ended");
     }
     long id = nextId++;
+    long deadlineNanos = System.nanoTime() + timeout.toNanos();
     AtomicBoolean late = new AtomicBoolean();
     ScheduledFuture<?> deadline = stopAfter(timeout, late);
     try {
       Frames.write(requests, id, request);
-      Frames.Frame answer = Frames.read(answers, maxAnswerBytes);
+      Frames.Frame answer = Frames.read(answers, maxAnswerBytes, room, deadlineNanos);
       if (answer.id() != id) {
+        room.give(answer.body().length);
         throw new IOException("an answer to request " + answer.id() + " came for " + id);
       }
       return answer.body();
+    } catch (InterruptedException e) {
+      end();
+      Thread.currentThread().interrupt();
+      throw new WorkerException(WorkerException.Cause.CRASHED, "interrupted while building");
+    } catch (Frames.NoRoom e) {
+      end();
+      throw failure(true, timeout);
     } catch (Frames.TooLarge e) {
       end();
       throw new WorkerException(

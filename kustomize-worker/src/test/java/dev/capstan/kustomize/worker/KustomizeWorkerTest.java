@@ -56,7 +56,12 @@ class KustomizeWorkerTest {
   }
 
   private static JsonNode call(KustomizeWorker worker, Object request) throws IOException {
-    byte[] answer = worker.call(JSON.writeValueAsBytes(request), Duration.ofSeconds(30), 64 * MIB);
+    byte[] answer =
+        worker.call(
+            JSON.writeValueAsBytes(request),
+            Duration.ofSeconds(30),
+            64 * MIB,
+            AnswerRoom.UNBOUNDED);
     return JSON.readTree(answer);
   }
 
@@ -145,7 +150,8 @@ class KustomizeWorkerTest {
     try (KustomizeWorker worker = start(false, 1024 * MIB)) {
       WorkerException e =
           assertThrows(
-              WorkerException.class, () -> worker.call(request, Duration.ofSeconds(1), 64 * MIB));
+              WorkerException.class,
+              () -> worker.call(request, Duration.ofSeconds(1), 64 * MIB, AnswerRoom.UNBOUNDED));
       assertEquals(WorkerException.Cause.TIMED_OUT, e.cause());
       assertEquals("the build did not finish within 1s and was stopped", e.getMessage());
       assertFalse(worker.usable());
@@ -163,7 +169,8 @@ class KustomizeWorkerTest {
     try (KustomizeWorker worker = start(false, 64 * MIB)) {
       WorkerException e =
           assertThrows(
-              WorkerException.class, () -> worker.call(request, Duration.ofSeconds(60), 64 * MIB));
+              WorkerException.class,
+              () -> worker.call(request, Duration.ofSeconds(60), 64 * MIB, AnswerRoom.UNBOUNDED));
       assertEquals(WorkerException.Cause.OUT_OF_MEMORY, e.cause(), e.errorOutput());
       assertFalse(worker.usable());
     }
