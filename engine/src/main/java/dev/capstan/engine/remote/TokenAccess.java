@@ -1,9 +1,13 @@
 package dev.capstan.engine.remote;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.authentication.SelfSubjectReviewBuilder;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -119,12 +123,16 @@ final class TokenAccess {
               .withExpirationSeconds(TOKEN_SECONDS)
               .endSpec()
               .build();
+      String issued;
       try {
-        TokenRequest issued =
-            local.serviceAccounts().inNamespace(namespace).withName(account).tokenRequest(request);
-        token = issued.getStatus().getToken();
-        renewAt = now.plus(Duration.ofSeconds(TOKEN_SECONDS * 4 / 5));
-        return token;
+        issued =
+            local
+                .serviceAccounts()
+                .inNamespace(namespace)
+                .withName(account)
+                .tokenRequest(request)
+                .getStatus()
+                .getToken();
       } catch (KubernetesClientException e) {
         if (token != null) {
           return token; // still valid for a fifth of its life; the next request tries again
@@ -140,6 +148,48 @@ final class TokenAccess {
                     ? e.getStatus().getMessage()
                     : e.getMessage()));
       }
+      refuseIfValidHere(issued);
+      token = issued;
+      renewAt = now.plus(Duration.ofSeconds(TOKEN_SECONDS * 4 / 5));
+      return token;
+    }
+
+    /**
+     * The audiences come from the tenant's ConfigMap, and so does the address the token is sent to:
+     * a token this cluster's own API server accepts would hand the service account's rights here to
+     * whoever runs that address. Asked of the API server itself (a SelfSubjectReview made with the
+     * token: only a token it accepts gets an answer other than 401).
+     */
+    private void refuseIfValidHere(String issued) {
+      Config config =
+          new ConfigBuilder(Config.empty())
+              .withMasterUrl(local.getConfiguration().getMasterUrl())
+              .withCaCertData(local.getConfiguration().getCaCertData())
+              .withCaCertFile(local.getConfiguration().getCaCertFile())
+              .withTrustCerts(local.getConfiguration().isTrustCerts())
+              .withOauthToken(issued)
+              .withRequestRetryBackoffLimit(0)
+              .build();
+      int code;
+      try (KubernetesClient asToken = new KubernetesClientBuilder().withConfig(config).build()) {
+        asToken.resource(new SelfSubjectReviewBuilder().build()).create();
+        code = 201;
+      } catch (KubernetesClientException e) {
+        code = e.getCode();
+      }
+      if (code == 401) {
+        return;
+      }
+      if (code == 0) {
+        throw invalid(
+            where, "this cluster's API server could not be asked whether the token is valid here");
+      }
+      throw invalid(
+          where,
+          "a token for audiences "
+              + audiences
+              + " would be accepted by this cluster's own API server, and would be sent to"
+              + " data.address: name the remote cluster's own audience in data.audiences");
     }
   }
 

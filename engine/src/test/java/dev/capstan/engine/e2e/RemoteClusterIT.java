@@ -479,6 +479,60 @@ class RemoteClusterIT extends EngineTestBase {
    * Flux's generic token access to the second cluster, as {@code serviceAccount} of the test's
    * namespace.
    */
+  /**
+   * The ConfigMap names the audiences and the address: a token this cluster itself would accept is
+   * never sent anywhere.
+   */
+  @Test
+  void configMapRefRefusesATokenThisClusterWouldAccept() {
+    engine
+        .client
+        .serviceAccounts()
+        .inNamespace(ns())
+        .resource(
+            new ServiceAccountBuilder()
+                .withNewMetadata()
+                .withName("local-audience")
+                .endMetadata()
+                .build())
+        .serverSideApply();
+    Map<String, String> data = new HashMap<>(tokenAccess("local-audience"));
+    // The local control plane's issuer, which its API server accepts as an audience.
+    data.put("audiences", "https://kubernetes.default.svc.cluster.local\n");
+    engine
+        .client
+        .configMaps()
+        .inNamespace(ns())
+        .resource(
+            new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName("local-audience-access")
+                .endMetadata()
+                .withData(data)
+                .build())
+        .serverSideApply();
+    git.commit(Map.of("local-audience/settings.yaml", Manifests.configMap("la-settings", "1")));
+    engine.gitRepository("la-repo", git.url());
+    engine.kustomization(
+        "local-audience",
+        "la-repo",
+        "./local-audience",
+        """
+          retryInterval: 2s
+          kubeConfig: {configMapRef: {name: local-audience-access}}
+        """);
+    Condition refused =
+        engine.awaitCondition(
+            "local-audience",
+            "Ready",
+            Duration.ofSeconds(60),
+            c -> c.getMessage().contains("would be accepted by this cluster's own API server"));
+    assertEquals("ReconciliationFailed", refused.getReason());
+    assertTrue(
+        remote.client().configMaps().inNamespace(ns()).withName("la-settings").get() == null,
+        "nothing was applied with the token");
+  }
+
   private static Map<String, String> tokenAccess(String serviceAccount) {
     String server = remote.client().getConfiguration().getMasterUrl().replaceAll("/$", "");
     String ca =
