@@ -217,6 +217,7 @@ public final class GitSource {
       throws IOException {
     Path exported = store.newTempDir();
     long exportStart = System.nanoTime();
+    Deadline deadline = new Deadline(clock, context.deadline());
     TreeExporter.Limits limits =
         new TreeExporter.Limits(options.sizeLimitBytes(), options.entryLimit());
     try (var reader = git.getRepository().newObjectReader();
@@ -232,9 +233,10 @@ public final class GitSource {
               exported,
               limits,
               SparseCheckout.of(request.sparseCheckout()),
-              submodules);
+              submodules,
+              deadline);
       List<IncludedRevision> included =
-          new Includes(store, limits).copy(request.includes(), exported);
+          new Includes(store, limits, deadline).copy(request.includes(), exported);
       String digest =
           included.isEmpty()
               ? treeDigest

@@ -1,20 +1,18 @@
 package dev.capstan.source;
 
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import org.eclipse.jgit.ignore.IgnoreNode;
 
 /**
- * The ignore rules in force in one directory of the tree, in gitignore syntax.
+ * The ignore rules in force in one directory of the tree, in gitignore syntax ({@link
+ * IgnorePattern}).
  *
  * <p>Precedence, highest first: {@code spec.ignore} (anchored at the root, so it can overrule the
  * files in the tree), then {@code .sourceignore} files from the deepest directory up to the root,
  * then the built-in defaults. The first layer that has an opinion on a path decides. An ignored
- * directory is not entered, so nothing below it can be re-included (as in git).
+ * directory is not entered, so nothing below it can be re-included (as in git). Matching a path
+ * checks the fetch's deadline as it goes.
  */
 final class IgnoreRules {
 
@@ -23,22 +21,27 @@ final class IgnoreRules {
   /** Built-in exclusions: VCS metadata never belongs in an artifact. */
   private static final String DEFAULTS = ".git/\n";
 
-  private final IgnoreNode override;
+  private final IgnoreFile override;
   private final List<Layer> layers;
+  private final Deadline deadline;
 
-  /** One {@code .sourceignore} (or the defaults) and the directory it applies below. */
-  private record Layer(String dir, IgnoreNode node) {}
+  /**
+   * One {@code .sourceignore} (or the defaults) and the depth of the directory it applies below.
+   */
+  private record Layer(int depth, IgnoreFile rules) {}
 
-  private IgnoreRules(IgnoreNode override, List<Layer> layers) {
+  private IgnoreRules(IgnoreFile override, List<Layer> layers, Deadline deadline) {
     this.override = override;
     this.layers = layers;
+    this.deadline = deadline;
   }
 
   /** The rules at the root, before any {@code .sourceignore} has been read. */
-  static IgnoreRules root(String specIgnore) {
-    List<Layer> layers = new ArrayList<>();
-    layers.add(new Layer("", parse(DEFAULTS)));
-    return new IgnoreRules(specIgnore == null ? null : parse(specIgnore), List.copyOf(layers));
+  static IgnoreRules root(String specIgnore, Deadline deadline) {
+    return new IgnoreRules(
+        specIgnore == null ? null : IgnoreFile.parse(specIgnore),
+        List.of(new Layer(0, IgnoreFile.parse(DEFAULTS))),
+        deadline);
   }
 
   /** The rules for the directory {@code dir} (path from the root, no trailing slash). */
@@ -47,36 +50,37 @@ final class IgnoreRules {
       return this;
     }
     List<Layer> deeper = new ArrayList<>(layers);
-    deeper.add(new Layer(dir, parse(new String(sourceIgnore, StandardCharsets.UTF_8))));
-    return new IgnoreRules(override, List.copyOf(deeper));
+    int depth = dir.isEmpty() ? 0 : segments(dir).length;
+    deeper.add(
+        new Layer(depth, IgnoreFile.parse(new String(sourceIgnore, StandardCharsets.UTF_8))));
+    return new IgnoreRules(override, List.copyOf(deeper), deadline);
   }
 
-  /** Whether {@code path} (relative to the root, {@code /}-separated) is left out. */
+  /**
+   * Whether {@code path} (relative to the root, {@code /}-separated) is left out.
+   *
+   * @throws SourceException once the fetch's deadline has passed
+   */
   boolean isIgnored(String path, boolean isDirectory) {
+    String[] segments = segments(path);
     if (override != null) {
-      Boolean decided = override.checkIgnored(path, isDirectory);
-      if (decided != null) {
-        return decided;
+      IgnoreFile.Decision decided = override.decide(segments, 0, isDirectory, deadline);
+      if (decided != IgnoreFile.Decision.UNDECIDED) {
+        return decided == IgnoreFile.Decision.IGNORED;
       }
     }
     for (int i = layers.size() - 1; i >= 0; i--) {
       Layer layer = layers.get(i);
-      String relative = layer.dir().isEmpty() ? path : path.substring(layer.dir().length() + 1);
-      Boolean decided = layer.node().checkIgnored(relative, isDirectory);
-      if (decided != null) {
-        return decided;
+      IgnoreFile.Decision decided =
+          layer.rules().decide(segments, layer.depth(), isDirectory, deadline);
+      if (decided != IgnoreFile.Decision.UNDECIDED) {
+        return decided == IgnoreFile.Decision.IGNORED;
       }
     }
     return false;
   }
 
-  private static IgnoreNode parse(String rules) {
-    IgnoreNode node = new IgnoreNode();
-    try {
-      node.parse(new ByteArrayInputStream(rules.getBytes(StandardCharsets.UTF_8)));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return node;
+  private static String[] segments(String path) {
+    return path.split("/", -1);
   }
 }

@@ -24,12 +24,14 @@ final class Includes {
 
   private final ArtifactStore store;
   private final TreeExporter.Limits limits;
+  private final Deadline deadline;
   private long bytes;
   private int entries;
 
-  Includes(ArtifactStore store, TreeExporter.Limits limits) {
+  Includes(ArtifactStore store, TreeExporter.Limits limits, Deadline deadline) {
     this.store = store;
     this.limits = limits;
+    this.deadline = deadline;
   }
 
   /** Copies each inclusion, in order, into {@code exported}; later ones overwrite earlier files. */
@@ -153,6 +155,7 @@ final class Includes {
   }
 
   private void count(Path path, long size) {
+    deadline.check();
     bytes += size;
     if (++entries > limits.entries() || bytes > limits.bytes()) {
       throw new SourceException(

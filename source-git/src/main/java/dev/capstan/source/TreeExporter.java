@@ -43,6 +43,7 @@ final class TreeExporter {
   private final MessageDigest digest;
   private final SparseCheckout sparse;
   private final Submodules submodules;
+  private final Deadline deadline;
   private long written;
   private int entries;
 
@@ -50,11 +51,13 @@ final class TreeExporter {
   private final TreeMap<String, String> symlinks = new TreeMap<>();
 
   /**
-   * What a tree may hold: bytes of files and link texts, entries (files, directories, links), and
-   * directory depth (the walk recurses once per level).
+   * What a tree may hold: bytes of files and link texts, entries (files, directories, links),
+   * directory depth (the walk recurses once per level), and the length of an entry's name (what
+   * file systems hold; it also bounds the work of matching a name against an ignore rule).
    */
   record Limits(long bytes, int entries) {
     static final int MAX_DEPTH = 256;
+    static final int MAX_NAME_BYTES = 255;
   }
 
   /** Where a submodule's tree comes from when submodules are exported. */
@@ -72,30 +75,24 @@ final class TreeExporter {
       Path target,
       Limits limits,
       SparseCheckout sparse,
-      Submodules submodules) {
+      Submodules submodules,
+      Deadline deadline) {
     this.reader = reader;
     this.target = target;
     this.limits = limits;
     this.digest = sha256();
     this.sparse = sparse;
     this.submodules = submodules;
+    this.deadline = deadline;
   }
 
   /**
-   * Exports {@code tree} into the empty directory {@code target}.
+   * Exports {@code tree} into the empty directory {@code target}, keeping only what {@code sparse}
+   * admits, and exporting submodules from {@code submodules} (null: left out).
    *
    * @return the digest, {@code sha256:<hex>}
-   * @throws SourceException with {@link FailureReason#SIZE_LIMIT_EXCEEDED} past a limit
-   */
-  static String export(
-      ObjectReader reader, ObjectId tree, String specIgnore, Path target, Limits limits)
-      throws IOException {
-    return export(reader, tree, specIgnore, target, limits, SparseCheckout.ALL, null);
-  }
-
-  /**
-   * As {@link #export(ObjectReader, ObjectId, String, Path, Limits)}, keeping only what {@code
-   * sparse} admits, and exporting submodules from {@code submodules} (null: left out).
+   * @throws SourceException with {@link FailureReason#SIZE_LIMIT_EXCEEDED} past a limit, with
+   *     {@link FailureReason#TIMEOUT} once the deadline has passed
    */
   static String export(
       ObjectReader reader,
@@ -104,10 +101,11 @@ final class TreeExporter {
       Path target,
       Limits limits,
       SparseCheckout sparse,
-      Submodules submodules)
+      Submodules submodules,
+      Deadline deadline)
       throws IOException {
-    TreeExporter exporter = new TreeExporter(reader, target, limits, sparse, submodules);
-    exporter.walk(tree, "", IgnoreRules.root(specIgnore), 0);
+    TreeExporter exporter = new TreeExporter(reader, target, limits, sparse, submodules, deadline);
+    exporter.walk(tree, "", IgnoreRules.root(specIgnore, deadline), 0);
     exporter.linkSymlinks();
     return "sha256:" + HexFormat.of().formatHex(exporter.digest.digest());
   }
@@ -122,6 +120,16 @@ final class TreeExporter {
     CanonicalTreeParser entries = new CanonicalTreeParser(null, reader, treeId);
     IgnoreRules rules = parentRules.enter(dir, sourceIgnoreOf(treeId));
     for (; !entries.eof(); entries.next(1)) {
+      deadline.check();
+      if (entries.getNameLength() > Limits.MAX_NAME_BYTES) {
+        throw new SourceException(
+            FailureReason.SIZE_LIMIT_EXCEEDED,
+            "the tree has an entry in '"
+                + (dir.isEmpty() ? "/" : dir)
+                + "' whose name is longer than "
+                + Limits.MAX_NAME_BYTES
+                + " bytes");
+      }
       String name = entries.getEntryPathString();
       if (name.equals(".") || name.equals("..") || name.contains("/") || name.isEmpty()) {
         continue; // malformed tree entry that could address a path outside the target
@@ -208,6 +216,7 @@ final class TreeExporter {
     while (changed) {
       changed = false;
       for (var it = symlinks.entrySet().iterator(); it.hasNext(); ) {
+        deadline.check(); // each round resolves every link left, and a round may drop only one
         var link = it.next();
         Path linkPath = target.resolve(link.getKey());
         if (!resolvesInside(linkPath, root)) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.source.testing.TestRepo;
@@ -226,6 +227,20 @@ class GitSourceTest {
     StoredArtifact b = fetched(source.fetch(request.withIgnore(null)));
     assertEquals(a.revision(), b.revision());
     assertTrue(Files.exists(b.path().resolve("tests/t.yaml")));
+  }
+
+  @Test
+  void anIgnoreRuleWithManyStarsDoesNotHoldTheFetch() throws Exception {
+    // As a backtracking regular expression this rule takes minutes on one 100-character name.
+    String name = "a".repeat(100);
+    repo.commit("long names", Map.of(name, "kept\n", name + "b", "ignored\n"));
+    FetchRequest request =
+        FetchRequest.of("ns/app", repo.fileUrl(), GitRef.branch("main"))
+            .withIgnore("*a*a*a*a*a*a*a*a*b\n");
+    StoredArtifact a =
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> fetched(source.fetch(request)));
+    assertTrue(Files.exists(a.path().resolve(name)));
+    assertFalse(Files.exists(a.path().resolve(name + "b")));
   }
 
   @Test

@@ -83,12 +83,12 @@ final class CelHealthEnvironment {
             .setOptions(options)
             .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
             // The whole standard environment, given explicitly so that the runtime's can lack
-            // the guarded standard function (cel-java accepts a custom set only this way).
+            // the guarded standard functions (cel-java accepts a custom set only this way).
             .setStandardEnvironmentEnabled(false)
             .setStandardDeclarations(CelStandardDeclarations.newBuilder().build())
             .setStandardFunctions(
                 CelStandardFunctions.newBuilder()
-                    .excludeFunctions(GuardedBindings.GUARDED_STANDARD_FUNCTION)
+                    .excludeFunctions(GuardedBindings.GUARDED_STANDARD_FUNCTIONS)
                     .build())
             .addCompilerLibraries(extensions.stream().map(Extension::declared).toList())
             // The guarded functions are declared to the compiler but left out of the runtime, which

@@ -1,5 +1,7 @@
 package dev.capstan.health.cel;
 
+import static java.util.stream.Collectors.toSet;
+
 import dev.cel.common.CelOptions;
 import dev.cel.common.exceptions.CelRuntimeException;
 import dev.cel.extensions.CelExtensions;
@@ -26,19 +28,18 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
- * cel-java's own implementations of the {@link GuardedFunction}s, kept out of the runtime and
- * handed to each evaluation through its {@link EvaluationBudget}: cel-java looks a function up in
- * the runtime first and in the evaluation's function resolver only when the runtime lacks it, so
- * every call of these goes through the budget, which charges it and then calls the implementation.
- * Immutable; one per environment.
+ * The implementations of the {@link GuardedFunction}s (cel-java's own, but for the searching
+ * functions: {@link SearchingFunctions}), kept out of the runtime and handed to each evaluation
+ * through its {@link EvaluationBudget}: cel-java looks a function up in the runtime first and in
+ * the evaluation's function resolver only when the runtime lacks it, so every call of these goes
+ * through the budget, which charges it and then calls the implementation. Immutable; one per
+ * environment.
  */
 final class GuardedBindings {
   /** String functions that stay in the runtime unguarded. */
   static final Set<CelStringExtensions.Function> UNGUARDED_STRING_FUNCTIONS =
       Set.of(
           CelStringExtensions.Function.CHAR_AT,
-          CelStringExtensions.Function.INDEX_OF,
-          CelStringExtensions.Function.LAST_INDEX_OF,
           CelStringExtensions.Function.LOWER_ASCII,
           CelStringExtensions.Function.QUOTE,
           CelStringExtensions.Function.REVERSE,
@@ -56,8 +57,40 @@ final class GuardedBindings {
   static final Set<CelListsExtensions.Function> LIST_FUNCTIONS =
       Set.copyOf(EnumSet.complementOf(EnumSet.of(CelListsExtensions.Function.RANGE)));
 
-  /** The standard function that is guarded; the runtime gets every other. */
-  static final StandardFunction GUARDED_STANDARD_FUNCTION = StandardFunction.MATCHES;
+  /** The standard functions that are guarded; the runtime gets every other. */
+  static final Set<StandardFunction> GUARDED_STANDARD_FUNCTIONS =
+      Set.of(StandardFunction.MATCHES, StandardFunction.CONTAINS);
+
+  private static final Set<String> SEARCHING_FUNCTIONS =
+      Set.of("indexOf", "lastIndexOf", "replace", "split", "contains");
+
+  /**
+   * The implementations of the searching functions by overload id, in place of cel-java's, which
+   * take len(text) x len(needle) steps (see {@link SearchingFunctions}).
+   */
+  private static final Map<String, CelFunctionOverload> SEARCHING =
+      Map.of(
+          "string_index_of_string",
+          args -> SearchingFunctions.indexOf((String) args[0], (String) args[1]),
+          "string_index_of_string_int",
+          args -> SearchingFunctions.indexOf((String) args[0], (String) args[1], (Long) args[2]),
+          "string_last_index_of_string",
+          args -> SearchingFunctions.lastIndexOf((String) args[0], (String) args[1]),
+          "string_last_index_of_string_int",
+          args ->
+              SearchingFunctions.lastIndexOf((String) args[0], (String) args[1], (Long) args[2]),
+          "string_replace_string_string",
+          args -> SearchingFunctions.replace((String) args[0], (String) args[1], (String) args[2]),
+          "string_replace_string_string_int",
+          args ->
+              SearchingFunctions.replace(
+                  (String) args[0], (String) args[1], (String) args[2], (Long) args[3]),
+          "string_split_string",
+          args -> SearchingFunctions.split((String) args[0], (String) args[1]),
+          "string_split_string_int",
+          args -> SearchingFunctions.split((String) args[0], (String) args[1], (Long) args[2]),
+          "contains_string",
+          args -> SearchingFunctions.contains((String) args[0], (String) args[1]));
 
   private static final String OPTIONAL_UNWRAP = "optional_unwrap_list";
 
@@ -68,13 +101,9 @@ final class GuardedBindings {
   GuardedBindings(CelOptions options) {
     RuntimeEquality equality = RuntimeEquality.create(RuntimeHelpers.create(), options);
     List<CelFunctionBinding> bindings = new ArrayList<>();
+    bindings.addAll(searching(equality, options));
     bindings.addAll(
-        collect(
-            CelExtensions.strings(
-                    CelStringExtensions.Function.REPLACE,
-                    CelStringExtensions.Function.JOIN,
-                    CelStringExtensions.Function.SPLIT)
-                ::setRuntimeOptions));
+        collect(CelExtensions.strings(CelStringExtensions.Function.JOIN)::setRuntimeOptions));
     bindings.addAll(
         collect(
             builder ->
@@ -87,7 +116,7 @@ final class GuardedBindings {
     bindings.addAll(collect(CelExtensions.sets(options)::setRuntimeOptions));
     bindings.addAll(
         CelStandardFunctions.newBuilder()
-            .includeFunctions(GUARDED_STANDARD_FUNCTION)
+            .includeFunctions(StandardFunction.MATCHES)
             .build()
             .newFunctionBindings(equality, options));
     this.byOverloadId =
@@ -141,6 +170,42 @@ final class GuardedBindings {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * The searching functions: cel-java's overloads (their ids and argument types) bound to the
+   * linear implementations. Fails when the two disagree on the overloads, as a new cel-java could.
+   */
+  private static List<CelFunctionBinding> searching(RuntimeEquality equality, CelOptions options) {
+    List<CelFunctionBinding> celJava = new ArrayList<>();
+    celJava.addAll(
+        collect(
+            CelExtensions.strings(
+                    CelStringExtensions.Function.INDEX_OF,
+                    CelStringExtensions.Function.LAST_INDEX_OF,
+                    CelStringExtensions.Function.REPLACE,
+                    CelStringExtensions.Function.SPLIT)
+                ::setRuntimeOptions));
+    celJava.addAll(
+        CelStandardFunctions.newBuilder()
+            .includeFunctions(StandardFunction.CONTAINS)
+            .build()
+            .newFunctionBindings(equality, options));
+    // Besides one binding per overload, cel-java binds each function by its name, for dispatch
+    // at run time; checked expressions name their overloads, so those are left out.
+    List<CelFunctionBinding> overloads =
+        celJava.stream().filter(b -> !SEARCHING_FUNCTIONS.contains(b.getOverloadId())).toList();
+    Set<String> ids = overloads.stream().map(CelFunctionBinding::getOverloadId).collect(toSet());
+    if (!ids.equals(SEARCHING.keySet())) {
+      throw new IllegalStateException(
+          "cel-java's searching overloads " + ids + " are not the ones implemented here");
+    }
+    return overloads.stream()
+        .map(
+            b ->
+                CelFunctionBinding.from(
+                    b.getOverloadId(), b.getArgTypes(), SEARCHING.get(b.getOverloadId())))
+        .toList();
   }
 
   /** The implementation, its failures said without its arguments (CelFunctionFailedException). */

@@ -11,12 +11,13 @@ import java.util.stream.Stream;
 
 /**
  * The CEL functions whose result can be far larger than their arguments, or whose work grows faster
- * than their arguments: one call could allocate gigabytes ({@code 'x'.replace('x', 'xxxxxxxxxx')}
- * nine times over) or run for minutes ({@code sets.contains} of two long lists) before anything
- * after it could stop it. Each is checked against the {@link EvaluationBudget} before it runs, from
- * its arguments: the room its result needs, computed without building it (the result itself is
- * charged once made, as every value is), and the work of its comparisons. A call that would exceed
- * the budget fails without running.
+ * than their arguments, or that search a text: one call could allocate gigabytes ({@code
+ * 'x'.replace('x', 'xxxxxxxxxx')} nine times over) or run for minutes ({@code sets.contains} of two
+ * long lists) before anything after it could stop it. The searching ones run in linear time here
+ * ({@link SearchingFunctions}) and are charged for their search. Each is checked against the {@link
+ * EvaluationBudget} before it runs, from its arguments: the room its result needs, computed without
+ * building it (the result itself is charged once made, as every value is), and the work of its
+ * comparisons. A call that would exceed the budget fails without running.
  *
  * <p>Also here: every other function that takes lists and can fail, so that its failure is reported
  * without its arguments (see {@link CelFunctionFailedException}).
@@ -30,13 +31,8 @@ enum GuardedFunction {
       String target = (String) args[1];
       String replacement = (String) args[2];
       long limit = args.length > 3 ? ((Number) args[3]).longValue() : -1;
-      long count =
-          target.isEmpty()
-              ? text.codePointCount(0, text.length()) + 1L
-              : occurrences(text, target, limit);
-      if (limit >= 0) {
-        count = Math.min(count, limit);
-      }
+      chargeSearch(text, target, budget);
+      long count = SearchingFunctions.replacements(text, target, limit);
       long length = text.length() + count * ((long) replacement.length() - target.length());
       budget.ensureOutputRoom(ValueSize.stringBytes(length));
       budget.chargeCost(ValueSize.characterWork(Math.max(length, text.length())));
@@ -69,21 +65,23 @@ enum GuardedFunction {
       String text = (String) args[0];
       String separator = (String) args[1];
       long limit = args.length > 2 ? ((Number) args[2]).longValue() : -1;
-      long parts;
-      if (limit == 0) {
-        parts = 0;
-      } else if (separator.isEmpty()) {
-        parts = text.codePointCount(0, text.length());
-      } else {
-        parts = occurrences(text, separator, limit < 0 ? -1 : limit - 1) + 1;
-      }
-      if (limit > 0) {
-        parts = Math.min(parts, limit);
-      }
+      chargeSearch(text, separator, budget);
+      long parts = SearchingFunctions.pieces(text, separator, limit);
       // The list is charged when it is made, as every value is; the strings in it are not.
       budget.chargeOutput(parts * ValueSize.stringBytes(0) + 2L * text.length());
       budget.ensureOutputRoom(ValueSize.listBytes(parts));
       budget.chargeCost(ValueSize.characterWork(text.length()) + parts);
+    }
+  },
+
+  /**
+   * {@code s.indexOf(t)}, {@code s.lastIndexOf(t)} (with or without an offset) and {@code
+   * s.contains(t)}: one pass of the linear search over the text and the needle.
+   */
+  SEARCH("indexOf", "lastIndexOf", "contains") {
+    @Override
+    void charge(Object[] args, EvaluationBudget budget) {
+      chargeSearch((String) args[0], (String) args[1], budget);
     }
   },
 
@@ -188,15 +186,12 @@ enum GuardedFunction {
    */
   abstract void charge(Object[] args, EvaluationBudget budget);
 
-  /** Occurrences of {@code target} in {@code text}, not overlapping; at most a limit ≥ 0. */
-  private static long occurrences(String text, String target, long limit) {
-    long count = 0;
-    int from = text.indexOf(target);
-    while (from >= 0 && (limit < 0 || count < limit)) {
-      count++;
-      from = text.indexOf(target, from + target.length());
-    }
-    return count;
+  /**
+   * The work of searching {@code text} for {@code needle}, charged before the search (and before
+   * the counting that sizes a result) runs: linear in both, as {@link SearchingFunctions} are.
+   */
+  private static void chargeSearch(String text, String needle, EvaluationBudget budget) {
+    budget.chargeCost(ValueSize.characterWork((long) text.length() + needle.length()));
   }
 
   /** A list being flattened and how many more levels below it are flattened. */

@@ -17,6 +17,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Hostile expressions and objects end as an Unknown status naming the limit and the position, fast
@@ -166,6 +169,55 @@ class CelLimitsTest {
         Status.Current, statusOf("spec.items.all(i, " + sum + " >= 0)", widget()).status());
   }
 
+  /**
+   * A near miss: a needle of 100,001 characters that matches the text everywhere but at its last
+   * character. Compared at every position of the text, as cel-java's functions compare it, that is
+   * 10^11 steps, for hours, within every limit, since a call is charged its arguments' length.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "spec.big.indexOf(spec.big.substring(900000) + 'y') == -1",
+        "spec.big.lastIndexOf(spec.big.substring(900000) + 'y') == -1",
+        "!spec.big.contains(spec.big.substring(900000) + 'y')",
+        "spec.big.split(spec.big.substring(900000) + 'y').size() == 1",
+        "spec.big.replace(spec.big.substring(900000) + 'y', '').size() == 1000000"
+      })
+  void searchingALongStringForANearMissTakesLinearTime(String expression) {
+    ResourceStatus status = statusOf(expression, widget());
+    assertEquals(Status.Current, status.status(), status::message);
+  }
+
+  /**
+   * An expression of a few hundred characters on an object with nothing in it: it grows a string of
+   * 100,000 characters and searches it a hundred times for a near miss of half its length. Each
+   * search is charged for going through both, and ends with the budget long before the hundredth
+   * (cel-java's own searches took seconds each and were charged as little).
+   */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      value = {
+        "s.indexOf(n) < 0        | cost limit exceeded",
+        "s.lastIndexOf(n) < 0    | cost limit exceeded",
+        "!s.contains(n)          | cost limit exceeded",
+        "s.replace(n, '') == s   | cost limit exceeded",
+        // Each list of one copy of the string is charged its memory first.
+        "s.split(n).size() == 1  | size limit exceeded"
+      })
+  void repeatedSearchesOfAGrownStringEndWithTheBudget(String search, String limit) {
+    String grown = "'xxxxxxxxxx'" + ".replace('x', 'xxxxxxxxxx')".repeat(4);
+    String tens = "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]";
+    String expression =
+        String.format(
+            "[%s].all(s, [s.substring(50000) + 'y'].all(n, %s.all(i, %s.all(j, %s))))",
+            grown, tens, tens, search);
+    Map<String, Object> empty =
+        Map.of("apiVersion", "example.com/v1", "kind", "Widget", "metadata", Map.of("name", "w"));
+    assertLimitError(statusOf(expression, empty), limit);
+  }
+
   @Test
   void regularExpressionOfABillionInstructionsIsRefusedBeforeItIsCompiled() {
     assertLimitError(
@@ -199,6 +251,12 @@ class CelLimitsTest {
             "['a', 1].join('-') == 'a-1'",
             "optional.unwrap([optional.of(1), optional.none()]) == [1]",
             "matches('abc', 'b')",
+            "'abcabc'.indexOf('c') == 2",
+            "'abcabc'.indexOf('c', 3) == 5",
+            "'abcabc'.lastIndexOf('ab') == 3",
+            "'abcabc'.lastIndexOf('ab', 2) == 0",
+            "'a😀b'.indexOf('b') == 2",
+            "'abc'.contains('bc') && !'abc'.contains('cb')",
             "spec.secret.startsWith('s3cr3t')");
     ResourceStatus status = statusOf(expression, widget());
     assertEquals(Status.Current, status.status(), status::message);
