@@ -13,7 +13,6 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -157,16 +156,15 @@ public final class UiCommand implements Callable<Integer> {
   }
 
   /**
-   * Opens the view in the default browser through a file only this user may read, which sends the
-   * browser on to the address: a browser started with the address itself would show its token to
-   * every user of the machine, in its command line.
+   * Opens the view in the default browser through a {@link LaunchPage}, never with the token in a
+   * command line.
    *
    * @return the file, deleted when the view stops; null when none was written
    */
   private static Path browse(String url, PrintWriter err) {
     Path launch = null;
     try {
-      launch = launchPage(url);
+      launch = LaunchPage.write(url);
       URI target = launch.toUri();
       if (Desktop.isDesktopSupported() && Desktop.getDesktop().isSupported(Desktop.Action.BROWSE)) {
         Desktop.getDesktop().browse(target);
@@ -179,28 +177,5 @@ public final class UiCommand implements Callable<Integer> {
       err.flush();
     }
     return launch;
-  }
-
-  private static Path launchPage(String url) throws IOException {
-    Path page;
-    try {
-      page =
-          Files.createTempFile(
-              "capstan-ui-open-",
-              ".html",
-              PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    } catch (UnsupportedOperationException e) {
-      page = Files.createTempFile("capstan-ui-open-", ".html");
-    }
-    String href = url.replace("&", "&amp;").replace("\"", "&quot;");
-    Files.writeString(
-        page,
-        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
-            + "<meta http-equiv=\"refresh\" content=\"0;url="
-            + href
-            + "\"><title>Capstan</title></head><body><a href=\""
-            + href
-            + "\">Open the view</a></body></html>\n");
-    return page;
   }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.engine.cli.CapstanMain;
+import dev.capstan.engine.cli.LaunchPage;
 import dev.capstan.engine.ui.UiOptions;
 import dev.capstan.engine.ui.UiServer;
 import dev.capstan.testing.CapstanCrds;
@@ -725,8 +726,18 @@ class UiBrowserIT extends EngineTestBase {
     String answer = browser.findElement(By.tagName("body")).getText();
     assertTrue(answer.contains("the Host header names no address this view answers to"), answer);
     assertTrue(browser.findElements(By.id("main")).isEmpty());
-    enter("http://" + ALLOWED + ":" + port + "/?" + query);
-    awaitElement(By.cssSelector("tr.row[data-id='Kustomization/" + ns() + "/app']"));
+    // as --open does it: a file that sends the browser on, so the navigation starts elsewhere
+    // (this name has no cookie yet)
+    Path launch = LaunchPage.write("http://" + ALLOWED + ":" + port + "/?" + query);
+    try {
+      browser.get(launch.toUri().toString());
+      awaitWithin(
+          Duration.ofSeconds(20),
+          () -> assertEquals("http://" + ALLOWED + ":" + port + "/", browser.getCurrentUrl()));
+      awaitElement(By.cssSelector("tr.row[data-id='Kustomization/" + ns() + "/app']"));
+    } finally {
+      Files.delete(launch);
+    }
   }
 
   @Test
