@@ -11,6 +11,7 @@ import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.engine.pipeline.Backoff;
 import dev.capstan.engine.pipeline.PipelineObserver;
 import dev.capstan.engine.pipeline.PipelineParts;
+import dev.capstan.engine.pipeline.ReferenceRules;
 import dev.capstan.engine.pipeline.ServiceAccountClients;
 import dev.capstan.engine.pipeline.SourcePipeline;
 import dev.capstan.engine.pipeline.StatusWriter;
@@ -19,8 +20,6 @@ import dev.capstan.engine.remote.RemoteClientFactory;
 import dev.capstan.engine.remote.RemoteClusters;
 import dev.capstan.health.cel.BuiltinLibrary;
 import dev.capstan.source.GitSource;
-import dev.capstan.source.GitSourceOptions;
-import dev.capstan.source.UrlScheme;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import java.time.Duration;
@@ -100,10 +99,7 @@ public final class Engine implements AutoCloseable {
     remotes.onClosed(monitor::clusterClosed);
     // GitRepositories name remote URLs only: a local path would read other sources' clones.
     GitSource git =
-        new GitSource(
-            GitSourceOptions.at(options.storageRoot())
-                .withClock(options.clock())
-                .withAllowedSchemes(UrlScheme.gitRepository()));
+        new GitSource(ReferenceRules.gitRepositoryStore(options.storageRoot(), options.clock()));
     // A build reads the stored trees and nothing else of the store (no clone, no state).
     this.builder =
         new ManifestBuilder(

@@ -1,6 +1,7 @@
 package dev.capstan.source;
 
 import java.util.EnumSet;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -35,6 +36,20 @@ public enum UrlScheme {
   /** Every form, local ones included: for a user fetching on their own machine. */
   public static Set<UrlScheme> all() {
     return EnumSet.allOf(UrlScheme.class);
+  }
+
+  /**
+   * Why a fetch of {@code url} would be refused under {@code allowed}, in the fetch's own words
+   * (user information removed); empty when its form is allowed. Nothing is read or fetched: for
+   * callers that must refuse before they read anything else for the URL (its Secrets, say).
+   */
+  public static Optional<String> refusal(String url, Set<UrlScheme> allowed) {
+    try {
+      RemoteUrl.parse(url, allowed);
+      return Optional.empty();
+    } catch (SourceException e) {
+      return Optional.of(e.getMessage());
+    }
   }
 
   /** E.g. {@code https://, ssh://}, for messages naming what is allowed. */

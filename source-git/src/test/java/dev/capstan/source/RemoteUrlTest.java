@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -119,5 +120,18 @@ class RemoteUrlTest {
         "https://host/r.git",
         RemoteUrl.parse("https://alice:p@s@s-S3CRET@host/r.git", UrlScheme.all()).display());
     assertEquals("host:repo", RemoteUrl.parse("alice:PASS@host:repo", UrlScheme.all()).display());
+  }
+
+  @Test
+  void aRefusalIsToldWithoutFetchingAndWithoutUserInformation() {
+    assertEquals(
+        Optional.empty(),
+        UrlScheme.refusal("https://example.com/org/repo.git", UrlScheme.gitRepository()));
+    String refused =
+        UrlScheme.refusal("file:///srv/git/other-tenant", UrlScheme.gitRepository()).orElseThrow();
+    assertTrue(refused.contains("scheme 'file' is not allowed here"), refused);
+    String withUser =
+        UrlScheme.refusal("git://bob:S3CRET@host/r.git", UrlScheme.gitRepository()).orElseThrow();
+    assertFalse(withUser.contains("S3CRET"), withUser);
   }
 }

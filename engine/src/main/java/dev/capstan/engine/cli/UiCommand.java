@@ -2,6 +2,7 @@ package dev.capstan.engine.cli;
 
 import dev.capstan.applier.cli.ClusterOptions;
 import dev.capstan.engine.ops.server.ListenAddress;
+import dev.capstan.engine.ui.UiOptions;
 import dev.capstan.engine.ui.UiServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.awt.Desktop;
@@ -10,7 +11,8 @@ import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.time.Clock;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -28,6 +30,8 @@ import picocli.CommandLine.Spec;
     description = {
       "Serve a web view of Kustomizations and GitRepositories: status, dependency graph, inventory,"
           + " drift, and reconcile/suspend/resume, all with your own kubeconfig credentials.",
+      "Open the address it prints: its token, new at each start, lets a browser in (nothing is"
+          + " served without it).",
       "Exit status: 0 stopped, 1 cannot start, 2 bad input."
     })
 public final class UiCommand implements Callable<Integer> {
@@ -43,10 +47,30 @@ public final class UiCommand implements Callable<Integer> {
   @Option(
       names = "--allow-remote",
       description =
-          "Allow a non-loopback --addr: anyone who can reach it acts with your credentials.")
+          "Allow a non-loopback --addr: whoever can reach it and has the printed address acts"
+              + " with your credentials.")
   boolean allowRemote;
 
-  @Option(names = "--open", description = "Open the view in the default browser.")
+  @Option(
+      names = "--allow-host",
+      paramLabel = "NAME",
+      description =
+          "Also answer requests whose Host header names NAME (repeatable); loopback names and the"
+              + " --addr address are always answered, any other name is refused.")
+  List<String> allowedHosts = new ArrayList<>();
+
+  @Option(
+      names = "--no-cross-namespace-refs",
+      description =
+          "Refuse drift of a Kustomization whose sourceRef or dependsOn names another namespace,"
+              + " as capstan run --no-cross-namespace-refs refuses to reconcile it.")
+  boolean noCrossNamespaceRefs;
+
+  @Option(
+      names = "--open",
+      description =
+          "Open the view in the default browser (through a file only you can read, so that the"
+              + " token is in no command line).")
   boolean open;
 
   @Option(
@@ -81,20 +105,28 @@ public final class UiCommand implements Callable<Integer> {
       err.println(
           "warning: serving on "
               + addr
-              + ": anyone who can reach it can read and act on the"
-              + " cluster with your credentials");
+              + ": anyone who can reach it and has the printed address (sent over plain"
+              + " HTTP) can read and act on the cluster with your credentials");
       err.flush();
     }
-    try (UiServer server =
-        UiServer.start(client, namespaces, address, allowRemote, Clock.systemUTC())) {
-      String url =
-          "http://" + hostForUrl(server.address()) + ":" + server.address().getPort() + "/";
+    UiOptions options =
+        UiOptions.on(address)
+            .withNamespaces(namespaces)
+            .withAllowedHosts(allowedHosts)
+            .withNoCrossNamespaceRefs(noCrossNamespaceRefs);
+    try (UiServer server = UiServer.start(client, options)) {
+      // The one place the token is shown: the user needs it to get in.
+      String url = server.url().toString();
       out.println("serving the view on " + url + " (Ctrl-C to stop)");
       out.flush();
-      if (open) {
-        browse(url, err);
+      Path launch = open ? browse(url, err) : null;
+      try {
+        new CountDownLatch(1).await();
+      } finally {
+        if (launch != null) {
+          Files.deleteIfExists(launch);
+        }
       }
-      new CountDownLatch(1).await();
       return 0;
     } catch (IOException e) {
       throw new CliException(e.getMessage());
@@ -123,26 +155,27 @@ public final class UiCommand implements Callable<Integer> {
     return socket;
   }
 
-  private static String hostForUrl(InetSocketAddress address) {
-    InetAddress ip = address.getAddress();
-    if (ip == null || ip.isAnyLocalAddress()) {
-      return "127.0.0.1";
-    }
-    String text = ip.getHostAddress();
-    return text.contains(":") ? "[" + text + "]" : text;
-  }
-
-  private static void browse(String url, PrintWriter err) {
+  /**
+   * Opens the view in the default browser through a {@link LaunchPage}, never with the token in a
+   * command line.
+   *
+   * @return the file, deleted when the view stops; null when none was written
+   */
+  private static Path browse(String url, PrintWriter err) {
+    Path launch = null;
     try {
+      launch = LaunchPage.write(url);
+      URI target = launch.toUri();
       if (Desktop.isDesktopSupported() && Desktop.getDesktop().isSupported(Desktop.Action.BROWSE)) {
-        Desktop.getDesktop().browse(URI.create(url));
-        return;
+        Desktop.getDesktop().browse(target);
+      } else {
+        new ProcessBuilder("xdg-open", target.toString()).inheritIO().start();
       }
-      new ProcessBuilder("xdg-open", url).inheritIO().start();
     } catch (IOException | UnsupportedOperationException e) {
       err.println(
-          "warning: cannot open a browser (" + e.getMessage() + "): open " + url + " yourself");
+          "warning: cannot open a browser (" + e.getMessage() + "): open the address yourself");
       err.flush();
     }
+    return launch;
   }
 }

@@ -37,14 +37,14 @@ final class DependencyGate {
   private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
 
   private final ClusterView view;
-  private final boolean noCrossNamespaceRefs;
+  private final ReferenceRules rules;
   private final DependencyWatching watching;
   private final ObjectMapper mapper = new ObjectMapper();
   private final Map<String, ReadyExpression> expressions = new ConcurrentHashMap<>();
 
-  DependencyGate(ClusterView view, boolean noCrossNamespaceRefs, DependencyWatching watching) {
+  DependencyGate(ClusterView view, ReferenceRules rules, DependencyWatching watching) {
     this.view = view;
-    this.noCrossNamespaceRefs = noCrossNamespaceRefs;
+    this.rules = rules;
     this.watching = watching;
   }
 
@@ -150,27 +150,9 @@ final class DependencyGate {
    * another tenant's objects.
    */
   private void rejectCrossNamespace(NamespacedName self, List<DependencyReference> refs) {
-    if (!noCrossNamespaceRefs) {
-      return;
-    }
-    for (DependencyReference ref : refs) {
-      NamespacedName key = NamespacedName.resolve(ref.namespace(), ref.name(), self.namespace());
-      if (!key.namespace().equals(self.namespace())) {
-        String what =
-            DependencyReferences.isKustomization(ref)
-                ? "Kustomization"
-                : ref.apiVersion() + " " + ref.kind();
-        throw StageFailure.terminal(
-            Reason.ACCESS_DENIED,
-            "cross-namespace references are not allowed: "
-                + "dependsOn "
-                + what
-                + " '"
-                + key
-                + "' is not in namespace '"
-                + self.namespace()
-                + "'");
-      }
+    Optional<String> refused = rules.dependsOnRefusal(self, refs);
+    if (refused.isPresent()) {
+      throw StageFailure.terminal(Reason.ACCESS_DENIED, refused.get());
     }
   }
 

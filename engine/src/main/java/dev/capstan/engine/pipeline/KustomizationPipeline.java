@@ -56,6 +56,7 @@ public final class KustomizationPipeline {
   private static final Logger LOG = LoggerFactory.getLogger(KustomizationPipeline.class);
 
   private final PipelineParts parts;
+  private final ReferenceRules rules;
   private final DependencyGate gate;
   private final HealthEvaluators evaluators;
   private final RetryCounter retries = new RetryCounter();
@@ -63,8 +64,8 @@ public final class KustomizationPipeline {
   public KustomizationPipeline(PipelineParts parts) {
     Objects.requireNonNull(parts.view(), "parts.view");
     this.parts = parts;
-    this.gate =
-        new DependencyGate(parts.view(), parts.noCrossNamespaceRefs(), parts.dependencyWatching());
+    this.rules = new ReferenceRules(parts.noCrossNamespaceRefs());
+    this.gate = new DependencyGate(parts.view(), rules, parts.dependencyWatching());
     this.evaluators = new HealthEvaluators(parts.library(), parts.clock());
   }
 
@@ -219,15 +220,9 @@ public final class KustomizationPipeline {
   private StoredArtifact source(Attempt attempt) {
     var ref = attempt.object.getSpec().sourceRef();
     NamespacedName key = NamespacedName.resolve(ref.namespace(), ref.name(), attempt.namespace());
-    if (parts.noCrossNamespaceRefs() && !key.namespace().equals(attempt.namespace())) {
-      throw StageFailure.terminal(
-          Reason.ACCESS_DENIED,
-          "cross-namespace references are not allowed: sourceRef "
-              + "GitRepository '"
-              + key
-              + "' is not in namespace '"
-              + attempt.namespace()
-              + "'");
+    Optional<String> refused = rules.sourceRefRefusal(attempt.namespace(), key);
+    if (refused.isPresent()) {
+      throw StageFailure.terminal(Reason.ACCESS_DENIED, refused.get());
     }
     GitRepository repo =
         parts

@@ -22,7 +22,7 @@ import java.util.function.Consumer;
  * user cannot list, or a cluster that cannot be reached, is kept as a problem line; the informers
  * keep retrying, so the view fills in once access is granted.
  */
-final class Catalog implements AutoCloseable {
+final class Catalog implements AutoCloseable, DriftTargets.Lookup {
   private final List<Watched<Kustomization>> kustomizations = new ArrayList<>();
   private final List<Watched<GitRepository>> gitRepositories = new ArrayList<>();
 
@@ -82,11 +82,13 @@ final class Catalog implements AutoCloseable {
     return items(gitRepositories);
   }
 
-  Optional<Kustomization> kustomization(String namespace, String name) {
+  @Override
+  public Optional<Kustomization> kustomization(String namespace, String name) {
     return find(kustomizations, namespace + "/" + name);
   }
 
-  Optional<GitRepository> gitRepository(String namespace, String name) {
+  @Override
+  public Optional<GitRepository> gitRepository(String namespace, String name) {
     return find(gitRepositories, namespace + "/" + name);
   }
 

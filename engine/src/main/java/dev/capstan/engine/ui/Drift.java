@@ -33,7 +33,10 @@ record Drift(
     DONE,
     FAILED,
     TIMED_OUT,
-    UNAVAILABLE
+    /** Nothing to compare: no revision, or a source not in the user's view. */
+    UNAVAILABLE,
+    /** Not fetched: the engine would refuse it ({@code ReferenceRules}). */
+    REFUSED
   }
 
   Drift {

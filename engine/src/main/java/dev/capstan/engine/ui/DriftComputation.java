@@ -57,6 +57,12 @@ final class DriftComputation implements DriftCheck.Computation {
   @Override
   public Drift compute(DriftCheck.Key key, Instant deadline) {
     Optional<DriftTargets.Target> found = targets.target(key.namespace(), key.name());
+    if (found.isPresent() && found.get().obstacle().isPresent()) {
+      // Changed since the comparison was asked for (a spec edited meanwhile, say): never fetch
+      // what the engine would now refuse.
+      DriftTargets.Obstacle obstacle = found.get().obstacle().get();
+      return Drift.of(obstacle.state(), key.revision(), "", null, obstacle.message(), now());
+    }
     if (found.isEmpty() || found.get().repository().isEmpty()) {
       return Drift.of(
           Drift.State.FAILED,

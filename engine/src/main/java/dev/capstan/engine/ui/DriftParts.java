@@ -3,10 +3,9 @@ package dev.capstan.engine.ui;
 import dev.capstan.applier.build.BuildLimits;
 import dev.capstan.applier.build.BuildSandbox;
 import dev.capstan.applier.build.ManifestBuilder;
+import dev.capstan.engine.pipeline.ReferenceRules;
 import dev.capstan.engine.pipeline.RevisionBuild;
 import dev.capstan.source.GitSource;
-import dev.capstan.source.GitSourceOptions;
-import dev.capstan.source.UrlScheme;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -54,6 +53,7 @@ final class DriftParts implements AutoCloseable {
   static DriftParts start(
       Catalog catalog,
       KubernetesClient client,
+      ReferenceRules rules,
       ScheduledExecutorService timer,
       Duration timeout,
       Clock clock) {
@@ -64,18 +64,14 @@ final class DriftParts implements AutoCloseable {
       throw new UncheckedIOException("cannot create a directory for fetched sources", e);
     }
     // Remote URLs only, as the engine's store: a GitRepository naming a local path gets nothing
-    // here.
-    GitSource git =
-        new GitSource(
-            GitSourceOptions.at(store)
-                .withClock(clock)
-                .withAllowedSchemes(UrlScheme.gitRepository()));
+    // here (DriftTargets refuses it before, by the same rule).
+    GitSource git = new GitSource(ReferenceRules.gitRepositoryStore(store, clock));
     // What a tenant committed, built on the user's machine: in the kernel's sandbox where there
     // is one, reading the fetched trees only.
     ManifestBuilder builder =
         new ManifestBuilder(BuildLimits.engine(1), BuildSandbox.forUser(git.artifactsDirectory()));
     ExecutorService diffPool = Executors.newFixedThreadPool(DRY_RUNS, daemon("capstan-ui-dry-run"));
-    DriftTargets targets = new DriftTargets(catalog);
+    DriftTargets targets = new DriftTargets(catalog, rules);
     DriftCheck check =
         new DriftCheck(
             new DriftComputation(targets, client, new RevisionBuild(git, builder), diffPool, clock),

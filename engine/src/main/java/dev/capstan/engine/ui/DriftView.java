@@ -21,8 +21,8 @@ final class DriftView {
         .target(namespace, name)
         .map(
             t -> {
-              if (!t.unavailable().isEmpty()) {
-                return unavailable(t);
+              if (t.obstacle().isPresent()) {
+                return blocked(t);
               }
               return check.request(key(t), again, running(t));
             });
@@ -34,8 +34,8 @@ final class DriftView {
         .target(namespace, name)
         .map(
             t -> {
-              if (!t.unavailable().isEmpty()) {
-                return unavailable(t);
+              if (t.obstacle().isPresent()) {
+                return blocked(t);
               }
               return check
                   .current(key(t), running(t))
@@ -69,8 +69,8 @@ final class DriftView {
         "");
   }
 
-  private static Drift unavailable(DriftTargets.Target t) {
-    return Drift.of(
-        Drift.State.UNAVAILABLE, t.revision(), t.revisionFrom(), null, t.unavailable(), "");
+  private static Drift blocked(DriftTargets.Target t) {
+    DriftTargets.Obstacle obstacle = t.obstacle().orElseThrow();
+    return Drift.of(obstacle.state(), t.revision(), t.revisionFrom(), null, obstacle.message(), "");
   }
 }

@@ -7,17 +7,17 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;
-import java.util.Locale;
 import java.util.Optional;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Protects the view against other web pages the user has open. A page the browser loads from this
- * server gets a session cookie (SameSite=Strict, HttpOnly) and, in the page, a token derived from
- * it with a key only this process knows; an action must carry both, and come from this server's own
- * origin. Every request must name a loopback host in its Host header, unless remote access was
- * asked for: a DNS name rebound to 127.0.0.1 by some web site then gets nothing.
+ * Protects the view against other web pages the user has open (the start token of {@link
+ * AccessGate} keeps other users out). A page the browser loads from this server gets a session
+ * cookie (SameSite=Strict, HttpOnly) and, in the page, a token derived from it with a key only this
+ * process knows; an action must carry both, and come from this server's own origin. Every request
+ * must name an allowed host in its Host header ({@link HostAllowList}): a DNS name rebound to this
+ * address by some web site gets nothing.
  */
 final class RequestGuard {
   static final String COOKIE = "capstan-ui-session";
@@ -25,13 +25,13 @@ final class RequestGuard {
 
   private final byte[] key;
   private final SecureRandom random;
-  private final boolean allowRemote;
+  private final HostAllowList hosts;
 
-  RequestGuard(SecureRandom random, boolean allowRemote) {
+  RequestGuard(SecureRandom random, HostAllowList hosts) {
     this.random = random;
     this.key = new byte[32];
     random.nextBytes(key);
-    this.allowRemote = allowRemote;
+    this.hosts = hosts;
   }
 
   /** A fresh session id for a cookie. */
@@ -56,16 +56,7 @@ final class RequestGuard {
 
   /** Why a request with this Host header is refused, or empty when it may be served. */
   Optional<String> refuseHost(String host) {
-    if (allowRemote) {
-      return Optional.empty();
-    }
-    if (host == null || host.isBlank()) {
-      return Optional.of("no Host header");
-    }
-    return isLoopback(hostName(host))
-        ? Optional.empty()
-        : Optional.of(
-            "Host " + host + " is not a loopback address; start with --allow-remote to serve it");
+    return hosts.refuse(host);
   }
 
   /** Why an action is refused, or empty when session, token and origin all match. */
@@ -101,23 +92,5 @@ final class RequestGuard {
     } catch (IllegalArgumentException e) {
       return false;
     }
-  }
-
-  static String hostName(String hostHeader) {
-    String host = hostHeader.trim();
-    if (host.startsWith("[")) {
-      int end = host.indexOf(']');
-      return end < 0 ? host : host.substring(1, end);
-    }
-    int colon = host.lastIndexOf(':');
-    return colon < 0 ? host : host.substring(0, colon);
-  }
-
-  static boolean isLoopback(String hostName) {
-    String name = hostName.toLowerCase(Locale.ROOT);
-    return name.equals("localhost")
-        || name.equals("::1")
-        || name.equals("0:0:0:0:0:0:0:1")
-        || name.matches("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
   }
 }

@@ -41,6 +41,7 @@ final class UiHandler extends Handler.Abstract {
   private final DriftView drift;
   private final Actions actions;
   private final EventStream events;
+  private final AccessGate access;
   private final RequestGuard guard;
   private final ObjectMapper json;
   private final String page;
@@ -53,6 +54,7 @@ final class UiHandler extends Handler.Abstract {
       DriftView drift,
       Actions actions,
       EventStream events,
+      AccessGate access,
       RequestGuard guard,
       ObjectMapper json) {
     this.catalog = catalog;
@@ -61,6 +63,7 @@ final class UiHandler extends Handler.Abstract {
     this.drift = drift;
     this.actions = actions;
     this.events = events;
+    this.access = access;
     this.guard = guard;
     this.json = json;
     this.page = resource("index.html");
@@ -83,16 +86,28 @@ final class UiHandler extends Handler.Abstract {
   }
 
   private boolean route(Request request, Response response, Callback callback) {
+    response.getHeaders().put("Content-Security-Policy", CSP);
+    response.getHeaders().put("X-Content-Type-Options", "nosniff");
+    response.getHeaders().put("Referrer-Policy", "no-referrer");
     String host = request.getHeaders().get(HttpHeader.HOST);
     Optional<String> badHost = guard.refuseHost(host);
     if (badHost.isPresent()) {
       return send(response, callback, 403, "text/plain; charset=utf-8", badHost.get());
     }
-    response.getHeaders().put("Content-Security-Policy", CSP);
-    response.getHeaders().put("X-Content-Type-Options", "nosniff");
-    response.getHeaders().put("Referrer-Policy", "no-referrer");
     String path = Request.getPathInContext(request);
     String method = request.getMethod();
+    AccessGate.Decision decision =
+        access.decide(
+            path,
+            request.getHttpURI().getQuery(),
+            cookie(request, AccessGate.cookieName(Request.getLocalPort(request))).orElse(null),
+            "GET".equals(method) && isPage(path));
+    if (decision instanceof AccessGate.Refused) {
+      return refuseAccess(response, callback, path);
+    }
+    if (decision instanceof AccessGate.Enter enter) {
+      return enter(request, response, callback, enter.location());
+    }
     if ("POST".equals(method) && path.startsWith("/api/ks/")) {
       return action(request, response, callback, host, path);
     }
@@ -208,10 +223,47 @@ final class UiHandler extends Handler.Abstract {
   }
 
   private static Optional<String> cookie(Request request) {
+    return cookie(request, RequestGuard.COOKIE);
+  }
+
+  private static Optional<String> cookie(Request request, String name) {
     return Request.getCookies(request).stream()
-        .filter(c -> RequestGuard.COOKIE.equals(c.getName()))
+        .filter(c -> name.equals(c.getName()))
         .map(HttpCookie::getValue)
         .findFirst();
+  }
+
+  /**
+   * The token was right: the cookie, and on to the same address without the token. The page goes on
+   * itself (a refresh replaces its entry in the history): an HTTP redirect would keep the
+   * navigation of whoever sent the browser here (the file {@code --open} opens, a link on another
+   * site), for which the browser does not send a SameSite=Strict cookie.
+   */
+  private boolean enter(Request request, Response response, Callback callback, String location) {
+    Response.addCookie(
+        response,
+        HttpCookie.build(AccessGate.cookieName(Request.getLocalPort(request)), access.cookieValue())
+            .path("/")
+            .httpOnly(true)
+            .sameSite(HttpCookie.SameSite.STRICT)
+            .build());
+    response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+    return send(
+        response, callback, 200, "text/html; charset=utf-8", AccessGate.enterPage(location));
+  }
+
+  /** No cookie and no token: a page saying how to get in (JSON for the page's own requests). */
+  private boolean refuseAccess(Response response, Callback callback, String path) {
+    response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+    if (path.startsWith("/api/")) {
+      return sendJson(response, callback, 401, new PageAction.Result(false, AccessGate.REFUSAL));
+    }
+    return send(response, callback, 401, "text/html; charset=utf-8", AccessGate.REFUSAL_PAGE);
+  }
+
+  /** What a browser navigates to, as opposed to what the page fetches. */
+  private static boolean isPage(String path) {
+    return !path.startsWith("/api/") && !path.startsWith("/static/") && !path.equals("/events");
   }
 
   private static Set<String> collapsed(Request request) {

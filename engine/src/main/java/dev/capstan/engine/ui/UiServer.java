@@ -3,14 +3,16 @@ package dev.capstan.engine.ui;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capstan.engine.http.GuardedServer;
 import dev.capstan.engine.http.ServerLimits;
+import dev.capstan.engine.pipeline.ReferenceRules;
 import dev.capstan.health.cel.BuiltinLibrary;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -30,65 +32,33 @@ public final class UiServer implements AutoCloseable {
       new ServerLimits(
           Duration.ofSeconds(5), Duration.ofMinutes(10), Duration.ofSeconds(45), 128, 64, 8);
 
-  /** The time one drift comparison may take: fetch, build and the dry-runs together. */
-  static final Duration DRIFT_TIMEOUT = Duration.ofSeconds(60);
-
   private final GuardedServer server;
   private final Catalog catalog;
   private final EventStream events;
   private final ScheduledExecutorService scheduler;
   private final DriftParts drift;
+  private final AccessGate access;
 
   private UiServer(
       GuardedServer server,
       Catalog catalog,
       EventStream events,
       ScheduledExecutorService scheduler,
-      DriftParts drift) {
+      DriftParts drift,
+      AccessGate access) {
     this.server = server;
     this.catalog = catalog;
     this.events = events;
     this.scheduler = scheduler;
     this.drift = drift;
+    this.access = access;
   }
 
   /**
-   * Starts the watches and serves the view on {@code address}.
-   *
-   * @param allowRemote serve Host headers other than loopback ones (the caller warns the user)
+   * Starts the watches and serves the view as {@code options} say. Nothing is served without the
+   * token of {@link #url()}, made anew at each start.
    */
-  public static UiServer start(
-      KubernetesClient client, InetSocketAddress address, boolean allowRemote, Clock clock)
-      throws IOException {
-    return start(client, List.of(), address, allowRemote, clock);
-  }
-
-  /**
-   * As {@link #start(KubernetesClient, InetSocketAddress, boolean, Clock)}, watching only {@code
-   * namespaces} (all of them when empty), for users who may not list cluster-wide.
-   */
-  public static UiServer start(
-      KubernetesClient client,
-      List<String> namespaces,
-      InetSocketAddress address,
-      boolean allowRemote,
-      Clock clock)
-      throws IOException {
-    return start(client, namespaces, address, allowRemote, clock, DRIFT_TIMEOUT);
-  }
-
-  /**
-   * As {@link #start(KubernetesClient, List, InetSocketAddress, boolean, Clock)}, with the time a
-   * drift comparison may take.
-   */
-  public static UiServer start(
-      KubernetesClient client,
-      List<String> namespaces,
-      InetSocketAddress address,
-      boolean allowRemote,
-      Clock clock,
-      Duration driftTimeout)
-      throws IOException {
+  public static UiServer start(KubernetesClient client, UiOptions options) throws IOException {
     ScheduledExecutorService scheduler =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -104,7 +74,7 @@ public final class UiServer implements AutoCloseable {
     Catalog catalog =
         new Catalog(
             client,
-            List.copyOf(namespaces),
+            options.namespaces(),
             key -> {
               events.changed(key);
               ahead.changed();
@@ -113,7 +83,17 @@ public final class UiServer implements AutoCloseable {
     catalog.start();
     DriftParts drift = null;
     try {
-      drift = DriftParts.start(catalog, client, scheduler, driftTimeout, clock);
+      Clock clock = options.clock();
+      drift =
+          DriftParts.start(
+              catalog,
+              client,
+              new ReferenceRules(options.noCrossNamespaceRefs()),
+              scheduler,
+              options.driftTimeout(),
+              clock);
+      SecureRandom random = new SecureRandom();
+      AccessGate access = new AccessGate(random);
       UiHandler handler =
           new UiHandler(
               catalog,
@@ -123,10 +103,12 @@ public final class UiServer implements AutoCloseable {
               drift.view(),
               new Actions(client, clock),
               events,
-              new RequestGuard(new SecureRandom(), allowRemote),
+              access,
+              new RequestGuard(random, HostAllowList.of(options.address(), options.allowedHosts())),
               new ObjectMapper());
-      GuardedServer server = GuardedServer.start("capstan-ui-http", address, LIMITS, handler);
-      return new UiServer(server, catalog, events, scheduler, drift);
+      GuardedServer server =
+          GuardedServer.start("capstan-ui-http", options.address(), LIMITS, handler);
+      return new UiServer(server, catalog, events, scheduler, drift, access);
     } catch (IOException | RuntimeException e) {
       catalog.close();
       scheduler.shutdownNow();
@@ -135,6 +117,31 @@ public final class UiServer implements AutoCloseable {
       }
       throw e;
     }
+  }
+
+  /**
+   * The address to open: it carries this start's token, which lets a browser in. It is a
+   * credential: print it for the user once, never into a log.
+   */
+  public URI url() {
+    return URI.create(
+        "http://"
+            + hostForUrl(address())
+            + ":"
+            + address().getPort()
+            + "/?"
+            + AccessGate.PARAMETER
+            + "="
+            + access.token());
+  }
+
+  private static String hostForUrl(InetSocketAddress address) {
+    InetAddress ip = address.getAddress();
+    if (ip == null || ip.isAnyLocalAddress()) {
+      return "127.0.0.1";
+    }
+    String text = ip.getHostAddress();
+    return text.contains(":") ? "[" + text + "]" : text;
   }
 
   /** The bound address (the real port when 0 was asked for). */

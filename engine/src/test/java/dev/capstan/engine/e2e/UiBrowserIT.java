@@ -6,8 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.engine.cli.CapstanMain;
+import dev.capstan.engine.cli.LaunchPage;
+import dev.capstan.engine.ui.UiOptions;
 import dev.capstan.engine.ui.UiServer;
 import dev.capstan.testing.CapstanCrds;
+import dev.capstan.testing.ClusterAccess;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
@@ -21,21 +25,25 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.File;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ThrowingRunnable;
 import org.junit.jupiter.api.AfterAll;
@@ -54,6 +62,7 @@ import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.Select;
+import picocli.CommandLine;
 
 /**
  * {@code capstan ui} in a real browser (headless Chromium) against the test cluster: the overview
@@ -61,7 +70,10 @@ import org.openqa.selenium.support.ui.Select;
  * resource turns its row and node unhealthy without a reload, actions go through with the user's
  * credentials or come back with the API server's refusal, and a Kustomization's drift shows what
  * changed in the cluster (Secret values masked, never in the page), a source Secret the user cannot
- * read, and a comparison that ran past its deadline.
+ * read, and a comparison that ran past its deadline. The {@code capstan ui} command itself, serving
+ * beyond loopback and locked down: nothing without the address it printed, which leaves no token in
+ * the address bar or the history, no answer to a Host it was not given, and drift across namespaces
+ * refused as the engine refuses it.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class UiBrowserIT extends EngineTestBase {
@@ -100,15 +112,29 @@ class UiBrowserIT extends EngineTestBase {
   private static final String CLUSTER_SECRET = "changed-in-the-cluster";
   private static final String TEAM = "capstan-ui-team";
 
+  /** A web site's DNS name that now resolves to this machine. */
+  private static final String REBOUND = "rebound.capstan-ui.test";
+
+  /** A name given with --allow-host. */
+  private static final String ALLOWED = "view.capstan-ui.test";
+
   private static UiServer ui;
   private static UiServer viewerUi;
   private static KubernetesClient viewerClient;
   private static UiServer teamUi;
   private static KubernetesClient teamClient;
   private static WebDriver browser;
+  private static Path kubeconfig;
+
+  /** {@code capstan ui} as a user starts it, run by the tests below that need its options. */
+  private static CliView cliView;
+
+  /** A namespace of a Kustomization whose source is in this class's namespace. */
+  private static String other;
 
   @BeforeAll
-  static void startView() throws IOException {
+  static void startView(ClusterAccess cluster) throws IOException {
+    kubeconfig = cluster.kubeconfig();
     installCrd();
     git.commit(
         Map.of(
@@ -149,35 +175,53 @@ class UiBrowserIT extends EngineTestBase {
     engine.awaitCondition(
         "app", "Ready", Duration.ofSeconds(60), c -> "DependencyNotReady".equals(c.getReason()));
 
-    ui =
-        UiServer.start(
-            engine.client,
-            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-            false,
-            Clock.systemUTC());
+    ui = UiServer.start(engine.client, UiOptions.on(loopback()));
     grantReadOnly();
     viewerClient = impersonating(VIEWER);
-    viewerUi =
-        UiServer.start(
-            viewerClient,
-            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-            false,
-            Clock.systemUTC());
+    viewerUi = UiServer.start(viewerClient, UiOptions.on(loopback()));
     grantNamespaceRead();
     teamClient = impersonating(TEAM);
     teamUi =
         UiServer.start(
-            teamClient,
-            List.of(ns(), "kube-system"),
-            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-            false,
-            Clock.systemUTC());
+            teamClient, UiOptions.on(loopback()).withNamespaces(List.of(ns(), "kube-system")));
     browser = chromium();
     Files.createDirectories(SCREENSHOTS);
+    for (UiServer server : List.of(ui, viewerUi, teamUi)) {
+      enter(server.url().toString());
+    }
+  }
+
+  private static InetSocketAddress loopback() {
+    return new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+  }
+
+  /** Opens the address a view printed: its cookie lets this browser in from then on. */
+  private static void enter(String printed) {
+    browser.get(printed);
+    String plain = printed.substring(0, printed.indexOf('?'));
+    awaitWithin(Duration.ofSeconds(20), () -> assertEquals(plain, browser.getCurrentUrl()));
   }
 
   @AfterAll
-  static void stopView() {
+  static void stopView() throws InterruptedException {
+    if (cliView != null) {
+      cliView.close();
+    }
+    if (other != null) {
+      // Before the engine stops: it removes the finalizer of the Kustomization it applied.
+      engine.client.resources(Kustomization.class).inNamespace(other).delete();
+      EngineFixture.eventually(Duration.ofSeconds(60))
+          .until(
+              () ->
+                  engine
+                      .client
+                      .resources(Kustomization.class)
+                      .inNamespace(other)
+                      .list()
+                      .getItems()
+                      .isEmpty());
+      engine.client.namespaces().withName(other).delete();
+    }
     if (browser != null) {
       browser.quit();
     }
@@ -632,11 +676,10 @@ class UiBrowserIT extends EngineTestBase {
       try (UiServer quick =
           UiServer.start(
               engine.client,
-              List.of(ns()),
-              new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-              false,
-              Clock.systemUTC(),
-              Duration.ofSeconds(3))) {
+              UiOptions.on(loopback())
+                  .withNamespaces(List.of(ns()))
+                  .withDriftTimeout(Duration.ofSeconds(3)))) {
+        enter(quick.url().toString());
         browser.get(url(quick, "/#/"));
         awaitElement(By.cssSelector("tr.row[data-id='Kustomization/" + ns() + "/slow']"));
         browser.get(url(quick, "/#/ks/" + ns() + "/slow"));
@@ -655,6 +698,135 @@ class UiBrowserIT extends EngineTestBase {
         socket.close();
       }
     }
+  }
+
+  @Test
+  @Order(11)
+  void nothingIsServedWithoutThePrintedAddressNorToAnotherHost() throws Exception {
+    CliView view = cliView();
+    browser.get(view.plain() + "#/");
+    WebElement refused = awaitElement(By.id("access-refused"));
+    assertTrue(
+        refused.getText().contains("the address that capstan ui printed"), refused.getText());
+    assertTrue(browser.findElements(By.id("main")).isEmpty(), "no view without the token");
+    screenshot("access-refused");
+
+    long before = historyLength();
+    enter(view.printed());
+    assertFalse(browser.getCurrentUrl().contains("token"), browser.getCurrentUrl());
+    assertEquals(
+        before + 1, historyLength(), "the address with the token is not kept in the history");
+    awaitElement(By.cssSelector("tr.row[data-id='Kustomization/" + ns() + "/app']"));
+
+    // --allow-remote keeps the Host check: a DNS name rebound to this machine gets nothing, even
+    // with the token; a name given with --allow-host is served
+    int port = URI.create(view.printed()).getPort();
+    String query = URI.create(view.printed()).getRawQuery();
+    browser.get("http://" + REBOUND + ":" + port + "/?" + query);
+    String answer = browser.findElement(By.tagName("body")).getText();
+    assertTrue(answer.contains("the Host header names no address this view answers to"), answer);
+    assertTrue(browser.findElements(By.id("main")).isEmpty());
+    // as --open does it: a file that sends the browser on, so the navigation starts elsewhere
+    // (this name has no cookie yet)
+    Path launch = LaunchPage.write("http://" + ALLOWED + ":" + port + "/?" + query);
+    try {
+      browser.get(launch.toUri().toString());
+      awaitWithin(
+          Duration.ofSeconds(20),
+          () -> assertEquals("http://" + ALLOWED + ":" + port + "/", browser.getCurrentUrl()));
+      awaitElement(By.cssSelector("tr.row[data-id='Kustomization/" + ns() + "/app']"));
+    } finally {
+      Files.delete(launch);
+    }
+  }
+
+  @Test
+  @Order(12)
+  void driftAcrossNamespacesIsRefusedUnderTheLockdown() throws Exception {
+    other = Tenants.namespace(engine.client, "capstan-ui-xns");
+    engine.kustomization("xns", other, ns(), "repo", "./app", "");
+    // without the lockdown (as the engine here runs) the Kustomization is compared
+    browser.get(url(ui, "/#/ks/" + other + "/xns"));
+    awaitDriftState("DONE");
+
+    enter(cliView().printed());
+    browser.get(cliView().plain() + "#/ks/" + other + "/xns");
+    awaitDriftState("REFUSED");
+    assertEquals("refused", browser.findElement(By.id("drift-state")).getText());
+    assertEquals(
+        "refused, as the engine would refuse it: cross-namespace references are not allowed:"
+            + " sourceRef GitRepository '"
+            + ns()
+            + "/repo' is not in namespace '"
+            + other
+            + "'",
+        browser.findElement(By.id("drift-message")).getText());
+    assertTrue(browser.findElement(By.id("conditions")).isDisplayed(), "the rest of the page");
+    screenshot("kustomization-drift-refused");
+  }
+
+  /**
+   * {@code capstan ui} with the options a user would give to serve beyond loopback, locked down,
+   * started once.
+   */
+  private static CliView cliView() {
+    if (cliView == null) {
+      cliView =
+          CliView.start(
+              "ui",
+              "--addr",
+              "0.0.0.0:0",
+              "--allow-remote",
+              "--allow-host",
+              ALLOWED,
+              "--no-cross-namespace-refs",
+              "--kubeconfig",
+              kubeconfig.toString());
+    }
+    return cliView;
+  }
+
+  /** A {@code capstan ui} command run in this process until it is interrupted. */
+  private record CliView(Thread thread, StringWriter out, StringWriter err, String printed)
+      implements AutoCloseable {
+    static CliView start(String... args) {
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      CommandLine cli = CapstanMain.commandLine();
+      cli.setOut(new PrintWriter(out, true));
+      cli.setErr(new PrintWriter(err, true));
+      Thread thread = new Thread(() -> cli.execute(args), "capstan-ui-command");
+      thread.setDaemon(true);
+      thread.start();
+      EngineFixture.eventually(Duration.ofSeconds(60))
+          .until(() -> out.toString().contains(" (Ctrl-C to stop)"));
+      Matcher printed =
+          Pattern.compile("serving the view on (http://\\S+) \\(Ctrl-C to stop\\)")
+              .matcher(out.toString());
+      assertTrue(printed.find(), out::toString);
+      String url = printed.group(1);
+      String token = url.substring(url.indexOf("token=") + 6);
+      assertTrue(token.length() >= 22, "at least 128 bits: " + token.length() + " characters");
+      assertFalse(err.toString().contains(token), "the token only in the one start line");
+      assertTrue(err.toString().contains("warning: serving on 0.0.0.0:0"), err::toString);
+      return new CliView(thread, out, err, url);
+    }
+
+    /** The printed address without its token. */
+    String plain() {
+      return printed.substring(0, printed.indexOf('?'));
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      thread.interrupt();
+      thread.join(Duration.ofSeconds(20).toMillis());
+    }
+  }
+
+  private static long historyLength() {
+    return ((Number) ((JavascriptExecutor) browser).executeScript("return history.length"))
+        .longValue();
   }
 
   private static void assertNoSecretIn(String page) {
@@ -782,6 +954,8 @@ class UiBrowserIT extends EngineTestBase {
     ChromeOptions options = new ChromeOptions();
     options.setBinary(System.getProperty("capstan.chromium", "/usr/bin/chromium"));
     options.addArguments(
+        // what a DNS name rebound to this machine, or one the user allowed, looks like
+        "--host-resolver-rules=MAP " + REBOUND + " 127.0.0.1, MAP " + ALLOWED + " 127.0.0.1",
         "--headless=new",
         "--no-sandbox",
         "--disable-dev-shm-usage",

@@ -13,6 +13,14 @@
   let drift = null; // the last drift answer for the open Kustomization's page
   let lastRow = null;
 
+  // Every request of the page: a view started again (a new token) no longer knows this browser,
+  // and its answer says how to get in again.
+  async function call(path, options) {
+    const res = await fetch(path, options);
+    if (res.status === 401) throw new Error((await res.json()).message);
+    return res;
+  }
+
   function esc(text) {
     return String(text == null ? '' : text).replace(/[&<>"']/g, c => ({
       '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
@@ -63,7 +71,7 @@
   let lastOverview = null;
   async function overview() {
     if (main.dataset.page !== 'overview') overviewSkeleton();
-    const res = await fetch('/api/overview');
+    const res = await call('/api/overview');
     lastOverview = await res.json();
     renderOverview(lastOverview);
   }
@@ -169,7 +177,7 @@
 
   async function graph() {
     if (main.dataset.page !== 'graph') graphSkeleton();
-    const res = await fetch('/api/graph.svg?collapse=' + encodeURIComponent([...collapsed].join(',')));
+    const res = await call('/api/graph.svg?collapse=' + encodeURIComponent([...collapsed].join(',')));
     main.querySelector('#graph-box').innerHTML = await res.text();
     if (!zoom.fitted) { fit(); zoom.fitted = true; } else applyZoom();
   }
@@ -177,7 +185,7 @@
   // ---- one Kustomization ----------------------------------------------------------------------
   async function kustomization(ns, name) {
     const key = ns + '/' + name;
-    const res = await fetch('/api/ks/' + encodeURIComponent(ns) + '/' + encodeURIComponent(name));
+    const res = await call('/api/ks/' + encodeURIComponent(ns) + '/' + encodeURIComponent(name));
     const d = await res.json();
     if (main.dataset.page !== 'ks:' + key) {
       main.innerHTML = '<h2>Kustomization ' + esc(key) + '</h2>'
@@ -225,12 +233,12 @@
     const page = 'ks:' + ns + '/' + name;
     const path = '/api/ks/' + encodeURIComponent(ns) + '/' + encodeURIComponent(name) + '/drift';
     try {
-      let res = await fetch(path + (fresh ? '?again=1' : ''), { method: 'POST', headers: { 'X-Capstan-Token': token } });
+      let res = await call(path + (fresh ? '?again=1' : ''), { method: 'POST', headers: { 'X-Capstan-Token': token } });
       let answer = await res.json();
       while (main.dataset.page === page && res.ok && answer.state === 'RUNNING') {
         drift = answer; renderDrift();
         await new Promise(done => setTimeout(done, 1000));
-        res = await fetch(path);
+        res = await call(path);
         answer = await res.json();
       }
       if (main.dataset.page !== page) return;
@@ -261,10 +269,10 @@
     state.dataset.state = d.state;
     state.className = 'drift-' + d.state;
     state.textContent = { NOT_ASKED: 'not computed', RUNNING: 'computing…', DONE: 'computed', FAILED: 'failed',
-      TIMED_OUT: 'timed out', UNAVAILABLE: 'not available' }[d.state] || d.state;
+      TIMED_OUT: 'timed out', UNAVAILABLE: 'not available', REFUSED: 'refused' }[d.state] || d.state;
     main.querySelector('#drift-again').disabled = d.state === 'RUNNING';
     const stale = d.state === 'DONE' && lastRow && lastRow.revision && d.revision && lastRow.revision !== d.revision;
-    const bad = ['FAILED', 'TIMED_OUT', 'UNAVAILABLE'].includes(d.state);
+    const bad = ['FAILED', 'TIMED_OUT', 'UNAVAILABLE', 'REFUSED'].includes(d.state);
     body.innerHTML = (d.revision ? '<p class="note" id="drift-revision">Revision <b>' + esc(d.revision) + '</b>, '
         + esc(d.revisionFrom) + (d.computedAt ? '; answered at ' + esc(d.computedAt) : '') + '.</p>' : '')
       + (stale ? '<p class="problem">The Kustomization now records revision ' + esc(lastRow.revision) + ': compute again.</p>' : '')
@@ -296,7 +304,7 @@
     const out = main.querySelector('#action-result');
     out.className = ''; out.textContent = action + '…';
     try {
-      const res = await fetch('/api/ks/' + encodeURIComponent(ns) + '/' + encodeURIComponent(name) + '/' + action,
+      const res = await call('/api/ks/' + encodeURIComponent(ns) + '/' + encodeURIComponent(name) + '/' + action,
         { method: 'POST', headers: { 'X-Capstan-Token': token } });
       const result = await res.json();
       out.className = result.ok ? 'ok' : 'refused';

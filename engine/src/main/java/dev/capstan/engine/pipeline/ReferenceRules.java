@@ -1,0 +1,106 @@
+package dev.capstan.engine.pipeline;
+
+import dev.capstan.api.kustomize.DependencyReference;
+import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.kustomize.SourceReference;
+import dev.capstan.api.source.GitRepository;
+import dev.capstan.engine.NamespacedName;
+import dev.capstan.engine.dependencies.DependencyReferences;
+import dev.capstan.source.GitSourceOptions;
+import dev.capstan.source.UrlScheme;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What a tenant's Kustomization and GitRepository may refer to, and so what the engine refuses
+ * before it reads anything for them: a GitRepository URL of another form than {@code http://},
+ * {@code https://} or {@code ssh://} (never a path on the machine that fetches), and, under {@code
+ * --no-cross-namespace-refs}, a sourceRef or dependsOn to another namespace. The engine's stages
+ * and the web view's drift both ask here, so that the view never fetches what the engine would not.
+ *
+ * @param noCrossNamespaceRefs whether a reference to another namespace is refused
+ */
+public record ReferenceRules(boolean noCrossNamespaceRefs) {
+  /** The URL forms a GitRepository may name, as Flux's GitRepository admits them. */
+  private static final Set<UrlScheme> GIT_REPOSITORY_URLS = UrlScheme.gitRepository();
+
+  private static final String CROSS_NAMESPACE = "cross-namespace references are not allowed: ";
+
+  /** A store for GitRepositories: it fetches only the URL forms a GitRepository may name. */
+  public static GitSourceOptions gitRepositoryStore(Path root, Clock clock) {
+    return GitSourceOptions.at(root).withClock(clock).withAllowedSchemes(GIT_REPOSITORY_URLS);
+  }
+
+  /** Why a GitRepository may not name {@code url}; empty when it may. */
+  public static Optional<String> urlRefusal(String url) {
+    return UrlScheme.refusal(url, GIT_REPOSITORY_URLS);
+  }
+
+  /** Why a Kustomization in {@code namespace} may not take its source from {@code source}. */
+  public Optional<String> sourceRefRefusal(String namespace, NamespacedName source) {
+    if (!noCrossNamespaceRefs || source.namespace().equals(namespace)) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        CROSS_NAMESPACE
+            + "sourceRef GitRepository '"
+            + source
+            + "' is not in namespace '"
+            + namespace
+            + "'");
+  }
+
+  /** Why {@code self} may not depend on one of {@code refs}: the first one refused. */
+  public Optional<String> dependsOnRefusal(NamespacedName self, List<DependencyReference> refs) {
+    if (!noCrossNamespaceRefs || refs == null) {
+      return Optional.empty();
+    }
+    for (DependencyReference ref : refs) {
+      NamespacedName key = NamespacedName.resolve(ref.namespace(), ref.name(), self.namespace());
+      if (!key.namespace().equals(self.namespace())) {
+        String what =
+            DependencyReferences.isKustomization(ref)
+                ? "Kustomization"
+                : ref.apiVersion() + " " + ref.kind();
+        return Optional.of(
+            CROSS_NAMESPACE
+                + "dependsOn "
+                + what
+                + " '"
+                + key
+                + "' is not in namespace '"
+                + self.namespace()
+                + "'");
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Why the engine would refuse to reconcile {@code ks} from its GitRepository, in the order its
+   * stages ask: dependsOn (the gate), then sourceRef, then the GitRepository's URL (the fetch).
+   *
+   * @param repo the GitRepository of the sourceRef, when it is known
+   */
+  public Optional<String> refusal(Kustomization ks, Optional<GitRepository> repo) {
+    NamespacedName self = NamespacedName.of(ks);
+    if (ks.getSpec() == null) {
+      return Optional.empty();
+    }
+    Optional<String> refused = dependsOnRefusal(self, ks.getSpec().dependsOn());
+    SourceReference ref = ks.getSpec().sourceRef();
+    if (refused.isEmpty() && ref != null && ref.name() != null) {
+      refused =
+          sourceRefRefusal(
+              self.namespace(),
+              NamespacedName.resolve(ref.namespace(), ref.name(), self.namespace()));
+    }
+    if (refused.isEmpty() && repo.isPresent() && repo.get().getSpec() != null) {
+      refused = urlRefusal(repo.get().getSpec().url());
+    }
+    return refused;
+  }
+}
