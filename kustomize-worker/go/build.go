@@ -69,7 +69,10 @@ func (b *builder) run(req Request) (Response, *Failure) {
 				return Response{}, &Failure{StageGenerate, bad.Error()}
 			}
 		}
-		return Response{}, &Failure{StageKustomize, "kustomize build failed: " + explain(err.Error())}
+		message := hideLiterals(err.Error(), func(quoted string) (string, bool) {
+			return findLiteralGenerator(fs, dir, quoted)
+		})
+		return Response{}, &Failure{StageKustomize, "kustomize build failed: " + explain(message)}
 	}
 	if failure := finish(m, req); failure != nil {
 		return Response{}, failure
@@ -256,8 +259,10 @@ func expandList(data []byte) ([]json.RawMessage, error) {
 }
 
 // cleanMessage makes a message fit for a status condition: paths relative to the artifact root,
-// no dump of a YAML node's contents (which may hold Secret data), no control characters, bounded.
+// no dump of a YAML node's contents (which may hold Secret data), no generator literal or env
+// line kustomize quotes, no control characters, bounded.
 func (b *builder) cleanMessage(message string) string {
+	message = hideLiterals(message, nil)
 	if i := strings.Index(message, "node contents:"); i >= 0 {
 		message = strings.TrimSpace(message[:i]) + " (contents not shown)"
 	}

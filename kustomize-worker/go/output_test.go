@@ -109,3 +109,60 @@ func TestMessagesDoNotQuoteWhatTheDecoderCouldNotRead(t *testing.T) {
 		t.Errorf("kustomize's own message lost the key it names: %q", got)
 	}
 }
+
+// TestALiteralThatIsNotKeyValueIsNamedByItsGeneratorNeverQuoted: kustomize's message quotes the
+// literal and every other literal of the generator, which are a Secret's values.
+func TestALiteralThatIsNotKeyValueIsNamedByItsGeneratorNeverQuoted(t *testing.T) {
+	root := tree(t, map[string]string{
+		"app/kustomization.yaml": "resources: [../base]\nsecretGenerator:\n- name: fine\n  literals: [a=b]\n",
+		"base/kustomization.yaml": "secretGenerator:\n- name: db-credentials\n" +
+			"  literals: [user=admin, S3CRET-NO-EQUALS, password=S3CRET-PASSWORD]\n",
+		"lead/kustomization.yaml": "configMapGenerator:\n- name: settings\n  literals: [=S3CRET-AFTER-EQUALS]\n",
+	})
+	for path, want := range map[string]string{
+		"app":  "recursed accumulation of path 'base': loading KV pairs: secretGenerator 'db-credentials' in base/kustomization.yaml: a literal has no '=' between its key and its value (literals are not shown)",
+		"lead": "kustomize build failed: loading KV pairs: configMapGenerator 'settings' in lead/kustomization.yaml: a literal has no key before its '=' (literals are not shown)",
+	} {
+		got := newBuilder(root).build(Request{Path: path})
+		if got.Error == nil {
+			t.Fatalf("%s: the build succeeded", path)
+		}
+		if !strings.HasSuffix(got.Error.Message, want) {
+			t.Errorf("%s: got %q, want it to end in %q", path, got.Error.Message, want)
+		}
+		if strings.Contains(got.Error.Message, "S3CRET") || strings.Contains(got.Error.Message, "admin") {
+			t.Errorf("%s: a literal is quoted: %q", path, got.Error.Message)
+		}
+	}
+}
+
+// TestMessagesQuotingLiteralsOrEnvLinesAreCutWhereverTheyComeFrom: the same message shape from a
+// generator the worker cannot name (a builtin configuration), and an env line that is not UTF-8
+// (kustomize prints its bytes as numbers and as text), never reach a status.
+func TestMessagesQuotingLiteralsOrEnvLinesAreCutWhereverTheyComeFrom(t *testing.T) {
+	b := newBuilder("/artifact")
+	for m, want := range map[string]string{
+		"loading KV pairs: literal sources [x=1 S3CRET y=]: invalid literal source S3CRET, expected key=value":      "loading KV pairs: a literal of a generator is not key=value (literals are not shown)",
+		"literal sources [a=b, expected key=value S3CRET]: invalid literal source S3CRET, expected key=value; more": "a literal of a generator is not key=value (literals are not shown); more",
+		"env source files: [app.env]: line [83 51 67 255] has invalid utf8 bytes : S3C\xffRET":                      "env source files: [app.env]: a line has invalid UTF-8 bytes (the line is not shown)",
+		"configmap settings illegally repeats the key `LOG_LEVEL`":                                                  "configmap settings illegally repeats the key `LOG_LEVEL`",
+	} {
+		if got := b.cleanMessage(m); got != want {
+			t.Errorf("%q became %q, want %q", m, got, want)
+		}
+	}
+}
+
+// TestAnEnvLineThatIsNotUTF8IsNotQuoted: the env file may be a decrypted SOPS input, and the
+// engine cannot mask the line's bytes printed as numbers.
+func TestAnEnvLineThatIsNotUTF8IsNotQuoted(t *testing.T) {
+	root := tree(t, map[string]string{
+		"app/kustomization.yaml": "secretGenerator:\n- name: creds\n  envs: [app.env]\n",
+		"app/app.env":            "USER=admin\nPASSWORD=S3C\xffRET\n",
+	})
+	got := newBuilder(root).build(Request{Path: "app"})
+	want := "kustomize build failed: loading KV pairs: env source files: [app.env]: a line has invalid UTF-8 bytes (the line is not shown)"
+	if got.Error == nil || got.Error.Message != want {
+		t.Fatalf("got %+v, want %q", got.Error, want)
+	}
+}

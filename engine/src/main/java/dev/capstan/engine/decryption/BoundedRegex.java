@@ -5,36 +5,77 @@ import java.util.regex.PatternSyntaxException;
 
 /**
  * A regular expression from a document's metadata, matched (found anywhere, as Go's regexp.Match
- * finds) within a bounded number of steps: Java's engine backtracks, and a document must not be
- * able to stall a reconcile.
+ * finds) within a {@link RegexBudget}: Java's engine backtracks, and a document must not be able to
+ * stall a reconcile. Messages name the rule ({@code sops.encrypted_regex}), never the regex or the
+ * key.
  */
 final class BoundedRegex {
   private static final int MAX_LENGTH = 1024;
-  private static final long MAX_STEPS = 1_000_000;
 
+  private final String rule;
   private final Pattern pattern;
 
-  BoundedRegex(String regex) {
+  /**
+   * @param rule the metadata entry the regex comes from, e.g. {@code encrypted_regex}
+   */
+  BoundedRegex(String rule, String regex) {
+    this.rule = rule;
     if (regex.length() > MAX_LENGTH) {
       throw new DecryptionException(
           DecryptionException.Problem.MALFORMED,
-          "a regex in the sops metadata is longer than " + MAX_LENGTH + " characters");
+          "sops." + rule + " is longer than " + MAX_LENGTH + " characters");
     }
     try {
       this.pattern = Pattern.compile(regex);
     } catch (PatternSyntaxException e) {
       throw new DecryptionException(
           DecryptionException.Problem.MALFORMED,
-          "a regex in the sops metadata does not compile: " + e.getDescription());
+          "sops." + rule + " does not compile: " + e.getDescription());
     }
   }
 
-  boolean find(String text) {
-    return pattern.matcher(new CountingChars(text, new long[] {0})).find();
+  /**
+   * Whether the regex matches within {@code text}, each character read charged to {@code budget}.
+   */
+  boolean find(String text, RegexBudget budget) {
+    long allowance = budget.allowance();
+    CountingChars chars = new CountingChars(text, new Steps(allowance));
+    try {
+      return pattern.matcher(chars).find();
+    } catch (OutOfSteps e) {
+      throw budget.exceeded(rule, allowance);
+    } finally {
+      budget.charge(chars.steps().taken);
+    }
   }
 
-  /** Characters that count each read and give up past the budget. */
-  private record CountingChars(String text, long[] steps) implements CharSequence {
+  /** The steps of one evaluation, shared by the character sequences the matcher derives. */
+  private static final class Steps {
+    private final long allowed;
+    private long taken;
+
+    Steps(long allowed) {
+      this.allowed = allowed;
+    }
+
+    void take() {
+      if (++taken > allowed) {
+        throw new OutOfSteps();
+      }
+    }
+  }
+
+  /** Thrown from within the matcher; turned into the budget's message at once. */
+  private static final class OutOfSteps extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    OutOfSteps() {
+      super(null, null, false, false);
+    }
+  }
+
+  /** Characters that count each read and give up past the allowance. */
+  private record CountingChars(String text, Steps steps) implements CharSequence {
     @Override
     public int length() {
       return text.length();
@@ -42,11 +83,7 @@ final class BoundedRegex {
 
     @Override
     public char charAt(int index) {
-      if (++steps[0] > MAX_STEPS) {
-        throw new DecryptionException(
-            DecryptionException.Problem.MALFORMED,
-            "a regex in the sops metadata takes too long to match");
-      }
+      steps.take();
       return text.charAt(index);
     }
 

@@ -1,12 +1,11 @@
 package dev.capstan.engine.decryption;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.Optional;
 
 /**
  * SOPS-encrypted objects of a build's output, decrypted after the build as Flux decrypts them. The
@@ -19,10 +18,16 @@ public final class EncryptedObjects {
   private final Path root;
   private final SopsDecryptor decryptor;
   private final DecryptionKeys keys;
-  private final Set<String> verified = new HashSet<>();
+  private final Map<String, SopsDecryptor.Authored> verified = new HashMap<>();
   private final int maxFiles;
   private final long maxBytes;
   private MacIndex index;
+
+  /**
+   * An object decrypted, and what its committed documents fixed under their MAC (the namespace
+   * their author gave it, which a build cannot change without the MAC failing).
+   */
+  public record Decrypted(Map<String, Object> object, SopsDecryptor.Authored authored) {}
 
   public EncryptedObjects(Path root, SopsDecryptor decryptor, DecryptionKeys keys) {
     this(root, decryptor, keys, MacIndex.MAX_FILES, MacIndex.MAX_BYTES);
@@ -52,20 +57,21 @@ public final class EncryptedObjects {
    * @throws DecryptionException when it cannot be decrypted, or the committed documents with its
    *     MAC do not all verify, or there is none
    */
-  public Map<String, Object> decrypt(Map<String, Object> object) throws IOException {
+  public Decrypted decrypt(Map<String, Object> object) throws IOException {
     Object mac = ((Map<?, ?>) object.get("sops")).get("mac");
     if (!(mac instanceof String text) || text.isEmpty()) {
       throw new DecryptionException(
           DecryptionException.Problem.INTEGRITY,
           "its sops metadata has no MAC, so its integrity cannot be checked");
     }
-    verifySource(text);
-    return decryptor.decryptObject(object, keys);
+    SopsDecryptor.Authored authored = verifySource(text);
+    return new Decrypted(decryptor.decryptObject(object, keys), authored);
   }
 
-  private void verifySource(String mac) throws IOException {
-    if (verified.contains(mac)) {
-      return;
+  private SopsDecryptor.Authored verifySource(String mac) throws IOException {
+    SopsDecryptor.Authored known = verified.get(mac);
+    if (known != null) {
+      return known;
     }
     if (index == null) {
       index = MacIndex.of(root, maxFiles, maxBytes);
@@ -78,17 +84,22 @@ public final class EncryptedObjects {
               + " checked");
     }
     // Every committed copy must verify: the object may have been built from any of them.
+    SopsDecryptor.Authored authored = null;
     for (String name : files) {
       try {
-        if (!decryptor.verifyCommitted(
-            Files.readAllBytes(root.resolve(name)), SopsFormat.forPath(name), mac, keys)) {
+        byte[] content = MacIndex.read(root.resolve(name));
+        Optional<SopsDecryptor.Authored> copy =
+            decryptor.verifyCommitted(content, SopsFormat.forPath(name), mac, keys);
+        if (copy.isEmpty()) {
           throw new DecryptionException(
               DecryptionException.Problem.INTEGRITY, "its MAC is not the MAC entry of a document");
         }
+        authored = authored == null ? copy.get() : authored.and(copy.get());
       } catch (DecryptionException e) {
         throw e.in("file '" + name + "'");
       }
     }
-    verified.add(mac);
+    verified.put(mac, authored);
+    return authored;
   }
 }

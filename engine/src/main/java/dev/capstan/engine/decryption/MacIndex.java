@@ -1,9 +1,11 @@
 package dev.capstan.engine.decryption;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -60,6 +62,23 @@ final class MacIndex {
     return filesByMac.getOrDefault(mac, List.of()).stream().sorted().toList();
   }
 
+  /**
+   * A committed file's bytes, at most {@link SopsDecryptor#MAX_DOCUMENT_BYTES}: the walk looks only
+   * at files within that bound, and one that grew since is refused rather than read whole.
+   */
+  static byte[] read(Path file) throws IOException {
+    byte[] content;
+    try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+      content = in.readNBytes(SopsDecryptor.MAX_DOCUMENT_BYTES + 1);
+    }
+    if (content.length > SopsDecryptor.MAX_DOCUMENT_BYTES) {
+      throw new DecryptionException(
+          DecryptionException.Problem.MALFORMED,
+          "the document is larger than " + (SopsDecryptor.MAX_DOCUMENT_BYTES >> 20) + " MiB");
+    }
+    return content;
+  }
+
   private static final class Walk extends SimpleFileVisitor<Path> {
     private final Path root;
     private final Map<String, List<String>> index = new HashMap<>();
@@ -100,11 +119,16 @@ final class MacIndex {
                 + (maxBytes >> 20)
                 + " MiB of them to look through for the committed documents of encrypted objects");
       }
-      String text = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
+      String name = root.relativize(file).toString();
+      String text;
+      try {
+        text = new String(read(file), StandardCharsets.ISO_8859_1);
+      } catch (DecryptionException e) {
+        throw e.in("file '" + name + "'");
+      }
       if (!text.contains(MARKER)) {
         return FileVisitResult.CONTINUE;
       }
-      String name = root.relativize(file).toString();
       Matcher m = MAC.matcher(text);
       while (m.find()) {
         List<String> holders = index.computeIfAbsent(m.group(1), k -> new ArrayList<>(1));

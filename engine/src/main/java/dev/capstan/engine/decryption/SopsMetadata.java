@@ -18,6 +18,9 @@ record SopsMetadata(
     List<Recipient> age,
     List<Recipient> pgp) {
 
+  /** Copies of the data key (recipients) a document may list: far more than any team has. */
+  static final int MAX_RECIPIENTS = 100;
+
   /** SOPS' suffix when a document names no rule at all. */
   private static final String DEFAULT_UNENCRYPTED_SUFFIX = "_unencrypted";
 
@@ -60,18 +63,18 @@ record SopsMetadata(
                                 ? Optional.of(DEFAULT_UNENCRYPTED_SUFFIX)
                                 : Optional.empty()),
                     encryptedSuffix,
-                    unencryptedRegex.map(BoundedRegex::new),
-                    encryptedRegex.map(BoundedRegex::new)));
+                    unencryptedRegex.map(r -> new BoundedRegex("unencrypted_regex", r)),
+                    encryptedRegex.map(r -> new BoundedRegex("encrypted_regex", r))));
     Object onlyEncrypted = map.get("mac_only_encrypted");
     boolean macOnlyEncrypted = Boolean.TRUE.equals(onlyEncrypted) || "true".equals(onlyEncrypted);
-    return new SopsMetadata(
-        lastModified,
-        mac,
-        rules,
-        macOnlyEncrypted,
-        commentRules,
-        recipients(map.get("age"), "recipient"),
-        recipients(map.get("pgp"), "fp"));
+    List<Recipient> age = recipients(map.get("age"), "recipient");
+    List<Recipient> pgp = recipients(map.get("pgp"), "fp");
+    if (age.size() + pgp.size() > MAX_RECIPIENTS) {
+      // Each copy may cost a key agreement or a private-key operation to try.
+      throw malformed(
+          "the sops metadata lists more than " + MAX_RECIPIENTS + " copies of its data key");
+    }
+    return new SopsMetadata(lastModified, mac, rules, macOnlyEncrypted, commentRules, age, pgp);
   }
 
   private static List<Recipient> recipients(Object entries, String idKey) {

@@ -2,6 +2,7 @@ package dev.capstan.engine.decryption;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -20,15 +21,26 @@ import org.snakeyaml.engine.v2.common.FlowStyle;
 
 /** YAML, JSON and binary (a JSON envelope) documents, read in document order. */
 final class StructuredFormats {
+  /**
+   * Nodes (YAML) and tokens (JSON) a document may be written with: twice its values (a key and a
+   * value each), and room for the metadata. Counted while the text is parsed, so that a long flow
+   * sequence in a hostile document is refused at the bound, not after it was read whole.
+   */
+  private static final long MAX_NODES = 2L * DocumentBounds.MAX_VALUES + 10_000;
+
   private static final StreamReadConstraints LIMITS =
-      StreamReadConstraints.builder().maxNestingDepth(100).maxStringLength(5 << 20).build();
+      StreamReadConstraints.builder()
+          .maxNestingDepth(100)
+          .maxStringLength(5 << 20)
+          .maxTokenCount(2 * MAX_NODES)
+          .build();
   private static final ObjectMapper JSON =
       JsonMapper.builder()
           .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
           .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           .enable(SerializationFeature.INDENT_OUTPUT)
           .build();
-  private static final BoundedYaml YAML = new BoundedYaml();
+  private static final BoundedYaml YAML = new BoundedYaml(MAX_NODES);
   private static final DumpSettings YAML_OUT =
       DumpSettings.builder()
           .setDefaultFlowStyle(FlowStyle.BLOCK)
@@ -73,7 +85,16 @@ final class StructuredFormats {
           docs.add(JSON.convertValue(doc.value(), MAP));
         }
       }
-    } catch (BoundedYaml.YamlProblem | IllegalArgumentException e) {
+    } catch (BoundedYaml.YamlProblem e) {
+      // The problem names the line and what is wrong, never the text there.
+      throw new DecryptionException(
+          DecryptionException.Problem.MALFORMED,
+          "the document is not valid YAML within the bounds (line "
+              + e.line()
+              + ": "
+              + e.problem()
+              + ")");
+    } catch (IllegalArgumentException e) {
       throw malformed("YAML");
     }
     return docs;
@@ -83,6 +104,14 @@ final class StructuredFormats {
     LinkedHashMap<String, Object> doc;
     try {
       doc = JSON.readValue(content, MAP);
+    } catch (StreamConstraintsException e) {
+      throw new DecryptionException(
+          DecryptionException.Problem.MALFORMED,
+          "the document is not JSON within the bounds (at most "
+              + LIMITS.getMaxTokenCount()
+              + " tokens, "
+              + LIMITS.getMaxNestingDepth()
+              + " levels)");
     } catch (IOException | RuntimeException e) {
       throw malformed("JSON");
     }

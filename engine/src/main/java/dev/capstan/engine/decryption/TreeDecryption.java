@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,16 +22,30 @@ final class TreeDecryption {
   private static final byte[] MAC_ONLY_ENCRYPTED_INIT =
       HexFormat.of().parseHex("8a3fd2ad54ce66527b1034f3d147be0b0b975b3bf44f72c6fdadec8176f27d69");
 
-  /** Deeper documents are refused: SOPS documents are configuration, not deep data. */
-  private static final int MAX_DEPTH = 64;
+  private static final int MAX_DEPTH = DocumentBounds.MAX_DEPTH;
 
   private final SopsMetadata metadata;
   private final ValueCipher cipher;
   private final MessageDigest digest;
+  private final RegexBudget budget;
 
-  TreeDecryption(SopsMetadata metadata, byte[] dataKey) {
+  /** What the rules said of each key met so far: a key repeated in many places is matched once. */
+  private final Map<String, PathRules.KeyMatch> keys = new HashMap<>();
+
+  private final String storedMac;
+
+  /**
+   * A document's decryption, its regex work charged to {@code budget} (the document's own). The MAC
+   * entry is authenticated here, before any value is: it is the one part of the document that needs
+   * no work over the document to check.
+   *
+   * @throws DecryptionException when the document has no MAC or its MAC entry was not made with the
+   *     data key
+   */
+  TreeDecryption(SopsMetadata metadata, byte[] dataKey, RegexBudget budget) {
     this.metadata = metadata;
     this.cipher = new ValueCipher(dataKey);
+    this.budget = budget;
     try {
       this.digest = MessageDigest.getInstance("SHA-512");
     } catch (NoSuchAlgorithmException e) {
@@ -39,11 +54,17 @@ final class TreeDecryption {
     if (metadata.macOnlyEncrypted()) {
       digest.update(MAC_ONLY_ENCRYPTED_INIT);
     }
+    this.storedMac = authenticatedMac();
   }
 
   /** The decrypted copy of one branch (a document, or a section of one). */
   Object decrypt(Object node) {
-    return walk(node, List.of(), 0);
+    return walk(node, List.of(), PathRules.OnPath.ROOT, 0);
+  }
+
+  /** Whether the MAC covers every value (not only the encrypted ones). */
+  boolean macCoversAll() {
+    return !metadata.macOnlyEncrypted();
   }
 
   /** The MAC of all values decrypted so far. */
@@ -51,31 +72,32 @@ final class TreeDecryption {
     return HexFormat.of().withUpperCase().formatHex(digest.digest());
   }
 
-  /**
-   * Checks the document's MAC against the values: it is itself encrypted, under the lastmodified
-   * time.
-   */
+  /** Checks the document's MAC (authenticated when this decryption began) against the values. */
   void verifyMac() {
-    if (metadata.mac().isEmpty()) {
-      throw new DecryptionException(
-          DecryptionException.Problem.INTEGRITY, "the document has no MAC");
-    }
-    Object stored;
-    try {
-      stored = cipher.decrypt(metadata.mac(), RfcTime.normalized(metadata.lastModified()));
-    } catch (DecryptionException e) {
-      throw new DecryptionException(
-          DecryptionException.Problem.INTEGRITY,
-          "the MAC does not authenticate under the data key");
-    }
-    if (!mac().equals(stored)) {
+    if (!mac().equals(storedMac)) {
       throw new DecryptionException(
           DecryptionException.Problem.INTEGRITY,
           "MAC mismatch: the document's values were changed after it was encrypted");
     }
   }
 
-  private Object walk(Object node, List<String> path, int depth) {
+  /** The MAC entry decrypted: it is itself encrypted, under the lastmodified time. */
+  private String authenticatedMac() {
+    if (metadata.mac().isEmpty()) {
+      throw new DecryptionException(
+          DecryptionException.Problem.INTEGRITY, "the document has no MAC");
+    }
+    try {
+      return String.valueOf(
+          cipher.decrypt(metadata.mac(), RfcTime.normalized(metadata.lastModified())));
+    } catch (DecryptionException e) {
+      throw new DecryptionException(
+          DecryptionException.Problem.INTEGRITY,
+          "the MAC does not authenticate under the data key");
+    }
+  }
+
+  private Object walk(Object node, List<String> path, PathRules.OnPath matched, int depth) {
     if (depth > MAX_DEPTH) {
       throw new DecryptionException(
           DecryptionException.Problem.MALFORMED,
@@ -91,31 +113,45 @@ final class TreeDecryption {
         }
         List<String> child = new ArrayList<>(path);
         child.add(key);
-        out.put(key, walk(entry.getValue(), child, depth + 1));
+        out.put(key, walk(entry.getValue(), child, onPath(matched, key), depth + 1));
       }
       return out;
     }
     if (node instanceof List<?> list) {
       List<Object> out = new ArrayList<>(list.size());
       for (Object item : list) {
-        out.add(walk(item, path, depth + 1)); // list items share their parent's path, as in SOPS
+        // List items share their parent's path, as in SOPS.
+        out.add(walk(item, path, matched, depth + 1));
       }
       return out;
     }
     if (node == null) {
       return null;
     }
-    return leaf(node, path);
+    return leaf(node, path, matched);
   }
 
-  private Object leaf(Object value, List<String> path) {
+  /** What the keys above a value said, with {@code key}'s matches added (none without rules). */
+  private PathRules.OnPath onPath(PathRules.OnPath matched, String key) {
+    if (metadata.rules().isEmpty()) {
+      return matched;
+    }
+    PathRules.KeyMatch match = keys.get(key);
+    if (match == null) {
+      match = metadata.rules().get().match(key, budget);
+      keys.put(key, match);
+    }
+    return matched.and(match);
+  }
+
+  private Object leaf(Object value, List<String> path, PathRules.OnPath matched) {
     if (value instanceof Comment comment) {
       return comment(comment, path);
     }
     boolean encrypted =
         metadata
             .rules()
-            .map(r -> r.encrypted(path))
+            .map(r -> r.encrypted(matched))
             .orElseGet(() -> ValueCipher.looksEncrypted(value)); // comment rules: see SopsDecryptor
     Object plain = value;
     if (encrypted) {

@@ -64,7 +64,7 @@ final class BuildStage {
             : StageFailure.terminal(Reason.BUILD_FAILED, message);
       }
       Decrypting.Decrypted decrypted =
-          decrypting.objects(tree, ((BuildResult.Built) result).objects(), plaintexts);
+          decrypting.objects(tree, ((BuildResult.Built) result).objects(), inputs, plaintexts);
       return new Built(decrypted.objects(), decrypted.plaintexts());
     } catch (StageFailure failure) {
       // kustomize quotes env lines it cannot split: the decrypted inputs stay out of the message.

@@ -10,7 +10,9 @@ import dev.capstan.engine.decryption.DecryptionException;
 import dev.capstan.engine.decryption.DecryptionKeys;
 import dev.capstan.engine.decryption.EncryptedObjects;
 import dev.capstan.engine.decryption.GeneratorInputs;
+import dev.capstan.engine.decryption.InputTraces;
 import dev.capstan.engine.decryption.Plaintexts;
+import dev.capstan.engine.decryption.SecretPlacement;
 import dev.capstan.engine.decryption.SopsDecryptor;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -29,7 +31,9 @@ import java.util.Optional;
 /**
  * The decryption around the build, as Flux does it with {@code spec.decryption}: SOPS-encrypted
  * secretGenerator inputs before it (the build sees them decrypted in its own in-memory copy),
- * SOPS-encrypted objects of its output after it. Failures stop the revision with Reason
+ * SOPS-encrypted objects of its output after it. Decrypted values are applied only in a v1 Secret
+ * of a namespace the Kustomization writes to ({@link SecretPlacement}): the MAC covers the
+ * committed file, not what the kustomization made of it. Failures stop the revision with Reason
  * DecryptionFailed, naming the file or object and what failed, never a value.
  */
 final class Decrypting {
@@ -37,24 +41,30 @@ final class Decrypting {
 
   private final SopsDecryptor decryptor = new SopsDecryptor();
   private final Optional<DecryptionKeys> keys;
+  private final SecretPlacement placement;
 
-  private Decrypting(Optional<DecryptionKeys> keys) {
+  private Decrypting(Optional<DecryptionKeys> keys, SecretPlacement placement) {
     this.keys = keys;
+    this.placement = placement;
   }
 
-  /** Decryption with these keys, or none (spec.decryption not set): for tests of the stage. */
-  static Decrypting withKeys(Optional<DecryptionKeys> keys) {
-    return new Decrypting(keys);
+  /**
+   * Decryption with these keys, or none (spec.decryption not set), for a Kustomization whose
+   * decrypted values may go where {@code placement} says: for tests of the stage.
+   */
+  static Decrypting withKeys(Optional<DecryptionKeys> keys, SecretPlacement placement) {
+    return new Decrypting(keys, placement);
   }
 
   /** Reads the decryption Secret of the spec, if it names one, with the Kustomization's client. */
   static Decrypting of(KustomizationSpec spec, String namespace, KubernetesClient client) {
+    SecretPlacement placement = SecretPlacement.of(namespace, spec.targetNamespace());
     Decryption decryption = spec.decryption();
     if (decryption == null) {
-      return new Decrypting(Optional.empty());
+      return new Decrypting(Optional.empty(), placement);
     }
     if (decryption.secretRef() == null || decryption.secretRef().name() == null) {
-      return new Decrypting(Optional.of(DecryptionKeys.fromSecretData(Map.of())));
+      return new Decrypting(Optional.of(DecryptionKeys.fromSecretData(Map.of())), placement);
     }
     String name = decryption.secretRef().name();
     Secret secret;
@@ -63,12 +73,7 @@ final class Decrypting {
     } catch (KubernetesClientException e) {
       throw StageFailure.transientFailure(
           Reason.DECRYPTION_FAILED,
-          "cannot read decryption Secret '"
-              + namespace
-              + "/"
-              + name
-              + "': "
-              + e.getStatus().getMessage());
+          "cannot read decryption Secret '" + namespace + "/" + name + "': " + reason(e));
     }
     if (secret == null) {
       throw StageFailure.transientFailure(
@@ -79,10 +84,25 @@ final class Decrypting {
       secret.getData().forEach((k, v) -> data.put(k, Base64.getDecoder().decode(v)));
     }
     try {
-      return new Decrypting(Optional.of(DecryptionKeys.fromSecretData(data)));
+      return new Decrypting(Optional.of(DecryptionKeys.fromSecretData(data)), placement);
     } catch (DecryptionException e) {
       throw failure(e.in("decryption Secret '" + namespace + "/" + name + "'"));
     }
+  }
+
+  /**
+   * Why the API server did not answer with the Secret: its own status message when it answered at
+   * all, else what stopped the request (an API server that cannot be reached answers nothing).
+   */
+  private static String reason(KubernetesClientException e) {
+    if (e.getStatus() != null && e.getStatus().getMessage() != null) {
+      return e.getStatus().getMessage();
+    }
+    Throwable cause = e.getCause() == null ? e : e.getCause();
+    return "the API server did not answer ("
+        + cause.getClass().getSimpleName()
+        + (cause.getMessage() == null ? "" : ": " + cause.getMessage())
+        + ")";
   }
 
   /** The decrypted secretGenerator inputs of the build, by path in the artifact. */
@@ -109,45 +129,67 @@ final class Decrypting {
   record Decrypted(List<GenericKubernetesResource> objects, Plaintexts plaintexts) {}
 
   /**
-   * The build's objects with every SOPS-encrypted one decrypted; refused without spec.decryption.
-   * {@code known} (what the build's inputs held) grows by the values decrypted here.
+   * The build's objects with every SOPS-encrypted one decrypted; refused without spec.decryption,
+   * and refused when decrypted values, of an object or of the generator {@code inputs}, are
+   * anywhere but in a v1 Secret where {@link SecretPlacement} allows. {@code known} (what the
+   * build's inputs held) grows by the values decrypted here.
    */
-  Decrypted objects(Path tree, List<GenericKubernetesResource> built, Plaintexts known) {
+  Decrypted objects(
+      Path tree, List<GenericKubernetesResource> built, DecryptedInputs inputs, Plaintexts known) {
     ObjectMapper mapper = Serialization.jsonMapper();
     EncryptedObjects encrypted =
         keys.map(k -> new EncryptedObjects(tree, decryptor, k)).orElse(null);
+    InputTraces traces = InputTraces.of(inputs);
     List<GenericKubernetesResource> out = new ArrayList<>(built.size());
     Plaintexts plaintexts = known;
     for (GenericKubernetesResource object : built) {
       Map<String, Object> map = mapper.convertValue(object, MAP);
+      if (traces.foundIn(map)) {
+        checked(() -> placement.checkGenerated(map));
+      }
       if (!EncryptedObjects.isEncrypted(map)) {
         out.add(object);
         continue;
       }
-      String what =
-          object.getKind()
-              + "/"
-              + (object.getMetadata().getNamespace() == null
-                  ? ""
-                  : object.getMetadata().getNamespace() + "/")
-              + object.getMetadata().getName();
-      if (encrypted == null) {
-        throw StageFailure.terminal(
-            Reason.DECRYPTION_FAILED,
-            what + " is SOPS-encrypted and spec.decryption is not set: it cannot be applied");
-      }
-      try {
-        Map<String, Object> plain = encrypted.decrypt(map);
-        plaintexts = plaintexts.and(map, plain);
-        out.add(mapper.convertValue(plain, GenericKubernetesResource.class));
-      } catch (DecryptionException e) {
-        throw failure(e.in(what));
-      } catch (IOException e) {
-        throw StageFailure.transientFailure(
-            Reason.DECRYPTION_FAILED, "the artifact cannot be read: " + e.getMessage());
-      }
+      EncryptedObjects.Decrypted plain = decrypted(encrypted, object, map);
+      checked(() -> placement.checkDecrypted(plain.object(), plain.authored()));
+      plaintexts = plaintexts.and(map, plain.object());
+      out.add(mapper.convertValue(plain.object(), GenericKubernetesResource.class));
     }
     return new Decrypted(List.copyOf(out), plaintexts);
+  }
+
+  /** One encrypted object decrypted; refused without keys (spec.decryption not set). */
+  private static EncryptedObjects.Decrypted decrypted(
+      EncryptedObjects encrypted, GenericKubernetesResource object, Map<String, Object> map) {
+    String what =
+        object.getKind()
+            + "/"
+            + (object.getMetadata().getNamespace() == null
+                ? ""
+                : object.getMetadata().getNamespace() + "/")
+            + object.getMetadata().getName();
+    if (encrypted == null) {
+      throw StageFailure.terminal(
+          Reason.DECRYPTION_FAILED,
+          what + " is SOPS-encrypted and spec.decryption is not set: it cannot be applied");
+    }
+    try {
+      return encrypted.decrypt(map);
+    } catch (DecryptionException e) {
+      throw failure(e.in(what));
+    } catch (IOException e) {
+      throw StageFailure.transientFailure(
+          Reason.DECRYPTION_FAILED, "the artifact cannot be read: " + e.getMessage());
+    }
+  }
+
+  private static void checked(Runnable check) {
+    try {
+      check.run();
+    } catch (DecryptionException e) {
+      throw failure(e);
+    }
   }
 
   /**

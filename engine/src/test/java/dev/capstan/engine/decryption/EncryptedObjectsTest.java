@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -62,9 +63,12 @@ class EncryptedObjectsTest {
   void anObjectChangedByTheBuildIsDecryptedAgainstItsCommittedDocument() throws IOException {
     commit("app/secret.yaml", encrypted("secret.age.yaml"));
     commit("app/other.yaml", "kind: ConfigMap\n".getBytes(StandardCharsets.UTF_8));
-    Map<String, Object> plain =
+    EncryptedObjects.Decrypted decrypted =
         new EncryptedObjects(artifact, decryptor, keys)
             .decrypt(built(encrypted("secret.age.yaml")));
+    Map<String, Object> plain = decrypted.object();
+    // The committed document names no namespace: its author left it to the Kustomization.
+    assertEquals(Optional.empty(), decrypted.authored().namespace());
     assertNull(plain.get("sops"));
     assertEquals(Map.of("password", "plaintext-db-password-42"), plain.get("stringData"));
     assertEquals(Map.of("token", "cGxhaW50ZXh0LXRva2VuLXZhbHVl"), plain.get("data"));
@@ -158,6 +162,29 @@ class EncryptedObjectsTest {
     assertTrue(
         e.getMessage().startsWith("the artifact has more than 5 YAML and JSON files"),
         e.getMessage());
+  }
+
+  @Test
+  void theNamespaceTheCommittedDocumentNamesUnderItsMacIsKnown() throws IOException {
+    SopsWriter writer = new SopsWriter();
+    Map<String, Object> secret = new LinkedHashMap<>();
+    secret.put("apiVersion", "v1");
+    secret.put("kind", "Secret");
+    secret.put("metadata", new LinkedHashMap<>(Map.of("name", "s", "namespace", "payments")));
+    secret.put("stringData", new LinkedHashMap<>(Map.of("password", "plaintext-p")));
+    Map<String, Object> rule = Map.of("encrypted_regex", "^stringData$");
+    byte[] covered = writer.yaml(secret, rule, p -> p.get(0).equals("stringData"));
+    commit("covered.yaml", covered);
+    // With mac_only_encrypted the MAC does not cover the namespace: nothing is authenticated.
+    byte[] uncovered =
+        writer.yaml(
+            secret,
+            Map.of("encrypted_regex", "^stringData$", "mac_only_encrypted", true),
+            p -> p.get(0).equals("stringData"));
+    commit("uncovered.yaml", uncovered);
+    EncryptedObjects objects = new EncryptedObjects(artifact, decryptor, writer.keys());
+    assertEquals(Optional.of("payments"), objects.decrypt(built(covered)).authored().namespace());
+    assertEquals(Optional.empty(), objects.decrypt(built(uncovered)).authored().namespace());
   }
 
   @Test

@@ -7,12 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -42,8 +44,12 @@ class GeneratorInputsTest {
     return new String(content, StandardCharsets.UTF_8);
   }
 
+  /** Refused within seconds: what is read for decryption is bounded before it is parsed. */
   private DecryptionException refused(String path) {
-    DecryptionException e = assertThrows(DecryptionException.class, () -> decrypt(path));
+    DecryptionException e =
+        assertTimeoutPreemptively(
+            Duration.ofSeconds(10),
+            () -> assertThrows(DecryptionException.class, () -> decrypt(path)));
     assertEquals(DecryptionException.Problem.MALFORMED, e.problem());
     return e;
   }
@@ -175,6 +181,93 @@ class GeneratorInputsTest {
     assertEquals(DecryptionException.Problem.INTEGRITY, e.problem());
     assertTrue(e.getMessage().startsWith("file 'app/app.env': "), e.getMessage());
     assertFalse(e.getMessage().contains("plaintext"), e.getMessage());
+  }
+
+  private static byte[] kustomization(String fixture) throws IOException {
+    return Files.readAllBytes(SopsFixtures.ROOT.resolve("kustomizations").resolve(fixture));
+  }
+
+  @Test
+  void aKustomizationPastItsBoundIsRefusedUnparsedNamingIt() throws IOException {
+    // One long scalar: read whole, it once ran the engine out of memory.
+    Path file = artifact.resolve("app/kustomization.yaml");
+    Files.createDirectories(file.getParent());
+    try (var out = Files.newOutputStream(file)) {
+      out.write("secretGenerator:\n- name: s\n  literals: [\"".getBytes(StandardCharsets.UTF_8));
+      byte[] chunk = "x".repeat(1 << 20).getBytes(StandardCharsets.UTF_8);
+      for (int i = 0; i < 64; i++) {
+        out.write(chunk);
+      }
+      out.write("\"]\n".getBytes(StandardCharsets.UTF_8));
+    }
+    DecryptionException e = refused("app");
+    assertEquals(
+        "file 'app/kustomization.yaml' is larger than 256 KiB, the most a kustomization may be",
+        e.getMessage());
+  }
+
+  @Test
+  void whatIsReadForDecryptionIsBoundedInTotal() throws IOException {
+    // 70 kustomizations of 240 KB each, every one under its own bound: 16.8 MB in all.
+    String padding = ("# " + "p".repeat(78) + "\n").repeat(3_000);
+    for (int i = 0; i < 70; i++) {
+      write("k" + i + "/kustomization.yaml", padding + "resources: [../k" + (i + 1) + "]\n");
+    }
+    DecryptionException e = refused("k0");
+    assertTrue(
+        e.getMessage()
+            .startsWith(
+                "the kustomizations and generator inputs read for decryption"
+                    + " pass 16 MiB at file 'k"),
+        e.getMessage());
+  }
+
+  @Test
+  void aGeneratorInputPastTheDocumentBoundIsRefusedNamingIt() throws IOException {
+    write("kustomization.yaml", "secretGenerator:\n- name: s\n  files: [big.bin]\n");
+    write("big.bin", new byte[SopsDecryptor.MAX_DOCUMENT_BYTES + 1]);
+    assertEquals(
+        "file 'big.bin' is larger than 5 MiB, the most a secretGenerator's input may be",
+        refused(".").getMessage());
+  }
+
+  @Test
+  void aConfigMapGeneratorReadingAnEncryptedFileIsRefused() throws IOException {
+    write("app/kustomization.yaml", kustomization("configmap-generator-reads-encrypted.yaml"));
+    write("app/app.env", encrypted("app.env"));
+    assertEquals(
+        "configMapGenerator 'app-settings' in app/kustomization.yaml reads 'app.env', which is"
+            + " SOPS-encrypted: decrypted values go only into a secretGenerator's Secret",
+        refused("app").getMessage());
+  }
+
+  @Test
+  void aDecryptedInputReadAsAResourceOrPatchIsRefused() throws IOException {
+    write("res/kustomization.yaml", kustomization("resource-reads-decrypted.yaml"));
+    write("res/secret.yaml", encrypted("secret.age.yaml"));
+    assertEquals(
+        "'secret.yaml' in resources of res/kustomization.yaml is a SOPS-encrypted"
+            + " secretGenerator input: decrypted values go only into a secretGenerator's Secret",
+        refused("res").getMessage());
+    write("patch/kustomization.yaml", kustomization("patch-reads-decrypted.yaml"));
+    write("patch/app.env", encrypted("app.env"));
+    write("patch/deployment.yaml", "kind: Deployment\n");
+    assertTrue(
+        refused("patch")
+            .getMessage()
+            .startsWith("'app.env' in patches of patch/kustomization.yaml"));
+  }
+
+  @Test
+  void aDecryptedInputReadByABuiltinGeneratorConfigurationIsRefused() throws IOException {
+    write("app/kustomization.yaml", kustomization("generator-config-reads-decrypted.yaml"));
+    write("app/settings-generator.yaml", kustomization("settings-generator.yaml"));
+    write("app/app.env", encrypted("app.env"));
+    assertEquals(
+        "'app.env' in app/settings-generator.yaml (generators of app/kustomization.yaml) is a"
+            + " SOPS-encrypted secretGenerator input: decrypted values go only into a"
+            + " secretGenerator's Secret",
+        refused("app").getMessage());
   }
 
   /** The text with the character after {@code prefix} changed. */

@@ -25,8 +25,10 @@ import org.snakeyaml.engine.v2.schema.CoreSchema;
  * can cost: nesting depth (the composer recurses, so a deep file would overflow the stack), aliases
  * and what they expand to (billion laughs: the maps share what an alias names, but whoever walks or
  * copies them pays for every repetition), the length of the input, no duplicate keys, no recursive
- * structures. Scalars resolve by YAML 1.2's core schema. Problems never quote the input: it may be
- * a Secret.
+ * structures, and, where the caller asks for it, the nodes written in the stream (every scalar,
+ * key, alias, mapping and sequence counts), checked while the stream is first parsed, so that a
+ * long flow sequence costs no more than the bound before it is refused. Scalars resolve by YAML
+ * 1.2's core schema. Problems never quote the input: it may be a Secret.
  */
 public final class BoundedYaml {
   /** Deeper than any Kubernetes object; far from what overflows a thread's stack. */
@@ -90,6 +92,20 @@ public final class BoundedYaml {
           .setCodePointLimit(MAX_CODE_POINTS)
           .build();
 
+  private final long maxNodes;
+
+  /** Without a bound on the nodes written (only on the length of the input). */
+  public BoundedYaml() {
+    this(Long.MAX_VALUE);
+  }
+
+  /**
+   * @param maxNodes the nodes (scalars, keys, aliases, mappings, sequences) a whole stream may hold
+   */
+  public BoundedYaml(long maxNodes) {
+    this.maxNodes = maxNodes;
+  }
+
   /** Every document of a multi-document stream, empty ones as null values. */
   public List<Document> readAll(String text) throws YamlProblem {
     requireBoundedDepth(text);
@@ -123,8 +139,21 @@ public final class BoundedYaml {
   private void requireBoundedDepth(String text) throws YamlProblem {
     int depth = 0;
     int document = 0;
+    long nodes = 0;
     try {
       for (Event event : new Parse(settings).parseString(text)) {
+        switch (event.getEventId()) {
+          case Scalar, Alias, MappingStart, SequenceStart -> nodes++;
+          default -> {}
+        }
+        if (nodes > maxNodes) {
+          Optional<Mark> at = event.getStartMark();
+          throw new YamlProblem(
+              document,
+              at.map(m -> m.getLine() + 1).orElse(0),
+              at.map(m -> m.getColumn() + 1).orElse(0),
+              "more than " + maxNodes + " nodes");
+        }
         switch (event.getEventId()) {
           case DocumentStart -> document++;
           case MappingStart, SequenceStart -> {

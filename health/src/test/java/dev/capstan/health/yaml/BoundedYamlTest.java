@@ -47,6 +47,22 @@ class BoundedYamlTest {
   }
 
   @Test
+  void aStreamPastItsNodeBoundIsRefusedWhileParsed() throws Exception {
+    BoundedYaml bounded = new BoundedYaml(1_000);
+    String longList = "a: [" + "1,".repeat(1_000_000) + "1]\n";
+
+    BoundedYaml.YamlProblem problem =
+        assertThrows(BoundedYaml.YamlProblem.class, () -> bounded.readAll(longList));
+
+    assertEquals("more than 1000 nodes", problem.problem());
+    assertEquals(1, problem.line());
+    // At the bound: the mapping, its key, the sequence and its two items.
+    assertEquals(Map.of("a", List.of(1, 2)), bounded.readOne("a: [1, 2]"));
+    assertEquals(Map.of("a", List.of(1, 2)), new BoundedYaml(5).readOne("a: [1, 2]"));
+    assertThrows(BoundedYaml.YamlProblem.class, () -> new BoundedYaml(4).readOne("a: [1, 2]"));
+  }
+
+  @Test
   void nestingAtTheBoundIsRead() throws Exception {
     int depth = BoundedYaml.MAX_DEPTH;
     Object doc = yaml.readOne("[".repeat(depth) + "]".repeat(depth));
