@@ -80,12 +80,19 @@ final class ConditionSignals {
 
   private ConditionSignals() {}
 
-  static ResourceStatus evaluate(ObjectView object) {
+  /**
+   * The signal of the conditions, leaving out those that describe an older generation than the
+   * object's ({@code generations} null when no condition carries one).
+   */
+  static ResourceStatus evaluate(ObjectView object, ConditionGenerations generations) {
     ResourceStatus failed = null;
     ResourceStatus progressing = null;
     ResourceStatus healthy = null;
     List<Condition> all = object.conditions();
     for (int i = 0; i < all.size(); i++) {
+      if (generations != null && generations.isBehind(i)) {
+        continue;
+      }
       Condition c = all.get(i);
       Signal signal = signalOf(c);
       if (signal == Signal.FAILED && failed == null) {
