@@ -8,7 +8,8 @@ import java.util.stream.Collectors;
 /**
  * Combines the health of many objects: any Failed → Failed; else any not Current → InProgress; else
  * Current. The message lists the objects that are not Current, ordered by {@code
- * Kind/namespace/name}, each with its own status, reason and the rule that decided it.
+ * Kind/namespace/name}, each with its own status, reason and the rule that decided it; Current
+ * objects that carry a note (a CronJob whose last Job did not succeed) are kept apart as notes.
  */
 public final class Aggregation {
   private static final Comparator<ResourceHealth> ORDER =
@@ -21,6 +22,7 @@ public final class Aggregation {
   public static AggregateHealth of(List<ResourceHealth> healths) {
     boolean failed = false;
     List<ResourceHealth> notCurrent = new ArrayList<>();
+    List<ResourceHealth> notes = new ArrayList<>();
     for (ResourceHealth health : healths) {
       Status status = health.status().status();
       if (status == Status.Failed) {
@@ -28,14 +30,17 @@ public final class Aggregation {
       }
       if (status != Status.Current) {
         notCurrent.add(health);
+      } else if (health.status().hasNote()) {
+        notes.add(health);
       }
     }
     notCurrent.sort(ORDER);
+    notes.sort(ORDER);
     Status overall =
         failed ? Status.Failed : notCurrent.isEmpty() ? Status.Current : Status.InProgress;
     String message =
         notCurrent.stream().map(Aggregation::describe).collect(Collectors.joining("; "));
-    return new AggregateHealth(overall, message, notCurrent, healths.size());
+    return new AggregateHealth(overall, message, notCurrent, notes, healths.size());
   }
 
   /**

@@ -16,8 +16,8 @@ import java.util.Set;
  *       Unknown, is progress. A Complete/Succeeded True whose reason names a failure ({@code
  *       JobFailed}) is a failure.
  *   <li>A failure type (Degraded, Failed, Error, ReplicaFailure, ResolutionFailed,
- *       CatalogSourcesUnhealthy, …) that is True is a failure; NotReady/PartiallyReady True is
- *       progress.
+ *       CatalogSourcesUnhealthy, Terminal, …) that is True is a failure; NotReady/PartiallyReady
+ *       True is progress.
  *   <li>A progress type (Progressing, Updating, Upgrading, Rolling, Scaling, Provisioning, …) that
  *       is True is progress, except Progressing with a reason that says the rollout is done
  *       (NewReplicaSetAvailable, …Complete, …Succeeded); False with a failure reason
@@ -80,12 +80,19 @@ final class ConditionSignals {
 
   private ConditionSignals() {}
 
-  static ResourceStatus evaluate(ObjectView object) {
+  /**
+   * The signal of the conditions, leaving out those that describe an older generation than the
+   * object's ({@code generations} null when no condition carries one).
+   */
+  static ResourceStatus evaluate(ObjectView object, ConditionGenerations generations) {
     ResourceStatus failed = null;
     ResourceStatus progressing = null;
     ResourceStatus healthy = null;
     List<Condition> all = object.conditions();
     for (int i = 0; i < all.size(); i++) {
+      if (generations != null && generations.isBehind(i)) {
+        continue;
+      }
       Condition c = all.get(i);
       Signal signal = signalOf(c);
       if (signal == Signal.FAILED && failed == null) {
@@ -127,14 +134,18 @@ final class ConditionSignals {
     return null;
   }
 
-  /** Failure types: Degraded, Failed, ReplicaFailure, ResolutionFailed, CatalogSourcesUnhealthy. */
+  /**
+   * Failure types: Degraded, Failed, ReplicaFailure, ResolutionFailed, CatalogSourcesUnhealthy, and
+   * a terminal error (ACK.Terminal: nothing changes until the spec does).
+   */
   private static boolean isFailure(String type) {
     return FAILURE.contains(type)
         || type.endsWith("failure")
         || type.endsWith("failed")
         || type.endsWith("error")
         || type.endsWith("unhealthy")
-        || type.endsWith("degraded");
+        || type.endsWith("degraded")
+        || type.endsWith("terminal");
   }
 
   private static boolean isProgress(String type) {

@@ -34,6 +34,19 @@ public record ResourceStatus(Status status, String reason, String message, Decid
     return new ResourceStatus(Status.Current, "", message);
   }
 
+  /**
+   * Current, with something the user should know all the same (a CronJob whose last Job did not
+   * succeed): a Current status carries a reason only then, and aggregates list it as a note.
+   */
+  public static ResourceStatus currentWithNote(String reason, String message) {
+    return new ResourceStatus(Status.Current, Objects.requireNonNull(reason, "reason"), message);
+  }
+
+  /** Whether this is a Current status with a note ({@link #currentWithNote}). */
+  public boolean hasNote() {
+    return status == Status.Current && !reason.isEmpty();
+  }
+
   public static ResourceStatus inProgress(String reason, String message) {
     return new ResourceStatus(Status.InProgress, reason, message);
   }

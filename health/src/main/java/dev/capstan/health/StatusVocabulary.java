@@ -8,8 +8,9 @@ import java.util.Map;
  * — {@code status.phase}, {@code state}, {@code status}, {@code health}, {@code health.status},
  * {@code printableStatus} — read through {@link StatusWords}, plus the booleans {@code
  * status.healthy} (false is a failure) and {@code status.ready} (false is progress) and the
- * counters {@code readyReplicas < replicas} (progress). Fields of another type are no sign: the
- * layer knows no schema, so it reads leniently instead of rejecting the object.
+ * counters {@code readyReplicas} or {@code availableReplicas} below {@code replicas} (progress).
+ * Fields of another type are no sign: the layer knows no schema, so it reads leniently instead of
+ * rejecting the object.
  */
 final class StatusVocabulary {
   private static final List<List<String>> WORD_FIELDS =
@@ -121,12 +122,35 @@ final class StatusVocabulary {
     if (Boolean.FALSE.equals(status.get("ready"))) {
       return ResourceStatus.inProgress("NotReady", "status.ready is false");
     }
-    if (status.get("replicas") instanceof Integer replicas
-        && status.get("readyReplicas") instanceof Integer ready
-        && ready < replicas) {
-      return ResourceStatus.inProgress("LessReady", "Ready: " + ready + "/" + replicas);
+    return replicaCounts(status);
+  }
+
+  /**
+   * Fewer ready, or fewer available, replicas than {@code status.replicas} counts: pods still
+   * rolling out or starting, kstatus's {@code LessReady}/{@code LessAvailable}. The updated count
+   * is not compared: a partitioned rollout keeps some replicas on the old revision on purpose. Null
+   * when the counters agree or are not reported as integers.
+   */
+  static ResourceStatus replicaCounts(Map<?, ?> status) {
+    if (!(status.get("replicas") instanceof Number replicas) || !isWhole(replicas)) {
+      return null;
+    }
+    long total = replicas.longValue();
+    if (status.get("readyReplicas") instanceof Number ready
+        && isWhole(ready)
+        && ready.longValue() < total) {
+      return ResourceStatus.inProgress("LessReady", "Ready: " + ready + "/" + total);
+    }
+    if (status.get("availableReplicas") instanceof Number available
+        && isWhole(available)
+        && available.longValue() < total) {
+      return ResourceStatus.inProgress("LessAvailable", "Available: " + available + "/" + total);
     }
     return null;
+  }
+
+  private static boolean isWhole(Number n) {
+    return n instanceof Integer || n instanceof Long || n instanceof Short;
   }
 
   private static Object valueAt(Map<?, ?> status, List<String> path) {

@@ -111,12 +111,17 @@ final class StatusWords {
           "notstarted",
           "unavailable");
 
-  /** Reasons that name a failure rather than a wait. */
+  /**
+   * Reasons that name a failure rather than a wait: besides errors, a spec the controller rejects
+   * (invalid, unsupported), something it needs that is not there (NotFound, Missing: a reference to
+   * fix, not a step of the rollout) and an operation it refuses (NotAllowed, Refused).
+   */
   private static final Pattern FAILURE_REASON =
       Pattern.compile(
           "fail|error|invalid|denied|rejected|degraded|unhealthy|crashloop|backoff|conflict"
               + "|abort|exceeded|timeout|timedout|forbidden|unauthori[sz]ed|unschedulable"
-              + "|misconfigur|notsupported|unsupported");
+              + "|misconfigur|notsupported|unsupported|notfound|missing|notallowed|disallowed"
+              + "|notpermitted|refused|prohibited");
 
   private static final Pattern FAILURE_MESSAGE =
       Pattern.compile("(?i)\\b(fail(ed|ure|s)?|errors?|invalid|denied|forbidden)\\b");

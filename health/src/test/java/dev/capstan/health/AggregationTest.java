@@ -32,10 +32,30 @@ class AggregationTest {
   }
 
   @Test
+  void aCurrentCronJobWhoseLastJobFailedIsANoteNotAFailure() {
+    Map<String, Object> cronJob =
+        Fixtures.yaml(
+            "{apiVersion: batch/v1, kind: CronJob, metadata: {namespace: ops, name: backup},"
+                + " status: {lastScheduleTime: '2025-01-01T00:00:00Z', lastSuccessfulTime:"
+                + " '2024-12-31T00:00:12Z'}}");
+    AggregateHealth health = evaluator.aggregate(List.of(widget("a", "x", "True", null), cronJob));
+    assertEquals(Status.Current, health.status());
+    assertEquals("", health.message());
+    assertEquals(List.of(), health.notCurrent());
+    assertEquals(1, health.notes().size());
+    assertEquals(
+        "CronJob/ops/backup: Resource is always ready, but its last Job, scheduled at"
+            + " 2025-01-01T00:00:00Z, did not complete successfully (last success at"
+            + " 2024-12-31T00:00:12Z) (LastJobFailed)",
+        health.notesMessage());
+  }
+
+  @Test
   void allCurrentIsCurrent() {
     AggregateHealth health = evaluator.aggregate(List.of(widget("a", "x", "True", null)));
     assertEquals(Status.Current, health.status());
     assertEquals("", health.message());
+    assertEquals("", health.notesMessage());
   }
 
   @Test

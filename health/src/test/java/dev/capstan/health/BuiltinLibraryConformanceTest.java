@@ -2,7 +2,6 @@ package dev.capstan.health;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,19 +10,17 @@ import dev.capstan.health.cel.HealthCheckExpr;
 import dev.capstan.health.cel.HealthCheckExprsYaml;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * Evaluates every example of the shared fixture file {@code crd-examples.jsonl} with the built-in
- * library and compares the status with the expected one, per kind and overall.
+ * Evaluates every example of the public fixture file {@code conformance/crd-examples.jsonl} (test
+ * resources) with the built-in library and compares the status with the expected one, per kind and
+ * overall.
  *
  * <p>The raw agreement over all examples (kinds the library does not cover included) must reach
  * {@value #MIN_AGREEMENT}, and every example of a kind the library covers must agree, except the
@@ -74,27 +71,11 @@ class BuiltinLibraryConformanceTest {
 
   @Test
   void builtinLibraryAgreesWithTheFixtureExamples() throws IOException {
-    Optional<Path> file = HealthFixtures.find(FIXTURE);
-    if (file.isEmpty()) {
-      String where =
-          "../shared/health-fixtures/"
-              + FIXTURE
-              + " relative to the repository root ("
-              + RepoRoot.find().map(Path::toString).orElse("not found")
-              + ")";
-      if (HealthFixtures.inCi()) {
-        fail("CI=true but the fixture file is missing: " + where);
-      }
-      assumeTrue(false, "skipped: no fixture file at " + where);
-    }
-
     HealthEvaluator evaluator = HealthEvaluator.withBuiltinLibrary();
     ConformanceTally tally = new ConformanceTally();
-    List<String> lines = Files.readAllLines(file.get(), StandardCharsets.UTF_8);
+    List<String> lines = HealthFixtures.lines(FIXTURE);
     for (int i = 0; i < lines.size(); i++) {
-      if (!lines.get(i).isBlank()) {
-        tally.add(evaluate(evaluator, json.readValue(lines.get(i), MAP), file.get(), i + 1));
-      }
+      tally.add(evaluate(evaluator, json.readValue(lines.get(i), MAP), i + 1));
     }
 
     System.out.println(tally.table());
@@ -141,11 +122,11 @@ class BuiltinLibraryConformanceTest {
   }
 
   private static ConformanceTally.Outcome evaluate(
-      HealthEvaluator evaluator, Map<String, Object> line, Path file, int lineNumber) {
+      HealthEvaluator evaluator, Map<String, Object> line, int lineNumber) {
     if (!(line.get("object") instanceof Map<?, ?> rawObject)
         || !(line.get("expected") instanceof String expected)) {
       throw new IllegalArgumentException(
-          file + ":" + lineNumber + ": expected {\"id\", \"expected\", \"object\"}");
+          FIXTURE + ":" + lineNumber + ": expected {\"id\", \"expected\", \"object\"}");
     }
     @SuppressWarnings("unchecked")
     Map<String, Object> object = (Map<String, Object>) rawObject;

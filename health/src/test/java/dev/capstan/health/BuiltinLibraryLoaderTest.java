@@ -58,6 +58,41 @@ class BuiltinLibraryLoaderTest {
   }
 
   @Test
+  void aFamilyOfGroupsCoversTheKindsNoOtherEntryCoversTheLongestSuffixFirst() {
+    BuiltinLibrary library =
+        BuiltinLibrary.fromYaml(
+            """
+            - {apiVersion: "*.cloud.example.com/*", current: "true"}
+            - {apiVersion: "*.eu.cloud.example.com/*", current: "false", failed: "true"}
+            - {apiVersion: db.cloud.example.com/*, kind: Instance, current: "false"}
+            """);
+    HealthEvaluator evaluator = HealthEvaluator.create(List.of(), library, Fixtures.CLOCK);
+    assertEquals(Status.Current, status(evaluator, "queue.cloud.example.com/v1", "Queue"));
+    assertEquals(Status.Failed, status(evaluator, "queue.eu.cloud.example.com/v1", "Queue"));
+    assertEquals(Status.InProgress, status(evaluator, "db.cloud.example.com/v1", "Instance"));
+    assertEquals(Status.Current, status(evaluator, "db.cloud.example.com/v1", "Snapshot"));
+    assertFalse(evaluator.coversKind("cloud.example.com/v1", "ProviderConfig"));
+    assertFalse(evaluator.coversKind("othercloud.example.com/v1", "Queue"));
+    InvalidHealthCheckException withKind =
+        assertThrows(
+            InvalidHealthCheckException.class,
+            () -> BuiltinLibrary.fromYaml("- {apiVersion: '*.a.io/*', kind: A, current: 'true'}"));
+    assertTrue(withKind.getMessage().contains("cannot name a kind"), withKind::getMessage);
+  }
+
+  private static Status status(HealthEvaluator evaluator, String apiVersion, String kind) {
+    return evaluator
+        .status(
+            Fixtures.yaml(
+                "{apiVersion: "
+                    + apiVersion
+                    + ", kind: "
+                    + kind
+                    + ", metadata: {name: x}, status: {phase: Up}}"))
+        .status();
+  }
+
+  @Test
   void badEntriesFailTheLoadNamingTheEntry() {
     InvalidHealthCheckException syntax =
         assertThrows(

@@ -1,31 +1,35 @@
 package dev.capstan.health;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Optional;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
- * Finds the shared health fixtures, which live beside the checkout (never inside it) at {@code
- * ../shared/health-fixtures/} relative to the repository root.
+ * The public conformance fixtures kept with the module's test resources under {@value #DIRECTORY}
+ * (the README there says where each file comes from and under which licence), so that the tests
+ * that read them need nothing beside the repository.
  */
-final class HealthFixtures {
+public final class HealthFixtures {
+  static final String DIRECTORY = "/conformance/";
+
   private HealthFixtures() {}
 
-  /** The fixture file, if it exists where CI puts it. */
-  static Optional<Path> find(String fileName) {
-    return RepoRoot.find()
-        .map(
-            root ->
-                root.resolve("..")
-                    .resolve("shared")
-                    .resolve("health-fixtures")
-                    .resolve(fileName)
-                    .normalize())
-        .filter(Files::isRegularFile);
-  }
-
-  /** Whether this run is CI, where a missing fixture file is an error rather than a skip. */
-  static boolean inCi() {
-    return "true".equalsIgnoreCase(System.getenv("CI"));
+  /** The non-blank lines of a fixture file; a missing file is an error, never a skip. */
+  public static List<String> lines(String fileName) {
+    String resource = DIRECTORY + fileName;
+    try (InputStream in = HealthFixtures.class.getResourceAsStream(resource)) {
+      if (in == null) {
+        throw new IllegalStateException(
+            "missing test resource " + resource + " (health/src/test/resources" + resource + ")");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8)
+          .lines()
+          .filter(line -> !line.isBlank())
+          .toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(resource, e);
+    }
   }
 }

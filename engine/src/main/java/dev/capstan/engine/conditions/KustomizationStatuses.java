@@ -131,18 +131,24 @@ public final class KustomizationStatuses {
     if (health.status() == Status.Failed || missing) {
       conditions.set(HEALTHY, FALSE, Reason.HEALTH_CHECK_FAILED, health.message());
     } else if (health.status() == Status.Current) {
-      conditions.set(HEALTHY, TRUE, Reason.HEALTHY, healthyMessage(health.evaluated()));
+      conditions.set(HEALTHY, TRUE, Reason.HEALTHY, healthyMessage(health));
     } else {
       conditions.set(HEALTHY, UNKNOWN, Reason.PROGRESSING, health.message());
     }
   }
 
-  private static String healthyMessage(int evaluated) {
-    return switch (evaluated) {
-      case 0 -> "No objects to check";
-      case 1 -> "1 object is healthy";
-      default -> evaluated + " objects are healthy";
-    };
+  /**
+   * How many objects are healthy, and what the healthy ones still have to tell (a CronJob whose
+   * last Job did not succeed is Current, as kstatus has it, but the user should hear of it).
+   */
+  private static String healthyMessage(AggregateHealth health) {
+    String count =
+        switch (health.evaluated()) {
+          case 0 -> "No objects to check";
+          case 1 -> "1 object is healthy";
+          default -> health.evaluated() + " objects are healthy";
+        };
+    return health.notes().isEmpty() ? count : count + "; " + health.notesMessage();
   }
 
   private static void reconciling(ConditionList conditions, Phase phase) {

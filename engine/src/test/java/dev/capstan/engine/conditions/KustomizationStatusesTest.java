@@ -102,6 +102,24 @@ class KustomizationStatusesTest {
   }
 
   @Test
+  void healthyNamesACronJobWhoseLastJobFailed() {
+    ResourceHealth cronJob =
+        new ResourceHealth(
+            ObjectRef.of("batch/v1", "CronJob", "apps", "backup"),
+            ResourceStatus.currentWithNote("LastJobFailed", "its last Job did not succeed"));
+    KustomizationStatus status =
+        KustomizationStatuses.next(
+            null,
+            Observation.of(3, T0, new Phase.Succeeded(REV))
+                .withAttemptedRevision(REV)
+                .withHealth(health(object("Deployment", "web", Status.Current, ""), cronJob)));
+    assertEquals("True", cond(status, HEALTHY).getStatus());
+    assertEquals(
+        "2 objects are healthy; CronJob/apps/backup: its last Job did not succeed (LastJobFailed)",
+        cond(status, HEALTHY).getMessage());
+  }
+
+  @Test
   void progressingKeepsTheObservedGenerationAndAppliedRevision() {
     KustomizationStatus status =
         KustomizationStatuses.next(

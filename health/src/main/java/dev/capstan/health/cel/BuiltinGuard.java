@@ -8,29 +8,41 @@ import dev.capstan.health.ResourceStatus;
 import dev.capstan.health.Status;
 
 /**
- * Holds back a built-in entry's Current when the generic layer sees the object still progressing or
- * failed ({@link GenericRules#objection}): a Reconciling or Stalled condition, a condition
- * describing an older generation, the Ready condition False or Unknown, or status.phase/state
- * saying so. A library entry is written from an operator's documentation and examples; these signs
- * are the operator saying, in the vocabulary every controller shares, that the object is not done.
- * A user's entry is never held back: it keeps Flux's semantics.
+ * Checks a built-in entry's answer against the signs every controller shares ({@link
+ * GenericRules}). A library entry is written from an operator's documentation; these signs are the
+ * operator saying, in the vocabulary every controller shares, what the entry may not know.
+ *
+ * <ul>
+ *   <li>An entry's Current is held back when the generic layer sees the object still progressing or
+ *       failed ({@link GenericRules#objection}): a Reconciling or Stalled condition, the conditions
+ *       describing an older generation, the Ready condition False or Unknown, status.phase/state
+ *       saying so, or fewer ready or available replicas than the status counts.
+ *   <li>When none of an entry's expressions is true, the entry has no opinion of the object's state
+ *       (a phase or reason its source did not list, often one a newer release added), and a failure
+ *       the generic layer reads ({@link GenericRules#failure}: a failure condition, a readiness
+ *       condition False with a reason naming a failure, an Error or Degraded phase) decides instead
+ *       of the default InProgress.
+ * </ul>
+ *
+ * A user's entry is never checked: it keeps Flux's semantics.
  */
 public final class BuiltinGuard {
 
   public ResourceStatus check(ResourceStatus status, ObjectView object, DecidedBy entry) {
-    if (status.status() != Status.Current) {
+    boolean current = status.status() == Status.Current;
+    if (!current && !CelHealthCheck.PENDING.equals(status.reason())) {
       return status;
     }
-    ResourceStatus objection;
+    ResourceStatus generic;
     try {
-      objection = GenericRules.objection(object);
+      generic = current ? GenericRules.objection(object) : GenericRules.failure(object);
     } catch (BadObjectException unreadable) {
       // The entry could read the object; an oddity the generic reader rejects is no objection.
       return status;
     }
-    if (objection == null) {
+    if (generic == null) {
       return status;
     }
-    return objection.decidedBy(new DecidedBy.HeldBack(entry.rule(), objection.decidedBy()));
+    return generic.decidedBy(new DecidedBy.HeldBack(entry.rule(), generic.decidedBy()));
   }
 }

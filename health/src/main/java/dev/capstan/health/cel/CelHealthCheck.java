@@ -22,6 +22,9 @@ import java.util.Map;
 public final class CelHealthCheck {
   public static final String AWAITING_STATUS = "AwaitingStatus";
 
+  /** The reason when none of the expressions is true. */
+  public static final String PENDING = "HealthCheckPending";
+
   private final HealthCheckExpr entry;
   private final CompiledExpr current;
   private final CompiledExpr inProgress;
@@ -88,7 +91,7 @@ public final class CelHealthCheck {
       return new ResourceStatus(Status.Unknown, "HealthCheckError", e.getMessage());
     }
     return ResourceStatus.inProgress(
-        "HealthCheckPending", "no health check expression is true yet" + readyDetail(object));
+        PENDING, "no health check expression is true yet" + readyDetail(object));
   }
 
   /**

@@ -63,7 +63,7 @@ public final class KstatusRules {
       case "batch":
         return kind.equals("Job")
             ? JobRule::evaluate
-            : kind.equals("CronJob") ? KstatusRules::alwaysReady : null;
+            : kind.equals("CronJob") ? CronJobRule::evaluate : null;
       case "policy":
         return kind.equals("PodDisruptionBudget") ? KstatusRules::disruptionBudget : null;
       case "networking.k8s.io":

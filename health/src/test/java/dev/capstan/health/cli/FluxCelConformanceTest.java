@@ -2,10 +2,9 @@ package dev.capstan.health.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.capstan.health.HealthFixtures;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,19 +12,19 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Runs every case of {@code ../shared/health-fixtures/flux-cel-cases.jsonl} (beside the checkout)
- * through {@code capstan status --exprs}. Cases at the {@code lookup} stage describe another tool's
- * reader internals (which GroupKinds a reader claims) and have no equivalent here.
+ * Runs every case of {@code conformance/flux-cel-cases.jsonl} (test resources; Flux's own test
+ * vectors, see the README there) through {@code capstan status --exprs}. Cases at the {@code
+ * lookup} stage describe another tool's reader internals (which GroupKinds a reader claims) and
+ * have no equivalent here.
  */
 class FluxCelConformanceTest {
-  private static final String FIXTURE = "shared/health-fixtures/flux-cel-cases.jsonl";
+  private static final String FIXTURE = "flux-cel-cases.jsonl";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** Probe identity for evaluator-level cases whose object has no apiVersion/kind. */
@@ -37,18 +36,8 @@ class FluxCelConformanceTest {
 
   @TestFactory
   Stream<DynamicTest> everyCase() throws IOException {
-    Optional<Path> file = locate();
-    if (file.isEmpty()) {
-      if ("true".equals(System.getenv("CI"))) {
-        fail("../" + FIXTURE + " is missing; CI must provide it beside the checkout");
-      }
-      assumeTrue(false, "skipped: ../" + FIXTURE + " not found beside the checkout");
-    }
     List<DynamicTest> tests = new ArrayList<>();
-    for (String line : Files.readAllLines(file.get())) {
-      if (line.isBlank()) {
-        continue;
-      }
+    for (String line : HealthFixtures.lines(FIXTURE)) {
       @SuppressWarnings("unchecked")
       Map<String, Object> c = JSON.readValue(line, Map.class);
       if ("lookup".equals(c.get("stage"))) {
@@ -125,22 +114,5 @@ class FluxCelConformanceTest {
           actual.contains(fragment.strip()),
           () -> "expected \"" + fragment.strip() + "\" in: " + actual);
     }
-  }
-
-  private static Optional<Path> locate() {
-    List<Path> starts = new ArrayList<>();
-    String root = System.getProperty("capstan.repoRoot");
-    if (root != null && !root.isBlank()) {
-      starts.add(Path.of(root).toAbsolutePath());
-    }
-    starts.add(Path.of("").toAbsolutePath());
-    for (Path start : starts) {
-      for (Path dir = start; dir != null; dir = dir.getParent()) {
-        if (dir.getParent() != null && Files.isRegularFile(dir.getParent().resolve(FIXTURE))) {
-          return Optional.of(dir.getParent().resolve(FIXTURE));
-        }
-      }
-    }
-    return Optional.empty();
   }
 }
