@@ -62,6 +62,11 @@ public final class SopsWriter {
     }
   }
 
+  /** The age identity that opens this writer's documents, as a decryption Secret holds it. */
+  public String identity() {
+    return identity;
+  }
+
   /** The decryption Secret's keys that open this writer's documents. */
   public DecryptionKeys keys() {
     return DecryptionKeys.fromSecretData(

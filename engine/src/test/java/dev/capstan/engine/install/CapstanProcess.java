@@ -37,6 +37,13 @@ final class CapstanProcess implements AutoCloseable {
   /** Starts {@code capstan run} with the kubeconfig, as pod {@code podName} of capstan-system. */
   static CapstanProcess start(Path kubeconfig, Path workDir, String podName, List<String> extraArgs)
       throws IOException {
+    return start(kubeconfig, workDir, podName, List.of("-Xmx256m"), extraArgs);
+  }
+
+  /** As {@link #start(Path, Path, String, List)}, with the JVM's options. */
+  static CapstanProcess start(
+      Path kubeconfig, Path workDir, String podName, List<String> jvmArgs, List<String> extraArgs)
+      throws IOException {
     Path jar = RepoRoot.find().resolve("engine/target/capstan.jar");
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException(jar + " is missing: run mvn package first");
@@ -46,20 +53,21 @@ final class CapstanProcess implements AutoCloseable {
     int webhookPort = ports[1];
     List<String> command =
         new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m",
-                "-jar",
-                jar.toString(),
-                "run",
-                "--kubeconfig",
-                kubeconfig.toString(),
-                "--metrics-addr",
-                "127.0.0.1:" + metricsPort,
-                "--webhook-addr",
-                "127.0.0.1:" + webhookPort,
-                "--storage-path",
-                workDir.resolve(podName + "-artifacts").toString()));
+            List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    command.addAll(jvmArgs);
+    command.addAll(
+        List.of(
+            "-jar",
+            jar.toString(),
+            "run",
+            "--kubeconfig",
+            kubeconfig.toString(),
+            "--metrics-addr",
+            "127.0.0.1:" + metricsPort,
+            "--webhook-addr",
+            "127.0.0.1:" + webhookPort,
+            "--storage-path",
+            workDir.resolve(podName + "-artifacts").toString()));
     command.addAll(extraArgs);
     // Logs are kept under target/ for a look after a failure; the work directory is removed.
     Path logs =

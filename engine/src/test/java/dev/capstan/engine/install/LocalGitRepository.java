@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.eclipse.jgit.api.AddCommand;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.lib.PersonIdent;
@@ -28,12 +29,15 @@ final class LocalGitRepository implements AutoCloseable {
 
   /** Writes the files and commits them; returns the commit id. */
   String commit(Map<String, String> files) throws IOException, GitAPIException {
+    AddCommand add = git.add();
     for (Map.Entry<String, String> file : files.entrySet()) {
       Path path = dir.resolve(file.getKey());
       Files.createDirectories(path.getParent());
       Files.writeString(path, file.getValue());
-      git.add().addFilepattern(file.getKey()).call();
+      add.addFilepattern(file.getKey());
     }
+    // One update of the index for all files: a commit of many files stays linear.
+    add.call();
     return git.commit()
         .setMessage("change")
         .setAuthor(AUTHOR)
