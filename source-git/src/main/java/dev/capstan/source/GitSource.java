@@ -305,7 +305,12 @@ public final class GitSource {
           "the host key of " + setup.rejectedHost() + " is not listed in the secret's known_hosts";
     }
     detail = detail.replace(request.url() + ": ", "");
-    if (reason == FailureReason.AUTHENTICATION_FAILED) {
+    boolean certificateAsked = setup != null && setup.clientCertificateRequested();
+    if (FailureClassifier.clientCertificateRefused(error)
+        || (certificateAsked && FailureClassifier.connectionDropped(error))) {
+      reason = FailureReason.AUTHENTICATION_FAILED;
+      detail = clientCertificateRefusal(request, setup) + " (" + detail + ")";
+    } else if (reason == FailureReason.AUTHENTICATION_FAILED) {
       detail =
           request.secretData().isEmpty()
               ? "the remote requires credentials and none were given"
@@ -347,6 +352,19 @@ public final class GitSource {
     String message = Redaction.scrub(where, secrets);
     LOG.warn("{}: {}", reason.conditionReason(), message);
     return new FetchResult.Failed(reason, message, lastArtifact(request.key()));
+  }
+
+  /** Why the remote refused the TLS handshake, as far as this side can tell. */
+  private static String clientCertificateRefusal(FetchRequest request, TransportSetup setup) {
+    if (setup != null && setup.clientCertificatePresented()) {
+      return "the remote refused the client certificate of the secret's 'tls.crt'";
+    }
+    if (request.secretData().containsKey("tls.crt")
+        && (setup == null || !setup.redirectedToAnotherOrigin())) {
+      return "the remote asked for a client certificate of authorities that did not sign the"
+          + " secret's 'tls.crt'";
+    }
+    return "the remote requires a client certificate ('tls.crt' and 'tls.key' of the secret)";
   }
 
   private Path sshHome() throws IOException {
