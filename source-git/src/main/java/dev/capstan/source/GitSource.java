@@ -136,7 +136,7 @@ public final class GitSource {
       RemoteUrl url = RemoteUrl.parse(request.url(), options.allowedSchemes());
       RefResolver.validate(request.ref());
       if (request.verification() != null) {
-        OpenPgpVerifier.of(request.verification().keys()); // an unusable key fails before any I/O
+        SigningKeys.of(request.verification().keys()); // an unusable key fails before any I/O
       }
       SparseCheckout.of(request.sparseCheckout());
       setup =
@@ -188,9 +188,7 @@ public final class GitSource {
       Optional<Verified> verified =
           request.verification() == null
               ? Optional.empty()
-              : Optional.of(
-                  RevisionVerifier.verify(
-                      request.verification(), git.getRepository(), resolved, commit));
+              : Optional.of(verify(request.verification(), git, resolved, commit));
       SubmoduleFetcher.Context submodules =
           new SubmoduleFetcher.Context(
               remote,
@@ -201,6 +199,17 @@ public final class GitSource {
               request.proxy());
       return new FetchResult.Fetched(
           publish(request, git, commit, resolved, sourceId, state, verified, url, submodules));
+    }
+  }
+
+  private Verified verify(
+      Verification verification, Git git, ResolvedRef resolved, RevCommit commit)
+      throws IOException {
+    Path scratch = store.newTempDir();
+    try {
+      return RevisionVerifier.verify(verification, git.getRepository(), resolved, commit, scratch);
+    } finally {
+      ArtifactStore.deleteQuietly(scratch);
     }
   }
 

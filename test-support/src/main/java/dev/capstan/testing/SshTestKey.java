@@ -65,6 +65,25 @@ public final class SshTestKey {
     return fingerprint;
   }
 
+  /** This key's OpenSSH user certificate signed by {@code authority}, as its one-line text. */
+  public String certificateBy(SshTestKey authority) {
+    try {
+      run(
+          privateKey.getParent(),
+          List.of(
+              "ssh-keygen",
+              "-q",
+              "-s",
+              authority.privateKey.toString(),
+              "-I",
+              "test",
+              privateKey + ".pub"));
+      return Files.readString(Path.of(privateKey + "-cert.pub")).strip();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** The {@code -c} options that make {@code git commit -S} and {@code git tag -s} use this key. */
   public List<String> gitSigningOptions() {
     return List.of("-c", "gpg.format=ssh", "-c", "user.signingkey=" + privateKey);
