@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
 import java.security.KeyStore;
 import java.security.KeyStoreException;
 import java.security.PrivateKey;
@@ -13,6 +14,7 @@ import java.security.cert.Certificate;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
+import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -147,10 +149,10 @@ final class TlsSettings {
       object = parser.readObject();
       JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
       if (object instanceof PEMKeyPair pair) {
-        return converter.getKeyPair(pair).getPrivate(); // PKCS#1 (RSA) or SEC1 (EC)
+        return asJdkKey(converter.getKeyPair(pair).getPrivate()); // PKCS#1 (RSA) or SEC1 (EC)
       }
       if (object instanceof PrivateKeyInfo info) {
-        return converter.getPrivateKey(info); // PKCS#8
+        return asJdkKey(converter.getPrivateKey(info)); // PKCS#8
       }
     } catch (IOException | RuntimeException e) {
       throw invalid(
@@ -163,6 +165,25 @@ final class TlsSettings {
         object instanceof PEMEncryptedKeyPair || object instanceof PKCS8EncryptedPrivateKeyInfo
             ? "the secret's 'tls.key' is encrypted; an unencrypted private key is expected"
             : "the secret's 'tls.key' holds no PEM private key");
+  }
+
+  /**
+   * The key as the JDK's own provider makes it: with Bouncy Castle registered (another library may
+   * register it), an EC key comes back as an "ECDSA" key the JDK's TLS does not sign with.
+   */
+  private static PrivateKey asJdkKey(PrivateKey key) {
+    String algorithm =
+        switch (key.getAlgorithm()) {
+          case "ECDSA", "EC" -> "EC";
+          case "EdDSA", "Ed25519" -> "Ed25519";
+          default -> key.getAlgorithm();
+        };
+    try {
+      return KeyFactory.getInstance(algorithm)
+          .generatePrivate(new PKCS8EncodedKeySpec(key.getEncoded()));
+    } catch (GeneralSecurityException | RuntimeException e) {
+      return key;
+    }
   }
 
   /** Signs and verifies a probe, so a key of another certificate fails here, not in a handshake. */

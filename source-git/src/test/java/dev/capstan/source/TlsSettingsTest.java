@@ -11,8 +11,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.capstan.testing.TestPki;
 import dev.capstan.testing.TestPki.KeyFormat;
 import dev.capstan.testing.TestPki.KeyType;
+import java.security.Security;
 import java.util.HashMap;
 import java.util.Map;
+import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -63,6 +65,22 @@ class TlsSettingsTest {
     assertNotNull(tls.forOtherOrigins(), "other origins trust ca.crt too");
     assertFalse(
         tls.forRemote() == tls.forOtherOrigins(), "the client certificate is for the remote alone");
+  }
+
+  @Test
+  void keysReadTheSameWithBouncyCastleRegistered() {
+    // Registered, Bouncy Castle parses EC keys as "ECDSA" keys, which the JDK's TLS would not sign
+    // with; the keys are taken over as the JDK's own.
+    Security.addProvider(new BouncyCastleProvider());
+    try {
+      for (KeyFormat format : KeyFormat.values()) {
+        assertNotNull(
+            settings(Map.of("tls.crt", ec.certificatePem(), "tls.key", ec.keyPem(format)))
+                .forRemote());
+      }
+    } finally {
+      Security.removeProvider(BouncyCastleProvider.PROVIDER_NAME);
+    }
   }
 
   @Test
