@@ -71,7 +71,8 @@ class TlsSettingsTest {
   void keysReadTheSameWithBouncyCastleRegistered() {
     // Registered, Bouncy Castle parses EC keys as "ECDSA" keys, which the JDK's TLS would not sign
     // with; the keys are taken over as the JDK's own.
-    Security.addProvider(new BouncyCastleProvider());
+    // Removed afterwards only if added here: the SSH library registers it too, and keeps using it.
+    boolean added = Security.addProvider(new BouncyCastleProvider()) != -1;
     try {
       for (KeyFormat format : KeyFormat.values()) {
         assertNotNull(
@@ -79,7 +80,9 @@ class TlsSettingsTest {
                 .forRemote());
       }
     } finally {
-      Security.removeProvider(BouncyCastleProvider.PROVIDER_NAME);
+      if (added) {
+        Security.removeProvider(BouncyCastleProvider.PROVIDER_NAME);
+      }
     }
   }
 
