@@ -8,7 +8,9 @@ import java.net.NoRouteToHostException;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
+import java.util.List;
 import java.util.Locale;
+import javax.net.ssl.SSLException;
 import org.eclipse.jgit.errors.NoRemoteRepositoryException;
 
 /** Maps exceptions from JGit and the network onto a {@link FailureReason}. */
@@ -16,7 +18,25 @@ final class FailureClassifier {
 
   private FailureClassifier() {}
 
+  /**
+   * TLS alerts by which a server refuses the client's certificate, or the lack of one: received
+   * from the remote, so they never stand for this side's doubts about the server's certificate.
+   */
+  private static final List<String> CLIENT_CERTIFICATE_ALERTS =
+      List.of(
+          "received fatal alert: bad_certificate",
+          "received fatal alert: certificate_required",
+          "received fatal alert: certificate_unknown",
+          "received fatal alert: certificate_expired",
+          "received fatal alert: certificate_revoked",
+          "received fatal alert: unsupported_certificate",
+          "received fatal alert: unknown_ca",
+          "received fatal alert: access_denied");
+
   static FailureReason reasonOf(Throwable error) {
+    if (clientCertificateRefused(error)) {
+      return FailureReason.AUTHENTICATION_FAILED;
+    }
     for (Throwable t = error; t != null; t = t.getCause()) {
       if (t instanceof SourceException s) {
         return s.reason();
@@ -42,6 +62,35 @@ final class FailureClassifier {
       }
     }
     return FailureReason.GIT_OPERATION_FAILED;
+  }
+
+  /** Whether the remote refused this side's TLS client certificate, or asked for one in vain. */
+  static boolean clientCertificateRefused(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause()) {
+      String m = t.getMessage() == null ? "" : t.getMessage().toLowerCase(Locale.ROOT);
+      if (t instanceof SSLException && CLIENT_CERTIFICATE_ALERTS.stream().anyMatch(m::contains)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether the connection broke off under the request: what a client sees of a TLS 1.3 server that
+   * refused its certificate when the request went out before the server's alert came in.
+   */
+  static boolean connectionDropped(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause()) {
+      String m = t.getMessage() == null ? "" : t.getMessage().toLowerCase(Locale.ROOT);
+      if (m.contains("error writing to server")
+          || m.contains("connection reset")
+          || m.contains("broken pipe")
+          || m.contains("unexpected end of file")
+          || m.contains("remote host terminated the handshake")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -136,7 +136,7 @@ public final class GitSource {
       RemoteUrl url = RemoteUrl.parse(request.url(), options.allowedSchemes());
       RefResolver.validate(request.ref());
       if (request.verification() != null) {
-        OpenPgpVerifier.of(request.verification().keys()); // an unusable key fails before any I/O
+        SigningKeys.of(request.verification().keys()); // an unusable key fails before any I/O
       }
       SparseCheckout.of(request.sparseCheckout());
       setup =
@@ -188,9 +188,7 @@ public final class GitSource {
       Optional<Verified> verified =
           request.verification() == null
               ? Optional.empty()
-              : Optional.of(
-                  RevisionVerifier.verify(
-                      request.verification(), git.getRepository(), resolved, commit));
+              : Optional.of(verify(request.verification(), git, resolved, commit));
       SubmoduleFetcher.Context submodules =
           new SubmoduleFetcher.Context(
               remote,
@@ -201,6 +199,17 @@ public final class GitSource {
               request.proxy());
       return new FetchResult.Fetched(
           publish(request, git, commit, resolved, sourceId, state, verified, url, submodules));
+    }
+  }
+
+  private Verified verify(
+      Verification verification, Git git, ResolvedRef resolved, RevCommit commit)
+      throws IOException {
+    Path scratch = store.newTempDir();
+    try {
+      return RevisionVerifier.verify(verification, git.getRepository(), resolved, commit, scratch);
+    } finally {
+      ArtifactStore.deleteQuietly(scratch);
     }
   }
 
@@ -307,7 +316,12 @@ public final class GitSource {
           "the host key of " + setup.rejectedHost() + " is not listed in the secret's known_hosts";
     }
     detail = detail.replace(request.url() + ": ", "");
-    if (reason == FailureReason.AUTHENTICATION_FAILED) {
+    boolean certificateAsked = setup != null && setup.clientCertificateRequested();
+    if (FailureClassifier.clientCertificateRefused(error)
+        || (certificateAsked && FailureClassifier.connectionDropped(error))) {
+      reason = FailureReason.AUTHENTICATION_FAILED;
+      detail = clientCertificateRefusal(request, setup) + " (" + detail + ")";
+    } else if (reason == FailureReason.AUTHENTICATION_FAILED) {
       detail =
           request.secretData().isEmpty()
               ? "the remote requires credentials and none were given"
@@ -349,6 +363,19 @@ public final class GitSource {
     String message = Redaction.scrub(where, secrets);
     LOG.warn("{}: {}", reason.conditionReason(), message);
     return new FetchResult.Failed(reason, message, lastArtifact(request.key()));
+  }
+
+  /** Why the remote refused the TLS handshake, as far as this side can tell. */
+  private static String clientCertificateRefusal(FetchRequest request, TransportSetup setup) {
+    if (setup != null && setup.clientCertificatePresented()) {
+      return "the remote refused the client certificate of the secret's 'tls.crt'";
+    }
+    if (request.secretData().containsKey("tls.crt")
+        && (setup == null || !setup.redirectedToAnotherOrigin())) {
+      return "the remote asked for a client certificate of authorities that did not sign the"
+          + " secret's 'tls.crt'";
+    }
+    return "the remote requires a client certificate ('tls.crt' and 'tls.key' of the secret)";
   }
 
   private Path sshHome() throws IOException {

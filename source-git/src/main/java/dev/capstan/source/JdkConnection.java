@@ -15,6 +15,7 @@ import javax.net.ssl.HostnameVerifier;
 import javax.net.ssl.HttpsURLConnection;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocketFactory;
 import javax.net.ssl.TrustManager;
 import org.eclipse.jgit.transport.http.HttpConnection;
 
@@ -152,6 +153,13 @@ class JdkConnection implements HttpConnection {
       SSLContext context = SSLContext.getInstance("TLS");
       context.init(km, tm, random);
       https.setSSLSocketFactory(new JgitTlsSocketFactory(context.getSocketFactory()));
+    }
+  }
+
+  /** Makes an https connection use {@code factory}'s TLS sockets; a plain http one stays as is. */
+  void useTls(SSLSocketFactory factory) {
+    if (c instanceof HttpsURLConnection https) {
+      https.setSSLSocketFactory(factory);
     }
   }
 

@@ -3,7 +3,6 @@ package dev.capstan.source;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -43,7 +42,8 @@ final class OpenPgpVerifier {
   }
 
   /**
-   * @param keys the Secret's data; every value must hold armored (or binary) public keys
+   * @param keys the OpenPGP entries of the Secret; every value must hold armored (or binary) public
+   *     keys
    * @throws SourceException {@link FailureReason#INVALID_SECRET} naming the unreadable key
    */
   static OpenPgpVerifier of(Map<String, byte[]> keys) {
@@ -78,21 +78,13 @@ final class OpenPgpVerifier {
   }
 
   /**
-   * Verifies {@code signature} over {@code payload}.
+   * Verifies {@code signature} (present, and not of another kind) over {@code payload}.
    *
    * @param what names the signed object in messages, e.g. {@code commit 'abc…'}
    * @return the fingerprint (upper-case hex) of the key that made the signature
    * @throws SourceException {@link FailureReason#VERIFICATION_FAILED} saying why not
    */
   String verify(byte[] signature, byte[] payload, String what) {
-    if (signature == null) {
-      throw failed(what + " is not signed");
-    }
-    String text =
-        new String(signature, 0, Math.min(signature.length, 64), StandardCharsets.US_ASCII);
-    if (text.startsWith("-----BEGIN SSH SIGNATURE-----")) {
-      throw failed(what + " is signed with an SSH key; spec.verify checks OpenPGP signatures only");
-    }
     if (signature.length > MAX_SIGNATURE_BYTES) {
       throw failed(
           "the signature of " + what + " is larger than " + MAX_SIGNATURE_BYTES + " bytes");

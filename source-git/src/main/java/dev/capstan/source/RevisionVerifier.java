@@ -1,6 +1,7 @@
 package dev.capstan.source;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.jgit.errors.MissingObjectException;
@@ -19,9 +20,14 @@ final class RevisionVerifier {
    * @throws SourceException {@link FailureReason#VERIFICATION_FAILED} when a required signature is
    *     missing or wrong, {@link FailureReason#INVALID_SPEC} when a Tag mode meets a ref that is no
    *     tag
+   * @param scratch an empty directory for the check's files, deleted by the caller
    */
   static Verified verify(
-      Verification verification, Repository repo, ResolvedRef resolved, RevCommit commit)
+      Verification verification,
+      Repository repo,
+      ResolvedRef resolved,
+      RevCommit commit,
+      Path scratch)
       throws IOException {
     Verification.Mode mode = verification.mode();
     if (mode.checksTag() && !resolved.isTag()) {
@@ -31,7 +37,7 @@ final class RevisionVerifier {
               + mode.specName()
               + " needs a tag: set spec.ref.tag, spec.ref.semver or a refs/tags/ spec.ref.name");
     }
-    OpenPgpVerifier keys = OpenPgpVerifier.of(verification.keys());
+    SigningKeys.Check keys = SigningKeys.of(verification.keys()).check(repo, scratch);
     List<String> verified = new ArrayList<>();
     if (mode.checksTag()) {
       String name = resolved.revisionName();

@@ -15,14 +15,16 @@ import org.eclipse.jgit.transport.SshTransport;
 import org.eclipse.jgit.transport.Transport;
 import org.eclipse.jgit.transport.TransportHttp;
 import org.eclipse.jgit.transport.UsernamePasswordCredentialsProvider;
+import org.eclipse.jgit.transport.http.HttpConnectionFactory;
 import org.eclipse.jgit.transport.sshd.SshdSessionFactory;
 import org.eclipse.jgit.transport.sshd.SshdSessionFactoryBuilder;
 
 /**
  * Applies one fetch's credentials to JGit commands: basic or bearer auth for HTTP(S), sent only to
  * the remote's own origin (never after a redirect elsewhere) and, unless the caller allows it,
- * never over plain http; and for SSH a session factory that offers only the Secret's key, reads no
- * user configuration, and accepts only host keys listed in the Secret's known_hosts.
+ * never over plain http; for https a client certificate (also only to the remote's origin) and
+ * extra trusted authorities; and for SSH a session factory that offers only the Secret's key, reads
+ * no user configuration, and accepts only host keys listed in the Secret's known_hosts.
  */
 final class TransportSetup implements AutoCloseable {
 
@@ -33,6 +35,7 @@ final class TransportSetup implements AutoCloseable {
   private final ProxySettings proxy;
   private final ProxyCredentialConnections authenticatingProxy;
   private final ProxyAuthenticators authenticators;
+  private final TlsSettings tls;
   private final AtomicBoolean leftOrigin = new AtomicBoolean();
 
   private TransportSetup(
@@ -41,12 +44,14 @@ final class TransportSetup implements AutoCloseable {
       KnownHosts knownHosts,
       SshdSessionFactory ssh,
       ProxySettings proxy,
-      ProxyAuthenticators authenticators) {
+      ProxyAuthenticators authenticators,
+      TlsSettings tls) {
     this.url = url;
     this.credentials = credentials;
     this.knownHosts = knownHosts;
     this.ssh = ssh;
     this.proxy = proxy;
+    this.tls = tls;
     this.authenticatingProxy =
         proxy != null && proxy.hasCredentials()
             ? new ProxyCredentialConnections(proxy, authenticators.forProxy(proxy))
@@ -102,7 +107,9 @@ final class TransportSetup implements AutoCloseable {
       refuseCredentialsOverPlainHttp(url, credentials);
     }
     if (!url.isSsh()) {
-      return new TransportSetup(url, credentials, null, null, proxy, authenticators);
+      // Client certificates and authorities matter to https alone, as in Flux.
+      TlsSettings tls = url.scheme() == UrlScheme.HTTPS ? TlsSettings.from(credentials) : null;
+      return new TransportSetup(url, credentials, null, null, proxy, authenticators, tls);
     }
     KnownHosts knownHosts = KnownHosts.parse(credentials.knownHosts());
     List<KeyPair> keys = loadIdentity(credentials);
@@ -117,7 +124,7 @@ final class TransportSetup implements AutoCloseable {
             .setServerKeyDatabase((home, dir) -> knownHosts)
             .setPreferredAuthentications("publickey")
             .build(null);
-    return new TransportSetup(url, credentials, knownHosts, factory, null, authenticators);
+    return new TransportSetup(url, credentials, knownHosts, factory, null, authenticators, null);
   }
 
   /** As Flux's Git client does by default: basic auth and bearer tokens only over https. */
@@ -149,15 +156,17 @@ final class TransportSetup implements AutoCloseable {
 
   private void configure(Transport transport) {
     if (transport instanceof TransportHttp http) {
-      http.setHttpConnectionFactory(
+      HttpConnectionFactory connections =
           authenticatingProxy != null
-              ? new OriginBoundConnections(
-                  authenticatingProxy, url.uri(), () -> leftOrigin.set(true))
-              : new OriginBoundConnections(
-                  http.getHttpConnectionFactory(),
-                  url.uri(),
-                  () -> leftOrigin.set(true),
-                  proxy == null ? null : proxy.proxy()));
+              ? authenticatingProxy
+              : tls != null ? new JdkConnections() : http.getHttpConnectionFactory();
+      http.setHttpConnectionFactory(
+          new OriginBoundConnections(
+              connections,
+              url.uri(),
+              () -> leftOrigin.set(true),
+              authenticatingProxy != null || proxy == null ? null : proxy.proxy(),
+              tls));
       if (credentials.bearerToken() != null) {
         http.setAdditionalHeaders(Map.of("Authorization", "Bearer " + credentials.bearerToken()));
       } else if (credentials.hasBasicAuth()) {
@@ -178,6 +187,18 @@ final class TransportSetup implements AutoCloseable {
   /** Whether a redirect sent a request of this fetch to another origin, without credentials. */
   boolean redirectedToAnotherOrigin() {
     return leftOrigin.get();
+  }
+
+  /**
+   * Whether a server of this fetch asked for a TLS client certificate (known with TLS settings).
+   */
+  boolean clientCertificateRequested() {
+    return tls != null && tls.clientCertificateRequested();
+  }
+
+  /** Whether the Secret's TLS client certificate was offered to a server of this fetch. */
+  boolean clientCertificatePresented() {
+    return tls != null && tls.clientCertificatePresented();
   }
 
   /** The proxy that refused this fetch's proxy credentials (407), or null. */

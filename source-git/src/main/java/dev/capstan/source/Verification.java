@@ -9,7 +9,8 @@ import java.util.TreeMap;
  * What must be signed, and by whom, before a revision becomes the artifact ({@code spec.verify}).
  *
  * @param mode which objects are checked
- * @param keys the Secret's data: each value ASCII-armored OpenPGP public keys
+ * @param keys the Secret's data: SSH public keys ({@code authorized_keys} lines) in entries named
+ *     {@code *.sshpub}, ASCII-armored OpenPGP public keys in every other entry
  */
 public record Verification(Mode mode, Map<String, byte[]> keys) {
 

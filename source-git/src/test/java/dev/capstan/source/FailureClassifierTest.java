@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
+import javax.net.ssl.SSLHandshakeException;
 import org.eclipse.jgit.api.errors.TransportException;
 import org.eclipse.jgit.errors.NoRemoteRepositoryException;
 import org.eclipse.jgit.transport.URIish;
@@ -46,5 +47,23 @@ class FailureClassifierTest {
     assertFalse(
         FailureClassifier.isTransient(
             new SourceException(FailureReason.REF_NOT_FOUND, "branch 'x' does not exist")));
+  }
+
+  @Test
+  void aServerRefusingTheClientCertificateIsAnAuthenticationFailure() {
+    var refused =
+        new TransportException(
+            "https://127.0.0.1:40111/git/app: SSL problems: Received fatal alert: bad_certificate",
+            new SSLHandshakeException("Received fatal alert: bad_certificate"));
+    assertEquals(FailureReason.AUTHENTICATION_FAILED, FailureClassifier.reasonOf(refused));
+    assertTrue(FailureClassifier.clientCertificateRefused(refused));
+    assertFalse(FailureClassifier.isTransient(refused));
+
+    var untrustedServer =
+        new TransportException(
+            "https://127.0.0.1:40111/git/app: SSL problems: PKIX path building failed",
+            new SSLHandshakeException("PKIX path building failed"));
+    assertFalse(FailureClassifier.clientCertificateRefused(untrustedServer));
+    assertEquals(FailureReason.GIT_OPERATION_FAILED, FailureClassifier.reasonOf(untrustedServer));
   }
 }

@@ -124,7 +124,7 @@ class SignatureVerificationIT {
   }
 
   @Test
-  void sshSignedCommitsAreRefusedByName() throws Exception {
+  void anSshSignedCommitNeedsSshKeys() throws Exception {
     RevCommit commit =
         repo.signedCommit(
             "ssh",
@@ -137,7 +137,8 @@ class SignatureVerificationIT {
     assertEquals(
         "commit '"
             + commit.name()
-            + "' is signed with an SSH key; spec.verify checks OpenPGP signatures only",
+            + "' is signed with an SSH key, and the verification secret holds no SSH public key"
+            + " (entries named *.sshpub)",
         failed.message());
   }
 

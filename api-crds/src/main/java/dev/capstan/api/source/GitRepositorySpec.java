@@ -27,14 +27,18 @@ public record GitRepositorySpec(
     @Pattern(GoDuration.PATTERN) @JsonPropertyDescription("Timeout of one fetch; defaults to 60s.")
         String timeout,
     @JsonPropertyDescription(
-            "Secret with credentials: username/password, bearerToken, or identity and known_hosts.")
+            "Secret with credentials: username/password, bearerToken, or identity and"
+                + " known_hosts (SSH); for HTTPS also tls.crt and tls.key (a client certificate"
+                + " and its PEM key, for mutual TLS) and ca.crt (authorities trusted beside the"
+                + " system's).")
         LocalObjectReference secretRef,
     @JsonPropertyDescription(
             "Extra ignore rules in .gitignore syntax, applied to the fetched tree.")
         String ignore,
     @JsonPropertyDescription("Stop fetching this repository.") Boolean suspend,
     @JsonPropertyDescription(
-            "Verify the OpenPGP signature of the commit and/or tag before using a revision.")
+            "Verify the OpenPGP or SSH signature of the commit and/or tag before using a"
+                + " revision.")
         GitRepositoryVerification verify,
     @Size(max = 50)
         @JsonPropertyDescription(

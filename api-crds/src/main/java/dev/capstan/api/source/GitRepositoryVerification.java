@@ -21,8 +21,9 @@ public record GitRepositoryVerification(
         String mode,
     @Required
         @JsonPropertyDescription(
-            "Secret in this namespace whose values are the ASCII-armored OpenPGP public keys "
-                + "of trusted signers.")
+            "Secret in this namespace with the public keys of trusted signers: SSH public keys"
+                + " (authorized_keys lines) under keys ending in .sshpub, ASCII-armored OpenPGP"
+                + " public keys under the others (.asc by convention).")
         LocalObjectReference secretRef) {
 
   public static final String MODE_PATTERN = "^(HEAD|head|Tag|TagAndHEAD)$";

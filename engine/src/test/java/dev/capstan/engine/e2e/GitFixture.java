@@ -1,11 +1,15 @@
 package dev.capstan.engine.e2e;
 
 import dev.capstan.engine.testing.GitHttpServer;
+import dev.capstan.testing.GitCli;
 import dev.capstan.testing.PgpTestKey;
+import dev.capstan.testing.SshTestKey;
+import dev.capstan.testing.TestPki;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
 import java.util.Map;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.errors.GitAPIException;
@@ -14,7 +18,7 @@ import org.eclipse.jgit.lib.GpgSignature;
 import org.eclipse.jgit.lib.PersonIdent;
 import org.eclipse.jgit.revwalk.RevCommit;
 
-/** A real Git repository on disk, served to the engine over smart HTTP on loopback. */
+/** A real Git repository on disk, served to the engine over smart HTTP(S) on loopback. */
 final class GitFixture implements AutoCloseable {
   private static final PersonIdent AUTHOR = new PersonIdent("Capstan Test", "test@example.invalid");
 
@@ -22,16 +26,27 @@ final class GitFixture implements AutoCloseable {
   private final Path dir;
   private final GitHttpServer server;
 
-  private GitFixture(Git git, Path dir) {
+  private GitFixture(Git git, Path dir, GitHttpServer server) {
     this.git = git;
     this.dir = dir;
-    this.server = GitHttpServer.serve(dir);
+    this.server = server;
   }
 
   static GitFixture create(Path dir) {
+    return new GitFixture(init(dir), dir, GitHttpServer.serve(dir));
+  }
+
+  /**
+   * A repository served over https with {@code certificate}, only to clients presenting a
+   * certificate that an authority in {@code trusted} signed.
+   */
+  static GitFixture createMutualTls(Path dir, TestPki.Issued certificate, KeyStore trusted) {
+    return new GitFixture(init(dir), dir, GitHttpServer.serveMutualTls(dir, certificate, trusted));
+  }
+
+  private static Git init(Path dir) {
     try {
-      return new GitFixture(
-          Git.init().setDirectory(dir.toFile()).setInitialBranch("main").call(), dir);
+      return Git.init().setDirectory(dir.toFile()).setInitialBranch("main").call();
     } catch (GitAPIException e) {
       throw new IllegalStateException(e);
     }
@@ -107,6 +122,23 @@ final class GitFixture implements AutoCloseable {
     } catch (IOException | GitAPIException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * Writes the files and commits them signed by {@code key} with git itself ({@code gpg.format
+   * ssh}); returns the revision Capstan reports.
+   */
+  String commitSshSigned(Map<String, String> files, SshTestKey key) {
+    try {
+      for (var entry : files.entrySet()) {
+        Path file = dir.resolve(entry.getKey());
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, entry.getValue(), StandardCharsets.UTF_8);
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+    return "main@sha1:" + GitCli.commitSigned(dir, key, "ssh-signed change");
   }
 
   @Override

@@ -1,11 +1,14 @@
 package dev.capstan.source.testing;
 
+import dev.capstan.testing.TestPki;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
 import java.util.Base64;
 import java.util.EnumSet;
 import java.util.List;
@@ -14,6 +17,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
@@ -25,14 +31,18 @@ import org.eclipse.jgit.http.server.GitServlet;
  * bearer authentication. {@code /moved/NAME} answers with a redirect to {@code /git/NAME} on the
  * same server. Every {@code Authorization} header received is recorded, and so is every {@code
  * Proxy-Authorization} header (which a proxy must never pass on). With {@link #tls} it serves https
- * with the given key store's certificate.
+ * with the given key store's certificate, and with {@link #mutualTls} also asks for a client
+ * certificate.
  */
 public final class HttpGitServer implements AutoCloseable {
+
+  private static final String CLIENT_CERTIFICATES = "jakarta.servlet.request.X509Certificate";
 
   private final Server server;
   private final AtomicInteger requests = new AtomicInteger();
   private final List<String> authorizations = new CopyOnWriteArrayList<>();
   private final List<String> proxyAuthorizations = new CopyOnWriteArrayList<>();
+  private final List<String> clientCertificates = new CopyOnWriteArrayList<>();
   private final boolean tls;
 
   private HttpGitServer(Server server, boolean tls) {
@@ -46,7 +56,25 @@ public final class HttpGitServer implements AutoCloseable {
 
   /** Anonymous Git over https with {@code certificate}. */
   public static HttpGitServer tls(Path base, TestCertificate certificate) throws Exception {
-    return start(base, null, certificate);
+    SslContextFactory.Server ssl = new SslContextFactory.Server();
+    ssl.setKeyStorePath(certificate.keyStore().toString());
+    ssl.setKeyStorePassword(certificate.password());
+    ssl.setKeyStoreType("PKCS12");
+    return start(base, null, ssl);
+  }
+
+  /**
+   * Git over https with {@code certificate} that serves only clients presenting a certificate the
+   * authorities in {@code trusted} signed: the TLS handshake fails without one.
+   */
+  public static HttpGitServer mutualTls(Path base, TestPki.Issued certificate, KeyStore trusted)
+      throws Exception {
+    SslContextFactory.Server ssl = new SslContextFactory.Server();
+    ssl.setKeyStore(certificate.keyStore());
+    ssl.setKeyStorePassword(TestPki.PASSWORD);
+    ssl.setTrustStore(trusted);
+    ssl.setNeedClientAuth(true);
+    return start(base, null, ssl);
   }
 
   public static HttpGitServer basicAuth(Path base, String user, String password) throws Exception {
@@ -66,22 +94,23 @@ public final class HttpGitServer implements AutoCloseable {
   }
 
   private static HttpGitServer start(
-      Path base, String expectedAuthorization, TestCertificate certificate) throws Exception {
+      Path base, String expectedAuthorization, SslContextFactory.Server ssl) throws Exception {
     Server server = new Server();
     ServerConnector connector;
-    if (certificate == null) {
+    if (ssl == null) {
       connector = new ServerConnector(server);
     } else {
-      SslContextFactory.Server ssl = new SslContextFactory.Server();
-      ssl.setKeyStorePath(certificate.keyStore().toString());
-      ssl.setKeyStorePassword(certificate.password());
-      ssl.setKeyStoreType("PKCS12");
-      connector = new ServerConnector(server, ssl);
+      // Makes the client's certificate a request attribute; loopback has no host name to check.
+      HttpConfiguration https = new HttpConfiguration();
+      SecureRequestCustomizer secure = new SecureRequestCustomizer();
+      secure.setSniHostCheck(false);
+      https.addCustomizer(secure);
+      connector = new ServerConnector(server, ssl, new HttpConnectionFactory(https));
     }
     connector.setHost("127.0.0.1");
     connector.setPort(0);
     server.addConnector(connector);
-    HttpGitServer result = new HttpGitServer(server, certificate != null);
+    HttpGitServer result = new HttpGitServer(server, ssl != null);
 
     Repositories repositories = new Repositories(base);
     GitServlet git = new GitServlet();
@@ -98,6 +127,10 @@ public final class HttpGitServer implements AutoCloseable {
           }
           if (req.getHeader("Authorization") != null) {
             result.authorizations.add(req.getHeader("Authorization"));
+          }
+          if (req.getAttribute(CLIENT_CERTIFICATES) instanceof X509Certificate[] presented
+              && presented.length > 0) {
+            result.clientCertificates.add(presented[0].getSubjectX500Principal().getName());
           }
           if (req.getRequestURI().startsWith("/moved/")) {
             String query = req.getQueryString() == null ? "" : "?" + req.getQueryString();
@@ -143,6 +176,11 @@ public final class HttpGitServer implements AutoCloseable {
   /** The values of every {@code Proxy-Authorization} header received so far. */
   public List<String> proxyAuthorizations() {
     return List.copyOf(proxyAuthorizations);
+  }
+
+  /** The subject of the client certificate of every request that came with one, so far. */
+  public List<String> clientCertificates() {
+    return List.copyOf(clientCertificates);
   }
 
   /** HTTP requests received so far. */
