@@ -36,8 +36,13 @@ final class IgnoreRules {
 
   /** The rules at the root, before any {@code .sourceignore} has been read. */
   static IgnoreRules root(String specIgnore) {
+    return root(specIgnore, DEFAULTS);
+  }
+
+  /** The rules at the root with other built-in defaults (gitignore lines). */
+  static IgnoreRules root(String specIgnore, String defaults) {
     List<Layer> layers = new ArrayList<>();
-    layers.add(new Layer("", parse(DEFAULTS)));
+    layers.add(new Layer("", parse(defaults)));
     return new IgnoreRules(specIgnore == null ? null : parse(specIgnore), List.copyOf(layers));
   }
 

@@ -1,0 +1,161 @@
+package dev.capstan.source;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * Applies ignore rules to a tree already written to disk (an unpacked archive) and computes its
+ * digest as {@link TreeExporter} does for a Git tree: kind, path and content of each kept entry, in
+ * path order, so the same filtered tree gets the same digest whatever it came from.
+ *
+ * <p>What is ignored is deleted; an ignored directory is not entered. The tree holds only files and
+ * directories (whoever wrote it left links out), so nothing here follows a link.
+ */
+public final class TreeFilter {
+
+  /**
+   * Flux's default exclusions for OCI artifacts: VCS files, binary and archive extensions, CI and
+   * tool configurations. Used only when the source names no ignore rules of its own.
+   */
+  public static final String OCI_DEFAULTS =
+      String.join(
+          "\n",
+          ".git/",
+          ".gitignore",
+          ".gitmodules",
+          ".gitattributes",
+          "*.jpg",
+          "*.jpeg",
+          "*.gif",
+          "*.png",
+          "*.wmv",
+          "*.flv",
+          "*.tar.gz",
+          "*.zip",
+          ".github/",
+          ".circleci/",
+          ".travis.yml",
+          ".gitlab-ci.yml",
+          "appveyor.yml",
+          ".drone.yml",
+          "cloudbuild.yaml",
+          "codeship-services.yml",
+          "codeship-steps.yml",
+          "**/.goreleaser.yml",
+          "**/.sops.yaml",
+          "**/.flux.yaml",
+          "");
+
+  private final Path root;
+  private final MessageDigest digest = sha256();
+
+  private TreeFilter(Path root) {
+    this.root = root;
+  }
+
+  /**
+   * Deletes what the rules ignore below {@code root} and returns the digest of what is left.
+   *
+   * @param specIgnore the source's own rules; when null, {@code defaults} apply instead
+   * @return {@code sha256:<hex>}
+   */
+  public static String filter(Path root, String specIgnore, String defaults) throws IOException {
+    TreeFilter filter = new TreeFilter(root);
+    IgnoreRules rules =
+        specIgnore == null ? IgnoreRules.root(null, defaults) : IgnoreRules.root(specIgnore, "");
+    filter.walk(root, "", rules, 0);
+    return "sha256:" + HexFormat.of().formatHex(filter.digest.digest());
+  }
+
+  private void walk(Path dir, String relative, IgnoreRules parentRules, int depth)
+      throws IOException {
+    if (depth > TreeExporter.Limits.MAX_DEPTH) {
+      throw new SourceException(
+          FailureReason.SIZE_LIMIT_EXCEEDED,
+          "the tree nests directories more than " + TreeExporter.Limits.MAX_DEPTH + " levels deep");
+    }
+    IgnoreRules rules = parentRules.enter(relative, sourceIgnoreOf(dir));
+    for (Path child : sortedChildren(dir)) {
+      String name = child.getFileName().toString();
+      String path = relative.isEmpty() ? name : relative + "/" + name;
+      boolean isDir = Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS);
+      if (rules.isIgnored(path, isDir)) {
+        ArtifactStore.deleteTree(child);
+      } else if (isDir) {
+        walk(child, path, rules, depth + 1);
+      } else if (Files.isRegularFile(child, LinkOption.NOFOLLOW_LINKS)) {
+        record(child, path);
+      } else {
+        Files.delete(child); // nothing else belongs in an artifact
+      }
+    }
+  }
+
+  /** Children in the order of their names' bytes, as Git orders a tree (near enough). */
+  private static List<Path> sortedChildren(Path dir) throws IOException {
+    List<Path> children = new ArrayList<>();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      entries.forEach(children::add);
+    }
+    children.sort((a, b) -> a.getFileName().toString().compareTo(b.getFileName().toString()));
+    return children;
+  }
+
+  private static byte[] sourceIgnoreOf(Path dir) throws IOException {
+    Path file = dir.resolve(IgnoreRules.SOURCE_IGNORE);
+    if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) || Files.size(file) > (1 << 20)) {
+      return null;
+    }
+    return Files.readAllBytes(file);
+  }
+
+  private void record(Path file, String path) throws IOException {
+    boolean executable =
+        Files.getPosixFilePermissions(file, LinkOption.NOFOLLOW_LINKS)
+            .contains(PosixFilePermission.OWNER_EXECUTE);
+    long size = Files.size(file);
+    ByteArrayOutputStream header = new ByteArrayOutputStream();
+    header.writeBytes((executable ? "x " : "f ").getBytes(StandardCharsets.UTF_8));
+    header.writeBytes(path.getBytes(StandardCharsets.UTF_8));
+    header.write(0);
+    header.writeBytes(Long.toString(size).getBytes(StandardCharsets.UTF_8));
+    header.write(0);
+    digest.update(header.toByteArray());
+    try (InputStream in = new DigestInputStream(Files.newInputStream(file), digest)) {
+      in.transferTo(OutputStreamSink.INSTANCE);
+    }
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required of every Java runtime", e);
+    }
+  }
+
+  /** Discards what it is given: the digest stream has already seen the bytes. */
+  private static final class OutputStreamSink extends OutputStream {
+    static final OutputStreamSink INSTANCE = new OutputStreamSink();
+
+    @Override
+    public void write(int b) {}
+
+    @Override
+    public void write(byte[] b, int off, int len) {}
+  }
+}
