@@ -60,11 +60,14 @@ public final class TreeFilter {
           "**/.flux.yaml",
           "");
 
-  private final Path root;
   private final MessageDigest digest = sha256();
+  private final boolean deleting;
+  private final boolean readsSourceIgnore;
+  private final List<String> kept = new ArrayList<>();
 
-  private TreeFilter(Path root) {
-    this.root = root;
+  private TreeFilter(boolean deleting, boolean readsSourceIgnore) {
+    this.deleting = deleting;
+    this.readsSourceIgnore = readsSourceIgnore;
   }
 
   /**
@@ -74,11 +77,22 @@ public final class TreeFilter {
    * @return {@code sha256:<hex>}
    */
   public static String filter(Path root, String specIgnore, String defaults) throws IOException {
-    TreeFilter filter = new TreeFilter(root);
+    TreeFilter filter = new TreeFilter(true, true);
     IgnoreRules rules =
         specIgnore == null ? IgnoreRules.root(null, defaults) : IgnoreRules.root(specIgnore, "");
     filter.walk(root, "", rules, 0);
     return "sha256:" + HexFormat.of().formatHex(filter.digest.digest());
+  }
+
+  /**
+   * The files and directories below {@code root} that {@code rules} keep, in path order, without
+   * touching the tree and without reading its {@code .sourceignore} files; links and special files
+   * are left out. For packing a directory that is the user's own.
+   */
+  public static List<String> kept(Path root, String rules) throws IOException {
+    TreeFilter filter = new TreeFilter(false, false);
+    filter.walk(root, "", IgnoreRules.root(rules, ""), 0);
+    return List.copyOf(filter.kept);
   }
 
   private void walk(Path dir, String relative, IgnoreRules parentRules, int depth)
@@ -88,19 +102,25 @@ public final class TreeFilter {
           FailureReason.SIZE_LIMIT_EXCEEDED,
           "the tree nests directories more than " + TreeExporter.Limits.MAX_DEPTH + " levels deep");
     }
-    IgnoreRules rules = parentRules.enter(relative, sourceIgnoreOf(dir));
+    IgnoreRules rules =
+        readsSourceIgnore ? parentRules.enter(relative, sourceIgnoreOf(dir)) : parentRules;
     for (Path child : sortedChildren(dir)) {
       String name = child.getFileName().toString();
       String path = relative.isEmpty() ? name : relative + "/" + name;
       boolean isDir = Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS);
-      if (rules.isIgnored(path, isDir)) {
-        ArtifactStore.deleteTree(child);
+      boolean file = Files.isRegularFile(child, LinkOption.NOFOLLOW_LINKS);
+      if (rules.isIgnored(path, isDir) || (!isDir && !file)) {
+        if (deleting) {
+          ArtifactStore.deleteTree(child); // nothing but files and directories in an artifact
+        }
       } else if (isDir) {
+        kept.add(path);
         walk(child, path, rules, depth + 1);
-      } else if (Files.isRegularFile(child, LinkOption.NOFOLLOW_LINKS)) {
-        record(child, path);
       } else {
-        Files.delete(child); // nothing else belongs in an artifact
+        kept.add(path);
+        if (deleting) {
+          record(child, path);
+        }
       }
     }
   }
