@@ -144,8 +144,7 @@ public final class ArtifactPusher {
     return manifest.toString().getBytes(StandardCharsets.UTF_8);
   }
 
-  private static void uploadBlob(
-      RegistryClient client, String digest, HttpRequest.BodyPublisher body) {
+  static void uploadBlob(RegistryClient client, String digest, HttpRequest.BodyPublisher body) {
     HttpResponse<InputStream> exists =
         client.send(
             client
@@ -175,7 +174,7 @@ public final class ArtifactPusher {
     }
   }
 
-  private static void putManifest(RegistryClient client, String tag, byte[] manifest) {
+  static void putManifest(RegistryClient client, String tag, byte[] manifest) {
     HttpResponse<InputStream> response =
         client.send(
             client

@@ -15,6 +15,7 @@ import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipException;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
+import org.apache.commons.compress.archivers.tar.TarConstants;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -93,12 +94,20 @@ public final class LayerUnpacker {
     Path file = target.resolve(path);
     if (entry.isDirectory()) {
       makeDirectories(file);
-    } else if (entry.isFile()) {
+    } else if (isRegularFile(entry)) {
       makeDirectories(file.getParent());
       write(tar, file, path, (entry.getMode() & 0100) != 0);
     } else {
       LOG.debug("left out {} of the layer: not a file or directory", Safe.text(path));
     }
+  }
+
+  /** Commons Compress calls anything not a directory a file, links too: the flag decides. */
+  private static boolean isRegularFile(TarArchiveEntry entry) {
+    byte flag = entry.getLinkFlag();
+    return flag == TarConstants.LF_NORMAL
+        || flag == TarConstants.LF_OLDNORM
+        || flag == TarConstants.LF_CONTIG;
   }
 
   /** The entry's path relative to the tree; fails for one that would leave it. */
