@@ -2,6 +2,8 @@ package dev.capstan.testing;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -11,7 +13,9 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
 import java.security.Signature;
+import java.security.cert.Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
@@ -20,6 +24,8 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
 
 /**
  * A real OCI registry for tests: the CNCF Distribution registry, built from the Go module pinned in
@@ -116,8 +122,8 @@ public final class OciRegistry implements AutoCloseable {
         .append("\n  secret: ")
         .append(UUID.randomUUID())
         .append('\n');
+    TestPki.Issued server = TestPki.server(ca);
     if (tls) {
-      TestPki.Issued server = TestPki.server(ca);
       server.write(dir.resolve("server.crt"), dir.resolve("server.key"));
       Files.writeString(dir.resolve("ca.crt"), ca.certificatePem());
       config
@@ -135,9 +141,11 @@ public final class OciRegistry implements AutoCloseable {
     if (options.auth() == Auth.TOKEN) {
       TestPki.Issued signer = TestPki.ca("token signer");
       Files.writeString(dir.resolve("token.crt"), signer.certificatePem());
-      tokenServer = tokenServer(signer, issued);
+      tokenServer = tokenServer(signer, issued, tls ? server : null);
       config
-          .append("auth:\n  token:\n    realm: http://127.0.0.1:")
+          .append("auth:\n  token:\n    realm: ")
+          .append(tls ? "https" : "http")
+          .append("://127.0.0.1:")
           .append(tokenServer.getAddress().getPort())
           .append("/token\n    service: capstan-test-registry\n    issuer: capstan-test\n")
           .append("    rootcertbundle: ")
@@ -249,10 +257,27 @@ public final class OciRegistry implements AutoCloseable {
     }
   }
 
-  private static HttpServer tokenServer(TestPki.Issued signer, AtomicInteger issued)
-      throws IOException {
-    HttpServer server =
-        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+  /** The token service; over https with {@code tls}'s certificate when it is given. */
+  private static HttpServer tokenServer(
+      TestPki.Issued signer, AtomicInteger issued, TestPki.Issued tls) throws Exception {
+    InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+    HttpServer server;
+    if (tls == null) {
+      server = HttpServer.create(address, 0);
+    } else {
+      KeyStore keys = KeyStore.getInstance("PKCS12");
+      keys.load(null, null);
+      keys.setKeyEntry(
+          "server", tls.keys().getPrivate(), new char[0], new Certificate[] {tls.certificate()});
+      KeyManagerFactory managers =
+          KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+      managers.init(keys, new char[0]);
+      SSLContext context = SSLContext.getInstance("TLS");
+      context.init(managers.getKeyManagers(), null, null);
+      HttpsServer https = HttpsServer.create(address, 0);
+      https.setHttpsConfigurator(new HttpsConfigurator(context));
+      server = https;
+    }
     server.createContext("/token", exchange -> token(exchange, signer, issued));
     server.start();
     return server;

@@ -11,6 +11,7 @@ import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.Date;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.BasicConstraints;
@@ -35,8 +36,12 @@ public final class TestPki {
       return pem(certificate);
     }
 
+    /** PKCS#8, which every TLS stack reads (Go's too). */
     public String keyPem() {
-      return pem(keys.getPrivate());
+      return "-----BEGIN PRIVATE KEY-----\n"
+          + Base64.getMimeEncoder(64, new byte[] {'\n'})
+              .encodeToString(keys.getPrivate().getEncoded())
+          + "\n-----END PRIVATE KEY-----\n";
     }
 
     public void write(Path cert, Path key) throws IOException {

@@ -20,6 +20,7 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.Objects;
 import java.util.Optional;
+import javax.net.ssl.SSLHandshakeException;
 
 /**
  * Requests to one repository of an OCI registry (the distribution specification's HTTP API),
@@ -149,6 +150,12 @@ final class RegistryClient {
       return http.send(request, HttpResponse.BodyHandlers.ofInputStream());
     } catch (HttpTimeoutException e) {
       throw new SourceException(FailureReason.OCI_PULL_FAILED, "timed out talking to the registry");
+    } catch (SSLHandshakeException e) {
+      throw pullFailed(
+          "the TLS handshake with "
+              + request.uri().getHost()
+              + " failed: its certificate is not trusted (spec.certSecretRef's ca.crt), or it "
+              + "asks for a client certificate (tls.crt and tls.key)");
     } catch (IOException e) {
       throw pullFailed(
           "cannot reach the registry "
