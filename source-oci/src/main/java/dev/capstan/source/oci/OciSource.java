@@ -27,6 +27,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLHandshakeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -246,22 +247,27 @@ public final class OciSource {
         RegistryCredentials.forRegistry(url.registry(), request.pullSecrets());
     HttpClient http =
         transports.client(request.certSecret(), request.proxySecret(), request.insecure());
-    String scheme = request.insecure() ? scheme(http, url, deadline) : "https";
+    boolean plainAllowed = request.insecure() || onLoopback(url.registry());
+    String scheme = plainAllowed ? scheme(http, url, deadline) : "https";
     return new RegistryClient(
-        http,
-        scheme,
-        url,
-        credentials,
-        tokens,
-        actions,
-        deadline,
-        options.clock(),
-        request.insecure());
+        http, scheme, url, credentials, tokens, actions, deadline, options.clock(), plainAllowed);
   }
 
   /**
-   * For an insecure source: https when the registry speaks TLS on its port, else plain http, as
-   * Flux's client decides; asked once per registry and remembered.
+   * Whether the registry is on this machine (localhost, 127.0.0.0/8, [::1]): plain http never
+   * leaves it, so it is allowed there without {@code insecure}, as Flux's client allows it.
+   */
+  static boolean onLoopback(String registry) {
+    String host =
+        registry.startsWith("[")
+            ? registry.substring(0, registry.indexOf(']') + 1)
+            : registry.contains(":") ? registry.substring(0, registry.lastIndexOf(':')) : registry;
+    return host.equals("localhost") || host.equals("[::1]") || host.matches("127(\\.\\d{1,3}){3}");
+  }
+
+  /**
+   * For an insecure source or a registry on loopback: https when the registry speaks TLS on its
+   * port, else plain http, as Flux's client decides; asked once per registry and remembered.
    */
   private String scheme(HttpClient http, OciUrl url, Instant deadline) {
     return schemes.computeIfAbsent(
@@ -276,6 +282,8 @@ public final class OciSource {
                     .build();
             http.send(ping, HttpResponse.BodyHandlers.discarding());
             return "https";
+          } catch (SSLHandshakeException e) {
+            return "https"; // it speaks TLS; the certificate is the pull's to judge
           } catch (IOException e) {
             return "http";
           } catch (InterruptedException e) {
