@@ -26,7 +26,8 @@ import picocli.CommandLine.Spec;
     name = "ui",
     mixinStandardHelpOptions = true,
     description = {
-      "Serve a web view of Kustomizations and GitRepositories: status, dependency graph, inventory,"
+      "Serve a web view of Kustomizations, GitRepositories and OCIRepositories: status, dependency"
+          + " graph, inventory,"
           + " drift, and reconcile/suspend/resume, all with your own kubeconfig credentials.",
       "Exit status: 0 stopped, 1 cannot start, 2 bad input."
     })

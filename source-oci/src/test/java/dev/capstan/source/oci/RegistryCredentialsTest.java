@@ -54,8 +54,8 @@ class RegistryCredentialsTest {
   void parsesChallenges() {
     BearerChallenge bearer =
         BearerChallenge.parse(
-                "Bearer"
-                    + " realm=\"https://auth.example/token\",service=\"reg\",scope=\"repository:a:pull\"")
+                "Bearer realm=\"https://auth.example/token\","
+                    + "service=\"reg\",scope=\"repository:a:pull\"")
             .orElseThrow();
     assertEquals("https://auth.example/token", bearer.realm());
     assertEquals("reg", bearer.service());
