@@ -12,9 +12,11 @@ import dev.capstan.api.source.OCIRepository;
 import dev.capstan.engine.cli.CapstanMain;
 import dev.capstan.testing.CapstanCrds;
 import dev.capstan.testing.OciRegistry;
+import dev.capstan.testing.TestPki;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -33,6 +35,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HexFormat;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -49,7 +52,8 @@ import picocli.CommandLine;
 /**
  * OCI artifacts as Flux users deploy them: an OCIRepository and Kustomization pair from Flux's
  * documentation, artifacts published with {@code capstan push artifact} to a real registry, a
- * tampered layer that is never applied, and an ExternalArtifact's file served over HTTP.
+ * tampered layer and an unsigned artifact that are never applied, and an ExternalArtifact's file
+ * served over HTTP.
  */
 class OciRepositoryIT extends EngineTestBase {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -160,10 +164,51 @@ class OciRepositoryIT extends EngineTestBase {
     assertEquals("OCIArtifactLayerOperationFailed", failed.getReason());
     assertTrue(failed.getMessage().contains("does not match its digest"), failed.getMessage());
     assertEquals(good, oci("tamper").getStatus().artifact().revision());
-    engine.requestReconcile(Kustomization.class, "tamper");
-    Thread.sleep(2000);
+    reconcileAndWait("tamper");
     assertEquals("good", configMapData("tamper"));
     assertEquals(good, engine.kustomization("tamper").getStatus().lastAppliedRevision());
+  }
+
+  @Test
+  void aFailedSignatureCheckIsNeverAppliedAndTheLastGoodRevisionStays() throws Exception {
+    push("team/signed:live", configMap("signed", "good"), "main@sha1:1");
+    oci("signed", "team/signed", "live");
+    kustomization("signed", "OCIRepository", "signed");
+    engine.awaitCondition("signed", "Ready", Duration.ofSeconds(90), EngineTestBase::isTrue);
+    String good = engine.kustomization("signed").getStatus().lastAppliedRevision();
+
+    // A new artifact nobody signed, and from now on only artifacts signed by this key count.
+    push("team/signed:live", configMap("signed", "evil"), "main@sha1:2");
+    engine
+        .client
+        .secrets()
+        .inNamespace(ns())
+        .resource(
+            new SecretBuilder()
+                .withNewMetadata()
+                .withName("cosign-keys")
+                .endMetadata()
+                .addToStringData("cosign.pub", TestPki.pem(TestPki.ecKeys().getPublic()))
+                .build())
+        .create();
+    engine
+        .client
+        .resources(OCIRepository.class)
+        .inNamespace(ns())
+        .withName("signed")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"spec\":{\"verify\":{\"provider\":\"cosign\","
+                + "\"secretRef\":{\"name\":\"cosign-keys\"}}}}");
+
+    Condition failed =
+        awaitSourceCondition("signed", "Ready", Duration.ofSeconds(60), EngineTestBase::isFalse);
+    assertEquals("VerificationError", failed.getReason());
+    assertTrue(failed.getMessage().contains("no signature found"), failed.getMessage());
+    assertEquals(good, oci("signed").getStatus().artifact().revision());
+    reconcileAndWait("signed");
+    assertEquals("good", configMapData("signed"));
+    assertEquals(good, engine.kustomization("signed").getStatus().lastAppliedRevision());
   }
 
   @Test
@@ -344,6 +389,26 @@ class OciRepositoryIT extends EngineTestBase {
         CapstanCrds.install(engine.client);
       }
     }
+  }
+
+  /** Asks the Kustomization for a reconcile and waits until its status says it handled it. */
+  private static void reconcileAndWait(String name) {
+    String token = Instant.now().toString();
+    engine
+        .client
+        .resources(Kustomization.class)
+        .inNamespace(ns())
+        .withName(name)
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"metadata\":{\"annotations\":{\"reconcile.capstan.dev/requestedAt\":\""
+                + token
+                + "\"}}}");
+    EngineFixture.eventually(Duration.ofSeconds(60))
+        .untilAsserted(
+            () ->
+                assertEquals(
+                    token, engine.kustomization(name).getStatus().lastHandledReconcileAt()));
   }
 
   private static Condition awaitSourceCondition(
