@@ -109,6 +109,44 @@ class CrdIT {
   }
 
   @Test
+  void ociRepositoryListPrintsUrlReadyRevisionStatusAgeAndWideVerifiedUnderItsShortName(
+      KubernetesClient client, TestNamespace ns) throws Exception {
+    GenericKubernetesResource repo = new GenericKubernetesResource();
+    repo.setApiVersion("source.capstan.dev/v1");
+    repo.setKind("OCIRepository");
+    repo.setMetadata(new ObjectMetaBuilder().withName("app").withNamespace(ns.name()).build());
+    repo.getAdditionalProperties()
+        .put(
+            "spec",
+            Map.of(
+                "url",
+                "oci://registry.example/org/app",
+                "interval",
+                "5m",
+                "ref",
+                Map.of("tag", "latest")));
+    client.resource(repo).create();
+
+    Map<String, Object> table =
+        table(client, "/apis/source.capstan.dev/v1/namespaces/" + ns.name() + "/ocirepositories");
+
+    List<Map<String, Object>> columns = list(table.get("columnDefinitions"));
+    assertEquals(
+        List.of("Name", "URL", "READY", "REVISION", "STATUS", "AGE", "VERIFIED"),
+        columns.stream().map(c -> c.get("name")).toList());
+    assertEquals(1, ((Number) columns.get(6).get("priority")).intValue(), "VERIFIED is wide");
+    List<Map<String, Object>> rows = list(table.get("rows"));
+    assertEquals("oci://registry.example/org/app", list(rows.get(0).get("cells")).get(1));
+    assertEquals(
+        List.of("ocirepo"),
+        client.getApiResources("source.capstan.dev/v1").getResources().stream()
+            .filter(r -> "ocirepositories".equals(r.getName()))
+            .findFirst()
+            .orElseThrow()
+            .getShortNames());
+  }
+
+  @Test
   void schemaRejectsAMalformedDuration(KubernetesClient client, TestNamespace ns) {
     KubernetesClientException error =
         rejected(client, kustomization(ns, "bad-interval", Map.of("interval", "5 minutes")));

@@ -1,7 +1,9 @@
 package dev.capstan.api;
 
 import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.source.ExternalArtifact;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.OCIRepository;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -23,7 +25,9 @@ import java.util.List;
  * build time; args: generated directory, output directory.
  */
 public final class CrdPublisher {
-  static final List<Class<?>> RESOURCES = List.of(Kustomization.class, GitRepository.class);
+  static final List<Class<?>> RESOURCES =
+      List.of(
+          Kustomization.class, GitRepository.class, OCIRepository.class, ExternalArtifact.class);
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
   public static void main(String[] args) throws IOException {

@@ -9,6 +9,8 @@ import dev.capstan.engine.monitor.DependencyWatches;
 import dev.capstan.engine.monitor.HealthMonitor;
 import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.engine.pipeline.Backoff;
+import dev.capstan.engine.pipeline.EngineTrees;
+import dev.capstan.engine.pipeline.OciSourcePipeline;
 import dev.capstan.engine.pipeline.PipelineObserver;
 import dev.capstan.engine.pipeline.PipelineParts;
 import dev.capstan.engine.pipeline.ReferenceRules;
@@ -19,7 +21,11 @@ import dev.capstan.engine.pipeline.WaitTracker;
 import dev.capstan.engine.remote.RemoteClientFactory;
 import dev.capstan.engine.remote.RemoteClusters;
 import dev.capstan.health.cel.BuiltinLibrary;
+import dev.capstan.source.ArtifactStore;
 import dev.capstan.source.GitSource;
+import dev.capstan.source.oci.ArtifactDownloads;
+import dev.capstan.source.oci.OciSource;
+import dev.capstan.source.oci.OciSourceOptions;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import java.time.Duration;
@@ -32,8 +38,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The running engine: the GitRepository and Kustomization controllers for all namespaces, the
- * health monitor, and the extensions. Owns the operator and the thread pools; not the client.
+ * The running engine: the GitRepository, OCIRepository and Kustomization controllers for all
+ * namespaces, the health monitor, and the extensions. Owns the operator and the thread pools; not
+ * the client.
  */
 public final class Engine implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
@@ -98,8 +105,18 @@ public final class Engine implements AutoCloseable {
             MAX_REMOTE_CLUSTERS);
     remotes.onClosed(monitor::clusterClosed);
     // GitRepositories name remote URLs only: a local path would read other sources' clones.
+    // One store for every kind of source: one lock, so no collection removes another's artifact.
+    ArtifactStore store = new ArtifactStore(options.storageRoot(), options.clock());
     GitSource git =
-        new GitSource(ReferenceRules.gitRepositoryStore(options.storageRoot(), options.clock()));
+        new GitSource(
+            ReferenceRules.gitRepositoryStore(options.storageRoot(), options.clock()), store);
+    OciSource oci = new OciSource(OciSourceOptions.of(store, options.clock()));
+    ArtifactDownloads downloads =
+        new ArtifactDownloads(
+            store,
+            options.clock(),
+            OciSourceOptions.DEFAULT_LAYER_LIMIT,
+            OciSourceOptions.DEFAULT_LIMITS);
     // A build reads the stored trees and nothing else of the store (no clone, no state).
     this.builder =
         new ManifestBuilder(
@@ -112,7 +129,7 @@ public final class Engine implements AutoCloseable {
             client,
             null,
             builder,
-            git::storedTree,
+            new EngineTrees(git, downloads),
             accounts,
             statuses,
             monitor,
@@ -126,8 +143,17 @@ public final class Engine implements AutoCloseable {
             dependencyWatches,
             remotes);
     SourcePipeline sources = new SourcePipeline(client, git, statuses, options.clock(), observer);
+    OciSourcePipeline ociSources =
+        new OciSourcePipeline(client, oci, statuses, options.clock(), observer);
     Controllers.register(
-        operator, sources, parts, view, monitor, dependencyWatches, options.watchLabelSelector());
+        operator,
+        sources,
+        ociSources,
+        parts,
+        view,
+        monitor,
+        dependencyWatches,
+        options.watchLabelSelector());
   }
 
   public Engine(EngineOptions options, KubernetesClient client) {

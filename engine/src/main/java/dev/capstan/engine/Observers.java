@@ -2,6 +2,7 @@ package dev.capstan.engine;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.OCIRepository;
 import dev.capstan.engine.pipeline.Outcome;
 import dev.capstan.engine.pipeline.PipelineObserver;
 import java.time.Duration;
@@ -50,6 +51,11 @@ public final class Observers implements PipelineObserver {
 
   @Override
   public void statusWritten(GitRepository before, GitRepository after) {
+    all.forEach(o -> o.statusWritten(before, after));
+  }
+
+  @Override
+  public void statusWritten(OCIRepository before, OCIRepository after) {
     all.forEach(o -> o.statusWritten(before, after));
   }
 }

@@ -38,9 +38,10 @@ import org.slf4j.LoggerFactory;
  *
  * A tree is written under tmp/ and renamed into place, so a reader sees either the previous
  * artifact or the complete new one. Publishing and garbage collection hold one lock, so a tree just
- * renamed into place is never collected before its state names it.
+ * renamed into place is never collected before its state names it. Every kind of source (Git, OCI,
+ * external artifacts) publishes into one instance per root: the lock is the instance's.
  */
-final class ArtifactStore {
+public final class ArtifactStore {
 
   private static final Logger LOG = LoggerFactory.getLogger(ArtifactStore.class);
 
@@ -53,12 +54,12 @@ final class ArtifactStore {
   private final Clock clock;
   private final Object publishLock = new Object();
 
-  ArtifactStore(Path root, Clock clock) {
+  public ArtifactStore(Path root, Clock clock) {
     this.root = root.toAbsolutePath().normalize();
     this.clock = clock;
   }
 
-  Path sourceDir(String key) {
+  public Path sourceDir(String key) {
     return root.resolve("sources").resolve(dirName(key));
   }
 
@@ -66,19 +67,19 @@ final class ArtifactStore {
     return sourceDir(key).resolve("git");
   }
 
-  Optional<StoredState> state(String key) {
+  public Optional<StoredState> state(String key) {
     return StoredState.read(sourceDir(key).resolve("state"));
   }
 
-  Path artifactsRoot() {
+  public Path artifactsRoot() {
     return root.resolve("artifacts");
   }
 
-  Path artifactDir(String digest) {
+  public Path artifactDir(String digest) {
     return artifactsRoot().resolve("sha256").resolve(hexOf(digest));
   }
 
-  Optional<StoredArtifact> artifactOf(StoredState state) {
+  public Optional<StoredArtifact> artifactOf(StoredState state) {
     Path dir = artifactDir(state.digest());
     return Files.isDirectory(dir)
         ? Optional.of(
@@ -88,12 +89,13 @@ final class ArtifactStore {
                 dir,
                 state.lastUpdateTime(),
                 state.verified(),
-                state.included()))
+                state.included(),
+                state.metadata()))
         : Optional.empty();
   }
 
   /** A new empty directory to export a tree into, on the same file system as the artifacts. */
-  Path newTempDir() throws IOException {
+  public Path newTempDir() throws IOException {
     Path tmp = root.resolve("tmp");
     Files.createDirectories(tmp);
     return Files.createDirectory(tmp.resolve(UUID.randomUUID().toString()));
@@ -103,7 +105,7 @@ final class ArtifactStore {
    * Moves the exported tree into place (or drops it when that digest is already stored), records
    * the new state, and collects artifacts no source refers to any more.
    */
-  StoredArtifact publish(String key, Path exported, StoredState state) throws IOException {
+  public StoredArtifact publish(String key, Path exported, StoredState state) throws IOException {
     Path target = artifactDir(state.digest());
     synchronized (publishLock) {
       Files.createDirectories(target.getParent());
@@ -122,7 +124,8 @@ final class ArtifactStore {
         target,
         state.lastUpdateTime(),
         state.verified(),
-        state.included());
+        state.included(),
+        state.metadata());
   }
 
   /** Deletes artifacts that are neither the current nor the previous one of any source. */
@@ -174,7 +177,7 @@ final class ArtifactStore {
   }
 
   /** Deletes a directory tree without following symlinks out of it. */
-  static void deleteTree(Path dir) throws IOException {
+  public static void deleteTree(Path dir) throws IOException {
     if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
       return;
     }
@@ -204,7 +207,7 @@ final class ArtifactStore {
         });
   }
 
-  static void deleteQuietly(Path dir) {
+  public static void deleteQuietly(Path dir) {
     try {
       deleteTree(dir);
     } catch (IOException | UncheckedIOException e) {
@@ -215,7 +218,7 @@ final class ArtifactStore {
   /**
    * Whether {@code digest} names a tree this store could hold: {@code sha256:} and 64 hex digits.
    */
-  static boolean isDigest(String digest) {
+  public static boolean isDigest(String digest) {
     return digest != null && DIGEST.matcher(digest).matches();
   }
 
@@ -236,7 +239,7 @@ final class ArtifactStore {
     return readable + "-" + sha256Hex(key).substring(0, 12);
   }
 
-  static String sha256Hex(String text) {
+  public static String sha256Hex(String text) {
     try {
       return HexFormat.of()
           .formatHex(

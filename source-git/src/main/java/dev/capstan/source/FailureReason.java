@@ -29,6 +29,15 @@ public enum FailureReason {
   TIMEOUT("GitOperationTimeout", false),
   /** Any other Git or network failure (unreachable host, repository not found, ...). */
   GIT_OPERATION_FAILED("GitOperationFailed", false),
+  /** An OCI registry could not be read: the manifest or a blob (Flux's OCIArtifactPullFailed). */
+  OCI_PULL_FAILED("OCIArtifactPullFailed", false),
+  /**
+   * The OCI artifact has no usable layer, or its layer cannot be unpacked or does not match its
+   * digest (Flux's OCIArtifactLayerOperationFailed).
+   */
+  OCI_LAYER_FAILED("OCIArtifactLayerOperationFailed", false),
+  /** The tags of an OCI repository could not be listed (Flux's ReadOperationFailed). */
+  READ_OPERATION_FAILED("ReadOperationFailed", false),
   /** The artifact could not be written to local storage. */
   STORAGE_FAILED("StorageOperationFailed", false);
 

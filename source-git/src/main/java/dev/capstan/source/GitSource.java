@@ -54,9 +54,17 @@ public final class GitSource {
   }
 
   public GitSource(GitSourceOptions options) {
+    this(options, new ArtifactStore(options.storageRoot(), options.clock()));
+  }
+
+  /**
+   * A source that publishes into {@code store}, which other kinds of source share: one store (and
+   * its lock) per root, so that one source's collection never removes what another just published.
+   */
+  public GitSource(GitSourceOptions options, ArtifactStore store) {
     this.options = options;
     this.clock = options.clock();
-    this.store = new ArtifactStore(options.storageRoot(), clock);
+    this.store = store;
     this.remote = new RemoteOperations(new NetworkRetry(options.retry(), clock), clock);
   }
 

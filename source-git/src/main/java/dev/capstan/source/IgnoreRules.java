@@ -38,9 +38,14 @@ final class IgnoreRules {
 
   /** The rules at the root, before any {@code .sourceignore} has been read. */
   static IgnoreRules root(String specIgnore, Deadline deadline) {
+    return root(specIgnore, DEFAULTS, deadline);
+  }
+
+  /** The rules at the root with other built-in defaults (gitignore lines). */
+  static IgnoreRules root(String specIgnore, String defaults, Deadline deadline) {
     return new IgnoreRules(
         specIgnore == null ? null : IgnoreFile.parse(specIgnore),
-        List.of(new Layer(0, IgnoreFile.parse(DEFAULTS))),
+        List.of(new Layer(0, IgnoreFile.parse(defaults))),
         deadline);
   }
 

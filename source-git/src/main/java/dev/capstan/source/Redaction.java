@@ -86,7 +86,7 @@ public final class Redaction {
    * the longest first) replaced by {@code ***}, and then {@link #scrubUrls}. Values go first: they
    * are exact, and the URLs' scrubbing might otherwise cut one in two.
    */
-  static String scrub(String text, Collection<String> secretValues) {
+  public static String scrub(String text, Collection<String> secretValues) {
     if (text == null) {
       return null;
     }
@@ -106,7 +106,7 @@ public final class Redaction {
   }
 
   /** The Secret's values as text, for {@link #scrub}. */
-  static List<String> textOf(Collection<byte[]> values) {
+  public static List<String> textOf(Collection<byte[]> values) {
     return values.stream().map(v -> new String(v, StandardCharsets.UTF_8)).toList();
   }
 

@@ -9,7 +9,7 @@ import org.semver4j.RangesListFactory;
 import org.semver4j.Semver;
 
 /** A semver range matched against tag names; pre-releases only when the range names one. */
-final class SemverRange {
+public final class SemverRange {
 
   /** Characters that may appear in a range; anything else is a typo, not a range. */
   private static final Pattern RANGE_CHARS = Pattern.compile("[0-9A-Za-z.+\\-*^~<>=|\\s]+");
@@ -24,7 +24,7 @@ final class SemverRange {
     this.ranges = ranges;
   }
 
-  static SemverRange parse(String text) {
+  public static SemverRange parse(String text) {
     if (text == null || text.isBlank() || !RANGE_CHARS.matcher(text).matches()) {
       throw invalid(text);
     }
@@ -43,7 +43,7 @@ final class SemverRange {
   }
 
   /** The tag with the highest version in the range; tags that are not versions are skipped. */
-  Optional<String> highestMatch(Collection<String> tagNames) {
+  public Optional<String> highestMatch(Collection<String> tagNames) {
     Comparator<Version> byVersion = Comparator.comparing(Version::semver);
     return tagNames.stream()
         .map(SemverRange::version)

@@ -1,21 +1,21 @@
 package dev.capstan.source;
 
 /** A fetch failure whose reason is already known; its message is safe to show. */
-final class SourceException extends RuntimeException {
+public final class SourceException extends RuntimeException {
 
   private final FailureReason reason;
 
-  SourceException(FailureReason reason, String message) {
+  public SourceException(FailureReason reason, String message) {
     super(message, null, false, false);
     this.reason = reason;
   }
 
-  SourceException(FailureReason reason, String message, Throwable cause) {
+  public SourceException(FailureReason reason, String message, Throwable cause) {
     super(message, cause, false, false);
     this.reason = reason;
   }
 
-  FailureReason reason() {
+  public FailureReason reason() {
     return reason;
   }
 }

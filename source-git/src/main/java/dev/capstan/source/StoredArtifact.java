@@ -3,6 +3,7 @@ package dev.capstan.source;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -15,6 +16,7 @@ import java.util.Optional;
  * @param lastUpdateTime when this revision was first stored for the source
  * @param verified the signatures checked before it was stored, when {@code spec.verify} asked
  * @param included the other sources' artifacts copied into it ({@code spec.include})
+ * @param metadata upstream information kept with it, e.g. an OCI manifest's annotations
  */
 public record StoredArtifact(
     String revision,
@@ -22,11 +24,23 @@ public record StoredArtifact(
     Path path,
     Instant lastUpdateTime,
     Optional<Verified> verified,
-    List<IncludedRevision> included) {
+    List<IncludedRevision> included,
+    Map<String, String> metadata) {
 
   public StoredArtifact {
     verified = verified == null ? Optional.empty() : verified;
     included = included == null ? List.of() : List.copyOf(included);
+    metadata = metadata == null ? Map.of() : Map.copyOf(metadata);
+  }
+
+  public StoredArtifact(
+      String revision,
+      String digest,
+      Path path,
+      Instant lastUpdateTime,
+      Optional<Verified> verified,
+      List<IncludedRevision> included) {
+    this(revision, digest, path, lastUpdateTime, verified, included, Map.of());
   }
 
   public StoredArtifact(String revision, String digest, Path path, Instant lastUpdateTime) {

@@ -8,9 +8,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.TreeMap;
 
 /**
  * What the store remembers about one source between fetches.
@@ -19,8 +22,9 @@ import java.util.Properties;
  * @param remoteId the object id the remote ref pointed at when the artifact was made
  * @param previousDigest the digest published before this one; kept so readers that still hold the
  *     previous path can finish
+ * @param metadata upstream information kept with the artifact (an OCI manifest's annotations)
  */
-record StoredState(
+public record StoredState(
     String sourceId,
     String remoteId,
     String revision,
@@ -28,14 +32,37 @@ record StoredState(
     Instant lastUpdateTime,
     String previousDigest,
     Optional<Verified> verified,
-    List<IncludedRevision> included) {
+    List<IncludedRevision> included,
+    Map<String, String> metadata) {
 
-  StoredState {
+  public StoredState {
     verified = verified == null ? Optional.empty() : verified;
     included = included == null ? List.of() : List.copyOf(included);
+    metadata = metadata == null ? Map.of() : Map.copyOf(metadata);
   }
 
   StoredState(
+      String sourceId,
+      String remoteId,
+      String revision,
+      String digest,
+      Instant lastUpdateTime,
+      String previousDigest,
+      Optional<Verified> verified,
+      List<IncludedRevision> included) {
+    this(
+        sourceId,
+        remoteId,
+        revision,
+        digest,
+        lastUpdateTime,
+        previousDigest,
+        verified,
+        included,
+        Map.of());
+  }
+
+  public StoredState(
       String sourceId,
       String remoteId,
       String revision,
@@ -53,7 +80,7 @@ record StoredState(
         List.of());
   }
 
-  Optional<String> previous() {
+  public Optional<String> previous() {
     return Optional.ofNullable(previousDigest);
   }
 
@@ -86,7 +113,8 @@ record StoredState(
               Instant.parse(p.getProperty("lastUpdateTime")),
               p.getProperty("previousDigest"),
               verified,
-              included));
+              included,
+              metadataOf(p)));
     } catch (IOException | RuntimeException e) {
       return Optional.empty(); // unreadable state only costs a re-fetch
     }
@@ -116,10 +144,25 @@ record StoredState(
       p.setProperty(at + "digest", inc.digest());
       p.setProperty(at + "toPath", inc.toPath());
     }
+    int i = 0;
+    for (var entry : new TreeMap<>(metadata).entrySet()) {
+      p.setProperty("metadata." + i + ".key", entry.getKey());
+      p.setProperty("metadata." + i + ".value", entry.getValue());
+      i++;
+    }
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
     try (OutputStream out = Files.newOutputStream(tmp)) {
       p.store(out, null);
     }
     Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  private static Map<String, String> metadataOf(Properties p) {
+    Map<String, String> metadata = new HashMap<>();
+    for (int i = 0; p.getProperty("metadata." + i + ".key") != null; i++) {
+      metadata.put(
+          p.getProperty("metadata." + i + ".key"), p.getProperty("metadata." + i + ".value", ""));
+    }
+    return metadata;
   }
 }

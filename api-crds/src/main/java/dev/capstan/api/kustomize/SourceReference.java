@@ -4,18 +4,23 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Required;
 
-/** The source a Kustomization builds from. Only GitRepository sources exist in Capstan. */
+/** The source a Kustomization builds from: a GitRepository, OCIRepository or ExternalArtifact. */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record SourceReference(
     @JsonPropertyDescription("API version of the source; defaults to source.capstan.dev/v1.")
         String apiVersion,
-    @Required @JsonPropertyDescription("Kind of the source: GitRepository.") SourceKind kind,
+    @Required
+        @JsonPropertyDescription(
+            "Kind of the source: GitRepository, OCIRepository or ExternalArtifact.")
+        SourceKind kind,
     @Required String name,
     @JsonPropertyDescription("Namespace of the source; defaults to the Kustomization's namespace.")
         String namespace) {
 
   /** The kinds a sourceRef may name. */
   public enum SourceKind {
-    GitRepository
+    GitRepository,
+    OCIRepository,
+    ExternalArtifact
   }
 }

@@ -3,13 +3,36 @@ package dev.capstan.api.source;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import java.util.Map;
 
-/** The last fetched tree: its revision, the digest of its content and where it is stored. */
+/**
+ * The last fetched tree: its revision, the digest of its content and where it is stored; for an
+ * ExternalArtifact, where its producer serves it.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record Artifact(
-    @JsonPropertyDescription("Branch, tag or ref name and commit, e.g. main@sha1:<commit>.")
+    @JsonPropertyDescription(
+            "Branch, tag or ref name and commit (main@sha1:<commit>), or an OCI tag and manifest "
+                + "digest (latest@sha256:<digest>).")
         String revision,
-    @JsonPropertyDescription("sha256 digest of the artifact's content.") String digest,
+    @JsonPropertyDescription(
+            "sha256 digest of the artifact's content (of the tar+gzip file at url for an "
+                + "ExternalArtifact).")
+        String digest,
     @JsonPropertyDescription("Where the engine stores the artifact.") String path,
-    @JsonPropertyDescription("When this revision was first stored.") String lastUpdateTime) {}
+    @JsonPropertyDescription("When this revision was first stored.") String lastUpdateTime,
+    @JsonPropertyDescription(
+            "HTTP address of the artifact's tar+gzip file (ExternalArtifact); the engine's own "
+                + "sources leave it out.")
+        String url,
+    @JsonPropertyDescription("Size of the file at url in bytes.") Long size,
+    @JsonPropertyDescription(
+            "Upstream information, e.g. an OCI artifact's annotations "
+                + "(org.opencontainers.image.source, org.opencontainers.image.revision).")
+        Map<String, String> metadata) {
+
+  public Artifact(String revision, String digest, String path, String lastUpdateTime) {
+    this(revision, digest, path, lastUpdateTime, null, null, null);
+  }
+}

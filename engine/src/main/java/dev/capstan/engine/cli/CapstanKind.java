@@ -7,8 +7,11 @@ import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositorySpec;
 import dev.capstan.api.source.GitRepositoryStatus;
+import dev.capstan.api.source.OCIRepository;
+import dev.capstan.api.source.OCIRepositoryStatus;
 import dev.capstan.engine.dependencies.DependencyReferences;
 import dev.capstan.source.Redaction;
+import dev.capstan.source.oci.OciSource;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
@@ -46,7 +49,16 @@ record CapstanKind<T extends HasMetadata>(
           GitRepository.class,
           CapstanKind::ofGitRepository);
 
-  static final List<CapstanKind<?>> ALL = List.of(KUSTOMIZATION, GIT_REPOSITORY);
+  static final CapstanKind<OCIRepository> OCI_REPOSITORY =
+      new CapstanKind<>(
+          "OCIRepository",
+          GitRepository.GROUP,
+          "ocirepositories",
+          List.of("ocirepo", "ocirepos", "ocirepository", "ocirepositories"),
+          OCIRepository.class,
+          CapstanKind::ofOciRepository);
+
+  static final List<CapstanKind<?>> ALL = List.of(KUSTOMIZATION, GIT_REPOSITORY, OCI_REPOSITORY);
 
   /** The kind a user typed, case-insensitively. */
   static CapstanKind<?> parse(String typed) {
@@ -59,8 +71,8 @@ record CapstanKind<T extends HasMetadata>(
     throw new CliException(
         "unknown kind '"
             + typed
-            + "': expected ks (kustomizations) or gitrepo"
-            + " (gitrepositories)",
+            + "': expected ks (kustomizations), gitrepo (gitrepositories) or ocirepo"
+            + " (ocirepositories)",
         CliException.BAD_INPUT);
   }
 
@@ -143,11 +155,43 @@ record CapstanKind<T extends HasMetadata>(
             new ResourceView.Column("INCLUDES", includes(repo.getSpec()))));
   }
 
+  private static ResourceView ofOciRepository(OCIRepository repo) {
+    OCIRepositoryStatus status = repo.getStatus();
+    ObjectMeta meta = repo.getMetadata();
+    return new ResourceView(
+        "OCIRepository",
+        meta.getNamespace(),
+        meta.getName(),
+        meta.getCreationTimestamp(),
+        generation(meta),
+        status == null ? null : status.observedGeneration(),
+        status == null ? null : status.conditions(),
+        status == null || status.artifact() == null ? null : status.artifact().revision(),
+        status == null ? null : status.lastHandledReconcileAt(),
+        repo.getSpec() != null && repo.getSpec().suspended(),
+        repo.getSpec() == null ? "" : Redaction.scrubUrl(repo.getSpec().url()),
+        List.of(
+            new ResourceView.Column(
+                "VERIFIED", verified(status == null ? null : status.conditions())),
+            new ResourceView.Column("ORIGIN", origin(status))));
+  }
+
+  /** The revision of the source the artifact was made from, as its annotation names it. */
+  private static String origin(OCIRepositoryStatus status) {
+    return status == null || status.artifact() == null || status.artifact().metadata() == null
+        ? ""
+        : status.artifact().metadata().getOrDefault(OciSource.REVISION_ANNOTATION, "");
+  }
+
   /** The SourceVerified condition's status, empty without spec.verify. */
   private static String verified(GitRepositoryStatus status) {
-    return status == null || status.conditions() == null
+    return verified(status == null ? null : status.conditions());
+  }
+
+  private static String verified(List<Condition> conditions) {
+    return conditions == null
         ? ""
-        : status.conditions().stream()
+        : conditions.stream()
             .filter(c -> "SourceVerified".equals(c.getType()))
             .map(Condition::getStatus)
             .findFirst()

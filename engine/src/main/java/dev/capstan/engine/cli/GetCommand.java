@@ -18,13 +18,17 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code capstan get ks|gitrepo [NAME]}: a table of Kustomizations or GitRepositories. */
+/**
+ * {@code capstan get ks|gitrepo|ocirepo [NAME]}: a table of Kustomizations, GitRepositories or
+ * OCIRepositories.
+ */
 @Command(
     name = "get",
     mixinStandardHelpOptions = true,
     description = {
-      "List Kustomizations or GitRepositories with their Ready status and revision.",
-      "KIND is ks (kustomizations) or gitrepo (gitrepositories).",
+      "List Kustomizations, GitRepositories or OCIRepositories with their Ready status and"
+          + " revision.",
+      "KIND is ks (kustomizations), gitrepo (gitrepositories) or ocirepo (ocirepositories).",
       "Exit status: 0 listed, 1 not found or the cluster failed, 2 bad input."
     })
 public final class GetCommand implements Callable<Integer> {
@@ -34,7 +38,7 @@ public final class GetCommand implements Callable<Integer> {
       index = "0",
       paramLabel = "KIND",
       converter = KindConverter.class,
-      description = "ks | kustomizations | gitrepo | gitrepositories")
+      description = "ks | kustomizations | gitrepo | gitrepositories | ocirepo | ocirepositories")
   CapstanKind<?> kind;
 
   @Parameters(index = "1", arity = "0..1", paramLabel = "NAME", description = "Only this object.")
@@ -55,7 +59,8 @@ public final class GetCommand implements Callable<Integer> {
       names = {"-o", "--output"},
       paramLabel = "FORMAT",
       description =
-          "wide: also DEPENDS-ON, KUBECONFIG and DECRYPTION (ks), VERIFIED and INCLUDES (gitrepo).")
+          "wide: also DEPENDS-ON, KUBECONFIG and DECRYPTION (ks), VERIFIED and INCLUDES (gitrepo),"
+              + " VERIFIED and ORIGIN (ocirepo).")
   String output;
 
   @Mixin ClusterOptions cluster = new ClusterOptions();

@@ -3,6 +3,14 @@ package dev.capstan.engine.cli;
 import dev.capstan.api.kustomize.DependencyReference;
 import dev.capstan.api.kustomize.InventoryEntry;
 import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.kustomize.SourceReference;
+import dev.capstan.api.source.Artifact;
+import dev.capstan.api.source.ExternalArtifact;
+import dev.capstan.api.source.ExternalArtifactStatus;
+import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.GitRepositoryStatus;
+import dev.capstan.api.source.OCIRepository;
+import dev.capstan.api.source.OCIRepositoryStatus;
 import dev.capstan.engine.dependencies.DependencyReferences;
 import dev.capstan.engine.pipeline.HealthEvaluators;
 import dev.capstan.health.HealthEvaluator;
@@ -11,6 +19,7 @@ import dev.capstan.health.Status;
 import dev.capstan.health.cel.BuiltinLibrary;
 import dev.capstan.health.cel.HealthCheckExpr;
 import dev.capstan.health.cel.InvalidHealthCheckException;
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.PrintWriter;
@@ -25,8 +34,9 @@ import java.util.TreeMap;
 
 /**
  * A Kustomization's inventory as a tree: objects grouped by namespace (cluster-scoped ones first),
- * each with its live health; Kustomizations in the inventory nest their own inventories. What the
- * Kustomization depends on comes first, each dependency with its live state.
+ * each with its live health; Kustomizations in the inventory nest their own inventories. Its source
+ * comes first (any kind of source, with its Ready status and revision), then what the Kustomization
+ * depends on, each dependency with its live state.
  */
 final class InventoryTree {
   static final String CLUSTER_SCOPED = "cluster-scoped";
@@ -65,10 +75,74 @@ final class InventoryTree {
     ancestors.add(key(view.namespace(), view.name()));
     List<TreeNode> groups = groups(root, ancestors);
     List<TreeNode> children = new ArrayList<>();
+    source(root).ifPresent(children::add);
     dependsOn(root).ifPresent(children::add);
     children.addAll(
         groups.isEmpty() ? List.of(TreeNode.leaf("(no inventory: nothing applied yet)")) : groups);
     return new TreeNode(label, children);
+  }
+
+  /**
+   * The source the Kustomization builds from (GitRepository, OCIRepository or ExternalArtifact),
+   * with its Ready status and artifact revision; empty without a sourceRef.
+   */
+  private Optional<TreeNode> source(Kustomization ks) {
+    SourceReference ref = ks.getSpec() == null ? null : ks.getSpec().sourceRef();
+    if (ref == null || ref.name() == null) {
+      return Optional.empty();
+    }
+    String kind = ref.kind() == null ? "GitRepository" : ref.kind().name();
+    String ns =
+        ref.namespace() == null || ref.namespace().isEmpty()
+            ? ks.getMetadata().getNamespace()
+            : ref.namespace();
+    String label = "source " + kind + "/" + ns + "/" + ref.name();
+    Optional<GenericKubernetesResource> object;
+    try {
+      object = live.get(GitRepository.GROUP + "/" + GitRepository.VERSION, kind, ns, ref.name());
+    } catch (RuntimeException e) {
+      return Optional.of(
+          TreeNode.leaf(
+              label + "  " + Status.Unknown + "  cannot read it: " + firstLine(e.getMessage())));
+    }
+    if (object.isEmpty()) {
+      return Optional.of(TreeNode.leaf(label + "  " + Status.NotFound));
+    }
+    return Optional.of(TreeNode.leaf(label + "  " + sourceState(kind, object.get())));
+  }
+
+  /** A source's Ready status and artifact revision, read through its own type. */
+  private String sourceState(String kind, GenericKubernetesResource object) {
+    List<Condition> conditions;
+    Artifact artifact;
+    if (kind.equals(CapstanKind.OCI_REPOSITORY.kind())) {
+      OCIRepositoryStatus status =
+          serialization.convertValue(object, OCIRepository.class).getStatus();
+      conditions = status == null ? null : status.conditions();
+      artifact = status == null ? null : status.artifact();
+    } else if (kind.equals("ExternalArtifact")) {
+      ExternalArtifactStatus status =
+          serialization.convertValue(object, ExternalArtifact.class).getStatus();
+      conditions = status == null ? null : status.conditions();
+      artifact = status == null ? null : status.artifact();
+    } else {
+      GitRepositoryStatus status =
+          serialization.convertValue(object, GitRepository.class).getStatus();
+      conditions = status == null ? null : status.conditions();
+      artifact = status == null ? null : status.artifact();
+    }
+    String ready =
+        conditions == null
+            ? ""
+            : conditions.stream()
+                .filter(c -> ResourceView.READY.equals(c.getType()))
+                .map(Condition::getStatus)
+                .findFirst()
+                .orElse("");
+    String revision = artifact == null || artifact.revision() == null ? "" : artifact.revision();
+    return "Ready="
+        + (ready.isEmpty() ? "Unknown" : ready)
+        + (revision.isEmpty() ? "" : "  " + revision);
   }
 
   /** What the Kustomization waits for, each with its live state; empty if it depends on nothing. */

@@ -9,8 +9,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code KIND NAME [-n NS]} arguments of commands that act on one Kustomization or
- * GitRepository.
+ * The {@code KIND NAME [-n NS]} arguments of commands that act on one Kustomization, GitRepository
+ * or OCIRepository.
  */
 final class ObjectArguments {
 
@@ -18,7 +18,7 @@ final class ObjectArguments {
       index = "0",
       paramLabel = "KIND",
       converter = KindConverter.class,
-      description = "ks | kustomizations | gitrepo | gitrepositories")
+      description = "ks | kustomizations | gitrepo | gitrepositories | ocirepo | ocirepositories")
   CapstanKind<?> kind;
 
   @Parameters(index = "1", paramLabel = "NAME")

@@ -18,8 +18,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code capstan reconcile ks|gitrepo NAME}: asks the controller to reconcile now and waits for the
- * outcome.
+ * {@code capstan reconcile ks|gitrepo|ocirepo NAME}: asks the controller to reconcile now and waits
+ * for the outcome.
  */
 @Command(
     name = "reconcile",
@@ -38,7 +38,8 @@ public final class ReconcileCommand implements Callable<Integer> {
 
   @Option(
       names = "--with-source",
-      description = "Reconcile the Kustomization's GitRepository first (fetch the latest commit).")
+      description =
+          "Reconcile the Kustomization's source first (fetch the latest commit or artifact).")
   boolean withSource;
 
   @Option(
@@ -87,11 +88,18 @@ public final class ReconcileCommand implements Callable<Integer> {
       }
       String sourceNs =
           source.namespace() == null || source.namespace().isEmpty() ? ns : source.namespace();
-      notSuspended(resources, CapstanKind.GIT_REPOSITORY, sourceNs, source.name());
+      if (source.kind() == SourceReference.SourceKind.ExternalArtifact) {
+        throw new CliException(
+            "--with-source: an ExternalArtifact is reconciled by the controller that produces it",
+            CliException.BAD_INPUT);
+      }
+      CapstanKind<?> sourceKind =
+          source.kind() == SourceReference.SourceKind.OCIRepository
+              ? CapstanKind.OCI_REPOSITORY
+              : CapstanKind.GIT_REPOSITORY;
+      notSuspended(resources, sourceKind, sourceNs, source.name());
       if (!report(
-          requester.requestAndWait(CapstanKind.GIT_REPOSITORY, sourceNs, source.name(), timeout),
-          out,
-          err)) {
+          requester.requestAndWait(sourceKind, sourceNs, source.name(), timeout), out, err)) {
         return CliException.FAILED;
       }
     }

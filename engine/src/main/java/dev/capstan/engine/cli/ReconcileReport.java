@@ -34,7 +34,7 @@ record ReconcileReport(boolean succeeded, String message) {
   static ReconcileReport of(ResourceView view) {
     Optional<Condition> ready = view.condition(ResourceView.READY);
     if (ready.isPresent() && "True".equals(ready.get().getStatus())) {
-      String verb = "GitRepository".equals(view.kind()) ? "fetched" : "applied";
+      String verb = "Kustomization".equals(view.kind()) ? "applied" : "fetched";
       return new ReconcileReport(
           true,
           view.kind()

@@ -5,12 +5,13 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What the commands read from a Kustomization or a GitRepository, in one shape for both.
+ * What the commands read from a Kustomization or a source (GitRepository, OCIRepository), in one
+ * shape for all.
  *
- * @param kind {@code Kustomization} or {@code GitRepository}
- * @param revision the last applied revision (Kustomization) or the artifact's revision
- *     (GitRepository); empty when there is none
- * @param url the repository URL of a GitRepository; empty for a Kustomization
+ * @param kind {@code Kustomization}, {@code GitRepository} or {@code OCIRepository}
+ * @param revision the last applied revision (Kustomization) or the artifact's revision (a source);
+ *     empty when there is none
+ * @param url the URL of a source; empty for a Kustomization
  * @param wide the extra columns of {@code capstan get -o wide}, in order
  */
 record ResourceView(

@@ -8,14 +8,15 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code capstan resume ks|gitrepo NAME}: clears {@code spec.suspend} and, in the same patch, asks
- * for a reconcile, then waits for its outcome.
+ * {@code capstan resume ks|gitrepo|ocirepo NAME}: clears {@code spec.suspend} and, in the same
+ * patch, asks for a reconcile, then waits for its outcome.
  */
 @Command(
     name = "resume",
     mixinStandardHelpOptions = true,
     description = {
-      "Resume a suspended Kustomization (or GitRepository) and wait for the reconcile it triggers.",
+      "Resume a suspended Kustomization (or GitRepository, OCIRepository) and wait for the"
+          + " reconcile it triggers.",
       "Exit status: 0 resumed and Ready, 1 not Ready, timed out or not found, 2 bad input."
     })
 public final class ResumeCommand extends SuspensionCommand {

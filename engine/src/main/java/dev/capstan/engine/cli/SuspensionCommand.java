@@ -16,8 +16,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code capstan suspend} and {@code capstan resume}: both set {@code spec.suspend} of one
- * Kustomization or GitRepository. Resuming also asks for a reconcile in the same patch, and can
- * wait for its outcome.
+ * Kustomization or a source. Resuming also asks for a reconcile in the same patch, and can wait for
+ * its outcome.
  */
 abstract class SuspensionCommand implements Callable<Integer> {
 

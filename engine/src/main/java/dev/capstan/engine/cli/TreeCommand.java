@@ -25,7 +25,8 @@ import picocli.CommandLine.Spec;
       "Show a Kustomization's inventory as a tree grouped by namespace, with each object's live"
           + " health.",
       "Kustomizations in the inventory show their own inventories beneath them.",
-      "What the Kustomization depends on (dependsOn) comes first, each with its live state.",
+      "Its source (GitRepository, OCIRepository or ExternalArtifact) comes first with its Ready"
+          + " status and revision, then what it depends on (dependsOn), each with its live state.",
       "Exit status: 0 shown, 1 not found or the cluster failed, 2 bad input."
     })
 public final class TreeCommand implements Callable<Integer> {

@@ -28,7 +28,8 @@ import picocli.CommandLine.Spec;
     name = "ui",
     mixinStandardHelpOptions = true,
     description = {
-      "Serve a web view of Kustomizations and GitRepositories: status, dependency graph, inventory,"
+      "Serve a web view of Kustomizations, GitRepositories and OCIRepositories: status, dependency"
+          + " graph, inventory,"
           + " drift, and reconcile/suspend/resume, all with your own kubeconfig credentials.",
       "Open the address it prints: its token, new at each start, lets a browser in (nothing is"
           + " served without it).",

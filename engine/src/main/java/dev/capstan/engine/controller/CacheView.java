@@ -1,7 +1,9 @@
 package dev.capstan.engine.controller;
 
 import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.source.ExternalArtifact;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.OCIRepository;
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.pipeline.ClusterView;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -19,11 +21,39 @@ public final class CacheView implements ClusterView {
   private volatile InformerEventSource<Kustomization, Kustomization> kustomizations;
   private volatile InformerEventSource<GitRepository, Kustomization> gitRepositories;
 
+  private volatile InformerEventSource<OCIRepository, Kustomization> ociRepositories;
+  private volatile InformerEventSource<ExternalArtifact, Kustomization> externalArtifacts;
+
   void connect(
       InformerEventSource<Kustomization, Kustomization> dependencySource,
       InformerEventSource<GitRepository, Kustomization> gitRepositorySource) {
     this.kustomizations = dependencySource;
     this.gitRepositories = gitRepositorySource;
+  }
+
+  void connectArtifacts(
+      InformerEventSource<OCIRepository, Kustomization> ociRepositorySource,
+      InformerEventSource<ExternalArtifact, Kustomization> externalArtifactSource) {
+    this.ociRepositories = ociRepositorySource;
+    this.externalArtifacts = externalArtifactSource;
+  }
+
+  /** Empty also before the controllers started, when there is no cache yet. */
+  @Override
+  public Optional<OCIRepository> ociRepository(NamespacedName key) {
+    InformerEventSource<OCIRepository, Kustomization> cache = ociRepositories;
+    return cache == null
+        ? Optional.empty()
+        : cache.get(new ResourceID(key.name(), key.namespace()));
+  }
+
+  /** Empty also before the controllers started, when there is no cache yet. */
+  @Override
+  public Optional<ExternalArtifact> externalArtifact(NamespacedName key) {
+    InformerEventSource<ExternalArtifact, Kustomization> cache = externalArtifacts;
+    return cache == null
+        ? Optional.empty()
+        : cache.get(new ResourceID(key.name(), key.namespace()));
   }
 
   /** Empty also before the controllers started, when there is no cache yet. */

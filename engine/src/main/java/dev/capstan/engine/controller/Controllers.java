@@ -4,6 +4,7 @@ import dev.capstan.engine.cache.WithoutManagedFields;
 import dev.capstan.engine.monitor.DependencyWatches;
 import dev.capstan.engine.monitor.HealthMonitor;
 import dev.capstan.engine.pipeline.KustomizationPipeline;
+import dev.capstan.engine.pipeline.OciSourcePipeline;
 import dev.capstan.engine.pipeline.PipelineParts;
 import dev.capstan.engine.pipeline.SourcePipeline;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -12,7 +13,7 @@ import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
 import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
 import java.util.Optional;
 
-/** Registers Capstan's two controllers on an operator. */
+/** Registers Capstan's controllers on an operator. */
 public final class Controllers {
   /**
    * Finalizer that lets a deleted Kustomization's objects be deleted as its deletionPolicy says.
@@ -22,7 +23,7 @@ public final class Controllers {
   private Controllers() {}
 
   /**
-   * Registers the GitRepository and Kustomization controllers.
+   * Registers the GitRepository, OCIRepository and Kustomization controllers.
    *
    * @param parts what the Kustomization pipeline works with; its {@code view} is ignored and
    *     replaced by {@code view}
@@ -33,6 +34,7 @@ public final class Controllers {
   public static void register(
       Operator operator,
       SourcePipeline sources,
+      OciSourcePipeline ociSources,
       PipelineParts parts,
       CacheView view,
       HealthMonitor monitor,
@@ -44,6 +46,7 @@ public final class Controllers {
     monitor.onWaitingObjectChange(kustomizations::wake);
     dependencies.onChange(kustomizations::wake);
     operator.register(new GitRepositoryReconciler(sources), o -> configure(o, labelSelector));
+    operator.register(new OciRepositoryReconciler(ociSources), o -> configure(o, labelSelector));
     operator.register(kustomizations, o -> configure(o, labelSelector).withFinalizer(FINALIZER));
   }
 

@@ -2,7 +2,10 @@ package dev.capstan.engine.controller;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
+import dev.capstan.api.source.ExternalArtifact;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.OCIRepository;
+import dev.capstan.api.source.OCIRepositoryStatus;
 import dev.capstan.engine.conditions.ConditionTypes;
 import dev.capstan.engine.conditions.KustomizationStatuses;
 import dev.capstan.engine.pipeline.KustomizationPipeline;
@@ -41,6 +44,27 @@ final class EventFilters {
     return repo.getStatus() == null || repo.getStatus().artifact() == null
         ? null
         : repo.getStatus().artifact().digest();
+  }
+
+  /** For an OCIRepository seen by its Kustomizations: its artifact's revision or digest. */
+  static boolean revisionChange(OCIRepository newer, OCIRepository older) {
+    return !Objects.equals(artifactOf(newer.getStatus()), artifactOf(older.getStatus()));
+  }
+
+  /**
+   * For an ExternalArtifact seen by its Kustomizations: its artifact (a new URL or digest, or
+   * metadata, is a new artifact to build).
+   */
+  static boolean revisionChange(ExternalArtifact newer, ExternalArtifact older) {
+    return !Objects.equals(
+        newer.getStatus() == null ? null : newer.getStatus().artifact(),
+        older.getStatus() == null ? null : older.getStatus().artifact());
+  }
+
+  private static String artifactOf(OCIRepositoryStatus status) {
+    return status == null || status.artifact() == null
+        ? null
+        : status.artifact().revision() + " " + status.artifact().digest();
   }
 
   /** For a GitRepository seen by those that include it: its artifact (revision or digest). */

@@ -1,6 +1,7 @@
 package dev.capstan.engine.controller;
 
 import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.kustomize.SourceReference.SourceKind;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.dependencies.DependencyReferences;
@@ -11,7 +12,7 @@ import java.util.List;
  * concerns.
  */
 final class Indexes {
-  /** GitRepository {@code namespace/name} → the Kustomizations built from it. */
+  /** A source's {@code Kind/namespace/name} → the Kustomizations built from it. */
   static final String BY_SOURCE = "capstan.dev/by-source";
 
   /** Kustomization {@code namespace/name} → the Kustomizations that depend on it. */
@@ -39,9 +40,16 @@ final class Indexes {
       return List.of();
     }
     var ref = ks.getSpec().sourceRef();
+    SourceKind kind = ref.kind() == null ? SourceKind.GitRepository : ref.kind();
     return List.of(
-        NamespacedName.resolve(ref.namespace(), ref.name(), ks.getMetadata().getNamespace())
-            .toString());
+        sourceKey(
+            kind.name(),
+            NamespacedName.resolve(ref.namespace(), ref.name(), ks.getMetadata().getNamespace())));
+  }
+
+  /** The {@link #BY_SOURCE} key of a source. */
+  static String sourceKey(String kind, NamespacedName source) {
+    return kind + "/" + source;
   }
 
   static List<String> dependenciesOf(Kustomization ks) {

@@ -1,7 +1,9 @@
 package dev.capstan.engine.controller;
 
 import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.source.ExternalArtifact;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.OCIRepository;
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.cache.WithoutManagedFields;
 import dev.capstan.engine.pipeline.KustomizationPipeline;
@@ -72,8 +74,33 @@ public final class KustomizationReconciler
             InformerEventSourceConfiguration.from(GitRepository.class, Kustomization.class)
                 .withName("sources")
                 .withItemStore(new WithoutManagedFields<>())
-                .withSecondaryToPrimaryMapper(repo -> related(cache, Indexes.BY_SOURCE, repo))
+                .withSecondaryToPrimaryMapper(
+                    repo -> related(cache, Indexes.BY_SOURCE, "GitRepository", repo))
                 .withOnUpdateFilter(EventFilters::revisionChange)
+                .build(),
+            context);
+    InformerEventSource<OCIRepository, Kustomization> ociSources =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(OCIRepository.class, Kustomization.class)
+                .withName("oci-sources")
+                .withItemStore(new WithoutManagedFields<>())
+                .withSecondaryToPrimaryMapper(
+                    repo -> related(cache, Indexes.BY_SOURCE, "OCIRepository", repo))
+                .withOnUpdateFilter(
+                    (OCIRepository newer, OCIRepository older) ->
+                        EventFilters.revisionChange(newer, older))
+                .build(),
+            context);
+    InformerEventSource<ExternalArtifact, Kustomization> externalSources =
+        new InformerEventSource<>(
+            InformerEventSourceConfiguration.from(ExternalArtifact.class, Kustomization.class)
+                .withName("external-sources")
+                .withItemStore(new WithoutManagedFields<>())
+                .withSecondaryToPrimaryMapper(
+                    artifact -> related(cache, Indexes.BY_SOURCE, "ExternalArtifact", artifact))
+                .withOnUpdateFilter(
+                    (ExternalArtifact newer, ExternalArtifact older) ->
+                        EventFilters.revisionChange(newer, older))
                 .build(),
             context);
     InformerEventSource<Kustomization, Kustomization> dependencies =
@@ -81,17 +108,22 @@ public final class KustomizationReconciler
             InformerEventSourceConfiguration.from(Kustomization.class, Kustomization.class)
                 .withName("dependencies")
                 .withItemStore(new WithoutManagedFields<>())
-                .withSecondaryToPrimaryMapper(dep -> related(cache, Indexes.BY_DEPENDENCY, dep))
+                .withSecondaryToPrimaryMapper(
+                    dep -> related(cache, Indexes.BY_DEPENDENCY, null, dep))
                 .withOnUpdateFilter(EventFilters::readinessChange)
                 .build(),
             context);
     view.connect(dependencies, sources);
-    return List.of(sources, dependencies, wakeUps);
+    view.connectArtifacts(ociSources, externalSources);
+    return List.of(sources, ociSources, externalSources, dependencies, wakeUps);
   }
 
   private static Set<ResourceID> related(
-      IndexerResourceCache<Kustomization> cache, String index, HasMetadata object) {
-    String key = NamespacedName.of(object).toString();
+      IndexerResourceCache<Kustomization> cache, String index, String kind, HasMetadata object) {
+    String key =
+        kind == null
+            ? NamespacedName.of(object).toString()
+            : Indexes.sourceKey(kind, NamespacedName.of(object));
     return cache.byIndex(index, key).stream()
         .map(ResourceID::fromResource)
         .collect(Collectors.toSet());

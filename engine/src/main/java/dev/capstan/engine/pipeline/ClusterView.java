@@ -1,7 +1,9 @@
 package dev.capstan.engine.pipeline;
 
 import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.source.ExternalArtifact;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.OCIRepository;
 import dev.capstan.engine.NamespacedName;
 import java.util.Collection;
 import java.util.Optional;
@@ -14,6 +16,16 @@ public interface ClusterView {
   Optional<GitRepository> gitRepository(NamespacedName key);
 
   Optional<Kustomization> kustomization(NamespacedName key);
+
+  /** An OCIRepository a Kustomization builds from; none where this view does not know them. */
+  default Optional<OCIRepository> ociRepository(NamespacedName key) {
+    return Optional.empty();
+  }
+
+  /** An ExternalArtifact a Kustomization builds from; none where this view does not know them. */
+  default Optional<ExternalArtifact> externalArtifact(NamespacedName key) {
+    return Optional.empty();
+  }
 
   /** Every Kustomization this engine watches (for dependency cycles). */
   Collection<Kustomization> kustomizations();

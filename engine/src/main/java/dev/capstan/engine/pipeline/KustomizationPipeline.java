@@ -7,8 +7,11 @@ import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationSpec;
 import dev.capstan.api.kustomize.KustomizationStatus;
+import dev.capstan.api.kustomize.SourceReference.SourceKind;
 import dev.capstan.api.source.Artifact;
+import dev.capstan.api.source.ExternalArtifact;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.OCIRepository;
 import dev.capstan.applier.Action;
 import dev.capstan.applier.ApplyRequest;
 import dev.capstan.applier.ApplyResult;
@@ -27,6 +30,10 @@ import dev.capstan.engine.remote.RemoteClusters.Remote;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.health.ObjectRef;
+import dev.capstan.source.SourceException;
+import dev.capstan.source.oci.ArtifactDownloads;
+import dev.capstan.source.oci.OciSource;
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -220,25 +227,42 @@ public final class KustomizationPipeline {
   private StoredArtifact source(Attempt attempt) {
     var ref = attempt.object.getSpec().sourceRef();
     NamespacedName key = NamespacedName.resolve(ref.namespace(), ref.name(), attempt.namespace());
-    Optional<String> refused = rules.sourceRefRefusal(attempt.namespace(), key);
+    SourceKind kind = ref.kind() == null ? SourceKind.GitRepository : ref.kind();
+    Optional<String> refused = rules.sourceRefRefusal(attempt.namespace(), kind.name(), key);
     if (refused.isPresent()) {
       throw StageFailure.terminal(Reason.ACCESS_DENIED, refused.get());
     }
+    return switch (kind) {
+      case GitRepository -> gitSource(key);
+      case OCIRepository -> ociSource(key);
+      case ExternalArtifact -> externalSource(key, attempt);
+    };
+  }
+
+  private StoredArtifact gitSource(NamespacedName key) {
     GitRepository repo =
-        parts
-            .view()
-            .gitRepository(key)
-            .orElseThrow(
-                () ->
-                    StageFailure.transientFailure(
-                        Reason.ARTIFACT_FAILED, "GitRepository '" + key + "' not found"));
+        parts.view().gitRepository(key).orElseThrow(() -> notFound("GitRepository", key));
     Artifact artifact = repo.getStatus() == null ? null : repo.getStatus().artifact();
+    return stored("GitRepository", key, artifact, readyMessage(conditionsOf(repo)));
+  }
+
+  private StoredArtifact ociSource(NamespacedName key) {
+    OCIRepository repo =
+        parts.view().ociRepository(key).orElseThrow(() -> notFound("OCIRepository", key));
+    Artifact artifact = repo.getStatus() == null ? null : repo.getStatus().artifact();
+    List<Condition> conditions = repo.getStatus() == null ? null : repo.getStatus().conditions();
+    return stored("OCIRepository", key, artifact, readyMessage(conditions));
+  }
+
+  /**
+   * A tree in the engine's own store, looked up by the digest the source's status names (never a
+   * directory the status names).
+   */
+  private StoredArtifact stored(String kind, NamespacedName key, Artifact artifact, String why) {
     if (artifact == null || artifact.revision() == null) {
       throw StageFailure.transientFailure(
-          Reason.ARTIFACT_FAILED,
-          "GitRepository '" + key + "' has no artifact yet" + readyMessage(repo));
+          Reason.ARTIFACT_FAILED, kind + " '" + key + "' has no artifact yet" + why);
     }
-    // The status names a digest to look up in the engine's own store, never a directory to read.
     Path tree =
         parts
             .trees()
@@ -247,16 +271,73 @@ public final class KustomizationPipeline {
                 () ->
                     StageFailure.transientFailure(
                         Reason.ARTIFACT_FAILED,
-                        "the artifact of GitRepository '"
+                        "the artifact of "
+                            + kind
+                            + " '"
                             + key
                             + "' for revision "
                             + artifact.revision()
                             + " is not in local storage"));
-    return new StoredArtifact(artifact.revision(), artifact.digest(), tree);
+    return new StoredArtifact(artifact.revision(), artifact.digest(), tree, originOf(artifact));
   }
 
-  /** An artifact found in the engine's store: its revision, digest and tree. */
-  private record StoredArtifact(String revision, String digest, Path tree) {}
+  /**
+   * An ExternalArtifact's file, which another controller serves at the URL its status names:
+   * downloaded into the store and checked against the status's digest (the tree's digest is the
+   * store's own, so a build's cache keys stay those of the content).
+   */
+  private StoredArtifact externalSource(NamespacedName key, Attempt attempt) {
+    ExternalArtifact external =
+        parts.view().externalArtifact(key).orElseThrow(() -> notFound("ExternalArtifact", key));
+    Artifact artifact = external.getStatus() == null ? null : external.getStatus().artifact();
+    if (artifact == null || artifact.revision() == null || artifact.url() == null) {
+      throw StageFailure.transientFailure(
+          Reason.ARTIFACT_FAILED,
+          "ExternalArtifact '"
+              + key
+              + "' has no artifact yet"
+              + readyMessage(
+                  external.getStatus() == null ? null : external.getStatus().conditions()));
+    }
+    try {
+      var stored =
+          parts
+              .trees()
+              .external(
+                  new ArtifactDownloads.Wanted(
+                      "externalartifact/" + key,
+                      artifact.url(),
+                      artifact.digest(),
+                      artifact.revision(),
+                      artifact.metadata()),
+                  attempt.timings.timeout());
+      return new StoredArtifact(
+          artifact.revision(), stored.digest(), stored.path(), originOf(artifact));
+    } catch (SourceException e) {
+      throw StageFailure.transientFailure(
+          Reason.ARTIFACT_FAILED,
+          "the artifact of ExternalArtifact '" + key + "' cannot be used: " + e.getMessage());
+    }
+  }
+
+  private static StageFailure notFound(String kind, NamespacedName key) {
+    return StageFailure.transientFailure(Reason.ARTIFACT_FAILED, kind + " '" + key + "' not found");
+  }
+
+  /** The origin revision an artifact's metadata names (org.opencontainers.image.revision). */
+  private static Optional<String> originOf(Artifact artifact) {
+    return artifact.metadata() == null
+        ? Optional.empty()
+        : Optional.ofNullable(artifact.metadata().get(OciSource.REVISION_ANNOTATION));
+  }
+
+  /**
+   * An artifact found in the engine's store: its revision, digest and tree, and the revision of the
+   * source it was made from when its producer says so (an OCI artifact's
+   * org.opencontainers.image.revision annotation), for status.lastAppliedOriginRevision.
+   */
+  record StoredArtifact(
+      String revision, String digest, Path tree, Optional<String> originRevision) {}
 
   private List<GenericKubernetesResource> build(Attempt attempt, StoredArtifact artifact) {
     BuildStage.Built built =
@@ -560,11 +641,15 @@ public final class KustomizationPipeline {
         .collect(Collectors.joining("; "));
   }
 
-  private static String readyMessage(GitRepository repo) {
-    if (repo.getStatus() == null || repo.getStatus().conditions() == null) {
+  private static List<Condition> conditionsOf(GitRepository repo) {
+    return repo.getStatus() == null ? null : repo.getStatus().conditions();
+  }
+
+  private static String readyMessage(List<Condition> conditions) {
+    if (conditions == null) {
       return "";
     }
-    return repo.getStatus().conditions().stream()
+    return conditions.stream()
         .filter(c -> ConditionTypes.READY.equals(c.getType()) && c.getMessage() != null)
         .findFirst()
         .map(c -> ": " + c.getMessage())

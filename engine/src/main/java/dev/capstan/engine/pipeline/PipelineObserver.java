@@ -2,6 +2,7 @@ package dev.capstan.engine.pipeline;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.OCIRepository;
 import dev.capstan.engine.NamespacedName;
 import java.time.Duration;
 
@@ -22,7 +23,7 @@ public interface PipelineObserver {
   /** One apply (and prune) of a Kustomization: objects created or changed, objects deleted. */
   default void objectsChanged(NamespacedName kustomization, int applied, int pruned) {}
 
-  /** One fetch of a GitRepository. */
+  /** One fetch of a GitRepository or pull of an OCIRepository. */
   default void fetched(NamespacedName repository, boolean succeeded, Duration took) {}
 
   /** One health wait ended: all healthy ({@code succeeded}), a failure, or the timeout. */
@@ -33,4 +34,7 @@ public interface PipelineObserver {
 
   /** A GitRepository's status was written: the object with its status before and after. */
   default void statusWritten(GitRepository before, GitRepository after) {}
+
+  /** An OCIRepository's status was written: the object with its status before and after. */
+  default void statusWritten(OCIRepository before, OCIRepository after) {}
 }

@@ -39,14 +39,19 @@ public record ReferenceRules(boolean noCrossNamespaceRefs) {
     return UrlScheme.refusal(url, GIT_REPOSITORY_URLS);
   }
 
-  /** Why a Kustomization in {@code namespace} may not take its source from {@code source}. */
-  public Optional<String> sourceRefRefusal(String namespace, NamespacedName source) {
+  /**
+   * Why a Kustomization in {@code namespace} may not take its source from {@code source}, a {@code
+   * kind} (GitRepository, OCIRepository, ExternalArtifact).
+   */
+  public Optional<String> sourceRefRefusal(String namespace, String kind, NamespacedName source) {
     if (!noCrossNamespaceRefs || source.namespace().equals(namespace)) {
       return Optional.empty();
     }
     return Optional.of(
         CROSS_NAMESPACE
-            + "sourceRef GitRepository '"
+            + "sourceRef "
+            + kind
+            + " '"
             + source
             + "' is not in namespace '"
             + namespace
@@ -96,6 +101,7 @@ public record ReferenceRules(boolean noCrossNamespaceRefs) {
       refused =
           sourceRefRefusal(
               self.namespace(),
+              ref.kind() == null ? "GitRepository" : ref.kind().name(),
               NamespacedName.resolve(ref.namespace(), ref.name(), self.namespace()));
     }
     if (refused.isEmpty() && repo.isPresent() && repo.get().getSpec() != null) {

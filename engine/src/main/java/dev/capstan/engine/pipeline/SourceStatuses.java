@@ -3,6 +3,8 @@ package dev.capstan.engine.pipeline;
 import dev.capstan.api.source.Artifact;
 import dev.capstan.api.source.GitRepositoryStatus;
 import dev.capstan.api.source.IncludedArtifact;
+import dev.capstan.api.source.OCIRepositorySpec;
+import dev.capstan.api.source.OCIRepositoryStatus;
 import dev.capstan.engine.conditions.ConditionMessages;
 import dev.capstan.source.StoredArtifact;
 import dev.capstan.source.Verified;
@@ -15,8 +17,9 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
+import java.util.TreeMap;
 
-/** Converts a GitRepository's status between the API types and the source module's. Pure. */
+/** Converts a source's status between the API types and the source modules'. Pure. */
 final class SourceStatuses {
   private SourceStatuses() {}
 
@@ -24,21 +27,33 @@ final class SourceStatuses {
     if (status == null) {
       return SourceStatus.empty();
     }
+    return fromApi(status.observedGeneration(), status.conditions(), status.artifact());
+  }
+
+  /** The parts every source's status has in common (an OCIRepository's too). */
+  static SourceStatus fromApi(
+      Long observedGeneration,
+      List<io.fabric8.kubernetes.api.model.Condition> apiConditions,
+      Artifact apiArtifact) {
     List<Condition> conditions =
-        status.conditions() == null
+        apiConditions == null
             ? List.of()
-            : status.conditions().stream().map(SourceStatuses::fromApi).toList();
+            : apiConditions.stream().map(SourceStatuses::fromApi).toList();
     Optional<StoredArtifact> artifact =
-        Optional.ofNullable(status.artifact())
+        Optional.ofNullable(apiArtifact)
             .filter(a -> a.revision() != null && a.path() != null)
             .map(
                 a ->
                     new StoredArtifact(
-                        a.revision(), a.digest(), Path.of(a.path()), instant(a.lastUpdateTime())));
+                        a.revision(),
+                        a.digest(),
+                        Path.of(a.path()),
+                        instant(a.lastUpdateTime()),
+                        Optional.empty(),
+                        List.of(),
+                        a.metadata()));
     return new SourceStatus(
-        status.observedGeneration() == null ? 0 : status.observedGeneration(),
-        conditions,
-        artifact);
+        observedGeneration == null ? 0 : observedGeneration, conditions, artifact);
   }
 
   static GitRepositoryStatus toApi(SourceStatus status, String handledRequestedAt) {
@@ -88,6 +103,32 @@ final class SourceStatuses {
         c.getMessage(),
         c.getObservedGeneration() == null ? 0 : c.getObservedGeneration(),
         instant(c.getLastTransitionTime()));
+  }
+
+  /** An OCIRepository's status: the common parts, the artifact's metadata, what made it. */
+  static OCIRepositoryStatus toApi(
+      SourceStatus status, String handledRequestedAt, OCIRepositorySpec spec) {
+    Artifact artifact =
+        status
+            .artifact()
+            .map(
+                a ->
+                    new Artifact(
+                        a.revision(),
+                        a.digest(),
+                        a.path().toString(),
+                        format(a.lastUpdateTime()),
+                        null,
+                        null,
+                        a.metadata().isEmpty() ? null : new TreeMap<>(a.metadata())))
+            .orElse(null);
+    return new OCIRepositoryStatus(
+        status.observedGeneration(),
+        status.conditions().stream().map(SourceStatuses::toApi).toList(),
+        artifact,
+        artifact == null ? null : spec.ignore(),
+        artifact == null ? null : spec.layerSelector(),
+        handledRequestedAt);
   }
 
   private static io.fabric8.kubernetes.api.model.Condition toApi(Condition c) {

@@ -4,6 +4,8 @@ import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositoryStatus;
+import dev.capstan.api.source.OCIRepository;
+import dev.capstan.api.source.OCIRepositoryStatus;
 import dev.capstan.engine.NamespacedName;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.CustomResource;
@@ -73,6 +75,19 @@ public final class StatusWriter implements StatusWrites {
       apply(current, next, null);
     }
     GitRepository before = withStatus(current, current.getStatus(), GitRepository::new);
+    current.setStatus(next);
+    observer.statusWritten(before, current);
+  }
+
+  /** Writes an OCIRepository's status unless it is unchanged. */
+  public void write(OCIRepository current, OCIRepositoryStatus next) {
+    if (Objects.equals(current.getStatus(), next)) {
+      return;
+    }
+    synchronized (lock(current)) {
+      apply(current, next, null);
+    }
+    OCIRepository before = withStatus(current, current.getStatus(), OCIRepository::new);
     current.setStatus(next);
     observer.statusWritten(before, current);
   }

@@ -1,6 +1,9 @@
 package dev.capstan.engine.pipeline;
 
+import dev.capstan.source.StoredArtifact;
+import dev.capstan.source.oci.ArtifactDownloads;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 
 /** Where the engine's artifact store keeps the tree of an artifact digest. */
@@ -9,4 +12,14 @@ public interface StoredTrees {
 
   /** The directory of the tree stored under {@code digest}; empty if the store has none. */
   Optional<Path> forDigest(String digest);
+
+  /**
+   * The stored tree of an ExternalArtifact's file, downloaded into the store when it is not there
+   * yet (its URL and digest checked).
+   *
+   * @throws dev.capstan.source.SourceException naming what failed
+   */
+  default StoredArtifact external(ArtifactDownloads.Wanted wanted, Duration timeout) {
+    throw new UnsupportedOperationException("this store does not download external artifacts");
+  }
 }

@@ -4,6 +4,7 @@ import dev.capstan.api.common.ReconcileRequest;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.SourceReference;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.OCIRepository;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -60,24 +61,29 @@ final class Actions {
     }
     SourceReference source = ks.getSpec() == null ? null : ks.getSpec().sourceRef();
     String fetched = "";
-    if (source != null
-        && source.name() != null
-        && source.kind() == SourceReference.SourceKind.GitRepository) {
+    Class<? extends HasMetadata> sourceType = source == null ? null : sourceType(source.kind());
+    if (source != null && source.name() != null && sourceType != null) {
       String sourceNs =
           source.namespace() == null || source.namespace().isEmpty()
               ? namespace
               : source.namespace();
-      patch(
-          GitRepository.class,
-          sourceNs,
-          source.name(),
-          ReconcileRequest.at(clock).mergePatch(),
-          "");
-      fetched = "GitRepository " + sourceNs + "/" + source.name() + " and ";
+      patch(sourceType, sourceNs, source.name(), ReconcileRequest.at(clock).mergePatch(), "");
+      fetched = source.kind() + " " + sourceNs + "/" + source.name() + " and ";
     }
     patch(Kustomization.class, namespace, name, ReconcileRequest.at(clock).mergePatch(), "");
     return new PageAction.Result(
         true, "reconcile requested for " + fetched + "Kustomization " + namespace + "/" + name);
+  }
+
+  /**
+   * The kind this view asks to fetch; null for an ExternalArtifact, which another controller
+   * produces.
+   */
+  private static Class<? extends HasMetadata> sourceType(SourceReference.SourceKind kind) {
+    if (kind == SourceReference.SourceKind.GitRepository) {
+      return GitRepository.class;
+    }
+    return kind == SourceReference.SourceKind.OCIRepository ? OCIRepository.class : null;
   }
 
   private <T extends HasMetadata> PageAction.Result patch(

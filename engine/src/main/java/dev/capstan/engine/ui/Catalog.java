@@ -2,6 +2,7 @@ package dev.capstan.engine.ui;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.OCIRepository;
 import dev.capstan.applier.cli.ClusterErrors;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -16,15 +17,16 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
- * The Kustomizations and GitRepositories of the cluster as the user sees them: one informer (one
- * list, then one watch) per kind for the whole process, shared by every page and browser; or, for a
- * user who may list only some namespaces, one per kind and namespace named. A kind or namespace the
- * user cannot list, or a cluster that cannot be reached, is kept as a problem line; the informers
- * keep retrying, so the view fills in once access is granted.
+ * The Kustomizations, GitRepositories and OCIRepositories of the cluster as the user sees them: one
+ * informer (one list, then one watch) per kind for the whole process, shared by every page and
+ * browser; or, for a user who may list only some namespaces, one per kind and namespace named. A
+ * kind or namespace the user cannot list, or a cluster that cannot be reached, is kept as a problem
+ * line; the informers keep retrying, so the view fills in once access is granted.
  */
 final class Catalog implements AutoCloseable, DriftTargets.Lookup {
   private final List<Watched<Kustomization>> kustomizations = new ArrayList<>();
   private final List<Watched<GitRepository>> gitRepositories = new ArrayList<>();
+  private final List<Watched<OCIRepository>> ociRepositories = new ArrayList<>();
 
   /**
    * @param namespaces the namespaces to watch; empty for all of them
@@ -46,6 +48,13 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
               client.resources(GitRepository.class).inAnyNamespace().runnableInformer(0),
               onChange,
               server));
+      ociRepositories.add(
+          new Watched<>(
+              "OCIRepositories",
+              "",
+              client.resources(OCIRepository.class).inAnyNamespace().runnableInformer(0),
+              onChange,
+              server));
     }
     for (String ns : namespaces) {
       kustomizations.add(
@@ -62,16 +71,24 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
               client.resources(GitRepository.class).inNamespace(ns).runnableInformer(0),
               onChange,
               server));
+      ociRepositories.add(
+          new Watched<>(
+              "OCIRepositories",
+              ns,
+              client.resources(OCIRepository.class).inNamespace(ns).runnableInformer(0),
+              onChange,
+              server));
     }
   }
 
   void start() {
     kustomizations.forEach(Watched::start);
     gitRepositories.forEach(Watched::start);
+    ociRepositories.forEach(Watched::start);
   }
 
   Overview overview() {
-    return Overview.of(kustomizations(), gitRepositories(), problems());
+    return Overview.of(kustomizations(), gitRepositories(), ociRepositories(), problems());
   }
 
   List<Kustomization> kustomizations() {
@@ -80,6 +97,10 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
 
   List<GitRepository> gitRepositories() {
     return items(gitRepositories);
+  }
+
+  List<OCIRepository> ociRepositories() {
+    return items(ociRepositories);
   }
 
   @Override
@@ -92,10 +113,15 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
     return find(gitRepositories, namespace + "/" + name);
   }
 
+  Optional<OCIRepository> ociRepository(String namespace, String name) {
+    return find(ociRepositories, namespace + "/" + name);
+  }
+
   List<Overview.Problem> problems() {
     List<Overview.Problem> problems = new ArrayList<>();
     kustomizations.forEach(w -> w.problem().ifPresent(problems::add));
     gitRepositories.forEach(w -> w.problem().ifPresent(problems::add));
+    ociRepositories.forEach(w -> w.problem().ifPresent(problems::add));
     return problems;
   }
 
@@ -116,6 +142,7 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
   public void close() {
     kustomizations.forEach(w -> w.informer.stop());
     gitRepositories.forEach(w -> w.informer.stop());
+    ociRepositories.forEach(w -> w.informer.stop());
   }
 
   /**

@@ -3,7 +3,7 @@ package dev.capstan.engine.ui;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.kustomize.SourceReference;
-import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.Artifact;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -107,22 +107,39 @@ final class DetailsReader {
         ref.namespace() == null || ref.namespace().isEmpty()
             ? ks.getMetadata().getNamespace()
             : ref.namespace();
-    Optional<GitRepository> repo =
-        ref.kind() == SourceReference.SourceKind.GitRepository
-            ? catalog.gitRepository(ns, ref.name())
-            : Optional.empty();
-    String revision =
-        repo.map(
-                r ->
-                    r.getStatus() == null || r.getStatus().artifact() == null
-                        ? ""
-                        : r.getStatus().artifact().revision())
-            .orElse("");
+    Optional<String> revision = sourceRevision(ref.kind(), ns, ref.name());
     String note =
-        repo.isEmpty()
-            ? "the source is not visible to you or does not exist"
-            : "the commit's author and message are read from Git when drift is computed";
+        ref.kind() == SourceReference.SourceKind.ExternalArtifact
+            ? "an ExternalArtifact: the view does not watch them; its status names the artifact"
+            : revision.isEmpty()
+                ? "the source is not visible to you or does not exist"
+                : ref.kind() == SourceReference.SourceKind.GitRepository
+                    ? "the commit's author and message are read from Git when drift is computed"
+                    : "the artifact as the registry served it; its origin revision is on the"
+                        + " source";
     return new Details.Source(
-        String.valueOf(ref.kind()), ns, ref.name(), revision == null ? "" : revision, note);
+        String.valueOf(ref.kind()), ns, ref.name(), revision.orElse(""), note);
+  }
+
+  /** The source's artifact revision (empty text without one); empty when it is not visible. */
+  private Optional<String> sourceRevision(SourceReference.SourceKind kind, String ns, String name) {
+    if (kind == null) {
+      return Optional.empty();
+    }
+    return switch (kind) {
+      case GitRepository ->
+          catalog
+              .gitRepository(ns, name)
+              .map(r -> revision(r.getStatus() == null ? null : r.getStatus().artifact()));
+      case OCIRepository ->
+          catalog
+              .ociRepository(ns, name)
+              .map(r -> revision(r.getStatus() == null ? null : r.getStatus().artifact()));
+      case ExternalArtifact -> Optional.empty();
+    };
+  }
+
+  private static String revision(Artifact artifact) {
+    return artifact == null || artifact.revision() == null ? "" : artifact.revision();
   }
 }

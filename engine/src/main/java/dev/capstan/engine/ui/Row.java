@@ -1,10 +1,11 @@
 package dev.capstan.engine.ui;
 
 /**
- * One line of the overview: a Kustomization or a GitRepository as the page shows it.
+ * One line of the overview: a Kustomization or a source (GitRepository, OCIRepository) as the page
+ * shows it.
  *
  * @param ready status of the Ready condition: True, False or Unknown
- * @param healthy status of the Healthy condition (Kustomizations); empty for a GitRepository
+ * @param healthy status of the Healthy condition (Kustomizations); empty for a source
  * @param lastChange the latest transition time of any condition, RFC 3339, or empty
  */
 record Row(

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.OCIRepository;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -26,6 +27,40 @@ class CapstanKindTest {
         }) {
       assertSame(CapstanKind.GIT_REPOSITORY, CapstanKind.parse(name), name);
     }
+    for (String name :
+        new String[] {
+          "ocirepo", "ocirepository", "OCIRepositories", "ocirepositories.source.capstan.dev"
+        }) {
+      assertSame(CapstanKind.OCI_REPOSITORY, CapstanKind.parse(name), name);
+    }
+  }
+
+  @Test
+  void readsAnOciRepositorysStatusWithItsOrigin() {
+    OCIRepository repo =
+        TestObjects.read(
+            """
+            apiVersion: source.capstan.dev/v1
+            kind: OCIRepository
+            metadata: {name: app, namespace: demo, generation: 1, creationTimestamp: "2026-01-01T00:00:00Z"}
+            spec: {url: "oci://ghcr.io/org/app", interval: 5m}
+            status:
+              observedGeneration: 1
+              artifact:
+                revision: latest@sha256:abcd
+                digest: sha256:ef
+                path: /store
+                metadata: {org.opencontainers.image.revision: "main@sha1:1234"}
+              conditions:
+              - {type: Ready, status: "True", reason: Succeeded, message: stored,
+                 lastTransitionTime: "2026-01-01T00:01:00Z"}
+            """,
+            OCIRepository.class);
+    ResourceView view = CapstanKind.OCI_REPOSITORY.view(repo);
+    assertEquals("OCIRepository/demo/app", view.display());
+    assertEquals("latest@sha256:abcd", view.revision());
+    assertEquals("oci://ghcr.io/org/app", view.url());
+    assertTrue(view.wide().contains(new ResourceView.Column("ORIGIN", "main@sha1:1234")));
   }
 
   @Test

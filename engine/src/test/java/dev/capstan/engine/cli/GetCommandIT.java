@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.kustomize.KustomizationStatus;
+import dev.capstan.api.source.OCIRepository;
 import dev.capstan.testing.CapstanCrds;
 import dev.capstan.testing.ClusterAccess;
 import dev.capstan.testing.KubernetesCluster;
@@ -28,6 +29,18 @@ class GetCommandIT {
     ns = namespace.name();
     CliFixtures fixtures = new CliFixtures(client, ns);
     fixtures.gitRepository("repo");
+    client
+        .resource(
+            TestObjects.read(
+                """
+                apiVersion: source.capstan.dev/v1
+                kind: OCIRepository
+                metadata: {name: bundle, namespace: %s}
+                spec: {url: "oci://registry.example/org/bundle", interval: 5m, suspend: true}
+                """
+                    .formatted(ns),
+                OCIRepository.class))
+        .create();
     fixtures.kustomization("infra", "");
     fixtures.kustomization("app", "suspend: true");
     fixtures.setStatus(
@@ -92,6 +105,22 @@ class GetCommandIT {
         run::toString);
     assertTrue(
         run.outLines().get(1).matches("repo +http://127.0.0.1:9418/demo.git +- +- +false +\\d+s"),
+        run::toString);
+  }
+
+  @Test
+  void ociRepositoriesAreListedUnderTheirShortName() {
+    CliRun run = CliRun.capstan(kubeconfig, "get", "ocirepo", "-n", ns, "-o", "wide");
+    assertEquals(0, run.exitCode(), run::toString);
+    assertTrue(
+        run.outLines()
+            .get(0)
+            .matches("NAME +URL +READY +REVISION +SUSPENDED +STATUS +AGE +VERIFIED +ORIGIN"),
+        run::toString);
+    assertTrue(
+        run.outLines()
+            .get(1)
+            .matches("bundle +oci://registry.example/org/bundle +- +- +true +\\d+s.*"),
         run::toString);
   }
 

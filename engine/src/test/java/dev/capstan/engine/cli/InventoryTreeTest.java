@@ -125,23 +125,24 @@ class InventoryTreeTest {
     List<String> lines = tree(APP);
 
     assertEquals("Kustomization/capstan-demo/app  Ready=True  main@sha1:abc", lines.get(0));
-    assertEquals("├── cluster-scoped", lines.get(1));
-    assertEquals("│   └── Namespace/demo  Current", lines.get(2));
-    assertEquals("├── namespace capstan-demo", lines.get(3));
-    assertEquals("│   └── Kustomization/nested  Current", lines.get(4));
-    assertEquals("│       └── namespace demo", lines.get(5));
-    assertEquals("│           └── ConfigMap/extra  Current", lines.get(6));
-    assertEquals("├── namespace demo", lines.get(7));
-    assertTrue(lines.get(8).startsWith("│   ├── Deployment/web  InProgress  "), lines.get(8));
-    assertTrue(lines.get(9).startsWith("│   ├── Widget/main  InProgress"), lines.get(9));
-    assertEquals("│   └── ConfigMap/settings  NotFound", lines.get(10));
-    assertEquals("└── namespace other", lines.get(11));
+    assertEquals("├── source GitRepository/capstan-demo/demo  NotFound", lines.get(1));
+    assertEquals("├── cluster-scoped", lines.get(2));
+    assertEquals("│   └── Namespace/demo  Current", lines.get(3));
+    assertEquals("├── namespace capstan-demo", lines.get(4));
+    assertEquals("│   └── Kustomization/nested  Current", lines.get(5));
+    assertEquals("│       └── namespace demo", lines.get(6));
+    assertEquals("│           └── ConfigMap/extra  Current", lines.get(7));
+    assertEquals("├── namespace demo", lines.get(8));
+    assertTrue(lines.get(9).startsWith("│   ├── Deployment/web  InProgress  "), lines.get(9));
+    assertTrue(lines.get(10).startsWith("│   ├── Widget/main  InProgress"), lines.get(10));
+    assertEquals("│   └── ConfigMap/settings  NotFound", lines.get(11));
+    assertEquals("└── namespace other", lines.get(12));
     assertTrue(
         lines
-            .get(12)
+            .get(13)
             .startsWith("    └── Broken/thing  Unknown  cannot read it: the server doesn't have"),
-        lines.get(12));
-    assertEquals(13, lines.size(), String.join("\n", lines));
+        lines.get(13));
+    assertEquals(14, lines.size(), String.join("\n", lines));
   }
 
   @Test
@@ -190,13 +191,14 @@ class InventoryTreeTest {
 
     List<String> lines = tree(app);
 
-    assertEquals("├── depends on", lines.get(1));
-    assertEquals("│   ├── Kustomization/capstan-demo/infra  Ready=False", lines.get(2));
-    assertEquals("│   ├── apps/v1/Deployment/data/db  Current", lines.get(3));
+    assertEquals("├── source GitRepository/capstan-demo/demo  NotFound", lines.get(1));
+    assertEquals("├── depends on", lines.get(2));
+    assertEquals("│   ├── Kustomization/capstan-demo/infra  Ready=False", lines.get(3));
+    assertEquals("│   ├── apps/v1/Deployment/data/db  Current", lines.get(4));
     assertEquals(
         "│   └── v1/ConfigMap/capstan-demo/flags  NotFound  readyExpr 'dep.data.ok == 'yes''",
-        lines.get(4));
-    assertEquals("└── (no inventory: nothing applied yet)", lines.get(5));
+        lines.get(5));
+    assertEquals("└── (no inventory: nothing applied yet)", lines.get(6));
   }
 
   @Test
@@ -261,8 +263,59 @@ class InventoryTreeTest {
             spec: {interval: 1m, prune: true, sourceRef: {kind: GitRepository, name: demo}}
             """);
     assertEquals(
-        List.of("Kustomization/ns/fresh  Ready=Unknown", "└── (no inventory: nothing applied yet)"),
+        List.of(
+            "Kustomization/ns/fresh  Ready=Unknown",
+            "├── source GitRepository/ns/demo  NotFound",
+            "└── (no inventory: nothing applied yet)"),
         lines);
+  }
+
+  @Test
+  void theSourceComesFirstWithItsKindReadyAndRevision() {
+    put(
+        """
+        apiVersion: source.capstan.dev/v1
+        kind: OCIRepository
+        metadata: {name: podinfo, namespace: ns}
+        spec: {url: "oci://registry.example/podinfo", interval: 5m}
+        status:
+          artifact: {revision: "latest@sha256:abc", digest: "sha256:ef"}
+          conditions:
+          - {type: Ready, status: "False", reason: OCIArtifactLayerOperationFailed,
+             message: "layer digest mismatch", lastTransitionTime: "2026-01-01T00:00:00Z"}
+        """);
+    put(
+        """
+        apiVersion: source.capstan.dev/v1
+        kind: ExternalArtifact
+        metadata: {name: generated, namespace: other}
+        status:
+          artifact: {revision: "v2", digest: "sha256:12", url: "http://producer.example/a.tgz"}
+          conditions:
+          - {type: Ready, status: "True", reason: Succeeded, message: ok,
+             lastTransitionTime: "2026-01-01T00:00:00Z"}
+        """);
+    String oci =
+        """
+        apiVersion: kustomize.capstan.dev/v1
+        kind: Kustomization
+        metadata: {name: app, namespace: ns}
+        spec: {interval: 1m, prune: true, sourceRef: {kind: OCIRepository, name: podinfo}}
+        """;
+    String external =
+        """
+        apiVersion: kustomize.capstan.dev/v1
+        kind: Kustomization
+        metadata: {name: app, namespace: ns}
+        spec:
+          interval: 1m
+          sourceRef: {kind: ExternalArtifact, name: generated, namespace: other}
+        """;
+
+    assertEquals(
+        "├── source OCIRepository/ns/podinfo  Ready=False  latest@sha256:abc", tree(oci).get(1));
+    assertEquals(
+        "├── source ExternalArtifact/other/generated  Ready=True  v2", tree(external).get(1));
   }
 
   @Test
@@ -291,7 +344,7 @@ class InventoryTreeTest {
                 entries:
                 - {id: demo_main_demo.capstan.dev_Widget, v: v1}
             """);
-    assertEquals("    └── Widget/main  Current", lines.get(2));
+    assertEquals("    └── Widget/main  Current", lines.get(3));
     assertTrue(
         warnings
             .toString()

@@ -91,6 +91,26 @@ class ReconcileReportTest {
   }
 
   @Test
+  void aSourceIsReportedAsFetched() {
+    ResourceView oci =
+        new ResourceView(
+            "OCIRepository",
+            "apps",
+            "web",
+            "2026-01-01T00:00:00Z",
+            1,
+            1L,
+            List.of(condition("Ready", "True", "Succeeded", "stored")),
+            "latest@sha256:abc",
+            TOKEN,
+            false,
+            "oci://registry.example/web");
+    assertEquals(
+        "OCIRepository web reconciled: fetched revision latest@sha256:abc",
+        ReconcileReport.of(oci).message());
+  }
+
+  @Test
   void readyFalseReportsReasonAndMessage() {
     ReconcileReport outcome =
         ReconcileReport.of(

@@ -80,6 +80,7 @@ class TreeCommandIT {
         .waitUntilCondition(TreeCommandIT::available, 120, TimeUnit.SECONDS);
 
     CliFixtures fixtures = new CliFixtures(client, ns);
+    fixtures.gitRepository("repo");
     fixtures.kustomization("child", "");
     fixtures.setStatus(
         "child",
@@ -159,6 +160,7 @@ class TreeCommandIT {
     assertEquals(
         List.of(
             "Kustomization/" + ns + "/parent  Ready=True  main@sha1:parent",
+            "├── source GitRepository/" + ns + "/repo  Ready=Unknown",
             "├── cluster-scoped",
             "│   └── Namespace/" + ns + "  Current",
             "└── namespace " + ns,

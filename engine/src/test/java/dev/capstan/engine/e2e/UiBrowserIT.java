@@ -13,6 +13,8 @@ import dev.capstan.engine.ui.UiServer;
 import dev.capstan.testing.CapstanCrds;
 import dev.capstan.testing.ClusterAccess;
 import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
@@ -170,6 +172,7 @@ class UiBrowserIT extends EngineTestBase {
     engine.kustomization(
         "infra", "repo", "./infra", "  wait: true\n  timeout: 10m\n  dependsOn: [{name: base}]");
     engine.kustomization("app", "repo", "./app", "  dependsOn: [{name: infra}]");
+    ociRepository("bundle");
     EngineFixture.eventually(Duration.ofSeconds(60)).untilAsserted(() -> setPhase("Ready"));
     engine.awaitCondition("base", "Healthy", Duration.ofSeconds(60), EngineTestBase::isTrue);
     engine.awaitCondition(
@@ -252,6 +255,13 @@ class UiBrowserIT extends EngineTestBase {
     browser.get(url(ui, "/#/"));
     awaitElement(By.cssSelector("tr.row[data-id='Kustomization/" + ns() + "/app']"));
     awaitElement(By.cssSelector("tr.row[data-id='GitRepository/" + ns() + "/repo']"));
+    String bundle = "#oci-table tr.row[data-id='OCIRepository/" + ns() + "/bundle']";
+    awaitElement(By.cssSelector(bundle));
+    eventually(
+        () ->
+            assertTrue(
+                browser.findElement(By.cssSelector(bundle)).getText().contains(BUNDLE_REVISION),
+                "the OCIRepository's row shows its artifact revision"));
     eventually(
         () -> assertEquals("ready", state("tr.row[data-id='Kustomization/" + ns() + "/base']")));
     assertTrue(
@@ -863,7 +873,7 @@ class UiBrowserIT extends EngineTestBase {
                 .endMetadata()
                 .addNewRule()
                 .withApiGroups(Kustomization.GROUP, "source.capstan.dev")
-                .withResources("kustomizations", "gitrepositories")
+                .withResources("kustomizations", "gitrepositories", "ocirepositories")
                 .withVerbs("get", "list", "watch")
                 .endRule()
                 .build())
@@ -983,7 +993,7 @@ class UiBrowserIT extends EngineTestBase {
                 .endMetadata()
                 .addNewRule()
                 .withApiGroups(Kustomization.GROUP, "source.capstan.dev")
-                .withResources("kustomizations", "gitrepositories")
+                .withResources("kustomizations", "gitrepositories", "ocirepositories")
                 .withVerbs("get", "list", "watch")
                 .endRule()
                 .addNewRule()
@@ -1020,6 +1030,42 @@ class UiBrowserIT extends EngineTestBase {
 
   private static void installCrd() {
     CapstanCrds.installYaml(engine.client, CRD);
+  }
+
+  private static final String BUNDLE_REVISION = "v1@sha256:" + "ab".repeat(32);
+
+  /**
+   * An OCIRepository that no engine reconciles (no shard label), its status written as the
+   * controller would have written it.
+   */
+  private static void ociRepository(String name) {
+    GenericKubernetesResource repo =
+        new GenericKubernetesResourceBuilder()
+            .withApiVersion("source.capstan.dev/v1")
+            .withKind("OCIRepository")
+            .withNewMetadata()
+            .withName(name)
+            .withNamespace(ns())
+            .endMetadata()
+            .addToAdditionalProperties(
+                "spec", Map.of("url", "oci://registry.invalid/org/bundle", "interval", "10m"))
+            .build();
+    engine.client.resource(repo).create();
+    engine
+        .client
+        .genericKubernetesResources("source.capstan.dev/v1", "OCIRepository")
+        .inNamespace(ns())
+        .withName(name)
+        .subresource("status")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            """
+            {"status":{"artifact":{"revision":"%s","digest":"sha256:%s",
+              "path":"ocirepository/x","lastUpdateTime":"2026-01-01T00:00:00Z"},
+              "conditions":[{"type":"Ready","status":"True","reason":"Succeeded",
+              "message":"stored artifact","lastTransitionTime":"2026-01-01T00:00:00Z"}]}}
+            """
+                .formatted(BUNDLE_REVISION, "cd".repeat(32)));
   }
 
   private static void setPhase(String phase) {

@@ -70,6 +70,7 @@ class UiServerTest {
                       "\"kind\":\"Kustomizations\",\"message\":\"cannot list Kustomizations: "),
                   overview);
               assertTrue(overview.contains("\"kind\":\"GitRepositories\""), overview);
+              assertTrue(overview.contains("\"kind\":\"OCIRepositories\""), overview);
             });
   }
 

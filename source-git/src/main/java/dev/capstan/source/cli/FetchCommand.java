@@ -31,81 +31,86 @@ import picocli.CommandLine.Spec;
     name = "fetch",
     mixinStandardHelpOptions = true,
     description = {
-      "Fetch a Git ref, write its filtered tree (.sourceignore rules applied) into DIR,",
+      "Fetch a Git ref or an OCI artifact (oci://), write its filtered tree (.sourceignore",
+      "rules applied) into DIR,",
       "and print the revision (e.g. main@sha1:...) as the last line."
     },
     exitCodeListHeading = "Exit codes:%n",
     exitCodeList = {"0:fetched", "1:the fetch failed", "2:invalid command-line input"})
-public final class FetchCommand implements Callable<Integer> {
+public class FetchCommand implements Callable<Integer> {
 
-  static final int FAILED = 1;
-  static final int BAD_INPUT = 2;
+  protected static final int FAILED = 1;
+  protected static final int BAD_INPUT = 2;
 
-  @Spec CommandSpec spec;
+  @Spec protected CommandSpec spec;
 
   @Option(
       names = "--url",
       required = true,
       paramLabel = "URL",
       description = "https://, http://, ssh://, git@host:path, git:// or file:// URL.")
-  String url;
+  protected String url;
 
   @Option(names = "--branch", paramLabel = "B", description = "Branch to fetch.")
-  String branch;
+  protected String branch;
 
   @Option(names = "--tag", paramLabel = "T", description = "Tag to fetch.")
-  String tag;
+  protected String tag;
 
   @Option(
       names = "--semver",
       paramLabel = "RANGE",
       description = "Fetch the highest tag in this semver range.")
-  String semver;
+  protected String semver;
 
   @Option(
       names = "--commit",
       paramLabel = "SHA",
       description = "Fetch this commit (full SHA-1); may be combined with --branch.")
-  String commit;
+  protected String commit;
 
   @Option(
       names = "--secret-file",
       paramLabel = "F",
       description = "Credentials: a Secret manifest (YAML/JSON) or key=value lines.")
-  Path secretFile;
+  protected Path secretFile;
 
   @Option(
       names = "--ignore",
       paramLabel = "RULES",
       description = "Extra ignore rules in gitignore syntax (like spec.ignore).")
-  String ignore;
+  protected String ignore;
 
   @Option(
       names = "--timeout",
       paramLabel = "DURATION",
       defaultValue = "60s",
       description = "Time the fetch may take, e.g. 30s, 1.5m or 1h2m (default: ${DEFAULT-VALUE}).")
-  String timeout;
+  protected String timeout;
 
   @Option(
       names = "--allow-insecure-http",
       description =
           "Send the secret's username/password or bearerToken even over plain http://"
               + " (refused by default: they would travel unencrypted).")
-  boolean allowInsecureHttp;
+  protected boolean allowInsecureHttp;
 
   @Option(
       names = "--dir",
       required = true,
       paramLabel = "DIR",
       description = "Directory to write the tree into; must be empty or not exist.")
-  Path dir;
+  protected Path dir;
 
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
     PrintWriter out = spec.commandLine().getOut();
     try {
+      Integer other = fetchOther(out, err);
+      if (other != null) {
+        return other;
+      }
       FetchRequest request = request();
       checkTargetDir();
       return fetchInto(request, out, err);
@@ -119,6 +124,15 @@ public final class FetchCommand implements Callable<Integer> {
       err.println("error: " + e.getMessage());
       return FAILED;
     }
+  }
+
+  /**
+   * Fetches a URL another kind of source handles (a subclass's), returning the exit code; null to
+   * fetch it as a Git URL.
+   */
+  protected Integer fetchOther(PrintWriter out, PrintWriter err)
+      throws IOException, SecretFile.InvalidSecretFile, BadInput {
+    return null;
   }
 
   private int fetchInto(FetchRequest request, PrintWriter out, PrintWriter err) throws IOException {
@@ -170,7 +184,7 @@ public final class FetchCommand implements Callable<Integer> {
     return new FetchRequest("cli", url, ref, secret, ignore, limit);
   }
 
-  private void checkTargetDir() throws BadInput {
+  protected void checkTargetDir() throws BadInput {
     if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
       if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
         throw new BadInput("--dir " + dir + " exists and is not a directory");
@@ -186,7 +200,7 @@ public final class FetchCommand implements Callable<Integer> {
   }
 
   /** Copies a published tree, keeping symlinks as links (they were checked when exported). */
-  static void copyTree(Path from, Path to) throws IOException {
+  protected static void copyTree(Path from, Path to) throws IOException {
     Files.createDirectories(to);
     Files.walkFileTree(
         from,
@@ -210,7 +224,7 @@ public final class FetchCommand implements Callable<Integer> {
         });
   }
 
-  private static void deleteTree(Path root) {
+  protected static void deleteTree(Path root) {
     try (Stream<Path> paths = Files.walk(root)) {
       paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     } catch (IOException ignored) {
@@ -219,8 +233,8 @@ public final class FetchCommand implements Callable<Integer> {
   }
 
   /** Invalid command-line input; exit code 2. */
-  private static final class BadInput extends Exception {
-    BadInput(String message) {
+  protected static final class BadInput extends Exception {
+    public BadInput(String message) {
       super(message, null, false, false);
     }
   }

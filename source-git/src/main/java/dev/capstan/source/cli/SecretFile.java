@@ -17,10 +17,10 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
  * plain file of {@code key=value} lines, where {@code key=@path} takes the value from the file at
  * {@code path} (relative to the secret file), for multi-line values such as private keys.
  */
-final class SecretFile {
+public final class SecretFile {
 
   /** Bad secret file content; the message names the file and the problem, never a value. */
-  static final class InvalidSecretFile extends Exception {
+  public static final class InvalidSecretFile extends Exception {
     InvalidSecretFile(String message) {
       super(message, null, false, false);
     }
@@ -28,7 +28,7 @@ final class SecretFile {
 
   private SecretFile() {}
 
-  static Map<String, byte[]> read(Path file) throws InvalidSecretFile {
+  public static Map<String, byte[]> read(Path file) throws InvalidSecretFile {
     String text;
     try {
       text = Files.readString(file, StandardCharsets.UTF_8);

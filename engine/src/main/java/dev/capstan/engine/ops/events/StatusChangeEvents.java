@@ -2,6 +2,7 @@ package dev.capstan.engine.ops.events;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.OCIRepository;
 import dev.capstan.engine.pipeline.PipelineObserver;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.List;
@@ -39,6 +40,11 @@ public final class StatusChangeEvents implements PipelineObserver {
   @Override
   public void statusWritten(GitRepository before, GitRepository after) {
     record(after, () -> StatusTransitions.gitRepository(before, after));
+  }
+
+  @Override
+  public void statusWritten(OCIRepository before, OCIRepository after) {
+    record(after, () -> StatusTransitions.ociRepository(before, after));
   }
 
   private void record(HasMetadata object, Supplier<List<StatusTransitions.Notice>> notices) {

@@ -3,13 +3,18 @@ package dev.capstan.engine.ops.events;
 import dev.capstan.api.kustomize.InventoryEntry;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
+import dev.capstan.api.source.Artifact;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositoryStatus;
+import dev.capstan.api.source.OCIRepository;
+import dev.capstan.api.source.OCIRepositoryStatus;
+import dev.capstan.source.oci.OciSource;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -78,6 +83,55 @@ final class StatusTransitions {
             EventReason.FETCH_FAILED)
         .ifPresent(notices::add);
     return notices;
+  }
+
+  /**
+   * An OCIRepository's new artifact, in Flux's words: the revision, the URL, and the origin the
+   * artifact's annotations name (org.opencontainers.image.source and .revision), as Flux carries it
+   * on; and a failed pull.
+   */
+  static List<Notice> ociRepository(OCIRepository older, OCIRepository newer) {
+    OCIRepositoryStatus before = older.getStatus();
+    OCIRepositoryStatus after = newer.getStatus();
+    if (after == null) {
+      return List.of();
+    }
+    List<Notice> notices = new ArrayList<>();
+    Artifact artifact = after.artifact();
+    String previous =
+        before == null || before.artifact() == null ? null : before.artifact().revision();
+    if (artifact != null && artifact.revision() != null && !artifact.revision().equals(previous)) {
+      String url = newer.getSpec() == null ? "" : newer.getSpec().url();
+      StringBuilder message =
+          new StringBuilder("stored artifact with revision '")
+              .append(artifact.revision())
+              .append("' from '")
+              .append(url)
+              .append("'");
+      Map<String, String> metadata = artifact.metadata() == null ? Map.of() : artifact.metadata();
+      String source = metadata.get(OciSource.SOURCE_ANNOTATION);
+      String revision = metadata.get(OciSource.REVISION_ANNOTATION);
+      if (source != null && revision != null) {
+        message
+            .append(", origin source '")
+            .append(shortened(source))
+            .append("', origin revision '")
+            .append(shortened(revision))
+            .append("'");
+      }
+      notices.add(new Notice(EventType.NORMAL, EventReason.NEW_ARTIFACT, message.toString()));
+    }
+    failure(
+            ready(before == null ? null : before.conditions()),
+            ready(after.conditions()),
+            EventReason.FETCH_FAILED)
+        .ifPresent(notices::add);
+    return notices;
+  }
+
+  /** The registry's annotations are its own to write: at most 200 characters of each. */
+  private static String shortened(String value) {
+    return value.length() <= 200 ? value : value.substring(0, 200) + "…";
   }
 
   /** Ready is False now, and was not False for the same reason and message before. */

@@ -62,7 +62,8 @@
       + '<select id="status-filter"><option value="">any status</option><option value="ready">Ready</option>'
       + '<option value="notready">Not ready</option><option value="unhealthy">Unhealthy</option>'
       + '<option value="suspended">Suspended</option></select></div>'
-      + '<h2>Kustomizations</h2><div id="ks-table"></div><h2>GitRepositories</h2><div id="repo-table"></div>';
+      + '<h2>Kustomizations</h2><div id="ks-table"></div><h2>GitRepositories</h2><div id="repo-table"></div>'
+      + '<h2>OCIRepositories</h2><div id="oci-table"></div>';
     main.dataset.page = 'overview';
     ['search', 'ns-filter', 'status-filter'].forEach(id => ['input', 'change'].forEach(type =>
       main.querySelector('#' + id).addEventListener(type, () => renderOverview(lastOverview))));
@@ -102,7 +103,7 @@
       ['notready', 'Not ready', c.notReady], ['unhealthy', 'Unhealthy', c.unhealthy], ['suspended', 'Suspended', c.suspended]]
       .map(([id, label, n]) => '<div class="count" id="count-' + id + '"><b>' + n + '</b>' + label + '</div>').join('');
     const select = main.querySelector('#ns-filter');
-    const namespaces = [...new Set(data.kustomizations.concat(data.gitRepositories).map(r => r.namespace))].sort();
+    const namespaces = [...new Set(data.kustomizations.concat(data.gitRepositories, data.ociRepositories).map(r => r.namespace))].sort();
     const chosen = select.value;
     select.innerHTML = '<option value="">all namespaces</option>' + namespaces.map(ns =>
       '<option' + (ns === chosen ? ' selected' : '') + ' value="' + esc(ns) + '">' + esc(ns) + '</option>').join('');
@@ -110,6 +111,7 @@
       .map(p => '<p class="problem" data-kind="' + esc(p.kind) + '">' + esc(p.message) + '</p>').join('');
     main.querySelector('#ks-table').innerHTML = problem('Kustomizations') + table(data.kustomizations.filter(matches), true);
     main.querySelector('#repo-table').innerHTML = problem('GitRepositories') + table(data.gitRepositories.filter(matches), false);
+    main.querySelector('#oci-table').innerHTML = problem('OCIRepositories') + table(data.ociRepositories.filter(matches), false);
   }
 
   function table(rows, isKs) {

@@ -10,11 +10,15 @@ import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.source.Artifact;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositoryStatus;
+import dev.capstan.api.source.OCIRepository;
+import dev.capstan.api.source.OCIRepositorySpec;
+import dev.capstan.api.source.OCIRepositoryStatus;
 import dev.capstan.engine.ops.events.StatusTransitions.Notice;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -170,5 +174,60 @@ class StatusTransitionsTest {
         StatusTransitions.gitRepository(fetched, failed));
     assertEquals(
         List.of(), StatusTransitions.gitRepository(new GitRepository(), new GitRepository()));
+  }
+
+  @Test
+  void ociRepositoryNewArtifactNamesItsOriginAsFluxDoes() {
+    OCIRepository before = new OCIRepository();
+    OCIRepository pulled = new OCIRepository();
+    pulled.setSpec(
+        new OCIRepositorySpec(
+            "oci://ghcr.io/org/app",
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            "5m",
+            null,
+            null,
+            null,
+            null));
+    String revision = "latest@sha256:" + "a".repeat(64);
+    pulled.setStatus(
+        new OCIRepositoryStatus(
+            1L,
+            List.of(ready("True", "Succeeded", "stored")),
+            new Artifact(
+                revision,
+                "sha256:2",
+                "/b",
+                null,
+                null,
+                null,
+                Map.of(
+                    "org.opencontainers.image.source",
+                    "https://github.com/org/app",
+                    "org.opencontainers.image.revision",
+                    REV1)),
+            null,
+            null,
+            null));
+    assertEquals(
+        List.of(
+            new Notice(
+                EventType.NORMAL,
+                EventReason.NEW_ARTIFACT,
+                "stored artifact with revision '"
+                    + revision
+                    + "' from 'oci://ghcr.io/org/app', origin source 'https://github.com/org/app',"
+                    + " origin revision '"
+                    + REV1
+                    + "'")),
+        StatusTransitions.ociRepository(before, pulled));
+    assertEquals(List.of(), StatusTransitions.ociRepository(pulled, pulled));
   }
 }

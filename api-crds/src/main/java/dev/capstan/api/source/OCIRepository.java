@@ -1,0 +1,57 @@
+package dev.capstan.api.source;
+
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Kind;
+import io.fabric8.kubernetes.model.annotation.Plural;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Singular;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/** An OCI artifact repository that Capstan pulls at an interval into an artifact. */
+@Group(GitRepository.GROUP)
+@Version(GitRepository.VERSION)
+@Kind("OCIRepository")
+@Plural("ocirepositories")
+@Singular("ocirepository")
+@ShortNames("ocirepo")
+@AdditionalPrinterColumn(
+    name = "URL",
+    type = AdditionalPrinterColumn.Type.STRING,
+    jsonPath = ".spec.url")
+@AdditionalPrinterColumn(
+    name = "READY",
+    type = AdditionalPrinterColumn.Type.STRING,
+    jsonPath = ".status.conditions[?(@.type==\"Ready\")].status")
+@AdditionalPrinterColumn(
+    name = "REVISION",
+    type = AdditionalPrinterColumn.Type.STRING,
+    jsonPath = ".status.artifact.revision")
+@AdditionalPrinterColumn(
+    name = "STATUS",
+    type = AdditionalPrinterColumn.Type.STRING,
+    jsonPath = ".status.conditions[?(@.type==\"Ready\")].message")
+@AdditionalPrinterColumn(
+    name = "AGE",
+    type = AdditionalPrinterColumn.Type.DATE,
+    jsonPath = ".metadata.creationTimestamp")
+@AdditionalPrinterColumn(
+    name = "VERIFIED",
+    type = AdditionalPrinterColumn.Type.STRING,
+    priority = 1,
+    jsonPath = ".status.conditions[?(@.type==\"SourceVerified\")].status")
+public class OCIRepository extends CustomResource<OCIRepositorySpec, OCIRepositoryStatus>
+    implements Namespaced {
+
+  @Override
+  protected OCIRepositorySpec initSpec() {
+    return null;
+  }
+
+  @Override
+  protected OCIRepositoryStatus initStatus() {
+    return null;
+  }
+}

@@ -1,0 +1,129 @@
+package dev.capstan.source.oci;
+
+import dev.capstan.source.FailureReason;
+import dev.capstan.source.SourceException;
+import java.net.Authenticator;
+import java.net.InetSocketAddress;
+import java.net.PasswordAuthentication;
+import java.net.ProxySelector;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The HTTP clients pulls go through, one per TLS, proxy and insecure setting, kept so that an
+ * unchanged pull reuses a warm connection (a new client is a new TLS handshake). At most {@link
+ * #MAX} are kept; the least recently used is dropped beyond.
+ */
+final class Transports {
+  static final int MAX = 64;
+
+  private final Map<String, HttpClient> clients =
+      new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, HttpClient> eldest) {
+          return size() > MAX;
+        }
+      };
+
+  synchronized HttpClient client(
+      Map<String, byte[]> certSecret, Map<String, byte[]> proxySecret, boolean insecure) {
+    String key = keyOf(certSecret, proxySecret, insecure);
+    return clients.computeIfAbsent(key, k -> build(certSecret, proxySecret, insecure));
+  }
+
+  private static HttpClient build(
+      Map<String, byte[]> certSecret, Map<String, byte[]> proxySecret, boolean insecure) {
+    HttpClient.Builder builder =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(30))
+            // Redirects are followed by hand: credentials must stay with the registry's origin.
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .sslContext(TlsSettings.context(certSecret, insecure));
+    if (!proxySecret.isEmpty()) {
+      proxy(builder, proxySecret);
+    }
+    return builder.build();
+  }
+
+  private static void proxy(HttpClient.Builder builder, Map<String, byte[]> secret) {
+    String address = text(secret, "address");
+    if (address == null) {
+      throw invalid("the proxy secret holds no 'address'");
+    }
+    URI uri;
+    try {
+      uri = URI.create(address.trim());
+    } catch (IllegalArgumentException e) {
+      throw invalid("the proxy secret's address is not a URL");
+    }
+    if (!"http".equals(uri.getScheme()) || uri.getHost() == null) {
+      throw invalid("the proxy secret's address must be http://host:port");
+    }
+    int port = uri.getPort() < 0 ? 80 : uri.getPort();
+    builder.proxy(ProxySelector.of(new InetSocketAddress(uri.getHost(), port)));
+    String username = text(secret, "username");
+    String password = text(secret, "password");
+    if ((username == null) != (password == null)) {
+      throw invalid("the proxy secret must hold both username and password, or neither");
+    }
+    if (username != null) {
+      builder.authenticator(new ProxyOnly(username, password.toCharArray()));
+    }
+  }
+
+  private static String text(Map<String, byte[]> data, String key) {
+    byte[] value = data.get(key);
+    return value == null ? null : new String(value, StandardCharsets.UTF_8);
+  }
+
+  private static String keyOf(
+      Map<String, byte[]> certSecret, Map<String, byte[]> proxySecret, boolean insecure) {
+    try {
+      MessageDigest digest = MessageDigest.getInstance("SHA-256");
+      for (Map<String, byte[]> data : new Map[] {certSecret, proxySecret}) {
+        for (var entry : new TreeMap<>(data).entrySet()) {
+          digest.update(entry.getKey().getBytes(StandardCharsets.UTF_8));
+          digest.update((byte) 0);
+          digest.update(entry.getValue());
+          digest.update((byte) 0);
+        }
+        digest.update((byte) 1);
+      }
+      digest.update((byte) (insecure ? 1 : 0));
+      return HexFormat.of().formatHex(digest.digest());
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required of every Java runtime", e);
+    }
+  }
+
+  private static SourceException invalid(String message) {
+    return new SourceException(FailureReason.INVALID_SECRET, message);
+  }
+
+  /** Answers the proxy's challenge only, never a registry's. */
+  private static final class ProxyOnly extends Authenticator {
+    private final String username;
+    private final char[] password;
+
+    ProxyOnly(String username, char[] password) {
+      this.username = username;
+      this.password = password;
+    }
+
+    @Override
+    protected PasswordAuthentication getPasswordAuthentication() {
+      return getRequestorType() == RequestorType.PROXY
+          ? new PasswordAuthentication(username, password.clone())
+          : null;
+    }
+  }
+}
