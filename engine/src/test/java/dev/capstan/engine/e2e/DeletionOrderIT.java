@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.source.GitRepository;
 import dev.capstan.applier.Owner;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -75,6 +76,9 @@ class DeletionOrderIT extends EngineTestBase {
             env + "/web/one.yaml", configMap(env + "-web-1", true)));
     if (engine.gitRepository("repo") == null) {
       engine.gitRepository("repo", git.url());
+    } else {
+      // The second chain's paths are in the new commit: fetched now, not at the next interval.
+      engine.requestReconcile(GitRepository.class, "repo");
     }
     String target = "  targetNamespace: " + ns() + "\n";
     engine.kustomization("infra", env, ns(), "repo", "./" + env + "/infra", target);
