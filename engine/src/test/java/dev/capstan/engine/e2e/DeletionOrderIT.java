@@ -58,6 +58,7 @@ class DeletionOrderIT extends EngineTestBase {
                 .list()
                 .getItems()
                 .isEmpty());
+    engine.client.namespaces().withName(env).delete();
   }
 
   /** The chain's Kustomizations in {@code env}, their objects in the test's namespace. */
