@@ -47,18 +47,21 @@ class DeletionOrderIT extends EngineTestBase {
   void deletingTheChainInOneCallDeletesItsObjectsFromTheLastDependentToTheFirst() {
     String env = ns() + "-call";
     chainIn(env);
-    orderOfDeletion(
-        env,
-        namespace -> engine.client.resources(Kustomization.class).inNamespace(namespace).delete(),
-        () ->
-            engine
-                .client
-                .resources(Kustomization.class)
-                .inNamespace(env)
-                .list()
-                .getItems()
-                .isEmpty());
-    engine.client.namespaces().withName(env).delete();
+    try {
+      orderOfDeletion(
+          env,
+          namespace -> engine.client.resources(Kustomization.class).inNamespace(namespace).delete(),
+          () ->
+              engine
+                  .client
+                  .resources(Kustomization.class)
+                  .inNamespace(env)
+                  .list()
+                  .getItems()
+                  .isEmpty());
+    } finally {
+      engine.client.namespaces().withName(env).delete();
+    }
   }
 
   /** The chain's Kustomizations in {@code env}, their objects in the test's namespace. */
@@ -129,6 +132,9 @@ class DeletionOrderIT extends EngineTestBase {
       EngineFixture.eventually(Duration.ofSeconds(120)).until(chainGone::getAsBoolean);
       EngineFixture.eventually(Duration.ofSeconds(30))
           .until(() -> seen.stream().filter(s -> s.type() == Watcher.Action.DELETED).count() == 5);
+    } finally {
+      // a failed run must not leave the test's namespace stuck on the hold
+      releaseIfPresent(env + "-web-1");
     }
     for (int i = 0; i + 1 < CHAIN.size(); i++) {
       String dependent = CHAIN.get(i);
@@ -187,6 +193,12 @@ class DeletionOrderIT extends EngineTestBase {
         .mapToInt(Seen::index)
         .min()
         .orElseThrow(() -> new AssertionError("no object of " + owner + " deleted: " + seen));
+  }
+
+  private static void releaseIfPresent(String name) {
+    if (configMap(name) != null) {
+      release(name);
+    }
   }
 
   private static void release(String name) {
