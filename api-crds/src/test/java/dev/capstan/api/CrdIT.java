@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -34,8 +35,9 @@ class CrdIT {
   }
 
   @Test
-  void kustomizationListPrintsReadyHealthyRevisionStatusAgeAndWideKubeConfigDecryptionSuspended(
-      KubernetesClient client, TestNamespace ns) throws Exception {
+  void
+      kustomizationListPrintsReadyHealthyRevisionStatusAgeAndWideKubeConfigDecryptionDriftSuspended(
+          KubernetesClient client, TestNamespace ns) throws Exception {
     client
         .resource(
             kustomization(
@@ -72,9 +74,10 @@ class CrdIT {
             "AGE",
             "KUBECONFIG",
             "DECRYPTION",
+            "DRIFTED",
             "SUSPENDED"),
         columns.stream().map(c -> c.get("name")).toList());
-    for (int wide = 6; wide < 9; wide++) {
+    for (int wide = 6; wide < 10; wide++) {
       assertEquals(
           1,
           ((Number) columns.get(wide).get("priority")).intValue(),
@@ -89,6 +92,7 @@ class CrdIT {
     assertEquals("Applied revision: main@sha1:0123456", cells.get(4));
     assertEquals("prod-kubeconfig", cells.get(6));
     assertEquals("sops", cells.get(7));
+    assertEquals("True", cells.get(8));
   }
 
   @Test
@@ -144,6 +148,58 @@ class CrdIT {
             .findFirst()
             .orElseThrow()
             .getShortNames());
+  }
+
+  @Test
+  void schemaTakesIgnoreRulesAndTheDriftModesAndDescribesThem(
+      KubernetesClient client, TestNamespace ns) {
+    Map<String, Object> rule =
+        Map.of(
+            "paths",
+            List.of("/spec/replicas"),
+            "target",
+            Map.of("kind", "Deployment", "labelSelector", "app=web"));
+    client
+        .resource(
+            kustomization(
+                ns,
+                "ignoring",
+                Map.of("ignore", List.of(rule), "driftDetection", Map.of("mode", "warn"))))
+        .create();
+    Kustomization read =
+        client.resources(Kustomization.class).inNamespace(ns.name()).withName("ignoring").get();
+    assertEquals(List.of("/spec/replicas"), read.getSpec().ignore().get(0).paths());
+    assertEquals("Deployment", read.getSpec().ignore().get(0).target().kind());
+    assertEquals("warn", read.getSpec().driftDetectionMode().name());
+
+    KubernetesClientException mode =
+        rejected(
+            client, kustomization(ns, "bad-mode", Map.of("driftDetection", Map.of("mode", "fix"))));
+    assertTrue(mode.getMessage().contains("spec.driftDetection.mode"), mode.getMessage());
+    KubernetesClientException noPaths =
+        rejected(client, kustomization(ns, "no-paths", Map.of("ignore", List.of(Map.of()))));
+    assertTrue(noPaths.getMessage().contains("paths"), noPaths.getMessage());
+
+    Map<String, Object> spec = specSchema(client);
+    for (String field : List.of("ignore", "driftDetection")) {
+      String description = String.valueOf(((Map<?, ?>) spec.get(field)).get("description"));
+      assertTrue(description.length() > 40, field + ": " + description);
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> specSchema(KubernetesClient client) {
+    var crd =
+        client
+            .apiextensions()
+            .v1()
+            .customResourceDefinitions()
+            .withName("kustomizations.kustomize.capstan.dev")
+            .get();
+    var schema = crd.getSpec().getVersions().get(0).getSchema().getOpenAPIV3Schema();
+    return (Map<String, Object>)
+        Serialization.jsonMapper()
+            .convertValue(schema.getProperties().get("spec").getProperties(), Map.class);
   }
 
   @Test

@@ -12,7 +12,10 @@ final class Fixtures {
   static KustomizationStatus readyStatus(String revision, String message) {
     return new KustomizationStatus(
         1L,
-        List.of(condition("Ready", message), condition("Healthy", "Healthy")),
+        List.of(
+            condition("Ready", message),
+            condition("Healthy", "Healthy"),
+            condition("Drifted", "1 object drifted: ConfigMap/apps/settings: /data/mode")),
         revision,
         revision,
         null,

@@ -7,8 +7,13 @@ public enum Action {
   UNCHANGED("unchanged"),
   DELETED("deleted"),
   FAILED("failed"),
-  /** Not written because the revision failed validation or an earlier stage failed. */
-  SKIPPED("skipped");
+  /**
+   * Not written because the revision failed validation or an earlier stage failed, or (drift
+   * detection disabled) because it is missing though applied before and the revision is the same.
+   */
+  SKIPPED("skipped"),
+  /** Changed or deleted by another writer, and reported rather than corrected (drift warn). */
+  DRIFTED("drifted");
 
   private final String label;
 

@@ -1,5 +1,6 @@
 package dev.capstan.applier;
 
+import dev.capstan.applier.ignore.IgnoreRules;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.time.Duration;
 import java.util.List;
@@ -14,6 +15,8 @@ import java.util.Objects;
  * @param timeout how long to wait for CRDs to become Established and for deletions
  * @param defaultNamespace namespace for namespaced objects that name none
  * @param listener told about each object's outcome as it happens
+ * @param ignore fields left out of the comparison with the live objects and kept as they are live
+ * @param drift what happens to objects another writer changed
  */
 public record ApplyRequest(
     List<GenericKubernetesResource> objects,
@@ -21,7 +24,9 @@ public record ApplyRequest(
     boolean force,
     Duration timeout,
     String defaultNamespace,
-    ApplyListener listener) {
+    ApplyListener listener,
+    IgnoreRules ignore,
+    DriftPolicy drift) {
 
   public ApplyRequest {
     objects = List.copyOf(objects);
@@ -29,6 +34,19 @@ public record ApplyRequest(
     Objects.requireNonNull(timeout, "timeout");
     Objects.requireNonNull(defaultNamespace, "defaultNamespace");
     listener = listener == null ? ApplyListener.NONE : listener;
+    ignore = ignore == null ? IgnoreRules.NONE : ignore;
+    drift = drift == null ? DriftPolicy.CORRECT : drift;
+  }
+
+  /** A request with drift corrected and no field ignored. */
+  public ApplyRequest(
+      List<GenericKubernetesResource> objects,
+      Owner owner,
+      boolean force,
+      Duration timeout,
+      String defaultNamespace,
+      ApplyListener listener) {
+    this(objects, owner, force, timeout, defaultNamespace, listener, null, null);
   }
 
   public static ApplyRequest of(List<GenericKubernetesResource> objects, Owner owner) {
@@ -37,14 +55,26 @@ public record ApplyRequest(
   }
 
   public ApplyRequest withForce(boolean newForce) {
-    return new ApplyRequest(objects, owner, newForce, timeout, defaultNamespace, listener);
+    return new ApplyRequest(
+        objects, owner, newForce, timeout, defaultNamespace, listener, ignore, drift);
   }
 
   public ApplyRequest withTimeout(Duration newTimeout) {
-    return new ApplyRequest(objects, owner, force, newTimeout, defaultNamespace, listener);
+    return new ApplyRequest(
+        objects, owner, force, newTimeout, defaultNamespace, listener, ignore, drift);
   }
 
   public ApplyRequest withDefaultNamespace(String namespace) {
-    return new ApplyRequest(objects, owner, force, timeout, namespace, listener);
+    return new ApplyRequest(objects, owner, force, timeout, namespace, listener, ignore, drift);
+  }
+
+  public ApplyRequest withIgnore(IgnoreRules rules) {
+    return new ApplyRequest(
+        objects, owner, force, timeout, defaultNamespace, listener, rules, drift);
+  }
+
+  public ApplyRequest withDrift(DriftPolicy policy) {
+    return new ApplyRequest(
+        objects, owner, force, timeout, defaultNamespace, listener, ignore, policy);
   }
 }

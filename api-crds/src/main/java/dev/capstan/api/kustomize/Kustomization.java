@@ -48,6 +48,11 @@ import io.fabric8.kubernetes.model.annotation.Version;
     type = AdditionalPrinterColumn.Type.STRING,
     priority = 1,
     jsonPath = ".spec.decryption.provider")
+@AdditionalPrinterColumn(
+    name = "DRIFTED",
+    type = AdditionalPrinterColumn.Type.STRING,
+    priority = 1,
+    jsonPath = ".status.conditions[?(@.type==\"Drifted\")].status")
 @ValidationRule(
     value =
         "!has(self.spec.dependsOn) || self.spec.dependsOn.all(d, d.name != self.metadata.name"

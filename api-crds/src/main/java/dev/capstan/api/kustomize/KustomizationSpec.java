@@ -78,7 +78,19 @@ public record KustomizationSpec(
     @JsonPropertyDescription(
             "Apply to a remote cluster instead of the engine's own: a kubeconfig Secret (secretRef)"
                 + " or a ConfigMap for token access (configMapRef); exactly one of them.")
-        KubeConfigReference kubeConfig) {
+        KubeConfigReference kubeConfig,
+    @Size(max = 100)
+        @JsonPropertyDescription(
+            "Fields left out of drift detection and of the apply: JSON Pointer paths, for the"
+                + " objects an optional target selects. An ignored field another Apply manager"
+                + " owns is not sent; one only this engine applies keeps its value in the"
+                + " cluster.")
+        List<IgnoreRule> ignore,
+    @JsonPropertyDescription(
+            "Whether objects changed in the cluster by another writer are applied again"
+                + " (mode: enabled, the default), only reported (warn) or not looked at"
+                + " (disabled).")
+        DriftDetection driftDetection) {
 
   /** {@code prune}, false when absent. */
   public boolean pruneEnabled() {
@@ -103,6 +115,11 @@ public record KustomizationSpec(
   /** {@code suspend}, false when absent. */
   public boolean suspended() {
     return Boolean.TRUE.equals(suspend);
+  }
+
+  /** The drift detection mode, enabled when absent. */
+  public DriftDetection.Mode driftDetectionMode() {
+    return DriftDetection.modeOf(driftDetection);
   }
 
   /** The deletion policy, MirrorPrune when absent. */

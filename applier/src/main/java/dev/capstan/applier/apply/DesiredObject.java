@@ -2,18 +2,22 @@ package dev.capstan.applier.apply;
 
 import dev.capstan.applier.CapstanMetadata;
 import dev.capstan.applier.Owner;
+import dev.capstan.applier.ignore.IgnoreRules;
+import dev.capstan.applier.ignore.JsonPointer;
 import dev.capstan.health.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * An object exactly as Capstan sends it: namespace settled, status dropped, a Secret's {@code
  * stringData} folded into {@code data}, ownership labels and the digest annotation added. The
- * digest covers everything else Capstan sends. Equality is identity: two prepared objects are the
- * same write only if they are the same instance.
+ * digest covers everything else Capstan sends, except the fields the ignore rules leave out for it:
+ * a change of an ignored field in the source alone is not a change. Equality is identity: two
+ * prepared objects are the same write only if they are the same instance.
  *
  * <p>Identity and type are known at once; the copy and its digest are made on first use, so that an
  * apply can start reading the live objects (which needs identities only) before it has spent the
@@ -25,20 +29,37 @@ public final class DesiredObject {
   private final ResourceType type;
   private final GenericKubernetesResource raw;
   private final Owner owner;
+  private final IgnoreRules rules;
   private GenericKubernetesResource object; // guarded by this
   private String digest; // guarded by this
+  private List<JsonPointer> ignored; // guarded by this
   private volatile String json;
 
   private DesiredObject(
-      ObjectRef ref, ResourceType type, GenericKubernetesResource raw, Owner owner) {
+      ObjectRef ref,
+      ResourceType type,
+      GenericKubernetesResource raw,
+      Owner owner,
+      IgnoreRules rules) {
     this.ref = ref;
     this.type = type;
     this.raw = raw;
     this.owner = owner;
+    this.rules = rules;
   }
 
   public static DesiredObject prepare(
       GenericKubernetesResource raw, ResourceType type, Owner owner, String defaultNamespace) {
+    return prepare(raw, type, owner, defaultNamespace, IgnoreRules.NONE);
+  }
+
+  /** An object as sent, with the fields {@code rules} ignore for it left out of its digest. */
+  public static DesiredObject prepare(
+      GenericKubernetesResource raw,
+      ResourceType type,
+      Owner owner,
+      String defaultNamespace,
+      IgnoreRules rules) {
     String namespace = raw.getMetadata().getNamespace();
     if (!type.namespaced()) {
       namespace = null;
@@ -48,7 +69,7 @@ public final class DesiredObject {
     ObjectRef named = ObjectRef.of(raw);
     ObjectRef ref =
         new ObjectRef(named.group(), named.version(), named.kind(), namespace, named.name());
-    return new DesiredObject(ref, type, raw, owner);
+    return new DesiredObject(ref, type, raw, owner, rules);
   }
 
   public ObjectRef ref() {
@@ -63,7 +84,10 @@ public final class DesiredObject {
   public synchronized GenericKubernetesResource object() {
     if (object == null) {
       object = settled();
-      digest = digestOf(object);
+      ignored =
+          rules.pointersFor(
+              ref, object.getMetadata().getLabels(), object.getMetadata().getAnnotations());
+      digest = digestOf(object, ignored);
     }
     return object;
   }
@@ -71,6 +95,40 @@ public final class DesiredObject {
   public synchronized String digest() {
     object();
     return digest;
+  }
+
+  /** The fields the ignore rules leave out for this object; empty for most objects. */
+  public synchronized List<JsonPointer> ignored() {
+    object();
+    return ignored;
+  }
+
+  /**
+   * The same object with another body to send: this one with its ignored fields resolved against
+   * the live object. Ownership labels and the digest annotation are kept whatever the body holds.
+   */
+  DesiredObject sending(GenericKubernetesResource body) {
+    GenericKubernetesResource copy = Serialization.clone(body);
+    ObjectMeta meta = copy.getMetadata();
+    Map<String, String> labels = new LinkedHashMap<>();
+    if (meta.getLabels() != null) {
+      labels.putAll(meta.getLabels());
+    }
+    labels.putAll(owner.labels());
+    meta.setLabels(labels);
+    Map<String, String> annotations = new LinkedHashMap<>();
+    if (meta.getAnnotations() != null) {
+      annotations.putAll(meta.getAnnotations());
+    }
+    annotations.put(CapstanMetadata.APPLIED_DIGEST, digest());
+    meta.setAnnotations(annotations);
+    DesiredObject resolved = new DesiredObject(ref, type, raw, owner, rules);
+    synchronized (resolved) {
+      resolved.object = copy;
+      resolved.digest = digest();
+      resolved.ignored = ignored();
+    }
+    return resolved;
   }
 
   private GenericKubernetesResource settled() {
@@ -88,8 +146,11 @@ public final class DesiredObject {
     return copy;
   }
 
-  /** Digests the object without any digest annotation, then adds the annotation. */
-  private static String digestOf(GenericKubernetesResource object) {
+  /**
+   * Digests the object without any digest annotation and without its ignored fields, then adds the
+   * annotation.
+   */
+  private static String digestOf(GenericKubernetesResource object, List<JsonPointer> ignored) {
     ObjectMeta meta = object.getMetadata();
     Map<String, String> annotations = new LinkedHashMap<>();
     if (meta.getAnnotations() != null) {
@@ -97,7 +158,9 @@ public final class DesiredObject {
     }
     annotations.remove(CapstanMetadata.APPLIED_DIGEST);
     meta.setAnnotations(annotations.isEmpty() ? null : annotations);
-    String digest = ManifestDigest.of(asMap(object));
+    Map<String, Object> digested = asMap(object);
+    ignored.forEach(pointer -> pointer.remove(digested));
+    String digest = ManifestDigest.of(digested);
     annotations.put(CapstanMetadata.APPLIED_DIGEST, digest);
     meta.setAnnotations(annotations);
     return digest;

@@ -1,13 +1,20 @@
 package dev.capstan.applier.apply;
 
+import dev.capstan.applier.ObjectResult;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 
 /**
- * What to do with one object: nothing (unchanged), or a write. A deferred write can only be dry-run
- * once the definitions stage has created its CRD or Namespace.
+ * What to do with one object: a write, or nothing, with the result already known ({@code settled}:
+ * unchanged, drift reported, or left out). A deferred write can only be dry-run once the
+ * definitions stage has created its CRD or Namespace.
  */
 record Plan(
-    DesiredObject desired, GenericKubernetesResource live, boolean unchanged, boolean deferred) {
+    DesiredObject desired, GenericKubernetesResource live, ObjectResult settled, boolean deferred) {
+
+  /** True when nothing is written for the object. */
+  boolean unchanged() {
+    return settled != null;
+  }
 
   Stage stage() {
     return Stage.of(desired.type());

@@ -3,6 +3,7 @@ package dev.capstan.applier.apply;
 import dev.capstan.applier.Action;
 import dev.capstan.applier.ObjectResult;
 import dev.capstan.applier.Owner;
+import dev.capstan.applier.ignore.IgnoreRules;
 import dev.capstan.health.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.util.ArrayList;
@@ -44,6 +45,16 @@ public final class RevisionValidator {
       ServedKinds served,
       Owner owner,
       String defaultNamespace) {
+    return validate(objects, served, owner, defaultNamespace, IgnoreRules.NONE);
+  }
+
+  /** Validates, preparing each object with the fields {@code ignore} leaves out for it. */
+  public static Validated validate(
+      List<GenericKubernetesResource> objects,
+      ServedKinds served,
+      Owner owner,
+      String defaultNamespace,
+      IgnoreRules ignore) {
     RevisionCrds crds = RevisionCrds.of(objects);
     List<DesiredObject> desired = new ArrayList<>();
     Set<ObjectRef> awaitingCrd = new HashSet<>();
@@ -74,7 +85,8 @@ public final class RevisionValidator {
                     + ": not served by the API server and not defined by a CRD in this revision"));
         continue;
       }
-      DesiredObject prepared = DesiredObject.prepare(object, type.get(), owner, defaultNamespace);
+      DesiredObject prepared =
+          DesiredObject.prepare(object, type.get(), owner, defaultNamespace, ignore);
       desired.add(prepared);
       if (fromRevision) {
         awaitingCrd.add(prepared.ref());

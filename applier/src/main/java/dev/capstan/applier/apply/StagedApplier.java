@@ -3,8 +3,8 @@ package dev.capstan.applier.apply;
 import dev.capstan.applier.Action;
 import dev.capstan.applier.ApplyRequest;
 import dev.capstan.applier.ApplyResult;
+import dev.capstan.applier.DriftPolicy;
 import dev.capstan.applier.ObjectResult;
-import dev.capstan.applier.Owner;
 import dev.capstan.applier.apply.RevisionValidator.Validated;
 import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.health.ObjectRef;
@@ -53,14 +53,18 @@ public final class StagedApplier {
     ResourceCatalog catalog = new ResourceCatalog(client, discovery);
     Validated validated =
         RevisionValidator.validate(
-            request.objects(), catalog::find, request.owner(), request.defaultNamespace());
+            request.objects(),
+            catalog::find,
+            request.owner(),
+            request.defaultNamespace(),
+            request.ignore());
     InventorySet inventory =
         InventorySet.of(validated.desired().stream().map(DesiredObject::ref).toList());
     if (!validated.valid()) {
       return invalid(request, validated, inventory);
     }
     RunResults results = new RunResults(validated.desired(), request.listener());
-    List<Plan> plans = plan(validated, request.owner());
+    List<Plan> plans = plan(validated, request);
     Map<ObjectRef, Rejection> recreate = new HashMap<>();
     if (dryRunFails(select(plans, p -> !p.unchanged() && !p.deferred()), request, results, recreate)
         || !applyStage(Stage.DEFINITIONS, plans, request, results, recreate)
@@ -91,13 +95,13 @@ public final class StagedApplier {
     return new ApplyResult(out, inventory);
   }
 
-  private List<Plan> plan(Validated validated, Owner owner) {
+  private List<Plan> plan(Validated validated, ApplyRequest request) {
     List<DesiredObject> listable =
         validated.desired().stream()
             .filter(d -> !validated.awaitingCrd().contains(d.ref()))
             .toList();
     CompletableFuture<LiveObjects> reading =
-        LiveObjects.readOwned(client, listable, owner, executor);
+        LiveObjects.readOwned(client, listable, request.owner(), executor);
     validated.desired().forEach(DesiredObject::digest); // while the LISTs are in flight
     LiveObjects live = Futures.joined(reading);
     Set<String> newNamespaces =
@@ -105,15 +109,77 @@ public final class StagedApplier {
             .filter(d -> d.isNamespace() && live.get(d.ref()) == null)
             .map(d -> d.ref().name())
             .collect(Collectors.toSet());
-    List<Plan> plans = new ArrayList<>();
+    List<CompletableFuture<Plan>> plans = new ArrayList<>();
     for (DesiredObject d : validated.desired()) {
       GenericKubernetesResource current = live.get(d.ref());
       boolean deferred =
           validated.awaitingCrd().contains(d.ref())
               || (d.type().namespaced() && newNamespaces.contains(d.ref().namespace()));
-      plans.add(new Plan(d, current, FieldOwnership.isUnchanged(current, d), deferred));
+      plans.add(plan(d, current, deferred, request.drift()));
     }
-    return plans;
+    return plans.stream().map(Futures::joined).toList();
+  }
+
+  /**
+   * The plan of one object. Looking closer at an object drift is reported for, and resolving the
+   * ignored fields of an object about to be written, need the whole live object: read for those
+   * objects only, on the executor; every other plan is known at once.
+   */
+  private CompletableFuture<Plan> plan(
+      DesiredObject d, GenericKubernetesResource current, boolean deferred, DriftPolicy drift) {
+    return switch (DriftVerdict.of(current, d, drift)) {
+      case UNCHANGED ->
+          CompletableFuture.completedFuture(
+              new Plan(d, current, ObjectResult.of(d.ref(), Action.UNCHANGED), deferred));
+      case LEFT_OUT ->
+          CompletableFuture.completedFuture(
+              new Plan(
+                  d,
+                  current,
+                  new ObjectResult(
+                      d.ref(),
+                      Action.SKIPPED,
+                      "not created again: missing from the cluster, and drift detection is"
+                          + " disabled"),
+                  deferred));
+      case INSPECT ->
+          CompletableFuture.supplyAsync(() -> new Plan(d, current, inspect(d), deferred), executor);
+      case WRITE ->
+          current == null || d.ignored().isEmpty()
+              ? CompletableFuture.completedFuture(new Plan(d, current, null, deferred))
+              : CompletableFuture.supplyAsync(
+                  () ->
+                      new Plan(
+                          IgnoredFieldsResolver.resolve(d, calls.get(d)), current, null, deferred),
+                  executor);
+    };
+  }
+
+  /** What another writer changed in an object drift is reported for; unchanged if nothing. */
+  private ObjectResult inspect(DesiredObject d) {
+    GenericKubernetesResource live = calls.get(d);
+    if (live == null) {
+      return new ObjectResult(d.ref(), Action.DRIFTED, "deleted from the cluster");
+    }
+    GenericKubernetesResource applied;
+    try {
+      applied = calls.apply(d, true);
+    } catch (RejectedException e) {
+      return new ObjectResult(
+          d.ref(), Action.DRIFTED, "could not be compared: " + e.rejection().reason());
+    }
+    List<String> fields =
+        DriftedFields.between(DesiredObject.asMap(live), DesiredObject.asMap(applied), d.ignored());
+    if (fields.isEmpty()) {
+      return ObjectResult.of(d.ref(), Action.UNCHANGED);
+    }
+    return new ObjectResult(
+        d.ref(),
+        Action.DRIFTED,
+        "changed in the cluster: "
+            + String.join(", ", fields.subList(0, Math.min(5, fields.size())))
+            + (fields.size() > 5 ? " and " + (fields.size() - 5) + " more" : ""),
+        fields);
   }
 
   /** Dry-runs the writes; true when any was rejected (and recorded as failed). */
@@ -152,9 +218,7 @@ public final class StagedApplier {
       RunResults results,
       Map<ObjectRef, Rejection> recreate) {
     List<Plan> inStage = select(plans, p -> p.stage() == stage);
-    inStage.stream()
-        .filter(Plan::unchanged)
-        .forEach(p -> results.record(ObjectResult.of(p.desired().ref(), Action.UNCHANGED)));
+    inStage.stream().filter(Plan::unchanged).forEach(p -> results.record(p.settled()));
     List<Plan> writes = select(inStage, p -> !p.unchanged());
     Map<Plan, ObjectResult> written =
         concurrently(writes, p -> write(p, recreate.get(p.desired().ref()), request));

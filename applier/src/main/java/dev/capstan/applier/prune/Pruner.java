@@ -27,6 +27,9 @@ import java.util.concurrent.Executor;
  */
 public final class Pruner {
 
+  /** How the reason of an object whose deletion was accepted but did not end in time starts. */
+  public static final String STILL_TERMINATING = "deletion requested but still terminating after ";
+
   private final KubernetesClient client;
   private final Executor executor;
   private final Polling polling;
@@ -97,9 +100,7 @@ public final class Pruner {
       }
       resource.withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
       if (wait && !polling.until(() -> resource.get() == null, timeout)) {
-        return Optional.of(
-            new ObjectResult(
-                ref, Action.FAILED, "deletion requested but still terminating after " + timeout));
+        return Optional.of(new ObjectResult(ref, Action.FAILED, STILL_TERMINATING + timeout));
       }
       return Optional.of(ObjectResult.of(ref, Action.DELETED));
     } catch (KubernetesClientException e) {
@@ -113,6 +114,14 @@ public final class Pruner {
     return type.namespaced()
         ? resources.inNamespace(ref.namespace()).withName(ref.name())
         : resources.withName(ref.name());
+  }
+
+  /**
+   * Whether a failed result only means the object had not finished terminating in time (its
+   * deletion was accepted): not a refusal.
+   */
+  public static boolean stillTerminating(ObjectResult result) {
+    return result.failed() && result.reason().startsWith(STILL_TERMINATING);
   }
 
   private static boolean isDefinition(ObjectRef ref) {

@@ -98,7 +98,10 @@ record CapstanKind<T extends HasMetadata>(
         wideColumns(ks));
   }
 
-  /** DEPENDS-ON, KUBECONFIG and DECRYPTION: what else a Kustomization's reconcile stands on. */
+  /**
+   * DEPENDS-ON, KUBECONFIG and DECRYPTION: what else a Kustomization's reconcile stands on;
+   * DRIFTED: the Drifted condition's status (drift detection mode warn).
+   */
   private static List<ResourceView.Column> wideColumns(Kustomization ks) {
     KustomizationSpec spec = ks.getSpec();
     String namespace = ks.getMetadata().getNamespace();
@@ -128,10 +131,19 @@ record CapstanKind<T extends HasMetadata>(
         spec == null || spec.decryption() == null || spec.decryption().provider() == null
             ? ""
             : spec.decryption().provider().name();
+    String drifted =
+        ks.getStatus() == null || ks.getStatus().conditions() == null
+            ? ""
+            : ks.getStatus().conditions().stream()
+                .filter(c -> "Drifted".equals(c.getType()))
+                .map(Condition::getStatus)
+                .findFirst()
+                .orElse("");
     return List.of(
         new ResourceView.Column("DEPENDS-ON", String.join(",", dependsOn)),
         new ResourceView.Column("KUBECONFIG", cluster),
-        new ResourceView.Column("DECRYPTION", decryption));
+        new ResourceView.Column("DECRYPTION", decryption),
+        new ResourceView.Column("DRIFTED", drifted));
   }
 
   private static ResourceView ofGitRepository(GitRepository repo) {

@@ -7,6 +7,9 @@ public final class ConditionTypes {
   public static final String RECONCILING = "Reconciling";
   public static final String STALLED = "Stalled";
 
+  /** Objects changed in the cluster by another writer, reported (drift detection mode warn). */
+  public static final String DRIFTED = "Drifted";
+
   public static final String TRUE = "True";
   public static final String FALSE = "False";
   public static final String UNKNOWN = "Unknown";

@@ -1,5 +1,6 @@
 package dev.capstan.engine.conditions;
 
+import static dev.capstan.engine.conditions.ConditionTypes.DRIFTED;
 import static dev.capstan.engine.conditions.ConditionTypes.FALSE;
 import static dev.capstan.engine.conditions.ConditionTypes.HEALTHY;
 import static dev.capstan.engine.conditions.ConditionTypes.READY;
@@ -32,6 +33,8 @@ import java.util.Set;
  *       could not be fetched, built or applied; otherwise kept as it was.
  *   <li>Reconciling: True while running or retrying; absent when done.
  *   <li>Stalled: True after a terminal failure; absent otherwise.
+ *   <li>Drifted (drift detection mode warn only): True naming the objects another writer changed
+ *       and their fields, False when none did; kept as it was until an apply runs to its end.
  * </ul>
  */
 public final class KustomizationStatuses {
@@ -51,6 +54,7 @@ public final class KustomizationStatuses {
     healthy(conditions, phase, observed.health());
     reconciling(conditions, phase);
     stalled(conditions, phase);
+    drifted(conditions, observed.drift());
     return new KustomizationStatus(
         phase instanceof Progressing
             ? prev.observedGeneration()
@@ -165,6 +169,16 @@ public final class KustomizationStatuses {
   private static void stalled(ConditionList conditions, Phase phase) {
     if (phase instanceof Failed f && f.terminal()) {
       conditions.set(STALLED, TRUE, f.reason(), f.message());
+    }
+  }
+
+  private static void drifted(ConditionList conditions, Drift drift) {
+    if (drift == null) {
+      conditions.keep(DRIFTED);
+    } else if (drift.reported() && drift.objects().isEmpty()) {
+      conditions.set(DRIFTED, FALSE, Reason.NO_DRIFT_DETECTED, "No drift detected");
+    } else if (drift.reported()) {
+      conditions.set(DRIFTED, TRUE, Reason.DRIFT_DETECTED, drift.message());
     }
   }
 

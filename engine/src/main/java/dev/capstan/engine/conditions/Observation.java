@@ -15,6 +15,7 @@ import java.util.Objects;
  * @param phase where the reconcile ended up
  * @param inventory the objects now in the cluster, or null when unchanged
  * @param health the health of the applied objects, or null when not evaluated
+ * @param drift the drift the apply found, or null when the apply did not run to its end
  */
 public record Observation(
     long generation,
@@ -23,7 +24,8 @@ public record Observation(
     String attemptedRevision,
     Phase phase,
     Inventory inventory,
-    AggregateHealth health) {
+    AggregateHealth health,
+    Drift drift) {
 
   public Observation {
     Objects.requireNonNull(now, "now");
@@ -31,24 +33,31 @@ public record Observation(
   }
 
   public static Observation of(long generation, Instant now, Phase phase) {
-    return new Observation(generation, now, null, null, phase, null, null);
+    return new Observation(generation, now, null, null, phase, null, null, null);
   }
 
   public Observation withRequestedAt(String value) {
-    return new Observation(generation, now, value, attemptedRevision, phase, inventory, health);
+    return new Observation(
+        generation, now, value, attemptedRevision, phase, inventory, health, drift);
   }
 
   public Observation withAttemptedRevision(String value) {
-    return new Observation(generation, now, handledRequestedAt, value, phase, inventory, health);
+    return new Observation(
+        generation, now, handledRequestedAt, value, phase, inventory, health, drift);
   }
 
   public Observation withInventory(Inventory value) {
     return new Observation(
-        generation, now, handledRequestedAt, attemptedRevision, phase, value, health);
+        generation, now, handledRequestedAt, attemptedRevision, phase, value, health, drift);
   }
 
   public Observation withHealth(AggregateHealth value) {
     return new Observation(
-        generation, now, handledRequestedAt, attemptedRevision, phase, inventory, value);
+        generation, now, handledRequestedAt, attemptedRevision, phase, inventory, value, drift);
+  }
+
+  public Observation withDrift(Drift value) {
+    return new Observation(
+        generation, now, handledRequestedAt, attemptedRevision, phase, inventory, health, value);
   }
 }

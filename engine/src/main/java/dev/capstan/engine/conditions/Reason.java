@@ -44,7 +44,18 @@ public enum Reason {
   /** An unexpected error in the engine (a defect): retried at retryInterval, details in the log. */
   INTERNAL_ERROR("InternalError"),
   /** A reference the engine's settings forbid (a sourceRef to another namespace). */
-  ACCESS_DENIED("AccessDenied");
+  ACCESS_DENIED("AccessDenied"),
+  /** Applied objects were changed or deleted by another writer (reported, not corrected). */
+  DRIFT_DETECTED("DriftDetected"),
+  /** No applied object was changed by another writer. */
+  NO_DRIFT_DETECTED("NoDriftDetected"),
+  /** Being deleted: the Kustomizations that depend on it and are being deleted go first. */
+  WAITING_FOR_DEPENDENTS("WaitingForDependents"),
+  /**
+   * Being deleted, its objects are deleted although a Kustomization that depends on it is still
+   * there: it is not being deleted, made no progress in time, or is in a dependency cycle with it.
+   */
+  DEPENDENTS_NOT_DELETED("DependentsNotDeleted");
 
   private final String text;
 

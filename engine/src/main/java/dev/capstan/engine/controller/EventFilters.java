@@ -85,6 +85,16 @@ final class EventFilters {
         || !Objects.equals(newer.getSpec(), older.getSpec());
   }
 
+  /**
+   * For a Kustomization seen by its dependents and its dependencies: its readiness, or its deletion
+   * starting (its dependencies delete their objects after it is gone).
+   */
+  static boolean readinessOrDeletionChange(Kustomization newer, Kustomization older) {
+    return readinessChange(newer, older)
+        || !Objects.equals(
+            newer.getMetadata().getDeletionTimestamp(), older.getMetadata().getDeletionTimestamp());
+  }
+
   private static String requestedAt(HasMetadata object) {
     Map<String, String> annotations = object.getMetadata().getAnnotations();
     return annotations == null ? null : annotations.get(KustomizationPipeline.REQUESTED_AT);

@@ -6,6 +6,8 @@ import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.cache.WithoutManagedFields;
+import dev.capstan.engine.dependencies.DependencyReferences;
+import dev.capstan.engine.pipeline.Deletion;
 import dev.capstan.engine.pipeline.KustomizationPipeline;
 import dev.capstan.engine.pipeline.Outcome;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -21,6 +23,7 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -57,8 +60,11 @@ public final class KustomizationReconciler
 
   @Override
   public DeleteControl cleanup(Kustomization ks, Context<Kustomization> context) {
-    pipeline.delete(ks);
-    return DeleteControl.defaultDelete();
+    Deletion deletion = pipeline.delete(ks);
+    return deletion
+        .again()
+        .map(after -> DeleteControl.noFinalizerRemoval().rescheduleAfter(after.toMillis()))
+        .orElseGet(DeleteControl::defaultDelete);
   }
 
   @Override
@@ -108,14 +114,28 @@ public final class KustomizationReconciler
             InformerEventSourceConfiguration.from(Kustomization.class, Kustomization.class)
                 .withName("dependencies")
                 .withItemStore(new WithoutManagedFields<>())
-                .withSecondaryToPrimaryMapper(
-                    dep -> related(cache, Indexes.BY_DEPENDENCY, null, dep))
-                .withOnUpdateFilter(EventFilters::readinessChange)
+                .withSecondaryToPrimaryMapper(dep -> concerned(cache, dep))
+                .withOnUpdateFilter(EventFilters::readinessOrDeletionChange)
                 .build(),
             context);
     view.connect(dependencies, sources);
     view.connectArtifacts(ociSources, externalSources);
     return List.of(sources, ociSources, externalSources, dependencies, wakeUps);
+  }
+
+  /**
+   * The Kustomizations a change of {@code ks} concerns: those that depend on it (its readiness),
+   * and, while it is being deleted, those it depends on (they delete their objects after it is
+   * gone).
+   */
+  private static Set<ResourceID> concerned(
+      IndexerResourceCache<Kustomization> cache, Kustomization ks) {
+    Set<ResourceID> ids = new HashSet<>(related(cache, Indexes.BY_DEPENDENCY, null, ks));
+    if (ks.getMetadata().getDeletionTimestamp() != null) {
+      DependencyReferences.kustomizations(ks)
+          .forEach(key -> ids.add(new ResourceID(key.name(), key.namespace())));
+    }
+    return ids;
   }
 
   private static Set<ResourceID> related(

@@ -3,6 +3,7 @@ package dev.capstan.engine.pipeline;
 import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.engine.NamespacedName;
+import dev.capstan.engine.conditions.Drift;
 import dev.capstan.engine.decryption.Plaintexts;
 import dev.capstan.engine.remote.RemoteClusters;
 import dev.capstan.health.AggregateHealth;
@@ -40,6 +41,9 @@ final class Attempt {
 
   /** The health of the objects waited for, when evaluated. */
   AggregateHealth health;
+
+  /** The drift the apply found (reported in warn mode), when the apply ran to its end. */
+  Drift drift;
 
   /** What this attempt decrypted, to be kept out of its messages. */
   Plaintexts plaintexts = Plaintexts.NONE;

@@ -67,22 +67,21 @@ final class BuildSettings {
     if (patches == null) {
       return null;
     }
-    return patches.stream()
-        .map(
-            p ->
-                new KustomizePatch(
-                    p.patch(),
-                    p.target() == null
-                        ? null
-                        : new PatchSelector(
-                            p.target().group(),
-                            p.target().version(),
-                            p.target().kind(),
-                            p.target().name(),
-                            p.target().namespace(),
-                            p.target().labelSelector(),
-                            p.target().annotationSelector())))
-        .toList();
+    return patches.stream().map(p -> new KustomizePatch(p.patch(), selector(p.target()))).toList();
+  }
+
+  /** The applier's form of a target selector; null for null. */
+  static PatchSelector selector(Patch.Selector target) {
+    return target == null
+        ? null
+        : new PatchSelector(
+            target.group(),
+            target.version(),
+            target.kind(),
+            target.name(),
+            target.namespace(),
+            target.labelSelector(),
+            target.annotationSelector());
   }
 
   /** The variables of one source; empty when an optional source does not exist. */

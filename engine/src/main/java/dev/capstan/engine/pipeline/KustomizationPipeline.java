@@ -17,14 +17,19 @@ import dev.capstan.applier.ApplyRequest;
 import dev.capstan.applier.ApplyResult;
 import dev.capstan.applier.ObjectResult;
 import dev.capstan.applier.Owner;
+import dev.capstan.applier.ignore.IgnoreRules;
 import dev.capstan.applier.inventory.InventorySet;
+import dev.capstan.applier.prune.Pruner;
 import dev.capstan.applier.wait.WaitResult;
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.conditions.ConditionTypes;
+import dev.capstan.engine.conditions.Drift;
 import dev.capstan.engine.conditions.KustomizationStatuses;
 import dev.capstan.engine.conditions.Observation;
 import dev.capstan.engine.conditions.Phase;
 import dev.capstan.engine.conditions.Reason;
+import dev.capstan.engine.dependencies.DeletionOrder;
+import dev.capstan.engine.dependencies.DependencyReferences;
 import dev.capstan.engine.remote.RemoteClusterException;
 import dev.capstan.engine.remote.RemoteClusters.Remote;
 import dev.capstan.health.AggregateHealth;
@@ -67,6 +72,14 @@ public final class KustomizationPipeline {
   private final DependencyGate gate;
   private final HealthEvaluators evaluators;
   private final RetryCounter retries = new RetryCounter();
+  private final DeletionTracker deletions = new DeletionTracker();
+
+  /**
+   * How long a Kustomization being deleted gives the Kustomizations that depend on it to be deleted
+   * too, when they are not yet: those of a namespace, or of one {@code kubectl delete}, are marked
+   * for deletion one after the other.
+   */
+  static final Duration DELETION_SETTLE = Duration.ofSeconds(5);
 
   public KustomizationPipeline(PipelineParts parts) {
     Objects.requireNonNull(parts.view(), "parts.view");
@@ -156,44 +169,149 @@ public final class KustomizationPipeline {
   }
 
   /**
-   * What happens when a Kustomization is deleted: its objects are deleted as its deletionPolicy
-   * says, and nothing is watched for it any more.
+   * One look at a Kustomization being deleted. Nothing is watched for it any more; its objects are
+   * deleted as its deletionPolicy says, but only once the Kustomizations being deleted that depend
+   * on it are gone (reverse dependency order, {@link DeletionOrder}). A deletion its API server
+   * refuses keeps the Kustomization, and is tried again.
    */
-  public void delete(Kustomization ks) {
+  public Deletion delete(Kustomization ks) {
     NamespacedName key = NamespacedName.of(ks);
     parts.waits().finish(key);
     parts.tracking().untrack(key);
     gate.forget(key);
-    parts.statuses().forget(ks);
     KustomizationSpec spec = ks.getSpec();
     KustomizationStatus status = ks.getStatus();
     if (spec == null || status == null || status.inventory() == null || spec.suspended()) {
-      parts.remotes().forget(key);
-      return;
+      return deleted(ks);
+    }
+    DeletionPolicy policy = spec.effectiveDeletionPolicy();
+    if (!policy.deletesObjects(spec.pruneEnabled())) {
+      return deleted(ks);
+    }
+    Optional<Deletion> notYet = inOrder(ks);
+    if (notYet.isPresent()) {
+      return notYet.get();
     }
     try {
-      DeletionPolicy policy = spec.effectiveDeletionPolicy();
-      if (!policy.deletesObjects(spec.pruneEnabled())) {
-        return;
-      }
-      Duration timeout = Timings.forDeletion(spec);
-      List<ObjectResult> results =
-          actingFor(ks)
-              .pruner()
-              .deleteInventory(
-                  Inventories.toApplier(status.inventory()),
-                  owner(key),
-                  timeout,
-                  policy.waitsForTermination());
-      results.stream()
-          .filter(ObjectResult::failed)
-          .forEach(
-              r -> LOG.warn("{}: could not delete {} on deletion: {}", key, r.ref(), r.reason()));
+      return deleteObjects(ks, policy.waitsForTermination() || dependencyBeingDeleted(ks));
     } catch (RemoteClusterException e) {
       // As Flux does, the deletion is not held up by a remote cluster that cannot be used.
       LOG.warn("{}: its objects on the remote cluster were not deleted: {}", key, e.getMessage());
-    } finally {
-      parts.remotes().forget(key);
+      return deleted(ks);
+    }
+  }
+
+  /**
+   * Empty when the Kustomization's objects may be deleted now; otherwise when to look again. What
+   * the user should know (a wait, or an order that could not be kept) goes on its status.
+   */
+  private Optional<Deletion> inOrder(Kustomization ks) {
+    NamespacedName key = NamespacedName.of(ks);
+    DeletionOrder order = DeletionOrder.of(key, parts.view().kustomizations());
+    DeletionTracker.Seen seen = deletions.look(key, order.below(), parts.clock().instant());
+    DeletionOrder.Verdict verdict =
+        order.verdict(seen.seenFor(), seen.stalledFor(), DELETION_SETTLE, patience(ks, order));
+    if (verdict.waits()) {
+      writeDeleting(ks, new Phase.Waiting(Reason.WAITING_FOR_DEPENDENTS, verdict.message()), null);
+      return Optional.of(Deletion.again(parts.waitPoll()));
+    }
+    if (verdict.warning()) {
+      LOG.warn("{}: {}", key, verdict.message());
+      writeDeleting(
+          ks, new Phase.Failed(Reason.DEPENDENTS_NOT_DELETED, verdict.message(), false), null);
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * How long a deletion waits for its dependents with none of them going away: the longest deletion
+   * timeout among it and those it waits for, and the settle time on top.
+   */
+  private Duration patience(Kustomization ks, DeletionOrder order) {
+    Duration longest = Timings.forDeletion(ks.getSpec());
+    for (NamespacedName dependent : order.waitedFor()) {
+      Duration theirs =
+          parts
+              .view()
+              .kustomization(dependent)
+              .map(d -> d.getSpec() == null ? null : Timings.forDeletion(d.getSpec()))
+              .orElse(Duration.ZERO);
+      longest = theirs.compareTo(longest) > 0 ? theirs : longest;
+    }
+    return longest.plus(DELETION_SETTLE);
+  }
+
+  /**
+   * Whether a Kustomization this one depends on is being deleted too: then this one's objects must
+   * be gone, not only asked to go, before the dependency's are deleted.
+   */
+  private boolean dependencyBeingDeleted(Kustomization ks) {
+    return DependencyReferences.kustomizations(ks).stream()
+        .map(parts.view()::kustomization)
+        .flatMap(Optional::stream)
+        .anyMatch(d -> d.getMetadata().getDeletionTimestamp() != null);
+  }
+
+  /**
+   * Deletes the objects of the inventory. Refused deletions keep the Kustomization, with only those
+   * objects in its inventory, and are tried again (as Flux does); objects whose deletion was
+   * accepted but did not end within the timeout are reported and let go.
+   */
+  private Deletion deleteObjects(Kustomization ks, boolean waitForTermination) {
+    NamespacedName key = NamespacedName.of(ks);
+    List<ObjectResult> results =
+        actingFor(ks)
+            .pruner()
+            .deleteInventory(
+                Inventories.toApplier(ks.getStatus().inventory()),
+                owner(key),
+                Timings.forDeletion(ks.getSpec()),
+                waitForTermination);
+    List<ObjectResult> failed = results.stream().filter(ObjectResult::failed).toList();
+    if (failed.isEmpty()) {
+      return deleted(ks);
+    }
+    String message = "deleting its objects failed: " + describe(failed);
+    if (failed.stream().allMatch(Pruner::stillTerminating)) {
+      LOG.warn("{}: {}", key, message);
+      writeDeleting(ks, new Phase.Failed(Reason.PRUNE_FAILED, message, false), null);
+      return deleted(ks);
+    }
+    LOG.info("{}: {}; trying again", key, message);
+    writeDeleting(
+        ks,
+        new Phase.Failed(Reason.PRUNE_FAILED, message, false),
+        Inventories.toStatus(InventorySet.of(failed.stream().map(ObjectResult::ref).toList())));
+    return Deletion.again(parts.backoff().delay(retries.failed(key), deletionRetryCap(ks)));
+  }
+
+  /** The retryInterval, or a minute when the spec's durations cannot be read. */
+  private static Duration deletionRetryCap(Kustomization ks) {
+    try {
+      return Timings.of(ks.getSpec()).retryInterval();
+    } catch (StageFailure e) {
+      return Duration.ofMinutes(1);
+    }
+  }
+
+  /** The deletion is done: everything kept for the Kustomization is let go. */
+  private Deletion deleted(Kustomization ks) {
+    NamespacedName key = NamespacedName.of(ks);
+    deletions.forget(key);
+    retries.reset(key);
+    parts.statuses().forget(ks);
+    parts.remotes().forget(key);
+    return Deletion.DONE;
+  }
+
+  /** Says on the status of a Kustomization being deleted what its deletion waits for or met. */
+  private void writeDeleting(Kustomization ks, Phase phase, Inventory inventory) {
+    Attempt attempt = new Attempt(ks, parts.clock().instant());
+    attempt.inventory = inventory;
+    try {
+      write(attempt, phase);
+    } catch (KubernetesClientException e) {
+      LOG.warn("{}: the status could not be written: {}", attempt.key, e.getMessage());
     }
   }
 
@@ -363,7 +481,11 @@ public final class KustomizationPipeline {
         ApplyRequest.of(objects, owner(attempt.key))
             .withForce(spec.forceEnabled())
             .withTimeout(attempt.timings.timeout())
-            .withDefaultNamespace(namespace);
+            .withDefaultNamespace(namespace)
+            .withIgnore(ignoreRules(spec))
+            .withDrift(
+                ApplySettings.driftPolicy(
+                    spec, appliedBefore(attempt), previousInventory(attempt).refs()));
     ApplyResult result;
     try {
       result = attempt.acting.applier().apply(request);
@@ -385,7 +507,40 @@ public final class KustomizationPipeline {
           Reason.APPLY_FAILED, "apply failed: " + describe(result.failures()));
     }
     attempt.inventory = Inventories.toStatus(result.inventory());
+    attempt.drift = drift(attempt, result);
     return result;
+  }
+
+  /** The compiled ignore rules; a rule that cannot be used stops the Kustomization. */
+  private static IgnoreRules ignoreRules(KustomizationSpec spec) {
+    try {
+      return ApplySettings.ignoreRules(spec);
+    } catch (IllegalArgumentException e) {
+      throw StageFailure.terminal(Reason.INVALID_SPEC, e.getMessage());
+    }
+  }
+
+  /** Whether the last successful apply was of this revision and this spec. */
+  private static boolean appliedBefore(Attempt attempt) {
+    KustomizationStatus status = attempt.object.getStatus();
+    return status != null
+        && Objects.equals(status.lastAppliedRevision(), attempt.revision)
+        && Objects.equals(status.observedGeneration(), attempt.generation);
+  }
+
+  /** The drift the apply reported (warn mode), its messages kept free of decrypted content. */
+  private static Drift drift(Attempt attempt, ApplyResult result) {
+    if (!ApplySettings.reportsDrift(attempt.object.getSpec())) {
+      return Drift.NOT_REPORTED;
+    }
+    return Drift.reported(
+        result.objects().stream()
+            .filter(r -> r.action() == Action.DRIFTED)
+            .map(
+                r ->
+                    new Drift.DriftedObject(
+                        r.ref().toString(), attempt.plaintexts.redact(r.reason()), r.fields()))
+            .toList());
   }
 
   /** Prunes what left the source; returns how many objects were deleted. */
@@ -554,7 +709,8 @@ public final class KustomizationPipeline {
             attempt.revision,
             phase,
             attempt.inventory,
-            attempt.health);
+            attempt.health,
+            attempt.drift);
     KustomizationStatus next = KustomizationStatuses.next(attempt.object.getStatus(), observation);
     parts.statuses().write(attempt.object, next);
   }

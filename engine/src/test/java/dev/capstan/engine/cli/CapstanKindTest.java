@@ -132,7 +132,7 @@ class CapstanKindTest {
   }
 
   @Test
-  void wideColumnsNameDependenciesTheRemoteClusterAndDecryption() {
+  void wideColumnsNameDependenciesTheRemoteClusterDecryptionAndDrift() {
     Kustomization ks =
         TestObjects.read(
             """
@@ -146,6 +146,10 @@ class CapstanKindTest {
               dependsOn: [{name: infra}, {name: base, namespace: shared}, {apiVersion: apps/v1, kind: Deployment, name: db}]
               kubeConfig: {secretRef: {name: prod}}
               decryption: {provider: sops, secretRef: {name: keys}}
+              driftDetection: {mode: warn}
+            status:
+              conditions:
+              - {type: Drifted, status: "True", reason: DriftDetected, message: "1 object drifted"}
             """,
             Kustomization.class);
 
@@ -153,7 +157,8 @@ class CapstanKindTest {
         List.of(
             new ResourceView.Column("DEPENDS-ON", "infra,shared/base,apps/v1/Deployment/demo/db"),
             new ResourceView.Column("KUBECONFIG", "secret/prod"),
-            new ResourceView.Column("DECRYPTION", "sops")),
+            new ResourceView.Column("DECRYPTION", "sops"),
+            new ResourceView.Column("DRIFTED", "True")),
         CapstanKind.KUSTOMIZATION.view(ks).wide());
   }
 

@@ -25,6 +25,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 class KustomizationStatusesTest {
@@ -338,5 +339,70 @@ class KustomizationStatusesTest {
         KustomizationStatuses.next(stalled, Observation.of(2, T1, new Phase.Succeeded(REV)));
     assertNull(cond(fixed, STALLED));
     assertEquals("True", cond(fixed, READY).getStatus());
+  }
+
+  // ---- drift ----------------------------------------------------------------------------------
+
+  private static final Drift TWO_DRIFTED =
+      Drift.reported(
+          List.of(
+              new Drift.DriftedObject(
+                  "Deployment/apps/web",
+                  "changed in the cluster: ...",
+                  List.of("/spec/replicas", "/spec/template/spec/containers/0/image")),
+              new Drift.DriftedObject(
+                  "ConfigMap/apps/settings", "deleted from the cluster", List.of())));
+
+  @Test
+  void driftReportedNamesTheObjectsInOrderAndTheirFields() {
+    KustomizationStatus drifted =
+        KustomizationStatuses.next(
+            succeeded(), Observation.of(3, T1, new Phase.Succeeded(REV)).withDrift(TWO_DRIFTED));
+    Condition condition = cond(drifted, ConditionTypes.DRIFTED);
+    assertEquals("True", condition.getStatus());
+    assertEquals("DriftDetected", condition.getReason());
+    assertEquals(
+        "2 objects drifted: ConfigMap/apps/settings: deleted from the cluster;"
+            + " Deployment/apps/web: /spec/replicas, /spec/template/spec/containers/0/image",
+        condition.getMessage());
+    assertEquals("True", cond(drifted, READY).getStatus(), "drift reported is no failure");
+  }
+
+  @Test
+  void driftIsKeptUntilAnApplyRunsToItsEndAndGoesAwayOutsideWarnMode() {
+    KustomizationStatus drifted =
+        KustomizationStatuses.next(
+            succeeded(), Observation.of(3, T1, new Phase.Succeeded(REV)).withDrift(TWO_DRIFTED));
+    KustomizationStatus waiting =
+        KustomizationStatuses.next(
+            drifted, Observation.of(3, T1, new Phase.Progressing("Reconciliation in progress")));
+    assertEquals("True", cond(waiting, ConditionTypes.DRIFTED).getStatus());
+    KustomizationStatus clean =
+        KustomizationStatuses.next(
+            waiting,
+            Observation.of(3, T1, new Phase.Succeeded(REV)).withDrift(Drift.reported(List.of())));
+    assertEquals("False", cond(clean, ConditionTypes.DRIFTED).getStatus());
+    assertEquals("No drift detected", cond(clean, ConditionTypes.DRIFTED).getMessage());
+    KustomizationStatus corrected =
+        KustomizationStatuses.next(
+            clean, Observation.of(4, T1, new Phase.Succeeded(REV)).withDrift(Drift.NOT_REPORTED));
+    assertNull(cond(corrected, ConditionTypes.DRIFTED));
+  }
+
+  @Test
+  void theDriftMessageIsBoundedInObjectsAndFields() {
+    List<Drift.DriftedObject> many =
+        IntStream.range(0, 12)
+            .mapToObj(
+                i ->
+                    new Drift.DriftedObject(
+                        "ConfigMap/apps/c" + (char) ('a' + i),
+                        "",
+                        IntStream.range(0, 7).mapToObj(f -> "/data/k" + f).toList()))
+            .toList();
+    String message = Drift.reported(many).message();
+    assertTrue(message.startsWith("12 objects drifted: ConfigMap/apps/ca: /data/k0,"), message);
+    assertTrue(message.contains("/data/k4 and 2 more; ConfigMap/apps/cb"), message);
+    assertTrue(message.endsWith("; and 2 more objects"), message);
   }
 }

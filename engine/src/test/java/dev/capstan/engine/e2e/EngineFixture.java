@@ -259,6 +259,29 @@ final class EngineFixture implements AutoCloseable {
     return seen.get();
   }
 
+  /**
+   * Asks the Kustomization for a reconcile and waits until its status says it handled the request
+   * (after that reconcile's apply).
+   */
+  void reconcileAndWait(String name, Duration atMost) {
+    String requestedAt = Instant.now().toString() + "-" + UUID.randomUUID();
+    client
+        .resources(Kustomization.class)
+        .inNamespace(namespace)
+        .withName(name)
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"metadata\":{\"annotations\":{\"reconcile.capstan.dev/requestedAt\":\""
+                + requestedAt
+                + "\"}}}");
+    eventually(atMost)
+        .until(
+            () -> {
+              var status = kustomization(name).getStatus();
+              return status != null && requestedAt.equals(status.lastHandledReconcileAt());
+            });
+  }
+
   /** Asks for a reconcile now, as {@code capstan reconcile} does. */
   void requestReconcile(Class<? extends HasMetadata> type, String name) {
     // A merge patch, not a read-modify-write: status writes must not make it conflict.

@@ -372,7 +372,9 @@ class RemoteClusterIT extends EngineTestBase {
             null,
             null,
             null,
-            new KubeConfigReference(new SecretKeyReference(secret, null), null)));
+            new KubeConfigReference(new SecretKeyReference(secret, null), null),
+            null,
+            null));
     return ks;
   }
 

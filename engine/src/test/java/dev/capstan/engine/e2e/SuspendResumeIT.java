@@ -73,7 +73,9 @@ class SuspendResumeIT extends EngineTestBase {
                       s.decryption(),
                       s.serviceAccountName(),
                       s.deletionPolicy(),
-                      s.kubeConfig()));
+                      s.kubeConfig(),
+                      s.ignore(),
+                      s.driftDetection()));
               return k;
             });
   }

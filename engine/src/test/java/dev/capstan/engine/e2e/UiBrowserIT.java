@@ -165,7 +165,8 @@ class UiBrowserIT extends EngineTestBase {
                 """
                     .formatted(base64(GIT_SECRET), base64("admin-user")),
             "locked/config.yaml", Manifests.configMap("locked-settings", "y"),
-            "slow/config.yaml", Manifests.configMap("slow-settings", "z")),
+            "slow/config.yaml", Manifests.configMap("slow-settings", "z"),
+            "warned/config.yaml", Manifests.configMap("warned-settings", "git")),
         SUBJECT + "\n\nThe body is not shown.");
     engine.gitRepository("repo", git.url());
     engine.kustomization("base", "repo", "./base", EXPRS);
@@ -837,6 +838,31 @@ class UiBrowserIT extends EngineTestBase {
   private static long historyLength() {
     return ((Number) ((JavascriptExecutor) browser).executeScript("return history.length"))
         .longValue();
+  }
+
+  @Test
+  @Order(13)
+  void driftReportedInWarnModeIsSaidAtTheTopOfTheKustomizationsPage() throws IOException {
+    engine.kustomization("warned", "repo", "./warned", "  driftDetection: {mode: warn}");
+    engine.awaitCondition("warned", "Ready", Duration.ofSeconds(60), EngineTestBase::isTrue);
+    browser.get(url(ui, "/#/ks/" + ns() + "/warned"));
+    awaitElement(By.id("summary"));
+    assertTrue(browser.findElements(By.id("drifted")).isEmpty(), "no drift reported yet");
+
+    engine
+        .client
+        .configMaps()
+        .inNamespace(ns())
+        .withName("warned-settings")
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"data\":{\"value\":\"by-hand\"}}");
+    engine.reconcileAndWait("warned", Duration.ofSeconds(60));
+    engine.awaitCondition("warned", "Drifted", Duration.ofSeconds(10), EngineTestBase::isTrue);
+    browser.navigate().refresh();
+    String banner = awaitElement(By.id("drifted")).getText();
+    assertTrue(
+        banner.contains("ConfigMap/" + ns() + "/warned-settings: /data/value"),
+        "the banner names the object and the field: " + banner);
+    screenshot("kustomization-drifted");
   }
 
   private static void assertNoSecretIn(String page) {

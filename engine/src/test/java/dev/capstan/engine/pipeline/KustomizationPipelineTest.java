@@ -6,17 +6,22 @@ import static dev.capstan.engine.pipeline.PipelineFakes.inventory;
 import static dev.capstan.engine.pipeline.PipelineFakes.kustomization;
 import static dev.capstan.engine.pipeline.PipelineFakes.ref;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.applier.Action;
 import dev.capstan.applier.ApplyResult;
+import dev.capstan.applier.DriftPolicy;
 import dev.capstan.applier.ObjectResult;
 import dev.capstan.applier.build.BuildLimits;
 import dev.capstan.applier.build.BuildSandbox;
 import dev.capstan.applier.build.ManifestBuilder;
+import dev.capstan.applier.ignore.JsonPointer;
 import dev.capstan.applier.inventory.InventorySet;
+import dev.capstan.applier.prune.Pruner;
+import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.conditions.ConditionTypes;
 import dev.capstan.engine.conditions.KustomizationStatuses;
 import dev.capstan.health.ObjectRef;
@@ -315,6 +320,185 @@ class KustomizationPipelineTest {
     Kustomization ks = withInventory(kustomization("wait: false"), OLD, WEB);
     fakes.pipeline.reconcile(ks);
     assertEquals(ids(inventory(SETTINGS, WEB)), ids(ks.getStatus().inventory()));
+  }
+
+  // ---- ignore rules and drift ------------------------------------------------------------------
+
+  @Test
+  void ignoreRulesGoToTheApplyCompiled() {
+    Kustomization ks =
+        kustomization(
+            "ignore: [{paths: [/spec/replicas], target: {kind: Deployment}}]", "wait: false");
+    fakes.pipeline.reconcile(ks);
+    var request = fakes.applies.get(0);
+    assertEquals(
+        List.of(JsonPointer.parse("/spec/replicas")),
+        request.ignore().pointersFor(WEB, Map.of(), Map.of()));
+    assertEquals(List.of(), request.ignore().pointersFor(SETTINGS, Map.of(), Map.of()));
+  }
+
+  @Test
+  void anIgnoreRuleThatCannotBeUsedStallsNamingWhereItIs() {
+    Kustomization ks = kustomization("ignore: [{paths: [spec/replicas]}]");
+
+    assertEquals(Outcome.Kind.TERMINAL, fakes.pipeline.reconcile(ks).kind());
+
+    assertEquals("InvalidSpec", ready(ks).getReason());
+    assertEquals(
+        "spec.ignore[0].paths[0]: is not a JSON Pointer: it must start with '/'",
+        ready(ks).getMessage());
+    assertTrue(fakes.applies.isEmpty());
+  }
+
+  @Test
+  void driftIsLookedForInWhatWasAppliedAtThisRevisionAndSpecOnly() {
+    Kustomization ks = kustomization("driftDetection: {mode: warn}", "wait: false");
+    fakes.pipeline.reconcile(ks);
+    assertEquals(DriftPolicy.Mode.REPORT, fakes.applies.get(0).drift().mode());
+    assertTrue(fakes.applies.get(0).drift().expected().isEmpty(), "a first apply creates all");
+
+    fakes.pipeline.reconcile(ks);
+    assertTrue(fakes.applies.get(1).drift().expects(WEB), "the same revision and spec");
+
+    ks.getMetadata().setGeneration(2L);
+    fakes.pipeline.reconcile(ks);
+    assertTrue(fakes.applies.get(2).drift().expected().isEmpty(), "a new spec creates all");
+  }
+
+  @Test
+  void driftReportedByTheApplyIsTheDriftedConditionAndReadyStaysTrue() {
+    Kustomization ks = kustomization("driftDetection: {mode: warn}", "wait: false");
+    fakes.applying =
+        r ->
+            new ApplyResult(
+                List.of(
+                    ObjectResult.of(SETTINGS, Action.UNCHANGED),
+                    new ObjectResult(
+                        WEB,
+                        Action.DRIFTED,
+                        "changed in the cluster: /spec/replicas",
+                        List.of("/spec/replicas"))),
+                InventorySet.of(List.of(WEB, SETTINGS)));
+
+    assertEquals(Outcome.Kind.SUCCEEDED, fakes.pipeline.reconcile(ks).kind());
+
+    Condition drifted =
+        KustomizationStatuses.condition(ks.getStatus(), ConditionTypes.DRIFTED).orElseThrow();
+    assertEquals("True", drifted.getStatus());
+    assertEquals("1 object drifted: Deployment/team/web: /spec/replicas", drifted.getMessage());
+    assertEquals("True", ready(ks).getStatus());
+    assertEquals(ids(inventory(SETTINGS, WEB)), ids(ks.getStatus().inventory()));
+  }
+
+  @Test
+  void withoutWarnThereIsNoDriftedCondition() {
+    Kustomization ks = kustomization("wait: false");
+    fakes.pipeline.reconcile(ks);
+    assertEquals(DriftPolicy.Mode.CORRECT, fakes.applies.get(0).drift().mode());
+    assertTrue(KustomizationStatuses.condition(ks.getStatus(), ConditionTypes.DRIFTED).isEmpty());
+  }
+
+  // ---- deletion -----------------------------------------------------------------------------
+
+  @Test
+  void aRefusedDeletionKeepsTheKustomizationWithTheObjectsLeftAndIsTriedAgain() {
+    Kustomization ks = deleted(withInventory(kustomization(), OLD, WEB));
+    fakes.deleting =
+        refs ->
+            List.of(
+                ObjectResult.of(WEB, Action.DELETED),
+                new ObjectResult(OLD, Action.FAILED, "denied by policy protect"));
+
+    Deletion first = fakes.pipeline.delete(ks);
+
+    assertFalse(first.done());
+    assertEquals(Optional.of(Duration.ofSeconds(1)), first.again());
+    assertEquals("PruneFailed", ready(ks).getReason());
+    assertEquals(
+        "deleting its objects failed: ConfigMap/team/old: denied by policy protect",
+        ready(ks).getMessage());
+    assertEquals(ids(inventory(OLD)), ids(ks.getStatus().inventory()));
+
+    fakes.deleting = refs -> refs.stream().map(r -> ObjectResult.of(r, Action.DELETED)).toList();
+    assertTrue(fakes.pipeline.delete(ks).done());
+    assertEquals(
+        List.of(
+            "ConfigMap/team/old within PT5M",
+            "Deployment/team/web within PT5M",
+            "ConfigMap/team/old within PT5M"),
+        fakes.deletions,
+        "only what was left is tried again");
+  }
+
+  @Test
+  void objectsStillTerminatingAfterTheTimeoutAreReportedAndLetGo() {
+    Kustomization ks = deleted(withInventory(kustomization(), WEB));
+    fakes.deleting =
+        refs -> List.of(new ObjectResult(WEB, Action.FAILED, Pruner.STILL_TERMINATING + "PT5M"));
+    assertTrue(fakes.pipeline.delete(ks).done());
+    assertEquals("PruneFailed", ready(ks).getReason());
+  }
+
+  @Test
+  void aDependencyDeletesItsObjectsOnlyAfterItsDependentsBeingDeletedAreGone() {
+    Kustomization infra = deleted(withInventory(kustomization(), WEB));
+    Kustomization apps = deleted(other("apps", "dependsOn: [{name: app}]"));
+    fakes.others.put(new NamespacedName("team", "app"), infra);
+    fakes.others.put(new NamespacedName("team", "apps"), apps);
+
+    Deletion waiting = fakes.pipeline.delete(infra);
+
+    assertEquals(Optional.of(WAIT_POLL), waiting.again());
+    assertEquals(List.of(), fakes.deletions);
+    assertEquals("WaitingForDependents", ready(infra).getReason());
+    assertEquals(
+        "waiting for the Kustomizations that depend on it to be deleted first: team/apps",
+        ready(infra).getMessage());
+    assertEquals(
+        "True",
+        KustomizationStatuses.condition(infra.getStatus(), ConditionTypes.RECONCILING)
+            .orElseThrow()
+            .getStatus());
+
+    fakes.others.remove(new NamespacedName("team", "apps"));
+    assertTrue(fakes.pipeline.delete(infra).done());
+    assertEquals(List.of("Deployment/team/web within PT5M"), fakes.deletions);
+    assertEquals(List.of(false), fakes.terminationWaits);
+  }
+
+  @Test
+  void aDependentWhoseDependencyIsBeingDeletedWaitsUntilItsObjectsAreGone() {
+    Kustomization apps = deleted(withInventory(kustomization("dependsOn: [{name: infra}]"), WEB));
+    fakes.others.put(new NamespacedName("team", "infra"), deleted(other("infra", "wait: true")));
+    assertTrue(fakes.pipeline.delete(apps).done());
+    assertEquals(List.of(true), fakes.terminationWaits);
+  }
+
+  @Test
+  void aDependentThatIsNotDeletedIsGivenTimeThenNotWaitedForAndThatIsSaid() {
+    Kustomization infra = deleted(withInventory(kustomization(), WEB));
+    fakes.others.put(new NamespacedName("team", "apps"), other("apps", "dependsOn: [{name: app}]"));
+
+    assertFalse(fakes.pipeline.delete(infra).done());
+    fakes.clock.advance(KustomizationPipeline.DELETION_SETTLE);
+    assertTrue(fakes.pipeline.delete(infra).done());
+
+    assertEquals("DependentsNotDeleted", ready(infra).getReason());
+    assertEquals(
+        "deleting its objects although team/apps, which depends on it, is not being deleted",
+        ready(infra).getMessage());
+  }
+
+  private static Kustomization deleted(Kustomization ks) {
+    ks.getMetadata().setDeletionTimestamp("2026-01-01T00:00:00Z");
+    return ks;
+  }
+
+  /** Another Kustomization of the namespace, named {@code name}, with these spec lines. */
+  private static Kustomization other(String name, String... specLines) {
+    Kustomization ks = kustomization(specLines);
+    ks.getMetadata().setName(name);
+    return ks;
   }
 
   // ---- failures outside the stages' own --------------------------------------------------------

@@ -73,6 +73,15 @@ final class PipelineFakes implements AutoCloseable {
   /** What the apply answers; by default every object is created. */
   Function<ApplyRequest, ApplyResult> applying = PipelineFakes::allCreated;
 
+  /** What the deletion of a deleted Kustomization's objects answers; by default nothing. */
+  Function<List<ObjectRef>, List<ObjectResult>> deleting = refs -> List.of();
+
+  /** For each deletion of a deleted Kustomization's objects: whether it waited for them to go. */
+  final List<Boolean> terminationWaits = new CopyOnWriteArrayList<>();
+
+  /** Other Kustomizations the engine sees, by key. */
+  final Map<NamespacedName, Kustomization> others = new ConcurrentHashMap<>();
+
   /** What the prune answers for the objects it is asked to delete; by default all deleted. */
   Function<List<ObjectRef>, List<ObjectResult>> pruning =
       refs -> refs.stream().map(r -> ObjectResult.of(r, Action.DELETED)).toList();
@@ -278,12 +287,12 @@ final class PipelineFakes implements AutoCloseable {
 
     @Override
     public Optional<Kustomization> kustomization(NamespacedName key) {
-      return Optional.empty();
+      return Optional.ofNullable(others.get(key));
     }
 
     @Override
     public Collection<Kustomization> kustomizations() {
-      return List.of();
+      return List.copyOf(others.values());
     }
   }
 
@@ -316,7 +325,8 @@ final class PipelineFakes implements AutoCloseable {
       List<String> names = new ArrayList<>();
       inventory.refs().forEach(r -> names.add(r + " within " + timeout));
       deletions.addAll(names);
-      return List.of();
+      terminationWaits.add(waitForTermination);
+      return deleting.apply(inventory.refs());
     }
   }
 }

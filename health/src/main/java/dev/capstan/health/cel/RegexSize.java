@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  * each, {@code {n,}} {@code n + 1} times. Every rule counts at least what RE2/J emits, so the bound
  * never falls below the real size; a pattern RE2/J rejects is simply measured and left to it.
  */
-final class RegexSize {
+public final class RegexSize {
   private static final long OVERHEAD = 5;
   private static final Pattern COUNTS = Pattern.compile("\\d{1,7}(,\\d{0,7})?");
 
@@ -31,7 +31,7 @@ final class RegexSize {
   }
 
   /** The bound, or a value above {@code cap} as soon as the bound is known to exceed it. */
-  static long estimate(String pattern, long cap) {
+  public static long estimate(String pattern, long cap) {
     return new RegexSize(pattern, cap).measure();
   }
 

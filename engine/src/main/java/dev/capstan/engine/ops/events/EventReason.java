@@ -26,7 +26,11 @@ public enum EventReason {
   /** Objects removed from the source could not be deleted. */
   PRUNE_FAILED("PruneFailed", EventType.WARNING),
   /** Any other reconcile failure. */
-  RECONCILIATION_FAILED("ReconciliationFailed", EventType.WARNING);
+  RECONCILIATION_FAILED("ReconciliationFailed", EventType.WARNING),
+  /** Applied objects were changed by another writer; reported, not corrected (warn mode). */
+  DRIFT_DETECTED("DriftDetected", EventType.WARNING),
+  /** The drift reported before is gone. */
+  NO_DRIFT_DETECTED("NoDriftDetected", EventType.NORMAL);
 
   private final String apiValue;
   private final EventType defaultType;

@@ -57,7 +57,31 @@ final class StatusTransitions {
     if (newer.getSpec() != null && newer.getSpec().pruneEnabled()) {
       pruned(before, after).ifPresent(notices::add);
     }
+    drift(before == null ? null : before.conditions(), after.conditions()).ifPresent(notices::add);
     return notices;
+  }
+
+  /**
+   * Drift reported (Drifted turning True, or naming other objects or fields), or gone (Drifted
+   * turning False after True).
+   */
+  private static Optional<Notice> drift(List<Condition> before, List<Condition> after) {
+    Optional<Condition> was = condition(before, "Drifted");
+    Optional<Condition> is = condition(after, "Drifted");
+    if (isTrue(is)
+        && !(isTrue(was) && Objects.equals(was.get().getMessage(), is.get().getMessage()))) {
+      return Optional.of(
+          new Notice(
+              EventType.WARNING, EventReason.DRIFT_DETECTED, message(is.get(), "Drift detected")));
+    }
+    if (isTrue(was) && is.isPresent() && "False".equals(is.get().getStatus())) {
+      return Optional.of(
+          new Notice(
+              EventType.NORMAL,
+              EventReason.NO_DRIFT_DETECTED,
+              message(is.get(), "No drift detected")));
+    }
+    return Optional.empty();
   }
 
   static List<Notice> gitRepository(GitRepository older, GitRepository newer) {
@@ -187,9 +211,13 @@ final class StatusTransitions {
   }
 
   private static Optional<Condition> ready(List<Condition> conditions) {
+    return condition(conditions, "Ready");
+  }
+
+  private static Optional<Condition> condition(List<Condition> conditions, String type) {
     return conditions == null
         ? Optional.empty()
-        : conditions.stream().filter(c -> "Ready".equals(c.getType())).findFirst();
+        : conditions.stream().filter(c -> type.equals(c.getType())).findFirst();
   }
 
   private static boolean isTrue(Optional<Condition> condition) {

@@ -208,7 +208,10 @@
     const r = d.row;
     lastRow = r;
     sourceKey = d.source.kind + '/' + d.source.namespace + '/' + d.source.name;
-    body.innerHTML = '<table class="summary" id="summary"><tr><th>Ready</th><th>Healthy</th><th>Revision</th><th>Suspended</th><th>Message</th></tr>'
+    // Drift reported (spec.driftDetection.mode: warn) is said above everything: nothing corrects it.
+    const drifted = d.conditions.find(c => c.type === 'Drifted' && c.status === 'True');
+    body.innerHTML = (drifted ? '<p class="problem" id="drifted"><b>Drifted</b> (reported, not corrected): ' + esc(drifted.message) + '</p>' : '')
+      + '<table class="summary" id="summary"><tr><th>Ready</th><th>Healthy</th><th>Revision</th><th>Suspended</th><th>Message</th></tr>'
       + '<tr class="row ' + state(r) + '" data-state="' + state(r) + '"><td class="s-' + esc(r.ready) + '">' + esc(r.ready) + '</td><td class="s-' + esc(r.healthy) + '">' + esc(r.healthy) + '</td><td>'
       + esc(r.revision) + '</td><td>' + (r.suspended ? 'yes' : 'no') + '</td><td class="msg">' + esc(r.message) + '</td></tr></table>'
       + '<h3>Conditions</h3><table id="conditions"><tr><th>Type</th><th>Status</th><th>Reason</th><th>Message</th><th>Since</th></tr>'

@@ -230,4 +230,45 @@ class StatusTransitionsTest {
         StatusTransitions.ociRepository(before, pulled));
     assertEquals(List.of(), StatusTransitions.ociRepository(pulled, pulled));
   }
+
+  @Test
+  void driftReportedIsAWarningOnceForTheSameObjectsAndItsEndIsNormal() {
+    Condition ready = ready("True", "ReconciliationSucceeded", "Applied revision: " + REV1);
+    Kustomization clean = withConditions(ready, drifted("False", "No drift detected"));
+    Kustomization drifted =
+        withConditions(ready, drifted("True", "1 object drifted: ConfigMap/a/b: /data/x"));
+    Kustomization more =
+        withConditions(ready, drifted("True", "1 object drifted: ConfigMap/a/b: /data/y"));
+    assertEquals(
+        List.of(
+            new Notice(
+                EventType.WARNING,
+                EventReason.DRIFT_DETECTED,
+                "1 object drifted: ConfigMap/a/b: /data/x")),
+        StatusTransitions.kustomization(clean, drifted));
+    assertEquals(
+        List.of(),
+        StatusTransitions.kustomization(
+            drifted,
+            withConditions(ready, drifted("True", "1 object drifted: ConfigMap/a/b: /data/x"))));
+    assertEquals(1, StatusTransitions.kustomization(drifted, more).size());
+    assertEquals(
+        List.of(new Notice(EventType.NORMAL, EventReason.NO_DRIFT_DETECTED, "No drift detected")),
+        StatusTransitions.kustomization(drifted, clean));
+  }
+
+  private static Condition drifted(String status, String message) {
+    return new ConditionBuilder()
+        .withType("Drifted")
+        .withStatus(status)
+        .withReason("True".equals(status) ? "DriftDetected" : "NoDriftDetected")
+        .withMessage(message)
+        .build();
+  }
+
+  private static Kustomization withConditions(Condition... conditions) {
+    Kustomization ks = ks(false, REV1, null, null);
+    ks.setStatus(new KustomizationStatus(1L, List.of(conditions), REV1, REV1, null, null));
+    return ks;
+  }
 }

@@ -1,0 +1,108 @@
+package dev.capstan.applier.apply;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.capstan.applier.CapstanMetadata;
+import dev.capstan.applier.DriftPolicy;
+import dev.capstan.applier.DriftPolicy.Mode;
+import dev.capstan.applier.Owner;
+import dev.capstan.applier.TestObjects;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** What each drift mode does with an object, from its live metadata. */
+class DriftVerdictTest {
+  private static final ResourceType CONFIG_MAP =
+      new ResourceType("", "v1", "ConfigMap", "configmaps", true);
+
+  private final DesiredObject desired =
+      DesiredObject.prepare(
+          TestObjects.configMap("shop", "settings", "value", "1"),
+          CONFIG_MAP,
+          new Owner("k", "ns"),
+          "shop");
+
+  @Test
+  void anObjectInItsAppliedStateIsUnchangedInEveryMode() {
+    for (Mode mode : Mode.values()) {
+      assertEquals(
+          DriftVerdict.UNCHANGED,
+          DriftVerdict.of(live("capstan"), desired, policy(mode)),
+          mode.name());
+    }
+  }
+
+  @Test
+  void anObjectAnotherWriterTookIsWrittenReportedOrLeftAlone() {
+    GenericKubernetesResource edited = live("kubectl-edit");
+    assertEquals(DriftVerdict.WRITE, DriftVerdict.of(edited, desired, policy(Mode.CORRECT)));
+    assertEquals(DriftVerdict.INSPECT, DriftVerdict.of(edited, desired, policy(Mode.REPORT)));
+    assertEquals(DriftVerdict.UNCHANGED, DriftVerdict.of(edited, desired, policy(Mode.IGNORE)));
+  }
+
+  @Test
+  void aMissingObjectAppliedBeforeIsCreatedReportedOrLeftOut() {
+    assertEquals(DriftVerdict.WRITE, DriftVerdict.of(null, desired, policy(Mode.CORRECT)));
+    assertEquals(DriftVerdict.INSPECT, DriftVerdict.of(null, desired, policy(Mode.REPORT)));
+    assertEquals(DriftVerdict.LEFT_OUT, DriftVerdict.of(null, desired, policy(Mode.IGNORE)));
+  }
+
+  @Test
+  void aNewObjectOrOneWhoseManifestChangedIsWrittenInEveryMode() {
+    GenericKubernetesResource older = live("capstan");
+    older.getMetadata().getAnnotations().put(CapstanMetadata.APPLIED_DIGEST, "sha256:older");
+    for (Mode mode : Mode.values()) {
+      DriftPolicy nothingExpected = new DriftPolicy(mode, Set.of());
+      assertEquals(DriftVerdict.WRITE, DriftVerdict.of(null, desired, nothingExpected));
+      assertEquals(DriftVerdict.WRITE, DriftVerdict.of(older, desired, policy(mode)));
+    }
+  }
+
+  private DriftPolicy policy(Mode mode) {
+    return DriftPolicy.of(mode, List.of(desired.ref()));
+  }
+
+  /**
+   * The live ConfigMap as Capstan applied it; with {@code dataManager} other than capstan, that
+   * manager's update took its data.
+   */
+  private GenericKubernetesResource live(String dataManager) {
+    boolean ours = dataManager.equals("capstan");
+    String others =
+        ours
+            ? ""
+            : """
+            - manager: %s
+              operation: Update
+              apiVersion: v1
+              fieldsType: FieldsV1
+              fieldsV1: {f:data: {f:value: {}}}
+            """
+                .formatted(dataManager);
+    return TestObjects.yaml(
+        """
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: settings
+          namespace: shop
+          labels: {kustomize.capstan.dev/name: k, kustomize.capstan.dev/namespace: ns}
+          annotations: {capstan.dev/applied-digest: "%s"}
+          managedFields:
+          - manager: capstan
+            operation: Apply
+            apiVersion: v1
+            fieldsType: FieldsV1
+            fieldsV1:
+              f:metadata:
+                f:annotations: {f:capstan.dev/applied-digest: {}}
+                f:labels: {f:kustomize.capstan.dev/name: {}, f:kustomize.capstan.dev/namespace: {}}
+              %s
+        %s
+        data: {value: "1"}
+        """
+            .formatted(desired.digest(), ours ? "f:data: {f:value: {}}" : "", others.indent(2)));
+  }
+}
