@@ -126,4 +126,20 @@ class BuildCommandTest {
             + " (set with --root); choose another with --root DIR\n",
         err.toString());
   }
+
+  @Test
+  void aSmallKustomizationInALargeWorkTreeReadsOnlyWhatItUses(@TempDir Path dir) throws Exception {
+    // A monorepo: the build reads the files kustomize asks for, not a copy of the whole work tree,
+    // so no count of the tree's files applies to it.
+    Path prod = exportedTree(dir);
+    Files.createDirectories(dir.resolve(".git"));
+    for (int d = 0; d < 120; d++) {
+      Path many = Files.createDirectories(dir.resolve("other/" + d));
+      for (int f = 0; f < 1000; f++) {
+        Files.createFile(many.resolve(Integer.toString(f)));
+      }
+    }
+    assertEquals(0, run("-f", prod.toString()), err.toString());
+    assertTrue(out.toString().contains("name: c"), out.toString());
+  }
 }
