@@ -14,6 +14,7 @@ import java.util.Objects;
  * @param timeout how long to wait for CRDs to become Established and for deletions
  * @param defaultNamespace namespace for namespaced objects that name none
  * @param listener told about each object's outcome as it happens
+ * @param policy the custom apply stage and the field managers taken over
  */
 public record ApplyRequest(
     List<GenericKubernetesResource> objects,
@@ -21,7 +22,8 @@ public record ApplyRequest(
     boolean force,
     Duration timeout,
     String defaultNamespace,
-    ApplyListener listener) {
+    ApplyListener listener,
+    ApplyPolicy policy) {
 
   public ApplyRequest {
     objects = List.copyOf(objects);
@@ -29,6 +31,18 @@ public record ApplyRequest(
     Objects.requireNonNull(timeout, "timeout");
     Objects.requireNonNull(defaultNamespace, "defaultNamespace");
     listener = listener == null ? ApplyListener.NONE : listener;
+    policy = policy == null ? ApplyPolicy.DEFAULT : policy;
+  }
+
+  /** A request under the default policy. */
+  public ApplyRequest(
+      List<GenericKubernetesResource> objects,
+      Owner owner,
+      boolean force,
+      Duration timeout,
+      String defaultNamespace,
+      ApplyListener listener) {
+    this(objects, owner, force, timeout, defaultNamespace, listener, ApplyPolicy.DEFAULT);
   }
 
   public static ApplyRequest of(List<GenericKubernetesResource> objects, Owner owner) {
@@ -37,14 +51,18 @@ public record ApplyRequest(
   }
 
   public ApplyRequest withForce(boolean newForce) {
-    return new ApplyRequest(objects, owner, newForce, timeout, defaultNamespace, listener);
+    return new ApplyRequest(objects, owner, newForce, timeout, defaultNamespace, listener, policy);
   }
 
   public ApplyRequest withTimeout(Duration newTimeout) {
-    return new ApplyRequest(objects, owner, force, newTimeout, defaultNamespace, listener);
+    return new ApplyRequest(objects, owner, force, newTimeout, defaultNamespace, listener, policy);
   }
 
   public ApplyRequest withDefaultNamespace(String namespace) {
-    return new ApplyRequest(objects, owner, force, timeout, namespace, listener);
+    return new ApplyRequest(objects, owner, force, timeout, namespace, listener, policy);
+  }
+
+  public ApplyRequest withPolicy(ApplyPolicy newPolicy) {
+    return new ApplyRequest(objects, owner, force, timeout, defaultNamespace, listener, newPolicy);
   }
 }

@@ -25,9 +25,12 @@ import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
- * Applies one revision: validate everything, dry-run every write, then apply stage by stage.
- * Nothing the dry-run can reject is ever half-applied: a revision whose dry-run fails writes
- * nothing (or, for objects that depend on new CRDs or Namespaces, only those definitions).
+ * Applies one revision: validate everything, dry-run every write, then apply stage by stage. An
+ * object carrying fields of a manager the request's policy overrides is written even when it is
+ * otherwise unchanged: those fields are taken over first, so that the apply removes what Capstan
+ * does not apply. Nothing the dry-run can reject is ever half-applied: a revision whose dry-run
+ * fails writes nothing (or, for objects that depend on new CRDs or Namespaces, only those
+ * definitions).
  */
 public final class StagedApplier {
 
@@ -60,12 +63,13 @@ public final class StagedApplier {
       return invalid(request, validated, inventory);
     }
     RunResults results = new RunResults(validated.desired(), request.listener());
-    List<Plan> plans = plan(validated, request.owner());
+    List<Plan> plans = plan(validated, request);
     Map<ObjectRef, Rejection> recreate = new HashMap<>();
     if (dryRunFails(select(plans, p -> !p.unchanged() && !p.deferred()), request, results, recreate)
         || !applyStage(Stage.DEFINITIONS, plans, request, results, recreate)
         || dryRunFails(
             select(plans, p -> !p.unchanged() && p.deferred()), request, results, recreate)
+        || !applyStage(Stage.CUSTOM, plans, request, results, recreate)
         || !applyStage(Stage.CLUSTER, plans, request, results, recreate)
         || !applyStage(Stage.NAMESPACED, plans, request, results, recreate)) {
       results.skipRemaining(
@@ -91,7 +95,8 @@ public final class StagedApplier {
     return new ApplyResult(out, inventory);
   }
 
-  private List<Plan> plan(Validated validated, Owner owner) {
+  private List<Plan> plan(Validated validated, ApplyRequest request) {
+    Owner owner = request.owner();
     List<DesiredObject> listable =
         validated.desired().stream()
             .filter(d -> !validated.awaitingCrd().contains(d.ref()))
@@ -111,7 +116,18 @@ public final class StagedApplier {
       boolean deferred =
           validated.awaitingCrd().contains(d.ref())
               || (d.type().namespaced() && newNamespaces.contains(d.ref().namespace()));
-      plans.add(new Plan(d, current, FieldOwnership.isUnchanged(current, d), deferred));
+      boolean takeOver =
+          current != null
+              && ManagedFieldsTakeover.needed(
+                  current.getMetadata().getManagedFields(), request.policy());
+      plans.add(
+          new Plan(
+              d,
+              current,
+              !takeOver && FieldOwnership.isUnchanged(current, d),
+              deferred,
+              Stage.of(d.type(), request.policy().customStageKinds()),
+              takeOver));
     }
     return plans;
   }
@@ -170,6 +186,12 @@ public final class StagedApplier {
     try {
       if (immutable != null) {
         return recreate(d, immutable, request);
+      }
+      // An object Capstan does not own yet was not listed: it is read here, when managers are
+      // overridden, so that their fields are taken over on its first apply too.
+      if (plan.takeOver()
+          || (plan.live() == null && !request.policy().overrideManagers().isEmpty())) {
+        calls.takeOver(d, request.policy());
       }
       ServerSideApply.Answer answer = calls.applyUnread(d, false);
       if (answer.created()) {
