@@ -5,12 +5,15 @@ import dev.capstan.applier.build.BuildSandbox;
 import dev.capstan.applier.build.ManifestBuilder;
 import dev.capstan.engine.controller.CacheView;
 import dev.capstan.engine.controller.Controllers;
+import dev.capstan.engine.monitor.ConfigWatches;
 import dev.capstan.engine.monitor.DependencyWatches;
 import dev.capstan.engine.monitor.HealthMonitor;
 import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.engine.pipeline.Backoff;
+import dev.capstan.engine.pipeline.GlobalAgeKeys;
 import dev.capstan.engine.pipeline.PipelineObserver;
 import dev.capstan.engine.pipeline.PipelineParts;
+import dev.capstan.engine.pipeline.PipelineSettings;
 import dev.capstan.engine.pipeline.ServiceAccountClients;
 import dev.capstan.engine.pipeline.SourcePipeline;
 import dev.capstan.engine.pipeline.StatusWriter;
@@ -25,6 +28,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -55,6 +59,7 @@ public final class Engine implements AutoCloseable {
   private final ScheduledExecutorService monitorThread;
   private final HealthMonitor monitor;
   private final DependencyWatches dependencyWatches;
+  private final Optional<ConfigWatches> configWatches;
   private final Operator operator;
   private final ServiceAccountClients accounts;
   private final RemoteClusters<Acting> remotes;
@@ -75,6 +80,12 @@ public final class Engine implements AutoCloseable {
         new HealthMonitor(
             client, statuses, waits, options.clock(), monitorThread, options.healthDebounce());
     this.dependencyWatches = new DependencyWatches(client);
+    EngineOptions.Reconciling reconciling = options.reconciling();
+    FeatureGates gates = reconciling.featureGates();
+    this.configWatches =
+        gates.enabled(FeatureGates.Gate.DisableConfigWatchers)
+            ? Optional.empty()
+            : Optional.of(new ConfigWatches(client, reconciling.watchConfigsLabelSelector()));
     this.operator =
         new Operator(
             o -> {
@@ -128,19 +139,39 @@ public final class Engine implements AutoCloseable {
             options.tenancy().noCrossNamespaceRefs(),
             observer,
             dependencyWatches,
-            remotes);
+            remotes,
+            new PipelineSettings(
+                gates.enabled(FeatureGates.Gate.StrictPostBuildSubstitutions),
+                gates.enabled(FeatureGates.Gate.CancelHealthCheckOnNewRevision),
+                reconciling.applyPolicy(),
+                reconciling
+                    .sopsAgeSecret()
+                    .map(secret -> GlobalAgeKeys.fromSecret(client, secret))
+                    .orElse(GlobalAgeKeys.NONE)));
     SourcePipeline sources = new SourcePipeline(client, git, statuses, options.clock(), observer);
     Controllers.register(
-        operator, sources, parts, view, monitor, dependencyWatches, options.watchLabelSelector());
+        operator,
+        sources,
+        parts,
+        view,
+        monitor,
+        dependencyWatches,
+        configWatches,
+        options.watchLabelSelector());
   }
 
   public Engine(EngineOptions options, KubernetesClient client) {
     this(options, client, List.of());
   }
 
-  /** Starts the controllers; returns once their caches are filled. */
+  /**
+   * Starts the controllers; returns once their caches are filled.
+   *
+   * @throws IllegalArgumentException when the API server refuses the configs label selector
+   */
   public void start() {
     operator.start();
+    configWatches.ifPresent(ConfigWatches::start);
     extensions.forEach(e -> e.started(client, options));
     LOG.info(
         "capstan engine started (all namespaces{})",
@@ -163,6 +194,7 @@ public final class Engine implements AutoCloseable {
     operator.stop();
     monitor.close();
     dependencyWatches.close();
+    configWatches.ifPresent(ConfigWatches::close);
     monitorThread.shutdownNow();
     applyPool.shutdownNow();
     accounts.close();

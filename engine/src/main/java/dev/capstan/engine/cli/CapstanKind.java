@@ -86,7 +86,10 @@ record CapstanKind<T extends HasMetadata>(
         wideColumns(ks));
   }
 
-  /** DEPENDS-ON, KUBECONFIG and DECRYPTION: what else a Kustomization's reconcile stands on. */
+  /**
+   * DEPENDS-ON, KUBECONFIG and DECRYPTION: what else a Kustomization's reconcile stands on;
+   * HISTORY: how its last reconciles ended.
+   */
   private static List<ResourceView.Column> wideColumns(Kustomization ks) {
     KustomizationSpec spec = ks.getSpec();
     String namespace = ks.getMetadata().getNamespace();
@@ -116,10 +119,13 @@ record CapstanKind<T extends HasMetadata>(
         spec == null || spec.decryption() == null || spec.decryption().provider() == null
             ? ""
             : spec.decryption().provider().name();
+    KustomizationStatus status = ks.getStatus();
     return List.of(
         new ResourceView.Column("DEPENDS-ON", String.join(",", dependsOn)),
         new ResourceView.Column("KUBECONFIG", cluster),
-        new ResourceView.Column("DECRYPTION", decryption));
+        new ResourceView.Column("DECRYPTION", decryption),
+        new ResourceView.Column(
+            "HISTORY", status == null ? "" : HistoryText.summary(status.history())));
   }
 
   private static ResourceView ofGitRepository(GitRepository repo) {

@@ -55,7 +55,8 @@ public final class GetCommand implements Callable<Integer> {
       names = {"-o", "--output"},
       paramLabel = "FORMAT",
       description =
-          "wide: also DEPENDS-ON, KUBECONFIG and DECRYPTION (ks), VERIFIED and INCLUDES (gitrepo).")
+          "wide: also DEPENDS-ON, KUBECONFIG, DECRYPTION and HISTORY (ks), VERIFIED and INCLUDES"
+              + " (gitrepo).")
   String output;
 
   @Mixin ClusterOptions cluster = new ClusterOptions();

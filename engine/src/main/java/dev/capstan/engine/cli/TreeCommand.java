@@ -25,7 +25,8 @@ import picocli.CommandLine.Spec;
       "Show a Kustomization's inventory as a tree grouped by namespace, with each object's live"
           + " health.",
       "Kustomizations in the inventory show their own inventories beneath them.",
-      "What the Kustomization depends on (dependsOn) comes first, each with its live state.",
+      "What the Kustomization depends on (dependsOn) comes first, each with its live state,"
+          + " then its last reconciles (status.history).",
       "Exit status: 0 shown, 1 not found or the cluster failed, 2 bad input."
     })
 public final class TreeCommand implements Callable<Integer> {
