@@ -21,6 +21,7 @@ import dev.capstan.health.Status;
 import dev.capstan.health.cel.BuiltinLibrary;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -325,8 +326,7 @@ class KustomizationStatusesTest {
   @Test
   void aReconcileThatBuiltAndEndedIsCountedInTheHistoryWithItsOriginRevision() {
     Observation.Reconciled built =
-        new Observation.Reconciled(
-            "sha256:abc", java.time.Duration.ofSeconds(3), REV, "v1.2.3@sha1:feed");
+        new Observation.Reconciled("sha256:abc", Duration.ofSeconds(3), REV, "v1.2.3@sha1:feed");
     KustomizationStatus status =
         KustomizationStatuses.next(
             null,
@@ -346,12 +346,12 @@ class KustomizationStatusesTest {
   @Test
   void aFailureAfterTheBuildIsCountedUnderItsReasonAndKeepsTheAppliedOriginRevision() {
     Observation.Reconciled first =
-        new Observation.Reconciled("sha256:abc", java.time.Duration.ofSeconds(3), REV, "o1");
+        new Observation.Reconciled("sha256:abc", Duration.ofSeconds(3), REV, "o1");
     KustomizationStatus applied =
         KustomizationStatuses.next(
             null, Observation.of(3, T0, new Phase.Succeeded(REV)).withReconciled(first));
     Observation.Reconciled second =
-        new Observation.Reconciled("sha256:def", java.time.Duration.ofMinutes(5), "next", "o2");
+        new Observation.Reconciled("sha256:def", Duration.ofMinutes(5), "next", "o2");
 
     KustomizationStatus failed =
         KustomizationStatuses.next(
@@ -372,16 +372,14 @@ class KustomizationStatusesTest {
             null,
             Observation.of(3, T0, new Phase.Succeeded(REV))
                 .withReconciled(
-                    new Observation.Reconciled(
-                        "sha256:abc", java.time.Duration.ofSeconds(1), REV, null)));
+                    new Observation.Reconciled("sha256:abc", Duration.ofSeconds(1), REV, null)));
 
     KustomizationStatus progressing =
         KustomizationStatuses.next(
             applied,
             Observation.of(4, T1, new Phase.Progressing("waiting"))
                 .withReconciled(
-                    new Observation.Reconciled(
-                        "sha256:new", java.time.Duration.ofSeconds(1), "x", null)));
+                    new Observation.Reconciled("sha256:new", Duration.ofSeconds(1), "x", null)));
     KustomizationStatus buildFailed =
         KustomizationStatuses.next(
             progressing, Observation.of(5, T1, new Phase.Failed(Reason.BUILD_FAILED, "bad", true)));

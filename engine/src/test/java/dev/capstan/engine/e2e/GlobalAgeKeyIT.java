@@ -8,6 +8,7 @@ import dev.capstan.engine.NamespacedName;
 import dev.capstan.testing.ClusterAccess;
 import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.TestNamespace;
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.io.IOException;
@@ -115,7 +116,7 @@ class GlobalAgeKeyIT {
         refused.getMessage());
   }
 
-  private static boolean isTrue(io.fabric8.kubernetes.api.model.Condition c) {
+  private static boolean isTrue(Condition c) {
     return "True".equals(c.getStatus());
   }
 }
