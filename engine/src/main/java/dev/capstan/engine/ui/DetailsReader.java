@@ -72,7 +72,8 @@ final class DetailsReader {
         reconciles(status));
   }
 
-  private static List<Details.ReconcileLine> reconciles(KustomizationStatus status) {
+  /** The page's "Last reconciles" table: status.history, most recent first, as it is. */
+  static List<Details.ReconcileLine> reconciles(KustomizationStatus status) {
     if (status == null || status.history() == null) {
       return List.of();
     }
