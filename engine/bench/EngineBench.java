@@ -6,6 +6,7 @@ import dev.capstan.engine.EngineOptions;
 import dev.capstan.engine.conditions.KustomizationStatuses;
 import dev.capstan.engine.testing.GitHttpServer;
 import dev.capstan.testing.CapstanCrds;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -37,7 +38,7 @@ import org.eclipse.jgit.api.Git;
 
 /**
  * Speed benchmarks of the engine on a real API server (the local control plane): run with
- * engine/bench/run.sh SCENARIO. Scenarios: commit-latency, dependency-wake, noop-1000.
+ * engine/bench/run.sh SCENARIO. Scenarios: commit-latency, dependency-wake, noop-1000, wait-cancel.
  */
 public class EngineBench {
   static final String SHARD = "capstan.dev/bench-shard";
@@ -75,6 +76,7 @@ public class EngineBench {
         case "commit-latency" -> commitLatency();
         case "dependency-wake" -> dependencyWake();
         case "noop-1000" -> noop1000();
+        case "wait-cancel" -> waitCancel();
         default -> throw new IllegalArgumentException("unknown scenario " + scenario);
       }
       // While the engine still runs, so that it removes its finalizers and the namespace can go.
@@ -188,6 +190,107 @@ public class EngineBench {
       }
     }
     report("dependent woken after its dependency turned Ready", wakes);
+  }
+
+  /**
+   * A new revision arriving while a health wait of five minutes is in progress: from the moment a
+   * watch sees the GitRepository's artifact at the new revision until a watch sees the new
+   * revision's ConfigMap applied (the wait canceled and the revision reconciled at once).
+   */
+  static void waitCancel() throws Exception {
+    Map<String, Instant> arrived = new ConcurrentHashMap<>();
+    Map<String, Instant> applied = new ConcurrentHashMap<>();
+    String first = commit(stuckApp("0"));
+    gitRepository("repo");
+    kustomization("app", "./stuck", "  wait: true\n  timeout: 5m\n");
+    try (var sources = watchArtifacts(arrived);
+        var maps = watchVersions(applied)) {
+      List<Long> took = new ArrayList<>();
+      for (int i = 1; i <= 10; i++) {
+        awaitWaiting("app", Duration.ofMinutes(2));
+        String revision = commit(stuckApp(String.valueOf(i)));
+        requestReconcile(GitRepository.class, "repo");
+        String version = String.valueOf(i);
+        await(
+            () -> arrived.containsKey(revision) && applied.containsKey(version),
+            Duration.ofMinutes(1));
+        took.add(Duration.between(arrived.get(revision), applied.get(version)).toMillis());
+      }
+      System.out.println("first revision " + first);
+      report("new revision applied after it arrived, during a 5-minute health wait", took);
+    }
+  }
+
+  /** A revision whose Deployment no node can run: its health wait lasts the whole timeout. */
+  static Map<String, String> stuckApp(String version) {
+    return Map.of(
+        "stuck/version.yaml",
+        configMap("version", version),
+        "stuck/deploy.yaml",
+        """
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: stuck}
+        spec:
+          replicas: 1
+          progressDeadlineSeconds: 600
+          selector: {matchLabels: {app: stuck}}
+          template:
+            metadata: {labels: {app: stuck}}
+            spec:
+              nodeSelector: {capstan.dev/no-such-node: "true"}
+              containers: [{name: app, image: "registry.invalid/app:1"}]
+        """);
+  }
+
+  /** Until the Kustomization's Ready condition says it waits for its objects. */
+  static void awaitWaiting(String name, Duration atMost) throws InterruptedException {
+    await(
+        () ->
+            KustomizationStatuses.condition(get(name).getStatus(), "Ready")
+                .map(
+                    c -> "Unknown".equals(c.getStatus()) && c.getMessage().contains("waiting for:"))
+                .orElse(false),
+        atMost);
+  }
+
+  /** When each artifact revision of the namespace's GitRepositories was first seen. */
+  static AutoCloseable watchArtifacts(Map<String, Instant> seen) {
+    return client
+        .resources(GitRepository.class)
+        .inNamespace(ns)
+        .watch(
+            new Watcher<>() {
+              @Override
+              public void eventReceived(Action action, GitRepository r) {
+                if (r.getStatus() != null && r.getStatus().artifact() != null) {
+                  seen.putIfAbsent(r.getStatus().artifact().revision(), Instant.now());
+                }
+              }
+
+              @Override
+              public void onClose(WatcherException cause) {}
+            });
+  }
+
+  /** When each value of the ConfigMap "version" was first seen. */
+  static AutoCloseable watchVersions(Map<String, Instant> seen) {
+    return client
+        .configMaps()
+        .inNamespace(ns)
+        .withName("version")
+        .watch(
+            new Watcher<>() {
+              @Override
+              public void eventReceived(Action action, ConfigMap map) {
+                if (map.getData() != null && map.getData().get("value") != null) {
+                  seen.putIfAbsent(map.getData().get("value"), Instant.now());
+                }
+              }
+
+              @Override
+              public void onClose(WatcherException cause) {}
+            });
   }
 
   /** A no-op reconcile of 1,000 objects: count writes and dry-runs at the API server. */

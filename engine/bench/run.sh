@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs one engine benchmark against the cluster of $KUBECONFIG (start one with deploy/testcluster/up).
-# Usage: engine/bench/run.sh commit-latency|dependency-wake|noop-1000
+# Usage: engine/bench/run.sh commit-latency|dependency-wake|noop-1000|wait-cancel
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"

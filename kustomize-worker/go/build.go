@@ -147,7 +147,7 @@ func finish(m resmap.ResMap, req Request) *Failure {
 				short(res.GetApiVersion()), short(res.GetKind()), short(res.GetName()))}
 		}
 		if req.PostBuild != nil {
-			if err := substitute(res, vars, req.PostBuild.Always); err != nil {
+			if err := substitute(res, vars, req.PostBuild.Always, req.PostBuild.Strict); err != nil {
 				return &Failure{StageSubstitute, fmt.Sprintf("post build failed for '%s/%s': %v",
 					res.GetGvk(), res.GetName(), err)}
 			}

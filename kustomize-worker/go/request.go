@@ -91,6 +91,9 @@ type PostBuild struct {
 	SubstituteFrom []map[string]string `json:"substituteFrom,omitempty"`
 	// Always is spec.postBuild.substituteStrategy: Always (substitute even without variables).
 	Always bool `json:"always,omitempty"`
+	// Strict fails the substitution on a variable that has no value and no default (Flux's
+	// StrictPostBuildSubstitutions); without it such a variable becomes the empty string.
+	Strict bool `json:"strict,omitempty"`
 }
 
 // Response is the outcome of one build.

@@ -33,7 +33,7 @@ func (p *PostBuild) variables() map[string]string {
 // substitute replaces ${VAR} expressions in the object's YAML text (as kustomize writes it, so a
 // quoted "${N}" stays a string and a bare ${N} takes the type of its value), then reads the
 // result back into res. It does nothing when there are no variables, unless always is set.
-func substitute(res *resource.Resource, vars map[string]string, always bool) error {
+func substitute(res *resource.Resource, vars map[string]string, always, strict bool) error {
 	if disabled(res) || (len(vars) == 0 && !always) {
 		return nil
 	}
@@ -41,7 +41,7 @@ func substitute(res *resource.Resource, vars map[string]string, always bool) err
 	if err != nil {
 		return err
 	}
-	data, err := substituteText(text, vars)
+	data, err := substituteText(text, vars, strict)
 	if err != nil {
 		return fmt.Errorf("envsubst error: %w", err)
 	}
@@ -51,15 +51,18 @@ func substitute(res *resource.Resource, vars map[string]string, always bool) err
 	return nil
 }
 
-// substituteText substitutes the variables in one object's YAML and returns it as JSON.
-func substituteText(text []byte, vars map[string]string) ([]byte, error) {
+// substituteText substitutes the variables in one object's YAML and returns it as JSON. In
+// strict mode a variable without a value fails, unless its expression gives a default
+// (${VAR:=x}, ${VAR:-x} and the like): envsubst asks whether the variable exists.
+func substituteText(text []byte, vars map[string]string, strict bool) ([]byte, error) {
 	for name := range vars {
 		if !variableName.MatchString(name) {
 			return nil, fmt.Errorf("'%s' var name is invalid, must match '%s'", name, variableName.String())
 		}
 	}
 	out, err := envsubst.Eval(string(text), func(name string) (string, bool) {
-		return vars[name], true
+		value, exists := vars[name]
+		return value, exists || !strict
 	})
 	if err != nil {
 		return nil, fmt.Errorf("variable substitution failed: %w", err)

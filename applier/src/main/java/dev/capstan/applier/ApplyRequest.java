@@ -17,6 +17,7 @@ import java.util.Objects;
  * @param listener told about each object's outcome as it happens
  * @param ignore fields left out of the comparison with the live objects and kept as they are live
  * @param drift what happens to objects another writer changed
+ * @param policy the custom apply stage and the field managers taken over
  */
 public record ApplyRequest(
     List<GenericKubernetesResource> objects,
@@ -26,7 +27,8 @@ public record ApplyRequest(
     String defaultNamespace,
     ApplyListener listener,
     IgnoreRules ignore,
-    DriftPolicy drift) {
+    DriftPolicy drift,
+    ApplyPolicy policy) {
 
   public ApplyRequest {
     objects = List.copyOf(objects);
@@ -36,9 +38,10 @@ public record ApplyRequest(
     listener = listener == null ? ApplyListener.NONE : listener;
     ignore = ignore == null ? IgnoreRules.NONE : ignore;
     drift = drift == null ? DriftPolicy.CORRECT : drift;
+    policy = policy == null ? ApplyPolicy.DEFAULT : policy;
   }
 
-  /** A request with drift corrected and no field ignored. */
+  /** A request with drift corrected, no field ignored, under the default policy. */
   public ApplyRequest(
       List<GenericKubernetesResource> objects,
       Owner owner,
@@ -46,7 +49,7 @@ public record ApplyRequest(
       Duration timeout,
       String defaultNamespace,
       ApplyListener listener) {
-    this(objects, owner, force, timeout, defaultNamespace, listener, null, null);
+    this(objects, owner, force, timeout, defaultNamespace, listener, null, null, null);
   }
 
   public static ApplyRequest of(List<GenericKubernetesResource> objects, Owner owner) {
@@ -56,25 +59,31 @@ public record ApplyRequest(
 
   public ApplyRequest withForce(boolean newForce) {
     return new ApplyRequest(
-        objects, owner, newForce, timeout, defaultNamespace, listener, ignore, drift);
+        objects, owner, newForce, timeout, defaultNamespace, listener, ignore, drift, policy);
   }
 
   public ApplyRequest withTimeout(Duration newTimeout) {
     return new ApplyRequest(
-        objects, owner, force, newTimeout, defaultNamespace, listener, ignore, drift);
+        objects, owner, force, newTimeout, defaultNamespace, listener, ignore, drift, policy);
   }
 
   public ApplyRequest withDefaultNamespace(String namespace) {
-    return new ApplyRequest(objects, owner, force, timeout, namespace, listener, ignore, drift);
+    return new ApplyRequest(
+        objects, owner, force, timeout, namespace, listener, ignore, drift, policy);
   }
 
   public ApplyRequest withIgnore(IgnoreRules rules) {
     return new ApplyRequest(
-        objects, owner, force, timeout, defaultNamespace, listener, rules, drift);
+        objects, owner, force, timeout, defaultNamespace, listener, rules, drift, policy);
   }
 
-  public ApplyRequest withDrift(DriftPolicy policy) {
+  public ApplyRequest withDrift(DriftPolicy newDrift) {
     return new ApplyRequest(
-        objects, owner, force, timeout, defaultNamespace, listener, ignore, policy);
+        objects, owner, force, timeout, defaultNamespace, listener, ignore, newDrift, policy);
+  }
+
+  public ApplyRequest withPolicy(ApplyPolicy newPolicy) {
+    return new ApplyRequest(
+        objects, owner, force, timeout, defaultNamespace, listener, ignore, drift, newPolicy);
   }
 }

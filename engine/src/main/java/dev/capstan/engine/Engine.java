@@ -5,14 +5,17 @@ import dev.capstan.applier.build.BuildSandbox;
 import dev.capstan.applier.build.ManifestBuilder;
 import dev.capstan.engine.controller.CacheView;
 import dev.capstan.engine.controller.Controllers;
+import dev.capstan.engine.monitor.ConfigWatches;
 import dev.capstan.engine.monitor.DependencyWatches;
 import dev.capstan.engine.monitor.HealthMonitor;
 import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.engine.pipeline.Backoff;
 import dev.capstan.engine.pipeline.EngineTrees;
+import dev.capstan.engine.pipeline.GlobalAgeKeys;
 import dev.capstan.engine.pipeline.OciSourcePipeline;
 import dev.capstan.engine.pipeline.PipelineObserver;
 import dev.capstan.engine.pipeline.PipelineParts;
+import dev.capstan.engine.pipeline.PipelineSettings;
 import dev.capstan.engine.pipeline.ReferenceRules;
 import dev.capstan.engine.pipeline.ServiceAccountClients;
 import dev.capstan.engine.pipeline.SourcePipeline;
@@ -30,6 +33,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -61,6 +65,7 @@ public final class Engine implements AutoCloseable {
   private final ScheduledExecutorService monitorThread;
   private final HealthMonitor monitor;
   private final DependencyWatches dependencyWatches;
+  private final Optional<ConfigWatches> configWatches;
   private final Operator operator;
   private final ServiceAccountClients accounts;
   private final RemoteClusters<Acting> remotes;
@@ -81,6 +86,12 @@ public final class Engine implements AutoCloseable {
         new HealthMonitor(
             client, statuses, waits, options.clock(), monitorThread, options.healthDebounce());
     this.dependencyWatches = new DependencyWatches(client);
+    EngineOptions.Reconciling reconciling = options.reconciling();
+    FeatureGates gates = reconciling.featureGates();
+    this.configWatches =
+        gates.enabled(FeatureGates.Gate.DisableConfigWatchers)
+            ? Optional.empty()
+            : Optional.of(new ConfigWatches(client, reconciling.watchConfigsLabelSelector()));
     this.operator =
         new Operator(
             o -> {
@@ -141,7 +152,15 @@ public final class Engine implements AutoCloseable {
             options.tenancy().noCrossNamespaceRefs(),
             observer,
             dependencyWatches,
-            remotes);
+            remotes,
+            new PipelineSettings(
+                gates.enabled(FeatureGates.Gate.StrictPostBuildSubstitutions),
+                gates.enabled(FeatureGates.Gate.CancelHealthCheckOnNewRevision),
+                reconciling.applyPolicy(),
+                reconciling
+                    .sopsAgeSecret()
+                    .map(secret -> GlobalAgeKeys.fromSecret(client, secret))
+                    .orElse(GlobalAgeKeys.NONE)));
     SourcePipeline sources = new SourcePipeline(client, git, statuses, options.clock(), observer);
     OciSourcePipeline ociSources =
         new OciSourcePipeline(client, oci, statuses, options.clock(), observer);
@@ -153,6 +172,7 @@ public final class Engine implements AutoCloseable {
         view,
         monitor,
         dependencyWatches,
+        configWatches,
         options.watchLabelSelector());
   }
 
@@ -160,9 +180,14 @@ public final class Engine implements AutoCloseable {
     this(options, client, List.of());
   }
 
-  /** Starts the controllers; returns once their caches are filled. */
+  /**
+   * Starts the controllers; returns once their caches are filled.
+   *
+   * @throws IllegalArgumentException when the API server refuses the configs label selector
+   */
   public void start() {
     operator.start();
+    configWatches.ifPresent(ConfigWatches::start);
     extensions.forEach(e -> e.started(client, options));
     LOG.info(
         "capstan engine started (all namespaces{})",
@@ -185,6 +210,7 @@ public final class Engine implements AutoCloseable {
     operator.stop();
     monitor.close();
     dependencyWatches.close();
+    configWatches.ifPresent(ConfigWatches::close);
     monitorThread.shutdownNow();
     applyPool.shutdownNow();
     accounts.close();

@@ -1,5 +1,6 @@
 package dev.capstan.engine;
 
+import dev.capstan.applier.ApplyPolicy;
 import dev.capstan.applier.build.BuildLimits;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -19,6 +20,7 @@ import java.util.Optional;
  * @param healthDebounce how long the health monitor gathers events before evaluating
  * @param tenancy service account impersonation and the cross-namespace reference rule
  * @param build what builds may use and whether they may run without the kernel's sandbox
+ * @param reconciling the feature gates and Flux's controller-wide reconcile settings
  */
 public record EngineOptions(
     Path storageRoot,
@@ -32,7 +34,43 @@ public record EngineOptions(
     Duration healthDebounce,
     Clock clock,
     Tenancy tenancy,
-    Builds build) {
+    Builds build,
+    Reconciling reconciling) {
+
+  /**
+   * Flux's controller-wide settings of how Kustomizations are reconciled.
+   *
+   * @param featureGates {@code --feature-gates}
+   * @param applyPolicy {@code --custom-apply-stage-kinds} and {@code --override-manager}
+   * @param sopsAgeSecret {@code --sops-age-secret}: the Secret whose {@code .agekey} entries
+   *     decrypt for every Kustomization with {@code spec.decryption} and no {@code secretRef}
+   * @param watchConfigsLabelSelector {@code --watch-configs-label-selector}: which ConfigMaps and
+   *     Secrets are watched for changes (empty: all of them)
+   */
+  public record Reconciling(
+      FeatureGates featureGates,
+      ApplyPolicy applyPolicy,
+      Optional<NamespacedName> sopsAgeSecret,
+      String watchConfigsLabelSelector) {
+    /** Flux's default selector of watched ConfigMaps and Secrets. */
+    public static final String WATCH_LABEL_SELECTOR = "reconcile.fluxcd.io/watch=Enabled";
+
+    public static final Reconciling DEFAULTS =
+        new Reconciling(
+            FeatureGates.defaults(), ApplyPolicy.DEFAULT, Optional.empty(), WATCH_LABEL_SELECTOR);
+
+    public Reconciling {
+      Objects.requireNonNull(featureGates, "featureGates");
+      Objects.requireNonNull(applyPolicy, "applyPolicy");
+      sopsAgeSecret = sopsAgeSecret == null ? Optional.empty() : sopsAgeSecret;
+      watchConfigsLabelSelector =
+          watchConfigsLabelSelector == null ? "" : watchConfigsLabelSelector.strip();
+    }
+
+    public Reconciling withFeatureGates(FeatureGates value) {
+      return new Reconciling(value, applyPolicy, sopsAgeSecret, watchConfigsLabelSelector);
+    }
+  }
 
   /**
    * @param limits what one build may use, and how many run at once (by default one worker per core,
@@ -78,11 +116,12 @@ public record EngineOptions(
             ? new Builds(
                 BuildLimits.engine(Math.min(reconcileThreads, BuildLimits.defaultWorkers())), false)
             : build;
+    reconciling = reconciling == null ? Reconciling.DEFAULTS : reconciling;
   }
 
   public static EngineOptions defaults(Path storageRoot) {
     return new EngineOptions(
-        storageRoot, null, null, null, false, 0, 0, null, null, null, null, null);
+        storageRoot, null, null, null, false, 0, 0, null, null, null, null, null, null);
   }
 
   public EngineOptions withWatchLabelSelector(String selector) {
@@ -98,7 +137,8 @@ public record EngineOptions(
         healthDebounce,
         clock,
         tenancy,
-        build);
+        build,
+        reconciling);
   }
 
   public EngineOptions withAddresses(String metrics, String webhook) {
@@ -114,7 +154,8 @@ public record EngineOptions(
         healthDebounce,
         clock,
         tenancy,
-        build);
+        build,
+        reconciling);
   }
 
   public EngineOptions withLeaderElect(boolean value) {
@@ -130,7 +171,8 @@ public record EngineOptions(
         healthDebounce,
         clock,
         tenancy,
-        build);
+        build,
+        reconciling);
   }
 
   public EngineOptions withWaitPoll(Duration value) {
@@ -146,7 +188,8 @@ public record EngineOptions(
         healthDebounce,
         clock,
         tenancy,
-        build);
+        build,
+        reconciling);
   }
 
   public EngineOptions withBuildLimits(BuildLimits value) {
@@ -166,6 +209,24 @@ public record EngineOptions(
         healthDebounce,
         clock,
         tenancy,
+        value,
+        reconciling);
+  }
+
+  public EngineOptions withReconciling(Reconciling value) {
+    return new EngineOptions(
+        storageRoot,
+        watchLabelSelector,
+        metricsAddress,
+        webhookAddress,
+        leaderElect,
+        reconcileThreads,
+        applyThreads,
+        waitPoll,
+        healthDebounce,
+        clock,
+        tenancy,
+        build,
         value);
   }
 
@@ -182,6 +243,7 @@ public record EngineOptions(
         healthDebounce,
         clock,
         value,
-        build);
+        build,
+        reconciling);
   }
 }

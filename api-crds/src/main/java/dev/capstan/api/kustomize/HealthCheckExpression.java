@@ -5,11 +5,21 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 
-/** CEL expressions that decide the health of every object of one apiVersion and kind. */
+/**
+ * CEL expressions that decide the health of every object of one API group and kind, or of every
+ * kind of the group when {@code kind} is left out (an entry with a kind wins over that).
+ */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record HealthCheckExpression(
-    @Required String apiVersion,
-    @Required String kind,
+    @Required
+        @JsonPropertyDescription(
+            "API version of the objects; only its group counts, so the entry applies to every"
+                + " version of the group.")
+        String apiVersion,
+    @JsonPropertyDescription(
+            "Kind of the objects. Leave it out for one entry for every kind of the group; an entry"
+                + " with a kind wins over it for that kind.")
+        String kind,
     @Required
         @Size(max = MAX_EXPRESSION_LENGTH)
         @JsonPropertyDescription("CEL expression that is true when the object is healthy.")

@@ -63,6 +63,13 @@ public record KustomizationSpec(
         List<String> components,
     @JsonPropertyDescription("Leave out components whose directory does not exist.")
         Boolean ignoreMissingComponents,
+    @Size(max = 10)
+        @JsonPropertyDescription(
+            "kustomize build metadata added to every object: originAnnotations"
+                + " (config.kubernetes.io/origin, the file it came from), transformerAnnotations"
+                + " (the transformers that changed it). Replaces the buildMetadata of the path's"
+                + " kustomization.")
+        List<BuildMetadataOption> buildMetadata,
     PostBuild postBuild,
     @JsonPropertyDescription(
             "Decrypt SOPS-encrypted Secrets of the build output and the files that "
@@ -110,6 +117,11 @@ public record KustomizationSpec(
   /** {@code ignoreMissingComponents}, false when absent. */
   public boolean ignoresMissingComponents() {
     return Boolean.TRUE.equals(ignoreMissingComponents);
+  }
+
+  /** {@code buildMetadata}, empty when absent. */
+  public List<BuildMetadataOption> buildMetadataOptions() {
+    return buildMetadata == null ? List.of() : buildMetadata;
   }
 
   /** {@code suspend}, false when absent. */

@@ -2,6 +2,8 @@ package dev.capstan.api.kustomize;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.capstan.api.common.Snapshot;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.List;
 
@@ -14,4 +16,32 @@ public record KustomizationStatus(
     String lastAppliedRevision,
     String lastAttemptedRevision,
     String lastHandledReconcileAt,
-    Inventory inventory) {}
+    Inventory inventory,
+    @JsonPropertyDescription(
+            "The origin revision of the last applied artifact, when its source records one (the"
+                + " org.opencontainers.image.revision of an OCI artifact).")
+        String lastAppliedOriginRevision,
+    @JsonPropertyDescription(
+            "The last reconciles, most recent first, at most 5: one entry per applied set (digest)"
+                + " and outcome, with its revision, first and last time and count.")
+        List<Snapshot> history) {
+
+  /** A status without an origin revision or history. */
+  public KustomizationStatus(
+      Long observedGeneration,
+      List<Condition> conditions,
+      String lastAppliedRevision,
+      String lastAttemptedRevision,
+      String lastHandledReconcileAt,
+      Inventory inventory) {
+    this(
+        observedGeneration,
+        conditions,
+        lastAppliedRevision,
+        lastAttemptedRevision,
+        lastHandledReconcileAt,
+        inventory,
+        null,
+        null);
+  }
+}

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The last fetched tree: its revision, the digest of its content and where it is stored; for an
@@ -28,11 +29,21 @@ public record Artifact(
         String url,
     @JsonPropertyDescription("Size of the file at url in bytes.") Long size,
     @JsonPropertyDescription(
-            "Upstream information, e.g. an OCI artifact's annotations "
-                + "(org.opencontainers.image.source, org.opencontainers.image.revision).")
+            "What the source knows of where the artifact came from, e.g. an OCI artifact's"
+                + " annotations (org.opencontainers.image.source, org.opencontainers.image.revision"
+                + " is its origin revision).")
         Map<String, String> metadata) {
 
+  /** The metadata key of the revision an artifact was built from (Flux's, from OCI). */
+  public static final String ORIGIN_REVISION = "org.opencontainers.image.revision";
+
+  /** An artifact without metadata (a Git artifact has none). */
   public Artifact(String revision, String digest, String path, String lastUpdateTime) {
     this(revision, digest, path, lastUpdateTime, null, null, null);
+  }
+
+  /** The revision of the source code this artifact was built from, when the source records it. */
+  public Optional<String> originRevision() {
+    return Optional.ofNullable(metadata).map(m -> m.get(ORIGIN_REVISION)).filter(r -> !r.isEmpty());
   }
 }

@@ -1,19 +1,28 @@
 package dev.capstan.applier.apply;
 
+import dev.capstan.applier.ApplyPolicy;
 import dev.capstan.applier.CapstanMetadata;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * Single-object calls to the API server: server-side apply (field manager {@code capstan},
  * conflicts forced so Capstan takes ownership of what it applies), dry-run, get and delete.
  */
 public final class ServerSideApply {
+
+  private static final int TAKEOVER_ATTEMPTS = 3;
 
   private final KubernetesClient client;
   private final ApiCalls api;
@@ -72,6 +81,46 @@ public final class ServerSideApply {
             .getKubernetesSerialization()
             .unmarshal(answer.body(), GenericKubernetesResource.class);
     return object.getMetadata() == null ? null : object.getMetadata().getResourceVersion();
+  }
+
+  /**
+   * Takes over, on the live object (read afresh), the fields of the managers {@code policy}
+   * overrides: a JSON patch of its managedFields, guarded by its resourceVersion, read and tried
+   * again when the object changed in between. Nothing happens when it is gone or has none of them.
+   */
+  public void takeOver(DesiredObject desired, ApplyPolicy policy) throws RejectedException {
+    for (int attempt = 1; ; attempt++) {
+      GenericKubernetesResource live = get(desired);
+      if (live == null) {
+        return;
+      }
+      Optional<List<ManagedFieldsEntry>> entries =
+          ManagedFieldsTakeover.of(live.getMetadata().getManagedFields(), policy);
+      if (entries.isEmpty()) {
+        return;
+      }
+      List<Map<String, Object>> patch =
+          List.of(
+              Map.of(
+                  "op",
+                  "test",
+                  "path",
+                  "/metadata/resourceVersion",
+                  "value",
+                  live.getMetadata().getResourceVersion()),
+              Map.of("op", "replace", "path", "/metadata/managedFields", "value", entries.get()));
+      try {
+        resource(desired)
+            .patch(
+                PatchContext.of(PatchType.JSON), client.getKubernetesSerialization().asJson(patch));
+        return;
+      } catch (KubernetesClientException e) {
+        boolean changedMeanwhile = e.getCode() == 409 || e.getCode() == 422;
+        if (!changedMeanwhile || attempt >= TAKEOVER_ATTEMPTS) {
+          throw new RejectedException(Rejection.of(e));
+        }
+      }
+    }
   }
 
   public GenericKubernetesResource get(DesiredObject desired) {

@@ -3,7 +3,6 @@ package dev.capstan.applier.apply;
 import dev.capstan.applier.Action;
 import dev.capstan.applier.ApplyRequest;
 import dev.capstan.applier.ApplyResult;
-import dev.capstan.applier.DriftPolicy;
 import dev.capstan.applier.ObjectResult;
 import dev.capstan.applier.apply.RevisionValidator.Validated;
 import dev.capstan.applier.inventory.InventorySet;
@@ -25,9 +24,12 @@ import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
- * Applies one revision: validate everything, dry-run every write, then apply stage by stage.
- * Nothing the dry-run can reject is ever half-applied: a revision whose dry-run fails writes
- * nothing (or, for objects that depend on new CRDs or Namespaces, only those definitions).
+ * Applies one revision: validate everything, dry-run every write, then apply stage by stage. An
+ * object carrying fields of a manager the request's policy overrides is written even when it is
+ * otherwise unchanged: those fields are taken over first, so that the apply removes what Capstan
+ * does not apply. Nothing the dry-run can reject is ever half-applied: a revision whose dry-run
+ * fails writes nothing (or, for objects that depend on new CRDs or Namespaces, only those
+ * definitions).
  */
 public final class StagedApplier {
 
@@ -70,6 +72,7 @@ public final class StagedApplier {
         || !applyStage(Stage.DEFINITIONS, plans, request, results, recreate)
         || dryRunFails(
             select(plans, p -> !p.unchanged() && p.deferred()), request, results, recreate)
+        || !applyStage(Stage.CUSTOM, plans, request, results, recreate)
         || !applyStage(Stage.CLUSTER, plans, request, results, recreate)
         || !applyStage(Stage.NAMESPACED, plans, request, results, recreate)) {
       results.skipRemaining(
@@ -115,7 +118,7 @@ public final class StagedApplier {
       boolean deferred =
           validated.awaitingCrd().contains(d.ref())
               || (d.type().namespaced() && newNamespaces.contains(d.ref().namespace()));
-      plans.add(plan(d, current, deferred, request.drift()));
+      plans.add(plan(d, current, deferred, request));
     }
     return plans.stream().map(Futures::joined).toList();
   }
@@ -126,11 +129,20 @@ public final class StagedApplier {
    * objects only, on the executor; every other plan is known at once.
    */
   private CompletableFuture<Plan> plan(
-      DesiredObject d, GenericKubernetesResource current, boolean deferred, DriftPolicy drift) {
-    return switch (DriftVerdict.of(current, d, drift)) {
+      DesiredObject d, GenericKubernetesResource current, boolean deferred, ApplyRequest request) {
+    // Fields of a manager Capstan overrides are taken over with a write, changed or not.
+    boolean takeOver =
+        current != null
+            && ManagedFieldsTakeover.needed(
+                current.getMetadata().getManagedFields(), request.policy());
+    Stage stage = Stage.of(d.type(), request.policy().customStageKinds());
+    DriftVerdict verdict =
+        takeOver ? DriftVerdict.WRITE : DriftVerdict.of(current, d, request.drift());
+    return switch (verdict) {
       case UNCHANGED ->
           CompletableFuture.completedFuture(
-              new Plan(d, current, ObjectResult.of(d.ref(), Action.UNCHANGED), deferred));
+              new Plan(
+                  d, current, ObjectResult.of(d.ref(), Action.UNCHANGED), deferred, stage, false));
       case LEFT_OUT ->
           CompletableFuture.completedFuture(
               new Plan(
@@ -141,16 +153,25 @@ public final class StagedApplier {
                       Action.SKIPPED,
                       "not created again: missing from the cluster, and drift detection is"
                           + " disabled"),
-                  deferred));
+                  deferred,
+                  stage,
+                  false));
       case INSPECT ->
-          CompletableFuture.supplyAsync(() -> new Plan(d, current, inspect(d), deferred), executor);
+          CompletableFuture.supplyAsync(
+              () -> new Plan(d, current, inspect(d), deferred, stage, false), executor);
       case WRITE ->
           current == null || d.ignored().isEmpty()
-              ? CompletableFuture.completedFuture(new Plan(d, current, null, deferred))
+              ? CompletableFuture.completedFuture(
+                  new Plan(d, current, null, deferred, stage, takeOver))
               : CompletableFuture.supplyAsync(
                   () ->
                       new Plan(
-                          IgnoredFieldsResolver.resolve(d, calls.get(d)), current, null, deferred),
+                          IgnoredFieldsResolver.resolve(d, calls.get(d)),
+                          current,
+                          null,
+                          deferred,
+                          stage,
+                          takeOver),
                   executor);
     };
   }
@@ -234,6 +255,12 @@ public final class StagedApplier {
     try {
       if (immutable != null) {
         return recreate(d, immutable, request);
+      }
+      // An object Capstan does not own yet was not listed: it is read here, when managers are
+      // overridden, so that their fields are taken over on its first apply too.
+      if (plan.takeOver()
+          || (plan.live() == null && !request.policy().overrideManagers().isEmpty())) {
+        calls.takeOver(d, request.policy());
       }
       ServerSideApply.Answer answer = calls.applyUnread(d, false);
       if (answer.created()) {

@@ -8,8 +8,10 @@ import java.util.Objects;
  * What a Kustomization adds to the build of its path, as Flux adds it: {@code targetNamespace},
  * {@code namePrefix} and {@code nameSuffix} replace those of the path's kustomization; {@code
  * patches} and {@code components} are appended to it; {@code images} are merged into it; {@code
- * commonMetadata} is set on every object's metadata after the build; {@code postBuild} (null when
- * the Kustomization has none) substitutes variables. Empty strings and collections mean "not set".
+ * commonMetadata} is set on every object's metadata after the build; {@code buildMetadata}
+ * (kustomize's {@code originAnnotations}, {@code transformerAnnotations}) replaces that of the
+ * path's kustomization; {@code postBuild} (null when the Kustomization has none) substitutes
+ * variables. Empty strings and collections mean "not set".
  */
 public record BuildOptions(
     String targetNamespace,
@@ -21,6 +23,7 @@ public record BuildOptions(
     List<ImageOverride> images,
     List<String> components,
     boolean ignoreMissingComponents,
+    List<String> buildMetadata,
     PostBuildVariables postBuild) {
 
   public BuildOptions {
@@ -32,11 +35,12 @@ public record BuildOptions(
     patches = patches == null ? List.of() : List.copyOf(patches);
     images = images == null ? List.of() : List.copyOf(images);
     components = components == null ? List.of() : List.copyOf(components);
+    buildMetadata = buildMetadata == null ? List.of() : List.copyOf(buildMetadata);
   }
 
   /** No Kustomization-level changes: the path is built as it is. */
   public static BuildOptions none() {
-    return new BuildOptions(null, null, null, null, null, null, null, null, false, null);
+    return new BuildOptions(null, null, null, null, null, null, null, null, false, null, null);
   }
 
   public BuildOptions withTargetNamespace(String value) {
@@ -50,6 +54,7 @@ public record BuildOptions(
         images,
         components,
         ignoreMissingComponents,
+        buildMetadata,
         postBuild);
   }
 
@@ -64,6 +69,7 @@ public record BuildOptions(
         images,
         components,
         ignoreMissingComponents,
+        buildMetadata,
         postBuild);
   }
 
@@ -79,6 +85,7 @@ public record BuildOptions(
         images,
         components,
         ignoreMissingComponents,
+        buildMetadata,
         postBuild);
   }
 
@@ -93,6 +100,7 @@ public record BuildOptions(
         images,
         components,
         ignoreMissingComponents,
+        buildMetadata,
         postBuild);
   }
 
@@ -107,6 +115,7 @@ public record BuildOptions(
         value,
         components,
         ignoreMissingComponents,
+        buildMetadata,
         postBuild);
   }
 
@@ -121,6 +130,22 @@ public record BuildOptions(
         images,
         value,
         ignoreMissing,
+        buildMetadata,
+        postBuild);
+  }
+
+  public BuildOptions withBuildMetadata(List<String> value) {
+    return new BuildOptions(
+        targetNamespace,
+        namePrefix,
+        nameSuffix,
+        commonLabels,
+        commonAnnotations,
+        patches,
+        images,
+        components,
+        ignoreMissingComponents,
+        value,
         postBuild);
   }
 
@@ -135,6 +160,7 @@ public record BuildOptions(
         images,
         components,
         ignoreMissingComponents,
+        buildMetadata,
         value);
   }
 }

@@ -7,10 +7,15 @@ import java.util.Objects;
 /** The outcome of one build. */
 public sealed interface BuildResult {
 
-  /** The objects, in the order the kustomizations list them (Flux does not reorder them). */
-  record Built(List<GenericKubernetesResource> objects) implements BuildResult {
+  /**
+   * The objects, in the order the kustomizations list them (Flux does not reorder them), and the
+   * digest of the build's answer ({@code sha256:…}): the same inputs give the same digest, so it
+   * names the set of objects built.
+   */
+  record Built(List<GenericKubernetesResource> objects, String digest) implements BuildResult {
     public Built {
       objects = List.copyOf(objects);
+      Objects.requireNonNull(digest, "digest");
     }
   }
 

@@ -43,6 +43,7 @@ record KustomizeRequest(
       List<ImageOverride> images,
       List<String> components,
       boolean ignoreMissingComponents,
+      List<String> buildMetadata,
       CommonMetadata commonMetadata) {}
 
   @JsonInclude(JsonInclude.Include.NON_EMPTY)
@@ -50,7 +51,10 @@ record KustomizeRequest(
 
   @JsonInclude(JsonInclude.Include.NON_EMPTY)
   record PostBuild(
-      Map<String, String> substitute, List<Map<String, String>> substituteFrom, boolean always) {}
+      Map<String, String> substitute,
+      List<Map<String, String>> substituteFrom,
+      boolean always,
+      boolean strict) {}
 
   static KustomizeRequest of(
       Path root, String path, Output output, BuildOptions options, Map<String, byte[]> files) {
@@ -67,12 +71,13 @@ record KustomizeRequest(
             options.images(),
             options.components(),
             options.ignoreMissingComponents(),
+            options.buildMetadata(),
             common);
     PostBuildVariables vars = options.postBuild();
     PostBuild post =
         vars == null
             ? null
-            : new PostBuild(vars.substitute(), vars.substituteFrom(), vars.always());
+            : new PostBuild(vars.substitute(), vars.substituteFrom(), vars.always(), vars.strict());
     return new KustomizeRequest(
         root.toString(),
         path == null || path.isBlank() ? "." : path,

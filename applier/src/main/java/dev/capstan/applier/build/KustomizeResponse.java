@@ -5,6 +5,9 @@ import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.io.IOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
@@ -20,6 +23,16 @@ record KustomizeResponse(List<GenericKubernetesResource> objects, String yaml, F
           "kustomize", BuildErrorKind.KUSTOMIZE,
           "object", BuildErrorKind.INVALID_OBJECT,
           "substitute", BuildErrorKind.SUBSTITUTION);
+
+  /** The digest of an answer's bytes, {@code sha256:<hex>}. */
+  static String digest(byte[] answer) {
+    try {
+      return "sha256:"
+          + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(answer));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+    }
+  }
 
   static KustomizeResponse parse(byte[] json, ObjectMapper mapper) {
     try {
@@ -50,13 +63,16 @@ record KustomizeResponse(List<GenericKubernetesResource> objects, String yaml, F
     return null;
   }
 
-  BuildResult toResult(KustomizeRequest.Output output) {
+  /**
+   * @param digest the digest of the answer this response was read from
+   */
+  BuildResult toResult(KustomizeRequest.Output output, String digest) {
     if (error != null) {
       BuildErrorKind kind = KINDS.getOrDefault(error.stage(), BuildErrorKind.INTERNAL);
       return new BuildResult.Failed(new BuildError(kind, error.message()));
     }
     return output == KustomizeRequest.Output.YAML
         ? new BuildResult.Printed(yaml == null ? "" : yaml)
-        : new BuildResult.Built(objects == null ? List.of() : objects);
+        : new BuildResult.Built(objects == null ? List.of() : objects, digest);
   }
 }

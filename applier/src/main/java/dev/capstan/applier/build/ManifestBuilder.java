@@ -94,11 +94,13 @@ public final class ManifestBuilder implements AutoCloseable {
       Optional<ByteBuffer> key = digest.map(d -> ResultCache.key(d, request.root(), json));
       Optional<byte[]> known = key.flatMap(results::get);
       if (known.isPresent()) {
-        return KustomizeResponse.parse(known.get(), mapper).toResult(output);
+        return KustomizeResponse.parse(known.get(), mapper)
+            .toResult(output, KustomizeResponse.digest(known.get()));
       }
       try (BuildWorkers.Answer answer = workers.call(json, request.holdsDecrypted())) {
         key.ifPresent(k -> results.put(k, answer.bytes()));
-        return KustomizeResponse.parse(answer.bytes(), mapper).toResult(output);
+        return KustomizeResponse.parse(answer.bytes(), mapper)
+            .toResult(output, KustomizeResponse.digest(answer.bytes()));
       }
     } catch (BuildException e) {
       return new BuildResult.Failed(e.error());

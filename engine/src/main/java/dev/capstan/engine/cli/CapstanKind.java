@@ -100,7 +100,8 @@ record CapstanKind<T extends HasMetadata>(
 
   /**
    * DEPENDS-ON, KUBECONFIG and DECRYPTION: what else a Kustomization's reconcile stands on;
-   * DRIFTED: the Drifted condition's status (drift detection mode warn).
+   * DRIFTED: the Drifted condition's status (drift detection mode warn); HISTORY: how its last
+   * reconciles ended.
    */
   private static List<ResourceView.Column> wideColumns(Kustomization ks) {
     KustomizationSpec spec = ks.getSpec();
@@ -139,11 +140,14 @@ record CapstanKind<T extends HasMetadata>(
                 .map(Condition::getStatus)
                 .findFirst()
                 .orElse("");
+    KustomizationStatus status = ks.getStatus();
     return List.of(
         new ResourceView.Column("DEPENDS-ON", String.join(",", dependsOn)),
         new ResourceView.Column("KUBECONFIG", cluster),
         new ResourceView.Column("DECRYPTION", decryption),
-        new ResourceView.Column("DRIFTED", drifted));
+        new ResourceView.Column("DRIFTED", drifted),
+        new ResourceView.Column(
+            "HISTORY", status == null ? "" : HistoryText.summary(status.history())));
   }
 
   private static ResourceView ofGitRepository(GitRepository repo) {

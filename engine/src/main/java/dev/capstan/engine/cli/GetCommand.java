@@ -59,8 +59,8 @@ public final class GetCommand implements Callable<Integer> {
       names = {"-o", "--output"},
       paramLabel = "FORMAT",
       description =
-          "wide: also DEPENDS-ON, KUBECONFIG, DECRYPTION and DRIFTED (ks), VERIFIED and INCLUDES"
-              + " (gitrepo), VERIFIED and ORIGIN (ocirepo).")
+          "wide: also DEPENDS-ON, KUBECONFIG, DECRYPTION, DRIFTED and HISTORY (ks), VERIFIED and"
+              + " INCLUDES (gitrepo), VERIFIED and ORIGIN (ocirepo).")
   String output;
 
   @Mixin ClusterOptions cluster = new ClusterOptions();

@@ -1,5 +1,6 @@
 package dev.capstan.engine.cli;
 
+import dev.capstan.api.common.Snapshot;
 import dev.capstan.api.kustomize.DependencyReference;
 import dev.capstan.api.kustomize.InventoryEntry;
 import dev.capstan.api.kustomize.Kustomization;
@@ -36,7 +37,7 @@ import java.util.TreeMap;
  * A Kustomization's inventory as a tree: objects grouped by namespace (cluster-scoped ones first),
  * each with its live health; Kustomizations in the inventory nest their own inventories. Its source
  * comes first (any kind of source, with its Ready status and revision), then what the Kustomization
- * depends on, each dependency with its live state.
+ * depends on, each dependency with its live state, then its last reconciles.
  */
 final class InventoryTree {
   static final String CLUSTER_SCOPED = "cluster-scoped";
@@ -77,6 +78,7 @@ final class InventoryTree {
     List<TreeNode> children = new ArrayList<>();
     source(root).ifPresent(children::add);
     dependsOn(root).ifPresent(children::add);
+    history(root).ifPresent(children::add);
     children.addAll(
         groups.isEmpty() ? List.of(TreeNode.leaf("(no inventory: nothing applied yet)")) : groups);
     return new TreeNode(label, children);
@@ -143,6 +145,18 @@ final class InventoryTree {
     return "Ready="
         + (ready.isEmpty() ? "Unknown" : ready)
         + (revision.isEmpty() ? "" : "  " + revision);
+  }
+
+  /** The last reconciles (status.history), most recent first; empty when there are none. */
+  private static Optional<TreeNode> history(Kustomization ks) {
+    List<Snapshot> history = ks.getStatus() == null ? null : ks.getStatus().history();
+    if (history == null || history.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new TreeNode(
+            "last reconciles",
+            history.stream().map(s -> TreeNode.leaf(HistoryText.line(s))).toList()));
   }
 
   /** What the Kustomization waits for, each with its live state; empty if it depends on nothing. */

@@ -1,11 +1,14 @@
 package dev.capstan.engine.cli;
 
+import dev.capstan.applier.ApplyPolicy;
 import dev.capstan.applier.build.BuildLimits;
 import dev.capstan.applier.cli.ClusterOptions;
 import dev.capstan.applier.cli.DurationConverter;
 import dev.capstan.applier.cli.KubeconfigProblem;
 import dev.capstan.engine.Engine;
 import dev.capstan.engine.EngineOptions;
+import dev.capstan.engine.FeatureGates;
+import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.ops.OperationsExtension;
 import dev.capstan.engine.ops.OperationsSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -126,6 +129,50 @@ public final class RunCommand implements Callable<Integer> {
               + " every Kustomization's Ready condition says its build ran unconfined.")
   boolean allowUnconfinedBuilds;
 
+  @Option(
+      names = "--feature-gates",
+      paramLabel = "GATES",
+      description =
+          "Feature gates, Name=true|false, comma-separated (the flag may be repeated):"
+              + " StrictPostBuildSubstitutions (default true), CancelHealthCheckOnNewRevision"
+              + " (default true; false in Flux), DisableConfigWatchers (default false).")
+  List<String> featureGates = List.of();
+
+  @Option(
+      names = "--watch-configs-label-selector",
+      paramLabel = "SEL",
+      defaultValue = EngineOptions.Reconciling.WATCH_LABEL_SELECTOR,
+      description =
+          "ConfigMaps and Secrets whose changes reconcile the Kustomizations that read them"
+              + " (postBuild.substituteFrom, decryption and kubeConfig); empty: all of them."
+              + " Default: ${DEFAULT-VALUE}.")
+  String watchConfigsLabelSelector;
+
+  @Option(
+      names = "--custom-apply-stage-kinds",
+      paramLabel = "KINDS",
+      description =
+          "Kinds applied in a stage of their own, after CRDs and Namespaces and before everything"
+              + " else: comma-separated group/Kind, or Kind for the core group, e.g."
+              + " rbac.authorization.k8s.io/Role,ServiceAccount.")
+  String customApplyStageKinds;
+
+  @Option(
+      names = "--override-manager",
+      paramLabel = "NAME",
+      description =
+          "A field manager (name prefix) whose fields on applied objects Capstan takes over, so"
+              + " that what it does not apply is removed. May be repeated.")
+  List<String> overrideManagers = List.of();
+
+  @Option(
+      names = "--sops-age-secret",
+      paramLabel = "NAME",
+      description =
+          "A Secret of the engine's namespace (POD_NAMESPACE, else the kubeconfig's) whose .agekey"
+              + " entries decrypt for every Kustomization with spec.decryption and no secretRef.")
+  String sopsAgeSecret;
+
   @Spec CommandSpec spec;
 
   /** Creates {@code dir}, if missing, readable and writable by this process's user only. */
@@ -144,6 +191,25 @@ public final class RunCommand implements Callable<Integer> {
     } catch (UnsupportedOperationException e) {
       Files.createDirectory(absolute); // a file system without POSIX permissions
     }
+  }
+
+  /** The reconcile settings of the flags; the age Secret is in the engine's namespace. */
+  private EngineOptions.Reconciling reconciling(
+      KubernetesClient client, FeatureGates gates, ApplyPolicy applyPolicy) {
+    Optional<NamespacedName> ageSecret =
+        Optional.ofNullable(sopsAgeSecret)
+            .filter(name -> !name.isBlank())
+            .map(name -> new NamespacedName(engineNamespace(client), name.strip()));
+    return new EngineOptions.Reconciling(gates, applyPolicy, ageSecret, watchConfigsLabelSelector);
+  }
+
+  /** The pod's namespace in a cluster, else the kubeconfig context's, else default. */
+  private static String engineNamespace(KubernetesClient client) {
+    String pod = System.getenv("POD_NAMESPACE");
+    if (pod != null && !pod.isBlank()) {
+      return pod;
+    }
+    return client.getNamespace() == null ? "default" : client.getNamespace();
   }
 
   @Override
@@ -174,6 +240,16 @@ public final class RunCommand implements Callable<Integer> {
     if (buildWorkers != null) {
       limits = limits.withWorkers(buildWorkers);
     }
+    FeatureGates gates;
+    ApplyPolicy applyPolicy;
+    try {
+      gates = FeatureGates.parse(featureGates);
+      applyPolicy =
+          new ApplyPolicy(ApplyPolicy.parseKinds(customApplyStageKinds), overrideManagers);
+    } catch (IllegalArgumentException e) {
+      spec.commandLine().getErr().println("error: " + e.getMessage());
+      return 2;
+    }
     EngineOptions options =
         defaults
             .withBuilds(new EngineOptions.Builds(limits, allowUnconfinedBuilds))
@@ -196,7 +272,11 @@ public final class RunCommand implements Callable<Integer> {
     }
     CountDownLatch stopped = new CountDownLatch(1);
     try (KubernetesClient client = cluster.openForController();
-        Engine engine = new Engine(options, client, List.of(operations))) {
+        Engine engine =
+            new Engine(
+                options.withReconciling(reconciling(client, gates, applyPolicy)),
+                client,
+                List.of(operations))) {
       Runtime.getRuntime()
           .addShutdownHook(
               new Thread(
@@ -208,6 +288,9 @@ public final class RunCommand implements Callable<Integer> {
       engine.start();
       stopped.await();
       return 0;
+    } catch (IllegalArgumentException e) {
+      spec.commandLine().getErr().println("error: " + e.getMessage());
+      return 2;
     } catch (KubeconfigProblem e) {
       spec.commandLine().getErr().println("error: " + e.getMessage());
       return 1;

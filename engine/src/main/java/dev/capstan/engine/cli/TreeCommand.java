@@ -26,7 +26,8 @@ import picocli.CommandLine.Spec;
           + " health.",
       "Kustomizations in the inventory show their own inventories beneath them.",
       "Its source (GitRepository, OCIRepository or ExternalArtifact) comes first with its Ready"
-          + " status and revision, then what it depends on (dependsOn), each with its live state.",
+          + " status and revision, then what it depends on (dependsOn), each with its live state,"
+          + " then its last reconciles (status.history).",
       "Exit status: 0 shown, 1 not found or the cluster failed, 2 bad input."
     })
 public final class TreeCommand implements Callable<Integer> {

@@ -9,6 +9,7 @@ import static dev.capstan.engine.conditions.ConditionTypes.STALLED;
 import static dev.capstan.engine.conditions.ConditionTypes.TRUE;
 import static dev.capstan.engine.conditions.ConditionTypes.UNKNOWN;
 
+import dev.capstan.api.common.Snapshot;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.engine.conditions.Phase.Failed;
 import dev.capstan.engine.conditions.Phase.Progressing;
@@ -36,6 +37,10 @@ import java.util.Set;
  *   <li>Drifted (drift detection mode warn only): True naming the objects another writer changed
  *       and their fields, False when none did; kept as it was until an apply runs to its end.
  * </ul>
+ *
+ * <p>{@code history} counts each reconcile that built a set and ended (applied and healthy, or
+ * failed after the build) under its digest and Ready reason; {@code lastAppliedOriginRevision} is
+ * the origin revision of what was last applied.
  */
 public final class KustomizationStatuses {
 
@@ -67,7 +72,33 @@ public final class KustomizationStatuses {
         observed.handledRequestedAt() != null
             ? observed.handledRequestedAt()
             : prev.lastHandledReconcileAt(),
-        observed.inventory() != null ? observed.inventory() : prev.inventory());
+        observed.inventory() != null ? observed.inventory() : prev.inventory(),
+        phase instanceof Succeeded && observed.reconciled() != null
+            ? observed.reconciled().originRevision()
+            : prev.lastAppliedOriginRevision(),
+        history(prev.history(), observed));
+  }
+
+  /**
+   * The history with this reconcile counted when it built a set and ended (applied and healthy, or
+   * failed after the build); as it was otherwise.
+   */
+  private static List<Snapshot> history(List<Snapshot> previous, Observation observed) {
+    Observation.Reconciled reconciled = observed.reconciled();
+    String outcome =
+        observed.phase() instanceof Succeeded
+            ? Reason.SUCCEEDED.text()
+            : observed.phase() instanceof Failed f ? f.reason().text() : null;
+    if (reconciled == null || outcome == null) {
+      return previous;
+    }
+    return ReconcileHistory.record(
+        previous,
+        reconciled.digest(),
+        outcome,
+        observed.now(),
+        reconciled.took(),
+        reconciled.metadata());
   }
 
   /**
@@ -95,7 +126,9 @@ public final class KustomizationStatuses {
         prev.lastAppliedRevision(),
         prev.lastAttemptedRevision(),
         prev.lastHandledReconcileAt(),
-        prev.inventory());
+        prev.inventory(),
+        prev.lastAppliedOriginRevision(),
+        prev.history());
   }
 
   /** The condition of a type in a status, if present. */

@@ -2,7 +2,10 @@ package dev.capstan.engine.conditions;
 
 import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.health.AggregateHealth;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -16,6 +19,7 @@ import java.util.Objects;
  * @param inventory the objects now in the cluster, or null when unchanged
  * @param health the health of the applied objects, or null when not evaluated
  * @param drift the drift the apply found, or null when the apply did not run to its end
+ * @param reconciled what was built, when the reconcile got past the build; null otherwise
  */
 public record Observation(
     long generation,
@@ -25,39 +29,125 @@ public record Observation(
     Phase phase,
     Inventory inventory,
     AggregateHealth health,
-    Drift drift) {
+    Drift drift,
+    Reconciled reconciled) {
+
+  /**
+   * The set of objects a reconcile built and went on to apply, for {@code status.history} and
+   * {@code status.lastAppliedOriginRevision}.
+   *
+   * @param digest the digest of the built set (sha256:…)
+   * @param took from the start of the reconcile that applied it until now
+   * @param revision the source revision it was built from
+   * @param originRevision the artifact's origin revision, or null when its source records none
+   */
+  public record Reconciled(String digest, Duration took, String revision, String originRevision) {
+    public Reconciled {
+      Objects.requireNonNull(digest, "digest");
+      Objects.requireNonNull(took, "took");
+      Objects.requireNonNull(revision, "revision");
+    }
+
+    /** The history entry's metadata, as Flux names it. */
+    public Map<String, String> metadata() {
+      Map<String, String> metadata = new LinkedHashMap<>();
+      metadata.put("revision", revision);
+      if (originRevision != null && !originRevision.isEmpty()) {
+        metadata.put("originRevision", originRevision);
+      }
+      return metadata;
+    }
+  }
 
   public Observation {
     Objects.requireNonNull(now, "now");
     Objects.requireNonNull(phase, "phase");
   }
 
+  /** An observation of a reconcile that built nothing. */
+  public Observation(
+      long generation,
+      Instant now,
+      String handledRequestedAt,
+      String attemptedRevision,
+      Phase phase,
+      Inventory inventory,
+      AggregateHealth health) {
+    this(
+        generation,
+        now,
+        handledRequestedAt,
+        attemptedRevision,
+        phase,
+        inventory,
+        health,
+        null,
+        null);
+  }
+
   public static Observation of(long generation, Instant now, Phase phase) {
-    return new Observation(generation, now, null, null, phase, null, null, null);
+    return new Observation(generation, now, null, null, phase, null, null, null, null);
   }
 
   public Observation withRequestedAt(String value) {
     return new Observation(
-        generation, now, value, attemptedRevision, phase, inventory, health, drift);
+        generation, now, value, attemptedRevision, phase, inventory, health, drift, reconciled);
   }
 
   public Observation withAttemptedRevision(String value) {
     return new Observation(
-        generation, now, handledRequestedAt, value, phase, inventory, health, drift);
+        generation, now, handledRequestedAt, value, phase, inventory, health, drift, reconciled);
   }
 
   public Observation withInventory(Inventory value) {
     return new Observation(
-        generation, now, handledRequestedAt, attemptedRevision, phase, value, health, drift);
+        generation,
+        now,
+        handledRequestedAt,
+        attemptedRevision,
+        phase,
+        value,
+        health,
+        drift,
+        reconciled);
   }
 
   public Observation withHealth(AggregateHealth value) {
     return new Observation(
-        generation, now, handledRequestedAt, attemptedRevision, phase, inventory, value, drift);
+        generation,
+        now,
+        handledRequestedAt,
+        attemptedRevision,
+        phase,
+        inventory,
+        value,
+        drift,
+        reconciled);
   }
 
   public Observation withDrift(Drift value) {
     return new Observation(
-        generation, now, handledRequestedAt, attemptedRevision, phase, inventory, health, value);
+        generation,
+        now,
+        handledRequestedAt,
+        attemptedRevision,
+        phase,
+        inventory,
+        health,
+        value,
+        reconciled);
+  }
+
+  public Observation withReconciled(Reconciled value) {
+    return new Observation(
+        generation,
+        now,
+        handledRequestedAt,
+        attemptedRevision,
+        phase,
+        inventory,
+        health,
+        drift,
+        value);
   }
 }

@@ -37,6 +37,11 @@ public enum Reason {
   /** An object failed, or did not become healthy within the timeout. */
   HEALTH_CHECK_FAILED("HealthCheckFailed"),
   /**
+   * A health wait in progress was ended by new input (a new revision, a spec change, a reconcile
+   * request, a changed ConfigMap or Secret it reads), which is reconciled at once.
+   */
+  HEALTH_CHECK_CANCELED("HealthCheckCanceled"),
+  /**
    * The remote cluster of spec.kubeConfig cannot be used: its Secret or ConfigMap is missing or
    * refused, or its API server cannot be reached (Flux's reason for a client that cannot be built).
    */

@@ -1,6 +1,7 @@
 package dev.capstan.engine.controller;
 
 import dev.capstan.engine.cache.WithoutManagedFields;
+import dev.capstan.engine.monitor.ConfigWatches;
 import dev.capstan.engine.monitor.DependencyWatches;
 import dev.capstan.engine.monitor.HealthMonitor;
 import dev.capstan.engine.pipeline.KustomizationPipeline;
@@ -29,6 +30,8 @@ public final class Controllers {
    *     replaced by {@code view}
    * @param view filled from the controller's caches once they start
    * @param dependencies wakes a Kustomization when an object it depends on changes
+   * @param configs reports changes of the ConfigMaps and Secrets Kustomizations read (not started
+   *     here); empty when those are not watched
    * @param labelSelector when present, only objects matching it are reconciled (sharding)
    */
   public static void register(
@@ -39,12 +42,14 @@ public final class Controllers {
       CacheView view,
       HealthMonitor monitor,
       DependencyWatches dependencies,
+      Optional<ConfigWatches> configs,
       Optional<String> labelSelector) {
     PipelineParts connected = parts.withView(view);
     KustomizationReconciler kustomizations =
         new KustomizationReconciler(new KustomizationPipeline(connected), view);
     monitor.onWaitingObjectChange(kustomizations::wake);
     dependencies.onChange(kustomizations::wake);
+    configs.ifPresent(c -> c.onChange(kustomizations::configChanged));
     operator.register(new GitRepositoryReconciler(sources), o -> configure(o, labelSelector));
     operator.register(new OciRepositoryReconciler(ociSources), o -> configure(o, labelSelector));
     operator.register(kustomizations, o -> configure(o, labelSelector).withFinalizer(FINALIZER));

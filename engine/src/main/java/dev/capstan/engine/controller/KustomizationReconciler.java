@@ -32,7 +32,8 @@ import java.util.stream.Collectors;
 /**
  * Hands each Kustomization to the pipeline and turns its outcome into a requeue. Besides its own
  * changes, a Kustomization is reconciled when its source's revision changes, when a dependency's
- * readiness changes, and when the health monitor sees an object it waits for change.
+ * readiness changes, when the health monitor sees an object it waits for change, and when a watched
+ * ConfigMap or Secret it reads changes (which also ends its health wait in progress).
  */
 @ControllerConfiguration(name = "kustomization")
 public final class KustomizationReconciler
@@ -40,6 +41,7 @@ public final class KustomizationReconciler
   private final KustomizationPipeline pipeline;
   private final CacheView view;
   private final WakeUpEventSource wakeUps = new WakeUpEventSource();
+  private volatile IndexerResourceCache<Kustomization> primary;
 
   KustomizationReconciler(KustomizationPipeline pipeline, CacheView view) {
     this.pipeline = pipeline;
@@ -49,6 +51,23 @@ public final class KustomizationReconciler
   /** Reconcile {@code key} soon (e.g. an object it waits for changed). */
   void wake(NamespacedName key) {
     wakeUps.wake(key);
+  }
+
+  /**
+   * A watched ConfigMap or Secret changed: the Kustomizations that read it are told (new input for
+   * a wait in progress) and reconciled.
+   */
+  void configChanged(String kind, NamespacedName object) {
+    IndexerResourceCache<Kustomization> cache = primary;
+    if (cache == null) {
+      return; // not started yet: the first reconciles read everything anyway
+    }
+    String key = Indexes.configKey(kind, object.namespace(), object.name());
+    for (Kustomization ks : cache.byIndex(Indexes.BY_CONFIG, key)) {
+      NamespacedName target = NamespacedName.of(ks);
+      pipeline.inputChanged(target, key);
+      wake(target);
+    }
   }
 
   @Override
@@ -74,7 +93,9 @@ public final class KustomizationReconciler
     cache.addIndexers(
         Map.of(
             Indexes.BY_SOURCE, Indexes::sourceOf,
-            Indexes.BY_DEPENDENCY, Indexes::dependenciesOf));
+            Indexes.BY_DEPENDENCY, Indexes::dependenciesOf,
+            Indexes.BY_CONFIG, Indexes::configsOf));
+    primary = cache;
     InformerEventSource<GitRepository, Kustomization> sources =
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(GitRepository.class, Kustomization.class)

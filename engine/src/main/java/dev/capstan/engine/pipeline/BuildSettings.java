@@ -34,6 +34,16 @@ final class BuildSettings {
    *     not exist: it may be created later
    */
   static BuildOptions of(KustomizationSpec spec, String namespace, KubernetesClient client) {
+    return of(spec, namespace, client, PipelineSettings.DEFAULTS.strictSubstitutions());
+  }
+
+  /**
+   * @param strict a postBuild variable with neither a value nor a default fails the build
+   * @throws StageFailure (transient) when a {@code substituteFrom} source that is not optional does
+   *     not exist: it may be created later
+   */
+  static BuildOptions of(
+      KustomizationSpec spec, String namespace, KubernetesClient client, boolean strict) {
     CommonMetadata common = spec.commonMetadata();
     BuildOptions options =
         BuildOptions.none()
@@ -49,7 +59,8 @@ final class BuildSettings {
                     : spec.images().stream()
                         .map(i -> new ImageOverride(i.name(), i.newName(), i.newTag(), i.digest()))
                         .toList())
-            .withComponents(spec.components(), spec.ignoresMissingComponents());
+            .withComponents(spec.components(), spec.ignoresMissingComponents())
+            .withBuildMetadata(spec.buildMetadataOptions().stream().map(Enum::name).toList());
     PostBuild post = spec.postBuild();
     if (post == null) {
       return options;
@@ -60,7 +71,7 @@ final class BuildSettings {
       read(client, namespace, reference).ifPresent(sources::add);
     }
     return options.withPostBuild(
-        new PostBuildVariables(post.substitute(), sources, post.substitutesAlways()));
+        new PostBuildVariables(post.substitute(), sources, post.substitutesAlways(), strict));
   }
 
   private static List<KustomizePatch> patches(List<Patch> patches) {

@@ -28,7 +28,7 @@ final class BuildStage {
   /**
    * The objects of a revision, and what was decrypted to make them (to keep it out of messages).
    */
-  record Built(List<GenericKubernetesResource> objects, Plaintexts plaintexts) {}
+  record Built(List<GenericKubernetesResource> objects, Plaintexts plaintexts, String digest) {}
 
   private BuildStage() {}
 
@@ -44,13 +44,33 @@ final class BuildStage {
       Path tree,
       String digest,
       String revision) {
-    Decrypting decrypting = Decrypting.of(spec, namespace, client);
+    return run(builder, PipelineSettings.DEFAULTS, spec, namespace, client, tree, digest, revision);
+  }
+
+  /**
+   * As {@link #run(ManifestBuilder, KustomizationSpec, String, KubernetesClient, Path, String,
+   * String)}, under the engine's settings (strict substitution, its own age keys).
+   */
+  static Built run(
+      ManifestBuilder builder,
+      PipelineSettings settings,
+      KustomizationSpec spec,
+      String namespace,
+      KubernetesClient client,
+      Path tree,
+      String digest,
+      String revision) {
+    Decrypting decrypting = Decrypting.of(spec, namespace, client, settings.ageKeys());
     DecryptedInputs inputs = decrypting.generatorInputs(tree, spec);
     Plaintexts plaintexts = Plaintexts.of(inputs);
     try {
       BuildResult result =
           builder.build(
-              tree, digest, spec.path(), BuildSettings.of(spec, namespace, client), inputs.files());
+              tree,
+              digest,
+              spec.path(),
+              BuildSettings.of(spec, namespace, client, settings.strictSubstitutions()),
+              inputs.files());
       if (result instanceof BuildResult.Failed failed) {
         String message =
             "build of path '"
@@ -65,7 +85,8 @@ final class BuildStage {
       }
       Decrypting.Decrypted decrypted =
           decrypting.objects(tree, ((BuildResult.Built) result).objects(), inputs, plaintexts);
-      return new Built(decrypted.objects(), decrypted.plaintexts());
+      return new Built(
+          decrypted.objects(), decrypted.plaintexts(), ((BuildResult.Built) result).digest());
     } catch (StageFailure failure) {
       // kustomize quotes env lines it cannot split: the decrypted inputs stay out of the message.
       throw plaintexts.isEmpty() ? failure : failure.redacted(plaintexts::redact);

@@ -58,13 +58,24 @@ final class Decrypting {
 
   /** Reads the decryption Secret of the spec, if it names one, with the Kustomization's client. */
   static Decrypting of(KustomizationSpec spec, String namespace, KubernetesClient client) {
+    return of(spec, namespace, client, GlobalAgeKeys.NONE);
+  }
+
+  /**
+   * As {@link #of(KustomizationSpec, String, KubernetesClient)}; a spec.decryption without
+   * secretRef decrypts with the engine's own age keys ({@code --sops-age-secret}), as Flux's.
+   */
+  static Decrypting of(
+      KustomizationSpec spec, String namespace, KubernetesClient client, GlobalAgeKeys global) {
     SecretPlacement placement = SecretPlacement.of(namespace, spec.targetNamespace());
     Decryption decryption = spec.decryption();
     if (decryption == null) {
       return new Decrypting(Optional.empty(), placement);
     }
     if (decryption.secretRef() == null || decryption.secretRef().name() == null) {
-      return new Decrypting(Optional.of(DecryptionKeys.fromSecretData(Map.of())), placement);
+      return new Decrypting(
+          Optional.of(global.keys().orElseGet(() -> DecryptionKeys.fromSecretData(Map.of()))),
+          placement);
     }
     String name = decryption.secretRef().name();
     Secret secret;

@@ -37,7 +37,6 @@ import dev.capstan.health.HealthEvaluator;
 import dev.capstan.health.ObjectRef;
 import dev.capstan.source.SourceException;
 import dev.capstan.source.oci.ArtifactDownloads;
-import dev.capstan.source.oci.OciSource;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -58,8 +57,11 @@ import org.slf4j.LoggerFactory;
  * wait → status. Knows nothing of the controller framework that calls it.
  *
  * <p>A health wait does not hold the calling thread: the pipeline records it and returns a short
- * requeue; the next call (on an event of a watched object, or the requeue) looks again. A new
- * source revision, generation or reconcile request replaces a wait in progress.
+ * requeue; the next call (on an event of a watched object, or the requeue) looks again. New input
+ * (a new source revision, generation or reconcile request, or a changed ConfigMap or Secret the
+ * Kustomization reads) ends a wait in progress with reason HealthCheckCanceled and is reconciled in
+ * the same call; with cancellation off, the wait goes on until it ends and the new input is
+ * reconciled right after.
  */
 public final class KustomizationPipeline {
   /** Annotation that asks for a reconcile now; its value is echoed in lastHandledReconcileAt. */
@@ -89,6 +91,14 @@ public final class KustomizationPipeline {
     this.evaluators = new HealthEvaluators(parts.library(), parts.clock());
   }
 
+  /**
+   * A ConfigMap or Secret that {@code key} reads changed ({@code trigger} names it): a health wait
+   * of it in progress makes way for the new input at its next reconcile.
+   */
+  public void inputChanged(NamespacedName key, String trigger) {
+    parts.waits().inputChanged(key, trigger);
+  }
+
   public Outcome reconcile(Kustomization ks) {
     Outcome outcome = reconcileOnce(ks);
     parts.observer().reconciled("Kustomization", NamespacedName.of(ks), outcome.kind());
@@ -99,7 +109,10 @@ public final class KustomizationPipeline {
     if (ks.getSpec() != null && ks.getSpec().suspended()) {
       return Outcome.suspended();
     }
-    Attempt attempt = new Attempt(ks, parts.clock().instant());
+    // Read before anything of the Kustomization's inputs: a change seen later is new input.
+    Attempt attempt =
+        new Attempt(
+            ks, parts.clock().instant(), parts.waits().configChanges(NamespacedName.of(ks)));
     try {
       return StackGuard.run(
           Reason.BUILD_FAILED,
@@ -134,6 +147,7 @@ public final class KustomizationPipeline {
     if (ks.getSpec() == null) {
       throw StageFailure.terminal(Reason.INVALID_SPEC, "spec is missing");
     }
+    refuseUnsupported(ks.getSpec());
     attempt.timings = Timings.of(ks.getSpec());
     attempt.local = parts.accounts().actingFor(ks);
     HealthEvaluator evaluator = evaluators.forExpressions(ks.getSpec().healthCheckExprs());
@@ -143,15 +157,19 @@ public final class KustomizationPipeline {
     attempt.acting = attempt.remote.map(Remote::acting).orElse(attempt.local);
     StoredArtifact artifact = source(attempt);
     attempt.revision = artifact.revision();
-    Optional<WaitTracker.PendingWait> pending =
-        parts
-            .waits()
-            .get(attempt.key)
-            .filter(w -> w.sameAttempt(attempt.generation, attempt.revision, attempt.requestedAt));
+    attempt.originRevision = artifact.originRevision().orElse(null);
+    Optional<WaitTracker.PendingWait> pending = parts.waits().get(attempt.key);
     if (pending.isPresent()) {
-      return checkWait(attempt, pending.get());
+      WaitTracker.Change change = pending.get().inputs().changeTo(attempt.inputs());
+      if (change == WaitTracker.Change.NONE) {
+        attempt.continues(pending.get());
+        return checkWait(attempt, pending.get());
+      }
+      if (!parts.settings().cancelWaits()) {
+        return finishStaleWait(attempt, pending.get());
+      }
+      cancelWait(attempt, pending.get(), change);
     }
-    parts.waits().finish(attempt.key); // a stale wait is cancelled here
     announce(attempt);
     List<GenericKubernetesResource> objects = build(attempt, artifact);
     ApplyResult applied = apply(attempt, objects);
@@ -176,7 +194,7 @@ public final class KustomizationPipeline {
    */
   public Deletion delete(Kustomization ks) {
     NamespacedName key = NamespacedName.of(ks);
-    parts.waits().finish(key);
+    parts.waits().forget(key);
     parts.tracking().untrack(key);
     gate.forget(key);
     KustomizationSpec spec = ks.getSpec();
@@ -306,7 +324,9 @@ public final class KustomizationPipeline {
 
   /** Says on the status of a Kustomization being deleted what its deletion waits for or met. */
   private void writeDeleting(Kustomization ks, Phase phase, Inventory inventory) {
-    Attempt attempt = new Attempt(ks, parts.clock().instant());
+    Attempt attempt =
+        new Attempt(
+            ks, parts.clock().instant(), parts.waits().configChanges(NamespacedName.of(ks)));
     attempt.inventory = inventory;
     try {
       write(attempt, phase);
@@ -396,7 +416,8 @@ public final class KustomizationPipeline {
                             + "' for revision "
                             + artifact.revision()
                             + " is not in local storage"));
-    return new StoredArtifact(artifact.revision(), artifact.digest(), tree, originOf(artifact));
+    return new StoredArtifact(
+        artifact.revision(), artifact.digest(), tree, artifact.originRevision());
   }
 
   /**
@@ -430,7 +451,7 @@ public final class KustomizationPipeline {
                       artifact.metadata()),
                   attempt.timings.timeout());
       return new StoredArtifact(
-          artifact.revision(), stored.digest(), stored.path(), originOf(artifact));
+          artifact.revision(), stored.digest(), stored.path(), artifact.originRevision());
     } catch (SourceException e) {
       throw StageFailure.transientFailure(
           Reason.ARTIFACT_FAILED,
@@ -440,13 +461,6 @@ public final class KustomizationPipeline {
 
   private static StageFailure notFound(String kind, NamespacedName key) {
     return StageFailure.transientFailure(Reason.ARTIFACT_FAILED, kind + " '" + key + "' not found");
-  }
-
-  /** The origin revision an artifact's metadata names (org.opencontainers.image.revision). */
-  private static Optional<String> originOf(Artifact artifact) {
-    return artifact.metadata() == null
-        ? Optional.empty()
-        : Optional.ofNullable(artifact.metadata().get(OciSource.REVISION_ANNOTATION));
   }
 
   /**
@@ -461,6 +475,7 @@ public final class KustomizationPipeline {
     BuildStage.Built built =
         BuildStage.run(
             parts.builder(),
+            parts.settings(),
             attempt.object.getSpec(),
             attempt.namespace(),
             attempt.local.client(),
@@ -468,6 +483,7 @@ public final class KustomizationPipeline {
             artifact.digest(),
             artifact.revision());
     attempt.plaintexts = built.plaintexts();
+    attempt.digest = built.digest();
     return built.objects();
   }
 
@@ -485,7 +501,8 @@ public final class KustomizationPipeline {
             .withIgnore(ignoreRules(spec))
             .withDrift(
                 ApplySettings.driftPolicy(
-                    spec, appliedBefore(attempt), previousInventory(attempt).refs()));
+                    spec, appliedBefore(attempt), previousInventory(attempt).refs()))
+            .withPolicy(parts.settings().applyPolicy());
     ApplyResult result;
     try {
       result = attempt.acting.applier().apply(request);
@@ -577,14 +594,14 @@ public final class KustomizationPipeline {
     Instant deadline = attempt.started.plus(attempt.timings.timeout());
     WaitTracker.PendingWait wait =
         new WaitTracker.PendingWait(
-            attempt.generation,
-            attempt.revision,
-            attempt.requestedAt,
+            attempt.inputs(),
             deadline,
             objects,
             attempt.inventory,
             evaluator,
-            attempt.started);
+            attempt.since,
+            attempt.digest,
+            attempt.originRevision);
     parts.waits().start(attempt.key, wait);
     return checkWait(attempt, wait);
   }
@@ -622,6 +639,55 @@ public final class KustomizationPipeline {
             remaining.compareTo(parts.waitPoll()) < 0 ? remaining : parts.waitPoll());
       }
     }
+  }
+
+  /**
+   * Ends a wait that new input made stale, saying so on Ready (HealthCheckCanceled, as Flux), with
+   * what the wait was for; the caller goes on to reconcile the new input.
+   */
+  private void cancelWait(
+      Attempt attempt, WaitTracker.PendingWait wait, WaitTracker.Change change) {
+    parts.waits().finish(attempt.key);
+    Attempt canceled = attempt.forWait(wait);
+    canceled.digest = null; // a cancelled wait counts in no history entry, as in Flux
+    canceled.inventory = wait.inventory();
+    String message = "New reconciliation triggered by " + trigger(attempt, change);
+    LOG.info("{}: health check canceled: {}", attempt.key, message);
+    write(canceled, new Phase.Failed(Reason.HEALTH_CHECK_CANCELED, message, false));
+  }
+
+  /**
+   * With cancellation off: the wait goes on for what it was started for, and once it ends the new
+   * input is reconciled at once.
+   */
+  private Outcome finishStaleWait(Attempt attempt, WaitTracker.PendingWait wait) {
+    Attempt earlier = attempt.forWait(wait);
+    Outcome outcome;
+    try {
+      outcome = checkWait(earlier, wait);
+    } catch (StageFailure failure) {
+      outcome = failed(earlier, failure);
+    }
+    return outcome.kind() == Outcome.Kind.WAITING ? outcome : outcome.andAgainNow();
+  }
+
+  /** What brought the new input, as Flux names it ({@code Kind/namespace/name}), and what it is. */
+  private String trigger(Attempt attempt, WaitTracker.Change change) {
+    String self = "Kustomization/" + attempt.key;
+    return switch (change) {
+      case REVISION -> {
+        var ref = attempt.object.getSpec().sourceRef();
+        yield "GitRepository/"
+            + NamespacedName.resolve(ref.namespace(), ref.name(), attempt.namespace())
+            + ": new revision "
+            + attempt.revision;
+      }
+      case SPEC -> self + ": new generation " + attempt.generation;
+      case REQUEST -> self + ": reconcile requested";
+      case CONFIGURATION ->
+          parts.waits().lastConfigChange(attempt.key).orElse("a ConfigMap or Secret") + ": changed";
+      case NONE -> self;
+    };
   }
 
   private void waitEnded(
@@ -701,21 +767,43 @@ public final class KustomizationPipeline {
   }
 
   private void write(Attempt attempt, Phase phase) {
+    Instant now = parts.clock().instant();
     Observation observation =
         new Observation(
             attempt.generation,
-            parts.clock().instant(),
+            now,
             attempt.requestedAt,
             attempt.revision,
             phase,
             attempt.inventory,
             attempt.health,
-            attempt.drift);
+            attempt.drift,
+            attempt.digest == null
+                ? null
+                : new Observation.Reconciled(
+                    attempt.digest,
+                    Duration.between(attempt.since, now),
+                    attempt.revision,
+                    attempt.originRevision));
     KustomizationStatus next = KustomizationStatuses.next(attempt.object.getStatus(), observation);
     parts.statuses().write(attempt.object, next);
   }
 
   // ---- helpers ------------------------------------------------------------------------------
+
+  /**
+   * Fields of Flux's API that Capstan accepts but cannot do what they ask: refused, never ignored.
+   */
+  private static void refuseUnsupported(KustomizationSpec spec) {
+    if (spec.decryption() != null
+        && spec.decryption().serviceAccountName() != null
+        && !spec.decryption().serviceAccountName().isEmpty()) {
+      throw StageFailure.terminal(
+          Reason.INVALID_SPEC,
+          "spec.decryption.serviceAccountName is not supported: Capstan has no cloud KMS"
+              + " providers; decrypt with the age or OpenPGP keys of spec.decryption.secretRef");
+    }
+  }
 
   /** Who reads for {@code ks}, as messages name it. */
   private String reader(Kustomization ks) {

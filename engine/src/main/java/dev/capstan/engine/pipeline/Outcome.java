@@ -47,6 +47,11 @@ public record Outcome(Kind kind, Optional<Duration> requeueAfter) {
     return new Outcome(Kind.TERMINAL, Optional.empty());
   }
 
+  /** The same outcome, reconciled again at once (new input came while it ran). */
+  Outcome andAgainNow() {
+    return new Outcome(kind, Optional.of(Duration.ZERO));
+  }
+
   static Outcome suspended() {
     return new Outcome(Kind.SUSPENDED, Optional.empty());
   }

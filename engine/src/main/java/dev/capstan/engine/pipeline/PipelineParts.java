@@ -21,6 +21,7 @@ import java.util.Objects;
  * @param observer told what each reconcile did (metrics)
  * @param dependencyWatching wakes a Kustomization when an object it depends on changes
  * @param remotes the clients of the remote clusters of spec.kubeConfig
+ * @param settings what the engine's operator set for every Kustomization
  */
 public record PipelineParts(
     KubernetesClient client,
@@ -38,7 +39,8 @@ public record PipelineParts(
     boolean noCrossNamespaceRefs,
     PipelineObserver observer,
     DependencyWatching dependencyWatching,
-    RemoteClusters<Acting> remotes) {
+    RemoteClusters<Acting> remotes,
+    PipelineSettings settings) {
 
   public PipelineParts {
     Objects.requireNonNull(client, "client");
@@ -55,6 +57,7 @@ public record PipelineParts(
     observer = observer == null ? PipelineObserver.NONE : observer;
     dependencyWatching = dependencyWatching == null ? DependencyWatching.NONE : dependencyWatching;
     Objects.requireNonNull(remotes, "remotes");
+    settings = settings == null ? PipelineSettings.DEFAULTS : settings;
   }
 
   public PipelineParts withView(ClusterView newView) {
@@ -74,6 +77,7 @@ public record PipelineParts(
         noCrossNamespaceRefs,
         observer,
         dependencyWatching,
-        remotes);
+        remotes,
+        settings);
   }
 }

@@ -8,6 +8,7 @@ import java.util.List;
  * @param history the Kustomization's Events, newest first: how its conditions changed
  * @param inventory the applied objects, namespace → kind → object, each with its live status
  * @param inventoryNote why the inventory is incomplete or absent; empty when it is whole
+ * @param reconciles the last reconciles ({@code status.history}), most recent first
  */
 record Details(
     Row row,
@@ -16,7 +17,21 @@ record Details(
     String historyNote,
     List<NamespaceGroup> inventory,
     String inventoryNote,
-    Source source) {
+    Source source,
+    List<ReconcileLine> reconciles) {
+
+  /**
+   * One entry of {@code status.history}: how reconciles of one applied set ended, how often, when.
+   */
+  record ReconcileLine(
+      String status,
+      long count,
+      String revision,
+      String originRevision,
+      String digest,
+      String firstReconciled,
+      String lastReconciled,
+      String duration) {}
 
   record ConditionLine(
       String type, String status, String reason, String message, String lastTransitionTime) {}

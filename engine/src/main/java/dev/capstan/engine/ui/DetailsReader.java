@@ -9,6 +9,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -60,7 +62,36 @@ final class DetailsReader {
                 status.inventory().entries(),
                 ks.getSpec() == null ? null : ks.getSpec().healthCheckExprs());
     return new Details(
-        Overview.row(ks), lines, history, historyNote, tree.groups(), tree.note(), source(ks));
+        Overview.row(ks),
+        lines,
+        history,
+        historyNote,
+        tree.groups(),
+        tree.note(),
+        source(ks),
+        reconciles(status));
+  }
+
+  /** The page's "Last reconciles" table: status.history, most recent first, as it is. */
+  static List<Details.ReconcileLine> reconciles(KustomizationStatus status) {
+    if (status == null || status.history() == null) {
+      return List.of();
+    }
+    return status.history().stream()
+        .map(
+            s -> {
+              Map<String, String> metadata = s.metadata() == null ? Map.of() : s.metadata();
+              return new Details.ReconcileLine(
+                  Objects.toString(s.lastReconciledStatus(), ""),
+                  s.totalReconciliations() == null ? 0 : s.totalReconciliations(),
+                  metadata.getOrDefault("revision", ""),
+                  metadata.getOrDefault("originRevision", ""),
+                  Objects.toString(s.digest(), ""),
+                  Objects.toString(s.firstReconciled(), ""),
+                  Objects.toString(s.lastReconciled(), ""),
+                  Objects.toString(s.lastReconciledDuration(), ""));
+            })
+        .toList();
   }
 
   private List<Details.EventLine> events(Kustomization ks) {

@@ -158,7 +158,8 @@ class CapstanKindTest {
             new ResourceView.Column("DEPENDS-ON", "infra,shared/base,apps/v1/Deployment/demo/db"),
             new ResourceView.Column("KUBECONFIG", "secret/prod"),
             new ResourceView.Column("DECRYPTION", "sops"),
-            new ResourceView.Column("DRIFTED", "True")),
+            new ResourceView.Column("DRIFTED", "True"),
+            new ResourceView.Column("HISTORY", "")),
         CapstanKind.KUSTOMIZATION.view(ks).wide());
   }
 

@@ -21,6 +21,7 @@ import dev.capstan.health.Status;
 import dev.capstan.health.cel.BuiltinLibrary;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -404,5 +405,71 @@ class KustomizationStatusesTest {
     assertTrue(message.startsWith("12 objects drifted: ConfigMap/apps/ca: /data/k0,"), message);
     assertTrue(message.contains("/data/k4 and 2 more; ConfigMap/apps/cb"), message);
     assertTrue(message.endsWith("; and 2 more objects"), message);
+  }
+
+  @Test
+  void aReconcileThatBuiltAndEndedIsCountedInTheHistoryWithItsOriginRevision() {
+    Observation.Reconciled built =
+        new Observation.Reconciled("sha256:abc", Duration.ofSeconds(3), REV, "v1.2.3@sha1:feed");
+    KustomizationStatus status =
+        KustomizationStatuses.next(
+            null,
+            Observation.of(3, T0, new Phase.Succeeded(REV))
+                .withAttemptedRevision(REV)
+                .withReconciled(built));
+
+    assertEquals("v1.2.3@sha1:feed", status.lastAppliedOriginRevision());
+    assertEquals(1, status.history().size());
+    var entry = status.history().get(0);
+    assertEquals("sha256:abc", entry.digest());
+    assertEquals("ReconciliationSucceeded", entry.lastReconciledStatus());
+    assertEquals("3s", entry.lastReconciledDuration());
+    assertEquals(Map.of("revision", REV, "originRevision", "v1.2.3@sha1:feed"), entry.metadata());
+  }
+
+  @Test
+  void aFailureAfterTheBuildIsCountedUnderItsReasonAndKeepsTheAppliedOriginRevision() {
+    Observation.Reconciled first =
+        new Observation.Reconciled("sha256:abc", Duration.ofSeconds(3), REV, "o1");
+    KustomizationStatus applied =
+        KustomizationStatuses.next(
+            null, Observation.of(3, T0, new Phase.Succeeded(REV)).withReconciled(first));
+    Observation.Reconciled second =
+        new Observation.Reconciled("sha256:def", Duration.ofMinutes(5), "next", "o2");
+
+    KustomizationStatus failed =
+        KustomizationStatuses.next(
+            applied,
+            Observation.of(4, T1, new Phase.Failed(Reason.HEALTH_CHECK_FAILED, "timeout", false))
+                .withReconciled(second));
+
+    assertEquals("o1", failed.lastAppliedOriginRevision());
+    assertEquals(
+        List.of("HealthCheckFailed", "ReconciliationSucceeded"),
+        failed.history().stream().map(h -> h.lastReconciledStatus()).toList());
+  }
+
+  @Test
+  void progressAndFailuresBeforeTheBuildLeaveTheHistoryAlone() {
+    KustomizationStatus applied =
+        KustomizationStatuses.next(
+            null,
+            Observation.of(3, T0, new Phase.Succeeded(REV))
+                .withReconciled(
+                    new Observation.Reconciled("sha256:abc", Duration.ofSeconds(1), REV, null)));
+
+    KustomizationStatus progressing =
+        KustomizationStatuses.next(
+            applied,
+            Observation.of(4, T1, new Phase.Progressing("waiting"))
+                .withReconciled(
+                    new Observation.Reconciled("sha256:new", Duration.ofSeconds(1), "x", null)));
+    KustomizationStatus buildFailed =
+        KustomizationStatuses.next(
+            progressing, Observation.of(5, T1, new Phase.Failed(Reason.BUILD_FAILED, "bad", true)));
+
+    assertEquals(applied.history(), progressing.history());
+    assertEquals(applied.history(), buildFailed.history());
+    assertNull(applied.lastAppliedOriginRevision());
   }
 }

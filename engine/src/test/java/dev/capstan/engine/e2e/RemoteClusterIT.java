@@ -372,6 +372,7 @@ class RemoteClusterIT extends EngineTestBase {
             null,
             null,
             null,
+            null,
             new KubeConfigReference(new SecretKeyReference(secret, null), null),
             null,
             null));

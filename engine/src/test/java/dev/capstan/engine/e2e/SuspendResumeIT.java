@@ -69,6 +69,7 @@ class SuspendResumeIT extends EngineTestBase {
                       s.images(),
                       s.components(),
                       s.ignoreMissingComponents(),
+                      s.buildMetadata(),
                       s.postBuild(),
                       s.decryption(),
                       s.serviceAccountName(),

@@ -3,7 +3,9 @@ package dev.capstan.engine.pipeline;
 import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
+import dev.capstan.api.source.Artifact;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.GitRepositoryStatus;
 import dev.capstan.applier.Action;
 import dev.capstan.applier.ApplyRequest;
 import dev.capstan.applier.ApplyResult;
@@ -100,7 +102,7 @@ final class PipelineFakes implements AutoCloseable {
   final KustomizationPipeline pipeline;
 
   PipelineFakes() {
-    this(null);
+    this(null, PipelineSettings.DEFAULTS);
   }
 
   /**
@@ -108,6 +110,15 @@ final class PipelineFakes implements AutoCloseable {
    *     one
    */
   PipelineFakes(ManifestBuilder builder) {
+    this(builder, PipelineSettings.DEFAULTS);
+  }
+
+  /** Fakes with the engine-wide settings {@code settings}. */
+  PipelineFakes(PipelineSettings settings) {
+    this(null, settings);
+  }
+
+  private PipelineFakes(ManifestBuilder builder, PipelineSettings settings) {
     this.ownBuilder = builder;
     Acting acting =
         new Acting(
@@ -149,7 +160,8 @@ final class PipelineFakes implements AutoCloseable {
                 false,
                 observer,
                 DependencyWatching.NONE,
-                new RemoteClusters<>(client, RemoteClientFactory.defaults(), c -> acting, 1)));
+                new RemoteClusters<>(client, RemoteClientFactory.defaults(), c -> acting, 1),
+                settings));
   }
 
   /**
@@ -167,6 +179,30 @@ final class PipelineFakes implements AutoCloseable {
 
   String revision() {
     return repository.getStatus().artifact().revision();
+  }
+
+  /**
+   * The source's artifact becomes {@code revision} (the same stored tree), with {@code metadata}
+   * (null: none), as after a new fetch.
+   */
+  void newArtifact(String revision, Map<String, String> metadata) {
+    GitRepositoryStatus status = repository.getStatus();
+    Artifact artifact = status.artifact();
+    repository.setStatus(
+        new GitRepositoryStatus(
+            status.observedGeneration(),
+            status.conditions(),
+            new Artifact(
+                revision,
+                artifact.digest(),
+                artifact.path(),
+                artifact.lastUpdateTime(),
+                null,
+                null,
+                metadata),
+            status.lastHandledReconcileAt(),
+            status.includedArtifacts(),
+            status.sourceVerificationMode()));
   }
 
   /**

@@ -7,6 +7,10 @@ import java.nio.file.Path;
 import java.security.KeyStore;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.HttpsURLConnection;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocketFactory;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * A self-signed certificate for {@code 127.0.0.1}, made with the JDK's keytool: a key store for a
@@ -64,8 +68,35 @@ public record TestCertificate(Path keyStore, Path trustStore, String password) {
     return new TestCertificate(keyStore, trustStore, password);
   }
 
-  /** Until closed, TLS contexts initialised with the JVM's defaults trust this certificate only. */
-  public AutoCloseable trustedByDefault() {
+  /**
+   * Until closed, TLS contexts initialised with the JVM's defaults trust this certificate only, and
+   * so do the default context and the default socket factory of https connections: those are made
+   * once per JVM, by whichever test first opens an https connection, and would otherwise keep that
+   * test's trust for every later one.
+   */
+  public AutoCloseable trustedByDefault() throws Exception {
+    KeyStore trust = KeyStore.getInstance("PKCS12");
+    try (InputStream in = Files.newInputStream(trustStore)) {
+      trust.load(in, password.toCharArray());
+    }
+    TrustManagerFactory factory =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    factory.init(trust);
+    SSLContext context = SSLContext.getInstance("TLS");
+    context.init(null, factory.getTrustManagers(), null);
+    SSLContext previousContext = SSLContext.getDefault();
+    SSLSocketFactory previousFactory = HttpsURLConnection.getDefaultSSLSocketFactory();
+    SSLContext.setDefault(context);
+    HttpsURLConnection.setDefaultSSLSocketFactory(context.getSocketFactory());
+    AutoCloseable properties = trustStoreProperties();
+    return () -> {
+      properties.close();
+      SSLContext.setDefault(previousContext);
+      HttpsURLConnection.setDefaultSSLSocketFactory(previousFactory);
+    };
+  }
+
+  private AutoCloseable trustStoreProperties() {
     String[] keys = {
       "javax.net.ssl.trustStore", "javax.net.ssl.trustStorePassword", "javax.net.ssl.trustStoreType"
     };

@@ -21,6 +21,8 @@ public enum EventReason {
   APPLY_FAILED("ApplyFailed", EventType.WARNING),
   /** Objects did not become healthy before the timeout, or one failed. */
   HEALTH_CHECK_FAILED("HealthCheckFailed", EventType.WARNING),
+  /** A health wait was ended by new input, which is reconciled at once. */
+  HEALTH_CHECK_CANCELED("HealthCheckCanceled", EventType.NORMAL),
   /** A dependency is not ready yet. */
   DEPENDENCY_NOT_READY("DependencyNotReady", EventType.NORMAL),
   /** Objects removed from the source could not be deleted. */

@@ -217,6 +217,11 @@
       + '<h3>Conditions</h3><table id="conditions"><tr><th>Type</th><th>Status</th><th>Reason</th><th>Message</th><th>Since</th></tr>'
       + d.conditions.map(c => '<tr><td>' + esc(c.type) + '</td><td class="s-' + esc(c.status) + '">' + esc(c.status) + '</td><td>' + esc(c.reason)
         + '</td><td class="msg">' + esc(c.message) + '</td><td>' + esc(c.lastTransitionTime) + '</td></tr>').join('') + '</table>'
+      + '<h3>Last reconciles</h3>' + (d.reconciles.length ? '' : '<p class="note">none recorded yet</p>')
+      + '<table id="reconciles"><tr><th>Outcome</th><th>Count</th><th>Revision</th><th>Digest</th><th>First</th><th>Last</th><th>Took</th></tr>'
+      + d.reconciles.map(h => '<tr><td>' + esc(h.status) + '</td><td>' + esc(h.count) + '</td><td>' + esc(h.revision)
+        + (h.originRevision ? ' <i>(origin ' + esc(h.originRevision) + ')</i>' : '') + '</td><td title="' + esc(h.digest) + '">' + esc(h.digest.substring(0, 19))
+        + '</td><td>' + esc(h.firstReconciled) + '</td><td>' + esc(h.lastReconciled) + '</td><td>' + esc(h.duration) + '</td></tr>').join('') + '</table>'
       + '<h3>History (Events)</h3>' + (d.historyNote ? '<p class="problem">' + esc(d.historyNote) + '</p>' : '')
       + '<table id="history"><tr><th>Last seen</th><th>Type</th><th>Reason</th><th>Count</th><th>Message</th></tr>'
       + d.history.map(e => '<tr><td>' + esc(e.lastSeen) + '</td><td>' + esc(e.type) + '</td><td>' + esc(e.reason) + '</td><td>' + esc(e.count)
