@@ -25,12 +25,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(KubernetesCluster.class)
 class FluxSamplesIT {
 
-  /**
-   * Fields of the samples that the CRDs of this branch do not have yet: added by the parity work on
-   * apply (spec.ignore). When they arrive this list must become empty, and the test says so.
-   */
-  private static final Set<String> ADDED_BY_PARITY_WORK_ON_APPLY = Set.of("spec.ignore");
-
   @BeforeAll
   static void installCrds(KubernetesClient client) {
     CapstanCrds.install(client);
@@ -55,8 +49,7 @@ class FluxSamplesIT {
         "the docs leave out required fields for brevity; only those are filled in");
     Set<String> pending = new TreeSet<>();
     result.missing().values().forEach(paths -> paths.forEach(p -> pending.add(topLevel(p))));
-    assertEquals(
-        ADDED_BY_PARITY_WORK_ON_APPLY, pending, "fields dropped by the CRD: " + result.missing());
+    assertEquals(Set.of(), pending, "fields dropped by the CRD: " + result.missing());
   }
 
   /** What applying a sample file gave: fields not read back, by object, and fields filled in. */
