@@ -628,8 +628,12 @@ class RemoteClusterIT extends EngineTestBase {
         "deployer",
         "deployer-repo",
         "./deployer",
+        // The remote takes its grants back at the end: what the identity applied there, it may
+        // not even get then, so deleting this Kustomization leaves its objects (the namespace
+        // goes with the test); a refused deletion would keep it, as Flux's.
         """
           retryInterval: 2s
+          deletionPolicy: Orphan
           kubeConfig: {configMapRef: {name: deployer-access}}
         """);
 

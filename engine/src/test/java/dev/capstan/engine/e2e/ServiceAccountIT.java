@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.capstan.api.kustomize.Kustomization;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -91,5 +94,32 @@ class ServiceAccountIT extends EngineTestBase {
             + ns()
             + " (AccessDenied)",
         healthy.getMessage());
+
+    // Deleting the Kustomization deletes its objects as its account, which must get each one
+    // first (is it still Capstan's?) and may not: the Kustomization stays and says so, as Flux's
+    // does, until the user lets the objects go.
+    engine.client.resources(Kustomization.class).inNamespace(ns()).withName("writer").delete();
+    Condition refused =
+        engine.awaitCondition(
+            "writer", "Ready", Duration.ofSeconds(60), c -> "PruneFailed".equals(c.getReason()));
+    assertTrue(refused.getMessage().contains("Secret/" + ns() + "/token"), refused.getMessage());
+    engine
+        .client
+        .resources(Kustomization.class)
+        .inNamespace(ns())
+        .withName("writer")
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"deletionPolicy\":\"Orphan\"}}");
+    EngineFixture.eventually(Duration.ofSeconds(60))
+        .until(
+            () ->
+                engine
+                        .client
+                        .resources(Kustomization.class)
+                        .inNamespace(ns())
+                        .withName("writer")
+                        .get()
+                    == null);
+    assertNotNull(
+        engine.client.secrets().inNamespace(ns()).withName("token").get(), "left in place");
   }
 }
