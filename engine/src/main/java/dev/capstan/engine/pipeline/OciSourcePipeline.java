@@ -4,7 +4,6 @@ import dev.capstan.api.source.OCIRepository;
 import dev.capstan.api.source.OCIRepositorySpec;
 import dev.capstan.api.source.OCIRepositoryStatus;
 import dev.capstan.engine.NamespacedName;
-import dev.capstan.source.FailureReason;
 import dev.capstan.source.FetchResult;
 import dev.capstan.source.oci.OciFetchRequest;
 import dev.capstan.source.oci.OciSource;
@@ -12,8 +11,6 @@ import dev.capstan.source.status.GitRepositoryStatuses;
 import dev.capstan.source.status.SourceStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
 
 /**
  * One reconcile of an OCIRepository: pull the artifact into the store, write the status. Knows
@@ -25,6 +22,7 @@ public final class OciSourcePipeline {
   private final StatusWriter statuses;
   private final Clock clock;
   private final PipelineObserver observer;
+  private final SourceFetch fetches;
 
   public OciSourcePipeline(
       KubernetesClient client,
@@ -37,6 +35,7 @@ public final class OciSourcePipeline {
     this.statuses = statuses;
     this.clock = clock;
     this.observer = observer;
+    this.fetches = new SourceFetch(clock, observer);
   }
 
   /** The artifact store's key of an OCIRepository: apart from any GitRepository's. */
@@ -58,36 +57,13 @@ public final class OciSourcePipeline {
     if (spec == null || spec.suspended()) {
       return Outcome.suspended();
     }
-    SourceTimings timings;
-    try {
-      timings = SourceTimings.of(spec.interval(), spec.timeout());
-    } catch (IllegalArgumentException e) {
-      writeStatus(
-          repo,
-          new FetchResult.Failed(
-              FailureReason.INVALID_SPEC, e.getMessage(), source.lastArtifact(key(repo))));
-      return Outcome.terminal();
-    }
-    Instant started = clock.instant();
-    FetchResult result =
-        StackGuard.orElse(
-            () -> fetch(repo, timings),
-            () ->
-                new FetchResult.Failed(
-                    FailureReason.INVALID_SPEC,
-                    "the OCIRepository or its content nests too deeply to be processed",
-                    source.lastArtifact(key(repo))));
-    observer.fetched(
-        NamespacedName.of(repo),
-        !(result instanceof FetchResult.Failed),
-        Duration.between(started, clock.instant()));
-    writeStatus(repo, result);
-    if (result instanceof FetchResult.Failed failed) {
-      return failed.reason().needsSpecChange()
-          ? Outcome.terminal()
-          : Outcome.retry(timings.interval());
-    }
-    return Outcome.succeeded(timings.interval());
+    return fetches.reconcile(
+        "OCIRepository",
+        repo,
+        () -> SourceTimings.of(spec.interval(), spec.timeout()),
+        timings -> fetch(repo, timings),
+        () -> source.lastArtifact(key(repo)),
+        result -> writeStatus(repo, result));
   }
 
   private FetchResult fetch(OCIRepository repo, SourceTimings timings) {
@@ -101,25 +77,19 @@ public final class OciSourcePipeline {
   }
 
   private void writeStatus(OCIRepository repo, FetchResult result) {
-    long generation =
-        repo.getMetadata().getGeneration() == null ? 0 : repo.getMetadata().getGeneration();
     OCIRepositoryStatus previous = repo.getStatus();
     var before =
         previous == null
             ? SourceStatus.empty()
             : SourceStatuses.fromApi(
                 previous.observedGeneration(), previous.conditions(), previous.artifact());
-    var next = GitRepositoryStatuses.next(before, generation, result, clock.instant());
-    String requestedAt =
-        repo.getMetadata().getAnnotations() == null
-            ? null
-            : repo.getMetadata().getAnnotations().get(KustomizationPipeline.REQUESTED_AT);
+    var next =
+        GitRepositoryStatuses.next(before, SourceFetch.generation(repo), result, clock.instant());
     OCIRepositoryStatus status =
         SourceStatuses.toApi(
             next,
-            requestedAt != null
-                ? requestedAt
-                : previous == null ? null : previous.lastHandledReconcileAt(),
+            SourceFetch.handledRequestedAt(
+                repo, previous == null ? null : previous.lastHandledReconcileAt()),
             repo.getSpec());
     statuses.write(repo, status);
   }

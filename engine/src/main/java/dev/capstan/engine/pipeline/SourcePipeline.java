@@ -4,7 +4,6 @@ import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositorySpec;
 import dev.capstan.api.source.GitRepositoryStatus;
 import dev.capstan.engine.NamespacedName;
-import dev.capstan.source.FailureReason;
 import dev.capstan.source.FetchRequest;
 import dev.capstan.source.FetchResult;
 import dev.capstan.source.GitSource;
@@ -13,8 +12,6 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
@@ -30,6 +27,7 @@ public final class SourcePipeline {
   private final Clock clock;
   private final PipelineObserver observer;
   private final SourceInputs includes;
+  private final SourceFetch fetches;
 
   public SourcePipeline(
       KubernetesClient client,
@@ -43,6 +41,7 @@ public final class SourcePipeline {
     this.clock = clock;
     this.observer = observer;
     this.includes = new SourceInputs(client);
+    this.fetches = new SourceFetch(clock, observer);
   }
 
   public Outcome reconcile(GitRepository repo) {
@@ -56,57 +55,27 @@ public final class SourcePipeline {
     if (spec == null || spec.suspended()) {
       return Outcome.suspended();
     }
-    SourceTimings timings;
-    try {
-      timings = SourceTimings.of(spec);
-    } catch (IllegalArgumentException e) {
-      // Checked before any fetch: an interval of 0s would otherwise fetch in a loop.
-      writeStatus(
-          repo,
-          new FetchResult.Failed(
-              FailureReason.INVALID_SPEC, e.getMessage(), source.lastArtifact(key(repo))));
-      return Outcome.terminal();
-    }
-    Instant fetchStarted = clock.instant();
-    // See StackGuard: running out of stack is an Error no caller handles. INVALID_SPEC needs a
-    // change of the spec or the content, so the outcome is terminal (Stalled), never retried.
-    FetchResult result =
-        StackGuard.orElse(
-            () -> fetch(repo, timings),
-            () ->
-                new FetchResult.Failed(
-                    FailureReason.INVALID_SPEC,
-                    "the GitRepository or its content nests too deeply to be processed",
-                    source.lastArtifact(key(repo))));
-    observer.fetched(
-        NamespacedName.of(repo),
-        !(result instanceof FetchResult.Failed),
-        Duration.between(fetchStarted, clock.instant()));
-    writeStatus(repo, result);
-    if (result instanceof FetchResult.Failed failed) {
-      return failed.reason().needsSpecChange()
-          ? Outcome.terminal()
-          : Outcome.retry(timings.interval());
-    }
-    return Outcome.succeeded(timings.interval());
+    return fetches.reconcile(
+        "GitRepository",
+        repo,
+        () -> SourceTimings.of(spec),
+        timings -> fetch(repo, timings),
+        () -> source.lastArtifact(key(repo)),
+        result -> writeStatus(repo, result));
   }
 
   private void writeStatus(GitRepository repo, FetchResult result) {
-    long generation =
-        repo.getMetadata().getGeneration() == null ? 0 : repo.getMetadata().getGeneration();
     var next =
         GitRepositoryStatuses.next(
-            SourceStatuses.fromApi(repo.getStatus()), generation, result, clock.instant());
-    String requestedAt =
-        repo.getMetadata().getAnnotations() == null
-            ? null
-            : repo.getMetadata().getAnnotations().get(KustomizationPipeline.REQUESTED_AT);
+            SourceStatuses.fromApi(repo.getStatus()),
+            SourceFetch.generation(repo),
+            result,
+            clock.instant());
     GitRepositoryStatus status =
         SourceStatuses.toApi(
             next,
-            requestedAt != null
-                ? requestedAt
-                : repo.getStatus() == null ? null : repo.getStatus().lastHandledReconcileAt());
+            SourceFetch.handledRequestedAt(
+                repo, repo.getStatus() == null ? null : repo.getStatus().lastHandledReconcileAt()));
     statuses.write(repo, status);
   }
 

@@ -1,0 +1,91 @@
+package dev.capstan.engine.pipeline;
+
+import dev.capstan.engine.NamespacedName;
+import dev.capstan.source.FailureReason;
+import dev.capstan.source.FetchResult;
+import dev.capstan.source.StoredArtifact;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * One reconcile as every kind of source has it: its timings read first, one fetch, the fetch
+ * observed, the status written, and the outcome. The kinds differ only in how they fetch and write
+ * their status.
+ */
+final class SourceFetch {
+  private final Clock clock;
+  private final PipelineObserver observer;
+
+  SourceFetch(Clock clock, PipelineObserver observer) {
+    this.clock = clock;
+    this.observer = observer;
+  }
+
+  /**
+   * @param kind the source's kind, for messages
+   * @param timings the spec's interval and timeout; IllegalArgumentException when unreadable
+   * @param fetch one fetch with those timings
+   * @param lastGood the artifact a failure keeps
+   * @param writeStatus writes the status for a fetch's result
+   */
+  Outcome reconcile(
+      String kind,
+      HasMetadata source,
+      Supplier<SourceTimings> timings,
+      Function<SourceTimings, FetchResult> fetch,
+      Supplier<Optional<StoredArtifact>> lastGood,
+      Consumer<FetchResult> writeStatus) {
+    SourceTimings read;
+    try {
+      read = timings.get();
+    } catch (IllegalArgumentException e) {
+      // Checked before any fetch: an interval of 0s would otherwise fetch in a loop.
+      writeStatus.accept(
+          new FetchResult.Failed(FailureReason.INVALID_SPEC, e.getMessage(), lastGood.get()));
+      return Outcome.terminal();
+    }
+    Instant started = clock.instant();
+    // See StackGuard: running out of stack is an Error no caller handles. INVALID_SPEC needs a
+    // change of the spec or the content, so the outcome is terminal (Stalled), never retried.
+    FetchResult result =
+        StackGuard.orElse(
+            () -> fetch.apply(read),
+            () ->
+                new FetchResult.Failed(
+                    FailureReason.INVALID_SPEC,
+                    "the " + kind + " or its content nests too deeply to be processed",
+                    lastGood.get()));
+    observer.fetched(
+        NamespacedName.of(source),
+        !(result instanceof FetchResult.Failed),
+        Duration.between(started, clock.instant()));
+    writeStatus.accept(result);
+    if (result instanceof FetchResult.Failed failed) {
+      return failed.reason().needsSpecChange()
+          ? Outcome.terminal()
+          : Outcome.retry(read.interval());
+    }
+    return Outcome.succeeded(read.interval());
+  }
+
+  /** The source's metadata.generation, 0 when unset. */
+  static long generation(HasMetadata source) {
+    Long generation = source.getMetadata().getGeneration();
+    return generation == null ? 0 : generation;
+  }
+
+  /** The reconcile request now handled: the annotation's value, else the one handled before. */
+  static String handledRequestedAt(HasMetadata source, String handledBefore) {
+    String requestedAt =
+        source.getMetadata().getAnnotations() == null
+            ? null
+            : source.getMetadata().getAnnotations().get(KustomizationPipeline.REQUESTED_AT);
+    return requestedAt != null ? requestedAt : handledBefore;
+  }
+}
