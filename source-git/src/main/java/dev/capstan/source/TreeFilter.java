@@ -30,10 +30,10 @@ import java.util.List;
 public final class TreeFilter {
 
   /**
-   * Flux's default exclusions for OCI artifacts: VCS files, binary and archive extensions, CI and
-   * tool configurations. Used only when the source names no ignore rules of its own.
+   * Flux's default exclusions when an artifact is pushed: VCS files and binary or archive
+   * extensions, as gitignore lines.
    */
-  public static final String OCI_DEFAULTS =
+  public static final String PUSH_DEFAULTS =
       String.join(
           "\n",
           ".git/",
@@ -47,7 +47,16 @@ public final class TreeFilter {
           "*.wmv",
           "*.flv",
           "*.tar.gz",
-          "*.zip",
+          "*.zip");
+
+  /**
+   * Flux's default exclusions for OCI artifacts: those of a push, and CI and tool configurations.
+   * Used only when the source names no ignore rules of its own.
+   */
+  public static final String OCI_DEFAULTS =
+      String.join(
+          "\n",
+          PUSH_DEFAULTS,
           ".github/",
           ".circleci/",
           ".travis.yml",

@@ -22,25 +22,8 @@ import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
  * and special files are left out, and so is what the ignore rules name.
  */
 final class ArtifactPacker {
-  /**
-   * Flux's default exclusions when pushing: VCS files and binary or archive extensions, as
-   * gitignore lines.
-   */
-  static final String DEFAULT_IGNORE =
-      String.join(
-          "\n",
-          ".git/",
-          ".gitignore",
-          ".gitmodules",
-          ".gitattributes",
-          "*.jpg",
-          "*.jpeg",
-          "*.gif",
-          "*.png",
-          "*.wmv",
-          "*.flv",
-          "*.tar.gz",
-          "*.zip");
+  /** Flux's default exclusions when pushing (VCS files, binary and archive extensions). */
+  static final String DEFAULT_IGNORE = TreeFilter.PUSH_DEFAULTS;
 
   private ArtifactPacker() {}
 
