@@ -42,8 +42,11 @@ final class RepositoryCache {
   static Git open(Path dir) throws IOException {
     if (Files.isDirectory(dir.resolve("objects"))) {
       try {
-        return Git.wrap(
-            new FileRepositoryBuilder().setGitDir(dir.toFile()).setMustExist(true).build());
+        Git git =
+            Git.wrap(
+                new FileRepositoryBuilder().setGitDir(dir.toFile()).setMustExist(true).build());
+        keepGcInForeground(git.getRepository().getConfig());
+        return git;
       } catch (IOException | RuntimeException e) {
         // A damaged cache is only a cache: start again from an empty one.
         ArtifactStore.deleteTree(dir);
@@ -52,13 +55,25 @@ final class RepositoryCache {
     Files.createDirectories(dir);
     try {
       Git git = Git.init().setBare(true).setGitDir(dir.toFile()).call();
-      StoredConfig config = git.getRepository().getConfig();
-      // Automatic gc would run in the middle of a fetch; the cache is pruned by re-cloning.
-      config.setInt("gc", null, "auto", 0);
-      config.save();
+      keepGcInForeground(git.getRepository().getConfig());
       return git;
     } catch (GitAPIException e) {
       throw new IOException("could not create the repository cache: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Turns off automatic gc, and runs what gc is left in the caller's thread. A fetch ends with an
+   * automatic gc that, detached, takes its lock file on a background thread even when it has
+   * nothing to do: it would write into the cache after the fetch returned, while the cache is being
+   * re-cloned or removed. Caches made before this setting get it when they are next opened.
+   */
+  static void keepGcInForeground(StoredConfig config) throws IOException {
+    if (config.getInt("gc", "auto", -1) == 0 && !config.getBoolean("gc", "autoDetach", true)) {
+      return;
+    }
+    config.setInt("gc", null, "auto", 0);
+    config.setBoolean("gc", null, "autoDetach", false);
+    config.save();
   }
 }

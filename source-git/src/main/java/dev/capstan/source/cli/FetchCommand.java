@@ -1,6 +1,7 @@
 package dev.capstan.source.cli;
 
 import dev.capstan.api.common.GoDuration;
+import dev.capstan.source.ArtifactStore;
 import dev.capstan.source.FetchRequest;
 import dev.capstan.source.FetchResult;
 import dev.capstan.source.GitRef;
@@ -9,6 +10,7 @@ import dev.capstan.source.GitSourceOptions;
 import dev.capstan.source.UrlScheme;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -17,7 +19,6 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
@@ -225,9 +226,9 @@ public class FetchCommand implements Callable<Integer> {
   }
 
   protected static void deleteTree(Path root) {
-    try (Stream<Path> paths = Files.walk(root)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException ignored) {
+    try {
+      ArtifactStore.deleteTree(root);
+    } catch (IOException | UncheckedIOException ignored) {
       // a leftover temporary directory is harmless
     }
   }
