@@ -217,15 +217,7 @@ public class ScaleBench {
       }
       // A running engine removes its finalizers (and prunes) before the namespace goes.
       try {
-        client.resources(Kustomization.class).inNamespace(ns).delete();
-      } catch (KubernetesClientException e) {
-        // The API server goes on deleting a large collection after the request's own timeout.
-        System.out.println("deleting the Kustomizations: " + e.getMessage() + "; waiting for it");
-      }
-      try {
-        await(
-            () -> client.resources(Kustomization.class).inNamespace(ns).list().getItems().isEmpty(),
-            Duration.ofMinutes(10));
+        await(() -> allDeleted(ns), Duration.ofMinutes(10));
       } finally {
         engine.destroy();
         engine.waitFor(30, TimeUnit.SECONDS);
@@ -234,6 +226,23 @@ public class ScaleBench {
         served.close();
       }
     }
+  }
+
+  /**
+   * Asks again for the Kustomizations not marked for deletion yet: a DELETE of the whole collection
+   * that outlives its request's timeout can end with only part of it marked.
+   */
+  static boolean allDeleted(String ns) {
+    List<Kustomization> left =
+        client.resources(Kustomization.class).inNamespace(ns).list().getItems();
+    if (left.stream().anyMatch(k -> k.getMetadata().getDeletionTimestamp() == null)) {
+      try {
+        client.resources(Kustomization.class).inNamespace(ns).delete();
+      } catch (KubernetesClientException e) {
+        System.out.println("deleting the Kustomizations: " + e.getMessage() + "; asking again");
+      }
+    }
+    return left.isEmpty();
   }
 
   static void writeRepo(Path dir, int count, int objects) throws Exception {

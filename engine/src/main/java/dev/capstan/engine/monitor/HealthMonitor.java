@@ -68,7 +68,8 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
       List<ObjectRef> objects,
       HealthEvaluator evaluator,
       Optional<ServiceAccount> readAs,
-      String cluster) {}
+      String cluster,
+      Map<KindInformers.Kind, String> kinds) {}
 
   private final StatusWriter statuses;
   private final WaitTracker waits;
@@ -82,6 +83,7 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
   private final ReadAccess access;
   private final ObjectMapper mapper = new ObjectMapper();
   private final Map<NamespacedName, Tracked> tracked = new HashMap<>();
+  private final KindDemand demand = new KindDemand();
   private final Set<NamespacedName> scheduled = ConcurrentHashMap.newKeySet();
   private final Map<NamespacedName, AggregateHealth> written = new ConcurrentHashMap<>();
   private volatile Consumer<NamespacedName> wakeUp = key -> {};
@@ -121,7 +123,13 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
     String id = cluster.map(RemoteCluster::id).orElse(LOCAL);
     cluster.ifPresent(
         c -> clusters.computeIfAbsent(c.id(), i -> new KindInformers(c.client(), this::onChange)));
-    tracked.put(key, new Tracked(List.copyOf(objects), evaluator, readAs, id));
+    Tracked now =
+        new Tracked(List.copyOf(objects), evaluator, readAs, id, KindDemand.kindsOf(objects));
+    Tracked before = tracked.put(key, now);
+    if (before != null) {
+      demand.remove(before.cluster(), before.kinds());
+    }
+    demand.add(id, now.kinds());
     written.remove(key);
     retainInformers();
     schedule(key);
@@ -129,7 +137,9 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
 
   @Override
   public synchronized void untrack(NamespacedName key) {
-    if (tracked.remove(key) != null) {
+    Tracked before = tracked.remove(key);
+    if (before != null) {
+      demand.remove(before.cluster(), before.kinds());
       written.remove(key);
       retainInformers();
     }
@@ -146,6 +156,7 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
             e -> {
               boolean there = e.getValue().cluster().equals(id);
               if (there) {
+                demand.remove(id, e.getValue().kinds());
                 written.remove(e.getKey());
               }
               return there;
@@ -176,7 +187,7 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
   private void retainInformers() {
     for (var it = clusters.entrySet().iterator(); it.hasNext(); ) {
       var cluster = it.next();
-      Map<KindInformers.Kind, String> kinds = neededKinds(cluster.getKey());
+      Map<KindInformers.Kind, String> kinds = demand.needed(cluster.getKey());
       if (kinds.isEmpty() && !LOCAL.equals(cluster.getKey())) {
         cluster.getValue().close();
         it.remove();
@@ -184,17 +195,6 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
         cluster.getValue().retain(kinds);
       }
     }
-  }
-
-  private Map<KindInformers.Kind, String> neededKinds(String cluster) {
-    Map<KindInformers.Kind, String> kinds = new HashMap<>();
-    tracked.values().stream()
-        .filter(t -> t.cluster().equals(cluster))
-        .forEach(
-            t ->
-                t.objects()
-                    .forEach(r -> kinds.putIfAbsent(KindInformers.Kind.of(r), r.apiVersion())));
-    return kinds;
   }
 
   private void onChange(GenericKubernetesResource object) {

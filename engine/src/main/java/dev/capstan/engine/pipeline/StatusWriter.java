@@ -179,11 +179,12 @@ public final class StatusWriter implements StatusWrites {
     String json = client.getKubernetesSerialization().asJson(body);
     @SuppressWarnings("unchecked")
     Class<HasMetadata> type = (Class<HasMetadata>) object.getClass();
+    // Named by the object in hand, not by name: a patch of a name alone reads the object first.
     HasMetadata written =
         client
             .resources(type)
             .inNamespace(object.getMetadata().getNamespace())
-            .withName(object.getMetadata().getName())
+            .resource(object)
             .subresource("status")
             .patch(context, json);
     writtenVersions.put(lockKey(object), written.getMetadata().getResourceVersion());

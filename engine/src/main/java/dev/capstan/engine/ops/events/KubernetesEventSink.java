@@ -55,7 +55,8 @@ final class KubernetesEventSink implements EventSink {
           .v1()
           .events()
           .inNamespace(e.object().eventNamespace())
-          .withName(e.name())
+          // named by an object, not by name: a patch of a name alone reads the Event first
+          .resource(named(e))
           .patch(
               PatchContext.of(PatchType.JSON_MERGE),
               client.getKubernetesSerialization().asJson(patch));
@@ -66,6 +67,15 @@ final class KubernetesEventSink implements EventSink {
       }
       throw ex;
     }
+  }
+
+  private static Event named(CorrelatedEvent e) {
+    return new EventBuilder()
+        .withNewMetadata()
+        .withName(e.name())
+        .withNamespace(e.object().eventNamespace())
+        .endMetadata()
+        .build();
   }
 
   private static String timestamp(Instant instant) {

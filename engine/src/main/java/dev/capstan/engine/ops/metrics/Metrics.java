@@ -7,6 +7,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -26,6 +29,18 @@ public final class Metrics {
 
   private final MeterRegistry registry;
 
+  /**
+   * The meters of each object, so that forgetting one object does not walk every meter of every
+   * other (with thousands of objects deleted together, that walk was quadratic).
+   */
+  private final Map<ObjectKey, Set<Meter.Id>> perObject = new ConcurrentHashMap<>();
+
+  private record ObjectKey(String kind, String namespace, String name) {
+    ObjectKey {
+      namespace = namespace == null ? "" : namespace;
+    }
+  }
+
   public Metrics(MeterRegistry registry) {
     this.registry = registry;
   }
@@ -37,46 +52,51 @@ public final class Metrics {
   /** One reconcile of a Kustomization (or GitRepository) and how long it took. */
   public void reconciled(
       String kind, String namespace, String name, ReconcileOutcome outcome, Duration took) {
-    Timer.builder(RECONCILE_DURATION)
-        .description("Duration of one reconcile, by object and result")
-        .tags(objectTags(kind, namespace, name).and("result", outcome.tag()))
-        .register(registry)
-        .record(took);
+    Timer timer =
+        Timer.builder(RECONCILE_DURATION)
+            .description("Duration of one reconcile, by object and result")
+            .tags(objectTags(kind, namespace, name).and("result", outcome.tag()))
+            .register(registry);
+    owned(kind, namespace, name, timer).record(took);
   }
 
   /** How many objects one reconcile applied (created or changed) and pruned. */
   public void objectsChanged(String kind, String namespace, String name, int applied, int pruned) {
     Tags tags = objectTags(kind, namespace, name);
-    DistributionSummary.builder(OBJECTS_APPLIED)
-        .description("Objects applied by one reconcile")
-        .baseUnit("objects")
-        .tags(tags)
-        .register(registry)
-        .record(applied);
-    DistributionSummary.builder(OBJECTS_PRUNED)
-        .description("Objects pruned by one reconcile")
-        .baseUnit("objects")
-        .tags(tags)
-        .register(registry)
-        .record(pruned);
+    DistributionSummary appliedSummary =
+        DistributionSummary.builder(OBJECTS_APPLIED)
+            .description("Objects applied by one reconcile")
+            .baseUnit("objects")
+            .tags(tags)
+            .register(registry);
+    owned(kind, namespace, name, appliedSummary).record(applied);
+    DistributionSummary prunedSummary =
+        DistributionSummary.builder(OBJECTS_PRUNED)
+            .description("Objects pruned by one reconcile")
+            .baseUnit("objects")
+            .tags(tags)
+            .register(registry);
+    owned(kind, namespace, name, prunedSummary).record(pruned);
   }
 
   /** One fetch of a GitRepository. */
   public void fetched(String namespace, String name, ReconcileOutcome outcome, Duration took) {
-    Timer.builder(FETCH_DURATION)
-        .description("Duration of one Git fetch, by source and result")
-        .tags(objectTags("GitRepository", namespace, name).and("result", outcome.tag()))
-        .register(registry)
-        .record(took);
+    Timer timer =
+        Timer.builder(FETCH_DURATION)
+            .description("Duration of one Git fetch, by source and result")
+            .tags(objectTags("GitRepository", namespace, name).and("result", outcome.tag()))
+            .register(registry);
+    owned("GitRepository", namespace, name, timer).record(took);
   }
 
   /** One wait for applied objects to become healthy. */
   public void healthWaited(String namespace, String name, ReconcileOutcome outcome, Duration took) {
-    Timer.builder(HEALTH_WAIT_DURATION)
-        .description("Duration of the health wait of one reconcile")
-        .tags(objectTags("Kustomization", namespace, name).and("result", outcome.tag()))
-        .register(registry)
-        .record(took);
+    Timer timer =
+        Timer.builder(HEALTH_WAIT_DURATION)
+            .description("Duration of the health wait of one reconcile")
+            .tags(objectTags("Kustomization", namespace, name).and("result", outcome.tag()))
+            .register(registry);
+    owned("Kustomization", namespace, name, timer).record(took);
   }
 
   /**
@@ -102,12 +122,18 @@ public final class Metrics {
 
   /** Drops the per-object series of a deleted object. */
   public void forget(String kind, String namespace, String name) {
-    Tags tags = objectTags(kind, namespace, name);
-    for (Meter meter : registry.getMeters()) {
-      if (meter.getId().getTags().containsAll(tags.stream().toList())) {
-        registry.remove(meter);
-      }
+    Set<Meter.Id> ids = perObject.remove(new ObjectKey(kind, namespace, name));
+    if (ids != null) {
+      ids.forEach(registry::remove);
     }
+  }
+
+  /** Records {@code meter} as one of the object's, to be dropped when it is forgotten. */
+  private <M extends Meter> M owned(String kind, String namespace, String name, M meter) {
+    perObject
+        .computeIfAbsent(new ObjectKey(kind, namespace, name), k -> ConcurrentHashMap.newKeySet())
+        .add(meter.getId());
+    return meter;
   }
 
   private static Tags objectTags(String kind, String namespace, String name) {

@@ -91,9 +91,14 @@ class MetricsTest {
     metrics.objectsChanged("Kustomization", "apps", "web", 1, 0);
     metrics.reconciled(
         "Kustomization", "apps", "db", ReconcileOutcome.SUCCESS, Duration.ofMillis(1));
+    metrics.healthWaited("apps", "web", ReconcileOutcome.SUCCESS, Duration.ofMillis(1));
+    metrics.fetched("apps", "web", ReconcileOutcome.SUCCESS, Duration.ofMillis(1));
     metrics.forget("Kustomization", "apps", "web");
     String text = registry.scrape();
-    assertFalse(text.contains("name=\"web\""), text);
-    assertTrue(text.contains("name=\"db\""), text);
+    assertFalse(text.contains("kind=\"Kustomization\",name=\"web\""), text);
+    assertTrue(text.contains("kind=\"Kustomization\",name=\"db\""), text);
+    assertTrue(text.contains("kind=\"GitRepository\",name=\"web\""), text);
+    metrics.forget("GitRepository", "apps", "web");
+    assertFalse(registry.scrape().contains("name=\"web\""), registry.scrape());
   }
 }
