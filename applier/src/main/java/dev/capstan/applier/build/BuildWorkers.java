@@ -8,35 +8,50 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The build workers: up to {@link BuildLimits#workers()} processes, started when first needed and
- * kept for the next build. A build past its time or memory ends with its worker, and the next build
- * gets a new one; nothing else is disturbed. A worker the kernel does not confine builds only where
- * the sandbox allows it.
+ * kept for the next build. Another worker starts only when a build has waited {@link #GROW_AFTER}
+ * for a busy one: most builds take milliseconds, every worker holds its own memory for as long as
+ * it lives, and on a machine whose cores are all busy even a small build can take a tenth of a
+ * second. A build past its time or memory ends with its worker, and the next build gets a new one;
+ * nothing else is disturbed. A worker the kernel does not confine builds only where the sandbox
+ * allows it.
  */
 final class BuildWorkers implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BuildWorkers.class);
   private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
 
+  /** How long a build waits for a busy worker before another worker is started for it. */
+  static final Duration GROW_AFTER = Duration.ofMillis(500);
+
   private final BuildLimits limits;
   private final BuildSandbox sandbox;
   private final Semaphore slots;
-  private final ConcurrentLinkedQueue<KustomizeWorker> idle = new ConcurrentLinkedQueue<>();
+  private final LinkedBlockingQueue<KustomizeWorker> idle = new LinkedBlockingQueue<>();
   private final Set<KustomizeWorker> all = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService timer;
   private final AnswerBudget room;
+  private final Duration growAfter;
+  private final AtomicInteger warmingUp = new AtomicInteger();
   private WorkerBinary binary;
   private volatile Optional<String> unconfined = Optional.empty();
 
   BuildWorkers(BuildLimits limits, BuildSandbox sandbox) {
+    this(limits, sandbox, GROW_AFTER);
+  }
+
+  BuildWorkers(BuildLimits limits, BuildSandbox sandbox, Duration growAfter) {
     this.limits = limits;
+    this.growAfter = growAfter;
     this.sandbox = sandbox;
     this.slots = new Semaphore(limits.workers(), true);
     this.room = new AnswerBudget(limits.answerRoomBytes());
@@ -51,12 +66,15 @@ final class BuildWorkers implements AutoCloseable {
 
   /** Starts a worker in the background, so that the first build finds one running. */
   void warmUp() {
+    warmingUp.incrementAndGet();
     timer.execute(
         () -> {
           try {
             idle.offer(confined(start()));
           } catch (BuildException e) {
             LOG.warn("no build worker could be started: {}", e.error().message());
+          } finally {
+            warmingUp.decrementAndGet();
           }
         });
   }
@@ -107,13 +125,7 @@ final class BuildWorkers implements AutoCloseable {
       throw new BuildException(BuildErrorKind.INTERNAL, "interrupted while waiting for a worker");
     }
     try {
-      KustomizeWorker worker = idle.poll();
-      while (worker != null && !worker.usable()) {
-        worker = idle.poll();
-      }
-      if (worker == null) {
-        worker = confined(start());
-      }
+      KustomizeWorker worker = take();
       byte[] answer = worker.call(request, limits.timeout(), limits.maxOutputBytes(), room);
       idle.offer(worker);
       return new Answer(answer, room);
@@ -122,6 +134,36 @@ final class BuildWorkers implements AutoCloseable {
     } finally {
       slots.release();
     }
+  }
+
+  /**
+   * An idle worker; a new one when none is running or warming up, or when none came back within
+   * growAfter.
+   */
+  private KustomizeWorker take() {
+    KustomizeWorker worker = usable(idle.poll());
+    if (worker == null && (warmingUp.get() > 0 || all.stream().anyMatch(KustomizeWorker::usable))) {
+      try {
+        worker = usable(idle.poll(growAfter.toNanos(), TimeUnit.NANOSECONDS));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new BuildException(BuildErrorKind.INTERNAL, "interrupted while waiting for a worker");
+      }
+    }
+    return worker != null ? worker : confined(start());
+  }
+
+  /** {@code worker} if it can still build, else the next idle one that can; null if none. */
+  private KustomizeWorker usable(KustomizeWorker worker) {
+    while (worker != null && !worker.usable()) {
+      worker = idle.poll();
+    }
+    return worker;
+  }
+
+  /** How many workers were started and can still build (for tests). */
+  long running() {
+    return all.stream().filter(KustomizeWorker::usable).count();
   }
 
   private KustomizeWorker start() {

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
@@ -24,9 +25,19 @@ public final class ManifestBuilder implements AutoCloseable {
   private final ResultCache results;
 
   public ManifestBuilder(BuildLimits limits, BuildSandbox sandbox) {
+    this(limits, sandbox, BuildWorkers.GROW_AFTER);
+  }
+
+  /** A builder whose builds wait {@code growAfter} for a busy worker before starting another. */
+  ManifestBuilder(BuildLimits limits, BuildSandbox sandbox, Duration growAfter) {
     this.sandbox = sandbox;
-    this.workers = new BuildWorkers(limits, sandbox);
+    this.workers = new BuildWorkers(limits, sandbox, growAfter);
     this.results = new ResultCache(limits.resultCacheBytes());
+  }
+
+  /** How many workers run now (for tests). */
+  long workersRunning() {
+    return workers.running();
   }
 
   /** Starts a worker in the background, so that the first build does not wait for it. */

@@ -8,6 +8,7 @@ import dev.capstan.source.GitSource;
 import dev.capstan.source.oci.cli.OciFetchCommand;
 import dev.capstan.source.oci.cli.PushCommand;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import picocli.CommandLine;
@@ -30,8 +31,24 @@ public final class CapstanMain implements Runnable {
     // (spec.proxySecretRef) open https tunnels. Safe: it only permits Basic auth for tunnels, and
     // proxy credentials come only from authenticators set on one fetch's own connections.
     GitSource.allowBasicProxyCredentialsForTunnels();
+    oneBufferArena();
     int exitCode = commandLine(args).execute(args);
     System.exit(exitCode);
+  }
+
+  /**
+   * Before the API client's network library starts, as it reads these once: one pool of I/O buffers
+   * instead of one per event-loop thread (two per core), each of which holds a 4 MiB chunk once
+   * used. The client's few event loops do not contend for one pool; the engine's resident memory is
+   * 12 MiB smaller. A value given with -D is kept.
+   */
+  static void oneBufferArena() {
+    for (String arenas :
+        List.of("io.netty.allocator.numDirectArenas", "io.netty.allocator.numHeapArenas")) {
+      if (System.getProperty(arenas) == null) {
+        System.setProperty(arenas, "1");
+      }
+    }
   }
 
   /** The fully assembled command line; tests execute it in-process. */

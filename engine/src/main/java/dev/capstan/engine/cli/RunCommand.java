@@ -117,8 +117,9 @@ public final class RunCommand implements Callable<Integer> {
       names = "--build-workers",
       paramLabel = "N",
       description =
-          "Builds that may run at once, each in a worker process of its own. Default: one per"
-              + " core, at most four.")
+          "Builds that may run at once, each in a worker process of its own (another worker"
+              + " starts when a build has waited 0.5 s for a busy one). Default: one per core, at"
+              + " most four.")
   Integer buildWorkers;
 
   @Option(

@@ -65,7 +65,8 @@ public final class KustomizeWorker implements AutoCloseable {
   private final ScheduledExecutorService timer;
   private final Hello hello;
   private long nextId = 1;
-  private boolean ended;
+  // volatile: usable() is asked without the lock a request holds, so a busy worker can be counted
+  private volatile boolean ended;
 
   private KustomizeWorker(Process process, ScheduledExecutorService timer, Duration startTimeout) {
     this.process = process;
@@ -235,8 +236,8 @@ public final class KustomizeWorker implements AutoCloseable {
     ended();
   }
 
-  /** Whether the worker may take another request. */
-  public synchronized boolean usable() {
+  /** Whether the worker may take another request; answers at once, even during a request. */
+  public boolean usable() {
     return !ended && process.isAlive();
   }
 
