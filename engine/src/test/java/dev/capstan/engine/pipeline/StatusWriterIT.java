@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
+import dev.capstan.api.source.GitRepository;
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.testing.CapstanCrds;
 import dev.capstan.testing.KubernetesCluster;
@@ -132,7 +133,7 @@ class StatusWriterIT {
   /** A view with nothing cached yet. */
   private static final class NoCache implements ClusterView {
     @Override
-    public Optional<dev.capstan.api.source.GitRepository> gitRepository(NamespacedName key) {
+    public Optional<GitRepository> gitRepository(NamespacedName key) {
       return Optional.empty();
     }
 
