@@ -1,9 +1,12 @@
 package dev.capstan.applier;
 
 import dev.capstan.applier.apply.DiscoveryCache;
+import dev.capstan.applier.apply.KeptDiscovery;
 import dev.capstan.applier.apply.Polling;
+import dev.capstan.applier.apply.RecentDiscovery;
 import dev.capstan.applier.apply.StagedApplier;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 
@@ -19,13 +22,22 @@ public final class Applier {
     this(client, executor, Polling.system());
   }
 
+  /**
+   * An applier that applies again and again, as the engine does: the answers of discovery for
+   * built-in groups are believed for {@link RecentDiscovery#TTL}.
+   */
   public Applier(KubernetesClient client, Executor executor, Polling polling) {
-    this.staged = new StagedApplier(client, executor, polling, Optional.empty());
+    this(client, executor, polling, new RecentDiscovery(RecentDiscovery.TTL, Clock.systemUTC()));
   }
 
   /** An applier that keeps discovery answers on disk between runs (the command line). */
   public Applier(KubernetesClient client, Executor executor, DiscoveryCache discovery) {
-    this.staged = new StagedApplier(client, executor, Polling.system(), Optional.of(discovery));
+    this(client, executor, Polling.system(), discovery);
+  }
+
+  public Applier(
+      KubernetesClient client, Executor executor, Polling polling, KeptDiscovery discovery) {
+    this.staged = new StagedApplier(client, executor, polling, Optional.of(discovery));
   }
 
   public ApplyResult apply(ApplyRequest request) {

@@ -19,14 +19,10 @@ import java.util.Optional;
 /**
  * Discovery answers kept on disk between runs of the command line, one file per API server and
  * group/version, as kubectl keeps its own: a short-lived command then spends no round trips on
- * kinds it has seen in the last six hours. A kind missing from a kept answer is looked up live
- * again by {@link ResourceCatalog}, so a kind served since is found. Only built-in groups are kept
- * (the core group, groups without a dot, and {@code *.k8s.io}): they change with the API server's
- * version only, while a CRD's group can be deleted or change scope at any time, so those are always
- * asked live. The cache is an optimisation only: a file that cannot be read or written is as if
- * absent.
+ * kinds it has seen in the last six hours. What is kept, and what a kept answer is good for, is
+ * {@link KeptDiscovery}'s rule; a file that cannot be read or written is as if absent.
  */
-public final class DiscoveryCache {
+public final class DiscoveryCache implements KeptDiscovery {
 
   /** How long an answer is used, as kubectl's default. */
   public static final Duration TTL = Duration.ofHours(6);
@@ -55,8 +51,10 @@ public final class DiscoveryCache {
   }
 
   /** The kept answer for {@code apiVersion} of {@code server}, if written within the TTL. */
-  Optional<List<APIResource>> read(URL server, String apiVersion, KubernetesSerialization json) {
-    if (!keeps(apiVersion)) {
+  @Override
+  public Optional<List<APIResource>> read(
+      URL server, String apiVersion, KubernetesSerialization json) {
+    if (!KeptDiscovery.keeps(apiVersion)) {
       return Optional.empty();
     }
     Path file = file(server, apiVersion);
@@ -76,9 +74,10 @@ public final class DiscoveryCache {
   }
 
   /** Keeps a live answer; written to a temporary file first so a reader never sees half of it. */
-  void write(
+  @Override
+  public void write(
       URL server, String apiVersion, List<APIResource> resources, KubernetesSerialization json) {
-    if (!keeps(apiVersion)) {
+    if (!KeptDiscovery.keeps(apiVersion)) {
       return;
     }
     Path file = file(server, apiVersion);
@@ -106,13 +105,6 @@ public final class DiscoveryCache {
     } catch (IOException ignored) {
       // a leftover temporary file is never read
     }
-  }
-
-  /** Whether answers for this group/version are kept: built-in groups only. */
-  static boolean keeps(String apiVersion) {
-    int slash = apiVersion.indexOf('/');
-    String group = slash < 0 ? "" : apiVersion.substring(0, slash);
-    return group.isEmpty() || !group.contains(".") || group.endsWith(".k8s.io");
   }
 
   /** One directory per server (host, port and path), one file per group/version. */

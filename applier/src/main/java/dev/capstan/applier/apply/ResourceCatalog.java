@@ -11,31 +11,31 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Kinds the API server serves, from discovery: one request per group/version, cached for the
- * lifetime of the catalog (one apply, or one controller's discovery cycle), and optionally on disk
- * between runs ({@link DiscoveryCache}).
+ * lifetime of the catalog (one apply, or one controller's discovery cycle), and optionally kept
+ * between catalogs ({@link KeptDiscovery}).
  */
 public class ResourceCatalog {
 
   private final KubernetesClient client;
-  private final Optional<DiscoveryCache> disk;
+  private final Optional<KeptDiscovery> kept;
   private final Map<String, Discovered> byGroupVersion = new ConcurrentHashMap<>();
 
-  /** What discovery said of one group/version, and whether it was read from disk. */
-  private record Discovered(List<APIResource> resources, boolean fromDisk) {}
+  /** What discovery said of one group/version, and whether it was a kept answer. */
+  private record Discovered(List<APIResource> resources, boolean wasKept) {}
 
   public ResourceCatalog(KubernetesClient client) {
     this(client, Optional.empty());
   }
 
-  public ResourceCatalog(KubernetesClient client, Optional<DiscoveryCache> disk) {
+  public ResourceCatalog(KubernetesClient client, Optional<KeptDiscovery> kept) {
     this.client = client;
-    this.disk = disk;
+    this.kept = kept;
   }
 
   public Optional<ResourceType> find(String apiVersion, String kind) {
     Discovered discovered = byGroupVersion.computeIfAbsent(apiVersion, this::discover);
     Optional<ResourceType> type = find(discovered.resources(), apiVersion, kind);
-    if (type.isEmpty() && discovered.fromDisk()) {
+    if (type.isEmpty() && discovered.wasKept()) {
       // kept before the kind was served (a CRD created since): ask the API server itself
       discovered = byGroupVersion.compute(apiVersion, (v, old) -> discoverLive(v));
       type = find(discovered.resources(), apiVersion, kind);
@@ -54,7 +54,7 @@ public class ResourceCatalog {
   }
 
   private Discovered discover(String apiVersion) {
-    return disk.flatMap(
+    return kept.flatMap(
             cache ->
                 cache.read(client.getMasterUrl(), apiVersion, client.getKubernetesSerialization()))
         .map(resources -> new Discovered(resources, true))
@@ -64,7 +64,7 @@ public class ResourceCatalog {
   private Discovered discoverLive(String apiVersion) {
     List<APIResource> resources = ask(apiVersion);
     if (!resources.isEmpty()) {
-      disk.ifPresent(
+      kept.ifPresent(
           cache ->
               cache.write(
                   client.getMasterUrl(),

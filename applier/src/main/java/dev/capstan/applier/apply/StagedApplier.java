@@ -37,13 +37,13 @@ public final class StagedApplier {
   private final Executor executor;
   private final Polling polling;
   private final ServerSideApply calls;
-  private final Optional<DiscoveryCache> discovery;
+  private final Optional<KeptDiscovery> discovery;
 
   public StagedApplier(
       KubernetesClient client,
       Executor executor,
       Polling polling,
-      Optional<DiscoveryCache> discovery) {
+      Optional<KeptDiscovery> discovery) {
     this.client = client;
     this.executor = executor;
     this.polling = polling;

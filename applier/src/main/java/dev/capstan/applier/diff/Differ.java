@@ -2,8 +2,8 @@ package dev.capstan.applier.diff;
 
 import dev.capstan.applier.Owner;
 import dev.capstan.applier.apply.DesiredObject;
-import dev.capstan.applier.apply.DiscoveryCache;
 import dev.capstan.applier.apply.FieldOwnership;
+import dev.capstan.applier.apply.KeptDiscovery;
 import dev.capstan.applier.apply.LiveObjects;
 import dev.capstan.applier.apply.RejectedException;
 import dev.capstan.applier.apply.ResourceCatalog;
@@ -33,14 +33,14 @@ public final class Differ {
   private final Executor executor;
   private final ServerSideApply calls;
 
-  private final Optional<DiscoveryCache> discovery;
+  private final Optional<KeptDiscovery> discovery;
 
   public Differ(KubernetesClient client, Executor executor) {
     this(client, executor, Optional.empty());
   }
 
   /** A differ that keeps discovery answers on disk between runs, as {@code capstan apply} does. */
-  public Differ(KubernetesClient client, Executor executor, Optional<DiscoveryCache> discovery) {
+  public Differ(KubernetesClient client, Executor executor, Optional<KeptDiscovery> discovery) {
     this.client = client;
     this.executor = executor;
     this.calls = new ServerSideApply(client);

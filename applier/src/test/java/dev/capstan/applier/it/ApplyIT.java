@@ -14,6 +14,7 @@ import dev.capstan.applier.ApplyRequest;
 import dev.capstan.applier.ApplyResult;
 import dev.capstan.applier.Owner;
 import dev.capstan.applier.apply.DiscoveryCache;
+import dev.capstan.applier.apply.Polling;
 import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.TestNamespace;
 import io.fabric8.kubernetes.api.model.APIResourceList;
@@ -138,6 +139,23 @@ class ApplyIT {
           result.objects().toString());
       assertTrue(log.all().contains("GET /api/v1"), log.all().toString());
       assertTrue(Files.readString(core).contains("\"Secret\""), "the kept answer was renewed");
+    }
+  }
+
+  @Test
+  void anApplierThatAppliesAgainAsksDiscoveryOfABuiltInGroupOnceAMinute() {
+    String configMap = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: again}\ndata: {a: b}\n";
+    RequestLog log = new RequestLog();
+    try (KubernetesClient client = log.client(admin)) {
+      Applier applier = new Applier(client, POOL, Polling.system());
+      assertTrue(applier.apply(request(objects(configMap))).succeeded());
+      assertTrue(log.all().contains("GET /api/v1"), log.all().toString());
+
+      log.clear();
+      assertTrue(applier.apply(request(objects(configMap))).unchanged());
+      assertTrue(
+          log.all().stream().noneMatch(r -> r.equals("GET /api/v1")),
+          "the second apply believed the first one's discovery: " + log.all());
     }
   }
 
