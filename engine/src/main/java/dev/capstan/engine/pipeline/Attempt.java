@@ -2,9 +2,9 @@ package dev.capstan.engine.pipeline;
 
 import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.decryption.Plaintexts;
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.conditions.Drift;
-import dev.capstan.engine.decryption.Plaintexts;
 import dev.capstan.engine.remote.RemoteClusters;
 import dev.capstan.health.AggregateHealth;
 import java.time.Instant;

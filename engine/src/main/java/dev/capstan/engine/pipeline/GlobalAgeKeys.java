@@ -1,9 +1,9 @@
 package dev.capstan.engine.pipeline;
 
+import dev.capstan.decryption.DecryptionException;
+import dev.capstan.decryption.DecryptionKeys;
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.conditions.Reason;
-import dev.capstan.engine.decryption.DecryptionException;
-import dev.capstan.engine.decryption.DecryptionKeys;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;

@@ -17,8 +17,8 @@ import dev.capstan.applier.Owner;
 import dev.capstan.applier.diff.DiffReport;
 import dev.capstan.applier.diff.Differ;
 import dev.capstan.applier.diff.ObjectDiff;
-import dev.capstan.engine.decryption.DecryptionKeys;
-import dev.capstan.engine.decryption.SopsDecryptor;
+import dev.capstan.decryption.DecryptionKeys;
+import dev.capstan.decryption.SopsDecryptor;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -44,10 +44,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * spec.decryption as a Flux user sees it: Secrets and a secretGenerator env file encrypted by the
- * real sops (fixtures under src/test/resources/sops) are applied decrypted; a tampered revision is
- * refused whole with DecryptionFailed and the last good objects stay. No decrypted value and no key
- * reaches the engine's log (captured at DEBUG), a status, an event or the diff of the decrypted
- * Secrets.
+ * real sops (fixtures under decryption/src/test/resources/sops) are applied decrypted; a tampered
+ * revision is refused whole with DecryptionFailed and the last good objects stay. No decrypted
+ * value and no key reaches the engine's log (captured at DEBUG), a status, an event or the diff of
+ * the decrypted Secrets.
  */
 class DecryptionIT extends EngineTestBase {
   private static final List<String> LOGGERS =
@@ -75,7 +75,7 @@ class DecryptionIT extends EngineTestBase {
     }
   }
 
-  private static final Path FIXTURES = Path.of("src/test/resources/sops");
+  private static final Path FIXTURES = Path.of("../decryption/src/test/resources/sops");
   private static final String KUSTOMIZATION =
       """
       resources: [secret.yaml]

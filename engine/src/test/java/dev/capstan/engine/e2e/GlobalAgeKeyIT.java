@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(KubernetesCluster.class)
 class GlobalAgeKeyIT {
-  private static final Path FIXTURES = Path.of("src/test/resources/sops");
+  private static final Path FIXTURES = Path.of("../decryption/src/test/resources/sops");
   private static EngineFixture engine;
   private static GitFixture git;
 

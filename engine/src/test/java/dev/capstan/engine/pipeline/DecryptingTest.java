@@ -11,13 +11,13 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationSpec;
+import dev.capstan.decryption.DecryptedInputs;
+import dev.capstan.decryption.DecryptionKeys;
+import dev.capstan.decryption.Plaintexts;
+import dev.capstan.decryption.SecretPlacement;
+import dev.capstan.decryption.SopsWriter;
 import dev.capstan.engine.conditions.Phase;
 import dev.capstan.engine.conditions.Reason;
-import dev.capstan.engine.decryption.DecryptedInputs;
-import dev.capstan.engine.decryption.DecryptionKeys;
-import dev.capstan.engine.decryption.Plaintexts;
-import dev.capstan.engine.decryption.SecretPlacement;
-import dev.capstan.engine.decryption.SopsWriter;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
@@ -39,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The decryption stage around the build: what it passes, decrypts, refuses and lets be shown. */
 class DecryptingTest {
-  private static final Path FIXTURES = Path.of("src/test/resources/sops");
+  private static final Path FIXTURES = Path.of("../decryption/src/test/resources/sops");
   @TempDir Path artifact;
 
   private static byte[] fixture(String path) throws IOException {
