@@ -9,11 +9,11 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * A CronJob whose last Job failed is Current with a note (kstatus's answer, health/README.md
- * "CronJob"); the entry the README gives for users who want such a CronJob to fail does so.
+ * A CronJob whose last Job failed is Current with a note (kstatus's answer, docs/health-rules.md
+ * "CronJob"); the entry that page gives for users who want such a CronJob to fail does so.
  */
 class CronJobOptInTest {
-  /** The entry health/README.md gives, verbatim. */
+  /** The entry docs/health-rules.md gives, verbatim. */
   static final HealthCheckExpr FAIL_ON_LAST_RUN =
       new HealthCheckExpr(
           "batch/v1",

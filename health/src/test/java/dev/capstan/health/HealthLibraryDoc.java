@@ -73,7 +73,7 @@ final class HealthLibraryDoc {
             "back. Kinds with no entry here and no kstatus rule get the generic layer"
                 + " (conditions,\n")
         .append("condition generations, status vocabularies, then kstatus's default; see\n")
-        .append("`health/README.md`).\n\n")
+        .append("`docs/health-rules.md`).\n\n")
         .append(
             "Entries whose description ends with \"(source: …)\" were derived from the operator's"
                 + " own\n")
