@@ -10,6 +10,8 @@ import dev.capstan.health.cel.HealthCheckRegistry;
 import dev.capstan.health.cel.InvalidHealthCheckException;
 import dev.capstan.health.cel.LazyHealthCheck;
 import dev.capstan.health.kstatus.KstatusRules;
+import dev.capstan.kube.GroupKind;
+import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Clock;
 import java.util.ArrayList;

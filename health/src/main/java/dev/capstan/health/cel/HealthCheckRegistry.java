@@ -1,6 +1,6 @@
 package dev.capstan.health.cel;
 
-import dev.capstan.health.GroupKind;
+import dev.capstan.kube.GroupKind;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

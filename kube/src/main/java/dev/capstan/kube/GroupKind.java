@@ -1,4 +1,4 @@
-package dev.capstan.health;
+package dev.capstan.kube;
 
 /** An API group and kind; the version of an apiVersion never takes part in kind matching. */
 public record GroupKind(String group, String kind) {
@@ -9,7 +9,7 @@ public record GroupKind(String group, String kind) {
     return slash < 0 ? "" : apiVersion.substring(0, slash);
   }
 
-  static GroupKind of(String apiVersion, String kind) {
+  public static GroupKind of(String apiVersion, String kind) {
     return new GroupKind(groupOf(apiVersion), kind);
   }
 

@@ -1,4 +1,4 @@
-package dev.capstan.health;
+package dev.capstan.kube;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Map;
