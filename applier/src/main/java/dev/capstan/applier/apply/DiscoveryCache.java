@@ -1,5 +1,6 @@
 package dev.capstan.applier.apply;
 
+import dev.capstan.kube.ApiVersion;
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -110,8 +111,7 @@ public final class DiscoveryCache {
 
   /** Whether answers for this group/version are kept: built-in groups only. */
   static boolean keeps(String apiVersion) {
-    int slash = apiVersion.indexOf('/');
-    String group = slash < 0 ? "" : apiVersion.substring(0, slash);
+    String group = ApiVersion.of(apiVersion).group();
     return group.isEmpty() || !group.contains(".") || group.endsWith(".k8s.io");
   }
 

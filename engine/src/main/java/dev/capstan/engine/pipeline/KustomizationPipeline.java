@@ -849,10 +849,8 @@ public final class KustomizationPipeline {
         .map(
             c -> {
               String apiVersion = c.apiVersion() == null ? "v1" : c.apiVersion();
-              int slash = apiVersion.indexOf('/');
-              return new ObjectRef(
-                  slash < 0 ? "" : apiVersion.substring(0, slash),
-                  apiVersion.substring(slash + 1),
+              return ObjectRef.of(
+                  apiVersion,
                   c.kind(),
                   c.namespace() == null ? attempt.namespace() : c.namespace(),
                   c.name());
