@@ -1,6 +1,6 @@
 package dev.capstan.applier;
 
-import dev.capstan.health.GroupKind;
+import dev.capstan.kube.GroupKind;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;

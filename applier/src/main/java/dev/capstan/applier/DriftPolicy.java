@@ -1,6 +1,6 @@
 package dev.capstan.applier;
 
-import dev.capstan.health.ObjectRef;
+import dev.capstan.kube.ObjectRef;
 import java.util.Collection;
 import java.util.Objects;
 import java.util.Set;

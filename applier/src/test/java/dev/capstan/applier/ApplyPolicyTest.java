@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.capstan.health.GroupKind;
+import dev.capstan.kube.GroupKind;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;

@@ -3,7 +3,7 @@ package dev.capstan.applier;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.capstan.applier.inventory.InventorySet;
-import dev.capstan.health.ObjectRef;
+import dev.capstan.kube.ObjectRef;
 import org.junit.jupiter.api.Test;
 
 class ObjectRefTest {

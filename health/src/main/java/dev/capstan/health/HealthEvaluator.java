@@ -10,6 +10,8 @@ import dev.capstan.health.cel.HealthCheckRegistry;
 import dev.capstan.health.cel.InvalidHealthCheckException;
 import dev.capstan.health.cel.LazyHealthCheck;
 import dev.capstan.health.kstatus.KstatusRules;
+import dev.capstan.kube.ApiVersion;
+import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -177,7 +179,7 @@ public final class HealthEvaluator {
         return new ResourceStatus(Status.Unknown, "InvalidHealthCheck", e.getMessage(), rule);
       }
     }
-    return kstatus.evaluate(object, GroupKind.groupOf(apiVersion), kind);
+    return kstatus.evaluate(object, ApiVersion.of(apiVersion).group(), kind);
   }
 
   private LazyHealthCheck findCheck(String apiVersion, String kind) {

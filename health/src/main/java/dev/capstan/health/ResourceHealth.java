@@ -1,5 +1,6 @@
 package dev.capstan.health;
 
+import dev.capstan.kube.ObjectRef;
 import java.util.Objects;
 
 /** The health of one identified object. */

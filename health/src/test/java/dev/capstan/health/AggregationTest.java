@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.health.cel.BuiltinLibrary;
+import dev.capstan.kube.ObjectRef;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

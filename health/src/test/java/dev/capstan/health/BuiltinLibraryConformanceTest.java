@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capstan.health.cel.BuiltinLibrary;
 import dev.capstan.health.cel.HealthCheckExpr;
 import dev.capstan.health.cel.HealthCheckExprsYaml;
+import dev.capstan.kube.GroupKind;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;

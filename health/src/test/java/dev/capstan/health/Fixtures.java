@@ -2,7 +2,7 @@ package dev.capstan.health;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import dev.capstan.health.yaml.BoundedYaml;
+import dev.capstan.kube.BoundedYaml;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

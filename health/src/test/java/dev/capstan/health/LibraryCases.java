@@ -2,7 +2,7 @@ package dev.capstan.health;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.capstan.health.yaml.BoundedYaml;
+import dev.capstan.kube.BoundedYaml;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;

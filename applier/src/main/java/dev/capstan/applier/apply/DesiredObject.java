@@ -4,7 +4,7 @@ import dev.capstan.applier.CapstanMetadata;
 import dev.capstan.applier.Owner;
 import dev.capstan.applier.ignore.IgnoreRules;
 import dev.capstan.applier.ignore.JsonPointer;
-import dev.capstan.health.ObjectRef;
+import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.client.utils.Serialization;

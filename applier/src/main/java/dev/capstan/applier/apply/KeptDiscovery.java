@@ -1,5 +1,6 @@
 package dev.capstan.applier.apply;
 
+import dev.capstan.kube.ApiVersion;
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.net.URL;
@@ -26,8 +27,7 @@ public sealed interface KeptDiscovery permits DiscoveryCache, RecentDiscovery {
 
   /** Whether answers for this group/version are kept: built-in groups only. */
   static boolean keeps(String apiVersion) {
-    int slash = apiVersion.indexOf('/');
-    String group = slash < 0 ? "" : apiVersion.substring(0, slash);
+    String group = ApiVersion.of(apiVersion).group();
     return group.isEmpty() || !group.contains(".") || group.endsWith(".k8s.io");
   }
 }

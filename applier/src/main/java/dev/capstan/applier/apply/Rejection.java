@@ -1,5 +1,6 @@
 package dev.capstan.applier.apply;
 
+import dev.capstan.kube.ApiErrors;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.Locale;
 
@@ -7,10 +8,7 @@ import java.util.Locale;
 public record Rejection(String reason, boolean immutableField) {
 
   public static Rejection of(KubernetesClientException e) {
-    String reason =
-        e.getStatus() != null && e.getStatus().getMessage() != null
-            ? e.getStatus().getMessage()
-            : firstLine(e.getMessage());
+    String reason = ApiErrors.message(e).orElseGet(() -> firstLine(e.getMessage()));
     return new Rejection(reason, e.getCode() == 422 && isImmutableMessage(reason));
   }
 

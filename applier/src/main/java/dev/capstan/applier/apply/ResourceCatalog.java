@@ -1,5 +1,6 @@
 package dev.capstan.applier.apply;
 
+import dev.capstan.kube.ApiVersion;
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -45,12 +46,14 @@ public class ResourceCatalog {
 
   private static Optional<ResourceType> find(
       List<APIResource> resources, String apiVersion, String kind) {
-    String group = apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "";
-    String version = apiVersion.substring(apiVersion.indexOf('/') + 1);
+    ApiVersion parsed = ApiVersion.of(apiVersion);
     return resources.stream()
         .filter(r -> kind.equals(r.getKind()) && !r.getName().contains("/"))
         .findFirst()
-        .map(r -> new ResourceType(group, version, kind, r.getName(), r.getNamespaced()));
+        .map(
+            r ->
+                new ResourceType(
+                    parsed.group(), parsed.version(), kind, r.getName(), r.getNamespaced()));
   }
 
   private Discovered discover(String apiVersion) {

@@ -1,5 +1,6 @@
 package dev.capstan.applier.apply;
 
+import dev.capstan.kube.ApiVersion;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 
 /** How the API server serves one kind: its plural resource name and scope. */
@@ -17,7 +18,7 @@ public record ResourceType(
   }
 
   public String apiVersion() {
-    return group.isEmpty() ? version : group + "/" + version;
+    return new ApiVersion(group, version).toString();
   }
 
   public boolean isCrd() {

@@ -3,7 +3,7 @@ package dev.capstan.applier.apply;
 import dev.capstan.applier.Action;
 import dev.capstan.applier.ApplyListener;
 import dev.capstan.applier.ObjectResult;
-import dev.capstan.health.ObjectRef;
+import dev.capstan.kube.ObjectRef;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

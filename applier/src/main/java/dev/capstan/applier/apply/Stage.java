@@ -1,6 +1,6 @@
 package dev.capstan.applier.apply;
 
-import dev.capstan.health.GroupKind;
+import dev.capstan.kube.GroupKind;
 import java.util.Set;
 
 /**

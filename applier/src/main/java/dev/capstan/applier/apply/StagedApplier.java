@@ -6,7 +6,7 @@ import dev.capstan.applier.ApplyResult;
 import dev.capstan.applier.ObjectResult;
 import dev.capstan.applier.apply.RevisionValidator.Validated;
 import dev.capstan.applier.inventory.InventorySet;
-import dev.capstan.health.ObjectRef;
+import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;

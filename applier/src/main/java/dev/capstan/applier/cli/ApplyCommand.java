@@ -10,7 +10,7 @@ import dev.capstan.applier.apply.Polling;
 import dev.capstan.applier.inventory.ConfigMapInventoryStore;
 import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.applier.prune.Pruner;
-import dev.capstan.health.ObjectRef;
+import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintWriter;

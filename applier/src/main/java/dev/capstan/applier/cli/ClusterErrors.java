@@ -1,5 +1,6 @@
 package dev.capstan.applier.cli;
 
+import dev.capstan.kube.ApiErrors;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.ConnectException;
 import java.net.URL;
@@ -7,6 +8,7 @@ import java.net.UnknownHostException;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
+import java.util.Optional;
 import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLException;
 
@@ -38,8 +40,9 @@ public final class ClusterErrors {
     if (e.getCode() == 401) {
       return where + " rejected the kubeconfig's credentials (401 Unauthorized)";
     }
-    if (e.getStatus() != null && e.getStatus().getMessage() != null) {
-      return e.getStatus().getMessage();
+    Optional<String> answer = ApiErrors.message(e);
+    if (answer.isPresent()) {
+      return answer.get();
     }
     Throwable root = rootCause(e);
     String message = firstLine(e.getMessage());

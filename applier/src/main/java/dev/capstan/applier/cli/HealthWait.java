@@ -4,7 +4,7 @@ import dev.capstan.applier.apply.Polling;
 import dev.capstan.applier.wait.ApplyWaiter;
 import dev.capstan.applier.wait.WaitResult;
 import dev.capstan.health.HealthEvaluator;
-import dev.capstan.health.ObjectRef;
+import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;

@@ -11,7 +11,7 @@ import dev.capstan.applier.apply.RevisionValidator;
 import dev.capstan.applier.apply.RevisionValidator.Validated;
 import dev.capstan.applier.apply.ServerSideApply;
 import dev.capstan.applier.diff.ObjectDiff.Change;
-import dev.capstan.health.ObjectRef;
+import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;

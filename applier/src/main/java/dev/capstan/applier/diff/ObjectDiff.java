@@ -1,6 +1,6 @@
 package dev.capstan.applier.diff;
 
-import dev.capstan.health.ObjectRef;
+import dev.capstan.kube.ObjectRef;
 
 /** What applying would do to one object; {@code text} is a unified diff or a failure reason. */
 public record ObjectDiff(ObjectRef ref, Change change, String text) {

@@ -1,7 +1,7 @@
 package dev.capstan.applier.ignore;
 
 import dev.capstan.applier.build.PatchSelector;
-import dev.capstan.health.ObjectRef;
+import dev.capstan.kube.ObjectRef;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -3,8 +3,8 @@ package dev.capstan.applier.ignore;
 import com.google.re2j.Pattern;
 import com.google.re2j.PatternSyntaxException;
 import dev.capstan.applier.build.PatchSelector;
-import dev.capstan.health.ObjectRef;
 import dev.capstan.health.cel.RegexSize;
+import dev.capstan.kube.ObjectRef;
 import java.util.Map;
 
 /**

@@ -1,6 +1,6 @@
 package dev.capstan.applier.inventory;
 
-import dev.capstan.health.ObjectRef;
+import dev.capstan.kube.ObjectRef;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;

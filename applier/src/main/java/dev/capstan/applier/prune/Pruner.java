@@ -7,7 +7,8 @@ import dev.capstan.applier.apply.Polling;
 import dev.capstan.applier.apply.ResourceCatalog;
 import dev.capstan.applier.apply.ResourceType;
 import dev.capstan.applier.inventory.InventorySet;
-import dev.capstan.health.ObjectRef;
+import dev.capstan.kube.ApiErrors;
+import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -104,8 +105,7 @@ public final class Pruner {
       }
       return Optional.of(ObjectResult.of(ref, Action.DELETED));
     } catch (KubernetesClientException e) {
-      String reason = e.getStatus() != null ? e.getStatus().getMessage() : e.getMessage();
-      return Optional.of(new ObjectResult(ref, Action.FAILED, reason));
+      return Optional.of(new ObjectResult(ref, Action.FAILED, ApiErrors.reason(e)));
     }
   }
 

@@ -3,7 +3,8 @@ package dev.capstan.applier.wait;
 import dev.capstan.applier.apply.DesiredObject;
 import dev.capstan.applier.apply.ResourceCatalog;
 import dev.capstan.applier.apply.ResourceType;
-import dev.capstan.health.ObjectRef;
+import dev.capstan.kube.ApiErrors;
+import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -37,10 +38,7 @@ final class ClusterLookup implements ObjectLookup {
               : resources.withName(ref.name()).get();
       return live == null ? Lookup.notFound() : Lookup.found(DesiredObject.asMap(live));
     } catch (KubernetesClientException e) {
-      return Lookup.readFailed(
-          e.getStatus() != null && e.getStatus().getMessage() != null
-              ? e.getStatus().getMessage()
-              : e.getMessage());
+      return Lookup.readFailed(ApiErrors.reason(e));
     }
   }
 }

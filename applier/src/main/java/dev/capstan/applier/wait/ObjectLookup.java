@@ -1,6 +1,6 @@
 package dev.capstan.applier.wait;
 
-import dev.capstan.health.ObjectRef;
+import dev.capstan.kube.ObjectRef;
 
 /** Where a wait reads objects: the API server, or an informer's cache. Must not throw. */
 @FunctionalInterface

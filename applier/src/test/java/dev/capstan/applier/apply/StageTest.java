@@ -2,7 +2,7 @@ package dev.capstan.applier.apply;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.capstan.health.GroupKind;
+import dev.capstan.kube.GroupKind;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.applier.TestObjects;
 import dev.capstan.applier.apply.DesiredObject;
-import dev.capstan.health.ObjectRef;
+import dev.capstan.kube.ObjectRef;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.capstan.applier.build.PatchSelector;
-import dev.capstan.health.ObjectRef;
+import dev.capstan.kube.ObjectRef;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -3,7 +3,7 @@ package dev.capstan.applier.inventory;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.capstan.health.ObjectRef;
+import dev.capstan.kube.ObjectRef;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -12,7 +12,7 @@ import dev.capstan.applier.ApplyPolicy;
 import dev.capstan.applier.ApplyRequest;
 import dev.capstan.applier.ApplyResult;
 import dev.capstan.applier.Owner;
-import dev.capstan.health.GroupKind;
+import dev.capstan.kube.GroupKind;
 import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.TestNamespace;
 import io.fabric8.kubernetes.api.model.ConfigMap;

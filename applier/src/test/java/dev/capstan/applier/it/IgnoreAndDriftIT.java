@@ -17,7 +17,7 @@ import dev.capstan.applier.ObjectResult;
 import dev.capstan.applier.Owner;
 import dev.capstan.applier.build.PatchSelector;
 import dev.capstan.applier.ignore.IgnoreRules;
-import dev.capstan.health.ObjectRef;
+import dev.capstan.kube.ObjectRef;
 import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.TestNamespace;
 import io.fabric8.kubernetes.api.model.ConfigMap;

@@ -1,5 +1,7 @@
 package dev.capstan.engine.cli;
 
+import dev.capstan.kube.ApiVersion;
+
 /**
  * One inventory id, {@code namespace_name_group_kind}: the namespace is empty for cluster-scoped
  * objects and the group for the core group; a colon in a name is written {@code __}.
@@ -32,7 +34,7 @@ public record InventoryId(String namespace, String name, String group, String ki
 
   /** The apiVersion for version {@code v} of this id's group. */
   public String apiVersion(String version) {
-    return group.isEmpty() ? version : group + "/" + version;
+    return new ApiVersion(group, version).toString();
   }
 
   public boolean clusterScoped() {

@@ -1,5 +1,6 @@
 package dev.capstan.engine.dependencies;
 
+import dev.capstan.kube.ApiVersion;
 import java.util.Objects;
 
 /**
@@ -17,8 +18,7 @@ public record ObjectDependency(String apiVersion, String kind, String namespace,
 
   /** The API group; empty for the core group ({@code v1}). */
   public String group() {
-    int slash = apiVersion.indexOf('/');
-    return slash < 0 ? "" : apiVersion.substring(0, slash);
+    return ApiVersion.of(apiVersion).group();
   }
 
   /** The same object at cluster scope (when discovery says the kind is not namespaced). */

@@ -2,6 +2,7 @@ package dev.capstan.engine.monitor;
 
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.cache.MetadataOnly;
+import dev.capstan.kube.ApiErrors;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -63,7 +64,7 @@ public final class ConfigWatches implements AutoCloseable {
               "--watch-configs-label-selector '"
                   + labelSelector
                   + "' is refused by the API server: "
-                  + (e.getStatus() == null ? e.getMessage() : e.getStatus().getMessage()));
+                  + ApiErrors.reason(e));
         }
         // Reconciling goes on without it: changes are then seen at the next interval.
         LOG.warn(

@@ -16,7 +16,7 @@ import dev.capstan.engine.pipeline.StatusWriter;
 import dev.capstan.engine.pipeline.WaitTracker;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
-import dev.capstan.health.ObjectRef;
+import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;

@@ -1,6 +1,6 @@
 package dev.capstan.engine.monitor;
 
-import dev.capstan.health.ObjectRef;
+import dev.capstan.kube.ObjectRef;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -4,7 +4,8 @@ import dev.capstan.applier.Owner;
 import dev.capstan.applier.apply.ResourceCatalog;
 import dev.capstan.applier.apply.ResourceType;
 import dev.capstan.engine.cache.WithoutManagedFields;
-import dev.capstan.health.ObjectRef;
+import dev.capstan.kube.ApiErrors;
+import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -136,14 +137,7 @@ final class KindInformers implements AutoCloseable {
 
   /** The HTTP status and the API server's message, bounded; or the failure's kind. */
   private static String why(KubernetesClientException e) {
-    String message =
-        e.getCode() > 0
-            ? "HTTP "
-                + e.getCode()
-                + (e.getStatus() != null && e.getStatus().getMessage() != null
-                    ? " " + e.getStatus().getMessage()
-                    : "")
-            : "the request failed";
+    String message = e.getCode() > 0 ? ApiErrors.httpAnswer(e) : "the request failed";
     return message.length() > 300 ? message.substring(0, 300) + "…" : message;
   }
 

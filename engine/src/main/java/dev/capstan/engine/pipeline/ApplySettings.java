@@ -5,7 +5,7 @@ import dev.capstan.api.kustomize.IgnoreRule;
 import dev.capstan.api.kustomize.KustomizationSpec;
 import dev.capstan.applier.DriftPolicy;
 import dev.capstan.applier.ignore.IgnoreRules;
-import dev.capstan.health.ObjectRef;
+import dev.capstan.kube.ObjectRef;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;

@@ -14,6 +14,7 @@ import dev.capstan.decryption.Plaintexts;
 import dev.capstan.decryption.SecretPlacement;
 import dev.capstan.decryption.SopsDecryptor;
 import dev.capstan.engine.conditions.Reason;
+import dev.capstan.kube.ApiErrors;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -106,9 +107,10 @@ final class Decrypting {
    * all, else what stopped the request (an API server that cannot be reached answers nothing).
    */
   private static String reason(KubernetesClientException e) {
-    if (e.getStatus() != null && e.getStatus().getMessage() != null) {
-      return e.getStatus().getMessage();
-    }
+    return ApiErrors.message(e).orElseGet(() -> unanswered(e));
+  }
+
+  private static String unanswered(KubernetesClientException e) {
     Throwable cause = e.getCause() == null ? e : e.getCause();
     return "the API server did not answer ("
         + cause.getClass().getSimpleName()

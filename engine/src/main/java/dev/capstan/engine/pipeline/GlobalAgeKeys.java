@@ -4,6 +4,7 @@ import dev.capstan.decryption.DecryptionException;
 import dev.capstan.decryption.DecryptionKeys;
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.conditions.Reason;
+import dev.capstan.kube.ApiErrors;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -46,9 +47,7 @@ public interface GlobalAgeKeys {
           "cannot read the engine's SOPS age Secret '"
               + name
               + "' (--sops-age-secret): "
-              + (e.getStatus() == null
-                  ? "the API server could not be reached"
-                  : e.getStatus().getMessage()));
+              + ApiErrors.message(e).orElse("the API server could not be reached"));
     }
     if (secret == null) {
       throw StageFailure.transientFailure(

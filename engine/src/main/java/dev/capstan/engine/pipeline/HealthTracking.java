@@ -2,7 +2,7 @@ package dev.capstan.engine.pipeline;
 
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.health.HealthEvaluator;
-import dev.capstan.health.ObjectRef;
+import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
 import java.util.Optional;

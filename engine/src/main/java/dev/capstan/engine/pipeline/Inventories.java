@@ -3,7 +3,7 @@ package dev.capstan.engine.pipeline;
 import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.api.kustomize.InventoryEntry;
 import dev.capstan.applier.inventory.InventorySet;
-import dev.capstan.health.ObjectRef;
+import dev.capstan.kube.ObjectRef;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

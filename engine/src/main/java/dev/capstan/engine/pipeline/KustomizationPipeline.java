@@ -34,7 +34,7 @@ import dev.capstan.engine.remote.RemoteClusterException;
 import dev.capstan.engine.remote.RemoteClusters.Remote;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
-import dev.capstan.health.ObjectRef;
+import dev.capstan.kube.ObjectRef;
 import dev.capstan.source.SourceException;
 import dev.capstan.source.oci.ArtifactDownloads;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -849,10 +849,8 @@ public final class KustomizationPipeline {
         .map(
             c -> {
               String apiVersion = c.apiVersion() == null ? "v1" : c.apiVersion();
-              int slash = apiVersion.indexOf('/');
-              return new ObjectRef(
-                  slash < 0 ? "" : apiVersion.substring(0, slash),
-                  apiVersion.substring(slash + 1),
+              return ObjectRef.of(
+                  apiVersion,
                   c.kind(),
                   c.namespace() == null ? attempt.namespace() : c.namespace(),
                   c.name());

@@ -6,6 +6,7 @@ import dev.capstan.applier.apply.ResourceCatalog;
 import dev.capstan.applier.apply.ResourceType;
 import dev.capstan.engine.dependencies.DependencyLookup;
 import dev.capstan.engine.dependencies.ObjectDependency;
+import dev.capstan.kube.ApiErrors;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -62,10 +63,7 @@ final class ObjectDependencies {
       if (e.getCode() == HttpURLConnection.HTTP_FORBIDDEN) {
         return new DependencyLookup.Unreadable(reader + " may not get " + describe(type, id));
       }
-      return new DependencyLookup.ReadFailed(
-          e.getStatus() != null && e.getStatus().getMessage() != null
-              ? e.getStatus().getMessage()
-              : e.getMessage());
+      return new DependencyLookup.ReadFailed(ApiErrors.reason(e));
     }
   }
 

@@ -3,6 +3,7 @@ package dev.capstan.engine.pipeline;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.applier.build.ManifestBuilder;
+import dev.capstan.kube.ApiErrors;
 import dev.capstan.source.CommitSummary;
 import dev.capstan.source.FetchRequest;
 import dev.capstan.source.FetchResult;
@@ -100,7 +101,9 @@ public final class RevisionBuild {
       return new Failed(Stage.SOURCE, e.getMessage(), Optional.empty());
     } catch (KubernetesClientException e) {
       return new Failed(
-          Stage.SOURCE, "cannot read the GitRepository's Secrets: " + reason(e), Optional.empty());
+          Stage.SOURCE,
+          "cannot read the GitRepository's Secrets: " + ApiErrors.refusal(e),
+          Optional.empty());
     }
     FetchResult fetched = source.fetch(request.withRef(ref));
     if (fetched instanceof FetchResult.Failed failed) {
@@ -123,18 +126,9 @@ public final class RevisionBuild {
       return new Failed(Stage.BUILD, e.getMessage(), commit);
     } catch (KubernetesClientException e) {
       return new Failed(
-          Stage.BUILD, "cannot read what the Kustomization's spec names: " + reason(e), commit);
+          Stage.BUILD,
+          "cannot read what the Kustomization's spec names: " + ApiErrors.refusal(e),
+          commit);
     }
-  }
-
-  private static String reason(KubernetesClientException e) {
-    if (e.getStatus() != null
-        && e.getStatus().getMessage() != null
-        && !e.getStatus().getMessage().isBlank()) {
-      return e.getStatus().getMessage();
-    }
-    return e.getCode() > 0
-        ? "the API server answered HTTP " + e.getCode()
-        : "the API server could not be reached";
   }
 }

@@ -3,7 +3,7 @@ package dev.capstan.engine.pipeline;
 import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.health.HealthEvaluator;
-import dev.capstan.health.ObjectRef;
+import dev.capstan.kube.ObjectRef;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.capstan.engine.remote;
 
-import dev.capstan.health.yaml.BoundedYaml;
+import dev.capstan.kube.BoundedYaml;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;

@@ -4,6 +4,7 @@ import dev.capstan.api.common.SecretKeyReference;
 import dev.capstan.api.kustomize.KubeConfigReference;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.engine.NamespacedName;
+import dev.capstan.kube.ApiErrors;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -164,11 +165,7 @@ public final class RemoteClusters<A> implements AutoCloseable {
   /** Why a request failed, in a user's words: the HTTP status, or the kind of network failure. */
   static String rootCause(Throwable e) {
     if (e instanceof KubernetesClientException k && k.getCode() > 0) {
-      return "HTTP "
-          + k.getCode()
-          + (k.getStatus() != null && k.getStatus().getMessage() != null
-              ? " " + k.getStatus().getMessage()
-              : "");
+      return ApiErrors.httpAnswer(k);
     }
     Throwable root = e;
     for (Throwable cause = e;
@@ -329,13 +326,7 @@ public final class RemoteClusters<A> implements AutoCloseable {
     try {
       object = get.get();
     } catch (KubernetesClientException e) {
-      throw new RemoteClusterException(
-          "cannot read "
-              + what
-              + ": "
-              + (e.getStatus() != null && e.getStatus().getMessage() != null
-                  ? e.getStatus().getMessage()
-                  : e.getMessage()));
+      throw new RemoteClusterException("cannot read " + what + ": " + ApiErrors.reason(e));
     }
     if (object == null) {
       throw new RemoteClusterException(what + " does not exist");

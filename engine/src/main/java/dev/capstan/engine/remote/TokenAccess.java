@@ -1,5 +1,6 @@
 package dev.capstan.engine.remote;
 
+import dev.capstan.kube.ApiErrors;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.authentication.SelfSubjectReviewBuilder;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
@@ -144,9 +145,7 @@ final class TokenAccess {
                 + "/"
                 + account
                 + "': "
-                + (e.getStatus() != null && e.getStatus().getMessage() != null
-                    ? e.getStatus().getMessage()
-                    : e.getMessage()));
+                + ApiErrors.reason(e));
       }
       refuseIfValidHere(issued);
       token = issued;

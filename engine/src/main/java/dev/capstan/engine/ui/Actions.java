@@ -5,6 +5,7 @@ import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.SourceReference;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.OCIRepository;
+import dev.capstan.kube.ApiErrors;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -45,7 +46,7 @@ final class Actions {
         case RECONCILE -> reconcile(namespace, name);
       };
     } catch (KubernetesClientException e) {
-      return new PageAction.Result(false, refusal(e));
+      return new PageAction.Result(false, ApiErrors.refusal(e));
     }
   }
 
@@ -96,17 +97,5 @@ final class Actions {
         .patch(PatchContext.of(PatchType.JSON_MERGE), json);
     return new PageAction.Result(
         true, type.getSimpleName() + " " + namespace + "/" + name + " " + done);
-  }
-
-  /** The API server's reason (its Status message), else the HTTP code; never a stack trace. */
-  static String refusal(KubernetesClientException e) {
-    if (e.getStatus() != null
-        && e.getStatus().getMessage() != null
-        && !e.getStatus().getMessage().isBlank()) {
-      return e.getStatus().getMessage();
-    }
-    return e.getCode() > 0
-        ? "the API server answered HTTP " + e.getCode()
-        : "the API server could not be reached";
   }
 }

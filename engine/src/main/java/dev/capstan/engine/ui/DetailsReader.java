@@ -4,6 +4,7 @@ import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.kustomize.SourceReference;
 import dev.capstan.api.source.Artifact;
+import dev.capstan.kube.ApiErrors;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -53,7 +54,7 @@ final class DetailsReader {
     try {
       history = events(ks);
     } catch (KubernetesClientException e) {
-      historyNote = "cannot list Events: " + Actions.refusal(e);
+      historyNote = "cannot list Events: " + ApiErrors.refusal(e);
     }
     InventoryGroups.Result tree =
         status == null || status.inventory() == null || status.inventory().entries() == null

@@ -6,6 +6,7 @@ import dev.capstan.applier.diff.DiffReport;
 import dev.capstan.applier.diff.Differ;
 import dev.capstan.applier.diff.ObjectDiff;
 import dev.capstan.engine.pipeline.RevisionBuild;
+import dev.capstan.kube.ApiErrors;
 import dev.capstan.source.CommitSummary;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -114,7 +115,7 @@ final class DriftComputation implements DriftCheck.Computation {
           key.revision(),
           target.revisionFrom(),
           commit,
-          "cannot compare with the cluster: " + Actions.refusal(e),
+          "cannot compare with the cluster: " + ApiErrors.refusal(e),
           now());
     }
     SecretValues secrets = SecretValues.of(built.objects());

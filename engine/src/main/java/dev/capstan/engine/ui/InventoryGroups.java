@@ -9,6 +9,7 @@ import dev.capstan.health.ResourceStatus;
 import dev.capstan.health.cel.BuiltinLibrary;
 import dev.capstan.health.cel.HealthCheckExpr;
 import dev.capstan.health.cel.InvalidHealthCheckException;
+import dev.capstan.kube.ApiErrors;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -102,7 +103,8 @@ final class InventoryGroups {
       return new Details.ObjectLine(
           id.name(), status.status().name(), status.reason(), status.message());
     } catch (KubernetesClientException e) {
-      return new Details.ObjectLine(id.name(), "Unknown", "", "cannot read: " + Actions.refusal(e));
+      return new Details.ObjectLine(
+          id.name(), "Unknown", "", "cannot read: " + ApiErrors.refusal(e));
     }
   }
 

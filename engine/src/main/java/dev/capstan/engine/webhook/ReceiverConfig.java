@@ -1,6 +1,6 @@
 package dev.capstan.engine.webhook;
 
-import dev.capstan.health.yaml.BoundedYaml;
+import dev.capstan.kube.BoundedYaml;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

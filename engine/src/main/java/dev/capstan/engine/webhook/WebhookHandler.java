@@ -2,6 +2,7 @@ package dev.capstan.engine.webhook;
 
 import dev.capstan.engine.ops.metrics.Metrics;
 import dev.capstan.engine.ops.metrics.WebhookOutcome;
+import dev.capstan.kube.ApiErrors;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.Map;
 import org.eclipse.jetty.http.HttpFields;
@@ -137,7 +138,7 @@ final class WebhookHandler extends Handler.Abstract {
           "webhook receiver '{}': requesting the fetch failed: HTTP {} {}",
           receiver.spec().name(),
           e.getCode(),
-          e.getStatus() != null ? e.getStatus().getMessage() : e.getMessage());
+          ApiErrors.reason(e));
       count(receiver, WebhookOutcome.FAILED, "api_error");
       respond(exchange, 500, "could not request the fetch\n");
     }

@@ -108,6 +108,6 @@ class JarContentsIT {
       }
     }
     assertEquals(List.of(), users);
-    assertTrue(entries.contains("dev/capstan/health/yaml/BoundedYaml.class"));
+    assertTrue(entries.contains("dev/capstan/kube/BoundedYaml.class"));
   }
 }

@@ -2,7 +2,7 @@ package dev.capstan.engine.monitor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.capstan.health.ObjectRef;
+import dev.capstan.kube.ObjectRef;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

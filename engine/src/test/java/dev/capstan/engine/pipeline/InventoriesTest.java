@@ -3,7 +3,7 @@ package dev.capstan.engine.pipeline;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.capstan.applier.inventory.InventorySet;
-import dev.capstan.health.ObjectRef;
+import dev.capstan.kube.ObjectRef;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -24,7 +24,7 @@ import dev.capstan.applier.prune.Pruner;
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.conditions.ConditionTypes;
 import dev.capstan.engine.conditions.KustomizationStatuses;
-import dev.capstan.health.ObjectRef;
+import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;

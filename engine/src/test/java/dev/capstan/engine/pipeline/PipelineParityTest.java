@@ -12,7 +12,7 @@ import dev.capstan.applier.ApplyPolicy;
 import dev.capstan.applier.ApplyRequest;
 import dev.capstan.engine.conditions.ConditionTypes;
 import dev.capstan.engine.conditions.KustomizationStatuses;
-import dev.capstan.health.GroupKind;
+import dev.capstan.kube.GroupKind;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Duration;
 import java.util.List;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.capstan.applier.diff.DiffReport;
 import dev.capstan.applier.diff.ObjectDiff;
 import dev.capstan.applier.diff.ObjectDiff.Change;
-import dev.capstan.health.ObjectRef;
+import dev.capstan.kube.ObjectRef;
 import dev.capstan.source.CommitSummary;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.capstan.health.cel;
 
 import dev.capstan.health.ObjectView;
-import dev.capstan.health.yaml.BoundedYaml;
+import dev.capstan.kube.BoundedYaml;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

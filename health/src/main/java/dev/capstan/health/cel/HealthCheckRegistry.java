@@ -1,6 +1,7 @@
 package dev.capstan.health.cel;
 
-import dev.capstan.health.GroupKind;
+import dev.capstan.kube.ApiVersion;
+import dev.capstan.kube.GroupKind;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -96,7 +97,7 @@ public final class HealthCheckRegistry {
       }
     }
     Map<String, LazyHealthCheck> group =
-        byGroup.isEmpty() ? null : byGroup.get(GroupKind.groupOf(apiVersion));
+        byGroup.isEmpty() ? null : byGroup.get(ApiVersion.of(apiVersion).group());
     if (group != null) {
       LazyHealthCheck check = group.get(kind);
       if (check != null) {
@@ -112,7 +113,7 @@ public final class HealthCheckRegistry {
 
   /** The entry for the longest family of groups the apiVersion's group belongs to, or null. */
   private LazyHealthCheck family(String apiVersion) {
-    String group = GroupKind.groupOf(apiVersion);
+    String group = ApiVersion.of(apiVersion).group();
     for (GroupFamily family : byGroupSuffix) {
       if (group.endsWith(family.suffix())) {
         return family.check();
@@ -126,7 +127,7 @@ public final class HealthCheckRegistry {
         apiVersion.endsWith(WILDCARD_VERSION)
             ? apiVersion.substring(0, apiVersion.length() - WILDCARD_VERSION.length()) + "/v"
             : apiVersion;
-    return GroupKind.groupOf(withoutWildcard);
+    return ApiVersion.of(withoutWildcard).group();
   }
 
   private static void add(

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.capstan.health.yaml.BoundedYaml;
+import dev.capstan.kube.BoundedYaml;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -10,7 +10,7 @@ import dev.capstan.health.Fixtures;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.health.ResourceStatus;
 import dev.capstan.health.Status;
-import dev.capstan.health.yaml.BoundedYaml;
+import dev.capstan.kube.BoundedYaml;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;

@@ -1,5 +1,6 @@
 package dev.capstan.engine.ops.events;
 
+import dev.capstan.kube.ApiErrors;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -98,7 +99,7 @@ public final class EventRecorder implements AutoCloseable {
           "could not write event {} on {}: {} (HTTP {})",
           event.reason().apiValue(),
           event.object(),
-          e.getStatus() != null ? e.getStatus().getMessage() : e.getMessage(),
+          ApiErrors.reason(e),
           e.getCode());
     } catch (RuntimeException e) {
       LOG.warn(

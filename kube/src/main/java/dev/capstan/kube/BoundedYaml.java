@@ -1,4 +1,4 @@
-package dev.capstan.health.yaml;
+package dev.capstan.kube;
 
 import java.util.ArrayList;
 import java.util.IdentityHashMap;

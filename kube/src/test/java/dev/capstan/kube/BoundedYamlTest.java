@@ -1,4 +1,4 @@
-package dev.capstan.health.yaml;
+package dev.capstan.kube;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

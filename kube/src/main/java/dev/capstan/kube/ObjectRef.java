@@ -1,4 +1,4 @@
-package dev.capstan.health;
+package dev.capstan.kube;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Map;
@@ -22,11 +22,8 @@ public record ObjectRef(String group, String version, String kind, String namesp
    * for the core group).
    */
   public static ObjectRef of(String apiVersion, String kind, String namespace, String name) {
-    String text = nullToEmpty(apiVersion);
-    int slash = text.indexOf('/');
-    String group = slash < 0 ? "" : text.substring(0, slash);
-    String version = slash < 0 ? text : text.substring(slash + 1);
-    return new ObjectRef(group, version, kind, namespace, name);
+    ApiVersion parsed = ApiVersion.of(nullToEmpty(apiVersion));
+    return new ObjectRef(parsed.group(), parsed.version(), kind, namespace, name);
   }
 
   public static ObjectRef of(HasMetadata object) {
@@ -50,7 +47,7 @@ public record ObjectRef(String group, String version, String kind, String namesp
   }
 
   public String apiVersion() {
-    return group.isEmpty() ? version : group + "/" + version;
+    return new ApiVersion(group, version).toString();
   }
 
   /** The same object regardless of the version it is served at. */
