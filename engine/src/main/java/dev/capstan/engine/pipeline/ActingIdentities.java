@@ -26,7 +26,7 @@ final class ActingIdentities {
   /** Who acts for {@code ks} in the engine's cluster; the remote cluster is not reached yet. */
   ActingIdentity local(Kustomization ks) {
     Optional<NamespacedName> account = accounts.serviceAccountOf(ks);
-    return new ActingIdentity(account, accounts.actingAs(account), Optional.empty());
+    return ActingIdentity.local(account, accounts.actingAs(account));
   }
 
   /**
