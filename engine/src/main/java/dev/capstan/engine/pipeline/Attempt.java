@@ -225,7 +225,7 @@ record Attempt(
         wait.originRevision(),
         wait.digest(),
         wait.started(),
-        inventory,
+        wait.inventory(),
         health,
         drift,
         plaintexts);

@@ -130,7 +130,8 @@ public final class KustomizationPipeline {
       if (pending.isPresent()) {
         WaitTracker.Change change = pending.get().inputs().changeTo(attempt.inputs());
         if (change == WaitTracker.Change.NONE) {
-          return checkWait(attempt.continuing(pending.get()), pending.get());
+          attempt = attempt.continuing(pending.get());
+          return checkWait(attempt, pending.get());
         }
         if (!parts.settings().cancelWaits()) {
           return finishStaleWait(attempt, pending.get());
