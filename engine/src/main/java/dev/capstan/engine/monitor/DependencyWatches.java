@@ -4,6 +4,7 @@ import dev.capstan.applier.apply.ResourceType;
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.cache.MetadataOnly;
 import dev.capstan.engine.pipeline.DependencyWatching;
+import dev.capstan.kube.GroupKind;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -27,8 +28,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Wakes Kustomizations that wait for objects they depend on. One informer per depended-on kind
- * (group and kind), shared by all Kustomizations, started when a first Kustomization waits for an
- * object of that kind and stopped when none does any more; an event on an object wakes the
+ * ({@link InformersByKind}), shared by all Kustomizations, started when a first Kustomization waits
+ * for an object of that kind and stopped when none does any more; an event on an object wakes the
  * Kustomizations waiting for it, found through an index by object key.
  *
  * <p>The informers watch with the engine's identity and keep no object contents (events are all
@@ -41,26 +42,19 @@ import org.slf4j.LoggerFactory;
 public final class DependencyWatches implements DependencyWatching, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DependencyWatches.class);
 
-  /** The key of an informer. */
-  private record Kind(String group, String kind) {
-    static Kind of(ResourceType type) {
-      return new Kind(type.group(), type.kind());
-    }
-  }
-
   /** The key of the index: one object. */
-  private record ObjectKey(Kind kind, String namespace, String name) {
+  private record ObjectKey(GroupKind kind, String namespace, String name) {
     static ObjectKey of(Awaited awaited) {
-      return new ObjectKey(Kind.of(awaited.type()), awaited.namespace(), awaited.name());
+      return new ObjectKey(
+          InformersByKind.kindOf(awaited.type()), awaited.namespace(), awaited.name());
     }
   }
 
   private final KubernetesClient client;
   private final Map<NamespacedName, Set<Awaited>> awaiting = new HashMap<>();
   private final Map<ObjectKey, Set<NamespacedName>> dependents = new HashMap<>();
-  private final Map<Kind, SharedIndexInformer<GenericKubernetesResource>> informers =
-      new HashMap<>();
-  private final Set<Kind> denied = new HashSet<>();
+  private final InformersByKind informers = new InformersByKind("dependencies");
+  private final Set<GroupKind> denied = new HashSet<>();
   private final Map<NamespacedName, KubernetesClient> readers = new HashMap<>();
   private final Map<NamespacedName, List<Watch>> objectWatches = new HashMap<>();
   private volatile Consumer<NamespacedName> wakeUp = key -> {};
@@ -89,8 +83,11 @@ public final class DependencyWatches implements DependencyWatching, AutoCloseabl
         a -> dependents.computeIfAbsent(ObjectKey.of(a), k -> new HashSet<>()).add(dependent));
     retain();
     next.stream()
-        .filter(a -> !denied.contains(Kind.of(a.type())))
-        .forEach(a -> informers.computeIfAbsent(Kind.of(a.type()), k -> start(a.type())));
+        .filter(a -> !denied.contains(InformersByKind.kindOf(a.type())))
+        .forEach(
+            a ->
+                informers.watch(
+                    InformersByKind.kindOf(a.type()), k -> Optional.of(start(a.type()))));
     watchDeniedObjects(dependent);
   }
 
@@ -119,7 +116,7 @@ public final class DependencyWatches implements DependencyWatching, AutoCloseabl
     Set<Awaited> objects = awaiting.getOrDefault(dependent, Set.of());
     List<Watch> watches = objectWatches.computeIfAbsent(dependent, d -> new ArrayList<>());
     for (Awaited a : objects) {
-      if (reader != null && denied.contains(Kind.of(a.type()))) {
+      if (reader != null && denied.contains(InformersByKind.kindOf(a.type()))) {
         watchObject(dependent, reader, a).ifPresent(watches::add);
       }
     }
@@ -173,14 +170,11 @@ public final class DependencyWatches implements DependencyWatching, AutoCloseabl
   }
 
   /** The engine may not watch {@code kind}: its dependents watch their objects themselves. */
-  private synchronized void deny(Kind kind) {
+  private synchronized void deny(GroupKind kind) {
     if (!denied.add(kind)) {
       return;
     }
-    SharedIndexInformer<GenericKubernetesResource> informer = informers.remove(kind);
-    if (informer != null) {
-      informer.stop();
-    }
+    informers.remove(kind).ifPresent(SharedIndexInformer::stop);
     awaiting
         .keySet()
         .forEach(
@@ -193,9 +187,7 @@ public final class DependencyWatches implements DependencyWatching, AutoCloseabl
   /** The kinds watched now, as {@code Kind.group} ({@code Kind} for the core group). */
   public synchronized Set<String> watchedKinds() {
     Set<String> kinds = new TreeSet<>();
-    informers
-        .keySet()
-        .forEach(k -> kinds.add(k.group().isEmpty() ? k.kind() : k.kind() + "." + k.group()));
+    informers.kinds().forEach(k -> kinds.add(k.toString()));
     return kinds;
   }
 
@@ -214,23 +206,13 @@ public final class DependencyWatches implements DependencyWatching, AutoCloseabl
 
   /** Stops the informers of kinds no Kustomization waits for any more. */
   private void retain() {
-    Set<Kind> needed = new HashSet<>();
+    Set<GroupKind> needed = new HashSet<>();
     dependents.keySet().forEach(k -> needed.add(k.kind()));
-    informers
-        .entrySet()
-        .removeIf(
-            e -> {
-              if (needed.contains(e.getKey())) {
-                return false;
-              }
-              e.getValue().close();
-              LOG.debug("stopped watching {} for dependencies", e.getKey());
-              return true;
-            });
+    informers.retainOnly(needed);
   }
 
   private SharedIndexInformer<GenericKubernetesResource> start(ResourceType type) {
-    Kind kind = Kind.of(type);
+    GroupKind kind = InformersByKind.kindOf(type);
     var resources = client.genericKubernetesResources(type.context());
     SharedIndexInformer<GenericKubernetesResource> informer =
         type.namespaced()
@@ -267,7 +249,7 @@ public final class DependencyWatches implements DependencyWatching, AutoCloseabl
     return false;
   }
 
-  private ResourceEventHandler<GenericKubernetesResource> handler(Kind kind) {
+  private ResourceEventHandler<GenericKubernetesResource> handler(GroupKind kind) {
     return new ResourceEventHandler<>() {
       @Override
       public void onAdd(GenericKubernetesResource obj) {
@@ -286,7 +268,7 @@ public final class DependencyWatches implements DependencyWatching, AutoCloseabl
     };
   }
 
-  private void changed(Kind kind, GenericKubernetesResource object) {
+  private void changed(GroupKind kind, GenericKubernetesResource object) {
     if (object.getMetadata() == null) {
       return;
     }
@@ -304,8 +286,7 @@ public final class DependencyWatches implements DependencyWatching, AutoCloseabl
 
   @Override
   public synchronized void close() {
-    informers.values().forEach(SharedIndexInformer::close);
-    informers.clear();
+    informers.close();
     List.copyOf(objectWatches.keySet()).forEach(this::closeObjectWatches);
     readers.clear();
     awaiting.clear();

@@ -16,6 +16,7 @@ import dev.capstan.engine.pipeline.StatusWriter;
 import dev.capstan.engine.pipeline.WaitTracker;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
+import dev.capstan.kube.GroupKind;
 import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -69,7 +70,7 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
       HealthEvaluator evaluator,
       Optional<ServiceAccount> readAs,
       String cluster,
-      Map<KindInformers.Kind, String> kinds) {}
+      Map<GroupKind, String> kinds) {}
 
   private final StatusWriter statuses;
   private final WaitTracker waits;
@@ -169,14 +170,7 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
     Set<String> kinds = new TreeSet<>();
     clusters
         .values()
-        .forEach(
-            informers ->
-                informers
-                    .running()
-                    .forEach(
-                        k ->
-                            kinds.add(
-                                k.group().isEmpty() ? k.kind() : k.kind() + "." + k.group())));
+        .forEach(informers -> informers.running().forEach(k -> kinds.add(k.toString())));
     return kinds;
   }
 
@@ -187,7 +181,7 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
   private void retainInformers() {
     for (var it = clusters.entrySet().iterator(); it.hasNext(); ) {
       var cluster = it.next();
-      Map<KindInformers.Kind, String> kinds = demand.needed(cluster.getKey());
+      Map<GroupKind, String> kinds = demand.needed(cluster.getKey());
       if (kinds.isEmpty() && !LOCAL.equals(cluster.getKey())) {
         cluster.getValue().close();
         it.remove();
@@ -246,7 +240,7 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
   /** The health of a tracked inventory from the caches; empty until every kind has synced. */
   private Optional<AggregateHealth> healthOf(NamespacedName key) {
     Tracked t;
-    Map<KindInformers.Kind, ResourceType> types;
+    Map<GroupKind, ResourceType> types;
     synchronized (this) {
       t = tracked.get(key);
       if (t == null) {
@@ -260,14 +254,13 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
   }
 
   /** The objects of {@code t} its service account may not read, each with the lookup saying so. */
-  private Map<ObjectRef, Lookup> unreadable(
-      Tracked t, Map<KindInformers.Kind, ResourceType> types) {
+  private Map<ObjectRef, Lookup> unreadable(Tracked t, Map<GroupKind, ResourceType> types) {
     if (t.readAs().isEmpty()) {
       return Map.of();
     }
     Map<ObjectRef, Lookup> unreadable = new HashMap<>();
     for (ObjectRef ref : t.objects()) {
-      ResourceType type = types.get(KindInformers.Kind.of(ref));
+      ResourceType type = types.get(InformersByKind.kindOf(ref));
       if (type == null) {
         continue; // not served: reported as such
       }
@@ -296,7 +289,7 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
       return Optional.empty(); // replaced (and evaluated again) or untracked meanwhile
     }
     for (ObjectRef ref : t.objects()) {
-      KindInformers.Kind kind = KindInformers.Kind.of(ref);
+      GroupKind kind = InformersByKind.kindOf(ref);
       if (informers.watched(kind) && !unreadable.containsKey(ref) && !informers.synced(kind)) {
         schedule(key);
         return Optional.empty();
@@ -310,7 +303,7 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
   /** One object as the caches have it, or why its health is decided without it. */
   private Lookup fromCache(
       KindInformers informers, Map<ObjectRef, Lookup> unreadable, ObjectRef ref) {
-    KindInformers.Kind kind = KindInformers.Kind.of(ref);
+    GroupKind kind = InformersByKind.kindOf(ref);
     if (!informers.watched(kind)) {
       return informers
           .refusal(kind)

@@ -1,5 +1,6 @@
 package dev.capstan.engine.monitor;
 
+import dev.capstan.kube.GroupKind;
 import dev.capstan.kube.ObjectRef;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -17,18 +18,17 @@ final class KindDemand {
 
   private record Demand(String apiVersion, int users) {}
 
-  private final Map<String, Map<KindInformers.Kind, Demand>> byCluster = new HashMap<>();
+  private final Map<String, Map<GroupKind, Demand>> byCluster = new HashMap<>();
 
   /** The kinds of {@code objects}, each with the apiVersion of its first object. */
-  static Map<KindInformers.Kind, String> kindsOf(List<ObjectRef> objects) {
-    Map<KindInformers.Kind, String> kinds = new LinkedHashMap<>();
-    objects.forEach(r -> kinds.putIfAbsent(KindInformers.Kind.of(r), r.apiVersion()));
+  static Map<GroupKind, String> kindsOf(List<ObjectRef> objects) {
+    Map<GroupKind, String> kinds = new LinkedHashMap<>();
+    objects.forEach(r -> kinds.putIfAbsent(InformersByKind.kindOf(r), r.apiVersion()));
     return kinds;
   }
 
-  void add(String cluster, Map<KindInformers.Kind, String> kinds) {
-    Map<KindInformers.Kind, Demand> demands =
-        byCluster.computeIfAbsent(cluster, c -> new HashMap<>());
+  void add(String cluster, Map<GroupKind, String> kinds) {
+    Map<GroupKind, Demand> demands = byCluster.computeIfAbsent(cluster, c -> new HashMap<>());
     kinds.forEach(
         (kind, apiVersion) ->
             demands.merge(
@@ -37,8 +37,8 @@ final class KindDemand {
                 (had, one) -> new Demand(had.apiVersion(), had.users() + 1)));
   }
 
-  void remove(String cluster, Map<KindInformers.Kind, String> kinds) {
-    Map<KindInformers.Kind, Demand> demands = byCluster.get(cluster);
+  void remove(String cluster, Map<GroupKind, String> kinds) {
+    Map<GroupKind, Demand> demands = byCluster.get(cluster);
     if (demands == null) {
       return;
     }
@@ -56,8 +56,8 @@ final class KindDemand {
   }
 
   /** The kinds some inventory of {@code cluster} needs, each with the version to watch. */
-  Map<KindInformers.Kind, String> needed(String cluster) {
-    Map<KindInformers.Kind, String> needed = new HashMap<>();
+  Map<GroupKind, String> needed(String cluster) {
+    Map<GroupKind, String> needed = new HashMap<>();
     byCluster.getOrDefault(cluster, Map.of()).forEach((k, d) -> needed.put(k, d.apiVersion()));
     return needed;
   }

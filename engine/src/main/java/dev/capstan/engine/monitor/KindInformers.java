@@ -5,6 +5,7 @@ import dev.capstan.applier.apply.ResourceCatalog;
 import dev.capstan.applier.apply.ResourceType;
 import dev.capstan.engine.cache.WithoutManagedFields;
 import dev.capstan.kube.ApiErrors;
+import dev.capstan.kube.GroupKind;
 import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -20,28 +21,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One shared informer per kind (group and kind; the version does not matter), for objects that
- * carry Capstan's ownership label only. Started when some inventory first needs the kind, stopped
- * when none does any more. Not thread-safe: the monitor serializes calls.
+ * The health monitor's informers of one cluster ({@link InformersByKind}), for objects that carry
+ * Capstan's ownership label only. Started when some inventory first needs the kind, stopped when
+ * none does any more. Not thread-safe: the monitor serializes calls.
  */
 final class KindInformers implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(KindInformers.class);
 
-  /** The group and kind of an object, the key of its informer. */
-  record Kind(String group, String kind) {
-    static Kind of(ObjectRef ref) {
-      return new Kind(ref.group(), ref.kind());
-    }
-  }
-
   private final KubernetesClient client;
   private final Consumer<GenericKubernetesResource> onChange;
-  private final Map<Kind, SharedIndexInformer<GenericKubernetesResource>> informers =
-      new HashMap<>();
-  private final Map<Kind, ResourceType> types = new HashMap<>();
+  private final InformersByKind informers = new InformersByKind("health");
+  private final Map<GroupKind, ResourceType> types = new HashMap<>();
 
   /** Why a served kind could not be watched at the last try (its API server refused the watch). */
-  private final Map<Kind, String> refused = new HashMap<>();
+  private final Map<GroupKind, String> refused = new HashMap<>();
 
   KindInformers(KubernetesClient client, Consumer<GenericKubernetesResource> onChange) {
     this.client = client;
@@ -52,36 +45,24 @@ final class KindInformers implements AutoCloseable {
    * Makes the running informers exactly those of {@code needed}; {@code versions} picks the version
    * to watch.
    */
-  void retain(Map<Kind, String> needed) {
-    for (Kind kind : Set.copyOf(informers.keySet())) {
-      if (!needed.containsKey(kind)) {
-        informers.remove(kind).close();
-        types.remove(kind);
-        LOG.debug("stopped watching {}", kind);
-      }
-    }
+  void retain(Map<GroupKind, String> needed) {
+    types.keySet().removeAll(informers.retainOnly(needed.keySet()));
     refused.keySet().retainAll(needed.keySet());
     ResourceCatalog catalog = new ResourceCatalog(client);
-    needed.forEach(
-        (kind, apiVersion) -> {
-          if (!informers.containsKey(kind)) {
-            start(kind, apiVersion, catalog);
-          }
-        });
+    needed.forEach((kind, apiVersion) -> informers.watch(kind, k -> start(k, apiVersion, catalog)));
   }
 
-  Set<Kind> running() {
-    return Set.copyOf(informers.keySet());
+  Set<GroupKind> running() {
+    return informers.kinds();
   }
 
   /** Whether the kind's informer has its first list; false if the kind is not watched. */
-  boolean synced(Kind kind) {
-    SharedIndexInformer<GenericKubernetesResource> informer = informers.get(kind);
-    return informer != null && informer.hasSynced();
+  boolean synced(GroupKind kind) {
+    return informers.get(kind).map(SharedIndexInformer::hasSynced).orElse(false);
   }
 
-  boolean watched(Kind kind) {
-    return informers.containsKey(kind);
+  boolean watched(GroupKind kind) {
+    return informers.watched(kind);
   }
 
   /**
@@ -89,32 +70,38 @@ final class KindInformers implements AutoCloseable {
    * it in all namespaces (bounded, without the object's data); empty if it is watched or not
    * served.
    */
-  Optional<String> refusal(Kind kind) {
+  Optional<String> refusal(GroupKind kind) {
     return Optional.ofNullable(refused.get(kind));
   }
 
   /** How the API server serves each watched kind. */
-  Map<Kind, ResourceType> types() {
+  Map<GroupKind, ResourceType> types() {
     return Map.copyOf(types);
   }
 
   /** The cached object, if the kind is watched and the object exists. */
   Optional<GenericKubernetesResource> get(ObjectRef ref) {
-    Kind kind = Kind.of(ref);
-    SharedIndexInformer<GenericKubernetesResource> informer = informers.get(kind);
-    if (informer == null) {
-      return Optional.empty();
-    }
-    String key = types.get(kind).namespaced() ? ref.namespace() + "/" + ref.name() : ref.name();
-    return Optional.ofNullable(informer.getStore().getByKey(key));
+    GroupKind kind = InformersByKind.kindOf(ref);
+    return informers
+        .get(kind)
+        .map(
+            informer ->
+                informer
+                    .getStore()
+                    .getByKey(
+                        types.get(kind).namespaced()
+                            ? ref.namespace() + "/" + ref.name()
+                            : ref.name()));
   }
 
-  private void start(Kind kind, String apiVersion, ResourceCatalog catalog) {
+  /** The running informer of {@code kind}; empty when it is not served or cannot be watched. */
+  private Optional<SharedIndexInformer<GenericKubernetesResource>> start(
+      GroupKind kind, String apiVersion, ResourceCatalog catalog) {
     try {
       Optional<ResourceType> type = catalog.find(apiVersion, kind.kind());
       if (type.isEmpty()) {
         LOG.debug("cannot watch {}: not served", kind);
-        return;
+        return Optional.empty();
       }
       SharedIndexInformer<GenericKubernetesResource> informer =
           client
@@ -125,13 +112,14 @@ final class KindInformers implements AutoCloseable {
       informer.itemStore(new WithoutManagedFields<>());
       informer.addEventHandler(handler());
       informer.run();
-      informers.put(kind, informer);
       types.put(kind, type.get());
       refused.remove(kind);
       LOG.debug("watching {}", kind);
+      return Optional.of(informer);
     } catch (KubernetesClientException e) {
       LOG.warn("cannot watch {}: {}", kind, e.getMessage());
       refused.put(kind, "cannot watch " + kind.kind() + " in all namespaces: " + why(e));
+      return Optional.empty();
     }
   }
 
@@ -162,8 +150,7 @@ final class KindInformers implements AutoCloseable {
 
   @Override
   public void close() {
-    informers.values().forEach(SharedIndexInformer::close);
-    informers.clear();
+    informers.close();
     types.clear();
   }
 }

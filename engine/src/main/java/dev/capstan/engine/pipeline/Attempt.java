@@ -2,119 +2,254 @@ package dev.capstan.engine.pipeline;
 
 import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.kustomize.KustomizationStatus;
+import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.decryption.Plaintexts;
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.conditions.Drift;
-import dev.capstan.engine.remote.RemoteClusters;
 import dev.capstan.health.AggregateHealth;
 import java.time.Instant;
 import java.util.Map;
-import java.util.Optional;
 
 /**
- * One reconcile of one Kustomization, as it goes through the stages. Not shared between threads.
+ * One reconcile of one Kustomization, as far as its stages have taken it. Each stage hands the next
+ * a new one with what it found; the status is written from the last.
+ *
+ * @param previous the objects the status names, as the reconcile found them
+ * @param timings the spec's interval, retryInterval and timeout; null until read
+ * @param identity who acts for the Kustomization; null until decided
+ * @param revision the source revision worked from; null until the source was reached
+ * @param originRevision the artifact's origin revision, when its source records one
+ * @param digest the digest of the set built, once the build stage is done
+ * @param since when the reconcile that applied began (this one, or the one whose wait it continues)
+ * @param inventory the objects now in the cluster, when a stage changed them; null otherwise
+ * @param health the health of the objects waited for, when evaluated
+ * @param drift the drift the apply found (reported in warn mode), when the apply ran to its end
+ * @param plaintexts what this attempt decrypted, to be kept out of its messages
  */
-final class Attempt {
-  final Kustomization object;
-  final NamespacedName key;
-  final long generation;
-  final String requestedAt;
-  final Instant started;
-
-  /** Changes of the Kustomization's ConfigMaps and Secrets seen before this attempt began. */
-  final long configChanges;
-
-  Timings timings;
+record Attempt(
+    Kustomization object,
+    NamespacedName key,
+    WaitTracker.Inputs inputs,
+    Instant started,
+    InventorySet previous,
+    Timings timings,
+    ActingIdentity identity,
+    String originRevision,
+    String digest,
+    Instant since,
+    InventorySet inventory,
+    AggregateHealth health,
+    Drift drift,
+    Plaintexts plaintexts) {
 
   /**
-   * Who applies, prunes and reads health: the engine, or the Kustomization's service account, in
-   * the engine's cluster or in the remote cluster of spec.kubeConfig.
+   * A reconcile of {@code object} begun at {@code started}, after {@code configChanges} changes of
+   * its ConfigMaps and Secrets were seen.
    */
-  Acting acting;
-
-  /** Who reads the Kustomization's own inputs (substituteFrom) in the engine's cluster. */
-  Acting local;
-
-  /** The remote cluster of spec.kubeConfig, if any. */
-  Optional<RemoteClusters.Remote<Acting>> remote = Optional.empty();
-
-  String revision;
-
-  /** The artifact's origin revision, when its source records one. */
-  String originRevision;
-
-  /** The digest of the set built, once the build stage is done. */
-  String digest;
-
-  /** When the reconcile that applied began (this one, or the one whose wait this continues). */
-  Instant since;
-
-  /** The objects now in the cluster, when a stage changed them. */
-  Inventory inventory;
-
-  /** The health of the objects waited for, when evaluated. */
-  AggregateHealth health;
-
-  /** The drift the apply found (reported in warn mode), when the apply ran to its end. */
-  Drift drift;
-
-  /** What this attempt decrypted, to be kept out of its messages. */
-  Plaintexts plaintexts = Plaintexts.NONE;
-
-  Attempt(Kustomization object, Instant started, long configChanges) {
-    this(object, generationOf(object), requestedAtOf(object), started, configChanges);
+  static Attempt start(Kustomization object, Instant started, long configChanges) {
+    KustomizationStatus status = object.getStatus();
+    Inventory previous = status == null ? null : status.inventory();
+    return new Attempt(
+        object,
+        NamespacedName.of(object),
+        new WaitTracker.Inputs(generationOf(object), null, requestedAtOf(object), configChanges),
+        started,
+        Inventories.toApplier(previous),
+        null,
+        null,
+        null,
+        null,
+        started,
+        null,
+        null,
+        null,
+        Plaintexts.NONE);
   }
 
-  private Attempt(
-      Kustomization object,
-      long generation,
-      String requestedAt,
-      Instant started,
-      long configChanges) {
-    this.object = object;
-    this.key = NamespacedName.of(object);
-    this.generation = generation;
-    this.requestedAt = requestedAt;
-    this.started = started;
-    this.since = started;
-    this.configChanges = configChanges;
+  long generation() {
+    return inputs.generation();
+  }
+
+  String requestedAt() {
+    return inputs.requestedAt();
+  }
+
+  String revision() {
+    return inputs.revision();
+  }
+
+  String namespace() {
+    return key.namespace();
+  }
+
+  /** With the spec's timings read and who acts for it decided. */
+  Attempt prepared(Timings newTimings, ActingIdentity newIdentity) {
+    return new Attempt(
+        object,
+        key,
+        inputs,
+        started,
+        previous,
+        newTimings,
+        newIdentity,
+        originRevision,
+        digest,
+        since,
+        inventory,
+        health,
+        drift,
+        plaintexts);
+  }
+
+  /** With who acts for it completed (the remote cluster of spec.kubeConfig). */
+  Attempt actingAs(ActingIdentity newIdentity) {
+    return prepared(timings, newIdentity);
+  }
+
+  /** With the source's artifact found. */
+  Attempt sourced(String newRevision, String newOriginRevision) {
+    WaitTracker.Inputs withRevision =
+        new WaitTracker.Inputs(
+            inputs.generation(), newRevision, inputs.requestedAt(), inputs.configChanges());
+    return new Attempt(
+        object,
+        key,
+        withRevision,
+        started,
+        previous,
+        timings,
+        identity,
+        newOriginRevision,
+        digest,
+        since,
+        inventory,
+        health,
+        drift,
+        plaintexts);
+  }
+
+  /** With the set built: its digest, and what was decrypted for it. */
+  Attempt built(String newDigest, Plaintexts newPlaintexts) {
+    return new Attempt(
+        object,
+        key,
+        inputs,
+        started,
+        previous,
+        timings,
+        identity,
+        originRevision,
+        newDigest,
+        since,
+        inventory,
+        health,
+        drift,
+        newPlaintexts);
+  }
+
+  /** With the objects now in the cluster. */
+  Attempt withInventory(InventorySet newInventory) {
+    return new Attempt(
+        object,
+        key,
+        inputs,
+        started,
+        previous,
+        timings,
+        identity,
+        originRevision,
+        digest,
+        since,
+        newInventory,
+        health,
+        drift,
+        plaintexts);
+  }
+
+  /** With the apply done: the objects now in the cluster, and the drift it found. */
+  Attempt applied(InventorySet newInventory, Drift newDrift) {
+    return new Attempt(
+        object,
+        key,
+        inputs,
+        started,
+        previous,
+        timings,
+        identity,
+        originRevision,
+        digest,
+        since,
+        newInventory,
+        health,
+        newDrift,
+        plaintexts);
+  }
+
+  /** With the health of the objects waited for. */
+  Attempt withHealth(AggregateHealth newHealth) {
+    return new Attempt(
+        object,
+        key,
+        inputs,
+        started,
+        previous,
+        timings,
+        identity,
+        originRevision,
+        digest,
+        since,
+        inventory,
+        newHealth,
+        drift,
+        plaintexts);
+  }
+
+  /** Counts in no history entry (a cancelled wait, as in Flux). */
+  Attempt withoutDigest() {
+    return built(null, plaintexts);
+  }
+
+  /**
+   * This attempt looks again at the wait {@code wait} of the same inputs: what it applied counts.
+   */
+  Attempt continuing(WaitTracker.PendingWait wait) {
+    return new Attempt(
+        object,
+        key,
+        inputs,
+        started,
+        previous,
+        timings,
+        identity,
+        wait.originRevision(),
+        wait.digest(),
+        wait.started(),
+        wait.inventory(),
+        health,
+        drift,
+        plaintexts);
   }
 
   /**
    * The attempt whose wait {@code wait} is: the inputs it applied, what it built, who it acted as.
    */
   Attempt forWait(WaitTracker.PendingWait wait) {
-    WaitTracker.Inputs inputs = wait.inputs();
-    Attempt earlier =
-        new Attempt(
-            object, inputs.generation(), inputs.requestedAt(), started, inputs.configChanges());
-    earlier.timings = timings;
-    earlier.acting = acting;
-    earlier.local = local;
-    earlier.remote = remote;
-    earlier.revision = inputs.revision();
-    earlier.originRevision = wait.originRevision();
-    earlier.digest = wait.digest();
-    earlier.since = wait.started();
-    return earlier;
-  }
-
-  /**
-   * This attempt looks again at the wait {@code wait} of the same inputs: what it applied counts.
-   */
-  void continues(WaitTracker.PendingWait wait) {
-    digest = wait.digest();
-    originRevision = wait.originRevision();
-    since = wait.started();
-  }
-
-  /** The inputs this attempt works from. */
-  WaitTracker.Inputs inputs() {
-    return new WaitTracker.Inputs(generation, revision, requestedAt, configChanges);
-  }
-
-  String namespace() {
-    return key.namespace();
+    return new Attempt(
+        object,
+        key,
+        wait.inputs(),
+        started,
+        previous,
+        timings,
+        identity,
+        wait.originRevision(),
+        wait.digest(),
+        wait.started(),
+        null,
+        null,
+        null,
+        Plaintexts.NONE);
   }
 
   private static long generationOf(Kustomization object) {

@@ -3,7 +3,6 @@ package dev.capstan.engine.pipeline;
 import dev.capstan.api.common.ReconcileRequest;
 import dev.capstan.api.kustomize.DeletionPolicy;
 import dev.capstan.api.kustomize.HealthCheckReference;
-import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationSpec;
 import dev.capstan.api.kustomize.KustomizationStatus;
@@ -31,7 +30,6 @@ import dev.capstan.engine.conditions.Reason;
 import dev.capstan.engine.dependencies.DeletionOrder;
 import dev.capstan.engine.dependencies.DependencyReferences;
 import dev.capstan.engine.remote.RemoteClusterException;
-import dev.capstan.engine.remote.RemoteClusters.Remote;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.kube.ObjectRef;
@@ -39,7 +37,6 @@ import dev.capstan.source.SourceException;
 import dev.capstan.source.oci.ArtifactDownloads;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -73,6 +70,7 @@ public final class KustomizationPipeline {
   private final ReferenceRules rules;
   private final DependencyGate gate;
   private final HealthEvaluators evaluators;
+  private final ActingIdentities identities;
   private final RetryCounter retries = new RetryCounter();
   private final DeletionTracker deletions = new DeletionTracker();
 
@@ -89,6 +87,7 @@ public final class KustomizationPipeline {
     this.rules = new ReferenceRules(parts.noCrossNamespaceRefs());
     this.gate = new DependencyGate(parts.view(), rules, parts.dependencyWatching());
     this.evaluators = new HealthEvaluators(parts.library(), parts.clock());
+    this.identities = new ActingIdentities(parts.accounts(), parts.remotes());
   }
 
   /**
@@ -110,28 +109,63 @@ public final class KustomizationPipeline {
       return Outcome.suspended();
     }
     // Read before anything of the Kustomization's inputs: a change seen later is new input.
-    Attempt attempt =
-        new Attempt(
-            ks, parts.clock().instant(), parts.waits().configChanges(NamespacedName.of(ks)));
+    long configChanges = parts.waits().configChanges(NamespacedName.of(ks));
+    return stages(Attempt.start(ks, parts.clock().instant(), configChanges));
+  }
+
+  /**
+   * The stages of one attempt, each handing the next what it found; a stage that cannot go on
+   * throws a {@link StageFailure}, and the status says how far the attempt got.
+   */
+  private Outcome stages(Attempt start) {
+    Attempt attempt = start;
     try {
-      return StackGuard.run(
-          Reason.BUILD_FAILED,
-          "the Kustomization, its source or its objects",
-          () -> stages(ks, attempt));
+      attempt = prepare(attempt);
+      HealthEvaluator evaluator = evaluator(attempt);
+      gate(attempt, evaluator);
+      attempt = reachRemote(attempt);
+      StoredArtifact artifact = source(attempt);
+      attempt = attempt.sourced(artifact.revision(), artifact.originRevision().orElse(null));
+      Optional<WaitTracker.PendingWait> pending = parts.waits().get(attempt.key());
+      if (pending.isPresent()) {
+        WaitTracker.Change change = pending.get().inputs().changeTo(attempt.inputs());
+        if (change == WaitTracker.Change.NONE) {
+          attempt = attempt.continuing(pending.get());
+          return checkWait(attempt, pending.get());
+        }
+        if (!parts.settings().cancelWaits()) {
+          return finishStaleWait(attempt, pending.get());
+        }
+        cancelWait(attempt, pending.get(), change);
+      }
+      announce(attempt);
+      BuildStage.Built built = build(attempt, artifact);
+      attempt = attempt.built(built.digest(), built.plaintexts());
+      ApplyResult applied = apply(attempt, built.objects());
+      attempt = attempt.applied(applied.inventory(), drift(attempt, applied));
+      int pruned = prune(attempt, applied);
+      parts.observer().objectsChanged(attempt.key(), changed(applied.objects()), pruned);
+      track(attempt, evaluator);
+      return startWait(attempt, evaluator);
     } catch (StageFailure failure) {
-      return failed(attempt, failure);
+      return failed(failure.reached(attempt), failure);
+    } catch (StackOverflowError e) {
+      // Unwound to here: writing the status is safe (see StackGuard).
+      return failed(
+          attempt,
+          StackGuard.tooDeep(Reason.BUILD_FAILED, "the Kustomization, its source or its objects"));
     } catch (KubernetesClientException e) {
       // Outside what a stage reports itself (e.g. writing Progressing while the API server is
       // down): nothing can be written to the status, so a log line and a retry.
       LOG.warn(
           "{}: the API server could not be reached or refused a request: {}",
-          attempt.key,
+          attempt.key(),
           e.getMessage());
       return retryLater(attempt);
     } catch (RuntimeException e) {
       // A defect, not a stage's failure: its message may quote hostile input and its stack trace
       // is no message for a user, so both go to the log only.
-      LOG.error("{}: reconciliation failed with an unexpected error", attempt.key, e);
+      LOG.error("{}: reconciliation failed with an unexpected error", attempt.key(), e);
       return failed(
           attempt,
           StageFailure.transientFailure(
@@ -140,50 +174,6 @@ public final class KustomizationPipeline {
                   + e.getClass().getSimpleName()
                   + "); the engine's log has the details"));
     }
-  }
-
-  /** The stages of one attempt; a stage that cannot go on throws a {@link StageFailure}. */
-  private Outcome stages(Kustomization ks, Attempt attempt) {
-    if (ks.getSpec() == null) {
-      throw StageFailure.terminal(Reason.INVALID_SPEC, "spec is missing");
-    }
-    refuseUnsupported(ks.getSpec());
-    attempt.timings = Timings.of(ks.getSpec());
-    attempt.local = parts.accounts().actingFor(ks);
-    HealthEvaluator evaluator = evaluators.forExpressions(ks.getSpec().healthCheckExprs());
-    // dependsOn names objects of the cluster the Kustomization lives in, as Flux's does.
-    gate.check(ks, new ObjectDependencies(attempt.local.client(), reader(ks)), evaluator);
-    attempt.remote = remote(ks);
-    attempt.acting = attempt.remote.map(Remote::acting).orElse(attempt.local);
-    StoredArtifact artifact = source(attempt);
-    attempt.revision = artifact.revision();
-    attempt.originRevision = artifact.originRevision().orElse(null);
-    Optional<WaitTracker.PendingWait> pending = parts.waits().get(attempt.key);
-    if (pending.isPresent()) {
-      WaitTracker.Change change = pending.get().inputs().changeTo(attempt.inputs());
-      if (change == WaitTracker.Change.NONE) {
-        attempt.continues(pending.get());
-        return checkWait(attempt, pending.get());
-      }
-      if (!parts.settings().cancelWaits()) {
-        return finishStaleWait(attempt, pending.get());
-      }
-      cancelWait(attempt, pending.get(), change);
-    }
-    announce(attempt);
-    List<GenericKubernetesResource> objects = build(attempt, artifact);
-    ApplyResult applied = apply(attempt, objects);
-    int pruned = prune(attempt, applied);
-    parts.observer().objectsChanged(attempt.key, changed(applied.objects()), pruned);
-    parts
-        .tracking()
-        .track(
-            attempt.key,
-            Inventories.toApplier(attempt.inventory).refs(),
-            evaluator,
-            readAs(ks),
-            attempt.remote.map(r -> new HealthTracking.RemoteCluster(r.id(), r.client())));
-    return startWait(attempt, evaluator);
   }
 
   /**
@@ -278,7 +268,8 @@ public final class KustomizationPipeline {
   private Deletion deleteObjects(Kustomization ks, boolean waitForTermination) {
     NamespacedName key = NamespacedName.of(ks);
     List<ObjectResult> results =
-        actingFor(ks)
+        identities
+            .actingFor(ks)
             .pruner()
             .deleteInventory(
                 Inventories.toApplier(ks.getStatus().inventory()),
@@ -299,7 +290,7 @@ public final class KustomizationPipeline {
     writeDeleting(
         ks,
         new Phase.Failed(Reason.PRUNE_FAILED, message, false),
-        Inventories.toStatus(InventorySet.of(failed.stream().map(ObjectResult::ref).toList())));
+        InventorySet.of(failed.stream().map(ObjectResult::ref).toList()));
     return Deletion.again(parts.backoff().delay(retries.failed(key), deletionRetryCap(ks)));
   }
 
@@ -323,47 +314,52 @@ public final class KustomizationPipeline {
   }
 
   /** Says on the status of a Kustomization being deleted what its deletion waits for or met. */
-  private void writeDeleting(Kustomization ks, Phase phase, Inventory inventory) {
+  private void writeDeleting(Kustomization ks, Phase phase, InventorySet inventory) {
     Attempt attempt =
-        new Attempt(
-            ks, parts.clock().instant(), parts.waits().configChanges(NamespacedName.of(ks)));
-    attempt.inventory = inventory;
+        Attempt.start(
+                ks, parts.clock().instant(), parts.waits().configChanges(NamespacedName.of(ks)))
+            .withInventory(inventory);
     try {
       write(attempt, phase);
     } catch (KubernetesClientException e) {
-      LOG.warn("{}: the status could not be written: {}", attempt.key, e.getMessage());
+      LOG.warn("{}: the status could not be written: {}", attempt.key(), e.getMessage());
     }
-  }
-
-  /** The remote cluster of spec.kubeConfig, reachable; empty when the Kustomization has none. */
-  private Optional<Remote<Acting>> remote(Kustomization ks) {
-    if (ks.getSpec().kubeConfig() == null) {
-      parts
-          .remotes()
-          .forget(NamespacedName.of(ks)); // the field was removed: no client is kept for it
-      return Optional.empty();
-    }
-    try {
-      Remote<Acting> remote = parts.remotes().remoteFor(ks, parts.accounts().serviceAccountOf(ks));
-      parts.remotes().checkReachable(remote);
-      return Optional.of(remote);
-    } catch (RemoteClusterException e) {
-      throw StageFailure.transientFailure(Reason.RECONCILIATION_FAILED, e.getMessage());
-    }
-  }
-
-  /** Who applies, prunes and reads health for {@code ks}: in its remote cluster if it names one. */
-  private Acting actingFor(Kustomization ks) {
-    if (ks.getSpec() != null && ks.getSpec().kubeConfig() != null) {
-      return parts.remotes().remoteFor(ks, parts.accounts().serviceAccountOf(ks)).acting();
-    }
-    return parts.accounts().actingFor(ks);
   }
 
   // ---- stages -------------------------------------------------------------------------------
 
+  /** The spec present and supported, its timings read, and who acts for it in this cluster. */
+  private Attempt prepare(Attempt attempt) {
+    KustomizationSpec spec = attempt.object().getSpec();
+    if (spec == null) {
+      throw StageFailure.terminal(Reason.INVALID_SPEC, "spec is missing");
+    }
+    refuseUnsupported(spec);
+    Timings timings = Timings.of(spec);
+    return attempt.prepared(timings, identities.local(attempt.object()));
+  }
+
+  private HealthEvaluator evaluator(Attempt attempt) {
+    return evaluators.forExpressions(attempt.object().getSpec().healthCheckExprs());
+  }
+
+  /** Goes on only once what the Kustomization depends on is ready. */
+  private void gate(Attempt attempt, HealthEvaluator evaluator) {
+    // dependsOn names objects of the cluster the Kustomization lives in, as Flux's does.
+    ActingIdentity identity = attempt.identity();
+    gate.check(
+        attempt.object(),
+        new ObjectDependencies(identity.local().client(), identity.reader()),
+        evaluator);
+  }
+
+  /** The remote cluster of spec.kubeConfig, reached; no change without one. */
+  private Attempt reachRemote(Attempt attempt) {
+    return attempt.actingAs(identities.reachRemote(attempt.object(), attempt.identity()));
+  }
+
   private StoredArtifact source(Attempt attempt) {
-    var ref = attempt.object.getSpec().sourceRef();
+    var ref = attempt.object().getSpec().sourceRef();
     NamespacedName key = NamespacedName.resolve(ref.namespace(), ref.name(), attempt.namespace());
     SourceKind kind = ref.kind() == null ? SourceKind.GitRepository : ref.kind();
     Optional<String> refused = rules.sourceRefRefusal(attempt.namespace(), kind.name(), key);
@@ -449,7 +445,7 @@ public final class KustomizationPipeline {
                       artifact.digest(),
                       artifact.revision(),
                       artifact.metadata()),
-                  attempt.timings.timeout());
+                  attempt.timings().timeout());
       return new StoredArtifact(
           artifact.revision(), stored.digest(), stored.path(), artifact.originRevision());
     } catch (SourceException e) {
@@ -471,46 +467,41 @@ public final class KustomizationPipeline {
   record StoredArtifact(
       String revision, String digest, Path tree, Optional<String> originRevision) {}
 
-  private List<GenericKubernetesResource> build(Attempt attempt, StoredArtifact artifact) {
-    BuildStage.Built built =
-        BuildStage.run(
-            parts.builder(),
-            parts.settings(),
-            attempt.object.getSpec(),
-            attempt.namespace(),
-            attempt.local.client(),
-            artifact.tree(),
-            artifact.digest(),
-            artifact.revision());
-    attempt.plaintexts = built.plaintexts();
-    attempt.digest = built.digest();
-    return built.objects();
+  private BuildStage.Built build(Attempt attempt, StoredArtifact artifact) {
+    return BuildStage.run(
+        parts.builder(),
+        parts.settings(),
+        attempt.object().getSpec(),
+        attempt.namespace(),
+        attempt.identity().local().client(),
+        artifact.tree(),
+        artifact.digest(),
+        artifact.revision());
   }
 
   private ApplyResult apply(Attempt attempt, List<GenericKubernetesResource> objects) {
-    KustomizationSpec spec = attempt.object.getSpec();
+    KustomizationSpec spec = attempt.object().getSpec();
     String namespace =
         spec.targetNamespace() == null || spec.targetNamespace().isEmpty()
             ? attempt.namespace()
             : spec.targetNamespace();
     ApplyRequest request =
-        ApplyRequest.of(objects, owner(attempt.key))
+        ApplyRequest.of(objects, owner(attempt.key()))
             .withForce(spec.forceEnabled())
-            .withTimeout(attempt.timings.timeout())
+            .withTimeout(attempt.timings().timeout())
             .withDefaultNamespace(namespace)
             .withIgnore(ignoreRules(spec))
             .withDrift(
-                ApplySettings.driftPolicy(
-                    spec, appliedBefore(attempt), previousInventory(attempt).refs()))
+                ApplySettings.driftPolicy(spec, appliedBefore(attempt), attempt.previous().refs()))
             .withPolicy(parts.settings().applyPolicy());
     ApplyResult result;
     try {
-      result = attempt.acting.applier().apply(request);
+      result = attempt.identity().acting().applier().apply(request);
     } catch (KubernetesClientException e) {
       // Cut short (the API server went away, say): which objects were written is not known, so
       // the inventory stays as it was until the retry has applied the revision in full.
-      attempt.inventory = Inventories.toStatus(previousInventory(attempt));
-      throw StageFailure.transientFailure(Reason.APPLY_FAILED, "apply failed: " + e.getMessage());
+      throw StageFailure.transientFailure(Reason.APPLY_FAILED, "apply failed: " + e.getMessage())
+          .after(attempt.withInventory(attempt.previous()));
     }
     if (!result.succeeded()) {
       List<ObjectRef> written =
@@ -518,13 +509,10 @@ public final class KustomizationPipeline {
               .filter(r -> !r.failed() && r.action() != Action.SKIPPED)
               .map(ObjectResult::ref)
               .toList();
-      attempt.inventory =
-          Inventories.toStatus(Inventories.union(previousInventory(attempt), written));
       throw StageFailure.transientFailure(
-          Reason.APPLY_FAILED, "apply failed: " + describe(result.failures()));
+              Reason.APPLY_FAILED, "apply failed: " + describe(result.failures()))
+          .after(attempt.withInventory(Inventories.union(attempt.previous(), written)));
     }
-    attempt.inventory = Inventories.toStatus(result.inventory());
-    attempt.drift = drift(attempt, result);
     return result;
   }
 
@@ -539,15 +527,15 @@ public final class KustomizationPipeline {
 
   /** Whether the last successful apply was of this revision and this spec. */
   private static boolean appliedBefore(Attempt attempt) {
-    KustomizationStatus status = attempt.object.getStatus();
+    KustomizationStatus status = attempt.object().getStatus();
     return status != null
-        && Objects.equals(status.lastAppliedRevision(), attempt.revision)
-        && Objects.equals(status.observedGeneration(), attempt.generation);
+        && Objects.equals(status.lastAppliedRevision(), attempt.revision())
+        && Objects.equals(status.observedGeneration(), attempt.generation());
   }
 
   /** The drift the apply reported (warn mode), its messages kept free of decrypted content. */
   private static Drift drift(Attempt attempt, ApplyResult result) {
-    if (!ApplySettings.reportsDrift(attempt.object.getSpec())) {
+    if (!ApplySettings.reportsDrift(attempt.object().getSpec())) {
       return Drift.NOT_REPORTED;
     }
     return Drift.reported(
@@ -556,34 +544,48 @@ public final class KustomizationPipeline {
             .map(
                 r ->
                     new Drift.DriftedObject(
-                        r.ref().toString(), attempt.plaintexts.redact(r.reason()), r.fields()))
+                        r.ref().toString(), attempt.plaintexts().redact(r.reason()), r.fields()))
             .toList());
   }
 
   /** Prunes what left the source; returns how many objects were deleted. */
   private int prune(Attempt attempt, ApplyResult applied) {
-    if (!attempt.object.getSpec().pruneEnabled()) {
+    if (!attempt.object().getSpec().pruneEnabled()) {
       return 0;
     }
     List<ObjectResult> results =
         attempt
-            .acting
+            .identity()
+            .acting()
             .pruner()
             .prune(
-                previousInventory(attempt),
+                attempt.previous(),
                 applied.inventory(),
-                owner(attempt.key),
-                attempt.timings.timeout());
+                owner(attempt.key()),
+                attempt.timings().timeout());
     List<ObjectResult> failures = results.stream().filter(ObjectResult::failed).toList();
     if (!failures.isEmpty()) {
-      attempt.inventory =
-          Inventories.toStatus(
-              Inventories.union(
-                  applied.inventory(), failures.stream().map(ObjectResult::ref).toList()));
       throw StageFailure.transientFailure(
-          Reason.PRUNE_FAILED, "prune failed: " + describe(failures));
+              Reason.PRUNE_FAILED, "prune failed: " + describe(failures))
+          .after(
+              attempt.withInventory(
+                  Inventories.union(
+                      applied.inventory(), failures.stream().map(ObjectResult::ref).toList())));
     }
     return (int) results.stream().filter(r -> r.action() == Action.DELETED).count();
+  }
+
+  /** The health monitor keeps the Healthy condition true to what was applied from now on. */
+  private void track(Attempt attempt, HealthEvaluator evaluator) {
+    ActingIdentity identity = attempt.identity();
+    parts
+        .tracking()
+        .track(
+            attempt.key(),
+            attempt.inventory().refs(),
+            evaluator,
+            identities.readAs(attempt.object(), identity),
+            identity.cluster());
   }
 
   private Outcome startWait(Attempt attempt, HealthEvaluator evaluator) {
@@ -591,29 +593,30 @@ public final class KustomizationPipeline {
     if (objects.isEmpty()) {
       return succeeded(attempt);
     }
-    Instant deadline = attempt.started.plus(attempt.timings.timeout());
+    Instant deadline = attempt.started().plus(attempt.timings().timeout());
     WaitTracker.PendingWait wait =
         new WaitTracker.PendingWait(
             attempt.inputs(),
             deadline,
             objects,
-            attempt.inventory,
+            attempt.inventory(),
             evaluator,
-            attempt.since,
-            attempt.digest,
-            attempt.originRevision);
-    parts.waits().start(attempt.key, wait);
+            attempt.since(),
+            attempt.digest(),
+            attempt.originRevision());
+    parts.waits().start(attempt.key(), wait);
     return checkWait(attempt, wait);
   }
 
-  private Outcome checkWait(Attempt attempt, WaitTracker.PendingWait wait) {
-    attempt.inventory = wait.inventory();
+  private Outcome checkWait(Attempt before, WaitTracker.PendingWait wait) {
     Instant now = parts.clock().instant();
     WaitResult result =
         WaitResult.of(
-            attempt.acting.waiter().health(wait.objects(), wait.evaluator()), now, wait.deadline());
+            before.identity().acting().waiter().health(wait.objects(), wait.evaluator()),
+            now,
+            wait.deadline());
     AggregateHealth health = result.health();
-    attempt.health = health;
+    Attempt attempt = before.withInventory(wait.inventory()).withHealth(health);
     switch (result.verdict()) {
       case CURRENT -> {
         waitEnded(attempt, wait, true, now);
@@ -622,18 +625,20 @@ public final class KustomizationPipeline {
       case FAILED -> {
         waitEnded(attempt, wait, false, now);
         throw StageFailure.transientFailure(
-            Reason.HEALTH_CHECK_FAILED, "health check failed: " + health.message());
+                Reason.HEALTH_CHECK_FAILED, "health check failed: " + health.message())
+            .after(attempt);
       }
       case TIMED_OUT -> {
         waitEnded(attempt, wait, false, now);
         throw StageFailure.transientFailure(
-            Reason.HEALTH_CHECK_FAILED, "timeout waiting for: " + health.message());
+                Reason.HEALTH_CHECK_FAILED, "timeout waiting for: " + health.message())
+            .after(attempt);
       }
       default -> {
         write(
             attempt,
             new Phase.Progressing(
-                "Applied revision " + attempt.revision + ", waiting for: " + health.message()));
+                "Applied revision " + attempt.revision() + ", waiting for: " + health.message()));
         Duration remaining = Duration.between(now, wait.deadline());
         return Outcome.waiting(
             remaining.compareTo(parts.waitPoll()) < 0 ? remaining : parts.waitPoll());
@@ -647,12 +652,11 @@ public final class KustomizationPipeline {
    */
   private void cancelWait(
       Attempt attempt, WaitTracker.PendingWait wait, WaitTracker.Change change) {
-    parts.waits().finish(attempt.key);
-    Attempt canceled = attempt.forWait(wait);
-    canceled.digest = null; // a cancelled wait counts in no history entry, as in Flux
-    canceled.inventory = wait.inventory();
+    parts.waits().finish(attempt.key());
+    // A cancelled wait counts in no history entry, as in Flux.
+    Attempt canceled = attempt.forWait(wait).withoutDigest().withInventory(wait.inventory());
     String message = "New reconciliation triggered by " + trigger(attempt, change);
-    LOG.info("{}: health check canceled: {}", attempt.key, message);
+    LOG.info("{}: health check canceled: {}", attempt.key(), message);
     write(canceled, new Phase.Failed(Reason.HEALTH_CHECK_CANCELED, message, false));
   }
 
@@ -666,127 +670,130 @@ public final class KustomizationPipeline {
     try {
       outcome = checkWait(earlier, wait);
     } catch (StageFailure failure) {
-      outcome = failed(earlier, failure);
+      outcome = failed(failure.reached(earlier), failure);
     }
     return outcome.kind() == Outcome.Kind.WAITING ? outcome : outcome.andAgainNow();
   }
 
   /** What brought the new input, as Flux names it ({@code Kind/namespace/name}), and what it is. */
   private String trigger(Attempt attempt, WaitTracker.Change change) {
-    String self = "Kustomization/" + attempt.key;
+    String self = "Kustomization/" + attempt.key();
     return switch (change) {
       case REVISION -> {
-        var ref = attempt.object.getSpec().sourceRef();
+        var ref = attempt.object().getSpec().sourceRef();
         yield "GitRepository/"
             + NamespacedName.resolve(ref.namespace(), ref.name(), attempt.namespace())
             + ": new revision "
-            + attempt.revision;
+            + attempt.revision();
       }
-      case SPEC -> self + ": new generation " + attempt.generation;
+      case SPEC -> self + ": new generation " + attempt.generation();
       case REQUEST -> self + ": reconcile requested";
       case CONFIGURATION ->
-          parts.waits().lastConfigChange(attempt.key).orElse("a ConfigMap or Secret") + ": changed";
+          parts.waits().lastConfigChange(attempt.key()).orElse("a ConfigMap or Secret")
+              + ": changed";
       case NONE -> self;
     };
   }
 
   private void waitEnded(
       Attempt attempt, WaitTracker.PendingWait wait, boolean healthy, Instant now) {
-    parts.waits().finish(attempt.key);
-    parts.observer().healthWaited(attempt.key, healthy, Duration.between(wait.started(), now));
+    parts.waits().finish(attempt.key());
+    parts.observer().healthWaited(attempt.key(), healthy, Duration.between(wait.started(), now));
   }
 
   // ---- status -------------------------------------------------------------------------------
 
   /** Says "in progress" before the slow stages, unless this is a repeat of what is applied. */
   private void announce(Attempt attempt) {
-    KustomizationStatus status = attempt.object.getStatus();
+    KustomizationStatus status = attempt.object().getStatus();
     boolean repeat =
         status != null
-            && Objects.equals(status.lastAppliedRevision(), attempt.revision)
-            && Objects.equals(status.observedGeneration(), attempt.generation)
-            && Objects.equals(status.lastHandledReconcileAt(), attempt.requestedAt)
+            && Objects.equals(status.lastAppliedRevision(), attempt.revision())
+            && Objects.equals(status.observedGeneration(), attempt.generation())
+            && Objects.equals(status.lastHandledReconcileAt(), attempt.requestedAt())
             && KustomizationStatuses.condition(status, ConditionTypes.READY)
                 .map(c -> ConditionTypes.TRUE.equals(c.getStatus()))
                 .orElse(false);
     if (!repeat) {
       write(
           attempt,
-          new Phase.Progressing("Reconciliation in progress for revision " + attempt.revision));
+          new Phase.Progressing("Reconciliation in progress for revision " + attempt.revision()));
     }
   }
 
   private Outcome succeeded(Attempt attempt) {
-    retries.reset(attempt.key);
+    retries.reset(attempt.key());
     String warning =
         parts
             .builder()
             .unconfined()
             .map(why -> "built without the kernel's sandbox (" + why + ")")
             .orElse("");
-    write(attempt, new Phase.Succeeded(attempt.revision, warning));
-    return Outcome.succeeded(attempt.timings.interval());
+    write(attempt, new Phase.Succeeded(attempt.revision(), warning));
+    return Outcome.succeeded(attempt.timings().interval());
   }
 
   private Outcome failed(Attempt attempt, StageFailure reported) {
     // Nothing decrypted may reach the status, an event or the log: a build or apply error can
     // quote it (kustomize quotes env lines, the API server quotes refused keys).
     StageFailure failure =
-        attempt.plaintexts.isEmpty() ? reported : reported.redacted(attempt.plaintexts::redact);
+        attempt.plaintexts().isEmpty() ? reported : reported.redacted(attempt.plaintexts()::redact);
     Phase phase = failure.phase();
     try {
       write(attempt, phase);
     } catch (KubernetesClientException e) {
       LOG.warn(
           "{}: {}; the status could not be written either: {}",
-          attempt.key,
+          attempt.key(),
           failure.getMessage(),
           e.getMessage());
       return retryLater(attempt);
     }
     if (phase instanceof Phase.Failed f && f.terminal()) {
-      LOG.info("{}: stalled: {}", attempt.key, f.message());
+      LOG.info("{}: stalled: {}", attempt.key(), f.message());
       return Outcome.terminal();
     }
     if (phase instanceof Phase.Waiting) {
       return Outcome.dependencyNotReady(retryInterval(attempt));
     }
-    int failures = retries.failed(attempt.key);
-    LOG.info("{}: {} (retry {})", attempt.key, failure.getMessage(), failures);
+    int failures = retries.failed(attempt.key());
+    LOG.info("{}: {} (retry {})", attempt.key(), failure.getMessage(), failures);
     return Outcome.retry(parts.backoff().delay(failures, retryInterval(attempt)));
   }
 
   private Outcome retryLater(Attempt attempt) {
     return Outcome.retry(
-        parts.backoff().delay(retries.failed(attempt.key), retryInterval(attempt)));
+        parts.backoff().delay(retries.failed(attempt.key()), retryInterval(attempt)));
   }
 
   /** The spec's retryInterval; a minute when the spec could not be read that far. */
   private static Duration retryInterval(Attempt attempt) {
-    return attempt.timings == null ? Duration.ofMinutes(1) : attempt.timings.retryInterval();
+    return attempt.timings() == null ? Duration.ofMinutes(1) : attempt.timings().retryInterval();
   }
 
+  /** The status of how far {@code attempt} got; its inventory turns into the status's here. */
   private void write(Attempt attempt, Phase phase) {
     Instant now = parts.clock().instant();
     Observation observation =
         new Observation(
-            attempt.generation,
+            attempt.generation(),
             now,
-            attempt.requestedAt,
-            attempt.revision,
+            attempt.requestedAt(),
+            attempt.revision(),
             phase,
-            attempt.inventory,
-            attempt.health,
-            attempt.drift,
-            attempt.digest == null
+            attempt.inventory() == null ? null : Inventories.toStatus(attempt.inventory()),
+            attempt.health(),
+            attempt.drift(),
+            attempt.digest() == null
                 ? null
                 : new Observation.Reconciled(
-                    attempt.digest,
-                    Duration.between(attempt.since, now),
-                    attempt.revision,
-                    attempt.originRevision));
-    KustomizationStatus next = KustomizationStatuses.next(attempt.object.getStatus(), observation);
-    parts.statuses().write(attempt.object, next);
+                    attempt.digest(),
+                    Duration.between(attempt.since(), now),
+                    attempt.revision(),
+                    attempt.originRevision()));
+    KustomizationStatus next =
+        KustomizationStatuses.next(attempt.object().getStatus(), observation);
+    parts.statuses().write(attempt.object(), next);
   }
 
   // ---- helpers ------------------------------------------------------------------------------
@@ -805,41 +812,10 @@ public final class KustomizationPipeline {
     }
   }
 
-  /** Who reads for {@code ks}, as messages name it. */
-  private String reader(Kustomization ks) {
-    return parts
-        .accounts()
-        .serviceAccountOf(ks)
-        .map(ServiceAccountClients::username)
-        .orElse("the engine");
-  }
-
-  /**
-   * Who the health monitor reads as: the service account the apply and the wait acted as (in the
-   * remote cluster, for a Kustomization with spec.kubeConfig).
-   */
-  private Optional<HealthTracking.ServiceAccount> readAs(Kustomization ks) {
-    // The monitor keeps the supplier as long as it tracks the inventory, so it holds only what
-    // choosing the service account needs, not the whole object with its status.
-    Kustomization identity = new Kustomization();
-    identity.setMetadata(
-        new ObjectMetaBuilder()
-            .withNamespace(ks.getMetadata().getNamespace())
-            .withName(ks.getMetadata().getName())
-            .build());
-    identity.setSpec(ks.getSpec());
-    return parts
-        .accounts()
-        .serviceAccountOf(ks)
-        .map(
-            account ->
-                new HealthTracking.ServiceAccount(account, () -> actingFor(identity).client()));
-  }
-
   private List<ObjectRef> waitSet(Attempt attempt) {
-    KustomizationSpec spec = attempt.object.getSpec();
+    KustomizationSpec spec = attempt.object().getSpec();
     if (spec.waitEnabled()) {
-      return Inventories.toApplier(attempt.inventory).refs();
+      return attempt.inventory().refs();
     }
     List<HealthCheckReference> checks = spec.healthChecks();
     if (checks == null) {
@@ -856,12 +832,6 @@ public final class KustomizationPipeline {
                   c.name());
             })
         .toList();
-  }
-
-  private static InventorySet previousInventory(Attempt attempt) {
-    KustomizationStatus status = attempt.object.getStatus();
-    Inventory inventory = status == null ? null : status.inventory();
-    return Inventories.toApplier(inventory);
   }
 
   private static Owner owner(NamespacedName key) {

@@ -78,7 +78,11 @@ public final class ServiceAccountClients implements AutoCloseable {
 
   /** Who applies, prunes and reads health for {@code ks}. */
   public Acting actingFor(Kustomization ks) {
-    Optional<NamespacedName> account = serviceAccountOf(ks);
+    return actingAs(serviceAccountOf(ks));
+  }
+
+  /** Who applies, prunes and reads health as {@code account}; empty: the engine itself. */
+  Acting actingAs(Optional<NamespacedName> account) {
     if (account.isEmpty()) {
       return engineActing;
     }

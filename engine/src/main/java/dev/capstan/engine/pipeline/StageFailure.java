@@ -10,9 +10,17 @@ final class StageFailure extends RuntimeException {
 
   private final transient Phase phase;
 
+  /** How far the reconcile got when the stage failed; null: as far as the stage before. */
+  private final transient Attempt attempt;
+
   private StageFailure(Phase phase, String message) {
+    this(phase, message, null);
+  }
+
+  private StageFailure(Phase phase, String message, Attempt attempt) {
     super(message, null, false, false);
     this.phase = phase;
+    this.attempt = attempt;
   }
 
   static StageFailure transientFailure(Reason reason, String message) {
@@ -30,6 +38,16 @@ final class StageFailure extends RuntimeException {
 
   Phase phase() {
     return phase;
+  }
+
+  /** The same failure, with what the failing stage found out before it failed. */
+  StageFailure after(Attempt reached) {
+    return new StageFailure(phase, getMessage(), reached);
+  }
+
+  /** How far the reconcile got: what the failing stage found, or else {@code otherwise}. */
+  Attempt reached(Attempt otherwise) {
+    return attempt == null ? otherwise : attempt;
   }
 
   /** The same failure with its message passed through {@code redaction} (decrypted content out). */

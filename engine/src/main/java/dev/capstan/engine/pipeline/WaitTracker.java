@@ -1,6 +1,6 @@
 package dev.capstan.engine.pipeline;
 
-import dev.capstan.api.kustomize.Inventory;
+import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.kube.ObjectRef;
@@ -57,7 +57,7 @@ public final class WaitTracker {
       Inputs inputs,
       Instant deadline,
       List<ObjectRef> objects,
-      Inventory inventory,
+      InventorySet inventory,
       HealthEvaluator evaluator,
       Instant started,
       String digest,

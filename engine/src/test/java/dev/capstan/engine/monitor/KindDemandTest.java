@@ -2,6 +2,7 @@ package dev.capstan.engine.monitor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.capstan.kube.GroupKind;
 import dev.capstan.kube.ObjectRef;
 import java.util.List;
 import java.util.Map;
@@ -9,10 +10,10 @@ import org.junit.jupiter.api.Test;
 
 class KindDemandTest {
 
-  private static final KindInformers.Kind CONFIG_MAP = new KindInformers.Kind("", "ConfigMap");
-  private static final KindInformers.Kind DEPLOYMENT = new KindInformers.Kind("apps", "Deployment");
+  private static final GroupKind CONFIG_MAP = new GroupKind("", "ConfigMap");
+  private static final GroupKind DEPLOYMENT = new GroupKind("apps", "Deployment");
 
-  private static Map<KindInformers.Kind, String> kinds(ObjectRef... objects) {
+  private static Map<GroupKind, String> kinds(ObjectRef... objects) {
     return KindDemand.kindsOf(List.of(objects));
   }
 
@@ -30,8 +31,8 @@ class KindDemandTest {
   @Test
   void aKindIsNeededUntilItsLastInventoryGoes() {
     KindDemand demand = new KindDemand();
-    Map<KindInformers.Kind, String> web = kinds(ObjectRef.of("apps/v1", "Deployment", "ns", "w"));
-    Map<KindInformers.Kind, String> both =
+    Map<GroupKind, String> web = kinds(ObjectRef.of("apps/v1", "Deployment", "ns", "w"));
+    Map<GroupKind, String> both =
         kinds(
             ObjectRef.of("apps/v1beta2", "Deployment", "ns", "x"),
             ObjectRef.of("v1", "ConfigMap", "ns", "c"));
@@ -51,7 +52,7 @@ class KindDemandTest {
   @Test
   void clustersAreCountedApart() {
     KindDemand demand = new KindDemand();
-    Map<KindInformers.Kind, String> config = kinds(ObjectRef.of("v1", "ConfigMap", "ns", "c"));
+    Map<GroupKind, String> config = kinds(ObjectRef.of("v1", "ConfigMap", "ns", "c"));
     demand.add("local", config);
     demand.add("remote-a", config);
     demand.remove("local", config);

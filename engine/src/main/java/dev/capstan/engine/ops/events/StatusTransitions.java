@@ -8,16 +8,17 @@ import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositoryStatus;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.api.source.OCIRepositoryStatus;
+import dev.capstan.engine.conditions.Reason;
 import dev.capstan.source.oci.OciSource;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * What is worth an Event in the change from one status to the next: a new revision applied or
@@ -53,7 +54,7 @@ final class StatusTransitions {
       notices.add(
           new Notice(EventType.NORMAL, EventReason.APPLIED, message(isReady.get(), "Ready again")));
     }
-    failure(wasReady, isReady, EventReason.RECONCILIATION_FAILED).ifPresent(notices::add);
+    failure(wasReady, isReady, StatusTransitions::ofCondition).ifPresent(notices::add);
     if (newer.getSpec() != null && newer.getSpec().pruneEnabled()) {
       pruned(before, after).ifPresent(notices::add);
     }
@@ -104,7 +105,7 @@ final class StatusTransitions {
     failure(
             ready(before == null ? null : before.conditions()),
             ready(after.conditions()),
-            EventReason.FETCH_FAILED)
+            written -> EventReason.FETCH_FAILED)
         .ifPresent(notices::add);
     return notices;
   }
@@ -148,7 +149,7 @@ final class StatusTransitions {
     failure(
             ready(before == null ? null : before.conditions()),
             ready(after.conditions()),
-            EventReason.FETCH_FAILED)
+            written -> EventReason.FETCH_FAILED)
         .ifPresent(notices::add);
     return notices;
   }
@@ -160,7 +161,7 @@ final class StatusTransitions {
 
   /** Ready is False now, and was not False for the same reason and message before. */
   private static Optional<Notice> failure(
-      Optional<Condition> was, Optional<Condition> is, EventReason fallback) {
+      Optional<Condition> was, Optional<Condition> is, Function<String, EventReason> reasonOf) {
     if (is.isEmpty() || !"False".equals(is.get().getStatus())) {
       return Optional.empty();
     }
@@ -171,12 +172,13 @@ final class StatusTransitions {
         && Objects.equals(was.get().getMessage(), now.getMessage())) {
       return Optional.empty();
     }
-    EventReason reason =
-        Arrays.stream(EventReason.values())
-            .filter(r -> r.apiValue().equals(now.getReason()))
-            .findFirst()
-            .orElse(fallback);
+    EventReason reason = reasonOf.apply(now.getReason());
     return Optional.of(new Notice(reason.defaultType(), reason, message(now, "Ready is False")));
+  }
+
+  /** The event of a Kustomization's condition, from the reason written on it. */
+  private static EventReason ofCondition(String written) {
+    return Reason.ofText(written).map(EventReason::of).orElse(EventReason.RECONCILIATION_FAILED);
   }
 
   private static Optional<Notice> pruned(KustomizationStatus before, KustomizationStatus after) {

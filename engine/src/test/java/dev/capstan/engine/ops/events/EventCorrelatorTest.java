@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.capstan.engine.conditions.Reason;
 import dev.capstan.testing.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,7 +25,7 @@ class EventCorrelatorTest {
 
   private CorrelatedEvent record(InvolvedObject object, String message) {
     return correlator
-        .correlate(object, EventType.WARNING, EventReason.APPLY_FAILED, message)
+        .correlate(object, EventType.WARNING, EventReason.of(Reason.APPLY_FAILED), message)
         .orElseThrow();
   }
 
@@ -49,13 +50,13 @@ class EventCorrelatorTest {
     assertNotEquals(
         base.name(),
         correlator
-            .correlate(KS, EventType.WARNING, EventReason.PRUNE_FAILED, "a")
+            .correlate(KS, EventType.WARNING, EventReason.of(Reason.PRUNE_FAILED), "a")
             .orElseThrow()
             .name());
     assertNotEquals(
         base.name(),
         correlator
-            .correlate(KS, EventType.NORMAL, EventReason.APPLY_FAILED, "a")
+            .correlate(KS, EventType.NORMAL, EventReason.of(Reason.APPLY_FAILED), "a")
             .orElseThrow()
             .name());
   }
@@ -75,7 +76,7 @@ class EventCorrelatorTest {
     int written = 0;
     for (int i = 0; i < 100; i++) {
       if (correlator
-          .correlate(KS, EventType.WARNING, EventReason.APPLY_FAILED, "boom")
+          .correlate(KS, EventType.WARNING, EventReason.of(Reason.APPLY_FAILED), "boom")
           .isPresent()) {
         written++;
       }
@@ -83,20 +84,24 @@ class EventCorrelatorTest {
     assertEquals(25, written, "the burst");
     assertTrue(
         correlator
-            .correlate(OTHER, EventType.WARNING, EventReason.APPLY_FAILED, "boom")
+            .correlate(OTHER, EventType.WARNING, EventReason.of(Reason.APPLY_FAILED), "boom")
             .isPresent(),
         "another object has its own budget");
 
     clock.advance(Duration.ofMinutes(4));
     assertTrue(
-        correlator.correlate(KS, EventType.WARNING, EventReason.APPLY_FAILED, "boom").isEmpty());
+        correlator
+            .correlate(KS, EventType.WARNING, EventReason.of(Reason.APPLY_FAILED), "boom")
+            .isEmpty());
     clock.advance(Duration.ofMinutes(1));
     Optional<CorrelatedEvent> after =
-        correlator.correlate(KS, EventType.WARNING, EventReason.APPLY_FAILED, "boom");
+        correlator.correlate(KS, EventType.WARNING, EventReason.of(Reason.APPLY_FAILED), "boom");
     assertTrue(after.isPresent(), "one token after the refill interval");
     assertEquals(26, after.get().count(), "still the same Event");
     assertTrue(
-        correlator.correlate(KS, EventType.WARNING, EventReason.APPLY_FAILED, "boom").isEmpty());
+        correlator
+            .correlate(KS, EventType.WARNING, EventReason.of(Reason.APPLY_FAILED), "boom")
+            .isEmpty());
   }
 
   @Test

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.engine.conditions.Reason;
 import dev.capstan.testing.CapstanCrds;
 import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.TestNamespace;
@@ -78,7 +79,9 @@ class EventRecorderIT {
     try (EventRecorder recorder = EventRecorder.create(client, "capstan", Clock.systemUTC())) {
       for (int i = 0; i < 3; i++) {
         recorder.record(
-            ks, EventReason.APPLY_FAILED, "Deployment/" + ns.name() + "/web: field is immutable");
+            ks,
+            EventReason.of(Reason.APPLY_FAILED),
+            "Deployment/" + ns.name() + "/web: field is immutable");
       }
       recorder.record(ks, EventReason.APPLIED, "Applied revision: main@sha1:0123456789abcdef");
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.engine.conditions.Reason;
 import dev.capstan.testing.MutableClock;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -81,8 +82,10 @@ class EventRecorderTest {
 
   @Test
   void createsThenUpdatesAndSanitizes() throws Exception {
-    recorder.record(kustomization(), EventReason.ARTIFACT_FAILED, "cannot fetch https://u:pw@h/r");
-    recorder.record(kustomization(), EventReason.ARTIFACT_FAILED, "cannot fetch https://u:pw@h/r");
+    recorder.record(
+        kustomization(), EventReason.of(Reason.ARTIFACT_FAILED), "cannot fetch https://u:pw@h/r");
+    recorder.record(
+        kustomization(), EventReason.of(Reason.ARTIFACT_FAILED), "cannot fetch https://u:pw@h/r");
     drain();
     assertEquals(2, sink.calls.size(), sink.calls::toString);
     assertTrue(
@@ -104,9 +107,9 @@ class EventRecorderTest {
   @Test
   void anUnreachableServerNeitherThrowsNorStopsLaterEvents() throws Exception {
     sink.serverDown = true;
-    recorder.record(kustomization(), EventReason.APPLY_FAILED, "one");
+    recorder.record(kustomization(), EventReason.of(Reason.APPLY_FAILED), "one");
     writer.submit(() -> sink.serverDown = false).get();
-    recorder.record(kustomization(), EventReason.APPLY_FAILED, "two");
+    recorder.record(kustomization(), EventReason.of(Reason.APPLY_FAILED), "two");
     drain();
     assertEquals(1, sink.calls.size(), sink.calls::toString);
     assertTrue(sink.calls.get(0).contains(" two "), sink.calls.get(0));

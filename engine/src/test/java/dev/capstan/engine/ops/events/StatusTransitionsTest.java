@@ -13,6 +13,7 @@ import dev.capstan.api.source.GitRepositoryStatus;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.api.source.OCIRepositorySpec;
 import dev.capstan.api.source.OCIRepositoryStatus;
+import dev.capstan.engine.conditions.Reason;
 import dev.capstan.engine.ops.events.StatusTransitions.Notice;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
@@ -89,7 +90,7 @@ class StatusTransitionsTest {
         List.of(
             new Notice(
                 EventType.WARNING,
-                EventReason.HEALTH_CHECK_FAILED,
+                EventReason.of(Reason.HEALTH_CHECK_FAILED),
                 "Deployment/apps/web: timed out")),
         StatusTransitions.kustomization(ok, failing));
     assertEquals(
