@@ -1,8 +1,8 @@
-import dev.capstan.applier.build.BuildLimits;
-import dev.capstan.applier.build.BuildOptions;
-import dev.capstan.applier.build.BuildResult;
-import dev.capstan.applier.build.BuildSandbox;
-import dev.capstan.applier.build.ManifestBuilder;
+import dev.capstan.applier.kustomize.BuildLimits;
+import dev.capstan.applier.kustomize.BuildOptions;
+import dev.capstan.applier.kustomize.BuildResult;
+import dev.capstan.applier.kustomize.BuildSandbox;
+import dev.capstan.applier.kustomize.ManifestBuilder;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.nio.file.Path;

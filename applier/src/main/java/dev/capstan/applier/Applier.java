@@ -2,7 +2,6 @@ package dev.capstan.applier;
 
 import dev.capstan.applier.apply.DiscoveryCache;
 import dev.capstan.applier.apply.KeptDiscovery;
-import dev.capstan.applier.apply.Polling;
 import dev.capstan.applier.apply.RecentDiscovery;
 import dev.capstan.applier.apply.StagedApplier;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -1,8 +1,8 @@
 package dev.capstan.engine;
 
-import dev.capstan.applier.apply.Polling;
-import dev.capstan.applier.build.BuildSandbox;
-import dev.capstan.applier.build.ManifestBuilder;
+import dev.capstan.applier.Polling;
+import dev.capstan.applier.kustomize.BuildSandbox;
+import dev.capstan.applier.kustomize.ManifestBuilder;
 import dev.capstan.engine.controller.CacheView;
 import dev.capstan.engine.controller.Controllers;
 import dev.capstan.engine.monitor.ConfigWatches;

@@ -1,7 +1,7 @@
 package dev.capstan.engine;
 
 import dev.capstan.applier.ApplyPolicy;
-import dev.capstan.applier.build.BuildLimits;
+import dev.capstan.applier.kustomize.BuildLimits;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;

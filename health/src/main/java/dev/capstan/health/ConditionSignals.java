@@ -118,7 +118,7 @@ final class ConditionSignals {
       // The common case, without normalising: most conditions that decide are a plain Ready.
       return c.status().equals("True") ? Signal.HEALTHY : readiness("ready", c);
     }
-    String type = StatusWords.normalize(withoutPrefix(c.type()));
+    String type = HealthWords.normalize(withoutPrefix(c.type()));
     if (isFailure(type)) {
       return c.status().equals("True") ? Signal.FAILED : null;
     }
@@ -162,7 +162,7 @@ final class ConditionSignals {
    * failed, is a failure: the message is all the controller left to tell the two apart.
    */
   private static Signal failedByMessage(Condition c, Signal otherwise) {
-    return c.reason().isEmpty() && StatusWords.mentionsFailure(c.message())
+    return c.reason().isEmpty() && HealthWords.mentionsFailure(c.message())
         ? Signal.FAILED
         : otherwise;
   }
@@ -178,11 +178,11 @@ final class ConditionSignals {
   private static Signal readiness(String type, Condition c) {
     switch (c.status()) {
       case "True":
-        return COMPLETION.contains(type) && StatusWords.isFailureReason(c.reason())
+        return COMPLETION.contains(type) && HealthWords.isFailureReason(c.reason())
             ? Signal.FAILED
             : Signal.HEALTHY;
       case "False":
-        return StatusWords.isFailureReason(c.reason())
+        return HealthWords.isFailureReason(c.reason())
             ? Signal.FAILED
             : failedByMessage(c, Signal.PROGRESSING);
       case "Unknown":
@@ -196,13 +196,13 @@ final class ConditionSignals {
     if (c.status().equals("True")) {
       return type.equals("progressing") && rolloutDone(c.reason()) ? null : Signal.PROGRESSING;
     }
-    return c.status().equals("False") && StatusWords.isFailureReason(c.reason())
+    return c.status().equals("False") && HealthWords.isFailureReason(c.reason())
         ? Signal.FAILED
         : null;
   }
 
   private static boolean rolloutDone(String reason) {
-    String r = StatusWords.normalize(reason);
+    String r = HealthWords.normalize(reason);
     return r.contains("available")
         || r.contains("complete")
         || r.contains("succeeded")

@@ -7,7 +7,7 @@ import java.util.Map;
  * Reconciling/Stalled steps: (a) readiness, failure and progress conditions ({@link
  * ConditionSignals}); (b) conditions that describe an older generation than {@code
  * metadata.generation} ({@link ConditionGenerations}: the Ready condition, or every condition that
- * carries a generation); (c) the common status vocabularies ({@link StatusVocabulary}); (d)
+ * carries a generation); (c) the common status vocabularies ({@link StatusFieldSignals}); (d)
  * kstatus's default, Current. Conservative: an object behind is InProgress whatever the conditions
  * say (they speak of an older spec); otherwise a failure from any step wins, then progress from any
  * step, and the generic layer says Current only when no step sees progress.
@@ -27,7 +27,7 @@ public final class GenericRules {
       return behind.decidedBy(DecidedBy.generic(DecidedBy.GenericStep.OBSERVED_GENERATION));
     }
     ResourceStatus conditions = ConditionSignals.evaluate(object, generations);
-    ResourceStatus vocabulary = status == null ? null : StatusVocabulary.evaluate(status);
+    ResourceStatus vocabulary = status == null ? null : StatusFieldSignals.evaluate(status);
     ResourceStatus decided =
         worst(
             attributed(conditions, DecidedBy.GenericStep.CONDITIONS),
@@ -66,9 +66,9 @@ public final class GenericRules {
     if (!(object.at("status") instanceof Map<?, ?> status)) {
       return null;
     }
-    ResourceStatus phase = StatusVocabulary.phaseOrState(status);
+    ResourceStatus phase = StatusFieldSignals.phaseOrState(status);
     if (phase == null) {
-      phase = StatusVocabulary.replicaCounts(status);
+      phase = StatusFieldSignals.replicaCounts(status);
     }
     return phase == null
         ? null

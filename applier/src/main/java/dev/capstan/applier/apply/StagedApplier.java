@@ -4,6 +4,7 @@ import dev.capstan.applier.Action;
 import dev.capstan.applier.ApplyRequest;
 import dev.capstan.applier.ApplyResult;
 import dev.capstan.applier.ObjectResult;
+import dev.capstan.applier.Polling;
 import dev.capstan.applier.apply.RevisionValidator.Validated;
 import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.kube.ObjectRef;

@@ -1,10 +1,10 @@
 package dev.capstan.applier.cli;
 
-import dev.capstan.applier.build.BuildLimits;
-import dev.capstan.applier.build.BuildOptions;
-import dev.capstan.applier.build.BuildResult;
-import dev.capstan.applier.build.BuildSandbox;
-import dev.capstan.applier.build.ManifestBuilder;
+import dev.capstan.applier.kustomize.BuildLimits;
+import dev.capstan.applier.kustomize.BuildOptions;
+import dev.capstan.applier.kustomize.BuildResult;
+import dev.capstan.applier.kustomize.BuildSandbox;
+import dev.capstan.applier.kustomize.ManifestBuilder;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

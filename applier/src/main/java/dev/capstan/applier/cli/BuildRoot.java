@@ -1,7 +1,7 @@
 package dev.capstan.applier.cli;
 
-import dev.capstan.applier.build.BuildError;
-import dev.capstan.applier.build.BuildErrorKind;
+import dev.capstan.applier.kustomize.BuildError;
+import dev.capstan.applier.kustomize.BuildErrorKind;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;

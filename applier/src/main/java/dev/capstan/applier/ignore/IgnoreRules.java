@@ -1,6 +1,6 @@
 package dev.capstan.applier.ignore;
 
-import dev.capstan.applier.build.PatchSelector;
+import dev.capstan.applier.kustomize.PatchSelector;
 import dev.capstan.kube.ObjectRef;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

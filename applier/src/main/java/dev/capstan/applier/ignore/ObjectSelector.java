@@ -2,7 +2,7 @@ package dev.capstan.applier.ignore;
 
 import com.google.re2j.Pattern;
 import com.google.re2j.PatternSyntaxException;
-import dev.capstan.applier.build.PatchSelector;
+import dev.capstan.applier.kustomize.PatchSelector;
 import dev.capstan.health.cel.RegexSize;
 import dev.capstan.kube.ObjectRef;
 import java.util.Map;

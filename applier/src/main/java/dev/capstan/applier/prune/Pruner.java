@@ -3,7 +3,7 @@ package dev.capstan.applier.prune;
 import dev.capstan.applier.Action;
 import dev.capstan.applier.ObjectResult;
 import dev.capstan.applier.Owner;
-import dev.capstan.applier.apply.Polling;
+import dev.capstan.applier.Polling;
 import dev.capstan.applier.apply.ResourceCatalog;
 import dev.capstan.applier.apply.ResourceType;
 import dev.capstan.applier.inventory.InventorySet;

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.applier.CapstanMetadata;
 import dev.capstan.applier.Owner;
-import dev.capstan.applier.build.PatchSelector;
 import dev.capstan.applier.ignore.IgnoreRules;
 import dev.capstan.applier.ignore.JsonPointer;
+import dev.capstan.applier.kustomize.PatchSelector;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;

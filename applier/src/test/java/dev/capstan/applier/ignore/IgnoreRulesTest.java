@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import dev.capstan.applier.build.PatchSelector;
+import dev.capstan.applier.kustomize.PatchSelector;
 import dev.capstan.kube.ObjectRef;
 import java.time.Duration;
 import java.util.List;

@@ -12,7 +12,7 @@ import dev.capstan.applier.ApplyRequest;
 import dev.capstan.applier.ApplyResult;
 import dev.capstan.applier.ObjectResult;
 import dev.capstan.applier.Owner;
-import dev.capstan.applier.apply.Polling;
+import dev.capstan.applier.Polling;
 import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.applier.prune.Pruner;
 import dev.capstan.testing.KubernetesCluster;

@@ -1,10 +1,10 @@
 package dev.capstan.engine.cli;
 
 import dev.capstan.applier.ApplyPolicy;
-import dev.capstan.applier.build.BuildLimits;
 import dev.capstan.applier.cli.ClusterOptions;
 import dev.capstan.applier.cli.DurationConverter;
 import dev.capstan.applier.cli.KubeconfigProblem;
+import dev.capstan.applier.kustomize.BuildLimits;
 import dev.capstan.engine.Engine;
 import dev.capstan.engine.EngineOptions;
 import dev.capstan.engine.FeatureGates;

@@ -1,7 +1,7 @@
 package dev.capstan.engine.pipeline;
 
 import dev.capstan.applier.Applier;
-import dev.capstan.applier.apply.Polling;
+import dev.capstan.applier.Polling;
 import dev.capstan.applier.prune.Pruner;
 import dev.capstan.applier.wait.ApplyWaiter;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -13,14 +13,14 @@ import java.util.concurrent.Executor;
  * Kustomization's service account.
  */
 public record Acting(
-    KubernetesClient client, Applying applier, Pruning pruner, ApplyWaiter waiter) {
+    KubernetesClient client, ApplyStage applier, PruneStage pruner, ApplyWaiter waiter) {
 
   /** Acting through {@code client}; requests in flight are bounded by {@code executor}. */
   public static Acting of(KubernetesClient client, Executor executor, Polling polling) {
     return new Acting(
         client,
         new Applier(client, executor, polling)::apply,
-        Pruning.of(new Pruner(client, executor, polling)),
+        PruneStage.of(new Pruner(client, executor, polling)),
         ApplyWaiter.onCluster(client, executor, polling));
   }
 }

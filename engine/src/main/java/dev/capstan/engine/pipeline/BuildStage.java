@@ -1,9 +1,9 @@
 package dev.capstan.engine.pipeline;
 
 import dev.capstan.api.kustomize.KustomizationSpec;
-import dev.capstan.applier.build.BuildErrorKind;
-import dev.capstan.applier.build.BuildResult;
-import dev.capstan.applier.build.ManifestBuilder;
+import dev.capstan.applier.kustomize.BuildErrorKind;
+import dev.capstan.applier.kustomize.BuildResult;
+import dev.capstan.applier.kustomize.ManifestBuilder;
 import dev.capstan.decryption.DecryptedInputs;
 import dev.capstan.decryption.Plaintexts;
 import dev.capstan.engine.conditions.Reason;
@@ -60,7 +60,7 @@ final class BuildStage {
       Path tree,
       String digest,
       String revision) {
-    Decrypting decrypting = Decrypting.of(spec, namespace, client, settings.ageKeys());
+    SopsDecryption decrypting = SopsDecryption.of(spec, namespace, client, settings.ageKeys());
     DecryptedInputs inputs = decrypting.generatorInputs(tree, spec);
     Plaintexts plaintexts = Plaintexts.of(inputs);
     try {
@@ -83,7 +83,7 @@ final class BuildStage {
             ? StageFailure.transientFailure(Reason.BUILD_FAILED, message)
             : StageFailure.terminal(Reason.BUILD_FAILED, message);
       }
-      Decrypting.Decrypted decrypted =
+      SopsDecryption.Decrypted decrypted =
           decrypting.objects(tree, ((BuildResult.Built) result).objects(), inputs, plaintexts);
       return new Built(
           decrypted.objects(), decrypted.plaintexts(), ((BuildResult.Built) result).digest());

@@ -1,6 +1,6 @@
 package dev.capstan.engine.pipeline;
 
-import dev.capstan.applier.build.ManifestBuilder;
+import dev.capstan.applier.kustomize.ManifestBuilder;
 import dev.capstan.engine.remote.RemoteClusters;
 import dev.capstan.health.cel.BuiltinLibrary;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -2,7 +2,7 @@ package dev.capstan.engine.pipeline;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
-import dev.capstan.applier.build.ManifestBuilder;
+import dev.capstan.applier.kustomize.ManifestBuilder;
 import dev.capstan.kube.ApiErrors;
 import dev.capstan.source.CommitSummary;
 import dev.capstan.source.FetchRequest;

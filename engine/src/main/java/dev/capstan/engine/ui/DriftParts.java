@@ -1,8 +1,8 @@
 package dev.capstan.engine.ui;
 
-import dev.capstan.applier.build.BuildLimits;
-import dev.capstan.applier.build.BuildSandbox;
-import dev.capstan.applier.build.ManifestBuilder;
+import dev.capstan.applier.kustomize.BuildLimits;
+import dev.capstan.applier.kustomize.BuildSandbox;
+import dev.capstan.applier.kustomize.ManifestBuilder;
 import dev.capstan.engine.pipeline.ReferenceRules;
 import dev.capstan.engine.pipeline.RevisionBuild;
 import dev.capstan.source.GitSource;

@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.capstan.applier.build.BuildLimits;
-import dev.capstan.applier.build.BuildOptions;
-import dev.capstan.applier.build.BuildResult;
-import dev.capstan.applier.build.BuildSandbox;
-import dev.capstan.applier.build.ManifestBuilder;
+import dev.capstan.applier.kustomize.BuildLimits;
+import dev.capstan.applier.kustomize.BuildOptions;
+import dev.capstan.applier.kustomize.BuildResult;
+import dev.capstan.applier.kustomize.BuildSandbox;
+import dev.capstan.applier.kustomize.ManifestBuilder;
 import dev.capstan.testing.RepoRoot;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apps.Deployment;

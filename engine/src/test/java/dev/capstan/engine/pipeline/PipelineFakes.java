@@ -11,12 +11,12 @@ import dev.capstan.applier.ApplyRequest;
 import dev.capstan.applier.ApplyResult;
 import dev.capstan.applier.ObjectResult;
 import dev.capstan.applier.Owner;
+import dev.capstan.applier.Polling;
 import dev.capstan.applier.apply.DesiredObject;
-import dev.capstan.applier.apply.Polling;
-import dev.capstan.applier.build.BuildLimits;
-import dev.capstan.applier.build.BuildSandbox;
-import dev.capstan.applier.build.ManifestBuilder;
 import dev.capstan.applier.inventory.InventorySet;
+import dev.capstan.applier.kustomize.BuildLimits;
+import dev.capstan.applier.kustomize.BuildSandbox;
+import dev.capstan.applier.kustomize.ManifestBuilder;
 import dev.capstan.applier.wait.ApplyWaiter;
 import dev.capstan.applier.wait.Lookup;
 import dev.capstan.engine.NamespacedName;
@@ -347,7 +347,7 @@ final class PipelineFakes implements AutoCloseable {
     public void forget(HasMetadata object) {}
   }
 
-  private final class FakePruning implements Pruning {
+  private final class FakePruning implements PruneStage {
     @Override
     public List<ObjectResult> prune(
         InventorySet previous, InventorySet current, Owner owner, Duration timeout) {

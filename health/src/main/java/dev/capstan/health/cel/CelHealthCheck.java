@@ -1,12 +1,12 @@
 package dev.capstan.health.cel;
 
 import dev.capstan.health.BadObjectException;
+import dev.capstan.health.CheckedStatusFields;
 import dev.capstan.health.Condition;
 import dev.capstan.health.GenerationCheck;
 import dev.capstan.health.ObjectView;
 import dev.capstan.health.ResourceStatus;
 import dev.capstan.health.Status;
-import dev.capstan.health.StatusReads;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,7 +29,7 @@ public final class CelHealthCheck {
   private final CompiledExpr current;
   private final CompiledExpr inProgress;
   private final CompiledExpr failed;
-  private final StatusReads awaitedStatus;
+  private final CheckedStatusFields awaitedStatus;
   private final boolean builtin;
 
   /**
@@ -52,14 +52,14 @@ public final class CelHealthCheck {
     this.builtin = builtin;
   }
 
-  private static StatusReads statusReads(CompiledExpr... exprs) {
+  private static CheckedStatusFields statusReads(CompiledExpr... exprs) {
     List<String> paths = new ArrayList<>();
     for (CompiledExpr expr : exprs) {
       if (expr != null) {
         paths.addAll(expr.fieldPaths());
       }
     }
-    return StatusReads.of(paths);
+    return CheckedStatusFields.of(paths);
   }
 
   HealthCheckExpr entry() {

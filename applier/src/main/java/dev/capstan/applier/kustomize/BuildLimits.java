@@ -1,0 +1,85 @@
+package dev.capstan.applier.kustomize;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What builds may use. {@code timeout} and {@code maxMemoryBytes} bound one build, which runs in a
+ * worker process of its own (the whole process's memory); a build past either ends with its worker.
+ * {@code workers} builds run at once, each in a worker. {@code maxOutputBytes} bounds what one
+ * build may return to the JVM, and {@code answerRoomBytes} what the answers of all builds may hold
+ * at once (an answer waits for room, within its build's time); {@code resultCacheBytes} bounds the
+ * answers kept for unchanged inputs.
+ */
+public record BuildLimits(
+    Duration timeout,
+    long maxMemoryBytes,
+    int workers,
+    long maxOutputBytes,
+    long answerRoomBytes,
+    long resultCacheBytes) {
+
+  private static final long MIB = 1024 * 1024;
+
+  /** The least memory a worker runs with: the Go runtime and kustomize's schema need about 50. */
+  public static final long MIN_MEMORY_BYTES = 64 * MIB;
+
+  public BuildLimits {
+    Objects.requireNonNull(timeout, "timeout");
+    if (timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("build timeout must be positive");
+    }
+    if (maxMemoryBytes < MIN_MEMORY_BYTES) {
+      throw new IllegalArgumentException("a build needs at least 64 MiB of memory");
+    }
+    if (workers < 1) {
+      throw new IllegalArgumentException("at least one build worker is needed");
+    }
+    if (answerRoomBytes < 1 || maxOutputBytes < 1) {
+      throw new IllegalArgumentException("builds need room for their output");
+    }
+  }
+
+  /**
+   * The engine's: 30 s and 1 GiB a build (what native kustomize needs for the largest public
+   * repositories, such as Argo CD's CRDs, with room to spare), {@code workers} at once; all answers
+   * held at once an eighth of the JVM's maximum heap (their objects take several times their
+   * bytes), one answer at most that or 256 MiB; 32 MiB of kept answers.
+   */
+  public static BuildLimits engine(int workers) {
+    long room = Runtime.getRuntime().maxMemory() / 8;
+    return new BuildLimits(
+        Duration.ofSeconds(30), 1024 * MIB, workers, Math.min(room, 256 * MIB), room, 32 * MIB);
+  }
+
+  /** The default number of workers: one per core, at most four. */
+  public static int defaultWorkers() {
+    return Math.min(4, Runtime.getRuntime().availableProcessors());
+  }
+
+  /** One build of the user's own files, nothing kept: the command line. */
+  public static BuildLimits oneShot() {
+    return new BuildLimits(Duration.ofMinutes(2), 1024 * MIB, 1, 1024 * MIB, 1024 * MIB, 0);
+  }
+
+  public BuildLimits withTimeout(Duration value) {
+    return new BuildLimits(
+        value, maxMemoryBytes, workers, maxOutputBytes, answerRoomBytes, resultCacheBytes);
+  }
+
+  public BuildLimits withMaxMemoryBytes(long value) {
+    return new BuildLimits(
+        timeout, value, workers, maxOutputBytes, answerRoomBytes, resultCacheBytes);
+  }
+
+  public BuildLimits withWorkers(int value) {
+    return new BuildLimits(
+        timeout, maxMemoryBytes, value, maxOutputBytes, answerRoomBytes, resultCacheBytes);
+  }
+
+  /** These limits with {@code bytes} of room for all answers at once, and for each. */
+  public BuildLimits withAnswerRoomBytes(long bytes) {
+    return new BuildLimits(
+        timeout, maxMemoryBytes, workers, Math.min(maxOutputBytes, bytes), bytes, resultCacheBytes);
+  }
+}

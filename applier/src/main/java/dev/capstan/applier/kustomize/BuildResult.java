@@ -1,0 +1,35 @@
+package dev.capstan.applier.kustomize;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.util.List;
+import java.util.Objects;
+
+/** The outcome of one build. */
+public sealed interface BuildResult {
+
+  /**
+   * The objects, in the order the kustomizations list them (Flux does not reorder them), and the
+   * digest of the build's answer ({@code sha256:…}): the same inputs give the same digest, so it
+   * names the set of objects built.
+   */
+  record Built(List<GenericKubernetesResource> objects, String digest) implements BuildResult {
+    public Built {
+      objects = List.copyOf(objects);
+      Objects.requireNonNull(digest, "digest");
+    }
+  }
+
+  /** The build as kustomize prints it: multi-document YAML. */
+  record Printed(String yaml) implements BuildResult {
+    public Printed {
+      Objects.requireNonNull(yaml, "yaml");
+    }
+  }
+
+  /** The build stopped at this error; nothing was produced. */
+  record Failed(BuildError error) implements BuildResult {
+    public Failed {
+      Objects.requireNonNull(error, "error");
+    }
+  }
+}
