@@ -3,7 +3,7 @@ package dev.capstan.engine.ui;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.OCIRepository;
-import dev.capstan.applier.cli.ClusterErrors;
+import dev.capstan.applier.ClusterErrors;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
