@@ -12,6 +12,7 @@ import dev.capstan.engine.FeatureGates;
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.ops.OperationsExtension;
 import dev.capstan.engine.ops.OperationsSettings;
+import dev.capstan.engine.webhook.WebhookExtension;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -271,18 +272,21 @@ public final class RunCommand implements Callable<Integer> {
             .withTenancy(
                 new EngineOptions.Tenancy(
                     Optional.ofNullable(defaultServiceAccount), noCrossNamespaceRefs));
+    OperationsSettings settings =
+        OperationsSettings.of(metricsAddress, webhookAddress, webhookConfig);
     OperationsExtension operations =
         new OperationsExtension(
-            OperationsSettings.of(metricsAddress, webhookAddress, webhookConfig),
-            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
-            options.clock());
+            settings, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), options.clock());
+    // the receivers start before, and stop before, the Events and probes of the operations
+    WebhookExtension webhooks =
+        new WebhookExtension(settings, operations.metrics(), options.clock());
     CountDownLatch stopped = new CountDownLatch(1);
     try (KubernetesClient client = cluster.openForController();
         Engine engine =
             new Engine(
                 options.withReconciling(reconciling(client, gates, applyPolicy)),
                 client,
-                List.of(operations))) {
+                List.of(webhooks, operations))) {
       Runtime.getRuntime()
           .addShutdownHook(
               new Thread(
