@@ -97,8 +97,11 @@ public final class ApplyCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     if (prune && inventory == null) {
-      err.println("error: --prune needs --inventory NAME to know what was applied before");
-      return CliException.BAD_INPUT;
+      return CommandRunner.fail(
+          err,
+          new CliException(
+              "--prune needs --inventory NAME to know what was applied before",
+              CliException.BAD_INPUT));
     }
     return CommandRunner.run(
         spec,

@@ -83,6 +83,11 @@ public final class CommandRunner {
     }
   }
 
+  /** Tells {@code e} in one line, for a command without a cluster; returns its exit status. */
+  public static int fail(PrintWriter err, CliException e) {
+    return fail(err, e, null, e.exitCode());
+  }
+
   /**
    * Tells {@code e} in one line and returns the exit status: a {@link CliException}'s own, else
    * {@code clusterErrorExit}.

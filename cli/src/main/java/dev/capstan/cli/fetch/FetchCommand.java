@@ -1,6 +1,7 @@
 package dev.capstan.cli.fetch;
 
 import dev.capstan.cli.cluster.CliException;
+import dev.capstan.cli.cluster.CommandRunner;
 import dev.capstan.cli.options.DurationConverter;
 import dev.capstan.source.ArtifactStore;
 import dev.capstan.source.FetchRequest;
@@ -116,15 +117,10 @@ public class FetchCommand implements Callable<Integer> {
       FetchRequest request = request();
       checkTargetDir();
       return fetchInto(request, out, err);
-    } catch (BadInput e) {
-      err.println("error: " + e.getMessage());
-      return BAD_INPUT;
-    } catch (SecretFile.InvalidSecretFile e) {
-      err.println("error: " + e.getMessage());
-      return BAD_INPUT;
+    } catch (BadInput | SecretFile.InvalidSecretFile e) {
+      return CommandRunner.fail(err, new CliException(e.getMessage(), BAD_INPUT));
     } catch (IOException e) {
-      err.println("error: " + e.getMessage());
-      return FAILED;
+      return CommandRunner.fail(err, new CliException(e.getMessage(), FAILED));
     }
   }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.cli.cluster.CliException;
+import dev.capstan.cli.cluster.CommandRunner;
 import dev.capstan.cli.options.DurationConverter;
 import dev.capstan.source.SourceException;
 import dev.capstan.source.oci.ArtifactPusher;
@@ -129,8 +130,7 @@ public final class PushArtifactCommand implements Callable<Integer> {
     try {
       push = push();
     } catch (BadInput | SourceException e) {
-      err.println("error: " + e.getMessage());
-      return BAD_INPUT;
+      return CommandRunner.fail(err, new CliException(e.getMessage(), BAD_INPUT));
     }
     try {
       ArtifactPusher.Pushed pushed = new ArtifactPusher(Clock.systemUTC()).push(push);
@@ -149,11 +149,12 @@ public final class PushArtifactCommand implements Callable<Integer> {
       out.flush();
       return 0;
     } catch (SourceException e) {
-      err.println("error: pushing artifact failed: " + e.getMessage());
-      return FAILED;
+      return CommandRunner.fail(
+          err, new CliException("pushing artifact failed: " + e.getMessage(), FAILED));
     } catch (IOException e) {
-      err.println("error: pushing artifact failed: " + e.getClass().getSimpleName());
-      return FAILED;
+      return CommandRunner.fail(
+          err,
+          new CliException("pushing artifact failed: " + e.getClass().getSimpleName(), FAILED));
     }
   }
 
