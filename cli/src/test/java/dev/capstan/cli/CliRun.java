@@ -8,16 +8,16 @@ import java.util.List;
 import picocli.CommandLine;
 
 /** Runs the assembled {@code capstan} command line in-process and captures what it printed. */
-record CliRun(int exitCode, String out, String err) {
+public record CliRun(int exitCode, String out, String err) {
 
-  static CliRun capstan(Path kubeconfig, String... args) {
+  public static CliRun capstan(Path kubeconfig, String... args) {
     List<String> all = new ArrayList<>(List.of(args));
     all.add("--kubeconfig");
     all.add(kubeconfig.toString());
     return run(all.toArray(String[]::new));
   }
 
-  static CliRun run(String... args) {
+  public static CliRun run(String... args) {
     CommandLine cli = CapstanMain.commandLine();
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
@@ -27,7 +27,7 @@ record CliRun(int exitCode, String out, String err) {
     return new CliRun(exit, out.toString(), err.toString());
   }
 
-  List<String> outLines() {
+  public List<String> outLines() {
     return out.lines().toList();
   }
 

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.cli.CapstanMain;
-import dev.capstan.cli.LaunchPage;
+import dev.capstan.cli.ui.LaunchPage;
 import dev.capstan.testing.CapstanCrds;
 import dev.capstan.testing.ClusterAccess;
 import dev.capstan.ui.UiOptions;
