@@ -27,10 +27,10 @@ import java.util.function.BooleanSupplier;
 import org.eclipse.jgit.api.Git;
 
 /**
- * Scale of the real engine process ({@code java -jar engine/target/capstan.jar run}) on the cluster
- * of $KUBECONFIG: N Kustomizations of M ConfigMaps each (nothing to wait for), the time from the
- * first Kustomization created until all are Ready, and the peak RSS of the engine and its build
- * workers together (their RSS summed every 100 ms), with the engine's own VmHWM. Run with
+ * Scale of the real engine process ({@code java -jar cli/target/capstan.jar run}) on the cluster of
+ * $KUBECONFIG: N Kustomizations of M ConfigMaps each (nothing to wait for), the time from the first
+ * Kustomization created until all are Ready, and the peak RSS of the engine and its build workers
+ * together (their RSS summed every 100 ms), with the engine's own VmHWM. Run with
  * engine/bench/scale.sh N M.
  */
 public class ScaleBench {

@@ -8,7 +8,8 @@ root="$(cd "$here/../.." && pwd)"
 cp_file="$root/engine/target/bench-classpath.txt"
 # The peak RSS counted is the engine's and its build workers' together (they are its children).
 flags="${CAPSTAN_BENCH_JVM:--XX:+UseSerialGC -Xss512k -Xms16m -Xmx256m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:TieredStopAtLevel=1 -XX:+ExitOnOutOfMemoryError}"
-"$root/deploy/bench/classpath" engine "$cp_file"
+# (the command line module: it builds the jar, and its classpath holds the engine's test classes)
+"$root/deploy/bench/classpath" cli "$cp_file"
 exec java -Xmx512m -Dcapstan.bench.limitMinutes="${CAPSTAN_BENCH_LIMIT_MINUTES:-20}" -Dlogback.configurationFile="$here/logback-bench.xml" \
   -cp "$(cat "$cp_file"):$root/engine/target/classes:$root/engine/target/test-classes" "$here/ScaleBench.java" "${1:-1000}" "${2:-4}" \
-  "$root/engine/target/capstan.jar" "$flags"
+  "$root/cli/target/capstan.jar" "$flags"

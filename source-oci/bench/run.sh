@@ -4,10 +4,11 @@
 # artifact`, and the re-fetch of its unchanged tag, with the registry's requests counted.
 # Usage: source-oci/bench/run.sh [files] [runs]   (defaults: 500 50)
 set -euo pipefail
-module="$(cd "$(dirname "$0")/.." && pwd)"
+# (the benchmark pushes with `capstan push`, so it lives among the command line's tests)
+module="$(cd "$(dirname "$0")/../../cli" && pwd)"
 cd "$module"
 cp_file="$module/target/bench.classpath"
-"$module/../deploy/bench/classpath" source-oci "$cp_file"
+"$module/../deploy/bench/classpath" cli "$cp_file"
 exec java -Xms256m -cp "target/classes:target/test-classes:$(cat "$cp_file")" \
   -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
   dev.capstan.source.oci.bench.RefetchBenchmark "$@"

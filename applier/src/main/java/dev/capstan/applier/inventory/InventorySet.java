@@ -44,17 +44,10 @@ public record InventorySet(List<Entry> entries) {
       return new Entry(ref.inventoryId(), ref.version());
     }
 
-    /**
-     * Parses the id back into a ref. Names, namespaces, groups and kinds never contain underscores,
-     * so the four parts are unambiguous.
-     */
+    /** Parses the id back into a ref, as {@link InventoryId} reads it. */
     public ObjectRef ref() {
-      String[] parts = id.split("_", -1);
-      if (parts.length != 4 || parts[1].isEmpty() || parts[3].isEmpty()) {
-        throw new IllegalArgumentException(
-            "inventory entry id '" + id + "' is not of the form namespace_name_group_kind");
-      }
-      return new ObjectRef(parts[2], v, parts[3], parts[0], parts[1]);
+      InventoryId parsed = InventoryId.parse(id);
+      return new ObjectRef(parsed.group(), v, parsed.kind(), parsed.namespace(), parsed.name());
     }
   }
 }

@@ -12,8 +12,6 @@ import dev.capstan.engine.ops.metrics.MetricsObserver;
 import dev.capstan.engine.ops.server.OpsServer;
 import dev.capstan.engine.ops.server.Readiness;
 import dev.capstan.engine.pipeline.PipelineObserver;
-import dev.capstan.engine.webhook.ReceiverConfig;
-import dev.capstan.engine.webhook.WebhookServer;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -30,20 +28,18 @@ import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Everything an operator of Capstan needs around the controllers: the metrics and probe endpoint,
- * controller metrics, leader election, Events derived from status changes and the webhook
- * receivers.
+ * controller metrics, leader election and Events derived from status changes. The webhook receivers
+ * (the webhook package's {@code WebhookExtension}) are added beside it by the composition root and
+ * count into its {@link #metrics()}.
  *
  * <p>The probe endpoint starts while the engine is being built, so that liveness is answered while
  * the caches fill; {@code /readyz} turns ready once the controllers started (or, with leader
  * election, once this replica leads or stands by with a working API connection).
  */
 public final class OperationsExtension implements EngineExtension {
-  private static final Logger LOG = LoggerFactory.getLogger(OperationsExtension.class);
 
   private final OperationsSettings settings;
   private final PrometheusMeterRegistry registry;
@@ -57,19 +53,10 @@ public final class OperationsExtension implements EngineExtension {
   private volatile KubernetesClient client;
   private volatile boolean started;
   private OpsServer opsServer;
-  private WebhookServer webhookServer;
-  private final ReceiverConfig receivers;
 
-  /**
-   * Reads the webhook receivers at once, so that a wrong file stops the start before anything
-   * listens.
-   *
-   * @throws IllegalArgumentException (an InvalidReceiverConfigException) naming what is wrong
-   */
   public OperationsExtension(
       OperationsSettings settings, PrometheusMeterRegistry registry, Clock clock) {
     this.settings = settings;
-    this.receivers = settings.webhookConfig().map(ReceiverConfig::load).orElse(null);
     this.registry = registry;
     this.metrics = new Metrics(registry);
     this.clock = clock;
@@ -128,18 +115,6 @@ public final class OperationsExtension implements EngineExtension {
   @Override
   public void started(KubernetesClient kubernetesClient, EngineOptions options) {
     this.client = kubernetesClient;
-    if (receivers != null) {
-      try {
-        webhookServer =
-            WebhookServer.start(
-                settings.webhookAddress(), receivers, kubernetesClient, metrics, clock);
-      } catch (IOException e) {
-        throw new UncheckedIOException(
-            "cannot serve webhooks on " + settings.webhookAddress() + ": " + e.getMessage(), e);
-      }
-    } else {
-      LOG.info("no --webhook-config: webhook receivers are off");
-    }
     events = EventRecorder.create(kubernetesClient, "capstan", clock);
     statusEvents.recordWith(events);
     started = true;
@@ -150,9 +125,6 @@ public final class OperationsExtension implements EngineExtension {
     started = false;
     if (election != null) {
       election.stopping();
-    }
-    if (webhookServer != null) {
-      webhookServer.close();
     }
     if (events != null) {
       events.close();

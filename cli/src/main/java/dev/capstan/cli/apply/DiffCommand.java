@@ -1,0 +1,112 @@
+package dev.capstan.cli.apply;
+
+import dev.capstan.applier.Owner;
+import dev.capstan.applier.apply.DiscoveryCache;
+import dev.capstan.applier.diff.DiffReport;
+import dev.capstan.applier.diff.Differ;
+import dev.capstan.applier.diff.ObjectDiff;
+import dev.capstan.cli.cluster.CliException;
+import dev.capstan.cli.cluster.ClusterOptions;
+import dev.capstan.cli.cluster.CommandRunner;
+import dev.capstan.cli.options.ConcurrencyOption;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code capstan diff}: what {@code capstan apply} would change, as a unified diff per object. */
+@Command(
+    name = "diff",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Show what applying a directory would change (server-side dry-run against live state).",
+      "Secret values are masked. Exit status: 0 no changes, 1 changes, 2 bad input or rejected"
+          + " objects."
+    })
+public final class DiffCommand implements Callable<Integer> {
+
+  @Mixin ManifestOptions files = new ManifestOptions();
+
+  @Option(
+      names = "--inventory",
+      paramLabel = "NAME",
+      description = "Owner name used by apply --inventory, so labels compare equal.")
+  String inventory;
+
+  @Mixin ClusterOptions cluster = new ClusterOptions();
+
+  @Mixin ConcurrencyOption concurrency = new ConcurrencyOption(8);
+
+  @Spec CommandSpec spec;
+
+  private final ManifestSource source;
+
+  public DiffCommand() {
+    this(new BuiltManifests());
+  }
+
+  public DiffCommand(ManifestSource source) {
+    this.source = source;
+  }
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    // exit 1 says that something would change: a failure is 2
+    return CommandRunner.run(
+        spec,
+        cluster,
+        CliException.BAD_INPUT,
+        () -> files.load(source),
+        (client, objects) ->
+            WorkerPool.run(concurrency.requests(), pool -> diff(client, objects, pool, out)));
+  }
+
+  private int diff(
+      KubernetesClient client,
+      List<GenericKubernetesResource> objects,
+      ExecutorService pool,
+      PrintWriter out) {
+    String namespace = ClusterOptions.namespace(client, null);
+    Owner owner = new Owner(inventory == null ? ApplyCommand.DEFAULT_OWNER : inventory, namespace);
+    DiffReport report =
+        new Differ(client, pool, Optional.of(DiscoveryCache.ofUser()))
+            .diff(objects, owner, namespace);
+    print(report, out);
+    if (report.hasFailures()) {
+      return 2;
+    }
+    return report.hasChanges() ? 1 : 0;
+  }
+
+  static void print(DiffReport report, PrintWriter out) {
+    int changed = 0;
+    for (ObjectDiff d : report.objects()) {
+      switch (d.change()) {
+        case UNCHANGED -> {}
+        case FAILED -> out.println("! " + d.ref() + ": " + d.text());
+        case CREATED, CHANGED -> {
+          changed++;
+          out.println(
+              (d.change() == ObjectDiff.Change.CREATED ? "+ " : "~ ")
+                  + d.ref()
+                  + (d.change() == ObjectDiff.Change.CREATED
+                      ? " (would be created)"
+                      : " (would change)"));
+          out.print(d.text());
+        }
+      }
+    }
+    out.printf("%d of %d objects would change%n", changed, report.objects().size());
+    out.flush();
+  }
+}

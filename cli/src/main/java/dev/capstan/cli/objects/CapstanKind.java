@@ -1,0 +1,232 @@
+package dev.capstan.cli.objects;
+
+import dev.capstan.api.kustomize.KubeConfigReference;
+import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.kustomize.KustomizationSpec;
+import dev.capstan.api.kustomize.KustomizationStatus;
+import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.GitRepositorySpec;
+import dev.capstan.api.source.GitRepositoryStatus;
+import dev.capstan.api.source.OCIRepository;
+import dev.capstan.api.source.OCIRepositoryStatus;
+import dev.capstan.cli.cluster.CliException;
+import dev.capstan.engine.dependencies.DependencyReferences;
+import dev.capstan.source.Redaction;
+import dev.capstan.source.oci.OciSource;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+
+/**
+ * A kind of Capstan object the commands act on, with the names users may type for it and how to
+ * read it as a {@link ResourceView}.
+ */
+record CapstanKind<T extends HasMetadata>(
+    String kind,
+    String group,
+    String plural,
+    List<String> aliases,
+    Class<T> type,
+    Function<T, ResourceView> viewer) {
+
+  static final CapstanKind<Kustomization> KUSTOMIZATION =
+      new CapstanKind<>(
+          "Kustomization",
+          Kustomization.GROUP,
+          "kustomizations",
+          List.of("ks", "kustomization", "kustomizations"),
+          Kustomization.class,
+          CapstanKind::ofKustomization);
+
+  static final CapstanKind<GitRepository> GIT_REPOSITORY =
+      new CapstanKind<>(
+          "GitRepository",
+          GitRepository.GROUP,
+          "gitrepositories",
+          List.of("gitrepo", "gitrepos", "gitrepository", "gitrepositories"),
+          GitRepository.class,
+          CapstanKind::ofGitRepository);
+
+  static final CapstanKind<OCIRepository> OCI_REPOSITORY =
+      new CapstanKind<>(
+          "OCIRepository",
+          GitRepository.GROUP,
+          "ocirepositories",
+          List.of("ocirepo", "ocirepos", "ocirepository", "ocirepositories"),
+          OCIRepository.class,
+          CapstanKind::ofOciRepository);
+
+  static final List<CapstanKind<?>> ALL = List.of(KUSTOMIZATION, GIT_REPOSITORY, OCI_REPOSITORY);
+
+  /** The kind a user typed, case-insensitively. */
+  static CapstanKind<?> parse(String typed) {
+    String name = typed.toLowerCase(Locale.ROOT);
+    for (CapstanKind<?> kind : ALL) {
+      if (kind.aliases().contains(name) || name.equals(kind.plural() + "." + kind.group())) {
+        return kind;
+      }
+    }
+    throw new CliException(
+        "unknown kind '"
+            + typed
+            + "': expected ks (kustomizations), gitrepo (gitrepositories) or ocirepo"
+            + " (ocirepositories)",
+        CliException.BAD_INPUT);
+  }
+
+  ResourceView view(T object) {
+    return viewer.apply(object);
+  }
+
+  private static ResourceView ofKustomization(Kustomization ks) {
+    KustomizationStatus status = ks.getStatus();
+    ObjectMeta meta = ks.getMetadata();
+    return new ResourceView(
+        "Kustomization",
+        meta.getNamespace(),
+        meta.getName(),
+        meta.getCreationTimestamp(),
+        generation(meta),
+        status == null ? null : status.observedGeneration(),
+        status == null ? null : status.conditions(),
+        status == null ? null : status.lastAppliedRevision(),
+        status == null ? null : status.lastHandledReconcileAt(),
+        ks.getSpec() != null && ks.getSpec().suspended(),
+        "",
+        wideColumns(ks));
+  }
+
+  /**
+   * DEPENDS-ON, KUBECONFIG and DECRYPTION: what else a Kustomization's reconcile stands on;
+   * DRIFTED: the Drifted condition's status (drift detection mode warn); HISTORY: how its last
+   * reconciles ended.
+   */
+  private static List<ResourceView.Column> wideColumns(Kustomization ks) {
+    KustomizationSpec spec = ks.getSpec();
+    String namespace = ks.getMetadata().getNamespace();
+    List<String> dependsOn =
+        spec == null || spec.dependsOn() == null
+            ? List.of()
+            : spec.dependsOn().stream()
+                .map(
+                    ref ->
+                        DependencyReferences.isKustomization(ref)
+                            ? (ref.namespace() == null || ref.namespace().isEmpty()
+                                    ? ""
+                                    : ref.namespace() + "/")
+                                + ref.name()
+                            : DependencyReferences.object(ref, namespace).toString())
+                .toList();
+    KubeConfigReference kubeConfig = spec == null ? null : spec.kubeConfig();
+    String cluster =
+        kubeConfig == null
+            ? ""
+            : kubeConfig.secretRef() != null
+                ? "secret/" + kubeConfig.secretRef().name()
+                : kubeConfig.configMapRef() != null
+                    ? "configmap/" + kubeConfig.configMapRef().name()
+                    : "";
+    String decryption =
+        spec == null || spec.decryption() == null || spec.decryption().provider() == null
+            ? ""
+            : spec.decryption().provider().name();
+    String drifted =
+        ks.getStatus() == null || ks.getStatus().conditions() == null
+            ? ""
+            : ks.getStatus().conditions().stream()
+                .filter(c -> "Drifted".equals(c.getType()))
+                .map(Condition::getStatus)
+                .findFirst()
+                .orElse("");
+    KustomizationStatus status = ks.getStatus();
+    return List.of(
+        new ResourceView.Column("DEPENDS-ON", String.join(",", dependsOn)),
+        new ResourceView.Column("KUBECONFIG", cluster),
+        new ResourceView.Column("DECRYPTION", decryption),
+        new ResourceView.Column("DRIFTED", drifted),
+        new ResourceView.Column(
+            "HISTORY", status == null ? "" : HistoryText.summary(status.history())));
+  }
+
+  private static ResourceView ofGitRepository(GitRepository repo) {
+    GitRepositoryStatus status = repo.getStatus();
+    ObjectMeta meta = repo.getMetadata();
+    return new ResourceView(
+        "GitRepository",
+        meta.getNamespace(),
+        meta.getName(),
+        meta.getCreationTimestamp(),
+        generation(meta),
+        status == null ? null : status.observedGeneration(),
+        status == null ? null : status.conditions(),
+        status == null || status.artifact() == null ? null : status.artifact().revision(),
+        status == null ? null : status.lastHandledReconcileAt(),
+        repo.getSpec() != null && repo.getSpec().suspended(),
+        // spec.url is the tenant's text: it may carry a password, in any form.
+        repo.getSpec() == null ? "" : Redaction.scrubUrl(repo.getSpec().url()),
+        List.of(
+            new ResourceView.Column("VERIFIED", verified(status)),
+            new ResourceView.Column("INCLUDES", includes(repo.getSpec()))));
+  }
+
+  private static ResourceView ofOciRepository(OCIRepository repo) {
+    OCIRepositoryStatus status = repo.getStatus();
+    ObjectMeta meta = repo.getMetadata();
+    return new ResourceView(
+        "OCIRepository",
+        meta.getNamespace(),
+        meta.getName(),
+        meta.getCreationTimestamp(),
+        generation(meta),
+        status == null ? null : status.observedGeneration(),
+        status == null ? null : status.conditions(),
+        status == null || status.artifact() == null ? null : status.artifact().revision(),
+        status == null ? null : status.lastHandledReconcileAt(),
+        repo.getSpec() != null && repo.getSpec().suspended(),
+        repo.getSpec() == null ? "" : Redaction.scrubUrl(repo.getSpec().url()),
+        List.of(
+            new ResourceView.Column(
+                "VERIFIED", verified(status == null ? null : status.conditions())),
+            new ResourceView.Column("ORIGIN", origin(status))));
+  }
+
+  /** The revision of the source the artifact was made from, as its annotation names it. */
+  private static String origin(OCIRepositoryStatus status) {
+    return status == null || status.artifact() == null || status.artifact().metadata() == null
+        ? ""
+        : status.artifact().metadata().getOrDefault(OciSource.REVISION_ANNOTATION, "");
+  }
+
+  /** The SourceVerified condition's status, empty without spec.verify. */
+  private static String verified(GitRepositoryStatus status) {
+    return verified(status == null ? null : status.conditions());
+  }
+
+  private static String verified(List<Condition> conditions) {
+    return conditions == null
+        ? ""
+        : conditions.stream()
+            .filter(c -> "SourceVerified".equals(c.getType()))
+            .map(Condition::getStatus)
+            .findFirst()
+            .orElse("");
+  }
+
+  /** The GitRepositories whose artifacts are included, by name. */
+  private static String includes(GitRepositorySpec spec) {
+    return spec == null || spec.include() == null
+        ? ""
+        : String.join(
+            ",",
+            spec.include().stream()
+                .map(i -> i.repository() == null ? "" : i.repository().name())
+                .toList());
+  }
+
+  private static long generation(ObjectMeta meta) {
+    return meta.getGeneration() == null ? 0 : meta.getGeneration();
+  }
+}

@@ -1,0 +1,50 @@
+package dev.capstan.cli.objects;
+
+import dev.capstan.cli.options.DurationConverter;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code capstan resume ks|gitrepo|ocirepo NAME}: clears {@code spec.suspend} and, in the same
+ * patch, asks for a reconcile, then waits for its outcome.
+ */
+@Command(
+    name = "resume",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Resume a suspended Kustomization (or GitRepository, OCIRepository) and wait for the"
+          + " reconcile it triggers.",
+      "Exit status: 0 resumed and Ready, 1 not Ready, timed out or not found, 2 bad input."
+    })
+public final class ResumeCommand extends SuspensionCommand {
+
+  @Option(
+      names = "--no-wait",
+      description = "Return once resumed, without waiting for the reconcile.")
+  boolean noWait;
+
+  @Option(
+      names = "--timeout",
+      defaultValue = "5m",
+      paramLabel = "D",
+      converter = DurationConverter.class,
+      description =
+          "How long to wait for the reconcile (e.g. 90s, 1.5m, 1h2m). Default: ${DEFAULT-VALUE}.")
+  Duration timeout;
+
+  public ResumeCommand() {
+    this(Clock.systemUTC());
+  }
+
+  ResumeCommand(Clock clock) {
+    super(false, clock);
+  }
+
+  @Override
+  Optional<Duration> waitFor() {
+    return noWait ? Optional.empty() : Optional.of(timeout);
+  }
+}

@@ -1,0 +1,527 @@
+package dev.capstan.cli.install;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.capstan.decryption.SopsWriter;
+import dev.capstan.testing.ClusterAccess;
+import dev.capstan.testing.KubernetesCluster;
+import dev.capstan.testing.TestNamespace;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * One engine, run as the Deployment runs it (its heap, build workers and build memory read from
+ * deploy/install), against tenants that each commit one hostile input of the security audit. Each
+ * must end with a clear status within its bound, the engine must stay up (no restart: the same
+ * process), and a benign tenant in another namespace must still get a new commit applied within its
+ * usual time plus one build's time limit. Hostile tenants stay in place for the cases after theirs,
+ * so the later ones run against an engine that is still busy with the earlier ones.
+ */
+@ExtendWith(KubernetesCluster.class)
+class HostileTenantsIT {
+  private static final String SHARD_LABEL = "capstan.dev/test-shard";
+  private static final String SHARD =
+      Integer.toString(ThreadLocalRandom.current().nextInt(1 << 20, 1 << 30), 36);
+
+  /** The engine's time limit of one build. */
+  private static final Duration BUILD_LIMIT = Duration.ofSeconds(30);
+
+  /** What each hostile case may take to end, in its own status. */
+  private static final Duration CASE_BOUND = Duration.ofSeconds(120);
+
+  private static CapstanProcess engine;
+  private static KubernetesClient admin;
+  private static String hostile;
+  private static String benign;
+  private static Path work;
+  private static LocalGitRepository benignRepo;
+  private static Duration benignUsual;
+  private static final List<LocalGitRepository> repos = new ArrayList<>();
+  private static final SopsWriter sops = new SopsWriter();
+
+  @BeforeAll
+  static void start(
+      KubernetesClient client, ClusterAccess access, TestNamespace ns, @TempDir Path dir)
+      throws Exception {
+    admin = client;
+    hostile = ns.name();
+    work = dir;
+    benign = hostile + "-benign";
+    admin
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(benign).endMetadata().build())
+        .create();
+    Installation.apply(admin, access);
+    Path kubeconfig =
+        ServiceAccountIdentity.of(admin, Installation.SYSTEM, "capstan")
+            .writeKubeconfig(dir.resolve("capstan-sa.kubeconfig"));
+    DeploymentLimits limits = DeploymentLimits.read();
+    List<String> args = new ArrayList<>(limits.buildArgs());
+    args.addAll(List.of("--watch-label-selector", SHARD_LABEL + "=" + SHARD));
+    engine = CapstanProcess.start(kubeconfig, dir, "capstan-hostile", limits.jvmArgs(), args);
+
+    benignRepo = repo("benign");
+    benignRepo.commit(
+        Map.of(
+            "app/kustomization.yaml",
+            "resources: [cm.yaml]\n",
+            "app/cm.yaml",
+            configMap("benign", "0")));
+    create(benign, gitRepository("benign", benignRepo.url(), ""));
+    create(benign, kustomization("benign", "benign", "./app", benign, ""));
+    awaitReady(benign, "Kustomization", "benign", Duration.ofMinutes(3));
+    benignUsual = benignCommitApplied("1");
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    try {
+      if (engine != null) {
+        assertTrue(engine.isAlive(), () -> "the engine exited:\n" + engine.logTail());
+      }
+    } finally {
+      CapstanProcess.stopAll(engine == null ? List.of() : List.of(engine), admin, hostile);
+      CapstanProcess.stopAll(List.of(), admin, benign);
+      admin.namespaces().withName(benign).delete();
+      repos.forEach(LocalGitRepository::close);
+      Installation.remove(admin);
+    }
+  }
+
+  /** After every case: the same engine serves, and the benign tenant is not held up. */
+  @AfterEach
+  void benignTenantStillServed() throws Exception {
+    assertTrue(engine.isAlive(), () -> "the engine exited:\n" + engine.logTail());
+    assertEquals(200, engine.status("/healthz"), engine::logTail);
+    Duration took = benignCommitApplied(Long.toString(System.nanoTime()));
+    Duration allowed = benignUsual.plus(BUILD_LIMIT);
+    assertTrue(
+        took.compareTo(allowed) <= 0,
+        "a benign commit took " + took + " to apply, more than " + allowed);
+  }
+
+  @Test
+  void anIgnoreRuleThatWouldBacktrackEndsInTimeBoundedByItsLength() throws Exception {
+    LocalGitRepository git = repo("ignore");
+    git.commit(
+        Map.of(
+            "app/kustomization.yaml",
+            "resources: [cm.yaml]\n",
+            "app/cm.yaml",
+            configMap("ignore", "x"),
+            "app/" + "a".repeat(100),
+            "x"));
+    create(
+        hostile, gitRepository("ignore", git.url(), "  ignore: \"" + "*a".repeat(12) + "*b\"\n"));
+    Condition ready = awaitReady(hostile, "GitRepository", "ignore", CASE_BOUND);
+    assertEquals("True", ready.getStatus(), ready.getMessage());
+  }
+
+  @Test
+  void aSopsRegexThatBacktracksIsRefusedNamingTheRuleNotTheKeys() throws Exception {
+    String costlyKey = "a".repeat(30) + "!";
+    Map<String, Object> data = new LinkedHashMap<>();
+    for (int i = 0; i < 20; i++) {
+      data.put(costlyKey + i, "value");
+    }
+    Map<String, Object> secret = new LinkedHashMap<>();
+    secret.put("apiVersion", "v1");
+    secret.put("kind", "Secret");
+    secret.put("metadata", Map.of("name", "costly"));
+    secret.put("stringData", data);
+    byte[] document =
+        sops.yaml(secret, Map.of("encrypted_regex", "^(.*a){5}b"), HostileTenantsIT::underData);
+    LocalGitRepository git = repo("regex");
+    git.commit(
+        Map.of(
+            "app/kustomization.yaml",
+            "resources: [secret.yaml]\n",
+            "app/secret.yaml",
+            new String(document, StandardCharsets.UTF_8)));
+    Condition ready = decryptingTenant("regex", git);
+    assertEquals("DecryptionFailed", ready.getReason(), ready.getMessage());
+    assertTrue(ready.getMessage().contains("sops.encrypted_regex"), ready.getMessage());
+    assertFalse(ready.getMessage().contains(costlyKey), ready.getMessage());
+  }
+
+  @Test
+  void twoBuildsOfLargeArtifactsAtOnceEndWithTheirOutputBound() throws Exception {
+    for (String name : List.of("large-a", "large-b")) {
+      LocalGitRepository git = repo(name);
+      git.commit(
+          Map.of(
+              "app/kustomization.yaml",
+              "resources: [big.yaml]\n",
+              "app/big.yaml",
+              configMaps(name, 240, 500_000)));
+      create(hostile, gitRepository(name, git.url(), ""));
+      create(hostile, kustomization(name, name, "./app", hostile, ""));
+    }
+    for (String name : List.of("large-a", "large-b")) {
+      Condition ready = awaitFalse(name, "BuildFailed");
+      assertTrue(ready.getMessage().contains("output is larger than"), ready.getMessage());
+    }
+  }
+
+  @Test
+  void twoBuildsOfManySmallFieldsAtOnceEndWithTheWorkersBounds() throws Exception {
+    // Answers of many small fields, whose objects take many times their bytes: kustomize needs
+    // more of its worker's memory for them than the engine's heap would, so the worker's bound
+    // (memory, or time on a busy machine) ends them before anything reaches the heap.
+    for (String name : List.of("wide-a", "wide-b")) {
+      LocalGitRepository git = repo(name);
+      git.commit(
+          Map.of(
+              "app/kustomization.yaml",
+              "resources: [wide.yaml]\n",
+              "app/wide.yaml",
+              wideConfigMaps(name, 300, 5_000)));
+      create(hostile, gitRepository(name, git.url(), ""));
+      create(hostile, kustomization(name, name, "./app", hostile, ""));
+    }
+    for (String name : List.of("wide-a", "wide-b")) {
+      Condition ready = awaitFalse(name, "BuildFailed");
+      assertTrue(
+          ready.getMessage().contains("needed more than 1024 MiB of memory")
+              || ready.getMessage().contains("did not finish within 30s"),
+          ready.getMessage());
+    }
+  }
+
+  @Test
+  void manyTinyFilesInThreeRevisions() throws Exception {
+    LocalGitRepository git = repo("tiny");
+    Map<String, String> files = new LinkedHashMap<>();
+    files.put("app/kustomization.yaml", "resources: [cm.yaml]\n");
+    files.put("app/cm.yaml", configMap("tiny", "0"));
+    for (int i = 0; i < 99_000; i++) {
+      files.put("tiny/" + (i % 100) + "/" + i, "");
+    }
+    git.commit(files);
+    create(hostile, gitRepository("tiny", git.url(), ""));
+    create(hostile, kustomization("tiny", "tiny", "./app", hostile, ""));
+    for (int revision = 1; revision <= 3; revision++) {
+      String head = git.head();
+      await()
+          .atMost(CASE_BOUND)
+          .pollInterval(Duration.ofSeconds(1))
+          .until(() -> appliedRevision(hostile, "tiny").endsWith(head));
+      git.commit(Map.of("app/cm.yaml", configMap("tiny", Integer.toString(revision))));
+      requestReconcile(hostile, "tiny");
+    }
+  }
+
+  @Test
+  void aKustomizationWithOneLongScalarIsRefusedBeforeItIsRead() throws Exception {
+    LocalGitRepository git = repo("scalar");
+    git.commit(
+        Map.of(
+            "app/kustomization.yaml",
+            "resources: [cm.yaml]\ncommonAnnotations:\n  long: " + "x".repeat(96 << 20) + "\n",
+            "app/cm.yaml",
+            configMap("scalar", "x")));
+    Condition ready = decryptingTenant("scalar", git);
+    assertEquals("DecryptionFailed", ready.getReason(), ready.getMessage());
+    assertTrue(ready.getMessage().contains("is larger than"), ready.getMessage());
+  }
+
+  @Test
+  void aCelSearchOfQuadraticCostEndsWithTheBudget() throws Exception {
+    String grown = "'xxxxxxxxxx'" + ".replace('x', 'xxxxxxxxxx')".repeat(4);
+    String tens = "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]";
+    String expression =
+        String.format(
+            "[%s].all(s, [s.substring(50000) + 'y'].all(n, %s.all(i, %s.all(j, s.indexOf(n) <"
+                + " 0))))",
+            grown, tens, tens);
+    LocalGitRepository git = repo("cel");
+    git.commit(
+        Map.of(
+            "app/kustomization.yaml",
+            "resources: [cm.yaml]\n",
+            "app/cm.yaml",
+            configMap("cel", "x")));
+    create(hostile, gitRepository("cel", git.url(), ""));
+    create(
+        hostile,
+        kustomization(
+            "cel",
+            "cel",
+            "./app",
+            hostile,
+            "  wait: true\n  healthCheckExprs:\n  - {apiVersion: v1, kind: ConfigMap, current: \""
+                + expression
+                + "\"}\n"));
+    Condition ready = awaitFalse("cel", "HealthCheckFailed");
+    assertTrue(ready.getMessage().contains("limit exceeded"), ready.getMessage());
+  }
+
+  @Test
+  void decryptedValuesTurnedIntoAConfigMapElsewhereAreNeverApplied() throws Exception {
+    Map<String, Object> secret = new LinkedHashMap<>();
+    secret.put("apiVersion", "v1");
+    secret.put("kind", "Secret");
+    secret.put("metadata", Map.of("name", "moved"));
+    secret.put("stringData", Map.of("password", "hostile-plaintext-7"));
+    byte[] document =
+        sops.yaml(secret, Map.of("encrypted_regex", "^stringData$"), HostileTenantsIT::underData);
+    LocalGitRepository git = repo("moved");
+    git.commit(
+        Map.of(
+            "app/kustomization.yaml",
+            """
+            resources: [secret.yaml]
+            patches:
+            - target: {kind: Secret, name: moved}
+              patch: |
+                - {op: replace, path: /kind, value: ConfigMap}
+                - {op: add, path: /metadata/namespace, value: %s}
+                - {op: move, from: /stringData, path: /data}
+            """
+                .formatted(benign),
+            "app/secret.yaml",
+            new String(document, StandardCharsets.UTF_8)));
+    Condition ready = decryptingTenant("moved", git);
+    assertEquals("DecryptionFailed", ready.getReason(), ready.getMessage());
+    // The Kustomization's targetNamespace takes the object back to the tenant's namespace.
+    assertTrue(ready.getMessage().contains("ConfigMap/" + hostile + "/moved"), ready.getMessage());
+    assertTrue(ready.getMessage().contains("only in a Secret"), ready.getMessage());
+    assertFalse(ready.getMessage().contains("hostile-plaintext-7"), ready.getMessage());
+    assertNull(admin.configMaps().inNamespace(benign).withName("moved").get());
+    assertNull(admin.configMaps().inNamespace(hostile).withName("moved").get());
+  }
+
+  @Test
+  void aGeneratorLiteralWithoutEqualsIsNamedNotQuoted() throws Exception {
+    LocalGitRepository git = repo("literal");
+    git.commit(
+        Map.of(
+            "app/kustomization.yaml",
+            "secretGenerator:\n- name: creds\n  literals: [user=admin, hostile-literal-9]\n"));
+    create(hostile, gitRepository("literal", git.url(), ""));
+    create(hostile, kustomization("literal", "literal", "./app", hostile, ""));
+    Condition ready = awaitFalse("literal", "BuildFailed");
+    assertTrue(ready.getMessage().contains("secretGenerator 'creds'"), ready.getMessage());
+    assertFalse(ready.getMessage().contains("hostile-literal-9"), ready.getMessage());
+    assertFalse(ready.getMessage().contains("admin"), ready.getMessage());
+  }
+
+  // --- the tenants
+
+  private static LocalGitRepository repo(String name) throws Exception {
+    LocalGitRepository git = new LocalGitRepository(Files.createDirectories(work.resolve(name)));
+    repos.add(git);
+    return git;
+  }
+
+  private static boolean underData(List<String> path) {
+    return path.size() > 1 && "stringData".equals(path.get(0));
+  }
+
+  /** A Kustomization that decrypts with the age key of {@link #sops}, once decryption failed. */
+  private static Condition decryptingTenant(String name, LocalGitRepository git) throws Exception {
+    admin
+        .secrets()
+        .inNamespace(hostile)
+        .resource(
+            new SecretBuilder()
+                .withNewMetadata()
+                .withName(name + "-keys")
+                .endMetadata()
+                .withStringData(Map.of("identity.agekey", sops.identity()))
+                .build())
+        .create();
+    create(hostile, gitRepository(name, git.url(), ""));
+    create(
+        hostile,
+        kustomization(
+            name,
+            name,
+            "./app",
+            hostile,
+            "  decryption:\n    provider: sops\n    secretRef: {name: " + name + "-keys}\n"));
+    return awaitFalse(name, "DecryptionFailed");
+  }
+
+  private static String gitRepository(String name, String url, String more) {
+    return """
+    apiVersion: source.capstan.dev/v1
+    kind: GitRepository
+    metadata: {name: %s, labels: {%s: "%s"}}
+    spec:
+      url: %s
+      interval: 1m
+      timeout: 60s
+      ref: {branch: main}
+    %s\
+    """
+        .formatted(name, SHARD_LABEL, SHARD, url, more);
+  }
+
+  private static String kustomization(
+      String name, String source, String path, String target, String more) {
+    return """
+    apiVersion: kustomize.capstan.dev/v1
+    kind: Kustomization
+    metadata: {name: %s, labels: {%s: "%s"}}
+    spec:
+      interval: 1m
+      prune: true
+      path: %s
+      targetNamespace: %s
+      sourceRef: {kind: GitRepository, name: %s}
+    %s\
+    """
+        .formatted(name, SHARD_LABEL, SHARD, path, target, source, more);
+  }
+
+  private static void create(String namespace, String yaml) {
+    GenericKubernetesResource object =
+        Serialization.unmarshal(yaml, GenericKubernetesResource.class);
+    admin.resource(object).inNamespace(namespace).create();
+  }
+
+  private static String configMap(String name, String value) {
+    return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: "
+        + name
+        + "\ndata:\n  value: \""
+        + value
+        + "\"\n";
+  }
+
+  /** {@code count} ConfigMaps of one value of {@code bytes} each. */
+  private static String configMaps(String prefix, int count, int bytes) {
+    StringBuilder out = new StringBuilder();
+    String value = "x".repeat(bytes);
+    for (int i = 0; i < count; i++) {
+      out.append("---\n").append(configMap(prefix + "-" + i, value));
+    }
+    return out.toString();
+  }
+
+  /** {@code count} ConfigMaps of {@code keys} one-letter values each. */
+  private static String wideConfigMaps(String prefix, int count, int keys) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < count; i++) {
+      out.append("---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ")
+          .append(prefix)
+          .append('-')
+          .append(i)
+          .append("\ndata:\n");
+      for (int k = 0; k < keys; k++) {
+        out.append("  k").append(k).append(": v\n");
+      }
+    }
+    return out.toString();
+  }
+
+  // --- what a user would look at
+
+  private static Optional<Condition> readyOf(String namespace, String kind, String name) {
+    String group = "GitRepository".equals(kind) ? "source.capstan.dev" : "kustomize.capstan.dev";
+    GenericKubernetesResource object =
+        admin
+            .genericKubernetesResources(group + "/v1", kind)
+            .inNamespace(namespace)
+            .withName(name)
+            .get();
+    if (object == null
+        || !(object.getAdditionalProperties().get("status") instanceof Map<?, ?> s)
+        || !(s.get("conditions") instanceof List<?> conditions)) {
+      return Optional.empty();
+    }
+    return conditions.stream()
+        .map(c -> Serialization.unmarshal(Serialization.asJson(c), Condition.class))
+        .filter(c -> "Ready".equals(c.getType()) && !"Unknown".equals(c.getStatus()))
+        .findFirst();
+  }
+
+  private static Condition awaitReady(String namespace, String kind, String name, Duration bound) {
+    return await()
+        .atMost(bound)
+        .pollInterval(Duration.ofMillis(500))
+        .until(() -> readyOf(namespace, kind, name), Optional::isPresent)
+        .orElseThrow();
+  }
+
+  /** Ready=False with {@code reason}: a source not fetched yet says otherwise first. */
+  private static Condition awaitFalse(String name, String reason) {
+    return await()
+        .atMost(CASE_BOUND)
+        .pollInterval(Duration.ofMillis(500))
+        .until(
+            () -> readyOf(hostile, "Kustomization", name),
+            c ->
+                c.isPresent()
+                    && "False".equals(c.get().getStatus())
+                    && reason.equals(c.get().getReason()))
+        .orElseThrow();
+  }
+
+  private static String appliedRevision(String namespace, String name) {
+    GenericKubernetesResource object =
+        admin
+            .genericKubernetesResources("kustomize.capstan.dev/v1", "Kustomization")
+            .inNamespace(namespace)
+            .withName(name)
+            .get();
+    return object != null
+            && object.getAdditionalProperties().get("status") instanceof Map<?, ?> status
+            && status.get("lastAppliedRevision") instanceof String revision
+        ? revision
+        : "";
+  }
+
+  private static void requestReconcile(String namespace, String gitRepository) {
+    // A merge patch: the engine writes the object's status meanwhile, which an edit would race.
+    admin
+        .genericKubernetesResources("source.capstan.dev/v1", "GitRepository")
+        .inNamespace(namespace)
+        .withName(gitRepository)
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"metadata\":{\"annotations\":{\"reconcile.capstan.dev/requestedAt\":\""
+                + Instant.now()
+                + "\"}}}");
+  }
+
+  /** Commits to the benign tenant, asks for a reconcile, and returns how long until applied. */
+  private static Duration benignCommitApplied(String value) throws Exception {
+    benignRepo.commit(Map.of("app/cm.yaml", configMap("benign", value)));
+    String head = benignRepo.head();
+    long start = System.nanoTime();
+    requestReconcile(benign, "benign");
+    await()
+        .atMost(Duration.ofMinutes(3))
+        .pollInterval(Duration.ofMillis(200))
+        .until(() -> appliedRevision(benign, "benign").endsWith(head));
+    return Duration.ofNanos(System.nanoTime() - start);
+  }
+}

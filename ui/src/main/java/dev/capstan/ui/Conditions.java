@@ -1,0 +1,44 @@
+package dev.capstan.ui;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import java.util.List;
+import java.util.Optional;
+
+/** Reads the conditions of a Kustomization or GitRepository status, which may be absent. */
+final class Conditions {
+  private final List<Condition> all;
+
+  Conditions(List<Condition> all) {
+    this.all = all == null ? List.of() : all;
+  }
+
+  Optional<Condition> get(String type) {
+    return all.stream().filter(c -> type.equals(c.getType())).findFirst();
+  }
+
+  /** True, False or Unknown; Unknown when the condition is absent. */
+  String status(String type) {
+    return get(type).map(Condition::getStatus).orElse("Unknown");
+  }
+
+  String reason(String type) {
+    return get(type).map(Condition::getReason).orElse("");
+  }
+
+  String message(String type) {
+    return get(type).map(Condition::getMessage).orElse("");
+  }
+
+  /** The latest lastTransitionTime of any condition (RFC 3339 strings sort by time), or empty. */
+  String lastChange() {
+    return all.stream()
+        .map(Condition::getLastTransitionTime)
+        .filter(t -> t != null && !t.isEmpty())
+        .max(String::compareTo)
+        .orElse("");
+  }
+
+  List<Condition> all() {
+    return all;
+  }
+}

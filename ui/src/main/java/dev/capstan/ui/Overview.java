@@ -1,0 +1,124 @@
+package dev.capstan.ui;
+
+import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.kustomize.KustomizationStatus;
+import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.GitRepositoryStatus;
+import dev.capstan.api.source.OCIRepository;
+import dev.capstan.api.source.OCIRepositoryStatus;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * What the overview page shows: every Kustomization, GitRepository and OCIRepository the user can
+ * list, the counts at the top, and why a part could not be read.
+ *
+ * @param problems one line per kind that could not be listed (forbidden, unreachable); the page
+ *     shows it where that kind's rows would be
+ */
+record Overview(
+    Counts counts,
+    List<Row> kustomizations,
+    List<Row> gitRepositories,
+    List<Row> ociRepositories,
+    List<Problem> problems) {
+
+  /** The numbers at the top of the page, over Kustomizations. */
+  record Counts(int total, int ready, int notReady, int unhealthy, int suspended) {}
+
+  /** A kind the page could not read, and the API server's (or the connection's) reason. */
+  record Problem(String kind, String message) {}
+
+  private static final Comparator<Row> ORDER =
+      Comparator.comparing(Row::namespace).thenComparing(Row::name);
+
+  static Overview of(
+      Collection<Kustomization> ks,
+      Collection<GitRepository> repos,
+      Collection<OCIRepository> ociRepos,
+      List<Problem> problems) {
+    List<Row> ksRows = ks.stream().map(Overview::row).sorted(ORDER).toList();
+    List<Row> repoRows = repos.stream().map(Overview::row).sorted(ORDER).toList();
+    List<Row> ociRows = ociRepos.stream().map(Overview::row).sorted(ORDER).toList();
+    return new Overview(count(ksRows), ksRows, repoRows, ociRows, List.copyOf(problems));
+  }
+
+  static Counts count(List<Row> rows) {
+    int ready = 0;
+    int unhealthy = 0;
+    int suspended = 0;
+    for (Row row : rows) {
+      ready += row.countsAsReady() ? 1 : 0;
+      unhealthy += row.countsAsUnhealthy() ? 1 : 0;
+      suspended += row.suspended() ? 1 : 0;
+    }
+    return new Counts(rows.size(), ready, rows.size() - ready, unhealthy, suspended);
+  }
+
+  static Row row(Kustomization ks) {
+    KustomizationStatus status = ks.getStatus();
+    Conditions conditions = new Conditions(status == null ? null : status.conditions());
+    String revision =
+        status == null || status.lastAppliedRevision() == null ? "" : status.lastAppliedRevision();
+    boolean suspended = ks.getSpec() != null && ks.getSpec().suspended();
+    return new Row(
+        "Kustomization",
+        ks.getMetadata().getNamespace(),
+        ks.getMetadata().getName(),
+        conditions.status("Ready"),
+        conditions.reason("Ready"),
+        conditions.message("Ready"),
+        conditions.status("Healthy"),
+        revision,
+        suspended,
+        conditions.lastChange());
+  }
+
+  static Row row(GitRepository repo) {
+    GitRepositoryStatus status = repo.getStatus();
+    Conditions conditions = new Conditions(status == null ? null : status.conditions());
+    String revision =
+        status == null || status.artifact() == null || status.artifact().revision() == null
+            ? ""
+            : status.artifact().revision();
+    return sourceRow(
+        "GitRepository",
+        repo,
+        conditions,
+        revision,
+        repo.getSpec() != null && repo.getSpec().suspended());
+  }
+
+  static Row row(OCIRepository repo) {
+    OCIRepositoryStatus status = repo.getStatus();
+    List<Condition> list = status == null ? null : status.conditions();
+    String revision =
+        status == null || status.artifact() == null || status.artifact().revision() == null
+            ? ""
+            : status.artifact().revision();
+    return sourceRow(
+        "OCIRepository",
+        repo,
+        new Conditions(list),
+        revision,
+        repo.getSpec() != null && repo.getSpec().suspended());
+  }
+
+  private static Row sourceRow(
+      String kind, HasMetadata source, Conditions conditions, String revision, boolean suspended) {
+    return new Row(
+        kind,
+        source.getMetadata().getNamespace(),
+        source.getMetadata().getName(),
+        conditions.status("Ready"),
+        conditions.reason("Ready"),
+        conditions.message("Ready"),
+        "",
+        revision,
+        suspended,
+        conditions.lastChange());
+  }
+}

@@ -1,0 +1,30 @@
+package dev.capstan.ui;
+
+/**
+ * One line of the overview: a Kustomization or a source (GitRepository, OCIRepository) as the page
+ * shows it.
+ *
+ * @param ready status of the Ready condition: True, False or Unknown
+ * @param healthy status of the Healthy condition (Kustomizations); empty for a source
+ * @param lastChange the latest transition time of any condition, RFC 3339, or empty
+ */
+record Row(
+    String kind,
+    String namespace,
+    String name,
+    String ready,
+    String reason,
+    String message,
+    String healthy,
+    String revision,
+    boolean suspended,
+    String lastChange) {
+
+  boolean countsAsReady() {
+    return "True".equals(ready);
+  }
+
+  boolean countsAsUnhealthy() {
+    return "False".equals(healthy);
+  }
+}

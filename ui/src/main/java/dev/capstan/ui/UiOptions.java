@@ -1,0 +1,64 @@
+package dev.capstan.ui;
+
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * How {@link UiServer} serves.
+ *
+ * @param address where it listens (port 0: any free one)
+ * @param namespaces the namespaces watched; all of them when empty
+ * @param allowedHosts names a request's Host header may give besides loopback ones and the listen
+ *     address ({@code --allow-host})
+ * @param noCrossNamespaceRefs refuse drift across namespaces as {@code capstan run
+ *     --no-cross-namespace-refs} refuses the reconcile
+ * @param driftTimeout the time one drift comparison may take: fetch, build and dry-runs together
+ */
+public record UiOptions(
+    InetSocketAddress address,
+    List<String> namespaces,
+    List<String> allowedHosts,
+    boolean noCrossNamespaceRefs,
+    Duration driftTimeout,
+    Clock clock) {
+
+  /** The time one drift comparison may take unless told otherwise. */
+  public static final Duration DRIFT_TIMEOUT = Duration.ofSeconds(60);
+
+  public UiOptions {
+    Objects.requireNonNull(address, "address");
+    namespaces = List.copyOf(namespaces);
+    allowedHosts = List.copyOf(allowedHosts);
+    Objects.requireNonNull(driftTimeout, "driftTimeout");
+    Objects.requireNonNull(clock, "clock");
+  }
+
+  /** Every namespace, no other host names, no lockdown, the default drift deadline. */
+  public static UiOptions on(InetSocketAddress address) {
+    return new UiOptions(address, List.of(), List.of(), false, DRIFT_TIMEOUT, Clock.systemUTC());
+  }
+
+  public UiOptions withNamespaces(List<String> watched) {
+    return new UiOptions(address, watched, allowedHosts, noCrossNamespaceRefs, driftTimeout, clock);
+  }
+
+  public UiOptions withAllowedHosts(List<String> names) {
+    return new UiOptions(address, namespaces, names, noCrossNamespaceRefs, driftTimeout, clock);
+  }
+
+  public UiOptions withNoCrossNamespaceRefs(boolean refused) {
+    return new UiOptions(address, namespaces, allowedHosts, refused, driftTimeout, clock);
+  }
+
+  public UiOptions withDriftTimeout(Duration timeout) {
+    return new UiOptions(address, namespaces, allowedHosts, noCrossNamespaceRefs, timeout, clock);
+  }
+
+  public UiOptions withClock(Clock newClock) {
+    return new UiOptions(
+        address, namespaces, allowedHosts, noCrossNamespaceRefs, driftTimeout, newClock);
+  }
+}
