@@ -59,9 +59,9 @@ public record ObjectRef(String group, String version, String kind, String namesp
     return new ObjectRef(group, version, kind, newNamespace, name);
   }
 
-  /** The Flux inventory id: {@code namespace_name_group_kind}. */
+  /** The Flux inventory id: {@code namespace_name_group_kind} ({@link InventoryId}). */
   public String inventoryId() {
-    return namespace + "_" + name + "_" + group + "_" + kind;
+    return InventoryId.of(this).text();
   }
 
   /**

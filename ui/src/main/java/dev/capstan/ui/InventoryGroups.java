@@ -2,7 +2,7 @@ package dev.capstan.ui;
 
 import dev.capstan.api.kustomize.HealthCheckExpression;
 import dev.capstan.api.kustomize.InventoryEntry;
-import dev.capstan.applier.inventory.InventoryId;
+import dev.capstan.kube.InventoryId;
 import dev.capstan.engine.pipeline.HealthEvaluators;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.health.ResourceStatus;

@@ -1,5 +1,6 @@
 package dev.capstan.applier.inventory;
 
+import dev.capstan.kube.InventoryId;
 import dev.capstan.kube.ObjectRef;
 import java.util.Collection;
 import java.util.Comparator;

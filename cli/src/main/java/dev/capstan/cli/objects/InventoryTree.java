@@ -12,7 +12,7 @@ import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositoryStatus;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.api.source.OCIRepositoryStatus;
-import dev.capstan.applier.inventory.InventoryId;
+import dev.capstan.kube.InventoryId;
 import dev.capstan.engine.dependencies.DependencyReferences;
 import dev.capstan.engine.pipeline.HealthEvaluators;
 import dev.capstan.health.HealthEvaluator;

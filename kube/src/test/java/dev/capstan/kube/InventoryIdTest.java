@@ -1,4 +1,4 @@
-package dev.capstan.applier.inventory;
+package dev.capstan.kube;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -41,5 +41,17 @@ class InventoryIdTest {
     assertThrows(IllegalArgumentException.class, () -> InventoryId.parse("nounderscores"));
     assertThrows(IllegalArgumentException.class, () -> InventoryId.parse("a_b_"));
     assertThrows(IllegalArgumentException.class, () -> InventoryId.parse(null));
+  }
+
+  @Test
+  void writesWhatItReadsForEveryKindOfObject() {
+    for (ObjectRef ref :
+        java.util.List.of(
+            new ObjectRef("apps", "v1", "Deployment", "demo", "web"),
+            new ObjectRef("", "v1", "Namespace", "", "demo"),
+            new ObjectRef("rbac.authorization.k8s.io", "v1", "ClusterRole", "", "view"))) {
+      String text = ref.inventoryId();
+      assertEquals(InventoryId.of(ref), InventoryId.parse(text), text);
+    }
   }
 }

@@ -1,12 +1,11 @@
-package dev.capstan.applier.inventory;
-
-import dev.capstan.kube.ApiVersion;
+package dev.capstan.kube;
 
 /**
  * One inventory id, {@code namespace_name_group_kind}: the namespace is empty for cluster-scoped
  * objects and the group for the core group. Namespaces, groups and kinds never contain an
  * underscore, so the first and the last two separate the parts; a colon in a name may be written
- * {@code __}, as Flux writes it, and reads back as a colon. The one reader of inventory ids.
+ * {@code __}, as Flux writes it, and reads back as a colon. The one reader and writer of inventory
+ * ids.
  */
 public record InventoryId(String namespace, String name, String group, String kind) {
 
@@ -32,6 +31,16 @@ public record InventoryId(String namespace, String name, String group, String ki
     }
     return new InventoryId(
         id.substring(0, first), name, id.substring(beforeLast + 1, last), id.substring(last + 1));
+  }
+
+  /** The id of {@code ref}; its version is not part of it. */
+  public static InventoryId of(ObjectRef ref) {
+    return new InventoryId(ref.namespace(), ref.name(), ref.group(), ref.kind());
+  }
+
+  /** The id as an inventory holds it. */
+  public String text() {
+    return namespace + "_" + name + "_" + group + "_" + kind;
   }
 
   /** The apiVersion for version {@code v} of this id's group. */
