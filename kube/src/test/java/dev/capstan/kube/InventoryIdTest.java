@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class InventoryIdTest {
@@ -46,7 +47,7 @@ class InventoryIdTest {
   @Test
   void writesWhatItReadsForEveryKindOfObject() {
     for (ObjectRef ref :
-        java.util.List.of(
+        List.of(
             new ObjectRef("apps", "v1", "Deployment", "demo", "web"),
             new ObjectRef("", "v1", "Namespace", "", "demo"),
             new ObjectRef("rbac.authorization.k8s.io", "v1", "ClusterRole", "", "view"))) {
