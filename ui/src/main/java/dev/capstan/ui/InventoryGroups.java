@@ -2,7 +2,6 @@ package dev.capstan.ui;
 
 import dev.capstan.api.kustomize.HealthCheckExpression;
 import dev.capstan.api.kustomize.InventoryEntry;
-import dev.capstan.kube.InventoryId;
 import dev.capstan.engine.pipeline.HealthEvaluators;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.health.ResourceStatus;
@@ -10,6 +9,7 @@ import dev.capstan.health.cel.BuiltinLibrary;
 import dev.capstan.health.cel.HealthCheckExpr;
 import dev.capstan.health.cel.InvalidHealthCheckException;
 import dev.capstan.kube.ApiErrors;
+import dev.capstan.kube.InventoryId;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;

@@ -6,11 +6,13 @@ import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositoryStatus;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.api.source.OCIRepositoryStatus;
+import dev.capstan.api.source.SourceStatus;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * What the overview page shows: every Kustomization, GitRepository and OCIRepository the user can
@@ -80,10 +82,7 @@ record Overview(
   static Row row(GitRepository repo) {
     GitRepositoryStatus status = repo.getStatus();
     Conditions conditions = new Conditions(status == null ? null : status.conditions());
-    String revision =
-        status == null || status.artifact() == null || status.artifact().revision() == null
-            ? ""
-            : status.artifact().revision();
+    String revision = Objects.requireNonNullElse(SourceStatus.revisionOf(status), "");
     return sourceRow(
         "GitRepository",
         repo,
@@ -95,10 +94,7 @@ record Overview(
   static Row row(OCIRepository repo) {
     OCIRepositoryStatus status = repo.getStatus();
     List<Condition> list = status == null ? null : status.conditions();
-    String revision =
-        status == null || status.artifact() == null || status.artifact().revision() == null
-            ? ""
-            : status.artifact().revision();
+    String revision = Objects.requireNonNullElse(SourceStatus.revisionOf(status), "");
     return sourceRow(
         "OCIRepository",
         repo,

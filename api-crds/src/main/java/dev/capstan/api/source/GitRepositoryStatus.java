@@ -21,7 +21,8 @@ public record GitRepositoryStatus(
     @JsonPropertyDescription("The artifacts of spec.include the current artifact was built with.")
         List<IncludedArtifact> includedArtifacts,
     @JsonPropertyDescription("The spec.verify.mode the current artifact was verified with.")
-        String sourceVerificationMode) {
+        String sourceVerificationMode)
+    implements SourceStatus {
 
   public GitRepositoryStatus(
       Long observedGeneration,

@@ -22,4 +22,5 @@ public record OCIRepositoryStatus(
     @JsonPropertyDescription("The spec.layerSelector the current artifact was made with.")
         OCILayerSelector observedLayerSelector,
     @JsonPropertyDescription("The last reconcile.capstan.dev/requestedAt value handled.")
-        String lastHandledReconcileAt) {}
+        String lastHandledReconcileAt)
+    implements SourceStatus {}

@@ -9,6 +9,7 @@ import dev.capstan.api.source.GitRepositorySpec;
 import dev.capstan.api.source.GitRepositoryStatus;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.api.source.OCIRepositoryStatus;
+import dev.capstan.api.source.SourceStatus;
 import dev.capstan.cli.cluster.CliException;
 import dev.capstan.engine.dependencies.DependencyReferences;
 import dev.capstan.source.Redaction;
@@ -153,20 +154,12 @@ record CapstanKind<T extends HasMetadata>(
 
   private static ResourceView ofGitRepository(GitRepository repo) {
     GitRepositoryStatus status = repo.getStatus();
-    ObjectMeta meta = repo.getMetadata();
-    return new ResourceView(
+    return ofSource(
         "GitRepository",
-        meta.getNamespace(),
-        meta.getName(),
-        meta.getCreationTimestamp(),
-        generation(meta),
-        status == null ? null : status.observedGeneration(),
-        status == null ? null : status.conditions(),
-        status == null || status.artifact() == null ? null : status.artifact().revision(),
-        status == null ? null : status.lastHandledReconcileAt(),
+        repo.getMetadata(),
+        status,
         repo.getSpec() != null && repo.getSpec().suspended(),
-        // spec.url is the tenant's text: it may carry a password, in any form.
-        repo.getSpec() == null ? "" : Redaction.scrubUrl(repo.getSpec().url()),
+        repo.getSpec() == null ? null : repo.getSpec().url(),
         List.of(
             new ResourceView.Column("VERIFIED", verified(status)),
             new ResourceView.Column("INCLUDES", includes(repo.getSpec()))));
@@ -174,23 +167,39 @@ record CapstanKind<T extends HasMetadata>(
 
   private static ResourceView ofOciRepository(OCIRepository repo) {
     OCIRepositoryStatus status = repo.getStatus();
-    ObjectMeta meta = repo.getMetadata();
-    return new ResourceView(
+    return ofSource(
         "OCIRepository",
+        repo.getMetadata(),
+        status,
+        repo.getSpec() != null && repo.getSpec().suspended(),
+        repo.getSpec() == null ? null : repo.getSpec().url(),
+        List.of(
+            new ResourceView.Column(
+                "VERIFIED", verified(status == null ? null : status.conditions())),
+            new ResourceView.Column("ORIGIN", origin(status))));
+  }
+
+  private static ResourceView ofSource(
+      String kind,
+      ObjectMeta meta,
+      SourceStatus status,
+      boolean suspended,
+      String url,
+      List<ResourceView.Column> wide) {
+    return new ResourceView(
+        kind,
         meta.getNamespace(),
         meta.getName(),
         meta.getCreationTimestamp(),
         generation(meta),
         status == null ? null : status.observedGeneration(),
         status == null ? null : status.conditions(),
-        status == null || status.artifact() == null ? null : status.artifact().revision(),
+        SourceStatus.revisionOf(status),
         status == null ? null : status.lastHandledReconcileAt(),
-        repo.getSpec() != null && repo.getSpec().suspended(),
-        repo.getSpec() == null ? "" : Redaction.scrubUrl(repo.getSpec().url()),
-        List.of(
-            new ResourceView.Column(
-                "VERIFIED", verified(status == null ? null : status.conditions())),
-            new ResourceView.Column("ORIGIN", origin(status))));
+        suspended,
+        // spec.url is the tenant's text: it may carry a password, in any form.
+        url == null ? "" : Redaction.scrubUrl(url),
+        wide);
   }
 
   /** The revision of the source the artifact was made from, as its annotation names it. */
