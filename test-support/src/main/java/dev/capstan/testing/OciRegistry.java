@@ -60,8 +60,8 @@ public final class OciRegistry implements AutoCloseable {
   private final Path dir;
   private final Path log;
   private final Options options;
-  private final RegistryPki.Issued ca;
-  private final RegistryPki.Issued client;
+  private final TestPki.Issued ca;
+  private final TestPki.Issued client;
   private final HttpServer tokenServer;
   private final AtomicInteger tokensIssued;
 
@@ -71,8 +71,8 @@ public final class OciRegistry implements AutoCloseable {
       Path dir,
       Path log,
       Options options,
-      RegistryPki.Issued ca,
-      RegistryPki.Issued client,
+      TestPki.Issued ca,
+      TestPki.Issued client,
       HttpServer tokenServer,
       AtomicInteger tokensIssued) {
     this.process = process;
@@ -106,8 +106,9 @@ public final class OciRegistry implements AutoCloseable {
   public static OciRegistry start(Path dir, Options options) throws Exception {
     Path binary = tool("oci-registry");
     Files.createDirectories(dir);
-    RegistryPki.Issued ca = RegistryPki.ca("test CA");
-    RegistryPki.Issued client = RegistryPki.client(ca, "test client");
+    TestPki authority = TestPki.create("test CA");
+    TestPki.Issued ca = authority.authority();
+    TestPki.Issued client = authority.client("test client", TestPki.KeyType.EC);
     boolean tls = options.tls() || options.mutualTls();
     StringBuilder config = new StringBuilder();
     int port = freePort();
@@ -122,7 +123,7 @@ public final class OciRegistry implements AutoCloseable {
         .append("\n  secret: ")
         .append(UUID.randomUUID())
         .append('\n');
-    RegistryPki.Issued server = RegistryPki.server(ca);
+    TestPki.Issued server = authority.server(TestPki.KeyType.EC);
     if (tls) {
       server.write(dir.resolve("server.crt"), dir.resolve("server.key"));
       Files.writeString(dir.resolve("ca.crt"), ca.certificatePem());
@@ -139,7 +140,7 @@ public final class OciRegistry implements AutoCloseable {
     HttpServer tokenServer = null;
     AtomicInteger issued = new AtomicInteger();
     if (options.auth() == Auth.TOKEN) {
-      RegistryPki.Issued signer = RegistryPki.ca("token signer");
+      TestPki.Issued signer = TestPki.create("token signer").authority();
       Files.writeString(dir.resolve("token.crt"), signer.certificatePem());
       tokenServer = tokenServer(signer, issued, tls ? server : null);
       config
@@ -175,12 +176,12 @@ public final class OciRegistry implements AutoCloseable {
     return "oci://" + host() + "/" + repository;
   }
 
-  public RegistryPki.Issued ca() {
+  public TestPki.Issued ca() {
     return ca;
   }
 
   /** A client certificate the registry accepts under mutual TLS. */
-  public RegistryPki.Issued client() {
+  public TestPki.Issued client() {
     return client;
   }
 
@@ -259,7 +260,7 @@ public final class OciRegistry implements AutoCloseable {
 
   /** The token service; over https with {@code tls}'s certificate when it is given. */
   private static HttpServer tokenServer(
-      RegistryPki.Issued signer, AtomicInteger issued, RegistryPki.Issued tls) throws Exception {
+      TestPki.Issued signer, AtomicInteger issued, TestPki.Issued tls) throws Exception {
     InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
     HttpServer server;
     if (tls == null) {
@@ -283,7 +284,7 @@ public final class OciRegistry implements AutoCloseable {
     return server;
   }
 
-  private static void token(HttpExchange exchange, RegistryPki.Issued signer, AtomicInteger issued)
+  private static void token(HttpExchange exchange, TestPki.Issued signer, AtomicInteger issued)
       throws IOException {
     String expected =
         "Basic "
@@ -315,7 +316,7 @@ public final class OciRegistry implements AutoCloseable {
     exchange.close();
   }
 
-  private static String jwt(RegistryPki.Issued signer, String repository, String actions) {
+  private static String jwt(TestPki.Issued signer, String repository, String actions) {
     try {
       Base64.Encoder url = Base64.getUrlEncoder().withoutPadding();
       String x5c = Base64.getEncoder().encodeToString(signer.certificate().getEncoded());

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
@@ -87,6 +89,11 @@ public final class TestPki {
     return ca.certificatePem();
   }
 
+  /** The authority itself: its certificate and key pair, e.g. to sign tokens with. */
+  public Issued authority() {
+    return ca;
+  }
+
   /** A key store holding the authority's certificate only, e.g. a server's trust store. */
   public KeyStore trustStore() {
     try {
@@ -99,13 +106,17 @@ public final class TestPki {
     }
   }
 
-  /** A server certificate for {@code 127.0.0.1} (an IP subject alternative name). */
+  /** A server certificate for {@code 127.0.0.1} and {@code localhost}. */
   public Issued server(KeyType type) {
     return issue(
         "127.0.0.1",
         type,
         KeyPurposeId.id_kp_serverAuth,
-        new GeneralNames(new GeneralName(GeneralName.iPAddress, "127.0.0.1")));
+        new GeneralNames(
+            new GeneralName[] {
+              new GeneralName(GeneralName.iPAddress, "127.0.0.1"),
+              new GeneralName(GeneralName.dNSName, "localhost")
+            }));
   }
 
   /** A client certificate (extended key usage clientAuth) for {@code name}. */
@@ -156,6 +167,11 @@ public final class TestPki {
     }
   }
 
+  /** A new EC P-256 key pair, e.g. for a signature key of a test. */
+  public static KeyPair ecKeys() {
+    return keyPair(KeyType.EC);
+  }
+
   private static KeyPair keyPair(KeyType type) {
     try {
       KeyPairGenerator generator;
@@ -188,6 +204,17 @@ public final class TestPki {
       return pem(certificate);
     }
 
+    /** The private key, PEM in PKCS#8, which every TLS stack reads (Go's too). */
+    public String keyPem() {
+      return keyPem(KeyFormat.PKCS8);
+    }
+
+    /** Writes the certificate and the key (PKCS#8), PEM. */
+    public void write(Path cert, Path key) throws IOException {
+      Files.writeString(cert, certificatePem());
+      Files.writeString(key, keyPem());
+    }
+
     /** The private key, PEM in {@code format}. */
     public String keyPem(KeyFormat format) {
       try {
@@ -214,15 +241,16 @@ public final class TestPki {
         throw new IllegalStateException(e);
       }
     }
+  }
 
-    private static String pem(Object object) {
-      StringWriter text = new StringWriter();
-      try (JcaPEMWriter writer = new JcaPEMWriter(text)) {
-        writer.writeObject(object);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      return text.toString();
+  /** An object (a certificate, a key, a public key) as PEM. */
+  public static String pem(Object object) {
+    StringWriter text = new StringWriter();
+    try (JcaPEMWriter writer = new JcaPEMWriter(text)) {
+      writer.writeObject(object);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
+    return text.toString();
   }
 }

@@ -12,7 +12,7 @@ import dev.capstan.api.source.OCIRepository;
 import dev.capstan.cli.CapstanMain;
 import dev.capstan.testing.CapstanCrds;
 import dev.capstan.testing.OciRegistry;
-import dev.capstan.testing.RegistryPki;
+import dev.capstan.testing.TestPki;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -188,7 +188,7 @@ class OciRepositoryIT extends EngineTestBase {
                 .withNewMetadata()
                 .withName("cosign-keys")
                 .endMetadata()
-                .addToStringData("cosign.pub", RegistryPki.pem(RegistryPki.ecKeys().getPublic()))
+                .addToStringData("cosign.pub", TestPki.pem(TestPki.ecKeys().getPublic()))
                 .build())
         .create();
     engine

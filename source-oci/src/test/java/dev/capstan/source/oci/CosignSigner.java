@@ -1,6 +1,6 @@
 package dev.capstan.source.oci;
 
-import dev.capstan.testing.RegistryPki;
+import dev.capstan.testing.TestPki;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
@@ -18,11 +18,11 @@ import java.util.Optional;
  * of a manifest tagged {@code sha256-<hex>.sig} with the signature in its annotation.
  */
 final class CosignSigner {
-  private final KeyPair keys = RegistryPki.ecKeys();
+  private final KeyPair keys = TestPki.ecKeys();
 
   /** The public key as {@code cosign generate-key-pair} writes {@code cosign.pub}. */
   String publicKeyPem() {
-    return RegistryPki.pem(keys.getPublic());
+    return TestPki.pem(keys.getPublic());
   }
 
   void sign(
