@@ -10,6 +10,7 @@ import dev.capstan.engine.conditions.Drift;
 import dev.capstan.health.AggregateHealth;
 import java.time.Instant;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * One reconcile of one Kustomization, as far as its stages have taken it. Each stage hands the next
@@ -85,171 +86,144 @@ record Attempt(
 
   /** With the spec's timings read and who acts for it decided. */
   Attempt prepared(Timings newTimings, ActingIdentity newIdentity) {
-    return new Attempt(
-        object,
-        key,
-        inputs,
-        started,
-        previous,
-        newTimings,
-        newIdentity,
-        originRevision,
-        digest,
-        since,
-        inventory,
-        health,
-        drift,
-        plaintexts);
+    return with(
+        c -> {
+          c.timings = newTimings;
+          c.identity = newIdentity;
+        });
   }
 
   /** With who acts for it completed (the remote cluster of spec.kubeConfig). */
   Attempt actingAs(ActingIdentity newIdentity) {
-    return prepared(timings, newIdentity);
+    return with(c -> c.identity = newIdentity);
   }
 
   /** With the source's artifact found. */
   Attempt sourced(String newRevision, String newOriginRevision) {
-    WaitTracker.Inputs withRevision =
-        new WaitTracker.Inputs(
-            inputs.generation(), newRevision, inputs.requestedAt(), inputs.configChanges());
-    return new Attempt(
-        object,
-        key,
-        withRevision,
-        started,
-        previous,
-        timings,
-        identity,
-        newOriginRevision,
-        digest,
-        since,
-        inventory,
-        health,
-        drift,
-        plaintexts);
+    return with(
+        c -> {
+          c.inputs =
+              new WaitTracker.Inputs(
+                  inputs.generation(), newRevision, inputs.requestedAt(), inputs.configChanges());
+          c.originRevision = newOriginRevision;
+        });
   }
 
   /** With the set built: its digest, and what was decrypted for it. */
   Attempt built(String newDigest, Plaintexts newPlaintexts) {
-    return new Attempt(
-        object,
-        key,
-        inputs,
-        started,
-        previous,
-        timings,
-        identity,
-        originRevision,
-        newDigest,
-        since,
-        inventory,
-        health,
-        drift,
-        newPlaintexts);
+    return with(
+        c -> {
+          c.digest = newDigest;
+          c.plaintexts = newPlaintexts;
+        });
   }
 
   /** With the objects now in the cluster. */
   Attempt withInventory(InventorySet newInventory) {
-    return new Attempt(
-        object,
-        key,
-        inputs,
-        started,
-        previous,
-        timings,
-        identity,
-        originRevision,
-        digest,
-        since,
-        newInventory,
-        health,
-        drift,
-        plaintexts);
+    return with(c -> c.inventory = newInventory);
   }
 
   /** With the apply done: the objects now in the cluster, and the drift it found. */
   Attempt applied(InventorySet newInventory, Drift newDrift) {
-    return new Attempt(
-        object,
-        key,
-        inputs,
-        started,
-        previous,
-        timings,
-        identity,
-        originRevision,
-        digest,
-        since,
-        newInventory,
-        health,
-        newDrift,
-        plaintexts);
+    return with(
+        c -> {
+          c.inventory = newInventory;
+          c.drift = newDrift;
+        });
   }
 
   /** With the health of the objects waited for. */
   Attempt withHealth(AggregateHealth newHealth) {
-    return new Attempt(
-        object,
-        key,
-        inputs,
-        started,
-        previous,
-        timings,
-        identity,
-        originRevision,
-        digest,
-        since,
-        inventory,
-        newHealth,
-        drift,
-        plaintexts);
+    return with(c -> c.health = newHealth);
   }
 
   /** Counts in no history entry (a cancelled wait, as in Flux). */
   Attempt withoutDigest() {
-    return built(null, plaintexts);
+    return with(c -> c.digest = null);
   }
 
   /**
    * This attempt looks again at the wait {@code wait} of the same inputs: what it applied counts.
    */
   Attempt continuing(WaitTracker.PendingWait wait) {
-    return new Attempt(
-        object,
-        key,
-        inputs,
-        started,
-        previous,
-        timings,
-        identity,
-        wait.originRevision(),
-        wait.digest(),
-        wait.started(),
-        wait.inventory(),
-        health,
-        drift,
-        plaintexts);
+    return with(c -> c.appliedIn(wait));
   }
 
   /**
    * The attempt whose wait {@code wait} is: the inputs it applied, what it built, who it acted as.
    */
   Attempt forWait(WaitTracker.PendingWait wait) {
-    return new Attempt(
-        object,
-        key,
-        wait.inputs(),
-        started,
-        previous,
-        timings,
-        identity,
-        wait.originRevision(),
-        wait.digest(),
-        wait.started(),
-        null,
-        null,
-        null,
-        Plaintexts.NONE);
+    return with(
+        c -> {
+          c.inputs = wait.inputs();
+          c.appliedIn(wait);
+          c.inventory = null;
+          c.health = null;
+          c.drift = null;
+          c.plaintexts = Plaintexts.NONE;
+        });
+  }
+
+  /** A copy with {@code change} made to it: the one place an attempt is copied field by field. */
+  private Attempt with(Consumer<Copy> change) {
+    Copy copy = new Copy(this);
+    change.accept(copy);
+    return copy.attempt();
+  }
+
+  /** The fields of an attempt while a stage's copy of it is made. */
+  private static final class Copy {
+    private final Attempt from;
+    WaitTracker.Inputs inputs;
+    Timings timings;
+    ActingIdentity identity;
+    String originRevision;
+    String digest;
+    Instant since;
+    InventorySet inventory;
+    AggregateHealth health;
+    Drift drift;
+    Plaintexts plaintexts;
+
+    Copy(Attempt from) {
+      this.from = from;
+      inputs = from.inputs;
+      timings = from.timings;
+      identity = from.identity;
+      originRevision = from.originRevision;
+      digest = from.digest;
+      since = from.since;
+      inventory = from.inventory;
+      health = from.health;
+      drift = from.drift;
+      plaintexts = from.plaintexts;
+    }
+
+    /** What the wait's attempt applied: its origin, its set, when it began, its objects. */
+    void appliedIn(WaitTracker.PendingWait wait) {
+      originRevision = wait.originRevision();
+      digest = wait.digest();
+      since = wait.started();
+      inventory = wait.inventory();
+    }
+
+    Attempt attempt() {
+      return new Attempt(
+          from.object,
+          from.key,
+          inputs,
+          from.started,
+          from.previous,
+          timings,
+          identity,
+          originRevision,
+          digest,
+          since,
+          inventory,
+          health,
+          drift,
+          plaintexts);
+    }
   }
 
   private static long generationOf(Kustomization object) {
