@@ -3,6 +3,7 @@ package dev.capstan.applier.kustomize;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * What a Kustomization adds to the build of its path, as Flux adds it: {@code targetNamespace},
@@ -44,123 +45,98 @@ public record BuildOptions(
   }
 
   public BuildOptions withTargetNamespace(String value) {
-    return new BuildOptions(
-        value,
-        namePrefix,
-        nameSuffix,
-        commonLabels,
-        commonAnnotations,
-        patches,
-        images,
-        components,
-        ignoreMissingComponents,
-        buildMetadata,
-        postBuild);
+    return with(c -> c.targetNamespace = value);
   }
 
   public BuildOptions withNameAffixes(String prefix, String suffix) {
-    return new BuildOptions(
-        targetNamespace,
-        prefix,
-        suffix,
-        commonLabels,
-        commonAnnotations,
-        patches,
-        images,
-        components,
-        ignoreMissingComponents,
-        buildMetadata,
-        postBuild);
+    return with(
+        c -> {
+          c.namePrefix = prefix;
+          c.nameSuffix = suffix;
+        });
   }
 
   public BuildOptions withCommonMetadata(
       Map<String, String> labels, Map<String, String> annotations) {
-    return new BuildOptions(
-        targetNamespace,
-        namePrefix,
-        nameSuffix,
-        labels,
-        annotations,
-        patches,
-        images,
-        components,
-        ignoreMissingComponents,
-        buildMetadata,
-        postBuild);
+    return with(
+        c -> {
+          c.commonLabels = labels;
+          c.commonAnnotations = annotations;
+        });
   }
 
   public BuildOptions withPatches(List<KustomizePatch> value) {
-    return new BuildOptions(
-        targetNamespace,
-        namePrefix,
-        nameSuffix,
-        commonLabels,
-        commonAnnotations,
-        value,
-        images,
-        components,
-        ignoreMissingComponents,
-        buildMetadata,
-        postBuild);
+    return with(c -> c.patches = value);
   }
 
   public BuildOptions withImages(List<ImageOverride> value) {
-    return new BuildOptions(
-        targetNamespace,
-        namePrefix,
-        nameSuffix,
-        commonLabels,
-        commonAnnotations,
-        patches,
-        value,
-        components,
-        ignoreMissingComponents,
-        buildMetadata,
-        postBuild);
+    return with(c -> c.images = value);
   }
 
   public BuildOptions withComponents(List<String> value, boolean ignoreMissing) {
-    return new BuildOptions(
-        targetNamespace,
-        namePrefix,
-        nameSuffix,
-        commonLabels,
-        commonAnnotations,
-        patches,
-        images,
-        value,
-        ignoreMissing,
-        buildMetadata,
-        postBuild);
+    return with(
+        c -> {
+          c.components = value;
+          c.ignoreMissingComponents = ignoreMissing;
+        });
   }
 
   public BuildOptions withBuildMetadata(List<String> value) {
-    return new BuildOptions(
-        targetNamespace,
-        namePrefix,
-        nameSuffix,
-        commonLabels,
-        commonAnnotations,
-        patches,
-        images,
-        components,
-        ignoreMissingComponents,
-        value,
-        postBuild);
+    return with(c -> c.buildMetadata = value);
   }
 
   public BuildOptions withPostBuild(PostBuildVariables value) {
-    return new BuildOptions(
-        targetNamespace,
-        namePrefix,
-        nameSuffix,
-        commonLabels,
-        commonAnnotations,
-        patches,
-        images,
-        components,
-        ignoreMissingComponents,
-        buildMetadata,
-        value);
+    return with(c -> c.postBuild = value);
+  }
+
+  /** A copy with {@code change} made to it: the one place options are copied field by field. */
+  private BuildOptions with(Consumer<Copy> change) {
+    Copy copy = new Copy(this);
+    change.accept(copy);
+    return copy.options();
+  }
+
+  /** The fields of a copy while it is being changed. */
+  private static final class Copy {
+    String targetNamespace;
+    String namePrefix;
+    String nameSuffix;
+    Map<String, String> commonLabels;
+    Map<String, String> commonAnnotations;
+    List<KustomizePatch> patches;
+    List<ImageOverride> images;
+    List<String> components;
+    boolean ignoreMissingComponents;
+    List<String> buildMetadata;
+    PostBuildVariables postBuild;
+
+    Copy(BuildOptions from) {
+      targetNamespace = from.targetNamespace;
+      namePrefix = from.namePrefix;
+      nameSuffix = from.nameSuffix;
+      commonLabels = from.commonLabels;
+      commonAnnotations = from.commonAnnotations;
+      patches = from.patches;
+      images = from.images;
+      components = from.components;
+      ignoreMissingComponents = from.ignoreMissingComponents;
+      buildMetadata = from.buildMetadata;
+      postBuild = from.postBuild;
+    }
+
+    BuildOptions options() {
+      return new BuildOptions(
+          targetNamespace,
+          namePrefix,
+          nameSuffix,
+          commonLabels,
+          commonAnnotations,
+          patches,
+          images,
+          components,
+          ignoreMissingComponents,
+          buildMetadata,
+          postBuild);
+    }
   }
 }
