@@ -3,11 +3,8 @@ package dev.capstan.ui;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.source.GitRepository;
-import dev.capstan.api.source.GitRepositoryStatus;
 import dev.capstan.api.source.OCIRepository;
-import dev.capstan.api.source.OCIRepositoryStatus;
 import dev.capstan.api.source.SourceStatus;
-import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Collection;
 import java.util.Comparator;
@@ -80,31 +77,24 @@ record Overview(
   }
 
   static Row row(GitRepository repo) {
-    GitRepositoryStatus status = repo.getStatus();
-    Conditions conditions = new Conditions(status == null ? null : status.conditions());
-    String revision = Objects.requireNonNullElse(SourceStatus.revisionOf(status), "");
     return sourceRow(
         "GitRepository",
         repo,
-        conditions,
-        revision,
+        repo.getStatus(),
         repo.getSpec() != null && repo.getSpec().suspended());
   }
 
   static Row row(OCIRepository repo) {
-    OCIRepositoryStatus status = repo.getStatus();
-    List<Condition> list = status == null ? null : status.conditions();
-    String revision = Objects.requireNonNullElse(SourceStatus.revisionOf(status), "");
     return sourceRow(
         "OCIRepository",
         repo,
-        new Conditions(list),
-        revision,
+        repo.getStatus(),
         repo.getSpec() != null && repo.getSpec().suspended());
   }
 
   private static Row sourceRow(
-      String kind, HasMetadata source, Conditions conditions, String revision, boolean suspended) {
+      String kind, HasMetadata source, SourceStatus status, boolean suspended) {
+    Conditions conditions = new Conditions(status == null ? null : status.conditions());
     return new Row(
         kind,
         source.getMetadata().getNamespace(),
@@ -113,7 +103,7 @@ record Overview(
         conditions.reason("Ready"),
         conditions.message("Ready"),
         "",
-        revision,
+        Objects.requireNonNullElse(SourceStatus.revisionOf(status), ""),
         suspended,
         conditions.lastChange());
   }
