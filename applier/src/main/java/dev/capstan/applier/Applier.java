@@ -6,7 +6,6 @@ import dev.capstan.applier.apply.RecentDiscovery;
 import dev.capstan.applier.apply.StagedApplier;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
-import java.util.Optional;
 import java.util.concurrent.Executor;
 
 /**
@@ -36,7 +35,7 @@ public final class Applier {
 
   public Applier(
       KubernetesClient client, Executor executor, Polling polling, KeptDiscovery discovery) {
-    this.staged = new StagedApplier(client, executor, polling, Optional.of(discovery));
+    this.staged = new StagedApplier(client, executor, polling, discovery);
   }
 
   public ApplyResult apply(ApplyRequest request) {

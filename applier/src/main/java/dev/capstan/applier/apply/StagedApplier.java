@@ -38,13 +38,10 @@ public final class StagedApplier {
   private final Executor executor;
   private final Polling polling;
   private final ServerSideApply calls;
-  private final Optional<KeptDiscovery> discovery;
+  private final KeptDiscovery discovery;
 
   public StagedApplier(
-      KubernetesClient client,
-      Executor executor,
-      Polling polling,
-      Optional<KeptDiscovery> discovery) {
+      KubernetesClient client, Executor executor, Polling polling, KeptDiscovery discovery) {
     this.client = client;
     this.executor = executor;
     this.polling = polling;
@@ -53,7 +50,7 @@ public final class StagedApplier {
   }
 
   public ApplyResult apply(ApplyRequest request) {
-    ResourceCatalog catalog = new ResourceCatalog(client, discovery);
+    ResourceCatalog catalog = new ResourceCatalog(client, Optional.of(discovery));
     Validated validated =
         RevisionValidator.validate(
             request.objects(),
