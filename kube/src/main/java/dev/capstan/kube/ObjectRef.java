@@ -59,6 +59,11 @@ public record ObjectRef(String group, String version, String kind, String namesp
     return new ObjectRef(group, version, kind, newNamespace, name);
   }
 
+  /** The object's kind, as kinds are matched (the version never takes part). */
+  public GroupKind groupKind() {
+    return new GroupKind(group, kind);
+  }
+
   /** The Flux inventory id: {@code namespace_name_group_kind} ({@link InventoryId}). */
   public String inventoryId() {
     return InventoryId.of(this).text();

@@ -1,6 +1,7 @@
 package dev.capstan.applier.apply;
 
 import dev.capstan.kube.ApiVersion;
+import dev.capstan.kube.GroupKind;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 
 /** How the API server serves one kind: its plural resource name and scope. */
@@ -15,6 +16,11 @@ public record ResourceType(
         .withPlural(plural)
         .withNamespaced(namespaced)
         .build();
+  }
+
+  /** The kind, as kinds are matched (the version never takes part). */
+  public GroupKind groupKind() {
+    return new GroupKind(group, kind);
   }
 
   public String apiVersion() {

@@ -23,7 +23,7 @@ public enum Stage {
     if (type.isCrd() || type.isNamespace()) {
       return DEFINITIONS;
     }
-    if (custom.contains(new GroupKind(type.group(), type.kind()))) {
+    if (custom.contains(type.groupKind())) {
       return CUSTOM;
     }
     return type.namespaced() ? NAMESPACED : CLUSTER;

@@ -45,8 +45,7 @@ public final class DependencyWatches implements DependencyWatching, AutoCloseabl
   /** The key of the index: one object. */
   private record ObjectKey(GroupKind kind, String namespace, String name) {
     static ObjectKey of(Awaited awaited) {
-      return new ObjectKey(
-          InformersByKind.kindOf(awaited.type()), awaited.namespace(), awaited.name());
+      return new ObjectKey(awaited.type().groupKind(), awaited.namespace(), awaited.name());
     }
   }
 
@@ -83,11 +82,8 @@ public final class DependencyWatches implements DependencyWatching, AutoCloseabl
         a -> dependents.computeIfAbsent(ObjectKey.of(a), k -> new HashSet<>()).add(dependent));
     retain();
     next.stream()
-        .filter(a -> !denied.contains(InformersByKind.kindOf(a.type())))
-        .forEach(
-            a ->
-                informers.watch(
-                    InformersByKind.kindOf(a.type()), k -> Optional.of(start(a.type()))));
+        .filter(a -> !denied.contains(a.type().groupKind()))
+        .forEach(a -> informers.watch(a.type().groupKind(), k -> Optional.of(start(a.type()))));
     watchDeniedObjects(dependent);
   }
 
@@ -116,7 +112,7 @@ public final class DependencyWatches implements DependencyWatching, AutoCloseabl
     Set<Awaited> objects = awaiting.getOrDefault(dependent, Set.of());
     List<Watch> watches = objectWatches.computeIfAbsent(dependent, d -> new ArrayList<>());
     for (Awaited a : objects) {
-      if (reader != null && denied.contains(InformersByKind.kindOf(a.type()))) {
+      if (reader != null && denied.contains(a.type().groupKind())) {
         watchObject(dependent, reader, a).ifPresent(watches::add);
       }
     }
@@ -212,7 +208,7 @@ public final class DependencyWatches implements DependencyWatching, AutoCloseabl
   }
 
   private SharedIndexInformer<GenericKubernetesResource> start(ResourceType type) {
-    GroupKind kind = InformersByKind.kindOf(type);
+    GroupKind kind = type.groupKind();
     var resources = client.genericKubernetesResources(type.context());
     SharedIndexInformer<GenericKubernetesResource> informer =
         type.namespaced()

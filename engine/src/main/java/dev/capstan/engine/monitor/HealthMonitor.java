@@ -260,7 +260,7 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
     }
     Map<ObjectRef, Lookup> unreadable = new HashMap<>();
     for (ObjectRef ref : t.objects()) {
-      ResourceType type = types.get(InformersByKind.kindOf(ref));
+      ResourceType type = types.get(ref.groupKind());
       if (type == null) {
         continue; // not served: reported as such
       }
@@ -289,7 +289,7 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
       return Optional.empty(); // replaced (and evaluated again) or untracked meanwhile
     }
     for (ObjectRef ref : t.objects()) {
-      GroupKind kind = InformersByKind.kindOf(ref);
+      GroupKind kind = ref.groupKind();
       if (informers.watched(kind) && !unreadable.containsKey(ref) && !informers.synced(kind)) {
         schedule(key);
         return Optional.empty();
@@ -303,7 +303,7 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
   /** One object as the caches have it, or why its health is decided without it. */
   private Lookup fromCache(
       KindInformers informers, Map<ObjectRef, Lookup> unreadable, ObjectRef ref) {
-    GroupKind kind = InformersByKind.kindOf(ref);
+    GroupKind kind = ref.groupKind();
     if (!informers.watched(kind)) {
       return informers
           .refusal(kind)

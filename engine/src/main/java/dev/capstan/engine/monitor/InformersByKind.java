@@ -1,8 +1,6 @@
 package dev.capstan.engine.monitor;
 
-import dev.capstan.applier.apply.ResourceType;
 import dev.capstan.kube.GroupKind;
-import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.HashMap;
@@ -32,16 +30,6 @@ final class InformersByKind implements AutoCloseable {
    */
   InformersByKind(String purpose) {
     this.purpose = purpose;
-  }
-
-  /** The kind of an object. */
-  static GroupKind kindOf(ObjectRef ref) {
-    return new GroupKind(ref.group(), ref.kind());
-  }
-
-  /** The kind the API server serves as {@code type}. */
-  static GroupKind kindOf(ResourceType type) {
-    return new GroupKind(type.group(), type.kind());
   }
 
   Optional<SharedIndexInformer<GenericKubernetesResource>> get(GroupKind kind) {

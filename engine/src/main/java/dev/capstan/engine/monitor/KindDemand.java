@@ -23,7 +23,7 @@ final class KindDemand {
   /** The kinds of {@code objects}, each with the apiVersion of its first object. */
   static Map<GroupKind, String> kindsOf(List<ObjectRef> objects) {
     Map<GroupKind, String> kinds = new LinkedHashMap<>();
-    objects.forEach(r -> kinds.putIfAbsent(InformersByKind.kindOf(r), r.apiVersion()));
+    objects.forEach(r -> kinds.putIfAbsent(r.groupKind(), r.apiVersion()));
     return kinds;
   }
 

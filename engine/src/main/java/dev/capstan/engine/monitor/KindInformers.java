@@ -81,7 +81,7 @@ final class KindInformers implements AutoCloseable {
 
   /** The cached object, if the kind is watched and the object exists. */
   Optional<GenericKubernetesResource> get(ObjectRef ref) {
-    GroupKind kind = InformersByKind.kindOf(ref);
+    GroupKind kind = ref.groupKind();
     return informers
         .get(kind)
         .map(
