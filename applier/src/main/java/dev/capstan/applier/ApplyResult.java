@@ -1,18 +1,34 @@
 package dev.capstan.applier;
 
 import dev.capstan.applier.inventory.InventorySet;
+import dev.capstan.kube.ObjectRef;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The outcome of applying one revision: one result per object, and the revision's inventory (every
- * object it contains, whether written or not).
+ * The outcome of applying one revision: one result per object, the revision's inventory (every
+ * object it contains, whether written or not), and the API server's answer to each write.
+ *
+ * @param answers by object (without its version): the object as the API server returned it from the
+ *     apply that wrote it, as JSON text; absent for objects that were not written
  */
-public record ApplyResult(List<ObjectResult> objects, InventorySet inventory) {
+public record ApplyResult(
+    List<ObjectResult> objects, InventorySet inventory, Map<ObjectRef, String> answers) {
 
   public ApplyResult {
     objects = List.copyOf(objects);
+    answers = Map.copyOf(answers);
+  }
+
+  public ApplyResult(List<ObjectResult> objects, InventorySet inventory) {
+    this(objects, inventory, Map.of());
+  }
+
+  /** The object as the API server returned it from the apply that wrote it, as JSON text. */
+  public Optional<String> answer(ObjectRef ref) {
+    return Optional.ofNullable(answers.get(ref.withoutVersion()));
   }
 
   public boolean succeeded() {

@@ -8,11 +8,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** Collects per-object results of one apply, in revision order, telling the listener as it goes. */
 final class RunResults {
 
   private final Map<ObjectRef, ObjectResult> byRef = new LinkedHashMap<>();
+  private final Map<ObjectRef, String> answers = new ConcurrentHashMap<>();
   private final ApplyListener listener;
 
   RunResults(List<DesiredObject> order, ApplyListener listener) {
@@ -38,6 +40,16 @@ final class RunResults {
         record(new ObjectResult(d.ref(), Action.SKIPPED, reason));
       }
     }
+  }
+
+  /** Keeps the API server's answer to the apply that wrote {@code ref}. */
+  void answered(ObjectRef ref, String answer) {
+    answers.put(ref.withoutVersion(), answer);
+  }
+
+  /** The answers kept, by object without its version. */
+  Map<ObjectRef, String> answers() {
+    return answers;
   }
 
   boolean anyFailed() {

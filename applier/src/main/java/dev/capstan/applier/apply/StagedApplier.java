@@ -76,7 +76,7 @@ public final class StagedApplier {
       results.skipRemaining(
           validated.desired(), "not applied: another object of the revision failed");
     }
-    return new ApplyResult(results.inOrder(), inventory);
+    return new ApplyResult(results.inOrder(), inventory, results.answers());
   }
 
   private ApplyResult invalid(ApplyRequest request, Validated validated, InventorySet inventory) {
@@ -240,7 +240,7 @@ public final class StagedApplier {
     inStage.stream().filter(Plan::unchanged).forEach(p -> results.record(p.settled()));
     List<Plan> writes = select(inStage, p -> !p.unchanged());
     Map<Plan, ObjectResult> written =
-        concurrently(writes, p -> write(p, recreate.get(p.desired().ref()), request));
+        concurrently(writes, p -> write(p, recreate.get(p.desired().ref()), request, results));
     written.values().forEach(results::record);
     if (stage == Stage.DEFINITIONS) {
       awaitEstablished(writes, request, results);
@@ -248,7 +248,8 @@ public final class StagedApplier {
     return !results.anyFailed();
   }
 
-  private ObjectResult write(Plan plan, Rejection immutable, ApplyRequest request) {
+  private ObjectResult write(
+      Plan plan, Rejection immutable, ApplyRequest request, RunResults results) {
     DesiredObject d = plan.desired();
     try {
       if (immutable != null) {
@@ -261,6 +262,7 @@ public final class StagedApplier {
         calls.takeOver(d, request.policy());
       }
       ServerSideApply.Answer answer = calls.applyUnread(d, false);
+      results.answered(d.ref(), answer.body());
       if (answer.created()) {
         return ObjectResult.of(d.ref(), Action.CREATED);
       }

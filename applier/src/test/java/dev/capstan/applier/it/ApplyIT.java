@@ -15,6 +15,7 @@ import dev.capstan.applier.ApplyResult;
 import dev.capstan.applier.Owner;
 import dev.capstan.applier.Polling;
 import dev.capstan.applier.apply.DiscoveryCache;
+import dev.capstan.kube.ObjectRef;
 import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.TestNamespace;
 import io.fabric8.kubernetes.api.model.APIResourceList;
@@ -314,10 +315,19 @@ class ApplyIT {
               .getAnnotations()
               .get("capstan.dev/applied-digest")
               .startsWith("sha256:"));
+      ObjectRef settings = resultFor(first, "ConfigMap/" + ns + "/settings").ref();
+      assertEquals(4, first.answers().size(), "each write's answer is kept");
+      assertEquals(
+          live.getMetadata().getResourceVersion(),
+          Serialization.unmarshal(first.answer(settings).orElseThrow(), ConfigMap.class)
+              .getMetadata()
+              .getResourceVersion(),
+          "the answer is the object as the API server wrote it");
 
       log.clear();
       ApplyResult second = apply(client, objects(app("a", 2)), false);
       assertTrue(second.unchanged(), second.objects().toString());
+      assertEquals(Map.of(), second.answers(), "nothing written, nothing answered");
       assertEquals(List.of(), log.writes(), "an unchanged revision sends no write and no dry-run");
       assertTrue(log.all().stream().noneMatch(r -> r.contains("dryRun")), log.all().toString());
       assertTrue(
@@ -333,6 +343,10 @@ class ApplyIT {
       ApplyResult third = apply(client, objects(app("b", 2)), false);
       assertEquals(Action.CONFIGURED, resultFor(third, "ConfigMap/" + ns + "/settings").action());
       assertEquals(Action.UNCHANGED, resultFor(third, "Deployment/" + ns + "/web").action());
+      assertEquals(
+          List.of(settings.withoutVersion()),
+          List.copyOf(third.answers().keySet()),
+          "only the written object's answer");
       assertEquals(
           "b", admin.configMaps().inNamespace(ns).withName("settings").get().getData().get("mode"));
       assertEquals(

@@ -120,7 +120,8 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
       List<ObjectRef> objects,
       HealthEvaluator evaluator,
       Optional<ServiceAccount> readAs,
-      Optional<RemoteCluster> cluster) {
+      Optional<RemoteCluster> cluster,
+      Optional<AggregateHealth> told) {
     String id = cluster.map(RemoteCluster::id).orElse(LOCAL);
     cluster.ifPresent(
         c -> clusters.computeIfAbsent(c.id(), i -> new KindInformers(c.client(), this::onChange)));
@@ -131,7 +132,7 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
       demand.remove(before.cluster(), before.kinds());
     }
     demand.add(id, now.kinds());
-    written.remove(key);
+    told.ifPresentOrElse(health -> written.put(key, health), () -> written.remove(key));
     retainInformers();
     schedule(key);
   }

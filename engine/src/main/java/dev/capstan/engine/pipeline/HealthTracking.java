@@ -1,6 +1,7 @@
 package dev.capstan.engine.pipeline;
 
 import dev.capstan.engine.NamespacedName;
+import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -19,7 +20,8 @@ public interface HealthTracking {
             List<ObjectRef> objects,
             HealthEvaluator evaluator,
             Optional<ServiceAccount> readAs,
-            Optional<RemoteCluster> cluster) {}
+            Optional<RemoteCluster> cluster,
+            Optional<AggregateHealth> written) {}
 
         @Override
         public void untrack(NamespacedName key) {}
@@ -46,14 +48,17 @@ public interface HealthTracking {
   /**
    * From now on, watch these objects (replacing what was watched for {@code key} before). With
    * {@code readAs}, health is reported only for objects that service account may read. With {@code
-   * cluster}, the objects are in that remote cluster rather than the engine's own.
+   * cluster}, the objects are in that remote cluster rather than the engine's own. {@code written}
+   * is the health the status already tells, if any: the Healthy condition is written again only
+   * when what is watched says otherwise.
    */
   void track(
       NamespacedName key,
       List<ObjectRef> objects,
       HealthEvaluator evaluator,
       Optional<ServiceAccount> readAs,
-      Optional<RemoteCluster> cluster);
+      Optional<RemoteCluster> cluster,
+      Optional<AggregateHealth> written);
 
   /** The client of remote cluster {@code id} was closed: nothing is watched through it any more. */
   default void clusterClosed(String id) {}

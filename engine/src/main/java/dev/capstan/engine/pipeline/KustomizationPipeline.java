@@ -70,6 +70,7 @@ public final class KustomizationPipeline {
   private final ReferenceRules rules;
   private final DependencyGate gate;
   private final HealthEvaluators evaluators;
+  private final AnsweredHealth answeredHealth = new AnsweredHealth();
   private final ActingIdentities identities;
   private final RetryCounter retries = new RetryCounter();
   private final DeletionTracker deletions = new DeletionTracker();
@@ -145,8 +146,12 @@ public final class KustomizationPipeline {
       attempt = attempt.applied(applied.inventory(), drift(attempt, applied));
       int pruned = prune(attempt, applied);
       parts.observer().objectsChanged(attempt.key(), changed(applied.objects()), pruned);
-      track(attempt, evaluator);
-      return startWait(attempt, evaluator);
+      List<ObjectRef> waited = waitSet(attempt);
+      if (waited.isEmpty()) {
+        return succeededWithoutWait(attempt, evaluator, applied);
+      }
+      track(attempt, evaluator, Optional.empty());
+      return startWait(attempt, evaluator, waited);
     } catch (StageFailure failure) {
       return failed(failure.reached(attempt), failure);
     } catch (StackOverflowError e) {
@@ -575,8 +580,12 @@ public final class KustomizationPipeline {
     return (int) results.stream().filter(r -> r.action() == Action.DELETED).count();
   }
 
-  /** The health monitor keeps the Healthy condition true to what was applied from now on. */
-  private void track(Attempt attempt, HealthEvaluator evaluator) {
+  /**
+   * The health monitor keeps the Healthy condition true to what was applied from now on; {@code
+   * written} is the health the status already tells.
+   */
+  private void track(
+      Attempt attempt, HealthEvaluator evaluator, Optional<AggregateHealth> written) {
     ActingIdentity identity = attempt.identity();
     parts
         .tracking()
@@ -585,14 +594,35 @@ public final class KustomizationPipeline {
             attempt.inventory().refs(),
             evaluator,
             identities.readAs(attempt.object(), identity),
-            identity.cluster());
+            identity.cluster(),
+            written);
   }
 
-  private Outcome startWait(Attempt attempt, HealthEvaluator evaluator) {
-    List<ObjectRef> objects = waitSet(attempt);
-    if (objects.isEmpty()) {
-      return succeeded(attempt);
+  /**
+   * Ready with nothing to wait for. The objects' health as the API server answered their applies
+   * goes on the same status write, rather than in a write of the health monitor's moments later;
+   * the monitor, told of it after the write, writes again only when its watches see otherwise. Not
+   * for a service account, whose objects are reported only where it may read them.
+   */
+  private Outcome succeededWithoutWait(
+      Attempt attempt, HealthEvaluator evaluator, ApplyResult applied) {
+    Optional<AggregateHealth> answered =
+        identities.readAs(attempt.object(), attempt.identity()).isPresent()
+            ? Optional.empty()
+            : answeredHealth.of(attempt.inventory().refs(), applied, evaluator);
+    Outcome outcome;
+    try {
+      outcome = succeeded(answered.map(attempt::withHealth).orElse(attempt));
+    } catch (RuntimeException e) {
+      track(attempt, evaluator, Optional.empty());
+      throw e;
     }
+    track(attempt, evaluator, answered);
+    return outcome;
+  }
+
+  /** Waits for the health of {@code objects}, which are never none. */
+  private Outcome startWait(Attempt attempt, HealthEvaluator evaluator, List<ObjectRef> objects) {
     Instant deadline = attempt.started().plus(attempt.timings().timeout());
     WaitTracker.PendingWait wait =
         new WaitTracker.PendingWait(

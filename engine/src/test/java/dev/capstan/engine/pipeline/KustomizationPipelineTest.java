@@ -129,6 +129,54 @@ class KustomizationPipelineTest {
     assertEquals(List.of(true), fakes.healthWaits);
   }
 
+  /** Without a wait, Ready and Healthy come in one status write, from the applies' answers. */
+  @Test
+  void withoutAWaitTheAppliesAnswersTellHealthyOnTheStatusThatSaysReady() {
+    Kustomization ks = kustomization("wait: false");
+    fakes.live("Deployment/web", "rolling");
+    fakes.live("ConfigMap/settings", "ready");
+    fakes.applying = fakes::allCreatedAnsweringLive;
+
+    assertEquals(Outcome.Kind.SUCCEEDED, fakes.pipeline.reconcile(ks).kind());
+
+    assertEquals("True", ready(ks).getStatus());
+    Condition healthy = healthy(ks).orElseThrow();
+    assertEquals("Unknown", healthy.getStatus());
+    assertEquals("Progressing", healthy.getReason());
+    assertTrue(
+        healthy.getMessage().startsWith("Deployment/team/web is InProgress"), healthy.getMessage());
+    assertEquals(1, fakes.told.size());
+    assertEquals(healthy.getMessage(), fakes.told.get(0).orElseThrow().message());
+  }
+
+  /** An object the apply did not write was not read whole: its health is the monitor's to tell. */
+  @Test
+  void withoutAWaitAnObjectTheApplyDidNotAnswerLeavesHealthyToTheMonitor() {
+    Kustomization ks = kustomization("wait: false");
+    fakes.live("ConfigMap/settings", "ready");
+    fakes.applying = fakes::allCreatedAnsweringLive; // the Deployment has no live object
+
+    assertEquals(Outcome.Kind.SUCCEEDED, fakes.pipeline.reconcile(ks).kind());
+
+    assertEquals("True", ready(ks).getStatus());
+    assertEquals(Optional.empty(), healthy(ks));
+    assertEquals(List.of(Optional.empty()), fakes.told);
+  }
+
+  /** With a wait, the wait tells Healthy, and the monitor starts before it. */
+  @Test
+  void aWaitTellsTheMonitorNothingWrittenBeforeItStarts() {
+    Kustomization ks = kustomization();
+    fakes.live("Deployment/web", "ready");
+    fakes.live("ConfigMap/settings", "ready");
+    fakes.applying = fakes::allCreatedAnsweringLive;
+
+    assertEquals(Outcome.Kind.SUCCEEDED, fakes.pipeline.reconcile(ks).kind());
+
+    assertEquals("True", healthy(ks).orElseThrow().getStatus());
+    assertEquals(List.of(Optional.empty()), fakes.told);
+  }
+
   @Test
   void aMissingObjectIsNotFoundAndKeepsTheWaitGoingUntilTheTimeout() {
     Kustomization ks = kustomization();
@@ -570,6 +618,10 @@ class KustomizationPipelineTest {
 
   private static Condition ready(Kustomization ks) {
     return KustomizationStatuses.condition(ks.getStatus(), ConditionTypes.READY).orElseThrow();
+  }
+
+  private static Optional<Condition> healthy(Kustomization ks) {
+    return KustomizationStatuses.condition(ks.getStatus(), ConditionTypes.HEALTHY);
   }
 
   private static Kustomization withInventory(Kustomization ks, ObjectRef... refs) {

@@ -22,6 +22,8 @@ import dev.capstan.applier.wait.Lookup;
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.remote.RemoteClientFactory;
 import dev.capstan.engine.remote.RemoteClusters;
+import dev.capstan.health.AggregateHealth;
+import dev.capstan.health.HealthEvaluator;
 import dev.capstan.health.cel.BuiltinLibrary;
 import dev.capstan.kube.ObjectRef;
 import dev.capstan.testing.MutableClock;
@@ -41,6 +43,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -71,6 +74,9 @@ final class PipelineFakes implements AutoCloseable {
   final List<Outcome.Kind> observed = new CopyOnWriteArrayList<>();
   final List<Boolean> healthWaits = new CopyOnWriteArrayList<>();
   final List<String> deletions = new CopyOnWriteArrayList<>();
+
+  /** For each inventory handed to the health monitor: the health the status already told. */
+  final List<Optional<AggregateHealth>> told = new CopyOnWriteArrayList<>();
 
   /** What the apply answers; by default every object is created. */
   Function<ApplyRequest, ApplyResult> applying = PipelineFakes::allCreated;
@@ -151,7 +157,7 @@ final class PipelineFakes implements AutoCloseable {
                 this::tree,
                 accounts,
                 new FakeStatuses(),
-                HealthTracking.NONE,
+                new FakeTracking(),
                 new WaitTracker(),
                 BuiltinLibrary.load(),
                 clock,
@@ -265,6 +271,22 @@ final class PipelineFakes implements AutoCloseable {
         refs.stream().map(r -> ObjectResult.of(r, Action.CREATED)).toList(), InventorySet.of(refs));
   }
 
+  /**
+   * Every object created, the API server answering each apply with the live object of the same
+   * Kind/name, or with nothing for those not in {@link #live}.
+   */
+  ApplyResult allCreatedAnsweringLive(ApplyRequest request) {
+    ApplyResult created = allCreated(request);
+    Map<ObjectRef, String> answers = new HashMap<>();
+    for (ObjectRef ref : created.inventory().refs()) {
+      Map<String, Object> object = live.get(ref.kind() + "/" + ref.name());
+      if (object != null) {
+        answers.put(ref.withoutVersion(), SERIALIZATION.asJson(object));
+      }
+    }
+    return new ApplyResult(created.objects(), created.inventory(), answers);
+  }
+
   private Optional<Path> tree(String digest) {
     if (!digest.equals(repository.getStatus().artifact().digest())) {
       return Optional.empty();
@@ -345,6 +367,22 @@ final class PipelineFakes implements AutoCloseable {
 
     @Override
     public void forget(HasMetadata object) {}
+  }
+
+  private final class FakeTracking implements HealthTracking {
+    @Override
+    public void track(
+        NamespacedName key,
+        List<ObjectRef> objects,
+        HealthEvaluator evaluator,
+        Optional<ServiceAccount> readAs,
+        Optional<RemoteCluster> cluster,
+        Optional<AggregateHealth> written) {
+      told.add(written);
+    }
+
+    @Override
+    public void untrack(NamespacedName key) {}
   }
 
   private final class FakePruning implements PruneStage {
