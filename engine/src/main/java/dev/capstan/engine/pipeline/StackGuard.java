@@ -13,15 +13,6 @@ import java.util.function.Supplier;
 final class StackGuard {
   private StackGuard() {}
 
-  /** Runs {@code stage}; running out of stack becomes {@link #tooDeep(Reason, String)}. */
-  static <T> T run(Reason reason, String what, Supplier<T> stage) {
-    try {
-      return stage.get();
-    } catch (StackOverflowError e) {
-      throw tooDeep(reason, what);
-    }
-  }
-
   /** Runs {@code stage}; running out of stack gives {@code tooDeep}'s answer instead. */
   static <T> T orElse(Supplier<T> stage, Supplier<T> tooDeep) {
     try {

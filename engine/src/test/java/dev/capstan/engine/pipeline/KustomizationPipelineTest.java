@@ -7,6 +7,7 @@ import static dev.capstan.engine.pipeline.PipelineFakes.kustomization;
 import static dev.capstan.engine.pipeline.PipelineFakes.ref;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.kustomize.Kustomization;
@@ -28,6 +29,7 @@ import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -92,6 +94,40 @@ class KustomizationPipelineTest {
       assertTrue(ready.getMessage().contains("--allow-unconfined-builds"), ready.getMessage());
       assertTrue(own.applies.isEmpty());
     }
+  }
+
+  /**
+   * Hostile nesting that reaches recursive code anywhere in a reconcile runs it out of stack: the
+   * reconcile ends stalled with a message that names no input, and writes nothing else.
+   */
+  @Test
+  void aReconcileThatRunsOutOfStackStallsNamingNoInput() {
+    Map<String, Object> hostile = new HashMap<>();
+    hostile.put("nested", hostile);
+    hostile.put("secret", "do-not-echo");
+    fakes.applying =
+        request -> {
+          depth(hostile);
+          throw new AssertionError("a self-containing map has no depth");
+        };
+    Kustomization ks = kustomization();
+
+    Outcome outcome =
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> fakes.pipeline.reconcile(ks));
+
+    assertEquals(Outcome.Kind.TERMINAL, outcome.kind());
+    Condition ready = ready(ks);
+    assertEquals("False", ready.getStatus());
+    assertEquals("BuildFailed", ready.getReason());
+    assertEquals(
+        "the Kustomization, its source or its objects nests too deeply to be processed",
+        ready.getMessage());
+    assertFalse(ks.getStatus().toString().contains("do-not-echo"));
+  }
+
+  /** Walks a self-containing map the way a naive reader walks nested input: it never ends. */
+  private static int depth(Object node) {
+    return node instanceof Map<?, ?> map ? 1 + depth(map.get("nested")) : 0;
   }
 
   // ---- the wait -----------------------------------------------------------------------------
