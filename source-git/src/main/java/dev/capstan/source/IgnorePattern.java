@@ -12,7 +12,8 @@ import java.util.Optional;
  * <ul>
  *   <li>{@code !} first negates (re-includes); {@code \!} and {@code \#} start with the character;
  *       trailing spaces are dropped unless escaped ({@code \ }).
- *   <li>A trailing {@code /} matches directories only.
+ *   <li>A trailing {@code /} matches directories only; so does an escaped one ({@code a\/}), and
+ *       two stars before it are ordinary stars ({@code /**\/} matches what {@code /*\/} does).
  *   <li>A pattern with a {@code /} at the start or in the middle matches the whole path from the
  *       directory of its file; any other matches the last segment of a path at any depth.
  *   <li>A segment of two stars matches any number of segments: before {@code /a} it matches {@code
@@ -45,7 +46,8 @@ record IgnorePattern(boolean negated, boolean dirOnly, List<List<SegmentGlob>> c
       pattern = stripTrailing(pattern.stripTrailing(), '/');
     }
     pattern = trimSpaces(pattern);
-    if (endsWithEscape(pattern)) {
+    boolean escapedSlash = endsWithEscape(pattern);
+    if (escapedSlash) {
       if (!dirOnly) {
         return Optional.empty(); // a lone backslash at the end escapes nothing: never matches
       }
@@ -60,6 +62,11 @@ record IgnorePattern(boolean negated, boolean dirOnly, List<List<SegmentGlob>> c
         Arrays.stream(pattern.split("/")).filter(segment -> !segment.isEmpty()).toList();
     if (segments.isEmpty()) {
       return Optional.empty();
+    }
+    if (escapedSlash && segments.get(segments.size() - 1).equals(ANY_SEGMENTS)) {
+      // Written "**\/": stars next to a backslash are ordinary stars, matching one segment.
+      segments = new ArrayList<>(segments);
+      segments.set(segments.size() - 1, "*");
     }
     if (!anchored) {
       segments = List.of(ANY_SEGMENTS, segments.get(0));

@@ -119,6 +119,21 @@ class IgnorePatternTest {
     assertEquals(false, ignored("[[:nope:]]", ":", false), "an unknown class never matches");
   }
 
+  /**
+   * An escaped trailing slash still marks directories, as JGit read it; two stars written before it
+   * are ordinary stars, one segment, as JGit read them (git itself matches no path with such a
+   * line, since no path ends with a slash).
+   */
+  @Test
+  void anEscapedTrailingSlashAfterTwoStarsMatchesOneSegment() {
+    assertEquals(true, ignored("/**\\/", "a", true));
+    assertEquals(false, ignored("/**\\/", "a/a", true), "not the any-depth two stars");
+    assertEquals(false, ignored("/**\\/", "a", false), "directories only");
+    assertEquals(true, ignored("**\\/", "a/a", true), "without a slash before: at any depth");
+    assertEquals(true, ignored("/**/", "a/a", true), "unescaped: any depth");
+    assertEquals(true, ignored("/a\\/", "a", true));
+  }
+
   @Test
   void posixClassesMeanWhatTheyMeantBefore() throws IOException {
     StringBuilder characters = new StringBuilder();
