@@ -607,7 +607,7 @@ public final class KustomizationPipeline {
   private Outcome succeededWithoutWait(
       Attempt attempt, HealthEvaluator evaluator, ApplyResult applied) {
     Optional<AggregateHealth> answered =
-        identities.readAs(attempt.object(), attempt.identity()).isPresent()
+        attempt.identity().serviceAccount().isPresent()
             ? Optional.empty()
             : answeredHealth.of(attempt.inventory().refs(), applied, evaluator);
     Outcome outcome;
