@@ -18,6 +18,9 @@ import java.util.Objects;
  * @param ignore fields left out of the comparison with the live objects and kept as they are live
  * @param drift what happens to objects another writer changed
  * @param policy the custom apply stage and the field managers taken over
+ * @param firstApply the owner has applied nothing before (it keeps no inventory): its objects are
+ *     not looked for by its labels, and every object is dry-run and written; when false they are,
+ *     and objects found unchanged are left alone
  */
 public record ApplyRequest(
     List<GenericKubernetesResource> objects,
@@ -28,7 +31,8 @@ public record ApplyRequest(
     ApplyListener listener,
     IgnoreRules ignore,
     DriftPolicy drift,
-    ApplyPolicy policy) {
+    ApplyPolicy policy,
+    boolean firstApply) {
 
   public ApplyRequest {
     objects = List.copyOf(objects);
@@ -49,7 +53,7 @@ public record ApplyRequest(
       Duration timeout,
       String defaultNamespace,
       ApplyListener listener) {
-    this(objects, owner, force, timeout, defaultNamespace, listener, null, null, null);
+    this(objects, owner, force, timeout, defaultNamespace, listener, null, null, null, false);
   }
 
   public static ApplyRequest of(List<GenericKubernetesResource> objects, Owner owner) {
@@ -59,31 +63,81 @@ public record ApplyRequest(
 
   public ApplyRequest withForce(boolean newForce) {
     return new ApplyRequest(
-        objects, owner, newForce, timeout, defaultNamespace, listener, ignore, drift, policy);
+        objects,
+        owner,
+        newForce,
+        timeout,
+        defaultNamespace,
+        listener,
+        ignore,
+        drift,
+        policy,
+        firstApply);
   }
 
   public ApplyRequest withTimeout(Duration newTimeout) {
     return new ApplyRequest(
-        objects, owner, force, newTimeout, defaultNamespace, listener, ignore, drift, policy);
+        objects,
+        owner,
+        force,
+        newTimeout,
+        defaultNamespace,
+        listener,
+        ignore,
+        drift,
+        policy,
+        firstApply);
   }
 
   public ApplyRequest withDefaultNamespace(String namespace) {
     return new ApplyRequest(
-        objects, owner, force, timeout, namespace, listener, ignore, drift, policy);
+        objects, owner, force, timeout, namespace, listener, ignore, drift, policy, firstApply);
   }
 
   public ApplyRequest withIgnore(IgnoreRules rules) {
     return new ApplyRequest(
-        objects, owner, force, timeout, defaultNamespace, listener, rules, drift, policy);
+        objects,
+        owner,
+        force,
+        timeout,
+        defaultNamespace,
+        listener,
+        rules,
+        drift,
+        policy,
+        firstApply);
   }
 
   public ApplyRequest withDrift(DriftPolicy newDrift) {
     return new ApplyRequest(
-        objects, owner, force, timeout, defaultNamespace, listener, ignore, newDrift, policy);
+        objects,
+        owner,
+        force,
+        timeout,
+        defaultNamespace,
+        listener,
+        ignore,
+        newDrift,
+        policy,
+        firstApply);
   }
 
   public ApplyRequest withPolicy(ApplyPolicy newPolicy) {
     return new ApplyRequest(
-        objects, owner, force, timeout, defaultNamespace, listener, ignore, drift, newPolicy);
+        objects,
+        owner,
+        force,
+        timeout,
+        defaultNamespace,
+        listener,
+        ignore,
+        drift,
+        newPolicy,
+        firstApply);
+  }
+
+  public ApplyRequest withFirstApply(boolean value) {
+    return new ApplyRequest(
+        objects, owner, force, timeout, defaultNamespace, listener, ignore, drift, policy, value);
   }
 }

@@ -75,6 +75,14 @@ public final class LiveObjects {
         .thenApplyAsync(owned -> withNamespaces(owned, client, desired), executor);
   }
 
+  /** Starts reading every desired Namespace that exists, and nothing else. */
+  public static CompletableFuture<LiveObjects> readNamespaces(
+      KubernetesClient client, Collection<DesiredObject> desired, Executor executor) {
+    return CompletableFuture.supplyAsync(
+        () -> withNamespaces(new LiveObjects(new ConcurrentHashMap<>()), client, desired),
+        executor);
+  }
+
   /** The scopes, with one all-namespaces scope for each kind in many namespaces. */
   private static Set<Scope> widened(Set<Scope> scopes) {
     Map<ResourceType, List<Scope>> byType =

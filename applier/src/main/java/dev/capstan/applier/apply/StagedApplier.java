@@ -101,8 +101,13 @@ public final class StagedApplier {
         validated.desired().stream()
             .filter(d -> !validated.awaitingCrd().contains(d.ref()))
             .toList();
+    // An owner that applied nothing before has no objects to find: a LIST would only cost the API
+    // server a consistent read and a scan of the namespace (objects it left behind that carry its
+    // labels, if any, are written again like the rest).
     CompletableFuture<LiveObjects> reading =
-        LiveObjects.readOwned(client, listable, request.owner(), executor);
+        request.firstApply()
+            ? LiveObjects.readNamespaces(client, listable, executor)
+            : LiveObjects.readOwned(client, listable, request.owner(), executor);
     validated.desired().forEach(DesiredObject::digest); // while the LISTs are in flight
     LiveObjects live = Futures.joined(reading);
     Set<String> newNamespaces =

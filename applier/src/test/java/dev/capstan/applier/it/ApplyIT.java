@@ -357,6 +357,32 @@ class ApplyIT {
   }
 
   @Test
+  void aFirstApplyListsNothingAndWritesEveryObjectEvenOnesItLeftBehind() {
+    List<GenericKubernetesResource> objects = objects(app("first", 1));
+    RequestLog log = new RequestLog();
+    try (KubernetesClient client = log.client(admin)) {
+      ApplyResult created = new Applier(client, POOL).apply(request(objects).withFirstApply(true));
+      assertTrue(created.succeeded(), created.objects().toString());
+      assertEquals(4, created.answers().size(), "every object written: " + created.objects());
+      assertTrue(
+          log.all().stream().noneMatch(r -> r.startsWith("GET ") && r.contains("labelSelector")),
+          "nothing listed: " + log.all());
+
+      // Objects carrying the owner's labels, as a deleted owner of the same name leaves them.
+      log.clear();
+      ApplyResult again = new Applier(client, POOL).apply(request(objects).withFirstApply(true));
+      assertTrue(again.succeeded(), again.objects().toString());
+      assertEquals(
+          8, log.writes().size(), "a dry-run and an apply of each object: " + log.writes());
+
+      log.clear();
+      ApplyResult looked = apply(client, objects, false);
+      assertTrue(looked.unchanged(), "found by the owner's labels: " + looked.objects());
+      assertEquals(List.of(), log.writes());
+    }
+  }
+
+  @Test
   void readsOnlyItsOwnObjectsAndAdoptsOnesItDidNotCreate() {
     // Another owner's object and one made without Capstan share the namespace.
     ApplyRequest other =

@@ -498,7 +498,8 @@ public final class KustomizationPipeline {
             .withIgnore(ignoreRules(spec))
             .withDrift(
                 ApplySettings.driftPolicy(spec, appliedBefore(attempt), attempt.previous().refs()))
-            .withPolicy(parts.settings().applyPolicy());
+            .withPolicy(parts.settings().applyPolicy())
+            .withFirstApply(attempt.previous().entries().isEmpty());
     ApplyResult result;
     try {
       result = attempt.identity().acting().applier().apply(request);

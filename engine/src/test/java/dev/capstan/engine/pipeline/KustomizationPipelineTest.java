@@ -435,6 +435,22 @@ class KustomizationPipelineTest {
   }
 
   @Test
+  void onlyAKustomizationWithoutAnInventoryAppliesAsAFirstApply() {
+    Kustomization ks = kustomization("prune: false", "wait: false");
+    fakes.pipeline.reconcile(ks);
+    assertTrue(fakes.applies.get(0).firstApply(), "nothing applied before: nothing to look for");
+
+    ks.getMetadata().setGeneration(2L);
+    fakes.pipeline.reconcile(ks);
+    assertFalse(
+        fakes.applies.get(1).firstApply(), "its objects are looked for once it has an inventory");
+
+    Kustomization applied = withInventory(kustomization(), OLD);
+    fakes.pipeline.reconcile(applied);
+    assertFalse(fakes.applies.get(2).firstApply());
+  }
+
+  @Test
   void driftIsLookedForInWhatWasAppliedAtThisRevisionAndSpecOnly() {
     Kustomization ks = kustomization("driftDetection: {mode: warn}", "wait: false");
     fakes.pipeline.reconcile(ks);
