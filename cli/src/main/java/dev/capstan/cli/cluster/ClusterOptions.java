@@ -1,5 +1,6 @@
 package dev.capstan.cli.cluster;
 
+import dev.capstan.engine.cache.SharedStrings;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -59,9 +60,15 @@ public final class ClusterOptions {
     return new KubernetesClientBuilder().withConfig(config).build();
   }
 
-  /** A client for the controller, which runs until stopped: the library's retries and timeouts. */
+  /**
+   * A client for the controller, which runs until stopped: the library's retries and timeouts, and
+   * one copy of each value its caches' objects repeat ({@link SharedStrings}).
+   */
   public KubernetesClient openForController() {
-    return new KubernetesClientBuilder().withConfig(config()).build();
+    return new KubernetesClientBuilder()
+        .withConfig(config())
+        .withKubernetesSerialization(SharedStrings.serialization())
+        .build();
   }
 
   /** The namespace given with -n, else the context's namespace, else "default". */
