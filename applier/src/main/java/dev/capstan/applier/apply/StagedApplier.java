@@ -260,8 +260,8 @@ public final class StagedApplier {
       if (immutable != null) {
         return recreate(d, immutable, request);
       }
-      // An object Capstan does not own yet was not listed: it is read here, when managers are
-      // overridden, so that their fields are taken over on its first apply too.
+      // An object Capstan does not own yet was not listed (nor any object on a first apply): it is
+      // read here, when managers are overridden, so that their fields are taken over then too.
       if (plan.takeOver()
           || (plan.live() == null && !request.policy().overrideManagers().isEmpty())) {
         calls.takeOver(d, request.policy());
@@ -272,7 +272,8 @@ public final class StagedApplier {
         return ObjectResult.of(d.ref(), Action.CREATED);
       }
       if (plan.live() == null) {
-        return ObjectResult.of(d.ref(), Action.CONFIGURED); // it existed, but was not ours yet
+        // it existed, but was not ours yet (or, on a first apply, was not looked for)
+        return ObjectResult.of(d.ref(), Action.CONFIGURED);
       }
       String before = plan.live().getMetadata().getResourceVersion();
       boolean same = before != null && before.equals(calls.resourceVersionOf(answer));

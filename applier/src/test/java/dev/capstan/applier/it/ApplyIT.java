@@ -374,6 +374,9 @@ class ApplyIT {
       assertTrue(again.succeeded(), again.objects().toString());
       assertEquals(
           8, log.writes().size(), "a dry-run and an apply of each object: " + log.writes());
+      assertTrue(
+          again.objects().stream().allMatch(r -> r.action() == Action.CONFIGURED),
+          "reported as existing objects not looked for: " + again.objects());
 
       log.clear();
       ApplyResult looked = apply(client, objects, false);
