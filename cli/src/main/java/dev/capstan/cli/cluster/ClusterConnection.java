@@ -20,15 +20,15 @@ final class ClusterConnection {
    * requests start: many requests sent at once to a server not yet connected would each open a
    * connection, and each handshake costs a signature with the client's key.
    */
-  static CompletableFuture<KubernetesClient> openInBackground(ClusterOptions options) {
-    CompletableFuture<KubernetesClient> client = new CompletableFuture<>();
+  static CompletableFuture<CommandClient> openInBackground(ClusterOptions options) {
+    CompletableFuture<CommandClient> client = new CompletableFuture<>();
     Thread opener =
         new Thread(
             () -> {
               try {
-                KubernetesClient opened = options.open();
+                CommandClient opened = options.open();
                 try {
-                  connect(opened);
+                  connect(opened.client());
                 } catch (RuntimeException e) {
                   opened.close();
                   throw e;
@@ -80,12 +80,12 @@ final class ClusterConnection {
   }
 
   /** The opened client; a failure to open is rethrown as it was thrown. */
-  static KubernetesClient await(CompletableFuture<KubernetesClient> client) {
+  static CommandClient await(CompletableFuture<CommandClient> client) {
     return Futures.joined(client);
   }
 
   /** Closes the client once it is open, for commands that stop before using it. */
-  static void discard(CompletableFuture<KubernetesClient> client) {
-    client.thenAccept(KubernetesClient::close);
+  static void discard(CompletableFuture<CommandClient> client) {
+    client.thenAccept(CommandClient::close);
   }
 }

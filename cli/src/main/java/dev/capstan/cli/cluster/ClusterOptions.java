@@ -50,14 +50,14 @@ public final class ClusterOptions {
    * A client for a command that answers at once: a short connect timeout and three quick retries
    * (0.1, 0.2, 0.4 s), so that a cluster that is not there is reported within seconds instead of
    * retried for minutes, while an API server that sheds load for a moment (429, 5xx) during a large
-   * apply is ridden out.
+   * apply is ridden out. Closing it waits until its HTTP event loops have stopped.
    */
-  public KubernetesClient open() {
+  CommandClient open() {
     Config config = config();
     config.setRequestRetryBackoffLimit(3);
     config.setRequestRetryBackoffInterval(100);
     config.setConnectionTimeout(5_000);
-    return new KubernetesClientBuilder().withConfig(config).build();
+    return CommandClient.open(config);
   }
 
   /**

@@ -36,9 +36,9 @@ public final class CommandRunner {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     URL server = null;
-    try (KubernetesClient client = cluster.open()) {
-      server = client.getMasterUrl();
-      return action.run(client, out, err);
+    try (CommandClient opened = cluster.open()) {
+      server = opened.client().getMasterUrl();
+      return action.run(opened.client(), out, err);
     } catch (RuntimeException e) {
       return fail(err, e, server, CliException.FAILED);
     } finally {
@@ -59,7 +59,7 @@ public final class CommandRunner {
       InputAction<T> action) {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    CompletableFuture<KubernetesClient> connecting = ClusterConnection.openInBackground(cluster);
+    CompletableFuture<CommandClient> connecting = ClusterConnection.openInBackground(cluster);
     T read;
     try {
       read = input.get();
@@ -67,17 +67,17 @@ public final class CommandRunner {
       ClusterConnection.discard(connecting);
       return fail(err, e, null, clusterErrorExit);
     }
-    KubernetesClient client;
+    CommandClient opened;
     try {
-      client = ClusterConnection.await(connecting);
+      opened = ClusterConnection.await(connecting);
     } catch (RuntimeException e) {
       URL server = e instanceof KubernetesClientException k ? ClusterConnection.serverOf(k) : null;
       return fail(err, e, server, clusterErrorExit);
     }
-    try (client) {
-      return action.run(client, read);
+    try (opened) {
+      return action.run(opened.client(), read);
     } catch (RuntimeException e) {
-      return fail(err, e, client.getMasterUrl(), clusterErrorExit);
+      return fail(err, e, opened.client().getMasterUrl(), clusterErrorExit);
     } finally {
       out.flush();
     }

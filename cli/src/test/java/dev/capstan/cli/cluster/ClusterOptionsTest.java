@@ -51,7 +51,8 @@ class ClusterOptionsTest {
 
   @Test
   void theCurrentContextIsTheDefault() throws Exception {
-    try (KubernetesClient client = parse("--kubeconfig", twoContexts().toString()).open()) {
+    try (CommandClient opened = parse("--kubeconfig", twoContexts().toString()).open()) {
+      KubernetesClient client = opened.client();
       assertEquals("https://a.example.invalid:6443/", client.getMasterUrl().toString());
       assertEquals("team-a", ClusterOptions.namespace(client, null));
       assertEquals("given", ClusterOptions.namespace(client, "given"));
@@ -60,8 +61,9 @@ class ClusterOptionsTest {
 
   @Test
   void contextChoosesTheServerAndNamespace() throws Exception {
-    try (KubernetesClient client =
+    try (CommandClient opened =
         parse("--kubeconfig", twoContexts().toString(), "--context", "second").open()) {
+      KubernetesClient client = opened.client();
       assertEquals("https://b.example.invalid:6443/", client.getMasterUrl().toString());
       assertEquals(
           "default", ClusterOptions.namespace(client, null), "the context names no namespace");
@@ -71,8 +73,9 @@ class ClusterOptionsTest {
   @Test
   void aCommandLineClientRetriesBrieflyTheControllersLonger() throws Exception {
     ClusterOptions options = parse("--kubeconfig", twoContexts().toString(), "--context", "second");
-    try (KubernetesClient command = options.open();
+    try (CommandClient opened = options.open();
         KubernetesClient controller = options.openForController()) {
+      KubernetesClient command = opened.client();
       assertEquals(3, command.getConfiguration().getRequestRetryBackoffLimit());
       assertEquals(100, command.getConfiguration().getRequestRetryBackoffInterval());
       assertEquals(5_000, command.getConfiguration().getConnectionTimeout());
