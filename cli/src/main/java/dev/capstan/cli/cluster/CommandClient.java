@@ -21,7 +21,7 @@ import java.util.concurrent.TimeoutException;
 final class CommandClient implements AutoCloseable {
 
   /** How long closing waits for the event loops; they stop in milliseconds once idle. */
-  static final Duration STOP_WAIT = Duration.ofSeconds(2);
+  private static final Duration STOP_WAIT = Duration.ofSeconds(2);
 
   private static final String NO_DNS_RESOLVER = "vertx.disableDnsResolver";
 
