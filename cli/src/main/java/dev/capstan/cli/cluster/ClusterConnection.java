@@ -7,9 +7,17 @@ import io.fabric8.kubernetes.client.http.HttpClient;
 import java.net.URL;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicReference;
 
-/** Opens the client of {@link ClusterOptions} while the command does its other work. */
+/**
+ * Opens the client of {@link ClusterOptions} while the command does its other work, and stops it
+ * again, opened or still opening, for a command that ends before using it.
+ */
 final class ClusterConnection {
+
+  private final CompletableFuture<CommandClient> ready = new CompletableFuture<>();
+  private final AtomicReference<CommandClient> opened = new AtomicReference<>();
+  private volatile boolean discarded;
 
   private ClusterConnection() {}
 
@@ -20,28 +28,57 @@ final class ClusterConnection {
    * requests start: many requests sent at once to a server not yet connected would each open a
    * connection, and each handshake costs a signature with the client's key.
    */
-  static CompletableFuture<CommandClient> openInBackground(ClusterOptions options) {
-    CompletableFuture<CommandClient> client = new CompletableFuture<>();
-    Thread opener =
-        new Thread(
-            () -> {
-              try {
-                CommandClient opened = options.open();
-                try {
-                  connect(opened.client());
-                } catch (RuntimeException e) {
-                  opened.close();
-                  throw e;
-                }
-                client.complete(opened);
-              } catch (RuntimeException e) {
-                client.completeExceptionally(e);
-              }
-            },
-            "capstan-connect");
+  static ClusterConnection openInBackground(ClusterOptions options) {
+    ClusterConnection connection = new ClusterConnection();
+    Thread opener = new Thread(() -> connection.open(options), "capstan-connect");
     opener.setDaemon(true);
     opener.start();
-    return client;
+    return connection;
+  }
+
+  private void open(ClusterOptions options) {
+    try {
+      CommandClient client = options.open();
+      opened.set(client);
+      if (discarded) {
+        client.close();
+        ready.cancel(false);
+        return;
+      }
+      try {
+        connect(client.client());
+      } catch (RuntimeException e) {
+        client.close();
+        throw e;
+      }
+      ready.complete(client);
+    } catch (RuntimeException e) {
+      ready.completeExceptionally(e);
+    }
+  }
+
+  /** The opened client; a failure to open is rethrown as it was thrown. */
+  CommandClient await() {
+    return Futures.joined(ready);
+  }
+
+  /**
+   * Stops the client for a command that ends before using it, at once, even while it is still
+   * connecting: a command that exits with its event loops still running waits for them (see {@link
+   * CommandClient}). The opener stops a client it opens after this.
+   */
+  void discard() {
+    discarded = true;
+    CommandClient client = opened.get();
+    if (client != null) {
+      client.close();
+    }
+  }
+
+  /** Whether a client was opened and has stopped again (for tests). */
+  boolean stopped() {
+    CommandClient client = opened.get();
+    return client != null && client.stopped();
   }
 
   /**
@@ -77,15 +114,5 @@ final class ClusterConnection {
   private static String versionUrl(KubernetesClient client) {
     String master = client.getMasterUrl().toString();
     return master + (master.endsWith("/") ? "" : "/") + "version";
-  }
-
-  /** The opened client; a failure to open is rethrown as it was thrown. */
-  static CommandClient await(CompletableFuture<CommandClient> client) {
-    return Futures.joined(client);
-  }
-
-  /** Closes the client once it is open, for commands that stop before using it. */
-  static void discard(CompletableFuture<CommandClient> client) {
-    client.thenAccept(CommandClient::close);
   }
 }

@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.PrintWriter;
 import java.net.URL;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -59,17 +58,18 @@ public final class CommandRunner {
       InputAction<T> action) {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    CompletableFuture<CommandClient> connecting = ClusterConnection.openInBackground(cluster);
+    ClusterConnection connecting = ClusterConnection.openInBackground(cluster);
     T read;
     try {
       read = input.get();
     } catch (RuntimeException e) {
-      ClusterConnection.discard(connecting);
-      return fail(err, e, null, clusterErrorExit);
+      int exit = fail(err, e, null, clusterErrorExit);
+      connecting.discard();
+      return exit;
     }
     CommandClient opened;
     try {
-      opened = ClusterConnection.await(connecting);
+      opened = connecting.await();
     } catch (RuntimeException e) {
       URL server = e instanceof KubernetesClientException k ? ClusterConnection.serverOf(k) : null;
       return fail(err, e, server, clusterErrorExit);
