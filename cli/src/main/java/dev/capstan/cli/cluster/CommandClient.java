@@ -53,9 +53,12 @@ final class CommandClient implements AutoCloseable {
     return client;
   }
 
-  /** Closes the client, then stops its event loops and waits, at most {@link #STOP_WAIT}. */
+  /**
+   * Closes the client, then stops its event loops and waits, at most {@link #STOP_WAIT}. A second
+   * caller waits for the first: Vert.x answers a second close at once, stopped or not.
+   */
   @Override
-  public void close() {
+  public synchronized void close() {
     try {
       client.close();
     } finally {
