@@ -114,18 +114,25 @@ func (b *builder) kustomize(fs filesys.FileSystem, dir string) (m resmap.ResMap,
 	return m, err
 }
 
-// explain puts first, in kustomize's message, what Capstan (as Flux) refuses: remote resources
-// and Helm charts. Without it the message would speak of a missing git program, a lookup on a
+// explain puts first, in kustomize's message, what Capstan refuses: remote resources and files
+// (always; Flux only with a flag), and Helm charts (as Flux). Without it the message would speak of a missing git program, a lookup on a
 // network that does not exist, or a command-line flag.
 func explain(message string) string {
-	for _, prefix := range []string{"accumulating resources from '", "accumulating components from '"} {
+	for field, prefix := range map[string]string{
+		"resources":  "accumulating resources from '",
+		"components": "accumulating components from '",
+	} {
 		if i := strings.Index(message, prefix); i >= 0 {
 			rest := message[i+len(prefix):]
 			if end := strings.IndexByte(rest, '\''); end > 0 && !isLocalRelativePath(rest[:end]) {
-				return "remote resources are not supported: '" + rest[:end] +
-					"' (fetch it with a GitRepository instead)"
+				// the URL is the tenant's text: named by its field, not quoted
+				return "remote resources are not supported: a URL in " + field +
+					" is never fetched (fetch it with a GitRepository instead)"
 			}
 		}
+	}
+	if refused, ok := remoteLoadMessage(message); ok {
+		return refused
 	}
 	if strings.Contains(message, "must specify --enable-helm") {
 		return "helmCharts are not supported (charts are not inflated by the build): " + message

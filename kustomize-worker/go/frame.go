@@ -12,7 +12,9 @@ import (
 // body's length as a big-endian uint32, then the request's id as a big-endian uint64) and the
 // body, JSON. A response carries its request's id; the first frame a worker writes, before it reads
 // anything, has id 0 and says how it is confined (Hello). A worker that dies mid-frame leaves a
-// short frame, which the JVM never mistakes for an answer.
+// short frame, which the JVM never mistakes for an answer. The JVM draws each request's id at
+// random. The worker writes its frames to a descriptor of its own (framesOut): whatever else in the
+// process prints on standard output goes to standard error.
 const frameHeader = 12
 
 // maxRequest bounds what a worker reads for one request (a request carries a Kustomization's

@@ -8,6 +8,7 @@ require (
 	github.com/elastic/go-seccomp-bpf v1.6.0
 	github.com/fluxcd/pkg/envsubst v1.8.0
 	github.com/landlock-lsm/go-landlock v0.11.2
+	golang.org/x/net v0.41.0
 	golang.org/x/sys v0.50.0
 	sigs.k8s.io/kustomize/api v0.21.1
 	sigs.k8s.io/kustomize/kyaml v0.21.1
@@ -32,7 +33,6 @@ require (
 	github.com/xlab/treeprint v1.2.0 // indirect
 	go.yaml.in/yaml/v2 v2.4.2 // indirect
 	go.yaml.in/yaml/v3 v3.0.3 // indirect
-	golang.org/x/net v0.41.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 	google.golang.org/protobuf v1.36.5 // indirect
 	gopkg.in/evanphx/json-patch.v4 v4.13.0 // indirect

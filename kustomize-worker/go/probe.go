@@ -51,6 +51,10 @@ func attempt(p Probe) *ProbeResult {
 		if c, err = net.DialTimeout("tcp", p.Connect, 5*time.Second); err == nil {
 			c.Close()
 		}
+	case p.Syscall != "":
+		err = probeSyscall(p.Syscall)
+	case p.Stdout != "":
+		_, err = os.Stdout.WriteString(p.Stdout)
 	}
 	if err != nil {
 		return &ProbeResult{Error: err.Error()}

@@ -31,6 +31,11 @@ type Probe struct {
 	Open string `json:"open,omitempty"`
 	// Connect is a TCP address (host:port) to connect to.
 	Connect string `json:"connect,omitempty"`
+	// Syscall is a system call to make (see probe.go: "socket", "io_uring_setup", and on amd64
+	// "getpid-i386", getpid through the 32-bit int 0x80 entry).
+	Syscall string `json:"syscall,omitempty"`
+	// Stdout is text to print on the process's standard output, as a library might.
+	Stdout string `json:"stdout,omitempty"`
 }
 
 // ProbeResult is what the attempt gave: the operating system's error, or none.

@@ -2,8 +2,10 @@
 // JVM keeps a few of these running; each answers one framed request at a time on stdin/stdout
 // (frame.go). Before it reads its first request a worker confines itself (sandbox_linux.go): it
 // may read the tree below --root and nothing else, and may not open a socket or start a program.
+// It fetches nothing, whatever the sandbox (remote.go).
 //
-// Usage: capstan-kustomize-worker --root DIR [--memory-limit BYTES] [--no-sandbox] [--test-probes]
+// Usage: capstan-kustomize-worker --root DIR [--memory-limit BYTES] [--test-skip-landlock]
+// [--test-probes]
 package main
 
 import (
@@ -29,12 +31,14 @@ type Hello struct {
 	Confined bool `json:"confined"`
 	// Landlock is the kernel's Landlock ABI version (0: none).
 	Landlock int `json:"landlock"`
-	// Seccomp is true when the system call filter (no sockets, no programs) is in force.
+	// Seccomp is true when the system call filter (an allow-list: no sockets, no programs) is in
+	// force.
 	Seccomp bool `json:"seccomp"`
 	// MemoryLimit is the memory the worker may use, in bytes, when the kernel enforces it (0: it
 	// does not); see limitMemory.
 	MemoryLimit int64 `json:"memoryLimit"`
-	// Problem says why the worker is not confined, when it is not.
+	// Problem says why the worker is not confined, when it is not, and what confines it all the
+	// same.
 	Problem string `json:"problem,omitempty"`
 }
 
@@ -42,7 +46,8 @@ func main() {
 	root := flag.String("root", "", "the directory whose tree builds may read (required)")
 	memoryLimit := flag.Int64("memory-limit", 1<<30, "memory the worker may use, in bytes")
 	probes := flag.Bool("test-probes", false, "answer probe requests (tests of the sandbox only)")
-	unconfined := flag.Bool("no-sandbox", false, "do not enter the kernel's sandbox (as where the kernel has none)")
+	skipLandlock := flag.Bool("test-skip-landlock", false,
+		"do not enter Landlock, as on a kernel without it; the system call filter is loaded all the same (tests only)")
 	flag.Parse()
 	if *root == "" || flag.NArg() > 0 {
 		fmt.Fprintln(os.Stderr, "usage: capstan-kustomize-worker --root DIR [--memory-limit BYTES]")
@@ -56,6 +61,18 @@ func main() {
 		fmt.Fprintln(os.Stderr, "capstan-kustomize-worker: --root:", err)
 		os.Exit(2)
 	}
+	// The JVM starts the worker with an empty environment; nothing a library might look up there
+	// (a PATH for a git program, a proxy) is left in any case.
+	os.Clearenv()
+	frames, err := framesOut()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "capstan-kustomize-worker: standard output:", err)
+		os.Exit(2)
+	}
+	if err := os.Chdir(string(filepath.Separator)); err != nil {
+		fmt.Fprintln(os.Stderr, "capstan-kustomize-worker:", err)
+		os.Exit(2)
+	}
 	var prober *prober
 	if *probes {
 		prober = startProber() // before the sandbox: its thread must be confined all the same
@@ -63,24 +80,15 @@ func main() {
 	// kustomize parses its OpenAPI schema (tens of MiB) when a build first needs one, as kustomize's
 	// own command does: a worker whose builds need none stays small.
 	b := &builder{root: confinement, defaultSchema: openapi.GetSchemaVersion()}
-	var hello Hello
-	if *unconfined {
-		hello = Hello{Problem: "the worker was started without its sandbox (--no-sandbox)"}
-		limitMemory(*memoryLimit, &hello)
-	} else {
-		hello = enterSandbox(confinement, *memoryLimit)
-	}
+	hello := enterSandbox(confinement, *memoryLimit, !*skipLandlock)
 	hello.OS, hello.Arch = runtime.GOOS, runtime.GOARCH
-	if err := os.Chdir(string(filepath.Separator)); err != nil && hello.Problem == "" {
-		hello.Problem = err.Error()
-	}
-	serve(b, confinement, prober, hello)
+	serve(b, confinement, prober, hello, frames)
 }
 
 // serve answers requests until stdin closes.
-func serve(b *builder, confinement string, prober *prober, hello Hello) {
+func serve(b *builder, confinement string, prober *prober, hello Hello, frames *os.File) {
 	in := bufio.NewReaderSize(os.Stdin, 64<<10)
-	out := bufio.NewWriterSize(os.Stdout, 64<<10)
+	out := bufio.NewWriterSize(frames, 64<<10)
 	greeting, _ := json.Marshal(hello)
 	if writeFrame(out, frame{id: 0, body: greeting}) != nil {
 		os.Exit(1)

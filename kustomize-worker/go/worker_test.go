@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
 	"net"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -18,6 +20,12 @@ import (
 const actAsWorker = "CAPSTAN_TEST_ACT_AS_WORKER"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(i386Check) == "1" {
+		if probeSyscall("getpid-i386") == nil {
+			os.Stdout.WriteString("ok")
+		}
+		os.Exit(0)
+	}
 	if os.Getenv(actAsWorker) == "1" {
 		os.Args = append([]string{os.Args[0]}, strings.Fields(os.Getenv(actAsWorker+"_ARGS"))...)
 		main()
@@ -27,12 +35,31 @@ func TestMain(m *testing.M) {
 }
 
 type workerProcess struct {
-	t     *testing.T
-	cmd   *exec.Cmd
-	in    *bufio.Writer
-	out   *bufio.Reader
-	hello Hello
-	next  uint64
+	t      *testing.T
+	cmd    *exec.Cmd
+	in     *bufio.Writer
+	out    *bufio.Reader
+	stderr *lockedBuffer
+	hello  Hello
+	next   uint64
+}
+
+// lockedBuffer is a worker's standard error, written by exec's copying goroutine.
+type lockedBuffer struct {
+	mu   sync.Mutex
+	text bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.text.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.text.String()
 }
 
 func startWorker(t *testing.T, args ...string) *workerProcess {
@@ -47,11 +74,12 @@ func startWorker(t *testing.T, args ...string) *workerProcess {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd.Stderr = io.Discard
+	stderr := &lockedBuffer{}
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	w := &workerProcess{t: t, cmd: cmd, in: bufio.NewWriter(stdin), out: bufio.NewReader(stdout)}
+	w := &workerProcess{t: t, cmd: cmd, in: bufio.NewWriter(stdin), out: bufio.NewReader(stdout), stderr: stderr}
 	t.Cleanup(func() {
 		stdin.Close()
 		cmd.Wait()

@@ -8,16 +8,15 @@ import java.util.Objects;
  * Where builds may read, and how strictly they are confined. Every build runs in a worker process
  * that may read the tree below {@code root} (every artifact built must be in it) and nothing else;
  * on Linux the kernel holds it there (Landlock, a seccomp filter, a hard memory limit). Where the
- * kernel cannot, a {@link Confinement#REQUIRED} sandbox refuses to build.
+ * kernel cannot (no Landlock), a {@link Confinement#REQUIRED} sandbox refuses to build.
  *
  * @param root the directory whose tree builds may read
  * @param confinement whether a worker the kernel does not confine may build
  * @param workerCache where the worker's executable is unpacked ({@link WorkerBinary})
- * @param kernelSandbox whether workers enter the kernel's sandbox; false only to see what happens
- *     on a kernel without one ({@link #withoutKernelSandbox()})
+ * @param landlock whether workers enter Landlock; false only to see what happens on a kernel
+ *     without it ({@link #withoutLandlock()}), where their system call filter still holds
  */
-public record BuildSandbox(
-    Path root, Confinement confinement, Path workerCache, boolean kernelSandbox) {
+public record BuildSandbox(Path root, Confinement confinement, Path workerCache, boolean landlock) {
 
   /** Whether builds must be confined by the kernel. */
   public enum Confinement {
@@ -55,10 +54,10 @@ public record BuildSandbox(
   }
 
   /**
-   * This sandbox with workers that do not enter the kernel's: what every build meets on a kernel
-   * without Landlock, for tests of the policy above.
+   * This sandbox with workers that do not enter Landlock: what every build meets on a kernel
+   * without it, for tests of the policy above.
    */
-  public BuildSandbox withoutKernelSandbox() {
+  public BuildSandbox withoutLandlock() {
     return new BuildSandbox(root, confinement, workerCache, false);
   }
 }

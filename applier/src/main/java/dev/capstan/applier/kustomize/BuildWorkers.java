@@ -171,11 +171,7 @@ final class BuildWorkers implements AutoCloseable {
       KustomizeWorker worker =
           KustomizeWorker.start(
               new KustomizeWorker.Settings(
-                  binary().path(),
-                  sandbox.root(),
-                  limits.maxMemoryBytes(),
-                  sandbox.kernelSandbox(),
-                  false),
+                  binary(), sandbox.root(), limits.maxMemoryBytes(), sandbox.landlock(), false),
               timer,
               START_TIMEOUT);
       all.add(worker);

@@ -424,9 +424,8 @@ class FluxBuildTest {
                       exec: {path: ./setter}
                 """));
     assertEquals(
-        "kustomize build failed: remote resources are not supported:"
-            + " 'https://github.com/example/app//deploy?ref=v1' (fetch it with a GitRepository"
-            + " instead)",
+        "kustomize build failed: remote resources are not supported: a URL in resources is never"
+            + " fetched (fetch it with a GitRepository instead)",
         error(BUILDER.build(dir, "remote", BuildOptions.none())).message());
     assertTrue(
         error(BUILDER.build(dir, "helm", BuildOptions.none()))

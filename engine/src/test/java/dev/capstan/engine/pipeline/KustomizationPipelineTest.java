@@ -51,7 +51,7 @@ class KustomizationPipelineTest {
 
   // ---- the build ----------------------------------------------------------------------------
 
-  /** Workers started without the kernel's sandbox stand for a kernel without Landlock. */
+  /** Workers started without Landlock stand for a kernel without it. */
   @Test
   void anEngineAllowedToBuildUnconfinedSaysSoOnReady() {
     BuildSandbox unconfined =
@@ -60,7 +60,7 @@ class KustomizationPipelineTest {
                 BuildSandbox.Confinement.ALLOWED_UNCONFINED,
                 PipelineFakes.sandbox().workerCache(),
                 true)
-            .withoutKernelSandbox();
+            .withoutLandlock();
     try (PipelineFakes own =
         new PipelineFakes(new ManifestBuilder(BuildLimits.engine(1), unconfined))) {
       Kustomization ks = kustomization();
@@ -70,8 +70,9 @@ class KustomizationPipelineTest {
       assertEquals(
           "Applied revision: "
               + own.revision()
-              + "; built without the kernel's sandbox (the worker was started without its"
-              + " sandbox (--no-sandbox))",
+              + "; built without the kernel's sandbox (Landlock was not entered"
+              + " (--test-skip-landlock): only the worker's own file system keeps builds below the"
+              + " root; its system call filter is in force (no sockets, no programs))",
           ready(ks).getMessage());
     }
   }
@@ -84,7 +85,7 @@ class KustomizationPipelineTest {
                 BuildSandbox.Confinement.REQUIRED,
                 PipelineFakes.sandbox().workerCache(),
                 true)
-            .withoutKernelSandbox();
+            .withoutLandlock();
     try (PipelineFakes own =
         new PipelineFakes(new ManifestBuilder(BuildLimits.engine(1), required))) {
       Kustomization ks = kustomization();

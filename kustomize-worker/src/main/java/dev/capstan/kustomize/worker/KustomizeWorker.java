@@ -26,23 +26,24 @@ public final class KustomizeWorker implements AutoCloseable {
   /**
    * How a worker is started.
    *
-   * @param binary the executable ({@link WorkerBinary})
+   * @param binary the executable, hashed again before every start ({@link WorkerBinary#verified()})
    * @param root the directory whose tree the worker may read; every request's artifact is in it
    * @param memoryLimitBytes the memory the whole process may use
-   * @param sandbox whether it enters the kernel's sandbox (false: as on a kernel without one)
+   * @param landlock whether it enters Landlock (false, for tests: as on a kernel without it; its
+   *     system call filter is loaded all the same)
    * @param testProbes whether it answers probe requests (tests of the sandbox only)
    */
   public record Settings(
-      Path binary, Path root, long memoryLimitBytes, boolean sandbox, boolean testProbes) {
-    List<String> command() {
+      WorkerBinary binary, Path root, long memoryLimitBytes, boolean landlock, boolean testProbes) {
+    List<String> command(Path executable) {
       List<String> command = new ArrayList<>();
-      command.add(binary.toString());
+      command.add(executable.toString());
       command.add("--root");
       command.add(root.toString());
       command.add("--memory-limit");
       command.add(Long.toString(memoryLimitBytes));
-      if (!sandbox) {
-        command.add("--no-sandbox");
+      if (!landlock) {
+        command.add("--test-skip-landlock");
       }
       if (testProbes) {
         command.add("--test-probes");
@@ -64,7 +65,7 @@ public final class KustomizeWorker implements AutoCloseable {
   private final ErrorOutput errors;
   private final ScheduledExecutorService timer;
   private final Hello hello;
-  private long nextId = 1;
+  private final RequestIds ids = new RequestIds();
   // volatile: usable() is asked without the lock a request holds, so a busy worker can be counted
   private volatile boolean ended;
 
@@ -84,11 +85,13 @@ public final class KustomizeWorker implements AutoCloseable {
    * Starts a worker and waits for its {@link Hello}.
    *
    * @param timer runs the deadlines of requests (a worker past one is stopped from it)
-   * @throws WorkerException ({@link WorkerException.Cause#START_FAILED}) when it does not start
+   * @throws WorkerException ({@link WorkerException.Cause#START_FAILED}) when it does not start;
+   *     ({@link WorkerException.Cause#UNAVAILABLE}) when its executable cannot be had with the
+   *     digest this jar records
    */
   public static KustomizeWorker start(
       Settings settings, ScheduledExecutorService timer, Duration startTimeout) {
-    ProcessBuilder builder = new ProcessBuilder(settings.command());
+    ProcessBuilder builder = new ProcessBuilder(settings.command(settings.binary().verified()));
     // Nothing of the engine's environment (credentials, proxies, Go settings) reaches a build.
     builder.environment().clear();
     Process process;
@@ -152,7 +155,7 @@ public final class KustomizeWorker implements AutoCloseable {
     if (ended) {
       throw new WorkerException(WorkerException.Cause.CRASHED, "the build worker has ended");
     }
-    long id = nextId++;
+    long id = ids.next();
     long deadlineNanos = System.nanoTime() + timeout.toNanos();
     AtomicBoolean late = new AtomicBoolean();
     ScheduledFuture<?> deadline = stopAfter(timeout, late);

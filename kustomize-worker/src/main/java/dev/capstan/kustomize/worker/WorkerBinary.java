@@ -7,14 +7,11 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.PosixFileAttributes;
-import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.DigestOutputStream;
 import java.security.MessageDigest;
@@ -22,17 +19,18 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The build worker's executable for this machine. The jar carries one per supported platform, with
  * their SHA-256 digests (recorded in the repository's {@code kustomize-worker/worker.sha256}); this
- * machine's is unpacked into a directory that only this user can write, and is checked against its
- * recorded digest when it is unpacked. Later uses hash it again only when it is no longer the file
- * that was checked (its size, modification time or inode changed since, as a stamp beside it
- * records): a short command does not spend a tenth of a second hashing 14 MB. A directory given by
- * {@code CAPSTAN_KUSTOMIZE_WORKER_DIR} (the container image's) is used as it is, and hashed
- * whenever it is taken into use.
+ * machine's is unpacked into a directory that only this user can write, below directories that only
+ * this user or root can write ({@link SafeDirectories}), and is checked against its recorded digest
+ * when it is unpacked. A later unpacking finds it there and hashes it again only when it is no
+ * longer the file that was checked (its size, modification time or inode changed since, as a stamp
+ * beside it records). Every start of a worker hashes it again ({@link #verified()}): one changed
+ * since is unpacked anew, never run. A directory given by {@code CAPSTAN_KUSTOMIZE_WORKER_DIR} (the
+ * container image's) is used as it is, under the same rules for the directories above it; a worker
+ * there that no longer has its digest is refused.
  */
 public final class WorkerBinary {
   /** Where the Maven build puts the workers among the jar's resources. */
@@ -45,10 +43,18 @@ public final class WorkerBinary {
 
   private final Path path;
   private final Platform platform;
+  private final String digest;
+  private final SafeDirectories directories;
+  // where it was unpacked from the jar; null for a directory of workers given
+  private final Path cache;
 
-  private WorkerBinary(Path path, Platform platform) {
+  private WorkerBinary(
+      Path path, Platform platform, String digest, SafeDirectories directories, Path cache) {
     this.path = path;
     this.platform = platform;
+    this.digest = digest;
+    this.directories = directories;
+    this.cache = cache;
   }
 
   public Path path() {
@@ -77,6 +83,11 @@ public final class WorkerBinary {
    *     platform, a digest that does not match, or a cache directory others could write
    */
   public static WorkerBinary forThisMachine(Path cacheDirectory) {
+    return forThisMachine(cacheDirectory, System.getenv(DIRECTORY_VARIABLE));
+  }
+
+  /** As {@link #forThisMachine(Path)}, with the directory of workers given (null: none). */
+  static WorkerBinary forThisMachine(Path cacheDirectory, String directory) {
     Platform host = Platform.host();
     if (!host.supported()) {
       throw unavailable(
@@ -89,23 +100,74 @@ public final class WorkerBinary {
     if (expected == null) {
       throw unavailable("this jar carries no build worker for " + host + " (a partial build?)");
     }
-    String directory = System.getenv(DIRECTORY_VARIABLE);
+    SafeDirectories directories = new SafeDirectories();
     if (directory != null && !directory.isBlank()) {
-      Path given = Path.of(directory).resolve(host.entry());
+      Path given = given(Path.of(directory).resolve(host.entry()), directories);
       check(given, expected);
-      return new WorkerBinary(given, host);
+      return new WorkerBinary(given, host, expected, directories, null);
     }
-    return new WorkerBinary(unpack(host, expected, cacheDirectory), host);
+    return new WorkerBinary(
+        unpack(host, expected, cacheDirectory, directories, true),
+        host,
+        expected,
+        directories,
+        cacheDirectory);
   }
 
-  private static Path unpack(Platform host, String expected, Path cacheDirectory) {
+  /** The worker of a given directory, by its real path, once the directories above are checked. */
+  private static Path given(Path binary, SafeDirectories directories) {
     try {
-      Path directory = privateDirectory(cacheDirectory).resolve(expected.substring(0, 16));
-      privateDirectory(directory);
+      Path real = binary.toRealPath();
+      directories.checkFromHereUp(real.getParent());
+      return real;
+    } catch (IOException e) {
+      throw unavailable("there is no build worker at " + binary + ": " + e.getMessage());
+    }
+  }
+
+  /**
+   * The executable, hashed again: every start of a worker asks for it, so that a file changed since
+   * it was checked never runs. One unpacked from the jar is unpacked again; one of a given
+   * directory is refused.
+   *
+   * @throws WorkerException ({@link WorkerException.Cause#UNAVAILABLE}) when it cannot be had
+   */
+  synchronized Path verified() {
+    try {
+      if (digestOf(path).equals(digest)) {
+        return path;
+      }
+    } catch (IOException e) {
+      // unpacked again below, or refused
+    }
+    if (cache == null) {
+      throw unavailable(
+          "the build worker at "
+              + path
+              + " no longer has the digest this jar records (it changed after it was checked)"
+              + " and is not started");
+    }
+    return unpack(platform, digest, cache, directories, false);
+  }
+
+  /**
+   * Unpacks the worker into the cache, or finds it there; with {@code trustStamp}, one that the
+   * stamp beside it says was checked is not hashed again.
+   */
+  private static Path unpack(
+      Platform host,
+      String expected,
+      Path cacheDirectory,
+      SafeDirectories directories,
+      boolean trustStamp) {
+    try {
+      Path cache = directories.privateDirectory(cacheDirectory).toRealPath();
+      directories.checkFromHereUp(cache);
+      Path directory = directories.privateDirectory(cache.resolve(expected.substring(0, 16)));
       Path target = directory.resolve(host.executableName());
       Path stamp = directory.resolve(host.executableName() + ".checked");
       if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)
-          && (stampOf(target, expected).equals(readStamp(stamp))
+          && ((trustStamp && stampOf(target, expected).equals(readStamp(stamp)))
               || digestOf(target).equals(expected))) {
         writeStamp(stamp, stampOf(target, expected));
         return target;
@@ -181,34 +243,6 @@ public final class WorkerBinary {
       }
       return HexFormat.of().formatHex(sha256.digest());
     }
-  }
-
-  /**
-   * Creates {@code dir} for this user only, or checks that an existing one is this user's and that
-   * no one else may write it (a worker planted there would run every build).
-   */
-  private static Path privateDirectory(Path dir) throws IOException {
-    try {
-      Files.createDirectories(
-          dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-    } catch (FileAlreadyExistsException e) {
-      throw unavailable(dir + " is not a directory");
-    } catch (UnsupportedOperationException e) {
-      Files.createDirectories(dir); // no POSIX permissions (Windows): the user's profile holds it
-      return dir;
-    }
-    PosixFileAttributes attributes =
-        Files.readAttributes(dir, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-    String me = System.getProperty("user.name");
-    Set<PosixFilePermission> permissions = attributes.permissions();
-    if (!attributes.isDirectory()
-        || !attributes.owner().getName().equals(me)
-        || permissions.contains(PosixFilePermission.GROUP_WRITE)
-        || permissions.contains(PosixFilePermission.OTHERS_WRITE)) {
-      throw unavailable(
-          dir + " must be a directory of " + me + " that no other user may write (chmod 700)");
-    }
-    return dir;
   }
 
   private static void makeExecutable(Path file) throws IOException {

@@ -11,11 +11,18 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import org.junit.jupiter.api.AfterAll;
@@ -49,8 +56,13 @@ class KustomizeWorkerTest {
   }
 
   private KustomizeWorker start(boolean probes, long memory) throws IOException {
+    return start(binary, true, probes, memory);
+  }
+
+  private KustomizeWorker start(
+      WorkerBinary executable, boolean landlock, boolean probes, long memory) throws IOException {
     return KustomizeWorker.start(
-        new KustomizeWorker.Settings(binary.path(), root.toRealPath(), memory, true, probes),
+        new KustomizeWorker.Settings(executable, root.toRealPath(), memory, landlock, probes),
         timer,
         START);
   }
@@ -184,10 +196,117 @@ class KustomizeWorkerTest {
             () ->
                 KustomizeWorker.start(
                     new KustomizeWorker.Settings(
-                        binary.path(), root.resolve("missing"), 256 * MIB, true, false),
+                        binary, root.resolve("missing"), 256 * MIB, true, false),
                     timer,
                     START));
     assertEquals(WorkerException.Cause.START_FAILED, e.cause());
     assertTrue(e.errorOutput().contains("--root"), e.errorOutput());
+  }
+
+  /** As on a kernel without Landlock: the system call filter holds all the same. */
+  @Test
+  void aWorkerWithoutLandlockStillRefusesSocketsAndIoUring() throws IOException {
+    assumeTrue(Platform.host().confinesWorkers(), "the system call filter is Linux's");
+    try (KustomizeWorker worker = start(binary, false, true, 256 * MIB)) {
+      Hello hello = worker.hello();
+      assertFalse(hello.confined(), hello.toString());
+      assertEquals(0, hello.landlock());
+      assertTrue(hello.seccomp(), hello.toString());
+      assertTrue(hello.problem().contains("its system call filter is in force"), hello.problem());
+      for (String call : new String[] {"socket", "io_uring_setup"}) {
+        assertEquals("operation not permitted", probe(worker, "syscall", call), call);
+      }
+    }
+  }
+
+  /**
+   * What the worker's process prints on its standard output (here a frame forged with the first id
+   * a counter would give) goes to its standard error: the answer is the request's own.
+   */
+  @Test
+  void whatTheWorkerPrintsCannotForgeAnAnswer() throws IOException {
+    String forged = "{\"objects\":[{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\"}]}";
+    byte[] body = forged.getBytes(StandardCharsets.UTF_8);
+    ByteBuffer header = ByteBuffer.allocate(Frames.HEADER).putInt(body.length).putLong(1);
+    String frame = new String(header.array(), StandardCharsets.ISO_8859_1) + forged;
+    try (KustomizeWorker worker = start(true, 256 * MIB)) {
+      for (int i = 0; i < 3; i++) {
+        JsonNode answer = call(worker, Map.of("probe", Map.of("stdout", frame)));
+        assertTrue(answer.has("probe"), answer.toString());
+        assertFalse(answer.has("objects"), answer.toString());
+      }
+    }
+  }
+
+  @Test
+  void requestIdsAreRandom() {
+    RequestIds ids = new RequestIds();
+    Set<Long> seen = new HashSet<>();
+    long last = ids.next();
+    for (int i = 0; i < 1000; i++) {
+      long id = ids.next();
+      assertTrue(id != 0 && Math.abs(id - last) > 1 << 20, id + " after " + last);
+      assertTrue(seen.add(id));
+      last = id;
+    }
+  }
+
+  /**
+   * Every start hashes the executable again: one changed since it was unpacked is unpacked anew.
+   */
+  @Test
+  void aChangedExecutableIsUnpackedAgainBeforeItStarts(@TempDir Path cache) throws IOException {
+    assumeTrue(Platform.host().confinesWorkers(), "a shell script stands for another program");
+    WorkerBinary own = WorkerBinary.forThisMachine(cache.resolve("w"));
+    ended(start(own, true, false, 256 * MIB));
+    plant(own.path());
+    try (KustomizeWorker worker = start(own, true, false, 256 * MIB)) {
+      assertTrue(worker.hello().confined());
+    }
+    assertEquals(
+        WorkerBinary.recordedDigests().get(Platform.host().entry()),
+        WorkerBinary.digestOf(own.path()));
+  }
+
+  /** A worker of a given directory (the container image's) that changed is not started. */
+  @Test
+  void aChangedExecutableOfAGivenDirectoryIsNotStarted(@TempDir Path given) throws IOException {
+    assumeTrue(Platform.host().confinesWorkers(), "a shell script stands for another program");
+    Path copy = given.resolve(Platform.host().entry());
+    Files.createDirectories(copy.getParent());
+    Files.copy(binary.path(), copy);
+    WorkerBinary theirs = WorkerBinary.forThisMachine(given.resolve("unused"), given.toString());
+    ended(start(theirs, true, false, 256 * MIB));
+    plant(copy);
+    WorkerException e =
+        assertThrows(WorkerException.class, () -> start(theirs, true, false, 256 * MIB));
+    assertEquals(WorkerException.Cause.UNAVAILABLE, e.cause());
+    assertTrue(
+        e.getMessage()
+            .endsWith(
+                "no longer has the digest this jar records (it changed after it"
+                    + " was checked) and is not started"),
+        e.getMessage());
+  }
+
+  /** Closes a confined worker and waits until its process is gone (its executable is free). */
+  private static void ended(KustomizeWorker worker) {
+    assertTrue(worker.hello().confined(), worker.hello().toString());
+    long pid = worker.pid();
+    worker.close();
+    ProcessHandle.of(pid).ifPresent(process -> process.onExit().join());
+  }
+
+  /** Another program in the executable's place, with the same size and modification time. */
+  private static void plant(Path executable) throws IOException {
+    FileTime modified = Files.getLastModifiedTime(executable);
+    long size = Files.size(executable);
+    Files.setPosixFilePermissions(executable, PosixFilePermissions.fromString("rwx------"));
+    byte[] script = "#!/bin/sh\nexit 7\n".getBytes(StandardCharsets.UTF_8);
+    try (FileChannel file = FileChannel.open(executable, StandardOpenOption.WRITE)) {
+      file.write(ByteBuffer.wrap(script), 0);
+    }
+    Files.setLastModifiedTime(executable, modified);
+    assertEquals(size, Files.size(executable));
   }
 }

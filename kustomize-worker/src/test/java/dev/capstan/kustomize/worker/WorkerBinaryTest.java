@@ -58,6 +58,21 @@ class WorkerBinaryTest {
     assertTrue(e.getMessage().contains("that no other user may write"), e.getMessage());
   }
 
+  /** Another user could replace the directory the worker is cached in, and so the worker. */
+  @Test
+  void aCacheBelowADirectoryOthersMayWriteIsRefused() throws IOException {
+    assumeTrue(posix(), "POSIX permissions");
+    Path open = Files.createDirectories(cache.resolve("open"));
+    Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
+    WorkerException e =
+        assertThrows(
+            WorkerException.class,
+            () -> WorkerBinary.forThisMachine(open.resolve("capstan").resolve("worker")));
+    assertEquals(WorkerException.Cause.UNAVAILABLE, e.cause());
+    assertTrue(
+        e.getMessage().startsWith(open.toRealPath() + " holds the build worker"), e.getMessage());
+  }
+
   @Test
   void platformsAreNamedAsGoNamesThem() {
     assertEquals(new Platform("linux", "amd64"), Platform.of("Linux", "amd64"));
