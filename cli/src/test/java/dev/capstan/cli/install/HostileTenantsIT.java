@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.net.httpserver.HttpServer;
 import dev.capstan.decryption.SopsWriter;
 import dev.capstan.testing.ClusterAccess;
 import dev.capstan.testing.KubernetesCluster;
@@ -18,6 +19,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -331,6 +336,61 @@ class HostileTenantsIT {
     assertTrue(ready.getMessage().contains("secretGenerator 'creds'"), ready.getMessage());
     assertFalse(ready.getMessage().contains("hostile-literal-9"), ready.getMessage());
     assertFalse(ready.getMessage().contains("admin"), ready.getMessage());
+  }
+
+  /**
+   * A generator's file and a resource named by URLs of a local "metadata" server: both builds fail
+   * saying remote files or resources are not supported (naming the field, not the URL), and the
+   * server is never asked.
+   */
+  @Test
+  void filesAtALocalUrlAreRefusedAndNeverFetched() throws Exception {
+    AtomicInteger requests = new AtomicInteger();
+    HttpServer metadata = metadataServer(requests);
+    try {
+      String url = "http://127.0.0.1:" + metadata.getAddress().getPort() + "/latest/meta-data";
+      LocalGitRepository git = repo("remote-files");
+      git.commit(
+          Map.of(
+              "generator/kustomization.yaml",
+              "configMapGenerator:\n- name: leak\n  files: [" + url + "]\n",
+              "resource/kustomization.yaml",
+              "resources: [" + url + "]\n"));
+      create(hostile, gitRepository("remote-files", git.url(), ""));
+      create(
+          hostile, kustomization("remote-generator", "remote-files", "./generator", hostile, ""));
+      create(hostile, kustomization("remote-resource", "remote-files", "./resource", hostile, ""));
+      for (String[] c :
+          new String[][] {
+            {"remote-generator", "remote files are not supported: a URL in a generator's files"},
+            {"remote-resource", "remote resources are not supported: a URL in resources"}
+          }) {
+        String message = awaitFalse(c[0], "BuildFailed").getMessage();
+        assertTrue(message.contains(c[1]), message);
+        assertFalse(message.contains("127.0.0.1"), message);
+      }
+      assertNull(admin.configMaps().inNamespace(hostile).withName("leak").get());
+    } finally {
+      metadata.stop(0);
+    }
+    assertEquals(0, requests.get(), "the metadata server was asked");
+  }
+
+  /** A server on the loopback address that answers anything, counting what it is asked. */
+  private static HttpServer metadataServer(AtomicInteger requests) throws IOException {
+    HttpServer server =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext(
+        "/",
+        exchange -> {
+          requests.incrementAndGet();
+          byte[] body = "instance-secret".getBytes(StandardCharsets.UTF_8);
+          exchange.sendResponseHeaders(200, body.length);
+          exchange.getResponseBody().write(body);
+          exchange.close();
+        });
+    server.start();
+    return server;
   }
 
   // --- the tenants
