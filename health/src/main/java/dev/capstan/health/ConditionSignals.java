@@ -114,6 +114,15 @@ final class ConditionSignals {
   }
 
   static Signal signalOf(Condition c) {
+    Signal signal = signalOfType(c);
+    // A reason saying the controller will not try again is a failure whatever the type: the
+    // operators that stop retrying say so in the reason of the condition they were working on.
+    return signal != Signal.HEALTHY && HealthWords.isTerminalReason(c.reason())
+        ? Signal.FAILED
+        : signal;
+  }
+
+  private static Signal signalOfType(Condition c) {
     if (c.type().equals("Ready")) {
       // The common case, without normalising: most conditions that decide are a plain Ready.
       return c.status().equals("True") ? Signal.HEALTHY : readiness("ready", c);
@@ -182,7 +191,7 @@ final class ConditionSignals {
             ? Signal.FAILED
             : Signal.HEALTHY;
       case "False":
-        return HealthWords.isFailureReason(c.reason())
+        return HealthWords.isFailureReason(c.reason()) && !HealthWords.mentionsWaiting(c.message())
             ? Signal.FAILED
             : failedByMessage(c, Signal.PROGRESSING);
       case "Unknown":

@@ -123,6 +123,25 @@ final class HealthWords {
               + "|misconfigur|notsupported|unsupported|notfound|missing|notallowed|disallowed"
               + "|notpermitted|refused|prohibited");
 
+  /**
+   * Reasons that say the controller has stopped trying: a terminal or permanent error, retries or a
+   * backoff limit used up. Unlike a failure reason, which may name an error the controller retries,
+   * these say that nothing changes until someone changes the spec.
+   */
+  private static final Pattern TERMINAL_REASON =
+      Pattern.compile(
+          "terminal|permanent|unrecoverable|nonretr|notretr|noretr|retriesexhausted|retrylimit"
+              + "|maxretr|maxrestarts|backofflimit|gaveup|giveup|givenup");
+
+  /**
+   * Messages in which the controller says it is waiting for something it will see through: a
+   * dependency, a rollout, another resource becoming ready, a step not done yet.
+   */
+  private static final Pattern WAITING_MESSAGE =
+      Pattern.compile(
+          "(?i)\\b(waiting (for|on|until)|waits? for|to become (ready|available)"
+              + "|not (\\w+ )?yet)\\b");
+
   private static final Pattern FAILURE_MESSAGE =
       Pattern.compile("(?i)\\b(fail(ed|ure|s)?|errors?|invalid|denied|forbidden)\\b");
 
@@ -183,6 +202,16 @@ final class HealthWords {
   static boolean isFailureReason(String reason) {
     String word = normalize(reason);
     return FAILURE_REASON.matcher(word).find() || word.startsWith("err");
+  }
+
+  /** Whether a condition reason says the controller will not try again (Terminal, …). */
+  static boolean isTerminalReason(String reason) {
+    return !reason.isEmpty() && TERMINAL_REASON.matcher(normalize(reason)).find();
+  }
+
+  /** Whether a free-text message says the controller is waiting for something. */
+  static boolean mentionsWaiting(String message) {
+    return !message.isEmpty() && WAITING_MESSAGE.matcher(message).find();
   }
 
   /** Whether a free-text message says that something failed or errored. */
