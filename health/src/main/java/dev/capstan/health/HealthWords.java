@@ -48,7 +48,8 @@ final class HealthWords {
           "passed",
           "verified",
           "inservice",
-          "uptodate");
+          "uptodate",
+          "healthok");
 
   private static final Set<String> FAILED =
       Set.of(
@@ -70,7 +71,8 @@ final class HealthWords {
           "down",
           "offline",
           "denied",
-          "expired");
+          "expired",
+          "healtherr");
 
   private static final Set<String> PROGRESSING =
       Set.of(
