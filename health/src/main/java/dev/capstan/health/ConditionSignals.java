@@ -85,9 +85,11 @@ final class ConditionSignals {
    * object's ({@code generations} null when no condition carries one).
    */
   static ResourceStatus evaluate(ObjectView object, ConditionGenerations generations) {
-    ResourceStatus failed = null;
+    Condition failed = null;
+    Condition hardFailure = null;
     ResourceStatus progressing = null;
     ResourceStatus healthy = null;
+    boolean retrying = false;
     List<Condition> all = object.conditions();
     for (int i = 0; i < all.size(); i++) {
       if (generations != null && generations.isBehind(i)) {
@@ -95,15 +97,38 @@ final class ConditionSignals {
       }
       Condition c = all.get(i);
       Signal signal = signalOf(c);
-      if (signal == Signal.FAILED && failed == null) {
-        failed = ResourceStatus.failed(reasonOf(c), messageOf(c));
+      retrying |= c.status().equals("True") && HealthWords.saysRetrying(c.reason());
+      if (signal == Signal.FAILED) {
+        failed = failed == null ? c : failed;
+        hardFailure = hardFailure == null && !isRetriable(c) ? c : hardFailure;
       } else if (signal == Signal.PROGRESSING && progressing == null) {
         progressing = ResourceStatus.inProgress(c.reason(), messageOf(c));
       } else if (signal == Signal.HEALTHY && healthy != READY) {
         healthy = c.type().equals("Ready") ? READY : ResourceStatus.current(c.type() + " is True");
       }
     }
-    return failed != null ? failed : progressing != null ? progressing : healthy;
+    if (retrying && failed != null && hardFailure == null) {
+      // Every failure is a readiness condition False while another condition says the controller
+      // retries: a step under way, reported with the failure's reason and message.
+      return progressing != null
+          ? progressing
+          : ResourceStatus.inProgress(failed.reason(), messageOf(failed));
+    }
+    Condition failure = retrying ? hardFailure : failed;
+    if (failure != null) {
+      return ResourceStatus.failed(reasonOf(failure), messageOf(failure));
+    }
+    return progressing != null ? progressing : healthy;
+  }
+
+  /**
+   * A readiness condition False for a failure the controller may try again: not a failure type, not
+   * a reason that says it stopped trying. While another condition says the controller is retrying
+   * (OLM v1's Progressing=True with reason Retrying beside Installed=False), it is a step under
+   * way.
+   */
+  private static boolean isRetriable(Condition c) {
+    return c.status().equals("False") && !HealthWords.isTerminalReason(c.reason());
   }
 
   /** One readiness condition that is False or Unknown, as a status: Failed or InProgress. */

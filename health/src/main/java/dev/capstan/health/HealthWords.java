@@ -211,6 +211,21 @@ final class HealthWords {
     return !reason.isEmpty() && TERMINAL_REASON.matcher(normalize(reason)).find();
   }
 
+  /**
+   * Whether a condition reason says the controller is trying again (Retrying, WillRetry, Requeued):
+   * the failure it retries is a step under way, not its end.
+   */
+  static boolean saysRetrying(String reason) {
+    if (reason.isEmpty()) {
+      return false;
+    }
+    String word = normalize(reason);
+    return word.equals("retrying")
+        || word.equals("willretry")
+        || word.equals("requeued")
+        || word.endsWith("retrying");
+  }
+
   /** Whether a free-text message says the controller is waiting for something. */
   static boolean mentionsWaiting(String message) {
     return !message.isEmpty() && WAITING_MESSAGE.matcher(message).find();
