@@ -25,8 +25,11 @@ import java.util.Set;
  * </ul>
  *
  * A condition that would be progress but has no reason and a message saying something failed or
- * errored is a failure. A failure anywhere wins over progress, and progress over health; the first
- * condition of the winning kind gives the reason and message.
+ * errored is a failure. A reason saying the controller stopped trying (Terminal, BackoffLimit…,
+ * RetriesExhausted, …) is a failure whatever the type. A readiness condition False whose message
+ * says the controller waits for something, or while another condition says it is retrying, is
+ * progress. A failure anywhere wins over progress, and progress over health; the first condition of
+ * the winning kind gives the reason and message.
  */
 final class ConditionSignals {
   private static final Set<String> READINESS =

@@ -7,8 +7,9 @@ import java.util.Map;
  * Reconciling/Stalled steps: (a) readiness, failure and progress conditions ({@link
  * ConditionSignals}); (b) conditions that describe an older generation than {@code
  * metadata.generation} ({@link ConditionGenerations}: the Ready condition, or every condition that
- * carries a generation); (c) the common status vocabularies ({@link StatusFieldSignals}); (d)
- * kstatus's default, Current. Conservative: an object behind is InProgress whatever the conditions
+ * carries a generation), and the other generation and revision fields of the status ({@link
+ * StatusRevisions}); (c) the common status vocabularies ({@link StatusFieldSignals}); (d) kstatus's
+ * default, Current. Conservative: an object whose conditions are behind is InProgress whatever they
  * say (they speak of an older spec); otherwise a failure from any step wins, then progress from any
  * step, and the generic layer says Current only when no step sees progress.
  */
@@ -42,10 +43,11 @@ public final class GenericRules {
   /**
    * The signs strong enough to hold back a built-in entry's Current: a Reconciling or Stalled
    * condition, the conditions describing an older generation ({@link ConditionGenerations}), the
-   * Ready condition False or Unknown, {@code status.phase}/{@code status.state} saying progress or
-   * failure, or {@code status.readyReplicas}/{@code availableReplicas} below {@code
-   * status.replicas} (pods still rolling). (Weaker signs — other condition types, other fields —
-   * are left to the entry, which knows its kind better.) Null when none of them objects.
+   * Ready condition False or Unknown, another generation or revision field behind ({@link
+   * StatusRevisions}), {@code status.phase}/{@code status.state} saying progress or failure, or
+   * {@code status.readyReplicas}/{@code availableReplicas} below {@code status.replicas} (pods
+   * still rolling). (Weaker signs — other condition types, other fields — are left to the entry,
+   * which knows its kind better.) Null when none of them objects.
    */
   public static ResourceStatus objection(ObjectView object) {
     for (Condition c : object.conditions()) {

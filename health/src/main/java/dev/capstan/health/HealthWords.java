@@ -144,6 +144,16 @@ final class HealthWords {
           "(?i)\\b(waiting (for|on|until)|waits? for|to become (ready|available)"
               + "|not (\\w+ )?yet)\\b");
 
+  /**
+   * Stems every terminal reason contains, checked on the raw reason first: most reasons hold none,
+   * and then nothing is normalised.
+   */
+  private static final String[] TERMINAL_STEMS = {
+    "ermina", "ermanent", "ecoverable", "etr", "estart", "off", "ave", "ive"
+  };
+
+  private static final String[] RETRYING_STEMS = {"etry", "equeue"};
+
   private static final Pattern FAILURE_MESSAGE =
       Pattern.compile("(?i)\\b(fail(ed|ure|s)?|errors?|invalid|denied|forbidden)\\b");
 
@@ -208,7 +218,7 @@ final class HealthWords {
 
   /** Whether a condition reason says the controller will not try again (Terminal, …). */
   static boolean isTerminalReason(String reason) {
-    return !reason.isEmpty() && TERMINAL_REASON.matcher(normalize(reason)).find();
+    return containsAny(reason, TERMINAL_STEMS) && TERMINAL_REASON.matcher(normalize(reason)).find();
   }
 
   /**
@@ -216,7 +226,7 @@ final class HealthWords {
    * the failure it retries is a step under way, not its end.
    */
   static boolean saysRetrying(String reason) {
-    if (reason.isEmpty()) {
+    if (!containsAny(reason, RETRYING_STEMS)) {
       return false;
     }
     String word = normalize(reason);
@@ -229,6 +239,22 @@ final class HealthWords {
   /** Whether a free-text message says the controller is waiting for something. */
   static boolean mentionsWaiting(String message) {
     return !message.isEmpty() && WAITING_MESSAGE.matcher(message).find();
+  }
+
+  /**
+   * Whether the first characters of the text hold one of the stems, ignoring case, without
+   * allocating. Only the start is read: {@link #normalize} keeps no more of a word than that.
+   */
+  private static boolean containsAny(String text, String[] stems) {
+    int end = Math.min(text.length(), 128);
+    for (String stem : stems) {
+      for (int i = 0; i + stem.length() <= end; i++) {
+        if (text.regionMatches(true, i, stem, 0, stem.length())) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** Whether a free-text message says that something failed or errored. */

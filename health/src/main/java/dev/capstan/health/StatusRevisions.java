@@ -67,7 +67,8 @@ final class StatusRevisions {
       if (!(field.getKey() instanceof String name) || name.equals("conditions")) {
         continue;
       }
-      String path = "status." + name;
+      // The key is the object's: cut short, as values are, before it goes into a message.
+      String path = "status." + cut(name);
       String behind =
           field.getValue() instanceof List<?> list
               ? behindInList(path, list, generation)
@@ -169,7 +170,10 @@ final class StatusRevisions {
   }
 
   private static String quoted(String word) {
-    String cut = word.length() > MAX_QUOTED ? word.substring(0, MAX_QUOTED) + "…" : word;
-    return "'" + cut + "'";
+    return "'" + cut(word) + "'";
+  }
+
+  private static String cut(String word) {
+    return word.length() > MAX_QUOTED ? word.substring(0, MAX_QUOTED) + "…" : word;
   }
 }
