@@ -92,7 +92,6 @@ final class ConditionSignals {
     Condition hardFailure = null;
     ResourceStatus progressing = null;
     ResourceStatus healthy = null;
-    boolean retrying = false;
     List<Condition> all = object.conditions();
     for (int i = 0; i < all.size(); i++) {
       if (generations != null && generations.isBehind(i)) {
@@ -100,7 +99,6 @@ final class ConditionSignals {
       }
       Condition c = all.get(i);
       Signal signal = signalOf(c);
-      retrying |= c.status().equals("True") && HealthWords.saysRetrying(c.reason());
       if (signal == Signal.FAILED) {
         failed = failed == null ? c : failed;
         hardFailure = hardFailure == null && !isRetriable(c) ? c : hardFailure;
@@ -110,7 +108,10 @@ final class ConditionSignals {
         healthy = c.type().equals("Ready") ? READY : ResourceStatus.current(c.type() + " is True");
       }
     }
-    if (retrying && failed != null && hardFailure == null) {
+    // Whether the controller says it retries matters only for a failure that may be retried: the
+    // conditions are looked at again only then.
+    boolean retrying = failed != null && isRetrying(all);
+    if (retrying && hardFailure == null) {
       // Every failure is a readiness condition False while another condition says the controller
       // retries: a step under way, reported with the failure's reason and message.
       return progressing != null
@@ -122,6 +123,16 @@ final class ConditionSignals {
       return ResourceStatus.failed(reasonOf(failure), messageOf(failure));
     }
     return progressing != null ? progressing : healthy;
+  }
+
+  /** Whether a True condition says the controller is trying again (OLM v1's Retrying, …). */
+  private static boolean isRetrying(List<Condition> conditions) {
+    for (Condition c : conditions) {
+      if (c.status().equals("True") && HealthWords.saysRetrying(c.reason())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

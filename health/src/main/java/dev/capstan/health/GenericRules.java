@@ -122,6 +122,14 @@ public final class GenericRules {
    * revision than the one ready ({@link StatusRevisions}); null when neither.
    */
   private static ResourceStatus olderRevision(ObjectView object, Map<?, ?> status) {
+    // The most common status holds conditions and observedGeneration and nothing else, which
+    // kstatus and step (b) have read already.
+    int plain =
+        (status.containsKey("conditions") ? 1 : 0)
+            + (status.containsKey("observedGeneration") ? 1 : 0);
+    if (status.size() == plain) {
+      return null;
+    }
     ResourceStatus behind = StatusRevisions.generationBehind(object.object(), status);
     if (behind != null) {
       return behind.decidedBy(DecidedBy.generic(DecidedBy.GenericStep.OBSERVED_GENERATION));

@@ -64,7 +64,9 @@ final class StatusRevisions {
     }
     long generation = number.longValue();
     for (Map.Entry<?, ?> field : status.entrySet()) {
-      if (!(field.getKey() instanceof String name) || name.equals("conditions")) {
+      if (!(field.getKey() instanceof String name)
+          || name.equals("conditions")
+          || name.equals("observedGeneration")) {
         continue;
       }
       // The key is the object's: cut short, as values are, before it goes into a message.
