@@ -25,8 +25,11 @@ import java.util.Set;
  * </ul>
  *
  * A condition that would be progress but has no reason and a message saying something failed or
- * errored is a failure. A failure anywhere wins over progress, and progress over health; the first
- * condition of the winning kind gives the reason and message.
+ * errored is a failure. A reason saying the controller stopped trying (Terminal, BackoffLimit…,
+ * RetriesExhausted, …) is a failure whatever the type. A readiness condition False whose message
+ * says the controller waits for something, or while another condition says it is retrying, is
+ * progress. A failure anywhere wins over progress, and progress over health; the first condition of
+ * the winning kind gives the reason and message.
  */
 final class ConditionSignals {
   private static final Set<String> READINESS =
@@ -85,7 +88,8 @@ final class ConditionSignals {
    * object's ({@code generations} null when no condition carries one).
    */
   static ResourceStatus evaluate(ObjectView object, ConditionGenerations generations) {
-    ResourceStatus failed = null;
+    Condition failed = null;
+    Condition hardFailure = null;
     ResourceStatus progressing = null;
     ResourceStatus healthy = null;
     List<Condition> all = object.conditions();
@@ -95,15 +99,50 @@ final class ConditionSignals {
       }
       Condition c = all.get(i);
       Signal signal = signalOf(c);
-      if (signal == Signal.FAILED && failed == null) {
-        failed = ResourceStatus.failed(reasonOf(c), messageOf(c));
+      if (signal == Signal.FAILED) {
+        failed = failed == null ? c : failed;
+        hardFailure = hardFailure == null && !isRetriable(c) ? c : hardFailure;
       } else if (signal == Signal.PROGRESSING && progressing == null) {
         progressing = ResourceStatus.inProgress(c.reason(), messageOf(c));
       } else if (signal == Signal.HEALTHY && healthy != READY) {
         healthy = c.type().equals("Ready") ? READY : ResourceStatus.current(c.type() + " is True");
       }
     }
-    return failed != null ? failed : progressing != null ? progressing : healthy;
+    // Whether the controller says it retries matters only for a failure that may be retried: the
+    // conditions are looked at again only then.
+    boolean retrying = failed != null && isRetrying(all);
+    if (retrying && hardFailure == null) {
+      // Every failure is a readiness condition False while another condition says the controller
+      // retries: a step under way, reported with the failure's reason and message.
+      return progressing != null
+          ? progressing
+          : ResourceStatus.inProgress(failed.reason(), messageOf(failed));
+    }
+    Condition failure = retrying ? hardFailure : failed;
+    if (failure != null) {
+      return ResourceStatus.failed(reasonOf(failure), messageOf(failure));
+    }
+    return progressing != null ? progressing : healthy;
+  }
+
+  /** Whether a True condition says the controller is trying again (OLM v1's Retrying, …). */
+  private static boolean isRetrying(List<Condition> conditions) {
+    for (Condition c : conditions) {
+      if (c.status().equals("True") && HealthWords.saysRetrying(c.reason())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * A readiness condition False for a failure the controller may try again: not a failure type, not
+   * a reason that says it stopped trying. While another condition says the controller is retrying
+   * (OLM v1's Progressing=True with reason Retrying beside Installed=False), it is a step under
+   * way.
+   */
+  private static boolean isRetriable(Condition c) {
+    return c.status().equals("False") && !HealthWords.isTerminalReason(c.reason());
   }
 
   /** One readiness condition that is False or Unknown, as a status: Failed or InProgress. */
@@ -114,6 +153,15 @@ final class ConditionSignals {
   }
 
   static Signal signalOf(Condition c) {
+    Signal signal = signalOfType(c);
+    // A reason saying the controller will not try again is a failure whatever the type: the
+    // operators that stop retrying say so in the reason of the condition they were working on.
+    return signal != Signal.HEALTHY && HealthWords.isTerminalReason(c.reason())
+        ? Signal.FAILED
+        : signal;
+  }
+
+  private static Signal signalOfType(Condition c) {
     if (c.type().equals("Ready")) {
       // The common case, without normalising: most conditions that decide are a plain Ready.
       return c.status().equals("True") ? Signal.HEALTHY : readiness("ready", c);
@@ -182,7 +230,7 @@ final class ConditionSignals {
             ? Signal.FAILED
             : Signal.HEALTHY;
       case "False":
-        return HealthWords.isFailureReason(c.reason())
+        return HealthWords.isFailureReason(c.reason()) && !HealthWords.mentionsWaiting(c.message())
             ? Signal.FAILED
             : failedByMessage(c, Signal.PROGRESSING);
       case "Unknown":

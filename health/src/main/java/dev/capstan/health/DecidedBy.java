@@ -185,6 +185,7 @@ public sealed interface DecidedBy {
   enum GenericStep {
     CONDITIONS("conditions"),
     OBSERVED_GENERATION("observedGeneration"),
+    NEWER_REVISION("newer revision"),
     STATUS_VOCABULARY("status vocabulary"),
     DEFAULT("kstatus default");
 

@@ -7,8 +7,9 @@ import java.util.Map;
  * Reconciling/Stalled steps: (a) readiness, failure and progress conditions ({@link
  * ConditionSignals}); (b) conditions that describe an older generation than {@code
  * metadata.generation} ({@link ConditionGenerations}: the Ready condition, or every condition that
- * carries a generation); (c) the common status vocabularies ({@link StatusFieldSignals}); (d)
- * kstatus's default, Current. Conservative: an object behind is InProgress whatever the conditions
+ * carries a generation), and the other generation and revision fields of the status ({@link
+ * StatusRevisions}); (c) the common status vocabularies ({@link StatusFieldSignals}); (d) kstatus's
+ * default, Current. Conservative: an object whose conditions are behind is InProgress whatever they
  * say (they speak of an older spec); otherwise a failure from any step wins, then progress from any
  * step, and the generic layer says Current only when no step sees progress.
  */
@@ -26,22 +27,27 @@ public final class GenericRules {
     if (behind != null) {
       return behind.decidedBy(DecidedBy.generic(DecidedBy.GenericStep.OBSERVED_GENERATION));
     }
-    ResourceStatus conditions = ConditionSignals.evaluate(object, generations);
-    ResourceStatus vocabulary = status == null ? null : StatusFieldSignals.evaluate(status);
     ResourceStatus decided =
-        worst(
-            attributed(conditions, DecidedBy.GenericStep.CONDITIONS),
-            attributed(vocabulary, DecidedBy.GenericStep.STATUS_VOCABULARY));
+        attributed(
+            ConditionSignals.evaluate(object, generations), DecidedBy.GenericStep.CONDITIONS);
+    if (status != null) {
+      decided =
+          worst(
+              worst(decided, olderRevision(object, status)),
+              attributed(
+                  StatusFieldSignals.evaluate(status), DecidedBy.GenericStep.STATUS_VOCABULARY));
+    }
     return decided != null ? decided : DEFAULT;
   }
 
   /**
    * The signs strong enough to hold back a built-in entry's Current: a Reconciling or Stalled
    * condition, the conditions describing an older generation ({@link ConditionGenerations}), the
-   * Ready condition False or Unknown, {@code status.phase}/{@code status.state} saying progress or
-   * failure, or {@code status.readyReplicas}/{@code availableReplicas} below {@code
-   * status.replicas} (pods still rolling). (Weaker signs — other condition types, other fields —
-   * are left to the entry, which knows its kind better.) Null when none of them objects.
+   * Ready condition False or Unknown, another generation or revision field behind ({@link
+   * StatusRevisions}), {@code status.phase}/{@code status.state} saying progress or failure, or
+   * {@code status.readyReplicas}/{@code availableReplicas} below {@code status.replicas} (pods
+   * still rolling). (Weaker signs — other condition types, other fields — are left to the entry,
+   * which knows its kind better.) Null when none of them objects.
    */
   public static ResourceStatus objection(ObjectView object) {
     for (Condition c : object.conditions()) {
@@ -66,6 +72,10 @@ public final class GenericRules {
     if (!(object.at("status") instanceof Map<?, ?> status)) {
       return null;
     }
+    ResourceStatus older = olderRevision(object, status);
+    if (older != null) {
+      return older;
+    }
     ResourceStatus phase = StatusFieldSignals.phaseOrState(status);
     if (phase == null) {
       phase = StatusFieldSignals.replicaCounts(status);
@@ -76,12 +86,58 @@ public final class GenericRules {
   }
 
   /**
+   * A failure that stands whatever the conditions of readiness say, else null: a condition whose
+   * reason says the controller will not try again, or a failure word in the field that states the
+   * whole object's phase, state or health. What overrides a built-in entry's InProgress, which
+   * often reads only the Ready condition.
+   */
+  public static ResourceStatus terminalFailure(ObjectView object) {
+    for (Condition c : object.conditions()) {
+      if (HealthWords.isTerminalReason(c.reason())
+          && ConditionSignals.signalOf(c) == Signal.FAILED) {
+        return ConditionSignals.evaluateOne(c)
+            .decidedBy(DecidedBy.generic(DecidedBy.GenericStep.CONDITIONS));
+      }
+    }
+    if (!(object.at("status") instanceof Map<?, ?> status)) {
+      return null;
+    }
+    ResourceStatus word = StatusFieldSignals.failureWord(status);
+    return word == null
+        ? null
+        : word.decidedBy(DecidedBy.generic(DecidedBy.GenericStep.STATUS_VOCABULARY));
+  }
+
+  /**
    * The generic layer's answer when it is Failed, else null: what decides a built-in entry's object
    * when none of the entry's expressions is true.
    */
   public static ResourceStatus failure(ObjectView object) {
     ResourceStatus generic = evaluate(object);
     return generic.status() == Status.Failed ? generic : null;
+  }
+
+  /**
+   * A generation field other than {@code status.observedGeneration} behind the object's, or a newer
+   * revision than the one ready ({@link StatusRevisions}); null when neither.
+   */
+  private static ResourceStatus olderRevision(ObjectView object, Map<?, ?> status) {
+    // The most common status holds conditions and observedGeneration and nothing else, which
+    // kstatus and step (b) have read already.
+    int plain =
+        (status.containsKey("conditions") ? 1 : 0)
+            + (status.containsKey("observedGeneration") ? 1 : 0);
+    if (status.size() == plain) {
+      return null;
+    }
+    ResourceStatus behind = StatusRevisions.generationBehind(object.object(), status);
+    if (behind != null) {
+      return behind.decidedBy(DecidedBy.generic(DecidedBy.GenericStep.OBSERVED_GENERATION));
+    }
+    ResourceStatus newer = StatusRevisions.newerRevision(status);
+    return newer == null
+        ? null
+        : newer.decidedBy(DecidedBy.generic(DecidedBy.GenericStep.NEWER_REVISION));
   }
 
   private static ResourceStatus attributed(ResourceStatus status, DecidedBy.GenericStep step) {

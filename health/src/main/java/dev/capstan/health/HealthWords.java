@@ -48,7 +48,8 @@ final class HealthWords {
           "passed",
           "verified",
           "inservice",
-          "uptodate");
+          "uptodate",
+          "healthok");
 
   private static final Set<String> FAILED =
       Set.of(
@@ -70,7 +71,8 @@ final class HealthWords {
           "down",
           "offline",
           "denied",
-          "expired");
+          "expired",
+          "healtherr");
 
   private static final Set<String> PROGRESSING =
       Set.of(
@@ -122,6 +124,35 @@ final class HealthWords {
               + "|abort|exceeded|timeout|timedout|forbidden|unauthori[sz]ed|unschedulable"
               + "|misconfigur|notsupported|unsupported|notfound|missing|notallowed|disallowed"
               + "|notpermitted|refused|prohibited");
+
+  /**
+   * Reasons that say the controller has stopped trying: a terminal or permanent error, retries or a
+   * backoff limit used up. Unlike a failure reason, which may name an error the controller retries,
+   * these say that nothing changes until someone changes the spec.
+   */
+  private static final Pattern TERMINAL_REASON =
+      Pattern.compile(
+          "terminal|permanent|unrecoverable|nonretr|notretr|noretr|retriesexhausted|retrylimit"
+              + "|maxretr|maxrestarts|backofflimit|gaveup|giveup|givenup");
+
+  /**
+   * Messages in which the controller says it is waiting for something it will see through: a
+   * dependency, a rollout, another resource becoming ready, a step not done yet.
+   */
+  private static final Pattern WAITING_MESSAGE =
+      Pattern.compile(
+          "(?i)\\b(waiting (for|on|until)|waits? for|to become (ready|available)"
+              + "|not (\\w+ )?yet)\\b");
+
+  /**
+   * Stems every terminal reason contains, checked on the raw reason first: most reasons hold none,
+   * and then nothing is normalised.
+   */
+  private static final String[] TERMINAL_STEMS = {
+    "ermina", "ermanent", "ecoverable", "etr", "estart", "off", "ave", "ive"
+  };
+
+  private static final String[] RETRYING_STEMS = {"etry", "equeue"};
 
   private static final Pattern FAILURE_MESSAGE =
       Pattern.compile("(?i)\\b(fail(ed|ure|s)?|errors?|invalid|denied|forbidden)\\b");
@@ -183,6 +214,47 @@ final class HealthWords {
   static boolean isFailureReason(String reason) {
     String word = normalize(reason);
     return FAILURE_REASON.matcher(word).find() || word.startsWith("err");
+  }
+
+  /** Whether a condition reason says the controller will not try again (Terminal, …). */
+  static boolean isTerminalReason(String reason) {
+    return containsAny(reason, TERMINAL_STEMS) && TERMINAL_REASON.matcher(normalize(reason)).find();
+  }
+
+  /**
+   * Whether a condition reason says the controller is trying again (Retrying, WillRetry, Requeued):
+   * the failure it retries is a step under way, not its end.
+   */
+  static boolean saysRetrying(String reason) {
+    if (!containsAny(reason, RETRYING_STEMS)) {
+      return false;
+    }
+    String word = normalize(reason);
+    return word.equals("retrying")
+        || word.equals("willretry")
+        || word.equals("requeued")
+        || word.endsWith("retrying");
+  }
+
+  /** Whether a free-text message says the controller is waiting for something. */
+  static boolean mentionsWaiting(String message) {
+    return !message.isEmpty() && WAITING_MESSAGE.matcher(message).find();
+  }
+
+  /**
+   * Whether the first characters of the text hold one of the stems, ignoring case, without
+   * allocating. Only the start is read: {@link #normalize} keeps no more of a word than that.
+   */
+  private static boolean containsAny(String text, String[] stems) {
+    int end = Math.min(text.length(), 128);
+    for (String stem : stems) {
+      for (int i = 0; i + stem.length() <= end; i++) {
+        if (text.regionMatches(true, i, stem, 0, stem.length())) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** Whether a free-text message says that something failed or errored. */

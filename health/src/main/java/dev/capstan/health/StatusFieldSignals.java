@@ -44,6 +44,26 @@ final class StatusFieldSignals {
     return null;
   }
 
+  /**
+   * A failure word in one of the fields operators use for the state of the whole object — {@code
+   * phase}, {@code state}, {@code health}, {@code health.status}, {@code healthStatus} — else null.
+   * ({@code status.status} and {@code printableStatus} are left out: some kinds use them for a
+   * sub-result.)
+   */
+  static ResourceStatus failureWord(Map<?, ?> status) {
+    for (List<String> path : WORD_FIELDS) {
+      if (path.get(0).equals("status") || path.get(0).equals("printableStatus")) {
+        continue;
+      }
+      if (valueAt(status, path) instanceof String word
+          && HealthWords.ofValue(word) == Signal.FAILED) {
+        return ResourceStatus.failed(
+            reasonOf(path, "Failed"), "status." + String.join(".", path) + " is " + quoted(word));
+      }
+    }
+    return null;
+  }
+
   static ResourceStatus evaluate(Map<?, ?> status) {
     // The most common status holds conditions and observedGeneration and nothing else: then there
     // is nothing to read here, and two lookups say so.

@@ -22,6 +22,11 @@ import dev.capstan.health.Status;
  *       the generic layer reads ({@link GenericRules#failure}: a failure condition, a readiness
  *       condition False with a reason naming a failure, an Error or Degraded phase) decides instead
  *       of the default InProgress.
+ *   <li>An entry's InProgress gives way to a failure that stands whatever the readiness conditions
+ *       say ({@link GenericRules#terminalFailure}: a condition whose reason says the controller
+ *       will not try again, or a failure word in status.phase, state or health): entries often read
+ *       only the Ready condition, which many operators leave False or Unknown after a terminal
+ *       failure they report elsewhere.
  * </ul>
  *
  * A user's entry is never checked: it keeps Flux's semantics.
@@ -29,13 +34,17 @@ import dev.capstan.health.Status;
 public final class BuiltinGuard {
 
   public ResourceStatus check(ResourceStatus status, ObjectView object, DecidedBy entry) {
-    boolean current = status.status() == Status.Current;
-    if (!current && !CelHealthCheck.PENDING.equals(status.reason())) {
+    if (status.status() != Status.Current && status.status() != Status.InProgress) {
       return status;
     }
     ResourceStatus generic;
     try {
-      generic = current ? GenericRules.objection(object) : GenericRules.failure(object);
+      generic =
+          status.status() == Status.Current
+              ? GenericRules.objection(object)
+              : CelHealthCheck.PENDING.equals(status.reason())
+                  ? GenericRules.failure(object)
+                  : GenericRules.terminalFailure(object);
     } catch (BadObjectException unreadable) {
       // The entry could read the object; an oddity the generic reader rejects is no objection.
       return status;
