@@ -14,15 +14,25 @@ import java.util.Set;
  * the build made of it: a patch of the kustomization may turn an encrypted Secret into a ConfigMap,
  * or move it (or a generated Secret) to a namespace whose readers are not the Secret's. Which
  * identity applies, and so what RBAC allows, is decided elsewhere (a service account's permissions
- * still bound the apply).
+ * still bound the apply). A patch may also mark a decrypted Secret for a controller that copies it
+ * to other namespaces ({@link ReplicationMarks}): such a label or annotation is kept only as the
+ * committed document declares it under the MAC or the Kustomization's commonMetadata sets it.
  */
 public final class SecretPlacement {
   private final String namespace;
   private final Optional<String> targetNamespace;
+  private final Map<String, String> commonLabels;
+  private final Map<String, String> commonAnnotations;
 
-  private SecretPlacement(String namespace, Optional<String> targetNamespace) {
+  private SecretPlacement(
+      String namespace,
+      Optional<String> targetNamespace,
+      Map<String, String> commonLabels,
+      Map<String, String> commonAnnotations) {
     this.namespace = namespace;
     this.targetNamespace = targetNamespace;
+    this.commonLabels = commonLabels;
+    this.commonAnnotations = commonAnnotations;
   }
 
   /**
@@ -34,25 +44,78 @@ public final class SecretPlacement {
         namespace,
         targetNamespace == null || targetNamespace.isEmpty()
             ? Optional.empty()
-            : Optional.of(targetNamespace));
+            : Optional.of(targetNamespace),
+        Map.of(),
+        Map.of());
+  }
+
+  /**
+   * This placement for a Kustomization whose {@code spec.commonMetadata} sets these labels and
+   * annotations (null when unset): they may mark a decrypted Secret for replication, as they are
+   * written in the cluster, not by a commit.
+   */
+  public SecretPlacement withCommonMetadata(
+      Map<String, String> labels, Map<String, String> annotations) {
+    return new SecretPlacement(
+        namespace,
+        targetNamespace,
+        labels == null ? Map.of() : Map.copyOf(labels),
+        annotations == null ? Map.of() : Map.copyOf(annotations));
   }
 
   /**
    * Checks an object decrypted from a SOPS-encrypted one.
    *
    * @param authored what its committed documents fixed under their MAC
-   * @throws DecryptionException naming the object when it is not a v1 Secret or lands elsewhere
+   * @throws DecryptionException naming the object when it is not a v1 Secret, lands elsewhere or
+   *     carries a replication mark its committed document does not declare
    */
   public void checkDecrypted(Map<String, Object> object, SopsDecryptor.Authored authored) {
     check(object, authored.namespace());
+    checkMarks(
+        object,
+        authored,
+        "a decrypted Secret keeps such a mark only as its encrypted document declares it under"
+            + " its MAC, or as the Kustomization's commonMetadata sets it");
   }
 
   /**
    * Checks an object that holds what a decrypted secretGenerator input became: the generator's
-   * namespace comes from the kustomization, which nothing authenticates.
+   * namespace, labels and annotations come from the kustomization, which nothing authenticates.
    */
   public void checkGenerated(Map<String, Object> object) {
     check(object, Optional.empty());
+    checkMarks(
+        object,
+        SopsDecryptor.Authored.NOTHING,
+        "a Secret made from decrypted secretGenerator inputs keeps such a mark only as the"
+            + " Kustomization's commonMetadata sets it (a SOPS-encrypted Secret may declare it in"
+            + " its own document)");
+  }
+
+  private void checkMarks(Map<String, Object> object, SopsDecryptor.Authored authored, String why) {
+    Map<?, ?> metadata = object.get("metadata") instanceof Map<?, ?> m ? m : Map.of();
+    String what = "Secret/" + namespaceOf(object) + "/" + nameOf(object);
+    Optional<String> label =
+        ReplicationMarks.firstAdded(
+            metadata.get("labels"), new ReplicationMarks.Allowed(authored.labels(), commonLabels));
+    Optional<String> annotation =
+        ReplicationMarks.firstAdded(
+            metadata.get("annotations"),
+            new ReplicationMarks.Allowed(authored.annotations(), commonAnnotations));
+    label
+        .map(key -> "label '" + key + "'")
+        .or(() -> annotation.map(key -> "annotation '" + key + "'"))
+        .ifPresent(
+            mark -> {
+              throw refused(
+                  what
+                      + ": "
+                      + mark
+                      + " would have a controller copy the decrypted Secret to other namespaces;"
+                      + " "
+                      + why);
+            });
   }
 
   private void check(Map<String, Object> object, Optional<String> authored) {

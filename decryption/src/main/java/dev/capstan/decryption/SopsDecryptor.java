@@ -67,15 +67,31 @@ public final class SopsDecryptor {
   }
 
   /**
-   * What the author of committed documents fixed under their MAC: the namespace they all name, when
-   * the MAC covers it (not with {@code mac_only_encrypted}) and they agree on one.
+   * What the author of committed documents fixed under their MAC, when the MAC covers it (not with
+   * {@code mac_only_encrypted}): the namespace they all name, if they agree on one, and the labels
+   * and annotations they all declare alike.
    */
-  public record Authored(Optional<String> namespace) {
-    static final Authored NOTHING = new Authored(Optional.empty());
+  public record Authored(
+      Optional<String> namespace, Map<String, String> labels, Map<String, String> annotations) {
+    static final Authored NOTHING = new Authored(Optional.empty(), Map.of(), Map.of());
+
+    public Authored {
+      labels = Map.copyOf(labels);
+      annotations = Map.copyOf(annotations);
+    }
 
     /** What both say alike. */
     Authored and(Authored other) {
-      return namespace.equals(other.namespace) ? this : NOTHING;
+      return new Authored(
+          namespace.equals(other.namespace) ? namespace : Optional.empty(),
+          alike(labels, other.labels),
+          alike(annotations, other.annotations));
+    }
+
+    private static Map<String, String> alike(Map<String, String> a, Map<String, String> b) {
+      Map<String, String> both = new LinkedHashMap<>(a);
+      both.entrySet().removeIf(e -> !e.getValue().equals(b.get(e.getKey())));
+      return both;
     }
   }
 
@@ -109,16 +125,44 @@ public final class SopsDecryptor {
     return Optional.of(tree.macCoversAll() ? authored(plain) : Authored.NOTHING);
   }
 
-  /** The namespace all branches name, if they name one alike. */
+  /** The namespace, labels and annotations all branches name alike. */
   private static Authored authored(List<Object> branches) {
     Set<Object> namespaces = new HashSet<>();
+    Authored alike = null;
     for (Object branch : branches) {
-      Object metadata = branch instanceof Map<?, ?> m ? m.get("metadata") : null;
-      namespaces.add(metadata instanceof Map<?, ?> m ? m.get("namespace") : null);
+      Map<?, ?> metadata =
+          branch instanceof Map<?, ?> m && m.get("metadata") instanceof Map<?, ?> meta
+              ? meta
+              : Map.of();
+      namespaces.add(metadata.get("namespace"));
+      Authored one =
+          new Authored(
+              Optional.empty(),
+              strings(metadata.get("labels")),
+              strings(metadata.get("annotations")));
+      alike = alike == null ? one : alike.and(one);
     }
-    return namespaces.size() == 1 && namespaces.iterator().next() instanceof String ns
-        ? new Authored(Optional.of(ns))
-        : Authored.NOTHING;
+    Optional<String> namespace =
+        namespaces.size() == 1 && namespaces.iterator().next() instanceof String ns
+            ? Optional.of(ns)
+            : Optional.empty();
+    return alike == null
+        ? Authored.NOTHING
+        : new Authored(namespace, alike.labels(), alike.annotations());
+  }
+
+  /** The string entries of a map of labels or annotations. */
+  private static Map<String, String> strings(Object marks) {
+    Map<String, String> out = new LinkedHashMap<>();
+    if (marks instanceof Map<?, ?> map) {
+      map.forEach(
+          (k, v) -> {
+            if (k instanceof String key && v instanceof String value) {
+              out.put(key, value);
+            }
+          });
+    }
+    return out;
   }
 
   /**

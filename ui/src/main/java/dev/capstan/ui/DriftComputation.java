@@ -94,7 +94,18 @@ final class DriftComputation implements DriftCheck.Computation {
           what + failed.message(),
           now());
     }
-    RevisionBuild.Built built = (RevisionBuild.Built) result;
+    // The built objects hold room of the builder's heap for results until the comparison is done.
+    try (RevisionBuild.Built built = (RevisionBuild.Built) result) {
+      return compared(key, target, commit, built);
+    }
+  }
+
+  /** The built revision compared with the cluster. */
+  private Drift compared(
+      DriftCheck.Key key,
+      DriftTargets.Target target,
+      Drift.Commit commit,
+      RevisionBuild.Built built) {
     Kustomization ks = target.kustomization();
     String namespace = ks.getMetadata().getNamespace();
     String targetNamespace =

@@ -7,9 +7,11 @@ import java.util.Objects;
  * What builds may use. {@code timeout} and {@code maxMemoryBytes} bound one build, which runs in a
  * worker process of its own (the whole process's memory); a build past either ends with its worker.
  * {@code workers} builds run at once, each in a worker. {@code maxOutputBytes} bounds what one
- * build may return to the JVM, and {@code answerRoomBytes} what the answers of all builds may hold
- * at once (an answer waits for room, within its build's time); {@code resultCacheBytes} bounds the
- * answers kept for unchanged inputs.
+ * build may return to the JVM, and {@code answerRoomBytes} the heap the results of all builds may
+ * hold at once, from their answer's arrival to the end of their apply: an answer is charged {@link
+ * AnswerBudget#PARSED_FACTOR} times its bytes, for the objects read from it, and waits for room,
+ * first come first served, within its build's time. {@code resultCacheBytes} bounds the answers
+ * kept for unchanged inputs.
  */
 public record BuildLimits(
     Duration timeout,
@@ -38,18 +40,28 @@ public record BuildLimits(
     if (answerRoomBytes < 1 || maxOutputBytes < 1) {
       throw new IllegalArgumentException("builds need room for their output");
     }
+    if (AnswerBudget.heldBytes(maxOutputBytes) > answerRoomBytes) {
+      throw new IllegalArgumentException(
+          "the room for build results must hold the objects of the largest output");
+    }
   }
 
   /**
    * The engine's: 30 s and 1 GiB a build (what native kustomize needs for the largest public
-   * repositories, such as Argo CD's CRDs, with room to spare), {@code workers} at once; all answers
-   * held at once an eighth of the JVM's maximum heap (their objects take several times their
-   * bytes), one answer at most that or 256 MiB; 32 MiB of kept answers.
+   * repositories, such as Argo CD's CRDs, with room to spare), {@code workers} at once; the results
+   * of all builds held at once, objects read and charged as {@link AnswerBudget} charges them, half
+   * the JVM's maximum heap (the other half is the engine's caches and the apply's own copies); one
+   * answer at most what fits in that room alone, or 256 MiB; 32 MiB of kept answers.
    */
   public static BuildLimits engine(int workers) {
-    long room = Runtime.getRuntime().maxMemory() / 8;
+    long room = Runtime.getRuntime().maxMemory() / 2;
     return new BuildLimits(
-        Duration.ofSeconds(30), 1024 * MIB, workers, Math.min(room, 256 * MIB), room, 32 * MIB);
+        Duration.ofSeconds(30),
+        1024 * MIB,
+        workers,
+        Math.min(room / AnswerBudget.PARSED_FACTOR, 256 * MIB),
+        room,
+        32 * MIB);
   }
 
   /** The default number of workers: one per core, at most four. */
@@ -57,9 +69,13 @@ public record BuildLimits(
     return Math.min(4, Runtime.getRuntime().availableProcessors());
   }
 
-  /** One build of the user's own files, nothing kept: the command line. */
+  /**
+   * One build of the user's own files, nothing kept: the command line. Its output may be 1 GiB,
+   * with the room its objects take (the command's own heap bounds it).
+   */
   public static BuildLimits oneShot() {
-    return new BuildLimits(Duration.ofMinutes(2), 1024 * MIB, 1, 1024 * MIB, 1024 * MIB, 0);
+    return new BuildLimits(
+        Duration.ofMinutes(2), 1024 * MIB, 1, 1024 * MIB, AnswerBudget.heldBytes(1024 * MIB), 0);
   }
 
   public BuildLimits withTimeout(Duration value) {
@@ -77,9 +93,17 @@ public record BuildLimits(
         timeout, maxMemoryBytes, value, maxOutputBytes, answerRoomBytes, resultCacheBytes);
   }
 
-  /** These limits with {@code bytes} of room for all answers at once, and for each. */
+  /**
+   * These limits with {@code bytes} of room for the results of all builds at once; one answer at
+   * most what fits in it alone.
+   */
   public BuildLimits withAnswerRoomBytes(long bytes) {
     return new BuildLimits(
-        timeout, maxMemoryBytes, workers, Math.min(maxOutputBytes, bytes), bytes, resultCacheBytes);
+        timeout,
+        maxMemoryBytes,
+        workers,
+        Math.min(maxOutputBytes, bytes / AnswerBudget.PARSED_FACTOR),
+        bytes,
+        resultCacheBytes);
   }
 }

@@ -5,6 +5,7 @@ import dev.capstan.kustomize.worker.KustomizeWorker;
 import dev.capstan.kustomize.worker.WorkerBinary;
 import dev.capstan.kustomize.worker.WorkerException;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -87,26 +88,50 @@ final class BuildWorkers implements AutoCloseable {
     return unconfined;
   }
 
-  /** A worker's answer, holding room in the JVM's memory until it is closed. */
-  static final class Answer implements AutoCloseable {
+  /**
+   * A worker's answer, holding room in the JVM's memory for it and the objects read from it until
+   * it is closed. The room is held apart from the bytes ({@link #room()}), so that a result keeps
+   * the room without keeping the bytes.
+   */
+  static final class Answer implements HeldRoom {
     private final byte[] bytes;
-    private final AnswerBudget room;
-    private boolean closed;
+    private final Room room;
 
-    private Answer(byte[] bytes, AnswerBudget room) {
+    private Answer(byte[] bytes, AnswerBudget budget) {
       this.bytes = bytes;
-      this.room = room;
+      this.room = new Room(budget, bytes.length);
     }
 
     byte[] bytes() {
       return bytes;
     }
 
+    HeldRoom room() {
+      return room;
+    }
+
+    @Override
+    public void close() {
+      room.close();
+    }
+  }
+
+  /** Room taken for an answer of {@code answerBytes}, given back at the first close. */
+  private static final class Room implements HeldRoom {
+    private final AnswerBudget budget;
+    private final long answerBytes;
+    private boolean closed;
+
+    private Room(AnswerBudget budget, long answerBytes) {
+      this.budget = budget;
+      this.answerBytes = answerBytes;
+    }
+
     @Override
     public synchronized void close() {
       if (!closed) {
         closed = true;
-        room.give(bytes.length);
+        budget.give(answerBytes);
       }
     }
   }
@@ -134,6 +159,40 @@ final class BuildWorkers implements AutoCloseable {
     } finally {
       slots.release();
     }
+  }
+
+  /**
+   * A kept answer, read again: it takes room as a worker's answer does, waiting at most a build's
+   * time for it.
+   */
+  Answer hold(byte[] kept) {
+    try {
+      if (!room.take(kept.length, System.nanoTime() + limits.timeout().toNanos())) {
+        throw new BuildException(BuildErrorKind.LIMIT_EXCEEDED, noRoom(kept.length));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new BuildException(BuildErrorKind.INTERNAL, "interrupted while waiting for memory");
+    }
+    return new Answer(kept, room);
+  }
+
+  /** Why an answer of {@code bytes} was not read: the room of all builds' results was held. */
+  private String noRoom(long bytes) {
+    return "build memory: the build's output ("
+        + mib(bytes)
+        + ", about "
+        + mib(AnswerBudget.heldBytes(bytes))
+        + " once read) found no room within "
+        + limits.timeout().toSeconds()
+        + "s among the "
+        + mib(room.totalBytes())
+        + " the results of all builds may hold at once until their applies end; it is tried"
+        + " again";
+  }
+
+  private static String mib(long bytes) {
+    return String.format(Locale.ROOT, "%.1f MiB", bytes / (double) (1 << 20));
   }
 
   /**
@@ -225,6 +284,7 @@ final class BuildWorkers implements AutoCloseable {
     return switch (e.cause()) {
       case TIMED_OUT, ANSWER_TOO_LARGE ->
           new BuildException(BuildErrorKind.LIMIT_EXCEEDED, e.getMessage());
+      case NO_ROOM -> new BuildException(BuildErrorKind.LIMIT_EXCEEDED, noRoom(e.answerBytes()));
       case OUT_OF_MEMORY ->
           new BuildException(
               BuildErrorKind.LIMIT_EXCEEDED,
@@ -236,7 +296,7 @@ final class BuildWorkers implements AutoCloseable {
     };
   }
 
-  /** The room no answer holds now (for tests). */
+  /** The room no result holds now (for tests). */
   long answerRoomFree() {
     return room.availableBytes();
   }

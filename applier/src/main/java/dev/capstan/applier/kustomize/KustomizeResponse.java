@@ -65,14 +65,16 @@ record KustomizeResponse(List<GenericKubernetesResource> objects, String yaml, F
 
   /**
    * @param digest the digest of the answer this response was read from
+   * @param room what the answer's objects hold, handed to a {@link BuildResult.Built} (the caller
+   *     gives it back for other results)
    */
-  BuildResult toResult(KustomizeRequest.Output output, String digest) {
+  BuildResult toResult(KustomizeRequest.Output output, String digest, HeldRoom room) {
     if (error != null) {
       BuildErrorKind kind = KINDS.getOrDefault(error.stage(), BuildErrorKind.INTERNAL);
       return new BuildResult.Failed(new BuildError(kind, error.message()));
     }
     return output == KustomizeRequest.Output.YAML
         ? new BuildResult.Printed(yaml == null ? "" : yaml)
-        : new BuildResult.Built(objects == null ? List.of() : objects, digest);
+        : new BuildResult.Built(objects == null ? List.of() : objects, digest, room);
   }
 }

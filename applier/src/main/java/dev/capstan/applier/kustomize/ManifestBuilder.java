@@ -56,7 +56,8 @@ public final class ManifestBuilder implements AutoCloseable {
 
   /**
    * Builds {@code path} (relative to {@code root}) of an artifact that never changes under its
-   * {@code digest}: the answers for unchanged inputs are kept.
+   * {@code digest}: the answers for unchanged inputs are kept. A {@link BuildResult.Built} holds
+   * room of the builds' shared heap until it is closed.
    */
   public BuildResult build(Path root, String digest, String path, BuildOptions options) {
     return run(root, Optional.of(digest), path, KustomizeRequest.Output.OBJECTS, options, Map.of());
@@ -104,18 +105,37 @@ public final class ManifestBuilder implements AutoCloseable {
       byte[] json = request.toJson(mapper);
       Optional<ByteBuffer> key = digest.map(d -> ResultCache.key(d, request.root(), json));
       Optional<byte[]> known = key.flatMap(results::get);
-      if (known.isPresent()) {
-        return KustomizeResponse.parse(known.get(), mapper)
-            .toResult(output, KustomizeResponse.digest(known.get()));
-      }
-      try (BuildWorkers.Answer answer = workers.call(json, request.holdsDecrypted())) {
+      BuildWorkers.Answer answer =
+          known.isPresent()
+              ? workers.hold(known.get())
+              : workers.call(json, request.holdsDecrypted());
+      if (known.isEmpty()) {
         key.ifPresent(k -> results.put(k, answer.bytes()));
-        return KustomizeResponse.parse(answer.bytes(), mapper)
-            .toResult(output, KustomizeResponse.digest(answer.bytes()));
       }
+      return result(answer, output);
     } catch (BuildException e) {
       return new BuildResult.Failed(e.error());
     }
+  }
+
+  /**
+   * The answer read: a Built result holds the answer's room until it is closed, any other result
+   * gives it back at once (as does a failure to read it).
+   */
+  private BuildResult result(BuildWorkers.Answer answer, KustomizeRequest.Output output) {
+    BuildResult result;
+    try {
+      result =
+          KustomizeResponse.parse(answer.bytes(), mapper)
+              .toResult(output, KustomizeResponse.digest(answer.bytes()), answer.room());
+    } catch (RuntimeException e) {
+      answer.close();
+      throw e;
+    }
+    if (!(result instanceof BuildResult.Built)) {
+      answer.close();
+    }
+    return result;
   }
 
   /** The artifact's real path, which must lie below the sandbox's root. */
@@ -135,7 +155,7 @@ public final class ManifestBuilder implements AutoCloseable {
     }
   }
 
-  /** The room no build's answer holds now (for tests). */
+  /** The room no build's result holds now (for tests). */
   long answerRoomFree() {
     return workers.answerRoomFree();
   }

@@ -286,7 +286,7 @@ class BuildSafetyTest {
         Map.of(
             "app/cm.yaml", CONFIG_MAP.formatted("c") + "data: {v: " + "x".repeat(3 << 20) + "}\n"));
     BuildLimits limits = BuildLimits.oneShot();
-    BuildLimits small = limits.withAnswerRoomBytes(2 << 20);
+    BuildLimits small = limits.withAnswerRoomBytes(AnswerBudget.heldBytes(2 << 20));
     try (ManifestBuilder builder = new ManifestBuilder(small, BuildSandbox.forUser(dir))) {
       BuildError error = error(builder.build(dir, "app", BuildOptions.none()));
       assertEquals(BuildErrorKind.LIMIT_EXCEEDED, error.kind());
@@ -296,27 +296,74 @@ class BuildSafetyTest {
   }
 
   /**
-   * Builds at once share one room for their answers in the JVM: with room for one answer only,
-   * answers wait for each other instead of filling the heap together, and every one arrives.
+   * Builds at once share one room for their results in the JVM: with room for one result only,
+   * answers wait for each other instead of filling the heap together, and every one arrives once
+   * the result before it is closed (its apply done).
    */
   @Test
   void buildsAtOnceShareOneRoomForTheirAnswers() throws Exception {
     String large = CONFIG_MAP.formatted("c") + "data: {v: " + "x".repeat(3 << 20) + "}\n";
     fixture(Map.of("app/cm.yaml", large));
-    BuildLimits limits = BuildLimits.engine(2).withAnswerRoomBytes(5 << 20);
+    long room = AnswerBudget.heldBytes(5 << 20);
+    BuildLimits limits = BuildLimits.engine(2).withAnswerRoomBytes(room);
     ExecutorService callers = Executors.newFixedThreadPool(4);
     try (ManifestBuilder builder = new ManifestBuilder(limits, BuildSandbox.forUser(dir))) {
-      List<Future<BuildResult>> results = new ArrayList<>();
+      List<Future<Integer>> results = new ArrayList<>();
       for (int i = 0; i < 4; i++) {
         BuildOptions options = BuildOptions.none().withTargetNamespace("ns-" + i);
-        results.add(callers.submit(() -> builder.build(dir, "app", options)));
+        results.add(callers.submit(() -> appliedObjects(builder.build(dir, "app", options))));
       }
-      for (Future<BuildResult> result : results) {
-        assertEquals(1, objects(result.get()).size());
+      for (Future<Integer> result : results) {
+        assertEquals(1, result.get());
       }
-      assertEquals(5 << 20, builder.answerRoomFree(), "every answer gave its room back");
+      assertEquals(room, builder.answerRoomFree(), "every result gave its room back");
     } finally {
       callers.shutdownNow();
+    }
+  }
+
+  /** What an apply does with a result: uses its objects, then closes it. */
+  private static int appliedObjects(BuildResult result) {
+    try (BuildResult.Built built = (BuildResult.Built) result) {
+      return built.objects().size();
+    }
+  }
+
+  /**
+   * A result holds room for its objects until it is closed, after its apply: the next build, and a
+   * kept answer read again, wait for it and then fail saying so; once it is closed they build.
+   */
+  @Test
+  void aResultHoldsRoomForItsObjectsUntilItIsClosed() throws Exception {
+    String large = CONFIG_MAP.formatted("c") + "data: {v: " + "x".repeat(3 << 20) + "}\n";
+    fixture(Map.of("app/cm.yaml", large));
+    long room = AnswerBudget.heldBytes(5 << 20);
+    BuildLimits limits =
+        BuildLimits.engine(1).withAnswerRoomBytes(room).withTimeout(Duration.ofSeconds(5));
+    try (ManifestBuilder builder = new ManifestBuilder(limits, BuildSandbox.forUser(dir))) {
+      BuildResult.Built first =
+          (BuildResult.Built) builder.build(dir, "sha256:one", "app", BuildOptions.none());
+      assertTrue(
+          builder.answerRoomFree() <= room - AnswerBudget.heldBytes(3 << 20),
+          "the result holds room for its objects: " + builder.answerRoomFree());
+      BuildOptions other = BuildOptions.none().withTargetNamespace("other");
+      for (BuildResult waited :
+          List.of(
+              builder.build(dir, "app", other),
+              builder.build(dir, "sha256:one", "app", BuildOptions.none()))) {
+        BuildError error = error(waited);
+        assertEquals(BuildErrorKind.LIMIT_EXCEEDED, error.kind());
+        assertEquals(
+            "build memory: the build's output (3.0 MiB, about 66.0 MiB once read) found no room"
+                + " within 5s among the 110.0 MiB the results of all builds may hold at once until"
+                + " their applies end; it is tried again",
+            error.message());
+      }
+      first.close();
+      first.close(); // a second close gives nothing back
+      assertEquals(room, builder.answerRoomFree());
+      assertEquals(1, appliedObjects(builder.build(dir, "app", other)));
+      assertEquals(room, builder.answerRoomFree());
     }
   }
 

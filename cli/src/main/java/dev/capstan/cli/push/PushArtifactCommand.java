@@ -1,6 +1,5 @@
 package dev.capstan.cli.push;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.cli.cluster.CliException;
@@ -9,10 +8,9 @@ import dev.capstan.cli.options.DurationConverter;
 import dev.capstan.source.SourceException;
 import dev.capstan.source.oci.ArtifactPusher;
 import dev.capstan.source.oci.OciUrl;
-import dev.capstan.source.oci.RegistryCredentials;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -23,7 +21,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -52,6 +49,18 @@ public final class PushArtifactCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
+  private final PushCredentials credentials;
+
+  /** The command as the command line runs it: this process's environment and standard input. */
+  public PushArtifactCommand() {
+    this(System.getenv(), System.in);
+  }
+
+  /** With the environment and standard input credentials are read from. */
+  PushArtifactCommand(Map<String, String> environment, InputStream stdin) {
+    this.credentials = new PushCredentials(environment, stdin);
+  }
+
   @Parameters(index = "0", paramLabel = "URL", description = "oci://host[:port]/name:tag")
   String url;
 
@@ -79,8 +88,19 @@ public final class PushArtifactCommand implements Callable<Integer> {
   @Option(
       names = "--creds",
       paramLabel = "USER[:PASSWORD]",
-      description = "Registry credentials; else those of ~/.docker/config.json for the host.")
+      description = {
+        "Registry credentials (seen in the process list: prefer --creds-stdin or "
+            + PushCredentials.ENVIRONMENT
+            + "); else "
+            + PushCredentials.ENVIRONMENT
+            + ", else those of ~/.docker/config.json for the host."
+      })
   String creds;
+
+  @Option(
+      names = "--creds-stdin",
+      description = "Read the registry credentials, USER[:PASSWORD], from the first line of stdin.")
+  boolean credsStdin;
 
   @Option(
       names = {"-a", "--annotations"},
@@ -92,7 +112,10 @@ public final class PushArtifactCommand implements Callable<Integer> {
       names = "--ignore-paths",
       split = ",",
       paramLabel = "RULES",
-      description = "Paths to leave out, in gitignore syntax (default: VCS files and archives).")
+      description = {
+        "Paths to leave out, in gitignore syntax, in place of the defaults (VCS files and"
+            + " archives), as Flux's; .git is left out always."
+      })
   List<String> ignorePaths;
 
   @Option(
@@ -129,7 +152,7 @@ public final class PushArtifactCommand implements Callable<Integer> {
     ArtifactPusher.Push push;
     try {
       push = push();
-    } catch (BadInput | SourceException e) {
+    } catch (BadInput | PushCredentials.Unusable | SourceException e) {
       return CommandRunner.fail(err, new CliException(e.getMessage(), BAD_INPUT));
     }
     try {
@@ -158,7 +181,8 @@ public final class PushArtifactCommand implements Callable<Integer> {
     }
   }
 
-  private ArtifactPusher.Push push() throws BadInput {
+  /** What to push, as the options say. */
+  ArtifactPusher.Push push() throws BadInput, PushCredentials.Unusable {
     if (output != null && !output.equals("json")) {
       throw new BadInput("--output must be json");
     }
@@ -197,42 +221,13 @@ public final class PushArtifactCommand implements Callable<Integer> {
         reproducible ? Instant.EPOCH : null,
         ignorePaths == null ? null : String.join("\n", ignorePaths),
         extra,
-        credentials(target.url().registry()),
+        credentials.find(creds, credsStdin, target.url().registry()),
         insecure,
         ca,
         Instant.now().plus(limit));
   }
 
-  private Optional<RegistryCredentials> credentials(String registry) throws BadInput {
-    if (creds != null) {
-      int colon = creds.indexOf(':');
-      return Optional.of(
-          colon < 0
-              ? new RegistryCredentials(creds, "")
-              : new RegistryCredentials(creds.substring(0, colon), creds.substring(colon + 1)));
-    }
-    String dockerConfig = System.getenv("DOCKER_CONFIG");
-    Path file =
-        dockerConfig != null
-            ? Path.of(dockerConfig, "config.json")
-            : Path.of(System.getProperty("user.home"), ".docker", "config.json");
-    if (!Files.isRegularFile(file)) {
-      return Optional.empty();
-    }
-    try {
-      JsonNode read = JSON.readTree(Files.readAllBytes(file));
-      if (!read.path("auths").isObject()) {
-        return Optional.empty();
-      }
-      return RegistryCredentials.forRegistry(
-          registry,
-          List.of(Map.of(".dockerconfigjson", read.toString().getBytes(StandardCharsets.UTF_8))));
-    } catch (IOException | SourceException e) {
-      throw new BadInput("cannot read the Docker config " + file);
-    }
-  }
-
-  private static final class BadInput extends Exception {
+  static final class BadInput extends Exception {
     BadInput(String message) {
       super(message, null, false, false);
     }

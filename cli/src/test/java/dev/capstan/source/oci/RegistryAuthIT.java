@@ -10,12 +10,16 @@ import dev.capstan.source.FailureReason;
 import dev.capstan.source.FetchResult;
 import dev.capstan.source.oci.testing.Layers;
 import dev.capstan.testing.OciRegistry;
+import dev.capstan.testing.RepoRoot;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -110,6 +114,87 @@ class RegistryAuthIT {
                           .withPullSecrets(List.of(pullSecret))));
       assertEquals(FailureReason.OCI_PULL_FAILED, untrusted.reason(), untrusted.message());
     }
+  }
+
+  /**
+   * The launcher users run, given the credentials in the environment or on standard input instead
+   * of the command line: the registry's token service takes them, a wrong one is refused without
+   * being told, and what was pushed is pulled with the same credentials.
+   */
+  @Test
+  void thePushCommandTakesCredentialsFromTheEnvironmentOrStandardInput() throws Exception {
+    try (OciRegistry registry =
+        OciRegistry.start(
+            work.resolve("registry"),
+            new OciRegistry.Options(true, false, OciRegistry.Auth.TOKEN))) {
+      String creds = OciRegistry.USERNAME + ":" + OciRegistry.PASSWORD;
+      Launched fromEnvironment =
+          launchPush(registry, "env", Map.of("CAPSTAN_REGISTRY_CREDS", creds), "");
+      assertEquals(0, fromEnvironment.exit(), fromEnvironment.output());
+      Launched fromStdin = launchPush(registry, "stdin", Map.of(), creds + "\n", "--creds-stdin");
+      assertEquals(0, fromStdin.exit(), fromStdin.output());
+      String wrong = OciRegistry.USERNAME + ":wrong-" + OciRegistry.PASSWORD;
+      Launched refused = launchPush(registry, "wrong", Map.of("CAPSTAN_REGISTRY_CREDS", wrong), "");
+      assertEquals(1, refused.exit(), refused.output());
+      assertFalse(refused.output().contains("wrong-"), refused.output());
+
+      Map<String, byte[]> pullSecret =
+          Map.of(
+              ".dockerconfigjson",
+              registry
+                  .dockerConfigJson(OciRegistry.USERNAME, OciRegistry.PASSWORD)
+                  .getBytes(StandardCharsets.UTF_8));
+      Map<String, byte[]> certSecret =
+          Map.of("ca.crt", registry.ca().certificatePem().getBytes(StandardCharsets.UTF_8));
+      for (String tag : List.of("env", "stdin")) {
+        assertInstanceOf(
+            FetchResult.Fetched.class,
+            source()
+                .fetch(
+                    OciFetchRequest.of("k-" + tag, registry.url("team/app"), OciRef.tag(tag))
+                        .withPullSecrets(List.of(pullSecret))
+                        .withCertSecret(certSecret)));
+      }
+    }
+  }
+
+  private record Launched(int exit, String output) {}
+
+  /** Runs bin/capstan push artifact with no Docker config, this environment and standard input. */
+  private Launched launchPush(
+      OciRegistry registry, String tag, Map<String, String> env, String stdin, String... more)
+      throws Exception {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                RepoRoot.find().resolve("bin/capstan").toString(),
+                "push",
+                "artifact",
+                registry.url("team/app") + ":" + tag,
+                "--path",
+                tree().toString(),
+                "--source",
+                "https://git.example/team/app.git",
+                "--revision",
+                "main@sha1:0123456789abcdef0123456789abcdef01234567",
+                "--ca-file",
+                registry.caFile().toString()));
+    command.addAll(List.of(more));
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    Path dockerConfig = Files.createDirectories(work.resolve("docker-config"));
+    builder.environment().put("DOCKER_CONFIG", dockerConfig.toString());
+    builder.environment().put("XDG_CACHE_HOME", work.resolve("cache").toString());
+    builder
+        .environment()
+        .put("CAPSTAN_JAR", RepoRoot.find().resolve("cli/target/capstan.jar").toString());
+    builder.environment().putAll(env);
+    Process process = builder.start();
+    try (OutputStream in = process.getOutputStream()) {
+      in.write(stdin.getBytes(StandardCharsets.UTF_8));
+    }
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(process.waitFor(120, TimeUnit.SECONDS), "capstan did not exit");
+    return new Launched(process.exitValue(), output);
   }
 
   @Test

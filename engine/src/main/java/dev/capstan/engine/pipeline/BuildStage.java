@@ -3,6 +3,7 @@ package dev.capstan.engine.pipeline;
 import dev.capstan.api.kustomize.KustomizationSpec;
 import dev.capstan.applier.kustomize.BuildErrorKind;
 import dev.capstan.applier.kustomize.BuildResult;
+import dev.capstan.applier.kustomize.HeldRoom;
 import dev.capstan.applier.kustomize.ManifestBuilder;
 import dev.capstan.decryption.DecryptedInputs;
 import dev.capstan.decryption.Plaintexts;
@@ -27,8 +28,17 @@ final class BuildStage {
 
   /**
    * The objects of a revision, and what was decrypted to make them (to keep it out of messages).
+   * They hold room of the builds' shared heap ({@link BuildResult.Built}) until closed, once their
+   * apply is done.
    */
-  record Built(List<GenericKubernetesResource> objects, Plaintexts plaintexts, String digest) {}
+  record Built(
+      List<GenericKubernetesResource> objects, Plaintexts plaintexts, String digest, HeldRoom room)
+      implements AutoCloseable {
+    @Override
+    public void close() {
+      room.close();
+    }
+  }
 
   private BuildStage() {}
 
@@ -83,13 +93,27 @@ final class BuildStage {
             ? StageFailure.transientFailure(Reason.BUILD_FAILED, message)
             : StageFailure.terminal(Reason.BUILD_FAILED, message);
       }
-      SopsDecryption.Decrypted decrypted =
-          decrypting.objects(tree, ((BuildResult.Built) result).objects(), inputs, plaintexts);
-      return new Built(
-          decrypted.objects(), decrypted.plaintexts(), ((BuildResult.Built) result).digest());
+      return decrypted(decrypting, tree, (BuildResult.Built) result, inputs, plaintexts);
     } catch (StageFailure failure) {
       // kustomize quotes env lines it cannot split: the decrypted inputs stay out of the message.
       throw plaintexts.isEmpty() ? failure : failure.redacted(plaintexts::redact);
+    }
+  }
+
+  /** The build's objects decrypted; a refusal gives their room back. */
+  private static Built decrypted(
+      SopsDecryption decrypting,
+      Path tree,
+      BuildResult.Built built,
+      DecryptedInputs inputs,
+      Plaintexts plaintexts) {
+    try {
+      SopsDecryption.Decrypted decrypted =
+          decrypting.objects(tree, built.objects(), inputs, plaintexts);
+      return new Built(decrypted.objects(), decrypted.plaintexts(), built.digest(), built.room());
+    } catch (RuntimeException e) {
+      built.close();
+      throw e;
     }
   }
 }

@@ -140,9 +140,12 @@ public final class KustomizationPipeline {
         cancelWait(attempt, pending.get(), change);
       }
       announce(attempt);
-      BuildStage.Built built = build(attempt, artifact);
-      attempt = attempt.built(built.digest(), built.plaintexts());
-      ApplyResult applied = apply(attempt, built.objects());
+      ApplyResult applied;
+      // The built objects hold room of the builds' heap until their apply is done.
+      try (BuildStage.Built built = build(attempt, artifact)) {
+        attempt = attempt.built(built.digest(), built.plaintexts());
+        applied = apply(attempt, built.objects());
+      }
       attempt = attempt.applied(applied.inventory(), drift(attempt, applied));
       int pruned = prune(attempt, applied);
       parts.observer().objectsChanged(attempt.key(), changed(applied.objects()), pruned);

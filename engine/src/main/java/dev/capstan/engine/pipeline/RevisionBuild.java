@@ -2,6 +2,7 @@ package dev.capstan.engine.pipeline;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.applier.kustomize.HeldRoom;
 import dev.capstan.applier.kustomize.ManifestBuilder;
 import dev.capstan.kube.ApiErrors;
 import dev.capstan.source.CommitSummary;
@@ -40,14 +41,22 @@ public final class RevisionBuild {
   /**
    * @param objects the revision's objects, decrypted as the engine would apply them
    * @param redaction takes what was decrypted out of a text (a server's answer may quote it)
+   * @param room what the objects hold of the builder's heap for results: close this once they are
+   *     no longer used
    */
   public record Built(
       Optional<CommitSummary> commit,
       List<GenericKubernetesResource> objects,
-      UnaryOperator<String> redaction)
-      implements Result {
+      UnaryOperator<String> redaction,
+      HeldRoom room)
+      implements Result, AutoCloseable {
     public Built {
       objects = List.copyOf(objects);
+    }
+
+    @Override
+    public void close() {
+      room.close();
     }
   }
 
@@ -121,7 +130,7 @@ public final class RevisionBuild {
               artifact.path(),
               artifact.digest(),
               artifact.revision());
-      return new Built(commit, built.objects(), built.plaintexts()::redact);
+      return new Built(commit, built.objects(), built.plaintexts()::redact, built.room());
     } catch (StageFailure e) {
       return new Failed(Stage.BUILD, e.getMessage(), commit);
     } catch (KubernetesClientException e) {

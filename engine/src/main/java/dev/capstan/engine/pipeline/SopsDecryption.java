@@ -2,6 +2,7 @@ package dev.capstan.engine.pipeline;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.capstan.api.kustomize.CommonMetadata;
 import dev.capstan.api.kustomize.Decryption;
 import dev.capstan.api.kustomize.KustomizationSpec;
 import dev.capstan.decryption.DecryptedInputs;
@@ -33,9 +34,10 @@ import java.util.Optional;
  * The decryption around the build, as Flux does it with {@code spec.decryption}: SOPS-encrypted
  * secretGenerator inputs before it (the build sees them decrypted in its own in-memory copy),
  * SOPS-encrypted objects of its output after it. Decrypted values are applied only in a v1 Secret
- * of a namespace the Kustomization writes to ({@link SecretPlacement}): the MAC covers the
- * committed file, not what the kustomization made of it. Failures stop the revision with Reason
- * DecryptionFailed, naming the file or object and what failed, never a value.
+ * of a namespace the Kustomization writes to, without a replication controller's mark its committed
+ * document does not declare ({@link SecretPlacement}): the MAC covers the committed file, not what
+ * the kustomization made of it. Failures stop the revision with Reason DecryptionFailed, naming the
+ * file or object and what failed, never a value.
  */
 final class SopsDecryption {
   private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
@@ -68,7 +70,12 @@ final class SopsDecryption {
    */
   static SopsDecryption of(
       KustomizationSpec spec, String namespace, KubernetesClient client, GlobalAgeKeys global) {
-    SecretPlacement placement = SecretPlacement.of(namespace, spec.targetNamespace());
+    CommonMetadata common = spec.commonMetadata();
+    SecretPlacement placement =
+        SecretPlacement.of(namespace, spec.targetNamespace())
+            .withCommonMetadata(
+                common == null ? null : common.labels(),
+                common == null ? null : common.annotations());
     Decryption decryption = spec.decryption();
     if (decryption == null) {
       return new SopsDecryption(Optional.empty(), placement);

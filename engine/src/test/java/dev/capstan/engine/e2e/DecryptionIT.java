@@ -259,6 +259,72 @@ class DecryptionIT extends EngineTestBase {
   }
 
   /**
+   * A patch in Git that marks a decrypted Secret for a replication controller is refused naming the
+   * Secret and the annotation, not its value; the same mark set by the Kustomization's
+   * commonMetadata is applied.
+   */
+  @Test
+  void aPatchMarkingADecryptedSecretForReplicationIsRefused() {
+    git.commit(
+        Map.of(
+            "replicated/kustomization.yaml",
+            """
+            resources: [secret.yaml]
+            patches:
+            - target: {kind: Secret, name: db-credentials}
+              patch: |
+                - op: add
+                  path: /metadata/annotations
+                  value: {replicator.v1.mittwald.de/replicate-to: attacker-namespace}
+            """,
+            "replicated/secret.yaml",
+            fixture("encrypted/secret.age.yaml"),
+            "common/kustomization.yaml",
+            "resources: [secret.yaml]\n",
+            "common/secret.yaml",
+            fixture("encrypted/secret.age.yaml")));
+    keySecret("replicated-keys", "identity.agekey", "test-only.agekey");
+    engine.gitRepository("repo-replicated", git.url());
+    String decryption = "  decryption: {provider: sops, secretRef: {name: replicated-keys}}\n";
+    engine.kustomization(
+        "replicated",
+        "repo-replicated",
+        "./replicated",
+        "  namePrefix: replicated-\n" + decryption);
+    var refused =
+        engine.awaitCondition(
+            "replicated",
+            "Ready",
+            Duration.ofSeconds(90),
+            c -> "DecryptionFailed".equals(c.getReason()));
+    assertEquals(
+        "decryption failed: Secret/"
+            + ns()
+            + "/replicated-db-credentials: annotation 'replicator.v1.mittwald.de/replicate-to'"
+            + " would have a"
+            + " controller copy the decrypted Secret to other namespaces; a decrypted Secret keeps"
+            + " such a mark only as its encrypted document declares it under its MAC, or as the"
+            + " Kustomization's commonMetadata sets it",
+        refused.getMessage());
+    assertNull(
+        engine.client.secrets().inNamespace(ns()).withName("replicated-db-credentials").get());
+
+    engine.kustomization(
+        "common",
+        "repo-replicated",
+        "./common",
+        "  namePrefix: common-\n"
+            + "  commonMetadata: {annotations: {kubed.appscode.com/sync: 'team=payments'}}\n"
+            + decryption);
+    engine.awaitCondition("common", "Ready", Duration.ofSeconds(90), EngineTestBase::isTrue);
+    Secret applied =
+        engine.client.secrets().inNamespace(ns()).withName("common-db-credentials").get();
+    assertEquals(
+        "team=payments", applied.getMetadata().getAnnotations().get("kubed.appscode.com/sync"));
+    assertNoPlaintextOutside("attacker-namespace");
+  }
+
+  /**
    * The diff of the decrypted Secrets against what is applied, as {@code capstan diff} renders it
    * (server-side dry run, then DiffRenderer), with a rotated value: keys and "changed" marks, never
    * a value.

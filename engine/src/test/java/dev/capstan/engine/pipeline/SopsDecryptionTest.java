@@ -188,6 +188,27 @@ class SopsDecryptionTest {
   }
 
   @Test
+  void anEncryptedSecretMarkedForReplicationByAPatchIsRefusedNamingTheMark() throws IOException {
+    Files.write(artifact.resolve("secret.yaml"), fixture("encrypted/secret.age.yaml"));
+    GenericKubernetesResource patched = built("Secret", "apps");
+    patched
+        .getMetadata()
+        .setAnnotations(Map.of("reflector.v1.k8s.emberstack.com/reflection-allowed", "true"));
+    StageFailure f =
+        refused(
+            () ->
+                withAgeKey()
+                    .objects(artifact, List.of(patched), DecryptedInputs.NONE, Plaintexts.NONE));
+    assertTrue(
+        f.getMessage()
+            .startsWith(
+                "decryption failed: Secret/apps/db-credentials: annotation"
+                    + " 'reflector.v1.k8s.emberstack.com/reflection-allowed' would have a"
+                    + " controller copy the decrypted Secret to other namespaces; "),
+        f.getMessage());
+  }
+
+  @Test
   void anEncryptedSecretLandsInTheKustomizationsNamespacesOrWhereItsAuthorPutIt()
       throws IOException {
     Files.write(artifact.resolve("secret.yaml"), fixture("encrypted/secret.age.yaml"));

@@ -39,9 +39,15 @@ final class Frames {
   /** A frame that found no room to be read in time; the body is left unread. */
   static final class NoRoom extends IOException {
     private static final long serialVersionUID = 1L;
+    private final long size;
 
     NoRoom(long size) {
       super("no room for a frame of " + size + " bytes");
+      this.size = size;
+    }
+
+    long size() {
+      return size;
     }
   }
 

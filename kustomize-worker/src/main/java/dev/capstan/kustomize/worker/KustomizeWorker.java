@@ -173,7 +173,7 @@ public final class KustomizeWorker implements AutoCloseable {
       throw new WorkerException(WorkerException.Cause.CRASHED, "interrupted while building");
     } catch (Frames.NoRoom e) {
       end();
-      throw failure(true, timeout);
+      throw WorkerException.noRoom(e.size(), timeout);
     } catch (Frames.TooLarge e) {
       end();
       throw new WorkerException(

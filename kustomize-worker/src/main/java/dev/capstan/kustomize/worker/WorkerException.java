@@ -1,5 +1,7 @@
 package dev.capstan.kustomize.worker;
 
+import java.time.Duration;
+
 /**
  * A worker that could not answer a request. The worker is gone after every cause but {@link
  * Cause#UNAVAILABLE} (which is about the executable, before any worker ran).
@@ -20,20 +22,44 @@ public final class WorkerException extends RuntimeException {
     /** The worker ended for another reason (it should not). */
     CRASHED,
     /** The answer was larger than the JVM accepts; the worker was stopped. */
-    ANSWER_TOO_LARGE
+    ANSWER_TOO_LARGE,
+    /**
+     * The answer found no room in the JVM's memory within the request's time ({@link AnswerRoom}):
+     * other answers held it. The worker was stopped.
+     */
+    NO_ROOM
   }
 
   private final Cause cause;
   private final String errorOutput;
+  private final long answerBytes;
 
   WorkerException(Cause cause, String message) {
     this(cause, message, "");
   }
 
   WorkerException(Cause cause, String message, String errorOutput) {
+    this(cause, message, errorOutput, 0);
+  }
+
+  private WorkerException(Cause cause, String message, String errorOutput, long answerBytes) {
     super(message, null, false, false);
     this.cause = cause;
     this.errorOutput = errorOutput;
+    this.answerBytes = answerBytes;
+  }
+
+  /** An answer of {@code bytes} that found no room in time. */
+  static WorkerException noRoom(long bytes, Duration timeout) {
+    return new WorkerException(
+        Cause.NO_ROOM,
+        "the build's answer of "
+            + bytes
+            + " bytes found no room in the JVM's memory within "
+            + timeout.toSeconds()
+            + "s",
+        "",
+        bytes);
   }
 
   public Cause cause() {
@@ -46,5 +72,10 @@ public final class WorkerException extends RuntimeException {
    */
   public String errorOutput() {
     return errorOutput;
+  }
+
+  /** The size of the answer, for {@link Cause#NO_ROOM}; 0 for other causes. */
+  public long answerBytes() {
+    return answerBytes;
   }
 }

@@ -25,6 +25,14 @@ final class ArtifactPacker {
   /** Flux's default exclusions when pushing (VCS files, binary and archive extensions). */
   static final String DEFAULT_IGNORE = TreeFilter.PUSH_DEFAULTS;
 
+  /**
+   * Left out whatever the rules say, after them so that no rule of the caller's brings it back: a
+   * Git directory (or a worktree's {@code .git} file) at any depth. Flux's {@code --ignore-paths}
+   * replaces its defaults, {@code .git/} with them, and a repository's history and remotes (with
+   * any credentials in their URLs) have no place in an artifact that others pull.
+   */
+  static final String ALWAYS_IGNORED = ".git";
+
   private ArtifactPacker() {}
 
   /**
@@ -34,6 +42,9 @@ final class ArtifactPacker {
    */
   record Packed(Path file, String digest, long size, String diffId) {}
 
+  /**
+   * Packs what {@code ignore} (gitignore lines) and {@link #ALWAYS_IGNORED} leave of {@code dir}.
+   */
   static Packed pack(Path dir, String ignore, Path into) throws IOException {
     MessageDigest compressed = Registry.sha256();
     MessageDigest uncompressed = Registry.sha256();
@@ -44,7 +55,7 @@ final class ArtifactPacker {
         TarArchiveOutputStream tar = new TarArchiveOutputStream(plain)) {
       tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
       tar.setBigNumberMode(TarArchiveOutputStream.BIGNUMBER_POSIX);
-      for (String path : TreeFilter.kept(dir, ignore)) {
+      for (String path : TreeFilter.kept(dir, ignore + "\n" + ALWAYS_IGNORED)) {
         add(tar, dir.resolve(path), path);
       }
     }
