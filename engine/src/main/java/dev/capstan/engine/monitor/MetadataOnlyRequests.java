@@ -1,11 +1,16 @@
 package dev.capstan.engine.monitor;
 
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Asks the API server for the metadata of objects only: each LIST answers a {@code
@@ -21,16 +26,27 @@ final class MetadataOnlyRequests implements Interceptor {
   private static final String NAME = "capstan-metadata-only";
 
   /**
-   * A client with the settings and the JSON reading of {@code engine} whose every request asks for
-   * metadata only; it has its own connections, and is closed apart from the engine's.
+   * A client with the settings of {@code engine} whose every request asks for metadata only; it has
+   * its own connections, and is closed apart from the engine's.
    */
   static KubernetesClient client(KubernetesClient engine) {
     return new KubernetesClientBuilder()
         .withConfig(engine.getConfiguration())
-        .withKubernetesSerialization(engine.getKubernetesSerialization())
+        .withKubernetesSerialization(serialization())
         .withHttpClientBuilderConsumer(
             b -> b.addOrReplaceInterceptor(NAME, new MetadataOnlyRequests()))
         .build();
+  }
+
+  /**
+   * The JSON reading of the answers: an API server writes the items of an empty {@code
+   * PartialObjectMetadataList} as {@code null}, which is read as no items, as for a list of whole
+   * objects (the informer takes a list without items for a defect).
+   */
+  private static KubernetesSerialization serialization() {
+    ObjectMapper mapper = new ObjectMapper();
+    mapper.configOverride(List.class).setSetterInfo(JsonSetter.Value.forValueNulls(Nulls.AS_EMPTY));
+    return new KubernetesSerialization(mapper, true);
   }
 
   @Override

@@ -123,13 +123,20 @@ class ConfigWatchesTest {
     }
     exchange.getResponseHeaders().add("Content-Type", "application/json");
     if (!request.watch()) {
+      // No ConfigMap matches: an API server writes the items of an empty list as null.
+      String items =
+          request.path().equals("/api/v1/configmaps")
+              ? "null"
+              : """
+              [{"apiVersion":"meta.k8s.io/v1","kind":"PartialObjectMetadata",
+                "metadata":{"name":"old","namespace":"team","resourceVersion":"5"}}]\
+              """;
       byte[] list =
           """
           {"apiVersion":"meta.k8s.io/v1","kind":"PartialObjectMetadataList",
-           "metadata":{"resourceVersion":"10"},
-           "items":[{"apiVersion":"meta.k8s.io/v1","kind":"PartialObjectMetadata",
-                     "metadata":{"name":"old","namespace":"team","resourceVersion":"5"}}]}
+           "metadata":{"resourceVersion":"10"},"items":%s}
           """
+              .formatted(items)
               .getBytes(StandardCharsets.UTF_8);
       exchange.sendResponseHeaders(200, list.length);
       try (OutputStream out = exchange.getResponseBody()) {
