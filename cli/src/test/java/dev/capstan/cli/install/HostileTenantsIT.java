@@ -368,10 +368,7 @@ class HostileTenantsIT {
           .inNamespace(benign)
           .withName("victim")
           .delete();
-      await()
-          .atMost(CASE_BOUND)
-          .pollInterval(Duration.ofMillis(500))
-          .until(() -> gone("victim"));
+      await().atMost(CASE_BOUND).pollInterval(Duration.ofMillis(500)).until(() -> gone("victim"));
       Duration took = Duration.ofNanos(System.nanoTime() - start);
       assertTrue(
           took.compareTo(Duration.ofSeconds(60)) < 0,
