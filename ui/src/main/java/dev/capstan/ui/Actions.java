@@ -5,6 +5,8 @@ import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.SourceReference;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.OCIRepository;
+import dev.capstan.engine.NamespacedName;
+import dev.capstan.engine.pipeline.ReferenceRules;
 import dev.capstan.kube.ApiErrors;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -13,18 +15,24 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Clock;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Carries out the page's actions with the user's own client, as {@code capstan reconcile
  * --with-source}, {@code suspend} and {@code resume} do, without waiting: the page shows the
- * outcome as the watches report it. A refusal is reported with the API server's own message.
+ * outcome as the watches report it. A refusal is reported with the API server's own message. A
+ * reconcile whose source the engine would refuse ({@link ReferenceRules}: under {@code
+ * --no-cross-namespace-refs}, a source in another namespace) patches nothing, and says why: the
+ * user's rights must not fetch for a tenant what the engine would not.
  */
 final class Actions {
   private final KubernetesClient client;
+  private final ReferenceRules rules;
   private final Clock clock;
 
-  Actions(KubernetesClient client, Clock clock) {
+  Actions(KubernetesClient client, ReferenceRules rules, Clock clock) {
     this.client = client;
+    this.rules = rules;
     this.clock = clock;
   }
 
@@ -64,12 +72,13 @@ final class Actions {
     String fetched = "";
     Class<? extends HasMetadata> sourceType = source == null ? null : sourceType(source.kind());
     if (source != null && source.name() != null && sourceType != null) {
-      String sourceNs =
-          source.namespace() == null || source.namespace().isEmpty()
-              ? namespace
-              : source.namespace();
-      patch(sourceType, sourceNs, source.name(), ReconcileRequest.at(clock).mergePatch(), "");
-      fetched = source.kind() + " " + sourceNs + "/" + source.name() + " and ";
+      NamespacedName key = NamespacedName.resolve(source.namespace(), source.name(), namespace);
+      Optional<String> refused = rules.sourceRefRefusal(namespace, sourceType.getSimpleName(), key);
+      if (refused.isPresent()) {
+        return new PageAction.Result(false, "reconcile not requested: " + refused.get());
+      }
+      patch(sourceType, key.namespace(), key.name(), ReconcileRequest.at(clock).mergePatch(), "");
+      fetched = source.kind() + " " + key + " and ";
     }
     patch(Kustomization.class, namespace, name, ReconcileRequest.at(clock).mergePatch(), "");
     return new PageAction.Result(

@@ -84,14 +84,8 @@ public final class UiServer implements AutoCloseable {
     DriftParts drift = null;
     try {
       Clock clock = options.clock();
-      drift =
-          DriftParts.start(
-              catalog,
-              client,
-              new ReferenceRules(options.noCrossNamespaceRefs()),
-              scheduler,
-              options.driftTimeout(),
-              clock);
+      ReferenceRules rules = new ReferenceRules(options.noCrossNamespaceRefs());
+      drift = DriftParts.start(catalog, client, rules, scheduler, options.driftTimeout(), clock);
       SecureRandom random = new SecureRandom();
       AccessGate access = new AccessGate(random);
       UiHandler handler =
@@ -101,7 +95,7 @@ public final class UiServer implements AutoCloseable {
               new DetailsReader(
                   catalog, client, new InventoryGroups(client, BuiltinLibrary.load(), clock)),
               drift.view(),
-              new Actions(client, clock),
+              new Actions(client, rules, clock),
               events,
               access,
               new RequestGuard(random, HostAllowList.of(options.address(), options.allowedHosts())),

@@ -85,7 +85,8 @@ public final class RunCommand implements Callable<Integer> {
   @Option(
       names = "--no-cross-namespace-refs",
       description =
-          "Refuse a sourceRef or dependsOn to another namespace than the Kustomization's.")
+          "Refuse a sourceRef or dependsOn to another namespace than the Kustomization's; such a"
+              + " dependsOn does not hold a deletion either.")
   boolean noCrossNamespaceRefs;
 
   // Not a shared directory such as /tmp, where another user could read the artifacts or plant

@@ -66,7 +66,8 @@ public final class UiCommand implements Callable<Integer> {
       names = "--no-cross-namespace-refs",
       description =
           "Refuse drift of a Kustomization whose sourceRef or dependsOn names another namespace,"
-              + " as capstan run --no-cross-namespace-refs refuses to reconcile it.")
+              + " and a reconcile of one whose sourceRef does, as capstan run"
+              + " --no-cross-namespace-refs refuses to reconcile it.")
   boolean noCrossNamespaceRefs;
 
   @Option(

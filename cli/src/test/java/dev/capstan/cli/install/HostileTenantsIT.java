@@ -16,6 +16,10 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -28,10 +32,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -393,6 +399,94 @@ class HostileTenantsIT {
     return server;
   }
 
+  /**
+   * A tenant's Kustomization that depends on another tenant's, with a timeout of ten years and a
+   * finalizer of the tenant's own that keeps it being deleted, holds the other's deletion only for
+   * that Kustomization's own timeout; then the other says DependentsNotDeleted and is deleted.
+   */
+  @Test
+  void aDependentInAnotherNamespaceHoldsADeletionOnlyForItsOwnTimeout() throws Exception {
+    LocalGitRepository git = repo("victim");
+    git.commit(
+        Map.of(
+            "app/kustomization.yaml",
+            "resources: [cm.yaml]\n",
+            "app/cm.yaml",
+            configMap("v", "1")));
+    create(benign, gitRepository("victim", git.url(), ""));
+    create(benign, kustomization("victim", "victim", "./app", benign, "  timeout: 20s\n"));
+    await()
+        .atMost(CASE_BOUND)
+        .until(() -> readyOf(benign, "Kustomization", "victim"), r -> isTrue(r));
+    create(hostile, holdingDependent("holder", benign, "victim"));
+    List<String> reasons = new CopyOnWriteArrayList<>();
+    try (Watch watch = readyReasonsOf(benign, "victim", reasons)) {
+      deleteAndHold("holder");
+      long start = System.nanoTime();
+      admin
+          .genericKubernetesResources("kustomize.capstan.dev/v1", "Kustomization")
+          .inNamespace(benign)
+          .withName("victim")
+          .delete();
+      await().atMost(CASE_BOUND).pollInterval(Duration.ofMillis(500)).until(() -> gone("victim"));
+      Duration took = Duration.ofNanos(System.nanoTime() - start);
+      assertTrue(
+          took.compareTo(Duration.ofSeconds(60)) < 0,
+          "the victim's deletion took " + took + ", its own timeout is 20s");
+      assertTrue(
+          reasons.stream()
+              .anyMatch(
+                  r ->
+                      r.startsWith("DependentsNotDeleted: deleting its objects although " + hostile)
+                          && r.endsWith("after its timeout of 20s")),
+          reasons.toString());
+      assertNull(admin.configMaps().inNamespace(benign).withName("v").get());
+    } finally {
+      releaseHold("holder");
+    }
+  }
+
+  /**
+   * A hundred labelled Secrets of a mebibyte each, matching the engine's config watch, do not move
+   * the engine's heap: the watch reads their metadata only.
+   */
+  @Test
+  void aHundredLabelledMebibyteSecretsLeaveTheEngineHeapAlone() throws Exception {
+    long before = settledHeap();
+    byte[] value = new byte[1 << 20];
+    try {
+      for (int i = 0; i < 100; i++) {
+        ThreadLocalRandom.current().nextBytes(value);
+        admin
+            .secrets()
+            .inNamespace(hostile)
+            .resource(
+                new SecretBuilder()
+                    .withNewMetadata()
+                    .withName("bulk-" + i)
+                    .addToLabels("reconcile.fluxcd.io/watch", "Enabled")
+                    .endMetadata()
+                    .addToData("blob", Base64.getEncoder().encodeToString(value))
+                    .build())
+            .create();
+      }
+      long after = settledHeap();
+      assertTrue(
+          after - before < 40L << 20,
+          "the engine's heap grew from "
+              + (before >> 20)
+              + " MiB to "
+              + (after >> 20)
+              + " MiB with 100 MiB of labelled Secrets");
+    } finally {
+      admin
+          .secrets()
+          .inNamespace(hostile)
+          .withLabel("reconcile.fluxcd.io/watch", "Enabled")
+          .delete();
+    }
+  }
+
   // --- the tenants
 
   private static LocalGitRepository repo(String name) throws Exception {
@@ -570,6 +664,121 @@ class HostileTenantsIT {
             "{\"metadata\":{\"annotations\":{\"reconcile.capstan.dev/requestedAt\":\""
                 + Instant.now()
                 + "\"}}}");
+  }
+
+  // --- a dependent that holds a deletion, and the engine's heap
+
+  private static final String HOLD = "hostile.example/hold";
+
+  private static boolean isTrue(Optional<Condition> ready) {
+    return ready.isPresent() && "True".equals(ready.get().getStatus());
+  }
+
+  /**
+   * A suspended Kustomization of the hostile tenant that depends on {@code namespace/name}, with a
+   * timeout of ten years and a finalizer of its own.
+   */
+  private static String holdingDependent(String name, String namespace, String victim) {
+    return """
+    apiVersion: kustomize.capstan.dev/v1
+    kind: Kustomization
+    metadata: {name: %s, labels: {%s: "%s"}, finalizers: [%s]}
+    spec:
+      interval: 1m
+      timeout: 87600h
+      suspend: true
+      prune: true
+      path: ./
+      sourceRef: {kind: GitRepository, name: none}
+      dependsOn: [{name: %s, namespace: %s}]
+    """
+        .formatted(name, SHARD_LABEL, SHARD, HOLD, victim, namespace);
+  }
+
+  private static Resource<GenericKubernetesResource> hostileKustomization(String name) {
+    return admin
+        .genericKubernetesResources("kustomize.capstan.dev/v1", "Kustomization")
+        .inNamespace(hostile)
+        .withName(name);
+  }
+
+  /** Deletes it as its tenant may; waits until only the tenant's finalizer keeps it. */
+  private static void deleteAndHold(String name) {
+    await()
+        .atMost(CASE_BOUND)
+        .until(() -> hostileKustomization(name).get().getMetadata().getFinalizers().size() == 2);
+    hostileKustomization(name).delete();
+    await()
+        .atMost(CASE_BOUND)
+        .until(
+            () ->
+                hostileKustomization(name)
+                    .get()
+                    .getMetadata()
+                    .getFinalizers()
+                    .equals(List.of(HOLD)));
+  }
+
+  private static void releaseHold(String name) {
+    if (hostileKustomization(name).get() != null) {
+      hostileKustomization(name)
+          .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
+    }
+  }
+
+  private static boolean gone(String name) {
+    return admin
+            .genericKubernetesResources("kustomize.capstan.dev/v1", "Kustomization")
+            .inNamespace(benign)
+            .withName(name)
+            .get()
+        == null;
+  }
+
+  /** Each Ready "reason: message" a watch of the Kustomization sees, once each. */
+  private static Watch readyReasonsOf(String namespace, String name, List<String> reasons) {
+    return admin
+        .genericKubernetesResources("kustomize.capstan.dev/v1", "Kustomization")
+        .inNamespace(namespace)
+        .withName(name)
+        .watch(
+            new Watcher<>() {
+              @Override
+              public void eventReceived(Action action, GenericKubernetesResource object) {
+                if (object.getAdditionalProperties().get("status") instanceof Map<?, ?> status
+                    && status.get("conditions") instanceof List<?> conditions) {
+                  conditions.stream()
+                      .map(c -> Serialization.unmarshal(Serialization.asJson(c), Condition.class))
+                      .filter(c -> "Ready".equals(c.getType()))
+                      .map(c -> c.getReason() + ": " + c.getMessage())
+                      .filter(r -> !reasons.contains(r))
+                      .forEach(reasons::add);
+                }
+              }
+
+              @Override
+              public void onClose(WatcherException cause) {}
+            });
+  }
+
+  /**
+   * The engine's heap in use, the least of ten readings half a second apart: what is live, with
+   * little of what the next collection would free.
+   */
+  private static long settledHeap() throws InterruptedException {
+    long least = Long.MAX_VALUE;
+    for (int i = 0; i < 10; i++) {
+      String metrics = engine.get("/metrics").body();
+      long used =
+          metrics
+              .lines()
+              .filter(l -> l.startsWith("jvm_memory_used_bytes{") && l.contains("area=\"heap\""))
+              .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+              .sum();
+      least = Math.min(least, used);
+      Thread.sleep(500);
+    }
+    return least;
   }
 
   /** Commits to the benign tenant, asks for a reconcile, and returns how long until applied. */

@@ -3,35 +3,41 @@ package dev.capstan.engine.dependencies;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.engine.NamespacedName;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.Collection;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
  * The order in which Kustomizations deleted together delete their objects: reverse dependency
  * order. A Kustomization being deleted deletes its objects only once every Kustomization that
  * depends on it and is being deleted too is gone. Pure: a snapshot of the Kustomizations in, a
- * verdict out; no wait is unbounded.
+ * verdict out; no wait is unbounded, and none is longer than the deleting Kustomization's own
+ * bound, whatever the Kustomizations that depend on it say (they may be another tenant's).
  *
  * <ul>
- *   <li>A dependent being deleted is waited for while something below the Kustomization (the
- *       dependents it waits for, theirs, and so on) keeps going away: after {@code patience} with
- *       nothing gone, the objects are deleted anyway, and that is reported.
+ *   <li>A dependent being deleted is waited for until the bound (the deleting Kustomization's own
+ *       deletion timeout) has passed since the deletion was first seen; then the objects are
+ *       deleted anyway, and that is reported.
  *   <li>A dependent that is not being deleted is given {@code settle} to be deleted as well (the
  *       Kustomizations of a namespace, or of one {@code kubectl delete}, are marked one after the
  *       other); then it is not waited for, and that is reported.
  *   <li>Kustomizations being deleted that depend on each other in a circle do not wait for each
  *       other; the cycle is reported.
  * </ul>
+ *
+ * Which Kustomizations a Kustomization depends on is the caller's to say (the engine's reference
+ * rules leave out a dependsOn they refuse), and the messages name at most {@value #NAMED}
+ * dependents: there may be any number of them.
  */
 public final class DeletionOrder {
+  /** How many dependents a message names; the others are counted. */
+  static final int NAMED = 10;
 
   /** What a Kustomization being deleted does now. */
   public enum Kind {
@@ -43,8 +49,8 @@ public final class DeletionOrder {
 
   /**
    * @param message what to tell the user; empty when there is nothing to say
-   * @param warning the order could not be kept (a dependent stays, gave no sign of progress, or is
-   *     in a cycle with this one)
+   * @param warning the order could not be kept (a dependent stays, was still there when the bound
+   *     passed, or is in a cycle with this one)
    */
   public record Verdict(Kind kind, String message, boolean warning) {
     public boolean waits() {
@@ -54,60 +60,53 @@ public final class DeletionOrder {
 
   private final NamespacedName self;
   private final Set<NamespacedName> waitedFor;
-  private final Set<NamespacedName> below;
   private final Set<NamespacedName> staying;
   private final Optional<List<NamespacedName>> cycle;
 
   private DeletionOrder(
       NamespacedName self,
       Set<NamespacedName> waitedFor,
-      Set<NamespacedName> below,
       Set<NamespacedName> staying,
       Optional<List<NamespacedName>> cycle) {
     this.self = self;
     this.waitedFor = waitedFor;
-    this.below = below;
     this.staying = staying;
     this.cycle = cycle;
   }
 
-  /** The order of {@code self} among {@code all} (the Kustomizations the engine sees). */
-  public static DeletionOrder of(NamespacedName self, Collection<Kustomization> all) {
-    Map<NamespacedName, List<NamespacedName>> dependsOn = new HashMap<>();
+  /**
+   * The order of {@code self} among {@code all} (the Kustomizations the engine sees), each
+   * depending on the Kustomizations {@code dependsOn} gives for it.
+   */
+  public static DeletionOrder of(
+      NamespacedName self,
+      Collection<Kustomization> all,
+      Function<Kustomization, List<NamespacedName>> dependsOn) {
+    Map<NamespacedName, List<NamespacedName>> edges = new HashMap<>();
     Set<NamespacedName> deleting = new TreeSet<>();
     for (Kustomization ks : all) {
       NamespacedName key = NamespacedName.of(ks);
-      dependsOn.put(key, DependencyReferences.kustomizations(ks));
+      edges.put(key, dependsOn.apply(ks));
       if (ks.getMetadata().getDeletionTimestamp() != null) {
         deleting.add(key);
       }
     }
     deleting.add(self);
     Map<NamespacedName, List<NamespacedName>> amongDeleting =
-        dependsOn.entrySet().stream()
+        edges.entrySet().stream()
             .filter(e -> deleting.contains(e.getKey()))
             .collect(
                 Collectors.toMap(
                     Map.Entry::getKey,
                     e -> e.getValue().stream().filter(deleting::contains).toList()));
     Optional<List<NamespacedName>> cycle = new DependencyGraph(amongDeleting).cycleThrough(self);
-    Set<NamespacedName> inCycle = new TreeSet<>(cycle.orElse(List.of()));
-    Set<NamespacedName> dependents = dependentsOf(self, dependsOn);
+    Set<NamespacedName> dependents = dependentsOf(self, edges);
     Set<NamespacedName> waitedFor = new TreeSet<>(dependents);
     waitedFor.retainAll(deleting);
-    waitedFor.removeAll(inCycle);
+    waitedFor.removeAll(cycle.orElse(List.of()));
     Set<NamespacedName> staying = new TreeSet<>(dependents);
     staying.removeAll(deleting);
-    return new DeletionOrder(
-        self, waitedFor, below(waitedFor, dependsOn, deleting, self), staying, cycle);
-  }
-
-  /**
-   * What is waited for, directly or through the dependents waited for: when one of them goes away,
-   * the deletion is making progress.
-   */
-  public Set<NamespacedName> below() {
-    return below;
+    return new DeletionOrder(self, waitedFor, staying, cycle);
   }
 
   /** The dependents being deleted that this one waits for. */
@@ -117,12 +116,12 @@ public final class DeletionOrder {
 
   /**
    * The verdict, given how long the engine has seen this Kustomization being deleted ({@code
-   * seenFor}) and how long nothing {@link #below()} it went away ({@code stalledFor}).
+   * seenFor}), how long a dependent not being deleted is given to be ({@code settle}) and how long
+   * dependents being deleted are waited for at most ({@code bound}).
    */
-  public Verdict verdict(
-      Duration seenFor, Duration stalledFor, Duration settle, Duration patience) {
+  public Verdict verdict(Duration seenFor, Duration settle, Duration bound) {
     if (!waitedFor.isEmpty()) {
-      if (stalledFor.compareTo(patience) < 0) {
+      if (seenFor.compareTo(bound) < 0) {
         return new Verdict(
             Kind.WAIT,
             "waiting for the Kustomizations that depend on it to be deleted first: "
@@ -134,8 +133,8 @@ public final class DeletionOrder {
           "deleting its objects although "
               + names(waitedFor)
               + (waitedFor.size() == 1 ? ", which depends on it, is" : ", which depend on it, are")
-              + " still being deleted: nothing of them went away for "
-              + patience.toSeconds()
+              + " still being deleted after its timeout of "
+              + bound.toSeconds()
               + "s",
           true);
     }
@@ -180,26 +179,11 @@ public final class DeletionOrder {
     return dependents;
   }
 
-  /** The dependents being deleted below {@code start}, transitively; {@code self} left out. */
-  private static Set<NamespacedName> below(
-      Set<NamespacedName> start,
-      Map<NamespacedName, List<NamespacedName>> dependsOn,
-      Set<NamespacedName> deleting,
-      NamespacedName self) {
-    Set<NamespacedName> seen = new TreeSet<>(start);
-    Deque<NamespacedName> todo = new ArrayDeque<>(start);
-    while (!todo.isEmpty()) {
-      for (NamespacedName next : dependentsOf(todo.pop(), dependsOn)) {
-        if (deleting.contains(next) && !next.equals(self) && seen.add(next)) {
-          todo.push(next);
-        }
-      }
-    }
-    return seen;
-  }
-
+  /** The first {@value #NAMED} of {@code keys}, and how many more there are. */
   private static String names(Set<NamespacedName> keys) {
-    return keys.stream().map(NamespacedName::toString).collect(Collectors.joining(", "));
+    String named =
+        keys.stream().limit(NAMED).map(NamespacedName::toString).collect(Collectors.joining(", "));
+    return keys.size() <= NAMED ? named : named + " and " + (keys.size() - NAMED) + " more";
   }
 
   @Override

@@ -22,14 +22,20 @@ import org.slf4j.LoggerFactory;
  * decryption and kubeConfig Secrets, the kubeConfig ConfigMap), as Flux's config watchers: only
  * those matching {@code --watch-configs-label-selector} (Flux's default {@code
  * reconcile.fluxcd.io/watch=Enabled}; an empty selector watches all of them). The selector goes to
- * the API server, so nothing else is sent to the engine, and the informers keep identities only (no
- * data: they may be Secrets). A change after the first list (creation, a new resourceVersion,
- * deletion) is reported as {@code Kind} and the object's key; the listener reconciles the
- * Kustomizations that read it.
+ * the API server, so nothing else is sent to the engine. The objects are listed and watched as
+ * their metadata only ({@link MetadataOnlyRequests}: the API server leaves out their data, which
+ * nothing here reads and which may be any tenant's megabytes of Secrets, Helm's release Secrets
+ * among them), the lists in pages of {@value #LIST_PAGE}, and the informers keep identities only. A
+ * change after the first list (creation, a new resourceVersion, deletion) is reported as {@code
+ * Kind} and the object's key; the listener reconciles the Kustomizations that read it, which read
+ * the object itself.
  */
 public final class ConfigWatches implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ConfigWatches.class);
   private static final List<String> KINDS = List.of("ConfigMap", "Secret");
+
+  /** Objects per page of a list (the first, and each after a watch ended too long ago). */
+  static final long LIST_PAGE = 500;
 
   private final KubernetesClient client;
   private final String labelSelector;
@@ -37,10 +43,12 @@ public final class ConfigWatches implements AutoCloseable {
   private volatile BiConsumer<String, NamespacedName> listener = (kind, key) -> {};
 
   /**
+   * @param engine the engine's client; the watches use a client of their own with its settings,
+   *     which asks for metadata only
    * @param labelSelector which ConfigMaps and Secrets are watched; empty: all of them
    */
-  public ConfigWatches(KubernetesClient client, String labelSelector) {
-    this.client = client;
+  public ConfigWatches(KubernetesClient engine, String labelSelector) {
+    this.client = MetadataOnlyRequests.client(engine);
     this.labelSelector = Objects.requireNonNull(labelSelector, "labelSelector").strip();
   }
 
@@ -80,6 +88,7 @@ public final class ConfigWatches implements AutoCloseable {
     var resources = client.genericKubernetesResources("v1", kind).inAnyNamespace();
     SharedIndexInformer<GenericKubernetesResource> informer =
         (labelSelector.isEmpty() ? resources : resources.withLabelSelector(labelSelector))
+            .withLimit(LIST_PAGE)
             .runnableInformer(0);
     informer.itemStore(new MetadataOnly());
     Changes changes = new Changes(kind);
@@ -146,5 +155,6 @@ public final class ConfigWatches implements AutoCloseable {
   public synchronized void close() {
     informers.forEach(SharedIndexInformer::close);
     informers.clear();
+    client.close();
   }
 }

@@ -28,7 +28,6 @@ import dev.capstan.engine.conditions.Observation;
 import dev.capstan.engine.conditions.Phase;
 import dev.capstan.engine.conditions.Reason;
 import dev.capstan.engine.dependencies.DeletionOrder;
-import dev.capstan.engine.dependencies.DependencyReferences;
 import dev.capstan.engine.remote.RemoteClusterException;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
@@ -73,20 +72,14 @@ public final class KustomizationPipeline {
   private final AnsweredHealth answeredHealth = new AnsweredHealth();
   private final ActingIdentities identities;
   private final RetryCounter retries = new RetryCounter();
-  private final DeletionTracker deletions = new DeletionTracker();
-
-  /**
-   * How long a Kustomization being deleted gives the Kustomizations that depend on it to be deleted
-   * too, when they are not yet: those of a namespace, or of one {@code kubectl delete}, are marked
-   * for deletion one after the other.
-   */
-  static final Duration DELETION_SETTLE = Duration.ofSeconds(5);
+  private final DependentsWait dependents;
 
   public KustomizationPipeline(PipelineParts parts) {
     Objects.requireNonNull(parts.view(), "parts.view");
     this.parts = parts;
     this.rules = new ReferenceRules(parts.noCrossNamespaceRefs());
     this.gate = new DependencyGate(parts.view(), rules, parts.dependencyWatching());
+    this.dependents = new DependentsWait(parts.view(), rules, parts.clock());
     this.evaluators = new HealthEvaluators(parts.library(), parts.clock());
     this.identities = new ActingIdentities(parts.accounts(), parts.remotes());
   }
@@ -209,7 +202,8 @@ public final class KustomizationPipeline {
       return notYet.get();
     }
     try {
-      return deleteObjects(ks, policy.waitsForTermination() || dependencyBeingDeleted(ks));
+      return deleteObjects(
+          ks, policy.waitsForTermination() || dependents.dependencyBeingDeleted(ks));
     } catch (RemoteClusterException e) {
       // As Flux does, the deletion is not held up by a remote cluster that cannot be used.
       LOG.warn("{}: its objects on the remote cluster were not deleted: {}", key, e.getMessage());
@@ -222,50 +216,17 @@ public final class KustomizationPipeline {
    * the user should know (a wait, or an order that could not be kept) goes on its status.
    */
   private Optional<Deletion> inOrder(Kustomization ks) {
-    NamespacedName key = NamespacedName.of(ks);
-    DeletionOrder order = DeletionOrder.of(key, parts.view().kustomizations());
-    DeletionTracker.Seen seen = deletions.look(key, order.below(), parts.clock().instant());
-    DeletionOrder.Verdict verdict =
-        order.verdict(seen.seenFor(), seen.stalledFor(), DELETION_SETTLE, patience(ks, order));
+    DeletionOrder.Verdict verdict = dependents.look(ks);
     if (verdict.waits()) {
       writeDeleting(ks, new Phase.Waiting(Reason.WAITING_FOR_DEPENDENTS, verdict.message()), null);
       return Optional.of(Deletion.again(parts.waitPoll()));
     }
     if (verdict.warning()) {
-      LOG.warn("{}: {}", key, verdict.message());
+      LOG.warn("{}: {}", NamespacedName.of(ks), verdict.message());
       writeDeleting(
           ks, new Phase.Failed(Reason.DEPENDENTS_NOT_DELETED, verdict.message(), false), null);
     }
     return Optional.empty();
-  }
-
-  /**
-   * How long a deletion waits for its dependents with none of them going away: the longest deletion
-   * timeout among it and those it waits for, and the settle time on top.
-   */
-  private Duration patience(Kustomization ks, DeletionOrder order) {
-    Duration longest = Timings.forDeletion(ks.getSpec());
-    for (NamespacedName dependent : order.waitedFor()) {
-      Duration theirs =
-          parts
-              .view()
-              .kustomization(dependent)
-              .map(d -> d.getSpec() == null ? null : Timings.forDeletion(d.getSpec()))
-              .orElse(Duration.ZERO);
-      longest = theirs.compareTo(longest) > 0 ? theirs : longest;
-    }
-    return longest.plus(DELETION_SETTLE);
-  }
-
-  /**
-   * Whether a Kustomization this one depends on is being deleted too: then this one's objects must
-   * be gone, not only asked to go, before the dependency's are deleted.
-   */
-  private boolean dependencyBeingDeleted(Kustomization ks) {
-    return DependencyReferences.kustomizations(ks).stream()
-        .map(parts.view()::kustomization)
-        .flatMap(Optional::stream)
-        .anyMatch(d -> d.getMetadata().getDeletionTimestamp() != null);
   }
 
   /**
@@ -314,7 +275,7 @@ public final class KustomizationPipeline {
   /** The deletion is done: everything kept for the Kustomization is let go. */
   private Deletion deleted(Kustomization ks) {
     NamespacedName key = NamespacedName.of(ks);
-    deletions.forget(key);
+    dependents.forget(key);
     retries.reset(key);
     parts.statuses().forget(ks);
     parts.remotes().forget(key);

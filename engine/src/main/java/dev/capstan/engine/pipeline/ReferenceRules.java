@@ -18,8 +18,9 @@ import java.util.Set;
  * What a tenant's Kustomization and GitRepository may refer to, and so what the engine refuses
  * before it reads anything for them: a GitRepository URL of another form than {@code http://},
  * {@code https://} or {@code ssh://} (never a path on the machine that fetches), and, under {@code
- * --no-cross-namespace-refs}, a sourceRef or dependsOn to another namespace. The engine's stages
- * and the web view's drift both ask here, so that the view never fetches what the engine would not.
+ * --no-cross-namespace-refs}, a sourceRef or dependsOn to another namespace. The engine's stages,
+ * its order of deletion and the web view (drift, the Reconcile action) all ask here, so that
+ * neither the engine nor the view reads, waits for or patches what the rules refuse.
  *
  * @param noCrossNamespaceRefs whether a reference to another namespace is refused
  */
@@ -82,6 +83,20 @@ public record ReferenceRules(boolean noCrossNamespaceRefs) {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * The Kustomizations {@code ks} depends on as the engine honours its dependsOn: none when these
+   * rules refuse it, since the engine never reconciles {@code ks} with it. Whatever orders
+   * Kustomizations by their dependsOn (the reverse order of deletion) reads it here, so that a
+   * Kustomization in another namespace cannot hold one of this namespace under the lockdown.
+   */
+  public List<NamespacedName> kustomizationsDependedOn(Kustomization ks) {
+    if (ks.getSpec() == null
+        || dependsOnRefusal(NamespacedName.of(ks), ks.getSpec().dependsOn()).isPresent()) {
+      return List.of();
+    }
+    return DependencyReferences.kustomizations(ks);
   }
 
   /**

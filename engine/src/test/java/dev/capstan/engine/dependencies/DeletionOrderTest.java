@@ -12,6 +12,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.Test;
 /** Reverse dependency order of deletion, over the Kustomizations of {@code deletion.yaml}. */
 class DeletionOrderTest {
   private static final Duration SETTLE = Duration.ofSeconds(5);
-  private static final Duration PATIENCE = Duration.ofMinutes(1);
+  private static final Duration BOUND = Duration.ofMinutes(1);
   private static final NamespacedName INFRA = new NamespacedName("team", "infra");
   private static final NamespacedName APPS = new NamespacedName("team", "apps");
   private static final NamespacedName WEB = new NamespacedName("team", "web");
@@ -30,52 +31,84 @@ class DeletionOrderTest {
   void aChainDeletedTogetherGoesFromTheLastDependentToTheFirstDependency() {
     List<Kustomization> all = deleting("team/infra", "team/apps", "team/web", "data/db");
 
-    DeletionOrder infra = DeletionOrder.of(INFRA, all);
+    DeletionOrder infra = order(INFRA, all);
     assertEquals(Set.of(APPS, DB), infra.waitedFor());
-    assertEquals(Set.of(APPS, WEB, DB), infra.below());
-    DeletionOrder.Verdict waiting = infra.verdict(Duration.ZERO, Duration.ZERO, SETTLE, PATIENCE);
+    DeletionOrder.Verdict waiting = infra.verdict(Duration.ZERO, SETTLE, BOUND);
     assertTrue(waiting.waits());
     assertEquals(
         "waiting for the Kustomizations that depend on it to be deleted first: data/db, team/apps",
         waiting.message());
     assertFalse(waiting.warning());
 
-    assertEquals(Set.of(WEB), DeletionOrder.of(APPS, all).waitedFor());
-    DeletionOrder.Verdict web =
-        DeletionOrder.of(WEB, all).verdict(Duration.ZERO, Duration.ZERO, SETTLE, PATIENCE);
+    assertEquals(Set.of(WEB), order(APPS, all).waitedFor());
+    DeletionOrder.Verdict web = order(WEB, all).verdict(Duration.ZERO, SETTLE, BOUND);
     assertEquals(new DeletionOrder.Verdict(DeletionOrder.Kind.PROCEED, "", false), web);
   }
 
   @Test
-  void aDependentThatMakesNoProgressIsWaitedForUntilThePatienceRunsOut() {
+  void aDependentBeingDeletedIsWaitedForUntilTheBoundHasPassed() {
     List<Kustomization> all = deleting("team/apps", "team/web");
-    DeletionOrder apps = DeletionOrder.of(APPS, all);
-    assertTrue(
-        apps.verdict(Duration.ofMinutes(5), Duration.ofSeconds(59), SETTLE, PATIENCE).waits());
-    DeletionOrder.Verdict gaveUp =
-        apps.verdict(Duration.ofMinutes(5), Duration.ofMinutes(1), SETTLE, PATIENCE);
+    DeletionOrder apps = order(APPS, all);
+    assertTrue(apps.verdict(Duration.ofSeconds(59), SETTLE, BOUND).waits());
+    DeletionOrder.Verdict gaveUp = apps.verdict(Duration.ofMinutes(1), SETTLE, BOUND);
     assertFalse(gaveUp.waits());
     assertTrue(gaveUp.warning());
     assertEquals(
-        "deleting its objects although team/web, which depends on it, is still being deleted:"
-            + " nothing of them went away for 60s",
+        "deleting its objects although team/web, which depends on it, is still being deleted"
+            + " after its timeout of 60s",
         gaveUp.message());
+  }
+
+  @Test
+  void aDependsOnTheCallerLeavesOutHoldsNothing() {
+    List<Kustomization> all = deleting("team/infra", "data/db");
+    DeletionOrder.Verdict verdict =
+        DeletionOrder.of(
+                INFRA,
+                all,
+                ks ->
+                    ks.getMetadata().getNamespace().equals("data")
+                        ? List.of()
+                        : DependencyReferences.kustomizations(ks))
+            .verdict(Duration.ZERO, SETTLE, BOUND);
+    assertTrue(verdict.waits(), "apps, in team, still counts: " + verdict);
+    assertEquals(
+        "waiting 5s to see whether the Kustomizations that depend on it are deleted too:"
+            + " team/apps",
+        verdict.message());
+  }
+
+  @Test
+  void aMessageNamesTenDependentsAndCountsTheOthers() {
+    List<Kustomization> all = new ArrayList<>(deleting("team/infra"));
+    StringBuilder named = new StringBuilder("data/db, team/apps");
+    for (int i = 0; i < 25; i++) {
+      Kustomization dependent = deleting().get(1);
+      dependent.getMetadata().setName(String.format("apps-%02d", i));
+      all.add(dependent);
+      if (i < 8) {
+        named.append(", team/").append(dependent.getMetadata().getName());
+      }
+    }
+    assertEquals(
+        "deleting its objects although "
+            + named
+            + " and 17 more, which depend on it, are not being deleted",
+        order(INFRA, all).verdict(Duration.ofSeconds(5), SETTLE, BOUND).message());
   }
 
   @Test
   void aDependentThatStaysIsGivenTheSettleTimeThenNotWaitedFor() {
     List<Kustomization> all = deleting("team/infra");
-    DeletionOrder infra = DeletionOrder.of(INFRA, all);
+    DeletionOrder infra = order(INFRA, all);
     assertEquals(Set.of(), infra.waitedFor());
-    DeletionOrder.Verdict early =
-        infra.verdict(Duration.ofSeconds(4), Duration.ZERO, SETTLE, PATIENCE);
+    DeletionOrder.Verdict early = infra.verdict(Duration.ofSeconds(4), SETTLE, BOUND);
     assertTrue(early.waits());
     assertEquals(
         "waiting 5s to see whether the Kustomizations that depend on it are deleted too:"
             + " data/db, team/apps",
         early.message());
-    DeletionOrder.Verdict later =
-        infra.verdict(Duration.ofSeconds(5), Duration.ZERO, SETTLE, PATIENCE);
+    DeletionOrder.Verdict later = infra.verdict(Duration.ofSeconds(5), SETTLE, BOUND);
     assertFalse(later.waits());
     assertTrue(later.warning());
     assertEquals(
@@ -87,10 +120,10 @@ class DeletionOrderTest {
   @Test
   void aCycleBeingDeletedDoesNotWaitForItselfButForItsOtherDependents() {
     List<Kustomization> all = deleting("loop/a", "loop/b", "loop/c");
-    DeletionOrder a = DeletionOrder.of(new NamespacedName("loop", "a"), all);
+    DeletionOrder a = order(new NamespacedName("loop", "a"), all);
     assertEquals(Set.of(new NamespacedName("loop", "c")), a.waitedFor());
-    DeletionOrder b = DeletionOrder.of(new NamespacedName("loop", "b"), all);
-    DeletionOrder.Verdict verdict = b.verdict(Duration.ZERO, Duration.ZERO, SETTLE, PATIENCE);
+    DeletionOrder b = order(new NamespacedName("loop", "b"), all);
+    DeletionOrder.Verdict verdict = b.verdict(Duration.ZERO, SETTLE, BOUND);
     assertFalse(verdict.waits(), "never a deadlock");
     assertTrue(verdict.warning());
     assertEquals(
@@ -102,9 +135,13 @@ class DeletionOrderTest {
   @Test
   void aKustomizationNothingDependsOnProceedsAtOnceWithNothingToSay() {
     DeletionOrder.Verdict verdict =
-        DeletionOrder.of(DB, deleting("data/db"))
-            .verdict(Duration.ZERO, Duration.ZERO, SETTLE, PATIENCE);
+        order(DB, deleting("data/db")).verdict(Duration.ZERO, SETTLE, BOUND);
     assertEquals(new DeletionOrder.Verdict(DeletionOrder.Kind.PROCEED, "", false), verdict);
+  }
+
+  /** The order of {@code self}, each Kustomization's dependsOn read as written. */
+  private static DeletionOrder order(NamespacedName self, List<Kustomization> all) {
+    return DeletionOrder.of(self, all, DependencyReferences::kustomizations);
   }
 
   /** The fixture's Kustomizations, those named ({@code namespace/name}) being deleted. */

@@ -25,8 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * An engine run with {@code --no-cross-namespace-refs --default-service-account tenant}: a
- * sourceRef or dependsOn to another namespace stalls with a clear reason, and a Kustomization
- * naming no service account acts as the default one of its namespace.
+ * sourceRef or dependsOn to another namespace stalls with a clear reason, a Kustomization naming no
+ * service account acts as the default one of its namespace, and a Kustomization of another
+ * namespace that depends on one does not hold its deletion.
  */
 @ExtendWith(KubernetesCluster.class)
 class CrossNamespaceRefsIT {
@@ -137,6 +138,44 @@ class CrossNamespaceRefsIT {
       assertNull(engine.client.configMaps().inNamespace(ns).withName("dep-own").get());
     } finally {
       engine.client.namespaces().withName(foreign).delete();
+    }
+  }
+
+  @Test
+  void aDependentInAnotherNamespaceDoesNotHoldADeletion() {
+    String ns = engine.namespace;
+    String tenant = Tenants.namespace(engine.client, "capstan-xhold");
+    Tenants.configMapTenant(engine.client, ns, "tenant");
+    git.commit(Map.of("victim/cm.yaml", Tenants.configMapIn(ns, "victim-own")));
+    engine.gitRepository("repo-victim", git.url());
+    engine.kustomization("victim", "repo-victim", "./victim", "  timeout: 10m\n");
+    HoldingDependent holder =
+        HoldingDependent.create(engine, tenant, "holder", ns, "victim", "repo-victim", "./victim");
+    try {
+      awaitReady("victim", ns, c -> "True".equals(c.getStatus()));
+      awaitReady("holder", tenant, c -> "AccessDenied".equals(c.getReason()));
+      holder.deleteAndHold();
+
+      long start = System.nanoTime();
+      engine.client.resources(Kustomization.class).inNamespace(ns).withName("victim").delete();
+      EngineFixture.eventually(Duration.ofSeconds(60))
+          .until(
+              () ->
+                  engine
+                          .client
+                          .resources(Kustomization.class)
+                          .inNamespace(ns)
+                          .withName("victim")
+                          .get()
+                      == null);
+      Duration took = Duration.ofNanos(System.nanoTime() - start);
+      assertTrue(
+          took.compareTo(Duration.ofSeconds(30)) < 0,
+          "the victim's deletion waited " + took + " for a dependent the rules refuse");
+      assertNull(engine.client.configMaps().inNamespace(ns).withName("victim-own").get());
+    } finally {
+      holder.release();
+      engine.client.namespaces().withName(tenant).delete();
     }
   }
 

@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
  * Kustomizations of an infra → apps → web chain deleted together delete their objects in reverse
  * dependency order, as the API server sees it: no object of a dependency is asked to go while an
  * object of a Kustomization that depends on it still exists. web's object carries a finalizer the
- * test releases after a while, so that the order is tested against a slow deletion.
+ * test releases after a while, so that the order is tested against a slow deletion. A dependent
+ * that never goes away holds a deletion no longer than the deleting Kustomization's own timeout.
  */
 class DeletionOrderIT extends EngineTestBase {
   private static final String HOLD = "capstan.dev/test-hold";
@@ -62,6 +63,94 @@ class DeletionOrderIT extends EngineTestBase {
     } finally {
       engine.client.namespaces().withName(env).delete();
     }
+  }
+
+  /**
+   * Another namespace's Kustomization that depends on the victim, with a timeout of ten years and a
+   * finalizer that keeps it being deleted, holds the victim's deletion only for the victim's own
+   * timeout; then the victim says DependentsNotDeleted, naming it, and its objects go.
+   */
+  @Test
+  void aDependentThatNeverGoesHoldsTheDeletionOnlyForTheDeletingKustomizationsTimeout() {
+    String tenant = ns() + "-holder";
+    engine
+        .client
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(tenant).endMetadata().build())
+        .create();
+    git.commit(
+        Map.of(
+            "victim/cm.yaml", configMap("victim-own", false),
+            "holder/cm.yaml", configMap("holder-own", false)));
+    if (engine.gitRepository("repo") == null) {
+      engine.gitRepository("repo", git.url());
+    } else {
+      engine.requestReconcile(GitRepository.class, "repo");
+    }
+    engine.kustomization("victim", "repo", "./victim", "  timeout: 15s\n");
+    HoldingDependent holder =
+        HoldingDependent.create(engine, tenant, "holder", ns(), "victim", "repo", "./holder");
+    List<String> reasons = new CopyOnWriteArrayList<>();
+    try {
+      EngineFixture.eventually(Duration.ofSeconds(90)).until(() -> ready(ns(), "victim"));
+      EngineFixture.eventually(Duration.ofSeconds(90)).until(() -> ready(tenant, "holder"));
+      holder.deleteAndHold();
+      try (Watch watch =
+          engine
+              .client
+              .resources(Kustomization.class)
+              .inNamespace(ns())
+              .withName("victim")
+              .watch(readyReasons(reasons))) {
+        long start = System.nanoTime();
+        engine.client.resources(Kustomization.class).inNamespace(ns()).withName("victim").delete();
+        EngineFixture.eventually(Duration.ofSeconds(60))
+            .until(() -> kustomization(ns(), "victim") == null);
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        assertTrue(
+            took.compareTo(Duration.ofSeconds(15)) >= 0
+                && took.compareTo(Duration.ofSeconds(45)) < 0,
+            "held " + took + ", not the victim's 15s timeout");
+      }
+      assertEquals(null, engine.client.configMaps().inNamespace(ns()).withName("victim-own").get());
+      assertTrue(
+          reasons.contains(
+              "WaitingForDependents: waiting for the Kustomizations that depend on it to be"
+                  + " deleted first: "
+                  + tenant
+                  + "/holder"),
+          reasons.toString());
+      assertTrue(
+          reasons.contains(
+              "DependentsNotDeleted: deleting its objects although "
+                  + tenant
+                  + "/holder, which depends on it, is still being deleted after its timeout of"
+                  + " 15s"),
+          reasons.toString());
+    } finally {
+      holder.release();
+      engine.client.namespaces().withName(tenant).delete();
+    }
+  }
+
+  /** Records each Ready reason and message a watch of a Kustomization sees, once each. */
+  private static Watcher<Kustomization> readyReasons(List<String> reasons) {
+    return new Watcher<>() {
+      @Override
+      public void eventReceived(Action action, Kustomization ks) {
+        if (ks.getStatus() == null || ks.getStatus().conditions() == null) {
+          return;
+        }
+        ks.getStatus().conditions().stream()
+            .filter(c -> "Ready".equals(c.getType()))
+            .map(c -> c.getReason() + ": " + c.getMessage())
+            .filter(r -> !reasons.contains(r))
+            .forEach(reasons::add);
+      }
+
+      @Override
+      public void onClose(WatcherException cause) {}
+    };
   }
 
   /** The chain's Kustomizations in {@code env}, their objects in the test's namespace. */

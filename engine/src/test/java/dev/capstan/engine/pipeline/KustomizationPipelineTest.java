@@ -581,7 +581,7 @@ class KustomizationPipelineTest {
     fakes.others.put(new NamespacedName("team", "apps"), other("apps", "dependsOn: [{name: app}]"));
 
     assertFalse(fakes.pipeline.delete(infra).done());
-    fakes.clock.advance(KustomizationPipeline.DELETION_SETTLE);
+    fakes.clock.advance(DependentsWait.SETTLE);
     assertTrue(fakes.pipeline.delete(infra).done());
 
     assertEquals("DependentsNotDeleted", ready(infra).getReason());
