@@ -373,9 +373,7 @@ class HostileTenantsIT {
               "url-apiserver",
               admin.getMasterUrl().toString(),
               "url-metadata",
-              "http://169.254.169.254/latest/meta-data/iam/security-credentials/",
-              "url-decimal",
-              "http://2130706433:" + internal.getAddress().getPort() + "/internal");
+              "http://169.254.169.254/latest/meta-data/iam/security-credentials/");
       for (var url : urls.entrySet()) {
         externalArtifactTenant(url.getKey(), url.getValue(), "sha256:" + "0".repeat(64));
       }
