@@ -127,7 +127,8 @@ public final class Engine implements AutoCloseable {
             store,
             options.clock(),
             OciSourceOptions.DEFAULT_LAYER_LIMIT,
-            OciSourceOptions.DEFAULT_LIMITS);
+            OciSourceOptions.DEFAULT_LIMITS,
+            options.tenancy().artifactUrls());
     // A build reads the stored trees and nothing else of the store (no clone, no state).
     this.builder =
         new ManifestBuilder(

@@ -2,6 +2,7 @@ package dev.capstan.engine;
 
 import dev.capstan.applier.ApplyPolicy;
 import dev.capstan.applier.kustomize.BuildLimits;
+import dev.capstan.source.oci.ArtifactUrlPolicy;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -88,16 +89,30 @@ public record EngineOptions(
    * @param defaultServiceAccount the service account of Kustomizations that name none; without it
    *     those act as the engine itself
    * @param noCrossNamespaceRefs refuse a sourceRef to another namespace
+   * @param artifactUrls the URLs an ExternalArtifact's file may be downloaded from ({@code
+   *     --artifact-url-allow-prefix}, {@code --no-unlisted-artifact-urls})
    */
-  public record Tenancy(Optional<String> defaultServiceAccount, boolean noCrossNamespaceRefs) {
+  public record Tenancy(
+      Optional<String> defaultServiceAccount,
+      boolean noCrossNamespaceRefs,
+      ArtifactUrlPolicy artifactUrls) {
     public Tenancy {
       defaultServiceAccount =
           defaultServiceAccount == null
               ? Optional.empty()
               : defaultServiceAccount.filter(s -> !s.isBlank());
+      artifactUrls = artifactUrls == null ? ArtifactUrlPolicy.DEFAULT : artifactUrls;
+    }
+
+    public Tenancy(Optional<String> defaultServiceAccount, boolean noCrossNamespaceRefs) {
+      this(defaultServiceAccount, noCrossNamespaceRefs, ArtifactUrlPolicy.DEFAULT);
     }
 
     public static final Tenancy NONE = new Tenancy(Optional.empty(), false);
+
+    public Tenancy withArtifactUrls(ArtifactUrlPolicy value) {
+      return new Tenancy(defaultServiceAccount, noCrossNamespaceRefs, value);
+    }
   }
 
   public EngineOptions {

@@ -13,6 +13,7 @@ import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.ops.OperationsExtension;
 import dev.capstan.engine.ops.OperationsSettings;
 import dev.capstan.engine.webhook.WebhookExtension;
+import dev.capstan.source.oci.ArtifactUrlPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -88,6 +89,23 @@ public final class RunCommand implements Callable<Integer> {
           "Refuse a sourceRef or dependsOn to another namespace than the Kustomization's; such a"
               + " dependsOn does not hold a deletion either.")
   boolean noCrossNamespaceRefs;
+
+  @Option(
+      names = "--artifact-url-allow-prefix",
+      paramLabel = "URL",
+      description =
+          "An ExternalArtifact URL the engine may download from: one under this prefix (scheme,"
+              + " host, port and path compared), whatever address its host has. May be repeated;"
+              + " with any given, a URL under none is refused. Without any, every http(s) URL is"
+              + " allowed except those of loopback, link-local and cloud metadata addresses.")
+  List<String> artifactUrlAllowPrefixes = List.of();
+
+  @Option(
+      names = "--no-unlisted-artifact-urls",
+      description =
+          "Refuse every ExternalArtifact URL no --artifact-url-allow-prefix admits, also when"
+              + " none is given (as the multi-tenant install runs).")
+  boolean noUnlistedArtifactUrls;
 
   // Not a shared directory such as /tmp, where another user could read the artifacts or plant
   // their own; one the engine creates is readable by its own user only.
@@ -272,7 +290,9 @@ public final class RunCommand implements Callable<Integer> {
             .withLeaderElect(leaderElect)
             .withTenancy(
                 new EngineOptions.Tenancy(
-                    Optional.ofNullable(defaultServiceAccount), noCrossNamespaceRefs));
+                    Optional.ofNullable(defaultServiceAccount),
+                    noCrossNamespaceRefs,
+                    ArtifactUrlPolicy.of(artifactUrlAllowPrefixes, noUnlistedArtifactUrls)));
     OperationsSettings settings =
         OperationsSettings.of(metricsAddress, webhookAddress, webhookConfig);
     OperationsExtension operations =

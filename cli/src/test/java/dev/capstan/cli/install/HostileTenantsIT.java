@@ -75,6 +75,14 @@ class HostileTenantsIT {
   private static LocalGitRepository benignRepo;
   private static Duration benignUsual;
   private static final List<LocalGitRepository> repos = new ArrayList<>();
+
+  /**
+   * The one artifact server the engine is started to allow ({@code --artifact-url-allow-prefix} of
+   * its origin): cases that serve an ExternalArtifact's file add a context to it. Any other
+   * address, loopback included, stays refused.
+   */
+  private static HttpServer artifactServer;
+
   private static final SopsWriter sops = new SopsWriter();
 
   @BeforeAll
@@ -96,6 +104,10 @@ class HostileTenantsIT {
     DeploymentLimits limits = DeploymentLimits.read();
     List<String> args = new ArrayList<>(limits.buildArgs());
     args.addAll(List.of("--watch-label-selector", SHARD_LABEL + "=" + SHARD));
+    artifactServer =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    artifactServer.start();
+    args.add("--artifact-url-allow-prefix=" + artifactOrigin() + "/");
     engine = CapstanProcess.start(kubeconfig, dir, "capstan-hostile", limits.jvmArgs(), args);
 
     benignRepo = repo("benign");
@@ -122,6 +134,9 @@ class HostileTenantsIT {
       CapstanProcess.stopAll(List.of(), admin, benign);
       admin.namespaces().withName(benign).delete();
       repos.forEach(LocalGitRepository::close);
+      if (artifactServer != null) {
+        artifactServer.stop(0);
+      }
       Installation.remove(admin);
     }
   }
@@ -487,7 +502,139 @@ class HostileTenantsIT {
     }
   }
 
+  @Test
+  void anExternalArtifactUrlOfTheEnginesOwnOrTheCloudsAddressesIsRefusedUnasked() throws Exception {
+    AtomicInteger asked = new AtomicInteger();
+    HttpServer internal =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    internal.createContext(
+        "/",
+        exchange -> {
+          asked.incrementAndGet();
+          exchange.sendResponseHeaders(404, -1);
+          exchange.close();
+        });
+    internal.start();
+    try {
+      Map<String, String> urls =
+          Map.of(
+              "url-loopback",
+              "http://127.0.0.1:" + internal.getAddress().getPort() + "/internal",
+              "url-apiserver",
+              admin.getMasterUrl().toString(),
+              "url-metadata",
+              "http://169.254.169.254/latest/meta-data/iam/security-credentials/");
+      for (var url : urls.entrySet()) {
+        externalArtifactTenant(url.getKey(), url.getValue(), "sha256:" + "0".repeat(64));
+      }
+      for (String name : urls.keySet()) {
+        Condition ready = awaitFalse(name, "ArtifactFailed");
+        assertTrue(
+            ready.getMessage().contains("not one the engine may download from"),
+            name + ": " + ready.getMessage());
+        assertSaysNothingOfTheAnswer(ready.getMessage());
+      }
+      assertEquals(0, asked.get(), "the engine asked the internal server");
+    } finally {
+      internal.stop(0);
+    }
+  }
+
+  @Test
+  void aFailedDownloadFromTheAllowedServerSaysNothingOfTheAnswer() throws Exception {
+    byte[] body = "not the file its digest names".getBytes(StandardCharsets.UTF_8);
+    artifactServer.createContext(
+        "/url-answers/",
+        exchange -> {
+          boolean found = exchange.getRequestURI().getPath().endsWith("/file.tar.gz");
+          exchange.sendResponseHeaders(found ? 200 : 404, found ? body.length : -1);
+          if (found) {
+            exchange.getResponseBody().write(body);
+          }
+          exchange.close();
+        });
+    String wrongDigest = "sha256:" + "1".repeat(64);
+    externalArtifactTenant(
+        "url-missing", artifactOrigin() + "/url-answers/missing.tar.gz", wrongDigest);
+    externalArtifactTenant(
+        "url-mismatch", artifactOrigin() + "/url-answers/file.tar.gz", wrongDigest);
+    for (String name : List.of("url-missing", "url-mismatch")) {
+      Condition ready = awaitFalse(name, "ArtifactFailed");
+      assertTrue(
+          ready.getMessage().contains("could not be downloaded from its URL"),
+          name + ": " + ready.getMessage());
+      assertSaysNothingOfTheAnswer(ready.getMessage());
+    }
+  }
+
   // --- the tenants
+
+  private static String artifactOrigin() {
+    return "http://127.0.0.1:" + artifactServer.getAddress().getPort();
+  }
+
+  /** An ExternalArtifact whose status names {@code url}, and a Kustomization built from it. */
+  private static void externalArtifactTenant(String name, String url, String digest) {
+    create(
+        hostile,
+        """
+        apiVersion: source.capstan.dev/v1
+        kind: ExternalArtifact
+        metadata: {name: %s, labels: {%s: "%s"}}
+        spec: {sourceRef: {apiVersion: example.com/v1, kind: Generator, name: gen}}
+        """
+            .formatted(name, SHARD_LABEL, SHARD));
+    admin
+        .genericKubernetesResources("source.capstan.dev/v1", "ExternalArtifact")
+        .inNamespace(hostile)
+        .withName(name)
+        .subresource("status")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            Serialization.asJson(
+                Map.of(
+                    "status",
+                    Map.of(
+                        "artifact",
+                        Map.of(
+                            "revision",
+                            "main@sha1:abc",
+                            "digest",
+                            digest,
+                            "url",
+                            url,
+                            "path",
+                            "externalartifact/" + hostile + "/" + name + ".tar.gz",
+                            "lastUpdateTime",
+                            "2025-01-01T00:00:00Z")))));
+    create(
+        hostile,
+        """
+        apiVersion: kustomize.capstan.dev/v1
+        kind: Kustomization
+        metadata: {name: %s, labels: {%s: "%s"}}
+        spec:
+          interval: 1m
+          prune: true
+          path: ./
+          targetNamespace: %s
+          sourceRef: {kind: ExternalArtifact, name: %s}
+        """
+            .formatted(name, SHARD_LABEL, SHARD, hostile, name));
+  }
+
+  /** No status code, digest received or exception name: the URL is no scanner. */
+  private static void assertSaysNothingOfTheAnswer(String message) {
+    // what follows the Kustomization's own words, which name the (random) namespace
+    String prefix = "cannot be used: ";
+    String said =
+        message.contains(prefix)
+            ? message.substring(message.indexOf(prefix) + prefix.length())
+            : message;
+    for (String detail : List.of("404", "200", "sha256:", "Exception", "refused", "timed out")) {
+      assertFalse(said.contains(detail), () -> "'" + detail + "' in: " + message);
+    }
+  }
 
   private static LocalGitRepository repo(String name) throws Exception {
     LocalGitRepository git = new LocalGitRepository(Files.createDirectories(work.resolve(name)));

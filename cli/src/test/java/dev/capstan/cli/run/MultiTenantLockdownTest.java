@@ -21,8 +21,9 @@ import picocli.CommandLine;
 
 /**
  * The multi-tenant install, built by the same kustomize the engine runs, starts the engine locked
- * down: Kustomizations without a service account act as their namespace's {@code default} one, and
- * no sourceRef or dependsOn may leave a namespace.
+ * down: Kustomizations without a service account act as their namespace's {@code default} one, no
+ * sourceRef or dependsOn may leave a namespace, and no ExternalArtifact URL is downloaded until the
+ * operator lists its server.
  */
 class MultiTenantLockdownTest {
 
@@ -33,6 +34,8 @@ class MultiTenantLockdownTest {
     new CommandLine(run).parseArgs(args.subList(1, args.size()).toArray(String[]::new));
     assertEquals("default", run.defaultServiceAccount);
     assertTrue(run.noCrossNamespaceRefs);
+    assertTrue(run.noUnlistedArtifactUrls);
+    assertEquals(List.of(), run.artifactUrlAllowPrefixes);
   }
 
   @Test
@@ -42,6 +45,7 @@ class MultiTenantLockdownTest {
     new CommandLine(run).parseArgs(args.subList(1, args.size()).toArray(String[]::new));
     assertNull(run.defaultServiceAccount);
     assertFalse(run.noCrossNamespaceRefs);
+    assertFalse(run.noUnlistedArtifactUrls);
   }
 
   private static List<String> engineArgs(String path) {

@@ -1,6 +1,7 @@
 package dev.capstan.engine.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,6 +11,7 @@ import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.ExternalArtifact;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.cli.CapstanMain;
+import dev.capstan.source.oci.ArtifactUrlPolicy;
 import dev.capstan.testing.CapstanCrds;
 import dev.capstan.testing.OciRegistry;
 import dev.capstan.testing.TestPki;
@@ -17,6 +19,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -37,7 +40,9 @@ import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import java.util.zip.GZIPOutputStream;
@@ -214,28 +219,57 @@ class OciRepositoryIT extends EngineTestBase {
   @Test
   void anExternalArtifactIsBuiltFromItsFileWithUrlAndDigestChecked() throws Exception {
     byte[] tarball = tarball("external.yaml", configMap("external", "from-elsewhere"));
+    AtomicInteger asked = new AtomicInteger();
     files = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     files.createContext(
         "/artifact.tar.gz",
         exchange -> {
+          asked.incrementAndGet();
           exchange.sendResponseHeaders(200, tarball.length);
           exchange.getResponseBody().write(tarball);
           exchange.close();
         });
     files.start();
-    String url = "http://127.0.0.1:" + files.getAddress().getPort() + "/artifact.tar.gz";
-    external("generated", url, sha256(tarball));
-    kustomization("external", "ExternalArtifact", "generated");
+    String origin = "http://127.0.0.1:" + files.getAddress().getPort();
+    String url = origin + "/artifact.tar.gz";
 
-    engine.awaitCondition("external", "Ready", Duration.ofSeconds(90), EngineTestBase::isTrue);
-    assertEquals("from-elsewhere", configMapData("external"));
+    // The class's engine lists no artifact server: a loopback URL is refused, never asked.
+    external("loopback", url, sha256(tarball));
+    kustomization(engine, "loopback", "ExternalArtifact", "loopback");
+    Condition loopback =
+        engine.awaitCondition("loopback", "Ready", Duration.ofSeconds(60), EngineTestBase::isFalse);
+    assertEquals("ArtifactFailed", loopback.getReason());
+    assertTrue(
+        loopback.getMessage().contains("not one the engine may download from"),
+        loopback.getMessage());
+    assertEquals(0, asked.get());
 
-    external("wrong", url, "sha256:" + "0".repeat(64));
-    kustomization("wrong", "ExternalArtifact", "wrong");
-    Condition refused =
-        engine.awaitCondition("wrong", "Ready", Duration.ofSeconds(60), EngineTestBase::isFalse);
-    assertEquals("ArtifactFailed", refused.getReason());
-    assertTrue(refused.getMessage().contains("not the artifact's"), refused.getMessage());
+    // An engine started with --artifact-url-allow-prefix for that server downloads from it.
+    try (EngineFixture allowing =
+        EngineFixture.start(
+            new KubernetesClientBuilder().withConfig(engine.client.getConfiguration()).build(),
+            ns(),
+            o ->
+                o.withTenancy(
+                    o.tenancy()
+                        .withArtifactUrls(ArtifactUrlPolicy.of(List.of(origin + "/"), false))))) {
+      external("generated", url, sha256(tarball));
+      kustomization(allowing, "external", "ExternalArtifact", "generated");
+
+      allowing.awaitCondition("external", "Ready", Duration.ofSeconds(90), EngineTestBase::isTrue);
+      assertEquals("from-elsewhere", configMapData("external"));
+
+      external("wrong", url, "sha256:" + "0".repeat(64));
+      kustomization(allowing, "wrong", "ExternalArtifact", "wrong");
+      Condition refused =
+          allowing.awaitCondition(
+              "wrong", "Ready", Duration.ofSeconds(60), EngineTestBase::isFalse);
+      assertEquals("ArtifactFailed", refused.getReason());
+      assertTrue(
+          refused.getMessage().contains("could not be downloaded from its URL"),
+          refused.getMessage());
+      assertFalse(refused.getMessage().contains(sha256(tarball)), refused.getMessage());
+    }
   }
 
   // ---- helpers ------------------------------------------------------------------------------
@@ -353,6 +387,11 @@ class OciRepositoryIT extends EngineTestBase {
 
   /** A Kustomization of {@code kind}'s source. */
   private static void kustomization(String name, String kind, String source) {
+    kustomization(engine, name, kind, source);
+  }
+
+  /** A Kustomization of {@code kind}'s source, reconciled by {@code by}. */
+  private static void kustomization(EngineFixture by, String name, String kind, String source) {
     String yaml =
         """
         apiVersion: kustomize.capstan.dev/v1
@@ -364,7 +403,7 @@ class OciRepositoryIT extends EngineTestBase {
           interval: 10m
           prune: true
         """
-            .formatted(name, ns(), EngineFixture.SHARD_LABEL, engine.shard, kind, source);
+            .formatted(name, ns(), EngineFixture.SHARD_LABEL, by.shard, kind, source);
     create(
         engine
             .client

@@ -10,10 +10,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.DigestInputStream;
@@ -27,32 +27,66 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The artifacts of ExternalArtifacts: a tar+gzip file another controller serves at the URL its
- * status names, downloaded (bounded in size and time, no credentials sent, no redirect followed),
- * checked against the status's sha256 digest, unpacked with the same bounds as an OCI layer and
- * stored in the shared artifact store. The same URL and digest are not downloaded again.
+ * status names, downloaded when the engine's {@link ArtifactUrlPolicy} allows that URL (bounded in
+ * size and time, no credentials sent, no redirect followed, no proxy), checked against the status's
+ * sha256 digest, unpacked with the same bounds as an OCI layer and stored in the shared artifact
+ * store. The same URL and digest are not downloaded again.
+ *
+ * <p>Whoever writes the status chooses the URL, so a failed download says no more than that it
+ * failed: not the status the server answered, not what went wrong on the connection, not the digest
+ * of what came, which together would make the engine a scanner of what it can reach that reports
+ * what it found. Those details go to the debug log.
  */
 public final class ArtifactDownloads {
+  private static final Logger LOG = LoggerFactory.getLogger(ArtifactDownloads.class);
+
+  /** The one message of a download that failed, whatever failed. */
+  static final String DOWNLOAD_FAILED =
+      "the artifact could not be downloaded from its URL with the digest its status names";
+
   private final ArtifactStore store;
   private final Clock clock;
   private final long sizeLimit;
   private final LayerUnpacker.Limits limits;
+  private final ArtifactUrlPolicy policy;
+  private final ArtifactUrlPolicy.Resolver resolver;
   private final HttpClient http;
   private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
 
   public ArtifactDownloads(
-      ArtifactStore store, Clock clock, long sizeLimit, LayerUnpacker.Limits limits) {
+      ArtifactStore store,
+      Clock clock,
+      long sizeLimit,
+      LayerUnpacker.Limits limits,
+      ArtifactUrlPolicy policy) {
+    this(store, clock, sizeLimit, limits, policy, ArtifactUrlPolicy.Resolver.SYSTEM);
+  }
+
+  ArtifactDownloads(
+      ArtifactStore store,
+      Clock clock,
+      long sizeLimit,
+      LayerUnpacker.Limits limits,
+      ArtifactUrlPolicy policy,
+      ArtifactUrlPolicy.Resolver resolver) {
     this.store = store;
     this.clock = clock;
     this.sizeLimit = sizeLimit;
     this.limits = limits;
+    this.policy = policy;
+    this.resolver = resolver;
     this.http =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(30))
             .followRedirects(HttpClient.Redirect.NEVER)
+            // the address the policy judged is the one connected to, not a proxy's
+            .proxy(HttpClient.Builder.NO_PROXY)
             .build();
   }
 
@@ -63,9 +97,10 @@ public final class ArtifactDownloads {
   /**
    * The stored tree of {@code wanted}, downloaded now unless the store already has it.
    *
-   * @throws SourceException naming what failed: {@link FailureReason#INVALID_URL}, {@link
-   *     FailureReason#OCI_PULL_FAILED} (the download), {@link FailureReason#OCI_LAYER_FAILED} (a
-   *     digest mismatch or a file that is not tar+gzip), {@link FailureReason#SIZE_LIMIT_EXCEEDED}
+   * @throws SourceException naming what failed: {@link FailureReason#INVALID_URL} (not an http(s)
+   *     URL, or one the policy refuses), {@link FailureReason#OCI_PULL_FAILED} (the download
+   *     failed, was too large or does not match the digest: {@link #DOWNLOAD_FAILED}), {@link
+   *     FailureReason#OCI_LAYER_FAILED} (a file with the digest that is not tar+gzip)
    */
   public StoredArtifact fetch(Wanted wanted, Duration timeout) {
     ReentrantLock lock = locks.computeIfAbsent(wanted.key(), k -> new ReentrantLock());
@@ -82,11 +117,12 @@ public final class ArtifactDownloads {
   }
 
   private StoredArtifact fetchLocked(Wanted wanted, Duration timeout) throws IOException {
-    URI uri = checkedUrl(wanted.url());
     if (!ArtifactStore.isDigest(wanted.digest())) {
       throw new SourceException(
           FailureReason.OCI_LAYER_FAILED, "the artifact's digest is not sha256: and 64 hex digits");
     }
+    // Also before the store is looked at: a URL the engine now refuses is not used from there.
+    URI uri = allowed(wanted);
     String sourceId = ArtifactStore.sha256Hex(wanted.url() + "\n" + wanted.digest());
     Optional<StoredState> state = store.state(wanted.key());
     Optional<StoredArtifact> stored =
@@ -100,14 +136,14 @@ public final class ArtifactDownloads {
     Path exported = store.newTempDir();
     try {
       Path file = download.resolve("artifact.tar.gz");
-      String actual = download(uri, file, clock.instant().plus(timeout));
+      String actual;
+      try {
+        actual = download(uri, file, clock.instant().plus(timeout));
+      } catch (Failed e) {
+        throw failed(wanted, e.getMessage());
+      }
       if (!actual.equals(wanted.digest())) {
-        throw new SourceException(
-            FailureReason.OCI_LAYER_FAILED,
-            "the file at the artifact's URL has digest "
-                + actual
-                + ", not the artifact's "
-                + wanted.digest());
+        throw failed(wanted, "the file has digest " + actual);
       }
       LayerUnpacker.unpack(file, exported, limits);
       String treeDigest = TreeFilter.filter(exported, "", "");
@@ -129,56 +165,49 @@ public final class ArtifactDownloads {
     }
   }
 
-  private static URI checkedUrl(String url) {
-    URI uri;
+  /** The URL to request, when the policy allows it; a host that is not found is a failure. */
+  private URI allowed(Wanted wanted) {
     try {
-      uri = URI.create(url == null ? "" : url);
-    } catch (IllegalArgumentException e) {
-      throw new SourceException(FailureReason.INVALID_URL, "the artifact's URL is not a URL");
+      return policy.check(wanted.url(), resolver);
+    } catch (UnknownHostException e) {
+      throw failed(wanted, "its host is not found");
     }
-    if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
-        || uri.getHost() == null
-        || uri.getUserInfo() != null) {
-      throw new SourceException(
-          FailureReason.INVALID_URL,
-          "the artifact's URL must be http(s)://host/path, without credentials");
-    }
-    return uri;
   }
 
+  /**
+   * Streams the body of {@code uri} into {@code file} and returns its digest.
+   *
+   * @throws Failed saying what went wrong, for the debug log only
+   */
   private String download(URI uri, Path file, Instant deadline) throws IOException {
     Duration left = Duration.between(clock.instant(), deadline);
     if (left.isNegative() || left.isZero()) {
-      throw pullFailed("timed out");
+      throw new Failed("timed out before the request");
     }
     HttpRequest request =
         HttpRequest.newBuilder(uri).timeout(left).header("User-Agent", "capstan").GET().build();
     HttpResponse<InputStream> response;
     try {
       response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
-    } catch (HttpTimeoutException e) {
-      throw pullFailed("timed out downloading the artifact");
     } catch (IOException e) {
-      throw pullFailed("cannot download the artifact (" + e.getClass().getSimpleName() + ")");
+      throw new Failed("the request failed (" + e.getClass().getSimpleName() + ")");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw pullFailed("interrupted");
+      throw new Failed("interrupted");
     }
     MessageDigest sha = Registry.sha256();
     try (InputStream in = new DigestInputStream(response.body(), sha);
         OutputStream out = Files.newOutputStream(file)) {
       if (response.statusCode() != 200) {
-        throw pullFailed("the artifact's URL answered " + response.statusCode());
+        throw new Failed("the server answered " + response.statusCode());
       }
       byte[] buffer = new byte[65536];
       long written = 0;
       int n;
-      while ((n = in.read(buffer)) > 0) {
+      while ((n = read(in, buffer)) > 0) {
         written += n;
         if (written > sizeLimit) {
-          throw new SourceException(
-              FailureReason.SIZE_LIMIT_EXCEEDED,
-              "the artifact is larger than the limit of " + sizeLimit + " bytes");
+          throw new Failed("the file is larger than the limit of " + sizeLimit + " bytes");
         }
         out.write(buffer, 0, n);
       }
@@ -186,7 +215,35 @@ public final class ArtifactDownloads {
     return "sha256:" + HexFormat.of().formatHex(sha.digest());
   }
 
-  private static SourceException pullFailed(String message) {
-    return new SourceException(FailureReason.OCI_PULL_FAILED, message);
+  private static int read(InputStream in, byte[] buffer) {
+    try {
+      return in.read(buffer);
+    } catch (IOException e) {
+      throw new Failed("reading the file failed (" + e.getClass().getSimpleName() + ")");
+    }
+  }
+
+  /**
+   * The one failure a tenant sees; {@code detail} (a status, an exception's class, a digest) goes
+   * to the debug log with the URL without its query, which may carry a token.
+   */
+  private static SourceException failed(Wanted wanted, String detail) {
+    if (LOG.isDebugEnabled()) {
+      String where;
+      try {
+        where = ArtifactUrl.parse(wanted.url()).withoutQuery();
+      } catch (SourceException e) {
+        where = "(not a URL)";
+      }
+      LOG.debug("{}: downloading {} failed: {}", wanted.key(), where, detail);
+    }
+    return new SourceException(FailureReason.OCI_PULL_FAILED, DOWNLOAD_FAILED);
+  }
+
+  /** A download that failed, its detail for the log. */
+  private static final class Failed extends RuntimeException {
+    Failed(String detail) {
+      super(detail, null, false, false);
+    }
   }
 }

@@ -99,7 +99,7 @@ public final class ArtifactPusher {
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
             .followRedirects(HttpClient.Redirect.NEVER)
-            .sslContext(TlsSettings.context(certs, false))
+            .sslContext(TlsSettings.context(certs, false, push.target().url().host()))
             .build();
     return new RegistryClient(
         http,

@@ -11,10 +11,7 @@ import dev.capstan.source.StoredState;
 import dev.capstan.source.TreeFilter;
 import dev.capstan.source.Verified;
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,7 +24,6 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Pattern;
-import javax.net.ssl.SSLHandshakeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,7 +59,7 @@ public final class OciSource {
   private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
   private final Transports transports = new Transports();
   private final TokenCache tokens;
-  private final Map<String, String> schemes = new ConcurrentHashMap<>();
+  private final SchemeProbes schemes = new SchemeProbes();
 
   public OciSource(OciSourceOptions options) {
     this.options = options;
@@ -251,9 +247,17 @@ public final class OciSource {
     Optional<RegistryCredentials> credentials =
         RegistryCredentials.forRegistry(url.registry(), request.pullSecrets());
     HttpClient http =
-        transports.client(request.certSecret(), request.proxySecret(), request.insecure());
+        transports.client(
+            request.certSecret(), request.proxySecret(), request.insecure(), url.host());
     boolean plainAllowed = request.insecure() || onLoopback(url.registry());
-    String scheme = plainAllowed ? scheme(http, url, deadline) : "https";
+    String scheme =
+        plainAllowed
+            ? schemes.scheme(
+                request.key(),
+                url.registry(),
+                http,
+                Duration.between(options.clock().instant(), deadline))
+            : "https";
     return new RegistryClient(
         http, scheme, url, credentials, tokens, actions, deadline, options.clock(), plainAllowed);
   }
@@ -268,34 +272,6 @@ public final class OciSource {
             ? registry.substring(0, registry.indexOf(']') + 1)
             : registry.contains(":") ? registry.substring(0, registry.lastIndexOf(':')) : registry;
     return host.equals("localhost") || host.equals("[::1]") || host.matches("127(\\.\\d{1,3}){3}");
-  }
-
-  /**
-   * For an insecure source or a registry on loopback: https when the registry speaks TLS on its
-   * port, else plain http, as Flux's client decides; asked once per registry and remembered.
-   */
-  private String scheme(HttpClient http, OciUrl url, Instant deadline) {
-    return schemes.computeIfAbsent(
-        url.registry(),
-        registry -> {
-          Duration left = Duration.between(options.clock().instant(), deadline);
-          try {
-            HttpRequest ping =
-                HttpRequest.newBuilder(URI.create("https://" + registry + "/v2/"))
-                    .timeout(left.isNegative() ? Duration.ofSeconds(1) : left)
-                    .GET()
-                    .build();
-            http.send(ping, HttpResponse.BodyHandlers.discarding());
-            return "https";
-          } catch (SSLHandshakeException e) {
-            return "https"; // it speaks TLS; the certificate is the pull's to judge
-          } catch (IOException e) {
-            return "http";
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "https";
-          }
-        });
   }
 
   private static String sourceId(OciFetchRequest request, Optional<CosignKeys> keys) {
@@ -344,6 +320,7 @@ public final class OciSource {
               }
             });
     secrets.addAll(Redaction.textOf(request.certSecret().values()));
+    schemes.forget(request.key());
     String scrubbed = Redaction.scrub(message, secrets);
     LOG.warn("{}: {}", reason.conditionReason(), scrubbed);
     LOG.debug("{}: pull failed", request.key(), error);

@@ -88,6 +88,15 @@ public record OciUrl(String registry, String repository) {
   /** A repository and a tag. */
   public record Tagged(OciUrl url, String tag) {}
 
+  /** The registry's host name or address, without its port or an IPv6 address's brackets. */
+  String host() {
+    if (registry.startsWith("[")) {
+      return registry.substring(1, registry.indexOf(']'));
+    }
+    int colon = registry.lastIndexOf(':');
+    return colon < 0 ? registry : registry.substring(0, colon);
+  }
+
   /** The URL as written, {@code oci://registry/repository}. */
   public String display() {
     return PREFIX + registry + "/" + repository;

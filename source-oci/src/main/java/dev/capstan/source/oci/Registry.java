@@ -126,7 +126,7 @@ final class Registry {
                 client.url().display() + " has more than " + MAX_TAGS + " tags");
           }
         }
-        next = nextPage(next, response.headers().firstValue("Link").orElse(null));
+        next = nextPage(next, response.headers().firstValue("Link").orElse(null), client);
       } catch (IOException e) {
         throw new SourceException(
             FailureReason.READ_OPERATION_FAILED,
@@ -136,12 +136,38 @@ final class Registry {
     return tags;
   }
 
-  private static URI nextPage(URI current, String link) {
+  /**
+   * The next page of the tag list its {@code Link} header names, which must be on the registry's
+   * own origin: a page elsewhere would be asked with the registry's credentials.
+   */
+  static URI nextPage(URI current, String link, RegistryClient client) {
     if (link == null) {
       return null;
     }
     Matcher m = NEXT.matcher(link);
-    return m.find() ? current.resolve(m.group(1)) : null;
+    if (!m.find()) {
+      return null;
+    }
+    URI next;
+    try {
+      next = current.resolve(m.group(1));
+    } catch (IllegalArgumentException e) {
+      throw tagListFailed(
+          "the next page of the tag list of " + client.url().display() + " is not a URL");
+    }
+    if (!RegistryClient.sameOrigin(next, client.origin())) {
+      throw tagListFailed(
+          "the tag list of "
+              + client.url().display()
+              + " links its next page to another origin than the registry's; only pages on "
+              + client.origin()
+              + " are read");
+    }
+    return next;
+  }
+
+  private static SourceException tagListFailed(String message) {
+    return new SourceException(FailureReason.READ_OPERATION_FAILED, message);
   }
 
   /**

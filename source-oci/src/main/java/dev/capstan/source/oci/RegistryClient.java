@@ -79,19 +79,31 @@ final class RegistryClient {
   }
 
   /**
-   * Sends the request with the registry's authorization, answering one challenge; follows redirects
-   * (without credentials to another origin). The caller closes the body.
+   * Sends the request with the registry's authorization when it is for the registry's own origin,
+   * answering one challenge of that origin's; follows redirects (without credentials to another
+   * origin). The caller closes the body.
    */
   HttpResponse<InputStream> send(HttpRequest.Builder request) {
     String key = authKey();
-    Optional<String> cached = tokens.header(key);
+    // A URL the registry named (an upload's Location) may be elsewhere: it gets no credentials.
+    boolean ownOrigin = sameOrigin(request.copy().build().uri(), origin());
+    Optional<String> cached = ownOrigin ? tokens.header(key) : Optional.empty();
     cached.ifPresent(h -> request.setHeader("Authorization", h));
     HttpResponse<InputStream> response = follow(request, cached.orElse(null));
     if (response.statusCode() != 401) {
       return response;
     }
-    String challenge = response.headers().firstValue("WWW-Authenticate").orElse(null);
     close(response);
+    if (!sameOrigin(response.request().uri(), origin())) {
+      // A redirect target's challenge would choose where the credentials go: not answered.
+      throw new SourceException(
+          FailureReason.AUTHENTICATION_FAILED,
+          Safe.text(response.request().uri().getHost())
+              + ", another origin than the registry "
+              + url.registry()
+              + "'s, asked for credentials: they go to the registry and its token realm only");
+    }
+    String challenge = response.headers().firstValue("WWW-Authenticate").orElse(null);
     tokens.forget(key);
     String header = authorize(challenge, key);
     request.setHeader("Authorization", header);
@@ -279,10 +291,17 @@ final class RegistryClient {
     return URLEncoder.encode(value, StandardCharsets.UTF_8);
   }
 
-  private static boolean sameOrigin(URI a, URI b) {
+  /** Whether the two URLs have one origin: scheme, host (in any case) and port. */
+  static boolean sameOrigin(URI a, URI b) {
     return Objects.equals(a.getScheme(), b.getScheme())
-        && Objects.equals(a.getHost(), b.getHost())
+        && a.getHost() != null
+        && a.getHost().equalsIgnoreCase(b.getHost())
         && port(a) == port(b);
+  }
+
+  /** The registry's own origin, {@code scheme://host[:port]}. */
+  URI origin() {
+    return URI.create(base);
   }
 
   private static int port(URI uri) {

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
@@ -32,7 +33,9 @@ import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 /**
  * The TLS context of a pull, from {@code spec.certSecretRef}: {@code ca.crt} is trusted beside the
  * JVM's own CAs (as Flux extends the system pool), {@code tls.crt} with {@code tls.key} is the
- * client certificate (mutual TLS). Without the Secret, {@code insecure} accepts any certificate.
+ * client certificate (mutual TLS), offered to the registry's host only (never to a host it
+ * redirects to, nor to its token realm elsewhere). Without the Secret, {@code insecure} accepts any
+ * certificate.
  */
 final class TlsSettings {
   static final String CA = "ca.crt";
@@ -41,7 +44,11 @@ final class TlsSettings {
 
   private TlsSettings() {}
 
-  static SSLContext context(Map<String, byte[]> certSecret, boolean insecure) {
+  /**
+   * @param registryHost the host (name or address, without port) the client certificate is offered
+   *     to
+   */
+  static SSLContext context(Map<String, byte[]> certSecret, boolean insecure, String registryHost) {
     try {
       SSLContext context = SSLContext.getInstance("TLS");
       if (certSecret.isEmpty()) {
@@ -56,10 +63,12 @@ final class TlsSettings {
       if ((cert == null) != (key == null)) {
         throw invalid("the cert secret must hold both tls.crt and tls.key, or neither");
       }
-      var keyManagers =
+      KeyManager[] keyManagers =
           cert == null
               ? null
-              : clientKeys(certificates(cert, CERT), privateKey(key)).getKeyManagers();
+              : HostBoundKeys.wrap(
+                  clientKeys(certificates(cert, CERT), privateKey(key)).getKeyManagers(),
+                  registryHost);
       TrustManager[] trust =
           certSecret.containsKey(CA) ? trustWithSystem(certificates(certSecret.get(CA), CA)) : null;
       context.init(keyManagers, trust, null);

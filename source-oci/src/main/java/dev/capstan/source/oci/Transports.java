@@ -18,9 +18,10 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The HTTP clients pulls go through, one per TLS, proxy and insecure setting, kept so that an
- * unchanged pull reuses a warm connection (a new client is a new TLS handshake). At most {@link
- * #MAX} are kept; the least recently used is dropped beyond.
+ * The HTTP clients pulls go through, one per TLS, proxy and insecure setting and registry host (a
+ * client certificate is offered to that host only), kept so that an unchanged pull reuses a warm
+ * connection (a new client is a new TLS handshake). At most {@link #MAX} are kept; the least
+ * recently used is dropped beyond.
  */
 final class Transports {
   static final int MAX = 64;
@@ -34,20 +35,27 @@ final class Transports {
       };
 
   synchronized HttpClient client(
-      Map<String, byte[]> certSecret, Map<String, byte[]> proxySecret, boolean insecure) {
-    String key = keyOf(certSecret, proxySecret, insecure);
-    return clients.computeIfAbsent(key, k -> build(certSecret, proxySecret, insecure));
+      Map<String, byte[]> certSecret,
+      Map<String, byte[]> proxySecret,
+      boolean insecure,
+      String registryHost) {
+    String key = keyOf(certSecret, proxySecret, insecure) + "|" + registryHost;
+    return clients.computeIfAbsent(
+        key, k -> build(certSecret, proxySecret, insecure, registryHost));
   }
 
   private static HttpClient build(
-      Map<String, byte[]> certSecret, Map<String, byte[]> proxySecret, boolean insecure) {
+      Map<String, byte[]> certSecret,
+      Map<String, byte[]> proxySecret,
+      boolean insecure,
+      String registryHost) {
     HttpClient.Builder builder =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(30))
             // Redirects are followed by hand: credentials must stay with the registry's origin.
             .followRedirects(HttpClient.Redirect.NEVER)
-            .sslContext(TlsSettings.context(certSecret, insecure));
+            .sslContext(TlsSettings.context(certSecret, insecure, registryHost));
     if (!proxySecret.isEmpty()) {
       proxy(builder, proxySecret);
     }

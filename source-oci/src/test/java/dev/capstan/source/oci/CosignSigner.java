@@ -68,13 +68,16 @@ final class CosignSigner {
             + "\":\""
             + signature
             + "\"}}]}";
+    OciUrl url = OciUrl.parse("oci://" + registryHost + "/" + repository);
     HttpClient http =
-        HttpClient.newBuilder().sslContext(TlsSettings.context(certSecret, false)).build();
+        HttpClient.newBuilder()
+            .sslContext(TlsSettings.context(certSecret, false, url.host()))
+            .build();
     RegistryClient client =
         new RegistryClient(
             http,
             scheme,
-            OciUrl.parse("oci://" + registryHost + "/" + repository),
+            url,
             username == null
                 ? Optional.empty()
                 : Optional.of(new RegistryCredentials(username, password)),
