@@ -30,9 +30,10 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The artifacts of ExternalArtifacts: a tar+gzip file another controller serves at the URL its
- * status names, downloaded (bounded in size and time, no credentials sent, no redirect followed),
- * checked against the status's sha256 digest, unpacked with the same bounds as an OCI layer and
- * stored in the shared artifact store. The same URL and digest are not downloaded again.
+ * status names, downloaded (bounded in size and time, the body's every byte within the deadline, no
+ * credentials sent, no redirect followed), checked against the status's sha256 digest, unpacked
+ * with the same bounds as an OCI layer and stored in the shared artifact store. The same URL and
+ * digest are not downloaded again.
  */
 public final class ArtifactDownloads {
   private final ArtifactStore store;
@@ -40,14 +41,25 @@ public final class ArtifactDownloads {
   private final long sizeLimit;
   private final LayerUnpacker.Limits limits;
   private final HttpClient http;
+  private final ReadDeadlines reads;
   private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
 
   public ArtifactDownloads(
       ArtifactStore store, Clock clock, long sizeLimit, LayerUnpacker.Limits limits) {
+    this(store, clock, sizeLimit, limits, ReadDeadlines.withOwnThread(clock));
+  }
+
+  public ArtifactDownloads(
+      ArtifactStore store,
+      Clock clock,
+      long sizeLimit,
+      LayerUnpacker.Limits limits,
+      ReadDeadlines reads) {
     this.store = store;
     this.clock = clock;
     this.sizeLimit = sizeLimit;
     this.limits = limits;
+    this.reads = reads;
     this.http =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
@@ -100,7 +112,8 @@ public final class ArtifactDownloads {
     Path exported = store.newTempDir();
     try {
       Path file = download.resolve("artifact.tar.gz");
-      String actual = download(uri, file, clock.instant().plus(timeout));
+      Instant deadline = clock.instant().plus(timeout);
+      String actual = download(uri, file, deadline);
       if (!actual.equals(wanted.digest())) {
         throw new SourceException(
             FailureReason.OCI_LAYER_FAILED,
@@ -109,8 +122,8 @@ public final class ArtifactDownloads {
                 + ", not the artifact's "
                 + wanted.digest());
       }
-      LayerUnpacker.unpack(file, exported, limits);
-      String treeDigest = TreeFilter.filter(exported, "", "");
+      LayerUnpacker.unpack(file, exported, limits, clock, deadline);
+      String treeDigest = TreeFilter.filter(exported, "", "", clock, deadline);
       StoredState next =
           new StoredState(
               sourceId,
@@ -155,7 +168,8 @@ public final class ArtifactDownloads {
         HttpRequest.newBuilder(uri).timeout(left).header("User-Agent", "capstan").GET().build();
     HttpResponse<InputStream> response;
     try {
-      response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+      // The request's timeout ends with the headers: the body is read within the deadline too.
+      response = http.send(request, reads.handler(deadline, "timed out downloading the artifact"));
     } catch (HttpTimeoutException e) {
       throw pullFailed("timed out downloading the artifact");
     } catch (IOException e) {

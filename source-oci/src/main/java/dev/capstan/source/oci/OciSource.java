@@ -199,7 +199,7 @@ public final class OciSource {
         Files.move(blob, exported.resolve(layer.digest().substring("sha256:".length()) + ".tgz"));
         treeDigest = TreeFilter.filter(exported, "", "");
       } else {
-        LayerUnpacker.unpack(blob, exported, options.limits());
+        LayerUnpacker.unpack(blob, exported, options.limits(), options.clock(), deadline);
         treeDigest =
             TreeFilter.filter(
                 exported, request.ignore(), TreeFilter.OCI_DEFAULTS, options.clock(), deadline);
@@ -255,7 +255,16 @@ public final class OciSource {
     boolean plainAllowed = request.insecure() || onLoopback(url.registry());
     String scheme = plainAllowed ? scheme(http, url, deadline) : "https";
     return new RegistryClient(
-        http, scheme, url, credentials, tokens, actions, deadline, options.clock(), plainAllowed);
+        http,
+        scheme,
+        url,
+        credentials,
+        tokens,
+        actions,
+        deadline,
+        options.clock(),
+        plainAllowed,
+        options.reads());
   }
 
   /**
@@ -275,27 +284,35 @@ public final class OciSource {
    * port, else plain http, as Flux's client decides; asked once per registry and remembered.
    */
   private String scheme(HttpClient http, OciUrl url, Instant deadline) {
-    return schemes.computeIfAbsent(
-        url.registry(),
-        registry -> {
-          Duration left = Duration.between(options.clock().instant(), deadline);
-          try {
-            HttpRequest ping =
-                HttpRequest.newBuilder(URI.create("https://" + registry + "/v2/"))
-                    .timeout(left.isNegative() ? Duration.ofSeconds(1) : left)
-                    .GET()
-                    .build();
-            http.send(ping, HttpResponse.BodyHandlers.discarding());
-            return "https";
-          } catch (SSLHandshakeException e) {
-            return "https"; // it speaks TLS; the certificate is the pull's to judge
-          } catch (IOException e) {
-            return "http";
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "https";
-          }
-        });
+    String known = schemes.get(url.registry());
+    if (known != null) {
+      return known;
+    }
+    // Asked outside the map's lock: a registry slow to answer holds up no other registry's pull.
+    String scheme = probe(http, url.registry(), deadline);
+    String raced = schemes.putIfAbsent(url.registry(), scheme);
+    return raced == null ? scheme : raced;
+  }
+
+  private String probe(HttpClient http, String registry, Instant deadline) {
+    Duration left = Duration.between(options.clock().instant(), deadline);
+    try {
+      HttpRequest ping =
+          HttpRequest.newBuilder(URI.create("https://" + registry + "/v2/"))
+              .timeout(left.isNegative() || left.isZero() ? Duration.ofSeconds(1) : left)
+              .GET()
+              .build();
+      // Answered once the headers arrive: the body is closed unread, however slowly it comes.
+      RegistryClient.close(http.send(ping, HttpResponse.BodyHandlers.ofInputStream()));
+      return "https";
+    } catch (SSLHandshakeException e) {
+      return "https"; // it speaks TLS; the certificate is the pull's to judge
+    } catch (IOException e) {
+      return "http";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "https";
+    }
   }
 
   private static String sourceId(OciFetchRequest request, Optional<CosignKeys> keys) {
