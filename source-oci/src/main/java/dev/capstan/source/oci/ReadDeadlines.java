@@ -9,9 +9,9 @@ import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -35,14 +35,17 @@ public final class ReadDeadlines {
 
   /** With a scheduler thread of its own (a daemon: it never keeps the process alive). */
   public static ReadDeadlines withOwnThread(Clock clock) {
-    return new ReadDeadlines(
-        Executors.newSingleThreadScheduledExecutor(
+    ScheduledThreadPoolExecutor scheduler =
+        new ScheduledThreadPoolExecutor(
+            1,
             r -> {
               Thread thread = new Thread(r, "capstan-read-deadlines");
               thread.setDaemon(true);
               return thread;
-            }),
-        clock);
+            });
+    // Most bodies are closed long before their deadline: their closes leave the queue at once.
+    scheduler.setRemoveOnCancelPolicy(true);
+    return new ReadDeadlines(scheduler, clock);
   }
 
   /**
