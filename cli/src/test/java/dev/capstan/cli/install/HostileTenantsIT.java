@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.capstan.decryption.SopsWriter;
+import dev.capstan.source.oci.testing.RawTar;
+import dev.capstan.source.oci.testing.SlowHttpServer;
 import dev.capstan.testing.ClusterAccess;
 import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.TestNamespace;
@@ -29,10 +31,12 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -83,6 +87,9 @@ class HostileTenantsIT {
    */
   private static HttpServer artifactServer;
 
+  /** A second allowed server, for files whose headers or pace a well-behaved server never sends. */
+  private static SlowHttpServer rawServer;
+
   private static final SopsWriter sops = new SopsWriter();
 
   @BeforeAll
@@ -108,6 +115,8 @@ class HostileTenantsIT {
         HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     artifactServer.start();
     args.add("--artifact-url-allow-prefix=" + artifactOrigin() + "/");
+    rawServer = SlowHttpServer.start();
+    args.add("--artifact-url-allow-prefix=" + rawServer.url("/"));
     engine = CapstanProcess.start(kubeconfig, dir, "capstan-hostile", limits.jvmArgs(), args);
 
     benignRepo = repo("benign");
@@ -136,6 +145,9 @@ class HostileTenantsIT {
       repos.forEach(LocalGitRepository::close);
       if (artifactServer != null) {
         artifactServer.stop(0);
+      }
+      if (rawServer != null) {
+        rawServer.close();
       }
       Installation.remove(admin);
     }
@@ -567,6 +579,40 @@ class HostileTenantsIT {
     }
   }
 
+  @Test
+  void anExternalArtifactDeclaringAHugeLongNameFailsAndTheEngineStaysUp() throws Exception {
+    // The layer of the audit: a GNU long name of 256 MiB (about 261 KB compressed), which the
+    // tar reader would have read whole into the heap. Served by the allowed raw server.
+    byte[] layer =
+        new RawTar()
+            .header("././@LongLink", 'L', 256L << 20)
+            .data(256L << 20, (byte) 'a')
+            .header("cm.yaml", '0', 0)
+            .bytes();
+    rawServer.answer("GET", "/longname.tar.gz", Map.of(), layer);
+    externalArtifactOf("longname", rawServer.url("/longname.tar.gz"), layer);
+    create(hostile, kustomizationOfExternalArtifact("longname", "60s"));
+    Condition ready =
+        awaitExternalArtifactFailure("longname", "GNU long name of 268435456 bytes");
+    assertEquals("ArtifactFailed", ready.getReason(), ready.getMessage());
+    assertTrue(engine.isAlive(), () -> "the engine exited:\n" + engine.logTail());
+  }
+
+  @Test
+  void anExternalArtifactSentOneByteAtATimeEndsAtItsTimeout() throws Exception {
+    // One byte every 3 s of 1,000: 50 minutes without a deadline on the body. Served by the
+    // allowed raw server.
+    rawServer.trickle("/slow.tar.gz", 1000, Duration.ofSeconds(3));
+    externalArtifactOf("trickle", rawServer.url("/slow.tar.gz"), new byte[0]);
+    long start = System.nanoTime();
+    create(hostile, kustomizationOfExternalArtifact("trickle", "5s"));
+    Condition ready =
+        awaitExternalArtifactFailure("trickle", "timed out downloading the artifact");
+    assertEquals("ArtifactFailed", ready.getReason(), ready.getMessage());
+    Duration took = Duration.ofNanos(System.nanoTime() - start);
+    assertTrue(took.compareTo(Duration.ofSeconds(60)) < 0, "the download ended after " + took);
+  }
+
   // --- the tenants
 
   private static String artifactOrigin() {
@@ -575,52 +621,8 @@ class HostileTenantsIT {
 
   /** An ExternalArtifact whose status names {@code url}, and a Kustomization built from it. */
   private static void externalArtifactTenant(String name, String url, String digest) {
-    create(
-        hostile,
-        """
-        apiVersion: source.capstan.dev/v1
-        kind: ExternalArtifact
-        metadata: {name: %s, labels: {%s: "%s"}}
-        spec: {sourceRef: {apiVersion: example.com/v1, kind: Generator, name: gen}}
-        """
-            .formatted(name, SHARD_LABEL, SHARD));
-    admin
-        .genericKubernetesResources("source.capstan.dev/v1", "ExternalArtifact")
-        .inNamespace(hostile)
-        .withName(name)
-        .subresource("status")
-        .patch(
-            PatchContext.of(PatchType.JSON_MERGE),
-            Serialization.asJson(
-                Map.of(
-                    "status",
-                    Map.of(
-                        "artifact",
-                        Map.of(
-                            "revision",
-                            "main@sha1:abc",
-                            "digest",
-                            digest,
-                            "url",
-                            url,
-                            "path",
-                            "externalartifact/" + hostile + "/" + name + ".tar.gz",
-                            "lastUpdateTime",
-                            "2025-01-01T00:00:00Z")))));
-    create(
-        hostile,
-        """
-        apiVersion: kustomize.capstan.dev/v1
-        kind: Kustomization
-        metadata: {name: %s, labels: {%s: "%s"}}
-        spec:
-          interval: 1m
-          prune: true
-          path: ./
-          targetNamespace: %s
-          sourceRef: {kind: ExternalArtifact, name: %s}
-        """
-            .formatted(name, SHARD_LABEL, SHARD, hostile, name));
+    externalArtifact(name, url, digest);
+    create(hostile, kustomizationOfExternalArtifact(name, "1m"));
   }
 
   /** No status code, digest received or exception name: the URL is no scanner. */
@@ -741,6 +743,73 @@ class HostileTenantsIT {
       }
     }
     return out.toString();
+  }
+
+  /** An ExternalArtifact whose status names {@code url} and the digest of {@code content}. */
+  private static void externalArtifactOf(String name, String url, byte[] content) throws Exception {
+    externalArtifact(
+        name,
+        url,
+        "sha256:"
+            + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content)));
+  }
+
+  /** An ExternalArtifact whose status names {@code url} and {@code digest}. */
+  private static void externalArtifact(String name, String url, String digest) {
+    create(
+        hostile,
+        """
+        apiVersion: source.capstan.dev/v1
+        kind: ExternalArtifact
+        metadata: {name: %s, labels: {%s: "%s"}}
+        spec: {sourceRef: {apiVersion: example.com/v1, kind: Generator, name: gen}}
+        """
+            .formatted(name, SHARD_LABEL, SHARD));
+    admin
+        .genericKubernetesResources("source.capstan.dev/v1", "ExternalArtifact")
+        .inNamespace(hostile)
+        .withName(name)
+        .subresource("status")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            """
+            {"status":{"artifact":{"revision":"main@sha1:abc","digest":"%s","url":"%s",
+              "path":"externalartifact/%s/%s.tar.gz","lastUpdateTime":"2026-01-01T00:00:00Z"},
+              "conditions":[{"type":"Ready","status":"True","reason":"Succeeded","message":"ok",
+              "lastTransitionTime":"2026-01-01T00:00:00Z"}]}}
+            """
+                .formatted(digest, url, hostile, name));
+  }
+
+  private static String kustomizationOfExternalArtifact(String name, String timeout) {
+    return """
+    apiVersion: kustomize.capstan.dev/v1
+    kind: Kustomization
+    metadata: {name: %s, labels: {%s: "%s"}}
+    spec:
+      interval: 1m
+      timeout: %s
+      prune: true
+      path: ./
+      targetNamespace: %s
+      sourceRef: {kind: ExternalArtifact, name: %s}
+    """
+        .formatted(name, SHARD_LABEL, SHARD, timeout, hostile, name);
+  }
+
+  /** Ready=False, ArtifactFailed, saying {@code what}: not the "no artifact yet" before it. */
+  private static Condition awaitExternalArtifactFailure(String name, String what) {
+    return await()
+        .atMost(CASE_BOUND)
+        .pollInterval(Duration.ofMillis(500))
+        .until(
+            () -> readyOf(hostile, "Kustomization", name),
+            c ->
+                c.isPresent()
+                    && "False".equals(c.get().getStatus())
+                    && c.get().getMessage() != null
+                    && c.get().getMessage().contains(what))
+        .orElseThrow();
   }
 
   // --- what a user would look at

@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The artifacts of ExternalArtifacts: a tar+gzip file another controller serves at the URL its
  * status names, downloaded when the engine's {@link ArtifactUrlPolicy} allows that URL (bounded in
- * size and time, no credentials sent, no redirect followed, no proxy), checked against the status's
+ * size and time, the body's every byte within the deadline, no credentials sent, no redirect followed, no proxy), checked against the status's
  * sha256 digest, unpacked with the same bounds as an OCI layer and stored in the shared artifact
  * store. The same URL and digest are not downloaded again.
  *
@@ -56,6 +56,7 @@ public final class ArtifactDownloads {
   private final ArtifactUrlPolicy policy;
   private final ArtifactUrlPolicy.Resolver resolver;
   private final HttpClient http;
+  private final ReadDeadlines reads;
   private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
 
   public ArtifactDownloads(
@@ -64,7 +65,14 @@ public final class ArtifactDownloads {
       long sizeLimit,
       LayerUnpacker.Limits limits,
       ArtifactUrlPolicy policy) {
-    this(store, clock, sizeLimit, limits, policy, ArtifactUrlPolicy.Resolver.SYSTEM);
+    this(
+        store,
+        clock,
+        sizeLimit,
+        limits,
+        policy,
+        ArtifactUrlPolicy.Resolver.SYSTEM,
+        ReadDeadlines.withOwnThread(clock));
   }
 
   ArtifactDownloads(
@@ -73,13 +81,15 @@ public final class ArtifactDownloads {
       long sizeLimit,
       LayerUnpacker.Limits limits,
       ArtifactUrlPolicy policy,
-      ArtifactUrlPolicy.Resolver resolver) {
+      ArtifactUrlPolicy.Resolver resolver,
+      ReadDeadlines reads) {
     this.store = store;
     this.clock = clock;
     this.sizeLimit = sizeLimit;
     this.limits = limits;
     this.policy = policy;
     this.resolver = resolver;
+    this.reads = reads;
     this.http =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
@@ -136,17 +146,18 @@ public final class ArtifactDownloads {
     Path exported = store.newTempDir();
     try {
       Path file = download.resolve("artifact.tar.gz");
+      Instant deadline = clock.instant().plus(timeout);
       String actual;
       try {
-        actual = download(uri, file, clock.instant().plus(timeout));
+        actual = download(uri, file, deadline);
       } catch (Failed e) {
         throw failed(wanted, e.getMessage());
       }
       if (!actual.equals(wanted.digest())) {
         throw failed(wanted, "the file has digest " + actual);
       }
-      LayerUnpacker.unpack(file, exported, limits);
-      String treeDigest = TreeFilter.filter(exported, "", "");
+      LayerUnpacker.unpack(file, exported, limits, clock, deadline);
+      String treeDigest = TreeFilter.filter(exported, "", "", clock, deadline);
       StoredState next =
           new StoredState(
               sourceId,
@@ -188,7 +199,8 @@ public final class ArtifactDownloads {
         HttpRequest.newBuilder(uri).timeout(left).header("User-Agent", "capstan").GET().build();
     HttpResponse<InputStream> response;
     try {
-      response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+      // The request's timeout ends with the headers: the body is read within the deadline too.
+      response = http.send(request, reads.handler(deadline, "timed out downloading the artifact"));
     } catch (IOException e) {
       throw new Failed("the request failed (" + e.getClass().getSimpleName() + ")");
     } catch (InterruptedException e) {

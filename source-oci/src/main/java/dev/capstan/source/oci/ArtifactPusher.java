@@ -35,10 +35,12 @@ public final class ArtifactPusher {
 
   private final Clock clock;
   private final TokenCache tokens;
+  private final ReadDeadlines reads;
 
   public ArtifactPusher(Clock clock) {
     this.clock = clock;
     this.tokens = new TokenCache(clock);
+    this.reads = ReadDeadlines.withOwnThread(clock);
   }
 
   /**
@@ -110,7 +112,8 @@ public final class ArtifactPusher {
         "pull,push",
         push.deadline(),
         clock,
-        push.insecure());
+        push.insecure(),
+        reads);
   }
 
   static byte[] config(Instant created, String diffId) {

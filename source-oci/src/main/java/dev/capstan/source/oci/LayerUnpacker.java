@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipException;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
@@ -20,10 +22,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Unpacks a tar+gzip layer into an empty directory, reading it as hostile input: the bytes written,
- * the entries and the depth are bounded; an absolute path or one with {@code ..} fails the layer;
- * links (symbolic or hard) and special files are left out, as Flux leaves them out, so nothing in
- * the tree can point outside it.
+ * Unpacks a tar+gzip layer into an empty directory, reading it as hostile input: the bytes
+ * decompressed and written (those of the entries left out too), the entries, the depth, each header
+ * and the time are bounded; an absolute path or one with {@code ..} fails the layer; links
+ * (symbolic or hard) and special files are left out, as Flux leaves them out, so nothing in the
+ * tree can point outside it.
  */
 public final class LayerUnpacker {
   private static final Logger LOG = LoggerFactory.getLogger(LayerUnpacker.class);
@@ -52,21 +55,39 @@ public final class LayerUnpacker {
   }
 
   /**
-   * Unpacks {@code layer} (a tar+gzip file) into the empty directory {@code target}.
+   * Unpacks {@code layer} (a tar+gzip file) into the empty directory {@code target}, with no
+   * deadline.
    *
    * @throws SourceException {@link FailureReason#OCI_LAYER_FAILED} for a layer that is not tar+gzip
-   *     or holds a path that leaves the tree, {@link FailureReason#SIZE_LIMIT_EXCEEDED} past a
-   *     limit
+   *     or holds a path that leaves the tree or a header past its bound, {@link
+   *     FailureReason#SIZE_LIMIT_EXCEEDED} past a limit
    */
   public static void unpack(Path layer, Path target, Limits limits) throws IOException {
+    unpack(layer, target, limits, Clock.systemUTC(), Instant.MAX);
+  }
+
+  /**
+   * Unpacks {@code layer} as {@link #unpack(Path, Path, Limits)} does, failing with {@link
+   * FailureReason#OCI_PULL_FAILED} once {@code deadline} has passed.
+   */
+  public static void unpack(Path layer, Path target, Limits limits, Clock clock, Instant deadline)
+      throws IOException {
     try (InputStream in = new BufferedInputStream(Files.newInputStream(layer))) {
-      unpack(in, target, limits);
+      unpack(in, target, limits, clock, deadline);
     }
   }
 
-  public static void unpack(InputStream gzip, Path target, Limits limits) throws IOException {
+  static void unpack(InputStream gzip, Path target, Limits limits, Clock clock, Instant deadline)
+      throws IOException {
     LayerUnpacker unpacker = new LayerUnpacker(target, limits);
-    try (TarArchiveInputStream tar = new TarArchiveInputStream(new GZIPInputStream(gzip, 65536))) {
+    try (TarArchiveInputStream tar =
+        new HeaderBoundedTar(
+            new MeteredStream(
+                new GZIPInputStream(gzip, 65536),
+                limits.bytes(),
+                HeaderBoundedTar.MAX_ENTRY_HEADER_BYTES,
+                clock,
+                deadline))) {
       TarArchiveEntry entry;
       while ((entry = tar.getNextEntry()) != null) {
         unpacker.entry(tar, entry);
@@ -88,17 +109,19 @@ public final class LayerUnpacker {
           "the layer has more than " + limits.entries() + " entries");
     }
     String path = relative(name);
-    if (path.isEmpty()) {
-      return; // the root itself ("./")
+    if (entry.getSize() > limits.bytes() - written) {
+      throw tooLarge(path);
     }
     Path file = target.resolve(path);
-    if (entry.isDirectory()) {
+    if (!path.isEmpty() && entry.isDirectory()) {
       makeDirectories(file);
-    } else if (isRegularFile(entry)) {
+    } else if (!path.isEmpty() && isRegularFile(entry)) {
       makeDirectories(file.getParent());
       write(tar, file, path, (entry.getMode() & 0100) != 0);
     } else {
       LOG.debug("left out {} of the layer: not a file or directory", Safe.text(path));
+      // Read here, not skipped by the next header's read: it counts as unpacked, not as a header.
+      copy(tar, OutputStream.nullOutputStream(), path);
     }
   }
 
@@ -157,25 +180,34 @@ public final class LayerUnpacker {
     if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
       throw layerFailed("the layer holds a file and a directory at the same path");
     }
-    byte[] buffer = new byte[65536];
     try (OutputStream out = Files.newOutputStream(file)) {
-      int n;
-      while ((n = tar.read(buffer)) > 0) {
-        written += n;
-        if (written > limits.bytes()) {
-          throw new SourceException(
-              FailureReason.SIZE_LIMIT_EXCEEDED,
-              "the layer unpacks to more than the size limit of "
-                  + limits.bytes()
-                  + " bytes (at '"
-                  + Safe.text(path)
-                  + "')");
-        }
-        out.write(buffer, 0, n);
-      }
+      copy(tar, out, path);
     }
     Files.setPosixFilePermissions(
         file, PosixFilePermissions.fromString(executable ? "rwxr-xr-x" : "rw-r--r--"));
+  }
+
+  /** Copies the entry's data, counted against the limit (a sparse entry's holes too). */
+  private void copy(InputStream tar, OutputStream out, String path) throws IOException {
+    byte[] buffer = new byte[65536];
+    int n;
+    while ((n = tar.read(buffer)) > 0) {
+      written += n;
+      if (written > limits.bytes()) {
+        throw tooLarge(path);
+      }
+      out.write(buffer, 0, n);
+    }
+  }
+
+  private SourceException tooLarge(String path) {
+    return new SourceException(
+        FailureReason.SIZE_LIMIT_EXCEEDED,
+        "the layer unpacks to more than the size limit of "
+            + limits.bytes()
+            + " bytes (at '"
+            + Safe.text(path)
+            + "')");
   }
 
   private static SourceException layerFailed(String message) {

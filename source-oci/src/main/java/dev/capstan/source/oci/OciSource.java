@@ -195,7 +195,7 @@ public final class OciSource {
         Files.move(blob, exported.resolve(layer.digest().substring("sha256:".length()) + ".tgz"));
         treeDigest = TreeFilter.filter(exported, "", "");
       } else {
-        LayerUnpacker.unpack(blob, exported, options.limits());
+        LayerUnpacker.unpack(blob, exported, options.limits(), options.clock(), deadline);
         treeDigest =
             TreeFilter.filter(
                 exported, request.ignore(), TreeFilter.OCI_DEFAULTS, options.clock(), deadline);
@@ -259,7 +259,16 @@ public final class OciSource {
                 Duration.between(options.clock().instant(), deadline))
             : "https";
     return new RegistryClient(
-        http, scheme, url, credentials, tokens, actions, deadline, options.clock(), plainAllowed);
+        http,
+        scheme,
+        url,
+        credentials,
+        tokens,
+        actions,
+        deadline,
+        options.clock(),
+        plainAllowed,
+        options.reads());
   }
 
   /**

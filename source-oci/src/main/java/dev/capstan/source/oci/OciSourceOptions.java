@@ -10,9 +10,15 @@ import java.util.Objects;
  * @param store the artifact store, shared with the other kinds of source
  * @param layerLimit the largest (compressed) layer downloaded
  * @param limits what a layer may unpack to
+ * @param reads ends the reads of response bodies at a pull's deadline; one with a thread of its own
+ *     when null
  */
 public record OciSourceOptions(
-    ArtifactStore store, Clock clock, long layerLimit, LayerUnpacker.Limits limits) {
+    ArtifactStore store,
+    Clock clock,
+    long layerLimit,
+    LayerUnpacker.Limits limits,
+    ReadDeadlines reads) {
 
   public static final long DEFAULT_LAYER_LIMIT = 512L << 20;
   public static final LayerUnpacker.Limits DEFAULT_LIMITS =
@@ -23,13 +29,18 @@ public record OciSourceOptions(
     clock = clock == null ? Clock.systemUTC() : clock;
     layerLimit = layerLimit <= 0 ? DEFAULT_LAYER_LIMIT : layerLimit;
     limits = limits == null ? DEFAULT_LIMITS : limits;
+    reads = reads == null ? ReadDeadlines.withOwnThread(clock) : reads;
   }
 
   public static OciSourceOptions of(ArtifactStore store, Clock clock) {
-    return new OciSourceOptions(store, clock, 0, null);
+    return new OciSourceOptions(store, clock, 0, null, null);
   }
 
   public OciSourceOptions withLimits(long layer, LayerUnpacker.Limits unpacked) {
-    return new OciSourceOptions(store, clock, layer, unpacked);
+    return new OciSourceOptions(store, clock, layer, unpacked, reads);
+  }
+
+  public OciSourceOptions withReads(ReadDeadlines deadlines) {
+    return new OciSourceOptions(store, clock, layerLimit, limits, deadlines);
   }
 }

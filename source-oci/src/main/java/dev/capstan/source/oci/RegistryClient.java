@@ -27,7 +27,8 @@ import javax.net.ssl.SSLHandshakeException;
  * authenticated as the registry asks: a bearer token from its token service (cached until shortly
  * before it expires) or basic credentials. Credentials go to the registry's origin and its token
  * realm only, never across a redirect to another origin, and never over plain http unless the
- * source is {@code insecure}. Every request gets the time left before the deadline.
+ * source is {@code insecure}. Every request gets the time left before the deadline, and every body
+ * is read before it ({@link ReadDeadlines}).
  */
 final class RegistryClient {
   static final int MAX_TOKEN_BYTES = 1 << 20;
@@ -43,6 +44,7 @@ final class RegistryClient {
   private final Instant deadline;
   private final Clock clock;
   private final boolean insecure;
+  private final ReadDeadlines reads;
 
   RegistryClient(
       HttpClient http,
@@ -53,7 +55,8 @@ final class RegistryClient {
       String actions,
       Instant deadline,
       Clock clock,
-      boolean insecure) {
+      boolean insecure,
+      ReadDeadlines reads) {
     this.http = http;
     this.base = scheme + "://" + url.registry();
     this.url = url;
@@ -63,6 +66,7 @@ final class RegistryClient {
     this.deadline = deadline;
     this.clock = clock;
     this.insecure = insecure;
+    this.reads = reads;
   }
 
   OciUrl url() {
@@ -159,7 +163,8 @@ final class RegistryClient {
 
   private HttpResponse<InputStream> exchange(HttpRequest request) {
     try {
-      return http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+      // The request's timeout ends with the headers: the body is read within the deadline too.
+      return http.send(request, reads.handler(deadline, "timed out talking to the registry"));
     } catch (HttpTimeoutException e) {
       throw new SourceException(FailureReason.OCI_PULL_FAILED, "timed out talking to the registry");
     } catch (SSLHandshakeException e) {

@@ -59,7 +59,8 @@ final class SchemeProbes {
               .timeout(timeout.isNegative() || timeout.isZero() ? Duration.ofSeconds(1) : timeout)
               .GET()
               .build();
-      http.send(ping, HttpResponse.BodyHandlers.discarding());
+      // Answered once the headers arrive: the body is closed unread, however slowly it comes.
+      RegistryClient.close(http.send(ping, HttpResponse.BodyHandlers.ofInputStream()));
       return "https";
     } catch (SSLHandshakeException e) {
       return "https"; // it speaks TLS; the certificate is the pull's to judge

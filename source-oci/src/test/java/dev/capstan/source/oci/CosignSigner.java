@@ -85,7 +85,8 @@ final class CosignSigner {
             "pull,push",
             Instant.now().plusSeconds(60),
             Clock.systemUTC(),
-            scheme.equals("http"));
+            scheme.equals("http"),
+            ReadDeadlines.withOwnThread(Clock.systemUTC()));
     ArtifactPusher.uploadBlob(
         client, Registry.digestOf(config), HttpRequest.BodyPublishers.ofByteArray(config));
     ArtifactPusher.uploadBlob(
