@@ -592,8 +592,7 @@ class HostileTenantsIT {
     rawServer.answer("GET", "/longname.tar.gz", Map.of(), layer);
     externalArtifactOf("longname", rawServer.url("/longname.tar.gz"), layer);
     create(hostile, kustomizationOfExternalArtifact("longname", "60s"));
-    Condition ready =
-        awaitExternalArtifactFailure("longname", "GNU long name of 268435456 bytes");
+    Condition ready = awaitExternalArtifactFailure("longname", "GNU long name of 268435456 bytes");
     assertEquals("ArtifactFailed", ready.getReason(), ready.getMessage());
     assertTrue(engine.isAlive(), () -> "the engine exited:\n" + engine.logTail());
   }
@@ -606,8 +605,7 @@ class HostileTenantsIT {
     externalArtifactOf("trickle", rawServer.url("/slow.tar.gz"), new byte[0]);
     long start = System.nanoTime();
     create(hostile, kustomizationOfExternalArtifact("trickle", "5s"));
-    Condition ready =
-        awaitExternalArtifactFailure("trickle", "timed out downloading the artifact");
+    Condition ready = awaitExternalArtifactFailure("trickle", "timed out downloading the artifact");
     assertEquals("ArtifactFailed", ready.getReason(), ready.getMessage());
     Duration took = Duration.ofNanos(System.nanoTime() - start);
     assertTrue(took.compareTo(Duration.ofSeconds(60)) < 0, "the download ended after " + took);
@@ -750,8 +748,7 @@ class HostileTenantsIT {
     externalArtifact(
         name,
         url,
-        "sha256:"
-            + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content)));
+        "sha256:" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content)));
   }
 
   /** An ExternalArtifact whose status names {@code url} and {@code digest}. */

@@ -33,9 +33,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The artifacts of ExternalArtifacts: a tar+gzip file another controller serves at the URL its
  * status names, downloaded when the engine's {@link ArtifactUrlPolicy} allows that URL (bounded in
- * size and time, the body's every byte within the deadline, no credentials sent, no redirect followed, no proxy), checked against the status's
- * sha256 digest, unpacked with the same bounds as an OCI layer and stored in the shared artifact
- * store. The same URL and digest are not downloaded again.
+ * size and time, the body's every byte within the deadline, no credentials sent, no redirect
+ * followed, no proxy), checked against the status's sha256 digest, unpacked with the same bounds as
+ * an OCI layer and stored in the shared artifact store. The same URL and digest are not downloaded
+ * again.
  *
  * <p>Whoever writes the status chooses the URL, so a failed download says no more than that it
  * failed: not the status the server answered, not what went wrong on the connection, not the digest
