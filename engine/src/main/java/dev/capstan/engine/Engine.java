@@ -11,6 +11,7 @@ import dev.capstan.engine.monitor.HealthMonitor;
 import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.engine.pipeline.Backoff;
 import dev.capstan.engine.pipeline.EngineTrees;
+import dev.capstan.engine.pipeline.FetchSlots;
 import dev.capstan.engine.pipeline.GlobalAgeKeys;
 import dev.capstan.engine.pipeline.OciSourcePipeline;
 import dev.capstan.engine.pipeline.PipelineObserver;
@@ -122,6 +123,8 @@ public final class Engine implements AutoCloseable {
         new GitSource(
             ReferenceRules.gitRepositoryStore(options.storageRoot(), options.clock()), store);
     OciSource oci = new OciSource(OciSourceOptions.of(store, options.clock()));
+    // Shared by every kind of fetch: one namespace's fetches never hold every reconcile thread.
+    FetchSlots fetchSlots = FetchSlots.forThreads(options.reconcileThreads());
     ArtifactDownloads downloads =
         new ArtifactDownloads(
             store,
@@ -141,7 +144,7 @@ public final class Engine implements AutoCloseable {
             client,
             null,
             builder,
-            new EngineTrees(git, downloads),
+            new EngineTrees(git, downloads, fetchSlots),
             accounts,
             statuses,
             monitor,
@@ -162,9 +165,10 @@ public final class Engine implements AutoCloseable {
                     .sopsAgeSecret()
                     .map(secret -> GlobalAgeKeys.fromSecret(client, secret))
                     .orElse(GlobalAgeKeys.NONE)));
-    SourcePipeline sources = new SourcePipeline(client, git, statuses, options.clock(), observer);
+    SourcePipeline sources =
+        new SourcePipeline(client, git, statuses, options.clock(), observer, fetchSlots);
     OciSourcePipeline ociSources =
-        new OciSourcePipeline(client, oci, statuses, options.clock(), observer);
+        new OciSourcePipeline(client, oci, statuses, options.clock(), observer, fetchSlots);
     Controllers.register(
         operator,
         sources,

@@ -611,6 +611,44 @@ class HostileTenantsIT {
     assertTrue(took.compareTo(Duration.ofSeconds(60)) < 0, "the download ended after " + took);
   }
 
+  @Test
+  void tenDownloadsSentOneByteAtATimeLeaveOtherTenantsTheirReconcileThreads() throws Exception {
+    // Ten Kustomizations whose ExternalArtifacts' files come a byte every 3 s, each with a timeout
+    // of 3 minutes: as many as the engine has reconcile threads. A namespace's fetches take at
+    // most half of them, so the benign tenant's commit is applied meanwhile.
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      String name = "slow-" + i;
+      names.add(name);
+      rawServer.trickle("/" + name + ".tar.gz", 1000, Duration.ofSeconds(3));
+      externalArtifactOf(name, rawServer.url("/" + name + ".tar.gz"), new byte[0]);
+      create(hostile, kustomizationOfExternalArtifact(name, "3m"));
+    }
+    try {
+      await()
+          .atMost(CASE_BOUND)
+          .pollInterval(Duration.ofMillis(500))
+          .until(
+              () -> rawServer.requests().stream().filter(r -> r.contains("/slow-")).count() >= 5);
+      Duration took = benignCommitApplied("during-" + System.nanoTime());
+      Duration allowed = benignUsual.plus(BUILD_LIMIT);
+      assertTrue(
+          took.compareTo(allowed) <= 0,
+          "with ten slow downloads running, a benign commit took "
+              + took
+              + ", more than "
+              + allowed);
+    } finally {
+      for (String name : names) {
+        admin
+            .genericKubernetesResources("kustomize.capstan.dev/v1", "Kustomization")
+            .inNamespace(hostile)
+            .withName(name)
+            .delete();
+      }
+    }
+  }
+
   // --- the tenants
 
   private static String artifactOrigin() {

@@ -1,6 +1,8 @@
 package dev.capstan.engine.pipeline;
 
+import dev.capstan.source.FailureReason;
 import dev.capstan.source.GitSource;
+import dev.capstan.source.SourceException;
 import dev.capstan.source.StoredArtifact;
 import dev.capstan.source.oci.ArtifactDownloads;
 import java.nio.file.Path;
@@ -14,10 +16,12 @@ import java.util.Optional;
 public final class EngineTrees implements StoredTrees {
   private final GitSource store;
   private final ArtifactDownloads downloads;
+  private final FetchSlots slots;
 
-  public EngineTrees(GitSource store, ArtifactDownloads downloads) {
+  public EngineTrees(GitSource store, ArtifactDownloads downloads, FetchSlots slots) {
     this.store = store;
     this.downloads = downloads;
+    this.slots = slots;
   }
 
   @Override
@@ -26,7 +30,20 @@ public final class EngineTrees implements StoredTrees {
   }
 
   @Override
-  public StoredArtifact external(ArtifactDownloads.Wanted wanted, Duration timeout) {
-    return downloads.fetch(wanted, timeout);
+  public StoredArtifact external(
+      String namespace, ArtifactDownloads.Wanted wanted, Duration timeout) {
+    FetchSlots.Slot slot =
+        slots
+            .tryTake(namespace)
+            .orElseThrow(
+                () ->
+                    new SourceException(
+                        FailureReason.OCI_PULL_FAILED,
+                        "every download slot of its namespace is taken ("
+                            + slots.perNamespace()
+                            + " at once); it is tried again"));
+    try (slot) {
+      return downloads.fetch(wanted, timeout);
+    }
   }
 }

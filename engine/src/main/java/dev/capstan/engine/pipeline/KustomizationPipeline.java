@@ -408,6 +408,7 @@ public final class KustomizationPipeline {
           parts
               .trees()
               .external(
+                  attempt.key().namespace(),
                   new ArtifactDownloads.Wanted(
                       "externalartifact/" + key,
                       artifact.url(),

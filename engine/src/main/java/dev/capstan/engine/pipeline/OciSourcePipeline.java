@@ -29,13 +29,14 @@ public final class OciSourcePipeline {
       OciSource source,
       StatusWriter statuses,
       Clock clock,
-      PipelineObserver observer) {
+      PipelineObserver observer,
+      FetchSlots slots) {
     this.client = client;
     this.source = source;
     this.statuses = statuses;
     this.clock = clock;
     this.observer = observer;
-    this.fetches = new SourceFetch(clock, observer);
+    this.fetches = new SourceFetch(clock, observer, slots);
   }
 
   /** The artifact store's key of an OCIRepository: apart from any GitRepository's. */

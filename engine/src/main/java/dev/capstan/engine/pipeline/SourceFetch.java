@@ -12,6 +12,8 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One reconcile as every kind of source has it: its timings read first, one fetch, the fetch
@@ -19,12 +21,19 @@ import java.util.function.Supplier;
  * their status.
  */
 final class SourceFetch {
+  /** When a source whose namespace had no fetch slot free is reconciled again. */
+  static final Duration NO_SLOT_RETRY = Duration.ofSeconds(2);
+
+  private static final Logger LOG = LoggerFactory.getLogger(SourceFetch.class);
+
   private final Clock clock;
   private final PipelineObserver observer;
+  private final FetchSlots slots;
 
-  SourceFetch(Clock clock, PipelineObserver observer) {
+  SourceFetch(Clock clock, PipelineObserver observer, FetchSlots slots) {
     this.clock = clock;
     this.observer = observer;
+    this.slots = slots;
   }
 
   /**
@@ -50,6 +59,25 @@ final class SourceFetch {
           new FetchResult.Failed(FailureReason.INVALID_SPEC, e.getMessage(), lastGood.get()));
       return Outcome.terminal();
     }
+    String namespace = source.getMetadata().getNamespace();
+    Optional<FetchSlots.Slot> slot = slots.tryTake(namespace);
+    if (slot.isEmpty()) {
+      // Nothing written: the status says what the last fetch found until this one runs.
+      LOG.debug("{}: every fetch slot of namespace {} is taken", kind, namespace);
+      return Outcome.waiting(NO_SLOT_RETRY);
+    }
+    try (FetchSlots.Slot taken = slot.get()) {
+      return fetchAndWrite(kind, source, read, fetch, lastGood, writeStatus);
+    }
+  }
+
+  private Outcome fetchAndWrite(
+      String kind,
+      HasMetadata source,
+      SourceTimings read,
+      Function<SourceTimings, FetchResult> fetch,
+      Supplier<Optional<StoredArtifact>> lastGood,
+      Consumer<FetchResult> writeStatus) {
     Instant started = clock.instant();
     // See StackGuard: running out of stack is an Error no caller handles. INVALID_SPEC needs a
     // change of the spec or the content, so the outcome is terminal (Stalled), never retried.

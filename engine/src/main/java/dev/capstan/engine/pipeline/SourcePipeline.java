@@ -34,14 +34,15 @@ public final class SourcePipeline {
       GitSource source,
       StatusWriter statuses,
       Clock clock,
-      PipelineObserver observer) {
+      PipelineObserver observer,
+      FetchSlots slots) {
     this.client = client;
     this.source = source;
     this.statuses = statuses;
     this.clock = clock;
     this.observer = observer;
     this.includes = new SourceInputs(client);
-    this.fetches = new SourceFetch(clock, observer);
+    this.fetches = new SourceFetch(clock, observer, slots);
   }
 
   public Outcome reconcile(GitRepository repo) {

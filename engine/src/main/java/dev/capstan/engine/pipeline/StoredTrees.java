@@ -15,11 +15,12 @@ public interface StoredTrees {
 
   /**
    * The stored tree of an ExternalArtifact's file, downloaded into the store when it is not there
-   * yet (its URL and digest checked).
+   * yet (its URL and digest checked), when {@code namespace} has a fetch slot free.
    *
    * @throws dev.capstan.source.SourceException naming what failed
    */
-  default StoredArtifact external(ArtifactDownloads.Wanted wanted, Duration timeout) {
+  default StoredArtifact external(
+      String namespace, ArtifactDownloads.Wanted wanted, Duration timeout) {
     throw new UnsupportedOperationException("this store does not download external artifacts");
   }
 }

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -117,7 +118,12 @@ class PullDeadlinesTest {
 
   private void assertDownloadTimesOut() {
     ArtifactDownloads downloads =
-        new ArtifactDownloads(store, Clock.systemUTC(), 1 << 20, OciSourceOptions.DEFAULT_LIMITS);
+        new ArtifactDownloads(
+            store,
+            Clock.systemUTC(),
+            1 << 20,
+            OciSourceOptions.DEFAULT_LIMITS,
+            ArtifactUrlPolicy.of(List.of(server.url("/")), false));
     ArtifactDownloads.Wanted wanted =
         new ArtifactDownloads.Wanted(
             "externalartifact/ns/slow",

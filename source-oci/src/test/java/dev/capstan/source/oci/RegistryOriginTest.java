@@ -178,6 +178,7 @@ class RegistryOriginTest {
         "pull",
         clock.instant().plus(Duration.ofSeconds(20)),
         clock,
-        true);
+        true,
+        ReadDeadlines.withOwnThread(clock));
   }
 }

@@ -1,0 +1,117 @@
+package dev.capstan.engine.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.capstan.source.FetchResult;
+import dev.capstan.source.StoredArtifact;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class FetchSlotsTest {
+
+  @Test
+  void aNamespaceRunsAtMostItsSlotsAndLeavesOthersTheirs() {
+    FetchSlots slots = new FetchSlots(2);
+    List<FetchSlots.Slot> taken = new ArrayList<>();
+    taken.add(slots.tryTake("hostile").orElseThrow());
+    taken.add(slots.tryTake("hostile").orElseThrow());
+    assertTrue(slots.tryTake("hostile").isEmpty());
+    assertTrue(slots.tryTake("benign").isPresent());
+    taken.get(0).close();
+    assertTrue(slots.tryTake("hostile").isPresent());
+  }
+
+  @Test
+  void aSlotClosedTwiceIsGivenBackOnce() {
+    FetchSlots slots = new FetchSlots(1);
+    FetchSlots.Slot slot = slots.tryTake("a").orElseThrow();
+    slot.close();
+    slot.close();
+    FetchSlots.Slot again = slots.tryTake("a").orElseThrow();
+    assertTrue(slots.tryTake("a").isEmpty(), "a second close gave back a slot it no longer held");
+    again.close();
+  }
+
+  @Test
+  void halfTheReconcileThreadsGoToOneNamespace() {
+    assertEquals(5, FetchSlots.forThreads(10).perNamespace());
+    assertEquals(1, FetchSlots.forThreads(1).perNamespace());
+  }
+
+  @Test
+  void aSourceWhoseNamespaceHasNoSlotFreeFetchesNothingWritesNothingAndComesBackSoon() {
+    FetchSlots slots = new FetchSlots(1);
+    FetchSlots.Slot held = slots.tryTake("team").orElseThrow();
+    SourceFetch fetches = new SourceFetch(Clock.systemUTC(), PipelineObserver.NONE, slots);
+    AtomicInteger fetched = new AtomicInteger();
+    AtomicInteger written = new AtomicInteger();
+
+    Outcome outcome = reconcile(fetches, source("team"), fetched, written);
+
+    assertEquals(Outcome.Kind.WAITING, outcome.kind());
+    assertEquals(Optional.of(SourceFetch.NO_SLOT_RETRY), outcome.requeueAfter());
+    assertEquals(0, fetched.get());
+    assertEquals(0, written.get());
+
+    held.close();
+    Outcome next = reconcile(fetches, source("team"), fetched, written);
+    assertEquals(Outcome.Kind.SUCCEEDED, next.kind());
+    assertEquals(1, fetched.get());
+    assertEquals(1, written.get());
+    assertTrue(slots.tryTake("team").isPresent(), "the fetch kept its slot after it ended");
+  }
+
+  @Test
+  void aFetchThatFailsGivesItsSlotBack() {
+    FetchSlots slots = new FetchSlots(1);
+    SourceFetch fetches = new SourceFetch(Clock.systemUTC(), PipelineObserver.NONE, slots);
+    try {
+      fetches.reconcile(
+          "GitRepository",
+          source("team"),
+          () -> new SourceTimings(Duration.ofMinutes(1), Optional.of(Duration.ofSeconds(60))),
+          timings -> {
+            throw new IllegalStateException("the fetch broke");
+          },
+          Optional::empty,
+          result -> {});
+    } catch (IllegalStateException expected) {
+      // the slot must still come back
+    }
+    assertFalse(slots.tryTake("team").isEmpty(), "a fetch that threw kept its slot");
+  }
+
+  private static Outcome reconcile(
+      SourceFetch fetches, HasMetadata source, AtomicInteger fetched, AtomicInteger written) {
+    return fetches.reconcile(
+        "GitRepository",
+        source,
+        () -> new SourceTimings(Duration.ofMinutes(1), Optional.of(Duration.ofSeconds(60))),
+        timings -> {
+          fetched.incrementAndGet();
+          return new FetchResult.Unchanged(
+              new StoredArtifact(
+                  "main@sha1:abc", "sha256:" + "0".repeat(64), null, null, null, null, null));
+        },
+        Optional::empty,
+        result -> written.incrementAndGet());
+  }
+
+  private static HasMetadata source(String namespace) {
+    return new ConfigMapBuilder()
+        .withNewMetadata()
+        .withName("repo")
+        .withNamespace(namespace)
+        .endMetadata()
+        .build();
+  }
+}
