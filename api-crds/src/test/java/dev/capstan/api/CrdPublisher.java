@@ -26,8 +26,9 @@ import java.util.TreeMap;
 /**
  * Publishes the CRDs that fabric8's generator wrote into {@code target/classes/META-INF/fabric8} to
  * {@code deploy/crds/}, with the printer columns in the order the classes declare them (the
- * generator sorts them by JSON path, which would put AGE first in {@code kubectl get}). Runs at
- * build time; args: generated directory, output directory.
+ * generator sorts them by JSON path, which would put AGE first in {@code kubectl get}), and with
+ * what the generator has no annotation for: the status default and the CRDs' own annotations. Runs
+ * at build time; args: generated directory, output directory.
  */
 public final class CrdPublisher {
   static final List<Class<?>> RESOURCES =
@@ -45,7 +46,7 @@ public final class CrdPublisher {
 
   /**
    * On every CRD, so that a Kustomization with {@code postBuild} that applies the CRDs does not
-   * substitute the {@code ${VAR}} text of their descriptions (Flux's CRDs carry its own key).
+   * substitute the {@code ${VAR}} text of their descriptions (Flux's CRDs carry Flux's key).
    */
   static final Map<String, String> ANNOTATIONS =
       Map.of("kustomize.capstan.dev/substitute", "disabled");
@@ -87,18 +88,24 @@ public final class CrdPublisher {
     for (CustomResourceDefinitionVersion version : crd.getSpec().getVersions()) {
       version.getAdditionalPrinterColumns().sort(byDeclaration);
       if (RECONCILED.contains(resource)) {
-        JSONSchemaProps status =
-            version.getSchema().getOpenAPIV3Schema().getProperties().get("status");
-        status.setDefault(
-            SERIALIZATION.convertValue(Map.of("observedGeneration", -1), JsonNode.class));
+        defaultObservedGeneration(version);
       }
     }
+    annotate(crd);
+    return "# Generated from the Java types in api-crds by the build; do not edit.\n"
+        + SERIALIZATION.asYaml(crd).replaceFirst("^---\n", "");
+  }
+
+  private static void defaultObservedGeneration(CustomResourceDefinitionVersion version) {
+    JSONSchemaProps status = version.getSchema().getOpenAPIV3Schema().getProperties().get("status");
+    status.setDefault(SERIALIZATION.convertValue(Map.of("observedGeneration", -1), JsonNode.class));
+  }
+
+  private static void annotate(CustomResourceDefinition crd) {
     Map<String, String> annotations = new TreeMap<>(ANNOTATIONS);
     if (crd.getMetadata().getAnnotations() != null) {
       annotations.putAll(crd.getMetadata().getAnnotations());
     }
     crd.getMetadata().setAnnotations(annotations);
-    return "# Generated from the Java types in api-crds by the build; do not edit.\n"
-        + SERIALIZATION.asYaml(crd).replaceFirst("^---\n", "");
   }
 }
