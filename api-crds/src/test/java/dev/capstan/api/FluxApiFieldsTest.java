@@ -5,115 +5,112 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.capstan.testing.RepoRoot;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 
 /**
- * Every field of Flux's Kustomization v1 API (kustomize-controller v1.9.4: api/v1 and the
- * fluxcd/pkg types it uses) is in Capstan's generated CRD, as written to deploy/crds.
+ * Every field of Flux's v1 APIs (kustomize-controller v1.9.4, source-controller v1.9.1) is in
+ * Capstan's generated CRD, as written to deploy/crds, with Flux's default and enum, but for the
+ * differences the module README lists. Flux's fields are in {@code flux-schema/<plural>.txt}: a
+ * schema path a line ({@code []} steps into a list's items), then its default and enum as JSON.
  */
 class FluxApiFieldsTest {
+  /** A README bullet: {@code - **Kind** `path`, `path`: why}. */
+  private static final Pattern DIFFERENCE =
+      Pattern.compile("^- \\*\\*(\\w+)\\*\\* ((?:`[^`]+`(?:, )?)+):");
 
-  /** Flux's fields, as paths into the schema ({@code []} steps into a list's items). */
-  private static final List<String> FLUX_FIELDS =
-      List.of(
-          "spec.buildMetadata",
-          "spec.commonMetadata.annotations",
-          "spec.commonMetadata.labels",
-          "spec.components",
-          "spec.decryption.provider",
-          "spec.decryption.secretRef.name",
-          "spec.decryption.serviceAccountName",
-          "spec.deletionPolicy",
-          "spec.dependsOn[].name",
-          "spec.dependsOn[].namespace",
-          "spec.dependsOn[].readyExpr",
-          "spec.force",
-          "spec.healthCheckExprs[].apiVersion",
-          "spec.healthCheckExprs[].current",
-          "spec.healthCheckExprs[].failed",
-          "spec.healthCheckExprs[].inProgress",
-          "spec.healthCheckExprs[].kind",
-          "spec.healthChecks[].apiVersion",
-          "spec.healthChecks[].kind",
-          "spec.healthChecks[].name",
-          "spec.healthChecks[].namespace",
-          "spec.ignore[].paths",
-          "spec.ignore[].target.annotationSelector",
-          "spec.ignore[].target.group",
-          "spec.ignore[].target.kind",
-          "spec.ignore[].target.labelSelector",
-          "spec.ignore[].target.name",
-          "spec.ignore[].target.namespace",
-          "spec.ignore[].target.version",
-          "spec.ignoreMissingComponents",
-          "spec.images[].digest",
-          "spec.images[].name",
-          "spec.images[].newName",
-          "spec.images[].newTag",
-          "spec.interval",
-          "spec.kubeConfig.configMapRef.name",
-          "spec.kubeConfig.secretRef.key",
-          "spec.kubeConfig.secretRef.name",
-          "spec.namePrefix",
-          "spec.nameSuffix",
-          "spec.patches[].patch",
-          "spec.patches[].target.annotationSelector",
-          "spec.patches[].target.group",
-          "spec.patches[].target.kind",
-          "spec.patches[].target.labelSelector",
-          "spec.patches[].target.name",
-          "spec.patches[].target.namespace",
-          "spec.patches[].target.version",
-          "spec.path",
-          "spec.postBuild.substitute",
-          "spec.postBuild.substituteFrom[].kind",
-          "spec.postBuild.substituteFrom[].name",
-          "spec.postBuild.substituteFrom[].optional",
-          "spec.postBuild.substituteStrategy",
-          "spec.prune",
-          "spec.retryInterval",
-          "spec.serviceAccountName",
-          "spec.sourceRef.apiVersion",
-          "spec.sourceRef.kind",
-          "spec.sourceRef.name",
-          "spec.sourceRef.namespace",
-          "spec.suspend",
-          "spec.targetNamespace",
-          "spec.timeout",
-          "spec.wait",
-          "status.conditions",
-          "status.history[].digest",
-          "status.history[].firstReconciled",
-          "status.history[].lastReconciled",
-          "status.history[].lastReconciledDuration",
-          "status.history[].lastReconciledStatus",
-          "status.history[].metadata",
-          "status.history[].totalReconciliations",
-          "status.inventory.entries[].id",
-          "status.inventory.entries[].v",
-          "status.lastAppliedOriginRevision",
-          "status.lastAppliedRevision",
-          "status.lastAttemptedRevision",
-          "status.lastHandledReconcileAt",
-          "status.observedGeneration");
+  private static final Pattern PATH = Pattern.compile("`([^`]+)`");
 
-  @Test
-  void everyFieldOfFluxsKustomizationIsInTheCrd() throws IOException {
-    Map<String, Object> schema = schema("kustomize.capstan.dev_kustomizations.yaml");
-    List<String> missing = new ArrayList<>();
-    for (String field : FLUX_FIELDS) {
-      if (!has(schema, field)) {
-        missing.add(field);
+  @ParameterizedTest
+  @CsvSource({
+    "Kustomization, kustomize.capstan.dev_kustomizations.yaml",
+    "GitRepository, source.capstan.dev_gitrepositories.yaml",
+    "OCIRepository, source.capstan.dev_ocirepositories.yaml",
+    "ExternalArtifact, source.capstan.dev_externalartifacts.yaml"
+  })
+  void everyFieldOfFluxsSchemaIsInTheCrdWithItsDefaultAndEnumOrIsAListedDifference(
+      String kind, String crdFile) throws IOException {
+    Map<String, Object> schema = schema(crdFile);
+    String plural =
+        crdFile.substring(crdFile.indexOf('_') + 1, crdFile.length() - ".yaml".length());
+    Set<String> differences = new TreeSet<>();
+    for (FluxField field : fluxFields(plural)) {
+      Map<String, Object> node = node(schema, field.path());
+      if (node == null
+          || !Objects.equals(field.defaultValue(), node.get("default"))
+          || !Objects.equals(field.enumValues(), sorted(node.get("enum")))) {
+        differences.add(field.path());
       }
     }
-    assertEquals(List.of(), missing);
+    assertEquals(listedDifferences(kind), differences, kind + ": differences from Flux's schema");
+  }
+
+  private record FluxField(String path, Object defaultValue, List<String> enumValues) {}
+
+  private static List<FluxField> fluxFields(String plural) throws IOException {
+    List<FluxField> fields = new ArrayList<>();
+    String resource = "/flux-schema/" + plural + ".txt";
+    try (InputStream in = FluxApiFieldsTest.class.getResourceAsStream(resource)) {
+      for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+        if (!line.isBlank() && !line.startsWith("#")) {
+          fields.add(field(line));
+        }
+      }
+    }
+    return fields;
+  }
+
+  private static FluxField field(String line) {
+    String[] words = line.split(" ");
+    Object defaultValue = null;
+    List<String> enumValues = null;
+    for (int i = 1; i < words.length; i++) {
+      if (words[i].startsWith("default=")) {
+        defaultValue = json(words[i].substring("default=".length()));
+      } else if (words[i].startsWith("enum=")) {
+        enumValues = sorted(json(words[i].substring("enum=".length())));
+      }
+    }
+    return new FluxField(words[0], defaultValue, enumValues);
+  }
+
+  private static Object json(String text) {
+    return new Yaml(new LoaderOptions()).load(text);
+  }
+
+  private static List<String> sorted(Object values) {
+    if (!(values instanceof List<?> list)) {
+      return null;
+    }
+    return list.stream().map(String::valueOf).sorted().toList();
+  }
+
+  /** The paths the README's bullets name for {@code kind}. */
+  private static Set<String> listedDifferences(String kind) throws IOException {
+    Set<String> listed = new TreeSet<>();
+    for (String line : Files.readAllLines(RepoRoot.find().resolve("api-crds/README.md"))) {
+      Matcher bullet = DIFFERENCE.matcher(line);
+      if (bullet.find() && bullet.group(1).equals(kind)) {
+        Matcher path = PATH.matcher(bullet.group(2));
+        while (path.find()) {
+          listed.add(path.group(1));
+        }
+      }
+    }
+    return listed;
   }
 
   @SuppressWarnings("unchecked")
@@ -128,8 +125,9 @@ class FluxApiFieldsTest {
     }
   }
 
+  /** The schema node at {@code path}, or null when the CRD has no such field. */
   @SuppressWarnings("unchecked")
-  private static boolean has(Map<String, Object> schema, String path) {
+  private static Map<String, Object> node(Map<String, Object> schema, String path) {
     Map<String, Object> node = schema;
     for (String step : path.split("\\.")) {
       boolean list = step.endsWith("[]");
@@ -139,16 +137,16 @@ class FluxApiFieldsTest {
               ? null
               : properties.get(list ? step.substring(0, step.length() - 2) : step);
       if (!(child instanceof Map<?, ?>)) {
-        return false;
+        return null;
       }
       node = (Map<String, Object>) child;
       if (list) {
         node = (Map<String, Object>) node.get("items");
         if (node == null) {
-          return false;
+          return null;
         }
       }
     }
-    return true;
+    return node;
   }
 }

@@ -4,6 +4,7 @@ import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Categories;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
 import io.fabric8.kubernetes.model.annotation.Plural;
@@ -18,6 +19,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Plural("kustomizations")
 @Singular("kustomization")
 @ShortNames("ks")
+@Categories({"all", "fluxcd", "fluxcd-appliers"})
 @AdditionalPrinterColumn(
     name = "READY",
     type = AdditionalPrinterColumn.Type.STRING,

@@ -3,6 +3,7 @@ package dev.capstan.api.source;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Categories;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
 import io.fabric8.kubernetes.model.annotation.Plural;
@@ -20,6 +21,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Plural("externalartifacts")
 @Singular("externalartifact")
 @ShortNames("ea")
+@Categories({"all", "fluxcd", "fluxcd-sources"})
 @AdditionalPrinterColumn(
     name = "READY",
     type = AdditionalPrinterColumn.Type.STRING,

@@ -3,6 +3,7 @@ package dev.capstan.api.source;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Categories;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
 import io.fabric8.kubernetes.model.annotation.Plural;
@@ -17,6 +18,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Plural("gitrepositories")
 @Singular("gitrepository")
 @ShortNames("gitrepo")
+@Categories({"all", "fluxcd", "fluxcd-sources"})
 @AdditionalPrinterColumn(
     name = "URL",
     type = AdditionalPrinterColumn.Type.STRING,
