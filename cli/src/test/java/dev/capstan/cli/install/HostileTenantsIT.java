@@ -44,6 +44,7 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -834,17 +835,7 @@ class HostileTenantsIT {
 
   /** Ready=False, ArtifactFailed, saying {@code what}: not the "no artifact yet" before it. */
   private static Condition awaitExternalArtifactFailure(String name, String what) {
-    return await()
-        .atMost(CASE_BOUND)
-        .pollInterval(Duration.ofMillis(500))
-        .until(
-            () -> readyOf(hostile, "Kustomization", name),
-            c ->
-                c.isPresent()
-                    && "False".equals(c.get().getStatus())
-                    && c.get().getMessage() != null
-                    && c.get().getMessage().contains(what))
-        .orElseThrow();
+    return awaitFalseWhere(name, c -> c.getMessage() != null && c.getMessage().contains(what));
   }
 
   // --- what a user would look at
@@ -878,15 +869,17 @@ class HostileTenantsIT {
 
   /** Ready=False with {@code reason}: a source not fetched yet says otherwise first. */
   private static Condition awaitFalse(String name, String reason) {
+    return awaitFalseWhere(name, c -> reason.equals(c.getReason()));
+  }
+
+  /** The Kustomization's Ready=False condition, once it is one that {@code which} accepts. */
+  private static Condition awaitFalseWhere(String name, Predicate<Condition> which) {
     return await()
         .atMost(CASE_BOUND)
         .pollInterval(Duration.ofMillis(500))
         .until(
             () -> readyOf(hostile, "Kustomization", name),
-            c ->
-                c.isPresent()
-                    && "False".equals(c.get().getStatus())
-                    && reason.equals(c.get().getReason()))
+            c -> c.isPresent() && "False".equals(c.get().getStatus()) && which.test(c.get()))
         .orElseThrow();
   }
 
