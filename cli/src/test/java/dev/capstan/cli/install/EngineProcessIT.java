@@ -211,7 +211,12 @@ class EngineProcessIT {
 
       Kustomization other =
           admin.resources(Kustomization.class).inNamespace(ns.name()).withName("other-shard").get();
-      assertNull(other.getStatus(), "a Kustomization of another shard is left alone");
+      // Left alone: only the CRD's default (observedGeneration -1), nothing the engine wrote.
+      assertEquals(
+          Long.valueOf(-1),
+          other.getStatus().observedGeneration(),
+          "another shard's was reconciled");
+      assertNull(other.getStatus().conditions(), "a Kustomization of another shard is left alone");
 
       await()
           .atMost(Duration.ofSeconds(20))
