@@ -782,10 +782,17 @@ class HostileTenantsIT {
 
   /** An ExternalArtifact whose status names {@code url} and the digest of {@code content}. */
   private static void externalArtifactOf(String name, String url, byte[] content) throws Exception {
-    externalArtifact(
-        name,
-        url,
-        "sha256:" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content)));
+    externalArtifact(name, url, digestOf(content));
+  }
+
+  /** The digest of no bytes: what a file that never finishes coming is announced as. */
+  private static String emptyDigest() throws Exception {
+    return digestOf(new byte[0]);
+  }
+
+  private static String digestOf(byte[] content) throws Exception {
+    return "sha256:"
+        + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content));
   }
 
   /** An ExternalArtifact whose status names {@code url} and {@code digest}. */
