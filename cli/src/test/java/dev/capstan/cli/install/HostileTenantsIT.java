@@ -123,13 +123,7 @@ class HostileTenantsIT {
     args.add("--artifact-url-allow-prefix=" + rawServer.url("/"));
     engine = CapstanProcess.start(kubeconfig, dir, "capstan-hostile", limits.jvmArgs(), args);
 
-    benignRepo = repo("benign");
-    benignRepo.commit(
-        Map.of(
-            "app/kustomization.yaml",
-            "resources: [cm.yaml]\n",
-            "app/cm.yaml",
-            configMap("benign", "0")));
+    benignRepo = repoOfOneConfigMap("benign", "benign", "0");
     create(benign, gitRepository("benign", benignRepo.url(), ""));
     create(benign, kustomization("benign", "benign", "./app", benign, ""));
     awaitReady(benign, "Kustomization", "benign", Duration.ofMinutes(3));
@@ -307,13 +301,7 @@ class HostileTenantsIT {
             "[%s].all(s, [s.substring(50000) + 'y'].all(n, %s.all(i, %s.all(j, s.indexOf(n) <"
                 + " 0))))",
             grown, tens, tens);
-    LocalGitRepository git = repo("cel");
-    git.commit(
-        Map.of(
-            "app/kustomization.yaml",
-            "resources: [cm.yaml]\n",
-            "app/cm.yaml",
-            configMap("cel", "x")));
+    LocalGitRepository git = repoOfOneConfigMap("cel", "cel", "x");
     create(hostile, gitRepository("cel", git.url(), ""));
     create(
         hostile,
@@ -441,13 +429,7 @@ class HostileTenantsIT {
    */
   @Test
   void aDependentInAnotherNamespaceHoldsADeletionOnlyForItsOwnTimeout() throws Exception {
-    LocalGitRepository git = repo("victim");
-    git.commit(
-        Map.of(
-            "app/kustomization.yaml",
-            "resources: [cm.yaml]\n",
-            "app/cm.yaml",
-            configMap("v", "1")));
+    LocalGitRepository git = repoOfOneConfigMap("victim", "v", "1");
     create(benign, gitRepository("victim", git.url(), ""));
     create(benign, kustomization("victim", "victim", "./app", benign, "  timeout: 20s\n"));
     await()
@@ -676,6 +658,19 @@ class HostileTenantsIT {
   private static LocalGitRepository repo(String name) throws Exception {
     LocalGitRepository git = new LocalGitRepository(Files.createDirectories(work.resolve(name)));
     repos.add(git);
+    return git;
+  }
+
+  /** A repository whose {@code app} directory holds one ConfigMap of one value. */
+  private static LocalGitRepository repoOfOneConfigMap(String name, String configMap, String value)
+      throws Exception {
+    LocalGitRepository git = repo(name);
+    git.commit(
+        Map.of(
+            "app/kustomization.yaml",
+            "resources: [cm.yaml]\n",
+            "app/cm.yaml",
+            configMap(configMap, value)));
     return git;
   }
 
