@@ -28,6 +28,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
@@ -68,7 +69,7 @@ public class EngineBench {
     try (Engine engine =
         new Engine(
             EngineOptions.defaults(storage)
-                .withWatchLabelSelector(SHARD + "=" + shard)
+                .withWatchLabelSelector(Optional.of(SHARD + "=" + shard))
                 .withWaitPoll(Duration.ofSeconds(1)),
             client)) {
       engine.start();

@@ -135,9 +135,9 @@ public final class Engine implements AutoCloseable {
     // A build reads the stored trees and nothing else of the store (no clone, no state).
     this.builder =
         new ManifestBuilder(
-                options.build().limits(),
+                options.builds().limits(),
                 BuildSandbox.forTenants(
-                    git.artifactsDirectory(), options.build().allowUnconfined()))
+                    git.artifactsDirectory(), options.builds().allowUnconfined()))
             .warmedUp();
     PipelineParts parts =
         new PipelineParts(

@@ -3,6 +3,7 @@ package dev.capstan.engine;
 import dev.capstan.applier.ApplyPolicy;
 import dev.capstan.applier.kustomize.BuildLimits;
 import dev.capstan.source.oci.ArtifactUrlPolicy;
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,9 +21,10 @@ import java.util.Optional;
  * @param waitPoll how often a health wait looks again when no event came
  * @param healthDebounce how long the health monitor gathers events before evaluating
  * @param tenancy service account impersonation and the cross-namespace reference rule
- * @param build what builds may use and whether they may run without the kernel's sandbox
+ * @param builds what builds may use and whether they may run without the kernel's sandbox
  * @param reconciling the feature gates and Flux's controller-wide reconcile settings
  */
+@RecordBuilder
 public record EngineOptions(
     Path storageRoot,
     Optional<String> watchLabelSelector,
@@ -35,8 +37,9 @@ public record EngineOptions(
     Duration healthDebounce,
     Clock clock,
     Tenancy tenancy,
-    Builds build,
-    Reconciling reconciling) {
+    Builds builds,
+    Reconciling reconciling)
+    implements EngineOptionsBuilder.With {
 
   /**
    * Flux's controller-wide settings of how Kustomizations are reconciled.
@@ -48,11 +51,13 @@ public record EngineOptions(
    * @param watchConfigsLabelSelector {@code --watch-configs-label-selector}: which ConfigMaps and
    *     Secrets are watched for changes (empty: all of them)
    */
+  @RecordBuilder
   public record Reconciling(
       FeatureGates featureGates,
       ApplyPolicy applyPolicy,
       Optional<NamespacedName> sopsAgeSecret,
-      String watchConfigsLabelSelector) {
+      String watchConfigsLabelSelector)
+      implements EngineOptionsReconcilingBuilder.With {
     /** Flux's default selector of watched ConfigMaps and Secrets. */
     public static final String WATCH_LABEL_SELECTOR = "reconcile.fluxcd.io/watch=Enabled";
 
@@ -66,10 +71,6 @@ public record EngineOptions(
       sopsAgeSecret = sopsAgeSecret == null ? Optional.empty() : sopsAgeSecret;
       watchConfigsLabelSelector =
           watchConfigsLabelSelector == null ? "" : watchConfigsLabelSelector.strip();
-    }
-
-    public Reconciling withFeatureGates(FeatureGates value) {
-      return new Reconciling(value, applyPolicy, sopsAgeSecret, watchConfigsLabelSelector);
     }
   }
 
@@ -92,10 +93,12 @@ public record EngineOptions(
    * @param artifactUrls the URLs an ExternalArtifact's file may be downloaded from ({@code
    *     --artifact-url-allow-prefix}, {@code --no-unlisted-artifact-urls})
    */
+  @RecordBuilder
   public record Tenancy(
       Optional<String> defaultServiceAccount,
       boolean noCrossNamespaceRefs,
-      ArtifactUrlPolicy artifactUrls) {
+      ArtifactUrlPolicy artifactUrls)
+      implements EngineOptionsTenancyBuilder.With {
     public Tenancy {
       defaultServiceAccount =
           defaultServiceAccount == null
@@ -109,10 +112,6 @@ public record EngineOptions(
     }
 
     public static final Tenancy NONE = new Tenancy(Optional.empty(), false);
-
-    public Tenancy withArtifactUrls(ArtifactUrlPolicy value) {
-      return new Tenancy(defaultServiceAccount, noCrossNamespaceRefs, value);
-    }
   }
 
   public EngineOptions {
@@ -126,11 +125,11 @@ public record EngineOptions(
     healthDebounce = healthDebounce == null ? Duration.ofMillis(200) : healthDebounce;
     clock = clock == null ? Clock.systemUTC() : clock;
     tenancy = tenancy == null ? Tenancy.NONE : tenancy;
-    build =
-        build == null
+    builds =
+        builds == null
             ? new Builds(
                 BuildLimits.engine(Math.min(reconcileThreads, BuildLimits.defaultWorkers())), false)
-            : build;
+            : builds;
     reconciling = reconciling == null ? Reconciling.DEFAULTS : reconciling;
   }
 
@@ -139,126 +138,12 @@ public record EngineOptions(
         storageRoot, null, null, null, false, 0, 0, null, null, null, null, null, null);
   }
 
-  public EngineOptions withWatchLabelSelector(String selector) {
-    return new EngineOptions(
-        storageRoot,
-        Optional.ofNullable(selector),
-        metricsAddress,
-        webhookAddress,
-        leaderElect,
-        reconcileThreads,
-        applyThreads,
-        waitPoll,
-        healthDebounce,
-        clock,
-        tenancy,
-        build,
-        reconciling);
-  }
-
   public EngineOptions withAddresses(String metrics, String webhook) {
-    return new EngineOptions(
-        storageRoot,
-        watchLabelSelector,
-        Optional.ofNullable(metrics),
-        Optional.ofNullable(webhook),
-        leaderElect,
-        reconcileThreads,
-        applyThreads,
-        waitPoll,
-        healthDebounce,
-        clock,
-        tenancy,
-        build,
-        reconciling);
-  }
-
-  public EngineOptions withLeaderElect(boolean value) {
-    return new EngineOptions(
-        storageRoot,
-        watchLabelSelector,
-        metricsAddress,
-        webhookAddress,
-        value,
-        reconcileThreads,
-        applyThreads,
-        waitPoll,
-        healthDebounce,
-        clock,
-        tenancy,
-        build,
-        reconciling);
-  }
-
-  public EngineOptions withWaitPoll(Duration value) {
-    return new EngineOptions(
-        storageRoot,
-        watchLabelSelector,
-        metricsAddress,
-        webhookAddress,
-        leaderElect,
-        reconcileThreads,
-        applyThreads,
-        value,
-        healthDebounce,
-        clock,
-        tenancy,
-        build,
-        reconciling);
+    return withMetricsAddress(Optional.ofNullable(metrics))
+        .withWebhookAddress(Optional.ofNullable(webhook));
   }
 
   public EngineOptions withBuildLimits(BuildLimits value) {
-    return withBuilds(new Builds(value, build.allowUnconfined()));
-  }
-
-  public EngineOptions withBuilds(Builds value) {
-    return new EngineOptions(
-        storageRoot,
-        watchLabelSelector,
-        metricsAddress,
-        webhookAddress,
-        leaderElect,
-        reconcileThreads,
-        applyThreads,
-        waitPoll,
-        healthDebounce,
-        clock,
-        tenancy,
-        value,
-        reconciling);
-  }
-
-  public EngineOptions withReconciling(Reconciling value) {
-    return new EngineOptions(
-        storageRoot,
-        watchLabelSelector,
-        metricsAddress,
-        webhookAddress,
-        leaderElect,
-        reconcileThreads,
-        applyThreads,
-        waitPoll,
-        healthDebounce,
-        clock,
-        tenancy,
-        build,
-        value);
-  }
-
-  public EngineOptions withTenancy(Tenancy value) {
-    return new EngineOptions(
-        storageRoot,
-        watchLabelSelector,
-        metricsAddress,
-        webhookAddress,
-        leaderElect,
-        reconcileThreads,
-        applyThreads,
-        waitPoll,
-        healthDebounce,
-        clock,
-        value,
-        build,
-        reconciling);
+    return withBuilds(new Builds(value, builds.allowUnconfined()));
   }
 }

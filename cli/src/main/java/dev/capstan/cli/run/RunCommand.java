@@ -271,7 +271,7 @@ public final class RunCommand implements Callable<Integer> {
     EngineOptions defaults = EngineOptions.defaults(storagePath);
     BuildLimits limits =
         defaults
-            .build()
+            .builds()
             .limits()
             .withTimeout(buildTimeout)
             .withMaxMemoryBytes(buildMaxMemoryMib * 1024L * 1024L);
@@ -285,7 +285,7 @@ public final class RunCommand implements Callable<Integer> {
     EngineOptions options =
         defaults
             .withBuilds(new EngineOptions.Builds(limits, allowUnconfinedBuilds))
-            .withWatchLabelSelector(watchLabelSelector)
+            .withWatchLabelSelector(Optional.ofNullable(watchLabelSelector))
             .withAddresses(metricsAddress, webhookAddress)
             .withLeaderElect(leaderElect)
             .withTenancy(

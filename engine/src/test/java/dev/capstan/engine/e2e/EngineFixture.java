@@ -62,7 +62,7 @@ final class EngineFixture implements AutoCloseable {
         new Engine(
             settings.apply(
                 EngineOptions.defaults(storage)
-                    .withWatchLabelSelector(SHARD_LABEL + "=" + shard)
+                    .withWatchLabelSelector(Optional.of(SHARD_LABEL + "=" + shard))
                     .withWaitPoll(Duration.ofSeconds(1))),
             client,
             extensions);
