@@ -1,0 +1,41 @@
+package dev.capstan.kube;
+
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+
+/**
+ * The one reader of Secrets from the API server: every module that needs a Secret's entries (source
+ * credentials and TLS, decryption keys, kubeconfigs, webhook tokens) reads them here, so that the
+ * decoding and the wording of "not found" and "refused" are the same everywhere.
+ */
+public final class SecretReader {
+  private final KubernetesClient client;
+
+  public SecretReader(KubernetesClient client) {
+    this.client = client;
+  }
+
+  /**
+   * The entries of the Secret {@code namespace/name}.
+   *
+   * @throws SecretUnavailable when it does not exist, the API server refuses the read or cannot be
+   *     reached, or an entry is not Base64
+   */
+  public SecretEntries read(String namespace, String name) throws SecretUnavailable {
+    Secret secret;
+    try {
+      secret = client.secrets().inNamespace(namespace).withName(name).get();
+    } catch (KubernetesClientException e) {
+      throw new SecretUnavailable(
+          SecretUnavailable.Kind.REFUSED,
+          "cannot read " + SecretUnavailable.where(namespace, name) + ": " + ApiErrors.refusal(e));
+    }
+    if (secret == null) {
+      throw new SecretUnavailable(
+          SecretUnavailable.Kind.NOT_FOUND,
+          SecretUnavailable.where(namespace, name) + " not found");
+    }
+    return SecretEntries.of(secret);
+  }
+}
