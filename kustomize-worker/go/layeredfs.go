@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/hex"
 	"errors"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 )
@@ -13,7 +15,7 @@ import (
 // kept in memory on top. The artifact is never modified, so one artifact serves many builds.
 type layeredFS struct {
 	filesys.FileSystem                    // the artifact
-	generated          filesys.FileSystem // generated files, by absolute path
+	generated          filesys.FileSystem // generated files, by their absolute path, encoded
 }
 
 var errReadOnly = errors.New("the artifact is read-only")
@@ -22,14 +24,36 @@ func newLayeredFS(artifact filesys.FileSystem) *layeredFS {
 	return &layeredFS{FileSystem: artifact, generated: filesys.MakeFsInMemory()}
 }
 
+// inMemory is where a path is kept in the generated layer. kustomize's in-memory file system
+// refuses names with anything but letters, digits and "-_.:" (a directory named "a b" or "x@y"),
+// while the artifact's paths may hold any name the host allows: each name is kept hex-encoded.
+func inMemory(path string) string {
+	names := strings.Split(absolute(path), string(filepath.Separator))
+	for i, name := range names {
+		if name != "" {
+			names[i] = "h" + hex.EncodeToString([]byte(name))
+		}
+	}
+	return strings.Join(names, string(filepath.Separator))
+}
+
+// fromMemory is the name an entry of the generated layer stands for.
+func fromMemory(name string) string {
+	decoded, err := hex.DecodeString(strings.TrimPrefix(name, "h"))
+	if err != nil {
+		return name
+	}
+	return string(decoded)
+}
+
 func (l *layeredFS) isGenerated(path string) bool {
-	p := absolute(path)
+	p := inMemory(path)
 	return l.generated.Exists(p) && !l.generated.IsDir(p)
 }
 
 // WriteFile keeps data in memory; it is how the generated kustomization reaches kustomize.
 func (l *layeredFS) WriteFile(path string, data []byte) error {
-	p := absolute(path)
+	p := inMemory(path)
 	if err := l.generated.MkdirAll(filepath.Dir(p)); err != nil {
 		return err
 	}
@@ -37,7 +61,7 @@ func (l *layeredFS) WriteFile(path string, data []byte) error {
 }
 
 func (l *layeredFS) Create(path string) (filesys.File, error) {
-	p := absolute(path)
+	p := inMemory(path)
 	if err := l.generated.MkdirAll(filepath.Dir(p)); err != nil {
 		return nil, err
 	}
@@ -50,14 +74,14 @@ func (l *layeredFS) RemoveAll(string) error { return errReadOnly }
 
 func (l *layeredFS) Open(path string) (filesys.File, error) {
 	if l.isGenerated(path) {
-		return l.generated.Open(absolute(path))
+		return l.generated.Open(inMemory(path))
 	}
 	return l.FileSystem.Open(path)
 }
 
 func (l *layeredFS) ReadFile(path string) ([]byte, error) {
 	if l.isGenerated(path) {
-		return l.generated.ReadFile(absolute(path))
+		return l.generated.ReadFile(inMemory(path))
 	}
 	return l.FileSystem.ReadFile(path)
 }
@@ -84,7 +108,7 @@ func (l *layeredFS) ReadDir(path string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := absolute(path)
+	p := inMemory(path)
 	if !l.generated.IsDir(p) {
 		return names, nil
 	}
@@ -97,8 +121,8 @@ func (l *layeredFS) ReadDir(path string) ([]string, error) {
 		seen[n] = true
 	}
 	for _, n := range extra {
-		if !seen[n] && !l.generated.IsDir(filepath.Join(p, n)) {
-			names = append(names, n)
+		if name := fromMemory(n); !seen[name] && !l.generated.IsDir(filepath.Join(p, n)) {
+			names = append(names, name)
 		}
 	}
 	sort.Strings(names)

@@ -16,6 +16,8 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * What Flux does around kustomize: its generated kustomization, the Kustomization's fields, errors.
@@ -65,6 +67,24 @@ class FluxBuildTest {
     List<String> names =
         build("apps", BuildOptions.none()).stream().map(o -> o.getMetadata().getName()).toList();
     assertEquals(List.of("a", "b", "c", "n-s"), names);
+  }
+
+  /**
+   * A Kustomization's path through directories whose names hold any class of characters the file
+   * system allows: with the directory's own kustomization and with the one generated for it.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {"a b", "at@sign", "plus+sign", "tilde~", "per%cent", "com,ma", "é-accent"})
+  void aPathThroughAnyNameTheFileSystemAllowsBuilds(String name) {
+    fixture(
+        Map.of(
+            name + "/own/kustomization.yaml", "resources: [deploy.yaml]\n",
+            name + "/own/deploy.yaml", DEPLOYMENT,
+            name + "/plain/deploy.yaml", DEPLOYMENT));
+    BuildOptions prefixed = BuildOptions.none().withNameAffixes("p-", "");
+    assertEquals("p-web", build(name + "/own", prefixed).get(0).getMetadata().getName());
+    assertEquals("p-web", build(name + "/plain", prefixed).get(0).getMetadata().getName());
   }
 
   @Test

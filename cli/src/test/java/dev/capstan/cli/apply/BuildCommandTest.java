@@ -10,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
 
 class BuildCommandTest {
@@ -110,6 +112,20 @@ class BuildCommandTest {
     Files.createDirectories(dir.resolve(".git"));
     assertEquals(0, run("-f", prod.toString()), err.toString());
     assertTrue(out.toString().contains("name: c"), out.toString());
+  }
+
+  /** One name a class of characters the file system allows: each is part of both builds' paths. */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {"a b", "at@sign", "plus+sign", "tilde~", "per%cent", "com,ma", "é-accent"})
+  void anyNameTheFileSystemAllowsBuilds(String name, @TempDir Path dir) throws Exception {
+    Path plain = exportedTree(dir.resolve("plain").resolve(name));
+    assertEquals(
+        0, run("-f", plain.toString(), "--root", plain.getParent().toString()), err.toString());
+    Path inGit = exportedTree(dir.resolve("git").resolve(name));
+    Files.createDirectories(dir.resolve("git").resolve(".git"));
+    assertEquals(0, run("-f", inGit.toString()), err.toString());
+    assertEquals(2, out.toString().split("name: c\n", -1).length - 1, out.toString());
   }
 
   @Test
