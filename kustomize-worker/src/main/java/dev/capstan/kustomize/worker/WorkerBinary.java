@@ -21,16 +21,17 @@ import java.util.HexFormat;
 import java.util.Map;
 
 /**
- * The build worker's executable for this machine. The jar carries one per supported platform, with
- * their SHA-256 digests (recorded in the repository's {@code kustomize-worker/worker.sha256}); this
- * machine's is unpacked into a directory that only this user can write, below directories that only
- * this user or root can write ({@link SafeDirectories}), and is checked against its recorded digest
- * when it is unpacked. A later unpacking finds it there and hashes it again only when it is no
- * longer the file that was checked (its size, modification time or inode changed since, as a stamp
- * beside it records). Every start of a worker hashes it again ({@link #verified()}): one changed
- * since is unpacked anew, never run. A directory given by {@code CAPSTAN_KUSTOMIZE_WORKER_DIR} (the
- * container image's) is used as it is, under the same rules for the directories above it; a worker
- * there that no longer has its digest is refused.
+ * The build worker's executable for this machine. The jar carries the one of the machine it was
+ * built on, or with {@code -Prelease} one per supported platform, with their SHA-256 digests
+ * (recorded in the repository's {@code kustomize-worker/worker.sha256}); this machine's is unpacked
+ * into a directory that only this user can write, below directories that only this user or root can
+ * write ({@link SafeDirectories}), and is checked against its recorded digest when it is unpacked.
+ * A later unpacking finds it there and hashes it again only when it is no longer the file that was
+ * checked (its size, modification time or inode changed since, as a stamp beside it records). Every
+ * start of a worker hashes it again ({@link #verified()}): one changed since is unpacked anew,
+ * never run. A directory given by {@code CAPSTAN_KUSTOMIZE_WORKER_DIR} (the container image's) is
+ * used as it is, under the same rules for the directories above it; a worker there that no longer
+ * has its digest is refused.
  */
 public final class WorkerBinary {
   /** Where the Maven build puts the workers among the jar's resources. */
@@ -98,7 +99,12 @@ public final class WorkerBinary {
     }
     String expected = recordedDigests().get(host.entry());
     if (expected == null) {
-      throw unavailable("this jar carries no build worker for " + host + " (a partial build?)");
+      throw unavailable(
+          "this jar carries no build worker for "
+              + host
+              + ": it was built for another machine only (mvn -Prelease builds a jar for "
+              + Platform.supportedList()
+              + ")");
     }
     SafeDirectories directories = new SafeDirectories();
     if (directory != null && !directory.isBlank()) {
