@@ -278,6 +278,11 @@ func (b *builder) cleanMessage(message string) string {
 	message = unknownAnchor.ReplaceAllString(message, "unknown anchor")
 	message = quotedScalar.ReplaceAllString(message, "$1 (value not shown)")
 	message = quotedPattern.ReplaceAllString(message, "${1}(pattern not shown)")
+	// A patch target's labelSelector or annotationSelector that cannot be parsed is quoted by
+	// the selector parser: the token it stopped at, the key or value it refused.
+	message = selectorToken.ReplaceAllString(message, "found a token (not shown), expected")
+	message = selectorPart.ReplaceAllString(message, "invalid label $1 (not shown)")
+	message = selectorKey.ReplaceAllString(message, "at key (not shown)")
 	message = strings.ReplaceAll(message, b.root+string(filepath.Separator), "")
 	message = strings.ReplaceAll(message, b.root, ".")
 	message = strings.Map(func(r rune) rune {
@@ -300,6 +305,9 @@ var (
 	unknownAnchor = regexp.MustCompile(`unknown anchor '[^']*'`)
 	quotedScalar  = regexp.MustCompile("(!!\\w+) `[^`]*`")
 	quotedPattern = regexp.MustCompile("(error parsing regexp: [^`]*)`[^`]*`")
+	selectorToken = regexp.MustCompile(`(?s)found '.*?', expected`)
+	selectorPart  = regexp.MustCompile(`invalid label (key|value):? "(?:[^"\\]|\\.)*"`)
+	selectorKey   = regexp.MustCompile(`at key: "(?:[^"\\]|\\.)*"`)
 )
 
 func short(s string) string {

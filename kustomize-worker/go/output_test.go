@@ -97,6 +97,9 @@ func TestMessagesDoNotQuoteWhatTheDecoderCouldNotRead(t *testing.T) {
 		"MalformedYAMLError: yaml: unknown anchor 'S3CRET-ANCHOR' referenced in File: cm.yaml",
 		"yaml: unmarshal errors:\n  line 3: cannot unmarshal !!str `S3CRET-VALUE` into int",
 		"kustomize build failed: error parsing regexp: unexpected ): `^(?:S3CRET)^)$`",
+		"kustomize build failed: unable to parse requirement: found 'S3CRET-pz4mv', expected: '=', '!=', '==', 'in', notin'",
+		"kustomize build failed: unable to parse requirement: invalid label key \"/S3CRET-x\": prefix part must be non-empty",
+		"unable to parse requirement: invalid label value: \"S3CRET \\\" y\": at key: \"S3CRET-k\": a valid label must be",
 	} {
 		if got := b.cleanMessage(m); strings.Contains(got, "S3CRET") {
 			t.Errorf("%q became %q", m, got)
