@@ -1,6 +1,6 @@
 package dev.capstan.engine.ops.metrics;
 
-import dev.capstan.engine.NamespacedName;
+import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.pipeline.Outcome;
 import dev.capstan.engine.pipeline.PipelineObserver;
 import java.time.Duration;
