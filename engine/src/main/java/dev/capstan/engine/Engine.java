@@ -8,6 +8,7 @@ import dev.capstan.engine.controller.Controllers;
 import dev.capstan.engine.kustomization.Acting;
 import dev.capstan.engine.kustomization.GlobalAgeKeys;
 import dev.capstan.engine.kustomization.PipelineParts;
+import dev.capstan.engine.kustomization.PipelinePartsBuilder;
 import dev.capstan.engine.kustomization.PipelineSettings;
 import dev.capstan.engine.kustomization.ReferenceRules;
 import dev.capstan.engine.kustomization.ServiceAccountClients;
@@ -140,32 +141,34 @@ public final class Engine implements AutoCloseable {
                 BuildSandbox.forTenants(
                     git.artifactsDirectory(), options.builds().allowUnconfined()))
             .warmedUp();
+    // The view is the controller's cache, connected when the controllers are registered.
     PipelineParts parts =
-        new PipelineParts(
-            client,
-            null,
-            builder,
-            new EngineTrees(git, downloads, fetchSlots),
-            accounts,
-            statuses,
-            monitor,
-            waits,
-            BuiltinLibrary.load(),
-            options.clock(),
-            Backoff.defaults(),
-            options.waitPoll(),
-            options.tenancy().noCrossNamespaceRefs(),
-            observer,
-            dependencyWatches,
-            remotes,
-            new PipelineSettings(
-                gates.enabled(FeatureGates.Gate.StrictPostBuildSubstitutions),
-                gates.enabled(FeatureGates.Gate.CancelHealthCheckOnNewRevision),
-                reconciling.applyPolicy(),
-                reconciling
-                    .sopsAgeSecret()
-                    .map(secret -> GlobalAgeKeys.fromSecret(client, secret))
-                    .orElse(GlobalAgeKeys.NONE)));
+        PipelinePartsBuilder.builder()
+            .client(client)
+            .manifestBuilder(builder)
+            .trees(new EngineTrees(git, downloads, fetchSlots))
+            .accounts(accounts)
+            .statuses(statuses)
+            .tracking(monitor)
+            .waits(waits)
+            .library(BuiltinLibrary.load())
+            .clock(options.clock())
+            .backoff(Backoff.defaults())
+            .waitPoll(options.waitPoll())
+            .noCrossNamespaceRefs(options.tenancy().noCrossNamespaceRefs())
+            .observer(observer)
+            .dependencyWatching(dependencyWatches)
+            .remotes(remotes)
+            .settings(
+                new PipelineSettings(
+                    gates.enabled(FeatureGates.Gate.StrictPostBuildSubstitutions),
+                    gates.enabled(FeatureGates.Gate.CancelHealthCheckOnNewRevision),
+                    reconciling.applyPolicy(),
+                    reconciling
+                        .sopsAgeSecret()
+                        .map(secret -> GlobalAgeKeys.fromSecret(client, secret))
+                        .orElse(GlobalAgeKeys.NONE)))
+            .build();
     SourcePipeline sources =
         new SourcePipeline(client, git, statuses, options.clock(), observer, fetchSlots);
     OciSourcePipeline ociSources =

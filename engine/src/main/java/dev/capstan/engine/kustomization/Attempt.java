@@ -8,9 +8,9 @@ import dev.capstan.decryption.Plaintexts;
 import dev.capstan.engine.conditions.Drift;
 import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.health.AggregateHealth;
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.time.Instant;
 import java.util.Map;
-import java.util.function.Consumer;
 
 /**
  * One reconcile of one Kustomization, as far as its stages have taken it. Each stage hands the next
@@ -28,6 +28,7 @@ import java.util.function.Consumer;
  * @param drift the drift the apply found (reported in warn mode), when the apply ran to its end
  * @param plaintexts what this attempt decrypted, to be kept out of its messages
  */
+@RecordBuilder
 record Attempt(
     Kustomization object,
     NamespacedName key,
@@ -42,7 +43,8 @@ record Attempt(
     InventorySet inventory,
     AggregateHealth health,
     Drift drift,
-    Plaintexts plaintexts) {
+    Plaintexts plaintexts)
+    implements AttemptBuilder.With {
 
   /**
    * A reconcile of {@code object} begun at {@code started}, after {@code configChanges} changes of
@@ -51,21 +53,17 @@ record Attempt(
   static Attempt start(Kustomization object, Instant started, long configChanges) {
     KustomizationStatus status = object.getStatus();
     Inventory previous = status == null ? null : status.inventory();
-    return new Attempt(
-        object,
-        NamespacedName.of(object),
-        new WaitTracker.Inputs(generationOf(object), null, requestedAtOf(object), configChanges),
-        started,
-        Inventories.toApplier(previous),
-        null,
-        null,
-        null,
-        null,
-        started,
-        null,
-        null,
-        null,
-        Plaintexts.NONE);
+    return AttemptBuilder.builder()
+        .object(object)
+        .key(NamespacedName.of(object))
+        .inputs(
+            new WaitTracker.Inputs(
+                generationOf(object), null, requestedAtOf(object), configChanges))
+        .started(started)
+        .previous(Inventories.toApplier(previous))
+        .since(started)
+        .plaintexts(Plaintexts.NONE)
+        .build();
   }
 
   long generation() {
@@ -86,67 +84,47 @@ record Attempt(
 
   /** With the spec's timings read and who acts for it decided. */
   Attempt prepared(Timings newTimings, ActingIdentity newIdentity) {
-    return with(
-        c -> {
-          c.timings = newTimings;
-          c.identity = newIdentity;
-        });
+    return with(b -> b.timings(newTimings).identity(newIdentity));
   }
 
   /** With who acts for it completed (the remote cluster of spec.kubeConfig). */
   Attempt actingAs(ActingIdentity newIdentity) {
-    return with(c -> c.identity = newIdentity);
+    return withIdentity(newIdentity);
   }
 
   /** With the source's artifact found. */
   Attempt sourced(String newRevision, String newOriginRevision) {
     return with(
-        c -> {
-          c.inputs =
-              new WaitTracker.Inputs(
-                  inputs.generation(), newRevision, inputs.requestedAt(), inputs.configChanges());
-          c.originRevision = newOriginRevision;
-        });
+        b ->
+            b.inputs(
+                    new WaitTracker.Inputs(
+                        inputs.generation(),
+                        newRevision,
+                        inputs.requestedAt(),
+                        inputs.configChanges()))
+                .originRevision(newOriginRevision));
   }
 
   /** With the set built: its digest, and what was decrypted for it. */
   Attempt built(String newDigest, Plaintexts newPlaintexts) {
-    return with(
-        c -> {
-          c.digest = newDigest;
-          c.plaintexts = newPlaintexts;
-        });
-  }
-
-  /** With the objects now in the cluster. */
-  Attempt withInventory(InventorySet newInventory) {
-    return with(c -> c.inventory = newInventory);
+    return with(b -> b.digest(newDigest).plaintexts(newPlaintexts));
   }
 
   /** With the apply done: the objects now in the cluster, and the drift it found. */
   Attempt applied(InventorySet newInventory, Drift newDrift) {
-    return with(
-        c -> {
-          c.inventory = newInventory;
-          c.drift = newDrift;
-        });
-  }
-
-  /** With the health of the objects waited for. */
-  Attempt withHealth(AggregateHealth newHealth) {
-    return with(c -> c.health = newHealth);
+    return with(b -> b.inventory(newInventory).drift(newDrift));
   }
 
   /** Counts in no history entry (a cancelled wait, as in Flux). */
   Attempt withoutDigest() {
-    return with(c -> c.digest = null);
+    return withDigest(null);
   }
 
   /**
    * This attempt looks again at the wait {@code wait} of the same inputs: what it applied counts.
    */
   Attempt continuing(WaitTracker.PendingWait wait) {
-    return with(c -> c.appliedIn(wait));
+    return with(b -> appliedIn(b, wait));
   }
 
   /**
@@ -154,76 +132,21 @@ record Attempt(
    */
   Attempt forWait(WaitTracker.PendingWait wait) {
     return with(
-        c -> {
-          c.inputs = wait.inputs();
-          c.appliedIn(wait);
-          c.inventory = null;
-          c.health = null;
-          c.drift = null;
-          c.plaintexts = Plaintexts.NONE;
-        });
+        b ->
+            appliedIn(b.inputs(wait.inputs()), wait)
+                .inventory(null)
+                .health(null)
+                .drift(null)
+                .plaintexts(Plaintexts.NONE));
   }
 
-  /** A copy with {@code change} made to it: the one place an attempt is copied field by field. */
-  private Attempt with(Consumer<Copy> change) {
-    Copy copy = new Copy(this);
-    change.accept(copy);
-    return copy.attempt();
-  }
-
-  /** The fields of an attempt while a stage's copy of it is made. */
-  private static final class Copy {
-    private final Attempt from;
-    WaitTracker.Inputs inputs;
-    Timings timings;
-    ActingIdentity identity;
-    String originRevision;
-    String digest;
-    Instant since;
-    InventorySet inventory;
-    AggregateHealth health;
-    Drift drift;
-    Plaintexts plaintexts;
-
-    Copy(Attempt from) {
-      this.from = from;
-      inputs = from.inputs;
-      timings = from.timings;
-      identity = from.identity;
-      originRevision = from.originRevision;
-      digest = from.digest;
-      since = from.since;
-      inventory = from.inventory;
-      health = from.health;
-      drift = from.drift;
-      plaintexts = from.plaintexts;
-    }
-
-    /** What the wait's attempt applied: its origin, its set, when it began, its objects. */
-    void appliedIn(WaitTracker.PendingWait wait) {
-      originRevision = wait.originRevision();
-      digest = wait.digest();
-      since = wait.started();
-      inventory = wait.inventory();
-    }
-
-    Attempt attempt() {
-      return new Attempt(
-          from.object,
-          from.key,
-          inputs,
-          from.started,
-          from.previous,
-          timings,
-          identity,
-          originRevision,
-          digest,
-          since,
-          inventory,
-          health,
-          drift,
-          plaintexts);
-    }
+  /** What the wait's attempt applied: its origin, its set, when it began, its objects. */
+  private static AttemptBuilder appliedIn(AttemptBuilder attempt, WaitTracker.PendingWait wait) {
+    return attempt
+        .originRevision(wait.originRevision())
+        .digest(wait.digest())
+        .since(wait.started())
+        .inventory(wait.inventory());
   }
 
   private static long generationOf(Kustomization object) {

@@ -194,7 +194,7 @@ public final class KustomizationPipeline {
 
   private BuildStage.Built build(Attempt attempt, ArtifactLookup.StoredArtifact artifact) {
     return BuildStage.run(
-        parts.builder(),
+        parts.manifestBuilder(),
         parts.settings(),
         attempt.object().getSpec(),
         attempt.namespace(),

@@ -9,16 +9,19 @@ import dev.capstan.engine.remote.RemoteClusters;
 import dev.capstan.engine.status.StatusWrites;
 import dev.capstan.health.cel.BuiltinLibrary;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 
 /**
  * What a {@link KustomizationPipeline} works with; everything is passed in so that tests and
- * benchmarks choose clocks, backoff and polling.
+ * benchmarks choose clocks, backoff and polling. Built with {@code PipelinePartsBuilder}: a part
+ * left unset is null, and the optional ones (tracking, backoff, waitPoll, observer,
+ * dependencyWatching, settings) then take the defaults below.
  *
- * @param view where Capstan objects are read; the controller connects its caches with {@link
- *     #withView}
+ * @param view where Capstan objects are read; the controller connects its caches with {@code
+ *     withView}
  * @param trees the stored tree of an artifact digest (the engine's own artifact store)
  * @param accounts who applies, prunes and reads health for a Kustomization
  * @param waitPoll how often a health wait looks again when no event came
@@ -28,10 +31,11 @@ import java.util.Objects;
  * @param remotes the clients of the remote clusters of spec.kubeConfig
  * @param settings what the engine's operator set for every Kustomization
  */
+@RecordBuilder
 public record PipelineParts(
     KubernetesClient client,
     ClusterView view,
-    ManifestBuilder builder,
+    ManifestBuilder manifestBuilder,
     StoredTrees trees,
     ServiceAccountClients accounts,
     StatusWrites statuses,
@@ -45,11 +49,12 @@ public record PipelineParts(
     PipelineObserver observer,
     DependencyWatching dependencyWatching,
     RemoteClusters<Acting> remotes,
-    PipelineSettings settings) {
+    PipelineSettings settings)
+    implements PipelinePartsBuilder.With {
 
   public PipelineParts {
     Objects.requireNonNull(client, "client");
-    Objects.requireNonNull(builder, "builder");
+    Objects.requireNonNull(manifestBuilder, "manifestBuilder");
     Objects.requireNonNull(trees, "trees");
     Objects.requireNonNull(accounts, "accounts");
     Objects.requireNonNull(statuses, "statuses");
@@ -63,26 +68,5 @@ public record PipelineParts(
     dependencyWatching = dependencyWatching == null ? DependencyWatching.NONE : dependencyWatching;
     Objects.requireNonNull(remotes, "remotes");
     settings = settings == null ? PipelineSettings.DEFAULTS : settings;
-  }
-
-  public PipelineParts withView(ClusterView newView) {
-    return new PipelineParts(
-        client,
-        newView,
-        builder,
-        trees,
-        accounts,
-        statuses,
-        tracking,
-        waits,
-        library,
-        clock,
-        backoff,
-        waitPoll,
-        noCrossNamespaceRefs,
-        observer,
-        dependencyWatching,
-        remotes,
-        settings);
   }
 }

@@ -4,6 +4,7 @@ import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.engine.conditions.ConditionTypes;
 import dev.capstan.engine.conditions.KustomizationStatuses;
 import dev.capstan.engine.conditions.Observation;
+import dev.capstan.engine.conditions.ObservationBuilder;
 import dev.capstan.engine.conditions.Phase;
 import dev.capstan.engine.pipeline.Outcome;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -51,7 +52,7 @@ final class StatusStage {
     retries.reset(attempt.key());
     String warning =
         parts
-            .builder()
+            .manifestBuilder()
             .unconfined()
             .map(why -> "built without the kernel's sandbox (" + why + ")")
             .orElse("");
@@ -101,22 +102,25 @@ final class StatusStage {
   void write(Attempt attempt, Phase phase) {
     Instant now = parts.clock().instant();
     Observation observation =
-        new Observation(
-            attempt.generation(),
-            now,
-            attempt.requestedAt(),
-            attempt.revision(),
-            phase,
-            attempt.inventory() == null ? null : Inventories.toStatus(attempt.inventory()),
-            attempt.health(),
-            attempt.drift(),
-            attempt.digest() == null
-                ? null
-                : new Observation.Reconciled(
-                    attempt.digest(),
-                    Duration.between(attempt.since(), now),
-                    attempt.revision(),
-                    attempt.originRevision()));
+        ObservationBuilder.builder()
+            .generation(attempt.generation())
+            .now(now)
+            .handledRequestedAt(attempt.requestedAt())
+            .attemptedRevision(attempt.revision())
+            .phase(phase)
+            .inventory(
+                attempt.inventory() == null ? null : Inventories.toStatus(attempt.inventory()))
+            .health(attempt.health())
+            .drift(attempt.drift())
+            .reconciled(
+                attempt.digest() == null
+                    ? null
+                    : new Observation.Reconciled(
+                        attempt.digest(),
+                        Duration.between(attempt.since(), now),
+                        attempt.revision(),
+                        attempt.originRevision()))
+            .build();
     KustomizationStatus next =
         KustomizationStatuses.next(attempt.object().getStatus(), observation);
     parts.statuses().write(attempt.object(), next);

@@ -155,24 +155,26 @@ final class PipelineFakes implements AutoCloseable {
         };
     pipeline =
         new KustomizationPipeline(
-            new PipelineParts(
-                client,
-                new View(),
-                builder == null ? builder() : builder,
-                this::tree,
-                accounts,
-                new FakeStatuses(),
-                new FakeTracking(),
-                new WaitTracker(),
-                BuiltinLibrary.load(),
-                clock,
-                new Backoff(Duration.ofSeconds(1)),
-                WAIT_POLL,
-                false,
-                observer,
-                DependencyWatching.NONE,
-                new RemoteClusters<>(client, RemoteClientFactory.defaults(), c -> acting, 1),
-                settings));
+            PipelinePartsBuilder.builder()
+                .client(client)
+                .view(new View())
+                .manifestBuilder(builder == null ? builder() : builder)
+                .trees(this::tree)
+                .accounts(accounts)
+                .statuses(new FakeStatuses())
+                .tracking(new FakeTracking())
+                .waits(new WaitTracker())
+                .library(BuiltinLibrary.load())
+                .clock(clock)
+                .backoff(new Backoff(Duration.ofSeconds(1)))
+                .waitPoll(WAIT_POLL)
+                .noCrossNamespaceRefs(false)
+                .observer(observer)
+                .dependencyWatching(DependencyWatching.NONE)
+                .remotes(
+                    new RemoteClusters<>(client, RemoteClientFactory.defaults(), c -> acting, 1))
+                .settings(settings)
+                .build());
   }
 
   /**
