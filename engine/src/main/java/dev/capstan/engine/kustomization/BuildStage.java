@@ -43,23 +43,10 @@ final class BuildStage {
   private BuildStage() {}
 
   /**
+   * @param settings the engine's settings (strict substitution, its own age keys); the defaults for
+   *     a build outside the engine
    * @param namespace the Kustomization's namespace
    * @throws StageFailure when the build or decryption fails; its message holds nothing decrypted
-   */
-  static Built run(
-      ManifestBuilder builder,
-      KustomizationSpec spec,
-      String namespace,
-      KubernetesClient client,
-      Path tree,
-      String digest,
-      String revision) {
-    return run(builder, PipelineSettings.DEFAULTS, spec, namespace, client, tree, digest, revision);
-  }
-
-  /**
-   * As {@link #run(ManifestBuilder, KustomizationSpec, String, KubernetesClient, Path, String,
-   * String)}, under the engine's settings (strict substitution, its own age keys).
    */
   static Built run(
       ManifestBuilder builder,

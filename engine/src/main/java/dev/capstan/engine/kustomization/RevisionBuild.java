@@ -126,6 +126,7 @@ public final class RevisionBuild {
       BuildStage.Built built =
           BuildStage.run(
               builder,
+              PipelineSettings.DEFAULTS,
               ks.getSpec(),
               ks.getMetadata().getNamespace(),
               client,
