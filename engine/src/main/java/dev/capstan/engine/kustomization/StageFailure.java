@@ -37,8 +37,8 @@ final class StageFailure extends RuntimeException {
   }
 
   /**
-   * The terminal failure for {@code what} (e.g. "the build input") being nested too deeply; see
-   * {@link dev.capstan.engine.pipeline.StackGuard}.
+   * The terminal failure for {@code what} (e.g. "the build input") being nested too deeply: the
+   * reconcile ran out of stack (see the pipeline package's StackGuard).
    */
   static StageFailure tooDeep(Reason reason, String what) {
     return terminal(reason, what + " nests too deeply to be processed");
