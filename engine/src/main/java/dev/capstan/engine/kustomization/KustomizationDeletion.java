@@ -51,6 +51,7 @@ final class KustomizationDeletion {
     this.statusStage = statusStage;
   }
 
+  /** One look at {@code ks}: done (its finalizer may go), or when to look again. */
   Deletion delete(Kustomization ks) {
     NamespacedName key = NamespacedName.of(ks);
     parts.waits().forget(key);
