@@ -5,7 +5,7 @@ import dev.capstan.applier.Owner;
 import dev.capstan.applier.diff.DiffReport;
 import dev.capstan.applier.diff.Differ;
 import dev.capstan.applier.diff.ObjectDiff;
-import dev.capstan.engine.pipeline.RevisionBuild;
+import dev.capstan.engine.kustomization.RevisionBuild;
 import dev.capstan.kube.ApiErrors;
 import dev.capstan.source.CommitSummary;
 import io.fabric8.kubernetes.client.KubernetesClient;

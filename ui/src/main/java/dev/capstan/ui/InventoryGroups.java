@@ -2,7 +2,7 @@ package dev.capstan.ui;
 
 import dev.capstan.api.kustomize.HealthCheckExpression;
 import dev.capstan.api.kustomize.InventoryEntry;
-import dev.capstan.engine.pipeline.HealthEvaluators;
+import dev.capstan.engine.kustomization.HealthEvaluators;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.health.ResourceStatus;
 import dev.capstan.health.cel.BuiltinLibrary;

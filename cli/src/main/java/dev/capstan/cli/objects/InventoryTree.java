@@ -13,7 +13,7 @@ import dev.capstan.api.source.GitRepositoryStatus;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.api.source.OCIRepositoryStatus;
 import dev.capstan.engine.dependencies.DependencyReferences;
-import dev.capstan.engine.pipeline.HealthEvaluators;
+import dev.capstan.engine.kustomization.HealthEvaluators;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.health.ResourceStatus;
 import dev.capstan.health.Status;

@@ -9,7 +9,7 @@ import dev.capstan.cli.options.DurationConverter;
 import dev.capstan.engine.Engine;
 import dev.capstan.engine.EngineOptions;
 import dev.capstan.engine.FeatureGates;
-import dev.capstan.engine.NamespacedName;
+import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.ops.OperationsExtension;
 import dev.capstan.engine.ops.OperationsSettings;
 import dev.capstan.engine.webhook.WebhookExtension;

@@ -1,8 +1,8 @@
 package dev.capstan.engine.controller;
 
 import dev.capstan.api.source.GitRepository;
-import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.cache.WithoutManagedFields;
+import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.pipeline.Outcome;
 import dev.capstan.engine.pipeline.SourcePipeline;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;

@@ -1,6 +1,7 @@
 package dev.capstan.engine.pipeline;
 
-import dev.capstan.engine.NamespacedName;
+import dev.capstan.api.common.ReconcileRequest;
+import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.source.FailureReason;
 import dev.capstan.source.FetchResult;
 import dev.capstan.source.StoredArtifact;
@@ -113,7 +114,7 @@ final class SourceFetch {
     String requestedAt =
         source.getMetadata().getAnnotations() == null
             ? null
-            : source.getMetadata().getAnnotations().get(KustomizationPipeline.REQUESTED_AT);
+            : source.getMetadata().getAnnotations().get(ReconcileRequest.ANNOTATION);
     return requestedAt != null ? requestedAt : handledBefore;
   }
 }

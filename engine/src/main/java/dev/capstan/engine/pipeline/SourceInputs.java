@@ -15,10 +15,10 @@ import java.util.Map;
  * spec.verify} and {@code spec.proxySecretRef}, and the artifacts of {@code spec.include} (same
  * namespace only).
  */
-final class SourceInputs {
+public final class SourceInputs {
 
   /** An input is missing or unusable; the fetch is not attempted. */
-  static final class Unavailable extends RuntimeException {
+  public static final class Unavailable extends RuntimeException {
     private final FailureReason reason;
 
     Unavailable(FailureReason reason, String message) {

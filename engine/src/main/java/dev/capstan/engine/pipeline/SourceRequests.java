@@ -19,7 +19,7 @@ import java.util.function.Function;
  * (credentials, verification keys, proxy), read with the client given: the engine's for the source
  * stage, a user's for the view.
  */
-final class SourceRequests {
+public final class SourceRequests {
   private SourceRequests() {}
 
   /**
@@ -28,7 +28,7 @@ final class SourceRequests {
    * @throws SourceInputs.Unavailable when a Secret the spec names does not exist or an include
    *     cannot be used
    */
-  static FetchRequest of(
+  public static FetchRequest of(
       KubernetesClient client,
       GitRepository repo,
       String key,

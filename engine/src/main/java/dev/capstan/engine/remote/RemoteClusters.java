@@ -3,7 +3,7 @@ package dev.capstan.engine.remote;
 import dev.capstan.api.common.SecretKeyReference;
 import dev.capstan.api.kustomize.KubeConfigReference;
 import dev.capstan.api.kustomize.Kustomization;
-import dev.capstan.engine.NamespacedName;
+import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.kube.ApiErrors;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;

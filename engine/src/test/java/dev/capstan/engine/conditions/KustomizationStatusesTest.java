@@ -315,7 +315,7 @@ class KustomizationStatusesTest {
         KustomizationStatuses.next(
             null,
             Observation.of(1, T0, new Phase.Succeeded(REV))
-                .withRequestedAt("2025-01-01T09:59:00Z"));
+                .withHandledRequestedAt("2025-01-01T09:59:00Z"));
     assertEquals("2025-01-01T09:59:00Z", handled.lastHandledReconcileAt());
     KustomizationStatus later =
         KustomizationStatuses.next(handled, Observation.of(1, T1, new Phase.Succeeded(REV)));
