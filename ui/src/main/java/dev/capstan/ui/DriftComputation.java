@@ -1,7 +1,7 @@
 package dev.capstan.ui;
 
 import dev.capstan.api.kustomize.Kustomization;
-import dev.capstan.applier.Owner;
+import dev.capstan.applier.common.Owner;
 import dev.capstan.applier.diff.DiffReport;
 import dev.capstan.applier.diff.Differ;
 import dev.capstan.applier.diff.ObjectDiff;

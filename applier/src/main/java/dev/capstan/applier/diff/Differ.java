@@ -1,6 +1,5 @@
 package dev.capstan.applier.diff;
 
-import dev.capstan.applier.Owner;
 import dev.capstan.applier.apply.DesiredObject;
 import dev.capstan.applier.apply.FieldOwnership;
 import dev.capstan.applier.apply.KeptDiscovery;
@@ -10,6 +9,7 @@ import dev.capstan.applier.apply.ResourceCatalog;
 import dev.capstan.applier.apply.RevisionValidator;
 import dev.capstan.applier.apply.RevisionValidator.Validated;
 import dev.capstan.applier.apply.ServerSideApply;
+import dev.capstan.applier.common.Owner;
 import dev.capstan.applier.diff.ObjectDiff.Change;
 import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;

@@ -1,11 +1,11 @@
 package dev.capstan.applier.prune;
 
-import dev.capstan.applier.Action;
-import dev.capstan.applier.ObjectResult;
-import dev.capstan.applier.Owner;
-import dev.capstan.applier.Polling;
 import dev.capstan.applier.apply.ResourceCatalog;
 import dev.capstan.applier.apply.ResourceType;
+import dev.capstan.applier.common.Action;
+import dev.capstan.applier.common.ObjectResult;
+import dev.capstan.applier.common.Owner;
+import dev.capstan.applier.common.Polling;
 import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.kube.ApiErrors;
 import dev.capstan.kube.ObjectRef;

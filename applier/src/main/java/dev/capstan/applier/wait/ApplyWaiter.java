@@ -1,6 +1,6 @@
 package dev.capstan.applier.wait;
 
-import dev.capstan.applier.Polling;
+import dev.capstan.applier.common.Polling;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.Aggregation;
 import dev.capstan.health.HealthEvaluator;

@@ -8,13 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.capstan.applier.Action;
 import dev.capstan.applier.Applier;
-import dev.capstan.applier.ApplyRequest;
-import dev.capstan.applier.ApplyResult;
-import dev.capstan.applier.Owner;
-import dev.capstan.applier.Polling;
+import dev.capstan.applier.apply.ApplyRequest;
+import dev.capstan.applier.apply.ApplyResult;
 import dev.capstan.applier.apply.DiscoveryCache;
+import dev.capstan.applier.common.Action;
+import dev.capstan.applier.common.Owner;
+import dev.capstan.applier.common.Polling;
 import dev.capstan.kube.ObjectRef;
 import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.TestNamespace;

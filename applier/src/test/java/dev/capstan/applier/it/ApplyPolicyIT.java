@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.capstan.applier.Action;
 import dev.capstan.applier.Applier;
-import dev.capstan.applier.ApplyPolicy;
-import dev.capstan.applier.ApplyRequest;
-import dev.capstan.applier.ApplyResult;
-import dev.capstan.applier.Owner;
+import dev.capstan.applier.apply.ApplyPolicy;
+import dev.capstan.applier.apply.ApplyRequest;
+import dev.capstan.applier.apply.ApplyResult;
+import dev.capstan.applier.common.Action;
+import dev.capstan.applier.common.Owner;
 import dev.capstan.kube.GroupKind;
 import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.TestNamespace;

@@ -1,12 +1,12 @@
 package dev.capstan.cli.apply;
 
 import dev.capstan.applier.Applier;
-import dev.capstan.applier.ApplyRequest;
-import dev.capstan.applier.ApplyResult;
-import dev.capstan.applier.ObjectResult;
-import dev.capstan.applier.Owner;
-import dev.capstan.applier.Polling;
+import dev.capstan.applier.apply.ApplyRequest;
+import dev.capstan.applier.apply.ApplyResult;
 import dev.capstan.applier.apply.DiscoveryCache;
+import dev.capstan.applier.common.ObjectResult;
+import dev.capstan.applier.common.Owner;
+import dev.capstan.applier.common.Polling;
 import dev.capstan.applier.inventory.ConfigMapInventoryStore;
 import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.applier.prune.Pruner;

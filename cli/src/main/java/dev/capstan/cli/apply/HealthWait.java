@@ -1,6 +1,6 @@
 package dev.capstan.cli.apply;
 
-import dev.capstan.applier.Polling;
+import dev.capstan.applier.common.Polling;
 import dev.capstan.applier.wait.ApplyWaiter;
 import dev.capstan.applier.wait.WaitResult;
 import dev.capstan.health.HealthEvaluator;

@@ -2,8 +2,8 @@ package dev.capstan.engine.monitor;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.capstan.applier.Owner;
 import dev.capstan.applier.apply.ResourceType;
+import dev.capstan.applier.common.Owner;
 import dev.capstan.applier.wait.ApplyWaiter;
 import dev.capstan.applier.wait.Lookup;
 import dev.capstan.applier.wait.WaitReason;

@@ -13,7 +13,7 @@ import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
-import dev.capstan.applier.Owner;
+import dev.capstan.applier.common.Owner;
 import dev.capstan.applier.diff.DiffReport;
 import dev.capstan.applier.diff.Differ;
 import dev.capstan.applier.diff.ObjectDiff;

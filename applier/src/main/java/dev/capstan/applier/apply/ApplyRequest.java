@@ -1,5 +1,6 @@
-package dev.capstan.applier;
+package dev.capstan.applier.apply;
 
+import dev.capstan.applier.common.Owner;
 import dev.capstan.applier.ignore.IgnoreRules;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.time.Duration;
