@@ -33,14 +33,9 @@ public final class Differ {
   private final Executor executor;
   private final ServerSideApply calls;
 
-  private final Optional<KeptDiscovery> discovery;
+  private final KeptDiscovery discovery;
 
-  public Differ(KubernetesClient client, Executor executor) {
-    this(client, executor, Optional.empty());
-  }
-
-  /** A differ that keeps discovery answers on disk between runs, as {@code capstan apply} does. */
-  public Differ(KubernetesClient client, Executor executor, Optional<KeptDiscovery> discovery) {
+  public Differ(KubernetesClient client, Executor executor, KeptDiscovery discovery) {
     this.client = client;
     this.executor = executor;
     this.calls = new ServerSideApply(client);
@@ -51,7 +46,10 @@ public final class Differ {
       List<GenericKubernetesResource> objects, Owner owner, String defaultNamespace) {
     Validated validated =
         RevisionValidator.validate(
-            objects, new ResourceCatalog(client, discovery)::find, owner, defaultNamespace);
+            objects,
+            new ResourceCatalog(client, Optional.of(discovery))::find,
+            owner,
+            defaultNamespace);
     if (!validated.valid()) {
       return new DiffReport(
           validated.problems().stream()
