@@ -3,6 +3,7 @@ package dev.capstan.applier.apply;
 import dev.capstan.applier.common.Owner;
 import dev.capstan.applier.ignore.IgnoreRules;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -23,6 +24,7 @@ import java.util.Objects;
  *     not looked for by its labels, and every object is dry-run and written; when false they are,
  *     and objects found unchanged are left alone
  */
+@RecordBuilder
 public record ApplyRequest(
     List<GenericKubernetesResource> objects,
     Owner owner,
@@ -33,7 +35,8 @@ public record ApplyRequest(
     IgnoreRules ignore,
     DriftPolicy drift,
     ApplyPolicy policy,
-    boolean firstApply) {
+    boolean firstApply)
+    implements ApplyRequestBuilder.With {
 
   public ApplyRequest {
     objects = List.copyOf(objects);
@@ -46,99 +49,13 @@ public record ApplyRequest(
     policy = policy == null ? ApplyPolicy.DEFAULT : policy;
   }
 
-  /** A request with drift corrected, no field ignored, under the default policy. */
-  public ApplyRequest(
-      List<GenericKubernetesResource> objects,
-      Owner owner,
-      boolean force,
-      Duration timeout,
-      String defaultNamespace,
-      ApplyListener listener) {
-    this(objects, owner, force, timeout, defaultNamespace, listener, null, null, null, false);
-  }
-
+  /** A request with the defaults: not forced, five minutes, the owner's namespace, told nothing. */
   public static ApplyRequest of(List<GenericKubernetesResource> objects, Owner owner) {
-    return new ApplyRequest(
-        objects, owner, false, Duration.ofMinutes(5), owner.namespace(), ApplyListener.NONE);
-  }
-
-  public ApplyRequest withForce(boolean newForce) {
-    return new ApplyRequest(
-        objects,
-        owner,
-        newForce,
-        timeout,
-        defaultNamespace,
-        listener,
-        ignore,
-        drift,
-        policy,
-        firstApply);
-  }
-
-  public ApplyRequest withTimeout(Duration newTimeout) {
-    return new ApplyRequest(
-        objects,
-        owner,
-        force,
-        newTimeout,
-        defaultNamespace,
-        listener,
-        ignore,
-        drift,
-        policy,
-        firstApply);
-  }
-
-  public ApplyRequest withDefaultNamespace(String namespace) {
-    return new ApplyRequest(
-        objects, owner, force, timeout, namespace, listener, ignore, drift, policy, firstApply);
-  }
-
-  public ApplyRequest withIgnore(IgnoreRules rules) {
-    return new ApplyRequest(
-        objects,
-        owner,
-        force,
-        timeout,
-        defaultNamespace,
-        listener,
-        rules,
-        drift,
-        policy,
-        firstApply);
-  }
-
-  public ApplyRequest withDrift(DriftPolicy newDrift) {
-    return new ApplyRequest(
-        objects,
-        owner,
-        force,
-        timeout,
-        defaultNamespace,
-        listener,
-        ignore,
-        newDrift,
-        policy,
-        firstApply);
-  }
-
-  public ApplyRequest withPolicy(ApplyPolicy newPolicy) {
-    return new ApplyRequest(
-        objects,
-        owner,
-        force,
-        timeout,
-        defaultNamespace,
-        listener,
-        ignore,
-        drift,
-        newPolicy,
-        firstApply);
-  }
-
-  public ApplyRequest withFirstApply(boolean value) {
-    return new ApplyRequest(
-        objects, owner, force, timeout, defaultNamespace, listener, ignore, drift, policy, value);
+    return ApplyRequestBuilder.builder()
+        .objects(objects)
+        .owner(owner)
+        .timeout(Duration.ofMinutes(5))
+        .defaultNamespace(owner.namespace())
+        .build();
   }
 }

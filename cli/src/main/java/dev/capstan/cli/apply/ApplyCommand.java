@@ -123,7 +123,11 @@ public final class ApplyCommand implements Callable<Integer> {
         inventory == null ? null : new ConfigMapInventoryStore(client, namespace, inventory);
     InventorySet previous = store == null ? InventorySet.EMPTY : store.load();
     ApplyRequest request =
-        new ApplyRequest(objects, owner, force, timeout, namespace, printer::progress);
+        ApplyRequest.of(objects, owner)
+            .withForce(force)
+            .withTimeout(timeout)
+            .withDefaultNamespace(namespace)
+            .withListener(printer::progress);
     ResourceManager manager = ResourceManager.ofUser(client, pool);
     ApplyResult result = manager.apply(request);
     List<ObjectResult> all = new ArrayList<>(result.objects());
