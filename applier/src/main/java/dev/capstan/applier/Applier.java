@@ -1,9 +1,12 @@
 package dev.capstan.applier;
 
+import dev.capstan.applier.apply.ApplyRequest;
+import dev.capstan.applier.apply.ApplyResult;
 import dev.capstan.applier.apply.DiscoveryCache;
 import dev.capstan.applier.apply.KeptDiscovery;
 import dev.capstan.applier.apply.RecentDiscovery;
 import dev.capstan.applier.apply.StagedApplier;
+import dev.capstan.applier.common.Polling;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.util.concurrent.Executor;

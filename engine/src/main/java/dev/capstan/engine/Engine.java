@@ -1,6 +1,6 @@
 package dev.capstan.engine;
 
-import dev.capstan.applier.Polling;
+import dev.capstan.applier.common.Polling;
 import dev.capstan.applier.kustomize.BuildSandbox;
 import dev.capstan.applier.kustomize.ManifestBuilder;
 import dev.capstan.engine.controller.CacheView;

@@ -1,6 +1,6 @@
 package dev.capstan.engine;
 
-import dev.capstan.applier.ApplyPolicy;
+import dev.capstan.applier.apply.ApplyPolicy;
 import dev.capstan.applier.kustomize.BuildLimits;
 import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.source.oci.ArtifactUrlPolicy;

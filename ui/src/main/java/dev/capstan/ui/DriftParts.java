@@ -1,5 +1,7 @@
 package dev.capstan.ui;
 
+import dev.capstan.applier.ResourceManager;
+import dev.capstan.applier.common.Polling;
 import dev.capstan.applier.kustomize.BuildLimits;
 import dev.capstan.applier.kustomize.BuildSandbox;
 import dev.capstan.applier.kustomize.ManifestBuilder;
@@ -74,7 +76,12 @@ final class DriftParts implements AutoCloseable {
     DriftTargets targets = new DriftTargets(catalog, rules);
     DriftCheck check =
         new DriftCheck(
-            new DriftComputation(targets, client, new RevisionBuild(git, builder), diffPool, clock),
+            new DriftComputation(
+                targets,
+                client,
+                new RevisionBuild(git, builder),
+                ResourceManager.recent(client, diffPool, Polling.system()),
+                clock),
             Executors.newFixedThreadPool(COMPARISONS, daemon("capstan-ui-drift")),
             timer,
             timeout,

@@ -3,8 +3,8 @@ package dev.capstan.applier.wait;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.capstan.applier.Polling;
 import dev.capstan.applier.apply.DesiredObject;
+import dev.capstan.applier.common.Polling;
 import dev.capstan.applier.wait.WaitResult.Verdict;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;

@@ -1,6 +1,6 @@
 package dev.capstan.cli.run;
 
-import dev.capstan.applier.ApplyPolicy;
+import dev.capstan.applier.apply.ApplyPolicy;
 import dev.capstan.applier.kustomize.BuildLimits;
 import dev.capstan.cli.cluster.CliException;
 import dev.capstan.cli.cluster.ClusterOptions;

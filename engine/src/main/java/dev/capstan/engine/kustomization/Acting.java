@@ -1,7 +1,7 @@
 package dev.capstan.engine.kustomization;
 
 import dev.capstan.applier.Applier;
-import dev.capstan.applier.Polling;
+import dev.capstan.applier.common.Polling;
 import dev.capstan.applier.prune.Pruner;
 import dev.capstan.applier.wait.ApplyWaiter;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -3,7 +3,7 @@ package dev.capstan.engine.kustomization;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.capstan.applier.ApplyResult;
+import dev.capstan.applier.apply.ApplyResult;
 import dev.capstan.applier.wait.ApplyWaiter;
 import dev.capstan.applier.wait.Lookup;
 import dev.capstan.health.AggregateHealth;

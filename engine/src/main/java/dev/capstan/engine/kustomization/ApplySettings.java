@@ -3,7 +3,7 @@ package dev.capstan.engine.kustomization;
 import dev.capstan.api.kustomize.DriftDetection;
 import dev.capstan.api.kustomize.IgnoreRule;
 import dev.capstan.api.kustomize.KustomizationSpec;
-import dev.capstan.applier.DriftPolicy;
+import dev.capstan.applier.apply.DriftPolicy;
 import dev.capstan.applier.ignore.IgnoreRules;
 import dev.capstan.kube.ObjectRef;
 import java.util.Collection;

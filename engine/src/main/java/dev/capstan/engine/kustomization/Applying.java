@@ -2,11 +2,11 @@ package dev.capstan.engine.kustomization;
 
 import dev.capstan.api.kustomize.KustomizationSpec;
 import dev.capstan.api.kustomize.KustomizationStatus;
-import dev.capstan.applier.Action;
-import dev.capstan.applier.ApplyRequest;
-import dev.capstan.applier.ApplyResult;
-import dev.capstan.applier.ObjectResult;
-import dev.capstan.applier.Owner;
+import dev.capstan.applier.apply.ApplyRequest;
+import dev.capstan.applier.apply.ApplyResult;
+import dev.capstan.applier.common.Action;
+import dev.capstan.applier.common.ObjectResult;
+import dev.capstan.applier.common.Owner;
 import dev.capstan.applier.ignore.IgnoreRules;
 import dev.capstan.engine.conditions.Drift;
 import dev.capstan.engine.conditions.Reason;

@@ -2,7 +2,7 @@ package dev.capstan.engine.kustomization;
 
 import dev.capstan.api.kustomize.HealthCheckReference;
 import dev.capstan.api.kustomize.KustomizationSpec;
-import dev.capstan.applier.ApplyResult;
+import dev.capstan.applier.apply.ApplyResult;
 import dev.capstan.applier.wait.WaitResult;
 import dev.capstan.engine.conditions.Phase;
 import dev.capstan.engine.conditions.Reason;

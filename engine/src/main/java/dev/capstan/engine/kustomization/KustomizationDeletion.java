@@ -4,7 +4,7 @@ import dev.capstan.api.kustomize.DeletionPolicy;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationSpec;
 import dev.capstan.api.kustomize.KustomizationStatus;
-import dev.capstan.applier.ObjectResult;
+import dev.capstan.applier.common.ObjectResult;
 import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.applier.prune.Pruner;
 import dev.capstan.engine.conditions.Phase;

@@ -3,7 +3,7 @@ package dev.capstan.engine.kustomization;
 import dev.capstan.api.common.ReconcileRequest;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationSpec;
-import dev.capstan.applier.ApplyResult;
+import dev.capstan.applier.apply.ApplyResult;
 import dev.capstan.engine.conditions.Reason;
 import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.pipeline.Outcome;

@@ -1,6 +1,6 @@
 package dev.capstan.engine.kustomization;
 
-import dev.capstan.applier.ApplyPolicy;
+import dev.capstan.applier.apply.ApplyPolicy;
 import java.util.Objects;
 
 /**

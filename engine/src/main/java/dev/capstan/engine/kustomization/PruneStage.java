@@ -1,7 +1,7 @@
 package dev.capstan.engine.kustomization;
 
-import dev.capstan.applier.ObjectResult;
-import dev.capstan.applier.Owner;
+import dev.capstan.applier.common.ObjectResult;
+import dev.capstan.applier.common.Owner;
 import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.applier.prune.Pruner;
 import java.time.Duration;

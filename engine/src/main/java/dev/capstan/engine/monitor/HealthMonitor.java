@@ -2,9 +2,9 @@ package dev.capstan.engine.monitor;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.capstan.applier.Owner;
+import dev.capstan.applier.ResourceManager;
 import dev.capstan.applier.apply.ResourceType;
-import dev.capstan.applier.wait.ApplyWaiter;
+import dev.capstan.applier.common.Owner;
 import dev.capstan.applier.wait.Lookup;
 import dev.capstan.applier.wait.WaitReason;
 import dev.capstan.engine.conditions.KustomizationStatuses;
@@ -297,7 +297,7 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
       }
     }
     return Optional.of(
-        ApplyWaiter.health(
+        ResourceManager.health(
             t.objects(), ref -> fromCache(informers, unreadable, ref), t.evaluator()));
   }
 

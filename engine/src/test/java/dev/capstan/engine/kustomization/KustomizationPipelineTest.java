@@ -12,10 +12,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
-import dev.capstan.applier.Action;
-import dev.capstan.applier.ApplyResult;
-import dev.capstan.applier.DriftPolicy;
-import dev.capstan.applier.ObjectResult;
+import dev.capstan.applier.apply.ApplyResult;
+import dev.capstan.applier.apply.DriftPolicy;
+import dev.capstan.applier.common.Action;
+import dev.capstan.applier.common.ObjectResult;
 import dev.capstan.applier.ignore.JsonPointer;
 import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.applier.kustomize.BuildLimits;

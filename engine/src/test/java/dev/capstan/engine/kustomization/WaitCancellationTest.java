@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
-import dev.capstan.applier.ApplyPolicy;
+import dev.capstan.applier.apply.ApplyPolicy;
 import dev.capstan.engine.conditions.ConditionTypes;
 import dev.capstan.engine.conditions.KustomizationStatuses;
 import dev.capstan.engine.core.NamespacedName;

@@ -1,4 +1,4 @@
-package dev.capstan.applier;
+package dev.capstan.applier.apply;
 
 import dev.capstan.kube.ObjectRef;
 import java.util.Collection;

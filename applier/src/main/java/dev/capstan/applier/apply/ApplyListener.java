@@ -1,4 +1,6 @@
-package dev.capstan.applier;
+package dev.capstan.applier.apply;
+
+import dev.capstan.applier.common.ObjectResult;
 
 /** Told about each object's outcome as soon as it is known; called from worker threads. */
 @FunctionalInterface

@@ -1,4 +1,4 @@
-package dev.capstan.applier;
+package dev.capstan.applier.common;
 
 /** What happened to one object. */
 public enum Action {

@@ -1,4 +1,4 @@
-package dev.capstan.applier;
+package dev.capstan.applier.common;
 
 /** Names of the annotations and the field manager Capstan writes or reads on applied objects. */
 public final class CapstanMetadata {

@@ -1,5 +1,7 @@
-package dev.capstan.applier;
+package dev.capstan.applier.apply;
 
+import dev.capstan.applier.common.Action;
+import dev.capstan.applier.common.ObjectResult;
 import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.kube.ObjectRef;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.capstan.applier;
+package dev.capstan.applier.common;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package dev.capstan.applier;
+package dev.capstan.applier.common;
 
 import java.util.Map;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package dev.capstan.applier;
+package dev.capstan.applier.apply;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

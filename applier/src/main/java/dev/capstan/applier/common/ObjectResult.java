@@ -1,4 +1,4 @@
-package dev.capstan.applier;
+package dev.capstan.applier.common;
 
 import dev.capstan.kube.ObjectRef;
 import java.util.List;

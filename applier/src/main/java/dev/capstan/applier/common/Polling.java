@@ -1,4 +1,4 @@
-package dev.capstan.applier;
+package dev.capstan.applier.common;
 
 import java.time.Clock;
 import java.time.Duration;
