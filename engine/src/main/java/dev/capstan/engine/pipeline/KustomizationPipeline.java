@@ -11,6 +11,7 @@ import dev.capstan.api.source.Artifact;
 import dev.capstan.api.source.ExternalArtifact;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.OCIRepository;
+import dev.capstan.applier.ResourceManager;
 import dev.capstan.applier.apply.ApplyRequest;
 import dev.capstan.applier.apply.ApplyResult;
 import dev.capstan.applier.common.Action;
@@ -18,7 +19,6 @@ import dev.capstan.applier.common.ObjectResult;
 import dev.capstan.applier.common.Owner;
 import dev.capstan.applier.ignore.IgnoreRules;
 import dev.capstan.applier.inventory.InventorySet;
-import dev.capstan.applier.prune.Pruner;
 import dev.capstan.applier.wait.WaitResult;
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.conditions.ConditionTypes;
@@ -250,7 +250,7 @@ public final class KustomizationPipeline {
       return deleted(ks);
     }
     String message = "deleting its objects failed: " + describe(failed);
-    if (failed.stream().allMatch(Pruner::stillTerminating)) {
+    if (failed.stream().allMatch(ResourceManager::stillTerminating)) {
       LOG.warn("{}: {}", key, message);
       writeDeleting(ks, new Phase.Failed(Reason.PRUNE_FAILED, message, false), null);
       return deleted(ks);
