@@ -35,25 +35,10 @@ public final class Pruner {
   private final KubernetesClient client;
   private final Executor executor;
   private final Polling polling;
-  private final Optional<KeptDiscovery> discovery;
+  private final KeptDiscovery discovery;
 
   public Pruner(
       KubernetesClient client, Executor executor, Polling polling, KeptDiscovery discovery) {
-    this(client, executor, polling, Optional.of(discovery));
-  }
-
-  /**
-   * A pruner that asks discovery afresh for each deletion (the engine's until it has a manager).
-   */
-  public Pruner(KubernetesClient client, Executor executor, Polling polling) {
-    this(client, executor, polling, Optional.empty());
-  }
-
-  private Pruner(
-      KubernetesClient client,
-      Executor executor,
-      Polling polling,
-      Optional<KeptDiscovery> discovery) {
     this.client = client;
     this.executor = executor;
     this.polling = polling;
@@ -79,7 +64,7 @@ public final class Pruner {
 
   private List<ObjectResult> delete(
       List<ObjectRef> refs, Owner owner, Duration timeout, boolean waitForAll) {
-    ResourceCatalog catalog = new ResourceCatalog(client, discovery);
+    ResourceCatalog catalog = new ResourceCatalog(client, Optional.of(discovery));
     List<ObjectRef> first = refs.stream().filter(r -> !isDefinition(r)).toList();
     List<ObjectRef> last = refs.stream().filter(Pruner::isDefinition).toList();
     List<ObjectResult> results = new ArrayList<>();

@@ -13,7 +13,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
@@ -48,13 +47,7 @@ public final class ApplyWaiter {
    */
   public static ApplyWaiter onCluster(
       KubernetesClient client, Executor executor, Polling polling, KeptDiscovery discovery) {
-    return new ApplyWaiter(
-        () -> new ClusterLookup(client, Optional.of(discovery)), executor, polling);
-  }
-
-  /** A waiter that asks discovery afresh for each look (the engine's until it has a manager). */
-  public static ApplyWaiter onCluster(KubernetesClient client, Executor executor, Polling polling) {
-    return new ApplyWaiter(() -> new ClusterLookup(client, Optional.empty()), executor, polling);
+    return new ApplyWaiter(() -> new ClusterLookup(client, discovery), executor, polling);
   }
 
   /** The health of {@code refs} now, read concurrently. */

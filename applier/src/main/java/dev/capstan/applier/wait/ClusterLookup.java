@@ -20,9 +20,9 @@ final class ClusterLookup implements ObjectLookup {
   private final KubernetesClient client;
   private final ResourceCatalog catalog;
 
-  ClusterLookup(KubernetesClient client, Optional<KeptDiscovery> discovery) {
+  ClusterLookup(KubernetesClient client, KeptDiscovery discovery) {
     this.client = client;
-    this.catalog = new ResourceCatalog(client, discovery);
+    this.catalog = new ResourceCatalog(client, Optional.of(discovery));
   }
 
   @Override

@@ -1,10 +1,12 @@
 package dev.capstan.engine.kustomization;
 
-import dev.capstan.applier.Applier;
+import dev.capstan.applier.ResourceManager;
 import dev.capstan.applier.common.Polling;
-import dev.capstan.applier.prune.Pruner;
-import dev.capstan.applier.wait.ApplyWaiter;
+import dev.capstan.health.AggregateHealth;
+import dev.capstan.health.HealthEvaluator;
+import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.List;
 import java.util.concurrent.Executor;
 
 /**
@@ -13,14 +15,20 @@ import java.util.concurrent.Executor;
  * Kustomization's service account.
  */
 public record Acting(
-    KubernetesClient client, ApplyStage applier, PruneStage pruner, ApplyWaiter waiter) {
+    KubernetesClient client, ApplyStage applier, PruneStage pruner, HealthReads waiter) {
 
-  /** Acting through {@code client}; requests in flight are bounded by {@code executor}. */
+  /**
+   * Acting through {@code client} with one resource manager; requests in flight are bounded by
+   * {@code executor}.
+   */
   public static Acting of(KubernetesClient client, Executor executor, Polling polling) {
-    return new Acting(
-        client,
-        new Applier(client, executor, polling)::apply,
-        PruneStage.of(new Pruner(client, executor, polling)),
-        ApplyWaiter.onCluster(client, executor, polling));
+    ResourceManager manager = ResourceManager.recent(client, executor, polling);
+    return new Acting(client, manager::apply, PruneStage.of(manager), manager::health);
+  }
+
+  /** One look at the health of applied objects, read live: the resource manager's. */
+  @FunctionalInterface
+  public interface HealthReads {
+    AggregateHealth health(List<ObjectRef> objects, HealthEvaluator evaluator);
   }
 }

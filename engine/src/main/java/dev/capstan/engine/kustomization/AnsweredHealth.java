@@ -3,8 +3,8 @@ package dev.capstan.engine.kustomization;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.capstan.applier.ResourceManager;
 import dev.capstan.applier.apply.ApplyResult;
-import dev.capstan.applier.wait.ApplyWaiter;
 import dev.capstan.applier.wait.Lookup;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
@@ -35,7 +35,7 @@ final class AnsweredHealth {
       answered.put(ref, object.get());
     }
     return Optional.of(
-        ApplyWaiter.health(objects, ref -> Lookup.found(answered.get(ref)), evaluator));
+        ResourceManager.health(objects, ref -> Lookup.found(answered.get(ref)), evaluator));
   }
 
   private Optional<Map<String, Object>> parsed(String json) {

@@ -4,9 +4,9 @@ import dev.capstan.api.kustomize.DeletionPolicy;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationSpec;
 import dev.capstan.api.kustomize.KustomizationStatus;
+import dev.capstan.applier.ResourceManager;
 import dev.capstan.applier.common.ObjectResult;
 import dev.capstan.applier.inventory.InventorySet;
-import dev.capstan.applier.prune.Pruner;
 import dev.capstan.engine.conditions.Phase;
 import dev.capstan.engine.conditions.Reason;
 import dev.capstan.engine.core.NamespacedName;
@@ -119,7 +119,7 @@ final class KustomizationDeletion {
       return deleted(ks);
     }
     String message = "deleting its objects failed: " + Applying.describe(failed);
-    if (failed.stream().allMatch(Pruner::stillTerminating)) {
+    if (failed.stream().allMatch(ResourceManager::stillTerminating)) {
       LOG.warn("{}: {}", key, message);
       writeDeleting(ks, new Phase.Failed(Reason.PRUNE_FAILED, message, false), null);
       return deleted(ks);

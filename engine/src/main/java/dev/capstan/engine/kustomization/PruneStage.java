@@ -1,9 +1,9 @@
 package dev.capstan.engine.kustomization;
 
+import dev.capstan.applier.ResourceManager;
 import dev.capstan.applier.common.ObjectResult;
 import dev.capstan.applier.common.Owner;
 import dev.capstan.applier.inventory.InventorySet;
-import dev.capstan.applier.prune.Pruner;
 import java.time.Duration;
 import java.util.List;
 
@@ -18,19 +18,19 @@ public interface PruneStage {
   List<ObjectResult> deleteInventory(
       InventorySet inventory, Owner owner, Duration timeout, boolean waitForTermination);
 
-  /** The applier's pruner. */
-  static PruneStage of(Pruner pruner) {
+  /** The resource manager's prune and delete. */
+  static PruneStage of(ResourceManager manager) {
     return new PruneStage() {
       @Override
       public List<ObjectResult> prune(
           InventorySet previous, InventorySet current, Owner owner, Duration timeout) {
-        return pruner.prune(previous, current, owner, timeout);
+        return manager.prune(previous, current, owner, timeout);
       }
 
       @Override
       public List<ObjectResult> deleteInventory(
           InventorySet inventory, Owner owner, Duration timeout, boolean waitForTermination) {
-        return pruner.deleteInventory(inventory, owner, timeout, waitForTermination);
+        return manager.delete(inventory, owner, timeout, waitForTermination);
       }
     };
   }

@@ -6,18 +6,17 @@ import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.source.Artifact;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositoryStatus;
+import dev.capstan.applier.ResourceManager;
 import dev.capstan.applier.apply.ApplyRequest;
 import dev.capstan.applier.apply.ApplyResult;
 import dev.capstan.applier.apply.DesiredObject;
 import dev.capstan.applier.common.Action;
 import dev.capstan.applier.common.ObjectResult;
 import dev.capstan.applier.common.Owner;
-import dev.capstan.applier.common.Polling;
 import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.applier.kustomize.BuildLimits;
 import dev.capstan.applier.kustomize.BuildSandbox;
 import dev.capstan.applier.kustomize.ManifestBuilder;
-import dev.capstan.applier.wait.ApplyWaiter;
 import dev.capstan.applier.wait.Lookup;
 import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.pipeline.Backoff;
@@ -136,8 +135,7 @@ final class PipelineFakes implements AutoCloseable {
             client,
             this::apply,
             new FakePruning(),
-            new ApplyWaiter(
-                () -> this::find, Runnable::run, new Polling(clock, WAIT_POLL, clock::advance)));
+            (refs, evaluator) -> ResourceManager.health(refs, this::find, evaluator));
     accounts =
         new ServiceAccountClients(
             acting, c -> acting, Optional.empty(), clock, Duration.ofMinutes(10));
