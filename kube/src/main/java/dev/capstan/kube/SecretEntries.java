@@ -38,7 +38,7 @@ public record SecretEntries(String namespace, String name, Map<String, byte[]> v
     Map<String, byte[]> values = new TreeMap<>();
     if (secret.getData() != null) {
       for (Map.Entry<String, String> entry : secret.getData().entrySet()) {
-        values.put(entry.getKey(), decode(entry.getValue(), namespace, name));
+        values.put(entry.getKey(), decode(entry, namespace, name));
       }
     }
     if (secret.getStringData() != null) {
@@ -92,8 +92,9 @@ public record SecretEntries(String namespace, String name, Map<String, byte[]> v
     return namespace.hashCode() * 31 + name.hashCode();
   }
 
-  private static byte[] decode(String value, String namespace, String name)
+  private static byte[] decode(Map.Entry<String, String> entry, String namespace, String name)
       throws SecretUnavailable {
+    String value = entry.getValue();
     if (value == null) {
       return new byte[0];
     }
@@ -102,7 +103,10 @@ public record SecretEntries(String namespace, String name, Map<String, byte[]> v
     } catch (IllegalArgumentException e) {
       throw new SecretUnavailable(
           SecretUnavailable.Kind.MALFORMED,
-          SecretUnavailable.where(namespace, name) + " has an entry that is not Base64");
+          SecretUnavailable.where(namespace, name)
+              + " entry '"
+              + entry.getKey()
+              + "' is not Base64");
     }
   }
 }

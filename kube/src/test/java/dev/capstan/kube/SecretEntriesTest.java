@@ -71,7 +71,7 @@ class SecretEntriesTest {
     SecretUnavailable e = assertThrows(SecretUnavailable.class, () -> SecretEntries.of(secret));
 
     assertEquals(SecretUnavailable.Kind.MALFORMED, e.kind());
-    assertEquals("Secret 'team/bad' has an entry that is not Base64", e.getMessage());
+    assertEquals("Secret 'team/bad' entry 'key' is not Base64", e.getMessage());
   }
 
   @Test
