@@ -3,8 +3,8 @@ package dev.capstan.engine.pipeline;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.capstan.health.HealthEvaluator;
-import dev.capstan.health.ResourceStatus;
-import dev.capstan.health.Status;
+import dev.capstan.health.status.ResourceStatus;
+import dev.capstan.health.status.Status;
 import dev.capstan.testing.CapstanCrds;
 import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.TestNamespace;
