@@ -22,7 +22,11 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** The {@code capstan} command line: one subcommand per pipeline stage, plus the controller. */
+/**
+ * The {@code capstan} command line: the controller ({@code run}), the commands that run one step
+ * from a shell (build, apply, diff, fetch, push, status) and those that look at and steer
+ * Kustomizations (get, reconcile, suspend, resume, tree), and the web view ({@code ui}).
+ */
 @Command(
     name = "capstan",
     mixinStandardHelpOptions = true,
