@@ -1,11 +1,13 @@
 package dev.capstan.kube;
 
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Secret;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 
@@ -33,8 +35,10 @@ public record SecretEntries(String namespace, String name, Map<String, byte[]> v
    *     is not Base64
    */
   public static SecretEntries of(Secret secret) throws SecretUnavailable {
-    String namespace = secret.getMetadata() == null ? "" : secret.getMetadata().getNamespace();
-    String name = secret.getMetadata() == null ? "" : secret.getMetadata().getName();
+    ObjectMeta metadata = secret.getMetadata() == null ? new ObjectMeta() : secret.getMetadata();
+    // A manifest's Secret may have neither: named in messages as it is, never as "null".
+    String namespace = Objects.requireNonNullElse(metadata.getNamespace(), "");
+    String name = Objects.requireNonNullElse(metadata.getName(), "");
     Map<String, byte[]> values = new TreeMap<>();
     if (secret.getData() != null) {
       for (Map.Entry<String, String> entry : secret.getData().entrySet()) {

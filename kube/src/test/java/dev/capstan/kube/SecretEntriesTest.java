@@ -75,6 +75,21 @@ class SecretEntriesTest {
   }
 
   @Test
+  void aManifestsSecretWithoutNamespaceIsNamedByItsName() {
+    Secret secret =
+        new SecretBuilder()
+            .withNewMetadata()
+            .withName("bad")
+            .endMetadata()
+            .addToData("key", "not base64 at all: s3cr3t!")
+            .build();
+
+    SecretUnavailable e = assertThrows(SecretUnavailable.class, () -> SecretEntries.of(secret));
+
+    assertEquals("Secret 'bad' entry 'key' is not Base64", e.getMessage());
+  }
+
+  @Test
   void noValueIsWrittenOutAndValuesCannotBeChanged() throws SecretUnavailable {
     Secret secret =
         new SecretBuilder()
