@@ -1,4 +1,4 @@
-package dev.capstan.engine.pipeline;
+package dev.capstan.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
