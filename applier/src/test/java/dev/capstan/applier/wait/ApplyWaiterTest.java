@@ -8,7 +8,7 @@ import dev.capstan.applier.common.Polling;
 import dev.capstan.applier.wait.WaitResult.Verdict;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
-import dev.capstan.health.Status;
+import dev.capstan.health.status.Status;
 import dev.capstan.kube.ObjectRef;
 import dev.capstan.testing.MutableClock;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;

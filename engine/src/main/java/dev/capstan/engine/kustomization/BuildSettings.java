@@ -10,12 +10,13 @@ import dev.capstan.applier.kustomize.KustomizePatch;
 import dev.capstan.applier.kustomize.PatchSelector;
 import dev.capstan.applier.kustomize.PostBuildVariables;
 import dev.capstan.engine.conditions.Reason;
+import dev.capstan.kube.SecretEntries;
+import dev.capstan.kube.SecretReader;
+import dev.capstan.kube.SecretUnavailable;
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -100,8 +101,7 @@ final class BuildSettings {
       KubernetesClient client, String namespace, PostBuild.SubstituteReference reference) {
     Optional<Map<String, String>> values;
     if (reference.kind() == PostBuild.SubstituteReference.Kind.Secret) {
-      Secret secret = client.secrets().inNamespace(namespace).withName(reference.name()).get();
-      values = Optional.ofNullable(secret).map(BuildSettings::decoded);
+      values = secretValues(client, namespace, reference);
     } else {
       ConfigMap map = client.configMaps().inNamespace(namespace).withName(reference.name()).get();
       values =
@@ -122,15 +122,27 @@ final class BuildSettings {
     return values;
   }
 
-  private static Map<String, String> decoded(Secret secret) {
-    Map<String, String> values = new HashMap<>();
-    if (secret.getData() != null) {
-      secret
-          .getData()
-          .forEach(
-              (k, v) ->
-                  values.put(k, new String(Base64.getDecoder().decode(v), StandardCharsets.UTF_8)));
+  /** A Secret's entries as text; empty when it does not exist. */
+  private static Optional<Map<String, String>> secretValues(
+      KubernetesClient client, String namespace, PostBuild.SubstituteReference reference) {
+    SecretEntries secret;
+    try {
+      secret = new SecretReader(client).read(namespace, reference.name());
+    } catch (SecretUnavailable e) {
+      if (e.kind() == SecretUnavailable.Kind.NOT_FOUND) {
+        return Optional.empty();
+      }
+      throw StageFailure.transientFailure(
+          Reason.BUILD_FAILED,
+          "substitute from '"
+              + reference.kind()
+              + "/"
+              + reference.name()
+              + "' error: "
+              + e.getMessage());
     }
-    return values;
+    Map<String, String> values = new HashMap<>();
+    secret.values().forEach((k, v) -> values.put(k, new String(v, StandardCharsets.UTF_8)));
+    return Optional.of(values);
   }
 }

@@ -4,11 +4,10 @@ import dev.capstan.decryption.DecryptionException;
 import dev.capstan.decryption.DecryptionKeys;
 import dev.capstan.engine.conditions.Reason;
 import dev.capstan.engine.core.NamespacedName;
-import dev.capstan.kube.ApiErrors;
-import io.fabric8.kubernetes.api.model.Secret;
+import dev.capstan.kube.SecretEntries;
+import dev.capstan.kube.SecretReader;
+import dev.capstan.kube.SecretUnavailable;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -38,28 +37,16 @@ public interface GlobalAgeKeys {
   }
 
   private static DecryptionKeys read(KubernetesClient client, NamespacedName name) {
-    Secret secret;
+    SecretEntries secret;
     try {
-      secret = client.secrets().inNamespace(name.namespace()).withName(name.name()).get();
-    } catch (KubernetesClientException e) {
+      secret = new SecretReader(client).read(name.namespace(), name.name());
+    } catch (SecretUnavailable e) {
       throw StageFailure.transientFailure(
           Reason.DECRYPTION_FAILED,
-          "cannot read the engine's SOPS age Secret '"
-              + name
-              + "' (--sops-age-secret): "
-              + ApiErrors.message(e).orElse("the API server could not be reached"));
+          "the engine's SOPS age keys (--sops-age-secret): " + e.getMessage());
     }
-    if (secret == null) {
-      throw StageFailure.transientFailure(
-          Reason.DECRYPTION_FAILED,
-          "the engine's SOPS age Secret '" + name + "' (--sops-age-secret) not found");
-    }
-    Map<String, byte[]> ageEntries = new HashMap<>();
-    if (secret.getData() != null) {
-      secret.getData().entrySet().stream()
-          .filter(e -> e.getKey().endsWith(".agekey") && e.getValue() != null)
-          .forEach(e -> ageEntries.put(e.getKey(), Base64.getDecoder().decode(e.getValue())));
-    }
+    Map<String, byte[]> ageEntries = new HashMap<>(secret.values());
+    ageEntries.keySet().removeIf(key -> !key.endsWith(".agekey"));
     try {
       return DecryptionKeys.fromSecretData(ageEntries);
     } catch (DecryptionException e) {

@@ -15,17 +15,15 @@ import dev.capstan.decryption.Plaintexts;
 import dev.capstan.decryption.SecretPlacement;
 import dev.capstan.decryption.SopsDecryptor;
 import dev.capstan.engine.conditions.Reason;
-import dev.capstan.kube.ApiErrors;
+import dev.capstan.kube.SecretEntries;
+import dev.capstan.kube.SecretReader;
+import dev.capstan.kube.SecretUnavailable;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Base64;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -86,43 +84,20 @@ final class SopsDecryption {
           placement);
     }
     String name = decryption.secretRef().name();
-    Secret secret;
+    SecretEntries secret;
     try {
-      secret = client.secrets().inNamespace(namespace).withName(name).get();
-    } catch (KubernetesClientException e) {
+      secret = new SecretReader(client).read(namespace, name);
+    } catch (SecretUnavailable e) {
+      // Missing, refused or malformed, the Secret may be fixed in the cluster: a retry.
       throw StageFailure.transientFailure(
-          Reason.DECRYPTION_FAILED,
-          "cannot read decryption Secret '" + namespace + "/" + name + "': " + reason(e));
-    }
-    if (secret == null) {
-      throw StageFailure.transientFailure(
-          Reason.DECRYPTION_FAILED, "decryption Secret '" + namespace + "/" + name + "' not found");
-    }
-    Map<String, byte[]> data = new HashMap<>();
-    if (secret.getData() != null) {
-      secret.getData().forEach((k, v) -> data.put(k, Base64.getDecoder().decode(v)));
+          Reason.DECRYPTION_FAILED, "decryption: " + e.getMessage());
     }
     try {
-      return new SopsDecryption(Optional.of(DecryptionKeys.fromSecretData(data)), placement);
+      return new SopsDecryption(
+          Optional.of(DecryptionKeys.fromSecretData(secret.values())), placement);
     } catch (DecryptionException e) {
       throw failure(e.in("decryption Secret '" + namespace + "/" + name + "'"));
     }
-  }
-
-  /**
-   * Why the API server did not answer with the Secret: its own status message when it answered at
-   * all, else what stopped the request (an API server that cannot be reached answers nothing).
-   */
-  private static String reason(KubernetesClientException e) {
-    return ApiErrors.message(e).orElseGet(() -> unanswered(e));
-  }
-
-  private static String unanswered(KubernetesClientException e) {
-    Throwable cause = e.getCause() == null ? e : e.getCause();
-    return "the API server did not answer ("
-        + cause.getClass().getSimpleName()
-        + (cause.getMessage() == null ? "" : ": " + cause.getMessage())
-        + ")";
   }
 
   /** The decrypted secretGenerator inputs of the build, by path in the artifact. */

@@ -221,7 +221,7 @@ class DecryptionIT extends EngineTestBase {
             "Ready",
             Duration.ofSeconds(90),
             c -> "DecryptionFailed".equals(c.getReason()));
-    assertEquals("decryption Secret '" + ns() + "/not-there' not found", missing.getMessage());
+    assertEquals("decryption: Secret '" + ns() + "/not-there' not found", missing.getMessage());
     assertNull(engine.client.secrets().inNamespace(ns()).withName("db-credentials").get());
     assertNoPlaintextOutside();
   }

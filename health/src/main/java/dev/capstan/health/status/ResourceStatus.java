@@ -1,4 +1,4 @@
-package dev.capstan.health;
+package dev.capstan.health.status;
 
 import java.util.Objects;
 

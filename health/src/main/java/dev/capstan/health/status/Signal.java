@@ -1,4 +1,4 @@
-package dev.capstan.health;
+package dev.capstan.health.status;
 
 /** What one piece of a status says about health, before the generic layer weighs the pieces. */
 enum Signal {

@@ -1,4 +1,4 @@
-package dev.capstan.health;
+package dev.capstan.health.status;
 
 /**
  * Which rule decided a {@link ResourceStatus}: a built-in CEL entry, a user's {@code

@@ -1,4 +1,4 @@
-package dev.capstan.health;
+package dev.capstan.health.status;
 
 /** The health of one object, or of a set of objects; the values kstatus uses. */
 public enum Status {

@@ -1,8 +1,8 @@
-package dev.capstan.health;
+package dev.capstan.health.status;
 
 /** The observedGeneration gate shared by the kstatus rules and the CEL checks. */
 public final class GenerationCheck {
-  static final String REASON = "LatestGenerationNotObserved";
+  public static final String REASON = "LatestGenerationNotObserved";
 
   private GenerationCheck() {}
 

@@ -1,4 +1,4 @@
-package dev.capstan.health;
+package dev.capstan.health.status;
 
 /** One entry of {@code status.conditions}; missing reason and message are empty strings. */
 public record Condition(String type, String status, String reason, String message) {

@@ -1,4 +1,4 @@
-package dev.capstan.health;
+package dev.capstan.health.status;
 
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -15,7 +15,7 @@ public final class ObjectView {
   private List<Condition> conditions;
   private List<?> rawConditions = List.of();
 
-  ObjectView(Map<String, ?> object) {
+  public ObjectView(Map<String, ?> object) {
     this.object = object;
   }
 
@@ -28,7 +28,7 @@ public final class ObjectView {
   }
 
   /** The value at a path, or null when it or any map on the way is missing. */
-  Object at(String... path) {
+  public Object at(String... path) {
     Object current = object;
     for (int i = 0; i < path.length; i++) {
       if (current == null) {

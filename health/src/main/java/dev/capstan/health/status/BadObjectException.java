@@ -1,4 +1,4 @@
-package dev.capstan.health;
+package dev.capstan.health.status;
 
 /** A field of an object has a shape no rule can read; the object's status becomes Unknown. */
 public final class BadObjectException extends RuntimeException {

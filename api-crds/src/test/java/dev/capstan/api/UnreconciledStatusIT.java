@@ -1,10 +1,10 @@
-package dev.capstan.engine.status;
+package dev.capstan.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.capstan.health.HealthEvaluator;
-import dev.capstan.health.ResourceStatus;
-import dev.capstan.health.Status;
+import dev.capstan.health.status.ResourceStatus;
+import dev.capstan.health.status.Status;
 import dev.capstan.testing.CapstanCrds;
 import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.TestNamespace;
