@@ -1,7 +1,7 @@
 package dev.capstan.cli.fetch;
 
-import dev.capstan.source.ArtifactStore;
-import dev.capstan.source.FetchResult;
+import dev.capstan.source.core.FetchResult;
+import dev.capstan.source.core.store.ArtifactStore;
 import dev.capstan.source.oci.OciFetchRequest;
 import dev.capstan.source.oci.OciRef;
 import dev.capstan.source.oci.OciSource;

@@ -1,6 +1,6 @@
 package dev.capstan.engine.pipeline;
 
-import dev.capstan.source.FailureReason;
+import dev.capstan.source.core.FailureReason;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -32,7 +32,7 @@ import dev.capstan.engine.remote.RemoteClusterException;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.kube.ObjectRef;
-import dev.capstan.source.SourceException;
+import dev.capstan.source.core.SourceException;
 import dev.capstan.source.oci.ArtifactDownloads;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;

@@ -3,7 +3,7 @@ package dev.capstan.engine.pipeline;
 import dev.capstan.api.source.OCILayerSelector;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.api.source.OCIRepositorySpec;
-import dev.capstan.source.FailureReason;
+import dev.capstan.source.core.FailureReason;
 import dev.capstan.source.oci.OciFetchRequest;
 import dev.capstan.source.oci.OciRef;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;

@@ -4,11 +4,11 @@ import dev.capstan.api.source.OCIRepository;
 import dev.capstan.api.source.OCIRepositorySpec;
 import dev.capstan.api.source.OCIRepositoryStatus;
 import dev.capstan.engine.NamespacedName;
-import dev.capstan.source.FetchResult;
+import dev.capstan.source.core.FetchResult;
+import dev.capstan.source.core.status.SourceStatus;
+import dev.capstan.source.core.status.SourceStatuses;
 import dev.capstan.source.oci.OciFetchRequest;
 import dev.capstan.source.oci.OciSource;
-import dev.capstan.source.status.GitRepositoryStatuses;
-import dev.capstan.source.status.SourceStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 
@@ -82,12 +82,11 @@ public final class OciSourcePipeline {
     var before =
         previous == null
             ? SourceStatus.empty()
-            : SourceStatuses.fromApi(
+            : ApiSourceStatuses.fromApi(
                 previous.observedGeneration(), previous.conditions(), previous.artifact());
-    var next =
-        GitRepositoryStatuses.next(before, SourceFetch.generation(repo), result, clock.instant());
+    var next = SourceStatuses.next(before, SourceFetch.generation(repo), result, clock.instant());
     OCIRepositoryStatus status =
-        SourceStatuses.toApi(
+        ApiSourceStatuses.toApi(
             next,
             SourceFetch.handledRequestedAt(
                 repo, previous == null ? null : previous.lastHandledReconcileAt()),

@@ -1,9 +1,9 @@
 package dev.capstan.engine.pipeline;
 
 import dev.capstan.engine.NamespacedName;
-import dev.capstan.source.FailureReason;
-import dev.capstan.source.FetchResult;
-import dev.capstan.source.StoredArtifact;
+import dev.capstan.source.core.FailureReason;
+import dev.capstan.source.core.FetchResult;
+import dev.capstan.source.core.store.StoredArtifact;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Clock;
 import java.time.Duration;

@@ -2,8 +2,8 @@ package dev.capstan.engine.pipeline;
 
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositoryInclude;
-import dev.capstan.source.FailureReason;
-import dev.capstan.source.Inclusion;
+import dev.capstan.source.core.FailureReason;
+import dev.capstan.source.git.Inclusion;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;

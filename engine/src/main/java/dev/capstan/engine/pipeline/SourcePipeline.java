@@ -4,10 +4,10 @@ import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositorySpec;
 import dev.capstan.api.source.GitRepositoryStatus;
 import dev.capstan.engine.NamespacedName;
-import dev.capstan.source.FetchRequest;
-import dev.capstan.source.FetchResult;
-import dev.capstan.source.GitSource;
-import dev.capstan.source.status.GitRepositoryStatuses;
+import dev.capstan.source.core.FetchResult;
+import dev.capstan.source.core.status.SourceStatuses;
+import dev.capstan.source.git.FetchRequest;
+import dev.capstan.source.git.GitSource;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.charset.StandardCharsets;
@@ -67,13 +67,13 @@ public final class SourcePipeline {
 
   private void writeStatus(GitRepository repo, FetchResult result) {
     var next =
-        GitRepositoryStatuses.next(
-            SourceStatuses.fromApi(repo.getStatus()),
+        SourceStatuses.next(
+            ApiSourceStatuses.fromApi(repo.getStatus()),
             SourceFetch.generation(repo),
             result,
             clock.instant());
     GitRepositoryStatus status =
-        SourceStatuses.toApi(
+        ApiSourceStatuses.toApi(
             next,
             SourceFetch.handledRequestedAt(
                 repo, repo.getStatus() == null ? null : repo.getStatus().lastHandledReconcileAt()));

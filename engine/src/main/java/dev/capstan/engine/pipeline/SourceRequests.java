@@ -2,11 +2,11 @@ package dev.capstan.engine.pipeline;
 
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositorySpec;
-import dev.capstan.source.FailureReason;
-import dev.capstan.source.FetchRequest;
-import dev.capstan.source.GitRef;
-import dev.capstan.source.Inclusion;
-import dev.capstan.source.Verification;
+import dev.capstan.source.core.FailureReason;
+import dev.capstan.source.git.FetchRequest;
+import dev.capstan.source.git.GitRef;
+import dev.capstan.source.git.Inclusion;
+import dev.capstan.source.git.Verification;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.capstan.engine.pipeline;
 
-import dev.capstan.source.StoredArtifact;
+import dev.capstan.source.core.store.StoredArtifact;
 import dev.capstan.source.oci.ArtifactDownloads;
 import java.nio.file.Path;
 import java.time.Duration;

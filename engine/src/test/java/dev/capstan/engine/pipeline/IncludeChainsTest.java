@@ -8,7 +8,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.capstan.api.source.GitRepository;
-import dev.capstan.source.FailureReason;
+import dev.capstan.source.core.FailureReason;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.HashMap;

@@ -1,15 +1,15 @@
 package dev.capstan.source.oci;
 
-import dev.capstan.source.ArtifactStore;
-import dev.capstan.source.FailureReason;
-import dev.capstan.source.FetchResult;
-import dev.capstan.source.Redaction;
-import dev.capstan.source.SemverRange;
-import dev.capstan.source.SourceException;
-import dev.capstan.source.StoredArtifact;
-import dev.capstan.source.StoredState;
-import dev.capstan.source.TreeFilter;
-import dev.capstan.source.Verified;
+import dev.capstan.source.core.FailureReason;
+import dev.capstan.source.core.FetchResult;
+import dev.capstan.source.core.Redaction;
+import dev.capstan.source.core.SemverRange;
+import dev.capstan.source.core.SourceException;
+import dev.capstan.source.core.Verified;
+import dev.capstan.source.core.store.ArtifactStore;
+import dev.capstan.source.core.store.StoredArtifact;
+import dev.capstan.source.core.store.StoredState;
+import dev.capstan.source.core.store.TreeFilter;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
@@ -200,27 +200,18 @@ public final class OciSource {
             TreeFilter.filter(
                 exported, request.ignore(), TreeFilter.OCI_DEFAULTS, options.clock(), deadline);
       }
-      Instant updated =
-          previous
-              .filter(p -> p.revision().equals(revision) && p.digest().equals(treeDigest))
-              .map(StoredState::lastUpdateTime)
-              .orElse(options.clock().instant());
-      String previousDigest =
-          previous
-              .map(StoredState::digest)
-              .filter(d -> !d.equals(treeDigest))
-              .orElse(previous.flatMap(StoredState::previous).orElse(null));
       StoredState next =
           new StoredState(
-              sourceId,
-              digest,
-              revision,
-              treeDigest,
-              updated,
-              previousDigest,
-              verified,
-              List.of(),
-              metadata(manifest.annotations()));
+                  sourceId,
+                  digest,
+                  revision,
+                  treeDigest,
+                  options.clock().instant(),
+                  null,
+                  verified,
+                  List.of(),
+                  metadata(manifest.annotations()))
+              .after(previous);
       StoredArtifact artifact = store.publish(request.key(), exported, next);
       LOG.info("stored artifact {} for revision {}", treeDigest, revision);
       return artifact;

@@ -1,6 +1,6 @@
 package dev.capstan.source.oci;
 
-import dev.capstan.source.ArtifactStore;
+import dev.capstan.source.core.store.ArtifactStore;
 import java.time.Clock;
 import java.util.Objects;
 
