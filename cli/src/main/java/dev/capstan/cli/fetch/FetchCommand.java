@@ -9,7 +9,7 @@ import dev.capstan.source.git.FetchRequest;
 import dev.capstan.source.git.GitRef;
 import dev.capstan.source.git.GitSource;
 import dev.capstan.source.git.GitSourceOptions;
-import dev.capstan.source.git.UrlScheme;
+import dev.capstan.source.git.transport.UrlScheme;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;

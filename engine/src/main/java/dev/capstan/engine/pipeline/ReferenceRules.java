@@ -7,7 +7,7 @@ import dev.capstan.api.source.GitRepository;
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.dependencies.DependencyReferences;
 import dev.capstan.source.git.GitSourceOptions;
-import dev.capstan.source.git.UrlScheme;
+import dev.capstan.source.git.transport.UrlScheme;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;

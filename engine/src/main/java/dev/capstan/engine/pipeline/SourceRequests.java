@@ -6,7 +6,7 @@ import dev.capstan.source.core.FailureReason;
 import dev.capstan.source.git.FetchRequest;
 import dev.capstan.source.git.GitRef;
 import dev.capstan.source.git.Inclusion;
-import dev.capstan.source.git.Verification;
+import dev.capstan.source.git.verify.Verification;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;

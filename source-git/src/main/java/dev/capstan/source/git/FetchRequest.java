@@ -1,6 +1,7 @@
 package dev.capstan.source.git;
 
 import dev.capstan.source.core.Redaction;
+import dev.capstan.source.git.verify.Verification;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

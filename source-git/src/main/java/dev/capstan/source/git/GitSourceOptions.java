@@ -1,5 +1,7 @@
 package dev.capstan.source.git;
 
+import dev.capstan.source.git.transport.RetryPolicy;
+import dev.capstan.source.git.transport.UrlScheme;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;

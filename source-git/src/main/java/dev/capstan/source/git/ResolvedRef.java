@@ -15,7 +15,7 @@ import org.eclipse.jgit.lib.ObjectId;
  * @param advertised what the remote ref itself points at (an annotated tag's tag object), or null
  *     for a bare commit id
  */
-record ResolvedRef(
+public record ResolvedRef(
     String fetchRef, ObjectId objectId, String revisionName, boolean shallow, ObjectId advertised) {
 
   ResolvedRef(String fetchRef, ObjectId objectId, String revisionName, boolean shallow) {
@@ -23,7 +23,7 @@ record ResolvedRef(
   }
 
   /** Whether the ref is a tag, whose tag object {@code spec.verify}'s Tag modes check. */
-  boolean isTag() {
+  public boolean isTag() {
     return fetchRef != null && fetchRef.startsWith(Constants.R_TAGS) && advertised != null;
   }
 

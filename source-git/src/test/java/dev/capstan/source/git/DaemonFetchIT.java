@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.source.core.FetchResult;
 import dev.capstan.source.core.store.StoredArtifact;
+import dev.capstan.source.git.transport.RetryPolicy;
+import dev.capstan.source.git.transport.UrlScheme;
 import dev.capstan.source.testing.DaemonGitServer;
 import dev.capstan.source.testing.TestRepo;
 import java.nio.file.Files;

@@ -11,6 +11,8 @@ import dev.capstan.source.core.FailureReason;
 import dev.capstan.source.core.FetchResult;
 import dev.capstan.source.core.store.ArtifactStore;
 import dev.capstan.source.core.store.StoredArtifact;
+import dev.capstan.source.git.transport.RetryPolicy;
+import dev.capstan.source.git.transport.UrlScheme;
 import dev.capstan.source.testing.TestRepo;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;

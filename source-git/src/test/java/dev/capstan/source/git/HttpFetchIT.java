@@ -10,6 +10,7 @@ import dev.capstan.source.core.FailureReason;
 import dev.capstan.source.core.FetchResult;
 import dev.capstan.source.core.store.ArtifactStore;
 import dev.capstan.source.core.store.StoredArtifact;
+import dev.capstan.source.git.transport.RetryPolicy;
 import dev.capstan.source.testing.HttpGitServer;
 import dev.capstan.source.testing.TestRepo;
 import java.io.IOException;

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.capstan.source.core.FailureReason;
 import dev.capstan.source.core.FetchResult;
 import dev.capstan.source.core.store.StoredArtifact;
+import dev.capstan.source.git.transport.RetryPolicy;
 import dev.capstan.source.testing.HttpGitServer;
 import dev.capstan.source.testing.RedirectingServer;
 import dev.capstan.source.testing.TestCertificate;

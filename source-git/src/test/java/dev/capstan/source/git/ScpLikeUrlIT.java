@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import dev.capstan.source.core.FetchResult;
 import dev.capstan.source.core.store.StoredArtifact;
+import dev.capstan.source.git.transport.RetryPolicy;
+import dev.capstan.source.git.transport.UrlScheme;
 import dev.capstan.source.testing.SshGitServer;
 import dev.capstan.source.testing.TestRepo;
 import java.io.ByteArrayOutputStream;
