@@ -170,7 +170,10 @@ public class FetchCommand implements Callable<Integer> {
     Duration limit = timeLimit();
     Map<String, byte[]> secret = secretFile == null ? Map.of() : SecretFile.read(secretFile);
     GitRef ref = new GitRef(branch, tag, semver, null, commit);
-    return new FetchRequest("cli", url, ref, secret, ignore, limit);
+    return FetchRequest.of("cli", url, ref)
+        .withSecretData(secret)
+        .withIgnore(ignore)
+        .withTimeout(limit);
   }
 
   /** The --timeout, read as every duration option of the command line is. */

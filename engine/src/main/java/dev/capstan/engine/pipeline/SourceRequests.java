@@ -54,7 +54,7 @@ final class SourceRequests {
             FailureReason.AUTHENTICATION_FAILED,
             "secret '" + namespace + "/" + spec.secretRef().name() + "' not found");
       }
-      request = request.withSecret(SourcePipeline.decode(secret));
+      request = request.withSecretData(SourcePipeline.decode(secret));
     }
     request =
         request

@@ -145,7 +145,7 @@ public final class GitSource {
   }
 
   public FetchResult fetch(FetchRequest request) {
-    ReentrantLock lock = locks.computeIfAbsent(request.key(), k -> new ReentrantLock());
+    ReentrantLock lock = locks.computeIfAbsent(request.target().key(), k -> new ReentrantLock());
     lock.lock();
     try {
       return fetchLocked(request);
@@ -158,10 +158,13 @@ public final class GitSource {
     Instant deadline =
         clock
             .instant()
-            .plus(request.timeout() != null ? request.timeout() : options.defaultTimeout());
+            .plus(
+                request.target().timeout() != null
+                    ? request.target().timeout()
+                    : options.defaultTimeout());
     TransportSetup setup = null;
     try {
-      RemoteUrl url = RemoteUrl.parse(request.url(), options.allowedSchemes());
+      RemoteUrl url = RemoteUrl.parse(request.target().url(), options.allowedSchemes());
       RefResolver.validate(request.ref());
       if (request.verification() != null) {
         SigningKeys.of(request.verification().keys()); // an unusable key fails before any I/O
@@ -173,7 +176,7 @@ public final class GitSource {
               request.secretData(),
               sshHome().toFile(),
               options.credentialsOverPlainHttp(),
-              request.proxy(),
+              request.target().proxy(),
               proxyAuthenticators);
       return fetchWith(request, url, setup, deadline);
     } catch (Exception | LinkageError e) {
@@ -193,7 +196,7 @@ public final class GitSource {
             ? RefResolver.commit(request.ref())
             : RefResolver.resolve(request.ref(), remote.listRefs(url, setup, deadline));
     String sourceId = sourceId(request);
-    Optional<StoredState> state = store.state(request.key());
+    Optional<StoredState> state = store.state(request.target().key());
     Optional<StoredArtifact> unchanged =
         state
             .filter(s -> s.sourceId().equals(sourceId))
@@ -202,7 +205,7 @@ public final class GitSource {
     if (unchanged.isPresent()) {
       return new FetchResult.Unchanged(unchanged.get());
     }
-    try (Git git = RepositoryCache.open(RepositoryCache.dirOf(store, request.key()))) {
+    try (Git git = RepositoryCache.open(RepositoryCache.dirOf(store, request.target().key()))) {
       var objects = git.getRepository().getObjectDatabase();
       if (!objects.has(resolved.objectId())
           || (resolved.advertised() != null && !objects.has(resolved.advertised()))) {
@@ -224,7 +227,7 @@ public final class GitSource {
               deadline,
               options.allowedSchemes(),
               sshHome().toFile(),
-              request.proxy());
+              request.target().proxy());
       return new FetchResult.Fetched(
           publish(request, git, commit, resolved, sourceId, state, verified, url, submodules));
     }
@@ -266,7 +269,7 @@ public final class GitSource {
           TreeExporter.export(
               reader,
               commit.getTree(),
-              request.ignore(),
+              request.target().ignore(),
               exported,
               limits,
               SparseCheckout.of(request.sparseCheckout()),
@@ -293,7 +296,7 @@ public final class GitSource {
                   included,
                   Map.of())
               .after(previous);
-      StoredArtifact artifact = store.publish(request.key(), exported, next);
+      StoredArtifact artifact = store.publish(request.target().key(), exported, next);
       LOG.info("stored artifact {} for revision {}", digest, revision);
       return artifact;
     } finally {
@@ -335,7 +338,7 @@ public final class GitSource {
       detail =
           "the host key of " + setup.rejectedHost() + " is not listed in the secret's known_hosts";
     }
-    detail = detail.replace(request.url() + ": ", "");
+    detail = detail.replace(request.target().url() + ": ", "");
     boolean certificateAsked = setup != null && setup.clientCertificateRequested();
     if (FailureClassifier.clientCertificateRefused(error)
         || (certificateAsked && FailureClassifier.connectionDropped(error))) {
@@ -367,22 +370,15 @@ public final class GitSource {
             : "failed to fetch "
                 + request.ref().describe()
                 + " from '"
-                + Redaction.scrubUrl(request.url())
+                + Redaction.scrubUrl(request.target().url())
                 + "': "
                 + detail;
     List<String> secrets = new ArrayList<>(Redaction.textOf(request.secretData().values()));
-    secrets.addAll(Redaction.userinfoOf(request.url()));
-    request
-        .proxy()
-        .forEach(
-            (key, value) -> {
-              if (!key.equals("address")) {
-                secrets.addAll(Redaction.textOf(List.of(value)));
-              }
-            });
+    secrets.addAll(Redaction.userinfoOf(request.target().url()));
+    secrets.addAll(Redaction.textOf(request.target().proxyCredentials()));
     String message = Redaction.scrub(where, secrets);
     LOG.warn("{}: {}", reason.conditionReason(), message);
-    return new FetchResult.Failed(reason, message, lastArtifact(request.key()));
+    return new FetchResult.Failed(reason, message, lastArtifact(request.target().key()));
   }
 
   /** Why the remote refused the TLS handshake, as far as this side can tell. */
@@ -408,13 +404,13 @@ public final class GitSource {
         new StringBuilder(
             String.join(
                 "\n",
-                request.url(),
+                request.target().url(),
                 String.valueOf(r.branch()),
                 String.valueOf(r.tag()),
                 String.valueOf(r.semver()),
                 String.valueOf(r.name()),
                 String.valueOf(r.commit()),
-                String.valueOf(request.ignore())));
+                String.valueOf(request.target().ignore())));
     // What else shapes the artifact; absent, the id is what it was before these fields existed.
     if (request.verification() != null) {
       content.append("\nverify:").append(request.verification().identity());

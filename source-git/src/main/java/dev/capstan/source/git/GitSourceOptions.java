@@ -2,6 +2,7 @@ package dev.capstan.source.git;
 
 import dev.capstan.source.git.transport.RetryPolicy;
 import dev.capstan.source.git.transport.UrlScheme;
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -23,6 +24,7 @@ import java.util.Set;
  * @param credentialsOverPlainHttp whether basic auth and bearer tokens may be sent over plain
  *     {@code http://}; false (the default) refuses such a fetch before any request
  */
+@RecordBuilder
 public record GitSourceOptions(
     Path storageRoot,
     RetryPolicy retry,
@@ -31,7 +33,8 @@ public record GitSourceOptions(
     int entryLimit,
     Clock clock,
     Set<UrlScheme> allowedSchemes,
-    boolean credentialsOverPlainHttp) {
+    boolean credentialsOverPlainHttp)
+    implements GitSourceOptionsBuilder.With {
 
   public static final long DEFAULT_SIZE_LIMIT = 512L * 1024 * 1024;
 
@@ -53,90 +56,5 @@ public record GitSourceOptions(
 
   public static GitSourceOptions at(Path storageRoot) {
     return new GitSourceOptions(storageRoot, null, null, 0, 0, null, null, false);
-  }
-
-  public GitSourceOptions withRetry(RetryPolicy r) {
-    return new GitSourceOptions(
-        storageRoot,
-        r,
-        defaultTimeout,
-        sizeLimitBytes,
-        entryLimit,
-        clock,
-        allowedSchemes,
-        credentialsOverPlainHttp);
-  }
-
-  public GitSourceOptions withSizeLimit(long bytes) {
-    return new GitSourceOptions(
-        storageRoot,
-        retry,
-        defaultTimeout,
-        bytes,
-        entryLimit,
-        clock,
-        allowedSchemes,
-        credentialsOverPlainHttp);
-  }
-
-  public GitSourceOptions withEntryLimit(int entries) {
-    return new GitSourceOptions(
-        storageRoot,
-        retry,
-        defaultTimeout,
-        sizeLimitBytes,
-        entries,
-        clock,
-        allowedSchemes,
-        credentialsOverPlainHttp);
-  }
-
-  public GitSourceOptions withClock(Clock c) {
-    return new GitSourceOptions(
-        storageRoot,
-        retry,
-        defaultTimeout,
-        sizeLimitBytes,
-        entryLimit,
-        c,
-        allowedSchemes,
-        credentialsOverPlainHttp);
-  }
-
-  public GitSourceOptions withDefaultTimeout(Duration t) {
-    return new GitSourceOptions(
-        storageRoot,
-        retry,
-        t,
-        sizeLimitBytes,
-        entryLimit,
-        clock,
-        allowedSchemes,
-        credentialsOverPlainHttp);
-  }
-
-  /** E.g. {@link UrlScheme#all()} for a user's own shell, where local repositories are fine. */
-  public GitSourceOptions withAllowedSchemes(Set<UrlScheme> schemes) {
-    return new GitSourceOptions(
-        storageRoot,
-        retry,
-        defaultTimeout,
-        sizeLimitBytes,
-        entryLimit,
-        clock,
-        schemes,
-        credentialsOverPlainHttp);
-  }
-
-  public GitSourceOptions withCredentialsOverPlainHttp(boolean allowed) {
-    return new GitSourceOptions(
-        storageRoot,
-        retry,
-        defaultTimeout,
-        sizeLimitBytes,
-        entryLimit,
-        clock,
-        allowedSchemes,
-        allowed);
   }
 }

@@ -349,7 +349,7 @@ class GitSourceTest {
         new GitSource(
             GitSourceOptions.at(tmp.resolve("store"))
                 .withAllowedSchemes(UrlScheme.all())
-                .withSizeLimit(5_000)
+                .withSizeLimitBytes(5_000)
                 .withRetry(RetryPolicy.none()));
     FetchResult.Failed failed =
         assertInstanceOf(

@@ -70,7 +70,7 @@ class HttpCredentialsIT {
           overPlainHttp("s1")
               .fetch(
                   FetchRequest.of("ns/app", redirect.url("/git/app"), GitRef.branch("main"))
-                      .withSecret(BEARER));
+                      .withSecretData(BEARER));
 
       StoredArtifact a =
           assertInstanceOf(FetchResult.Fetched.class, result, String.valueOf(result)).current();
@@ -95,7 +95,7 @@ class HttpCredentialsIT {
               overPlainHttp("s2")
                   .fetch(
                       FetchRequest.of("ns/app", redirect.url("/git/app"), GitRef.branch("main"))
-                          .withSecret(BASIC)));
+                          .withSecretData(BASIC)));
 
       assertEquals(FailureReason.AUTHENTICATION_FAILED, failed.reason(), failed.message());
       assertTrue(failed.message().contains("redirected to another origin"), failed.message());
@@ -115,7 +115,7 @@ class HttpCredentialsIT {
               overPlainHttp("s3")
                   .fetch(
                       FetchRequest.of("ns/app", redirect.url("/git/app"), GitRef.branch("main"))
-                          .withSecret(BEARER)));
+                          .withSecretData(BEARER)));
 
       assertEquals(FailureReason.AUTHENTICATION_FAILED, failed.reason(), failed.message());
       assertEquals(List.of(), target.authorizations());
@@ -130,7 +130,7 @@ class HttpCredentialsIT {
           overPlainHttp("s4")
               .fetch(
                   FetchRequest.of("ns/app", server.movedUrl("app"), GitRef.branch("main"))
-                      .withSecret(BASIC));
+                      .withSecretData(BASIC));
 
       StoredArtifact a =
           assertInstanceOf(FetchResult.Fetched.class, result, String.valueOf(result)).current();
@@ -164,7 +164,7 @@ class HttpCredentialsIT {
           assertInstanceOf(
               FetchResult.Failed.class,
               source.fetch(
-                  FetchRequest.of("ns/app", url, GitRef.branch("main")).withSecret(secret)));
+                  FetchRequest.of("ns/app", url, GitRef.branch("main")).withSecretData(secret)));
 
       assertEquals(FailureReason.INVALID_URL, failed.reason(), failed.message());
       assertEquals(

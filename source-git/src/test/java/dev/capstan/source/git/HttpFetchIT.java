@@ -88,7 +88,7 @@ class HttpFetchIT {
           assertInstanceOf(
                   FetchResult.Fetched.class,
                   source.fetch(
-                      request.withSecret(
+                      request.withSecretData(
                           Map.of(
                               "username",
                               "alice".getBytes(UTF_8),
@@ -101,7 +101,7 @@ class HttpFetchIT {
           assertInstanceOf(
               FetchResult.Failed.class,
               source.fetch(
-                  request.withSecret(
+                  request.withSecretData(
                       Map.of(
                           "username",
                           "alice".getBytes(UTF_8),
@@ -133,7 +133,7 @@ class HttpFetchIT {
           assertInstanceOf(
                   FetchResult.Fetched.class,
                   source.fetch(
-                      request.withSecret(Map.of("bearerToken", "tok-123456".getBytes(UTF_8)))))
+                      request.withSecretData(Map.of("bearerToken", "tok-123456".getBytes(UTF_8)))))
               .current();
       assertEquals("main@sha1:" + head.name(), a.revision());
 
@@ -141,7 +141,7 @@ class HttpFetchIT {
           assertInstanceOf(
               FetchResult.Failed.class,
               source.fetch(
-                  request.withSecret(Map.of("bearerToken", "tok-wrong-99".getBytes(UTF_8)))));
+                  request.withSecretData(Map.of("bearerToken", "tok-wrong-99".getBytes(UTF_8)))));
       assertEquals(FailureReason.AUTHENTICATION_FAILED, wrong.reason(), wrong.message());
       assertFalse(wrong.message().contains("tok-wrong-99"));
     }

@@ -83,7 +83,7 @@ class HttpsClientCertificateIT {
 
   private FetchResult fetch(String url, Map<String, byte[]> secret) {
     return source("store")
-        .fetch(FetchRequest.of("ns/app", url, GitRef.branch("main")).withSecret(secret));
+        .fetch(FetchRequest.of("ns/app", url, GitRef.branch("main")).withSecretData(secret));
   }
 
   @ParameterizedTest

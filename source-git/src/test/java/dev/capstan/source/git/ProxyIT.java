@@ -232,7 +232,7 @@ class ProxyIT {
       FetchResult result =
           source.fetch(
               FetchRequest.of("ns/app", redirect.url("/git/app"), GitRef.branch("main"))
-                  .withSecret(Map.of("bearerToken", "tok-123456".getBytes(UTF_8)))
+                  .withSecretData(Map.of("bearerToken", "tok-123456".getBytes(UTF_8)))
                   .withProxy(proxySecret(proxy, USER, PASSWORD)));
 
       assertInstanceOf(FetchResult.Fetched.class, result, String.valueOf(result));

@@ -56,7 +56,7 @@ class ScpLikeUrlIT {
       FetchResult result =
           source.fetch(
               FetchRequest.of("ns/app", "git@127.0.0.1:app", GitRef.branch("main"))
-                  .withSecret(
+                  .withSecretData(
                       Map.of(
                           "identity",
                           key.toByteArray(),

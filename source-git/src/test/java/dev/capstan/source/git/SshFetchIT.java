@@ -84,7 +84,7 @@ class SshFetchIT {
     GitSource source = newSource("plain");
     FetchRequest request =
         FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"))
-            .withSecret(secret(privateKey(clientKey, null), server.knownHostsLine()));
+            .withSecretData(secret(privateKey(clientKey, null), server.knownHostsLine()));
     StoredArtifact a = assertInstanceOf(FetchResult.Fetched.class, source.fetch(request)).current();
     assertEquals("main@sha1:" + head.name(), a.revision());
     assertInstanceOf(FetchResult.Unchanged.class, source.fetch(request));
@@ -99,7 +99,7 @@ class SshFetchIT {
         newSource("passphrase")
             .fetch(
                 FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"))
-                    .withSecret(data));
+                    .withSecretData(data));
     assertInstanceOf(FetchResult.Fetched.class, result, String.valueOf(result));
 
     data.put("password", "wrong horse".getBytes(UTF_8));
@@ -109,7 +109,7 @@ class SshFetchIT {
             newSource("pp2")
                 .fetch(
                     FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"))
-                        .withSecret(data)));
+                        .withSecretData(data)));
     assertEquals(FailureReason.INVALID_SECRET, wrong.reason(), wrong.message());
     assertFalse(wrong.message().contains("wrong horse"));
   }
@@ -122,7 +122,7 @@ class SshFetchIT {
             newSource("wrongkey")
                 .fetch(
                     FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"))
-                        .withSecret(
+                        .withSecretData(
                             secret(
                                 privateKey(SshGitServer.newKeyPair(), null),
                                 server.knownHostsLine()))));
@@ -145,7 +145,7 @@ class SshFetchIT {
               newSource("hk")
                   .fetch(
                       FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"))
-                          .withSecret(secret(privateKey(clientKey, null), knownHosts))));
+                          .withSecretData(secret(privateKey(clientKey, null), knownHosts))));
       assertEquals(FailureReason.HOST_KEY_REJECTED, f.reason(), f.message());
       assertTrue(f.message().contains("127.0.0.1"), f.message());
     }
@@ -156,7 +156,7 @@ class SshFetchIT {
     GitSource source = newSource("keep");
     FetchRequest request =
         FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"))
-            .withSecret(secret(privateKey(clientKey, null), server.knownHostsLine()));
+            .withSecretData(secret(privateKey(clientKey, null), server.knownHostsLine()));
     StoredArtifact good =
         assertInstanceOf(FetchResult.Fetched.class, source.fetch(request)).current();
     FetchResult.Failed f =
@@ -164,7 +164,7 @@ class SshFetchIT {
             FetchResult.Failed.class,
             source.fetch(
                 request
-                    .withSecret(secret(privateKey(clientKey, null), ""))
+                    .withSecretData(secret(privateKey(clientKey, null), ""))
                     .withRef(GitRef.tag("x"))));
     assertEquals(good, f.lastGood().orElseThrow());
   }

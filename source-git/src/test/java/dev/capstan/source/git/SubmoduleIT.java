@@ -56,7 +56,7 @@ class SubmoduleIT {
                   .withRetry(new RetryPolicy(1, Duration.ofMillis(1), 1.0)));
       FetchRequest request =
           FetchRequest.of("ns/app", server.url("app"), GitRef.branch("main"))
-              .withSecret(
+              .withSecretData(
                   Map.of("username", "alice".getBytes(UTF_8), "password", "pw".getBytes(UTF_8)));
 
       StoredArtifact without = source.fetch(request).artifact().orElseThrow();
@@ -103,7 +103,7 @@ class SubmoduleIT {
       FetchResult result =
           source.fetch(
               FetchRequest.of("ns/app", parent.url("app"), GitRef.branch("main"))
-                  .withSecret(
+                  .withSecretData(
                       Map.of("username", "alice".getBytes(UTF_8), "password", "pw".getBytes(UTF_8)))
                   .withRecurseSubmodules(true));
 
