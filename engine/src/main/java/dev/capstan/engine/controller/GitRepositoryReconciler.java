@@ -4,7 +4,7 @@ import dev.capstan.api.source.GitRepository;
 import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.cache.WithoutManagedFields;
 import dev.capstan.engine.pipeline.Outcome;
-import dev.capstan.engine.pipeline.SourcePipeline;
+import dev.capstan.engine.source.SourcePipeline;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;

@@ -1,8 +1,8 @@
 package dev.capstan.engine.controller;
 
 import dev.capstan.api.source.OCIRepository;
-import dev.capstan.engine.pipeline.OciSourcePipeline;
 import dev.capstan.engine.pipeline.Outcome;
+import dev.capstan.engine.source.OciSourcePipeline;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;

@@ -52,7 +52,7 @@ public record Outcome(Kind kind, Optional<Duration> requeueAfter) {
     return new Outcome(kind, Optional.of(Duration.ZERO));
   }
 
-  static Outcome suspended() {
+  public static Outcome suspended() {
     return new Outcome(Kind.SUSPENDED, Optional.empty());
   }
 }

@@ -4,6 +4,8 @@ import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.applier.kustomize.HeldRoom;
 import dev.capstan.applier.kustomize.ManifestBuilder;
+import dev.capstan.engine.source.SourceInputs;
+import dev.capstan.engine.source.SourceRequests;
 import dev.capstan.kube.ApiErrors;
 import dev.capstan.source.core.FetchResult;
 import dev.capstan.source.core.store.StoredArtifact;

@@ -1,9 +1,14 @@
-package dev.capstan.engine.pipeline;
+package dev.capstan.engine.source;
 
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.api.source.OCIRepositorySpec;
 import dev.capstan.api.source.OCIRepositoryStatus;
-import dev.capstan.engine.NamespacedName;
+import dev.capstan.engine.pipeline.FetchSlots;
+import dev.capstan.engine.pipeline.Outcome;
+import dev.capstan.engine.pipeline.PipelineObserver;
+import dev.capstan.engine.pipeline.SourceFetch;
+import dev.capstan.engine.pipeline.SourceTimings;
+import dev.capstan.engine.pipeline.StatusWriter;
 import dev.capstan.source.core.FetchResult;
 import dev.capstan.source.core.status.SourceStatus;
 import dev.capstan.source.core.status.SourceStatuses;
@@ -21,7 +26,6 @@ public final class OciSourcePipeline {
   private final OciSource source;
   private final StatusWriter statuses;
   private final Clock clock;
-  private final PipelineObserver observer;
   private final SourceFetch fetches;
 
   public OciSourcePipeline(
@@ -35,7 +39,6 @@ public final class OciSourcePipeline {
     this.source = source;
     this.statuses = statuses;
     this.clock = clock;
-    this.observer = observer;
     this.fetches = new SourceFetch(clock, observer, slots);
   }
 
@@ -48,23 +51,19 @@ public final class OciSourcePipeline {
   }
 
   public Outcome reconcile(OCIRepository repo) {
-    Outcome outcome = reconcileOnce(repo);
-    observer.reconciled("OCIRepository", NamespacedName.of(repo), outcome.kind());
-    return outcome;
-  }
-
-  private Outcome reconcileOnce(OCIRepository repo) {
     OCIRepositorySpec spec = repo.getSpec();
-    if (spec == null || spec.suspended()) {
-      return Outcome.suspended();
-    }
-    return fetches.reconcile(
+    return fetches.observed(
         "OCIRepository",
         repo,
-        () -> SourceTimings.of(spec.interval(), spec.timeout()),
-        timings -> fetch(repo, timings),
-        () -> source.lastArtifact(key(repo)),
-        result -> writeStatus(repo, result));
+        spec == null || spec.suspended(),
+        () ->
+            fetches.reconcile(
+                "OCIRepository",
+                repo,
+                () -> SourceTimings.of(spec.interval(), spec.timeout()),
+                timings -> fetch(repo, timings),
+                () -> source.lastArtifact(key(repo)),
+                result -> writeStatus(repo, result)));
   }
 
   private FetchResult fetch(OCIRepository repo, SourceTimings timings) {

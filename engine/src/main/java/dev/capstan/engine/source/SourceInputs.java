@@ -1,11 +1,13 @@
-package dev.capstan.engine.pipeline;
+package dev.capstan.engine.source;
 
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositoryInclude;
+import dev.capstan.kube.SecretReader;
+import dev.capstan.kube.SecretUnavailable;
 import dev.capstan.source.core.FailureReason;
 import dev.capstan.source.git.Inclusion;
-import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,10 +17,10 @@ import java.util.Map;
  * spec.verify} and {@code spec.proxySecretRef}, and the artifacts of {@code spec.include} (same
  * namespace only).
  */
-final class SourceInputs {
+public final class SourceInputs {
 
   /** An input is missing or unusable; the fetch is not attempted. */
-  static final class Unavailable extends RuntimeException {
+  public static final class Unavailable extends RuntimeException {
     private final FailureReason reason;
 
     Unavailable(FailureReason reason, String message) {
@@ -37,14 +39,26 @@ final class SourceInputs {
     this.client = client;
   }
 
+  /**
+   * The entries of the Secret {@code namespace/name} that {@code field} names.
+   *
+   * @throws Unavailable with {@code reason} when it does not exist or an entry is not Base64
+   * @throws KubernetesClientException when the API server refuses the read or cannot be reached
+   */
   static Map<String, byte[]> secretData(
       KubernetesClient client, String namespace, String name, String field, FailureReason reason) {
-    Secret secret =
-        name == null ? null : client.secrets().inNamespace(namespace).withName(name).get();
-    if (secret == null) {
-      throw new Unavailable(reason, field + ": secret '" + namespace + "/" + name + "' not found");
+    try {
+      if (name == null) {
+        throw new Unavailable(reason, field + ": no Secret named");
+      }
+      return new SecretReader(client).read(namespace, name).values();
+    } catch (SecretUnavailable e) {
+      if (e.kind() == SecretUnavailable.Kind.REFUSED) {
+        throw new KubernetesClientException(e.getMessage());
+      }
+      // Not terminal: the Secret may be created or mended later.
+      throw new Unavailable(reason, field + ": " + e.getMessage());
     }
-    return SourcePipeline.decode(secret);
   }
 
   /** The included artifacts, in spec order; refuses missing, not-ready and cyclic includes. */

@@ -1,4 +1,4 @@
-package dev.capstan.engine.pipeline;
+package dev.capstan.engine.source;
 
 import dev.capstan.source.core.FailureReason;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.capstan.engine.pipeline;
+package dev.capstan.engine.source;
 
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositorySpec;
@@ -7,7 +7,6 @@ import dev.capstan.source.git.FetchRequest;
 import dev.capstan.source.git.GitRef;
 import dev.capstan.source.git.Inclusion;
 import dev.capstan.source.git.verify.Verification;
-import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.List;
@@ -19,7 +18,7 @@ import java.util.function.Function;
  * (credentials, verification keys, proxy), read with the client given: the engine's for the source
  * stage, a user's for the view.
  */
-final class SourceRequests {
+public final class SourceRequests {
   private SourceRequests() {}
 
   /**
@@ -28,7 +27,7 @@ final class SourceRequests {
    * @throws SourceInputs.Unavailable when a Secret the spec names does not exist or an include
    *     cannot be used
    */
-  static FetchRequest of(
+  public static FetchRequest of(
       KubernetesClient client,
       GitRepository repo,
       String key,
@@ -46,15 +45,14 @@ final class SourceRequests {
       request = request.withTimeout(timeout.get());
     }
     if (spec.secretRef() != null) {
-      Secret secret =
-          client.secrets().inNamespace(namespace).withName(spec.secretRef().name()).get();
-      if (secret == null) {
-        // Not terminal: the Secret may be created later.
-        throw new SourceInputs.Unavailable(
-            FailureReason.AUTHENTICATION_FAILED,
-            "secret '" + namespace + "/" + spec.secretRef().name() + "' not found");
-      }
-      request = request.withSecretData(SourcePipeline.decode(secret));
+      request =
+          request.withSecretData(
+              SourceInputs.secretData(
+                  client,
+                  namespace,
+                  spec.secretRef().name(),
+                  "spec.secretRef",
+                  FailureReason.AUTHENTICATION_FAILED));
     }
     request =
         request

@@ -1,4 +1,4 @@
-package dev.capstan.engine.pipeline;
+package dev.capstan.engine.source;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
