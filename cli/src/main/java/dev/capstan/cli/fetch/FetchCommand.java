@@ -23,6 +23,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -134,15 +135,27 @@ public class FetchCommand implements Callable<Integer> {
   }
 
   private int fetchInto(FetchRequest request, PrintWriter out, PrintWriter err) throws IOException {
+    // The user's own machine: local repositories (file://, paths) are theirs to read.
+    return fetchInto(
+        storage ->
+            new GitSource(
+                    GitSourceOptions.at(storage)
+                        .withAllowedSchemes(UrlScheme.all())
+                        .withCredentialsOverPlainHttp(allowInsecureHttp))
+                .fetch(request),
+        out,
+        err);
+  }
+
+  /**
+   * Fetches into a store of its own in a temporary directory, copies the tree into {@code dir} and
+   * prints the revision last; the store is deleted whatever happens.
+   */
+  protected int fetchInto(Function<Path, FetchResult> fetch, PrintWriter out, PrintWriter err)
+      throws IOException {
     Path storage = Files.createTempDirectory("capstan-fetch");
     try {
-      // The user's own machine: local repositories (file://, paths) are theirs to read.
-      GitSource source =
-          new GitSource(
-              GitSourceOptions.at(storage)
-                  .withAllowedSchemes(UrlScheme.all())
-                  .withCredentialsOverPlainHttp(allowInsecureHttp));
-      FetchResult result = source.fetch(request);
+      FetchResult result = fetch.apply(storage);
       if (result instanceof FetchResult.Failed failed) {
         err.println("error: " + failed.message() + " (" + failed.reason().conditionReason() + ")");
         return FAILED;

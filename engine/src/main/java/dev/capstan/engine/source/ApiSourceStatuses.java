@@ -57,14 +57,7 @@ final class ApiSourceStatuses {
   }
 
   static GitRepositoryStatus toApi(SourceStatus status, String handledRequestedAt) {
-    Artifact artifact =
-        status
-            .artifact()
-            .map(
-                a ->
-                    new Artifact(
-                        a.revision(), a.digest(), a.path().toString(), format(a.lastUpdateTime())))
-            .orElse(null);
+    Artifact artifact = artifactOf(status);
     var included =
         status
             .artifact()
@@ -108,20 +101,7 @@ final class ApiSourceStatuses {
   /** An OCIRepository's status: the common parts, the artifact's metadata, what made it. */
   static OCIRepositoryStatus toApi(
       SourceStatus status, String handledRequestedAt, OCIRepositorySpec spec) {
-    Artifact artifact =
-        status
-            .artifact()
-            .map(
-                a ->
-                    new Artifact(
-                        a.revision(),
-                        a.digest(),
-                        a.path().toString(),
-                        format(a.lastUpdateTime()),
-                        null,
-                        null,
-                        a.metadata().isEmpty() ? null : new TreeMap<>(a.metadata())))
-            .orElse(null);
+    Artifact artifact = artifactOf(status);
     return new OCIRepositoryStatus(
         status.observedGeneration(),
         status.conditions().stream().map(ApiSourceStatuses::toApi).toList(),
@@ -129,6 +109,23 @@ final class ApiSourceStatuses {
         artifact == null ? null : spec.ignore(),
         artifact == null ? null : spec.layerSelector(),
         handledRequestedAt);
+  }
+
+  /** The artifact as the API writes it: its metadata (an OCI artifact's) only when it has any. */
+  private static Artifact artifactOf(SourceStatus status) {
+    return status
+        .artifact()
+        .map(
+            a ->
+                new Artifact(
+                    a.revision(),
+                    a.digest(),
+                    a.path().toString(),
+                    format(a.lastUpdateTime()),
+                    null,
+                    null,
+                    a.metadata().isEmpty() ? null : new TreeMap<>(a.metadata())))
+        .orElse(null);
   }
 
   private static io.fabric8.kubernetes.api.model.Condition toApi(Condition c) {
