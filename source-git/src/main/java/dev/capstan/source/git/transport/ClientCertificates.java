@@ -1,9 +1,8 @@
 package dev.capstan.source.git.transport;
 
+import dev.capstan.source.core.tls.ClientKeyManager;
 import java.net.Socket;
 import java.security.Principal;
-import java.security.PrivateKey;
-import java.security.cert.X509Certificate;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.X509ExtendedKeyManager;
@@ -15,9 +14,8 @@ import javax.net.ssl.X509ExtendedKeyManager;
  * a request written meanwhile may meet a reset connection instead of the server's alert; what was
  * asked and offered tells that failure apart from a network one.
  */
-final class ClientCertificates extends X509ExtendedKeyManager {
+final class ClientCertificates extends ClientKeyManager {
 
-  private final X509ExtendedKeyManager delegate;
   private final AtomicBoolean requested;
   private final AtomicBoolean presented;
 
@@ -28,20 +26,19 @@ final class ClientCertificates extends X509ExtendedKeyManager {
    */
   ClientCertificates(
       X509ExtendedKeyManager delegate, AtomicBoolean requested, AtomicBoolean presented) {
-    this.delegate = delegate;
+    super(delegate);
     this.requested = requested;
     this.presented = presented;
   }
 
   @Override
   public String chooseClientAlias(String[] keyType, Principal[] issuers, Socket socket) {
-    return chosen(delegate == null ? null : delegate.chooseClientAlias(keyType, issuers, socket));
+    return chosen(keys() == null ? null : keys().chooseClientAlias(keyType, issuers, socket));
   }
 
   @Override
   public String chooseEngineClientAlias(String[] keyType, Principal[] issuers, SSLEngine engine) {
-    return chosen(
-        delegate == null ? null : delegate.chooseEngineClientAlias(keyType, issuers, engine));
+    return chosen(keys() == null ? null : keys().chooseEngineClientAlias(keyType, issuers, engine));
   }
 
   private String chosen(String alias) {
@@ -50,32 +47,5 @@ final class ClientCertificates extends X509ExtendedKeyManager {
       presented.set(true);
     }
     return alias;
-  }
-
-  @Override
-  public String[] getClientAliases(String keyType, Principal[] issuers) {
-    return delegate == null ? null : delegate.getClientAliases(keyType, issuers);
-  }
-
-  @Override
-  public X509Certificate[] getCertificateChain(String alias) {
-    return delegate == null ? null : delegate.getCertificateChain(alias);
-  }
-
-  @Override
-  public PrivateKey getPrivateKey(String alias) {
-    return delegate == null ? null : delegate.getPrivateKey(alias);
-  }
-
-  /** Never a server. */
-  @Override
-  public String[] getServerAliases(String keyType, Principal[] issuers) {
-    return null;
-  }
-
-  /** Never a server. */
-  @Override
-  public String chooseServerAlias(String keyType, Principal[] issuers, Socket socket) {
-    return null;
   }
 }
