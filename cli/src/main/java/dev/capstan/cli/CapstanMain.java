@@ -13,7 +13,7 @@ import dev.capstan.cli.push.PushCommand;
 import dev.capstan.cli.run.RunCommand;
 import dev.capstan.cli.status.StatusCommand;
 import dev.capstan.cli.ui.UiCommand;
-import dev.capstan.source.GitSource;
+import dev.capstan.source.git.GitSource;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -26,41 +25,22 @@ class SecretsReadOnceTest {
   private static final Pattern SECRET_TYPE =
       Pattern.compile("import io\\.fabric8\\.kubernetes\\.api\\.model\\.Secret;");
 
-  /**
-   * The source side's readers of Secrets, being moved onto SecretReader with the source core: this
-   * list is being emptied, and nothing is added to it. (source-oci's RegistryCredentials and
-   * CosignKeys decode the Docker config's auth and PEM keys of entries handed to them, which are
-   * formats of their own, not a Secret's data.)
-   */
-  private static final Set<String> BEING_CONVERTED =
-      Set.of(
-          "engine/src/main/java/dev/capstan/engine/pipeline/SourceRequests.java",
-          "engine/src/main/java/dev/capstan/engine/pipeline/SourceInputs.java",
-          "engine/src/main/java/dev/capstan/engine/pipeline/SourcePipeline.java");
-
   @Test
   void onlySecretReaderReadsAndDecodesSecrets() throws IOException {
     Path root = RepoRoot.find();
     List<String> readers = new ArrayList<>();
-    List<String> converted = new ArrayList<>(BEING_CONVERTED);
     try (Stream<Path> files = Files.walk(root)) {
       for (Path file : files.filter(SecretsReadOnceTest::isMainSource).toList()) {
         String path = root.relativize(file).toString().replace('\\', '/');
         boolean handWritten = readsOrDecodesASecret(Files.readString(file));
-        if (handWritten && !BEING_CONVERTED.contains(path)) {
-          readers.add(path);
-        }
         if (handWritten) {
-          converted.remove(path);
+          readers.add(path);
         }
       }
     }
     assertTrue(
         readers.isEmpty(),
         "use SecretReader or SecretEntries instead in:\n" + String.join("\n", readers));
-    assertTrue(
-        converted.isEmpty(),
-        "no longer read Secrets by hand, take them off the list:\n" + String.join("\n", converted));
   }
 
   @Test

@@ -20,15 +20,6 @@ import org.junit.jupiter.api.Test;
  */
 class SourceStyleTest {
 
-  /**
-   * Cycles being removed: each runs through a root package that holds both a façade and leaf types
-   * its subpackages import ({@code Engine} and {@code NamespacedName}; {@code Applier} and {@code
-   * Owner}), and the leaf types are moving out. A cycle is let through only while every package of
-   * it is one of these roots or below it; this list is being emptied, and nothing is added to it.
-   */
-  private static final List<String> CYCLES_BEING_REMOVED =
-      List.of("dev.capstan.engine", "dev.capstan.applier");
-
   @Test
   void everyJavaFileOfTheRepositoryFollowsTheRules() throws IOException {
     Path root = RepoRoot.find();
@@ -56,10 +47,7 @@ class SourceStyleTest {
     }
     List<String> cycles = new ArrayList<>();
     for (PackageGraph.Cycle cycle : graph.cycles()) {
-      if (!beingRemoved(cycle)) {
-        cycles.add(
-            cycle.packages() + " import each other:\n  " + String.join("\n  ", cycle.path()));
-      }
+      cycles.add(cycle.packages() + " import each other:\n  " + String.join("\n  ", cycle.path()));
     }
     assertTrue(cycles.isEmpty(), String.join("\n", cycles));
   }
@@ -87,15 +75,6 @@ class SourceStyleTest {
                     "dev.capstan.a -> dev.capstan.a.b (A.java)",
                     "dev.capstan.a.b -> dev.capstan.a (B.java)"))),
         graph.cycles());
-  }
-
-  private static boolean beingRemoved(PackageGraph.Cycle cycle) {
-    return CYCLES_BEING_REMOVED.stream()
-        .anyMatch(
-            root ->
-                cycle.packages().contains(root)
-                    && cycle.packages().stream()
-                        .allMatch(p -> p.equals(root) || p.startsWith(root + ".")));
   }
 
   @Test

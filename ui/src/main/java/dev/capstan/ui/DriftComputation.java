@@ -7,7 +7,7 @@ import dev.capstan.applier.diff.DiffReport;
 import dev.capstan.applier.diff.ObjectDiff;
 import dev.capstan.engine.kustomization.RevisionBuild;
 import dev.capstan.kube.ApiErrors;
-import dev.capstan.source.CommitSummary;
+import dev.capstan.source.git.CommitSummary;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;

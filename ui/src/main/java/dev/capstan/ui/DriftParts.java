@@ -7,7 +7,7 @@ import dev.capstan.applier.kustomize.BuildSandbox;
 import dev.capstan.applier.kustomize.ManifestBuilder;
 import dev.capstan.engine.kustomization.ReferenceRules;
 import dev.capstan.engine.kustomization.RevisionBuild;
-import dev.capstan.source.GitSource;
+import dev.capstan.source.git.GitSource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -10,7 +10,7 @@ import dev.capstan.engine.conditions.Reason;
 import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.pipeline.ClusterView;
 import dev.capstan.engine.pipeline.StoredTrees;
-import dev.capstan.source.SourceException;
+import dev.capstan.source.core.SourceException;
 import dev.capstan.source.oci.ArtifactDownloads;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.nio.file.Path;

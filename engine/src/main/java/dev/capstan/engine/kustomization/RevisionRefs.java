@@ -1,6 +1,6 @@
 package dev.capstan.engine.kustomization;
 
-import dev.capstan.source.GitRef;
+import dev.capstan.source.git.GitRef;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 

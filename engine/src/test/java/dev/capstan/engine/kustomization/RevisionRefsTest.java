@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.capstan.source.GitRef;
+import dev.capstan.source.git.GitRef;
 import org.junit.jupiter.api.Test;
 
 class RevisionRefsTest {
