@@ -13,7 +13,7 @@ import dev.capstan.cli.push.PushCommand;
 import dev.capstan.cli.run.RunCommand;
 import dev.capstan.cli.status.StatusCommand;
 import dev.capstan.cli.ui.UiCommand;
-import dev.capstan.source.GitSource;
+import dev.capstan.source.git.GitSource;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +22,12 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** The {@code capstan} command line: one subcommand per pipeline stage, plus the controller. */
+/**
+ * The {@code capstan} command line: the controller ({@code run}) and its web view ({@code ui}), the
+ * steps a controller takes, run by hand ({@code build}, {@code apply}, {@code diff}, {@code fetch},
+ * {@code push}), and the commands that read and steer a cluster's objects ({@code status}, {@code
+ * get}, {@code tree}, {@code reconcile}, {@code suspend}, {@code resume}).
+ */
 @Command(
     name = "capstan",
     mixinStandardHelpOptions = true,

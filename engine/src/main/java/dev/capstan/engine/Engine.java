@@ -1,32 +1,34 @@
 package dev.capstan.engine;
 
-import dev.capstan.applier.Polling;
+import dev.capstan.applier.common.Polling;
 import dev.capstan.applier.kustomize.BuildSandbox;
 import dev.capstan.applier.kustomize.ManifestBuilder;
 import dev.capstan.engine.controller.CacheView;
 import dev.capstan.engine.controller.Controllers;
+import dev.capstan.engine.kustomization.Acting;
+import dev.capstan.engine.kustomization.GlobalAgeKeys;
+import dev.capstan.engine.kustomization.PipelineParts;
+import dev.capstan.engine.kustomization.PipelinePartsBuilder;
+import dev.capstan.engine.kustomization.PipelineSettings;
+import dev.capstan.engine.kustomization.ReferenceRules;
+import dev.capstan.engine.kustomization.ServiceAccountClients;
+import dev.capstan.engine.kustomization.WaitTracker;
 import dev.capstan.engine.monitor.ConfigWatches;
 import dev.capstan.engine.monitor.DependencyWatches;
 import dev.capstan.engine.monitor.HealthMonitor;
-import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.engine.pipeline.Backoff;
 import dev.capstan.engine.pipeline.EngineTrees;
 import dev.capstan.engine.pipeline.FetchSlots;
-import dev.capstan.engine.pipeline.GlobalAgeKeys;
-import dev.capstan.engine.pipeline.OciSourcePipeline;
+import dev.capstan.engine.pipeline.Observers;
 import dev.capstan.engine.pipeline.PipelineObserver;
-import dev.capstan.engine.pipeline.PipelineParts;
-import dev.capstan.engine.pipeline.PipelineSettings;
-import dev.capstan.engine.pipeline.ReferenceRules;
-import dev.capstan.engine.pipeline.ServiceAccountClients;
-import dev.capstan.engine.pipeline.SourcePipeline;
-import dev.capstan.engine.pipeline.StatusWriter;
-import dev.capstan.engine.pipeline.WaitTracker;
 import dev.capstan.engine.remote.RemoteClientFactory;
 import dev.capstan.engine.remote.RemoteClusters;
+import dev.capstan.engine.source.OciSourcePipeline;
+import dev.capstan.engine.source.SourcePipeline;
+import dev.capstan.engine.status.StatusWriter;
 import dev.capstan.health.cel.BuiltinLibrary;
-import dev.capstan.source.ArtifactStore;
-import dev.capstan.source.GitSource;
+import dev.capstan.source.core.store.ArtifactStore;
+import dev.capstan.source.git.GitSource;
 import dev.capstan.source.oci.ArtifactDownloads;
 import dev.capstan.source.oci.OciSource;
 import dev.capstan.source.oci.OciSourceOptions;
@@ -139,32 +141,34 @@ public final class Engine implements AutoCloseable {
                 BuildSandbox.forTenants(
                     git.artifactsDirectory(), options.builds().allowUnconfined()))
             .warmedUp();
+    // The view is the controller's cache, connected when the controllers are registered.
     PipelineParts parts =
-        new PipelineParts(
-            client,
-            null,
-            builder,
-            new EngineTrees(git, downloads, fetchSlots),
-            accounts,
-            statuses,
-            monitor,
-            waits,
-            BuiltinLibrary.load(),
-            options.clock(),
-            Backoff.defaults(),
-            options.waitPoll(),
-            options.tenancy().noCrossNamespaceRefs(),
-            observer,
-            dependencyWatches,
-            remotes,
-            new PipelineSettings(
-                gates.enabled(FeatureGates.Gate.StrictPostBuildSubstitutions),
-                gates.enabled(FeatureGates.Gate.CancelHealthCheckOnNewRevision),
-                reconciling.applyPolicy(),
-                reconciling
-                    .sopsAgeSecret()
-                    .map(secret -> GlobalAgeKeys.fromSecret(client, secret))
-                    .orElse(GlobalAgeKeys.NONE)));
+        PipelinePartsBuilder.builder()
+            .client(client)
+            .manifestBuilder(builder)
+            .trees(new EngineTrees(git, downloads, fetchSlots))
+            .accounts(accounts)
+            .statuses(statuses)
+            .tracking(monitor)
+            .waits(waits)
+            .library(BuiltinLibrary.load())
+            .clock(options.clock())
+            .backoff(Backoff.defaults())
+            .waitPoll(options.waitPoll())
+            .noCrossNamespaceRefs(options.tenancy().noCrossNamespaceRefs())
+            .observer(observer)
+            .dependencyWatching(dependencyWatches)
+            .remotes(remotes)
+            .settings(
+                new PipelineSettings(
+                    gates.enabled(FeatureGates.Gate.StrictPostBuildSubstitutions),
+                    gates.enabled(FeatureGates.Gate.CancelHealthCheckOnNewRevision),
+                    reconciling.applyPolicy(),
+                    reconciling
+                        .sopsAgeSecret()
+                        .map(secret -> GlobalAgeKeys.fromSecret(client, secret))
+                        .orElse(GlobalAgeKeys.NONE)))
+            .build();
     SourcePipeline sources =
         new SourcePipeline(client, git, statuses, options.clock(), observer, fetchSlots);
     OciSourcePipeline ociSources =

@@ -1,7 +1,8 @@
 package dev.capstan.engine;
 
-import dev.capstan.applier.ApplyPolicy;
+import dev.capstan.applier.apply.ApplyPolicy;
 import dev.capstan.applier.kustomize.BuildLimits;
+import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.source.oci.ArtifactUrlPolicy;
 import io.soabase.recordbuilder.core.RecordBuilder;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
 package dev.capstan.health;
 
+import dev.capstan.health.status.Status;
 import java.util.List;
 import java.util.stream.Collectors;
 

@@ -1,5 +1,8 @@
 package dev.capstan.health;
 
+import dev.capstan.health.status.DecidedBy;
+import dev.capstan.health.status.ResourceStatus;
+import dev.capstan.health.status.Status;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.capstan.health;
 
+import dev.capstan.health.status.ResourceStatus;
 import dev.capstan.kube.ObjectRef;
 import java.util.Objects;
 

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.health.cel.BuiltinLibrary;
+import dev.capstan.health.status.ResourceStatus;
+import dev.capstan.health.status.Status;
 import dev.capstan.kube.ObjectRef;
 import java.util.List;
 import java.util.Map;

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.capstan.health.cel.BuiltinLibrary;
 import dev.capstan.health.cel.CelHealthCheck;
 import dev.capstan.health.cel.HealthCheckExpr;
+import dev.capstan.health.status.ResourceStatus;
+import dev.capstan.health.status.Status;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

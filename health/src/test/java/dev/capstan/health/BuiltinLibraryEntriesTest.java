@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.health.cel.BuiltinLibrary;
 import dev.capstan.health.cel.HealthCheckExpr;
+import dev.capstan.health.status.ResourceStatus;
+import dev.capstan.health.status.Status;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,5 +1,6 @@
 package dev.capstan.health;
 
+import dev.capstan.health.status.ResourceStatus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.capstan.health.cel.BuiltinLibrary;
 import dev.capstan.health.cel.HealthCheckExpr;
+import dev.capstan.health.status.ResourceStatus;
+import dev.capstan.health.status.Status;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

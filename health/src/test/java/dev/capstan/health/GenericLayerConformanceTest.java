@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capstan.health.cel.BuiltinLibrary;
+import dev.capstan.health.status.DecidedBy;
+import dev.capstan.health.status.ResourceStatus;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;

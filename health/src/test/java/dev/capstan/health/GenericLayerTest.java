@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.health.cel.BuiltinLibrary;
+import dev.capstan.health.status.ResourceStatus;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;

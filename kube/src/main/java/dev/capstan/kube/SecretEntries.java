@@ -1,11 +1,13 @@
 package dev.capstan.kube;
 
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Secret;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 
@@ -33,12 +35,14 @@ public record SecretEntries(String namespace, String name, Map<String, byte[]> v
    *     is not Base64
    */
   public static SecretEntries of(Secret secret) throws SecretUnavailable {
-    String namespace = secret.getMetadata() == null ? "" : secret.getMetadata().getNamespace();
-    String name = secret.getMetadata() == null ? "" : secret.getMetadata().getName();
+    ObjectMeta metadata = secret.getMetadata() == null ? new ObjectMeta() : secret.getMetadata();
+    // A manifest's Secret may have neither: named in messages as it is, never as "null".
+    String namespace = Objects.requireNonNullElse(metadata.getNamespace(), "");
+    String name = Objects.requireNonNullElse(metadata.getName(), "");
     Map<String, byte[]> values = new TreeMap<>();
     if (secret.getData() != null) {
       for (Map.Entry<String, String> entry : secret.getData().entrySet()) {
-        values.put(entry.getKey(), decode(entry.getValue(), namespace, name));
+        values.put(entry.getKey(), decode(entry, namespace, name));
       }
     }
     if (secret.getStringData() != null) {
@@ -92,8 +96,9 @@ public record SecretEntries(String namespace, String name, Map<String, byte[]> v
     return namespace.hashCode() * 31 + name.hashCode();
   }
 
-  private static byte[] decode(String value, String namespace, String name)
+  private static byte[] decode(Map.Entry<String, String> entry, String namespace, String name)
       throws SecretUnavailable {
+    String value = entry.getValue();
     if (value == null) {
       return new byte[0];
     }
@@ -102,7 +107,10 @@ public record SecretEntries(String namespace, String name, Map<String, byte[]> v
     } catch (IllegalArgumentException e) {
       throw new SecretUnavailable(
           SecretUnavailable.Kind.MALFORMED,
-          SecretUnavailable.where(namespace, name) + " has an entry that is not Base64");
+          SecretUnavailable.where(namespace, name)
+              + " entry '"
+              + entry.getKey()
+              + "' is not Base64");
     }
   }
 }

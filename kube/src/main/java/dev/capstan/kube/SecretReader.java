@@ -23,6 +23,17 @@ public final class SecretReader {
    *     reached, or an entry is not Base64
    */
   public SecretEntries read(String namespace, String name) throws SecretUnavailable {
+    return SecretEntries.of(secret(namespace, name));
+  }
+
+  /**
+   * The Secret {@code namespace/name} itself, for a caller that also needs its metadata (a cache
+   * kept while its resourceVersion stays the same); its entries are {@link SecretEntries#of}.
+   *
+   * @throws SecretUnavailable when it does not exist, or the API server refuses the read or cannot
+   *     be reached
+   */
+  public Secret secret(String namespace, String name) throws SecretUnavailable {
     Secret secret;
     try {
       secret = client.secrets().inNamespace(namespace).withName(name).get();
@@ -36,6 +47,6 @@ public final class SecretReader {
           SecretUnavailable.Kind.NOT_FOUND,
           SecretUnavailable.where(namespace, name) + " not found");
     }
-    return SecretEntries.of(secret);
+    return secret;
   }
 }

@@ -71,7 +71,22 @@ class SecretEntriesTest {
     SecretUnavailable e = assertThrows(SecretUnavailable.class, () -> SecretEntries.of(secret));
 
     assertEquals(SecretUnavailable.Kind.MALFORMED, e.kind());
-    assertEquals("Secret 'team/bad' has an entry that is not Base64", e.getMessage());
+    assertEquals("Secret 'team/bad' entry 'key' is not Base64", e.getMessage());
+  }
+
+  @Test
+  void aManifestsSecretWithoutNamespaceIsNamedByItsName() {
+    Secret secret =
+        new SecretBuilder()
+            .withNewMetadata()
+            .withName("bad")
+            .endMetadata()
+            .addToData("key", "not base64 at all: s3cr3t!")
+            .build();
+
+    SecretUnavailable e = assertThrows(SecretUnavailable.class, () -> SecretEntries.of(secret));
+
+    assertEquals("Secret 'bad' entry 'key' is not Base64", e.getMessage());
   }
 
   @Test

@@ -9,13 +9,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
  * Every Java file of the repository names types by their simple names where it can, and keeps its
  * lines within the formatter's limit (the formatter itself, Spotless with google-java-format, runs
- * in every module's build).
+ * in every module's build); the packages of the main sources import each other in no circle.
  */
 class SourceStyleTest {
 
@@ -33,6 +34,47 @@ class SourceStyleTest {
       }
     }
     assertTrue(problems.isEmpty(), String.join("\n", problems));
+  }
+
+  @Test
+  void thePackagesOfTheMainSourcesImportEachOtherInNoCircle() throws IOException {
+    Path root = RepoRoot.find();
+    PackageGraph graph = new PackageGraph();
+    try (Stream<Path> files = Files.walk(root)) {
+      for (Path file : files.filter(SourceStyleTest::isMainSource).toList()) {
+        graph.add(root.relativize(file).toString(), Files.readString(file));
+      }
+    }
+    List<String> cycles = new ArrayList<>();
+    for (PackageGraph.Cycle cycle : graph.cycles()) {
+      cycles.add(cycle.packages() + " import each other:\n  " + String.join("\n  ", cycle.path()));
+    }
+    assertTrue(cycles.isEmpty(), String.join("\n", cycles));
+  }
+
+  @Test
+  void aCircleOfImportsIsFoundAndNamed() {
+    PackageGraph graph = new PackageGraph();
+    // Only the project's own packages count.
+    graph.add("A.java", "package a;\n\nimport a.b.B.Nested;\n\nclass A {}\n");
+    graph.add("B.java", "package a.b;\n\nimport static a.c.C.helper;\n\nclass B {}\n");
+    graph.add("C.java", "package a.c;\n\nimport a.*;\nimport java.util.List;\n\nclass C {}\n");
+    graph.add("D.java", "package a.d;\n\nimport a.A;\n\nclass D {}\n");
+    assertEquals(List.of(), graph.cycles());
+
+    graph = new PackageGraph();
+    graph.add("A.java", "package dev.capstan.a;\n\nimport dev.capstan.a.b.B.Nested;\nclass A {}\n");
+    graph.add(
+        "B.java", "package dev.capstan.a.b;\n\nimport static dev.capstan.a.A.f;\nclass B {}\n");
+    graph.add("D.java", "package dev.capstan.d;\n\nimport dev.capstan.a.A;\nclass D {}\n");
+    assertEquals(
+        List.of(
+            new PackageGraph.Cycle(
+                Set.of("dev.capstan.a", "dev.capstan.a.b"),
+                List.of(
+                    "dev.capstan.a -> dev.capstan.a.b (A.java)",
+                    "dev.capstan.a.b -> dev.capstan.a (B.java)"))),
+        graph.cycles());
   }
 
   @Test
@@ -101,6 +143,11 @@ class SourceStyleTest {
 
   private static SourceStyle style() {
     return new SourceStyle(name -> false);
+  }
+
+  private static boolean isMainSource(Path file) {
+    String path = file.toString().replace('\\', '/');
+    return path.endsWith(".java") && path.contains("/src/main/java/") && !path.contains("/target/");
   }
 
   private static boolean isProjectSource(Path file) {

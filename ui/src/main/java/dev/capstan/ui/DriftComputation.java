@@ -1,13 +1,13 @@
 package dev.capstan.ui;
 
 import dev.capstan.api.kustomize.Kustomization;
-import dev.capstan.applier.Owner;
+import dev.capstan.applier.ResourceManager;
+import dev.capstan.applier.common.Owner;
 import dev.capstan.applier.diff.DiffReport;
-import dev.capstan.applier.diff.Differ;
 import dev.capstan.applier.diff.ObjectDiff;
-import dev.capstan.engine.pipeline.RevisionBuild;
+import dev.capstan.engine.kustomization.RevisionBuild;
 import dev.capstan.kube.ApiErrors;
-import dev.capstan.source.CommitSummary;
+import dev.capstan.source.git.CommitSummary;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
@@ -16,13 +16,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Executor;
 import java.util.function.UnaryOperator;
 
 /**
  * One drift comparison with the user's client: the revision fetched and built as the engine does it
  * ({@link RevisionBuild}), then compared object by object as {@code capstan diff} does it
- * (server-side dry-run against live state, Secret values masked, {@link Differ}).
+ * (server-side dry-run against live state, Secret values masked, {@link ResourceManager#diff}).
  */
 final class DriftComputation implements DriftCheck.Computation {
   /** Objects listed; a revision may hold thousands, the rest is counted only. */
@@ -39,19 +38,22 @@ final class DriftComputation implements DriftCheck.Computation {
   private final DriftTargets targets;
   private final KubernetesClient client;
   private final RevisionBuild builds;
-  private final Executor diffPool;
+  private final ResourceManager manager;
   private final Clock clock;
 
+  /**
+   * @param manager acts with {@code client}: the comparisons are the user's
+   */
   DriftComputation(
       DriftTargets targets,
       KubernetesClient client,
       RevisionBuild builds,
-      Executor diffPool,
+      ResourceManager manager,
       Clock clock) {
     this.targets = targets;
     this.client = client;
     this.builds = builds;
-    this.diffPool = diffPool;
+    this.manager = manager;
     this.clock = clock;
   }
 
@@ -115,11 +117,8 @@ final class DriftComputation implements DriftCheck.Computation {
     DiffReport report;
     try {
       report =
-          new Differ(client, diffPool)
-              .diff(
-                  built.objects(),
-                  new Owner(ks.getMetadata().getName(), namespace),
-                  targetNamespace);
+          manager.diff(
+              built.objects(), new Owner(ks.getMetadata().getName(), namespace), targetNamespace);
     } catch (KubernetesClientException e) {
       return Drift.of(
           Drift.State.FAILED,

@@ -1,11 +1,13 @@
 package dev.capstan.ui;
 
+import dev.capstan.applier.ResourceManager;
+import dev.capstan.applier.common.Polling;
 import dev.capstan.applier.kustomize.BuildLimits;
 import dev.capstan.applier.kustomize.BuildSandbox;
 import dev.capstan.applier.kustomize.ManifestBuilder;
-import dev.capstan.engine.pipeline.ReferenceRules;
-import dev.capstan.engine.pipeline.RevisionBuild;
-import dev.capstan.source.GitSource;
+import dev.capstan.engine.kustomization.ReferenceRules;
+import dev.capstan.engine.kustomization.RevisionBuild;
+import dev.capstan.source.git.GitSource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -74,7 +76,12 @@ final class DriftParts implements AutoCloseable {
     DriftTargets targets = new DriftTargets(catalog, rules);
     DriftCheck check =
         new DriftCheck(
-            new DriftComputation(targets, client, new RevisionBuild(git, builder), diffPool, clock),
+            new DriftComputation(
+                targets,
+                client,
+                new RevisionBuild(git, builder),
+                ResourceManager.recent(client, diffPool, Polling.system()),
+                clock),
             Executors.newFixedThreadPool(COMPARISONS, daemon("capstan-ui-drift")),
             timer,
             timeout,

@@ -3,7 +3,7 @@ package dev.capstan.ui;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.SourceReference;
 import dev.capstan.api.source.GitRepository;
-import dev.capstan.engine.pipeline.ReferenceRules;
+import dev.capstan.engine.kustomization.ReferenceRules;
 import java.util.Optional;
 
 /**

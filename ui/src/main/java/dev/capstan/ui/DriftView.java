@@ -1,6 +1,7 @@
 package dev.capstan.ui;
 
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The page's drift: asked for with a button or when a Kustomization's page opens, then read until
@@ -17,37 +18,33 @@ final class DriftView {
 
   /** Starts a comparison unless one of this revision is kept ({@code again}: even then). */
   Optional<Drift> request(String namespace, String name, boolean again) {
-    return targets
-        .target(namespace, name)
-        .map(
-            t -> {
-              if (t.obstacle().isPresent()) {
-                return blocked(t);
-              }
-              return check.request(key(t), again, running(t));
-            });
+    return unblocked(namespace, name, t -> check.request(key(t), again, running(t)));
   }
 
   /** What is known without starting anything. */
   Optional<Drift> current(String namespace, String name) {
+    return unblocked(
+        namespace,
+        name,
+        t ->
+            check
+                .current(key(t), running(t))
+                .orElse(
+                    Drift.of(
+                        Drift.State.NOT_ASKED,
+                        t.revision(),
+                        t.revisionFrom(),
+                        null,
+                        "not compared yet",
+                        "")));
+  }
+
+  /** {@code answer} for the target, or why it is not compared when something blocks it. */
+  private Optional<Drift> unblocked(
+      String namespace, String name, Function<DriftTargets.Target, Drift> answer) {
     return targets
         .target(namespace, name)
-        .map(
-            t -> {
-              if (t.obstacle().isPresent()) {
-                return blocked(t);
-              }
-              return check
-                  .current(key(t), running(t))
-                  .orElse(
-                      Drift.of(
-                          Drift.State.NOT_ASKED,
-                          t.revision(),
-                          t.revisionFrom(),
-                          null,
-                          "not compared yet",
-                          ""));
-            });
+        .map(t -> t.obstacle().isPresent() ? blocked(t) : answer.apply(t));
   }
 
   private static DriftCheck.Key key(DriftTargets.Target t) {

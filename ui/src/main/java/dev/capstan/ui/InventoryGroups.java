@@ -2,12 +2,12 @@ package dev.capstan.ui;
 
 import dev.capstan.api.kustomize.HealthCheckExpression;
 import dev.capstan.api.kustomize.InventoryEntry;
-import dev.capstan.engine.pipeline.HealthEvaluators;
+import dev.capstan.engine.kustomization.HealthEvaluators;
 import dev.capstan.health.HealthEvaluator;
-import dev.capstan.health.ResourceStatus;
 import dev.capstan.health.cel.BuiltinLibrary;
 import dev.capstan.health.cel.HealthCheckExpr;
 import dev.capstan.health.cel.InvalidHealthCheckException;
+import dev.capstan.health.status.ResourceStatus;
 import dev.capstan.kube.ApiErrors;
 import dev.capstan.kube.InventoryId;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;

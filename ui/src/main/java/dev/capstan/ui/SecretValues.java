@@ -1,6 +1,9 @@
 package dev.capstan.ui;
 
+import dev.capstan.kube.SecretEntries;
+import dev.capstan.kube.SecretUnavailable;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Comparator;
@@ -38,13 +41,12 @@ final class SecretValues {
       }
       Map<String, Object> fields = object.getAdditionalProperties();
       if (fields.get("data") instanceof Map<?, ?> data) {
-        data.values()
-            .forEach(
-                v -> {
-                  String encoded = String.valueOf(v);
-                  found.add(encoded);
-                  decoded(encoded).ifPresent(found::add);
-                });
+        data.forEach(
+            (k, v) -> {
+              String encoded = String.valueOf(v);
+              found.add(encoded);
+              decoded(String.valueOf(k), encoded).ifPresent(found::add);
+            });
       }
       if (fields.get("stringData") instanceof Map<?, ?> data) {
         data.values()
@@ -87,10 +89,14 @@ final class SecretValues {
         .replace("\r", "\\r");
   }
 
-  private static Optional<String> decoded(String encoded) {
+  /**
+   * The text of one {@code data} entry, decoded alone: an entry that is not Base64 (the server
+   * would refuse the Secret) keeps only its raw form masked, and the others their decoded one.
+   */
+  private static Optional<String> decoded(String key, String encoded) {
     try {
-      return Optional.of(new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8));
-    } catch (IllegalArgumentException e) {
+      return SecretEntries.of(new SecretBuilder().addToData(key, encoded).build()).text(key);
+    } catch (SecretUnavailable notBase64) {
       return Optional.empty();
     }
   }

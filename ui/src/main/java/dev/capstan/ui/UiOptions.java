@@ -1,5 +1,6 @@
 package dev.capstan.ui;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
@@ -17,13 +18,15 @@ import java.util.Objects;
  *     --no-cross-namespace-refs} refuses the reconcile
  * @param driftTimeout the time one drift comparison may take: fetch, build and dry-runs together
  */
+@RecordBuilder
 public record UiOptions(
     InetSocketAddress address,
     List<String> namespaces,
     List<String> allowedHosts,
     boolean noCrossNamespaceRefs,
     Duration driftTimeout,
-    Clock clock) {
+    Clock clock)
+    implements UiOptionsBuilder.With {
 
   /** The time one drift comparison may take unless told otherwise. */
   public static final Duration DRIFT_TIMEOUT = Duration.ofSeconds(60);
@@ -39,26 +42,5 @@ public record UiOptions(
   /** Every namespace, no other host names, no lockdown, the default drift deadline. */
   public static UiOptions on(InetSocketAddress address) {
     return new UiOptions(address, List.of(), List.of(), false, DRIFT_TIMEOUT, Clock.systemUTC());
-  }
-
-  public UiOptions withNamespaces(List<String> watched) {
-    return new UiOptions(address, watched, allowedHosts, noCrossNamespaceRefs, driftTimeout, clock);
-  }
-
-  public UiOptions withAllowedHosts(List<String> names) {
-    return new UiOptions(address, namespaces, names, noCrossNamespaceRefs, driftTimeout, clock);
-  }
-
-  public UiOptions withNoCrossNamespaceRefs(boolean refused) {
-    return new UiOptions(address, namespaces, allowedHosts, refused, driftTimeout, clock);
-  }
-
-  public UiOptions withDriftTimeout(Duration timeout) {
-    return new UiOptions(address, namespaces, allowedHosts, noCrossNamespaceRefs, timeout, clock);
-  }
-
-  public UiOptions withClock(Clock newClock) {
-    return new UiOptions(
-        address, namespaces, allowedHosts, noCrossNamespaceRefs, driftTimeout, newClock);
   }
 }

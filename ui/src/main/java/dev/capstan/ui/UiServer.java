@@ -3,7 +3,7 @@ package dev.capstan.ui;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capstan.engine.http.GuardedServer;
 import dev.capstan.engine.http.ServerLimits;
-import dev.capstan.engine.pipeline.ReferenceRules;
+import dev.capstan.engine.kustomization.ReferenceRules;
 import dev.capstan.health.cel.BuiltinLibrary;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;

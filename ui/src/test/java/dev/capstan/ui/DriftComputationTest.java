@@ -7,7 +7,7 @@ import dev.capstan.applier.diff.DiffReport;
 import dev.capstan.applier.diff.ObjectDiff;
 import dev.capstan.applier.diff.ObjectDiff.Change;
 import dev.capstan.kube.ObjectRef;
-import dev.capstan.source.CommitSummary;
+import dev.capstan.source.git.CommitSummary;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
-import dev.capstan.engine.pipeline.ReferenceRules;
+import dev.capstan.engine.kustomization.ReferenceRules;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package dev.capstan.applier.apply;
 
-import dev.capstan.applier.CapstanMetadata;
-import dev.capstan.applier.Owner;
+import dev.capstan.applier.common.CapstanMetadata;
+import dev.capstan.applier.common.Owner;
 import dev.capstan.applier.ignore.IgnoreRules;
 import dev.capstan.applier.ignore.JsonPointer;
 import dev.capstan.kube.ObjectRef;

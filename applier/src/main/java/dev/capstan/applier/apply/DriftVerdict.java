@@ -1,6 +1,5 @@
 package dev.capstan.applier.apply;
 
-import dev.capstan.applier.DriftPolicy;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 
 /** What an apply does with one object, from its live metadata and the request's drift policy. */

@@ -1,6 +1,6 @@
 package dev.capstan.applier.apply;
 
-import dev.capstan.applier.Owner;
+import dev.capstan.applier.common.Owner;
 import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;

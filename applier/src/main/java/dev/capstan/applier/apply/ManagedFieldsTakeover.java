@@ -1,7 +1,6 @@
 package dev.capstan.applier.apply;
 
-import dev.capstan.applier.ApplyPolicy;
-import dev.capstan.applier.CapstanMetadata;
+import dev.capstan.applier.common.CapstanMetadata;
 import io.fabric8.kubernetes.api.model.FieldsV1;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;

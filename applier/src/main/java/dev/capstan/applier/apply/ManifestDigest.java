@@ -11,7 +11,7 @@ import java.util.HexFormat;
 import java.util.Map;
 
 /** SHA-256 of an object's canonical JSON (map keys sorted), so key order never matters. */
-public final class ManifestDigest {
+final class ManifestDigest {
 
   private static final ObjectMapper CANONICAL =
       Serialization.jsonMapper()

@@ -1,6 +1,6 @@
 package dev.capstan.applier.apply;
 
-import dev.capstan.applier.ObjectResult;
+import dev.capstan.applier.common.ObjectResult;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 
 /**

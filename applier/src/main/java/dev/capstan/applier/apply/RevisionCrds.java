@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /** The kinds that CustomResourceDefinitions of one revision define, read from their specs. */
-public final class RevisionCrds {
+final class RevisionCrds {
 
   private final List<ResourceType> defined;
 

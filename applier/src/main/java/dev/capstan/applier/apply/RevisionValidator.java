@@ -1,8 +1,8 @@
 package dev.capstan.applier.apply;
 
-import dev.capstan.applier.Action;
-import dev.capstan.applier.ObjectResult;
-import dev.capstan.applier.Owner;
+import dev.capstan.applier.common.Action;
+import dev.capstan.applier.common.ObjectResult;
+import dev.capstan.applier.common.Owner;
 import dev.capstan.applier.ignore.IgnoreRules;
 import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;

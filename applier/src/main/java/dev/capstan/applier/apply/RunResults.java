@@ -1,8 +1,7 @@
 package dev.capstan.applier.apply;
 
-import dev.capstan.applier.Action;
-import dev.capstan.applier.ApplyListener;
-import dev.capstan.applier.ObjectResult;
+import dev.capstan.applier.common.Action;
+import dev.capstan.applier.common.ObjectResult;
 import dev.capstan.kube.ObjectRef;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,11 +1,9 @@
 package dev.capstan.applier.apply;
 
-import dev.capstan.applier.Action;
-import dev.capstan.applier.ApplyRequest;
-import dev.capstan.applier.ApplyResult;
-import dev.capstan.applier.ObjectResult;
-import dev.capstan.applier.Polling;
 import dev.capstan.applier.apply.RevisionValidator.Validated;
+import dev.capstan.applier.common.Action;
+import dev.capstan.applier.common.ObjectResult;
+import dev.capstan.applier.common.Polling;
 import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;

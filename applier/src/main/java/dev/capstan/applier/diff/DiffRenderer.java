@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.github.difflib.DiffUtils;
 import com.github.difflib.UnifiedDiffUtils;
-import dev.capstan.applier.CapstanMetadata;
+import dev.capstan.applier.common.CapstanMetadata;
 import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.ArrayList;

@@ -1,6 +1,5 @@
 package dev.capstan.applier.diff;
 
-import dev.capstan.applier.Owner;
 import dev.capstan.applier.apply.DesiredObject;
 import dev.capstan.applier.apply.FieldOwnership;
 import dev.capstan.applier.apply.KeptDiscovery;
@@ -10,6 +9,7 @@ import dev.capstan.applier.apply.ResourceCatalog;
 import dev.capstan.applier.apply.RevisionValidator;
 import dev.capstan.applier.apply.RevisionValidator.Validated;
 import dev.capstan.applier.apply.ServerSideApply;
+import dev.capstan.applier.common.Owner;
 import dev.capstan.applier.diff.ObjectDiff.Change;
 import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -33,14 +33,9 @@ public final class Differ {
   private final Executor executor;
   private final ServerSideApply calls;
 
-  private final Optional<KeptDiscovery> discovery;
+  private final KeptDiscovery discovery;
 
-  public Differ(KubernetesClient client, Executor executor) {
-    this(client, executor, Optional.empty());
-  }
-
-  /** A differ that keeps discovery answers on disk between runs, as {@code capstan apply} does. */
-  public Differ(KubernetesClient client, Executor executor, Optional<KeptDiscovery> discovery) {
+  public Differ(KubernetesClient client, Executor executor, KeptDiscovery discovery) {
     this.client = client;
     this.executor = executor;
     this.calls = new ServerSideApply(client);
@@ -51,7 +46,10 @@ public final class Differ {
       List<GenericKubernetesResource> objects, Owner owner, String defaultNamespace) {
     Validated validated =
         RevisionValidator.validate(
-            objects, new ResourceCatalog(client, discovery)::find, owner, defaultNamespace);
+            objects,
+            new ResourceCatalog(client, Optional.of(discovery))::find,
+            owner,
+            defaultNamespace);
     if (!validated.valid()) {
       return new DiffReport(
           validated.problems().stream()

@@ -29,23 +29,16 @@ final class SecretMasking {
     Map<String, Object> liveValues = values(live);
     Map<String, Object> desiredValues = values(desired);
     if (live != null) {
-      replace(
-          live,
-          key ->
-              Objects.equals(liveValues.get(key), desiredValues.get(key))
-                      && desiredValues.containsKey(key)
-                  ? UNCHANGED
-                  : BEFORE_CHANGE);
+      replace(live, key -> same(key, liveValues, desiredValues) ? UNCHANGED : BEFORE_CHANGE);
     }
     if (desired != null) {
-      replace(
-          desired,
-          key ->
-              Objects.equals(liveValues.get(key), desiredValues.get(key))
-                      && liveValues.containsKey(key)
-                  ? UNCHANGED
-                  : CHANGED);
+      replace(desired, key -> same(key, desiredValues, liveValues) ? UNCHANGED : CHANGED);
     }
+  }
+
+  /** Whether the other side has {@code key} too, with the same value. */
+  private static boolean same(String key, Map<String, Object> side, Map<String, Object> other) {
+    return other.containsKey(key) && Objects.equals(side.get(key), other.get(key));
   }
 
   /** All values by key; stringData compared in its base64 form, as the server stores it. */

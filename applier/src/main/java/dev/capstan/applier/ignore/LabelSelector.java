@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
  * matched against labels or annotations: every requirement must hold. An error names what is wrong,
  * never the text (it comes from a tenant's object).
  */
-public final class LabelSelector {
+final class LabelSelector {
 
   /** The longest selector read, in characters. */
   public static final int MAX_LENGTH = 4096;

@@ -13,7 +13,7 @@ import java.util.Map;
  * time); the label and annotation selectors use Kubernetes label-selector syntax. An absent field
  * matches anything.
  */
-public final class ObjectSelector {
+final class ObjectSelector {
 
   /** The longest regular expression read, in characters. */
   public static final int MAX_PATTERN_LENGTH = 1024;

@@ -1,6 +1,6 @@
 package dev.capstan.applier.inventory;
 
-import dev.capstan.applier.CapstanMetadata;
+import dev.capstan.applier.common.CapstanMetadata;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -1,5 +1,6 @@
 package dev.capstan.applier.kustomize;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -13,13 +14,15 @@ import java.util.Objects;
  * first come first served, within its build's time. {@code resultCacheBytes} bounds the answers
  * kept for unchanged inputs.
  */
+@RecordBuilder
 public record BuildLimits(
     Duration timeout,
     long maxMemoryBytes,
     int workers,
     long maxOutputBytes,
     long answerRoomBytes,
-    long resultCacheBytes) {
+    long resultCacheBytes)
+    implements BuildLimitsBuilder.With {
 
   private static final long MIB = 1024 * 1024;
 
@@ -78,32 +81,14 @@ public record BuildLimits(
         Duration.ofMinutes(2), 1024 * MIB, 1, 1024 * MIB, AnswerBudget.heldBytes(1024 * MIB), 0);
   }
 
-  public BuildLimits withTimeout(Duration value) {
-    return new BuildLimits(
-        value, maxMemoryBytes, workers, maxOutputBytes, answerRoomBytes, resultCacheBytes);
-  }
-
-  public BuildLimits withMaxMemoryBytes(long value) {
-    return new BuildLimits(
-        timeout, value, workers, maxOutputBytes, answerRoomBytes, resultCacheBytes);
-  }
-
-  public BuildLimits withWorkers(int value) {
-    return new BuildLimits(
-        timeout, maxMemoryBytes, value, maxOutputBytes, answerRoomBytes, resultCacheBytes);
-  }
-
   /**
    * These limits with {@code bytes} of room for the results of all builds at once; one answer at
    * most what fits in it alone.
    */
   public BuildLimits withAnswerRoomBytes(long bytes) {
-    return new BuildLimits(
-        timeout,
-        maxMemoryBytes,
-        workers,
-        Math.min(maxOutputBytes, bytes / AnswerBudget.PARSED_FACTOR),
-        bytes,
-        resultCacheBytes);
+    return BuildLimitsBuilder.builder(this)
+        .maxOutputBytes(Math.min(maxOutputBytes, bytes / AnswerBudget.PARSED_FACTOR))
+        .answerRoomBytes(bytes)
+        .build();
   }
 }

@@ -1,9 +1,9 @@
 package dev.capstan.applier.kustomize;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Consumer;
 
 /**
  * What a Kustomization adds to the build of its path, as Flux adds it: {@code targetNamespace},
@@ -14,6 +14,7 @@ import java.util.function.Consumer;
  * path's kustomization; {@code postBuild} (null when the Kustomization has none) substitutes
  * variables. Empty strings and collections mean "not set".
  */
+@RecordBuilder
 public record BuildOptions(
     String targetNamespace,
     String namePrefix,
@@ -25,7 +26,8 @@ public record BuildOptions(
     List<String> components,
     boolean ignoreMissingComponents,
     List<String> buildMetadata,
-    PostBuildVariables postBuild) {
+    PostBuildVariables postBuild)
+    implements BuildOptionsBuilder.With {
 
   public BuildOptions {
     targetNamespace = Objects.requireNonNullElse(targetNamespace, "");
@@ -41,102 +43,19 @@ public record BuildOptions(
 
   /** No Kustomization-level changes: the path is built as it is. */
   public static BuildOptions none() {
-    return new BuildOptions(null, null, null, null, null, null, null, null, false, null, null);
-  }
-
-  public BuildOptions withTargetNamespace(String value) {
-    return with(c -> c.targetNamespace = value);
+    return BuildOptionsBuilder.builder().build();
   }
 
   public BuildOptions withNameAffixes(String prefix, String suffix) {
-    return with(
-        c -> {
-          c.namePrefix = prefix;
-          c.nameSuffix = suffix;
-        });
+    return withNamePrefix(prefix).withNameSuffix(suffix);
   }
 
   public BuildOptions withCommonMetadata(
       Map<String, String> labels, Map<String, String> annotations) {
-    return with(
-        c -> {
-          c.commonLabels = labels;
-          c.commonAnnotations = annotations;
-        });
-  }
-
-  public BuildOptions withPatches(List<KustomizePatch> value) {
-    return with(c -> c.patches = value);
-  }
-
-  public BuildOptions withImages(List<ImageOverride> value) {
-    return with(c -> c.images = value);
+    return withCommonLabels(labels).withCommonAnnotations(annotations);
   }
 
   public BuildOptions withComponents(List<String> value, boolean ignoreMissing) {
-    return with(
-        c -> {
-          c.components = value;
-          c.ignoreMissingComponents = ignoreMissing;
-        });
-  }
-
-  public BuildOptions withBuildMetadata(List<String> value) {
-    return with(c -> c.buildMetadata = value);
-  }
-
-  public BuildOptions withPostBuild(PostBuildVariables value) {
-    return with(c -> c.postBuild = value);
-  }
-
-  /** A copy with {@code change} made to it: the one place options are copied field by field. */
-  private BuildOptions with(Consumer<Copy> change) {
-    Copy copy = new Copy(this);
-    change.accept(copy);
-    return copy.options();
-  }
-
-  /** The fields of a copy while it is being changed. */
-  private static final class Copy {
-    String targetNamespace;
-    String namePrefix;
-    String nameSuffix;
-    Map<String, String> commonLabels;
-    Map<String, String> commonAnnotations;
-    List<KustomizePatch> patches;
-    List<ImageOverride> images;
-    List<String> components;
-    boolean ignoreMissingComponents;
-    List<String> buildMetadata;
-    PostBuildVariables postBuild;
-
-    Copy(BuildOptions from) {
-      targetNamespace = from.targetNamespace;
-      namePrefix = from.namePrefix;
-      nameSuffix = from.nameSuffix;
-      commonLabels = from.commonLabels;
-      commonAnnotations = from.commonAnnotations;
-      patches = from.patches;
-      images = from.images;
-      components = from.components;
-      ignoreMissingComponents = from.ignoreMissingComponents;
-      buildMetadata = from.buildMetadata;
-      postBuild = from.postBuild;
-    }
-
-    BuildOptions options() {
-      return new BuildOptions(
-          targetNamespace,
-          namePrefix,
-          nameSuffix,
-          commonLabels,
-          commonAnnotations,
-          patches,
-          images,
-          components,
-          ignoreMissingComponents,
-          buildMetadata,
-          postBuild);
-    }
+    return withComponents(value).withIgnoreMissingComponents(ignoreMissing);
   }
 }

@@ -1,5 +1,6 @@
 package dev.capstan.applier.kustomize;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.util.List;
 import java.util.Map;
 
@@ -12,11 +13,13 @@ import java.util.Map;
  * neither a value nor a default (Flux's StrictPostBuildSubstitutions) instead of substituting the
  * empty string.
  */
+@RecordBuilder
 public record PostBuildVariables(
     Map<String, String> substitute,
     List<Map<String, String>> substituteFrom,
     boolean always,
-    boolean strict) {
+    boolean strict)
+    implements PostBuildVariablesBuilder.With {
 
   public PostBuildVariables {
     substitute = substitute == null ? Map.of() : Map.copyOf(substitute);
@@ -28,10 +31,6 @@ public record PostBuildVariables(
   public PostBuildVariables(
       Map<String, String> substitute, List<Map<String, String>> substituteFrom, boolean always) {
     this(substitute, substituteFrom, always, false);
-  }
-
-  public PostBuildVariables withStrict(boolean value) {
-    return new PostBuildVariables(substitute, substituteFrom, always, value);
   }
 
   /** Values are variables (some from Secrets): never shown. */

@@ -1,7 +1,7 @@
 package dev.capstan.applier.prune;
 
-import dev.capstan.applier.CapstanMetadata;
-import dev.capstan.applier.Owner;
+import dev.capstan.applier.common.CapstanMetadata;
+import dev.capstan.applier.common.Owner;
 import java.util.Map;
 import java.util.Optional;
 

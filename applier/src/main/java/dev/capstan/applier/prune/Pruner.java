@@ -1,11 +1,12 @@
 package dev.capstan.applier.prune;
 
-import dev.capstan.applier.Action;
-import dev.capstan.applier.ObjectResult;
-import dev.capstan.applier.Owner;
-import dev.capstan.applier.Polling;
+import dev.capstan.applier.apply.KeptDiscovery;
 import dev.capstan.applier.apply.ResourceCatalog;
 import dev.capstan.applier.apply.ResourceType;
+import dev.capstan.applier.common.Action;
+import dev.capstan.applier.common.ObjectResult;
+import dev.capstan.applier.common.Owner;
+import dev.capstan.applier.common.Polling;
 import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.kube.ApiErrors;
 import dev.capstan.kube.ObjectRef;
@@ -34,11 +35,14 @@ public final class Pruner {
   private final KubernetesClient client;
   private final Executor executor;
   private final Polling polling;
+  private final KeptDiscovery discovery;
 
-  public Pruner(KubernetesClient client, Executor executor, Polling polling) {
+  public Pruner(
+      KubernetesClient client, Executor executor, Polling polling, KeptDiscovery discovery) {
     this.client = client;
     this.executor = executor;
     this.polling = polling;
+    this.discovery = discovery;
   }
 
   /** Deletes what {@code previous} has and {@code current} does not. */
@@ -60,7 +64,7 @@ public final class Pruner {
 
   private List<ObjectResult> delete(
       List<ObjectRef> refs, Owner owner, Duration timeout, boolean waitForAll) {
-    ResourceCatalog catalog = new ResourceCatalog(client);
+    ResourceCatalog catalog = new ResourceCatalog(client, Optional.of(discovery));
     List<ObjectRef> first = refs.stream().filter(r -> !isDefinition(r)).toList();
     List<ObjectRef> last = refs.stream().filter(Pruner::isDefinition).toList();
     List<ObjectResult> results = new ArrayList<>();

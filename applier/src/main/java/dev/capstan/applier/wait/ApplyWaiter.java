@@ -1,6 +1,7 @@
 package dev.capstan.applier.wait;
 
-import dev.capstan.applier.Polling;
+import dev.capstan.applier.apply.KeptDiscovery;
+import dev.capstan.applier.common.Polling;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.Aggregation;
 import dev.capstan.health.HealthEvaluator;
@@ -40,9 +41,13 @@ public final class ApplyWaiter {
     this.polling = Objects.requireNonNull(polling, "polling");
   }
 
-  /** A waiter that reads live objects from the API server through {@code client}. */
-  public static ApplyWaiter onCluster(KubernetesClient client, Executor executor, Polling polling) {
-    return new ApplyWaiter(() -> new ClusterLookup(client), executor, polling);
+  /**
+   * A waiter that reads live objects from the API server through {@code client}, finding their
+   * kinds through {@code discovery}.
+   */
+  public static ApplyWaiter onCluster(
+      KubernetesClient client, Executor executor, Polling polling, KeptDiscovery discovery) {
+    return new ApplyWaiter(() -> new ClusterLookup(client, discovery), executor, polling);
   }
 
   /** The health of {@code refs} now, read concurrently. */
@@ -66,6 +71,12 @@ public final class ApplyWaiter {
 
   /** Looks until the wait is over; never longer than {@code timeout} plus one look. */
   public WaitResult await(List<ObjectRef> refs, HealthEvaluator evaluator, Duration timeout) {
+    return await(refs, evaluator, timeout, polling.interval());
+  }
+
+  /** As {@link #await(List, HealthEvaluator, Duration)}, looking again every {@code interval}. */
+  public WaitResult await(
+      List<ObjectRef> refs, HealthEvaluator evaluator, Duration timeout, Duration interval) {
     Instant deadline = polling.clock().instant().plus(timeout);
     while (true) {
       WaitResult result =
@@ -74,7 +85,7 @@ public final class ApplyWaiter {
         return result;
       }
       try {
-        polling.sleeper().sleep(polling.interval());
+        polling.sleeper().sleep(interval);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return new WaitResult(WaitResult.Verdict.TIMED_OUT, result.health());

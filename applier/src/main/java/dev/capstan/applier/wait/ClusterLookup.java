@@ -1,6 +1,7 @@
 package dev.capstan.applier.wait;
 
 import dev.capstan.applier.apply.DesiredObject;
+import dev.capstan.applier.apply.KeptDiscovery;
 import dev.capstan.applier.apply.ResourceCatalog;
 import dev.capstan.applier.apply.ResourceType;
 import dev.capstan.kube.ApiErrors;
@@ -12,16 +13,16 @@ import java.util.Optional;
 
 /**
  * Reads objects straight from the API server, so that an object applied a moment ago is never
- * judged by its previous version. One lookup asks discovery once per group/version: a new one is
- * made for each look, so that a kind served since is found.
+ * judged by its previous version. One lookup asks discovery once per group/version (or reads the
+ * kept answer): a new one is made for each look, so that a kind served since is found.
  */
 final class ClusterLookup implements ObjectLookup {
   private final KubernetesClient client;
   private final ResourceCatalog catalog;
 
-  ClusterLookup(KubernetesClient client) {
+  ClusterLookup(KubernetesClient client, KeptDiscovery discovery) {
     this.client = client;
-    this.catalog = new ResourceCatalog(client);
+    this.catalog = new ResourceCatalog(client, Optional.of(discovery));
   }
 
   @Override

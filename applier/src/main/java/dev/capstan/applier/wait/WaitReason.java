@@ -1,7 +1,7 @@
 package dev.capstan.applier.wait;
 
-import dev.capstan.health.ResourceStatus;
-import dev.capstan.health.Status;
+import dev.capstan.health.status.ResourceStatus;
+import dev.capstan.health.status.Status;
 
 /**
  * Why an object's health was decided without reading the object itself: the one list of these

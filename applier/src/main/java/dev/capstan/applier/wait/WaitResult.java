@@ -1,7 +1,7 @@
 package dev.capstan.applier.wait;
 
 import dev.capstan.health.AggregateHealth;
-import dev.capstan.health.Status;
+import dev.capstan.health.status.Status;
 import java.time.Instant;
 import java.util.Objects;
 

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.capstan.applier.CapstanMetadata;
-import dev.capstan.applier.Owner;
 import dev.capstan.applier.TestObjects;
+import dev.capstan.applier.common.CapstanMetadata;
+import dev.capstan.applier.common.Owner;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

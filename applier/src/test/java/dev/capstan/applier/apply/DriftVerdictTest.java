@@ -2,11 +2,10 @@ package dev.capstan.applier.apply;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.capstan.applier.CapstanMetadata;
-import dev.capstan.applier.DriftPolicy;
-import dev.capstan.applier.DriftPolicy.Mode;
-import dev.capstan.applier.Owner;
 import dev.capstan.applier.TestObjects;
+import dev.capstan.applier.apply.DriftPolicy.Mode;
+import dev.capstan.applier.common.CapstanMetadata;
+import dev.capstan.applier.common.Owner;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.util.List;
 import java.util.Set;

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.capstan.applier.Owner;
 import dev.capstan.applier.TestObjects;
+import dev.capstan.applier.common.Owner;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import java.util.List;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.capstan.applier.CapstanMetadata;
-import dev.capstan.applier.Owner;
+import dev.capstan.applier.common.CapstanMetadata;
+import dev.capstan.applier.common.Owner;
 import dev.capstan.applier.ignore.IgnoreRules;
 import dev.capstan.applier.ignore.JsonPointer;
 import dev.capstan.applier.kustomize.PatchSelector;

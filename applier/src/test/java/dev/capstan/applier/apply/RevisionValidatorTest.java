@@ -3,8 +3,8 @@ package dev.capstan.applier.apply;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.capstan.applier.Owner;
 import dev.capstan.applier.TestObjects;
+import dev.capstan.applier.common.Owner;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;

@@ -8,13 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.capstan.applier.Action;
-import dev.capstan.applier.Applier;
-import dev.capstan.applier.ApplyRequest;
-import dev.capstan.applier.ApplyResult;
-import dev.capstan.applier.Owner;
-import dev.capstan.applier.Polling;
+import dev.capstan.applier.ResourceManager;
+import dev.capstan.applier.apply.ApplyRequest;
+import dev.capstan.applier.apply.ApplyResult;
 import dev.capstan.applier.apply.DiscoveryCache;
+import dev.capstan.applier.common.Action;
+import dev.capstan.applier.common.Owner;
+import dev.capstan.applier.common.Polling;
 import dev.capstan.kube.ObjectRef;
 import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.TestNamespace;
@@ -74,7 +74,8 @@ class ApplyIT {
 
   private ApplyResult apply(
       KubernetesClient client, List<GenericKubernetesResource> objects, boolean force) {
-    return new Applier(client, POOL).apply(request(objects).withForce(force));
+    return ResourceManager.recent(client, POOL, Polling.system())
+        .apply(request(objects).withForce(force));
   }
 
   private String app(String configValue, int replicas) {
@@ -117,11 +118,17 @@ class ApplyIT {
     String configMap = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: kept}\ndata: {a: b}\n";
     RequestLog log = new RequestLog();
     try (KubernetesClient client = log.client(admin)) {
-      assertTrue(new Applier(client, POOL, cache).apply(request(objects(configMap))).succeeded());
+      assertTrue(
+          new ResourceManager(client, POOL, Polling.system(), cache)
+              .apply(request(objects(configMap)))
+              .succeeded());
       Path core = keptAnswer(cacheDir, "v1.json");
 
       log.clear();
-      assertTrue(new Applier(client, POOL, cache).apply(request(objects(configMap))).unchanged());
+      assertTrue(
+          new ResourceManager(client, POOL, Polling.system(), cache)
+              .apply(request(objects(configMap)))
+              .unchanged());
       assertTrue(
           log.all().stream().noneMatch(r -> r.equals("GET /api/v1")),
           "discovery of v1 came from disk: " + log.all());
@@ -133,7 +140,9 @@ class ApplyIT {
           configMap
               + "---\napiVersion: v1\nkind: Secret\nmetadata: {name: late}\nstringData: {k: v}\n";
       log.clear();
-      ApplyResult result = new Applier(client, POOL, cache).apply(request(objects(withSecret)));
+      ApplyResult result =
+          new ResourceManager(client, POOL, Polling.system(), cache)
+              .apply(request(objects(withSecret)));
       assertEquals(
           Action.CREATED,
           resultFor(result, "Secret/" + ns + "/late").action(),
@@ -148,7 +157,7 @@ class ApplyIT {
     String configMap = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: again}\ndata: {a: b}\n";
     RequestLog log = new RequestLog();
     try (KubernetesClient client = log.client(admin)) {
-      Applier applier = new Applier(client, POOL, Polling.system());
+      ResourceManager applier = ResourceManager.recent(client, POOL, Polling.system());
       assertTrue(applier.apply(request(objects(configMap))).succeeded());
       assertTrue(log.all().contains("GET /api/v1"), log.all().toString());
 
@@ -361,7 +370,9 @@ class ApplyIT {
     List<GenericKubernetesResource> objects = objects(app("first", 1));
     RequestLog log = new RequestLog();
     try (KubernetesClient client = log.client(admin)) {
-      ApplyResult created = new Applier(client, POOL).apply(request(objects).withFirstApply(true));
+      ApplyResult created =
+          ResourceManager.recent(client, POOL, Polling.system())
+              .apply(request(objects).withFirstApply(true));
       assertTrue(created.succeeded(), created.objects().toString());
       assertEquals(4, created.answers().size(), "every object written: " + created.objects());
       assertTrue(
@@ -370,7 +381,9 @@ class ApplyIT {
 
       // Objects carrying the owner's labels, as a deleted owner of the same name leaves them.
       log.clear();
-      ApplyResult again = new Applier(client, POOL).apply(request(objects).withFirstApply(true));
+      ApplyResult again =
+          ResourceManager.recent(client, POOL, Polling.system())
+              .apply(request(objects).withFirstApply(true));
       assertTrue(again.succeeded(), again.objects().toString());
       assertEquals(
           8, log.writes().size(), "a dry-run and an apply of each object: " + log.writes());
@@ -400,7 +413,7 @@ class ApplyIT {
                 new Owner("other", "flux-system"))
             .withDefaultNamespace(ns)
             .withTimeout(Duration.ofSeconds(60));
-    assertTrue(new Applier(admin, POOL).apply(other).succeeded());
+    assertTrue(ResourceManager.recent(admin, POOL, Polling.system()).apply(other).succeeded());
     admin
         .configMaps()
         .inNamespace(ns)

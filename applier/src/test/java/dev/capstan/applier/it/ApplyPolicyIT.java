@@ -6,12 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.capstan.applier.Action;
-import dev.capstan.applier.Applier;
-import dev.capstan.applier.ApplyPolicy;
-import dev.capstan.applier.ApplyRequest;
-import dev.capstan.applier.ApplyResult;
-import dev.capstan.applier.Owner;
+import dev.capstan.applier.ResourceManager;
+import dev.capstan.applier.apply.ApplyPolicy;
+import dev.capstan.applier.apply.ApplyRequest;
+import dev.capstan.applier.apply.ApplyResult;
+import dev.capstan.applier.common.Action;
+import dev.capstan.applier.common.Owner;
+import dev.capstan.applier.common.Polling;
 import dev.capstan.kube.GroupKind;
 import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.TestNamespace;
@@ -53,7 +54,7 @@ class ApplyPolicyIT {
 
   private ApplyResult apply(
       KubernetesClient client, List<GenericKubernetesResource> objects, ApplyPolicy policy) {
-    return new Applier(client, POOL)
+    return ResourceManager.recent(client, POOL, Polling.system())
         .apply(ApplyRequest.of(objects, OWNER).withDefaultNamespace(ns).withPolicy(policy));
   }
 

@@ -8,13 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.capstan.applier.Action;
-import dev.capstan.applier.Applier;
-import dev.capstan.applier.ApplyRequest;
-import dev.capstan.applier.ApplyResult;
-import dev.capstan.applier.DriftPolicy;
-import dev.capstan.applier.ObjectResult;
-import dev.capstan.applier.Owner;
+import dev.capstan.applier.ResourceManager;
+import dev.capstan.applier.apply.ApplyRequest;
+import dev.capstan.applier.apply.ApplyResult;
+import dev.capstan.applier.apply.DriftPolicy;
+import dev.capstan.applier.common.Action;
+import dev.capstan.applier.common.ObjectResult;
+import dev.capstan.applier.common.Owner;
+import dev.capstan.applier.common.Polling;
 import dev.capstan.applier.ignore.IgnoreRules;
 import dev.capstan.applier.kustomize.PatchSelector;
 import dev.capstan.kube.ObjectRef;
@@ -148,7 +149,7 @@ class IgnoreAndDriftIT {
 
   private ApplyResult applyWith(String manifest, DriftPolicy.Mode mode) {
     ObjectRef ref = new ObjectRef("", "v1", "ConfigMap", ns, "settings");
-    return new Applier(admin, POOL)
+    return ResourceManager.recent(admin, POOL, Polling.system())
         .apply(request(objects(manifest)).withDrift(DriftPolicy.of(mode, List.of(ref))));
   }
 
@@ -161,7 +162,8 @@ class IgnoreAndDriftIT {
   }
 
   private ApplyResult apply(List<GenericKubernetesResource> objects, IgnoreRules rules) {
-    return new Applier(admin, POOL).apply(request(objects).withIgnore(rules));
+    return ResourceManager.recent(admin, POOL, Polling.system())
+        .apply(request(objects).withIgnore(rules));
   }
 
   private ApplyRequest request(List<GenericKubernetesResource> objects) {

@@ -1,8 +1,8 @@
 package dev.capstan.applier.it;
 
-import dev.capstan.applier.Action;
-import dev.capstan.applier.ApplyResult;
-import dev.capstan.applier.ObjectResult;
+import dev.capstan.applier.apply.ApplyResult;
+import dev.capstan.applier.common.Action;
+import dev.capstan.applier.common.ObjectResult;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.Arrays;

@@ -6,15 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.capstan.applier.Action;
-import dev.capstan.applier.Applier;
-import dev.capstan.applier.ApplyRequest;
-import dev.capstan.applier.ApplyResult;
-import dev.capstan.applier.ObjectResult;
-import dev.capstan.applier.Owner;
-import dev.capstan.applier.Polling;
+import dev.capstan.applier.ResourceManager;
+import dev.capstan.applier.apply.ApplyRequest;
+import dev.capstan.applier.apply.ApplyResult;
+import dev.capstan.applier.common.Action;
+import dev.capstan.applier.common.ObjectResult;
+import dev.capstan.applier.common.Owner;
+import dev.capstan.applier.common.Polling;
 import dev.capstan.applier.inventory.InventorySet;
-import dev.capstan.applier.prune.Pruner;
 import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.TestNamespace;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -50,7 +49,7 @@ class PruneIT {
 
   private ApplyResult apply(Owner owner, String yaml) {
     ApplyResult result =
-        new Applier(admin, POOL)
+        ResourceManager.recent(admin, POOL, Polling.system())
             .apply(
                 ApplyRequest.of(objects(yaml), owner)
                     .withDefaultNamespace(ns)
@@ -105,7 +104,7 @@ class PruneIT {
 
     ApplyResult second = apply(owner, configMaps("keep"));
     List<ObjectResult> pruned =
-        new Pruner(admin, POOL, Polling.system())
+        ResourceManager.recent(admin, POOL, Polling.system())
             .prune(first.inventory(), second.inventory(), owner, TIMEOUT);
 
     Map<String, ObjectResult> results = byName(pruned);
@@ -135,16 +134,14 @@ class PruneIT {
     InventorySet inventory = apply(owner, configMaps("gone-" + s)).inventory();
     Owner other = new Owner("other-" + s, "flux-system");
     InventorySet foreign = apply(other, configMaps("foreign-" + s)).inventory();
-    Pruner pruner = new Pruner(admin, POOL, Polling.system());
+    ResourceManager manager = ResourceManager.recent(admin, POOL, Polling.system());
 
     assertEquals(
         List.of(Action.SKIPPED),
-        pruner.deleteInventory(foreign, owner, TIMEOUT, true).stream()
-            .map(ObjectResult::action)
-            .toList());
+        manager.delete(foreign, owner, TIMEOUT, true).stream().map(ObjectResult::action).toList());
     assertNotNull(admin.configMaps().inNamespace(ns).withName("foreign-" + s).get());
 
-    List<ObjectResult> deleted = pruner.deleteInventory(inventory, owner, TIMEOUT, true);
+    List<ObjectResult> deleted = manager.delete(inventory, owner, TIMEOUT, true);
     assertEquals(List.of(Action.DELETED), deleted.stream().map(ObjectResult::action).toList());
     assertNull(admin.configMaps().inNamespace(ns).withName("gone-" + s).get());
   }

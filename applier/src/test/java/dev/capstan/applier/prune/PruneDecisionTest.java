@@ -3,7 +3,7 @@ package dev.capstan.applier.prune;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.capstan.applier.Owner;
+import dev.capstan.applier.common.Owner;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

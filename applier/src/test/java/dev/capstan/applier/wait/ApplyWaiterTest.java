@@ -3,12 +3,12 @@ package dev.capstan.applier.wait;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.capstan.applier.Polling;
 import dev.capstan.applier.apply.DesiredObject;
+import dev.capstan.applier.common.Polling;
 import dev.capstan.applier.wait.WaitResult.Verdict;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
-import dev.capstan.health.Status;
+import dev.capstan.health.status.Status;
 import dev.capstan.kube.ObjectRef;
 import dev.capstan.testing.MutableClock;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;

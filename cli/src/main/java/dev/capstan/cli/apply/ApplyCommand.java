@@ -1,15 +1,12 @@
 package dev.capstan.cli.apply;
 
-import dev.capstan.applier.Applier;
-import dev.capstan.applier.ApplyRequest;
-import dev.capstan.applier.ApplyResult;
-import dev.capstan.applier.ObjectResult;
-import dev.capstan.applier.Owner;
-import dev.capstan.applier.Polling;
-import dev.capstan.applier.apply.DiscoveryCache;
+import dev.capstan.applier.ResourceManager;
+import dev.capstan.applier.apply.ApplyRequest;
+import dev.capstan.applier.apply.ApplyResult;
+import dev.capstan.applier.common.ObjectResult;
+import dev.capstan.applier.common.Owner;
 import dev.capstan.applier.inventory.ConfigMapInventoryStore;
 import dev.capstan.applier.inventory.InventorySet;
-import dev.capstan.applier.prune.Pruner;
 import dev.capstan.cli.cluster.CliException;
 import dev.capstan.cli.cluster.ClusterOptions;
 import dev.capstan.cli.cluster.CommandRunner;
@@ -126,14 +123,17 @@ public final class ApplyCommand implements Callable<Integer> {
         inventory == null ? null : new ConfigMapInventoryStore(client, namespace, inventory);
     InventorySet previous = store == null ? InventorySet.EMPTY : store.load();
     ApplyRequest request =
-        new ApplyRequest(objects, owner, force, timeout, namespace, printer::progress);
-    ApplyResult result = new Applier(client, pool, DiscoveryCache.ofUser()).apply(request);
+        ApplyRequest.of(objects, owner)
+            .withForce(force)
+            .withTimeout(timeout)
+            .withDefaultNamespace(namespace)
+            .withListener(printer::progress);
+    ResourceManager manager = ResourceManager.ofUser(client, pool);
+    ApplyResult result = manager.apply(request);
     List<ObjectResult> all = new ArrayList<>(result.objects());
     if (result.succeeded() && store != null) {
       if (prune) {
-        List<ObjectResult> pruned =
-            new Pruner(client, pool, Polling.system())
-                .prune(previous, result.inventory(), owner, timeout);
+        List<ObjectResult> pruned = manager.prune(previous, result.inventory(), owner, timeout);
         pruned.forEach(printer::progress);
         all.addAll(pruned);
       }
@@ -145,7 +145,7 @@ public final class ApplyCommand implements Callable<Integer> {
       return 1;
     }
     if (wait) {
-      return new HealthWait(client, pool, timeout).await(objects(result), printer) ? 0 : 1;
+      return new HealthWait(manager, timeout).await(objects(result), printer) ? 0 : 1;
     }
     return 0;
   }

@@ -1,9 +1,8 @@
 package dev.capstan.cli.apply;
 
-import dev.capstan.applier.Owner;
-import dev.capstan.applier.apply.DiscoveryCache;
+import dev.capstan.applier.ResourceManager;
+import dev.capstan.applier.common.Owner;
 import dev.capstan.applier.diff.DiffReport;
-import dev.capstan.applier.diff.Differ;
 import dev.capstan.applier.diff.ObjectDiff;
 import dev.capstan.cli.cluster.CliException;
 import dev.capstan.cli.cluster.ClusterOptions;
@@ -13,7 +12,6 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintWriter;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import picocli.CommandLine.Command;
@@ -78,9 +76,7 @@ public final class DiffCommand implements Callable<Integer> {
       PrintWriter out) {
     String namespace = ClusterOptions.namespace(client, null);
     Owner owner = new Owner(inventory == null ? ApplyCommand.DEFAULT_OWNER : inventory, namespace);
-    DiffReport report =
-        new Differ(client, pool, Optional.of(DiscoveryCache.ofUser()))
-            .diff(objects, owner, namespace);
+    DiffReport report = ResourceManager.ofUser(client, pool).diff(objects, owner, namespace);
     print(report, out);
     if (report.hasFailures()) {
       return 2;

@@ -1,15 +1,11 @@
 package dev.capstan.cli.apply;
 
-import dev.capstan.applier.Polling;
-import dev.capstan.applier.wait.ApplyWaiter;
+import dev.capstan.applier.ResourceManager;
 import dev.capstan.applier.wait.WaitResult;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.kube.ObjectRef;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Executor;
 
 /**
  * {@code --wait}: the applier's wait until all are Current, one Failed, or time runs out; prints
@@ -17,21 +13,20 @@ import java.util.concurrent.Executor;
  */
 final class HealthWait {
 
-  private final ApplyWaiter waiter;
+  /** How often the objects are read again: a person watches, and each look is one read each. */
+  private static final Duration INTERVAL = Duration.ofSeconds(1);
+
+  private final ResourceManager manager;
   private final Duration timeout;
   private final HealthEvaluator evaluator = HealthEvaluator.withBuiltinLibrary();
 
-  HealthWait(KubernetesClient client, Executor executor, Duration timeout) {
-    this.waiter =
-        ApplyWaiter.onCluster(
-            client,
-            executor,
-            new Polling(Clock.systemUTC(), Duration.ofSeconds(1), d -> Thread.sleep(d.toMillis())));
+  HealthWait(ResourceManager manager, Duration timeout) {
+    this.manager = manager;
     this.timeout = timeout;
   }
 
   boolean await(List<ObjectRef> refs, ResultPrinter printer) {
-    WaitResult result = waiter.await(refs, evaluator, timeout);
+    WaitResult result = manager.await(refs, evaluator, timeout, INTERVAL);
     printer.line(
         switch (result.verdict()) {
           case CURRENT -> "wait: all " + result.health().evaluated() + " objects are Current";

@@ -1,7 +1,7 @@
 package dev.capstan.cli.apply;
 
-import dev.capstan.applier.Action;
-import dev.capstan.applier.ObjectResult;
+import dev.capstan.applier.common.Action;
+import dev.capstan.applier.common.ObjectResult;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.EnumMap;

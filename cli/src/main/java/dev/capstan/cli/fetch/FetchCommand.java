@@ -3,13 +3,13 @@ package dev.capstan.cli.fetch;
 import dev.capstan.cli.cluster.CliException;
 import dev.capstan.cli.cluster.CommandRunner;
 import dev.capstan.cli.options.DurationConverter;
-import dev.capstan.source.ArtifactStore;
-import dev.capstan.source.FetchRequest;
-import dev.capstan.source.FetchResult;
-import dev.capstan.source.GitRef;
-import dev.capstan.source.GitSource;
-import dev.capstan.source.GitSourceOptions;
-import dev.capstan.source.UrlScheme;
+import dev.capstan.source.core.store.ArtifactStore;
+import dev.capstan.source.core.store.FetchResult;
+import dev.capstan.source.git.FetchRequest;
+import dev.capstan.source.git.GitRef;
+import dev.capstan.source.git.GitSource;
+import dev.capstan.source.git.GitSourceOptions;
+import dev.capstan.source.git.transport.UrlScheme;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -23,6 +23,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -134,15 +135,27 @@ public class FetchCommand implements Callable<Integer> {
   }
 
   private int fetchInto(FetchRequest request, PrintWriter out, PrintWriter err) throws IOException {
+    // The user's own machine: local repositories (file://, paths) are theirs to read.
+    return fetchInto(
+        storage ->
+            new GitSource(
+                    GitSourceOptions.at(storage)
+                        .withAllowedSchemes(UrlScheme.all())
+                        .withCredentialsOverPlainHttp(allowInsecureHttp))
+                .fetch(request),
+        out,
+        err);
+  }
+
+  /**
+   * Fetches into a store of its own in a temporary directory, copies the tree into {@code dir} and
+   * prints the revision last; the store is deleted whatever happens.
+   */
+  protected int fetchInto(Function<Path, FetchResult> fetch, PrintWriter out, PrintWriter err)
+      throws IOException {
     Path storage = Files.createTempDirectory("capstan-fetch");
     try {
-      // The user's own machine: local repositories (file://, paths) are theirs to read.
-      GitSource source =
-          new GitSource(
-              GitSourceOptions.at(storage)
-                  .withAllowedSchemes(UrlScheme.all())
-                  .withCredentialsOverPlainHttp(allowInsecureHttp));
-      FetchResult result = source.fetch(request);
+      FetchResult result = fetch.apply(storage);
       if (result instanceof FetchResult.Failed failed) {
         err.println("error: " + failed.message() + " (" + failed.reason().conditionReason() + ")");
         return FAILED;
@@ -170,7 +183,10 @@ public class FetchCommand implements Callable<Integer> {
     Duration limit = timeLimit();
     Map<String, byte[]> secret = secretFile == null ? Map.of() : SecretFile.read(secretFile);
     GitRef ref = new GitRef(branch, tag, semver, null, commit);
-    return new FetchRequest("cli", url, ref, secret, ignore, limit);
+    return FetchRequest.of("cli", url, ref)
+        .withSecretData(secret)
+        .withIgnore(ignore)
+        .withTimeout(limit);
   }
 
   /** The --timeout, read as every duration option of the command line is. */

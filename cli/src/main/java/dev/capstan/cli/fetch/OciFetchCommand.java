@@ -1,15 +1,12 @@
 package dev.capstan.cli.fetch;
 
-import dev.capstan.source.ArtifactStore;
-import dev.capstan.source.FetchResult;
+import dev.capstan.source.core.store.ArtifactStore;
 import dev.capstan.source.oci.OciFetchRequest;
 import dev.capstan.source.oci.OciRef;
 import dev.capstan.source.oci.OciSource;
 import dev.capstan.source.oci.OciSourceOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -75,22 +72,11 @@ public final class OciFetchCommand extends FetchCommand {
             .withTimeout(limit)
             .withInsecure(insecureRegistry)
             .withPullSecrets(secrets);
-    Path storage = Files.createTempDirectory("capstan-fetch");
-    try {
-      OciSource source =
-          new OciSource(OciSourceOptions.of(new ArtifactStore(storage, Clock.systemUTC()), null));
-      FetchResult result = source.fetch(request);
-      if (result instanceof FetchResult.Failed failed) {
-        err.println("error: " + failed.message() + " (" + failed.reason().conditionReason() + ")");
-        return FAILED;
-      }
-      var artifact = result.artifact().orElseThrow();
-      copyTree(artifact.path(), dir);
-      out.println(artifact.revision());
-      out.flush();
-      return 0;
-    } finally {
-      deleteTree(storage);
-    }
+    return fetchInto(
+        storage ->
+            new OciSource(OciSourceOptions.of(new ArtifactStore(storage, Clock.systemUTC()), null))
+                .fetch(request),
+        out,
+        err);
   }
 }

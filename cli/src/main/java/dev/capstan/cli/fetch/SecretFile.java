@@ -1,10 +1,13 @@
 package dev.capstan.cli.fetch;
 
+import dev.capstan.kube.SecretEntries;
+import dev.capstan.kube.SecretUnavailable;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.snakeyaml.engine.v2.api.Load;
@@ -70,19 +73,31 @@ public final class SecretFile {
     if (kind != null && !"Secret".equals(kind)) {
       throw new InvalidSecretFile("secret file " + file + " holds a " + kind + ", not a Secret");
     }
-    Map<String, byte[]> data = new LinkedHashMap<>();
-    for (var e : section(file, manifest, "data").entrySet()) {
-      try {
-        data.put(e.getKey(), Base64.getDecoder().decode(e.getValue().replaceAll("\\s", "")));
-      } catch (IllegalArgumentException bad) {
-        throw new InvalidSecretFile(
-            "secret file " + file + ": data." + e.getKey() + " is not valid base64");
-      }
+    Map<String, String> data = new LinkedHashMap<>();
+    // A YAML block may wrap a long value over lines, as kubectl accepts.
+    section(file, manifest, "data").forEach((k, v) -> data.put(k, v.replaceAll("\\s", "")));
+    Secret secret =
+        new SecretBuilder()
+            .withNewMetadata()
+            .withName(nameOf(manifest, file))
+            .endMetadata()
+            .withData(data)
+            .withStringData(section(file, manifest, "stringData"))
+            .build();
+    try {
+      return new LinkedHashMap<>(SecretEntries.of(secret).values());
+    } catch (SecretUnavailable e) {
+      throw new InvalidSecretFile("secret file " + file + ": " + e.getMessage());
     }
-    for (var e : section(file, manifest, "stringData").entrySet()) {
-      data.put(e.getKey(), e.getValue().getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** The Secret's own name, else the file's, to name it in messages. */
+  private static String nameOf(Map<?, ?> manifest, Path file) {
+    if (manifest.get("metadata") instanceof Map<?, ?> metadata
+        && metadata.get("name") instanceof String name) {
+      return name;
     }
-    return data;
+    return String.valueOf(file.getFileName());
   }
 
   private static Map<String, String> section(Path file, Map<?, ?> manifest, String name)

@@ -12,7 +12,7 @@ import dev.capstan.api.source.OCIRepositoryStatus;
 import dev.capstan.api.source.SourceStatus;
 import dev.capstan.cli.cluster.CliException;
 import dev.capstan.engine.dependencies.DependencyReferences;
-import dev.capstan.source.Redaction;
+import dev.capstan.source.core.Redaction;
 import dev.capstan.source.oci.OciSource;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;

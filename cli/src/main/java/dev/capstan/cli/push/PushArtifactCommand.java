@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.cli.cluster.CliException;
 import dev.capstan.cli.cluster.CommandRunner;
 import dev.capstan.cli.options.DurationConverter;
-import dev.capstan.source.SourceException;
+import dev.capstan.source.core.SourceException;
 import dev.capstan.source.oci.ArtifactPusher;
 import dev.capstan.source.oci.OciUrl;
 import java.io.IOException;

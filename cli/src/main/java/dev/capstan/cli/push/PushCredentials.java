@@ -2,7 +2,7 @@ package dev.capstan.cli.push;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.capstan.source.SourceException;
+import dev.capstan.source.core.SourceException;
 import dev.capstan.source.oci.RegistryCredentials;
 import java.io.IOException;
 import java.io.InputStream;

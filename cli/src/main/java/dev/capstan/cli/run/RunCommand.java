@@ -1,6 +1,6 @@
 package dev.capstan.cli.run;
 
-import dev.capstan.applier.ApplyPolicy;
+import dev.capstan.applier.apply.ApplyPolicy;
 import dev.capstan.applier.kustomize.BuildLimits;
 import dev.capstan.cli.cluster.CliException;
 import dev.capstan.cli.cluster.ClusterOptions;
@@ -9,7 +9,7 @@ import dev.capstan.cli.options.DurationConverter;
 import dev.capstan.engine.Engine;
 import dev.capstan.engine.EngineOptions;
 import dev.capstan.engine.FeatureGates;
-import dev.capstan.engine.NamespacedName;
+import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.ops.OperationsExtension;
 import dev.capstan.engine.ops.OperationsSettings;
 import dev.capstan.engine.webhook.WebhookExtension;

@@ -212,7 +212,7 @@ class FetchCommandIT {
             "--dir",
             tmp.resolve("o4").toString());
     assertEquals(2, b64.exit());
-    assertTrue(b64.err().contains("data.password is not valid base64"), b64.err());
+    assertTrue(b64.err().contains("entry 'password' is not Base64"), b64.err());
     assertFalse(b64.err().contains("%%%"));
   }
 }

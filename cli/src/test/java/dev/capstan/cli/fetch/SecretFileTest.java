@@ -46,4 +46,13 @@ class SecretFileTest {
     var k = assertThrows(SecretFile.InvalidSecretFile.class, () -> SecretFile.read(cm));
     assertTrue(k.getMessage().contains("ConfigMap"), k.getMessage());
   }
+
+  @Test
+  void anEntryThatIsNotBase64IsNamedByItsKeyWithoutItsValue() throws Exception {
+    Path f = tmp.resolve("bad.yaml");
+    Files.writeString(f, "kind: Secret\ndata:\n  password: '%%%'\n");
+    var e = assertThrows(SecretFile.InvalidSecretFile.class, () -> SecretFile.read(f));
+    assertTrue(e.getMessage().contains("entry 'password' is not Base64"), e.getMessage());
+    assertTrue(!e.getMessage().contains("%%%"), e.getMessage());
+  }
 }

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.capstan.source.ArtifactStore;
-import dev.capstan.source.FailureReason;
-import dev.capstan.source.FetchResult;
+import dev.capstan.source.core.FailureReason;
+import dev.capstan.source.core.store.ArtifactStore;
+import dev.capstan.source.core.store.FetchResult;
 import dev.capstan.source.oci.testing.Layers;
 import dev.capstan.testing.OciRegistry;
 import dev.capstan.testing.RepoRoot;

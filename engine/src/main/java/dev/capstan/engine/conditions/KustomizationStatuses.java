@@ -16,7 +16,7 @@ import dev.capstan.engine.conditions.Phase.Progressing;
 import dev.capstan.engine.conditions.Phase.Succeeded;
 import dev.capstan.engine.conditions.Phase.Waiting;
 import dev.capstan.health.AggregateHealth;
-import dev.capstan.health.Status;
+import dev.capstan.health.status.Status;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Instant;
 import java.util.List;

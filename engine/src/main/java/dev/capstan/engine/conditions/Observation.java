@@ -2,6 +2,7 @@ package dev.capstan.engine.conditions;
 
 import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.health.AggregateHealth;
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -21,6 +22,7 @@ import java.util.Objects;
  * @param drift the drift the apply found, or null when the apply did not run to its end
  * @param reconciled what was built, when the reconcile got past the build; null otherwise
  */
+@RecordBuilder
 public record Observation(
     long generation,
     Instant now,
@@ -30,7 +32,8 @@ public record Observation(
     Inventory inventory,
     AggregateHealth health,
     Drift drift,
-    Reconciled reconciled) {
+    Reconciled reconciled)
+    implements ObservationBuilder.With {
 
   /**
    * The set of objects a reconcile built and went on to apply, for {@code status.history} and
@@ -64,90 +67,8 @@ public record Observation(
     Objects.requireNonNull(phase, "phase");
   }
 
-  /** An observation of a reconcile that built nothing. */
-  public Observation(
-      long generation,
-      Instant now,
-      String handledRequestedAt,
-      String attemptedRevision,
-      Phase phase,
-      Inventory inventory,
-      AggregateHealth health) {
-    this(
-        generation,
-        now,
-        handledRequestedAt,
-        attemptedRevision,
-        phase,
-        inventory,
-        health,
-        null,
-        null);
-  }
-
+  /** An observation of a reconcile that reached nothing but {@code phase}. */
   public static Observation of(long generation, Instant now, Phase phase) {
-    return new Observation(generation, now, null, null, phase, null, null, null, null);
-  }
-
-  public Observation withRequestedAt(String value) {
-    return new Observation(
-        generation, now, value, attemptedRevision, phase, inventory, health, drift, reconciled);
-  }
-
-  public Observation withAttemptedRevision(String value) {
-    return new Observation(
-        generation, now, handledRequestedAt, value, phase, inventory, health, drift, reconciled);
-  }
-
-  public Observation withInventory(Inventory value) {
-    return new Observation(
-        generation,
-        now,
-        handledRequestedAt,
-        attemptedRevision,
-        phase,
-        value,
-        health,
-        drift,
-        reconciled);
-  }
-
-  public Observation withHealth(AggregateHealth value) {
-    return new Observation(
-        generation,
-        now,
-        handledRequestedAt,
-        attemptedRevision,
-        phase,
-        inventory,
-        value,
-        drift,
-        reconciled);
-  }
-
-  public Observation withDrift(Drift value) {
-    return new Observation(
-        generation,
-        now,
-        handledRequestedAt,
-        attemptedRevision,
-        phase,
-        inventory,
-        health,
-        value,
-        reconciled);
-  }
-
-  public Observation withReconciled(Reconciled value) {
-    return new Observation(
-        generation,
-        now,
-        handledRequestedAt,
-        attemptedRevision,
-        phase,
-        inventory,
-        health,
-        drift,
-        value);
+    return ObservationBuilder.builder().generation(generation).now(now).phase(phase).build();
   }
 }

@@ -4,7 +4,7 @@ import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.ExternalArtifact;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.OCIRepository;
-import dev.capstan.engine.NamespacedName;
+import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.pipeline.ClusterView;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;

@@ -1,13 +1,13 @@
 package dev.capstan.engine.controller;
 
 import dev.capstan.engine.cache.WithoutManagedFields;
+import dev.capstan.engine.kustomization.KustomizationPipeline;
+import dev.capstan.engine.kustomization.PipelineParts;
 import dev.capstan.engine.monitor.ConfigWatches;
 import dev.capstan.engine.monitor.DependencyWatches;
 import dev.capstan.engine.monitor.HealthMonitor;
-import dev.capstan.engine.pipeline.KustomizationPipeline;
-import dev.capstan.engine.pipeline.OciSourcePipeline;
-import dev.capstan.engine.pipeline.PipelineParts;
-import dev.capstan.engine.pipeline.SourcePipeline;
+import dev.capstan.engine.source.OciSourcePipeline;
+import dev.capstan.engine.source.SourcePipeline;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;

@@ -8,7 +8,7 @@ import dev.capstan.api.source.OCIRepository;
 import dev.capstan.api.source.OCIRepositoryStatus;
 import dev.capstan.engine.conditions.ConditionTypes;
 import dev.capstan.engine.conditions.KustomizationStatuses;
-import dev.capstan.engine.pipeline.KustomizationPipeline;
+import dev.capstan.engine.kustomization.KustomizationPipeline;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Map;
 import java.util.Objects;

@@ -1,10 +1,9 @@
 package dev.capstan.engine.controller;
 
 import dev.capstan.api.source.GitRepository;
-import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.cache.WithoutManagedFields;
-import dev.capstan.engine.pipeline.Outcome;
-import dev.capstan.engine.pipeline.SourcePipeline;
+import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.engine.source.SourcePipeline;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -34,9 +33,7 @@ public final class GitRepositoryReconciler implements Reconciler<GitRepository> 
   @Override
   public UpdateControl<GitRepository> reconcile(
       GitRepository repo, Context<GitRepository> context) {
-    Outcome outcome = pipeline.reconcile(repo);
-    UpdateControl<GitRepository> control = UpdateControl.noUpdate();
-    return outcome.requeueAfter().map(control::rescheduleAfter).orElse(control);
+    return Requeues.of(pipeline.reconcile(repo));
   }
 
   @Override

@@ -5,7 +5,7 @@ import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationSpec;
 import dev.capstan.api.kustomize.SourceReference.SourceKind;
 import dev.capstan.api.source.GitRepository;
-import dev.capstan.engine.NamespacedName;
+import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.dependencies.DependencyReferences;
 import java.util.ArrayList;
 import java.util.List;

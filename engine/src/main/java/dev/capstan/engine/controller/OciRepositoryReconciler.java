@@ -1,8 +1,7 @@
 package dev.capstan.engine.controller;
 
 import dev.capstan.api.source.OCIRepository;
-import dev.capstan.engine.pipeline.OciSourcePipeline;
-import dev.capstan.engine.pipeline.Outcome;
+import dev.capstan.engine.source.OciSourcePipeline;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -20,8 +19,6 @@ public final class OciRepositoryReconciler implements Reconciler<OCIRepository> 
   @Override
   public UpdateControl<OCIRepository> reconcile(
       OCIRepository repo, Context<OCIRepository> context) {
-    Outcome outcome = pipeline.reconcile(repo);
-    UpdateControl<OCIRepository> control = UpdateControl.noUpdate();
-    return outcome.requeueAfter().map(control::rescheduleAfter).orElse(control);
+    return Requeues.of(pipeline.reconcile(repo));
   }
 }

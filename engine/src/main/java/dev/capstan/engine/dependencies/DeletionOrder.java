@@ -1,7 +1,7 @@
 package dev.capstan.engine.dependencies;
 
 import dev.capstan.api.kustomize.Kustomization;
-import dev.capstan.engine.NamespacedName;
+import dev.capstan.engine.core.NamespacedName;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;

@@ -2,9 +2,9 @@ package dev.capstan.engine.dependencies;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
-import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.conditions.ConditionTypes;
 import dev.capstan.engine.conditions.KustomizationStatuses;
+import dev.capstan.engine.core.NamespacedName;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;

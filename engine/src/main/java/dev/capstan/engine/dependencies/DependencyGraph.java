@@ -1,6 +1,6 @@
 package dev.capstan.engine.dependencies;
 
-import dev.capstan.engine.NamespacedName;
+import dev.capstan.engine.core.NamespacedName;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;

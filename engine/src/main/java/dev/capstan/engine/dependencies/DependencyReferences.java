@@ -2,7 +2,7 @@ package dev.capstan.engine.dependencies;
 
 import dev.capstan.api.kustomize.DependencyReference;
 import dev.capstan.api.kustomize.Kustomization;
-import dev.capstan.engine.NamespacedName;
+import dev.capstan.engine.core.NamespacedName;
 import java.util.List;
 
 /** Which dependsOn entries name Kustomizations, and which other objects. */

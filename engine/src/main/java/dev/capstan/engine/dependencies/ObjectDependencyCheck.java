@@ -1,8 +1,8 @@
 package dev.capstan.engine.dependencies;
 
 import dev.capstan.health.HealthEvaluator;
-import dev.capstan.health.ResourceStatus;
-import dev.capstan.health.Status;
+import dev.capstan.health.status.ResourceStatus;
+import dev.capstan.health.status.Status;
 import java.util.Map;
 
 /**

@@ -1,7 +1,7 @@
 package dev.capstan.engine.monitor;
 
-import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.cache.MetadataOnly;
+import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.kube.ApiErrors;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;

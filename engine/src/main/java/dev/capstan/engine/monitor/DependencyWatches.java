@@ -1,9 +1,9 @@
 package dev.capstan.engine.monitor;
 
 import dev.capstan.applier.apply.ResourceType;
-import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.cache.MetadataOnly;
-import dev.capstan.engine.pipeline.DependencyWatching;
+import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.engine.kustomization.DependencyWatching;
 import dev.capstan.kube.GroupKind;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;

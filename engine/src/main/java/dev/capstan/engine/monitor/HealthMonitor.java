@@ -2,18 +2,18 @@ package dev.capstan.engine.monitor;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.capstan.applier.Owner;
+import dev.capstan.applier.ResourceManager;
 import dev.capstan.applier.apply.ResourceType;
-import dev.capstan.applier.wait.ApplyWaiter;
+import dev.capstan.applier.common.Owner;
 import dev.capstan.applier.wait.Lookup;
 import dev.capstan.applier.wait.WaitReason;
-import dev.capstan.engine.NamespacedName;
 import dev.capstan.engine.conditions.KustomizationStatuses;
-import dev.capstan.engine.pipeline.HealthTracking;
-import dev.capstan.engine.pipeline.HealthTracking.RemoteCluster;
-import dev.capstan.engine.pipeline.HealthTracking.ServiceAccount;
-import dev.capstan.engine.pipeline.StatusWriter;
-import dev.capstan.engine.pipeline.WaitTracker;
+import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.engine.kustomization.HealthTracking;
+import dev.capstan.engine.kustomization.HealthTracking.RemoteCluster;
+import dev.capstan.engine.kustomization.HealthTracking.ServiceAccount;
+import dev.capstan.engine.kustomization.WaitTracker;
+import dev.capstan.engine.status.StatusWriter;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.kube.GroupKind;
@@ -297,7 +297,7 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
       }
     }
     return Optional.of(
-        ApplyWaiter.health(
+        ResourceManager.health(
             t.objects(), ref -> fromCache(informers, unreadable, ref), t.evaluator()));
   }
 

@@ -1,8 +1,8 @@
 package dev.capstan.engine.monitor;
 
-import dev.capstan.applier.Owner;
 import dev.capstan.applier.apply.ResourceCatalog;
 import dev.capstan.applier.apply.ResourceType;
+import dev.capstan.applier.common.Owner;
 import dev.capstan.engine.cache.WithoutManagedFields;
 import dev.capstan.kube.ApiErrors;
 import dev.capstan.kube.GroupKind;

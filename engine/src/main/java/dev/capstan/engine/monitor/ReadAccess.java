@@ -1,7 +1,7 @@
 package dev.capstan.engine.monitor;
 
-import dev.capstan.engine.NamespacedName;
-import dev.capstan.engine.pipeline.HealthTracking.ServiceAccount;
+import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.engine.kustomization.HealthTracking.ServiceAccount;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;

@@ -2,7 +2,6 @@ package dev.capstan.engine.ops;
 
 import dev.capstan.engine.EngineExtension;
 import dev.capstan.engine.EngineOptions;
-import dev.capstan.engine.Observers;
 import dev.capstan.engine.ops.events.EventRecorder;
 import dev.capstan.engine.ops.events.StatusChangeEvents;
 import dev.capstan.engine.ops.leader.LeaderElection;
@@ -11,6 +10,7 @@ import dev.capstan.engine.ops.metrics.Metrics;
 import dev.capstan.engine.ops.metrics.MetricsObserver;
 import dev.capstan.engine.ops.server.OpsServer;
 import dev.capstan.engine.ops.server.Readiness;
+import dev.capstan.engine.pipeline.Observers;
 import dev.capstan.engine.pipeline.PipelineObserver;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;

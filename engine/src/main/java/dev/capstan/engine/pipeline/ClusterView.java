@@ -4,7 +4,7 @@ import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.ExternalArtifact;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.OCIRepository;
-import dev.capstan.engine.NamespacedName;
+import dev.capstan.engine.core.NamespacedName;
 import java.util.Collection;
 import java.util.Optional;
 

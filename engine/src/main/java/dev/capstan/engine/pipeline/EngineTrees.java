@@ -1,9 +1,9 @@
 package dev.capstan.engine.pipeline;
 
-import dev.capstan.source.FailureReason;
-import dev.capstan.source.GitSource;
-import dev.capstan.source.SourceException;
-import dev.capstan.source.StoredArtifact;
+import dev.capstan.source.core.FailureReason;
+import dev.capstan.source.core.SourceException;
+import dev.capstan.source.core.store.StoredArtifact;
+import dev.capstan.source.git.GitSource;
 import dev.capstan.source.oci.ArtifactDownloads;
 import java.nio.file.Path;
 import java.time.Duration;

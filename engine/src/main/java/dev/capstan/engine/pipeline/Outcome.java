@@ -27,32 +27,32 @@ public record Outcome(Kind kind, Optional<Duration> requeueAfter) {
     SUSPENDED
   }
 
-  static Outcome succeeded(Duration interval) {
+  public static Outcome succeeded(Duration interval) {
     return new Outcome(Kind.SUCCEEDED, Optional.of(interval));
   }
 
-  static Outcome waiting(Duration after) {
+  public static Outcome waiting(Duration after) {
     return new Outcome(Kind.WAITING, Optional.of(after));
   }
 
-  static Outcome dependencyNotReady(Duration after) {
+  public static Outcome dependencyNotReady(Duration after) {
     return new Outcome(Kind.DEPENDENCY_NOT_READY, Optional.of(after));
   }
 
-  static Outcome retry(Duration after) {
+  public static Outcome retry(Duration after) {
     return new Outcome(Kind.TRANSIENT, Optional.of(after));
   }
 
-  static Outcome terminal() {
+  public static Outcome terminal() {
     return new Outcome(Kind.TERMINAL, Optional.empty());
   }
 
   /** The same outcome, reconciled again at once (new input came while it ran). */
-  Outcome andAgainNow() {
+  public Outcome andAgainNow() {
     return new Outcome(kind, Optional.of(Duration.ZERO));
   }
 
-  static Outcome suspended() {
+  public static Outcome suspended() {
     return new Outcome(Kind.SUSPENDED, Optional.empty());
   }
 }

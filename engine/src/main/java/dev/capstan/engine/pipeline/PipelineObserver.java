@@ -3,7 +3,7 @@ package dev.capstan.engine.pipeline;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.OCIRepository;
-import dev.capstan.engine.NamespacedName;
+import dev.capstan.engine.core.NamespacedName;
 import java.time.Duration;
 
 /**

@@ -1,9 +1,10 @@
 package dev.capstan.engine.pipeline;
 
-import dev.capstan.engine.NamespacedName;
-import dev.capstan.source.FailureReason;
-import dev.capstan.source.FetchResult;
-import dev.capstan.source.StoredArtifact;
+import dev.capstan.api.common.ReconcileRequest;
+import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.source.core.FailureReason;
+import dev.capstan.source.core.store.FetchResult;
+import dev.capstan.source.core.store.StoredArtifact;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * observed, the status written, and the outcome. The kinds differ only in how they fetch and write
  * their status.
  */
-final class SourceFetch {
+public final class SourceFetch {
   /** When a source whose namespace had no fetch slot free is reconciled again. */
   static final Duration NO_SLOT_RETRY = Duration.ofSeconds(2);
 
@@ -30,10 +31,21 @@ final class SourceFetch {
   private final PipelineObserver observer;
   private final FetchSlots slots;
 
-  SourceFetch(Clock clock, PipelineObserver observer, FetchSlots slots) {
+  public SourceFetch(Clock clock, PipelineObserver observer, FetchSlots slots) {
     this.clock = clock;
     this.observer = observer;
     this.slots = slots;
+  }
+
+  /**
+   * A source's reconcile as the observer counts it: nothing while suspended, else {@code
+   * reconcile}.
+   */
+  public Outcome observed(
+      String kind, HasMetadata source, boolean suspended, Supplier<Outcome> reconcile) {
+    Outcome outcome = suspended ? Outcome.suspended() : reconcile.get();
+    observer.reconciled(kind, NamespacedName.of(source), outcome.kind());
+    return outcome;
   }
 
   /**
@@ -43,7 +55,7 @@ final class SourceFetch {
    * @param lastGood the artifact a failure keeps
    * @param writeStatus writes the status for a fetch's result
    */
-  Outcome reconcile(
+  public Outcome reconcile(
       String kind,
       HasMetadata source,
       Supplier<SourceTimings> timings,
@@ -103,17 +115,17 @@ final class SourceFetch {
   }
 
   /** The source's metadata.generation, 0 when unset. */
-  static long generation(HasMetadata source) {
+  public static long generation(HasMetadata source) {
     Long generation = source.getMetadata().getGeneration();
     return generation == null ? 0 : generation;
   }
 
   /** The reconcile request now handled: the annotation's value, else the one handled before. */
-  static String handledRequestedAt(HasMetadata source, String handledBefore) {
+  public static String handledRequestedAt(HasMetadata source, String handledBefore) {
     String requestedAt =
         source.getMetadata().getAnnotations() == null
             ? null
-            : source.getMetadata().getAnnotations().get(KustomizationPipeline.REQUESTED_AT);
+            : source.getMetadata().getAnnotations().get(ReconcileRequest.ANNOTATION);
     return requestedAt != null ? requestedAt : handledBefore;
   }
 }

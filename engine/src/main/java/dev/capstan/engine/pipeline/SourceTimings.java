@@ -9,17 +9,17 @@ import java.util.Optional;
  * A source's interval and timeout. Neither may be 0s: an interval of 0s would fetch again the
  * moment a fetch ends, for ever; a timeout of 0s could never fetch anything.
  */
-record SourceTimings(Duration interval, Optional<Duration> timeout) {
+public record SourceTimings(Duration interval, Optional<Duration> timeout) {
 
   /**
    * @throws IllegalArgumentException naming the field and what is wrong with it
    */
-  static SourceTimings of(GitRepositorySpec spec) {
+  public static SourceTimings of(GitRepositorySpec spec) {
     return of(spec.interval(), spec.timeout());
   }
 
   /** The same for an OCIRepository's (or any source's) interval and timeout. */
-  static SourceTimings of(String intervalText, String timeoutText) {
+  public static SourceTimings of(String intervalText, String timeoutText) {
     Duration interval = parse("spec.interval", intervalText);
     Optional<Duration> timeout =
         timeoutText == null ? Optional.empty() : Optional.of(parse("spec.timeout", timeoutText));

@@ -1,6 +1,5 @@
 package dev.capstan.engine.pipeline;
 
-import dev.capstan.engine.conditions.Reason;
 import java.util.function.Supplier;
 
 /**
@@ -20,10 +19,5 @@ final class StackGuard {
     } catch (StackOverflowError e) {
       return tooDeep.get();
     }
-  }
-
-  /** The terminal failure for {@code what} (e.g. "the build input") being nested too deeply. */
-  static StageFailure tooDeep(Reason reason, String what) {
-    return StageFailure.terminal(reason, what + " nests too deeply to be processed");
   }
 }

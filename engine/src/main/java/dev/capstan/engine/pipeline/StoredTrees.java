@@ -1,6 +1,6 @@
 package dev.capstan.engine.pipeline;
 
-import dev.capstan.source.StoredArtifact;
+import dev.capstan.source.core.store.StoredArtifact;
 import dev.capstan.source.oci.ArtifactDownloads;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,7 +17,7 @@ public interface StoredTrees {
    * The stored tree of an ExternalArtifact's file, downloaded into the store when it is not there
    * yet (its URL and digest checked), when {@code namespace} has a fetch slot free.
    *
-   * @throws dev.capstan.source.SourceException naming what failed
+   * @throws dev.capstan.source.core.SourceException naming what failed
    */
   default StoredArtifact external(
       String namespace, ArtifactDownloads.Wanted wanted, Duration timeout) {

@@ -3,8 +3,11 @@ package dev.capstan.engine.remote;
 import dev.capstan.api.common.SecretKeyReference;
 import dev.capstan.api.kustomize.KubeConfigReference;
 import dev.capstan.api.kustomize.Kustomization;
-import dev.capstan.engine.NamespacedName;
+import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.kube.ApiErrors;
+import dev.capstan.kube.SecretEntries;
+import dev.capstan.kube.SecretReader;
+import dev.capstan.kube.SecretUnavailable;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -15,7 +18,6 @@ import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.net.http.HttpTimeoutException;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,6 +65,7 @@ public final class RemoteClusters<A> implements AutoCloseable {
   private record Entry<A>(Identity identity, Remote<A> remote, List<KubernetesClient> clients) {}
 
   private final KubernetesClient local;
+  private final SecretReader secrets;
   private final RemoteClientFactory factory;
   private final Function<KubernetesClient, A> actingFactory;
   private final int maxClients;
@@ -81,6 +84,7 @@ public final class RemoteClusters<A> implements AutoCloseable {
       Function<KubernetesClient, A> actingFactory,
       int maxClients) {
     this.local = local;
+    this.secrets = new SecretReader(local);
     this.factory = factory;
     this.actingFactory = actingFactory;
     this.maxClients = maxClients;
@@ -271,46 +275,30 @@ public final class RemoteClusters<A> implements AutoCloseable {
   }
 
   private Source secretSource(String namespace, SecretKeyReference ref) {
-    Secret secret =
-        read(
-            () -> local.secrets().inNamespace(namespace).withName(ref.name()).get(),
-            "Secret '" + namespace + "/" + ref.name() + "'");
-    Map<String, String> data = secret.getData() == null ? Map.of() : secret.getData();
+    Secret secret;
+    SecretEntries entries;
+    try {
+      secret = secrets.secret(namespace, ref.name());
+      entries = SecretEntries.of(secret);
+    } catch (SecretUnavailable e) {
+      throw new RemoteClusterException(e.getMessage());
+    }
     String key =
         ref.key() != null && !ref.key().isEmpty()
             ? ref.key()
-            : DEFAULT_KEYS.stream()
-                .filter(data::containsKey)
-                .findFirst()
-                .orElse(DEFAULT_KEYS.get(0));
-    String where = "Secret '" + namespace + "/" + ref.name() + "' key '" + key + "'";
-    String encoded = data.get(key);
-    if (encoded == null) {
-      throw new RemoteClusterException(
-          where + " does not exist" + (ref.key() == null ? " (nor key 'value.yaml')" : ""));
-    }
-    return new Source(
-        "Secret",
-        secret,
-        key,
-        () -> {
-          if (encoded.length() > KubeConfigParser.MAX_BYTES * 4 / 3 + 4) {
-            throw new RemoteClusterException(
-                "the kubeconfig in "
-                    + where
-                    + " cannot be used: it is larger than "
-                    + KubeConfigParser.MAX_BYTES / 1024
-                    + " KiB");
-          }
-          byte[] bytes;
-          try {
-            bytes = Base64.getDecoder().decode(encoded);
-          } catch (IllegalArgumentException e) {
-            throw new RemoteClusterException(
-                "the kubeconfig in " + where + " cannot be used: it is not base64");
-          }
-          return KubeConfigParser.parse(bytes, where);
-        });
+            : DEFAULT_KEYS.stream().filter(entries::has).findFirst().orElse(DEFAULT_KEYS.get(0));
+    String where = entries.where() + " key '" + key + "'";
+    byte[] kubeconfig =
+        entries
+            .bytes(key)
+            .orElseThrow(
+                () ->
+                    new RemoteClusterException(
+                        where
+                            + " does not exist"
+                            + (ref.key() == null ? " (nor key 'value.yaml')" : "")));
+    // The parser refuses a kubeconfig over its bound before reading it.
+    return new Source("Secret", secret, key, () -> KubeConfigParser.parse(kubeconfig, where));
   }
 
   private Source configMapSource(String namespace, String name) {

@@ -1,12 +1,13 @@
 package dev.capstan.engine.webhook;
 
-import io.fabric8.kubernetes.api.model.Secret;
+import dev.capstan.kube.SecretEntries;
+import dev.capstan.kube.SecretReader;
+import dev.capstan.kube.SecretUnavailable;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Base64;
 
 /**
  * A key of a Kubernetes Secret. Kept for a short while so that a flood of forged requests does not
@@ -15,7 +16,7 @@ import java.util.Base64;
 final class KubernetesSecret implements SecretSource {
   static final Duration CACHE_FOR = Duration.ofSeconds(30);
 
-  private final KubernetesClient client;
+  private final SecretReader secrets;
   private final String namespace;
   private final String name;
   private final String key;
@@ -25,7 +26,7 @@ final class KubernetesSecret implements SecretSource {
 
   KubernetesSecret(
       KubernetesClient client, String namespace, String name, String key, Clock clock) {
-    this.client = client;
+    this.secrets = new SecretReader(client);
     this.namespace = namespace;
     this.name = name;
     this.key = key;
@@ -51,18 +52,16 @@ final class KubernetesSecret implements SecretSource {
   }
 
   private byte[] readKey() {
-    Secret secret = client.secrets().inNamespace(namespace).withName(name).get();
-    if (secret == null) {
-      throw new IllegalStateException(describe() + " does not exist");
+    SecretEntries entries;
+    try {
+      entries = secrets.read(namespace, name);
+    } catch (SecretUnavailable e) {
+      throw new IllegalStateException(e.getMessage() + " (key " + key + ")");
     }
-    if (secret.getData() != null && secret.getData().containsKey(key)) {
-      byte[] value = Base64.getDecoder().decode(secret.getData().get(key));
-      return new String(value, StandardCharsets.UTF_8).strip().getBytes(StandardCharsets.UTF_8);
-    }
-    if (secret.getStringData() != null && secret.getStringData().containsKey(key)) {
-      return secret.getStringData().get(key).strip().getBytes(StandardCharsets.UTF_8);
-    }
-    throw new IllegalStateException(describe() + " has no key '" + key + "'");
+    return entries
+        .text(key)
+        .map(value -> value.strip().getBytes(StandardCharsets.UTF_8))
+        .orElseThrow(() -> new IllegalStateException(describe() + " has no key '" + key + "'"));
   }
 
   @Override

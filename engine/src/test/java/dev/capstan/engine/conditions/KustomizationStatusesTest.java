@@ -15,9 +15,9 @@ import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.Aggregation;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.health.ResourceHealth;
-import dev.capstan.health.ResourceStatus;
-import dev.capstan.health.Status;
 import dev.capstan.health.cel.BuiltinLibrary;
+import dev.capstan.health.status.ResourceStatus;
+import dev.capstan.health.status.Status;
 import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Clock;
@@ -315,7 +315,7 @@ class KustomizationStatusesTest {
         KustomizationStatuses.next(
             null,
             Observation.of(1, T0, new Phase.Succeeded(REV))
-                .withRequestedAt("2025-01-01T09:59:00Z"));
+                .withHandledRequestedAt("2025-01-01T09:59:00Z"));
     assertEquals("2025-01-01T09:59:00Z", handled.lastHandledReconcileAt());
     KustomizationStatus later =
         KustomizationStatuses.next(handled, Observation.of(1, T1, new Phase.Succeeded(REV)));

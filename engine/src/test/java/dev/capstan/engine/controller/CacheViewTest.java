@@ -2,7 +2,7 @@ package dev.capstan.engine.controller;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.capstan.engine.NamespacedName;
+import dev.capstan.engine.core.NamespacedName;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

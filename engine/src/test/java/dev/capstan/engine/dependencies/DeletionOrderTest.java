@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.kustomize.Kustomization;
-import dev.capstan.engine.NamespacedName;
+import dev.capstan.engine.core.NamespacedName;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.io.InputStream;

@@ -3,7 +3,7 @@ package dev.capstan.engine.dependencies;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.capstan.engine.NamespacedName;
+import dev.capstan.engine.core.NamespacedName;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

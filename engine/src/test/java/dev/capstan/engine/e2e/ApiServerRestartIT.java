@@ -8,7 +8,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import dev.capstan.applier.Owner;
+import dev.capstan.applier.common.Owner;
 import dev.capstan.testing.ClusterAccess;
 import dev.capstan.testing.ClusterAccess.ClusterSource;
 import dev.capstan.testing.RepoRoot;

@@ -13,9 +13,10 @@ import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
-import dev.capstan.applier.Owner;
+import dev.capstan.applier.ResourceManager;
+import dev.capstan.applier.common.Owner;
+import dev.capstan.applier.common.Polling;
 import dev.capstan.applier.diff.DiffReport;
-import dev.capstan.applier.diff.Differ;
 import dev.capstan.applier.diff.ObjectDiff;
 import dev.capstan.decryption.DecryptionKeys;
 import dev.capstan.decryption.SopsDecryptor;
@@ -220,7 +221,7 @@ class DecryptionIT extends EngineTestBase {
             "Ready",
             Duration.ofSeconds(90),
             c -> "DecryptionFailed".equals(c.getReason()));
-    assertEquals("decryption Secret '" + ns() + "/not-there' not found", missing.getMessage());
+    assertEquals("decryption: Secret '" + ns() + "/not-there' not found", missing.getMessage());
     assertNull(engine.client.secrets().inNamespace(ns()).withName("db-credentials").get());
     assertNoPlaintextOutside();
   }
@@ -347,7 +348,8 @@ class DecryptionIT extends EngineTestBase {
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try {
       DiffReport report =
-          new Differ(engine.client, pool).diff(List.of(secret), new Owner("app", ns()), ns());
+          ResourceManager.recent(engine.client, pool, Polling.system())
+              .diff(List.of(secret), new Owner("app", ns()), ns());
       ObjectDiff diff = report.objects().get(0);
       assertEquals(ObjectDiff.Change.CHANGED, diff.change(), diff.text());
       assertTrue(

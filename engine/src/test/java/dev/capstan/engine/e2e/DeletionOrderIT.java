@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
-import dev.capstan.applier.Owner;
+import dev.capstan.applier.common.Owner;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;

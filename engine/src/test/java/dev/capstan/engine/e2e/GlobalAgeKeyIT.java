@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.engine.EngineOptions;
-import dev.capstan.engine.NamespacedName;
+import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.testing.ClusterAccess;
 import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.TestNamespace;

@@ -13,7 +13,7 @@ import dev.capstan.api.kustomize.KubeConfigReference;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationSpec;
 import dev.capstan.api.source.GitRepository;
-import dev.capstan.engine.NamespacedName;
+import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.remote.RemoteClientFactory;
 import dev.capstan.engine.remote.RemoteClusters;
 import dev.capstan.engine.testing.Kubectl;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.applier.apply.ResourceType;
-import dev.capstan.engine.NamespacedName;
-import dev.capstan.engine.pipeline.DependencyWatching.Awaited;
+import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.engine.kustomization.DependencyWatching.Awaited;
 import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.TestNamespace;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.capstan.engine.NamespacedName;
-import dev.capstan.engine.pipeline.HealthTracking.ServiceAccount;
+import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.engine.kustomization.HealthTracking.ServiceAccount;
 import dev.capstan.testing.MutableClock;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;

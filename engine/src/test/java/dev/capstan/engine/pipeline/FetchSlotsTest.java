@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.capstan.source.FetchResult;
-import dev.capstan.source.StoredArtifact;
+import dev.capstan.source.core.store.FetchResult;
+import dev.capstan.source.core.store.StoredArtifact;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Clock;

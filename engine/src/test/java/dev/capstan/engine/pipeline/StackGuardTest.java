@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import dev.capstan.engine.conditions.Phase;
-import dev.capstan.engine.conditions.Reason;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -16,15 +14,6 @@ class StackGuardTest {
   /** Walks a self-containing map the way a naive reader walks nested input: it never ends. */
   private static int depth(Object node) {
     return node instanceof Map<?, ?> map ? 1 + depth(map.get("nested")) : 0;
-  }
-
-  @Test
-  void tooDeepIsATerminalFailureNamingWhatNestsAndNoInput() {
-    Phase.Failed failed =
-        (Phase.Failed) StackGuard.tooDeep(Reason.BUILD_FAILED, "the build input").phase();
-    assertEquals(Reason.BUILD_FAILED, failed.reason());
-    assertEquals(true, failed.terminal());
-    assertEquals("the build input nests too deeply to be processed", failed.message());
   }
 
   @Test

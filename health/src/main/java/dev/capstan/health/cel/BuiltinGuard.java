@@ -1,11 +1,11 @@
 package dev.capstan.health.cel;
 
-import dev.capstan.health.BadObjectException;
-import dev.capstan.health.DecidedBy;
-import dev.capstan.health.GenericRules;
-import dev.capstan.health.ObjectView;
-import dev.capstan.health.ResourceStatus;
-import dev.capstan.health.Status;
+import dev.capstan.health.status.BadObjectException;
+import dev.capstan.health.status.DecidedBy;
+import dev.capstan.health.status.GenericRules;
+import dev.capstan.health.status.ObjectView;
+import dev.capstan.health.status.ResourceStatus;
+import dev.capstan.health.status.Status;
 
 /**
  * Checks a built-in entry's answer against the signs every controller shares ({@link

@@ -1,12 +1,12 @@
 package dev.capstan.health.cel;
 
-import dev.capstan.health.BadObjectException;
-import dev.capstan.health.CheckedStatusFields;
-import dev.capstan.health.Condition;
-import dev.capstan.health.GenerationCheck;
-import dev.capstan.health.ObjectView;
-import dev.capstan.health.ResourceStatus;
-import dev.capstan.health.Status;
+import dev.capstan.health.status.BadObjectException;
+import dev.capstan.health.status.CheckedStatusFields;
+import dev.capstan.health.status.Condition;
+import dev.capstan.health.status.GenerationCheck;
+import dev.capstan.health.status.ObjectView;
+import dev.capstan.health.status.ResourceStatus;
+import dev.capstan.health.status.Status;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

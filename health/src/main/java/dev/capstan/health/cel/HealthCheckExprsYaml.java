@@ -1,6 +1,6 @@
 package dev.capstan.health.cel;
 
-import dev.capstan.health.ObjectView;
+import dev.capstan.health.status.ObjectView;
 import dev.capstan.kube.BoundedYaml;
 import java.util.ArrayList;
 import java.util.List;

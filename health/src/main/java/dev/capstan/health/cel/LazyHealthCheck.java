@@ -1,6 +1,6 @@
 package dev.capstan.health.cel;
 
-import dev.capstan.health.DecidedBy;
+import dev.capstan.health.status.DecidedBy;
 import java.util.function.Supplier;
 
 /**

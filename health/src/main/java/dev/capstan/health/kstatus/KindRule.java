@@ -1,7 +1,7 @@
 package dev.capstan.health.kstatus;
 
-import dev.capstan.health.ObjectView;
-import dev.capstan.health.ResourceStatus;
+import dev.capstan.health.status.ObjectView;
+import dev.capstan.health.status.ResourceStatus;
 
 /** The status rule of one built-in kind; runs after the generation and standard-condition steps. */
 @FunctionalInterface

@@ -1,11 +1,11 @@
 package dev.capstan.health.kstatus;
 
-import dev.capstan.health.Condition;
-import dev.capstan.health.DecidedBy;
-import dev.capstan.health.GenerationCheck;
-import dev.capstan.health.GenericRules;
-import dev.capstan.health.ObjectView;
-import dev.capstan.health.ResourceStatus;
+import dev.capstan.health.status.Condition;
+import dev.capstan.health.status.DecidedBy;
+import dev.capstan.health.status.GenerationCheck;
+import dev.capstan.health.status.GenericRules;
+import dev.capstan.health.status.ObjectView;
+import dev.capstan.health.status.ResourceStatus;
 import java.time.Clock;
 import java.util.concurrent.ConcurrentHashMap;
 

@@ -1,9 +1,9 @@
 package dev.capstan.health.kstatus;
 
-import dev.capstan.health.BadObjectException;
-import dev.capstan.health.Condition;
-import dev.capstan.health.ObjectView;
-import dev.capstan.health.ResourceStatus;
+import dev.capstan.health.status.BadObjectException;
+import dev.capstan.health.status.Condition;
+import dev.capstan.health.status.ObjectView;
+import dev.capstan.health.status.ResourceStatus;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,8 +1,8 @@
 package dev.capstan.health.kstatus;
 
-import dev.capstan.health.Condition;
-import dev.capstan.health.ObjectView;
-import dev.capstan.health.ResourceStatus;
+import dev.capstan.health.status.Condition;
+import dev.capstan.health.status.ObjectView;
+import dev.capstan.health.status.ResourceStatus;
 
 /**
  * apps/ReplicaSet (kstatus) and core ReplicationController (the same counters; the application

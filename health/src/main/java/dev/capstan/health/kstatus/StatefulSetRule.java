@@ -1,7 +1,7 @@
 package dev.capstan.health.kstatus;
 
-import dev.capstan.health.ObjectView;
-import dev.capstan.health.ResourceStatus;
+import dev.capstan.health.status.ObjectView;
+import dev.capstan.health.status.ResourceStatus;
 
 /**
  * apps/StatefulSet: kstatus rollout rule, plus availableReplicas when the controller reports it.

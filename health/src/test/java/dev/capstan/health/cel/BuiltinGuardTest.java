@@ -2,12 +2,12 @@ package dev.capstan.health.cel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.capstan.health.DecidedBy;
 import dev.capstan.health.Fixtures;
-import dev.capstan.health.GenericRules;
 import dev.capstan.health.HealthEvaluator;
-import dev.capstan.health.ResourceStatus;
-import dev.capstan.health.Status;
+import dev.capstan.health.status.DecidedBy;
+import dev.capstan.health.status.GenericRules;
+import dev.capstan.health.status.ResourceStatus;
+import dev.capstan.health.status.Status;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;

@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.health.Fixtures;
 import dev.capstan.health.HealthEvaluator;
-import dev.capstan.health.ResourceStatus;
-import dev.capstan.health.Status;
+import dev.capstan.health.status.ResourceStatus;
+import dev.capstan.health.status.Status;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

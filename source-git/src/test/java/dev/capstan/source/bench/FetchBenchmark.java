@@ -1,12 +1,12 @@
 package dev.capstan.source.bench;
 
-import dev.capstan.source.FetchRequest;
-import dev.capstan.source.FetchResult;
-import dev.capstan.source.GitRef;
-import dev.capstan.source.GitSource;
-import dev.capstan.source.GitSourceOptions;
-import dev.capstan.source.RetryPolicy;
-import dev.capstan.source.UrlScheme;
+import dev.capstan.source.core.store.FetchResult;
+import dev.capstan.source.git.FetchRequest;
+import dev.capstan.source.git.GitRef;
+import dev.capstan.source.git.GitSource;
+import dev.capstan.source.git.GitSourceOptions;
+import dev.capstan.source.git.transport.RetryPolicy;
+import dev.capstan.source.git.transport.UrlScheme;
 import dev.capstan.source.testing.DaemonGitServer;
 import dev.capstan.source.testing.HttpGitServer;
 import java.io.BufferedOutputStream;

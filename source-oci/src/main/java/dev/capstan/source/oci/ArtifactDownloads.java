@@ -1,11 +1,11 @@
 package dev.capstan.source.oci;
 
-import dev.capstan.source.ArtifactStore;
-import dev.capstan.source.FailureReason;
-import dev.capstan.source.SourceException;
-import dev.capstan.source.StoredArtifact;
-import dev.capstan.source.StoredState;
-import dev.capstan.source.TreeFilter;
+import dev.capstan.source.core.FailureReason;
+import dev.capstan.source.core.SourceException;
+import dev.capstan.source.core.store.ArtifactStore;
+import dev.capstan.source.core.store.StoredArtifact;
+import dev.capstan.source.core.store.StoredState;
+import dev.capstan.source.core.store.TreeFilter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -1,6 +1,6 @@
 package dev.capstan.source.oci;
 
-import dev.capstan.source.TreeFilter;
+import dev.capstan.source.core.store.TreeFilter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -1,9 +1,8 @@
 package dev.capstan.source.oci;
 
+import dev.capstan.source.core.tls.ClientKeyManager;
 import java.net.Socket;
 import java.security.Principal;
-import java.security.PrivateKey;
-import java.security.cert.X509Certificate;
 import java.util.Locale;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLEngine;
@@ -18,12 +17,11 @@ import javax.net.ssl.X509ExtendedKeyManager;
  * key. The rule is per host, not per origin: the registry's host on another port is still the
  * registry's machine.
  */
-final class HostBoundKeys extends X509ExtendedKeyManager {
-  private final X509ExtendedKeyManager keys;
+final class HostBoundKeys extends ClientKeyManager {
   private final String host;
 
   HostBoundKeys(X509ExtendedKeyManager keys, String host) {
-    this.keys = keys;
+    super(keys);
     this.host = normalized(host);
   }
 
@@ -47,7 +45,7 @@ final class HostBoundKeys extends X509ExtendedKeyManager {
   @Override
   public String chooseEngineClientAlias(String[] keyType, Principal[] issuers, SSLEngine engine) {
     return engine != null && offersTo(engine.getPeerHost())
-        ? keys.chooseEngineClientAlias(keyType, issuers, engine)
+        ? keys().chooseEngineClientAlias(keyType, issuers, engine)
         : null;
   }
 
@@ -55,39 +53,8 @@ final class HostBoundKeys extends X509ExtendedKeyManager {
   public String chooseClientAlias(String[] keyType, Principal[] issuers, Socket socket) {
     SSLSession session = socket instanceof SSLSocket ssl ? ssl.getHandshakeSession() : null;
     return session != null && offersTo(session.getPeerHost())
-        ? keys.chooseClientAlias(keyType, issuers, socket)
+        ? keys().chooseClientAlias(keyType, issuers, socket)
         : null;
-  }
-
-  @Override
-  public String[] getClientAliases(String keyType, Principal[] issuers) {
-    return keys.getClientAliases(keyType, issuers);
-  }
-
-  // A client's key manager serves no server side.
-  @Override
-  public String[] getServerAliases(String keyType, Principal[] issuers) {
-    return null;
-  }
-
-  @Override
-  public String chooseServerAlias(String keyType, Principal[] issuers, Socket socket) {
-    return null;
-  }
-
-  @Override
-  public String chooseEngineServerAlias(String keyType, Principal[] issuers, SSLEngine engine) {
-    return null;
-  }
-
-  @Override
-  public X509Certificate[] getCertificateChain(String alias) {
-    return keys.getCertificateChain(alias);
-  }
-
-  @Override
-  public PrivateKey getPrivateKey(String alias) {
-    return keys.getPrivateKey(alias);
   }
 
   private static String normalized(String host) {

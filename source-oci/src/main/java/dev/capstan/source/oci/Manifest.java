@@ -2,8 +2,8 @@ package dev.capstan.source.oci;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.capstan.source.FailureReason;
-import dev.capstan.source.SourceException;
+import dev.capstan.source.core.FailureReason;
+import dev.capstan.source.core.SourceException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

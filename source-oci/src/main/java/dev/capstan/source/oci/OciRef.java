@@ -1,8 +1,8 @@
 package dev.capstan.source.oci;
 
-import dev.capstan.source.FailureReason;
-import dev.capstan.source.SemverRange;
-import dev.capstan.source.SourceException;
+import dev.capstan.source.core.FailureReason;
+import dev.capstan.source.core.SemverRange;
+import dev.capstan.source.core.SourceException;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 

@@ -1,15 +1,15 @@
 package dev.capstan.source.oci;
 
-import dev.capstan.source.ArtifactStore;
-import dev.capstan.source.FailureReason;
-import dev.capstan.source.FetchResult;
-import dev.capstan.source.Redaction;
-import dev.capstan.source.SemverRange;
-import dev.capstan.source.SourceException;
-import dev.capstan.source.StoredArtifact;
-import dev.capstan.source.StoredState;
-import dev.capstan.source.TreeFilter;
-import dev.capstan.source.Verified;
+import dev.capstan.source.core.FailureReason;
+import dev.capstan.source.core.Redaction;
+import dev.capstan.source.core.SemverRange;
+import dev.capstan.source.core.SourceException;
+import dev.capstan.source.core.Verified;
+import dev.capstan.source.core.store.ArtifactStore;
+import dev.capstan.source.core.store.FetchResult;
+import dev.capstan.source.core.store.StoredArtifact;
+import dev.capstan.source.core.store.StoredState;
+import dev.capstan.source.core.store.TreeFilter;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
@@ -73,7 +73,7 @@ public final class OciSource {
   }
 
   public FetchResult fetch(OciFetchRequest request) {
-    ReentrantLock lock = locks.computeIfAbsent(request.key(), k -> new ReentrantLock());
+    ReentrantLock lock = locks.computeIfAbsent(request.target().key(), k -> new ReentrantLock());
     lock.lock();
     try {
       return fetchLocked(request);
@@ -86,7 +86,7 @@ public final class OciSource {
           "cannot write the artifact (" + e.getClass().getSimpleName() + ")",
           e);
     } catch (RuntimeException e) {
-      LOG.warn("{}: pull failed unexpectedly", request.key(), e);
+      LOG.warn("{}: pull failed unexpectedly", request.target().key(), e);
       return failure(
           request,
           FailureReason.OCI_PULL_FAILED,
@@ -98,8 +98,8 @@ public final class OciSource {
   }
 
   private FetchResult fetchLocked(OciFetchRequest request) throws IOException {
-    Instant deadline = options.clock().instant().plus(request.timeout());
-    OciUrl url = OciUrl.parse(request.url());
+    Instant deadline = options.clock().instant().plus(request.target().timeout());
+    OciUrl url = OciUrl.parse(request.target().url());
     request.ref().validate();
     Optional<CosignKeys> keys = request.verification().map(CosignKeys::of);
     Registry registry = new Registry(client(request, url, "pull", deadline));
@@ -108,7 +108,7 @@ public final class OciSource {
         request.ref().kind() == OciRef.Kind.DIGEST ? request.ref().digest() : registry.resolve(tag);
     String revision = tag == null ? digest : tag + "@" + digest;
     String sourceId = sourceId(request, keys);
-    Optional<StoredState> state = store.state(request.key());
+    Optional<StoredState> state = store.state(request.target().key());
     Optional<StoredArtifact> unchanged =
         state
             .filter(s -> s.sourceId().equals(sourceId) && s.remoteId().equals(digest))
@@ -198,30 +198,25 @@ public final class OciSource {
         LayerUnpacker.unpack(blob, exported, options.limits(), options.clock(), deadline);
         treeDigest =
             TreeFilter.filter(
-                exported, request.ignore(), TreeFilter.OCI_DEFAULTS, options.clock(), deadline);
+                exported,
+                request.target().ignore(),
+                TreeFilter.OCI_DEFAULTS,
+                options.clock(),
+                deadline);
       }
-      Instant updated =
-          previous
-              .filter(p -> p.revision().equals(revision) && p.digest().equals(treeDigest))
-              .map(StoredState::lastUpdateTime)
-              .orElse(options.clock().instant());
-      String previousDigest =
-          previous
-              .map(StoredState::digest)
-              .filter(d -> !d.equals(treeDigest))
-              .orElse(previous.flatMap(StoredState::previous).orElse(null));
       StoredState next =
           new StoredState(
-              sourceId,
-              digest,
-              revision,
-              treeDigest,
-              updated,
-              previousDigest,
-              verified,
-              List.of(),
-              metadata(manifest.annotations()));
-      StoredArtifact artifact = store.publish(request.key(), exported, next);
+                  sourceId,
+                  digest,
+                  revision,
+                  treeDigest,
+                  options.clock().instant(),
+                  null,
+                  verified,
+                  List.of(),
+                  metadata(manifest.annotations()))
+              .after(previous);
+      StoredArtifact artifact = store.publish(request.target().key(), exported, next);
       LOG.info("stored artifact {} for revision {}", treeDigest, revision);
       return artifact;
     } finally {
@@ -248,12 +243,12 @@ public final class OciSource {
         RegistryCredentials.forRegistry(url.registry(), request.pullSecrets());
     HttpClient http =
         transports.client(
-            request.certSecret(), request.proxySecret(), request.insecure(), url.host());
+            request.certSecret(), request.target().proxy(), request.insecure(), url.host());
     boolean plainAllowed = request.insecure() || onLoopback(url.registry());
     String scheme =
         plainAllowed
             ? schemes.scheme(
-                request.key(),
+                request.target().key(),
                 url.registry(),
                 http,
                 Duration.between(options.clock().instant(), deadline))
@@ -288,14 +283,14 @@ public final class OciSource {
     String content =
         String.join(
             "\n",
-            request.url(),
+            request.target().url(),
             String.valueOf(ref.tag()),
             String.valueOf(ref.semver()),
             String.valueOf(ref.semverFilter()),
             String.valueOf(ref.digest()),
             String.valueOf(request.layerMediaType()),
             String.valueOf(request.copyLayer()),
-            String.valueOf(request.ignore()),
+            String.valueOf(request.target().ignore()),
             keys.map(k -> "verify:" + k.identity()).orElse("unverified"));
     return ArtifactStore.sha256Hex(content);
   }
@@ -305,7 +300,10 @@ public final class OciSource {
     String message =
         reason.needsSpecChange() || reason == FailureReason.VERIFICATION_FAILED
             ? detail
-            : "failed to pull artifact from '" + Redaction.scrubUrl(request.url()) + "': " + detail;
+            : "failed to pull artifact from '"
+                + Redaction.scrubUrl(request.target().url())
+                + "': "
+                + detail;
     List<String> secrets = new ArrayList<>();
     secrets.addAll(RegistryCredentials.secretTexts(request.pullSecrets()));
     request.pullSecrets().stream()
@@ -313,26 +311,19 @@ public final class OciSource {
             s -> {
               try {
                 return RegistryCredentials.forRegistry(
-                    OciUrl.parse(request.url()).registry(), List.of(s));
+                    OciUrl.parse(request.target().url()).registry(), List.of(s));
               } catch (RuntimeException e) {
                 return Optional.<RegistryCredentials>empty();
               }
             })
         .flatMap(Optional::stream)
         .forEach(c -> secrets.add(c.password()));
-    request
-        .proxySecret()
-        .forEach(
-            (k, v) -> {
-              if (!k.equals("address")) {
-                secrets.addAll(Redaction.textOf(List.of(v)));
-              }
-            });
+    secrets.addAll(Redaction.textOf(request.target().proxyCredentials()));
     secrets.addAll(Redaction.textOf(request.certSecret().values()));
-    schemes.forget(request.key());
+    schemes.forget(request.target().key());
     String scrubbed = Redaction.scrub(message, secrets);
     LOG.warn("{}: {}", reason.conditionReason(), scrubbed);
-    LOG.debug("{}: pull failed", request.key(), error);
-    return new FetchResult.Failed(reason, scrubbed, lastArtifact(request.key()));
+    LOG.debug("{}: pull failed", request.target().key(), error);
+    return new FetchResult.Failed(reason, scrubbed, lastArtifact(request.target().key()));
   }
 }

@@ -1,6 +1,7 @@
 package dev.capstan.source.oci;
 
-import dev.capstan.source.ArtifactStore;
+import dev.capstan.source.core.store.ArtifactStore;
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.time.Clock;
 import java.util.Objects;
 
@@ -13,12 +14,14 @@ import java.util.Objects;
  * @param reads ends the reads of response bodies at a pull's deadline; one with a thread of its own
  *     when null
  */
+@RecordBuilder
 public record OciSourceOptions(
     ArtifactStore store,
     Clock clock,
     long layerLimit,
     LayerUnpacker.Limits limits,
-    ReadDeadlines reads) {
+    ReadDeadlines reads)
+    implements OciSourceOptionsBuilder.With {
 
   public static final long DEFAULT_LAYER_LIMIT = 512L << 20;
   public static final LayerUnpacker.Limits DEFAULT_LIMITS =
@@ -37,10 +40,6 @@ public record OciSourceOptions(
   }
 
   public OciSourceOptions withLimits(long layer, LayerUnpacker.Limits unpacked) {
-    return new OciSourceOptions(store, clock, layer, unpacked, reads);
-  }
-
-  public OciSourceOptions withReads(ReadDeadlines deadlines) {
-    return new OciSourceOptions(store, clock, layerLimit, limits, deadlines);
+    return withLayerLimit(layer).withLimits(unpacked);
   }
 }

@@ -1,8 +1,8 @@
 package dev.capstan.source.oci;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.capstan.source.FailureReason;
-import dev.capstan.source.SourceException;
+import dev.capstan.source.core.FailureReason;
+import dev.capstan.source.core.SourceException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

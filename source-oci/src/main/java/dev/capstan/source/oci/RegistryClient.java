@@ -2,9 +2,9 @@ package dev.capstan.source.oci;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.capstan.source.ArtifactStore;
-import dev.capstan.source.FailureReason;
-import dev.capstan.source.SourceException;
+import dev.capstan.source.core.FailureReason;
+import dev.capstan.source.core.SourceException;
+import dev.capstan.source.core.store.ArtifactStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.capstan.source.ArtifactStore;
-import dev.capstan.source.FailureReason;
-import dev.capstan.source.SourceException;
-import dev.capstan.source.StoredArtifact;
+import dev.capstan.source.core.FailureReason;
+import dev.capstan.source.core.SourceException;
+import dev.capstan.source.core.store.ArtifactStore;
+import dev.capstan.source.core.store.StoredArtifact;
 import dev.capstan.source.oci.testing.Layers;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

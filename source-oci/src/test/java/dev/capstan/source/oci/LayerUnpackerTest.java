@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.capstan.source.FailureReason;
-import dev.capstan.source.SourceException;
+import dev.capstan.source.core.FailureReason;
+import dev.capstan.source.core.SourceException;
 import dev.capstan.source.oci.testing.Layers;
 import dev.capstan.source.oci.testing.RawTar;
 import dev.capstan.testing.MutableClock;

@@ -3,8 +3,8 @@ package dev.capstan.source.oci;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.capstan.source.FailureReason;
-import dev.capstan.source.SourceException;
+import dev.capstan.source.core.FailureReason;
+import dev.capstan.source.core.SourceException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.capstan.source.ArtifactStore;
-import dev.capstan.source.FailureReason;
-import dev.capstan.source.FetchResult;
-import dev.capstan.source.SourceException;
+import dev.capstan.source.core.FailureReason;
+import dev.capstan.source.core.SourceException;
+import dev.capstan.source.core.store.ArtifactStore;
+import dev.capstan.source.core.store.FetchResult;
 import dev.capstan.source.oci.testing.SlowHttpServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
-import dev.capstan.source.ArtifactStore;
-import dev.capstan.source.FetchResult;
+import dev.capstan.source.core.store.ArtifactStore;
+import dev.capstan.source.core.store.FetchResult;
 import dev.capstan.testing.TestPki;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

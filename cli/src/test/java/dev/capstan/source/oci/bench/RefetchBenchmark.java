@@ -1,8 +1,8 @@
 package dev.capstan.source.oci.bench;
 
 import dev.capstan.cli.push.PushCommand;
-import dev.capstan.source.ArtifactStore;
-import dev.capstan.source.FetchResult;
+import dev.capstan.source.core.store.ArtifactStore;
+import dev.capstan.source.core.store.FetchResult;
 import dev.capstan.source.oci.OciFetchRequest;
 import dev.capstan.source.oci.OciRef;
 import dev.capstan.source.oci.OciSource;

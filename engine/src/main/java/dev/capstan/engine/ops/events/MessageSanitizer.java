@@ -1,6 +1,6 @@
 package dev.capstan.engine.ops.events;
 
-import dev.capstan.source.Redaction;
+import dev.capstan.source.core.Redaction;
 import java.util.regex.Pattern;
 
 /**

@@ -5,9 +5,8 @@ import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.source.Artifact;
 import dev.capstan.api.source.GitRepository;
-import dev.capstan.api.source.GitRepositoryStatus;
 import dev.capstan.api.source.OCIRepository;
-import dev.capstan.api.source.OCIRepositoryStatus;
+import dev.capstan.api.source.SourceStatus;
 import dev.capstan.engine.conditions.Reason;
 import dev.capstan.source.oci.OciSource;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -86,21 +85,36 @@ final class StatusTransitions {
   }
 
   static List<Notice> gitRepository(GitRepository older, GitRepository newer) {
-    GitRepositoryStatus before = older.getStatus();
-    GitRepositoryStatus after = newer.getStatus();
+    return source(
+        older.getStatus(),
+        newer.getStatus(),
+        artifact -> "Stored artifact for revision: " + artifact.revision());
+  }
+
+  /**
+   * An OCIRepository's new artifact, in Flux's words: the revision, the URL, and the origin the
+   * artifact's annotations name (org.opencontainers.image.source and .revision), as Flux carries it
+   * on; and a failed pull.
+   */
+  static List<Notice> ociRepository(OCIRepository older, OCIRepository newer) {
+    String url = newer.getSpec() == null ? "" : newer.getSpec().url();
+    return source(older.getStatus(), newer.getStatus(), artifact -> stored(artifact, url));
+  }
+
+  /**
+   * A source's notices: its new artifact (told by {@code stored}) and a failed fetch, as every
+   * source kind has them.
+   */
+  private static List<Notice> source(
+      SourceStatus before, SourceStatus after, Function<Artifact, String> stored) {
     if (after == null) {
       return List.of();
     }
     List<Notice> notices = new ArrayList<>();
-    String revision = after.artifact() == null ? null : after.artifact().revision();
-    String previous =
-        before == null || before.artifact() == null ? null : before.artifact().revision();
-    if (revision != null && !revision.equals(previous)) {
-      notices.add(
-          new Notice(
-              EventType.NORMAL,
-              EventReason.NEW_ARTIFACT,
-              "Stored artifact for revision: " + revision));
+    Artifact artifact = after.artifact();
+    String previous = SourceStatus.revisionOf(before);
+    if (artifact != null && artifact.revision() != null && !artifact.revision().equals(previous)) {
+      notices.add(new Notice(EventType.NORMAL, EventReason.NEW_ARTIFACT, stored.apply(artifact)));
     }
     failure(
             ready(before == null ? null : before.conditions()),
@@ -110,48 +124,26 @@ final class StatusTransitions {
     return notices;
   }
 
-  /**
-   * An OCIRepository's new artifact, in Flux's words: the revision, the URL, and the origin the
-   * artifact's annotations name (org.opencontainers.image.source and .revision), as Flux carries it
-   * on; and a failed pull.
-   */
-  static List<Notice> ociRepository(OCIRepository older, OCIRepository newer) {
-    OCIRepositoryStatus before = older.getStatus();
-    OCIRepositoryStatus after = newer.getStatus();
-    if (after == null) {
-      return List.of();
-    }
-    List<Notice> notices = new ArrayList<>();
-    Artifact artifact = after.artifact();
-    String previous =
-        before == null || before.artifact() == null ? null : before.artifact().revision();
-    if (artifact != null && artifact.revision() != null && !artifact.revision().equals(previous)) {
-      String url = newer.getSpec() == null ? "" : newer.getSpec().url();
-      StringBuilder message =
-          new StringBuilder("stored artifact with revision '")
-              .append(artifact.revision())
-              .append("' from '")
-              .append(url)
-              .append("'");
-      Map<String, String> metadata = artifact.metadata() == null ? Map.of() : artifact.metadata();
-      String source = metadata.get(OciSource.SOURCE_ANNOTATION);
-      String revision = metadata.get(OciSource.REVISION_ANNOTATION);
-      if (source != null && revision != null) {
-        message
-            .append(", origin source '")
-            .append(shortened(source))
-            .append("', origin revision '")
-            .append(shortened(revision))
+  /** An OCI artifact stored from {@code url}, with the origin its annotations name. */
+  private static String stored(Artifact artifact, String url) {
+    StringBuilder message =
+        new StringBuilder("stored artifact with revision '")
+            .append(artifact.revision())
+            .append("' from '")
+            .append(url)
             .append("'");
-      }
-      notices.add(new Notice(EventType.NORMAL, EventReason.NEW_ARTIFACT, message.toString()));
+    Map<String, String> metadata = artifact.metadata() == null ? Map.of() : artifact.metadata();
+    String source = metadata.get(OciSource.SOURCE_ANNOTATION);
+    String revision = metadata.get(OciSource.REVISION_ANNOTATION);
+    if (source != null && revision != null) {
+      message
+          .append(", origin source '")
+          .append(shortened(source))
+          .append("', origin revision '")
+          .append(shortened(revision))
+          .append("'");
     }
-    failure(
-            ready(before == null ? null : before.conditions()),
-            ready(after.conditions()),
-            written -> EventReason.FETCH_FAILED)
-        .ifPresent(notices::add);
-    return notices;
+    return message.toString();
   }
 
   /** The registry's annotations are its own to write: at most 200 characters of each. */

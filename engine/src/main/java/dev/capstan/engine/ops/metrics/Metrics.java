@@ -81,22 +81,43 @@ public final class Metrics {
 
   /** One fetch of a GitRepository. */
   public void fetched(String namespace, String name, ReconcileOutcome outcome, Duration took) {
-    Timer timer =
-        Timer.builder(FETCH_DURATION)
-            .description("Duration of one Git fetch, by source and result")
-            .tags(objectTags("GitRepository", namespace, name).and("result", outcome.tag()))
-            .register(registry);
-    owned("GitRepository", namespace, name, timer).record(took);
+    timed(
+        FETCH_DURATION,
+        "Duration of one Git fetch, by source and result",
+        "GitRepository",
+        namespace,
+        name,
+        outcome,
+        took);
   }
 
   /** One wait for applied objects to become healthy. */
   public void healthWaited(String namespace, String name, ReconcileOutcome outcome, Duration took) {
+    timed(
+        HEALTH_WAIT_DURATION,
+        "Duration of the health wait of one reconcile",
+        "Kustomization",
+        namespace,
+        name,
+        outcome,
+        took);
+  }
+
+  /** Records {@code took} on the timer of one object and result. */
+  private void timed(
+      String metric,
+      String description,
+      String kind,
+      String namespace,
+      String name,
+      ReconcileOutcome outcome,
+      Duration took) {
     Timer timer =
-        Timer.builder(HEALTH_WAIT_DURATION)
-            .description("Duration of the health wait of one reconcile")
-            .tags(objectTags("Kustomization", namespace, name).and("result", outcome.tag()))
+        Timer.builder(metric)
+            .description(description)
+            .tags(objectTags(kind, namespace, name).and("result", outcome.tag()))
             .register(registry);
-    owned("Kustomization", namespace, name, timer).record(took);
+    owned(kind, namespace, name, timer).record(took);
   }
 
   /**

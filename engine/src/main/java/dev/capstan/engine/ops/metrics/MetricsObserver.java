@@ -1,6 +1,6 @@
 package dev.capstan.engine.ops.metrics;
 
-import dev.capstan.engine.NamespacedName;
+import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.pipeline.Outcome;
 import dev.capstan.engine.pipeline.PipelineObserver;
 import java.time.Duration;
@@ -30,20 +30,16 @@ public final class MetricsObserver implements PipelineObserver {
 
   @Override
   public void fetched(NamespacedName repository, boolean succeeded, Duration took) {
-    metrics.fetched(
-        repository.namespace(),
-        repository.name(),
-        succeeded ? ReconcileOutcome.SUCCESS : ReconcileOutcome.FAILURE,
-        took);
+    metrics.fetched(repository.namespace(), repository.name(), result(succeeded), took);
   }
 
   @Override
   public void healthWaited(NamespacedName kustomization, boolean succeeded, Duration took) {
-    metrics.healthWaited(
-        kustomization.namespace(),
-        kustomization.name(),
-        succeeded ? ReconcileOutcome.SUCCESS : ReconcileOutcome.FAILURE,
-        took);
+    metrics.healthWaited(kustomization.namespace(), kustomization.name(), result(succeeded), took);
+  }
+
+  private static ReconcileOutcome result(boolean succeeded) {
+    return succeeded ? ReconcileOutcome.SUCCESS : ReconcileOutcome.FAILURE;
   }
 
   /**

@@ -1,0 +1,222 @@
+package dev.capstan.engine.kustomization;
+
+import dev.capstan.api.common.ReconcileRequest;
+import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.kustomize.KustomizationSpec;
+import dev.capstan.applier.apply.ApplyResult;
+import dev.capstan.engine.conditions.Reason;
+import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.engine.pipeline.Outcome;
+import dev.capstan.health.HealthEvaluator;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One reconcile of a Kustomization, one method per stage: gate → source → build → apply → prune →
+ * wait → status. Knows nothing of the controller framework that calls it.
+ *
+ * <p>A health wait does not hold the calling thread: the pipeline records it and returns a short
+ * requeue; the next call (on an event of a watched object, or the requeue) looks again. New input
+ * (a new source revision, generation or reconcile request, or a changed ConfigMap or Secret the
+ * Kustomization reads) ends a wait in progress with reason HealthCheckCanceled and is reconciled in
+ * the same call; with cancellation off, the wait goes on until it ends and the new input is
+ * reconciled right after.
+ */
+public final class KustomizationPipeline {
+  /** Annotation that asks for a reconcile now; its value is echoed in lastHandledReconcileAt. */
+  public static final String REQUESTED_AT = ReconcileRequest.ANNOTATION;
+
+  private static final Logger LOG = LoggerFactory.getLogger(KustomizationPipeline.class);
+
+  private final PipelineParts parts;
+  private final DependencyGate gate;
+  private final HealthEvaluators evaluators;
+  private final ActingIdentities identities;
+  private final ArtifactLookup artifacts;
+  private final Applying applying;
+  private final HealthWait health;
+  private final StatusStage status;
+  private final KustomizationDeletion deletion;
+
+  public KustomizationPipeline(PipelineParts parts) {
+    Objects.requireNonNull(parts.view(), "parts.view");
+    this.parts = parts;
+    ReferenceRules rules = new ReferenceRules(parts.noCrossNamespaceRefs());
+    RetryCounter retries = new RetryCounter();
+    this.gate = new DependencyGate(parts.view(), rules, parts.dependencyWatching());
+    this.evaluators = new HealthEvaluators(parts.library(), parts.clock());
+    this.identities = new ActingIdentities(parts.accounts(), parts.remotes());
+    this.artifacts = new ArtifactLookup(parts.view(), parts.trees(), rules);
+    this.applying = new Applying(parts.settings());
+    this.status = new StatusStage(parts, retries);
+    this.health = new HealthWait(parts, identities, status);
+    this.deletion =
+        new KustomizationDeletion(
+            parts,
+            gate,
+            new DependentsWait(parts.view(), rules, parts.clock()),
+            identities,
+            retries,
+            status);
+  }
+
+  /**
+   * A ConfigMap or Secret that {@code key} reads changed ({@code trigger} names it): a health wait
+   * of it in progress makes way for the new input at its next reconcile.
+   */
+  public void inputChanged(NamespacedName key, String trigger) {
+    parts.waits().inputChanged(key, trigger);
+  }
+
+  public Outcome reconcile(Kustomization ks) {
+    Outcome outcome = reconcileOnce(ks);
+    parts.observer().reconciled("Kustomization", NamespacedName.of(ks), outcome.kind());
+    return outcome;
+  }
+
+  private Outcome reconcileOnce(Kustomization ks) {
+    if (ks.getSpec() != null && ks.getSpec().suspended()) {
+      return Outcome.suspended();
+    }
+    // Read before anything of the Kustomization's inputs: a change seen later is new input.
+    long configChanges = parts.waits().configChanges(NamespacedName.of(ks));
+    return stages(Attempt.start(ks, parts.clock().instant(), configChanges));
+  }
+
+  /**
+   * The stages of one attempt, each handing the next what it found; a stage that cannot go on
+   * throws a {@link StageFailure}, and the status says how far the attempt got.
+   */
+  private Outcome stages(Attempt start) {
+    Attempt attempt = start;
+    try {
+      attempt = prepare(attempt);
+      HealthEvaluator evaluator = evaluator(attempt);
+      gate(attempt, evaluator);
+      attempt = reachRemote(attempt);
+      ArtifactLookup.StoredArtifact artifact = artifacts.find(attempt);
+      attempt = attempt.sourced(artifact.revision(), artifact.originRevision().orElse(null));
+      Optional<WaitTracker.PendingWait> pending = parts.waits().get(attempt.key());
+      if (pending.isPresent()) {
+        WaitTracker.Change change = pending.get().inputs().changeTo(attempt.inputs());
+        if (change == WaitTracker.Change.NONE) {
+          attempt = attempt.continuing(pending.get());
+          return health.checkWait(attempt, pending.get());
+        }
+        if (!parts.settings().cancelWaits()) {
+          return health.finishStaleWait(attempt, pending.get());
+        }
+        health.cancelWait(attempt, pending.get(), change);
+      }
+      status.announce(attempt);
+      ApplyResult applied;
+      // The built objects hold room of the builds' heap until their apply is done.
+      try (BuildStage.Built built = build(attempt, artifact)) {
+        attempt = attempt.built(built.digest(), built.plaintexts());
+        applied = applying.apply(attempt, built.objects());
+      }
+      attempt = attempt.applied(applied.inventory(), Applying.drift(attempt, applied));
+      int pruned = applying.prune(attempt, applied);
+      parts.observer().objectsChanged(attempt.key(), Applying.changed(applied.objects()), pruned);
+      return health.await(attempt, evaluator, applied);
+    } catch (StageFailure failure) {
+      return status.failed(failure.reached(attempt), failure);
+    } catch (StackOverflowError e) {
+      // Unwound to here: writing the status is safe (see StackGuard).
+      return status.failed(
+          attempt,
+          StageFailure.tooDeep(
+              Reason.BUILD_FAILED, "the Kustomization, its source or its objects"));
+    } catch (KubernetesClientException e) {
+      // Outside what a stage reports itself (e.g. writing Progressing while the API server is
+      // down): nothing can be written to the status, so a log line and a retry.
+      LOG.warn(
+          "{}: the API server could not be reached or refused a request: {}",
+          attempt.key(),
+          e.getMessage());
+      return status.retryLater(attempt);
+    } catch (RuntimeException e) {
+      // A defect, not a stage's failure: its message may quote hostile input and its stack trace
+      // is no message for a user, so both go to the log only.
+      LOG.error("{}: reconciliation failed with an unexpected error", attempt.key(), e);
+      return status.failed(
+          attempt,
+          StageFailure.transientFailure(
+              Reason.INTERNAL_ERROR,
+              "reconciliation failed with an unexpected error ("
+                  + e.getClass().getSimpleName()
+                  + "); the engine's log has the details"));
+    }
+  }
+
+  /**
+   * One look at a Kustomization being deleted (see {@link KustomizationDeletion}): done, or when to
+   * look again.
+   */
+  public Deletion delete(Kustomization ks) {
+    return deletion.delete(ks);
+  }
+
+  // ---- stages -------------------------------------------------------------------------------
+
+  /** The spec present and supported, its timings read, and who acts for it in this cluster. */
+  private Attempt prepare(Attempt attempt) {
+    KustomizationSpec spec = attempt.object().getSpec();
+    if (spec == null) {
+      throw StageFailure.terminal(Reason.INVALID_SPEC, "spec is missing");
+    }
+    refuseUnsupported(spec);
+    Timings timings = Timings.of(spec);
+    return attempt.prepared(timings, identities.local(attempt.object()));
+  }
+
+  private HealthEvaluator evaluator(Attempt attempt) {
+    return evaluators.forExpressions(attempt.object().getSpec().healthCheckExprs());
+  }
+
+  /** Goes on only once what the Kustomization depends on is ready. */
+  private void gate(Attempt attempt, HealthEvaluator evaluator) {
+    // dependsOn names objects of the cluster the Kustomization lives in, as Flux's does.
+    ActingIdentity identity = attempt.identity();
+    gate.check(
+        attempt.object(),
+        new ObjectDependencies(identity.local().client(), identity.reader()),
+        evaluator);
+  }
+
+  /** The remote cluster of spec.kubeConfig, reached; no change without one. */
+  private Attempt reachRemote(Attempt attempt) {
+    return attempt.actingAs(identities.reachRemote(attempt.object(), attempt.identity()));
+  }
+
+  private BuildStage.Built build(Attempt attempt, ArtifactLookup.StoredArtifact artifact) {
+    return BuildStage.run(
+        parts.manifestBuilder(),
+        parts.settings(),
+        attempt.object().getSpec(),
+        attempt.namespace(),
+        attempt.identity().local().client(),
+        artifact.tree(),
+        artifact.digest(),
+        artifact.revision());
+  }
+
+  // ---- helpers ------------------------------------------------------------------------------
+
+  /**
+   * Fields of Flux's API that Capstan accepts but cannot do what they ask: refused, never ignored.
+   */
+  private static void refuseUnsupported(KustomizationSpec spec) {
+    if (spec.decryption() != null
+        && spec.decryption().serviceAccountName() != null
+        && !spec.decryption().serviceAccountName().isEmpty()) {
+      throw StageFailure.terminal(
+          Reason.INVALID_SPEC,
+          "spec.decryption.serviceAccountName is not supported: Capstan has no cloud KMS"
+              + " providers; decrypt with the age or OpenPGP keys of spec.decryption.secretRef");
+    }
+  }
+}

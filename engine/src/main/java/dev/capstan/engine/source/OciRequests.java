@@ -1,0 +1,150 @@
+package dev.capstan.engine.source;
+
+import dev.capstan.api.source.OCILayerSelector;
+import dev.capstan.api.source.OCIRepository;
+import dev.capstan.api.source.OCIRepositorySpec;
+import dev.capstan.source.core.FailureReason;
+import dev.capstan.source.oci.OciFetchRequest;
+import dev.capstan.source.oci.OciRef;
+import io.fabric8.kubernetes.api.model.LocalObjectReference;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The pull an OCIRepository's spec asks for, with the data of the Secrets it names: {@code
+ * secretRef} and the {@code serviceAccountName}'s image pull secrets (registry credentials), {@code
+ * certSecretRef}, {@code proxySecretRef} and {@code verify.secretRef}. What this engine does not
+ * support (cloud providers, notation, keyless cosign) is refused by name before anything is read.
+ */
+final class OciRequests {
+  private OciRequests() {}
+
+  /** At most this many image pull secrets of a service account are read. */
+  static final int MAX_PULL_SECRETS = 20;
+
+  static OciFetchRequest of(
+      KubernetesClient client, OCIRepository repo, String key, Optional<Duration> timeout) {
+    OCIRepositorySpec spec = repo.getSpec();
+    String namespace = repo.getMetadata().getNamespace();
+    refuseUnsupported(spec);
+    var ref = spec.ref();
+    OciRef ociRef =
+        ref == null
+            ? OciRef.latest()
+            : new OciRef(ref.tag(), ref.semver(), ref.semverFilter(), ref.digest());
+    OCILayerSelector layer = spec.layerSelector();
+    OciFetchRequest request =
+        OciFetchRequest.of(key, spec.url(), ociRef)
+            .withLayer(layer == null ? null : layer.mediaType(), layer != null && layer.copies())
+            .withIgnore(spec.ignore())
+            .withInsecure(spec.insecureAllowed())
+            .withPullSecrets(pullSecrets(client, namespace, spec));
+    if (timeout.isPresent()) {
+      request = request.withTimeout(timeout.get());
+    }
+    if (spec.certSecretRef() != null) {
+      request =
+          request.withCertSecret(
+              SourceInputs.secretData(
+                  client,
+                  namespace,
+                  spec.certSecretRef().name(),
+                  "spec.certSecretRef",
+                  FailureReason.AUTHENTICATION_FAILED));
+    }
+    if (spec.proxySecretRef() != null) {
+      request =
+          request.withProxy(
+              SourceInputs.secretData(
+                  client,
+                  namespace,
+                  spec.proxySecretRef().name(),
+                  "spec.proxySecretRef",
+                  FailureReason.AUTHENTICATION_FAILED));
+    }
+    if (spec.verify() != null) {
+      request =
+          request.withVerification(
+              SourceInputs.secretData(
+                  client,
+                  namespace,
+                  spec.verify().secretRef().name(),
+                  "spec.verify.secretRef",
+                  FailureReason.VERIFICATION_FAILED));
+    }
+    return request;
+  }
+
+  private static void refuseUnsupported(OCIRepositorySpec spec) {
+    if (spec.provider() != null && !spec.provider().equals("generic")) {
+      throw new SourceInputs.Unavailable(
+          FailureReason.INVALID_SPEC,
+          "spec.provider '"
+              + spec.provider()
+              + "' is not supported: this engine has no cloud identity; use 'generic' with "
+              + "spec.secretRef or spec.serviceAccountName");
+    }
+    if (spec.verify() == null) {
+      return;
+    }
+    if (!spec.verify().effectiveProvider().equals("cosign")) {
+      throw new SourceInputs.Unavailable(
+          FailureReason.INVALID_SPEC,
+          "spec.verify.provider '"
+              + spec.verify().effectiveProvider()
+              + "' is not supported: only cosign signatures are verified");
+    }
+    if (spec.verify().secretRef() == null) {
+      throw new SourceInputs.Unavailable(
+          FailureReason.INVALID_SPEC,
+          "spec.verify needs secretRef: keyless cosign verification needs the public Sigstore "
+              + "services (Fulcio, Rekor), which this engine does not reach; sign with a key "
+              + "pair and name its public key's Secret");
+    }
+  }
+
+  /** secretRef first, then the service account's image pull secrets, as Flux orders them. */
+  private static List<Map<String, byte[]>> pullSecrets(
+      KubernetesClient client, String namespace, OCIRepositorySpec spec) {
+    List<Map<String, byte[]>> secrets = new ArrayList<>();
+    if (spec.secretRef() != null) {
+      secrets.add(
+          SourceInputs.secretData(
+              client,
+              namespace,
+              spec.secretRef().name(),
+              "spec.secretRef",
+              FailureReason.AUTHENTICATION_FAILED));
+    }
+    if (spec.serviceAccountName() != null && !spec.serviceAccountName().isEmpty()) {
+      ServiceAccount account =
+          client.serviceAccounts().inNamespace(namespace).withName(spec.serviceAccountName()).get();
+      if (account == null) {
+        throw new SourceInputs.Unavailable(
+            FailureReason.AUTHENTICATION_FAILED,
+            "spec.serviceAccountName: service account '"
+                + namespace
+                + "/"
+                + spec.serviceAccountName()
+                + "' not found");
+      }
+      List<LocalObjectReference> refs =
+          account.getImagePullSecrets() == null ? List.of() : account.getImagePullSecrets();
+      for (LocalObjectReference ref : refs.stream().limit(MAX_PULL_SECRETS).toList()) {
+        secrets.add(
+            SourceInputs.secretData(
+                client,
+                namespace,
+                ref.getName(),
+                "an image pull secret of service account '" + spec.serviceAccountName() + "'",
+                FailureReason.AUTHENTICATION_FAILED));
+      }
+    }
+    return secrets;
+  }
+}

@@ -1,0 +1,206 @@
+package dev.capstan.engine.status;
+
+import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.kustomize.KustomizationStatus;
+import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.GitRepositoryStatus;
+import dev.capstan.api.source.OCIRepository;
+import dev.capstan.api.source.OCIRepositoryStatus;
+import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.engine.pipeline.ClusterView;
+import dev.capstan.engine.pipeline.PipelineObserver;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The one place statuses are written: server-side apply of the status subresource with its own
+ * field manager, so status writes never mix with the objects' own (field manager {@code capstan}).
+ * Writes of one object are serialized, and a status equal to the one already there is not written
+ * at all.
+ */
+public final class StatusWriter implements StatusWrites {
+  /** Field manager of every status write. */
+  public static final String FIELD_MANAGER = "capstan-status";
+
+  private static final int CONFLICT_ATTEMPTS = 5;
+
+  private final KubernetesClient client;
+  private final ClusterView cache;
+  private final PipelineObserver observer;
+  private final Map<String, Object> locks = new ConcurrentHashMap<>();
+
+  /** The resourceVersion each object had after this writer's last write to it. */
+  private final Map<String, String> writtenVersions = new ConcurrentHashMap<>();
+
+  /**
+   * @param cache where {@link #update} reads a Kustomization first, before asking the API server
+   * @param observer told of every status written (events are derived from the changes)
+   */
+  public StatusWriter(KubernetesClient client, ClusterView cache, PipelineObserver observer) {
+    this.client = client;
+    this.cache = cache;
+    this.observer = observer;
+  }
+
+  /** Writes a Kustomization's status unless it is unchanged; returns the status now in place. */
+  @Override
+  public KustomizationStatus write(Kustomization current, KustomizationStatus next) {
+    if (Objects.equals(current.getStatus(), next)) {
+      return next;
+    }
+    synchronized (lock(current)) {
+      apply(current, next, null);
+    }
+    Kustomization before = withStatus(current, current.getStatus(), Kustomization::new);
+    current.setStatus(next);
+    observer.statusWritten(before, current);
+    return next;
+  }
+
+  /** Writes a GitRepository's status unless it is unchanged. */
+  public void write(GitRepository current, GitRepositoryStatus next) {
+    if (Objects.equals(current.getStatus(), next)) {
+      return;
+    }
+    synchronized (lock(current)) {
+      apply(current, next, null);
+    }
+    GitRepository before = withStatus(current, current.getStatus(), GitRepository::new);
+    current.setStatus(next);
+    observer.statusWritten(before, current);
+  }
+
+  /** Writes an OCIRepository's status unless it is unchanged. */
+  public void write(OCIRepository current, OCIRepositoryStatus next) {
+    if (Objects.equals(current.getStatus(), next)) {
+      return;
+    }
+    synchronized (lock(current)) {
+      apply(current, next, null);
+    }
+    OCIRepository before = withStatus(current, current.getStatus(), OCIRepository::new);
+    current.setStatus(next);
+    observer.statusWritten(before, current);
+  }
+
+  /**
+   * Reads the Kustomization, changes its status, and writes it back if it changed, guarded by its
+   * resourceVersion so that a concurrent reconcile's status is never overwritten with a stale one.
+   * Returns false when the Kustomization does not exist. The first read is from the cache (one GET
+   * less per write); a conflict means the cache was behind, and the retry reads the API server.
+   */
+  public boolean update(NamespacedName key, Function<Kustomization, KustomizationStatus> change) {
+    for (int attempt = 1; ; attempt++) {
+      Optional<Kustomization> cached =
+          attempt == 1 ? cache.kustomization(key).filter(this::seenOwnLastWrite) : Optional.empty();
+      Optional<Kustomization> live =
+          cached.isPresent()
+              ? cached
+              : Optional.ofNullable(
+                  client
+                      .resources(Kustomization.class)
+                      .inNamespace(key.namespace())
+                      .withName(key.name())
+                      .get());
+      if (live.isEmpty()) {
+        return false;
+      }
+      KustomizationStatus next = change.apply(live.get());
+      if (Objects.equals(live.get().getStatus(), next)) {
+        return true;
+      }
+      try {
+        synchronized (lock(live.get())) {
+          apply(live.get(), next, live.get().getMetadata().getResourceVersion());
+        }
+        observer.statusWritten(live.get(), withStatus(live.get(), next, Kustomization::new));
+        return true;
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409 || attempt >= CONFLICT_ATTEMPTS) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  /** A copy of the object (sharing its metadata and spec) with another status. */
+  private static <S, T, R extends CustomResource<S, T>> R withStatus(
+      R object, T status, Supplier<R> empty) {
+    R copy = empty.get();
+    copy.setMetadata(object.getMetadata());
+    copy.setSpec(object.getSpec());
+    copy.setStatus(status);
+    return copy;
+  }
+
+  /** Drops what this writer keeps about a deleted object. */
+  @Override
+  public void forget(HasMetadata object) {
+    locks.remove(lockKey(object));
+    writtenVersions.remove(lockKey(object));
+  }
+
+  /**
+   * Whether a cached object is no older than this writer's own last write to it: a cache that has
+   * not seen that write yet could make a stale status look current.
+   */
+  private boolean seenOwnLastWrite(Kustomization cached) {
+    String written = writtenVersions.get(lockKey(cached));
+    return written == null || written.equals(cached.getMetadata().getResourceVersion());
+  }
+
+  private void apply(HasMetadata object, Object status, String resourceVersion) {
+    Map<String, Object> metadata = new LinkedHashMap<>();
+    metadata.put("name", object.getMetadata().getName());
+    metadata.put("namespace", object.getMetadata().getNamespace());
+    if (resourceVersion != null) {
+      metadata.put("resourceVersion", resourceVersion);
+    }
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("apiVersion", object.getApiVersion());
+    body.put("kind", object.getKind());
+    body.put("metadata", metadata);
+    body.put("status", status);
+    PatchContext context =
+        new PatchContext.Builder()
+            .withPatchType(PatchType.SERVER_SIDE_APPLY)
+            .withFieldManager(FIELD_MANAGER)
+            .withForce(true)
+            .build();
+    String json = client.getKubernetesSerialization().asJson(body);
+    @SuppressWarnings("unchecked")
+    Class<HasMetadata> type = (Class<HasMetadata>) object.getClass();
+    // Named by the object in hand, not by name: a patch of a name alone reads the object first.
+    HasMetadata written =
+        client
+            .resources(type)
+            .inNamespace(object.getMetadata().getNamespace())
+            .resource(object)
+            .subresource("status")
+            .patch(context, json);
+    writtenVersions.put(lockKey(object), written.getMetadata().getResourceVersion());
+  }
+
+  private Object lock(HasMetadata object) {
+    return locks.computeIfAbsent(lockKey(object), k -> new Object());
+  }
+
+  private static String lockKey(HasMetadata object) {
+    return object.getKind()
+        + "/"
+        + object.getMetadata().getNamespace()
+        + "/"
+        + object.getMetadata().getName();
+  }
+}
