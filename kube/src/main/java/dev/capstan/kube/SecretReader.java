@@ -40,7 +40,8 @@ public final class SecretReader {
     } catch (KubernetesClientException e) {
       throw new SecretUnavailable(
           SecretUnavailable.Kind.REFUSED,
-          "cannot read " + SecretUnavailable.where(namespace, name) + ": " + ApiErrors.refusal(e));
+          "cannot read " + SecretUnavailable.where(namespace, name) + ": " + ApiErrors.refusal(e),
+          e);
     }
     if (secret == null) {
       throw new SecretUnavailable(

@@ -20,7 +20,12 @@ public final class SecretUnavailable extends Exception {
   private final Kind kind;
 
   SecretUnavailable(Kind kind, String message) {
-    super(message, null, false, false);
+    this(kind, message, null);
+  }
+
+  /** {@code cause}: the API server's refusal, for a caller that passes it on as it came. */
+  SecretUnavailable(Kind kind, String message, Throwable cause) {
+    super(message, cause, false, false);
     this.kind = kind;
   }
 

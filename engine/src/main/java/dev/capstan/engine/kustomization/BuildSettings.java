@@ -109,17 +109,17 @@ final class BuildSettings {
               .map(m -> m.getData() == null ? Map.<String, String>of() : m.getData());
     }
     if (values.isEmpty() && !Boolean.TRUE.equals(reference.optional())) {
-      throw StageFailure.transientFailure(
-          Reason.BUILD_FAILED,
-          "substitute from '"
-              + reference.kind()
-              + "/"
-              + reference.name()
-              + "' error: not found in namespace '"
-              + namespace
-              + "'");
+      throw substituteFailure(reference, "not found in namespace '" + namespace + "'");
     }
     return values;
+  }
+
+  /** Flux's wording of a substitution source that cannot be read. */
+  private static StageFailure substituteFailure(
+      PostBuild.SubstituteReference reference, String what) {
+    return StageFailure.transientFailure(
+        Reason.BUILD_FAILED,
+        "substitute from '" + reference.kind() + "/" + reference.name() + "' error: " + what);
   }
 
   /** A Secret's entries as text; empty when it does not exist. */
@@ -132,14 +132,7 @@ final class BuildSettings {
       if (e.kind() == SecretUnavailable.Kind.NOT_FOUND) {
         return Optional.empty();
       }
-      throw StageFailure.transientFailure(
-          Reason.BUILD_FAILED,
-          "substitute from '"
-              + reference.kind()
-              + "/"
-              + reference.name()
-              + "' error: "
-              + e.getMessage());
+      throw substituteFailure(reference, e.getMessage());
     }
     Map<String, String> values = new HashMap<>();
     secret.values().forEach((k, v) -> values.put(k, new String(v, StandardCharsets.UTF_8)));

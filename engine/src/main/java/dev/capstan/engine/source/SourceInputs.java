@@ -53,8 +53,9 @@ public final class SourceInputs {
       }
       return new SecretReader(client).read(namespace, name).values();
     } catch (SecretUnavailable e) {
-      if (e.kind() == SecretUnavailable.Kind.REFUSED) {
-        throw new KubernetesClientException(e.getMessage());
+      if (e.getCause() instanceof KubernetesClientException refused) {
+        // as the API server answered: its status says forbidden or unreachable
+        throw refused;
       }
       // Not terminal: the Secret may be created or mended later.
       throw new Unavailable(reason, field + ": " + e.getMessage());
