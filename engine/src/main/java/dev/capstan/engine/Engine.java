@@ -124,7 +124,8 @@ public final class Engine implements AutoCloseable {
     GitSource git =
         new GitSource(
             ReferenceRules.gitRepositoryStore(options.storageRoot(), options.clock()), store);
-    OciSource oci = new OciSource(OciSourceOptions.of(store, options.clock()));
+    OciSourceOptions ociOptions = OciSourceOptions.of(store, options.clock());
+    OciSource oci = new OciSource(ociOptions);
     // Shared by every kind of fetch: one namespace's fetches never hold every reconcile thread.
     FetchSlots fetchSlots = FetchSlots.forThreads(options.reconcileThreads());
     ArtifactDownloads downloads =
@@ -133,7 +134,8 @@ public final class Engine implements AutoCloseable {
             options.clock(),
             OciSourceOptions.DEFAULT_LAYER_LIMIT,
             OciSourceOptions.DEFAULT_LIMITS,
-            options.tenancy().artifactUrls());
+            options.tenancy().artifactUrls(),
+            ociOptions.reads());
     // A build reads the stored trees and nothing else of the store (no clone, no state).
     this.builder =
         new ManifestBuilder(

@@ -66,14 +66,18 @@ public final class ArtifactDownloads {
       long sizeLimit,
       LayerUnpacker.Limits limits,
       ArtifactUrlPolicy policy) {
-    this(
-        store,
-        clock,
-        sizeLimit,
-        limits,
-        policy,
-        ArtifactUrlPolicy.Resolver.SYSTEM,
-        ReadDeadlines.withOwnThread(clock));
+    this(store, clock, sizeLimit, limits, policy, ReadDeadlines.withOwnThread(clock));
+  }
+
+  /** As above, with the deadlines of an OCI source's reads, whose one thread both then share. */
+  public ArtifactDownloads(
+      ArtifactStore store,
+      Clock clock,
+      long sizeLimit,
+      LayerUnpacker.Limits limits,
+      ArtifactUrlPolicy policy,
+      ReadDeadlines reads) {
+    this(store, clock, sizeLimit, limits, policy, ArtifactUrlPolicy.Resolver.SYSTEM, reads);
   }
 
   ArtifactDownloads(
