@@ -30,10 +30,14 @@ final class ActingIdentities {
   }
 
   /**
-   * {@code identity} with the remote cluster of spec.kubeConfig, reachable; unchanged when the
-   * Kustomization has none.
+   * {@code attempt} acting with the remote cluster of spec.kubeConfig, reachable; unchanged when
+   * the Kustomization has none.
    */
-  ActingIdentity reachRemote(Kustomization ks, ActingIdentity identity) {
+  Attempt reachRemote(Attempt attempt) {
+    return attempt.actingAs(reachRemote(attempt.object(), attempt.identity()));
+  }
+
+  private ActingIdentity reachRemote(Kustomization ks, ActingIdentity identity) {
     if (ks.getSpec().kubeConfig() == null) {
       remotes.forget(NamespacedName.of(ks)); // the field was removed: no client is kept for it
       return identity;

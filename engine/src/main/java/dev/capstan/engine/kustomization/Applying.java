@@ -11,6 +11,7 @@ import dev.capstan.applier.ignore.IgnoreRules;
 import dev.capstan.engine.conditions.Drift;
 import dev.capstan.engine.conditions.Reason;
 import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.engine.pipeline.PipelineObserver;
 import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -22,12 +23,24 @@ import java.util.stream.Collectors;
 /** The apply and prune stages: what an attempt writes to its cluster and deletes from it. */
 final class Applying {
   private final PipelineSettings settings;
+  private final PipelineObserver observer;
 
-  Applying(PipelineSettings settings) {
+  Applying(PipelineSettings settings, PipelineObserver observer) {
     this.settings = settings;
+    this.observer = observer;
   }
 
-  ApplyResult apply(Attempt attempt, List<GenericKubernetesResource> objects) {
+  /**
+   * {@code before} with its set {@code built} and applied: the apply's answers, the objects now in
+   * the cluster and the drift found.
+   */
+  Attempt apply(Attempt before, BuildStage.Built built) {
+    Attempt attempt = before.built(built.digest(), built.plaintexts());
+    ApplyResult result = applyObjects(attempt, built.objects());
+    return attempt.applied(result, drift(attempt, result));
+  }
+
+  private ApplyResult applyObjects(Attempt attempt, List<GenericKubernetesResource> objects) {
     KustomizationSpec spec = attempt.object().getSpec();
     String namespace =
         spec.targetNamespace() == null || spec.targetNamespace().isEmpty()
@@ -83,7 +96,7 @@ final class Applying {
   }
 
   /** The drift the apply reported (warn mode), its messages kept free of decrypted content. */
-  static Drift drift(Attempt attempt, ApplyResult result) {
+  private static Drift drift(Attempt attempt, ApplyResult result) {
     if (!ApplySettings.reportsDrift(attempt.object().getSpec())) {
       return Drift.NOT_REPORTED;
     }
@@ -97,8 +110,14 @@ final class Applying {
             .toList());
   }
 
-  /** Prunes what left the source; returns how many objects were deleted. */
-  int prune(Attempt attempt, ApplyResult applied) {
+  /** Prunes what left the source, and tells the observer what the apply and prune changed. */
+  void prune(Attempt attempt) {
+    int pruned = pruneObjects(attempt, attempt.applied());
+    observer.objectsChanged(attempt.key(), changed(attempt.applied().objects()), pruned);
+  }
+
+  /** Returns how many objects were deleted. */
+  private int pruneObjects(Attempt attempt, ApplyResult applied) {
     if (!attempt.object().getSpec().pruneEnabled()) {
       return 0;
     }
@@ -128,7 +147,7 @@ final class Applying {
     return new Owner(key.name(), key.namespace());
   }
 
-  static int changed(List<ObjectResult> results) {
+  private static int changed(List<ObjectResult> results) {
     return (int)
         results.stream()
             .filter(r -> r.action() == Action.CREATED || r.action() == Action.CONFIGURED)

@@ -40,8 +40,12 @@ final class ArtifactLookup {
   record StoredArtifact(
       String revision, String digest, Path tree, Optional<String> originRevision) {}
 
-  /** The artifact of the Kustomization's sourceRef, in the engine's store. */
-  StoredArtifact find(Attempt attempt) {
+  /** {@code attempt} with the artifact of the Kustomization's sourceRef, in the engine's store. */
+  Attempt find(Attempt attempt) {
+    return attempt.sourced(artifactOf(attempt));
+  }
+
+  private StoredArtifact artifactOf(Attempt attempt) {
     var ref = attempt.object().getSpec().sourceRef();
     NamespacedName key = NamespacedName.resolve(ref.namespace(), ref.name(), attempt.namespace());
     SourceKind kind = ref.kind() == null ? SourceKind.GitRepository : ref.kind();

@@ -3,11 +3,13 @@ package dev.capstan.engine.kustomization;
 import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
+import dev.capstan.applier.apply.ApplyResult;
 import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.decryption.Plaintexts;
 import dev.capstan.engine.conditions.Drift;
 import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.health.AggregateHealth;
+import dev.capstan.health.HealthEvaluator;
 import io.soabase.recordbuilder.core.RecordBuilder;
 import java.time.Instant;
 import java.util.Map;
@@ -19,11 +21,14 @@ import java.util.Map;
  * @param previous the objects the status names, as the reconcile found them
  * @param timings the spec's interval, retryInterval and timeout; null until read
  * @param identity who acts for the Kustomization; null until decided
+ * @param evaluator how the Kustomization judges health (its healthCheckExprs); null until prepared
+ * @param artifact the source's artifact in the engine's store; null until the source was reached
  * @param revision the source revision worked from; null until the source was reached
  * @param originRevision the artifact's origin revision, when its source records one
  * @param digest the digest of the set built, once the build stage is done
  * @param since when the reconcile that applied began (this one, or the one whose wait it continues)
  * @param inventory the objects now in the cluster, when a stage changed them; null otherwise
+ * @param applied the apply's answers, once the apply ran to its end; null otherwise
  * @param health the health of the objects waited for, when evaluated
  * @param drift the drift the apply found (reported in warn mode), when the apply ran to its end
  * @param plaintexts what this attempt decrypted, to be kept out of its messages
@@ -37,10 +42,13 @@ record Attempt(
     InventorySet previous,
     Timings timings,
     ActingIdentity identity,
+    HealthEvaluator evaluator,
+    ArtifactLookup.StoredArtifact artifact,
     String originRevision,
     String digest,
     Instant since,
     InventorySet inventory,
+    ApplyResult applied,
     AggregateHealth health,
     Drift drift,
     Plaintexts plaintexts)
@@ -82,9 +90,9 @@ record Attempt(
     return key.namespace();
   }
 
-  /** With the spec's timings read and who acts for it decided. */
-  Attempt prepared(Timings newTimings, ActingIdentity newIdentity) {
-    return with(b -> b.timings(newTimings).identity(newIdentity));
+  /** With the spec's timings read, who acts for it decided and how it judges health. */
+  Attempt prepared(Timings newTimings, ActingIdentity newIdentity, HealthEvaluator newEvaluator) {
+    return with(b -> b.timings(newTimings).identity(newIdentity).evaluator(newEvaluator));
   }
 
   /** With who acts for it completed (the remote cluster of spec.kubeConfig). */
@@ -92,17 +100,18 @@ record Attempt(
     return withIdentity(newIdentity);
   }
 
-  /** With the source's artifact found. */
-  Attempt sourced(String newRevision, String newOriginRevision) {
+  /** With the source's artifact found: its revision is the one worked from. */
+  Attempt sourced(ArtifactLookup.StoredArtifact found) {
     return with(
         b ->
             b.inputs(
                     new WaitTracker.Inputs(
                         inputs.generation(),
-                        newRevision,
+                        found.revision(),
                         inputs.requestedAt(),
                         inputs.configChanges()))
-                .originRevision(newOriginRevision));
+                .artifact(found)
+                .originRevision(found.originRevision().orElse(null)));
   }
 
   /** With the set built: its digest, and what was decrypted for it. */
@@ -110,9 +119,9 @@ record Attempt(
     return with(b -> b.digest(newDigest).plaintexts(newPlaintexts));
   }
 
-  /** With the apply done: the objects now in the cluster, and the drift it found. */
-  Attempt applied(InventorySet newInventory, Drift newDrift) {
-    return with(b -> b.inventory(newInventory).drift(newDrift));
+  /** With the apply done: its answers, the objects now in the cluster, and the drift it found. */
+  Attempt applied(ApplyResult result, Drift newDrift) {
+    return with(b -> b.applied(result).inventory(result.inventory()).drift(newDrift));
   }
 
   /** Counts in no history entry (a cancelled wait, as in Flux). */
@@ -135,6 +144,7 @@ record Attempt(
         b ->
             appliedIn(b.inputs(wait.inputs()), wait)
                 .inventory(null)
+                .applied(null)
                 .health(null)
                 .drift(null)
                 .plaintexts(Plaintexts.NONE));

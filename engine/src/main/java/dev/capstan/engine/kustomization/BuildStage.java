@@ -43,6 +43,23 @@ final class BuildStage {
   private BuildStage() {}
 
   /**
+   * The attempt's Kustomization built from the artifact its source stage found, the Secrets and
+   * ConfigMaps it names read as it acts in its own cluster.
+   */
+  static Built run(ManifestBuilder builder, PipelineSettings settings, Attempt attempt) {
+    ArtifactLookup.StoredArtifact artifact = attempt.artifact();
+    return run(
+        builder,
+        settings,
+        attempt.object().getSpec(),
+        attempt.namespace(),
+        attempt.identity().local().client(),
+        artifact.tree(),
+        artifact.digest(),
+        artifact.revision());
+  }
+
+  /**
    * @param settings the engine's settings (strict substitution, its own age keys); the defaults for
    *     a build outside the engine
    * @param namespace the Kustomization's namespace

@@ -50,6 +50,18 @@ final class DependencyGate {
   }
 
   /**
+   * Goes on only once what the attempt's Kustomization depends on is ready. dependsOn names objects
+   * of the cluster the Kustomization lives in, as Flux's does.
+   */
+  void check(Attempt attempt) {
+    ActingIdentity identity = attempt.identity();
+    check(
+        attempt.object(),
+        new ObjectDependencies(identity.local().client(), identity.reader()),
+        attempt.evaluator());
+  }
+
+  /**
    * @param reader reads other objects as the Kustomization acts
    * @param evaluator the Kustomization's health evaluator, which judges other objects
    */

@@ -42,10 +42,11 @@ final class HealthWait {
    * The objects just applied are waited for, or are Ready at once when there is nothing to wait
    * for; the health monitor watches them from now on either way.
    */
-  Outcome await(Attempt attempt, HealthEvaluator evaluator, ApplyResult applied) {
+  Outcome await(Attempt attempt) {
+    HealthEvaluator evaluator = attempt.evaluator();
     List<ObjectRef> waited = waitSet(attempt);
     if (waited.isEmpty()) {
-      return succeededWithoutWait(attempt, evaluator, applied);
+      return succeededWithoutWait(attempt, evaluator, attempt.applied());
     }
     track(attempt, evaluator, Optional.empty());
     return startWait(attempt, evaluator, waited);
@@ -109,7 +110,30 @@ final class HealthWait {
     return checkWait(attempt, wait);
   }
 
-  Outcome checkWait(Attempt before, WaitTracker.PendingWait wait) {
+  /**
+   * The health wait recorded for the attempt's Kustomization, if any, before anything is applied:
+   * with the same inputs it is looked at again (its outcome returned); made stale by new input, it
+   * is cancelled (empty: the new input is reconciled now) or, with cancellation off, finished
+   * first.
+   */
+  Optional<Outcome> pending(Attempt attempt) {
+    Optional<WaitTracker.PendingWait> pending = parts.waits().get(attempt.key());
+    if (pending.isEmpty()) {
+      return Optional.empty();
+    }
+    WaitTracker.PendingWait wait = pending.get();
+    WaitTracker.Change change = wait.inputs().changeTo(attempt.inputs());
+    if (change == WaitTracker.Change.NONE) {
+      return Optional.of(checkWait(attempt.continuing(wait), wait));
+    }
+    if (!parts.settings().cancelWaits()) {
+      return Optional.of(finishStaleWait(attempt, wait));
+    }
+    cancelWait(attempt, wait, change);
+    return Optional.empty();
+  }
+
+  private Outcome checkWait(Attempt before, WaitTracker.PendingWait wait) {
     Instant now = parts.clock().instant();
     WaitResult result =
         WaitResult.of(
@@ -151,7 +175,8 @@ final class HealthWait {
    * Ends a wait that new input made stale, saying so on Ready (HealthCheckCanceled, as Flux), with
    * what the wait was for; the caller goes on to reconcile the new input.
    */
-  void cancelWait(Attempt attempt, WaitTracker.PendingWait wait, WaitTracker.Change change) {
+  private void cancelWait(
+      Attempt attempt, WaitTracker.PendingWait wait, WaitTracker.Change change) {
     parts.waits().finish(attempt.key());
     // A cancelled wait counts in no history entry, as in Flux.
     Attempt canceled = attempt.forWait(wait).withoutDigest().withInventory(wait.inventory());
@@ -164,7 +189,7 @@ final class HealthWait {
    * With cancellation off: the wait goes on for what it was started for, and once it ends the new
    * input is reconciled at once.
    */
-  Outcome finishStaleWait(Attempt attempt, WaitTracker.PendingWait wait) {
+  private Outcome finishStaleWait(Attempt attempt, WaitTracker.PendingWait wait) {
     Attempt earlier = attempt.forWait(wait);
     Outcome outcome;
     try {

@@ -2,12 +2,9 @@ package dev.capstan.engine.kustomization;
 
 import dev.capstan.api.common.ReconcileRequest;
 import dev.capstan.api.kustomize.Kustomization;
-import dev.capstan.api.kustomize.KustomizationSpec;
-import dev.capstan.applier.apply.ApplyResult;
 import dev.capstan.engine.conditions.Reason;
 import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.pipeline.Outcome;
-import dev.capstan.health.HealthEvaluator;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.Objects;
 import java.util.Optional;
@@ -15,8 +12,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One reconcile of a Kustomization, one method per stage: gate → source → build → apply → prune →
- * wait → status. Knows nothing of the controller framework that calls it.
+ * One reconcile of a Kustomization, one call per stage: prepare → gate → remote cluster → source →
+ * pending wait → build → apply → prune → wait → status. Each stage is a class of its own that takes
+ * the {@link Attempt} and hands back the next one. Knows nothing of the controller framework that
+ * calls it.
  *
  * <p>A health wait does not hold the calling thread: the pipeline records it and returns a short
  * requeue; the next call (on an event of a watched object, or the requeue) looks again. New input
@@ -33,7 +32,7 @@ public final class KustomizationPipeline {
 
   private final PipelineParts parts;
   private final DependencyGate gate;
-  private final HealthEvaluators evaluators;
+  private final Preparation preparation;
   private final ActingIdentities identities;
   private final ArtifactLookup artifacts;
   private final Applying applying;
@@ -47,10 +46,11 @@ public final class KustomizationPipeline {
     ReferenceRules rules = new ReferenceRules(parts.noCrossNamespaceRefs());
     RetryCounter retries = new RetryCounter();
     this.gate = new DependencyGate(parts.view(), rules, parts.dependencyWatching());
-    this.evaluators = new HealthEvaluators(parts.library(), parts.clock());
     this.identities = new ActingIdentities(parts.accounts(), parts.remotes());
+    this.preparation =
+        new Preparation(new HealthEvaluators(parts.library(), parts.clock()), identities);
     this.artifacts = new ArtifactLookup(parts.view(), parts.trees(), rules);
-    this.applying = new Applying(parts.settings());
+    this.applying = new Applying(parts.settings(), parts.observer());
     this.status = new StatusStage(parts, retries);
     this.health = new HealthWait(parts, identities, status);
     this.deletion =
@@ -93,35 +93,22 @@ public final class KustomizationPipeline {
   private Outcome stages(Attempt start) {
     Attempt attempt = start;
     try {
-      attempt = prepare(attempt);
-      HealthEvaluator evaluator = evaluator(attempt);
-      gate(attempt, evaluator);
-      attempt = reachRemote(attempt);
-      ArtifactLookup.StoredArtifact artifact = artifacts.find(attempt);
-      attempt = attempt.sourced(artifact.revision(), artifact.originRevision().orElse(null));
-      Optional<WaitTracker.PendingWait> pending = parts.waits().get(attempt.key());
-      if (pending.isPresent()) {
-        WaitTracker.Change change = pending.get().inputs().changeTo(attempt.inputs());
-        if (change == WaitTracker.Change.NONE) {
-          attempt = attempt.continuing(pending.get());
-          return health.checkWait(attempt, pending.get());
-        }
-        if (!parts.settings().cancelWaits()) {
-          return health.finishStaleWait(attempt, pending.get());
-        }
-        health.cancelWait(attempt, pending.get(), change);
+      attempt = preparation.prepare(attempt);
+      gate.check(attempt);
+      attempt = identities.reachRemote(attempt);
+      attempt = artifacts.find(attempt);
+      Optional<Outcome> waiting = health.pending(attempt);
+      if (waiting.isPresent()) {
+        return waiting.get();
       }
       status.announce(attempt);
-      ApplyResult applied;
       // The built objects hold room of the builds' heap until their apply is done.
-      try (BuildStage.Built built = build(attempt, artifact)) {
-        attempt = attempt.built(built.digest(), built.plaintexts());
-        applied = applying.apply(attempt, built.objects());
+      try (BuildStage.Built built =
+          BuildStage.run(parts.manifestBuilder(), parts.settings(), attempt)) {
+        attempt = applying.apply(attempt, built);
       }
-      attempt = attempt.applied(applied.inventory(), Applying.drift(attempt, applied));
-      int pruned = applying.prune(attempt, applied);
-      parts.observer().objectsChanged(attempt.key(), Applying.changed(applied.objects()), pruned);
-      return health.await(attempt, evaluator, applied);
+      applying.prune(attempt);
+      return health.await(attempt);
     } catch (StageFailure failure) {
       return status.failed(failure.reached(attempt), failure);
     } catch (StackOverflowError e) {
@@ -158,65 +145,5 @@ public final class KustomizationPipeline {
    */
   public Deletion delete(Kustomization ks) {
     return deletion.delete(ks);
-  }
-
-  // ---- stages -------------------------------------------------------------------------------
-
-  /** The spec present and supported, its timings read, and who acts for it in this cluster. */
-  private Attempt prepare(Attempt attempt) {
-    KustomizationSpec spec = attempt.object().getSpec();
-    if (spec == null) {
-      throw StageFailure.terminal(Reason.INVALID_SPEC, "spec is missing");
-    }
-    refuseUnsupported(spec);
-    Timings timings = Timings.of(spec);
-    return attempt.prepared(timings, identities.local(attempt.object()));
-  }
-
-  private HealthEvaluator evaluator(Attempt attempt) {
-    return evaluators.forExpressions(attempt.object().getSpec().healthCheckExprs());
-  }
-
-  /** Goes on only once what the Kustomization depends on is ready. */
-  private void gate(Attempt attempt, HealthEvaluator evaluator) {
-    // dependsOn names objects of the cluster the Kustomization lives in, as Flux's does.
-    ActingIdentity identity = attempt.identity();
-    gate.check(
-        attempt.object(),
-        new ObjectDependencies(identity.local().client(), identity.reader()),
-        evaluator);
-  }
-
-  /** The remote cluster of spec.kubeConfig, reached; no change without one. */
-  private Attempt reachRemote(Attempt attempt) {
-    return attempt.actingAs(identities.reachRemote(attempt.object(), attempt.identity()));
-  }
-
-  private BuildStage.Built build(Attempt attempt, ArtifactLookup.StoredArtifact artifact) {
-    return BuildStage.run(
-        parts.manifestBuilder(),
-        parts.settings(),
-        attempt.object().getSpec(),
-        attempt.namespace(),
-        attempt.identity().local().client(),
-        artifact.tree(),
-        artifact.digest(),
-        artifact.revision());
-  }
-
-  // ---- helpers ------------------------------------------------------------------------------
-
-  /**
-   * Fields of Flux's API that Capstan accepts but cannot do what they ask: refused, never ignored.
-   */
-  private static void refuseUnsupported(KustomizationSpec spec) {
-    if (spec.decryption() != null
-        && spec.decryption().serviceAccountName() != null
-        && !spec.decryption().serviceAccountName().isEmpty()) {
-      throw StageFailure.terminal(
-          Reason.INVALID_SPEC,
-          "spec.decryption.serviceAccountName is not supported: Capstan has no cloud KMS"
-              + " providers; decrypt with the age or OpenPGP keys of spec.decryption.secretRef");
-    }
   }
 }
