@@ -55,15 +55,18 @@ record Attempt(
     implements AttemptBuilder.With {
 
   /**
-   * A reconcile of {@code object} begun at {@code started}, after {@code configChanges} changes of
-   * its ConfigMaps and Secrets were seen.
+   * A reconcile of {@code object} begun at {@code started}; {@code waits} says how many changes of
+   * its ConfigMaps and Secrets were seen so far.
    */
-  static Attempt start(Kustomization object, Instant started, long configChanges) {
+  static Attempt start(Kustomization object, Instant started, WaitTracker waits) {
+    NamespacedName key = NamespacedName.of(object);
+    // Read before anything of the Kustomization's inputs: a change seen later is new input.
+    long configChanges = waits.configChanges(key);
     KustomizationStatus status = object.getStatus();
     Inventory previous = status == null ? null : status.inventory();
     return AttemptBuilder.builder()
         .object(object)
-        .key(NamespacedName.of(object))
+        .key(key)
         .inputs(
             new WaitTracker.Inputs(
                 generationOf(object), null, requestedAtOf(object), configChanges))

@@ -154,9 +154,7 @@ final class KustomizationDeletion {
   /** Says on the status of a Kustomization being deleted what its deletion waits for or met. */
   private void writeDeleting(Kustomization ks, Phase phase, InventorySet inventory) {
     Attempt attempt =
-        Attempt.start(
-                ks, parts.clock().instant(), parts.waits().configChanges(NamespacedName.of(ks)))
-            .withInventory(inventory);
+        Attempt.start(ks, parts.clock().instant(), parts.waits()).withInventory(inventory);
     try {
       statusStage.write(attempt, phase);
     } catch (KubernetesClientException e) {

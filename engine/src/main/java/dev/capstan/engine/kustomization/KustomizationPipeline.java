@@ -81,9 +81,7 @@ public final class KustomizationPipeline {
     if (ks.getSpec() != null && ks.getSpec().suspended()) {
       return Outcome.suspended();
     }
-    // Read before anything of the Kustomization's inputs: a change seen later is new input.
-    long configChanges = parts.waits().configChanges(NamespacedName.of(ks));
-    return stages(Attempt.start(ks, parts.clock().instant(), configChanges));
+    return stages(Attempt.start(ks, parts.clock().instant(), parts.waits()));
   }
 
   /**
