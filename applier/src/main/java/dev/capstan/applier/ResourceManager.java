@@ -2,6 +2,7 @@ package dev.capstan.applier;
 
 import dev.capstan.applier.apply.ApplyRequest;
 import dev.capstan.applier.apply.ApplyResult;
+import dev.capstan.applier.apply.ClusterAccess;
 import dev.capstan.applier.apply.DiscoveryCache;
 import dev.capstan.applier.apply.KeptDiscovery;
 import dev.capstan.applier.apply.RecentDiscovery;
@@ -48,10 +49,11 @@ public final class ResourceManager {
    */
   public ResourceManager(
       KubernetesClient client, Executor executor, Polling polling, KeptDiscovery discovery) {
-    this.applier = new StagedApplier(client, executor, polling, discovery);
-    this.pruner = new Pruner(client, executor, polling, discovery);
-    this.differ = new Differ(client, executor, discovery);
-    this.waiter = ApplyWaiter.onCluster(client, executor, polling, discovery);
+    ClusterAccess cluster = new ClusterAccess(client, executor, polling, discovery);
+    this.applier = new StagedApplier(cluster);
+    this.pruner = new Pruner(cluster);
+    this.differ = new Differ(cluster);
+    this.waiter = ApplyWaiter.onCluster(cluster);
   }
 
   /**

@@ -19,8 +19,7 @@ public final class EncryptedObjects {
   private final SopsDecryptor decryptor;
   private final DecryptionKeys keys;
   private final Map<String, SopsDecryptor.Authored> verified = new HashMap<>();
-  private final int maxFiles;
-  private final long maxBytes;
+  private final MacIndex.Bounds bounds;
   private MacIndex index;
 
   /**
@@ -30,17 +29,16 @@ public final class EncryptedObjects {
   public record Decrypted(Map<String, Object> object, SopsDecryptor.Authored authored) {}
 
   public EncryptedObjects(Path root, SopsDecryptor decryptor, DecryptionKeys keys) {
-    this(root, decryptor, keys, MacIndex.MAX_FILES, MacIndex.MAX_BYTES);
+    this(root, decryptor, keys, MacIndex.Bounds.DEFAULT);
   }
 
-  /** With other bounds on the artifact's YAML and JSON files looked through (count, bytes). */
+  /** With other bounds on the artifact's YAML and JSON files looked through. */
   EncryptedObjects(
-      Path root, SopsDecryptor decryptor, DecryptionKeys keys, int maxFiles, long maxBytes) {
+      Path root, SopsDecryptor decryptor, DecryptionKeys keys, MacIndex.Bounds bounds) {
     this.root = root;
     this.decryptor = decryptor;
     this.keys = keys;
-    this.maxFiles = maxFiles;
-    this.maxBytes = maxBytes;
+    this.bounds = bounds;
   }
 
   /**
@@ -74,7 +72,7 @@ public final class EncryptedObjects {
       return known;
     }
     if (index == null) {
-      index = MacIndex.of(root, maxFiles, maxBytes);
+      index = MacIndex.of(root, bounds);
     }
     List<String> files = index.filesWith(mac);
     if (files.isEmpty()) {

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * dotenv and INI documents. Their sops metadata is flattened into keys such as {@code
@@ -47,15 +48,7 @@ final class FlatFormats {
 
   static byte[] writeDotenv(List<Object> branches) {
     StringBuilder out = new StringBuilder();
-    ((Map<?, ?>) branches.get(0))
-        .forEach(
-            (key, value) -> {
-              if (value instanceof Comment c) {
-                out.append('#').append(c.text()).append('\n');
-              } else {
-                out.append(key).append('=').append(text(value).replace("\n", "\\n")).append('\n');
-              }
-            });
+    appendLines(out, (Map<?, ?>) branches.get(0), "#", "=", v -> v.replace("\n", "\\n"));
     return out.toString().getBytes(StandardCharsets.UTF_8);
   }
 
@@ -106,17 +99,30 @@ final class FlatFormats {
               if (!"DEFAULT".equals(name)) {
                 out.append('[').append(name).append("]\n");
               }
-              entries.forEach(
-                  (key, value) -> {
-                    if (value instanceof Comment c) {
-                      out.append("; ").append(c.text()).append('\n');
-                    } else {
-                      out.append(key).append(" = ").append(text(value)).append('\n');
-                    }
-                  });
+              appendLines(out, entries, "; ", " = ", v -> v);
               out.append('\n');
             });
     return out.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * One line per entry: a comment after {@code commentMark}, else the key, {@code separator} and
+   * the value as {@code escape} writes it.
+   */
+  private static void appendLines(
+      StringBuilder out,
+      Map<?, ?> entries,
+      String commentMark,
+      String separator,
+      UnaryOperator<String> escape) {
+    entries.forEach(
+        (key, value) -> {
+          if (value instanceof Comment c) {
+            out.append(commentMark).append(c.text()).append('\n');
+          } else {
+            out.append(key).append(separator).append(escape.apply(text(value))).append('\n');
+          }
+        });
   }
 
   private static int delimiter(String line) {

@@ -24,11 +24,10 @@ import java.util.regex.Pattern;
  * file was not looked at.
  */
 final class MacIndex {
-  /** YAML and JSON files read at most. */
-  static final int MAX_FILES = 20_000;
-
-  /** Bytes read at most over all files. */
-  static final long MAX_BYTES = 128L << 20;
+  /** How much of an artifact one walk reads at most: YAML and JSON files, and bytes over them. */
+  record Bounds(int files, long bytes) {
+    static final Bounds DEFAULT = new Bounds(20_000, 128L << 20);
+  }
 
   // A MAC entry as sops writes it in YAML (mac: ENC[…]) and JSON ("mac": "ENC[…]").
   private static final Pattern MAC =
@@ -48,11 +47,11 @@ final class MacIndex {
    * @throws DecryptionException when the artifact has more YAML and JSON than the bounds allow
    */
   static MacIndex of(Path root) throws IOException {
-    return of(root, MAX_FILES, MAX_BYTES);
+    return of(root, Bounds.DEFAULT);
   }
 
-  static MacIndex of(Path root, int maxFiles, long maxBytes) throws IOException {
-    Walk walk = new Walk(root, maxFiles, maxBytes);
+  static MacIndex of(Path root, Bounds bounds) throws IOException {
+    Walk walk = new Walk(root, bounds);
     Files.walkFileTree(root, walk);
     return new MacIndex(walk.index);
   }
@@ -82,15 +81,13 @@ final class MacIndex {
   private static final class Walk extends SimpleFileVisitor<Path> {
     private final Path root;
     private final Map<String, List<String>> index = new HashMap<>();
-    private final int maxFiles;
-    private final long maxBytes;
+    private final Bounds bounds;
     private int files;
     private long bytes;
 
-    Walk(Path root, int maxFiles, long maxBytes) {
+    Walk(Path root, Bounds bounds) {
       this.root = root;
-      this.maxFiles = maxFiles;
-      this.maxBytes = maxBytes;
+      this.bounds = bounds;
     }
 
     @Override
@@ -110,13 +107,13 @@ final class MacIndex {
       }
       files++;
       bytes += attrs.size();
-      if (files > maxFiles || bytes > maxBytes) {
+      if (files > bounds.files() || bytes > bounds.bytes()) {
         throw new DecryptionException(
             DecryptionException.Problem.MALFORMED,
             "the artifact has more than "
-                + maxFiles
+                + bounds.files()
                 + " YAML and JSON files or "
-                + (maxBytes >> 20)
+                + (bounds.bytes() >> 20)
                 + " MiB of them to look through for the committed documents of encrypted objects");
       }
       String name = root.relativize(file).toString();

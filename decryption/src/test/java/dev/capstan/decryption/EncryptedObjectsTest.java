@@ -157,7 +157,7 @@ class EncryptedObjectsTest {
         fails(
             DecryptionException.Problem.MALFORMED,
             () ->
-                new EncryptedObjects(artifact, decryptor, keys, 5, 1 << 20)
+                new EncryptedObjects(artifact, decryptor, keys, new MacIndex.Bounds(5, 1 << 20))
                     .decrypt(built(encrypted("secret.age.yaml"))));
     assertTrue(
         e.getMessage().startsWith("the artifact has more than 5 YAML and JSON files"),

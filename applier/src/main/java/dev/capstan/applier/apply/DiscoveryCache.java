@@ -22,20 +22,10 @@ import java.util.Optional;
  * kinds it has seen in the last six hours. What is kept, and what a kept answer is good for, is
  * {@link KeptDiscovery}'s rule; a file that cannot be read or written is as if absent.
  */
-public final class DiscoveryCache implements KeptDiscovery {
+public record DiscoveryCache(Path dir, Duration ttl, Clock clock) implements KeptDiscovery {
 
   /** How long an answer is used, as kubectl's default. */
   public static final Duration TTL = Duration.ofHours(6);
-
-  private final Path dir;
-  private final Duration ttl;
-  private final Clock clock;
-
-  public DiscoveryCache(Path dir, Duration ttl, Clock clock) {
-    this.dir = dir;
-    this.ttl = ttl;
-    this.clock = clock;
-  }
 
   /**
    * The cache of the user running the command: {@code $XDG_CACHE_HOME/capstan/discovery}, else

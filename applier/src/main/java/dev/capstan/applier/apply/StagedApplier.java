@@ -3,21 +3,17 @@ package dev.capstan.applier.apply;
 import dev.capstan.applier.apply.RevisionValidator.Validated;
 import dev.capstan.applier.common.Action;
 import dev.capstan.applier.common.ObjectResult;
-import dev.capstan.applier.common.Polling;
 import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -32,23 +28,16 @@ import java.util.stream.Collectors;
  */
 public final class StagedApplier {
 
-  private final KubernetesClient client;
-  private final Executor executor;
-  private final Polling polling;
+  private final ClusterAccess cluster;
   private final ServerSideApply calls;
-  private final KeptDiscovery discovery;
 
-  public StagedApplier(
-      KubernetesClient client, Executor executor, Polling polling, KeptDiscovery discovery) {
-    this.client = client;
-    this.executor = executor;
-    this.polling = polling;
-    this.calls = new ServerSideApply(client);
-    this.discovery = discovery;
+  public StagedApplier(ClusterAccess cluster) {
+    this.cluster = cluster;
+    this.calls = new ServerSideApply(cluster.client());
   }
 
   public ApplyResult apply(ApplyRequest request) {
-    ResourceCatalog catalog = new ResourceCatalog(client, Optional.of(discovery));
+    ResourceCatalog catalog = cluster.catalog();
     Validated validated =
         RevisionValidator.validate(
             request.objects(),
@@ -104,8 +93,9 @@ public final class StagedApplier {
     // labels, if any, are written again like the rest).
     CompletableFuture<LiveObjects> reading =
         request.firstApply()
-            ? LiveObjects.readNamespaces(client, listable, executor)
-            : LiveObjects.readOwned(client, listable, request.owner(), executor);
+            ? LiveObjects.readNamespaces(cluster.client(), listable, cluster.executor())
+            : LiveObjects.readOwned(
+                cluster.client(), listable, request.owner(), cluster.executor());
     validated.desired().forEach(DesiredObject::digest); // while the LISTs are in flight
     LiveObjects live = Futures.joined(reading);
     Set<String> newNamespaces =
@@ -159,7 +149,7 @@ public final class StagedApplier {
                   false));
       case INSPECT ->
           CompletableFuture.supplyAsync(
-              () -> new Plan(d, current, inspect(d), deferred, stage, false), executor);
+              () -> new Plan(d, current, inspect(d), deferred, stage, false), cluster.executor());
       case WRITE ->
           current == null || d.ignored().isEmpty()
               ? CompletableFuture.completedFuture(
@@ -173,7 +163,7 @@ public final class StagedApplier {
                           deferred,
                           stage,
                           takeOver),
-                  executor);
+                  cluster.executor());
     };
   }
 
@@ -295,7 +285,7 @@ public final class StagedApplier {
   private ObjectResult recreate(DesiredObject d, Rejection immutable, ApplyRequest request)
       throws RejectedException {
     calls.delete(d);
-    if (!polling.until(() -> calls.get(d) == null, request.timeout())) {
+    if (!cluster.polling().until(() -> calls.get(d) == null, request.timeout())) {
       return new ObjectResult(
           d.ref(),
           Action.FAILED,
@@ -311,7 +301,9 @@ public final class StagedApplier {
         concurrently(
             crds,
             p ->
-                polling.until(() -> established(p.desired().ref().name()), request.timeout())
+                cluster
+                        .polling()
+                        .until(() -> established(p.desired().ref().name()), request.timeout())
                     ? null
                     : new ObjectResult(
                         p.desired().ref(),
@@ -322,7 +314,7 @@ public final class StagedApplier {
 
   private boolean established(String crdName) {
     CustomResourceDefinition crd =
-        client.apiextensions().v1().customResourceDefinitions().withName(crdName).get();
+        cluster.client().apiextensions().v1().customResourceDefinitions().withName(crdName).get();
     return crd != null
         && crd.getStatus() != null
         && crd.getStatus().getConditions() != null
@@ -335,7 +327,8 @@ public final class StagedApplier {
     // by identity: a plan's own hash would walk the whole live object
     Map<Plan, CompletableFuture<R>> futures = new IdentityHashMap<>();
     plans.forEach(
-        p -> futures.put(p, CompletableFuture.supplyAsync(() -> call.apply(p), executor)));
+        p ->
+            futures.put(p, CompletableFuture.supplyAsync(() -> call.apply(p), cluster.executor())));
     Map<Plan, R> answers = new IdentityHashMap<>();
     futures.forEach(
         (plan, future) -> {

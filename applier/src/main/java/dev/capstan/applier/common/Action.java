@@ -1,27 +1,24 @@
 package dev.capstan.applier.common;
 
+import java.util.Locale;
+
 /** What happened to one object. */
 public enum Action {
-  CREATED("created"),
-  CONFIGURED("configured"),
-  UNCHANGED("unchanged"),
-  DELETED("deleted"),
-  FAILED("failed"),
+  CREATED,
+  CONFIGURED,
+  UNCHANGED,
+  DELETED,
+  FAILED,
   /**
    * Not written because the revision failed validation or an earlier stage failed, or (drift
    * detection disabled) because it is missing though applied before and the revision is the same.
    */
-  SKIPPED("skipped"),
+  SKIPPED,
   /** Changed or deleted by another writer, and reported rather than corrected (drift warn). */
-  DRIFTED("drifted");
+  DRIFTED;
 
-  private final String label;
-
-  Action(String label) {
-    this.label = label;
-  }
-
+  /** The action as printed, the lowercase name: {@code created}, {@code unchanged}. */
   public String label() {
-    return label;
+    return name().toLowerCase(Locale.ROOT);
   }
 }

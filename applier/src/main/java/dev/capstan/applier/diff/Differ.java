@@ -1,11 +1,10 @@
 package dev.capstan.applier.diff;
 
+import dev.capstan.applier.apply.ClusterAccess;
 import dev.capstan.applier.apply.DesiredObject;
 import dev.capstan.applier.apply.FieldOwnership;
-import dev.capstan.applier.apply.KeptDiscovery;
 import dev.capstan.applier.apply.LiveObjects;
 import dev.capstan.applier.apply.RejectedException;
-import dev.capstan.applier.apply.ResourceCatalog;
 import dev.capstan.applier.apply.RevisionValidator;
 import dev.capstan.applier.apply.RevisionValidator.Validated;
 import dev.capstan.applier.apply.ServerSideApply;
@@ -13,14 +12,11 @@ import dev.capstan.applier.common.Owner;
 import dev.capstan.applier.diff.ObjectDiff.Change;
 import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.stream.Collectors;
 
 /**
@@ -29,27 +25,18 @@ import java.util.stream.Collectors;
  */
 public final class Differ {
 
-  private final KubernetesClient client;
-  private final Executor executor;
+  private final ClusterAccess cluster;
   private final ServerSideApply calls;
 
-  private final KeptDiscovery discovery;
-
-  public Differ(KubernetesClient client, Executor executor, KeptDiscovery discovery) {
-    this.client = client;
-    this.executor = executor;
-    this.calls = new ServerSideApply(client);
-    this.discovery = discovery;
+  public Differ(ClusterAccess cluster) {
+    this.cluster = cluster;
+    this.calls = new ServerSideApply(cluster.client());
   }
 
   public DiffReport diff(
       List<GenericKubernetesResource> objects, Owner owner, String defaultNamespace) {
     Validated validated =
-        RevisionValidator.validate(
-            objects,
-            new ResourceCatalog(client, Optional.of(discovery))::find,
-            owner,
-            defaultNamespace);
+        RevisionValidator.validate(objects, cluster.catalog()::find, owner, defaultNamespace);
     if (!validated.valid()) {
       return new DiffReport(
           validated.problems().stream()
@@ -60,7 +47,7 @@ public final class Differ {
         validated.desired().stream()
             .filter(d -> !validated.awaitingCrd().contains(d.ref()))
             .toList();
-    LiveObjects live = LiveObjects.read(client, listable, executor);
+    LiveObjects live = LiveObjects.read(cluster.client(), listable, cluster.executor());
     Set<String> newNamespaces =
         validated.desired().stream()
             .filter(d -> d.isNamespace() && live.get(d.ref()) == null)
@@ -72,7 +59,8 @@ public final class Differ {
           validated.awaitingCrd().contains(d.ref())
               || (d.type().namespaced() && newNamespaces.contains(d.ref().namespace()));
       diffs.add(
-          CompletableFuture.supplyAsync(() -> diffOne(d, live.get(d.ref()), undryable), executor));
+          CompletableFuture.supplyAsync(
+              () -> diffOne(d, live.get(d.ref()), undryable), cluster.executor()));
     }
     return new DiffReport(diffs.stream().map(CompletableFuture::join).toList());
   }

@@ -12,19 +12,9 @@ import java.util.List;
  * Keeps an inventory in a ConfigMap (key {@value #KEY}, a JSON list of {@code {id, v}}), for the
  * command line where there is no Kustomization status to hold it.
  */
-public final class ConfigMapInventoryStore {
+public record ConfigMapInventoryStore(KubernetesClient client, String namespace, String name) {
 
   static final String KEY = "inventory";
-
-  private final KubernetesClient client;
-  private final String namespace;
-  private final String name;
-
-  public ConfigMapInventoryStore(KubernetesClient client, String namespace, String name) {
-    this.client = client;
-    this.namespace = namespace;
-    this.name = name;
-  }
 
   public InventorySet load() {
     ConfigMap map = client.configMaps().inNamespace(namespace).withName(name).get();

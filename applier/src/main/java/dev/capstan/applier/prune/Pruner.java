@@ -1,18 +1,16 @@
 package dev.capstan.applier.prune;
 
-import dev.capstan.applier.apply.KeptDiscovery;
+import dev.capstan.applier.apply.ClusterAccess;
 import dev.capstan.applier.apply.ResourceCatalog;
 import dev.capstan.applier.apply.ResourceType;
 import dev.capstan.applier.common.Action;
 import dev.capstan.applier.common.ObjectResult;
 import dev.capstan.applier.common.Owner;
-import dev.capstan.applier.common.Polling;
 import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.kube.ApiErrors;
 import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import java.time.Duration;
@@ -20,7 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 
 /**
  * Deletes objects that left the inventory. Namespaces and CRDs go last, after everything else, and
@@ -32,17 +29,10 @@ public final class Pruner {
   /** How the reason of an object whose deletion was accepted but did not end in time starts. */
   public static final String STILL_TERMINATING = "deletion requested but still terminating after ";
 
-  private final KubernetesClient client;
-  private final Executor executor;
-  private final Polling polling;
-  private final KeptDiscovery discovery;
+  private final ClusterAccess cluster;
 
-  public Pruner(
-      KubernetesClient client, Executor executor, Polling polling, KeptDiscovery discovery) {
-    this.client = client;
-    this.executor = executor;
-    this.polling = polling;
-    this.discovery = discovery;
+  public Pruner(ClusterAccess cluster) {
+    this.cluster = cluster;
   }
 
   /** Deletes what {@code previous} has and {@code current} does not. */
@@ -64,7 +54,7 @@ public final class Pruner {
 
   private List<ObjectResult> delete(
       List<ObjectRef> refs, Owner owner, Duration timeout, boolean waitForAll) {
-    ResourceCatalog catalog = new ResourceCatalog(client, Optional.of(discovery));
+    ResourceCatalog catalog = cluster.catalog();
     List<ObjectRef> first = refs.stream().filter(r -> !isDefinition(r)).toList();
     List<ObjectRef> last = refs.stream().filter(Pruner::isDefinition).toList();
     List<ObjectResult> results = new ArrayList<>();
@@ -80,7 +70,7 @@ public final class Pruner {
             .map(
                 r ->
                     CompletableFuture.supplyAsync(
-                        () -> deleteOne(r, owner, timeout, wait, catalog), executor))
+                        () -> deleteOne(r, owner, timeout, wait, catalog), cluster.executor()))
             .toList();
     return futures.stream().map(CompletableFuture::join).flatMap(Optional::stream).toList();
   }
@@ -104,7 +94,7 @@ public final class Pruner {
         return Optional.of(new ObjectResult(ref, Action.SKIPPED, keep.get()));
       }
       resource.withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
-      if (wait && !polling.until(() -> resource.get() == null, timeout)) {
+      if (wait && !cluster.polling().until(() -> resource.get() == null, timeout)) {
         return Optional.of(new ObjectResult(ref, Action.FAILED, STILL_TERMINATING + timeout));
       }
       return Optional.of(ObjectResult.of(ref, Action.DELETED));
@@ -114,7 +104,7 @@ public final class Pruner {
   }
 
   private Resource<GenericKubernetesResource> resource(ResourceType type, ObjectRef ref) {
-    var resources = client.genericKubernetesResources(type.context());
+    var resources = cluster.client().genericKubernetesResources(type.context());
     return type.namespaced()
         ? resources.inNamespace(ref.namespace()).withName(ref.name())
         : resources.withName(ref.name());

@@ -1,13 +1,12 @@
 package dev.capstan.applier.wait;
 
-import dev.capstan.applier.apply.KeptDiscovery;
+import dev.capstan.applier.apply.ClusterAccess;
 import dev.capstan.applier.common.Polling;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.Aggregation;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.health.ResourceHealth;
 import dev.capstan.kube.ObjectRef;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -45,9 +44,11 @@ public final class ApplyWaiter {
    * A waiter that reads live objects from the API server through {@code client}, finding their
    * kinds through {@code discovery}.
    */
-  public static ApplyWaiter onCluster(
-      KubernetesClient client, Executor executor, Polling polling, KeptDiscovery discovery) {
-    return new ApplyWaiter(() -> new ClusterLookup(client, discovery), executor, polling);
+  public static ApplyWaiter onCluster(ClusterAccess cluster) {
+    return new ApplyWaiter(
+        () -> new ClusterLookup(cluster.client(), cluster.discovery()),
+        cluster.executor(),
+        cluster.polling());
   }
 
   /** The health of {@code refs} now, read concurrently. */

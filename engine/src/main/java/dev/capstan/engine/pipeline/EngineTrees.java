@@ -13,17 +13,8 @@ import java.util.Optional;
  * The engine's stored trees: every kind of source publishes into one store, so a digest names a
  * tree whichever source made it; ExternalArtifacts' files are downloaded into the same store.
  */
-public final class EngineTrees implements StoredTrees {
-  private final GitSource store;
-  private final ArtifactDownloads downloads;
-  private final FetchSlots slots;
-
-  public EngineTrees(GitSource store, ArtifactDownloads downloads, FetchSlots slots) {
-    this.store = store;
-    this.downloads = downloads;
-    this.slots = slots;
-  }
-
+public record EngineTrees(GitSource store, ArtifactDownloads downloads, FetchSlots slots)
+    implements StoredTrees {
   @Override
   public Optional<Path> forDigest(String digest) {
     return store.storedTree(digest);

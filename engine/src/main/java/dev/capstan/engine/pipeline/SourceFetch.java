@@ -21,21 +21,11 @@ import org.slf4j.LoggerFactory;
  * observed, the status written, and the outcome. The kinds differ only in how they fetch and write
  * their status.
  */
-public final class SourceFetch {
+public record SourceFetch(Clock clock, PipelineObserver observer, FetchSlots slots) {
   /** When a source whose namespace had no fetch slot free is reconciled again. */
   static final Duration NO_SLOT_RETRY = Duration.ofSeconds(2);
 
   private static final Logger LOG = LoggerFactory.getLogger(SourceFetch.class);
-
-  private final Clock clock;
-  private final PipelineObserver observer;
-  private final FetchSlots slots;
-
-  public SourceFetch(Clock clock, PipelineObserver observer, FetchSlots slots) {
-    this.clock = clock;
-    this.observer = observer;
-    this.slots = slots;
-  }
 
   /**
    * A source's reconcile as the observer counts it: nothing while suspended, else {@code

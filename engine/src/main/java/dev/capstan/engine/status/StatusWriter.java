@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -38,10 +39,10 @@ public final class StatusWriter implements StatusWrites {
   private final KubernetesClient client;
   private final ClusterView cache;
   private final PipelineObserver observer;
-  private final Map<String, Object> locks = new ConcurrentHashMap<>();
+  private final Map<Key, Object> locks = new ConcurrentHashMap<>();
 
   /** The resourceVersion each object had after this writer's last write to it. */
-  private final Map<String, String> writtenVersions = new ConcurrentHashMap<>();
+  private final Map<Key, String> writtenVersions = new ConcurrentHashMap<>();
 
   /**
    * @param cache where {@link #update} reads a Kustomization first, before asking the API server
@@ -56,42 +57,36 @@ public final class StatusWriter implements StatusWrites {
   /** Writes a Kustomization's status unless it is unchanged; returns the status now in place. */
   @Override
   public KustomizationStatus write(Kustomization current, KustomizationStatus next) {
-    if (Objects.equals(current.getStatus(), next)) {
-      return next;
-    }
-    synchronized (lock(current)) {
-      apply(current, next, null);
-    }
-    Kustomization before = withStatus(current, current.getStatus(), Kustomization::new);
-    current.setStatus(next);
-    observer.statusWritten(before, current);
+    writeUnlessEqual(current, next, Kustomization::new, observer::statusWritten);
     return next;
   }
 
   /** Writes a GitRepository's status unless it is unchanged. */
   public void write(GitRepository current, GitRepositoryStatus next) {
-    if (Objects.equals(current.getStatus(), next)) {
-      return;
-    }
-    synchronized (lock(current)) {
-      apply(current, next, null);
-    }
-    GitRepository before = withStatus(current, current.getStatus(), GitRepository::new);
-    current.setStatus(next);
-    observer.statusWritten(before, current);
+    writeUnlessEqual(current, next, GitRepository::new, observer::statusWritten);
   }
 
   /** Writes an OCIRepository's status unless it is unchanged. */
   public void write(OCIRepository current, OCIRepositoryStatus next) {
+    writeUnlessEqual(current, next, OCIRepository::new, observer::statusWritten);
+  }
+
+  /**
+   * Writes {@code next} as the status of {@code current} unless it is already, sets it on {@code
+   * current} and tells {@code written} of it with a copy of the object as it was ({@code empty}
+   * makes one).
+   */
+  private <S, T, R extends CustomResource<S, T>> void writeUnlessEqual(
+      R current, T next, Supplier<R> empty, BiConsumer<R, R> written) {
     if (Objects.equals(current.getStatus(), next)) {
       return;
     }
     synchronized (lock(current)) {
       apply(current, next, null);
     }
-    OCIRepository before = withStatus(current, current.getStatus(), OCIRepository::new);
+    R before = withStatus(current, current.getStatus(), empty);
     current.setStatus(next);
-    observer.statusWritten(before, current);
+    written.accept(before, current);
   }
 
   /**
@@ -147,8 +142,8 @@ public final class StatusWriter implements StatusWrites {
   /** Drops what this writer keeps about a deleted object. */
   @Override
   public void forget(HasMetadata object) {
-    locks.remove(lockKey(object));
-    writtenVersions.remove(lockKey(object));
+    locks.remove(Key.of(object));
+    writtenVersions.remove(Key.of(object));
   }
 
   /**
@@ -156,7 +151,7 @@ public final class StatusWriter implements StatusWrites {
    * not seen that write yet could make a stale status look current.
    */
   private boolean seenOwnLastWrite(Kustomization cached) {
-    String written = writtenVersions.get(lockKey(cached));
+    String written = writtenVersions.get(Key.of(cached));
     return written == null || written.equals(cached.getMetadata().getResourceVersion());
   }
 
@@ -189,18 +184,18 @@ public final class StatusWriter implements StatusWrites {
             .resource(object)
             .subresource("status")
             .patch(context, json);
-    writtenVersions.put(lockKey(object), written.getMetadata().getResourceVersion());
+    writtenVersions.put(Key.of(object), written.getMetadata().getResourceVersion());
   }
 
   private Object lock(HasMetadata object) {
-    return locks.computeIfAbsent(lockKey(object), k -> new Object());
+    return locks.computeIfAbsent(Key.of(object), k -> new Object());
   }
 
-  private static String lockKey(HasMetadata object) {
-    return object.getKind()
-        + "/"
-        + object.getMetadata().getNamespace()
-        + "/"
-        + object.getMetadata().getName();
+  /** What this writer keeps per object is kept under its kind and name. */
+  private record Key(String kind, String namespace, String name) {
+    static Key of(HasMetadata object) {
+      return new Key(
+          object.getKind(), object.getMetadata().getNamespace(), object.getMetadata().getName());
+    }
   }
 }

@@ -6,12 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** A secret kept in a file, e.g. a mounted Secret; surrounding whitespace is not part of it. */
-final class FileSecret implements SecretSource {
-  private final Path file;
-
-  FileSecret(Path file) {
-    this.file = file;
-  }
+record FileSecret(Path file) implements SecretSource {
 
   @Override
   public byte[] secret() {

@@ -1,69 +1,48 @@
 package dev.capstan.health.cel;
 
 import dev.cel.common.CelErrorCode;
-import dev.cel.common.exceptions.CelRuntimeException;
 import java.util.Locale;
 
 /**
  * An evaluation went over one of its {@link CelLimits}. Thrown from inside cel-java's interpreter,
  * which adds the position of the node that went over; the message names the limit and never the
- * values involved.
- *
- * <p>A {@link CelRuntimeException}, because the interpreter passes those on as they are: any other
- * exception from a function is reported with all its arguments printed, which for the arguments
- * that made the budget run out is the very work and memory the budget is there to prevent.
+ * values involved (the arguments that made the budget run out are the very work and memory the
+ * budget is there to prevent printing).
  */
-final class CelLimitExceededException extends CelRuntimeException {
+final class CelLimitExceededException extends MessageOnlyException {
   private static final long serialVersionUID = 1L;
 
-  /** Which limit was exceeded. */
+  /** Which limit was exceeded, and how that is said (of the limit's amount). */
   enum Limit {
-    COST,
-    OUTPUT,
-    REGEX_SIZE
+    COST("cost limit exceeded: the expression needs more than %s units of work"),
+    OUTPUT("size limit exceeded: the values the expression creates would take more than %s"),
+    REGEX_SIZE("regular expression too large: it would compile to more than %s instructions");
+
+    private final String wording;
+
+    Limit(String wording) {
+      this.wording = wording;
+    }
   }
 
   private final Limit limit;
-  private final String message;
 
-  private CelLimitExceededException(Limit limit, String message) {
-    super((Throwable) null, CelErrorCode.ITERATION_BUDGET_EXCEEDED);
+  private CelLimitExceededException(Limit limit, String amount) {
+    super(
+        CelErrorCode.ITERATION_BUDGET_EXCEEDED, String.format(Locale.ROOT, limit.wording, amount));
     this.limit = limit;
-    this.message = message;
-  }
-
-  @Override
-  public String getMessage() {
-    return message;
-  }
-
-  /** No stack trace: thrown on purpose, and the message says everything. */
-  @Override
-  public synchronized Throwable fillInStackTrace() {
-    return this;
   }
 
   static CelLimitExceededException cost(CelLimits limits) {
-    return new CelLimitExceededException(
-        Limit.COST,
-        "cost limit exceeded: the expression needs more than "
-            + grouped(limits.maxCost())
-            + " units of work");
+    return new CelLimitExceededException(Limit.COST, grouped(limits.maxCost()));
   }
 
   static CelLimitExceededException output(CelLimits limits) {
-    return new CelLimitExceededException(
-        Limit.OUTPUT,
-        "size limit exceeded: the values the expression creates would take more than "
-            + bytes(limits.maxOutputBytes()));
+    return new CelLimitExceededException(Limit.OUTPUT, bytes(limits.maxOutputBytes()));
   }
 
   static CelLimitExceededException regexSize(CelLimits limits) {
-    return new CelLimitExceededException(
-        Limit.REGEX_SIZE,
-        "regular expression too large: it would compile to more than "
-            + grouped(limits.maxRegexProgramSize())
-            + " instructions");
+    return new CelLimitExceededException(Limit.REGEX_SIZE, grouped(limits.maxRegexProgramSize()));
   }
 
   Limit limit() {

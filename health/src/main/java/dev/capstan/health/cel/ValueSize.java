@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /**
  * How big a CEL value is, in the two measures of {@link EvaluationBudget}: units of work to go
@@ -67,19 +68,28 @@ final class ValueSize {
     if (!(value instanceof Collection<?>) && !(value instanceof Map<?, ?>)) {
       return work; // the common case (a string or number compared) allocates nothing
     }
+    return inside(value, work, cap, element -> Math.max(1, shallowWork(element)));
+  }
+
+  /**
+   * {@code start} plus {@code measure} of every element of the list or map {@code value}, at any
+   * depth; counting stops once the sum passes {@code cap}.
+   */
+  private static long inside(Object value, long start, long cap, ToLongFunction<Object> measure) {
+    long sum = start;
     Deque<Iterator<?>> levels = new ArrayDeque<>();
     push(levels, value);
-    while (!levels.isEmpty() && work <= cap) {
+    while (!levels.isEmpty() && sum <= cap) {
       Iterator<?> level = levels.peek();
       if (!level.hasNext()) {
         levels.pop();
         continue;
       }
       Object next = level.next();
-      work += Math.max(1, shallowWork(next));
+      sum += measure.applyAsLong(next);
       push(levels, next);
     }
-    return work;
+    return sum;
   }
 
   private static void push(Deque<Iterator<?>> levels, Object value) {
@@ -103,26 +113,15 @@ final class ValueSize {
     if (!(value instanceof Collection<?>) && !(value instanceof Map<?, ?>)) {
       return SCALAR_TEXT;
     }
-    long length = 0;
-    Deque<Iterator<?>> levels = new ArrayDeque<>();
-    push(levels, value);
-    while (!levels.isEmpty() && length <= cap) {
-      Iterator<?> level = levels.peek();
-      if (!level.hasNext()) {
-        levels.pop();
-        continue;
-      }
-      Object next = level.next();
-      if (next instanceof String s) {
-        length += s.length() + 4; // quotes and separator, if printed
-      } else if (next instanceof Collection<?> || next instanceof Map<?, ?>) {
-        length += 4;
-        push(levels, next);
-      } else {
-        length += SCALAR_TEXT + 4;
-      }
+    return inside(value, 0, cap, ValueSize::printedElement) + 2;
+  }
+
+  /** An element printed inside a list or map: quotes and separator included, if printed. */
+  private static long printedElement(Object element) {
+    if (element instanceof String s) {
+      return s.length() + 4;
     }
-    return length + 2;
+    return element instanceof Collection<?> || element instanceof Map<?, ?> ? 4 : SCALAR_TEXT + 4;
   }
 
   /** Estimated bytes of memory a newly created value takes, its elements not included. */

@@ -19,21 +19,14 @@ final class DaemonSetRule {
     if (desired == null) {
       return ResourceStatus.inProgress("NoDesiredNumber", "Missing .status.desiredNumberScheduled");
     }
-    long current = d.integer(0, "status", "currentNumberScheduled");
-    long updated = d.integer(0, "status", "updatedNumberScheduled");
-    long available = d.integer(0, "status", "numberAvailable");
-    long ready = d.integer(0, "status", "numberReady");
-    if (current < desired) {
-      return ResourceStatus.inProgress("LessCurrent", "Current: " + current + "/" + desired);
-    }
-    if (updated < desired) {
-      return ResourceStatus.inProgress("LessUpdated", "Updated: " + updated + "/" + desired);
-    }
-    if (available < desired) {
-      return ResourceStatus.inProgress("LessAvailable", "Available: " + available + "/" + desired);
-    }
-    if (ready < desired) {
-      return ResourceStatus.inProgress("LessReady", "Ready: " + ready + "/" + desired);
+    ResourceStatus scheduling =
+        ReplicaCount.first(
+            ReplicaCount.of(d, "Current", "currentNumberScheduled").shortOf(desired),
+            ReplicaCount.of(d, "Updated", "updatedNumberScheduled").shortOf(desired),
+            ReplicaCount.of(d, "Available", "numberAvailable").shortOf(desired),
+            ReplicaCount.of(d, "Ready", "numberReady").shortOf(desired));
+    if (scheduling != null) {
+      return scheduling;
     }
     return ResourceStatus.current("All replicas scheduled as expected. Replicas: " + desired);
   }

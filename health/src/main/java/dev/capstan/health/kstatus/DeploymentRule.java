@@ -24,25 +24,17 @@ final class DeploymentRule {
       }
     }
     long spec = d.integer(1, "spec", "replicas");
-    long replicas = d.integer(0, "status", "replicas");
-    long updated = d.integer(0, "status", "updatedReplicas");
-    long ready = d.integer(0, "status", "readyReplicas");
-    long availableReplicas = d.integer(0, "status", "availableReplicas");
-    if (replicas < spec) {
-      return ResourceStatus.inProgress("LessReplicas", "Replicas: " + replicas + "/" + spec);
-    }
-    if (updated < spec) {
-      return ResourceStatus.inProgress("LessUpdated", "Updated: " + updated + "/" + spec);
-    }
-    if (replicas > spec) {
-      return ResourceStatus.inProgress("ExtraPods", "Pending termination: " + (replicas - spec));
-    }
-    if (updated > availableReplicas) {
-      return ResourceStatus.inProgress(
-          "LessAvailable", "Available: " + availableReplicas + "/" + updated);
-    }
-    if (ready < spec) {
-      return ResourceStatus.inProgress("LessReady", "Ready: " + ready + "/" + spec);
+    ReplicaCount replicas = ReplicaCount.of(d, "Replicas", "replicas");
+    ReplicaCount updated = ReplicaCount.of(d, "Updated", "updatedReplicas");
+    ResourceStatus rollingOut =
+        ReplicaCount.first(
+            replicas.shortOf(spec),
+            updated.shortOf(spec),
+            ReplicaCount.extraPods(replicas.value(), spec),
+            ReplicaCount.of(d, "Available", "availableReplicas").shortOf(updated.value()),
+            ReplicaCount.of(d, "Ready", "readyReplicas").shortOf(spec));
+    if (rollingOut != null) {
+      return rollingOut;
     }
     if (!progressing) {
       return ResourceStatus.inProgress("ReplicaSetNotAvailable", "ReplicaSet not Available");
@@ -50,6 +42,6 @@ final class DeploymentRule {
     if (!available) {
       return ResourceStatus.inProgress("DeploymentNotAvailable", "Deployment not Available");
     }
-    return ResourceStatus.current("Deployment is available. Replicas: " + replicas);
+    return ResourceStatus.current("Deployment is available. Replicas: " + replicas.value());
   }
 }

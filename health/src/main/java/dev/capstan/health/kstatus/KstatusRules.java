@@ -7,7 +7,8 @@ import dev.capstan.health.status.GenericRules;
 import dev.capstan.health.status.ObjectView;
 import dev.capstan.health.status.ResourceStatus;
 import java.time.Clock;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * The kstatus computation for an object that no CEL check covers: generation, the standard
@@ -15,10 +16,46 @@ import java.util.concurrent.ConcurrentHashMap;
  * GenericRules}: readiness conditions, condition generations, status vocabularies, else Current).
  */
 public final class KstatusRules {
-  private final PodRule podRule;
+  /** The rule of a built-in kind and its attribution, one shared instance per kind. */
+  private record Attributed(KindRule rule, DecidedBy by) {}
+
+  /** By API group, then kind. */
+  private final Map<String, Map<String, Attributed>> rules;
 
   public KstatusRules(Clock clock) {
-    this.podRule = new PodRule(clock);
+    Map<String, KindRule> apps =
+        Map.of(
+            "Deployment", DeploymentRule::evaluate,
+            "StatefulSet", StatefulSetRule::evaluate,
+            "DaemonSet", DaemonSetRule::evaluate,
+            "ReplicaSet", ReplicaSetRule::replicaSet);
+    Map<String, KindRule> extensions = new HashMap<>(apps);
+    extensions.put("Ingress", ServiceRules::ingress);
+    this.rules =
+        attributed(
+            Map.of(
+                "",
+                Map.of(
+                    "Pod", new PodRule(clock),
+                    "Service", ServiceRules::service,
+                    "PersistentVolumeClaim", ServiceRules::persistentVolumeClaim,
+                    "ReplicationController", ReplicaSetRule::replicationController,
+                    "Secret", KstatusRules::alwaysReady,
+                    "ConfigMap", KstatusRules::alwaysReady),
+                "apps",
+                apps,
+                "extensions",
+                extensions,
+                "batch",
+                Map.of("Job", JobRule::evaluate, "CronJob", CronJobRule::evaluate),
+                "policy",
+                Map.of("PodDisruptionBudget", KstatusRules::disruptionBudget),
+                "networking.k8s.io",
+                Map.of("Ingress", ServiceRules::ingress),
+                "apiextensions.k8s.io",
+                Map.of("CustomResourceDefinition", ApiRules::customResourceDefinition),
+                "apiregistration.k8s.io",
+                Map.of("APIService", ApiRules::apiService)));
   }
 
   public ResourceStatus evaluate(ObjectView object, String group, String kind) {
@@ -30,84 +67,31 @@ public final class KstatusRules {
     if (standard != null) {
       return standard.decidedBy(DecidedBy.kstatus(DecidedBy.KstatusRule.STANDARD_CONDITIONS));
     }
-    KindRule rule = ruleFor(group, kind);
+    Attributed rule = rules.getOrDefault(group, Map.of()).get(kind);
     if (rule != null) {
-      return rule.evaluate(object).decidedBy(kindRuleOf(group, kind));
+      return rule.rule().evaluate(object).decidedBy(rule.by());
     }
     return GenericRules.evaluate(object);
   }
 
-  /** One shared attribution per group/kind with a rule, made on first use. */
-  private final ConcurrentHashMap<String, ConcurrentHashMap<String, DecidedBy>> kindRules =
-      new ConcurrentHashMap<>();
-
-  private DecidedBy kindRuleOf(String group, String kind) {
-    // Only kinds that have a rule get here, so the map stays as small as the list of rules.
-    return kindRules
-        .computeIfAbsent(group, g -> new ConcurrentHashMap<>())
-        .computeIfAbsent(
-            kind,
-            k ->
-                new DecidedBy.Kstatus(
-                    DecidedBy.KstatusRule.KIND, group.isEmpty() ? kind : group + "/" + kind));
-  }
-
-  private KindRule ruleFor(String group, String kind) {
-    switch (group) {
-      case "":
-        return coreRule(kind);
-      case "apps":
-        return appsRule(kind);
-      case "extensions":
-        return kind.equals("Ingress") ? ServiceRules::ingress : appsRule(kind);
-      case "batch":
-        return kind.equals("Job")
-            ? JobRule::evaluate
-            : kind.equals("CronJob") ? CronJobRule::evaluate : null;
-      case "policy":
-        return kind.equals("PodDisruptionBudget") ? KstatusRules::disruptionBudget : null;
-      case "networking.k8s.io":
-        return kind.equals("Ingress") ? ServiceRules::ingress : null;
-      case "apiextensions.k8s.io":
-        return kind.equals("CustomResourceDefinition") ? ApiRules::customResourceDefinition : null;
-      case "apiregistration.k8s.io":
-        return kind.equals("APIService") ? ApiRules::apiService : null;
-      default:
-        return null;
-    }
-  }
-
-  private KindRule coreRule(String kind) {
-    switch (kind) {
-      case "Pod":
-        return podRule;
-      case "Service":
-        return ServiceRules::service;
-      case "PersistentVolumeClaim":
-        return ServiceRules::persistentVolumeClaim;
-      case "ReplicationController":
-        return ReplicaSetRule::replicationController;
-      case "Secret":
-      case "ConfigMap":
-        return KstatusRules::alwaysReady;
-      default:
-        return null;
-    }
-  }
-
-  private static KindRule appsRule(String kind) {
-    switch (kind) {
-      case "Deployment":
-        return DeploymentRule::evaluate;
-      case "StatefulSet":
-        return StatefulSetRule::evaluate;
-      case "DaemonSet":
-        return DaemonSetRule::evaluate;
-      case "ReplicaSet":
-        return ReplicaSetRule::replicaSet;
-      default:
-        return null;
-    }
+  private static Map<String, Map<String, Attributed>> attributed(
+      Map<String, Map<String, KindRule>> byGroup) {
+    Map<String, Map<String, Attributed>> rules = new HashMap<>();
+    byGroup.forEach(
+        (group, kinds) -> {
+          Map<String, Attributed> ofGroup = new HashMap<>();
+          kinds.forEach(
+              (kind, rule) ->
+                  ofGroup.put(
+                      kind,
+                      new Attributed(
+                          rule,
+                          new DecidedBy.Kstatus(
+                              DecidedBy.KstatusRule.KIND,
+                              group.isEmpty() ? kind : group + "/" + kind))));
+          rules.put(group, Map.copyOf(ofGroup));
+        });
+    return Map.copyOf(rules);
   }
 
   /** The first Reconciling=True or Stalled=True condition, in list order, decides. */

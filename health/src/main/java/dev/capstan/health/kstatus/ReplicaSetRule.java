@@ -27,21 +27,15 @@ final class ReplicaSetRule {
       }
     }
     long spec = r.integer(1, "spec", "replicas");
-    long labelled = r.integer(0, "status", "fullyLabeledReplicas");
-    long available = r.integer(0, "status", "availableReplicas");
-    long ready = r.integer(0, "status", "readyReplicas");
     long replicas = r.integer(0, "status", "replicas");
-    if (labelled < spec) {
-      return ResourceStatus.inProgress("LessLabelled", "Labelled: " + labelled + "/" + spec);
-    }
-    if (available < spec) {
-      return ResourceStatus.inProgress("LessAvailable", "Available: " + available + "/" + spec);
-    }
-    if (ready < spec) {
-      return ResourceStatus.inProgress("LessReady", "Ready: " + ready + "/" + spec);
-    }
-    if (replicas > spec) {
-      return ResourceStatus.inProgress("ExtraPods", "Pending termination: " + (replicas - spec));
+    ResourceStatus scaling =
+        ReplicaCount.first(
+            ReplicaCount.of(r, "Labelled", "fullyLabeledReplicas").shortOf(spec),
+            ReplicaCount.of(r, "Available", "availableReplicas").shortOf(spec),
+            ReplicaCount.of(r, "Ready", "readyReplicas").shortOf(spec),
+            ReplicaCount.extraPods(replicas, spec));
+    if (scaling != null) {
+      return scaling;
     }
     return ResourceStatus.current(kind + " is available. Replicas: " + replicas);
   }

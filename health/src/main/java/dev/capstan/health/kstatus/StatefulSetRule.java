@@ -16,21 +16,18 @@ final class StatefulSetRule {
     long spec = s.integer(1, "spec", "replicas");
     long partition = s.integer(-1, "spec", "updateStrategy", "rollingUpdate", "partition");
     long replicas = s.integer(0, "status", "replicas");
-    long ready = s.integer(0, "status", "readyReplicas");
     long current = s.integer(0, "status", "currentReplicas");
     long updated = s.integer(0, "status", "updatedReplicas");
+    // Newer than the other counters: where the API server does not report it, it is not waited for.
     Long available = s.integerOrNull("status", "availableReplicas");
-    if (replicas < spec) {
-      return ResourceStatus.inProgress("LessReplicas", "Replicas: " + replicas + "/" + spec);
-    }
-    if (ready < spec) {
-      return ResourceStatus.inProgress("LessReady", "Ready: " + ready + "/" + spec);
-    }
-    if (available != null && available < spec) {
-      return ResourceStatus.inProgress("LessAvailable", "Available: " + available + "/" + spec);
-    }
-    if (replicas > spec) {
-      return ResourceStatus.inProgress("ExtraPods", "Pending termination: " + (replicas - spec));
+    ResourceStatus scaling =
+        ReplicaCount.first(
+            new ReplicaCount("Replicas", replicas).shortOf(spec),
+            ReplicaCount.of(s, "Ready", "readyReplicas").shortOf(spec),
+            available == null ? null : new ReplicaCount("Available", available).shortOf(spec),
+            ReplicaCount.extraPods(replicas, spec));
+    if (scaling != null) {
+      return scaling;
     }
     if (partition != -1) {
       if (updated < spec - partition) {

@@ -1,7 +1,9 @@
 package dev.capstan.health.status;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Step (a) of the generic layer: the conditions custom resources commonly carry, read by type and
@@ -57,6 +59,20 @@ final class ConditionSignals {
 
   private static final Set<String> FAILURE =
       Set.of("degraded", "failed", "failure", "error", "errored", "reconcileerror");
+
+  /** Endings of failure types: ReplicaFailure, ResolutionFailed, CatalogSourcesUnhealthy. */
+  private static final List<String> FAILURE_ENDINGS =
+      List.of("failure", "failed", "error", "unhealthy", "degraded", "terminal");
+
+  private static final List<String> READINESS_ENDINGS =
+      List.of("ready", "available", "healthy", "synced");
+
+  /** Reasons of a Progressing=True condition that say the rollout is done: in it, or at its end. */
+  private static final List<String> DONE_WORDS =
+      List.of("available", "complete", "succeeded", "successful");
+
+  private static final List<String> DONE_ENDINGS =
+      List.of("ready", "running", "created", "healthy");
 
   private static final Set<String> NOT_READY = Set.of("notready", "unready", "partiallyready");
 
@@ -187,22 +203,11 @@ final class ConditionSignals {
    * a terminal error (ACK.Terminal: nothing changes until the spec does).
    */
   private static boolean isFailure(String type) {
-    return FAILURE.contains(type)
-        || type.endsWith("failure")
-        || type.endsWith("failed")
-        || type.endsWith("error")
-        || type.endsWith("unhealthy")
-        || type.endsWith("degraded")
-        || type.endsWith("terminal");
+    return FAILURE.contains(type) || any(FAILURE_ENDINGS, type::endsWith);
   }
 
   private static boolean isProgress(String type) {
-    for (String word : PROGRESS) {
-      if (type.endsWith(word)) {
-        return true;
-      }
-    }
-    return false;
+    return any(PROGRESS, type::endsWith);
   }
 
   /**
@@ -216,11 +221,7 @@ final class ConditionSignals {
   }
 
   private static boolean isReadiness(String type) {
-    return READINESS.contains(type)
-        || type.endsWith("ready")
-        || type.endsWith("available")
-        || type.endsWith("healthy")
-        || type.endsWith("synced");
+    return READINESS.contains(type) || any(READINESS_ENDINGS, type::endsWith);
   }
 
   private static Signal readiness(String type, Condition c) {
@@ -251,14 +252,17 @@ final class ConditionSignals {
 
   private static boolean rolloutDone(String reason) {
     String r = HealthWords.normalize(reason);
-    return r.contains("available")
-        || r.contains("complete")
-        || r.contains("succeeded")
-        || r.contains("successful")
-        || r.endsWith("ready")
-        || r.endsWith("running")
-        || r.endsWith("created")
-        || r.endsWith("healthy");
+    return any(DONE_WORDS, r::contains) || any(DONE_ENDINGS, r::endsWith);
+  }
+
+  /** Whether one of {@code words} passes {@code test} (a word of the type or reason looked at). */
+  private static boolean any(Collection<String> words, Predicate<String> test) {
+    for (String word : words) {
+      if (test.test(word)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String withoutPrefix(String type) {

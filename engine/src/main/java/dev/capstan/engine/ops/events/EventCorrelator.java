@@ -28,10 +28,10 @@ final class EventCorrelator {
   static final String COMBINED_PREFIX = "(combined from similar events): ";
 
   /** Limits; {@link #defaults()} are those of Kubernetes' own recorder. */
-  record Limits(
-      int burst, Duration refill, int similarLimit, Duration similarWindow, int cacheSize) {
+  record Limits(TokenBucket.Rate rate, int similarLimit, Duration similarWindow, int cacheSize) {
     static Limits defaults() {
-      return new Limits(25, Duration.ofMinutes(5), 10, Duration.ofMinutes(10), 4096);
+      return new Limits(
+          new TokenBucket.Rate(25, Duration.ofMinutes(5)), 10, Duration.ofMinutes(10), 4096);
     }
   }
 
@@ -79,9 +79,7 @@ final class EventCorrelator {
   synchronized Optional<CorrelatedEvent> correlate(
       InvolvedObject object, EventType type, EventReason reason, String message) {
     Instant now = clock.instant();
-    if (!buckets
-        .computeIfAbsent(object, o -> new TokenBucket(limits.burst(), limits.refill(), now))
-        .tryTake(now)) {
+    if (!buckets.computeIfAbsent(object, o -> new TokenBucket(limits.rate(), now)).tryTake(now)) {
       return Optional.empty();
     }
     boolean combined = isCombined(new SimilarKey(object, type, reason), message, now);

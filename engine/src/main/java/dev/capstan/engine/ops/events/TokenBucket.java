@@ -3,24 +3,25 @@ package dev.capstan.engine.ops.events;
 import java.time.Duration;
 import java.time.Instant;
 
-/** A token bucket: {@code burst} tokens, one more every {@code refill}. Not thread-safe. */
+/** A token bucket, full at first. Not thread-safe. */
 final class TokenBucket {
-  private final int burst;
-  private final Duration refill;
+  /** {@code burst} tokens at most, one more every {@code refill}. */
+  record Rate(int burst, Duration refill) {}
+
+  private final Rate rate;
   private double tokens;
   private Instant last;
 
-  TokenBucket(int burst, Duration refill, Instant now) {
-    this.burst = burst;
-    this.refill = refill;
-    this.tokens = burst;
+  TokenBucket(Rate rate, Instant now) {
+    this.rate = rate;
+    this.tokens = rate.burst();
     this.last = now;
   }
 
   boolean tryTake(Instant now) {
     if (now.isAfter(last)) {
-      double earned = (double) Duration.between(last, now).toNanos() / refill.toNanos();
-      tokens = Math.min(burst, tokens + earned);
+      double earned = (double) Duration.between(last, now).toNanos() / rate.refill().toNanos();
+      tokens = Math.min(rate.burst(), tokens + earned);
       last = now;
     }
     if (tokens >= 1) {
