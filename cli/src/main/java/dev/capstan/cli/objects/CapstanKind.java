@@ -1,5 +1,6 @@
 package dev.capstan.cli.objects;
 
+import dev.capstan.api.common.ReconciledSpec;
 import dev.capstan.api.kustomize.KubeConfigReference;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationSpec;
@@ -17,6 +18,7 @@ import dev.capstan.source.oci.OciSource;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.client.CustomResource;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
@@ -134,15 +136,8 @@ record CapstanKind<T extends HasMetadata>(
         spec == null || spec.decryption() == null || spec.decryption().provider() == null
             ? ""
             : spec.decryption().provider().name();
-    String drifted =
-        ks.getStatus() == null || ks.getStatus().conditions() == null
-            ? ""
-            : ks.getStatus().conditions().stream()
-                .filter(c -> "Drifted".equals(c.getType()))
-                .map(Condition::getStatus)
-                .findFirst()
-                .orElse("");
     KustomizationStatus status = ks.getStatus();
+    String drifted = conditionStatus(status == null ? null : status.conditions(), "Drifted");
     return List.of(
         new ResourceView.Column("DEPENDS-ON", String.join(",", dependsOn)),
         new ResourceView.Column("KUBECONFIG", cluster),
@@ -153,41 +148,34 @@ record CapstanKind<T extends HasMetadata>(
   }
 
   private static ResourceView ofGitRepository(GitRepository repo) {
+    GitRepositorySpec spec = repo.getSpec();
     GitRepositoryStatus status = repo.getStatus();
     return ofSource(
-        "GitRepository",
-        repo.getMetadata(),
-        status,
-        repo.getSpec() != null && repo.getSpec().suspended(),
-        repo.getSpec() == null ? null : repo.getSpec().url(),
+        repo,
+        spec == null ? null : spec.url(),
         List.of(
             new ResourceView.Column("VERIFIED", verified(status)),
-            new ResourceView.Column("INCLUDES", includes(repo.getSpec()))));
+            new ResourceView.Column("INCLUDES", includes(spec))));
   }
 
   private static ResourceView ofOciRepository(OCIRepository repo) {
     OCIRepositoryStatus status = repo.getStatus();
     return ofSource(
-        "OCIRepository",
-        repo.getMetadata(),
-        status,
-        repo.getSpec() != null && repo.getSpec().suspended(),
+        repo,
         repo.getSpec() == null ? null : repo.getSpec().url(),
         List.of(
-            new ResourceView.Column(
-                "VERIFIED", verified(status == null ? null : status.conditions())),
+            new ResourceView.Column("VERIFIED", verified(status)),
             new ResourceView.Column("ORIGIN", origin(status))));
   }
 
   private static ResourceView ofSource(
-      String kind,
-      ObjectMeta meta,
-      SourceStatus status,
-      boolean suspended,
+      CustomResource<? extends ReconciledSpec, ? extends SourceStatus> source,
       String url,
       List<ResourceView.Column> wide) {
+    ObjectMeta meta = source.getMetadata();
+    SourceStatus status = source.getStatus();
     return new ResourceView(
-        kind,
+        HasMetadata.getKind(source.getClass()),
         meta.getNamespace(),
         meta.getName(),
         meta.getCreationTimestamp(),
@@ -196,7 +184,7 @@ record CapstanKind<T extends HasMetadata>(
         status == null ? null : status.conditions(),
         SourceStatus.revisionOf(status),
         status == null ? null : status.lastHandledReconcileAt(),
-        suspended,
+        source.getSpec() != null && source.getSpec().suspended(),
         // spec.url is the tenant's text: it may carry a password, in any form.
         url == null ? "" : Redaction.scrubUrl(url),
         wide);
@@ -210,15 +198,16 @@ record CapstanKind<T extends HasMetadata>(
   }
 
   /** The SourceVerified condition's status, empty without spec.verify. */
-  private static String verified(GitRepositoryStatus status) {
-    return verified(status == null ? null : status.conditions());
+  private static String verified(SourceStatus status) {
+    return conditionStatus(status == null ? null : status.conditions(), "SourceVerified");
   }
 
-  private static String verified(List<Condition> conditions) {
+  /** The status of the condition of {@code type}, empty when there is none. */
+  private static String conditionStatus(List<Condition> conditions, String type) {
     return conditions == null
         ? ""
         : conditions.stream()
-            .filter(c -> "SourceVerified".equals(c.getType()))
+            .filter(c -> type.equals(c.getType()))
             .map(Condition::getStatus)
             .findFirst()
             .orElse("");
