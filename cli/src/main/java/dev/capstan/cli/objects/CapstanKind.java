@@ -28,38 +28,24 @@ import java.util.function.Function;
  * read it as a {@link ResourceView}.
  */
 record CapstanKind<T extends HasMetadata>(
-    String kind,
-    String group,
-    String plural,
-    List<String> aliases,
-    Class<T> type,
-    Function<T, ResourceView> viewer) {
+    Class<T> type, List<String> aliases, Function<T, ResourceView> viewer) {
 
   static final CapstanKind<Kustomization> KUSTOMIZATION =
       new CapstanKind<>(
-          "Kustomization",
-          Kustomization.GROUP,
-          "kustomizations",
-          List.of("ks", "kustomization", "kustomizations"),
           Kustomization.class,
+          List.of("ks", "kustomization", "kustomizations"),
           CapstanKind::ofKustomization);
 
   static final CapstanKind<GitRepository> GIT_REPOSITORY =
       new CapstanKind<>(
-          "GitRepository",
-          GitRepository.GROUP,
-          "gitrepositories",
-          List.of("gitrepo", "gitrepos", "gitrepository", "gitrepositories"),
           GitRepository.class,
+          List.of("gitrepo", "gitrepos", "gitrepository", "gitrepositories"),
           CapstanKind::ofGitRepository);
 
   static final CapstanKind<OCIRepository> OCI_REPOSITORY =
       new CapstanKind<>(
-          "OCIRepository",
-          GitRepository.GROUP,
-          "ocirepositories",
-          List.of("ocirepo", "ocirepos", "ocirepository", "ocirepositories"),
           OCIRepository.class,
+          List.of("ocirepo", "ocirepos", "ocirepository", "ocirepositories"),
           CapstanKind::ofOciRepository);
 
   static final List<CapstanKind<?>> ALL = List.of(KUSTOMIZATION, GIT_REPOSITORY, OCI_REPOSITORY);
@@ -78,6 +64,21 @@ record CapstanKind<T extends HasMetadata>(
             + "': expected ks (kustomizations), gitrepo (gitrepositories) or ocirepo"
             + " (ocirepositories)",
         CliException.BAD_INPUT);
+  }
+
+  /** The kind's name, e.g. {@code GitRepository}, as its class declares it. */
+  String kind() {
+    return HasMetadata.getKind(type);
+  }
+
+  /** The API group, e.g. {@code source.capstan.dev}. */
+  String group() {
+    return HasMetadata.getGroup(type);
+  }
+
+  /** The plural of the kind's resource, e.g. {@code gitrepositories}. */
+  String plural() {
+    return HasMetadata.getPlural(type);
   }
 
   ResourceView view(T object) {
