@@ -1,6 +1,7 @@
 package dev.capstan.cli.objects;
 
 import dev.capstan.api.common.ReconciledSpec;
+import dev.capstan.api.common.ReconciledStatus;
 import dev.capstan.api.kustomize.KubeConfigReference;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationSpec;
@@ -87,20 +88,8 @@ record CapstanKind<T extends HasMetadata>(
 
   private static ResourceView ofKustomization(Kustomization ks) {
     KustomizationStatus status = ks.getStatus();
-    ObjectMeta meta = ks.getMetadata();
-    return new ResourceView(
-        "Kustomization",
-        meta.getNamespace(),
-        meta.getName(),
-        meta.getCreationTimestamp(),
-        generation(meta),
-        status == null ? null : status.observedGeneration(),
-        status == null ? null : status.conditions(),
-        status == null ? null : status.lastAppliedRevision(),
-        status == null ? null : status.lastHandledReconcileAt(),
-        ks.getSpec() != null && ks.getSpec().suspended(),
-        "",
-        wideColumns(ks));
+    return resourceView(
+        ks, status == null ? null : status.lastAppliedRevision(), "", wideColumns(ks));
   }
 
   /**
@@ -173,21 +162,30 @@ record CapstanKind<T extends HasMetadata>(
       CustomResource<? extends ReconciledSpec, ? extends SourceStatus> source,
       String url,
       List<ResourceView.Column> wide) {
-    ObjectMeta meta = source.getMetadata();
-    SourceStatus status = source.getStatus();
+    // spec.url is the tenant's text: it may carry a password, in any form.
+    String scrubbed = url == null ? "" : Redaction.scrubUrl(url);
+    return resourceView(source, SourceStatus.revisionOf(source.getStatus()), scrubbed, wide);
+  }
+
+  private static ResourceView resourceView(
+      CustomResource<? extends ReconciledSpec, ? extends ReconciledStatus> object,
+      String revision,
+      String url,
+      List<ResourceView.Column> wide) {
+    ObjectMeta meta = object.getMetadata();
+    ReconciledStatus status = object.getStatus();
     return new ResourceView(
-        HasMetadata.getKind(source.getClass()),
+        HasMetadata.getKind(object.getClass()),
         meta.getNamespace(),
         meta.getName(),
         meta.getCreationTimestamp(),
         generation(meta),
         status == null ? null : status.observedGeneration(),
         status == null ? null : status.conditions(),
-        SourceStatus.revisionOf(status),
+        revision,
         status == null ? null : status.lastHandledReconcileAt(),
-        source.getSpec() != null && source.getSpec().suspended(),
-        // spec.url is the tenant's text: it may carry a password, in any form.
-        url == null ? "" : Redaction.scrubUrl(url),
+        object.getSpec() != null && object.getSpec().suspended(),
+        url,
         wide);
   }
 
