@@ -1,5 +1,10 @@
 package dev.capstan.testing;
 
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -13,5 +18,12 @@ public record ClusterAccess(Path kubeconfig, ClusterSource source) {
     EXPLICIT_KUBECONFIG,
     LOCAL_CONTROL_PLANE,
     K3S_CONTAINER
+  }
+
+  /** A client of the cluster that the kubeconfig file {@code kubeconfig} names. */
+  static KubernetesClient openClient(Path kubeconfig) throws IOException {
+    return new KubernetesClientBuilder()
+        .withConfig(Config.fromKubeconfig(Files.readString(kubeconfig)))
+        .build();
   }
 }

@@ -11,19 +11,9 @@ import java.util.Optional;
  * Finds a cluster for the tests: an explicitly given kubeconfig, else the local control plane
  * (started on demand by {@code deploy/testcluster/up}), else a k3s container where Docker runs.
  */
-final class ClusterProvisioner {
+record ClusterProvisioner(Map<String, String> env, Path repoRoot, ProcessRunner runner) {
   static final String KUBECONFIG_PROPERTY = "capstan.test.kubeconfig";
   static final String KUBECONFIG_ENV = "CAPSTAN_TEST_KUBECONFIG";
-
-  private final Map<String, String> env;
-  private final Path repoRoot;
-  private final ProcessRunner runner;
-
-  ClusterProvisioner(Map<String, String> env, Path repoRoot, ProcessRunner runner) {
-    this.env = env;
-    this.repoRoot = repoRoot;
-    this.runner = runner;
-  }
 
   /** A provisioned cluster and what must be closed when the tests are done with it. */
   record Provisioned(ClusterAccess access, AutoCloseable onClose) {}

@@ -1,11 +1,7 @@
 package dev.capstan.testing;
 
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
@@ -81,31 +77,16 @@ public final class KubernetesCluster implements BeforeAllCallback, ParameterReso
   }
 
   /** The cluster of this test JVM, or why there is none. Closed when the JVM's tests end. */
-  static final class SharedCluster
+  record SharedCluster(
+      ClusterProvisioner.Provisioned provisioned, KubernetesClient client, RuntimeException failure)
       implements ExtensionContext.Store.CloseableResource, AutoCloseable {
-    private final ClusterProvisioner.Provisioned provisioned;
-    private final KubernetesClient client;
-    private final RuntimeException failure;
-
-    private SharedCluster(
-        ClusterProvisioner.Provisioned provisioned,
-        KubernetesClient client,
-        RuntimeException failure) {
-      this.provisioned = provisioned;
-      this.client = client;
-      this.failure = failure;
-    }
 
     static SharedCluster start() {
       try {
         ClusterProvisioner.Provisioned provisioned =
             new ClusterProvisioner(System.getenv(), RepoRoot.find(), new ProcessRunner())
                 .provision();
-        KubernetesClient client =
-            new KubernetesClientBuilder()
-                .withConfig(
-                    Config.fromKubeconfig(Files.readString(provisioned.access().kubeconfig())))
-                .build();
+        KubernetesClient client = ClusterAccess.openClient(provisioned.access().kubeconfig());
         return new SharedCluster(provisioned, client, null);
       } catch (IOException e) {
         return new SharedCluster(
@@ -123,10 +104,6 @@ public final class KubernetesCluster implements BeforeAllCallback, ParameterReso
         throw failure;
       }
       throw new TestAbortedException(failure.getMessage());
-    }
-
-    KubernetesClient client() {
-      return client;
     }
 
     ClusterAccess access() {
@@ -166,23 +143,14 @@ public final class KubernetesCluster implements BeforeAllCallback, ParameterReso
     private TestNamespace create() {
       String name = namespaceName(testClass);
       KubernetesClient client = cluster.client();
-      client
-          .namespaces()
-          .resource(
-              new NamespaceBuilder()
-                  .withNewMetadata()
-                  .withName(name)
-                  .addToLabels("capstan.dev/test", "true")
-                  .endMetadata()
-                  .build())
-          .create();
+      TestNamespace created = TestNamespace.create(client, name);
       // Pods in a brand-new namespace are rejected until its default service account exists.
       client
           .serviceAccounts()
           .inNamespace(name)
           .withName("default")
           .waitUntilCondition(sa -> sa != null, SERVICE_ACCOUNT_WAIT.toSeconds(), TimeUnit.SECONDS);
-      return new TestNamespace(name);
+      return created;
     }
 
     static String namespaceName(Class<?> testClass) {

@@ -31,35 +31,34 @@ public final class ModuleReadme {
   public List<String> packagesMissingFromLayout() throws IOException {
     String layout = section("## Layout");
     Path sources = module.resolve("src/main/java");
-    if (!Files.isDirectory(sources)) {
-      return List.of();
-    }
-    try (Stream<Path> files = Files.walk(sources)) {
-      return files
-          .filter(f -> f.toString().endsWith(".java"))
-          .map(f -> sources.relativize(f.getParent()).toString().replace('/', '.'))
-          .distinct()
-          .sorted()
-          .filter(p -> !layout.contains("| `" + p + "` |"))
-          .toList();
-    }
+    return files(sources).stream()
+        .filter(f -> f.toString().endsWith(".java"))
+        .map(f -> sources.relativize(f.getParent()).toString().replace('/', '.'))
+        .distinct()
+        .sorted()
+        .filter(p -> !layout.contains("| `" + p + "` |"))
+        .toList();
   }
 
   /** The test classes (*Test, *IT) of src/test/java that the Tests table does not name. */
   public List<String> testClassesMissingFromTests() throws IOException {
     String tests = section("## Tests");
-    Path sources = module.resolve("src/test/java");
+    return files(module.resolve("src/test/java")).stream()
+        .map(f -> f.getFileName().toString())
+        .filter(n -> n.endsWith("Test.java") || n.endsWith("IT.java"))
+        .map(n -> n.substring(0, n.length() - ".java".length()))
+        .filter(n -> !tests.contains("`" + n + "`"))
+        .sorted()
+        .toList();
+  }
+
+  /** Every file and directory under {@code sources}; none when the module has no such tree. */
+  private static List<Path> files(Path sources) throws IOException {
     if (!Files.isDirectory(sources)) {
       return List.of();
     }
     try (Stream<Path> files = Files.walk(sources)) {
-      return files
-          .map(f -> f.getFileName().toString())
-          .filter(n -> n.endsWith("Test.java") || n.endsWith("IT.java"))
-          .map(n -> n.substring(0, n.length() - ".java".length()))
-          .filter(n -> !tests.contains("`" + n + "`"))
-          .sorted()
-          .toList();
+      return files.toList();
     }
   }
 

@@ -1,9 +1,6 @@
 package dev.capstan.testing;
 
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,16 +29,7 @@ public final class RemoteCluster implements ParameterResolver {
     /** Creates {@code name} there if it does not exist (the Kustomization's namespace must). */
     public void ensureNamespace(String name) {
       if (client.namespaces().withName(name).get() == null) {
-        client
-            .namespaces()
-            .resource(
-                new NamespaceBuilder()
-                    .withNewMetadata()
-                    .withName(name)
-                    .addToLabels("capstan.dev/test", "true")
-                    .endMetadata()
-                    .build())
-            .create();
+        TestNamespace.create(client, name);
       }
     }
 
@@ -70,25 +58,15 @@ public final class RemoteCluster implements ParameterResolver {
   }
 
   /** The second cluster of this test JVM, or why there is none. */
-  static final class Shared implements ExtensionContext.Store.CloseableResource, AutoCloseable {
-    private final Access access;
-    private final RuntimeException failure;
-
-    private Shared(Access access, RuntimeException failure) {
-      this.access = access;
-      this.failure = failure;
-    }
+  record Shared(Access started, RuntimeException failure)
+      implements ExtensionContext.Store.CloseableResource, AutoCloseable {
 
     static Shared start() {
       try {
         Path kubeconfig =
             new RemoteClusterProvisioner(System.getenv(), RepoRoot.find(), new ProcessRunner())
                 .provision();
-        KubernetesClient client =
-            new KubernetesClientBuilder()
-                .withConfig(Config.fromKubeconfig(Files.readString(kubeconfig)))
-                .build();
-        return new Shared(new Access(kubeconfig, client), null);
+        return new Shared(new Access(kubeconfig, ClusterAccess.openClient(kubeconfig)), null);
       } catch (RemoteClusterProvisioner.NoRemoteClusterException e) {
         return new Shared(null, new TestAbortedException("no second cluster: " + e.getMessage()));
       } catch (IOException e) {
@@ -105,13 +83,13 @@ public final class RemoteCluster implements ParameterResolver {
       if (failure != null) {
         throw failure;
       }
-      return access;
+      return started;
     }
 
     @Override
     public void close() {
-      if (access != null) {
-        access.client().close();
+      if (started != null) {
+        started.client().close();
       }
     }
   }

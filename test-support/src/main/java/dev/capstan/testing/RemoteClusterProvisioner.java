@@ -16,7 +16,7 @@ import java.util.Map;
  * access can be tested end to end. With an external first cluster and no remote one given there is
  * none, and the tests say why.
  */
-final class RemoteClusterProvisioner {
+record RemoteClusterProvisioner(Map<String, String> env, Path repoRoot, ProcessRunner runner) {
   static final String KUBECONFIG_ENV = "CAPSTAN_TEST_REMOTE_KUBECONFIG";
 
   /**
@@ -34,16 +34,6 @@ final class RemoteClusterProvisioner {
 
   /** The second control plane's address: the audience its tokens from the first one are for. */
   static final String ADDRESS = "https://127.0.0.1:" + PORTS.get("CAPSTAN_APISERVER_PORT");
-
-  private final Map<String, String> env;
-  private final Path repoRoot;
-  private final ProcessRunner runner;
-
-  RemoteClusterProvisioner(Map<String, String> env, Path repoRoot, ProcessRunner runner) {
-    this.env = env;
-    this.repoRoot = repoRoot;
-    this.runner = runner;
-  }
 
   /**
    * The second cluster's admin kubeconfig.

@@ -13,18 +13,13 @@ import java.util.concurrent.TimeUnit;
  * A throwaway SSH key made with OpenSSH's {@code ssh-keygen}, to sign commits and tags with (by
  * {@code git} itself, see {@link #gitSigningOptions}, or by {@code ssh-keygen -Y sign}) and to
  * check signatures with {@code ssh-keygen -Y verify}. Its fingerprint is OpenSSH's own.
+ *
+ * @param privateKeyFile the private key file, as git's {@code user.signingkey} takes it
+ * @param publicKey the public key as an {@code authorized_keys} line (type, base64, comment)
+ * @param fingerprint the SHA-256 fingerprint as {@code ssh-keygen -l} prints it: {@code
+ *     SHA256:<base64>}
  */
-public final class SshTestKey {
-
-  private final Path privateKey;
-  private final String publicKey;
-  private final String fingerprint;
-
-  private SshTestKey(Path privateKey, String publicKey, String fingerprint) {
-    this.privateKey = privateKey;
-    this.publicKey = publicKey;
-    this.fingerprint = fingerprint;
-  }
+public record SshTestKey(Path privateKeyFile, String publicKey, String fingerprint) {
 
   /**
    * @param dir where the key files are written (created if missing)
@@ -50,35 +45,20 @@ public final class SshTestKey {
     }
   }
 
-  /** The private key file, as git's {@code user.signingkey} takes it. */
-  public Path privateKeyFile() {
-    return privateKey;
-  }
-
-  /** The public key as an {@code authorized_keys} line (type, base64, comment). */
-  public String publicKey() {
-    return publicKey;
-  }
-
-  /** The SHA-256 fingerprint as {@code ssh-keygen -l} prints it: {@code SHA256:<base64>}. */
-  public String fingerprint() {
-    return fingerprint;
-  }
-
   /** This key's OpenSSH user certificate signed by {@code authority}, as its one-line text. */
   public String certificateBy(SshTestKey authority) {
     try {
       run(
-          privateKey.getParent(),
+          privateKeyFile.getParent(),
           List.of(
               "ssh-keygen",
               "-q",
               "-s",
-              authority.privateKey.toString(),
+              authority.privateKeyFile.toString(),
               "-I",
               "test",
-              privateKey + ".pub"));
-      return Files.readString(Path.of(privateKey + "-cert.pub")).strip();
+              privateKeyFile + ".pub"));
+      return Files.readString(Path.of(privateKeyFile + "-cert.pub")).strip();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -86,7 +66,7 @@ public final class SshTestKey {
 
   /** The {@code -c} options that make {@code git commit -S} and {@code git tag -s} use this key. */
   public List<String> gitSigningOptions() {
-    return List.of("-c", "gpg.format=ssh", "-c", "user.signingkey=" + privateKey);
+    return List.of("-c", "gpg.format=ssh", "-c", "user.signingkey=" + privateKeyFile);
   }
 
   /**
@@ -94,7 +74,7 @@ public final class SshTestKey {
    */
   public byte[] sign(byte[] data, String namespace) {
     try {
-      Path file = Files.createTempFile(privateKey.getParent(), "data", "");
+      Path file = Files.createTempFile(privateKeyFile.getParent(), "data", "");
       Files.write(file, data);
       run(
           file.getParent(),
@@ -104,7 +84,7 @@ public final class SshTestKey {
               "-Y",
               "sign",
               "-f",
-              privateKey.toString(),
+              privateKeyFile.toString(),
               "-n",
               namespace,
               file.toString()));
@@ -124,7 +104,7 @@ public final class SshTestKey {
    */
   public boolean verifiedByOpenSsh(byte[] data, byte[] signature, String namespace) {
     try {
-      Path dir = Files.createTempDirectory(privateKey.getParent(), "verify");
+      Path dir = Files.createTempDirectory(privateKeyFile.getParent(), "verify");
       Path signers = Files.writeString(dir.resolve("allowed"), "signer " + publicKey + "\n");
       Path sig = Files.write(dir.resolve("data.sig"), signature);
       Process process =

@@ -4,6 +4,7 @@ import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.applier.ClusterErrors;
+import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -194,11 +195,7 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
 
     /** {@code Kind/namespace/name}, as the graph and the pages name objects. */
     private static String key(HasMetadata object) {
-      return object.getKind()
-          + "/"
-          + object.getMetadata().getNamespace()
-          + "/"
-          + object.getMetadata().getName();
+      return ObjectRef.of(object).display();
     }
 
     List<T> items() {

@@ -26,31 +26,14 @@ import java.util.stream.Stream;
  * What the view's drift comparisons own: a Git store of its own in a temporary directory (the
  * engine's store is not the view's to read), a build instance, and bounded thread pools.
  */
-final class DriftParts implements AutoCloseable {
+record DriftParts(
+    Path store, ManifestBuilder builder, ExecutorService diffPool, DriftCheck check, DriftView view)
+    implements AutoCloseable {
   /** Comparisons at once; more wait their turn (their deadline runs meanwhile). */
   static final int COMPARISONS = 2;
 
   /** Dry-run requests in flight over all comparisons. */
   static final int DRY_RUNS = 4;
-
-  private final Path store;
-  private final ManifestBuilder builder;
-  private final ExecutorService diffPool;
-  private final DriftCheck check;
-  private final DriftView view;
-
-  private DriftParts(
-      Path store,
-      ManifestBuilder builder,
-      ExecutorService diffPool,
-      DriftCheck check,
-      DriftView view) {
-    this.store = store;
-    this.builder = builder;
-    this.diffPool = diffPool;
-    this.check = check;
-    this.view = view;
-  }
 
   static DriftParts start(
       Catalog catalog,
@@ -87,10 +70,6 @@ final class DriftParts implements AutoCloseable {
             timeout,
             clock);
     return new DriftParts(store, builder, diffPool, check, new DriftView(targets, check));
-  }
-
-  DriftView view() {
-    return view;
   }
 
   private static ThreadFactory daemon(String name) {

@@ -1,11 +1,13 @@
 package dev.capstan.ui;
 
+import dev.capstan.api.common.ReconciledSpec;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.api.source.SourceStatus;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.CustomResource;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
@@ -76,27 +78,13 @@ record Overview(
         conditions.lastChange());
   }
 
-  static Row row(GitRepository repo) {
-    return sourceRow(
-        "GitRepository",
-        repo,
-        repo.getStatus(),
-        repo.getSpec() != null && repo.getSpec().suspended());
-  }
-
-  static Row row(OCIRepository repo) {
-    return sourceRow(
-        "OCIRepository",
-        repo,
-        repo.getStatus(),
-        repo.getSpec() != null && repo.getSpec().suspended());
-  }
-
-  private static Row sourceRow(
-      String kind, HasMetadata source, SourceStatus status, boolean suspended) {
+  /** A source's row: no health of its own, its revision is its artifact's. */
+  static Row row(CustomResource<? extends ReconciledSpec, ? extends SourceStatus> source) {
+    SourceStatus status = source.getStatus();
+    boolean suspended = source.getSpec() != null && source.getSpec().suspended();
     Conditions conditions = new Conditions(status == null ? null : status.conditions());
     return new Row(
-        kind,
+        HasMetadata.getKind(source.getClass()),
         source.getMetadata().getNamespace(),
         source.getMetadata().getName(),
         conditions.status("Ready"),

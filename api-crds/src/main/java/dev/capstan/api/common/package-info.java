@@ -1,2 +1,2 @@
-/** Types shared by the Kustomization and GitRepository APIs. */
+/** Types shared by the Kustomization and source APIs. */
 package dev.capstan.api.common;

@@ -1,9 +1,8 @@
 package dev.capstan.api.kustomize;
 
+import dev.capstan.api.common.RecordResource;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.generator.annotation.ValidationRule;
-import io.fabric8.kubernetes.api.model.Namespaced;
-import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
@@ -62,18 +61,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
             + " || (has(d.kind) && d.kind != 'Kustomization')"
             + " || (has(d.apiVersion) && !d.apiVersion.startsWith('kustomize.capstan.dev/')))",
     message = "spec.dependsOn: a Kustomization cannot depend on itself")
-public class Kustomization extends CustomResource<KustomizationSpec, KustomizationStatus>
-    implements Namespaced {
+public class Kustomization extends RecordResource<KustomizationSpec, KustomizationStatus> {
   public static final String GROUP = "kustomize.capstan.dev";
   public static final String VERSION = "v1";
-
-  @Override
-  protected KustomizationSpec initSpec() {
-    return null;
-  }
-
-  @Override
-  protected KustomizationStatus initStatus() {
-    return null;
-  }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.capstan.api.common.GoDuration;
+import dev.capstan.api.common.ReconciledSpec;
 import io.fabric8.crd.generator.annotation.PrinterColumn;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
@@ -97,7 +98,8 @@ public record KustomizationSpec(
             "Whether objects changed in the cluster by another writer are applied again"
                 + " (mode: enabled, the default), only reported (warn) or not looked at"
                 + " (disabled).")
-        DriftDetection driftDetection) {
+        DriftDetection driftDetection)
+    implements ReconciledSpec {
 
   /** {@code prune}, false when absent. */
   public boolean pruneEnabled() {
@@ -122,11 +124,6 @@ public record KustomizationSpec(
   /** {@code buildMetadata}, empty when absent. */
   public List<BuildMetadataOption> buildMetadataOptions() {
     return buildMetadata == null ? List.of() : buildMetadata;
-  }
-
-  /** {@code suspend}, false when absent. */
-  public boolean suspended() {
-    return Boolean.TRUE.equals(suspend);
   }
 
   /** The drift detection mode, enabled when absent. */

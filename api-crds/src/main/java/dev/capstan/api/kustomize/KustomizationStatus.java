@@ -3,6 +3,7 @@ package dev.capstan.api.kustomize;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.capstan.api.common.ReconciledStatus;
 import dev.capstan.api.common.Snapshot;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.List;
@@ -24,7 +25,8 @@ public record KustomizationStatus(
     @JsonPropertyDescription(
             "The last reconciles, most recent first, at most 5: one entry per applied set (digest)"
                 + " and outcome, with its revision, first and last time and count.")
-        List<Snapshot> history) {
+        List<Snapshot> history)
+    implements ReconciledStatus {
 
   /** A status without an origin revision or history. */
   public KustomizationStatus(

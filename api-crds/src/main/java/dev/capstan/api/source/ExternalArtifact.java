@@ -1,8 +1,7 @@
 package dev.capstan.api.source;
 
+import dev.capstan.api.common.RecordResource;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
-import io.fabric8.kubernetes.api.model.Namespaced;
-import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
@@ -42,16 +41,5 @@ import io.fabric8.kubernetes.model.annotation.Version;
     name = "AGE",
     type = AdditionalPrinterColumn.Type.DATE,
     jsonPath = ".metadata.creationTimestamp")
-public class ExternalArtifact extends CustomResource<ExternalArtifactSpec, ExternalArtifactStatus>
-    implements Namespaced {
-
-  @Override
-  protected ExternalArtifactSpec initSpec() {
-    return null;
-  }
-
-  @Override
-  protected ExternalArtifactStatus initStatus() {
-    return null;
-  }
-}
+public class ExternalArtifact
+    extends RecordResource<ExternalArtifactSpec, ExternalArtifactStatus> {}

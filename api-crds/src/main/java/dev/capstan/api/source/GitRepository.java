@@ -1,8 +1,7 @@
 package dev.capstan.api.source;
 
+import dev.capstan.api.common.RecordResource;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
-import io.fabric8.kubernetes.api.model.Namespaced;
-import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
@@ -44,18 +43,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
     type = AdditionalPrinterColumn.Type.STRING,
     priority = 1,
     jsonPath = ".status.conditions[?(@.type==\"SourceVerified\")].status")
-public class GitRepository extends CustomResource<GitRepositorySpec, GitRepositoryStatus>
-    implements Namespaced {
+public class GitRepository extends RecordResource<GitRepositorySpec, GitRepositoryStatus> {
   public static final String GROUP = "source.capstan.dev";
   public static final String VERSION = "v1";
-
-  @Override
-  protected GitRepositorySpec initSpec() {
-    return null;
-  }
-
-  @Override
-  protected GitRepositoryStatus initStatus() {
-    return null;
-  }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.capstan.api.common.GoDuration;
 import dev.capstan.api.common.LocalObjectReference;
+import dev.capstan.api.common.ReconciledSpec;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
@@ -53,18 +54,14 @@ public record GitRepositorySpec(
     @JsonPropertyDescription(
             "Secret with the HTTP(S) proxy to fetch through: address, and optionally "
                 + "username and password.")
-        LocalObjectReference proxySecretRef) {
+        LocalObjectReference proxySecretRef)
+    implements ReconciledSpec {
 
   /**
    * Flux's pattern for {@code spec.url}: remote URLs only. A local path or {@code file://} URL
    * would read the engine's own disk, where every other source's clone lives.
    */
   public static final String URL_PATTERN = "^(http|https|ssh)://.*$";
-
-  /** {@code suspend}, false when absent. */
-  public boolean suspended() {
-    return Boolean.TRUE.equals(suspend);
-  }
 
   /** {@code recurseSubmodules}, false when absent. */
   public boolean recursesSubmodules() {

@@ -1,8 +1,7 @@
 package dev.capstan.api.source;
 
+import dev.capstan.api.common.RecordResource;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
-import io.fabric8.kubernetes.api.model.Namespaced;
-import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
@@ -44,16 +43,4 @@ import io.fabric8.kubernetes.model.annotation.Version;
     type = AdditionalPrinterColumn.Type.STRING,
     priority = 1,
     jsonPath = ".status.conditions[?(@.type==\"SourceVerified\")].status")
-public class OCIRepository extends CustomResource<OCIRepositorySpec, OCIRepositoryStatus>
-    implements Namespaced {
-
-  @Override
-  protected OCIRepositorySpec initSpec() {
-    return null;
-  }
-
-  @Override
-  protected OCIRepositoryStatus initStatus() {
-    return null;
-  }
-}
+public class OCIRepository extends RecordResource<OCIRepositorySpec, OCIRepositoryStatus> {}

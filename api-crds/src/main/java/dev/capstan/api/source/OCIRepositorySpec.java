@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.capstan.api.common.GoDuration;
 import dev.capstan.api.common.LocalObjectReference;
+import dev.capstan.api.common.ReconciledSpec;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 
@@ -60,15 +61,11 @@ public record OCIRepositorySpec(
             "Allow plain HTTP to the registry (and, without certSecretRef, an https registry "
                 + "whose certificate is not checked).")
         Boolean insecure,
-    @JsonPropertyDescription("Stop pulling this repository.") Boolean suspend) {
+    @JsonPropertyDescription("Stop pulling this repository.") Boolean suspend)
+    implements ReconciledSpec {
 
   /** Flux's pattern for {@code spec.url}. */
   public static final String URL_PATTERN = "^oci://.*$";
-
-  /** {@code suspend}, false when absent. */
-  public boolean suspended() {
-    return Boolean.TRUE.equals(suspend);
-  }
 
   /** {@code insecure}, false when absent. */
   public boolean insecureAllowed() {

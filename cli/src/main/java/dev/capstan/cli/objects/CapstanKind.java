@@ -1,5 +1,7 @@
 package dev.capstan.cli.objects;
 
+import dev.capstan.api.common.ReconciledSpec;
+import dev.capstan.api.common.ReconciledStatus;
 import dev.capstan.api.kustomize.KubeConfigReference;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationSpec;
@@ -17,6 +19,7 @@ import dev.capstan.source.oci.OciSource;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.client.CustomResource;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
@@ -26,38 +29,24 @@ import java.util.function.Function;
  * read it as a {@link ResourceView}.
  */
 record CapstanKind<T extends HasMetadata>(
-    String kind,
-    String group,
-    String plural,
-    List<String> aliases,
-    Class<T> type,
-    Function<T, ResourceView> viewer) {
+    Class<T> type, List<String> aliases, Function<T, ResourceView> viewer) {
 
   static final CapstanKind<Kustomization> KUSTOMIZATION =
       new CapstanKind<>(
-          "Kustomization",
-          Kustomization.GROUP,
-          "kustomizations",
-          List.of("ks", "kustomization", "kustomizations"),
           Kustomization.class,
+          List.of("ks", "kustomization", "kustomizations"),
           CapstanKind::ofKustomization);
 
   static final CapstanKind<GitRepository> GIT_REPOSITORY =
       new CapstanKind<>(
-          "GitRepository",
-          GitRepository.GROUP,
-          "gitrepositories",
-          List.of("gitrepo", "gitrepos", "gitrepository", "gitrepositories"),
           GitRepository.class,
+          List.of("gitrepo", "gitrepos", "gitrepository", "gitrepositories"),
           CapstanKind::ofGitRepository);
 
   static final CapstanKind<OCIRepository> OCI_REPOSITORY =
       new CapstanKind<>(
-          "OCIRepository",
-          GitRepository.GROUP,
-          "ocirepositories",
-          List.of("ocirepo", "ocirepos", "ocirepository", "ocirepositories"),
           OCIRepository.class,
+          List.of("ocirepo", "ocirepos", "ocirepository", "ocirepositories"),
           CapstanKind::ofOciRepository);
 
   static final List<CapstanKind<?>> ALL = List.of(KUSTOMIZATION, GIT_REPOSITORY, OCI_REPOSITORY);
@@ -78,26 +67,29 @@ record CapstanKind<T extends HasMetadata>(
         CliException.BAD_INPUT);
   }
 
+  /** The kind's name, e.g. {@code GitRepository}, as its class declares it. */
+  String kind() {
+    return HasMetadata.getKind(type);
+  }
+
+  /** The API group, e.g. {@code source.capstan.dev}. */
+  String group() {
+    return HasMetadata.getGroup(type);
+  }
+
+  /** The plural of the kind's resource, e.g. {@code gitrepositories}. */
+  String plural() {
+    return HasMetadata.getPlural(type);
+  }
+
   ResourceView view(T object) {
     return viewer.apply(object);
   }
 
   private static ResourceView ofKustomization(Kustomization ks) {
     KustomizationStatus status = ks.getStatus();
-    ObjectMeta meta = ks.getMetadata();
-    return new ResourceView(
-        "Kustomization",
-        meta.getNamespace(),
-        meta.getName(),
-        meta.getCreationTimestamp(),
-        generation(meta),
-        status == null ? null : status.observedGeneration(),
-        status == null ? null : status.conditions(),
-        status == null ? null : status.lastAppliedRevision(),
-        status == null ? null : status.lastHandledReconcileAt(),
-        ks.getSpec() != null && ks.getSpec().suspended(),
-        "",
-        wideColumns(ks));
+    return resourceView(
+        ks, status == null ? null : status.lastAppliedRevision(), "", wideColumns(ks));
   }
 
   /**
@@ -134,15 +126,8 @@ record CapstanKind<T extends HasMetadata>(
         spec == null || spec.decryption() == null || spec.decryption().provider() == null
             ? ""
             : spec.decryption().provider().name();
-    String drifted =
-        ks.getStatus() == null || ks.getStatus().conditions() == null
-            ? ""
-            : ks.getStatus().conditions().stream()
-                .filter(c -> "Drifted".equals(c.getType()))
-                .map(Condition::getStatus)
-                .findFirst()
-                .orElse("");
     KustomizationStatus status = ks.getStatus();
+    String drifted = conditionStatus(status == null ? null : status.conditions(), "Drifted");
     return List.of(
         new ResourceView.Column("DEPENDS-ON", String.join(",", dependsOn)),
         new ResourceView.Column("KUBECONFIG", cluster),
@@ -153,52 +138,54 @@ record CapstanKind<T extends HasMetadata>(
   }
 
   private static ResourceView ofGitRepository(GitRepository repo) {
+    GitRepositorySpec spec = repo.getSpec();
     GitRepositoryStatus status = repo.getStatus();
     return ofSource(
-        "GitRepository",
-        repo.getMetadata(),
-        status,
-        repo.getSpec() != null && repo.getSpec().suspended(),
-        repo.getSpec() == null ? null : repo.getSpec().url(),
+        repo,
+        spec == null ? null : spec.url(),
         List.of(
             new ResourceView.Column("VERIFIED", verified(status)),
-            new ResourceView.Column("INCLUDES", includes(repo.getSpec()))));
+            new ResourceView.Column("INCLUDES", includes(spec))));
   }
 
   private static ResourceView ofOciRepository(OCIRepository repo) {
     OCIRepositoryStatus status = repo.getStatus();
     return ofSource(
-        "OCIRepository",
-        repo.getMetadata(),
-        status,
-        repo.getSpec() != null && repo.getSpec().suspended(),
+        repo,
         repo.getSpec() == null ? null : repo.getSpec().url(),
         List.of(
-            new ResourceView.Column(
-                "VERIFIED", verified(status == null ? null : status.conditions())),
+            new ResourceView.Column("VERIFIED", verified(status)),
             new ResourceView.Column("ORIGIN", origin(status))));
   }
 
   private static ResourceView ofSource(
-      String kind,
-      ObjectMeta meta,
-      SourceStatus status,
-      boolean suspended,
+      CustomResource<? extends ReconciledSpec, ? extends SourceStatus> source,
       String url,
       List<ResourceView.Column> wide) {
+    // spec.url is the tenant's text: it may carry a password, in any form.
+    String scrubbed = url == null ? "" : Redaction.scrubUrl(url);
+    return resourceView(source, SourceStatus.revisionOf(source.getStatus()), scrubbed, wide);
+  }
+
+  private static ResourceView resourceView(
+      CustomResource<? extends ReconciledSpec, ? extends ReconciledStatus> object,
+      String revision,
+      String url,
+      List<ResourceView.Column> wide) {
+    ObjectMeta meta = object.getMetadata();
+    ReconciledStatus status = object.getStatus();
     return new ResourceView(
-        kind,
+        HasMetadata.getKind(object.getClass()),
         meta.getNamespace(),
         meta.getName(),
         meta.getCreationTimestamp(),
         generation(meta),
         status == null ? null : status.observedGeneration(),
         status == null ? null : status.conditions(),
-        SourceStatus.revisionOf(status),
+        revision,
         status == null ? null : status.lastHandledReconcileAt(),
-        suspended,
-        // spec.url is the tenant's text: it may carry a password, in any form.
-        url == null ? "" : Redaction.scrubUrl(url),
+        object.getSpec() != null && object.getSpec().suspended(),
+        url,
         wide);
   }
 
@@ -210,15 +197,16 @@ record CapstanKind<T extends HasMetadata>(
   }
 
   /** The SourceVerified condition's status, empty without spec.verify. */
-  private static String verified(GitRepositoryStatus status) {
-    return verified(status == null ? null : status.conditions());
+  private static String verified(SourceStatus status) {
+    return conditionStatus(status == null ? null : status.conditions(), "SourceVerified");
   }
 
-  private static String verified(List<Condition> conditions) {
+  /** The status of the condition of {@code type}, empty when there is none. */
+  private static String conditionStatus(List<Condition> conditions, String type) {
     return conditions == null
         ? ""
         : conditions.stream()
-            .filter(c -> "SourceVerified".equals(c.getType()))
+            .filter(c -> type.equals(c.getType()))
             .map(Condition::getStatus)
             .findFirst()
             .orElse("");

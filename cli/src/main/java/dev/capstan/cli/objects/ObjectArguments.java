@@ -17,8 +17,6 @@ final class ObjectArguments extends KindArgument {
   @Spec(Spec.Target.MIXEE)
   CommandSpec command;
 
-  /** The namespace given, else the kubeconfig context's, else default. */
-
   /**
    * For a command that acts on one kind only: any other KIND is a usage error (exit 2), told as
    * {@code why}.

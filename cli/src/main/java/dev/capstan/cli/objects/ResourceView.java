@@ -43,33 +43,6 @@ record ResourceView(
     wide = wide == null ? List.of() : List.copyOf(wide);
   }
 
-  ResourceView(
-      String kind,
-      String namespace,
-      String name,
-      String creationTimestamp,
-      long generation,
-      Long observedGeneration,
-      List<Condition> conditions,
-      String revision,
-      String lastHandledReconcileAt,
-      boolean suspended,
-      String url) {
-    this(
-        kind,
-        namespace,
-        name,
-        creationTimestamp,
-        generation,
-        observedGeneration,
-        conditions,
-        revision,
-        lastHandledReconcileAt,
-        suspended,
-        url,
-        List.of());
-  }
-
   Optional<Condition> condition(String type) {
     return conditions.stream().filter(c -> type.equals(c.getType())).findFirst();
   }

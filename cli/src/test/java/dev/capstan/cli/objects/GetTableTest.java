@@ -31,7 +31,18 @@ class GetTableTest {
       conditions.add(new ConditionBuilder().withType("Healthy").withStatus(healthy).build());
     }
     return new ResourceView(
-        kind, ns, name, "2026-01-01T00:30:00Z", 1, 1L, conditions, revision, "", suspended, url);
+        kind,
+        ns,
+        name,
+        "2026-01-01T00:30:00Z",
+        1,
+        1L,
+        conditions,
+        revision,
+        "",
+        suspended,
+        url,
+        List.of());
   }
 
   @Test

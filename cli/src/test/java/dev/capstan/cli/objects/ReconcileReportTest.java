@@ -37,7 +37,8 @@ class ReconcileReportTest {
         "main@sha1:abc",
         handled,
         false,
-        "");
+        "",
+        List.of());
   }
 
   @Test
@@ -104,7 +105,8 @@ class ReconcileReportTest {
             "latest@sha256:abc",
             TOKEN,
             false,
-            "oci://registry.example/web");
+            "oci://registry.example/web",
+            List.of());
     assertEquals(
         "OCIRepository web reconciled: fetched revision latest@sha256:abc",
         ReconcileReport.of(oci).message());
