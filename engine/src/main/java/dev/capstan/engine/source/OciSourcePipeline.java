@@ -34,22 +34,14 @@ public final class OciSourcePipeline {
 
   public Outcome reconcile(OCIRepository repo) {
     OCIRepositorySpec spec = repo.getSpec();
-    return parts
-        .fetches()
-        .observed(
-            "OCIRepository",
-            repo,
-            spec == null || spec.suspended(),
-            () ->
-                parts
-                    .fetches()
-                    .reconcile(
-                        "OCIRepository",
-                        repo,
-                        () -> SourceTimings.of(spec.interval(), spec.timeout()),
-                        timings -> fetch(repo, timings),
-                        () -> source.lastArtifact(key(repo)),
-                        result -> writeStatus(repo, result)));
+    return parts.reconcile(
+        "OCIRepository",
+        repo,
+        spec == null || spec.suspended(),
+        () -> SourceTimings.of(spec.interval(), spec.timeout()),
+        timings -> fetch(repo, timings),
+        () -> source.lastArtifact(key(repo)),
+        result -> writeStatus(repo, result));
   }
 
   private FetchResult fetch(OCIRepository repo, SourceTimings timings) {

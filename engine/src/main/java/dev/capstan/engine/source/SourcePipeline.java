@@ -27,22 +27,14 @@ public final class SourcePipeline {
 
   public Outcome reconcile(GitRepository repo) {
     GitRepositorySpec spec = repo.getSpec();
-    return parts
-        .fetches()
-        .observed(
-            "GitRepository",
-            repo,
-            spec == null || spec.suspended(),
-            () ->
-                parts
-                    .fetches()
-                    .reconcile(
-                        "GitRepository",
-                        repo,
-                        () -> SourceTimings.of(spec),
-                        timings -> fetch(repo, timings),
-                        () -> source.lastArtifact(key(repo)),
-                        result -> writeStatus(repo, result)));
+    return parts.reconcile(
+        "GitRepository",
+        repo,
+        spec == null || spec.suspended(),
+        () -> SourceTimings.of(spec),
+        timings -> fetch(repo, timings),
+        () -> source.lastArtifact(key(repo)),
+        result -> writeStatus(repo, result));
   }
 
   private void writeStatus(GitRepository repo, FetchResult result) {
