@@ -25,6 +25,7 @@ import dev.capstan.engine.remote.RemoteClientFactory;
 import dev.capstan.engine.remote.RemoteClusters;
 import dev.capstan.engine.source.OciSourcePipeline;
 import dev.capstan.engine.source.SourcePipeline;
+import dev.capstan.engine.source.SourcePipelineParts;
 import dev.capstan.engine.status.StatusWriter;
 import dev.capstan.health.cel.BuiltinLibrary;
 import dev.capstan.source.core.store.ArtifactStore;
@@ -171,10 +172,10 @@ public final class Engine implements AutoCloseable {
                         .map(secret -> GlobalAgeKeys.fromSecret(client, secret))
                         .orElse(GlobalAgeKeys.NONE)))
             .build();
-    SourcePipeline sources =
-        new SourcePipeline(client, git, statuses, options.clock(), observer, fetchSlots);
-    OciSourcePipeline ociSources =
-        new OciSourcePipeline(client, oci, statuses, options.clock(), observer, fetchSlots);
+    SourcePipelineParts sourceParts =
+        new SourcePipelineParts(client, statuses, options.clock(), observer, fetchSlots);
+    SourcePipeline sources = new SourcePipeline(sourceParts, git);
+    OciSourcePipeline ociSources = new OciSourcePipeline(sourceParts, oci);
     Controllers.register(
         operator,
         sources,

@@ -6,6 +6,7 @@ import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.pipeline.ClusterView;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.util.Collection;
@@ -41,37 +42,25 @@ public final class CacheView implements ClusterView {
   /** Empty also before the controllers started, when there is no cache yet. */
   @Override
   public Optional<OCIRepository> ociRepository(NamespacedName key) {
-    InformerEventSource<OCIRepository, Kustomization> cache = ociRepositories;
-    return cache == null
-        ? Optional.empty()
-        : cache.get(new ResourceID(key.name(), key.namespace()));
+    return cached(ociRepositories, key);
   }
 
   /** Empty also before the controllers started, when there is no cache yet. */
   @Override
   public Optional<ExternalArtifact> externalArtifact(NamespacedName key) {
-    InformerEventSource<ExternalArtifact, Kustomization> cache = externalArtifacts;
-    return cache == null
-        ? Optional.empty()
-        : cache.get(new ResourceID(key.name(), key.namespace()));
+    return cached(externalArtifacts, key);
   }
 
   /** Empty also before the controllers started, when there is no cache yet. */
   @Override
   public Optional<GitRepository> gitRepository(NamespacedName key) {
-    InformerEventSource<GitRepository, Kustomization> cache = gitRepositories;
-    return cache == null
-        ? Optional.empty()
-        : cache.get(new ResourceID(key.name(), key.namespace()));
+    return cached(gitRepositories, key);
   }
 
   /** Empty also before the controllers started, when there is no cache yet. */
   @Override
   public Optional<Kustomization> kustomization(NamespacedName key) {
-    InformerEventSource<Kustomization, Kustomization> cache = kustomizations;
-    return cache == null
-        ? Optional.empty()
-        : cache.get(new ResourceID(key.name(), key.namespace()));
+    return cached(kustomizations, key);
   }
 
   /** None also before the controllers started. */
@@ -79,5 +68,13 @@ public final class CacheView implements ClusterView {
   public Collection<Kustomization> kustomizations() {
     InformerEventSource<Kustomization, Kustomization> cache = kustomizations;
     return cache == null ? List.of() : cache.list(k -> true).toList();
+  }
+
+  /** The object {@code key} in {@code cache}; empty too when there is no cache yet. */
+  private static <T extends HasMetadata> Optional<T> cached(
+      InformerEventSource<T, Kustomization> cache, NamespacedName key) {
+    return cache == null
+        ? Optional.empty()
+        : cache.get(new ResourceID(key.name(), key.namespace()));
   }
 }

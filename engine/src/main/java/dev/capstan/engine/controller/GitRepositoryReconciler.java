@@ -1,10 +1,8 @@
 package dev.capstan.engine.controller;
 
 import dev.capstan.api.source.GitRepository;
-import dev.capstan.engine.cache.WithoutManagedFields;
 import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.source.SourcePipeline;
-import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
@@ -42,19 +40,14 @@ public final class GitRepositoryReconciler implements Reconciler<GitRepository> 
     IndexerResourceCache<GitRepository> cache = context.getPrimaryCache();
     cache.addIndexers(Map.of(Indexes.BY_INCLUDE, Indexes::includesOf));
     InformerEventSource<GitRepository, GitRepository> included =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(GitRepository.class, GitRepository.class)
-                .withName("included")
-                .withItemStore(new WithoutManagedFields<>())
-                .withSecondaryToPrimaryMapper(
-                    repo ->
-                        cache
-                            .byIndex(Indexes.BY_INCLUDE, NamespacedName.of(repo).toString())
-                            .stream()
-                            .map(ResourceID::fromResource)
-                            .collect(Collectors.toSet()))
-                .withOnUpdateFilter(EventFilters::artifactChange)
-                .build(),
+        SecondaryInformers.of(
+            GitRepository.class,
+            "included",
+            repo ->
+                cache.byIndex(Indexes.BY_INCLUDE, NamespacedName.of(repo).toString()).stream()
+                    .map(ResourceID::fromResource)
+                    .collect(Collectors.toSet()),
+            EventFilters::artifactChange,
             context);
     return List.of(included);
   }

@@ -4,14 +4,12 @@ import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.ExternalArtifact;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.OCIRepository;
-import dev.capstan.engine.cache.WithoutManagedFields;
 import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.dependencies.DependencyReferences;
 import dev.capstan.engine.kustomization.Deletion;
 import dev.capstan.engine.kustomization.KustomizationPipeline;
 import dev.capstan.engine.pipeline.Outcome;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -22,6 +20,7 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
+import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.util.HashSet;
 import java.util.List;
@@ -97,51 +96,43 @@ public final class KustomizationReconciler
             Indexes.BY_CONFIG, Indexes::configsOf));
     primary = cache;
     InformerEventSource<GitRepository, Kustomization> sources =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(GitRepository.class, Kustomization.class)
-                .withName("sources")
-                .withItemStore(new WithoutManagedFields<>())
-                .withSecondaryToPrimaryMapper(
-                    repo -> related(cache, Indexes.BY_SOURCE, "GitRepository", repo))
-                .withOnUpdateFilter(EventFilters::revisionChange)
-                .build(),
-            context);
+        sourceEvents(GitRepository.class, "sources", EventFilters::revisionChange, cache, context);
     InformerEventSource<OCIRepository, Kustomization> ociSources =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(OCIRepository.class, Kustomization.class)
-                .withName("oci-sources")
-                .withItemStore(new WithoutManagedFields<>())
-                .withSecondaryToPrimaryMapper(
-                    repo -> related(cache, Indexes.BY_SOURCE, "OCIRepository", repo))
-                .withOnUpdateFilter(
-                    (OCIRepository newer, OCIRepository older) ->
-                        EventFilters.revisionChange(newer, older))
-                .build(),
-            context);
+        sourceEvents(
+            OCIRepository.class, "oci-sources", EventFilters::revisionChange, cache, context);
     InformerEventSource<ExternalArtifact, Kustomization> externalSources =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(ExternalArtifact.class, Kustomization.class)
-                .withName("external-sources")
-                .withItemStore(new WithoutManagedFields<>())
-                .withSecondaryToPrimaryMapper(
-                    artifact -> related(cache, Indexes.BY_SOURCE, "ExternalArtifact", artifact))
-                .withOnUpdateFilter(
-                    (ExternalArtifact newer, ExternalArtifact older) ->
-                        EventFilters.revisionChange(newer, older))
-                .build(),
+        sourceEvents(
+            ExternalArtifact.class,
+            "external-sources",
+            EventFilters::revisionChange,
+            cache,
             context);
     InformerEventSource<Kustomization, Kustomization> dependencies =
-        new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(Kustomization.class, Kustomization.class)
-                .withName("dependencies")
-                .withItemStore(new WithoutManagedFields<>())
-                .withSecondaryToPrimaryMapper(dep -> concerned(cache, dep))
-                .withOnUpdateFilter(EventFilters::readinessOrDeletionChange)
-                .build(),
+        SecondaryInformers.of(
+            Kustomization.class,
+            "dependencies",
+            dep -> concerned(cache, dep),
+            EventFilters::readinessOrDeletionChange,
             context);
     view.connect(dependencies, sources);
     view.connectArtifacts(ociSources, externalSources);
     return List.of(sources, ociSources, externalSources, dependencies, wakeUps);
+  }
+
+  /** The changes of a kind of source that reconcile the Kustomizations naming the changed one. */
+  private static <S extends HasMetadata> InformerEventSource<S, Kustomization> sourceEvents(
+      Class<S> kind,
+      String name,
+      OnUpdateFilter<S> changed,
+      IndexerResourceCache<Kustomization> cache,
+      EventSourceContext<Kustomization> context) {
+    String kindName = HasMetadata.getKind(kind);
+    return SecondaryInformers.of(
+        kind,
+        name,
+        source -> related(cache, Indexes.BY_SOURCE, kindName, source),
+        changed,
+        context);
   }
 
   /**

@@ -30,7 +30,6 @@ final class OciRequests {
   static OciFetchRequest of(
       KubernetesClient client, OCIRepository repo, String key, Optional<Duration> timeout) {
     OCIRepositorySpec spec = repo.getSpec();
-    String namespace = repo.getMetadata().getNamespace();
     refuseUnsupported(spec);
     var ref = spec.ref();
     OciRef ociRef =
@@ -38,41 +37,30 @@ final class OciRequests {
             ? OciRef.latest()
             : new OciRef(ref.tag(), ref.semver(), ref.semverFilter(), ref.digest());
     OCILayerSelector layer = spec.layerSelector();
+    SpecSecrets secrets = new SpecSecrets(client, repo);
     OciFetchRequest request =
         OciFetchRequest.of(key, spec.url(), ociRef)
             .withLayer(layer == null ? null : layer.mediaType(), layer != null && layer.copies())
             .withIgnore(spec.ignore())
             .withInsecure(spec.insecureAllowed())
-            .withPullSecrets(pullSecrets(client, namespace, spec));
+            .withPullSecrets(pullSecrets(client, repo, secrets))
+            .withCertSecret(
+                secrets.readIfNamed(
+                    spec.certSecretRef(),
+                    "spec.certSecretRef",
+                    FailureReason.AUTHENTICATION_FAILED))
+            .withProxy(
+                secrets.readIfNamed(
+                    spec.proxySecretRef(),
+                    "spec.proxySecretRef",
+                    FailureReason.AUTHENTICATION_FAILED));
     if (timeout.isPresent()) {
       request = request.withTimeout(timeout.get());
-    }
-    if (spec.certSecretRef() != null) {
-      request =
-          request.withCertSecret(
-              SourceInputs.secretData(
-                  client,
-                  namespace,
-                  spec.certSecretRef().name(),
-                  "spec.certSecretRef",
-                  FailureReason.AUTHENTICATION_FAILED));
-    }
-    if (spec.proxySecretRef() != null) {
-      request =
-          request.withProxy(
-              SourceInputs.secretData(
-                  client,
-                  namespace,
-                  spec.proxySecretRef().name(),
-                  "spec.proxySecretRef",
-                  FailureReason.AUTHENTICATION_FAILED));
     }
     if (spec.verify() != null) {
       request =
           request.withVerification(
-              SourceInputs.secretData(
-                  client,
-                  namespace,
+              secrets.read(
                   spec.verify().secretRef().name(),
                   "spec.verify.secretRef",
                   FailureReason.VERIFICATION_FAILED));
@@ -110,16 +98,14 @@ final class OciRequests {
 
   /** secretRef first, then the service account's image pull secrets, as Flux orders them. */
   private static List<Map<String, byte[]>> pullSecrets(
-      KubernetesClient client, String namespace, OCIRepositorySpec spec) {
+      KubernetesClient client, OCIRepository repo, SpecSecrets read) {
+    OCIRepositorySpec spec = repo.getSpec();
+    String namespace = repo.getMetadata().getNamespace();
     List<Map<String, byte[]>> secrets = new ArrayList<>();
     if (spec.secretRef() != null) {
       secrets.add(
-          SourceInputs.secretData(
-              client,
-              namespace,
-              spec.secretRef().name(),
-              "spec.secretRef",
-              FailureReason.AUTHENTICATION_FAILED));
+          read.read(
+              spec.secretRef().name(), "spec.secretRef", FailureReason.AUTHENTICATION_FAILED));
     }
     if (spec.serviceAccountName() != null && !spec.serviceAccountName().isEmpty()) {
       ServiceAccount account =
@@ -137,9 +123,7 @@ final class OciRequests {
           account.getImagePullSecrets() == null ? List.of() : account.getImagePullSecrets();
       for (LocalObjectReference ref : refs.stream().limit(MAX_PULL_SECRETS).toList()) {
         secrets.add(
-            SourceInputs.secretData(
-                client,
-                namespace,
+            read.read(
                 ref.getName(),
                 "an image pull secret of service account '" + spec.serviceAccountName() + "'",
                 FailureReason.AUTHENTICATION_FAILED));

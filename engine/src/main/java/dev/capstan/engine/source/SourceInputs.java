@@ -2,20 +2,15 @@ package dev.capstan.engine.source;
 
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositoryInclude;
-import dev.capstan.kube.SecretReader;
-import dev.capstan.kube.SecretUnavailable;
 import dev.capstan.source.core.FailureReason;
 import dev.capstan.source.git.Inclusion;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
- * What a GitRepository's fetch reads from the cluster besides its own spec: the Secrets of {@code
- * spec.verify} and {@code spec.proxySecretRef}, and the artifacts of {@code spec.include} (same
- * namespace only).
+ * What a GitRepository's fetch reads from the cluster besides its own spec and its Secrets ({@link
+ * SpecSecrets}): the artifacts of {@code spec.include} (same namespace only).
  */
 public final class SourceInputs {
 
@@ -37,29 +32,6 @@ public final class SourceInputs {
 
   SourceInputs(KubernetesClient client) {
     this.client = client;
-  }
-
-  /**
-   * The entries of the Secret {@code namespace/name} that {@code field} names.
-   *
-   * @throws Unavailable with {@code reason} when it does not exist or an entry is not Base64
-   * @throws KubernetesClientException when the API server refuses the read or cannot be reached
-   */
-  static Map<String, byte[]> secretData(
-      KubernetesClient client, String namespace, String name, String field, FailureReason reason) {
-    try {
-      if (name == null) {
-        throw new Unavailable(reason, field + ": no Secret named");
-      }
-      return new SecretReader(client).read(namespace, name).values();
-    } catch (SecretUnavailable e) {
-      if (e.getCause() instanceof KubernetesClientException refused) {
-        // as the API server answered: its status says forbidden or unreachable
-        throw refused;
-      }
-      // Not terminal: the Secret may be created or mended later.
-      throw new Unavailable(reason, field + ": " + e.getMessage());
-    }
   }
 
   /** The included artifacts, in spec order; refuses missing, not-ready and cyclic includes. */

@@ -15,8 +15,7 @@ import java.util.function.Function;
 
 /**
  * The fetch a GitRepository's spec asks for: its URL and ref, and the data of the Secrets it names
- * (credentials, verification keys, proxy), read with the client given: the engine's for the source
- * stage, a user's for the view.
+ * (credentials, verification keys, proxy), read with the client given ({@link SpecSecrets}).
  */
 public final class SourceRequests {
   private SourceRequests() {}
@@ -34,39 +33,36 @@ public final class SourceRequests {
       Optional<Duration> timeout,
       Function<GitRepository, List<Inclusion>> includes) {
     GitRepositorySpec spec = repo.getSpec();
-    String namespace = repo.getMetadata().getNamespace();
     var ref = spec.ref();
     GitRef gitRef =
         ref == null
             ? GitRef.defaultBranch()
             : new GitRef(ref.branch(), ref.tag(), ref.semver(), ref.name(), ref.commit());
-    FetchRequest request = FetchRequest.of(key, spec.url(), gitRef).withIgnore(spec.ignore());
+    SpecSecrets secrets = new SpecSecrets(client, repo);
+    FetchRequest request =
+        FetchRequest.of(key, spec.url(), gitRef)
+            .withIgnore(spec.ignore())
+            .withSecretData(
+                secrets.readIfNamed(
+                    spec.secretRef(), "spec.secretRef", FailureReason.AUTHENTICATION_FAILED))
+            .withSparseCheckout(spec.sparseCheckout())
+            .withRecurseSubmodules(spec.recursesSubmodules())
+            .withVerification(verification(secrets, spec))
+            .withProxy(
+                secrets.readIfNamed(
+                    spec.proxySecretRef(),
+                    "spec.proxySecretRef",
+                    FailureReason.GIT_OPERATION_FAILED));
     if (timeout.isPresent()) {
       request = request.withTimeout(timeout.get());
     }
-    if (spec.secretRef() != null) {
-      request =
-          request.withSecretData(
-              SourceInputs.secretData(
-                  client,
-                  namespace,
-                  spec.secretRef().name(),
-                  "spec.secretRef",
-                  FailureReason.AUTHENTICATION_FAILED));
-    }
-    request =
-        request
-            .withSparseCheckout(spec.sparseCheckout())
-            .withRecurseSubmodules(spec.recursesSubmodules());
-    request = withVerification(client, request, namespace, spec);
-    request = withProxy(client, request, namespace, spec);
     return request.withIncludes(includes.apply(repo));
   }
 
-  private static FetchRequest withVerification(
-      KubernetesClient client, FetchRequest request, String namespace, GitRepositorySpec spec) {
+  /** {@code spec.verify}, or null when the spec asks for no verification. */
+  private static Verification verification(SpecSecrets secrets, GitRepositorySpec spec) {
     if (spec.verify() == null) {
-      return request;
+      return null;
     }
     Verification.Mode mode;
     try {
@@ -75,28 +71,7 @@ public final class SourceRequests {
       throw new SourceInputs.Unavailable(FailureReason.INVALID_SPEC, e.getMessage());
     }
     String name = spec.verify().secretRef() == null ? null : spec.verify().secretRef().name();
-    return request.withVerification(
-        new Verification(
-            mode,
-            SourceInputs.secretData(
-                client,
-                namespace,
-                name,
-                "spec.verify.secretRef",
-                FailureReason.VERIFICATION_FAILED)));
-  }
-
-  private static FetchRequest withProxy(
-      KubernetesClient client, FetchRequest request, String namespace, GitRepositorySpec spec) {
-    if (spec.proxySecretRef() == null) {
-      return request;
-    }
-    return request.withProxy(
-        SourceInputs.secretData(
-            client,
-            namespace,
-            spec.proxySecretRef().name(),
-            "spec.proxySecretRef",
-            FailureReason.GIT_OPERATION_FAILED));
+    return new Verification(
+        mode, secrets.read(name, "spec.verify.secretRef", FailureReason.VERIFICATION_FAILED));
   }
 }

@@ -85,7 +85,7 @@ public final class GitSource {
     this.options = options;
     this.clock = options.clock();
     this.store = store;
-    this.remote = new RemoteOperations(new NetworkRetry(options.retry(), clock), clock);
+    this.remote = new RemoteOperations(new NetworkRetry(options.retry(), clock));
   }
 
   /**

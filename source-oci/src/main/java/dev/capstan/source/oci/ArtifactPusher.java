@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.source.core.FailureReason;
 import dev.capstan.source.core.SourceException;
 import dev.capstan.source.core.store.ArtifactStore;
+import dev.capstan.source.core.tls.SecretTls;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -96,7 +97,7 @@ public final class ArtifactPusher {
 
   private RegistryClient client(Push push) {
     Map<String, byte[]> certs =
-        push.caPem() == null ? Map.of() : Map.of(TlsSettings.CA, push.caPem());
+        push.caPem() == null ? Map.of() : Map.of(SecretTls.CA, push.caPem());
     HttpClient http =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)

@@ -4,7 +4,6 @@ import dev.capstan.source.core.tls.ClientKeyManager;
 import java.net.Socket;
 import java.security.Principal;
 import java.util.Locale;
-import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLSession;
 import javax.net.ssl.SSLSocket;
@@ -23,18 +22,6 @@ final class HostBoundKeys extends ClientKeyManager {
   HostBoundKeys(X509ExtendedKeyManager keys, String host) {
     super(keys);
     this.host = normalized(host);
-  }
-
-  /** The X.509 key managers of {@code managers}, each offering its keys to {@code host} only. */
-  static KeyManager[] wrap(KeyManager[] managers, String host) {
-    KeyManager[] wrapped = new KeyManager[managers.length];
-    for (int i = 0; i < managers.length; i++) {
-      wrapped[i] =
-          managers[i] instanceof X509ExtendedKeyManager x509
-              ? new HostBoundKeys(x509, host)
-              : managers[i];
-    }
-    return wrapped;
   }
 
   /** Whether {@code peerHost} (as the TLS engine names it) is the registry's host. */

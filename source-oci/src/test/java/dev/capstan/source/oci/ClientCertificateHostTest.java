@@ -6,6 +6,7 @@ import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsExchange;
 import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
+import dev.capstan.source.core.tls.SecretTls;
 import dev.capstan.testing.TestPki;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -48,9 +49,9 @@ class ClientCertificateHostTest {
     TestPki.Issued client = pki.client("tenant", TestPki.KeyType.EC);
     Map<String, byte[]> certSecret =
         Map.of(
-            TlsSettings.CA, pki.caPem().getBytes(StandardCharsets.US_ASCII),
-            TlsSettings.CERT, client.certificatePem().getBytes(StandardCharsets.US_ASCII),
-            TlsSettings.KEY, client.keyPem().getBytes(StandardCharsets.US_ASCII));
+            SecretTls.CA, pki.caPem().getBytes(StandardCharsets.US_ASCII),
+            SecretTls.CERT, client.certificatePem().getBytes(StandardCharsets.US_ASCII),
+            SecretTls.KEY, client.keyPem().getBytes(StandardCharsets.US_ASCII));
     HttpClient http =
         HttpClient.newBuilder()
             .sslContext(TlsSettings.context(certSecret, false, "localhost"))

@@ -7,9 +7,8 @@ import java.util.Map;
  * The credentials in a Secret's data, under the keys GitRepository Secrets use: {@code
  * username}/{@code password} and {@code bearerToken} for HTTP(S); {@code identity} (a private key),
  * {@code identity.pub}, {@code known_hosts} and optional {@code password} or {@code passphrase}
- * (the key's passphrase) for SSH; {@code tls.crt} and {@code tls.key} (a client certificate and its
- * key) and {@code ca.crt} (or {@code caFile}: certificate authorities to trust beside the JVM's)
- * for HTTPS.
+ * (the key's passphrase) for SSH. The HTTPS client certificate and authorities of the same Secret
+ * are read by {@link TlsSettings}.
  */
 record Credentials(
     String username,
@@ -17,10 +16,7 @@ record Credentials(
     String bearerToken,
     byte[] identity,
     String knownHosts,
-    String passphrase,
-    byte[] clientCertificate,
-    byte[] clientKey,
-    byte[] certificateAuthorities) {
+    String passphrase) {
 
   static Credentials from(Map<String, byte[]> data) {
     String passphrase = text(data, "passphrase");
@@ -30,21 +26,7 @@ record Credentials(
         text(data, "bearerToken"),
         data.get("identity"),
         text(data, "known_hosts"),
-        passphrase != null ? passphrase : text(data, "password"),
-        bytes(data, "tls.crt"),
-        bytes(data, "tls.key"),
-        // As Flux reads them: ca.crt when present, else caFile.
-        bytes(data, "ca.crt") != null ? bytes(data, "ca.crt") : bytes(data, "caFile"));
-  }
-
-  /** Whether the Secret holds any of the HTTPS certificate entries. */
-  boolean hasTls() {
-    return clientCertificate != null || clientKey != null || certificateAuthorities != null;
-  }
-
-  private static byte[] bytes(Map<String, byte[]> data, String key) {
-    byte[] value = data.get(key);
-    return value == null || value.length == 0 ? null : value;
+        passphrase != null ? passphrase : text(data, "password"));
   }
 
   boolean hasBasicAuth() {

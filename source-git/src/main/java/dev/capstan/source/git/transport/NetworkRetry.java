@@ -9,16 +9,13 @@ import java.time.Instant;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
-/** Runs one remote operation with retries of transient errors, until a deadline. */
-public final class NetworkRetry {
-
-  private final RetryPolicy policy;
-  private final Clock clock;
-
-  public NetworkRetry(RetryPolicy policy, Clock clock) {
-    this.policy = policy;
-    this.clock = clock;
-  }
+/**
+ * Runs one remote operation with retries of transient errors, until a deadline.
+ *
+ * @param policy how often and how far apart the attempts are
+ * @param clock tells the deadline's time, here and to the operations retried
+ */
+public record NetworkRetry(RetryPolicy policy, Clock clock) {
 
   /**
    * @param givenUp true once retrying is known to be pointless (e.g. a host key was rejected)

@@ -76,7 +76,7 @@ final class OriginBoundConnections implements HttpConnectionFactory {
       return connection;
     }
     leftOrigin.run();
-    return new WithoutCredentials(connection);
+    return WithoutCredentials.around(connection);
   }
 
   private static void useTls(HttpConnection connection, SSLSocketFactory factory) {
@@ -94,20 +94,5 @@ final class OriginBoundConnections implements HttpConnectionFactory {
     String s = scheme == null ? "" : scheme.toLowerCase(Locale.ROOT);
     int p = port > 0 ? port : s.equals("https") ? 443 : s.equals("http") ? 80 : -1;
     return s + "://" + (host == null ? "" : host.toLowerCase(Locale.ROOT)) + ":" + p;
-  }
-
-  /** A connection that drops every attempt to set the {@code Authorization} header. */
-  private static final class WithoutCredentials extends ForwardingConnection {
-
-    WithoutCredentials(HttpConnection c) {
-      super(c);
-    }
-
-    @Override
-    public void setRequestProperty(String key, String value) {
-      if (!"authorization".equalsIgnoreCase(key)) {
-        super.setRequestProperty(key, value);
-      }
-    }
   }
 }

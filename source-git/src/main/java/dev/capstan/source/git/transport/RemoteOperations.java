@@ -2,7 +2,6 @@ package dev.capstan.source.git.transport;
 
 import dev.capstan.source.core.FailureReason;
 import dev.capstan.source.core.SourceException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -16,11 +15,12 @@ import org.eclipse.jgit.transport.TagOpt;
 public final class RemoteOperations {
 
   private final NetworkRetry retry;
-  private final Clock clock;
 
-  public RemoteOperations(NetworkRetry retry, Clock clock) {
+  /**
+   * @param retry the retries of each operation; its clock also bounds a single attempt
+   */
+  public RemoteOperations(NetworkRetry retry) {
     this.retry = retry;
-    this.clock = clock;
   }
 
   /** The refs the remote advertises, by full name (plus {@code HEAD}). */
@@ -71,7 +71,7 @@ public final class RemoteOperations {
   }
 
   private int secondsLeft(Instant deadline) {
-    long millis = Duration.between(clock.instant(), deadline).toMillis();
+    long millis = Duration.between(retry.clock().instant(), deadline).toMillis();
     if (millis <= 0) {
       throw new SourceException(FailureReason.TIMEOUT, "the fetch timed out");
     }

@@ -110,7 +110,7 @@ public final class TransportSetup implements AutoCloseable {
     }
     if (!url.isSsh()) {
       // Client certificates and authorities matter to https alone, as in Flux.
-      TlsSettings tls = url.scheme() == UrlScheme.HTTPS ? TlsSettings.from(credentials) : null;
+      TlsSettings tls = url.scheme() == UrlScheme.HTTPS ? TlsSettings.from(secretData) : null;
       return new TransportSetup(url, credentials, null, null, proxy, authenticators, tls);
     }
     KnownHosts knownHosts = KnownHosts.parse(credentials.knownHosts());

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.source.core.FailureReason;
 import dev.capstan.source.core.SourceException;
+import dev.capstan.source.core.tls.SecretTls;
 import dev.capstan.testing.TestPki;
 import dev.capstan.testing.TestPki.KeyFormat;
 import dev.capstan.testing.TestPki.KeyType;
@@ -39,7 +40,7 @@ class TlsSettingsTest {
   private static TlsSettings settings(Map<String, String> secret) {
     Map<String, byte[]> data = new HashMap<>();
     secret.forEach((k, v) -> data.put(k, v.getBytes(UTF_8)));
-    return TlsSettings.from(Credentials.from(data));
+    return TlsSettings.from(data);
   }
 
   private static SourceException refused(Map<String, String> secret) {
@@ -153,6 +154,6 @@ class TlsSettingsTest {
   void oversizedEntriesAreRefused() {
     assertEquals(
         "the secret's 'ca.crt' is larger than 1048576 bytes",
-        refused(Map.of("ca.crt", "x".repeat(TlsSettings.MAX_ENTRY_BYTES + 1))).getMessage());
+        refused(Map.of("ca.crt", "x".repeat(SecretTls.MAX_ENTRY_BYTES + 1))).getMessage());
   }
 }
