@@ -21,14 +21,7 @@ import java.util.Objects;
 import java.util.stream.Collectors;
 
 /** The apply and prune stages: what an attempt writes to its cluster and deletes from it. */
-final class Applying {
-  private final PipelineSettings settings;
-  private final PipelineObserver observer;
-
-  Applying(PipelineSettings settings, PipelineObserver observer) {
-    this.settings = settings;
-    this.observer = observer;
-  }
+record Applying(PipelineSettings settings, PipelineObserver observer) {
 
   /**
    * {@code before} with its set {@code built} and applied: the apply's answers, the objects now in

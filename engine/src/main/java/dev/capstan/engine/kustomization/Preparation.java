@@ -7,14 +7,7 @@ import dev.capstan.engine.conditions.Reason;
  * The first stage: the spec present and supported, its timings read, who acts for the Kustomization
  * in this cluster, and how it judges health.
  */
-final class Preparation {
-  private final HealthEvaluators evaluators;
-  private final ActingIdentities identities;
-
-  Preparation(HealthEvaluators evaluators, ActingIdentities identities) {
-    this.evaluators = evaluators;
-    this.identities = identities;
-  }
+record Preparation(HealthEvaluators evaluators, ActingIdentities identities) {
 
   Attempt prepare(Attempt attempt) {
     KustomizationSpec spec = attempt.object().getSpec();
