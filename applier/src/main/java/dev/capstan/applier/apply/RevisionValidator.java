@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Checks a revision before anything is written: every object names apiVersion, kind and name, no
@@ -35,6 +36,25 @@ public final class RevisionValidator {
 
     public boolean valid() {
       return problems.isEmpty();
+    }
+
+    /**
+     * The objects that cannot be dry-run before part of this revision exists: those awaiting a CRD
+     * of it, and those in a Namespace it creates ({@code live} says which exist already).
+     */
+    public Set<ObjectRef> notYetDryRunnable(LiveObjects live) {
+      Set<String> newNamespaces =
+          desired.stream()
+              .filter(d -> d.isNamespace() && live.get(d.ref()) == null)
+              .map(d -> d.ref().name())
+              .collect(Collectors.toSet());
+      return desired.stream()
+          .filter(
+              d ->
+                  awaitingCrd.contains(d.ref())
+                      || (d.type().namespaced() && newNamespaces.contains(d.ref().namespace())))
+          .map(DesiredObject::ref)
+          .collect(Collectors.toSet());
     }
   }
 

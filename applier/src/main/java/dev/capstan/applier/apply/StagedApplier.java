@@ -29,11 +29,9 @@ import java.util.stream.Collectors;
 public final class StagedApplier {
 
   private final ClusterAccess cluster;
-  private final ServerSideApply calls;
 
   public StagedApplier(ClusterAccess cluster) {
     this.cluster = cluster;
-    this.calls = new ServerSideApply(cluster.client());
   }
 
   public ApplyResult apply(ApplyRequest request) {
@@ -98,18 +96,10 @@ public final class StagedApplier {
                 cluster.client(), listable, request.owner(), cluster.executor());
     validated.desired().forEach(DesiredObject::digest); // while the LISTs are in flight
     LiveObjects live = Futures.joined(reading);
-    Set<String> newNamespaces =
-        validated.desired().stream()
-            .filter(d -> d.isNamespace() && live.get(d.ref()) == null)
-            .map(d -> d.ref().name())
-            .collect(Collectors.toSet());
+    Set<ObjectRef> deferred = validated.notYetDryRunnable(live);
     List<CompletableFuture<Plan>> plans = new ArrayList<>();
     for (DesiredObject d : validated.desired()) {
-      GenericKubernetesResource current = live.get(d.ref());
-      boolean deferred =
-          validated.awaitingCrd().contains(d.ref())
-              || (d.type().namespaced() && newNamespaces.contains(d.ref().namespace()));
-      plans.add(plan(d, current, deferred, request));
+      plans.add(plan(d, live.get(d.ref()), deferred.contains(d.ref()), request));
     }
     return plans.stream().map(Futures::joined).toList();
   }
@@ -157,7 +147,7 @@ public final class StagedApplier {
               : CompletableFuture.supplyAsync(
                   () ->
                       new Plan(
-                          IgnoredFieldsResolver.resolve(d, calls.get(d)),
+                          IgnoredFieldsResolver.resolve(d, cluster.calls().get(d)),
                           current,
                           null,
                           deferred,
@@ -169,13 +159,13 @@ public final class StagedApplier {
 
   /** What another writer changed in an object drift is reported for; unchanged if nothing. */
   private ObjectResult inspect(DesiredObject d) {
-    GenericKubernetesResource live = calls.get(d);
+    GenericKubernetesResource live = cluster.calls().get(d);
     if (live == null) {
       return new ObjectResult(d.ref(), Action.DRIFTED, "deleted from the cluster");
     }
     GenericKubernetesResource applied;
     try {
-      applied = calls.apply(d, true);
+      applied = cluster.calls().apply(d, true);
     } catch (RejectedException e) {
       return new ObjectResult(
           d.ref(), Action.DRIFTED, "could not be compared: " + e.rejection().reason());
@@ -215,7 +205,7 @@ public final class StagedApplier {
 
   private Rejection dryRun(Plan plan) {
     try {
-      calls.applyUnread(plan.desired(), true);
+      cluster.calls().applyUnread(plan.desired(), true);
       return null;
     } catch (RejectedException e) {
       return e.rejection();
@@ -252,9 +242,9 @@ public final class StagedApplier {
       // read here, when managers are overridden, so that their fields are taken over then too.
       if (plan.takeOver()
           || (plan.live() == null && !request.policy().overrideManagers().isEmpty())) {
-        calls.takeOver(d, request.policy());
+        cluster.calls().takeOver(d, request.policy());
       }
-      ServerSideApply.Answer answer = calls.applyUnread(d, false);
+      ServerSideApply.Answer answer = cluster.calls().applyUnread(d, false);
       results.answered(d.ref(), answer.body());
       if (answer.created()) {
         return ObjectResult.of(d.ref(), Action.CREATED);
@@ -264,7 +254,7 @@ public final class StagedApplier {
         return ObjectResult.of(d.ref(), Action.CONFIGURED);
       }
       String before = plan.live().getMetadata().getResourceVersion();
-      boolean same = before != null && before.equals(calls.resourceVersionOf(answer));
+      boolean same = before != null && before.equals(cluster.calls().resourceVersionOf(answer));
       return ObjectResult.of(d.ref(), same ? Action.UNCHANGED : Action.CONFIGURED);
     } catch (RejectedException e) {
       if (e.rejection().immutableField() && request.force()) {
@@ -284,14 +274,14 @@ public final class StagedApplier {
 
   private ObjectResult recreate(DesiredObject d, Rejection immutable, ApplyRequest request)
       throws RejectedException {
-    calls.delete(d);
-    if (!cluster.polling().until(() -> calls.get(d) == null, request.timeout())) {
+    cluster.calls().delete(d);
+    if (!cluster.polling().until(() -> cluster.calls().get(d) == null, request.timeout())) {
       return new ObjectResult(
           d.ref(),
           Action.FAILED,
           "deleted to recreate it, but it was still there after " + request.timeout());
     }
-    calls.apply(d, false);
+    cluster.calls().apply(d, false);
     return new ObjectResult(d.ref(), Action.CREATED, "recreated: " + immutable.reason());
   }
 

@@ -7,7 +7,6 @@ import dev.capstan.applier.apply.LiveObjects;
 import dev.capstan.applier.apply.RejectedException;
 import dev.capstan.applier.apply.RevisionValidator;
 import dev.capstan.applier.apply.RevisionValidator.Validated;
-import dev.capstan.applier.apply.ServerSideApply;
 import dev.capstan.applier.common.Owner;
 import dev.capstan.applier.diff.ObjectDiff.Change;
 import dev.capstan.kube.ObjectRef;
@@ -17,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.stream.Collectors;
 
 /**
  * Shows what applying a revision would change: each object's server-side dry-run result against its
@@ -26,11 +24,9 @@ import java.util.stream.Collectors;
 public final class Differ {
 
   private final ClusterAccess cluster;
-  private final ServerSideApply calls;
 
   public Differ(ClusterAccess cluster) {
     this.cluster = cluster;
-    this.calls = new ServerSideApply(cluster.client());
   }
 
   public DiffReport diff(
@@ -48,16 +44,10 @@ public final class Differ {
             .filter(d -> !validated.awaitingCrd().contains(d.ref()))
             .toList();
     LiveObjects live = LiveObjects.read(cluster.client(), listable, cluster.executor());
-    Set<String> newNamespaces =
-        validated.desired().stream()
-            .filter(d -> d.isNamespace() && live.get(d.ref()) == null)
-            .map(d -> d.ref().name())
-            .collect(Collectors.toSet());
+    Set<ObjectRef> notDryRunnable = validated.notYetDryRunnable(live);
     List<CompletableFuture<ObjectDiff>> diffs = new ArrayList<>();
     for (DesiredObject d : validated.desired()) {
-      boolean undryable =
-          validated.awaitingCrd().contains(d.ref())
-              || (d.type().namespaced() && newNamespaces.contains(d.ref().namespace()));
+      boolean undryable = notDryRunnable.contains(d.ref());
       diffs.add(
           CompletableFuture.supplyAsync(
               () -> diffOne(d, live.get(d.ref()), undryable), cluster.executor()));
@@ -76,7 +66,7 @@ public final class Differ {
       after = DesiredObject.asMap(d.object());
     } else {
       try {
-        after = DesiredObject.asMap(calls.apply(d, true));
+        after = DesiredObject.asMap(cluster.calls().apply(d, true));
       } catch (RejectedException e) {
         return new ObjectDiff(ref, Change.FAILED, e.rejection().reason());
       }
