@@ -63,6 +63,16 @@ public final class BoundedYaml {
       this.problem = problem;
     }
 
+    /** {@code problem} where {@code event} starts, in {@code document}. */
+    static YamlProblem at(Event event, int document, String problem) {
+      Optional<Mark> mark = event.getStartMark();
+      return new YamlProblem(
+          document,
+          mark.map(m -> m.getLine() + 1).orElse(0),
+          mark.map(m -> m.getColumn() + 1).orElse(0),
+          problem);
+    }
+
     /** The document (from 1) where the problem was found. */
     public int document() {
       return document;
@@ -147,23 +157,13 @@ public final class BoundedYaml {
           default -> {}
         }
         if (nodes > maxNodes) {
-          Optional<Mark> at = event.getStartMark();
-          throw new YamlProblem(
-              document,
-              at.map(m -> m.getLine() + 1).orElse(0),
-              at.map(m -> m.getColumn() + 1).orElse(0),
-              "more than " + maxNodes + " nodes");
+          throw YamlProblem.at(event, document, "more than " + maxNodes + " nodes");
         }
         switch (event.getEventId()) {
           case DocumentStart -> document++;
           case MappingStart, SequenceStart -> {
             if (++depth > MAX_DEPTH) {
-              Optional<Mark> at = event.getStartMark();
-              throw new YamlProblem(
-                  document,
-                  at.map(m -> m.getLine() + 1).orElse(0),
-                  at.map(m -> m.getColumn() + 1).orElse(0),
-                  "nested deeper than " + MAX_DEPTH + " levels");
+              throw YamlProblem.at(event, document, "nested deeper than " + MAX_DEPTH + " levels");
             }
           }
           case MappingEnd, SequenceEnd -> depth--;
