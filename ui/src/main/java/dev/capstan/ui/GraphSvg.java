@@ -39,20 +39,12 @@ final class GraphSvg {
   }
 
   private static void namespace(StringBuilder svg, String ns, Layout.Box box) {
-    svg.append(
-        String.format(
-            Locale.ROOT,
-            "<g class=\"ns\" data-namespace=\"%s\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\""
-                + " height=\"%.1f\" rx=\"6\"/><text class=\"ns-label\" x=\"%.1f\""
-                + " y=\"%.1f\">%s</text></g>",
-            Html.escape(ns),
-            box.x(),
-            box.y(),
-            box.width(),
-            box.height(),
-            box.x() + 8,
-            box.y() + 15,
-            Html.escape(ns)));
+    svg.append("<g class=\"ns\" data-namespace=\"")
+        .append(Html.escape(ns))
+        .append("\">")
+        .append(rect(box, 6))
+        .append(text(" class=\"ns-label\"", box, 8, 15, ns))
+        .append("</g>");
   }
 
   private static void edge(StringBuilder svg, Graph.Edge edge, List<Layout.Point> points) {
@@ -88,25 +80,42 @@ final class GraphSvg {
           .append("\">");
     }
     svg.append(
-        String.format(
-            Locale.ROOT,
-            "<g class=\"node %s%s\" data-id=\"%s\" data-state=\"%s\"><title>%s</title>"
-                + "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"4\"/>"
-                + "<text x=\"%.1f\" y=\"%.1f\">%s</text></g>",
-            node.state().cssClass(),
-            link ? "" : " external",
-            Html.escape(node.id()),
-            node.state().cssClass(),
-            Html.escape(title),
-            box.x(),
-            box.y(),
-            box.width(),
-            box.height(),
-            box.x() + 10,
-            box.y() + 18,
-            Html.escape(label)));
+            String.format(
+                Locale.ROOT,
+                "<g class=\"node %s%s\" data-id=\"%s\" data-state=\"%s\"><title>%s</title>",
+                node.state().cssClass(),
+                link ? "" : " external",
+                Html.escape(node.id()),
+                node.state().cssClass(),
+                Html.escape(title)))
+        .append(rect(box, 4))
+        .append(text("", box, 10, 18, label))
+        .append("</g>");
     if (link) {
       svg.append("</a>");
     }
+  }
+
+  /** A box's outline with rounded corners of {@code radius}. */
+  private static String rect(Layout.Box box, int radius) {
+    return String.format(
+        Locale.ROOT,
+        "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"%d\"/>",
+        box.x(),
+        box.y(),
+        box.width(),
+        box.height(),
+        radius);
+  }
+
+  /** Escaped {@code content} placed at ({@code dx}, {@code dy}) inside a box. */
+  private static String text(String attributes, Layout.Box box, int dx, int dy, String content) {
+    return String.format(
+        Locale.ROOT,
+        "<text%s x=\"%.1f\" y=\"%.1f\">%s</text>",
+        attributes,
+        box.x() + dx,
+        box.y() + dy,
+        Html.escape(content));
   }
 }

@@ -6,12 +6,10 @@ import dev.capstan.api.kustomize.SourceReference;
 import dev.capstan.cli.cluster.CliException;
 import dev.capstan.cli.cluster.ClusterOptions;
 import dev.capstan.cli.cluster.CommandRunner;
-import dev.capstan.cli.options.DurationConverter;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintWriter;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -44,14 +42,7 @@ public final class ReconcileCommand implements Callable<Integer> {
           "Reconcile the Kustomization's source first (fetch the latest commit or artifact).")
   boolean withSource;
 
-  @Option(
-      names = "--timeout",
-      defaultValue = "5m",
-      paramLabel = "D",
-      converter = DurationConverter.class,
-      description =
-          "How long to wait for each reconcile (e.g. 90s, 1.5m, 1h2m). Default: ${DEFAULT-VALUE}.")
-  Duration timeout;
+  @Mixin ReconcileTimeout timeout = new ReconcileTimeout();
 
   @Mixin ClusterOptions cluster = new ClusterOptions();
 
@@ -101,12 +92,14 @@ public final class ReconcileCommand implements Callable<Integer> {
               : CapstanKind.GIT_REPOSITORY;
       notSuspended(resources, sourceKind, sourceNs, source.name());
       if (!report(
-          requester.requestAndWait(sourceKind, sourceNs, source.name(), timeout), out, err)) {
+          requester.requestAndWait(sourceKind, sourceNs, source.name(), timeout.duration()),
+          out,
+          err)) {
         return CliException.FAILED;
       }
     }
     notSuspended(resources, kind, ns, name);
-    return report(requester.requestAndWait(kind, ns, name, timeout), out, err)
+    return report(requester.requestAndWait(kind, ns, name, timeout.duration()), out, err)
         ? 0
         : CliException.FAILED;
   }

@@ -1,10 +1,10 @@
 package dev.capstan.cli.objects;
 
-import dev.capstan.cli.options.DurationConverter;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -26,14 +26,7 @@ public final class ResumeCommand extends SuspensionCommand {
       description = "Return once resumed, without waiting for the reconcile.")
   boolean noWait;
 
-  @Option(
-      names = "--timeout",
-      defaultValue = "5m",
-      paramLabel = "D",
-      converter = DurationConverter.class,
-      description =
-          "How long to wait for the reconcile (e.g. 90s, 1.5m, 1h2m). Default: ${DEFAULT-VALUE}.")
-  Duration timeout;
+  @Mixin ReconcileTimeout timeout = new ReconcileTimeout();
 
   public ResumeCommand() {
     this(Clock.systemUTC());
@@ -45,6 +38,6 @@ public final class ResumeCommand extends SuspensionCommand {
 
   @Override
   Optional<Duration> waitFor() {
-    return noWait ? Optional.empty() : Optional.of(timeout);
+    return noWait ? Optional.empty() : Optional.of(timeout.duration());
   }
 }
