@@ -1,12 +1,12 @@
 package dev.capstan.source.git.transport;
 
+import dev.capstan.source.core.RecentlyUsed;
 import java.net.Authenticator;
 import java.net.PasswordAuthentication;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -23,13 +23,7 @@ public final class ProxyAuthenticators {
 
   private record Key(String host, int port, String credentialsDigest) {}
 
-  private final Map<Key, ProxyCredentials> byKey =
-      new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Key, ProxyCredentials> eldest) {
-          return size() > MAX;
-        }
-      };
+  private final Map<Key, ProxyCredentials> byKey = new RecentlyUsed<>(MAX);
 
   /** The authenticator for {@code settings}' proxy and credentials. */
   synchronized Authenticator forProxy(ProxySettings settings) {
