@@ -178,6 +178,7 @@ public final class Engine implements AutoCloseable {
     OciSourcePipeline ociSources = new OciSourcePipeline(sourceParts, oci);
     Controllers.register(
         operator,
+        sourceParts.fetches(),
         sources,
         ociSources,
         parts,

@@ -6,6 +6,7 @@ import dev.capstan.engine.kustomization.PipelineParts;
 import dev.capstan.engine.monitor.ConfigWatches;
 import dev.capstan.engine.monitor.DependencyWatches;
 import dev.capstan.engine.monitor.HealthMonitor;
+import dev.capstan.engine.pipeline.SourceFetch;
 import dev.capstan.engine.source.OciSourcePipeline;
 import dev.capstan.engine.source.SourcePipeline;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -26,6 +27,7 @@ public final class Controllers {
   /**
    * Registers the GitRepository, OCIRepository and Kustomization controllers.
    *
+   * @param sourceFetch the reconcile the GitRepository and OCIRepository controllers share
    * @param parts what the Kustomization pipeline works with; its {@code view} is ignored and
    *     replaced by {@code view}
    * @param view filled from the controller's caches once they start
@@ -36,6 +38,7 @@ public final class Controllers {
    */
   public static void register(
       Operator operator,
+      SourceFetch sourceFetch,
       SourcePipeline sources,
       OciSourcePipeline ociSources,
       PipelineParts parts,
@@ -50,8 +53,10 @@ public final class Controllers {
     monitor.onWaitingObjectChange(kustomizations::wake);
     dependencies.onChange(kustomizations::wake);
     configs.ifPresent(c -> c.onChange(kustomizations::configChanged));
-    operator.register(new GitRepositoryReconciler(sources), o -> configure(o, labelSelector));
-    operator.register(new OciRepositoryReconciler(ociSources), o -> configure(o, labelSelector));
+    operator.register(
+        new GitRepositoryReconciler(sourceFetch, sources), o -> configure(o, labelSelector));
+    operator.register(
+        new OciRepositoryReconciler(sourceFetch, ociSources), o -> configure(o, labelSelector));
     operator.register(kustomizations, o -> configure(o, labelSelector).withFinalizer(FINALIZER));
   }
 

@@ -2,12 +2,11 @@ package dev.capstan.engine.controller;
 
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.engine.pipeline.SourceFetch;
 import dev.capstan.engine.source.SourcePipeline;
-import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
-import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
@@ -21,17 +20,10 @@ import java.util.stream.Collectors;
  * own changes, a GitRepository is reconciled when one it includes gets a new artifact.
  */
 @ControllerConfiguration(name = "gitrepository")
-public final class GitRepositoryReconciler implements Reconciler<GitRepository> {
-  private final SourcePipeline pipeline;
-
-  GitRepositoryReconciler(SourcePipeline pipeline) {
-    this.pipeline = pipeline;
-  }
-
-  @Override
-  public UpdateControl<GitRepository> reconcile(
-      GitRepository repo, Context<GitRepository> context) {
-    return Requeues.of(pipeline.reconcile(repo));
+public final class GitRepositoryReconciler extends SourceReconciler<GitRepository>
+    implements Reconciler<GitRepository> {
+  GitRepositoryReconciler(SourceFetch fetches, SourcePipeline pipeline) {
+    super(fetches, pipeline);
   }
 
   @Override

@@ -4,22 +4,18 @@ import dev.capstan.api.common.ReconcileRequest;
 import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.source.core.FailureReason;
 import dev.capstan.source.core.store.FetchResult;
-import dev.capstan.source.core.store.StoredArtifact;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.function.Consumer;
-import java.util.function.Function;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One reconcile as every kind of source has it: its timings read first, one fetch, the fetch
- * observed, the status written, and the outcome. The kinds differ only in how they fetch and write
- * their status.
+ * observed, the status written, and the outcome. The kinds differ only in what their {@link
+ * SourceKind} says: how they fetch and write their status.
  */
 public record SourceFetch(Clock clock, PipelineObserver observer, FetchSlots slots) {
   /** When a source whose namespace had no fetch slot free is reconciled again. */
@@ -28,74 +24,57 @@ public record SourceFetch(Clock clock, PipelineObserver observer, FetchSlots slo
   private static final Logger LOG = LoggerFactory.getLogger(SourceFetch.class);
 
   /**
-   * A source's reconcile as the observer counts it: nothing while suspended, else {@code
-   * reconcile}.
+   * One reconcile of {@code source}: while suspended only counted, else its timings read, one fetch
+   * and its status written.
    */
-  public Outcome observed(
-      String kind, HasMetadata source, boolean suspended, Supplier<Outcome> reconcile) {
-    Outcome outcome = suspended ? Outcome.suspended() : reconcile.get();
-    observer.reconciled(kind, NamespacedName.of(source), outcome.kind());
+  public <R extends HasMetadata> Outcome reconcile(SourceKind<R> kind, R source) {
+    Outcome outcome = kind.suspended(source) ? Outcome.suspended() : fetchInSlot(kind, source);
+    observer.reconciled(kind.kind(), NamespacedName.of(source), outcome.kind());
     return outcome;
   }
 
-  /**
-   * @param kind the source's kind, for messages
-   * @param timings the spec's interval and timeout; IllegalArgumentException when unreadable
-   * @param fetch one fetch with those timings
-   * @param lastGood the artifact a failure keeps
-   * @param writeStatus writes the status for a fetch's result
-   */
-  public Outcome reconcile(
-      String kind,
-      HasMetadata source,
-      Supplier<SourceTimings> timings,
-      Function<SourceTimings, FetchResult> fetch,
-      Supplier<Optional<StoredArtifact>> lastGood,
-      Consumer<FetchResult> writeStatus) {
+  private <R extends HasMetadata> Outcome fetchInSlot(SourceKind<R> kind, R source) {
     SourceTimings read;
     try {
-      read = timings.get();
+      read = kind.timings(source);
     } catch (IllegalArgumentException e) {
       // Checked before any fetch: an interval of 0s would otherwise fetch in a loop.
-      writeStatus.accept(
-          new FetchResult.Failed(FailureReason.INVALID_SPEC, e.getMessage(), lastGood.get()));
+      kind.writeStatus(
+          source,
+          new FetchResult.Failed(
+              FailureReason.INVALID_SPEC, e.getMessage(), kind.lastArtifact(source)));
       return Outcome.terminal();
     }
     String namespace = source.getMetadata().getNamespace();
     Optional<FetchSlots.Slot> slot = slots.tryTake(namespace);
     if (slot.isEmpty()) {
       // Nothing written: the status says what the last fetch found until this one runs.
-      LOG.debug("{}: every fetch slot of namespace {} is taken", kind, namespace);
+      LOG.debug("{}: every fetch slot of namespace {} is taken", kind.kind(), namespace);
       return Outcome.waiting(NO_SLOT_RETRY);
     }
     try (FetchSlots.Slot taken = slot.get()) {
-      return fetchAndWrite(kind, source, read, fetch, lastGood, writeStatus);
+      return fetchAndWrite(kind, source, read);
     }
   }
 
-  private Outcome fetchAndWrite(
-      String kind,
-      HasMetadata source,
-      SourceTimings read,
-      Function<SourceTimings, FetchResult> fetch,
-      Supplier<Optional<StoredArtifact>> lastGood,
-      Consumer<FetchResult> writeStatus) {
+  private <R extends HasMetadata> Outcome fetchAndWrite(
+      SourceKind<R> kind, R source, SourceTimings read) {
     Instant started = clock.instant();
     // See StackGuard: running out of stack is an Error no caller handles. INVALID_SPEC needs a
     // change of the spec or the content, so the outcome is terminal (Stalled), never retried.
     FetchResult result =
         StackGuard.orElse(
-            () -> fetch.apply(read),
+            () -> kind.fetch(source, read),
             () ->
                 new FetchResult.Failed(
                     FailureReason.INVALID_SPEC,
-                    "the " + kind + " or its content nests too deeply to be processed",
-                    lastGood.get()));
+                    "the " + kind.kind() + " or its content nests too deeply to be processed",
+                    kind.lastArtifact(source)));
     observer.fetched(
         NamespacedName.of(source),
         !(result instanceof FetchResult.Failed),
         Duration.between(started, clock.instant()));
-    writeStatus.accept(result);
+    kind.writeStatus(source, result);
     if (result instanceof FetchResult.Failed failed) {
       return failed.reason().needsSpecChange()
           ? Outcome.terminal()

@@ -3,19 +3,21 @@ package dev.capstan.engine.source;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.api.source.OCIRepositorySpec;
 import dev.capstan.api.source.OCIRepositoryStatus;
-import dev.capstan.engine.pipeline.Outcome;
 import dev.capstan.engine.pipeline.SourceFetch;
+import dev.capstan.engine.pipeline.SourceKind;
 import dev.capstan.engine.pipeline.SourceTimings;
 import dev.capstan.source.core.status.SourceStatus;
 import dev.capstan.source.core.status.SourceStatuses;
 import dev.capstan.source.core.store.FetchResult;
+import dev.capstan.source.core.store.StoredArtifact;
 import dev.capstan.source.oci.OciSource;
+import java.util.Optional;
 
 /**
- * One reconcile of an OCIRepository: pull the artifact into the store, write the status. Knows
- * nothing of the controller framework that calls it.
+ * What an OCIRepository adds to a source's reconcile ({@link SourceFetch}): pull the artifact into
+ * the store, write the status. Knows nothing of the controller framework that calls it.
  */
-public final class OciSourcePipeline {
+public final class OciSourcePipeline implements SourceKind<OCIRepository> {
   private final SourcePipelineParts parts;
   private final OciSource source;
 
@@ -32,26 +34,37 @@ public final class OciSourcePipeline {
         + repo.getMetadata().getName();
   }
 
-  public Outcome reconcile(OCIRepository repo) {
-    OCIRepositorySpec spec = repo.getSpec();
-    return parts.reconcile(
-        "OCIRepository",
-        repo,
-        spec == null || spec.suspended(),
-        () -> SourceTimings.of(spec.interval(), spec.timeout()),
-        timings -> fetch(repo, timings),
-        () -> source.lastArtifact(key(repo)),
-        result -> writeStatus(repo, result));
+  @Override
+  public String kind() {
+    return "OCIRepository";
   }
 
-  private FetchResult fetch(OCIRepository repo, SourceTimings timings) {
+  @Override
+  public boolean suspended(OCIRepository repo) {
+    return repo.getSpec() == null || repo.getSpec().suspended();
+  }
+
+  @Override
+  public SourceTimings timings(OCIRepository repo) {
+    OCIRepositorySpec spec = repo.getSpec();
+    return SourceTimings.of(spec.interval(), spec.timeout());
+  }
+
+  @Override
+  public Optional<StoredArtifact> lastArtifact(OCIRepository repo) {
+    return source.lastArtifact(key(repo));
+  }
+
+  @Override
+  public FetchResult fetch(OCIRepository repo, SourceTimings timings) {
     return SourcePipelineParts.fetch(
         () -> OciRequests.of(parts.client(), repo, key(repo), timings.timeout()),
         source::fetch,
-        () -> source.lastArtifact(key(repo)));
+        () -> lastArtifact(repo));
   }
 
-  private void writeStatus(OCIRepository repo, FetchResult result) {
+  @Override
+  public void writeStatus(OCIRepository repo, FetchResult result) {
     OCIRepositoryStatus previous = repo.getStatus();
     var before =
         previous == null

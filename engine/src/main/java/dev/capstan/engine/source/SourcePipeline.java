@@ -1,20 +1,21 @@
 package dev.capstan.engine.source;
 
 import dev.capstan.api.source.GitRepository;
-import dev.capstan.api.source.GitRepositorySpec;
 import dev.capstan.api.source.GitRepositoryStatus;
-import dev.capstan.engine.pipeline.Outcome;
 import dev.capstan.engine.pipeline.SourceFetch;
+import dev.capstan.engine.pipeline.SourceKind;
 import dev.capstan.engine.pipeline.SourceTimings;
 import dev.capstan.source.core.status.SourceStatuses;
 import dev.capstan.source.core.store.FetchResult;
+import dev.capstan.source.core.store.StoredArtifact;
 import dev.capstan.source.git.GitSource;
+import java.util.Optional;
 
 /**
- * One reconcile of a GitRepository: fetch the ref into the artifact store, write the status. Knows
- * nothing of the controller framework that calls it.
+ * What a GitRepository adds to a source's reconcile ({@link SourceFetch}): fetch the ref into the
+ * artifact store, write the status. Knows nothing of the controller framework that calls it.
  */
-public final class SourcePipeline {
+public final class SourcePipeline implements SourceKind<GitRepository> {
   private final SourcePipelineParts parts;
   private final GitSource source;
   private final SourceInputs includes;
@@ -25,19 +26,28 @@ public final class SourcePipeline {
     this.includes = new SourceInputs(parts.client());
   }
 
-  public Outcome reconcile(GitRepository repo) {
-    GitRepositorySpec spec = repo.getSpec();
-    return parts.reconcile(
-        "GitRepository",
-        repo,
-        spec == null || spec.suspended(),
-        () -> SourceTimings.of(spec),
-        timings -> fetch(repo, timings),
-        () -> source.lastArtifact(key(repo)),
-        result -> writeStatus(repo, result));
+  @Override
+  public String kind() {
+    return "GitRepository";
   }
 
-  private void writeStatus(GitRepository repo, FetchResult result) {
+  @Override
+  public boolean suspended(GitRepository repo) {
+    return repo.getSpec() == null || repo.getSpec().suspended();
+  }
+
+  @Override
+  public SourceTimings timings(GitRepository repo) {
+    return SourceTimings.of(repo.getSpec());
+  }
+
+  @Override
+  public Optional<StoredArtifact> lastArtifact(GitRepository repo) {
+    return source.lastArtifact(key(repo));
+  }
+
+  @Override
+  public void writeStatus(GitRepository repo, FetchResult result) {
     var next =
         SourceStatuses.next(
             ApiSourceStatuses.fromApi(repo.getStatus()),
@@ -56,12 +66,13 @@ public final class SourcePipeline {
     return repo.getMetadata().getNamespace() + "/" + repo.getMetadata().getName();
   }
 
-  private FetchResult fetch(GitRepository repo, SourceTimings timings) {
+  @Override
+  public FetchResult fetch(GitRepository repo, SourceTimings timings) {
     return SourcePipelineParts.fetch(
         () ->
             SourceRequests.of(
                 parts.client(), repo, key(repo), timings.timeout(), includes::resolve),
         source::fetch,
-        () -> source.lastArtifact(key(repo)));
+        () -> lastArtifact(repo));
   }
 }

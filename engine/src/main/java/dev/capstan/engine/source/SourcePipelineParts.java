@@ -1,18 +1,14 @@
 package dev.capstan.engine.source;
 
 import dev.capstan.engine.pipeline.FetchSlots;
-import dev.capstan.engine.pipeline.Outcome;
 import dev.capstan.engine.pipeline.PipelineObserver;
 import dev.capstan.engine.pipeline.SourceFetch;
-import dev.capstan.engine.pipeline.SourceTimings;
 import dev.capstan.engine.status.StatusWriter;
 import dev.capstan.source.core.store.FetchResult;
 import dev.capstan.source.core.store.StoredArtifact;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.util.Optional;
-import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -30,25 +26,6 @@ public record SourcePipelineParts(
       PipelineObserver observer,
       FetchSlots slots) {
     this(client, statuses, clock, new SourceFetch(clock, observer, slots));
-  }
-
-  /**
-   * One reconcile of a source of {@code kind}: while suspended only counted, else its timings read,
-   * one fetch and its status written (see {@link SourceFetch}).
-   */
-  Outcome reconcile(
-      String kind,
-      HasMetadata repo,
-      boolean suspended,
-      Supplier<SourceTimings> timings,
-      Function<SourceTimings, FetchResult> fetch,
-      Supplier<Optional<StoredArtifact>> lastGood,
-      Consumer<FetchResult> writeStatus) {
-    return fetches.observed(
-        kind,
-        repo,
-        suspended,
-        () -> fetches.reconcile(kind, repo, timings, fetch, lastGood, writeStatus));
   }
 
   /**

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 class FetchSlotsTest {
@@ -76,14 +77,12 @@ class FetchSlotsTest {
     SourceFetch fetches = new SourceFetch(Clock.systemUTC(), PipelineObserver.NONE, slots);
     try {
       fetches.reconcile(
-          "GitRepository",
-          source("team"),
-          () -> new SourceTimings(Duration.ofMinutes(1), Optional.of(Duration.ofSeconds(60))),
-          timings -> {
-            throw new IllegalStateException("the fetch broke");
-          },
-          Optional::empty,
-          result -> {});
+          kind(
+              () -> {
+                throw new IllegalStateException("the fetch broke");
+              },
+              () -> {}),
+          source("team"));
     } catch (IllegalStateException expected) {
       // the slot must still come back
     }
@@ -93,17 +92,50 @@ class FetchSlotsTest {
   private static Outcome reconcile(
       SourceFetch fetches, HasMetadata source, AtomicInteger fetched, AtomicInteger written) {
     return fetches.reconcile(
-        "GitRepository",
-        source,
-        () -> new SourceTimings(Duration.ofMinutes(1), Optional.of(Duration.ofSeconds(60))),
-        timings -> {
-          fetched.incrementAndGet();
-          return new FetchResult.Unchanged(
-              new StoredArtifact(
-                  "main@sha1:abc", "sha256:" + "0".repeat(64), null, null, null, null, null));
-        },
-        Optional::empty,
-        result -> written.incrementAndGet());
+        kind(
+            () -> {
+              fetched.incrementAndGet();
+              return new FetchResult.Unchanged(
+                  new StoredArtifact(
+                      "main@sha1:abc", "sha256:" + "0".repeat(64), null, null, null, null, null));
+            },
+            written::incrementAndGet),
+        source);
+  }
+
+  /** A GitRepository-like kind, never suspended, whose fetch and status write are given. */
+  private static SourceKind<HasMetadata> kind(Supplier<FetchResult> fetch, Runnable written) {
+    return new SourceKind<>() {
+      @Override
+      public String kind() {
+        return "GitRepository";
+      }
+
+      @Override
+      public boolean suspended(HasMetadata source) {
+        return false;
+      }
+
+      @Override
+      public SourceTimings timings(HasMetadata source) {
+        return new SourceTimings(Duration.ofMinutes(1), Optional.of(Duration.ofSeconds(60)));
+      }
+
+      @Override
+      public FetchResult fetch(HasMetadata source, SourceTimings timings) {
+        return fetch.get();
+      }
+
+      @Override
+      public Optional<StoredArtifact> lastArtifact(HasMetadata source) {
+        return Optional.empty();
+      }
+
+      @Override
+      public void writeStatus(HasMetadata source, FetchResult result) {
+        written.run();
+      }
+    };
   }
 
   private static HasMetadata source(String namespace) {

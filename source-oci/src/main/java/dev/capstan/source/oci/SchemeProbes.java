@@ -1,12 +1,12 @@
 package dev.capstan.source.oci;
 
+import dev.capstan.source.core.RecentlyUsed;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import javax.net.ssl.SSLHandshakeException;
 
@@ -21,13 +21,7 @@ import javax.net.ssl.SSLHandshakeException;
 final class SchemeProbes {
   static final int MAX = 1024;
 
-  private final Map<String, String> schemes =
-      new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
-          return size() > MAX;
-        }
-      };
+  private final Map<String, String> schemes = new RecentlyUsed<>(MAX);
 
   /** The scheme of {@code registry} for the source {@code sourceKey}, probed unless known. */
   String scheme(String sourceKey, String registry, HttpClient http, Duration timeout) {

@@ -1,8 +1,8 @@
 package dev.capstan.source.oci;
 
+import dev.capstan.source.core.RecentlyUsed;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -15,13 +15,7 @@ final class TokenCache {
   static final int MAX = 1024;
 
   private final Clock clock;
-  private final Map<String, Entry> entries =
-      new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Entry> eldest) {
-          return size() > MAX;
-        }
-      };
+  private final Map<String, Entry> entries = new RecentlyUsed<>(MAX);
 
   private record Entry(String header, Instant expires) {}
 

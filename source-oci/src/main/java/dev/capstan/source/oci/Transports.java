@@ -1,6 +1,7 @@
 package dev.capstan.source.oci;
 
 import dev.capstan.source.core.FailureReason;
+import dev.capstan.source.core.RecentlyUsed;
 import dev.capstan.source.core.SourceException;
 import java.net.Authenticator;
 import java.net.InetSocketAddress;
@@ -13,7 +14,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -26,13 +26,7 @@ import java.util.TreeMap;
 final class Transports {
   static final int MAX = 64;
 
-  private final Map<String, HttpClient> clients =
-      new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, HttpClient> eldest) {
-          return size() > MAX;
-        }
-      };
+  private final Map<String, HttpClient> clients = new RecentlyUsed<>(MAX);
 
   synchronized HttpClient client(
       Map<String, byte[]> certSecret,

@@ -35,6 +35,40 @@ public final class FailureClassifier {
           "received fatal alert: unknown_ca",
           "received fatal alert: access_denied");
 
+  /** What JGit, JSch and servers say when they refuse this side's credentials. */
+  private static final List<String> CREDENTIALS_REFUSED =
+      List.of(
+          "not authorized",
+          "authentication is required",
+          "auth fail",
+          "authentication failed",
+          "no more authentication methods",
+          "cannot log in",
+          "403 forbidden");
+
+  /** What a client sees when the connection breaks off under its request. */
+  private static final List<String> CONNECTION_DROPPED =
+      List.of(
+          "error writing to server",
+          "connection reset",
+          "broken pipe",
+          "unexpected end of file",
+          "remote host terminated the handshake");
+
+  /** Network trouble, and gateways saying so, that may be gone at the next attempt. */
+  private static final List<String> TRANSIENT_TROUBLE =
+      List.of(
+          "connection refused",
+          "connection reset",
+          "timed out",
+          "502 bad gateway",
+          "503 service unavailable",
+          "504 gateway time",
+          "unknown host",
+          "closed by",
+          "premature eof",
+          "broken pipe");
+
   public static FailureReason reasonOf(Throwable error) {
     if (clientCertificateRefused(error)) {
       return FailureReason.AUTHENTICATION_FAILED;
@@ -49,17 +83,10 @@ public final class FailureClassifier {
       if (t instanceof NoRemoteRepositoryException) {
         return FailureReason.GIT_OPERATION_FAILED;
       }
-      String m = t.getMessage() == null ? "" : t.getMessage().toLowerCase(Locale.ROOT);
-      if (m.contains("not authorized")
-          || m.contains("authentication is required")
-          || m.contains("auth fail")
-          || m.contains("authentication failed")
-          || m.contains("no more authentication methods")
-          || m.contains("cannot log in")
-          || m.contains("403 forbidden")) {
+      if (mentions(t, CREDENTIALS_REFUSED)) {
         return FailureReason.AUTHENTICATION_FAILED;
       }
-      if (m.contains("timed out") || m.contains("timeout")) {
+      if (mentions(t, List.of("timed out", "timeout"))) {
         return FailureReason.TIMEOUT;
       }
     }
@@ -69,8 +96,7 @@ public final class FailureClassifier {
   /** Whether the remote refused this side's TLS client certificate, or asked for one in vain. */
   public static boolean clientCertificateRefused(Throwable error) {
     for (Throwable t = error; t != null; t = t.getCause()) {
-      String m = t.getMessage() == null ? "" : t.getMessage().toLowerCase(Locale.ROOT);
-      if (t instanceof SSLException && CLIENT_CERTIFICATE_ALERTS.stream().anyMatch(m::contains)) {
+      if (t instanceof SSLException && mentions(t, CLIENT_CERTIFICATE_ALERTS)) {
         return true;
       }
     }
@@ -83,12 +109,7 @@ public final class FailureClassifier {
    */
   public static boolean connectionDropped(Throwable error) {
     for (Throwable t = error; t != null; t = t.getCause()) {
-      String m = t.getMessage() == null ? "" : t.getMessage().toLowerCase(Locale.ROOT);
-      if (m.contains("error writing to server")
-          || m.contains("connection reset")
-          || m.contains("broken pipe")
-          || m.contains("unexpected end of file")
-          || m.contains("remote host terminated the handshake")) {
+      if (mentions(t, CONNECTION_DROPPED)) {
         return true;
       }
     }
@@ -115,21 +136,17 @@ public final class FailureClassifier {
       if (t instanceof NoRemoteRepositoryException) {
         return false;
       }
-      String m = t.getMessage() == null ? "" : t.getMessage().toLowerCase(Locale.ROOT);
-      if (m.contains("connection refused")
-          || m.contains("connection reset")
-          || m.contains("timed out")
-          || m.contains("502 bad gateway")
-          || m.contains("503 service unavailable")
-          || m.contains("504 gateway time")
-          || m.contains("unknown host")
-          || m.contains("closed by")
-          || m.contains("premature eof")
-          || m.contains("broken pipe")) {
+      if (mentions(t, TRANSIENT_TROUBLE)) {
         return true;
       }
     }
     return reasonOf(error) == FailureReason.GIT_OPERATION_FAILED && isNetworkLike(error);
+  }
+
+  /** Whether {@code t}'s own message contains one of {@code phrases}, ignoring case. */
+  private static boolean mentions(Throwable t, List<String> phrases) {
+    String m = t.getMessage() == null ? "" : t.getMessage().toLowerCase(Locale.ROOT);
+    return phrases.stream().anyMatch(m::contains);
   }
 
   private static boolean isNetworkLike(Throwable error) {

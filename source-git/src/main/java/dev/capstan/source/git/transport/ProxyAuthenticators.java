@@ -1,12 +1,9 @@
 package dev.capstan.source.git.transport;
 
+import dev.capstan.source.core.RecentlyUsed;
+import dev.capstan.source.core.store.ArtifactStore;
 import java.net.Authenticator;
 import java.net.PasswordAuthentication;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -23,13 +20,7 @@ public final class ProxyAuthenticators {
 
   private record Key(String host, int port, String credentialsDigest) {}
 
-  private final Map<Key, ProxyCredentials> byKey =
-      new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Key, ProxyCredentials> eldest) {
-          return size() > MAX;
-        }
-      };
+  private final Map<Key, ProxyCredentials> byKey = new RecentlyUsed<>(MAX);
 
   /** The authenticator for {@code settings}' proxy and credentials. */
   synchronized Authenticator forProxy(ProxySettings settings) {
@@ -37,7 +28,7 @@ public final class ProxyAuthenticators {
         new Key(
             settings.host().toLowerCase(Locale.ROOT),
             settings.port(),
-            digest(settings.username() + "\0" + settings.password()));
+            ArtifactStore.sha256Hex(settings.username() + "\0" + settings.password()));
     ProxyCredentials existing = byKey.get(key);
     if (existing != null && !existing.wasRefused()) {
       return existing;
@@ -49,16 +40,6 @@ public final class ProxyAuthenticators {
 
   synchronized int size() {
     return byKey.size();
-  }
-
-  private static String digest(String text) {
-    try {
-      return HexFormat.of()
-          .formatHex(
-              MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JVM has SHA-256", e);
-    }
   }
 
   /**

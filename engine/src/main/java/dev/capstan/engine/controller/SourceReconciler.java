@@ -1,0 +1,26 @@
+package dev.capstan.engine.controller;
+
+import dev.capstan.engine.pipeline.SourceFetch;
+import dev.capstan.engine.pipeline.SourceKind;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+
+/**
+ * The reconcile every source kind's controller has: the shared fetch for its {@link SourceKind},
+ * the outcome turned into a requeue. Each kind's controller is a class of its own because the
+ * controller framework reads its name and resource type from that class.
+ */
+abstract class SourceReconciler<R extends HasMetadata> {
+  private final SourceFetch fetches;
+  private final SourceKind<R> kind;
+
+  SourceReconciler(SourceFetch fetches, SourceKind<R> kind) {
+    this.fetches = fetches;
+    this.kind = kind;
+  }
+
+  public UpdateControl<R> reconcile(R source, Context<R> context) {
+    return Requeues.of(fetches.reconcile(kind, source));
+  }
+}
