@@ -3,20 +3,16 @@ package dev.capstan.applier;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.capstan.applier.apply.ApplyRequest;
 import dev.capstan.applier.common.Owner;
 import dev.capstan.applier.common.Polling;
 import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.kube.ObjectRef;
+import dev.capstan.testing.LocalApiServer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -39,28 +35,18 @@ class ResourceManagerTest {
       """;
 
   private final List<String> requests = new CopyOnWriteArrayList<>();
-  private HttpServer api;
+  private LocalApiServer api;
   private KubernetesClient client;
 
   @BeforeEach
   void start() throws IOException {
-    api = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    api.createContext("/", this::answer);
-    api.start();
-    client =
-        new KubernetesClientBuilder()
-            .withConfig(
-                new ConfigBuilder()
-                    .withMasterUrl("http://127.0.0.1:" + api.getAddress().getPort())
-                    .withRequestRetryBackoffLimit(0)
-                    .build())
-            .build();
+    api = LocalApiServer.start(this::answer);
+    client = api.client();
   }
 
   @AfterEach
   void stop() {
-    client.close();
-    api.stop(0);
+    api.close();
   }
 
   @Test

@@ -5,15 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.capstan.engine.kustomization.ReferenceRules;
-import io.fabric8.kubernetes.client.ConfigBuilder;
+import dev.capstan.testing.LocalApiServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
@@ -44,28 +40,18 @@ class ActionsTest {
       """;
 
   private final List<String> patched = new CopyOnWriteArrayList<>();
-  private HttpServer api;
+  private LocalApiServer api;
   private KubernetesClient client;
 
   @BeforeEach
   void start() throws IOException {
-    api = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    api.createContext("/", this::answer);
-    api.start();
-    client =
-        new KubernetesClientBuilder()
-            .withConfig(
-                new ConfigBuilder()
-                    .withMasterUrl("http://127.0.0.1:" + api.getAddress().getPort())
-                    .withRequestRetryBackoffLimit(0)
-                    .build())
-            .build();
+    api = LocalApiServer.start(this::answer);
+    client = api.client();
   }
 
   @AfterEach
   void stop() {
-    client.close();
-    api.stop(0);
+    api.close();
   }
 
   @Test

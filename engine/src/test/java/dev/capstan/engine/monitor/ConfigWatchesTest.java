@@ -5,14 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-import io.fabric8.kubernetes.client.ConfigBuilder;
+import dev.capstan.testing.LocalApiServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -46,24 +42,14 @@ class ConfigWatchesTest {
   private final List<Seen> seen = new CopyOnWriteArrayList<>();
   private final BlockingQueue<String> reported = new LinkedBlockingQueue<>();
   private final ExecutorService handlers = Executors.newCachedThreadPool();
-  private HttpServer api;
+  private LocalApiServer api;
   private KubernetesClient client;
   private ConfigWatches watches;
 
   @BeforeEach
   void start() throws IOException {
-    api = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    api.createContext("/", this::answer);
-    api.setExecutor(handlers);
-    api.start();
-    client =
-        new KubernetesClientBuilder()
-            .withConfig(
-                new ConfigBuilder()
-                    .withMasterUrl("http://127.0.0.1:" + api.getAddress().getPort())
-                    .withRequestRetryBackoffLimit(0)
-                    .build())
-            .build();
+    api = LocalApiServer.start(this::answer, handlers);
+    client = api.client();
     watches = new ConfigWatches(client, SELECTOR);
     watches.onChange((kind, key) -> reported.add(kind + " " + key));
   }
@@ -71,8 +57,7 @@ class ConfigWatchesTest {
   @AfterEach
   void stop() {
     watches.close();
-    client.close();
-    api.stop(0);
+    api.close();
     handlers.shutdownNow();
   }
 
