@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,11 +25,11 @@ class ServerReasonsReadOnceTest {
   void onlyApiErrorsReadsTheServersReason() throws IOException {
     Path root = RepoRoot.find();
     List<String> readers = new ArrayList<>();
-    try (Stream<Path> files = Files.walk(root)) {
-      for (Path file : files.filter(ServerReasonsReadOnceTest::isMainSource).toList()) {
-        if (readsTheServersReason(Files.readString(file))) {
-          readers.add(root.relativize(file).toString());
-        }
+    for (Path file : RepoRoot.mainSources(root)) {
+      String path = root.relativize(file).toString().replace('\\', '/');
+      if (!path.contains("/src/main/java/dev/capstan/kube/")
+          && readsTheServersReason(Files.readString(file))) {
+        readers.add(path);
       }
     }
     assertTrue(readers.isEmpty(), "use ApiErrors instead in:\n" + String.join("\n", readers));
@@ -66,14 +65,5 @@ class ServerReasonsReadOnceTest {
 
   static boolean readsTheServersReason(String source) {
     return source.contains("KubernetesClientException") && READS_STATUS.matcher(source).find();
-  }
-
-  private static boolean isMainSource(Path file) {
-    String path = file.toString().replace('\\', '/');
-    return path.endsWith(".java")
-        && path.contains("/src/main/java/")
-        && !path.contains("/target/")
-        && !path.contains("/.git/")
-        && !path.contains("/src/main/java/dev/capstan/kube/");
   }
 }

@@ -1,7 +1,10 @@
 package dev.capstan.testing;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 
 /** Locates the repository root (where {@code deploy/} lives) from a test's working directory. */
 public final class RepoRoot {
@@ -23,5 +26,22 @@ public final class RepoRoot {
       }
     }
     return dir;
+  }
+
+  /**
+   * Every main Java source of the repository at {@code root}: below a src/main/java, built or not.
+   */
+  public static List<Path> mainSources(Path root) throws IOException {
+    try (Stream<Path> files = Files.walk(root)) {
+      return files.filter(RepoRoot::isMainSource).toList();
+    }
+  }
+
+  private static boolean isMainSource(Path file) {
+    String path = file.toString().replace('\\', '/');
+    return path.endsWith(".java")
+        && path.contains("/src/main/java/")
+        && !path.contains("/target/")
+        && !path.contains("/.git/");
   }
 }

@@ -40,10 +40,8 @@ class SourceStyleTest {
   void thePackagesOfTheMainSourcesImportEachOtherInNoCircle() throws IOException {
     Path root = RepoRoot.find();
     PackageGraph graph = new PackageGraph();
-    try (Stream<Path> files = Files.walk(root)) {
-      for (Path file : files.filter(SourceStyleTest::isMainSource).toList()) {
-        graph.add(root.relativize(file).toString(), Files.readString(file));
-      }
+    for (Path file : RepoRoot.mainSources(root)) {
+      graph.add(root.relativize(file).toString(), Files.readString(file));
     }
     List<String> cycles = new ArrayList<>();
     for (PackageGraph.Cycle cycle : graph.cycles()) {
@@ -143,11 +141,6 @@ class SourceStyleTest {
 
   private static SourceStyle style() {
     return new SourceStyle(name -> false);
-  }
-
-  private static boolean isMainSource(Path file) {
-    String path = file.toString().replace('\\', '/');
-    return path.endsWith(".java") && path.contains("/src/main/java/") && !path.contains("/target/");
   }
 
   private static boolean isProjectSource(Path file) {
