@@ -65,7 +65,7 @@ final class DependencyGate {
    * @param reader reads other objects as the Kustomization acts
    * @param evaluator the Kustomization's health evaluator, which judges other objects
    */
-  void check(Kustomization ks, ObjectDependencies reader, HealthEvaluator evaluator) {
+  private void check(Kustomization ks, ObjectDependencies reader, HealthEvaluator evaluator) {
     NamespacedName self = NamespacedName.of(ks);
     List<DependencyReference> refs = ks.getSpec().dependsOn();
     if (refs == null || refs.isEmpty()) {
