@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.capstan.api.kustomize.DeletionPolicy;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.GitRepositorySpec;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import org.junit.jupiter.api.Test;
 
@@ -73,5 +74,52 @@ class SerializationTest {
     assertEquals(">=1.0.0 <2.0.0", repo.getSpec().ref().semver());
     assertEquals("deploy-key", repo.getSpec().secretRef().name());
     assertFalse(repo.getSpec().suspended());
+  }
+
+  @Test
+  void readsAGitRepositorysProviderAndTakesGenericWhenItIsAbsent() {
+    GitRepository app =
+        serialization.unmarshal(
+            """
+            apiVersion: source.capstan.dev/v1
+            kind: GitRepository
+            metadata: {name: fleet}
+            spec:
+              url: https://github.com/org/fleet
+              interval: 1m
+              provider: github
+              secretRef: {name: github-app}
+            """,
+            GitRepository.class);
+    GitRepository azure =
+        serialization.unmarshal(
+            """
+            apiVersion: source.capstan.dev/v1
+            kind: GitRepository
+            metadata: {name: fleet}
+            spec:
+              url: https://dev.azure.com/org/project/_git/fleet
+              interval: 1m
+              provider: azure
+              serviceAccountName: reader
+            """,
+            GitRepository.class);
+    GitRepository plain =
+        serialization.unmarshal(
+            """
+            apiVersion: source.capstan.dev/v1
+            kind: GitRepository
+            metadata: {name: fleet}
+            spec: {url: "https://github.com/org/fleet", interval: 1m}
+            """,
+            GitRepository.class);
+
+    assertEquals(GitRepositorySpec.Provider.github, app.getSpec().effectiveProvider());
+    assertEquals(GitRepositorySpec.Provider.azure, azure.getSpec().provider());
+    assertEquals("reader", azure.getSpec().serviceAccountName());
+    assertEquals(null, plain.getSpec().provider());
+    assertEquals(GitRepositorySpec.Provider.generic, plain.getSpec().effectiveProvider());
+    GitRepository again = serialization.unmarshal(serialization.asYaml(app), GitRepository.class);
+    assertEquals(GitRepositorySpec.Provider.github, again.getSpec().provider());
   }
 }

@@ -9,9 +9,16 @@ import dev.capstan.api.common.ReconciledSpec;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
 import java.util.List;
 
-/** The desired state of a GitRepository; field names and meaning follow Flux's v1 API. */
+/**
+ * The desired state of a GitRepository; field names and meaning follow Flux's v1 API, including its
+ * rule that {@code serviceAccountName} goes only with the providers of cloud identities.
+ */
+@ValidationRule(
+    value = GitRepositorySpec.SERVICE_ACCOUNT_RULE,
+    message = "serviceAccountName can only be set when provider is 'azure' or 'aws'")
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record GitRepositorySpec(
@@ -54,8 +61,37 @@ public record GitRepositorySpec(
     @JsonPropertyDescription(
             "Secret with the HTTP(S) proxy to fetch through: address, and optionally "
                 + "username and password.")
-        LocalObjectReference proxySecretRef)
+        LocalObjectReference proxySecretRef,
+    @JsonPropertyDescription(
+            "Who provides the credentials: generic (the default: spec.secretRef), github (a"
+                + " GitHub App: githubAppID, githubAppInstallationID or"
+                + " githubAppInstallationOwner, githubAppPrivateKey and optionally"
+                + " githubAppBaseURL in spec.secretRef), azure or aws (cloud identities, which"
+                + " this engine refuses at reconcile).")
+        Provider provider,
+    @JsonPropertyDescription(
+            "ServiceAccount in this namespace whose cloud identity authenticates the fetch; only"
+                + " with provider azure or aws, which this engine refuses.")
+        String serviceAccountName)
     implements ReconciledSpec {
+
+  /** Flux's rule: a service account names a cloud identity, so only those providers take one. */
+  public static final String SERVICE_ACCOUNT_RULE =
+      "!has(self.serviceAccountName) || (has(self.provider) && (self.provider == 'azure' ||"
+          + " self.provider == 'aws'))";
+
+  /** Flux's authentication providers of a GitRepository. */
+  public enum Provider {
+    generic,
+    aws,
+    azure,
+    github
+  }
+
+  /** {@code provider}, {@link Provider#generic} when absent. */
+  public Provider effectiveProvider() {
+    return provider == null ? Provider.generic : provider;
+  }
 
   /**
    * Flux's pattern for {@code spec.url}: remote URLs only. A local path or {@code file://} URL

@@ -4,6 +4,7 @@ import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositorySpec;
 import dev.capstan.source.core.FailureReason;
 import dev.capstan.source.git.FetchRequest;
+import dev.capstan.source.git.GitProvider;
 import dev.capstan.source.git.GitRef;
 import dev.capstan.source.git.Inclusion;
 import dev.capstan.source.git.verify.Verification;
@@ -38,6 +39,7 @@ public final class SourceRequests {
         ref == null
             ? GitRef.defaultBranch()
             : new GitRef(ref.branch(), ref.tag(), ref.semver(), ref.name(), ref.commit());
+    GitProvider provider = provider(spec);
     SpecSecrets secrets = new SpecSecrets(client, repo);
     FetchRequest request =
         FetchRequest.of(key, spec.url(), gitRef)
@@ -47,6 +49,7 @@ public final class SourceRequests {
                     spec.secretRef(), "spec.secretRef", FailureReason.AUTHENTICATION_FAILED))
             .withSparseCheckout(spec.sparseCheckout())
             .withRecurseSubmodules(spec.recursesSubmodules())
+            .withProvider(provider)
             .withVerification(verification(secrets, spec))
             .withProxy(
                 secrets.readIfNamed(
@@ -57,6 +60,27 @@ public final class SourceRequests {
       request = request.withTimeout(timeout.get());
     }
     return request.withIncludes(includes.apply(repo));
+  }
+
+  /**
+   * {@code spec.provider}: generic or github; the cloud identities Flux also offers (azure, aws,
+   * with {@code serviceAccountName}) are refused by name before any Secret is read.
+   */
+  private static GitProvider provider(GitRepositorySpec spec) {
+    return switch (spec.effectiveProvider()) {
+      case generic -> GitProvider.GENERIC;
+      case github -> GitProvider.GITHUB;
+      case azure, aws ->
+          throw new SourceInputs.Unavailable(
+              FailureReason.INVALID_SPEC,
+              "spec.provider '"
+                  + spec.effectiveProvider()
+                  + "' is not supported: this engine has no cloud identity"
+                  + (spec.serviceAccountName() == null
+                      ? ""
+                      : " (spec.serviceAccountName '" + spec.serviceAccountName() + "' is unused)")
+                  + "; use 'generic' with spec.secretRef, or 'github' for a GitHub App");
+    };
   }
 
   /** {@code spec.verify}, or null when the spec asks for no verification. */

@@ -1,6 +1,7 @@
 package dev.capstan.engine.e2e;
 
 import dev.capstan.engine.testing.GitHttpServer;
+import dev.capstan.engine.testing.GitHubAppEndpoint;
 import dev.capstan.testing.GitCli;
 import dev.capstan.testing.PgpTestKey;
 import dev.capstan.testing.SshTestKey;
@@ -44,6 +45,11 @@ final class GitFixture implements AutoCloseable {
     return new GitFixture(init(dir), dir, GitHttpServer.serveMutualTls(dir, certificate, trusted));
   }
 
+  /** A repository served over https as GitHub serves it to {@code app}'s installation tokens. */
+  static GitFixture createGitHubApp(Path dir, TestPki.Issued certificate, GitHubAppEndpoint app) {
+    return new GitFixture(init(dir), dir, GitHttpServer.serveGitHubApp(dir, certificate, app));
+  }
+
   private static Git init(Path dir) {
     try {
       return Git.init().setDirectory(dir.toFile()).setInitialBranch("main").call();
@@ -54,6 +60,11 @@ final class GitFixture implements AutoCloseable {
 
   String url() {
     return server.url();
+  }
+
+  /** The API URL of {@link #createGitHubApp}'s server. */
+  String apiUrl() {
+    return server.apiUrl();
   }
 
   /**

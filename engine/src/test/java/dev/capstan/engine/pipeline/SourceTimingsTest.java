@@ -25,6 +25,8 @@ class SourceTimingsTest {
         null,
         null,
         null,
+        null,
+        null,
         null);
   }
 

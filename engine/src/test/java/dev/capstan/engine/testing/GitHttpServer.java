@@ -1,9 +1,12 @@
 package dev.capstan.engine.testing;
 
 import dev.capstan.testing.TestPki;
+import jakarta.servlet.DispatcherType;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.security.KeyStore;
+import java.util.EnumSet;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
@@ -17,7 +20,7 @@ import org.eclipse.jgit.util.FS;
 /**
  * One repository on disk served over Git smart HTTP on loopback (JGit's GitServlet in an embedded
  * Jetty), anonymous and read-only: a GitRepository names a remote URL, never a path. Over https, it
- * can ask for a client certificate.
+ * can ask for a client certificate, or serve as GitHub does to a GitHub App's tokens.
  */
 public final class GitHttpServer implements AutoCloseable {
   private final Server server;
@@ -49,8 +52,26 @@ public final class GitHttpServer implements AutoCloseable {
     return serve(dir, server, new ServerConnector(server, ssl), "https");
   }
 
+  /**
+   * Serves the repository over https with {@code certificate} to the tokens {@code app} issues, and
+   * {@code app}'s token endpoint under {@link #apiUrl()}, as GitHub serves a GitHub App.
+   */
+  public static GitHttpServer serveGitHubApp(
+      Path dir, TestPki.Issued certificate, GitHubAppEndpoint app) {
+    SslContextFactory.Server ssl = new SslContextFactory.Server();
+    ssl.setKeyStore(certificate.keyStore());
+    ssl.setKeyStorePassword(TestPki.PASSWORD);
+    Server server = new Server();
+    return serve(dir, server, new ServerConnector(server, ssl), "https", app);
+  }
+
   private static GitHttpServer serve(
       Path dir, Server server, ServerConnector connector, String scheme) {
+    return serve(dir, server, connector, scheme, null);
+  }
+
+  private static GitHttpServer serve(
+      Path dir, Server server, ServerConnector connector, String scheme, GitHubAppEndpoint app) {
     connector.setHost("127.0.0.1");
     connector.setPort(0);
     server.addConnector(connector);
@@ -70,6 +91,10 @@ public final class GitHttpServer implements AutoCloseable {
     ServletContextHandler context = new ServletContextHandler();
     context.setContextPath("/");
     context.addServlet(new ServletHolder(git), "/git/*");
+    if (app != null) {
+      context.addServlet(new ServletHolder(app.api()), "/api/*");
+      context.addFilter(new FilterHolder(app.git()), "/git/*", EnumSet.of(DispatcherType.REQUEST));
+    }
     server.setHandler(context);
     try {
       server.start();
@@ -80,10 +105,16 @@ public final class GitHttpServer implements AutoCloseable {
   }
 
   public String url() {
-    return scheme
-        + "://127.0.0.1:"
-        + ((ServerConnector) server.getConnectors()[0]).getLocalPort()
-        + "/git/repo";
+    return origin() + "/git/repo";
+  }
+
+  /** Where a {@link GitHubAppEndpoint}'s API is served: its {@code githubAppBaseURL}. */
+  public String apiUrl() {
+    return origin() + "/api";
+  }
+
+  private String origin() {
+    return scheme + "://127.0.0.1:" + ((ServerConnector) server.getConnectors()[0]).getLocalPort();
   }
 
   @Override

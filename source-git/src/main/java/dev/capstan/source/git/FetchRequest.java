@@ -20,6 +20,7 @@ import java.util.Objects;
  * @param includes other sources' artifacts to copy into the artifact, in order
  * @param sparseCheckout directories that go into the artifact; all when empty
  * @param recurseSubmodules whether submodules are fetched into the artifact
+ * @param provider who provides the credentials: the Secret's own, or a GitHub App it names
  */
 @RecordBuilder
 public record FetchRequest(
@@ -29,7 +30,8 @@ public record FetchRequest(
     Verification verification,
     List<Inclusion> includes,
     List<String> sparseCheckout,
-    boolean recurseSubmodules)
+    boolean recurseSubmodules,
+    GitProvider provider)
     implements FetchRequestBuilder.With {
 
   public FetchRequest {
@@ -38,10 +40,11 @@ public record FetchRequest(
     secretData = secretData == null ? Map.of() : Map.copyOf(secretData);
     includes = includes == null ? List.of() : List.copyOf(includes);
     sparseCheckout = sparseCheckout == null ? List.of() : List.copyOf(sparseCheckout);
+    provider = provider == null ? GitProvider.GENERIC : provider;
   }
 
   public static FetchRequest of(String key, String url, GitRef ref) {
-    return new FetchRequest(FetchTarget.of(key, url), ref, null, null, null, null, false);
+    return new FetchRequest(FetchTarget.of(key, url), ref, null, null, null, null, false, null);
   }
 
   public FetchRequest withIgnore(String rules) {
@@ -65,6 +68,8 @@ public record FetchRequest(
         + ref.describe()
         + ", secretKeys="
         + secretData.keySet()
+        + ", provider="
+        + provider
         + "]";
   }
 }

@@ -10,6 +10,7 @@ import dev.capstan.source.core.store.ArtifactStore;
 import dev.capstan.source.core.store.FetchResult;
 import dev.capstan.source.core.store.StoredArtifact;
 import dev.capstan.source.core.store.StoredState;
+import dev.capstan.source.git.github.InstallationTokens;
 import dev.capstan.source.git.transport.FailureClassifier;
 import dev.capstan.source.git.transport.NetworkRetry;
 import dev.capstan.source.git.transport.ProxyAuthenticators;
@@ -61,6 +62,7 @@ public final class GitSource {
   private final RemoteOperations remote;
   private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
   private final ProxyAuthenticators proxyAuthenticators = new ProxyAuthenticators();
+  private final ProviderCredentials providers;
 
   /**
    * Lets the JDK answer an https tunnel's (CONNECT's) proxy challenge with Basic auth, which it
@@ -86,6 +88,8 @@ public final class GitSource {
     this.clock = options.clock();
     this.store = store;
     this.remote = new RemoteOperations(new NetworkRetry(options.retry(), clock));
+    this.providers =
+        new ProviderCredentials(new InstallationTokens(clock), options.credentialsOverPlainHttp());
   }
 
   /**
@@ -154,7 +158,8 @@ public final class GitSource {
     }
   }
 
-  private FetchResult fetchLocked(FetchRequest request) {
+  private FetchResult fetchLocked(FetchRequest asked) {
+    FetchRequest request = asked;
     Instant deadline =
         clock
             .instant()
@@ -170,6 +175,8 @@ public final class GitSource {
         SigningKeys.of(request.verification().keys()); // an unusable key fails before any I/O
       }
       SparseCheckout.of(request.sparseCheckout());
+      // From here on the request holds the provider's credentials, which failures scrub too.
+      request = providers.apply(asked, url, deadline);
       setup =
           TransportSetup.create(
               url,
@@ -350,11 +357,14 @@ public final class GitSource {
         || (certificateAsked && FailureClassifier.connectionDropped(error))) {
       reason = FailureReason.AUTHENTICATION_FAILED;
       detail = clientCertificateRefusal(request, setup) + " (" + detail + ")";
-    } else if (reason == FailureReason.AUTHENTICATION_FAILED) {
+    } else if (reason == FailureReason.AUTHENTICATION_FAILED
+        && !(error instanceof SourceException)) {
       detail =
           request.secretData().isEmpty()
               ? "the remote requires credentials and none were given"
-              : "the remote refused the credentials (" + detail + ")";
+              : request.provider() == GitProvider.GITHUB
+                  ? "the remote refused the GitHub App's installation token (" + detail + ")"
+                  : "the remote refused the credentials (" + detail + ")";
     }
     if (setup != null && setup.proxyRefusingCredentials() != null) {
       reason = FailureReason.AUTHENTICATION_FAILED;
@@ -379,7 +389,7 @@ public final class GitSource {
                 + Redaction.scrubUrl(request.target().url())
                 + "': "
                 + detail;
-    List<String> secrets = new ArrayList<>(Redaction.textOf(request.secretData().values()));
+    List<String> secrets = new ArrayList<>(ProviderCredentials.secretValues(request.secretData()));
     secrets.addAll(Redaction.userinfoOf(request.target().url()));
     secrets.addAll(Redaction.textOf(request.target().proxyCredentials()));
     String message = Redaction.scrub(where, secrets);

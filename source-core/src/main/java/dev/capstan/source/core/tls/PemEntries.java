@@ -30,7 +30,7 @@ import org.bouncycastle.pkcs.PKCS8EncryptedPrivateKeyInfo;
  *
  * @param secret how messages name the Secret ("the secret", "the cert secret")
  */
-record PemEntries(String secret) {
+public record PemEntries(String secret) {
 
   List<X509Certificate> certificates(byte[] pem, String entry) {
     checkSize(pem, entry);
@@ -53,7 +53,16 @@ record PemEntries(String secret) {
   }
 
   PrivateKey privateKey(byte[] pem) {
-    checkSize(pem, SecretTls.KEY);
+    return privateKey(pem, SecretTls.KEY);
+  }
+
+  /**
+   * The unencrypted PEM private key (PKCS#1, SEC1 or PKCS#8) of the Secret's {@code entry}.
+   *
+   * @throws SourceException {@link FailureReason#INVALID_SECRET} naming the entry, never its value
+   */
+  public PrivateKey privateKey(byte[] pem, String entry) {
+    checkSize(pem, entry);
     Object object;
     try (PEMParser parser =
         new PEMParser(
@@ -68,15 +77,17 @@ record PemEntries(String secret) {
       }
     } catch (IOException | RuntimeException e) {
       throw invalid(
-          "'s 'tls.key' could not be read (an unencrypted PEM private key is expected:"
+          "'s '"
+              + entry
+              + "' could not be read (an unencrypted PEM private key is expected:"
               + " PKCS#1, SEC1 or PKCS#8; "
               + e.getClass().getSimpleName()
               + ")");
     }
     throw invalid(
         object instanceof PEMEncryptedKeyPair || object instanceof PKCS8EncryptedPrivateKeyInfo
-            ? "'s 'tls.key' is encrypted; an unencrypted private key is expected"
-            : "'s 'tls.key' holds no PEM private key");
+            ? "'s '" + entry + "' is encrypted; an unencrypted private key is expected"
+            : "'s '" + entry + "' holds no PEM private key");
   }
 
   /**

@@ -80,7 +80,7 @@ public record RemoteUrl(String url, UrlScheme scheme, URIish uri) {
     return scheme == UrlScheme.SSH || scheme == UrlScheme.SCP_LIKE;
   }
 
-  boolean isHttp() {
+  public boolean isHttp() {
     return scheme == UrlScheme.HTTP || scheme == UrlScheme.HTTPS;
   }
 
