@@ -16,7 +16,8 @@ import dev.capstan.health.status.Status;
  *   <li>An entry's Current is held back when the generic layer sees the object still progressing or
  *       failed ({@link GenericRules#objection}): a Reconciling or Stalled condition, the conditions
  *       describing an older generation, the Ready condition False or Unknown, status.phase/state
- *       saying so, or fewer ready or available replicas than the status counts.
+ *       saying so, a part of the status stating a failure, or fewer ready or available replicas
+ *       than the status counts.
  *   <li>When none of an entry's expressions is true, the entry has no opinion of the object's state
  *       (a phase or reason its source did not list, often one a newer release added), and a failure
  *       the generic layer reads ({@link GenericRules#failure}: a failure condition, a readiness

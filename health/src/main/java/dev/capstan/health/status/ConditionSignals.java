@@ -90,7 +90,8 @@ final class ConditionSignals {
           "installing",
           "migrating",
           "resizing",
-          "restarting");
+          "restarting",
+          "promoting");
 
   /** Shared: the answer for the most common object of all, a Ready=True condition. */
   private static final ResourceStatus READY =
@@ -231,7 +232,7 @@ final class ConditionSignals {
             ? Signal.FAILED
             : Signal.HEALTHY;
       case "False":
-        return HealthWords.isFailureReason(c.reason()) && !HealthWords.mentionsWaiting(c.message())
+        return HealthWords.isFailureReason(c.reason()) && !isRetriedStep(c)
             ? Signal.FAILED
             : failedByMessage(c, Signal.PROGRESSING);
       case "Unknown":
@@ -239,6 +240,15 @@ final class ConditionSignals {
       default:
         return null;
     }
+  }
+
+  /**
+   * A failure reason on a step the controller says it will see through: its reason says it is
+   * retrying ({@code InstallFailedRetrying}), or its message that it waits for something or will
+   * try again.
+   */
+  private static boolean isRetriedStep(Condition c) {
+    return HealthWords.saysRetrying(c.reason()) || HealthWords.mentionsWaiting(c.message());
   }
 
   private static Signal progress(String type, Condition c) {

@@ -44,10 +44,11 @@ public final class GenericRules {
    * The signs strong enough to hold back a built-in entry's Current: a Reconciling or Stalled
    * condition, the conditions describing an older generation ({@link ConditionGenerations}), the
    * Ready condition False or Unknown, another generation or revision field behind ({@link
-   * StatusRevisions}), {@code status.phase}/{@code status.state} saying progress or failure, or
-   * {@code status.readyReplicas}/{@code availableReplicas} below {@code status.replicas} (pods
-   * still rolling). (Weaker signs — other condition types, other fields — are left to the entry,
-   * which knows its kind better.) Null when none of them objects.
+   * StatusRevisions}), {@code status.phase}/{@code status.state} saying progress or failure, a
+   * failure stated by a part of the status ({@code status.ceph.health: HEALTH_ERR}), or {@code
+   * status.readyReplicas}/{@code availableReplicas} below {@code status.replicas} (pods still
+   * rolling). (Weaker signs — other condition types, other fields — are left to the entry, which
+   * knows its kind better.) Null when none of them objects.
    */
   public static ResourceStatus objection(ObjectView object) {
     for (Condition c : object.conditions()) {
@@ -77,6 +78,9 @@ public final class GenericRules {
       return older;
     }
     ResourceStatus phase = StatusFieldSignals.phaseOrState(status);
+    if (phase == null) {
+      phase = StatusFieldSignals.partFailure(status);
+    }
     if (phase == null) {
       phase = StatusFieldSignals.replicaCounts(status);
     }
@@ -118,8 +122,9 @@ public final class GenericRules {
   }
 
   /**
-   * A generation field other than {@code status.observedGeneration} behind the object's, or a newer
-   * revision than the one ready ({@link StatusRevisions}); null when neither.
+   * A generation field other than {@code status.observedGeneration} behind the object's, a newer
+   * revision than the one ready, or a request to act again that the status has not handled yet
+   * ({@link StatusRevisions}); null when none of them.
    */
   private static ResourceStatus olderRevision(ObjectView object, Map<?, ?> status) {
     // The most common status holds conditions and observedGeneration and nothing else, which
@@ -135,6 +140,9 @@ public final class GenericRules {
       return behind.decidedBy(DecidedBy.generic(DecidedBy.GenericStep.OBSERVED_GENERATION));
     }
     ResourceStatus newer = StatusRevisions.newerRevision(status);
+    if (newer == null) {
+      newer = StatusRevisions.requestNotHandled(object.object(), status);
+    }
     return newer == null
         ? null
         : newer.decidedBy(DecidedBy.generic(DecidedBy.GenericStep.NEWER_REVISION));

@@ -137,12 +137,14 @@ final class HealthWords {
 
   /**
    * Messages in which the controller says it is waiting for something it will see through: a
-   * dependency, a rollout, another resource becoming ready, a step not done yet.
+   * dependency, a rollout, another resource becoming ready, a step not done yet or still under way,
+   * or that it will try again.
    */
   private static final Pattern WAITING_MESSAGE =
       Pattern.compile(
           "(?i)\\b(waiting (for|on|until)|waits? for|to become (ready|available)"
-              + "|not (\\w+ )?yet)\\b");
+              + "|not (\\w+ )?yet|still (being \\w+|(?!fail|err|crash)\\w+ing)|in progress"
+              + "|will (be )?retr(y|ied)|retrying|requeu(e|ed|ing))\\b");
 
   /**
    * Stems every terminal reason contains, checked on the raw reason first: most reasons hold none,

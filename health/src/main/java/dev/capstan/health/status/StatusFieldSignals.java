@@ -23,6 +23,13 @@ final class StatusFieldSignals {
           List.of("healthStatus"),
           List.of("printableStatus"));
 
+  /** The fields of a part's map that state its state ({@code jobStatus.state}). */
+  private static final List<String> PART_STATE_KEYS = List.of("state", "phase", "health");
+
+  /** Prefixes of a state field that is not the current one. */
+  private static final List<String> NOT_THE_CURRENT_STATE =
+      List.of("last", "previous", "prior", "old", "desired", "target", "expected", "requested");
+
   private static final int MAX_QUOTED = 64;
 
   private StatusFieldSignals() {}
@@ -81,7 +88,14 @@ final class StatusFieldSignals {
     int healthyRank = Integer.MAX_VALUE;
     for (Map.Entry<?, ?> field : status.entrySet()) {
       List<String> path = wordField(field.getKey(), field.getValue());
-      Object value = path == null ? null : valueAt(status, path);
+      if (path == null) {
+        ResourceStatus part = partFailure(field.getKey(), field.getValue());
+        if (part != null) {
+          return part;
+        }
+        continue;
+      }
+      Object value = valueAt(status, path);
       if (!(value instanceof String word)) {
         continue;
       }
@@ -110,6 +124,74 @@ final class StatusFieldSignals {
       return progressing;
     }
     return flags != null ? flags : healthy;
+  }
+
+  /** The first failure a part of the status states ({@link #partFailure}), else null. */
+  static ResourceStatus partFailure(Map<?, ?> status) {
+    for (Map.Entry<?, ?> field : status.entrySet()) {
+      if (wordField(field.getKey(), field.getValue()) == null) {
+        ResourceStatus part = partFailure(field.getKey(), field.getValue());
+        if (part != null) {
+          return part;
+        }
+      }
+    }
+    return null;
+  }
+
+  /**
+   * A failure word where an operator states the state of the whole object under another name, or of
+   * the part of it that does the work: a string field named {@code …State} or {@code …Phase}
+   * (Flink's {@code lifecycleState}), the {@code state} or {@code phase} of a map named {@code
+   * …Status} or {@code applicationState} (Flink's {@code jobStatus.state}, Spark's {@code
+   * applicationState.state}), or the {@code health} of a map (Rook's {@code ceph.health}, a bucket
+   * check's {@code bucketStatus.health}). Only a failure counts: a part that is healthy or starting
+   * says little of the whole, a part that failed says the whole did. Null otherwise.
+   */
+  private static ResourceStatus partFailure(Object key, Object value) {
+    if (!(key instanceof String name) || name.length() > MAX_QUOTED) {
+      // The key is the object's and goes into the message: a long one is no field of this kind.
+      return null;
+    }
+    if (value instanceof String word) {
+      return isStateName(name) && HealthWords.ofValue(word) == Signal.FAILED
+          ? ResourceStatus.failed(reasonOf(List.of(name), "Failed"), text(List.of(name), word))
+          : null;
+    }
+    if (!(value instanceof Map<?, ?> part)) {
+      return null;
+    }
+    List<String> keys =
+        name.endsWith("Status") || name.equals("applicationState")
+            ? PART_STATE_KEYS
+            : List.of("health");
+    for (String inner : keys) {
+      if (part.get(inner) instanceof String word && HealthWords.ofValue(word) == Signal.FAILED) {
+        List<String> path = List.of(name, inner);
+        return ResourceStatus.failed(reasonOf(path, "Failed"), text(path, word));
+      }
+    }
+    return null;
+  }
+
+  /**
+   * {@code lifecycleState}, {@code clusterPhase}: a name ending in State or Phase, but not one that
+   * names an earlier or a wanted state ({@code lastState}, {@code desiredPhase}).
+   */
+  private static boolean isStateName(String name) {
+    if (!(name.endsWith("State") || name.endsWith("Phase")) || name.length() <= 5) {
+      return false;
+    }
+    for (String prefix : NOT_THE_CURRENT_STATE) {
+      if (name.startsWith(prefix)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static String text(List<String> path, String word) {
+    return "status." + String.join(".", path) + " is " + quoted(word);
   }
 
   /** The vocabulary path a top-level status field stands for, or null. */

@@ -47,7 +47,18 @@ final class StatusRevisions {
           List.of("lastAppliedSpec", "lastPromotedSpec"),
           List.of("currentPodHash", "stableRS"));
 
+  /**
+   * An annotation by which a user asks the controller to act again, then the status field in which
+   * the controller writes the last such request it handled: Flux's {@code requestedAt} and Kargo's
+   * refresh.
+   */
+  private static final List<List<String>> REQUEST_PAIRS =
+      List.of(
+          List.of("reconcile.fluxcd.io/requestedAt", "lastHandledReconcileAt"),
+          List.of("kargo.akuity.io/refresh", "lastHandledRefresh"));
+
   private static final String NEWER_REVISION = "LatestRevisionNotReady";
+  private static final String REQUEST_NOT_HANDLED = "RequestNotHandled";
   private static final int MAX_QUOTED = 64;
 
   private StatusRevisions() {}
@@ -66,7 +77,9 @@ final class StatusRevisions {
     for (Map.Entry<?, ?> field : status.entrySet()) {
       if (!(field.getKey() instanceof String name)
           || name.equals("conditions")
-          || name.equals("observedGeneration")) {
+          || (name.equals("observedGeneration") && !(field.getValue() instanceof String))) {
+        // A whole-number observedGeneration is kstatus's to read; one the controller writes as a
+        // string of digits (Argo Rollouts, Humio) is read here.
         continue;
       }
       // The key is the object's: cut short, as values are, before it goes into a message.
@@ -76,7 +89,7 @@ final class StatusRevisions {
               ? behindInList(path, list, generation)
               : field.getValue() instanceof Map<?, ?> map
                   ? behindInMap(path, map, generation, false)
-                  : isGenerationName(name, true) && isBehind(field.getValue(), generation)
+                  : isGenerationName(name) && isBehind(field.getValue(), generation)
                       ? path + " is " + field.getValue()
                       : null;
       if (behind != null) {
@@ -110,6 +123,37 @@ final class StatusRevisions {
     return null;
   }
 
+  /**
+   * InProgress when the object asks its controller to act again (an annotation of {@link
+   * #REQUEST_PAIRS}) and the status names another request as the last one handled: the status
+   * describes the object before the request. Null when the status does not name a handled request
+   * at all (a controller that never wrote one cannot be told apart from one that ignores it).
+   */
+  static ResourceStatus requestNotHandled(Map<?, ?> object, Map<?, ?> status) {
+    if (!(object.get("metadata") instanceof Map<?, ?> metadata)
+        || !(metadata.get("annotations") instanceof Map<?, ?> annotations)) {
+      return null;
+    }
+    for (List<String> pair : REQUEST_PAIRS) {
+      if (annotations.get(pair.get(0)) instanceof String requested
+          && status.get(pair.get(1)) instanceof String handled
+          && !requested.isEmpty()
+          && !requested.equals(handled)) {
+        return ResourceStatus.inProgress(
+            REQUEST_NOT_HANDLED,
+            "annotation "
+                + pair.get(0)
+                + " is "
+                + quoted(requested)
+                + ", but status."
+                + pair.get(1)
+                + " is "
+                + quoted(handled));
+      }
+    }
+    return null;
+  }
+
   private static String behindInList(String path, List<?> list, long generation) {
     for (int i = 0; i < list.size(); i++) {
       if (list.get(i) instanceof Map<?, ?> element) {
@@ -132,7 +176,7 @@ final class StatusRevisions {
       if (!(field.getKey() instanceof String name)) {
         continue;
       }
-      if (isGenerationName(name, false) && isBehind(field.getValue(), generation)) {
+      if (isGenerationName(name) && isBehind(field.getValue(), generation)) {
         return path + "." + name + " is " + field.getValue();
       }
       if (element && name.equals("conditions") && field.getValue() instanceof List<?> conditions) {
@@ -152,19 +196,36 @@ final class StatusRevisions {
   }
 
   /**
-   * {@code observedGeneration} (below the top only) or one of the prefixes that name the
-   * controller's own step before {@code Generation}.
+   * {@code observedGeneration} (at the top only when written as a string: kstatus reads a whole
+   * number there) or one of the prefixes that name the controller's own step before {@code
+   * Generation}.
    */
-  private static boolean isGenerationName(String name, boolean topLevel) {
+  private static boolean isGenerationName(String name) {
     if (!name.endsWith("Generation")) {
       return false;
     }
     String prefix = name.substring(0, name.length() - "Generation".length());
-    return GENERATION_PREFIXES.contains(prefix) && !(topLevel && prefix.equals("observed"));
+    return GENERATION_PREFIXES.contains(prefix);
   }
 
   private static boolean isBehind(Object value, long generation) {
+    if (value instanceof String digits) {
+      return isDigits(digits) && Long.parseLong(digits) < generation;
+    }
     return value instanceof Number n && isWhole(n) && n.longValue() < generation;
+  }
+
+  /** A generation some controllers write as a string: "3", not a hash. */
+  private static boolean isDigits(String value) {
+    if (value.isEmpty() || value.length() > 18) {
+      return false;
+    }
+    for (int i = 0; i < value.length(); i++) {
+      if (value.charAt(i) < '0' || value.charAt(i) > '9') {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean isWhole(Number n) {
