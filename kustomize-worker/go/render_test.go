@@ -304,6 +304,61 @@ func TestBadChartsAreRefused(t *testing.T) {
 	}
 }
 
+// Archives nested in charts/ deeper than the worker allows (a chart whose dependency holds
+// itself again, packed) are refused before Helm unpacks them.
+func TestArchivesNestedTooDeepAreRefused(t *testing.T) {
+	root := chartRoot(t)
+	var inner []byte
+	for depth := maxChartNesting + 2; depth >= 0; depth-- {
+		name := "loop"
+		files := map[string][]byte{"Chart.yaml": []byte("apiVersion: v2\nname: loop\nversion: 0.0.1\n" +
+			"dependencies: [{name: loop, version: 0.0.1}]\n")}
+		if inner != nil {
+			files["charts/loop-0.0.1.tgz"] = inner
+		}
+		inner = packFiles(t, name, files)
+	}
+	writeFile(t, filepath.Join(root, "cycle.tgz"), inner)
+	w := startWorker(t, "--root", root)
+	resp := render(w, root, "cycle.tgz", Render{ReleaseName: "r", Namespace: "n"})
+	if resp.Error == nil || resp.Error.Stage != StageChart || !strings.Contains(resp.Error.Message, "nest deeper than") {
+		t.Fatalf("nested archives: %+v", resp.Error)
+	}
+}
+
+func packFiles(t *testing.T, top string, files map[string][]byte) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	zw := gzip.NewWriter(&out)
+	tw := tar.NewWriter(zw)
+	for name, data := range files {
+		if err := tw.WriteHeader(&tar.Header{Name: top + "/" + name, Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg}); err != nil {
+			t.Fatal(err)
+		}
+		tw.Write(data)
+	}
+	tw.Close()
+	zw.Close()
+	return out.Bytes()
+}
+
+// A schema's pattern that backtracks exponentially elsewhere is matched in linear time (Go's
+// regular expressions): the render fails at once, naming the value's path.
+func TestAPathologicalSchemaPatternFailsQuickly(t *testing.T) {
+	root := chartRoot(t)
+	w := startWorker(t, "--root", root)
+	start := time.Now()
+	value := strings.Repeat("a", 100000) + "!"
+	resp := render(w, root, "regex", Render{ReleaseName: "r", Namespace: "n", Values: []string{"name: " + value}})
+	if resp.Error == nil || resp.Error.Stage != StageRender || !strings.Contains(resp.Error.Message, "/name") ||
+		strings.Contains(resp.Error.Message, "aaaa") {
+		t.Fatalf("pattern: %+v", resp.Error)
+	}
+	if elapsed := time.Since(start); elapsed > 10*time.Second {
+		t.Errorf("the pattern took %s", elapsed)
+	}
+}
+
 // A template that allocates without bound ends the worker at its memory limit, which it names.
 func TestATemplatePastTheMemoryLimitEndsTheWorker(t *testing.T) {
 	if runtime.GOOS != "linux" {
