@@ -122,6 +122,9 @@ func handle(b *builder, confinement string, prober *prober, data []byte) []byte 
 		resp = Response{Probe: prober.try(*req.Probe)}
 	case !within(confinement, req.Root):
 		resp = failed(StageRequest, "the artifact is not below the directory this worker may read")
+	case req.Render != nil:
+		b.root = filepath.Clean(req.Root)
+		resp = b.render(req)
 	default:
 		b.root = filepath.Clean(req.Root)
 		resp = b.build(req)
