@@ -1,3 +1,5 @@
+//go:build helm
+
 package main
 
 import (

@@ -1,3 +1,8 @@
+//go:build helm
+
+// The chart worker's half: this file and chart.go are built only with the helm tag (into
+// capstan-chart-worker), so that the kustomize worker links none of Helm, client-go or the
+// JSON schema library, and pays neither their size nor their package initialisation.
 package main
 
 import (
@@ -14,7 +19,14 @@ import (
 	"helm.sh/helm/v4/pkg/chart/common"
 	chartloader "helm.sh/helm/v4/pkg/chart/v2/loader"
 	helmrelease "helm.sh/helm/v4/pkg/release/v1"
+	"helm.sh/helm/v4/pkg/strvals"
 )
+
+// workerName is the executable's name, for its messages.
+const workerName = "capstan-chart-worker"
+
+// rendersCharts says, in the hello, that this worker renders charts.
+const rendersCharts = true
 
 // render renders the chart at req.Path below the artifact as `helm template` of the pinned Helm
 // does, with Helm's own code: its loader, its dependency and values processing, its schema
@@ -29,7 +41,7 @@ func (b *builder) render(req Request) Response {
 		return failed(StageChart, b.cleanMessage(err.Error()))
 	}
 	c := loaded.chart
-	values, err := userValues(opts.Values)
+	values, err := userValues(opts.Values, opts.Set)
 	if err != nil {
 		return failed(StageValues, err.Error())
 	}
@@ -88,8 +100,8 @@ func templateAction(opts *Render) (*action.Install, error) {
 }
 
 // userValues merges the documents in order, each over the ones before, as `helm template -f a
-// -f b` merges its files.
-func userValues(documents []string) (map[string]any, error) {
+// -f b` merges its files, then sets each --set expression over them with Helm's own parser.
+func userValues(documents []string, set []string) (map[string]any, error) {
 	values := map[string]any{}
 	for i, document := range documents {
 		current, err := chartloader.LoadValues(strings.NewReader(document))
@@ -97,6 +109,11 @@ func userValues(documents []string) (map[string]any, error) {
 			return nil, fmt.Errorf("failed to parse values document %d: %w", i+1, err)
 		}
 		values = chartloader.MergeMaps(values, current)
+	}
+	for _, expression := range set {
+		if err := strvals.ParseInto(expression, values); err != nil {
+			return nil, fmt.Errorf("failed parsing --set data: %w", err)
+		}
 	}
 	return values, nil
 }

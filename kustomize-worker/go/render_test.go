@@ -1,3 +1,5 @@
+//go:build helm
+
 package main
 
 import (
@@ -51,13 +53,6 @@ func chartRoot(t *testing.T) string {
 	return root
 }
 
-func writeFile(t *testing.T, path string, data []byte) {
-	t.Helper()
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // packChart packs dir as `helm package` lays a chart out (every file below a top directory
 // named as the chart), with extra entries after its files.
 func packChart(t *testing.T, dir string, extra []*tar.Header) []byte {
@@ -107,6 +102,9 @@ func helmTemplate(t *testing.T, helm, root, chart string, r Render) (string, boo
 		file := filepath.Join(t.TempDir(), "values"+string(rune('a'+i))+".yaml")
 		writeFile(t, file, []byte(values))
 		args = append(args, "-f", file)
+	}
+	for _, set := range r.Set {
+		args = append(args, "--set", set)
 	}
 	if r.KubeVersion != "" {
 		args = append(args, "--kube-version", r.KubeVersion)
@@ -159,6 +157,10 @@ func TestRendersEqualHelmTemplate(t *testing.T) {
 			ReleaseName: "web", Namespace: "default", KubeVersion: "1.30", SkipTests: true, IsUpgrade: true}},
 		{"the same chart packed with its subchart disabled and no hooks", "app.tgz", Render{
 			ReleaseName: "packed", Namespace: "shop", KubeVersion: "v1.33.4-gke.1245000", Values: []string{"sub: {enabled: false}"}, DisableHooks: true}},
+		{"values set as --set sets them", "app", Render{
+			ReleaseName: "set", Namespace: "shop", KubeVersion: "v1.32.0", Values: appValues,
+			Set: []string{"replicas=5,image.tag=2.0", `extraLabels.tier=web\,api`, "extraLabels.empty=null",
+				"sub.message=set", "global.list[1]=b", "global.list[0]=a"}}},
 		{"required value given", "needs", Render{
 			ReleaseName: "db", Namespace: "data", KubeVersion: "v1.34.0", Values: []string{"password: hunter22"}}},
 	}
@@ -188,6 +190,9 @@ func TestARenderAnswersHooksNotesAndTheChart(t *testing.T) {
 	resp := render(w, root, "app", Render{ReleaseName: "web", Namespace: "shop", Values: appValues})
 	if resp.Error != nil {
 		t.Fatalf("render: %+v", resp.Error)
+	}
+	if !w.hello.Charts {
+		t.Errorf("the chart worker does not say it renders charts: %+v", w.hello)
 	}
 	r := resp.Rendered
 	if r.Chart.Name != "app" || r.Chart.Version != "1.2.3" || r.Chart.AppVersion != "4.5.6" ||

@@ -114,6 +114,10 @@ type Render struct {
 	// under them all, as Helm merges them. The host resolves Flux's valuesFrom (with targetPath)
 	// and inline values into these layers, in Flux's order.
 	Values []string `json:"values,omitempty"`
+	// Set are `helm template --set` expressions (Helm's strvals syntax: a.b=c, list[0]=x,
+	// comma-separated pairs, backslash escapes), each set over the values after every document,
+	// in order, by Helm's own parser.
+	Set []string `json:"set,omitempty"`
 	// KubeVersion and APIVersions are the cluster's (from discovery), as --kube-version and
 	// --api-versions give them; the API versions are added to Helm's default list. Without a
 	// KubeVersion, Helm's default (that of the client-go it is built with).
