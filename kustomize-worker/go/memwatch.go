@@ -48,7 +48,7 @@ func (m memoryWatch) during() (stop func()) {
 			}
 			metrics.Read(samples)
 			if held := int64(samples[0].Value.Uint64() - samples[1].Value.Uint64()); held > m.limit {
-				fmt.Fprintf(os.Stderr, "capstan-kustomize-worker: out of memory: the build needed more than %d MiB\n", m.limit>>20)
+				fmt.Fprintf(os.Stderr, "%s: out of memory: the build needed more than %d MiB\n", workerName, m.limit>>20)
 				os.Exit(exitMemory)
 			}
 		}

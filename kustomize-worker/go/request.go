@@ -19,6 +19,10 @@ type Request struct {
 	// Files replace files of the artifact, for this build only and in memory (paths relative to
 	// Root): decrypted secretGenerator inputs, which must never reach a disk.
 	Files map[string][]byte `json:"files,omitempty"`
+	// Render, when present, asks for the Helm chart at Path (a chart directory or a .tgz file
+	// below Root) rendered as `helm template` renders it, instead of a kustomize build: Output,
+	// Spec, PostBuild and Files do not apply (see render.go).
+	Render *Render `json:"render,omitempty"`
 	// Probe, accepted only by a worker started with --test-probes, makes the worker try something
 	// its sandbox must refuse, instead of a build.
 	Probe *Probe `json:"probe,omitempty"`
@@ -101,12 +105,80 @@ type PostBuild struct {
 	Strict bool `json:"strict,omitempty"`
 }
 
+// Render is a chart's render, with the options of `helm template`.
+type Render struct {
+	ReleaseName string `json:"releaseName"`
+	Namespace   string `json:"namespace"`
+	// Values are the user-supplied values: YAML (or JSON) documents, each merged over the ones
+	// before as `helm template -f first -f second` merges its files; the chart's own values come
+	// under them all, as Helm merges them. The host resolves Flux's valuesFrom (with targetPath)
+	// and inline values into these layers, in Flux's order.
+	Values []string `json:"values,omitempty"`
+	// Set are `helm template --set` expressions (Helm's strvals syntax: a.b=c, list[0]=x,
+	// comma-separated pairs, backslash escapes), each set over the values after every document,
+	// in order, by Helm's own parser.
+	Set []string `json:"set,omitempty"`
+	// KubeVersion and APIVersions are the cluster's (from discovery), as --kube-version and
+	// --api-versions give them; the API versions are added to Helm's default list. Without a
+	// KubeVersion, Helm's default (that of the client-go it is built with).
+	KubeVersion string   `json:"kubeVersion,omitempty"`
+	APIVersions []string `json:"apiVersions,omitempty"`
+	// IncludeCRDs puts the chart's crds/ files at the head of the manifest (--include-crds).
+	IncludeCRDs bool `json:"includeCRDs,omitempty"`
+	// SkipTests leaves the test hooks out of the answer (--skip-tests); DisableHooks all hooks
+	// (--no-hooks).
+	SkipTests    bool `json:"skipTests,omitempty"`
+	DisableHooks bool `json:"disableHooks,omitempty"`
+	// IsUpgrade renders with .Release.IsUpgrade set (--is-upgrade).
+	IsUpgrade bool `json:"isUpgrade,omitempty"`
+	// SkipSchemaValidation does not check the values against values.schema.json
+	// (--skip-schema-validation).
+	SkipSchemaValidation bool `json:"skipSchemaValidation,omitempty"`
+}
+
+// Rendered is a chart's render.
+type Rendered struct {
+	Chart RenderedChart `json:"chart"`
+	// Manifest is Helm's release manifest: every document that is not a hook, each after a
+	// "---" and a "# Source: chart/templates/file.yaml" line, in Helm's install order (with
+	// IncludeCRDs, the chart's CRDs first).
+	Manifest string `json:"manifest"`
+	// Hooks are the hooks, apart, in Helm's order (the install order of their kinds); Helm runs
+	// them by weight.
+	Hooks []Hook `json:"hooks,omitempty"`
+	// Notes is the text of the chart's templates/NOTES.txt, rendered.
+	Notes string `json:"notes,omitempty"`
+}
+
+// RenderedChart names the chart rendered and the digest of what was read: SHA-256 of the
+// archive, or for a directory of every file loaded in order (each name and content preceded by
+// its length, big-endian 64 bits).
+type RenderedChart struct {
+	Name       string `json:"name"`
+	Version    string `json:"version"`
+	AppVersion string `json:"appVersion,omitempty"`
+	Digest     string `json:"digest"`
+}
+
+// Hook is one hook document, with what Helm reads from its annotations.
+type Hook struct {
+	Path              string   `json:"path"`
+	Kind              string   `json:"kind"`
+	Name              string   `json:"name"`
+	Events            []string `json:"events"`
+	Weight            int      `json:"weight"`
+	DeletePolicies    []string `json:"deletePolicies,omitempty"`
+	OutputLogPolicies []string `json:"outputLogPolicies,omitempty"`
+	Manifest          string   `json:"manifest"`
+}
+
 // Response is the outcome of one build.
 type Response struct {
-	Objects []json.RawMessage `json:"objects,omitempty"`
-	YAML    string            `json:"yaml,omitempty"`
-	Error   *Failure          `json:"error,omitempty"`
-	Probe   *ProbeResult      `json:"probe,omitempty"`
+	Objects  []json.RawMessage `json:"objects,omitempty"`
+	YAML     string            `json:"yaml,omitempty"`
+	Rendered *Rendered         `json:"rendered,omitempty"`
+	Error    *Failure          `json:"error,omitempty"`
+	Probe    *ProbeResult      `json:"probe,omitempty"`
 }
 
 // Failure says which step failed, and kustomize's (or Flux's) message for it.
@@ -126,4 +198,7 @@ const (
 	StageObject     Stage = "object"     // an object has no apiVersion, kind or name
 	StageSubstitute Stage = "substitute" // postBuild substitution failed
 	StageOutput     Stage = "output"     // the result could not be encoded
+	StageChart      Stage = "chart"      // the chart could not be loaded, or lacks a dependency
+	StageValues     Stage = "values"     // a values document is not YAML
+	StageRender     Stage = "render"     // Helm's render failed (a template, the values' schema)
 )

@@ -6,6 +6,9 @@
 //
 // Usage: capstan-kustomize-worker --root DIR [--memory-limit BYTES] [--test-skip-landlock]
 // [--test-probes]
+//
+// Built with the helm tag, the same sources make capstan-chart-worker, which also renders Helm
+// charts (render.go, chart.go) and answers the same builds.
 package main
 
 import (
@@ -37,6 +40,9 @@ type Hello struct {
 	// MemoryLimit is the memory the worker may use, in bytes, when the kernel enforces it (0: it
 	// does not); see limitMemory.
 	MemoryLimit int64 `json:"memoryLimit"`
+	// Charts is true for the chart worker (built with the helm tag), which renders Helm charts;
+	// the kustomize worker answers a render request with an error.
+	Charts bool `json:"charts"`
 	// Problem says why the worker is not confined, when it is not, and what confines it all the
 	// same.
 	Problem string `json:"problem,omitempty"`
@@ -50,7 +56,7 @@ func main() {
 		"do not enter Landlock, as on a kernel without it; the system call filter is loaded all the same (tests only)")
 	flag.Parse()
 	if *root == "" || flag.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, "usage: capstan-kustomize-worker --root DIR [--memory-limit BYTES]")
+		fmt.Fprintln(os.Stderr, "usage: "+workerName+" --root DIR [--memory-limit BYTES]")
 		os.Exit(2)
 	}
 	confinement, err := filepath.EvalSymlinks(*root)
@@ -58,7 +64,7 @@ func main() {
 		confinement, err = filepath.Abs(confinement)
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "capstan-kustomize-worker: --root:", err)
+		fmt.Fprintln(os.Stderr, workerName+": --root:", err)
 		os.Exit(2)
 	}
 	// The JVM starts the worker with an empty environment; nothing a library might look up there
@@ -66,11 +72,11 @@ func main() {
 	os.Clearenv()
 	frames, err := framesOut()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "capstan-kustomize-worker: standard output:", err)
+		fmt.Fprintln(os.Stderr, workerName+": standard output:", err)
 		os.Exit(2)
 	}
 	if err := os.Chdir(string(filepath.Separator)); err != nil {
-		fmt.Fprintln(os.Stderr, "capstan-kustomize-worker:", err)
+		fmt.Fprintln(os.Stderr, workerName+":", err)
 		os.Exit(2)
 	}
 	var prober *prober
@@ -81,7 +87,7 @@ func main() {
 	// own command does: a worker whose builds need none stays small.
 	b := &builder{root: confinement, defaultSchema: openapi.GetSchemaVersion()}
 	hello := enterSandbox(confinement, *memoryLimit, !*skipLandlock)
-	hello.OS, hello.Arch = runtime.GOOS, runtime.GOARCH
+	hello.OS, hello.Arch, hello.Charts = runtime.GOOS, runtime.GOARCH, rendersCharts
 	serve(b, confinement, prober, hello, frames)
 }
 
@@ -122,6 +128,9 @@ func handle(b *builder, confinement string, prober *prober, data []byte) []byte 
 		resp = Response{Probe: prober.try(*req.Probe)}
 	case !within(confinement, req.Root):
 		resp = failed(StageRequest, "the artifact is not below the directory this worker may read")
+	case req.Render != nil:
+		b.root = filepath.Clean(req.Root)
+		resp = b.render(req)
 	default:
 		b.root = filepath.Clean(req.Root)
 		resp = b.build(req)

@@ -193,3 +193,10 @@ func TestAWorkerPastItsMemoryEnds(t *testing.T) {
 		t.Fatal("the worker ended without an error status")
 	}
 }
+
+func writeFile(t *testing.T, path string, data []byte) {
+	t.Helper()
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

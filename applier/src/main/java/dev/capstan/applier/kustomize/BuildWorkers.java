@@ -1,5 +1,6 @@
 package dev.capstan.applier.kustomize;
 
+import dev.capstan.kustomize.worker.AnswerRoom;
 import dev.capstan.kustomize.worker.Hello;
 import dev.capstan.kustomize.worker.KustomizeWorker;
 import dev.capstan.kustomize.worker.WorkerBinary;
@@ -294,6 +295,11 @@ final class BuildWorkers implements AutoCloseable {
       case UNAVAILABLE -> new BuildException(BuildErrorKind.SANDBOX, e.getMessage());
       case START_FAILED, CRASHED -> new BuildException(BuildErrorKind.INTERNAL, e.getMessage());
     };
+  }
+
+  /** The room of the answers of all builds (chart renders share it). */
+  AnswerRoom room() {
+    return room;
   }
 
   /** The room no result holds now (for tests). */

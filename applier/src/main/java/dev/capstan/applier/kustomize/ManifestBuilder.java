@@ -1,6 +1,8 @@
 package dev.capstan.applier.kustomize;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.capstan.kustomize.chart.ChartRenderer;
+import dev.capstan.kustomize.chart.ChartWorkerSettings;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -23,6 +25,8 @@ public final class ManifestBuilder implements AutoCloseable {
   private final BuildWorkers workers;
   private final BuildSandbox sandbox;
   private final ResultCache results;
+  private final BuildLimits limits;
+  private ChartRenderer charts;
 
   public ManifestBuilder(BuildLimits limits, BuildSandbox sandbox) {
     this(limits, sandbox, BuildWorkers.GROW_AFTER);
@@ -31,6 +35,7 @@ public final class ManifestBuilder implements AutoCloseable {
   /** A builder whose builds wait {@code growAfter} for a busy worker before starting another. */
   ManifestBuilder(BuildLimits limits, BuildSandbox sandbox, Duration growAfter) {
     this.sandbox = sandbox;
+    this.limits = limits;
     this.workers = new BuildWorkers(limits, sandbox, growAfter);
     this.results = new ResultCache(limits.resultCacheBytes());
   }
@@ -160,8 +165,36 @@ public final class ManifestBuilder implements AutoCloseable {
     return workers.answerRoomFree();
   }
 
+  /**
+   * Helm charts rendered in chart workers with the builds' sandbox and limits (time, memory, answer
+   * size, how many at once) and the builds' answer room; the first render starts the first chart
+   * worker, so that builders that render no chart run none.
+   */
+  public synchronized ChartRenderer charts() {
+    if (charts == null) {
+      charts =
+          new ChartRenderer(
+              new ChartWorkerSettings(
+                  sandbox.root(),
+                  sandbox.workerCache(),
+                  sandbox.landlock(),
+                  sandbox.confinement() == BuildSandbox.Confinement.ALLOWED_UNCONFINED,
+                  limits.maxMemoryBytes(),
+                  limits.timeout(),
+                  limits.maxOutputBytes(),
+                  limits.workers(),
+                  workers.room()));
+    }
+    return charts;
+  }
+
   @Override
   public void close() {
     workers.close();
+    synchronized (this) {
+      if (charts != null) {
+        charts.close();
+      }
+    }
   }
 }

@@ -4,10 +4,13 @@ import static dev.capstan.applier.kustomize.BuildFixture.error;
 import static dev.capstan.applier.kustomize.BuildFixture.objects;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.capstan.kustomize.chart.ChartRenderException;
+import dev.capstan.kustomize.chart.ChartRenderRequest;
 import dev.capstan.kustomize.worker.Platform;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -63,6 +66,31 @@ class BuildSandboxTest {
     try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.engine(1), sandbox)) {
       assertEquals(1, objects(builder.build(dir, "sha256:a", "app", BuildOptions.none())).size());
       assertEquals(Optional.of(WITHOUT_LANDLOCK), builder.unconfined());
+    }
+  }
+
+  /** Charts rendered through a builder run in its sandbox: not unconfined unless allowed. */
+  @Test
+  void chartsRenderOnlyInTheBuildsSandbox() {
+    assumeTrue(Platform.host().confinesWorkers(), "Landlock is Linux's");
+    new BuildFixture(dir)
+        .files(
+            Map.of(
+                "chart/Chart.yaml",
+                "apiVersion: v2\nname: c\nversion: 0.1.0\n",
+                "chart/templates/cm.yaml",
+                "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: {{ .Release.Name }}}\n"));
+    ChartRenderRequest request = ChartRenderRequest.of(dir, "chart", "r", "n");
+    BuildSandbox strict = BuildSandbox.forTenants(dir, false).withoutLandlock();
+    try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.engine(1), strict)) {
+      ChartRenderException e =
+          assertThrows(ChartRenderException.class, () -> builder.charts().render(request));
+      assertEquals(ChartRenderException.Stage.SANDBOX, e.stage());
+    }
+    BuildSandbox allowed = BuildSandbox.forTenants(dir, true).withoutLandlock();
+    try (ManifestBuilder builder = new ManifestBuilder(BuildLimits.engine(1), allowed)) {
+      String manifest = builder.charts().render(request).manifest();
+      assertTrue(manifest.contains("metadata: {name: r}"), manifest);
     }
   }
 

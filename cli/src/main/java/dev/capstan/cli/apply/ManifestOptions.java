@@ -11,23 +11,25 @@ import picocli.CommandLine.Option;
  * from.
  */
 public final class ManifestOptions {
+  /** The help of {@code -f}. */
+  static final String DIRECTORY_HELP = "Directory of manifests or a kustomization.";
+
+  /** The help of {@code --root}. */
+  static final String ROOT_HELP =
+      "Directory that no file may be read from outside of, e.g. a kustomization's ../base"
+          + " (default: the enclosing Git work tree, else the -f directory). On Linux the"
+          + " build runs in a worker process that the kernel confines to it (Landlock, no"
+          + " network); on macOS and Windows the worker runs unconfined and keeps to it by"
+          + " its own checks.";
 
   @Option(
       names = {"-f", "--filename"},
       required = true,
       paramLabel = "DIR",
-      description = "Directory of manifests or a kustomization.")
+      description = DIRECTORY_HELP)
   Path directory;
 
-  @Option(
-      names = "--root",
-      paramLabel = "DIR",
-      description =
-          "Directory that no file may be read from outside of, e.g. a kustomization's ../base"
-              + " (default: the enclosing Git work tree, else the -f directory). On Linux the"
-              + " build runs in a worker process that the kernel confines to it (Landlock, no"
-              + " network); on macOS and Windows the worker runs unconfined and keeps to it by"
-              + " its own checks.")
+  @Option(names = "--root", paramLabel = "DIR", description = ROOT_HELP)
   Path root;
 
   /** The objects of the directory; one that cannot be read is bad input. */

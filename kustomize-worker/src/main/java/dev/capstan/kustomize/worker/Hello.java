@@ -13,6 +13,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
  * @param memoryLimit the memory it may use, in bytes, where the kernel enforces that (0: it does
  *     not)
  * @param problem why it is not confined, when it is not
+ * @param charts whether it renders Helm charts (the chart worker; {@link WorkerKind#CHART})
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record Hello(
@@ -22,7 +23,8 @@ public record Hello(
     int landlock,
     boolean seccomp,
     long memoryLimit,
-    String problem) {
+    String problem,
+    boolean charts) {
 
   public Hello {
     problem = problem == null ? "" : problem;

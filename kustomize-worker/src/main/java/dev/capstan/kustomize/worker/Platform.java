@@ -42,13 +42,9 @@ public record Platform(String os, String arch) {
     return SUPPORTED.contains(this);
   }
 
-  /** Where the jar keeps this platform's worker, and its file name. */
-  String entry() {
-    return os + "-" + arch + "/" + executableName();
-  }
-
-  String executableName() {
-    return os.equals("windows") ? "capstan-kustomize-worker.exe" : "capstan-kustomize-worker";
+  /** Where the jar keeps this platform's worker of a kind, and its file name. */
+  String entry(WorkerKind kind) {
+    return os + "-" + arch + "/" + kind.executableName(this);
   }
 
   /** Only Linux confines the worker by the kernel (Landlock and seccomp). */

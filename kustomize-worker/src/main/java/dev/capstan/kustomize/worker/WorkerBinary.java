@@ -21,38 +21,46 @@ import java.util.HexFormat;
 import java.util.Map;
 
 /**
- * The build worker's executable for this machine. The jar carries the one of the machine it was
- * built on, or with {@code -Prelease} one per supported platform, with their SHA-256 digests
- * (recorded in the repository's {@code kustomize-worker/worker.sha256}); this machine's is unpacked
- * into a directory that only this user can write, below directories that only this user or root can
- * write ({@link SafeDirectories}), and is checked against its recorded digest when it is unpacked.
- * A later unpacking finds it there and hashes it again only when it is no longer the file that was
- * checked (its size, modification time or inode changed since, as a stamp beside it records). Every
- * start of a worker hashes it again ({@link #verified()}): one changed since is unpacked anew,
- * never run. A directory given by {@code CAPSTAN_KUSTOMIZE_WORKER_DIR} (the container image's) is
- * used as it is, under the same rules for the directories above it; a worker there that no longer
- * has its digest is refused.
+ * A build worker's executable for this machine, of one {@link WorkerKind}. The jar carries those of
+ * the machine it was built on, or with {@code -Prelease} those of every supported platform, with
+ * their SHA-256 digests (recorded in the repository's {@code kustomize-worker/worker.sha256}); this
+ * machine's is unpacked into a directory that only this user can write, below directories that only
+ * this user or root can write ({@link SafeDirectories}), and is checked against its recorded digest
+ * when it is unpacked. A later unpacking finds it there and hashes it again only when it is no
+ * longer the file that was checked (its size, modification time or inode changed since, as a stamp
+ * beside it records). Every start of a worker hashes it again ({@link #verified()}): one changed
+ * since is unpacked anew, never run. A directory given by {@code CAPSTAN_KUSTOMIZE_WORKER_DIR} (the
+ * container image's) is used as it is, under the same rules for the directories above it; a worker
+ * there that no longer has its digest is refused.
  */
 public final class WorkerBinary {
   /** Where the Maven build puts the workers among the jar's resources. */
   static final String RESOURCES = "/dev/capstan/kustomize/worker/";
 
   /**
-   * A directory holding {@code <os>-<arch>/capstan-kustomize-worker}, used instead of the jar's.
+   * A directory holding {@code <os>-<arch>/capstan-kustomize-worker} and {@code
+   * capstan-chart-worker}, used instead of the jar's.
    */
   public static final String DIRECTORY_VARIABLE = "CAPSTAN_KUSTOMIZE_WORKER_DIR";
 
   private final Path path;
   private final Platform platform;
+  private final WorkerKind kind;
   private final String digest;
   private final SafeDirectories directories;
   // where it was unpacked from the jar; null for a directory of workers given
   private final Path cache;
 
   private WorkerBinary(
-      Path path, Platform platform, String digest, SafeDirectories directories, Path cache) {
+      Path path,
+      Platform platform,
+      WorkerKind kind,
+      String digest,
+      SafeDirectories directories,
+      Path cache) {
     this.path = path;
     this.platform = platform;
+    this.kind = kind;
     this.digest = digest;
     this.directories = directories;
     this.cache = cache;
@@ -66,6 +74,10 @@ public final class WorkerBinary {
     return platform;
   }
 
+  public WorkerKind kind() {
+    return kind;
+  }
+
   /** The user's cache for unpacked workers: {@code $XDG_CACHE_HOME/capstan/worker}. */
   public static Path defaultCacheDirectory() {
     String xdg = System.getenv("XDG_CACHE_HOME");
@@ -76,19 +88,26 @@ public final class WorkerBinary {
     return cache.resolve("capstan").resolve("worker");
   }
 
+  /** This machine's kustomize worker: {@link #forThisMachine(Path, WorkerKind)}. */
+  public static WorkerBinary forThisMachine(Path cacheDirectory) {
+    return forThisMachine(cacheDirectory, WorkerKind.KUSTOMIZE);
+  }
+
   /**
-   * This machine's worker: from {@code CAPSTAN_KUSTOMIZE_WORKER_DIR} when it is set, else unpacked
-   * from the jar into {@code cacheDirectory}.
+   * This machine's worker of a kind: from {@code CAPSTAN_KUSTOMIZE_WORKER_DIR} when it is set, else
+   * unpacked from the jar into {@code cacheDirectory}.
    *
    * @throws WorkerException ({@link WorkerException.Cause#UNAVAILABLE}) for an unsupported
    *     platform, a digest that does not match, or a cache directory others could write
    */
-  public static WorkerBinary forThisMachine(Path cacheDirectory) {
-    return forThisMachine(cacheDirectory, System.getenv(DIRECTORY_VARIABLE));
+  public static WorkerBinary forThisMachine(Path cacheDirectory, WorkerKind kind) {
+    return forThisMachine(cacheDirectory, kind, System.getenv(DIRECTORY_VARIABLE));
   }
 
-  /** As {@link #forThisMachine(Path)}, with the directory of workers given (null: none). */
-  static WorkerBinary forThisMachine(Path cacheDirectory, String directory) {
+  /**
+   * As {@link #forThisMachine(Path, WorkerKind)}, with the directory of workers given (null: none).
+   */
+  static WorkerBinary forThisMachine(Path cacheDirectory, WorkerKind kind, String directory) {
     Platform host = Platform.host();
     if (!host.supported()) {
       throw unavailable(
@@ -97,10 +116,12 @@ public final class WorkerBinary {
               + "; it is built for "
               + Platform.supportedList());
     }
-    String expected = recordedDigests().get(host.entry());
+    String expected = recordedDigests().get(host.entry(kind));
     if (expected == null) {
       throw unavailable(
-          "this jar carries no build worker for "
+          "this jar carries no "
+              + kind.executableName(host)
+              + " for "
               + host
               + ": it was built for another machine only (mvn -Prelease builds a jar for "
               + Platform.supportedList()
@@ -108,13 +129,14 @@ public final class WorkerBinary {
     }
     SafeDirectories directories = new SafeDirectories();
     if (directory != null && !directory.isBlank()) {
-      Path given = given(Path.of(directory).resolve(host.entry()), directories);
+      Path given = given(Path.of(directory).resolve(host.entry(kind)), directories);
       check(given, expected);
-      return new WorkerBinary(given, host, expected, directories, null);
+      return new WorkerBinary(given, host, kind, expected, directories, null);
     }
     return new WorkerBinary(
-        unpack(host, expected, cacheDirectory, directories, true),
+        unpack(host, kind, expected, cacheDirectory, directories, true),
         host,
+        kind,
         expected,
         directories,
         cacheDirectory);
@@ -153,7 +175,7 @@ public final class WorkerBinary {
               + " no longer has the digest this jar records (it changed after it was checked)"
               + " and is not started");
     }
-    return unpack(platform, digest, cache, directories, false);
+    return unpack(platform, kind, digest, cache, directories, false);
   }
 
   /**
@@ -162,6 +184,7 @@ public final class WorkerBinary {
    */
   private static Path unpack(
       Platform host,
+      WorkerKind kind,
       String expected,
       Path cacheDirectory,
       SafeDirectories directories,
@@ -170,8 +193,8 @@ public final class WorkerBinary {
       Path cache = directories.privateDirectory(cacheDirectory).toRealPath();
       directories.checkFromHereUp(cache);
       Path directory = directories.privateDirectory(cache.resolve(expected.substring(0, 16)));
-      Path target = directory.resolve(host.executableName());
-      Path stamp = directory.resolve(host.executableName() + ".checked");
+      Path target = directory.resolve(kind.executableName(host));
+      Path stamp = directory.resolve(kind.executableName(host) + ".checked");
       if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)
           && ((trustStamp && stampOf(target, expected).equals(readStamp(stamp)))
               || digestOf(target).equals(expected))) {
@@ -180,7 +203,7 @@ public final class WorkerBinary {
       }
       Path partial = Files.createTempFile(directory, "unpacking-", ".partial");
       try {
-        String written = copyOut(host, partial);
+        String written = copyOut(host.entry(kind), partial);
         if (!written.equals(expected)) {
           throw unavailable(
               "the build worker in this jar does not have its recorded digest (a damaged jar?)");
@@ -238,10 +261,10 @@ public final class WorkerBinary {
     }
   }
 
-  private static String copyOut(Platform host, Path to) throws IOException {
-    try (InputStream in = WorkerBinary.class.getResourceAsStream(RESOURCES + host.entry())) {
+  private static String copyOut(String entry, Path to) throws IOException {
+    try (InputStream in = WorkerBinary.class.getResourceAsStream(RESOURCES + entry)) {
       if (in == null) {
-        throw unavailable("this jar carries no build worker for " + host);
+        throw unavailable("this jar carries no build worker " + entry);
       }
       MessageDigest sha256 = sha256();
       try (OutputStream out = new DigestOutputStream(Files.newOutputStream(to), sha256)) {

@@ -106,6 +106,32 @@ class KustomizeWorkerTest {
     }
   }
 
+  /** The kustomize worker links no Helm: it says so, refuses a render and goes on building. */
+  @Test
+  void theKustomizeWorkerRendersNoChart() throws IOException {
+    file("app/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n");
+    try (KustomizeWorker worker = start(false, 256 * MIB)) {
+      assertFalse(worker.hello().charts(), worker.hello().toString());
+      String real = root.toRealPath().toString();
+      JsonNode refused =
+          call(
+              worker,
+              Map.of(
+                  "root",
+                  real,
+                  "path",
+                  "app",
+                  "render",
+                  Map.of("releaseName", "r", "namespace", "n")));
+      assertEquals("request", refused.at("/error/stage").asText(), refused.toString());
+      assertTrue(
+          refused.at("/error/message").asText().startsWith("this worker does not render charts"),
+          refused.toString());
+      JsonNode built = call(worker, Map.of("root", real, "path", "app", "output", "objects"));
+      assertEquals("a", built.at("/objects/0/metadata/name").asText(), built.toString());
+    }
+  }
+
   /** Each probe runs on a thread the worker started before it entered its sandbox. */
   @Test
   void theKernelRefusesEveryFileOutsideTheRootAndEveryConnection(@TempDir Path elsewhere)
@@ -264,7 +290,7 @@ class KustomizeWorkerTest {
       assertTrue(worker.hello().confined());
     }
     assertEquals(
-        WorkerBinary.recordedDigests().get(Platform.host().entry()),
+        WorkerBinary.recordedDigests().get(Platform.host().entry(WorkerKind.KUSTOMIZE)),
         WorkerBinary.digestOf(own.path()));
   }
 
@@ -272,10 +298,12 @@ class KustomizeWorkerTest {
   @Test
   void aChangedExecutableOfAGivenDirectoryIsNotStarted(@TempDir Path given) throws IOException {
     assumeTrue(Platform.host().confinesWorkers(), "a shell script stands for another program");
-    Path copy = given.resolve(Platform.host().entry());
+    Path copy = given.resolve(Platform.host().entry(WorkerKind.KUSTOMIZE));
     Files.createDirectories(copy.getParent());
     Files.copy(binary.path(), copy);
-    WorkerBinary theirs = WorkerBinary.forThisMachine(given.resolve("unused"), given.toString());
+    WorkerBinary theirs =
+        WorkerBinary.forThisMachine(
+            given.resolve("unused"), WorkerKind.KUSTOMIZE, given.toString());
     ended(start(theirs, true, false, 256 * MIB));
     plant(copy);
     WorkerException e =

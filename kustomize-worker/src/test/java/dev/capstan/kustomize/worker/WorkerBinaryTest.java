@@ -23,7 +23,8 @@ class WorkerBinaryTest {
   @Test
   void theHostsWorkerIsUnpackedForTheUserOnlyWithItsRecordedDigest() throws IOException {
     WorkerBinary binary = WorkerBinary.forThisMachine(cache.resolve("w"));
-    String recorded = WorkerBinary.recordedDigests().get(Platform.host().entry());
+    String recorded =
+        WorkerBinary.recordedDigests().get(Platform.host().entry(WorkerKind.KUSTOMIZE));
     assertEquals(recorded, WorkerBinary.digestOf(binary.path()));
     assertTrue(binary.path().startsWith(cache.resolve("w")));
     if (posix()) {
@@ -37,6 +38,19 @@ class WorkerBinaryTest {
     assertEquals(binary.path(), WorkerBinary.forThisMachine(cache.resolve("w")).path());
   }
 
+  /** The jar carries both workers, each with its own recorded digest, unpacked apart. */
+  @Test
+  void theChartWorkerIsUnpackedBesideTheKustomizeWorkerWithItsOwnDigest() throws IOException {
+    WorkerBinary kustomize = WorkerBinary.forThisMachine(cache.resolve("w"));
+    WorkerBinary chart = WorkerBinary.forThisMachine(cache.resolve("w"), WorkerKind.CHART);
+    assertEquals(WorkerKind.CHART, chart.kind());
+    String recorded = WorkerBinary.recordedDigests().get(Platform.host().entry(WorkerKind.CHART));
+    assertEquals(recorded, WorkerBinary.digestOf(chart.path()));
+    assertTrue(chart.path().getFileName().toString().startsWith("capstan-chart-worker"));
+    assertTrue(!recorded.equals(WorkerBinary.digestOf(kustomize.path())));
+    assertTrue(Files.size(chart.path()) > Files.size(kustomize.path()), "Helm is in the chart's");
+  }
+
   @Test
   void aChangedWorkerIsReplacedByTheJarsOwn() throws IOException {
     Path path = WorkerBinary.forThisMachine(cache.resolve("w")).path();
@@ -44,7 +58,8 @@ class WorkerBinaryTest {
     Files.writeString(path, "#!/bin/sh\necho planted\n");
     Path again = WorkerBinary.forThisMachine(cache.resolve("w")).path();
     assertEquals(
-        WorkerBinary.recordedDigests().get(Platform.host().entry()), WorkerBinary.digestOf(again));
+        WorkerBinary.recordedDigests().get(Platform.host().entry(WorkerKind.KUSTOMIZE)),
+        WorkerBinary.digestOf(again));
   }
 
   @Test

@@ -1,0 +1,220 @@
+package dev.capstan.kustomize.chart;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.capstan.kustomize.chart.ChartRenderException.Stage;
+import dev.capstan.kustomize.worker.AnswerRoom;
+import dev.capstan.kustomize.worker.Platform;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Charts rendered through the JVM's side: the chart worker this build made, in its sandbox. */
+class ChartRendererTest {
+  private static final long MIB = 1024 * 1024;
+  private static final Path TEST_CHARTS = Path.of("go/testdata/charts");
+
+  @TempDir Path cache;
+  @TempDir Path root;
+
+  @BeforeEach
+  void charts() throws IOException {
+    try (Stream<Path> files = Files.walk(TEST_CHARTS)) {
+      for (Path file : files.toList()) {
+        Path target = root.resolve(TEST_CHARTS.relativize(file).toString());
+        if (Files.isDirectory(file)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(file, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+    }
+  }
+
+  private ChartWorkerSettings settings() throws IOException {
+    return new ChartWorkerSettings(
+        root.toRealPath(),
+        cache.resolve("worker"),
+        true,
+        true,
+        512 * MIB,
+        Duration.ofSeconds(30),
+        64 * MIB,
+        2,
+        AnswerRoom.UNBOUNDED);
+  }
+
+  private ChartRenderRequest app() {
+    return ChartRenderRequest.of(root, "app", "web", "shop")
+        .withValues(List.of("replicas: 3\n", "{\"extraLabels\": {\"team\": \"a\"}}"))
+        .withSet(List.of("image.tag=2.0,sub.message=set"))
+        .withKubeVersion("v1.31.2");
+  }
+
+  @Test
+  void aChartIsRenderedWithItsHooksNotesAndDigestApart() throws IOException {
+    try (ChartRenderer renderer = new ChartRenderer(settings())) {
+      assertEquals(0, renderer.workersRunning(), "no chart worker before the first render");
+      ChartRender render = renderer.render(app());
+      assertEquals(1, renderer.workersRunning());
+      assertEquals("app", render.chart().name());
+      assertEquals("1.2.3", render.chart().version());
+      assertEquals("4.5.6", render.chart().appVersion());
+      assertTrue(render.chart().digest().startsWith("sha256:"), render.chart().digest());
+      assertTrue(render.manifest().startsWith("---\n# Source: app/"), render.manifest());
+      assertTrue(render.manifest().contains("replicas: 3"), render.manifest());
+      assertTrue(render.manifest().contains("registry.invalid/app:2.0"), render.manifest());
+      assertTrue(render.manifest().contains("message: \"set\""), render.manifest());
+      assertFalse(render.manifest().contains("helm.sh/hook"), "hooks are apart");
+      assertEquals(
+          List.of("web-app-post", "web-app-test", "web-app-migrate"),
+          render.hooks().stream().map(ChartRender.Hook::name).toList());
+      ChartRender.Hook migrate = render.hooks().get(2);
+      assertEquals(List.of("pre-install", "pre-upgrade"), migrate.events());
+      assertEquals(-5, migrate.weight());
+      assertEquals(List.of("before-hook-creation", "hook-succeeded"), migrate.deletePolicies());
+      assertEquals("web-app is installed in shop.\nReplicas: 3\n", render.notes());
+      // the same worker renders the next chart
+      renderer.render(
+          ChartRenderRequest.of(root, "needs", "db", "data").withSet(List.of("password=x")));
+      assertEquals(1, renderer.workersRunning());
+    }
+  }
+
+  @Test
+  void theTemplateTextIsTheManifestThenEveryHook() throws IOException {
+    try (ChartRenderer renderer = new ChartRenderer(settings())) {
+      ChartRender render = renderer.render(app().withSkipTests(true));
+      String text = render.templateText();
+      assertTrue(text.startsWith("---\n# Source: app/"), text);
+      assertEquals(2, render.hooks().size());
+      assertTrue(
+          text.endsWith(
+              "---\n# Source: "
+                  + render.hooks().get(1).path()
+                  + "\n"
+                  + render.hooks().get(1).manifest()
+                  + "\n"),
+          text);
+      ChartRender none = renderer.render(app().withDisableHooks(true));
+      assertEquals(List.of(), none.hooks());
+      assertFalse(none.templateText().contains("helm.sh/hook"));
+    }
+  }
+
+  @Test
+  void failuresNameTheirStageAndHelmsMessage() throws IOException {
+    try (ChartRenderer renderer = new ChartRenderer(settings())) {
+      ChartRenderException required =
+          assertThrows(
+              ChartRenderException.class,
+              () -> renderer.render(ChartRenderRequest.of(root, "needs", "db", "data")));
+      assertEquals(Stage.RENDER, required.stage());
+      assertTrue(
+          required.getMessage().contains("needs/templates/secret.yaml:6"), required.getMessage());
+      assertTrue(required.getMessage().contains("password is required"), required.getMessage());
+      ChartRenderException schema =
+          assertThrows(
+              ChartRenderException.class,
+              () -> renderer.render(app().withSet(List.of("image.tag=S3cr3t-Value!"))));
+      assertEquals(Stage.RENDER, schema.stage());
+      assertTrue(schema.getMessage().contains("/image/tag"), schema.getMessage());
+      assertFalse(schema.getMessage().contains("S3cr3t-Value!"), schema.getMessage());
+      ChartRenderException set =
+          assertThrows(
+              ChartRenderException.class, () -> renderer.render(app().withSet(List.of("a[x]=1"))));
+      assertEquals(Stage.VALUES, set.stage());
+      assertTrue(set.getMessage().startsWith("failed parsing --set data"), set.getMessage());
+      ChartRenderException values =
+          assertThrows(
+              ChartRenderException.class,
+              () -> renderer.render(app().withValues(List.of("a: [b"))));
+      assertEquals(Stage.VALUES, values.stage());
+      ChartRenderException missing =
+          assertThrows(
+              ChartRenderException.class,
+              () -> renderer.render(ChartRenderRequest.of(root, "none", "r", "n")));
+      assertEquals(Stage.CHART, missing.stage());
+      assertTrue(missing.getMessage().contains("chart not found"), missing.getMessage());
+    }
+  }
+
+  @Test
+  void aChartOutsideTheRootIsRefused(@TempDir Path elsewhere) throws IOException {
+    try (ChartRenderer renderer = new ChartRenderer(settings())) {
+      ChartRenderException e =
+          assertThrows(
+              ChartRenderException.class,
+              () -> renderer.render(ChartRenderRequest.of(elsewhere, ".", "r", "n")));
+      assertEquals(Stage.REQUEST, e.stage());
+      assertEquals(0, renderer.workersRunning());
+    }
+  }
+
+  /** A render past its time ends its worker; the next render gets a new one. */
+  @Test
+  void aTemplateThatLoopsIsStoppedAtTheDeadline() throws IOException {
+    try (ChartRenderer renderer =
+        new ChartRenderer(settings().withTimeout(Duration.ofSeconds(2)))) {
+      ChartRenderException e =
+          assertThrows(
+              ChartRenderException.class,
+              () -> renderer.render(ChartRenderRequest.of(root, "loop", "r", "n")));
+      assertEquals(Stage.LIMIT, e.stage());
+      assertEquals("the chart's render did not finish within 2s and was stopped", e.getMessage());
+      assertEquals("app", renderer.render(app()).chart().name());
+    }
+  }
+
+  @Test
+  void aTemplatePastTheMemoryLimitEndsItsWorker() throws IOException {
+    assumeTrue(Platform.host().os().equals("linux"), "the hard memory limit is Linux's");
+    try (ChartRenderer renderer = new ChartRenderer(settings().withMemoryLimitBytes(256 * MIB))) {
+      ChartRenderException e =
+          assertThrows(
+              ChartRenderException.class,
+              () -> renderer.render(ChartRenderRequest.of(root, "grow", "r", "n")));
+      assertEquals(Stage.LIMIT, e.stage());
+      assertEquals(
+          "the chart's render needed more than 256 MiB of memory and was stopped", e.getMessage());
+    }
+  }
+
+  /** Where the kernel cannot confine the worker, a sandbox that requires it renders nothing. */
+  @Test
+  void anUnconfinedWorkerRendersOnlyWhereAllowed() throws IOException {
+    assumeTrue(Platform.host().confinesWorkers(), "only Linux confines workers");
+    ChartWorkerSettings withoutLandlock = settings().withLandlock(false);
+    try (ChartRenderer strict = new ChartRenderer(withoutLandlock.withAllowUnconfined(false))) {
+      ChartRenderException e = assertThrows(ChartRenderException.class, () -> strict.render(app()));
+      assertEquals(Stage.SANDBOX, e.stage());
+      assertTrue(e.getMessage().contains("Landlock"), e.getMessage());
+    }
+    try (ChartRenderer lenient = new ChartRenderer(withoutLandlock)) {
+      assertEquals("app", lenient.render(app()).chart().name());
+    }
+  }
+
+  /** helm template trims the manifest as Go trims: a no-break space too, not U+001C. */
+  @Test
+  void theManifestIsTrimmedAsGoTrimsIt() {
+    ChartRender render =
+        new ChartRender(
+            new ChartRender.Chart("c", "1", "", "sha256:0"),
+            "\u00a0\n---\nkind: A\n\u2028\u001c\n\u3000",
+            List.of(),
+            "");
+    assertEquals("---\nkind: A\n\u2028\u001c\n", render.templateText());
+  }
+}
