@@ -73,8 +73,7 @@ class GitHubAppAuthIT extends EngineTestBase {
       engine.requestReconcile(GitRepository.class, "short-lived");
       EngineFixture.eventually(WAIT).until(() -> third.equals(artifactRevision("short-lived")));
       // at least 2: a scheduled reconcile after the token went stale renews it too
-      assertTrue(
-          github.tokenRequests(SHORT_LIVED) >= 2, "a token about to expire was renewed");
+      assertTrue(github.tokenRequests(SHORT_LIVED) >= 2, "a token about to expire was renewed");
 
       String otherKey = pki.client("not-the-app", KeyType.RSA).keyPem(KeyFormat.TRADITIONAL);
       engine.secret("wrong-key", appSecret(served, pki, LONG_LIVED, otherKey));
