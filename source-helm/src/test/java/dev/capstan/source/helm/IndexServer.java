@@ -12,6 +12,8 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -38,6 +40,7 @@ public final class IndexServer implements AutoCloseable {
   private final HttpServer server;
   private final List<Seen> seen = new CopyOnWriteArrayList<>();
   private volatile byte[] index = new byte[0];
+  private volatile Path indexFile;
   private volatile String authorization;
   private volatile int failWith;
   private volatile String redirectTo;
@@ -78,6 +81,13 @@ public final class IndexServer implements AutoCloseable {
 
   public IndexServer serve(byte[] content) {
     this.index = content.clone();
+    this.indexFile = null;
+    return this;
+  }
+
+  /** Serves the index in {@code file}, read as it is sent (a large index need not be in memory). */
+  public IndexServer serve(Path file) {
+    this.indexFile = file;
     return this;
   }
 
@@ -107,9 +117,17 @@ public final class IndexServer implements AutoCloseable {
   }
 
   public String etag() {
-    return "\""
-        + ArtifactStore.sha256Hex(new String(index, StandardCharsets.ISO_8859_1)).substring(0, 16)
-        + "\"";
+    Path file = indexFile;
+    String identity;
+    try {
+      identity =
+          file == null
+              ? new String(index, StandardCharsets.ISO_8859_1)
+              : file + ":" + Files.size(file) + ":" + Files.getLastModifiedTime(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return "\"" + ArtifactStore.sha256Hex(identity).substring(0, 16) + "\"";
   }
 
   private void handle(HttpExchange exchange) throws IOException {
@@ -150,6 +168,14 @@ public final class IndexServer implements AutoCloseable {
     if (etag.equals(exchange.getRequestHeaders().getFirst("If-None-Match"))) {
       exchange.sendResponseHeaders(304, -1);
       return 304;
+    }
+    Path file = indexFile;
+    if (file != null) {
+      exchange.sendResponseHeaders(200, Files.size(file));
+      try (OutputStream out = exchange.getResponseBody()) {
+        Files.copy(file, out);
+      }
+      return 200;
     }
     exchange.sendResponseHeaders(200, index.length);
     try (OutputStream out = exchange.getResponseBody()) {

@@ -9,8 +9,8 @@ import dev.capstan.source.helm.HelmIndexRequest;
 import dev.capstan.source.helm.HelmIndexSource;
 import dev.capstan.source.helm.IndexLimits;
 import dev.capstan.source.helm.IndexServer;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.Writer;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
@@ -34,8 +34,9 @@ public final class IndexBenchmark {
   public static void main(String[] args) throws Exception {
     int megabytes = args.length > 0 ? Integer.parseInt(args[0]) : 30;
     int refreshes = args.length > 1 ? Integer.parseInt(args[1]) : 200;
-    byte[] index = index(megabytes * 1024L * 1024);
     Path storage = Files.createTempDirectory("helm-bench");
+    Path index = storage.resolve("served-index.yaml");
+    write(index, megabytes * 1024L * 1024);
     try (IndexServer server = IndexServer.http().serve(index)) {
       HelmIndexSource source =
           new HelmIndexSource(
@@ -59,7 +60,9 @@ public final class IndexBenchmark {
       long peak = peakHeap();
       System.out.printf(
           "index %.1f MB (%d bytes), stored %d bytes%n",
-          index.length / 1048576.0, index.length, Files.size(HelmIndexSource.indexFile(artifact)));
+          Files.size(index) / 1048576.0,
+          Files.size(index),
+          Files.size(HelmIndexSource.indexFile(artifact)));
       System.out.printf(
           "first fetch %.0f ms, lookup %.0f ms (found %s %s)%n",
           fetchMs, lookupMs, found.name(), found.version());
@@ -76,6 +79,7 @@ public final class IndexBenchmark {
         }
       }
       Arrays.sort(times);
+      Thread.sleep(200); // the server notes a request after answering it
       long notModified = server.seen().stream().filter(s -> s.status() == 304).count();
       System.out.printf(
           "unchanged refresh: median %.2f ms, p90 %.2f ms, max %.2f ms; %d requests for %d"
@@ -91,20 +95,23 @@ public final class IndexBenchmark {
     }
   }
 
-  /** An index of at least {@code bytes}: 1,000 charts of many versions, each as Helm writes it. */
-  private static byte[] index(long bytes) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream((int) bytes + (1 << 20));
-    out.write("apiVersion: v1\nentries:\n".getBytes(StandardCharsets.UTF_8));
-    int versions = (int) (bytes / 1000 / 1000) + 1;
-    for (int chart = 0; chart < 1000; chart++) {
-      String name = String.format("chart-%04d", chart);
-      out.write(("  " + name + ":\n").getBytes(StandardCharsets.UTF_8));
-      for (int v = 0; v < versions; v++) {
-        out.write(version(name, v / 10 + 1, v % 10).getBytes(StandardCharsets.UTF_8));
+  /**
+   * Writes an index of about {@code bytes} to {@code file}: 1,000 charts of many versions, each as
+   * Helm writes it.
+   */
+  private static void write(Path file, long bytes) throws IOException {
+    try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+      out.write("apiVersion: v1\nentries:\n");
+      int versions = (int) (bytes / 1000 / 1000) + 1;
+      for (int chart = 0; chart < 1000; chart++) {
+        String name = String.format("chart-%04d", chart);
+        out.write("  " + name + ":\n");
+        for (int v = 0; v < versions; v++) {
+          out.write(version(name, v / 10 + 1, v % 10));
+        }
       }
+      out.write("generated: \"2026-01-01T00:00:00Z\"\n");
     }
-    out.write("generated: \"2026-01-01T00:00:00Z\"\n".getBytes(StandardCharsets.UTF_8));
-    return out.toByteArray();
   }
 
   private static String version(String name, int minor, int patch) {
