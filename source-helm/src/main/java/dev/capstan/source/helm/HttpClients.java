@@ -9,6 +9,7 @@ import java.net.http.HttpClient;
 import java.security.GeneralSecurityException;
 import java.util.Base64;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
@@ -22,6 +23,10 @@ import javax.net.ssl.SSLContext;
 final class HttpClients {
   /** Clients kept; a client holds a connection pool and a selector thread. */
   static final int MAX_CLIENTS = 32;
+
+  /** The entries SecretTls reads, under their names and their older names. */
+  private static final Set<String> TLS_ENTRIES =
+      Set.of(SecretTls.CA, SecretTls.CERT, SecretTls.KEY, "caFile", "certFile", "keyFile");
 
   private final Map<String, HttpClient> clients = new RecentlyUsed<>(MAX_CLIENTS);
 
@@ -63,16 +68,22 @@ final class HttpClients {
     return builder.build();
   }
 
-  /** The digest of the entries: the same Secret content shares a client, whoever names it. */
+  /**
+   * The digest of the TLS entries: the same certificates share a client, whoever names them; the
+   * Secret's other entries (a password beside them) take no part.
+   */
   private static String keyOf(Map<String, byte[]> certSecret) {
     StringBuilder all = new StringBuilder();
     new TreeMap<>(certSecret)
         .forEach(
-            (name, value) ->
+            (name, value) -> {
+              if (TLS_ENTRIES.contains(name)) {
                 all.append(name)
                     .append('=')
                     .append(Base64.getEncoder().encodeToString(value))
-                    .append('\n'));
+                    .append('\n');
+              }
+            });
     return ArtifactStore.sha256Hex(all.toString());
   }
 }
