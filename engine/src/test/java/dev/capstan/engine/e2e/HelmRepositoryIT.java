@@ -10,6 +10,8 @@ import dev.capstan.source.helm.IndexServer;
 import dev.capstan.testing.TestPki;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,7 +33,8 @@ import org.junit.jupiter.api.Test;
  * authentication, its certificate signed by an authority only the certSecretRef's ca.crt names.
  * What a user checks is the status: Ready with the stored index's digest as the revision, an
  * unchanged index refreshed with one conditional request, a changed one a new revision, a failed
- * download keeping the last good artifact, no Secret value anywhere in it.
+ * download keeping the last good artifact, no Secret value anywhere in it; a suspended repository
+ * left alone until resumed; type oci recorded.
  */
 class HelmRepositoryIT extends EngineTestBase {
   private static final Duration WAIT = Duration.ofSeconds(60);
@@ -124,6 +127,29 @@ class HelmRepositoryIT extends EngineTestBase {
       Condition stalled = awaitCondition("cloud", "Stalled", isTrue());
       assertEquals("InvalidSpec", stalled.getReason());
       assertTrue(stalled.getMessage().contains("spec.provider 'aws' is not supported"));
+    }
+  }
+
+  @Test
+  void aSuspendedRepositoryIsNotDownloadedUntilResumed() {
+    try (IndexServer held = IndexServer.http().serve(podinfo("2.0.0"));
+        IndexServer other = IndexServer.http().serve(podinfo("2.0.0"))) {
+      helmRepository("held", "  url: " + held.url() + "\n  interval: 1s\n  suspend: true\n");
+      helmRepository("beside", "  url: " + other.url() + "\n  interval: 1s\n");
+
+      awaitCondition("beside", "Ready", isTrue());
+      // Two intervals of the suspended one pass with nothing asked of its server.
+      EngineFixture.eventually(WAIT).until(() -> other.seen().size() >= 3);
+      assertEquals(List.of(), held.seen());
+      assertNull(helmRepository("held").getStatus().conditions());
+
+      client()
+          .resources(HelmRepository.class)
+          .inNamespace(ns())
+          .withName("held")
+          .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"suspend\":false}}");
+      awaitCondition("held", "Ready", isTrue());
+      assertEquals(200, held.seen().get(0).status());
     }
   }
 
