@@ -151,6 +151,64 @@ class CrdIT {
   }
 
   @Test
+  void helmRepositoryListPrintsFluxsColumnsUnderItsShortNameWithFluxsDefaults(
+      KubernetesClient client, TestNamespace ns) throws Exception {
+    client.resource(helmRepository(ns, "podinfo", "default")).create();
+
+    Map<String, Object> table =
+        table(client, "/apis/source.capstan.dev/v1/namespaces/" + ns.name() + "/helmrepositories");
+
+    assertEquals(
+        List.of("Name", "URL", "Age", "Ready", "Status"),
+        list(table.get("columnDefinitions")).stream()
+            .map(c -> ((Map<?, ?>) c).get("name"))
+            .toList());
+    List<Map<String, Object>> rows = list(table.get("rows"));
+    assertEquals("https://charts.example.invalid/podinfo", list(rows.get(0).get("cells")).get(1));
+    var resource =
+        client.getApiResources("source.capstan.dev/v1").getResources().stream()
+            .filter(r -> "helmrepositories".equals(r.getName()))
+            .findFirst()
+            .orElseThrow();
+    assertEquals(List.of("helmrepo"), resource.getShortNames());
+    assertEquals(List.of("all", "fluxcd", "fluxcd-sources"), resource.getCategories());
+    GenericKubernetesResource read =
+        client
+            .genericKubernetesResources("source.capstan.dev/v1", "HelmRepository")
+            .inNamespace(ns.name())
+            .withName("podinfo")
+            .get();
+    assertEquals(
+        "generic", ((Map<?, ?>) read.getAdditionalProperties().get("spec")).get("provider"));
+    assertEquals(
+        -1,
+        ((Number)
+                ((Map<?, ?>) read.getAdditionalProperties().get("status"))
+                    .get("observedGeneration"))
+            .intValue());
+
+    KubernetesClientException type =
+        assertThrows(
+            KubernetesClientException.class,
+            () -> client.resource(helmRepository(ns, "bad-type", "git")).create());
+    assertTrue(type.getMessage().contains("spec.type"), type.getMessage());
+  }
+
+  private static GenericKubernetesResource helmRepository(
+      TestNamespace ns, String name, String type) {
+    GenericKubernetesResource repo = new GenericKubernetesResource();
+    repo.setApiVersion("source.capstan.dev/v1");
+    repo.setKind("HelmRepository");
+    repo.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns.name()).build());
+    repo.getAdditionalProperties()
+        .put(
+            "spec",
+            Map.of(
+                "url", "https://charts.example.invalid/podinfo", "interval", "5m", "type", type));
+    return repo;
+  }
+
+  @Test
   void schemaTakesIgnoreRulesAndTheDriftModesAndDescribesThem(
       KubernetesClient client, TestNamespace ns) {
     Map<String, Object> rule =

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.ExternalArtifact;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.OCIRepository;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
@@ -33,7 +34,11 @@ import java.util.TreeMap;
 public final class CrdPublisher {
   static final List<Class<?>> RESOURCES =
       List.of(
-          Kustomization.class, GitRepository.class, OCIRepository.class, ExternalArtifact.class);
+          Kustomization.class,
+          GitRepository.class,
+          OCIRepository.class,
+          HelmRepository.class,
+          ExternalArtifact.class);
 
   /**
    * The kinds a controller reconciles get {@code status.observedGeneration: -1} by default, as
@@ -42,7 +47,7 @@ public final class CrdPublisher {
    * ExternalArtifact's status is its producer's, and Flux leaves it without one.
    */
   static final Set<Class<?>> RECONCILED =
-      Set.of(Kustomization.class, GitRepository.class, OCIRepository.class);
+      Set.of(Kustomization.class, GitRepository.class, OCIRepository.class, HelmRepository.class);
 
   /**
    * On every CRD, so that a Kustomization with {@code postBuild} that applies the CRDs does not

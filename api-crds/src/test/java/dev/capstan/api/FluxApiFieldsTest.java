@@ -39,6 +39,7 @@ class FluxApiFieldsTest {
     "Kustomization, kustomize.capstan.dev_kustomizations.yaml",
     "GitRepository, source.capstan.dev_gitrepositories.yaml",
     "OCIRepository, source.capstan.dev_ocirepositories.yaml",
+    "HelmRepository, source.capstan.dev_helmrepositories.yaml",
     "ExternalArtifact, source.capstan.dev_externalartifacts.yaml"
   })
   void everyFieldOfFluxsSchemaIsInTheCrdWithItsDefaultAndEnumOrIsAListedDifference(

@@ -8,6 +8,8 @@ import dev.capstan.api.kustomize.DeletionPolicy;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositorySpec;
+import dev.capstan.api.source.HelmRepository;
+import dev.capstan.api.source.HelmRepositorySpec;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import org.junit.jupiter.api.Test;
 
@@ -121,5 +123,43 @@ class SerializationTest {
     assertEquals(GitRepositorySpec.Provider.generic, plain.getSpec().effectiveProvider());
     GitRepository again = serialization.unmarshal(serialization.asYaml(app), GitRepository.class);
     assertEquals(GitRepositorySpec.Provider.github, again.getSpec().provider());
+  }
+
+  @Test
+  void readsFluxsHelmRepositoriesOfBothTypes() {
+    HelmRepository index =
+        serialization.unmarshal(
+            """
+            apiVersion: source.capstan.dev/v1
+            kind: HelmRepository
+            metadata: {name: podinfo}
+            spec:
+              url: https://stefanprodan.github.io/podinfo
+              interval: 5m0s
+              secretRef: {name: basic-auth}
+              passCredentials: true
+              accessFrom:
+                namespaceSelectors:
+                - matchLabels: {team: apps}
+            """,
+            HelmRepository.class);
+    HelmRepository registry =
+        serialization.unmarshal(
+            """
+            apiVersion: source.capstan.dev/v1
+            kind: HelmRepository
+            metadata: {name: podinfo-oci}
+            spec: {type: oci, url: "oci://ghcr.io/stefanprodan/charts", provider: aws}
+            """,
+            HelmRepository.class);
+
+    assertFalse(index.getSpec().oci());
+    assertTrue(index.getSpec().credentialsPassed());
+    assertEquals(HelmRepositorySpec.Provider.generic, index.getSpec().effectiveProvider());
+    assertEquals(
+        "apps", index.getSpec().accessFrom().namespaceSelectors().get(0).matchLabels().get("team"));
+    assertTrue(registry.getSpec().oci());
+    assertEquals(HelmRepositorySpec.Provider.aws, registry.getSpec().effectiveProvider());
+    assertTrue(serialization.asYaml(registry).contains("aws"));
   }
 }

@@ -71,6 +71,17 @@ class UnreconciledStatusIT {
             Map.of("interval", "5m", "url", "oci://example.com/manifests")));
   }
 
+  @Test
+  void aFreshHelmRepositoryIsInProgress(KubernetesClient client, TestNamespace ns) {
+    assertFreshObjectInProgress(
+        client,
+        object(
+            ns,
+            "source.capstan.dev/v1",
+            "HelmRepository",
+            Map.of("interval", "5m", "url", "https://charts.example.com")));
+  }
+
   private static void assertFreshObjectInProgress(
       KubernetesClient client, GenericKubernetesResource object) {
     GenericKubernetesResource created = client.resource(object).create();

@@ -23,6 +23,7 @@ import dev.capstan.engine.pipeline.Observers;
 import dev.capstan.engine.pipeline.PipelineObserver;
 import dev.capstan.engine.remote.RemoteClientFactory;
 import dev.capstan.engine.remote.RemoteClusters;
+import dev.capstan.engine.source.HelmRepositoryPipeline;
 import dev.capstan.engine.source.OciSourcePipeline;
 import dev.capstan.engine.source.SourcePipeline;
 import dev.capstan.engine.source.SourcePipelineParts;
@@ -30,6 +31,8 @@ import dev.capstan.engine.status.StatusWriter;
 import dev.capstan.health.cel.BuiltinLibrary;
 import dev.capstan.source.core.store.ArtifactStore;
 import dev.capstan.source.git.GitSource;
+import dev.capstan.source.helm.HelmIndexSource;
+import dev.capstan.source.helm.IndexLimits;
 import dev.capstan.source.oci.ArtifactDownloads;
 import dev.capstan.source.oci.OciSource;
 import dev.capstan.source.oci.OciSourceOptions;
@@ -46,9 +49,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The running engine: the GitRepository, OCIRepository and Kustomization controllers for all
- * namespaces, the health monitor, and the extensions. Owns the operator and the thread pools; not
- * the client.
+ * The running engine: the GitRepository, OCIRepository, HelmRepository and Kustomization
+ * controllers for all namespaces, the health monitor, and the extensions. Owns the operator and the
+ * thread pools; not the client.
  */
 public final class Engine implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
@@ -176,11 +179,16 @@ public final class Engine implements AutoCloseable {
         new SourcePipelineParts(client, statuses, options.clock(), observer, fetchSlots);
     SourcePipeline sources = new SourcePipeline(sourceParts, git);
     OciSourcePipeline ociSources = new OciSourcePipeline(sourceParts, oci);
+    HelmRepositoryPipeline helmSources =
+        new HelmRepositoryPipeline(
+            sourceParts,
+            new HelmIndexSource(store, options.clock(), IndexLimits.DEFAULTS, ociOptions.reads()));
     Controllers.register(
         operator,
         sourceParts.fetches(),
         sources,
         ociSources,
+        helmSources,
         parts,
         view,
         monitor,

@@ -7,6 +7,7 @@ import dev.capstan.engine.monitor.ConfigWatches;
 import dev.capstan.engine.monitor.DependencyWatches;
 import dev.capstan.engine.monitor.HealthMonitor;
 import dev.capstan.engine.pipeline.SourceFetch;
+import dev.capstan.engine.source.HelmRepositoryPipeline;
 import dev.capstan.engine.source.OciSourcePipeline;
 import dev.capstan.engine.source.SourcePipeline;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -25,9 +26,9 @@ public final class Controllers {
   private Controllers() {}
 
   /**
-   * Registers the GitRepository, OCIRepository and Kustomization controllers.
+   * Registers the GitRepository, OCIRepository, HelmRepository and Kustomization controllers.
    *
-   * @param sourceFetch the reconcile the GitRepository and OCIRepository controllers share
+   * @param sourceFetch the reconcile the source controllers share
    * @param parts what the Kustomization pipeline works with; its {@code view} is ignored and
    *     replaced by {@code view}
    * @param view filled from the controller's caches once they start
@@ -41,6 +42,7 @@ public final class Controllers {
       SourceFetch sourceFetch,
       SourcePipeline sources,
       OciSourcePipeline ociSources,
+      HelmRepositoryPipeline helmSources,
       PipelineParts parts,
       CacheView view,
       HealthMonitor monitor,
@@ -57,6 +59,8 @@ public final class Controllers {
         new GitRepositoryReconciler(sourceFetch, sources), o -> configure(o, labelSelector));
     operator.register(
         new OciRepositoryReconciler(sourceFetch, ociSources), o -> configure(o, labelSelector));
+    operator.register(
+        new HelmRepositoryReconciler(sourceFetch, helmSources), o -> configure(o, labelSelector));
     operator.register(kustomizations, o -> configure(o, labelSelector).withFinalizer(FINALIZER));
   }
 

@@ -2,6 +2,7 @@ package dev.capstan.engine.pipeline;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.engine.core.NamespacedName;
 import java.time.Duration;
@@ -37,4 +38,7 @@ public interface PipelineObserver {
 
   /** An OCIRepository's status was written: the object with its status before and after. */
   default void statusWritten(OCIRepository before, OCIRepository after) {}
+
+  /** A HelmRepository's status was written: the object with its status before and after. */
+  default void statusWritten(HelmRepository before, HelmRepository after) {}
 }

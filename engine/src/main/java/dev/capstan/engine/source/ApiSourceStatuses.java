@@ -2,6 +2,7 @@ package dev.capstan.engine.source;
 
 import dev.capstan.api.source.Artifact;
 import dev.capstan.api.source.GitRepositoryStatus;
+import dev.capstan.api.source.HelmRepositoryStatus;
 import dev.capstan.api.source.IncludedArtifact;
 import dev.capstan.api.source.OCIRepositorySpec;
 import dev.capstan.api.source.OCIRepositoryStatus;
@@ -108,6 +109,15 @@ final class ApiSourceStatuses {
         artifact,
         artifact == null ? null : spec.ignore(),
         artifact == null ? null : spec.layerSelector(),
+        handledRequestedAt);
+  }
+
+  /** A HelmRepository's status: the common parts only. */
+  static HelmRepositoryStatus helmStatus(SourceStatus status, String handledRequestedAt) {
+    return new HelmRepositoryStatus(
+        status.observedGeneration(),
+        status.conditions().stream().map(ApiSourceStatuses::toApi).toList(),
+        artifactOf(status),
         handledRequestedAt);
   }
 

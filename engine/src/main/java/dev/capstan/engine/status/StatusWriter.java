@@ -4,6 +4,8 @@ import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositoryStatus;
+import dev.capstan.api.source.HelmRepository;
+import dev.capstan.api.source.HelmRepositoryStatus;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.api.source.OCIRepositoryStatus;
 import dev.capstan.engine.core.NamespacedName;
@@ -69,6 +71,11 @@ public final class StatusWriter implements StatusWrites {
   /** Writes an OCIRepository's status unless it is unchanged. */
   public void write(OCIRepository current, OCIRepositoryStatus next) {
     writeUnlessEqual(current, next, OCIRepository::new, observer::statusWritten);
+  }
+
+  /** Writes a HelmRepository's status unless it is unchanged. */
+  public void write(HelmRepository current, HelmRepositoryStatus next) {
+    writeUnlessEqual(current, next, HelmRepository::new, observer::statusWritten);
   }
 
   /**

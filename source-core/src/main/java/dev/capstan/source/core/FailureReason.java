@@ -38,6 +38,16 @@ public enum FailureReason {
   OCI_LAYER_FAILED("OCIArtifactLayerOperationFailed", false),
   /** The tags of an OCI repository could not be listed (Flux's ReadOperationFailed). */
   READ_OPERATION_FAILED("ReadOperationFailed", false),
+  /**
+   * A Helm repository's index could not be downloaded: unreachable, refused, too large or too slow
+   * (Flux's generic Failed, as its HelmRepository reports a failed download).
+   */
+  INDEX_FETCH_FAILED("Failed", false),
+  /**
+   * A Helm repository's index was downloaded but is no index: not YAML, the wrong apiVersion, no
+   * entries, or past a bound (Flux's IndexationFailed).
+   */
+  INDEXATION_FAILED("IndexationFailed", false),
   /** The artifact could not be written to local storage. */
   STORAGE_FAILED("StorageOperationFailed", false);
 

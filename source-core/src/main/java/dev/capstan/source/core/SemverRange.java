@@ -53,6 +53,12 @@ public final class SemverRange {
         .map(Version::tag);
   }
 
+  /** Whether {@code version} is a version (a leading v allowed) within the range. */
+  public boolean includes(String version) {
+    String text = version.startsWith("v") ? version.substring(1) : version;
+    return version(text).filter(v -> ranges.isSatisfiedBy(v.semver())).isPresent();
+  }
+
   public String text() {
     return text;
   }

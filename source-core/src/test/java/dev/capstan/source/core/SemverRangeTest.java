@@ -1,7 +1,9 @@
 package dev.capstan.source.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Optional;
@@ -43,5 +45,14 @@ class SemverRangeTest {
   void invalidRangesAreInvalidRef(String range) {
     SourceException e = assertThrows(SourceException.class, () -> SemverRange.parse(range));
     assertEquals(FailureReason.INVALID_REF, e.reason());
+  }
+
+  @Test
+  void oneVersionIsInTheRangeOrNot() {
+    assertTrue(SemverRange.parse("^1.2").includes("1.2.5"));
+    assertTrue(SemverRange.parse("^1.2").includes("v1.9.0"));
+    assertFalse(SemverRange.parse("^1.2").includes("2.0.0"));
+    assertFalse(SemverRange.parse("^1.2").includes("1.3.0-rc.1"));
+    assertFalse(SemverRange.parse("*").includes("not-a-version"));
   }
 }

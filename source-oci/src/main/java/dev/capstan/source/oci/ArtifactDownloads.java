@@ -1,6 +1,7 @@
 package dev.capstan.source.oci;
 
 import dev.capstan.source.core.FailureReason;
+import dev.capstan.source.core.ReadDeadlines;
 import dev.capstan.source.core.SourceException;
 import dev.capstan.source.core.store.ArtifactStore;
 import dev.capstan.source.core.store.StoredArtifact;
@@ -205,7 +206,11 @@ public final class ArtifactDownloads {
     HttpResponse<InputStream> response;
     try {
       // The request's timeout ends with the headers: the body is read within the deadline too.
-      response = http.send(request, reads.handler(deadline, "timed out downloading the artifact"));
+      response =
+          http.send(
+              request,
+              reads.handler(
+                  deadline, FailureReason.OCI_PULL_FAILED, "timed out downloading the artifact"));
     } catch (IOException e) {
       throw new Failed("the request failed (" + e.getClass().getSimpleName() + ")");
     } catch (InterruptedException e) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.source.core.FailureReason;
+import dev.capstan.source.core.ReadDeadlines;
 import dev.capstan.source.core.SourceException;
 import dev.capstan.source.core.store.ArtifactStore;
 import dev.capstan.source.core.tls.SecretTls;

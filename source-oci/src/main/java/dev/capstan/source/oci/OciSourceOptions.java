@@ -1,5 +1,6 @@
 package dev.capstan.source.oci;
 
+import dev.capstan.source.core.ReadDeadlines;
 import dev.capstan.source.core.store.ArtifactStore;
 import io.soabase.recordbuilder.core.RecordBuilder;
 import java.time.Clock;

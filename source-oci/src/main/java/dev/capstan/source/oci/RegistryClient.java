@@ -3,6 +3,7 @@ package dev.capstan.source.oci;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capstan.source.core.FailureReason;
+import dev.capstan.source.core.ReadDeadlines;
 import dev.capstan.source.core.SourceException;
 import dev.capstan.source.core.store.ArtifactStore;
 import java.io.IOException;
@@ -164,7 +165,10 @@ final class RegistryClient {
   private HttpResponse<InputStream> exchange(HttpRequest request) {
     try {
       // The request's timeout ends with the headers: the body is read within the deadline too.
-      return http.send(request, reads.handler(deadline, "timed out talking to the registry"));
+      return http.send(
+          request,
+          reads.handler(
+              deadline, FailureReason.OCI_PULL_FAILED, "timed out talking to the registry"));
     } catch (HttpTimeoutException e) {
       throw new SourceException(FailureReason.OCI_PULL_FAILED, "timed out talking to the registry");
     } catch (SSLHandshakeException e) {

@@ -1,5 +1,6 @@
 package dev.capstan.source.oci;
 
+import dev.capstan.source.core.ReadDeadlines;
 import dev.capstan.testing.TestPki;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.capstan.source.core.FailureReason;
+import dev.capstan.source.core.ReadDeadlines;
 import dev.capstan.source.core.SourceException;
 import java.io.IOException;
 import java.net.InetAddress;

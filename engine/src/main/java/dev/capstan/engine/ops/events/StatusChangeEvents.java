@@ -2,6 +2,7 @@ package dev.capstan.engine.ops.events;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.engine.pipeline.PipelineObserver;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -45,6 +46,11 @@ public final class StatusChangeEvents implements PipelineObserver {
   @Override
   public void statusWritten(OCIRepository before, OCIRepository after) {
     record(after, () -> StatusTransitions.ociRepository(before, after));
+  }
+
+  @Override
+  public void statusWritten(HelmRepository before, HelmRepository after) {
+    record(after, () -> StatusTransitions.helmRepository(before, after));
   }
 
   private void record(HasMetadata object, Supplier<List<StatusTransitions.Notice>> notices) {

@@ -5,9 +5,11 @@ import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.source.Artifact;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.api.source.SourceStatus;
 import dev.capstan.engine.conditions.Reason;
+import dev.capstan.source.core.Redaction;
 import dev.capstan.source.oci.OciSource;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
@@ -99,6 +101,16 @@ final class StatusTransitions {
   static List<Notice> ociRepository(OCIRepository older, OCIRepository newer) {
     String url = newer.getSpec() == null ? "" : newer.getSpec().url();
     return source(older.getStatus(), newer.getStatus(), artifact -> stored(artifact, url));
+  }
+
+  /** A HelmRepository's new index, in Flux's words, and a failed download. */
+  static List<Notice> helmRepository(HelmRepository older, HelmRepository newer) {
+    String url = newer.getSpec() == null ? "" : Redaction.scrubUrl(newer.getSpec().url());
+    return source(
+        older.getStatus(),
+        newer.getStatus(),
+        artifact ->
+            "stored fetched index with revision '" + artifact.revision() + "' from '" + url + "'");
   }
 
   /**

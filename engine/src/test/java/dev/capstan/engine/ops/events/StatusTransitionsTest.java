@@ -10,6 +10,9 @@ import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.source.Artifact;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositoryStatus;
+import dev.capstan.api.source.HelmRepository;
+import dev.capstan.api.source.HelmRepositorySpec;
+import dev.capstan.api.source.HelmRepositoryStatus;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.api.source.OCIRepositorySpec;
 import dev.capstan.api.source.OCIRepositoryStatus;
@@ -230,6 +233,51 @@ class StatusTransitionsTest {
                     + "'")),
         StatusTransitions.ociRepository(before, pulled));
     assertEquals(List.of(), StatusTransitions.ociRepository(pulled, pulled));
+  }
+
+  @Test
+  void helmRepositoryNewIndexAndFailedDownloadWithoutTheUrlsUserInformation() {
+    HelmRepository before = new HelmRepository();
+    HelmRepository fetched = new HelmRepository();
+    fetched.setSpec(
+        new HelmRepositorySpec(
+            "https://user:pass@charts.example.com",
+            null,
+            null,
+            null,
+            "5m",
+            null,
+            null,
+            null,
+            null,
+            null,
+            null));
+    String revision = "sha256:" + "b".repeat(64);
+    fetched.setStatus(
+        new HelmRepositoryStatus(
+            1L,
+            List.of(ready("True", "Succeeded", "stored")),
+            new Artifact(revision, revision, "/c", null, null, null, null),
+            null));
+    HelmRepository failed = new HelmRepository();
+    failed.setSpec(fetched.getSpec());
+    failed.setStatus(
+        new HelmRepositoryStatus(
+            1L,
+            List.of(ready("False", "Failed", "GET ... answered HTTP 503")),
+            fetched.getStatus().artifact(),
+            null));
+
+    List<Notice> stored = StatusTransitions.helmRepository(before, fetched);
+    assertEquals(1, stored.size());
+    assertEquals(EventReason.NEW_ARTIFACT, stored.get(0).reason());
+    assertEquals(
+        "stored fetched index with revision '" + revision + "' from 'https://charts.example.com'",
+        stored.get(0).message());
+    assertEquals(false, stored.get(0).message().contains("pass"));
+    List<Notice> failure = StatusTransitions.helmRepository(fetched, failed);
+    assertEquals(1, failure.size());
+    assertEquals(EventReason.FETCH_FAILED, failure.get(0).reason());
   }
 
   @Test

@@ -114,6 +114,26 @@ public final class SourceStatuses {
     return new SourceStatus(generation, conditions, artifact);
   }
 
+  /**
+   * The status of a source that stores no artifact and is ready as it is (a HelmRepository of type
+   * oci, which only records where its charts are): Ready with {@code message}, nothing else.
+   */
+  public static SourceStatus recorded(
+      SourceStatus previous, long generation, String message, Instant now) {
+    return new SourceStatus(
+        generation,
+        List.of(
+            condition(
+                previous,
+                Condition.READY,
+                Condition.Status.TRUE,
+                SUCCEEDED,
+                message,
+                generation,
+                now)),
+        Optional.empty());
+  }
+
   private static Condition condition(
       SourceStatus previous,
       String type,

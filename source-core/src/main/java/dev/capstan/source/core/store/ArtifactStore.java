@@ -124,6 +124,17 @@ public final class ArtifactStore {
         state.metadata());
   }
 
+  /**
+   * Forgets a source that no longer exists: its state and what its kind kept beside it, and its
+   * artifacts unless another source names the same digest.
+   */
+  public void forget(String key) throws IOException {
+    synchronized (publishLock) {
+      deleteTree(sourceDir(key));
+      collectGarbage();
+    }
+  }
+
   /** Deletes artifacts that are neither the current nor the previous one of any source. */
   void collectGarbage() throws IOException {
     synchronized (publishLock) {

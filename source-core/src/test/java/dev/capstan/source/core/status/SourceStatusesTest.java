@@ -84,4 +84,20 @@ class SourceStatusesTest {
     assertTrue(s.artifact().isEmpty());
     assertTrue(s.condition(Condition.ARTIFACT_IN_STORAGE).isEmpty());
   }
+
+  @Test
+  void aSourceThatStoresNothingIsReadyWithItsMessageAndNoArtifact() {
+    Instant first = Instant.parse("2026-01-01T00:00:00Z");
+    SourceStatus recorded =
+        SourceStatuses.recorded(SourceStatus.empty(), 3, "Helm repository is ready", first);
+    SourceStatus again =
+        SourceStatuses.recorded(recorded, 4, "Helm repository is ready", first.plusSeconds(60));
+
+    assertTrue(again.isReady());
+    assertEquals(1, again.conditions().size());
+    assertEquals("Helm repository is ready", again.conditions().get(0).message());
+    assertEquals(first, again.conditions().get(0).lastTransitionTime());
+    assertEquals(4, again.observedGeneration());
+    assertEquals(Optional.empty(), again.artifact());
+  }
 }

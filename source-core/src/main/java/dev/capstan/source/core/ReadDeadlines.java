@@ -1,7 +1,5 @@
-package dev.capstan.source.oci;
+package dev.capstan.source.core;
 
-import dev.capstan.source.core.FailureReason;
-import dev.capstan.source.core.SourceException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,11 +13,12 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Ends the reads of response bodies at their pull's deadline. The request timeout of java.net.http
- * covers the wait for the response headers only: a body sent one byte at a time, or not at all,
- * would hold a read (and the reconcile thread doing it) for as long as the server likes. A body
- * read through {@link #handler} is closed by a scheduled task once the deadline has passed, which
- * wakes a read blocked on it, and every read checks the deadline as well.
+ * Ends the reads of response bodies at their fetch's deadline, for every kind of source that reads
+ * over java.net.http (an OCI registry, a Helm repository's index). The request timeout of
+ * java.net.http covers the wait for the response headers only: a body sent one byte at a time, or
+ * not at all, would hold a read (and the reconcile thread doing it) for as long as the server
+ * likes. A body read through {@link #handler} is closed by a scheduled task once the deadline has
+ * passed, which wakes a read blocked on it, and every read checks the deadline as well.
  */
 public final class ReadDeadlines {
   private final ScheduledExecutorService scheduler;
@@ -49,17 +48,21 @@ public final class ReadDeadlines {
   }
 
   /**
-   * A body handler whose body stream fails with {@link FailureReason#OCI_PULL_FAILED} and {@code
-   * message} once {@code deadline} has passed, even while a read waits for the server.
+   * A body handler whose body stream fails with {@code reason} and {@code message} once {@code
+   * deadline} has passed, even while a read waits for the server.
    */
-  HttpResponse.BodyHandler<InputStream> handler(Instant deadline, String message) {
+  public HttpResponse.BodyHandler<InputStream> handler(
+      Instant deadline, FailureReason reason, String message) {
     return info ->
         HttpResponse.BodySubscribers.mapping(
-            HttpResponse.BodySubscribers.ofInputStream(), in -> bound(in, deadline, message));
+            HttpResponse.BodySubscribers.ofInputStream(),
+            in -> bound(in, deadline, reason, message));
   }
 
-  InputStream bound(InputStream body, Instant deadline, String message) {
-    Body bounded = new Body(body, deadline, message);
+  /** {@code body}, failing with {@code reason} and {@code message} after {@code deadline}. */
+  public InputStream bound(
+      InputStream body, Instant deadline, FailureReason reason, String message) {
+    Body bounded = new Body(body, deadline, reason, message);
     long delay = Math.max(0, Duration.between(clock.instant(), deadline).toMillis());
     bounded.expiry = scheduler.schedule(bounded::expire, delay, TimeUnit.MILLISECONDS);
     return bounded;
@@ -67,13 +70,15 @@ public final class ReadDeadlines {
 
   private final class Body extends FilterInputStream {
     private final Instant deadline;
+    private final FailureReason reason;
     private final String message;
     private volatile ScheduledFuture<?> expiry;
     private volatile boolean expired;
 
-    Body(InputStream in, Instant deadline, String message) {
+    Body(InputStream in, Instant deadline, FailureReason reason, String message) {
       super(in);
       this.deadline = deadline;
+      this.reason = reason;
       this.message = message;
     }
 
@@ -140,7 +145,7 @@ public final class ReadDeadlines {
     }
 
     private SourceException timedOut() {
-      return new SourceException(FailureReason.OCI_PULL_FAILED, message);
+      return new SourceException(reason, message);
     }
   }
 }

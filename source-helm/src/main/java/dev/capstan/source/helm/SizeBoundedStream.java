@@ -1,0 +1,52 @@
+package dev.capstan.source.helm;
+
+import dev.capstan.source.core.SourceException;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.function.Supplier;
+
+/** A body that fails once more than its bound has been read, whatever the server declared. */
+final class SizeBoundedStream extends FilterInputStream {
+  private final long max;
+  private final Supplier<SourceException> tooLarge;
+  private long read;
+
+  SizeBoundedStream(InputStream in, long max, Supplier<SourceException> tooLarge) {
+    super(in);
+    this.max = max;
+    this.tooLarge = tooLarge;
+  }
+
+  @Override
+  public int read() throws IOException {
+    int b = in.read();
+    if (b >= 0) {
+      count(1);
+    }
+    return b;
+  }
+
+  @Override
+  public int read(byte[] buffer, int offset, int length) throws IOException {
+    int n = in.read(buffer, offset, length);
+    if (n > 0) {
+      count(n);
+    }
+    return n;
+  }
+
+  @Override
+  public long skip(long n) throws IOException {
+    long skipped = in.skip(n);
+    count(skipped);
+    return skipped;
+  }
+
+  private void count(long n) {
+    read += n;
+    if (read > max) {
+      throw tooLarge.get();
+    }
+  }
+}
