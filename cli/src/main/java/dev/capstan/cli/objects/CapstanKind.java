@@ -9,6 +9,7 @@ import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositorySpec;
 import dev.capstan.api.source.GitRepositoryStatus;
+import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.api.source.OCIRepositoryStatus;
 import dev.capstan.api.source.SourceStatus;
@@ -49,7 +50,14 @@ record CapstanKind<T extends HasMetadata>(
           List.of("ocirepo", "ocirepos", "ocirepository", "ocirepositories"),
           CapstanKind::ofOciRepository);
 
-  static final List<CapstanKind<?>> ALL = List.of(KUSTOMIZATION, GIT_REPOSITORY, OCI_REPOSITORY);
+  static final CapstanKind<HelmRepository> HELM_REPOSITORY =
+      new CapstanKind<>(
+          HelmRepository.class,
+          List.of("helmrepo", "helmrepos", "helmrepository", "helmrepositories"),
+          CapstanKind::ofHelmRepository);
+
+  static final List<CapstanKind<?>> ALL =
+      List.of(KUSTOMIZATION, GIT_REPOSITORY, OCI_REPOSITORY, HELM_REPOSITORY);
 
   /** The kind a user typed, case-insensitively. */
   static CapstanKind<?> parse(String typed) {
@@ -62,8 +70,8 @@ record CapstanKind<T extends HasMetadata>(
     throw new CliException(
         "unknown kind '"
             + typed
-            + "': expected ks (kustomizations), gitrepo (gitrepositories) or ocirepo"
-            + " (ocirepositories)",
+            + "': expected ks (kustomizations), gitrepo (gitrepositories), ocirepo"
+            + " (ocirepositories) or helmrepo (helmrepositories)",
         CliException.BAD_INPUT);
   }
 
@@ -156,6 +164,15 @@ record CapstanKind<T extends HasMetadata>(
         List.of(
             new ResourceView.Column("VERIFIED", verified(status)),
             new ResourceView.Column("ORIGIN", origin(status))));
+  }
+
+  /** TYPE: default (an index) or oci (a chart registry, which stores no artifact). */
+  private static ResourceView ofHelmRepository(HelmRepository repo) {
+    boolean oci = repo.getSpec() != null && repo.getSpec().oci();
+    return ofSource(
+        repo,
+        repo.getSpec() == null ? null : repo.getSpec().url(),
+        List.of(new ResourceView.Column("TYPE", oci ? "oci" : "default")));
   }
 
   private static ResourceView ofSource(

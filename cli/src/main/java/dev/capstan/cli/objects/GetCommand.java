@@ -21,16 +21,17 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code capstan get ks|gitrepo|ocirepo [NAME]}: a table of Kustomizations, GitRepositories or
- * OCIRepositories.
+ * {@code capstan get ks|gitrepo|ocirepo|helmrepo [NAME]}: a table of Kustomizations,
+ * GitRepositories, OCIRepositories or HelmRepositories.
  */
 @Command(
     name = "get",
     mixinStandardHelpOptions = true,
     description = {
-      "List Kustomizations, GitRepositories or OCIRepositories with their Ready status and"
-          + " revision.",
-      "KIND is ks (kustomizations), gitrepo (gitrepositories) or ocirepo (ocirepositories).",
+      "List Kustomizations, GitRepositories, OCIRepositories or HelmRepositories with their"
+          + " Ready status and revision.",
+      "KIND is ks (kustomizations), gitrepo (gitrepositories), ocirepo (ocirepositories) or"
+          + " helmrepo (helmrepositories).",
       "Exit status: 0 listed, 1 not found or the cluster failed, 2 bad input."
     })
 public final class GetCommand implements Callable<Integer> {
@@ -52,7 +53,7 @@ public final class GetCommand implements Callable<Integer> {
       paramLabel = "FORMAT",
       description =
           "wide: also DEPENDS-ON, KUBECONFIG, DECRYPTION, DRIFTED and HISTORY (ks), VERIFIED and"
-              + " INCLUDES (gitrepo), VERIFIED and ORIGIN (ocirepo).")
+              + " INCLUDES (gitrepo), VERIFIED and ORIGIN (ocirepo), TYPE (helmrepo).")
   String output;
 
   @Mixin ClusterOptions cluster = new ClusterOptions();

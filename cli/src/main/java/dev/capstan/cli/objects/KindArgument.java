@@ -15,7 +15,9 @@ class KindArgument {
       index = "0",
       paramLabel = "KIND",
       converter = KindConverter.class,
-      description = "ks | kustomizations | gitrepo | gitrepositories | ocirepo | ocirepositories")
+      description =
+          "ks | kustomizations | gitrepo | gitrepositories | ocirepo | ocirepositories | helmrepo"
+              + " | helmrepositories")
   CapstanKind<?> kind;
 
   @Option(

@@ -1,12 +1,14 @@
 package dev.capstan.cli.objects;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.cli.cluster.CliException;
 import java.util.List;
@@ -34,6 +36,51 @@ class CapstanKindTest {
         }) {
       assertSame(CapstanKind.OCI_REPOSITORY, CapstanKind.parse(name), name);
     }
+    for (String name :
+        new String[] {
+          "helmrepo", "HelmRepository", "helmrepositories", "helmrepositories.source.capstan.dev"
+        }) {
+      assertSame(CapstanKind.HELM_REPOSITORY, CapstanKind.parse(name), name);
+    }
+  }
+
+  @Test
+  void readsAHelmRepositorysStatusWithItsTypeAndNoPasswordInItsUrl() {
+    HelmRepository repo =
+        TestObjects.read(
+            """
+            apiVersion: source.capstan.dev/v1
+            kind: HelmRepository
+            metadata: {name: charts, namespace: demo, generation: 2, creationTimestamp: "2026-01-01T00:00:00Z"}
+            spec: {url: "https://user:hunter2@charts.example.com/stable", interval: 10m}
+            status:
+              observedGeneration: 2
+              artifact:
+                revision: sha256:0123
+                digest: sha256:0123
+                path: /store
+              conditions:
+              - {type: Ready, status: "True", reason: Succeeded, message: stored,
+                 lastTransitionTime: "2026-01-01T00:01:00Z"}
+            """,
+            HelmRepository.class);
+    ResourceView view = CapstanKind.HELM_REPOSITORY.view(repo);
+    assertEquals("HelmRepository/demo/charts", view.display());
+    assertEquals("sha256:0123", view.revision());
+    assertFalse(view.url().contains("hunter2"), view.url());
+    assertTrue(view.wide().contains(new ResourceView.Column("TYPE", "default")));
+    HelmRepository registry =
+        TestObjects.read(
+            """
+            apiVersion: source.capstan.dev/v1
+            kind: HelmRepository
+            metadata: {name: oci, namespace: demo}
+            spec: {type: oci, url: "oci://ghcr.io/org/charts"}
+            """,
+            HelmRepository.class);
+    ResourceView oci = CapstanKind.HELM_REPOSITORY.view(registry);
+    assertTrue(oci.wide().contains(new ResourceView.Column("TYPE", "oci")));
+    assertEquals("", oci.revision(), "an OCI chart registry stores no artifact");
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.kustomize.KustomizationStatus;
+import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.cli.CliRun;
 import dev.capstan.testing.CapstanCrds;
@@ -41,6 +42,18 @@ class GetCommandIT {
                 """
                     .formatted(ns),
                 OCIRepository.class))
+        .create();
+    client
+        .resource(
+            TestObjects.read(
+                """
+                apiVersion: source.capstan.dev/v1
+                kind: HelmRepository
+                metadata: {name: charts, namespace: %s}
+                spec: {type: oci, url: "oci://registry.example/org/charts", suspend: true}
+                """
+                    .formatted(ns),
+                HelmRepository.class))
         .create();
     fixtures.kustomization("infra", "");
     fixtures.kustomization("app", "suspend: true");
@@ -122,6 +135,20 @@ class GetCommandIT {
         run.outLines()
             .get(1)
             .matches("bundle +oci://registry.example/org/bundle +- +- +true +\\d+s.*"),
+        run::toString);
+  }
+
+  @Test
+  void helmRepositoriesAreListedWithTheirType() {
+    CliRun run = CliRun.capstan(kubeconfig, "get", "helmrepo", "-n", ns, "-o", "wide");
+    assertEquals(0, run.exitCode(), run::toString);
+    assertTrue(
+        run.outLines().get(0).matches("NAME +URL +READY +REVISION +SUSPENDED +STATUS +AGE +TYPE"),
+        run::toString);
+    assertTrue(
+        run.outLines()
+            .get(1)
+            .matches("charts +oci://registry.example/org/charts +- +- +true +\\d+s +oci"),
         run::toString);
   }
 
