@@ -2,20 +2,12 @@ package dev.capstan.applier.kustomize;
 
 import dev.capstan.kustomize.worker.AnswerRoom;
 import dev.capstan.kustomize.worker.Hello;
-import dev.capstan.kustomize.worker.KustomizeWorker;
 import dev.capstan.kustomize.worker.WorkerBinary;
 import dev.capstan.kustomize.worker.WorkerException;
+import dev.capstan.kustomize.worker.WorkerPool;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,21 +22,14 @@ import org.slf4j.LoggerFactory;
  */
 final class BuildWorkers implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BuildWorkers.class);
-  private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
 
   /** How long a build waits for a busy worker before another worker is started for it. */
   static final Duration GROW_AFTER = Duration.ofMillis(500);
 
   private final BuildLimits limits;
   private final BuildSandbox sandbox;
-  private final Semaphore slots;
-  private final LinkedBlockingQueue<KustomizeWorker> idle = new LinkedBlockingQueue<>();
-  private final Set<KustomizeWorker> all = ConcurrentHashMap.newKeySet();
-  private final ScheduledExecutorService timer;
+  private final WorkerPool pool;
   private final AnswerBudget room;
-  private final Duration growAfter;
-  private final AtomicInteger warmingUp = new AtomicInteger();
-  private WorkerBinary binary;
   private volatile Optional<String> unconfined = Optional.empty();
 
   BuildWorkers(BuildLimits limits, BuildSandbox sandbox) {
@@ -53,32 +38,36 @@ final class BuildWorkers implements AutoCloseable {
 
   BuildWorkers(BuildLimits limits, BuildSandbox sandbox, Duration growAfter) {
     this.limits = limits;
-    this.growAfter = growAfter;
     this.sandbox = sandbox;
-    this.slots = new Semaphore(limits.workers(), true);
     this.room = new AnswerBudget(limits.answerRoomBytes());
-    this.timer =
-        Executors.newSingleThreadScheduledExecutor(
-            runnable -> {
-              Thread thread = new Thread(runnable, "capstan-build-deadlines");
-              thread.setDaemon(true);
-              return thread;
-            });
+    this.pool =
+        new WorkerPool(
+            new WorkerPool.Spec(
+                "capstan-build-deadlines",
+                limits.workers(),
+                growAfter,
+                () -> WorkerBinary.forThisMachine(sandbox.workerCache()),
+                sandbox.root(),
+                limits.maxMemoryBytes(),
+                sandbox.landlock(),
+                this::confined));
   }
 
   /** Starts a worker in the background, so that the first build finds one running. */
   void warmUp() {
-    warmingUp.incrementAndGet();
-    timer.execute(
-        () -> {
-          try {
-            idle.offer(confined(start()));
-          } catch (BuildException e) {
-            LOG.warn("no build worker could be started: {}", e.error().message());
-          } finally {
-            warmingUp.decrementAndGet();
-          }
-        });
+    pool.warmUp(this::warmUpFailed);
+  }
+
+  private void warmUpFailed(RuntimeException e) {
+    BuildException failure;
+    if (e instanceof WorkerException w) {
+      failure = failure(w, false);
+    } else if (e instanceof BuildException b) {
+      failure = b;
+    } else {
+      throw e;
+    }
+    LOG.warn("no build worker could be started: {}", failure.error().message());
   }
 
   /**
@@ -145,21 +134,20 @@ final class BuildWorkers implements AutoCloseable {
    */
   Answer call(byte[] request, boolean holdsDecrypted) {
     try {
-      slots.acquire();
+      byte[] answer = pool.call(request, limits.timeout(), limits.maxOutputBytes(), room);
+      return new Answer(answer, room);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new BuildException(BuildErrorKind.INTERNAL, "interrupted while waiting for a worker");
-    }
-    try {
-      KustomizeWorker worker = take();
-      byte[] answer = worker.call(request, limits.timeout(), limits.maxOutputBytes(), room);
-      idle.offer(worker);
-      return new Answer(answer, room);
     } catch (WorkerException e) {
-      throw failure(e, holdsDecrypted);
-    } finally {
-      slots.release();
+      // a worker that did not start never read the request: what it printed may be logged
+      throw failure(e, holdsDecrypted && !startFailure(e));
     }
+  }
+
+  private static boolean startFailure(WorkerException e) {
+    return e.cause() == WorkerException.Cause.START_FAILED
+        || e.cause() == WorkerException.Cause.UNAVAILABLE;
   }
 
   /**
@@ -196,73 +184,23 @@ final class BuildWorkers implements AutoCloseable {
     return String.format(Locale.ROOT, "%.1f MiB", bytes / (double) (1 << 20));
   }
 
-  /**
-   * An idle worker; a new one when none is running or warming up, or when none came back within
-   * growAfter.
-   */
-  private KustomizeWorker take() {
-    KustomizeWorker worker = usable(idle.poll());
-    if (worker == null && (warmingUp.get() > 0 || all.stream().anyMatch(KustomizeWorker::usable))) {
-      try {
-        worker = usable(idle.poll(growAfter.toNanos(), TimeUnit.NANOSECONDS));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new BuildException(BuildErrorKind.INTERNAL, "interrupted while waiting for a worker");
-      }
-    }
-    return worker != null ? worker : confined(start());
-  }
-
-  /** {@code worker} if it can still build, else the next idle one that can; null if none. */
-  private KustomizeWorker usable(KustomizeWorker worker) {
-    while (worker != null && !worker.usable()) {
-      worker = idle.poll();
-    }
-    return worker;
-  }
-
   /** How many workers were started and can still build (for tests). */
   long running() {
-    return all.stream().filter(KustomizeWorker::usable).count();
+    return pool.running();
   }
 
-  private KustomizeWorker start() {
-    try {
-      KustomizeWorker worker =
-          KustomizeWorker.start(
-              new KustomizeWorker.Settings(
-                  binary(), sandbox.root(), limits.maxMemoryBytes(), sandbox.landlock(), false),
-              timer,
-              START_TIMEOUT);
-      all.add(worker);
-      all.removeIf(w -> !w.usable());
-      return worker;
-    } catch (WorkerException e) {
-      throw failure(e, false);
-    }
-  }
-
-  private synchronized WorkerBinary binary() {
-    if (binary == null) {
-      binary = WorkerBinary.forThisMachine(sandbox.workerCache());
-    }
-    return binary;
-  }
-
-  /** The worker, if the sandbox lets it build as it is confined; else it is stopped. */
-  private KustomizeWorker confined(KustomizeWorker worker) {
-    Hello hello = worker.hello();
+  /** Refuses a worker the kernel does not confine, unless the sandbox lets it build so. */
+  private void confined(Hello hello) {
     if (hello.confined()) {
-      return worker;
+      return;
     }
     if (sandbox.confinement() == BuildSandbox.Confinement.ALLOWED_UNCONFINED) {
       if (unconfined.isEmpty()) {
         LOG.warn("builds run without the kernel's sandbox: {}", hello.problem());
       }
       unconfined = Optional.of(hello.problem());
-      return worker;
+      return;
     }
-    worker.close();
     throw new BuildException(
         BuildErrorKind.SANDBOX,
         "builds need the kernel's sandbox (Landlock and seccomp), which this machine cannot"
@@ -309,9 +247,6 @@ final class BuildWorkers implements AutoCloseable {
 
   @Override
   public void close() {
-    timer.shutdownNow();
-    idle.clear();
-    all.forEach(KustomizeWorker::close);
-    all.clear();
+    pool.close();
   }
 }

@@ -2,6 +2,7 @@ package dev.capstan.engine.e2e;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.capstan.api.common.ReconciledStatus;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.engine.Engine;
@@ -13,6 +14,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -150,11 +152,21 @@ final class EngineFixture implements AutoCloseable {
   /** Waits until the GitRepository's condition satisfies {@code test}, and returns it as seen. */
   Condition awaitSourceCondition(
       String name, String type, Duration atMost, Predicate<Condition> test) {
+    return awaitSourceCondition(GitRepository.class, name, type, atMost, test);
+  }
+
+  /**
+   * Waits until the condition of the source of {@code kind} (a GitRepository, a HelmRepository...)
+   * satisfies {@code test}, and returns it as seen.
+   */
+  <T extends CustomResource<?, ? extends ReconciledStatus>> Condition awaitSourceCondition(
+      Class<T> kind, String name, String type, Duration atMost, Predicate<Condition> test) {
     AtomicReference<Condition> seen = new AtomicReference<>();
     eventually(atMost)
         .untilAsserted(
             () -> {
-              var status = gitRepository(name).getStatus();
+              ReconciledStatus status =
+                  client.resources(kind).inNamespace(namespace).withName(name).get().getStatus();
               Optional<Condition> matching =
                   status == null || status.conditions() == null
                       ? Optional.empty()
@@ -164,7 +176,7 @@ final class EngineFixture implements AutoCloseable {
                           .findFirst();
               Assertions.assertTrue(
                   matching.isPresent(),
-                  () -> "GitRepository " + name + " has status " + gitRepository(name).getStatus());
+                  () -> kind.getSimpleName() + " " + name + " has status " + status);
               seen.set(matching.get());
             });
     return seen.get();

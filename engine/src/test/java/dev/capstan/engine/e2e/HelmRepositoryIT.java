@@ -20,12 +20,9 @@ import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -211,25 +208,9 @@ class HelmRepositoryIT extends EngineTestBase {
     return client().resources(HelmRepository.class).inNamespace(ns()).withName(name).get();
   }
 
-  /** Waits until the condition satisfies {@code test}, and returns it as seen. */
+  /** Waits until the HelmRepository's condition satisfies {@code test}, and returns it as seen. */
   private static Condition awaitCondition(String name, String type, Predicate<Condition> test) {
-    AtomicReference<Condition> seen = new AtomicReference<>();
-    EngineFixture.eventually(WAIT)
-        .untilAsserted(
-            () -> {
-              var status = helmRepository(name).getStatus();
-              Optional<Condition> matching =
-                  status == null || status.conditions() == null
-                      ? Optional.empty()
-                      : status.conditions().stream()
-                          .filter(c -> type.equals(c.getType()))
-                          .filter(test)
-                          .findFirst();
-              Assertions.assertTrue(
-                  matching.isPresent(), () -> "HelmRepository " + name + " has status " + status);
-              seen.set(matching.get());
-            });
-    return seen.get();
+    return engine.awaitSourceCondition(HelmRepository.class, name, type, WAIT, test);
   }
 
   private static byte[] podinfo(String version) {

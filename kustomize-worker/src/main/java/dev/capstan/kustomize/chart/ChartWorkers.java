@@ -2,17 +2,11 @@ package dev.capstan.kustomize.chart;
 
 import dev.capstan.kustomize.chart.ChartRenderException.Stage;
 import dev.capstan.kustomize.worker.Hello;
-import dev.capstan.kustomize.worker.KustomizeWorker;
 import dev.capstan.kustomize.worker.WorkerBinary;
 import dev.capstan.kustomize.worker.WorkerException;
 import dev.capstan.kustomize.worker.WorkerKind;
+import dev.capstan.kustomize.worker.WorkerPool;
 import java.time.Duration;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.Semaphore;
 
 /**
  * The chart workers: up to {@link ChartWorkerSettings#workers()} processes, none before the first
@@ -21,95 +15,49 @@ import java.util.concurrent.Semaphore;
  * the next render gets a new one.
  */
 final class ChartWorkers implements AutoCloseable {
-  private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
-
   private final ChartWorkerSettings settings;
-  private final Semaphore slots;
-  private final LinkedBlockingQueue<KustomizeWorker> idle = new LinkedBlockingQueue<>();
-  private final Set<KustomizeWorker> all = ConcurrentHashMap.newKeySet();
-  // its thread starts with the first deadline, so an unused pool runs none
-  private final ScheduledExecutorService timer;
-  private WorkerBinary binary;
+  private final WorkerPool pool;
 
   ChartWorkers(ChartWorkerSettings settings) {
     this.settings = settings;
-    this.slots = new Semaphore(settings.workers(), true);
-    this.timer =
-        Executors.newSingleThreadScheduledExecutor(
-            runnable -> {
-              Thread thread = new Thread(runnable, "capstan-chart-deadlines");
-              thread.setDaemon(true);
-              return thread;
-            });
+    this.pool =
+        new WorkerPool(
+            new WorkerPool.Spec(
+                "capstan-chart-deadlines",
+                settings.workers(),
+                Duration.ZERO,
+                () -> WorkerBinary.forThisMachine(settings.workerCache(), WorkerKind.CHART),
+                settings.root(),
+                settings.memoryLimitBytes(),
+                settings.landlock(),
+                this::check));
   }
 
   /** Runs one request on a worker; the answer holds room of the settings' room until given. */
   byte[] call(byte[] request) {
     try {
-      slots.acquire();
+      return pool.call(request, settings.timeout(), settings.maxAnswerBytes(), settings.room());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new ChartRenderException(Stage.WORKER, "interrupted while waiting for a chart worker");
-    }
-    try {
-      KustomizeWorker worker = take();
-      byte[] answer =
-          worker.call(request, settings.timeout(), settings.maxAnswerBytes(), settings.room());
-      idle.offer(worker);
-      return answer;
     } catch (WorkerException e) {
       throw failure(e);
-    } finally {
-      slots.release();
     }
   }
 
-  /** An idle worker that can still render, else a new one. */
-  private KustomizeWorker take() {
-    for (KustomizeWorker worker = idle.poll(); worker != null; worker = idle.poll()) {
-      if (worker.usable()) {
-        return worker;
-      }
-    }
-    return start();
-  }
-
-  private KustomizeWorker start() {
-    KustomizeWorker worker =
-        KustomizeWorker.start(
-            new KustomizeWorker.Settings(
-                binary(), settings.root(), settings.memoryLimitBytes(), settings.landlock(), false),
-            timer,
-            START_TIMEOUT);
-    all.add(worker);
-    all.removeIf(w -> !w.usable());
-    return checked(worker);
-  }
-
-  private synchronized WorkerBinary binary() {
-    if (binary == null) {
-      binary = WorkerBinary.forThisMachine(settings.workerCache(), WorkerKind.CHART);
-    }
-    return binary;
-  }
-
-  /** The worker, if it renders charts and is confined as the settings require; else stopped. */
-  private KustomizeWorker checked(KustomizeWorker worker) {
-    Hello hello = worker.hello();
+  /** Refuses a worker that does not render charts or is not confined as the settings require. */
+  private void check(Hello hello) {
     if (!hello.charts()) {
-      worker.close();
       throw new ChartRenderException(
           Stage.WORKER, "the chart worker started does not render charts");
     }
     if (!hello.confined() && !settings.allowUnconfined()) {
-      worker.close();
       throw new ChartRenderException(
           Stage.SANDBOX,
           "charts are rendered only in the kernel's sandbox (Landlock and seccomp), which this"
               + " machine cannot give: "
               + hello.problem());
     }
-    return worker;
   }
 
   private ChartRenderException failure(WorkerException e) {
@@ -134,14 +82,11 @@ final class ChartWorkers implements AutoCloseable {
 
   /** How many workers were started and can still render (for tests). */
   long running() {
-    return all.stream().filter(KustomizeWorker::usable).count();
+    return pool.running();
   }
 
   @Override
   public void close() {
-    timer.shutdownNow();
-    idle.clear();
-    all.forEach(KustomizeWorker::close);
-    all.clear();
+    pool.close();
   }
 }
