@@ -1,5 +1,6 @@
 package dev.capstan.source.helm;
 
+import dev.capstan.source.core.BoundedBody;
 import dev.capstan.source.core.FailureReason;
 import dev.capstan.source.core.ReadDeadlines;
 import dev.capstan.source.core.Redaction;
@@ -111,7 +112,7 @@ final class IndexDownload {
       throw tooLarge();
     }
     return new Body(
-        new SizeBoundedStream(response.body(), maxBytes, this::tooLarge),
+        new BoundedBody(response.body(), maxBytes, this::tooLarge),
         Validators.of(response.headers()));
   }
 

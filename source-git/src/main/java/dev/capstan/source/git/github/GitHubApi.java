@@ -2,10 +2,10 @@ package dev.capstan.source.git.github;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.capstan.source.core.BoundedBody;
 import dev.capstan.source.core.FailureReason;
 import dev.capstan.source.core.SourceException;
 import dev.capstan.source.core.tls.SecretTls;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -168,15 +168,10 @@ final class GitHubApi implements InstallationTokens.Issuer {
             () -> closeQuietly(body),
             CompletableFuture.delayedExecutor(left.toMillis(), TimeUnit.MILLISECONDS));
     try (body) {
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      byte[] buffer = new byte[8192];
-      for (int n = body.read(buffer); n >= 0; n = body.read(buffer)) {
-        if (out.size() + n > MAX_RESPONSE_BYTES) {
-          throw malformed(app, "more than " + MAX_RESPONSE_BYTES + " bytes");
-        }
-        out.write(buffer, 0, n);
-      }
-      return out.toByteArray();
+      return BoundedBody.readAll(
+          body,
+          MAX_RESPONSE_BYTES,
+          () -> malformed(app, "more than " + MAX_RESPONSE_BYTES + " bytes"));
     } finally {
       cutOff.cancel(false);
     }
