@@ -11,8 +11,6 @@ import java.util.Base64;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import javax.net.ssl.KeyManager;
-import javax.net.ssl.SSLContext;
 
 /**
  * The HTTP clients of index downloads, one per TLS setting of a Secret, kept so that the next
@@ -53,12 +51,7 @@ final class HttpClients {
             .followRedirects(HttpClient.Redirect.NEVER);
     if (tls != null) {
       try {
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(
-            tls.clientKeys() == null ? null : new KeyManager[] {tls.clientKeys()},
-            tls.trustManagers(),
-            null);
-        builder.sslContext(context);
+        builder.sslContext(tls.sslContext());
       } catch (GeneralSecurityException e) {
         throw new SourceException(
             FailureReason.INVALID_SECRET,

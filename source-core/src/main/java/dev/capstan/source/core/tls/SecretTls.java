@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509ExtendedKeyManager;
@@ -79,6 +80,17 @@ public final class SecretTls {
   /** The JVM's trusted authorities and the Secret's; null (the JVM's alone) without {@code ca}. */
   public TrustManager[] trustManagers() {
     return trust == null ? null : trust.clone();
+  }
+
+  /**
+   * A TLS context of this Secret's authorities and client certificate, for a client that talks to
+   * one server (a Helm repository, the GitHub API); source-oci's registries build their own, which
+   * offers the certificate to the registry's host only.
+   */
+  public SSLContext sslContext() throws GeneralSecurityException {
+    SSLContext context = SSLContext.getInstance("TLS");
+    context.init(clientKeys == null ? null : new KeyManager[] {clientKeys}, trustManagers(), null);
+    return context;
   }
 
   /** The key manager of the client certificate, or null when the Secret holds none. */

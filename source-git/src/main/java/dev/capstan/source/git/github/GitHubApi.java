@@ -22,8 +22,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-import javax.net.ssl.KeyManager;
-import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 
 /**
@@ -201,10 +199,7 @@ final class GitHubApi implements InstallationTokens.Issuer {
             .connectTimeout(MAX_WAIT);
     if (tls != null) {
       try {
-        SSLContext context = SSLContext.getInstance("TLS");
-        KeyManager[] keys = tls.clientKeys() == null ? null : new KeyManager[] {tls.clientKeys()};
-        context.init(keys, tls.trustManagers(), null);
-        builder.sslContext(context);
+        builder.sslContext(tls.sslContext());
       } catch (GeneralSecurityException e) {
         throw new IllegalStateException("this JVM offers no TLS context", e);
       }
