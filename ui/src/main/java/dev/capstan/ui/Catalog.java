@@ -1,11 +1,15 @@
 package dev.capstan.ui;
 
+import dev.capstan.api.common.ReconciledSpec;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.OCIRepository;
+import dev.capstan.api.source.SourceStatus;
 import dev.capstan.applier.ClusterErrors;
 import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -18,90 +22,64 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
- * The Kustomizations, GitRepositories and OCIRepositories of the cluster as the user sees them: one
- * informer (one list, then one watch) per kind for the whole process, shared by every page and
- * browser; or, for a user who may list only some namespaces, one per kind and namespace named. A
- * kind or namespace the user cannot list, or a cluster that cannot be reached, is kept as a problem
- * line; the informers keep retrying, so the view fills in once access is granted.
+ * The Kustomizations and sources (every kind of {@link #SOURCE_KINDS}) of the cluster as the user
+ * sees them: one informer (one list, then one watch) per kind for the whole process, shared by
+ * every page and browser; or, for a user who may list only some namespaces, one per kind and
+ * namespace named. A kind or namespace the user cannot list, or a cluster that cannot be reached,
+ * is kept as a problem line; the informers keep retrying, so the view fills in once access is
+ * granted.
  */
 final class Catalog implements AutoCloseable, DriftTargets.Lookup {
+  /** The source kinds the overview shows, in the order of its sections. */
+  static final List<
+          Class<? extends CustomResource<? extends ReconciledSpec, ? extends SourceStatus>>>
+      SOURCE_KINDS = List.of(GitRepository.class, OCIRepository.class, HelmRepository.class);
+
   private final List<Watched<Kustomization>> kustomizations = new ArrayList<>();
-  private final List<Watched<GitRepository>> gitRepositories = new ArrayList<>();
-  private final List<Watched<OCIRepository>> ociRepositories = new ArrayList<>();
+  private final List<SourceWatches<?>> sources = new ArrayList<>();
 
   /**
    * @param namespaces the namespaces to watch; empty for all of them
    */
   Catalog(KubernetesClient client, List<String> namespaces, Consumer<String> onChange) {
     URL server = client.getMasterUrl();
-    if (namespaces.isEmpty()) {
-      kustomizations.add(
-          new Watched<>(
-              "Kustomizations",
-              "",
-              client.resources(Kustomization.class).inAnyNamespace().runnableInformer(0),
-              onChange,
-              server));
-      gitRepositories.add(
-          new Watched<>(
-              "GitRepositories",
-              "",
-              client.resources(GitRepository.class).inAnyNamespace().runnableInformer(0),
-              onChange,
-              server));
-      ociRepositories.add(
-          new Watched<>(
-              "OCIRepositories",
-              "",
-              client.resources(OCIRepository.class).inAnyNamespace().runnableInformer(0),
-              onChange,
-              server));
+    for (String ns : namespaces.isEmpty() ? List.of("") : namespaces) {
+      kustomizations.add(watch(client, Kustomization.class, ns, onChange, server));
     }
-    for (String ns : namespaces) {
-      kustomizations.add(
-          new Watched<>(
-              "Kustomizations",
-              ns,
-              client.resources(Kustomization.class).inNamespace(ns).runnableInformer(0),
-              onChange,
-              server));
-      gitRepositories.add(
-          new Watched<>(
-              "GitRepositories",
-              ns,
-              client.resources(GitRepository.class).inNamespace(ns).runnableInformer(0),
-              onChange,
-              server));
-      ociRepositories.add(
-          new Watched<>(
-              "OCIRepositories",
-              ns,
-              client.resources(OCIRepository.class).inNamespace(ns).runnableInformer(0),
-              onChange,
-              server));
+    for (Class<? extends CustomResource<? extends ReconciledSpec, ? extends SourceStatus>> kind :
+        SOURCE_KINDS) {
+      sources.add(SourceWatches.of(client, kind, namespaces, onChange, server));
     }
+  }
+
+  private static <T extends HasMetadata> Watched<T> watch(
+      KubernetesClient client, Class<T> kind, String ns, Consumer<String> onChange, URL server) {
+    SharedIndexInformer<T> informer =
+        ns.isEmpty()
+            ? client.resources(kind).inAnyNamespace().runnableInformer(0)
+            : client.resources(kind).inNamespace(ns).runnableInformer(0);
+    return new Watched<>(plural(kind), ns, informer, onChange, server);
+  }
+
+  /** {@code GitRepositories}, {@code Buckets}: how the page and its problems name a kind. */
+  static String plural(Class<? extends HasMetadata> kind) {
+    String name = HasMetadata.getKind(kind);
+    return name.endsWith("y") ? name.substring(0, name.length() - 1) + "ies" : name + "s";
   }
 
   void start() {
     kustomizations.forEach(Watched::start);
-    gitRepositories.forEach(Watched::start);
-    ociRepositories.forEach(Watched::start);
+    sources.forEach(s -> s.watched().forEach(Watched::start));
   }
 
   Overview overview() {
-    return Overview.of(kustomizations(), gitRepositories(), ociRepositories(), problems());
+    List<Overview.SourceRows> sections =
+        sources.stream().map(s -> Overview.rows(s.kinds(), items(s.watched()))).toList();
+    return Overview.of(kustomizations(), sections, problems());
   }
 
   List<Kustomization> kustomizations() {
     return items(kustomizations);
-  }
-
-  List<GitRepository> gitRepositories() {
-    return items(gitRepositories);
-  }
-
-  List<OCIRepository> ociRepositories() {
-    return items(ociRepositories);
   }
 
   @Override
@@ -111,18 +89,22 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
 
   @Override
   public Optional<GitRepository> gitRepository(String namespace, String name) {
-    return find(gitRepositories, namespace + "/" + name);
+    return source("GitRepository", namespace, name).map(GitRepository.class::cast);
   }
 
-  Optional<OCIRepository> ociRepository(String namespace, String name) {
-    return find(ociRepositories, namespace + "/" + name);
+  /** The source of that kind (as {@code sourceRef.kind} names it); empty if not watched or seen. */
+  Optional<CustomResource<? extends ReconciledSpec, ? extends SourceStatus>> source(
+      String kind, String namespace, String name) {
+    return sources.stream()
+        .filter(s -> HasMetadata.getKind(s.type()).equals(kind))
+        .findFirst()
+        .flatMap(s -> find(s.watched(), namespace + "/" + name));
   }
 
   List<Overview.Problem> problems() {
     List<Overview.Problem> problems = new ArrayList<>();
     kustomizations.forEach(w -> w.problem().ifPresent(problems::add));
-    gitRepositories.forEach(w -> w.problem().ifPresent(problems::add));
-    ociRepositories.forEach(w -> w.problem().ifPresent(problems::add));
+    sources.forEach(s -> s.watched().forEach(w -> w.problem().ifPresent(problems::add)));
     return problems;
   }
 
@@ -142,8 +124,27 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
   @Override
   public void close() {
     kustomizations.forEach(w -> w.informer.stop());
-    gitRepositories.forEach(w -> w.informer.stop());
-    ociRepositories.forEach(w -> w.informer.stop());
+    sources.forEach(s -> s.watched().forEach(w -> w.informer.stop()));
+  }
+
+  /** The informers of one source kind: one for all namespaces, or one per namespace named. */
+  private record SourceWatches<
+      T extends CustomResource<? extends ReconciledSpec, ? extends SourceStatus>>(
+      String kinds, Class<T> type, List<Watched<T>> watched) {
+
+    static <T extends CustomResource<? extends ReconciledSpec, ? extends SourceStatus>>
+        SourceWatches<T> of(
+            KubernetesClient client,
+            Class<T> type,
+            List<String> namespaces,
+            Consumer<String> onChange,
+            URL server) {
+      List<Watched<T>> watched = new ArrayList<>();
+      for (String ns : namespaces.isEmpty() ? List.of("") : namespaces) {
+        watched.add(watch(client, type, ns, onChange, server));
+      }
+      return new SourceWatches<>(plural(type), type, List.copyOf(watched));
+    }
   }
 
   /**

@@ -3,7 +3,7 @@ package dev.capstan.ui;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.kustomize.SourceReference;
-import dev.capstan.api.source.Artifact;
+import dev.capstan.api.source.SourceStatus;
 import dev.capstan.kube.ApiErrors;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -158,20 +158,8 @@ final class DetailsReader {
     if (kind == null) {
       return Optional.empty();
     }
-    return switch (kind) {
-      case GitRepository ->
-          catalog
-              .gitRepository(ns, name)
-              .map(r -> revision(r.getStatus() == null ? null : r.getStatus().artifact()));
-      case OCIRepository ->
-          catalog
-              .ociRepository(ns, name)
-              .map(r -> revision(r.getStatus() == null ? null : r.getStatus().artifact()));
-      case ExternalArtifact -> Optional.empty();
-    };
-  }
-
-  private static String revision(Artifact artifact) {
-    return artifact == null || artifact.revision() == null ? "" : artifact.revision();
+    return catalog
+        .source(kind.name(), ns, name)
+        .map(r -> Objects.requireNonNullElse(SourceStatus.revisionOf(r.getStatus()), ""));
   }
 }

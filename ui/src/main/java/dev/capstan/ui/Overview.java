@@ -3,8 +3,6 @@ package dev.capstan.ui;
 import dev.capstan.api.common.ReconciledSpec;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
-import dev.capstan.api.source.GitRepository;
-import dev.capstan.api.source.OCIRepository;
 import dev.capstan.api.source.SourceStatus;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.CustomResource;
@@ -14,21 +12,25 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What the overview page shows: every Kustomization, GitRepository and OCIRepository the user can
- * list, the counts at the top, and why a part could not be read.
+ * What the overview page shows: every Kustomization and source the user can list (a section per
+ * source kind), the counts at the top, and why a part could not be read.
  *
  * @param problems one line per kind that could not be listed (forbidden, unreachable); the page
  *     shows it where that kind's rows would be
  */
 record Overview(
-    Counts counts,
-    List<Row> kustomizations,
-    List<Row> gitRepositories,
-    List<Row> ociRepositories,
-    List<Problem> problems) {
+    Counts counts, List<Row> kustomizations, List<SourceRows> sources, List<Problem> problems) {
 
   /** The numbers at the top of the page, over Kustomizations. */
   record Counts(int total, int ready, int notReady, int unhealthy, int suspended) {}
+
+  /**
+   * One source kind's section.
+   *
+   * @param kinds the kind's plural, e.g. {@code GitRepositories}, as its heading and its problems
+   *     name it
+   */
+  record SourceRows(String kinds, List<Row> rows) {}
 
   /** A kind the page could not read, and the API server's (or the connection's) reason. */
   record Problem(String kind, String message) {}
@@ -37,14 +39,17 @@ record Overview(
       Comparator.comparing(Row::namespace).thenComparing(Row::name);
 
   static Overview of(
-      Collection<Kustomization> ks,
-      Collection<GitRepository> repos,
-      Collection<OCIRepository> ociRepos,
-      List<Problem> problems) {
+      Collection<Kustomization> ks, List<SourceRows> sources, List<Problem> problems) {
     List<Row> ksRows = ks.stream().map(Overview::row).sorted(ORDER).toList();
-    List<Row> repoRows = repos.stream().map(Overview::row).sorted(ORDER).toList();
-    List<Row> ociRows = ociRepos.stream().map(Overview::row).sorted(ORDER).toList();
-    return new Overview(count(ksRows), ksRows, repoRows, ociRows, List.copyOf(problems));
+    return new Overview(count(ksRows), ksRows, List.copyOf(sources), List.copyOf(problems));
+  }
+
+  /** The section of one source kind, its rows sorted as the Kustomizations'. */
+  static SourceRows rows(
+      String kinds,
+      Collection<? extends CustomResource<? extends ReconciledSpec, ? extends SourceStatus>>
+          sources) {
+    return new SourceRows(kinds, sources.stream().map(Overview::row).sorted(ORDER).toList());
   }
 
   static Counts count(List<Row> rows) {

@@ -1,8 +1,8 @@
 package dev.capstan.ui;
 
 /**
- * One line of the overview: a Kustomization or a source (GitRepository, OCIRepository) as the page
- * shows it.
+ * One line of the overview: a Kustomization or a source (GitRepository, OCIRepository,
+ * HelmRepository, ...) as the page shows it.
  *
  * @param ready status of the Ready condition: True, False or Unknown
  * @param healthy status of the Healthy condition (Kustomizations); empty for a source

@@ -3,6 +3,7 @@ package dev.capstan.ui;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.OCIRepository;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.List;
@@ -18,7 +19,6 @@ class OverviewTest {
                 UiFixtures.ks("b", "web", "True", "ReconciliationSucceeded", "True", false, "[]"),
                 UiFixtures.ks("a", "db", "False", "HealthCheckFailed", "False", false, "[]"),
                 UiFixtures.ks("a", "cache", "Unknown", "Progressing", null, true, "[]")),
-            List.of(),
             List.of(),
             List.of());
 
@@ -59,7 +59,7 @@ class OverviewTest {
   }
 
   @Test
-  void ociRepositoriesHaveTheirOwnRowsWithTheArtifactRevision() {
+  void sourcesHaveTheirOwnRowsWithTheArtifactRevision() {
     OCIRepository repo =
         Serialization.unmarshal(
             """
@@ -75,14 +75,48 @@ class OverviewTest {
             """,
             OCIRepository.class);
 
-    Overview overview = Overview.of(List.of(), List.of(), List.of(repo), List.of());
+    Overview overview =
+        Overview.of(List.of(), List.of(Overview.rows("OCIRepositories", List.of(repo))), List.of());
 
-    Row row = overview.ociRepositories().get(0);
+    Row row = overview.sources().get(0).rows().get(0);
     assertEquals("OCIRepository", row.kind());
     assertEquals("False", row.ready());
     assertEquals("VerificationError", row.reason());
     assertEquals("latest@sha256:abc", row.revision());
     assertTrue(row.suspended());
     assertEquals(new Overview.Counts(0, 0, 0, 0, 0), overview.counts());
+  }
+
+  @Test
+  void everySourceKindHasASectionNamedByItsPlural() {
+    assertEquals(
+        List.of("GitRepositories", "OCIRepositories", "HelmRepositories"),
+        Catalog.SOURCE_KINDS.stream().map(Catalog::plural).toList());
+  }
+
+  @Test
+  void aSectionsRowsAreSortedByNamespaceThenName() {
+    HelmRepository b = helmRepository("b", "charts");
+    HelmRepository a = helmRepository("a", "stable");
+    HelmRepository a2 = helmRepository("a", "alpha");
+
+    Overview.SourceRows section = Overview.rows("HelmRepositories", List.of(b, a, a2));
+
+    assertEquals(
+        List.of("a/alpha", "a/stable", "b/charts"),
+        section.rows().stream().map(r -> r.namespace() + "/" + r.name()).toList());
+    assertEquals("HelmRepository", section.rows().get(0).kind());
+  }
+
+  private static HelmRepository helmRepository(String namespace, String name) {
+    return Serialization.unmarshal(
+        """
+        apiVersion: source.capstan.dev/v1
+        kind: HelmRepository
+        metadata: {name: %s, namespace: %s}
+        spec: {url: "https://charts.example", interval: 5m}
+        """
+            .formatted(name, namespace),
+        HelmRepository.class);
   }
 }

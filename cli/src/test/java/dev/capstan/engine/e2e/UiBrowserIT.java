@@ -173,7 +173,10 @@ class UiBrowserIT extends EngineTestBase {
     engine.kustomization(
         "infra", "repo", "./infra", "  wait: true\n  timeout: 10m\n  dependsOn: [{name: base}]");
     engine.kustomization("app", "repo", "./app", "  dependsOn: [{name: infra}]");
-    ociRepository("bundle");
+    unreconciledSource(
+        "OCIRepository", "bundle", "oci://registry.invalid/org/bundle", BUNDLE_REVISION);
+    unreconciledSource(
+        "HelmRepository", "charts", "https://charts.invalid/stable", CHARTS_REVISION);
     EngineFixture.eventually(Duration.ofSeconds(60)).untilAsserted(() -> setPhase("Ready"));
     engine.awaitCondition("base", "Healthy", Duration.ofSeconds(60), EngineTestBase::isTrue);
     engine.awaitCondition(
@@ -256,13 +259,20 @@ class UiBrowserIT extends EngineTestBase {
     browser.get(url(ui, "/#/"));
     awaitElement(By.cssSelector("tr.row[data-id='Kustomization/" + ns() + "/app']"));
     awaitElement(By.cssSelector("tr.row[data-id='GitRepository/" + ns() + "/repo']"));
-    String bundle = "#oci-table tr.row[data-id='OCIRepository/" + ns() + "/bundle']";
+    String bundle = "#table-OCIRepositories tr.row[data-id='OCIRepository/" + ns() + "/bundle']";
     awaitElement(By.cssSelector(bundle));
     eventually(
         () ->
             assertTrue(
                 browser.findElement(By.cssSelector(bundle)).getText().contains(BUNDLE_REVISION),
                 "the OCIRepository's row shows its artifact revision"));
+    String charts = "#table-HelmRepositories tr.row[data-id='HelmRepository/" + ns() + "/charts']";
+    awaitElement(By.cssSelector(charts));
+    eventually(
+        () ->
+            assertTrue(
+                browser.findElement(By.cssSelector(charts)).getText().contains(CHARTS_REVISION),
+                "the HelmRepository's row shows its index's revision"));
     eventually(
         () -> assertEquals("ready", state("tr.row[data-id='Kustomization/" + ns() + "/base']")));
     assertTrue(
@@ -524,7 +534,8 @@ class UiBrowserIT extends EngineTestBase {
             && text.contains("forbidden")
             && text.contains(TEAM),
         text);
-    assertTrue(textOnceStable(By.cssSelector("#repo-table p.problem")).contains("kube-system"));
+    assertTrue(
+        textOnceStable(By.cssSelector("#table-GitRepositories p.problem")).contains("kube-system"));
     awaitElement(By.cssSelector("tr.row[data-id='GitRepository/" + ns() + "/repo']"));
     screenshot("overview-forbidden-namespace");
   }
@@ -899,7 +910,8 @@ class UiBrowserIT extends EngineTestBase {
                 .endMetadata()
                 .addNewRule()
                 .withApiGroups(Kustomization.GROUP, "source.capstan.dev")
-                .withResources("kustomizations", "gitrepositories", "ocirepositories")
+                .withResources(
+                    "kustomizations", "gitrepositories", "ocirepositories", "helmrepositories")
                 .withVerbs("get", "list", "watch")
                 .endRule()
                 .build())
@@ -1019,7 +1031,8 @@ class UiBrowserIT extends EngineTestBase {
                 .endMetadata()
                 .addNewRule()
                 .withApiGroups(Kustomization.GROUP, "source.capstan.dev")
-                .withResources("kustomizations", "gitrepositories", "ocirepositories")
+                .withResources(
+                    "kustomizations", "gitrepositories", "ocirepositories", "helmrepositories")
                 .withVerbs("get", "list", "watch")
                 .endRule()
                 .addNewRule()
@@ -1060,26 +1073,27 @@ class UiBrowserIT extends EngineTestBase {
 
   private static final String BUNDLE_REVISION = "v1@sha256:" + "ab".repeat(32);
 
+  private static final String CHARTS_REVISION = "sha256:" + "ef".repeat(32);
+
   /**
-   * An OCIRepository that no engine reconciles (no shard label), its status written as the
-   * controller would have written it.
+   * A source that no engine reconciles (no shard label), its status written as the controller would
+   * have written it.
    */
-  private static void ociRepository(String name) {
+  private static void unreconciledSource(String kind, String name, String url, String revision) {
     GenericKubernetesResource repo =
         new GenericKubernetesResourceBuilder()
             .withApiVersion("source.capstan.dev/v1")
-            .withKind("OCIRepository")
+            .withKind(kind)
             .withNewMetadata()
             .withName(name)
             .withNamespace(ns())
             .endMetadata()
-            .addToAdditionalProperties(
-                "spec", Map.of("url", "oci://registry.invalid/org/bundle", "interval", "10m"))
+            .addToAdditionalProperties("spec", Map.of("url", url, "interval", "10m"))
             .build();
     engine.client.resource(repo).create();
     engine
         .client
-        .genericKubernetesResources("source.capstan.dev/v1", "OCIRepository")
+        .genericKubernetesResources("source.capstan.dev/v1", kind)
         .inNamespace(ns())
         .withName(name)
         .subresource("status")
@@ -1091,7 +1105,7 @@ class UiBrowserIT extends EngineTestBase {
               "conditions":[{"type":"Ready","status":"True","reason":"Succeeded",
               "message":"stored artifact","lastTransitionTime":"2026-01-01T00:00:00Z"}]}}
             """
-                .formatted(BUNDLE_REVISION, "cd".repeat(32)));
+                .formatted(revision, "cd".repeat(32)));
   }
 
   private static void setPhase(String phase) {

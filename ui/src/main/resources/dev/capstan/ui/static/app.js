@@ -62,8 +62,7 @@
       + '<select id="status-filter"><option value="">any status</option><option value="ready">Ready</option>'
       + '<option value="notready">Not ready</option><option value="unhealthy">Unhealthy</option>'
       + '<option value="suspended">Suspended</option></select></div>'
-      + '<h2>Kustomizations</h2><div id="ks-table"></div><h2>GitRepositories</h2><div id="repo-table"></div>'
-      + '<h2>OCIRepositories</h2><div id="oci-table"></div>';
+      + '<h2>Kustomizations</h2><div id="ks-table"></div><div id="source-tables"></div>';
     main.dataset.page = 'overview';
     ['search', 'ns-filter', 'status-filter'].forEach(id => ['input', 'change'].forEach(type =>
       main.querySelector('#' + id).addEventListener(type, () => renderOverview(lastOverview))));
@@ -103,15 +102,22 @@
       ['notready', 'Not ready', c.notReady], ['unhealthy', 'Unhealthy', c.unhealthy], ['suspended', 'Suspended', c.suspended]]
       .map(([id, label, n]) => '<div class="count" id="count-' + id + '"><b>' + n + '</b>' + label + '</div>').join('');
     const select = main.querySelector('#ns-filter');
-    const namespaces = [...new Set(data.kustomizations.concat(data.gitRepositories, data.ociRepositories).map(r => r.namespace))].sort();
+    const namespaces = [...new Set(data.kustomizations.concat(...data.sources.map(s => s.rows)).map(r => r.namespace))].sort();
     const chosen = select.value;
     select.innerHTML = '<option value="">all namespaces</option>' + namespaces.map(ns =>
       '<option' + (ns === chosen ? ' selected' : '') + ' value="' + esc(ns) + '">' + esc(ns) + '</option>').join('');
     const problem = kind => data.problems.filter(p => p.kind === kind)
       .map(p => '<p class="problem" data-kind="' + esc(p.kind) + '">' + esc(p.message) + '</p>').join('');
     main.querySelector('#ks-table').innerHTML = problem('Kustomizations') + table(data.kustomizations.filter(matches), true);
-    main.querySelector('#repo-table').innerHTML = problem('GitRepositories') + table(data.gitRepositories.filter(matches), false);
-    main.querySelector('#oci-table').innerHTML = problem('OCIRepositories') + table(data.ociRepositories.filter(matches), false);
+    // One section per source kind, in the server's order; made once, then only their tables change.
+    const sections = main.querySelector('#source-tables');
+    data.sources.forEach(s => {
+      const id = 'table-' + s.kinds;
+      if (!document.getElementById(id)) {
+        sections.insertAdjacentHTML('beforeend', '<h2>' + esc(s.kinds) + '</h2><div id="' + esc(id) + '"></div>');
+      }
+      document.getElementById(id).innerHTML = problem(s.kinds) + table(s.rows.filter(matches), false);
+    });
   }
 
   function table(rows, isKs) {
