@@ -379,11 +379,24 @@ func TestATemplatePastTheMemoryLimitEndsTheWorker(t *testing.T) {
 		t.Fatal("the render was answered within 256 MiB")
 	}
 	err := w.cmd.Wait()
-	if exit, ok := err.(*exec.ExitError); !ok || exit.ExitCode() != exitMemory {
+	exit, ok := err.(*exec.ExitError)
+	if !ok {
 		t.Fatalf("the worker ended with %v", err)
 	}
-	if !strings.Contains(w.stderr.String(), "out of memory: the build needed more than 256 MiB") {
-		t.Errorf("stderr: %s", w.stderr.String())
+	switch stderr := w.stderr.String(); exit.ExitCode() {
+	case exitMemory:
+		if !strings.Contains(stderr, "out of memory: the build needed more than 256 MiB") {
+			t.Errorf("stderr: %s", stderr)
+		}
+	case 2:
+		// On a busy machine the watch may not run before an allocation reaches the kernel's limit
+		// behind it; the runtime then ends the process saying so, which the JVM also reads as the
+		// memory limit.
+		if !strings.Contains(stderr, "runtime: out of memory") {
+			t.Errorf("exit status 2 without the runtime's out of memory: %s", stderr)
+		}
+	default:
+		t.Fatalf("the worker ended with %v", err)
 	}
 }
 
