@@ -1,8 +1,9 @@
 package dev.capstan.engine.controller;
 
+import dev.capstan.api.common.ReconciledSpec;
 import dev.capstan.engine.pipeline.SourceFetch;
 import dev.capstan.engine.pipeline.SourceKind;
-import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.CustomResource;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 
@@ -11,7 +12,7 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
  * the outcome turned into a requeue. Each kind's controller is a class of its own because the
  * controller framework reads its name and resource type from that class.
  */
-abstract class SourceReconciler<R extends HasMetadata> {
+abstract class SourceReconciler<R extends CustomResource<? extends ReconciledSpec, ?>> {
   private final SourceFetch fetches;
   private final SourceKind<R> kind;
 

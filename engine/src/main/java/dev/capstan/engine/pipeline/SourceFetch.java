@@ -1,10 +1,12 @@
 package dev.capstan.engine.pipeline;
 
 import dev.capstan.api.common.ReconcileRequest;
+import dev.capstan.api.common.ReconciledSpec;
 import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.source.core.FailureReason;
 import dev.capstan.source.core.store.FetchResult;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.CustomResource;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,13 +29,15 @@ public record SourceFetch(Clock clock, PipelineObserver observer, FetchSlots slo
    * One reconcile of {@code source}: while suspended only counted, else its timings read, one fetch
    * and its status written.
    */
-  public <R extends HasMetadata> Outcome reconcile(SourceKind<R> kind, R source) {
+  public <R extends CustomResource<? extends ReconciledSpec, ?>> Outcome reconcile(
+      SourceKind<R> kind, R source) {
     Outcome outcome = kind.suspended(source) ? Outcome.suspended() : fetchInSlot(kind, source);
     observer.reconciled(kind.kind(), NamespacedName.of(source), outcome.kind());
     return outcome;
   }
 
-  private <R extends HasMetadata> Outcome fetchInSlot(SourceKind<R> kind, R source) {
+  private <R extends CustomResource<? extends ReconciledSpec, ?>> Outcome fetchInSlot(
+      SourceKind<R> kind, R source) {
     SourceTimings read;
     try {
       read = kind.timings(source);
@@ -57,7 +61,7 @@ public record SourceFetch(Clock clock, PipelineObserver observer, FetchSlots slo
     }
   }
 
-  private <R extends HasMetadata> Outcome fetchAndWrite(
+  private <R extends CustomResource<? extends ReconciledSpec, ?>> Outcome fetchAndWrite(
       SourceKind<R> kind, R source, SourceTimings read) {
     Instant started = clock.instant();
     // See StackGuard: running out of stack is an Error no caller handles. INVALID_SPEC needs a

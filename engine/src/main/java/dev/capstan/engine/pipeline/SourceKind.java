@@ -1,8 +1,9 @@
 package dev.capstan.engine.pipeline;
 
+import dev.capstan.api.common.ReconciledSpec;
 import dev.capstan.source.core.store.FetchResult;
 import dev.capstan.source.core.store.StoredArtifact;
-import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.CustomResource;
 import java.util.Optional;
 
 /**
@@ -11,11 +12,14 @@ import java.util.Optional;
  *
  * @param <R> the source's API type
  */
-public interface SourceKind<R extends HasMetadata> {
+public interface SourceKind<R extends CustomResource<? extends ReconciledSpec, ?>> {
   /** The kind's name, for counts and messages. */
   String kind();
 
-  boolean suspended(R source);
+  /** {@code spec.suspend}; a source without a spec is not fetched either. */
+  default boolean suspended(R source) {
+    return source.getSpec() == null || source.getSpec().suspended();
+  }
 
   /** The spec's interval and timeout; IllegalArgumentException when unreadable. */
   SourceTimings timings(R source);

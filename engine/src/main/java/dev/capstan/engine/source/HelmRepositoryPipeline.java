@@ -60,11 +60,6 @@ public final class HelmRepositoryPipeline implements SourceKind<HelmRepository> 
   }
 
   @Override
-  public boolean suspended(HelmRepository repo) {
-    return repo.getSpec() == null || repo.getSpec().suspended();
-  }
-
-  @Override
   public SourceTimings timings(HelmRepository repo) {
     HelmRepositorySpec spec = repo.getSpec();
     return SourceTimings.of(

@@ -40,11 +40,6 @@ public final class OciSourcePipeline implements SourceKind<OCIRepository> {
   }
 
   @Override
-  public boolean suspended(OCIRepository repo) {
-    return repo.getSpec() == null || repo.getSpec().suspended();
-  }
-
-  @Override
   public SourceTimings timings(OCIRepository repo) {
     OCIRepositorySpec spec = repo.getSpec();
     return SourceTimings.of(spec.interval(), spec.timeout());

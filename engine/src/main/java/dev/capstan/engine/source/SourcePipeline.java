@@ -32,11 +32,6 @@ public final class SourcePipeline implements SourceKind<GitRepository> {
   }
 
   @Override
-  public boolean suspended(GitRepository repo) {
-    return repo.getSpec() == null || repo.getSpec().suspended();
-  }
-
-  @Override
   public SourceTimings timings(GitRepository repo) {
     return SourceTimings.of(repo.getSpec());
   }

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.capstan.api.source.GitRepository;
 import dev.capstan.source.core.store.FetchResult;
 import dev.capstan.source.core.store.StoredArtifact;
-import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -72,6 +72,20 @@ class FetchSlotsTest {
   }
 
   @Test
+  void aSuspendedSourceIsNeitherFetchedNorWrittenNorGivenASlot() {
+    FetchSlots slots = new FetchSlots(1);
+    SourceFetch fetches = new SourceFetch(Clock.systemUTC(), PipelineObserver.NONE, slots);
+    AtomicInteger fetched = new AtomicInteger();
+    AtomicInteger written = new AtomicInteger();
+    Outcome outcome = reconcile(fetches, source("team", true), fetched, written);
+
+    assertEquals(Outcome.suspended().kind(), outcome.kind());
+    assertEquals(0, fetched.get());
+    assertEquals(0, written.get());
+    assertTrue(slots.tryTake("team").isPresent());
+  }
+
+  @Test
   void aFetchThatFailsGivesItsSlotBack() {
     FetchSlots slots = new FetchSlots(1);
     SourceFetch fetches = new SourceFetch(Clock.systemUTC(), PipelineObserver.NONE, slots);
@@ -90,7 +104,7 @@ class FetchSlotsTest {
   }
 
   private static Outcome reconcile(
-      SourceFetch fetches, HasMetadata source, AtomicInteger fetched, AtomicInteger written) {
+      SourceFetch fetches, GitRepository source, AtomicInteger fetched, AtomicInteger written) {
     return fetches.reconcile(
         kind(
             () -> {
@@ -103,8 +117,8 @@ class FetchSlotsTest {
         source);
   }
 
-  /** A GitRepository-like kind, never suspended, whose fetch and status write are given. */
-  private static SourceKind<HasMetadata> kind(Supplier<FetchResult> fetch, Runnable written) {
+  /** A GitRepository kind whose fetch and status write are given. */
+  private static SourceKind<GitRepository> kind(Supplier<FetchResult> fetch, Runnable written) {
     return new SourceKind<>() {
       @Override
       public String kind() {
@@ -112,38 +126,40 @@ class FetchSlotsTest {
       }
 
       @Override
-      public boolean suspended(HasMetadata source) {
-        return false;
-      }
-
-      @Override
-      public SourceTimings timings(HasMetadata source) {
+      public SourceTimings timings(GitRepository source) {
         return new SourceTimings(Duration.ofMinutes(1), Optional.of(Duration.ofSeconds(60)));
       }
 
       @Override
-      public FetchResult fetch(HasMetadata source, SourceTimings timings) {
+      public FetchResult fetch(GitRepository source, SourceTimings timings) {
         return fetch.get();
       }
 
       @Override
-      public Optional<StoredArtifact> lastArtifact(HasMetadata source) {
+      public Optional<StoredArtifact> lastArtifact(GitRepository source) {
         return Optional.empty();
       }
 
       @Override
-      public void writeStatus(HasMetadata source, FetchResult result) {
+      public void writeStatus(GitRepository source, FetchResult result) {
         written.run();
       }
     };
   }
 
-  private static HasMetadata source(String namespace) {
-    return new ConfigMapBuilder()
-        .withNewMetadata()
-        .withName("repo")
-        .withNamespace(namespace)
-        .endMetadata()
-        .build();
+  private static GitRepository source(String namespace) {
+    return source(namespace, false);
+  }
+
+  private static GitRepository source(String namespace, boolean suspend) {
+    return Serialization.unmarshal(
+        """
+        apiVersion: source.capstan.dev/v1
+        kind: GitRepository
+        metadata: {name: repo, namespace: %s}
+        spec: {url: "https://git.example/repo", interval: 1m, suspend: %s}
+        """
+            .formatted(namespace, suspend),
+        GitRepository.class);
   }
 }
