@@ -273,7 +273,9 @@ class CrdIT {
         rejected(
             client,
             kustomization(
-                ns, "bad-kind", Map.of("sourceRef", Map.of("kind", "Bucket", "name", "repo"))));
+                ns,
+                "bad-kind",
+                Map.of("sourceRef", Map.of("kind", "HelmRepository", "name", "repo"))));
     assertTrue(error.getMessage().contains("spec.sourceRef.kind"), error.getMessage());
     assertTrue(error.getMessage().contains("GitRepository"), error.getMessage());
   }

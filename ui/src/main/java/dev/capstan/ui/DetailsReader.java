@@ -167,7 +167,8 @@ final class DetailsReader {
           catalog
               .ociRepository(ns, name)
               .map(r -> revision(r.getStatus() == null ? null : r.getStatus().artifact()));
-      case ExternalArtifact -> Optional.empty();
+      // The view watches neither; their statuses name their artifacts.
+      case Bucket, ExternalArtifact -> Optional.empty();
     };
   }
 
