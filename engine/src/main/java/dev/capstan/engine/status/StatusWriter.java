@@ -80,9 +80,9 @@ public final class StatusWriter implements StatusWrites {
     writeUnlessEqual(current, next, HelmRepository::new, observer::statusWritten);
   }
 
-  /** Writes a Bucket's status unless it is unchanged (no Events are made of it yet). */
+  /** Writes a Bucket's status unless it is unchanged. */
   public void write(Bucket current, BucketStatus next) {
-    writeUnlessEqual(current, next, Bucket::new, (before, after) -> {});
+    writeUnlessEqual(current, next, Bucket::new, observer::statusWritten);
   }
 
   /**
