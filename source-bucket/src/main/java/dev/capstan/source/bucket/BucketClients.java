@@ -5,9 +5,7 @@ import dev.capstan.source.core.RecentlyUsed;
 import dev.capstan.source.core.SourceException;
 import dev.capstan.source.core.store.ArtifactStore;
 import dev.capstan.source.core.tls.SecretTls;
-import java.net.Authenticator;
 import java.net.InetSocketAddress;
-import java.net.PasswordAuthentication;
 import java.net.ProxySelector;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -16,25 +14,37 @@ import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
  * The HTTP clients of bucket fetches, one per TLS and proxy setting, kept so that the next check of
  * the same bucket reuses a warm connection (an unchanged bucket is then one listing on it). The
  * proxy Secret is read as the other sources read it: {@code address} ({@code http://host:port}),
- * and {@code username} and {@code password} together or not at all, answered to the proxy only.
+ * and {@code username} and {@code password} together or not at all. The proxy's credentials are a
+ * {@code Proxy-Authorization} header of every request, not an {@link java.net.Authenticator}: a
+ * client with an authenticator drops the request's own {@code Authorization}, which carries the
+ * signature. java.net.http sends the header on a tunnel's CONNECT only, never to the server.
  */
 final class BucketClients {
   /** Clients kept; a client holds a connection pool and a selector thread. */
   static final int MAX_CLIENTS = 32;
 
-  private final Map<String, HttpClient> clients = new RecentlyUsed<>(MAX_CLIENTS);
+  /** A client, and the {@code Proxy-Authorization} its requests carry, if any. */
+  record Connection(HttpClient http, Optional<String> proxyAuthorization) {
+    @Override
+    public String toString() {
+      return "Connection[" + http + "]"; // never the proxy's credentials
+    }
+  }
 
-  synchronized HttpClient client(Map<String, byte[]> certSecret, Map<String, byte[]> proxy) {
+  private final Map<String, Connection> clients = new RecentlyUsed<>(MAX_CLIENTS);
+
+  synchronized Connection client(Map<String, byte[]> certSecret, Map<String, byte[]> proxy) {
     String key = keyOf(certSecret) + "|" + keyOf(proxy);
-    HttpClient client = clients.get(key);
+    Connection client = clients.get(key);
     if (client == null) {
-      client = build(certSecret, proxy);
+      client = new Connection(build(certSecret, proxy), proxyAuthorization(proxy));
       clients.put(key, client);
     }
     return client;
@@ -78,14 +88,22 @@ final class BucketClients {
     }
     int port = uri.getPort() < 0 ? 80 : uri.getPort();
     builder.proxy(ProxySelector.of(new InetSocketAddress(uri.getHost(), port)));
+  }
+
+  /** {@code Basic <user:password>} of the proxy Secret; empty without credentials. */
+  private static Optional<String> proxyAuthorization(Map<String, byte[]> secret) {
     String username = text(secret, "username");
     String password = text(secret, "password");
     if ((username == null) != (password == null)) {
       throw invalid("the proxy secret must hold both username and password, or neither");
     }
-    if (username != null) {
-      builder.authenticator(new ProxyOnly(username, password.toCharArray()));
+    if (username == null) {
+      return Optional.empty();
     }
+    return Optional.of(
+        "Basic "
+            + Base64.getEncoder()
+                .encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8)));
   }
 
   private static String text(Map<String, byte[]> data, String key) {
@@ -108,23 +126,5 @@ final class BucketClients {
 
   private static SourceException invalid(String message) {
     return new SourceException(FailureReason.INVALID_SECRET, message);
-  }
-
-  /** Answers the proxy's challenge only, never the bucket server's. */
-  private static final class ProxyOnly extends Authenticator {
-    private final String username;
-    private final char[] password;
-
-    ProxyOnly(String username, char[] password) {
-      this.username = username;
-      this.password = password;
-    }
-
-    @Override
-    protected PasswordAuthentication getPasswordAuthentication() {
-      return getRequestorType() == RequestorType.PROXY
-          ? new PasswordAuthentication(username, password.clone())
-          : null;
-    }
   }
 }

@@ -91,6 +91,7 @@ public final class BucketSource {
       throws IOException {
     S3Endpoint.checkBucketName(request.bucketName());
     S3Endpoint endpoint = S3Endpoint.parse(request.target().url(), request.insecure());
+    ProxyCredentials.check(request.target().proxy(), endpoint);
     Instant deadline = clock.instant().plus(request.target().timeout());
     S3Client s3 =
         new S3Client(

@@ -6,7 +6,6 @@ import dev.capstan.source.core.ReadDeadlines;
 import dev.capstan.source.core.SourceException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
@@ -32,7 +31,7 @@ final class S3Client {
   /** An error answer's body, read for its Code. */
   private static final long MAX_ERROR_BYTES = 64 << 10;
 
-  private final HttpClient http;
+  private final BucketClients.Connection connection;
   private final ReadDeadlines reads;
   private final Clock clock;
   private final S3Endpoint endpoint;
@@ -41,14 +40,14 @@ final class S3Client {
   private final Instant deadline;
 
   S3Client(
-      HttpClient http,
+      BucketClients.Connection connection,
       ReadDeadlines reads,
       Clock clock,
       S3Endpoint endpoint,
       String bucket,
       SigV4 signer,
       Instant deadline) {
-    this.http = http;
+    this.connection = connection;
     this.reads = reads;
     this.clock = clock;
     this.endpoint = endpoint;
@@ -108,12 +107,18 @@ final class S3Client {
     if (signer != null) {
       signer.sign("GET", endpoint.host(), path, query, clock.instant()).forEach(request::header);
     }
+    connection
+        .proxyAuthorization()
+        .ifPresent(value -> request.header("Proxy-Authorization", value));
     HttpResponse<InputStream> response;
     try {
       response =
-          http.send(
-              request.build(),
-              reads.handler(deadline, FailureReason.BUCKET_OPERATION_FAILED, timedOutText(what)));
+          connection
+              .http()
+              .send(
+                  request.build(),
+                  reads.handler(
+                      deadline, FailureReason.BUCKET_OPERATION_FAILED, timedOutText(what)));
     } catch (HttpTimeoutException e) {
       throw timedOut(what);
     } catch (InterruptedException e) {

@@ -11,6 +11,7 @@ import dev.capstan.source.core.store.ArtifactStore;
 import dev.capstan.source.core.store.FetchResult;
 import dev.capstan.source.core.store.StoredArtifact;
 import dev.capstan.source.core.tls.SecretTls;
+import dev.capstan.testing.ForwardProxy;
 import dev.capstan.testing.S3Server;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -39,6 +40,11 @@ class BucketSourceTest {
   private ArtifactStore store;
   private BucketSource source;
   private String bucket;
+
+  static {
+    // as capstan's main sets it: Basic proxy credentials on an https tunnel's CONNECT
+    System.setProperty("jdk.http.auth.tunneling.disabledSchemes", "");
+  }
 
   @BeforeAll
   static void startServers(@TempDir Path dir) throws Exception {
@@ -186,6 +192,56 @@ class BucketSourceTest {
             FetchResult.Failed.class,
             source.fetch(overTls.withTarget(overTls.target().withUrl("http://" + tls.endpoint()))));
     assertEquals(FailureReason.INVALID_URL, plainHttp.reason());
+  }
+
+  @Test
+  void throughTheProxyOfTheProxySecretWithItsCredentialsToAnHttpsEndpoint() throws Exception {
+    tls.createBucket(bucket);
+    tls.putObject(bucket, "deploy.yaml", "kind: ConfigMap\n");
+    try (ForwardProxy proxy = ForwardProxy.requiringBasicAuth("proxy-user", "proxy-pass-word")) {
+      Map<String, byte[]> secret =
+          Map.of(
+              "address", bytes(proxy.address()),
+              "username", bytes("proxy-user"),
+              "password", bytes("proxy-pass-word"));
+      BucketRequest overTls =
+          request()
+              .withTarget(request().target().withUrl(tls.endpoint()))
+              .withInsecure(false)
+              .withCertSecret(Map.of(SecretTls.CA, bytes(tls.ca().certificatePem())))
+              .withProxy(secret);
+      FetchResult fetched = source.fetch(overTls);
+      StoredArtifact stored =
+          assertInstanceOf(FetchResult.Fetched.class, fetched, fetched::toString).current();
+      assertTrue(Files.exists(stored.path().resolve("deploy.yaml")));
+      assertEquals(
+          List.of("CONNECT " + tls.endpoint() + " HTTP/1.1"),
+          proxy.requestLines().stream().distinct().toList());
+      assertEquals(List.of(), proxy.refusedRequestLines());
+
+      FetchResult.Failed plainHttp =
+          assertInstanceOf(FetchResult.Failed.class, source.fetch(request().withProxy(secret)));
+      assertEquals(FailureReason.INVALID_SPEC, plainHttp.reason());
+      assertFalse(plainHttp.message().contains("proxy-pass-word"));
+      FetchResult.Failed noAddress =
+          assertInstanceOf(
+              FetchResult.Failed.class,
+              source.fetch(request().withProxy(Map.of("username", bytes("proxy-user")))));
+      assertEquals(FailureReason.INVALID_SECRET, noAddress.reason());
+    }
+  }
+
+  @Test
+  void throughAProxyWithoutCredentialsOverPlainHttp() throws Exception {
+    try (ForwardProxy proxy = ForwardProxy.start()) {
+      FetchResult fetched =
+          source.fetch(request().withProxy(Map.of("address", bytes(proxy.address()))));
+      assertInstanceOf(FetchResult.Fetched.class, fetched, fetched::toString);
+      assertTrue(
+          proxy.requestLines().stream()
+              .anyMatch(l -> l.startsWith("GET " + plain.url() + "/" + bucket + "?list-type=2")),
+          proxy.requestLines().toString());
+    }
   }
 
   private BucketRequest request() {
