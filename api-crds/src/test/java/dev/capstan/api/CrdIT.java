@@ -194,6 +194,58 @@ class CrdIT {
     assertTrue(type.getMessage().contains("spec.type"), type.getMessage());
   }
 
+  @Test
+  void bucketListPrintsFluxsColumnsWithFluxsDefaultsAndEnums(
+      KubernetesClient client, TestNamespace ns) throws Exception {
+    client.resource(bucket(ns, "podinfo", Map.of())).create();
+
+    Map<String, Object> table =
+        table(client, "/apis/source.capstan.dev/v1/namespaces/" + ns.name() + "/buckets");
+
+    assertEquals(
+        List.of("Name", "Endpoint", "Age", "Ready", "Status"),
+        list(table.get("columnDefinitions")).stream()
+            .map(c -> ((Map<?, ?>) c).get("name"))
+            .toList());
+    List<Map<String, Object>> rows = list(table.get("rows"));
+    assertEquals("minio.example.invalid", list(rows.get(0).get("cells")).get(1));
+    var resource =
+        client.getApiResources("source.capstan.dev/v1").getResources().stream()
+            .filter(r -> "buckets".equals(r.getName()))
+            .findFirst()
+            .orElseThrow();
+    assertEquals(List.of("all", "fluxcd", "fluxcd-sources"), resource.getCategories());
+    GenericKubernetesResource read =
+        client
+            .genericKubernetesResources("source.capstan.dev/v1", "Bucket")
+            .inNamespace(ns.name())
+            .withName("podinfo")
+            .get();
+    Map<?, ?> spec = (Map<?, ?>) read.getAdditionalProperties().get("spec");
+    assertEquals("generic", spec.get("provider"));
+    assertEquals("60s", spec.get("timeout"));
+
+    KubernetesClientException provider =
+        assertThrows(
+            KubernetesClientException.class,
+            () -> client.resource(bucket(ns, "bad", Map.of("provider", "s3"))).create());
+    assertTrue(provider.getMessage().contains("spec.provider"), provider.getMessage());
+  }
+
+  private static GenericKubernetesResource bucket(
+      TestNamespace ns, String name, Map<String, Object> extra) {
+    GenericKubernetesResource bucket = new GenericKubernetesResource();
+    bucket.setApiVersion("source.capstan.dev/v1");
+    bucket.setKind("Bucket");
+    bucket.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns.name()).build());
+    Map<String, Object> spec = new HashMap<>(extra);
+    spec.put("endpoint", "minio.example.invalid");
+    spec.put("bucketName", "podinfo");
+    spec.put("interval", "5m");
+    bucket.getAdditionalProperties().put("spec", spec);
+    return bucket;
+  }
+
   private static GenericKubernetesResource helmRepository(
       TestNamespace ns, String name, String type) {
     GenericKubernetesResource repo = new GenericKubernetesResource();
@@ -273,7 +325,9 @@ class CrdIT {
         rejected(
             client,
             kustomization(
-                ns, "bad-kind", Map.of("sourceRef", Map.of("kind", "Bucket", "name", "repo"))));
+                ns,
+                "bad-kind",
+                Map.of("sourceRef", Map.of("kind", "HelmRepository", "name", "repo"))));
     assertTrue(error.getMessage().contains("spec.sourceRef.kind"), error.getMessage());
     assertTrue(error.getMessage().contains("GitRepository"), error.getMessage());
   }

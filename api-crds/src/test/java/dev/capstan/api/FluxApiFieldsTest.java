@@ -40,6 +40,7 @@ class FluxApiFieldsTest {
     "GitRepository, source.capstan.dev_gitrepositories.yaml",
     "OCIRepository, source.capstan.dev_ocirepositories.yaml",
     "HelmRepository, source.capstan.dev_helmrepositories.yaml",
+    "Bucket, source.capstan.dev_buckets.yaml",
     "ExternalArtifact, source.capstan.dev_externalartifacts.yaml"
   })
   void everyFieldOfFluxsSchemaIsInTheCrdWithItsDefaultAndEnumOrIsAListedDifference(

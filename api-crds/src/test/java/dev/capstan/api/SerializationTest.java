@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.kustomize.DeletionPolicy;
 import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.source.Bucket;
+import dev.capstan.api.source.BucketSTSSpec;
+import dev.capstan.api.source.BucketSpec;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositorySpec;
 import dev.capstan.api.source.HelmRepository;
@@ -161,5 +164,54 @@ class SerializationTest {
     assertTrue(registry.getSpec().oci());
     assertEquals(HelmRepositorySpec.Provider.aws, registry.getSpec().effectiveProvider());
     assertTrue(serialization.asYaml(registry).contains("aws"));
+  }
+
+  @Test
+  void readsFluxsBucketExamples() {
+    Bucket minio =
+        serialization.unmarshal(
+            """
+            apiVersion: source.capstan.dev/v1
+            kind: Bucket
+            metadata: {name: minio-bucket, namespace: default}
+            spec:
+              interval: 5m0s
+              endpoint: minio.example.com
+              insecure: true
+              secretRef:
+                name: minio-bucket-secret
+              bucketName: example
+            """,
+            Bucket.class);
+    Bucket ldap =
+        serialization.unmarshal(
+            """
+            apiVersion: source.capstan.dev/v1
+            kind: Bucket
+            metadata: {name: example}
+            spec:
+              interval: 5m0s
+              bucketName: example
+              provider: generic
+              endpoint: minio.example.com
+              sts:
+                provider: ldap
+                endpoint: https://minio.example.com
+                secretRef: {name: ldap-credentials}
+              prefix: apps/
+              ignore: "*.md"
+            """,
+            Bucket.class);
+
+    assertEquals(BucketSpec.Provider.generic, minio.getSpec().effectiveProvider());
+    assertTrue(minio.getSpec().insecureAllowed());
+    assertEquals("minio-bucket-secret", minio.getSpec().secretRef().name());
+    assertEquals("example", minio.getSpec().bucketName());
+    assertEquals("5m0s", minio.getSpec().interval());
+    assertEquals(BucketSTSSpec.Provider.ldap, ldap.getSpec().sts().provider());
+    assertEquals("ldap-credentials", ldap.getSpec().sts().secretRef().name());
+    assertEquals("apps/", ldap.getSpec().prefix());
+    Bucket again = serialization.unmarshal(serialization.asYaml(ldap), Bucket.class);
+    assertEquals(ldap.getSpec(), again.getSpec());
   }
 }

@@ -82,6 +82,17 @@ class UnreconciledStatusIT {
             Map.of("interval", "5m", "url", "https://charts.example.com")));
   }
 
+  @Test
+  void aFreshBucketIsInProgress(KubernetesClient client, TestNamespace ns) {
+    assertFreshObjectInProgress(
+        client,
+        object(
+            ns,
+            "source.capstan.dev/v1",
+            "Bucket",
+            Map.of("interval", "5m", "endpoint", "minio.example.com", "bucketName", "example")));
+  }
+
   private static void assertFreshObjectInProgress(
       KubernetesClient client, GenericKubernetesResource object) {
     GenericKubernetesResource created = client.resource(object).create();

@@ -23,12 +23,15 @@ import dev.capstan.engine.pipeline.Observers;
 import dev.capstan.engine.pipeline.PipelineObserver;
 import dev.capstan.engine.remote.RemoteClientFactory;
 import dev.capstan.engine.remote.RemoteClusters;
+import dev.capstan.engine.source.BucketPipeline;
 import dev.capstan.engine.source.HelmRepositoryPipeline;
 import dev.capstan.engine.source.OciSourcePipeline;
 import dev.capstan.engine.source.SourcePipeline;
 import dev.capstan.engine.source.SourcePipelineParts;
 import dev.capstan.engine.status.StatusWriter;
 import dev.capstan.health.cel.BuiltinLibrary;
+import dev.capstan.source.bucket.BucketLimits;
+import dev.capstan.source.bucket.BucketSource;
 import dev.capstan.source.core.store.ArtifactStore;
 import dev.capstan.source.git.GitSource;
 import dev.capstan.source.helm.HelmIndexSource;
@@ -194,6 +197,13 @@ public final class Engine implements AutoCloseable {
         monitor,
         dependencyWatches,
         configWatches,
+        options.watchLabelSelector());
+    Controllers.registerBuckets(
+        operator,
+        sourceParts.fetches(),
+        new BucketPipeline(
+            sourceParts,
+            new BucketSource(store, options.clock(), BucketLimits.DEFAULTS, ociOptions.reads())),
         options.watchLabelSelector());
   }
 

@@ -3,6 +3,7 @@ package dev.capstan.ui;
 import dev.capstan.api.common.ReconcileRequest;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.SourceReference;
+import dev.capstan.api.source.Bucket;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.engine.core.NamespacedName;
@@ -92,6 +93,9 @@ final class Actions {
   private static Class<? extends HasMetadata> sourceType(SourceReference.SourceKind kind) {
     if (kind == SourceReference.SourceKind.GitRepository) {
       return GitRepository.class;
+    }
+    if (kind == SourceReference.SourceKind.Bucket) {
+      return Bucket.class;
     }
     return kind == SourceReference.SourceKind.OCIRepository ? OCIRepository.class : null;
   }

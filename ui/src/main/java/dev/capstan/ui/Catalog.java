@@ -2,6 +2,7 @@ package dev.capstan.ui;
 
 import dev.capstan.api.common.ReconciledSpec;
 import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.source.Bucket;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.OCIRepository;
@@ -33,7 +34,8 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
   /** The source kinds the overview shows, in the order of its sections. */
   static final List<
           Class<? extends CustomResource<? extends ReconciledSpec, ? extends SourceStatus>>>
-      SOURCE_KINDS = List.of(GitRepository.class, OCIRepository.class, HelmRepository.class);
+      SOURCE_KINDS =
+          List.of(GitRepository.class, OCIRepository.class, Bucket.class, HelmRepository.class);
 
   private final List<Watched<Kustomization>> kustomizations = new ArrayList<>();
   private final List<SourceWatches<?>> sources = new ArrayList<>();

@@ -145,10 +145,14 @@ final class DetailsReader {
             ? "an ExternalArtifact: the view does not watch them; its status names the artifact"
             : revision.isEmpty()
                 ? "the source is not visible to you or does not exist"
-                : ref.kind() == SourceReference.SourceKind.GitRepository
-                    ? "the commit's author and message are read from Git when drift is computed"
-                    : "the artifact as the registry served it; its origin revision is on the"
-                        + " source";
+                : switch (ref.kind()) {
+                  case GitRepository ->
+                      "the commit's author and message are read from Git when drift is computed";
+                  case Bucket -> "the digest of the bucket's object index when it was listed";
+                  default ->
+                      "the artifact as the registry served it; its origin revision is on the"
+                          + " source";
+                };
     return new Details.Source(
         String.valueOf(ref.kind()), ns, ref.name(), revision.orElse(""), note);
   }

@@ -6,6 +6,8 @@ import dev.capstan.api.kustomize.KubeConfigReference;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationSpec;
 import dev.capstan.api.kustomize.KustomizationStatus;
+import dev.capstan.api.source.Bucket;
+import dev.capstan.api.source.BucketSpec;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositorySpec;
 import dev.capstan.api.source.GitRepositoryStatus;
@@ -56,8 +58,11 @@ record CapstanKind<T extends HasMetadata>(
           List.of("helmrepo", "helmrepos", "helmrepository", "helmrepositories"),
           CapstanKind::ofHelmRepository);
 
+  static final CapstanKind<Bucket> BUCKET =
+      new CapstanKind<>(Bucket.class, List.of("bucket", "buckets"), CapstanKind::ofBucket);
+
   static final List<CapstanKind<?>> ALL =
-      List.of(KUSTOMIZATION, GIT_REPOSITORY, OCI_REPOSITORY, HELM_REPOSITORY);
+      List.of(KUSTOMIZATION, GIT_REPOSITORY, OCI_REPOSITORY, HELM_REPOSITORY, BUCKET);
 
   /** The kind a user typed, case-insensitively. */
   static CapstanKind<?> parse(String typed) {
@@ -71,7 +76,7 @@ record CapstanKind<T extends HasMetadata>(
         "unknown kind '"
             + typed
             + "': expected ks (kustomizations), gitrepo (gitrepositories), ocirepo"
-            + " (ocirepositories) or helmrepo (helmrepositories)",
+            + " (ocirepositories), helmrepo (helmrepositories) or bucket (buckets)",
         CliException.BAD_INPUT);
   }
 
@@ -173,6 +178,19 @@ record CapstanKind<T extends HasMetadata>(
         repo,
         repo.getSpec() == null ? null : repo.getSpec().url(),
         List.of(new ResourceView.Column("TYPE", oci ? "oci" : "default")));
+  }
+
+  /** URL: the endpoint and bucket; PROVIDER and PREFIX in the wide table. */
+  private static ResourceView ofBucket(Bucket bucket) {
+    BucketSpec spec = bucket.getSpec();
+    return ofSource(
+        bucket,
+        spec == null ? null : spec.endpoint() + "/" + spec.bucketName(),
+        List.of(
+            new ResourceView.Column(
+                "PROVIDER", spec == null ? "" : spec.effectiveProvider().name()),
+            new ResourceView.Column(
+                "PREFIX", spec == null || spec.prefix() == null ? "" : spec.prefix())));
   }
 
   private static ResourceView ofSource(

@@ -21,7 +21,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code capstan get ks|gitrepo|ocirepo|helmrepo [NAME]}: a table of Kustomizations,
+ * {@code capstan get ks|gitrepo|ocirepo|helmrepo|bucket [NAME]}: a table of Kustomizations,
  * GitRepositories, OCIRepositories or HelmRepositories.
  */
 @Command(
@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
       "List Kustomizations, GitRepositories, OCIRepositories or HelmRepositories with their"
           + " Ready status and revision.",
       "KIND is ks (kustomizations), gitrepo (gitrepositories), ocirepo (ocirepositories) or"
-          + " helmrepo (helmrepositories).",
+          + " helmrepo (helmrepositories), bucket (buckets).",
       "Exit status: 0 listed, 1 not found or the cluster failed, 2 bad input."
     })
 public final class GetCommand implements Callable<Integer> {
@@ -53,7 +53,8 @@ public final class GetCommand implements Callable<Integer> {
       paramLabel = "FORMAT",
       description =
           "wide: also DEPENDS-ON, KUBECONFIG, DECRYPTION, DRIFTED and HISTORY (ks), VERIFIED and"
-              + " INCLUDES (gitrepo), VERIFIED and ORIGIN (ocirepo), TYPE (helmrepo).")
+              + " INCLUDES (gitrepo), VERIFIED and ORIGIN (ocirepo), TYPE (helmrepo),"
+              + " PROVIDER and PREFIX (bucket).")
   String output;
 
   @Mixin ClusterOptions cluster = new ClusterOptions();

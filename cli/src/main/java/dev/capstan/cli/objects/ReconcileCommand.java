@@ -18,8 +18,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code capstan reconcile ks|gitrepo|ocirepo|helmrepo NAME}: asks the controller to reconcile now
- * and waits for the outcome.
+ * {@code capstan reconcile ks|gitrepo|ocirepo|helmrepo|bucket NAME}: asks the controller to
+ * reconcile now and waits for the outcome.
  */
 @Command(
     name = "reconcile",
@@ -89,7 +89,9 @@ public final class ReconcileCommand implements Callable<Integer> {
       CapstanKind<?> sourceKind =
           source.kind() == SourceReference.SourceKind.OCIRepository
               ? CapstanKind.OCI_REPOSITORY
-              : CapstanKind.GIT_REPOSITORY;
+              : source.kind() == SourceReference.SourceKind.Bucket
+                  ? CapstanKind.BUCKET
+                  : CapstanKind.GIT_REPOSITORY;
       notSuspended(resources, sourceKind, sourceNs, source.name());
       if (!report(
           requester.requestAndWait(sourceKind, sourceNs, source.name(), timeout.duration()),

@@ -6,7 +6,7 @@ import java.util.Optional;
 import picocli.CommandLine.Command;
 
 /**
- * {@code capstan suspend ks|gitrepo|ocirepo|helmrepo NAME}: sets {@code spec.suspend} so the
+ * {@code capstan suspend ks|gitrepo|ocirepo|helmrepo|bucket NAME}: sets {@code spec.suspend} so the
  * controller leaves it alone.
  */
 @Command(

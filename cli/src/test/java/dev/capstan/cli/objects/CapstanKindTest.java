@@ -42,6 +42,9 @@ class CapstanKindTest {
         }) {
       assertSame(CapstanKind.HELM_REPOSITORY, CapstanKind.parse(name), name);
     }
+    for (String name : new String[] {"bucket", "Buckets", "buckets.source.capstan.dev"}) {
+      assertSame(CapstanKind.BUCKET, CapstanKind.parse(name), name);
+    }
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.kustomize.KustomizationStatus;
+import dev.capstan.api.source.Bucket;
 import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.cli.CliRun;
@@ -54,6 +55,23 @@ class GetCommandIT {
                 """
                     .formatted(ns),
                 HelmRepository.class))
+        .create();
+    client
+        .resource(
+            TestObjects.read(
+                """
+                apiVersion: source.capstan.dev/v1
+                kind: Bucket
+                metadata: {name: podinfo, namespace: %s}
+                spec:
+                  endpoint: minio.example.com
+                  bucketName: podinfo
+                  prefix: apps/
+                  interval: 5m
+                  suspend: true
+                """
+                    .formatted(ns),
+                Bucket.class))
         .create();
     fixtures.kustomization("infra", "");
     fixtures.kustomization("app", "suspend: true");
@@ -149,6 +167,22 @@ class GetCommandIT {
         run.outLines()
             .get(1)
             .matches("charts +oci://registry.example/org/charts +- +- +true +\\d+s +oci"),
+        run::toString);
+  }
+
+  @Test
+  void bucketsAreListedWithTheirEndpointProviderAndPrefix() {
+    CliRun run = CliRun.capstan(kubeconfig, "get", "bucket", "-n", ns, "-o", "wide");
+    assertEquals(0, run.exitCode(), run::toString);
+    assertTrue(
+        run.outLines()
+            .get(0)
+            .matches("NAME +URL +READY +REVISION +SUSPENDED +STATUS +AGE +PROVIDER +PREFIX"),
+        run::toString);
+    assertTrue(
+        run.outLines()
+            .get(1)
+            .matches("podinfo +minio.example.com/podinfo +- +- +true +\\d+s +generic +apps/"),
         run::toString);
   }
 

@@ -911,7 +911,11 @@ class UiBrowserIT extends EngineTestBase {
                 .addNewRule()
                 .withApiGroups(Kustomization.GROUP, "source.capstan.dev")
                 .withResources(
-                    "kustomizations", "gitrepositories", "ocirepositories", "helmrepositories")
+                    "kustomizations",
+                    "gitrepositories",
+                    "ocirepositories",
+                    "buckets",
+                    "helmrepositories")
                 .withVerbs("get", "list", "watch")
                 .endRule()
                 .build())
@@ -1032,7 +1036,11 @@ class UiBrowserIT extends EngineTestBase {
                 .addNewRule()
                 .withApiGroups(Kustomization.GROUP, "source.capstan.dev")
                 .withResources(
-                    "kustomizations", "gitrepositories", "ocirepositories", "helmrepositories")
+                    "kustomizations",
+                    "gitrepositories",
+                    "ocirepositories",
+                    "buckets",
+                    "helmrepositories")
                 .withVerbs("get", "list", "watch")
                 .endRule()
                 .addNewRule()

@@ -1,6 +1,7 @@
 package dev.capstan.engine.controller;
 
 import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.source.Bucket;
 import dev.capstan.api.source.ExternalArtifact;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.OCIRepository;
@@ -24,6 +25,7 @@ public final class CacheView implements ClusterView {
 
   private volatile InformerEventSource<OCIRepository, Kustomization> ociRepositories;
   private volatile InformerEventSource<ExternalArtifact, Kustomization> externalArtifacts;
+  private volatile InformerEventSource<Bucket, Kustomization> buckets;
 
   void connect(
       InformerEventSource<Kustomization, Kustomization> dependencySource,
@@ -37,6 +39,16 @@ public final class CacheView implements ClusterView {
       InformerEventSource<ExternalArtifact, Kustomization> externalArtifactSource) {
     this.ociRepositories = ociRepositorySource;
     this.externalArtifacts = externalArtifactSource;
+  }
+
+  void connectBuckets(InformerEventSource<Bucket, Kustomization> bucketSource) {
+    this.buckets = bucketSource;
+  }
+
+  /** Empty also before the controllers started, when there is no cache yet. */
+  @Override
+  public Optional<Bucket> bucket(NamespacedName key) {
+    return cached(buckets, key);
   }
 
   /** Empty also before the controllers started, when there is no cache yet. */

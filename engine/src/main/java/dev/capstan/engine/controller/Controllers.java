@@ -7,6 +7,7 @@ import dev.capstan.engine.monitor.ConfigWatches;
 import dev.capstan.engine.monitor.DependencyWatches;
 import dev.capstan.engine.monitor.HealthMonitor;
 import dev.capstan.engine.pipeline.SourceFetch;
+import dev.capstan.engine.source.BucketPipeline;
 import dev.capstan.engine.source.HelmRepositoryPipeline;
 import dev.capstan.engine.source.OciSourcePipeline;
 import dev.capstan.engine.source.SourcePipeline;
@@ -62,6 +63,15 @@ public final class Controllers {
     operator.register(
         new HelmRepositoryReconciler(sourceFetch, helmSources), o -> configure(o, labelSelector));
     operator.register(kustomizations, o -> configure(o, labelSelector).withFinalizer(FINALIZER));
+  }
+
+  /** Registers the Bucket controller, as {@link #register} registers the other sources'. */
+  public static void registerBuckets(
+      Operator operator,
+      SourceFetch sourceFetch,
+      BucketPipeline buckets,
+      Optional<String> labelSelector) {
+    operator.register(new BucketReconciler(sourceFetch, buckets), o -> configure(o, labelSelector));
   }
 
   private static <R extends HasMetadata> ControllerConfigurationOverrider<R> configure(

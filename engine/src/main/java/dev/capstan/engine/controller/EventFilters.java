@@ -2,6 +2,7 @@ package dev.capstan.engine.controller;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
+import dev.capstan.api.source.Bucket;
 import dev.capstan.api.source.ExternalArtifact;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.OCIRepository;
@@ -49,6 +50,13 @@ final class EventFilters {
   /** For an OCIRepository seen by its Kustomizations: its artifact's revision or digest. */
   static boolean revisionChange(OCIRepository newer, OCIRepository older) {
     return !Objects.equals(artifactOf(newer.getStatus()), artifactOf(older.getStatus()));
+  }
+
+  /** For a Bucket seen by its Kustomizations: its artifact's revision or digest. */
+  static boolean revisionChange(Bucket newer, Bucket older) {
+    return !Objects.equals(
+        newer.getStatus() == null ? null : newer.getStatus().artifact(),
+        older.getStatus() == null ? null : older.getStatus().artifact());
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.capstan.engine.controller;
 
 import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.source.Bucket;
 import dev.capstan.api.source.ExternalArtifact;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.OCIRepository;
@@ -116,7 +117,10 @@ public final class KustomizationReconciler
             context);
     view.connect(dependencies, sources);
     view.connectArtifacts(ociSources, externalSources);
-    return List.of(sources, ociSources, externalSources, dependencies, wakeUps);
+    InformerEventSource<Bucket, Kustomization> bucketSources =
+        sourceEvents(Bucket.class, "bucket-sources", EventFilters::revisionChange, cache, context);
+    view.connectBuckets(bucketSources);
+    return List.of(sources, ociSources, externalSources, bucketSources, dependencies, wakeUps);
   }
 
   /** The changes of a kind of source that reconcile the Kustomizations naming the changed one. */

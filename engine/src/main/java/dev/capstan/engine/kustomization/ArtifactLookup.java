@@ -2,6 +2,7 @@ package dev.capstan.engine.kustomization;
 
 import dev.capstan.api.kustomize.SourceReference.SourceKind;
 import dev.capstan.api.source.Artifact;
+import dev.capstan.api.source.Bucket;
 import dev.capstan.api.source.ExternalArtifact;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.OCIRepository;
@@ -18,8 +19,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The source stage: the artifact of a Kustomization's sourceRef (a GitRepository, an OCIRepository
- * or an ExternalArtifact) found in the engine's store, or why it cannot be used.
+ * The source stage: the artifact of a Kustomization's sourceRef (a GitRepository, an OCIRepository,
+ * a Bucket or an ExternalArtifact) found in the engine's store, or why it cannot be used.
  */
 final class ArtifactLookup {
   private final ClusterView view;
@@ -56,6 +57,7 @@ final class ArtifactLookup {
     return switch (kind) {
       case GitRepository -> gitSource(key);
       case OCIRepository -> ociSource(key);
+      case Bucket -> bucketSource(key);
       case ExternalArtifact -> externalSource(key, attempt);
     };
   }
@@ -71,6 +73,14 @@ final class ArtifactLookup {
     Artifact artifact = repo.getStatus() == null ? null : repo.getStatus().artifact();
     List<Condition> conditions = repo.getStatus() == null ? null : repo.getStatus().conditions();
     return stored("OCIRepository", key, artifact, readyMessage(conditions));
+  }
+
+  private StoredArtifact bucketSource(NamespacedName key) {
+    Bucket bucket = view.bucket(key).orElseThrow(() -> notFound("Bucket", key));
+    Artifact artifact = bucket.getStatus() == null ? null : bucket.getStatus().artifact();
+    List<Condition> conditions =
+        bucket.getStatus() == null ? null : bucket.getStatus().conditions();
+    return stored("Bucket", key, artifact, readyMessage(conditions));
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.capstan.engine.pipeline;
 
 import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.source.Bucket;
 import dev.capstan.api.source.ExternalArtifact;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.OCIRepository;
@@ -19,6 +20,11 @@ public interface ClusterView {
 
   /** An OCIRepository a Kustomization builds from; none where this view does not know them. */
   default Optional<OCIRepository> ociRepository(NamespacedName key) {
+    return Optional.empty();
+  }
+
+  /** A Bucket a Kustomization builds from; none where this view does not know them. */
+  default Optional<Bucket> bucket(NamespacedName key) {
     return Optional.empty();
   }
 

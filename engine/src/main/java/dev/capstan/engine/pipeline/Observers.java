@@ -1,6 +1,7 @@
 package dev.capstan.engine.pipeline;
 
 import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.source.Bucket;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.OCIRepository;
@@ -61,6 +62,11 @@ public final class Observers implements PipelineObserver {
 
   @Override
   public void statusWritten(HelmRepository before, HelmRepository after) {
+    all.forEach(o -> o.statusWritten(before, after));
+  }
+
+  @Override
+  public void statusWritten(Bucket before, Bucket after) {
     all.forEach(o -> o.statusWritten(before, after));
   }
 }

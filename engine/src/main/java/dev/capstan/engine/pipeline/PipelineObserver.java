@@ -1,6 +1,7 @@
 package dev.capstan.engine.pipeline;
 
 import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.source.Bucket;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.OCIRepository;
@@ -41,4 +42,7 @@ public interface PipelineObserver {
 
   /** A HelmRepository's status was written: the object with its status before and after. */
   default void statusWritten(HelmRepository before, HelmRepository after) {}
+
+  /** A Bucket's status was written: the object with its status before and after. */
+  default void statusWritten(Bucket before, Bucket after) {}
 }

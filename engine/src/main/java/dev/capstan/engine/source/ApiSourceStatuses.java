@@ -1,6 +1,7 @@
 package dev.capstan.engine.source;
 
 import dev.capstan.api.source.Artifact;
+import dev.capstan.api.source.BucketStatus;
 import dev.capstan.api.source.GitRepositoryStatus;
 import dev.capstan.api.source.HelmRepositoryStatus;
 import dev.capstan.api.source.IncludedArtifact;
@@ -118,6 +119,17 @@ final class ApiSourceStatuses {
         status.observedGeneration(),
         status.conditions().stream().map(ApiSourceStatuses::toApi).toList(),
         artifactOf(status),
+        handledRequestedAt);
+  }
+
+  /** A Bucket's status: the common parts, and the spec.ignore its artifact was made with. */
+  static BucketStatus bucketStatus(
+      SourceStatus status, String observedIgnore, String handledRequestedAt) {
+    return new BucketStatus(
+        status.observedGeneration(),
+        status.conditions().stream().map(ApiSourceStatuses::toApi).toList(),
+        artifactOf(status),
+        observedIgnore,
         handledRequestedAt);
   }
 

@@ -2,6 +2,8 @@ package dev.capstan.engine.status;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
+import dev.capstan.api.source.Bucket;
+import dev.capstan.api.source.BucketStatus;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositoryStatus;
 import dev.capstan.api.source.HelmRepository;
@@ -76,6 +78,11 @@ public final class StatusWriter implements StatusWrites {
   /** Writes a HelmRepository's status unless it is unchanged. */
   public void write(HelmRepository current, HelmRepositoryStatus next) {
     writeUnlessEqual(current, next, HelmRepository::new, observer::statusWritten);
+  }
+
+  /** Writes a Bucket's status unless it is unchanged. */
+  public void write(Bucket current, BucketStatus next) {
+    writeUnlessEqual(current, next, Bucket::new, observer::statusWritten);
   }
 
   /**

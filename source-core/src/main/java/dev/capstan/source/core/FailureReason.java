@@ -48,6 +48,11 @@ public enum FailureReason {
    * entries, or past a bound (Flux's IndexationFailed).
    */
   INDEXATION_FAILED("IndexationFailed", false),
+  /**
+   * A bucket could not be listed or an object of it downloaded: unreachable, missing, refused, or
+   * an object whose key would leave the artifact (Flux's BucketOperationFailed).
+   */
+  BUCKET_OPERATION_FAILED("BucketOperationFailed", false),
   /** The artifact could not be written to local storage. */
   STORAGE_FAILED("StorageOperationFailed", false);
 

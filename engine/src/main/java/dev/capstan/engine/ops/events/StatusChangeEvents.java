@@ -1,6 +1,7 @@
 package dev.capstan.engine.ops.events;
 
 import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.source.Bucket;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.OCIRepository;
@@ -51,6 +52,11 @@ public final class StatusChangeEvents implements PipelineObserver {
   @Override
   public void statusWritten(HelmRepository before, HelmRepository after) {
     record(after, () -> StatusTransitions.helmRepository(before, after));
+  }
+
+  @Override
+  public void statusWritten(Bucket before, Bucket after) {
+    record(after, () -> StatusTransitions.bucket(before, after));
   }
 
   private void record(HasMetadata object, Supplier<List<StatusTransitions.Notice>> notices) {

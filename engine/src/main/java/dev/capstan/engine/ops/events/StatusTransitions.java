@@ -4,6 +4,7 @@ import dev.capstan.api.kustomize.InventoryEntry;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.source.Artifact;
+import dev.capstan.api.source.Bucket;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.OCIRepository;
@@ -111,6 +112,20 @@ final class StatusTransitions {
         newer.getStatus(),
         artifact ->
             "stored fetched index with revision '" + artifact.revision() + "' from '" + url + "'");
+  }
+
+  /** A Bucket's new artifact, in Flux's words (the bucket it came from), and a failed fetch. */
+  static List<Notice> bucket(Bucket older, Bucket newer) {
+    String name = newer.getSpec() == null ? "" : newer.getSpec().bucketName();
+    return source(
+        older.getStatus(),
+        newer.getStatus(),
+        artifact ->
+            "stored artifact with revision '"
+                + artifact.revision()
+                + "' from '"
+                + name
+                + "' bucket");
   }
 
   /**

@@ -8,6 +8,9 @@ import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationSpec;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.source.Artifact;
+import dev.capstan.api.source.Bucket;
+import dev.capstan.api.source.BucketSpec;
+import dev.capstan.api.source.BucketStatus;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositoryStatus;
 import dev.capstan.api.source.HelmRepository;
@@ -278,6 +281,57 @@ class StatusTransitionsTest {
     List<Notice> failure = StatusTransitions.helmRepository(fetched, failed);
     assertEquals(1, failure.size());
     assertEquals(EventReason.FETCH_FAILED, failure.get(0).reason());
+  }
+
+  @Test
+  void bucketNewArtifactNamesItsBucketAndAFailedFetchIsAWarningOnce() {
+    Bucket fetched = new Bucket();
+    fetched.setSpec(
+        new BucketSpec(
+            null,
+            "podinfo",
+            "minio.example.com",
+            null,
+            true,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            "5m",
+            null,
+            null,
+            null));
+    String revision = "sha256:" + "c".repeat(64);
+    fetched.setStatus(
+        new BucketStatus(
+            1L,
+            List.of(ready("True", "Succeeded", "stored")),
+            new Artifact(revision, "sha256:" + "d".repeat(64), "/c", null, null, null, null),
+            null,
+            null));
+    Bucket failed = new Bucket();
+    failed.setSpec(fetched.getSpec());
+    failed.setStatus(
+        new BucketStatus(
+            1L,
+            List.of(ready("False", "BucketOperationFailed", "bucket 'podinfo' does not exist")),
+            fetched.getStatus().artifact(),
+            null,
+            null));
+
+    List<Notice> stored = StatusTransitions.bucket(new Bucket(), fetched);
+    assertEquals(1, stored.size());
+    assertEquals(EventReason.NEW_ARTIFACT, stored.get(0).reason());
+    assertEquals(
+        "stored artifact with revision '" + revision + "' from 'podinfo' bucket",
+        stored.get(0).message());
+    assertEquals(List.of(), StatusTransitions.bucket(fetched, fetched));
+    List<Notice> failure = StatusTransitions.bucket(fetched, failed);
+    assertEquals(1, failure.size());
+    assertEquals(EventReason.FETCH_FAILED, failure.get(0).reason());
+    assertEquals(List.of(), StatusTransitions.bucket(failed, failed));
   }
 
   @Test
