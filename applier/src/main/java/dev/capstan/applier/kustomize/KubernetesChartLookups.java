@@ -1,8 +1,8 @@
 package dev.capstan.applier.kustomize;
 
-import dev.capstan.kustomize.chart.ChartLookup;
-import dev.capstan.kustomize.chart.ChartLookupResult;
 import dev.capstan.kustomize.chart.ChartLookups;
+import dev.capstan.kustomize.chart.LookupAnswer;
+import dev.capstan.kustomize.chart.LookupQuery;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -15,9 +15,9 @@ import io.fabric8.kubernetes.client.dsl.Resource;
  * there: GET of the named object (in the namespace, when one is given), or LIST without a name (in
  * every namespace when none is given). Only reads. The client is the caller's and so is its
  * identity: a release's service account, impersonated, reads only what that account may read. An
- * object that does not exist is {@link ChartLookupResult.Missing} (Helm's empty map); one the
- * identity may not read, or a kind the server does not serve, is refused, naming the lookup and the
- * server's reason code, never the object.
+ * object that does not exist is {@link LookupAnswer.Missing} (Helm's empty map); one the identity
+ * may not read, or a kind the server does not serve, is refused, naming the lookup and the server's
+ * reason code, never the object.
  */
 public final class KubernetesChartLookups implements ChartLookups {
   private final KubernetesClient client;
@@ -27,7 +27,7 @@ public final class KubernetesChartLookups implements ChartLookups {
   }
 
   @Override
-  public ChartLookupResult lookup(ChartLookup lookup) {
+  public LookupAnswer lookup(LookupQuery lookup) {
     try {
       MixedOperation<
               GenericKubernetesResource,
@@ -39,21 +39,21 @@ public final class KubernetesChartLookups implements ChartLookups {
             lookup.namespace().isEmpty()
                 ? kind.inAnyNamespace().list()
                 : kind.inNamespace(lookup.namespace()).list();
-        return new ChartLookupResult.Found(client.getKubernetesSerialization().asJson(list));
+        return new LookupAnswer.Found(client.getKubernetesSerialization().asJson(list));
       }
       GenericKubernetesResource object =
           lookup.namespace().isEmpty()
               ? kind.withName(lookup.name()).get()
               : kind.inNamespace(lookup.namespace()).withName(lookup.name()).get();
       return object == null
-          ? new ChartLookupResult.Missing()
-          : new ChartLookupResult.Found(client.getKubernetesSerialization().asJson(object));
+          ? new LookupAnswer.Missing()
+          : new LookupAnswer.Found(client.getKubernetesSerialization().asJson(object));
     } catch (KubernetesClientException e) {
-      return e.getCode() == 404 ? new ChartLookupResult.Missing() : refused(lookup, e.getCode());
+      return e.getCode() == 404 ? new LookupAnswer.Missing() : refused(lookup, e.getCode());
     }
   }
 
-  private static ChartLookupResult refused(ChartLookup lookup, int code) {
+  private static LookupAnswer refused(LookupQuery lookup, int code) {
     String why =
         switch (code) {
           case 401 -> "the identity is not authenticated";
@@ -61,7 +61,7 @@ public final class KubernetesChartLookups implements ChartLookups {
           case 0 -> "no such kind is served, or the server cannot be reached";
           default -> "the server answered " + code;
         };
-    return new ChartLookupResult.Refused(
+    return new LookupAnswer.Refused(
         "lookup of " + lookup.describe() + (code == 403 ? " " : " cannot be read: ") + why);
   }
 }

@@ -13,14 +13,14 @@ public interface ChartLookups {
    * No lookups, as {@code helm template}: the worker is not asked, and {@code lookup} finds nothing
    * (an empty map).
    */
-  ChartLookups NONE = lookup -> new ChartLookupResult.Missing();
+  ChartLookups NONE = lookup -> new LookupAnswer.Missing();
 
   /**
    * Reads what one {@code lookup} call names.
    *
-   * @return the object or list, {@link ChartLookupResult.Missing} when it does not exist (Helm's
-   *     {@code lookup} then gives an empty map), or {@link ChartLookupResult.Refused} when it could
-   *     not be read (the template fails, as Helm's {@code lookup} does against a cluster)
+   * @return the object or list, {@link LookupAnswer.Missing} when it does not exist (Helm's {@code
+   *     lookup} then gives an empty map), or {@link LookupAnswer.Refused} when it could not be read
+   *     (the template fails, as Helm's {@code lookup} does against a cluster)
    */
-  ChartLookupResult lookup(ChartLookup lookup);
+  LookupAnswer lookup(LookupQuery lookup);
 }

@@ -31,7 +31,7 @@ final class LookupRelay implements KustomizeWorker.Questions {
 
   @Override
   public byte[] answer(byte[] question) {
-    ChartLookup lookup = read(question);
+    LookupQuery lookup = read(question);
     if (lookup == null) {
       return error("the chart worker asked something that is not a lookup");
     }
@@ -42,17 +42,17 @@ final class LookupRelay implements KustomizeWorker.Questions {
     if (System.nanoTime() - deadlineNanos > 0) {
       return error("lookup of " + lookup.describe() + " refused: the render is past its deadline");
     }
-    ChartLookupResult result;
+    LookupAnswer result;
     try {
       result = lookups.lookup(lookup);
     } catch (RuntimeException e) {
-      result = new ChartLookupResult.Refused(lookup.describe() + " cannot be read");
+      result = new LookupAnswer.Refused(lookup.describe() + " cannot be read");
     }
     return answerOf(lookup, result);
   }
 
-  private byte[] answerOf(ChartLookup lookup, ChartLookupResult result) {
-    if (result instanceof ChartLookupResult.Found found) {
+  private byte[] answerOf(LookupQuery lookup, LookupAnswer result) {
+    if (result instanceof LookupAnswer.Found found) {
       byte[] object = found.json().getBytes(StandardCharsets.UTF_8);
       if (object.length > MAX_ANSWER_BYTES) {
         return error(
@@ -69,19 +69,19 @@ final class LookupRelay implements KustomizeWorker.Questions {
       body[body.length - 1] = '}';
       return body;
     }
-    if (result instanceof ChartLookupResult.Refused refused) {
+    if (result instanceof LookupAnswer.Refused refused) {
       return error(refused.reason());
     }
     return "{\"missing\":true}".getBytes(StandardCharsets.US_ASCII);
   }
 
-  private ChartLookup read(byte[] question) {
+  private LookupQuery read(byte[] question) {
     try {
       JsonNode lookup = json.readTree(question).path("question").path("lookup");
       if (!lookup.isObject()) {
         return null;
       }
-      return new ChartLookup(
+      return new LookupQuery(
           lookup.path("apiVersion").asText(),
           lookup.path("kind").asText(),
           lookup.path("namespace").asText(),

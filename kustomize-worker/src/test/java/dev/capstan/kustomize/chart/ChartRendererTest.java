@@ -263,14 +263,14 @@ class ChartRendererTest {
   /** A chart's lookup is answered by the request's lookups: the object, nothing, or a refusal. */
   @Test
   void lookupsAreAnsweredByTheRequestsLookups() throws IOException {
-    List<ChartLookup> asked = new ArrayList<>();
+    List<LookupQuery> asked = new ArrayList<>();
     ChartLookups cluster =
         lookup -> {
           asked.add(lookup);
           return lookup.list()
-              ? new ChartLookupResult.Found(
+              ? new LookupAnswer.Found(
                   "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMapList\",\"items\":[]}")
-              : new ChartLookupResult.Found(
+              : new LookupAnswer.Found(
                   "{\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"metadata\":"
                       + "{\"name\":\"credentials\"},\"data\":{\"password\":\"aHVudGVyMg==\"}}");
         };
@@ -279,14 +279,13 @@ class ChartRendererTest {
       ChartRender found = renderer.render(lookup.withLookups(cluster));
       assertEquals(
           List.of(
-              new ChartLookup("v1", "Secret", "shop", "credentials"),
-              new ChartLookup("v1", "ConfigMap", "", "")),
+              new LookupQuery("v1", "Secret", "shop", "credentials"),
+              new LookupQuery("v1", "ConfigMap", "", "")),
           asked);
       assertTrue(found.manifest().contains("found: \"yes\""), found.manifest());
       assertTrue(found.manifest().contains("password: \"hunter2\""), found.manifest());
       assertTrue(found.manifest().contains("listed: \"3\""), found.manifest());
-      ChartRender missing =
-          renderer.render(lookup.withLookups(l -> new ChartLookupResult.Missing()));
+      ChartRender missing = renderer.render(lookup.withLookups(l -> new LookupAnswer.Missing()));
       assertTrue(missing.manifest().contains("found: \"no\""), missing.manifest());
       ChartRender none = renderer.render(lookup);
       assertTrue(none.manifest().contains("found: \"no\""), "helm template's lookup");
@@ -296,7 +295,7 @@ class ChartRendererTest {
               () ->
                   renderer.render(
                       lookup.withLookups(
-                          l -> new ChartLookupResult.Refused(l.describe() + " is forbidden"))));
+                          l -> new LookupAnswer.Refused(l.describe() + " is forbidden"))));
       assertEquals(Stage.RENDER, refused.stage());
       assertTrue(
           refused.getMessage().contains("v1 Secret 'shop/credentials' is forbidden"),
@@ -321,7 +320,7 @@ class ChartRendererTest {
   void aRenderMakesBoundedLookups() {
     LookupRelay relay =
         new LookupRelay(
-            l -> new ChartLookupResult.Found("{}"),
+            l -> new LookupAnswer.Found("{}"),
             new ObjectMapper(),
             System.nanoTime() + Duration.ofMinutes(1).toNanos());
     byte[] question =
@@ -335,8 +334,7 @@ class ChartRendererTest {
             .contains("a render makes at most 100"));
     LookupRelay large =
         new LookupRelay(
-            l ->
-                new ChartLookupResult.Found("\"" + "x".repeat(LookupRelay.MAX_ANSWER_BYTES) + "\""),
+            l -> new LookupAnswer.Found("\"" + "x".repeat(LookupRelay.MAX_ANSWER_BYTES) + "\""),
             new ObjectMapper(),
             System.nanoTime() + Duration.ofMinutes(1).toNanos());
     assertTrue(
@@ -344,7 +342,7 @@ class ChartRendererTest {
             .contains("the answer is larger than 8 MiB"));
     LookupRelay late =
         new LookupRelay(
-            l -> new ChartLookupResult.Found("{}"), new ObjectMapper(), System.nanoTime() - 1);
+            l -> new LookupAnswer.Found("{}"), new ObjectMapper(), System.nanoTime() - 1);
     assertTrue(
         new String(late.answer(question), StandardCharsets.UTF_8).contains("past its deadline"));
   }

@@ -39,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Secret the identity may not read fails the template as Helm's {@code lookup} does.
  */
 @ExtendWith(KubernetesCluster.class)
-class ChartLookupIT {
+class TemplateLookupIT {
   private static final long MIB = 1024 * 1024;
   private static KubernetesClient admin;
   private static String ns;
@@ -155,7 +155,7 @@ class ChartLookupIT {
         data:
           color: {{ dig "data" "color" "" $settings | quote }}
           absent: {{ empty $absent | quote }}
-          listed: {{ gt (len $all.items) 0 | quote }}
+          listed: {{ gt (len (default (list) $all.items)) 0 | quote }}
         """);
     chart(
         "secret",
@@ -196,6 +196,7 @@ class ChartLookupIT {
       ChartRender offline = renderer.render(ChartRenderRequest.of(root, "copy", "r", ns));
       assertTrue(offline.manifest().contains("absent: \"true\""), offline.manifest());
       assertFalse(offline.manifest().contains("teal"), offline.manifest());
+      assertTrue(offline.manifest().contains("listed: \"false\""), offline.manifest());
     }
   }
 }

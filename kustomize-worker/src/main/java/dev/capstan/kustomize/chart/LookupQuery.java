@@ -5,9 +5,9 @@ package dev.capstan.kustomize.chart;
  * "name"}. An empty name asks for the list of every such object in the namespace (an empty
  * namespace: in every namespace, or the cluster-scoped ones).
  */
-public record ChartLookup(String apiVersion, String kind, String namespace, String name) {
+public record LookupQuery(String apiVersion, String kind, String namespace, String name) {
 
-  public ChartLookup {
+  public LookupQuery {
     apiVersion = apiVersion == null ? "" : apiVersion;
     kind = kind == null ? "" : kind;
     namespace = namespace == null ? "" : namespace;
