@@ -35,8 +35,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A chart's {@code lookup} reads the live cluster through {@link KubernetesChartLookups}, with a
  * read-only identity the caller chose (a service account that may read ConfigMaps and nothing else,
- * impersonated): an existing ConfigMap is rendered from, a missing one is Helm's empty map, and a
- * Secret the identity may not read fails the template as Helm's {@code lookup} does.
+ * impersonated, its client's namespace the test's): an existing ConfigMap is rendered from, a
+ * missing one, or one named without a namespace, is Helm's empty map, and a Secret the identity may
+ * not read fails the template as Helm's {@code lookup} does.
  */
 @ExtendWith(KubernetesCluster.class)
 class TemplateLookupIT {
@@ -114,6 +115,7 @@ class TemplateLookupIT {
         .withConfig(
             new ConfigBuilder(admin.getConfiguration())
                 .withImpersonateUsername("system:serviceaccount:" + ns + ":reader")
+                .withNamespace(ns)
                 .build())
         .build();
   }
@@ -148,6 +150,7 @@ class TemplateLookupIT {
         {{- $settings := lookup "v1" "ConfigMap" .Release.Namespace "settings" }}
         {{- $absent := lookup "v1" "ConfigMap" .Release.Namespace "absent" }}
         {{- $all := lookup "v1" "ConfigMap" .Release.Namespace "" }}
+        {{- $nowhere := lookup "v1" "ConfigMap" "" "settings" }}
         apiVersion: v1
         kind: ConfigMap
         metadata:
@@ -155,6 +158,7 @@ class TemplateLookupIT {
         data:
           color: {{ dig "data" "color" "" $settings | quote }}
           absent: {{ empty $absent | quote }}
+          nowhere: {{ empty $nowhere | quote }}
           listed: {{ gt (len (default (list) $all.items)) 0 | quote }}
         """);
     chart(
@@ -175,6 +179,9 @@ class TemplateLookupIT {
           renderer.render(ChartRenderRequest.of(root, "copy", "r", ns).withLookups(lookups));
       assertTrue(copy.manifest().contains("color: \"teal\""), copy.manifest());
       assertTrue(copy.manifest().contains("absent: \"true\""), copy.manifest());
+      // a namespaced kind named without a namespace is not found, as Helm asks for it (the
+      // client's own namespace, where it is, is not asked)
+      assertTrue(copy.manifest().contains("nowhere: \"true\""), copy.manifest());
       assertTrue(copy.manifest().contains("listed: \"true\""), copy.manifest());
 
       ChartRenderException forbidden =
