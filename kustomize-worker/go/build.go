@@ -23,6 +23,9 @@ type builder struct {
 	defaultSchema string
 	// schemaDirty is true when the last build may have left another OpenAPI schema loaded.
 	schemaDirty bool
+	// ask sends the host a question during the current request and gives its answer (see
+	// Question); nil outside a request.
+	ask func(question []byte) ([]byte, error)
 }
 
 func newBuilder(root string) *builder {

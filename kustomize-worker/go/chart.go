@@ -78,8 +78,9 @@ func loadChart(artifact artifactFS, name string) (loadedChart, error) {
 // checkArchive refuses what Helm's archive loader would read without complaint but a chart
 // must not hold: links (Helm reads a link entry as an empty file), device files and FIFOs,
 // names that leave the chart, more files than maxChartFiles in all (counted across nested
-// archives), and archives in charts/ nested deeper than maxChartNesting. Sizes are Helm's
-// loader's to check; this reads at most what it allows.
+// archives), and archives in charts/ nested deeper than maxChartNesting. It holds Helm's
+// loader's size bounds too (a file, the whole archive), as the headers announce the sizes, so that
+// a bomb is named as one before anything is decompressed for Helm; it reads at most what they allow.
 func checkArchive(data []byte, depth int, files *int) error {
 	if depth > maxChartNesting {
 		return fmt.Errorf("charts nest deeper than %d archives", maxChartNesting)
@@ -90,6 +91,7 @@ func checkArchive(data []byte, depth int, files *int) error {
 	}
 	defer unzipped.Close()
 	tr := tar.NewReader(io.LimitReader(unzipped, archive.MaxDecompressedChartSize+1<<20))
+	var size int64 // of the files so far, which Helm's loader bounds as it decompresses them
 	for {
 		hd, err := tr.Next()
 		if errors.Is(err, io.EOF) {
@@ -116,6 +118,9 @@ func checkArchive(data []byte, depth int, files *int) error {
 		}
 		if hd.Size > archive.MaxDecompressedFileSize {
 			return fmt.Errorf("decompressed chart file %q is larger than the maximum file size %d", name, archive.MaxDecompressedFileSize)
+		}
+		if size += hd.Size; size > archive.MaxDecompressedChartSize {
+			return fmt.Errorf("decompressed chart is larger than the maximum size %d", archive.MaxDecompressedChartSize)
 		}
 		if isSubchartArchive(name) {
 			nested, err := io.ReadAll(io.LimitReader(tr, archive.MaxDecompressedFileSize))

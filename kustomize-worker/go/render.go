@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"text/template"
 
 	"helm.sh/helm/v4/pkg/action"
 	helmchart "helm.sh/helm/v4/pkg/chart"
@@ -31,7 +32,8 @@ const rendersCharts = true
 // render renders the chart at req.Path below the artifact as `helm template` of the pinned Helm
 // does, with Helm's own code: its loader, its dependency and values processing, its schema
 // check and its template engine, through action.Install in client-only dry-run mode (the mode
-// `helm template` runs it in), with no cluster, no lookup and no network.
+// `helm template` runs it in), with no cluster and no network; lookup asks the host when the
+// request says it answers, and the request's post-renderers run in Helm's post-render step.
 func (b *builder) render(req Request) Response {
 	opts := req.Render
 	artifact := newArtifactFS(b.root)
@@ -59,7 +61,14 @@ func (b *builder) render(req Request) Response {
 				"The chart's charts/ directory must hold every dependency: "+err.Error())
 		}
 	}
-	install, err := templateAction(opts)
+	var funcs template.FuncMap
+	if opts.Lookups {
+		funcs = b.lookupFuncs()
+	}
+	install, err := templateAction(opts, funcs)
+	if err == nil {
+		err = b.usePostRenderers(install, opts)
+	}
 	if err != nil {
 		return failed(StageRequest, err.Error())
 	}
@@ -74,9 +83,12 @@ func (b *builder) render(req Request) Response {
 	return Response{Rendered: answer(r, loaded, opts)}
 }
 
-// templateAction is the install action as `helm template` sets it up.
-func templateAction(opts *Render) (*action.Install, error) {
-	install := action.NewInstall(action.NewConfiguration())
+// templateAction is the install action as `helm template` sets it up, with funcs over the
+// template engine's own (a lookup that asks the host).
+func templateAction(opts *Render, funcs template.FuncMap) (*action.Install, error) {
+	config := action.NewConfiguration()
+	config.CustomTemplateFuncs = funcs
+	install := action.NewInstall(config)
 	install.DryRunStrategy = action.DryRunClient
 	install.ReleaseName = opts.ReleaseName
 	install.Namespace = opts.Namespace

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -16,6 +17,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"helm.sh/helm/v4/pkg/chart/loader/archive"
 )
 
 // referenceHelm is `helm` of the pinned version, as `kustomize-worker/build helm` builds it.
@@ -426,5 +429,38 @@ func TestATemplateThatLoopsIsEndedByTheDeadline(t *testing.T) {
 	next := startWorker(t, "--root", root)
 	if resp := render(next, root, "app", Render{ReleaseName: "r", Namespace: "n"}); resp.Error != nil {
 		t.Fatalf("render after the loop: %+v", resp.Error)
+	}
+}
+
+// An archive of more entries than a chart may hold, a file that decompresses past Helm's bound
+// for one file, and files that together decompress past its bound for a chart are refused, each
+// naming the bound, before anything of them is held.
+func TestArchiveBombsAreRefused(t *testing.T) {
+	root := chartRoot(t)
+	chartYAML := []byte("apiVersion: v2\nname: bomb\nversion: 0.0.1\n")
+	many := map[string][]byte{"Chart.yaml": chartYAML}
+	for i := 0; i <= maxChartFiles; i++ {
+		many[fmt.Sprintf("files/%d.txt", i)] = nil
+	}
+	writeFile(t, filepath.Join(root, "many.tgz"), packFiles(t, "bomb", many))
+	zeros := make([]byte, archive.MaxDecompressedFileSize+1)
+	writeFile(t, filepath.Join(root, "file.tgz"), packFiles(t, "bomb", map[string][]byte{
+		"Chart.yaml": chartYAML, "files/zeros.bin": zeros}))
+	total := map[string][]byte{"Chart.yaml": chartYAML}
+	part := zeros[:archive.MaxDecompressedFileSize-1]
+	for i := int64(0); i <= archive.MaxDecompressedChartSize/int64(len(part)); i++ {
+		total[fmt.Sprintf("files/%d.bin", i)] = part
+	}
+	writeFile(t, filepath.Join(root, "total.tgz"), packFiles(t, "bomb", total))
+	w := startWorker(t, "--root", root)
+	for chart, want := range map[string]string{
+		"many.tgz":  fmt.Sprintf("more than %d files", maxChartFiles),
+		"file.tgz":  fmt.Sprintf("larger than the maximum file size %d", archive.MaxDecompressedFileSize),
+		"total.tgz": fmt.Sprintf("decompressed chart is larger than the maximum size %d", archive.MaxDecompressedChartSize),
+	} {
+		resp := render(w, root, chart, Render{ReleaseName: "r", Namespace: "n"})
+		if resp.Error == nil || resp.Error.Stage != StageChart || !strings.Contains(resp.Error.Message, want) {
+			t.Errorf("%s: want %q, got %+v", chart, want, resp.Error)
+		}
 	}
 }

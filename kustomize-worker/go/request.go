@@ -134,6 +134,50 @@ type Render struct {
 	// SkipSchemaValidation does not check the values against values.schema.json
 	// (--skip-schema-validation).
 	SkipSchemaValidation bool `json:"skipSchemaValidation,omitempty"`
+	// PostRenderers are Flux's spec.postRenderers, applied in order by Helm's post-render step
+	// (see postrender.go); Flux's own origin labels are not among them.
+	PostRenderers []PostRenderer `json:"postRenderers,omitempty"`
+	// PostRenderStrategy is Flux's spec.postRenderStrategy: what of the hooks the post-renderers
+	// see ("nohooks", "combined" or "separate"; empty: "combined", Helm 4's default).
+	PostRenderStrategy string `json:"postRenderStrategy,omitempty"`
+	// Lookups says that the host answers the chart's lookup calls (see lookup.go); without it
+	// lookup finds nothing, as in `helm template`.
+	Lookups bool `json:"lookups,omitempty"`
+}
+
+// PostRenderer is an entry of Flux's spec.postRenderers.
+type PostRenderer struct {
+	Kustomize *PostRenderKustomize `json:"kustomize,omitempty"`
+}
+
+// PostRenderKustomize is a post-renderer's kustomize section: patches (strategic merge or JSON
+// 6902, each with its target) and images.
+type PostRenderKustomize struct {
+	Patches []Patch `json:"patches,omitempty"`
+	Images  []Image `json:"images,omitempty"`
+}
+
+// Question is what the worker asks the host in the middle of a request: a frame with the
+// request's id whose body is this object (an answer to the request never begins with
+// {"question":). The host answers with a frame of the same id before the request goes on.
+type Question struct {
+	Lookup *LookupQuery `json:"lookup,omitempty"`
+}
+
+// LookupQuery is a chart's call of lookup: one object (with a name) or a list.
+type LookupQuery struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Namespace  string `json:"namespace"`
+	Name       string `json:"name"`
+}
+
+// LookupAnswer is the host's answer to a lookup: the object or list as JSON, or that it does
+// not exist, or why it could not be read.
+type LookupAnswer struct {
+	Found   json.RawMessage `json:"found,omitempty"`
+	Missing bool            `json:"missing,omitempty"`
+	Error   string          `json:"error,omitempty"`
 }
 
 // Rendered is a chart's render.

@@ -107,12 +107,32 @@ func serve(b *builder, confinement string, prober *prober, hello Hello, frames *
 			os.Exit(0)
 		}
 		stop := memory.during()
+		b.ask = asker(in, out, request.id)
 		answer := handle(b, confinement, prober, request.body)
+		b.ask = nil
 		stop()
 		if writeFrame(out, frame{id: request.id, body: answer}) != nil {
 			os.Exit(1)
 		}
 		release()
+	}
+}
+
+// asker gives the function a request asks its host a question with (a chart's lookup): a frame
+// with the request's id, answered by one with the same id before the request goes on.
+func asker(in *bufio.Reader, out *bufio.Writer, id uint64) func([]byte) ([]byte, error) {
+	return func(question []byte) ([]byte, error) {
+		if err := writeFrame(out, frame{id: id, body: question}); err != nil {
+			return nil, err
+		}
+		answer, err := readFrame(in)
+		if err != nil {
+			return nil, err
+		}
+		if answer.id != id {
+			return nil, fmt.Errorf("an answer for request %d came during request %d", answer.id, id)
+		}
+		return answer.body, nil
 	}
 }
 

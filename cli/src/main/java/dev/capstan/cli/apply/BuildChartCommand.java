@@ -4,9 +4,11 @@ import dev.capstan.applier.kustomize.BuildLimits;
 import dev.capstan.applier.kustomize.BuildSandbox;
 import dev.capstan.applier.kustomize.ManifestBuilder;
 import dev.capstan.cli.cluster.CliException;
+import dev.capstan.kustomize.chart.ChartLookups;
 import dev.capstan.kustomize.chart.ChartRender;
 import dev.capstan.kustomize.chart.ChartRenderException;
 import dev.capstan.kustomize.chart.ChartRenderRequest;
+import dev.capstan.kustomize.chart.PostRenderStrategy;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -157,7 +159,10 @@ public final class BuildChartCommand implements Callable<Integer> {
         skipTests,
         noHooks,
         isUpgrade,
-        skipSchemaValidation);
+        skipSchemaValidation,
+        List.of(),
+        PostRenderStrategy.COMBINED,
+        ChartLookups.NONE);
   }
 
   private static int exitCode(ChartRenderException.Stage stage) {

@@ -24,6 +24,12 @@ import java.util.Objects;
  * @param disableHooks {@code --no-hooks}: no hooks at all
  * @param isUpgrade {@code --is-upgrade}
  * @param skipSchemaValidation {@code --skip-schema-validation}
+ * @param postRenderers Flux's {@code spec.postRenderers}, applied in order (none: Helm's output as
+ *     it renders it)
+ * @param postRenderStrategy Flux's {@code spec.postRenderStrategy} (null: {@link
+ *     PostRenderStrategy#COMBINED}, Helm 4's default)
+ * @param lookups answers the chart's {@code lookup} calls (null or {@link ChartLookups#NONE}:
+ *     lookup finds nothing, as in {@code helm template})
  */
 @RecordBuilder
 public record ChartRenderRequest(
@@ -39,7 +45,10 @@ public record ChartRenderRequest(
     boolean skipTests,
     boolean disableHooks,
     boolean isUpgrade,
-    boolean skipSchemaValidation)
+    boolean skipSchemaValidation,
+    List<ChartPostRenderer> postRenderers,
+    PostRenderStrategy postRenderStrategy,
+    ChartLookups lookups)
     implements ChartRenderRequestBuilder.With {
 
   public ChartRenderRequest {
@@ -51,6 +60,10 @@ public record ChartRenderRequest(
     set = set == null ? List.of() : List.copyOf(set);
     kubeVersion = kubeVersion == null ? "" : kubeVersion;
     apiVersions = apiVersions == null ? List.of() : List.copyOf(apiVersions);
+    postRenderers = postRenderers == null ? List.of() : List.copyOf(postRenderers);
+    postRenderStrategy =
+        postRenderStrategy == null ? PostRenderStrategy.COMBINED : postRenderStrategy;
+    lookups = lookups == null ? ChartLookups.NONE : lookups;
   }
 
   /** The chart rendered with its own values only, and every other option as Helm's default. */
@@ -69,6 +82,9 @@ public record ChartRenderRequest(
         false,
         false,
         false,
-        false);
+        false,
+        List.of(),
+        PostRenderStrategy.COMBINED,
+        ChartLookups.NONE);
   }
 }

@@ -8,8 +8,9 @@ import java.nio.file.Path;
  * Helm charts rendered by Helm's own code ({@code helm.sh/helm/v4}, the version Flux's
  * helm-controller pins) in chart workers: the build worker's sandbox, limits and framing, started
  * with the first render. A render is what {@code helm template} gives for the same options ({@link
- * ChartRender#templateText()} prints it as {@code helm template} does); {@code lookup} finds
- * nothing, as in {@code helm template}.
+ * ChartRender#templateText()} prints it as {@code helm template} does). A chart's {@code lookup} is
+ * answered by the request's {@link ChartLookups} (none: it finds nothing, as in {@code helm
+ * template}); Flux's post-renderers run in Helm's render, in the worker.
  *
  * <p>Thread-safe; {@link #close()} stops its workers.
  */
@@ -29,7 +30,13 @@ public final class ChartRenderer implements AutoCloseable {
    * @throws ChartRenderException naming the stage that failed and Helm's message
    */
   public ChartRender render(ChartRenderRequest request) {
-    byte[] answer = workers.call(wire.request(request, below(request.root())));
+    Path root = below(request.root());
+    LookupRelay relay =
+        request.lookups() == ChartLookups.NONE
+            ? null
+            : new LookupRelay(
+                request.lookups(), wire.json(), System.nanoTime() + settings.timeout().toNanos());
+    byte[] answer = workers.call(wire.request(request, root), relay);
     try {
       return wire.answer(answer);
     } finally {

@@ -2,6 +2,7 @@ package dev.capstan.kustomize.chart;
 
 import dev.capstan.kustomize.chart.ChartRenderException.Stage;
 import dev.capstan.kustomize.worker.Hello;
+import dev.capstan.kustomize.worker.KustomizeWorker;
 import dev.capstan.kustomize.worker.WorkerBinary;
 import dev.capstan.kustomize.worker.WorkerException;
 import dev.capstan.kustomize.worker.WorkerKind;
@@ -33,10 +34,14 @@ final class ChartWorkers implements AutoCloseable {
                 this::check));
   }
 
-  /** Runs one request on a worker; the answer holds room of the settings' room until given. */
-  byte[] call(byte[] request) {
+  /**
+   * Runs one request on a worker, its questions (lookups) answered by {@code questions} (null: it
+   * asks none); the answer holds room of the settings' room until given.
+   */
+  byte[] call(byte[] request, KustomizeWorker.Questions questions) {
     try {
-      return pool.call(request, settings.timeout(), settings.maxAnswerBytes(), settings.room());
+      return pool.call(
+          request, settings.timeout(), settings.maxAnswerBytes(), settings.room(), questions);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new ChartRenderException(Stage.WORKER, "interrupted while waiting for a chart worker");

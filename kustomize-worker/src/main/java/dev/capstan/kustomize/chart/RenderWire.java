@@ -7,6 +7,7 @@ import dev.capstan.kustomize.chart.ChartRenderException.Stage;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -26,6 +27,10 @@ final class RenderWire {
   @JsonIgnoreProperties(ignoreUnknown = true)
   record Failure(String stage, String message) {}
 
+  ObjectMapper json() {
+    return json;
+  }
+
   byte[] request(ChartRenderRequest request, Path root) {
     Map<String, Object> render = new LinkedHashMap<>();
     render.put("releaseName", request.releaseName());
@@ -39,6 +44,9 @@ final class RenderWire {
     render.put("disableHooks", request.disableHooks());
     render.put("isUpgrade", request.isUpgrade());
     render.put("skipSchemaValidation", request.skipSchemaValidation());
+    render.put("postRenderers", postRenderers(request));
+    render.put("postRenderStrategy", request.postRenderStrategy().wireName());
+    render.put("lookups", request.lookups() != ChartLookups.NONE);
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("root", root.toString());
     body.put("path", request.chart());
@@ -48,6 +56,10 @@ final class RenderWire {
     } catch (IOException e) {
       throw new ChartRenderException(Stage.REQUEST, "the request cannot be encoded");
     }
+  }
+
+  private static List<Map<String, ChartPostRenderer>> postRenderers(ChartRenderRequest request) {
+    return request.postRenderers().stream().map(r -> Map.of("kustomize", r)).toList();
   }
 
   ChartRender answer(byte[] bytes) {

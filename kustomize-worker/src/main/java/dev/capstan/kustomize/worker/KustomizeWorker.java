@@ -6,9 +6,11 @@ import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -52,6 +54,18 @@ public final class KustomizeWorker implements AutoCloseable {
     }
   }
 
+  /**
+   * Answers what a worker asks during a request (a chart's {@code lookup}): a frame with the
+   * request's id whose body is a JSON object with a {@code question} field, answered by a frame
+   * with the same id before the request goes on (see go/request.go's {@code Question}).
+   */
+  @FunctionalInterface
+  public interface Questions {
+    /** The answer's body for a question's body; a RuntimeException ends the worker. */
+    byte[] answer(byte[] question);
+  }
+
+  private static final byte[] QUESTION = "{\"question\":".getBytes(StandardCharsets.US_ASCII);
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final AtomicInteger COUNT = new AtomicInteger();
   private static final long MAX_HELLO = 64 * 1024;
@@ -150,8 +164,19 @@ public final class KustomizeWorker implements AutoCloseable {
    * @throws WorkerException when the worker did not answer; it is gone afterwards, and no room is
    *     held
    */
+  public byte[] call(byte[] request, Duration timeout, long maxAnswerBytes, AnswerRoom room) {
+    return call(request, timeout, maxAnswerBytes, room, null);
+  }
+
+  /**
+   * Sends one request, answers the worker's questions with {@code questions} (null: none are
+   * expected, and a frame is the answer), and waits for its answer; the deadline covers the
+   * questions too.
+   *
+   * @see #call(byte[], Duration, long, AnswerRoom)
+   */
   public synchronized byte[] call(
-      byte[] request, Duration timeout, long maxAnswerBytes, AnswerRoom room) {
+      byte[] request, Duration timeout, long maxAnswerBytes, AnswerRoom room, Questions questions) {
     if (ended) {
       throw new WorkerException(WorkerException.Cause.CRASHED, "the build worker has ended");
     }
@@ -161,12 +186,17 @@ public final class KustomizeWorker implements AutoCloseable {
     ScheduledFuture<?> deadline = stopAfter(timeout, late);
     try {
       Frames.write(requests, id, request);
-      Frames.Frame answer = Frames.read(answers, maxAnswerBytes, room, deadlineNanos);
-      if (answer.id() != id) {
-        room.give(answer.body().length);
-        throw new IOException("an answer to request " + answer.id() + " came for " + id);
+      while (true) {
+        Frames.Frame answer = Frames.read(answers, maxAnswerBytes, room, deadlineNanos);
+        if (answer.id() != id) {
+          room.give(answer.body().length);
+          throw new IOException("an answer to request " + answer.id() + " came for " + id);
+        }
+        if (questions == null || !isQuestion(answer.body())) {
+          return answer.body();
+        }
+        Frames.write(requests, id, answerOf(questions, answer.body(), room));
       }
-      return answer.body();
     } catch (InterruptedException e) {
       end();
       Thread.currentThread().interrupt();
@@ -184,6 +214,23 @@ public final class KustomizeWorker implements AutoCloseable {
       throw failure(late.get(), timeout);
     } finally {
       deadline.cancel(false);
+    }
+  }
+
+  private static boolean isQuestion(byte[] body) {
+    return Arrays.equals(
+        body, 0, Math.min(body.length, QUESTION.length), QUESTION, 0, QUESTION.length);
+  }
+
+  /** The answer to a question, whose room is given back; a failure to answer ends the worker. */
+  private byte[] answerOf(Questions questions, byte[] question, AnswerRoom room) {
+    try {
+      return questions.answer(question);
+    } catch (RuntimeException e) {
+      end();
+      throw e;
+    } finally {
+      room.give(question.length);
     }
   }
 

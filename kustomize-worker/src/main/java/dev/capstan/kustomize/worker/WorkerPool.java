@@ -101,10 +101,24 @@ public final class WorkerPool implements AutoCloseable {
    */
   public byte[] call(byte[] request, Duration timeout, long maxAnswerBytes, AnswerRoom room)
       throws InterruptedException {
+    return call(request, timeout, maxAnswerBytes, room, null);
+  }
+
+  /**
+   * Runs one request on a worker, answering its questions with {@code questions} (see {@link
+   * KustomizeWorker#call(byte[], Duration, long, AnswerRoom, KustomizeWorker.Questions)}).
+   */
+  public byte[] call(
+      byte[] request,
+      Duration timeout,
+      long maxAnswerBytes,
+      AnswerRoom room,
+      KustomizeWorker.Questions questions)
+      throws InterruptedException {
     slots.acquire();
     try {
       KustomizeWorker worker = take();
-      byte[] answer = worker.call(request, timeout, maxAnswerBytes, room);
+      byte[] answer = worker.call(request, timeout, maxAnswerBytes, room, questions);
       idle.offer(worker);
       return answer;
     } finally {

@@ -6,14 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capstan.kustomize.chart.ChartRenderException.Stage;
 import dev.capstan.kustomize.worker.AnswerRoom;
 import dev.capstan.kustomize.worker.Platform;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
@@ -203,6 +207,193 @@ class ChartRendererTest {
     }
     try (ChartRenderer lenient = new ChartRenderer(withoutLandlock)) {
       assertEquals("app", lenient.render(app()).chart().name());
+    }
+  }
+
+  /** Flux's post-renderers patch the render in order; the hooks too, with Helm 4's strategy. */
+  @Test
+  void postRenderersPatchTheRenderInOrder() throws IOException {
+    ChartPostRenderer.Target deployment =
+        new ChartPostRenderer.Target(null, null, "Deployment", null, null, null, null);
+    ChartPostRenderer.Target post =
+        new ChartPostRenderer.Target(null, "v1", "ConfigMap", "web-app-post", null, null, null);
+    ChartPostRenderer first =
+        new ChartPostRenderer(
+            List.of(
+                new ChartPostRenderer.Patch(
+                    "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: any}\n"
+                        + "spec: {replicas: 7}\n",
+                    deployment),
+                new ChartPostRenderer.Patch(
+                    "[{\"op\": \"add\", \"path\": \"/metadata/labels\", \"value\": {\"stage\":"
+                        + " \"one\"}}]",
+                    post)),
+            List.of(
+                new ChartPostRenderer.Image("registry.invalid/migrate", null, "2", null),
+                new ChartPostRenderer.Image(
+                    "registry.invalid/app", "mirror.invalid/app", null, null)));
+    ChartPostRenderer second =
+        new ChartPostRenderer(
+            List.of(
+                new ChartPostRenderer.Patch(
+                    "- {op: replace, path: /metadata/labels/stage, value: two}\n", post)),
+            List.of());
+    try (ChartRenderer renderer = new ChartRenderer(settings())) {
+      ChartRender render = renderer.render(app().withPostRenderers(List.of(first, second)));
+      assertTrue(render.manifest().contains("replicas: 7"), render.manifest());
+      assertTrue(render.manifest().contains("image: mirror.invalid/app:2.0"), render.manifest());
+      assertTrue(hook(render, "web-app-post").manifest().contains("stage: two"));
+      assertTrue(hook(render, "web-app-migrate").manifest().contains("registry.invalid/migrate:2"));
+      ChartRender noHooks =
+          renderer.render(
+              app()
+                  .withPostRenderers(List.of(first))
+                  .withPostRenderStrategy(PostRenderStrategy.NOHOOKS));
+      assertTrue(noHooks.manifest().contains("image: mirror.invalid/app:2.0"));
+      assertTrue(
+          hook(noHooks, "web-app-migrate").manifest().contains("registry.invalid/migrate:1"));
+      assertFalse(hook(noHooks, "web-app-post").manifest().contains("stage"));
+    }
+  }
+
+  private static ChartRender.Hook hook(ChartRender render, String name) {
+    return render.hooks().stream().filter(h -> h.name().equals(name)).findFirst().orElseThrow();
+  }
+
+  /** A chart's lookup is answered by the request's lookups: the object, nothing, or a refusal. */
+  @Test
+  void lookupsAreAnsweredByTheRequestsLookups() throws IOException {
+    List<LookupQuery> asked = new ArrayList<>();
+    ChartLookups cluster =
+        lookup -> {
+          asked.add(lookup);
+          return lookup.list()
+              ? new LookupAnswer.Found(
+                  "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMapList\",\"items\":[]}")
+              : new LookupAnswer.Found(
+                  "{\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"metadata\":"
+                      + "{\"name\":\"credentials\"},\"data\":{\"password\":\"aHVudGVyMg==\"}}");
+        };
+    ChartRenderRequest lookup = ChartRenderRequest.of(root, "lookup", "r", "shop");
+    try (ChartRenderer renderer = new ChartRenderer(settings())) {
+      ChartRender found = renderer.render(lookup.withLookups(cluster));
+      assertEquals(
+          List.of(
+              new LookupQuery("v1", "Secret", "shop", "credentials"),
+              new LookupQuery("v1", "ConfigMap", "", "")),
+          asked);
+      assertTrue(found.manifest().contains("found: \"yes\""), found.manifest());
+      assertTrue(found.manifest().contains("password: \"hunter2\""), found.manifest());
+      assertTrue(found.manifest().contains("listed: \"3\""), found.manifest());
+      ChartRender missing = renderer.render(lookup.withLookups(l -> new LookupAnswer.Missing()));
+      assertTrue(missing.manifest().contains("found: \"no\""), missing.manifest());
+      ChartRender none = renderer.render(lookup);
+      assertTrue(none.manifest().contains("found: \"no\""), "helm template's lookup");
+      ChartRenderException refused =
+          assertThrows(
+              ChartRenderException.class,
+              () ->
+                  renderer.render(
+                      lookup.withLookups(
+                          l -> new LookupAnswer.Refused(l.describe() + " is forbidden"))));
+      assertEquals(Stage.RENDER, refused.stage());
+      assertTrue(
+          refused.getMessage().contains("v1 Secret 'shop/credentials' is forbidden"),
+          refused.getMessage());
+      ChartRenderException broken =
+          assertThrows(
+              ChartRenderException.class,
+              () ->
+                  renderer.render(
+                      lookup.withLookups(
+                          l -> {
+                            throw new IllegalStateException("S3cr3t-Value!");
+                          })));
+      assertTrue(broken.getMessage().contains("cannot be read"), broken.getMessage());
+      assertFalse(broken.getMessage().contains("S3cr3t"), broken.getMessage());
+      assertEquals(1, renderer.workersRunning(), "the worker serves after every lookup");
+    }
+  }
+
+  /** Lookups past the bound a render has fail its template, naming the bound. */
+  @Test
+  void aRenderMakesBoundedLookups() {
+    LookupRelay relay =
+        new LookupRelay(
+            l -> new LookupAnswer.Found("{}"),
+            new ObjectMapper(),
+            System.nanoTime() + Duration.ofMinutes(1).toNanos());
+    byte[] question =
+        "{\"question\":{\"lookup\":{\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"name\":\"a\"}}}"
+            .getBytes(StandardCharsets.UTF_8);
+    for (int i = 0; i < LookupRelay.MAX_LOOKUPS; i++) {
+      assertEquals("{\"found\":{}}", new String(relay.answer(question), StandardCharsets.UTF_8));
+    }
+    assertTrue(
+        new String(relay.answer(question), StandardCharsets.UTF_8)
+            .contains("a render makes at most 100"));
+    LookupRelay large =
+        new LookupRelay(
+            l -> new LookupAnswer.Found("\"" + "x".repeat(LookupRelay.MAX_ANSWER_BYTES) + "\""),
+            new ObjectMapper(),
+            System.nanoTime() + Duration.ofMinutes(1).toNanos());
+    assertTrue(
+        new String(large.answer(question), StandardCharsets.UTF_8)
+            .contains("the answer is larger than 8 MiB"));
+    LookupRelay late =
+        new LookupRelay(
+            l -> new LookupAnswer.Found("{}"), new ObjectMapper(), System.nanoTime() - 1);
+    assertTrue(
+        new String(late.answer(question), StandardCharsets.UTF_8).contains("past its deadline"));
+  }
+
+  /**
+   * A chart whose dependency is missing from charts/, and a schema pattern that backtracks
+   * exponentially elsewhere (Go's regular expressions are linear), fail at once with a message that
+   * names what is wrong and quotes no value.
+   */
+  @Test
+  void aMissingDependencyAndAPathologicalPatternFailClearly() throws IOException {
+    copy(root.resolve("app"), root.resolve("nodep"));
+    try (Stream<Path> sub = Files.walk(root.resolve("nodep/charts/sub"))) {
+      for (Path file : sub.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(file);
+      }
+    }
+    try (ChartRenderer renderer = new ChartRenderer(settings())) {
+      ChartRenderException missing =
+          assertThrows(
+              ChartRenderException.class,
+              () -> renderer.render(ChartRenderRequest.of(root, "nodep", "r", "n")));
+      assertEquals(Stage.CHART, missing.stage());
+      assertTrue(
+          missing.getMessage().contains("missing in charts/ directory: sub"), missing.getMessage());
+      String value = "a".repeat(100_000) + "!";
+      long start = System.nanoTime();
+      ChartRenderException pattern =
+          assertThrows(
+              ChartRenderException.class,
+              () ->
+                  renderer.render(
+                      ChartRenderRequest.of(root, "regex", "r", "n")
+                          .withValues(List.of("name: " + value))));
+      assertTrue(Duration.ofNanos(System.nanoTime() - start).toSeconds() < 10);
+      assertEquals(Stage.RENDER, pattern.stage());
+      assertTrue(pattern.getMessage().contains("/name"), pattern.getMessage());
+      assertFalse(pattern.getMessage().contains("aaaa"), pattern.getMessage());
+    }
+  }
+
+  private static void copy(Path from, Path to) throws IOException {
+    try (Stream<Path> files = Files.walk(from)) {
+      for (Path file : files.toList()) {
+        Path target = to.resolve(from.relativize(file).toString());
+        if (Files.isDirectory(file)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(file, target);
+        }
+      }
     }
   }
 
