@@ -4,6 +4,7 @@ import dev.capstan.cli.apply.ApplyCommand;
 import dev.capstan.cli.apply.BuildCommand;
 import dev.capstan.cli.apply.DiffCommand;
 import dev.capstan.cli.fetch.OciFetchCommand;
+import dev.capstan.cli.install.InstallCommand;
 import dev.capstan.cli.objects.GetCommand;
 import dev.capstan.cli.objects.ReconcileCommand;
 import dev.capstan.cli.objects.ResumeCommand;
@@ -94,6 +95,7 @@ public final class CapstanMain implements Runnable {
     all.put("fetch", OciFetchCommand::new);
     all.put("push", PushCommand::new);
     all.put("run", RunCommand::new);
+    all.put("install", InstallCommand::new);
     all.put("get", GetCommand::new);
     all.put("reconcile", ReconcileCommand::new);
     all.put("suspend", SuspendCommand::new);
