@@ -3,6 +3,7 @@ package dev.capstan.cli;
 import dev.capstan.cli.apply.ApplyCommand;
 import dev.capstan.cli.apply.BuildCommand;
 import dev.capstan.cli.apply.DiffCommand;
+import dev.capstan.cli.bootstrap.BootstrapCommand;
 import dev.capstan.cli.fetch.OciFetchCommand;
 import dev.capstan.cli.install.InstallCommand;
 import dev.capstan.cli.objects.GetCommand;
@@ -96,6 +97,7 @@ public final class CapstanMain implements Runnable {
     all.put("push", PushCommand::new);
     all.put("run", RunCommand::new);
     all.put("install", InstallCommand::new);
+    all.put("bootstrap", BootstrapCommand::new);
     all.put("get", GetCommand::new);
     all.put("reconcile", ReconcileCommand::new);
     all.put("suspend", SuspendCommand::new);
