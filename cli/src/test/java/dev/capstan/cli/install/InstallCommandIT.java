@@ -72,6 +72,13 @@ class InstallCommandIT {
     assertEquals(0, again.exitCode(), again::toString);
     assertEquals(engine.getMetadata().getGeneration(), deployment().getMetadata().getGeneration());
 
+    CliRun preview = install("--image", "capstan:1.1.0", "--dry-run");
+    assertEquals(0, preview.exitCode(), preview::toString);
+    assertTrue(
+        preview.out().contains("would change Deployment/" + ns + "/capstan"), preview::toString);
+    assertTrue(preview.out().contains("dry run: 1 of "), preview::toString);
+    assertEquals("capstan:1.0.0", image(deployment()));
+
     CliRun upgrade = install("--image", "capstan:1.1.0");
     assertEquals(0, upgrade.exitCode(), upgrade::toString);
     assertEquals("capstan:1.1.0", image(deployment()));
