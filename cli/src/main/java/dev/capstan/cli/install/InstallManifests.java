@@ -1,10 +1,5 @@
 package dev.capstan.cli.install;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.capstan.applier.kustomize.BuildLimits;
 import dev.capstan.applier.kustomize.BuildOptions;
 import dev.capstan.applier.kustomize.BuildResult;
@@ -16,8 +11,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -27,7 +25,6 @@ import java.util.stream.Stream;
  */
 public final class InstallManifests {
 
-  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
   private InstallManifests() {}
@@ -64,21 +61,24 @@ public final class InstallManifests {
     return out.toString();
   }
 
-  /** The root kustomization with install/multi-tenant where it names install. */
+  /**
+   * The root kustomization with install/multi-tenant where it names install, written as JSON (which
+   * kustomize reads as YAML).
+   */
   private static void useMultiTenantEngine(Path root) throws IOException {
-    ObjectNode kustomization = (ObjectNode) YAML.readTree(root.toFile());
-    ArrayNode resources = (ArrayNode) kustomization.get("resources");
-    boolean replaced = false;
-    for (int i = 0; i < resources.size(); i++) {
-      if (PackedDeploy.normalize(resources.get(i).asText()).equals("install")) {
-        resources.set(i, PackedDeploy.MULTI_TENANT);
-        replaced = true;
-      }
+    List<String> resources = new ArrayList<>();
+    for (String resource : PackedDeploy.references(PackedDeploy.ROOT, Files.readAllBytes(root))) {
+      boolean install = PackedDeploy.normalize(resource).equals("install");
+      resources.add(install ? PackedDeploy.MULTI_TENANT : resource);
     }
-    if (!replaced) {
+    if (!resources.contains(PackedDeploy.MULTI_TENANT)) {
       throw new IllegalStateException("deploy/kustomization.yaml does not name install");
     }
-    YAML.writeValue(root.toFile(), (JsonNode) kustomization);
+    Map<String, Object> kustomization = new LinkedHashMap<>();
+    kustomization.put("apiVersion", "kustomize.config.k8s.io/v1beta1");
+    kustomization.put("kind", "Kustomization");
+    kustomization.put("resources", resources);
+    Files.writeString(root, SERIALIZATION.asJson(kustomization));
   }
 
   private static List<GenericKubernetesResource> build(Path dir) {

@@ -1,11 +1,10 @@
 package dev.capstan.cli.install;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.capstan.kube.BoundedYaml;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -13,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -31,8 +31,6 @@ final class PackedDeploy {
 
   /** The engine with impersonation rights instead of cluster-admin, which ROOT does not reach. */
   static final String MULTI_TENANT = "install/multi-tenant";
-
-  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
   private final ClassLoader loader;
 
@@ -53,8 +51,8 @@ final class PackedDeploy {
       }
       byte[] bytes = copy(file, target);
       String dir = parent(file);
-      for (JsonNode entry : references(file, bytes)) {
-        String path = normalize(dir + entry.asText());
+      for (String entry : references(file, bytes)) {
+        String path = normalize(dir + entry);
         if (path.endsWith(".yaml") || path.endsWith(".yml")) {
           copy(path, target);
         } else {
@@ -64,20 +62,29 @@ final class PackedDeploy {
     }
   }
 
-  private static Iterable<JsonNode> references(String file, byte[] bytes) {
+  /** The files and directories a kustomization names: its resources and its patch files. */
+  static List<String> references(String file, byte[] bytes) {
+    Object read;
     try {
-      JsonNode kustomization = YAML.readTree(bytes);
-      List<JsonNode> all = new ArrayList<>();
-      kustomization.path("resources").forEach(all::add);
-      for (JsonNode patch : kustomization.path("patches")) {
-        if (patch.hasNonNull("path")) {
-          all.add(patch.get("path"));
+      read = new BoundedYaml().readOne(new String(bytes, StandardCharsets.UTF_8));
+    } catch (BoundedYaml.YamlProblem e) {
+      throw new IllegalStateException("the packed " + file + " is not YAML: " + e.getMessage());
+    }
+    List<String> all = new ArrayList<>();
+    if (!(read instanceof Map<?, ?> kustomization)) {
+      return all;
+    }
+    if (kustomization.get("resources") instanceof List<?> resources) {
+      resources.forEach(r -> all.add(String.valueOf(r)));
+    }
+    if (kustomization.get("patches") instanceof List<?> patches) {
+      for (Object patch : patches) {
+        if (patch instanceof Map<?, ?> map && map.get("path") instanceof String path) {
+          all.add(path);
         }
       }
-      return all;
-    } catch (IOException e) {
-      throw new IllegalStateException("the packed " + file + " is not YAML", e);
     }
+    return all;
   }
 
   private byte[] copy(String path, Path target) {
