@@ -139,7 +139,7 @@ public final class BootstrapGitCommand implements Callable<Integer> {
     String namespace = sync.namespace();
     GitCredentials.Resolved git = credentials.resolve(client, namespace);
     String commit =
-        new RepositoryUpdate(url, branch, git.provider(), timeout, printer)
+        new RepositoryUpdate(url, branch, git.data(), timeout, printer)
             .update(
                 sync.path() + "/" + namespace,
                 InstallManifests.yaml(components),

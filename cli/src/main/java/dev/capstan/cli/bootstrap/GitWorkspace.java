@@ -2,6 +2,7 @@ package dev.capstan.cli.bootstrap;
 
 import dev.capstan.cli.cluster.CliException;
 import dev.capstan.source.core.Redaction;
+import dev.capstan.source.git.transport.TransportSetup;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +16,6 @@ import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.PersonIdent;
 import org.eclipse.jgit.lib.RefUpdate;
 import org.eclipse.jgit.revwalk.RevCommit;
-import org.eclipse.jgit.transport.CredentialsProvider;
 import org.eclipse.jgit.transport.PushResult;
 import org.eclipse.jgit.transport.RefSpec;
 import org.eclipse.jgit.transport.RemoteRefUpdate;
@@ -29,33 +29,29 @@ final class GitWorkspace implements AutoCloseable {
 
   private final Git git;
   private final String branch;
-  private final CredentialsProvider credentials;
+  private final TransportSetup transport;
   private final int timeoutSeconds;
 
-  private GitWorkspace(Git git, String branch, CredentialsProvider credentials, Duration timeout) {
+  private GitWorkspace(Git git, String branch, TransportSetup transport, Duration timeout) {
     this.git = git;
     this.branch = branch;
-    this.credentials = credentials;
+    this.transport = transport;
     this.timeoutSeconds = (int) Math.max(1, timeout.toSeconds());
   }
 
-  /**
-   * Clones {@code url} into {@code dir} with {@code branch} checked out.
-   *
-   * @param credentials null for none
-   */
+  /** Clones {@code url} into {@code dir} with {@code branch} checked out. */
   static GitWorkspace clone(
-      String url, String branch, CredentialsProvider credentials, Path dir, Duration timeout) {
+      String url, String branch, TransportSetup transport, Path dir, Duration timeout) {
     try {
       Git git =
-          Git.cloneRepository()
+          transport
+              .apply(Git.cloneRepository())
               .setURI(url)
               .setDirectory(dir.toFile())
               .setBranch(branch)
-              .setCredentialsProvider(credentials)
               .setTimeout((int) Math.max(1, timeout.toSeconds()))
               .call();
-      GitWorkspace workspace = new GitWorkspace(git, branch, credentials, timeout);
+      GitWorkspace workspace = new GitWorkspace(git, branch, transport, timeout);
       workspace.startBranchIfMissing();
       return workspace;
     } catch (GitAPIException | IOException e) {
@@ -114,10 +110,10 @@ final class GitWorkspace implements AutoCloseable {
   private void push() throws GitAPIException {
     String ref = Constants.R_HEADS + branch;
     Iterable<PushResult> results =
-        git.push()
+        transport
+            .apply(git.push())
             .setRemote(Constants.DEFAULT_REMOTE_NAME)
             .setRefSpecs(new RefSpec(ref + ":" + ref))
-            .setCredentialsProvider(credentials)
             .setTimeout(timeoutSeconds)
             .call();
     for (PushResult result : results) {

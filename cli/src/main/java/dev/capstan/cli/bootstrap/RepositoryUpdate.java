@@ -1,16 +1,21 @@
 package dev.capstan.cli.bootstrap;
 
 import dev.capstan.cli.apply.ResultPrinter;
+import dev.capstan.cli.cluster.CliException;
+import dev.capstan.source.core.SourceException;
+import dev.capstan.source.git.transport.RemoteUrl;
+import dev.capstan.source.git.transport.TransportSetup;
+import dev.capstan.source.git.transport.UrlScheme;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.eclipse.jgit.lib.PersonIdent;
-import org.eclipse.jgit.transport.CredentialsProvider;
 
 /**
  * Writes the install and the sync objects into {@code <path>/<namespace>/} of a fresh clone, and
@@ -20,14 +25,14 @@ final class RepositoryUpdate {
 
   private final String url;
   private final String branch;
-  private final CredentialsProvider credentials;
+  private final Map<String, byte[]> credentials;
   private final Duration timeout;
   private final ResultPrinter printer;
 
   RepositoryUpdate(
       String url,
       String branch,
-      CredentialsProvider credentials,
+      Map<String, byte[]> credentials,
       Duration timeout,
       ResultPrinter printer) {
     this.url = url;
@@ -39,11 +44,15 @@ final class RepositoryUpdate {
 
   /** Returns the commit the branch holds afterwards: the one pushed, or the one already there. */
   String update(String directory, String components, String sync, PersonIdent author) {
-    Path clone = null;
+    Path work = null;
     try {
-      clone = Files.createTempDirectory("capstan-bootstrap");
+      work = Files.createTempDirectory("capstan-bootstrap");
+      // an empty home: no SSH configuration, key or known_hosts of the user's own is used
+      Path sshHome = Files.createDirectory(work.resolve("home"));
+      Path clone = work.resolve("clone");
       printer.line("cloning branch " + branch);
-      try (GitWorkspace workspace = GitWorkspace.clone(url, branch, credentials, clone, timeout)) {
+      try (TransportSetup transport = transport(sshHome);
+          GitWorkspace workspace = GitWorkspace.clone(url, branch, transport, clone, timeout)) {
         boolean first = workspace.head().isEmpty();
         workspace.write(directory + "/" + SyncManifests.COMPONENTS, components);
         workspace.write(directory + "/" + SyncManifests.SYNC, sync);
@@ -61,7 +70,17 @@ final class RepositoryUpdate {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } finally {
-      delete(clone);
+      delete(work);
+    }
+  }
+
+  /** The transport the engine's fetch uses, with the same rules for these credentials. */
+  private TransportSetup transport(Path sshHome) {
+    try {
+      return TransportSetup.create(
+          RemoteUrl.parse(url, UrlScheme.gitRepository()), credentials, sshHome.toFile(), false);
+    } catch (SourceException e) {
+      throw new CliException(e.getMessage(), CliException.BAD_INPUT);
     }
   }
 

@@ -10,9 +10,13 @@ import dev.capstan.cli.CliRun;
 import dev.capstan.cli.cluster.CliException;
 import dev.capstan.cli.install.InstallManifests;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** What {@code bootstrap git} writes and refuses, before it reaches a repository or a cluster. */
 class BootstrapOptionsTest {
@@ -55,8 +59,8 @@ class BootstrapOptionsTest {
     assertEquals("gitops", given.secretName("gitops"));
     GitCredentials.Resolved resolved = given.resolve(null, "gitops");
     assertEquals("gitops", resolved.toCreate().getMetadata().getName());
-    assertEquals(
-        Map.of("username", "bot", "password", "s3cret"), resolved.toCreate().getStringData());
+    assertEquals(Map.of("username", "Ym90", "password", "czNjcmV0"), resolved.toCreate().getData());
+    assertEquals("bot", new String(resolved.data().get("username"), StandardCharsets.UTF_8));
     SyncManifests sync = new SyncManifests("gitops", "u", "main", "p", "1m", "gitops");
     String yaml = InstallManifests.yaml(List.of(sync.gitRepository()));
     assertTrue(yaml.contains("secretRef"), yaml);
@@ -64,7 +68,34 @@ class BootstrapOptionsTest {
 
     GitCredentials none = new GitCredentials();
     assertNull(none.secretName("gitops"));
-    assertNull(none.resolve(null, "gitops").provider());
+    assertTrue(none.resolve(null, "gitops").data().isEmpty());
+    assertNull(none.resolve(null, "gitops").toCreate());
+  }
+
+  @Test
+  void anSshKeyAndItsKnownHostsGoToTheSecretUnderTheGitRepositorysKeys(@TempDir Path dir)
+      throws Exception {
+    GitCredentials ssh = new GitCredentials();
+    ssh.privateKeyFile = Files.writeString(dir.resolve("id"), "KEY");
+    ssh.knownHostsFile = Files.writeString(dir.resolve("hosts"), "[127.0.0.1]:2222 ssh-ed25519 A");
+    ssh.check();
+    assertEquals("gitops", ssh.secretName("gitops"));
+    Map<String, byte[]> data = ssh.resolve(null, "gitops").data();
+    assertEquals(List.of("identity", "known_hosts"), List.copyOf(data.keySet()));
+    assertEquals("KEY", new String(data.get("identity"), StandardCharsets.UTF_8));
+
+    CliRun noHosts =
+        CliRun.run(
+            "bootstrap",
+            "git",
+            "--url",
+            "ssh://git@h/r",
+            "--path",
+            "c",
+            "--private-key-file",
+            ssh.privateKeyFile.toString());
+    assertEquals(2, noHosts.exitCode(), noHosts::toString);
+    assertTrue(noHosts.err().contains("--known-hosts-file"), noHosts::toString);
   }
 
   @Test
