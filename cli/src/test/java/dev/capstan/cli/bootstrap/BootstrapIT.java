@@ -7,11 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.common.ReconcileRequest;
 import dev.capstan.cli.CliRun;
-import dev.capstan.cli.install.InstallCleanup;
-import dev.capstan.engine.Engine;
-import dev.capstan.engine.EngineOptions;
 import dev.capstan.source.testing.HttpGitServer;
-import dev.capstan.testing.CapstanCrds;
 import dev.capstan.testing.ClusterAccess;
 import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.TestNamespace;
@@ -25,14 +21,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.PersonIdent;
 import org.eclipse.jgit.lib.Repository;
-import org.eclipse.jgit.lib.StoredConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -55,7 +48,7 @@ class BootstrapIT {
   private static String ns;
   private static Path bare;
   private static HttpGitServer server;
-  private static Engine engine;
+  private static BootstrapFixture fixture;
 
   @BeforeAll
   static void setUp(
@@ -65,43 +58,16 @@ class BootstrapIT {
     access = cluster;
     ns = namespace.name();
     bare = dir.resolve("repos/fleet");
-    try (Git git =
-        Git.init().setBare(true).setInitialBranch("main").setDirectory(bare.toFile()).call()) {
-      // the server takes pushes without authentication
-      StoredConfig config = git.getRepository().getConfig();
-      config.setBoolean("http", null, "receivepack", true);
-      config.save();
-    }
+    BootstrapFixture.bareRepository(bare);
     server = HttpGitServer.anonymous(dir.resolve("repos"));
-    CapstanCrds.install(kube);
-    engine =
-        new Engine(
-            EngineOptions.defaults(Files.createDirectories(dir.resolve("artifacts")))
-                .withWatchLabelSelector(Optional.of("kustomize.capstan.dev/namespace=" + ns))
-                .withWaitPoll(Duration.ofSeconds(1)),
-            kube,
-            List.of());
-    engine.start();
+    fixture = new BootstrapFixture(kube, ns, dir.resolve("artifacts"));
   }
 
   @AfterAll
   static void tearDown() throws Exception {
-    // The Kustomization prunes what it applied, the CRDs included: stop the engine before it
-    // could, and let the namespace go without it.
-    if (engine != null) {
-      engine.close();
+    if (fixture != null) {
+      fixture.close();
     }
-    for (Resource<GenericKubernetesResource> object : List.of(kustomization(), gitRepository())) {
-      if (object.get() != null) {
-        object.edit(
-            o -> {
-              o.getMetadata().setFinalizers(List.of());
-              return o;
-            });
-        object.delete();
-      }
-    }
-    InstallCleanup.removeClusterWide(client);
     if (server != null) {
       server.close();
     }
@@ -210,32 +176,18 @@ class BootstrapIT {
   }
 
   private static Resource<GenericKubernetesResource> kustomization() {
-    return client
-        .genericKubernetesResources("kustomize.capstan.dev/v1", "Kustomization")
-        .inNamespace(ns)
-        .withName(ns);
+    return fixture.kustomization();
   }
 
   private static Resource<GenericKubernetesResource> gitRepository() {
-    return client
-        .genericKubernetesResources("source.capstan.dev/v1", "GitRepository")
-        .inNamespace(ns)
-        .withName(ns);
+    return fixture.gitRepository();
   }
 
   private static Map<?, ?> status(GenericKubernetesResource object) {
-    Object status = object.getAdditionalProperties().get("status");
-    return status instanceof Map<?, ?> map ? map : Map.of();
+    return BootstrapFixture.status(object);
   }
 
   private static String ready(GenericKubernetesResource object) {
-    if (status(object).get("conditions") instanceof List<?> conditions) {
-      for (Object condition : conditions) {
-        if (condition instanceof Map<?, ?> map && "Ready".equals(map.get("type"))) {
-          return String.valueOf(map.get("status"));
-        }
-      }
-    }
-    return "none";
+    return BootstrapFixture.ready(object);
   }
 }
