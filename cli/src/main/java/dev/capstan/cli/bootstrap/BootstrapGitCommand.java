@@ -145,7 +145,7 @@ public final class BootstrapGitCommand implements Callable<Integer> {
                 InstallManifests.yaml(components),
                 InstallManifests.yaml(sync.objects()),
                 new PersonIdent(authorName, authorEmail));
-    if (!installer.install(components, namespace, timeout, false)) {
+    if (!installer.install(components, namespace, timeout, true)) {
       return 1;
     }
     git.createSecret(client, namespace, printer);
