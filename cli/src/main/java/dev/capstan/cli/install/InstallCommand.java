@@ -43,10 +43,12 @@ public final class InstallCommand implements Callable<Integer> {
   @Option(
       names = "--wait",
       negatable = true,
+      arity = "0..1",
       defaultValue = "true",
       fallbackValue = "true",
       description =
-          "Wait until the CRDs are Established and the Deployment Available (default: true).")
+          "Wait until the CRDs are Established and the Deployment Available (default: true;"
+              + " --no-wait or --wait=false skips it).")
   boolean wait;
 
   @Option(
