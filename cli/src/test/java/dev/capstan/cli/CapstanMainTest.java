@@ -30,7 +30,9 @@ class CapstanMainTest {
           "suspend",
           "resume",
           "tree",
-          "ui"
+          "ui",
+          "install",
+          "bootstrap"
         }) {
       assertTrue(out.toString().contains(name), () -> "help lacks " + name + ":\n" + out);
     }

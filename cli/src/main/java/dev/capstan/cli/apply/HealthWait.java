@@ -11,7 +11,7 @@ import java.util.List;
  * {@code --wait}: the applier's wait until all are Current, one Failed, or time runs out; prints
  * how it ended.
  */
-final class HealthWait {
+public final class HealthWait {
 
   /** How often the objects are read again: a person watches, and each look is one read each. */
   private static final Duration INTERVAL = Duration.ofSeconds(1);
@@ -20,12 +20,12 @@ final class HealthWait {
   private final Duration timeout;
   private final HealthEvaluator evaluator = HealthEvaluator.withBuiltinLibrary();
 
-  HealthWait(ResourceManager manager, Duration timeout) {
+  public HealthWait(ResourceManager manager, Duration timeout) {
     this.manager = manager;
     this.timeout = timeout;
   }
 
-  boolean await(List<ObjectRef> refs, ResultPrinter printer) {
+  public boolean await(List<ObjectRef> refs, ResultPrinter printer) {
     WaitResult result = manager.await(refs, evaluator, timeout, INTERVAL);
     printer.line(
         switch (result.verdict()) {

@@ -10,15 +10,15 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** Progress lines as results arrive, and a summary table of outcomes per kind. */
-final class ResultPrinter {
+public final class ResultPrinter {
 
   private final PrintWriter out;
 
-  ResultPrinter(PrintWriter out) {
+  public ResultPrinter(PrintWriter out) {
     this.out = out;
   }
 
-  synchronized void progress(ObjectResult result) {
+  public synchronized void progress(ObjectResult result) {
     // Plain concatenation, not a format string: a thousand formatted lines cost a short-lived
     // command a noticeable share of its time.
     StringBuilder line = new StringBuilder(96).append(result.action().label());
@@ -33,13 +33,13 @@ final class ResultPrinter {
     out.flush();
   }
 
-  synchronized void line(String text) {
+  public synchronized void line(String text) {
     out.println(text);
     out.flush();
   }
 
   /** One row per kind with a column per action that occurred, then a total row. */
-  void summary(List<ObjectResult> results) {
+  public void summary(List<ObjectResult> results) {
     Map<String, Map<Action, Integer>> byKind = new TreeMap<>();
     Map<Action, Integer> totals = new EnumMap<>(Action.class);
     for (ObjectResult r : results) {

@@ -8,12 +8,12 @@ import java.util.function.ToIntFunction;
 /**
  * The bounded pool a command hands to the applier; daemon threads so a failure never hangs exit.
  */
-final class WorkerPool {
+public final class WorkerPool {
 
   private WorkerPool() {}
 
   /** Runs {@code work} with a pool of {@code size} threads, stopped when it returns. */
-  static int run(int size, ToIntFunction<ExecutorService> work) {
+  public static int run(int size, ToIntFunction<ExecutorService> work) {
     ExecutorService pool = of(size);
     try {
       return work.applyAsInt(pool);

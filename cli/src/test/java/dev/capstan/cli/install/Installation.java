@@ -46,12 +46,7 @@ final class Installation {
 
   /** Deletes what deploy/install created, leaving the CRDs other tests use. */
   static void remove(KubernetesClient admin) {
-    for (String binding :
-        new String[] {"capstan-apply", "capstan-controller", "capstan-impersonate"}) {
-      admin.rbac().clusterRoleBindings().withName(binding).delete();
-    }
-    admin.rbac().clusterRoles().withName("capstan-controller").delete();
-    admin.rbac().clusterRoles().withName("capstan-impersonate").delete();
+    InstallCleanup.removeClusterWide(admin);
     admin.namespaces().withName(SYSTEM).delete();
   }
 }

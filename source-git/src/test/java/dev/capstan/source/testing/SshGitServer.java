@@ -19,12 +19,13 @@ import org.apache.sshd.server.channel.ChannelSession;
 import org.apache.sshd.server.command.Command;
 import org.apache.sshd.server.command.CommandFactory;
 import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.transport.ReceivePack;
 import org.eclipse.jgit.transport.UploadPack;
 
 /**
- * Git over SSH on loopback: an Apache MINA sshd server whose only command is {@code
- * git-upload-pack}, run by JGit's UploadPack. Public-key authentication only, for the one
- * authorized key.
+ * Git over SSH on loopback: an Apache MINA sshd server whose only commands are {@code
+ * git-upload-pack} and {@code git-receive-pack} (a push), run by JGit's UploadPack and ReceivePack.
+ * Public-key authentication only, for the one authorized key.
  */
 public final class SshGitServer implements AutoCloseable {
 
@@ -85,10 +86,12 @@ public final class SshGitServer implements AutoCloseable {
   private static CommandFactory uploadPack(Repositories repositories) {
     return (ChannelSession channel, String command) -> {
       List<String> words = CommandFactory.split(command);
-      if (words.size() != 2 || !"git-upload-pack".equals(words.get(0))) {
+      if (words.size() != 2
+          || !List.of("git-upload-pack", "git-receive-pack").contains(words.get(0))) {
         throw new IOException("unsupported command: " + command);
       }
-      return new UploadPackCommand(repositories, words.get(1));
+      return new UploadPackCommand(
+          repositories, words.get(1), "git-receive-pack".equals(words.get(0)));
     };
   }
 
@@ -102,9 +105,12 @@ public final class SshGitServer implements AutoCloseable {
     private ExitCallback exit;
     private Thread thread;
 
-    UploadPackCommand(Repositories repositories, String path) {
+    private final boolean receive;
+
+    UploadPackCommand(Repositories repositories, String path, boolean receive) {
       this.repositories = repositories;
       this.path = path;
+      this.receive = receive;
     }
 
     @Override
@@ -136,7 +142,11 @@ public final class SshGitServer implements AutoCloseable {
 
     private void serve() {
       try (Repository repo = repositories.open(path)) {
-        new UploadPack(repo).upload(in, out, err);
+        if (receive) {
+          new ReceivePack(repo).receive(in, out, err);
+        } else {
+          new UploadPack(repo).upload(in, out, err);
+        }
         out.flush();
         exit.onExit(0);
       } catch (Exception e) {

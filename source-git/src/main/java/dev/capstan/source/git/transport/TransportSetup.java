@@ -148,7 +148,7 @@ public final class TransportSetup implements AutoCloseable {
   }
 
   /** Configures a JGit command (ls-remote or fetch) to use these credentials. */
-  <C extends TransportCommand<C, ?>> C apply(C command) {
+  public <C extends TransportCommand<C, ?>> C apply(C command) {
     if (credentials.hasBasicAuth()) {
       command.setCredentialsProvider(
           new UsernamePasswordCredentialsProvider(credentials.username(), credentials.password()));
