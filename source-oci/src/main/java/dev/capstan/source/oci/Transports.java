@@ -1,13 +1,9 @@
 package dev.capstan.source.oci;
 
-import dev.capstan.source.core.FailureReason;
 import dev.capstan.source.core.RecentlyUsed;
-import dev.capstan.source.core.SourceException;
+import dev.capstan.source.core.proxy.ProxySecret;
 import java.net.Authenticator;
-import java.net.InetSocketAddress;
 import java.net.PasswordAuthentication;
-import java.net.ProxySelector;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -57,34 +53,11 @@ final class Transports {
   }
 
   private static void proxy(HttpClient.Builder builder, Map<String, byte[]> secret) {
-    String address = text(secret, "address");
-    if (address == null) {
-      throw invalid("the proxy secret holds no 'address'");
+    ProxySecret proxy = ProxySecret.forHttpClient(secret).orElseThrow();
+    builder.proxy(proxy.selector());
+    if (proxy.hasCredentials()) {
+      builder.authenticator(new ProxyOnly(proxy.username(), proxy.password().toCharArray()));
     }
-    URI uri;
-    try {
-      uri = URI.create(address.trim());
-    } catch (IllegalArgumentException e) {
-      throw invalid("the proxy secret's address is not a URL");
-    }
-    if (!"http".equals(uri.getScheme()) || uri.getHost() == null) {
-      throw invalid("the proxy secret's address must be http://host:port");
-    }
-    int port = uri.getPort() < 0 ? 80 : uri.getPort();
-    builder.proxy(ProxySelector.of(new InetSocketAddress(uri.getHost(), port)));
-    String username = text(secret, "username");
-    String password = text(secret, "password");
-    if ((username == null) != (password == null)) {
-      throw invalid("the proxy secret must hold both username and password, or neither");
-    }
-    if (username != null) {
-      builder.authenticator(new ProxyOnly(username, password.toCharArray()));
-    }
-  }
-
-  private static String text(Map<String, byte[]> data, String key) {
-    byte[] value = data.get(key);
-    return value == null ? null : new String(value, StandardCharsets.UTF_8);
   }
 
   private static String keyOf(
@@ -105,10 +78,6 @@ final class Transports {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is required of every Java runtime", e);
     }
-  }
-
-  private static SourceException invalid(String message) {
-    return new SourceException(FailureReason.INVALID_SECRET, message);
   }
 
   /** Answers the proxy's challenge only, never a registry's. */

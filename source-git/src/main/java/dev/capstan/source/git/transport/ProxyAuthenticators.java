@@ -1,6 +1,7 @@
 package dev.capstan.source.git.transport;
 
 import dev.capstan.source.core.RecentlyUsed;
+import dev.capstan.source.core.proxy.ProxySecret;
 import dev.capstan.source.core.store.ArtifactStore;
 import java.net.Authenticator;
 import java.net.PasswordAuthentication;
@@ -23,7 +24,7 @@ public final class ProxyAuthenticators {
   private final Map<Key, ProxyCredentials> byKey = new RecentlyUsed<>(MAX);
 
   /** The authenticator for {@code settings}' proxy and credentials. */
-  synchronized Authenticator forProxy(ProxySettings settings) {
+  synchronized Authenticator forProxy(ProxySecret settings) {
     Key key =
         new Key(
             settings.host().toLowerCase(Locale.ROOT),
@@ -54,7 +55,7 @@ public final class ProxyAuthenticators {
     private final char[] password;
     private final AtomicInteger asked = new AtomicInteger();
 
-    ProxyCredentials(ProxySettings settings) {
+    ProxyCredentials(ProxySecret settings) {
       this.host = settings.host().toLowerCase(Locale.ROOT);
       this.port = settings.port();
       this.username = settings.username();

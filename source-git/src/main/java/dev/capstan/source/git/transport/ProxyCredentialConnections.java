@@ -1,5 +1,6 @@
 package dev.capstan.source.git.transport;
 
+import dev.capstan.source.core.proxy.ProxySecret;
 import java.io.IOException;
 import java.net.Authenticator;
 import java.net.HttpURLConnection;
@@ -39,7 +40,7 @@ public final class ProxyCredentialConnections implements HttpConnectionFactory {
   private final Authenticator authenticator;
   private final AtomicBoolean refused = new AtomicBoolean();
 
-  ProxyCredentialConnections(ProxySettings settings, Authenticator authenticator) {
+  ProxyCredentialConnections(ProxySecret settings, Authenticator authenticator) {
     this.proxy = settings.proxy();
     // Whatever the logging configuration, connections with proxy credentials log no headers.
     Level level = JDK_HTTP_LOG.getLevel();

@@ -2,6 +2,7 @@ package dev.capstan.source.git.transport;
 
 import dev.capstan.source.core.FailureReason;
 import dev.capstan.source.core.SourceException;
+import dev.capstan.source.core.proxy.ProxySecret;
 import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.security.KeyPair;
@@ -34,7 +35,7 @@ public final class TransportSetup implements AutoCloseable {
   private final Credentials credentials;
   private final KnownHosts knownHosts;
   private final SshdSessionFactory ssh;
-  private final ProxySettings proxy;
+  private final ProxySecret proxy;
   private final ProxyCredentialConnections authenticatingProxy;
   private final ProxyAuthenticators authenticators;
   private final TlsSettings tls;
@@ -45,7 +46,7 @@ public final class TransportSetup implements AutoCloseable {
       Credentials credentials,
       KnownHosts knownHosts,
       SshdSessionFactory ssh,
-      ProxySettings proxy,
+      ProxySecret proxy,
       ProxyAuthenticators authenticators,
       TlsSettings tls) {
     this.url = url;
@@ -88,7 +89,7 @@ public final class TransportSetup implements AutoCloseable {
       boolean credentialsOverPlainHttp,
       Map<String, byte[]> proxyData,
       ProxyAuthenticators authenticators) {
-    ProxySettings proxy = ProxySettings.from(proxyData);
+    ProxySecret proxy = ProxySecret.forUrlConnections(proxyData).orElse(null);
     if (proxy != null && !url.isHttp()) {
       throw new SourceException(
           FailureReason.INVALID_SPEC,

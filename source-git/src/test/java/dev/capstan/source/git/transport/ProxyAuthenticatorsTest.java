@@ -5,10 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import dev.capstan.source.core.proxy.ProxySecret;
 import java.net.Authenticator;
-import java.net.InetSocketAddress;
 import java.net.PasswordAuthentication;
-import java.net.Proxy;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,14 +17,8 @@ import org.junit.jupiter.api.Test;
 class ProxyAuthenticatorsTest {
   private final ProxyAuthenticators authenticators = new ProxyAuthenticators();
 
-  private static ProxySettings settings(String host, String username, String password) {
-    return new ProxySettings(
-        new Proxy(Proxy.Type.HTTP, InetSocketAddress.createUnresolved(host, 3128)),
-        host,
-        3128,
-        "http://" + host + ":3128",
-        username,
-        password);
+  private static ProxySecret settings(String host, String username, String password) {
+    return new ProxySecret("http", host, 3128, username, password);
   }
 
   private static PasswordAuthentication challenge(Authenticator authenticator, String host) {
