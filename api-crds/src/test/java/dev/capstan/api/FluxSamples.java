@@ -14,30 +14,41 @@ import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 
 /**
- * Flux's own sample objects (src/test/resources/flux-v1.9.4) as Capstan takes them: the API groups
- * changed and nothing else, except what a test namespace needs (namespace and a unique name) and
- * the required fields the documentation leaves out for brevity.
+ * Flux's own sample objects (src/test/resources/flux-v1.9.4 and flux-source-v1.9.1) as Capstan
+ * takes them: the API groups changed and nothing else, except what a test namespace needs
+ * (namespace and a unique name) and the required fields the documentation leaves out for brevity.
  */
 final class FluxSamples {
   /** The docs elide fields with a line "... # other fields omitted": not YAML, dropped. */
   private static final Pattern ELISION = Pattern.compile("(?m)^\\s*\\.\\.\\..*$\\n?");
 
-  private static final Map<String, Object> REQUIRED =
+  /** By kind, the required spec fields (as Flux's CRDs require them) and the values filled in. */
+  private static final Map<String, Map<String, Object>> REQUIRED =
       Map.of(
-          "interval",
-          "10m",
-          "prune",
-          true,
-          "sourceRef",
-          Map.of("kind", "GitRepository", "name", "example"));
+          "Kustomization",
+          Map.of(
+              "interval",
+              "10m",
+              "prune",
+              true,
+              "sourceRef",
+              Map.of("kind", "GitRepository", "name", "example")),
+          "GitRepository",
+          Map.of("interval", "10m", "url", "https://github.com/stefanprodan/podinfo"),
+          "OCIRepository",
+          Map.of("interval", "10m", "url", "oci://ghcr.io/stefanprodan/manifests/podinfo"),
+          "Bucket",
+          Map.of("interval", "10m", "bucketName", "podinfo", "endpoint", "minio.example.com"),
+          "HelmRepository",
+          Map.of("url", "https://stefanprodan.github.io/podinfo"));
 
   private FluxSamples() {}
 
-  /** The objects of a sample file, as Flux wrote them. */
+  /** The objects of a sample file (a test resource path such as {@code flux-v1.9.4/x.yaml}). */
   @SuppressWarnings("unchecked")
   static List<Map<String, Object>> read(String resource) {
     String text;
-    try (InputStream in = FluxSamples.class.getResourceAsStream("/flux-v1.9.4/" + resource)) {
+    try (InputStream in = FluxSamples.class.getResourceAsStream("/" + resource)) {
       text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -52,9 +63,9 @@ final class FluxSamples {
   }
 
   /**
-   * A sample under Capstan's groups, in {@code namespace}, named uniquely by {@code index}; a
-   * Kustomization that leaves out interval, prune or sourceRef gets them (the fields filled in are
-   * added to {@code filled}).
+   * A sample under Capstan's groups, in {@code namespace}, named uniquely by {@code index}; one
+   * that leaves out a field its kind requires (a Kustomization's interval, prune or sourceRef, a
+   * GitRepository's url...) gets it (the fields filled in are added to {@code filled}).
    */
   @SuppressWarnings("unchecked")
   static Map<String, Object> capstan(
@@ -66,11 +77,12 @@ final class FluxSamples {
     metadata.put("name", (name.isEmpty() ? "example" : name) + "-" + index);
     metadata.put("namespace", namespace);
     object.put("metadata", metadata);
-    if ("Kustomization".equals(object.get("kind"))) {
+    Map<String, Object> required = REQUIRED.get(String.valueOf(object.get("kind")));
+    if (required != null) {
       Map<String, Object> spec =
           new LinkedHashMap<>(
               object.get("spec") == null ? Map.of() : (Map<String, Object>) object.get("spec"));
-      REQUIRED.forEach(
+      required.forEach(
           (field, value) -> {
             if (!spec.containsKey(field)) {
               spec.put(field, value);

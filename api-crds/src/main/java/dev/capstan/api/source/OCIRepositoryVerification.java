@@ -22,7 +22,12 @@ public record OCIRepositoryVerification(
     @JsonPropertyDescription(
             "Keyless identities (issuer and subject regular expressions); not supported by "
                 + "this engine.")
-        List<OIDCIdentityMatch> matchOIDCIdentity) {
+        List<OIDCIdentityMatch> matchOIDCIdentity,
+    @JsonPropertyDescription(
+            "Secret in this namespace holding a Sigstore trusted root for keyless verification; "
+                + "accepted as Flux's API has it and refused at reconcile, as keyless "
+                + "verification is.")
+        LocalObjectReference trustedRootSecretRef) {
 
   /** The provider, cosign when absent. */
   public String effectiveProvider() {

@@ -87,6 +87,13 @@ final class OciRequests {
               + spec.verify().effectiveProvider()
               + "' is not supported: only cosign signatures are verified");
     }
+    if (spec.verify().trustedRootSecretRef() != null) {
+      throw new SourceInputs.Unavailable(
+          FailureReason.INVALID_SPEC,
+          "spec.verify.trustedRootSecretRef is not supported: keyless cosign verification is not "
+              + "done by this engine; sign with a key pair and name its public key's Secret in "
+              + "spec.verify.secretRef");
+    }
     if (spec.verify().secretRef() == null) {
       throw new SourceInputs.Unavailable(
           FailureReason.INVALID_SPEC,
