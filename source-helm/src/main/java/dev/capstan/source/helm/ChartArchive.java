@@ -106,9 +106,17 @@ final class ChartArchive {
     if (name.startsWith("/") || name.contains("\\") || (name + "/").contains("../")) {
       throw invalid("entry '" + Safe.text(name) + "' leaves the chart's directory");
     }
-    if (!entry.isFile() && !entry.isDirectory()) {
+    if (!entry.isDirectory() && !regularFile(entry)) {
       throw invalid("entry '" + Safe.text(name) + "' is a link or a special file");
     }
+  }
+
+  /** A regular file by its type flag (commons-compress's isFile takes a link for a file). */
+  private static boolean regularFile(TarArchiveEntry entry) {
+    byte flag = entry.getLinkFlag();
+    return flag == TarArchiveEntry.LF_NORMAL
+        || flag == TarArchiveEntry.LF_OLDNORM
+        || flag == TarArchiveEntry.LF_CONTIG;
   }
 
   private static String topOf(String name) {
