@@ -80,7 +80,7 @@ public record CosignKeys(List<NamedKey> keys) {
   }
 
   /** What identifies this key set in a source's id: a change of keys means a new check. */
-  String identity() {
+  public String identity() {
     StringBuilder text = new StringBuilder();
     for (NamedKey key : keys) {
       text.append(key.name())

@@ -237,6 +237,16 @@ public final class OciSource {
     return kept;
   }
 
+  /**
+   * The registry of {@code request}'s URL, read with its credentials, TLS and proxy until {@code
+   * deadline}: for a source that pulls an artifact of its own kind (a Helm chart) through this
+   * client. Its failures are {@code SourceException}s, to be reported with {@link #scrubbed}.
+   */
+  public RegistryReader reader(OciFetchRequest request, Instant deadline) {
+    OciUrl url = OciUrl.parse(request.target().url());
+    return new RegistryReader(new Registry(client(request, url, "pull", deadline)));
+  }
+
   private RegistryClient client(
       OciFetchRequest request, OciUrl url, String actions, Instant deadline) {
     Optional<RegistryCredentials> credentials =
@@ -304,6 +314,18 @@ public final class OciSource {
                 + Redaction.scrubUrl(request.target().url())
                 + "': "
                 + detail;
+    String scrubbed = scrubbed(request, message);
+    LOG.warn("{}: {}", reason.conditionReason(), scrubbed);
+    LOG.debug("{}: pull failed", request.target().key(), error);
+    return new FetchResult.Failed(reason, scrubbed, lastArtifact(request.target().key()));
+  }
+
+  /**
+   * {@code message} without the request's credentials (pull secrets, proxy, client key), whatever a
+   * registry echoed; the scheme probed for the request's source is forgotten, as after any failed
+   * pull.
+   */
+  public String scrubbed(OciFetchRequest request, String message) {
     List<String> secrets = new ArrayList<>();
     secrets.addAll(RegistryCredentials.secretTexts(request.pullSecrets()));
     request.pullSecrets().stream()
@@ -321,9 +343,6 @@ public final class OciSource {
     secrets.addAll(Redaction.textOf(request.target().proxyCredentials()));
     secrets.addAll(Redaction.textOf(request.certSecret().values()));
     schemes.forget(request.target().key());
-    String scrubbed = Redaction.scrub(message, secrets);
-    LOG.warn("{}: {}", reason.conditionReason(), scrubbed);
-    LOG.debug("{}: pull failed", request.target().key(), error);
-    return new FetchResult.Failed(reason, scrubbed, lastArtifact(request.target().key()));
+    return Redaction.scrub(message, secrets);
   }
 }

@@ -1,12 +1,12 @@
 package dev.capstan.source.oci;
 
 /** Text from a registry or an archive made fit for a message: no control characters, short. */
-final class Safe {
+public final class Safe {
   static final int MAX = 200;
 
   private Safe() {}
 
-  static String text(String value) {
+  public static String text(String value) {
     if (value == null) {
       return "";
     }

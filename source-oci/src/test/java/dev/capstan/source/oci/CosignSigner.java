@@ -18,15 +18,15 @@ import java.util.Optional;
  * naming the manifest digest, signed with an ECDSA P-256 key made by the test, pushed as the layer
  * of a manifest tagged {@code sha256-<hex>.sig} with the signature in its annotation.
  */
-final class CosignSigner {
+public final class CosignSigner {
   private final KeyPair keys = TestPki.ecKeys();
 
   /** The public key as {@code cosign generate-key-pair} writes {@code cosign.pub}. */
-  String publicKeyPem() {
+  public String publicKeyPem() {
     return TestPki.pem(keys.getPublic());
   }
 
-  void sign(
+  public void sign(
       String registryHost,
       String repository,
       String digest,
