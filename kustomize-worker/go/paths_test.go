@@ -9,7 +9,7 @@ import (
 // Names a host allows but kustomize's in-memory file system refuses: every one must build, as the
 // root's directory, as a directory on spec.path, with and without a kustomization.yaml (without
 // one, the build generates it in memory beside the files), and with a replaced file.
-var oddNames = []string{"a b", "at@sign", "plus+sign", "tilde~", "per%cent", "com,ma", "é-accent", "名前", "dots..in.name"}
+var oddNames = []string{"a b", "at@sign", "plus+sign", "tilde~", "per%cent", "com,ma", "é-accent", "名前", "dots..in.name", "a b@c+d~e%f,gé名"}
 
 const oddConfigMap = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: odd}\ndata: {a: b}\n"
 

@@ -75,7 +75,16 @@ class FluxBuildTest {
    */
   @ParameterizedTest
   @ValueSource(
-      strings = {"a b", "at@sign", "plus+sign", "tilde~", "per%cent", "com,ma", "é-accent"})
+      strings = {
+        "a b",
+        "at@sign",
+        "plus+sign",
+        "tilde~",
+        "per%cent",
+        "com,ma",
+        "é-accent",
+        "a b@c+d~e%f,gé名"
+      })
   void aPathThroughAnyNameTheFileSystemAllowsBuilds(String name) {
     fixture(
         Map.of(

@@ -128,6 +128,50 @@ class BuildCommandTest {
     assertEquals(2, out.toString().split("name: c\n", -1).length - 1, out.toString());
   }
 
+  /**
+   * The -f directory, its parent and the base it reaches through ../ all carry one class of
+   * characters the file system allows (the last value mixes them all): it builds under --root
+   * outside Git and from a real Git work tree with its default root.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "a b",
+        "at@sign",
+        "plus+sign",
+        "tilde~",
+        "per%cent",
+        "com,ma",
+        "é-accent",
+        "a b@c+d~e%f,gé名"
+      })
+  void anyNameOnEveryDirectoryOfThePathBuilds(String name, @TempDir Path dir) throws Exception {
+    Path plain = oddlyNamedTree(dir.resolve("plain").resolve(name), name);
+    assertEquals(
+        0, run("-f", plain.toString(), "--root", plain.getParent().toString()), err.toString());
+    Path workTree = dir.resolve("git").resolve(name);
+    Path inGit = oddlyNamedTree(workTree, name);
+    Process init = new ProcessBuilder("git", "init", "-q", workTree.toString()).start();
+    assertEquals(0, init.waitFor(), new String(init.getErrorStream().readAllBytes()));
+    assertEquals(0, run("-f", inGit.toString()), err.toString());
+    assertEquals(2, out.toString().split("name: odd-base\n", -1).length - 1, out.toString());
+    assertEquals(2, out.toString().split("name: odd-own\n", -1).length - 1, out.toString());
+  }
+
+  /** DIR/NAME (returned) holds a ConfigMap and reaches DIR/base NAME through ../ for another. */
+  private static Path oddlyNamedTree(Path dir, String name) throws Exception {
+    Path own = Files.createDirectories(dir.resolve(name));
+    Path base = Files.createDirectories(dir.resolve("base " + name));
+    Files.writeString(base.resolve("kustomization.yaml"), "resources:\n- cm.yaml\n");
+    Files.writeString(
+        base.resolve("cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: odd-base}\n");
+    Files.writeString(
+        own.resolve("kustomization.yaml"), "resources:\n- cm.yaml\n- \"../base " + name + "\"\n");
+    Files.writeString(
+        own.resolve("cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: odd-own}\n");
+    return own;
+  }
+
   @Test
   void aDirectoryOutsideTheRootSaysWhichRoot(@TempDir Path dir) throws Exception {
     Path prod = exportedTree(dir);
