@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.ExternalArtifact;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.HelmChart;
 import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.OCIRepository;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
@@ -38,6 +39,7 @@ public final class CrdPublisher {
           GitRepository.class,
           OCIRepository.class,
           HelmRepository.class,
+          HelmChart.class,
           ExternalArtifact.class);
 
   /**
@@ -47,7 +49,12 @@ public final class CrdPublisher {
    * ExternalArtifact's status is its producer's, and Flux leaves it without one.
    */
   static final Set<Class<?>> RECONCILED =
-      Set.of(Kustomization.class, GitRepository.class, OCIRepository.class, HelmRepository.class);
+      Set.of(
+          Kustomization.class,
+          GitRepository.class,
+          OCIRepository.class,
+          HelmRepository.class,
+          HelmChart.class);
 
   /**
    * On every CRD, so that a Kustomization with {@code postBuild} that applies the CRDs does not

@@ -40,6 +40,7 @@ class FluxApiFieldsTest {
     "GitRepository, source.capstan.dev_gitrepositories.yaml",
     "OCIRepository, source.capstan.dev_ocirepositories.yaml",
     "HelmRepository, source.capstan.dev_helmrepositories.yaml",
+    "HelmChart, source.capstan.dev_helmcharts.yaml",
     "ExternalArtifact, source.capstan.dev_externalartifacts.yaml"
   })
   void everyFieldOfFluxsSchemaIsInTheCrdWithItsDefaultAndEnumOrIsAListedDifference(
