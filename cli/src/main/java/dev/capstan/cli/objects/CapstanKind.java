@@ -9,6 +9,8 @@ import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositorySpec;
 import dev.capstan.api.source.GitRepositoryStatus;
+import dev.capstan.api.source.HelmChart;
+import dev.capstan.api.source.HelmChartSpec;
 import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.api.source.OCIRepositoryStatus;
@@ -56,8 +58,12 @@ record CapstanKind<T extends HasMetadata>(
           List.of("helmrepo", "helmrepos", "helmrepository", "helmrepositories"),
           CapstanKind::ofHelmRepository);
 
+  static final CapstanKind<HelmChart> HELM_CHART =
+      new CapstanKind<>(
+          HelmChart.class, List.of("hc", "helmchart", "helmcharts"), CapstanKind::ofHelmChart);
+
   static final List<CapstanKind<?>> ALL =
-      List.of(KUSTOMIZATION, GIT_REPOSITORY, OCI_REPOSITORY, HELM_REPOSITORY);
+      List.of(KUSTOMIZATION, GIT_REPOSITORY, OCI_REPOSITORY, HELM_REPOSITORY, HELM_CHART);
 
   /** The kind a user typed, case-insensitively. */
   static CapstanKind<?> parse(String typed) {
@@ -71,7 +77,7 @@ record CapstanKind<T extends HasMetadata>(
         "unknown kind '"
             + typed
             + "': expected ks (kustomizations), gitrepo (gitrepositories), ocirepo"
-            + " (ocirepositories) or helmrepo (helmrepositories)",
+            + " (ocirepositories), helmrepo (helmrepositories) or hc (helmcharts)",
         CliException.BAD_INPUT);
   }
 
@@ -173,6 +179,21 @@ record CapstanKind<T extends HasMetadata>(
         repo,
         repo.getSpec() == null ? null : repo.getSpec().url(),
         List.of(new ResourceView.Column("TYPE", oci ? "oci" : "default")));
+  }
+
+  /** A chart has no URL of its own: CHART and SOURCE (its sourceRef) in the wide table. */
+  private static ResourceView ofHelmChart(HelmChart chart) {
+    HelmChartSpec spec = chart.getSpec();
+    String source =
+        spec == null || spec.sourceRef() == null
+            ? ""
+            : spec.sourceRef().kind() + "/" + spec.sourceRef().name();
+    return ofSource(
+        chart,
+        null,
+        List.of(
+            new ResourceView.Column("CHART", spec == null ? "" : spec.chart()),
+            new ResourceView.Column("SOURCE", source)));
   }
 
   private static ResourceView ofSource(

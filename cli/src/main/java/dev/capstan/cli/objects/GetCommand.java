@@ -21,17 +21,17 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code capstan get ks|gitrepo|ocirepo|helmrepo [NAME]}: a table of Kustomizations,
- * GitRepositories, OCIRepositories or HelmRepositories.
+ * {@code capstan get ks|gitrepo|ocirepo|helmrepo|hc [NAME]}: a table of Kustomizations,
+ * GitRepositories, OCIRepositories, HelmRepositories or HelmCharts.
  */
 @Command(
     name = "get",
     mixinStandardHelpOptions = true,
     description = {
-      "List Kustomizations, GitRepositories, OCIRepositories or HelmRepositories with their"
-          + " Ready status and revision.",
-      "KIND is ks (kustomizations), gitrepo (gitrepositories), ocirepo (ocirepositories) or"
-          + " helmrepo (helmrepositories).",
+      "List Kustomizations, GitRepositories, OCIRepositories, HelmRepositories or HelmCharts"
+          + " with their Ready status and revision.",
+      "KIND is ks (kustomizations), gitrepo (gitrepositories), ocirepo (ocirepositories),"
+          + " helmrepo (helmrepositories) or hc (helmcharts).",
       "Exit status: 0 listed, 1 not found or the cluster failed, 2 bad input."
     })
 public final class GetCommand implements Callable<Integer> {
@@ -53,7 +53,8 @@ public final class GetCommand implements Callable<Integer> {
       paramLabel = "FORMAT",
       description =
           "wide: also DEPENDS-ON, KUBECONFIG, DECRYPTION, DRIFTED and HISTORY (ks), VERIFIED and"
-              + " INCLUDES (gitrepo), VERIFIED and ORIGIN (ocirepo), TYPE (helmrepo).")
+              + " INCLUDES (gitrepo), VERIFIED and ORIGIN (ocirepo), TYPE (helmrepo), CHART and"
+              + " SOURCE (hc).")
   String output;
 
   @Mixin ClusterOptions cluster = new ClusterOptions();

@@ -17,7 +17,7 @@ class KindArgument {
       converter = KindConverter.class,
       description =
           "ks | kustomizations | gitrepo | gitrepositories | ocirepo | ocirepositories | helmrepo"
-              + " | helmrepositories")
+              + " | helmrepositories | hc | helmcharts")
   CapstanKind<?> kind;
 
   @Option(
