@@ -179,9 +179,7 @@ class GetCommandIT {
             .matches("NAME +URL +READY +REVISION +SUSPENDED +STATUS +AGE +CHART +SOURCE"),
         run::toString);
     assertTrue(
-        run.outLines()
-            .get(1)
-            .matches("podinfo +- +- +- +true +\\d+s +podinfo +HelmRepository/charts"),
+        run.outLines().get(1).matches("podinfo +- +- +true +\\d+s +podinfo +HelmRepository/charts"),
         run::toString);
   }
 
