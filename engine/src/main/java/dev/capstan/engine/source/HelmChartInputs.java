@@ -12,6 +12,7 @@ import dev.capstan.source.core.store.FetchResult;
 import dev.capstan.source.core.store.StoredArtifact;
 import dev.capstan.source.helm.ChartRequest;
 import dev.capstan.source.helm.ChartVersions;
+import dev.capstan.source.helm.DependencyRepositories;
 import dev.capstan.source.helm.HelmChartSource;
 import dev.capstan.source.helm.HelmIndexRequest;
 import dev.capstan.source.helm.HelmIndexSource;
@@ -20,6 +21,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -100,7 +102,43 @@ final class HelmChartInputs {
         request(chart, key)
             .withVersionMetadata(
                 ChartVersions.metadata(byRevision ? source.revision() : null, generation));
-    return new Built(charts.fromDirectory(build, source), source.revision());
+    return new Built(
+        charts.fromDirectory(build, source, url -> dependencyRepository(chart, url)),
+        source.revision());
+  }
+
+  /**
+   * The HelmRepository of the chart's namespace whose URL is a dependency's (a trailing slash
+   * aside), with its stored index, as Flux resolves a chart's dependencies.
+   */
+  private Optional<DependencyRepositories.Repository> dependencyRepository(
+      HelmChart chart, String url) {
+    String wanted = withoutTrailingSlash(url);
+    List<HelmRepository> repos =
+        client
+            .resources(HelmRepository.class)
+            .inNamespace(chart.getMetadata().getNamespace())
+            .list()
+            .getItems();
+    for (HelmRepository repo : repos) {
+      if (repo.getSpec() == null
+          || repo.getSpec().oci()
+          || !wanted.equals(withoutTrailingSlash(repo.getSpec().url()))) {
+        continue;
+      }
+      String key = HelmRepositoryPipeline.key(repo);
+      Optional<StoredArtifact> index = indexes.lastArtifact(key);
+      if (index.isPresent()) {
+        HelmIndexRequest request = HelmRequests.of(client, repo, key, timeoutOf(repo));
+        return Optional.of(new DependencyRepositories.Repository(request, index.get()));
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static String withoutTrailingSlash(String url) {
+    String text = url == null ? "" : url.strip();
+    return text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
   }
 
   /** The repository's timeout, which a chart's download keeps to as its index's does. */

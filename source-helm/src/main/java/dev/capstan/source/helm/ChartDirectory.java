@@ -31,16 +31,42 @@ final class ChartDirectory {
 
   private static final Logger LOG = LoggerFactory.getLogger(ChartDirectory.class);
 
+  /** Downloads a dependency of a repository: the packaged chart's version and bytes. */
+  @FunctionalInterface
+  interface Remote {
+    /** None: a dependency of a repository is refused by name. */
+    Remote NONE =
+        dep -> {
+          throw new SourceException(
+              FailureReason.DEPENDENCY_BUILD_FAILED,
+              "dependency '"
+                  + dep.name()
+                  + "'"
+                  + (dep.repository().isEmpty() ? "" : " of repository '" + dep.repository() + "'")
+                  + " is not in charts/; only vendored and file:// dependencies are resolved");
+        };
+
+    /**
+     * @throws SourceException {@code DependencyBuildError} naming the dependency
+     */
+    Downloaded fetch(ChartYaml.Dependency dependency);
+  }
+
+  /** A dependency downloaded: its version and its packaged chart. */
+  record Downloaded(String version, byte[] tgz) {}
+
   private final Path root;
   private final ChartLimits limits;
   private final Deadline deadline;
+  private final Remote remote;
   private long bytes;
   private int entries;
 
-  private ChartDirectory(Path root, ChartLimits limits, Deadline deadline) {
+  private ChartDirectory(Path root, ChartLimits limits, Deadline deadline, Remote remote) {
     this.root = root.toAbsolutePath().normalize();
     this.limits = limits;
     this.deadline = deadline;
+    this.remote = remote;
   }
 
   /**
@@ -51,7 +77,13 @@ final class ChartDirectory {
    *     ChartPackageError} for a chart past a bound
    */
   static ChartFiles read(Path root, String chartPath, ChartLimits limits, Deadline deadline) {
-    ChartDirectory reader = new ChartDirectory(root, limits, deadline);
+    return read(root, chartPath, limits, deadline, Remote.NONE);
+  }
+
+  /** As {@link #read(Path, String, ChartLimits, Deadline)}, with {@code remote}'s downloads. */
+  static ChartFiles read(
+      Path root, String chartPath, ChartLimits limits, Deadline deadline, Remote remote) {
+    ChartDirectory reader = new ChartDirectory(root, limits, deadline, remote);
     return reader.chart(reader.inside(chartPath, "spec.chart"), chartPath, 0);
   }
 
@@ -157,13 +189,9 @@ final class ChartDirectory {
         continue;
       }
       if (!dep.repository().startsWith("file://")) {
-        throw new SourceException(
-            FailureReason.DEPENDENCY_BUILD_FAILED,
-            "dependency '"
-                + dep.name()
-                + "'"
-                + (dep.repository().isEmpty() ? "" : " of repository '" + dep.repository() + "'")
-                + " is not in charts/; only vendored and file:// dependencies are resolved");
+        Downloaded downloaded = remote.fetch(dep);
+        files.put("charts/" + dep.name() + "-" + downloaded.version() + ".tgz", downloaded.tgz());
+        continue;
       }
       if (depth >= MAX_DEPENDENCY_DEPTH) {
         throw new SourceException(

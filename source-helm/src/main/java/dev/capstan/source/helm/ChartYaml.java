@@ -30,8 +30,8 @@ final class ChartYaml {
 
   private ChartYaml() {}
 
-  /** A dependency Chart.yaml names: its name and where it comes from. */
-  record Dependency(String name, String repository) {}
+  /** A dependency Chart.yaml names: its name, version range and where it comes from. */
+  record Dependency(String name, String version, String repository) {}
 
   /** A YAML mapping; an empty document is an empty mapping. */
   static Map<String, Object> mapping(byte[] yaml, String file, FailureReason reason) {
@@ -83,9 +83,11 @@ final class ChartYaml {
       for (Object item : list) {
         if (item instanceof Map<?, ?> dep && dep.get("name") != null) {
           Object repository = dep.get("repository");
+          Object version = dep.get("version");
           dependencies.add(
               new Dependency(
                   String.valueOf(dep.get("name")),
+                  version == null ? "" : String.valueOf(version),
                   repository == null ? "" : String.valueOf(repository)));
         }
       }

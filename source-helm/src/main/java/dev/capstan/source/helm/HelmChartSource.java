@@ -142,9 +142,19 @@ public final class HelmChartSource {
 
   /**
    * The chart directory at {@code chart.chart()} in the source's artifact, packaged as Helm
-   * packages it, and stored.
+   * packages it, and stored; a dependency on a repository is refused by name.
    */
   public FetchResult fromDirectory(ChartRequest chart, StoredArtifact source) {
+    return fromDirectory(chart, source, DependencyRepositories.NONE);
+  }
+
+  /**
+   * As {@link #fromDirectory(ChartRequest, StoredArtifact)}, a dependency on a repository
+   * downloaded through the repository {@code repositories} finds for its URL (with its
+   * credentials), into the packaged chart's {@code charts/}.
+   */
+  public FetchResult fromDirectory(
+      ChartRequest chart, StoredArtifact source, DependencyRepositories repositories) {
     Optional<StoredState> previous = store.state(chart.key());
     Optional<StoredArtifact> last = previous.flatMap(store::artifactOf);
     try {
@@ -152,8 +162,12 @@ public final class HelmChartSource {
       if (last.isPresent() && previous.get().sourceId().equals(sourceId)) {
         return new FetchResult.Unchanged(last.get());
       }
-      Deadline deadline = new Deadline(clock, clock.instant().plus(chart.timeout()));
-      ChartFiles files = ChartDirectory.read(source.path(), chart.chart(), limits, deadline);
+      Instant until = clock.instant().plus(chart.timeout());
+      Deadline deadline = new Deadline(clock, until);
+      ChartDirectory.Remote remote =
+          new DependencyDownload(repositories, lookup, download, limits, until);
+      ChartFiles files =
+          ChartDirectory.read(source.path(), chart.chart(), limits, deadline, remote);
       ValuesMerge.Merged values = merged(chart, path -> fileIn(source.path(), path));
       return stored(chart, sourceId, files, null, values, previous, last);
     } catch (SourceException e) {

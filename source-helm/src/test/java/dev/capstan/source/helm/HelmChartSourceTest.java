@@ -20,6 +20,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -222,6 +223,43 @@ class HelmChartSourceTest {
     assertEquals(FailureReason.VALUES_FILES_FAILED, failed.reason());
     assertEquals("no values file found at path 'charts/app/values-missing.yaml'", failed.message());
     assertEquals(stored, failed.lastGood().orElseThrow());
+  }
+
+  @Test
+  void aDependencyOnARepositoryIsDownloadedThroughTheRepositoryWithItsUrl() throws IOException {
+    publish("1.2.0", TestCharts.chart("podinfo", "1.2.0").tgz());
+    Path chart = tree.resolve("umbrella");
+    Files.createDirectories(chart);
+    Files.writeString(
+        chart.resolve("Chart.yaml"),
+        TestCharts.chartYaml("umbrella", "1.0.0")
+            + "dependencies:\n- name: podinfo\n  version: 1.x\n  repository: "
+            + server.url()
+            + "/\n");
+    StoredArtifact source =
+        new StoredArtifact(
+            "main@sha1:" + "b".repeat(40), "sha256:" + "b".repeat(64), tree, Instant.now());
+    ChartRequest request = ChartRequest.of("helmchart/apps/umbrella", "umbrella");
+
+    FetchResult none = charts.fromDirectory(request, source, DependencyRepositories.NONE);
+    FetchResult.Failed failed = assertInstanceOf(FetchResult.Failed.class, none);
+    assertEquals(FailureReason.DEPENDENCY_BUILD_FAILED, failed.reason());
+    assertTrue(
+        failed.message().contains("dependency 'podinfo' of repository '" + server.url() + "/'"),
+        failed.message());
+
+    StoredArtifact index = index();
+    StoredArtifact stored =
+        fetched(
+            charts.fromDirectory(
+                request,
+                source,
+                url ->
+                    url.equals(server.url() + "/")
+                        ? Optional.of(new DependencyRepositories.Repository(repo(), index))
+                        : Optional.empty()));
+
+    assertTrue(packaged(stored).files().containsKey("charts/podinfo-1.2.0.tgz"));
   }
 
   private void publish(String version, byte[] tgz) {
