@@ -149,6 +149,34 @@ class HelmChartIT extends EngineTestBase {
   }
 
   @Test
+  void aDependencyOnARepositoryIsResolvedThroughTheHelmRepositoryWithItsUrl() throws IOException {
+    try (IndexServer served = IndexServer.http()) {
+      publish(served, "1.0.0", TestCharts.chart("podinfo", "1.0.0").tgz());
+      helmRepository("deps", "  url: " + served.url() + "\n  interval: 1m\n");
+      engine.awaitSourceCondition(HelmRepository.class, "deps", "Ready", WAIT, isTrue());
+      git.commit(
+          Map.of(
+              "umbrella/Chart.yaml",
+              TestCharts.chartYaml("umbrella", "2.0.0")
+                  + "dependencies:\n- name: podinfo\n  version: 1.x\n  repository: "
+                  + served.url()
+                  + "\n",
+              "umbrella/values.yaml",
+              "podinfo:\n  replicas: 2\n"));
+      engine.gitRepository("umbrella-repo", git.url());
+      helmChart(
+          "umbrella",
+          "  chart: umbrella\n  sourceRef: {kind: GitRepository, name: umbrella-repo}\n"
+              + "  interval: 10m\n");
+
+      Artifact built = awaitRevision("umbrella", "2.0.0");
+      Map<String, String> packaged = unpack(Path.of(built.path(), "umbrella-2.0.0.tgz"));
+      assertTrue(
+          packaged.containsKey("umbrella/charts/podinfo-1.0.0.tgz"), packaged.keySet().toString());
+    }
+  }
+
+  @Test
   void whatTheEngineCannotBuildIsRefusedByName() {
     helmChart("bucket", "  chart: app\n  sourceRef: {kind: Bucket, name: b}\n  interval: 10m\n");
     helmRepository("oci", "  type: oci\n  url: oci://ghcr.io/stefanprodan/charts\n");

@@ -85,6 +85,11 @@ final class RemoteChart {
     byte[] bytes;
     try (InputStream in = body.in()) {
       bytes = in.readAllBytes();
+    } catch (IOException e) {
+      // The server's, not the store's: a connection dropped or ended at the deadline.
+      throw new SourceException(
+          FailureReason.CHART_PULL_FAILED,
+          "reading " + Redaction.scrubUrl(url) + " failed (" + e.getClass().getSimpleName() + ")");
     }
     String expected = version.digest();
     if (expected != null && !expected.isBlank()) {
