@@ -82,6 +82,23 @@ class UnreconciledStatusIT {
             Map.of("interval", "5m", "url", "https://charts.example.com")));
   }
 
+  @Test
+  void aFreshHelmChartIsInProgress(KubernetesClient client, TestNamespace ns) {
+    assertFreshObjectInProgress(
+        client,
+        object(
+            ns,
+            "source.capstan.dev/v1",
+            "HelmChart",
+            Map.of(
+                "interval",
+                "5m",
+                "chart",
+                "podinfo",
+                "sourceRef",
+                Map.of("kind", "HelmRepository", "name", "charts"))));
+  }
+
   private static void assertFreshObjectInProgress(
       KubernetesClient client, GenericKubernetesResource object) {
     GenericKubernetesResource created = client.resource(object).create();
