@@ -89,9 +89,9 @@ final class ChartArchive {
     if (chartYaml == null) {
       throw new SourceException(reason, what + " has no " + ChartFiles.CHART_YAML);
     }
-    String[] nameAndVersion =
-        ChartYaml.nameAndVersion(chartYaml, top + "/" + ChartFiles.CHART_YAML, reason);
-    return new ChartFiles(nameAndVersion[0], nameAndVersion[1], new TreeMap<>(files));
+    ChartYaml.Identity identity =
+        ChartYaml.identity(chartYaml, top + "/" + ChartFiles.CHART_YAML, reason);
+    return new ChartFiles(identity.name(), identity.version(), new TreeMap<>(files));
   }
 
   /** Writes {@code chart} as a {@code .tgz} of {@code <name>/...}, as Helm packages a chart. */

@@ -116,11 +116,11 @@ final class ChartDirectory {
     Map<String, byte[]> files = new TreeMap<>();
     walk(dir, dir, rules, files);
     byte[] meta = files.get(ChartFiles.CHART_YAML);
-    String[] nameAndVersion =
-        ChartYaml.nameAndVersion(
+    ChartYaml.Identity identity =
+        ChartYaml.identity(
             meta, shown + "/" + ChartFiles.CHART_YAML, FailureReason.INVALID_CHART_REFERENCE);
     addDependencies(dir, shown, meta, files, depth);
-    return new ChartFiles(nameAndVersion[0], nameAndVersion[1], new TreeMap<>(files));
+    return new ChartFiles(identity.name(), identity.version(), new TreeMap<>(files));
   }
 
   private void walk(Path chartDir, Path dir, IgnoreRules rules, Map<String, byte[]> files) {

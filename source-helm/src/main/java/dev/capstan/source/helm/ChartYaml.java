@@ -30,6 +30,9 @@ final class ChartYaml {
 
   private ChartYaml() {}
 
+  /** What names a chart: its Chart.yaml's name and version. */
+  record Identity(String name, String version) {}
+
   /** A dependency Chart.yaml names: its name, version range and where it comes from. */
   record Dependency(String name, String version, String repository) {}
 
@@ -62,7 +65,7 @@ final class ChartYaml {
   }
 
   /** The {@code name} and {@code version} of a Chart.yaml, both required. */
-  static String[] nameAndVersion(byte[] chartYaml, String file, FailureReason reason) {
+  static Identity identity(byte[] chartYaml, String file, FailureReason reason) {
     Map<String, Object> chart = mapping(chartYaml, file, reason);
     Object name = chart.get("name");
     Object version = chart.get("version");
@@ -72,7 +75,7 @@ final class ChartYaml {
     if (version == null || String.valueOf(version).isBlank()) {
       throw new SourceException(reason, "'" + file + "' has no chart version");
     }
-    return new String[] {n, String.valueOf(version)};
+    return new Identity(n, String.valueOf(version));
   }
 
   /** The dependencies a Chart.yaml lists. */
