@@ -622,4 +622,71 @@ class CrdIT {
   private static <T> List<T> list(Object value) {
     return (List<T>) value;
   }
+
+  @Test
+  void helmChartListPrintsFluxsColumnsUnderItsShortNameWithFluxsDefaults(
+      KubernetesClient client, TestNamespace ns) throws Exception {
+    client.resource(helmChart(ns, "podinfo", "HelmRepository")).create();
+
+    Map<String, Object> table =
+        table(client, "/apis/source.capstan.dev/v1/namespaces/" + ns.name() + "/helmcharts");
+
+    assertEquals(
+        List.of("Name", "Chart", "Version", "Source Kind", "Source Name", "Age", "Ready", "Status"),
+        list(table.get("columnDefinitions")).stream()
+            .map(c -> ((Map<?, ?>) c).get("name"))
+            .toList());
+    List<Map<String, Object>> rows = list(table.get("rows"));
+    List<Object> cells = list(rows.get(0).get("cells"));
+    assertEquals(
+        List.of("podinfo", "podinfo", "*", "HelmRepository", "charts"), cells.subList(0, 5));
+    var resource =
+        client.getApiResources("source.capstan.dev/v1").getResources().stream()
+            .filter(r -> "helmcharts".equals(r.getName()))
+            .findFirst()
+            .orElseThrow();
+    assertEquals(List.of("hc"), resource.getShortNames());
+    assertEquals(List.of("all", "fluxcd", "fluxcd-sources"), resource.getCategories());
+    GenericKubernetesResource read =
+        client
+            .genericKubernetesResources("source.capstan.dev/v1", "HelmChart")
+            .inNamespace(ns.name())
+            .withName("podinfo")
+            .get();
+    Map<?, ?> spec = (Map<?, ?>) read.getAdditionalProperties().get("spec");
+    assertEquals("ChartVersion", spec.get("reconcileStrategy"));
+    assertEquals("*", spec.get("version"));
+    assertEquals(
+        -1,
+        ((Number)
+                ((Map<?, ?>) read.getAdditionalProperties().get("status"))
+                    .get("observedGeneration"))
+            .intValue());
+
+    KubernetesClientException kind =
+        assertThrows(
+            KubernetesClientException.class,
+            () -> client.resource(helmChart(ns, "bad-kind", "OCIRepository")).create());
+    assertTrue(kind.getMessage().contains("spec.sourceRef.kind"), kind.getMessage());
+  }
+
+  private static GenericKubernetesResource helmChart(
+      TestNamespace ns, String name, String sourceKind) {
+    GenericKubernetesResource chart = new GenericKubernetesResource();
+    chart.setApiVersion("source.capstan.dev/v1");
+    chart.setKind("HelmChart");
+    chart.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns.name()).build());
+    chart
+        .getAdditionalProperties()
+        .put(
+            "spec",
+            Map.of(
+                "chart",
+                "podinfo",
+                "interval",
+                "5m",
+                "sourceRef",
+                Map.of("kind", sourceKind, "name", "charts")));
+    return chart;
+  }
 }

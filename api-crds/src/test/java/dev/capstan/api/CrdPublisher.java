@@ -5,6 +5,7 @@ import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.Bucket;
 import dev.capstan.api.source.ExternalArtifact;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.HelmChart;
 import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.OCIRepository;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
@@ -40,6 +41,7 @@ public final class CrdPublisher {
           OCIRepository.class,
           HelmRepository.class,
           Bucket.class,
+          HelmChart.class,
           ExternalArtifact.class);
 
   /**
@@ -54,7 +56,8 @@ public final class CrdPublisher {
           GitRepository.class,
           OCIRepository.class,
           HelmRepository.class,
-          Bucket.class);
+          Bucket.class,
+          HelmChart.class);
 
   /**
    * On every CRD, so that a Kustomization with {@code postBuild} that applies the CRDs does not

@@ -41,6 +41,7 @@ class FluxApiFieldsTest {
     "OCIRepository, source.capstan.dev_ocirepositories.yaml",
     "HelmRepository, source.capstan.dev_helmrepositories.yaml",
     "Bucket, source.capstan.dev_buckets.yaml",
+    "HelmChart, source.capstan.dev_helmcharts.yaml",
     "ExternalArtifact, source.capstan.dev_externalartifacts.yaml"
   })
   void everyFieldOfFluxsSchemaIsInTheCrdWithItsDefaultAndEnumOrIsAListedDifference(

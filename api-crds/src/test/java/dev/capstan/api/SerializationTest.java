@@ -11,9 +11,13 @@ import dev.capstan.api.source.BucketSTSSpec;
 import dev.capstan.api.source.BucketSpec;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositorySpec;
+import dev.capstan.api.source.HelmChart;
+import dev.capstan.api.source.HelmChartSourceReference;
+import dev.capstan.api.source.HelmChartSpec;
 import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.HelmRepositorySpec;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The Java types read and write the same YAML a Flux user writes, with Flux's defaults. */
@@ -213,5 +217,53 @@ class SerializationTest {
     assertEquals("apps/", ldap.getSpec().prefix());
     Bucket again = serialization.unmarshal(serialization.asYaml(ldap), Bucket.class);
     assertEquals(ldap.getSpec(), again.getSpec());
+  }
+
+  @Test
+  void readsFluxsHelmChartsWithTheirDefaults() {
+    HelmChart fromRepo =
+        serialization.unmarshal(
+            """
+            apiVersion: source.capstan.dev/v1
+            kind: HelmChart
+            metadata: {name: podinfo}
+            spec:
+              chart: podinfo
+              sourceRef: {kind: HelmRepository, name: podinfo}
+              interval: 5m
+              valuesFile: values.yaml
+              valuesFiles: [values-prod.yaml]
+              ignoreMissingValuesFiles: true
+            """,
+            HelmChart.class);
+    HelmChart fromGit =
+        serialization.unmarshal(
+            """
+            apiVersion: source.capstan.dev/v1
+            kind: HelmChart
+            metadata: {name: local}
+            spec:
+              chart: ./charts/app
+              version: "1.x"
+              sourceRef: {kind: GitRepository, name: repo}
+              interval: 1m
+              reconcileStrategy: Revision
+              verify: {provider: cosign, secretRef: {name: keys}}
+            """,
+            HelmChart.class);
+
+    HelmChartSpec repo = fromRepo.getSpec();
+    assertEquals(HelmChartSourceReference.Kind.HelmRepository, repo.sourceRef().kind());
+    assertEquals("*", repo.effectiveVersion());
+    assertEquals(HelmChartSpec.ReconcileStrategy.ChartVersion, repo.effectiveStrategy());
+    assertEquals(List.of("values.yaml", "values-prod.yaml"), repo.allValuesFiles());
+    assertTrue(repo.missingValuesFilesIgnored());
+    assertEquals(null, repo.timeout());
+    HelmChartSpec git = fromGit.getSpec();
+    assertEquals(HelmChartSourceReference.Kind.GitRepository, git.sourceRef().kind());
+    assertEquals(HelmChartSpec.ReconcileStrategy.Revision, git.effectiveStrategy());
+    assertEquals("1.x", git.effectiveVersion());
+    assertEquals("keys", git.verify().secretRef().name());
+    assertTrue(serialization.asYaml(fromGit).contains("Revision"));
   }
 }

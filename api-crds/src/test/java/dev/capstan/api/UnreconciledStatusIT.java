@@ -114,4 +114,21 @@ class UnreconciledStatusIT {
     resource.getAdditionalProperties().put("spec", spec);
     return resource;
   }
+
+  @Test
+  void aFreshHelmChartIsInProgress(KubernetesClient client, TestNamespace ns) {
+    assertFreshObjectInProgress(
+        client,
+        object(
+            ns,
+            "source.capstan.dev/v1",
+            "HelmChart",
+            Map.of(
+                "interval",
+                "5m",
+                "chart",
+                "podinfo",
+                "sourceRef",
+                Map.of("kind", "HelmRepository", "name", "charts"))));
+  }
 }

@@ -24,6 +24,7 @@ import dev.capstan.engine.pipeline.PipelineObserver;
 import dev.capstan.engine.remote.RemoteClientFactory;
 import dev.capstan.engine.remote.RemoteClusters;
 import dev.capstan.engine.source.BucketPipeline;
+import dev.capstan.engine.source.HelmChartPipeline;
 import dev.capstan.engine.source.HelmRepositoryPipeline;
 import dev.capstan.engine.source.OciSourcePipeline;
 import dev.capstan.engine.source.SourcePipeline;
@@ -34,6 +35,8 @@ import dev.capstan.source.bucket.BucketLimits;
 import dev.capstan.source.bucket.BucketSource;
 import dev.capstan.source.core.store.ArtifactStore;
 import dev.capstan.source.git.GitSource;
+import dev.capstan.source.helm.ChartLimits;
+import dev.capstan.source.helm.HelmChartSource;
 import dev.capstan.source.helm.HelmIndexSource;
 import dev.capstan.source.helm.IndexLimits;
 import dev.capstan.source.oci.ArtifactDownloads;
@@ -52,7 +55,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The running engine: the GitRepository, OCIRepository, HelmRepository and Kustomization
+ * The running engine: the GitRepository, OCIRepository, HelmRepository, HelmChart and Kustomization
  * controllers for all namespaces, the health monitor, and the extensions. Owns the operator and the
  * thread pools; not the client.
  */
@@ -182,16 +185,26 @@ public final class Engine implements AutoCloseable {
         new SourcePipelineParts(client, statuses, options.clock(), observer, fetchSlots);
     SourcePipeline sources = new SourcePipeline(sourceParts, git);
     OciSourcePipeline ociSources = new OciSourcePipeline(sourceParts, oci);
-    HelmRepositoryPipeline helmSources =
-        new HelmRepositoryPipeline(
+    HelmIndexSource indexes =
+        new HelmIndexSource(store, options.clock(), IndexLimits.DEFAULTS, ociOptions.reads());
+    HelmRepositoryPipeline helmSources = new HelmRepositoryPipeline(sourceParts, indexes);
+    HelmChartPipeline helmCharts =
+        new HelmChartPipeline(
             sourceParts,
-            new HelmIndexSource(store, options.clock(), IndexLimits.DEFAULTS, ociOptions.reads()));
+            indexes,
+            new HelmChartSource(
+                store,
+                options.clock(),
+                ChartLimits.DEFAULTS,
+                IndexLimits.DEFAULTS,
+                ociOptions.reads()));
     Controllers.register(
         operator,
         sourceParts.fetches(),
         sources,
         ociSources,
         helmSources,
+        helmCharts,
         parts,
         view,
         monitor,

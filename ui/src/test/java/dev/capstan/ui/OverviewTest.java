@@ -90,7 +90,7 @@ class OverviewTest {
   @Test
   void everySourceKindHasASectionNamedByItsPlural() {
     assertEquals(
-        List.of("GitRepositories", "OCIRepositories", "Buckets", "HelmRepositories"),
+        List.of("GitRepositories", "OCIRepositories", "Buckets", "HelmRepositories", "HelmCharts"),
         Catalog.SOURCE_KINDS.stream().map(Catalog::plural).toList());
   }
 

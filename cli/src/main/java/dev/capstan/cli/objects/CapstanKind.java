@@ -11,6 +11,8 @@ import dev.capstan.api.source.BucketSpec;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositorySpec;
 import dev.capstan.api.source.GitRepositoryStatus;
+import dev.capstan.api.source.HelmChart;
+import dev.capstan.api.source.HelmChartSpec;
 import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.api.source.OCIRepositoryStatus;
@@ -61,8 +63,12 @@ record CapstanKind<T extends HasMetadata>(
   static final CapstanKind<Bucket> BUCKET =
       new CapstanKind<>(Bucket.class, List.of("bucket", "buckets"), CapstanKind::ofBucket);
 
+  static final CapstanKind<HelmChart> HELM_CHART =
+      new CapstanKind<>(
+          HelmChart.class, List.of("hc", "helmchart", "helmcharts"), CapstanKind::ofHelmChart);
+
   static final List<CapstanKind<?>> ALL =
-      List.of(KUSTOMIZATION, GIT_REPOSITORY, OCI_REPOSITORY, HELM_REPOSITORY, BUCKET);
+      List.of(KUSTOMIZATION, GIT_REPOSITORY, OCI_REPOSITORY, HELM_REPOSITORY, HELM_CHART, BUCKET);
 
   /** The kind a user typed, case-insensitively. */
   static CapstanKind<?> parse(String typed) {
@@ -76,7 +82,8 @@ record CapstanKind<T extends HasMetadata>(
         "unknown kind '"
             + typed
             + "': expected ks (kustomizations), gitrepo (gitrepositories), ocirepo"
-            + " (ocirepositories), helmrepo (helmrepositories) or bucket (buckets)",
+            + " (ocirepositories), helmrepo (helmrepositories), hc (helmcharts) or bucket"
+            + " (buckets)",
         CliException.BAD_INPUT);
   }
 
@@ -191,6 +198,21 @@ record CapstanKind<T extends HasMetadata>(
                 "PROVIDER", spec == null ? "" : spec.effectiveProvider().name()),
             new ResourceView.Column(
                 "PREFIX", spec == null || spec.prefix() == null ? "" : spec.prefix())));
+  }
+
+  /** A chart has no URL of its own: CHART and SOURCE (its sourceRef) in the wide table. */
+  private static ResourceView ofHelmChart(HelmChart chart) {
+    HelmChartSpec spec = chart.getSpec();
+    String source =
+        spec == null || spec.sourceRef() == null
+            ? ""
+            : spec.sourceRef().kind() + "/" + spec.sourceRef().name();
+    return ofSource(
+        chart,
+        null,
+        List.of(
+            new ResourceView.Column("CHART", spec == null ? "" : spec.chart()),
+            new ResourceView.Column("SOURCE", source)));
   }
 
   private static ResourceView ofSource(

@@ -21,17 +21,17 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code capstan get ks|gitrepo|ocirepo|helmrepo|bucket [NAME]}: a table of Kustomizations,
- * GitRepositories, OCIRepositories or HelmRepositories.
+ * {@code capstan get ks|gitrepo|ocirepo|helmrepo|hc|bucket [NAME]}: a table of Kustomizations,
+ * GitRepositories, OCIRepositories, HelmRepositories, HelmCharts or Buckets.
  */
 @Command(
     name = "get",
     mixinStandardHelpOptions = true,
     description = {
-      "List Kustomizations, GitRepositories, OCIRepositories or HelmRepositories with their"
-          + " Ready status and revision.",
-      "KIND is ks (kustomizations), gitrepo (gitrepositories), ocirepo (ocirepositories) or"
-          + " helmrepo (helmrepositories), bucket (buckets).",
+      "List Kustomizations, GitRepositories, OCIRepositories, HelmRepositories, HelmCharts or"
+          + " Buckets with their Ready status and revision.",
+      "KIND is ks (kustomizations), gitrepo (gitrepositories), ocirepo (ocirepositories),"
+          + " helmrepo (helmrepositories), hc (helmcharts) or bucket (buckets).",
       "Exit status: 0 listed, 1 not found or the cluster failed, 2 bad input."
     })
 public final class GetCommand implements Callable<Integer> {
@@ -53,8 +53,8 @@ public final class GetCommand implements Callable<Integer> {
       paramLabel = "FORMAT",
       description =
           "wide: also DEPENDS-ON, KUBECONFIG, DECRYPTION, DRIFTED and HISTORY (ks), VERIFIED and"
-              + " INCLUDES (gitrepo), VERIFIED and ORIGIN (ocirepo), TYPE (helmrepo),"
-              + " PROVIDER and PREFIX (bucket).")
+              + " INCLUDES (gitrepo), VERIFIED and ORIGIN (ocirepo), TYPE (helmrepo), CHART and"
+              + " SOURCE (hc), PROVIDER and PREFIX (bucket).")
   String output;
 
   @Mixin ClusterOptions cluster = new ClusterOptions();

@@ -17,7 +17,7 @@ class KindArgument {
       converter = KindConverter.class,
       description =
           "ks | kustomizations | gitrepo | gitrepositories | ocirepo | ocirepositories | helmrepo"
-              + " | helmrepositories | bucket | buckets")
+              + " | helmrepositories | hc | helmcharts | bucket | buckets")
   CapstanKind<?> kind;
 
   @Option(

@@ -3,6 +3,8 @@ package dev.capstan.cli.objects;
 import dev.capstan.api.common.ReconcileRequest;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.SourceReference;
+import dev.capstan.api.source.HelmChart;
+import dev.capstan.api.source.HelmChartSourceReference;
 import dev.capstan.cli.cluster.CliException;
 import dev.capstan.cli.cluster.ClusterOptions;
 import dev.capstan.cli.cluster.CommandRunner;
@@ -18,8 +20,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code capstan reconcile ks|gitrepo|ocirepo|helmrepo|bucket NAME}: asks the controller to
- * reconcile now and waits for the outcome.
+ * {@code capstan reconcile ks|gitrepo|ocirepo|helmrepo NAME}: asks the controller to reconcile now
+ * and waits for the outcome.
  */
 @Command(
     name = "reconcile",
@@ -39,7 +41,8 @@ public final class ReconcileCommand implements Callable<Integer> {
   @Option(
       names = "--with-source",
       description =
-          "Reconcile the Kustomization's source first (fetch the latest commit or artifact).")
+          "Reconcile the Kustomization's or HelmChart's source first (fetch the latest commit,"
+              + " artifact or index).")
   boolean withSource;
 
   @Mixin ReconcileTimeout timeout = new ReconcileTimeout();
@@ -64,9 +67,11 @@ public final class ReconcileCommand implements Callable<Integer> {
   }
 
   private int reconcile(KubernetesClient client, PrintWriter out, PrintWriter err) {
-    if (withSource && target.kind != CapstanKind.KUSTOMIZATION) {
+    if (withSource
+        && target.kind != CapstanKind.KUSTOMIZATION
+        && target.kind != CapstanKind.HELM_CHART) {
       throw new CliException(
-          "--with-source applies to Kustomizations only", CliException.BAD_INPUT);
+          "--with-source applies to Kustomizations and HelmCharts only", CliException.BAD_INPUT);
     }
     String ns = target.namespace(client);
     CapstanKind<?> kind = target.kind;
@@ -74,27 +79,14 @@ public final class ReconcileCommand implements Callable<Integer> {
     CapstanResources resources = new CapstanResources(client);
     ReconcileWaiter requester = new ReconcileWaiter(resources, clock, out);
     if (withSource) {
-      Kustomization ks = notSuspended(resources, CapstanKind.KUSTOMIZATION, ns, name);
-      SourceReference source = ks.getSpec().sourceRef();
-      if (source == null || source.name() == null) {
-        throw new CliException("Kustomization " + name + " has no spec.sourceRef");
-      }
-      String sourceNs =
-          source.namespace() == null || source.namespace().isEmpty() ? ns : source.namespace();
-      if (source.kind() == SourceReference.SourceKind.ExternalArtifact) {
-        throw new CliException(
-            "--with-source: an ExternalArtifact is reconciled by the controller that produces it",
-            CliException.BAD_INPUT);
-      }
-      CapstanKind<?> sourceKind =
-          source.kind() == SourceReference.SourceKind.OCIRepository
-              ? CapstanKind.OCI_REPOSITORY
-              : source.kind() == SourceReference.SourceKind.Bucket
-                  ? CapstanKind.BUCKET
-                  : CapstanKind.GIT_REPOSITORY;
-      notSuspended(resources, sourceKind, sourceNs, source.name());
+      Source source =
+          kind == CapstanKind.HELM_CHART
+              ? chartSource(resources, ns, name)
+              : kustomizationSource(resources, ns, name);
+      notSuspended(resources, source.kind(), source.namespace(), source.name());
       if (!report(
-          requester.requestAndWait(sourceKind, sourceNs, source.name(), timeout.duration()),
+          requester.requestAndWait(
+              source.kind(), source.namespace(), source.name(), timeout.duration()),
           out,
           err)) {
         return CliException.FAILED;
@@ -104,6 +96,49 @@ public final class ReconcileCommand implements Callable<Integer> {
     return report(requester.requestAndWait(kind, ns, name, timeout.duration()), out, err)
         ? 0
         : CliException.FAILED;
+  }
+
+  /** The source {@code --with-source} reconciles first. */
+  private record Source(CapstanKind<?> kind, String namespace, String name) {}
+
+  private static Source kustomizationSource(CapstanResources resources, String ns, String name) {
+    Kustomization ks = notSuspended(resources, CapstanKind.KUSTOMIZATION, ns, name);
+    SourceReference source = ks.getSpec().sourceRef();
+    if (source == null || source.name() == null) {
+      throw new CliException("Kustomization " + name + " has no spec.sourceRef");
+    }
+    String sourceNs =
+        source.namespace() == null || source.namespace().isEmpty() ? ns : source.namespace();
+    if (source.kind() == SourceReference.SourceKind.ExternalArtifact) {
+      throw new CliException(
+          "--with-source: an ExternalArtifact is reconciled by the controller that produces it",
+          CliException.BAD_INPUT);
+    }
+    CapstanKind<?> sourceKind =
+        source.kind() == SourceReference.SourceKind.OCIRepository
+            ? CapstanKind.OCI_REPOSITORY
+            : source.kind() == SourceReference.SourceKind.Bucket
+                ? CapstanKind.BUCKET
+                : CapstanKind.GIT_REPOSITORY;
+    return new Source(sourceKind, sourceNs, source.name());
+  }
+
+  /** A HelmChart's HelmRepository or GitRepository, in its own namespace. */
+  private static Source chartSource(CapstanResources resources, String ns, String name) {
+    HelmChart chart = notSuspended(resources, CapstanKind.HELM_CHART, ns, name);
+    HelmChartSourceReference source = chart.getSpec().sourceRef();
+    if (source == null || source.name() == null || source.kind() == null) {
+      throw new CliException("HelmChart " + name + " has no spec.sourceRef");
+    }
+    if (source.kind() == HelmChartSourceReference.Kind.Bucket) {
+      throw new CliException(
+          "--with-source: this engine builds no HelmChart from a Bucket", CliException.BAD_INPUT);
+    }
+    CapstanKind<?> sourceKind =
+        source.kind() == HelmChartSourceReference.Kind.HelmRepository
+            ? CapstanKind.HELM_REPOSITORY
+            : CapstanKind.GIT_REPOSITORY;
+    return new Source(sourceKind, ns, source.name());
   }
 
   private static <T extends HasMetadata> T notSuspended(

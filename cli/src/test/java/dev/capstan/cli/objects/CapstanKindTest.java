@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.HelmChart;
 import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.cli.cluster.CliException;
@@ -112,6 +113,37 @@ class CapstanKindTest {
     assertEquals("latest@sha256:abcd", view.revision());
     assertEquals("oci://ghcr.io/org/app", view.url());
     assertTrue(view.wide().contains(new ResourceView.Column("ORIGIN", "main@sha1:1234")));
+  }
+
+  @Test
+  void readsAHelmChartWithItsChartAndSource() {
+    for (String name : List.of("hc", "HelmChart", "helmcharts", "helmcharts.source.capstan.dev")) {
+      assertSame(CapstanKind.HELM_CHART, CapstanKind.parse(name), name);
+    }
+    HelmChart chart =
+        TestObjects.read(
+            """
+            apiVersion: source.capstan.dev/v1
+            kind: HelmChart
+            metadata: {name: podinfo, namespace: demo, generation: 1}
+            spec:
+              chart: podinfo
+              sourceRef: {kind: HelmRepository, name: charts}
+              interval: 5m
+            status:
+              observedGeneration: 1
+              artifact: {revision: 6.5.4, digest: "sha256:abcd", path: /store}
+              conditions:
+              - {type: Ready, status: "True", reason: Succeeded, message: stored,
+                 lastTransitionTime: "2026-01-01T00:01:00Z"}
+            """,
+            HelmChart.class);
+    ResourceView view = CapstanKind.HELM_CHART.view(chart);
+    assertEquals("HelmChart/demo/podinfo", view.display());
+    assertEquals("6.5.4", view.revision());
+    assertEquals("", view.url());
+    assertTrue(view.wide().contains(new ResourceView.Column("CHART", "podinfo")));
+    assertTrue(view.wide().contains(new ResourceView.Column("SOURCE", "HelmRepository/charts")));
   }
 
   @Test

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.source.Bucket;
+import dev.capstan.api.source.HelmChart;
 import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.cli.CliRun;
@@ -72,6 +73,22 @@ class GetCommandIT {
                 """
                     .formatted(ns),
                 Bucket.class))
+        .create();
+    client
+        .resource(
+            TestObjects.read(
+                """
+                apiVersion: source.capstan.dev/v1
+                kind: HelmChart
+                metadata: {name: podinfo, namespace: %s}
+                spec:
+                  chart: podinfo
+                  sourceRef: {kind: HelmRepository, name: charts}
+                  interval: 5m
+                  suspend: true
+                """
+                    .formatted(ns),
+                HelmChart.class))
         .create();
     fixtures.kustomization("infra", "");
     fixtures.kustomization("app", "suspend: true");
@@ -207,6 +224,20 @@ class GetCommandIT {
     assertEquals(2, run.exitCode(), run::toString);
     assertTrue(
         run.err().startsWith("error: a NAME cannot be combined with --all-namespaces"),
+        run::toString);
+  }
+
+  @Test
+  void helmChartsAreListedWithTheirChartAndSource() {
+    CliRun run = CliRun.capstan(kubeconfig, "get", "hc", "-n", ns, "-o", "wide");
+    assertEquals(0, run.exitCode(), run::toString);
+    assertTrue(
+        run.outLines()
+            .get(0)
+            .matches("NAME +URL +READY +REVISION +SUSPENDED +STATUS +AGE +CHART +SOURCE"),
+        run::toString);
+    assertTrue(
+        run.outLines().get(1).matches("podinfo +- +- +true +\\d+s +podinfo +HelmRepository/charts"),
         run::toString);
   }
 }

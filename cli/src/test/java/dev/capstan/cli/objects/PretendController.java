@@ -6,6 +6,8 @@ import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.source.Artifact;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositoryStatus;
+import dev.capstan.api.source.HelmChart;
+import dev.capstan.api.source.HelmChartStatus;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -30,6 +32,7 @@ final class PretendController implements AutoCloseable {
   private volatile String message = "Applied revision: main@sha1:0123456789abcdef";
   private final SharedIndexInformer<Kustomization> kustomizations;
   private final SharedIndexInformer<GitRepository> repositories;
+  private final SharedIndexInformer<HelmChart> charts;
 
   PretendController(KubernetesClient client, String namespace) {
     this.client = client;
@@ -44,6 +47,8 @@ final class PretendController implements AutoCloseable {
             .resources(GitRepository.class)
             .inNamespace(namespace)
             .inform(handler(this::handleRepository));
+    this.charts =
+        client.resources(HelmChart.class).inNamespace(namespace).inform(handler(this::handleChart));
   }
 
   /** What the following reconciles end with. */
@@ -116,6 +121,32 @@ final class PretendController implements AutoCloseable {
             });
   }
 
+  private void handleChart(HelmChart chart) {
+    String token = requested(chart);
+    HelmChartStatus old = chart.getStatus();
+    if (token == null || (old != null && Objects.equals(token, old.lastHandledReconcileAt()))) {
+      return;
+    }
+    client
+        .resources(HelmChart.class)
+        .inNamespace(namespace)
+        .withName(chart.getMetadata().getName())
+        .editStatus(
+            c -> {
+              c.setStatus(
+                  new HelmChartStatus(
+                      c.getMetadata().getGeneration(),
+                      "main@sha1:fedcba9876543210",
+                      "app",
+                      null,
+                      List.of(ready()),
+                      new Artifact("0.1.0", "sha256:01", "app-0.1.0.tgz", Instant.now().toString()),
+                      null,
+                      token));
+              return c;
+            });
+  }
+
   private Condition ready() {
     return new ConditionBuilder()
         .withType("Ready")
@@ -147,5 +178,6 @@ final class PretendController implements AutoCloseable {
   public void close() {
     kustomizations.close();
     repositories.close();
+    charts.close();
   }
 }

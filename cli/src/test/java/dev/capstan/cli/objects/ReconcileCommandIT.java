@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.HelmChart;
 import dev.capstan.cli.CliRun;
 import dev.capstan.testing.CapstanCrds;
 import dev.capstan.testing.ClusterAccess;
@@ -36,6 +37,20 @@ class ReconcileCommandIT {
     fixtures.kustomization("app", "");
     fixtures.kustomization("paused", "suspend: true");
     fixtures.kustomization("unattended", "");
+    kube.resource(
+            TestObjects.read(
+                """
+                apiVersion: source.capstan.dev/v1
+                kind: HelmChart
+                metadata: {name: app, namespace: %s}
+                spec:
+                  chart: ./charts/app
+                  sourceRef: {kind: GitRepository, name: repo}
+                  interval: 5m
+                """
+                    .formatted(ns),
+                HelmChart.class))
+        .create();
     controller = new PretendController(kube, ns);
   }
 
@@ -122,6 +137,21 @@ class ReconcileCommandIT {
     } finally {
       controller = new PretendController(client, ns);
     }
+  }
+
+  @Test
+  void withSourceReconcilesAHelmChartsGitRepositoryFirst() {
+    CliRun run =
+        CliRun.capstan(
+            kubeconfig, "reconcile", "hc", "app", "-n", ns, "--with-source", "--timeout", "60s");
+    assertEquals(0, run.exitCode(), run::toString);
+    int source =
+        run.out()
+            .indexOf("GitRepository repo reconciled: fetched revision main@sha1:fedcba9876543210");
+    int chart = run.out().indexOf("HelmChart app reconciled");
+    assertTrue(source >= 0 && chart > source, run::toString);
+    HelmChart read = client.resources(HelmChart.class).inNamespace(ns).withName("app").get();
+    assertEquals(PretendController.requested(read), read.getStatus().lastHandledReconcileAt());
   }
 
   @Test

@@ -915,7 +915,8 @@ class UiBrowserIT extends EngineTestBase {
                     "gitrepositories",
                     "ocirepositories",
                     "buckets",
-                    "helmrepositories")
+                    "helmrepositories",
+                    "helmcharts")
                 .withVerbs("get", "list", "watch")
                 .endRule()
                 .build())
@@ -1040,7 +1041,8 @@ class UiBrowserIT extends EngineTestBase {
                     "gitrepositories",
                     "ocirepositories",
                     "buckets",
-                    "helmrepositories")
+                    "helmrepositories",
+                    "helmcharts")
                 .withVerbs("get", "list", "watch")
                 .endRule()
                 .addNewRule()

@@ -8,6 +8,7 @@ import dev.capstan.engine.monitor.DependencyWatches;
 import dev.capstan.engine.monitor.HealthMonitor;
 import dev.capstan.engine.pipeline.SourceFetch;
 import dev.capstan.engine.source.BucketPipeline;
+import dev.capstan.engine.source.HelmChartPipeline;
 import dev.capstan.engine.source.HelmRepositoryPipeline;
 import dev.capstan.engine.source.OciSourcePipeline;
 import dev.capstan.engine.source.SourcePipeline;
@@ -27,7 +28,8 @@ public final class Controllers {
   private Controllers() {}
 
   /**
-   * Registers the GitRepository, OCIRepository, HelmRepository and Kustomization controllers.
+   * Registers the GitRepository, OCIRepository, HelmRepository, HelmChart and Kustomization
+   * controllers.
    *
    * @param sourceFetch the reconcile the source controllers share
    * @param parts what the Kustomization pipeline works with; its {@code view} is ignored and
@@ -44,6 +46,7 @@ public final class Controllers {
       SourcePipeline sources,
       OciSourcePipeline ociSources,
       HelmRepositoryPipeline helmSources,
+      HelmChartPipeline helmCharts,
       PipelineParts parts,
       CacheView view,
       HealthMonitor monitor,
@@ -62,6 +65,8 @@ public final class Controllers {
         new OciRepositoryReconciler(sourceFetch, ociSources), o -> configure(o, labelSelector));
     operator.register(
         new HelmRepositoryReconciler(sourceFetch, helmSources), o -> configure(o, labelSelector));
+    operator.register(
+        new HelmChartReconciler(sourceFetch, helmCharts), o -> configure(o, labelSelector));
     operator.register(kustomizations, o -> configure(o, labelSelector).withFinalizer(FINALIZER));
   }
 

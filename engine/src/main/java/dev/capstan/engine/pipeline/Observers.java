@@ -3,6 +3,7 @@ package dev.capstan.engine.pipeline;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.Bucket;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.HelmChart;
 import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.engine.core.NamespacedName;
@@ -57,6 +58,11 @@ public final class Observers implements PipelineObserver {
 
   @Override
   public void statusWritten(OCIRepository before, OCIRepository after) {
+    all.forEach(o -> o.statusWritten(before, after));
+  }
+
+  @Override
+  public void statusWritten(HelmChart before, HelmChart after) {
     all.forEach(o -> o.statusWritten(before, after));
   }
 

@@ -3,6 +3,7 @@ package dev.capstan.engine.pipeline;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.Bucket;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.HelmChart;
 import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.engine.core.NamespacedName;
@@ -39,6 +40,9 @@ public interface PipelineObserver {
 
   /** An OCIRepository's status was written: the object with its status before and after. */
   default void statusWritten(OCIRepository before, OCIRepository after) {}
+
+  /** A HelmChart's status was written: the object with its status before and after. */
+  default void statusWritten(HelmChart before, HelmChart after) {}
 
   /** A HelmRepository's status was written: the object with its status before and after. */
   default void statusWritten(HelmRepository before, HelmRepository after) {}

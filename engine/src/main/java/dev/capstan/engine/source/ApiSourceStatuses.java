@@ -3,6 +3,7 @@ package dev.capstan.engine.source;
 import dev.capstan.api.source.Artifact;
 import dev.capstan.api.source.BucketStatus;
 import dev.capstan.api.source.GitRepositoryStatus;
+import dev.capstan.api.source.HelmChartStatus;
 import dev.capstan.api.source.HelmRepositoryStatus;
 import dev.capstan.api.source.IncludedArtifact;
 import dev.capstan.api.source.OCIRepositorySpec;
@@ -130,6 +131,39 @@ final class ApiSourceStatuses {
         status.conditions().stream().map(ApiSourceStatuses::toApi).toList(),
         artifactOf(status),
         observedIgnore,
+        handledRequestedAt);
+  }
+
+  /**
+   * A HelmChart's status: the common parts, what the artifact was built from, and the artifact
+   * without the metadata the store keeps for these fields.
+   */
+  static HelmChartStatus chartStatus(
+      SourceStatus status,
+      String handledRequestedAt,
+      String sourceRevision,
+      String chartName,
+      List<String> valuesFiles) {
+    Artifact artifact = artifactOf(status);
+    Artifact withoutMetadata =
+        artifact == null
+            ? null
+            : new Artifact(
+                artifact.revision(),
+                artifact.digest(),
+                artifact.path(),
+                artifact.lastUpdateTime(),
+                artifact.url(),
+                artifact.size(),
+                null);
+    return new HelmChartStatus(
+        status.observedGeneration(),
+        sourceRevision,
+        chartName,
+        valuesFiles,
+        status.conditions().stream().map(ApiSourceStatuses::toApi).toList(),
+        withoutMetadata,
+        null,
         handledRequestedAt);
   }
 

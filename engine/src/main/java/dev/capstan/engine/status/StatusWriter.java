@@ -6,6 +6,8 @@ import dev.capstan.api.source.Bucket;
 import dev.capstan.api.source.BucketStatus;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositoryStatus;
+import dev.capstan.api.source.HelmChart;
+import dev.capstan.api.source.HelmChartStatus;
 import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.HelmRepositoryStatus;
 import dev.capstan.api.source.OCIRepository;
@@ -73,6 +75,11 @@ public final class StatusWriter implements StatusWrites {
   /** Writes an OCIRepository's status unless it is unchanged. */
   public void write(OCIRepository current, OCIRepositoryStatus next) {
     writeUnlessEqual(current, next, OCIRepository::new, observer::statusWritten);
+  }
+
+  /** Writes a HelmChart's status unless it is unchanged. */
+  public void write(HelmChart current, HelmChartStatus next) {
+    writeUnlessEqual(current, next, HelmChart::new, observer::statusWritten);
   }
 
   /** Writes a HelmRepository's status unless it is unchanged. */

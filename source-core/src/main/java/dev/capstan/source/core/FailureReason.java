@@ -53,6 +53,29 @@ public enum FailureReason {
    * an object whose key would leave the artifact (Flux's BucketOperationFailed).
    */
   BUCKET_OPERATION_FAILED("BucketOperationFailed", false),
+  /** A HelmChart's source does not exist or cannot be read (Flux's SourceUnavailable). */
+  SOURCE_UNAVAILABLE("SourceUnavailable", false),
+  /** A HelmChart's source has no artifact yet (Flux's NoSourceArtifact). */
+  NO_SOURCE_ARTIFACT("NoSourceArtifact", false),
+  /** A HelmChart names a kind of source the engine has not (Flux's UnsupportedSourceKind). */
+  UNSUPPORTED_SOURCE_KIND("UnsupportedSourceKind", true),
+  /**
+   * A HelmChart's chart or version is not in its repository's index, or its chart path is no chart
+   * (Flux's InvalidChartReference, which waits for a change).
+   */
+  INVALID_CHART_REFERENCE("InvalidChartReference", true),
+  /**
+   * A chart could not be downloaded, or what was downloaded is no chart: too large, truncated, not
+   * a gzip tar, a path leaving the chart, a link, the wrong name or version (Flux's
+   * ChartPullError).
+   */
+  CHART_PULL_FAILED("ChartPullError", false),
+  /** A values file is missing or no YAML mapping (Flux's ValuesFilesError, persistent). */
+  VALUES_FILES_FAILED("ValuesFilesError", true),
+  /** A chart's dependency cannot be resolved (Flux's DependencyBuildError). */
+  DEPENDENCY_BUILD_FAILED("DependencyBuildError", false),
+  /** A chart directory cannot be packaged (Flux's ChartPackageError). */
+  CHART_PACKAGE_FAILED("ChartPackageError", false),
   /** The artifact could not be written to local storage. */
   STORAGE_FAILED("StorageOperationFailed", false);
 
@@ -66,6 +89,16 @@ public enum FailureReason {
 
   public String conditionReason() {
     return conditionReason;
+  }
+
+  /**
+   * True for a failure to build a chart from what was fetched, which Flux reports as {@code
+   * BuildFailed} rather than {@code FetchFailed}.
+   */
+  public boolean buildFailure() {
+    return this == VALUES_FILES_FAILED
+        || this == DEPENDENCY_BUILD_FAILED
+        || this == CHART_PACKAGE_FAILED;
   }
 
   /** True when retrying without a change to the GitRepository or its Secret cannot help. */

@@ -1,172 +1,219 @@
 package dev.capstan.source.helm;
 
+import dev.capstan.source.core.BoundedBody;
 import dev.capstan.source.core.FailureReason;
 import dev.capstan.source.core.SourceException;
-import dev.capstan.source.oci.Safe;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Supplier;
 import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
+import java.util.zip.ZipException;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
-import org.snakeyaml.engine.v2.api.Load;
-import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
+import org.apache.commons.compress.archivers.tar.TarConstants;
 
 /**
- * Checks that a downloaded file is a packaged chart, as Helm's archive loader checks one before
- * loading it: tar+gzip, every entry under one top directory, no absolute path and no {@code ..}, no
- * links or special files, within Helm's bounds of what a chart decompresses to (100 MiB, a file 5
- * MiB), and a {@code Chart.yaml} at its top naming the chart and version that were asked for.
- * Nothing is unpacked: the archive is read once as a stream.
+ * A packaged chart ({@code .tgz}): read as hostile input into {@link ChartFiles}, and written as
+ * Helm packages a chart. Reading checks it is a gzip-compressed tar of one directory holding a
+ * Chart.yaml with a name and a version; a link (symbolic or hard), a device or other special file,
+ * an absolute path or one with {@code ..} refuses the whole archive, and so does passing a bound
+ * ({@link ChartLimits}: the bytes unpacked, a file's bytes, the entries). Writing is reproducible:
+ * the same files give the same bytes (entries in order, Chart.yaml first, fixed times and modes).
  */
 final class ChartArchive {
-  /** Helm's bounds of a chart archive (its loader's defaults). */
-  record Limits(long maxDecompressed, long maxFile, int maxEntries) {
-    static final Limits DEFAULTS = new Limits(100L << 20, 5L << 20, 10_000);
-  }
+  private static final int MAX_NAME = 4096;
 
-  private final Limits limits;
-
-  ChartArchive(Limits limits) {
-    this.limits = limits;
-  }
-
-  /** What a chart's {@code Chart.yaml} says it is. */
-  record Metadata(String name, String version) {}
+  private ChartArchive() {}
 
   /**
-   * @throws SourceException {@code OCIArtifactLayerOperationFailed} naming what is wrong
+   * The chart in {@code tgz}.
+   *
+   * @param what the archive in messages (its URL or file name)
+   * @throws SourceException with {@code reason} naming what is wrong and where
    */
-  Metadata check(Path archive, String chart, String version) {
-    Metadata metadata = read(archive);
-    if (!chart.equals(metadata.name())) {
-      throw invalid(
-          "its Chart.yaml names chart '" + Safe.text(metadata.name()) + "', not '" + chart + "'");
-    }
-    if (!version.equals(metadata.version().replace('_', '+'))) {
-      throw invalid(
-          "its Chart.yaml has version '"
-              + Safe.text(metadata.version())
-              + "', not the tag's '"
-              + version
-              + "'");
-    }
-    return metadata;
-  }
-
-  private Metadata read(Path archive) {
+  static ChartFiles read(InputStream tgz, ChartLimits limits, String what, FailureReason reason) {
+    Map<String, byte[]> files = new TreeMap<>();
     String top = null;
-    byte[] chartYaml = null;
-    long total = 0;
     int entries = 0;
-    try (InputStream file = Files.newInputStream(archive);
-        TarArchiveInputStream tar = new TarArchiveInputStream(new GZIPInputStream(file))) {
+    try (TarArchiveInputStream tar =
+        new TarArchiveInputStream(
+            new BoundedBody(
+                new GZIPInputStream(tgz, 65536),
+                limits.unpackedBytes(),
+                () ->
+                    new SourceException(
+                        reason,
+                        what
+                            + " unpacks to more than "
+                            + limits.unpackedBytes()
+                            + " bytes (the bound of a chart)")))) {
       TarArchiveEntry entry;
       while ((entry = tar.getNextEntry()) != null) {
-        if (++entries > limits.maxEntries()) {
-          throw invalid("it has more than " + limits.maxEntries() + " entries");
+        if (++entries > limits.entries()) {
+          throw new SourceException(
+              reason, what + " has more than " + limits.entries() + " entries");
         }
-        String name = entry.getName();
-        checkKind(entry, name);
-        String entryTop = topOf(name);
+        String path = checkedPath(entry.getName(), what, reason);
+        checkType(entry, path, what, reason);
+        int slash = path.indexOf('/');
+        String first = slash < 0 ? path : path.substring(0, slash);
         if (top == null) {
-          top = entryTop;
-        } else if (!top.equals(entryTop)) {
-          throw invalid("it has content outside its top directory '" + Safe.text(top) + "'");
+          top = first;
+        } else if (!top.equals(first)) {
+          throw new SourceException(
+              reason, what + " holds more than one top directory ('" + top + "', '" + first + "')");
         }
-        if (entry.isDirectory()) {
+        if (entry.isDirectory() || slash < 0) {
           continue;
         }
-        if (entry.getSize() > limits.maxFile()) {
-          throw invalid("'" + Safe.text(name) + "' is larger than " + limits.maxFile() + " bytes");
-        }
-        total += entry.getSize();
-        if (total > limits.maxDecompressed()) {
-          throw invalid("it decompresses to more than " + limits.maxDecompressed() + " bytes");
-        }
-        byte[] body = readBounded(tar, limits.maxFile(), name);
-        if (name.equals(top + "/Chart.yaml")) {
-          chartYaml = body;
-        }
+        files.put(path.substring(slash + 1), content(tar, entry, path, limits, what, reason));
       }
+    } catch (SourceException e) {
+      throw e;
+    } catch (ZipException e) {
+      throw new SourceException(reason, what + " is not gzip-compressed");
     } catch (IOException e) {
-      throw invalid("it is no tar+gzip archive (" + e.getClass().getSimpleName() + ")");
+      throw new SourceException(
+          reason,
+          what + " is truncated or not a tar archive (" + e.getClass().getSimpleName() + ")");
     }
+    byte[] chartYaml = files.get(ChartFiles.CHART_YAML);
     if (chartYaml == null) {
-      throw invalid("it has no Chart.yaml in its top directory");
+      throw new SourceException(reason, what + " has no " + ChartFiles.CHART_YAML);
     }
-    return metadataOf(chartYaml);
+    ChartYaml.Identity identity =
+        ChartYaml.identity(chartYaml, top + "/" + ChartFiles.CHART_YAML, reason);
+    return new ChartFiles(identity.name(), identity.version(), new TreeMap<>(files));
   }
 
-  private static void checkKind(TarArchiveEntry entry, String name) {
-    if (name.startsWith("/") || name.contains("\\") || (name + "/").contains("../")) {
-      throw invalid("entry '" + Safe.text(name) + "' leaves the chart's directory");
-    }
-    if (!entry.isDirectory() && !regularFile(entry)) {
-      throw invalid("entry '" + Safe.text(name) + "' is a link or a special file");
-    }
-  }
-
-  /** A regular file by its type flag (commons-compress's isFile takes a link for a file). */
-  private static boolean regularFile(TarArchiveEntry entry) {
-    byte flag = entry.getLinkFlag();
-    return flag == TarArchiveEntry.LF_NORMAL
-        || flag == TarArchiveEntry.LF_OLDNORM
-        || flag == TarArchiveEntry.LF_CONTIG;
-  }
-
-  private static String topOf(String name) {
-    String path = name.startsWith("./") ? name.substring(2) : name;
-    int slash = path.indexOf('/');
-    if (slash <= 0) {
-      throw invalid("entry '" + Safe.text(name) + "' is not in a chart directory");
-    }
-    return path.substring(0, slash);
-  }
-
-  /** The body of the current entry; one byte more than the bound is never read. */
-  private static byte[] readBounded(InputStream in, long max, String name) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    byte[] buffer = new byte[8192];
-    long read = 0;
-    int n;
-    while ((n = in.read(buffer)) > 0) {
-      read += n;
-      if (read > max) {
-        throw invalid("'" + Safe.text(name) + "' is larger than " + max + " bytes");
+  /** Writes {@code chart} as a {@code .tgz} of {@code <name>/...}, as Helm packages a chart. */
+  static byte[] write(ChartFiles chart) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (GZIPOutputStream gzip = new GZIPOutputStream(bytes);
+        TarArchiveOutputStream tar = new TarArchiveOutputStream(gzip)) {
+      tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
+      tar.setBigNumberMode(TarArchiveOutputStream.BIGNUMBER_POSIX);
+      List<String> order = new ArrayList<>(chart.files().keySet());
+      order.remove(ChartFiles.CHART_YAML);
+      order.add(0, ChartFiles.CHART_YAML);
+      for (String path : order) {
+        writeFile(tar, chart.name() + "/" + path, chart.files().get(path));
       }
-      out.write(buffer, 0, n);
+      tar.finish();
     }
+    return bytes.toByteArray();
+  }
+
+  private static void writeFile(TarArchiveOutputStream tar, String name, byte[] content)
+      throws IOException {
+    TarArchiveEntry entry = new TarArchiveEntry(name);
+    entry.setSize(content.length);
+    entry.setMode(0100644);
+    entry.setModTime(0);
+    tar.putArchiveEntry(entry);
+    tar.write(content);
+    tar.closeArchiveEntry();
+  }
+
+  private static byte[] content(
+      InputStream tar,
+      TarArchiveEntry entry,
+      String path,
+      ChartLimits limits,
+      String what,
+      FailureReason reason)
+      throws IOException {
+    if (entry.getSize() > limits.fileBytes()) {
+      throw fileTooLarge(path, limits, what, reason);
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    copy(tar, out, limits.fileBytes(), () -> fileTooLarge(path, limits, what, reason));
     return out.toByteArray();
   }
 
-  private static Metadata metadataOf(byte[] chartYaml) {
-    Object loaded;
-    try {
-      LoadSettings settings =
-          LoadSettings.builder().setAllowDuplicateKeys(true).setMaxAliasesForCollections(0).build();
-      loaded = new Load(settings).loadFromString(new String(chartYaml, StandardCharsets.UTF_8));
-    } catch (RuntimeException e) {
-      throw invalid("its Chart.yaml is not YAML");
+  private static void copy(
+      InputStream in, OutputStream out, long max, Supplier<SourceException> over)
+      throws IOException {
+    byte[] buffer = new byte[16384];
+    long total = 0;
+    int n;
+    while ((n = in.read(buffer)) >= 0) {
+      total += n;
+      if (total > max) {
+        throw over.get();
+      }
+      out.write(buffer, 0, n);
     }
-    if (!(loaded instanceof Map<?, ?> map)
-        || !(map.get("name") instanceof String name)
-        || name.isEmpty()) {
-      throw invalid("its Chart.yaml has no name");
-    }
-    Object version = map.get("version");
-    if (version == null || String.valueOf(version).isEmpty()) {
-      throw invalid("its Chart.yaml has no version");
-    }
-    return new Metadata(name, String.valueOf(version));
   }
 
-  private static SourceException invalid(String why) {
+  private static SourceException fileTooLarge(
+      String path, ChartLimits limits, String what, FailureReason reason) {
     return new SourceException(
-        FailureReason.OCI_LAYER_FAILED, "the chart layer is no valid chart archive: " + why);
+        reason,
+        "'"
+            + shown(path)
+            + "' in "
+            + what
+            + " is larger than "
+            + limits.fileBytes()
+            + " bytes (the bound of a chart's file)");
+  }
+
+  /** Only files and directories: a link or a special file refuses the archive, as Helm does. */
+  private static void checkType(
+      TarArchiveEntry entry, String path, String what, FailureReason reason) {
+    byte flag = entry.getLinkFlag();
+    if (entry.isSymbolicLink() || entry.isLink()) {
+      throw new SourceException(
+          reason, what + " holds a link ('" + shown(path) + "'); a chart holds files only");
+    }
+    boolean file =
+        flag == TarConstants.LF_NORMAL
+            || flag == TarConstants.LF_OLDNORM
+            || flag == TarConstants.LF_CONTIG;
+    if (!file && !entry.isDirectory()) {
+      throw new SourceException(
+          reason, what + " holds a device or other special file ('" + shown(path) + "')");
+    }
+  }
+
+  /** The entry's path, normalized; refused when absolute or leaving the archive's tree. */
+  static String checkedPath(String name, String what, FailureReason reason) {
+    if (name.length() > MAX_NAME || name.indexOf('\0') >= 0) {
+      throw new SourceException(reason, what + " has an entry with an invalid name");
+    }
+    String path = name.replace('\\', '/');
+    if (path.startsWith("/") || path.matches("^[A-Za-z]:.*")) {
+      throw new SourceException(reason, what + " holds an absolute path ('" + shown(name) + "')");
+    }
+    List<String> parts = new ArrayList<>();
+    for (String part : path.split("/")) {
+      if (part.isEmpty() || part.equals(".")) {
+        continue;
+      }
+      if (part.equals("..")) {
+        throw new SourceException(
+            reason, what + " holds a path leaving the chart ('" + shown(name) + "')");
+      }
+      parts.add(part);
+    }
+    if (parts.isEmpty()) {
+      throw new SourceException(reason, what + " has an entry with an empty name");
+    }
+    return String.join("/", parts);
+  }
+
+  /** A path from the archive as a message shows it: printable, and not too long. */
+  private static String shown(String path) {
+    String printable = path.replaceAll("[\\p{Cntrl}]", "?");
+    return printable.length() > 200 ? printable.substring(0, 200) + "..." : printable;
   }
 }

@@ -32,7 +32,7 @@ public final class HelmIndexSource {
   private final ArtifactStore store;
   private final Clock clock;
   private final IndexParser parser;
-  private final IndexDownload download;
+  private final RepositoryDownload download;
 
   public HelmIndexSource(ArtifactStore store, Clock clock, IndexLimits limits) {
     this(store, clock, limits, ReadDeadlines.withOwnThread(clock));
@@ -43,7 +43,16 @@ public final class HelmIndexSource {
     this.store = store;
     this.clock = clock;
     this.parser = new IndexParser(limits);
-    this.download = new IndexDownload(new HttpClients(), reads, clock, limits.maxBytes());
+    this.download =
+        new RepositoryDownload(
+            new HttpClients(),
+            reads,
+            clock,
+            new RepositoryDownload.Kind(
+                "index.yaml",
+                "the bound of an index",
+                FailureReason.INDEX_FETCH_FAILED,
+                limits.maxBytes()));
   }
 
   /** The artifact last stored for {@code key}, if it is still in the store. */
@@ -72,8 +81,8 @@ public final class HelmIndexSource {
           last.isPresent() && previous.get().sourceId().equals(sourceId)
               ? Validators.decode(previous.get().remoteId())
               : Validators.NONE;
-      IndexDownload.Answer answer = download.get(request, validators, deadline);
-      if (answer instanceof IndexDownload.Body body) {
+      RepositoryDownload.Answer answer = download.get(request, validators, deadline);
+      if (answer instanceof RepositoryDownload.Body body) {
         try (InputStream in = body.in()) {
           return stored(key, sourceId, in, body.validators(), previous, last);
         }

@@ -17,6 +17,7 @@ import dev.capstan.source.oci.OciSource;
 import dev.capstan.source.oci.RegistryReader;
 import dev.capstan.source.oci.Safe;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -53,7 +54,6 @@ public final class OciChartSource {
   private final ArtifactStore store;
   private final Clock clock;
   private final long maxChartSize;
-  private final ChartArchive archive = new ChartArchive(ChartArchive.Limits.DEFAULTS);
   private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
 
   /**
@@ -190,7 +190,7 @@ public final class OciChartSource {
     try {
       Path blob = download.resolve("chart.tgz");
       registry.download(layer, blob, maxChartSize, FailureReason.OCI_LAYER_FAILED);
-      archive.check(blob, request.chart(), tag.version());
+      checkChart(blob, request.chart(), tag.version());
       Files.move(blob, exported.resolve(request.chart() + "-" + tag.name() + ".tgz"));
       String treeDigest = TreeFilter.filter(exported, "", "");
       StoredState next =
@@ -231,5 +231,27 @@ public final class OciChartSource {
     LOG.warn("{}: {}", reason.conditionReason(), text);
     return new FetchResult.Failed(
         reason, text, store.state(request.key()).flatMap(store::artifactOf));
+  }
+
+  /**
+   * The layer must be a chart archive as every downloaded chart must be ({@link ChartArchive}'s
+   * checks and bounds), of the chart and version its tag names.
+   */
+  private static void checkChart(Path blob, String chart, String version) throws IOException {
+    String what = "the chart layer of '" + chart + "' " + version;
+    ChartFiles files;
+    try (InputStream in = Files.newInputStream(blob)) {
+      files = ChartArchive.read(in, ChartLimits.DEFAULTS, what, FailureReason.OCI_LAYER_FAILED);
+    }
+    if (!chart.equals(files.name())) {
+      throw new SourceException(
+          FailureReason.OCI_LAYER_FAILED,
+          what + ": its Chart.yaml names chart '" + Safe.text(files.name()) + "'");
+    }
+    if (!version.equals(files.version().replace('_', '+'))) {
+      throw new SourceException(
+          FailureReason.OCI_LAYER_FAILED,
+          what + ": its Chart.yaml has version '" + Safe.text(files.version()) + "'");
+    }
   }
 }

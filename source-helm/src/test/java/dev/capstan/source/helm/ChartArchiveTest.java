@@ -1,126 +1,138 @@
 package dev.capstan.source.helm;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.source.core.FailureReason;
 import dev.capstan.source.core.SourceException;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.zip.GZIPOutputStream;
-import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
-import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-/** Chart archives written entry by entry, hostile ones among them. */
+/** Packaged charts read as hostile input, and written back reproducibly. */
 class ChartArchiveTest {
-  private static final String CHART_YAML = "apiVersion: v2\nname: demo\nversion: 1.0.0+b.1\n";
-  private static final ChartArchive ARCHIVE =
-      new ChartArchive(new ChartArchive.Limits(1 << 20, 4096, 50));
-
-  @TempDir Path work;
+  private static final ChartLimits LIMITS = ChartLimits.DEFAULTS;
 
   @Test
-  void aChartArchiveReadsAsItsChartYamlSays() throws Exception {
-    Path tgz = archive(tar -> file(tar, "demo/Chart.yaml", CHART_YAML));
-    ChartArchive.Metadata metadata = ARCHIVE.check(tgz, "demo", "1.0.0+b.1");
-    assertEquals(new ChartArchive.Metadata("demo", "1.0.0+b.1"), metadata);
-  }
+  void aChartIsReadWithItsNameVersionAndFilesBelowItsDirectory() {
+    ChartFiles chart = read(TestCharts.chart("podinfo", "6.5.4").tgz());
 
-  @Test
-  void hostileArchivesAreRefusedNamingWhatIsWrong() throws Exception {
-    refused(
-        archive(
-            tar -> {
-              file(tar, "demo/Chart.yaml", CHART_YAML);
-              file(tar, "demo/../../escaped.yaml", "x");
-            }),
-        "leaves the chart's directory");
-    refused(
-        archive(
-            tar -> {
-              file(tar, "demo/Chart.yaml", CHART_YAML);
-              TarArchiveEntry link = new TarArchiveEntry("demo/link", TarArchiveEntry.LF_SYMLINK);
-              link.setLinkName("/etc/passwd");
-              tar.putArchiveEntry(link);
-              tar.closeArchiveEntry();
-            }),
-        "is a link");
-    refused(
-        archive(
-            tar -> {
-              file(tar, "demo/Chart.yaml", CHART_YAML);
-              file(tar, "other/values.yaml", "x");
-            }),
-        "outside its top directory");
-    refused(
-        archive(
-            tar -> {
-              file(tar, "demo/Chart.yaml", CHART_YAML);
-              file(tar, "demo/big.bin", "x".repeat(5000));
-            }),
-        "larger than 4096 bytes");
-    refused(
-        archive(
-            tar -> {
-              for (int i = 0; i < 60; i++) {
-                file(tar, "demo/f" + i, "x");
-              }
-            }),
-        "more than 50 entries");
-    refused(archive(tar -> file(tar, "demo/values.yaml", "a: 1\n")), "no Chart.yaml");
-    refused(archive(tar -> file(tar, "demo/Chart.yaml", "[not, a, map]")), "has no name");
-    Path truncated = archive(tar -> file(tar, "demo/Chart.yaml", CHART_YAML));
-    byte[] bytes = Files.readAllBytes(truncated);
-    Files.write(truncated, Arrays.copyOf(bytes, bytes.length / 2));
-    refused(truncated, "no tar+gzip archive");
+    assertEquals("podinfo", chart.name());
+    assertEquals("6.5.4", chart.version());
+    assertEquals(
+        "[Chart.yaml, templates/configmap.yaml, values.yaml]", chart.files().keySet().toString());
   }
 
   @Test
-  void anotherChartOrVersionThanTheTagsIsRefused() throws Exception {
-    Path tgz = archive(tar -> file(tar, "demo/Chart.yaml", CHART_YAML));
-    assertTrue(message(() -> ARCHIVE.check(tgz, "other", "1.0.0+b.1")).contains("names chart"));
-    assertTrue(message(() -> ARCHIVE.check(tgz, "demo", "1.0.0")).contains("has version"));
+  void writingIsReproducibleWithChartYamlFirstAndReadsBack() throws IOException {
+    ChartFiles chart = read(TestCharts.chart("podinfo", "6.5.4").tgz());
+
+    byte[] once = ChartArchive.write(chart);
+    byte[] again = ChartArchive.write(read(once));
+
+    assertArrayEquals(once, again);
+    ChartFiles back = read(once);
+    assertEquals(chart.files().keySet(), back.files().keySet());
+    assertEquals(
+        "replicas: 1\nimage:\n  tag: stable\n",
+        new String(back.files().get("values.yaml"), StandardCharsets.UTF_8));
   }
 
-  private static void refused(Path tgz, String expected) {
-    String message = message(() -> ARCHIVE.check(tgz, "demo", "1.0.0+b.1"));
-    assertTrue(message.contains(expected), message);
+  @Test
+  void aLinkIsRefusedByName() {
+    String message =
+        refused(TestCharts.chart("app", "1.0.0").symlink("app/templates/x.yaml", "/etc/passwd"));
+    assertTrue(message.contains("holds a link ('app/templates/x.yaml')"), message);
   }
 
-  private static String message(Runnable check) {
-    SourceException e = assertThrows(SourceException.class, check::run);
-    assertEquals(FailureReason.OCI_LAYER_FAILED, e.reason());
+  @Test
+  void aPathLeavingTheChartIsRefused() {
+    String message = refused(TestCharts.chart("app", "1.0.0").file("app/../../evil", "x"));
+    assertTrue(message.contains("a path leaving the chart ('app/../../evil')"), message);
+  }
+
+  @Test
+  void anAbsolutePathIsRefused() {
+    String message = refused(TestCharts.chart("app", "1.0.0").file("/etc/evil", "x"));
+    assertTrue(message.contains("an absolute path"), message);
+  }
+
+  @Test
+  void aDeviceIsRefused() {
+    String message = refused(TestCharts.chart("app", "1.0.0").device("app/null"));
+    assertTrue(message.contains("a device or other special file ('app/null')"), message);
+  }
+
+  @Test
+  void aSecondTopDirectoryIsRefused() {
+    String message = refused(TestCharts.chart("app", "1.0.0").file("other/x.yaml", "x"));
+    assertTrue(message.contains("more than one top directory"), message);
+  }
+
+  @Test
+  void aTruncatedArchiveIsRefused() {
+    byte[] whole = TestCharts.chart("app", "1.0.0").tgz();
+    SourceException e =
+        assertThrows(SourceException.class, () -> read(Arrays.copyOf(whole, whole.length / 2)));
+    assertTrue(e.getMessage().contains("is truncated or not a tar archive"), e.getMessage());
+  }
+
+  @Test
+  void somethingNotGzipIsRefused() {
+    SourceException e =
+        assertThrows(
+            SourceException.class,
+            () -> read("<html>not found</html>".getBytes(StandardCharsets.UTF_8)));
+    assertTrue(e.getMessage().contains("is not gzip-compressed"), e.getMessage());
+  }
+
+  @Test
+  void aChartWithoutChartYamlNameOrVersionIsRefused() {
+    assertTrue(
+        refused(TestCharts.chart("app", "1.0.0").without("app/Chart.yaml"))
+            .contains("has no Chart.yaml"));
+    assertTrue(
+        refused(TestCharts.chart("app", "1.0.0").file("app/Chart.yaml", "apiVersion: v2\n"))
+            .contains("has no chart name"));
+    assertTrue(
+        refused(TestCharts.chart("app", "1.0.0").file("app/Chart.yaml", "name: app\n"))
+            .contains("has no chart version"));
+  }
+
+  @Test
+  void aFileOrAChartPastItsBoundIsRefusedWithTheBoundNamed() {
+    ChartLimits small = new ChartLimits(1 << 20, 100, 100_000, 100);
+    byte[] big = TestCharts.chart("app", "1.0.0").file("app/big.txt", "x".repeat(200)).tgz();
+    SourceException file =
+        assertThrows(
+            SourceException.class,
+            () -> ChartArchive.read(new ByteArrayInputStream(big), small, "the chart", reason()));
+    assertTrue(file.getMessage().contains("the bound of a chart's file"), file.getMessage());
+
+    ChartLimits tiny = new ChartLimits(1 << 20, 10_000, 1000, 100);
+    byte[] many = TestCharts.chart("app", "1.0.0").file("app/a.txt", "y".repeat(900)).tgz();
+    SourceException all =
+        assertThrows(
+            SourceException.class,
+            () -> ChartArchive.read(new ByteArrayInputStream(many), tiny, "the chart", reason()));
+    assertTrue(all.getMessage().contains("the bound of a chart"), all.getMessage());
+  }
+
+  private static FailureReason reason() {
+    return FailureReason.CHART_PULL_FAILED;
+  }
+
+  private static ChartFiles read(byte[] tgz) {
+    return ChartArchive.read(new ByteArrayInputStream(tgz), LIMITS, "the chart", reason());
+  }
+
+  private static String refused(TestCharts archive) {
+    SourceException e = assertThrows(SourceException.class, () -> read(archive.tgz()));
+    assertEquals(FailureReason.CHART_PULL_FAILED, e.reason());
     return e.getMessage();
-  }
-
-  interface Entries {
-    void write(TarArchiveOutputStream tar) throws IOException;
-  }
-
-  private Path archive(Entries entries) throws IOException {
-    Path tgz = Files.createTempFile(work, "chart", ".tgz");
-    try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(tgz));
-        TarArchiveOutputStream tar = new TarArchiveOutputStream(out)) {
-      tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
-      entries.write(tar);
-    }
-    return tgz;
-  }
-
-  private static void file(TarArchiveOutputStream tar, String name, String body)
-      throws IOException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    TarArchiveEntry entry = new TarArchiveEntry(name);
-    entry.setSize(bytes.length);
-    tar.putArchiveEntry(entry);
-    tar.write(bytes);
-    tar.closeArchiveEntry();
   }
 }

@@ -17,13 +17,14 @@ import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import javax.net.ssl.SSLContext;
 
 /**
  * A Helm repository served over HTTP(S) by the JDK's server on loopback: one index.yaml, with an
  * ETag, answering 304 to a matching If-None-Match, optionally behind basic authentication or
- * answering something else for a while. Every request it saw is kept.
+ * answering something else for a while; packaged charts beside it. Every request it saw is kept.
  */
 public final class IndexServer implements AutoCloseable {
   /** One request as the server saw it. */
@@ -44,6 +45,8 @@ public final class IndexServer implements AutoCloseable {
   private volatile String authorization;
   private volatile int failWith;
   private volatile String redirectTo;
+  private final Map<String, byte[]> files = new ConcurrentHashMap<>();
+  private volatile boolean chunked;
 
   private IndexServer(HttpServer server) {
     this.server = server;
@@ -91,6 +94,18 @@ public final class IndexServer implements AutoCloseable {
     return this;
   }
 
+  /** Serves {@code content} at {@code name} below the repository's URL (a packaged chart). */
+  public IndexServer serveFile(String name, byte[] content) {
+    files.put("/charts/" + name, content.clone());
+    return this;
+  }
+
+  /** Files sent without a Content-Length from now on, so that only reading can bound them. */
+  public IndexServer chunked(boolean chunked) {
+    this.chunked = chunked;
+    return this;
+  }
+
   /** Basic authentication required from now on: {@code user} and {@code password}. */
   public IndexServer requireBasic(String user, String password) {
     this.authorization =
@@ -133,12 +148,7 @@ public final class IndexServer implements AutoCloseable {
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange;
         InputStream ignored = exchange.getRequestBody()) {
-      int status = answer(exchange);
-      seen.add(
-          new Seen(
-              exchange.getRequestURI().getPath(),
-              Map.copyOf(exchange.getRequestHeaders()),
-              status));
+      answer(exchange);
     }
   }
 
@@ -147,41 +157,57 @@ public final class IndexServer implements AutoCloseable {
       exchange
           .getResponseHeaders()
           .add("Location", redirectTo + exchange.getRequestURI().getPath());
-      exchange.sendResponseHeaders(302, -1);
+      respond(exchange, 302, -1);
       return 302;
     }
     if (authorization != null
         && !authorization.equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
-      exchange.sendResponseHeaders(401, -1);
+      respond(exchange, 401, -1);
       return 401;
     }
     if (failWith != 0) {
-      exchange.sendResponseHeaders(failWith, -1);
+      respond(exchange, failWith, -1);
       return failWith;
     }
+    byte[] served = files.get(exchange.getRequestURI().getPath());
+    if (served != null) {
+      respond(exchange, 200, chunked ? 0 : served.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(served);
+      }
+      return 200;
+    }
     if (!exchange.getRequestURI().getPath().equals("/charts/index.yaml")) {
-      exchange.sendResponseHeaders(404, -1);
+      respond(exchange, 404, -1);
       return 404;
     }
     String etag = etag();
     exchange.getResponseHeaders().add("ETag", etag);
     if (etag.equals(exchange.getRequestHeaders().getFirst("If-None-Match"))) {
-      exchange.sendResponseHeaders(304, -1);
+      respond(exchange, 304, -1);
       return 304;
     }
     Path file = indexFile;
     if (file != null) {
-      exchange.sendResponseHeaders(200, Files.size(file));
+      respond(exchange, 200, Files.size(file));
       try (OutputStream out = exchange.getResponseBody()) {
         Files.copy(file, out);
       }
       return 200;
     }
-    exchange.sendResponseHeaders(200, index.length);
+    respond(exchange, 200, index.length);
     try (OutputStream out = exchange.getResponseBody()) {
       out.write(index);
     }
     return 200;
+  }
+
+  /** Sends the status line, the request recorded first: a client may go on once it is sent. */
+  private void respond(HttpExchange exchange, int status, long length) throws IOException {
+    seen.add(
+        new Seen(
+            exchange.getRequestURI().getPath(), Map.copyOf(exchange.getRequestHeaders()), status));
+    exchange.sendResponseHeaders(status, length);
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.capstan.engine.ops.events;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.Bucket;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.HelmChart;
 import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.engine.pipeline.PipelineObserver;
@@ -47,6 +48,11 @@ public final class StatusChangeEvents implements PipelineObserver {
   @Override
   public void statusWritten(OCIRepository before, OCIRepository after) {
     record(after, () -> StatusTransitions.ociRepository(before, after));
+  }
+
+  @Override
+  public void statusWritten(HelmChart before, HelmChart after) {
+    record(after, () -> StatusTransitions.helmChart(before, after));
   }
 
   @Override

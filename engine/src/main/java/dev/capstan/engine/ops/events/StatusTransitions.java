@@ -6,6 +6,9 @@ import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.source.Artifact;
 import dev.capstan.api.source.Bucket;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.HelmChart;
+import dev.capstan.api.source.HelmChartSourceReference;
+import dev.capstan.api.source.HelmChartStatus;
 import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.api.source.SourceStatus;
@@ -126,6 +129,29 @@ final class StatusTransitions {
                 + "' from '"
                 + name
                 + "' bucket");
+  }
+
+  /**
+   * A HelmChart's new chart, in Flux's words (pulled from a repository, packaged from a source's
+   * tree), and a failed build.
+   */
+  static List<Notice> helmChart(HelmChart older, HelmChart newer) {
+    HelmChartStatus status = newer.getStatus();
+    String name =
+        status == null || status.observedChartName() == null ? "" : status.observedChartName();
+    boolean pulled =
+        newer.getSpec() != null
+            && newer.getSpec().sourceRef() != null
+            && newer.getSpec().sourceRef().kind() == HelmChartSourceReference.Kind.HelmRepository;
+    return source(
+        older.getStatus(),
+        status,
+        artifact ->
+            (pulled ? "pulled '" : "packaged '")
+                + name
+                + "' chart with version '"
+                + artifact.revision()
+                + "'");
   }
 
   /**

@@ -13,6 +13,10 @@ import dev.capstan.api.source.BucketSpec;
 import dev.capstan.api.source.BucketStatus;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.GitRepositoryStatus;
+import dev.capstan.api.source.HelmChart;
+import dev.capstan.api.source.HelmChartSourceReference;
+import dev.capstan.api.source.HelmChartSpec;
+import dev.capstan.api.source.HelmChartStatus;
 import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.HelmRepositorySpec;
 import dev.capstan.api.source.HelmRepositoryStatus;
@@ -373,5 +377,51 @@ class StatusTransitionsTest {
     Kustomization ks = ks(false, REV1, null, null);
     ks.setStatus(new KustomizationStatus(1L, List.of(conditions), REV1, REV1, null, null));
     return ks;
+  }
+
+  @Test
+  void helmChartPulledOrPackagedInFluxsWordsAndAFailedBuild() {
+    HelmChart before = new HelmChart();
+    HelmChart pulled = chart("HelmRepository", ready("True", "Succeeded", "stored"), "6.5.4");
+    HelmChart packaged = chart("GitRepository", ready("True", "Succeeded", "stored"), "0.1.0+ab");
+    HelmChart failed = chart("HelmRepository", ready("False", "ChartPullError", "bad"), "6.5.4");
+
+    List<Notice> fromRepo = StatusTransitions.helmChart(before, pulled);
+    assertEquals(EventReason.NEW_ARTIFACT, fromRepo.get(0).reason());
+    assertEquals("pulled 'podinfo' chart with version '6.5.4'", fromRepo.get(0).message());
+    assertEquals(
+        "packaged 'podinfo' chart with version '0.1.0+ab'",
+        StatusTransitions.helmChart(before, packaged).get(0).message());
+    List<Notice> failure = StatusTransitions.helmChart(pulled, failed);
+    assertEquals(1, failure.size());
+    assertEquals(EventReason.FETCH_FAILED, failure.get(0).reason());
+  }
+
+  private static HelmChart chart(String kind, Condition ready, String revision) {
+    HelmChart chart = new HelmChart();
+    chart.setSpec(
+        new HelmChartSpec(
+            "podinfo",
+            null,
+            new HelmChartSourceReference(null, HelmChartSourceReference.Kind.valueOf(kind), "s"),
+            "1m",
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null));
+    chart.setStatus(
+        new HelmChartStatus(
+            1L,
+            "sha256:abc",
+            "podinfo",
+            null,
+            List.of(ready),
+            new Artifact(revision, "sha256:def", "/c", null, null, null, null),
+            null,
+            null));
+    return chart;
   }
 }

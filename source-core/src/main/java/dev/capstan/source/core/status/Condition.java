@@ -31,6 +31,10 @@ public record Condition(
   public static final String READY = "Ready";
   public static final String ARTIFACT_IN_STORAGE = "ArtifactInStorage";
   public static final String FETCH_FAILED = "FetchFailed";
+
+  /** True while a HelmChart's chart was fetched but could not be built (values, packaging). */
+  public static final String BUILD_FAILED = "BuildFailed";
+
   public static final String STALLED = "Stalled";
 
   /** Whether the artifact's revision passed {@code spec.verify}; absent without it. */

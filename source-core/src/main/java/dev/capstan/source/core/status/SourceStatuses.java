@@ -38,7 +38,7 @@ public final class SourceStatuses {
       String failureType =
           reason == FailureReason.INCLUDE_UNAVAILABLE
               ? Condition.INCLUDE_UNAVAILABLE
-              : Condition.FETCH_FAILED;
+              : reason.buildFailure() ? Condition.BUILD_FAILED : Condition.FETCH_FAILED;
       conditions.add(
           condition(
               previous,

@@ -23,14 +23,24 @@ import java.util.Optional;
 import javax.net.ssl.SSLException;
 
 /**
- * One GET of a repository's index.yaml: basic authentication from {@code secretRef}, sent to the
- * repository's own origin only (scheme, host and port) unless {@code passCredentials}, and over
- * plain http only with {@code insecure}; redirects followed here, at most {@link #MAX_REDIRECTS},
- * never from https to http unless {@code insecure}; the previous index's validators sent, so that
- * an unchanged index is answered 304; the body ended at the deadline and at the size bound.
+ * One GET from a Helm repository, of its index.yaml or of a chart: basic authentication from {@code
+ * secretRef}, sent to the repository's own origin only (scheme, host and port) unless {@code
+ * passCredentials}, and over plain http only with {@code insecure}; redirects followed here, at
+ * most {@link #MAX_REDIRECTS}, never from https to http unless {@code insecure}; the previous
+ * index's validators sent, so that an unchanged index is answered 304; the body ended at the
+ * deadline and at the size bound.
  */
-final class IndexDownload {
+final class RepositoryDownload {
   static final int MAX_REDIRECTS = 10;
+
+  /**
+   * What one kind of download is called and how it fails: the index ({@code Failed}) or a chart
+   * ({@code ChartPullFailed}), each with its own size bound.
+   *
+   * @param noun the downloaded thing in messages ({@code index.yaml}, {@code the chart})
+   * @param bound the size bound's name in messages ({@code the bound of an index})
+   */
+  record Kind(String noun, String bound, FailureReason reason, long maxBytes) {}
 
   /** What the server answered: the index has not changed, or its body. */
   sealed interface Answer {}
@@ -43,16 +53,28 @@ final class IndexDownload {
   private final HttpClients clients;
   private final ReadDeadlines reads;
   private final Clock clock;
+  private final Kind kind;
   private final long maxBytes;
 
-  IndexDownload(HttpClients clients, ReadDeadlines reads, Clock clock, long maxBytes) {
+  RepositoryDownload(HttpClients clients, ReadDeadlines reads, Clock clock, Kind kind) {
     this.clients = clients;
     this.reads = reads;
     this.clock = clock;
-    this.maxBytes = maxBytes;
+    this.kind = kind;
+    this.maxBytes = kind.maxBytes();
   }
 
+  /** The repository's index.yaml. */
   Answer get(HelmIndexRequest request, Validators previous, Instant deadline) {
+    URI repository = RepositoryUrl.parse(request.target().url());
+    return get(request, RepositoryUrl.index(repository), previous, deadline);
+  }
+
+  /**
+   * {@code at} (the index or a chart's URL, resolved against the repository's) with the
+   * repository's credentials and TLS.
+   */
+  Answer get(HelmIndexRequest request, URI first, Validators previous, Instant deadline) {
     URI repository = RepositoryUrl.parse(request.target().url());
     BasicCredentials credentials = BasicCredentials.of(request.credentials());
     if (credentials != null && repository.getScheme().equals("http") && !request.insecure()) {
@@ -62,7 +84,7 @@ final class IndexDownload {
               + "spec.insecure to allow it");
     }
     HttpClient http = clients.client(request.certSecret());
-    URI at = RepositoryUrl.index(repository);
+    URI at = first;
     for (int redirects = 0; ; redirects++) {
       boolean sendCredentials =
           credentials != null && (request.passCredentials() || sameOrigin(repository, at));
@@ -103,8 +125,7 @@ final class IndexDownload {
     }
     if (status != 200) {
       close(response);
-      throw new SourceException(
-          FailureReason.INDEX_FETCH_FAILED, "GET " + shown(at) + " answered HTTP " + status);
+      throw new SourceException(kind.reason(), "GET " + shown(at) + " answered HTTP " + status);
     }
     long declared = response.headers().firstValueAsLong("Content-Length").orElse(-1);
     if (declared > maxBytes) {
@@ -132,22 +153,19 @@ final class IndexDownload {
       return http.send(
           request,
           reads.handler(
-              deadline,
-              FailureReason.INDEX_FETCH_FAILED,
-              "timed out downloading " + shown(at) + " (spec.timeout)"));
+              deadline, kind.reason(), "timed out downloading " + shown(at) + " (spec.timeout)"));
     } catch (HttpTimeoutException e) {
       throw new SourceException(
-          FailureReason.INDEX_FETCH_FAILED,
-          "timed out downloading " + shown(at) + " (spec.timeout)");
+          kind.reason(), "timed out downloading " + shown(at) + " (spec.timeout)");
     } catch (IOException e) {
       SSLException tls = tlsCause(e);
       if (tls != null) {
         throw new SourceException(
-            FailureReason.INDEX_FETCH_FAILED,
+            kind.reason(),
             "TLS with " + at.getHost() + " failed: " + Objects.toString(tls.getMessage(), ""));
       }
       throw new SourceException(
-          FailureReason.INDEX_FETCH_FAILED,
+          kind.reason(),
           "GET "
               + shown(at)
               + " failed: "
@@ -155,8 +173,7 @@ final class IndexDownload {
               + Optional.ofNullable(e.getMessage()).map(m -> " " + m).orElse(""));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new SourceException(
-          FailureReason.INDEX_FETCH_FAILED, "interrupted downloading " + shown(at));
+      throw new SourceException(kind.reason(), "interrupted downloading " + shown(at));
     }
   }
 
@@ -170,12 +187,11 @@ final class IndexDownload {
     return null;
   }
 
-  private static URI redirected(
+  private URI redirected(
       URI from, HttpResponse<InputStream> response, int redirects, boolean insecure) {
     if (redirects >= MAX_REDIRECTS) {
       throw new SourceException(
-          FailureReason.INDEX_FETCH_FAILED,
-          "more than " + MAX_REDIRECTS + " redirects from " + shown(from));
+          kind.reason(), "more than " + MAX_REDIRECTS + " redirects from " + shown(from));
     }
     String location =
         response
@@ -184,24 +200,21 @@ final class IndexDownload {
             .orElseThrow(
                 () ->
                     new SourceException(
-                        FailureReason.INDEX_FETCH_FAILED,
-                        shown(from) + " answered a redirect without a Location"));
+                        kind.reason(), shown(from) + " answered a redirect without a Location"));
     URI to;
     try {
       to = from.resolve(location);
     } catch (IllegalArgumentException e) {
-      throw new SourceException(
-          FailureReason.INDEX_FETCH_FAILED, shown(from) + " redirected to an invalid URL");
+      throw new SourceException(kind.reason(), shown(from) + " redirected to an invalid URL");
     }
     if (to.getScheme() == null
         || !(to.getScheme().equals("https") || to.getScheme().equals("http"))) {
       throw new SourceException(
-          FailureReason.INDEX_FETCH_FAILED,
-          shown(from) + " redirected to a URL that is not http(s)");
+          kind.reason(), shown(from) + " redirected to a URL that is not http(s)");
     }
     if (from.getScheme().equals("https") && to.getScheme().equals("http") && !insecure) {
       throw new SourceException(
-          FailureReason.INDEX_FETCH_FAILED,
+          kind.reason(),
           shown(from) + " redirected from https to plain http; set spec.insecure to allow it");
     }
     return to;
@@ -221,15 +234,15 @@ final class IndexDownload {
   private Duration remaining(Instant deadline) {
     Duration left = Duration.between(clock.instant(), deadline);
     if (left.isNegative() || left.isZero()) {
-      throw new SourceException(FailureReason.INDEX_FETCH_FAILED, "timed out (spec.timeout)");
+      throw new SourceException(kind.reason(), "timed out (spec.timeout)");
     }
     return left;
   }
 
   private SourceException tooLarge() {
     return new SourceException(
-        FailureReason.INDEX_FETCH_FAILED,
-        "index.yaml is larger than " + maxBytes + " bytes (the bound of an index)");
+        kind.reason(),
+        kind.noun() + " is larger than " + maxBytes + " bytes (" + kind.bound() + ")");
   }
 
   private static String shown(URI uri) {
