@@ -4,6 +4,7 @@ import dev.capstan.api.common.ReconciledSpec;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.Bucket;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.HelmChart;
 import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.api.source.SourceStatus;
@@ -35,7 +36,12 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
   static final List<
           Class<? extends CustomResource<? extends ReconciledSpec, ? extends SourceStatus>>>
       SOURCE_KINDS =
-          List.of(GitRepository.class, OCIRepository.class, Bucket.class, HelmRepository.class);
+          List.of(
+              GitRepository.class,
+              OCIRepository.class,
+              Bucket.class,
+              HelmRepository.class,
+              HelmChart.class);
 
   private final List<Watched<Kustomization>> kustomizations = new ArrayList<>();
   private final List<SourceWatches<?>> sources = new ArrayList<>();
