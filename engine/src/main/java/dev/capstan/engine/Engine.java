@@ -39,6 +39,7 @@ import dev.capstan.source.helm.ChartLimits;
 import dev.capstan.source.helm.HelmChartSource;
 import dev.capstan.source.helm.HelmIndexSource;
 import dev.capstan.source.helm.IndexLimits;
+import dev.capstan.source.helm.OciChartSource;
 import dev.capstan.source.oci.ArtifactDownloads;
 import dev.capstan.source.oci.OciSource;
 import dev.capstan.source.oci.OciSourceOptions;
@@ -197,7 +198,8 @@ public final class Engine implements AutoCloseable {
                 options.clock(),
                 ChartLimits.DEFAULTS,
                 IndexLimits.DEFAULTS,
-                ociOptions.reads()));
+                ociOptions.reads()),
+            new OciChartSource(oci, store, options.clock(), ChartLimits.DEFAULTS.archiveBytes()));
     Controllers.register(
         operator,
         sourceParts.fetches(),

@@ -16,6 +16,7 @@ import dev.capstan.source.helm.DependencyRepositories;
 import dev.capstan.source.helm.HelmChartSource;
 import dev.capstan.source.helm.HelmIndexRequest;
 import dev.capstan.source.helm.HelmIndexSource;
+import dev.capstan.source.helm.OciChartSource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -25,10 +26,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What one build of a HelmChart reads: its source (a HelmRepository's stored index, or a
- * GitRepository's artifact), checked as Flux checks it (a missing source, one without an artifact,
- * a Bucket, a repository of type oci and {@code spec.verify} each refused by name), and the build
- * it asks of {@link HelmChartSource}.
+ * What one build of a HelmChart reads: its source (a HelmRepository's stored index, an OCI registry
+ * a HelmRepository of type oci names, or a GitRepository's artifact), checked as Flux checks it (a
+ * missing source, one without an artifact, a Bucket and {@code spec.verify} of a chart not from an
+ * OCI registry each refused by name), and the build it asks of {@link HelmChartSource}, or the pull
+ * it asks of {@link OciChartSource}.
  */
 final class HelmChartInputs {
   /** What a build saw of its source: the artifact's revision, for the status. */
@@ -37,11 +39,17 @@ final class HelmChartInputs {
   private final KubernetesClient client;
   private final HelmIndexSource indexes;
   private final HelmChartSource charts;
+  private final OciChartSource ociCharts;
 
-  HelmChartInputs(KubernetesClient client, HelmIndexSource indexes, HelmChartSource charts) {
+  HelmChartInputs(
+      KubernetesClient client,
+      HelmIndexSource indexes,
+      HelmChartSource charts,
+      OciChartSource ociCharts) {
     this.client = client;
     this.indexes = indexes;
     this.charts = charts;
+    this.ociCharts = ociCharts;
   }
 
   Built build(HelmChart chart, String key) {
@@ -55,7 +63,8 @@ final class HelmChartInputs {
         case Bucket ->
             throw new SourceInputs.Unavailable(
                 FailureReason.UNSUPPORTED_SOURCE_KIND,
-                "spec.sourceRef.kind 'Bucket' is not supported: this engine has no Bucket source");
+                "spec.sourceRef.kind 'Bucket' is not supported: this engine builds no chart from a"
+                    + " Bucket");
       };
     } catch (SourceInputs.Unavailable e) {
       return new Built(new FetchResult.Failed(e.reason(), e.getMessage(), last), null);
@@ -66,12 +75,8 @@ final class HelmChartInputs {
     HelmChartSpec spec = chart.getSpec();
     HelmRepository repo = get(HelmRepository.class, chart);
     if (repo.getSpec() != null && repo.getSpec().oci()) {
-      throw new SourceInputs.Unavailable(
-          FailureReason.INVALID_SPEC,
-          "HelmRepository '"
-              + spec.sourceRef().name()
-              + "' is of type oci: OCI charts not yet "
-              + "supported by this engine");
+      return new Built(
+          ociCharts.pull(OciChartInputs.of(client, chart, repo, key, timeoutOf(repo))), null);
     }
     refuseVerify(spec);
     StoredArtifact index =

@@ -13,6 +13,7 @@ import dev.capstan.source.core.store.FetchResult;
 import dev.capstan.source.core.store.StoredArtifact;
 import dev.capstan.source.helm.HelmChartSource;
 import dev.capstan.source.helm.HelmIndexSource;
+import dev.capstan.source.helm.OciChartSource;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -38,10 +39,13 @@ public final class HelmChartPipeline implements SourceKind<HelmChart> {
   private final Map<NamespacedName, String> seenRevisions = new ConcurrentHashMap<>();
 
   public HelmChartPipeline(
-      SourcePipelineParts parts, HelmIndexSource indexes, HelmChartSource charts) {
+      SourcePipelineParts parts,
+      HelmIndexSource indexes,
+      HelmChartSource charts,
+      OciChartSource ociCharts) {
     this.parts = parts;
     this.charts = charts;
-    this.inputs = new HelmChartInputs(parts.client(), indexes, charts);
+    this.inputs = new HelmChartInputs(parts.client(), indexes, charts, ociCharts);
   }
 
   /** The artifact store's key of a HelmChart: apart from every other kind's. */

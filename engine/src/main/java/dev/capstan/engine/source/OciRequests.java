@@ -3,6 +3,7 @@ package dev.capstan.engine.source;
 import dev.capstan.api.source.OCILayerSelector;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.api.source.OCIRepositorySpec;
+import dev.capstan.api.source.OCIRepositoryVerification;
 import dev.capstan.source.core.FailureReason;
 import dev.capstan.source.oci.OciFetchRequest;
 import dev.capstan.source.oci.OciRef;
@@ -77,24 +78,31 @@ final class OciRequests {
               + "' is not supported: this engine has no cloud identity; use 'generic' with "
               + "spec.secretRef or spec.serviceAccountName");
     }
-    if (spec.verify() == null) {
-      return;
+    if (spec.verify() != null) {
+      refuseUnsupported(spec.verify());
     }
-    if (!spec.verify().effectiveProvider().equals("cosign")) {
+  }
+
+  /**
+   * A signature check this engine cannot do, refused by name: a provider other than cosign, and
+   * keyless verification. HelmCharts of an OCI repository are checked by the same words.
+   */
+  static void refuseUnsupported(OCIRepositoryVerification verify) {
+    if (!verify.effectiveProvider().equals("cosign")) {
       throw new SourceInputs.Unavailable(
           FailureReason.INVALID_SPEC,
           "spec.verify.provider '"
-              + spec.verify().effectiveProvider()
+              + verify.effectiveProvider()
               + "' is not supported: only cosign signatures are verified");
     }
-    if (spec.verify().trustedRootSecretRef() != null) {
+    if (verify.trustedRootSecretRef() != null) {
       throw new SourceInputs.Unavailable(
           FailureReason.INVALID_SPEC,
           "spec.verify.trustedRootSecretRef is not supported: keyless cosign verification is not "
               + "done by this engine; sign with a key pair and name its public key's Secret in "
               + "spec.verify.secretRef");
     }
-    if (spec.verify().secretRef() == null) {
+    if (verify.secretRef() == null) {
       throw new SourceInputs.Unavailable(
           FailureReason.INVALID_SPEC,
           "spec.verify needs secretRef: keyless cosign verification needs the public Sigstore "

@@ -9,8 +9,10 @@ import dev.capstan.api.source.Artifact;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.HelmChart;
 import dev.capstan.api.source.HelmRepository;
+import dev.capstan.source.helm.ChartPushes;
 import dev.capstan.source.helm.IndexServer;
 import dev.capstan.source.helm.TestCharts;
+import dev.capstan.testing.OciRegistry;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -26,6 +28,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.Predicate;
@@ -33,6 +36,7 @@ import java.util.zip.GZIPInputStream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * HelmCharts against a real Helm repository (an HTTP server started here, serving an index and
@@ -177,12 +181,38 @@ class HelmChartIT extends EngineTestBase {
   }
 
   @Test
+  void aChartOfAnOciRegistryIsPulledAtTheHighestVersionInItsRange(@TempDir Path work)
+      throws Exception {
+    try (OciRegistry registry =
+        OciRegistry.start(work.resolve("registry"), OciRegistry.Options.plain())) {
+      ChartPushes pushes = new ChartPushes(registry, work, List.of("--plain-http"));
+      for (String version : List.of("1.0.0", "1.4.0", "2.0.0")) {
+        pushes.helmPush(pushes.pack(pushes.chart("demo", version, 0)), "charts");
+      }
+      helmRepository(
+          "registry", "  type: oci\n  insecure: true\n  url: " + registry.url("charts") + "\n");
+      helmChart(
+          "demo",
+          "  chart: demo\n  version: '^1.0.0'\n"
+              + "  sourceRef: {kind: HelmRepository, name: registry}\n  interval: 10m\n");
+
+      Artifact pulled = awaitRevision("demo", "1.4.0");
+      assertTrue(Files.isRegularFile(Path.of(pulled.path(), "demo-1.4.0.tgz")), pulled.path());
+      assertEquals("demo", helmChart("demo").getStatus().observedChartName());
+
+      helmChart(
+          "signed",
+          "  chart: demo\n  sourceRef: {kind: HelmRepository, name: registry}\n"
+              + "  interval: 10m\n  verify: {provider: cosign}\n");
+      Condition keyless = awaitCondition("signed", "Stalled", isTrue());
+      assertTrue(
+          keyless.getMessage().contains("spec.verify needs secretRef"), keyless.getMessage());
+    }
+  }
+
+  @Test
   void whatTheEngineCannotBuildIsRefusedByName() {
     helmChart("bucket", "  chart: app\n  sourceRef: {kind: Bucket, name: b}\n  interval: 10m\n");
-    helmRepository("oci", "  type: oci\n  url: oci://ghcr.io/stefanprodan/charts\n");
-    helmChart(
-        "from-oci",
-        "  chart: podinfo\n  sourceRef: {kind: HelmRepository, name: oci}\n  interval: 10m\n");
     helmChart(
         "no-source",
         "  chart: podinfo\n  sourceRef: {kind: HelmRepository, name: absent}\n"
@@ -190,8 +220,6 @@ class HelmChartIT extends EngineTestBase {
 
     assertEquals(
         "UnsupportedSourceKind", awaitCondition("bucket", "Stalled", isTrue()).getReason());
-    Condition oci = awaitCondition("from-oci", "Stalled", isTrue());
-    assertTrue(oci.getMessage().contains("OCI charts not yet supported"), oci.getMessage());
     Condition absent = awaitCondition("no-source", "Ready", isFalse());
     assertEquals("SourceUnavailable", absent.getReason());
   }

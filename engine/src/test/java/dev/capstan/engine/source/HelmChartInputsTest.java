@@ -38,7 +38,10 @@ class HelmChartInputsTest {
     // No client: nothing of the cluster may be read for a kind the engine has not.
     HelmChartInputs inputs =
         new HelmChartInputs(
-            null, new HelmIndexSource(store, Clock.systemUTC(), IndexLimits.DEFAULTS), charts);
+            null,
+            new HelmIndexSource(store, Clock.systemUTC(), IndexLimits.DEFAULTS),
+            charts,
+            null);
     HelmChart chart =
         YAML.unmarshal(
             """
@@ -57,7 +60,7 @@ class HelmChartInputsTest {
     FetchResult.Failed failed = assertInstanceOf(FetchResult.Failed.class, built.result());
     assertEquals(FailureReason.UNSUPPORTED_SOURCE_KIND, failed.reason());
     assertEquals(
-        "spec.sourceRef.kind 'Bucket' is not supported: this engine has no Bucket source",
+        "spec.sourceRef.kind 'Bucket' is not supported: this engine builds no chart from a Bucket",
         failed.message());
     assertNull(built.sourceRevision());
   }

@@ -203,7 +203,7 @@ public final class OciChartSource {
                   null,
                   verified,
                   List.of(),
-                  Map.of())
+                  Map.of(HelmChartSource.CHART_NAME, request.chart()))
               .after(previous);
       StoredArtifact artifact = store.publish(request.key(), exported, next);
       LOG.info("stored chart {} {} ({})", request.chart(), tag.version(), digest);

@@ -16,12 +16,12 @@ import java.util.Random;
  * Charts packed by the reference {@code helm} (built by {@code kustomize-worker/build helm}) and
  * pushed to a test registry by {@code helm push} or by ORAS, as the OCI tests push.
  */
-final class ChartPushes {
+public final class ChartPushes {
   private final OciRegistry registry;
   private final Path work;
   private final List<String> orasAuth;
 
-  ChartPushes(OciRegistry registry, Path work, List<String> orasAuth) {
+  public ChartPushes(OciRegistry registry, Path work, List<String> orasAuth) {
     this.registry = registry;
     this.work = work;
     this.orasAuth = orasAuth;
@@ -33,7 +33,7 @@ final class ChartPushes {
   }
 
   /** A chart directory with a ConfigMap template, and {@code padding} bytes of noise in it. */
-  Path chart(String name, String version, int padding) throws Exception {
+  public Path chart(String name, String version, int padding) throws Exception {
     Path dir = Files.createTempDirectory(work, "src").resolve(name);
     Files.createDirectories(dir.resolve("templates"));
     Files.writeString(
@@ -53,7 +53,7 @@ final class ChartPushes {
   }
 
   /** {@code helm package} of a chart directory: the .tgz a chart registry holds. */
-  Path pack(Path chart) throws Exception {
+  public Path pack(Path chart) throws Exception {
     Path out = Files.createTempDirectory(work, "packed");
     run(work, helmEnv(), helm().toString(), "package", chart.toString(), "-d", out.toString());
     try (var files = Files.list(out)) {
@@ -62,7 +62,7 @@ final class ChartPushes {
   }
 
   /** {@code helm push} to {@code oci://<host>/<repository>} over plain http. */
-  void helmPush(Path tgz, String repository) throws Exception {
+  public void helmPush(Path tgz, String repository) throws Exception {
     run(
         work,
         helmEnv(),

@@ -1,0 +1,61 @@
+package dev.capstan.engine.source;
+
+import dev.capstan.api.source.HelmChart;
+import dev.capstan.api.source.HelmChartSpec;
+import dev.capstan.api.source.HelmRepository;
+import dev.capstan.api.source.HelmRepositorySpec;
+import dev.capstan.source.core.FailureReason;
+import dev.capstan.source.helm.OciChartRequest;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The pull a HelmChart whose source is a HelmRepository of type {@code oci} asks of source-helm's
+ * {@code OciChartSource}: the repository's URL, {@code secretRef} (registry credentials), {@code
+ * certSecretRef}, {@code insecure} and {@code timeout}, and the chart's name, version range and
+ * {@code verify} (its public keys read from the chart's namespace; what an OCIRepository's
+ * verification refuses is refused here by the same words).
+ */
+final class OciChartInputs {
+  private OciChartInputs() {}
+
+  static OciChartRequest of(
+      KubernetesClient client,
+      HelmChart chart,
+      HelmRepository repo,
+      String key,
+      Optional<Duration> timeout) {
+    HelmChartSpec spec = chart.getSpec();
+    HelmRepositorySpec repoSpec = repo.getSpec();
+    SpecSecrets secrets = new SpecSecrets(client, repo);
+    Map<String, byte[]> pull =
+        secrets.readIfNamed(
+            repoSpec.secretRef(), "spec.secretRef", FailureReason.AUTHENTICATION_FAILED);
+    OciChartRequest request =
+        OciChartRequest.of(key, repoSpec.url(), spec.chart(), spec.effectiveVersion())
+            .withInsecure(repoSpec.insecureAllowed())
+            .withPullSecrets(pull == null ? List.of() : List.of(pull))
+            .withCertSecret(
+                secrets.readIfNamed(
+                    repoSpec.certSecretRef(),
+                    "spec.certSecretRef",
+                    FailureReason.AUTHENTICATION_FAILED));
+    if (timeout.isPresent()) {
+      request = request.withTimeout(timeout.get());
+    }
+    if (spec.verify() != null) {
+      OciRequests.refuseUnsupported(spec.verify());
+      Map<String, byte[]> keys =
+          new SpecSecrets(client, chart)
+              .read(
+                  spec.verify().secretRef().name(),
+                  "spec.verify.secretRef",
+                  FailureReason.VERIFICATION_FAILED);
+      request = request.withVerify(OciChartRequest.Verify.cosign(keys));
+    }
+    return request;
+  }
+}
