@@ -13,6 +13,7 @@ import dev.capstan.cli.options.DurationConverter;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintWriter;
+import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -104,6 +105,7 @@ public final class BootstrapGitCommand implements Callable<Integer> {
       clusterPath = RepositoryPath.of(path);
       DurationConverter.read("--interval", interval);
       credentials.check();
+      refusePasswordInUrl(url);
     } catch (CliException e) {
       return CommandRunner.fail(spec.commandLine().getErr(), e);
     } catch (IllegalArgumentException e) {
@@ -156,5 +158,21 @@ public final class BootstrapGitCommand implements Callable<Integer> {
             .await(namespace, namespace, commit, timeout)
         ? 0
         : 1;
+  }
+
+  /** The URL is committed to Git and written into the GitRepository: no password may be in it. */
+  static void refusePasswordInUrl(String url) {
+    String userInfo;
+    try {
+      userInfo = URI.create(url).getRawUserInfo();
+    } catch (IllegalArgumentException e) {
+      return; // scp-like SSH addresses are no URI; the clone says what is wrong with them
+    }
+    if (userInfo != null && userInfo.contains(":")) {
+      throw new CliException(
+          "--url holds a password, which would be committed to the repository; give it with"
+              + " --username and --password instead",
+          CliException.BAD_INPUT);
+    }
   }
 }

@@ -64,10 +64,10 @@ final class GitCredentials {
       if (toCreate == null) {
         return;
       }
+      // Written, never read back here: the push already has the entries.
       client
-          .secrets()
-          .inNamespace(namespace)
           .resource(toCreate)
+          .inNamespace(namespace)
           .fieldManager("capstan")
           .forceConflicts()
           .serverSideApply();

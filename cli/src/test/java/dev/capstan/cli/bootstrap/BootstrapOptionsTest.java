@@ -31,6 +31,19 @@ class BootstrapOptionsTest {
   }
 
   @Test
+  void aPasswordInTheUrlIsRefusedBecauseTheUrlIsCommitted() {
+    CliException e =
+        assertThrows(
+            CliException.class,
+            () -> BootstrapGitCommand.refusePasswordInUrl("https://me:s3cret@git.example/fleet"));
+    assertEquals(CliException.BAD_INPUT, e.exitCode());
+    assertFalse(e.getMessage().contains("s3cret"), e.getMessage());
+    BootstrapGitCommand.refusePasswordInUrl("https://git.example/fleet");
+    BootstrapGitCommand.refusePasswordInUrl("ssh://git@git.example/fleet");
+    BootstrapGitCommand.refusePasswordInUrl("git@git.example:fleet.git");
+  }
+
+  @Test
   void theSyncObjectsFollowTheBranchAndApplyThePath() {
     SyncManifests sync =
         new SyncManifests("gitops", "https://git.example/fleet", "prod", "clusters/a", "2m", null);

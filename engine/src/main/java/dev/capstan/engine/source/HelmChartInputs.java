@@ -96,9 +96,11 @@ final class HelmChartInputs {
     HelmChartSpec spec = chart.getSpec();
     GitRepository repo = get(GitRepository.class, chart);
     refuseVerify(spec);
+    // The tree this engine stored for the repository, never a directory its status names: whoever
+    // may write a GitRepository's status must not choose what is packaged.
     StoredArtifact source =
-        ApiSourceStatuses.fromApi(repo.getStatus())
-            .artifact()
+        charts
+            .lastArtifact(SourcePipeline.key(repo))
             .filter(a -> a.digest() != null && Files.isDirectory(a.path()))
             .orElseThrow(() -> noArtifact(spec));
     boolean byRevision = spec.effectiveStrategy() == HelmChartSpec.ReconcileStrategy.Revision;

@@ -29,6 +29,13 @@ final class OciChartInputs {
       String key,
       Optional<Duration> timeout) {
     HelmChartSpec spec = chart.getSpec();
+    if (!spec.allValuesFiles().isEmpty()) {
+      // Refused rather than ignored: the chart would otherwise be stored with its own values.
+      throw new SourceInputs.Unavailable(
+          FailureReason.INVALID_SPEC,
+          "spec.valuesFiles are not merged into a chart of an OCI repository by this engine yet;"
+              + " give the values to the release instead");
+    }
     HelmRepositorySpec repoSpec = repo.getSpec();
     SpecSecrets secrets = new SpecSecrets(client, repo);
     Map<String, byte[]> pull =

@@ -57,7 +57,8 @@ public final class SourcePipeline implements SourceKind<GitRepository> {
     parts.statuses().write(repo, status);
   }
 
-  private static String key(GitRepository repo) {
+  /** The store's key of a GitRepository's artifact (its state names the tree it stored). */
+  static String key(GitRepository repo) {
     return repo.getMetadata().getNamespace() + "/" + repo.getMetadata().getName();
   }
 

@@ -80,11 +80,15 @@ public final class OciChartSource {
   public FetchResult pull(OciChartRequest request) {
     ReentrantLock lock = locks.computeIfAbsent(request.key(), k -> new ReentrantLock());
     lock.lock();
-    OciFetchRequest ociRequest = OciChartRequests.toOci(request);
+    OciFetchRequest ociRequest = null;
     try {
+      ociRequest = OciChartRequests.toOci(request);
       return pullLocked(request, ociRequest);
     } catch (SourceException e) {
-      return failed(request, e.reason(), oci.scrubbed(ociRequest, e.getMessage()));
+      // Before the request is made only the Secrets' shape is checked, in messages of our own.
+      String message =
+          ociRequest == null ? e.getMessage() : oci.scrubbed(ociRequest, e.getMessage());
+      return failed(request, e.reason(), message);
     } catch (IOException e) {
       return failed(
           request,

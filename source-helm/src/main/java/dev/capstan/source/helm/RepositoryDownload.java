@@ -86,8 +86,11 @@ final class RepositoryDownload {
     HttpClient http = clients.client(request.certSecret());
     URI at = first;
     for (int redirects = 0; ; redirects++) {
+      // passCredentials sends them to other hosts too, but never in clear text unless insecure.
       boolean sendCredentials =
-          credentials != null && (request.passCredentials() || sameOrigin(repository, at));
+          credentials != null
+              && (request.passCredentials() || sameOrigin(repository, at))
+              && (request.insecure() || "https".equals(at.getScheme()));
       HttpResponse<InputStream> response =
           send(
               http,

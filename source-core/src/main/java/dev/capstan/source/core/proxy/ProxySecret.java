@@ -101,7 +101,8 @@ public record ProxySecret(String scheme, String host, int port, String username,
 
   /** Every request through this proxy, for {@code HttpClient.Builder.proxy}. */
   public ProxySelector selector() {
-    return ProxySelector.of(new InetSocketAddress(host, port));
+    // Resolved at each connection, not once when a kept client is built.
+    return ProxySelector.of(InetSocketAddress.createUnresolved(host, port));
   }
 
   /** {@code Basic <user:password>}, for a {@code Proxy-Authorization} header; empty without. */
