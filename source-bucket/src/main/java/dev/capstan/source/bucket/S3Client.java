@@ -77,7 +77,13 @@ final class S3Client {
                 () -> failed("a listing page is larger than " + MAX_PAGE_BYTES + " bytes"));
         ListingParser.Page page = ListingParser.page(xml);
         all.addAll(page.objects());
-        token = page.truncated() ? page.nextToken() : null;
+        String next = page.truncated() ? page.nextToken() : null;
+        // A server that says there is more but gives nothing new would be listed until the
+        // deadline: an empty truncated page, or the same token again, ends the listing.
+        if (next != null && (page.objects().isEmpty() || next.equals(token))) {
+          throw failed("the listing does not advance (an empty page or a repeated token)");
+        }
+        token = next;
       }
       if (all.size() > maxObjects) {
         throw new SourceException(

@@ -153,6 +153,15 @@ final class ChartDirectory {
     }
   }
 
+  /** {@code size} more bytes in the chart, within its bound. */
+  private void countBytes(long size) {
+    bytes += size;
+    if (bytes > limits.unpackedBytes()) {
+      throw packageFailed(
+          "the chart is larger than " + limits.unpackedBytes() + " bytes (the bound of a chart)");
+    }
+  }
+
   private byte[] bounded(Path file, String path) {
     try {
       long size = Files.size(file);
@@ -164,11 +173,7 @@ final class ChartDirectory {
                 + limits.fileBytes()
                 + " bytes (the bound of a chart's file)");
       }
-      bytes += size;
-      if (bytes > limits.unpackedBytes()) {
-        throw packageFailed(
-            "the chart is larger than " + limits.unpackedBytes() + " bytes (the bound of a chart)");
-      }
+      countBytes(size);
       return Files.readAllBytes(file);
     } catch (IOException e) {
       throw packageFailed("'" + path + "' cannot be read (" + e.getClass().getSimpleName() + ")");
@@ -190,6 +195,12 @@ final class ChartDirectory {
       }
       if (!dep.repository().startsWith("file://")) {
         Downloaded downloaded = remote.fetch(dep);
+        // Downloaded charts count towards the chart's bounds like its own files: a Chart.yaml
+        // may list many dependencies, each up to a whole chart's size.
+        if (++entries > limits.entries()) {
+          throw packageFailed("the chart has more than " + limits.entries() + " entries");
+        }
+        countBytes(downloaded.tgz().length);
         files.put("charts/" + dep.name() + "-" + downloaded.version() + ".tgz", downloaded.tgz());
         continue;
       }

@@ -75,6 +75,39 @@ class ChartDirectoryTest {
   }
 
   @Test
+  void downloadedDependenciesCountTowardsTheChartsBound() throws IOException {
+    StringBuilder deps = new StringBuilder("dependencies:\n");
+    for (int i = 0; i < 5; i++) {
+      deps.append("- name: dep")
+          .append(i)
+          .append("\n  version: 1.x\n  repository: https://charts.example/\n");
+    }
+    chart("app", "app", "1.0.0", deps.toString());
+    ChartLimits limits = new ChartLimits(10L << 20, 1L << 20, 3L << 20, 10_000);
+    int[] fetched = {0};
+    ChartDirectory.Remote remote =
+        dep -> {
+          fetched[0]++;
+          return new ChartDirectory.Downloaded("1.0.0", new byte[1 << 20]);
+        };
+
+    SourceException e =
+        assertThrows(
+            SourceException.class,
+            () ->
+                ChartDirectory.read(
+                    tree,
+                    "app",
+                    limits,
+                    new Deadline(Clock.systemUTC(), Instant.now().plusSeconds(60)),
+                    remote));
+
+    assertEquals(FailureReason.CHART_PACKAGE_FAILED, e.reason());
+    assertTrue(e.getMessage().contains("larger than " + (3L << 20)), e.getMessage());
+    assertTrue(fetched[0] < 5, "stopped at the bound, not after every download");
+  }
+
+  @Test
   void aCycleOfFileDependenciesEndsAtItsBound() throws IOException {
     chart("a", "a", "1.0.0", "dependencies:\n- name: b\n  repository: file://../b\n");
     chart("b", "b", "1.0.0", "dependencies:\n- name: a\n  repository: file://../a\n");
