@@ -52,7 +52,12 @@ final class GitWorkspace implements AutoCloseable {
               .setTimeout((int) Math.max(1, timeout.toSeconds()))
               .call();
       GitWorkspace workspace = new GitWorkspace(git, branch, transport, timeout);
-      workspace.startBranchIfMissing();
+      try {
+        workspace.startBranchIfMissing();
+      } catch (Exception e) {
+        git.close(); // the clone is abandoned: its repository must not stay open
+        throw e;
+      }
       return workspace;
     } catch (GitAPIException | IOException e) {
       throw new CliException(

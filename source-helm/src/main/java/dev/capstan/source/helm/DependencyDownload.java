@@ -82,7 +82,8 @@ final class DependencyDownload implements ChartDirectory.Remote {
       if (e.reason() == FailureReason.DEPENDENCY_BUILD_FAILED) {
         throw e;
       }
-      throw failed(named + ": " + e.getMessage());
+      // A server's answer may echo what it was sent: the repository's credentials are cut out.
+      throw failed(named + ": " + HelmChartSource.scrubbed(e.getMessage(), repository.request()));
     } catch (IOException e) {
       throw failed(named + ": the download failed (" + e.getClass().getSimpleName() + ")");
     }

@@ -300,7 +300,8 @@ public final class HelmChartSource {
   }
 
   /** A message without the repository's credentials, whatever a server echoed. */
-  private static String scrubbed(String message, HelmIndexRequest request) {
+  /** {@code message} without the values of the repository's credentials. */
+  static String scrubbed(String message, HelmIndexRequest request) {
     List<byte[]> values = new ArrayList<>(request.credentials().values());
     return Redaction.scrub(message, Redaction.textOf(values));
   }
