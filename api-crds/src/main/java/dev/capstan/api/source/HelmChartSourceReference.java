@@ -14,8 +14,8 @@ public record HelmChartSourceReference(
     @JsonPropertyDescription("API version of the source.") String apiVersion,
     @Required
         @JsonPropertyDescription(
-            "HelmRepository, GitRepository or Bucket (Bucket is refused: this engine has no "
-                + "Bucket source).")
+            "HelmRepository, GitRepository or Bucket (a chart from a Bucket is refused by this "
+                + "engine).")
         Kind kind,
     @Required @JsonPropertyDescription("Name of the source.") String name) {
 
