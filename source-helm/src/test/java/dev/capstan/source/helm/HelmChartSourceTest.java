@@ -2,6 +2,7 @@ package dev.capstan.source.helm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.source.core.FailureReason;
@@ -9,11 +10,13 @@ import dev.capstan.source.core.ReadDeadlines;
 import dev.capstan.source.core.store.ArtifactStore;
 import dev.capstan.source.core.store.FetchResult;
 import dev.capstan.source.core.store.StoredArtifact;
+import dev.capstan.testing.TestPki;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Arrays;
@@ -21,6 +24,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -260,6 +265,41 @@ class HelmChartSourceTest {
                         : Optional.empty()));
 
     assertTrue(packaged(stored).files().containsKey("charts/podinfo-1.2.0.tgz"));
+  }
+
+  @Test
+  void passedCredentialsNeverGoInClearTextToAChartOfAnotherHost() throws Exception {
+    TestPki pki = TestPki.create("charts");
+    byte[] tgz = TestCharts.chart("podinfo", "1.0.0").tgz();
+    server.serveFile("podinfo-1.0.0.tgz", tgz);
+    String listed =
+        TestCharts.index("podinfo", Map.of("1.0.0", tgz))
+            .replace("- podinfo-1.0.0.tgz", "- " + server.url() + "/podinfo-1.0.0.tgz");
+    try (IndexServer secure = IndexServer.https(tls(pki.server(TestPki.KeyType.EC)))) {
+      secure.serve(listed.getBytes(StandardCharsets.UTF_8));
+      HelmIndexRequest repository =
+          HelmIndexRequest.of("helmrepository/apps/secure", secure.url())
+              .withCredentials(
+                  Map.of(
+                      "username", "reader".getBytes(StandardCharsets.UTF_8),
+                      "password", "s3cret".getBytes(StandardCharsets.UTF_8)))
+              .withCertSecret(Map.of("ca.crt", pki.caPem().getBytes(StandardCharsets.UTF_8)))
+              .withPassCredentials(true);
+      StoredArtifact index = indexes.fetch(repository).artifact().orElseThrow();
+
+      fetched(charts.fromRepository(ChartRequest.of(KEY, "podinfo"), repository, index));
+
+      assertEquals("Basic cmVhZGVyOnMzY3JldA==", secure.seen().get(0).header("Authorization"));
+      assertNull(server.seen().get(0).header("Authorization"));
+    }
+  }
+
+  private static SSLContext tls(TestPki.Issued issued) throws GeneralSecurityException {
+    KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+    keys.init(issued.keyStore(), TestPki.PASSWORD.toCharArray());
+    SSLContext context = SSLContext.getInstance("TLS");
+    context.init(keys.getKeyManagers(), null, null);
+    return context;
   }
 
   private void publish(String version, byte[] tgz) {
