@@ -3,7 +3,6 @@ package dev.capstan.source.helm;
 import dev.capstan.source.core.FailureReason;
 import dev.capstan.source.core.Redaction;
 import dev.capstan.source.core.SourceException;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.time.Instant;
 
@@ -69,15 +68,9 @@ final class DependencyDownload implements ChartDirectory.Remote {
                               + dependency.version()
                               + "' in the repository's index"));
       String url = RemoteChart.url(repository.request(), version);
-      byte[] tgz = RemoteChart.download(download, repository.request(), url, version, deadline);
-      ChartFiles files =
-          ChartArchive.read(
-              new ByteArrayInputStream(tgz),
-              limits,
-              "the chart at " + Redaction.scrubUrl(url),
-              FailureReason.CHART_PULL_FAILED);
-      RemoteChart.check(files, version, url);
-      return new ChartDirectory.Downloaded(version.version(), tgz);
+      RemoteChart.Fetched fetched =
+          RemoteChart.fetch(download, repository.request(), url, version, limits, deadline);
+      return new ChartDirectory.Downloaded(version.version(), fetched.tgz());
     } catch (SourceException e) {
       if (e.reason() == FailureReason.DEPENDENCY_BUILD_FAILED) {
         throw e;

@@ -9,7 +9,6 @@ import dev.capstan.source.core.store.ArtifactStore;
 import dev.capstan.source.core.store.FetchResult;
 import dev.capstan.source.core.store.StoredArtifact;
 import dev.capstan.source.core.store.StoredState;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -122,17 +121,12 @@ public final class HelmChartSource {
         return new FetchResult.Unchanged(last.get());
       }
       Instant deadline = clock.instant().plus(repository.target().timeout());
-      byte[] archive = RemoteChart.download(download, repository, url, version, deadline);
-      ChartFiles files =
-          ChartArchive.read(
-              new ByteArrayInputStream(archive),
-              limits,
-              "the chart at " + Redaction.scrubUrl(url),
-              FailureReason.CHART_PULL_FAILED);
-      RemoteChart.check(files, version, url);
+      RemoteChart.Fetched fetched =
+          RemoteChart.fetch(download, repository, url, version, limits, deadline);
+      ChartFiles files = fetched.files();
       ValuesMerge.Merged values =
           merged(chart, path -> Optional.ofNullable(files.files().get(clean(path))));
-      return stored(chart, sourceId, files, archive, values, previous, last);
+      return stored(chart, sourceId, files, fetched.tgz(), values, previous, last);
     } catch (SourceException e) {
       return new FetchResult.Failed(e.reason(), scrubbed(e.getMessage(), repository), last);
     } catch (IOException e) {

@@ -3,6 +3,7 @@ package dev.capstan.source.helm;
 import dev.capstan.source.core.FailureReason;
 import dev.capstan.source.core.Redaction;
 import dev.capstan.source.core.SourceException;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -110,6 +111,32 @@ final class RemoteChart {
       }
     }
     return bytes;
+  }
+
+  /** A chart version as downloaded: its archive and its files. */
+  record Fetched(byte[] tgz, ChartFiles files) {}
+
+  /**
+   * The chart at {@code url}: downloaded ({@link #download}), read as hostile input within {@code
+   * limits}, and checked against what the index lists ({@link #check}).
+   */
+  static Fetched fetch(
+      RepositoryDownload download,
+      HelmIndexRequest repository,
+      String url,
+      ChartVersion version,
+      ChartLimits limits,
+      Instant deadline)
+      throws IOException {
+    byte[] tgz = download(download, repository, url, version, deadline);
+    ChartFiles files =
+        ChartArchive.read(
+            new ByteArrayInputStream(tgz),
+            limits,
+            "the chart at " + Redaction.scrubUrl(url),
+            FailureReason.CHART_PULL_FAILED);
+    check(files, version, url);
+    return new Fetched(tgz, files);
   }
 
   /** The chart's Chart.yaml must name the chart and version the index lists it under. */
