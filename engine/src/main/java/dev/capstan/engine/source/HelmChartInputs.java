@@ -181,33 +181,22 @@ final class HelmChartInputs {
   private <S extends HasMetadata> S get(Class<S> kind, HelmChart chart) {
     String name = chart.getSpec().sourceRef().name();
     String namespace = chart.getMetadata().getNamespace();
+    String named = kind.getSimpleName() + " '" + namespace + "/" + name + "'";
     S source;
     try {
       source = client.resources(kind).inNamespace(namespace).withName(name).get();
     } catch (KubernetesClientException e) {
-      throw new SourceInputs.Unavailable(
-          FailureReason.SOURCE_UNAVAILABLE,
-          "failed to get source: "
-              + kind.getSimpleName()
-              + " '"
-              + namespace
-              + "/"
-              + name
-              + "': HTTP "
-              + e.getCode());
+      throw sourceUnavailable(named + ": HTTP " + e.getCode());
     }
     if (source == null) {
-      throw new SourceInputs.Unavailable(
-          FailureReason.SOURCE_UNAVAILABLE,
-          "failed to get source: "
-              + kind.getSimpleName()
-              + " '"
-              + namespace
-              + "/"
-              + name
-              + "' not found");
+      throw sourceUnavailable(named + " not found");
     }
     return source;
+  }
+
+  private static SourceInputs.Unavailable sourceUnavailable(String why) {
+    return new SourceInputs.Unavailable(
+        FailureReason.SOURCE_UNAVAILABLE, "failed to get source: " + why);
   }
 
   private static SourceInputs.Unavailable noArtifact(HelmChartSpec spec) {
