@@ -3,10 +3,8 @@ package dev.capstan.engine.controller;
 import dev.capstan.api.source.Bucket;
 import dev.capstan.engine.pipeline.SourceFetch;
 import dev.capstan.engine.source.BucketPipeline;
-import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
-import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 
 /**
  * Hands each Bucket to its pipeline and turns the outcome into a requeue. Told of deletions too
@@ -14,21 +12,7 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
  */
 @ControllerConfiguration(name = "bucket", triggerReconcilerOnAllEvents = true)
 public final class BucketReconciler extends SourceReconciler<Bucket> implements Reconciler<Bucket> {
-  private final BucketPipeline pipeline;
-
   BucketReconciler(SourceFetch fetches, BucketPipeline pipeline) {
     super(fetches, pipeline);
-    this.pipeline = pipeline;
-  }
-
-  @Override
-  public UpdateControl<Bucket> reconcile(Bucket bucket, Context<Bucket> context) {
-    if (context.isPrimaryResourceDeleted()) {
-      if (bucket != null) {
-        pipeline.deleted(bucket);
-      }
-      return UpdateControl.noUpdate();
-    }
-    return super.reconcile(bucket, context);
   }
 }

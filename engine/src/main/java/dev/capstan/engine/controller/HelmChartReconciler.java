@@ -7,11 +7,9 @@ import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.pipeline.SourceFetch;
 import dev.capstan.engine.source.HelmChartPipeline;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
-import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
@@ -33,22 +31,8 @@ public final class HelmChartReconciler extends SourceReconciler<HelmChart>
   /** A source's {@code Kind/namespace/name} → the HelmCharts built from it. */
   static final String BY_SOURCE = "capstan.dev/chart-by-source";
 
-  private final HelmChartPipeline pipeline;
-
   HelmChartReconciler(SourceFetch fetches, HelmChartPipeline pipeline) {
     super(fetches, pipeline);
-    this.pipeline = pipeline;
-  }
-
-  @Override
-  public UpdateControl<HelmChart> reconcile(HelmChart chart, Context<HelmChart> context) {
-    if (context.isPrimaryResourceDeleted()) {
-      if (chart != null) {
-        pipeline.deleted(chart);
-      }
-      return UpdateControl.noUpdate();
-    }
-    return super.reconcile(chart, context);
   }
 
   @Override

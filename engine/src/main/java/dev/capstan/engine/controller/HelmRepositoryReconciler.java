@@ -3,7 +3,6 @@ package dev.capstan.engine.controller;
 import dev.capstan.api.source.HelmRepository;
 import dev.capstan.engine.pipeline.SourceFetch;
 import dev.capstan.engine.source.HelmRepositoryPipeline;
-import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
@@ -25,17 +24,10 @@ public final class HelmRepositoryReconciler extends SourceReconciler<HelmReposit
   }
 
   @Override
-  public UpdateControl<HelmRepository> reconcile(
-      HelmRepository repo, Context<HelmRepository> context) {
-    if (context.isPrimaryResourceDeleted()) {
-      if (repo != null) {
-        pipeline.deleted(repo);
-      }
-      return UpdateControl.noUpdate();
-    }
+  UpdateControl<HelmRepository> reconcileLive(HelmRepository repo) {
     if (HelmRepositoryPipeline.oci(repo) && !repo.getSpec().suspended()) {
       return Requeues.of(pipeline.recordOci(repo));
     }
-    return super.reconcile(repo, context);
+    return super.reconcileLive(repo);
   }
 }

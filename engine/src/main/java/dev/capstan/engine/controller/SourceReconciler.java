@@ -21,7 +21,22 @@ abstract class SourceReconciler<R extends CustomResource<? extends ReconciledSpe
     this.kind = kind;
   }
 
+  /**
+   * A deletion (reported only to the kinds whose controller asks for every event, without a
+   * finalizer) is handed to the kind; anything else is {@link #reconcileLive}.
+   */
   public UpdateControl<R> reconcile(R source, Context<R> context) {
+    if (context.isPrimaryResourceDeleted()) {
+      if (source != null) {
+        kind.deleted(source);
+      }
+      return UpdateControl.noUpdate();
+    }
+    return reconcileLive(source);
+  }
+
+  /** One reconcile of a source that exists: the shared fetch. */
+  UpdateControl<R> reconcileLive(R source) {
     return Requeues.of(fetches.reconcile(kind, source));
   }
 }

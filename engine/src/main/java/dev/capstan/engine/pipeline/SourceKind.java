@@ -31,4 +31,10 @@ public interface SourceKind<R extends CustomResource<? extends ReconciledSpec, ?
   Optional<StoredArtifact> lastArtifact(R source);
 
   void writeStatus(R source, FetchResult result);
+
+  /**
+   * A deleted source's stored artifact forgotten; nothing by default, for the kinds whose deletion
+   * the controller is not told of.
+   */
+  default void deleted(R source) {}
 }

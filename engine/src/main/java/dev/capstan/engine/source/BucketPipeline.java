@@ -80,6 +80,7 @@ public final class BucketPipeline implements SourceKind<Bucket> {
   }
 
   /** A Bucket was deleted: its stored objects go with it. */
+  @Override
   public void deleted(Bucket bucket) {
     try {
       source.forget(key(bucket));

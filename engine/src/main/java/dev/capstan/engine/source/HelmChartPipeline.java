@@ -112,6 +112,7 @@ public final class HelmChartPipeline implements SourceKind<HelmChart> {
   }
 
   /** A HelmChart was deleted: its stored chart goes with it. */
+  @Override
   public void deleted(HelmChart chart) {
     try {
       charts.forget(key(chart));

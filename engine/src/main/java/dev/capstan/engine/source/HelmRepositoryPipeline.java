@@ -121,6 +121,7 @@ public final class HelmRepositoryPipeline implements SourceKind<HelmRepository> 
   }
 
   /** A HelmRepository was deleted: its stored index goes with it. */
+  @Override
   public void deleted(HelmRepository repo) {
     forget(repo);
     parts.statuses().forget(repo);
