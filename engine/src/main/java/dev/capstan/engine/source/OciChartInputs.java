@@ -4,7 +4,9 @@ import dev.capstan.api.source.HelmChart;
 import dev.capstan.api.source.HelmChartSpec;
 import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.HelmRepositorySpec;
+import dev.capstan.engine.pipeline.SourceFetch;
 import dev.capstan.source.core.FailureReason;
+import dev.capstan.source.helm.ChartVersions;
 import dev.capstan.source.helm.OciChartRequest;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -15,9 +17,10 @@ import java.util.Optional;
 /**
  * The pull a HelmChart whose source is a HelmRepository of type {@code oci} asks of source-helm's
  * {@code OciChartSource}: the repository's URL, {@code secretRef} (registry credentials), {@code
- * certSecretRef}, {@code insecure} and {@code timeout}, and the chart's name, version range and
- * {@code verify} (its public keys read from the chart's namespace; what an OCIRepository's
- * verification refuses is refused here by the same words).
+ * certSecretRef}, {@code insecure} and {@code timeout}, and the chart's name, version range, {@code
+ * valuesFiles} (merged as for a chart of an index, the generation in the version) and {@code
+ * verify} (its public keys read from the chart's namespace; what an OCIRepository's verification
+ * refuses is refused here by the same words).
  */
 final class OciChartInputs {
   private OciChartInputs() {}
@@ -29,13 +32,6 @@ final class OciChartInputs {
       String key,
       Optional<Duration> timeout) {
     HelmChartSpec spec = chart.getSpec();
-    if (!spec.allValuesFiles().isEmpty()) {
-      // Refused rather than ignored: the chart would otherwise be stored with its own values.
-      throw new SourceInputs.Unavailable(
-          FailureReason.INVALID_SPEC,
-          "spec.valuesFiles are not merged into a chart of an OCI repository by this engine yet;"
-              + " give the values to the release instead");
-    }
     HelmRepositorySpec repoSpec = repo.getSpec();
     SpecSecrets secrets = new SpecSecrets(client, repo);
     Map<String, byte[]> pull =
@@ -49,7 +45,10 @@ final class OciChartInputs {
                 secrets.readIfNamed(
                     repoSpec.certSecretRef(),
                     "spec.certSecretRef",
-                    FailureReason.AUTHENTICATION_FAILED));
+                    FailureReason.AUTHENTICATION_FAILED))
+            .withValuesFiles(spec.allValuesFiles())
+            .withIgnoreMissingValuesFiles(spec.missingValuesFilesIgnored())
+            .withVersionMetadata(ChartVersions.metadata(null, generation(chart)));
     if (timeout.isPresent()) {
       request = request.withTimeout(timeout.get());
     }
@@ -64,5 +63,10 @@ final class OciChartInputs {
       request = request.withVerify(OciChartRequest.Verify.cosign(keys));
     }
     return request;
+  }
+
+  /** As for a chart of an index (Flux's rule): the generation when values files are merged. */
+  private static Long generation(HelmChart chart) {
+    return chart.getSpec().allValuesFiles().isEmpty() ? null : SourceFetch.generation(chart);
   }
 }

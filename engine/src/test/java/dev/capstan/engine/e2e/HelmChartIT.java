@@ -181,8 +181,8 @@ class HelmChartIT extends EngineTestBase {
   }
 
   @Test
-  void aChartOfAnOciRegistryIsPulledAtTheHighestVersionInItsRange(@TempDir Path work)
-      throws Exception {
+  void aChartOfAnOciRegistryIsPulledAtTheHighestVersionInItsRangeWithItsValuesFilesMerged(
+      @TempDir Path work) throws Exception {
     try (OciRegistry registry =
         OciRegistry.start(work.resolve("registry"), OciRegistry.Options.plain())) {
       ChartPushes pushes = new ChartPushes(registry, work, List.of("--plain-http"));
@@ -207,7 +207,37 @@ class HelmChartIT extends EngineTestBase {
       Condition keyless = awaitCondition("signed", "Stalled", isTrue());
       assertTrue(
           keyless.getMessage().contains("spec.verify needs secretRef"), keyless.getMessage());
+
+      valuesFilesOfAnOciChart(pushes);
     }
+  }
+
+  /** As for a chart of an index: merged into values.yaml, the generation in the revision. */
+  private void valuesFilesOfAnOciChart(ChartPushes pushes) throws Exception {
+    Path dir = pushes.chart("valued", "0.2.0", 0);
+    Files.writeString(dir.resolve("values-prod.yaml"), "replicas: 3\n");
+    pushes.helmPush(pushes.pack(dir), "charts");
+    helmChart(
+        "valued",
+        "  chart: valued\n  sourceRef: {kind: HelmRepository, name: registry}\n"
+            + "  interval: 10m\n  valuesFiles: [values.yaml, values-prod.yaml]\n");
+
+    Artifact merged = awaitRevision("valued", "0.2.0+1");
+    Map<String, String> packaged = unpack(Path.of(merged.path(), "valued-0.2.0+1.tgz"));
+    assertEquals("greeting: hello\nreplicas: 3\n", packaged.get("valued/values.yaml"));
+    assertTrue(packaged.get("valued/Chart.yaml").contains("version: 0.2.0+1"));
+
+    client()
+        .resources(HelmChart.class)
+        .inNamespace(ns())
+        .withName("valued")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"spec\":{\"valuesFiles\":[\"values.yaml\",\"values-missing.yaml\"]}}");
+    Condition stalled = awaitCondition("valued", "Stalled", isTrue());
+    assertEquals("ValuesFilesError", stalled.getReason());
+    assertEquals("no values file found at path 'values-missing.yaml'", stalled.getMessage());
+    assertEquals(merged, helmChart("valued").getStatus().artifact());
   }
 
   @Test

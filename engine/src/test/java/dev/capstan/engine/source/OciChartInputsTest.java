@@ -1,13 +1,16 @@
 package dev.capstan.engine.source;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.source.HelmChart;
 import dev.capstan.api.source.HelmRepository;
 import dev.capstan.source.core.FailureReason;
+import dev.capstan.source.helm.OciChartRequest;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -39,21 +42,23 @@ class OciChartInputsTest {
         HelmChart.class);
   }
 
-  // No client: both are refused before any Secret is read.
+  // No client: the repository names no Secret, and the keyless refusal comes before any read.
   @Test
-  void valuesFilesAreRefusedByNameRatherThanIgnored() {
-    SourceInputs.Unavailable e =
-        assertThrows(
-            SourceInputs.Unavailable.class,
-            () ->
-                OciChartInputs.of(
-                    null,
-                    chart("  valuesFiles: [values-prod.yaml]\n"),
-                    REGISTRY,
-                    "helmchart/team/app",
-                    Optional.empty()));
-    assertEquals(FailureReason.INVALID_SPEC, e.reason());
-    assertTrue(e.getMessage().startsWith("spec.valuesFiles are not merged"), e.getMessage());
+  void valuesFilesAreMergedWithTheGenerationInTheVersionAsForAChartOfAnIndex() {
+    HelmChart chart =
+        chart("  valuesFiles: [values.yaml, values-prod.yaml]\n  ignoreMissingValuesFiles: true\n");
+    chart.getMetadata().setGeneration(4L);
+
+    OciChartRequest request =
+        OciChartInputs.of(null, chart, REGISTRY, "helmchart/team/app", Optional.empty());
+
+    assertEquals(List.of("values.yaml", "values-prod.yaml"), request.valuesFiles());
+    assertTrue(request.ignoreMissingValuesFiles());
+    assertEquals("4", request.versionMetadata());
+    OciChartRequest plain =
+        OciChartInputs.of(null, chart(""), REGISTRY, "helmchart/team/app", Optional.empty());
+    assertEquals(List.of(), plain.valuesFiles());
+    assertNull(plain.versionMetadata());
   }
 
   @Test

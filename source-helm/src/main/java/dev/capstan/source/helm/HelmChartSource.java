@@ -21,7 +21,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -124,8 +123,7 @@ public final class HelmChartSource {
       RemoteChart.Fetched fetched =
           RemoteChart.fetch(download, repository, url, version, limits, deadline);
       ChartFiles files = fetched.files();
-      ValuesMerge.Merged values =
-          merged(chart, path -> Optional.ofNullable(files.files().get(clean(path))));
+      ValuesMerge.Merged values = merged(chart, files::file);
       return stored(chart, sourceId, files, fetched.tgz(), values, previous, last);
     } catch (SourceException e) {
       return new FetchResult.Failed(e.reason(), scrubbed(e.getMessage(), repository), last);
@@ -172,9 +170,7 @@ public final class HelmChartSource {
   }
 
   private ValuesMerge.Merged merged(ChartRequest chart, Function<String, Optional<byte[]>> lookup) {
-    return chart.valuesFiles().isEmpty()
-        ? null
-        : ValuesMerge.merge(chart.valuesFiles(), lookup, chart.ignoreMissingValuesFiles());
+    return ValuesMerge.mergeIfAny(chart.valuesFiles(), lookup, chart.ignoreMissingValuesFiles());
   }
 
   /**
@@ -191,17 +187,7 @@ public final class HelmChartSource {
       Optional<StoredArtifact> last)
       throws IOException {
     String version = ChartVersions.withMetadata(files.version(), chart.versionMetadata());
-    ChartFiles built = files;
-    if (!version.equals(files.version())) {
-      built =
-          new ChartFiles(files.name(), version, new TreeMap<>(files.files()))
-              .with(
-                  ChartFiles.CHART_YAML,
-                  ChartYaml.withVersion(files.files().get(ChartFiles.CHART_YAML), version));
-    }
-    if (values != null) {
-      built = built.with(ChartFiles.VALUES_YAML, values.yaml());
-    }
+    ChartFiles built = files.built(version, values);
     byte[] archive = built == files && downloaded != null ? downloaded : ChartArchive.write(built);
     String digest = "sha256:" + HexFormat.of().formatHex(RemoteChart.sha256(archive));
     Path dir = store.newTempDir();
@@ -237,7 +223,7 @@ public final class HelmChartSource {
   /** A values file of a source's artifact, relative to its root; empty when there is none. */
   private Optional<byte[]> fileIn(Path root, String path) {
     Path base = root.toAbsolutePath().normalize();
-    Path file = base.resolve(clean(path)).normalize();
+    Path file = base.resolve(ChartFiles.relative(path)).normalize();
     if (!file.startsWith(base)) {
       throw new SourceException(
           FailureReason.VALUES_FILES_FAILED,
@@ -258,17 +244,6 @@ public final class HelmChartSource {
       throw new SourceException(
           FailureReason.VALUES_FILES_FAILED, "values file '" + path + "' cannot be read");
     }
-  }
-
-  /** A relative path as a chart's files name it: no leading {@code ./} or {@code /}. */
-  private static String clean(String path) {
-    List<String> parts = new ArrayList<>();
-    for (String part : path.replace('\\', '/').split("/")) {
-      if (!part.isEmpty() && !part.equals(".")) {
-        parts.add(part);
-      }
-    }
-    return String.join("/", parts);
   }
 
   private static SourceException notInIndex(ChartRequest chart, StoredArtifact index) {
@@ -293,7 +268,6 @@ public final class HelmChartSource {
         last);
   }
 
-  /** A message without the repository's credentials, whatever a server echoed. */
   /** {@code message} without the values of the repository's credentials. */
   static String scrubbed(String message, HelmIndexRequest request) {
     List<byte[]> values = new ArrayList<>(request.credentials().values());

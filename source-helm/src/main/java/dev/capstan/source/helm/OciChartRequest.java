@@ -19,6 +19,11 @@ import java.util.Optional;
  * @param certSecret the repository's {@code certSecretRef} data; empty when none
  * @param verify {@code spec.verify}; empty when the chart is not verified
  * @param timeout the repository's {@code timeout}; 60 seconds when null
+ * @param valuesFiles {@code spec.valuesFiles}, files of the chart merged in order into its
+ *     values.yaml; empty for none
+ * @param ignoreMissingValuesFiles leave out a missing values file instead of failing
+ * @param versionMetadata what the stored chart's version gets after a {@code +} (Flux's rule: the
+ *     HelmChart's generation when values files are merged); null for none
  */
 @RecordBuilder
 public record OciChartRequest(
@@ -30,7 +35,10 @@ public record OciChartRequest(
     List<Map<String, byte[]>> pullSecrets,
     Map<String, byte[]> certSecret,
     Optional<Verify> verify,
-    Duration timeout)
+    Duration timeout,
+    List<String> valuesFiles,
+    boolean ignoreMissingValuesFiles,
+    String versionMetadata)
     implements OciChartRequestBuilder.With {
 
   static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
@@ -53,14 +61,25 @@ public record OciChartRequest(
     certSecret = certSecret == null ? Map.of() : Map.copyOf(certSecret);
     verify = verify == null ? Optional.empty() : verify;
     timeout = timeout == null ? DEFAULT_TIMEOUT : timeout;
+    valuesFiles = valuesFiles == null ? List.of() : List.copyOf(valuesFiles);
   }
 
   public static OciChartRequest of(String key, String repositoryUrl, String chart, String version) {
-    return new OciChartRequest(key, repositoryUrl, chart, version, false, null, null, null, null);
+    return new OciChartRequest(
+        key, repositoryUrl, chart, version, false, null, null, null, null, null, false, null);
   }
 
   public OciChartRequest withVerify(Verify verify) {
     return withVerify(Optional.of(verify));
+  }
+
+  /** What decides, beside the chart's digest, whether a stored chart still answers this pull. */
+  String buildIdentity() {
+    return String.join(
+        "\n",
+        String.join("\u0000", valuesFiles),
+        String.valueOf(ignoreMissingValuesFiles),
+        String.valueOf(versionMetadata));
   }
 
   /** The chart's own repository: {@code <url>/<chart>}. */

@@ -36,9 +36,11 @@ import org.slf4j.LoggerFactory;
  * store, through source-oci's registry client: the highest tag in the semver range, its manifest
  * checked to be a Helm chart's, the chart layer downloaded bounded and hashed against its
  * descriptor, checked to be a chart archive, verified with cosign when asked, and stored as {@code
- * <chart>-<version>.tgz}. The revision is the chart version. An unchanged tag and digest is one tag
- * listing and one HEAD request: nothing downloaded, nothing written. A failure keeps the last good
- * artifact. Pulls of one chart are serialized.
+ * <chart>-<version>.tgz}; values files named by the HelmChart are merged into its values.yaml (the
+ * chart packaged again, its version given Flux's build metadata), as a chart of an index is. The
+ * revision is the chart version. An unchanged tag and digest is one tag listing and one HEAD
+ * request: nothing downloaded, nothing written. A failure keeps the last good artifact. Pulls of
+ * one chart are serialized.
  */
 public final class OciChartSource {
   private static final Logger LOG = LoggerFactory.getLogger(OciChartSource.class);
@@ -114,11 +116,12 @@ public final class OciChartSource {
     Tag tag = highest(registry, request.version());
     String digest = registry.resolve(tag.name());
     String sourceId = sourceId(request, keys);
+    String revision = ChartVersions.withMetadata(tag.version(), request.versionMetadata());
     Optional<StoredState> state = store.state(request.key());
     Optional<StoredArtifact> unchanged =
         state
             .filter(s -> s.sourceId().equals(sourceId) && s.remoteId().equals(digest))
-            .filter(s -> s.revision().equals(tag.version()))
+            .filter(s -> s.revision().equals(revision))
             .flatMap(store::artifactOf);
     if (unchanged.isPresent()) {
       return new FetchResult.Unchanged(unchanged.get());
@@ -127,9 +130,15 @@ public final class OciChartSource {
     Descriptor layer = chartLayer(manifest, registry.display(), tag.name());
     Optional<Verified> verified =
         keys.map(k -> new Verified("cosign", registry.verify(digest, tag.version(), k)));
-    return new FetchResult.Fetched(
-        store(request, registry, layer, tag, digest, sourceId, state, verified));
+    Pulled pulled = new Pulled(tag, revision, digest, sourceId);
+    return new FetchResult.Fetched(store(request, registry, layer, pulled, state, verified));
   }
+
+  /**
+   * What a pull resolved: the tag, the revision stored (the chart version with the request's build
+   * metadata), the manifest's digest and the request's identity.
+   */
+  private record Pulled(Tag tag, String revision, String digest, String sourceId) {}
 
   /** A tag and the chart version it stands for ({@code _} in a tag is a version's {@code +}). */
   record Tag(String name, String version) {}
@@ -183,9 +192,7 @@ public final class OciChartSource {
       OciChartRequest request,
       RegistryReader registry,
       Descriptor layer,
-      Tag tag,
-      String digest,
-      String sourceId,
+      Pulled pulled,
       Optional<StoredState> previous,
       Optional<Verified> verified)
       throws IOException {
@@ -193,24 +200,40 @@ public final class OciChartSource {
     Path exported = store.newTempDir();
     try {
       Path blob = download.resolve("chart.tgz");
+      Tag tag = pulled.tag();
       registry.download(layer, blob, maxChartSize, FailureReason.OCI_LAYER_FAILED);
-      checkChart(blob, request.chart(), tag.version());
-      Files.move(blob, exported.resolve(request.chart() + "-" + tag.name() + ".tgz"));
+      ChartFiles files = checkChart(blob, request.chart(), tag.version());
+      ValuesMerge.Merged values =
+          ValuesMerge.mergeIfAny(
+              request.valuesFiles(), files::file, request.ignoreMissingValuesFiles());
+      ChartFiles built = files.built(pulled.revision(), values);
+      if (built == files) {
+        Files.move(blob, exported.resolve(request.chart() + "-" + tag.name() + ".tgz"));
+      } else {
+        // Packaged again as a chart directory's is, as Flux packages a chart it merged values into.
+        Files.write(
+            exported.resolve(request.chart() + "-" + pulled.revision() + ".tgz"),
+            ChartArchive.write(built));
+      }
       String treeDigest = TreeFilter.filter(exported, "", "");
       StoredState next =
           new StoredState(
-                  sourceId,
-                  digest,
-                  tag.version(),
+                  pulled.sourceId(),
+                  pulled.digest(),
+                  pulled.revision(),
                   treeDigest,
                   clock.instant(),
                   null,
                   verified,
                   List.of(),
-                  Map.of(HelmChartSource.CHART_NAME, request.chart()))
+                  Map.of(
+                      HelmChartSource.CHART_NAME,
+                      request.chart(),
+                      HelmChartSource.VALUES_FILES,
+                      values == null ? "" : String.join("\n", values.used())))
               .after(previous);
       StoredArtifact artifact = store.publish(request.key(), exported, next);
-      LOG.info("stored chart {} {} ({})", request.chart(), tag.version(), digest);
+      LOG.info("stored chart {} {} ({})", request.chart(), pulled.revision(), pulled.digest());
       return artifact;
     } finally {
       ArtifactStore.deleteQuietly(download);
@@ -224,7 +247,8 @@ public final class OciChartSource {
             "\n",
             request.chartUrl(),
             request.version(),
-            keys.map(CosignKeys::identity).orElse("unverified")));
+            keys.map(CosignKeys::identity).orElse("unverified"),
+            request.buildIdentity()));
   }
 
   private FetchResult failed(OciChartRequest request, FailureReason reason, String message) {
@@ -241,7 +265,7 @@ public final class OciChartSource {
    * The layer must be a chart archive as every downloaded chart must be ({@link ChartArchive}'s
    * checks and bounds), of the chart and version its tag names.
    */
-  private static void checkChart(Path blob, String chart, String version) throws IOException {
+  private static ChartFiles checkChart(Path blob, String chart, String version) throws IOException {
     String what = "the chart layer of '" + chart + "' " + version;
     ChartFiles files;
     try (InputStream in = Files.newInputStream(blob)) {
@@ -257,5 +281,6 @@ public final class OciChartSource {
           FailureReason.OCI_LAYER_FAILED,
           what + ": its Chart.yaml has version '" + Safe.text(files.version()) + "'");
     }
+    return files;
   }
 }

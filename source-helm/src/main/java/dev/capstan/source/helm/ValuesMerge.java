@@ -51,6 +51,12 @@ final class ValuesMerge {
     return new Merged(ChartYaml.dump(merged, true), List.copyOf(used));
   }
 
+  /** As {@link #merge}; null when no values files are named, so the chart keeps its own. */
+  static Merged mergeIfAny(
+      List<String> paths, Function<String, Optional<byte[]>> lookup, boolean ignoreMissing) {
+    return paths.isEmpty() ? null : merge(paths, lookup, ignoreMissing);
+  }
+
   /** {@code top} merged over {@code base}: mappings key by key, anything else replaced. */
   @SuppressWarnings("unchecked")
   static Map<String, Object> over(Map<String, Object> base, Map<String, Object> top) {

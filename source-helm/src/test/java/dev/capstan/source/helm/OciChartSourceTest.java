@@ -114,6 +114,64 @@ class OciChartSourceTest {
   }
 
   @Test
+  void valuesFilesOfTheChartAreMergedAndTheVersionGetsTheGenerationAsForAnIndexsChart()
+      throws Exception {
+    Path dir = pushes.chart("valued", "1.0.0", 0);
+    Files.writeString(dir.resolve("values-prod.yaml"), "greeting: hi\nreplicas: 3\n");
+    pushes.helmPush(pushes.pack(dir), "charts");
+    OciChartSource source = source(0);
+    OciChartRequest request =
+        request("charts", "valued", "1.x")
+            .withValuesFiles(List.of("values.yaml", "./values-prod.yaml"))
+            .withVersionMetadata(ChartVersions.metadata(null, 3L));
+
+    StoredArtifact stored =
+        assertInstanceOf(FetchResult.Fetched.class, source.pull(request)).current();
+
+    assertEquals("1.0.0+3", stored.revision());
+    Path chart = OciChartSource.chartFile(stored);
+    assertEquals("valued-1.0.0+3.tgz", chart.getFileName().toString());
+    ChartFiles packaged = read(chart);
+    assertEquals("1.0.0+3", packaged.version());
+    assertTrue(
+        new String(packaged.files().get("Chart.yaml"), StandardCharsets.UTF_8)
+            .contains("version: 1.0.0+3"));
+    assertEquals(
+        "greeting: hi\nreplicas: 3\n",
+        new String(packaged.files().get("values.yaml"), StandardCharsets.UTF_8));
+    assertEquals(List.of("values.yaml", "./values-prod.yaml"), HelmChartSource.valuesFiles(stored));
+
+    int before = registry.requests().size();
+    assertInstanceOf(FetchResult.Unchanged.class, source.pull(request));
+    assertEquals(2, registry.requests().size() - before, String.join("\n", registry.requests()));
+
+    OciChartRequest missing =
+        request.withValuesFiles(List.of("values.yaml", "values-missing.yaml"));
+    FetchResult.Failed failed = assertInstanceOf(FetchResult.Failed.class, source.pull(missing));
+    assertEquals(FailureReason.VALUES_FILES_FAILED, failed.reason());
+    assertEquals("no values file found at path 'values-missing.yaml'", failed.message());
+    assertEquals(stored, failed.lastGood().orElseThrow());
+
+    StoredArtifact ignored =
+        assertInstanceOf(
+                FetchResult.Fetched.class, source.pull(missing.withIgnoreMissingValuesFiles(true)))
+            .current();
+    assertEquals("1.0.0+3", ignored.revision());
+    assertEquals(List.of("values.yaml"), HelmChartSource.valuesFiles(ignored));
+    assertEquals(
+        "greeting: hello\n",
+        new String(
+            read(OciChartSource.chartFile(ignored)).files().get("values.yaml"),
+            StandardCharsets.UTF_8));
+  }
+
+  private static ChartFiles read(Path chart) throws Exception {
+    try (var in = Files.newInputStream(chart)) {
+      return ChartArchive.read(in, ChartLimits.DEFAULTS, "stored", FailureReason.OCI_LAYER_FAILED);
+    }
+  }
+
+  @Test
   void anArtifactThatIsNoChartIsRefusedByItsMediaTypes() throws Exception {
     Path tgz = pushes.pack(pushes.chart("plain", "1.0.0", 0));
     pushes.orasPush(
