@@ -22,6 +22,13 @@ type memoryWatch struct {
 
 var memory memoryWatch
 
+// memoryExceeded ends the worker when a build needs more than limit; the one-shot mode
+// (oneshot.go) says it as the command line says it instead.
+var memoryExceeded = func(limit int64) {
+	fmt.Fprintf(os.Stderr, "%s: out of memory: the build needed more than %d MiB\n", workerName, limit>>20)
+	os.Exit(exitMemory)
+}
+
 func watchMemory(limit int64) {
 	debug.SetMemoryLimit(limit - limit/10)
 	memory = memoryWatch{limit: limit}
@@ -48,8 +55,7 @@ func (m memoryWatch) during() (stop func()) {
 			}
 			metrics.Read(samples)
 			if held := int64(samples[0].Value.Uint64() - samples[1].Value.Uint64()); held > m.limit {
-				fmt.Fprintf(os.Stderr, "%s: out of memory: the build needed more than %d MiB\n", workerName, m.limit>>20)
-				os.Exit(exitMemory)
+				memoryExceeded(m.limit)
 			}
 		}
 	}()

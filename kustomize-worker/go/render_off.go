@@ -17,3 +17,8 @@ func (b *builder) render(Request) Response {
 	return failed(StageRequest, "this worker does not render charts: Helm charts are rendered by "+
 		"capstan-chart-worker (the build worker built with the helm tag)")
 }
+
+// oneShot leaves `capstan build chart` to the command's JVM path: only the chart worker renders.
+func oneShot([]string) int {
+	return exitFallback
+}

@@ -8,7 +8,8 @@
 // [--test-probes]
 //
 // Built with the helm tag, the same sources make capstan-chart-worker, which also renders Helm
-// charts (render.go, chart.go) and answers the same builds.
+// charts (render.go, chart.go) and answers the same builds; `capstan-chart-worker template
+// ARGS...` is `capstan build chart ARGS...` in one process (oneshot.go).
 package main
 
 import (
@@ -48,7 +49,14 @@ type Hello struct {
 	Problem string `json:"problem,omitempty"`
 }
 
+// exitFallback is the one-shot mode's exit status for arguments it leaves to the command's JVM
+// path (oneshot.go); nothing has been printed then.
+const exitFallback = 125
+
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "template" {
+		os.Exit(oneShot(os.Args[2:]))
+	}
 	root := flag.String("root", "", "the directory whose tree builds may read (required)")
 	memoryLimit := flag.Int64("memory-limit", 1<<30, "memory the worker may use, in bytes")
 	probes := flag.Bool("test-probes", false, "answer probe requests (tests of the sandbox only)")

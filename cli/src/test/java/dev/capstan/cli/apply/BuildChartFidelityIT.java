@@ -41,14 +41,14 @@ class BuildChartFidelityIT {
    * test hooks name their pods with randAlphaNum, external-dns' schema requires a policy, and
    * karpenter's templates a cluster name.
    */
-  private static final Map<String, List<String>> BASE =
+  static final Map<String, List<String>> BASE =
       Map.of(
           "podinfo", List.of("--skip-tests"),
           "external-dns", List.of("--set", "policy=sync"),
           "karpenter", List.of("--set", "settings.clusterName=demo"));
 
   /** Options that turn on what some charts' defaults leave out. */
-  private static final Map<String, List<String>> OPTIONS = new LinkedHashMap<>();
+  static final Map<String, List<String>> OPTIONS = new LinkedHashMap<>();
 
   static {
     OPTIONS.put(
@@ -101,7 +101,7 @@ class BuildChartFidelityIT {
   }
 
   /** Runs {@code kustomize-worker/build WHAT}; its last line of output names what it made. */
-  private static String script(String what) throws Exception {
+  static String script(String what) throws Exception {
     Process process =
         new ProcessBuilder(REPO.resolve("kustomize-worker/build").toString(), what)
             .redirectError(ProcessBuilder.Redirect.INHERIT)
