@@ -16,8 +16,8 @@ import java.util.Optional;
  * The pull a HelmChart whose source is a HelmRepository of type {@code oci} asks of source-helm's
  * {@code OciChartSource}: the repository's URL, {@code secretRef} (registry credentials), {@code
  * certSecretRef}, {@code insecure} and {@code timeout}, and the chart's name, version range and
- * {@code verify} (its public keys read from the chart's namespace; what an OCIRepository's
- * verification refuses is refused here by the same words).
+ * {@code verify} (its public keys, or a keyless check's trusted root, read from the chart's
+ * namespace; what an OCIRepository's verification refuses is refused here by the same words).
  */
 final class OciChartInputs {
   private OciChartInputs() {}
@@ -53,16 +53,20 @@ final class OciChartInputs {
     if (timeout.isPresent()) {
       request = request.withTimeout(timeout.get());
     }
-    if (spec.verify() != null) {
-      OciRequests.refuseUnsupported(spec.verify());
-      Map<String, byte[]> keys =
-          new SpecSecrets(client, chart)
-              .read(
-                  spec.verify().secretRef().name(),
-                  "spec.verify.secretRef",
-                  FailureReason.VERIFICATION_FAILED);
-      request = request.withVerify(OciChartRequest.Verify.cosign(keys));
+    if (spec.verify() == null) {
+      return request;
     }
-    return request;
+    OciRequests.refuseUnsupported(spec.verify());
+    SpecSecrets chartSecrets = new SpecSecrets(client, chart);
+    if (spec.verify().secretRef() == null) {
+      return request.withVerify(
+          OciChartRequest.Verify.keyless(OciRequests.keyless(chartSecrets, spec.verify())));
+    }
+    Map<String, byte[]> keys =
+        chartSecrets.read(
+            spec.verify().secretRef().name(),
+            "spec.verify.secretRef",
+            FailureReason.VERIFICATION_FAILED);
+    return request.withVerify(OciChartRequest.Verify.cosign(keys));
   }
 }
