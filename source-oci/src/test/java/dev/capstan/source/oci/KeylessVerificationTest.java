@@ -140,6 +140,24 @@ class KeylessVerificationTest {
   }
 
   @Test
+  void aLogEntryWithoutItsSignedEntryTimestampLeavesTheTimeOfSigningUnknown() throws Exception {
+    String repo = "org/keyless-" + UUID.randomUUID();
+    String v1 = push(repo, "1");
+    KeylessSigner.attach(
+        registry.host(),
+        repo,
+        v1,
+        SIGSTORE.bundle(v1, Signing.of(ISSUER, SUBJECT).withoutPromise()));
+
+    refused(
+        source(),
+        request(repo, policy(SIGSTORE, ISSUER, SUBJECT)),
+        null,
+        // sigstore-java's bundle reader refuses it first; SigstoreVerifier would as well
+        "No timestamp verification (set, timestamp) was provided");
+  }
+
+  @Test
   void aSignatureOfAnotherTrustedRootIsRefused() throws Exception {
     TestSigstore other = new TestSigstore();
     String repo = "org/keyless-" + UUID.randomUUID();

@@ -74,6 +74,7 @@ public final class TestSigstore {
    * @param notAfter the certificate's validity end
    * @param integrated when the log integrated the entry
    * @param logEntry whether the bundle carries its log entry
+   * @param promise whether the log entry carries its signed entry timestamp
    */
   public record Signing(
       String issuer,
@@ -81,23 +82,30 @@ public final class TestSigstore {
       Instant notBefore,
       Instant notAfter,
       Instant integrated,
-      boolean logEntry) {
+      boolean logEntry,
+      boolean promise) {
 
     /** A certificate valid for ten minutes around now, logged now. */
     public static Signing of(String issuer, String subject) {
       Instant now = Instant.now();
-      return new Signing(issuer, subject, now.minusSeconds(300), now.plusSeconds(300), now, true);
+      return new Signing(
+          issuer, subject, now.minusSeconds(300), now.plusSeconds(300), now, true, true);
     }
 
     /** A certificate that expired before the log integrated the signature. */
     public Signing expired() {
       Instant now = Instant.now();
       return new Signing(
-          issuer, subject, now.minusSeconds(3600), now.minusSeconds(3000), now, logEntry);
+          issuer, subject, now.minusSeconds(3600), now.minusSeconds(3000), now, logEntry, promise);
     }
 
     public Signing withoutLogEntry() {
-      return new Signing(issuer, subject, notBefore, notAfter, integrated, false);
+      return new Signing(issuer, subject, notBefore, notAfter, integrated, false, promise);
+    }
+
+    /** The log entry without its signed entry timestamp (the inclusion proof only). */
+    public Signing withoutPromise() {
+      return new Signing(issuer, subject, notBefore, notAfter, integrated, logEntry, false);
     }
   }
 
@@ -145,7 +153,7 @@ public final class TestSigstore {
     String material = "{\"certificate\":{\"rawBytes\":\"" + b64(encoded(leaf)) + "\"},";
     material +=
         "\"tlogEntries\":["
-            + (signing.logEntry() ? entry(leaf, payload, signature, signing.integrated()) : "")
+            + (signing.logEntry() ? entry(leaf, payload, signature, signing) : "")
             + "]}";
     return "{\"mediaType\":\"application/vnd.dev.sigstore.bundle.v0.3+json\","
         + "\"verificationMaterial\":"
@@ -160,8 +168,9 @@ public final class TestSigstore {
   }
 
   /** The log's {@code dsse} entry of the envelope, in a tree of two leaves, as Rekor v1 logs it. */
-  private String entry(X509Certificate leaf, byte[] payload, byte[] signature, Instant integrated)
+  private String entry(X509Certificate leaf, byte[] payload, byte[] signature, Signing signing)
       throws Exception {
+    Instant integrated = signing.integrated();
     String body =
         "{\"apiVersion\":\"0.0.1\",\"kind\":\"dsse\",\"spec\":{\"envelopeHash\":{\"algorithm\":"
             + "\"sha256\",\"value\":\""
@@ -197,9 +206,11 @@ public final class TestSigstore {
         + b64(HexFormat.of().parseHex(logId))
         + "\"},\"kindVersion\":{\"kind\":\"dsse\",\"version\":\"0.0.1\"},\"integratedTime\":\""
         + integrated.getEpochSecond()
-        + "\",\"inclusionPromise\":{\"signedEntryTimestamp\":\""
-        + b64(set)
-        + "\"},\"inclusionProof\":{\"logIndex\":\"0\",\"rootHash\":\""
+        + "\","
+        + (signing.promise()
+            ? "\"inclusionPromise\":{\"signedEntryTimestamp\":\"" + b64(set) + "\"},"
+            : "")
+        + "\"inclusionProof\":{\"logIndex\":\"0\",\"rootHash\":\""
         + b64(root)
         + "\",\"treeSize\":\"2\",\"hashes\":[\""
         + b64(sibling)
