@@ -32,9 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
  * Keyless verification against the real registry, with a Sigstore instance made by the test ({@link
  * TestSigstore}: its own CA, transparency log and CT log, nothing on the network): a signature of
  * the policy's identity verifies; a wrong issuer or subject, a certificate expired when the log
- * integrated the signature, a bundle without its log entry, a signature of another trusted root, no
- * bundle, and only a signature in cosign's older form are each refused with a reason naming what
- * failed, and nothing is stored: the last good artifact stays.
+ * integrated the signature, a bundle without its log entry or its signed entry timestamp, a
+ * signature of another trusted root, no bundle, and only a signature in cosign's older form are
+ * each refused with a reason naming what failed, and nothing is stored: the last good artifact
+ * stays.
  */
 class KeylessVerificationTest {
   static final String ISSUER = "https://token.actions.example.test";
