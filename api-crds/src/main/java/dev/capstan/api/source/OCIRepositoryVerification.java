@@ -17,16 +17,19 @@ public record OCIRepositoryVerification(
         String provider,
     @JsonPropertyDescription(
             "Secret in this namespace whose *.pub values are the trusted cosign public keys. "
-                + "Required here: keyless verification needs the public Sigstore services.")
+                + "Without it the signature is verified keyless, which this engine does "
+                + "offline against trustedRootSecretRef's root.")
         LocalObjectReference secretRef,
     @JsonPropertyDescription(
-            "Keyless identities (issuer and subject regular expressions); not supported by "
-                + "this engine.")
+            "Keyless identities: regular expressions the certificate's OIDC issuer and "
+                + "subject must match; any one entry matching suffices, and none means any "
+                + "identity.")
         List<OIDCIdentityMatch> matchOIDCIdentity,
     @JsonPropertyDescription(
-            "Secret in this namespace holding a Sigstore trusted root for keyless verification; "
-                + "accepted as Flux's API has it and refused at reconcile, as keyless "
-                + "verification is.")
+            "Secret in this namespace whose trusted_root.json (a Sigstore trusted root: "
+                + "certificate authorities, transparency logs, CT logs) keyless signatures are "
+                + "verified against, offline. Required here for keyless verification: this "
+                + "engine does not fetch the public Sigstore root.")
         LocalObjectReference trustedRootSecretRef) {
 
   /** The provider, cosign when absent. */

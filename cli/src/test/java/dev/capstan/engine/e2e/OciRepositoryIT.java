@@ -12,6 +12,9 @@ import dev.capstan.api.source.ExternalArtifact;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.cli.CapstanMain;
 import dev.capstan.source.oci.ArtifactUrlPolicy;
+import dev.capstan.source.oci.KeylessSigner;
+import dev.capstan.source.oci.testing.TestSigstore;
+import dev.capstan.source.oci.testing.TestSigstore.Signing;
 import dev.capstan.testing.CapstanCrds;
 import dev.capstan.testing.OciRegistry;
 import dev.capstan.testing.TestPki;
@@ -57,8 +60,8 @@ import picocli.CommandLine;
 /**
  * OCI artifacts as Flux users deploy them: an OCIRepository and Kustomization pair from Flux's
  * documentation, artifacts published with {@code capstan push artifact} to a real registry, a
- * tampered layer and an unsigned artifact that are never applied, and an ExternalArtifact's file
- * served over HTTP.
+ * tampered layer, an unsigned artifact and one signed keyless by another identity that are never
+ * applied, one signed keyless that is, and an ExternalArtifact's file served over HTTP.
  */
 class OciRepositoryIT extends EngineTestBase {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -217,6 +220,67 @@ class OciRepositoryIT extends EngineTestBase {
   }
 
   @Test
+  void aKeylessSignatureIsVerifiedAndAFailedOneKeepsTheLastGoodRevision() throws Exception {
+    TestSigstore sigstore = new TestSigstore();
+    String issuer = "https://token.actions.example.test";
+    String subject = "https://git.example.test/team/app/.github/workflows/release.yml@refs/tags/v1";
+    String good =
+        push("team/keyless:live", configMap("keyless", "good"), "main@sha1:1")
+            .path("digest")
+            .asText();
+    KeylessSigner.attach(
+        registry.host(), "team/keyless", good, sigstore.bundle(good, Signing.of(issuer, subject)));
+    engine
+        .client
+        .secrets()
+        .inNamespace(ns())
+        .resource(
+            new SecretBuilder()
+                .withNewMetadata()
+                .withName("sigstore-root")
+                .endMetadata()
+                .addToStringData("trusted_root.json", sigstore.trustedRootJson())
+                .build())
+        .create();
+    oci(
+        "keyless",
+        "team/keyless",
+        "live",
+        ", verify: {provider: cosign, trustedRootSecretRef: {name: sigstore-root},"
+            + " matchOIDCIdentity: [{issuer: '^https://token.actions.example.test$',"
+            + " subject: '^https://git.example.test/team/app/.*$'}]}");
+    kustomization("keyless", "OCIRepository", "keyless");
+    engine.awaitCondition("keyless", "Ready", Duration.ofSeconds(90), EngineTestBase::isTrue);
+    assertEquals("good", configMapData("keyless"));
+    Condition verified =
+        awaitSourceCondition(
+            "keyless", "SourceVerified", Duration.ofSeconds(30), EngineTestBase::isTrue);
+    assertTrue(verified.getMessage().contains("keyless"), verified.getMessage());
+    String revision = oci("keyless").getStatus().artifact().revision();
+
+    // The next artifact is signed, but by a workflow of another repository.
+    String other =
+        push("team/keyless:live", configMap("keyless", "evil"), "main@sha1:2")
+            .path("digest")
+            .asText();
+    KeylessSigner.attach(
+        registry.host(),
+        "team/keyless",
+        other,
+        sigstore.bundle(other, Signing.of(issuer, "https://git.example.test/mallory/app")));
+    engine.requestReconcile(OCIRepository.class, "keyless");
+
+    Condition failed =
+        awaitSourceCondition("keyless", "Ready", Duration.ofSeconds(60), EngineTestBase::isFalse);
+    assertEquals("VerificationError", failed.getReason());
+    assertTrue(failed.getMessage().contains("matchOIDCIdentity"), failed.getMessage());
+    assertEquals(revision, oci("keyless").getStatus().artifact().revision());
+    reconcileAndWait("keyless");
+    assertEquals("good", configMapData("keyless"));
+    assertEquals(revision, engine.kustomization("keyless").getStatus().lastAppliedRevision());
+  }
+
+  @Test
   void anExternalArtifactIsBuiltFromItsFileWithUrlAndDigestChecked() throws Exception {
     byte[] tarball = tarball("external.yaml", configMap("external", "from-elsewhere"));
     AtomicInteger asked = new AtomicInteger();
@@ -321,12 +385,17 @@ class OciRepositoryIT extends EngineTestBase {
   }
 
   private static void oci(String name, String repository, String tag) {
+    oci(name, repository, tag, "");
+  }
+
+  /** An OCIRepository of the test registry; {@code more} is more of its spec, in flow style. */
+  private static void oci(String name, String repository, String tag, String more) {
     String yaml =
         """
         apiVersion: source.capstan.dev/v1
         kind: OCIRepository
         metadata: {name: %s, namespace: %s, labels: {%s: %s}}
-        spec: {url: "oci://%s/%s", ref: {tag: %s}, interval: 10m}
+        spec: {url: "oci://%s/%s", ref: {tag: %s}, interval: 10m%s}
         """
             .formatted(
                 name,
@@ -335,7 +404,8 @@ class OciRepositoryIT extends EngineTestBase {
                 engine.shard,
                 registry.host(),
                 repository,
-                tag);
+                tag,
+                more);
     engine
         .client
         .resource(

@@ -19,8 +19,8 @@ import java.util.Optional;
  * {@code OciChartSource}: the repository's URL, {@code secretRef} (registry credentials), {@code
  * certSecretRef}, {@code insecure} and {@code timeout}, and the chart's name, version range, {@code
  * valuesFiles} (merged as for a chart of an index, the generation in the version) and {@code
- * verify} (its public keys read from the chart's namespace; what an OCIRepository's verification
- * refuses is refused here by the same words).
+ * verify} (its public keys, or a keyless check's trusted root, read from the chart's namespace;
+ * what an OCIRepository's verification refuses is refused here by the same words).
  */
 final class OciChartInputs {
   private OciChartInputs() {}
@@ -52,17 +52,21 @@ final class OciChartInputs {
     if (timeout.isPresent()) {
       request = request.withTimeout(timeout.get());
     }
-    if (spec.verify() != null) {
-      OciRequests.refuseUnsupported(spec.verify());
-      Map<String, byte[]> keys =
-          new SpecSecrets(client, chart)
-              .read(
-                  spec.verify().secretRef().name(),
-                  "spec.verify.secretRef",
-                  FailureReason.VERIFICATION_FAILED);
-      request = request.withVerify(OciChartRequest.Verify.cosign(keys));
+    if (spec.verify() == null) {
+      return request;
     }
-    return request;
+    OciRequests.refuseUnsupported(spec.verify());
+    SpecSecrets chartSecrets = new SpecSecrets(client, chart);
+    if (spec.verify().secretRef() == null) {
+      return request.withVerify(
+          OciChartRequest.Verify.keyless(OciRequests.keyless(chartSecrets, spec.verify())));
+    }
+    Map<String, byte[]> keys =
+        chartSecrets.read(
+            spec.verify().secretRef().name(),
+            "spec.verify.secretRef",
+            FailureReason.VERIFICATION_FAILED);
+    return request.withVerify(OciChartRequest.Verify.cosign(keys));
   }
 
   /** As for a chart of an index (Flux's rule): the generation when values files are merged. */

@@ -4,7 +4,10 @@ import dev.capstan.api.source.OCILayerSelector;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.api.source.OCIRepositorySpec;
 import dev.capstan.api.source.OCIRepositoryVerification;
+import dev.capstan.api.source.OIDCIdentityMatch;
 import dev.capstan.source.core.FailureReason;
+import dev.capstan.source.core.SourceException;
+import dev.capstan.source.oci.KeylessPolicy;
 import dev.capstan.source.oci.OciFetchRequest;
 import dev.capstan.source.oci.OciRef;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
@@ -19,8 +22,10 @@ import java.util.Optional;
 /**
  * The pull an OCIRepository's spec asks for, with the data of the Secrets it names: {@code
  * secretRef} and the {@code serviceAccountName}'s image pull secrets (registry credentials), {@code
- * certSecretRef}, {@code proxySecretRef} and {@code verify.secretRef}. What this engine does not
- * support (cloud providers, notation, keyless cosign) is refused by name before anything is read.
+ * certSecretRef}, {@code proxySecretRef}, and {@code verify.secretRef} (cosign keys) or {@code
+ * verify.trustedRootSecretRef} (a keyless check's Sigstore trusted root). What this engine does not
+ * support (cloud providers, notation, keyless verification against the public Sigstore root it
+ * would fetch) is refused by name before anything is read.
  */
 final class OciRequests {
   private OciRequests() {}
@@ -58,15 +63,45 @@ final class OciRequests {
     if (timeout.isPresent()) {
       request = request.withTimeout(timeout.get());
     }
-    if (spec.verify() != null) {
-      request =
-          request.withVerification(
-              secrets.read(
-                  spec.verify().secretRef().name(),
-                  "spec.verify.secretRef",
-                  FailureReason.VERIFICATION_FAILED));
+    if (spec.verify() == null) {
+      return request;
     }
-    return request;
+    if (spec.verify().secretRef() != null) {
+      return request.withVerification(
+          secrets.read(
+              spec.verify().secretRef().name(),
+              "spec.verify.secretRef",
+              FailureReason.VERIFICATION_FAILED));
+    }
+    return request.withKeyless(keyless(secrets, spec.verify()));
+  }
+
+  /**
+   * The keyless check of {@code verify} (which has no {@code secretRef}): the {@code
+   * trusted_root.json} of its {@code trustedRootSecretRef} and its {@code matchOIDCIdentity}.
+   */
+  static KeylessPolicy keyless(SpecSecrets secrets, OCIRepositoryVerification verify) {
+    Map<String, byte[]> root =
+        secrets.read(
+            verify.trustedRootSecretRef().name(),
+            "spec.verify.trustedRootSecretRef",
+            FailureReason.VERIFICATION_FAILED);
+    List<KeylessPolicy.OidcIdentity> identities = new ArrayList<>();
+    if (verify.matchOIDCIdentity() != null) {
+      for (OIDCIdentityMatch match : verify.matchOIDCIdentity()) {
+        identities.add(new KeylessPolicy.OidcIdentity(match.issuer(), match.subject()));
+      }
+    }
+    try {
+      return KeylessPolicy.of(root, identities);
+    } catch (SourceException e) {
+      throw new SourceInputs.Unavailable(
+          e.reason(),
+          "spec.verify.trustedRootSecretRef: Secret '"
+              + verify.trustedRootSecretRef().name()
+              + "': "
+              + e.getMessage());
+    }
   }
 
   private static void refuseUnsupported(OCIRepositorySpec spec) {
@@ -85,7 +120,9 @@ final class OciRequests {
 
   /**
    * A signature check this engine cannot do, refused by name: a provider other than cosign, and
-   * keyless verification. HelmCharts of an OCI repository are checked by the same words.
+   * keyless verification without a trusted root of its own (Flux then fetches the public Sigstore
+   * root through TUF; this engine verifies offline only). HelmCharts of an OCI repository are
+   * checked by the same words.
    */
   static void refuseUnsupported(OCIRepositoryVerification verify) {
     if (!verify.effectiveProvider().equals("cosign")) {
@@ -95,19 +132,13 @@ final class OciRequests {
               + verify.effectiveProvider()
               + "' is not supported: only cosign signatures are verified");
     }
-    if (verify.trustedRootSecretRef() != null) {
+    if (verify.secretRef() == null && verify.trustedRootSecretRef() == null) {
       throw new SourceInputs.Unavailable(
           FailureReason.INVALID_SPEC,
-          "spec.verify.trustedRootSecretRef is not supported: keyless cosign verification is not "
-              + "done by this engine; sign with a key pair and name its public key's Secret in "
-              + "spec.verify.secretRef");
-    }
-    if (verify.secretRef() == null) {
-      throw new SourceInputs.Unavailable(
-          FailureReason.INVALID_SPEC,
-          "spec.verify needs secretRef: keyless cosign verification needs the public Sigstore "
-              + "services (Fulcio, Rekor), which this engine does not reach; sign with a key "
-              + "pair and name its public key's Secret");
+          "spec.verify needs secretRef, or for keyless verification trustedRootSecretRef: this "
+              + "engine verifies keyless signatures offline against the trusted_root.json of a "
+              + "Secret and does not fetch the public Sigstore root; put that root (or your own "
+              + "Sigstore's) in a Secret and name it");
     }
   }
 

@@ -13,10 +13,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
 
-/** What the engine does not support is refused by name before any Secret is read. */
+/**
+ * What the engine does not support is refused by name before any Secret is read. A keyless check
+ * with a trusted root of its own is verified (engine's OCIRepository IT, source-oci's
+ * KeylessVerificationTest).
+ */
 class OciRequestsTest {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
@@ -28,18 +31,29 @@ class OciRequestsTest {
     }
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"keyless", "keyed-with-trusted-root"})
-  void aSigstoreTrustedRootIsRefusedByName(String name) throws IOException {
-    OCIRepository repo = fixture(name);
-    // No client: the refusal comes before anything is read from the cluster.
-    SourceInputs.Unavailable refused =
-        assertThrows(
-            SourceInputs.Unavailable.class,
-            () -> OciRequests.of(null, repo, "key", Optional.empty()));
+  @Test
+  void keylessVerificationAgainstThePublicSigstoreRootIsRefusedByName() throws IOException {
+    SourceInputs.Unavailable refused = refused("keyless-public-root");
     assertEquals(FailureReason.INVALID_SPEC, refused.reason());
     assertTrue(
-        refused.getMessage().startsWith("spec.verify.trustedRootSecretRef is not supported"),
+        refused.getMessage().startsWith("spec.verify needs secretRef, or for keyless verification"),
         refused.getMessage());
+    assertTrue(refused.getMessage().contains("trusted_root.json"), refused.getMessage());
+  }
+
+  @Test
+  void notationIsRefusedByName() throws IOException {
+    SourceInputs.Unavailable refused = refused("notation");
+    assertEquals(FailureReason.INVALID_SPEC, refused.reason());
+    assertTrue(
+        refused.getMessage().startsWith("spec.verify.provider 'notation' is not supported"),
+        refused.getMessage());
+  }
+
+  private static SourceInputs.Unavailable refused(String name) throws IOException {
+    OCIRepository repo = fixture(name);
+    // No client: the refusal comes before anything is read from the cluster.
+    return assertThrows(
+        SourceInputs.Unavailable.class, () -> OciRequests.of(null, repo, "key", Optional.empty()));
   }
 }

@@ -1,5 +1,6 @@
 package dev.capstan.source.helm;
 
+import dev.capstan.source.oci.KeylessPolicy;
 import io.soabase.recordbuilder.core.RecordBuilder;
 import java.time.Duration;
 import java.util.List;
@@ -47,11 +48,21 @@ public record OciChartRequest(
    * {@code spec.verify}.
    *
    * @param provider {@code cosign} (the default) or another, which is refused by name
-   * @param publicKeys the data of {@code secretRef}; null when there is none (keyless, refused)
+   * @param publicKeys the data of {@code secretRef}; null when there is none (keyless)
+   * @param keyless the trusted root and identities of a keyless signature; null with keys, and
+   *     without either the verification is refused
    */
-  public record Verify(String provider, Map<String, byte[]> publicKeys) {
+  public record Verify(String provider, Map<String, byte[]> publicKeys, KeylessPolicy keyless) {
+    public Verify(String provider, Map<String, byte[]> publicKeys) {
+      this(provider, publicKeys, null);
+    }
+
     public static Verify cosign(Map<String, byte[]> publicKeys) {
       return new Verify("cosign", publicKeys);
+    }
+
+    public static Verify keyless(KeylessPolicy policy) {
+      return new Verify("cosign", null, policy);
     }
   }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.source.core.FailureReason;
 import dev.capstan.source.core.SourceException;
 import dev.capstan.source.oci.CosignKeys;
+import dev.capstan.source.oci.KeylessPolicy;
 import dev.capstan.source.oci.OciFetchRequest;
 import dev.capstan.source.oci.OciRef;
 import dev.capstan.source.oci.Safe;
@@ -41,7 +42,10 @@ final class OciChartRequests {
     }
   }
 
-  /** The trusted keys of {@code spec.verify}; another provider or keyless is refused by name. */
+  /**
+   * The trusted keys of {@code spec.verify}; empty for a keyless check. Another provider, and a
+   * check with neither keys nor a trusted root, are refused by name.
+   */
   static Optional<CosignKeys> keys(OciChartRequest request) {
     if (request.verify().isEmpty()) {
       return Optional.empty();
@@ -55,14 +59,25 @@ final class OciChartRequests {
               + Safe.text(provider)
               + "' is not supported: only cosign signatures are verified");
     }
-    if (verify.publicKeys() == null) {
+    if (verify.publicKeys() != null) {
+      return Optional.of(CosignKeys.of(verify.publicKeys()));
+    }
+    if (verify.keyless() == null) {
       throw new SourceException(
           FailureReason.INVALID_SPEC,
-          "spec.verify needs secretRef: keyless cosign verification needs the public Sigstore "
-              + "services (Fulcio, Rekor), which this engine does not reach; sign with a key "
-              + "pair and name its public key's Secret");
+          "spec.verify needs secretRef, or for keyless verification trustedRootSecretRef: "
+              + "this engine verifies keyless signatures offline against the trusted root of "
+              + "a Secret and does not fetch the public Sigstore root");
     }
-    return Optional.of(CosignKeys.of(verify.publicKeys()));
+    return Optional.empty();
+  }
+
+  /** The keyless check of {@code spec.verify}, when it names no keys. */
+  static Optional<KeylessPolicy> keyless(OciChartRequest request) {
+    return request
+        .verify()
+        .filter(v -> v.publicKeys() == null)
+        .map(OciChartRequest.Verify::keyless);
   }
 
   /**

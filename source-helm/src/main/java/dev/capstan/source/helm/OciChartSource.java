@@ -11,6 +11,7 @@ import dev.capstan.source.core.store.StoredState;
 import dev.capstan.source.core.store.TreeFilter;
 import dev.capstan.source.oci.CosignKeys;
 import dev.capstan.source.oci.Descriptor;
+import dev.capstan.source.oci.KeylessPolicy;
 import dev.capstan.source.oci.Manifest;
 import dev.capstan.source.oci.OciFetchRequest;
 import dev.capstan.source.oci.OciSource;
@@ -111,11 +112,12 @@ public final class OciChartSource {
       throws IOException {
     OciChartRequests.checkChartName(request.chart());
     Optional<CosignKeys> keys = OciChartRequests.keys(request);
+    Optional<KeylessPolicy> keyless = OciChartRequests.keyless(request);
     Instant deadline = clock.instant().plus(request.timeout());
     RegistryReader registry = oci.reader(ociRequest, deadline);
     Tag tag = highest(registry, request.version());
     String digest = registry.resolve(tag.name());
-    String sourceId = sourceId(request, keys);
+    String sourceId = sourceId(request, keys, keyless);
     String revision = ChartVersions.withMetadata(tag.version(), request.versionMetadata());
     Optional<StoredState> state = store.state(request.key());
     Optional<StoredArtifact> unchanged =
@@ -129,7 +131,13 @@ public final class OciChartSource {
     Manifest manifest = registry.manifest(digest);
     Descriptor layer = chartLayer(manifest, registry.display(), tag.name());
     Optional<Verified> verified =
-        keys.map(k -> new Verified("cosign", registry.verify(digest, tag.version(), k)));
+        keys.map(k -> new Verified("cosign", registry.verify(digest, tag.version(), k)))
+            .or(
+                () ->
+                    keyless.map(
+                        p ->
+                            new Verified(
+                                "cosign", registry.verifyKeyless(digest, tag.version(), p))));
     Pulled pulled = new Pulled(tag, revision, digest, sourceId);
     return new FetchResult.Fetched(store(request, registry, layer, pulled, state, verified));
   }
@@ -241,13 +249,16 @@ public final class OciChartSource {
     }
   }
 
-  private static String sourceId(OciChartRequest request, Optional<CosignKeys> keys) {
+  private static String sourceId(
+      OciChartRequest request, Optional<CosignKeys> keys, Optional<KeylessPolicy> keyless) {
     return ArtifactStore.sha256Hex(
         String.join(
             "\n",
             request.chartUrl(),
             request.version(),
-            keys.map(CosignKeys::identity).orElse("unverified"),
+            keys.map(CosignKeys::identity)
+                .or(() -> keyless.map(p -> "keyless:" + p.identity()))
+                .orElse("unverified"),
             request.buildIdentity()));
   }
 

@@ -10,10 +10,13 @@ import dev.capstan.source.core.store.ArtifactStore;
 import dev.capstan.source.core.store.FetchResult;
 import dev.capstan.source.core.store.StoredArtifact;
 import dev.capstan.source.oci.CosignSigner;
+import dev.capstan.source.oci.KeylessPolicy;
+import dev.capstan.source.oci.KeylessSigner;
 import dev.capstan.source.oci.OciFetchRequest;
 import dev.capstan.source.oci.OciRef;
 import dev.capstan.source.oci.OciSource;
 import dev.capstan.source.oci.OciSourceOptions;
+import dev.capstan.source.oci.testing.TestSigstore;
 import dev.capstan.testing.OciRegistry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -276,6 +279,45 @@ class OciChartSourceTest {
                         .withVerify(new OciChartRequest.Verify("cosign", null))));
     assertEquals(FailureReason.INVALID_SPEC, keyless.reason());
     assertTrue(keyless.message().contains("keyless"), keyless.message());
+  }
+
+  @Test
+  void aKeylessSignatureIsVerifiedAgainstTheTrustedRootAsAnOciRepositorysIs() throws Exception {
+    TestSigstore sigstore = new TestSigstore();
+    String issuer = "https://token.actions.example.test";
+    String subject = "https://git.example.test/org/charts/.github/workflows/release.yml";
+    pushes.helmPush(pushes.pack(pushes.chart("keyless", "1.0.0", 0)), "charts");
+    String v1 = digest("charts/keyless", "1.0.0");
+    KeylessSigner.attach(
+        registry.host(),
+        "charts/keyless",
+        v1,
+        sigstore.bundle(v1, TestSigstore.Signing.of(issuer, subject)));
+    KeylessPolicy policy =
+        KeylessPolicy.of(
+            Map.of(
+                KeylessPolicy.TRUSTED_ROOT_KEY,
+                sigstore.trustedRootJson().getBytes(StandardCharsets.UTF_8)),
+            List.of(new KeylessPolicy.OidcIdentity("^" + issuer + "$", "^" + subject + "$")));
+    OciChartRequest request =
+        request("charts", "keyless", "*").withVerify(OciChartRequest.Verify.keyless(policy));
+
+    StoredArtifact good =
+        assertInstanceOf(FetchResult.Fetched.class, source(0).pull(request)).current();
+    assertTrue(good.verified().orElseThrow().message().contains("keyless"));
+
+    pushes.helmPush(pushes.pack(pushes.chart("keyless", "1.1.0", 0)), "charts");
+    String v2 = digest("charts/keyless", "1.1.0");
+    KeylessSigner.attach(
+        registry.host(),
+        "charts/keyless",
+        v2,
+        sigstore.bundle(v2, TestSigstore.Signing.of(issuer, "https://git.example.test/other")));
+    FetchResult.Failed refused =
+        assertInstanceOf(FetchResult.Failed.class, source(0).pull(request));
+    assertEquals(FailureReason.VERIFICATION_FAILED, refused.reason());
+    assertTrue(refused.message().contains("matchOIDCIdentity"), refused.message());
+    assertEquals("1.0.0", refused.lastGood().orElseThrow().revision());
   }
 
   @Test

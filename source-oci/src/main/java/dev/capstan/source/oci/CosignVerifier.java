@@ -16,9 +16,8 @@ import java.util.Optional;
  * sha256-<hex>.sig} beside the artifact, each of whose layers is a simple-signing payload (JSON
  * naming the signed manifest's digest) with its base64 signature in the layer's annotation {@code
  * dev.cosignproject.cosign/signature}. A signature counts when the payload names the artifact's
- * manifest digest and one of the trusted keys verifies it. Keyless signatures (certificates from
- * Fulcio, entries in Rekor) need the public Sigstore services and are not checked; no
- * transparency-log entry is required of a signature made with a key.
+ * manifest digest and one of the trusted keys verifies it. Keyless signatures are {@link
+ * SigstoreVerifier}'s; no transparency-log entry is required of a signature made with a key.
  */
 final class CosignVerifier {
   static final String SIGNATURE_ANNOTATION = "dev.cosignproject.cosign/signature";

@@ -21,6 +21,9 @@ import java.util.Optional;
  *     image pull secrets
  * @param certSecret {@code ca.crt}, {@code tls.crt}, {@code tls.key}; empty when none
  * @param verification the cosign keys the artifact must be signed with; empty when not verified
+ *     with keys
+ * @param keyless the keyless (Sigstore) signature the artifact must carry; empty when not verified
+ *     keyless. With both, the keys decide, as Flux decides when {@code secretRef} is given.
  */
 @RecordBuilder
 public record OciFetchRequest(
@@ -31,7 +34,8 @@ public record OciFetchRequest(
     boolean insecure,
     List<Map<String, byte[]>> pullSecrets,
     Map<String, byte[]> certSecret,
-    Optional<Map<String, byte[]>> verification)
+    Optional<Map<String, byte[]>> verification,
+    Optional<KeylessPolicy> keyless)
     implements OciFetchRequestBuilder.With {
 
   static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
@@ -42,10 +46,12 @@ public record OciFetchRequest(
     pullSecrets = pullSecrets == null ? List.of() : List.copyOf(pullSecrets);
     certSecret = certSecret == null ? Map.of() : Map.copyOf(certSecret);
     verification = verification == null ? Optional.empty() : verification;
+    keyless = keyless == null ? Optional.empty() : keyless;
   }
 
   public static OciFetchRequest of(String key, String url, OciRef ref) {
-    return new OciFetchRequest(FetchTarget.of(key, url), ref, null, false, false, null, null, null);
+    return new OciFetchRequest(
+        FetchTarget.of(key, url), ref, null, false, false, null, null, null, null);
   }
 
   public OciFetchRequest withLayer(String mediaType, boolean copy) {
@@ -66,5 +72,9 @@ public record OciFetchRequest(
 
   public OciFetchRequest withVerification(Map<String, byte[]> keys) {
     return withVerification(Optional.of(keys));
+  }
+
+  public OciFetchRequest withKeyless(KeylessPolicy policy) {
+    return withKeyless(Optional.of(policy));
   }
 }

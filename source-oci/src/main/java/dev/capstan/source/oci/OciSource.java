@@ -118,14 +118,29 @@ public final class OciSource {
       return new FetchResult.Unchanged(unchanged.get());
     }
     Manifest manifest = registry.manifest(digest);
-    Optional<Verified> verified =
-        keys.map(k -> new Verified("cosign", CosignVerifier.verify(registry, digest, revision, k)));
+    Optional<Verified> verified = verify(request, registry, keys, digest, revision);
     Descriptor layer = select(manifest, request.layerMediaType());
     StoredArtifact artifact =
         publish(
             request, registry, layer, digest, revision, sourceId, state, verified, manifest,
             deadline);
     return new FetchResult.Fetched(artifact);
+  }
+
+  /** The cosign check {@code verify} asks for: with the keys when given, else keyless. */
+  private static Optional<Verified> verify(
+      OciFetchRequest request,
+      Registry registry,
+      Optional<CosignKeys> keys,
+      String digest,
+      String revision) {
+    if (keys.isPresent()) {
+      return Optional.of(
+          new Verified("cosign", CosignVerifier.verify(registry, digest, revision, keys.get())));
+    }
+    return request
+        .keyless()
+        .map(p -> new Verified("cosign", SigstoreVerifier.verify(registry, digest, revision, p)));
   }
 
   /** The tag pulled: the semver range's highest, the given one, or none for a digest. */
@@ -301,7 +316,9 @@ public final class OciSource {
             String.valueOf(request.layerMediaType()),
             String.valueOf(request.copyLayer()),
             String.valueOf(request.target().ignore()),
-            keys.map(k -> "verify:" + k.identity()).orElse("unverified"));
+            keys.map(k -> "verify:" + k.identity())
+                .or(() -> request.keyless().map(p -> "keyless:" + p.identity()))
+                .orElse("unverified"));
     return ArtifactStore.sha256Hex(content);
   }
 

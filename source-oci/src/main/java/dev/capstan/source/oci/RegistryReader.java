@@ -53,4 +53,13 @@ public final class RegistryReader {
   public String verify(String digest, String revision, CosignKeys keys) {
     return CosignVerifier.verify(registry, digest, revision, keys);
   }
+
+  /**
+   * Checks the keyless signature of the manifest {@code digest} as an OCIRepository's is checked.
+   *
+   * @return the message of the {@code SourceVerified} condition
+   */
+  public String verifyKeyless(String digest, String revision, KeylessPolicy policy) {
+    return SigstoreVerifier.verify(registry, digest, revision, policy);
+  }
 }
