@@ -1,8 +1,8 @@
 package dev.capstan.sharding;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
@@ -23,7 +23,7 @@ public final class Assignment {
   }
 
   /** Each replica's slots as the ranges it reported (the union of what replicas claim). */
-  public static Assignment of(SlotSpace space, java.util.Map<String, List<SlotRange>> claims) {
+  public static Assignment of(SlotSpace space, Map<String, List<SlotRange>> claims) {
     String[] owners = new String[space.count()];
     claims.forEach(
         (member, ranges) -> ranges.forEach(r -> Arrays.fill(owners, r.from(), r.to(), member)));
@@ -52,18 +52,7 @@ public final class Assignment {
 
   /** A replica's slots as contiguous ranges, in order. */
   public List<SlotRange> rangesOf(String member) {
-    List<SlotRange> ranges = new ArrayList<>();
-    int start = -1;
-    for (int slot = 0; slot <= owners.length; slot++) {
-      boolean owned = slot < owners.length && member.equals(owners[slot]);
-      if (owned && start < 0) {
-        start = slot;
-      } else if (!owned && start >= 0) {
-        ranges.add(new SlotRange(start, slot));
-        start = -1;
-      }
-    }
-    return ranges;
+    return SlotRange.runs(owners.length, slot -> member.equals(owners[slot]));
   }
 
   /** The selector a replica lists and watches its share with. */
