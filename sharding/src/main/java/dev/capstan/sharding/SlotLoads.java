@@ -51,7 +51,12 @@ public final class SlotLoads {
 
     /** Counts a Kustomization whose key hashes to {@code hash}. */
     public Builder add(long hash, int inventoryEntries) {
-      loads[space.slotOf(hash)] += weight(inventoryEntries);
+      return addToSlot(space.slotOf(hash), inventoryEntries);
+    }
+
+    /** Counts a Kustomization in {@code slot}. */
+    public Builder addToSlot(int slot, int inventoryEntries) {
+      loads[slot] += weight(inventoryEntries);
       return this;
     }
 
