@@ -42,6 +42,7 @@ public final class ShardGate {
   private final CopyOnWriteArrayList<BiConsumer<String, NamespacedName>> stored =
       new CopyOnWriteArrayList<>();
   private volatile Share share = new Share(new BitSet(), Set.of());
+  private volatile Consumer<HasMetadata> owning = object -> {};
   private volatile long renewedAtNanos;
   private volatile boolean renewedOnce;
 
@@ -84,12 +85,18 @@ public final class ShardGate {
       return Optional.empty();
     }
     running.incrementAndGet(slot);
+    owning.accept(object);
     return Optional.of(() -> running.decrementAndGet(slot));
   }
 
   /** Whether a reconcile of {@code object} may start here now. */
   public boolean owns(HasMetadata object) {
     return key == null || owns(slotOf(object));
+  }
+
+  /** Tells {@code marker} of each object a reconcile is let through for (to label it). */
+  void onOwning(Consumer<HasMetadata> marker) {
+    this.owning = marker;
   }
 
   /** Tells {@code listener} which slots this replica just took, to reconcile what is in them. */

@@ -75,6 +75,7 @@ public final class ShardMembership implements AutoCloseable {
             options.space(),
             options.key().name().toLowerCase(Locale.ROOT));
     this.gate = gate;
+    gate.onOwning(new ReplicaLabel(client, options.replicaName())::mark);
     this.cached = cached;
     this.liveness = new Liveness(nanoClock);
     this.nanoClock = nanoClock;
