@@ -6,6 +6,7 @@ import dev.capstan.sharding.SlotLoads;
 import dev.capstan.sharding.SlotSpace;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.BitSet;
+import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -81,10 +82,13 @@ public final class ShardGate {
       return Optional.of(() -> {});
     }
     int slot = slotOf(object);
+    // Counted before the ownership is read: a slot being released is either seen busy by the
+    // membership (and kept) or seen withheld here (and refused), never neither.
+    running.incrementAndGet(slot);
     if (!owns(slot)) {
+      running.decrementAndGet(slot);
       return Optional.empty();
     }
-    running.incrementAndGet(slot);
     owning.accept(object);
     return Optional.of(() -> running.decrementAndGet(slot));
   }
@@ -150,6 +154,17 @@ public final class ShardGate {
     Share current = share;
     boolean fresh = renewedOnce && nanoClock.getAsLong() - renewedAtNanos < writeDeadlineNanos;
     return fresh && current.claimed().get(slot) && !current.draining().contains(slot);
+  }
+
+  /**
+   * Stops letting reconciles of {@code slots} through, before they are released; which of them
+   * still run is asked after ({@link #busy}).
+   */
+  void withhold(Set<Integer> slots) {
+    Share current = share;
+    Set<Integer> draining = new HashSet<>(current.draining());
+    draining.addAll(slots);
+    share = new Share(current.claimed(), Set.copyOf(draining));
   }
 
   /** The Lease was renewed (at {@code atNanos}) with this claim; new slots are announced. */

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
@@ -123,6 +124,9 @@ public final class ShardMembership implements AutoCloseable {
       settle(before, live);
     } catch (KubernetesClientException | IllegalStateException e) {
       LOG.warn("shard round failed: {}", e.getMessage());
+    } catch (RuntimeException e) {
+      // a scheduled task that throws is never run again: this replica would stop renewing
+      LOG.error("shard round failed", e);
     }
   }
 
@@ -149,20 +153,50 @@ public final class ShardMembership implements AutoCloseable {
             });
     Assignment target = balancer.rebalance(Assignment.of(options.space(), claims), live, loads());
     Handoff.Plan plan = Handoff.plan(options.replicaName(), claims, target, gate::busy);
+    List<SlotRange> claim =
+        withholdReleased(claims.getOrDefault(options.replicaName(), List.of()), plan);
     Map<String, List<SlotRange>> next = new HashMap<>(claims);
-    next.put(options.replicaName(), plan.claim());
+    next.put(options.replicaName(), claim);
     next.values().removeIf(List::isEmpty);
     List<SlotRange> mine = claims.getOrDefault(options.replicaName(), List.of());
-    if (!next.equals(read.claims())) {
-      if (map.write(read, next)) {
-        mine = plan.claim();
-      } else {
-        return; // another replica wrote first: the next round reads its change
-      }
+    // A lost compare-and-swap leaves this replica's claim as the map had it: the winner changed
+    // only its own claim or a dead replica's.
+    if (!next.equals(read.claims()) && map.write(read, next)) {
+      mine = claim;
     }
     BitSet claimed = bits(mine);
-    counters.claimed(claimed.cardinality(), plan.draining().size());
-    gate.renewed(renewedAt, claimed, plan.draining());
+    Set<Integer> draining = new TreeSet<>();
+    claimed.stream()
+        .filter(slot -> !options.replicaName().equals(target.owner(slot)))
+        .forEach(draining::add);
+    counters.claimed(claimed.cardinality(), draining.size());
+    gate.renewed(renewedAt, claimed, draining);
+  }
+
+  /**
+   * The claim to write: the plan's, with the slots it releases withheld from new reconciles first,
+   * and any of them that a reconcile entered meanwhile kept (it drains next round).
+   */
+  private List<SlotRange> withholdReleased(List<SlotRange> before, Handoff.Plan plan) {
+    BitSet kept = bits(plan.claim());
+    Set<Integer> released = new TreeSet<>();
+    bits(before).stream().filter(slot -> !kept.get(slot)).forEach(released::add);
+    if (released.isEmpty()) {
+      return plan.claim();
+    }
+    gate.withhold(released);
+    released.stream().filter(gate::busy).forEach(kept::set);
+    return ranges(kept);
+  }
+
+  private static List<SlotRange> ranges(BitSet slots) {
+    List<SlotRange> ranges = new ArrayList<>();
+    for (int from = slots.nextSetBit(0); from >= 0; ) {
+      int to = slots.nextClearBit(from);
+      ranges.add(new SlotRange(from, to));
+      from = slots.nextSetBit(to);
+    }
+    return ranges;
   }
 
   private SlotLoads loads() {

@@ -21,7 +21,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -117,9 +116,13 @@ class ShardingIT {
             .getKey();
     second.close();
     second = null;
+    // the stopped replica gave its slots up; the other claims them within a few renew periods
     EngineFixture.eventually(Duration.ofSeconds(10))
-        .until(() -> claims().keySet().equals(Set.of("replica-a")));
-    assertEquals(List.of(new SlotRange(0, SlotSpace.DEFAULT.count())), claims().get("replica-a"));
+        .until(
+            () ->
+                claims()
+                    .equals(
+                        Map.of("replica-a", List.of(new SlotRange(0, SlotSpace.DEFAULT.count())))));
 
     String index = movedName.substring(1);
     String next =
