@@ -1,5 +1,6 @@
 package dev.capstan.engine;
 
+import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.applier.common.Polling;
 import dev.capstan.applier.kustomize.BuildSandbox;
 import dev.capstan.applier.kustomize.ManifestBuilder;
@@ -23,6 +24,8 @@ import dev.capstan.engine.pipeline.Observers;
 import dev.capstan.engine.pipeline.PipelineObserver;
 import dev.capstan.engine.remote.RemoteClientFactory;
 import dev.capstan.engine.remote.RemoteClusters;
+import dev.capstan.engine.shard.ShardGate;
+import dev.capstan.engine.shard.ShardMembership;
 import dev.capstan.engine.source.BucketPipeline;
 import dev.capstan.engine.source.HelmChartPipeline;
 import dev.capstan.engine.source.HelmRepositoryPipeline;
@@ -52,6 +55,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,6 +89,7 @@ public final class Engine implements AutoCloseable {
   private final ServiceAccountClients accounts;
   private final RemoteClusters<Acting> remotes;
   private final ManifestBuilder builder;
+  private final Optional<ShardMembership> shardMembership;
 
   public Engine(EngineOptions options, KubernetesClient client, List<EngineExtension> extensions) {
     this.options = options;
@@ -182,8 +188,13 @@ public final class Engine implements AutoCloseable {
                         .map(secret -> GlobalAgeKeys.fromSecret(client, secret))
                         .orElse(GlobalAgeKeys.NONE)))
             .build();
+    ShardGate shards =
+        options
+            .sharding()
+            .map(s -> ShardGate.of(s, System::nanoTime))
+            .orElseGet(ShardGate::everything);
     SourcePipelineParts sourceParts =
-        new SourcePipelineParts(client, statuses, options.clock(), observer, fetchSlots);
+        new SourcePipelineParts(client, statuses, options.clock(), observer, fetchSlots, shards);
     SourcePipeline sources = new SourcePipeline(sourceParts, git);
     OciSourcePipeline ociSources = new OciSourcePipeline(sourceParts, oci);
     HelmIndexSource indexes =
@@ -200,26 +211,48 @@ public final class Engine implements AutoCloseable {
                 IndexLimits.DEFAULTS,
                 ociOptions.reads()),
             new OciChartSource(oci, store, options.clock(), ChartLimits.DEFAULTS.archiveBytes()));
-    Controllers.register(
-        operator,
-        sourceParts.fetches(),
-        sources,
-        ociSources,
-        helmSources,
-        helmCharts,
-        parts,
-        view,
-        monitor,
-        dependencyWatches,
-        configWatches,
-        options.watchLabelSelector());
+    Supplier<Stream<Kustomization>> cached =
+        Controllers.register(
+            operator,
+            sourceParts.fetches(),
+            sources,
+            ociSources,
+            helmSources,
+            helmCharts,
+            parts,
+            view,
+            monitor,
+            dependencyWatches,
+            configWatches,
+            options.watchLabelSelector(),
+            shards);
     Controllers.registerBuckets(
         operator,
         sourceParts.fetches(),
         new BucketPipeline(
             sourceParts,
             new BucketSource(store, options.clock(), BucketLimits.DEFAULTS, ociOptions.reads())),
-        options.watchLabelSelector());
+        options.watchLabelSelector(),
+        shards);
+    this.shardMembership =
+        options
+            .sharding()
+            .map(
+                s ->
+                    new ShardMembership(
+                        client,
+                        s,
+                        s.leaseNamespace().orElseGet(() -> namespaceOf(client)),
+                        shards,
+                        cached,
+                        options.clock(),
+                        System::nanoTime));
+  }
+
+  /** The client's own namespace (the pod's, or the kubeconfig context's), else default. */
+  private static String namespaceOf(KubernetesClient client) {
+    String namespace = client.getNamespace();
+    return namespace == null || namespace.isBlank() ? "default" : namespace;
   }
 
   public Engine(EngineOptions options, KubernetesClient client) {
@@ -233,6 +266,9 @@ public final class Engine implements AutoCloseable {
    */
   public void start() {
     operator.start();
+    // After the caches filled: the first round weighs the slots by what they hold and reconciles
+    // what it takes (until then the gate turns every reconcile away).
+    shardMembership.ifPresent(ShardMembership::start);
     configWatches.ifPresent(ConfigWatches::start);
     extensions.forEach(e -> e.started(client, options));
     LOG.info(
@@ -252,6 +288,8 @@ public final class Engine implements AutoCloseable {
 
   @Override
   public void close() {
+    // Hands this replica's share over before anything stops: the others take it at once.
+    shardMembership.ifPresent(ShardMembership::close);
     extensions.forEach(EngineExtension::stopping);
     operator.stop();
     monitor.close();

@@ -3,6 +3,7 @@ package dev.capstan.engine;
 import dev.capstan.applier.apply.ApplyPolicy;
 import dev.capstan.applier.kustomize.BuildLimits;
 import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.engine.shard.ShardOptions;
 import dev.capstan.source.oci.ArtifactUrlPolicy;
 import io.soabase.recordbuilder.core.RecordBuilder;
 import java.nio.file.Path;
@@ -24,6 +25,8 @@ import java.util.Optional;
  * @param tenancy service account impersonation and the cross-namespace reference rule
  * @param builds what builds may use and whether they may run without the kernel's sandbox
  * @param reconciling the feature gates and Flux's controller-wide reconcile settings
+ * @param sharding when present, this engine is one replica of several that share the Kustomizations
+ *     (see the shard package); when empty, it reconciles all it watches
  */
 @RecordBuilder
 public record EngineOptions(
@@ -39,7 +42,8 @@ public record EngineOptions(
     Clock clock,
     Tenancy tenancy,
     Builds builds,
-    Reconciling reconciling)
+    Reconciling reconciling,
+    Optional<ShardOptions> sharding)
     implements EngineOptionsBuilder.With {
 
   /**
@@ -132,11 +136,12 @@ public record EngineOptions(
                 BuildLimits.engine(Math.min(reconcileThreads, BuildLimits.defaultWorkers())), false)
             : builds;
     reconciling = reconciling == null ? Reconciling.DEFAULTS : reconciling;
+    sharding = sharding == null ? Optional.empty() : sharding;
   }
 
   public static EngineOptions defaults(Path storageRoot) {
     return new EngineOptions(
-        storageRoot, null, null, null, false, 0, 0, null, null, null, null, null, null);
+        storageRoot, null, null, null, false, 0, 0, null, null, null, null, null, null, null);
   }
 
   public EngineOptions withAddresses(String metrics, String webhook) {

@@ -50,6 +50,11 @@ import io.fabric8.kubernetes.model.annotation.Version;
     priority = 1,
     jsonPath = ".spec.decryption.provider")
 @AdditionalPrinterColumn(
+    name = "REPLICA",
+    type = AdditionalPrinterColumn.Type.STRING,
+    priority = 1,
+    jsonPath = ".metadata.labels.shards\\.capstan\\.dev/replica")
+@AdditionalPrinterColumn(
     name = "DRIFTED",
     type = AdditionalPrinterColumn.Type.STRING,
     priority = 1,

@@ -12,7 +12,10 @@ import dev.capstan.engine.FeatureGates;
 import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.ops.OperationsExtension;
 import dev.capstan.engine.ops.OperationsSettings;
+import dev.capstan.engine.ops.leader.LeaderElection;
+import dev.capstan.engine.shard.ShardOptions;
 import dev.capstan.engine.webhook.WebhookExtension;
+import dev.capstan.sharding.ShardKey;
 import dev.capstan.source.oci.ArtifactUrlPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -68,6 +71,34 @@ public final class RunCommand implements Callable<Integer> {
       names = "--leader-elect",
       description = "Take a coordination Lease so that only one replica reconciles.")
   boolean leaderElect;
+
+  @Option(
+      names = "--shards",
+      description =
+          "Share the Kustomizations with the other replicas of the same --shard-group: each"
+              + " holds a Lease, the live Leases decide who owns which hash slots, and a slot"
+              + " changes hands only after its old owner let it go or its Lease expired.")
+  boolean shards;
+
+  @Option(
+      names = "--replica-name",
+      paramLabel = "NAME",
+      description = "This replica's name among the shards. Default: the pod's name (POD_NAME).")
+  String replicaName;
+
+  @Option(
+      names = "--shard-group",
+      paramLabel = "NAME",
+      description = "The replicas that share the work: one per installation. Default: capstan.")
+  String shardGroup;
+
+  @Option(
+      names = "--shard-by",
+      paramLabel = "KEY",
+      description =
+          "What places a Kustomization in a slot: uid (an even spread) or namespace (a tenant's"
+              + " Kustomizations and sources together). Default: ${DEFAULT-VALUE}.")
+  String shardBy = "uid";
 
   @Option(
       names = "--watch-label-selector",
@@ -288,6 +319,7 @@ public final class RunCommand implements Callable<Integer> {
             .withWatchLabelSelector(Optional.ofNullable(watchLabelSelector))
             .withAddresses(metricsAddress, webhookAddress)
             .withLeaderElect(leaderElect)
+            .withSharding(sharding())
             .withTenancy(
                 new EngineOptions.Tenancy(
                     Optional.ofNullable(defaultServiceAccount),
@@ -320,5 +352,23 @@ public final class RunCommand implements Callable<Integer> {
       stopped.await();
       return 0;
     }
+  }
+
+  /** The sharding options of --shards; the replica is named as leader election names it. */
+  private Optional<ShardOptions> sharding() {
+    if (!shards) {
+      return Optional.empty();
+    }
+    String name =
+        LeaderElection.defaultIdentity(
+            Optional.ofNullable(replicaName)
+                .or(() -> Optional.ofNullable(System.getenv("POD_NAME"))));
+    ShardKey key =
+        switch (shardBy) {
+          case "uid" -> ShardKey.UID;
+          case "namespace" -> ShardKey.NAMESPACE;
+          default -> throw new IllegalArgumentException("--shard-by must be uid or namespace");
+        };
+    return Optional.of(new ShardOptions(name, shardGroup, Optional.empty(), key, null, null, null));
   }
 }

@@ -155,6 +155,19 @@ class InstallIT {
   }
 
   @Test
+  void theShardedInstallRunsThreeReplicasThatShareTheWorkOneDrainedAtATime() {
+    Kubectl.Result sharded =
+        Kubectl.run(kubectl, null, RepoRoot.find(), "kustomize", "deploy/sharded");
+
+    assertEquals(0, sharded.exitCode(), sharded.output());
+    assertTrue(sharded.output().contains("replicas: 3"), sharded.output());
+    assertTrue(sharded.output().contains("- --shards"), sharded.output());
+    assertFalse(sharded.output().contains("--leader-elect"), "sharing replaces the leader");
+    assertTrue(sharded.output().contains("kind: PodDisruptionBudget"), sharded.output());
+    assertTrue(sharded.output().contains("maxUnavailable: 1"), sharded.output());
+  }
+
+  @Test
   void theInstalledServiceAccountTokenHasEveryRightTheEngineUses(
       KubernetesClient admin, TestNamespace ns) throws Exception {
     ServiceAccountIdentity capstan = ServiceAccountIdentity.of(admin, SYSTEM, "capstan");

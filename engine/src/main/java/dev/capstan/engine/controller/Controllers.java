@@ -1,5 +1,6 @@
 package dev.capstan.engine.controller;
 
+import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.engine.cache.WithoutManagedFields;
 import dev.capstan.engine.kustomization.KustomizationPipeline;
 import dev.capstan.engine.kustomization.PipelineParts;
@@ -7,16 +8,21 @@ import dev.capstan.engine.monitor.ConfigWatches;
 import dev.capstan.engine.monitor.DependencyWatches;
 import dev.capstan.engine.monitor.HealthMonitor;
 import dev.capstan.engine.pipeline.SourceFetch;
+import dev.capstan.engine.shard.ShardGate;
 import dev.capstan.engine.source.BucketPipeline;
 import dev.capstan.engine.source.HelmChartPipeline;
 import dev.capstan.engine.source.HelmRepositoryPipeline;
 import dev.capstan.engine.source.OciSourcePipeline;
 import dev.capstan.engine.source.SourcePipeline;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.CustomResource;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
 import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 /** Registers Capstan's controllers on an operator. */
 public final class Controllers {
@@ -39,8 +45,10 @@ public final class Controllers {
    * @param configs reports changes of the ConfigMaps and Secrets Kustomizations read (not started
    *     here); empty when those are not watched
    * @param labelSelector when present, only objects matching it are reconciled (sharding)
+   * @param shards which Kustomizations and sources this replica owns
+   * @return the Kustomizations in the controller's cache, for the load of each slot
    */
-  public static void register(
+  public static Supplier<Stream<Kustomization>> register(
       Operator operator,
       SourceFetch sourceFetch,
       SourcePipeline sources,
@@ -52,22 +60,28 @@ public final class Controllers {
       HealthMonitor monitor,
       DependencyWatches dependencies,
       Optional<ConfigWatches> configs,
-      Optional<String> labelSelector) {
+      Optional<String> labelSelector,
+      ShardGate shards) {
     PipelineParts connected = parts.withView(view);
     KustomizationReconciler kustomizations =
-        new KustomizationReconciler(new KustomizationPipeline(connected), view);
+        new KustomizationReconciler(new KustomizationPipeline(connected), view, shards);
     monitor.onWaitingObjectChange(kustomizations::wake);
     dependencies.onChange(kustomizations::wake);
     configs.ifPresent(c -> c.onChange(kustomizations::configChanged));
     operator.register(
-        new GitRepositoryReconciler(sourceFetch, sources), o -> configure(o, labelSelector));
+        new GitRepositoryReconciler(sourceFetch, sources),
+        o -> configureSource(o, labelSelector, shards));
     operator.register(
-        new OciRepositoryReconciler(sourceFetch, ociSources), o -> configure(o, labelSelector));
+        new OciRepositoryReconciler(sourceFetch, ociSources),
+        o -> configureSource(o, labelSelector, shards));
     operator.register(
-        new HelmRepositoryReconciler(sourceFetch, helmSources), o -> configure(o, labelSelector));
+        new HelmRepositoryReconciler(sourceFetch, helmSources),
+        o -> configureSource(o, labelSelector, shards));
     operator.register(
-        new HelmChartReconciler(sourceFetch, helmCharts), o -> configure(o, labelSelector));
+        new HelmChartReconciler(sourceFetch, helmCharts),
+        o -> configureSource(o, labelSelector, shards));
     operator.register(kustomizations, o -> configure(o, labelSelector).withFinalizer(FINALIZER));
+    return kustomizations::cached;
   }
 
   /** Registers the Bucket controller, as {@link #register} registers the other sources'. */
@@ -75,8 +89,26 @@ public final class Controllers {
       Operator operator,
       SourceFetch sourceFetch,
       BucketPipeline buckets,
-      Optional<String> labelSelector) {
-    operator.register(new BucketReconciler(sourceFetch, buckets), o -> configure(o, labelSelector));
+      Optional<String> labelSelector,
+      ShardGate shards) {
+    operator.register(
+        new BucketReconciler(sourceFetch, buckets), o -> configureSource(o, labelSelector, shards));
+  }
+
+  /**
+   * A source's controller: as any other, and on a replica that does not own the source, also when
+   * its owner wrote a new status (a new artifact), so that this replica fetches the same revision
+   * for the Kustomizations it owns.
+   */
+  private static <R extends CustomResource<?, ?>>
+      ControllerConfigurationOverrider<R> configureSource(
+          ControllerConfigurationOverrider<R> o, Optional<String> labelSelector, ShardGate shards) {
+    return configure(o, labelSelector)
+        .withOnUpdateFilter(
+            (newer, older) ->
+                EventFilters.ownChange(newer, older)
+                    || (!shards.owns(newer)
+                        && !Objects.equals(newer.getStatus(), older.getStatus())));
   }
 
   private static <R extends HasMetadata> ControllerConfigurationOverrider<R> configure(

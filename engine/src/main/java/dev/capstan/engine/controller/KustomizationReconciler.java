@@ -10,6 +10,7 @@ import dev.capstan.engine.dependencies.DependencyReferences;
 import dev.capstan.engine.kustomization.Deletion;
 import dev.capstan.engine.kustomization.KustomizationPipeline;
 import dev.capstan.engine.pipeline.Outcome;
+import dev.capstan.engine.shard.ShardGate;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -26,8 +27,10 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Hands each Kustomization to the pipeline and turns its outcome into a requeue. Besides its own
@@ -40,12 +43,20 @@ public final class KustomizationReconciler
     implements Reconciler<Kustomization>, Cleaner<Kustomization> {
   private final KustomizationPipeline pipeline;
   private final CacheView view;
+  private final ShardGate shards;
   private final WakeUpEventSource wakeUps = new WakeUpEventSource();
   private volatile IndexerResourceCache<Kustomization> primary;
 
-  KustomizationReconciler(KustomizationPipeline pipeline, CacheView view) {
+  KustomizationReconciler(KustomizationPipeline pipeline, CacheView view, ShardGate shards) {
     this.pipeline = pipeline;
     this.view = view;
+    this.shards = shards;
+  }
+
+  /** The Kustomizations in the cache (none before the controller started). */
+  Stream<Kustomization> cached() {
+    IndexerResourceCache<Kustomization> cache = primary;
+    return cache == null ? Stream.empty() : cache.list();
   }
 
   /** Reconcile {@code key} soon (e.g. an object it waits for changed). */
@@ -70,20 +81,51 @@ public final class KustomizationReconciler
     }
   }
 
+  /** Another replica's Kustomization is left alone: it is reconciled when this one takes it. */
   @Override
   public UpdateControl<Kustomization> reconcile(Kustomization ks, Context<Kustomization> context) {
-    Outcome outcome = pipeline.reconcile(ks);
-    UpdateControl<Kustomization> control = UpdateControl.noUpdate();
-    return outcome.requeueAfter().map(control::rescheduleAfter).orElse(control);
+    Optional<ShardGate.Pass> pass = shards.enter(ks);
+    if (pass.isEmpty()) {
+      return UpdateControl.noUpdate();
+    }
+    try (ShardGate.Pass owned = pass.get()) {
+      Outcome outcome = pipeline.reconcile(ks);
+      UpdateControl<Kustomization> control = UpdateControl.noUpdate();
+      return outcome.requeueAfter().map(control::rescheduleAfter).orElse(control);
+    }
   }
 
   @Override
   public DeleteControl cleanup(Kustomization ks, Context<Kustomization> context) {
-    Deletion deletion = pipeline.delete(ks);
-    return deletion
-        .again()
-        .map(after -> DeleteControl.noFinalizerRemoval().rescheduleAfter(after.toMillis()))
-        .orElseGet(DeleteControl::defaultDelete);
+    Optional<ShardGate.Pass> pass = shards.enter(ks);
+    if (pass.isEmpty()) {
+      return DeleteControl.noFinalizerRemoval();
+    }
+    try (ShardGate.Pass owned = pass.get()) {
+      Deletion deletion = pipeline.delete(ks);
+      return deletion
+          .again()
+          .map(after -> DeleteControl.noFinalizerRemoval().rescheduleAfter(after.toMillis()))
+          .orElseGet(DeleteControl::defaultDelete);
+    }
+  }
+
+  /**
+   * Reconciles what this replica just took over, and what waited for a source that another replica
+   * owns once it is in this replica's store.
+   */
+  private void followShards(IndexerResourceCache<Kustomization> cache) {
+    shards.onAcquired(
+        gained ->
+            cache
+                .list()
+                .filter(ks -> gained.test(shards.slotOf(ks)))
+                .forEach(ks -> wake(NamespacedName.of(ks))));
+    shards.onStoredHere(
+        (kind, source) ->
+            cache.byIndex(Indexes.BY_SOURCE, Indexes.sourceKey(kind, source)).stream()
+                .filter(shards::owns)
+                .forEach(ks -> wake(NamespacedName.of(ks))));
   }
 
   @Override
@@ -96,6 +138,7 @@ public final class KustomizationReconciler
             Indexes.BY_DEPENDENCY, Indexes::dependenciesOf,
             Indexes.BY_CONFIG, Indexes::configsOf));
     primary = cache;
+    followShards(cache);
     InformerEventSource<GitRepository, Kustomization> sources =
         sourceEvents(GitRepository.class, "sources", EventFilters::revisionChange, cache, context);
     InformerEventSource<OCIRepository, Kustomization> ociSources =

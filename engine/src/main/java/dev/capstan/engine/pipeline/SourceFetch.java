@@ -3,6 +3,7 @@ package dev.capstan.engine.pipeline;
 import dev.capstan.api.common.ReconcileRequest;
 import dev.capstan.api.common.ReconciledSpec;
 import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.engine.shard.ShardGate;
 import dev.capstan.source.core.FailureReason;
 import dev.capstan.source.core.store.FetchResult;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -19,11 +20,17 @@ import org.slf4j.LoggerFactory;
  * observed, the status written, and the outcome. The kinds differ only in what their {@link
  * SourceKind} says: how they fetch and write their status.
  */
-public record SourceFetch(Clock clock, PipelineObserver observer, FetchSlots slots) {
+public record SourceFetch(
+    Clock clock, PipelineObserver observer, FetchSlots slots, ShardGate shards) {
   /** When a source whose namespace had no fetch slot free is reconciled again. */
   static final Duration NO_SLOT_RETRY = Duration.ofSeconds(2);
 
   private static final Logger LOG = LoggerFactory.getLogger(SourceFetch.class);
+
+  /** One engine that owns every source. */
+  public SourceFetch(Clock clock, PipelineObserver observer, FetchSlots slots) {
+    this(clock, observer, slots, ShardGate.everything());
+  }
 
   /**
    * One reconcile of {@code source}: while suspended only counted, else its timings read, one fetch
@@ -43,7 +50,8 @@ public record SourceFetch(Clock clock, PipelineObserver observer, FetchSlots slo
       read = kind.timings(source);
     } catch (IllegalArgumentException e) {
       // Checked before any fetch: an interval of 0s would otherwise fetch in a loop.
-      kind.writeStatus(
+      write(
+          kind,
           source,
           new FetchResult.Failed(
               FailureReason.INVALID_SPEC, e.getMessage(), kind.lastArtifact(source)));
@@ -78,13 +86,26 @@ public record SourceFetch(Clock clock, PipelineObserver observer, FetchSlots slo
         NamespacedName.of(source),
         !(result instanceof FetchResult.Failed),
         Duration.between(started, clock.instant()));
-    kind.writeStatus(source, result);
+    write(kind, source, result);
     if (result instanceof FetchResult.Failed failed) {
       return failed.reason().needsSpecChange()
           ? Outcome.terminal()
           : Outcome.retry(read.interval());
     }
     return Outcome.succeeded(read.interval());
+  }
+
+  /**
+   * The status is written by the replica that owns the source; another replica fetched only to have
+   * the artifact in its own store for the Kustomizations it owns, and says so to them.
+   */
+  private <R extends CustomResource<? extends ReconciledSpec, ?>> void write(
+      SourceKind<R> kind, R source, FetchResult result) {
+    if (shards.owns(source)) {
+      kind.writeStatus(source, result);
+    } else if (!(result instanceof FetchResult.Failed)) {
+      shards.storedHere(kind.kind(), NamespacedName.of(source));
+    }
   }
 
   /** The source's metadata.generation, 0 when unset. */

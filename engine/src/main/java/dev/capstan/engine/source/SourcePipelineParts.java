@@ -3,6 +3,7 @@ package dev.capstan.engine.source;
 import dev.capstan.engine.pipeline.FetchSlots;
 import dev.capstan.engine.pipeline.PipelineObserver;
 import dev.capstan.engine.pipeline.SourceFetch;
+import dev.capstan.engine.shard.ShardGate;
 import dev.capstan.engine.status.StatusWriter;
 import dev.capstan.source.core.store.FetchResult;
 import dev.capstan.source.core.store.StoredArtifact;
@@ -24,8 +25,9 @@ public record SourcePipelineParts(
       StatusWriter statuses,
       Clock clock,
       PipelineObserver observer,
-      FetchSlots slots) {
-    this(client, statuses, clock, new SourceFetch(clock, observer, slots));
+      FetchSlots slots,
+      ShardGate shards) {
+    this(client, statuses, clock, new SourceFetch(clock, observer, slots, shards));
   }
 
   /**

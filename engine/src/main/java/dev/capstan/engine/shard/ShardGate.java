@@ -1,0 +1,190 @@
+package dev.capstan.engine.shard;
+
+import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.sharding.ShardKey;
+import dev.capstan.sharding.SlotLoads;
+import dev.capstan.sharding.SlotSpace;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.BitSet;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.IntPredicate;
+import java.util.function.LongSupplier;
+import java.util.function.ToIntFunction;
+import java.util.stream.Stream;
+
+/**
+ * Whether this replica may reconcile a Kustomization now: its slot is claimed here and not being
+ * handed over, and this replica renewed its Lease recently enough that nobody else can have taken
+ * the slot. Counts the reconciles running in each slot, so that a slot is released only when none
+ * runs. Without sharding, {@link #everything()} lets every reconcile through.
+ */
+public final class ShardGate {
+  /** A reconcile let through; closing it ends its count. */
+  public interface Pass extends AutoCloseable {
+    @Override
+    void close();
+  }
+
+  private record Share(BitSet claimed, Set<Integer> draining) {}
+
+  private final ShardKey key;
+  private final SlotSpace space;
+  private final LongSupplier nanoClock;
+  private final long writeDeadlineNanos;
+  private final AtomicIntegerArray running;
+  private final CopyOnWriteArrayList<Consumer<IntPredicate>> acquired =
+      new CopyOnWriteArrayList<>();
+  private final CopyOnWriteArrayList<BiConsumer<String, NamespacedName>> stored =
+      new CopyOnWriteArrayList<>();
+  private volatile Share share = new Share(new BitSet(), Set.of());
+  private volatile Consumer<HasMetadata> owning = object -> {};
+  private volatile long renewedAtNanos;
+  private volatile boolean renewedOnce;
+
+  ShardGate(ShardKey key, SlotSpace space, LongSupplier nanoClock, long writeDeadlineNanos) {
+    this.key = key;
+    this.space = space;
+    this.nanoClock = nanoClock;
+    this.writeDeadlineNanos = writeDeadlineNanos;
+    this.running = new AtomicIntegerArray(space == null ? 0 : space.count());
+  }
+
+  /**
+   * The load of each slot: the given objects (the Kustomizations in the cache), weighed by the size
+   * of their inventories.
+   */
+  public SlotLoads loadsOf(Stream<? extends HasMetadata> objects, ToIntFunction<HasMetadata> size) {
+    SlotLoads.Builder loads = SlotLoads.builder(space);
+    objects.forEach(o -> loads.addToSlot(slotOf(o), size.applyAsInt(o)));
+    return loads.build();
+  }
+
+  /** The gate of a replica sharing the work; closed until its membership first claims slots. */
+  public static ShardGate of(ShardOptions options, LongSupplier nanoClock) {
+    return new ShardGate(
+        options.key(), options.space(), nanoClock, options.writeDeadline().toNanos());
+  }
+
+  /** A gate that lets everything through: one engine, no sharding. */
+  public static ShardGate everything() {
+    return new ShardGate(null, null, System::nanoTime, 0);
+  }
+
+  /** Lets a reconcile of {@code object} through when this replica owns it now. */
+  public Optional<Pass> enter(HasMetadata object) {
+    if (key == null) {
+      return Optional.of(() -> {});
+    }
+    int slot = slotOf(object);
+    // Counted before the ownership is read: a slot being released is either seen busy by the
+    // membership (and kept) or seen withheld here (and refused), never neither.
+    running.incrementAndGet(slot);
+    if (!owns(slot)) {
+      running.decrementAndGet(slot);
+      return Optional.empty();
+    }
+    owning.accept(object);
+    return Optional.of(() -> running.decrementAndGet(slot));
+  }
+
+  /** Whether a reconcile of {@code object} may start here now. */
+  public boolean owns(HasMetadata object) {
+    return key == null || owns(slotOf(object));
+  }
+
+  /** Tells {@code marker} of each object a reconcile is let through for (to label it). */
+  void onOwning(Consumer<HasMetadata> marker) {
+    this.owning = marker;
+  }
+
+  /** Tells {@code listener} which slots this replica just took, to reconcile what is in them. */
+  public void onAcquired(Consumer<IntPredicate> listener) {
+    acquired.add(listener);
+  }
+
+  /**
+   * Tells {@code listener} when a source another replica owns was fetched into this replica's store
+   * (its kind and name), so that the Kustomizations here that wait for it go on.
+   */
+  public void onStoredHere(BiConsumer<String, NamespacedName> listener) {
+    stored.add(listener);
+  }
+
+  /** A source owned elsewhere was fetched here. */
+  public void storedHere(String kind, NamespacedName source) {
+    stored.forEach(listener -> listener.accept(kind, source));
+  }
+
+  /** The slot {@code object} falls in (0 without sharding). */
+  public int slotOf(HasMetadata object) {
+    if (key == null) {
+      return 0;
+    }
+    String value =
+        key == ShardKey.NAMESPACE
+            ? object.getMetadata().getNamespace()
+            : object.getMetadata().getUid();
+    return space.slotOf(key.hash(value == null ? "" : value));
+  }
+
+  boolean busy(int slot) {
+    return running.get(slot) > 0;
+  }
+
+  boolean anyBusy() {
+    for (int slot = 0; slot < running.length(); slot++) {
+      if (running.get(slot) > 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  boolean sharded() {
+    return key != null;
+  }
+
+  private boolean owns(int slot) {
+    Share current = share;
+    boolean fresh = renewedOnce && nanoClock.getAsLong() - renewedAtNanos < writeDeadlineNanos;
+    return fresh && current.claimed().get(slot) && !current.draining().contains(slot);
+  }
+
+  /**
+   * Stops letting reconciles of {@code slots} through, before they are released; which of them
+   * still run is asked after ({@link #busy}).
+   */
+  void withhold(Set<Integer> slots) {
+    Share current = share;
+    Set<Integer> draining = new HashSet<>(current.draining());
+    draining.addAll(slots);
+    share = new Share(current.claimed(), Set.copyOf(draining));
+  }
+
+  /** The Lease was renewed (at {@code atNanos}) with this claim; new slots are announced. */
+  void renewed(long atNanos, BitSet claimed, Set<Integer> draining) {
+    Share before = share;
+    boolean wasFresh = renewedOnce && atNanos - renewedAtNanos < writeDeadlineNanos;
+    share = new Share((BitSet) claimed.clone(), Set.copyOf(draining));
+    renewedAtNanos = atNanos;
+    renewedOnce = true;
+    BitSet gained = (BitSet) claimed.clone();
+    if (wasFresh) {
+      gained.andNot(before.claimed());
+    }
+    if (!gained.isEmpty()) {
+      acquired.forEach(listener -> listener.accept(gained::get));
+    }
+  }
+
+  /** The slots claimed here now (for the Lease and the metrics). */
+  BitSet claimed() {
+    return (BitSet) share.claimed().clone();
+  }
+}

@@ -1,0 +1,128 @@
+package dev.capstan.engine.shard;
+
+import dev.capstan.sharding.SlotClaims;
+import dev.capstan.sharding.SlotRange;
+import dev.capstan.sharding.SlotSpace;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * Which replica claims which slots, in one object of the group (a Lease's annotation, since
+ * replicas may already write Leases), changed only by compare-and-swap on its resourceVersion: of
+ * two replicas that both try to claim a slot from the same version, one write fails, so a slot
+ * never has two owners, however the replicas' views of each other differ.
+ */
+final class ShardMap {
+  static final String CLAIMS = "shards.capstan.dev/claims";
+  static final String SPACE = "shards.capstan.dev/slots";
+  static final String KEY = "shards.capstan.dev/key";
+
+  /** The map as read: its version (empty when it does not exist yet) and each replica's claim. */
+  record Read(Optional<String> version, Map<String, List<SlotRange>> claims) {
+    Read {
+      claims = Map.copyOf(claims);
+    }
+  }
+
+  private final KubernetesClient client;
+  private final String namespace;
+  private final String name;
+  private final SlotSpace space;
+  private final String key;
+
+  ShardMap(KubernetesClient client, String namespace, String group, SlotSpace space, String key) {
+    this.client = client;
+    this.namespace = namespace;
+    this.name = "capstan-shards-" + group;
+    this.space = space;
+    this.key = key;
+  }
+
+  Read read() {
+    Lease lease = client.leases().inNamespace(namespace).withName(name).get();
+    if (lease == null) {
+      return new Read(Optional.empty(), Map.of());
+    }
+    Map<String, String> annotations =
+        Optional.ofNullable(lease.getMetadata().getAnnotations()).orElse(Map.of());
+    if (!String.valueOf(space.bits()).equals(annotations.get(SPACE))
+        || !key.equals(annotations.get(KEY))) {
+      throw new IllegalStateException(
+          "Lease "
+              + namespace
+              + "/"
+              + name
+              + " shares the work by another key or slot count: another installation of"
+              + " Capstan uses the same group; give one of them another --shard-group");
+    }
+    return new Read(
+        Optional.of(lease.getMetadata().getResourceVersion()),
+        parse(annotations.getOrDefault(CLAIMS, "")));
+  }
+
+  /** Replaces the claims if the map is still at {@code read}'s version; false when it moved on. */
+  boolean write(Read read, Map<String, List<SlotRange>> claims) {
+    Lease lease =
+        new LeaseBuilder()
+            .withNewMetadata()
+            .withName(name)
+            .withNamespace(namespace)
+            .withResourceVersion(read.version().orElse(null))
+            .addToAnnotations(CLAIMS, format(claims))
+            .addToAnnotations(SPACE, String.valueOf(space.bits()))
+            .addToAnnotations(KEY, key)
+            .endMetadata()
+            .withNewSpec()
+            .endSpec()
+            .build();
+    try {
+      if (read.version().isEmpty()) {
+        client.leases().inNamespace(namespace).resource(lease).create();
+      } else {
+        client.leases().inNamespace(namespace).resource(lease).update();
+      }
+      return true;
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 409) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  /** {@code replica=0-12,40-44;other=12-40}; a claim that cannot be read claims every slot. */
+  private Map<String, List<SlotRange>> parse(String text) {
+    Map<String, List<SlotRange>> claims = new TreeMap<>();
+    for (String entry : text.split(";")) {
+      int eq = entry.indexOf('=');
+      if (eq <= 0) {
+        continue;
+      }
+      List<SlotRange> ranges;
+      try {
+        ranges = SlotClaims.read(entry.substring(eq + 1), space);
+      } catch (IllegalArgumentException e) {
+        // Safe side: a claim nobody can read keeps every slot from being taken until its
+        // replica (which rewrites its own entry) or its Lease's expiry settles it.
+        ranges = List.of(new SlotRange(0, space.count()));
+      }
+      claims.put(entry.substring(0, eq), ranges);
+    }
+    return claims;
+  }
+
+  private static String format(Map<String, List<SlotRange>> claims) {
+    return new TreeMap<>(claims)
+        .entrySet().stream()
+            .filter(e -> !e.getValue().isEmpty())
+            .map(e -> e.getKey() + "=" + SlotClaims.write(e.getValue()))
+            .collect(Collectors.joining(";"));
+  }
+}

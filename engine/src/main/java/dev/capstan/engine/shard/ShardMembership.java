@@ -1,0 +1,253 @@
+package dev.capstan.engine.shard;
+
+import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.sharding.Assignment;
+import dev.capstan.sharding.Balancer;
+import dev.capstan.sharding.Handoff;
+import dev.capstan.sharding.Liveness;
+import dev.capstan.sharding.SlotLoads;
+import dev.capstan.sharding.SlotRange;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This replica's part in sharing the Kustomizations: every renew period it renews its own Lease,
+ * sees which replicas of its group live, works out the balanced assignment from the shared map's
+ * claims and the load of each slot, and moves its own claim towards it by {@link Handoff}'s rules,
+ * writing the shared map by compare-and-swap. The gate follows what the map says after each round.
+ * On a graceful stop it stops starting reconciles, lets the running ones end, and gives its slots
+ * and its Lease up, so that the others take over within one renew period.
+ */
+public final class ShardMembership implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ShardMembership.class);
+  private static final Duration DRAIN_LIMIT = Duration.ofSeconds(30);
+
+  private final ShardOptions options;
+  private final ReplicaLeases leases;
+  private final ShardMap map;
+  private final ShardGate gate;
+  private final Supplier<Stream<Kustomization>> cached;
+  private final Liveness liveness;
+  private final Balancer balancer = new Balancer(1.05);
+  private final LongSupplier nanoClock;
+  private final Clock clock;
+  private final ScheduledExecutorService timer;
+  private final ShardCounters counters = new ShardCounters();
+  private volatile boolean stopping;
+
+  /**
+   * @param gate the gate this membership opens and closes ({@link ShardGate#of})
+   * @param cached the Kustomizations in this replica's cache, for the load of each slot
+   */
+  public ShardMembership(
+      KubernetesClient client,
+      ShardOptions options,
+      String namespace,
+      ShardGate gate,
+      Supplier<Stream<Kustomization>> cached,
+      Clock clock,
+      LongSupplier nanoClock) {
+    this.options = options;
+    this.leases = new ReplicaLeases(client, namespace, options.group());
+    this.map =
+        new ShardMap(
+            client,
+            namespace,
+            options.group(),
+            options.space(),
+            options.key().name().toLowerCase(Locale.ROOT));
+    this.gate = gate;
+    gate.onOwning(new ReplicaLabel(client, options.replicaName())::mark);
+    this.cached = cached;
+    this.liveness = new Liveness(nanoClock);
+    this.nanoClock = nanoClock;
+    this.clock = clock;
+    this.timer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "capstan-shards");
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  /** What the reconcilers ask before they start. */
+  public ShardGate gate() {
+    return gate;
+  }
+
+  /** Counts of owned slots and handoffs, for the metrics. */
+  public ShardCounters counters() {
+    return counters;
+  }
+
+  /** Takes part: the first round now, then one each renew period. */
+  public void start() {
+    round();
+    long period = options.renewPeriod().toMillis();
+    timer.scheduleWithFixedDelay(this::round, period, period, TimeUnit.MILLISECONDS);
+  }
+
+  /** One round; failures are logged and the next round tries again. */
+  void round() {
+    if (stopping) {
+      return;
+    }
+    try {
+      long before = nanoClock.getAsLong();
+      if (!leases.renew(
+          options.replicaName(), options.leaseDuration().toSeconds(), clock.instant())) {
+        LOG.warn("could not renew this replica's Lease; it stops reconciling when it lapses");
+        return;
+      }
+      Set<String> live = observe();
+      live.add(options.replicaName());
+      settle(before, live);
+    } catch (KubernetesClientException | IllegalStateException e) {
+      LOG.warn("shard round failed: {}", e.getMessage());
+    } catch (RuntimeException e) {
+      // a scheduled task that throws is never run again: this replica would stop renewing
+      LOG.error("shard round failed", e);
+    }
+  }
+
+  private Set<String> observe() {
+    Set<String> seen = new TreeSet<>();
+    for (ReplicaLeases.Seen lease : leases.list()) {
+      liveness.observe(lease.replica(), lease.version(), lease.durationSeconds());
+      seen.add(lease.replica());
+    }
+    Set<String> live = new TreeSet<>(liveness.live());
+    live.retainAll(seen); // a deleted Lease is gone at once
+    return live;
+  }
+
+  private void settle(long renewedAt, Set<String> live) {
+    ShardMap.Read read = map.read();
+    Map<String, List<SlotRange>> claims = new HashMap<>();
+    read.claims()
+        .forEach(
+            (replica, ranges) -> {
+              if (live.contains(replica) && !ranges.isEmpty()) {
+                claims.put(replica, ranges);
+              }
+            });
+    Assignment target = balancer.rebalance(Assignment.of(options.space(), claims), live, loads());
+    Handoff.Plan plan = Handoff.plan(options.replicaName(), claims, target, gate::busy);
+    List<SlotRange> claim =
+        withholdReleased(claims.getOrDefault(options.replicaName(), List.of()), plan);
+    Map<String, List<SlotRange>> next = new HashMap<>(claims);
+    next.put(options.replicaName(), claim);
+    next.values().removeIf(List::isEmpty);
+    List<SlotRange> mine = claims.getOrDefault(options.replicaName(), List.of());
+    // A lost compare-and-swap leaves this replica's claim as the map had it: the winner changed
+    // only its own claim or a dead replica's.
+    if (!next.equals(read.claims()) && map.write(read, next)) {
+      mine = claim;
+    }
+    BitSet claimed = bits(mine);
+    Set<Integer> draining = new TreeSet<>();
+    claimed.stream()
+        .filter(slot -> !options.replicaName().equals(target.owner(slot)))
+        .forEach(draining::add);
+    counters.claimed(claimed.cardinality(), draining.size());
+    gate.renewed(renewedAt, claimed, draining);
+  }
+
+  /**
+   * The claim to write: the plan's, with the slots it releases withheld from new reconciles first,
+   * and any of them that a reconcile entered meanwhile kept (it drains next round).
+   */
+  private List<SlotRange> withholdReleased(List<SlotRange> before, Handoff.Plan plan) {
+    BitSet kept = bits(plan.claim());
+    Set<Integer> released = new TreeSet<>();
+    bits(before).stream().filter(slot -> !kept.get(slot)).forEach(released::add);
+    if (released.isEmpty()) {
+      return plan.claim();
+    }
+    gate.withhold(released);
+    released.stream().filter(gate::busy).forEach(kept::set);
+    return ranges(kept);
+  }
+
+  private static List<SlotRange> ranges(BitSet slots) {
+    List<SlotRange> ranges = new ArrayList<>();
+    for (int from = slots.nextSetBit(0); from >= 0; ) {
+      int to = slots.nextClearBit(from);
+      ranges.add(new SlotRange(from, to));
+      from = slots.nextSetBit(to);
+    }
+    return ranges;
+  }
+
+  private SlotLoads loads() {
+    return gate.loadsOf(cached.get(), ShardMembership::inventorySize);
+  }
+
+  private static int inventorySize(HasMetadata object) {
+    Kustomization ks = (Kustomization) object;
+    return ks.getStatus() == null
+            || ks.getStatus().inventory() == null
+            || ks.getStatus().inventory().entries() == null
+        ? 0
+        : ks.getStatus().inventory().entries().size();
+  }
+
+  private static BitSet bits(List<SlotRange> ranges) {
+    BitSet bits = new BitSet();
+    ranges.forEach(r -> bits.set(r.from(), r.to()));
+    return bits;
+  }
+
+  /** Stops starting reconciles, waits for the running ones, gives slots and Lease up. */
+  @Override
+  public void close() {
+    stopping = true;
+    timer.shutdownNow();
+    gate.renewed(nanoClock.getAsLong(), new BitSet(), Set.of());
+    long deadline = nanoClock.getAsLong() + DRAIN_LIMIT.toNanos();
+    while (gate.anyBusy() && nanoClock.getAsLong() < deadline) {
+      sleepBriefly();
+    }
+    for (int attempt = 0; attempt < 5; attempt++) {
+      try {
+        ShardMap.Read read = map.read();
+        Map<String, List<SlotRange>> next = new HashMap<>(read.claims());
+        if (next.remove(options.replicaName()) == null || map.write(read, next)) {
+          break;
+        }
+      } catch (KubernetesClientException | IllegalStateException e) {
+        LOG.warn("could not give this replica's slots up: {}", e.getMessage());
+        break;
+      }
+    }
+    leases.delete(options.replicaName());
+  }
+
+  private static void sleepBriefly() {
+    try {
+      Thread.sleep(50);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,54 @@
+package dev.capstan.engine.shard;
+
+import dev.capstan.sharding.ShardKey;
+import dev.capstan.sharding.SlotSpace;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How replicas of one engine share the Kustomizations.
+ *
+ * @param replicaName this replica's name (its Lease's holder): by default the pod's name
+ * @param group the replicas sharing the work: those whose Leases carry the same group label (one
+ *     Deployment); a second Deployment by mistake is another group and is refused ownership of what
+ *     the first owns by its Leases' install label, see {@link ShardMembership}
+ * @param leaseNamespace where the Leases live: by default the engine's own namespace
+ * @param key what places a Kustomization in a slot: its uid (even spread) or its namespace
+ * @param leaseDuration how long a replica's Lease lives without renewal; a replica stops writing
+ *     once two thirds of it passed without a successful renewal
+ * @param renewPeriod how often a replica renews its Lease and looks at the others
+ * @param space the slots of the hash space
+ */
+public record ShardOptions(
+    String replicaName,
+    String group,
+    Optional<String> leaseNamespace,
+    ShardKey key,
+    Duration leaseDuration,
+    Duration renewPeriod,
+    SlotSpace space) {
+
+  public ShardOptions {
+    Objects.requireNonNull(replicaName, "replicaName");
+    group = group == null || group.isBlank() ? "capstan" : group;
+    leaseNamespace = leaseNamespace == null ? Optional.empty() : leaseNamespace;
+    key = key == null ? ShardKey.UID : key;
+    leaseDuration = leaseDuration == null ? Duration.ofSeconds(15) : leaseDuration;
+    renewPeriod = renewPeriod == null ? Duration.ofSeconds(2) : renewPeriod;
+    space = space == null ? SlotSpace.DEFAULT : space;
+    if (renewPeriod.compareTo(leaseDuration.dividedBy(3)) > 0) {
+      throw new IllegalArgumentException("the renew period must be at most a third of the Lease");
+    }
+  }
+
+  /** The defaults for a replica of the given name. */
+  public static ShardOptions of(String replicaName) {
+    return new ShardOptions(replicaName, null, null, null, null, null, null);
+  }
+
+  /** How long after its last renewal this replica still writes: two thirds of the Lease. */
+  public Duration writeDeadline() {
+    return leaseDuration.multipliedBy(2).dividedBy(3);
+  }
+}

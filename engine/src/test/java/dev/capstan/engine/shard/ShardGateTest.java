@@ -1,0 +1,108 @@
+package dev.capstan.engine.shard;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.capstan.sharding.ShardKey;
+import dev.capstan.sharding.SlotSpace;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class ShardGateTest {
+  private final AtomicLong now = new AtomicLong(1_000);
+  private final ShardOptions options =
+      new ShardOptions(
+          "a",
+          null,
+          null,
+          ShardKey.UID,
+          Duration.ofSeconds(15),
+          Duration.ofSeconds(2),
+          new SlotSpace(1));
+  private final ShardGate gate = ShardGate.of(options, now::get);
+  private final ConfigMap object =
+      new ConfigMapBuilder().withNewMetadata().withName("x").withUid("abc").endMetadata().build();
+  private final int slot = new SlotSpace(1).slotOf(ShardKey.UID.hash("abc"));
+
+  @Test
+  void turnsEverythingAwayUntilTheFirstClaim() {
+    assertFalse(gate.owns(object));
+    assertTrue(gate.enter(object).isEmpty());
+  }
+
+  @Test
+  void letsThroughWhatIsClaimedAndCountsItWhileItRuns() {
+    gate.renewed(now.get(), slots(slot), Set.of());
+
+    var pass = gate.enter(object);
+    assertTrue(pass.isPresent());
+    assertTrue(gate.busy(slot));
+    pass.get().close();
+    assertFalse(gate.busy(slot));
+    assertFalse(gate.anyBusy());
+  }
+
+  @Test
+  void aDrainingSlotStartsNothingNew() {
+    gate.renewed(now.get(), slots(slot), Set.of(slot));
+
+    assertFalse(gate.owns(object));
+  }
+
+  @Test
+  void stopsLettingThroughOnceTheLeaseWasNotRenewedForTwoThirdsOfIt() {
+    gate.renewed(now.get(), slots(slot), Set.of());
+    now.addAndGet(Duration.ofSeconds(9).toNanos());
+    assertTrue(gate.owns(object));
+
+    now.addAndGet(Duration.ofSeconds(2).toNanos()); // 11 s > 10 s
+    assertFalse(gate.owns(object));
+  }
+
+  @Test
+  void announcesNewSlotsAndAllOfThemAfterALapse() {
+    List<BitSet> announced = new ArrayList<>();
+    gate.onAcquired(
+        gained -> {
+          BitSet copy = new BitSet();
+          for (int s = 0; s < 2; s++) {
+            if (gained.test(s)) {
+              copy.set(s);
+            }
+          }
+          announced.add(copy);
+        });
+
+    gate.renewed(now.get(), slots(0), Set.of());
+    gate.renewed(now.get(), slots(0, 1), Set.of());
+    gate.renewed(now.get(), slots(0, 1), Set.of());
+    now.addAndGet(Duration.ofSeconds(20).toNanos());
+    gate.renewed(now.get(), slots(0, 1), Set.of());
+
+    assertEquals(List.of(slots(0), slots(1), slots(0, 1)), announced);
+  }
+
+  @Test
+  void withoutShardingEverythingPasses() {
+    ShardGate everything = ShardGate.everything();
+
+    assertTrue(everything.owns(object));
+    assertTrue(everything.enter(object).isPresent());
+  }
+
+  private static BitSet slots(int... slots) {
+    BitSet bits = new BitSet();
+    for (int s : slots) {
+      bits.set(s);
+    }
+    return bits;
+  }
+}
