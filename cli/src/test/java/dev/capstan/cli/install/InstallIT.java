@@ -155,7 +155,7 @@ class InstallIT {
   }
 
   @Test
-  void theShardedInstallRunsThreeReplicasThatShareTheWorkOneDrainedAtATime() {
+  void theShardedInstallRunsThreeReplicasThatShareTheWorkOneDrainedAtATime() throws Exception {
     Kubectl.Result sharded =
         Kubectl.run(kubectl, null, RepoRoot.find(), "kustomize", "deploy/sharded");
 
