@@ -70,23 +70,33 @@ final class MigrationExecutor {
       case SUSPEND_FLUX -> suspend(flux);
       case CREATE_TWIN -> create(twin, TwinManifest.capstanTwin(object.flux().orElseThrow()));
       case COPY_STATUS -> copyStatus(object, flux, twin);
-      case HAND_OVER -> handOver(object.flux().orElseThrow(), twin);
+      case HAND_OVER -> handOver(flux, twin);
       case RESUME_TWIN -> {
         if (!object.flux().orElseThrow().suspendedByUser()) {
           resume(twin);
         }
       }
       case WAIT_READY -> ready.await(kind, true, object.namespace(), object.name(), timeout);
-      case DELETE_FLUX -> deleteWithoutFinalizers(flux);
+      case DELETE_FLUX -> {
+        if (kind == FluxKind.KUSTOMIZATION) {
+          transferAgain(flux, FLUX_MANAGER, CapstanMetadata.FIELD_MANAGER);
+        }
+        deleteWithoutFinalizers(flux);
+      }
       case SUSPEND_TWIN -> suspend(twin);
       case CREATE_FLUX -> create(flux, TwinManifest.fluxObject(object.twin().orElseThrow()));
-      case HAND_BACK -> handBack(object.twin().orElseThrow(), flux);
+      case HAND_BACK -> handBack(twin, flux);
       case RESUME_FLUX -> {
         if (kind != FluxKind.EXTERNAL_ARTIFACT && !object.twin().orElseThrow().suspendedByUser()) {
           resume(flux);
         }
       }
-      case DELETE_TWIN -> deleteWithoutFinalizers(twin);
+      case DELETE_TWIN -> {
+        if (kind == FluxKind.KUSTOMIZATION) {
+          transferAgain(twin, CapstanMetadata.FIELD_MANAGER, FLUX_MANAGER);
+        }
+        deleteWithoutFinalizers(twin);
+      }
     }
   }
 
@@ -133,29 +143,45 @@ final class MigrationExecutor {
   }
 
   /**
-   * The twin gets the Flux Kustomization's inventory (written as the engine writes statuses, so
-   * that the engine's own next status replaces it), so that its first prune removes what Flux's
-   * would have; then the objects' fields go from kustomize-controller to Capstan.
+   * The twin gets the Flux Kustomization's inventory as it is now, after the suspension (written as
+   * the engine writes statuses, so that the engine's own next status replaces it), so that its
+   * first prune removes what Flux's would have; then the objects' fields go from
+   * kustomize-controller to Capstan.
    */
-  private void handOver(Manifest flux, Resource<GenericKubernetesResource> twin) {
-    Manifest live = new Manifest(FluxKind.KUSTOMIZATION, twin.require());
-    if (live.inventory().isEmpty() && !flux.inventory().isEmpty()) {
+  private void handOver(
+      Resource<GenericKubernetesResource> flux, Resource<GenericKubernetesResource> twin) {
+    Manifest from = new Manifest(FluxKind.KUSTOMIZATION, flux.require());
+    Manifest to = new Manifest(FluxKind.KUSTOMIZATION, twin.require());
+    if (to.inventory().isEmpty() && !from.inventory().isEmpty()) {
       applyStatus(
           twin,
-          Map.of("inventory", Map.of("entries", flux.inventory())),
+          Map.of("inventory", Map.of("entries", from.inventory())),
           StatusWriter.FIELD_MANAGER);
     }
-    int changed = ownership.transfer(flux.inventory(), FLUX_MANAGER, CapstanMetadata.FIELD_MANAGER);
-    out.println("  " + changed + " of " + flux.inventory().size() + " objects handed over");
+    int changed = ownership.transfer(from.inventory(), FLUX_MANAGER, CapstanMetadata.FIELD_MANAGER);
+    out.println("  " + changed + " of " + from.inventory().size() + " objects handed over");
   }
 
-  private void handBack(Manifest twin, Resource<GenericKubernetesResource> flux) {
-    Manifest live = new Manifest(FluxKind.KUSTOMIZATION, flux.require());
-    if (live.inventory().isEmpty() && !twin.inventory().isEmpty()) {
-      applyStatus(flux, Map.of("inventory", Map.of("entries", twin.inventory())), MIGRATE_MANAGER);
+  private void handBack(
+      Resource<GenericKubernetesResource> twin, Resource<GenericKubernetesResource> flux) {
+    Manifest from = new Manifest(FluxKind.KUSTOMIZATION, twin.require());
+    Manifest to = new Manifest(FluxKind.KUSTOMIZATION, flux.require());
+    if (to.inventory().isEmpty() && !from.inventory().isEmpty()) {
+      applyStatus(flux, Map.of("inventory", Map.of("entries", from.inventory())), MIGRATE_MANAGER);
     }
-    int changed = ownership.transfer(twin.inventory(), CapstanMetadata.FIELD_MANAGER, FLUX_MANAGER);
-    out.println("  " + changed + " of " + twin.inventory().size() + " objects handed back");
+    int changed = ownership.transfer(from.inventory(), CapstanMetadata.FIELD_MANAGER, FLUX_MANAGER);
+    out.println("  " + changed + " of " + from.inventory().size() + " objects handed back");
+  }
+
+  /**
+   * Once more before the old owner's object goes: an apply it had started before it was suspended
+   * may have landed after the hand-over and shares fields again.
+   */
+  private void transferAgain(Resource<GenericKubernetesResource> old, String from, String to) {
+    GenericKubernetesResource live = old.get();
+    if (live != null) {
+      ownership.transfer(new Manifest(FluxKind.KUSTOMIZATION, live).inventory(), from, to);
+    }
   }
 
   /**
