@@ -195,12 +195,19 @@ final class MigrationExecutor {
         return;
       }
       List<String> finalizers = live.getMetadata().getFinalizers();
-      if (finalizers != null && !finalizers.isEmpty()) {
-        Map<String, Object> metadata = new HashMap<>();
-        metadata.put("finalizers", null);
-        mergePatch(object, Map.of("metadata", metadata));
+      try {
+        if (finalizers != null && !finalizers.isEmpty()) {
+          Map<String, Object> metadata = new HashMap<>();
+          metadata.put("finalizers", null);
+          mergePatch(object, Map.of("metadata", metadata));
+        }
+        object.delete();
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 404) {
+          throw e;
+        }
+        return; // its controller let it go meanwhile
       }
-      object.delete();
     }
     if (object.get() != null) {
       throw new KubernetesClientException("it is still there after 10 deletions");

@@ -127,7 +127,7 @@ class MigrateFluxIT {
     createFluxObjects();
     awaitFluxReady();
     Map<String, String> uids = uids();
-    assertEquals(7, uids.size(), uids::toString);
+    assertEquals(8, uids.size(), uids::toString);
     assertTrue(managers().values().stream().anyMatch(m -> m.contains("kustomize-controller")));
     List<?> fluxInventory = kustomization(false, "apps").inventory();
     watchDeletions();
