@@ -6,6 +6,7 @@ import dev.capstan.cli.apply.DiffCommand;
 import dev.capstan.cli.bootstrap.BootstrapCommand;
 import dev.capstan.cli.fetch.OciFetchCommand;
 import dev.capstan.cli.install.InstallCommand;
+import dev.capstan.cli.migrate.MigrateCommand;
 import dev.capstan.cli.objects.GetCommand;
 import dev.capstan.cli.objects.ReconcileCommand;
 import dev.capstan.cli.objects.ResumeCommand;
@@ -28,8 +29,9 @@ import picocli.CommandLine.Model.CommandSpec;
  * The {@code capstan} command line: the controller ({@code run}) and its web view ({@code ui}), the
  * steps a controller takes, run by hand ({@code build}, {@code apply}, {@code diff}, {@code fetch},
  * {@code push}), and the commands that read and steer a cluster's objects ({@code status}, {@code
- * get}, {@code tree}, {@code reconcile}, {@code suspend}, {@code resume}), and the two that put
- * Capstan into a cluster ({@code install}, {@code bootstrap git}).
+ * get}, {@code tree}, {@code reconcile}, {@code suspend}, {@code resume}), the two that put Capstan
+ * into a cluster ({@code install}, {@code bootstrap git}), and the one that moves a cluster over
+ * from Flux ({@code migrate flux}).
  */
 @Command(
     name = "capstan",
@@ -75,7 +77,7 @@ public final class CapstanMain implements Runnable {
 
   /**
    * The command line for these arguments: when they start with a subcommand's name, only that
-   * subcommand is built, since building the model of all fifteen takes a short command's JVM about
+   * subcommand is built, since building the model of all sixteen takes a short command's JVM about
    * a tenth of a second. Anything else (help, usage errors) gets the full command line.
    */
   static CommandLine commandLine(String[] args) {
@@ -99,6 +101,7 @@ public final class CapstanMain implements Runnable {
     all.put("run", RunCommand::new);
     all.put("install", InstallCommand::new);
     all.put("bootstrap", BootstrapCommand::new);
+    all.put("migrate", MigrateCommand::new);
     all.put("get", GetCommand::new);
     all.put("reconcile", ReconcileCommand::new);
     all.put("suspend", SuspendCommand::new);

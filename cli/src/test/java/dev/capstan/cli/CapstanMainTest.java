@@ -32,7 +32,8 @@ class CapstanMainTest {
           "tree",
           "ui",
           "install",
-          "bootstrap"
+          "bootstrap",
+          "migrate"
         }) {
       assertTrue(out.toString().contains(name), () -> "help lacks " + name + ":\n" + out);
     }

@@ -9,14 +9,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * An object's managedFields with the entries of the managers Capstan overrides ({@code
  * --override-manager}) taken over by Capstan's own Apply entry: their fields are merged into it and
  * the entries dropped. Capstan then owns those fields alone, so its next apply removes the ones it
  * does not apply and sets the rest to what it applies. Pure.
+ *
+ * <p>{@link #transfer} does the same between any two managers: a migration from another GitOps
+ * controller hands its fields to Capstan (or back) before the new owner's first apply.
  */
-final class ManagedFieldsTakeover {
+public final class ManagedFieldsTakeover {
   private static final String APPLY = "Apply";
   private static final String UPDATE = "Update";
 
@@ -24,30 +28,45 @@ final class ManagedFieldsTakeover {
 
   /** Whether any entry belongs to a manager the policy overrides. */
   static boolean needed(List<ManagedFieldsEntry> entries, ApplyPolicy policy) {
-    return entries != null && entries.stream().anyMatch(e -> overridden(e, policy));
+    return needed(entries, policy::overrides, CapstanMetadata.FIELD_MANAGER);
+  }
+
+  private static boolean needed(
+      List<ManagedFieldsEntry> entries, Predicate<String> from, String to) {
+    return entries != null && entries.stream().anyMatch(e -> overridden(e, from, to));
   }
 
   /** The entries after the takeover; empty when no manager of theirs is overridden. */
   static Optional<List<ManagedFieldsEntry>> of(
       List<ManagedFieldsEntry> entries, ApplyPolicy policy) {
-    if (!needed(entries, policy)) {
+    return of(entries, policy::overrides, CapstanMetadata.FIELD_MANAGER);
+  }
+
+  /**
+   * The entries after manager {@code to} took over every field of manager {@code from} (its Apply
+   * and Update entries of the main resource) into its own Apply entry; empty when {@code from} has
+   * none.
+   */
+  public static Optional<List<ManagedFieldsEntry>> transfer(
+      List<ManagedFieldsEntry> entries, String from, String to) {
+    return of(entries, from::equals, to);
+  }
+
+  private static Optional<List<ManagedFieldsEntry>> of(
+      List<ManagedFieldsEntry> entries, Predicate<String> from, String to) {
+    if (!needed(entries, from, to)) {
       return Optional.empty();
     }
-    ManagedFieldsEntry ours =
-        entries.stream().filter(ManagedFieldsTakeover::ours).findFirst().orElse(null);
+    ManagedFieldsEntry ours = entries.stream().filter(e -> ours(e, to)).findFirst().orElse(null);
     List<ManagedFieldsEntry> kept = new ArrayList<>();
     for (ManagedFieldsEntry entry : entries) {
       if (entry == ours) {
         continue;
       }
-      if (!overridden(entry, policy)) {
+      if (!overridden(entry, from, to)) {
         kept.add(entry);
       } else if (ours == null) {
-        ours =
-            new ManagedFieldsEntryBuilder(entry)
-                .withManager(CapstanMetadata.FIELD_MANAGER)
-                .withOperation(APPLY)
-                .build();
+        ours = new ManagedFieldsEntryBuilder(entry).withManager(to).withOperation(APPLY).build();
       } else {
         ours =
             new ManagedFieldsEntryBuilder(ours)
@@ -59,17 +78,18 @@ final class ManagedFieldsTakeover {
     return Optional.of(List.copyOf(kept));
   }
 
-  private static boolean ours(ManagedFieldsEntry entry) {
-    return CapstanMetadata.FIELD_MANAGER.equals(entry.getManager())
+  private static boolean ours(ManagedFieldsEntry entry, String manager) {
+    return manager.equals(entry.getManager())
         && APPLY.equals(entry.getOperation())
         && noSubresource(entry);
   }
 
-  private static boolean overridden(ManagedFieldsEntry entry, ApplyPolicy policy) {
-    return !ours(entry)
+  private static boolean overridden(ManagedFieldsEntry entry, Predicate<String> from, String to) {
+    return !ours(entry, to)
         && noSubresource(entry)
         && (APPLY.equals(entry.getOperation()) || UPDATE.equals(entry.getOperation()))
-        && policy.overrides(entry.getManager());
+        && entry.getManager() != null
+        && from.test(entry.getManager());
   }
 
   private static boolean noSubresource(ManagedFieldsEntry entry) {

@@ -81,4 +81,31 @@ class ManagedFieldsTakeoverTest {
         Optional.empty(), ManagedFieldsTakeover.of(List.of(OURS, EDIT), ApplyPolicy.DEFAULT));
     assertFalse(ManagedFieldsTakeover.needed(null, OVERRIDE_KUBECTL));
   }
+
+  @Test
+  void transferHandsOneNamedManagersFieldsToAnotherAndBack() {
+    ManagedFieldsEntry flux =
+        entry("kustomize-controller", "Apply", null, "{\"f:data\":{\"f:a\":{},\"f:b\":{}}}");
+
+    List<ManagedFieldsEntry> taken =
+        ManagedFieldsTakeover.transfer(
+                List.of(flux, STATUS, OTHER), "kustomize-controller", "capstan")
+            .orElseThrow();
+
+    assertEquals(
+        List.of("kubectl-patch", "kube-controller-manager", "capstan"),
+        taken.stream().map(ManagedFieldsEntry::getManager).toList());
+    assertEquals(
+        Map.of("f:data", Map.of("f:a", Map.of(), "f:b", Map.of())),
+        taken.get(2).getFieldsV1().getAdditionalProperties());
+    assertEquals(
+        Optional.empty(), ManagedFieldsTakeover.transfer(taken, "kustomize-controller", "capstan"));
+    List<ManagedFieldsEntry> back =
+        ManagedFieldsTakeover.transfer(taken, "capstan", "kustomize-controller").orElseThrow();
+    assertEquals("kustomize-controller", back.get(2).getManager());
+    assertEquals(
+        Optional.empty(),
+        ManagedFieldsTakeover.transfer(List.of(STATUS), "kubectl-patch", "capstan"),
+        "a status entry stays with its writer");
+  }
 }

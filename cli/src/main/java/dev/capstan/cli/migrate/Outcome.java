@@ -1,0 +1,18 @@
+package dev.capstan.cli.migrate;
+
+/** What becomes of one object. */
+enum Outcome {
+  MIGRATE("migrated to its Capstan twin"),
+  CONTINUE("migration started before: continued"),
+  SHARED("twin created, the Flux object kept and running: a HelmRelease uses it"),
+  DONE("already migrated: nothing to do"),
+  NOT_MIGRATED("not migrated"),
+  BLOCKED("blocked"),
+  ROLL_BACK("handed back to Flux");
+
+  final String says;
+
+  Outcome(String says) {
+    this.says = says;
+  }
+}

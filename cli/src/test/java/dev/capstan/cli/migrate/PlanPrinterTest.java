@@ -1,0 +1,44 @@
+package dev.capstan.cli.migrate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PlanPrinterTest {
+
+  @Test
+  void printsEachObjectWhatBecomesOfItItsDifferencesAndStepsThenTheCounts() {
+    StringWriter text = new StringWriter();
+    MigrationPlan plan = Planner.migration(MigrationFixtures.load("flux-cluster.yaml"), List.of());
+
+    new PlanPrinter(new PrintWriter(text)).print(plan);
+
+    List<String> lines = text.toString().lines().toList();
+    assertEquals(
+        "Kustomization flux-system/apps: migrated to its Capstan twin",
+        lines.get(lines.size() - 6));
+    assertEquals(
+        "  rewritten spec.sourceRef.apiVersion: becomes source.capstan.dev/v1",
+        lines.get(lines.size() - 4));
+    assertEquals(
+        "  steps: suspend the Flux object; create the Capstan twin; hand the inventory and the"
+            + " applied objects' fields from kustomize-controller to Capstan; resume the twin;"
+            + " wait until the twin is Ready; delete the Flux object with its finalizers removed,"
+            + " so that Flux prunes nothing",
+        lines.get(lines.size() - 3));
+    assertEquals(
+        "HelmRelease podinfo/podinfo: not migrated: HelmRelease is not supported yet",
+        lines.get(lines.size() - 2));
+    assertEquals("7 objects: 4 migrate, 1 shared, 2 not migrated", lines.get(lines.size() - 1));
+  }
+
+  @Test
+  void anEmptyClusterSaysSo() {
+    StringWriter text = new StringWriter();
+    new PlanPrinter(new PrintWriter(text)).print(new MigrationPlan(List.of(), false));
+    assertEquals("no Flux object found in this cluster\n", text.toString());
+  }
+}
