@@ -150,6 +150,21 @@ class HelmStorageIT {
     assertEquals(forged.getData(), after.getData());
   }
 
+  @Test
+  void aRecordChangedSinceItWasReadIsNotOverwritten() throws Exception {
+    storage.create(ns, release("stale", 1, "one", ReleaseStatus.DEPLOYED));
+    ReleaseRecord read = storage.history(ns, "stale").latest().orElseThrow();
+    storage.update(read, read.release().withManifest(manifest("stale", "changed") + "\n"));
+
+    ReleaseRecordException stale =
+        assertThrows(ReleaseRecordException.class, () -> storage.supersede(read));
+
+    assertEquals(ReleaseRecordException.Reason.CONFLICT, stale.reason());
+    Release kept = storage.history(ns, "stale").latest().orElseThrow().release();
+    assertEquals(ReleaseStatus.DEPLOYED, kept.status());
+    assertTrue(kept.manifest().contains("changed"), kept.manifest());
+  }
+
   /** A new deployed version of {@code name} with {@code greeting}, the last one superseded. */
   private void upgrade(String name, String greeting) throws Exception {
     ReleaseHistory history = storage.history(ns, name);
