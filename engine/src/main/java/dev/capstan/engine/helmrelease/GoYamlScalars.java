@@ -122,10 +122,52 @@ final class GoYamlScalars {
     return !isGoInt(plain) && !isYamlFloat(plain);
   }
 
+  /**
+   * A plain scalar as yaml.v2 reads it into Go's {@code interface{}}: YAML 1.1's booleans (yes, on,
+   * off...) and nulls, integers in Go's bases with underscores, floats, anything else (timestamps
+   * too) a string.
+   */
+  static Object valueOfPlain(String text) {
+    switch (text) {
+      case "y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON":
+        return Boolean.TRUE;
+      case "n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF":
+        return Boolean.FALSE;
+      case "", "~", "null", "Null", "NULL":
+        return null;
+      case ".nan", ".NaN", ".NAN":
+        return Double.NaN;
+      case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF":
+        return Double.POSITIVE_INFINITY;
+      case "-.inf", "-.Inf", "-.INF":
+        return Double.NEGATIVE_INFINITY;
+      default:
+        break;
+    }
+    char first = text.charAt(0);
+    if (first == '.') {
+      return DOT_FLOAT.matcher(text).matches() ? Double.parseDouble(text) : text;
+    }
+    if (first != '+' && first != '-' && (first < '0' || first > '9')) {
+      return text;
+    }
+    String plain = text.replace("_", "");
+    BigInteger integer = goInt(plain);
+    if (integer != null) {
+      return integer.bitLength() < 64 ? (Object) integer.longValue() : integer;
+    }
+    return isYamlFloat(plain) ? (Object) Double.parseDouble(plain) : text;
+  }
+
   private static boolean isGoInt(String plain) {
+    return goInt(plain) != null;
+  }
+
+  /** {@code plain} as Go's ParseInt (or ParseUint) with base 0 reads it; null when it does not. */
+  private static BigInteger goInt(String plain) {
     Matcher m = GO_INT.matcher(plain);
     if (!m.matches()) {
-      return false;
+      return null;
     }
     String digits = m.group(2);
     int radix = 10;
@@ -141,7 +183,7 @@ final class GoYamlScalars {
     }
     boolean signed = value.bitLength() < 64;
     boolean unsigned = m.group(1).isEmpty() && value.compareTo(UINT64_MAX) <= 0;
-    return signed || unsigned;
+    return signed || unsigned ? value : null;
   }
 
   private static boolean isYamlFloat(String plain) {

@@ -125,7 +125,7 @@ public final class ValuesComposition {
       throws ValuesFailure {
     Object value;
     try {
-      value = new BoundedYaml(maxNodes).readOne(text);
+      value = new BoundedYaml(maxNodes, new HelmYamlSchema()).readOne(text);
     } catch (BoundedYaml.YamlProblem e) {
       throw failure(
           namespace,

@@ -40,7 +40,8 @@ class ValuesCompositionTest {
         "missing-key",
         "not-a-mapping",
         "not-yaml",
-        "comma-at-target-path");
+        "comma-at-target-path",
+        "yaml-1-1");
   }
 
   @ParameterizedTest

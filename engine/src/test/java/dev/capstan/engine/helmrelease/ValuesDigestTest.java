@@ -18,10 +18,13 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ValuesDigestTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {"empty", "podinfo", "scalars", "styles"})
+  @ValueSource(strings = {"empty", "podinfo", "scalars", "styles", "yaml11"})
   void encodesAndDigestsAsHelmDoes(String name) throws Exception {
     Map<String, Object> values =
-        ValuesComposition.mutableMap((Map<?, ?>) new BoundedYaml().readOne(read(name + ".yaml")));
+        ValuesComposition.mutableMap(
+            (Map<?, ?>)
+                new BoundedYaml(Long.MAX_VALUE, new HelmYamlSchema())
+                    .readOne(read(name + ".yaml")));
 
     assertEquals(read(name + ".encoded"), ValuesDigest.encoded(values));
     assertEquals(read(name + ".digest").strip(), ValuesDigest.of(values));
