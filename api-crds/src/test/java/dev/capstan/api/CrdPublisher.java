@@ -1,6 +1,7 @@
 package dev.capstan.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.Bucket;
 import dev.capstan.api.source.ExternalArtifact;
@@ -42,7 +43,8 @@ public final class CrdPublisher {
           HelmRepository.class,
           Bucket.class,
           HelmChart.class,
-          ExternalArtifact.class);
+          ExternalArtifact.class,
+          HelmRelease.class);
 
   /**
    * The kinds a controller reconciles get {@code status.observedGeneration: -1} by default, as
@@ -57,7 +59,8 @@ public final class CrdPublisher {
           OCIRepository.class,
           HelmRepository.class,
           Bucket.class,
-          HelmChart.class);
+          HelmChart.class,
+          HelmRelease.class);
 
   /**
    * On every CRD, so that a Kustomization with {@code postBuild} that applies the CRDs does not

@@ -42,7 +42,8 @@ class FluxApiFieldsTest {
     "HelmRepository, source.capstan.dev_helmrepositories.yaml",
     "Bucket, source.capstan.dev_buckets.yaml",
     "HelmChart, source.capstan.dev_helmcharts.yaml",
-    "ExternalArtifact, source.capstan.dev_externalartifacts.yaml"
+    "ExternalArtifact, source.capstan.dev_externalartifacts.yaml",
+    "HelmRelease, helm.capstan.dev_helmreleases.yaml"
   })
   void everyFieldOfFluxsSchemaIsInTheCrdWithItsDefaultAndEnumOrIsAListedDifference(
       String kind, String crdFile) throws IOException {

@@ -4,7 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.capstan.api.helm.ChartReference;
+import dev.capstan.api.helm.CrdsPolicy;
+import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.api.helm.HelmReleaseSpec;
+import dev.capstan.api.helm.Uninstall;
+import dev.capstan.api.helm.UpgradeRemediation;
+import dev.capstan.api.helm.ValuesReference;
 import dev.capstan.api.kustomize.DeletionPolicy;
+import dev.capstan.api.kustomize.DriftDetection;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.Bucket;
 import dev.capstan.api.source.BucketSTSSpec;
@@ -17,6 +25,7 @@ import dev.capstan.api.source.HelmChartSpec;
 import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.HelmRepositorySpec;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -265,5 +274,87 @@ class SerializationTest {
     assertEquals("1.x", git.effectiveVersion());
     assertEquals("keys", git.verify().secretRef().name());
     assertTrue(serialization.asYaml(fromGit).contains("Revision"));
+  }
+
+  @Test
+  void readsFluxsHelmReleasesWithTheirDefaults() {
+    HelmRelease release =
+        serialization.unmarshal(
+            """
+            apiVersion: helm.capstan.dev/v2
+            kind: HelmRelease
+            metadata: {name: podinfo, namespace: apps}
+            spec:
+              interval: 10m
+              targetNamespace: web
+              chart:
+                spec:
+                  chart: podinfo
+                  version: "6.x"
+                  sourceRef: {kind: HelmRepository, name: podinfo, namespace: flux-system}
+              values:
+                replicaCount: 2
+                ingress: {enabled: true, hosts: [{host: a.example}]}
+              valuesFrom:
+                - {kind: ConfigMap, name: extra, targetPath: image.tag, optional: true}
+                - {kind: Secret, name: creds}
+              upgrade:
+                remediation: {retries: 3}
+              dependsOn:
+                - name: redis
+                - {apiVersion: apps/v1, kind: Deployment, name: db}
+            """,
+            HelmRelease.class);
+
+    HelmReleaseSpec spec = release.getSpec();
+    assertEquals("web-podinfo", release.releaseName());
+    assertEquals("web", release.releaseNamespace());
+    assertEquals("apps", release.storageNamespace());
+    assertEquals("apps-podinfo", release.helmChartName());
+    assertEquals(
+        HelmChartSourceReference.Kind.HelmRepository, spec.chart().spec().sourceRef().kind());
+    assertEquals("flux-system", spec.chart().spec().sourceRef().namespace());
+    assertEquals(2, spec.values().get("replicaCount").asInt());
+    assertEquals("a.example", spec.values().at("/ingress/hosts/0/host").asText());
+    assertEquals(ValuesReference.Kind.ConfigMap, spec.valuesFrom().get(0).kind());
+    assertEquals("values.yaml", spec.valuesFrom().get(1).effectiveKey());
+    assertTrue(spec.valuesFrom().get(0).isOptional());
+    assertEquals(Duration.ofMinutes(5), spec.effectiveTimeout());
+    assertEquals(5, spec.effectiveMaxHistory());
+    assertEquals(CrdsPolicy.Create, spec.effectiveInstall().effectiveCrds());
+    assertEquals(CrdsPolicy.Skip, spec.effectiveUpgrade().effectiveCrds());
+    assertEquals(3, spec.effectiveUpgrade().effectiveRemediation().effectiveRetries());
+    assertTrue(spec.effectiveUpgrade().effectiveRemediation().remediatesLastFailure());
+    assertEquals(
+        UpgradeRemediation.Strategy.rollback,
+        spec.effectiveUpgrade().effectiveRemediation().effectiveStrategy());
+    assertEquals(DriftDetection.Mode.disabled, spec.driftDetectionMode());
+    assertEquals(HelmReleaseSpec.PostRenderStrategy.combined, spec.effectivePostRenderStrategy());
+    assertEquals(
+        Uninstall.DeletionPropagation.background,
+        spec.effectiveUninstall().effectiveDeletionPropagation());
+    assertEquals("redis", spec.dependencies().get(0).name());
+    assertEquals("Deployment", spec.dependencies().get(1).kind());
+    assertTrue(serialization.asYaml(release).contains("replicaCount: 2"));
+  }
+
+  @Test
+  void aLongComposedReleaseNameIsShortenedAsFluxShortensIt() {
+    HelmRelease release =
+        serialization.unmarshal(
+            """
+            apiVersion: helm.capstan.dev/v2
+            kind: HelmRelease
+            metadata: {name: a-release-with-a-name-long-enough-to-overflow, namespace: apps}
+            spec:
+              interval: 1m
+              targetNamespace: a-target-namespace-also-long
+              chartRef: {kind: OCIRepository, name: podinfo}
+            """,
+            HelmRelease.class);
+
+    // Flux: the first 40 characters, a dash, then 12 hex digits of the full name's SHA-256.
+    assertEquals("a-target-namespace-also-long-a-release-w-c9b8d1aed7ce", release.releaseName());
+    assertEquals(ChartReference.Kind.OCIRepository, release.getSpec().chartRef().kind());
   }
 }

@@ -131,4 +131,16 @@ class UnreconciledStatusIT {
                 "sourceRef",
                 Map.of("kind", "HelmRepository", "name", "charts"))));
   }
+
+  @Test
+  void aFreshHelmReleaseIsInProgress(KubernetesClient client, TestNamespace ns) {
+    assertFreshObjectInProgress(
+        client,
+        object(
+            ns,
+            "helm.capstan.dev/v2",
+            "HelmRelease",
+            Map.of(
+                "interval", "5m", "chartRef", Map.of("kind", "OCIRepository", "name", "podinfo"))));
+  }
 }

@@ -19,6 +19,7 @@ import org.snakeyaml.engine.v2.nodes.Node;
 import org.snakeyaml.engine.v2.nodes.NodeTuple;
 import org.snakeyaml.engine.v2.nodes.SequenceNode;
 import org.snakeyaml.engine.v2.schema.CoreSchema;
+import org.snakeyaml.engine.v2.schema.Schema;
 
 /**
  * Reads YAML (and so JSON) into plain maps, lists and scalars with bounds on what a hostile file
@@ -28,7 +29,8 @@ import org.snakeyaml.engine.v2.schema.CoreSchema;
  * structures, and, where the caller asks for it, the nodes written in the stream (every scalar,
  * key, alias, mapping and sequence counts), checked while the stream is first parsed, so that a
  * long flow sequence costs no more than the bound before it is refused. Scalars resolve by YAML
- * 1.2's core schema. Problems never quote the input: it may be a Secret.
+ * 1.2's core schema unless the caller passes another. Problems never quote the input: it may be a
+ * Secret.
  */
 public final class BoundedYaml {
   /** Deeper than any Kubernetes object; far from what overflows a thread's stack. */
@@ -93,15 +95,7 @@ public final class BoundedYaml {
     }
   }
 
-  private final LoadSettings settings =
-      LoadSettings.builder()
-          .setSchema(new CoreSchema())
-          .setMaxAliasesForCollections(MAX_ALIASES)
-          .setAllowRecursiveKeys(false)
-          .setAllowDuplicateKeys(false)
-          .setCodePointLimit(MAX_CODE_POINTS)
-          .build();
-
+  private final LoadSettings settings;
   private final long maxNodes;
 
   /** Without a bound on the nodes written (only on the length of the input). */
@@ -113,7 +107,24 @@ public final class BoundedYaml {
    * @param maxNodes the nodes (scalars, keys, aliases, mappings, sequences) a whole stream may hold
    */
   public BoundedYaml(long maxNodes) {
+    this(maxNodes, new CoreSchema());
+  }
+
+  /**
+   * @param maxNodes the nodes (scalars, keys, aliases, mappings, sequences) a whole stream may hold
+   * @param schema how plain scalars resolve, for a reader that must type them as another YAML
+   *     implementation does (Helm's values are YAML 1.1's)
+   */
+  public BoundedYaml(long maxNodes, Schema schema) {
     this.maxNodes = maxNodes;
+    this.settings =
+        LoadSettings.builder()
+            .setSchema(schema)
+            .setMaxAliasesForCollections(MAX_ALIASES)
+            .setAllowRecursiveKeys(false)
+            .setAllowDuplicateKeys(false)
+            .setCodePointLimit(MAX_CODE_POINTS)
+            .build();
   }
 
   /** Every document of a multi-document stream, empty ones as null values. */

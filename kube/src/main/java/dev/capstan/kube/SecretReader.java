@@ -3,6 +3,8 @@ package dev.capstan.kube;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The one reader of Secrets from the API server: every module that needs a Secret's entries (source
@@ -49,5 +51,29 @@ public final class SecretReader {
           SecretUnavailable.where(namespace, name) + " not found");
     }
     return secret;
+  }
+
+  /**
+   * The Secrets of {@code namespace} that carry every one of {@code labels} (Helm's release
+   * records, found by their owner and release name), in the API server's order; their entries are
+   * {@link SecretEntries#of}.
+   *
+   * @throws SecretUnavailable ({@link SecretUnavailable.Kind#REFUSED}) when the API server refuses
+   *     the list or cannot be reached
+   */
+  public List<Secret> list(String namespace, Map<String, String> labels) throws SecretUnavailable {
+    try {
+      return client.secrets().inNamespace(namespace).withLabels(labels).list().getItems();
+    } catch (KubernetesClientException e) {
+      throw new SecretUnavailable(
+          SecretUnavailable.Kind.REFUSED,
+          "cannot list the Secrets of namespace '"
+              + namespace
+              + "' labelled "
+              + labels
+              + ": "
+              + ApiErrors.refusal(e),
+          e);
+    }
   }
 }

@@ -13,9 +13,10 @@ import java.util.function.Function;
  * A HelmChart's {@code valuesFiles} merged as Flux merges them: in order, each over the ones
  * before, mappings merged key by key and anything else replaced; the chart's own {@code
  * values.yaml} takes part only where the list names it. The result is the packaged chart's {@code
- * values.yaml}.
+ * values.yaml}. Its merge of two mappings is also the one a HelmRelease's values are composed with
+ * (Flux merges both the same way).
  */
-final class ValuesMerge {
+public final class ValuesMerge {
   private ValuesMerge() {}
 
   /**
@@ -59,7 +60,7 @@ final class ValuesMerge {
 
   /** {@code top} merged over {@code base}: mappings key by key, anything else replaced. */
   @SuppressWarnings("unchecked")
-  static Map<String, Object> over(Map<String, Object> base, Map<String, Object> top) {
+  public static Map<String, Object> over(Map<String, Object> base, Map<String, Object> top) {
     Map<String, Object> out = new LinkedHashMap<>(base);
     top.forEach(
         (key, value) -> {

@@ -1,0 +1,24 @@
+package dev.capstan.api.helm;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.capstan.api.common.GoDuration;
+import io.fabric8.generator.annotation.Pattern;
+
+/** How a release is rolled back (Flux's Rollback). */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record Rollback(
+    @Pattern(GoDuration.PATTERN)
+        @JsonPropertyDescription("Time for each operation; spec.timeout when absent.")
+        String timeout,
+    @JsonPropertyDescription("Do not wait for the objects to become ready.") Boolean disableWait,
+    @JsonPropertyDescription("Do not wait for Jobs to complete.") Boolean disableWaitForJobs,
+    @JsonPropertyDescription("Do not run the chart's hooks.") Boolean disableHooks,
+    @JsonPropertyDescription("Deprecated in Helm; accepted.") Boolean recreate,
+    @JsonPropertyDescription("Replace objects whose changes cannot be applied.") Boolean force,
+    @JsonPropertyDescription("Delete objects this rollback made when it fails.")
+        Boolean cleanupOnFail,
+    @JsonPropertyDescription("enabled, disabled or auto (the default).")
+        ServerSideApplyMode serverSideApply) {}
