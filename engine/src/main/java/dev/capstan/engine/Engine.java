@@ -102,9 +102,20 @@ public final class Engine implements AutoCloseable {
     CacheView view = new CacheView();
     StatusWriter statuses = new StatusWriter(client, view, observer);
     WaitTracker waits = new WaitTracker();
+    ShardGate shards =
+        options
+            .sharding()
+            .map(s -> ShardGate.of(s, System::nanoTime))
+            .orElseGet(ShardGate::everything);
     this.monitor =
         new HealthMonitor(
-            client, statuses, waits, options.clock(), monitorThread, options.healthDebounce());
+            client,
+            statuses,
+            waits,
+            options.clock(),
+            monitorThread,
+            options.healthDebounce(),
+            shards::owns);
     this.dependencyWatches = new DependencyWatches(client);
     EngineOptions.Reconciling reconciling = options.reconciling();
     FeatureGates gates = reconciling.featureGates();
@@ -188,11 +199,6 @@ public final class Engine implements AutoCloseable {
                         .map(secret -> GlobalAgeKeys.fromSecret(client, secret))
                         .orElse(GlobalAgeKeys.NONE)))
             .build();
-    ShardGate shards =
-        options
-            .sharding()
-            .map(s -> ShardGate.of(s, System::nanoTime))
-            .orElseGet(ShardGate::everything);
     SourcePipelineParts sourceParts =
         new SourcePipelineParts(client, statuses, options.clock(), observer, fetchSlots, shards);
     SourcePipeline sources = new SourcePipeline(sourceParts, git);

@@ -27,6 +27,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -359,10 +360,14 @@ public final class RunCommand implements Callable<Integer> {
     if (!shards) {
       return Optional.empty();
     }
+    if (leaderElect) {
+      throw new IllegalArgumentException("--shards and --leader-elect exclude each other");
+    }
     String name =
-        LeaderElection.defaultIdentity(
-            Optional.ofNullable(replicaName)
-                .or(() -> Optional.ofNullable(System.getenv("POD_NAME"))));
+        replicaName != null
+            ? replicaName
+            : dnsLabel(
+                LeaderElection.defaultIdentity(Optional.ofNullable(System.getenv("POD_NAME"))));
     ShardKey key =
         switch (shardBy) {
           case "uid" -> ShardKey.UID;
@@ -370,5 +375,12 @@ public final class RunCommand implements Callable<Integer> {
           default -> throw new IllegalArgumentException("--shard-by must be uid or namespace");
         };
     return Optional.of(new ShardOptions(name, shardGroup, Optional.empty(), key, null, null, null));
+  }
+
+  /** A pod's or host's name as a DNS label: lower case, other characters '-', 63 at most. */
+  private static String dnsLabel(String name) {
+    String label = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "-");
+    label = label.length() > 63 ? label.substring(label.length() - 63) : label;
+    return label.replaceAll("^-+|-+$", "");
   }
 }

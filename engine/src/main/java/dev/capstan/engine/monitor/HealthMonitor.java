@@ -19,6 +19,7 @@ import dev.capstan.health.HealthEvaluator;
 import dev.capstan.kube.GroupKind;
 import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
@@ -33,6 +34,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,6 +74,7 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
       String cluster,
       Map<GroupKind, String> kinds) {}
 
+  private final Predicate<HasMetadata> owns;
   private final StatusWriter statuses;
   private final WaitTracker waits;
   private final Clock clock;
@@ -99,8 +102,10 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
       WaitTracker waits,
       Clock clock,
       ScheduledExecutorService scheduler,
-      Duration debounce) {
+      Duration debounce,
+      Predicate<HasMetadata> owns) {
     this.statuses = statuses;
+    this.owns = owns;
     this.waits = waits;
     this.clock = clock;
     this.scheduler = scheduler;
@@ -221,14 +226,19 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
       if (health.isEmpty() || health.get().equals(written.get(key))) {
         return;
       }
+      // a Kustomization another replica took over is that replica's to write (unchanged here)
       statuses.update(
           key,
           ks ->
-              KustomizationStatuses.withHealth(
-                  ks.getStatus(),
-                  health.get(),
-                  ks.getMetadata().getGeneration() == null ? 0 : ks.getMetadata().getGeneration(),
-                  clock.instant()));
+              !owns.test(ks)
+                  ? ks.getStatus()
+                  : KustomizationStatuses.withHealth(
+                      ks.getStatus(),
+                      health.get(),
+                      ks.getMetadata().getGeneration() == null
+                          ? 0
+                          : ks.getMetadata().getGeneration(),
+                      clock.instant()));
       written.put(key, health.get());
     } catch (KubernetesClientException e) {
       LOG.warn("{}: cannot write the Healthy condition: {}", key, e.getMessage());

@@ -38,13 +38,24 @@ public record SourceFetch(
    */
   public <R extends CustomResource<? extends ReconciledSpec, ?>> Outcome reconcile(
       SourceKind<R> kind, R source) {
-    Outcome outcome = kind.suspended(source) ? Outcome.suspended() : fetchInSlot(kind, source);
+    Outcome outcome;
+    // The owner holds the source's slot from before the fetch until after the status write, so
+    // that the slot is not handed over between the two.
+    Optional<ShardGate.Pass> owned = shards.hold(source);
+    try {
+      outcome =
+          kind.suspended(source)
+              ? Outcome.suspended()
+              : fetchInSlot(kind, source, owned.isPresent());
+    } finally {
+      owned.ifPresent(ShardGate.Pass::close);
+    }
     observer.reconciled(kind.kind(), NamespacedName.of(source), outcome.kind());
     return outcome;
   }
 
   private <R extends CustomResource<? extends ReconciledSpec, ?>> Outcome fetchInSlot(
-      SourceKind<R> kind, R source) {
+      SourceKind<R> kind, R source, boolean owner) {
     SourceTimings read;
     try {
       read = kind.timings(source);
@@ -53,6 +64,7 @@ public record SourceFetch(
       write(
           kind,
           source,
+          owner,
           new FetchResult.Failed(
               FailureReason.INVALID_SPEC, e.getMessage(), kind.lastArtifact(source)));
       return Outcome.terminal();
@@ -65,12 +77,12 @@ public record SourceFetch(
       return Outcome.waiting(NO_SLOT_RETRY);
     }
     try (FetchSlots.Slot taken = slot.get()) {
-      return fetchAndWrite(kind, source, read);
+      return fetchAndWrite(kind, source, read, owner);
     }
   }
 
   private <R extends CustomResource<? extends ReconciledSpec, ?>> Outcome fetchAndWrite(
-      SourceKind<R> kind, R source, SourceTimings read) {
+      SourceKind<R> kind, R source, SourceTimings read, boolean owner) {
     Instant started = clock.instant();
     // See StackGuard: running out of stack is an Error no caller handles. INVALID_SPEC needs a
     // change of the spec or the content, so the outcome is terminal (Stalled), never retried.
@@ -86,7 +98,7 @@ public record SourceFetch(
         NamespacedName.of(source),
         !(result instanceof FetchResult.Failed),
         Duration.between(started, clock.instant()));
-    write(kind, source, result);
+    write(kind, source, owner, result);
     if (result instanceof FetchResult.Failed failed) {
       return failed.reason().needsSpecChange()
           ? Outcome.terminal()
@@ -100,8 +112,8 @@ public record SourceFetch(
    * the artifact in its own store for the Kustomizations it owns, and says so to them.
    */
   private <R extends CustomResource<? extends ReconciledSpec, ?>> void write(
-      SourceKind<R> kind, R source, FetchResult result) {
-    if (shards.owns(source)) {
+      SourceKind<R> kind, R source, boolean owner, FetchResult result) {
+    if (owner) {
       kind.writeStatus(source, result);
     } else if (!(result instanceof FetchResult.Failed)) {
       shards.storedHere(kind.kind(), NamespacedName.of(source));

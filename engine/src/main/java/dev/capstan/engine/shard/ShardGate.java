@@ -46,6 +46,7 @@ public final class ShardGate {
   private volatile Consumer<HasMetadata> owning = object -> {};
   private volatile long renewedAtNanos;
   private volatile boolean renewedOnce;
+  private volatile boolean closed;
 
   ShardGate(ShardKey key, SlotSpace space, LongSupplier nanoClock, long writeDeadlineNanos) {
     this.key = key;
@@ -76,8 +77,25 @@ public final class ShardGate {
     return new ShardGate(null, null, System::nanoTime, 0);
   }
 
-  /** Lets a reconcile of {@code object} through when this replica owns it now. */
+  /** Lets a reconcile of {@code object} through when this replica owns it now, and labels it. */
   public Optional<Pass> enter(HasMetadata object) {
+    Optional<Pass> pass = hold(object);
+    if (pass.isPresent() && key != null) {
+      try {
+        owning.accept(object);
+      } catch (RuntimeException e) {
+        pass.get().close();
+        throw e;
+      }
+    }
+    return pass;
+  }
+
+  /**
+   * Lets work on {@code object} through when this replica owns it now, counted as running in its
+   * slot until the pass is closed (so the slot is not handed over under it).
+   */
+  public Optional<Pass> hold(HasMetadata object) {
     if (key == null) {
       return Optional.of(() -> {});
     }
@@ -89,7 +107,6 @@ public final class ShardGate {
       running.decrementAndGet(slot);
       return Optional.empty();
     }
-    owning.accept(object);
     return Optional.of(() -> running.decrementAndGet(slot));
   }
 
@@ -152,35 +169,64 @@ public final class ShardGate {
 
   private boolean owns(int slot) {
     Share current = share;
-    boolean fresh = renewedOnce && nanoClock.getAsLong() - renewedAtNanos < writeDeadlineNanos;
-    return fresh && current.claimed().get(slot) && !current.draining().contains(slot);
+    return !closed
+        && freshAt(nanoClock.getAsLong())
+        && current.claimed().get(slot)
+        && !current.draining().contains(slot);
   }
 
   /**
    * Stops letting reconciles of {@code slots} through, before they are released; which of them
    * still run is asked after ({@link #busy}).
    */
-  void withhold(Set<Integer> slots) {
+  synchronized void withhold(Set<Integer> slots) {
     Share current = share;
     Set<Integer> draining = new HashSet<>(current.draining());
     draining.addAll(slots);
     share = new Share(current.claimed(), Set.copyOf(draining));
   }
 
-  /** The Lease was renewed (at {@code atNanos}) with this claim; new slots are announced. */
+  /** Whether the last renewal is recent enough to let work through at {@code atNanos}. */
+  boolean freshAt(long atNanos) {
+    return renewedOnce && atNanos - renewedAtNanos < writeDeadlineNanos;
+  }
+
+  /**
+   * The Lease was renewed (at {@code atNanos}) with this claim; slots that opened (claimed and not
+   * draining, all of them after a lapse) are announced, so what was turned away is reconciled.
+   * Ignored once the gate is closed for good.
+   */
   void renewed(long atNanos, BitSet claimed, Set<Integer> draining) {
-    Share before = share;
-    boolean wasFresh = renewedOnce && atNanos - renewedAtNanos < writeDeadlineNanos;
-    share = new Share((BitSet) claimed.clone(), Set.copyOf(draining));
-    renewedAtNanos = atNanos;
-    renewedOnce = true;
-    BitSet gained = (BitSet) claimed.clone();
-    if (wasFresh) {
-      gained.andNot(before.claimed());
+    BitSet opened;
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      Share before = share;
+      boolean wasFresh = freshAt(atNanos);
+      share = new Share((BitSet) claimed.clone(), Set.copyOf(draining));
+      renewedAtNanos = atNanos;
+      renewedOnce = true;
+      opened = open(share);
+      if (wasFresh) {
+        opened.andNot(open(before));
+      }
     }
-    if (!gained.isEmpty()) {
-      acquired.forEach(listener -> listener.accept(gained::get));
+    if (!opened.isEmpty()) {
+      acquired.forEach(listener -> listener.accept(opened::get));
     }
+  }
+
+  /** Turns everything away from now on: the replica is stopping. */
+  synchronized void close() {
+    closed = true;
+    share = new Share(new BitSet(), Set.of());
+  }
+
+  private static BitSet open(Share share) {
+    BitSet open = (BitSet) share.claimed().clone();
+    share.draining().forEach(open::clear);
+    return open;
   }
 
   /** The slots claimed here now (for the Lease and the metrics). */

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.stream.Collectors;
 
 /**
@@ -23,6 +24,7 @@ final class ShardMap {
   static final String CLAIMS = "shards.capstan.dev/claims";
   static final String SPACE = "shards.capstan.dev/slots";
   static final String KEY = "shards.capstan.dev/key";
+  static final String WRITTEN = "shards.capstan.dev/written";
 
   /** The map as read: its version (empty when it does not exist yet) and each replica's claim. */
   record Read(Optional<String> version, Map<String, List<SlotRange>> claims) {
@@ -59,16 +61,21 @@ final class ShardMap {
               + namespace
               + "/"
               + name
-              + " shares the work by another key or slot count: another installation of"
-              + " Capstan uses the same group; give one of them another --shard-group");
+              + " shares the work by another --shard-by or slot count than this replica; all"
+              + " replicas of a group must use the same (delete the Lease once none of the"
+              + " old replicas runs)");
     }
     return new Read(
         Optional.of(lease.getMetadata().getResourceVersion()),
         parse(annotations.getOrDefault(CLAIMS, "")));
   }
 
-  /** Replaces the claims if the map is still at {@code read}'s version; false when it moved on. */
-  boolean write(Read read, Map<String, List<SlotRange>> claims) {
+  /**
+   * Replaces the claims if the map is still at {@code read}'s version; false when it moved on.
+   * Every write changes the map (who wrote it, when), so that a write that changes no claim still
+   * conflicts with any other made from the same version.
+   */
+  boolean write(Read read, Map<String, List<SlotRange>> claims, String writer) {
     Lease lease =
         new LeaseBuilder()
             .withNewMetadata()
@@ -78,6 +85,7 @@ final class ShardMap {
             .addToAnnotations(CLAIMS, format(claims))
             .addToAnnotations(SPACE, String.valueOf(space.bits()))
             .addToAnnotations(KEY, key)
+            .addToAnnotations(WRITTEN, writer + " " + UUID.randomUUID())
             .endMetadata()
             .withNewSpec()
             .endSpec()

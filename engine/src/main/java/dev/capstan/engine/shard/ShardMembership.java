@@ -114,6 +114,9 @@ public final class ShardMembership implements AutoCloseable {
     }
     try {
       long before = nanoClock.getAsLong();
+      // A replica whose last renewal lapsed may have been judged dead and had its slots taken:
+      // it opens nothing until a write of the shared map (which would conflict) goes through.
+      boolean lapsed = !gate.freshAt(before);
       if (!leases.renew(
           options.replicaName(), options.leaseDuration().toSeconds(), clock.instant())) {
         LOG.warn("could not renew this replica's Lease; it stops reconciling when it lapses");
@@ -121,7 +124,7 @@ public final class ShardMembership implements AutoCloseable {
       }
       Set<String> live = observe();
       live.add(options.replicaName());
-      settle(before, live);
+      settle(before, live, lapsed);
     } catch (KubernetesClientException | IllegalStateException e) {
       LOG.warn("shard round failed: {}", e.getMessage());
     } catch (RuntimeException e) {
@@ -136,12 +139,13 @@ public final class ShardMembership implements AutoCloseable {
       liveness.observe(lease.replica(), lease.version(), lease.durationSeconds());
       seen.add(lease.replica());
     }
+    liveness.live().stream().filter(r -> !seen.contains(r)).forEach(liveness::forget);
     Set<String> live = new TreeSet<>(liveness.live());
     live.retainAll(seen); // a deleted Lease is gone at once
     return live;
   }
 
-  private void settle(long renewedAt, Set<String> live) {
+  private void settle(long renewedAt, Set<String> live, boolean lapsed) {
     ShardMap.Read read = map.read();
     Map<String, List<SlotRange>> claims = new HashMap<>();
     read.claims()
@@ -159,9 +163,13 @@ public final class ShardMembership implements AutoCloseable {
     next.put(options.replicaName(), claim);
     next.values().removeIf(List::isEmpty);
     List<SlotRange> mine = claims.getOrDefault(options.replicaName(), List.of());
-    // A lost compare-and-swap leaves this replica's claim as the map had it: the winner changed
-    // only its own claim or a dead replica's.
-    if (!next.equals(read.claims()) && map.write(read, next)) {
+    if (lapsed || !next.equals(read.claims())) {
+      if (!map.write(read, next, options.replicaName())) {
+        // Another replica wrote first, perhaps taking this one's slots: nothing more is opened
+        // (and after two thirds of a Lease without a round, nothing at all) until a round reads
+        // its change and writes after it.
+        return;
+      }
       mine = claim;
     }
     BitSet claimed = bits(mine);
@@ -218,21 +226,40 @@ public final class ShardMembership implements AutoCloseable {
     return bits;
   }
 
-  /** Stops starting reconciles, waits for the running ones, gives slots and Lease up. */
+  /**
+   * Stops starting reconciles, waits for the running ones, then gives slots and Lease up. When
+   * reconciles still run after the drain limit, nothing is given up: the others take the slots once
+   * the Lease expires, after this process is gone.
+   */
   @Override
   public void close() {
     stopping = true;
     timer.shutdownNow();
-    gate.renewed(nanoClock.getAsLong(), new BitSet(), Set.of());
+    try {
+      // a round under way could otherwise reopen the gate after it closed
+      timer.awaitTermination(options.leaseDuration().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    gate.close();
     long deadline = nanoClock.getAsLong() + DRAIN_LIMIT.toNanos();
     while (gate.anyBusy() && nanoClock.getAsLong() < deadline) {
       sleepBriefly();
     }
+    if (gate.anyBusy()) {
+      LOG.warn("reconciles still run after {}; the slots move when the Lease expires", DRAIN_LIMIT);
+      return;
+    }
+    giveUp();
+  }
+
+  private void giveUp() {
     for (int attempt = 0; attempt < 5; attempt++) {
       try {
         ShardMap.Read read = map.read();
         Map<String, List<SlotRange>> next = new HashMap<>(read.claims());
-        if (next.remove(options.replicaName()) == null || map.write(read, next)) {
+        if (next.remove(options.replicaName()) == null
+            || map.write(read, next, options.replicaName())) {
           break;
         }
       } catch (KubernetesClientException | IllegalStateException e) {

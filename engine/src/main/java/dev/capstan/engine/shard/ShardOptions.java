@@ -11,8 +11,8 @@ import java.util.Optional;
  *
  * @param replicaName this replica's name (its Lease's holder): by default the pod's name
  * @param group the replicas sharing the work: those whose Leases carry the same group label (one
- *     Deployment); a second Deployment by mistake is another group and is refused ownership of what
- *     the first owns by its Leases' install label, see {@link ShardMembership}
+ *     Deployment). Two groups watching the same Kustomizations would both reconcile them: nothing
+ *     fences one group from another yet (docs/sharding.md)
  * @param leaseNamespace where the Leases live: by default the engine's own namespace
  * @param key what places a Kustomization in a slot: its uid (even spread) or its namespace
  * @param leaseDuration how long a replica's Lease lives without renewal; a replica stops writing
@@ -31,6 +31,12 @@ public record ShardOptions(
 
   public ShardOptions {
     Objects.requireNonNull(replicaName, "replicaName");
+    // it names a Lease, a label value and an entry of the shard map (whose separators it must
+    // not contain)
+    if (!replicaName.matches("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")) {
+      throw new IllegalArgumentException(
+          "the replica name must be a DNS label (lower-case letters, digits and '-', at most 63)");
+    }
     group = group == null || group.isBlank() ? "capstan" : group;
     leaseNamespace = leaseNamespace == null ? Optional.empty() : leaseNamespace;
     key = key == null ? ShardKey.UID : key;

@@ -2,6 +2,7 @@ package dev.capstan.engine.shard;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.sharding.ShardKey;
@@ -88,6 +89,39 @@ class ShardGateTest {
     gate.renewed(now.get(), slots(0, 1), Set.of());
 
     assertEquals(List.of(slots(0), slots(1), slots(0, 1)), announced);
+  }
+
+  @Test
+  void aSlotThatStopsDrainingIsAnnouncedAgain() {
+    List<Boolean> announced = new ArrayList<>();
+    gate.onAcquired(gained -> announced.add(gained.test(slot)));
+
+    gate.renewed(now.get(), slots(slot), Set.of(slot));
+    gate.renewed(now.get(), slots(slot), Set.of());
+
+    assertEquals(List.of(true), announced);
+  }
+
+  @Test
+  void aClosedGateStaysClosed() {
+    gate.renewed(now.get(), slots(slot), Set.of());
+    gate.close();
+    gate.renewed(now.get(), slots(slot), Set.of());
+
+    assertFalse(gate.owns(object));
+    assertTrue(gate.hold(object).isEmpty());
+  }
+
+  @Test
+  void aLabelThatCannotBeWrittenLeavesNothingCounted() {
+    gate.onOwning(
+        o -> {
+          throw new IllegalStateException("no");
+        });
+    gate.renewed(now.get(), slots(slot), Set.of());
+
+    assertThrows(IllegalStateException.class, () -> gate.enter(object));
+    assertFalse(gate.busy(slot));
   }
 
   @Test

@@ -36,6 +36,10 @@ final class SigstoreBundles {
     for (String manifest : referrers(registry, digest)) {
       Manifest artifact = registry.manifest(manifest);
       for (Descriptor layer : artifact.layers()) {
+        // counted per layer: one manifest of many bundle layers must not be read whole
+        if (bundles.size() >= MAX_BUNDLES) {
+          return bundles;
+        }
         if (layer.mediaType().startsWith(BUNDLE_TYPE_PREFIX)) {
           bundles.add(
               registry.smallBlob(layer, MAX_BUNDLE_BYTES, FailureReason.VERIFICATION_FAILED));
