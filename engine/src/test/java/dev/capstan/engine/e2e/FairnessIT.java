@@ -125,6 +125,7 @@ class FairnessIT {
                     .filter(c -> ("Applied revision: " + second).equals(c.getMessage()))
                     .isPresent());
     Duration took = Duration.between(asked, Instant.now());
+    System.out.println("FairnessIT: tenant B's commit applied after " + took.toMillis() + " ms");
 
     assertTrue(
         took.compareTo(BOUND) <= 0,
