@@ -33,8 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(KubernetesCluster.class)
 class FairnessIT {
-  private static final int FAILING = 100;
-  private static final int THREADS = 2;
+  private static final int FAILING = 150;
+  private static final int THREADS = 1;
   private static final Duration BOUND = Duration.ofMillis(2500);
 
   static EngineFixture engine;
@@ -80,11 +80,13 @@ class FairnessIT {
   void aTenantsRetriesDoNotDelayAnotherTenantsCommit() {
     git.commit(
         Map.of(
-            "broken/kustomization.yaml",
-            "resources: [missing.yaml]\n",
+            "broken/config.yaml",
+            Tenants.configMapIn("capstan-fair-absent", "stranded"),
             "app/config.yaml",
             Manifests.configMap("settings", "one")));
-    // Tenant A (the fixture's namespace): every Kustomization fails its build and retries.
+    // Tenant A (the fixture's namespace): every Kustomization builds, has its apply refused by the
+    // API server (the object's namespace does not exist) and retries: each retry asks the API
+    // server again, as a tenant's broken commit does.
     engine.gitRepository("repo", git.url());
     for (int i = 0; i < FAILING; i++) {
       engine.kustomization("broken-" + i, "repo", "./broken", "  retryInterval: 1s");
