@@ -29,8 +29,8 @@ import org.eclipse.jgit.api.Git;
  * Fairness across namespaces of the real engine process ({@code java -jar cli/target/capstan.jar
  * run}) on the cluster of $KUBECONFIG: tenant B's commit → applied (from the reconcile request on
  * its GitRepository to its Kustomization's Ready naming the commit), RUNS times with tenant A idle,
- * then RUNS times while tenant A's N Kustomizations fail their build and retry every second. Run
- * with engine/bench/fairness.sh N RUNS.
+ * then RUNS times while the API server refuses the apply of tenant A's N Kustomizations, which
+ * retry every second. Run with engine/bench/fairness.sh N RUNS.
  */
 public class FairnessBench {
   static final String SHARD = "capstan.dev/bench-shard";
