@@ -190,11 +190,15 @@ public class FairnessBench {
         client.resources(Kustomization.class).inNamespace(ns).withName(name).get(), "True");
   }
 
+  /**
+   * Whether nearly all have failed: they retry every second, so at any moment some are being
+   * reconciled again (Ready Unknown) and all of them are seldom False at once.
+   */
   static boolean allFailed(String ns, int count) {
     return client.resources(Kustomization.class).inNamespace(ns).list().getItems().stream()
             .filter(k -> ready(k, "False"))
             .count()
-        >= count;
+        >= count * 0.95;
   }
 
   static boolean ready(Kustomization k, String status) {
