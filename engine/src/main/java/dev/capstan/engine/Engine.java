@@ -6,6 +6,8 @@ import dev.capstan.applier.kustomize.BuildSandbox;
 import dev.capstan.applier.kustomize.ManifestBuilder;
 import dev.capstan.engine.controller.CacheView;
 import dev.capstan.engine.controller.Controllers;
+import dev.capstan.engine.fairness.FairExecutor;
+import dev.capstan.engine.fairness.ReconcileTasks;
 import dev.capstan.engine.kustomization.Acting;
 import dev.capstan.engine.kustomization.GlobalAgeKeys;
 import dev.capstan.engine.kustomization.PipelineParts;
@@ -129,7 +131,13 @@ public final class Engine implements AutoCloseable {
               o.withKubernetesClient(client)
                   .withCloseClientOnStop(false)
                   .checkingCRDAndValidateLocalModel(false)
-                  .withConcurrentReconciliationThreads(options.reconcileThreads());
+                  .withConcurrentReconciliationThreads(options.reconcileThreads())
+                  // Fair across namespaces: one tenant's many retries cannot hold the queue.
+                  .withExecutorService(
+                      FairExecutor.create(
+                          options.reconcileThreads(),
+                          "capstan-reconcile",
+                          ReconcileTasks.namespaces()));
               this.extensions.forEach(e -> e.configure(o, options));
             });
     this.accounts =

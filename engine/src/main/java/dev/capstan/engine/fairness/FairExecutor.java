@@ -1,0 +1,205 @@
+package dev.capstan.engine.fairness;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A fixed number of threads that take queued tasks round-robin across lanes (one lane a namespace),
+ * first-in first-out within a lane: a lane with a thousand tasks queued delays a task of another
+ * lane by at most one task per lane ahead of it, where a plain pool's one queue would run the
+ * thousand first.
+ *
+ * <p>The queue is not capped, on purpose: the reconcile executor is handed at most one task per
+ * resource at a time (the controller framework marks a resource as being processed until its task
+ * ends), so the queue is bounded by the resources in the cache, and a task refused would leave its
+ * resource marked as processing, never reconciled again. Tasks are refused only after {@link
+ * #shutdown()}; the ones queued then still run.
+ */
+public final class FairExecutor extends AbstractExecutorService {
+
+  private static final Logger LOG = LoggerFactory.getLogger(FairExecutor.class);
+
+  private final int threads;
+  private final ThreadFactory factory;
+  private final Function<Runnable, String> laneOf;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition queuedOrShutdown = lock.newCondition();
+  private final Condition workerEnded = lock.newCondition();
+  private final Lanes lanes = new Lanes();
+  private final List<Thread> workers = new ArrayList<>();
+  private int running;
+  private boolean shutdown;
+
+  private FairExecutor(int threads, ThreadFactory factory, Function<Runnable, String> laneOf) {
+    this.threads = threads;
+    this.factory = factory;
+    this.laneOf = laneOf;
+  }
+
+  /**
+   * An executor of {@code threads} threads named {@code threadName}-1, -2, … (started on the first
+   * task, so that one never used holds none; not daemons, as the framework's own pool), each task's
+   * lane named by {@code laneOf}.
+   */
+  public static FairExecutor create(
+      int threads, String threadName, Function<Runnable, String> laneOf) {
+    if (threads < 1) {
+      throw new IllegalArgumentException("threads must be at least 1, was " + threads);
+    }
+    Objects.requireNonNull(threadName);
+    AtomicInteger count = new AtomicInteger();
+    ThreadFactory factory = task -> new Thread(task, threadName + "-" + count.incrementAndGet());
+    return new FairExecutor(threads, factory, Objects.requireNonNull(laneOf));
+  }
+
+  @Override
+  public void execute(Runnable task) {
+    Objects.requireNonNull(task);
+    String lane = laneOf.apply(task);
+    lock.lock();
+    try {
+      if (shutdown) {
+        throw new RejectedExecutionException("the executor is shut down");
+      }
+      startWorkers();
+      lanes.add(lane == null ? "" : lane, task);
+      queuedOrShutdown.signal();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Tasks queued and not yet started. */
+  public int queued() {
+    lock.lock();
+    try {
+      return lanes.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void startWorkers() {
+    while (workers.size() < threads) {
+      Thread worker = factory.newThread(this::work);
+      workers.add(worker);
+      running++;
+      worker.start();
+    }
+  }
+
+  private void work() {
+    try {
+      for (Optional<Runnable> task = take(); task.isPresent(); task = take()) {
+        runOne(task.get());
+      }
+    } finally {
+      lock.lock();
+      try {
+        running--;
+        workerEnded.signalAll();
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+
+  private static void runOne(Runnable task) {
+    try {
+      task.run();
+    } catch (RuntimeException | Error e) {
+      // The worker stays: a task's failure is its own, the lanes behind it still run.
+      LOG.error("A task of the reconcile executor failed", e);
+    }
+  }
+
+  /** The next task, waiting for one; empty once shut down with nothing queued. */
+  private Optional<Runnable> take() {
+    lock.lock();
+    try {
+      while (true) {
+        Optional<Runnable> task = lanes.next();
+        if (task.isPresent() || shutdown) {
+          return task;
+        }
+        queuedOrShutdown.awaitUninterruptibly();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public void shutdown() {
+    lock.lock();
+    try {
+      shutdown = true;
+      queuedOrShutdown.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public List<Runnable> shutdownNow() {
+    lock.lock();
+    try {
+      shutdown = true;
+      List<Runnable> left = lanes.drain();
+      workers.forEach(Thread::interrupt);
+      queuedOrShutdown.signalAll();
+      return left;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public boolean isShutdown() {
+    lock.lock();
+    try {
+      return shutdown;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public boolean isTerminated() {
+    lock.lock();
+    try {
+      return shutdown && running == 0 && lanes.size() == 0;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+    long left = unit.toNanos(timeout);
+    lock.lock();
+    try {
+      while (!(shutdown && running == 0 && lanes.size() == 0)) {
+        if (left <= 0) {
+          return false;
+        }
+        left = workerEnded.awaitNanos(left);
+      }
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+}
