@@ -43,6 +43,18 @@ public final class ManagedFieldsTakeover {
   }
 
   /**
+   * The JSON patch that replaces an object's managed fields with {@code entries} only if the object
+   * is still at {@code resourceVersion}: a write made meanwhile makes it fail rather than be
+   * overwritten.
+   */
+  public static List<Map<String, Object>> guardedReplacement(
+      String resourceVersion, List<ManagedFieldsEntry> entries) {
+    return List.of(
+        Map.of("op", "test", "path", "/metadata/resourceVersion", "value", resourceVersion),
+        Map.of("op", "replace", "path", "/metadata/managedFields", "value", entries));
+  }
+
+  /**
    * The entries after manager {@code to} took over every field of manager {@code from} (its Apply
    * and Update entries of the main resource) into its own Apply entry; empty when {@code from} has
    * none.

@@ -99,15 +99,8 @@ public final class ServerSideApply {
         return;
       }
       List<Map<String, Object>> patch =
-          List.of(
-              Map.of(
-                  "op",
-                  "test",
-                  "path",
-                  "/metadata/resourceVersion",
-                  "value",
-                  live.getMetadata().getResourceVersion()),
-              Map.of("op", "replace", "path", "/metadata/managedFields", "value", entries.get()));
+          ManagedFieldsTakeover.guardedReplacement(
+              live.getMetadata().getResourceVersion(), entries.get());
       try {
         resource(desired)
             .patch(

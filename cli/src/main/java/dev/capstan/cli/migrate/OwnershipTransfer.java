@@ -59,15 +59,8 @@ final class OwnershipTransfer {
         return false;
       }
       List<Map<String, Object>> patch =
-          List.of(
-              Map.of(
-                  "op",
-                  "test",
-                  "path",
-                  "/metadata/resourceVersion",
-                  "value",
-                  live.getMetadata().getResourceVersion()),
-              Map.of("op", "replace", "path", "/metadata/managedFields", "value", entries.get()));
+          ManagedFieldsTakeover.guardedReplacement(
+              live.getMetadata().getResourceVersion(), entries.get());
       try {
         resource.patch(
             PatchContext.of(PatchType.JSON), client.getKubernetesSerialization().asJson(patch));
