@@ -35,9 +35,8 @@ class CrdIT {
   }
 
   @Test
-  void
-      kustomizationListPrintsReadyHealthyRevisionStatusAgeAndWideKubeConfigDecryptionDriftSuspended(
-          KubernetesClient client, TestNamespace ns) throws Exception {
+  void kustomizationListPrintsReadyHealthyRevisionStatusAgeAndWideKubeConfigDecryptionReplicaDrift(
+      KubernetesClient client, TestNamespace ns) throws Exception {
     client
         .resource(
             kustomization(
@@ -55,6 +54,16 @@ class CrdIT {
             "main@sha1:0123456789abcdef0123456789abcdef01234567",
             "Applied revision: main@sha1:0123456"));
     client.resources(Kustomization.class).resource(created).updateStatus();
+    // the label the owning replica writes when the engine's replicas share the work
+    client
+        .resources(Kustomization.class)
+        .inNamespace(ns.name())
+        .withName("apps")
+        .edit(
+            k -> {
+              k.getMetadata().setLabels(Map.of("shards.capstan.dev/replica", "capstan-0"));
+              return k;
+            });
 
     Map<String, Object> table =
         table(
@@ -74,10 +83,11 @@ class CrdIT {
             "AGE",
             "KUBECONFIG",
             "DECRYPTION",
+            "REPLICA",
             "DRIFTED",
             "SUSPENDED"),
         columns.stream().map(c -> c.get("name")).toList());
-    for (int wide = 6; wide < 10; wide++) {
+    for (int wide = 6; wide < 11; wide++) {
       assertEquals(
           1,
           ((Number) columns.get(wide).get("priority")).intValue(),
@@ -92,7 +102,8 @@ class CrdIT {
     assertEquals("Applied revision: main@sha1:0123456", cells.get(4));
     assertEquals("prod-kubeconfig", cells.get(6));
     assertEquals("sops", cells.get(7));
-    assertEquals("True", cells.get(8));
+    assertEquals("capstan-0", cells.get(8));
+    assertEquals("True", cells.get(9));
   }
 
   @Test
