@@ -302,10 +302,14 @@ public final class Engine implements AutoCloseable {
 
   @Override
   public void close() {
-    // Hands this replica's share over before anything stops: the others take it at once.
-    shardMembership.ifPresent(ShardMembership::close);
-    extensions.forEach(EngineExtension::stopping);
-    operator.stop();
+    try {
+      // Hands this replica's share over before anything stops: the others take it at once.
+      shardMembership.ifPresent(ShardMembership::close);
+      extensions.forEach(EngineExtension::stopping);
+    } finally {
+      // the reconcile threads are not daemons: the operator stops them whatever failed above
+      operator.stop();
+    }
     monitor.close();
     dependencyWatches.close();
     configWatches.ifPresent(ConfigWatches::close);

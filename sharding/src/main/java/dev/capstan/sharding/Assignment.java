@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /** Which replica owns each slot (none, before anyone was given it). Immutable. */
@@ -22,11 +23,17 @@ public final class Assignment {
     return new Assignment(space, new String[space.count()]);
   }
 
-  /** Each replica's slots as the ranges it reported (the union of what replicas claim). */
+  /**
+   * Each replica's slots as the ranges it reported (the union of what replicas claim). Claims
+   * overlap only by a fault; a slot claimed twice is the earlier name's, as {@link Handoff} settles
+   * it, whatever order the claims come in.
+   */
   public static Assignment of(SlotSpace space, Map<String, List<SlotRange>> claims) {
     String[] owners = new String[space.count()];
-    claims.forEach(
-        (member, ranges) -> ranges.forEach(r -> Arrays.fill(owners, r.from(), r.to(), member)));
+    new TreeMap<>(claims)
+        .descendingMap()
+        .forEach(
+            (member, ranges) -> ranges.forEach(r -> Arrays.fill(owners, r.from(), r.to(), member)));
     return new Assignment(space, owners);
   }
 

@@ -2,6 +2,7 @@ package dev.capstan.sharding;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -71,7 +72,7 @@ class HandoffTest {
         Map.of("a", List.of(new SlotRange(0, 4)), "b", List.of(new SlotRange(2, 8)));
     Assignment target =
         Assignment.of(
-            space, Map.of("a", List.of(new SlotRange(0, 4)), "b", List.of(new SlotRange(2, 8))));
+            space, Map.of("a", List.of(new SlotRange(0, 4)), "b", List.of(new SlotRange(4, 8))));
 
     Handoff.Plan a = Handoff.plan("a", overlap, target, slot -> false);
     Handoff.Plan b = Handoff.plan("b", overlap, target, slot -> slot == 3);
@@ -79,5 +80,17 @@ class HandoffTest {
     assertEquals(List.of(new SlotRange(0, 4)), a.claim());
     assertEquals(List.of(new SlotRange(3, 8)), b.claim());
     assertEquals(Set.of(3), b.draining());
+  }
+
+  @Test
+  void aSlotClaimedTwiceIsTheEarlierNamesWhateverTheOrder() {
+    Map<String, List<SlotRange>> claims = new LinkedHashMap<>();
+    claims.put("b", List.of(new SlotRange(0, 8)));
+    claims.put("a", List.of(new SlotRange(2, 4)));
+
+    Assignment assignment = Assignment.of(space, claims);
+
+    assertEquals("a", assignment.owner(3));
+    assertEquals("b", assignment.owner(5));
   }
 }

@@ -56,6 +56,11 @@ final class TwinManifest {
     to.setKind(from.kind().kind);
     Map<String, String> annotations = new LinkedHashMap<>(from.annotations());
     annotations.keySet().removeAll(DROPPED_ANNOTATIONS);
+    if (suspend && !from.suspendedByUser()) {
+      // suspended by the migration, not its user: a later run (or a rollback after a run that
+      // stopped halfway) resumes it
+      annotations.put(Manifest.SUSPENDED_BY_MIGRATION, "true");
+    }
     Map<String, String> labels = from.object().getMetadata().getLabels();
     to.setMetadata(
         new ObjectMetaBuilder()

@@ -32,8 +32,15 @@ class TwinManifestTest {
     assertEquals(List.of(Map.of("name", "infra-configs")), spec.get("dependsOn"));
     assertNull(twin.getAdditionalProperties().get("status"));
     assertEquals(Map.of("team", "apps"), twin.getMetadata().getLabels());
+    // suspended by the migration (so a rollback of a run that stopped halfway resumes Flux)
     assertEquals(
-        Map.of("note", "kept", Manifest.MIGRATED_FROM, "kustomize.toolkit.fluxcd.io/v1"),
+        Map.of(
+            "note",
+            "kept",
+            Manifest.MIGRATED_FROM,
+            "kustomize.toolkit.fluxcd.io/v1",
+            Manifest.SUSPENDED_BY_MIGRATION,
+            "true"),
         twin.getMetadata().getAnnotations());
     assertEquals(
         "source.toolkit.fluxcd.io/v1",

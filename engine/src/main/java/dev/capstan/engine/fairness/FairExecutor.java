@@ -119,8 +119,9 @@ public final class FairExecutor extends AbstractExecutorService {
   private static void runOne(Runnable task) {
     try {
       task.run();
-    } catch (RuntimeException | Error e) {
-      // The worker stays: a task's failure is its own, the lanes behind it still run.
+    } catch (Throwable e) {
+      // The worker stays: a task's failure is its own, the lanes behind it still run (a checked
+      // exception thrown sneakily would otherwise end the worker and nothing would replace it).
       LOG.error("A task of the reconcile executor failed", e);
     }
   }

@@ -177,6 +177,13 @@ final class GoYamlScalars {
       radix = marker == 'x' ? 16 : marker == 'b' ? 2 : 8;
       body = marker == 'x' || marker == 'b' || marker == 'o' ? digits.substring(2) : digits;
     }
+    // Longer than any 64-bit number can be written: not one, and never parsed (parsing a long
+    // digit string is quadratic, and values are hostile input).
+    String significant = body.replaceFirst("^0+", "");
+    int maxDigits = radix == 10 ? 20 : radix == 16 ? 16 : radix == 8 ? 22 : 64;
+    if (significant.length() > maxDigits) {
+      return null;
+    }
     BigInteger value = new BigInteger(body, radix);
     if (m.group(1).equals("-")) {
       value = value.negate();

@@ -138,6 +138,21 @@ final class TargetPath {
     return text;
   }
 
+  /**
+   * How many list slots setting {@code path} may create (each index grows its list to it): what a
+   * composition charges against its bound, since a one-byte value at a large index costs far more
+   * than its byte.
+   */
+  static long slots(String path) {
+    try {
+      return segments(path).stream()
+          .mapToLong(s -> s instanceof Index i ? i.index() + 1L : 0L)
+          .sum();
+    } catch (Refused e) {
+      return 0; // refused when it is set, naming why
+    }
+  }
+
   private static List<Segment> segments(String path) throws Refused {
     List<Segment> segments = new ArrayList<>();
     StringBuilder key = new StringBuilder();

@@ -63,7 +63,10 @@ public final class ValuesComposition {
       if (data.isEmpty()) {
         continue;
       }
-      total += data.get().length;
+      // a list slot a targetPath creates is charged as a pointer's worth of the budget
+      String path = reference.targetPath();
+      total +=
+          data.get().length + (path == null || path.isEmpty() ? 0 : TargetPath.slots(path) * 8);
       if (total > maxBytes) {
         throw failure(namespace, reference, "values from valuesFrom exceed " + maxBytes + " bytes");
       }
