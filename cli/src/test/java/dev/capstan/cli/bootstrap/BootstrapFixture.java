@@ -4,6 +4,7 @@ import dev.capstan.cli.install.InstallCleanup;
 import dev.capstan.engine.Engine;
 import dev.capstan.engine.EngineOptions;
 import dev.capstan.testing.CapstanCrds;
+import dev.capstan.testing.Finalizers;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Resource;
@@ -90,11 +91,7 @@ final class BootstrapFixture implements AutoCloseable {
     engine.close();
     for (Resource<GenericKubernetesResource> object : List.of(kustomization(), gitRepository())) {
       if (object.get() != null) {
-        object.edit(
-            o -> {
-              o.getMetadata().setFinalizers(List.of());
-              return o;
-            });
+        Finalizers.clear(object);
         object.delete();
       }
     }

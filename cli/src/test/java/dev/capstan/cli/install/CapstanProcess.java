@@ -2,6 +2,7 @@ package dev.capstan.cli.install;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.testing.Finalizers;
 import dev.capstan.testing.RepoRoot;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -176,15 +177,8 @@ final class CapstanProcess implements AutoCloseable {
     }
     for (Class<? extends HasMetadata> type : List.of(Kustomization.class, GitRepository.class)) {
       for (HasMetadata item : admin.resources(type).inNamespace(namespace).list().getItems()) {
-        admin
-            .resources(type)
-            .inNamespace(namespace)
-            .withName(item.getMetadata().getName())
-            .edit(
-                o -> {
-                  o.getMetadata().setFinalizers(List.of());
-                  return o;
-                });
+        Finalizers.clear(
+            admin.resources(type).inNamespace(namespace).withName(item.getMetadata().getName()));
       }
     }
   }

@@ -10,6 +10,7 @@ import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.engine.testing.Kubectl;
 import dev.capstan.testing.ClusterAccess;
+import dev.capstan.testing.Finalizers;
 import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.RepoRoot;
 import dev.capstan.testing.TestNamespace;
@@ -340,15 +341,7 @@ class InstallIT {
               k.getMetadata().setFinalizers(List.of("finalizers.capstan.dev"));
               return k;
             });
-    client
-        .resources(Kustomization.class)
-        .inNamespace(ns.name())
-        .withName(name)
-        .edit(
-            k -> {
-              k.getMetadata().setFinalizers(List.of());
-              return k;
-            });
+    Finalizers.clear(client.resources(Kustomization.class).inNamespace(ns.name()).withName(name));
 
     client
         .v1()

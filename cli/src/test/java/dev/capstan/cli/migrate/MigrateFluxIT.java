@@ -13,6 +13,7 @@ import dev.capstan.engine.EngineOptions;
 import dev.capstan.source.testing.HttpGitServer;
 import dev.capstan.testing.CapstanCrds;
 import dev.capstan.testing.ClusterAccess;
+import dev.capstan.testing.Finalizers;
 import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.TestNamespace;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -398,11 +399,7 @@ class MigrateFluxIT {
           capstan
               ? resources().capstan(kind, ns, object.name())
               : resources().flux(kind, ns, object.name());
-      resource.edit(
-          o -> {
-            o.getMetadata().setFinalizers(List.of());
-            return o;
-          });
+      Finalizers.clear(resource);
       resource.delete();
     }
   }
