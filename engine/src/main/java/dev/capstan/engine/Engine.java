@@ -79,6 +79,13 @@ public final class Engine implements AutoCloseable {
    */
   private static final int MAX_REMOTE_CLUSTERS = 100;
 
+  /**
+   * How long a stop waits for the reconciles already running: the pools, workers and clients they
+   * use are closed after, and a reconcile cut off there writes no status. Below a pod's default
+   * termination grace of 30 s.
+   */
+  private static final Duration RECONCILE_GRACE = Duration.ofSeconds(20);
+
   private final EngineOptions options;
   private final KubernetesClient client;
   private final List<EngineExtension> extensions;
@@ -132,6 +139,7 @@ public final class Engine implements AutoCloseable {
                   .withCloseClientOnStop(false)
                   .checkingCRDAndValidateLocalModel(false)
                   .withConcurrentReconciliationThreads(options.reconcileThreads())
+                  .withReconciliationTerminationTimeout(RECONCILE_GRACE)
                   // Fair across namespaces: one tenant's many retries cannot hold the queue.
                   .withExecutorService(
                       FairExecutor.create(
