@@ -36,6 +36,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -50,9 +52,9 @@ import org.junit.jupiter.api.io.TempDir;
  * as flux2-kustomize-helm-example's Kustomization part: Flux reconciles it Ready; the dry run
  * changes nothing; the migration keeps every applied object's uid, deletes nothing, leaves no field
  * to kustomize-controller and makes every twin Ready with Flux's inventory; a second run does
- * nothing; a rollback hands everything back to the running Flux and a migration takes it again;
- * then, with Flux stopped, a commit that changes one object and removes another is applied and
- * pruned by Capstan.
+ * nothing; a rollback hands everything back to the running Flux; a run killed (SIGKILL) half-way is
+ * handed back by a rollback, and another is finished by the next run; then, with Flux stopped, a
+ * commit that changes one object and removes another is applied and pruned by Capstan.
  */
 @ExtendWith(KubernetesCluster.class)
 class MigrateFluxIT {
@@ -160,24 +162,16 @@ class MigrateFluxIT {
 
     CliRun rollback = migrate("--rollback", "--apply");
     assertEquals(0, rollback.exitCode(), rollback::toString);
-    awaitFluxReady();
-    for (String name : KUSTOMIZATIONS) {
-      assertTrue(resources().read(FluxKind.KUSTOMIZATION, true, ns, name).isEmpty(), name);
-    }
-    assertEquals(uids, uids());
-    assertEquals(List.of(), deletions, "nothing is deleted by the rollback");
-    await()
-        .atMost(Duration.ofMinutes(1))
-        .untilAsserted(
-            () ->
-                managers()
-                    .forEach(
-                        (name, owners) ->
-                            assertTrue(
-                                !owners.contains("capstan")
-                                    && owners.contains("kustomize-controller"),
-                                name + " " + owners)));
+    assertHandedBack(uids);
 
+    // killed half-way, a rollback hands back what the killed run had taken
+    migrateKilledHalfWay("killed-then-rolled-back");
+    CliRun rollbackOfKilled = migrate("--rollback", "--apply");
+    assertEquals(0, rollbackOfKilled.exitCode(), rollbackOfKilled::toString);
+    assertHandedBack(uids);
+
+    // killed half-way and run again: the same result as one run
+    migrateKilledHalfWay("killed-then-run-again");
     CliRun migratedAgain = migrate("--apply");
     assertEquals(0, migratedAgain.exitCode(), migratedAgain::toString);
     assertMigrated(uids);
@@ -242,6 +236,75 @@ class MigrateFluxIT {
           labels == null || labels.keySet().stream().noneMatch(l -> l.contains("fluxcd.io")),
           object.getMetadata().getName() + " keeps Flux's labels: " + labels);
     }
+  }
+
+  /** Flux runs everything again: no twin left, no uid changed, nothing deleted, no field lost. */
+  private static void assertHandedBack(Map<String, String> uids) {
+    awaitFluxReady();
+    assertEquals(List.of(), resources().capstan(Optional.of(ns)), "every twin is gone");
+    assertEquals(uids, uids());
+    assertEquals(List.of(), deletions, "nothing is deleted by the rollback");
+    await()
+        .atMost(Duration.ofMinutes(1))
+        .untilAsserted(
+            () ->
+                managers()
+                    .forEach(
+                        (name, owners) ->
+                            assertTrue(
+                                !owners.contains("capstan")
+                                    && owners.contains("kustomize-controller"),
+                                name + " " + owners)));
+  }
+
+  /**
+   * Runs {@code --apply} as a process of its own and SIGKILLs it the moment the first
+   * Kustomization's twin appears (the sources are migrated by then, every Flux Kustomization is
+   * still there); checks that the kill came half-way.
+   */
+  private static void migrateKilledHalfWay(String name) throws Exception {
+    String first = KUSTOMIZATIONS.get(0);
+    CountDownLatch twinCreated = new CountDownLatch(1);
+    Watcher<GenericKubernetesResource> watcher =
+        new Watcher<>() {
+          @Override
+          public void eventReceived(Action action, GenericKubernetesResource object) {
+            if (action == Action.ADDED && first.equals(object.getMetadata().getName())) {
+              twinCreated.countDown();
+            }
+          }
+
+          @Override
+          public void onClose(WatcherException cause) {}
+        };
+    MigrationProcess run;
+    try (Watch watch =
+        client
+            .genericKubernetesResources(FluxKind.KUSTOMIZATION.capstanApiVersion(), "Kustomization")
+            .inNamespace(ns)
+            .watch(watcher)) {
+      run =
+          MigrationProcess.start(
+              access.kubeconfig(),
+              work.resolve(name + ".log"),
+              "migrate",
+              "flux",
+              "-n",
+              ns,
+              "--timeout",
+              "2m",
+              "--apply");
+      boolean created = twinCreated.await(2, TimeUnit.MINUTES);
+      boolean stillRunning = run.isAlive();
+      run.kill();
+      assertTrue(created && stillRunning, () -> "not killed half-way:\n" + run.output());
+    }
+    assertTrue(resources().read(FluxKind.KUSTOMIZATION, true, ns, first).isPresent());
+    long fluxLeft =
+        KUSTOMIZATIONS.stream()
+            .filter(k -> resources().read(FluxKind.KUSTOMIZATION, false, ns, k).isPresent())
+            .count();
+    assertTrue(fluxLeft >= 2, () -> "killed too late: " + fluxLeft + "\n" + run.output());
   }
 
   private static CliRun migrate(String... args) {
