@@ -42,6 +42,23 @@ final class KindResources {
     return all;
   }
 
+  /**
+   * What a plan for {@code namespace} reads of both groups: every namespace's objects, for the
+   * sourceRefs that cross namespaces, or only its own when listing the others is forbidden.
+   */
+  List<Manifest> around(Optional<String> namespace, boolean capstan) {
+    if (namespace.isPresent()) {
+      try {
+        return capstan ? capstan(Optional.empty()) : flux(Optional.empty());
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 403) {
+          throw e;
+        }
+      }
+    }
+    return capstan ? capstan(namespace) : flux(namespace);
+  }
+
   Resource<GenericKubernetesResource> flux(FluxKind kind, String namespace, String name) {
     return operation(kind, false).inNamespace(namespace).withName(name);
   }

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -47,7 +48,9 @@ public final class MigrateFluxCommand implements Callable<Integer> {
   @Option(
       names = {"-n", "--namespace"},
       paramLabel = "NS",
-      description = "Only this namespace's objects. Default: every namespace.")
+      description =
+          "Only this namespace's objects (the others are read for the sourceRefs that cross"
+              + " namespaces). Default: every namespace.")
   String namespace;
 
   @Option(
@@ -75,10 +78,10 @@ public final class MigrateFluxCommand implements Callable<Integer> {
   private int migrate(KubernetesClient client, PrintWriter out, PrintWriter err) {
     KindResources resources = new KindResources(client);
     Optional<String> scope = Optional.ofNullable(namespace);
+    List<Manifest> flux = resources.around(scope, false);
+    List<Manifest> capstan = resources.around(scope, true);
     MigrationPlan plan =
-        rollback
-            ? Planner.rollback(resources.flux(scope), resources.capstan(scope))
-            : Planner.migration(resources.flux(scope), resources.capstan(scope));
+        rollback ? Planner.rollback(flux, capstan, scope) : Planner.migration(flux, capstan, scope);
     new PlanPrinter(out).print(plan);
     if (!apply) {
       out.println("dry run: nothing changed; --apply takes these steps");

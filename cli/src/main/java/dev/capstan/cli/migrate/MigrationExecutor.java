@@ -87,7 +87,10 @@ final class MigrationExecutor {
       case CREATE_FLUX -> create(flux, TwinManifest.fluxObject(object.twin().orElseThrow()));
       case HAND_BACK -> handBack(twin, flux);
       case RESUME_FLUX -> {
-        if (kind != FluxKind.EXTERNAL_ARTIFACT && !object.twin().orElseThrow().suspendedByUser()) {
+        // a twin its user suspended keeps the Flux object suspended; without a twin (a shared
+        // source that an earlier run suspended) the migration's suspension is undone
+        boolean userSuspended = object.twin().map(Manifest::suspendedByUser).orElse(false);
+        if (kind != FluxKind.EXTERNAL_ARTIFACT && !userSuspended) {
           resume(flux);
         }
       }

@@ -19,11 +19,22 @@ final class Planner {
 
   /** What {@code --apply} would do with {@code flux}, given the Capstan objects there already. */
   static MigrationPlan migration(List<Manifest> flux, List<Manifest> capstan) {
+    return migration(flux, capstan, Optional.empty());
+  }
+
+  /**
+   * What {@code --apply -n scope} would do: only the objects of {@code scope} are planned, the
+   * others read (every namespace's, when they could be read) only for the references that cross
+   * namespaces.
+   */
+  static MigrationPlan migration(
+      List<Manifest> flux, List<Manifest> capstan, Optional<String> scope) {
     Map<String, Manifest> twins = byKey(capstan);
     HelmReleaseUse helmReleases = HelmReleaseUse.of(flux);
+    Map<String, String> usedFromOutside = SourceRefs.usedFromOutside(flux, scope);
     List<PlannedObject> planned = new ArrayList<>();
     Set<String> seen = new HashSet<>();
-    for (Manifest object : ordered(flux)) {
+    for (Manifest object : ordered(inScope(flux, scope))) {
       if (!object.kind().migrates()) {
         planned.add(
             notMigrated(object, "HelmRelease is not supported yet", FieldDifferences.of(object)));
@@ -40,10 +51,26 @@ final class Planner {
                 FieldDifferences.of(object)));
         continue;
       }
-      planned.add(
-          plan(object, Optional.ofNullable(twins.get(key)), helmReleases.sources().get(key)));
+      Optional<String> sourceOutside = SourceRefs.outsideAndMissing(object, scope, twins, false);
+      if (sourceOutside.isPresent()) {
+        planned.add(
+            blocked(
+                object,
+                Optional.ofNullable(twins.get(key)),
+                sourceOutside.get(),
+                FieldDifferences.of(object)));
+        continue;
+      }
+      String outsideUser = usedFromOutside.get(key);
+      String sharedWith =
+          helmReleases.sources().containsKey(key)
+              ? helmReleases.sources().get(key)
+              : outsideUser == null
+                  ? null
+                  : outsideUser + ", which -n " + scope.orElseThrow() + " leaves with Flux";
+      planned.add(plan(object, Optional.ofNullable(twins.get(key)), sharedWith));
     }
-    for (Manifest twin : ordered(capstan)) {
+    for (Manifest twin : ordered(inScope(capstan, scope))) {
       String key = key(twin.kind(), twin.namespace(), twin.name());
       if (!seen.contains(key) && migrated(twin)) {
         planned.add(
@@ -64,14 +91,43 @@ final class Planner {
 
   /** What {@code --rollback} would do: every twin this migration made, handed back to Flux. */
   static MigrationPlan rollback(List<Manifest> flux, List<Manifest> capstan) {
+    return rollback(flux, capstan, Optional.empty());
+  }
+
+  /**
+   * What {@code --rollback -n scope} would do: the twins of {@code scope} handed back; a source
+   * twin that a Capstan object outside the scope uses is kept running beside its Flux object.
+   */
+  static MigrationPlan rollback(
+      List<Manifest> flux, List<Manifest> capstan, Optional<String> scope) {
     Map<String, Manifest> fluxByKey = byKey(flux);
+    Map<String, String> usedFromOutside = SourceRefs.usedFromOutside(capstan, scope);
     List<PlannedObject> planned = new ArrayList<>();
-    for (Manifest twin : ordered(capstan)) {
+    for (Manifest twin : ordered(inScope(capstan, scope))) {
       if (!migrated(twin)) {
         continue;
       }
-      Optional<Manifest> original =
-          Optional.ofNullable(fluxByKey.get(key(twin.kind(), twin.namespace(), twin.name())));
+      String key = key(twin.kind(), twin.namespace(), twin.name());
+      Optional<Manifest> original = Optional.ofNullable(fluxByKey.get(key));
+      if (usedFromOutside.containsKey(key)) {
+        planned.add(keptRunning(twin, original, usedFromOutside.get(key), scope.orElseThrow()));
+        continue;
+      }
+      Optional<String> sourceOutside = SourceRefs.outsideAndMissing(twin, scope, fluxByKey, true);
+      if (sourceOutside.isPresent()) {
+        planned.add(
+            new PlannedObject(
+                twin.kind(),
+                twin.namespace(),
+                twin.name(),
+                original,
+                Optional.of(twin),
+                Outcome.BLOCKED,
+                sourceOutside.get(),
+                List.of(),
+                List.of()));
+        continue;
+      }
       List<Step> steps = new ArrayList<>();
       if (twin.kind() != FluxKind.EXTERNAL_ARTIFACT && !twin.suspended()) {
         steps.add(Step.SUSPEND_TWIN);
@@ -104,7 +160,31 @@ final class Planner {
     return new MigrationPlan(planned, true);
   }
 
-  private static PlannedObject plan(Manifest flux, Optional<Manifest> twin, String helmRelease) {
+  /**
+   * A source twin handed back beside its Flux object, kept for a Capstan user outside the scope.
+   */
+  private static PlannedObject keptRunning(
+      Manifest twin, Optional<Manifest> original, String user, String scope) {
+    List<Step> steps = new ArrayList<>();
+    if (original.isEmpty()) {
+      steps.add(Step.CREATE_FLUX);
+    }
+    if (twin.kind() != FluxKind.EXTERNAL_ARTIFACT) {
+      steps.add(Step.RESUME_FLUX);
+    }
+    return new PlannedObject(
+        twin.kind(),
+        twin.namespace(),
+        twin.name(),
+        original,
+        Optional.of(twin),
+        Outcome.ROLL_BACK_SHARED,
+        "used by " + user + ", which -n " + scope + " leaves with Capstan",
+        List.of(),
+        steps);
+  }
+
+  private static PlannedObject plan(Manifest flux, Optional<Manifest> twin, String sharedWith) {
     List<Difference> differences = FieldDifferences.of(flux);
     if (twin.isPresent() && !migrated(twin.get())) {
       return blocked(
@@ -116,9 +196,16 @@ final class Planner {
     if (FieldDifferences.refused(differences)) {
       return blocked(flux, twin, "Capstan refuses a field of it (below)", differences);
     }
-    if (helmRelease != null) {
-      List<Step> steps =
-          twin.isPresent() ? List.of(Step.WAIT_READY) : List.of(Step.CREATE_TWIN, Step.WAIT_READY);
+    if (sharedWith != null) {
+      List<Step> steps = new ArrayList<>();
+      if (flux.suspended() && !flux.suspendedByUser()) {
+        // an earlier run without this user in view suspended it: the user needs it running
+        steps.add(Step.RESUME_FLUX);
+      }
+      if (twin.isEmpty()) {
+        steps.add(Step.CREATE_TWIN);
+      }
+      steps.add(Step.WAIT_READY);
       return new PlannedObject(
           flux.kind(),
           flux.namespace(),
@@ -126,7 +213,7 @@ final class Planner {
           Optional.of(flux),
           twin,
           Outcome.SHARED,
-          "used by " + helmRelease,
+          "used by " + sharedWith,
           differences,
           steps);
     }
@@ -208,6 +295,12 @@ final class Planner {
                     .thenComparing(Manifest::name))
             .toList();
     return DependencyOrder.of(sorted);
+  }
+
+  private static List<Manifest> inScope(List<Manifest> objects, Optional<String> scope) {
+    return objects.stream()
+        .filter(o -> scope.isEmpty() || scope.get().equals(o.namespace()))
+        .toList();
   }
 
   private static Map<String, Manifest> byKey(List<Manifest> objects) {
