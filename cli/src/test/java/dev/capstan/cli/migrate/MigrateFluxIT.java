@@ -15,11 +15,14 @@ import dev.capstan.testing.CapstanCrds;
 import dev.capstan.testing.ClusterAccess;
 import dev.capstan.testing.Finalizers;
 import dev.capstan.testing.KubernetesCluster;
+import dev.capstan.testing.OciRegistry;
+import dev.capstan.testing.S3Server;
 import dev.capstan.testing.TestNamespace;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
@@ -49,12 +52,14 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code capstan migrate flux} from Flux's real source-controller and kustomize-controller (built
  * by deploy/flux/build, run as local processes watching only this test's namespace) to an engine in
  * the test's JVM (reconciling only the objects labelled for this test), with a repository laid out
- * as flux2-kustomize-helm-example's Kustomization part: Flux reconciles it Ready; the dry run
- * changes nothing; the migration keeps every applied object's uid, deletes nothing, leaves no field
- * to kustomize-controller and makes every twin Ready with Flux's inventory; a second run does
- * nothing; a rollback hands everything back to the running Flux; a run killed (SIGKILL) half-way is
- * handed back by a rollback, and another is finished by the next run; then, with Flux stopped, a
- * commit that changes one object and removes another is applied and pruned by Capstan.
+ * as flux2-kustomize-helm-example's Kustomization part, and an OCIRepository of a real registry and
+ * a Bucket of a real S3 server, each with a Kustomization of its artifact: Flux reconciles it
+ * Ready; the dry run changes nothing; the migration keeps every applied object's uid, deletes
+ * nothing, leaves no field to kustomize-controller and makes every twin Ready with Flux's
+ * inventory; a second run does nothing; a rollback hands everything back to the running Flux; a run
+ * killed (SIGKILL) half-way is handed back by a rollback, and another is finished by the next run;
+ * then, with Flux stopped, a commit that changes one object and removes another is applied and
+ * pruned by Capstan.
  */
 @ExtendWith(KubernetesCluster.class)
 class MigrateFluxIT {
@@ -62,12 +67,25 @@ class MigrateFluxIT {
   private static final List<String> KUSTOMIZATIONS =
       List.of("infra-controllers", "infra-configs", "apps");
 
+  /** The chain above, one of an OCIRepository's artifact and one of a Bucket's objects. */
+  private static final List<String> ALL_KUSTOMIZATIONS =
+      List.of("infra-controllers", "infra-configs", "apps", "tools", "settings");
+
+  /** Each source kind's one object. */
+  private static final Map<FluxKind, String> SOURCES =
+      Map.of(
+          FluxKind.GIT_REPOSITORY, "fleet",
+          FluxKind.OCI_REPOSITORY, "tools",
+          FluxKind.BUCKET, "settings");
+
   private static KubernetesClient client;
   private static ClusterAccess access;
   private static String ns;
   private static Path work;
   private static Path fluxBin;
   private static HttpGitServer server;
+  private static OciRegistry registry;
+  private static S3Server s3;
   private static FleetRepository fleet;
   private static Engine engine;
   private static FluxControllers flux;
@@ -90,6 +108,12 @@ class MigrateFluxIT {
     server = HttpGitServer.anonymous(dir.resolve("repos"));
     fleet = FleetRepository.create(dir.resolve("repos/fleet"), dir.resolve("fleet"));
     fleet.commit("Infrastructure and apps");
+    registry = OciRegistry.start(dir.resolve("registry"), OciRegistry.Options.plain());
+    pushTools(dir.resolve("tools"));
+    s3 = S3Server.start(dir.resolve("s3"), false);
+    s3.createBucket("settings");
+    s3.putObject(
+        "settings", "settings.yaml", FleetRepository.configMap("bucket-settings", "mode: strict"));
     flux = FluxControllers.start(fluxBin, cluster.kubeconfig(), ns, dir.resolve("flux"));
     engine =
         new Engine(
@@ -111,7 +135,12 @@ class MigrateFluxIT {
       flux.close();
     }
     if (client != null) {
-      for (FluxKind kind : List.of(FluxKind.KUSTOMIZATION, FluxKind.GIT_REPOSITORY)) {
+      for (FluxKind kind :
+          List.of(
+              FluxKind.KUSTOMIZATION,
+              FluxKind.GIT_REPOSITORY,
+              FluxKind.OCI_REPOSITORY,
+              FluxKind.BUCKET)) {
         for (boolean capstan : List.of(true, false)) {
           release(kind, capstan);
         }
@@ -119,6 +148,12 @@ class MigrateFluxIT {
     }
     if (server != null) {
       server.close();
+    }
+    if (registry != null) {
+      registry.close();
+    }
+    if (s3 != null) {
+      s3.close();
     }
     if (fleet != null) {
       fleet.close();
@@ -130,14 +165,14 @@ class MigrateFluxIT {
     createFluxObjects();
     awaitFluxReady();
     Map<String, String> uids = uids();
-    assertEquals(8, uids.size(), uids::toString);
+    assertEquals(10, uids.size(), uids::toString);
     assertTrue(managers().values().stream().anyMatch(m -> m.contains("kustomize-controller")));
     List<?> fluxInventory = kustomization(false, "apps").inventory();
     watchDeletions();
 
     CliRun dryRun = migrate();
     assertEquals(0, dryRun.exitCode(), dryRun::toString);
-    for (String name : KUSTOMIZATIONS) {
+    for (String name : ALL_KUSTOMIZATIONS) {
       assertTrue(
           dryRun
               .out()
@@ -214,14 +249,18 @@ class MigrateFluxIT {
 
   /** Everything Ready under Capstan, Flux's objects gone, no uid changed, no field left to Flux. */
   private static void assertMigrated(Map<String, String> uids) {
-    for (String name : KUSTOMIZATIONS) {
+    for (String name : ALL_KUSTOMIZATIONS) {
       Manifest twin = kustomization(true, name);
       assertTrue(twin.readyNow(), name + ": " + twin.readyMessage());
       assertTrue(resources().read(FluxKind.KUSTOMIZATION, false, ns, name).isEmpty(), name);
     }
-    assertTrue(
-        resources().read(FluxKind.GIT_REPOSITORY, true, ns, "fleet").orElseThrow().readyNow());
-    assertTrue(resources().read(FluxKind.GIT_REPOSITORY, false, ns, "fleet").isEmpty());
+    for (Map.Entry<FluxKind, String> each : SOURCES.entrySet()) {
+      FluxKind source = each.getKey();
+      String name = each.getValue();
+      Manifest twin = resources().read(source, true, ns, name).orElseThrow();
+      assertTrue(twin.readyNow(), name + ": " + twin.readyMessage());
+      assertTrue(resources().read(source, false, ns, name).isEmpty(), name);
+    }
     assertEquals(uids, uids(), "no object was re-created");
     assertEquals(List.of(), deletions, "nothing was deleted");
     managers()
@@ -339,6 +378,90 @@ class MigrateFluxIT {
           .create();
       previous = name;
     }
+    client
+        .resource(
+            object(
+                "source.toolkit.fluxcd.io/v1",
+                "OCIRepository",
+                "tools",
+                Map.of(
+                    "url",
+                    registry.url("fleet/tools"),
+                    "ref",
+                    Map.of("tag", "latest"),
+                    "insecure",
+                    true,
+                    "interval",
+                    "10m")))
+        .create();
+    client
+        .secrets()
+        .inNamespace(ns)
+        .resource(
+            new SecretBuilder()
+                .withNewMetadata()
+                .withName("s3-credentials")
+                .endMetadata()
+                .withStringData(
+                    Map.of("accesskey", S3Server.ACCESS_KEY, "secretkey", S3Server.SECRET_KEY))
+                .build())
+        .create();
+    client
+        .resource(
+            object(
+                "source.toolkit.fluxcd.io/v1",
+                "Bucket",
+                "settings",
+                Map.of(
+                    "bucketName", "settings",
+                    "endpoint", s3.endpoint(),
+                    "insecure", true,
+                    "provider", "generic",
+                    "region", "us-east-1",
+                    "secretRef", Map.of("name", "s3-credentials"),
+                    "interval", "10m")))
+        .create();
+    for (String name : List.of("tools", "settings")) {
+      String kind = name.equals("tools") ? "OCIRepository" : "Bucket";
+      client
+          .resource(
+              object(
+                  "kustomize.toolkit.fluxcd.io/v1",
+                  "Kustomization",
+                  name,
+                  Map.of(
+                      "interval",
+                      "10m",
+                      "sourceRef",
+                      Map.of("kind", kind, "name", name),
+                      "path",
+                      "./",
+                      "prune",
+                      true,
+                      "targetNamespace",
+                      ns)))
+          .create();
+    }
+  }
+
+  /** Pushes the tools artifact (one ConfigMap) as {@code capstan push artifact} does. */
+  private static void pushTools(Path dir) throws Exception {
+    Files.createDirectories(dir);
+    Files.writeString(
+        dir.resolve("tools.yaml"), FleetRepository.configMap("tools-config", "linter: strict"));
+    CliRun pushed =
+        CliRun.run(
+            "push",
+            "artifact",
+            registry.url("fleet/tools") + ":latest",
+            "--path",
+            dir.toString(),
+            "--source",
+            "https://git.example.com/tools",
+            "--revision",
+            "main@sha1:5e1f",
+            "--insecure-registry");
+    assertEquals(0, pushed.exitCode(), pushed::toString);
   }
 
   private static GenericKubernetesResource object(
@@ -362,7 +485,7 @@ class MigrateFluxIT {
         .pollInterval(Duration.ofSeconds(1))
         .until(
             () ->
-                KUSTOMIZATIONS.stream()
+                ALL_KUSTOMIZATIONS.stream()
                     .allMatch(
                         name ->
                             resources()
