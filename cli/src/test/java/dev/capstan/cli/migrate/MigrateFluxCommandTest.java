@@ -21,7 +21,8 @@ class MigrateFluxCommandTest {
     CliRun run = CliRun.run("migrate", "flux", "--help");
 
     assertEquals(0, run.exitCode(), run::toString);
-    for (String word : new String[] {"--apply", "--rollback", "--timeout", "Kustomizations"}) {
+    for (String word :
+        new String[] {"--apply", "--rollback", "--timeout", "Kustomizations", "HelmReleases"}) {
       assertTrue(run.out().contains(word), run::toString);
     }
   }
