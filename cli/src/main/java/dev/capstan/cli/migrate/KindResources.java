@@ -43,20 +43,26 @@ final class KindResources {
   }
 
   /**
+   * What a plan reads of one group: the objects, and whether they are every namespace's ({@code
+   * false} when only the scope's own could be read).
+   */
+  record View(List<Manifest> objects, boolean everyNamespace) {}
+
+  /**
    * What a plan for {@code namespace} reads of both groups: every namespace's objects, for the
    * sourceRefs that cross namespaces, or only its own when listing the others is forbidden.
    */
-  List<Manifest> around(Optional<String> namespace, boolean capstan) {
+  View around(Optional<String> namespace, boolean capstan) {
     if (namespace.isPresent()) {
       try {
-        return capstan ? capstan(Optional.empty()) : flux(Optional.empty());
+        return new View(capstan ? capstan(Optional.empty()) : flux(Optional.empty()), true);
       } catch (KubernetesClientException e) {
         if (e.getCode() != 403) {
           throw e;
         }
       }
     }
-    return capstan ? capstan(namespace) : flux(namespace);
+    return new View(capstan ? capstan(namespace) : flux(namespace), namespace.isEmpty());
   }
 
   Resource<GenericKubernetesResource> flux(FluxKind kind, String namespace, String name) {

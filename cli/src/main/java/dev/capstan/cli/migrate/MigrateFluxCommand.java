@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -79,10 +78,19 @@ public final class MigrateFluxCommand implements Callable<Integer> {
   private int migrate(KubernetesClient client, PrintWriter out, PrintWriter err) {
     KindResources resources = new KindResources(client);
     Optional<String> scope = Optional.ofNullable(namespace);
-    List<Manifest> flux = resources.around(scope, false);
-    List<Manifest> capstan = resources.around(scope, true);
+    KindResources.View flux = resources.around(scope, false);
+    KindResources.View capstan = resources.around(scope, true);
+    boolean everyNamespace = flux.everyNamespace() && capstan.everyNamespace();
     MigrationPlan plan =
-        rollback ? Planner.rollback(flux, capstan, scope) : Planner.migration(flux, capstan, scope);
+        rollback
+            ? Planner.rollback(flux.objects(), capstan.objects(), scope, everyNamespace)
+            : Planner.migration(flux.objects(), capstan.objects(), scope, everyNamespace);
+    if (!everyNamespace) {
+      out.println(
+          "other namespaces could not be listed: every source in -n "
+              + namespace
+              + " keeps running for Flux, in case a Kustomization there uses it");
+    }
     new PlanPrinter(out).print(plan);
     if (!apply) {
       out.println("dry run: nothing changed; --apply takes these steps");

@@ -29,9 +29,18 @@ final class Planner {
    */
   static MigrationPlan migration(
       List<Manifest> flux, List<Manifest> capstan, Optional<String> scope) {
+    return migration(flux, capstan, scope, true);
+  }
+
+  /**
+   * As {@link #migration(List, List, Optional)}; {@code everyNamespace} false when only the scope's
+   * own objects could be read: then every source there stays running for Flux too.
+   */
+  static MigrationPlan migration(
+      List<Manifest> flux, List<Manifest> capstan, Optional<String> scope, boolean everyNamespace) {
     Map<String, Manifest> twins = byKey(capstan);
     HelmReleaseUse helmReleases = HelmReleaseUse.of(flux);
-    Map<String, String> usedFromOutside = SourceRefs.usedFromOutside(flux, scope);
+    Map<String, String> usedFromOutside = usedFromOutside(flux, scope, everyNamespace);
     List<PlannedObject> planned = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     for (Manifest object : ordered(inScope(flux, scope))) {
@@ -89,6 +98,13 @@ final class Planner {
     return new MigrationPlan(planned, false);
   }
 
+  private static Map<String, String> usedFromOutside(
+      List<Manifest> objects, Optional<String> scope, boolean everyNamespace) {
+    return everyNamespace || scope.isEmpty()
+        ? SourceRefs.usedFromOutside(objects, scope)
+        : SourceRefs.perhapsUsedFromOutside(objects, scope.get());
+  }
+
   /** What {@code --rollback} would do: every twin this migration made, handed back to Flux. */
   static MigrationPlan rollback(List<Manifest> flux, List<Manifest> capstan) {
     return rollback(flux, capstan, Optional.empty());
@@ -100,8 +116,14 @@ final class Planner {
    */
   static MigrationPlan rollback(
       List<Manifest> flux, List<Manifest> capstan, Optional<String> scope) {
+    return rollback(flux, capstan, scope, true);
+  }
+
+  /** As {@link #rollback(List, List, Optional)}, with {@code everyNamespace} as for a migration. */
+  static MigrationPlan rollback(
+      List<Manifest> flux, List<Manifest> capstan, Optional<String> scope, boolean everyNamespace) {
     Map<String, Manifest> fluxByKey = byKey(flux);
-    Map<String, String> usedFromOutside = SourceRefs.usedFromOutside(capstan, scope);
+    Map<String, String> usedFromOutside = usedFromOutside(capstan, scope, everyNamespace);
     List<PlannedObject> planned = new ArrayList<>();
     for (Manifest twin : ordered(inScope(capstan, scope))) {
       if (!migrated(twin)) {
@@ -171,6 +193,10 @@ final class Planner {
     }
     if (twin.kind() != FluxKind.EXTERNAL_ARTIFACT) {
       steps.add(Step.RESUME_FLUX);
+    }
+    // An earlier rollback of everything, killed half-way, may have suspended it: its user needs it.
+    if (twin.suspended() && !twin.suspendedByUser()) {
+      steps.add(Step.RESUME_TWIN);
     }
     return new PlannedObject(
         twin.kind(),

@@ -1,9 +1,11 @@
 package dev.capstan.cli.migrate;
 
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The sources objects name in their {@code spec.sourceRef} (a Kustomization's may name another
@@ -12,6 +14,14 @@ import java.util.Optional;
  * and an object whose source is outside the scope waits until that source has a twin. Pure.
  */
 final class SourceRefs {
+
+  /** The kinds a Kustomization in another namespace may name as its source. */
+  private static final Set<FluxKind> CROSS_NAMESPACE_SOURCES =
+      EnumSet.of(
+          FluxKind.GIT_REPOSITORY,
+          FluxKind.OCI_REPOSITORY,
+          FluxKind.BUCKET,
+          FluxKind.EXTERNAL_ARTIFACT);
 
   private SourceRefs() {}
 
@@ -48,6 +58,22 @@ final class SourceRefs {
         sourceOf(object)
             .filter(source -> namespaceOf(source).equals(scope.get()))
             .ifPresent(source -> users.putIfAbsent(source, object.title()));
+      }
+    }
+    return users;
+  }
+
+  /**
+   * Every source in {@code scope} that a Kustomization elsewhere could name, each as used by
+   * whoever is there: when the other namespaces cannot be read, none of these may stop for Flux.
+   */
+  static Map<String, String> perhapsUsedFromOutside(List<Manifest> objects, String scope) {
+    Map<String, String> users = new HashMap<>();
+    for (Manifest object : objects) {
+      if (object.namespace().equals(scope) && CROSS_NAMESPACE_SOURCES.contains(object.kind())) {
+        users.put(
+            Planner.key(object.kind(), object.namespace(), object.name()),
+            "objects in namespaces this identity may not list");
       }
     }
     return users;

@@ -11,11 +11,13 @@ import static dev.capstan.cli.migrate.Step.SUSPEND_FLUX;
 import static dev.capstan.cli.migrate.Step.SUSPEND_TWIN;
 import static dev.capstan.cli.migrate.Step.WAIT_READY;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -69,6 +71,40 @@ class CrossNamespacePlanTest {
     MigrationPlan plan = Planner.migration(flux, List.of(), Optional.of("fleet"));
 
     assertEquals(List.of(RESUME_FLUX, CREATE_TWIN, WAIT_READY), plan.objects().get(0).steps());
+  }
+
+  @Test
+  void whenTheOtherNamespacesCannotBeReadEverySourceKeepsRunningForFlux() {
+    List<Manifest> fleetOnly = flux.stream().filter(o -> o.namespace().equals("fleet")).toList();
+
+    MigrationPlan unseen = Planner.migration(fleetOnly, List.of(), Optional.of("fleet"), false);
+    MigrationPlan seen = Planner.migration(fleetOnly, List.of(), Optional.of("fleet"), true);
+
+    assertEquals("GitRepository fleet/fleet", titles(unseen).get(0));
+    assertEquals(Outcome.SHARED, unseen.objects().get(0).outcome());
+    assertEquals(
+        "used by objects in namespaces this identity may not list, which -n fleet leaves with"
+            + " Flux",
+        unseen.objects().get(0).reason());
+    assertEquals(List.of(CREATE_TWIN, WAIT_READY), unseen.objects().get(0).steps());
+    assertNotEquals(Outcome.SHARED, seen.objects().get(0).outcome());
+  }
+
+  @Test
+  void aSharedTwinThatAKilledRollbackSuspendedIsResumedForItsCapstanUser() {
+    List<Manifest> twins = twins(Planner.migration(flux, List.of()));
+    Manifest source = MigrationFixtures.named(twins, "GitRepository", "fleet");
+    Map<String, String> annotations = new HashMap<>(source.object().getMetadata().getAnnotations());
+    annotations.put(Manifest.SUSPENDED_BY_MIGRATION, "true");
+    source.object().getMetadata().setAnnotations(annotations);
+    Map<Object, Object> spec = new HashMap<>(source.spec());
+    spec.put("suspend", true);
+    source.object().getAdditionalProperties().put("spec", spec);
+
+    MigrationPlan plan = Planner.rollback(List.of(), twins, Optional.of("fleet"));
+
+    assertEquals(Outcome.ROLL_BACK_SHARED, plan.objects().get(0).outcome());
+    assertTrue(plan.objects().get(0).steps().contains(RESUME_TWIN), plan.objects()::toString);
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.capstan.cli.migrate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpExchange;
@@ -53,9 +54,10 @@ class KindResourcesTest {
 
   @Test
   void aScopedPlanReadsEveryNamespaceForTheReferencesThatCrossThem() {
-    List<Manifest> read = new KindResources(client).around(Optional.of("apps"), false);
+    KindResources.View read = new KindResources(client).around(Optional.of("apps"), false);
 
-    assertEquals(List.of("apps/podinfo", "fleet/fleet"), names(read));
+    assertEquals(List.of("apps/podinfo", "fleet/fleet"), names(read.objects()));
+    assertTrue(read.everyNamespace());
     assertTrue(
         paths.contains("/apis/source.toolkit.fluxcd.io/v1/gitrepositories"), paths::toString);
   }
@@ -64,9 +66,10 @@ class KindResourcesTest {
   void whenListingEveryNamespaceIsForbiddenOnlyItsOwnIsRead() {
     clusterWideForbidden = true;
 
-    List<Manifest> read = new KindResources(client).around(Optional.of("apps"), false);
+    KindResources.View read = new KindResources(client).around(Optional.of("apps"), false);
 
-    assertEquals(List.of("apps/podinfo"), names(read));
+    assertEquals(List.of("apps/podinfo"), names(read.objects()));
+    assertFalse(read.everyNamespace());
     assertTrue(
         paths.contains("/apis/source.toolkit.fluxcd.io/v1/namespaces/apps/gitrepositories"),
         paths::toString);

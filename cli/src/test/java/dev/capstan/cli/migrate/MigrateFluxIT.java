@@ -21,8 +21,6 @@ import dev.capstan.testing.TestNamespace;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
@@ -109,7 +107,7 @@ class MigrateFluxIT {
     fleet = FleetRepository.create(dir.resolve("repos/fleet"), dir.resolve("fleet"));
     fleet.commit("Infrastructure and apps");
     registry = OciRegistry.start(dir.resolve("registry"), OciRegistry.Options.plain());
-    pushTools(dir.resolve("tools"));
+    FluxFleetObjects.pushTools(registry.url("fleet/tools"), dir.resolve("tools"));
     s3 = S3Server.start(dir.resolve("s3"), false);
     s3.createBucket("settings");
     s3.putObject(
@@ -353,130 +351,8 @@ class MigrateFluxIT {
   }
 
   private static void createFluxObjects() {
-    GenericKubernetesResource repository =
-        object(
-            "source.toolkit.fluxcd.io/v1",
-            "GitRepository",
-            "fleet",
-            Map.of("url", server.url("fleet"), "ref", Map.of("branch", "main"), "interval", "1m"));
-    client.resource(repository).create();
-    String previous = null;
-    for (String name : KUSTOMIZATIONS) {
-      Map<String, Object> spec = new TreeMap<>();
-      spec.put("interval", "10m");
-      spec.put("sourceRef", Map.of("kind", "GitRepository", "name", "fleet"));
-      spec.put(
-          "path",
-          name.equals("apps") ? "./apps/production" : "./infrastructure/" + name.substring(6));
-      spec.put("prune", true);
-      spec.put("targetNamespace", ns);
-      if (previous != null) {
-        spec.put("dependsOn", List.of(Map.of("name", previous)));
-      }
-      client
-          .resource(object("kustomize.toolkit.fluxcd.io/v1", "Kustomization", name, spec))
-          .create();
-      previous = name;
-    }
-    client
-        .resource(
-            object(
-                "source.toolkit.fluxcd.io/v1",
-                "OCIRepository",
-                "tools",
-                Map.of(
-                    "url",
-                    registry.url("fleet/tools"),
-                    "ref",
-                    Map.of("tag", "latest"),
-                    "insecure",
-                    true,
-                    "interval",
-                    "10m")))
-        .create();
-    client
-        .secrets()
-        .inNamespace(ns)
-        .resource(
-            new SecretBuilder()
-                .withNewMetadata()
-                .withName("s3-credentials")
-                .endMetadata()
-                .withStringData(
-                    Map.of("accesskey", S3Server.ACCESS_KEY, "secretkey", S3Server.SECRET_KEY))
-                .build())
-        .create();
-    client
-        .resource(
-            object(
-                "source.toolkit.fluxcd.io/v1",
-                "Bucket",
-                "settings",
-                Map.of(
-                    "bucketName", "settings",
-                    "endpoint", s3.endpoint(),
-                    "insecure", true,
-                    "provider", "generic",
-                    "region", "us-east-1",
-                    "secretRef", Map.of("name", "s3-credentials"),
-                    "interval", "10m")))
-        .create();
-    for (String name : List.of("tools", "settings")) {
-      String kind = name.equals("tools") ? "OCIRepository" : "Bucket";
-      client
-          .resource(
-              object(
-                  "kustomize.toolkit.fluxcd.io/v1",
-                  "Kustomization",
-                  name,
-                  Map.of(
-                      "interval",
-                      "10m",
-                      "sourceRef",
-                      Map.of("kind", kind, "name", name),
-                      "path",
-                      "./",
-                      "prune",
-                      true,
-                      "targetNamespace",
-                      ns)))
-          .create();
-    }
-  }
-
-  /** Pushes the tools artifact (one ConfigMap) as {@code capstan push artifact} does. */
-  private static void pushTools(Path dir) throws Exception {
-    Files.createDirectories(dir);
-    Files.writeString(
-        dir.resolve("tools.yaml"), FleetRepository.configMap("tools-config", "linter: strict"));
-    CliRun pushed =
-        CliRun.run(
-            "push",
-            "artifact",
-            registry.url("fleet/tools") + ":latest",
-            "--path",
-            dir.toString(),
-            "--source",
-            "https://git.example.com/tools",
-            "--revision",
-            "main@sha1:5e1f",
-            "--insecure-registry");
-    assertEquals(0, pushed.exitCode(), pushed::toString);
-  }
-
-  private static GenericKubernetesResource object(
-      String apiVersion, String kind, String name, Map<String, Object> spec) {
-    GenericKubernetesResource object = new GenericKubernetesResource();
-    object.setApiVersion(apiVersion);
-    object.setKind(kind);
-    object.setMetadata(
-        new ObjectMetaBuilder()
-            .withName(name)
-            .withNamespace(ns)
-            .withLabels(Map.of(SELECTOR, ns))
-            .build());
-    object.setAdditionalProperty("spec", spec);
-    return object;
+    new FluxFleetObjects(client, ns, SELECTOR)
+        .create(server.url("fleet"), KUSTOMIZATIONS, registry.url("fleet/tools"), s3.endpoint());
   }
 
   private static void awaitFluxReady() {
