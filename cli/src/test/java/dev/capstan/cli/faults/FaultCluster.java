@@ -13,6 +13,8 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.URI;
@@ -167,18 +169,20 @@ public final class FaultCluster implements AutoCloseable {
     startEngine();
   }
 
-  /** Asks for a fetch now, as a push webhook would. */
+  /**
+   * Asks for a fetch now, as a push webhook would: a merge patch without a resourceVersion, so the
+   * engine's status writes in between cannot make it conflict.
+   */
   public void requestFetch() {
-    String now = Instant.now().toString();
     admin
         .resources(GitRepository.class)
         .inNamespace(namespace)
         .withName("repo")
-        .edit(
-            r -> {
-              r.getMetadata().getAnnotations().put("reconcile.capstan.dev/requestedAt", now);
-              return r;
-            });
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"metadata\":{\"annotations\":{\"reconcile.capstan.dev/requestedAt\":\""
+                + Instant.now()
+                + "\"}}}");
   }
 
   /** Notes the engine's threads and memory now as its steady state. */
