@@ -12,6 +12,14 @@ import java.util.stream.Collectors;
  * when the fault has ended.
  */
 public enum Fault {
+  /**
+   * Nothing: the baseline, how long the bench takes to see the round's commit converged with no
+   * fault at all (the interval and the fetch request's way through the engine).
+   */
+  NONE("none", false) {
+    @Override
+    void inject(FaultCluster cluster, ControlPlane plane, Random random) {}
+  },
   /** SIGKILL of the engine mid-apply, and a new engine. */
   KILL("kill-9", false) {
     @Override
@@ -91,8 +99,13 @@ public enum Fault {
   RELIST("relist-410", true) {
     @Override
     void inject(FaultCluster cluster, ControlPlane plane, Random random) throws Exception {
+      String before = cluster.listResourceVersion();
       plane.compactEtcd();
       plane.restartApiServer(1);
+      if (!cluster.watchFromIsGone(before)) {
+        throw new IllegalStateException(
+            "a watch from resourceVersion " + before + " was not answered 410 Gone");
+      }
     }
   };
 

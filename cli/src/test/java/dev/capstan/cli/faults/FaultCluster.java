@@ -13,6 +13,10 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.ByteArrayInputStream;
@@ -28,6 +32,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -183,6 +191,47 @@ public final class FaultCluster implements AutoCloseable {
             "{\"metadata\":{\"annotations\":{\"reconcile.capstan.dev/requestedAt\":\""
                 + Instant.now()
                 + "\"}}}");
+  }
+
+  /** The resourceVersion of the namespace's applied ConfigMaps as listed now. */
+  public String listResourceVersion() {
+    return admin
+        .configMaps()
+        .inNamespace(namespace)
+        .withLabel(OWNER_LABEL)
+        .list()
+        .getMetadata()
+        .getResourceVersion();
+  }
+
+  /**
+   * Whether a watch from {@code resourceVersion} is answered 410 Gone (within 30 s), as every watch
+   * resumed from before an etcd compaction and a restart of the API server should be.
+   */
+  public boolean watchFromIsGone(String resourceVersion) throws InterruptedException {
+    CompletableFuture<Boolean> gone = new CompletableFuture<>();
+    try (Watch watch =
+        admin
+            .configMaps()
+            .inNamespace(namespace)
+            .withLabel(OWNER_LABEL)
+            .withResourceVersion(resourceVersion)
+            .watch(
+                new Watcher<>() {
+                  @Override
+                  public void eventReceived(Action action, ConfigMap object) {}
+
+                  @Override
+                  public void onClose(WatcherException cause) {
+                    gone.complete(cause.isHttpGone());
+                  }
+                })) {
+      return gone.get(30, TimeUnit.SECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      return false;
+    } catch (KubernetesClientException e) {
+      return e.getCode() == 410;
+    }
   }
 
   /** Notes the engine's threads and memory now as its steady state. */

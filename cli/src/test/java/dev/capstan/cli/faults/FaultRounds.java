@@ -1,6 +1,7 @@
 package dev.capstan.cli.faults;
 
 import dev.capstan.cli.faults.FaultCluster.Outcome;
+import dev.capstan.cli.faults.FaultInvariants.Verdict;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -69,10 +70,15 @@ public final class FaultRounds implements AutoCloseable {
     cluster.requestFetch();
     long wait = 200 + random.nextInt(1800);
     Thread.sleep(wait);
-    fault.inject(cluster, plane, random);
+    String notInjected = inject(fault);
     pauseStream(true);
     try {
       Outcome outcome = cluster.awaitInvariants(limit);
+      if (notInjected != null) {
+        List<String> broken = new ArrayList<>(outcome.verdict().broken());
+        broken.add(0, notInjected);
+        outcome = new Outcome(new Verdict(false, broken), outcome.seconds());
+      }
       out.printf(
           "  %s round %d (after %d ms): %s in %.1f s%s%n",
           fault.label(),
@@ -84,6 +90,18 @@ public final class FaultRounds implements AutoCloseable {
       return outcome;
     } finally {
       pauseStream(false);
+    }
+  }
+
+  /** Injects {@code fault}; null, or why it could not be injected as it should. */
+  private String inject(Fault fault) throws InterruptedException {
+    try {
+      fault.inject(cluster, plane, random);
+      return null;
+    } catch (InterruptedException e) {
+      throw e;
+    } catch (Exception e) {
+      return "not injected: " + e.getMessage();
     }
   }
 
