@@ -20,7 +20,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** The real capstan jar running {@code capstan run} as a separate process, as a pod would. */
-final class CapstanProcess implements AutoCloseable {
+public final class CapstanProcess implements AutoCloseable {
   private final Process process;
   private final Path log;
   private final int metricsPort;
@@ -36,13 +36,13 @@ final class CapstanProcess implements AutoCloseable {
   }
 
   /** Starts {@code capstan run} with the kubeconfig, as pod {@code podName} of capstan-system. */
-  static CapstanProcess start(Path kubeconfig, Path workDir, String podName, List<String> extraArgs)
-      throws IOException {
+  public static CapstanProcess start(
+      Path kubeconfig, Path workDir, String podName, List<String> extraArgs) throws IOException {
     return start(kubeconfig, workDir, podName, List.of("-Xmx256m"), extraArgs);
   }
 
   /** As {@link #start(Path, Path, String, List)}, with the JVM's options. */
-  static CapstanProcess start(
+  public static CapstanProcess start(
       Path kubeconfig, Path workDir, String podName, List<String> jvmArgs, List<String> extraArgs)
       throws IOException {
     Path jar = RepoRoot.find().resolve("cli/target/capstan.jar");
@@ -105,7 +105,16 @@ final class CapstanProcess implements AutoCloseable {
     return webhookPort;
   }
 
-  boolean isAlive() {
+  public long pid() {
+    return process.pid();
+  }
+
+  /** The engine's log file. */
+  public Path log() {
+    return log;
+  }
+
+  public boolean isAlive() {
     return process.isAlive();
   }
 
@@ -143,7 +152,7 @@ final class CapstanProcess implements AutoCloseable {
   }
 
   /** The end of the process's log, for failure messages. */
-  String logTail() {
+  public String logTail() {
     try {
       List<String> lines =
           Files.readAllLines(log).stream().filter(l -> !l.contains(" DEBUG ")).toList();
@@ -154,7 +163,7 @@ final class CapstanProcess implements AutoCloseable {
   }
 
   /** SIGKILL: the process gets no chance to give up its Lease. */
-  void kill() throws InterruptedException {
+  public void kill() throws InterruptedException {
     process.destroyForcibly();
     process.waitFor(30, TimeUnit.SECONDS);
   }
@@ -170,7 +179,7 @@ final class CapstanProcess implements AutoCloseable {
    * namespace} from their finalizers: no engine is left to run them, and the namespace must be able
    * to go.
    */
-  static void stopAll(List<CapstanProcess> engines, KubernetesClient admin, String namespace)
+  public static void stopAll(List<CapstanProcess> engines, KubernetesClient admin, String namespace)
       throws InterruptedException {
     for (CapstanProcess engine : engines) {
       engine.close();

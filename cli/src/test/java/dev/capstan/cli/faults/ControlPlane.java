@@ -1,0 +1,121 @@
+package dev.capstan.cli.faults;
+
+import dev.capstan.testing.RepoRoot;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The local control plane's processes (deploy/testcluster), found from its state directory (the one
+ * that holds the admin kubeconfig): the API server restarted by {@code restart-apiserver}, paused
+ * with SIGSTOP, and etcd compacted through its JSON gateway.
+ */
+public final class ControlPlane {
+  private static final Pattern REVISION = Pattern.compile("\"revision\":\"?(\\d+)");
+  private static final Pattern CLIENT_URL =
+      Pattern.compile("--listen-client-urls=(http://[^,\\s]+)");
+  private final Path stateDir;
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  /** The control plane whose admin kubeconfig is {@code kubeconfig}. */
+  public ControlPlane(Path kubeconfig) {
+    this.stateDir = kubeconfig.toAbsolutePath().getParent();
+  }
+
+  /** Whether this is a local control plane of deploy/testcluster (its API server's pid file). */
+  public boolean isLocal() {
+    return Files.isRegularFile(stateDir.resolve("pids/kube-apiserver.pid"));
+  }
+
+  /** Restarts the API server, down for {@code downSeconds}, and waits until it is ready again. */
+  public void restartApiServer(int downSeconds) throws IOException, InterruptedException {
+    Path log = Files.createTempFile("restart-apiserver", ".log");
+    ProcessBuilder restart =
+        new ProcessBuilder(
+                RepoRoot.find().resolve("deploy/testcluster/restart-apiserver").toString(),
+                Integer.toString(downSeconds))
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    restart.environment().put("CAPSTAN_TESTCLUSTER_DIR", stateDir.toString());
+    Process process = restart.start();
+    if (!process.waitFor(3, TimeUnit.MINUTES) || process.exitValue() != 0) {
+      throw new IllegalStateException("restart-apiserver failed: " + Files.readString(log));
+    }
+  }
+
+  /** SIGSTOP of the API server for {@code pause}, then SIGCONT (always, even when interrupted). */
+  public void pauseApiServer(Duration pause) throws IOException, InterruptedException {
+    long pid = pid("kube-apiserver");
+    signal("STOP", pid);
+    try {
+      Thread.sleep(pause.toMillis());
+    } finally {
+      signal("CONT", pid);
+    }
+  }
+
+  /** Compacts etcd at its current revision: every older revision is gone; returns it. */
+  public long compactEtcd() throws IOException, InterruptedException {
+    String cmdline = cmdline(pid("etcd"));
+    Matcher url = CLIENT_URL.matcher(cmdline);
+    if (!url.find()) {
+      throw new IllegalStateException("etcd's client URL is not in its command line");
+    }
+    // The key "/" (base64 "Lw=="): any range answers with the store's current revision.
+    Matcher revision = REVISION.matcher(post(url.group(1) + "/v3/kv/range", "{\"key\":\"Lw==\"}"));
+    if (!revision.find()) {
+      throw new IllegalStateException("etcd answered no revision");
+    }
+    long current = Long.parseLong(revision.group(1));
+    post(
+        url.group(1) + "/v3/kv/compaction", "{\"revision\":\"" + current + "\",\"physical\":true}");
+    return current;
+  }
+
+  private String post(String url, String body) throws IOException, InterruptedException {
+    HttpResponse<String> response =
+        http.send(
+            HttpRequest.newBuilder(URI.create(url))
+                .timeout(Duration.ofSeconds(30))
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() != 200) {
+      throw new IllegalStateException(url + " answered " + response.statusCode());
+    }
+    return response.body();
+  }
+
+  /** The pid of component {@code name}, checked to be that component of this control plane. */
+  private long pid(String name) throws IOException {
+    long pid = Long.parseLong(Files.readString(stateDir.resolve("pids/" + name + ".pid")).trim());
+    String cmdline = cmdline(pid);
+    if (!cmdline.contains("/" + name + " ") || !cmdline.contains(stateDir.toString())) {
+      throw new IllegalStateException(name + " of " + stateDir + " is not running");
+    }
+    return pid;
+  }
+
+  private static String cmdline(long pid) throws IOException {
+    return new String(
+            Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline")), StandardCharsets.UTF_8)
+        .replace('\0', ' ');
+  }
+
+  private static void signal(String signal, long pid) throws IOException, InterruptedException {
+    Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start();
+    if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+      throw new IllegalStateException("kill -" + signal + " " + pid + " failed");
+    }
+  }
+}

@@ -1,0 +1,31 @@
+package dev.capstan.cli.faults;
+
+import dev.capstan.testing.CapstanCrds;
+import dev.capstan.testing.ClusterAccess;
+import dev.capstan.testing.KubernetesCluster;
+import dev.capstan.testing.TestNamespace;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The fault bench's kill -9 of the engine mid-apply, at a small size: every invariant holds. */
+@ExtendWith(KubernetesCluster.class)
+class EngineKillFaultIT {
+
+  @BeforeAll
+  static void installCrds(KubernetesClient admin) {
+    CapstanCrds.install(admin);
+  }
+
+  @Test
+  void killingTheEngineMidApplyLosesNothingAndConverges(
+      KubernetesClient admin, TestNamespace ns, ClusterAccess access, @TempDir Path dir)
+      throws Exception {
+    try (FaultTestRun run = FaultTestRun.start(admin, ns, access, dir)) {
+      run.assertHolds(Fault.KILL, 3);
+    }
+  }
+}

@@ -1,0 +1,156 @@
+package dev.capstan.cli.faults;
+
+import dev.capstan.cli.faults.FaultyProxy.Mode;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Random;
+import java.util.stream.Collectors;
+
+/**
+ * The faults the bench injects, each on this machine only and bounded in time. Each starts a moment
+ * after a commit and a fetch request, so it lands while reconciles run; {@link #inject} returns
+ * when the fault has ended.
+ */
+public enum Fault {
+  /**
+   * Nothing: the baseline, how long the bench takes to see the round's commit converged with no
+   * fault at all (the interval and the fetch request's way through the engine).
+   */
+  NONE("none", false) {
+    @Override
+    void inject(FaultCluster cluster, ControlPlane plane, Random random) {}
+  },
+  /** SIGKILL of the engine mid-apply, and a new engine. */
+  KILL("kill-9", false) {
+    @Override
+    void inject(FaultCluster cluster, ControlPlane plane, Random random) throws Exception {
+      cluster.killAndRestartEngine();
+    }
+  },
+  /** The API server stopped and started again (restart-apiserver), down 2 s. */
+  API_RESTART("apiserver-restart", true) {
+    @Override
+    void inject(FaultCluster cluster, ControlPlane plane, Random random) throws Exception {
+      plane.restartApiServer(2);
+    }
+  },
+  /** The API server paused (SIGSTOP) for 20 s, longer than the client's 10 s timeouts. */
+  API_PAUSE("apiserver-pause-20s", true) {
+    @Override
+    void inject(FaultCluster cluster, ControlPlane plane, Random random) throws Exception {
+      plane.pauseApiServer(Duration.ofSeconds(20));
+    }
+  },
+  GIT_DOWN("git-down-20s", false) {
+    @Override
+    void inject(FaultCluster cluster, ControlPlane plane, Random random) throws Exception {
+      hold(cluster.gitProxy(), Mode.DOWN, Duration.ofSeconds(20));
+    }
+  },
+  GIT_SLOW("git-slow-20s", false) {
+    @Override
+    void inject(FaultCluster cluster, ControlPlane plane, Random random) throws Exception {
+      hold(cluster.gitProxy(), Mode.SLOW, Duration.ofSeconds(20));
+    }
+  },
+  GIT_500("git-500-20s", false) {
+    @Override
+    void inject(FaultCluster cluster, ControlPlane plane, Random random) throws Exception {
+      hold(cluster.gitProxy(), Mode.ERROR_500, Duration.ofSeconds(20));
+    }
+  },
+  GIT_TRUNCATED("git-truncated-20s", false) {
+    @Override
+    void inject(FaultCluster cluster, ControlPlane plane, Random random) throws Exception {
+      hold(cluster.gitProxy(), Mode.TRUNCATE, Duration.ofSeconds(20));
+    }
+  },
+  /** 200 commits in a minute to the one repository, a fetch asked for every tenth. */
+  FLOOD("flood-200", false) {
+    @Override
+    void inject(FaultCluster cluster, ControlPlane plane, Random random) throws Exception {
+      for (int i = 0; i < 200; i++) {
+        cluster.workload().commitChange();
+        if (i % 10 == 9) {
+          cluster.requestFetch();
+        }
+        Thread.sleep(300);
+      }
+    }
+  },
+  /** The engine's API connections reset and refused for 5 s. */
+  PARTITION_DROP("partition-drop-5s", false) {
+    @Override
+    void inject(FaultCluster cluster, ControlPlane plane, Random random) throws Exception {
+      hold(cluster.apiProxy(), Mode.DOWN, Duration.ofSeconds(5));
+    }
+  },
+  /** The engine's API connections black-holed for 60 s: its Lease lapses meanwhile. */
+  PARTITION_BLACK_HOLE("partition-blackhole-60s", false) {
+    @Override
+    void inject(FaultCluster cluster, ControlPlane plane, Random random) throws Exception {
+      hold(cluster.apiProxy(), Mode.BLACK_HOLE, Duration.ofSeconds(60));
+    }
+  },
+  /**
+   * etcd compacted at its current revision and the API server restarted: its watch cache starts
+   * anew, so every watch resumed from an older resourceVersion is answered 410 Gone and relists.
+   */
+  RELIST("relist-410", true) {
+    @Override
+    void inject(FaultCluster cluster, ControlPlane plane, Random random) throws Exception {
+      String before = cluster.listResourceVersion();
+      plane.compactEtcd();
+      plane.restartApiServer(1);
+      if (!cluster.watchFromIsGone(before)) {
+        throw new IllegalStateException(
+            "a watch from resourceVersion " + before + " was not answered 410 Gone");
+      }
+    }
+  };
+
+  private final String label;
+  private final boolean touchesControlPlane;
+
+  Fault(String label, boolean touchesControlPlane) {
+    this.label = label;
+    this.touchesControlPlane = touchesControlPlane;
+  }
+
+  /** The name the bench prints and takes as an option. */
+  public String label() {
+    return label;
+  }
+
+  /** Whether it acts on the local control plane's processes (so every client sees it). */
+  public boolean touchesControlPlane() {
+    return touchesControlPlane;
+  }
+
+  abstract void inject(FaultCluster cluster, ControlPlane plane, Random random) throws Exception;
+
+  public static Fault named(String label) {
+    return Arrays.stream(values())
+        .filter(f -> f.label.equals(label))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "no fault "
+                        + label
+                        + "; the faults: "
+                        + Arrays.stream(values())
+                            .map(Fault::label)
+                            .collect(Collectors.joining(" "))));
+  }
+
+  private static void hold(FaultyProxy proxy, Mode mode, Duration duration)
+      throws InterruptedException {
+    proxy.set(mode);
+    try {
+      Thread.sleep(duration.toMillis());
+    } finally {
+      proxy.set(Mode.PASS);
+    }
+  }
+}

@@ -1,0 +1,355 @@
+package dev.capstan.cli.faults;
+
+import dev.capstan.api.kustomize.InventoryEntry;
+import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.kustomize.KustomizationStatus;
+import dev.capstan.api.source.GitRepository;
+import dev.capstan.cli.faults.FaultInvariants.Verdict;
+import dev.capstan.cli.faults.FaultObservation.AppliedObject;
+import dev.capstan.cli.faults.FaultObservation.KustomizationState;
+import dev.capstan.cli.faults.FaultObservation.ResourceUse;
+import dev.capstan.cli.install.CapstanProcess;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * The fault bench's cluster side: the GitRepository (reached through a {@link FaultyProxy}) and the
+ * workload's Kustomizations in one namespace, the engine as a separate {@code capstan run} process
+ * whose API connection goes through a second {@link FaultyProxy}, the deletions recorded from a
+ * watch, and the observation {@link FaultInvariants} checks.
+ */
+public final class FaultCluster implements AutoCloseable {
+  public static final String OWNER_LABEL = "kustomize.capstan.dev/name";
+  private static final String SHARD_LABEL = "capstan.dev/fault-shard";
+  private static final Pattern SERVER = Pattern.compile("server: https://([^:/\\s]+):(\\d+)");
+
+  private final KubernetesClient admin;
+  private final String namespace;
+  private final Path workDir;
+  private final FaultWorkload workload;
+  private final String shard;
+  private final FaultyProxy git;
+  private final FaultyProxy api;
+  private final Path engineKubeconfig;
+  private final List<String> jvmArgs;
+  private final List<CapstanProcess> engines = new ArrayList<>();
+  private final FaultInvariants invariants = FaultInvariants.standard();
+  private DeletionRecorder deletions;
+  private ResourceUse steady;
+
+  /**
+   * @param kubeconfig the admin kubeconfig: the engine's is this one with its server moved to the
+   *     API proxy
+   */
+  public FaultCluster(
+      KubernetesClient admin,
+      String namespace,
+      Path kubeconfig,
+      Path workDir,
+      FaultWorkload workload,
+      List<String> jvmArgs)
+      throws IOException {
+    this.admin = admin;
+    this.namespace = namespace;
+    this.workDir = workDir;
+    this.workload = workload;
+    this.jvmArgs = List.copyOf(jvmArgs);
+    this.shard = namespace;
+    URI gitUrl = URI.create(workload.url());
+    this.git = FaultyProxy.start(gitUrl.getHost(), gitUrl.getPort());
+    String config = Files.readString(kubeconfig);
+    Matcher server = SERVER.matcher(config);
+    if (!server.find()) {
+      throw new IllegalStateException(kubeconfig + " names no https server");
+    }
+    this.api = FaultyProxy.start(server.group(1), Integer.parseInt(server.group(2)));
+    this.engineKubeconfig = workDir.resolve("engine.kubeconfig");
+    Files.writeString(
+        engineKubeconfig,
+        server.replaceFirst("server: https://" + server.group(1) + ":" + api.port()));
+  }
+
+  public FaultWorkload workload() {
+    return workload;
+  }
+
+  public FaultyProxy gitProxy() {
+    return git;
+  }
+
+  public FaultyProxy apiProxy() {
+    return api;
+  }
+
+  /** Creates the GitRepository and the Kustomizations, starts the engine and the recorder. */
+  public void start() throws IOException {
+    deletions = new DeletionRecorder(admin, namespace, OWNER_LABEL);
+    String gitUrl = workload.url().replaceFirst(":\\d+/", ":" + git.port() + "/");
+    create(
+        GitRepository.class,
+        """
+        apiVersion: source.capstan.dev/v1
+        kind: GitRepository
+        metadata: {name: repo, namespace: %s, labels: {%s: %s}}
+        spec: {url: "%s", ref: {branch: main}, interval: 10s, timeout: 20s}
+        """
+            .formatted(namespace, SHARD_LABEL, shard, gitUrl));
+    for (int i = 0; i < workload.count(); i++) {
+      String dependsOn = FaultWorkload.dependsOn(i);
+      create(
+          Kustomization.class,
+          """
+          apiVersion: kustomize.capstan.dev/v1
+          kind: Kustomization
+          metadata: {name: %s, namespace: %s, labels: {%s: %s}}
+          spec:
+            sourceRef: {kind: GitRepository, name: repo}
+            path: "./%s"
+            targetNamespace: %s
+            interval: 10m
+            retryInterval: 20s
+            timeout: 60s
+            prune: true
+            wait: %s
+            dependsOn: %s
+          """
+              .formatted(
+                  FaultWorkload.name(i),
+                  namespace,
+                  SHARD_LABEL,
+                  shard,
+                  FaultWorkload.name(i),
+                  namespace,
+                  FaultWorkload.waits(i),
+                  dependsOn == null ? "[]" : "[{name: " + dependsOn + "}]"));
+    }
+    startEngine();
+  }
+
+  /** Starts an engine process (the previous one, if any, must be gone). */
+  public CapstanProcess startEngine() throws IOException {
+    CapstanProcess engine =
+        CapstanProcess.start(
+            engineKubeconfig,
+            workDir,
+            "faults-" + engines.size(),
+            jvmArgs,
+            List.of("--watch-label-selector", SHARD_LABEL + "=" + shard));
+    engines.add(engine);
+    return engine;
+  }
+
+  public CapstanProcess engine() {
+    return engines.get(engines.size() - 1);
+  }
+
+  /** SIGKILL of the engine, then a new one. */
+  public void killAndRestartEngine() throws Exception {
+    engine().kill();
+    startEngine();
+  }
+
+  /**
+   * Asks for a fetch now, as a push webhook would: a merge patch without a resourceVersion, so the
+   * engine's status writes in between cannot make it conflict.
+   */
+  public void requestFetch() {
+    admin
+        .resources(GitRepository.class)
+        .inNamespace(namespace)
+        .withName("repo")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"metadata\":{\"annotations\":{\"reconcile.capstan.dev/requestedAt\":\""
+                + Instant.now()
+                + "\"}}}");
+  }
+
+  /** The resourceVersion of the namespace's applied ConfigMaps as listed now. */
+  public String listResourceVersion() {
+    return admin
+        .configMaps()
+        .inNamespace(namespace)
+        .withLabel(OWNER_LABEL)
+        .list()
+        .getMetadata()
+        .getResourceVersion();
+  }
+
+  /**
+   * Whether a watch from {@code resourceVersion} is answered 410 Gone (within 30 s), as every watch
+   * resumed from before an etcd compaction and a restart of the API server should be.
+   */
+  public boolean watchFromIsGone(String resourceVersion) throws InterruptedException {
+    CompletableFuture<Boolean> gone = new CompletableFuture<>();
+    try (Watch watch =
+        admin
+            .configMaps()
+            .inNamespace(namespace)
+            .withLabel(OWNER_LABEL)
+            .withResourceVersion(resourceVersion)
+            .watch(
+                new Watcher<>() {
+                  @Override
+                  public void eventReceived(Action action, ConfigMap object) {}
+
+                  @Override
+                  public void onClose(WatcherException cause) {
+                    gone.complete(cause.isHttpGone());
+                  }
+                })) {
+      return gone.get(30, TimeUnit.SECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      return false;
+    } catch (KubernetesClientException e) {
+      return e.getCode() == 410;
+    }
+  }
+
+  /** Notes the engine's threads and memory now as its steady state. */
+  public ResourceUse markSteady() {
+    steady = resourceUse();
+    return steady;
+  }
+
+  public ResourceUse resourceUse() {
+    long pid = engine().pid();
+    try {
+      int threads = 0;
+      long rss = 0;
+      for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+        if (line.startsWith("Threads:")) {
+          threads = Integer.parseInt(line.replaceAll("\\D", ""));
+        } else if (line.startsWith("VmRSS:")) {
+          rss = Long.parseLong(line.replaceAll("\\D", ""));
+        }
+      }
+      return new ResourceUse(threads, rss);
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  /** Until every invariant holds or {@code atMost} has passed: the last verdict and the time. */
+  public Outcome awaitInvariants(Duration atMost) throws Exception {
+    long start = System.nanoTime();
+    long deadline = start + atMost.toNanos();
+    while (true) {
+      Verdict verdict = invariants.check(observe());
+      double seconds = (System.nanoTime() - start) / 1e9;
+      if (verdict.held() || System.nanoTime() > deadline) {
+        return new Outcome(verdict, seconds);
+      }
+      if (!engine().isAlive()) {
+        return new Outcome(
+            new Verdict(false, List.of("the engine exited:\n" + engine().logTail())), seconds);
+      }
+      Thread.sleep(1000);
+    }
+  }
+
+  /** What the cluster and the engine show now. */
+  public FaultObservation observe() throws IOException {
+    String revision = workload.revision();
+    Map<String, Map<String, String>> expected = workload.expected();
+    Map<String, KustomizationState> states = new TreeMap<>();
+    for (Kustomization k :
+        admin.resources(Kustomization.class).inNamespace(namespace).list().getItems()) {
+      states.put(k.getMetadata().getName(), state(k.getStatus()));
+    }
+    Map<String, AppliedObject> cluster = new TreeMap<>();
+    for (ConfigMap c :
+        admin.configMaps().inNamespace(namespace).withLabel(OWNER_LABEL).list().getItems()) {
+      String value = c.getData() == null ? null : c.getData().get("value");
+      cluster.put(
+          c.getMetadata().getName(),
+          new AppliedObject(c.getMetadata().getLabels().get(OWNER_LABEL), value));
+    }
+    return new FaultObservation(
+        revision,
+        expected,
+        workload.failing(),
+        states,
+        cluster,
+        workload.removedAt(),
+        deletions.deletions(),
+        steady,
+        steady == null ? null : resourceUse());
+  }
+
+  private static KustomizationState state(KustomizationStatus status) {
+    if (status == null) {
+      return new KustomizationState(null, null, null, Set.of());
+    }
+    Condition ready =
+        status.conditions() == null
+            ? null
+            : status.conditions().stream()
+                .filter(c -> "Ready".equals(c.getType()))
+                .findFirst()
+                .orElse(null);
+    Set<String> inventory =
+        status.inventory() == null || status.inventory().entries() == null
+            ? Set.of()
+            : status.inventory().entries().stream()
+                .map(InventoryEntry::id)
+                .map(id -> id.split("_", -1)[1])
+                .collect(Collectors.toSet());
+    return new KustomizationState(
+        ready == null ? null : ready.getStatus(),
+        ready == null ? null : ready.getReason(),
+        status.lastAppliedRevision(),
+        inventory);
+  }
+
+  private <T extends HasMetadata> void create(Class<T> type, String yaml) {
+    T object =
+        admin
+            .resources(type)
+            .load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)))
+            .item();
+    admin.resource(object).create();
+  }
+
+  /** Stops the recorder and the engines, and frees the namespace's objects of their finalizers. */
+  @Override
+  public void close() throws Exception {
+    if (deletions != null) {
+      deletions.close();
+    }
+    CapstanProcess.stopAll(engines, admin, namespace);
+    git.close();
+    api.close();
+  }
+
+  /** A round's result: the verdict and the seconds until every invariant held (or it gave up). */
+  public record Outcome(Verdict verdict, double seconds) {}
+}

@@ -1,0 +1,46 @@
+package dev.capstan.cli.faults;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What the fault bench saw at one moment, everything {@link FaultInvariants} needs and nothing
+ * else: the repository's latest revision and what it holds, the Kustomizations' status, the objects
+ * in the cluster, the deletions recorded from a watch, and the engine's threads and memory.
+ *
+ * @param revision the latest revision, as a Kustomization reports it ({@code main@sha1:...})
+ * @param expected per Kustomization, its objects and their values at {@code revision}
+ * @param failing the Kustomizations that fail on purpose (their source is broken)
+ * @param kustomizations per Kustomization, what its status says
+ * @param cluster the applied objects in the cluster, by name
+ * @param removedAt when the repository first stopped holding an object (names are never reused)
+ * @param deletions every deletion of an applied object seen during the run
+ * @param steady the engine's threads and memory once the workload first converged
+ * @param now the engine's threads and memory at this moment
+ */
+public record FaultObservation(
+    String revision,
+    Map<String, Map<String, String>> expected,
+    Set<String> failing,
+    Map<String, KustomizationState> kustomizations,
+    Map<String, AppliedObject> cluster,
+    Map<String, Instant> removedAt,
+    List<Deletion> deletions,
+    ResourceUse steady,
+    ResourceUse now) {
+
+  /** A Kustomization's Ready condition, the revision it last applied and its inventory's names. */
+  public record KustomizationState(
+      String ready, String reason, String lastAppliedRevision, Set<String> inventory) {}
+
+  /** An object in the cluster: the Kustomization whose label it carries, and its value. */
+  public record AppliedObject(String owner, String value) {}
+
+  /** An object's deletion, as the watch saw it. */
+  public record Deletion(String name, Instant at) {}
+
+  /** A process's thread count and resident memory. */
+  public record ResourceUse(int threads, long rssKib) {}
+}

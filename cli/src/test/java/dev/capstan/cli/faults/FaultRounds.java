@@ -1,0 +1,141 @@
+package dev.capstan.cli.faults;
+
+import dev.capstan.cli.faults.FaultCluster.Outcome;
+import dev.capstan.cli.faults.FaultInvariants.Verdict;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+
+/**
+ * Injects faults into a running {@link FaultCluster}, one round at a time: a commit and a fetch
+ * request, a seeded random wait so the fault lands while reconciles run, the fault, then the wait
+ * until every invariant holds again. A stream of commits runs meanwhile, paused while the bench
+ * waits for convergence (the latest revision must hold still to converge to).
+ */
+public final class FaultRounds implements AutoCloseable {
+  private final FaultCluster cluster;
+  private final ControlPlane plane;
+  private final Random random;
+  private final Duration limit;
+  private final PrintStream out;
+  private final Object streamLock = new Object();
+  private Thread stream;
+  private volatile boolean streaming;
+  private volatile boolean closed;
+
+  public FaultRounds(
+      FaultCluster cluster, ControlPlane plane, Random random, Duration limit, PrintStream out) {
+    this.cluster = cluster;
+    this.plane = plane;
+    this.random = random;
+    this.limit = limit;
+    this.out = out;
+  }
+
+  /** Starts the stream of commits, one every {@code period} while not paused. */
+  public void streamCommits(Duration period) {
+    streaming = true;
+    stream =
+        new Thread(
+            () -> {
+              while (!closed) {
+                try {
+                  Thread.sleep(period.toMillis());
+                  synchronized (streamLock) {
+                    if (streaming && !closed) {
+                      cluster.workload().commitChange();
+                      cluster.requestFetch();
+                    }
+                  }
+                } catch (InterruptedException e) {
+                  return;
+                } catch (Exception e) {
+                  out.println("  the commit stream failed once: " + e);
+                }
+              }
+            },
+            "commit-stream");
+    stream.setDaemon(true);
+    stream.start();
+  }
+
+  /** One round of {@code fault}; prints and returns its outcome. */
+  public Outcome round(Fault fault, int round) throws Exception {
+    cluster.workload().commitChange();
+    cluster.requestFetch();
+    long wait = 200 + random.nextInt(1800);
+    Thread.sleep(wait);
+    String notInjected = inject(fault);
+    pauseStream(true);
+    try {
+      Outcome outcome = cluster.awaitInvariants(limit);
+      if (notInjected != null) {
+        List<String> broken = new ArrayList<>(outcome.verdict().broken());
+        broken.add(0, notInjected);
+        outcome = new Outcome(new Verdict(false, broken), outcome.seconds());
+      }
+      out.printf(
+          "  %s round %d (after %d ms): %s in %.1f s%s%n",
+          fault.label(),
+          round,
+          wait,
+          outcome.verdict().held() ? "held" : "broken",
+          outcome.seconds(),
+          outcome.verdict().held() ? "" : ": " + String.join("; ", outcome.verdict().broken()));
+      return outcome;
+    } finally {
+      pauseStream(false);
+    }
+  }
+
+  /** Injects {@code fault}; null, or why it could not be injected as it should. */
+  private String inject(Fault fault) throws InterruptedException {
+    try {
+      fault.inject(cluster, plane, random);
+      return null;
+    } catch (InterruptedException e) {
+      throw e;
+    } catch (Exception e) {
+      return "not injected: " + e.getMessage();
+    }
+  }
+
+  private void pauseStream(boolean pause) {
+    synchronized (streamLock) {
+      streaming = stream != null && !pause;
+    }
+  }
+
+  /** The table's row: {@code FAULT <name>: held|broken <median>/<max> s <what broke>}. */
+  public static String row(Fault fault, List<Outcome> outcomes) {
+    List<Double> seconds =
+        outcomes.stream().map(Outcome::seconds).sorted(Comparator.naturalOrder()).toList();
+    Set<String> broken = new LinkedHashSet<>();
+    outcomes.forEach(o -> broken.addAll(o.verdict().broken()));
+    double median =
+        seconds.size() % 2 == 1
+            ? seconds.get(seconds.size() / 2)
+            : (seconds.get(seconds.size() / 2 - 1) + seconds.get(seconds.size() / 2)) / 2;
+    return String.format(
+        "FAULT %s: %s %.1f/%.1f s%s",
+        fault.label(),
+        broken.isEmpty() ? "held" : "broken",
+        median,
+        seconds.get(seconds.size() - 1),
+        broken.isEmpty() ? "" : " " + String.join("; ", new ArrayList<>(broken)));
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    closed = true;
+    if (stream != null) {
+      stream.interrupt();
+      stream.join(10_000);
+    }
+  }
+}

@@ -1,0 +1,94 @@
+package dev.capstan.cli.faults;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.capstan.cli.faults.FaultCluster.Outcome;
+import dev.capstan.testing.ClusterAccess;
+import dev.capstan.testing.TestNamespace;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * A fault integration test's run: the bench's workload at a small size (six Kustomizations: a chain
+ * of five and one failing on purpose) in the test's namespace, its engine, and rounds of a fault,
+ * each asserted through {@link FaultInvariants}. The seed is printed and can be set with {@code
+ * -Dcapstan.faults.seed}.
+ */
+final class FaultTestRun implements AutoCloseable {
+  static final int KUSTOMIZATIONS = 6;
+  private static final Duration LIMIT = Duration.ofSeconds(90);
+  private final long seed;
+  private final FaultWorkload workload;
+  private final FaultCluster cluster;
+  private final FaultRounds rounds;
+
+  private FaultTestRun(
+      long seed, FaultWorkload workload, FaultCluster cluster, FaultRounds rounds) {
+    this.seed = seed;
+    this.workload = workload;
+    this.cluster = cluster;
+    this.rounds = rounds;
+  }
+
+  /** Sets up the workload, starts the engine and waits until it first converged. */
+  static FaultTestRun start(
+      KubernetesClient admin, TestNamespace ns, ClusterAccess access, Path dir) throws Exception {
+    long seed = Long.getLong("capstan.faults.seed", System.nanoTime());
+    System.out.println("fault test seed " + seed);
+    Random random = new Random(seed);
+    FaultWorkload workload = new FaultWorkload(dir.resolve("repo"), KUSTOMIZATIONS, random);
+    FaultCluster cluster =
+        new FaultCluster(admin, ns.name(), access.kubeconfig(), dir, workload, List.of("-Xmx256m"));
+    FaultTestRun run =
+        new FaultTestRun(
+            seed,
+            workload,
+            cluster,
+            new FaultRounds(
+                cluster, new ControlPlane(access.kubeconfig()), random, LIMIT, System.out));
+    try {
+      cluster.start();
+      Outcome first = cluster.awaitInvariants(LIMIT);
+      run.assertHeld("the first convergence", first);
+      cluster.markSteady();
+      run.rounds.streamCommits(Duration.ofSeconds(4));
+      return run;
+    } catch (Exception | AssertionError e) {
+      run.close();
+      throw e;
+    }
+  }
+
+  /** {@code times} rounds of {@code fault}, each of which must hold every invariant. */
+  void assertHolds(Fault fault, int times) throws Exception {
+    for (int round = 1; round <= times; round++) {
+      assertHeld(fault.label() + " round " + round, rounds.round(fault, round));
+    }
+  }
+
+  private void assertHeld(String what, Outcome outcome) {
+    assertTrue(
+        outcome.verdict().held(),
+        () ->
+            what
+                + " (seed "
+                + seed
+                + "): "
+                + String.join("\n", outcome.verdict().broken())
+                + "\nthe engine's log:\n"
+                + cluster.engine().logTail());
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      rounds.close();
+      cluster.close();
+    } finally {
+      workload.close();
+    }
+  }
+}

@@ -1,0 +1,171 @@
+package dev.capstan.cli.faults;
+
+import dev.capstan.engine.testing.GitHttpServer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.api.errors.GitAPIException;
+import org.eclipse.jgit.lib.PersonIdent;
+
+/**
+ * The fault bench's repository: N Kustomizations' directories ({@code k0} ... ) of four ConfigMaps
+ * each, served over smart HTTP, and a model of what its latest commit holds. Every 50th
+ * Kustomization (the last one below 50) fails on purpose: its kustomization.yaml names a missing
+ * file. Commits change, add or remove one object; a removed object's name is never used again, so a
+ * deletion can be told legitimate from the time its object left the repository.
+ */
+public final class FaultWorkload implements AutoCloseable {
+  public static final int OBJECTS = 4;
+  private static final PersonIdent AUTHOR = new PersonIdent("Fault Bench", "bench@example.invalid");
+
+  private final Path dir;
+  private final Git git;
+  private final GitHttpServer server;
+  private final Random random;
+  private final int count;
+  private final Map<String, TreeMap<String, String>> model = new TreeMap<>();
+  private final Set<String> failing = new TreeSet<>();
+  private final Map<String, Instant> removedAt = new ConcurrentHashMap<>();
+  private int nextObject;
+  private int commits;
+
+  /** Writes and commits the first revision in {@code dir}, and serves it. */
+  public FaultWorkload(Path dir, int count, Random random) throws IOException, GitAPIException {
+    this.dir = dir;
+    this.count = count;
+    this.random = random;
+    this.git = Git.init().setDirectory(dir.toFile()).setInitialBranch("main").call();
+    for (int i = 0; i < count; i++) {
+      String name = name(i);
+      model.put(name, new TreeMap<>());
+      if (failsOnPurpose(i, count)) {
+        failing.add(name);
+        write(name + "/kustomization.yaml", "resources: [missing.yaml]\n");
+      } else {
+        for (int o = 0; o < OBJECTS; o++) {
+          addObject(name);
+        }
+      }
+    }
+    commit("first revision");
+    this.server = GitHttpServer.serve(dir);
+  }
+
+  public static String name(int index) {
+    return "k" + index;
+  }
+
+  static boolean failsOnPurpose(int index, int count) {
+    return index % 50 == 49 || (count < 50 && index == count - 1);
+  }
+
+  /** The Kustomization this one depends on: chains of five, k0 <- k1 <- ... <- k4. */
+  public static String dependsOn(int index) {
+    return index % 5 == 0 ? null : name(index - 1);
+  }
+
+  /** Every third Kustomization waits for its objects. */
+  public static boolean waits(int index) {
+    return index % 3 == 0;
+  }
+
+  public int count() {
+    return count;
+  }
+
+  public String url() {
+    return server.url();
+  }
+
+  public Set<String> failing() {
+    return Set.copyOf(failing);
+  }
+
+  public Map<String, Instant> removedAt() {
+    return Map.copyOf(removedAt);
+  }
+
+  public synchronized int commits() {
+    return commits;
+  }
+
+  /** The latest revision as a Kustomization reports it. */
+  public synchronized String revision() throws IOException {
+    return "main@sha1:" + git.getRepository().resolve("HEAD").getName();
+  }
+
+  /** Per Kustomization, its objects and their values at the latest revision. */
+  public synchronized Map<String, Map<String, String>> expected() {
+    Map<String, Map<String, String>> copy = new TreeMap<>();
+    model.forEach((name, objects) -> copy.put(name, Map.copyOf(objects)));
+    return copy;
+  }
+
+  /** One commit to a Kustomization that works: an object changed, added or removed. */
+  public synchronized String commitChange() throws IOException, GitAPIException {
+    List<String> working = new ArrayList<>(model.keySet());
+    working.removeAll(failing);
+    String owner = working.get(random.nextInt(working.size()));
+    TreeMap<String, String> objects = model.get(owner);
+    int dice = random.nextInt(3);
+    String what;
+    if (dice == 1 || objects.size() <= 1) {
+      what = "add " + addObject(owner);
+    } else if (dice == 2) {
+      String gone = new ArrayList<>(objects.keySet()).get(random.nextInt(objects.size()));
+      // Noted before the commit: any deletion the engine makes follows it.
+      removedAt.putIfAbsent(gone, Instant.now());
+      objects.remove(gone);
+      git.rm().addFilepattern(owner + "/" + gone + ".yaml").call();
+      what = "remove " + gone;
+    } else {
+      String changed = new ArrayList<>(objects.keySet()).get(random.nextInt(objects.size()));
+      writeObject(owner, changed, Long.toString(random.nextLong() & Long.MAX_VALUE, 36));
+      what = "change " + changed;
+    }
+    commit(what);
+    return what;
+  }
+
+  private String addObject(String owner) throws IOException {
+    String object = owner + "-o" + nextObject++;
+    writeObject(owner, object, Long.toString(random.nextLong() & Long.MAX_VALUE, 36));
+    return object;
+  }
+
+  private void writeObject(String owner, String object, String value) throws IOException {
+    model.get(owner).put(object, value);
+    write(
+        owner + "/" + object + ".yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: %s\ndata:\n  value: \"%s\"\n"
+            .formatted(object, value));
+  }
+
+  private void write(String file, String text) throws IOException {
+    Path path = dir.resolve(file);
+    Files.createDirectories(path.getParent());
+    Files.writeString(path, text);
+  }
+
+  private void commit(String message) throws GitAPIException {
+    git.add().addFilepattern(".").call();
+    git.commit().setMessage(message).setAuthor(AUTHOR).setCommitter(AUTHOR).setSign(false).call();
+    commits++;
+  }
+
+  @Override
+  public void close() {
+    server.close();
+    git.close();
+  }
+}
