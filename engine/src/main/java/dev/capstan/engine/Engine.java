@@ -109,13 +109,13 @@ public final class Engine implements AutoCloseable {
     PipelineObserver observer =
         Observers.of(this.extensions.stream().map(EngineExtension::observer).toList());
     CacheView view = new CacheView();
-    StatusWriter statuses = new StatusWriter(client, view, observer);
-    WaitTracker waits = new WaitTracker();
     ShardGate shards =
         options
             .sharding()
             .map(s -> ShardGate.of(s, System::nanoTime))
             .orElseGet(ShardGate::everything);
+    StatusWriter statuses = new StatusWriter(client, view, observer, shards.fence());
+    WaitTracker waits = new WaitTracker();
     this.monitor =
         new HealthMonitor(
             client,
@@ -214,6 +214,7 @@ public final class Engine implements AutoCloseable {
                         .sopsAgeSecret()
                         .map(secret -> GlobalAgeKeys.fromSecret(client, secret))
                         .orElse(GlobalAgeKeys.NONE)))
+            .fence(shards.fence())
             .build();
     SourcePipelineParts sourceParts =
         new SourcePipelineParts(client, statuses, options.clock(), observer, fetchSlots, shards);

@@ -115,6 +115,32 @@ public final class ShardGate {
     return key == null || owns(slotOf(object));
   }
 
+  /**
+   * The fence asked before each write for an object: it goes through while its slot is claimed here
+   * (draining or not: a reconcile that entered before a handoff finishes its writes) and this
+   * replica renewed its Lease within the write deadline. A reconcile cut off from the API server
+   * mid-way therefore stops writing a third of a Lease before any other replica may take its slot.
+   */
+  public WriteFence fence() {
+    return object -> {
+      if (!mayWrite(object)) {
+        throw new WriteFence.Refused(
+            object.getKind()
+                + " "
+                + object.getMetadata().getNamespace()
+                + "/"
+                + object.getMetadata().getName()
+                + " is no longer this replica's to write (its slot was given up, or the Lease"
+                + " was not renewed in time)");
+      }
+    };
+  }
+
+  /** Whether a write for {@code object} may go out now (see {@link #fence()}). */
+  boolean mayWrite(HasMetadata object) {
+    return key == null || (freshAt(nanoClock.getAsLong()) && share.claimed().get(slotOf(object)));
+  }
+
   /** Tells {@code marker} of each object a reconcile is let through for (to label it). */
   void onOwning(Consumer<HasMetadata> marker) {
     this.owning = marker;
@@ -217,10 +243,12 @@ public final class ShardGate {
     }
   }
 
-  /** Turns everything away from now on: the replica is stopping. */
+  /**
+   * Turns every new reconcile away from now on: the replica is stopping. The claim stays for the
+   * writes of the reconciles still running, until the Lease lapses.
+   */
   synchronized void close() {
     closed = true;
-    share = new Share(new BitSet(), Set.of());
   }
 
   private static BitSet open(Share share) {
