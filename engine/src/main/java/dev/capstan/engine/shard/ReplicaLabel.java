@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * REPLICA, and label-selected informers can follow it.
  */
 final class ReplicaLabel {
-  static final String LABEL = "shards.capstan.dev/replica";
+  static final String LABEL = ShardOptions.REPLICA_LABEL;
   private static final Logger LOG = LoggerFactory.getLogger(ReplicaLabel.class);
 
   private final KubernetesClient client;

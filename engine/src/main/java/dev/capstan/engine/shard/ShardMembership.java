@@ -99,6 +99,11 @@ public final class ShardMembership implements AutoCloseable {
     return gate;
   }
 
+  /** This replica's name (its Lease's holder). */
+  public String replicaName() {
+    return options.replicaName();
+  }
+
   /** Counts of owned slots and handoffs, for the metrics. */
   public ShardCounters counters() {
     return counters;
@@ -218,6 +223,7 @@ public final class ShardMembership implements AutoCloseable {
         .filter(slot -> !options.replicaName().equals(target.owner(slot)))
         .forEach(draining::add);
     counters.claimed(claimed.cardinality(), draining.size());
+    counters.owned(cached.get().filter(ks -> claimed.get(gate.slotOf(ks))).count());
     gate.renewed(renewedAt, claimed, draining);
   }
 

@@ -29,6 +29,12 @@ public record ShardOptions(
     Duration renewPeriod,
     SlotSpace space) {
 
+  /**
+   * The label the owner writes on each Kustomization it reconciles: its replica's name (the REPLICA
+   * column of {@code -o wide}).
+   */
+  public static final String REPLICA_LABEL = "shards.capstan.dev/replica";
+
   public ShardOptions {
     Objects.requireNonNull(replicaName, "replicaName");
     // it names a Lease, a label value and an entry of the shard map (whose separators it must
