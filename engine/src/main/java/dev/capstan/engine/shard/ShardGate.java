@@ -15,6 +15,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
 import java.util.stream.Stream;
 
@@ -43,7 +44,7 @@ public final class ShardGate {
   private final CopyOnWriteArrayList<BiConsumer<String, NamespacedName>> stored =
       new CopyOnWriteArrayList<>();
   private volatile Share share = new Share(new BitSet(), Set.of());
-  private volatile Consumer<HasMetadata> owning = object -> {};
+  private volatile Predicate<HasMetadata> owning = object -> true;
   private volatile long renewedAtNanos;
   private volatile boolean renewedOnce;
   private volatile boolean closed;
@@ -77,15 +78,23 @@ public final class ShardGate {
     return new ShardGate(null, null, System::nanoTime, 0);
   }
 
-  /** Lets a reconcile of {@code object} through when this replica owns it now, and labels it. */
+  /**
+   * Lets a reconcile of {@code object} through when this replica owns it now and no other group of
+   * replicas does, and labels it.
+   */
   public Optional<Pass> enter(HasMetadata object) {
     Optional<Pass> pass = hold(object);
     if (pass.isPresent() && key != null) {
+      boolean ours;
       try {
-        owning.accept(object);
+        ours = owning.test(object);
       } catch (RuntimeException e) {
         pass.get().close();
         throw e;
+      }
+      if (!ours) {
+        pass.get().close();
+        return Optional.empty();
       }
     }
     return pass;
@@ -141,8 +150,11 @@ public final class ShardGate {
     return key == null || (freshAt(nanoClock.getAsLong()) && share.claimed().get(slotOf(object)));
   }
 
-  /** Tells {@code marker} of each object a reconcile is let through for (to label it). */
-  void onOwning(Consumer<HasMetadata> marker) {
+  /**
+   * Asks {@code marker} about each object a reconcile is let through for: it labels it, or answers
+   * false when another group of replicas owns it.
+   */
+  void onOwning(Predicate<HasMetadata> marker) {
     this.owning = marker;
   }
 

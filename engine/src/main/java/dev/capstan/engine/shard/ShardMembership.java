@@ -8,6 +8,7 @@ import dev.capstan.sharding.Liveness;
 import dev.capstan.sharding.SlotLoads;
 import dev.capstan.sharding.SlotRange;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
@@ -43,7 +44,7 @@ public final class ShardMembership implements AutoCloseable {
 
   private final ShardOptions options;
   private final ReplicaLeases leases;
-  private final LeaseEvents events;
+  private final ShardEvents events;
   private final Set<String> known = new TreeSet<>();
   private boolean nameInUseTold;
   private final ShardMap map;
@@ -71,7 +72,7 @@ public final class ShardMembership implements AutoCloseable {
       LongSupplier nanoClock) {
     this.options = options;
     this.leases = new ReplicaLeases(client, namespace, options.group(), nanoClock);
-    this.events = new LeaseEvents(client, namespace);
+    this.events = new ShardEvents(client);
     this.map =
         new ShardMap(
             client,
@@ -80,7 +81,8 @@ public final class ShardMembership implements AutoCloseable {
             options.space(),
             options.key().name().toLowerCase(Locale.ROOT));
     this.gate = gate;
-    gate.onOwning(new ReplicaLabel(client, options.replicaName())::mark);
+    gate.onOwning(
+        new ReplicaLabel(client, options.replicaName(), namespace, options.group(), clock)::mark);
     this.cached = cached;
     this.liveness = new Liveness(nanoClock);
     this.nanoClock = nanoClock;
@@ -180,8 +182,16 @@ public final class ShardMembership implements AutoCloseable {
             + options.leaseDuration().toSeconds()
             + " s";
     LOG.error("{}", message);
-    events.warn(
-        ReplicaLeases.PREFIX + options.replicaName(), "ReplicaNameInUse", message, clock.instant());
+    events.warnOn(
+        new LeaseBuilder()
+            .withNewMetadata()
+            .withName(ReplicaLeases.PREFIX + options.replicaName())
+            .withNamespace(leases.namespace())
+            .endMetadata()
+            .build(),
+        "ReplicaNameInUse",
+        message,
+        clock.instant());
   }
 
   private void settle(long renewedAt, Set<String> seen, boolean lapsed) {

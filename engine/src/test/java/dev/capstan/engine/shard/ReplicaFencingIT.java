@@ -26,7 +26,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Faults of membership on the local control plane, with the replicas' memberships alone (no
  * engine): a second process given a replica name in use takes nothing and says why in an Event on
- * the Lease, and a replica's Lease deleted by hand moves no slot while that replica lives.
+ * the Lease, a replica's Lease deleted by hand moves no slot while that replica lives, and a
+ * replica of another group (a second installation) leaves alone what a live group owns.
  */
 @ExtendWith(KubernetesCluster.class)
 class ReplicaFencingIT {
@@ -94,6 +95,45 @@ class ReplicaFencingIT {
     assertEquals(ofA, a.gate().claimed(), "the live replica lost slots");
     // it recreated its Lease
     assertTrue(client.leases().inNamespace(ns.name()).withName("capstan-replica-a").get() != null);
+  }
+
+  @Test
+  void aReplicaOfAnotherGroupLeavesWhatALiveGroupOwnsAlone(
+      KubernetesClient client, TestNamespace ns) {
+    ShardMembership first = start(client, ns, "group-one", "a");
+    ShardMembership second = start(client, ns, "group-two", "b");
+    awaitClaimed(first, SLOTS);
+    awaitClaimed(second, SLOTS);
+    client
+        .configMaps()
+        .inNamespace(ns.name())
+        .resource(new ConfigMapBuilder().withNewMetadata().withName("owned").endMetadata().build())
+        .create();
+
+    first.gate().enter(live(client, ns)).orElseThrow().close();
+    assertEquals("a", live(client, ns).getMetadata().getLabels().get(ReplicaLabel.LABEL));
+
+    assertTrue(second.gate().enter(live(client, ns)).isEmpty(), "two groups own it");
+    assertEquals("a", live(client, ns).getMetadata().getLabels().get(ReplicaLabel.LABEL));
+    assertTrue(
+        client.v1().events().inNamespace(ns.name()).list().getItems().stream()
+            .anyMatch(
+                e ->
+                    "OwnedByAnotherGroup".equals(e.getReason())
+                        && "owned".equals(e.getInvolvedObject().getName())
+                        && e.getMessage().contains("group-one")),
+        "no OwnedByAnotherGroup Event on the object");
+
+    first.close(); // its Lease is deleted: the other group may take it
+    started.remove(first);
+    var pass = second.gate().enter(live(client, ns));
+    assertTrue(pass.isPresent());
+    pass.get().close();
+    assertEquals("b", live(client, ns).getMetadata().getLabels().get(ReplicaLabel.LABEL));
+  }
+
+  private static ConfigMap live(KubernetesClient client, TestNamespace ns) {
+    return client.configMaps().inNamespace(ns.name()).withName("owned").get();
   }
 
   private ShardMembership start(

@@ -113,6 +113,15 @@ class ShardGateTest {
   }
 
   @Test
+  void whatAnotherGroupOwnsIsTurnedAwayAndNotCounted() {
+    gate.onOwning(o -> false);
+    gate.renewed(now.get(), slots(slot), Set.of());
+
+    assertTrue(gate.enter(object).isEmpty());
+    assertFalse(gate.busy(slot));
+  }
+
+  @Test
   void aLabelThatCannotBeWrittenLeavesNothingCounted() {
     gate.onOwning(
         o -> {

@@ -2,6 +2,7 @@ package dev.capstan.engine.shard;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Instant;
@@ -12,36 +13,37 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Warnings about a replica's Lease, as Events on that Lease ({@code kubectl describe lease} and
+ * Warnings about sharing the work, as Events on the object concerned ({@code kubectl describe} and
  * {@code kubectl get events} show them): what an operator must fix, such as two processes given one
- * replica name.
+ * replica name (on its Lease) or two installations owning one Kustomization (on it).
  */
-final class LeaseEvents {
-  private static final Logger LOG = LoggerFactory.getLogger(LeaseEvents.class);
+final class ShardEvents {
+  private static final Logger LOG = LoggerFactory.getLogger(ShardEvents.class);
   private static final String COMPONENT = "capstan-shards";
 
   private final KubernetesClient client;
-  private final String namespace;
 
-  LeaseEvents(KubernetesClient client, String namespace) {
+  ShardEvents(KubernetesClient client) {
     this.client = client;
-    this.namespace = namespace;
   }
 
-  /** A Warning on the Lease {@code lease}; failing to write it is only logged. */
-  void warn(String lease, String reason, String message, Instant now) {
+  /** A Warning on {@code object}; failing to write it is only logged. */
+  void warnOn(HasMetadata object, String reason, String message, Instant now) {
+    String namespace = object.getMetadata().getNamespace();
+    String name = object.getMetadata().getName();
     String time = DateTimeFormatter.ISO_INSTANT.format(now.truncatedTo(ChronoUnit.SECONDS));
     Event event =
         new EventBuilder()
             .withNewMetadata()
-            .withName(lease + "." + UUID.randomUUID().toString().substring(0, 8))
+            .withName(name + "." + UUID.randomUUID().toString().substring(0, 8))
             .withNamespace(namespace)
             .endMetadata()
             .withNewInvolvedObject()
-            .withApiVersion("coordination.k8s.io/v1")
-            .withKind("Lease")
-            .withName(lease)
+            .withApiVersion(object.getApiVersion())
+            .withKind(object.getKind())
+            .withName(name)
             .withNamespace(namespace)
+            .withUid(object.getMetadata().getUid())
             .endInvolvedObject()
             .withType("Warning")
             .withReason(reason)
