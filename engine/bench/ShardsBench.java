@@ -256,7 +256,13 @@ public class ShardsBench {
             .collect(Collectors.toSet());
     Map<String, Double> taken = new HashMap<>();
     long stopped = System.nanoTime();
-    stop(replicas.remove(replica), kill);
+    // Signalled, not awaited: a graceful stop's process may outlive its handover.
+    Process process = replicas.remove(replica);
+    if (kill) {
+      process.destroyForcibly();
+    } else {
+      process.destroy();
+    }
     long deadline = stopped + 120_000_000_000L;
     while (taken.size() < owned.size() && System.nanoTime() < deadline) {
       Map<String, String> now = owners();
@@ -269,6 +275,10 @@ public class ShardsBench {
       }
       Thread.sleep(100);
     }
+    boolean ended = process.waitFor(60, TimeUnit.SECONDS);
+    System.out.printf(
+        "%s %s %.1f s after the signal%n",
+        replica, ended ? "ended" : "still ran", (System.nanoTime() - stopped) / 1e9);
     if (taken.size() < owned.size()) {
       System.out.printf(
           "%d Kustomizations were not taken within 120 s%n", owned.size() - taken.size());
