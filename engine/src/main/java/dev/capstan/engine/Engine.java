@@ -99,6 +99,7 @@ public final class Engine implements AutoCloseable {
   private final RemoteClusters<Acting> remotes;
   private final ManifestBuilder builder;
   private final Optional<ShardMembership> shardMembership;
+  private final FairExecutor queue;
 
   public Engine(EngineOptions options, KubernetesClient client, List<EngineExtension> extensions) {
     this.options = options;
@@ -109,13 +110,13 @@ public final class Engine implements AutoCloseable {
     PipelineObserver observer =
         Observers.of(this.extensions.stream().map(EngineExtension::observer).toList());
     CacheView view = new CacheView();
-    StatusWriter statuses = new StatusWriter(client, view, observer);
-    WaitTracker waits = new WaitTracker();
     ShardGate shards =
         options
             .sharding()
             .map(s -> ShardGate.of(s, System::nanoTime))
             .orElseGet(ShardGate::everything);
+    StatusWriter statuses = new StatusWriter(client, view, observer, shards.fence());
+    WaitTracker waits = new WaitTracker();
     this.monitor =
         new HealthMonitor(
             client,
@@ -132,6 +133,9 @@ public final class Engine implements AutoCloseable {
         gates.enabled(FeatureGates.Gate.DisableConfigWatchers)
             ? Optional.empty()
             : Optional.of(new ConfigWatches(client, reconciling.watchConfigsLabelSelector()));
+    this.queue =
+        FairExecutor.create(
+            options.reconcileThreads(), "capstan-reconcile", ReconcileTasks.namespaces());
     this.operator =
         new Operator(
             o -> {
@@ -141,11 +145,7 @@ public final class Engine implements AutoCloseable {
                   .withConcurrentReconciliationThreads(options.reconcileThreads())
                   .withReconciliationTerminationTimeout(RECONCILE_GRACE)
                   // Fair across namespaces: one tenant's many retries cannot hold the queue.
-                  .withExecutorService(
-                      FairExecutor.create(
-                          options.reconcileThreads(),
-                          "capstan-reconcile",
-                          ReconcileTasks.namespaces()));
+                  .withExecutorService(queue);
               this.extensions.forEach(e -> e.configure(o, options));
             });
     this.accounts =
@@ -214,6 +214,7 @@ public final class Engine implements AutoCloseable {
                         .sopsAgeSecret()
                         .map(secret -> GlobalAgeKeys.fromSecret(client, secret))
                         .orElse(GlobalAgeKeys.NONE)))
+            .fence(shards.fence())
             .build();
     SourcePipelineParts sourceParts =
         new SourcePipelineParts(client, statuses, options.clock(), observer, fetchSlots, shards);
@@ -287,6 +288,7 @@ public final class Engine implements AutoCloseable {
    * @throws IllegalArgumentException when the API server refuses the configs label selector
    */
   public void start() {
+    extensions.forEach(e -> e.queueAndShare(queue, shardMembership));
     operator.start();
     // After the caches filled: the first round weighs the slots by what they hold and reconciles
     // what it takes (until then the gate turns every reconcile away).

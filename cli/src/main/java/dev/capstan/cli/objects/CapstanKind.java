@@ -19,6 +19,7 @@ import dev.capstan.api.source.OCIRepositoryStatus;
 import dev.capstan.api.source.SourceStatus;
 import dev.capstan.cli.cluster.CliException;
 import dev.capstan.engine.dependencies.DependencyReferences;
+import dev.capstan.engine.shard.ShardOptions;
 import dev.capstan.source.core.Redaction;
 import dev.capstan.source.oci.OciSource;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -27,6 +28,7 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.client.CustomResource;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -114,8 +116,8 @@ record CapstanKind<T extends HasMetadata>(
 
   /**
    * DEPENDS-ON, KUBECONFIG and DECRYPTION: what else a Kustomization's reconcile stands on;
-   * DRIFTED: the Drifted condition's status (drift detection mode warn); HISTORY: how its last
-   * reconciles ended.
+   * DRIFTED: the Drifted condition's status (drift detection mode warn); REPLICA: the replica that
+   * owns it where replicas share the work (its label); HISTORY: how its last reconciles ended.
    */
   private static List<ResourceView.Column> wideColumns(Kustomization ks) {
     KustomizationSpec spec = ks.getSpec();
@@ -153,8 +155,15 @@ record CapstanKind<T extends HasMetadata>(
         new ResourceView.Column("KUBECONFIG", cluster),
         new ResourceView.Column("DECRYPTION", decryption),
         new ResourceView.Column("DRIFTED", drifted),
+        new ResourceView.Column("REPLICA", replicaOf(ks)),
         new ResourceView.Column(
             "HISTORY", status == null ? "" : HistoryText.summary(status.history())));
+  }
+
+  private static String replicaOf(Kustomization ks) {
+    Map<String, String> labels = ks.getMetadata().getLabels();
+    String replica = labels == null ? null : labels.get(ShardOptions.REPLICA_LABEL);
+    return replica == null ? "" : replica;
   }
 
   private static ResourceView ofGitRepository(GitRepository repo) {

@@ -52,9 +52,9 @@ public final class GetCommand implements Callable<Integer> {
       names = {"-o", "--output"},
       paramLabel = "FORMAT",
       description =
-          "wide: also DEPENDS-ON, KUBECONFIG, DECRYPTION, DRIFTED and HISTORY (ks), VERIFIED and"
-              + " INCLUDES (gitrepo), VERIFIED and ORIGIN (ocirepo), TYPE (helmrepo), CHART and"
-              + " SOURCE (hc), PROVIDER and PREFIX (bucket).")
+          "wide: also DEPENDS-ON, KUBECONFIG, DECRYPTION, DRIFTED, REPLICA and HISTORY (ks),"
+              + " VERIFIED and INCLUDES (gitrepo), VERIFIED and ORIGIN (ocirepo), TYPE (helmrepo),"
+              + " CHART and SOURCE (hc), PROVIDER and PREFIX (bucket).")
   String output;
 
   @Mixin ClusterOptions cluster = new ClusterOptions();

@@ -221,7 +221,7 @@ class CapstanKindTest {
             """
             apiVersion: kustomize.capstan.dev/v1
             kind: Kustomization
-            metadata: {name: app, namespace: demo}
+            metadata: {name: app, namespace: demo, labels: {shards.capstan.dev/replica: capstan-1}}
             spec:
               interval: 1m
               prune: true
@@ -242,6 +242,7 @@ class CapstanKindTest {
             new ResourceView.Column("KUBECONFIG", "secret/prod"),
             new ResourceView.Column("DECRYPTION", "sops"),
             new ResourceView.Column("DRIFTED", "True"),
+            new ResourceView.Column("REPLICA", "capstan-1"),
             new ResourceView.Column("HISTORY", "")),
         CapstanKind.KUSTOMIZATION.view(ks).wide());
   }

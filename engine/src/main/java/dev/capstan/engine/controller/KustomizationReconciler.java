@@ -11,6 +11,7 @@ import dev.capstan.engine.kustomization.Deletion;
 import dev.capstan.engine.kustomization.KustomizationPipeline;
 import dev.capstan.engine.pipeline.Outcome;
 import dev.capstan.engine.shard.ShardGate;
+import dev.capstan.engine.shard.WriteFence;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -31,6 +32,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Hands each Kustomization to the pipeline and turns its outcome into a requeue. Besides its own
@@ -41,6 +44,7 @@ import java.util.stream.Stream;
 @ControllerConfiguration(name = "kustomization")
 public final class KustomizationReconciler
     implements Reconciler<Kustomization>, Cleaner<Kustomization> {
+  private static final Logger LOG = LoggerFactory.getLogger(KustomizationReconciler.class);
   private final KustomizationPipeline pipeline;
   private final CacheView view;
   private final ShardGate shards;
@@ -92,6 +96,10 @@ public final class KustomizationReconciler
       Outcome outcome = pipeline.reconcile(ks);
       UpdateControl<Kustomization> control = UpdateControl.noUpdate();
       return outcome.requeueAfter().map(control::rescheduleAfter).orElse(control);
+    } catch (WriteFence.Refused e) {
+      // Lost mid-way: its new owner reconciles it; were it to come back, the gate says so.
+      LOG.info("reconcile stopped before a write: {}", e.getMessage());
+      return UpdateControl.noUpdate();
     }
   }
 
@@ -107,6 +115,9 @@ public final class KustomizationReconciler
           .again()
           .map(after -> DeleteControl.noFinalizerRemoval().rescheduleAfter(after.toMillis()))
           .orElseGet(DeleteControl::defaultDelete);
+    } catch (WriteFence.Refused e) {
+      LOG.info("deletion stopped before a write: {}", e.getMessage());
+      return DeleteControl.noFinalizerRemoval();
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.capstan.engine.fairness;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -11,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +43,15 @@ public final class FairExecutor extends AbstractExecutorService {
   private final List<Thread> workers = new ArrayList<>();
   private int running;
   private boolean shutdown;
+  private volatile BiConsumer<String, Duration> waited = (lane, wait) -> {};
+
+  /** A task as queued: its lane and when it came, to tell how long it waited. */
+  private record Queued(Runnable task, String lane, long atNanos) implements Runnable {
+    @Override
+    public void run() {
+      task.run();
+    }
+  }
 
   private FairExecutor(int threads, ThreadFactory factory, Function<Runnable, String> laneOf) {
     this.threads = threads;
@@ -74,11 +85,20 @@ public final class FairExecutor extends AbstractExecutorService {
         throw new RejectedExecutionException("the executor is shut down");
       }
       startWorkers();
-      lanes.add(lane == null ? "" : lane, task);
+      String named = lane == null ? "" : lane;
+      lanes.add(named, new Queued(task, named, System.nanoTime()));
       queuedOrShutdown.signal();
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * Tells {@code listener} how long each task waited in its lane before a worker took it (the queue
+   * wait per namespace of the metrics); called on the worker, outside the executor's lock.
+   */
+  public void onWaited(BiConsumer<String, Duration> listener) {
+    this.waited = Objects.requireNonNull(listener);
   }
 
   /** Tasks queued and not yet started. */
@@ -103,7 +123,9 @@ public final class FairExecutor extends AbstractExecutorService {
   private void work() {
     try {
       for (Optional<Runnable> task = take(); task.isPresent(); task = take()) {
-        runOne(task.get());
+        Queued queued = (Queued) task.get();
+        tellWaited(queued);
+        runOne(queued.task());
       }
     } finally {
       lock.lock();
@@ -113,6 +135,14 @@ public final class FairExecutor extends AbstractExecutorService {
       } finally {
         lock.unlock();
       }
+    }
+  }
+
+  private void tellWaited(Queued queued) {
+    try {
+      waited.accept(queued.lane(), Duration.ofNanos(System.nanoTime() - queued.atNanos()));
+    } catch (RuntimeException e) {
+      LOG.warn("the queue wait of a task could not be recorded", e);
     }
   }
 
@@ -158,7 +188,7 @@ public final class FairExecutor extends AbstractExecutorService {
     lock.lock();
     try {
       shutdown = true;
-      List<Runnable> left = lanes.drain();
+      List<Runnable> left = lanes.drain().stream().map(q -> ((Queued) q).task()).toList();
       workers.forEach(Thread::interrupt);
       queuedOrShutdown.signalAll();
       return left;

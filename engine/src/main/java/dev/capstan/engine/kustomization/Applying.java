@@ -12,6 +12,7 @@ import dev.capstan.engine.conditions.Drift;
 import dev.capstan.engine.conditions.Reason;
 import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.pipeline.PipelineObserver;
+import dev.capstan.engine.shard.WriteFence;
 import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -20,8 +21,11 @@ import java.util.List;
 import java.util.Objects;
 import java.util.stream.Collectors;
 
-/** The apply and prune stages: what an attempt writes to its cluster and deletes from it. */
-record Applying(PipelineSettings settings, PipelineObserver observer) {
+/**
+ * The apply and prune stages: what an attempt writes to its cluster and deletes from it, each
+ * asking the fence right before it starts.
+ */
+record Applying(PipelineSettings settings, PipelineObserver observer, WriteFence fence) {
 
   /**
    * {@code before} with its set {@code built} and applied: the apply's answers, the objects now in
@@ -50,6 +54,7 @@ record Applying(PipelineSettings settings, PipelineObserver observer) {
             .withPolicy(settings.applyPolicy())
             .withFirstApply(attempt.previous().entries().isEmpty());
     ApplyResult result;
+    fence.check(attempt.object());
     try {
       result = attempt.identity().acting().applier().apply(request);
     } catch (KubernetesClientException e) {
@@ -114,6 +119,7 @@ record Applying(PipelineSettings settings, PipelineObserver observer) {
     if (!attempt.object().getSpec().pruneEnabled()) {
       return 0;
     }
+    fence.check(attempt.object());
     List<ObjectResult> results =
         attempt
             .identity()

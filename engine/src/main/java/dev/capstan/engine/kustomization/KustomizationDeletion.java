@@ -105,6 +105,7 @@ final class KustomizationDeletion {
    */
   private Deletion deleteObjects(Kustomization ks, boolean waitForTermination) {
     NamespacedName key = NamespacedName.of(ks);
+    parts.fence().check(ks);
     List<ObjectResult> results =
         identities
             .actingFor(ks)

@@ -5,6 +5,7 @@ import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.engine.conditions.Reason;
 import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.pipeline.Outcome;
+import dev.capstan.engine.shard.WriteFence;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.Objects;
 import java.util.Optional;
@@ -50,7 +51,7 @@ public final class KustomizationPipeline {
     this.preparation =
         new Preparation(new HealthEvaluators(parts.library(), parts.clock()), identities);
     this.artifacts = new ArtifactLookup(parts.view(), parts.trees(), rules);
-    this.applying = new Applying(parts.settings(), parts.observer());
+    this.applying = new Applying(parts.settings(), parts.observer(), parts.fence());
     this.status = new StatusStage(parts, retries);
     this.health = new HealthWait(parts, identities, status);
     this.deletion =
@@ -123,6 +124,9 @@ public final class KustomizationPipeline {
           attempt.key(),
           e.getMessage());
       return status.retryLater(attempt);
+    } catch (WriteFence.Refused e) {
+      // Nothing more is written for it here, not even a failed status: the caller lets it go.
+      throw e;
     } catch (RuntimeException e) {
       // A defect, not a stage's failure: its message may quote hostile input and its stack trace
       // is no message for a user, so both go to the log only.

@@ -6,6 +6,7 @@ import dev.capstan.engine.pipeline.ClusterView;
 import dev.capstan.engine.pipeline.PipelineObserver;
 import dev.capstan.engine.pipeline.StoredTrees;
 import dev.capstan.engine.remote.RemoteClusters;
+import dev.capstan.engine.shard.WriteFence;
 import dev.capstan.engine.status.StatusWrites;
 import dev.capstan.health.cel.BuiltinLibrary;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -18,7 +19,7 @@ import java.util.Objects;
  * What a {@link KustomizationPipeline} works with; everything is passed in so that tests and
  * benchmarks choose clocks, backoff and polling. Built with {@code PipelinePartsBuilder}: a part
  * left unset is null, and the optional ones (tracking, backoff, waitPoll, observer,
- * dependencyWatching, settings) then take the defaults below.
+ * dependencyWatching, settings, fence) then take the defaults below.
  *
  * @param view where Capstan objects are read; the controller connects its caches with {@code
  *     withView}
@@ -30,6 +31,8 @@ import java.util.Objects;
  * @param dependencyWatching wakes a Kustomization when an object it depends on changes
  * @param remotes the clients of the remote clusters of spec.kubeConfig
  * @param settings what the engine's operator set for every Kustomization
+ * @param fence asked before each apply, prune and deletion of a Kustomization's objects (status
+ *     writes ask it in the status writer); by default every write goes through
  */
 @RecordBuilder
 public record PipelineParts(
@@ -49,7 +52,8 @@ public record PipelineParts(
     PipelineObserver observer,
     DependencyWatching dependencyWatching,
     RemoteClusters<Acting> remotes,
-    PipelineSettings settings)
+    PipelineSettings settings,
+    WriteFence fence)
     implements PipelinePartsBuilder.With {
 
   public PipelineParts {
@@ -68,5 +72,6 @@ public record PipelineParts(
     dependencyWatching = dependencyWatching == null ? DependencyWatching.NONE : dependencyWatching;
     Objects.requireNonNull(remotes, "remotes");
     settings = settings == null ? PipelineSettings.DEFAULTS : settings;
+    fence = fence == null ? WriteFence.NONE : fence;
   }
 }

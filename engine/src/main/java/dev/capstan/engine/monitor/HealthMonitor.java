@@ -13,6 +13,7 @@ import dev.capstan.engine.kustomization.HealthTracking;
 import dev.capstan.engine.kustomization.HealthTracking.RemoteCluster;
 import dev.capstan.engine.kustomization.HealthTracking.ServiceAccount;
 import dev.capstan.engine.kustomization.WaitTracker;
+import dev.capstan.engine.shard.WriteFence;
 import dev.capstan.engine.status.StatusWriter;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
@@ -240,6 +241,8 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
                           : ks.getMetadata().getGeneration(),
                       clock.instant()));
       written.put(key, health.get());
+    } catch (WriteFence.Refused e) {
+      LOG.debug("{}: not written: {}", key, e.getMessage());
     } catch (KubernetesClientException e) {
       LOG.warn("{}: cannot write the Healthy condition: {}", key, e.getMessage());
       schedule(key);

@@ -2,16 +2,19 @@ package dev.capstan.engine.ops;
 
 import dev.capstan.engine.EngineExtension;
 import dev.capstan.engine.EngineOptions;
+import dev.capstan.engine.fairness.FairExecutor;
 import dev.capstan.engine.ops.events.EventRecorder;
 import dev.capstan.engine.ops.events.StatusChangeEvents;
 import dev.capstan.engine.ops.leader.LeaderElection;
 import dev.capstan.engine.ops.metrics.ControllerMetrics;
 import dev.capstan.engine.ops.metrics.Metrics;
 import dev.capstan.engine.ops.metrics.MetricsObserver;
+import dev.capstan.engine.ops.metrics.ReplicaMetrics;
 import dev.capstan.engine.ops.server.OpsServer;
 import dev.capstan.engine.ops.server.Readiness;
 import dev.capstan.engine.pipeline.Observers;
 import dev.capstan.engine.pipeline.PipelineObserver;
+import dev.capstan.engine.shard.ShardMembership;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -110,6 +113,14 @@ public final class OperationsExtension implements EngineExtension {
             "cannot serve metrics on " + settings.metricsAddress() + ": " + e.getMessage(), e);
       }
     }
+  }
+
+  @Override
+  public void queueAndShare(FairExecutor queue, Optional<ShardMembership> share) {
+    ReplicaMetrics replica =
+        new ReplicaMetrics(registry, share.map(ShardMembership::replicaName).orElse(""));
+    queue.onWaited(replica::queueWaited);
+    share.ifPresent(s -> replica.share(s.counters()));
   }
 
   @Override

@@ -4,6 +4,7 @@ import dev.capstan.api.common.ReconcileRequest;
 import dev.capstan.api.common.ReconciledSpec;
 import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.shard.ShardGate;
+import dev.capstan.engine.shard.WriteFence;
 import dev.capstan.source.core.FailureReason;
 import dev.capstan.source.core.store.FetchResult;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -114,7 +115,12 @@ public record SourceFetch(
   private <R extends CustomResource<? extends ReconciledSpec, ?>> void write(
       SourceKind<R> kind, R source, boolean owner, FetchResult result) {
     if (owner) {
-      kind.writeStatus(source, result);
+      try {
+        kind.writeStatus(source, result);
+      } catch (WriteFence.Refused e) {
+        // lost while fetching: the artifact is in this store, the status is the new owner's
+        LOG.info("{}: status not written: {}", kind.kind(), e.getMessage());
+      }
     } else if (!(result instanceof FetchResult.Failed)) {
       shards.storedHere(kind.kind(), NamespacedName.of(source));
     }

@@ -1,5 +1,6 @@
 package dev.capstan.engine.shard;
 
+import dev.capstan.sharding.Liveness;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -8,6 +9,9 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.LongSupplier;
 
 /**
  * The Leases that say which replicas of a group are alive: one per replica, named after it, renewed
@@ -18,17 +22,37 @@ final class ReplicaLeases {
   static final String GROUP_LABEL = "shards.capstan.dev/group";
   static final String PREFIX = "capstan-replica-";
 
+  /** Which process renews a replica's Lease: one per start, so two of one name tell apart. */
+  static final String PROCESS = "shards.capstan.dev/process";
+
+  /** What came of a renewal. */
+  enum Renewal {
+    RENEWED,
+    /** The API server did not take it (unreachable, or a concurrent write). */
+    FAILED,
+    /** Another live process renews a Lease of this replica name. */
+    NAME_IN_USE
+  }
+
   /** A replica's Lease as read: its holder, what changes on each renewal, and its duration. */
   record Seen(String replica, String version, long durationSeconds) {}
 
   private final KubernetesClient client;
   private final String namespace;
   private final String group;
+  private final String process = UUID.randomUUID().toString();
+  private final Liveness others;
 
-  ReplicaLeases(KubernetesClient client, String namespace, String group) {
+  ReplicaLeases(KubernetesClient client, String namespace, String group, LongSupplier nanoClock) {
     this.client = client;
     this.namespace = namespace;
     this.group = group;
+    this.others = new Liveness(nanoClock);
+  }
+
+  /** Where the Leases live. */
+  String namespace() {
+    return namespace;
   }
 
   /** The group's replica Leases. */
@@ -52,27 +76,61 @@ final class ReplicaLeases {
         .toList();
   }
 
-  /** Renews (or creates) this replica's Lease; false when the API server did not take it. */
-  boolean renew(String replica, long durationSeconds, Instant now) {
-    Lease lease =
-        new LeaseBuilder()
-            .withNewMetadata()
-            .withName(PREFIX + replica)
-            .withNamespace(namespace)
-            .addToLabels(GROUP_LABEL, group)
-            .endMetadata()
-            .withNewSpec()
-            .withHolderIdentity(replica)
-            .withLeaseDurationSeconds((int) durationSeconds)
-            .withRenewTime(ZonedDateTime.ofInstant(now, ZoneOffset.UTC))
-            .endSpec()
-            .build();
+  /**
+   * Renews (or creates) this replica's Lease, by compare-and-swap on the version read just before:
+   * a Lease of this name that another process renews is not taken, so two processes given the same
+   * replica name never both hold it. A Lease another process left behind (it crashed) is taken over
+   * once it has not changed for its whole duration, as seen here.
+   */
+  Renewal renew(String replica, long durationSeconds, Instant now) {
     try {
-      client.leases().inNamespace(namespace).resource(lease).forceConflicts().serverSideApply();
-      return true;
+      Lease current = client.leases().inNamespace(namespace).withName(PREFIX + replica).get();
+      if (current != null && !process.equals(annotation(current, PROCESS))) {
+        others.observe(replica, current.getMetadata().getResourceVersion(), duration(current));
+        if (others.live().contains(replica)) {
+          return Renewal.NAME_IN_USE;
+        }
+      }
+      others.forget(replica);
+      Lease lease = lease(replica, durationSeconds, now, current);
+      if (current == null) {
+        client.leases().inNamespace(namespace).resource(lease).create();
+      } else {
+        client.leases().inNamespace(namespace).resource(lease).update();
+      }
+      return Renewal.RENEWED;
     } catch (KubernetesClientException e) {
-      return false;
+      // 409: another process wrote it since the read; the next round reads who
+      return Renewal.FAILED;
     }
+  }
+
+  private Lease lease(String replica, long durationSeconds, Instant now, Lease current) {
+    return new LeaseBuilder()
+        .withNewMetadata()
+        .withName(PREFIX + replica)
+        .withNamespace(namespace)
+        .withResourceVersion(current == null ? null : current.getMetadata().getResourceVersion())
+        .addToLabels(GROUP_LABEL, group)
+        .addToAnnotations(PROCESS, process)
+        .endMetadata()
+        .withNewSpec()
+        .withHolderIdentity(replica)
+        .withLeaseDurationSeconds((int) durationSeconds)
+        .withRenewTime(ZonedDateTime.ofInstant(now, ZoneOffset.UTC))
+        .endSpec()
+        .build();
+  }
+
+  private static String annotation(Lease lease, String name) {
+    Map<String, String> annotations = lease.getMetadata().getAnnotations();
+    return annotations == null ? null : annotations.get(name);
+  }
+
+  private static long duration(Lease lease) {
+    return lease.getSpec() == null || lease.getSpec().getLeaseDurationSeconds() == null
+        ? 0
+        : lease.getSpec().getLeaseDurationSeconds();
   }
 
   /** Gives this replica's Lease up: the others count it gone at once. */

@@ -7,6 +7,7 @@ public final class ShardCounters {
   private final AtomicLong claimed = new AtomicLong();
   private final AtomicLong draining = new AtomicLong();
   private final AtomicLong handoffs = new AtomicLong();
+  private final AtomicLong owned = new AtomicLong();
 
   void claimed(long slots, long drainingSlots) {
     long before = claimed.getAndSet(slots);
@@ -14,6 +15,15 @@ public final class ShardCounters {
       handoffs.addAndGet(Math.abs(slots - before));
     }
     draining.set(drainingSlots);
+  }
+
+  void owned(long kustomizations) {
+    owned.set(kustomizations);
+  }
+
+  /** Kustomizations in the slots this replica claims, as of its last round. */
+  public long ownedKustomizations() {
+    return owned.get();
   }
 
   /** Slots this replica claims now. */

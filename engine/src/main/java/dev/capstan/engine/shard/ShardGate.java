@@ -15,6 +15,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
 import java.util.stream.Stream;
 
@@ -43,7 +44,7 @@ public final class ShardGate {
   private final CopyOnWriteArrayList<BiConsumer<String, NamespacedName>> stored =
       new CopyOnWriteArrayList<>();
   private volatile Share share = new Share(new BitSet(), Set.of());
-  private volatile Consumer<HasMetadata> owning = object -> {};
+  private volatile Predicate<HasMetadata> owning = object -> true;
   private volatile long renewedAtNanos;
   private volatile boolean renewedOnce;
   private volatile boolean closed;
@@ -77,15 +78,23 @@ public final class ShardGate {
     return new ShardGate(null, null, System::nanoTime, 0);
   }
 
-  /** Lets a reconcile of {@code object} through when this replica owns it now, and labels it. */
+  /**
+   * Lets a reconcile of {@code object} through when this replica owns it now and no other group of
+   * replicas does, and labels it.
+   */
   public Optional<Pass> enter(HasMetadata object) {
     Optional<Pass> pass = hold(object);
     if (pass.isPresent() && key != null) {
+      boolean ours;
       try {
-        owning.accept(object);
+        ours = owning.test(object);
       } catch (RuntimeException e) {
         pass.get().close();
         throw e;
+      }
+      if (!ours) {
+        pass.get().close();
+        return Optional.empty();
       }
     }
     return pass;
@@ -115,8 +124,37 @@ public final class ShardGate {
     return key == null || owns(slotOf(object));
   }
 
-  /** Tells {@code marker} of each object a reconcile is let through for (to label it). */
-  void onOwning(Consumer<HasMetadata> marker) {
+  /**
+   * The fence asked before each write for an object: it goes through while its slot is claimed here
+   * (draining or not: a reconcile that entered before a handoff finishes its writes) and this
+   * replica renewed its Lease within the write deadline. A reconcile cut off from the API server
+   * mid-way therefore stops writing a third of a Lease before any other replica may take its slot.
+   */
+  public WriteFence fence() {
+    return object -> {
+      if (!mayWrite(object)) {
+        throw new WriteFence.Refused(
+            object.getKind()
+                + " "
+                + object.getMetadata().getNamespace()
+                + "/"
+                + object.getMetadata().getName()
+                + " is no longer this replica's to write (its slot was given up, or the Lease"
+                + " was not renewed in time)");
+      }
+    };
+  }
+
+  /** Whether a write for {@code object} may go out now (see {@link #fence()}). */
+  boolean mayWrite(HasMetadata object) {
+    return key == null || (freshAt(nanoClock.getAsLong()) && share.claimed().get(slotOf(object)));
+  }
+
+  /**
+   * Asks {@code marker} about each object a reconcile is let through for: it labels it, or answers
+   * false when another group of replicas owns it.
+   */
+  void onOwning(Predicate<HasMetadata> marker) {
     this.owning = marker;
   }
 
@@ -217,10 +255,12 @@ public final class ShardGate {
     }
   }
 
-  /** Turns everything away from now on: the replica is stopping. */
+  /**
+   * Turns every new reconcile away from now on: the replica is stopping. The claim stays for the
+   * writes of the reconciles still running, until the Lease lapses.
+   */
   synchronized void close() {
     closed = true;
-    share = new Share(new BitSet(), Set.of());
   }
 
   private static BitSet open(Share share) {

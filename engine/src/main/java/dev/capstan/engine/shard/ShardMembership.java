@@ -8,6 +8,7 @@ import dev.capstan.sharding.Liveness;
 import dev.capstan.sharding.SlotLoads;
 import dev.capstan.sharding.SlotRange;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
@@ -43,6 +44,9 @@ public final class ShardMembership implements AutoCloseable {
 
   private final ShardOptions options;
   private final ReplicaLeases leases;
+  private final ShardEvents events;
+  private final Set<String> known = new TreeSet<>();
+  private boolean nameInUseTold;
   private final ShardMap map;
   private final ShardGate gate;
   private final Supplier<Stream<Kustomization>> cached;
@@ -67,7 +71,8 @@ public final class ShardMembership implements AutoCloseable {
       Clock clock,
       LongSupplier nanoClock) {
     this.options = options;
-    this.leases = new ReplicaLeases(client, namespace, options.group());
+    this.leases = new ReplicaLeases(client, namespace, options.group(), nanoClock);
+    this.events = new ShardEvents(client);
     this.map =
         new ShardMap(
             client,
@@ -76,7 +81,8 @@ public final class ShardMembership implements AutoCloseable {
             options.space(),
             options.key().name().toLowerCase(Locale.ROOT));
     this.gate = gate;
-    gate.onOwning(new ReplicaLabel(client, options.replicaName())::mark);
+    gate.onOwning(
+        new ReplicaLabel(client, options.replicaName(), namespace, options.group(), clock)::mark);
     this.cached = cached;
     this.liveness = new Liveness(nanoClock);
     this.nanoClock = nanoClock;
@@ -93,6 +99,11 @@ public final class ShardMembership implements AutoCloseable {
   /** What the reconcilers ask before they start. */
   public ShardGate gate() {
     return gate;
+  }
+
+  /** This replica's name (its Lease's holder). */
+  public String replicaName() {
+    return options.replicaName();
   }
 
   /** Counts of owned slots and handoffs, for the metrics. */
@@ -117,14 +128,18 @@ public final class ShardMembership implements AutoCloseable {
       // A replica whose last renewal lapsed may have been judged dead and had its slots taken:
       // it opens nothing until a write of the shared map (which would conflict) goes through.
       boolean lapsed = !gate.freshAt(before);
-      if (!leases.renew(
-          options.replicaName(), options.leaseDuration().toSeconds(), clock.instant())) {
+      ReplicaLeases.Renewal renewal =
+          leases.renew(options.replicaName(), options.leaseDuration().toSeconds(), clock.instant());
+      if (renewal == ReplicaLeases.Renewal.NAME_IN_USE) {
+        nameInUse();
+        return;
+      }
+      if (renewal == ReplicaLeases.Renewal.FAILED) {
         LOG.warn("could not renew this replica's Lease; it stops reconciling when it lapses");
         return;
       }
-      Set<String> live = observe();
-      live.add(options.replicaName());
-      settle(before, live, lapsed);
+      nameInUseTold = false;
+      settle(before, observe(), lapsed);
     } catch (KubernetesClientException | IllegalStateException e) {
       LOG.warn("shard round failed: {}", e.getMessage());
     } catch (RuntimeException e) {
@@ -133,20 +148,60 @@ public final class ShardMembership implements AutoCloseable {
     }
   }
 
+  /** The replicas whose Leases are there now, each observed for its liveness. */
   private Set<String> observe() {
     Set<String> seen = new TreeSet<>();
     for (ReplicaLeases.Seen lease : leases.list()) {
       liveness.observe(lease.replica(), lease.version(), lease.durationSeconds());
       seen.add(lease.replica());
     }
-    liveness.live().stream().filter(r -> !seen.contains(r)).forEach(liveness::forget);
-    Set<String> live = new TreeSet<>(liveness.live());
-    live.retainAll(seen); // a deleted Lease is gone at once
-    return live;
+    Set<String> live = liveness.live();
+    known.stream().filter(r -> !seen.contains(r) && !live.contains(r)).forEach(liveness::forget);
+    known.retainAll(live);
+    known.addAll(seen);
+    return seen;
   }
 
-  private void settle(long renewedAt, Set<String> live, boolean lapsed) {
+  /**
+   * Another process renews the Lease of this replica's name: this one takes no slot (its gate stays
+   * shut or lapses) until that Lease has not changed for its whole duration.
+   */
+  private void nameInUse() {
+    if (nameInUseTold) {
+      return;
+    }
+    nameInUseTold = true;
+    String message =
+        "another process renews the Lease of replica '"
+            + options.replicaName()
+            + "' of group '"
+            + options.group()
+            + "' (two processes given the same --replica-name, or two installations sharing a"
+            + " group): this process takes no Kustomization until that Lease stops being renewed"
+            + " for "
+            + options.leaseDuration().toSeconds()
+            + " s";
+    LOG.error("{}", message);
+    events.warnOn(
+        new LeaseBuilder()
+            .withNewMetadata()
+            .withName(ReplicaLeases.PREFIX + options.replicaName())
+            .withNamespace(leases.namespace())
+            .endMetadata()
+            .build(),
+        "ReplicaNameInUse",
+        message,
+        clock.instant());
+  }
+
+  private void settle(long renewedAt, Set<String> seen, boolean lapsed) {
     ShardMap.Read read = map.read();
+    // A Lease deleted by hand while its replica still claims slots counts until it expires (that
+    // replica may still be writing, and recreates it); one deleted after its claims were given up
+    // (a graceful stop) is gone at once.
+    Set<String> live = new TreeSet<>(liveness.live());
+    live.removeIf(r -> !seen.contains(r) && !read.claims().containsKey(r));
+    live.add(options.replicaName());
     Map<String, List<SlotRange>> claims = new HashMap<>();
     read.claims()
         .forEach(
@@ -178,6 +233,7 @@ public final class ShardMembership implements AutoCloseable {
         .filter(slot -> !options.replicaName().equals(target.owner(slot)))
         .forEach(draining::add);
     counters.claimed(claimed.cardinality(), draining.size());
+    counters.owned(cached.get().filter(ks -> claimed.get(gate.slotOf(ks))).count());
     gate.renewed(renewedAt, claimed, draining);
   }
 

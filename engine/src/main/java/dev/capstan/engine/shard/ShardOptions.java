@@ -11,8 +11,8 @@ import java.util.Optional;
  *
  * @param replicaName this replica's name (its Lease's holder): by default the pod's name
  * @param group the replicas sharing the work: those whose Leases carry the same group label (one
- *     Deployment). Two groups watching the same Kustomizations would both reconcile them: nothing
- *     fences one group from another yet (docs/sharding.md)
+ *     Deployment). A replica leaves alone a Kustomization that a live replica of another group owns
+ *     (docs/sharding.md)
  * @param leaseNamespace where the Leases live: by default the engine's own namespace
  * @param key what places a Kustomization in a slot: its uid (even spread) or its namespace
  * @param leaseDuration how long a replica's Lease lives without renewal; a replica stops writing
@@ -28,6 +28,12 @@ public record ShardOptions(
     Duration leaseDuration,
     Duration renewPeriod,
     SlotSpace space) {
+
+  /**
+   * The label the owner writes on each Kustomization it reconciles: its replica's name (the REPLICA
+   * column of {@code -o wide}).
+   */
+  public static final String REPLICA_LABEL = "shards.capstan.dev/replica";
 
   public ShardOptions {
     Objects.requireNonNull(replicaName, "replicaName");

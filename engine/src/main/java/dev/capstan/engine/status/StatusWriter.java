@@ -15,6 +15,7 @@ import dev.capstan.api.source.OCIRepositoryStatus;
 import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.pipeline.ClusterView;
 import dev.capstan.engine.pipeline.PipelineObserver;
+import dev.capstan.engine.shard.WriteFence;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -34,7 +35,7 @@ import java.util.function.Supplier;
  * The one place statuses are written: server-side apply of the status subresource with its own
  * field manager, so status writes never mix with the objects' own (field manager {@code capstan}).
  * Writes of one object are serialized, and a status equal to the one already there is not written
- * at all.
+ * at all. Each write asks the fence first: a replica that lost an object writes nothing for it.
  */
 public final class StatusWriter implements StatusWrites {
   /** Field manager of every status write. */
@@ -45,6 +46,7 @@ public final class StatusWriter implements StatusWrites {
   private final KubernetesClient client;
   private final ClusterView cache;
   private final PipelineObserver observer;
+  private final WriteFence fence;
   private final Map<Key, Object> locks = new ConcurrentHashMap<>();
 
   /** The resourceVersion each object had after this writer's last write to it. */
@@ -55,9 +57,19 @@ public final class StatusWriter implements StatusWrites {
    * @param observer told of every status written (events are derived from the changes)
    */
   public StatusWriter(KubernetesClient client, ClusterView cache, PipelineObserver observer) {
+    this(client, cache, observer, WriteFence.NONE);
+  }
+
+  /**
+   * @param fence asked right before each write ({@link WriteFence.Refused} propagates, nothing is
+   *     written)
+   */
+  public StatusWriter(
+      KubernetesClient client, ClusterView cache, PipelineObserver observer, WriteFence fence) {
     this.client = client;
     this.cache = cache;
     this.observer = observer;
+    this.fence = fence;
   }
 
   /** Writes a Kustomization's status unless it is unchanged; returns the status now in place. */
@@ -177,6 +189,7 @@ public final class StatusWriter implements StatusWrites {
   }
 
   private void apply(HasMetadata object, Object status, String resourceVersion) {
+    fence.check(object);
     Map<String, Object> metadata = new LinkedHashMap<>();
     metadata.put("name", object.getMetadata().getName());
     metadata.put("namespace", object.getMetadata().getNamespace());

@@ -79,6 +79,26 @@ class FairExecutorTest {
   }
 
   @Test
+  void tellsHowLongEachTaskWaitedInItsLane() throws InterruptedException {
+    List<String> waited = Collections.synchronizedList(new ArrayList<>());
+    heldSingleThread()
+        .onWaited(
+            (lane, wait) -> {
+              if (wait.toMillis() >= 150) {
+                waited.add(lane);
+              }
+            });
+    executor.execute(new Task("a", "a1", ran));
+    executor.execute(new Task("b", "b1", ran));
+    Thread.sleep(200); // both wait behind the held task
+
+    runAll();
+
+    assertEquals(List.of("a1", "b1"), ran);
+    assertEquals(List.of("a", "b"), waited);
+  }
+
+  @Test
   void aFloodOfOneNamespaceDelaysAnotherByAtMostOneTaskPerOtherNamespace()
       throws InterruptedException {
     heldSingleThread();

@@ -25,6 +25,7 @@ import dev.capstan.engine.pipeline.Outcome;
 import dev.capstan.engine.pipeline.PipelineObserver;
 import dev.capstan.engine.remote.RemoteClientFactory;
 import dev.capstan.engine.remote.RemoteClusters;
+import dev.capstan.engine.shard.WriteFence;
 import dev.capstan.engine.status.StatusWrites;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
@@ -90,6 +91,9 @@ final class PipelineFakes implements AutoCloseable {
 
   /** For each deletion of a deleted Kustomization's objects: whether it waited for them to go. */
   final List<Boolean> terminationWaits = new CopyOnWriteArrayList<>();
+
+  /** Asked before each write, as the engine's shard gate is; by default everything goes. */
+  WriteFence fence = WriteFence.NONE;
 
   /** Other Kustomizations the engine sees, by key. */
   final Map<NamespacedName, Kustomization> others = new ConcurrentHashMap<>();
@@ -172,6 +176,7 @@ final class PipelineFakes implements AutoCloseable {
                 .remotes(
                     new RemoteClusters<>(client, RemoteClientFactory.defaults(), c -> acting, 1))
                 .settings(settings)
+                .fence(object -> fence.check(object))
                 .build());
   }
 
@@ -365,6 +370,7 @@ final class PipelineFakes implements AutoCloseable {
   private final class FakeStatuses implements StatusWrites {
     @Override
     public KustomizationStatus write(Kustomization current, KustomizationStatus next) {
+      fence.check(current); // as the engine's status writer does
       written.add(next);
       current.setStatus(next);
       return next;

@@ -113,6 +113,15 @@ class ShardGateTest {
   }
 
   @Test
+  void whatAnotherGroupOwnsIsTurnedAwayAndNotCounted() {
+    gate.onOwning(o -> false);
+    gate.renewed(now.get(), slots(slot), Set.of());
+
+    assertTrue(gate.enter(object).isEmpty());
+    assertFalse(gate.busy(slot));
+  }
+
+  @Test
   void aLabelThatCannotBeWrittenLeavesNothingCounted() {
     gate.onOwning(
         o -> {
@@ -125,8 +134,56 @@ class ShardGateTest {
   }
 
   @Test
+  void aReconcileCutOffMidWayMayNotWriteOnceTwoThirdsOfTheLeasePassed() {
+    gate.renewed(now.get(), slots(slot), Set.of());
+    var pass = gate.enter(object);
+    assertTrue(pass.isPresent());
+    now.addAndGet(Duration.ofSeconds(9).toNanos());
+    gate.fence().check(object); // still in time
+
+    now.addAndGet(Duration.ofSeconds(2).toNanos()); // 11 s after the last renewal
+    WriteFence.Refused refused =
+        assertThrows(WriteFence.Refused.class, () -> gate.fence().check(object));
+    assertTrue(refused.getMessage().contains("no longer this replica's"), refused.getMessage());
+    assertTrue(gate.busy(slot)); // the reconcile still runs, it only writes nothing more
+    pass.get().close();
+  }
+
+  @Test
+  void aDrainingSlotLetsTheReconcileThatRunsInItWrite() {
+    gate.renewed(now.get(), slots(slot), Set.of());
+    var pass = gate.enter(object);
+    gate.withhold(Set.of(slot));
+
+    assertFalse(gate.owns(object));
+    gate.fence().check(object);
+    pass.get().close();
+  }
+
+  @Test
+  void aSlotGivenUpIsFenced() {
+    gate.renewed(now.get(), slots(slot), Set.of());
+    gate.renewed(now.get(), new BitSet(), Set.of());
+
+    assertThrows(WriteFence.Refused.class, () -> gate.fence().check(object));
+  }
+
+  @Test
+  void aStoppingReplicaFinishesItsRunningWritesUntilTheLeaseLapses() {
+    gate.renewed(now.get(), slots(slot), Set.of());
+    var pass = gate.enter(object);
+    gate.close();
+
+    gate.fence().check(object);
+    now.addAndGet(Duration.ofSeconds(11).toNanos());
+    assertThrows(WriteFence.Refused.class, () -> gate.fence().check(object));
+    pass.get().close();
+  }
+
+  @Test
   void withoutShardingEverythingPasses() {
     ShardGate everything = ShardGate.everything();
+    everything.fence().check(object);
 
     assertTrue(everything.owns(object));
     assertTrue(everything.enter(object).isPresent());

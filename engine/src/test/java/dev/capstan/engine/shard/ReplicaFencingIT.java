@@ -1,0 +1,186 @@
+package dev.capstan.engine.shard;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.capstan.sharding.ShardKey;
+import dev.capstan.sharding.SlotSpace;
+import dev.capstan.testing.KubernetesCluster;
+import dev.capstan.testing.TestNamespace;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Faults of membership on the local control plane, with the replicas' memberships alone (no
+ * engine): a second process given a replica name in use takes nothing and says why in an Event on
+ * the Lease, a replica's Lease deleted by hand moves no slot while that replica lives, and a
+ * replica of another group (a second installation) leaves alone what a live group owns.
+ */
+@ExtendWith(KubernetesCluster.class)
+class ReplicaFencingIT {
+  private static final int SLOTS = SlotSpace.DEFAULT.count();
+  private final List<ShardMembership> started = new ArrayList<>();
+
+  @AfterEach
+  void stop() {
+    started.forEach(ShardMembership::close);
+  }
+
+  @Test
+  void aSecondProcessGivenAReplicaNameInUseTakesNothingUntilTheFirstIsGone(
+      KubernetesClient client, TestNamespace ns) {
+    ShardMembership first = start(client, ns, "same-name", "a");
+    awaitClaimed(first, SLOTS);
+
+    ShardMembership second = start(client, ns, "same-name", "a");
+    ConfigMap object = object("some-uid");
+    long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    while (System.nanoTime() < until) {
+      assertFalse(second.gate().owns(object), "the second process owns what the first owns");
+      assertEquals(0, second.gate().claimed().cardinality());
+      assertEquals(SLOTS, first.gate().claimed().cardinality());
+      sleep(50);
+    }
+    assertTrue(
+        client.v1().events().inNamespace(ns.name()).list().getItems().stream()
+            .anyMatch(
+                e ->
+                    "ReplicaNameInUse".equals(e.getReason())
+                        && "capstan-replica-a".equals(e.getInvolvedObject().getName())
+                        && e.getMessage().contains("--replica-name")),
+        "no ReplicaNameInUse Event on the Lease");
+
+    first.close();
+    started.remove(first);
+    // the first gave its slots and its Lease up: the second takes them
+    awaitClaimed(second, SLOTS);
+  }
+
+  @Test
+  void aLeaseDeletedByHandMovesNothingWhileItsReplicaLives(
+      KubernetesClient client, TestNamespace ns) {
+    ShardMembership a = start(client, ns, "deleted", "a");
+    ShardMembership b = start(client, ns, "deleted", "b");
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                a.gate().claimed().cardinality() + b.gate().claimed().cardinality() == SLOTS
+                    && a.gate().claimed().cardinality() > 0
+                    && b.gate().claimed().cardinality() > 0);
+    BitSet ofA = a.gate().claimed();
+
+    client.leases().inNamespace(ns.name()).withName("capstan-replica-a").delete();
+
+    long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    while (System.nanoTime() < until) {
+      BitSet both = a.gate().claimed();
+      both.and(b.gate().claimed());
+      assertTrue(both.isEmpty(), "slots claimed by both replicas: " + both);
+      sleep(20);
+    }
+    assertEquals(ofA, a.gate().claimed(), "the live replica lost slots");
+    // it recreated its Lease
+    assertTrue(client.leases().inNamespace(ns.name()).withName("capstan-replica-a").get() != null);
+  }
+
+  @Test
+  void aReplicaOfAnotherGroupLeavesWhatALiveGroupOwnsAlone(
+      KubernetesClient client, TestNamespace ns) {
+    ShardMembership first = start(client, ns, "group-one", "a");
+    ShardMembership second = start(client, ns, "group-two", "b");
+    awaitClaimed(first, SLOTS);
+    awaitClaimed(second, SLOTS);
+    client
+        .configMaps()
+        .inNamespace(ns.name())
+        .resource(new ConfigMapBuilder().withNewMetadata().withName("owned").endMetadata().build())
+        .create();
+
+    first.gate().enter(live(client, ns)).orElseThrow().close();
+    assertEquals("a", live(client, ns).getMetadata().getLabels().get(ReplicaLabel.LABEL));
+
+    assertTrue(second.gate().enter(live(client, ns)).isEmpty(), "two groups own it");
+    assertEquals("a", live(client, ns).getMetadata().getLabels().get(ReplicaLabel.LABEL));
+    assertTrue(
+        client.v1().events().inNamespace(ns.name()).list().getItems().stream()
+            .anyMatch(
+                e ->
+                    "OwnedByAnotherGroup".equals(e.getReason())
+                        && "owned".equals(e.getInvolvedObject().getName())
+                        && e.getMessage().contains("group-one")),
+        "no OwnedByAnotherGroup Event on the object");
+
+    first.close(); // its Lease is deleted: the other group may take it
+    started.remove(first);
+    var pass = second.gate().enter(live(client, ns));
+    assertTrue(pass.isPresent());
+    pass.get().close();
+    assertEquals("b", live(client, ns).getMetadata().getLabels().get(ReplicaLabel.LABEL));
+  }
+
+  private static ConfigMap live(KubernetesClient client, TestNamespace ns) {
+    return client.configMaps().inNamespace(ns.name()).withName("owned").get();
+  }
+
+  private ShardMembership start(
+      KubernetesClient client, TestNamespace ns, String group, String replica) {
+    ShardOptions options =
+        new ShardOptions(
+            replica,
+            group,
+            Optional.of(ns.name()),
+            ShardKey.UID,
+            Duration.ofSeconds(6),
+            Duration.ofSeconds(1),
+            SlotSpace.DEFAULT);
+    ShardMembership membership =
+        new ShardMembership(
+            client,
+            options,
+            ns.name(),
+            ShardGate.of(options, System::nanoTime),
+            Stream::empty,
+            Clock.systemUTC(),
+            System::nanoTime);
+    membership.start();
+    started.add(membership);
+    return membership;
+  }
+
+  private static void awaitClaimed(ShardMembership membership, int slots) {
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> membership.gate().claimed().cardinality() == slots);
+  }
+
+  private static ConfigMap object(String uid) {
+    return new ConfigMapBuilder()
+        .withNewMetadata()
+        .withName("x")
+        .withUid(uid)
+        .endMetadata()
+        .build();
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
