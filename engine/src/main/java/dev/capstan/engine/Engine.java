@@ -8,7 +8,7 @@ import dev.capstan.engine.controller.CacheView;
 import dev.capstan.engine.controller.Controllers;
 import dev.capstan.engine.fairness.FairExecutor;
 import dev.capstan.engine.fairness.ReconcileTasks;
-import dev.capstan.engine.kustomization.Acting;
+import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.engine.kustomization.GlobalAgeKeys;
 import dev.capstan.engine.kustomization.PipelineParts;
 import dev.capstan.engine.kustomization.PipelinePartsBuilder;

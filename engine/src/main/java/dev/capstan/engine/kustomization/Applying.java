@@ -1,5 +1,6 @@
 package dev.capstan.engine.kustomization;
 
+import dev.capstan.engine.pipeline.Inventories;
 import dev.capstan.api.kustomize.KustomizationSpec;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.applier.apply.ApplyRequest;

@@ -1,5 +1,6 @@
 package dev.capstan.engine.kustomization;
 
+import dev.capstan.engine.pipeline.Inventories;
 import dev.capstan.api.kustomize.DeletionPolicy;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationSpec;

@@ -1,5 +1,6 @@
 package dev.capstan.engine.kustomization;
 
+import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.applier.kustomize.ManifestBuilder;
 import dev.capstan.engine.pipeline.Backoff;
 import dev.capstan.engine.pipeline.ClusterView;

@@ -1,5 +1,6 @@
 package dev.capstan.engine.kustomization;
 
+import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.engine.core.NamespacedName;
 import io.fabric8.kubernetes.client.Config;

@@ -1,5 +1,8 @@
 package dev.capstan.engine.kustomization;
 
+import dev.capstan.engine.pipeline.Acting;
+import dev.capstan.engine.pipeline.PruneStage;
+import dev.capstan.engine.pipeline.Inventories;
 import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;

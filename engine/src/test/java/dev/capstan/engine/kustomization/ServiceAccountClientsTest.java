@@ -1,5 +1,6 @@
 package dev.capstan.engine.kustomization;
 
+import dev.capstan.engine.pipeline.Acting;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
