@@ -1,8 +1,5 @@
 package dev.capstan.engine.kustomization;
 
-import dev.capstan.engine.pipeline.Acting;
-import dev.capstan.engine.pipeline.PruneStage;
-import dev.capstan.engine.pipeline.Inventories;
 import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
@@ -22,10 +19,13 @@ import dev.capstan.applier.kustomize.BuildSandbox;
 import dev.capstan.applier.kustomize.ManifestBuilder;
 import dev.capstan.applier.wait.Lookup;
 import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.engine.pipeline.Backoff;
 import dev.capstan.engine.pipeline.ClusterView;
+import dev.capstan.engine.pipeline.Inventories;
 import dev.capstan.engine.pipeline.Outcome;
 import dev.capstan.engine.pipeline.PipelineObserver;
+import dev.capstan.engine.pipeline.PruneStage;
 import dev.capstan.engine.remote.RemoteClientFactory;
 import dev.capstan.engine.remote.RemoteClusters;
 import dev.capstan.engine.status.StatusWrites;
