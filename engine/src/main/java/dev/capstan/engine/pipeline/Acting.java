@@ -11,9 +11,8 @@ import java.util.concurrent.Executor;
 
 /**
  * The parts of a reconcile that act on the cluster for a Kustomization or a HelmRelease: apply,
- * prune and the health
- * reads. They share one client, which is either the engine's own or one impersonating the
- * Kustomization's service account.
+ * prune and the health reads. They share one client, which is either the engine's own or one
+ * impersonating the Kustomization's service account.
  */
 public record Acting(
     KubernetesClient client, ApplyStage applier, PruneStage pruner, HealthReads waiter) {

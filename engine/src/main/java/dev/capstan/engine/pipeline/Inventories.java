@@ -10,7 +10,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-/** Converts between the inventory on a Kustomization's or HelmRelease's status and the applier's. */
+/**
+ * Converts between the inventory on a Kustomization's or HelmRelease's status and the applier's.
+ */
 public final class Inventories {
   private Inventories() {}
 
