@@ -8,7 +8,8 @@ import dev.capstan.engine.controller.CacheView;
 import dev.capstan.engine.controller.Controllers;
 import dev.capstan.engine.fairness.FairExecutor;
 import dev.capstan.engine.fairness.ReconcileTasks;
-import dev.capstan.engine.kustomization.Acting;
+import dev.capstan.engine.helmrelease.HelmReleasePipeline;
+import dev.capstan.engine.helmrelease.ReleaseParts;
 import dev.capstan.engine.kustomization.GlobalAgeKeys;
 import dev.capstan.engine.kustomization.PipelineParts;
 import dev.capstan.engine.kustomization.PipelinePartsBuilder;
@@ -19,6 +20,7 @@ import dev.capstan.engine.kustomization.WaitTracker;
 import dev.capstan.engine.monitor.ConfigWatches;
 import dev.capstan.engine.monitor.DependencyWatches;
 import dev.capstan.engine.monitor.HealthMonitor;
+import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.engine.pipeline.Backoff;
 import dev.capstan.engine.pipeline.EngineTrees;
 import dev.capstan.engine.pipeline.FetchSlots;
@@ -255,6 +257,19 @@ public final class Engine implements AutoCloseable {
         new BucketPipeline(
             sourceParts,
             new BucketSource(store, options.clock(), BucketLimits.DEFAULTS, ociOptions.reads())),
+        options.watchLabelSelector(),
+        shards);
+    Controllers.registerHelmReleases(
+        operator,
+        new HelmReleasePipeline(
+            ReleaseParts.inCluster(client, parts.trees(), options.clock())
+                .renderer(request -> builder.charts().render(request))
+                .acting(Acting.of(client, applyPool, Polling.system()))
+                .statuses(statuses::write)
+                .library(parts.library())
+                .waitPoll(options.waitPoll())
+                .observer(observer)
+                .build()),
         options.watchLabelSelector(),
         shards);
     this.shardMembership =

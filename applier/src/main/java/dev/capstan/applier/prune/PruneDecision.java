@@ -19,12 +19,12 @@ final class PruneDecision {
           "kept: annotated " + CapstanMetadata.PRUNE + ": " + CapstanMetadata.PRUNE_DISABLED);
     }
     if (!owner.owns(labels)) {
-      String name = labels == null ? null : labels.get(Owner.NAME_LABEL);
-      String namespace = labels == null ? null : labels.get(Owner.NAMESPACE_LABEL);
+      String name = labels == null ? null : labels.get(owner.nameLabel());
+      String namespace = labels == null ? null : labels.get(owner.namespaceLabel());
       return Optional.of(
           name == null
               ? "kept: not labelled as owned by " + owner
-              : "kept: owned by Kustomization " + namespace + "/" + name + ", not " + owner);
+              : "kept: owned by " + owner.kind() + " " + namespace + "/" + name + ", not " + owner);
     }
     return Optional.empty();
   }

@@ -23,4 +23,19 @@ class PruneDecisionTest {
         PruneDecision.keepReason(foreign, Map.of(), owner).orElseThrow());
     assertTrue(PruneDecision.keepReason(null, null, owner).isPresent());
   }
+
+  @Test
+  void aHelmReleasesObjectsAreNamedByItsOwnLabelsAndKeptFromAKustomizationOfTheSameName() {
+    Owner release = Owner.helmRelease("app", "apps");
+    assertEquals(
+        Map.of("helm.capstan.dev/name", "app", "helm.capstan.dev/namespace", "apps"),
+        release.labels());
+    assertTrue(PruneDecision.keepReason(release.labels(), null, release).isEmpty());
+    Owner kustomization = new Owner("app", "apps");
+    assertTrue(PruneDecision.keepReason(release.labels(), null, kustomization).isPresent());
+    assertEquals(
+        "kept: owned by HelmRelease apps/other, not apps/app",
+        PruneDecision.keepReason(Owner.helmRelease("other", "apps").labels(), null, release)
+            .orElseThrow());
+  }
 }

@@ -2,6 +2,9 @@ package dev.capstan.cli.objects;
 
 import dev.capstan.api.common.ReconciledSpec;
 import dev.capstan.api.common.ReconciledStatus;
+import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.api.helm.HelmReleaseSpec;
+import dev.capstan.api.helm.ReleaseSnapshot;
 import dev.capstan.api.kustomize.KubeConfigReference;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationSpec;
@@ -69,8 +72,21 @@ record CapstanKind<T extends HasMetadata>(
       new CapstanKind<>(
           HelmChart.class, List.of("hc", "helmchart", "helmcharts"), CapstanKind::ofHelmChart);
 
+  static final CapstanKind<HelmRelease> HELM_RELEASE =
+      new CapstanKind<>(
+          HelmRelease.class,
+          List.of("hr", "helmrelease", "helmreleases"),
+          CapstanKind::ofHelmRelease);
+
   static final List<CapstanKind<?>> ALL =
-      List.of(KUSTOMIZATION, GIT_REPOSITORY, OCI_REPOSITORY, HELM_REPOSITORY, HELM_CHART, BUCKET);
+      List.of(
+          KUSTOMIZATION,
+          GIT_REPOSITORY,
+          OCI_REPOSITORY,
+          HELM_REPOSITORY,
+          HELM_CHART,
+          BUCKET,
+          HELM_RELEASE);
 
   /** The kind a user typed, case-insensitively. */
   static CapstanKind<?> parse(String typed) {
@@ -84,8 +100,8 @@ record CapstanKind<T extends HasMetadata>(
         "unknown kind '"
             + typed
             + "': expected ks (kustomizations), gitrepo (gitrepositories), ocirepo"
-            + " (ocirepositories), helmrepo (helmrepositories), hc (helmcharts) or bucket"
-            + " (buckets)",
+            + " (ocirepositories), helmrepo (helmrepositories), hc (helmcharts), bucket"
+            + " (buckets) or hr (helmreleases)",
         CliException.BAD_INPUT);
   }
 
@@ -222,6 +238,33 @@ record CapstanKind<T extends HasMetadata>(
         List.of(
             new ResourceView.Column("CHART", spec == null ? "" : spec.chart()),
             new ResourceView.Column("SOURCE", source)));
+  }
+
+  /**
+   * A HelmRelease's revision is the chart version of its latest release; CHART (its HelmChart
+   * template's chart or its chartRef) and RELEASE ({@code namespace/name.v<version>}) in the wide
+   * table.
+   */
+  private static ResourceView ofHelmRelease(HelmRelease release) {
+    HelmReleaseSpec spec = release.getSpec();
+    String chart = "";
+    if (spec != null && spec.chart() != null && spec.chart().spec() != null) {
+      chart = spec.chart().spec().chart();
+    } else if (spec != null && spec.chartRef() != null) {
+      chart = spec.chartRef().kind() + "/" + spec.chartRef().name();
+    }
+    ReleaseSnapshot latest = release.getStatus() == null ? null : release.getStatus().latest();
+    return resourceView(
+        release,
+        latest == null ? null : latest.chartVersion(),
+        "",
+        List.of(
+            new ResourceView.Column("CHART", chart),
+            new ResourceView.Column(
+                "RELEASE",
+                latest == null
+                    ? ""
+                    : latest.namespace() + "/" + latest.name() + ".v" + latest.version())));
   }
 
   private static ResourceView ofSource(

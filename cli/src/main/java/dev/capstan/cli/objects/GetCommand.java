@@ -21,17 +21,18 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code capstan get ks|gitrepo|ocirepo|helmrepo|hc|bucket [NAME]}: a table of Kustomizations,
- * GitRepositories, OCIRepositories, HelmRepositories, HelmCharts or Buckets.
+ * {@code capstan get ks|gitrepo|ocirepo|helmrepo|hc|bucket|hr [NAME]}: a table of Kustomizations,
+ * GitRepositories, OCIRepositories, HelmRepositories, HelmCharts, Buckets or HelmReleases.
  */
 @Command(
     name = "get",
     mixinStandardHelpOptions = true,
     description = {
-      "List Kustomizations, GitRepositories, OCIRepositories, HelmRepositories, HelmCharts or"
-          + " Buckets with their Ready status and revision.",
+      "List Kustomizations, GitRepositories, OCIRepositories, HelmRepositories, HelmCharts,"
+          + " Buckets or HelmReleases with their Ready status and revision.",
       "KIND is ks (kustomizations), gitrepo (gitrepositories), ocirepo (ocirepositories),"
-          + " helmrepo (helmrepositories), hc (helmcharts) or bucket (buckets).",
+          + " helmrepo (helmrepositories), hc (helmcharts), bucket (buckets) or hr"
+          + " (helmreleases).",
       "Exit status: 0 listed, 1 not found or the cluster failed, 2 bad input."
     })
 public final class GetCommand implements Callable<Integer> {
@@ -54,7 +55,7 @@ public final class GetCommand implements Callable<Integer> {
       description =
           "wide: also DEPENDS-ON, KUBECONFIG, DECRYPTION, DRIFTED, REPLICA and HISTORY (ks),"
               + " VERIFIED and INCLUDES (gitrepo), VERIFIED and ORIGIN (ocirepo), TYPE (helmrepo),"
-              + " CHART and SOURCE (hc), PROVIDER and PREFIX (bucket).")
+              + " CHART and SOURCE (hc), PROVIDER and PREFIX (bucket), CHART and RELEASE (hr).")
   String output;
 
   @Mixin ClusterOptions cluster = new ClusterOptions();

@@ -17,7 +17,7 @@ class KindArgument {
       converter = KindConverter.class,
       description =
           "ks | kustomizations | gitrepo | gitrepositories | ocirepo | ocirepositories | helmrepo"
-              + " | helmrepositories | hc | helmcharts | bucket | buckets")
+              + " | helmrepositories | hc | helmcharts | bucket | buckets | hr | helmreleases")
   CapstanKind<?> kind;
 
   @Option(

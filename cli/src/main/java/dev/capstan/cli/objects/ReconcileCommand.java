@@ -20,8 +20,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code capstan reconcile ks|gitrepo|ocirepo|helmrepo NAME}: asks the controller to reconcile now
- * and waits for the outcome.
+ * {@code capstan reconcile ks|gitrepo|ocirepo|helmrepo|hr NAME}: asks the controller to reconcile
+ * now and waits for the outcome.
  */
 @Command(
     name = "reconcile",

@@ -8,8 +8,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code capstan resume ks|gitrepo|ocirepo|helmrepo|bucket NAME}: clears {@code spec.suspend} and,
- * in the same patch, asks for a reconcile, then waits for its outcome.
+ * {@code capstan resume ks|gitrepo|ocirepo|helmrepo|bucket|hr NAME}: clears {@code spec.suspend}
+ * and, in the same patch, asks for a reconcile, then waits for its outcome.
  */
 @Command(
     name = "resume",

@@ -6,8 +6,8 @@ import java.util.Optional;
 import picocli.CommandLine.Command;
 
 /**
- * {@code capstan suspend ks|gitrepo|ocirepo|helmrepo|bucket NAME}: sets {@code spec.suspend} so the
- * controller leaves it alone.
+ * {@code capstan suspend ks|gitrepo|ocirepo|helmrepo|bucket|hr NAME}: sets {@code spec.suspend} so
+ * the controller leaves it alone.
  */
 @Command(
     name = "suspend",

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.api.source.HelmChart;
@@ -147,10 +148,46 @@ class CapstanKindTest {
   }
 
   @Test
+  void readsAHelmReleaseWithItsChartAndLatestRelease() {
+    for (String name :
+        List.of("hr", "HelmRelease", "helmreleases", "helmreleases.helm.capstan.dev")) {
+      assertSame(CapstanKind.HELM_RELEASE, CapstanKind.parse(name), name);
+    }
+    HelmRelease release =
+        TestObjects.read(
+            """
+            apiVersion: helm.capstan.dev/v2
+            kind: HelmRelease
+            metadata: {name: podinfo, namespace: demo, generation: 2}
+            spec:
+              interval: 5m
+              chart:
+                spec:
+                  chart: podinfo
+                  sourceRef: {kind: HelmRepository, name: charts}
+            status:
+              observedGeneration: 2
+              history:
+              - {digest: "sha256:ab", name: podinfo, namespace: demo, version: 2, status: deployed,
+                 chartName: podinfo, chartVersion: 6.5.4, configDigest: "sha256:cd",
+                 firstDeployed: "2026-01-01T00:00:00Z", lastDeployed: "2026-01-01T00:01:00Z"}
+              conditions:
+              - {type: Ready, status: "True", reason: UpgradeSucceeded, message: upgraded,
+                 lastTransitionTime: "2026-01-01T00:01:00Z"}
+            """,
+            HelmRelease.class);
+    ResourceView view = CapstanKind.HELM_RELEASE.view(release);
+    assertEquals("HelmRelease/demo/podinfo", view.display());
+    assertEquals("6.5.4", view.revision());
+    assertTrue(view.wide().contains(new ResourceView.Column("CHART", "podinfo")));
+    assertTrue(view.wide().contains(new ResourceView.Column("RELEASE", "demo/podinfo.v2")));
+  }
+
+  @Test
   void anUnknownKindIsBadInputNamingIt() {
-    CliException e = assertThrows(CliException.class, () -> CapstanKind.parse("helmrelease"));
+    CliException e = assertThrows(CliException.class, () -> CapstanKind.parse("receiver"));
     assertEquals(CliException.BAD_INPUT, e.exitCode());
-    assertTrue(e.getMessage().contains("'helmrelease'"), e.getMessage());
+    assertTrue(e.getMessage().contains("'receiver'"), e.getMessage());
   }
 
   @Test

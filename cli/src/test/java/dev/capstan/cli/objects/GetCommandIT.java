@@ -3,6 +3,7 @@ package dev.capstan.cli.objects;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.source.Bucket;
 import dev.capstan.api.source.HelmChart;
@@ -89,6 +90,21 @@ class GetCommandIT {
                 """
                     .formatted(ns),
                 HelmChart.class))
+        .create();
+    client
+        .resource(
+            TestObjects.read(
+                """
+                apiVersion: helm.capstan.dev/v2
+                kind: HelmRelease
+                metadata: {name: podinfo, namespace: %s}
+                spec:
+                  interval: 5m
+                  chartRef: {kind: OCIRepository, name: podinfo-chart}
+                  suspend: true
+                """
+                    .formatted(ns),
+                HelmRelease.class))
         .create();
     fixtures.kustomization("infra", "");
     fixtures.kustomization("app", "suspend: true");
@@ -200,6 +216,20 @@ class GetCommandIT {
         run.outLines()
             .get(1)
             .matches("podinfo +minio.example.com/podinfo +- +- +true +\\d+s +generic +apps/"),
+        run::toString);
+  }
+
+  @Test
+  void helmReleasesAreListedWithTheirChart() {
+    CliRun run = CliRun.capstan(kubeconfig, "get", "hr", "-n", ns, "-o", "wide");
+    assertEquals(0, run.exitCode(), run::toString);
+    assertTrue(
+        run.outLines()
+            .get(0)
+            .matches("NAME +URL +READY +REVISION +SUSPENDED +STATUS +AGE +CHART +RELEASE"),
+        run::toString);
+    assertTrue(
+        run.outLines().get(1).matches("podinfo +- +- +true +\\d+s +OCIRepository/podinfo-chart +-"),
         run::toString);
   }
 

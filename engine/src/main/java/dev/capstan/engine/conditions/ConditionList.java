@@ -32,6 +32,11 @@ final class ConditionList {
   }
 
   ConditionList set(String type, String status, Reason reason, String message) {
+    return set(type, status, reason.text(), message);
+  }
+
+  /** As {@link #set(String, String, Reason, String)}, with a reason another kind names. */
+  ConditionList set(String type, String status, String reason, String message) {
     String since =
         find(previous, type)
             .filter(c -> status.equals(c.getStatus()) && c.getLastTransitionTime() != null)
@@ -41,7 +46,7 @@ final class ConditionList {
         new ConditionBuilder()
             .withType(type)
             .withStatus(status)
-            .withReason(reason.text())
+            .withReason(reason)
             .withMessage(ConditionMessages.bounded(message))
             .withObservedGeneration(generation)
             .withLastTransitionTime(since)

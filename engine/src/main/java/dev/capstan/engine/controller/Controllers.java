@@ -2,6 +2,7 @@ package dev.capstan.engine.controller;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.engine.cache.WithoutManagedFields;
+import dev.capstan.engine.helmrelease.HelmReleasePipeline;
 import dev.capstan.engine.kustomization.KustomizationPipeline;
 import dev.capstan.engine.kustomization.PipelineParts;
 import dev.capstan.engine.monitor.ConfigWatches;
@@ -82,6 +83,20 @@ public final class Controllers {
         o -> configureSource(o, labelSelector, shards));
     operator.register(kustomizations, o -> configure(o, labelSelector).withFinalizer(FINALIZER));
     return kustomizations::cached;
+  }
+
+  /** Finalizer that lets a deleted HelmRelease be uninstalled. */
+  public static final String HELM_RELEASE_FINALIZER = "helm.capstan.dev/finalizer";
+
+  /** Registers the HelmRelease controller, with its finalizer. */
+  public static void registerHelmReleases(
+      Operator operator,
+      HelmReleasePipeline pipeline,
+      Optional<String> labelSelector,
+      ShardGate shards) {
+    operator.register(
+        new HelmReleaseReconciler(pipeline, shards),
+        o -> configure(o, labelSelector).withFinalizer(HELM_RELEASE_FINALIZER));
   }
 
   /** Registers the Bucket controller, as {@link #register} registers the other sources'. */

@@ -28,6 +28,21 @@ public final class ValuesDigest {
     }
   }
 
+  /**
+   * The deprecated {@code lastAttemptedValuesChecksum}: the hex SHA-1 of the same YAML, as Flux's
+   * v2beta1 API computed it and as older tools still read it.
+   */
+  public static String checksum(Map<String, Object> values) {
+    try {
+      byte[] hash =
+          MessageDigest.getInstance("SHA-1")
+              .digest(GoYaml.write(values).getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(hash);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java runtime has SHA-1", e);
+    }
+  }
+
   /** The YAML the digest is computed over, for a test to compare with Helm's encoder. */
   static String encoded(Map<String, Object> values) {
     return GoYaml.write(values);

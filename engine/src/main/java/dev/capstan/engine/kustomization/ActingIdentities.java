@@ -3,6 +3,7 @@ package dev.capstan.engine.kustomization;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.engine.conditions.Reason;
 import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.engine.remote.RemoteClusterException;
 import dev.capstan.engine.remote.RemoteClusters;
 import dev.capstan.engine.remote.RemoteClusters.Remote;

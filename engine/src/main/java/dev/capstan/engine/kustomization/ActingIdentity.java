@@ -1,6 +1,7 @@
 package dev.capstan.engine.kustomization;
 
 import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.engine.remote.RemoteClusters.Remote;
 import java.util.Optional;
 

@@ -11,15 +11,15 @@ import dev.capstan.applier.ignore.IgnoreRules;
 import dev.capstan.engine.conditions.Drift;
 import dev.capstan.engine.conditions.Reason;
 import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.engine.pipeline.Inventories;
+import dev.capstan.engine.pipeline.ObjectFailures;
 import dev.capstan.engine.pipeline.PipelineObserver;
 import dev.capstan.engine.shard.WriteFence;
 import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
-import java.util.stream.Collectors;
 
 /**
  * The apply and prune stages: what an attempt writes to its cluster and deletes from it, each
@@ -70,7 +70,7 @@ record Applying(PipelineSettings settings, PipelineObserver observer, WriteFence
               .map(ObjectResult::ref)
               .toList();
       throw StageFailure.transientFailure(
-              Reason.APPLY_FAILED, "apply failed: " + describe(result.failures()))
+              Reason.APPLY_FAILED, "apply failed: " + ObjectFailures.describe(result.failures()))
           .after(attempt.withInventory(Inventories.union(attempt.previous(), written)));
     }
     return result;
@@ -133,7 +133,7 @@ record Applying(PipelineSettings settings, PipelineObserver observer, WriteFence
     List<ObjectResult> failures = results.stream().filter(ObjectResult::failed).toList();
     if (!failures.isEmpty()) {
       throw StageFailure.transientFailure(
-              Reason.PRUNE_FAILED, "prune failed: " + describe(failures))
+              Reason.PRUNE_FAILED, "prune failed: " + ObjectFailures.describe(failures))
           .after(
               attempt.withInventory(
                   Inventories.union(
@@ -151,13 +151,5 @@ record Applying(PipelineSettings settings, PipelineObserver observer, WriteFence
         results.stream()
             .filter(r -> r.action() == Action.CREATED || r.action() == Action.CONFIGURED)
             .count();
-  }
-
-  /** Failing objects in lexicographic order, each with the API server's reason. */
-  static String describe(List<ObjectResult> failures) {
-    return failures.stream()
-        .sorted(Comparator.comparing((ObjectResult r) -> r.ref().toString()))
-        .map(r -> r.ref() + ": " + r.reason())
-        .collect(Collectors.joining("; "));
   }
 }

@@ -8,6 +8,7 @@ import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.decryption.Plaintexts;
 import dev.capstan.engine.conditions.Drift;
 import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.engine.pipeline.Inventories;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
 import io.soabase.recordbuilder.core.RecordBuilder;

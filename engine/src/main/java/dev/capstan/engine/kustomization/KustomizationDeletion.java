@@ -11,6 +11,8 @@ import dev.capstan.engine.conditions.Phase;
 import dev.capstan.engine.conditions.Reason;
 import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.dependencies.DeletionOrder;
+import dev.capstan.engine.pipeline.Inventories;
+import dev.capstan.engine.pipeline.ObjectFailures;
 import dev.capstan.engine.remote.RemoteClusterException;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
@@ -119,7 +121,7 @@ final class KustomizationDeletion {
     if (failed.isEmpty()) {
       return deleted(ks);
     }
-    String message = "deleting its objects failed: " + Applying.describe(failed);
+    String message = "deleting its objects failed: " + ObjectFailures.describe(failed);
     if (failed.stream().allMatch(ResourceManager::stillTerminating)) {
       LOG.warn("{}: {}", key, message);
       writeDeleting(ks, new Phase.Failed(Reason.PRUNE_FAILED, message, false), null);

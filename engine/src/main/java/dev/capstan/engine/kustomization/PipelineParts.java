@@ -1,6 +1,7 @@
 package dev.capstan.engine.kustomization;
 
 import dev.capstan.applier.kustomize.ManifestBuilder;
+import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.engine.pipeline.Backoff;
 import dev.capstan.engine.pipeline.ClusterView;
 import dev.capstan.engine.pipeline.PipelineObserver;

@@ -2,6 +2,7 @@ package dev.capstan.engine.kustomization;
 
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.engine.pipeline.Acting;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;

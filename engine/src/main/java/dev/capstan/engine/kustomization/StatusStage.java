@@ -6,6 +6,7 @@ import dev.capstan.engine.conditions.KustomizationStatuses;
 import dev.capstan.engine.conditions.Observation;
 import dev.capstan.engine.conditions.ObservationBuilder;
 import dev.capstan.engine.conditions.Phase;
+import dev.capstan.engine.pipeline.Inventories;
 import dev.capstan.engine.pipeline.Outcome;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;

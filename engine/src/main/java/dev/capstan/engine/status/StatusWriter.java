@@ -1,5 +1,7 @@
 package dev.capstan.engine.status;
 
+import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.api.helm.HelmReleaseStatus;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.source.Bucket;
@@ -97,6 +99,11 @@ public final class StatusWriter implements StatusWrites {
   /** Writes a HelmRepository's status unless it is unchanged. */
   public void write(HelmRepository current, HelmRepositoryStatus next) {
     writeUnlessEqual(current, next, HelmRepository::new, observer::statusWritten);
+  }
+
+  /** Writes a HelmRelease's status unless it is unchanged. */
+  public void write(HelmRelease current, HelmReleaseStatus next) {
+    writeUnlessEqual(current, next, HelmRelease::new, (before, after) -> {});
   }
 
   /** Writes a Bucket's status unless it is unchanged. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.testing.MutableClock;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -112,6 +112,20 @@ public final class ReleaseStorage {
     return prunable;
   }
 
+  /**
+   * Deletes {@code record}, as {@code helm uninstall} deletes a release's records unless asked to
+   * keep its history.
+   *
+   * @throws ReleaseRecordException UNAVAILABLE when the delete is refused
+   */
+  public void delete(ReleaseRecord record) throws ReleaseRecordException {
+    try {
+      writer.delete(record.namespace(), record.secretName());
+    } catch (SecretWriteRefused e) {
+      throw refused(e);
+    }
+  }
+
   private static ReleaseRecordException refused(SecretWriteRefused e) {
     return new ReleaseRecordException(
         e.conflict()

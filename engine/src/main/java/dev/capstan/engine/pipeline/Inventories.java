@@ -1,4 +1,4 @@
-package dev.capstan.engine.kustomization;
+package dev.capstan.engine.pipeline;
 
 import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.api.kustomize.InventoryEntry;
@@ -10,11 +10,13 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-/** Converts between the inventory on a Kustomization's status and the applier's. */
-final class Inventories {
+/**
+ * Converts between the inventory on a Kustomization's or HelmRelease's status and the applier's.
+ */
+public final class Inventories {
   private Inventories() {}
 
-  static InventorySet toApplier(Inventory inventory) {
+  public static InventorySet toApplier(Inventory inventory) {
     if (inventory == null || inventory.entries() == null) {
       return InventorySet.EMPTY;
     }
@@ -22,13 +24,13 @@ final class Inventories {
         inventory.entries().stream().map(e -> new InventorySet.Entry(e.id(), e.v())).toList());
   }
 
-  static Inventory toStatus(InventorySet inventory) {
+  public static Inventory toStatus(InventorySet inventory) {
     return new Inventory(
         inventory.entries().stream().map(e -> new InventoryEntry(e.id(), e.v())).toList());
   }
 
   /** The union of two inventories; an object in both keeps the version of {@code newer}. */
-  static InventorySet union(InventorySet older, Collection<ObjectRef> newer) {
+  public static InventorySet union(InventorySet older, Collection<ObjectRef> newer) {
     List<ObjectRef> refs = new ArrayList<>(newer);
     Set<String> ids = newer.stream().map(ObjectRef::inventoryId).collect(Collectors.toSet());
     older.refs().stream().filter(r -> !ids.contains(r.inventoryId())).forEach(refs::add);

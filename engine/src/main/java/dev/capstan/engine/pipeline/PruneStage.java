@@ -1,4 +1,4 @@
-package dev.capstan.engine.kustomization;
+package dev.capstan.engine.pipeline;
 
 import dev.capstan.applier.ResourceManager;
 import dev.capstan.applier.common.ObjectResult;

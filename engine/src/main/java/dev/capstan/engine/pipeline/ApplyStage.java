@@ -1,4 +1,4 @@
-package dev.capstan.engine.kustomization;
+package dev.capstan.engine.pipeline;
 
 import dev.capstan.applier.apply.ApplyRequest;
 import dev.capstan.applier.apply.ApplyResult;

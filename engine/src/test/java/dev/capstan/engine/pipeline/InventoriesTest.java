@@ -1,4 +1,4 @@
-package dev.capstan.engine.kustomization;
+package dev.capstan.engine.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

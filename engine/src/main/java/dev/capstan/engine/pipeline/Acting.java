@@ -1,4 +1,4 @@
-package dev.capstan.engine.kustomization;
+package dev.capstan.engine.pipeline;
 
 import dev.capstan.applier.ResourceManager;
 import dev.capstan.applier.common.Polling;
@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.concurrent.Executor;
 
 /**
- * The parts of a reconcile that act on the cluster for a Kustomization: apply, prune and the health
- * reads. They share one client, which is either the engine's own or one impersonating the
- * Kustomization's service account.
+ * The parts of a reconcile that act on the cluster for a Kustomization or a HelmRelease: apply,
+ * prune and the health reads. They share one client, which is either the engine's own or one
+ * impersonating the Kustomization's service account.
  */
 public record Acting(
     KubernetesClient client, ApplyStage applier, PruneStage pruner, HealthReads waiter) {

@@ -1,0 +1,259 @@
+package dev.capstan.engine.conditions;
+
+import static dev.capstan.engine.conditions.ConditionTypes.FALSE;
+import static dev.capstan.engine.conditions.ConditionTypes.HEALTHY;
+import static dev.capstan.engine.conditions.ConditionTypes.READY;
+import static dev.capstan.engine.conditions.ConditionTypes.TRUE;
+import static dev.capstan.engine.conditions.ConditionTypes.UNKNOWN;
+
+import dev.capstan.api.helm.HelmReleaseStatus;
+import dev.capstan.api.helm.ReleaseSnapshot;
+import dev.capstan.engine.conditions.ReleaseObservation.Attempted;
+import dev.capstan.engine.conditions.ReleaseObservation.Failed;
+import dev.capstan.engine.conditions.ReleaseObservation.HealthState;
+import dev.capstan.engine.conditions.ReleaseObservation.Released;
+import dev.capstan.engine.conditions.ReleaseObservation.Waiting;
+import io.fabric8.kubernetes.api.model.Condition;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A pure function from a HelmRelease's previous status and what a reconcile observed to its next
+ * status: Ready, Released and Healthy, the history of release snapshots as Flux keeps it (newest
+ * first, up to the last successful release), what was last attempted and the failure counters.
+ */
+public final class HelmReleaseStatuses {
+  /** The condition Flux writes for the outcome of the last install or upgrade. */
+  public static final String RELEASED = "Released";
+
+  private static final String DEPLOYED = "deployed";
+  private static final String SUPERSEDED = "superseded";
+
+  private HelmReleaseStatuses() {}
+
+  public static HelmReleaseStatus next(HelmReleaseStatus previous, ReleaseObservation seen) {
+    HelmReleaseStatus prev = previous == null ? empty() : previous;
+    Attempted attempted = seen.attempted() == null ? lastAttempted(prev) : seen.attempted();
+    Counters counters = counters(prev, seen, attempted);
+    List<ReleaseSnapshot> history = history(prev.history(), seen.released(), seen.maxHistory());
+    return new HelmReleaseStatus(
+        seen.generation(),
+        conditions(prev, seen),
+        seen.handledRequestedAt() == null
+            ? prev.lastHandledReconcileAt()
+            : seen.handledRequestedAt(),
+        prev.lastHandledForceAt(),
+        prev.lastHandledResetAt(),
+        seen.helmChart(),
+        seen.storageNamespace(),
+        history.isEmpty() ? null : history,
+        seen.attempted() == null ? prev.lastAttemptedGeneration() : Long.valueOf(seen.generation()),
+        attempted.revision(),
+        attempted.revisionDigest(),
+        attempted.valuesChecksum(),
+        attempted.configDigest(),
+        attempted.action(),
+        attempted.actionDuration() == null
+            ? prev.lastAttemptedReleaseActionDuration()
+            : attempted.actionDuration().toMillis() / 1000.0 + "s",
+        lastReleaseRevision(prev, seen.released()),
+        counters.failures,
+        counters.installFailures,
+        counters.upgradeFailures,
+        prev.observedCommonMetadataDigest(),
+        prev.observedPostRenderersDigest(),
+        seen.inventory() == null ? prev.inventory() : seen.inventory());
+  }
+
+  /** The condition {@code type} of {@code status}, if it has one. */
+  public static Optional<Condition> condition(HelmReleaseStatus status, String type) {
+    return status == null ? Optional.empty() : ConditionList.find(status.conditions(), type);
+  }
+
+  private static List<Condition> conditions(HelmReleaseStatus prev, ReleaseObservation seen) {
+    ConditionList list = new ConditionList(prev.conditions(), seen.generation(), seen.now());
+    ReleaseObservation.ReleasePhase phase = seen.phase();
+    if (phase instanceof Failed f) {
+      list.set(READY, FALSE, f.reason().text(), f.message());
+      if (f.releaseFailed()) {
+        list.set(RELEASED, FALSE, f.reason().text(), f.message());
+      } else {
+        list.keep(RELEASED);
+      }
+      healthOrKept(list, seen);
+    } else if (phase instanceof Waiting w) {
+      list.set(READY, FALSE, w.reason().text(), w.message());
+      list.keep(RELEASED);
+      list.keep(HEALTHY);
+    } else if (phase instanceof Released r) {
+      list.set(RELEASED, TRUE, r.reason().text(), r.message());
+      readyFromHealth(list, seen, r.reason().text(), r.message());
+    } else {
+      Optional<Condition> released = ConditionList.find(prev.conditions(), RELEASED);
+      list.keep(RELEASED);
+      readyFromHealth(
+          list,
+          seen,
+          released.map(Condition::getReason).orElse(ReleaseReason.INSTALL_SUCCEEDED.text()),
+          released.map(Condition::getMessage).orElse("Release unchanged"));
+    }
+    return list.build();
+  }
+
+  /** Ready as the health of what was released says; Healthy with it. */
+  private static void readyFromHealth(
+      ConditionList list, ReleaseObservation seen, String reason, String message) {
+    HealthState state = seen.healthState() == null ? HealthState.CURRENT : seen.healthState();
+    String health = seen.health() == null ? "" : seen.health().message();
+    switch (state) {
+      case CURRENT -> list.set(READY, TRUE, reason, message);
+      case IN_PROGRESS ->
+          list.set(
+              READY,
+              UNKNOWN,
+              ReleaseReason.PROGRESSING.text(),
+              message + "; waiting for: " + health);
+      case FAILED ->
+          list.set(
+              READY,
+              FALSE,
+              ReleaseReason.HEALTH_CHECK_FAILED.text(),
+              "health check failed: " + health);
+      case TIMED_OUT ->
+          list.set(
+              READY,
+              FALSE,
+              ReleaseReason.HEALTH_CHECK_FAILED.text(),
+              "timeout waiting for: " + health);
+    }
+    healthOrKept(list, seen);
+  }
+
+  private static void healthOrKept(ConditionList list, ReleaseObservation seen) {
+    if (seen.health() == null || seen.healthState() == null) {
+      list.keep(HEALTHY);
+      return;
+    }
+    switch (seen.healthState()) {
+      case CURRENT ->
+          list.set(
+              HEALTHY,
+              TRUE,
+              ReleaseReason.HEALTHY.text(),
+              seen.health().evaluated() + " objects of the release are healthy");
+      case IN_PROGRESS ->
+          list.set(HEALTHY, UNKNOWN, ReleaseReason.PROGRESSING.text(), seen.health().message());
+      case FAILED, TIMED_OUT ->
+          list.set(
+              HEALTHY, FALSE, ReleaseReason.HEALTH_CHECK_FAILED.text(), seen.health().message());
+    }
+  }
+
+  /**
+   * The snapshots with {@code released} first: a deployed one supersedes the deployed before it;
+   * kept are the snapshots up to the last successful one before the newest, at most {@code max}.
+   */
+  static List<ReleaseSnapshot> history(
+      List<ReleaseSnapshot> previous, ReleaseSnapshot released, int max) {
+    List<ReleaseSnapshot> before = previous == null ? List.of() : previous;
+    if (released == null) {
+      return before;
+    }
+    List<ReleaseSnapshot> next = new ArrayList<>();
+    next.add(released);
+    boolean deployed = DEPLOYED.equals(released.status());
+    for (ReleaseSnapshot snapshot : before) {
+      if (snapshot.version() != null && snapshot.version().equals(released.version())) {
+        continue;
+      }
+      if (max > 0 && next.size() >= max) {
+        break;
+      }
+      ReleaseSnapshot kept =
+          deployed && DEPLOYED.equals(snapshot.status()) ? superseded(snapshot) : snapshot;
+      next.add(kept);
+      if (DEPLOYED.equals(kept.status()) || SUPERSEDED.equals(kept.status())) {
+        break;
+      }
+    }
+    return List.copyOf(next);
+  }
+
+  private static ReleaseSnapshot superseded(ReleaseSnapshot s) {
+    return new ReleaseSnapshot(
+        s.apiVersion(),
+        s.digest(),
+        s.name(),
+        s.namespace(),
+        s.version(),
+        SUPERSEDED,
+        s.action(),
+        s.chartName(),
+        s.chartVersion(),
+        s.appVersion(),
+        s.configDigest(),
+        s.firstDeployed(),
+        s.lastDeployed(),
+        s.deleted(),
+        s.testHooks(),
+        s.ociDigest());
+  }
+
+  private record Counters(Long failures, Long installFailures, Long upgradeFailures) {}
+
+  /**
+   * Flux's counters: they count the failures of the current desired state, so a new generation,
+   * chart or values starts them again; a failed install or upgrade counts for its action too.
+   */
+  private static Counters counters(
+      HelmReleaseStatus prev, ReleaseObservation seen, Attempted attempted) {
+    boolean sameInputs =
+        Objects.equals(prev.lastAttemptedGeneration(), seen.generation())
+            && Objects.equals(prev.lastAttemptedRevision(), attempted.revision())
+            && Objects.equals(prev.lastAttemptedConfigDigest(), attempted.configDigest());
+    long failures = sameInputs ? orZero(prev.failures()) : 0;
+    long installs = sameInputs ? orZero(prev.installFailures()) : 0;
+    long upgrades = sameInputs ? orZero(prev.upgradeFailures()) : 0;
+    if (seen.phase() instanceof Failed f) {
+      failures++;
+      if (f.releaseFailed() && attempted.action() == HelmReleaseStatus.ReleaseAction.install) {
+        installs++;
+      } else if (f.releaseFailed()) {
+        upgrades++;
+      }
+    }
+    return new Counters(nullIfZero(failures), nullIfZero(installs), nullIfZero(upgrades));
+  }
+
+  private static Integer lastReleaseRevision(HelmReleaseStatus prev, ReleaseSnapshot released) {
+    return released != null && DEPLOYED.equals(released.status())
+        ? released.version()
+        : prev.lastReleaseRevision();
+  }
+
+  private static Attempted lastAttempted(HelmReleaseStatus prev) {
+    return new Attempted(
+        prev.lastAttemptedRevision(),
+        prev.lastAttemptedRevisionDigest(),
+        prev.lastAttemptedConfigDigest(),
+        prev.lastAttemptedValuesChecksum(),
+        prev.lastAttemptedReleaseAction(),
+        null);
+  }
+
+  private static long orZero(Long value) {
+    return value == null ? 0 : value;
+  }
+
+  private static Long nullIfZero(long value) {
+    return value == 0 ? null : value;
+  }
+
+  private static HelmReleaseStatus empty() {
+    return new HelmReleaseStatus(
+        null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+        null, null, null, null, null, null, null);
+  }
+}

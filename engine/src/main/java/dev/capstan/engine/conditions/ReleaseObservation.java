@@ -1,0 +1,82 @@
+package dev.capstan.engine.conditions;
+
+import dev.capstan.api.helm.HelmReleaseStatus.ReleaseAction;
+import dev.capstan.api.helm.ReleaseSnapshot;
+import dev.capstan.api.kustomize.Inventory;
+import dev.capstan.health.AggregateHealth;
+import io.soabase.recordbuilder.core.RecordBuilder;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * What one reconcile of a HelmRelease saw, for {@link HelmReleaseStatuses#next}.
+ *
+ * @param generation the HelmRelease's generation
+ * @param now when the status is written
+ * @param handledRequestedAt the reconcile request handled, if any
+ * @param attempted what this reconcile worked from; null when it did not get as far as the chart
+ *     and values (the last attempt's stay)
+ * @param released the release record this reconcile wrote (deployed or failed); null for none
+ * @param phase how the reconcile ended
+ * @param health the release's objects' health, when looked at; null otherwise
+ * @param healthState where that health leaves a wait for it
+ * @param inventory the objects of the release now in the cluster; null leaves the last one
+ * @param helmChart {@code namespace/name} of the HelmChart made for spec.chart, if any
+ * @param storageNamespace where the release records are
+ * @param maxHistory how many snapshots {@code status.history} keeps at most
+ */
+@RecordBuilder
+public record ReleaseObservation(
+    long generation,
+    Instant now,
+    String handledRequestedAt,
+    Attempted attempted,
+    ReleaseSnapshot released,
+    ReleasePhase phase,
+    AggregateHealth health,
+    HealthState healthState,
+    Inventory inventory,
+    String helmChart,
+    String storageNamespace,
+    int maxHistory)
+    implements ReleaseObservationBuilder.With {
+
+  /**
+   * The inputs of an attempt: the chart's version and artifact digest, the values' digest and SHA-1
+   * checksum, and whether it installs or upgrades (null when nothing was released).
+   */
+  public record Attempted(
+      String revision,
+      String revisionDigest,
+      String configDigest,
+      String valuesChecksum,
+      ReleaseAction action,
+      Duration actionDuration) {}
+
+  /** Where a look at the health of the release's objects leaves its wait. */
+  public enum HealthState {
+    CURRENT,
+    IN_PROGRESS,
+    FAILED,
+    TIMED_OUT
+  }
+
+  /** How a reconcile of a HelmRelease ended. */
+  public sealed interface ReleasePhase {}
+
+  /** A new release record was deployed: Released is True with {@code message}. */
+  public record Released(ReleaseReason reason, String message) implements ReleasePhase {}
+
+  /** Nothing changed: nothing was released; Ready follows the health of what is deployed. */
+  public record Unchanged() implements ReleasePhase {}
+
+  /**
+   * The reconcile failed; {@code releaseFailed} when an install or upgrade failed (Released is
+   * False and a failure of the action is counted), not when it did not start.
+   */
+  public record Failed(ReleaseReason reason, String message, boolean releaseFailed)
+      implements ReleasePhase {}
+
+  /** The reconcile waits for something it cannot change (the chart's source). */
+  public record Waiting(ReleaseReason reason, String message) implements ReleasePhase {}
+}

@@ -1,0 +1,32 @@
+package dev.capstan.engine.conditions;
+
+/** The reasons a HelmRelease's conditions give, as Flux's helm-controller names them. */
+public enum ReleaseReason {
+  INSTALL_SUCCEEDED("InstallSucceeded"),
+  UPGRADE_SUCCEEDED("UpgradeSucceeded"),
+  INSTALL_FAILED("InstallFailed"),
+  UPGRADE_FAILED("UpgradeFailed"),
+  /** The chart's source has no artifact yet, or is not ready. */
+  SOURCE_NOT_READY("SourceNotReady"),
+  /** The chart's source cannot be read or made. */
+  ARTIFACT_FAILED("ArtifactFailed"),
+  /** The values could not be composed, or the spec cannot be used. */
+  INIT_FAILED("InitFailed"),
+  /** The release's objects are not all healthy yet. */
+  PROGRESSING("Progressing"),
+  HEALTHY("Healthy"),
+  HEALTH_CHECK_FAILED("HealthCheckFailed"),
+  /** The objects of the release could not be deleted. */
+  UNINSTALL_FAILED("UninstallFailed");
+
+  private final String text;
+
+  ReleaseReason(String text) {
+    this.text = text;
+  }
+
+  /** The reason as a condition carries it. */
+  public String text() {
+    return text;
+  }
+}

@@ -1,0 +1,145 @@
+package dev.capstan.engine.controller;
+
+import dev.capstan.api.helm.ChartReference;
+import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.api.source.Artifact;
+import dev.capstan.api.source.HelmChart;
+import dev.capstan.api.source.OCIRepository;
+import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.engine.helmrelease.HelmChartTemplates;
+import dev.capstan.engine.helmrelease.HelmReleasePipeline;
+import dev.capstan.engine.pipeline.Outcome;
+import dev.capstan.engine.shard.ShardGate;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Hands each HelmRelease to its pipeline and turns the outcome into a requeue. A HelmRelease is
+ * reconciled again when the artifact of its chart changes: the HelmChart made for it (found by its
+ * owner labels) or the HelmChart or OCIRepository its chartRef names.
+ */
+@ControllerConfiguration(name = "helmrelease")
+public final class HelmReleaseReconciler implements Reconciler<HelmRelease>, Cleaner<HelmRelease> {
+  /** A chart source's {@code Kind/namespace/name} → the HelmReleases whose chartRef names it. */
+  static final String BY_CHART_REF = "capstan.dev/release-by-chart-ref";
+
+  private final HelmReleasePipeline pipeline;
+  private final ShardGate shards;
+
+  HelmReleaseReconciler(HelmReleasePipeline pipeline, ShardGate shards) {
+    this.pipeline = pipeline;
+    this.shards = shards;
+  }
+
+  /** Another replica's HelmRelease is left alone: it is reconciled when this one takes it. */
+  @Override
+  public UpdateControl<HelmRelease> reconcile(HelmRelease release, Context<HelmRelease> context) {
+    Optional<ShardGate.Pass> pass = shards.enter(release);
+    if (pass.isEmpty()) {
+      return UpdateControl.noUpdate();
+    }
+    try (ShardGate.Pass owned = pass.get()) {
+      Outcome outcome = pipeline.reconcile(release);
+      UpdateControl<HelmRelease> control = UpdateControl.noUpdate();
+      return outcome.requeueAfter().map(control::rescheduleAfter).orElse(control);
+    }
+  }
+
+  @Override
+  public DeleteControl cleanup(HelmRelease release, Context<HelmRelease> context) {
+    Optional<ShardGate.Pass> pass = shards.enter(release);
+    if (pass.isEmpty()) {
+      return DeleteControl.noFinalizerRemoval();
+    }
+    try (ShardGate.Pass owned = pass.get()) {
+      Optional<Duration> again = pipeline.delete(release);
+      return again
+          .map(after -> DeleteControl.noFinalizerRemoval().rescheduleAfter(after.toMillis()))
+          .orElseGet(DeleteControl::defaultDelete);
+    }
+  }
+
+  @Override
+  public List<EventSource<?, HelmRelease>> prepareEventSources(
+      EventSourceContext<HelmRelease> context) {
+    IndexerResourceCache<HelmRelease> cache = context.getPrimaryCache();
+    cache.addIndexers(Map.of(BY_CHART_REF, HelmReleaseReconciler::chartRefOf));
+    return List.of(
+        SecondaryInformers.of(
+            HelmChart.class,
+            "release-charts",
+            chart -> releasesOf(cache, chart),
+            (newer, older) -> artifactChanged(artifact(newer), artifact(older)),
+            context),
+        SecondaryInformers.of(
+            OCIRepository.class,
+            "release-oci-charts",
+            repo -> releasesOf(cache, repo),
+            (newer, older) -> artifactChanged(artifact(newer), artifact(older)),
+            context));
+  }
+
+  static List<String> chartRefOf(HelmRelease release) {
+    ChartReference ref = release.getSpec() == null ? null : release.getSpec().chartRef();
+    if (ref == null || ref.kind() == null) {
+      return List.of();
+    }
+    String namespace =
+        ref.namespace() == null || ref.namespace().isEmpty()
+            ? release.getMetadata().getNamespace()
+            : ref.namespace();
+    return List.of(Indexes.sourceKey(ref.kind().name(), new NamespacedName(namespace, ref.name())));
+  }
+
+  /** The HelmRelease a HelmChart was made for (its labels) and those whose chartRef names it. */
+  private static Set<ResourceID> releasesOf(
+      IndexerResourceCache<HelmRelease> cache, HasMetadata source) {
+    Set<ResourceID> ids = new HashSet<>();
+    Map<String, String> labels = source.getMetadata().getLabels();
+    if (labels != null
+        && labels.containsKey(HelmChartTemplates.NAME_LABEL)
+        && labels.containsKey(HelmChartTemplates.NAMESPACE_LABEL)) {
+      ids.add(
+          new ResourceID(
+              labels.get(HelmChartTemplates.NAME_LABEL),
+              labels.get(HelmChartTemplates.NAMESPACE_LABEL)));
+    }
+    String key =
+        Indexes.sourceKey(HasMetadata.getKind(source.getClass()), NamespacedName.of(source));
+    ids.addAll(
+        cache.byIndex(BY_CHART_REF, key).stream()
+            .map(ResourceID::fromResource)
+            .collect(Collectors.toSet()));
+    return ids;
+  }
+
+  private static boolean artifactChanged(Artifact newer, Artifact older) {
+    return !Objects.equals(
+        newer == null ? null : newer.digest(), older == null ? null : older.digest());
+  }
+
+  private static Artifact artifact(HelmChart chart) {
+    return chart.getStatus() == null ? null : chart.getStatus().artifact();
+  }
+
+  private static Artifact artifact(OCIRepository repo) {
+    return repo.getStatus() == null ? null : repo.getStatus().artifact();
+  }
+}

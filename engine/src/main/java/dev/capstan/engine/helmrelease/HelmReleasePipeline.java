@@ -1,0 +1,213 @@
+package dev.capstan.engine.helmrelease;
+
+import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.api.helm.HelmReleaseStatus;
+import dev.capstan.api.helm.ReleaseSnapshot;
+import dev.capstan.api.kustomize.Inventory;
+import dev.capstan.applier.inventory.InventorySet;
+import dev.capstan.engine.conditions.ReleaseObservation;
+import dev.capstan.engine.conditions.ReleaseObservationBuilder;
+import dev.capstan.engine.conditions.ReleaseReason;
+import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.engine.pipeline.Inventories;
+import dev.capstan.engine.pipeline.Outcome;
+import dev.capstan.helm.release.ReleaseHistory;
+import dev.capstan.helm.release.ReleaseRecord;
+import dev.capstan.helm.release.ReleaseStatus;
+import dev.capstan.kustomize.chart.ChartRender;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One reconcile of a HelmRelease, one call per stage: chart and values → (unchanged: health only) →
+ * render → pending release record → apply and prune → deployed (or failed) record → health →
+ * status. Knows nothing of the controller framework that calls it.
+ *
+ * <p>A release whose chart artifact, values digest and generation are those last attempted, and
+ * whose latest record is the deployed one the status names, is neither rendered nor written: its
+ * objects' health is read, and the status written only when that changed it. A release whose
+ * objects are not healthy yet is looked at again the same way, so a wait holds no thread.
+ */
+public final class HelmReleasePipeline {
+  private static final Logger LOG = LoggerFactory.getLogger(HelmReleasePipeline.class);
+
+  private final ReleaseParts parts;
+  private final ReleaseInputs inputs;
+  private final ReleaseRender render;
+  private final ReleaseRecording recording;
+  private final ReleaseApply apply;
+  private final ReleaseHealth health;
+  private final ReleaseStatusStage status;
+  private final ReleaseUninstall uninstall;
+
+  public HelmReleasePipeline(ReleaseParts parts) {
+    this.parts = parts;
+    this.inputs = new ReleaseInputs(parts.charts(), parts.values());
+    this.render = new ReleaseRender(parts.renderer(), parts.capabilities());
+    this.recording = new ReleaseRecording(parts.store(), parts.clock());
+    this.apply = new ReleaseApply(parts.acting());
+    this.health = new ReleaseHealth(parts.acting(), parts.library(), parts.clock());
+    this.status =
+        new ReleaseStatusStage(parts.statuses(), parts.clock(), parts.backoff(), parts.waitPoll());
+    this.uninstall =
+        new ReleaseUninstall(parts.acting(), parts.store(), parts.charts(), parts.clock());
+  }
+
+  public Outcome reconcile(HelmRelease release) {
+    Outcome outcome = reconcileOnce(release);
+    parts.observer().reconciled("HelmRelease", NamespacedName.of(release), outcome.kind());
+    return outcome;
+  }
+
+  /** One look at a HelmRelease being deleted: empty when it may go, else when to look again. */
+  public Optional<Duration> delete(HelmRelease release) {
+    return uninstall.delete(release);
+  }
+
+  private Outcome reconcileOnce(HelmRelease release) {
+    if (release.getSpec() == null || release.getSpec().suspended()) {
+      return Outcome.suspended();
+    }
+    ReleaseObservationBuilder seen = status.observe(release);
+    try {
+      ReleaseInputs.Inputs in = inputs.read(release);
+      seen.attempted(in.attempted(lastAction(release), null));
+      ReleaseHistory history = recording.history(release);
+      InventorySet previous = Inventories.toApplier(inventoryOf(release));
+      Optional<Instant> deployedAt = unchangedSince(release, in, history);
+      if (deployedAt.isPresent()) {
+        return looked(
+            release, seen.phase(new ReleaseObservation.Unchanged()), previous, deployedAt.get());
+      }
+      return release(release, in, history, previous, seen);
+    } catch (ReleaseFailure f) {
+      return failed(release, seen, f);
+    } catch (KubernetesClientException e) {
+      LOG.warn(
+          "{}: the API server could not be reached or refused a request: {}",
+          NamespacedName.of(release),
+          e.getMessage());
+      return Outcome.retry(parts.backoff().delay(1, Duration.ofMinutes(1)));
+    }
+  }
+
+  /**
+   * When the deployed release was made, if nothing changed since it was: the same generation, chart
+   * artifact and values digest as last attempted, and the latest record the deployed one the status
+   * names.
+   */
+  private static Optional<Instant> unchangedSince(
+      HelmRelease release, ReleaseInputs.Inputs in, ReleaseHistory history) {
+    HelmReleaseStatus st = release.getStatus();
+    if (st == null || st.latest() == null) {
+      return Optional.empty();
+    }
+    boolean same =
+        Objects.equals(st.lastAttemptedGeneration(), release.getMetadata().getGeneration())
+            && Objects.equals(st.lastAttemptedRevision(), in.chart().revision())
+            && Objects.equals(st.lastAttemptedRevisionDigest(), in.chart().digest())
+            && Objects.equals(st.lastAttemptedConfigDigest(), in.configDigest());
+    Optional<ReleaseRecord> latest = history.latest();
+    if (!same
+        || latest.isEmpty()
+        || latest.get().release().status() != ReleaseStatus.DEPLOYED
+        || !Objects.equals(st.latest().version(), latest.get().release().version())) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(Instant.parse(st.latest().lastDeployed()));
+    } catch (DateTimeParseException | NullPointerException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** Renders, records, applies and prunes a new version of the release. */
+  private Outcome release(
+      HelmRelease release,
+      ReleaseInputs.Inputs in,
+      ReleaseHistory history,
+      InventorySet previous,
+      ReleaseObservationBuilder seen) {
+    boolean upgrade = history.lastDeployed().isPresent();
+    ChartRender rendered = render.render(release, in, upgrade);
+    List<GenericKubernetesResource> objects = objects(rendered, release, upgrade);
+    Instant started = parts.clock().instant();
+    ReleaseRecording.Pending pending = recording.begin(release, history, rendered, in.values());
+    String chart = rendered.chart().name() + "@" + rendered.chart().version();
+    String action = upgrade ? "upgrade" : "install";
+    String what = "Helm " + action + " %s for release " + pending.where() + " with chart " + chart;
+    seen.attempted(in.attempted(pending.action(), null));
+    InventorySet inventory;
+    try {
+      inventory = apply.apply(release, objects, previous, ReleaseRecording.failureReason(pending));
+    } catch (ReleaseApply.Failed f) {
+      String message = String.format(what, "failed") + ": " + f.getMessage();
+      seen.attempted(in.attempted(pending.action(), since(started)))
+          .inventory(Inventories.toStatus(f.inventory()))
+          .phase(new ReleaseObservation.Failed(f.reason(), message, true));
+      recording.failed(pending, f.getMessage(), in.configDigest()).ifPresent(seen::released);
+      return status.write(release, seen.build());
+    }
+    ReleaseSnapshot deployed = recording.deployed(pending, in.configDigest());
+    ReleaseReason reason =
+        upgrade ? ReleaseReason.UPGRADE_SUCCEEDED : ReleaseReason.INSTALL_SUCCEEDED;
+    seen.attempted(in.attempted(pending.action(), since(started)))
+        .released(deployed)
+        .phase(new ReleaseObservation.Released(reason, String.format(what, "succeeded")));
+    return looked(release, seen, inventory, parts.clock().instant());
+  }
+
+  /** The health of what is deployed, written with what was seen. */
+  private Outcome looked(
+      HelmRelease release,
+      ReleaseObservationBuilder seen,
+      InventorySet inventory,
+      Instant deployedAt) {
+    ReleaseHealth.Look look = health.look(release, inventory, deployedAt);
+    seen.inventory(Inventories.toStatus(inventory)).health(look.health()).healthState(look.state());
+    return status.write(release, seen.build());
+  }
+
+  private Outcome failed(HelmRelease release, ReleaseObservationBuilder seen, ReleaseFailure f) {
+    ReleaseObservation.ReleasePhase phase =
+        f.isWaiting()
+            ? new ReleaseObservation.Waiting(f.reason(), f.getMessage())
+            : new ReleaseObservation.Failed(f.reason(), f.getMessage(), f.isReleaseFailure());
+    LOG.info("{}: {}", NamespacedName.of(release), f.getMessage());
+    try {
+      return status.write(release, seen.phase(phase).build());
+    } catch (KubernetesClientException e) {
+      return Outcome.retry(parts.backoff().delay(1, Duration.ofMinutes(1)));
+    }
+  }
+
+  private static List<GenericKubernetesResource> objects(
+      ChartRender rendered, HelmRelease release, boolean upgrade) {
+    try {
+      return ManifestObjects.of(rendered.manifest(), release);
+    } catch (IllegalArgumentException e) {
+      throw ReleaseFailure.releaseFailed(
+          upgrade ? ReleaseReason.UPGRADE_FAILED : ReleaseReason.INSTALL_FAILED, e.getMessage());
+    }
+  }
+
+  private Duration since(Instant started) {
+    return Duration.between(started, parts.clock().instant());
+  }
+
+  private static HelmReleaseStatus.ReleaseAction lastAction(HelmRelease release) {
+    return release.getStatus() == null ? null : release.getStatus().lastAttemptedReleaseAction();
+  }
+
+  private static Inventory inventoryOf(HelmRelease release) {
+    return release.getStatus() == null ? null : release.getStatus().inventory();
+  }
+}

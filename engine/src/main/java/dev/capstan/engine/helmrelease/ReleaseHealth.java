@@ -1,0 +1,86 @@
+package dev.capstan.engine.helmrelease;
+
+import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.api.helm.HelmReleaseSpec;
+import dev.capstan.applier.inventory.InventorySet;
+import dev.capstan.applier.wait.WaitResult;
+import dev.capstan.engine.conditions.ReleaseObservation.HealthState;
+import dev.capstan.engine.conditions.ReleaseReason;
+import dev.capstan.engine.kustomization.HealthEvaluators;
+import dev.capstan.engine.pipeline.Acting;
+import dev.capstan.health.AggregateHealth;
+import dev.capstan.health.HealthEvaluator;
+import dev.capstan.health.cel.BuiltinLibrary;
+import dev.capstan.health.cel.InvalidHealthCheckException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One look at the health of a release's objects (kstatus, the built-in library and the
+ * HelmRelease's healthCheckExprs), read live, judged against the deadline of its release: the time
+ * it was deployed plus {@code spec.timeout}. Holds no thread: a release whose objects are not ready
+ * yet is looked at again by the next reconcile, which renders nothing.
+ */
+final class ReleaseHealth {
+  private static final int MAX_CACHED = 512;
+
+  private final Acting acting;
+  private final BuiltinLibrary library;
+  private final Clock clock;
+  private final Map<Object, HealthEvaluator> evaluators = new ConcurrentHashMap<>();
+
+  ReleaseHealth(Acting acting, BuiltinLibrary library, Clock clock) {
+    this.acting = acting;
+    this.library = library;
+    this.clock = clock;
+  }
+
+  /** How the health of what a release holds stands. */
+  record Look(AggregateHealth health, HealthState state) {}
+
+  /** Looks once at {@code inventory}, deployed at {@code deployedAt}. */
+  Look look(HelmRelease release, InventorySet inventory, Instant deployedAt) {
+    AggregateHealth health = acting.waiter().health(inventory.refs(), evaluator(release.getSpec()));
+    if (!waits(release.getSpec())) {
+      return new Look(health, HealthState.CURRENT);
+    }
+    WaitResult result =
+        WaitResult.of(
+            health, clock.instant(), deployedAt.plus(release.getSpec().effectiveTimeout()));
+    HealthState state =
+        switch (result.verdict()) {
+          case CURRENT -> HealthState.CURRENT;
+          case FAILED -> HealthState.FAILED;
+          case IN_PROGRESS -> HealthState.IN_PROGRESS;
+          case TIMED_OUT -> HealthState.TIMED_OUT;
+        };
+    return new Look(health, state);
+  }
+
+  /** Whether a release waits for its objects (Helm's {@code --wait}, Flux's default). */
+  private static boolean waits(HelmReleaseSpec spec) {
+    return !Boolean.TRUE.equals(spec.effectiveInstall().disableWait())
+        && !Boolean.TRUE.equals(spec.effectiveUpgrade().disableWait());
+  }
+
+  private HealthEvaluator evaluator(HelmReleaseSpec spec) {
+    var checks = HealthEvaluators.checksOf(spec.healthCheckExprs());
+    HealthEvaluator cached = evaluators.get(checks);
+    if (cached != null) {
+      return cached;
+    }
+    try {
+      HealthEvaluator evaluator = HealthEvaluator.create(checks, library, clock);
+      if (evaluators.size() >= MAX_CACHED) {
+        evaluators.clear();
+      }
+      evaluators.put(checks, evaluator);
+      return evaluator;
+    } catch (InvalidHealthCheckException e) {
+      throw ReleaseFailure.failed(
+          ReleaseReason.INIT_FAILED, "spec.healthCheckExprs: " + e.getMessage());
+    }
+  }
+}

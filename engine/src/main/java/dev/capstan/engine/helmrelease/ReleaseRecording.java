@@ -1,0 +1,213 @@
+package dev.capstan.engine.helmrelease;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.api.helm.HelmReleaseStatus.ReleaseAction;
+import dev.capstan.api.helm.ReleaseSnapshot;
+import dev.capstan.engine.conditions.ReleaseReason;
+import dev.capstan.helm.release.HelmTime;
+import dev.capstan.helm.release.Release;
+import dev.capstan.helm.release.ReleaseBuilder;
+import dev.capstan.helm.release.ReleaseChart;
+import dev.capstan.helm.release.ReleaseHistory;
+import dev.capstan.helm.release.ReleaseInfo;
+import dev.capstan.helm.release.ReleaseRecord;
+import dev.capstan.helm.release.ReleaseRecordException;
+import dev.capstan.helm.release.ReleaseStatus;
+import dev.capstan.kustomize.chart.ChartRender;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The release records of an install or upgrade, written as Helm writes them: the history pruned to
+ * {@code maxHistory - 1}, the new version created pending, then deployed (the deployed one before
+ * it superseded) or failed with the error as its description.
+ */
+final class ReleaseRecording {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final ReleaseStore store;
+  private final Clock clock;
+
+  ReleaseRecording(ReleaseStore store, Clock clock) {
+    this.store = store;
+    this.clock = clock;
+  }
+
+  /** A release being installed or upgraded: its pending record and the one it replaces. */
+  record Pending(
+      ReleaseRecord record, Optional<ReleaseRecord> replaces, ReleaseAction action, String where) {}
+
+  /** The records of {@code release}; corrupt or tampered ones stop the reconcile by name. */
+  ReleaseHistory history(HelmRelease release) {
+    try {
+      return store.history(release.storageNamespace(), release.releaseName());
+    } catch (ReleaseRecordException e) {
+      throw ReleaseFailure.failed(ReleaseReason.INIT_FAILED, e.getMessage());
+    }
+  }
+
+  /** Prunes the history and creates the next version, pending. */
+  Pending begin(
+      HelmRelease release, ReleaseHistory history, ChartRender render, Map<String, Object> values) {
+    Optional<ReleaseRecord> deployed = history.lastDeployed();
+    ReleaseAction action = deployed.isPresent() ? ReleaseAction.upgrade : ReleaseAction.install;
+    ReleaseReason failure =
+        action == ReleaseAction.install
+            ? ReleaseReason.INSTALL_FAILED
+            : ReleaseReason.UPGRADE_FAILED;
+    String now = HelmTime.format(clock.instant());
+    String first =
+        history.records().stream()
+            .map(r -> r.release().info())
+            .filter(i -> i != null && i.firstDeployed() != null)
+            .map(ReleaseInfo::firstDeployed)
+            .findFirst()
+            .orElse(now);
+    Release next =
+        ReleaseBuilder.builder()
+            .name(release.releaseName())
+            .namespace(release.releaseNamespace())
+            .version(history.nextVersion())
+            .info(
+                new ReleaseInfo(
+                    first,
+                    now,
+                    null,
+                    action == ReleaseAction.install
+                        ? "Initial install underway"
+                        : "Preparing upgrade",
+                    action == ReleaseAction.install
+                        ? ReleaseStatus.PENDING_INSTALL
+                        : ReleaseStatus.PENDING_UPGRADE,
+                    render.notes().isEmpty() ? null : render.notes()))
+            .chart(chart(render.chart()))
+            .config(JSON.valueToTree(values))
+            .manifest(render.manifest())
+            .hooks(List.of())
+            .applyMethod(Release.SERVER_SIDE_APPLY)
+            .build();
+    try {
+      int maxHistory = release.getSpec().effectiveMaxHistory();
+      if (maxHistory > 0) {
+        store.prune(history, maxHistory - 1);
+      }
+      ReleaseRecord created = store.create(release.storageNamespace(), next);
+      return new Pending(created, deployed, action, where(next));
+    } catch (ReleaseRecordException e) {
+      throw ReleaseFailure.releaseFailed(failure, e.getMessage());
+    }
+  }
+
+  /** The pending release deployed, the one it replaces superseded; returns its snapshot. */
+  ReleaseSnapshot deployed(Pending pending, String configDigest) {
+    String description =
+        pending.action() == ReleaseAction.install ? "Install complete" : "Upgrade complete";
+    try {
+      for (ReleaseRecord replaced : pending.replaces().stream().toList()) {
+        store.update(replaced, replaced.release().withStatus(ReleaseStatus.SUPERSEDED));
+      }
+      return snapshot(
+          store
+              .update(pending.record(), ended(pending, ReleaseStatus.DEPLOYED, description))
+              .release(),
+          pending.action(),
+          configDigest);
+    } catch (ReleaseRecordException e) {
+      throw ReleaseFailure.releaseFailed(failureReason(pending), e.getMessage());
+    }
+  }
+
+  /**
+   * The pending release failed with {@code message} (its description, as Helm keeps it); returns
+   * its snapshot, or empty when the record could not be written either.
+   */
+  Optional<ReleaseSnapshot> failed(Pending pending, String message, String configDigest) {
+    try {
+      return Optional.of(
+          snapshot(
+              store
+                  .update(pending.record(), ended(pending, ReleaseStatus.FAILED, message))
+                  .release(),
+              pending.action(),
+              configDigest));
+    } catch (ReleaseRecordException e) {
+      return Optional.empty();
+    }
+  }
+
+  static ReleaseReason failureReason(Pending pending) {
+    return pending.action() == ReleaseAction.install
+        ? ReleaseReason.INSTALL_FAILED
+        : ReleaseReason.UPGRADE_FAILED;
+  }
+
+  private Release ended(Pending pending, ReleaseStatus status, String description) {
+    Release release = pending.record().release();
+    return release.withInfo(
+        release
+            .info()
+            .withLastDeployed(HelmTime.format(clock.instant()))
+            .withStatus(status)
+            .withDescription(description));
+  }
+
+  /** {@code <namespace>/<name>.v<version>}, as Flux's messages name a release. */
+  static String where(Release release) {
+    return release.namespace() + "/" + release.name() + ".v" + release.version();
+  }
+
+  /** Chart.yaml's fields a release record's readers use: name, version and appVersion. */
+  private static ReleaseChart chart(ChartRender.Chart chart) {
+    ObjectNode metadata = JSON.createObjectNode();
+    metadata.put("name", chart.name());
+    metadata.put("version", chart.version());
+    if (chart.appVersion() != null && !chart.appVersion().isEmpty()) {
+      metadata.put("appVersion", chart.appVersion());
+    }
+    metadata.put("apiVersion", "v2");
+    return ReleaseChart.of(metadata, List.of(), null);
+  }
+
+  /** A snapshot of {@code release} for {@code status.history}, as Flux writes one. */
+  static ReleaseSnapshot snapshot(Release release, ReleaseAction action, String configDigest) {
+    ReleaseInfo info = release.info();
+    return new ReleaseSnapshot(
+        null,
+        digest(release),
+        release.name(),
+        release.namespace(),
+        release.version(),
+        release.status().helmName(),
+        action == null ? null : action.name(),
+        release.chart().name(),
+        release.chart().version(),
+        release.chart().appVersion().isEmpty() ? null : release.chart().appVersion(),
+        configDigest,
+        info.firstDeployed(),
+        info.lastDeployed(),
+        info.deleted(),
+        null,
+        null);
+  }
+
+  /** {@code sha256:<hex>} of the release JSON. */
+  private static String digest(Release release) {
+    try {
+      byte[] hash =
+          MessageDigest.getInstance("SHA-256")
+              .digest(JSON.writeValueAsString(release).getBytes(StandardCharsets.UTF_8));
+      return "sha256:" + HexFormat.of().formatHex(hash);
+    } catch (JsonProcessingException | NoSuchAlgorithmException e) {
+      throw new IllegalStateException("a release is always JSON and SHA-256 always there", e);
+    }
+  }
+}

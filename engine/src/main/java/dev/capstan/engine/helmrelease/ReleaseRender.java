@@ -1,0 +1,75 @@
+package dev.capstan.engine.helmrelease;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.capstan.api.helm.CrdsPolicy;
+import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.api.helm.HelmReleaseSpec;
+import dev.capstan.engine.conditions.ReleaseReason;
+import dev.capstan.kustomize.chart.ChartRender;
+import dev.capstan.kustomize.chart.ChartRenderException;
+import dev.capstan.kustomize.chart.ChartRenderRequest;
+import dev.capstan.kustomize.chart.ChartRenderRequestBuilder;
+import java.util.List;
+
+/**
+ * The render stage: the chart rendered in a chart worker as Helm's install or upgrade renders it
+ * (release name and namespace, the composed values, the cluster's Capabilities, the chart's CRDs as
+ * the install's or upgrade's {@code crds} policy says, tests only when {@code spec.test.enable}).
+ */
+final class ReleaseRender {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final ChartRendering renderer;
+  private final Capabilities capabilities;
+
+  ReleaseRender(ChartRendering renderer, Capabilities capabilities) {
+    this.renderer = renderer;
+    this.capabilities = capabilities;
+  }
+
+  /**
+   * Renders the release's chart.
+   *
+   * @param upgrade whether a deployed release is upgraded (else installed)
+   * @throws ReleaseFailure InstallFailed or UpgradeFailed with Helm's message
+   */
+  ChartRender render(HelmRelease release, ReleaseInputs.Inputs inputs, boolean upgrade) {
+    HelmReleaseSpec spec = release.getSpec();
+    CrdsPolicy crds =
+        upgrade ? spec.effectiveUpgrade().effectiveCrds() : spec.effectiveInstall().effectiveCrds();
+    ChartRenderRequest request =
+        ChartRenderRequestBuilder.builder()
+            .root(inputs.chart().root())
+            .chart(inputs.chart().chart())
+            .releaseName(release.releaseName())
+            .namespace(release.releaseNamespace())
+            .values(List.of(json(inputs)))
+            .kubeVersion(capabilities.kubeVersion())
+            .apiVersions(capabilities.apiVersions())
+            .includeCrds(crds != CrdsPolicy.Skip)
+            .skipTests(!spec.testsEnabled())
+            .isUpgrade(upgrade)
+            .build();
+    try {
+      return renderer.render(request);
+    } catch (ChartRenderException e) {
+      throw ReleaseFailure.releaseFailed(
+          upgrade ? ReleaseReason.UPGRADE_FAILED : ReleaseReason.INSTALL_FAILED,
+          "Helm "
+              + (upgrade ? "upgrade" : "install")
+              + " failed for chart of "
+              + inputs.chart().source()
+              + ": "
+              + e.describe());
+    }
+  }
+
+  private static String json(ReleaseInputs.Inputs inputs) {
+    try {
+      return JSON.writeValueAsString(inputs.values());
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("composed values are always JSON", e);
+    }
+  }
+}

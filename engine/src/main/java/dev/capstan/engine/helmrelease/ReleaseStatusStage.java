@@ -1,0 +1,86 @@
+package dev.capstan.engine.helmrelease;
+
+import dev.capstan.api.common.GoDuration;
+import dev.capstan.api.common.ReconcileRequest;
+import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.api.helm.HelmReleaseSpec;
+import dev.capstan.api.helm.HelmReleaseStatus;
+import dev.capstan.engine.conditions.HelmReleaseStatuses;
+import dev.capstan.engine.conditions.ReleaseObservation;
+import dev.capstan.engine.conditions.ReleaseObservation.HealthState;
+import dev.capstan.engine.conditions.ReleaseObservationBuilder;
+import dev.capstan.engine.pipeline.Backoff;
+import dev.capstan.engine.pipeline.Outcome;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * The status stage: the one place a HelmRelease's status is written (through {@link
+ * HelmReleaseStatuses}, the status function), and when the controller looks again.
+ */
+final class ReleaseStatusStage {
+  private final ReleaseStatusWrites statuses;
+  private final Clock clock;
+  private final Backoff backoff;
+  private final Duration waitPoll;
+
+  ReleaseStatusStage(
+      ReleaseStatusWrites statuses, Clock clock, Backoff backoff, Duration waitPoll) {
+    this.statuses = statuses;
+    this.clock = clock;
+    this.backoff = backoff;
+    this.waitPoll = waitPoll;
+  }
+
+  /** What every observation of {@code release} starts with. */
+  ReleaseObservationBuilder observe(HelmRelease release) {
+    Long generation = release.getMetadata().getGeneration();
+    Map<String, String> annotations = release.getMetadata().getAnnotations();
+    HelmReleaseSpec spec = release.getSpec();
+    return ReleaseObservationBuilder.builder()
+        .generation(generation == null ? 0 : generation)
+        .handledRequestedAt(
+            annotations == null ? null : annotations.get(ReconcileRequest.ANNOTATION))
+        .helmChart(
+            spec.chart() == null
+                ? null
+                : HelmChartTemplates.sourceNamespace(release) + "/" + release.helmChartName())
+        .storageNamespace(release.storageNamespace())
+        .maxHistory(HelmReleaseSpec.DEFAULT_MAX_HISTORY);
+  }
+
+  /** Writes the status {@code seen} makes; returns when the controller looks again. */
+  Outcome write(HelmRelease release, ReleaseObservation seen) {
+    HelmReleaseStatus next =
+        HelmReleaseStatuses.next(release.getStatus(), seen.withNow(clock.instant()));
+    statuses.write(release, next);
+    return outcome(release, seen, next);
+  }
+
+  private Outcome outcome(HelmRelease release, ReleaseObservation seen, HelmReleaseStatus next) {
+    Duration interval = GoDuration.parse(release.getSpec().interval());
+    if (seen.phase() instanceof ReleaseObservation.Waiting) {
+      return Outcome.dependencyNotReady(interval);
+    }
+    if (seen.phase() instanceof ReleaseObservation.Failed) {
+      return retry(next, interval);
+    }
+    return byHealth(seen.healthState(), next, interval);
+  }
+
+  private Outcome byHealth(HealthState state, HelmReleaseStatus next, Duration interval) {
+    if (state == null || state == HealthState.CURRENT) {
+      return Outcome.succeeded(interval);
+    }
+    if (state == HealthState.IN_PROGRESS) {
+      return Outcome.waiting(waitPoll);
+    }
+    return retry(next, interval);
+  }
+
+  private Outcome retry(HelmReleaseStatus next, Duration interval) {
+    long failures = next.failures() == null ? 1 : next.failures();
+    return Outcome.retry(backoff.delay((int) Math.min(failures, 30), interval));
+  }
+}

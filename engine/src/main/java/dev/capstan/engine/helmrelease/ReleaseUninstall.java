@@ -1,0 +1,105 @@
+package dev.capstan.engine.helmrelease;
+
+import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.api.helm.HelmReleaseStatus;
+import dev.capstan.applier.common.ObjectResult;
+import dev.capstan.applier.inventory.InventorySet;
+import dev.capstan.engine.pipeline.Acting;
+import dev.capstan.engine.pipeline.Inventories;
+import dev.capstan.engine.pipeline.ObjectFailures;
+import dev.capstan.helm.release.HelmTime;
+import dev.capstan.helm.release.ReleaseHistory;
+import dev.capstan.helm.release.ReleaseRecord;
+import dev.capstan.helm.release.ReleaseRecordException;
+import dev.capstan.helm.release.ReleaseStatus;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A deleted HelmRelease uninstalled as {@code helm uninstall} does: the release's objects deleted,
+ * then its records deleted (or, with {@code uninstall.keepHistory}, the latest kept and marked
+ * uninstalled), then the HelmChart made for it. A suspended HelmRelease is let go without an
+ * uninstall, as Flux lets it go.
+ */
+final class ReleaseUninstall {
+  private static final Logger LOG = LoggerFactory.getLogger(HelmReleasePipeline.class);
+  private static final Duration AGAIN = Duration.ofSeconds(10);
+
+  private final Acting acting;
+  private final ReleaseStore store;
+  private final ChartSources charts;
+  private final Clock clock;
+
+  ReleaseUninstall(Acting acting, ReleaseStore store, ChartSources charts, Clock clock) {
+    this.acting = acting;
+    this.store = store;
+    this.charts = charts;
+    this.clock = clock;
+  }
+
+  /** Empty when the HelmRelease may go; otherwise when to try again. */
+  Optional<Duration> delete(HelmRelease release) {
+    try {
+      if (release.getSpec() != null && !release.getSpec().suspended()) {
+        deleteObjects(release);
+        deleteRecords(release);
+      }
+      charts.forget(release);
+      return Optional.empty();
+    } catch (UninstallFailed | ReleaseRecordException | KubernetesClientException e) {
+      LOG.warn(
+          "{}/{}: uninstall failed: {}",
+          release.getMetadata().getNamespace(),
+          release.getMetadata().getName(),
+          e.getMessage());
+      return Optional.of(AGAIN);
+    }
+  }
+
+  private void deleteObjects(HelmRelease release) throws UninstallFailed {
+    HelmReleaseStatus status = release.getStatus();
+    InventorySet inventory = Inventories.toApplier(status == null ? null : status.inventory());
+    List<ObjectResult> failed =
+        acting
+            .pruner()
+            .deleteInventory(
+                inventory, ReleaseApply.owner(release), release.getSpec().effectiveTimeout(), false)
+            .stream()
+            .filter(ObjectResult::failed)
+            .toList();
+    if (!failed.isEmpty()) {
+      throw new UninstallFailed("deleting its objects failed: " + ObjectFailures.describe(failed));
+    }
+  }
+
+  private void deleteRecords(HelmRelease release) throws ReleaseRecordException {
+    ReleaseHistory history = store.history(release.storageNamespace(), release.releaseName());
+    boolean keep = Boolean.TRUE.equals(release.getSpec().effectiveUninstall().keepHistory());
+    Optional<ReleaseRecord> latest = history.latest();
+    for (ReleaseRecord record : history.records()) {
+      if (keep && latest.isPresent() && latest.get().equals(record)) {
+        var uninstalled = record.release().withStatus(ReleaseStatus.UNINSTALLED);
+        store.update(
+            record,
+            uninstalled.withInfo(
+                uninstalled
+                    .info()
+                    .withDeleted(HelmTime.format(clock.instant()))
+                    .withDescription("Uninstallation complete")));
+      } else if (!keep) {
+        store.delete(record);
+      }
+    }
+  }
+
+  private static final class UninstallFailed extends Exception {
+    UninstallFailed(String message) {
+      super(message, null, false, false);
+    }
+  }
+}

@@ -1,0 +1,178 @@
+package dev.capstan.engine.conditions;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import dev.capstan.api.helm.HelmReleaseStatus;
+import dev.capstan.api.helm.HelmReleaseStatus.ReleaseAction;
+import dev.capstan.api.helm.ReleaseSnapshot;
+import dev.capstan.engine.conditions.ReleaseObservation.Attempted;
+import dev.capstan.engine.conditions.ReleaseObservation.HealthState;
+import dev.capstan.health.AggregateHealth;
+import dev.capstan.health.status.Status;
+import io.fabric8.kubernetes.api.model.Condition;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class HelmReleaseStatusesTest {
+  private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+  private static final Attempted V1 =
+      new Attempted("6.5.0", "sha256:a", "sha256:v", "c", ReleaseAction.install, null);
+
+  @Test
+  void aDeployedReleaseWithHealthyObjectsIsReadyReleasedAndHealthy() {
+    HelmReleaseStatus status =
+        HelmReleaseStatuses.next(
+            null, released(snapshot(1, "deployed"), HealthState.CURRENT, Status.Current).build());
+
+    assertCondition(status, "Ready", "True", "InstallSucceeded", "installed");
+    assertCondition(status, "Released", "True", "InstallSucceeded", "installed");
+    assertCondition(status, "Healthy", "True", "Healthy", "3 objects of the release are healthy");
+    assertEquals(1, status.lastReleaseRevision());
+    assertEquals(1L, status.observedGeneration());
+  }
+
+  @Test
+  void objectsInProgressLeaveReadyUnknownAndTheirTimeoutMakesItFalse() {
+    HelmReleaseStatus waiting =
+        HelmReleaseStatuses.next(
+            null,
+            released(snapshot(1, "deployed"), HealthState.IN_PROGRESS, Status.InProgress).build());
+    assertCondition(
+        waiting, "Ready", "Unknown", "Progressing", "installed; waiting for: not ready");
+    assertCondition(waiting, "Healthy", "Unknown", "Progressing", "not ready");
+
+    HelmReleaseStatus late =
+        HelmReleaseStatuses.next(
+            waiting,
+            base()
+                .phase(new ReleaseObservation.Unchanged())
+                .health(health(Status.InProgress))
+                .healthState(HealthState.TIMED_OUT)
+                .build());
+    assertCondition(late, "Ready", "False", "HealthCheckFailed", "timeout waiting for: not ready");
+    assertCondition(late, "Released", "True", "InstallSucceeded", "installed");
+  }
+
+  @Test
+  void aWaitingSourceKeepsReleasedAndHealthy() {
+    HelmReleaseStatus ready =
+        HelmReleaseStatuses.next(
+            null, released(snapshot(1, "deployed"), HealthState.CURRENT, Status.Current).build());
+
+    HelmReleaseStatus waiting =
+        HelmReleaseStatuses.next(
+            ready,
+            base()
+                .attempted(null)
+                .phase(
+                    new ReleaseObservation.Waiting(
+                        ReleaseReason.SOURCE_NOT_READY, "HelmChart 'a/b' is not ready"))
+                .build());
+
+    assertCondition(waiting, "Ready", "False", "SourceNotReady", "HelmChart 'a/b' is not ready");
+    assertCondition(waiting, "Released", "True", "InstallSucceeded", "installed");
+    assertEquals(condition(ready, "Healthy"), condition(waiting, "Healthy"));
+    assertEquals(ready.history(), waiting.history());
+    assertNull(waiting.failures());
+  }
+
+  @Test
+  void failuresCountForTheSameInputsAndStartAgainWithNewOnes() {
+    ReleaseObservation failure =
+        base()
+            .released(snapshot(1, "failed"))
+            .phase(
+                new ReleaseObservation.Failed(ReleaseReason.INSTALL_FAILED, "install failed", true))
+            .build();
+    HelmReleaseStatus once = HelmReleaseStatuses.next(null, failure);
+    HelmReleaseStatus twice = HelmReleaseStatuses.next(once, failure);
+    assertEquals(2L, twice.failures());
+    assertEquals(2L, twice.installFailures());
+    assertNull(twice.upgradeFailures());
+    assertCondition(twice, "Released", "False", "InstallFailed", "install failed");
+
+    HelmReleaseStatus newValues =
+        HelmReleaseStatuses.next(
+            twice,
+            failure.withAttempted(
+                new Attempted("6.5.0", "sha256:a", "sha256:w", "d", ReleaseAction.install, null)));
+    assertEquals(1L, newValues.failures());
+  }
+
+  @Test
+  void theHistoryKeepsSnapshotsUpToTheLastSuccessfulRelease() {
+    List<ReleaseSnapshot> history = new ArrayList<>();
+    history.add(snapshot(3, "failed"));
+    history.add(snapshot(2, "deployed"));
+    history.add(snapshot(1, "superseded"));
+
+    List<ReleaseSnapshot> next = HelmReleaseStatuses.history(history, snapshot(4, "deployed"), 5);
+
+    assertEquals(
+        List.of("4 deployed", "3 failed", "2 superseded"),
+        next.stream().map(s -> s.version() + " " + s.status()).toList());
+    assertEquals(
+        List.of("4 deployed", "3 failed"),
+        HelmReleaseStatuses.history(history, snapshot(4, "deployed"), 2).stream()
+            .map(s -> s.version() + " " + s.status())
+            .toList());
+  }
+
+  private static ReleaseObservationBuilder base() {
+    return ReleaseObservationBuilder.builder()
+        .generation(1)
+        .now(T0)
+        .attempted(V1)
+        .storageNamespace("apps")
+        .maxHistory(5);
+  }
+
+  private static ReleaseObservationBuilder released(
+      ReleaseSnapshot snapshot, HealthState state, Status health) {
+    return base()
+        .released(snapshot)
+        .phase(new ReleaseObservation.Released(ReleaseReason.INSTALL_SUCCEEDED, "installed"))
+        .health(health(health))
+        .healthState(state);
+  }
+
+  private static AggregateHealth health(Status status) {
+    return new AggregateHealth(
+        status, status == Status.Current ? "" : "not ready", List.of(), List.of(), 3);
+  }
+
+  private static ReleaseSnapshot snapshot(int version, String status) {
+    return new ReleaseSnapshot(
+        null,
+        "sha256:r" + version,
+        "podinfo",
+        "apps",
+        version,
+        status,
+        "install",
+        "podinfo",
+        "6.5.0",
+        "6.5.0",
+        "sha256:v",
+        "2026-01-01T00:00:00Z",
+        "2026-01-01T00:00:00Z",
+        null,
+        null,
+        null);
+  }
+
+  private static void assertCondition(
+      HelmReleaseStatus status, String type, String value, String reason, String message) {
+    Condition condition = condition(status, type);
+    assertEquals(
+        List.of(value, reason, message),
+        List.of(condition.getStatus(), condition.getReason(), condition.getMessage()));
+  }
+
+  private static Condition condition(HelmReleaseStatus status, String type) {
+    return HelmReleaseStatuses.condition(status, type).orElseThrow();
+  }
+}

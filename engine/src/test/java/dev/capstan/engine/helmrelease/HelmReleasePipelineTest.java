@@ -1,0 +1,246 @@
+package dev.capstan.engine.helmrelease;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.api.helm.HelmReleaseSpec;
+import dev.capstan.api.helm.HelmReleaseStatus;
+import dev.capstan.api.helm.ReleaseSnapshot;
+import dev.capstan.engine.conditions.HelmReleaseStatuses;
+import dev.capstan.engine.pipeline.Outcome;
+import dev.capstan.health.status.Status;
+import dev.capstan.helm.release.ReleaseStatus;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class HelmReleasePipelineTest {
+  private final ReleaseFakes fakes = new ReleaseFakes();
+  private final HelmReleasePipeline pipeline = fakes.pipeline();
+
+  @Test
+  void aNewReleaseIsInstalledAsVersionOneAndIsReady() {
+    HelmRelease release = ReleaseFakes.release();
+
+    Outcome outcome = pipeline.reconcile(release);
+
+    assertEquals(Outcome.Kind.SUCCEEDED, outcome.kind());
+    assertEquals(1, fakes.renders);
+    assertEquals(List.of(1), List.copyOf(fakes.records.keySet()));
+    assertEquals(ReleaseStatus.DEPLOYED, fakes.records.get(1).release().status());
+    assertEquals("Install complete", fakes.records.get(1).release().info().description());
+    assertTrue(fakes.records.get(1).release().manifest().contains("kind: Deployment"));
+    HelmReleaseStatus status = release.getStatus();
+    assertCondition(status, "Ready", "True", "InstallSucceeded");
+    assertEquals(
+        "Helm install succeeded for release apps/podinfo.v1 with chart podinfo@6.5.0",
+        condition(status, "Ready").getMessage());
+    assertCondition(status, "Released", "True", "InstallSucceeded");
+    assertCondition(status, "Healthy", "True", "Healthy");
+    assertEquals(List.of("1 deployed"), versions(status));
+    assertEquals("6.5.0", status.lastAttemptedRevision());
+    assertEquals(1L, status.lastAttemptedGeneration());
+    assertTrue(status.lastAttemptedConfigDigest().startsWith("sha256:"));
+    assertEquals(40, status.lastAttemptedValuesChecksum().length());
+    assertEquals(HelmReleaseStatus.ReleaseAction.install, status.lastAttemptedReleaseAction());
+    assertEquals(2, status.inventory().entries().size());
+  }
+
+  @Test
+  void theObjectsCarryHelmsOwnershipMetadataAndTheReleasesLabels() {
+    HelmRelease release = ReleaseFakes.release();
+    List<GenericKubernetesResource> objects = ManifestObjects.of(fakes.manifest, release);
+
+    assertEquals(2, objects.size());
+    Map<String, String> annotations = objects.get(1).getMetadata().getAnnotations();
+    assertEquals("podinfo", annotations.get("meta.helm.sh/release-name"));
+    assertEquals("apps", annotations.get("meta.helm.sh/release-namespace"));
+    assertEquals(
+        "Helm", objects.get(1).getMetadata().getLabels().get("app.kubernetes.io/managed-by"));
+    assertEquals(
+        Map.of("helm.capstan.dev/name", "podinfo", "helm.capstan.dev/namespace", "apps"),
+        ReleaseApply.owner(release).labels());
+  }
+
+  @Test
+  void anUnchangedReleaseIsNeitherRenderedNorWritten() {
+    HelmRelease release = ReleaseFakes.release();
+    pipeline.reconcile(release);
+    int renders = fakes.renders;
+    int applies = fakes.applies;
+    int recordWrites = fakes.recordWrites;
+    int statusWrites = fakes.statusWrites;
+
+    fakes.now = fakes.now.plus(Duration.ofMinutes(5));
+    Outcome again = pipeline.reconcile(release);
+
+    assertEquals(Outcome.Kind.SUCCEEDED, again.kind());
+    assertEquals(renders, fakes.renders);
+    assertEquals(applies, fakes.applies);
+    assertEquals(recordWrites, fakes.recordWrites);
+    assertEquals(statusWrites, fakes.statusWrites);
+  }
+
+  @Test
+  void newValuesUpgradeToVersionTwoAndSupersedeVersionOne() throws IOException {
+    HelmRelease release = ReleaseFakes.release();
+    pipeline.reconcile(release);
+
+    release.getMetadata().setGeneration(2L);
+    update(release, "{\"values\":{\"replicaCount\":2}}");
+    fakes.manifest = ReleaseFakes.read("manifest-without-service.yaml");
+    pipeline.reconcile(release);
+
+    assertEquals(2, fakes.renders);
+    assertEquals(ReleaseStatus.SUPERSEDED, fakes.records.get(1).release().status());
+    assertEquals(ReleaseStatus.DEPLOYED, fakes.records.get(2).release().status());
+    assertEquals(2, fakes.records.get(2).release().config().path("replicaCount").asInt());
+    HelmReleaseStatus status = release.getStatus();
+    assertCondition(status, "Ready", "True", "UpgradeSucceeded");
+    assertEquals(List.of("2 deployed", "1 superseded"), versions(status));
+    // the Service the new version dropped was in the inventory the prune started from
+    assertEquals(2, fakes.prunedFrom.get(1).refs().size());
+    assertEquals(1, status.inventory().entries().size());
+  }
+
+  @Test
+  void aFailedApplyRecordsAFailedReleaseAndCountsTheFailure() {
+    HelmRelease release = ReleaseFakes.release();
+    fakes.applyFails = true;
+
+    Outcome outcome = pipeline.reconcile(release);
+
+    assertEquals(Outcome.Kind.TRANSIENT, outcome.kind());
+    assertEquals(ReleaseStatus.FAILED, fakes.records.get(1).release().status());
+    assertTrue(
+        fakes.records.get(1).release().info().description().contains("admission webhook denied"));
+    HelmReleaseStatus status = release.getStatus();
+    assertCondition(status, "Released", "False", "InstallFailed");
+    assertTrue(
+        condition(status, "Ready")
+            .getMessage()
+            .startsWith(
+                "Helm install failed for release apps/podinfo.v1 with chart podinfo@6.5.0:"));
+    assertEquals(1L, status.failures());
+    assertEquals(1L, status.installFailures());
+    assertEquals(List.of("1 failed"), versions(status));
+  }
+
+  @Test
+  void aChartSourceWithoutArtifactWaitsAndRendersNothing() {
+    HelmRelease release = ReleaseFakes.release();
+    fakes.sourceReady = false;
+
+    Outcome outcome = pipeline.reconcile(release);
+
+    assertEquals(Outcome.Kind.DEPENDENCY_NOT_READY, outcome.kind());
+    assertEquals(0, fakes.renders);
+    assertTrue(fakes.records.isEmpty());
+    assertCondition(release.getStatus(), "Ready", "False", "SourceNotReady");
+  }
+
+  @Test
+  void objectsNotHealthyYetAreLookedAtAgainWithoutARender() {
+    HelmRelease release = ReleaseFakes.release();
+    fakes.health = Status.InProgress;
+
+    Outcome first = pipeline.reconcile(release);
+    assertEquals(Outcome.Kind.WAITING, first.kind());
+    assertCondition(release.getStatus(), "Ready", "Unknown", "Progressing");
+    assertCondition(release.getStatus(), "Released", "True", "InstallSucceeded");
+
+    fakes.health = Status.Current;
+    fakes.now = fakes.now.plusSeconds(2);
+    Outcome second = pipeline.reconcile(release);
+
+    assertEquals(Outcome.Kind.SUCCEEDED, second.kind());
+    assertEquals(1, fakes.renders);
+    assertCondition(release.getStatus(), "Ready", "True", "InstallSucceeded");
+    assertCondition(release.getStatus(), "Healthy", "True", "Healthy");
+  }
+
+  @Test
+  void objectsStillNotHealthyAtTheTimeoutFailTheHealthCheck() {
+    HelmRelease release = ReleaseFakes.release();
+    fakes.health = Status.InProgress;
+    pipeline.reconcile(release);
+
+    fakes.now = fakes.now.plus(Duration.ofMinutes(6));
+    Outcome late = pipeline.reconcile(release);
+
+    assertEquals(Outcome.Kind.TRANSIENT, late.kind());
+    assertCondition(release.getStatus(), "Ready", "False", "HealthCheckFailed");
+    assertEquals(1, fakes.renders);
+  }
+
+  @Test
+  void deletionUninstallsObjectsRecordsAndTheHelmChart() {
+    HelmRelease release = ReleaseFakes.release();
+    pipeline.reconcile(release);
+
+    Optional<Duration> again = pipeline.delete(release);
+
+    assertTrue(again.isEmpty());
+    assertEquals(1, fakes.deletedInventories.size());
+    assertEquals(2, fakes.deletedInventories.get(0).refs().size());
+    assertTrue(fakes.records.isEmpty());
+    assertEquals(1, fakes.chartsForgotten);
+  }
+
+  @Test
+  void uninstallWithKeepHistoryMarksTheLatestRecordUninstalled() throws IOException {
+    HelmRelease release = ReleaseFakes.release();
+    pipeline.reconcile(release);
+    update(release, "{\"uninstall\":{\"keepHistory\":true}}");
+
+    pipeline.delete(release);
+
+    assertEquals(List.of(1), List.copyOf(fakes.records.keySet()));
+    assertEquals(ReleaseStatus.UNINSTALLED, fakes.records.get(1).release().status());
+    assertNotNull(fakes.records.get(1).release().info().deleted());
+  }
+
+  @Test
+  void aSuspendedReleaseIsLeftAlone() throws IOException {
+    HelmRelease release = ReleaseFakes.release();
+    update(release, "{\"suspend\":true}");
+
+    assertEquals(Outcome.Kind.SUSPENDED, pipeline.reconcile(release).kind());
+    assertEquals(0, fakes.renders);
+    assertEquals(0, fakes.statusWrites);
+  }
+
+  private static void update(HelmRelease release, String json) throws IOException {
+    ObjectMapper mapper = new ObjectMapper();
+    ObjectNode spec = mapper.valueToTree(release.getSpec());
+    spec.setAll((ObjectNode) mapper.readTree(json));
+    release.setSpec(mapper.treeToValue(spec, HelmReleaseSpec.class));
+  }
+
+  private static List<String> versions(HelmReleaseStatus status) {
+    return status.history().stream().map(HelmReleasePipelineTest::describe).toList();
+  }
+
+  private static String describe(ReleaseSnapshot snapshot) {
+    return snapshot.version() + " " + snapshot.status();
+  }
+
+  private static void assertCondition(
+      HelmReleaseStatus status, String type, String expected, String reason) {
+    Condition condition = condition(status, type);
+    assertEquals(expected + " " + reason, condition.getStatus() + " " + condition.getReason());
+  }
+
+  private static Condition condition(HelmReleaseStatus status, String type) {
+    return HelmReleaseStatuses.condition(status, type).orElseThrow();
+  }
+}

@@ -1,0 +1,242 @@
+package dev.capstan.engine.helmrelease;
+
+import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.api.helm.HelmReleaseStatus;
+import dev.capstan.applier.apply.ApplyRequest;
+import dev.capstan.applier.apply.ApplyResult;
+import dev.capstan.applier.common.Action;
+import dev.capstan.applier.common.ObjectResult;
+import dev.capstan.applier.common.Owner;
+import dev.capstan.applier.inventory.InventorySet;
+import dev.capstan.engine.conditions.ReleaseReason;
+import dev.capstan.engine.pipeline.Acting;
+import dev.capstan.engine.pipeline.PruneStage;
+import dev.capstan.health.AggregateHealth;
+import dev.capstan.health.cel.BuiltinLibrary;
+import dev.capstan.health.status.Status;
+import dev.capstan.helm.release.Release;
+import dev.capstan.helm.release.ReleaseHistory;
+import dev.capstan.helm.release.ReleaseRecord;
+import dev.capstan.kube.ObjectRef;
+import dev.capstan.kustomize.chart.ChartRender;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * What a {@link HelmReleasePipeline} works with in its unit tests: a chart source, a renderer, an
+ * applier, release records and a status writer that count what they are asked, and a clock the test
+ * moves.
+ */
+final class ReleaseFakes {
+  static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+  private static final BuiltinLibrary LIBRARY = BuiltinLibrary.load();
+
+  /** The chart's version and artifact digest the source gives. */
+  String chartVersion = "6.5.0";
+
+  String chartDigest = "sha256:" + "a".repeat(64);
+  boolean sourceReady = true;
+  String manifest = read("manifest.yaml");
+  Status health = Status.Current;
+  boolean applyFails = false;
+
+  int renders;
+  int applies;
+  int recordWrites;
+  int statusWrites;
+  int chartsForgotten;
+  final List<InventorySet> deletedInventories = new ArrayList<>();
+  final List<InventorySet> prunedFrom = new ArrayList<>();
+  final TreeMap<Integer, ReleaseRecord> records = new TreeMap<>();
+  Instant now = T0;
+
+  HelmReleasePipeline pipeline() {
+    return new HelmReleasePipeline(
+        ReleasePartsBuilder.builder()
+            .charts(new Charts())
+            .renderer(
+                request -> {
+                  renders++;
+                  return new ChartRender(
+                      new ChartRender.Chart("podinfo", chartVersion, "6.5.0", chartDigest),
+                      manifest,
+                      List.of(),
+                      "");
+                })
+            .acting(new Acting(null, this::apply, new Pruning(), (refs, e) -> health(refs)))
+            .store(new Store())
+            .statuses(this::writeStatus)
+            .values(new ValuesComposition((kind, ns, name) -> Optional.empty(), 1 << 20, 10_000))
+            .library(LIBRARY)
+            .clock(
+                new Clock() {
+                  @Override
+                  public ZoneOffset getZone() {
+                    return ZoneOffset.UTC;
+                  }
+
+                  @Override
+                  public Clock withZone(ZoneId zone) {
+                    return this;
+                  }
+
+                  @Override
+                  public Instant instant() {
+                    return now;
+                  }
+                })
+            .waitPoll(Duration.ofSeconds(2))
+            .build());
+  }
+
+  static HelmRelease release() {
+    return SERIALIZATION.unmarshal(read("podinfo.yaml"), HelmRelease.class);
+  }
+
+  static String read(String name) {
+    try (InputStream in = ReleaseFakes.class.getResourceAsStream("/helmrelease/pipeline/" + name)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private ApplyResult apply(ApplyRequest request) {
+    applies++;
+    List<ObjectRef> refs =
+        request.objects().stream()
+            .map(
+                o -> {
+                  ObjectRef ref = ObjectRef.of(o);
+                  return ref.namespace().isEmpty()
+                      ? ref.withNamespace(request.defaultNamespace())
+                      : ref;
+                })
+            .toList();
+    if (applyFails) {
+      return new ApplyResult(
+          refs.stream()
+              .map(r -> new ObjectResult(r, Action.FAILED, "admission webhook denied it"))
+              .toList(),
+          InventorySet.EMPTY);
+    }
+    return new ApplyResult(
+        refs.stream().map(r -> ObjectResult.of(r, Action.CREATED)).toList(), InventorySet.of(refs));
+  }
+
+  private AggregateHealth health(List<ObjectRef> refs) {
+    return new AggregateHealth(
+        health,
+        health == Status.Current ? "" : "Deployment/apps/podinfo: 0 of 1 replicas ready",
+        List.of(),
+        List.of(),
+        refs.size());
+  }
+
+  private void writeStatus(HelmRelease release, HelmReleaseStatus next) {
+    if (!next.equals(release.getStatus())) {
+      statusWrites++;
+      release.setStatus(next);
+    }
+  }
+
+  private final class Charts implements ChartSources {
+    @Override
+    public ChartArtifact find(HelmRelease release) {
+      if (!sourceReady) {
+        throw ReleaseFailure.waiting(
+            ReleaseReason.SOURCE_NOT_READY, "HelmChart 'apps/apps-podinfo' is not ready");
+      }
+      return new ChartArtifact(
+          "HelmChart 'apps/apps-podinfo'",
+          chartVersion,
+          chartDigest,
+          Path.of("/artifacts"),
+          "podinfo-" + chartVersion + ".tgz");
+    }
+
+    @Override
+    public void forget(HelmRelease release) {
+      chartsForgotten++;
+    }
+  }
+
+  private final class Pruning implements PruneStage {
+    @Override
+    public List<ObjectResult> prune(
+        InventorySet previous, InventorySet current, Owner owner, Duration timeout) {
+      prunedFrom.add(previous);
+      return previous.refs().stream()
+          .filter(r -> !current.refs().contains(r))
+          .map(r -> ObjectResult.of(r, Action.DELETED))
+          .toList();
+    }
+
+    @Override
+    public List<ObjectResult> deleteInventory(
+        InventorySet inventory, Owner owner, Duration timeout, boolean waitForTermination) {
+      deletedInventories.add(inventory);
+      return inventory.refs().stream().map(r -> ObjectResult.of(r, Action.DELETED)).toList();
+    }
+  }
+
+  private final class Store implements ReleaseStore {
+    private int resourceVersion;
+
+    @Override
+    public ReleaseHistory history(String namespace, String name) {
+      return new ReleaseHistory(namespace, name, List.copyOf(records.values()));
+    }
+
+    @Override
+    public ReleaseRecord create(String namespace, Release release) {
+      return put(namespace, release);
+    }
+
+    @Override
+    public ReleaseRecord update(ReleaseRecord record, Release release) {
+      return put(record.namespace(), release);
+    }
+
+    @Override
+    public List<ReleaseRecord> prune(ReleaseHistory history, int keep) {
+      List<ReleaseRecord> gone = history.beyond(keep);
+      gone.forEach(this::delete);
+      return gone;
+    }
+
+    @Override
+    public void delete(ReleaseRecord record) {
+      recordWrites++;
+      records.remove(record.release().version());
+    }
+
+    private ReleaseRecord put(String namespace, Release release) {
+      recordWrites++;
+      ReleaseRecord record =
+          new ReleaseRecord(
+              namespace,
+              ReleaseRecord.secretName(release.name(), release.version()),
+              String.valueOf(++resourceVersion),
+              Map.of("status", release.status().helmName()),
+              release);
+      records.put(release.version(), record);
+      return record;
+    }
+  }
+}
