@@ -23,7 +23,7 @@ import java.util.Objects;
 
 /**
  * The apply and prune stages: what an attempt writes to its cluster and deletes from it, each
- * asking the fence right before it starts.
+ * asking the fence right before it starts and waiting no longer than the fence has left.
  */
 record Applying(PipelineSettings settings, PipelineObserver observer, WriteFence fence) {
 
@@ -55,6 +55,8 @@ record Applying(PipelineSettings settings, PipelineObserver observer, WriteFence
             .withFirstApply(attempt.previous().entries().isEmpty());
     ApplyResult result;
     fence.check(attempt.object());
+    // the apply's waits end by the fence's deadline, as known now
+    request = request.withTimeout(fence.bound(attempt.object(), request.timeout()));
     try {
       result = attempt.identity().acting().applier().apply(request);
     } catch (KubernetesClientException e) {
@@ -129,7 +131,7 @@ record Applying(PipelineSettings settings, PipelineObserver observer, WriteFence
                 attempt.previous(),
                 applied.inventory(),
                 owner(attempt.key()),
-                attempt.timings().timeout());
+                fence.bound(attempt.object(), attempt.timings().timeout()));
     List<ObjectResult> failures = results.stream().filter(ObjectResult::failed).toList();
     if (!failures.isEmpty()) {
       throw StageFailure.transientFailure(

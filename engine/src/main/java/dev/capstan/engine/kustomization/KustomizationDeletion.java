@@ -115,7 +115,7 @@ final class KustomizationDeletion {
             .deleteInventory(
                 Inventories.toApplier(ks.getStatus().inventory()),
                 Applying.owner(key),
-                Timings.forDeletion(ks.getSpec()),
+                parts.fence().bound(ks, Timings.forDeletion(ks.getSpec())),
                 waitForTermination);
     List<ObjectResult> failed = results.stream().filter(ObjectResult::failed).toList();
     if (failed.isEmpty()) {

@@ -5,6 +5,7 @@ import dev.capstan.sharding.ShardKey;
 import dev.capstan.sharding.SlotLoads;
 import dev.capstan.sharding.SlotSpace;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.time.Duration;
 import java.util.BitSet;
 import java.util.HashSet;
 import java.util.Optional;
@@ -125,24 +126,47 @@ public final class ShardGate {
   }
 
   /**
-   * The fence asked before each write for an object: it goes through while its slot is claimed here
-   * (draining or not: a reconcile that entered before a handoff finishes its writes) and this
-   * replica renewed its Lease within the write deadline. A reconcile cut off from the API server
-   * mid-way therefore stops writing a third of a Lease before any other replica may take its slot.
+   * The fence asked before each write stage for an object: it goes through while its slot is
+   * claimed here (draining or not: a reconcile that entered before a handoff finishes its writes)
+   * and this replica renewed its Lease within the write deadline (two thirds of a Lease, by
+   * default). No stage starts after that, and the waits inside a stage that started end by then
+   * ({@link WriteFence#bound}); the API requests a stage already sent are not called back, so a
+   * stage that writes many objects through a slow API server may still write past the deadline,
+   * each request within the client's request timeout.
    */
   public WriteFence fence() {
-    return object -> {
-      if (!mayWrite(object)) {
-        throw new WriteFence.Refused(
-            object.getKind()
-                + " "
-                + object.getMetadata().getNamespace()
-                + "/"
-                + object.getMetadata().getName()
-                + " is no longer this replica's to write (its slot was given up, or the Lease"
-                + " was not renewed in time)");
+    return new WriteFence() {
+      @Override
+      public void check(HasMetadata object) {
+        if (!mayWrite(object)) {
+          throw new WriteFence.Refused(
+              object.getKind()
+                  + " "
+                  + object.getMetadata().getNamespace()
+                  + "/"
+                  + object.getMetadata().getName()
+                  + " is no longer this replica's to write (its slot was given up, or the Lease"
+                  + " was not renewed in time)");
+        }
+      }
+
+      @Override
+      public Duration bound(HasMetadata object, Duration timeout) {
+        return key == null ? timeout : min(timeout, writeTimeLeft(nanoClock.getAsLong()));
       }
     };
+  }
+
+  /** How long writes may still go out after {@code atNanos} unless the Lease is renewed. */
+  Duration writeTimeLeft(long atNanos) {
+    if (!renewedOnce) {
+      return Duration.ZERO;
+    }
+    return Duration.ofNanos(Math.max(0, writeDeadlineNanos - (atNanos - renewedAtNanos)));
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
   }
 
   /** Whether a write for {@code object} may go out now (see {@link #fence()}). */

@@ -14,6 +14,7 @@ import dev.capstan.applier.common.Action;
 import dev.capstan.applier.common.ObjectResult;
 import dev.capstan.engine.shard.WriteFence;
 import dev.capstan.kube.ObjectRef;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -24,8 +25,9 @@ import org.junit.jupiter.api.Test;
 /**
  * A replica cut off mid-reconcile stops writing at the next write: the fence is asked before the
  * apply, the prune, the deletion of the objects and each status write, not only when the reconcile
- * starts. The fence here lapses at a deadline of the pipeline's clock, as the shard gate's does
- * when its Lease was not renewed for two thirds of it.
+ * starts, and the waits inside a stage end by the fence's deadline. The fence here lapses at a
+ * deadline of the pipeline's clock, as the shard gate's does when its Lease was not renewed for two
+ * thirds of it.
  */
 class FencedWritesTest {
   private static final ObjectRef OLD = ref("ConfigMap", "old");
@@ -116,6 +118,51 @@ class FencedWritesTest {
 
     assertEquals(List.of("apply", "prune " + List.of(OLD)), writes);
     assertTrue(fakes.written.size() >= 2);
+  }
+
+  @Test
+  void theWaitsOfEachStageEndByTheFencesDeadline() {
+    fenceAtDeadline();
+    fakes.fence = fenceCuttingTimeouts();
+    Kustomization ks = withInventory(kustomization("wait: false", "timeout: 5m"), OLD);
+    fakes.clock.advance(Duration.ofSeconds(4));
+
+    fakes.pipeline.reconcile(ks);
+
+    // spec.timeout is five minutes; the fence has six seconds left
+    assertEquals(Duration.ofSeconds(6), fakes.applies.get(0).timeout());
+    assertEquals(List.of(Duration.ofSeconds(6)), fakes.pruneTimeouts);
+  }
+
+  @Test
+  void theDeletionOfTheObjectsWaitsNoLongerThanTheFenceHasLeft() {
+    fakes.fence = fenceCuttingTimeouts();
+    Kustomization ks = withInventory(kustomization("timeout: 5m"), OLD);
+    ks.getMetadata().setDeletionTimestamp(T0.toString());
+    ks.getMetadata().setFinalizers(List.of("finalizers.capstan.dev"));
+    fakes.clock.advance(Duration.ofSeconds(7));
+
+    fakes.pipeline.delete(ks);
+
+    assertEquals(List.of(OLD + " within " + Duration.ofSeconds(3)), fakes.deletions);
+  }
+
+  /** Refuses from the deadline on, and cuts timeouts to the time left before it. */
+  private WriteFence fenceCuttingTimeouts() {
+    return new WriteFence() {
+      @Override
+      public void check(HasMetadata object) {
+        if (!fakes.clock.instant().isBefore(DEADLINE)) {
+          throw new WriteFence.Refused("lapsed");
+        }
+      }
+
+      @Override
+      public Duration bound(HasMetadata object, Duration timeout) {
+        Duration left = Duration.between(fakes.clock.instant(), DEADLINE);
+        return left.compareTo(timeout) < 0 ? left : timeout;
+      }
+    };
   }
 
   private static Kustomization withInventory(Kustomization ks, ObjectRef... refs) {

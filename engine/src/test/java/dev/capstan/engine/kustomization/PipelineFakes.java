@@ -82,6 +82,7 @@ final class PipelineFakes implements AutoCloseable {
   final List<Outcome.Kind> observed = new CopyOnWriteArrayList<>();
   final List<Boolean> healthWaits = new CopyOnWriteArrayList<>();
   final List<String> deletions = new CopyOnWriteArrayList<>();
+  final List<Duration> pruneTimeouts = new CopyOnWriteArrayList<>();
 
   /** For each inventory handed to the health monitor: the health the status already told. */
   final List<Optional<AggregateHealth>> told = new CopyOnWriteArrayList<>();
@@ -179,7 +180,18 @@ final class PipelineFakes implements AutoCloseable {
                 .remotes(
                     new RemoteClusters<>(client, RemoteClientFactory.defaults(), c -> acting, 1))
                 .settings(settings)
-                .fence(object -> fence.check(object))
+                .fence(
+                    new WriteFence() {
+                      @Override
+                      public void check(HasMetadata object) {
+                        fence.check(object);
+                      }
+
+                      @Override
+                      public Duration bound(HasMetadata object, Duration timeout) {
+                        return fence.bound(object, timeout);
+                      }
+                    })
                 .build());
   }
 
@@ -403,6 +415,7 @@ final class PipelineFakes implements AutoCloseable {
     @Override
     public List<ObjectResult> prune(
         InventorySet previous, InventorySet current, Owner owner, Duration timeout) {
+      pruneTimeouts.add(timeout);
       List<ObjectRef> stale = previous.staleAfter(current);
       return stale.isEmpty() ? List.of() : pruning.apply(stale);
     }

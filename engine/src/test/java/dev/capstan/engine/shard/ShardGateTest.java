@@ -150,6 +150,25 @@ class ShardGateTest {
   }
 
   @Test
+  void theWaitsOfAStageEndWhenTheFenceWouldRefuse() {
+    Duration timeout = Duration.ofMinutes(5);
+    assertEquals(Duration.ZERO, gate.fence().bound(object, timeout)); // never renewed
+
+    gate.renewed(now.get(), slots(slot), Set.of());
+    now.addAndGet(Duration.ofSeconds(3).toNanos());
+    // the write deadline is two thirds of the 15 s Lease: 7 s left
+    assertEquals(Duration.ofSeconds(7), gate.fence().bound(object, timeout));
+    assertEquals(Duration.ofSeconds(2), gate.fence().bound(object, Duration.ofSeconds(2)));
+
+    gate.renewed(now.get(), slots(slot), Set.of()); // a renewal gives the whole deadline again
+    assertEquals(Duration.ofSeconds(10), gate.fence().bound(object, timeout));
+
+    now.addAndGet(Duration.ofSeconds(12).toNanos());
+    assertEquals(Duration.ZERO, gate.fence().bound(object, timeout));
+    assertEquals(timeout, ShardGate.everything().fence().bound(object, timeout));
+  }
+
+  @Test
   void aDrainingSlotLetsTheReconcileThatRunsInItWrite() {
     gate.renewed(now.get(), slots(slot), Set.of());
     var pass = gate.enter(object);
