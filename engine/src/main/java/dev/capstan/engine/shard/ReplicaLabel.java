@@ -1,18 +1,16 @@
 package dev.capstan.engine.shard;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,15 +19,14 @@ import org.slf4j.LoggerFactory;
  * reconcile it (once per handoff, not per reconcile): {@code kubectl get ks -o wide} shows it as
  * REPLICA, and label-selected informers can follow it. Beside it, an annotation names the owner's
  * group ({@code <Lease namespace>/<group>}): a replica of another group (a second installation by
- * mistake) leaves the Kustomization alone while the owner's Lease is renewed, and says so in a
- * Warning Event on it.
+ * mistake) leaves the Kustomization alone while the owner's Lease is live (seen to change within
+ * its duration, on this process's clock: {@link ForeignLeases}), and says so in a Warning Event on
+ * it.
  */
 final class ReplicaLabel {
   static final String LABEL = ShardOptions.REPLICA_LABEL;
   static final String GROUP = "shards.capstan.dev/group";
   private static final Logger LOG = LoggerFactory.getLogger(ReplicaLabel.class);
-  // Slack on the other group's renew time, read against this replica's clock.
-  private static final Duration SKEW = Duration.ofSeconds(5);
 
   private final KubernetesClient client;
   private final String replica;
@@ -37,10 +34,20 @@ final class ReplicaLabel {
   private final Clock clock;
   private final Set<String> told = ConcurrentHashMap.newKeySet();
   private final ShardEvents events;
+  private final ForeignLeases foreign;
 
   ReplicaLabel(
-      KubernetesClient client, String replica, String leaseNamespace, String group, Clock clock) {
+      KubernetesClient client,
+      String replica,
+      String leaseNamespace,
+      String group,
+      Clock clock,
+      LongSupplier nanoClock) {
     this.client = client;
+    this.foreign =
+        new ForeignLeases(
+            (namespace, name) -> client.leases().inNamespace(namespace).withName(name).get(),
+            nanoClock);
     this.events = new ShardEvents(client);
     this.replica = replica;
     this.group = leaseNamespace + "/" + group;
@@ -101,26 +108,17 @@ final class ReplicaLabel {
     String namespace = ownerGroup.substring(0, slash);
     String name = ReplicaLeases.PREFIX + owner;
     String who = "replica '" + owner + "' of group '" + ownerGroup + "'";
-    Lease lease;
+    boolean live;
     try {
-      lease = client.leases().inNamespace(namespace).withName(name).get();
+      live = foreign.live(namespace, name);
     } catch (KubernetesClientException e) {
       // Safe side: an owner whose Lease cannot be read is taken for live.
       return Optional.of(
           who + " owns it, and its Lease could not be read (HTTP " + e.getCode() + ")");
     }
-    if (lease == null || lease.getSpec() == null || lease.getSpec().getRenewTime() == null) {
-      return Optional.empty();
-    }
-    Instant renewed = lease.getSpec().getRenewTime().toInstant();
-    long seconds =
-        lease.getSpec().getLeaseDurationSeconds() == null
-            ? 15
-            : lease.getSpec().getLeaseDurationSeconds();
-    if (renewed.plusSeconds(seconds).plus(SKEW).isBefore(clock.instant())) {
-      return Optional.empty();
-    }
-    return Optional.of(who + " owns it and renews its Lease " + namespace + "/" + name);
+    return live
+        ? Optional.of(who + " owns it and renews its Lease " + namespace + "/" + name)
+        : Optional.empty();
   }
 
   private void refuse(HasMetadata object, String why) {
@@ -135,7 +133,7 @@ final class ReplicaLabel {
             + group
             + "' leaves it alone (two installations of Capstan watch the same Kustomizations?)";
     LOG.warn("{} {}: {}", object.getKind(), key(object), message);
-    events.warnOn(object, "OwnedByAnotherGroup", message, clock.instant());
+    events.warnOn(object, ShardEvents.Reason.OWNED_BY_ANOTHER_GROUP, message, clock.instant());
   }
 
   private static String key(HasMetadata object) {

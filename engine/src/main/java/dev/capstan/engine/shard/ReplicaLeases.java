@@ -10,6 +10,7 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.function.LongSupplier;
 
@@ -131,6 +132,16 @@ final class ReplicaLeases {
     return lease.getSpec() == null || lease.getSpec().getLeaseDurationSeconds() == null
         ? 0
         : lease.getSpec().getLeaseDurationSeconds();
+  }
+
+  /** The Lease of {@code replica} as the API server has it, if it is there and can be read. */
+  Optional<Lease> read(String replica) {
+    try {
+      return Optional.ofNullable(
+          client.leases().inNamespace(namespace).withName(PREFIX + replica).get());
+    } catch (KubernetesClientException e) {
+      return Optional.empty();
+    }
   }
 
   /** Gives this replica's Lease up: the others count it gone at once. */

@@ -21,6 +21,25 @@ final class ShardEvents {
   private static final Logger LOG = LoggerFactory.getLogger(ShardEvents.class);
   private static final String COMPONENT = "capstan-shards";
 
+  /** Why an Event is written: its {@code reason}, as {@code kubectl get events} shows it. */
+  enum Reason {
+    /** Another process renews the Lease of this replica's name. */
+    REPLICA_NAME_IN_USE("ReplicaNameInUse"),
+    /** A live replica of another group owns the Kustomization. */
+    OWNED_BY_ANOTHER_GROUP("OwnedByAnotherGroup");
+
+    private final String text;
+
+    Reason(String text) {
+      this.text = text;
+    }
+
+    /** The reason as written in the Event. */
+    String text() {
+      return text;
+    }
+  }
+
   private final KubernetesClient client;
 
   ShardEvents(KubernetesClient client) {
@@ -28,7 +47,7 @@ final class ShardEvents {
   }
 
   /** A Warning on {@code object}; failing to write it is only logged. */
-  void warnOn(HasMetadata object, String reason, String message, Instant now) {
+  void warnOn(HasMetadata object, Reason reason, String message, Instant now) {
     String namespace = object.getMetadata().getNamespace();
     String name = object.getMetadata().getName();
     String time = DateTimeFormatter.ISO_INSTANT.format(now.truncatedTo(ChronoUnit.SECONDS));
@@ -46,7 +65,7 @@ final class ShardEvents {
             .withUid(object.getMetadata().getUid())
             .endInvolvedObject()
             .withType("Warning")
-            .withReason(reason)
+            .withReason(reason.text())
             .withMessage(message)
             .withCount(1)
             .withFirstTimestamp(time)
@@ -59,7 +78,7 @@ final class ShardEvents {
     try {
       client.v1().events().inNamespace(namespace).resource(event).create();
     } catch (KubernetesClientException e) {
-      LOG.debug("could not write the Event {}: HTTP {}", reason, e.getCode());
+      LOG.debug("could not write the Event {}: HTTP {}", reason.text(), e.getCode());
     }
   }
 }

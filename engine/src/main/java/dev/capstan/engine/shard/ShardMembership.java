@@ -8,7 +8,6 @@ import dev.capstan.sharding.Liveness;
 import dev.capstan.sharding.SlotLoads;
 import dev.capstan.sharding.SlotRange;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
@@ -57,6 +56,8 @@ public final class ShardMembership implements AutoCloseable {
   private final ScheduledExecutorService timer;
   private final ShardCounters counters = new ShardCounters();
   private volatile boolean stopping;
+  // A process that stopped running (paused, cut off): its rounds do nothing, not even renew.
+  private volatile boolean frozen;
 
   /**
    * @param gate the gate this membership opens and closes ({@link ShardGate#of})
@@ -82,7 +83,9 @@ public final class ShardMembership implements AutoCloseable {
             options.key().name().toLowerCase(Locale.ROOT));
     this.gate = gate;
     gate.onOwning(
-        new ReplicaLabel(client, options.replicaName(), namespace, options.group(), clock)::mark);
+        new ReplicaLabel(
+                client, options.replicaName(), namespace, options.group(), clock, nanoClock)
+            ::mark);
     this.cached = cached;
     this.liveness = new Liveness(nanoClock);
     this.nanoClock = nanoClock;
@@ -118,9 +121,17 @@ public final class ShardMembership implements AutoCloseable {
     timer.scheduleWithFixedDelay(this::round, period, period, TimeUnit.MILLISECONDS);
   }
 
+  /**
+   * Stops this membership's rounds without a word to anyone, as a paused process or one cut off
+   * from the API server would: no renewal, no release, no handoff. For tests of what the others do.
+   */
+  void freeze() {
+    frozen = true;
+  }
+
   /** One round; failures are logged and the next round tries again. */
   void round() {
-    if (stopping) {
+    if (stopping || frozen) {
       return;
     }
     try {
@@ -182,16 +193,13 @@ public final class ShardMembership implements AutoCloseable {
             + options.leaseDuration().toSeconds()
             + " s";
     LOG.error("{}", message);
-    events.warnOn(
-        new LeaseBuilder()
-            .withNewMetadata()
-            .withName(ReplicaLeases.PREFIX + options.replicaName())
-            .withNamespace(leases.namespace())
-            .endMetadata()
-            .build(),
-        "ReplicaNameInUse",
-        message,
-        clock.instant());
+    // On the Lease as the server has it (its uid), so that kubectl describe lease lists the Event.
+    leases
+        .read(options.replicaName())
+        .ifPresent(
+            lease ->
+                events.warnOn(
+                    lease, ShardEvents.Reason.REPLICA_NAME_IN_USE, message, clock.instant()));
   }
 
   private void settle(long renewedAt, Set<String> seen, boolean lapsed) {

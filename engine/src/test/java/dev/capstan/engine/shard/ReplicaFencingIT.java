@@ -2,6 +2,7 @@ package dev.capstan.engine.shard;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.sharding.ShardKey;
@@ -10,6 +11,7 @@ import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.TestNamespace;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -26,8 +28,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Faults of membership on the local control plane, with the replicas' memberships alone (no
  * engine): a second process given a replica name in use takes nothing and says why in an Event on
- * the Lease, a replica's Lease deleted by hand moves no slot while that replica lives, and a
- * replica of another group (a second installation) leaves alone what a live group owns.
+ * the Lease, a replica's Lease deleted by hand (the replica paused) moves no slot before it could
+ * expire and all of them after, and a replica of another group (a second installation) leaves alone
+ * what a live group owns.
  */
 @ExtendWith(KubernetesCluster.class)
 class ReplicaFencingIT {
@@ -54,12 +57,15 @@ class ReplicaFencingIT {
       assertEquals(SLOTS, first.gate().claimed().cardinality());
       sleep(50);
     }
+    Lease lease = client.leases().inNamespace(ns.name()).withName("capstan-replica-a").get();
     assertTrue(
         client.v1().events().inNamespace(ns.name()).list().getItems().stream()
             .anyMatch(
                 e ->
                     "ReplicaNameInUse".equals(e.getReason())
                         && "capstan-replica-a".equals(e.getInvolvedObject().getName())
+                        && "Lease".equals(e.getInvolvedObject().getKind())
+                        && lease.getMetadata().getUid().equals(e.getInvolvedObject().getUid())
                         && e.getMessage().contains("--replica-name")),
         "no ReplicaNameInUse Event on the Lease");
 
@@ -83,18 +89,28 @@ class ReplicaFencingIT {
                     && b.gate().claimed().cardinality() > 0);
     BitSet ofA = a.gate().claimed();
 
+    // a stops (paused, say) and does not recreate its Lease: only its claims stand for it
+    a.freeze();
+    long frozen = System.nanoTime();
     client.leases().inNamespace(ns.name()).withName("capstan-replica-a").delete();
 
-    long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-    while (System.nanoTime() < until) {
-      BitSet both = a.gate().claimed();
-      both.and(b.gate().claimed());
-      assertTrue(both.isEmpty(), "slots claimed by both replicas: " + both);
-      sleep(20);
+    // b last saw a's Lease change at most one renew period (1 s) before a stopped, and counts a
+    // live for a lease duration (6 s) after that: nothing of a's moves before 5 s
+    long safe = frozen + Duration.ofMillis(4_500).toNanos();
+    while (System.nanoTime() < safe) {
+      BitSet taken = b.gate().claimed();
+      taken.and(ofA);
+      assertTrue(taken.isEmpty(), "slots of a live replica moved: " + taken);
+      assertNull(
+          client.leases().inNamespace(ns.name()).withName("capstan-replica-a").get(),
+          "the Lease came back: the test no longer tests a deleted one");
+      sleep(50);
     }
-    assertEquals(ofA, a.gate().claimed(), "the live replica lost slots");
-    // it recreated its Lease
-    assertTrue(client.leases().inNamespace(ns.name()).withName("capstan-replica-a").get() != null);
+    // a's Lease expired as b sees it: its slots move
+    awaitClaimed(b, SLOTS);
+    assertTrue(
+        System.nanoTime() - frozen >= Duration.ofSeconds(5).toNanos(),
+        "a's slots moved before its Lease could expire");
   }
 
   @Test
@@ -124,11 +140,16 @@ class ReplicaFencingIT {
                         && e.getMessage().contains("group-one")),
         "no OwnedByAnotherGroup Event on the object");
 
-    first.close(); // its Lease is deleted: the other group may take it
+    first.close(); // its Lease is deleted: the other group may take it once it reads that again
     started.remove(first);
-    var pass = second.gate().enter(live(client, ns));
-    assertTrue(pass.isPresent());
-    pass.get().close();
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> {
+              var pass = second.gate().enter(live(client, ns));
+              pass.ifPresent(ShardGate.Pass::close);
+              return pass.isPresent();
+            });
     assertEquals("b", live(client, ns).getMetadata().getLabels().get(ReplicaLabel.LABEL));
   }
 
