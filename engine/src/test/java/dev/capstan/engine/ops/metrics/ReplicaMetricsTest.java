@@ -1,5 +1,7 @@
 package dev.capstan.engine.ops.metrics;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.engine.shard.ShardCounters;
@@ -30,6 +32,23 @@ class ReplicaMetricsTest {
             "capstan_workqueue_wait_seconds_sum{namespace=\"team-a\",replica=\"capstan-1\"} 2.0"),
         text);
     assertTrue(text.contains("namespace=\"team-b\",replica=\"capstan-1\"} 1"), text);
+  }
+
+  @Test
+  void namespacesPastTheCapShareOneSeries() {
+    for (int i = 0; i < ReplicaMetrics.NAMESPACES_TAGGED + 50; i++) {
+      metrics.queueWaited("team-" + i, Duration.ofMillis(10));
+    }
+    metrics.queueWaited("team-0", Duration.ofMillis(10));
+
+    String text = registry.scrape();
+    assertEquals(
+        ReplicaMetrics.NAMESPACES_TAGGED + 1,
+        registry.find("capstan.workqueue.wait").timers().size(),
+        text);
+    assertTrue(text.contains("namespace=\"team-0\",replica=\"capstan-1\"} 2"), text);
+    assertTrue(text.contains("namespace=\"_other\",replica=\"capstan-1\"} 50"), text);
+    assertFalse(text.contains("namespace=\"team-120\""), text);
   }
 
   @Test
