@@ -27,6 +27,9 @@ public class FaultBench {
   /** Time to converge after a fault ends before the round counts as broken. */
   static final Duration LIMIT = Duration.ofMinutes(5);
 
+  /** How long the engine works after its first convergence before its steady state is taken. */
+  static final Duration WARM_UP = Duration.ofSeconds(30);
+
   public static void main(String[] args) throws Exception {
     int count = Integer.parseInt(args[0]);
     List<Fault> faults =
@@ -67,9 +70,12 @@ public class FaultBench {
           System.out.println("RESULT 0/" + faults.size() + " held (no first convergence)");
           return;
         }
-        System.out.println(
-            "steady state: " + cluster.markSteady() + "; engine log " + cluster.engine().log());
         bench.streamCommits(Duration.ofSeconds(3));
+        System.out.println(
+            "steady state: "
+                + cluster.markSteady(WARM_UP)
+                + "; engine log "
+                + cluster.engine().log());
         List<String> rows = new ArrayList<>();
         int held = 0;
         for (Fault fault : faults) {
@@ -82,9 +88,12 @@ public class FaultBench {
           rows.add(row);
           System.out.println(row);
         }
+        Outcome end = bench.finish();
         System.out.printf(
             "%n%d commits in all; final %s%n", workload.commits(), cluster.resourceUse());
         rows.forEach(System.out::println);
+        System.out.println(
+            "END OF RUN: " + (end.verdict().held() ? "held" : "broken " + end.verdict().broken()));
         System.out.println("RESULT " + held + "/" + faults.size() + " held");
       } finally {
         admin.namespaces().withName(ns).delete();

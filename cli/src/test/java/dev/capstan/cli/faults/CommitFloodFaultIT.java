@@ -29,6 +29,7 @@ class CommitFloodFaultIT {
       throws Exception {
     try (FaultTestRun run = FaultTestRun.start(admin, ns, access, dir)) {
       run.assertHolds(Fault.FLOOD, 1);
+      run.assertHoldsAtTheEnd();
     }
   }
 }

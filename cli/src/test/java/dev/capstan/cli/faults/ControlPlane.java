@@ -1,6 +1,9 @@
 package dev.capstan.cli.faults;
 
 import dev.capstan.testing.RepoRoot;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -37,8 +40,19 @@ public final class ControlPlane {
     return Files.isRegularFile(stateDir.resolve("pids/kube-apiserver.pid"));
   }
 
-  /** Restarts the API server, down for {@code downSeconds}, and waits until it is ready again. */
+  /**
+   * Restarts the API server, down for {@code downSeconds}, and waits until it is ready again. A
+   * restart that hangs is killed and run once more, so the shared plane is not left down.
+   */
   public void restartApiServer(int downSeconds) throws IOException, InterruptedException {
+    String first = restartOnce(downSeconds);
+    if (first != null && restartOnce(downSeconds) != null) {
+      throw new IllegalStateException("restart-apiserver failed twice: " + first);
+    }
+  }
+
+  /** One run of restart-apiserver: null when it succeeded, else what it printed. */
+  private String restartOnce(int downSeconds) throws IOException, InterruptedException {
     Path log = Files.createTempFile("restart-apiserver", ".log");
     ProcessBuilder restart =
         new ProcessBuilder(
@@ -48,19 +62,61 @@ public final class ControlPlane {
             .redirectOutput(log.toFile());
     restart.environment().put("CAPSTAN_TESTCLUSTER_DIR", stateDir.toString());
     Process process = restart.start();
-    if (!process.waitFor(3, TimeUnit.MINUTES) || process.exitValue() != 0) {
-      throw new IllegalStateException("restart-apiserver failed: " + Files.readString(log));
+    if (!process.waitFor(3, TimeUnit.MINUTES)) {
+      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      return "timed out after 3 minutes: " + Files.readString(log);
     }
+    return process.exitValue() == 0 ? null : Files.readString(log);
   }
 
-  /** SIGSTOP of the API server for {@code pause}, then SIGCONT (always, even when interrupted). */
+  /**
+   * SIGSTOP of the API server for {@code pause}, then SIGCONT (always, even when interrupted). A
+   * detached watchdog in its own session sends SIGCONT 5 s after the pause should have ended, so a
+   * JVM killed meanwhile does not leave the shared API server stopped.
+   */
   public void pauseApiServer(Duration pause) throws IOException, InterruptedException {
     long pid = pid("kube-apiserver");
+    startWatchdog(pid, pause.toSeconds() + 5);
     signal("STOP", pid);
     try {
       Thread.sleep(pause.toMillis());
     } finally {
       signal("CONT", pid);
+    }
+  }
+
+  /** Starts {@code sleep N; kill -CONT pid} in a new session, outliving this JVM and its group. */
+  static void startWatchdog(long pid, long afterSeconds) throws IOException {
+    new ProcessBuilder("setsid", "-f", "nohup", "sh", "-c", watchdogScript(pid, afterSeconds))
+        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .redirectError(ProcessBuilder.Redirect.DISCARD)
+        .start();
+  }
+
+  static String watchdogScript(long pid, long afterSeconds) {
+    return "sleep " + afterSeconds + "; kill -CONT " + pid;
+  }
+
+  /**
+   * Waits until the API server answers {@code /readyz} (at most {@code atMost}); whether it did.
+   * The fault tests that disturb the shared plane end with it, so the next test finds it ready.
+   */
+  public static boolean awaitReady(KubernetesClient admin, Duration atMost)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + atMost.toNanos();
+    while (true) {
+      try {
+        if ("ok".equals(admin.raw(admin.getMasterUrl() + "readyz"))) {
+          return true;
+        }
+      } catch (KubernetesClientException e) {
+        // not ready yet (or paused): ask again
+      }
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      Thread.sleep(1000);
     }
   }
 

@@ -20,7 +20,10 @@ public enum Fault {
     @Override
     void inject(FaultCluster cluster, ControlPlane plane, Random random) {}
   },
-  /** SIGKILL of the engine mid-apply, and a new engine. */
+  /**
+   * SIGKILL of the engine at a seeded random moment 0.2-2 s after a commit and a fetch request
+   * (while that revision's reconciles may run; where it lands is not checked), and a new engine.
+   */
   KILL("kill-9", false) {
     @Override
     void inject(FaultCluster cluster, ControlPlane plane, Random random) throws Exception {
@@ -85,7 +88,11 @@ public enum Fault {
       hold(cluster.apiProxy(), Mode.DOWN, Duration.ofSeconds(5));
     }
   },
-  /** The engine's API connections black-holed for 60 s: its Lease lapses meanwhile. */
+  /**
+   * The engine's API connections black-holed for 60 s: its requests and watches hang, time out on
+   * its side and are retried. The engine runs without leader election (no Lease, no standby), so
+   * this checks that it catches up once the partition heals, not a take-over.
+   */
   PARTITION_BLACK_HOLE("partition-blackhole-60s", false) {
     @Override
     void inject(FaultCluster cluster, ControlPlane plane, Random random) throws Exception {

@@ -64,6 +64,8 @@ public final class FaultCluster implements AutoCloseable {
   private final FaultInvariants invariants = FaultInvariants.standard();
   private DeletionRecorder deletions;
   private ResourceUse steady;
+  private long steadyPid;
+  private Duration warmUp = Duration.ZERO;
 
   /**
    * @param kubeconfig the admin kubeconfig: the engine's is this one with its server moved to the
@@ -85,16 +87,34 @@ public final class FaultCluster implements AutoCloseable {
     this.shard = namespace;
     URI gitUrl = URI.create(workload.url());
     this.git = FaultyProxy.start(gitUrl.getHost(), gitUrl.getPort());
-    String config = Files.readString(kubeconfig);
-    Matcher server = SERVER.matcher(config);
-    if (!server.find()) {
-      throw new IllegalStateException(kubeconfig + " names no https server");
+    FaultyProxy apiProxy = null;
+    try {
+      String config = Files.readString(kubeconfig);
+      Matcher server = SERVER.matcher(config);
+      if (!server.find()) {
+        throw new IllegalStateException(kubeconfig + " names no https server");
+      }
+      apiProxy = FaultyProxy.start(server.group(1), Integer.parseInt(server.group(2)));
+      this.engineKubeconfig = workDir.resolve("engine.kubeconfig");
+      Files.writeString(
+          engineKubeconfig,
+          server.replaceFirst("server: https://" + server.group(1) + ":" + apiProxy.port()));
+    } catch (IOException | RuntimeException e) {
+      closeQuietly(git, e);
+      if (apiProxy != null) {
+        closeQuietly(apiProxy, e);
+      }
+      throw e;
     }
-    this.api = FaultyProxy.start(server.group(1), Integer.parseInt(server.group(2)));
-    this.engineKubeconfig = workDir.resolve("engine.kubeconfig");
-    Files.writeString(
-        engineKubeconfig,
-        server.replaceFirst("server: https://" + server.group(1) + ":" + api.port()));
+    this.api = apiProxy;
+  }
+
+  private static void closeQuietly(FaultyProxy proxy, Exception cause) {
+    try {
+      proxy.close();
+    } catch (IOException e) {
+      cause.addSuppressed(e);
+    }
   }
 
   public FaultWorkload workload() {
@@ -171,10 +191,39 @@ public final class FaultCluster implements AutoCloseable {
     return engines.get(engines.size() - 1);
   }
 
-  /** SIGKILL of the engine, then a new one. */
+  /** SIGKILL of the engine, then a new one (whose steady state is taken anew: see below). */
   public void killAndRestartEngine() throws Exception {
     engine().kill();
     startEngine();
+  }
+
+  /**
+   * Notes the engine's threads and memory as its steady state: after {@code warmUp} (a JVM keeps
+   * growing toward its heap limit for a while after its first convergence), the highest of five
+   * samples a second apart.
+   */
+  public ResourceUse markSteady(Duration warmUp) throws InterruptedException {
+    this.warmUp = warmUp;
+    Thread.sleep(warmUp.toMillis());
+    ResourceUse highest = resourceUse();
+    for (int sample = 1; sample < 5 && highest != null; sample++) {
+      Thread.sleep(1000);
+      ResourceUse now = resourceUse();
+      highest = now == null ? null : highest.atLeast(now);
+    }
+    steady = highest;
+    steadyPid = engine().pid();
+    return steady;
+  }
+
+  /**
+   * After a kill the engine is a new process: its steady state is taken again (after the same
+   * warm-up), not compared with the old one's.
+   */
+  public void rebaselineIfRestarted() throws InterruptedException {
+    if (steady != null && engine().pid() != steadyPid && engine().isAlive()) {
+      markSteady(warmUp);
+    }
   }
 
   /**
@@ -234,12 +283,6 @@ public final class FaultCluster implements AutoCloseable {
     }
   }
 
-  /** Notes the engine's threads and memory now as its steady state. */
-  public ResourceUse markSteady() {
-    steady = resourceUse();
-    return steady;
-  }
-
   public ResourceUse resourceUse() {
     long pid = engine().pid();
     try {
@@ -258,12 +301,32 @@ public final class FaultCluster implements AutoCloseable {
     }
   }
 
-  /** Until every invariant holds or {@code atMost} has passed: the last verdict and the time. */
+  /**
+   * Until every invariant but the leak holds or {@code atMost} has passed: the last verdict and the
+   * time. The leak is checked only at the end of a run ({@link #awaitInvariantsAtTheEnd}).
+   */
   public Outcome awaitInvariants(Duration atMost) throws Exception {
+    return awaitInvariants(atMost, false);
+  }
+
+  /**
+   * As {@link #awaitInvariants}, with the engine's threads and memory back to their steady state.
+   */
+  public Outcome awaitInvariantsAtTheEnd(Duration atMost) throws Exception {
+    return awaitInvariants(atMost, true);
+  }
+
+  private Outcome awaitInvariants(Duration atMost, boolean leak) throws Exception {
     long start = System.nanoTime();
     long deadline = start + atMost.toNanos();
     while (true) {
-      Verdict verdict = invariants.check(observe());
+      Verdict verdict;
+      try {
+        verdict = invariants.check(observe(leak));
+      } catch (KubernetesClientException e) {
+        // Right after a pause or a restart the API may fail a request: not yet, ask again.
+        verdict = new Verdict(false, List.of("not observed: " + e.getMessage()));
+      }
       double seconds = (System.nanoTime() - start) / 1e9;
       if (verdict.held() || System.nanoTime() > deadline) {
         return new Outcome(verdict, seconds);
@@ -276,8 +339,11 @@ public final class FaultCluster implements AutoCloseable {
     }
   }
 
-  /** What the cluster and the engine show now. */
-  public FaultObservation observe() throws IOException {
+  /**
+   * What the cluster shows now, and with {@code leak} the engine's steady and current threads and
+   * memory (else none, so no leak is checked).
+   */
+  public FaultObservation observe(boolean leak) throws IOException {
     String revision = workload.revision();
     Map<String, Map<String, String>> expected = workload.expected();
     Map<String, KustomizationState> states = new TreeMap<>();
@@ -301,8 +367,8 @@ public final class FaultCluster implements AutoCloseable {
         cluster,
         workload.removedAt(),
         deletions.deletions(),
-        steady,
-        steady == null ? null : resourceUse());
+        leak ? steady : null,
+        leak && steady != null ? resourceUse() : null);
   }
 
   private static KustomizationState state(KustomizationStatus status) {
@@ -342,12 +408,22 @@ public final class FaultCluster implements AutoCloseable {
   /** Stops the recorder and the engines, and frees the namespace's objects of their finalizers. */
   @Override
   public void close() throws Exception {
-    if (deletions != null) {
-      deletions.close();
+    // Nested so that whatever one close throws, the others still run: no engine outlives a run.
+    try {
+      try {
+        if (deletions != null) {
+          deletions.close();
+        }
+      } finally {
+        CapstanProcess.stopAll(engines, admin, namespace);
+      }
+    } finally {
+      try {
+        git.close();
+      } finally {
+        api.close();
+      }
     }
-    CapstanProcess.stopAll(engines, admin, namespace);
-    git.close();
-    api.close();
   }
 
   /** A round's result: the verdict and the seconds until every invariant held (or it gave up). */

@@ -116,6 +116,21 @@ class FaultInvariantsTest {
   }
 
   @Test
+  void betweenRoundsNoLeakIsChecked() {
+    FaultObservation seen =
+        new FaultObservation(
+            REV, expected, Set.of("k2"), states, cluster, Map.of(), List.of(), null, null);
+    assertEquals(List.of(), invariants.check(seen).broken());
+  }
+
+  @Test
+  void theSteadyStateIsTheHigherThreadsAndTheHigherMemoryOfItsSamples() {
+    assertEquals(
+        new ResourceUse(80, 300_000),
+        new ResourceUse(80, 200_000).atLeast(new ResourceUse(60, 300_000)));
+  }
+
+  @Test
   void aLongListNamesThreeAndCountsTheRest() {
     cluster.clear();
     states.put("k0", ready(Set.of("a", "b")));

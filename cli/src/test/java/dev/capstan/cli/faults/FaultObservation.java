@@ -17,8 +17,9 @@ import java.util.Set;
  * @param cluster the applied objects in the cluster, by name
  * @param removedAt when the repository first stopped holding an object (names are never reused)
  * @param deletions every deletion of an applied object seen during the run
- * @param steady the engine's threads and memory once the workload first converged
- * @param now the engine's threads and memory at this moment
+ * @param steady the engine's threads and memory in its steady state (taken after a warm-up, and
+ *     again for a new engine after a kill), or null when no leak is checked (between rounds)
+ * @param now the engine's threads and memory at this moment, or null when no leak is checked
  */
 public record FaultObservation(
     String revision,
@@ -42,5 +43,10 @@ public record FaultObservation(
   public record Deletion(String name, Instant at) {}
 
   /** A process's thread count and resident memory. */
-  public record ResourceUse(int threads, long rssKib) {}
+  public record ResourceUse(int threads, long rssKib) {
+    /** The higher threads and the higher memory of this and {@code other}. */
+    public ResourceUse atLeast(ResourceUse other) {
+      return new ResourceUse(Math.max(threads, other.threads), Math.max(rssKib, other.rssKib));
+    }
+  }
 }

@@ -15,7 +15,8 @@ import java.util.Set;
  * Injects faults into a running {@link FaultCluster}, one round at a time: a commit and a fetch
  * request, a seeded random wait so the fault lands while reconciles run, the fault, then the wait
  * until every invariant holds again. A stream of commits runs meanwhile, paused while the bench
- * waits for convergence (the latest revision must hold still to converge to).
+ * waits for convergence (the latest revision must hold still to converge to). After a kill the new
+ * engine's steady state is taken anew; the leak is checked once, at the end ({@link #finish}).
  */
 public final class FaultRounds implements AutoCloseable {
   private final FaultCluster cluster;
@@ -90,7 +91,23 @@ public final class FaultRounds implements AutoCloseable {
       return outcome;
     } finally {
       pauseStream(false);
+      cluster.rebaselineIfRestarted();
     }
+  }
+
+  /**
+   * The end of a run: the stream paused, every invariant again, and the engine's threads and memory
+   * back near their steady state (the leak is checked only here).
+   */
+  public Outcome finish() throws Exception {
+    pauseStream(true);
+    Outcome outcome = cluster.awaitInvariantsAtTheEnd(limit);
+    out.printf(
+        "  the end of the run: %s in %.1f s%s%n",
+        outcome.verdict().held() ? "held" : "broken",
+        outcome.seconds(),
+        outcome.verdict().held() ? "" : ": " + String.join("; ", outcome.verdict().broken()));
+    return outcome;
   }
 
   /** Injects {@code fault}; null, or why it could not be injected as it should. */

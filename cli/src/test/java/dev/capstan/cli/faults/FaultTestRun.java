@@ -14,12 +14,13 @@ import java.util.Random;
 /**
  * A fault integration test's run: the bench's workload at a small size (six Kustomizations: a chain
  * of five and one failing on purpose) in the test's namespace, its engine, and rounds of a fault,
- * each asserted through {@link FaultInvariants}. The seed is printed and can be set with {@code
- * -Dcapstan.faults.seed}.
+ * each asserted through {@link FaultInvariants}, and the leak check at the end. The seed is printed
+ * and can be set with {@code -Dcapstan.faults.seed}.
  */
 final class FaultTestRun implements AutoCloseable {
   static final int KUSTOMIZATIONS = 6;
   private static final Duration LIMIT = Duration.ofSeconds(90);
+  private static final Duration WARM_UP = Duration.ofSeconds(15);
   private final long seed;
   private final FaultWorkload workload;
   private final FaultCluster cluster;
@@ -53,8 +54,8 @@ final class FaultTestRun implements AutoCloseable {
       cluster.start();
       Outcome first = cluster.awaitInvariants(LIMIT);
       run.assertHeld("the first convergence", first);
-      cluster.markSteady();
       run.rounds.streamCommits(Duration.ofSeconds(4));
+      cluster.markSteady(WARM_UP);
       return run;
     } catch (Exception | AssertionError e) {
       run.close();
@@ -67,6 +68,13 @@ final class FaultTestRun implements AutoCloseable {
     for (int round = 1; round <= times; round++) {
       assertHeld(fault.label() + " round " + round, rounds.round(fault, round));
     }
+  }
+
+  /**
+   * The end of the run: every invariant holds, and the engine's threads and memory did not leak.
+   */
+  void assertHoldsAtTheEnd() throws Exception {
+    assertHeld("the end of the run", rounds.finish());
   }
 
   private void assertHeld(String what, Outcome outcome) {
@@ -84,9 +92,13 @@ final class FaultTestRun implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
+    // Nested so that whatever one close throws, the engines and the Git server still go.
     try {
-      rounds.close();
-      cluster.close();
+      try {
+        rounds.close();
+      } finally {
+        cluster.close();
+      }
     } finally {
       workload.close();
     }

@@ -78,7 +78,7 @@ public final class FaultyProxy implements AutoCloseable {
       modeChanged.notifyAll();
     }
     if (next == Mode.DOWN) {
-      open.forEach(FaultyProxy::reset);
+      open.forEach(this::reset);
     }
   }
 
@@ -117,7 +117,7 @@ public final class FaultyProxy implements AutoCloseable {
     }
   }
 
-  private static void answer500(Socket client) throws IOException {
+  private void answer500(Socket client) throws IOException {
     // Read what the client sent first, so it sees the answer rather than a reset.
     client.setSoTimeout(2000);
     try {
@@ -126,7 +126,7 @@ public final class FaultyProxy implements AutoCloseable {
       // nothing read: answer all the same
     }
     client.getOutputStream().write(ERROR_500);
-    client.close();
+    close(client);
   }
 
   /** Copies {@code from} to {@code to} under the current fault; closes both at the end. */
@@ -187,7 +187,8 @@ public final class FaultyProxy implements AutoCloseable {
   }
 
   /** Closes with a reset (RST), as a dropped connection looks to its peer. */
-  private static void reset(Socket socket) {
+  private void reset(Socket socket) {
+    open.remove(socket);
     try {
       socket.setSoLinger(true, 0);
       socket.close();
@@ -196,11 +197,16 @@ public final class FaultyProxy implements AutoCloseable {
     }
   }
 
+  /** How many connections (clients' and the server's) the proxy holds open now. */
+  int openConnections() {
+    return open.size();
+  }
+
   @Override
   public void close() throws IOException {
     set(Mode.PASS);
     server.close();
-    open.forEach(FaultyProxy::reset);
+    open.forEach(this::reset);
     threads.shutdownNow();
   }
 }

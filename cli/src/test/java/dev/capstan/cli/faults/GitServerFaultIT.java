@@ -32,6 +32,7 @@ class GitServerFaultIT {
       run.assertHolds(Fault.GIT_500, 1);
       run.assertHolds(Fault.GIT_TRUNCATED, 1);
       run.assertHolds(Fault.GIT_SLOW, 1);
+      run.assertHoldsAtTheEnd();
     }
   }
 }

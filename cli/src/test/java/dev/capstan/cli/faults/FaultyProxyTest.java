@@ -1,0 +1,74 @@
+package dev.capstan.cli.faults;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.capstan.cli.faults.FaultyProxy.Mode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The proxy forgets the client connections it reset or answered with a 500 itself. */
+class FaultyProxyTest {
+  private ServerSocket target;
+  private FaultyProxy proxy;
+
+  @BeforeEach
+  void start() throws IOException {
+    target = new ServerSocket(0, 10, InetAddress.getLoopbackAddress());
+    proxy = FaultyProxy.start("127.0.0.1", target.getLocalPort());
+  }
+
+  @AfterEach
+  void stop() throws IOException {
+    proxy.close();
+    target.close();
+  }
+
+  @Test
+  void aClientAnswered500IsNoLongerHeldOpen() throws Exception {
+    proxy.set(Mode.ERROR_500);
+    try (Socket client = connect()) {
+      client.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes());
+      String answer = new String(readAll(client.getInputStream()), StandardCharsets.US_ASCII);
+      assertTrue(answer.startsWith("HTTP/1.1 500"), answer);
+    }
+    awaitNoneOpen();
+  }
+
+  @Test
+  void aClientResetWhileDownIsNoLongerHeldOpen() throws Exception {
+    proxy.set(Mode.DOWN);
+    try (Socket client = connect()) {
+      try {
+        readAll(client.getInputStream());
+      } catch (IOException reset) {
+        // the reset the proxy sends
+      }
+    }
+    awaitNoneOpen();
+  }
+
+  private Socket connect() throws IOException {
+    Socket client = new Socket(InetAddress.getLoopbackAddress(), proxy.port());
+    client.setSoTimeout(10_000);
+    return client;
+  }
+
+  private static byte[] readAll(InputStream in) throws IOException {
+    return in.readAllBytes();
+  }
+
+  private void awaitNoneOpen() throws InterruptedException {
+    for (int i = 0; i < 100 && proxy.openConnections() > 0; i++) {
+      Thread.sleep(50);
+    }
+    assertEquals(0, proxy.openConnections());
+  }
+}
