@@ -42,23 +42,28 @@ public final class HelmReleasePipeline {
   private final ReleaseParts parts;
   private final ReleaseInputs inputs;
   private final ReleaseRender render;
-  private final ReleaseRecording recording;
-  private final ReleaseApply apply;
-  private final ReleaseHealth health;
   private final ReleaseStatusStage status;
-  private final ReleaseUninstall uninstall;
 
   public HelmReleasePipeline(ReleaseParts parts) {
     this.parts = parts;
-    this.inputs = new ReleaseInputs(parts.charts(), parts.values());
+    this.inputs = new ReleaseInputs(parts.charts(), parts.values(), parts.noCrossNamespaceRefs());
     this.render = new ReleaseRender(parts.renderer(), parts.capabilities());
-    this.recording = new ReleaseRecording(parts.store(), parts.clock());
-    this.apply = new ReleaseApply(parts.acting());
-    this.health = new ReleaseHealth(parts.acting(), parts.library(), parts.clock());
     this.status =
         new ReleaseStatusStage(parts.statuses(), parts.clock(), parts.backoff(), parts.waitPoll());
-    this.uninstall =
-        new ReleaseUninstall(parts.acting(), parts.store(), parts.charts(), parts.clock());
+  }
+
+  /**
+   * The stages that act in the cluster, as the HelmRelease's service account (or the engine) for
+   * one reconcile.
+   */
+  private record Acted(ReleaseRecording recording, ReleaseApply apply, ReleaseHealth health) {}
+
+  private Acted actedFor(HelmRelease release) {
+    ReleaseActors.Actor actor = parts.actors().actorFor(release);
+    return new Acted(
+        new ReleaseRecording(actor.store(), parts.clock()),
+        new ReleaseApply(actor.acting()),
+        new ReleaseHealth(actor.acting(), parts.library(), parts.clock()));
   }
 
   public Outcome reconcile(HelmRelease release) {
@@ -69,7 +74,9 @@ public final class HelmReleasePipeline {
 
   /** One look at a HelmRelease being deleted: empty when it may go, else when to look again. */
   public Optional<Duration> delete(HelmRelease release) {
-    return uninstall.delete(release);
+    ReleaseActors.Actor actor = parts.actors().actorFor(release);
+    return new ReleaseUninstall(actor.acting(), actor.store(), parts.charts(), parts.clock())
+        .delete(release);
   }
 
   private Outcome reconcileOnce(HelmRelease release) {
@@ -78,16 +85,22 @@ public final class HelmReleasePipeline {
     }
     ReleaseObservationBuilder seen = status.observe(release);
     try {
+      refuseRemoteCluster(release);
       ReleaseInputs.Inputs in = inputs.read(release);
       seen.attempted(in.attempted(lastAction(release), null));
-      ReleaseHistory history = recording.history(release);
+      Acted acted = actedFor(release);
+      ReleaseHistory history = acted.recording().history(release);
       InventorySet previous = Inventories.toApplier(inventoryOf(release));
       Optional<Instant> deployedAt = unchangedSince(release, in, history);
       if (deployedAt.isPresent()) {
         return looked(
-            release, seen.phase(new ReleaseObservation.Unchanged()), previous, deployedAt.get());
+            acted,
+            release,
+            seen.phase(new ReleaseObservation.Unchanged()),
+            previous,
+            deployedAt.get());
       }
-      return release(release, in, history, previous, seen);
+      return release(acted, release, in, history, previous, seen);
     } catch (ReleaseFailure f) {
       return failed(release, seen, f);
     } catch (KubernetesClientException e) {
@@ -129,8 +142,22 @@ public final class HelmReleasePipeline {
     }
   }
 
+  /**
+   * A HelmRelease naming a remote cluster is refused by name: its release would otherwise be
+   * installed in the engine's own cluster.
+   */
+  private static void refuseRemoteCluster(HelmRelease release) {
+    if (release.getSpec().kubeConfig() != null) {
+      throw ReleaseFailure.failed(
+          ReleaseReason.INIT_FAILED,
+          "spec.kubeConfig is not supported for HelmReleases yet: Capstan installs releases only"
+              + " in its own cluster");
+    }
+  }
+
   /** Renders, records, applies and prunes a new version of the release. */
   private Outcome release(
+      Acted acted,
       HelmRelease release,
       ReleaseInputs.Inputs in,
       ReleaseHistory history,
@@ -140,6 +167,7 @@ public final class HelmReleasePipeline {
     ChartRender rendered = render.render(release, in, upgrade);
     List<GenericKubernetesResource> objects = objects(rendered, release, upgrade);
     Instant started = parts.clock().instant();
+    ReleaseRecording recording = acted.recording();
     ReleaseRecording.Pending pending = recording.begin(release, history, rendered, in.values());
     String chart = rendered.chart().name() + "@" + rendered.chart().version();
     String action = upgrade ? "upgrade" : "install";
@@ -147,7 +175,8 @@ public final class HelmReleasePipeline {
     seen.attempted(in.attempted(pending.action(), null));
     InventorySet inventory;
     try {
-      inventory = apply.apply(release, objects, previous, ReleaseRecording.failureReason(pending));
+      inventory =
+          acted.apply().apply(release, objects, previous, ReleaseRecording.failureReason(pending));
     } catch (ReleaseApply.Failed f) {
       String message = String.format(what, "failed") + ": " + f.getMessage();
       seen.attempted(in.attempted(pending.action(), since(started)))
@@ -162,16 +191,17 @@ public final class HelmReleasePipeline {
     seen.attempted(in.attempted(pending.action(), since(started)))
         .released(deployed)
         .phase(new ReleaseObservation.Released(reason, String.format(what, "succeeded")));
-    return looked(release, seen, inventory, parts.clock().instant());
+    return looked(acted, release, seen, inventory, parts.clock().instant());
   }
 
   /** The health of what is deployed, written with what was seen. */
   private Outcome looked(
+      Acted acted,
       HelmRelease release,
       ReleaseObservationBuilder seen,
       InventorySet inventory,
       Instant deployedAt) {
-    ReleaseHealth.Look look = health.look(release, inventory, deployedAt);
+    ReleaseHealth.Look look = acted.health().look(release, inventory, deployedAt);
     seen.inventory(Inventories.toStatus(inventory)).health(look.health()).healthState(look.state());
     return status.write(release, seen.build());
   }

@@ -54,6 +54,10 @@ final class ReleaseFakes {
   String manifest = read("manifest.yaml");
   Status health = Status.Current;
   boolean applyFails = false;
+  boolean noCrossNamespaceRefs = false;
+
+  /** The service account (or "the engine") each actor was asked for, in order. */
+  final List<String> actedAs = new ArrayList<>();
 
   int renders;
   int applies;
@@ -78,8 +82,8 @@ final class ReleaseFakes {
                       List.of(),
                       "");
                 })
-            .acting(new Acting(null, this::apply, new Pruning(), (refs, e) -> health(refs)))
-            .store(new Store())
+            .actors(this::actorFor)
+            .noCrossNamespaceRefs(noCrossNamespaceRefs)
             .statuses(this::writeStatus)
             .values(new ValuesComposition((kind, ns, name) -> Optional.empty(), 1 << 20, 10_000))
             .library(LIBRARY)
@@ -114,6 +118,16 @@ final class ReleaseFakes {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  private final ReleaseActors.Actor actor =
+      new ReleaseActors.Actor(
+          new Acting(null, this::apply, new Pruning(), (refs, e) -> health(refs)), new Store());
+
+  private ReleaseActors.Actor actorFor(HelmRelease release) {
+    String account = release.getSpec().serviceAccountName();
+    actedAs.add(account == null ? "the engine" : account);
+    return actor;
   }
 
   private ApplyResult apply(ApplyRequest request) {
