@@ -56,14 +56,19 @@ public final class HelmReleasePipeline {
    * The stages that act in the cluster, as the HelmRelease's service account (or the engine) for
    * one reconcile.
    */
-  private record Acted(ReleaseRecording recording, ReleaseApply apply, ReleaseHealth health) {}
+  private record Acted(
+      ReleaseRecording recording,
+      ReleaseApply apply,
+      ReleaseHealth health,
+      ReleaseActors.CrdLookup crds) {}
 
   private Acted actedFor(HelmRelease release) {
     ReleaseActors.Actor actor = parts.actors().actorFor(release);
     return new Acted(
         new ReleaseRecording(actor.store(), parts.clock()),
         new ReleaseApply(actor.acting()),
-        new ReleaseHealth(actor.acting(), parts.library(), parts.clock()));
+        new ReleaseHealth(actor.acting(), parts.library(), parts.clock()),
+        actor.crds());
   }
 
   public Outcome reconcile(HelmRelease release) {
@@ -164,8 +169,10 @@ public final class HelmReleasePipeline {
       InventorySet previous,
       ReleaseObservationBuilder seen) {
     boolean upgrade = history.lastDeployed().isPresent();
-    ChartRender rendered = render.render(release, in, upgrade);
+    ReleaseRender.Rendered all = render.render(release, in, upgrade);
+    ChartRender rendered = all.release();
     List<GenericKubernetesResource> objects = objects(rendered, release, upgrade);
+    List<GenericKubernetesResource> crds = crds(all, acted.crds(), upgrade);
     Instant started = parts.clock().instant();
     ReleaseRecording recording = acted.recording();
     ReleaseRecording.Pending pending = recording.begin(release, history, rendered, in.values());
@@ -176,7 +183,9 @@ public final class HelmReleasePipeline {
     InventorySet inventory;
     try {
       inventory =
-          acted.apply().apply(release, objects, previous, ReleaseRecording.failureReason(pending));
+          acted
+              .apply()
+              .apply(release, crds, objects, previous, ReleaseRecording.failureReason(pending));
     } catch (ReleaseApply.Failed f) {
       String message = String.format(what, "failed") + ": " + f.getMessage();
       seen.attempted(in.attempted(pending.action(), since(started)))
@@ -223,6 +232,17 @@ public final class HelmReleasePipeline {
       ChartRender rendered, HelmRelease release, boolean upgrade) {
     try {
       return ManifestObjects.of(rendered.manifest(), release);
+    } catch (IllegalArgumentException e) {
+      throw ReleaseFailure.releaseFailed(
+          upgrade ? ReleaseReason.UPGRADE_FAILED : ReleaseReason.INSTALL_FAILED, e.getMessage());
+    }
+  }
+
+  /** The chart's CRDs the action writes, by its {@code crds} policy. */
+  private static List<GenericKubernetesResource> crds(
+      ReleaseRender.Rendered rendered, ReleaseActors.CrdLookup lookup, boolean upgrade) {
+    try {
+      return ReleaseCrds.toWrite(rendered.crds(), rendered.crdsPolicy(), lookup);
     } catch (IllegalArgumentException e) {
       throw ReleaseFailure.releaseFailed(
           upgrade ? ReleaseReason.UPGRADE_FAILED : ReleaseReason.INSTALL_FAILED, e.getMessage());

@@ -22,16 +22,17 @@ public interface ReleaseActors {
    *
    * @param acting applies, prunes, deletes and reads health
    * @param store Helm's release records, read and written by the same identity
+   * @param crds whether a CRD is in the cluster, as the same identity sees it
    */
-  record Actor(Acting acting, ReleaseStore store) {}
+  record Actor(Acting acting, ReleaseStore store, CrdLookup crds) {}
+
+  /** Whether a CustomResourceDefinition of that name is in the cluster. */
+  @FunctionalInterface
+  interface CrdLookup {
+    boolean exists(String name);
+  }
 
   Actor actorFor(HelmRelease release);
-
-  /** The same actor for every HelmRelease (tests, or an engine without tenancy). */
-  static ReleaseActors fixed(Acting acting, ReleaseStore store) {
-    Actor actor = new Actor(acting, store);
-    return release -> actor;
-  }
 
   /**
    * Acting as {@code actingFor} chooses for each HelmRelease, its release records kept with that
@@ -43,7 +44,12 @@ public interface ReleaseActors {
       ReleaseStorage storage =
           new ReleaseStorage(
               new SecretReader(acting.client()), new SecretWriter(acting.client()), clock);
-      return new Actor(acting, ReleaseStore.of(storage));
+      return new Actor(
+          acting,
+          ReleaseStore.of(storage),
+          name ->
+              acting.client().apiextensions().v1().customResourceDefinitions().withName(name).get()
+                  != null);
     };
   }
 }

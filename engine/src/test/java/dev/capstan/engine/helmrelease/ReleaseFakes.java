@@ -34,7 +34,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * What a {@link HelmReleasePipeline} works with in its unit tests: a chart source, a renderer, an
@@ -52,6 +54,14 @@ final class ReleaseFakes {
   String chartDigest = "sha256:" + "a".repeat(64);
   boolean sourceReady = true;
   String manifest = read("manifest.yaml");
+
+  /** The chart's crds/ as the render puts them at the head of the manifest, when asked to. */
+  String crds = "";
+
+  /** The CRDs in the cluster, by name, and how often one was written. */
+  final Set<String> crdsInCluster = new TreeSet<>();
+
+  int crdWrites;
   Status health = Status.Current;
   boolean applyFails = false;
   boolean noCrossNamespaceRefs = false;
@@ -78,7 +88,7 @@ final class ReleaseFakes {
                   renders++;
                   return new ChartRender(
                       new ChartRender.Chart("podinfo", chartVersion, "6.5.0", chartDigest),
-                      manifest,
+                      (request.includeCrds() ? crds : "") + manifest,
                       List.of(),
                       "");
                 })
@@ -122,7 +132,9 @@ final class ReleaseFakes {
 
   private final ReleaseActors.Actor actor =
       new ReleaseActors.Actor(
-          new Acting(null, this::apply, new Pruning(), (refs, e) -> health(refs)), new Store());
+          new Acting(null, this::apply, new Pruning(), (refs, e) -> health(refs)),
+          new Store(),
+          crdsInCluster::contains);
 
   private ReleaseActors.Actor actorFor(HelmRelease release) {
     String account = release.getSpec().serviceAccountName();
@@ -132,6 +144,13 @@ final class ReleaseFakes {
 
   private ApplyResult apply(ApplyRequest request) {
     applies++;
+    request.objects().stream()
+        .filter(o -> "CustomResourceDefinition".equals(o.getKind()))
+        .forEach(
+            crd -> {
+              crdWrites++;
+              crdsInCluster.add(crd.getMetadata().getName());
+            });
     List<ObjectRef> refs =
         request.objects().stream()
             .map(
@@ -197,6 +216,7 @@ final class ReleaseFakes {
       prunedFrom.add(previous);
       return previous.refs().stream()
           .filter(r -> !current.refs().contains(r))
+          .peek(r -> crdsInCluster.remove(r.name()))
           .map(r -> ObjectResult.of(r, Action.DELETED))
           .toList();
     }
@@ -205,6 +225,7 @@ final class ReleaseFakes {
     public List<ObjectResult> deleteInventory(
         InventorySet inventory, Owner owner, Duration timeout, boolean waitForTermination) {
       deletedInventories.add(inventory);
+      inventory.refs().forEach(r -> crdsInCluster.remove(r.name()));
       return inventory.refs().stream().map(r -> ObjectResult.of(r, Action.DELETED)).toList();
     }
   }
