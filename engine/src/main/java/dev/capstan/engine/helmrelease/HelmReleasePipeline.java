@@ -5,6 +5,7 @@ import dev.capstan.api.helm.HelmReleaseStatus;
 import dev.capstan.api.helm.ReleaseSnapshot;
 import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.applier.inventory.InventorySet;
+import dev.capstan.engine.conditions.HelmReleaseStatuses;
 import dev.capstan.engine.conditions.ReleaseObservation;
 import dev.capstan.engine.conditions.ReleaseObservationBuilder;
 import dev.capstan.engine.conditions.ReleaseReason;
@@ -31,9 +32,9 @@ import org.slf4j.LoggerFactory;
  * render → pending release record → apply and prune → deployed (or failed) record → health →
  * status. Knows nothing of the controller framework that calls it.
  *
- * <p>A release whose chart artifact, values digest and generation are those last attempted, and
- * whose latest record is the deployed one the status names, is neither rendered nor written: its
- * objects' health is read, and the status written only when that changed it. A release whose
+ * <p>A release Released at its generation, whose chart version and values digest are those of the
+ * deployed release its status last recorded, the latest record, is neither rendered nor written:
+ * its objects' health is read, and the status written only when that changed it. A release whose
  * objects are not healthy yet is looked at again the same way, so a wait holds no thread.
  */
 public final class HelmReleasePipeline {
@@ -118,33 +119,38 @@ public final class HelmReleasePipeline {
   }
 
   /**
-   * When the deployed release was made, if nothing changed since it was: the same generation, chart
-   * artifact and values digest as last attempted, and the latest record the deployed one the status
-   * names.
+   * When the deployed release was made, if nothing changed since it was: Released is True for the
+   * current generation, the release the status last recorded ({@code status.history[0]}) is the
+   * latest record and is deployed, and it was made of the chart version and values digest wanted
+   * now. What was last attempted is not asked: it is written before the render, so a render or
+   * record that failed would make a failed attempt look unchanged.
    */
   private static Optional<Instant> unchangedSince(
       HelmRelease release, ReleaseInputs.Inputs in, ReleaseHistory history) {
     HelmReleaseStatus st = release.getStatus();
-    if (st == null || st.latest() == null) {
-      return Optional.empty();
-    }
-    boolean same =
-        Objects.equals(st.lastAttemptedGeneration(), release.getMetadata().getGeneration())
-            && Objects.equals(st.lastAttemptedRevision(), in.chart().revision())
-            && Objects.equals(st.lastAttemptedRevisionDigest(), in.chart().digest())
-            && Objects.equals(st.lastAttemptedConfigDigest(), in.configDigest());
+    ReleaseSnapshot last = st == null ? null : st.latest();
     Optional<ReleaseRecord> latest = history.latest();
-    if (!same
+    if (last == null
+        || !releasedAtGeneration(st, release.getMetadata().getGeneration())
+        || !Objects.equals(last.chartVersion(), in.chart().revision())
+        || !Objects.equals(last.configDigest(), in.configDigest())
         || latest.isEmpty()
         || latest.get().release().status() != ReleaseStatus.DEPLOYED
-        || !Objects.equals(st.latest().version(), latest.get().release().version())) {
+        || !Objects.equals(last.version(), latest.get().release().version())) {
       return Optional.empty();
     }
     try {
-      return Optional.of(Instant.parse(st.latest().lastDeployed()));
+      return Optional.of(Instant.parse(last.lastDeployed()));
     } catch (DateTimeParseException | NullPointerException e) {
       return Optional.empty();
     }
+  }
+
+  private static boolean releasedAtGeneration(HelmReleaseStatus status, Long generation) {
+    return HelmReleaseStatuses.condition(status, HelmReleaseStatuses.RELEASED)
+        .filter(c -> "True".equals(c.getStatus()))
+        .filter(c -> Objects.equals(c.getObservedGeneration(), generation))
+        .isPresent();
   }
 
   /**

@@ -19,6 +19,7 @@ import dev.capstan.helm.release.ReleaseHistory;
 import dev.capstan.helm.release.ReleaseRecord;
 import dev.capstan.kube.ObjectRef;
 import dev.capstan.kustomize.chart.ChartRender;
+import dev.capstan.kustomize.chart.ChartRenderException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.io.InputStream;
@@ -64,6 +65,7 @@ final class ReleaseFakes {
   int crdWrites;
   Status health = Status.Current;
   boolean applyFails = false;
+  boolean renderFails = false;
   boolean noCrossNamespaceRefs = false;
 
   /** The service account (or "the engine") each actor was asked for, in order. */
@@ -86,6 +88,10 @@ final class ReleaseFakes {
             .renderer(
                 request -> {
                   renders++;
+                  if (renderFails) {
+                    throw new ChartRenderException(
+                        ChartRenderException.Stage.VALUES, "values don't meet the schema");
+                  }
                   return new ChartRender(
                       new ChartRender.Chart("podinfo", chartVersion, "6.5.0", chartDigest),
                       (request.includeCrds() ? crds : "") + manifest,
