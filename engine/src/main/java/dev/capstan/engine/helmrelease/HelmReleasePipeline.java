@@ -95,7 +95,8 @@ public final class HelmReleasePipeline {
       ReleaseInputs.Inputs in = inputs.read(release);
       seen.attempted(in.attempted(lastAction(release), null));
       Acted acted = actedFor(release);
-      ReleaseHistory history = acted.recording().history(release);
+      ReleaseHistory history =
+          acted.recording().unlocked(release, acted.recording().history(release));
       InventorySet previous = Inventories.toApplier(inventoryOf(release));
       Optional<Instant> deployedAt = unchangedSince(release, in, history);
       if (deployedAt.isPresent()) {
@@ -187,11 +188,13 @@ public final class HelmReleasePipeline {
     String what = "Helm " + action + " %s for release " + pending.where() + " with chart " + chart;
     seen.attempted(in.attempted(pending.action(), null));
     InventorySet inventory;
+    ReleaseSnapshot deployed;
     try {
       inventory =
           acted
               .apply()
               .apply(release, crds, objects, previous, ReleaseRecording.failureReason(pending));
+      deployed = recording.deployed(pending, in.configDigest());
     } catch (ReleaseApply.Failed f) {
       String message = String.format(what, "failed") + ": " + f.getMessage();
       seen.attempted(in.attempted(pending.action(), since(started)))
@@ -199,8 +202,15 @@ public final class HelmReleasePipeline {
           .phase(new ReleaseObservation.Failed(f.reason(), message, true));
       recording.failed(pending, f.getMessage(), in.configDigest()).ifPresent(seen::released);
       return status.write(release, seen.build());
+    } catch (RuntimeException e) {
+      // Whatever stopped the release, its record is not left pending.
+      try {
+        recording.failed(pending, String.valueOf(e.getMessage()), in.configDigest());
+      } catch (RuntimeException alsoFailed) {
+        LOG.warn("{}: not marked failed: {}", pending.where(), alsoFailed.getMessage());
+      }
+      throw e;
     }
-    ReleaseSnapshot deployed = recording.deployed(pending, in.configDigest());
     ReleaseReason reason =
         upgrade ? ReleaseReason.UPGRADE_SUCCEEDED : ReleaseReason.INSTALL_SUCCEEDED;
     seen.attempted(in.attempted(pending.action(), since(started)))

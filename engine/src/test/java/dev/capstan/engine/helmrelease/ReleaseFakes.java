@@ -20,6 +20,7 @@ import dev.capstan.helm.release.ReleaseRecord;
 import dev.capstan.kube.ObjectRef;
 import dev.capstan.kustomize.chart.ChartRender;
 import dev.capstan.kustomize.chart.ChartRenderException;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.io.InputStream;
@@ -66,6 +67,11 @@ final class ReleaseFakes {
   Status health = Status.Current;
   boolean applyFails = false;
   boolean renderFails = false;
+  boolean pruneThrows = false;
+
+  /** Each record written, as "version status", in order. */
+  final List<String> recordLog = new ArrayList<>();
+
   boolean noCrossNamespaceRefs = false;
 
   /** The service account (or "the engine") each actor was asked for, in order. */
@@ -220,6 +226,9 @@ final class ReleaseFakes {
     public List<ObjectResult> prune(
         InventorySet previous, InventorySet current, Owner owner, Duration timeout) {
       prunedFrom.add(previous);
+      if (pruneThrows) {
+        throw new KubernetesClientException("the API server went away");
+      }
       return previous.refs().stream()
           .filter(r -> !current.refs().contains(r))
           .peek(r -> crdsInCluster.remove(r.name()))
@@ -269,6 +278,7 @@ final class ReleaseFakes {
 
     private ReleaseRecord put(String namespace, Release release) {
       recordWrites++;
+      recordLog.add(release.version() + " " + release.status().helmName());
       ReleaseRecord record =
           new ReleaseRecord(
               namespace,
