@@ -105,7 +105,8 @@ public final class HelmReleasePipeline {
             release,
             seen.phase(new ReleaseObservation.Unchanged()),
             previous,
-            deployedAt.get());
+            deployedAt.get(),
+            "upgrade".equals(release.getStatus().latest().action()));
       }
       return release(acted, release, in, history, previous, seen);
     } catch (ReleaseFailure f) {
@@ -216,7 +217,7 @@ public final class HelmReleasePipeline {
     seen.attempted(in.attempted(pending.action(), since(started)))
         .released(deployed)
         .phase(new ReleaseObservation.Released(reason, String.format(what, "succeeded")));
-    return looked(acted, release, seen, inventory, parts.clock().instant());
+    return looked(acted, release, seen, inventory, parts.clock().instant(), upgrade);
   }
 
   /** The health of what is deployed, written with what was seen. */
@@ -225,8 +226,9 @@ public final class HelmReleasePipeline {
       HelmRelease release,
       ReleaseObservationBuilder seen,
       InventorySet inventory,
-      Instant deployedAt) {
-    ReleaseHealth.Look look = acted.health().look(release, inventory, deployedAt);
+      Instant deployedAt,
+      boolean upgrade) {
+    ReleaseHealth.Look look = acted.health().look(release, inventory, deployedAt, upgrade);
     seen.inventory(Inventories.toStatus(inventory)).health(look.health()).healthState(look.state());
     return status.write(release, seen.build());
   }

@@ -160,6 +160,35 @@ class HelmReleasePipelineTest {
   }
 
   @Test
+  void theInstallsDisableWaitAppliesToAnInstallAndNotToAnUpgrade() throws IOException {
+    HelmRelease release = ReleaseFakes.release();
+    update(release, "{\"install\":{\"disableWait\":true}}");
+    fakes.health = Status.InProgress;
+
+    pipeline.reconcile(release);
+    assertCondition(release.getStatus(), "Ready", "True", "InstallSucceeded");
+
+    release.getMetadata().setGeneration(2L);
+    update(release, "{\"values\":{\"replicaCount\":2}}");
+    pipeline.reconcile(release);
+
+    assertCondition(release.getStatus(), "Ready", "Unknown", "Progressing");
+  }
+
+  @Test
+  void statusHistoryKeepsSpecMaxHistorySnapshots() throws IOException {
+    HelmRelease release = ReleaseFakes.release();
+    update(release, "{\"maxHistory\":1}");
+    pipeline.reconcile(release);
+
+    release.getMetadata().setGeneration(2L);
+    update(release, "{\"values\":{\"replicaCount\":2}}");
+    pipeline.reconcile(release);
+
+    assertEquals(List.of("2 deployed"), versions(release.getStatus()));
+  }
+
+  @Test
   void aChartSourceWithoutArtifactWaitsAndRendersNothing() {
     HelmRelease release = ReleaseFakes.release();
     fakes.sourceReady = false;
