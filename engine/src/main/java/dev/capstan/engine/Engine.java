@@ -9,6 +9,7 @@ import dev.capstan.engine.controller.Controllers;
 import dev.capstan.engine.fairness.FairExecutor;
 import dev.capstan.engine.fairness.ReconcileTasks;
 import dev.capstan.engine.helmrelease.HelmReleasePipeline;
+import dev.capstan.engine.helmrelease.ReleaseActors;
 import dev.capstan.engine.helmrelease.ReleaseParts;
 import dev.capstan.engine.kustomization.GlobalAgeKeys;
 import dev.capstan.engine.kustomization.PipelineParts;
@@ -264,7 +265,15 @@ public final class Engine implements AutoCloseable {
         new HelmReleasePipeline(
             ReleaseParts.inCluster(client, parts.trees(), options.clock())
                 .renderer(request -> builder.charts().render(request))
-                .acting(Acting.of(client, applyPool, Polling.system()))
+                .actors(
+                    ReleaseActors.of(
+                        release ->
+                            accounts.actingAs(
+                                accounts.serviceAccountOf(
+                                    release.getMetadata().getNamespace(),
+                                    release.getSpec().serviceAccountName())),
+                        options.clock()))
+                .noCrossNamespaceRefs(options.tenancy().noCrossNamespaceRefs())
                 .statuses(statuses::write)
                 .library(parts.library())
                 .waitPoll(options.waitPoll())

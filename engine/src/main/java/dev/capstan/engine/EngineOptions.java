@@ -92,8 +92,8 @@ public record EngineOptions(
   }
 
   /**
-   * @param defaultServiceAccount the service account of Kustomizations that name none; without it
-   *     those act as the engine itself
+   * @param defaultServiceAccount the service account of Kustomizations and HelmReleases that name
+   *     none; without it those act as the engine itself
    * @param noCrossNamespaceRefs refuse a sourceRef to another namespace
    * @param artifactUrls the URLs an ExternalArtifact's file may be downloaded from ({@code
    *     --artifact-url-allow-prefix}, {@code --no-unlisted-artifact-urls})

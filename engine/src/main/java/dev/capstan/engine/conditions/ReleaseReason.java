@@ -10,6 +10,8 @@ public enum ReleaseReason {
   SOURCE_NOT_READY("SourceNotReady"),
   /** The chart's source cannot be read or made. */
   ARTIFACT_FAILED("ArtifactFailed"),
+  /** A reference the engine's tenancy rules refuse (a source in another namespace). */
+  ACCESS_DENIED("AccessDenied"),
   /** The values could not be composed, or the spec cannot be used. */
   INIT_FAILED("InitFailed"),
   /** The release's objects are not all healthy yet. */

@@ -5,6 +5,7 @@ import dev.capstan.api.helm.HelmReleaseStatus;
 import dev.capstan.api.helm.ReleaseSnapshot;
 import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.applier.inventory.InventorySet;
+import dev.capstan.engine.conditions.HelmReleaseStatuses;
 import dev.capstan.engine.conditions.ReleaseObservation;
 import dev.capstan.engine.conditions.ReleaseObservationBuilder;
 import dev.capstan.engine.conditions.ReleaseReason;
@@ -31,9 +32,9 @@ import org.slf4j.LoggerFactory;
  * render → pending release record → apply and prune → deployed (or failed) record → health →
  * status. Knows nothing of the controller framework that calls it.
  *
- * <p>A release whose chart artifact, values digest and generation are those last attempted, and
- * whose latest record is the deployed one the status names, is neither rendered nor written: its
- * objects' health is read, and the status written only when that changed it. A release whose
+ * <p>A release Released at its generation, whose chart version and values digest are those of the
+ * deployed release its status last recorded, the latest record, is neither rendered nor written:
+ * its objects' health is read, and the status written only when that changed it. A release whose
  * objects are not healthy yet is looked at again the same way, so a wait holds no thread.
  */
 public final class HelmReleasePipeline {
@@ -42,23 +43,33 @@ public final class HelmReleasePipeline {
   private final ReleaseParts parts;
   private final ReleaseInputs inputs;
   private final ReleaseRender render;
-  private final ReleaseRecording recording;
-  private final ReleaseApply apply;
-  private final ReleaseHealth health;
   private final ReleaseStatusStage status;
-  private final ReleaseUninstall uninstall;
 
   public HelmReleasePipeline(ReleaseParts parts) {
     this.parts = parts;
-    this.inputs = new ReleaseInputs(parts.charts(), parts.values());
+    this.inputs = new ReleaseInputs(parts.charts(), parts.values(), parts.noCrossNamespaceRefs());
     this.render = new ReleaseRender(parts.renderer(), parts.capabilities());
-    this.recording = new ReleaseRecording(parts.store(), parts.clock());
-    this.apply = new ReleaseApply(parts.acting());
-    this.health = new ReleaseHealth(parts.acting(), parts.library(), parts.clock());
     this.status =
         new ReleaseStatusStage(parts.statuses(), parts.clock(), parts.backoff(), parts.waitPoll());
-    this.uninstall =
-        new ReleaseUninstall(parts.acting(), parts.store(), parts.charts(), parts.clock());
+  }
+
+  /**
+   * The stages that act in the cluster, as the HelmRelease's service account (or the engine) for
+   * one reconcile.
+   */
+  private record Acted(
+      ReleaseRecording recording,
+      ReleaseApply apply,
+      ReleaseHealth health,
+      ReleaseActors.CrdLookup crds) {}
+
+  private Acted actedFor(HelmRelease release) {
+    ReleaseActors.Actor actor = parts.actors().actorFor(release);
+    return new Acted(
+        new ReleaseRecording(actor.store(), parts.clock()),
+        new ReleaseApply(actor.acting()),
+        new ReleaseHealth(actor.acting(), parts.library(), parts.clock()),
+        actor.crds());
   }
 
   public Outcome reconcile(HelmRelease release) {
@@ -69,7 +80,9 @@ public final class HelmReleasePipeline {
 
   /** One look at a HelmRelease being deleted: empty when it may go, else when to look again. */
   public Optional<Duration> delete(HelmRelease release) {
-    return uninstall.delete(release);
+    ReleaseActors.Actor actor = parts.actors().actorFor(release);
+    return new ReleaseUninstall(actor.acting(), actor.store(), parts.charts(), parts.clock())
+        .delete(release);
   }
 
   private Outcome reconcileOnce(HelmRelease release) {
@@ -78,16 +91,24 @@ public final class HelmReleasePipeline {
     }
     ReleaseObservationBuilder seen = status.observe(release);
     try {
+      refuseRemoteCluster(release);
       ReleaseInputs.Inputs in = inputs.read(release);
       seen.attempted(in.attempted(lastAction(release), null));
-      ReleaseHistory history = recording.history(release);
+      Acted acted = actedFor(release);
+      ReleaseHistory history =
+          acted.recording().unlocked(release, acted.recording().history(release));
       InventorySet previous = Inventories.toApplier(inventoryOf(release));
       Optional<Instant> deployedAt = unchangedSince(release, in, history);
       if (deployedAt.isPresent()) {
         return looked(
-            release, seen.phase(new ReleaseObservation.Unchanged()), previous, deployedAt.get());
+            acted,
+            release,
+            seen.phase(new ReleaseObservation.Unchanged()),
+            previous,
+            deployedAt.get(),
+            "upgrade".equals(release.getStatus().latest().action()));
       }
-      return release(release, in, history, previous, seen);
+      return release(acted, release, in, history, previous, seen);
     } catch (ReleaseFailure f) {
       return failed(release, seen, f);
     } catch (KubernetesClientException e) {
@@ -100,54 +121,81 @@ public final class HelmReleasePipeline {
   }
 
   /**
-   * When the deployed release was made, if nothing changed since it was: the same generation, chart
-   * artifact and values digest as last attempted, and the latest record the deployed one the status
-   * names.
+   * When the deployed release was made, if nothing changed since it was: Released is True for the
+   * current generation, the release the status last recorded ({@code status.history[0]}) is the
+   * latest record and is deployed, and it was made of the chart version and values digest wanted
+   * now. What was last attempted is not asked: it is written before the render, so a render or
+   * record that failed would make a failed attempt look unchanged.
    */
   private static Optional<Instant> unchangedSince(
       HelmRelease release, ReleaseInputs.Inputs in, ReleaseHistory history) {
     HelmReleaseStatus st = release.getStatus();
-    if (st == null || st.latest() == null) {
-      return Optional.empty();
-    }
-    boolean same =
-        Objects.equals(st.lastAttemptedGeneration(), release.getMetadata().getGeneration())
-            && Objects.equals(st.lastAttemptedRevision(), in.chart().revision())
-            && Objects.equals(st.lastAttemptedRevisionDigest(), in.chart().digest())
-            && Objects.equals(st.lastAttemptedConfigDigest(), in.configDigest());
+    ReleaseSnapshot last = st == null ? null : st.latest();
     Optional<ReleaseRecord> latest = history.latest();
-    if (!same
+    if (last == null
+        || !releasedAtGeneration(st, release.getMetadata().getGeneration())
+        || !Objects.equals(last.chartVersion(), in.chart().revision())
+        || !Objects.equals(last.configDigest(), in.configDigest())
         || latest.isEmpty()
         || latest.get().release().status() != ReleaseStatus.DEPLOYED
-        || !Objects.equals(st.latest().version(), latest.get().release().version())) {
+        || !Objects.equals(last.version(), latest.get().release().version())) {
       return Optional.empty();
     }
     try {
-      return Optional.of(Instant.parse(st.latest().lastDeployed()));
+      return Optional.of(Instant.parse(last.lastDeployed()));
     } catch (DateTimeParseException | NullPointerException e) {
       return Optional.empty();
     }
   }
 
+  private static boolean releasedAtGeneration(HelmReleaseStatus status, Long generation) {
+    return HelmReleaseStatuses.condition(status, HelmReleaseStatuses.RELEASED)
+        .filter(c -> "True".equals(c.getStatus()))
+        .filter(c -> Objects.equals(c.getObservedGeneration(), generation))
+        .isPresent();
+  }
+
+  /**
+   * A HelmRelease naming a remote cluster is refused by name: its release would otherwise be
+   * installed in the engine's own cluster.
+   */
+  private static void refuseRemoteCluster(HelmRelease release) {
+    if (release.getSpec().kubeConfig() != null) {
+      throw ReleaseFailure.failed(
+          ReleaseReason.INIT_FAILED,
+          "spec.kubeConfig is not supported for HelmReleases yet: Capstan installs releases only"
+              + " in its own cluster");
+    }
+  }
+
   /** Renders, records, applies and prunes a new version of the release. */
   private Outcome release(
+      Acted acted,
       HelmRelease release,
       ReleaseInputs.Inputs in,
       ReleaseHistory history,
       InventorySet previous,
       ReleaseObservationBuilder seen) {
     boolean upgrade = history.lastDeployed().isPresent();
-    ChartRender rendered = render.render(release, in, upgrade);
+    ReleaseRender.Rendered all = render.render(release, in, upgrade);
+    ChartRender rendered = all.release();
     List<GenericKubernetesResource> objects = objects(rendered, release, upgrade);
+    List<GenericKubernetesResource> crds = crds(all, acted.crds(), upgrade);
     Instant started = parts.clock().instant();
+    ReleaseRecording recording = acted.recording();
     ReleaseRecording.Pending pending = recording.begin(release, history, rendered, in.values());
     String chart = rendered.chart().name() + "@" + rendered.chart().version();
     String action = upgrade ? "upgrade" : "install";
     String what = "Helm " + action + " %s for release " + pending.where() + " with chart " + chart;
     seen.attempted(in.attempted(pending.action(), null));
     InventorySet inventory;
+    ReleaseSnapshot deployed;
     try {
-      inventory = apply.apply(release, objects, previous, ReleaseRecording.failureReason(pending));
+      inventory =
+          acted
+              .apply()
+              .apply(release, crds, objects, previous, ReleaseRecording.failureReason(pending));
+      deployed = recording.deployed(pending, in.configDigest());
     } catch (ReleaseApply.Failed f) {
       String message = String.format(what, "failed") + ": " + f.getMessage();
       seen.attempted(in.attempted(pending.action(), since(started)))
@@ -155,23 +203,32 @@ public final class HelmReleasePipeline {
           .phase(new ReleaseObservation.Failed(f.reason(), message, true));
       recording.failed(pending, f.getMessage(), in.configDigest()).ifPresent(seen::released);
       return status.write(release, seen.build());
+    } catch (RuntimeException e) {
+      // Whatever stopped the release, its record is not left pending.
+      try {
+        recording.failed(pending, String.valueOf(e.getMessage()), in.configDigest());
+      } catch (RuntimeException alsoFailed) {
+        LOG.warn("{}: not marked failed: {}", pending.where(), alsoFailed.getMessage());
+      }
+      throw e;
     }
-    ReleaseSnapshot deployed = recording.deployed(pending, in.configDigest());
     ReleaseReason reason =
         upgrade ? ReleaseReason.UPGRADE_SUCCEEDED : ReleaseReason.INSTALL_SUCCEEDED;
     seen.attempted(in.attempted(pending.action(), since(started)))
         .released(deployed)
         .phase(new ReleaseObservation.Released(reason, String.format(what, "succeeded")));
-    return looked(release, seen, inventory, parts.clock().instant());
+    return looked(acted, release, seen, inventory, parts.clock().instant(), upgrade);
   }
 
   /** The health of what is deployed, written with what was seen. */
   private Outcome looked(
+      Acted acted,
       HelmRelease release,
       ReleaseObservationBuilder seen,
       InventorySet inventory,
-      Instant deployedAt) {
-    ReleaseHealth.Look look = health.look(release, inventory, deployedAt);
+      Instant deployedAt,
+      boolean upgrade) {
+    ReleaseHealth.Look look = acted.health().look(release, inventory, deployedAt, upgrade);
     seen.inventory(Inventories.toStatus(inventory)).health(look.health()).healthState(look.state());
     return status.write(release, seen.build());
   }
@@ -193,6 +250,17 @@ public final class HelmReleasePipeline {
       ChartRender rendered, HelmRelease release, boolean upgrade) {
     try {
       return ManifestObjects.of(rendered.manifest(), release);
+    } catch (IllegalArgumentException e) {
+      throw ReleaseFailure.releaseFailed(
+          upgrade ? ReleaseReason.UPGRADE_FAILED : ReleaseReason.INSTALL_FAILED, e.getMessage());
+    }
+  }
+
+  /** The chart's CRDs the action writes, by its {@code crds} policy. */
+  private static List<GenericKubernetesResource> crds(
+      ReleaseRender.Rendered rendered, ReleaseActors.CrdLookup lookup, boolean upgrade) {
+    try {
+      return ReleaseCrds.toWrite(rendered.crds(), rendered.crdsPolicy(), lookup);
     } catch (IllegalArgumentException e) {
       throw ReleaseFailure.releaseFailed(
           upgrade ? ReleaseReason.UPGRADE_FAILED : ReleaseReason.INSTALL_FAILED, e.getMessage());

@@ -34,16 +34,18 @@ final class ReleaseApply {
   }
 
   /**
-   * Applies {@code objects} and prunes what {@code previous} holds beyond them; returns the
-   * inventory now in the cluster.
+   * Writes the chart's {@code crds} (outside the inventory), applies {@code objects} and prunes
+   * what {@code previous} holds beyond them; returns the inventory now in the cluster.
    *
    * @throws ReleaseFailure with {@code failure}, its inventory what may be in the cluster
    */
   InventorySet apply(
       HelmRelease release,
+      List<GenericKubernetesResource> crds,
       List<GenericKubernetesResource> objects,
       InventorySet previous,
       ReleaseReason failure) {
+    writeCrds(release, crds, previous, failure);
     ApplyRequest request =
         ApplyRequest.of(objects, owner(release))
             .withForce(Boolean.TRUE.equals(release.getSpec().effectiveUpgrade().force()))
@@ -69,6 +71,34 @@ final class ReleaseApply {
     }
     prune(release, previous, result.inventory(), failure);
     return result.inventory();
+  }
+
+  /**
+   * The chart's CRDs, written as Helm writes them: before the release's objects, waited on until
+   * Established, and kept in no inventory, so nothing ever prunes them.
+   */
+  private void writeCrds(
+      HelmRelease release,
+      List<GenericKubernetesResource> crds,
+      InventorySet previous,
+      ReleaseReason failure) {
+    if (crds.isEmpty()) {
+      return;
+    }
+    ApplyRequest request =
+        ApplyRequest.of(crds, owner(release)).withTimeout(release.getSpec().effectiveTimeout());
+    ApplyResult result;
+    try {
+      result = acting.applier().apply(request);
+    } catch (KubernetesClientException e) {
+      throw new Failed(failure, "the chart's CRDs failed: " + e.getMessage(), previous);
+    }
+    if (!result.succeeded()) {
+      throw new Failed(
+          failure,
+          "the chart's CRDs failed: " + ObjectFailures.describe(result.failures()),
+          previous);
+    }
   }
 
   private void prune(

@@ -40,10 +40,13 @@ final class ReleaseHealth {
   /** How the health of what a release holds stands. */
   record Look(AggregateHealth health, HealthState state) {}
 
-  /** Looks once at {@code inventory}, deployed at {@code deployedAt}. */
-  Look look(HelmRelease release, InventorySet inventory, Instant deployedAt) {
+  /**
+   * Looks once at {@code inventory}, deployed at {@code deployedAt} by an upgrade ({@code upgrade})
+   * or an install.
+   */
+  Look look(HelmRelease release, InventorySet inventory, Instant deployedAt, boolean upgrade) {
     AggregateHealth health = acting.waiter().health(inventory.refs(), evaluator(release.getSpec()));
-    if (!waits(release.getSpec())) {
+    if (!waits(release.getSpec(), upgrade)) {
       return new Look(health, HealthState.CURRENT);
     }
     WaitResult result =
@@ -59,10 +62,14 @@ final class ReleaseHealth {
     return new Look(health, state);
   }
 
-  /** Whether a release waits for its objects (Helm's {@code --wait}, Flux's default). */
-  private static boolean waits(HelmReleaseSpec spec) {
-    return !Boolean.TRUE.equals(spec.effectiveInstall().disableWait())
-        && !Boolean.TRUE.equals(spec.effectiveUpgrade().disableWait());
+  /**
+   * Whether the action that made the release waits for its objects (Helm's {@code --wait}, Flux's
+   * default): the upgrade's {@code disableWait} for an upgrade, the install's for an install.
+   */
+  private static boolean waits(HelmReleaseSpec spec, boolean upgrade) {
+    Boolean disabled =
+        upgrade ? spec.effectiveUpgrade().disableWait() : spec.effectiveInstall().disableWait();
+    return !Boolean.TRUE.equals(disabled);
   }
 
   private HealthEvaluator evaluator(HelmReleaseSpec spec) {

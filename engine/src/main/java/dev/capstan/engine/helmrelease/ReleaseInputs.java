@@ -1,20 +1,26 @@
 package dev.capstan.engine.helmrelease;
 
 import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.api.helm.HelmReleaseSpec;
 import dev.capstan.api.helm.HelmReleaseStatus.ReleaseAction;
 import dev.capstan.engine.conditions.ReleaseObservation.Attempted;
 import dev.capstan.engine.conditions.ReleaseReason;
+import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.engine.kustomization.ReferenceRules;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 
 /** The first stage: a HelmRelease's chart artifact and its composed values. */
 final class ReleaseInputs {
   private final ChartSources charts;
   private final ValuesComposition composition;
+  private final ReferenceRules rules;
 
-  ReleaseInputs(ChartSources charts, ValuesComposition composition) {
+  ReleaseInputs(ChartSources charts, ValuesComposition composition, boolean noCrossNamespaceRefs) {
     this.charts = charts;
     this.composition = composition;
+    this.rules = new ReferenceRules(noCrossNamespaceRefs);
   }
 
   /** What a release is made from: its chart and values, with the values' digests. */
@@ -28,6 +34,7 @@ final class ReleaseInputs {
   }
 
   Inputs read(HelmRelease release) {
+    refuseCrossNamespaceSource(release);
     ChartArtifact chart = charts.find(release);
     Map<String, Object> values;
     try {
@@ -40,5 +47,34 @@ final class ReleaseInputs {
       throw ReleaseFailure.failed(ReleaseReason.INIT_FAILED, e.getMessage());
     }
     return new Inputs(chart, values, ValuesDigest.of(values), ValuesDigest.checksum(values));
+  }
+
+  /**
+   * With cross-namespace references refused, a chartRef or chart template whose source is in
+   * another namespace stops the reconcile before anything is read or made for it.
+   */
+  private void refuseCrossNamespaceSource(HelmRelease release) {
+    String namespace = release.getMetadata().getNamespace();
+    HelmReleaseSpec spec = release.getSpec();
+    Optional<String> refusal;
+    if (spec.chart() != null) {
+      var ref = spec.chart().spec().sourceRef();
+      refusal =
+          rules.sourceRefRefusal(
+              namespace,
+              String.valueOf(ref.kind()),
+              new NamespacedName(HelmChartTemplates.sourceNamespace(release), ref.name()));
+    } else {
+      var ref = spec.chartRef();
+      String source =
+          ref.namespace() == null || ref.namespace().isEmpty() ? namespace : ref.namespace();
+      refusal =
+          rules.sourceRefRefusal(
+              namespace, String.valueOf(ref.kind()), new NamespacedName(source, ref.name()));
+    }
+    refusal.ifPresent(
+        message -> {
+          throw ReleaseFailure.failed(ReleaseReason.ACCESS_DENIED, message);
+        });
   }
 }

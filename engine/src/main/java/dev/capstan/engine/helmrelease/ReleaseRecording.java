@@ -21,10 +21,14 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
+import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The release records of an install or upgrade, written as Helm writes them: the history pruned to
@@ -33,6 +37,13 @@ import java.util.Optional;
  */
 final class ReleaseRecording {
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  private static final Logger LOG = LoggerFactory.getLogger(HelmReleasePipeline.class);
+  private static final Set<ReleaseStatus> PENDING =
+      EnumSet.of(
+          ReleaseStatus.PENDING_INSTALL,
+          ReleaseStatus.PENDING_UPGRADE,
+          ReleaseStatus.PENDING_ROLLBACK);
 
   private final ReleaseStore store;
   private final Clock clock;
@@ -107,23 +118,62 @@ final class ReleaseRecording {
     }
   }
 
-  /** The pending release deployed, the one it replaces superseded; returns its snapshot. */
+  /**
+   * The pending release deployed, then the one it replaces superseded; returns its snapshot. Once
+   * the new record is deployed the release is done: a supersede that fails is logged, and the next
+   * release supersedes it again (Helm takes the highest deployed version as the current).
+   */
   ReleaseSnapshot deployed(Pending pending, String configDigest) {
     String description =
         pending.action() == ReleaseAction.install ? "Install complete" : "Upgrade complete";
+    ReleaseSnapshot deployed;
     try {
-      for (ReleaseRecord replaced : pending.replaces().stream().toList()) {
-        store.update(replaced, replaced.release().withStatus(ReleaseStatus.SUPERSEDED));
-      }
-      return snapshot(
-          store
-              .update(pending.record(), ended(pending, ReleaseStatus.DEPLOYED, description))
-              .release(),
-          pending.action(),
-          configDigest);
+      deployed =
+          snapshot(
+              store
+                  .update(pending.record(), ended(pending, ReleaseStatus.DEPLOYED, description))
+                  .release(),
+              pending.action(),
+              configDigest);
     } catch (ReleaseRecordException e) {
       throw ReleaseFailure.releaseFailed(failureReason(pending), e.getMessage());
     }
+    for (ReleaseRecord replaced : pending.replaces().stream().toList()) {
+      try {
+        store.update(replaced, replaced.release().withStatus(ReleaseStatus.SUPERSEDED));
+      } catch (ReleaseRecordException | RuntimeException e) {
+        LOG.warn("{}: not marked superseded: {}", where(replaced.release()), e.getMessage());
+      }
+    }
+    return deployed;
+  }
+
+  /**
+   * The history with a latest record left pending (its reconcile ended, or the engine stopped,
+   * midway) marked failed, as Flux's helm-controller unlocks a release; {@code history} itself when
+   * the latest record is not pending.
+   */
+  ReleaseHistory unlocked(HelmRelease release, ReleaseHistory history) {
+    Optional<ReleaseRecord> latest = history.latest();
+    if (latest.isEmpty() || !PENDING.contains(latest.get().release().status())) {
+      return history;
+    }
+    Release left = latest.get().release();
+    try {
+      store.update(
+          latest.get(),
+          left.withInfo(
+              left.info()
+                  .withStatus(ReleaseStatus.FAILED)
+                  .withDescription(
+                      "Release was left "
+                          + left.status().helmName()
+                          + ": its reconcile ended before it completed")));
+    } catch (ReleaseRecordException e) {
+      throw ReleaseFailure.failed(ReleaseReason.INIT_FAILED, e.getMessage());
+    }
+    LOG.info("{}: left {}, marked failed", where(left), left.status().helmName());
+    return history(release);
   }
 
   /**

@@ -29,12 +29,21 @@ final class ReleaseRender {
   }
 
   /**
+   * A release rendered.
+   *
+   * @param release what the release record keeps: the manifest without the chart's {@code crds/}
+   * @param crds the chart's {@code crds/} documents (empty with the policy Skip)
+   * @param crdsPolicy what the action does with them
+   */
+  record Rendered(ChartRender release, String crds, CrdsPolicy crdsPolicy) {}
+
+  /**
    * Renders the release's chart.
    *
    * @param upgrade whether a deployed release is upgraded (else installed)
    * @throws ReleaseFailure InstallFailed or UpgradeFailed with Helm's message
    */
-  ChartRender render(HelmRelease release, ReleaseInputs.Inputs inputs, boolean upgrade) {
+  Rendered render(HelmRelease release, ReleaseInputs.Inputs inputs, boolean upgrade) {
     HelmReleaseSpec spec = release.getSpec();
     CrdsPolicy crds =
         upgrade ? spec.effectiveUpgrade().effectiveCrds() : spec.effectiveInstall().effectiveCrds();
@@ -52,7 +61,12 @@ final class ReleaseRender {
             .isUpgrade(upgrade)
             .build();
     try {
-      return renderer.render(request);
+      ChartRender all = renderer.render(request);
+      ReleaseCrds.Split split = ReleaseCrds.split(all.manifest());
+      return new Rendered(
+          new ChartRender(all.chart(), split.manifest(), all.hooks(), all.notes()),
+          split.crds(),
+          crds);
     } catch (ChartRenderException e) {
       throw ReleaseFailure.releaseFailed(
           upgrade ? ReleaseReason.UPGRADE_FAILED : ReleaseReason.INSTALL_FAILED,

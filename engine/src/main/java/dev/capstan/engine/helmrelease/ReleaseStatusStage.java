@@ -47,7 +47,7 @@ final class ReleaseStatusStage {
                 ? null
                 : HelmChartTemplates.sourceNamespace(release) + "/" + release.helmChartName())
         .storageNamespace(release.storageNamespace())
-        .maxHistory(HelmReleaseSpec.DEFAULT_MAX_HISTORY);
+        .maxHistory(spec.effectiveMaxHistory());
   }
 
   /** Writes the status {@code seen} makes; returns when the controller looks again. */

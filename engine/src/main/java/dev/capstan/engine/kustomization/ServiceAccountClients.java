@@ -72,9 +72,17 @@ public final class ServiceAccountClients implements AutoCloseable {
   /** The service account a Kustomization acts as, if any: its own, else the default. */
   public Optional<NamespacedName> serviceAccountOf(Kustomization ks) {
     String named = ks.getSpec() == null ? null : ks.getSpec().serviceAccountName();
+    return serviceAccountOf(ks.getMetadata().getNamespace(), named);
+  }
+
+  /**
+   * The service account an object in {@code namespace} naming {@code named} (null or blank: none)
+   * acts as: that one, else the default.
+   */
+  public Optional<NamespacedName> serviceAccountOf(String namespace, String named) {
     Optional<String> name =
         named == null || named.isBlank() ? defaultServiceAccount : Optional.of(named);
-    return name.map(n -> new NamespacedName(ks.getMetadata().getNamespace(), n));
+    return name.map(n -> new NamespacedName(namespace, n));
   }
 
   /** Who applies, prunes and reads health for {@code ks}. */
@@ -83,7 +91,7 @@ public final class ServiceAccountClients implements AutoCloseable {
   }
 
   /** Who applies, prunes and reads health as {@code account}; empty: the engine itself. */
-  Acting actingAs(Optional<NamespacedName> account) {
+  public Acting actingAs(Optional<NamespacedName> account) {
     if (account.isEmpty()) {
       return engineActing;
     }

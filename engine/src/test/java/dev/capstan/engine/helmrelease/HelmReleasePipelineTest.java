@@ -136,6 +136,59 @@ class HelmReleasePipelineTest {
   }
 
   @Test
+  void aFailedRenderIsTriedAgainAndNeverTakenForAnUnchangedRelease() throws IOException {
+    HelmRelease release = ReleaseFakes.release();
+    pipeline.reconcile(release);
+    // values from a ConfigMap changed: the same generation, new values
+    update(release, "{\"values\":{\"replicaCount\":3}}");
+    fakes.renderFails = true;
+
+    pipeline.reconcile(release);
+    assertCondition(release.getStatus(), "Ready", "False", "UpgradeFailed");
+    pipeline.reconcile(release);
+
+    assertEquals(3, fakes.renders);
+    assertCondition(release.getStatus(), "Ready", "False", "UpgradeFailed");
+    assertCondition(release.getStatus(), "Released", "False", "UpgradeFailed");
+    assertEquals(List.of(1), List.copyOf(fakes.records.keySet()));
+
+    fakes.renderFails = false;
+    pipeline.reconcile(release);
+
+    assertCondition(release.getStatus(), "Ready", "True", "UpgradeSucceeded");
+    assertEquals(List.of("2 deployed", "1 superseded"), versions(release.getStatus()));
+  }
+
+  @Test
+  void theInstallsDisableWaitAppliesToAnInstallAndNotToAnUpgrade() throws IOException {
+    HelmRelease release = ReleaseFakes.release();
+    update(release, "{\"install\":{\"disableWait\":true}}");
+    fakes.health = Status.InProgress;
+
+    pipeline.reconcile(release);
+    assertCondition(release.getStatus(), "Ready", "True", "InstallSucceeded");
+
+    release.getMetadata().setGeneration(2L);
+    update(release, "{\"values\":{\"replicaCount\":2}}");
+    pipeline.reconcile(release);
+
+    assertCondition(release.getStatus(), "Ready", "Unknown", "Progressing");
+  }
+
+  @Test
+  void statusHistoryKeepsSpecMaxHistorySnapshots() throws IOException {
+    HelmRelease release = ReleaseFakes.release();
+    update(release, "{\"maxHistory\":1}");
+    pipeline.reconcile(release);
+
+    release.getMetadata().setGeneration(2L);
+    update(release, "{\"values\":{\"replicaCount\":2}}");
+    pipeline.reconcile(release);
+
+    assertEquals(List.of("2 deployed"), versions(release.getStatus()));
+  }
+
+  @Test
   void aChartSourceWithoutArtifactWaitsAndRendersNothing() {
     HelmRelease release = ReleaseFakes.release();
     fakes.sourceReady = false;

@@ -19,6 +19,8 @@ import dev.capstan.helm.release.ReleaseHistory;
 import dev.capstan.helm.release.ReleaseRecord;
 import dev.capstan.kube.ObjectRef;
 import dev.capstan.kustomize.chart.ChartRender;
+import dev.capstan.kustomize.chart.ChartRenderException;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.io.InputStream;
@@ -34,7 +36,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * What a {@link HelmReleasePipeline} works with in its unit tests: a chart source, a renderer, an
@@ -52,8 +56,26 @@ final class ReleaseFakes {
   String chartDigest = "sha256:" + "a".repeat(64);
   boolean sourceReady = true;
   String manifest = read("manifest.yaml");
+
+  /** The chart's crds/ as the render puts them at the head of the manifest, when asked to. */
+  String crds = "";
+
+  /** The CRDs in the cluster, by name, and how often one was written. */
+  final Set<String> crdsInCluster = new TreeSet<>();
+
+  int crdWrites;
   Status health = Status.Current;
   boolean applyFails = false;
+  boolean renderFails = false;
+  boolean pruneThrows = false;
+
+  /** Each record written, as "version status", in order. */
+  final List<String> recordLog = new ArrayList<>();
+
+  boolean noCrossNamespaceRefs = false;
+
+  /** The service account (or "the engine") each actor was asked for, in order. */
+  final List<String> actedAs = new ArrayList<>();
 
   int renders;
   int applies;
@@ -72,14 +94,18 @@ final class ReleaseFakes {
             .renderer(
                 request -> {
                   renders++;
+                  if (renderFails) {
+                    throw new ChartRenderException(
+                        ChartRenderException.Stage.VALUES, "values don't meet the schema");
+                  }
                   return new ChartRender(
                       new ChartRender.Chart("podinfo", chartVersion, "6.5.0", chartDigest),
-                      manifest,
+                      (request.includeCrds() ? crds : "") + manifest,
                       List.of(),
                       "");
                 })
-            .acting(new Acting(null, this::apply, new Pruning(), (refs, e) -> health(refs)))
-            .store(new Store())
+            .actors(this::actorFor)
+            .noCrossNamespaceRefs(noCrossNamespaceRefs)
             .statuses(this::writeStatus)
             .values(new ValuesComposition((kind, ns, name) -> Optional.empty(), 1 << 20, 10_000))
             .library(LIBRARY)
@@ -116,8 +142,27 @@ final class ReleaseFakes {
     }
   }
 
+  private final ReleaseActors.Actor actor =
+      new ReleaseActors.Actor(
+          new Acting(null, this::apply, new Pruning(), (refs, e) -> health(refs)),
+          new Store(),
+          crdsInCluster::contains);
+
+  private ReleaseActors.Actor actorFor(HelmRelease release) {
+    String account = release.getSpec().serviceAccountName();
+    actedAs.add(account == null ? "the engine" : account);
+    return actor;
+  }
+
   private ApplyResult apply(ApplyRequest request) {
     applies++;
+    request.objects().stream()
+        .filter(o -> "CustomResourceDefinition".equals(o.getKind()))
+        .forEach(
+            crd -> {
+              crdWrites++;
+              crdsInCluster.add(crd.getMetadata().getName());
+            });
     List<ObjectRef> refs =
         request.objects().stream()
             .map(
@@ -181,8 +226,12 @@ final class ReleaseFakes {
     public List<ObjectResult> prune(
         InventorySet previous, InventorySet current, Owner owner, Duration timeout) {
       prunedFrom.add(previous);
+      if (pruneThrows) {
+        throw new KubernetesClientException("the API server went away");
+      }
       return previous.refs().stream()
           .filter(r -> !current.refs().contains(r))
+          .peek(r -> crdsInCluster.remove(r.name()))
           .map(r -> ObjectResult.of(r, Action.DELETED))
           .toList();
     }
@@ -191,6 +240,7 @@ final class ReleaseFakes {
     public List<ObjectResult> deleteInventory(
         InventorySet inventory, Owner owner, Duration timeout, boolean waitForTermination) {
       deletedInventories.add(inventory);
+      inventory.refs().forEach(r -> crdsInCluster.remove(r.name()));
       return inventory.refs().stream().map(r -> ObjectResult.of(r, Action.DELETED)).toList();
     }
   }
@@ -228,6 +278,7 @@ final class ReleaseFakes {
 
     private ReleaseRecord put(String namespace, Release release) {
       recordWrites++;
+      recordLog.add(release.version() + " " + release.status().helmName());
       ReleaseRecord record =
           new ReleaseRecord(
               namespace,
