@@ -3,6 +3,7 @@ package dev.capstan.decryption;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -43,6 +44,21 @@ public final class Plaintexts {
       for (String line : new String(content, StandardCharsets.UTF_8).split("\\R")) {
         pieces.add(line.strip());
         pieces.add(valueOf(line));
+      }
+    }
+    return new Plaintexts(List.copyOf(pieces));
+  }
+
+  /**
+   * Values that came from Secrets (a HelmRelease's {@code valuesFrom}, say), and each of their
+   * lines: a message quoting one has it masked as a decrypted piece is.
+   */
+  public static Plaintexts ofValues(Collection<String> values) {
+    Set<String> pieces = new LinkedHashSet<>();
+    for (String value : values) {
+      if (value != null) {
+        pieces.add(value);
+        value.lines().forEach(l -> pieces.add(l.strip()));
       }
     }
     return new Plaintexts(List.copyOf(pieces));

@@ -99,4 +99,17 @@ class PlaintextsTest {
     assertEquals("db: *** *** *** ***", shown);
     assertFalse(known.isEmpty());
   }
+
+  @Test
+  void valuesFromSecretsAndTheirLinesAreMaskedAndShortOnesOnlyWhereQuoted() {
+    Plaintexts known =
+        Plaintexts.ofValues(List.of("s3cr3t-db-password", "line-one-key\nline-two-key", "42"));
+    assertEquals(
+        "execution error: password *** is too weak; key *** and \"***\" but 42 items",
+        known.redact(
+            "execution error: password s3cr3t-db-password is too weak; key line-two-key and"
+                + " \"42\" but 42 items"));
+    assertEquals(Plaintexts.WITHHELD, known.redact("got s3cr3t-'db'-password"));
+    assertTrue(Plaintexts.ofValues(List.of("", "  ")).isEmpty());
+  }
 }
