@@ -5,6 +5,7 @@ import dev.capstan.api.helm.HelmReleaseStatus;
 import dev.capstan.api.helm.ReleaseSnapshot;
 import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.applier.inventory.InventorySet;
+import dev.capstan.decryption.Plaintexts;
 import dev.capstan.engine.conditions.HelmReleaseStatuses;
 import dev.capstan.engine.conditions.ReleaseObservation;
 import dev.capstan.engine.conditions.ReleaseObservationBuilder;
@@ -61,15 +62,17 @@ public final class HelmReleasePipeline {
       ReleaseRecording recording,
       ReleaseApply apply,
       ReleaseHealth health,
-      ReleaseActors.CrdLookup crds) {}
+      ReleaseActors.CrdLookup crds,
+      Plaintexts secrets) {}
 
-  private Acted actedFor(HelmRelease release) {
+  private Acted actedFor(HelmRelease release, Plaintexts secrets) {
     ReleaseActors.Actor actor = parts.actors().actorFor(release);
     return new Acted(
-        new ReleaseRecording(actor.store(), parts.clock()),
+        new ReleaseRecording(actor.store(), parts.clock(), secrets),
         new ReleaseApply(actor.acting()),
         new ReleaseHealth(actor.acting(), parts.library(), parts.clock()),
-        actor.crds());
+        actor.crds(),
+        secrets);
   }
 
   public Outcome reconcile(HelmRelease release) {
@@ -90,11 +93,14 @@ public final class HelmReleasePipeline {
       return Outcome.suspended();
     }
     ReleaseObservationBuilder seen = status.observe(release);
+    // Values from Secrets, which a failure's message may quote: redacted from every message.
+    Plaintexts secrets = Plaintexts.NONE;
     try {
       refuseRemoteCluster(release);
       ReleaseInputs.Inputs in = inputs.read(release);
+      secrets = in.secrets();
       seen.attempted(in.attempted(lastAction(release), null));
-      Acted acted = actedFor(release);
+      Acted acted = actedFor(release, secrets);
       ReleaseHistory history =
           acted.recording().unlocked(release, acted.recording().history(release));
       InventorySet previous = Inventories.toApplier(inventoryOf(release));
@@ -110,12 +116,12 @@ public final class HelmReleasePipeline {
       }
       return release(acted, release, in, history, previous, seen);
     } catch (ReleaseFailure f) {
-      return failed(release, seen, f);
+      return failed(release, seen, f, secrets);
     } catch (KubernetesClientException e) {
       LOG.warn(
           "{}: the API server could not be reached or refused a request: {}",
           NamespacedName.of(release),
-          e.getMessage());
+          secrets.redact(e.getMessage()));
       return Outcome.retry(parts.backoff().delay(1, Duration.ofMinutes(1)));
     }
   }
@@ -202,13 +208,16 @@ public final class HelmReleasePipeline {
           .inventory(Inventories.toStatus(f.inventory()))
           .phase(new ReleaseObservation.Failed(f.reason(), message, true));
       recording.failed(pending, f.getMessage(), in.configDigest()).ifPresent(seen::released);
-      return status.write(release, seen.build());
+      return status.write(release, seen.build(), acted.secrets());
     } catch (RuntimeException e) {
       // Whatever stopped the release, its record is not left pending.
       try {
         recording.failed(pending, String.valueOf(e.getMessage()), in.configDigest());
       } catch (RuntimeException alsoFailed) {
-        LOG.warn("{}: not marked failed: {}", pending.where(), alsoFailed.getMessage());
+        LOG.warn(
+            "{}: not marked failed: {}",
+            pending.where(),
+            acted.secrets().redact(alsoFailed.getMessage()));
       }
       throw e;
     }
@@ -230,17 +239,20 @@ public final class HelmReleasePipeline {
       boolean upgrade) {
     ReleaseHealth.Look look = acted.health().look(release, inventory, deployedAt, upgrade);
     seen.inventory(Inventories.toStatus(inventory)).health(look.health()).healthState(look.state());
-    return status.write(release, seen.build());
+    return status.write(release, seen.build(), acted.secrets());
   }
 
-  private Outcome failed(HelmRelease release, ReleaseObservationBuilder seen, ReleaseFailure f) {
+  /** A failed reconcile's status and log line, with what came from Secrets redacted. */
+  private Outcome failed(
+      HelmRelease release, ReleaseObservationBuilder seen, ReleaseFailure f, Plaintexts secrets) {
+    String message = secrets.redact(f.getMessage());
     ReleaseObservation.ReleasePhase phase =
         f.isWaiting()
-            ? new ReleaseObservation.Waiting(f.reason(), f.getMessage())
-            : new ReleaseObservation.Failed(f.reason(), f.getMessage(), f.isReleaseFailure());
-    LOG.info("{}: {}", NamespacedName.of(release), f.getMessage());
+            ? new ReleaseObservation.Waiting(f.reason(), message)
+            : new ReleaseObservation.Failed(f.reason(), message, f.isReleaseFailure());
+    LOG.info("{}: {}", NamespacedName.of(release), message);
     try {
-      return status.write(release, seen.phase(phase).build());
+      return status.write(release, seen.phase(phase).build(), secrets);
     } catch (KubernetesClientException e) {
       return Outcome.retry(parts.backoff().delay(1, Duration.ofMinutes(1)));
     }

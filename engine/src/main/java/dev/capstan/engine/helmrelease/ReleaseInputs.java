@@ -3,6 +3,7 @@ package dev.capstan.engine.helmrelease;
 import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.helm.HelmReleaseSpec;
 import dev.capstan.api.helm.HelmReleaseStatus.ReleaseAction;
+import dev.capstan.decryption.Plaintexts;
 import dev.capstan.engine.conditions.ReleaseObservation.Attempted;
 import dev.capstan.engine.conditions.ReleaseReason;
 import dev.capstan.engine.core.NamespacedName;
@@ -23,9 +24,16 @@ final class ReleaseInputs {
     this.rules = new ReferenceRules(noCrossNamespaceRefs);
   }
 
-  /** What a release is made from: its chart and values, with the values' digests. */
+  /**
+   * What a release is made from: its chart and values, with the values' digests and what in them
+   * came from Secrets.
+   */
   record Inputs(
-      ChartArtifact chart, Map<String, Object> values, String configDigest, String checksum) {
+      ChartArtifact chart,
+      Map<String, Object> values,
+      String configDigest,
+      String checksum,
+      Plaintexts secrets) {
 
     /** These inputs as the status records an attempt of {@code action}. */
     Attempted attempted(ReleaseAction action, Duration took) {
@@ -36,17 +44,19 @@ final class ReleaseInputs {
   Inputs read(HelmRelease release) {
     refuseCrossNamespaceSource(release);
     ChartArtifact chart = charts.find(release);
-    Map<String, Object> values;
+    ValuesComposition.Composed composed;
     try {
-      values =
-          composition.compose(
+      composed =
+          composition.composed(
               release.getMetadata().getNamespace(),
               release.getSpec().valuesReferences(),
               release.getSpec().values());
     } catch (ValuesFailure e) {
       throw ReleaseFailure.failed(ReleaseReason.INIT_FAILED, e.getMessage());
     }
-    return new Inputs(chart, values, ValuesDigest.of(values), ValuesDigest.checksum(values));
+    Map<String, Object> values = composed.values();
+    return new Inputs(
+        chart, values, ValuesDigest.of(values), ValuesDigest.checksum(values), composed.secrets());
   }
 
   /**

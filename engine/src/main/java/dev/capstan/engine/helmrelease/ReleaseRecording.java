@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.helm.HelmReleaseStatus.ReleaseAction;
 import dev.capstan.api.helm.ReleaseSnapshot;
+import dev.capstan.decryption.Plaintexts;
 import dev.capstan.engine.conditions.ReleaseReason;
 import dev.capstan.helm.release.HelmTime;
 import dev.capstan.helm.release.Release;
@@ -48,9 +49,13 @@ final class ReleaseRecording {
   private final ReleaseStore store;
   private final Clock clock;
 
-  ReleaseRecording(ReleaseStore store, Clock clock) {
+  /** Values from Secrets, redacted from a failed record\'s description. */
+  private final Plaintexts secrets;
+
+  ReleaseRecording(ReleaseStore store, Clock clock, Plaintexts secrets) {
     this.store = store;
     this.clock = clock;
+    this.secrets = secrets;
   }
 
   /** A release being installed or upgraded: its pending record and the one it replaces. */
@@ -177,15 +182,18 @@ final class ReleaseRecording {
   }
 
   /**
-   * The pending release failed with {@code message} (its description, as Helm keeps it); returns
-   * its snapshot, or empty when the record could not be written either.
+   * The pending release failed with {@code message} (its description, as Helm keeps it, with every
+   * value from a Secret it quotes redacted); returns its snapshot, or empty when the record could
+   * not be written either.
    */
   Optional<ReleaseSnapshot> failed(Pending pending, String message, String configDigest) {
     try {
       return Optional.of(
           snapshot(
               store
-                  .update(pending.record(), ended(pending, ReleaseStatus.FAILED, message))
+                  .update(
+                      pending.record(),
+                      ended(pending, ReleaseStatus.FAILED, secrets.redact(message)))
                   .release(),
               pending.action(),
               configDigest));

@@ -5,12 +5,14 @@ import dev.capstan.api.common.ReconcileRequest;
 import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.helm.HelmReleaseSpec;
 import dev.capstan.api.helm.HelmReleaseStatus;
+import dev.capstan.decryption.Plaintexts;
 import dev.capstan.engine.conditions.HelmReleaseStatuses;
 import dev.capstan.engine.conditions.ReleaseObservation;
 import dev.capstan.engine.conditions.ReleaseObservation.HealthState;
 import dev.capstan.engine.conditions.ReleaseObservationBuilder;
 import dev.capstan.engine.pipeline.Backoff;
 import dev.capstan.engine.pipeline.Outcome;
+import dev.capstan.health.AggregateHealth;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -50,12 +52,43 @@ final class ReleaseStatusStage {
         .maxHistory(spec.effectiveMaxHistory());
   }
 
-  /** Writes the status {@code seen} makes; returns when the controller looks again. */
-  Outcome write(HelmRelease release, ReleaseObservation seen) {
+  /**
+   * Writes the status {@code seen} makes, with every message quoting one of {@code secrets} (values
+   * from Secrets, which a render or apply error may quote) redacted; returns when the controller
+   * looks again.
+   */
+  Outcome write(HelmRelease release, ReleaseObservation seen, Plaintexts secrets) {
     HelmReleaseStatus next =
-        HelmReleaseStatuses.next(release.getStatus(), seen.withNow(clock.instant()));
+        HelmReleaseStatuses.next(
+            release.getStatus(), redacted(seen, secrets).withNow(clock.instant()));
     statuses.write(release, next);
     return outcome(release, seen, next);
+  }
+
+  static ReleaseObservation redacted(ReleaseObservation seen, Plaintexts secrets) {
+    if (secrets.isEmpty()) {
+      return seen;
+    }
+    ReleaseObservation.ReleasePhase phase = seen.phase();
+    if (phase instanceof ReleaseObservation.Failed f) {
+      phase =
+          new ReleaseObservation.Failed(f.reason(), secrets.redact(f.message()), f.releaseFailed());
+    } else if (phase instanceof ReleaseObservation.Waiting w) {
+      phase = new ReleaseObservation.Waiting(w.reason(), secrets.redact(w.message()));
+    } else if (phase instanceof ReleaseObservation.Released r) {
+      phase = new ReleaseObservation.Released(r.reason(), secrets.redact(r.message()));
+    }
+    AggregateHealth health = seen.health();
+    if (health != null) {
+      health =
+          new AggregateHealth(
+              health.status(),
+              secrets.redact(health.message()),
+              health.notCurrent(),
+              health.notes(),
+              health.evaluated());
+    }
+    return seen.withPhase(phase).withHealth(health);
   }
 
   private Outcome outcome(HelmRelease release, ReleaseObservation seen, HelmReleaseStatus next) {

@@ -3,11 +3,13 @@ package dev.capstan.engine.helmrelease;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capstan.api.helm.ValuesReference;
+import dev.capstan.decryption.Plaintexts;
 import dev.capstan.kube.BoundedYaml;
 import dev.capstan.source.helm.ValuesMerge;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,7 +22,8 @@ import java.util.Optional;
  * its {@code targetPath}; a missing object or key skipped when {@code optional}), then the inline
  * {@code values} merged over them all. The chart's own defaults are not here: the chart brings them
  * when it renders. Each object is read once however many entries name it. What is read is bounded
- * in bytes and in YAML nodes; a failure names the object and key, never a value.
+ * in bytes and in YAML nodes; a failure names the object and key, never a value. What came from
+ * Secrets is kept beside the values, so that a message quoting it can be redacted.
  */
 public final class ValuesComposition {
   /** The bytes all valuesFrom entries may hold together, by default. */
@@ -55,7 +58,24 @@ public final class ValuesComposition {
    */
   public Map<String, Object> compose(
       String namespace, List<ValuesReference> references, JsonNode inline) throws ValuesFailure {
+    return composed(namespace, references, inline).values();
+  }
+
+  /**
+   * Composed values and the plaintexts that came from Secrets: each leaf of a Secret key's values
+   * document, and a Secret key's whole text set at a {@code targetPath}.
+   */
+  public record Composed(Map<String, Object> values, Plaintexts secrets) {}
+
+  /**
+   * The values of a HelmRelease of {@code namespace}, with what in them came from Secrets.
+   *
+   * @throws ValuesFailure naming the object and key that could not be used
+   */
+  public Composed composed(String namespace, List<ValuesReference> references, JsonNode inline)
+      throws ValuesFailure {
     Map<String, Optional<Map<String, byte[]>>> read = new HashMap<>();
+    List<String> secrets = new ArrayList<>();
     Map<String, Object> result = new LinkedHashMap<>();
     long total = 0;
     for (ValuesReference reference : references) {
@@ -70,9 +90,15 @@ public final class ValuesComposition {
       if (total > maxBytes) {
         throw failure(namespace, reference, "values from valuesFrom exceed " + maxBytes + " bytes");
       }
-      result = apply(namespace, reference, data.get(), result);
+      result = apply(namespace, reference, data.get(), result, secretsOf(reference, secrets));
     }
-    return ValuesMerge.over(result, inlineValues(inline));
+    return new Composed(
+        ValuesMerge.over(result, inlineValues(inline)), Plaintexts.ofValues(secrets));
+  }
+
+  /** Where the plaintexts of {@code reference} are kept: nowhere unless it names a Secret. */
+  private static Collection<String> secretsOf(ValuesReference reference, List<String> secrets) {
+    return reference.kind() == ValuesReference.Kind.Secret ? secrets : new ArrayList<>();
   }
 
   /** The entry's data; empty when an optional object or key is missing. */
@@ -108,10 +134,15 @@ public final class ValuesComposition {
   }
 
   private Map<String, Object> apply(
-      String namespace, ValuesReference reference, byte[] data, Map<String, Object> result)
+      String namespace,
+      ValuesReference reference,
+      byte[] data,
+      Map<String, Object> result,
+      Collection<String> plaintexts)
       throws ValuesFailure {
     String text = new String(data, StandardCharsets.UTF_8);
     if (reference.targetPath() != null && !reference.targetPath().isEmpty()) {
+      plaintexts.add(text);
       try {
         TargetPath.set(
             result, reference.targetPath(), text, Boolean.TRUE.equals(reference.literal()));
@@ -120,7 +151,20 @@ public final class ValuesComposition {
       }
       return result;
     }
-    return ValuesMerge.over(result, document(namespace, reference, text));
+    Map<String, Object> document = document(namespace, reference, text);
+    leaves(document, plaintexts);
+    return ValuesMerge.over(result, document);
+  }
+
+  /** Every scalar of {@code value}, as text. */
+  private static void leaves(Object value, Collection<String> into) {
+    if (value instanceof Map<?, ?> map) {
+      map.values().forEach(v -> leaves(v, into));
+    } else if (value instanceof List<?> list) {
+      list.forEach(v -> leaves(v, into));
+    } else if (value != null) {
+      into.add(String.valueOf(value));
+    }
   }
 
   /** A values file as Helm reads one: a mapping, an empty document an empty one. */

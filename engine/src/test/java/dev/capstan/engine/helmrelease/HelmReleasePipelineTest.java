@@ -1,6 +1,8 @@
 package dev.capstan.engine.helmrelease;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -157,6 +159,55 @@ class HelmReleasePipelineTest {
 
     assertCondition(release.getStatus(), "Ready", "True", "UpgradeSucceeded");
     assertEquals(List.of("2 deployed", "1 superseded"), versions(release.getStatus()));
+  }
+
+  @Test
+  void valuesFromASecretQuotedByARenderOrApplyErrorAreInNoConditionNorRecord() throws IOException {
+    HelmRelease release = ReleaseFakes.release();
+    fakes.valuesObjects.put(
+        "Secret/db-creds",
+        Map.of(
+            "values.yaml", "db:\n  password: s3cr3t-db-password\n".getBytes(UTF_8),
+            "token", "tok-9f8e7d6c5b".getBytes(UTF_8)));
+    update(
+        release,
+        "{\"valuesFrom\":[{\"kind\":\"Secret\",\"name\":\"db-creds\"},"
+            + "{\"kind\":\"Secret\",\"name\":\"db-creds\",\"valuesKey\":\"token\","
+            + "\"targetPath\":\"auth.token\"}]}");
+    fakes.renderFails = true;
+    fakes.renderError =
+        "execution error at (podinfo/templates/secret.yaml:3:4): password"
+            + " \"s3cr3t-db-password\" is too weak";
+
+    pipeline.reconcile(release);
+
+    assertCondition(release.getStatus(), "Ready", "False", "InstallFailed");
+    assertRedacted(release.getStatus());
+    fakes.renderFails = false;
+    fakes.applyFails = true;
+    fakes.applyError =
+        "Secret \"podinfo\" is invalid: data[tok-9f8e7d6c5b]: Invalid value:"
+            + " \"s3cr3t-db-password\"";
+
+    pipeline.reconcile(release);
+
+    assertCondition(release.getStatus(), "Released", "False", "InstallFailed");
+    assertRedacted(release.getStatus());
+    String description = fakes.records.get(1).release().info().description();
+    assertTrue(description.contains("data[***]: Invalid value: \"***\""), description);
+    assertFalse(description.contains("s3cr3t") || description.contains("tok-9f8e"), description);
+  }
+
+  private static void assertRedacted(HelmReleaseStatus status) {
+    for (Condition condition : status.conditions()) {
+      String message = condition.getMessage();
+      assertFalse(
+          message.contains("s3cr3t") || message.contains("tok-9f8e"),
+          condition.getType() + ": " + message);
+    }
+    assertTrue(
+        condition(status, "Ready").getMessage().contains("***"),
+        condition(status, "Ready").getMessage());
   }
 
   @Test

@@ -69,6 +69,14 @@ final class ReleaseFakes {
   boolean renderFails = false;
   boolean pruneThrows = false;
 
+  /** What a failed render and a failed apply say. */
+  String renderError = "values don't meet the schema";
+
+  String applyError = "admission webhook denied it";
+
+  /** The ConfigMaps and Secrets valuesFrom reads, by "kind/name", each by key. */
+  final Map<String, Map<String, byte[]>> valuesObjects = new TreeMap<>();
+
   /** Each record written, as "version status", in order. */
   final List<String> recordLog = new ArrayList<>();
 
@@ -95,8 +103,7 @@ final class ReleaseFakes {
                 request -> {
                   renders++;
                   if (renderFails) {
-                    throw new ChartRenderException(
-                        ChartRenderException.Stage.VALUES, "values don't meet the schema");
+                    throw new ChartRenderException(ChartRenderException.Stage.VALUES, renderError);
                   }
                   return new ChartRender(
                       new ChartRender.Chart("podinfo", chartVersion, "6.5.0", chartDigest),
@@ -107,7 +114,11 @@ final class ReleaseFakes {
             .actors(this::actorFor)
             .noCrossNamespaceRefs(noCrossNamespaceRefs)
             .statuses(this::writeStatus)
-            .values(new ValuesComposition((kind, ns, name) -> Optional.empty(), 1 << 20, 10_000))
+            .values(
+                new ValuesComposition(
+                    (kind, ns, name) -> Optional.ofNullable(valuesObjects.get(kind + "/" + name)),
+                    1 << 20,
+                    10_000))
             .library(LIBRARY)
             .clock(
                 new Clock() {
@@ -175,9 +186,7 @@ final class ReleaseFakes {
             .toList();
     if (applyFails) {
       return new ApplyResult(
-          refs.stream()
-              .map(r -> new ObjectResult(r, Action.FAILED, "admission webhook denied it"))
-              .toList(),
+          refs.stream().map(r -> new ObjectResult(r, Action.FAILED, applyError)).toList(),
           InventorySet.EMPTY);
     }
     return new ApplyResult(

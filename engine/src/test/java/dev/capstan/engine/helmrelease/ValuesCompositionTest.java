@@ -1,5 +1,6 @@
 package dev.capstan.engine.helmrelease;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -87,6 +88,36 @@ class ValuesCompositionTest {
     new ValuesComposition(objects, 1 << 20, 10_000).compose("apps", references, null);
 
     assertEquals(List.of("Secret apps/creds", "Secret apps/gone"), objects.reads);
+  }
+
+  @Test
+  void whatCameFromSecretsIsKeptToRedactButNotWhatCameFromConfigMaps() throws Exception {
+    Map<String, byte[]> data =
+        Map.of(
+            "values.yaml",
+            "db:\n  password: s3cr3t-db-password\n  hosts: [db-host-one]\n".getBytes(UTF_8),
+            "token",
+            "tok-9f8e7d6c5b".getBytes(UTF_8));
+    ValuesComposition composition =
+        new ValuesComposition((kind, ns, name) -> Optional.of(data), 1 << 20, 10_000);
+    List<ValuesReference> fromSecret =
+        List.of(
+            new ValuesReference(ValuesReference.Kind.Secret, "creds", null, null, null, null),
+            new ValuesReference(ValuesReference.Kind.Secret, "creds", "token", "a.b", null, null));
+
+    ValuesComposition.Composed secret = composition.composed("apps", fromSecret, null);
+    ValuesComposition.Composed configMap =
+        composition.composed(
+            "apps",
+            List.of(
+                new ValuesReference(
+                    ValuesReference.Kind.ConfigMap, "plain", null, null, null, null)),
+            null);
+
+    assertEquals(
+        "*** *** ***", secret.secrets().redact("s3cr3t-db-password db-host-one tok-9f8e7d6c5b"));
+    assertEquals("tok-9f8e7d6c5b", ((Map<?, ?>) secret.values().get("a")).get("b"));
+    assertTrue(configMap.secrets().isEmpty());
   }
 
   @Test
