@@ -29,15 +29,15 @@ final class ReleaseInputs {
    * came from Secrets.
    */
   record Inputs(
-      ChartArtifact chart,
-      Map<String, Object> values,
-      String configDigest,
-      String checksum,
-      Plaintexts secrets) {
+      ChartArtifact chart, Map<String, Object> values, String configDigest, Plaintexts secrets) {
 
-    /** These inputs as the status records an attempt of {@code action}. */
+    /**
+     * These inputs as the status records an attempt of {@code action}. The values are recorded by
+     * their digest alone: Flux's v2 API deprecated {@code lastAttemptedValuesChecksum} (an unsalted
+     * SHA-1) for {@code lastAttemptedConfigDigest} and clears it at every attempt, as this does.
+     */
     Attempted attempted(ReleaseAction action, Duration took) {
-      return new Attempted(chart.revision(), chart.digest(), configDigest, checksum, action, took);
+      return new Attempted(chart.revision(), chart.digest(), configDigest, null, action, took);
     }
   }
 
@@ -55,8 +55,7 @@ final class ReleaseInputs {
       throw ReleaseFailure.failed(ReleaseReason.INIT_FAILED, e.getMessage());
     }
     Map<String, Object> values = composed.values();
-    return new Inputs(
-        chart, values, ValuesDigest.of(values), ValuesDigest.checksum(values), composed.secrets());
+    return new Inputs(chart, values, ValuesDigest.of(values), composed.secrets());
   }
 
   /**

@@ -10,8 +10,9 @@ import java.util.Map;
  * The digest of a HelmRelease's composed values as Flux's helm-controller computes it for {@code
  * status.lastAttemptedConfigDigest} and a history snapshot's {@code configDigest}: {@code
  * sha256:<hex>} of the values written as YAML the way Helm encodes them. Flux's v2 API no longer
- * writes the deprecated {@code lastAttemptedValuesChecksum} (a SHA-1 of v2beta1); this digest is
- * the values checksum that decides whether an unchanged release is left alone.
+ * writes the deprecated {@code lastAttemptedValuesChecksum} (a SHA-1 of v2beta1), and neither does
+ * Capstan; this digest is the values checksum that decides whether an unchanged release is left
+ * alone.
  */
 public final class ValuesDigest {
   private ValuesDigest() {}
@@ -25,21 +26,6 @@ public final class ValuesDigest {
       return "sha256:" + HexFormat.of().formatHex(hash);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every Java runtime has SHA-256", e);
-    }
-  }
-
-  /**
-   * The deprecated {@code lastAttemptedValuesChecksum}: the hex SHA-1 of the same YAML, as Flux's
-   * v2beta1 API computed it and as older tools still read it.
-   */
-  public static String checksum(Map<String, Object> values) {
-    try {
-      byte[] hash =
-          MessageDigest.getInstance("SHA-1")
-              .digest(GoYaml.write(values).getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(hash);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java runtime has SHA-1", e);
     }
   }
 
