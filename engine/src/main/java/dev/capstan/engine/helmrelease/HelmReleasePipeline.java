@@ -63,7 +63,7 @@ public final class HelmReleasePipeline {
       ReleaseApply apply,
       ReleaseHealth health,
       ReleaseActors.CrdLookup crds,
-      Plaintexts secrets) {}
+      Plaintexts fromSecrets) {}
 
   private Acted actedFor(HelmRelease release, Plaintexts secrets) {
     ReleaseActors.Actor actor = parts.actors().actorFor(release);
@@ -98,7 +98,7 @@ public final class HelmReleasePipeline {
     try {
       refuseRemoteCluster(release);
       ReleaseInputs.Inputs in = inputs.read(release);
-      secrets = in.secrets();
+      secrets = in.fromSecrets();
       seen.attempted(in.attempted(lastAction(release), null));
       Acted acted = actedFor(release, secrets);
       ReleaseHistory history =
@@ -208,7 +208,7 @@ public final class HelmReleasePipeline {
           .inventory(Inventories.toStatus(f.inventory()))
           .phase(new ReleaseObservation.Failed(f.reason(), message, true));
       recording.failed(pending, f.getMessage(), in.configDigest()).ifPresent(seen::released);
-      return status.write(release, seen.build(), acted.secrets());
+      return status.write(release, seen.build(), acted.fromSecrets());
     } catch (RuntimeException e) {
       // Whatever stopped the release, its record is not left pending.
       try {
@@ -217,7 +217,7 @@ public final class HelmReleasePipeline {
         LOG.warn(
             "{}: not marked failed: {}",
             pending.where(),
-            acted.secrets().redact(alsoFailed.getMessage()));
+            acted.fromSecrets().redact(alsoFailed.getMessage()));
       }
       throw e;
     }
@@ -239,7 +239,7 @@ public final class HelmReleasePipeline {
       boolean upgrade) {
     ReleaseHealth.Look look = acted.health().look(release, inventory, deployedAt, upgrade);
     seen.inventory(Inventories.toStatus(inventory)).health(look.health()).healthState(look.state());
-    return status.write(release, seen.build(), acted.secrets());
+    return status.write(release, seen.build(), acted.fromSecrets());
   }
 
   /** A failed reconcile's status and log line, with what came from Secrets redacted. */

@@ -29,7 +29,10 @@ final class ReleaseInputs {
    * came from Secrets.
    */
   record Inputs(
-      ChartArtifact chart, Map<String, Object> values, String configDigest, Plaintexts secrets) {
+      ChartArtifact chart,
+      Map<String, Object> values,
+      String configDigest,
+      Plaintexts fromSecrets) {
 
     /**
      * These inputs as the status records an attempt of {@code action}. The values are recorded by
@@ -55,7 +58,7 @@ final class ReleaseInputs {
       throw ReleaseFailure.failed(ReleaseReason.INIT_FAILED, e.getMessage());
     }
     Map<String, Object> values = composed.values();
-    return new Inputs(chart, values, ValuesDigest.of(values), composed.secrets());
+    return new Inputs(chart, values, ValuesDigest.of(values), composed.fromSecrets());
   }
 
   /**

@@ -65,7 +65,7 @@ public final class ValuesComposition {
    * Composed values and the plaintexts that came from Secrets: each leaf of a Secret key's values
    * document, and a Secret key's whole text set at a {@code targetPath}.
    */
-  public record Composed(Map<String, Object> values, Plaintexts secrets) {}
+  public record Composed(Map<String, Object> values, Plaintexts fromSecrets) {}
 
   /**
    * The values of a HelmRelease of {@code namespace}, with what in them came from Secrets.

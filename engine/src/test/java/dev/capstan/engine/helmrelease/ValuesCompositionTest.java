@@ -115,9 +115,10 @@ class ValuesCompositionTest {
             null);
 
     assertEquals(
-        "*** *** ***", secret.secrets().redact("s3cr3t-db-password db-host-one tok-9f8e7d6c5b"));
+        "*** *** ***",
+        secret.fromSecrets().redact("s3cr3t-db-password db-host-one tok-9f8e7d6c5b"));
     assertEquals("tok-9f8e7d6c5b", ((Map<?, ?>) secret.values().get("a")).get("b"));
-    assertTrue(configMap.secrets().isEmpty());
+    assertTrue(configMap.fromSecrets().isEmpty());
   }
 
   @Test
