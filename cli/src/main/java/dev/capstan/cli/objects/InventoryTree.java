@@ -1,18 +1,8 @@
 package dev.capstan.cli.objects;
 
-import dev.capstan.api.common.Snapshot;
-import dev.capstan.api.kustomize.DependencyReference;
+import dev.capstan.api.kustomize.HealthCheckExpression;
 import dev.capstan.api.kustomize.InventoryEntry;
 import dev.capstan.api.kustomize.Kustomization;
-import dev.capstan.api.kustomize.SourceReference;
-import dev.capstan.api.source.Artifact;
-import dev.capstan.api.source.ExternalArtifact;
-import dev.capstan.api.source.ExternalArtifactStatus;
-import dev.capstan.api.source.GitRepository;
-import dev.capstan.api.source.GitRepositoryStatus;
-import dev.capstan.api.source.OCIRepository;
-import dev.capstan.api.source.OCIRepositoryStatus;
-import dev.capstan.engine.dependencies.DependencyReferences;
 import dev.capstan.engine.kustomization.HealthEvaluators;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.health.cel.BuiltinLibrary;
@@ -21,7 +11,6 @@ import dev.capstan.health.cel.InvalidHealthCheckException;
 import dev.capstan.health.status.ResourceStatus;
 import dev.capstan.health.status.Status;
 import dev.capstan.kube.InventoryId;
-import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.PrintWriter;
@@ -35,10 +24,10 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * A Kustomization's inventory as a tree: objects grouped by namespace (cluster-scoped ones first),
- * each with its live health; Kustomizations in the inventory nest their own inventories. Its source
- * comes first (any kind of source, with its Ready status and revision), then what the Kustomization
- * depends on, each dependency with its live state, then its last reconciles.
+ * A Kustomization's or a HelmRelease's inventory as a tree: objects grouped by namespace
+ * (cluster-scoped ones first), each with its live health; Kustomizations in the inventory nest
+ * their own inventories. Its source or chart comes first (with its Ready status and revision), then
+ * what it depends on, each dependency with its live state, then its last reconciles or releases.
  */
 final class InventoryTree {
   static final String CLUSTER_SCOPED = "cluster-scoped";
@@ -63,8 +52,8 @@ final class InventoryTree {
     this.warnings = warnings;
   }
 
-  TreeNode of(Kustomization root) {
-    ResourceView view = CapstanKind.KUSTOMIZATION.view(root);
+  TreeNode of(TreeRoot root) {
+    ResourceView view = root.view();
     String ready = view.conditionStatus(ResourceView.READY);
     String label =
         view.display()
@@ -74,151 +63,105 @@ final class InventoryTree {
     // The Kustomizations on the path from the root, to stop at a cycle instead of recursing
     // forever.
     Set<String> ancestors = new HashSet<>();
-    ancestors.add(key(view.namespace(), view.name()));
-    List<TreeNode> groups = groups(root, ancestors);
+    if (view.kind().equals(CapstanKind.KUSTOMIZATION.kind())) {
+      ancestors.add(key(view.namespace(), view.name()));
+    }
+    HealthEvaluator health = evaluatorFor(view, root.healthCheckExprs());
+    List<TreeNode> groups = groups(root.inventory(), health, ancestors);
     List<TreeNode> children = new ArrayList<>();
-    source(root).ifPresent(children::add);
-    dependsOn(root).ifPresent(children::add);
-    history(root).ifPresent(children::add);
+    root.source().ifPresent(source -> children.add(source(view.kind(), source)));
+    if (!root.dependsOn().isEmpty()) {
+      children.add(
+          new TreeNode(
+              "depends on",
+              root.dependsOn().stream().map(d -> TreeNode.leaf(dependency(d, health))).toList()));
+    }
+    if (!root.history().isEmpty()) {
+      children.add(
+          new TreeNode(root.historyTitle(), root.history().stream().map(TreeNode::leaf).toList()));
+    }
     children.addAll(
         groups.isEmpty() ? List.of(TreeNode.leaf("(no inventory: nothing applied yet)")) : groups);
     return new TreeNode(label, children);
   }
 
   /**
-   * The source the Kustomization builds from (GitRepository, OCIRepository or ExternalArtifact),
-   * with its Ready status and artifact revision; empty without a sourceRef.
+   * A Kustomization's source or a HelmRelease's chart, with its Ready status and artifact revision.
    */
-  private Optional<TreeNode> source(Kustomization ks) {
-    SourceReference ref = ks.getSpec() == null ? null : ks.getSpec().sourceRef();
-    if (ref == null || ref.name() == null) {
-      return Optional.empty();
-    }
-    String kind = ref.kind() == null ? "GitRepository" : ref.kind().name();
-    String ns =
-        ref.namespace() == null || ref.namespace().isEmpty()
-            ? ks.getMetadata().getNamespace()
-            : ref.namespace();
-    String label = "source " + kind + "/" + ns + "/" + ref.name();
-    Optional<GenericKubernetesResource> object;
-    try {
-      object = live.get(GitRepository.GROUP + "/" + GitRepository.VERSION, kind, ns, ref.name());
-    } catch (RuntimeException e) {
-      return Optional.of(
-          TreeNode.leaf(
-              label + "  " + Status.Unknown + "  cannot read it: " + firstLine(e.getMessage())));
-    }
-    if (object.isEmpty()) {
-      return Optional.of(TreeNode.leaf(label + "  " + Status.NotFound));
-    }
-    return Optional.of(TreeNode.leaf(label + "  " + sourceState(kind, object.get())));
-  }
-
-  /** A source's Ready status and artifact revision, read through its own type. */
-  private String sourceState(String kind, GenericKubernetesResource object) {
-    List<Condition> conditions;
-    Artifact artifact;
-    if (kind.equals(CapstanKind.OCI_REPOSITORY.kind())) {
-      OCIRepositoryStatus status =
-          serialization.convertValue(object, OCIRepository.class).getStatus();
-      conditions = status == null ? null : status.conditions();
-      artifact = status == null ? null : status.artifact();
-    } else if (kind.equals("ExternalArtifact")) {
-      ExternalArtifactStatus status =
-          serialization.convertValue(object, ExternalArtifact.class).getStatus();
-      conditions = status == null ? null : status.conditions();
-      artifact = status == null ? null : status.artifact();
-    } else {
-      GitRepositoryStatus status =
-          serialization.convertValue(object, GitRepository.class).getStatus();
-      conditions = status == null ? null : status.conditions();
-      artifact = status == null ? null : status.artifact();
-    }
-    String ready =
-        conditions == null
-            ? ""
-            : conditions.stream()
-                .filter(c -> ResourceView.READY.equals(c.getType()))
-                .map(Condition::getStatus)
-                .findFirst()
-                .orElse("");
-    String revision = artifact == null || artifact.revision() == null ? "" : artifact.revision();
-    return "Ready="
-        + (ready.isEmpty() ? "Unknown" : ready)
-        + (revision.isEmpty() ? "" : "  " + revision);
-  }
-
-  /** The last reconciles (status.history), most recent first; empty when there are none. */
-  private static Optional<TreeNode> history(Kustomization ks) {
-    List<Snapshot> history = ks.getStatus() == null ? null : ks.getStatus().history();
-    if (history == null || history.isEmpty()) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        new TreeNode(
-            "last reconciles",
-            history.stream().map(s -> TreeNode.leaf(HistoryText.line(s))).toList()));
-  }
-
-  /** What the Kustomization waits for, each with its live state; empty if it depends on nothing. */
-  private Optional<TreeNode> dependsOn(Kustomization ks) {
-    List<DependencyReference> refs =
-        ks.getSpec() == null || ks.getSpec().dependsOn() == null
-            ? List.of()
-            : ks.getSpec().dependsOn();
-    if (refs.isEmpty()) {
-      return Optional.empty();
-    }
-    HealthEvaluator health = evaluatorFor(ks);
-    String namespace = ks.getMetadata().getNamespace();
-    List<TreeNode> nodes = new ArrayList<>();
-    for (DependencyReference ref : refs) {
-      String expr =
-          ref.readyExpr() == null || ref.readyExpr().isBlank()
-              ? ""
-              : "  readyExpr '" + ref.readyExpr() + "'";
-      nodes.add(TreeNode.leaf(dependency(ref, namespace, health) + expr));
-    }
-    return Optional.of(new TreeNode("depends on", nodes));
-  }
-
-  private String dependency(DependencyReference ref, String namespace, HealthEvaluator health) {
-    String ns = ref.namespace() == null || ref.namespace().isEmpty() ? namespace : ref.namespace();
-    boolean kustomization = DependencyReferences.isKustomization(ref);
-    String apiVersion =
-        kustomization ? Kustomization.GROUP + "/" + Kustomization.VERSION : ref.apiVersion();
-    String kind = kustomization ? "Kustomization" : ref.kind();
+  private TreeNode source(String rootKind, TreeRoot.ObjectRef ref) {
     String label =
-        kustomization
-            ? "Kustomization/" + ns + "/" + ref.name()
-            : DependencyReferences.object(ref, namespace).toString();
+        (rootKind.equals(CapstanKind.HELM_RELEASE.kind()) ? "chart " : "source ") + ref.display();
     Optional<GenericKubernetesResource> object;
     try {
-      object = live.get(apiVersion, kind, ns, ref.name());
+      object = live.get(ref.apiVersion(), ref.kind(), ref.namespace(), ref.name());
     } catch (RuntimeException e) {
-      return label + "  " + Status.Unknown + "  cannot read it: " + firstLine(e.getMessage());
+      return TreeNode.leaf(
+          label + "  " + Status.Unknown + "  cannot read it: " + firstLine(e.getMessage()));
     }
     if (object.isEmpty()) {
-      return label + "  " + Status.NotFound;
+      return TreeNode.leaf(label + "  " + Status.NotFound);
     }
-    if (kustomization) {
-      String ready =
-          CapstanKind.KUSTOMIZATION
-              .view(serialization.convertValue(object.get(), Kustomization.class))
-              .conditionStatus(ResourceView.READY);
-      return label + "  Ready=" + (ready.isEmpty() ? "Unknown" : ready);
-    }
-    return label + "  " + describe(health.status(object.get()));
+    return TreeNode.leaf(label + "  " + readyAndRevision(object.get()));
   }
 
-  private List<TreeNode> groups(Kustomization ks, Set<String> ancestors) {
-    List<InventoryEntry> entries =
-        ks.getStatus() == null
-                || ks.getStatus().inventory() == null
-                || ks.getStatus().inventory().entries() == null
-            ? List.of()
-            : ks.getStatus().inventory().entries();
-    HealthEvaluator health = evaluatorFor(ks);
+  /** A source's Ready status and artifact revision: every source kind writes both alike. */
+  private static String readyAndRevision(GenericKubernetesResource object) {
+    String revision =
+        status(object).get("artifact") instanceof Map<?, ?> artifact
+                && artifact.get("revision") instanceof String r
+            ? r
+            : "";
+    return ready(object) + (revision.isEmpty() ? "" : "  " + revision);
+  }
+
+  /** {@code Ready=} and the status of the object's Ready condition, Unknown without one. */
+  private static String ready(GenericKubernetesResource object) {
+    String ready = "Unknown";
+    if (status(object).get("conditions") instanceof List<?> conditions) {
+      for (Object condition : conditions) {
+        if (condition instanceof Map<?, ?> c
+            && ResourceView.READY.equals(c.get("type"))
+            && c.get("status") instanceof String s
+            && !s.isEmpty()) {
+          ready = s;
+        }
+      }
+    }
+    return "Ready=" + ready;
+  }
+
+  private static Map<?, ?> status(GenericKubernetesResource object) {
+    return object.getAdditionalProperties().get("status") instanceof Map<?, ?> status
+        ? status
+        : Map.of();
+  }
+
+  private String dependency(TreeRoot.Dependency dependency, HealthEvaluator health) {
+    TreeRoot.ObjectRef ref = dependency.object();
+    String expr =
+        dependency.readyExpr().isBlank() ? "" : "  readyExpr '" + dependency.readyExpr() + "'";
+    Optional<GenericKubernetesResource> object;
+    try {
+      object = live.get(ref.apiVersion(), ref.kind(), ref.namespace(), ref.name());
+    } catch (RuntimeException e) {
+      return dependency.label()
+          + "  "
+          + Status.Unknown
+          + "  cannot read it: "
+          + firstLine(e.getMessage())
+          + expr;
+    }
+    if (object.isEmpty()) {
+      return dependency.label() + "  " + Status.NotFound + expr;
+    }
+    if (dependency.sameKind()) {
+      return dependency.label() + "  " + ready(object.get()) + expr;
+    }
+    return dependency.label() + "  " + describe(health.status(object.get())) + expr;
+  }
+
+  private List<TreeNode> groups(
+      List<InventoryEntry> entries, HealthEvaluator health, Set<String> ancestors) {
     Map<String, List<TreeNode>> byNamespace = new TreeMap<>();
     List<TreeNode> clusterScoped = new ArrayList<>();
     for (InventoryEntry entry : entries) {
@@ -267,21 +210,23 @@ final class InventoryTree {
     if (!ancestors.add(key)) {
       return TreeNode.leaf(line + "  (cycle: it contains itself through the inventories above)");
     }
-    Kustomization nested = serialization.convertValue(object.get(), Kustomization.class);
-    TreeNode node = new TreeNode(line, groups(nested, ancestors));
+    TreeRoot nested = TreeRoot.of(serialization.convertValue(object.get(), Kustomization.class));
+    HealthEvaluator nestedHealth = evaluatorFor(nested.view(), nested.healthCheckExprs());
+    TreeNode node = new TreeNode(line, groups(nested.inventory(), nestedHealth, ancestors));
     ancestors.remove(key);
     return node;
   }
 
-  private HealthEvaluator evaluatorFor(Kustomization ks) {
-    List<HealthCheckExpr> converted =
-        HealthEvaluators.checksOf(ks.getSpec() == null ? null : ks.getSpec().healthCheckExprs());
+  private HealthEvaluator evaluatorFor(ResourceView view, List<HealthCheckExpression> exprs) {
+    List<HealthCheckExpr> converted = HealthEvaluators.checksOf(exprs);
     try {
       return HealthEvaluator.create(converted, library, clock);
     } catch (InvalidHealthCheckException e) {
       warnings.println(
-          "warning: Kustomization "
-              + ks.getMetadata().getName()
+          "warning: "
+              + view.kind()
+              + " "
+              + view.name()
               + ": its healthCheckExprs are ignored here: "
               + e.getMessage());
       return HealthEvaluator.create(List.of(), library, clock);

@@ -1,6 +1,5 @@
 package dev.capstan.cli.objects;
 
-import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.cli.cluster.ClusterOptions;
 import dev.capstan.cli.cluster.CommandRunner;
 import dev.capstan.health.cel.BuiltinLibrary;
@@ -16,19 +15,20 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code capstan tree ks NAME}: what a Kustomization depends on and the objects it applied, with
- * their live state.
+ * {@code capstan tree ks|hr NAME}: what a Kustomization or a HelmRelease depends on and the objects
+ * it applied, with their live state.
  */
 @Command(
     name = "tree",
     mixinStandardHelpOptions = true,
     description = {
-      "Show a Kustomization's inventory as a tree grouped by namespace, with each object's live"
-          + " health.",
+      "Show a Kustomization's or a HelmRelease's inventory as a tree grouped by namespace, with"
+          + " each object's live health.",
       "Kustomizations in the inventory show their own inventories beneath them.",
-      "Its source (GitRepository, OCIRepository or ExternalArtifact) comes first with its Ready"
-          + " status and revision, then what it depends on (dependsOn), each with its live state,"
-          + " then its last reconciles (status.history).",
+      "Its source (GitRepository, OCIRepository, Bucket or ExternalArtifact; a HelmRelease's"
+          + " chart) comes first with its Ready status and revision, then what it depends on"
+          + " (dependsOn), each with its live state, then its last reconciles or releases"
+          + " (status.history).",
       "Exit status: 0 shown, 1 not found or the cluster failed, 2 bad input."
     })
 public final class TreeCommand implements Callable<Integer> {
@@ -51,14 +51,20 @@ public final class TreeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    target.requireKind(CapstanKind.KUSTOMIZATION, "only Kustomizations have an inventory: use ks");
+    if (target.kind != CapstanKind.HELM_RELEASE) {
+      target.requireKind(
+          CapstanKind.KUSTOMIZATION, "only Kustomizations and HelmReleases have an inventory");
+    }
     return CommandRunner.run(spec, cluster, this::tree);
   }
 
   private int tree(KubernetesClient client, PrintWriter out, PrintWriter err) {
-    Kustomization root =
-        new CapstanResources(client)
-            .get(CapstanKind.KUSTOMIZATION, target.namespace(client), target.name);
+    CapstanResources resources = new CapstanResources(client);
+    String namespace = target.namespace(client);
+    TreeRoot root =
+        target.kind == CapstanKind.HELM_RELEASE
+            ? TreeRoot.of(resources.get(CapstanKind.HELM_RELEASE, namespace, target.name))
+            : TreeRoot.of(resources.get(CapstanKind.KUSTOMIZATION, namespace, target.name));
     InventoryTree tree = new InventoryTree(live(client), BuiltinLibrary.load(), clock, err);
     tree.of(root).render().forEach(out::println);
     return 0;

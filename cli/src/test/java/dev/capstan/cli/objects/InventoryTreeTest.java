@@ -3,6 +3,7 @@ package dev.capstan.cli.objects;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.health.cel.BuiltinLibrary;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -41,6 +42,10 @@ class InventoryTreeTest {
   }
 
   private List<String> tree(String rootYaml) {
+    return treeOf(TreeRoot.of(TestObjects.read(rootYaml, Kustomization.class)));
+  }
+
+  private List<String> treeOf(TreeRoot root) {
     InventoryTree.LiveObjects live =
         (apiVersion, kind, ns, name) -> {
           if (kind.equals("Broken")) {
@@ -51,7 +56,7 @@ class InventoryTreeTest {
         };
     InventoryTree tree =
         new InventoryTree(live, BuiltinLibrary.none(), CLOCK, new PrintWriter(warnings, true));
-    return tree.of(TestObjects.read(rootYaml, Kustomization.class)).render();
+    return tree.of(root).render();
   }
 
   private static final String APP =
@@ -350,5 +355,96 @@ class InventoryTreeTest {
             .toString()
             .startsWith("warning: Kustomization app: its healthCheckExprs are ignored"),
         warnings.toString());
+  }
+
+  @Test
+  void aHelmReleaseShowsItsChartDependenciesReleasesAndObjects() {
+    put(
+        """
+        apiVersion: source.capstan.dev/v1
+        kind: HelmChart
+        metadata: {name: apps-podinfo, namespace: flux-system}
+        status:
+          conditions:
+          - {type: Ready, status: "True", reason: ChartPullSucceeded, message: ok,
+             lastTransitionTime: "2026-01-01T00:00:00Z"}
+          artifact: {revision: 6.5.0, digest: "sha256:1", path: p, url: u,
+                     lastUpdateTime: "2026-01-01T00:00:00Z"}
+        """);
+    put(
+        """
+        apiVersion: helm.capstan.dev/v2
+        kind: HelmRelease
+        metadata: {name: redis, namespace: apps}
+        status:
+          conditions:
+          - {type: Ready, status: "False", reason: UpgradeFailed, message: failed,
+             lastTransitionTime: "2026-01-01T00:00:00Z"}
+        """);
+    put(
+        """
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: podinfo, namespace: apps, generation: 2}
+        spec: {replicas: 1}
+        status:
+          observedGeneration: 2
+          replicas: 1
+          updatedReplicas: 1
+          readyReplicas: 1
+          availableReplicas: 1
+          conditions:
+          - {type: Available, status: "True"}
+        """);
+
+    List<String> lines =
+        treeOf(
+            TreeRoot.of(
+                TestObjects.read(
+                    """
+                    apiVersion: helm.capstan.dev/v2
+                    kind: HelmRelease
+                    metadata: {name: podinfo, namespace: apps}
+                    spec:
+                      interval: 5m
+                      chart:
+                        spec: {chart: podinfo, sourceRef: {kind: HelmRepository, name: podinfo}}
+                      dependsOn:
+                      - {name: redis}
+                      - {apiVersion: v1, kind: ConfigMap, name: flags, readyExpr: "true"}
+                    status:
+                      helmChart: flux-system/apps-podinfo
+                      conditions:
+                      - {type: Ready, status: "True", reason: UpgradeSucceeded, message: ok,
+                         lastTransitionTime: "2026-01-01T00:00:00Z"}
+                      history:
+                      - {digest: "sha256:2", name: podinfo, namespace: apps, version: 2,
+                         status: deployed, action: upgrade, chartName: podinfo, chartVersion: 6.5.0,
+                         firstDeployed: "2026-01-01T00:00:00Z", lastDeployed: "2026-01-02T00:00:00Z"}
+                      - {digest: "sha256:1", name: podinfo, namespace: apps, version: 1,
+                         status: superseded, action: install, chartName: podinfo,
+                         chartVersion: 6.4.0, firstDeployed: "2026-01-01T00:00:00Z",
+                         lastDeployed: "2026-01-01T00:00:00Z"}
+                      inventory:
+                        entries:
+                        - {id: apps_podinfo_apps_Deployment, v: v1}
+                        - {id: apps_podinfo__Service, v: v1}
+                    """,
+                    HelmRelease.class)));
+
+    assertEquals(
+        List.of(
+            "HelmRelease/apps/podinfo  Ready=True  6.5.0",
+            "├── chart HelmChart/flux-system/apps-podinfo  Ready=True  6.5.0",
+            "├── depends on",
+            "│   ├── HelmRelease/apps/redis  Ready=False",
+            "│   └── v1/ConfigMap/apps/flags  NotFound  readyExpr 'true'",
+            "├── last releases",
+            "│   ├── v2  deployed (upgrade)  podinfo@6.5.0  deployed 2026-01-02T00:00:00Z",
+            "│   └── v1  superseded (install)  podinfo@6.4.0  deployed 2026-01-01T00:00:00Z",
+            "└── namespace apps",
+            "    ├── Deployment/podinfo  Current",
+            "    └── Service/podinfo  NotFound"),
+        lines);
   }
 }

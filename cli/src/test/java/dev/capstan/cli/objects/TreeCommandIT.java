@@ -3,6 +3,8 @@ package dev.capstan.cli.objects;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.api.helm.HelmReleaseStatus;
 import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.api.kustomize.InventoryEntry;
 import dev.capstan.api.kustomize.KustomizationStatus;
@@ -179,10 +181,63 @@ class TreeCommandIT {
   }
 
   @Test
-  void onlyKustomizationsHaveATree() {
+  void aHelmReleaseShowsItsChartReleasesAndObjects(KubernetesClient client) {
+    HelmRelease release =
+        client
+            .resource(
+                TestObjects.read(
+                    """
+                    apiVersion: helm.capstan.dev/v2
+                    kind: HelmRelease
+                    metadata: {name: web, namespace: %s}
+                    spec:
+                      interval: 5m
+                      chartRef: {kind: HelmChart, name: web-chart}
+                      suspend: true
+                    """
+                        .formatted(ns),
+                    HelmRelease.class))
+            .create();
+    release.setStatus(
+        TestObjects.read(
+            """
+            history:
+            - {digest: "sha256:1", configDigest: "sha256:2", name: web, namespace: %s, version: 1,
+               status: deployed,
+               action: install, chartName: web, chartVersion: 1.0.0,
+               firstDeployed: "2026-01-01T00:00:00Z", lastDeployed: "2026-01-01T00:00:00Z"}
+            inventory:
+              entries:
+              - {id: %s_web_apps_Deployment, v: v1}
+              - {id: %s_web__Service, v: v1}
+            """
+                .formatted(ns, ns, ns),
+            HelmReleaseStatus.class));
+    client.resource(release).updateStatus();
+
+    CliRun run = CliRun.capstan(kubeconfig, "tree", "hr", "web", "-n", ns);
+
+    assertEquals(0, run.exitCode(), run::toString);
+    assertEquals(
+        List.of(
+            "HelmRelease/" + ns + "/web  Ready=Unknown  1.0.0",
+            "├── chart HelmChart/" + ns + "/web-chart  NotFound",
+            "├── last releases",
+            "│   └── v1  deployed (install)  web@1.0.0  deployed 2026-01-01T00:00:00Z",
+            "└── namespace " + ns,
+            "    ├── Deployment/web  Current",
+            "    └── Service/web  Current"),
+        run.out().lines().toList(),
+        run::toString);
+  }
+
+  @Test
+  void onlyKustomizationsAndHelmReleasesHaveATree() {
     CliRun run = CliRun.capstan(kubeconfig, "tree", "gitrepo", "parent", "-n", ns);
     assertEquals(2, run.exitCode(), run::toString);
-    assertTrue(run.err().contains("only Kustomizations have an inventory"), run::toString);
+    assertTrue(
+        run.err().contains("only Kustomizations and HelmReleases have an inventory"),
+        run::toString);
   }
 
   @Test
