@@ -130,7 +130,8 @@ public final class HelmReleasePipeline {
             previous,
             deployedAt.orElseThrow(),
             "upgrade".equals(release.getStatus().latest().action()),
-            look.waitPending());
+            look.waitPending(),
+            in.configDigest());
       }
       if (next instanceof ReleaseDecision.Release) {
         return release(acted, release, in, history, previous, seen);
@@ -247,7 +248,8 @@ public final class HelmReleasePipeline {
     seen.attempted(in.attempted(pending.action(), since(started)))
         .released(deployed)
         .phase(new ReleaseObservation.Released(reason, String.format(what, "succeeded")));
-    return looked(acted, release, seen, inventory, parts.clock().instant(), upgrade, true);
+    return looked(
+        acted, release, seen, inventory, parts.clock().instant(), upgrade, true, in.configDigest());
   }
 
   /**
@@ -261,7 +263,8 @@ public final class HelmReleasePipeline {
       InventorySet inventory,
       Instant deployedAt,
       boolean upgrade,
-      boolean waitPending) {
+      boolean waitPending,
+      String configDigest) {
     ReleaseHealth.Look look = acted.health().look(release, inventory, deployedAt, upgrade);
     seen.inventory(Inventories.toStatus(inventory)).health(look.health()).healthState(look.state());
     boolean ended = look.state() == HealthState.TIMED_OUT || look.state() == HealthState.FAILED;
@@ -278,7 +281,8 @@ public final class HelmReleasePipeline {
         ReleaseRemediation.Done done =
             acted
                 .remediation()
-                .waitFailed(release, latest.get(), history, upgrade, error, inventory);
+                .waitFailed(
+                    release, latest.get(), history, upgrade, error, inventory, configDigest);
         seen.phase(done.phase()).released(done.released());
       }
     }

@@ -1,5 +1,7 @@
 package dev.capstan.engine.helmrelease;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.helm.HelmReleaseStatus;
 import dev.capstan.api.helm.HelmReleaseStatus.ReleaseAction;
@@ -15,6 +17,8 @@ import dev.capstan.helm.release.ReleaseRecord;
 import dev.capstan.helm.release.ReleaseStatus;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -24,6 +28,8 @@ import java.util.Optional;
  * uninstall of the failed release. Each returns what its status shows; none writes the status.
  */
 final class ReleaseRemediation {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   private final RemediationRecords records;
   private final ReleaseApply apply;
   private final ReleaseUninstall uninstall;
@@ -45,7 +51,8 @@ final class ReleaseRemediation {
 
   /**
    * The wait for the objects of {@code latest}, deployed by an install or upgrade ({@code
-   * upgrade}), ended unhealthy with {@code error} (naming the objects): the release failed.
+   * upgrade}), ended unhealthy with {@code error} (naming the objects): the release failed. Its
+   * values' digest is {@code configDigest}.
    */
   Done waitFailed(
       HelmRelease release,
@@ -53,7 +60,8 @@ final class ReleaseRemediation {
       ReleaseHistory history,
       boolean upgrade,
       String error,
-      InventorySet inventory) {
+      InventorySet inventory,
+      String configDigest) {
     Release failed = records.waitFailed(latest, history, upgrade, error);
     String message =
         "Helm "
@@ -68,7 +76,7 @@ final class ReleaseRemediation {
     ReleaseAction action = upgrade ? ReleaseAction.upgrade : ReleaseAction.install;
     return new Done(
         new WaitFailed(reason, message),
-        ReleaseRecording.snapshot(failed, action, configDigest(release, failed.version())),
+        ReleaseRecording.snapshot(failed, action, configDigest),
         inventory);
   }
 
@@ -85,7 +93,7 @@ final class ReleaseRemediation {
             + " with chart "
             + chartOf(to);
     RemediationRecords.PendingRollback pending = records.begin(release, history, target);
-    String digest = configDigest(release, to.version());
+    String digest = configDigest(release, to);
     InventorySet inventory;
     try {
       List<GenericKubernetesResource> objects = ManifestObjects.of(to.manifest(), release);
@@ -133,9 +141,7 @@ final class ReleaseRemediation {
     return new Done(
         new Remediated(ReleaseReason.UNINSTALL_SUCCEEDED, what + " succeeded", true),
         ReleaseRecording.snapshot(
-            latest.withStatus(ReleaseStatus.UNINSTALLED),
-            null,
-            configDigest(release, latest.version())),
+            latest.withStatus(ReleaseStatus.UNINSTALLED), null, configDigest(release, latest)),
         InventorySet.EMPTY);
   }
 
@@ -143,16 +149,25 @@ final class ReleaseRemediation {
     return release.chart().name() + "@" + release.chart().version();
   }
 
-  /** The values digest {@code status.history} recorded for {@code version}, if it did. */
-  private static String configDigest(HelmRelease release, int version) {
+  /**
+   * The values digest {@code status.history} recorded for {@code record}'s version, else the digest
+   * of the values the record holds (a snapshot requires one).
+   */
+  private static String configDigest(HelmRelease release, Release record) {
     HelmReleaseStatus status = release.getStatus();
-    if (status == null || status.history() == null) {
-      return null;
-    }
-    return status.history().stream()
-        .filter(s -> s.version() != null && s.version() == version)
+    List<ReleaseSnapshot> history =
+        status == null || status.history() == null ? List.of() : status.history();
+    return history.stream()
+        .filter(s -> s.version() != null && s.version() == record.version())
         .map(ReleaseSnapshot::configDigest)
+        .filter(Objects::nonNull)
         .findFirst()
-        .orElse(null);
+        .orElseGet(
+            () ->
+                ValuesDigest.of(
+                    record.config() == null
+                        ? Map.of()
+                        : JSON.convertValue(
+                            record.config(), new TypeReference<Map<String, Object>>() {})));
   }
 }

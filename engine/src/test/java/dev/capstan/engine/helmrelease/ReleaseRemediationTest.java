@@ -55,6 +55,7 @@ class ReleaseRemediationTest {
     assertEquals(1L, status.failures());
     assertNull(status.installFailures());
     assertEquals("failed", status.latest().status());
+    assertEveryConfigDigest(status);
   }
 
   @Test
@@ -86,6 +87,7 @@ class ReleaseRemediationTest {
     assertEquals(1L, status.upgradeFailures());
     assertEquals(3, status.latest().version());
     assertEquals("deployed", status.latest().status());
+    assertEveryConfigDigest(status);
   }
 
   @Test
@@ -151,6 +153,7 @@ class ReleaseRemediationTest {
             + " succeeded",
         condition(release.getStatus(), "Remediated").getMessage());
     assertEquals(0, release.getStatus().inventory().entries().size());
+    assertEveryConfigDigest(release.getStatus());
 
     pipeline.reconcile(release); // installed again: fails again
     assertEquals("1 failed", records());
@@ -196,6 +199,7 @@ class ReleaseRemediationTest {
     assertTrue(description(1).startsWith("Release \"podinfo\" failed: health check failed: "));
     assertCondition(release.getStatus(), "Released", "False", "InstallFailed");
     assertEquals(1L, release.getStatus().installFailures());
+    assertEveryConfigDigest(release.getStatus());
   }
 
   @Test
@@ -240,6 +244,17 @@ class ReleaseRemediationTest {
     assertEquals("1 superseded, 2 deployed", records());
     assertFalse(Optional.ofNullable(release.getStatus().upgradeFailures()).isPresent());
     return release;
+  }
+
+  /** The API requires a snapshot's configDigest: the API server refuses a status without one. */
+  private static void assertEveryConfigDigest(HelmReleaseStatus status) {
+    status
+        .history()
+        .forEach(
+            s ->
+                assertTrue(
+                    s.configDigest() != null && s.configDigest().startsWith("sha256:"),
+                    s.version() + " " + s.status()));
   }
 
   private String records() {
