@@ -3,6 +3,7 @@ package dev.capstan.engine.conditions;
 import static dev.capstan.engine.conditions.ConditionTypes.FALSE;
 import static dev.capstan.engine.conditions.ConditionTypes.HEALTHY;
 import static dev.capstan.engine.conditions.ConditionTypes.READY;
+import static dev.capstan.engine.conditions.ConditionTypes.STALLED;
 import static dev.capstan.engine.conditions.ConditionTypes.TRUE;
 import static dev.capstan.engine.conditions.ConditionTypes.UNKNOWN;
 
@@ -12,6 +13,9 @@ import dev.capstan.engine.conditions.ReleaseObservation.Attempted;
 import dev.capstan.engine.conditions.ReleaseObservation.Failed;
 import dev.capstan.engine.conditions.ReleaseObservation.HealthState;
 import dev.capstan.engine.conditions.ReleaseObservation.Released;
+import dev.capstan.engine.conditions.ReleaseObservation.Remediated;
+import dev.capstan.engine.conditions.ReleaseObservation.Stalled;
+import dev.capstan.engine.conditions.ReleaseObservation.WaitFailed;
 import dev.capstan.engine.conditions.ReleaseObservation.Waiting;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
@@ -22,11 +26,15 @@ import java.util.Optional;
 /**
  * A pure function from a HelmRelease's previous status and what a reconcile observed to its next
  * status: Ready, Released and Healthy, the history of release snapshots as Flux keeps it (newest
- * first, up to the last successful release), what was last attempted and the failure counters.
+ * first, up to the last successful release), what was last attempted and the failure counters;
+ * Remediated after a rollback or uninstall of a failed release, and Stalled when no retry remains.
  */
 public final class HelmReleaseStatuses {
   /** The condition Flux writes for the outcome of the last install or upgrade. */
   public static final String RELEASED = "Released";
+
+  /** The condition Flux writes for the outcome of the last remediation of a failed release. */
+  public static final String REMEDIATED = "Remediated";
 
   private static final String DEPLOYED = "deployed";
   private static final String SUPERSEDED = "superseded";
@@ -36,7 +44,7 @@ public final class HelmReleaseStatuses {
   public static HelmReleaseStatus next(HelmReleaseStatus previous, ReleaseObservation seen) {
     HelmReleaseStatus prev = previous == null ? empty() : previous;
     Attempted attempted = seen.attempted() == null ? lastAttempted(prev) : seen.attempted();
-    Counters counters = counters(prev, seen, attempted);
+    FailureCounts counters = counters(prev, seen, attempted);
     List<ReleaseSnapshot> history = history(prev.history(), seen.released(), seen.maxHistory());
     return new HelmReleaseStatus(
         seen.generation(),
@@ -59,9 +67,9 @@ public final class HelmReleaseStatuses {
             ? prev.lastAttemptedReleaseActionDuration()
             : attempted.actionDuration().toMillis() / 1000.0 + "s",
         lastReleaseRevision(prev, seen.released()),
-        counters.failures,
-        counters.installFailures,
-        counters.upgradeFailures,
+        nullIfZero(counters.failures()),
+        nullIfZero(counters.installFailures()),
+        nullIfZero(counters.upgradeFailures()),
         prev.observedCommonMetadataDigest(),
         prev.observedPostRenderersDigest(),
         seen.inventory() == null ? prev.inventory() : seen.inventory());
@@ -81,12 +89,25 @@ public final class HelmReleaseStatuses {
         list.set(RELEASED, FALSE, f.reason().text(), f.message());
       } else {
         list.keep(RELEASED);
+        list.keep(REMEDIATED);
       }
       healthOrKept(list, seen);
+    } else if (phase instanceof WaitFailed w) {
+      list.set(READY, FALSE, ReleaseReason.HEALTH_CHECK_FAILED.text(), w.message());
+      list.set(RELEASED, FALSE, w.reason().text(), w.message());
+      healthOrKept(list, seen);
+    } else if (phase instanceof Remediated r) {
+      list.set(READY, FALSE, r.reason().text(), r.message());
+      list.keep(RELEASED);
+      healthOrKept(list, seen);
+      list.set(REMEDIATED, r.succeeded() ? TRUE : FALSE, r.reason().text(), r.message());
+    } else if (phase instanceof Stalled s) {
+      stalled(list, prev, s);
     } else if (phase instanceof Waiting w) {
       list.set(READY, FALSE, w.reason().text(), w.message());
       list.keep(RELEASED);
       list.keep(HEALTHY);
+      list.keep(REMEDIATED);
     } else if (phase instanceof Released r) {
       list.set(RELEASED, TRUE, r.reason().text(), r.message());
       readyFromHealth(list, seen, r.reason().text(), r.message());
@@ -100,6 +121,22 @@ public final class HelmReleaseStatuses {
           released.map(Condition::getMessage).orElse("Release unchanged"));
     }
     return list.build();
+  }
+
+  /**
+   * Stalled: the conditions of the failure or remediation that used the last retry stay, Ready
+   * False with them (or with the stall when Ready was not False).
+   */
+  private static void stalled(ConditionList list, HelmReleaseStatus prev, Stalled s) {
+    if (condition(prev, READY).filter(c -> FALSE.equals(c.getStatus())).isPresent()) {
+      list.keep(READY);
+    } else {
+      list.set(READY, FALSE, s.reason().text(), s.message());
+    }
+    list.keep(RELEASED);
+    list.keep(HEALTHY);
+    list.keep(REMEDIATED);
+    list.set(STALLED, TRUE, s.reason().text(), s.message());
   }
 
   /** Ready as the health of what was released says; Healthy with it. */
@@ -201,30 +238,55 @@ public final class HelmReleaseStatuses {
         s.ociDigest());
   }
 
-  private record Counters(Long failures, Long installFailures, Long upgradeFailures) {}
+  /** Flux's failure counters: all failures, and the failed installs and upgrades. */
+  public record FailureCounts(long failures, long installFailures, long upgradeFailures) {}
 
   /**
-   * Flux's counters: they count the failures of the current desired state, so a new generation,
-   * chart or values starts them again; a failed install or upgrade counts for its action too.
+   * The counters that still hold for a reconcile of {@code attempted} at {@code generation}: Flux's
+   * counters count the failures of the current desired state, so a new generation, chart or values
+   * starts them again.
    */
-  private static Counters counters(
-      HelmReleaseStatus prev, ReleaseObservation seen, Attempted attempted) {
+  public static FailureCounts carried(
+      HelmReleaseStatus previous, long generation, Attempted attempted) {
+    HelmReleaseStatus prev = previous == null ? empty() : previous;
     boolean sameInputs =
-        Objects.equals(prev.lastAttemptedGeneration(), seen.generation())
+        Objects.equals(prev.lastAttemptedGeneration(), generation)
             && Objects.equals(prev.lastAttemptedRevision(), attempted.revision())
             && Objects.equals(prev.lastAttemptedConfigDigest(), attempted.configDigest());
-    long failures = sameInputs ? orZero(prev.failures()) : 0;
-    long installs = sameInputs ? orZero(prev.installFailures()) : 0;
-    long upgrades = sameInputs ? orZero(prev.upgradeFailures()) : 0;
+    return sameInputs
+        ? new FailureCounts(
+            orZero(prev.failures()), orZero(prev.installFailures()), orZero(prev.upgradeFailures()))
+        : new FailureCounts(0, 0, 0);
+  }
+
+  /**
+   * The counters after {@code seen}: a failed reconcile or remediation counts a failure, a failed
+   * install or upgrade (its apply, or the wait for its objects) counts for its action too.
+   */
+  private static FailureCounts counters(
+      HelmReleaseStatus prev, ReleaseObservation seen, Attempted attempted) {
+    FailureCounts carried = carried(prev, seen.generation(), attempted);
+    long failures = carried.failures();
+    long installs = carried.installFailures();
+    long upgrades = carried.upgradeFailures();
+    boolean actionFailed = false;
     if (seen.phase() instanceof Failed f) {
       failures++;
-      if (f.releaseFailed() && attempted.action() == HelmReleaseStatus.ReleaseAction.install) {
-        installs++;
-      } else if (f.releaseFailed()) {
-        upgrades++;
-      }
+      // as Flux, only a failure that wrote a release record counts for its action: one before it
+      // (a render that failed) leaves the remediation's retries alone
+      actionFailed = f.releaseFailed() && seen.released() != null;
+    } else if (seen.phase() instanceof WaitFailed) {
+      failures++;
+      actionFailed = true;
+    } else if (seen.phase() instanceof Remediated r && !r.succeeded()) {
+      failures++;
     }
-    return new Counters(nullIfZero(failures), nullIfZero(installs), nullIfZero(upgrades));
+    if (actionFailed && attempted.action() == HelmReleaseStatus.ReleaseAction.install) {
+      installs++;
+    } else if (actionFailed) {
+      upgrades++;
+    }
+    return new FailureCounts(failures, installs, upgrades);
   }
 
   private static Integer lastReleaseRevision(HelmReleaseStatus prev, ReleaseSnapshot released) {

@@ -77,6 +77,23 @@ public record ReleaseObservation(
   public record Failed(ReleaseReason reason, String message, boolean releaseFailed)
       implements ReleasePhase {}
 
+  /**
+   * The wait for the objects of a new release ended unhealthy ({@code spec.timeout} passed, or an
+   * object failed): its install or upgrade failed ({@code reason}), Released is False and Ready
+   * False with HealthCheckFailed; a failure of the action is counted.
+   */
+  public record WaitFailed(ReleaseReason reason, String message) implements ReleasePhase {}
+
+  /**
+   * A failed release was remediated, rolled back or uninstalled ({@code succeeded}), or its
+   * remediation failed: the Remediated condition with {@code reason}, Ready False.
+   */
+  public record Remediated(ReleaseReason reason, String message, boolean succeeded)
+      implements ReleasePhase {}
+
+  /** No retry remains: Stalled with {@code reason} until the spec's generation changes. */
+  public record Stalled(ReleaseReason reason, String message) implements ReleasePhase {}
+
   /** The reconcile waits for something it cannot change (the chart's source). */
   public record Waiting(ReleaseReason reason, String message) implements ReleasePhase {}
 }

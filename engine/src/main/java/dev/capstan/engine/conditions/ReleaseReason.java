@@ -19,7 +19,16 @@ public enum ReleaseReason {
   HEALTHY("Healthy"),
   HEALTH_CHECK_FAILED("HealthCheckFailed"),
   /** The objects of the release could not be deleted. */
-  UNINSTALL_FAILED("UninstallFailed");
+  UNINSTALL_FAILED("UninstallFailed"),
+  /** A failed release was rolled back to the last deployed one. */
+  ROLLBACK_SUCCEEDED("RollbackSucceeded"),
+  ROLLBACK_FAILED("RollbackFailed"),
+  /** A failed release was uninstalled. */
+  UNINSTALL_SUCCEEDED("UninstallSucceeded"),
+  /** No retry of a failed install or upgrade remains: stalled until the spec changes. */
+  RETRIES_EXCEEDED("RetriesExceeded"),
+  /** A failed upgrade is to be rolled back and no deployed release is there to roll back to. */
+  MISSING_ROLLBACK_TARGET("MissingRollbackTarget");
 
   private final String text;
 

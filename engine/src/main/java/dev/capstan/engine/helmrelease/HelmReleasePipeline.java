@@ -8,6 +8,7 @@ import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.decryption.Plaintexts;
 import dev.capstan.engine.conditions.HelmReleaseStatuses;
 import dev.capstan.engine.conditions.ReleaseObservation;
+import dev.capstan.engine.conditions.ReleaseObservation.HealthState;
 import dev.capstan.engine.conditions.ReleaseObservationBuilder;
 import dev.capstan.engine.conditions.ReleaseReason;
 import dev.capstan.engine.core.NamespacedName;
@@ -29,14 +30,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One reconcile of a HelmRelease, one call per stage: chart and values → (unchanged: health only) →
- * render → pending release record → apply and prune → deployed (or failed) record → health →
- * status. Knows nothing of the controller framework that calls it.
+ * One reconcile of a HelmRelease, one call per stage: chart and values → what to do next ({@link
+ * ReleaseDecision}) → (unchanged: health only) → render → pending release record → apply and prune
+ * → deployed (or failed) record → health → status; or, after a failed install or upgrade, its
+ * remediation ({@link ReleaseRemediation}: rollback or uninstall) or a stall when no retry remains.
+ * Knows nothing of the controller framework that calls it.
  *
  * <p>A release Released at its generation, whose chart version and values digest are those of the
  * deployed release its status last recorded, the latest record, is neither rendered nor written:
  * its objects' health is read, and the status written only when that changed it. A release whose
- * objects are not healthy yet is looked at again the same way, so a wait holds no thread.
+ * objects are not healthy yet is looked at again the same way, so a wait holds no thread; when that
+ * wait ends unhealthy (past {@code spec.timeout}, or an object failed) the release failed.
  */
 public final class HelmReleasePipeline {
   private static final Logger LOG = LoggerFactory.getLogger(HelmReleasePipeline.class);
@@ -63,15 +67,21 @@ public final class HelmReleasePipeline {
       ReleaseApply apply,
       ReleaseHealth health,
       ReleaseActors.CrdLookup crds,
+      ReleaseRemediation remediation,
       Plaintexts fromSecrets) {}
 
   private Acted actedFor(HelmRelease release, Plaintexts secrets) {
     ReleaseActors.Actor actor = parts.actors().actorFor(release);
+    ReleaseApply apply = new ReleaseApply(actor.acting());
     return new Acted(
         new ReleaseRecording(actor.store(), parts.clock(), secrets),
-        new ReleaseApply(actor.acting()),
+        apply,
         new ReleaseHealth(actor.acting(), parts.library(), parts.clock()),
         actor.crds(),
+        new ReleaseRemediation(
+            new RemediationRecords(actor.store(), parts.clock(), secrets),
+            apply,
+            new ReleaseUninstall(actor.acting(), actor.store(), parts.charts(), parts.clock())),
         secrets);
   }
 
@@ -105,16 +115,28 @@ public final class HelmReleasePipeline {
           acted.recording().unlocked(release, acted.recording().history(release));
       InventorySet previous = Inventories.toApplier(inventoryOf(release));
       Optional<Instant> deployedAt = unchangedSince(release, in, history);
-      if (deployedAt.isPresent()) {
+      ReleaseDecision.Next next =
+          ReleaseDecision.next(
+              ReleaseDecision.Observed.of(
+                  release,
+                  in.attempted(lastAction(release), null),
+                  history,
+                  deployedAt.isPresent()));
+      if (next instanceof ReleaseDecision.Look look) {
         return looked(
             acted,
             release,
             seen.phase(new ReleaseObservation.Unchanged()),
             previous,
-            deployedAt.get(),
-            "upgrade".equals(release.getStatus().latest().action()));
+            deployedAt.orElseThrow(),
+            "upgrade".equals(release.getStatus().latest().action()),
+            look.waitPending(),
+            in.configDigest());
       }
-      return release(acted, release, in, history, previous, seen);
+      if (next instanceof ReleaseDecision.Release) {
+        return release(acted, release, in, history, previous, seen);
+      }
+      return remediate(acted, release, next, history, previous, seen);
     } catch (ReleaseFailure f) {
       return failed(release, seen, f, secrets);
     } catch (KubernetesClientException e) {
@@ -226,19 +248,76 @@ public final class HelmReleasePipeline {
     seen.attempted(in.attempted(pending.action(), since(started)))
         .released(deployed)
         .phase(new ReleaseObservation.Released(reason, String.format(what, "succeeded")));
-    return looked(acted, release, seen, inventory, parts.clock().instant(), upgrade);
+    return looked(
+        acted, release, seen, inventory, parts.clock().instant(), upgrade, true, in.configDigest());
   }
 
-  /** The health of what is deployed, written with what was seen. */
+  /**
+   * The health of what is deployed, written with what was seen; when the wait for it was pending
+   * and ends unhealthy (past {@code spec.timeout}, or an object failed), the release failed.
+   */
   private Outcome looked(
       Acted acted,
       HelmRelease release,
       ReleaseObservationBuilder seen,
       InventorySet inventory,
       Instant deployedAt,
-      boolean upgrade) {
+      boolean upgrade,
+      boolean waitPending,
+      String configDigest) {
     ReleaseHealth.Look look = acted.health().look(release, inventory, deployedAt, upgrade);
     seen.inventory(Inventories.toStatus(inventory)).health(look.health()).healthState(look.state());
+    boolean ended = look.state() == HealthState.TIMED_OUT || look.state() == HealthState.FAILED;
+    if (waitPending && ended) {
+      ReleaseHistory history = acted.recording().history(release);
+      Optional<ReleaseRecord> latest =
+          history.latest().filter(r -> r.release().status() == ReleaseStatus.DEPLOYED);
+      if (latest.isPresent()) {
+        String error =
+            (look.state() == HealthState.TIMED_OUT
+                    ? "timeout waiting for: "
+                    : "health check failed: ")
+                + look.health().message();
+        ReleaseRemediation.Done done =
+            acted
+                .remediation()
+                .waitFailed(
+                    release, latest.get(), history, upgrade, error, inventory, configDigest);
+        seen.phase(done.phase()).released(done.released());
+      }
+    }
+    return status.write(release, seen.build(), acted.fromSecrets());
+  }
+
+  /**
+   * A failed release remediated (rolled back or uninstalled), or stalled when no retry remains, as
+   * {@code next} says.
+   */
+  private Outcome remediate(
+      Acted acted,
+      HelmRelease release,
+      ReleaseDecision.Next next,
+      ReleaseHistory history,
+      InventorySet previous,
+      ReleaseObservationBuilder seen) {
+    ReleaseRemediation.Done done;
+    if (next instanceof ReleaseDecision.Stall stall) {
+      LOG.info("{}: stalled: {}", NamespacedName.of(release), stall.message());
+      seen.phase(new ReleaseObservation.Stalled(stall.reason(), stall.message()));
+      return status.write(release, seen.build(), acted.fromSecrets());
+    } else if (next instanceof ReleaseDecision.Rollback) {
+      done = acted.remediation().rollback(release, history, previous);
+    } else {
+      done = acted.remediation().uninstall(release, history, previous);
+    }
+    LOG.info(
+        "{}: {}",
+        NamespacedName.of(release),
+        acted.fromSecrets().redact(((ReleaseObservation.Remediated) done.phase()).message()));
+    seen.phase(done.phase()).inventory(Inventories.toStatus(done.inventory()));
+    if (done.released() != null) {
+      seen.released(done.released());
+    }
     return status.write(release, seen.build(), acted.fromSecrets());
   }
 

@@ -77,6 +77,11 @@ final class ReleaseStatusStage {
       phase = new ReleaseObservation.Waiting(w.reason(), secrets.redact(w.message()));
     } else if (phase instanceof ReleaseObservation.Released r) {
       phase = new ReleaseObservation.Released(r.reason(), secrets.redact(r.message()));
+    } else if (phase instanceof ReleaseObservation.WaitFailed w) {
+      phase = new ReleaseObservation.WaitFailed(w.reason(), secrets.redact(w.message()));
+    } else if (phase instanceof ReleaseObservation.Remediated r) {
+      phase =
+          new ReleaseObservation.Remediated(r.reason(), secrets.redact(r.message()), r.succeeded());
     }
     AggregateHealth health = seen.health();
     if (health != null) {
@@ -96,7 +101,12 @@ final class ReleaseStatusStage {
     if (seen.phase() instanceof ReleaseObservation.Waiting) {
       return Outcome.dependencyNotReady(interval);
     }
-    if (seen.phase() instanceof ReleaseObservation.Failed) {
+    if (seen.phase() instanceof ReleaseObservation.Stalled) {
+      return Outcome.terminal();
+    }
+    if (seen.phase() instanceof ReleaseObservation.Failed
+        || seen.phase() instanceof ReleaseObservation.WaitFailed
+        || seen.phase() instanceof ReleaseObservation.Remediated) {
       return retry(next, interval);
     }
     return byHealth(seen.healthState(), next, interval);

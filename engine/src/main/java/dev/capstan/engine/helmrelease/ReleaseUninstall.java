@@ -61,6 +61,20 @@ final class ReleaseUninstall {
     }
   }
 
+  /**
+   * The release uninstalled as {@code helm uninstall} does, its HelmChart kept: the remediation of
+   * a failed release. Empty when done, else why not.
+   */
+  Optional<String> uninstall(HelmRelease release) {
+    try {
+      deleteObjects(release);
+      deleteRecords(release);
+      return Optional.empty();
+    } catch (UninstallFailed | ReleaseRecordException | KubernetesClientException e) {
+      return Optional.of(String.valueOf(e.getMessage()));
+    }
+  }
+
   private void deleteObjects(HelmRelease release) throws UninstallFailed {
     HelmReleaseStatus status = release.getStatus();
     InventorySet inventory = Inventories.toApplier(status == null ? null : status.inventory());

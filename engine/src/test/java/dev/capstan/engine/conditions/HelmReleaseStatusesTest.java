@@ -2,6 +2,7 @@ package dev.capstan.engine.conditions;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.helm.HelmReleaseStatus;
 import dev.capstan.api.helm.HelmReleaseStatus.ReleaseAction;
@@ -119,6 +120,127 @@ class HelmReleaseStatusesTest {
         HelmReleaseStatuses.history(history, snapshot(4, "deployed"), 2).stream()
             .map(s -> s.version() + " " + s.status())
             .toList());
+  }
+
+  @Test
+  void aFailedWaitFailsTheReleaseAndCountsForItsAction() {
+    HelmReleaseStatus waiting =
+        HelmReleaseStatuses.next(
+            null,
+            released(snapshot(1, "deployed"), HealthState.IN_PROGRESS, Status.InProgress).build());
+
+    HelmReleaseStatus failed =
+        HelmReleaseStatuses.next(
+            waiting,
+            base()
+                .released(snapshot(1, "failed"))
+                .phase(
+                    new ReleaseObservation.WaitFailed(
+                        ReleaseReason.INSTALL_FAILED, "install failed: timeout waiting for: x"))
+                .health(health(Status.InProgress))
+                .healthState(HealthState.TIMED_OUT)
+                .build());
+
+    assertCondition(
+        failed, "Ready", "False", "HealthCheckFailed", "install failed: timeout waiting for: x");
+    assertCondition(
+        failed, "Released", "False", "InstallFailed", "install failed: timeout waiting for: x");
+    assertCondition(failed, "Healthy", "False", "HealthCheckFailed", "not ready");
+    assertEquals(1L, failed.failures());
+    assertEquals(1L, failed.installFailures());
+    assertEquals(List.of("1 failed"), versions(failed));
+  }
+
+  @Test
+  void aRemediationSetsRemediatedAndReadyAndOnlyAFailedOneCounts() {
+    HelmReleaseStatus failed =
+        HelmReleaseStatuses.next(
+            null,
+            base()
+                .released(snapshot(2, "failed"))
+                .phase(new ReleaseObservation.Failed(ReleaseReason.UPGRADE_FAILED, "upgrade", true))
+                .build());
+
+    HelmReleaseStatus rolledBack =
+        HelmReleaseStatuses.next(
+            failed,
+            base()
+                .released(snapshot(3, "deployed"))
+                .phase(
+                    new ReleaseObservation.Remediated(
+                        ReleaseReason.ROLLBACK_SUCCEEDED, "rolled back", true))
+                .build());
+    assertCondition(rolledBack, "Remediated", "True", "RollbackSucceeded", "rolled back");
+    assertCondition(rolledBack, "Ready", "False", "RollbackSucceeded", "rolled back");
+    assertCondition(rolledBack, "Released", "False", "UpgradeFailed", "upgrade");
+    assertEquals(1L, rolledBack.failures());
+
+    HelmReleaseStatus notRolledBack =
+        HelmReleaseStatuses.next(
+            failed,
+            base()
+                .phase(
+                    new ReleaseObservation.Remediated(
+                        ReleaseReason.ROLLBACK_FAILED, "not rolled back", false))
+                .build());
+    assertCondition(notRolledBack, "Remediated", "False", "RollbackFailed", "not rolled back");
+    assertEquals(2L, notRolledBack.failures());
+  }
+
+  @Test
+  void aStallKeepsTheFailureInReadyAndASuccessfulReleaseClearsStalledAndRemediated() {
+    HelmReleaseStatus rolledBack =
+        HelmReleaseStatuses.next(
+            null,
+            base()
+                .released(snapshot(3, "deployed"))
+                .phase(
+                    new ReleaseObservation.Remediated(
+                        ReleaseReason.ROLLBACK_SUCCEEDED, "rolled back", true))
+                .build());
+
+    HelmReleaseStatus stalled =
+        HelmReleaseStatuses.next(
+            rolledBack,
+            base()
+                .phase(
+                    new ReleaseObservation.Stalled(
+                        ReleaseReason.RETRIES_EXCEEDED, "Failed to upgrade after 1 attempt(s)"))
+                .build());
+    assertCondition(
+        stalled, "Stalled", "True", "RetriesExceeded", "Failed to upgrade after 1 attempt(s)");
+    assertEquals(condition(rolledBack, "Ready"), condition(stalled, "Ready"));
+    assertEquals(condition(rolledBack, "Remediated"), condition(stalled, "Remediated"));
+
+    HelmReleaseStatus released =
+        HelmReleaseStatuses.next(
+            stalled,
+            released(snapshot(4, "deployed"), HealthState.CURRENT, Status.Current)
+                .generation(2)
+                .build());
+    assertCondition(released, "Ready", "True", "InstallSucceeded", "installed");
+    assertTrue(HelmReleaseStatuses.condition(released, "Stalled").isEmpty());
+    assertTrue(HelmReleaseStatuses.condition(released, "Remediated").isEmpty());
+  }
+
+  @Test
+  void theCarriedCountersAreNoneForANewGeneration() {
+    HelmReleaseStatus failed =
+        HelmReleaseStatuses.next(
+            null,
+            base()
+                .released(snapshot(1, "failed"))
+                .phase(new ReleaseObservation.Failed(ReleaseReason.INSTALL_FAILED, "install", true))
+                .build());
+
+    assertEquals(
+        new HelmReleaseStatuses.FailureCounts(1, 1, 0), HelmReleaseStatuses.carried(failed, 1, V1));
+    assertEquals(
+        new HelmReleaseStatuses.FailureCounts(0, 0, 0), HelmReleaseStatuses.carried(failed, 2, V1));
+  }
+
+  private static List<String> versions(HelmReleaseStatus status) {
+    return status.history().stream().map(s -> s.version() + " " + s.status()).toList();
   }
 
   private static ReleaseObservationBuilder base() {

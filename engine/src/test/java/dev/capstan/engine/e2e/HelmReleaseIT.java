@@ -125,7 +125,7 @@ class HelmReleaseIT extends EngineTestBase {
   }
 
   /** The chart directory packaged as {@code version}, without the files {@code left}. */
-  private static byte[] tgz(Path chart, String version, List<String> left) throws IOException {
+  static byte[] tgz(Path chart, String version, List<String> left) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (TarArchiveOutputStream tar = new TarArchiveOutputStream(new GZIPOutputStream(bytes));
         Stream<Path> files = Files.walk(chart)) {
@@ -176,7 +176,7 @@ class HelmReleaseIT extends EngineTestBase {
                     () -> "HelmRelease has status " + release().getStatus()));
   }
 
-  private static void patchSpec(String specJson) {
+  static void patchSpec(String specJson) {
     client()
         .resources(HelmRelease.class)
         .inNamespace(ns())
@@ -195,7 +195,7 @@ class HelmReleaseIT extends EngineTestBase {
             });
   }
 
-  private static void create(String apiVersion, String kind, String name, String spec) {
+  static void create(String apiVersion, String kind, String name, String spec) {
     String yaml =
         """
         apiVersion: %s
@@ -241,7 +241,7 @@ class HelmReleaseIT extends EngineTestBase {
   }
 
   /** Runs {@code kustomize-worker/build WHAT}; its last line of output names what it made. */
-  private static String script(String what) throws Exception {
+  static String script(String what) throws Exception {
     Process process =
         new ProcessBuilder(RepoRoot.find().resolve("kustomize-worker/build").toString(), what)
             .redirectError(ProcessBuilder.Redirect.INHERIT)
@@ -254,12 +254,17 @@ class HelmReleaseIT extends EngineTestBase {
   }
 
   /** The real {@code helm} with its own home, against the test cluster, in this namespace. */
-  private record Helm(Path binary, Path home, Path kubeconfig) {
+  record Helm(Path binary, Path home, Path kubeconfig) {
 
     /** {@code helm history}: {@code "<revision> <status>"}, oldest first. */
     List<String> history() throws Exception {
+      return history("podinfo");
+    }
+
+    /** {@code helm history} of {@code release}. */
+    List<String> history(String release) throws Exception {
       List<String> seen = new ArrayList<>();
-      for (JsonNode entry : json("history", "podinfo")) {
+      for (JsonNode entry : json("history", release)) {
         seen.add(entry.path("revision").asText() + " " + entry.path("status").asText());
       }
       return seen;
@@ -281,7 +286,7 @@ class HelmReleaseIT extends EngineTestBase {
       return seen;
     }
 
-    private JsonNode json(String... args) throws Exception {
+    JsonNode json(String... args) throws Exception {
       List<String> command = new ArrayList<>(List.of(binary.toString()));
       command.addAll(List.of(args));
       command.addAll(List.of("-n", ns(), "-o", "json"));

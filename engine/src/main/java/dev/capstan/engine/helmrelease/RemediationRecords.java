@@ -1,0 +1,156 @@
+package dev.capstan.engine.helmrelease;
+
+import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.decryption.Plaintexts;
+import dev.capstan.engine.conditions.ReleaseReason;
+import dev.capstan.helm.release.HelmTime;
+import dev.capstan.helm.release.Release;
+import dev.capstan.helm.release.ReleaseHistory;
+import dev.capstan.helm.release.ReleaseRecord;
+import dev.capstan.helm.release.ReleaseRecordException;
+import dev.capstan.helm.release.ReleaseStatus;
+import java.time.Clock;
+import java.util.Comparator;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The release records of a failed wait and of a rollback, written as Helm writes them: a release
+ * whose objects did not become healthy is marked failed ({@code Upgrade "<name>" failed: ...}) and
+ * the release it replaced is deployed again, as Helm leaves them when its wait fails; a rollback is
+ * a new version, pending then deployed, holding the chart, values and manifest of the version it
+ * goes back to, described {@code Rollback to <N>}, with every deployed record before it superseded.
+ */
+final class RemediationRecords {
+  private static final Logger LOG = LoggerFactory.getLogger(HelmReleasePipeline.class);
+
+  private final ReleaseStore store;
+  private final Clock clock;
+
+  /** Values from Secrets, redacted from a failed record's description. */
+  private final Plaintexts secrets;
+
+  RemediationRecords(ReleaseStore store, Clock clock, Plaintexts secrets) {
+    this.store = store;
+    this.clock = clock;
+    this.secrets = secrets;
+  }
+
+  /** A rollback being made: its pending record and the version it goes back to. */
+  record PendingRollback(ReleaseRecord record, int target) {}
+
+  /**
+   * The latest record, deployed by an install or upgrade whose objects did not become healthy,
+   * marked failed with {@code error}; the record it superseded deployed again. Returns the failed
+   * release.
+   */
+  Release waitFailed(ReleaseRecord latest, ReleaseHistory history, boolean upgrade, String error) {
+    Release release = latest.release();
+    String description =
+        (upgrade ? "Upgrade \"" : "Release \"")
+            + release.name()
+            + "\" failed: "
+            + secrets.redact(error);
+    Release failed =
+        release.withInfo(
+            release.info().withStatus(ReleaseStatus.FAILED).withDescription(description));
+    try {
+      store.update(latest, failed);
+    } catch (ReleaseRecordException e) {
+      throw ReleaseFailure.failed(ReleaseReason.INIT_FAILED, e.getMessage());
+    }
+    replaced(history, release.version())
+        .ifPresent(r -> write(r, r.release().withStatus(ReleaseStatus.DEPLOYED), "redeployed"));
+    return failed;
+  }
+
+  /** The record a release of {@code version} superseded: the newest superseded one before it. */
+  private static Optional<ReleaseRecord> replaced(ReleaseHistory history, int version) {
+    return history.records().stream()
+        .filter(r -> r.release().version() < version)
+        .filter(r -> r.release().status() == ReleaseStatus.SUPERSEDED)
+        .max(Comparator.comparingInt(r -> r.release().version()));
+  }
+
+  /**
+   * Prunes the history and creates the next version, pending, as a copy of {@code target}: its
+   * chart, values, manifest, hooks and notes.
+   */
+  PendingRollback begin(HelmRelease release, ReleaseHistory history, ReleaseRecord target) {
+    Release to = target.release();
+    String now = HelmTime.format(clock.instant());
+    String first =
+        history
+            .latest()
+            .map(r -> r.release().info().firstDeployed())
+            .orElse(to.info().firstDeployed());
+    Release next =
+        to.withVersion(history.nextVersion())
+            .withInfo(
+                to.info()
+                    .withFirstDeployed(first)
+                    .withLastDeployed(now)
+                    .withDeleted(null)
+                    .withStatus(ReleaseStatus.PENDING_ROLLBACK)
+                    .withDescription("Rollback to " + to.version()));
+    try {
+      int maxHistory = release.getSpec().effectiveMaxHistory();
+      if (maxHistory > 0) {
+        store.prune(history, maxHistory - 1);
+      }
+      return new PendingRollback(store.create(release.storageNamespace(), next), to.version());
+    } catch (ReleaseRecordException e) {
+      throw ReleaseFailure.failed(ReleaseReason.ROLLBACK_FAILED, e.getMessage());
+    }
+  }
+
+  /** The rollback deployed and every deployed record before it superseded; returns it. */
+  Release rolledBack(PendingRollback pending, ReleaseHistory history) {
+    Release done;
+    try {
+      done = store.update(pending.record(), ended(pending, ReleaseStatus.DEPLOYED, null)).release();
+    } catch (ReleaseRecordException e) {
+      throw ReleaseFailure.failed(ReleaseReason.ROLLBACK_FAILED, e.getMessage());
+    }
+    int version = done.version();
+    history.records().stream()
+        .filter(r -> r.release().status() == ReleaseStatus.DEPLOYED)
+        .filter(r -> r.release().version() < version)
+        .forEach(r -> write(r, r.release().withStatus(ReleaseStatus.SUPERSEDED), "superseded"));
+    return done;
+  }
+
+  /** The rollback failed with {@code error}, as its description says; empty when not written. */
+  Optional<Release> rollbackFailed(PendingRollback pending, String error) {
+    String description =
+        "Rollback \"" + pending.record().release().name() + "\" failed: " + secrets.redact(error);
+    try {
+      return Optional.of(
+          store
+              .update(pending.record(), ended(pending, ReleaseStatus.FAILED, description))
+              .release());
+    } catch (ReleaseRecordException e) {
+      return Optional.empty();
+    }
+  }
+
+  private Release ended(PendingRollback pending, ReleaseStatus status, String description) {
+    Release release = pending.record().release();
+    var info = release.info().withLastDeployed(HelmTime.format(clock.instant())).withStatus(status);
+    return release.withInfo(description == null ? info : info.withDescription(description));
+  }
+
+  /**
+   * A record another one's change makes stale: logged when it cannot be written, as the release's
+   * own record is what counts (Helm takes the highest deployed version as the current one).
+   */
+  private void write(ReleaseRecord record, Release release, String what) {
+    try {
+      store.update(record, release);
+    } catch (ReleaseRecordException | RuntimeException e) {
+      LOG.warn(
+          "{}: not marked {}: {}", ReleaseRecording.where(record.release()), what, e.getMessage());
+    }
+  }
+}
