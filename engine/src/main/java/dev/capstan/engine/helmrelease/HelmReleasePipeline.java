@@ -266,7 +266,7 @@ public final class HelmReleasePipeline {
       boolean waitPending,
       String configDigest) {
     ReleaseHealth.Look look = acted.health().look(release, inventory, deployedAt, upgrade);
-    seen.inventory(Inventories.toStatus(inventory)).health(look.health()).healthState(look.state());
+    seen.inventory(Inventories.toStatus(inventory));
     boolean ended = look.state() == HealthState.TIMED_OUT || look.state() == HealthState.FAILED;
     if (waitPending && ended) {
       ReleaseHistory history = acted.recording().history(release);
@@ -286,6 +286,8 @@ public final class HelmReleasePipeline {
         seen.phase(done.phase()).released(done.released());
       }
     }
+    // Written only now: a wait whose failure could not be recorded stays pending (Healthy Unknown).
+    seen.health(look.health()).healthState(look.state());
     return status.write(release, seen.build(), acted.fromSecrets());
   }
 

@@ -77,10 +77,20 @@ final class ReleaseDecision {
           latest(history),
           history.lastDeployed().isPresent(),
           inSync,
-          HelmReleaseStatuses.condition(status, ConditionTypes.READY)
-              .filter(c -> ConditionTypes.UNKNOWN.equals(c.getStatus()))
-              .filter(c -> ReleaseReason.PROGRESSING.text().equals(c.getReason()))
-              .isPresent());
+          waitPending(status));
+    }
+
+    /**
+     * Whether the last look at the deployed release's objects found them still progressing: Healthy
+     * Unknown. Only a look at the objects writes Healthy; a failed or waiting reconcile in between
+     * keeps it, where it replaces Ready. A status without Healthy is read from Ready.
+     */
+    private static boolean waitPending(HelmReleaseStatus status) {
+      return HelmReleaseStatuses.condition(status, ConditionTypes.HEALTHY)
+          .or(() -> HelmReleaseStatuses.condition(status, ConditionTypes.READY))
+          .filter(c -> ConditionTypes.UNKNOWN.equals(c.getStatus()))
+          .filter(c -> ReleaseReason.PROGRESSING.text().equals(c.getReason()))
+          .isPresent();
     }
 
     private static Latest latest(ReleaseHistory history) {

@@ -59,6 +59,23 @@ class ReleaseRemediationTest {
   }
 
   @Test
+  void aWaitingReconcileInsideTheWaitLeavesItPendingAndItsTimeoutFailsTheUpgrade()
+      throws IOException {
+    HelmRelease release = installedThenUpgradedUnhealthy("{\"remediation\":{\"retries\":1}}");
+    fakes.sourceReady = false;
+    pipeline.reconcile(release);
+    assertCondition(release.getStatus(), "Ready", "False", "SourceNotReady");
+    fakes.sourceReady = true;
+
+    fakes.now = fakes.now.plus(Duration.ofMinutes(6));
+    pipeline.reconcile(release);
+
+    assertEquals("1 deployed, 2 failed", records());
+    assertCondition(release.getStatus(), "Released", "False", "UpgradeFailed");
+    assertEquals(1L, release.getStatus().upgradeFailures());
+  }
+
+  @Test
   void aFailedUpgradeIsRolledBackToTheLastDeployedManifestPruningWhatItAdded() throws IOException {
     HelmRelease release = installedThenUpgradedUnhealthy("{\"remediation\":{\"retries\":1}}");
     fakes.now = fakes.now.plus(Duration.ofMinutes(6));
