@@ -133,8 +133,8 @@ public final class HelmReleasePipeline {
             look.waitPending(),
             in.configDigest());
       }
-      if (next instanceof ReleaseDecision.Release) {
-        return release(acted, release, in, history, previous, seen);
+      if (next instanceof ReleaseDecision.Release how) {
+        return release(acted, release, in, how.upgrade(), history, previous, seen);
       }
       return remediate(acted, release, next, history, previous, seen);
     } catch (ReleaseFailure f) {
@@ -201,17 +201,18 @@ public final class HelmReleasePipeline {
       Acted acted,
       HelmRelease release,
       ReleaseInputs.Inputs in,
+      boolean upgrade,
       ReleaseHistory history,
       InventorySet previous,
       ReleaseObservationBuilder seen) {
-    boolean upgrade = history.lastDeployed().isPresent();
     ReleaseRender.Rendered all = render.render(release, in, upgrade);
     ChartRender rendered = all.release();
     List<GenericKubernetesResource> objects = objects(rendered, release, upgrade);
     List<GenericKubernetesResource> crds = crds(all, acted.crds(), upgrade);
     Instant started = parts.clock().instant();
     ReleaseRecording recording = acted.recording();
-    ReleaseRecording.Pending pending = recording.begin(release, history, rendered, in.values());
+    ReleaseRecording.Pending pending =
+        recording.begin(release, history, upgrade, rendered, in.values());
     String chart = rendered.chart().name() + "@" + rendered.chart().version();
     String action = upgrade ? "upgrade" : "install";
     String what = "Helm " + action + " %s for release " + pending.where() + " with chart " + chart;

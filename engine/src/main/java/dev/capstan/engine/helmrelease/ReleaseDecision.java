@@ -111,8 +111,12 @@ final class ReleaseDecision {
   /** What the reconcile does. */
   sealed interface Next {}
 
-  /** Install, or upgrade when a release is deployed: render, record, apply, wait. */
-  record Release() implements Next {}
+  /**
+   * Render, record, apply, wait: an install when no release is there or the latest was uninstalled
+   * (Flux's Absent, bounded by the install's retries, whatever older record stays deployed), else
+   * an upgrade.
+   */
+  record Release(boolean upgrade) implements Next {}
 
   /** Nothing to release: look at the health of the objects, ending a pending wait if it failed. */
   record Look(boolean waitPending) implements Next {}
@@ -132,14 +136,14 @@ final class ReleaseDecision {
       case NONE, UNINSTALLED ->
           exhausted(seen.install().effectiveRetries(), seen.failures().installFailures())
               ? retriesExceeded(seen, ReleaseAction.install)
-              : new Release();
+              : new Release(false);
       case DEPLOYED, OTHER -> {
         if (seen.inSync()) {
           yield new Look(seen.waitPending());
         }
         yield exhausted(seen.upgrade().effectiveRetries(), seen.failures().upgradeFailures())
             ? retriesExceeded(seen, ReleaseAction.upgrade)
-            : new Release();
+            : new Release(true);
       }
     };
   }
@@ -151,7 +155,7 @@ final class ReleaseDecision {
   private static Next afterFailure(Observed seen) {
     ReleaseAction action = seen.lastAction();
     if (action == null || failuresOf(seen, action) <= 0) {
-      return new Release();
+      return new Release(seen.rollbackTarget());
     }
     boolean install = action == ReleaseAction.install;
     int retries = install ? seen.install().effectiveRetries() : seen.upgrade().effectiveRetries();

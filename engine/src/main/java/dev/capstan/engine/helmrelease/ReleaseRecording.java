@@ -71,11 +71,18 @@ final class ReleaseRecording {
     }
   }
 
-  /** Prunes the history and creates the next version, pending. */
+  /**
+   * Prunes the history and creates the next version, pending, for an upgrade ({@code upgrade}) or
+   * an install; either replaces the last deployed record, if one is left.
+   */
   Pending begin(
-      HelmRelease release, ReleaseHistory history, ChartRender render, Map<String, Object> values) {
+      HelmRelease release,
+      ReleaseHistory history,
+      boolean upgrade,
+      ChartRender render,
+      Map<String, Object> values) {
     Optional<ReleaseRecord> deployed = history.lastDeployed();
-    ReleaseAction action = deployed.isPresent() ? ReleaseAction.upgrade : ReleaseAction.install;
+    ReleaseAction action = upgrade ? ReleaseAction.upgrade : ReleaseAction.install;
     ReleaseReason failure =
         action == ReleaseAction.install
             ? ReleaseReason.INSTALL_FAILED

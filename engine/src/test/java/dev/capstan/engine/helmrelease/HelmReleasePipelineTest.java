@@ -316,6 +316,41 @@ class HelmReleasePipelineTest {
   }
 
   @Test
+  void aReleaseUninstalledByRemediationWithItsHistoryKeptIsInstalledAgainNotUpgraded()
+      throws IOException {
+    HelmRelease release = ReleaseFakes.release();
+    update(
+        release,
+        "{\"uninstall\":{\"keepHistory\":true},"
+            + "\"upgrade\":{\"remediation\":{\"retries\":1,\"strategy\":\"uninstall\"}}}");
+    pipeline.reconcile(release);
+    release.getMetadata().setGeneration(2L);
+    update(release, "{\"values\":{\"replicaCount\":3}}");
+    fakes.health = Status.InProgress;
+    pipeline.reconcile(release);
+    fakes.now = fakes.now.plus(Duration.ofMinutes(6));
+    pipeline.reconcile(release); // version 2's wait failed
+    pipeline.reconcile(release); // uninstalled: version 1 stays deployed below it
+    assertEquals(ReleaseStatus.UNINSTALLED, fakes.records.get(2).release().status());
+    assertEquals(ReleaseStatus.DEPLOYED, fakes.records.get(1).release().status());
+
+    pipeline.reconcile(release);
+
+    assertEquals("install", release.getStatus().lastAttemptedReleaseAction().name());
+    assertEquals(ReleaseStatus.DEPLOYED, fakes.records.get(3).release().status());
+    assertEquals("Install complete", fakes.records.get(3).release().info().description());
+    // the install's retries (none) bound it: no uninstall, no upgrade again
+    fakes.now = fakes.now.plus(Duration.ofMinutes(6));
+    pipeline.reconcile(release);
+    assertCondition(release.getStatus(), "Released", "False", "InstallFailed");
+    Outcome stalled = pipeline.reconcile(release);
+    assertEquals(Outcome.Kind.TERMINAL, stalled.kind());
+    assertEquals(
+        "Failed to install after 1 attempt(s)",
+        condition(release.getStatus(), "Stalled").getMessage());
+  }
+
+  @Test
   void aSuspendedReleaseIsLeftAlone() throws IOException {
     HelmRelease release = ReleaseFakes.release();
     update(release, "{\"suspend\":true}");

@@ -38,6 +38,7 @@ class ReleaseDecisionTest {
       boolean inSync,
       boolean waitPending,
       String expect,
+      String action,
       String message) {
 
     ReleaseDecision.Observed observed() {
@@ -70,6 +71,9 @@ class ReleaseDecisionTest {
     assertEquals(c.expect(), describe(next));
     if (c.message() != null) {
       assertEquals(c.message(), ((ReleaseDecision.Stall) next).message());
+    }
+    if (c.action() != null) {
+      assertEquals(c.action(), ((ReleaseDecision.Release) next).upgrade() ? "upgrade" : "install");
     }
   }
 

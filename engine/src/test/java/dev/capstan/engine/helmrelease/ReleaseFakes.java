@@ -20,11 +20,15 @@ import dev.capstan.helm.release.ReleaseRecord;
 import dev.capstan.kube.ObjectRef;
 import dev.capstan.kustomize.chart.ChartRender;
 import dev.capstan.kustomize.chart.ChartRenderException;
+import io.fabric8.kubernetes.api.model.APIResourceList;
+import io.fabric8.kubernetes.api.model.APIResourceListBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -155,9 +159,39 @@ final class ReleaseFakes {
 
   private final ReleaseActors.Actor actor =
       new ReleaseActors.Actor(
-          new Acting(null, this::apply, new Pruning(), (refs, e) -> health(refs)),
+          new Acting(discovery(), this::apply, new Pruning(), (refs, e) -> health(refs)),
           new Store(),
           crdsInCluster::contains);
+
+  /**
+   * A client that answers discovery alone, as a cluster serving Deployments and Services: the
+   * objects of a release record's manifest are read as namespaced. Anything else is refused.
+   */
+  private static KubernetesClient discovery() {
+    APIResourceList served =
+        new APIResourceListBuilder()
+            .addNewResource()
+            .withKind("Deployment")
+            .withName("deployments")
+            .withNamespaced(true)
+            .endResource()
+            .addNewResource()
+            .withKind("Service")
+            .withName("services")
+            .withNamespaced(true)
+            .endResource()
+            .build();
+    return (KubernetesClient)
+        Proxy.newProxyInstance(
+            KubernetesClient.class.getClassLoader(),
+            new Class<?>[] {KubernetesClient.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("getApiResources")) {
+                return served;
+              }
+              throw new UnsupportedOperationException("not faked: " + method.getName());
+            });
+  }
 
   private ReleaseActors.Actor actorFor(HelmRelease release) {
     String account = release.getSpec().serviceAccountName();
