@@ -18,9 +18,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The release records of a failed wait and of a rollback, written as Helm writes them: a release
  * whose objects did not become healthy is marked failed ({@code Upgrade "<name>" failed: ...}) and
- * the release it replaced is deployed again, as Helm leaves them when its wait fails; a rollback is
- * a new version, pending then deployed, holding the chart, values and manifest of the version it
- * goes back to, described {@code Rollback to <N>}, with every deployed record before it superseded.
+ * the release an upgrade replaced is deployed again, as Helm leaves them when its wait fails; a
+ * rollback is a new version, pending then deployed, holding the chart, values and manifest of the
+ * version it goes back to, described {@code Rollback to <N>}, with every deployed record before it
+ * superseded.
  */
 final class RemediationRecords {
   private static final Logger LOG = LoggerFactory.getLogger(HelmReleasePipeline.class);
@@ -42,11 +43,17 @@ final class RemediationRecords {
 
   /**
    * The latest record, deployed by an install or upgrade whose objects did not become healthy,
-   * marked failed with {@code error}; the record it superseded deployed again. Returns the failed
-   * release.
+   * marked failed with {@code error}; for an upgrade, the release it replaced deployed again first,
+   * so that a write that fails leaves the wait to end again (the next reconcile retries it) rather
+   * than a failed upgrade with nothing to roll back to. Returns the failed release.
    */
   Release waitFailed(ReleaseRecord latest, ReleaseHistory history, boolean upgrade, String error) {
     Release release = latest.release();
+    if (upgrade) {
+      previous(history, release.version())
+          .filter(r -> r.release().status() != ReleaseStatus.DEPLOYED)
+          .ifPresent(this::redeploy);
+    }
     String description =
         (upgrade ? "Upgrade \"" : "Release \"")
             + release.name()
@@ -60,17 +67,29 @@ final class RemediationRecords {
     } catch (ReleaseRecordException e) {
       throw ReleaseFailure.failed(ReleaseReason.INIT_FAILED, e.getMessage());
     }
-    replaced(history, release.version())
-        .ifPresent(r -> write(r, r.release().withStatus(ReleaseStatus.DEPLOYED), "redeployed"));
     return failed;
   }
 
-  /** The record a release of {@code version} superseded: the newest superseded one before it. */
-  private static Optional<ReleaseRecord> replaced(ReleaseHistory history, int version) {
+  /**
+   * The release an upgrade to {@code version} replaced, as Flux's history reads it: the newest
+   * deployed or superseded record before it (failed attempts in between skipped).
+   */
+  private static Optional<ReleaseRecord> previous(ReleaseHistory history, int version) {
     return history.records().stream()
         .filter(r -> r.release().version() < version)
-        .filter(r -> r.release().status() == ReleaseStatus.SUPERSEDED)
+        .filter(
+            r ->
+                r.release().status() == ReleaseStatus.SUPERSEDED
+                    || r.release().status() == ReleaseStatus.DEPLOYED)
         .max(Comparator.comparingInt(r -> r.release().version()));
+  }
+
+  private void redeploy(ReleaseRecord record) {
+    try {
+      store.update(record, record.release().withStatus(ReleaseStatus.DEPLOYED));
+    } catch (ReleaseRecordException e) {
+      throw ReleaseFailure.failed(ReleaseReason.INIT_FAILED, e.getMessage());
+    }
   }
 
   /**

@@ -17,6 +17,7 @@ import dev.capstan.health.status.Status;
 import dev.capstan.helm.release.Release;
 import dev.capstan.helm.release.ReleaseHistory;
 import dev.capstan.helm.release.ReleaseRecord;
+import dev.capstan.helm.release.ReleaseStatus;
 import dev.capstan.kube.ObjectRef;
 import dev.capstan.kustomize.chart.ChartRender;
 import dev.capstan.kustomize.chart.ChartRenderException;
@@ -72,6 +73,9 @@ final class ReleaseFakes {
   boolean applyFails = false;
   boolean renderFails = false;
   boolean pruneThrows = false;
+
+  /** How many writes of a superseded record back to deployed the API server refuses next. */
+  int redeployRefusals = 0;
 
   /** What a failed render and a failed apply say. */
   String renderError = "values don't meet the schema";
@@ -303,6 +307,12 @@ final class ReleaseFakes {
 
     @Override
     public ReleaseRecord update(ReleaseRecord record, Release release) {
+      if (redeployRefusals > 0
+          && record.release().status() == ReleaseStatus.SUPERSEDED
+          && release.status() == ReleaseStatus.DEPLOYED) {
+        redeployRefusals--;
+        throw new KubernetesClientException("the API server refused the write");
+      }
       return put(record.namespace(), release);
     }
 

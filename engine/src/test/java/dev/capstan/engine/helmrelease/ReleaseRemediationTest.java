@@ -76,6 +76,48 @@ class ReleaseRemediationTest {
   }
 
   @Test
+  void aRefusedRedeployOfTheReplacedReleaseLeavesTheWaitToFailAgainThenRollsBack()
+      throws IOException {
+    HelmRelease release = installedThenUpgradedUnhealthy("{\"remediation\":{\"retries\":1}}");
+    fakes.now = fakes.now.plus(Duration.ofMinutes(6));
+    fakes.redeployRefusals = 1;
+
+    pipeline.reconcile(release);
+    assertEquals("1 superseded, 2 deployed", records());
+
+    pipeline.reconcile(release);
+    assertEquals("1 deployed, 2 failed", records());
+    pipeline.reconcile(release);
+    assertEquals("1 superseded, 2 failed, 3 deployed", records());
+    assertCondition(release.getStatus(), "Remediated", "True", "RollbackSucceeded");
+  }
+
+  @Test
+  void aFailedInstallWaitRedeploysNoOlderRecord() throws IOException {
+    HelmRelease release = ReleaseFakes.release();
+    update(
+        release,
+        "{\"uninstall\":{\"keepHistory\":true},"
+            + "\"upgrade\":{\"remediation\":{\"retries\":1,\"strategy\":\"uninstall\"}}}");
+    pipeline.reconcile(release);
+    release.getMetadata().setGeneration(2L);
+    update(release, "{\"values\":{\"replicaCount\":3}}");
+    fakes.health = Status.InProgress;
+    pipeline.reconcile(release);
+    fakes.now = fakes.now.plus(Duration.ofMinutes(6));
+    pipeline.reconcile(release); // version 2's wait failed, version 1 deployed again
+    pipeline.reconcile(release); // uninstalled, its history kept
+    pipeline.reconcile(release); // installed as version 3, which supersedes version 1
+    assertEquals("1 superseded, 2 uninstalled, 3 deployed", records());
+
+    fakes.now = fakes.now.plus(Duration.ofMinutes(6));
+    pipeline.reconcile(release);
+
+    assertEquals("1 superseded, 2 uninstalled, 3 failed", records());
+    assertCondition(release.getStatus(), "Released", "False", "InstallFailed");
+  }
+
+  @Test
   void aFailedUpgradeIsRolledBackToTheLastDeployedManifestPruningWhatItAdded() throws IOException {
     HelmRelease release = installedThenUpgradedUnhealthy("{\"remediation\":{\"retries\":1}}");
     fakes.now = fakes.now.plus(Duration.ofMinutes(6));
