@@ -119,11 +119,9 @@ final class ReleaseRecording {
             .applyMethod(Release.SERVER_SIDE_APPLY)
             .build();
     try {
-      int maxHistory = release.getSpec().effectiveMaxHistory();
-      if (maxHistory > 0) {
-        store.prune(history, maxHistory - 1);
-      }
-      ReleaseRecord created = store.create(release.storageNamespace(), next);
+      ReleaseRecord created =
+          store.createNext(
+              release.storageNamespace(), history, release.getSpec().effectiveMaxHistory(), next);
       return new Pending(created, deployed, action, where(next));
     } catch (ReleaseRecordException e) {
       throw ReleaseFailure.releaseFailed(failure, e.getMessage());
@@ -244,6 +242,14 @@ final class ReleaseRecording {
 
   /** A snapshot of {@code release} for {@code status.history}, as Flux writes one. */
   static ReleaseSnapshot snapshot(Release release, ReleaseAction action, String configDigest) {
+    return snapshot(release, action == null ? null : action.name(), configDigest);
+  }
+
+  /**
+   * A snapshot of {@code release} made by {@code action}, as Flux names it ({@code install}, {@code
+   * upgrade}, {@code rollback}, {@code uninstall-remediation}).
+   */
+  static ReleaseSnapshot snapshot(Release release, String action, String configDigest) {
     ReleaseInfo info = release.info();
     return new ReleaseSnapshot(
         null,
@@ -252,7 +258,7 @@ final class ReleaseRecording {
         release.namespace(),
         release.version(),
         release.status().helmName(),
-        action == null ? null : action.name(),
+        action,
         release.chart().name(),
         release.chart().version(),
         release.chart().appVersion().isEmpty() ? null : release.chart().appVersion(),

@@ -30,6 +30,11 @@ import java.util.Optional;
 final class ReleaseRemediation {
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** The actions of a remediation's snapshot, as Flux names them in {@code status.history}. */
+  private static final String ROLLBACK = "rollback";
+
+  private static final String UNINSTALL_REMEDIATION = "uninstall-remediation";
+
   private final RemediationRecords records;
   private final ReleaseApply apply;
   private final ReleaseUninstall uninstall;
@@ -106,7 +111,7 @@ final class ReleaseRemediation {
     Release done = records.rolledBack(pending, history);
     return new Done(
         new Remediated(ReleaseReason.ROLLBACK_SUCCEEDED, what + " succeeded", true),
-        ReleaseRecording.snapshot(done, null, digest),
+        ReleaseRecording.snapshot(done, ROLLBACK, digest),
         inventory);
   }
 
@@ -119,7 +124,7 @@ final class ReleaseRemediation {
     Optional<Release> failed = records.rollbackFailed(pending, error);
     return new Done(
         new Remediated(ReleaseReason.ROLLBACK_FAILED, what + " failed: " + error, false),
-        failed.map(r -> ReleaseRecording.snapshot(r, null, digest)).orElse(null),
+        failed.map(r -> ReleaseRecording.snapshot(r, ROLLBACK, digest)).orElse(null),
         inventory);
   }
 
@@ -141,7 +146,9 @@ final class ReleaseRemediation {
     return new Done(
         new Remediated(ReleaseReason.UNINSTALL_SUCCEEDED, what + " succeeded", true),
         ReleaseRecording.snapshot(
-            latest.withStatus(ReleaseStatus.UNINSTALLED), null, configDigest(release, latest)),
+            latest.withStatus(ReleaseStatus.UNINSTALLED),
+            UNINSTALL_REMEDIATION,
+            configDigest(release, latest)),
         InventorySet.EMPTY);
   }
 

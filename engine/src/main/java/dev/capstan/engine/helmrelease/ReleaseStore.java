@@ -20,6 +20,19 @@ public interface ReleaseStore {
 
   void delete(ReleaseRecord record) throws ReleaseRecordException;
 
+  /**
+   * Creates {@code next}, the release's next version, in {@code namespace} after pruning {@code
+   * history} to leave room for it: at most {@code maxHistory} records, none pruned when 0.
+   */
+  default ReleaseRecord createNext(
+      String namespace, ReleaseHistory history, int maxHistory, Release next)
+      throws ReleaseRecordException {
+    if (maxHistory > 0) {
+      prune(history, maxHistory - 1);
+    }
+    return create(namespace, next);
+  }
+
   /** The records in the cluster, in Helm's own format. */
   static ReleaseStore of(ReleaseStorage storage) {
     return new ReleaseStore() {

@@ -114,11 +114,10 @@ final class RemediationRecords {
                     .withStatus(ReleaseStatus.PENDING_ROLLBACK)
                     .withDescription("Rollback to " + to.version()));
     try {
-      int maxHistory = release.getSpec().effectiveMaxHistory();
-      if (maxHistory > 0) {
-        store.prune(history, maxHistory - 1);
-      }
-      return new PendingRollback(store.create(release.storageNamespace(), next), to.version());
+      ReleaseRecord created =
+          store.createNext(
+              release.storageNamespace(), history, release.getSpec().effectiveMaxHistory(), next);
+      return new PendingRollback(created, to.version());
     } catch (ReleaseRecordException e) {
       throw ReleaseFailure.failed(ReleaseReason.ROLLBACK_FAILED, e.getMessage());
     }

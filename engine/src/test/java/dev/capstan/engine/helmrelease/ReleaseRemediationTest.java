@@ -118,6 +118,25 @@ class ReleaseRemediationTest {
   }
 
   @Test
+  void aRemediationsSnapshotNamesItsActionAsFluxDoes() throws IOException {
+    HelmRelease upgraded = installedThenUpgradedUnhealthy("{\"remediation\":{\"retries\":1}}");
+    fakes.now = fakes.now.plus(Duration.ofMinutes(6));
+    pipeline.reconcile(upgraded);
+    pipeline.reconcile(upgraded);
+    assertEquals("rollback", upgraded.getStatus().latest().action());
+
+    ReleaseFakes other = new ReleaseFakes();
+    HelmReleasePipeline installs = other.pipeline();
+    HelmRelease installed = ReleaseFakes.release();
+    update(installed, "{\"install\":{\"remediation\":{\"retries\":1}}}");
+    other.health = Status.Failed;
+    installs.reconcile(installed);
+    installs.reconcile(installed);
+    assertCondition(installed.getStatus(), "Remediated", "True", "UninstallSucceeded");
+    assertEquals("uninstall-remediation", installed.getStatus().latest().action());
+  }
+
+  @Test
   void aFailedUpgradeIsRolledBackToTheLastDeployedManifestPruningWhatItAdded() throws IOException {
     HelmRelease release = installedThenUpgradedUnhealthy("{\"remediation\":{\"retries\":1}}");
     fakes.now = fakes.now.plus(Duration.ofMinutes(6));
