@@ -35,7 +35,7 @@ class WebhookServerSlowClientsTest {
   @TempDir Path dir;
 
   @Test
-  void aWebhookIsAnsweredWithinASecondWhileSlowClientsStallMidRequest() {
+  void aWebhookIsAnsweredBeforeStalledClientsTimeOut() {
     assertTimeoutPreemptively(
         Duration.ofSeconds(20),
         () -> {
@@ -103,7 +103,10 @@ class WebhookServerSlowClientsTest {
                       HttpResponse.BodyHandlers.ofString());
               long took = (System.nanoTime() - started) / 1_000_000;
               assertEquals(403, response.statusCode(), response.body());
-              assertTrue(took < 1000, "the webhook took " + took + " ms behind 10 stalled clients");
+              // Half the header timeout: a server that served the stalled clients first would
+              // answer
+              // only after they timed out; a loaded machine may take over a second.
+              assertTrue(took < 2500, "the webhook took " + took + " ms behind 10 stalled clients");
             }
           } finally {
             for (SlowClient client : slow) {

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 class OpsServerSlowClientsTest {
 
   @Test
-  void healthzIsAnsweredWithinASecondWhileSlowClientsStallMidRequest() {
+  void healthzIsAnsweredBeforeStalledClientsTimeOut() {
     assertTimeoutPreemptively(
         Duration.ofSeconds(20),
         () -> {
@@ -59,7 +59,10 @@ class OpsServerSlowClientsTest {
                       HttpResponse.BodyHandlers.ofString());
               long took = (System.nanoTime() - started) / 1_000_000;
               assertEquals(200, response.statusCode());
-              assertTrue(took < 1000, path + " took " + took + " ms behind 10 stalled clients");
+              // Half the header timeout: a server that served the stalled clients first would
+              // answer
+              // only after they timed out; a loaded machine may take over a second.
+              assertTrue(took < 2500, path + " took " + took + " ms behind 10 stalled clients");
             }
           } finally {
             for (SlowClient client : slow) {
