@@ -12,10 +12,11 @@ import java.util.regex.Pattern;
  * heap first.
  *
  * <p>Counted per element of the pattern: a character, class, escape or {@code .} is one
- * instruction; a group adds two (capture), an alternative one (split); {@code *}, {@code +} and
- * {@code ?} add two; {@code {n,m}} repeats the element up to {@code max(n, m)} times with one split
- * each, {@code {n,}} {@code n + 1} times. Every rule counts at least what RE2/J emits, so the bound
- * never falls below the real size; a pattern RE2/J rejects is simply measured and left to it.
+ * instruction; a group adds two (capture), an alternative one (split), and an empty alternative one
+ * more (RE2/J's no-op for it: {@code |(){0,5}} compiles to 24 instructions); {@code *}, {@code +}
+ * and {@code ?} add two; {@code {n,m}} repeats the element up to {@code max(n, m)} times with one
+ * split each, {@code {n,}} {@code n + 1} times. Every rule counts at least what RE2/J emits, so the
+ * bound never falls below the real size; a pattern RE2/J rejects is simply measured and left to it.
  */
 public final class RegexSize {
   private static final long OVERHEAD = 5;
@@ -35,14 +36,28 @@ public final class RegexSize {
     return new RegexSize(pattern, cap).measure();
   }
 
-  /** Sizes of the groups being read: the total so far and the size of the last element. */
+  /**
+   * Sizes of the groups being read: the total so far, the size of the last element, and of the
+   * alternative being read.
+   */
   private static final class Group {
     long total;
     long last;
+    long alternative;
 
     void add(long size) {
       total += size;
       last = size;
+      alternative += size;
+    }
+
+    /** An alternative ended: an empty one is a no-op instruction of its own. */
+    void endAlternative() {
+      if (alternative == 0) {
+        total += 1;
+      }
+      alternative = 0;
+      last = 0;
     }
   }
 
@@ -62,17 +77,19 @@ public final class RegexSize {
           }
         }
         case ')' -> {
+          group.endAlternative();
           long inner = group.total + 2;
           group = groups.isEmpty() ? new Group() : groups.pop();
           group.add(inner);
         }
         case '|' -> {
+          group.endAlternative();
           group.total += 1;
-          group.last = 0;
         }
         case '*', '+', '?' -> {
           group.total += 2;
           group.last += 2;
+          group.alternative += 2;
         }
         case '{' -> repeat(group);
         default -> group.add(1);
@@ -81,6 +98,7 @@ public final class RegexSize {
         return group.total;
       }
     }
+    group.endAlternative();
     long total = group.total;
     while (!groups.isEmpty()) {
       total += groups.pop().total + 2;
@@ -105,6 +123,7 @@ public final class RegexSize {
             : bounds[1].isEmpty() ? min + 1 : Math.max(min, Long.parseLong(bounds[1]));
     long element = group.last;
     group.total -= element;
+    group.alternative -= element;
     group.add(Math.max(1, times) * (element + 1) + 2);
   }
 

@@ -38,6 +38,9 @@ class RegexSizeTest {
         "a{,3}",
         "((((a))))",
         "a|b|c|d|e|f|g",
+        // an empty alternative is a no-op instruction of its own
+        "|(){0,5}",
+        "(|a|)(|){3}",
       })
   void estimateIsAtLeastTheCompiledSize(String pattern) {
     long actual = Pattern.compile(pattern).programSize();
