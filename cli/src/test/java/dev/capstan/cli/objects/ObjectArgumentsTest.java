@@ -19,7 +19,7 @@ class ObjectArgumentsTest {
         run.err()
             .startsWith(
                 "Invalid value for positional parameter at index 0 (KIND):"
-                    + " only Kustomizations have an inventory: use ks"),
+                    + " only Kustomizations and HelmReleases have an inventory"),
         run::toString);
     assertTrue(run.err().contains("Usage: capstan tree"), run::toString);
   }
