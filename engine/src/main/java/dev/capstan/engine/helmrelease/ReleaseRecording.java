@@ -148,14 +148,20 @@ final class ReleaseRecording {
     } catch (ReleaseRecordException e) {
       throw ReleaseFailure.releaseFailed(failureReason(pending), e.getMessage());
     }
-    for (ReleaseRecord replaced : pending.replaces().stream().toList()) {
-      try {
-        store.update(replaced, replaced.release().withStatus(ReleaseStatus.SUPERSEDED));
-      } catch (ReleaseRecordException | RuntimeException e) {
-        LOG.warn("{}: not marked superseded: {}", where(replaced.release()), e.getMessage());
-      }
-    }
+    pending.replaces().ifPresent(replaced -> supersede(store, replaced));
     return deployed;
+  }
+
+  /**
+   * {@code replaced} marked superseded by a newer deployed release; logged when it cannot be
+   * written, as the newer release's own record is what counts.
+   */
+  static void supersede(ReleaseStore store, ReleaseRecord replaced) {
+    try {
+      store.update(replaced, replaced.release().withStatus(ReleaseStatus.SUPERSEDED));
+    } catch (ReleaseRecordException | RuntimeException e) {
+      LOG.warn("{}: not marked superseded: {}", where(replaced.release()), e.getMessage());
+    }
   }
 
   /**

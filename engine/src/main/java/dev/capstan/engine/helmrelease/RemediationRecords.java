@@ -12,8 +12,6 @@ import dev.capstan.helm.release.ReleaseStatus;
 import java.time.Clock;
 import java.util.Comparator;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The release records of a failed wait and of a rollback, written as Helm writes them: a release
@@ -24,8 +22,6 @@ import org.slf4j.LoggerFactory;
  * superseded.
  */
 final class RemediationRecords {
-  private static final Logger LOG = LoggerFactory.getLogger(HelmReleasePipeline.class);
-
   private final ReleaseStore store;
   private final Clock clock;
 
@@ -135,7 +131,7 @@ final class RemediationRecords {
     history.records().stream()
         .filter(r -> r.release().status() == ReleaseStatus.DEPLOYED)
         .filter(r -> r.release().version() < version)
-        .forEach(r -> write(r, r.release().withStatus(ReleaseStatus.SUPERSEDED), "superseded"));
+        .forEach(r -> ReleaseRecording.supersede(store, r));
     return done;
   }
 
@@ -157,18 +153,5 @@ final class RemediationRecords {
     Release release = pending.record().release();
     var info = release.info().withLastDeployed(HelmTime.format(clock.instant())).withStatus(status);
     return release.withInfo(description == null ? info : info.withDescription(description));
-  }
-
-  /**
-   * A record another one's change makes stale: logged when it cannot be written, as the release's
-   * own record is what counts (Helm takes the highest deployed version as the current one).
-   */
-  private void write(ReleaseRecord record, Release release, String what) {
-    try {
-      store.update(record, release);
-    } catch (ReleaseRecordException | RuntimeException e) {
-      LOG.warn(
-          "{}: not marked {}: {}", ReleaseRecording.where(record.release()), what, e.getMessage());
-    }
   }
 }
