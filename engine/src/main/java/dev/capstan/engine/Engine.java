@@ -138,7 +138,12 @@ public final class Engine implements AutoCloseable {
             : Optional.of(new ConfigWatches(client, reconciling.watchConfigsLabelSelector()));
     this.queue =
         FairExecutor.create(
-            options.reconcileThreads(), "capstan-reconcile", ReconcileTasks.namespaces());
+            options.reconcileThreads(),
+            "capstan-reconcile",
+            ReconcileTasks.namespaces(),
+            // As in Flux, where sources have a controller of their own: a fetch asked for does not
+            // wait behind the Kustomizations of its namespace.
+            ReconcileTasks.ofControllers(Controllers.sourceControllers()));
     this.operator =
         new Operator(
             o -> {

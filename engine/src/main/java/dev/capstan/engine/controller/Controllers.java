@@ -19,10 +19,13 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /** Registers Capstan's controllers on an operator. */
@@ -33,6 +36,21 @@ public final class Controllers {
   public static final String FINALIZER = "kustomize.capstan.dev/finalizer";
 
   private Controllers() {}
+
+  /**
+   * The names of the source controllers (Flux's source-controller's kinds), whose reconciles run
+   * before the others queued in their namespace.
+   */
+  public static Set<String> sourceControllers() {
+    return Stream.of(
+            GitRepositoryReconciler.class,
+            OciRepositoryReconciler.class,
+            HelmRepositoryReconciler.class,
+            HelmChartReconciler.class,
+            BucketReconciler.class)
+        .map(type -> type.getAnnotation(ControllerConfiguration.class).name())
+        .collect(Collectors.toUnmodifiableSet());
+  }
 
   /**
    * Registers the GitRepository, OCIRepository, HelmRepository, HelmChart and Kustomization

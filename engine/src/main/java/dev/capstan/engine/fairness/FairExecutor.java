@@ -14,6 +14,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,7 +22,9 @@ import org.slf4j.LoggerFactory;
  * A fixed number of threads that take queued tasks round-robin across lanes (one lane a namespace),
  * first-in first-out within a lane: a lane with a thousand tasks queued delays a task of another
  * lane by at most one task per lane ahead of it, where a plain pool's one queue would run the
- * thousand first.
+ * thousand first. Within a lane, tasks that {@code first} picks (the sources' reconciles) run
+ * before the others: a fetch asked for must not wait behind the Kustomizations of its namespace,
+ * which would only build the revision it is about to replace.
  *
  * <p>The queue is not capped, on purpose: the reconcile executor is handed at most one task per
  * resource at a time (the controller framework marks a resource as being processed until its task
@@ -36,6 +39,7 @@ public final class FairExecutor extends AbstractExecutorService {
   private final int threads;
   private final ThreadFactory factory;
   private final Function<Runnable, String> laneOf;
+  private final Predicate<Runnable> first;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition queuedOrShutdown = lock.newCondition();
   private final Condition workerEnded = lock.newCondition();
@@ -53,10 +57,15 @@ public final class FairExecutor extends AbstractExecutorService {
     }
   }
 
-  private FairExecutor(int threads, ThreadFactory factory, Function<Runnable, String> laneOf) {
+  private FairExecutor(
+      int threads,
+      ThreadFactory factory,
+      Function<Runnable, String> laneOf,
+      Predicate<Runnable> first) {
     this.threads = threads;
     this.factory = factory;
     this.laneOf = laneOf;
+    this.first = first;
   }
 
   /**
@@ -66,19 +75,30 @@ public final class FairExecutor extends AbstractExecutorService {
    */
   public static FairExecutor create(
       int threads, String threadName, Function<Runnable, String> laneOf) {
+    return create(threads, threadName, laneOf, task -> false);
+  }
+
+  /** The same, the tasks {@code first} picks run before the other tasks of their lane. */
+  public static FairExecutor create(
+      int threads,
+      String threadName,
+      Function<Runnable, String> laneOf,
+      Predicate<Runnable> first) {
     if (threads < 1) {
       throw new IllegalArgumentException("threads must be at least 1, was " + threads);
     }
     Objects.requireNonNull(threadName);
     AtomicInteger count = new AtomicInteger();
     ThreadFactory factory = task -> new Thread(task, threadName + "-" + count.incrementAndGet());
-    return new FairExecutor(threads, factory, Objects.requireNonNull(laneOf));
+    return new FairExecutor(
+        threads, factory, Objects.requireNonNull(laneOf), Objects.requireNonNull(first));
   }
 
   @Override
   public void execute(Runnable task) {
     Objects.requireNonNull(task);
     String lane = laneOf.apply(task);
+    boolean ahead = first.test(task);
     lock.lock();
     try {
       if (shutdown) {
@@ -86,7 +106,7 @@ public final class FairExecutor extends AbstractExecutorService {
       }
       startWorkers();
       String named = lane == null ? "" : lane;
-      lanes.add(named, new Queued(task, named, System.nanoTime()));
+      lanes.add(named, new Queued(task, named, System.nanoTime()), ahead);
       queuedOrShutdown.signal();
     } finally {
       lock.unlock();

@@ -9,36 +9,61 @@ import java.util.Optional;
 
 /**
  * Queued tasks by lane, taken round-robin across the lanes that hold any and first-in first-out
- * within one. Not thread-safe: {@link FairExecutor} guards it with its lock. A lane without tasks
- * is forgotten, so what is held is the queued tasks and nothing per namespace seen once.
+ * within one, except that a lane's tasks added {@code first} run before its others (first-in
+ * first-out among themselves). Not thread-safe: {@link FairExecutor} guards it with its lock. A
+ * lane without tasks is forgotten, so what is held is the queued tasks and nothing per namespace
+ * seen once.
  */
 final class Lanes {
 
-  private final Map<String, ArrayDeque<Runnable>> queued = new HashMap<>();
+  /** One lane's tasks: those to run first, then the others. */
+  private record Lane(ArrayDeque<Runnable> first, ArrayDeque<Runnable> rest) {
+    Lane() {
+      this(new ArrayDeque<>(), new ArrayDeque<>());
+    }
+
+    Runnable poll() {
+      return first.isEmpty() ? rest.pollFirst() : first.pollFirst();
+    }
+
+    boolean isEmpty() {
+      return first.isEmpty() && rest.isEmpty();
+    }
+  }
+
+  private final Map<String, Lane> queued = new HashMap<>();
   // The lanes holding tasks, in the order they are served; each lane is in it once.
   private final ArrayDeque<String> turns = new ArrayDeque<>();
   private int size;
 
   void add(String lane, Runnable task) {
-    ArrayDeque<Runnable> tasks = queued.get(lane);
+    add(lane, task, false);
+  }
+
+  /** Queues {@code task} in {@code lane}, ahead of the lane's other tasks if {@code first}. */
+  void add(String lane, Runnable task, boolean first) {
+    Lane tasks = queued.get(lane);
     if (tasks == null) {
-      tasks = new ArrayDeque<>();
+      tasks = new Lane();
       queued.put(lane, tasks);
       // A lane that had nothing queued waits behind the lanes that have, one task each.
       turns.addLast(lane);
     }
-    tasks.addLast(task);
+    (first ? tasks.first() : tasks.rest()).addLast(task);
     size++;
   }
 
-  /** The next task: the oldest of the lane whose turn it is; that lane goes to the back. */
+  /**
+   * The next task: the oldest of the lane whose turn it is (of those to run first, if any); that
+   * lane goes to the back.
+   */
   Optional<Runnable> next() {
     String lane = turns.pollFirst();
     if (lane == null) {
       return Optional.empty();
     }
-    ArrayDeque<Runnable> tasks = queued.get(lane);
-    Runnable task = tasks.pollFirst();
+    Lane tasks = queued.get(lane);
+    Runnable task = tasks.poll();
     if (tasks.isEmpty()) {
       queued.remove(lane);
     } else {

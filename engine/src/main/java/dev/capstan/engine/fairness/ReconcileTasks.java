@@ -1,9 +1,12 @@
 package dev.capstan.engine.fairness;
 
+import io.javaoperatorsdk.operator.api.config.ControllerConfiguration;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.lang.reflect.Field;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,6 +22,11 @@ import org.slf4j.LoggerFactory;
  * it no longer, every task falls in one lane (first-in first-out, as the framework's own pool) and
  * a warning says so. {@code ReconcileTasksTest} pins the field on the framework this engine is
  * built with, so that an upgrade that moves it fails a test.
+ *
+ * <p>Which controller a task is of is read the same way: the task is an inner class of the
+ * controller's event processor, which holds the controller's configuration (public API, {@code
+ * ControllerConfiguration.getName()}); both fields are found by their type. If they cannot be
+ * found, no task is told to be a source's, and a warning says so.
  */
 public final class ReconcileTasks {
 
@@ -35,6 +43,59 @@ public final class ReconcileTasks {
 
   private ReconcileTasks(Optional<Field> resourceId) {
     this.resourceId = resourceId;
+  }
+
+  /**
+   * Whether a task is a reconcile of one of {@code controllers} (named as their {@code
+   * ControllerConfiguration} names them); false for any other task.
+   */
+  public static Predicate<Runnable> ofControllers(Set<String> controllers) {
+    Set<String> names = Set.copyOf(controllers);
+    Optional<ControllerPath> path = ControllerPath.find();
+    return task -> path.flatMap(p -> p.nameOf(task)).map(names::contains).orElse(false);
+  }
+
+  /** The task's event processor, then its controller's configuration. */
+  private record ControllerPath(Field processor, Field configuration) {
+    static Optional<ControllerPath> find() {
+      try {
+        Class<?> task = Class.forName(TASK_CLASS);
+        Field processor = fieldOfType(task, task.getEnclosingClass());
+        Field configuration = fieldOfType(processor.getType(), ControllerConfiguration.class);
+        return Optional.of(new ControllerPath(processor, configuration));
+      } catch (ReflectiveOperationException | RuntimeException e) {
+        LOG.warn(
+            "Reconciles cannot be told apart by controller ({}): a source's fetch waits behind"
+                + " the other reconciles of its namespace",
+            e.toString());
+        return Optional.empty();
+      }
+    }
+
+    Optional<String> nameOf(Runnable task) {
+      if (!processor.getDeclaringClass().isInstance(task)) {
+        return Optional.empty();
+      }
+      try {
+        Object outer = processor.get(task);
+        Object config = outer == null ? null : configuration.get(outer);
+        return config instanceof ControllerConfiguration<?> c
+            ? Optional.ofNullable(c.getName())
+            : Optional.empty();
+      } catch (IllegalAccessException e) {
+        return Optional.empty();
+      }
+    }
+
+    private static Field fieldOfType(Class<?> holder, Class<?> type) throws NoSuchFieldException {
+      for (Field field : holder.getDeclaredFields()) {
+        if (type != null && type.isAssignableFrom(field.getType())) {
+          field.setAccessible(true);
+          return field;
+        }
+      }
+      throw new NoSuchFieldException(holder.getName() + " holds no " + type);
+    }
   }
 
   /** The lanes of the framework's reconcile tasks: their resource's namespace. */

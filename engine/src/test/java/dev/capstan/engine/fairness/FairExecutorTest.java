@@ -118,6 +118,33 @@ class FairExecutorTest {
   }
 
   @Test
+  void aSourcesTaskRunsBeforeTheKustomizationsQueuedInItsNamespace() throws InterruptedException {
+    // The fetch a push asked for would otherwise wait behind every Kustomization its last
+    // artifact woke, and those build a revision it is about to replace.
+    executor =
+        FairExecutor.create(
+            1, "fair-test", LANE, task -> task instanceof Task t && t.name().startsWith("src"));
+    CountDownLatch holding = new CountDownLatch(1);
+    executor.execute(
+        () -> {
+          holding.countDown();
+          awaitRelease();
+        });
+    assertTrue(holding.await(10, TimeUnit.SECONDS));
+    for (int i = 0; i < 100; i++) {
+      executor.execute(new Task("tenant-a", "k" + i, ran));
+    }
+    executor.execute(new Task("tenant-a", "src-repo", ran));
+    executor.execute(new Task("tenant-a", "src-chart", ran));
+    executor.execute(new Task("tenant-b", "k-b", ran));
+
+    runAll();
+
+    assertEquals(List.of("src-repo", "k-b", "src-chart", "k0", "k1"), ran.subList(0, 5));
+    assertEquals(names("k", 100), ran.stream().filter(n -> n.matches("k\\d+")).toList());
+  }
+
+  @Test
   void tasksOfOneNamespaceRunInTheOrderQueued() throws InterruptedException {
     heldSingleThread();
     for (int i = 0; i < 50; i++) {
