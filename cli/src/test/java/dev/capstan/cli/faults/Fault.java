@@ -30,6 +30,21 @@ public enum Fault {
       cluster.killAndRestartEngine();
     }
   },
+  /**
+   * SIGKILL of every kustomize build worker of the engine, every 100 ms for 5 s (builds of the
+   * round's commit run meanwhile, so some are killed mid-build): the engine must notice, start new
+   * workers and converge. Fails to inject if no worker was found to kill.
+   */
+  WORKER_KILL("worker-kill", false) {
+    @Override
+    void inject(FaultCluster cluster, ControlPlane plane, Random random) throws Exception {
+      int killed = BuildWorkerKills.killFor(cluster.engine().pid(), Duration.ofSeconds(5));
+      if (killed == 0) {
+        throw new IllegalStateException(
+            "no " + BuildWorkerKills.WORKER + " process of the engine was found to kill");
+      }
+    }
+  },
   /** The API server stopped and started again (restart-apiserver), down 2 s. */
   API_RESTART("apiserver-restart", true) {
     @Override

@@ -77,6 +77,11 @@ final class FaultTestRun implements AutoCloseable {
     assertHeld("the end of the run", rounds.finish());
   }
 
+  /** The running engine's process id. */
+  long enginePid() {
+    return cluster.engine().pid();
+  }
+
   private void assertHeld(String what, Outcome outcome) {
     assertTrue(
         outcome.verdict().held(),
