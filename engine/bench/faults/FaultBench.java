@@ -58,6 +58,10 @@ public class FaultBench {
           FaultCluster cluster =
               new FaultCluster(admin, ns, kubeconfig, dir, workload, List.of("-Xmx256m"));
           FaultRounds bench = new FaultRounds(cluster, plane, random, LIMIT, System.out)) {
+        if (faults.contains(Fault.DISK_FULL)) {
+          // each engine's artifact store on a tmpfs of its own, to be filled (needs root)
+          cluster.artifactsOnDisksOf(64L << 20);
+        }
         long start = System.nanoTime();
         cluster.start();
         Outcome first = cluster.awaitInvariants(Duration.ofMinutes(15));

@@ -6,9 +6,9 @@
 # Uses the cluster of $KUBECONFIG (the local control plane: deploy/testcluster/up starts it; the
 # API server faults need it).
 # Usage: engine/bench/faults/faults.sh [-n N=100] [-f FAULT,FAULT...|all] [-r ROUNDS=3] [-s SEED]
-#   faults: none kill-9 worker-kill apiserver-restart apiserver-pause-20s git-down-20s git-slow-20s
-#           git-500-20s git-truncated-20s flood-200 partition-drop-5s partition-blackhole-60s
-#           relist-410
+#   faults: none kill-9 worker-kill disk-full apiserver-restart apiserver-pause-20s git-down-20s
+#           git-slow-20s git-500-20s git-truncated-20s flood-200 partition-drop-5s
+#           partition-blackhole-60s relist-410
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"

@@ -45,6 +45,25 @@ public enum Fault {
       }
     }
   },
+  /**
+   * The engine's artifact store (a tmpfs of its own) filled up, then a commit and a fetch: the
+   * fetch must fail with a reason that names the full disk (no stack trace) within 20 s, while the
+   * Kustomizations keep the last artifact; then the space is freed. Needs {@link
+   * FaultCluster#artifactsOnDisksOf}.
+   */
+  DISK_FULL("disk-full", false) {
+    @Override
+    void inject(FaultCluster cluster, ControlPlane plane, Random random) throws Exception {
+      cluster.disks().fill();
+      try {
+        cluster.workload().commitChange();
+        cluster.requestFetch();
+        DiskFullCheck.awaitClearFailure(cluster, Duration.ofSeconds(20));
+      } finally {
+        cluster.disks().free();
+      }
+    }
+  },
   /** The API server stopped and started again (restart-apiserver), down 2 s. */
   API_RESTART("apiserver-restart", true) {
     @Override

@@ -30,6 +30,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -66,6 +67,7 @@ public final class FaultCluster implements AutoCloseable {
   private ResourceUse steady;
   private long steadyPid;
   private Duration warmUp = Duration.ZERO;
+  private ArtifactDisks disks;
 
   /**
    * @param kubeconfig the admin kubeconfig: the engine's is this one with its server moved to the
@@ -174,8 +176,45 @@ public final class FaultCluster implements AutoCloseable {
     startEngine();
   }
 
+  /**
+   * Puts each engine's artifact store on a tmpfs of {@code bytes} of its own; before {@link
+   * #start}.
+   */
+  public void artifactsOnDisksOf(long bytes) {
+    disks = new ArtifactDisks(bytes);
+  }
+
+  /** The artifact disks, if {@link #artifactsOnDisksOf} was asked for. */
+  ArtifactDisks disks() {
+    if (disks == null) {
+      throw new IllegalStateException("the engine's artifacts are not on a disk of their own");
+    }
+    return disks;
+  }
+
+  /** The GitRepository's Ready condition now, if it has one. */
+  public Optional<Condition> sourceReady() {
+    GitRepository repo =
+        admin.resources(GitRepository.class).inNamespace(namespace).withName("repo").get();
+    if (repo == null || repo.getStatus() == null || repo.getStatus().conditions() == null) {
+      return Optional.empty();
+    }
+    return repo.getStatus().conditions().stream()
+        .filter(c -> "Ready".equals(c.getType()))
+        .findFirst();
+  }
+
   /** Starts an engine process (the previous one, if any, must be gone). */
   public CapstanProcess startEngine() throws IOException {
+    if (disks != null) {
+      try {
+        // CapstanProcess keeps a pod's artifacts in <work>/<pod>-artifacts
+        disks.mount(workDir.resolve("faults-" + engines.size() + "-artifacts"));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while mounting the artifact disk", e);
+      }
+    }
     CapstanProcess engine =
         CapstanProcess.start(
             engineKubeconfig,
@@ -415,7 +454,13 @@ public final class FaultCluster implements AutoCloseable {
           deletions.close();
         }
       } finally {
-        CapstanProcess.stopAll(engines, admin, namespace);
+        try {
+          CapstanProcess.stopAll(engines, admin, namespace);
+        } finally {
+          if (disks != null) {
+            disks.close();
+          }
+        }
       }
     } finally {
       try {

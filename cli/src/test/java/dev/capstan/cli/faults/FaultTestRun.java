@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Consumer;
 
 /**
  * A fault integration test's run: the bench's workload at a small size (six Kustomizations: a chain
@@ -37,6 +38,17 @@ final class FaultTestRun implements AutoCloseable {
   /** Sets up the workload, starts the engine and waits until it first converged. */
   static FaultTestRun start(
       KubernetesClient admin, TestNamespace ns, ClusterAccess access, Path dir) throws Exception {
+    return start(admin, ns, access, dir, cluster -> {});
+  }
+
+  /** The same, {@code setUp} given the cluster before it starts. */
+  static FaultTestRun start(
+      KubernetesClient admin,
+      TestNamespace ns,
+      ClusterAccess access,
+      Path dir,
+      Consumer<FaultCluster> setUp)
+      throws Exception {
     long seed = Long.getLong("capstan.faults.seed", System.nanoTime());
     System.out.println("fault test seed " + seed);
     Random random = new Random(seed);
@@ -51,6 +63,7 @@ final class FaultTestRun implements AutoCloseable {
             new FaultRounds(
                 cluster, new ControlPlane(access.kubeconfig()), random, LIMIT, System.out));
     try {
+      setUp.accept(cluster);
       cluster.start();
       Outcome first = cluster.awaitInvariants(LIMIT);
       run.assertHeld("the first convergence", first);
