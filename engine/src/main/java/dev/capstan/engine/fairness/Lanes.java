@@ -10,20 +10,31 @@ import java.util.Optional;
 /**
  * Queued tasks by lane, taken round-robin across the lanes that hold any and first-in first-out
  * within one, except that a lane's tasks added {@code first} run before its others (first-in
- * first-out among themselves). Not thread-safe: {@link FairExecutor} guards it with its lock. A
- * lane without tasks is forgotten, so what is held is the queued tasks and nothing per namespace
- * seen once.
+ * first-out among themselves), taking turns with them while both are queued. Not thread-safe:
+ * {@link FairExecutor} guards it with its lock. A lane without tasks is forgotten, so what is held
+ * is the queued tasks and nothing per namespace seen once.
  */
 final class Lanes {
 
-  /** One lane's tasks: those to run first, then the others. */
-  private record Lane(ArrayDeque<Runnable> first, ArrayDeque<Runnable> rest) {
-    Lane() {
-      this(new ArrayDeque<>(), new ArrayDeque<>());
+  /**
+   * One lane's tasks: those to run first, and the others. While both are queued they take turns, so
+   * that a stream of first tasks (a namespace's sources, fetching again and again) cannot starve
+   * the others: a task to run first waits behind at most one other, and another behind at most one
+   * to run first.
+   */
+  private static final class Lane {
+    private final ArrayDeque<Runnable> first = new ArrayDeque<>();
+    private final ArrayDeque<Runnable> rest = new ArrayDeque<>();
+    private boolean firstServedLast;
+
+    void add(Runnable task, boolean toRunFirst) {
+      (toRunFirst ? first : rest).addLast(task);
     }
 
     Runnable poll() {
-      return first.isEmpty() ? rest.pollFirst() : first.pollFirst();
+      boolean takeFirst = !first.isEmpty() && (rest.isEmpty() || !firstServedLast);
+      firstServedLast = takeFirst;
+      return takeFirst ? first.pollFirst() : rest.pollFirst();
     }
 
     boolean isEmpty() {
@@ -36,10 +47,6 @@ final class Lanes {
   private final ArrayDeque<String> turns = new ArrayDeque<>();
   private int size;
 
-  void add(String lane, Runnable task) {
-    add(lane, task, false);
-  }
-
   /** Queues {@code task} in {@code lane}, ahead of the lane's other tasks if {@code first}. */
   void add(String lane, Runnable task, boolean first) {
     Lane tasks = queued.get(lane);
@@ -49,13 +56,13 @@ final class Lanes {
       // A lane that had nothing queued waits behind the lanes that have, one task each.
       turns.addLast(lane);
     }
-    (first ? tasks.first() : tasks.rest()).addLast(task);
+    tasks.add(task, first);
     size++;
   }
 
   /**
-   * The next task: the oldest of the lane whose turn it is (of those to run first, if any); that
-   * lane goes to the back.
+   * The next task: the oldest of the lane whose turn it is (of those to run first, if any and if
+   * the lane's last task was not one of them); that lane goes to the back.
    */
   Optional<Runnable> next() {
     String lane = turns.pollFirst();

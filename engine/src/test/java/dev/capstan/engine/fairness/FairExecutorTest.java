@@ -140,7 +140,8 @@ class FairExecutorTest {
 
     runAll();
 
-    assertEquals(List.of("src-repo", "k-b", "src-chart", "k0", "k1"), ran.subList(0, 5));
+    // the lane's sources and the others take turns, so neither starves the other
+    assertEquals(List.of("src-repo", "k-b", "k0", "src-chart", "k1"), ran.subList(0, 5));
     assertEquals(names("k", 100), ran.stream().filter(n -> n.matches("k\\d+")).toList());
   }
 
