@@ -1,5 +1,7 @@
 package dev.capstan.cli.faults;
 
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import dev.capstan.testing.CapstanCrds;
 import dev.capstan.testing.ClusterAccess;
 import dev.capstan.testing.KubernetesCluster;
@@ -28,6 +30,7 @@ class ArtifactDiskFaultIT {
   void aFullArtifactDiskFailsTheFetchClearlyAndConvergesOnceFreed(
       KubernetesClient admin, TestNamespace ns, ClusterAccess access, @TempDir Path dir)
       throws Exception {
+    assumeTrue(ArtifactDisks.mountable(), "mounting the small artifact disk (a tmpfs) needs root");
     try (FaultTestRun run =
         FaultTestRun.start(admin, ns, access, dir, c -> c.artifactsOnDisksOf(64L << 20))) {
       run.assertHolds(Fault.DISK_FULL, 1);

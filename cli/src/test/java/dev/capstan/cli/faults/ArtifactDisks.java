@@ -23,6 +23,19 @@ final class ArtifactDisks implements AutoCloseable {
     this.bytes = bytes;
   }
 
+  /**
+   * Whether this process may mount a file system: only root may (in the test's own mount namespace
+   * a user could too, but the engines must see the mounts the test makes).
+   */
+  static boolean mountable() {
+    try {
+      return Files.readAllLines(Path.of("/proc/self/status")).stream()
+          .anyMatch(line -> line.matches("Uid:\\s+0\\s.*"));
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
   /** Mounts a new tmpfs at {@code dir} (created), the next engine's storage path. */
   void mount(Path dir) throws IOException, InterruptedException {
     Files.createDirectories(dir);
@@ -62,10 +75,19 @@ final class ArtifactDisks implements AutoCloseable {
   /** Unmounts every disk (lazily: an engine that is still stopping keeps its files open). */
   @Override
   public void close() throws IOException, InterruptedException {
+    IOException first = null;
     for (Path dir : mounted) {
-      run("umount", "-l", dir.toString());
+      try {
+        run("umount", "-l", dir.toString());
+      } catch (IOException e) {
+        // the others are unmounted all the same: a mount left behind stays on the machine
+        first = first == null ? e : first;
+      }
     }
     mounted.clear();
+    if (first != null) {
+      throw first;
+    }
   }
 
   private static void run(String... command) throws IOException, InterruptedException {
