@@ -32,6 +32,15 @@ final class ManifestObjects {
    * @throws IllegalArgumentException saying what is wrong, never quoting the manifest
    */
   static List<GenericKubernetesResource> of(String manifest, HelmRelease release) {
+    return parse(manifest).stream().map(o -> owned(o, release)).toList();
+  }
+
+  /**
+   * The objects of {@code manifest} as it is: a rendered one, or one a release record holds.
+   *
+   * @throws IllegalArgumentException saying what is wrong, never quoting the manifest
+   */
+  static List<GenericKubernetesResource> parse(String manifest) {
     List<BoundedYaml.Document> documents;
     try {
       documents = new BoundedYaml(50L * MAX_OBJECTS * 100).readAll(manifest);
@@ -47,8 +56,7 @@ final class ManifestObjects {
         throw new IllegalArgumentException(
             "the chart renders more than " + MAX_OBJECTS + " objects");
       }
-      objects.add(
-          owned(JSON.convertValue(document.value(), GenericKubernetesResource.class), release));
+      objects.add(JSON.convertValue(document.value(), GenericKubernetesResource.class));
     }
     return objects;
   }

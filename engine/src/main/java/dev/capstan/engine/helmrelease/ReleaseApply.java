@@ -1,6 +1,7 @@
 package dev.capstan.engine.helmrelease;
 
 import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.applier.apply.ApplyPolicy;
 import dev.capstan.applier.apply.ApplyRequest;
 import dev.capstan.applier.apply.ApplyResult;
 import dev.capstan.applier.common.Action;
@@ -8,6 +9,7 @@ import dev.capstan.applier.common.ObjectResult;
 import dev.capstan.applier.common.Owner;
 import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.engine.conditions.ReleaseReason;
+import dev.capstan.engine.helmrelease.ReleaseAdoption.Baseline;
 import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.engine.pipeline.Inventories;
 import dev.capstan.engine.pipeline.ObjectFailures;
@@ -15,6 +17,9 @@ import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * A release's objects written with the applier's staged server-side apply (CRDs, then namespaces,
@@ -23,19 +28,54 @@ import java.util.List;
  */
 final class ReleaseApply {
   private final Acting acting;
+  private final ReleaseClaims claims;
 
   ReleaseApply(Acting acting) {
-    this.acting = acting;
+    this(acting, ReleaseClaims.of(acting.client()));
   }
 
-  /** The objects owned by {@code release}: its labels name it. */
+  ReleaseApply(Acting acting, ReleaseClaims claims) {
+    this.acting = acting;
+    this.claims = claims;
+  }
+
+  /**
+   * Field managers whose fields on a release's objects Capstan takes over before it applies, by
+   * name prefix: Helm's own ({@code helm}) and Flux's helm-controller ({@code helm-controller}), so
+   * that a field an adopted release's chart no longer sets is removed.
+   */
+  static final ApplyPolicy HELM_MANAGERS = new ApplyPolicy(Set.of(), List.of("helm"));
+
+  /**
+   * The objects owned by {@code release}: its labels name them, or Helm's ownership annotations
+   * name its release on an object without them (one of a release it adopted).
+   */
   static Owner owner(HelmRelease release) {
-    return Owner.helmRelease(release.getMetadata().getName(), release.getMetadata().getNamespace());
+    return Owner.helmRelease(
+        release.getMetadata().getName(),
+        release.getMetadata().getNamespace(),
+        releaseName(release));
+  }
+
+  static Owner.HelmReleaseName releaseName(HelmRelease release) {
+    return new Owner.HelmReleaseName(release.releaseName(), release.releaseNamespace());
+  }
+
+  /** {@link #apply(HelmRelease, List, List, InventorySet, Baseline, ReleaseReason)} of nothing. */
+  InventorySet apply(
+      HelmRelease release,
+      List<GenericKubernetesResource> crds,
+      List<GenericKubernetesResource> objects,
+      InventorySet previous,
+      ReleaseReason failure) {
+    return apply(release, crds, objects, previous, Baseline.NONE, failure);
   }
 
   /**
    * Writes the chart's {@code crds} (outside the inventory), applies {@code objects} and prunes
-   * what {@code previous} holds beyond them; returns the inventory now in the cluster.
+   * what {@code previous} holds beyond them, and what a {@code baseline} of another client's has;
+   * returns the inventory now in the cluster. With taking ownership disabled, objects that exist
+   * and belong to no release or another one are refused first, and nothing is written.
    *
    * @throws ReleaseFailure with {@code failure}, its inventory what may be in the cluster
    */
@@ -44,14 +84,20 @@ final class ReleaseApply {
       List<GenericKubernetesResource> crds,
       List<GenericKubernetesResource> objects,
       InventorySet previous,
+      Baseline baseline,
       ReleaseReason failure) {
+    Set<ObjectRef> rendered = ReleaseAdoption.refs(objects, release.releaseNamespace());
+    if (!takesOwnership(release, failure)) {
+      refuseTaken(release, objects, rendered, baseline, previous, failure);
+    }
     writeCrds(release, crds, previous, failure);
     ApplyRequest request =
         ApplyRequest.of(objects, owner(release))
             .withForce(Boolean.TRUE.equals(release.getSpec().effectiveUpgrade().force()))
             .withTimeout(release.getSpec().effectiveTimeout())
             .withDefaultNamespace(release.releaseNamespace())
-            .withFirstApply(previous.entries().isEmpty());
+            .withFirstApply(previous.entries().isEmpty())
+            .withPolicy(HELM_MANAGERS);
     ApplyResult result;
     try {
       result = acting.applier().apply(request);
@@ -69,8 +115,48 @@ final class ReleaseApply {
           "apply failed: " + ObjectFailures.describe(result.failures()),
           Inventories.union(previous, written));
     }
-    prune(release, previous, result.inventory(), failure);
+    List<ObjectRef> dropped =
+        baseline.foreign() ? ReleaseAdoption.dropped(baseline.refs(), rendered) : List.of();
+    prune(release, Inventories.union(previous, dropped), result.inventory(), failure);
     return result.inventory();
+  }
+
+  /**
+   * With taking ownership disabled, objects the release creates that exist and belong to no release
+   * or another one refuse it, by name, before anything is written.
+   */
+  private void refuseTaken(
+      HelmRelease release,
+      List<GenericKubernetesResource> objects,
+      Set<ObjectRef> rendered,
+      Baseline baseline,
+      InventorySet previous,
+      ReleaseReason failure) {
+    Set<ObjectRef> added =
+        ReleaseAdoption.added(rendered, baseline.refs()).stream()
+            .map(ObjectRef::withoutVersion)
+            .collect(Collectors.toSet());
+    Optional<String> refused;
+    try {
+      refused =
+          claims.refused(
+              objects, added, release.releaseNamespace(), releaseName(release), owner(release));
+    } catch (KubernetesClientException e) {
+      throw new Failed(
+          failure, "reading the objects the release creates failed: " + e.getMessage(), previous);
+    }
+    if (refused.isPresent()) {
+      throw new Failed(failure, refused.get(), previous);
+    }
+  }
+
+  /** Whether the action may take existing objects: Flux's {@code disableTakeOwnership} unset. */
+  private static boolean takesOwnership(HelmRelease release, ReleaseReason failure) {
+    Boolean disabled =
+        failure == ReleaseReason.INSTALL_FAILED
+            ? release.getSpec().effectiveInstall().disableTakeOwnership()
+            : release.getSpec().effectiveUpgrade().disableTakeOwnership();
+    return !Boolean.TRUE.equals(disabled);
   }
 
   /**

@@ -1,0 +1,241 @@
+package dev.capstan.engine.helmrelease;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.api.helm.HelmReleaseStatus;
+import dev.capstan.applier.common.Owner;
+import dev.capstan.applier.inventory.InventorySet;
+import dev.capstan.helm.release.Release;
+import dev.capstan.helm.release.ReleaseBuilder;
+import dev.capstan.helm.release.ReleaseRecord;
+import dev.capstan.helm.release.ReleaseStatus;
+import dev.capstan.kube.ObjectRef;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * A release another client made, continued by a HelmRelease: which records count as foreign, what
+ * the upgrade from one prunes, and which existing objects may be taken without taking ownership.
+ */
+class ReleaseAdoptionTest {
+  private static final Owner OWNER = ReleaseApply.owner(ReleaseFakes.release());
+  private static final Owner.HelmReleaseName RELEASE = new Owner.HelmReleaseName("podinfo", "apps");
+
+  private final ReleaseFakes fakes = new ReleaseFakes();
+
+  @Test
+  void aDeployedRecordIsForeignUnlessTheStatusHistoryHoldsItsVersion() {
+    HelmRelease release = ReleaseFakes.release();
+    fakes.pipeline().reconcile(release);
+    Release ours = fakes.records.get(1).release();
+    HelmReleaseStatus status = release.getStatus();
+
+    assertFalse(ReleaseAdoption.foreign(ours, status), "the status recorded version 1");
+    assertTrue(ReleaseAdoption.foreign(ours, null), "no status: a new HelmRelease");
+    assertTrue(
+        ReleaseAdoption.foreign(ReleaseBuilder.builder(ours).version(2).build(), status),
+        "a version helm upgrade made by hand after Capstan's");
+    assertTrue(
+        ReleaseAdoption.foreign(ReleaseBuilder.builder(ours).namespace("prod").build(), status),
+        "a release of the same name and version in another namespace");
+  }
+
+  @Test
+  void theBaselineIsTheManifestInTheReleaseNamespaceAndWhatTheRenderDropsIsPruned() {
+    Release helms = helmRecord().release();
+    ReleaseAdoption.Baseline baseline = ReleaseAdoption.baseline(Optional.of(helms), null, "apps");
+    Set<ObjectRef> rendered = ReleaseAdoption.refs(objects("render.yaml"), "apps");
+
+    assertTrue(baseline.foreign());
+    assertEquals(
+        List.of(
+            "v1/Service/apps/podinfo",
+            "apps/v1/Deployment/apps/podinfo",
+            "v1/ConfigMap/apps/podinfo-extra",
+            "rbac.authorization.k8s.io/v1beta1/ClusterRole/apps/podinfo-reader"),
+        baseline.refs().stream().map(ReleaseAdoptionTest::name).sorted(this::inManifest).toList());
+    assertEquals(
+        List.of("v1/ConfigMap/apps/podinfo-extra"),
+        ReleaseAdoption.dropped(baseline.refs(), rendered).stream()
+            .map(ReleaseAdoptionTest::name)
+            .toList(),
+        "a new apiVersion of the same object is the same object");
+    assertEquals(
+        List.of("v1/Secret/apps/podinfo-token"),
+        ReleaseAdoption.added(rendered, baseline.refs()).stream()
+            .map(ReleaseAdoptionTest::name)
+            .toList());
+    assertEquals(
+        ReleaseAdoption.Baseline.NONE, ReleaseAdoption.baseline(Optional.empty(), null, "apps"));
+  }
+
+  @Test
+  void aManifestThatIsNotObjectsIsRefusedWithoutQuotingIt() {
+    Release broken = ReleaseBuilder.builder(helmRecord().release()).manifest("a: [s3cr3t").build();
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ReleaseAdoption.baseline(Optional.of(broken), null, "apps"));
+    assertFalse(e.getMessage().contains("s3cr3t"), e.getMessage());
+  }
+
+  @Test
+  void anAdoptedReleaseIsUpgradedAsItsNextVersionAndWhatItDroppedIsPruned() {
+    ReleaseRecord helms = helmRecord();
+    fakes.records.put(1, helms);
+    fakes.manifest = ReleaseFakes.read("manifest.yaml");
+    HelmRelease release = ReleaseFakes.release();
+
+    fakes.pipeline().reconcile(release);
+
+    assertEquals(List.of("2 pending-upgrade", "2 deployed", "1 superseded"), fakes.recordLog);
+    assertEquals(ReleaseStatus.SUPERSEDED, fakes.records.get(1).release().status());
+    assertEquals(
+        helms.release().info().firstDeployed(),
+        fakes.records.get(2).release().info().firstDeployed(),
+        "the history goes on");
+    InventorySet prunedFrom = fakes.prunedFrom.get(fakes.prunedFrom.size() - 1);
+    assertEquals(
+        List.of(
+            "rbac.authorization.k8s.io/v1beta1/ClusterRole/apps/podinfo-reader",
+            "v1/ConfigMap/apps/podinfo-extra"),
+        prunedFrom.refs().stream().map(ReleaseAdoptionTest::name).sorted().toList(),
+        "the objects of Helm's release the render dropped; the status held no inventory");
+    assertEquals(
+        "Helm upgrade succeeded for release apps/podinfo.v2 with chart podinfo@6.5.0",
+        release.getStatus().conditions().get(0).getMessage());
+
+    fakes.prunedFrom.clear();
+    release.getMetadata().setGeneration(2L);
+    ((ObjectNode) release.getSpec().values()).put("replicaCount", 2);
+    fakes.pipeline().reconcile(release);
+    assertEquals(
+        List.of(),
+        fakes.prunedFrom.get(0).refs().stream().filter(r -> r.kind().equals("ConfigMap")).toList(),
+        "once its own, the release is upgraded from its inventory alone");
+  }
+
+  static Stream<Arguments> ownership() {
+    List<Arguments> cases = new ArrayList<>();
+    for (Map<String, Object> c : ownershipCases()) {
+      cases.add(
+          Arguments.of(c.get("case"), c.get("labels"), c.get("annotations"), c.get("refused")));
+    }
+    return cases.stream();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("ownership")
+  void anExistingObjectIsTakenOnlyWhenHelmsMetadataNamesTheRelease(
+      String name, Map<String, String> labels, Map<String, String> annotations, String refused) {
+    ObjectMeta live =
+        new ObjectMetaBuilder()
+            .withName("podinfo-token")
+            .withNamespace("apps")
+            .withLabels(labels)
+            .withAnnotations(annotations)
+            .build();
+    ObjectRef ref = ObjectRef.of("v1", "Secret", "apps", "podinfo-token");
+
+    assertEquals(
+        Optional.ofNullable(refused), ReleaseAdoption.conflict(ref, live, RELEASE, OWNER), name);
+  }
+
+  @Test
+  void onlyTheObjectsTheReleaseAddsAreReadAndEachRefusedOneIsNamed() {
+    List<String> read = new ArrayList<>();
+    ReleaseClaims claims =
+        new ReleaseClaims(
+            (object, namespace) -> {
+              read.add(object.getKind() + " " + namespace);
+              return new ObjectMetaBuilder().withLabels(Map.of("app", "podinfo")).build();
+            });
+    List<GenericKubernetesResource> rendered = objects("render.yaml");
+    Set<ObjectRef> added =
+        Set.of(
+            ObjectRef.of("v1", "Secret", "apps", "podinfo-token").withoutVersion(),
+            ObjectRef.of("rbac.authorization.k8s.io/v1", "ClusterRole", "apps", "podinfo-reader")
+                .withoutVersion());
+
+    String message = claims.refused(rendered, added, "apps", RELEASE, OWNER).orElseThrow();
+
+    assertEquals(List.of("ClusterRole apps", "Secret apps"), read);
+    assertTrue(message.startsWith("ClusterRole 'apps/podinfo-reader' exists"), message);
+    assertTrue(message.contains("; Secret 'apps/podinfo-token' exists"), message);
+    assertTrue(message.endsWith("(taking ownership is disabled by disableTakeOwnership: true)"));
+    assertEquals(
+        Optional.empty(),
+        new ReleaseClaims((object, namespace) -> null)
+            .refused(rendered, added, "apps", RELEASE, OWNER),
+        "objects that do not exist are created");
+  }
+
+  /** Version 1 of apps/podinfo as {@code helm install} left it. */
+  private ReleaseRecord helmRecord() {
+    HelmRelease other = ReleaseFakes.release();
+    ReleaseFakes made = new ReleaseFakes();
+    made.pipeline().reconcile(other);
+    Release release =
+        ReleaseBuilder.builder(made.records.get(1).release())
+            .manifest(read("helm-manifest.yaml"))
+            .build();
+    return new ReleaseRecord(
+        "apps", ReleaseRecord.secretName("podinfo", 1), "1", Map.of(), release);
+  }
+
+  private int inManifest(String a, String b) {
+    List<String> order = List.of("Service", "Deployment", "ConfigMap", "ClusterRole");
+    return Integer.compare(
+        order.indexOf(a.split("/")[a.split("/").length - 3]),
+        order.indexOf(b.split("/")[b.split("/").length - 3]));
+  }
+
+  private static String name(ObjectRef ref) {
+    String group = ref.group().isEmpty() ? "" : ref.group() + "/";
+    return group + ref.version() + "/" + ref.kind() + "/" + ref.namespace() + "/" + ref.name();
+  }
+
+  private static List<GenericKubernetesResource> objects(String fixture) {
+    return ManifestObjects.parse(read(fixture));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<Map<String, Object>> ownershipCases() {
+    try {
+      return new ObjectMapper(new YAMLFactory()).readValue(read("ownership.yaml"), List.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static String read(String name) {
+    try (InputStream in =
+        ReleaseAdoptionTest.class.getResourceAsStream("/helmrelease/adoption/" + name)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
