@@ -13,6 +13,7 @@ import dev.capstan.engine.helmrelease.ReleaseAdoption.Baseline;
 import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.engine.pipeline.Inventories;
 import dev.capstan.engine.pipeline.ObjectFailures;
+import dev.capstan.kube.ApiErrors;
 import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -143,7 +144,9 @@ final class ReleaseApply {
               objects, added, release.releaseNamespace(), releaseName(release), owner(release));
     } catch (KubernetesClientException e) {
       throw new Failed(
-          failure, "reading the objects the release creates failed: " + e.getMessage(), previous);
+          failure,
+          "reading the objects the release creates failed: " + ApiErrors.refusal(e),
+          previous);
     }
     if (refused.isPresent()) {
       throw new Failed(failure, refused.get(), previous);

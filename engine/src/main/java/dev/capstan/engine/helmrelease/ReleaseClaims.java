@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The objects a release creates that exist already and belong to another release or to no release,
@@ -19,6 +20,9 @@ import java.util.Set;
 final class ReleaseClaims {
   /** At most this many refused objects are named in one message. */
   static final int NAMED = 5;
+
+  /** The code of the client's exception for a kind discovery does not find: no HTTP answer. */
+  static final int UNSERVED_KIND = -1;
 
   /**
    * How an object is read: its metadata, or null when it does not exist; {@code namespace} is its
@@ -76,19 +80,34 @@ final class ReleaseClaims {
 
   private static ObjectMeta read(
       KubernetesClient client, GenericKubernetesResource rendered, String namespace) {
+    return metadataOrNone(
+        () ->
+            client
+                .genericKubernetesResources(rendered.getApiVersion(), rendered.getKind())
+                .inNamespace(namespace)
+                .withName(rendered.getMetadata().getName())
+                .get());
+  }
+
+  /**
+   * The metadata {@code get} reads, or null when the object does not exist: answered 404, or its
+   * kind is not served (yet), a kind whose CRD the release writes first, for which the client finds
+   * no resource and throws with no HTTP code (-1) and no cause. Any other failure is thrown, a
+   * request that failed on the way (-1 with the I/O error its cause) too: it read nothing.
+   */
+  static ObjectMeta metadataOrNone(Supplier<GenericKubernetesResource> get) {
     try {
-      GenericKubernetesResource found =
-          client
-              .genericKubernetesResources(rendered.getApiVersion(), rendered.getKind())
-              .inNamespace(namespace)
-              .withName(rendered.getMetadata().getName())
-              .get();
+      GenericKubernetesResource found = get.get();
       return found == null ? null : found.getMetadata();
     } catch (KubernetesClientException e) {
-      if (e.getCode() == 404 || e.getCode() == 0) {
-        return null; // its kind is not served (yet): nothing to take
+      if (e.getCode() == 404 || unserved(e)) {
+        return null;
       }
       throw e;
     }
+  }
+
+  private static boolean unserved(KubernetesClientException e) {
+    return e.getCode() == UNSERVED_KIND && e.getCause() == null && e.getStatus() == null;
   }
 }

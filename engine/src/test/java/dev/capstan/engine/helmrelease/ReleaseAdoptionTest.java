@@ -2,6 +2,8 @@ package dev.capstan.engine.helmrelease;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -20,6 +22,7 @@ import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -190,6 +193,41 @@ class ReleaseAdoptionTest {
         new ReleaseClaims((object, namespace) -> null)
             .refused(rendered, added, "apps", RELEASE, OWNER),
         "objects that do not exist are created");
+  }
+
+  @Test
+  void aKindNotServedYetHasNoObjectsButAFailedReadIsNotAbsence() {
+    assertNull(
+        ReleaseClaims.metadataOrNone(
+            () -> {
+              throw new KubernetesClientException(
+                  "Could not find the metadata for the given apiVersion and kind");
+            }),
+        "the custom resource of a CRD the chart's crds/ writes first");
+    assertNull(
+        ReleaseClaims.metadataOrNone(
+            () -> {
+              throw new KubernetesClientException("not found", 404, null);
+            }));
+    KubernetesClientException unreachable =
+        new KubernetesClientException("connect", new IOException("refused"));
+    assertSame(
+        unreachable,
+        assertThrows(
+            KubernetesClientException.class,
+            () ->
+                ReleaseClaims.metadataOrNone(
+                    () -> {
+                      throw unreachable;
+                    })));
+    KubernetesClientException forbidden = new KubernetesClientException("forbidden", 403, null);
+    assertThrows(
+        KubernetesClientException.class,
+        () ->
+            ReleaseClaims.metadataOrNone(
+                () -> {
+                  throw forbidden;
+                }));
   }
 
   /** Version 1 of apps/podinfo as {@code helm install} left it. */
