@@ -1,5 +1,6 @@
 package dev.capstan.applier.common;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -86,14 +87,29 @@ public record Owner(String name, String namespace, String group, HelmReleaseName
 
   /**
    * Whether an object's labels name this owner, or, for a HelmRelease that knows its release, it
-   * carries no owner label of the group and Helm's annotations name that release.
+   * carries no owner label of any Kustomization or HelmRelease and Helm's annotations name that
+   * release.
    */
   public boolean owns(Map<String, String> objectLabels, Map<String, String> annotations) {
     if (owns(objectLabels)) {
       return true;
     }
-    boolean unlabelled = objectLabels == null || !objectLabels.containsKey(nameLabel());
-    return release != null && unlabelled && release.named(annotations);
+    return release != null && !ownerLabelled(objectLabels) && release.named(annotations);
+  }
+
+  /**
+   * Whether an object carries an owner label of any Kustomization or HelmRelease: such an object is
+   * its labels' owner's, whatever Helm's annotations say.
+   */
+  private static boolean ownerLabelled(Map<String, String> objectLabels) {
+    if (objectLabels == null) {
+      return false;
+    }
+    return List.of(KUSTOMIZATION_GROUP, HELM_RELEASE_GROUP).stream()
+        .anyMatch(
+            group ->
+                objectLabels.containsKey(group + "/name")
+                    || objectLabels.containsKey(group + "/namespace"));
   }
 
   /** Whether an object's labels name this owner. Objects without both labels are not ours. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.applier.common.Owner;
+import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -79,6 +80,12 @@ class PruneDecisionTest {
         PruneDecision.keepReason(Owner.helmRelease("other", "apps").labels(), ours, release)
             .orElseThrow(),
         "another HelmRelease's label wins over Helm's annotations");
+    Map<String, String> kustomizations = new HashMap<>(new Owner("app", "apps").labels());
+    kustomizations.put("app.kubernetes.io/managed-by", "Helm");
+    assertEquals(
+        "kept: not labelled as owned by apps/app",
+        PruneDecision.keepReason(kustomizations, ours, release).orElseThrow(),
+        "a Kustomization's label wins over Helm's annotations");
     assertTrue(
         PruneDecision.keepReason(helmLabel, ours, Owner.helmRelease("app", "apps")).isPresent(),
         "an owner that knows no release goes by its labels alone");
