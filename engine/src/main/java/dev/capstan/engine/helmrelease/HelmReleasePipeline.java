@@ -72,7 +72,7 @@ public final class HelmReleasePipeline {
 
   private Acted actedFor(HelmRelease release, Plaintexts secrets) {
     ReleaseActors.Actor actor = parts.actors().actorFor(release);
-    ReleaseApply apply = new ReleaseApply(actor.acting());
+    ReleaseApply apply = new ReleaseApply(actor.acting(), actor.claims());
     return new Acted(
         new ReleaseRecording(actor.store(), parts.clock(), secrets),
         apply,
@@ -209,6 +209,7 @@ public final class HelmReleasePipeline {
     ChartRender rendered = all.release();
     List<GenericKubernetesResource> objects = objects(rendered, release, upgrade);
     ReleaseAdoption.Baseline baseline = baseline(release, history, upgrade);
+    acted.apply().checkOwnership(release, objects, baseline, upgrade);
     List<GenericKubernetesResource> crds = crds(all, acted.crds(), upgrade);
     Instant started = parts.clock().instant();
     ReleaseRecording recording = acted.recording();

@@ -31,10 +31,6 @@ final class ReleaseApply {
   private final Acting acting;
   private final ReleaseClaims claims;
 
-  ReleaseApply(Acting acting) {
-    this(acting, ReleaseClaims.of(acting.client()));
-  }
-
   ReleaseApply(Acting acting, ReleaseClaims claims) {
     this.acting = acting;
     this.claims = claims;
@@ -75,8 +71,8 @@ final class ReleaseApply {
   /**
    * Writes the chart's {@code crds} (outside the inventory), applies {@code objects} and prunes
    * what {@code previous} holds beyond them, and what a {@code baseline} of another client's has;
-   * returns the inventory now in the cluster. With taking ownership disabled, objects that exist
-   * and belong to no release or another one are refused first, and nothing is written.
+   * returns the inventory now in the cluster. Ownership is checked before, by {@link
+   * #checkOwnership}.
    *
    * @throws ReleaseFailure with {@code failure}, its inventory what may be in the cluster
    */
@@ -88,9 +84,6 @@ final class ReleaseApply {
       Baseline baseline,
       ReleaseReason failure) {
     Set<ObjectRef> rendered = ReleaseAdoption.refs(objects, release.releaseNamespace());
-    if (!takesOwnership(release, failure)) {
-      refuseTaken(release, objects, rendered, baseline, previous, failure);
-    }
     writeCrds(release, crds, previous, failure);
     ApplyRequest request =
         ApplyRequest.of(objects, owner(release))
@@ -123,16 +116,23 @@ final class ReleaseApply {
   }
 
   /**
-   * With taking ownership disabled, objects the release creates that exist and belong to no release
-   * or another one refuse it, by name, before anything is written.
+   * With taking ownership disabled, objects an install or upgrade creates that exist and belong to
+   * no release or another one refuse it, by name, as Helm refuses before it writes a release
+   * record: called before the record is begun, it fails the reconcile, not the release (no failure
+   * counted, no remediation), which is tried again at the interval. A rollback is not checked.
+   *
+   * @throws ReleaseFailure naming the objects refused, or why they could not be read
    */
-  private void refuseTaken(
+  void checkOwnership(
       HelmRelease release,
       List<GenericKubernetesResource> objects,
-      Set<ObjectRef> rendered,
       Baseline baseline,
-      InventorySet previous,
-      ReleaseReason failure) {
+      boolean upgrade) {
+    if (takesOwnership(release, upgrade)) {
+      return;
+    }
+    ReleaseReason reason = upgrade ? ReleaseReason.UPGRADE_FAILED : ReleaseReason.INSTALL_FAILED;
+    Set<ObjectRef> rendered = ReleaseAdoption.refs(objects, release.releaseNamespace());
     Set<ObjectRef> added =
         ReleaseAdoption.added(rendered, baseline.refs()).stream()
             .map(ObjectRef::withoutVersion)
@@ -143,22 +143,20 @@ final class ReleaseApply {
           claims.refused(
               objects, added, release.releaseNamespace(), releaseName(release), owner(release));
     } catch (KubernetesClientException e) {
-      throw new Failed(
-          failure,
-          "reading the objects the release creates failed: " + ApiErrors.refusal(e),
-          previous);
+      throw ReleaseFailure.failed(
+          reason, "reading the objects the release creates failed: " + ApiErrors.refusal(e));
     }
     if (refused.isPresent()) {
-      throw new Failed(failure, refused.get(), previous);
+      throw ReleaseFailure.failed(reason, refused.get());
     }
   }
 
   /** Whether the action may take existing objects: Flux's {@code disableTakeOwnership} unset. */
-  private static boolean takesOwnership(HelmRelease release, ReleaseReason failure) {
+  private static boolean takesOwnership(HelmRelease release, boolean upgrade) {
     Boolean disabled =
-        failure == ReleaseReason.INSTALL_FAILED
-            ? release.getSpec().effectiveInstall().disableTakeOwnership()
-            : release.getSpec().effectiveUpgrade().disableTakeOwnership();
+        upgrade
+            ? release.getSpec().effectiveUpgrade().disableTakeOwnership()
+            : release.getSpec().effectiveInstall().disableTakeOwnership();
     return !Boolean.TRUE.equals(disabled);
   }
 

@@ -19,10 +19,12 @@ import dev.capstan.helm.release.ReleaseBuilder;
 import dev.capstan.helm.release.ReleaseRecord;
 import dev.capstan.helm.release.ReleaseStatus;
 import dev.capstan.kube.ObjectRef;
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -138,6 +140,39 @@ class ReleaseAdoptionTest {
         List.of(),
         fakes.prunedFrom.get(0).refs().stream().filter(r -> r.kind().equals("ConfigMap")).toList(),
         "once its own, the release is upgraded from its inventory alone");
+  }
+
+  @Test
+  void aRefusedInstallWritesNoRecordAndIsNoReleaseFailure() {
+    fakes.manifest = ReleaseFakes.read("manifest.yaml");
+    fakes.live =
+        (object, namespace) ->
+            new ObjectMetaBuilder().withName(object.getMetadata().getName()).build();
+    HelmRelease release =
+        new KubernetesSerialization()
+            .unmarshal(
+                ReleaseFakes.read("podinfo.yaml")
+                    .replace("\nspec:\n", "\nspec:\n  install:\n    disableTakeOwnership: true\n"),
+                HelmRelease.class);
+
+    fakes.pipeline().reconcile(release);
+
+    assertEquals(List.of(), fakes.recordLog, "Helm refuses before it writes a record");
+    assertEquals(0, fakes.applies, "nothing is written");
+    Condition ready =
+        release.getStatus().conditions().stream()
+            .filter(c -> c.getType().equals("Ready"))
+            .findFirst()
+            .orElseThrow();
+    assertEquals("False", ready.getStatus());
+    assertEquals("InstallFailed", ready.getReason());
+    assertTrue(
+        ready.getMessage().contains("exists and cannot be taken into release 'apps/podinfo'"),
+        ready.getMessage());
+    assertTrue(
+        release.getStatus().conditions().stream().noneMatch(c -> c.getType().equals("Released")),
+        "no release failed, so none is remediated");
+    assertNull(release.getStatus().installFailures(), "no failure counted");
   }
 
   static Stream<Arguments> ownership() {
