@@ -364,17 +364,17 @@ public final class HelmReleasePipeline {
    */
   private static ReleaseAdoption.Baseline baseline(
       HelmRelease release, ReleaseHistory history, boolean upgrade) {
+    if (!upgrade) {
+      return ReleaseAdoption.Baseline.NONE; // an install replaces nothing, as Helm's never prunes
+    }
     Optional<ReleaseRecord> deployed = history.lastDeployed();
     ReleaseAdoption.Baseline baseline;
     try {
       baseline =
-          ReleaseAdoption.baseline(
-              deployed.map(ReleaseRecord::release),
-              release.getStatus(),
-              release.releaseNamespace());
+          ReleaseAdoption.baseline(deployed.map(ReleaseRecord::release), release.getStatus());
     } catch (IllegalArgumentException e) {
       throw ReleaseFailure.releaseFailed(
-          upgrade ? ReleaseReason.UPGRADE_FAILED : ReleaseReason.INSTALL_FAILED,
+          ReleaseReason.UPGRADE_FAILED,
           "the manifest of release "
               + ReleaseRecording.where(deployed.orElseThrow().release())
               + " cannot be read: "

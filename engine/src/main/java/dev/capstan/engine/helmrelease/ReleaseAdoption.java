@@ -43,19 +43,19 @@ final class ReleaseAdoption {
 
   /**
    * The baseline of a release whose last deployed record is {@code deployed} (none: {@link
-   * Baseline#NONE}), the objects of its manifest named in {@code defaultNamespace} when they name
-   * none.
+   * Baseline#NONE}), the objects of its manifest named in the record's namespace when they name
+   * none: the release namespace Helm put them in, whatever the HelmRelease's target is now.
    *
    * @throws IllegalArgumentException when the manifest is not objects, never quoting it
    */
-  static Baseline baseline(
-      Optional<Release> deployed, HelmReleaseStatus status, String defaultNamespace) {
+  static Baseline baseline(Optional<Release> deployed, HelmReleaseStatus status) {
     if (deployed.isEmpty()) {
       return Baseline.NONE;
     }
     String manifest = deployed.get().manifest() == null ? "" : deployed.get().manifest();
     return new Baseline(
-        refs(ManifestObjects.parse(manifest), defaultNamespace), foreign(deployed.get(), status));
+        refs(ManifestObjects.parse(manifest), deployed.get().namespace()),
+        foreign(deployed.get(), status));
   }
 
   /**
@@ -122,17 +122,14 @@ final class ReleaseAdoption {
   /**
    * Why an existing object the release creates cannot be taken without taking ownership: empty when
    * Helm's ownership metadata (the {@code app.kubernetes.io/managed-by: Helm} label and the {@code
-   * meta.helm.sh/release-name} and {@code release-namespace} annotations) names {@code release}, or
-   * {@code owner}'s labels name the HelmRelease. Never quotes the object's values.
+   * meta.helm.sh/release-name} and {@code release-namespace} annotations) names {@code release},
+   * exactly as Helm checks: Capstan's owner labels do not stand in for it (the objects Capstan
+   * writes carry Helm's metadata too). Never quotes the object's values.
    */
-  static Optional<String> conflict(
-      ObjectRef ref, ObjectMeta live, Owner.HelmReleaseName release, Owner owner) {
+  static Optional<String> conflict(ObjectRef ref, ObjectMeta live, Owner.HelmReleaseName release) {
     Map<String, String> labels = live.getLabels() == null ? Map.of() : live.getLabels();
     Map<String, String> annotations =
         live.getAnnotations() == null ? Map.of() : live.getAnnotations();
-    if (owner.owns(labels)) {
-      return Optional.empty();
-    }
     String problem;
     if (!"Helm".equals(labels.get(ManifestObjects.MANAGED_BY))) {
       problem = "it is not labelled " + ManifestObjects.MANAGED_BY + ": Helm";

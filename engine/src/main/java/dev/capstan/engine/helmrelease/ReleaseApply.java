@@ -139,9 +139,7 @@ final class ReleaseApply {
             .collect(Collectors.toSet());
     Optional<String> refused;
     try {
-      refused =
-          claims.refused(
-              objects, added, release.releaseNamespace(), releaseName(release), owner(release));
+      refused = claims.refused(objects, added, release.releaseNamespace(), releaseName(release));
     } catch (KubernetesClientException e) {
       throw ReleaseFailure.failed(
           reason, "reading the objects the release creates failed: " + ApiErrors.refusal(e));

@@ -52,8 +52,7 @@ final class ReleaseClaims {
       List<GenericKubernetesResource> rendered,
       Set<ObjectRef> added,
       String defaultNamespace,
-      Owner.HelmReleaseName release,
-      Owner owner) {
+      Owner.HelmReleaseName release) {
     List<String> refused = new ArrayList<>();
     for (GenericKubernetesResource object : rendered) {
       Set<ObjectRef> refs = ReleaseAdoption.refs(List.of(object), defaultNamespace);
@@ -66,7 +65,7 @@ final class ReleaseClaims {
       }
       ObjectMeta meta = live.metadata(object, ref.namespace());
       if (meta != null) {
-        ReleaseAdoption.conflict(ref, meta, release, owner).ifPresent(refused::add);
+        ReleaseAdoption.conflict(ref, meta, release).ifPresent(refused::add);
       }
     }
     if (refused.isEmpty()) {

@@ -34,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,7 +46,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the upgrade from one prunes, and which existing objects may be taken without taking ownership.
  */
 class ReleaseAdoptionTest {
-  private static final Owner OWNER = ReleaseApply.owner(ReleaseFakes.release());
   private static final Owner.HelmReleaseName RELEASE = new Owner.HelmReleaseName("podinfo", "apps");
 
   private final ReleaseFakes fakes = new ReleaseFakes();
@@ -70,7 +70,7 @@ class ReleaseAdoptionTest {
   @Test
   void theBaselineIsTheManifestInTheReleaseNamespaceAndWhatTheRenderDropsIsPruned() {
     Release helms = helmRecord().release();
-    ReleaseAdoption.Baseline baseline = ReleaseAdoption.baseline(Optional.of(helms), null, "apps");
+    ReleaseAdoption.Baseline baseline = ReleaseAdoption.baseline(Optional.of(helms), null);
     Set<ObjectRef> rendered = ReleaseAdoption.refs(objects("render.yaml"), "apps");
 
     assertTrue(baseline.foreign());
@@ -87,13 +87,19 @@ class ReleaseAdoptionTest {
             .map(ReleaseAdoptionTest::name)
             .toList(),
         "a new apiVersion of the same object is the same object");
+    Release elsewhere = ReleaseBuilder.builder(helms).namespace("prod").build();
+    assertEquals(
+        Set.of("prod"),
+        ReleaseAdoption.baseline(Optional.of(elsewhere), null).refs().stream()
+            .map(ObjectRef::namespace)
+            .collect(Collectors.toSet()),
+        "objects without a namespace are in the release namespace of the record");
     assertEquals(
         List.of("v1/Secret/apps/podinfo-token"),
         ReleaseAdoption.added(rendered, baseline.refs()).stream()
             .map(ReleaseAdoptionTest::name)
             .toList());
-    assertEquals(
-        ReleaseAdoption.Baseline.NONE, ReleaseAdoption.baseline(Optional.empty(), null, "apps"));
+    assertEquals(ReleaseAdoption.Baseline.NONE, ReleaseAdoption.baseline(Optional.empty(), null));
   }
 
   @Test
@@ -102,7 +108,7 @@ class ReleaseAdoptionTest {
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
-            () -> ReleaseAdoption.baseline(Optional.of(broken), null, "apps"));
+            () -> ReleaseAdoption.baseline(Optional.of(broken), null));
     assertFalse(e.getMessage().contains("s3cr3t"), e.getMessage());
   }
 
@@ -197,8 +203,7 @@ class ReleaseAdoptionTest {
             .build();
     ObjectRef ref = ObjectRef.of("v1", "Secret", "apps", "podinfo-token");
 
-    assertEquals(
-        Optional.ofNullable(refused), ReleaseAdoption.conflict(ref, live, RELEASE, OWNER), name);
+    assertEquals(Optional.ofNullable(refused), ReleaseAdoption.conflict(ref, live, RELEASE), name);
   }
 
   @Test
@@ -217,7 +222,7 @@ class ReleaseAdoptionTest {
             ObjectRef.of("rbac.authorization.k8s.io/v1", "ClusterRole", "apps", "podinfo-reader")
                 .withoutVersion());
 
-    String message = claims.refused(rendered, added, "apps", RELEASE, OWNER).orElseThrow();
+    String message = claims.refused(rendered, added, "apps", RELEASE).orElseThrow();
 
     assertEquals(List.of("ClusterRole apps", "Secret apps"), read);
     assertTrue(message.startsWith("ClusterRole 'apps/podinfo-reader' exists"), message);
@@ -225,8 +230,7 @@ class ReleaseAdoptionTest {
     assertTrue(message.endsWith("(taking ownership is disabled by disableTakeOwnership: true)"));
     assertEquals(
         Optional.empty(),
-        new ReleaseClaims((object, namespace) -> null)
-            .refused(rendered, added, "apps", RELEASE, OWNER),
+        new ReleaseClaims((object, namespace) -> null).refused(rendered, added, "apps", RELEASE),
         "objects that do not exist are created");
   }
 
