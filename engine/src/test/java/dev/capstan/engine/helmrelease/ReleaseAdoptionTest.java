@@ -34,7 +34,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -89,11 +88,13 @@ class ReleaseAdoptionTest {
         "a new apiVersion of the same object is the same object");
     Release elsewhere = ReleaseBuilder.builder(helms).namespace("prod").build();
     assertEquals(
-        Set.of("prod"),
+        List.of("apps", "prod", "prod", "prod"),
         ReleaseAdoption.baseline(Optional.of(elsewhere), null).refs().stream()
             .map(ObjectRef::namespace)
-            .collect(Collectors.toSet()),
-        "objects without a namespace are in the release namespace of the record");
+            .sorted()
+            .toList(),
+        "objects without a namespace are in the record's release namespace, the ConfigMap in its"
+            + " own");
     assertEquals(
         List.of("v1/Secret/apps/podinfo-token"),
         ReleaseAdoption.added(rendered, baseline.refs()).stream()
