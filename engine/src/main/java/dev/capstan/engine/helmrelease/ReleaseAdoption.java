@@ -54,7 +54,7 @@ final class ReleaseAdoption {
     }
     String manifest = deployed.get().manifest() == null ? "" : deployed.get().manifest();
     return new Baseline(
-        refs(ManifestObjects.parse(manifest), deployed.get().namespace()),
+        refs(ManifestObjects.parse(manifest, "it"), deployed.get().namespace()),
         foreign(deployed.get(), status));
   }
 
@@ -133,10 +133,10 @@ final class ReleaseAdoption {
     String problem;
     if (!"Helm".equals(labels.get(ManifestObjects.MANAGED_BY))) {
       problem = "it is not labelled " + ManifestObjects.MANAGED_BY + ": Helm";
-    } else if (!release.name().equals(annotations.get(ManifestObjects.RELEASE_NAME))) {
-      problem = ManifestObjects.RELEASE_NAME + " is not '" + release.name() + "'";
-    } else if (!release.namespace().equals(annotations.get(ManifestObjects.RELEASE_NAMESPACE))) {
-      problem = ManifestObjects.RELEASE_NAMESPACE + " is not '" + release.namespace() + "'";
+    } else if (!release.name().equals(annotations.get(Owner.HELM_RELEASE_NAME))) {
+      problem = Owner.HELM_RELEASE_NAME + " is not '" + release.name() + "'";
+    } else if (!release.namespace().equals(annotations.get(Owner.HELM_RELEASE_NAMESPACE))) {
+      problem = Owner.HELM_RELEASE_NAMESPACE + " is not '" + release.namespace() + "'";
     } else {
       return Optional.empty();
     }

@@ -111,6 +111,8 @@ class ReleaseAdoptionTest {
             IllegalArgumentException.class,
             () -> ReleaseAdoption.baseline(Optional.of(broken), null));
     assertFalse(e.getMessage().contains("s3cr3t"), e.getMessage());
+    assertTrue(
+        e.getMessage().startsWith("it is not YAML"), "not the rendered one: " + e.getMessage());
   }
 
   @Test
@@ -147,6 +149,30 @@ class ReleaseAdoptionTest {
         List.of(),
         fakes.prunedFrom.get(0).refs().stream().filter(r -> r.kind().equals("ConfigMap")).toList(),
         "once its own, the release is upgraded from its inventory alone");
+  }
+
+  @Test
+  void anInstallOverAnOlderDeployedRecordPrunesNothingOfIt() {
+    ReleaseRecord helms = helmRecord();
+    fakes.records.put(1, helms);
+    Release uninstalled =
+        ReleaseBuilder.builder(helms.release())
+            .version(2)
+            .build()
+            .withStatus(ReleaseStatus.UNINSTALLED);
+    fakes.records.put(
+        2,
+        new ReleaseRecord(
+            "apps", ReleaseRecord.secretName("podinfo", 2), "2", Map.of(), uninstalled));
+    fakes.manifest = ReleaseFakes.read("manifest.yaml");
+    HelmRelease release = ReleaseFakes.release();
+
+    fakes.pipeline().reconcile(release);
+
+    assertEquals("install", release.getStatus().lastAttemptedReleaseAction().name());
+    assertTrue(
+        fakes.prunedFrom.stream().allMatch(i -> i.refs().isEmpty()),
+        "Helm's install prunes nothing: " + fakes.prunedFrom);
   }
 
   @Test
@@ -296,7 +322,7 @@ class ReleaseAdoptionTest {
   }
 
   private static List<GenericKubernetesResource> objects(String fixture) {
-    return ManifestObjects.parse(read(fixture));
+    return ManifestObjects.parse(read(fixture), "the fixture");
   }
 
   @SuppressWarnings("unchecked")
