@@ -2,11 +2,18 @@ package dev.capstan.applier.prune;
 
 import dev.capstan.applier.common.CapstanMetadata;
 import dev.capstan.applier.common.Owner;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
-/** Whether one stale object may be deleted, from its labels and annotations alone. */
+/**
+ * Whether one stale object may be deleted, from its labels and annotations alone. A HelmRelease's
+ * object annotated {@code helm.sh/resource-policy: keep} is kept, as {@code helm upgrade} and
+ * {@code helm uninstall} keep one.
+ */
 final class PruneDecision {
+  static final String RESOURCE_POLICY = "helm.sh/resource-policy";
+  static final String KEEP = "keep";
 
   private PruneDecision() {}
 
@@ -18,7 +25,13 @@ final class PruneDecision {
       return Optional.of(
           "kept: annotated " + CapstanMetadata.PRUNE + ": " + CapstanMetadata.PRUNE_DISABLED);
     }
-    if (!owner.owns(labels)) {
+    if (Owner.HELM_RELEASE_GROUP.equals(owner.group())
+        && annotations != null
+        && annotations.get(RESOURCE_POLICY) != null
+        && KEEP.equals(annotations.get(RESOURCE_POLICY).strip().toLowerCase(Locale.ROOT))) {
+      return Optional.of("kept: annotated " + RESOURCE_POLICY + ": " + KEEP);
+    }
+    if (!owner.owns(labels, annotations)) {
       String name = labels == null ? null : labels.get(owner.nameLabel());
       String namespace = labels == null ? null : labels.get(owner.namespaceLabel());
       return Optional.of(

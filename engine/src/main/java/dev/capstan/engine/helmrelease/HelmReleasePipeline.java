@@ -72,7 +72,7 @@ public final class HelmReleasePipeline {
 
   private Acted actedFor(HelmRelease release, Plaintexts secrets) {
     ReleaseActors.Actor actor = parts.actors().actorFor(release);
-    ReleaseApply apply = new ReleaseApply(actor.acting());
+    ReleaseApply apply = new ReleaseApply(actor.acting(), actor.claims());
     return new Acted(
         new ReleaseRecording(actor.store(), parts.clock(), secrets),
         apply,
@@ -208,6 +208,8 @@ public final class HelmReleasePipeline {
     ReleaseRender.Rendered all = render.render(release, in, upgrade);
     ChartRender rendered = all.release();
     List<GenericKubernetesResource> objects = objects(rendered, release, upgrade);
+    ReleaseAdoption.Baseline baseline = baseline(release, history, upgrade);
+    acted.apply().checkOwnership(release, objects, baseline, upgrade);
     List<GenericKubernetesResource> crds = crds(all, acted.crds(), upgrade);
     Instant started = parts.clock().instant();
     ReleaseRecording recording = acted.recording();
@@ -223,7 +225,13 @@ public final class HelmReleasePipeline {
       inventory =
           acted
               .apply()
-              .apply(release, crds, objects, previous, ReleaseRecording.failureReason(pending));
+              .apply(
+                  release,
+                  crds,
+                  objects,
+                  previous,
+                  baseline,
+                  ReleaseRecording.failureReason(pending));
       deployed = recording.deployed(pending, in.configDigest());
     } catch (ReleaseApply.Failed f) {
       String message = String.format(what, "failed") + ": " + f.getMessage();
@@ -348,6 +356,37 @@ public final class HelmReleasePipeline {
       throw ReleaseFailure.releaseFailed(
           upgrade ? ReleaseReason.UPGRADE_FAILED : ReleaseReason.INSTALL_FAILED, e.getMessage());
     }
+  }
+
+  /**
+   * The release the action replaces, its last deployed record; one this HelmRelease did not write
+   * (made by {@code helm} or another controller) is adopted: continued as its next version.
+   */
+  private static ReleaseAdoption.Baseline baseline(
+      HelmRelease release, ReleaseHistory history, boolean upgrade) {
+    if (!upgrade) {
+      return ReleaseAdoption.Baseline.NONE; // an install replaces nothing, as Helm's never prunes
+    }
+    Optional<ReleaseRecord> deployed = history.lastDeployed();
+    ReleaseAdoption.Baseline baseline;
+    try {
+      baseline =
+          ReleaseAdoption.baseline(deployed.map(ReleaseRecord::release), release.getStatus());
+    } catch (IllegalArgumentException e) {
+      throw ReleaseFailure.releaseFailed(
+          ReleaseReason.UPGRADE_FAILED,
+          "the manifest of release "
+              + ReleaseRecording.where(deployed.orElseThrow().release())
+              + " cannot be read: "
+              + e.getMessage());
+    }
+    if (baseline.foreign()) {
+      LOG.info(
+          "{}: adopting release {}, which another client made",
+          NamespacedName.of(release),
+          ReleaseRecording.where(deployed.orElseThrow().release()));
+    }
+    return baseline;
   }
 
   /** The chart's CRDs the action writes, by its {@code crds} policy. */

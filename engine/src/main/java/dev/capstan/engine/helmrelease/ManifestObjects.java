@@ -2,6 +2,7 @@ package dev.capstan.engine.helmrelease;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.applier.common.Owner;
 import dev.capstan.kube.BoundedYaml;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
@@ -18,8 +19,6 @@ import java.util.Map;
  */
 final class ManifestObjects {
   static final int MAX_OBJECTS = 10_000;
-  static final String RELEASE_NAME = "meta.helm.sh/release-name";
-  static final String RELEASE_NAMESPACE = "meta.helm.sh/release-namespace";
   static final String MANAGED_BY = "app.kubernetes.io/managed-by";
 
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -32,11 +31,21 @@ final class ManifestObjects {
    * @throws IllegalArgumentException saying what is wrong, never quoting the manifest
    */
   static List<GenericKubernetesResource> of(String manifest, HelmRelease release) {
+    return parse(manifest, "the rendered manifest").stream().map(o -> owned(o, release)).toList();
+  }
+
+  /**
+   * The objects of {@code manifest} as it is: a rendered one, or one a release record holds.
+   *
+   * @param subject what the manifest is, as the error names it ({@code the rendered manifest})
+   * @throws IllegalArgumentException saying what is wrong, never quoting the manifest
+   */
+  static List<GenericKubernetesResource> parse(String manifest, String subject) {
     List<BoundedYaml.Document> documents;
     try {
       documents = new BoundedYaml(50L * MAX_OBJECTS * 100).readAll(manifest);
     } catch (BoundedYaml.YamlProblem e) {
-      throw new IllegalArgumentException("the rendered manifest is not YAML: " + e.getMessage());
+      throw new IllegalArgumentException(subject + " is not YAML: " + e.getMessage());
     }
     List<GenericKubernetesResource> objects = new ArrayList<>();
     for (BoundedYaml.Document document : documents) {
@@ -44,11 +53,9 @@ final class ManifestObjects {
         continue; // an empty document, as Helm skips one
       }
       if (objects.size() == MAX_OBJECTS) {
-        throw new IllegalArgumentException(
-            "the chart renders more than " + MAX_OBJECTS + " objects");
+        throw new IllegalArgumentException(subject + " has more than " + MAX_OBJECTS + " objects");
       }
-      objects.add(
-          owned(JSON.convertValue(document.value(), GenericKubernetesResource.class), release));
+      objects.add(JSON.convertValue(document.value(), GenericKubernetesResource.class));
     }
     return objects;
   }
@@ -60,8 +67,8 @@ final class ManifestObjects {
         meta.getAnnotations() == null
             ? new LinkedHashMap<>()
             : new LinkedHashMap<>(meta.getAnnotations());
-    annotations.put(RELEASE_NAME, release.releaseName());
-    annotations.put(RELEASE_NAMESPACE, release.releaseNamespace());
+    annotations.put(Owner.HELM_RELEASE_NAME, release.releaseName());
+    annotations.put(Owner.HELM_RELEASE_NAMESPACE, release.releaseNamespace());
     Map<String, String> labels =
         meta.getLabels() == null ? new LinkedHashMap<>() : new LinkedHashMap<>(meta.getLabels());
     labels.put(MANAGED_BY, "Helm");

@@ -24,7 +24,7 @@ public interface ReleaseActors {
    * @param store Helm's release records, read and written by the same identity
    * @param crds whether a CRD is in the cluster, as the same identity sees it
    */
-  record Actor(Acting acting, ReleaseStore store, CrdLookup crds) {}
+  record Actor(Acting acting, ReleaseStore store, CrdLookup crds, ReleaseClaims claims) {}
 
   /** Whether a CustomResourceDefinition of that name is in the cluster. */
   @FunctionalInterface
@@ -49,7 +49,8 @@ public interface ReleaseActors {
           ReleaseStore.of(storage),
           name ->
               acting.client().apiextensions().v1().customResourceDefinitions().withName(name).get()
-                  != null);
+                  != null,
+          ReleaseClaims.of(acting.client()));
     };
   }
 }

@@ -30,6 +30,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
@@ -126,6 +127,15 @@ class HelmReleaseIT extends EngineTestBase {
 
   /** The chart directory packaged as {@code version}, without the files {@code left}. */
   static byte[] tgz(Path chart, String version, List<String> left) throws IOException {
+    return tgz(chart, version, left, Map.of());
+  }
+
+  /**
+   * The chart directory packaged as {@code version}, without the files {@code left} and with the
+   * files {@code added} (by path in the chart, their text).
+   */
+  static byte[] tgz(Path chart, String version, List<String> left, Map<String, String> added)
+      throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (TarArchiveOutputStream tar = new TarArchiveOutputStream(new GZIPOutputStream(bytes));
         Stream<Path> files = Files.walk(chart)) {
@@ -142,14 +152,22 @@ class HelmReleaseIT extends EngineTestBase {
                   .replaceFirst("(?m)^version:.*$", "version: " + version)
                   .getBytes(StandardCharsets.UTF_8);
         }
-        TarArchiveEntry entry = new TarArchiveEntry("podinfo/" + relative);
-        entry.setSize(content.length);
-        tar.putArchiveEntry(entry);
-        tar.write(content);
-        tar.closeArchiveEntry();
+        put(tar, relative, content);
+      }
+      for (Map.Entry<String, String> file : new TreeMap<>(added).entrySet()) {
+        put(tar, file.getKey(), file.getValue().getBytes(StandardCharsets.UTF_8));
       }
     }
     return bytes.toByteArray();
+  }
+
+  private static void put(TarArchiveOutputStream tar, String relative, byte[] content)
+      throws IOException {
+    TarArchiveEntry entry = new TarArchiveEntry("podinfo/" + relative);
+    entry.setSize(content.length);
+    tar.putArchiveEntry(entry);
+    tar.write(content);
+    tar.closeArchiveEntry();
   }
 
   private void awaitRelease(Predicate<Condition> ready) {

@@ -157,7 +157,7 @@ class HelmReleaseRemediationIT extends EngineTestBase {
     return served;
   }
 
-  private static HelmReleaseIT.Helm helm(ClusterAccess cluster, Path home) throws Exception {
+  static HelmReleaseIT.Helm helm(ClusterAccess cluster, Path home) throws Exception {
     return new HelmReleaseIT.Helm(
         Path.of(HelmReleaseIT.script("helm")), home, cluster.kubeconfig());
   }
@@ -171,7 +171,7 @@ class HelmReleaseRemediationIT extends EngineTestBase {
     return seen;
   }
 
-  private static Condition await(String name, String type, Predicate<Condition> wanted) {
+  static Condition await(String name, String type, Predicate<Condition> wanted) {
     Condition[] seen = new Condition[1];
     EngineFixture.eventually(WAIT)
         .untilAsserted(
@@ -191,7 +191,7 @@ class HelmReleaseRemediationIT extends EngineTestBase {
     return HelmReleaseStatuses.condition(status, type).orElseThrow();
   }
 
-  private static HelmRelease release(String name) {
+  static HelmRelease release(String name) {
     return engine.client.resources(HelmRelease.class).inNamespace(ns()).withName(name).get();
   }
 

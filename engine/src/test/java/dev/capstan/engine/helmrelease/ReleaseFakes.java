@@ -68,6 +68,9 @@ final class ReleaseFakes {
   /** The CRDs in the cluster, by name, and how often one was written. */
   final Set<String> crdsInCluster = new TreeSet<>();
 
+  /** The live objects the ownership check reads: none unless a test says otherwise. */
+  ReleaseClaims.Live live = (object, namespace) -> null;
+
   int crdWrites;
   Status health = Status.Current;
   boolean applyFails = false;
@@ -165,7 +168,8 @@ final class ReleaseFakes {
       new ReleaseActors.Actor(
           new Acting(discovery(), this::apply, new Pruning(), (refs, e) -> health(refs)),
           new Store(),
-          crdsInCluster::contains);
+          crdsInCluster::contains,
+          new ReleaseClaims((object, namespace) -> live.metadata(object, namespace)));
 
   /**
    * A client that answers discovery alone, as a cluster serving Deployments and Services: the
