@@ -12,6 +12,7 @@ import dev.capstan.helm.release.ReleaseHistory;
 import dev.capstan.helm.release.ReleaseRecord;
 import dev.capstan.helm.release.ReleaseRecordException;
 import dev.capstan.helm.release.ReleaseStatus;
+import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
 import java.time.Duration;
@@ -75,9 +76,15 @@ final class ReleaseUninstall {
     }
   }
 
-  private void deleteObjects(HelmRelease release) throws UninstallFailed {
+  private void deleteObjects(HelmRelease release) throws UninstallFailed, ReleaseRecordException {
     HelmReleaseStatus status = release.getStatus();
     InventorySet inventory = Inventories.toApplier(status == null ? null : status.inventory());
+    if (inventory.entries().isEmpty()) {
+      // Nothing recorded yet (an adopted release before its first upgrade, or an apply that failed
+      // partway): the objects are those of the release's last manifest, as helm uninstall reads
+      // them; the owner rules still leave alone what is another's or kept.
+      inventory = Inventories.union(inventory, lastManifest(release));
+    }
     List<ObjectResult> failed =
         acting
             .pruner()
@@ -88,6 +95,22 @@ final class ReleaseUninstall {
             .toList();
     if (!failed.isEmpty()) {
       throw new UninstallFailed("deleting its objects failed: " + ObjectFailures.describe(failed));
+    }
+  }
+
+  private List<ObjectRef> lastManifest(HelmRelease release) throws ReleaseRecordException {
+    Optional<ReleaseRecord> deployed =
+        store.history(release.storageNamespace(), release.releaseName()).lastDeployed();
+    try {
+      return List.copyOf(
+          ReleaseAdoption.baseline(deployed.map(ReleaseRecord::release), release.getStatus())
+              .refs());
+    } catch (IllegalArgumentException e) {
+      LOG.warn(
+          "{}/{}: the last release's manifest cannot be read; only its recorded objects go",
+          release.getMetadata().getNamespace(),
+          release.getMetadata().getName());
+      return List.of();
     }
   }
 

@@ -303,6 +303,24 @@ class HelmReleasePipelineTest {
   }
 
   @Test
+  void deletionWithNoInventoryRecordedUninstallsTheObjectsOfTheLastDeployedManifest()
+      throws IOException {
+    // a release adopted from helm install and deleted before its first upgrade recorded any
+    HelmRelease release = ReleaseFakes.release();
+    pipeline.reconcile(release);
+    ObjectMapper mapper = new ObjectMapper();
+    ObjectNode status = mapper.valueToTree(release.getStatus());
+    status.remove("inventory");
+    release.setStatus(mapper.treeToValue(status, HelmReleaseStatus.class));
+
+    Optional<Duration> again = pipeline.delete(release);
+
+    assertTrue(again.isEmpty());
+    assertEquals(2, fakes.deletedInventories.get(0).refs().size());
+    assertTrue(fakes.records.isEmpty());
+  }
+
+  @Test
   void uninstallWithKeepHistoryMarksTheLatestRecordUninstalled() throws IOException {
     HelmRelease release = ReleaseFakes.release();
     pipeline.reconcile(release);
