@@ -76,23 +76,7 @@ class HelmReleaseAdoptionIT extends EngineTestBase {
           "HelmRepository",
           "charts",
           "  url: " + served.url() + "\n  interval: 1s\n");
-      HelmReleaseIT.create(
-          "helm.capstan.dev/v2",
-          "HelmRelease",
-          "podinfo",
-          """
-            interval: 10m
-            chart:
-              metadata:
-                labels: {%s: %s}
-              spec:
-                chart: podinfo
-                interval: 1s
-                sourceRef: {kind: HelmRepository, name: charts}
-            values:
-              replicaCount: 1
-          """
-              .formatted(EngineFixture.SHARD_LABEL, engine.shard));
+      HelmReleaseIT.createPodinfoRelease();
 
       HelmReleaseRemediationIT.await(
           "podinfo",

@@ -63,23 +63,7 @@ class HelmReleaseIT extends EngineTestBase {
           "HelmRepository",
           "charts",
           "  url: " + served.url() + "\n  interval: 1s\n");
-      create(
-          "helm.capstan.dev/v2",
-          "HelmRelease",
-          "podinfo",
-          """
-            interval: 10m
-            chart:
-              metadata:
-                labels: {%s: %s}
-              spec:
-                chart: podinfo
-                interval: 1s
-                sourceRef: {kind: HelmRepository, name: charts}
-            values:
-              replicaCount: 1
-          """
-              .formatted(EngineFixture.SHARD_LABEL, engine.shard));
+      createPodinfoRelease();
 
       awaitRelease(c -> isTrue(c) && c.getReason().equals("InstallSucceeded"));
       awaitHealthy();
@@ -211,6 +195,30 @@ class HelmReleaseIT extends EngineTestBase {
                 throw new IllegalStateException(e);
               }
             });
+  }
+
+  /**
+   * The HelmRelease {@code podinfo} of the chart repository {@code charts}, one replica: the
+   * release the install and the adoption tests both make.
+   */
+  static void createPodinfoRelease() {
+    create(
+        "helm.capstan.dev/v2",
+        "HelmRelease",
+        "podinfo",
+        """
+          interval: 10m
+          chart:
+            metadata:
+              labels: {%s: %s}
+            spec:
+              chart: podinfo
+              interval: 1s
+              sourceRef: {kind: HelmRepository, name: charts}
+          values:
+            replicaCount: 1
+        """
+            .formatted(EngineFixture.SHARD_LABEL, engine.shard));
   }
 
   static void create(String apiVersion, String kind, String name, String spec) {
