@@ -1,6 +1,9 @@
 package dev.capstan.engine.helmrelease;
 
 import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.engine.dependencies.DependencyLookup;
+import dev.capstan.engine.dependencies.ObjectDependencies;
+import dev.capstan.engine.dependencies.ObjectDependency;
 import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.helm.release.ReleaseStorage;
 import dev.capstan.kube.SecretReader;
@@ -23,8 +26,15 @@ public interface ReleaseActors {
    * @param acting applies, prunes, deletes and reads health
    * @param store Helm's release records, read and written by the same identity
    * @param crds whether a CRD is in the cluster, as the same identity sees it
+   * @param dependencies reads what spec.dependsOn names, as the same identity
    */
-  record Actor(Acting acting, ReleaseStore store, CrdLookup crds) {}
+  record Actor(Acting acting, ReleaseStore store, CrdLookup crds, DependencyReads dependencies) {}
+
+  /** Reads a depended-on object live. */
+  @FunctionalInterface
+  interface DependencyReads {
+    DependencyLookup read(ObjectDependency id);
+  }
 
   /** Whether a CustomResourceDefinition of that name is in the cluster. */
   @FunctionalInterface
@@ -49,7 +59,16 @@ public interface ReleaseActors {
           ReleaseStore.of(storage),
           name ->
               acting.client().apiextensions().v1().customResourceDefinitions().withName(name).get()
-                  != null);
+                  != null,
+          new ObjectDependencies(acting.client(), reader(release))::lookup);
     };
+  }
+
+  /** Who reads the dependencies, as a refusal names it. */
+  private static String reader(HelmRelease release) {
+    String account = release.getSpec() == null ? null : release.getSpec().serviceAccountName();
+    return account == null
+        ? "the HelmRelease's default identity"
+        : "service account " + release.getMetadata().getNamespace() + "/" + account;
   }
 }
