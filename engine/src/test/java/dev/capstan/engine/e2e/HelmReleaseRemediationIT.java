@@ -12,7 +12,6 @@ import dev.capstan.testing.ClusterAccess;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,8 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
  * is uninstalled after each failure and stalls when its retries are used.
  */
 class HelmReleaseRemediationIT extends EngineTestBase {
-  private static final Duration WAIT = HelmReleases.WAIT;
-
   @Test
   void anUpgradeThatNeverBecomesHealthyIsRolledBackThenStalls(
       ClusterAccess cluster, @TempDir Path home) throws Exception {
