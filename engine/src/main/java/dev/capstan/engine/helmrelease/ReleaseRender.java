@@ -70,9 +70,14 @@ final class ReleaseRender {
             .postRenderers(postRenderers(spec))
             .postRenderStrategy(strategy(spec.effectivePostRenderStrategy()))
             .build();
+    ChartRender all;
     try {
-      ChartRender all = renderer.render(request);
-      ReleaseCrds.Split split = ReleaseCrds.split(all.manifest());
+      all = renderer.render(request);
+    } catch (ChartRenderException e) {
+      throw failed(upgrade, "for chart of " + inputs.chart().source() + ": " + e.describe());
+    }
+    ReleaseCrds.Split split = ReleaseCrds.split(all.manifest());
+    try {
       // The chart's crds/ are not post-rendered, as in Helm: commonMetadata spares them too.
       ChartRender made =
           CommonMetadataRender.apply(
@@ -80,20 +85,15 @@ final class ReleaseRender {
               spec.commonMetadata(),
               spec.effectivePostRenderStrategy());
       return new Rendered(made, split.crds(), crds);
-    } catch (IllegalArgumentException e) {
-      throw ReleaseFailure.releaseFailed(
-          upgrade ? ReleaseReason.UPGRADE_FAILED : ReleaseReason.INSTALL_FAILED,
-          "Helm " + (upgrade ? "upgrade" : "install") + " failed: " + e.getMessage());
-    } catch (ChartRenderException e) {
-      throw ReleaseFailure.releaseFailed(
-          upgrade ? ReleaseReason.UPGRADE_FAILED : ReleaseReason.INSTALL_FAILED,
-          "Helm "
-              + (upgrade ? "upgrade" : "install")
-              + " failed for chart of "
-              + inputs.chart().source()
-              + ": "
-              + e.describe());
+    } catch (CommonMetadataRender.NotYaml e) {
+      throw failed(upgrade, "setting commonMetadata: " + e.getMessage());
     }
+  }
+
+  private static ReleaseFailure failed(boolean upgrade, String what) {
+    return ReleaseFailure.releaseFailed(
+        upgrade ? ReleaseReason.UPGRADE_FAILED : ReleaseReason.INSTALL_FAILED,
+        "Helm " + (upgrade ? "upgrade" : "install") + " failed " + what);
   }
 
   /** The spec's post-renderers as the chart worker takes them, in order. */

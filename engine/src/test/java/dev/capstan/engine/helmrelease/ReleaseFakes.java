@@ -75,6 +75,10 @@ final class ReleaseFakes {
   Status health = Status.Current;
   boolean applyFails = false;
   boolean renderFails = false;
+
+  /** Thrown by the renderer when set: what no stage of the render expects. */
+  RuntimeException renderThrows;
+
   boolean pruneThrows = false;
 
   /** How many writes of a superseded record back to deployed the API server refuses next. */
@@ -115,6 +119,9 @@ final class ReleaseFakes {
                 request -> {
                   renders++;
                   requests.add(request);
+                  if (renderThrows != null) {
+                    throw renderThrows;
+                  }
                   if (renderFails) {
                     throw new ChartRenderException(ChartRenderException.Stage.VALUES, renderError);
                   }

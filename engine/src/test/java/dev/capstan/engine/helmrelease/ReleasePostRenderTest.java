@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.helm.HelmRelease;
@@ -13,6 +14,7 @@ import dev.capstan.api.helm.HelmReleaseSpec;
 import dev.capstan.api.kustomize.CommonMetadata;
 import dev.capstan.engine.conditions.HelmReleaseStatuses;
 import dev.capstan.helm.release.ReleaseStatus;
+import dev.capstan.kube.BoundedYaml;
 import dev.capstan.kustomize.chart.ChartPostRenderer;
 import dev.capstan.kustomize.chart.ChartRender;
 import dev.capstan.kustomize.chart.ChartRenderRequest;
@@ -122,7 +124,7 @@ class ReleasePostRenderTest {
   }
 
   @Test
-  void withoutEitherNoDigestIsRecordedAndTheRenderIsLeftAsItIs() {
+  void withoutEitherNoDigestIsRecordedAndTheRenderIsLeftAsItIs() throws Exception {
     HelmRelease release = ReleaseFakes.release();
     fakes.manifest = ReleaseFakes.read("manifest.yaml");
     pipeline.reconcile(release);
@@ -137,7 +139,7 @@ class ReleasePostRenderTest {
   }
 
   @Test
-  void hooksGetCommonMetadataUnlessTheStrategyLeavesHooksOut() {
+  void hooksGetCommonMetadataUnlessTheStrategyLeavesHooksOut() throws Exception {
     CommonMetadata common = new CommonMetadata(Map.of("team", "payments"), null);
     ChartRender.Hook hook =
         new ChartRender.Hook(
@@ -167,6 +169,41 @@ class ReleasePostRenderTest {
   }
 
   @Test
+  void commonMetadataKeepsEveryOtherScalarExactlyAsWritten() throws Exception {
+    CommonMetadata common = new CommonMetadata(Map.of("team", "true"), Map.of("owner", "1.0"));
+
+    String out = CommonMetadataRender.manifest(text("scalars.yaml"), common);
+
+    for (String kept :
+        List.of(
+            "big: 9007199254740993",
+            "float: 1.0",
+            "octal: 0o17",
+            "quoted: \"1.0\"",
+            "single: 'yes'",
+            "flag: True",
+            "empty: ~",
+            "    line one\n    line two\n",
+            "flow: {a: 1.50, b: [0x1F, 1e3]}")) {
+      assertTrue(out.contains(kept), kept + " in\n" + out);
+    }
+    Map<?, ?> metadata = (Map<?, ?>) ((Map<?, ?>) new BoundedYaml().readOne(out)).get("metadata");
+    assertEquals(Map.of("app", "scalars", "team", "true"), metadata.get("labels"));
+    assertEquals(Map.of("owner", "1.0"), metadata.get("annotations"));
+  }
+
+  @Test
+  void aLabelsMappingSharedThroughAnAliasIsNotChangedElsewhere() throws Exception {
+    CommonMetadata common = new CommonMetadata(Map.of("team", "payments"), null);
+
+    String out = CommonMetadataRender.manifest(text("scalars.yaml"), common);
+
+    Map<?, ?> object = (Map<?, ?>) new BoundedYaml().readOne(out);
+    Map<?, ?> selector = (Map<?, ?>) ((Map<?, ?>) object.get("spec")).get("selector");
+    assertEquals(Map.of("app", "scalars"), selector.get("matchLabels"));
+  }
+
+  @Test
   void aManifestThatIsNotYamlFailsTheInstallWithoutQuotingIt() {
     fakes.manifest = "kind: [unclosed secret-value";
     HelmRelease release = release();
@@ -177,6 +214,20 @@ class ReleasePostRenderTest {
     assertEquals("InstallFailed", ready.getReason());
     assertFalse(ready.getMessage().contains("secret-value"), ready.getMessage());
     assertNotNull(ready.getMessage());
+  }
+
+  @Test
+  void anUnexpectedFailureOfTheRenderIsNotWrittenIntoReady() {
+    fakes.renderThrows = new IllegalArgumentException("cannot read secret-value");
+    HelmRelease release = release();
+
+    assertThrows(IllegalArgumentException.class, () -> pipeline.reconcile(release));
+
+    assertTrue(
+        release.getStatus() == null
+            || HelmReleaseStatuses.condition(release.getStatus(), "Ready")
+                .map(c -> !String.valueOf(c.getMessage()).contains("secret-value"))
+                .orElse(true));
   }
 
   private static HelmRelease release() {
