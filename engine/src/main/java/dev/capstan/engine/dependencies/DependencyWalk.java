@@ -47,6 +47,28 @@ public final class DependencyWalk {
    */
   public static Optional<List<ObjectDependency>> cycleThrough(
       ObjectDependency start, Function<ObjectDependency, DependencyLookup> reads) {
+    return walk(start, reads);
+  }
+
+  /**
+   * A cycle {@code start} is part of, its members from the smallest; empty if none was found. The
+   * walk starts from {@code startObject}, the dependent as it is in hand (the version being
+   * reconciled), and reads only the objects it names.
+   *
+   * @param start the dependent
+   * @param startObject the dependent's object
+   * @param reads reads any other object
+   */
+  public static Optional<List<ObjectDependency>> cycleThrough(
+      ObjectDependency start,
+      Map<String, Object> startObject,
+      Function<ObjectDependency, DependencyLookup> reads) {
+    DependencyLookup self = new DependencyLookup.Found(startObject);
+    return walk(start, id -> id.equals(start) ? self : reads.apply(id));
+  }
+
+  private static Optional<List<ObjectDependency>> walk(
+      ObjectDependency start, Function<ObjectDependency, DependencyLookup> reads) {
     Map<ObjectDependency, List<ObjectDependency>> edges = new LinkedHashMap<>();
     Deque<ObjectDependency> next = new ArrayDeque<>(List.of(start));
     while (!next.isEmpty() && edges.size() < MAX_OBJECTS) {

@@ -359,10 +359,14 @@ public final class HelmReleasePipeline {
   private Outcome failed(
       HelmRelease release, ReleaseObservationBuilder seen, ReleaseFailure f, Plaintexts secrets) {
     String message = secrets.redact(f.getMessage());
-    ReleaseObservation.ReleasePhase phase =
-        f.isWaiting()
-            ? new ReleaseObservation.Waiting(f.reason(), message)
-            : new ReleaseObservation.Failed(f.reason(), message, f.isReleaseFailure());
+    ReleaseObservation.ReleasePhase phase;
+    if (f.isStalled()) {
+      phase = new ReleaseObservation.Stalled(f.reason(), message);
+    } else if (f.isWaiting()) {
+      phase = new ReleaseObservation.Waiting(f.reason(), message);
+    } else {
+      phase = new ReleaseObservation.Failed(f.reason(), message, f.isReleaseFailure());
+    }
     LOG.info("{}: {}", NamespacedName.of(release), message);
     try {
       return status.write(release, seen.phase(phase).build(), secrets);

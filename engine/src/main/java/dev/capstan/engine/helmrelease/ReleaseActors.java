@@ -2,7 +2,6 @@ package dev.capstan.engine.helmrelease;
 
 import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.engine.dependencies.DependencyLookup;
-import dev.capstan.engine.dependencies.ObjectDependencies;
 import dev.capstan.engine.dependencies.ObjectDependency;
 import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.helm.release.ReleaseStorage;
@@ -26,7 +25,7 @@ public interface ReleaseActors {
    * @param acting applies, prunes, deletes and reads health
    * @param store Helm's release records, read and written by the same identity
    * @param crds whether a CRD is in the cluster, as the same identity sees it
-   * @param dependencies reads what spec.dependsOn names, as the same identity
+   * @param dependencies reads what spec.dependsOn names, with the engine's client
    */
   record Actor(Acting acting, ReleaseStore store, CrdLookup crds, DependencyReads dependencies) {}
 
@@ -46,9 +45,11 @@ public interface ReleaseActors {
 
   /**
    * Acting as {@code actingFor} chooses for each HelmRelease, its release records kept with that
-   * acting's client.
+   * acting's client; its dependencies read by {@code dependencies}, the engine's own reads, as Flux
+   * reads them with the controller's rights rather than the release's service account.
    */
-  static ReleaseActors of(Function<HelmRelease, Acting> actingFor, Clock clock) {
+  static ReleaseActors of(
+      Function<HelmRelease, Acting> actingFor, DependencyReads dependencies, Clock clock) {
     return release -> {
       Acting acting = actingFor.apply(release);
       ReleaseStorage storage =
@@ -60,15 +61,7 @@ public interface ReleaseActors {
           name ->
               acting.client().apiextensions().v1().customResourceDefinitions().withName(name).get()
                   != null,
-          new ObjectDependencies(acting.client(), reader(release))::lookup);
+          dependencies);
     };
-  }
-
-  /** Who reads the dependencies, as a refusal names it. */
-  private static String reader(HelmRelease release) {
-    String account = release.getSpec() == null ? null : release.getSpec().serviceAccountName();
-    return account == null
-        ? "the HelmRelease's default identity"
-        : "service account " + release.getMetadata().getNamespace() + "/" + account;
   }
 }

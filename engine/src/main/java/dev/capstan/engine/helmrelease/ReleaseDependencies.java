@@ -24,14 +24,14 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The dependsOn gate of a HelmRelease, before its chart is looked at (as Flux's helm-controller
  * checks): it goes on only once each dependency is ready. A dependency is a HelmRelease (no kind,
- * as in Flux), a Kustomization or any other object, read live as the HelmRelease acts and judged by
- * the rules Kustomizations' dependencies other than Kustomizations are judged by ({@link
- * ObjectDependencyCheck}: health status Current, which for a HelmRelease or Kustomization is its
- * Ready condition True for its current generation; or its {@code readyExpr}). Not ready is a wait
- * ({@code DependencyNotReady}); a cycle through HelmReleases and Kustomizations ({@link
- * DependencyWalk}), an invalid readyExpr and, with cross-namespace references refused, a dependency
- * in another namespace are failures, retried with backoff, since another object's change can end
- * them.
+ * as in Flux), a Kustomization or any other object, read live with the engine's own rights (as Flux
+ * reads them) and judged by the rules Kustomizations' dependencies other than Kustomizations are
+ * judged by ({@link ObjectDependencyCheck}: health status Current, which for a HelmRelease or
+ * Kustomization is its Ready condition True for its current generation; or its {@code readyExpr}).
+ * Not ready is a wait ({@code DependencyNotReady}); a cycle through HelmReleases and Kustomizations
+ * ({@link DependencyWalk}) and, with cross-namespace references refused, a dependency in another
+ * namespace are failures, retried with backoff, since another object's change can end them; an
+ * invalid readyExpr is Stalled (InvalidCELExpression, no retry) until the spec changes.
  */
 final class ReleaseDependencies {
   private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
@@ -46,7 +46,7 @@ final class ReleaseDependencies {
   }
 
   /**
-   * @param reads reads a dependency as the HelmRelease acts
+   * @param reads reads a dependency with the engine's client
    * @param evaluator the HelmRelease's health evaluator (its healthCheckExprs)
    * @throws ReleaseFailure when it may not go on
    */
@@ -67,16 +67,15 @@ final class ReleaseDependencies {
     for (int i = 0; i < deps.size(); i++) {
       exprs.add(expression(deps.get(i).readyExpr(), i));
     }
+    Map<String, Object> selfMap = mapper.convertValue(release, MAP);
     Optional<List<ObjectDependency>> cycle =
         DependencyWalk.cycleThrough(
-            DependencyWalk.helmRelease(self.namespace(), self.name()), reads::read);
+            DependencyWalk.helmRelease(self.namespace(), self.name()), selfMap, reads::read);
     if (cycle.isPresent()) {
       throw ReleaseFailure.failed(
           ReleaseReason.DEPENDENCY_CYCLE,
           "dependency cycle: " + DependencyGraph.describe(cycle.get()));
     }
-    Map<String, Object> selfMap =
-        exprs.stream().allMatch(e -> e == null) ? Map.of() : mapper.convertValue(release, MAP);
     List<String> notReady = new ArrayList<>();
     for (int i = 0; i < ids.size(); i++) {
       ObjectDependency id = ids.get(i);
@@ -126,7 +125,8 @@ final class ReleaseDependencies {
       }
       return expressions.computeIfAbsent(source, ReadyExpression::compile);
     } catch (ReadyExpression.InvalidExpressionException e) {
-      throw ReleaseFailure.failed(
+      // Only a change of the spec can mend it, as Kustomizations' gate judges it: no retry.
+      throw ReleaseFailure.stalled(
           ReleaseReason.INVALID_CEL_EXPRESSION,
           "spec.dependsOn[" + index + "].readyExpr: " + e.getMessage());
     }

@@ -1,6 +1,7 @@
 package dev.capstan.engine.helmrelease;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -94,11 +95,13 @@ class ReleaseDependenciesTest {
     HelmRelease release = fixture("app.yaml");
     given(DB, "db-ready.yaml");
     given(INFRA, "infra-depends-on-podinfo.yaml");
-    fakes.dependencyObjects.put(
-        "helm.capstan.dev/v2/HelmRelease/apps/podinfo",
-        YAML.convertValue(release, new TypeReference<Map<String, Object>>() {}));
 
+    // The walk starts from the release in hand: it is not read back.
     Outcome outcome = fakes.pipeline().reconcile(release);
+
+    assertFalse(
+        fakes.dependencyReads.contains("helm.capstan.dev/v2/HelmRelease/apps/podinfo"),
+        fakes.dependencyReads.toString());
 
     assertEquals(Outcome.Kind.TRANSIENT, outcome.kind());
     assertEquals(0, fakes.renders);
@@ -155,8 +158,13 @@ class ReleaseDependenciesTest {
             new HelmReleaseDependency(
                 "kustomize.capstan.dev/v1", "Kustomization", "infra", null, "dep.status.("));
 
-    fakes.pipeline().reconcile(release);
+    Outcome outcome = fakes.pipeline().reconcile(release);
 
+    // Only a change of the spec can mend it: Stalled, not retried.
+    assertEquals(Outcome.Kind.TERMINAL, outcome.kind());
+    assertEquals(Optional.empty(), outcome.requeueAfter());
+    Condition stalled = HelmReleaseStatuses.condition(release.getStatus(), "Stalled").orElseThrow();
+    assertEquals("True InvalidCELExpression", stalled.getStatus() + " " + stalled.getReason());
     Condition ready = ready(release.getStatus());
     assertEquals("InvalidCELExpression", ready.getReason());
     assertTrue(ready.getMessage().startsWith("spec.dependsOn[1].readyExpr: "), ready.getMessage());
