@@ -6,6 +6,7 @@ import dev.capstan.applier.kustomize.BuildSandbox;
 import dev.capstan.applier.kustomize.ManifestBuilder;
 import dev.capstan.engine.controller.CacheView;
 import dev.capstan.engine.controller.Controllers;
+import dev.capstan.engine.dependencies.ObjectDependencies;
 import dev.capstan.engine.fairness.FairExecutor;
 import dev.capstan.engine.fairness.ReconcileTasks;
 import dev.capstan.engine.helmrelease.HelmReleasePipeline;
@@ -277,6 +278,7 @@ public final class Engine implements AutoCloseable {
                                 accounts.serviceAccountOf(
                                     release.getMetadata().getNamespace(),
                                     release.getSpec().serviceAccountName())),
+                        new ObjectDependencies(client, "the engine")::lookup,
                         options.clock()))
                 .noCrossNamespaceRefs(options.tenancy().noCrossNamespaceRefs())
                 .statuses(statuses::write)

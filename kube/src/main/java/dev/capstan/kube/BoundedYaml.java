@@ -129,18 +129,35 @@ public final class BoundedYaml {
 
   /** Every document of a multi-document stream, empty ones as null values. */
   public List<Document> readAll(String text) throws YamlProblem {
-    requireBoundedDepth(text);
     List<Document> documents = new ArrayList<>();
+    compose(text, documents);
+    return documents;
+  }
+
+  /**
+   * Every document of a multi-document stream as the node tree it was written as (each scalar's
+   * text and style as written), under the same bounds and checks as {@link #readAll}, for a writer
+   * that changes a few nodes and must leave every other one exactly as it was.
+   */
+  public List<Node> composeAll(String text) throws YamlProblem {
+    return compose(text, new ArrayList<>());
+  }
+
+  private List<Node> compose(String text, List<Document> documents) throws YamlProblem {
+    requireBoundedDepth(text);
+    List<Node> nodes = new ArrayList<>();
     try {
       for (Node node : new Compose(settings).composeAllFromString(text)) {
         int line = node.getStartMark().map(m -> m.getLine() + 1).orElse(0);
-        requireBoundedExpansion(documents.size() + 1, line, node);
+        requireBoundedExpansion(nodes.size() + 1, line, node);
+        // Constructing checks what composing does not (duplicate keys, recursive keys).
         documents.add(new Document(line, construct(node)));
+        nodes.add(node);
       }
     } catch (YamlEngineException e) {
-      throw problemOf(documents.size() + 1, e);
+      throw problemOf(nodes.size() + 1, e);
     }
-    return documents;
+    return nodes;
   }
 
   /** The only document of {@code text}, null when it is empty. */

@@ -70,8 +70,12 @@ public final class HelmReleaseStatuses {
         nullIfZero(counters.failures()),
         nullIfZero(counters.installFailures()),
         nullIfZero(counters.upgradeFailures()),
-        prev.observedCommonMetadataDigest(),
-        prev.observedPostRenderersDigest(),
+        seen.renderDigests() == null
+            ? prev.observedCommonMetadataDigest()
+            : seen.renderDigests().commonMetadata(),
+        seen.renderDigests() == null
+            ? prev.observedPostRenderersDigest()
+            : seen.renderDigests().postRenderers(),
         seen.inventory() == null ? prev.inventory() : seen.inventory());
   }
 

@@ -24,6 +24,8 @@ import java.time.Instant;
  * @param helmChart {@code namespace/name} of the HelmChart made for spec.chart, if any
  * @param storageNamespace where the release records are
  * @param maxHistory how many snapshots {@code status.history} keeps at most
+ * @param renderDigests the digests of the post-renderers and commonMetadata a release was just made
+ *     with; null leaves the ones last observed
  */
 @RecordBuilder
 public record ReleaseObservation(
@@ -38,7 +40,8 @@ public record ReleaseObservation(
     Inventory inventory,
     String helmChart,
     String storageNamespace,
-    int maxHistory)
+    int maxHistory,
+    RenderDigests renderDigests)
     implements ReleaseObservationBuilder.With {
 
   /**
@@ -52,6 +55,12 @@ public record ReleaseObservation(
       String valuesChecksum,
       ReleaseAction action,
       Duration actionDuration) {}
+
+  /**
+   * The digests of {@code spec.postRenderers} and {@code spec.commonMetadata} (Flux's {@code
+   * observedPostRenderersDigest} and {@code observedCommonMetadataDigest}); null for none.
+   */
+  public record RenderDigests(String postRenderers, String commonMetadata) {}
 
   /** Where a look at the health of the release's objects leaves its wait. */
   public enum HealthState {

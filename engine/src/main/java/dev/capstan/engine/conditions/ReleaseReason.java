@@ -6,6 +6,12 @@ public enum ReleaseReason {
   UPGRADE_SUCCEEDED("UpgradeSucceeded"),
   INSTALL_FAILED("InstallFailed"),
   UPGRADE_FAILED("UpgradeFailed"),
+  /** What spec.dependsOn names is not ready yet. */
+  DEPENDENCY_NOT_READY("DependencyNotReady"),
+  /** spec.dependsOn leads back to this HelmRelease. */
+  DEPENDENCY_CYCLE("DependencyCycle"),
+  /** A dependsOn readyExpr does not compile. */
+  INVALID_CEL_EXPRESSION("InvalidCELExpression"),
   /** The chart's source has no artifact yet, or is not ready. */
   SOURCE_NOT_READY("SourceNotReady"),
   /** The chart's source cannot be read or made. */

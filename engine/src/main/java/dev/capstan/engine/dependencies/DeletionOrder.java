@@ -99,7 +99,7 @@ public final class DeletionOrder {
                 Collectors.toMap(
                     Map.Entry::getKey,
                     e -> e.getValue().stream().filter(deleting::contains).toList()));
-    Optional<List<NamespacedName>> cycle = new DependencyGraph(amongDeleting).cycleThrough(self);
+    Optional<List<NamespacedName>> cycle = new DependencyGraph<>(amongDeleting).cycleThrough(self);
     Set<NamespacedName> dependents = dependentsOf(self, edges);
     Set<NamespacedName> waitedFor = new TreeSet<>(dependents);
     waitedFor.retainAll(deleting);

@@ -14,18 +14,22 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
-/** Which Kustomization depends on which: a snapshot, for cycle detection. Immutable. */
-public final class DependencyGraph {
-  private final Map<NamespacedName, Set<NamespacedName>> edges;
+/**
+ * Which object depends on which: a snapshot, for cycle detection. Immutable. The nodes are
+ * Kustomizations by name ({@link NamespacedName}) or, where kinds mix, objects ({@link
+ * ObjectDependency}).
+ */
+public final class DependencyGraph<N extends Comparable<? super N>> {
+  private final Map<N, Set<N>> edges;
 
   /**
-   * @param dependsOn for each Kustomization, the Kustomizations it depends on
+   * @param dependsOn for each node, the nodes it depends on
    */
-  public DependencyGraph(Map<NamespacedName, ? extends Iterable<NamespacedName>> dependsOn) {
-    Map<NamespacedName, Set<NamespacedName>> copy = new TreeMap<>();
+  public DependencyGraph(Map<N, ? extends Iterable<N>> dependsOn) {
+    Map<N, Set<N>> copy = new TreeMap<>();
     dependsOn.forEach(
         (node, deps) -> {
-          Set<NamespacedName> sorted = new TreeSet<>();
+          Set<N> sorted = new TreeSet<>();
           deps.forEach(sorted::add);
           copy.put(node, Collections.unmodifiableSet(sorted));
         });
@@ -36,32 +40,28 @@ public final class DependencyGraph {
    * A cycle that {@code start} is part of, as the list of its members starting with the
    * lexicographically smallest, so that every member reports the same cycle; empty if none.
    */
-  public Optional<List<NamespacedName>> cycleThrough(NamespacedName start) {
+  public Optional<List<N>> cycleThrough(N start) {
     // Depth-first search for a path from start's dependencies back to start.
-    Deque<NamespacedName> path = new ArrayDeque<>();
-    Set<NamespacedName> dead = new HashSet<>();
+    Deque<N> path = new ArrayDeque<>();
+    Set<N> dead = new HashSet<>();
     path.push(start);
     if (!reachesStart(start, start, path, dead)) {
       return Optional.empty();
     }
-    List<NamespacedName> cycle = new ArrayList<>(path);
+    List<N> cycle = new ArrayList<>(path);
     Collections.reverse(cycle);
     return Optional.of(rotateToSmallest(cycle));
   }
 
   /** {@code ns/a -> ns/b -> ns/a}: a cycle as users read it. */
-  public static String describe(List<NamespacedName> cycle) {
-    return cycle.stream().map(NamespacedName::toString).collect(Collectors.joining(" -> "))
+  public static String describe(List<?> cycle) {
+    return cycle.stream().map(Object::toString).collect(Collectors.joining(" -> "))
         + " -> "
         + cycle.get(0);
   }
 
-  private boolean reachesStart(
-      NamespacedName node,
-      NamespacedName start,
-      Deque<NamespacedName> path,
-      Set<NamespacedName> dead) {
-    for (NamespacedName next : edges.getOrDefault(node, Set.of())) {
+  private boolean reachesStart(N node, N start, Deque<N> path, Set<N> dead) {
+    for (N next : edges.getOrDefault(node, Set.of())) {
       if (next.equals(start)) {
         return true;
       }
@@ -78,9 +78,9 @@ public final class DependencyGraph {
     return false;
   }
 
-  private static List<NamespacedName> rotateToSmallest(List<NamespacedName> cycle) {
+  private static <N extends Comparable<? super N>> List<N> rotateToSmallest(List<N> cycle) {
     int smallest = cycle.indexOf(Collections.min(cycle));
-    List<NamespacedName> rotated = new ArrayList<>(cycle.subList(smallest, cycle.size()));
+    List<N> rotated = new ArrayList<>(cycle.subList(smallest, cycle.size()));
     rotated.addAll(cycle.subList(0, smallest));
     return List.copyOf(rotated);
   }

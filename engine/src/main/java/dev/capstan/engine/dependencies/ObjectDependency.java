@@ -8,7 +8,8 @@ import java.util.Objects;
  * a cluster-scoped kind. Printed as {@code apiVersion/Kind/namespace/name} ({@code
  * apps/v1/Deployment/web/db}), or {@code apiVersion/Kind/name} at cluster scope.
  */
-public record ObjectDependency(String apiVersion, String kind, String namespace, String name) {
+public record ObjectDependency(String apiVersion, String kind, String namespace, String name)
+    implements Comparable<ObjectDependency> {
   public ObjectDependency {
     Objects.requireNonNull(apiVersion, "apiVersion");
     Objects.requireNonNull(kind, "kind");
@@ -24,6 +25,12 @@ public record ObjectDependency(String apiVersion, String kind, String namespace,
   /** The same object at cluster scope (when discovery says the kind is not namespaced). */
   public ObjectDependency clusterScoped() {
     return new ObjectDependency(apiVersion, kind, "", name);
+  }
+
+  /** By how it prints, so that a cycle of them starts at the same member for each. */
+  @Override
+  public int compareTo(ObjectDependency other) {
+    return toString().compareTo(other.toString());
   }
 
   @Override

@@ -12,6 +12,7 @@ import dev.capstan.engine.conditions.ReleaseObservation.HealthState;
 import dev.capstan.engine.conditions.ReleaseObservationBuilder;
 import dev.capstan.engine.conditions.ReleaseReason;
 import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.engine.kustomization.ReferenceRules;
 import dev.capstan.engine.pipeline.Inventories;
 import dev.capstan.engine.pipeline.Outcome;
 import dev.capstan.helm.release.ReleaseHistory;
@@ -30,11 +31,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One reconcile of a HelmRelease, one call per stage: chart and values → what to do next ({@link
- * ReleaseDecision}) → (unchanged: health only) → render → pending release record → apply and prune
- * → deployed (or failed) record → health → status; or, after a failed install or upgrade, its
- * remediation ({@link ReleaseRemediation}: rollback or uninstall) or a stall when no retry remains.
- * Knows nothing of the controller framework that calls it.
+ * One reconcile of a HelmRelease, one call per stage: dependsOn ({@link ReleaseDependencies}) →
+ * chart and values → what to do next ({@link ReleaseDecision}) → (unchanged: health only) → render
+ * → pending release record → apply and prune → deployed (or failed) record → health → status; or,
+ * after a failed install or upgrade, its remediation ({@link ReleaseRemediation}: rollback or
+ * uninstall) or a stall when no retry remains. Knows nothing of the controller framework that calls
+ * it.
  *
  * <p>A release Released at its generation, whose chart version and values digest are those of the
  * deployed release its status last recorded, the latest record, is neither rendered nor written:
@@ -49,13 +51,20 @@ public final class HelmReleasePipeline {
   private final ReleaseInputs inputs;
   private final ReleaseRender render;
   private final ReleaseStatusStage status;
+  private final ReleaseDependencies dependencies;
 
   public HelmReleasePipeline(ReleaseParts parts) {
     this.parts = parts;
     this.inputs = new ReleaseInputs(parts.charts(), parts.values(), parts.noCrossNamespaceRefs());
     this.render = new ReleaseRender(parts.renderer(), parts.capabilities());
     this.status =
-        new ReleaseStatusStage(parts.statuses(), parts.clock(), parts.backoff(), parts.waitPoll());
+        new ReleaseStatusStage(
+            parts.statuses(),
+            parts.clock(),
+            parts.backoff(),
+            parts.waitPoll(),
+            parts.dependencyRequeue());
+    this.dependencies = new ReleaseDependencies(new ReferenceRules(parts.noCrossNamespaceRefs()));
   }
 
   /**
@@ -70,8 +79,7 @@ public final class HelmReleasePipeline {
       ReleaseRemediation remediation,
       Plaintexts fromSecrets) {}
 
-  private Acted actedFor(HelmRelease release, Plaintexts secrets) {
-    ReleaseActors.Actor actor = parts.actors().actorFor(release);
+  private Acted actedFor(ReleaseActors.Actor actor, Plaintexts secrets) {
     ReleaseApply apply = new ReleaseApply(actor.acting(), actor.claims());
     return new Acted(
         new ReleaseRecording(actor.store(), parts.clock(), secrets),
@@ -107,10 +115,12 @@ public final class HelmReleasePipeline {
     Plaintexts secrets = Plaintexts.NONE;
     try {
       refuseRemoteCluster(release);
+      ReleaseActors.Actor actor = parts.actors().actorFor(release);
+      awaitDependencies(release, actor);
       ReleaseInputs.Inputs in = inputs.read(release);
       secrets = in.fromSecrets();
       seen.attempted(in.attempted(lastAction(release), null));
-      Acted acted = actedFor(release, secrets);
+      Acted acted = actedFor(actor, secrets);
       ReleaseHistory history =
           acted.recording().unlocked(release, acted.recording().history(release));
       InventorySet previous = Inventories.toApplier(inventoryOf(release));
@@ -148,6 +158,15 @@ public final class HelmReleasePipeline {
     }
   }
 
+  /** Goes on only once what spec.dependsOn names is ready, as {@code actor} reads it. */
+  private void awaitDependencies(HelmRelease release, ReleaseActors.Actor actor) {
+    if (release.getSpec().dependencies().isEmpty()) {
+      return;
+    }
+    ReleaseHealth health = new ReleaseHealth(actor.acting(), parts.library(), parts.clock());
+    dependencies.check(release, actor.dependencies(), health.evaluator(release.getSpec()));
+  }
+
   /**
    * When the deployed release was made, if nothing changed since it was: Released is True for the
    * current generation, the release the status last recorded ({@code status.history[0]}) is the
@@ -164,6 +183,7 @@ public final class HelmReleasePipeline {
         || !releasedAtGeneration(st, release.getMetadata().getGeneration())
         || !Objects.equals(last.chartVersion(), in.chart().revision())
         || !Objects.equals(last.configDigest(), in.configDigest())
+        || !sameRenderDigests(st, RenderDigests.of(release.getSpec()))
         || latest.isEmpty()
         || latest.get().release().status() != ReleaseStatus.DEPLOYED
         || !Objects.equals(last.version(), latest.get().release().version())) {
@@ -174,6 +194,16 @@ public final class HelmReleasePipeline {
     } catch (DateTimeParseException | NullPointerException e) {
       return Optional.empty();
     }
+  }
+
+  /**
+   * Whether the post-renderers and commonMetadata are those of the last successful release: a
+   * change of either changes the objects, not the values, and so is an upgrade.
+   */
+  private static boolean sameRenderDigests(
+      HelmReleaseStatus status, ReleaseObservation.RenderDigests now) {
+    return Objects.equals(status.observedPostRenderersDigest(), now.postRenderers())
+        && Objects.equals(status.observedCommonMetadataDigest(), now.commonMetadata());
   }
 
   private static boolean releasedAtGeneration(HelmReleaseStatus status, Long generation) {
@@ -256,6 +286,7 @@ public final class HelmReleasePipeline {
         upgrade ? ReleaseReason.UPGRADE_SUCCEEDED : ReleaseReason.INSTALL_SUCCEEDED;
     seen.attempted(in.attempted(pending.action(), since(started)))
         .released(deployed)
+        .renderDigests(RenderDigests.of(release.getSpec()))
         .phase(new ReleaseObservation.Released(reason, String.format(what, "succeeded")));
     return looked(
         acted, release, seen, inventory, parts.clock().instant(), upgrade, true, in.configDigest());
@@ -336,10 +367,14 @@ public final class HelmReleasePipeline {
   private Outcome failed(
       HelmRelease release, ReleaseObservationBuilder seen, ReleaseFailure f, Plaintexts secrets) {
     String message = secrets.redact(f.getMessage());
-    ReleaseObservation.ReleasePhase phase =
-        f.isWaiting()
-            ? new ReleaseObservation.Waiting(f.reason(), message)
-            : new ReleaseObservation.Failed(f.reason(), message, f.isReleaseFailure());
+    ReleaseObservation.ReleasePhase phase;
+    if (f.isStalled()) {
+      phase = new ReleaseObservation.Stalled(f.reason(), message);
+    } else if (f.isWaiting()) {
+      phase = new ReleaseObservation.Waiting(f.reason(), message);
+    } else {
+      phase = new ReleaseObservation.Failed(f.reason(), message, f.isReleaseFailure());
+    }
     LOG.info("{}: {}", NamespacedName.of(release), message);
     try {
       return status.write(release, seen.phase(phase).build(), secrets);

@@ -1,6 +1,8 @@
 package dev.capstan.engine.helmrelease;
 
 import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.engine.dependencies.DependencyLookup;
+import dev.capstan.engine.dependencies.ObjectDependency;
 import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.helm.release.ReleaseStorage;
 import dev.capstan.kube.SecretReader;
@@ -23,8 +25,21 @@ public interface ReleaseActors {
    * @param acting applies, prunes, deletes and reads health
    * @param store Helm's release records, read and written by the same identity
    * @param crds whether a CRD is in the cluster, as the same identity sees it
+   * @param dependencies reads what spec.dependsOn names, with the engine's client
+   * @param claims reads live the objects a release would create, to refuse taking them over
    */
-  record Actor(Acting acting, ReleaseStore store, CrdLookup crds, ReleaseClaims claims) {}
+  record Actor(
+      Acting acting,
+      ReleaseStore store,
+      CrdLookup crds,
+      DependencyReads dependencies,
+      ReleaseClaims claims) {}
+
+  /** Reads a depended-on object live. */
+  @FunctionalInterface
+  interface DependencyReads {
+    DependencyLookup read(ObjectDependency id);
+  }
 
   /** Whether a CustomResourceDefinition of that name is in the cluster. */
   @FunctionalInterface
@@ -36,9 +51,11 @@ public interface ReleaseActors {
 
   /**
    * Acting as {@code actingFor} chooses for each HelmRelease, its release records kept with that
-   * acting's client.
+   * acting's client; its dependencies read by {@code dependencies}, the engine's own reads, as Flux
+   * reads them with the controller's rights rather than the release's service account.
    */
-  static ReleaseActors of(Function<HelmRelease, Acting> actingFor, Clock clock) {
+  static ReleaseActors of(
+      Function<HelmRelease, Acting> actingFor, DependencyReads dependencies, Clock clock) {
     return release -> {
       Acting acting = actingFor.apply(release);
       ReleaseStorage storage =
@@ -50,6 +67,7 @@ public interface ReleaseActors {
           name ->
               acting.client().apiextensions().v1().customResourceDefinitions().withName(name).get()
                   != null,
+          dependencies,
           ReleaseClaims.of(acting.client()));
     };
   }

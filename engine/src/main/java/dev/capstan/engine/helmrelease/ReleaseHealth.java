@@ -72,7 +72,8 @@ final class ReleaseHealth {
     return !Boolean.TRUE.equals(disabled);
   }
 
-  private HealthEvaluator evaluator(HelmReleaseSpec spec) {
+  /** The HelmRelease's health evaluator: the built-in checks and its healthCheckExprs. */
+  HealthEvaluator evaluator(HelmReleaseSpec spec) {
     var checks = HealthEvaluators.checksOf(spec.healthCheckExprs());
     HealthEvaluator cached = evaluators.get(checks);
     if (cached != null) {

@@ -13,7 +13,8 @@ import java.util.Objects;
 /**
  * What a {@link HelmReleasePipeline} works with; everything is passed in so that tests choose
  * fakes, clocks and polling. Built with {@code ReleasePartsBuilder}; the optional parts
- * (capabilities, backoff, waitPoll, observer) take the defaults below when left unset.
+ * (capabilities, backoff, waitPoll, observer, dependencyRequeue) take the defaults below when left
+ * unset.
  *
  * @param charts where a HelmRelease's chart comes from ({@link ChartSources#inCluster})
  * @param renderer the chart workers' render
@@ -22,7 +23,10 @@ import java.util.Objects;
  * @param statuses where statuses are written (the engine's status writer)
  * @param values composes a HelmRelease's values
  * @param waitPoll how often a release whose objects are not healthy yet is looked at again
- * @param noCrossNamespaceRefs whether a chart source in another namespace is refused
+ * @param noCrossNamespaceRefs whether a chart source or a dependency in another namespace is
+ *     refused
+ * @param dependencyRequeue when a HelmRelease whose dependencies are not ready looks again (Flux's
+ *     {@code --requeue-dependency}, 30s by default)
  */
 @RecordBuilder
 public record ReleaseParts(
@@ -37,7 +41,8 @@ public record ReleaseParts(
     Backoff backoff,
     Duration waitPoll,
     PipelineObserver observer,
-    boolean noCrossNamespaceRefs)
+    boolean noCrossNamespaceRefs,
+    Duration dependencyRequeue)
     implements ReleasePartsBuilder.With {
 
   public ReleaseParts {
@@ -52,7 +57,11 @@ public record ReleaseParts(
     backoff = backoff == null ? Backoff.defaults() : backoff;
     waitPoll = waitPoll == null ? Duration.ofSeconds(2) : waitPoll;
     observer = observer == null ? PipelineObserver.NONE : observer;
+    dependencyRequeue = dependencyRequeue == null ? DEPENDENCY_REQUEUE : dependencyRequeue;
   }
+
+  /** Flux's default {@code --requeue-dependency}. */
+  public static final Duration DEPENDENCY_REQUEUE = Duration.ofSeconds(30);
 
   /**
    * The parts that read {@code client}'s cluster: the charts (their artifacts in {@code trees}),

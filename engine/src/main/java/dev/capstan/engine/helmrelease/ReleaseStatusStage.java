@@ -10,6 +10,7 @@ import dev.capstan.engine.conditions.HelmReleaseStatuses;
 import dev.capstan.engine.conditions.ReleaseObservation;
 import dev.capstan.engine.conditions.ReleaseObservation.HealthState;
 import dev.capstan.engine.conditions.ReleaseObservationBuilder;
+import dev.capstan.engine.conditions.ReleaseReason;
 import dev.capstan.engine.pipeline.Backoff;
 import dev.capstan.engine.pipeline.Outcome;
 import dev.capstan.health.AggregateHealth;
@@ -26,13 +27,19 @@ final class ReleaseStatusStage {
   private final Clock clock;
   private final Backoff backoff;
   private final Duration waitPoll;
+  private final Duration dependencyRequeue;
 
   ReleaseStatusStage(
-      ReleaseStatusWrites statuses, Clock clock, Backoff backoff, Duration waitPoll) {
+      ReleaseStatusWrites statuses,
+      Clock clock,
+      Backoff backoff,
+      Duration waitPoll,
+      Duration dependencyRequeue) {
     this.statuses = statuses;
     this.clock = clock;
     this.backoff = backoff;
     this.waitPoll = waitPoll;
+    this.dependencyRequeue = dependencyRequeue;
   }
 
   /** What every observation of {@code release} starts with. */
@@ -98,8 +105,9 @@ final class ReleaseStatusStage {
 
   private Outcome outcome(HelmRelease release, ReleaseObservation seen, HelmReleaseStatus next) {
     Duration interval = GoDuration.parse(release.getSpec().interval());
-    if (seen.phase() instanceof ReleaseObservation.Waiting) {
-      return Outcome.dependencyNotReady(interval);
+    if (seen.phase() instanceof ReleaseObservation.Waiting w) {
+      return Outcome.dependencyNotReady(
+          w.reason() == ReleaseReason.DEPENDENCY_NOT_READY ? dependencyRequeue : interval);
     }
     if (seen.phase() instanceof ReleaseObservation.Stalled) {
       return Outcome.terminal();

@@ -2,6 +2,7 @@ package dev.capstan.engine.kustomization;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.kustomize.DependencyReference;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.applier.apply.ResourceType;
@@ -12,6 +13,8 @@ import dev.capstan.engine.dependencies.DependencyGraph;
 import dev.capstan.engine.dependencies.DependencyLookup;
 import dev.capstan.engine.dependencies.DependencyReadiness;
 import dev.capstan.engine.dependencies.DependencyReferences;
+import dev.capstan.engine.dependencies.DependencyWalk;
+import dev.capstan.engine.dependencies.ObjectDependencies;
 import dev.capstan.engine.dependencies.ObjectDependency;
 import dev.capstan.engine.dependencies.ObjectDependencyCheck;
 import dev.capstan.engine.dependencies.ReadyExpression;
@@ -31,7 +34,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * an invalid readyExpr are terminal; anything else not ready is a wait.
  *
  * <p>A dependency is a Kustomization (no kind, as in Flux), read from the controller's cache, or
- * any other object, read live as the Kustomization acts (its service account, if any). While it
+ * any other object, read live as the Kustomization acts (its service account, if any); a
+ * HelmRelease among them is followed for a cycle back through it ({@link DependencyWalk}). While it
  * waits for such objects, a watch on their kinds wakes it when one of them changes.
  */
 final class DependencyGate {
@@ -74,6 +78,7 @@ final class DependencyGate {
     }
     rejectCrossNamespace(self, refs);
     rejectCycle(self);
+    rejectCycleThroughHelmReleases(self, refs, reader);
     List<String> notReady = new ArrayList<>();
     Map<Integer, ObjectDependency> objects = new LinkedHashMap<>();
     for (int i = 0; i < refs.size(); i++) {
@@ -174,7 +179,33 @@ final class DependencyGate {
     for (Kustomization ks : view.kustomizations()) {
       edges.put(NamespacedName.of(ks), DependencyReferences.kustomizations(ks));
     }
-    Optional<List<NamespacedName>> cycle = new DependencyGraph(edges).cycleThrough(self);
+    Optional<List<NamespacedName>> cycle = new DependencyGraph<>(edges).cycleThrough(self);
+    if (cycle.isPresent()) {
+      throw StageFailure.terminal(
+          Reason.DEPENDENCY_CYCLE, "dependency cycle: " + DependencyGraph.describe(cycle.get()));
+    }
+  }
+
+  /**
+   * A cycle through HelmReleases (which may depend on Kustomizations in turn), followed live as the
+   * Kustomization reads; only when it depends on a HelmRelease, the cache's Kustomizations being
+   * enough otherwise.
+   */
+  private static void rejectCycleThroughHelmReleases(
+      NamespacedName self, List<DependencyReference> refs, ObjectDependencies reader) {
+    boolean helmReleases =
+        refs.stream()
+            .anyMatch(
+                r ->
+                    "HelmRelease".equals(r.kind())
+                        && r.apiVersion() != null
+                        && r.apiVersion().startsWith(HelmRelease.GROUP + "/"));
+    if (!helmReleases) {
+      return;
+    }
+    Optional<List<ObjectDependency>> cycle =
+        DependencyWalk.cycleThrough(
+            DependencyWalk.kustomization(self.namespace(), self.name()), reader::lookup);
     if (cycle.isPresent()) {
       throw StageFailure.terminal(
           Reason.DEPENDENCY_CYCLE, "dependency cycle: " + DependencyGraph.describe(cycle.get()));

@@ -15,16 +15,17 @@ class DependencyGraphTest {
 
   @Test
   void chainHasNoCycle() {
-    DependencyGraph graph =
-        new DependencyGraph(Map.of(k("app"), List.of(k("infra")), k("infra"), List.of(k("crds"))));
+    DependencyGraph<NamespacedName> graph =
+        new DependencyGraph<>(
+            Map.of(k("app"), List.of(k("infra")), k("infra"), List.of(k("crds"))));
     assertTrue(graph.cycleThrough(k("app")).isEmpty());
     assertTrue(graph.cycleThrough(k("crds")).isEmpty());
   }
 
   @Test
   void everyMemberReportsTheSameCycle() {
-    DependencyGraph graph =
-        new DependencyGraph(
+    DependencyGraph<NamespacedName> graph =
+        new DependencyGraph<>(
             Map.of(k("c"), List.of(k("a")), k("a"), List.of(k("b")), k("b"), List.of(k("c"))));
     List<NamespacedName> expected = List.of(k("a"), k("b"), k("c"));
     assertEquals(expected, graph.cycleThrough(k("a")).orElseThrow());
@@ -35,8 +36,8 @@ class DependencyGraphTest {
 
   @Test
   void dependentOfACycleIsNotAMember() {
-    DependencyGraph graph =
-        new DependencyGraph(
+    DependencyGraph<NamespacedName> graph =
+        new DependencyGraph<>(
             Map.of(k("x"), List.of(k("a")), k("a"), List.of(k("b")), k("b"), List.of(k("a"))));
     assertTrue(graph.cycleThrough(k("x")).isEmpty());
     assertEquals(List.of(k("a"), k("b")), graph.cycleThrough(k("b")).orElseThrow());
@@ -46,9 +47,9 @@ class DependencyGraphTest {
   void selfDependencyAndDiamonds() {
     assertEquals(
         List.of(k("s")),
-        new DependencyGraph(Map.of(k("s"), List.of(k("s")))).cycleThrough(k("s")).orElseThrow());
-    DependencyGraph diamond =
-        new DependencyGraph(
+        new DependencyGraph<>(Map.of(k("s"), List.of(k("s")))).cycleThrough(k("s")).orElseThrow());
+    DependencyGraph<NamespacedName> diamond =
+        new DependencyGraph<>(
             Map.of(
                 k("top"), List.of(k("l"), k("r")),
                 k("l"), List.of(k("base")),
@@ -59,8 +60,8 @@ class DependencyGraphTest {
   @Test
   void cycleAcrossNamespacesAndMissingNodes() {
     NamespacedName other = new NamespacedName("other", "db");
-    DependencyGraph graph =
-        new DependencyGraph(
+    DependencyGraph<NamespacedName> graph =
+        new DependencyGraph<>(
             Map.of(k("app"), List.of(other, k("missing")), other, List.of(k("app"))));
     assertEquals(List.of(k("app"), other), graph.cycleThrough(other).orElseThrow());
   }

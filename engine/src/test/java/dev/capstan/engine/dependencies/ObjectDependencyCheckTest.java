@@ -174,4 +174,67 @@ class ObjectDependencyCheckTest {
         "dependency 'v1/ConfigMap/data/flags' cannot be read: connection refused",
         check(FLAGS, new DependencyLookup.ReadFailed("connection refused"), null).reason());
   }
+
+  /** A Kustomization may wait for a HelmRelease: Ready True for its current generation. */
+  @Test
+  void aHelmReleaseIsReadyWhenReadyForItsCurrentGeneration() {
+    ObjectDependency db = new ObjectDependency("helm.capstan.dev/v2", "HelmRelease", "apps", "db");
+
+    assertTrue(check(db, fixture("helmrelease-ready.yaml"), null).isReady());
+    DependencyReadiness failed = check(db, fixture("helmrelease-install-failed.yaml"), null);
+    assertFalse(failed.isReady());
+    assertTrue(
+        failed.reason().startsWith("dependency 'helm.capstan.dev/v2/HelmRelease/apps/db' is not"),
+        failed.reason());
+    assertFalse(check(db, fixture("helmrelease-outdated.yaml"), null).isReady());
+  }
+
+  @Test
+  void theWalkFollowsDependsOnAcrossKustomizationsAndHelmReleases() {
+    ObjectDependency app = DependencyWalk.helmRelease("apps", "app");
+    ObjectDependency infra = DependencyWalk.kustomization("apps", "infra");
+    Map<ObjectDependency, Map<String, Object>> objects =
+        Map.of(
+            app,
+            Map.of("spec", Map.of("dependsOn", List.of(Map.of("name", "db")))),
+            DependencyWalk.helmRelease("apps", "db"),
+            Map.of(
+                "spec",
+                Map.of(
+                    "dependsOn",
+                    List.of(
+                        Map.of(
+                            "apiVersion", "kustomize.capstan.dev/v1",
+                            "kind", "Kustomization",
+                            "name", "infra"),
+                        Map.of("apiVersion", "v1", "kind", "ConfigMap", "name", "flags")))),
+            infra,
+            Map.of(
+                "spec",
+                Map.of(
+                    "dependsOn",
+                    List.of(
+                        Map.of(
+                            "apiVersion", "helm.capstan.dev/v2",
+                            "kind", "HelmRelease",
+                            "name", "app")))));
+
+    List<ObjectDependency> cycle =
+        DependencyWalk.cycleThrough(infra, id -> found(objects.get(id))).orElseThrow();
+
+    assertEquals(
+        "helm.capstan.dev/v2/HelmRelease/apps/app -> helm.capstan.dev/v2/HelmRelease/apps/db"
+            + " -> kustomize.capstan.dev/v1/Kustomization/apps/infra"
+            + " -> helm.capstan.dev/v2/HelmRelease/apps/app",
+        DependencyGraph.describe(cycle));
+    assertTrue(
+        DependencyWalk.cycleThrough(
+                DependencyWalk.helmRelease("apps", "db"),
+                id -> id.equals(infra) ? new DependencyLookup.Missing() : found(objects.get(id)))
+            .isEmpty());
+  }
+
+  private static DependencyLookup found(Map<String, Object> object) {
+    return object == null ? new DependencyLookup.Missing() : new DependencyLookup.Found(object);
+  }
 }

@@ -44,7 +44,7 @@ class HelmReleaseAdoptionIT extends EngineTestBase {
   void aReleaseHelmInstalledIsContinuedInPlaceAndItsFieldsAndPruningTakenOver(
       ClusterAccess cluster, @TempDir Path home) throws Exception {
     Path chart = Path.of(HelmReleaseIT.script("charts")).resolve("podinfo");
-    HelmReleaseIT.Helm helm = HelmReleaseRemediationIT.helm(cluster, home);
+    HelmReleaseIT.Helm helm = HelmReleases.helm(cluster, home);
     Path installed = home.resolve("podinfo-1.0.0.tgz");
     Files.write(
         installed,
@@ -78,7 +78,7 @@ class HelmReleaseAdoptionIT extends EngineTestBase {
           "  url: " + served.url() + "\n  interval: 1s\n");
       HelmReleaseIT.createPodinfoRelease();
 
-      HelmReleaseRemediationIT.await(
+      HelmReleases.await(
           "podinfo",
           "Ready",
           c -> isTrue(c) && c.getMessage().contains("upgrade succeeded for release " + ns()));
@@ -102,7 +102,7 @@ class HelmReleaseAdoptionIT extends EngineTestBase {
 
       // once adopted, a chart version that drops an object prunes it as for any release
       publish(served, "1.2.0", HelmReleaseIT.tgz(chart, "1.2.0", List.of()));
-      HelmReleaseRemediationIT.await(
+      HelmReleases.await(
           "podinfo", "Ready", c -> isTrue(c) && c.getMessage().contains("podinfo@1.2.0"));
       EngineFixture.eventually(WAIT).until(() -> configMapNamed(LATER) == null);
       assertEquals(List.of("1 superseded", "2 superseded", "3 deployed"), helm.history());
@@ -132,7 +132,7 @@ class HelmReleaseAdoptionIT extends EngineTestBase {
           "1.3.0",
           HelmReleaseIT.tgz(
               chart, "1.3.0", List.of(), Map.of("templates/shared.yaml", configMap("shared", ""))));
-      HelmReleaseRemediationIT.await(
+      HelmReleases.await(
           "podinfo",
           "Ready",
           c ->

@@ -9,6 +9,8 @@ import dev.capstan.applier.common.ObjectResult;
 import dev.capstan.applier.common.Owner;
 import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.engine.conditions.ReleaseReason;
+import dev.capstan.engine.dependencies.DependencyLookup;
+import dev.capstan.engine.dependencies.ObjectDependency;
 import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.engine.pipeline.PruneStage;
 import dev.capstan.health.AggregateHealth;
@@ -21,6 +23,7 @@ import dev.capstan.helm.release.ReleaseStatus;
 import dev.capstan.kube.ObjectRef;
 import dev.capstan.kustomize.chart.ChartRender;
 import dev.capstan.kustomize.chart.ChartRenderException;
+import dev.capstan.kustomize.chart.ChartRenderRequest;
 import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.APIResourceListBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -75,6 +78,10 @@ final class ReleaseFakes {
   Status health = Status.Current;
   boolean applyFails = false;
   boolean renderFails = false;
+
+  /** Thrown by the renderer when set: what no stage of the render expects. */
+  RuntimeException renderThrows;
+
   boolean pruneThrows = false;
 
   /** How many writes of a superseded record back to deployed the API server refuses next. */
@@ -97,6 +104,7 @@ final class ReleaseFakes {
   final List<String> actedAs = new ArrayList<>();
 
   int renders;
+  final List<ChartRenderRequest> requests = new ArrayList<>();
   int applies;
   int recordWrites;
   int statusWrites;
@@ -113,6 +121,10 @@ final class ReleaseFakes {
             .renderer(
                 request -> {
                   renders++;
+                  requests.add(request);
+                  if (renderThrows != null) {
+                    throw renderThrows;
+                  }
                   if (renderFails) {
                     throw new ChartRenderException(ChartRenderException.Stage.VALUES, renderError);
                   }
@@ -169,7 +181,20 @@ final class ReleaseFakes {
           new Acting(discovery(), this::apply, new Pruning(), (refs, e) -> health(refs)),
           new Store(),
           crdsInCluster::contains,
+          this::readDependency,
           new ReleaseClaims((object, namespace) -> live.metadata(object, namespace)));
+
+  /** The objects dependsOn may name, by how an {@link ObjectDependency} prints. */
+  final Map<String, Map<String, Object>> dependencyObjects = new TreeMap<>();
+
+  /** The dependencies read, in order. */
+  final List<String> dependencyReads = new ArrayList<>();
+
+  private DependencyLookup readDependency(ObjectDependency id) {
+    dependencyReads.add(id.toString());
+    Map<String, Object> object = dependencyObjects.get(id.toString());
+    return object == null ? new DependencyLookup.Missing() : new DependencyLookup.Found(object);
+  }
 
   /**
    * A client that answers discovery alone, as a cluster serving Deployments and Services: the

@@ -1,11 +1,9 @@
-package dev.capstan.engine.kustomization;
+package dev.capstan.engine.dependencies;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capstan.applier.apply.ResourceCatalog;
 import dev.capstan.applier.apply.ResourceType;
-import dev.capstan.engine.dependencies.DependencyLookup;
-import dev.capstan.engine.dependencies.ObjectDependency;
 import dev.capstan.kube.ApiErrors;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -15,13 +13,13 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Reads depended-on objects live, with the client the Kustomization acts through: impersonating its
- * service account when it has one. The API server then decides, as for every other read of the
- * reconcile, whether that account may get the object; a refusal reads as "not found" with who may
- * not get what, never as anything about the object itself (the API server answers 403 before it
- * looks the object up). Not thread-safe: one per check.
+ * Reads depended-on objects live, with the client the dependent (a Kustomization or a HelmRelease)
+ * acts through: impersonating its service account when it has one. The API server then decides, as
+ * for every other read of the reconcile, whether that account may get the object; a refusal reads
+ * as "not found" with who may not get what, never as anything about the object itself (the API
+ * server answers 403 before it looks the object up). Not thread-safe: one per check.
  */
-final class ObjectDependencies {
+public final class ObjectDependencies {
   private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -32,24 +30,36 @@ final class ObjectDependencies {
   /**
    * @param reader who reads, for messages: a service account's user name, or "the engine"
    */
-  ObjectDependencies(KubernetesClient client, String reader) {
+  public ObjectDependencies(KubernetesClient client, String reader) {
     this.client = client;
     this.reader = reader;
     this.catalog = new ResourceCatalog(client);
   }
 
   /** The client the objects are read with: the Kustomization's service account, or the engine. */
-  KubernetesClient client() {
+  public KubernetesClient client() {
     return client;
   }
 
   /** How the API server serves the dependency's kind; empty if it does not. */
-  Optional<ResourceType> type(ObjectDependency id) {
+  public Optional<ResourceType> type(ObjectDependency id) {
     return catalog.find(id.apiVersion(), id.kind());
   }
 
+  /**
+   * Reads the dependency, at cluster scope when its kind is cluster-scoped; not served when the API
+   * server does not serve its kind.
+   */
+  public DependencyLookup lookup(ObjectDependency id) {
+    Optional<ResourceType> type = type(id);
+    if (type.isEmpty()) {
+      return new DependencyLookup.NotServed();
+    }
+    return read(type.get().namespaced() ? id : id.clusterScoped(), type.get());
+  }
+
   /** Reads the dependency, of a kind served as {@code type}. */
-  DependencyLookup read(ObjectDependency id, ResourceType type) {
+  public DependencyLookup read(ObjectDependency id, ResourceType type) {
     try {
       var resources = client.genericKubernetesResources(type.context());
       GenericKubernetesResource live =
