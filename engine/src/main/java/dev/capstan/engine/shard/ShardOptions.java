@@ -15,9 +15,11 @@ import java.util.Optional;
  *     (docs/sharding.md)
  * @param leaseNamespace where the Leases live: by default the engine's own namespace
  * @param key what places a Kustomization in a slot: its uid (even spread) or its namespace
- * @param leaseDuration how long a replica's Lease lives without renewal; a replica stops writing
- *     once two thirds of it passed without a successful renewal
- * @param renewPeriod how often a replica renews its Lease and looks at the others
+ * @param leaseDuration how long a replica's Lease lives without renewal (10 s): the others take a
+ *     killed replica's slots this long after they last saw its Lease change. A replica stops
+ *     writing once half of it passed without a successful renewal ({@link #writeDeadline})
+ * @param renewPeriod how often a replica renews its Lease and looks at the others (2 s); at most a
+ *     quarter of the Lease, so that two renewals may fail before the write deadline
  * @param space the slots of the hash space
  */
 public record ShardOptions(
@@ -46,11 +48,11 @@ public record ShardOptions(
     group = group == null || group.isBlank() ? "capstan" : group;
     leaseNamespace = leaseNamespace == null ? Optional.empty() : leaseNamespace;
     key = key == null ? ShardKey.UID : key;
-    leaseDuration = leaseDuration == null ? Duration.ofSeconds(15) : leaseDuration;
+    leaseDuration = leaseDuration == null ? Duration.ofSeconds(10) : leaseDuration;
     renewPeriod = renewPeriod == null ? Duration.ofSeconds(2) : renewPeriod;
     space = space == null ? SlotSpace.DEFAULT : space;
-    if (renewPeriod.compareTo(leaseDuration.dividedBy(3)) > 0) {
-      throw new IllegalArgumentException("the renew period must be at most a third of the Lease");
+    if (renewPeriod.compareTo(leaseDuration.dividedBy(4)) > 0) {
+      throw new IllegalArgumentException("the renew period must be at most a quarter of the Lease");
     }
   }
 
@@ -59,8 +61,13 @@ public record ShardOptions(
     return new ShardOptions(replicaName, null, null, null, null, null, null);
   }
 
-  /** How long after its last renewal this replica still writes: two thirds of the Lease. */
+  /**
+   * How long after its last renewal this replica still writes: half the Lease (5 s by default). The
+   * other half is the margin between this replica's last write and the earliest moment another may
+   * judge its Lease expired (docs/sharding.md, "The margin"): it holds the requests of a stage that
+   * began just before the deadline.
+   */
   public Duration writeDeadline() {
-    return leaseDuration.multipliedBy(2).dividedBy(3);
+    return leaseDuration.dividedBy(2);
   }
 }
