@@ -343,6 +343,9 @@ public class ShardsBench {
    * with its prefix), and counts the Kustomizations where two replicas' writes interleave (A, B, A)
    * within a Lease duration: two writers at once.
    */
+  /** The replicas' Lease duration (the default of ShardOptions). */
+  static final long LEASE_SECONDS = 10;
+
   static String doubleOwnership(Path log, long fromMillis) throws IOException {
     Pattern agent = Pattern.compile("\"userAgent\":\"capstan-bench/([a-z0-9-]+)");
     Pattern ref =
@@ -378,7 +381,7 @@ public class ShardsBench {
         if (interleaved
             && Duration.between(Instant.parse(w.get(i - 2)[0]), Instant.parse(w.get(i)[0]))
                     .toSeconds()
-                < 15) {
+                < LEASE_SECONDS) {
           overlapping++;
           break;
         }
