@@ -61,7 +61,7 @@ public final class ShardMembership implements AutoCloseable {
   private final PromptRounds prompt;
   private final KubernetesClient client;
   private final String namespace;
-  private GroupWatch watch;
+  private volatile GroupWatch watch;
   private volatile boolean stopping;
   // A process that stopped running (paused, cut off): its rounds do nothing, not even renew.
   private volatile boolean frozen;
