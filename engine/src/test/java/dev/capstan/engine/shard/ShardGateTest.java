@@ -59,12 +59,13 @@ class ShardGateTest {
   }
 
   @Test
-  void stopsLettingThroughOnceTheLeaseWasNotRenewedForHalfOfIt() {
+  void stopsLettingThroughOnceTheLeaseWasNotRenewedForTwoThirdsOfIt() {
+    assertEquals(Duration.ofNanos(6_666_666_666L), options.writeDeadline());
     gate.renewed(now.get(), slots(slot), Set.of());
-    now.addAndGet(Duration.ofSeconds(5).toNanos() - 1);
+    now.addAndGet(options.writeDeadline().toNanos() - 1);
     assertTrue(gate.owns(object));
 
-    now.addAndGet(1); // 5 s of the 10 s Lease
+    now.addAndGet(1); // two thirds of the 10 s Lease
     assertFalse(gate.owns(object));
   }
 
@@ -138,10 +139,10 @@ class ShardGateTest {
     gate.renewed(now.get(), slots(slot), Set.of());
     var pass = gate.enter(object);
     assertTrue(pass.isPresent());
-    now.addAndGet(Duration.ofSeconds(4).toNanos());
+    now.addAndGet(Duration.ofSeconds(6).toNanos());
     gate.fence().check(object); // still in time
 
-    now.addAndGet(Duration.ofSeconds(2).toNanos()); // 6 s after the last renewal
+    now.addAndGet(Duration.ofSeconds(1).toNanos()); // 7 s after the last renewal
     WriteFence.Refused refused =
         assertThrows(WriteFence.Refused.class, () -> gate.fence().check(object));
     assertTrue(refused.getMessage().contains("no longer this replica's"), refused.getMessage());
@@ -156,14 +157,14 @@ class ShardGateTest {
 
     gate.renewed(now.get(), slots(slot), Set.of());
     now.addAndGet(Duration.ofSeconds(3).toNanos());
-    // the write deadline is half the 10 s Lease: 2 s left
-    assertEquals(Duration.ofSeconds(2), gate.fence().bound(object, timeout));
+    // the write deadline is two thirds of the 10 s Lease: 3.67 s left
+    assertEquals(Duration.ofNanos(3_666_666_666L), gate.fence().bound(object, timeout));
     assertEquals(Duration.ofSeconds(1), gate.fence().bound(object, Duration.ofSeconds(1)));
 
     gate.renewed(now.get(), slots(slot), Set.of()); // a renewal gives the whole deadline again
-    assertEquals(Duration.ofSeconds(5), gate.fence().bound(object, timeout));
+    assertEquals(options.writeDeadline(), gate.fence().bound(object, timeout));
 
-    now.addAndGet(Duration.ofSeconds(6).toNanos());
+    now.addAndGet(Duration.ofSeconds(7).toNanos());
     assertEquals(Duration.ZERO, gate.fence().bound(object, timeout));
     assertEquals(timeout, ShardGate.everything().fence().bound(object, timeout));
   }
@@ -194,7 +195,7 @@ class ShardGateTest {
     gate.close();
 
     gate.fence().check(object);
-    now.addAndGet(Duration.ofSeconds(6).toNanos());
+    now.addAndGet(Duration.ofSeconds(7).toNanos());
     assertThrows(WriteFence.Refused.class, () -> gate.fence().check(object));
     pass.get().close();
   }
