@@ -61,7 +61,10 @@ public final class ShardMembership implements AutoCloseable {
   private final PromptRounds prompt;
   private final KubernetesClient client;
   private final String namespace;
-  private volatile GroupWatch watch;
+  // start() opens the watch and close() closes it, each under this lock: a close during start's
+  // first round either finds the watch open or keeps start from opening it
+  private final Object watchLock = new Object();
+  private GroupWatch watch;
   private volatile boolean stopping;
   // A process that stopped running (paused, cut off): its rounds do nothing, not even renew.
   private volatile boolean frozen;
@@ -140,14 +143,23 @@ public final class ShardMembership implements AutoCloseable {
   public void start() {
     round();
     long period = options.renewPeriod().toMillis();
-    timer.scheduleWithFixedDelay(this::round, period, period, TimeUnit.MILLISECONDS);
-    watch =
-        new GroupWatch(
-            client,
-            namespace,
-            options.group(),
-            map.name(),
-            new LeaseEvents(options.replicaName(), map.name(), new Listener()));
+    try {
+      timer.scheduleWithFixedDelay(this::round, period, period, TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      return; // closed during the first round
+    }
+    synchronized (watchLock) {
+      if (stopping) {
+        return;
+      }
+      watch =
+          new GroupWatch(
+              client,
+              namespace,
+              options.group(),
+              map.name(),
+              new LeaseEvents(options.replicaName(), map.name(), new Listener()));
+    }
   }
 
   /** Moves what the watch reports onto the membership's thread, where the liveness is kept. */
@@ -349,8 +361,10 @@ public final class ShardMembership implements AutoCloseable {
   @Override
   public void close() {
     stopping = true;
-    if (watch != null) {
-      watch.close();
+    synchronized (watchLock) {
+      if (watch != null) {
+        watch.close();
+      }
     }
     timer.shutdownNow();
     try {
