@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,8 +17,12 @@ import org.slf4j.LoggerFactory;
  */
 final class GroupWatch implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(GroupWatch.class);
+  // A failure or two is an API server's restart; more say the watch is not working (its RBAC, a
+  // proxy cutting watches): told once at WARN, as the handovers are then slower
+  private static final int FAILURES_BEFORE_WARNING = 3;
 
   private final List<SharedIndexInformer<Lease>> informers = new ArrayList<>();
+  private final AtomicInteger failures = new AtomicInteger();
 
   /** Starts watching; returns at once (the first list arrives on the informers' threads). */
   GroupWatch(
@@ -29,10 +34,21 @@ final class GroupWatch implements AutoCloseable {
       informer.addEventHandler(events);
       informer.exceptionHandler(
           (started, error) -> {
-            LOG.debug("watch of the group's Leases failed, retrying: {}", error.getMessage());
+            failed(error);
             return true;
           });
       informer.start();
+    }
+  }
+
+  private void failed(Throwable error) {
+    if (failures.incrementAndGet() == FAILURES_BEFORE_WARNING) {
+      LOG.warn(
+          "the watch of the group's Leases keeps failing ({}); it retries, and until it works a"
+              + " handover waits for the next timed round",
+          error.getMessage());
+    } else {
+      LOG.debug("watch of the group's Leases failed, retrying: {}", error.getMessage());
     }
   }
 
