@@ -1,5 +1,6 @@
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.engine.shard.ShardOptions;
 import dev.capstan.engine.testing.GitHttpServer;
 import dev.capstan.testing.CapstanCrds;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -337,15 +338,15 @@ public class ShardsBench {
         .count();
   }
 
+  /** The replicas' Lease duration: they run with the default. */
+  static final long LEASE_SECONDS = ShardOptions.DEFAULT_LEASE_DURATION.toSeconds();
+
   /**
    * Reads the audit log's writes in this namespace since the start, attributes each to a replica by
    * its user agent (capstan-bench/NAME) and to a Kustomization (its own object, or an object named
    * with its prefix), and counts the Kustomizations where two replicas' writes interleave (A, B, A)
    * within a Lease duration: two writers at once.
    */
-  /** The replicas' Lease duration (the default of ShardOptions). */
-  static final long LEASE_SECONDS = 10;
-
   static String doubleOwnership(Path log, long fromMillis) throws IOException {
     Pattern agent = Pattern.compile("\"userAgent\":\"capstan-bench/([a-z0-9-]+)");
     Pattern ref =
