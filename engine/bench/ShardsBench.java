@@ -1,5 +1,6 @@
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.engine.shard.ShardOptions;
 import dev.capstan.engine.testing.GitHttpServer;
 import dev.capstan.testing.CapstanCrds;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -337,6 +338,9 @@ public class ShardsBench {
         .count();
   }
 
+  /** The replicas' Lease duration: they run with the default. */
+  static final long LEASE_SECONDS = ShardOptions.DEFAULT_LEASE_DURATION.toSeconds();
+
   /**
    * Reads the audit log's writes in this namespace since the start, attributes each to a replica by
    * its user agent (capstan-bench/NAME) and to a Kustomization (its own object, or an object named
@@ -378,7 +382,7 @@ public class ShardsBench {
         if (interleaved
             && Duration.between(Instant.parse(w.get(i - 2)[0]), Instant.parse(w.get(i)[0]))
                     .toSeconds()
-                < 15) {
+                < LEASE_SECONDS) {
           overlapping++;
           break;
         }

@@ -2,6 +2,7 @@ package dev.capstan.sharding;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.LongSupplier;
@@ -39,6 +40,20 @@ public final class Liveness {
   /** Forgets a replica whose Lease was deleted: it is no longer live. */
   public void forget(String replica) {
     seen.remove(replica);
+  }
+
+  /**
+   * When, on this process's clock, the next of the live Leases other than {@code self} expires
+   * unless it is seen to change again: a round then finds its replica dead at once, rather than up
+   * to a renew period later. Empty when no other Lease is live.
+   */
+  public OptionalLong nextExpiry(String self) {
+    long now = nanoClock.getAsLong();
+    return seen.entrySet().stream()
+        .filter(e -> !e.getKey().equals(self))
+        .mapToLong(e -> e.getValue().atNanos() + e.getValue().durationNanos())
+        .filter(expiry -> expiry > now)
+        .min();
   }
 
   /** The replicas whose Lease changed within its duration, by name. */

@@ -2,6 +2,7 @@ package dev.capstan.sharding;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -38,6 +39,36 @@ class LivenessTest {
   void aDeletedLeaseIsNotLive() {
     liveness.observe("a", "1", 15);
     liveness.forget("a");
+    assertEquals(Set.of(), liveness.live());
+  }
+
+  @Test
+  void theNextExpiryIsTheEarliestOfTheOthersLiveLeases() {
+    liveness.observe("self", "1", 10);
+    liveness.observe("a", "1", 10);
+    now.addAndGet(seconds(3));
+    liveness.observe("b", "1", 10);
+    // "a" was last seen to change 3 s ago: it expires 7 s from now, before "b"; "self" is no other
+    assertEquals(OptionalLong.of(seconds(10)), liveness.nextExpiry("self"));
+
+    now.addAndGet(seconds(7));
+    assertEquals(Set.of("b"), liveness.live()); // "self" was not renewed either
+    assertEquals(OptionalLong.of(seconds(13)), liveness.nextExpiry("self"));
+
+    now.addAndGet(seconds(3));
+    assertEquals(OptionalLong.empty(), liveness.nextExpiry("self"));
+  }
+
+  @Test
+  void atTheDefaultLeaseAKilledReplicaIsDeadTenSecondsAfterItsLastRenewalWasSeen() {
+    // renewed every 2 s: seen at 0, 2, 4; killed at 5; judged dead from 14 on, never before
+    for (int renewal = 0; renewal < 3; renewal++) {
+      liveness.observe("killed", String.valueOf(renewal), 10);
+      now.addAndGet(seconds(2));
+    }
+    now.addAndGet(seconds(10) - seconds(2) - 1);
+    assertEquals(Set.of("killed"), liveness.live());
+    now.addAndGet(1);
     assertEquals(Set.of(), liveness.live());
   }
 

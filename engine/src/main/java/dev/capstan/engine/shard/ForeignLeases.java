@@ -20,7 +20,9 @@ final class ForeignLeases {
     Lease read(String namespace, String name);
   }
 
-  private static final long DEFAULT_DURATION_SECONDS = 15;
+  // a Lease that names no duration is taken to last what this project's replicas' Leases last
+  private static final long DEFAULT_DURATION_SECONDS =
+      ShardOptions.DEFAULT_LEASE_DURATION.toSeconds();
 
   private record Read(long atNanos, long durationNanos) {}
 

@@ -65,16 +65,21 @@ final class ReplicaLeases {
         .list()
         .getItems()
         .stream()
-        .filter(l -> l.getSpec() != null && l.getSpec().getHolderIdentity() != null)
-        .map(
-            l ->
-                new Seen(
-                    l.getSpec().getHolderIdentity(),
-                    l.getMetadata().getResourceVersion(),
-                    l.getSpec().getLeaseDurationSeconds() == null
-                        ? 0
-                        : l.getSpec().getLeaseDurationSeconds()))
+        .map(ReplicaLeases::seen)
+        .flatMap(Optional::stream)
         .toList();
+  }
+
+  /** What a replica's Lease says of its holder's liveness; empty for one that names no holder. */
+  static Optional<Seen> seen(Lease lease) {
+    if (lease.getSpec() == null || lease.getSpec().getHolderIdentity() == null) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new Seen(
+            lease.getSpec().getHolderIdentity(),
+            lease.getMetadata().getResourceVersion(),
+            duration(lease)));
   }
 
   /**

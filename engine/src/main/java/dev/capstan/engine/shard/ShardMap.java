@@ -47,6 +47,11 @@ final class ShardMap {
     this.key = key;
   }
 
+  /** The name of the map's Lease. */
+  String name() {
+    return name;
+  }
+
   Read read() {
     Lease lease = client.leases().inNamespace(namespace).withName(name).get();
     if (lease == null) {

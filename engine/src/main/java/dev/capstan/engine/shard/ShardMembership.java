@@ -21,7 +21,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -30,12 +32,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * This replica's part in sharing the Kustomizations: every renew period it renews its own Lease,
- * sees which replicas of its group live, works out the balanced assignment from the shared map's
- * claims and the load of each slot, and moves its own claim towards it by {@link Handoff}'s rules,
- * writing the shared map by compare-and-swap. The gate follows what the map says after each round.
- * On a graceful stop it stops starting reconciles, lets the running ones end, and gives its slots
- * and its Lease up, so that the others take over within one renew period.
+ * This replica's part in sharing the Kustomizations: every renew period (and at once when the
+ * group's Leases change, or another replica's Lease expires: {@link PromptRounds}) it renews its
+ * own Lease, sees which replicas of its group live, works out the balanced assignment from the
+ * shared map's claims and the load of each slot, and moves its own claim towards it by {@link
+ * Handoff}'s rules, writing the shared map by compare-and-swap. The gate follows what the map says
+ * after each round. On a graceful stop it stops starting reconciles, lets the running ones end, and
+ * gives its slots and its Lease up; the others' watches see it and they take over at once.
  */
 public final class ShardMembership implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ShardMembership.class);
@@ -55,6 +58,13 @@ public final class ShardMembership implements AutoCloseable {
   private final Clock clock;
   private final ScheduledExecutorService timer;
   private final ShardCounters counters = new ShardCounters();
+  private final PromptRounds prompt;
+  private final KubernetesClient client;
+  private final String namespace;
+  // start() opens the watch and close() closes it, each under this lock: a close during start's
+  // first round either finds the watch open or keeps start from opening it
+  private final Object watchLock = new Object();
+  private GroupWatch watch;
   private volatile boolean stopping;
   // A process that stopped running (paused, cut off): its rounds do nothing, not even renew.
   private volatile boolean frozen;
@@ -72,6 +82,8 @@ public final class ShardMembership implements AutoCloseable {
       Clock clock,
       LongSupplier nanoClock) {
     this.options = options;
+    this.client = client;
+    this.namespace = namespace;
     this.leases = new ReplicaLeases(client, namespace, options.group(), nanoClock);
     this.events = new ShardEvents(client);
     this.map =
@@ -97,6 +109,16 @@ public final class ShardMembership implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
+    this.prompt = new PromptRounds(this::after, this::round);
+  }
+
+  private Runnable after(long delayNanos, Runnable task) {
+    try {
+      ScheduledFuture<?> scheduled = timer.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
+      return () -> scheduled.cancel(false);
+    } catch (RejectedExecutionException e) {
+      return () -> {}; // stopping: no more rounds
+    }
   }
 
   /** What the reconcilers ask before they start. */
@@ -114,11 +136,51 @@ public final class ShardMembership implements AutoCloseable {
     return counters;
   }
 
-  /** Takes part: the first round now, then one each renew period. */
+  /**
+   * Takes part: the first round now, then one each renew period and one soon after each change of
+   * the group's Leases that the watch reports.
+   */
   public void start() {
     round();
     long period = options.renewPeriod().toMillis();
-    timer.scheduleWithFixedDelay(this::round, period, period, TimeUnit.MILLISECONDS);
+    try {
+      timer.scheduleWithFixedDelay(this::round, period, period, TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      return; // closed during the first round
+    }
+    synchronized (watchLock) {
+      if (stopping) {
+        return;
+      }
+      watch =
+          new GroupWatch(
+              client,
+              namespace,
+              options.group(),
+              map.name(),
+              new LeaseEvents(options.replicaName(), map.name(), new Listener()));
+    }
+  }
+
+  /** Moves what the watch reports onto the membership's thread, where the liveness is kept. */
+  private final class Listener implements LeaseEvents.Listener {
+    @Override
+    public void renewed(ReplicaLeases.Seen lease) {
+      try {
+        timer.execute(
+            () -> {
+              liveness.observe(lease.replica(), lease.version(), lease.durationSeconds());
+              prompt.expiry(liveness.nextExpiry(options.replicaName()), nanoClock.getAsLong());
+            });
+      } catch (RejectedExecutionException e) {
+        // stopping
+      }
+    }
+
+    @Override
+    public void changed() {
+      prompt.soon();
+    }
   }
 
   /**
@@ -151,6 +213,7 @@ public final class ShardMembership implements AutoCloseable {
       }
       nameInUseTold = false;
       settle(before, observe(), lapsed);
+      prompt.expiry(liveness.nextExpiry(options.replicaName()), nanoClock.getAsLong());
     } catch (KubernetesClientException | IllegalStateException e) {
       LOG.warn("shard round failed: {}", e.getMessage());
     } catch (RuntimeException e) {
@@ -298,6 +361,11 @@ public final class ShardMembership implements AutoCloseable {
   @Override
   public void close() {
     stopping = true;
+    synchronized (watchLock) {
+      if (watch != null) {
+        watch.close();
+      }
+    }
     timer.shutdownNow();
     try {
       // a round under way could otherwise reopen the gate after it closed

@@ -15,9 +15,12 @@ import java.util.Optional;
  *     (docs/sharding.md)
  * @param leaseNamespace where the Leases live: by default the engine's own namespace
  * @param key what places a Kustomization in a slot: its uid (even spread) or its namespace
- * @param leaseDuration how long a replica's Lease lives without renewal; a replica stops writing
- *     once two thirds of it passed without a successful renewal
- * @param renewPeriod how often a replica renews its Lease and looks at the others
+ * @param leaseDuration how long a replica's Lease lives without renewal (10 s): the others take a
+ *     killed replica's slots this long after they last saw its Lease change. A replica stops
+ *     writing once two thirds of it passed without a successful renewal ({@link #writeDeadline})
+ * @param renewPeriod how often a replica renews its Lease and looks at the others (2 s); at most a
+ *     third of the Lease. Each round's duration counts too (rounds run with a fixed delay); at the
+ *     defaults, two quick rounds may fail in a row before the deadline (docs/sharding.md)
  * @param space the slots of the hash space
  */
 public record ShardOptions(
@@ -35,6 +38,9 @@ public record ShardOptions(
    */
   public static final String REPLICA_LABEL = "shards.capstan.dev/replica";
 
+  /** How long a replica's Lease lives without renewal unless told otherwise. */
+  public static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(10);
+
   public ShardOptions {
     Objects.requireNonNull(replicaName, "replicaName");
     // it names a Lease, a label value and an entry of the shard map (whose separators it must
@@ -46,7 +52,7 @@ public record ShardOptions(
     group = group == null || group.isBlank() ? "capstan" : group;
     leaseNamespace = leaseNamespace == null ? Optional.empty() : leaseNamespace;
     key = key == null ? ShardKey.UID : key;
-    leaseDuration = leaseDuration == null ? Duration.ofSeconds(15) : leaseDuration;
+    leaseDuration = leaseDuration == null ? DEFAULT_LEASE_DURATION : leaseDuration;
     renewPeriod = renewPeriod == null ? Duration.ofSeconds(2) : renewPeriod;
     space = space == null ? SlotSpace.DEFAULT : space;
     if (renewPeriod.compareTo(leaseDuration.dividedBy(3)) > 0) {
@@ -59,7 +65,14 @@ public record ShardOptions(
     return new ShardOptions(replicaName, null, null, null, null, null, null);
   }
 
-  /** How long after its last renewal this replica still writes: two thirds of the Lease. */
+  /**
+   * How long after its last renewal this replica still writes: two thirds of the Lease (6.67 s by
+   * default). The last third is the margin between this replica's last write and the earliest
+   * moment another may judge its Lease expired (docs/sharding.md, "The margin"): it holds the
+   * requests of a stage that began just before the deadline. Two thirds rather than less, because
+   * the rounds run with a fixed delay and stamp the gate with their start: slow rounds on a loaded
+   * machine eat into the deadline without any renewal failing.
+   */
   public Duration writeDeadline() {
     return leaseDuration.multipliedBy(2).dividedBy(3);
   }

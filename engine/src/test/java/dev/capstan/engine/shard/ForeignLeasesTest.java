@@ -67,6 +67,19 @@ class ForeignLeasesTest {
     assertEquals(2, reads.get());
   }
 
+  @Test
+  void aLeaseNamingNoDurationLastsWhatAReplicasLeaseLastsByDefault() {
+    Lease lease = lease("1", ZonedDateTime.now());
+    lease.getSpec().setLeaseDurationSeconds(null);
+    stored.set(lease);
+    assertTrue(leases.live("ns", "capstan-replica-a"));
+
+    advance(ShardOptions.DEFAULT_LEASE_DURATION.minusNanos(1));
+    assertTrue(leases.live("ns", "capstan-replica-a"), "gone before the default duration");
+    advance(Duration.ofNanos(1));
+    assertFalse(leases.live("ns", "capstan-replica-a"), "live past the default duration");
+  }
+
   private void advance(Duration by) {
     now.addAndGet(by.toNanos());
   }

@@ -78,6 +78,7 @@ class ReplicaFencingIT {
   @Test
   void aLeaseDeletedByHandMovesNothingWhileItsReplicaLives(
       KubernetesClient client, TestNamespace ns) {
+    long began = System.nanoTime(); // before any renewal of a
     ShardMembership a = start(client, ns, "deleted", "a");
     ShardMembership b = start(client, ns, "deleted", "b");
     Awaitility.await()
@@ -91,13 +92,13 @@ class ReplicaFencingIT {
 
     // a stops (paused, say) and does not recreate its Lease: only its claims stand for it
     a.freeze();
-    long frozen = System.nanoTime();
     client.leases().inNamespace(ns.name()).withName("capstan-replica-a").delete();
 
-    // b last saw a's Lease change at most one renew period (1 s) before a stopped, and counts a
-    // live for a lease duration (6 s) after that: nothing of a's moves before 5 s
-    long safe = frozen + Duration.ofMillis(4_500).toNanos();
-    while (System.nanoTime() < safe) {
+    // b saw a's last renewal after a sent it, and counts a live for a Lease after that: nothing
+    // of a's moves before a's last renewal (by a's gate, once a round under way at the freeze
+    // ended) plus the Lease, let alone before a's fence closed
+    ShardOptions options = options("deleted", "a", ns);
+    while (System.nanoTime() < lastRenewal(a, began, options) + options.leaseDuration().toNanos()) {
       BitSet taken = b.gate().claimed();
       taken.and(ofA);
       assertTrue(taken.isEmpty(), "slots of a live replica moved: " + taken);
@@ -106,11 +107,20 @@ class ReplicaFencingIT {
           "the Lease came back: the test no longer tests a deleted one");
       sleep(50);
     }
-    // a's Lease expired as b sees it: its slots move
+    // a's Lease expired as b sees it: its slots move, and a writes nothing any more
     awaitClaimed(b, SLOTS);
-    assertTrue(
-        System.nanoTime() - frozen >= Duration.ofSeconds(5).toNanos(),
-        "a's slots moved before its Lease could expire");
+    long fenceClosed = lastRenewal(a, began, options) + options.writeDeadline().toNanos();
+    assertTrue(System.nanoTime() >= fenceClosed, "a's slots moved before its write deadline");
+    assertEquals(Duration.ZERO, a.gate().writeTimeLeft(System.nanoTime()));
+  }
+
+  /**
+   * When {@code membership}'s gate was last renewed, from the time its fence had left at {@code
+   * before}, a moment before that renewal.
+   */
+  private static long lastRenewal(ShardMembership membership, long before, ShardOptions options) {
+    Duration left = membership.gate().writeTimeLeft(before);
+    return before + left.toNanos() - options.writeDeadline().toNanos();
   }
 
   @Test
@@ -159,15 +169,7 @@ class ReplicaFencingIT {
 
   private ShardMembership start(
       KubernetesClient client, TestNamespace ns, String group, String replica) {
-    ShardOptions options =
-        new ShardOptions(
-            replica,
-            group,
-            Optional.of(ns.name()),
-            ShardKey.UID,
-            Duration.ofSeconds(6),
-            Duration.ofSeconds(1),
-            SlotSpace.DEFAULT);
+    ShardOptions options = options(group, replica, ns);
     ShardMembership membership =
         new ShardMembership(
             client,
@@ -180,6 +182,17 @@ class ReplicaFencingIT {
     membership.start();
     started.add(membership);
     return membership;
+  }
+
+  private static ShardOptions options(String group, String replica, TestNamespace ns) {
+    return new ShardOptions(
+        replica,
+        group,
+        Optional.of(ns.name()),
+        ShardKey.UID,
+        Duration.ofSeconds(6),
+        Duration.ofSeconds(1),
+        SlotSpace.DEFAULT);
   }
 
   private static void awaitClaimed(ShardMembership membership, int slots) {

@@ -25,7 +25,7 @@ class ShardGateTest {
           null,
           null,
           ShardKey.UID,
-          Duration.ofSeconds(15),
+          Duration.ofSeconds(10),
           Duration.ofSeconds(2),
           new SlotSpace(1));
   private final ShardGate gate = ShardGate.of(options, now::get);
@@ -60,11 +60,12 @@ class ShardGateTest {
 
   @Test
   void stopsLettingThroughOnceTheLeaseWasNotRenewedForTwoThirdsOfIt() {
+    assertEquals(Duration.ofNanos(6_666_666_666L), options.writeDeadline());
     gate.renewed(now.get(), slots(slot), Set.of());
-    now.addAndGet(Duration.ofSeconds(9).toNanos());
+    now.addAndGet(options.writeDeadline().toNanos() - 1);
     assertTrue(gate.owns(object));
 
-    now.addAndGet(Duration.ofSeconds(2).toNanos()); // 11 s > 10 s
+    now.addAndGet(1); // two thirds of the 10 s Lease
     assertFalse(gate.owns(object));
   }
 
@@ -138,10 +139,10 @@ class ShardGateTest {
     gate.renewed(now.get(), slots(slot), Set.of());
     var pass = gate.enter(object);
     assertTrue(pass.isPresent());
-    now.addAndGet(Duration.ofSeconds(9).toNanos());
+    now.addAndGet(Duration.ofSeconds(6).toNanos());
     gate.fence().check(object); // still in time
 
-    now.addAndGet(Duration.ofSeconds(2).toNanos()); // 11 s after the last renewal
+    now.addAndGet(Duration.ofSeconds(1).toNanos()); // 7 s after the last renewal
     WriteFence.Refused refused =
         assertThrows(WriteFence.Refused.class, () -> gate.fence().check(object));
     assertTrue(refused.getMessage().contains("no longer this replica's"), refused.getMessage());
@@ -156,14 +157,14 @@ class ShardGateTest {
 
     gate.renewed(now.get(), slots(slot), Set.of());
     now.addAndGet(Duration.ofSeconds(3).toNanos());
-    // the write deadline is two thirds of the 15 s Lease: 7 s left
-    assertEquals(Duration.ofSeconds(7), gate.fence().bound(object, timeout));
-    assertEquals(Duration.ofSeconds(2), gate.fence().bound(object, Duration.ofSeconds(2)));
+    // the write deadline is two thirds of the 10 s Lease: 3.67 s left
+    assertEquals(Duration.ofNanos(3_666_666_666L), gate.fence().bound(object, timeout));
+    assertEquals(Duration.ofSeconds(1), gate.fence().bound(object, Duration.ofSeconds(1)));
 
     gate.renewed(now.get(), slots(slot), Set.of()); // a renewal gives the whole deadline again
-    assertEquals(Duration.ofSeconds(10), gate.fence().bound(object, timeout));
+    assertEquals(options.writeDeadline(), gate.fence().bound(object, timeout));
 
-    now.addAndGet(Duration.ofSeconds(12).toNanos());
+    now.addAndGet(Duration.ofSeconds(7).toNanos());
     assertEquals(Duration.ZERO, gate.fence().bound(object, timeout));
     assertEquals(timeout, ShardGate.everything().fence().bound(object, timeout));
   }
@@ -194,7 +195,7 @@ class ShardGateTest {
     gate.close();
 
     gate.fence().check(object);
-    now.addAndGet(Duration.ofSeconds(11).toNanos());
+    now.addAndGet(Duration.ofSeconds(7).toNanos());
     assertThrows(WriteFence.Refused.class, () -> gate.fence().check(object));
     pass.get().close();
   }
