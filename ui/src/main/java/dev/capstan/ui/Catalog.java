@@ -1,6 +1,7 @@
 package dev.capstan.ui;
 
 import dev.capstan.api.common.ReconciledSpec;
+import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.Bucket;
 import dev.capstan.api.source.GitRepository;
@@ -24,12 +25,12 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
- * The Kustomizations and sources (every kind of {@link #SOURCE_KINDS}) of the cluster as the user
- * sees them: one informer (one list, then one watch) per kind for the whole process, shared by
- * every page and browser; or, for a user who may list only some namespaces, one per kind and
- * namespace named. A kind or namespace the user cannot list, or a cluster that cannot be reached,
- * is kept as a problem line; the informers keep retrying, so the view fills in once access is
- * granted.
+ * The Kustomizations, HelmReleases and sources (every kind of {@link #SOURCE_KINDS}) of the cluster
+ * as the user sees them: one informer (one list, then one watch) per kind for the whole process,
+ * shared by every page and browser; or, for a user who may list only some namespaces, one per kind
+ * and namespace named. A kind or namespace the user cannot list, or a cluster that cannot be
+ * reached, is kept as a problem line; the informers keep retrying, so the view fills in once access
+ * is granted.
  */
 final class Catalog implements AutoCloseable, DriftTargets.Lookup {
   /** The source kinds the overview shows, in the order of its sections. */
@@ -44,6 +45,7 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
               HelmChart.class);
 
   private final List<Watched<Kustomization>> kustomizations = new ArrayList<>();
+  private final List<Watched<HelmRelease>> helmReleases = new ArrayList<>();
   private final List<SourceWatches<?>> sources = new ArrayList<>();
 
   /**
@@ -53,6 +55,7 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
     URL server = client.getMasterUrl();
     for (String ns : namespaces.isEmpty() ? List.of("") : namespaces) {
       kustomizations.add(watch(client, Kustomization.class, ns, onChange, server));
+      helmReleases.add(watch(client, HelmRelease.class, ns, onChange, server));
     }
     for (Class<? extends CustomResource<? extends ReconciledSpec, ? extends SourceStatus>> kind :
         SOURCE_KINDS) {
@@ -77,13 +80,14 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
 
   void start() {
     kustomizations.forEach(Watched::start);
+    helmReleases.forEach(Watched::start);
     sources.forEach(s -> s.watched().forEach(Watched::start));
   }
 
   Overview overview() {
     List<Overview.SourceRows> sections =
         sources.stream().map(s -> Overview.rows(s.kinds(), items(s.watched()))).toList();
-    return Overview.of(kustomizations(), sections, problems());
+    return Overview.of(kustomizations(), items(helmReleases), sections, problems());
   }
 
   List<Kustomization> kustomizations() {
@@ -93,6 +97,10 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
   @Override
   public Optional<Kustomization> kustomization(String namespace, String name) {
     return find(kustomizations, namespace + "/" + name);
+  }
+
+  Optional<HelmRelease> helmRelease(String namespace, String name) {
+    return find(helmReleases, namespace + "/" + name);
   }
 
   @Override
@@ -112,6 +120,7 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
   List<Overview.Problem> problems() {
     List<Overview.Problem> problems = new ArrayList<>();
     kustomizations.forEach(w -> w.problem().ifPresent(problems::add));
+    helmReleases.forEach(w -> w.problem().ifPresent(problems::add));
     sources.forEach(s -> s.watched().forEach(w -> w.problem().ifPresent(problems::add)));
     return problems;
   }
@@ -132,6 +141,7 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
   @Override
   public void close() {
     kustomizations.forEach(w -> w.informer.stop());
+    helmReleases.forEach(w -> w.informer.stop());
     sources.forEach(s -> s.watched().forEach(w -> w.informer.stop()));
   }
 
