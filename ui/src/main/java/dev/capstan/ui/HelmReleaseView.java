@@ -103,12 +103,17 @@ final class HelmReleaseView {
         text(s.digest()));
   }
 
-  /** {@code podinfo@6.5.0} from the current release; before one, the version last attempted. */
+  /**
+   * {@code podinfo@6.5.0} from the current release; without one (or one naming no chart), the
+   * version last attempted.
+   */
   private static String chartAndVersion(ReleaseSnapshot latest, HelmReleaseStatus status) {
-    if (latest != null) {
-      return text(latest.chartName()) + "@" + text(latest.chartVersion());
+    String name = latest == null ? "" : text(latest.chartName());
+    String version = latest == null ? "" : text(latest.chartVersion());
+    if (name.isEmpty() && version.isEmpty()) {
+      return status == null ? "" : text(status.lastAttemptedRevision());
     }
-    return status == null ? "" : text(status.lastAttemptedRevision());
+    return version.isEmpty() ? name : name + "@" + version;
   }
 
   private static String chartSource(HelmRelease hr) {
