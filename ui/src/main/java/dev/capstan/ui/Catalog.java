@@ -33,6 +33,12 @@ import java.util.function.Consumer;
  * is granted.
  */
 final class Catalog implements AutoCloseable, DriftTargets.Lookup {
+  /**
+   * How the change events name a kind's problem line ({@code Problem/HelmReleases/team}): no page
+   * but the overview shows one, so no other page fetches again for it.
+   */
+  static final String PROBLEM = "Problem/";
+
   /** The source kinds the overview shows, in the order of its sections. */
   static final List<
           Class<? extends CustomResource<? extends ReconciledSpec, ? extends SourceStatus>>>
@@ -171,8 +177,12 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
   private static final class Watched<T extends HasMetadata> {
     private final String kinds;
     private final String where;
+    private final String problemKey;
     private final SharedIndexInformer<T> informer;
     private final AtomicReference<String> lastError = new AtomicReference<>();
+
+    /** The problem the pages were last told of; null once the overview read the watch healthy. */
+    private final AtomicReference<String> announced = new AtomicReference<>();
 
     Watched(
         String kinds,
@@ -182,6 +192,7 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
         URL server) {
       this.kinds = kinds;
       this.where = namespace.isEmpty() ? "" : " in namespace " + namespace;
+      this.problemKey = PROBLEM + kinds + (namespace.isEmpty() ? "" : "/" + namespace);
       this.informer = informer;
       informer.addEventHandler(
           new ResourceEventHandler<T>() {
@@ -202,8 +213,14 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
           });
       informer.exceptionHandler(
           (started, error) -> {
-            lastError.set(describe(error, server));
-            onChange.accept(EventStream.EVERYTHING);
+            String described = describe(error, server);
+            lastError.set(described);
+            // The informer retries for as long as the view runs (a forbidden kind, an unreachable
+            // cluster): a retry failing as the last one did changes nothing a page shows, so only
+            // a new or different problem line tells the pages, and only the overview shows it.
+            if (!described.equals(announced.getAndSet(described))) {
+              onChange.accept(problemKey);
+            }
             return true;
           });
     }
@@ -224,6 +241,8 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
     Optional<Overview.Problem> problem() {
       String error = lastError.get();
       if (informer.hasSynced() && informer.isWatching()) {
+        // Recovered: should it fail again, even as before, its line is news to the pages again.
+        announced.set(null);
         return Optional.empty();
       }
       String hint =

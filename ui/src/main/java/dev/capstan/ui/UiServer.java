@@ -77,7 +77,10 @@ public final class UiServer implements AutoCloseable {
             options.namespaces(),
             key -> {
               events.changed(key);
-              ahead.changed();
+              // The graph draws Kustomizations alone: nothing else is worth laying it out again.
+              if (key.equals(EventStream.EVERYTHING) || key.startsWith("Kustomization/")) {
+                ahead.changed();
+              }
             });
     started.set(catalog);
     catalog.start();
