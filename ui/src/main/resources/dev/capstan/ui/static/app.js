@@ -44,12 +44,15 @@
     inFlight = true;
     try {
       const r = route();
-      if (r.page === 'overview') await overview();
-      else if (r.page === 'graph') await graph();
-      else if (r.page === 'hr') await helmRelease(r.ns, r.name);
-      else await kustomization(r.ns, r.name);
-      document.body.dataset.rendered = String(Number(document.body.dataset.rendered || 0) + 1);
-      document.body.dataset.renderedAt = String(performance.now());
+      let drawn;
+      if (r.page === 'overview') drawn = await overview();
+      else if (r.page === 'graph') drawn = await graph();
+      else if (r.page === 'hr') drawn = await helmRelease(r.ns, r.name);
+      else drawn = await kustomization(r.ns, r.name);
+      if (drawn !== false) {
+        document.body.dataset.rendered = String(Number(document.body.dataset.rendered || 0) + 1);
+        document.body.dataset.renderedAt = String(performance.now());
+      }
     } catch (e) {
       main.querySelector('#error')?.remove();
       main.insertAdjacentHTML('afterbegin', '<p id="error" class="problem">Cannot reach the view\'s server: ' + esc(e.message) + '</p>');
@@ -75,11 +78,19 @@
   }
 
   let lastOverview = null;
+  let lastOverviewText = null;
+  // The overview and the graph fetch again at any change in view, mostly one that leaves them as
+  // they were (another namespace's object retrying): drawn again only when their answer differs,
+  // so that what the user is reading or pointing at stays in place. False when nothing was drawn.
   async function overview() {
-    if (main.dataset.page !== 'overview') overviewSkeleton();
+    if (main.dataset.page !== 'overview') { overviewSkeleton(); lastOverviewText = null; }
     const res = await call('/api/overview');
-    lastOverview = await res.json();
+    const text = await res.text();
+    if (text === lastOverviewText) return false;
+    lastOverviewText = text;
+    lastOverview = JSON.parse(text);
     renderOverview(lastOverview);
+    return true;
   }
 
   function state(row) {
@@ -194,11 +205,16 @@
     applyZoom();
   }
 
+  let lastGraph = null;
   async function graph() {
-    if (main.dataset.page !== 'graph') graphSkeleton();
+    if (main.dataset.page !== 'graph') { graphSkeleton(); lastGraph = null; }
     const res = await call('/api/graph.svg?collapse=' + encodeURIComponent([...collapsed].join(',')));
-    main.querySelector('#graph-box').innerHTML = await res.text();
+    const svg = await res.text();
+    if (svg === lastGraph) return false;
+    lastGraph = svg;
+    main.querySelector('#graph-box').innerHTML = svg;
     if (!zoom.fitted) { fit(); zoom.fitted = true; } else applyZoom();
+    return true;
   }
 
   // ---- one Kustomization ----------------------------------------------------------------------
@@ -383,17 +399,23 @@
   }
 
   // ---- live updates ---------------------------------------------------------------------------
+  // Whether a change of these objects alters what the page shows: the graph draws Kustomizations
+  // only; a Kustomization's or HelmRelease's page reads its inventory from the API server, so only
+  // when it (or its source) changed. A kind's problem line ('Problem/...') is on the overview alone.
+  function shows(r, keys) {
+    if (keys.includes('*') || r.page === 'overview') return true;
+    if (r.page === 'graph') return keys.some(k => k.startsWith('Kustomization/'));
+    const kind = r.page === 'hr' ? 'HelmRelease/' : 'Kustomization/';
+    return keys.includes(kind + r.ns + '/' + r.name) || keys.includes(sourceKey);
+  }
+
   function connect() {
     const live = document.getElementById('live');
     const source = new EventSource('/events');
     source.addEventListener('hello', () => { live.className = 'live on'; refresh(); });
     source.addEventListener('change', e => {
       const keys = JSON.parse(e.data).keys;
-      const r = route();
-      // A Kustomization's page reads its inventory from the API server: only when it (or its source) changed.
-      const kind = r.page === 'hr' ? 'HelmRelease/' : 'Kustomization/';
-      if ((r.page !== 'ks' && r.page !== 'hr') || keys.includes('*') || keys.includes(kind + r.ns + '/' + r.name)
-          || keys.includes(sourceKey)) refresh();
+      if (shows(route(), keys)) refresh();
     });
     source.onerror = () => { live.className = 'live off'; };
   }
