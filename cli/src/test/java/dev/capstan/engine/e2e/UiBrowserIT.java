@@ -911,6 +911,47 @@ class UiBrowserIT extends EngineTestBase {
     screenshot("helmrelease");
   }
 
+  @Test
+  @Order(15)
+  void suspendAndResumeOnAHelmReleasesPageChangeItInTheCluster() throws IOException {
+    unreleasedHelmRelease("suspendable");
+    browser.get(url(ui, "/#/hr/" + ns() + "/suspendable"));
+    awaitElement(By.id("releases"));
+    act("suspend");
+    eventually(
+        () ->
+            assertEquals(
+                "HelmRelease " + ns() + "/suspendable suspended",
+                browser.findElement(By.id("action-result")).getText()));
+    eventually(() -> assertEquals(Boolean.TRUE, helmReleaseSpec("suspendable").get("suspend")));
+    awaitElement(By.cssSelector("#summary tr.row[data-state='suspended']"));
+    screenshot("helmrelease-suspended");
+
+    act("resume");
+    eventually(() -> assertEquals(Boolean.FALSE, helmReleaseSpec("suspendable").get("suspend")));
+    assertTrue(
+        helmRelease("suspendable")
+            .getMetadata()
+            .getAnnotations()
+            .containsKey("reconcile.capstan.dev/requestedAt"),
+        "resume asks for a reconcile");
+    awaitElement(By.cssSelector("#summary tr.row[data-state='failing']"));
+  }
+
+  private static GenericKubernetesResource helmRelease(String name) {
+    return engine
+        .client
+        .genericKubernetesResources("helm.capstan.dev/v2", "HelmRelease")
+        .inNamespace(ns())
+        .withName(name)
+        .get();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> helmReleaseSpec(String name) {
+    return (Map<String, Object>) helmRelease(name).getAdditionalProperties().get("spec");
+  }
+
   /** A Ready message a tenant could make a chart's failure say: it must reach the page as text. */
   private static final String HOSTILE = "<img src=x onerror=alert(1)> upgrade failed";
 
