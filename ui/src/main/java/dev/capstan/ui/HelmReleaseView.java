@@ -8,6 +8,7 @@ import dev.capstan.api.helm.ReleaseSnapshot;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A HelmRelease as the view shows it: its overview row and its page (conditions, the release
@@ -50,7 +51,7 @@ final class HelmReleaseView {
   static Row row(HelmRelease hr) {
     HelmReleaseStatus status = hr.getStatus();
     Conditions conditions = new Conditions(status == null ? null : status.conditions());
-    ReleaseSnapshot latest = status == null ? null : status.latest();
+    ReleaseSnapshot latest = newest(status).orElse(null);
     return new Row(
         "HelmRelease",
         hr.getMetadata().getNamespace(),
@@ -84,10 +85,20 @@ final class HelmReleaseView {
     }
     return status.history().stream()
         .filter(Objects::nonNull)
-        .limit(MAX_RELEASES)
         .map(HelmReleaseView::line)
         .sorted(Comparator.comparingInt(ReleaseLine::version).reversed())
+        .limit(MAX_RELEASES)
         .toList();
+  }
+
+  /** The current release as Flux's {@code Snapshots.Latest} finds it: the highest version. */
+  private static Optional<ReleaseSnapshot> newest(HelmReleaseStatus status) {
+    if (status == null || status.history() == null) {
+      return Optional.empty();
+    }
+    return status.history().stream()
+        .filter(Objects::nonNull)
+        .max(Comparator.comparingInt(s -> s.version() == null ? 0 : s.version()));
   }
 
   private static ReleaseLine line(ReleaseSnapshot s) {

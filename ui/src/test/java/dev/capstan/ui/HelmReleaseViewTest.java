@@ -46,9 +46,9 @@ class HelmReleaseViewTest {
     assertEquals("False", row.ready());
     assertEquals("True", row.healthy());
     assertEquals("<script>alert(1)</script>", row.message());
-    // the status keeps the newest first: its first snapshot is the current release
-    assertEquals("podinfo@6.5.0", row.revision());
-    assertEquals("2", row.release());
+    // the current release is the highest version, as Flux finds it, whatever the status order
+    assertEquals("podinfo@6.5.1", row.revision());
+    assertEquals("3", row.release());
     assertEquals("2026-01-02T00:00:00Z", row.lastChange());
   }
 
@@ -148,9 +148,12 @@ class HelmReleaseViewTest {
       yaml.append("  - {version: ").append(i).append(", status: superseded}\n");
     }
 
-    assertEquals(
-        HelmReleaseView.MAX_RELEASES,
-        HelmReleaseView.releases(hr(yaml.toString()).getStatus()).size());
+    List<HelmReleaseView.ReleaseLine> shown =
+        HelmReleaseView.releases(hr(yaml.toString()).getStatus());
+    assertEquals(HelmReleaseView.MAX_RELEASES, shown.size());
+    // stored oldest first, the newest are the ones kept
+    assertEquals(HelmReleaseView.MAX_RELEASES + 20, shown.get(0).version());
+    assertEquals(21, shown.get(shown.size() - 1).version());
   }
 
   private static HelmRelease hr(String yaml) {
