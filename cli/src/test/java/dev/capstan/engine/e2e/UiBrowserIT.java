@@ -887,13 +887,15 @@ class UiBrowserIT extends EngineTestBase {
           String text = browser.findElement(By.cssSelector(row)).getText();
           assertTrue(text.contains("podinfo@6.5.1"), "the current release's chart: " + text);
           assertTrue(text.contains(HOSTILE), "the Ready message as text: " + text);
+          // read inside the retry: the table is redrawn on every change in the cluster
+          assertEquals("3", browser.findElement(By.cssSelector(row + " td.release")).getText());
+          assertEquals("failing", state(row));
+          assertTrue(
+              browser.findElements(By.cssSelector("#hr-table img")).isEmpty(), "no markup made");
         });
-    assertEquals("3", browser.findElement(By.cssSelector(row + " td.release")).getText());
-    assertEquals("failing", state(row));
-    assertTrue(browser.findElements(By.cssSelector("#hr-table img")).isEmpty(), "no markup made");
     screenshot("overview-helmreleases");
 
-    browser.findElement(By.cssSelector(row + " a")).click();
+    eventually(() -> browser.findElement(By.cssSelector(row + " a")).click());
     awaitElement(By.id("releases"));
     eventually(
         () ->
@@ -903,11 +905,15 @@ class UiBrowserIT extends EngineTestBase {
                     .map(e -> e.getAttribute("data-version"))
                     .toList(),
                 "newest first, whatever the order of status.history"));
-    String failed = browser.findElement(By.cssSelector("#releases tr[data-version='3']")).getText();
-    assertTrue(failed.contains("failed") && failed.contains("6.5.1"), failed);
-    String conditions = browser.findElement(By.id("conditions")).getText();
-    assertTrue(conditions.contains("Released") && conditions.contains(HOSTILE), conditions);
-    assertTrue(browser.findElements(By.cssSelector("#main img")).isEmpty(), "no markup made");
+    eventually(
+        () -> {
+          String failed =
+              browser.findElement(By.cssSelector("#releases tr[data-version='3']")).getText();
+          assertTrue(failed.contains("failed") && failed.contains("6.5.1"), failed);
+          String conditions = browser.findElement(By.id("conditions")).getText();
+          assertTrue(conditions.contains("Released") && conditions.contains(HOSTILE), conditions);
+          assertTrue(browser.findElements(By.cssSelector("#main img")).isEmpty(), "no markup made");
+        });
     screenshot("helmrelease");
   }
 
