@@ -102,7 +102,8 @@ final class Actions {
       return new PageAction.Result(false, "HelmRelease " + namespace + "/" + name + " not found");
     }
     if (hr.getSpec() != null && hr.getSpec().suspended()) {
-      return new PageAction.Result(false, "HelmRelease " + name + " is suspended: resume it first");
+      return new PageAction.Result(
+          false, "HelmRelease " + namespace + "/" + name + " is suspended: resume it first");
     }
     patch(HelmRelease.class, namespace, name, ReconcileRequest.at(clock).mergePatch(), "");
     return new PageAction.Result(

@@ -124,7 +124,10 @@ final class HelmReleaseView {
     if (name.isEmpty() && version.isEmpty()) {
       return status == null ? "" : text(status.lastAttemptedRevision());
     }
-    return version.isEmpty() ? name : name + "@" + version;
+    if (name.isEmpty() || version.isEmpty()) {
+      return name + version;
+    }
+    return name + "@" + version;
   }
 
   private static String chartSource(HelmRelease hr) {

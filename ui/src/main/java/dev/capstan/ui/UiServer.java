@@ -19,9 +19,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * {@code capstan ui}: a local web view of the cluster's Kustomizations and sources, served with the
- * client it is given (the user's own credentials: what they may list and patch is what they see and
- * do). One informer per kind feeds every page through Server-Sent Events.
+ * {@code capstan ui}: a local web view of the cluster's Kustomizations, HelmReleases and sources,
+ * served with the client it is given (the user's own credentials: what they may list and patch is
+ * what they see and do). One informer per kind feeds every page through Server-Sent Events.
  */
 public final class UiServer implements AutoCloseable {
   /**

@@ -54,7 +54,10 @@ class CatalogTest {
   void aForbiddenKindTellsThePagesOnceWhileItsInformerKeepsRetrying() throws IOException {
     start(List.of());
 
-    awaitLists(HELM_RELEASES, 4);
+    // every kind refused and retried several times before the changes are counted
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> lists.size() >= 7 && lists.values().stream().allMatch(n -> n.get() >= 4));
 
     assertEquals(
         List.of(

@@ -118,7 +118,7 @@ class HelmReleaseActionsTest {
     PageAction.Result result = run(PageAction.RECONCILE, "paused");
 
     assertFalse(result.ok());
-    assertEquals("HelmRelease paused is suspended: resume it first", result.message());
+    assertEquals("HelmRelease team/paused is suspended: resume it first", result.message());
     assertEquals(List.of(), patched);
   }
 

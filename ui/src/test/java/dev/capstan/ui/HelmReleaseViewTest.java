@@ -139,6 +139,23 @@ class HelmReleaseViewTest {
   }
 
   @Test
+  void aSnapshotWithAVersionButNoChartNameShowsTheVersionAlone() {
+    HelmRelease unnamed =
+        hr(
+            """
+            apiVersion: helm.capstan.dev/v2
+            kind: HelmRelease
+            metadata: {name: first, namespace: team}
+            spec: {interval: 5m, chartRef: {kind: HelmChart, name: c}}
+            status:
+              history:
+              - {version: 2, status: deployed, chartVersion: 6.5.0}
+            """);
+
+    assertEquals("6.5.0", HelmReleaseView.row(unnamed).revision());
+  }
+
+  @Test
   void aHostileHistoryIsBounded() {
     StringBuilder yaml =
         new StringBuilder(
