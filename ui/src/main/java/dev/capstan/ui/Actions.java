@@ -1,6 +1,7 @@
 package dev.capstan.ui;
 
 import dev.capstan.api.common.ReconcileRequest;
+import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.SourceReference;
 import dev.capstan.api.source.Bucket;
@@ -38,21 +39,29 @@ final class Actions {
   }
 
   PageAction.Result run(PageAction action, String namespace, String name) {
+    return run(Kustomization.class, action, namespace, name);
+  }
+
+  /**
+   * The action on a Kustomization or a HelmRelease: suspend and resume set {@code spec.suspend} of
+   * either; a HelmRelease's reconcile asks for the release alone (its chart is fetched as its
+   * HelmChart's interval says), with the same request annotation as a Kustomization's.
+   */
+  PageAction.Result run(
+      Class<? extends HasMetadata> kind, PageAction action, String namespace, String name) {
     try {
       return switch (action) {
         case SUSPEND ->
-            patch(
-                Kustomization.class,
-                namespace,
-                name,
-                Map.of("spec", Map.of("suspend", true)),
-                "suspended");
+            patch(kind, namespace, name, Map.of("spec", Map.of("suspend", true)), "suspended");
         case RESUME -> {
           Map<String, Object> patch = ReconcileRequest.at(clock).mergePatch();
           patch.put("spec", Map.of("suspend", false));
-          yield patch(Kustomization.class, namespace, name, patch, "resumed; reconcile requested");
+          yield patch(kind, namespace, name, patch, "resumed; reconcile requested");
         }
-        case RECONCILE -> reconcile(namespace, name);
+        case RECONCILE ->
+            kind == HelmRelease.class
+                ? reconcileRelease(namespace, name)
+                : reconcile(namespace, name);
       };
     } catch (KubernetesClientException e) {
       return new PageAction.Result(false, ApiErrors.refusal(e));
@@ -84,6 +93,21 @@ final class Actions {
     patch(Kustomization.class, namespace, name, ReconcileRequest.at(clock).mergePatch(), "");
     return new PageAction.Result(
         true, "reconcile requested for " + fetched + "Kustomization " + namespace + "/" + name);
+  }
+
+  private PageAction.Result reconcileRelease(String namespace, String name) {
+    HelmRelease hr =
+        client.resources(HelmRelease.class).inNamespace(namespace).withName(name).get();
+    if (hr == null) {
+      return new PageAction.Result(false, "HelmRelease " + namespace + "/" + name + " not found");
+    }
+    if (hr.getSpec() != null && hr.getSpec().suspended()) {
+      return new PageAction.Result(
+          false, "HelmRelease " + namespace + "/" + name + " is suspended: resume it first");
+    }
+    patch(HelmRelease.class, namespace, name, ReconcileRequest.at(clock).mergePatch(), "");
+    return new PageAction.Result(
+        true, "reconcile requested for HelmRelease " + namespace + "/" + name);
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.capstan.ui;
 
 import dev.capstan.api.common.ReconciledSpec;
+import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.Bucket;
 import dev.capstan.api.source.GitRepository;
@@ -24,14 +25,20 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
- * The Kustomizations and sources (every kind of {@link #SOURCE_KINDS}) of the cluster as the user
- * sees them: one informer (one list, then one watch) per kind for the whole process, shared by
- * every page and browser; or, for a user who may list only some namespaces, one per kind and
- * namespace named. A kind or namespace the user cannot list, or a cluster that cannot be reached,
- * is kept as a problem line; the informers keep retrying, so the view fills in once access is
- * granted.
+ * The Kustomizations, HelmReleases and sources (every kind of {@link #SOURCE_KINDS}) of the cluster
+ * as the user sees them: one informer (one list, then one watch) per kind for the whole process,
+ * shared by every page and browser; or, for a user who may list only some namespaces, one per kind
+ * and namespace named. A kind or namespace the user cannot list, or a cluster that cannot be
+ * reached, is kept as a problem line; the informers keep retrying, so the view fills in once access
+ * is granted.
  */
 final class Catalog implements AutoCloseable, DriftTargets.Lookup {
+  /**
+   * How the change events name a kind's problem line ({@code Problem/HelmReleases/team}): no page
+   * but the overview shows one, so no other page fetches again for it.
+   */
+  static final String PROBLEM = "Problem/";
+
   /** The source kinds the overview shows, in the order of its sections. */
   static final List<
           Class<? extends CustomResource<? extends ReconciledSpec, ? extends SourceStatus>>>
@@ -44,6 +51,7 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
               HelmChart.class);
 
   private final List<Watched<Kustomization>> kustomizations = new ArrayList<>();
+  private final List<Watched<HelmRelease>> helmReleases = new ArrayList<>();
   private final List<SourceWatches<?>> sources = new ArrayList<>();
 
   /**
@@ -53,6 +61,7 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
     URL server = client.getMasterUrl();
     for (String ns : namespaces.isEmpty() ? List.of("") : namespaces) {
       kustomizations.add(watch(client, Kustomization.class, ns, onChange, server));
+      helmReleases.add(watch(client, HelmRelease.class, ns, onChange, server));
     }
     for (Class<? extends CustomResource<? extends ReconciledSpec, ? extends SourceStatus>> kind :
         SOURCE_KINDS) {
@@ -77,13 +86,14 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
 
   void start() {
     kustomizations.forEach(Watched::start);
+    helmReleases.forEach(Watched::start);
     sources.forEach(s -> s.watched().forEach(Watched::start));
   }
 
   Overview overview() {
     List<Overview.SourceRows> sections =
         sources.stream().map(s -> Overview.rows(s.kinds(), items(s.watched()))).toList();
-    return Overview.of(kustomizations(), sections, problems());
+    return Overview.of(kustomizations(), items(helmReleases), sections, problems());
   }
 
   List<Kustomization> kustomizations() {
@@ -93,6 +103,10 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
   @Override
   public Optional<Kustomization> kustomization(String namespace, String name) {
     return find(kustomizations, namespace + "/" + name);
+  }
+
+  Optional<HelmRelease> helmRelease(String namespace, String name) {
+    return find(helmReleases, namespace + "/" + name);
   }
 
   @Override
@@ -112,6 +126,7 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
   List<Overview.Problem> problems() {
     List<Overview.Problem> problems = new ArrayList<>();
     kustomizations.forEach(w -> w.problem().ifPresent(problems::add));
+    helmReleases.forEach(w -> w.problem().ifPresent(problems::add));
     sources.forEach(s -> s.watched().forEach(w -> w.problem().ifPresent(problems::add)));
     return problems;
   }
@@ -132,6 +147,7 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
   @Override
   public void close() {
     kustomizations.forEach(w -> w.informer.stop());
+    helmReleases.forEach(w -> w.informer.stop());
     sources.forEach(s -> s.watched().forEach(w -> w.informer.stop()));
   }
 
@@ -161,8 +177,12 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
   private static final class Watched<T extends HasMetadata> {
     private final String kinds;
     private final String where;
+    private final String problemKey;
     private final SharedIndexInformer<T> informer;
     private final AtomicReference<String> lastError = new AtomicReference<>();
+
+    /** The problem the pages were last told of; null once the overview read the watch healthy. */
+    private final AtomicReference<String> announced = new AtomicReference<>();
 
     Watched(
         String kinds,
@@ -172,6 +192,7 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
         URL server) {
       this.kinds = kinds;
       this.where = namespace.isEmpty() ? "" : " in namespace " + namespace;
+      this.problemKey = PROBLEM + kinds + (namespace.isEmpty() ? "" : "/" + namespace);
       this.informer = informer;
       informer.addEventHandler(
           new ResourceEventHandler<T>() {
@@ -192,8 +213,14 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
           });
       informer.exceptionHandler(
           (started, error) -> {
-            lastError.set(describe(error, server));
-            onChange.accept(EventStream.EVERYTHING);
+            String described = describe(error, server);
+            lastError.set(described);
+            // The informer retries for as long as the view runs (a forbidden kind, an unreachable
+            // cluster): a retry failing as the last one did changes nothing a page shows, so only
+            // a new or different problem line tells the pages, and only the overview shows it.
+            if (!described.equals(announced.getAndSet(described))) {
+              onChange.accept(problemKey);
+            }
             return true;
           });
     }
@@ -214,6 +241,8 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
     Optional<Overview.Problem> problem() {
       String error = lastError.get();
       if (informer.hasSynced() && informer.isWatching()) {
+        // Recovered: should it fail again, even as before, its line is news to the pages again.
+        announced.set(null);
         return Optional.empty();
       }
       String hint =

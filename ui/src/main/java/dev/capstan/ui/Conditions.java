@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import java.util.List;
 import java.util.Optional;
 
-/** Reads the conditions of a Kustomization or GitRepository status, which may be absent. */
+/** Reads the conditions of a Kustomization's, HelmRelease's or source's status (maybe absent). */
 final class Conditions {
   private final List<Condition> all;
 
@@ -40,5 +40,19 @@ final class Conditions {
 
   List<Condition> all() {
     return all;
+  }
+
+  /** Every condition as a page's conditions table shows it. */
+  List<Details.ConditionLine> lines() {
+    return all.stream()
+        .map(
+            c ->
+                new Details.ConditionLine(
+                    c.getType(),
+                    c.getStatus(),
+                    c.getReason(),
+                    c.getMessage(),
+                    c.getLastTransitionTime()))
+        .toList();
   }
 }

@@ -1,5 +1,6 @@
 package dev.capstan.ui;
 
+import dev.capstan.api.helm.HelmReleaseStatus;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.kustomize.SourceReference;
@@ -15,8 +16,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Assembles a Kustomization's page: the object and its source from the shared informers, its Events
- * and inventory objects read with the user's client when the page asks.
+ * Assembles a Kustomization's or HelmRelease's page: the object and its source from the shared
+ * informers, its Events and inventory objects read with the user's client when the page asks.
  */
 final class DetailsReader {
   static final int MAX_EVENTS = 100;
@@ -35,20 +36,28 @@ final class DetailsReader {
     return catalog.kustomization(namespace, name).map(this::details);
   }
 
+  /** A HelmRelease's page: its status from the informer, its inventory's objects read now. */
+  Optional<HelmReleaseView.Page> readHelmRelease(String namespace, String name) {
+    return catalog
+        .helmRelease(namespace, name)
+        .map(
+            hr -> {
+              HelmReleaseStatus status = hr.getStatus();
+              InventoryGroups.Result tree =
+                  status == null
+                          || status.inventory() == null
+                          || status.inventory().entries() == null
+                      ? new InventoryGroups.Result(
+                          List.of(), "no inventory yet: nothing has been released")
+                      : inventory.read(status.inventory().entries(), null);
+              return HelmReleaseView.page(hr, tree);
+            });
+  }
+
   private Details details(Kustomization ks) {
     KustomizationStatus status = ks.getStatus();
     Conditions conditions = new Conditions(status == null ? null : status.conditions());
-    List<Details.ConditionLine> lines =
-        conditions.all().stream()
-            .map(
-                c ->
-                    new Details.ConditionLine(
-                        c.getType(),
-                        c.getStatus(),
-                        c.getReason(),
-                        c.getMessage(),
-                        c.getLastTransitionTime()))
-            .toList();
+    List<Details.ConditionLine> lines = conditions.lines();
     String historyNote = "";
     List<Details.EventLine> history = List.of();
     try {

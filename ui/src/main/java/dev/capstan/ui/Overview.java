@@ -1,6 +1,7 @@
 package dev.capstan.ui;
 
 import dev.capstan.api.common.ReconciledSpec;
+import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.source.SourceStatus;
@@ -12,14 +13,18 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What the overview page shows: every Kustomization and source the user can list (a section per
- * source kind), the counts at the top, and why a part could not be read.
+ * What the overview page shows: every Kustomization, HelmRelease and source the user can list (a
+ * section per source kind), the counts at the top, and why a part could not be read.
  *
  * @param problems one line per kind that could not be listed (forbidden, unreachable); the page
  *     shows it where that kind's rows would be
  */
 record Overview(
-    Counts counts, List<Row> kustomizations, List<SourceRows> sources, List<Problem> problems) {
+    Counts counts,
+    List<Row> kustomizations,
+    List<Row> helmReleases,
+    List<SourceRows> sources,
+    List<Problem> problems) {
 
   /** The numbers at the top of the page, over Kustomizations. */
   record Counts(int total, int ready, int notReady, int unhealthy, int suspended) {}
@@ -39,9 +44,13 @@ record Overview(
       Comparator.comparing(Row::namespace).thenComparing(Row::name);
 
   static Overview of(
-      Collection<Kustomization> ks, List<SourceRows> sources, List<Problem> problems) {
+      Collection<Kustomization> ks,
+      Collection<HelmRelease> hrs,
+      List<SourceRows> sources,
+      List<Problem> problems) {
     List<Row> ksRows = ks.stream().map(Overview::row).sorted(ORDER).toList();
-    return new Overview(count(ksRows), ksRows, List.copyOf(sources), List.copyOf(problems));
+    List<Row> hrRows = hrs.stream().map(HelmReleaseView::row).sorted(ORDER).toList();
+    return new Overview(count(ksRows), ksRows, hrRows, List.copyOf(sources), List.copyOf(problems));
   }
 
   /** The section of one source kind, its rows sorted as the Kustomizations'. */
@@ -79,6 +88,7 @@ record Overview(
         conditions.message("Ready"),
         conditions.status("Healthy"),
         revision,
+        "",
         suspended,
         conditions.lastChange());
   }
@@ -97,6 +107,7 @@ record Overview(
         conditions.message("Ready"),
         "",
         Objects.requireNonNullElse(SourceStatus.revisionOf(status), ""),
+        "",
         suspended,
         conditions.lastChange());
   }

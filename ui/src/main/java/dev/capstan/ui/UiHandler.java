@@ -2,6 +2,8 @@ package dev.capstan.ui;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.api.kustomize.Kustomization;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -108,7 +110,7 @@ final class UiHandler extends Handler.Abstract {
     if (decision instanceof AccessGate.Enter enter) {
       return enter(request, response, callback, enter.location());
     }
-    if ("POST".equals(method) && path.startsWith("/api/ks/")) {
+    if ("POST".equals(method) && (path.startsWith("/api/ks/") || path.startsWith("/api/hr/"))) {
       return action(request, response, callback, host, path);
     }
     if (!"GET".equals(method)) {
@@ -149,13 +151,18 @@ final class UiHandler extends Handler.Abstract {
     if (path.startsWith("/api/ks/") && parts.length == 5) {
       return sendFound(response, callback, parts, details.read(decode(parts[3]), decode(parts[4])));
     }
+    if (path.startsWith("/api/hr/") && parts.length == 5) {
+      return sendFound(
+          response, callback, parts, details.readHelmRelease(decode(parts[3]), decode(parts[4])));
+    }
     return send(response, callback, 404, "text/plain; charset=utf-8", "not found");
   }
 
   private boolean action(
       Request request, Response response, Callback callback, String host, String path) {
     String[] parts = path.split("/");
-    boolean isDrift = parts.length == 6 && "drift".equals(parts[5]);
+    boolean release = "hr".equals(parts[2]);
+    boolean isDrift = !release && parts.length == 6 && "drift".equals(parts[5]);
     Optional<PageAction> action =
         parts.length == 6 && !isDrift ? PageAction.parse(parts[5]) : Optional.empty();
     if (action.isEmpty() && !isDrift) {
@@ -175,11 +182,16 @@ final class UiHandler extends Handler.Abstract {
       return sendFound(
           response, callback, parts, drift.request(decode(parts[3]), decode(parts[4]), again));
     }
-    PageAction.Result result = actions.run(action.get(), decode(parts[3]), decode(parts[4]));
+    PageAction.Result result =
+        actions.run(
+            release ? HelmRelease.class : Kustomization.class,
+            action.get(),
+            decode(parts[3]),
+            decode(parts[4]));
     return sendJson(response, callback, result.ok() ? 200 : 422, result);
   }
 
-  /** The Kustomization's answer, or 404 saying it is not in the user's view. */
+  /** The Kustomization's or HelmRelease's answer, or 404 saying it is not in the user's view. */
   private boolean sendFound(
       Response response, Callback callback, String[] parts, Optional<?> found) {
     return found.isPresent()
@@ -190,7 +202,7 @@ final class UiHandler extends Handler.Abstract {
             404,
             Map.of(
                 "message",
-                "Kustomization "
+                ("hr".equals(parts[2]) ? "HelmRelease " : "Kustomization ")
                     + decode(parts[3])
                     + "/"
                     + decode(parts[4])

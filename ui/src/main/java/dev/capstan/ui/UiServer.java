@@ -19,9 +19,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * {@code capstan ui}: a local web view of the cluster's Kustomizations and sources, served with the
- * client it is given (the user's own credentials: what they may list and patch is what they see and
- * do). One informer per kind feeds every page through Server-Sent Events.
+ * {@code capstan ui}: a local web view of the cluster's Kustomizations, HelmReleases and sources,
+ * served with the client it is given (the user's own credentials: what they may list and patch is
+ * what they see and do). One informer per kind feeds every page through Server-Sent Events.
  */
 public final class UiServer implements AutoCloseable {
   /**
@@ -77,7 +77,10 @@ public final class UiServer implements AutoCloseable {
             options.namespaces(),
             key -> {
               events.changed(key);
-              ahead.changed();
+              // The graph draws Kustomizations alone: nothing else is worth laying it out again.
+              if (key.equals(EventStream.EVERYTHING) || key.startsWith("Kustomization/")) {
+                ahead.changed();
+              }
             });
     started.set(catalog);
     catalog.start();

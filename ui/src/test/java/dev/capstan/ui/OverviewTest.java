@@ -20,6 +20,7 @@ class OverviewTest {
                 UiFixtures.ks("a", "db", "False", "HealthCheckFailed", "False", false, "[]"),
                 UiFixtures.ks("a", "cache", "Unknown", "Progressing", null, true, "[]")),
             List.of(),
+            List.of(),
             List.of());
 
     assertEquals(
@@ -76,7 +77,11 @@ class OverviewTest {
             OCIRepository.class);
 
     Overview overview =
-        Overview.of(List.of(), List.of(Overview.rows("OCIRepositories", List.of(repo))), List.of());
+        Overview.of(
+            List.of(),
+            List.of(),
+            List.of(Overview.rows("OCIRepositories", List.of(repo))),
+            List.of());
 
     Row row = overview.sources().get(0).rows().get(0);
     assertEquals("OCIRepository", row.kind());

@@ -876,6 +876,147 @@ class UiBrowserIT extends EngineTestBase {
     screenshot("kustomization-drifted");
   }
 
+  @Test
+  @Order(14)
+  void helmReleaseRowAndPageShowWhatItsStatusSaysWithItsHistoryNewestFirst() throws IOException {
+    unreleasedHelmRelease("web");
+    browser.get(url(ui, "/#/"));
+    String row = "#hr-table tr.row[data-id='HelmRelease/" + ns() + "/web']";
+    eventually(
+        () -> {
+          String text = browser.findElement(By.cssSelector(row)).getText();
+          assertTrue(text.contains("podinfo@6.5.1"), "the current release's chart: " + text);
+          assertTrue(text.contains(HOSTILE), "the Ready message as text: " + text);
+          // read inside the retry: the table is redrawn on every change in the cluster
+          assertEquals("3", browser.findElement(By.cssSelector(row + " td.release")).getText());
+          assertEquals("failing", state(row));
+          assertTrue(
+              browser.findElements(By.cssSelector("#hr-table img")).isEmpty(), "no markup made");
+        });
+    screenshot("overview-helmreleases");
+
+    eventually(() -> browser.findElement(By.cssSelector(row + " a")).click());
+    awaitElement(By.id("releases"));
+    eventually(
+        () ->
+            assertEquals(
+                List.of("3", "2", "1"),
+                browser.findElements(By.cssSelector("#releases tr.release")).stream()
+                    .map(e -> e.getAttribute("data-version"))
+                    .toList(),
+                "newest first, whatever the order of status.history"));
+    eventually(
+        () -> {
+          String failed =
+              browser.findElement(By.cssSelector("#releases tr[data-version='3']")).getText();
+          assertTrue(failed.contains("failed") && failed.contains("6.5.1"), failed);
+          String conditions = browser.findElement(By.id("conditions")).getText();
+          assertTrue(conditions.contains("Released") && conditions.contains(HOSTILE), conditions);
+          assertTrue(browser.findElements(By.cssSelector("#main img")).isEmpty(), "no markup made");
+        });
+    screenshot("helmrelease");
+  }
+
+  @Test
+  @Order(15)
+  void suspendAndResumeOnAHelmReleasesPageChangeItInTheCluster() throws IOException {
+    unreleasedHelmRelease("suspendable");
+    browser.get(url(ui, "/#/hr/" + ns() + "/suspendable"));
+    awaitElement(By.id("releases"));
+    act("suspend");
+    eventually(
+        () ->
+            assertEquals(
+                "HelmRelease " + ns() + "/suspendable suspended",
+                browser.findElement(By.id("action-result")).getText()));
+    eventually(() -> assertEquals(Boolean.TRUE, helmReleaseSpec("suspendable").get("suspend")));
+    awaitElement(By.cssSelector("#summary tr.row[data-state='suspended']"));
+    screenshot("helmrelease-suspended");
+
+    act("resume");
+    eventually(() -> assertEquals(Boolean.FALSE, helmReleaseSpec("suspendable").get("suspend")));
+    assertTrue(
+        helmRelease("suspendable")
+            .getMetadata()
+            .getAnnotations()
+            .containsKey("reconcile.capstan.dev/requestedAt"),
+        "resume asks for a reconcile");
+    awaitElement(By.cssSelector("#summary tr.row[data-state='failing']"));
+  }
+
+  private static GenericKubernetesResource helmRelease(String name) {
+    return engine
+        .client
+        .genericKubernetesResources("helm.capstan.dev/v2", "HelmRelease")
+        .inNamespace(ns())
+        .withName(name)
+        .get();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> helmReleaseSpec(String name) {
+    return (Map<String, Object>) helmRelease(name).getAdditionalProperties().get("spec");
+  }
+
+  /** A Ready message a tenant could make a chart's failure say: it must reach the page as text. */
+  private static final String HOSTILE = "<img src=x onerror=alert(1)> upgrade failed";
+
+  /**
+   * A HelmRelease no engine reconciles (no shard label), its status written through the status
+   * subresource as helm-controller would have: the view reads only what the status says.
+   */
+  private static void unreleasedHelmRelease(String name) {
+    String apiVersion = "helm.capstan.dev/v2";
+    engine
+        .client
+        .resource(
+            new GenericKubernetesResourceBuilder()
+                .withApiVersion(apiVersion)
+                .withKind("HelmRelease")
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(ns())
+                .endMetadata()
+                .addToAdditionalProperties(
+                    "spec",
+                    Map.of(
+                        "interval",
+                        "10m",
+                        "chartRef",
+                        Map.of("kind", "OCIRepository", "name", "bundle")))
+                .build())
+        .create();
+    String snapshot =
+        """
+        {"name":"%1$s","namespace":"%2$s","version":%3$d,"status":"%4$s","chartName":"podinfo",
+         "chartVersion":"%5$s","appVersion":"%5$s","digest":"sha256:%6$s",
+         "configDigest":"sha256:%6$s","firstDeployed":"2026-01-01T00:00:00Z",
+         "lastDeployed":"2026-01-0%3$dT00:00:00Z"}
+        """;
+    String history =
+        String.join(
+            ",",
+            snapshot.formatted(name, ns(), 3, "failed", "6.5.1", "c".repeat(64)),
+            snapshot.formatted(name, ns(), 1, "superseded", "6.4.0", "a".repeat(64)),
+            snapshot.formatted(name, ns(), 2, "superseded", "6.5.0", "b".repeat(64)));
+    String status =
+        """
+        {"status":{"history":[%s],"conditions":[
+          {"type":"Ready","status":"False","reason":"UpgradeFailed","message":"%s",
+           "lastTransitionTime":"2026-01-03T00:00:00Z"},
+          {"type":"Released","status":"False","reason":"UpgradeFailed","message":"failed",
+           "lastTransitionTime":"2026-01-03T00:00:00Z"}]}}
+        """
+            .formatted(history, HOSTILE);
+    engine
+        .client
+        .genericKubernetesResources(apiVersion, "HelmRelease")
+        .inNamespace(ns())
+        .withName(name)
+        .subresource("status")
+        .patch(PatchContext.of(PatchType.JSON_MERGE), status);
+  }
+
   private static void assertNoSecretIn(String page) {
     Base64.Encoder b64 = Base64.getEncoder();
     for (String value : List.of(GIT_SECRET, CLUSTER_SECRET, "admin-user")) {
@@ -1043,6 +1184,11 @@ class UiBrowserIT extends EngineTestBase {
                     "buckets",
                     "helmrepositories",
                     "helmcharts")
+                .withVerbs("get", "list", "watch")
+                .endRule()
+                .addNewRule()
+                .withApiGroups("helm.capstan.dev")
+                .withResources("helmreleases")
                 .withVerbs("get", "list", "watch")
                 .endRule()
                 .addNewRule()

@@ -1,5 +1,5 @@
 'use strict';
-// The view: three pages (overview, graph, a Kustomization), re-fetched when the server's event
+// The view: four pages (overview, graph, a Kustomization, a HelmRelease), re-fetched when the server's event
 // stream says something changed. Every value from the cluster goes through esc() before it
 // becomes markup.
 (function () {
@@ -32,6 +32,10 @@
       const [ns, name] = hash.substring(5).split('/').map(decodeURIComponent);
       return { page: 'ks', ns, name };
     }
+    if (hash.startsWith('#/hr/')) {
+      const [ns, name] = hash.substring(5).split('/').map(decodeURIComponent);
+      return { page: 'hr', ns, name };
+    }
     return { page: hash === '#/graph' ? 'graph' : 'overview' };
   }
 
@@ -40,11 +44,15 @@
     inFlight = true;
     try {
       const r = route();
-      if (r.page === 'overview') await overview();
-      else if (r.page === 'graph') await graph();
-      else await kustomization(r.ns, r.name);
-      document.body.dataset.rendered = String(Number(document.body.dataset.rendered || 0) + 1);
-      document.body.dataset.renderedAt = String(performance.now());
+      let drawn;
+      if (r.page === 'overview') drawn = await overview();
+      else if (r.page === 'graph') drawn = await graph();
+      else if (r.page === 'hr') drawn = await helmRelease(r.ns, r.name);
+      else drawn = await kustomization(r.ns, r.name);
+      if (drawn !== false) {
+        document.body.dataset.rendered = String(Number(document.body.dataset.rendered || 0) + 1);
+        document.body.dataset.renderedAt = String(performance.now());
+      }
     } catch (e) {
       main.querySelector('#error')?.remove();
       main.insertAdjacentHTML('afterbegin', '<p id="error" class="problem">Cannot reach the view\'s server: ' + esc(e.message) + '</p>');
@@ -62,18 +70,27 @@
       + '<select id="status-filter"><option value="">any status</option><option value="ready">Ready</option>'
       + '<option value="notready">Not ready</option><option value="unhealthy">Unhealthy</option>'
       + '<option value="suspended">Suspended</option></select></div>'
-      + '<h2>Kustomizations</h2><div id="ks-table"></div><div id="source-tables"></div>';
+      + '<h2>Kustomizations</h2><div id="ks-table"></div><h2>HelmReleases</h2><div id="hr-table"></div>'
+      + '<div id="source-tables"></div>';
     main.dataset.page = 'overview';
     ['search', 'ns-filter', 'status-filter'].forEach(id => ['input', 'change'].forEach(type =>
       main.querySelector('#' + id).addEventListener(type, () => renderOverview(lastOverview))));
   }
 
   let lastOverview = null;
+  let lastOverviewText = null;
+  // The overview and the graph fetch again at any change in view, mostly one that leaves them as
+  // they were (another namespace's object retrying): drawn again only when their answer differs,
+  // so that what the user is reading or pointing at stays in place. False when nothing was drawn.
   async function overview() {
-    if (main.dataset.page !== 'overview') overviewSkeleton();
+    if (main.dataset.page !== 'overview') { overviewSkeleton(); lastOverviewText = null; }
     const res = await call('/api/overview');
-    lastOverview = await res.json();
+    const text = await res.text();
+    if (text === lastOverviewText) return false;
+    lastOverviewText = text;
+    lastOverview = JSON.parse(text);
     renderOverview(lastOverview);
+    return true;
   }
 
   function state(row) {
@@ -102,13 +119,14 @@
       ['notready', 'Not ready', c.notReady], ['unhealthy', 'Unhealthy', c.unhealthy], ['suspended', 'Suspended', c.suspended]]
       .map(([id, label, n]) => '<div class="count" id="count-' + id + '"><b>' + n + '</b>' + label + '</div>').join('');
     const select = main.querySelector('#ns-filter');
-    const namespaces = [...new Set(data.kustomizations.concat(...data.sources.map(s => s.rows)).map(r => r.namespace))].sort();
+    const namespaces = [...new Set(data.kustomizations.concat(data.helmReleases, ...data.sources.map(s => s.rows)).map(r => r.namespace))].sort();
     const chosen = select.value;
     select.innerHTML = '<option value="">all namespaces</option>' + namespaces.map(ns =>
       '<option' + (ns === chosen ? ' selected' : '') + ' value="' + esc(ns) + '">' + esc(ns) + '</option>').join('');
     const problem = kind => data.problems.filter(p => p.kind === kind)
       .map(p => '<p class="problem" data-kind="' + esc(p.kind) + '">' + esc(p.message) + '</p>').join('');
-    main.querySelector('#ks-table').innerHTML = problem('Kustomizations') + table(data.kustomizations.filter(matches), true);
+    main.querySelector('#ks-table').innerHTML = problem('Kustomizations') + table(data.kustomizations.filter(matches), 'ks');
+    main.querySelector('#hr-table').innerHTML = problem('HelmReleases') + table(data.helmReleases.filter(matches), 'hr');
     // One section per source kind, in the server's order; made once, then only their tables change.
     const sections = main.querySelector('#source-tables');
     data.sources.forEach(s => {
@@ -116,22 +134,26 @@
       if (!document.getElementById(id)) {
         sections.insertAdjacentHTML('beforeend', '<h2>' + esc(s.kinds) + '</h2><div id="' + esc(id) + '"></div>');
       }
-      document.getElementById(id).innerHTML = problem(s.kinds) + table(s.rows.filter(matches), false);
+      document.getElementById(id).innerHTML = problem(s.kinds) + table(s.rows.filter(matches), 'source');
     });
   }
 
-  function table(rows, isKs) {
-    const head = '<tr><th>Namespace</th><th>Name</th><th>Ready</th>' + (isKs ? '<th>Healthy</th>' : '')
-      + '<th>Revision</th><th>Suspended</th><th>Last change</th><th>Message</th></tr>';
+  // kind: 'ks' (Kustomizations), 'hr' (HelmReleases: their chart and release version) or 'source'.
+  function table(rows, kind) {
+    const healthy = kind !== 'source';
+    const head = '<tr><th>Namespace</th><th>Name</th><th>Ready</th>' + (healthy ? '<th>Healthy</th>' : '')
+      + (kind === 'hr' ? '<th>Chart</th><th>Release</th>' : '<th>Revision</th>')
+      + '<th>Suspended</th><th>Last change</th><th>' + (kind === 'hr' ? 'Status' : 'Message') + '</th></tr>';
     const body = rows.map(r => {
-      const name = isKs ? '<a href="#/ks/' + encodeURIComponent(r.namespace) + '/' + encodeURIComponent(r.name) + '">' + esc(r.name) + '</a>' : esc(r.name);
+      const name = healthy ? '<a href="#/' + kind + '/' + encodeURIComponent(r.namespace) + '/' + encodeURIComponent(r.name) + '">' + esc(r.name) + '</a>' : esc(r.name);
       return '<tr class="row ' + state(r) + '" data-id="' + esc(r.kind + '/' + r.namespace + '/' + r.name) + '" data-state="' + state(r) + '">'
         + '<td>' + esc(r.namespace) + '</td><td>' + name + '</td><td class="s-' + esc(r.ready) + '">' + esc(r.ready) + '</td>'
-        + (isKs ? '<td class="s-' + esc(r.healthy) + '">' + esc(r.healthy) + '</td>' : '')
-        + '<td>' + esc(r.revision) + '</td><td>' + (r.suspended ? 'yes' : '') + '</td><td>' + esc(r.lastChange) + '</td>'
+        + (healthy ? '<td class="s-' + esc(r.healthy) + '">' + esc(r.healthy) + '</td>' : '')
+        + '<td>' + esc(r.revision) + '</td>' + (kind === 'hr' ? '<td class="release">' + esc(r.release) + '</td>' : '')
+        + '<td>' + (r.suspended ? 'yes' : '') + '</td><td>' + esc(r.lastChange) + '</td>'
         + '<td class="msg">' + esc(r.message) + '</td></tr>';
     }).join('');
-    return '<table class="' + (isKs ? 'ks' : 'repos') + '">' + head + body + '</table>'
+    return '<table class="' + (kind === 'source' ? 'repos' : kind) + '">' + head + body + '</table>'
       + (rows.length ? '' : '<p class="note">none to show</p>');
   }
 
@@ -183,11 +205,16 @@
     applyZoom();
   }
 
+  let lastGraph = null;
   async function graph() {
-    if (main.dataset.page !== 'graph') graphSkeleton();
+    if (main.dataset.page !== 'graph') { graphSkeleton(); lastGraph = null; }
     const res = await call('/api/graph.svg?collapse=' + encodeURIComponent([...collapsed].join(',')));
-    main.querySelector('#graph-box').innerHTML = await res.text();
+    const svg = await res.text();
+    if (svg === lastGraph) return false;
+    lastGraph = svg;
+    main.querySelector('#graph-box').innerHTML = svg;
     if (!zoom.fitted) { fit(); zoom.fitted = true; } else applyZoom();
+    return true;
   }
 
   // ---- one Kustomization ----------------------------------------------------------------------
@@ -203,7 +230,7 @@
         + '<section id="drift"><h3>Drift</h3><div class="drift-head"><button id="drift-again">Compute again</button>'
         + ' <span id="drift-state"></span></div><div id="drift-body"></div></section>';
       main.dataset.page = 'ks:' + key;
-      main.querySelectorAll('.actions button').forEach(b => b.onclick = () => act(b.dataset.action, ns, name));
+      main.querySelectorAll('.actions button').forEach(b => b.onclick = () => act(b.dataset.action, ns, name, 'ks'));
       drift = null;
       main.querySelector('#drift-again').onclick = () => askDrift(ns, name, true);
       // Computed once when the page opens (and on the button), never on a live update.
@@ -220,9 +247,7 @@
       + '<table class="summary" id="summary"><tr><th>Ready</th><th>Healthy</th><th>Revision</th><th>Suspended</th><th>Message</th></tr>'
       + '<tr class="row ' + state(r) + '" data-state="' + state(r) + '"><td class="s-' + esc(r.ready) + '">' + esc(r.ready) + '</td><td class="s-' + esc(r.healthy) + '">' + esc(r.healthy) + '</td><td>'
       + esc(r.revision) + '</td><td>' + (r.suspended ? 'yes' : 'no') + '</td><td class="msg">' + esc(r.message) + '</td></tr></table>'
-      + '<h3>Conditions</h3><table id="conditions"><tr><th>Type</th><th>Status</th><th>Reason</th><th>Message</th><th>Since</th></tr>'
-      + d.conditions.map(c => '<tr><td>' + esc(c.type) + '</td><td class="s-' + esc(c.status) + '">' + esc(c.status) + '</td><td>' + esc(c.reason)
-        + '</td><td class="msg">' + esc(c.message) + '</td><td>' + esc(c.lastTransitionTime) + '</td></tr>').join('') + '</table>'
+      + conditionsTable(d.conditions)
       + '<h3>Last reconciles</h3>' + (d.reconciles.length ? '' : '<p class="note">none recorded yet</p>')
       + '<table id="reconciles"><tr><th>Outcome</th><th>Count</th><th>Revision</th><th>Digest</th><th>First</th><th>Last</th><th>Took</th></tr>'
       + d.reconciles.map(h => '<tr><td>' + esc(h.status) + '</td><td>' + esc(h.count) + '</td><td>' + esc(h.revision)
@@ -234,14 +259,57 @@
         + '</td><td class="msg">' + esc(e.message) + '</td></tr>').join('') + '</table>'
       + '<h3>Source</h3><p id="source">' + esc(d.source.kind) + ' ' + esc(d.source.namespace) + '/' + esc(d.source.name)
       + ': <b>' + esc(d.source.revision || '(no revision yet)') + '</b></p><p id="commit"></p><p class="note" id="source-note">' + esc(d.source.note) + '</p>'
-      + '<h3>Inventory</h3>' + (d.inventoryNote ? '<p class="note">' + esc(d.inventoryNote) + '</p>' : '')
-      + '<div class="tree" id="inventory"><ul>' + d.inventory.map(n => '<li>' + esc(n.namespace) + '<ul>'
+      + inventoryTree(d.inventory, d.inventoryNote);
+    renderCommit();
+    renderDrift();
+  }
+
+  function conditionsTable(conditions) {
+    return '<h3>Conditions</h3><table id="conditions"><tr><th>Type</th><th>Status</th><th>Reason</th><th>Message</th><th>Since</th></tr>'
+      + conditions.map(c => '<tr><td>' + esc(c.type) + '</td><td class="s-' + esc(c.status) + '">' + esc(c.status) + '</td><td>' + esc(c.reason)
+        + '</td><td class="msg">' + esc(c.message) + '</td><td>' + esc(c.lastTransitionTime) + '</td></tr>').join('') + '</table>';
+  }
+
+  function inventoryTree(inventory, note) {
+    return '<h3>Inventory</h3>' + (note ? '<p class="note">' + esc(note) + '</p>' : '')
+      + '<div class="tree" id="inventory"><ul>' + inventory.map(n => '<li>' + esc(n.namespace) + '<ul>'
         + n.kinds.map(k => '<li>' + esc(k.kind) + '<ul>' + k.objects.map(o => '<li class="obj" data-name="' + esc(k.kind + '/' + o.name)
           + '" data-status="' + esc(o.status) + '"><span class="obj-' + esc(o.status) + '">' + esc(o.status) + '</span> ' + esc(o.name)
           + (o.reason ? ' <i>' + esc(o.reason) + '</i>' : '') + (o.message ? ': ' + esc(o.message) : '') + '</li>').join('') + '</ul></li>').join('')
         + '</ul></li>').join('') + '</ul></div>';
-    renderCommit();
-    renderDrift();
+  }
+
+  // ---- one HelmRelease ------------------------------------------------------------------------
+  async function helmRelease(ns, name) {
+    const key = ns + '/' + name;
+    const res = await call('/api/hr/' + encodeURIComponent(ns) + '/' + encodeURIComponent(name));
+    const d = await res.json();
+    if (main.dataset.page !== 'hr:' + key) {
+      main.innerHTML = '<h2>HelmRelease ' + esc(key) + '</h2>'
+        + '<div class="actions"><button data-action="reconcile" id="action-reconcile">Reconcile now</button>'
+        + '<button data-action="suspend" id="action-suspend">Suspend</button><button data-action="resume" id="action-resume">Resume</button>'
+        + '<span id="action-result"></span></div><div id="hr-body"></div>';
+      main.dataset.page = 'hr:' + key;
+      main.querySelectorAll('.actions button').forEach(b => b.onclick = () => act(b.dataset.action, ns, name, 'hr'));
+    }
+    const body = main.querySelector('#hr-body');
+    if (!res.ok) { body.innerHTML = '<p class="problem">' + esc(d.message) + '</p>'; return; }
+    const r = d.row;
+    sourceKey = '';
+    body.innerHTML = '<table class="summary" id="summary"><tr><th>Ready</th><th>Healthy</th><th>Chart</th><th>Release</th><th>Suspended</th><th>Status</th></tr>'
+      + '<tr class="row ' + state(r) + '" data-state="' + state(r) + '"><td class="s-' + esc(r.ready) + '">' + esc(r.ready) + '</td><td class="s-' + esc(r.healthy) + '">'
+      + esc(r.healthy) + '</td><td>' + esc(r.revision) + '</td><td>' + esc(r.release) + '</td><td>' + (r.suspended ? 'yes' : 'no')
+      + '</td><td class="msg">' + esc(r.message) + '</td></tr></table>'
+      + '<p class="note" id="chart-source">Chart: ' + esc(d.chart || '(not set)') + '</p>'
+      + conditionsTable(d.conditions)
+      + '<h3>Release history</h3>' + (d.releases.length ? '' : '<p class="note">no release recorded yet</p>')
+      + '<table id="releases"><tr><th>Version</th><th>Status</th><th>Action</th><th>Chart</th><th>Chart version</th><th>App version</th>'
+      + '<th>Deployed</th><th>Digest</th></tr>'
+      + d.releases.map(h => '<tr class="release" data-version="' + esc(h.version) + '"><td>' + esc(h.version) + '</td><td>' + esc(h.status)
+        + '</td><td>' + esc(h.action) + '</td><td>' + esc(h.chartName) + '</td><td>' + esc(h.chartVersion) + '</td><td>' + esc(h.appVersion)
+        + '</td><td title="first deployed ' + esc(h.firstDeployed) + '">' + esc(h.lastDeployed) + '</td><td title="' + esc(h.digest) + '">'
+        + esc(h.digest.substring(0, 19)) + '</td></tr>').join('') + '</table>'
+      + inventoryTree(d.inventory, d.inventoryNote);
   }
 
   // ---- drift ----------------------------------------------------------------------------------
@@ -315,12 +383,12 @@
     });
   }
 
-  async function act(action, ns, name) {
-    if (!await confirmAction(action + ' Kustomization ' + ns + '/' + name + '?')) return;
+  async function act(action, ns, name, kind) {
+    if (!await confirmAction(action + (kind === 'hr' ? ' HelmRelease ' : ' Kustomization ') + ns + '/' + name + '?')) return;
     const out = main.querySelector('#action-result');
     out.className = ''; out.textContent = action + '…';
     try {
-      const res = await call('/api/ks/' + encodeURIComponent(ns) + '/' + encodeURIComponent(name) + '/' + action,
+      const res = await call('/api/' + kind + '/' + encodeURIComponent(ns) + '/' + encodeURIComponent(name) + '/' + action,
         { method: 'POST', headers: { 'X-Capstan-Token': token } });
       const result = await res.json();
       out.className = result.ok ? 'ok' : 'refused';
@@ -331,16 +399,23 @@
   }
 
   // ---- live updates ---------------------------------------------------------------------------
+  // Whether a change of these objects alters what the page shows: the graph draws Kustomizations
+  // only; a Kustomization's or HelmRelease's page reads its inventory from the API server, so only
+  // when it (or its source) changed. A kind's problem line ('Problem/...') is on the overview alone.
+  function shows(r, keys) {
+    if (keys.includes('*') || r.page === 'overview') return true;
+    if (r.page === 'graph') return keys.some(k => k.startsWith('Kustomization/'));
+    const kind = r.page === 'hr' ? 'HelmRelease/' : 'Kustomization/';
+    return keys.includes(kind + r.ns + '/' + r.name) || keys.includes(sourceKey);
+  }
+
   function connect() {
     const live = document.getElementById('live');
     const source = new EventSource('/events');
     source.addEventListener('hello', () => { live.className = 'live on'; refresh(); });
     source.addEventListener('change', e => {
       const keys = JSON.parse(e.data).keys;
-      const r = route();
-      // A Kustomization's page reads its inventory from the API server: only when it (or its source) changed.
-      if (r.page !== 'ks' || keys.includes('*') || keys.includes('Kustomization/' + r.ns + '/' + r.name)
-          || keys.includes(sourceKey)) refresh();
+      if (shows(route(), keys)) refresh();
     });
     source.onerror = () => { live.className = 'live off'; };
   }
