@@ -14,9 +14,6 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.Watch;
-import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.io.ByteArrayInputStream;
@@ -33,19 +30,16 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
  * The fault bench's cluster side: the GitRepository (reached through a {@link FaultyProxy}) and the
- * workload's Kustomizations in one namespace, the engine as a separate {@code capstan run} process
- * whose API connection goes through a second {@link FaultyProxy}, the deletions recorded from a
- * watch, and the observation {@link FaultInvariants} checks.
+ * workload's Kustomizations in one namespace, with the {@link RegistrySide}'s, the engine as a
+ * separate {@code capstan run} process whose API connection goes through a second {@link
+ * FaultyProxy}, the deletions recorded from a watch, and the observation {@link FaultInvariants}
+ * checks.
  */
 public final class FaultCluster implements AutoCloseable {
   public static final String OWNER_LABEL = "kustomize.capstan.dev/name";
@@ -56,6 +50,7 @@ public final class FaultCluster implements AutoCloseable {
   private final String namespace;
   private final Path workDir;
   private final FaultWorkload workload;
+  private final RegistrySide registry;
   private final String shard;
   private final FaultyProxy git;
   private final FaultyProxy api;
@@ -79,12 +74,14 @@ public final class FaultCluster implements AutoCloseable {
       Path kubeconfig,
       Path workDir,
       FaultWorkload workload,
+      RegistrySide registry,
       List<String> jvmArgs)
       throws IOException {
     this.admin = admin;
     this.namespace = namespace;
     this.workDir = workDir;
     this.workload = workload;
+    this.registry = registry;
     this.jvmArgs = List.copyOf(jvmArgs);
     this.shard = namespace;
     URI gitUrl = URI.create(workload.url());
@@ -123,6 +120,10 @@ public final class FaultCluster implements AutoCloseable {
     return workload;
   }
 
+  public RegistrySide registry() {
+    return registry;
+  }
+
   public FaultyProxy gitProxy() {
     return git;
   }
@@ -131,7 +132,7 @@ public final class FaultCluster implements AutoCloseable {
     return api;
   }
 
-  /** Creates the GitRepository and the Kustomizations, starts the engine and the recorder. */
+  /** Creates the sources and the Kustomizations, starts the engine and the recorder. */
   public void start() throws IOException {
     deletions = new DeletionRecorder(admin, namespace, OWNER_LABEL);
     String gitUrl = workload.url().replaceFirst(":\\d+/", ":" + git.port() + "/");
@@ -173,6 +174,7 @@ public final class FaultCluster implements AutoCloseable {
                   FaultWorkload.waits(i),
                   dependsOn == null ? "[]" : "[{name: " + dependsOn + "}]"));
     }
+    registry.create(SHARD_LABEL, shard);
     startEngine();
   }
 
@@ -281,45 +283,9 @@ public final class FaultCluster implements AutoCloseable {
                 + "\"}}}");
   }
 
-  /** The resourceVersion of the namespace's applied ConfigMaps as listed now. */
-  public String listResourceVersion() {
-    return admin
-        .configMaps()
-        .inNamespace(namespace)
-        .withLabel(OWNER_LABEL)
-        .list()
-        .getMetadata()
-        .getResourceVersion();
-  }
-
-  /**
-   * Whether a watch from {@code resourceVersion} is answered 410 Gone (within 30 s), as every watch
-   * resumed from before an etcd compaction and a restart of the API server should be.
-   */
-  public boolean watchFromIsGone(String resourceVersion) throws InterruptedException {
-    CompletableFuture<Boolean> gone = new CompletableFuture<>();
-    try (Watch watch =
-        admin
-            .configMaps()
-            .inNamespace(namespace)
-            .withLabel(OWNER_LABEL)
-            .withResourceVersion(resourceVersion)
-            .watch(
-                new Watcher<>() {
-                  @Override
-                  public void eventReceived(Action action, ConfigMap object) {}
-
-                  @Override
-                  public void onClose(WatcherException cause) {
-                    gone.complete(cause.isHttpGone());
-                  }
-                })) {
-      return gone.get(30, TimeUnit.SECONDS);
-    } catch (ExecutionException | TimeoutException e) {
-      return false;
-    } catch (KubernetesClientException e) {
-      return e.getCode() == 410;
-    }
+  /** The probe of a watch from before an etcd compaction. */
+  RelistProbe relistProbe() {
+    return new RelistProbe(admin, namespace);
   }
 
   public ResourceUse resourceUse() {
@@ -385,6 +351,9 @@ public final class FaultCluster implements AutoCloseable {
   public FaultObservation observe(boolean leak) throws IOException {
     String revision = workload.revision();
     Map<String, Map<String, String>> expected = workload.expected();
+    expected.putAll(registry.expected());
+    Map<String, Instant> removedAt = new TreeMap<>(workload.removedAt());
+    removedAt.putAll(registry.removedAt());
     Map<String, KustomizationState> states = new TreeMap<>();
     for (Kustomization k :
         admin.resources(Kustomization.class).inNamespace(namespace).list().getItems()) {
@@ -400,11 +369,12 @@ public final class FaultCluster implements AutoCloseable {
     }
     return new FaultObservation(
         revision,
+        registry.revisions(),
         expected,
         workload.failing(),
         states,
         cluster,
-        workload.removedAt(),
+        removedAt,
         deletions.deletions(),
         leak ? steady : null,
         leak && steady != null ? resourceUse() : null);

@@ -14,9 +14,9 @@ import java.util.function.Consumer;
 
 /**
  * A fault integration test's run: the bench's workload at a small size (six Kustomizations: a chain
- * of five and one failing on purpose) in the test's namespace, its engine, and rounds of a fault,
- * each asserted through {@link FaultInvariants}, and the leak check at the end. The seed is printed
- * and can be set with {@code -Dcapstan.faults.seed}.
+ * of five and one failing on purpose; and the registry side's two) in the test's namespace, its
+ * engine, and rounds of a fault, each asserted through {@link FaultInvariants}, and the leak check
+ * at the end. The seed is printed and can be set with {@code -Dcapstan.faults.seed}.
  */
 final class FaultTestRun implements AutoCloseable {
   static final int KUSTOMIZATIONS = 6;
@@ -24,13 +24,19 @@ final class FaultTestRun implements AutoCloseable {
   private static final Duration WARM_UP = Duration.ofSeconds(15);
   private final long seed;
   private final FaultWorkload workload;
+  private final RegistrySide registry;
   private final FaultCluster cluster;
   private final FaultRounds rounds;
 
   private FaultTestRun(
-      long seed, FaultWorkload workload, FaultCluster cluster, FaultRounds rounds) {
+      long seed,
+      FaultWorkload workload,
+      RegistrySide registry,
+      FaultCluster cluster,
+      FaultRounds rounds) {
     this.seed = seed;
     this.workload = workload;
+    this.registry = registry;
     this.cluster = cluster;
     this.rounds = rounds;
   }
@@ -53,12 +59,34 @@ final class FaultTestRun implements AutoCloseable {
     System.out.println("fault test seed " + seed);
     Random random = new Random(seed);
     FaultWorkload workload = new FaultWorkload(dir.resolve("repo"), KUSTOMIZATIONS, random);
-    FaultCluster cluster =
-        new FaultCluster(admin, ns.name(), access.kubeconfig(), dir, workload, List.of("-Xmx256m"));
+    RegistrySide registry;
+    FaultCluster cluster;
+    try {
+      registry =
+          RegistrySide.start(
+              admin,
+              ns.name(),
+              dir.resolve("registry-side"),
+              RegistrySide.countFor(KUSTOMIZATIONS),
+              random);
+    } catch (Exception e) {
+      workload.close();
+      throw e;
+    }
+    try {
+      cluster =
+          new FaultCluster(
+              admin, ns.name(), access.kubeconfig(), dir, workload, registry, List.of("-Xmx256m"));
+    } catch (Exception e) {
+      workload.close();
+      registry.close();
+      throw e;
+    }
     FaultTestRun run =
         new FaultTestRun(
             seed,
             workload,
+            registry,
             cluster,
             new FaultRounds(
                 cluster, new ControlPlane(access.kubeconfig()), random, LIMIT, System.out));
@@ -110,7 +138,7 @@ final class FaultTestRun implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
-    // Nested so that whatever one close throws, the engines and the Git server still go.
+    // Nested so that whatever one close throws, the engines and the servers still go.
     try {
       try {
         rounds.close();
@@ -118,7 +146,11 @@ final class FaultTestRun implements AutoCloseable {
         cluster.close();
       }
     } finally {
-      workload.close();
+      try {
+        workload.close();
+      } finally {
+        registry.close();
+      }
     }
   }
 }
