@@ -3,6 +3,7 @@ package dev.capstan.cli.faults;
 import dev.capstan.cli.faults.FaultyProxy.Mode;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Random;
 import java.util.stream.Collectors;
 
@@ -211,6 +212,15 @@ public enum Fault {
   /** Whether it acts on the local control plane's processes (so every client sees it). */
   public boolean touchesControlPlane() {
     return touchesControlPlane;
+  }
+
+  /**
+   * Whether a run of {@code faults} needs the registry side (its registry, OCIRepository and
+   * Kustomizations): only if one of them is a registry fault, so every other run is as before. The
+   * one place that decides it.
+   */
+  public static boolean needRegistry(Collection<Fault> faults) {
+    return faults.stream().anyMatch(f -> f.label.startsWith("registry-"));
   }
 
   abstract void inject(FaultCluster cluster, ControlPlane plane, Random random) throws Exception;

@@ -11,17 +11,13 @@ import dev.capstan.cli.faults.FaultObservation.ResourceUse;
 import dev.capstan.cli.install.CapstanProcess;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -36,8 +32,8 @@ import java.util.stream.Collectors;
 
 /**
  * The fault bench's cluster side: the GitRepository (reached through a {@link FaultyProxy}) and the
- * workload's Kustomizations in one namespace, with the {@link RegistrySide}'s, the engine as a
- * separate {@code capstan run} process whose API connection goes through a second {@link
+ * workload's Kustomizations in one namespace, with the {@link RegistrySide}'s if any, the engine as
+ * a separate {@code capstan run} process whose API connection goes through a second {@link
  * FaultyProxy}, the deletions recorded from a watch, and the observation {@link FaultInvariants}
  * checks.
  */
@@ -51,6 +47,7 @@ public final class FaultCluster implements AutoCloseable {
   private final Path workDir;
   private final FaultWorkload workload;
   private final RegistrySide registry;
+  private final SourceObjects objects;
   private final String shard;
   private final FaultyProxy git;
   private final FaultyProxy api;
@@ -67,6 +64,7 @@ public final class FaultCluster implements AutoCloseable {
   /**
    * @param kubeconfig the admin kubeconfig: the engine's is this one with its server moved to the
    *     API proxy
+   * @param registry the registry side, or null for a run without one ({@link Fault#needRegistry})
    */
   public FaultCluster(
       KubernetesClient admin,
@@ -84,6 +82,7 @@ public final class FaultCluster implements AutoCloseable {
     this.registry = registry;
     this.jvmArgs = List.copyOf(jvmArgs);
     this.shard = namespace;
+    this.objects = new SourceObjects(admin, namespace, Clock.systemUTC());
     URI gitUrl = URI.create(workload.url());
     this.git = FaultyProxy.start(gitUrl.getHost(), gitUrl.getPort());
     FaultyProxy apiProxy = null;
@@ -120,8 +119,16 @@ public final class FaultCluster implements AutoCloseable {
     return workload;
   }
 
-  public RegistrySide registry() {
+  /** The registry side; only a run that names a registry fault has one. */
+  RegistrySide registry() {
+    if (registry == null) {
+      throw new IllegalStateException("this run has no registry side (no registry fault named)");
+    }
     return registry;
+  }
+
+  boolean hasRegistry() {
+    return registry != null;
   }
 
   public FaultyProxy gitProxy() {
@@ -136,7 +143,7 @@ public final class FaultCluster implements AutoCloseable {
   public void start() throws IOException {
     deletions = new DeletionRecorder(admin, namespace, OWNER_LABEL);
     String gitUrl = workload.url().replaceFirst(":\\d+/", ":" + git.port() + "/");
-    create(
+    objects.create(
         GitRepository.class,
         """
         apiVersion: source.capstan.dev/v1
@@ -147,7 +154,7 @@ public final class FaultCluster implements AutoCloseable {
             .formatted(namespace, SHARD_LABEL, shard, gitUrl));
     for (int i = 0; i < workload.count(); i++) {
       String dependsOn = FaultWorkload.dependsOn(i);
-      create(
+      objects.create(
           Kustomization.class,
           """
           apiVersion: kustomize.capstan.dev/v1
@@ -174,7 +181,9 @@ public final class FaultCluster implements AutoCloseable {
                   FaultWorkload.waits(i),
                   dependsOn == null ? "[]" : "[{name: " + dependsOn + "}]"));
     }
-    registry.create(SHARD_LABEL, shard);
+    if (registry != null) {
+      registry.create(SHARD_LABEL, shard);
+    }
     startEngine();
   }
 
@@ -196,14 +205,7 @@ public final class FaultCluster implements AutoCloseable {
 
   /** The GitRepository's Ready condition now, if it has one. */
   public Optional<Condition> sourceReady() {
-    GitRepository repo =
-        admin.resources(GitRepository.class).inNamespace(namespace).withName("repo").get();
-    if (repo == null || repo.getStatus() == null || repo.getStatus().conditions() == null) {
-      return Optional.empty();
-    }
-    return repo.getStatus().conditions().stream()
-        .filter(c -> "Ready".equals(c.getType()))
-        .findFirst();
+    return objects.ready(GitRepository.class, "repo");
   }
 
   /** Starts an engine process (the previous one, if any, must be gone). */
@@ -272,15 +274,7 @@ public final class FaultCluster implements AutoCloseable {
    * engine's status writes in between cannot make it conflict.
    */
   public void requestFetch() {
-    admin
-        .resources(GitRepository.class)
-        .inNamespace(namespace)
-        .withName("repo")
-        .patch(
-            PatchContext.of(PatchType.JSON_MERGE),
-            "{\"metadata\":{\"annotations\":{\"reconcile.capstan.dev/requestedAt\":\""
-                + Instant.now()
-                + "\"}}}");
+    objects.requestFetch(GitRepository.class, "repo");
   }
 
   /** The probe of a watch from before an etcd compaction. */
@@ -351,9 +345,11 @@ public final class FaultCluster implements AutoCloseable {
   public FaultObservation observe(boolean leak) throws IOException {
     String revision = workload.revision();
     Map<String, Map<String, String>> expected = workload.expected();
-    expected.putAll(registry.expected());
     Map<String, Instant> removedAt = new TreeMap<>(workload.removedAt());
-    removedAt.putAll(registry.removedAt());
+    if (registry != null) {
+      expected.putAll(registry.expected());
+      removedAt.putAll(registry.removedAt());
+    }
     Map<String, KustomizationState> states = new TreeMap<>();
     for (Kustomization k :
         admin.resources(Kustomization.class).inNamespace(namespace).list().getItems()) {
@@ -369,7 +365,7 @@ public final class FaultCluster implements AutoCloseable {
     }
     return new FaultObservation(
         revision,
-        registry.revisions(),
+        registry == null ? Map.of() : registry.revisions(),
         expected,
         workload.failing(),
         states,
@@ -403,15 +399,6 @@ public final class FaultCluster implements AutoCloseable {
         ready == null ? null : ready.getReason(),
         status.lastAppliedRevision(),
         inventory);
-  }
-
-  private <T extends HasMetadata> void create(Class<T> type, String yaml) {
-    T object =
-        admin
-            .resources(type)
-            .load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)))
-            .item();
-    admin.resource(object).create();
   }
 
   /** Stops the recorder and the engines, and frees the namespace's objects of their finalizers. */

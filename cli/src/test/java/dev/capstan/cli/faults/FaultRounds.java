@@ -39,9 +39,9 @@ public final class FaultRounds implements AutoCloseable {
   }
 
   /**
-   * Starts the stream of changes, one every {@code period} while not paused: every third a new
-   * artifact pushed to the registry side, the others commits to the Git repository; each followed
-   * by its source's fetch request.
+   * Starts the stream of changes, one every {@code period} while not paused: if the run has a
+   * registry side, every third a new artifact pushed to it; the others commits to the Git
+   * repository; each followed by its source's fetch request.
    */
   public void streamCommits(Duration period) {
     streaming = true;
@@ -54,7 +54,7 @@ public final class FaultRounds implements AutoCloseable {
                   Thread.sleep(period.toMillis());
                   synchronized (streamLock) {
                     if (streaming && !closed) {
-                      if (++tick % 3 == 0) {
+                      if (++tick % 3 == 0 && cluster.hasRegistry()) {
                         cluster.registry().pushChange();
                         cluster.registry().requestFetch();
                       } else {

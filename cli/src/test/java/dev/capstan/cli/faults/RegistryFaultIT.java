@@ -6,6 +6,7 @@ import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.TestNamespace;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
+import java.util.EnumSet;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -29,7 +30,17 @@ class RegistryFaultIT {
   void aRegistryDownFailingOrSlowLosesNothingAndConverges(
       KubernetesClient admin, TestNamespace ns, ClusterAccess access, @TempDir Path dir)
       throws Exception {
-    try (FaultTestRun run = FaultTestRun.start(admin, ns, access, dir)) {
+    try (FaultTestRun run =
+        FaultTestRun.start(
+            admin,
+            ns,
+            access,
+            dir,
+            EnumSet.of(
+                Fault.REGISTRY_DOWN,
+                Fault.REGISTRY_500,
+                Fault.REGISTRY_TRUNCATED,
+                Fault.REGISTRY_SLOW))) {
       run.assertHolds(Fault.REGISTRY_DOWN, 1);
       run.assertHolds(Fault.REGISTRY_500, 1);
       run.assertHolds(Fault.REGISTRY_TRUNCATED, 1);
