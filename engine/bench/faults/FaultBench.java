@@ -4,12 +4,14 @@ import dev.capstan.cli.faults.FaultCluster;
 import dev.capstan.cli.faults.FaultCluster.Outcome;
 import dev.capstan.cli.faults.FaultRounds;
 import dev.capstan.cli.faults.FaultWorkload;
+import dev.capstan.cli.faults.RegistrySide;
 import dev.capstan.testing.CapstanCrds;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,10 +20,11 @@ import java.util.Random;
 
 /**
  * The fault bench (engine/bench/faults/faults.sh): the workload of {@link FaultWorkload} at N
- * Kustomizations in a namespace of its own, the engine as a separate process, each fault injected
- * ROUNDS times at seeded random moments with a commit every 3 s meanwhile, and the invariants of
- * {@code FaultInvariants} after each. Arguments: N, faults (comma-separated labels or all), ROUNDS,
- * SEED.
+ * Kustomizations (and, if a registry fault is named, the {@link RegistrySide}'s max(2, N/10)) in a
+ * namespace of its own, the engine as a separate process, each fault injected ROUNDS times at
+ * seeded random moments with a commit (with a registry side, every third a push to the registry)
+ * every 3 s meanwhile, and the invariants of {@code FaultInvariants} after each. Arguments: N,
+ * faults (comma-separated labels or all), ROUNDS, SEED.
  */
 public class FaultBench {
   /** Time to converge after a fault ends before the round counts as broken. */
@@ -55,8 +58,20 @@ public class FaultBench {
           .resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
           .create();
       try (FaultWorkload workload = new FaultWorkload(dir.resolve("repo"), count, random);
+          // Only a run that names a registry fault has the registry side (a null is not closed).
+          RegistrySide registry =
+              Fault.needRegistry(faults)
+                  ? RegistrySide.start(
+                      admin,
+                      ns,
+                      dir.resolve("registry-side"),
+                      RegistrySide.countFor(count),
+                      random,
+                      Clock.systemUTC())
+                  : null;
           FaultCluster cluster =
-              new FaultCluster(admin, ns, kubeconfig, dir, workload, List.of("-Xmx256m"));
+              new FaultCluster(
+                  admin, ns, kubeconfig, dir, workload, registry, List.of("-Xmx256m"));
           FaultRounds bench = new FaultRounds(cluster, plane, random, LIMIT, System.out)) {
         if (faults.contains(Fault.DISK_FULL)) {
           // each engine's artifact store on a tmpfs of its own, to be filled (needs root)

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# The fault bench: N Kustomizations x 4 ConfigMaps from one Git server, the real engine as a
-# separate `capstan run` process, faults injected several times each at seeded random moments,
-# and after each the invariants of docs/faults.md checked. Prints one line per round, one
-# `FAULT <name>: held|broken <median>/<max> s <what broke>` per fault and `RESULT <held>/<all> held`.
+# The fault bench: N Kustomizations x 4 ConfigMaps from one Git server (and, for the registry
+# faults, max(2, N/10) from an OCI registry), the real engine as a separate `capstan run` process,
+# faults injected several times each at seeded random moments, and after each the invariants of
+# docs/faults.md checked. Prints one line per round, one
+# `FAULT <name>: held|broken <median>/<max> s <what broke>` per fault and
+# `RESULT <held>/<all> held`.
 # Uses the cluster of $KUBECONFIG (the local control plane: deploy/testcluster/up starts it; the
 # API server faults need it).
 # Usage: engine/bench/faults/faults.sh [-n N=100] [-f FAULT,FAULT...|all] [-r ROUNDS=3] [-s SEED]
 #   faults: none kill-9 worker-kill disk-full apiserver-restart apiserver-pause-20s git-down-20s
-#           git-slow-20s git-500-20s git-truncated-20s flood-200 partition-drop-5s
+#           git-slow-20s git-500-20s git-truncated-20s registry-down-20s registry-slow-20s
+#           registry-500-20s registry-truncated-20s flood-200 partition-drop-5s
 #           partition-blackhole-60s relist-410
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -19,7 +22,7 @@ while getopts "n:f:r:s:" opt; do
     f) faults=$OPTARG ;;
     r) rounds=$OPTARG ;;
     s) seed=$OPTARG ;;
-    *) sed -n '8,11p' "$0" >&2; exit 2 ;;
+    *) sed -n '10,14p' "$0" >&2; exit 2 ;;
   esac
 done
 cp_file="$root/cli/target/faults-classpath.txt"

@@ -3,6 +3,7 @@ package dev.capstan.cli.faults;
 import dev.capstan.cli.faults.FaultyProxy.Mode;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Random;
 import java.util.stream.Collectors;
 
@@ -102,6 +103,50 @@ public enum Fault {
       hold(cluster.gitProxy(), Mode.TRUNCATE, Duration.ofSeconds(20));
     }
   },
+  /**
+   * The registry proxy resets every connection, new ones too for 20 s; a new artifact is pushed and
+   * a fetch asked for at its start, which must fail clearly while the Kustomizations keep the last
+   * artifact ({@link RegistryFailureCheck}).
+   */
+  REGISTRY_DOWN("registry-down-20s", false) {
+    @Override
+    void inject(FaultCluster cluster, ControlPlane plane, Random random) throws Exception {
+      cluster.registry().fault(Mode.DOWN, Duration.ofSeconds(20));
+    }
+  },
+  /**
+   * The registry's answers trickle at one byte a second for 20 s; a new artifact is pushed and a
+   * fetch asked for at its start, which must fail clearly while the Kustomizations keep the last
+   * artifact ({@link RegistryFailureCheck}).
+   */
+  REGISTRY_SLOW("registry-slow-20s", false) {
+    @Override
+    void inject(FaultCluster cluster, ControlPlane plane, Random random) throws Exception {
+      cluster.registry().fault(Mode.SLOW, Duration.ofSeconds(20));
+    }
+  },
+  /**
+   * Every request to the registry answered 500 for 20 s; a new artifact is pushed and a fetch asked
+   * for at its start, which must fail clearly while the Kustomizations keep the last artifact
+   * ({@link RegistryFailureCheck}).
+   */
+  REGISTRY_500("registry-500-20s", false) {
+    @Override
+    void inject(FaultCluster cluster, ControlPlane plane, Random random) throws Exception {
+      cluster.registry().fault(Mode.ERROR_500, Duration.ofSeconds(20));
+    }
+  },
+  /**
+   * The registry's answers cut after their first kilobyte for 20 s; a new artifact is pushed and a
+   * fetch asked for at its start, which must fail clearly while the Kustomizations keep the last
+   * artifact ({@link RegistryFailureCheck}).
+   */
+  REGISTRY_TRUNCATED("registry-truncated-20s", false) {
+    @Override
+    void inject(FaultCluster cluster, ControlPlane plane, Random random) throws Exception {
+      cluster.registry().fault(Mode.TRUNCATE, Duration.ofSeconds(20));
+    }
+  },
   /** 200 commits in a minute to the one repository, a fetch asked for every tenth. */
   FLOOD("flood-200", false) {
     @Override
@@ -140,10 +185,11 @@ public enum Fault {
   RELIST("relist-410", true) {
     @Override
     void inject(FaultCluster cluster, ControlPlane plane, Random random) throws Exception {
-      String before = cluster.listResourceVersion();
+      RelistProbe probe = cluster.relistProbe();
+      String before = probe.listResourceVersion();
       plane.compactEtcd();
       plane.restartApiServer(1);
-      if (!cluster.watchFromIsGone(before)) {
+      if (!probe.watchFromIsGone(before)) {
         throw new IllegalStateException(
             "a watch from resourceVersion " + before + " was not answered 410 Gone");
       }
@@ -166,6 +212,15 @@ public enum Fault {
   /** Whether it acts on the local control plane's processes (so every client sees it). */
   public boolean touchesControlPlane() {
     return touchesControlPlane;
+  }
+
+  /**
+   * Whether a run of {@code faults} needs the registry side (its registry, OCIRepository and
+   * Kustomizations): only if one of them is a registry fault, so every other run is as before. The
+   * one place that decides it.
+   */
+  public static boolean needRegistry(Collection<Fault> faults) {
+    return faults.stream().anyMatch(f -> f.label.startsWith("registry-"));
   }
 
   abstract void inject(FaultCluster cluster, ControlPlane plane, Random random) throws Exception;

@@ -11,20 +11,13 @@ import dev.capstan.cli.faults.FaultObservation.ResourceUse;
 import dev.capstan.cli.install.CapstanProcess;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.Watch;
-import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,19 +26,16 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
  * The fault bench's cluster side: the GitRepository (reached through a {@link FaultyProxy}) and the
- * workload's Kustomizations in one namespace, the engine as a separate {@code capstan run} process
- * whose API connection goes through a second {@link FaultyProxy}, the deletions recorded from a
- * watch, and the observation {@link FaultInvariants} checks.
+ * workload's Kustomizations in one namespace, with the {@link RegistrySide}'s if any, the engine as
+ * a separate {@code capstan run} process whose API connection goes through a second {@link
+ * FaultyProxy}, the deletions recorded from a watch, and the observation {@link FaultInvariants}
+ * checks.
  */
 public final class FaultCluster implements AutoCloseable {
   public static final String OWNER_LABEL = "kustomize.capstan.dev/name";
@@ -56,6 +46,8 @@ public final class FaultCluster implements AutoCloseable {
   private final String namespace;
   private final Path workDir;
   private final FaultWorkload workload;
+  private final RegistrySide registry;
+  private final SourceObjects objects;
   private final String shard;
   private final FaultyProxy git;
   private final FaultyProxy api;
@@ -72,6 +64,7 @@ public final class FaultCluster implements AutoCloseable {
   /**
    * @param kubeconfig the admin kubeconfig: the engine's is this one with its server moved to the
    *     API proxy
+   * @param registry the registry side, or null for a run without one ({@link Fault#needRegistry})
    */
   public FaultCluster(
       KubernetesClient admin,
@@ -79,14 +72,17 @@ public final class FaultCluster implements AutoCloseable {
       Path kubeconfig,
       Path workDir,
       FaultWorkload workload,
+      RegistrySide registry,
       List<String> jvmArgs)
       throws IOException {
     this.admin = admin;
     this.namespace = namespace;
     this.workDir = workDir;
     this.workload = workload;
+    this.registry = registry;
     this.jvmArgs = List.copyOf(jvmArgs);
     this.shard = namespace;
+    this.objects = new SourceObjects(admin, namespace, Clock.systemUTC());
     URI gitUrl = URI.create(workload.url());
     this.git = FaultyProxy.start(gitUrl.getHost(), gitUrl.getPort());
     FaultyProxy apiProxy = null;
@@ -123,6 +119,18 @@ public final class FaultCluster implements AutoCloseable {
     return workload;
   }
 
+  /** The registry side; only a run that names a registry fault has one. */
+  RegistrySide registry() {
+    if (registry == null) {
+      throw new IllegalStateException("this run has no registry side (no registry fault named)");
+    }
+    return registry;
+  }
+
+  boolean hasRegistry() {
+    return registry != null;
+  }
+
   public FaultyProxy gitProxy() {
     return git;
   }
@@ -131,11 +139,11 @@ public final class FaultCluster implements AutoCloseable {
     return api;
   }
 
-  /** Creates the GitRepository and the Kustomizations, starts the engine and the recorder. */
+  /** Creates the sources and the Kustomizations, starts the engine and the recorder. */
   public void start() throws IOException {
     deletions = new DeletionRecorder(admin, namespace, OWNER_LABEL);
     String gitUrl = workload.url().replaceFirst(":\\d+/", ":" + git.port() + "/");
-    create(
+    objects.create(
         GitRepository.class,
         """
         apiVersion: source.capstan.dev/v1
@@ -146,7 +154,7 @@ public final class FaultCluster implements AutoCloseable {
             .formatted(namespace, SHARD_LABEL, shard, gitUrl));
     for (int i = 0; i < workload.count(); i++) {
       String dependsOn = FaultWorkload.dependsOn(i);
-      create(
+      objects.create(
           Kustomization.class,
           """
           apiVersion: kustomize.capstan.dev/v1
@@ -173,6 +181,9 @@ public final class FaultCluster implements AutoCloseable {
                   FaultWorkload.waits(i),
                   dependsOn == null ? "[]" : "[{name: " + dependsOn + "}]"));
     }
+    if (registry != null) {
+      registry.create(SHARD_LABEL, shard);
+    }
     startEngine();
   }
 
@@ -194,14 +205,7 @@ public final class FaultCluster implements AutoCloseable {
 
   /** The GitRepository's Ready condition now, if it has one. */
   public Optional<Condition> sourceReady() {
-    GitRepository repo =
-        admin.resources(GitRepository.class).inNamespace(namespace).withName("repo").get();
-    if (repo == null || repo.getStatus() == null || repo.getStatus().conditions() == null) {
-      return Optional.empty();
-    }
-    return repo.getStatus().conditions().stream()
-        .filter(c -> "Ready".equals(c.getType()))
-        .findFirst();
+    return objects.ready(GitRepository.class, "repo");
   }
 
   /** Starts an engine process (the previous one, if any, must be gone). */
@@ -270,56 +274,12 @@ public final class FaultCluster implements AutoCloseable {
    * engine's status writes in between cannot make it conflict.
    */
   public void requestFetch() {
-    admin
-        .resources(GitRepository.class)
-        .inNamespace(namespace)
-        .withName("repo")
-        .patch(
-            PatchContext.of(PatchType.JSON_MERGE),
-            "{\"metadata\":{\"annotations\":{\"reconcile.capstan.dev/requestedAt\":\""
-                + Instant.now()
-                + "\"}}}");
+    objects.requestFetch(GitRepository.class, "repo");
   }
 
-  /** The resourceVersion of the namespace's applied ConfigMaps as listed now. */
-  public String listResourceVersion() {
-    return admin
-        .configMaps()
-        .inNamespace(namespace)
-        .withLabel(OWNER_LABEL)
-        .list()
-        .getMetadata()
-        .getResourceVersion();
-  }
-
-  /**
-   * Whether a watch from {@code resourceVersion} is answered 410 Gone (within 30 s), as every watch
-   * resumed from before an etcd compaction and a restart of the API server should be.
-   */
-  public boolean watchFromIsGone(String resourceVersion) throws InterruptedException {
-    CompletableFuture<Boolean> gone = new CompletableFuture<>();
-    try (Watch watch =
-        admin
-            .configMaps()
-            .inNamespace(namespace)
-            .withLabel(OWNER_LABEL)
-            .withResourceVersion(resourceVersion)
-            .watch(
-                new Watcher<>() {
-                  @Override
-                  public void eventReceived(Action action, ConfigMap object) {}
-
-                  @Override
-                  public void onClose(WatcherException cause) {
-                    gone.complete(cause.isHttpGone());
-                  }
-                })) {
-      return gone.get(30, TimeUnit.SECONDS);
-    } catch (ExecutionException | TimeoutException e) {
-      return false;
-    } catch (KubernetesClientException e) {
-      return e.getCode() == 410;
-    }
+  /** The probe of a watch from before an etcd compaction. */
+  RelistProbe relistProbe() {
+    return new RelistProbe(admin, namespace);
   }
 
   public ResourceUse resourceUse() {
@@ -385,6 +345,11 @@ public final class FaultCluster implements AutoCloseable {
   public FaultObservation observe(boolean leak) throws IOException {
     String revision = workload.revision();
     Map<String, Map<String, String>> expected = workload.expected();
+    Map<String, Instant> removedAt = new TreeMap<>(workload.removedAt());
+    if (registry != null) {
+      expected.putAll(registry.expected());
+      removedAt.putAll(registry.removedAt());
+    }
     Map<String, KustomizationState> states = new TreeMap<>();
     for (Kustomization k :
         admin.resources(Kustomization.class).inNamespace(namespace).list().getItems()) {
@@ -400,11 +365,12 @@ public final class FaultCluster implements AutoCloseable {
     }
     return new FaultObservation(
         revision,
+        registry == null ? Map.of() : registry.revisions(),
         expected,
         workload.failing(),
         states,
         cluster,
-        workload.removedAt(),
+        removedAt,
         deletions.deletions(),
         leak ? steady : null,
         leak && steady != null ? resourceUse() : null);
@@ -433,15 +399,6 @@ public final class FaultCluster implements AutoCloseable {
         ready == null ? null : ready.getReason(),
         status.lastAppliedRevision(),
         inventory);
-  }
-
-  private <T extends HasMetadata> void create(Class<T> type, String yaml) {
-    T object =
-        admin
-            .resources(type)
-            .load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)))
-            .item();
-    admin.resource(object).create();
   }
 
   /** Stops the recorder and the engines, and frees the namespace's objects of their finalizers. */

@@ -15,11 +15,11 @@ import java.util.TreeSet;
 
 /**
  * The invariants a fault must not break, checked on one {@link FaultObservation}: converged (every
- * Kustomization Ready at the latest revision, or failed for its own reason), nothing lost (every
- * object of the revision applied with its content and in its inventory), nothing pruned by mistake
- * (no deletion of an object the repository still held when it was deleted), nothing left behind (no
- * object or inventory entry the revision no longer holds), and no leak (threads and memory near
- * their steady state). Pure: observations in, verdict out.
+ * Kustomization Ready at its source's latest revision, or failed for its own reason), nothing lost
+ * (every object of the revision applied with its content and in its inventory), nothing pruned by
+ * mistake (no deletion of an object the repository still held when it was deleted), nothing left
+ * behind (no object or inventory entry the revision no longer holds), and no leak (threads and
+ * memory near their steady state). Pure: observations in, verdict out.
  */
 public final class FaultInvariants {
   /** How many names a broken invariant lists before it says how many more there are. */
@@ -73,7 +73,7 @@ public final class FaultInvariants {
               && (seen.failing().contains(name)
                   ? "False".equals(state.ready()) && ownFailureReasons.contains(state.reason())
                   : "True".equals(state.ready())
-                      && seen.revision().equals(state.lastAppliedRevision()));
+                      && seen.revisionOf(name).equals(state.lastAppliedRevision()));
       if (!done) {
         names.add(name + describe(state));
       }

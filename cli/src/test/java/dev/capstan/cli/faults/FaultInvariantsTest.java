@@ -116,6 +116,34 @@ class FaultInvariantsTest {
   }
 
   @Test
+  void aKustomizationOfAnotherSourceConvergesToThatSourcesRevision() {
+    String artifact = "live@sha256:" + "3".repeat(64);
+    Map<String, Map<String, String>> both = new HashMap<>(expected);
+    both.put("o0", Map.of("d", "4"));
+    cluster.put("d", new AppliedObject("o0", "4"));
+    states.put("o0", ready(Set.of("d")));
+    FaultObservation atGitRevision =
+        new FaultObservation(
+            REV,
+            Map.of("o0", artifact),
+            both,
+            Set.of("k2"),
+            states,
+            cluster,
+            Map.of(),
+            List.of(),
+            null,
+            null);
+    assertEquals(
+        List.of("not converged: o0 (Ready=True ReconciliationSucceeded at " + REV + ")"),
+        invariants.check(atGitRevision).broken());
+
+    states.put(
+        "o0", new KustomizationState("True", "ReconciliationSucceeded", artifact, Set.of("d")));
+    assertEquals(List.of(), invariants.check(atGitRevision).broken());
+  }
+
+  @Test
   void betweenRoundsNoLeakIsChecked() {
     FaultObservation seen =
         new FaultObservation(

@@ -10,7 +10,10 @@ import java.util.Set;
  * else: the repository's latest revision and what it holds, the Kustomizations' status, the objects
  * in the cluster, the deletions recorded from a watch, and the engine's threads and memory.
  *
- * @param revision the latest revision, as a Kustomization reports it ({@code main@sha1:...})
+ * @param revision the Git repository's latest revision, as its Kustomizations report it ({@code
+ *     main@sha1:...})
+ * @param otherRevisions per Kustomization of another source (the registry's), its source's latest
+ *     revision ({@code live@sha256:...}); the others' is {@code revision}
  * @param expected per Kustomization, its objects and their values at {@code revision}
  * @param failing the Kustomizations that fail on purpose (their source is broken)
  * @param kustomizations per Kustomization, what its status says
@@ -23,6 +26,7 @@ import java.util.Set;
  */
 public record FaultObservation(
     String revision,
+    Map<String, String> otherRevisions,
     Map<String, Map<String, String>> expected,
     Set<String> failing,
     Map<String, KustomizationState> kustomizations,
@@ -31,6 +35,35 @@ public record FaultObservation(
     List<Deletion> deletions,
     ResourceUse steady,
     ResourceUse now) {
+
+  /** An observation of Kustomizations of the Git repository only. */
+  public FaultObservation(
+      String revision,
+      Map<String, Map<String, String>> expected,
+      Set<String> failing,
+      Map<String, KustomizationState> kustomizations,
+      Map<String, AppliedObject> cluster,
+      Map<String, Instant> removedAt,
+      List<Deletion> deletions,
+      ResourceUse steady,
+      ResourceUse now) {
+    this(
+        revision,
+        Map.of(),
+        expected,
+        failing,
+        kustomizations,
+        cluster,
+        removedAt,
+        deletions,
+        steady,
+        now);
+  }
+
+  /** The latest revision of {@code kustomization}'s source, as it reports it. */
+  public String revisionOf(String kustomization) {
+    return otherRevisions.getOrDefault(kustomization, revision);
+  }
 
   /** A Kustomization's Ready condition, the revision it last applied and its inventory's names. */
   public record KustomizationState(

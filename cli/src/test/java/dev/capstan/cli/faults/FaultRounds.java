@@ -38,19 +38,29 @@ public final class FaultRounds implements AutoCloseable {
     this.out = out;
   }
 
-  /** Starts the stream of commits, one every {@code period} while not paused. */
+  /**
+   * Starts the stream of changes, one every {@code period} while not paused: if the run has a
+   * registry side, every third a new artifact pushed to it; the others commits to the Git
+   * repository; each followed by its source's fetch request.
+   */
   public void streamCommits(Duration period) {
     streaming = true;
     stream =
         new Thread(
             () -> {
+              long tick = 0;
               while (!closed) {
                 try {
                   Thread.sleep(period.toMillis());
                   synchronized (streamLock) {
                     if (streaming && !closed) {
-                      cluster.workload().commitChange();
-                      cluster.requestFetch();
+                      if (++tick % 3 == 0 && cluster.hasRegistry()) {
+                        cluster.registry().pushChange();
+                        cluster.registry().requestFetch();
+                      } else {
+                        cluster.workload().commitChange();
+                        cluster.requestFetch();
+                      }
                     }
                   }
                 } catch (InterruptedException e) {

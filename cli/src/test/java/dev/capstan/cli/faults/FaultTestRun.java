@@ -7,14 +7,17 @@ import dev.capstan.testing.ClusterAccess;
 import dev.capstan.testing.TestNamespace;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
  * A fault integration test's run: the bench's workload at a small size (six Kustomizations: a chain
- * of five and one failing on purpose) in the test's namespace, its engine, and rounds of a fault,
+ * of five and one failing on purpose; and the registry side's two, only if a registry fault is
+ * named, {@link Fault#needRegistry}) in the test's namespace, its engine, and rounds of a fault,
  * each asserted through {@link FaultInvariants}, and the leak check at the end. The seed is printed
  * and can be set with {@code -Dcapstan.faults.seed}.
  */
@@ -24,13 +27,19 @@ final class FaultTestRun implements AutoCloseable {
   private static final Duration WARM_UP = Duration.ofSeconds(15);
   private final long seed;
   private final FaultWorkload workload;
+  private final RegistrySide registry;
   private final FaultCluster cluster;
   private final FaultRounds rounds;
 
   private FaultTestRun(
-      long seed, FaultWorkload workload, FaultCluster cluster, FaultRounds rounds) {
+      long seed,
+      FaultWorkload workload,
+      RegistrySide registry,
+      FaultCluster cluster,
+      FaultRounds rounds) {
     this.seed = seed;
     this.workload = workload;
+    this.registry = registry;
     this.cluster = cluster;
     this.rounds = rounds;
   }
@@ -38,7 +47,14 @@ final class FaultTestRun implements AutoCloseable {
   /** Sets up the workload, starts the engine and waits until it first converged. */
   static FaultTestRun start(
       KubernetesClient admin, TestNamespace ns, ClusterAccess access, Path dir) throws Exception {
-    return start(admin, ns, access, dir, cluster -> {});
+    return start(admin, ns, access, dir, Set.of(), cluster -> {});
+  }
+
+  /** The same for a run of {@code faults}, with the registry side if one of them needs it. */
+  static FaultTestRun start(
+      KubernetesClient admin, TestNamespace ns, ClusterAccess access, Path dir, Set<Fault> faults)
+      throws Exception {
+    return start(admin, ns, access, dir, faults, cluster -> {});
   }
 
   /** The same, {@code setUp} given the cluster before it starts. */
@@ -49,16 +65,53 @@ final class FaultTestRun implements AutoCloseable {
       Path dir,
       Consumer<FaultCluster> setUp)
       throws Exception {
+    return start(admin, ns, access, dir, Set.of(), setUp);
+  }
+
+  private static FaultTestRun start(
+      KubernetesClient admin,
+      TestNamespace ns,
+      ClusterAccess access,
+      Path dir,
+      Set<Fault> faults,
+      Consumer<FaultCluster> setUp)
+      throws Exception {
     long seed = Long.getLong("capstan.faults.seed", System.nanoTime());
     System.out.println("fault test seed " + seed);
     Random random = new Random(seed);
     FaultWorkload workload = new FaultWorkload(dir.resolve("repo"), KUSTOMIZATIONS, random);
-    FaultCluster cluster =
-        new FaultCluster(admin, ns.name(), access.kubeconfig(), dir, workload, List.of("-Xmx256m"));
+    RegistrySide registry = null;
+    FaultCluster cluster;
+    try {
+      if (Fault.needRegistry(faults)) {
+        registry =
+            RegistrySide.start(
+                admin,
+                ns.name(),
+                dir.resolve("registry-side"),
+                RegistrySide.countFor(KUSTOMIZATIONS),
+                random,
+                Clock.systemUTC());
+      }
+      cluster =
+          new FaultCluster(
+              admin, ns.name(), access.kubeconfig(), dir, workload, registry, List.of("-Xmx256m"));
+    } catch (Exception e) {
+      // Nested so that a failing close of the workload still closes the registry.
+      try {
+        workload.close();
+      } finally {
+        if (registry != null) {
+          registry.close();
+        }
+      }
+      throw e;
+    }
     FaultTestRun run =
         new FaultTestRun(
             seed,
             workload,
+            registry,
             cluster,
             new FaultRounds(
                 cluster, new ControlPlane(access.kubeconfig()), random, LIMIT, System.out));
@@ -110,7 +163,7 @@ final class FaultTestRun implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
-    // Nested so that whatever one close throws, the engines and the Git server still go.
+    // Nested so that whatever one close throws, the engines and the servers still go.
     try {
       try {
         rounds.close();
@@ -118,7 +171,13 @@ final class FaultTestRun implements AutoCloseable {
         cluster.close();
       }
     } finally {
-      workload.close();
+      try {
+        workload.close();
+      } finally {
+        if (registry != null) {
+          registry.close();
+        }
+      }
     }
   }
 }

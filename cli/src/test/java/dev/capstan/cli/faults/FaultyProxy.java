@@ -16,8 +16,9 @@ import java.util.concurrent.Executors;
  * A TCP proxy on loopback in front of a server (the Git server, the API server) that injects faults
  * on demand: down (every connection reset, new ones too), black hole (connections held, nothing
  * forwarded until it heals, as a partition that TCP rides out), slow (the server's bytes trickle at
- * one a second), 500s (an HTTP error before the server is asked) and truncated answers (each
- * connection cut after its first kilobyte from the server).
+ * one a second), 500s (an HTTP error before the server is asked, on new connections and on those
+ * kept alive from before) and truncated answers (each connection cut after its first kilobyte from
+ * the server).
  */
 public final class FaultyProxy implements AutoCloseable {
   /** What the proxy does to the traffic. */
@@ -138,6 +139,12 @@ public final class FaultyProxy implements AutoCloseable {
       int read;
       while ((read = in.read(buffer)) >= 0) {
         awaitNoBlackHole();
+        if (!fromServer && mode == Mode.ERROR_500) {
+          // A request on a connection kept alive from before is answered 500 too, as a failing
+          // server would; else a pooled connection would ride the fault out.
+          from.getOutputStream().write(ERROR_500);
+          break;
+        }
         if (fromServer && mode == Mode.TRUNCATE && sent + read > TRUNCATED_AFTER) {
           out.write(buffer, 0, (int) Math.max(0, TRUNCATED_AFTER - sent));
           break;

@@ -43,6 +43,24 @@ class FaultyProxyTest {
   }
 
   @Test
+  void aRequestOnAConnectionKeptAliveFromBeforeIsAnswered500Too() throws Exception {
+    try (Socket client = connect();
+        Socket server = target.accept()) {
+      client.getOutputStream().write("GET /a HTTP/1.1\r\nHost: x\r\n\r\n".getBytes());
+      server.getInputStream().read(new byte[1024]);
+      byte[] ok = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n".getBytes();
+      server.getOutputStream().write(ok);
+      assertEquals(ok.length, client.getInputStream().readNBytes(ok.length).length);
+
+      proxy.set(Mode.ERROR_500);
+      client.getOutputStream().write("GET /b HTTP/1.1\r\nHost: x\r\n\r\n".getBytes());
+      String answer = new String(readAll(client.getInputStream()), StandardCharsets.US_ASCII);
+      assertTrue(answer.startsWith("HTTP/1.1 500"), answer);
+    }
+    awaitNoneOpen();
+  }
+
+  @Test
   void aClientResetWhileDownIsNoLongerHeldOpen() throws Exception {
     proxy.set(Mode.DOWN);
     try (Socket client = connect()) {
