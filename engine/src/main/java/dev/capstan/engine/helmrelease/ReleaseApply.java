@@ -85,13 +85,7 @@ final class ReleaseApply {
       ReleaseReason failure) {
     Set<ObjectRef> rendered = ReleaseAdoption.refs(objects, release.releaseNamespace());
     writeCrds(release, crds, previous, failure);
-    ApplyRequest request =
-        ApplyRequest.of(objects, owner(release))
-            .withForce(Boolean.TRUE.equals(release.getSpec().effectiveUpgrade().force()))
-            .withTimeout(release.getSpec().effectiveTimeout())
-            .withDefaultNamespace(release.releaseNamespace())
-            .withFirstApply(previous.entries().isEmpty())
-            .withPolicy(HELM_MANAGERS);
+    ApplyRequest request = request(release, objects, previous);
     ApplyResult result;
     try {
       result = acting.applier().apply(request);
@@ -113,6 +107,23 @@ final class ReleaseApply {
         baseline.foreign() ? ReleaseAdoption.dropped(baseline.refs(), rendered) : List.of();
     prune(release, Inventories.union(previous, dropped), result.inventory(), failure);
     return result.inventory();
+  }
+
+  /**
+   * The request that applies {@code objects} of {@code release} over {@code previous}: the drift
+   * look asks the same, so that what it compares carries the digest the release's apply wrote. The
+   * fields {@code spec.driftDetection.ignore} names are left out of that digest and, on an object
+   * that exists, kept as they are live (as Helm's three-way merge keeps a field it did not change).
+   */
+  static ApplyRequest request(
+      HelmRelease release, List<GenericKubernetesResource> objects, InventorySet previous) {
+    return ApplyRequest.of(objects, owner(release))
+        .withForce(Boolean.TRUE.equals(release.getSpec().effectiveUpgrade().force()))
+        .withTimeout(release.getSpec().effectiveTimeout())
+        .withDefaultNamespace(release.releaseNamespace())
+        .withFirstApply(previous.entries().isEmpty())
+        .withIgnore(ReleaseDrift.ignoreRules(release))
+        .withPolicy(HELM_MANAGERS);
   }
 
   /**
