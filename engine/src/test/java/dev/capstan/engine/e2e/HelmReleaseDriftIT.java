@@ -69,7 +69,12 @@ class HelmReleaseDriftIT extends EngineTestBase {
       assertEquals(List.of("1 deployed"), helm.history());
 
       // a change of the spec upgrades the release (v2), scaling it back to the chart's replicas
-      HelmReleaseIT.patchSpec("{\"driftDetection\":{\"mode\":\"enabled\"}}");
+      HelmReleaseIT.patchSpec(
+          """
+          {"driftDetection": {"mode": "enabled", "ignore": [
+            {"paths": ["%s"], "target": {"kind": "Deployment"}}]}}
+          """
+              .formatted(IGNORED));
       HelmReleases.await(
           "podinfo", "Ready", c -> isTrue(c) && c.getMessage().contains("podinfo.v2"));
       HelmReleases.await("podinfo", "Drifted", c -> "NoDriftDetected".equals(c.getReason()));
