@@ -91,8 +91,7 @@ class HelmReleaseDriftIT extends EngineTestBase {
       assertEquals(1, deployment.getSpec().getReplicas());
       // the ignored field is as the hand edit left it, through the upgrade and the correction
       assertEquals(
-          "3",
-          deployment.getSpec().getStrategy().getRollingUpdate().getMaxUnavailable().toString());
+          3, deployment.getSpec().getStrategy().getRollingUpdate().getMaxUnavailable().getIntVal());
       HelmReleases.await("podinfo", "Ready", EngineTestBase::isTrue);
       assertEquals(List.of("1 superseded", "2 deployed"), helm.history());
     }
