@@ -3,8 +3,11 @@ package dev.capstan.engine.conditions;
 import static dev.capstan.engine.conditions.ConditionTypes.DRIFTED;
 import static dev.capstan.engine.conditions.ConditionTypes.FALSE;
 import static dev.capstan.engine.conditions.ConditionTypes.TRUE;
+import static dev.capstan.engine.conditions.ConditionTypes.UNKNOWN;
 
 import dev.capstan.engine.conditions.ReleaseObservation.DriftCorrected;
+import dev.capstan.engine.conditions.ReleaseObservation.DriftLookFailed;
+import dev.capstan.engine.conditions.ReleaseObservation.DriftNotLooked;
 import dev.capstan.engine.conditions.ReleaseObservation.DriftReported;
 import dev.capstan.engine.conditions.ReleaseObservation.DriftSeen;
 
@@ -18,8 +21,10 @@ final class ReleaseDriftCondition {
    * never their content; it leaves Ready alone, as drift fails no release.
    */
   static void set(ConditionList list, DriftSeen drift) {
-    if (drift == null) {
+    if (drift == null || drift instanceof DriftNotLooked) {
       list.keep(DRIFTED);
+    } else if (drift instanceof DriftLookFailed f) {
+      list.set(DRIFTED, UNKNOWN, ReleaseReason.DRIFT_DETECTION_FAILED.text(), f.why());
     } else if (drift instanceof DriftReported r && !r.objects().isEmpty()) {
       list.set(
           DRIFTED,

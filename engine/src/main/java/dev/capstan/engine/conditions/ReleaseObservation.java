@@ -27,8 +27,8 @@ import java.util.List;
  * @param maxHistory how many snapshots {@code status.history} keeps at most
  * @param renderDigests the digests of the post-renderers and commonMetadata a release was just made
  *     with; null leaves the ones last observed
- * @param drift what a look for drift at the release's objects found and did; null when there was no
- *     look (the Drifted condition stays as it was)
+ * @param drift what a look for drift at the release's objects found and did; null (or {@link
+ *     DriftNotLooked}) when there was no look (the Drifted condition stays as it was)
  */
 @RecordBuilder
 public record ReleaseObservation(
@@ -115,6 +115,15 @@ public record ReleaseObservation(
 
   /** Drift detection is disabled: nothing was compared, and there is no Drifted condition. */
   public record DriftOff() implements DriftSeen {}
+
+  /** Not looked for this time (a release in progress, say): the Drifted condition is kept. */
+  public record DriftNotLooked() implements DriftSeen {}
+
+  /**
+   * The look itself failed ({@code why}, naming what failed, never the API server's words or an
+   * object's content): whether the release drifted is not known.
+   */
+  public record DriftLookFailed(String why) implements DriftSeen {}
 
   /** Mode warn: the objects another writer changed or deleted, left as they are. */
   public record DriftReported(List<Drift.DriftedObject> objects) implements DriftSeen {

@@ -42,7 +42,9 @@ public enum ReleaseReason {
   /** Drifted objects were applied again. */
   DRIFT_CORRECTED("DriftCorrected"),
   /** Some drifted objects could not be applied again. */
-  DRIFT_CORRECTION_FAILED("DriftCorrectionFailed");
+  DRIFT_CORRECTION_FAILED("DriftCorrectionFailed"),
+  /** The objects could not be compared with the cluster: whether they drifted is not known. */
+  DRIFT_DETECTION_FAILED("DriftDetectionFailed");
 
   private final String text;
 

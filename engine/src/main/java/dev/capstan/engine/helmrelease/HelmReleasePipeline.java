@@ -137,8 +137,7 @@ public final class HelmReleasePipeline {
                   history,
                   deployedAt.isPresent()));
       if (next instanceof ReleaseDecision.Look look) {
-        if (!look.waitPending()) {
-          // in sync and no wait pending: the no-op path, where Flux looks for drift
+        if (!look.waitPending()) { // in sync, no wait pending: where Flux looks for drift
           seen.drift(
               acted.drift().look(release, history.latest().orElseThrow(), previous, secrets));
         }
@@ -315,7 +314,9 @@ public final class HelmReleasePipeline {
       boolean upgrade,
       boolean waitPending,
       String configDigest) {
-    ReleaseHealth.Look look = acted.health().look(release, inventory, deployedAt, upgrade);
+    ReleaseHealth.Look look =
+        ReleaseDrift.afterCorrection(
+            seen.drift(), acted.health().look(release, inventory, deployedAt, upgrade));
     seen.inventory(Inventories.toStatus(inventory));
     boolean ended = look.state() == HealthState.TIMED_OUT || look.state() == HealthState.FAILED;
     if (waitPending && ended) {

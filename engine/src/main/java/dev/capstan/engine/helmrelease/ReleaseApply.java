@@ -110,10 +110,9 @@ final class ReleaseApply {
   }
 
   /**
-   * The request that applies {@code objects} of {@code release} over {@code previous}: the drift
-   * look asks the same, so that what it compares carries the digest the release's apply wrote. The
-   * fields {@code spec.driftDetection.ignore} names are left out of that digest and, on an object
-   * that exists, kept as they are live (as Helm's three-way merge keeps a field it did not change).
+   * The request that applies {@code objects} of {@code release} over {@code previous}, every field
+   * of the chart's: {@code spec.driftDetection.ignore} counts only in the look for drift, never in
+   * an install, upgrade or rollback (so a chart's new value of an ignored field is applied).
    */
   static ApplyRequest request(
       HelmRelease release, List<GenericKubernetesResource> objects, InventorySet previous) {
@@ -122,7 +121,6 @@ final class ReleaseApply {
         .withTimeout(release.getSpec().effectiveTimeout())
         .withDefaultNamespace(release.releaseNamespace())
         .withFirstApply(previous.entries().isEmpty())
-        .withIgnore(ReleaseDrift.ignoreRules(release))
         .withPolicy(HELM_MANAGERS);
   }
 

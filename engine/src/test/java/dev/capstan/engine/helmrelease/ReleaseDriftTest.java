@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.api.helm.HelmReleaseSpec;
 import dev.capstan.applier.apply.ApplyPolicy;
 import dev.capstan.applier.apply.ApplyRequest;
 import dev.capstan.applier.apply.DriftPolicy;
@@ -18,6 +21,7 @@ import dev.capstan.health.status.Status;
 import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -60,9 +64,7 @@ class ReleaseDriftTest {
             + " Service/apps/podinfo: could not be compared");
     assertReadyAsInstalled(release);
     ApplyRequest looked = fakes.applyRequests.get(fakes.applyRequests.size() - 1);
-    assertEquals(DriftPolicy.Mode.REPORT, looked.drift().mode());
-    assertTrue(looked.drift().expects(ref(looked, "Deployment")));
-    assertTrue(looked.drift().expects(ref(looked, "Service")));
+    assertEquals(DriftPolicy.Mode.LOOK, looked.drift().mode()); // compared, never written
     assertFalse(looked.firstApply());
     assertEquals(ApplyPolicy.DEFAULT, looked.policy()); // no manager taken over: nothing written
   }
@@ -71,8 +73,17 @@ class ReleaseDriftTest {
   void enabledAppliesTheDriftedObjectsAgainInPlaceAndReadyStaysTrue() {
     HelmRelease release = installed("enabled.yaml");
     assertDrifted(release, "False", "NoDriftDetected", "No drift detected");
-    fakes.answers.put(DEPLOYMENT, new ObjectResult(null, Action.CONFIGURED, null));
-    fakes.answers.put(SERVICE, new ObjectResult(null, Action.CREATED, null));
+    fakes.answers.put(
+        DEPLOYMENT,
+        new ObjectResult(
+            null,
+            Action.DRIFTED,
+            "changed in the cluster: /spec/replicas",
+            List.of("/spec/replicas")));
+    fakes.answers.put(SERVICE, new ObjectResult(null, Action.DRIFTED, "deleted from the cluster"));
+    // the Service is created again; the Deployment recreated (force): it was not deleted
+    fakes.corrections.put(DEPLOYMENT, new ObjectResult(null, Action.CREATED, null));
+    fakes.corrections.put(SERVICE, new ObjectResult(null, Action.CREATED, null));
 
     again(release);
 
@@ -83,26 +94,45 @@ class ReleaseDriftTest {
         "corrected: 2 objects drifted: Deployment/apps/podinfo: changed in the cluster;"
             + " Service/apps/podinfo: deleted from the cluster");
     assertReadyAsInstalled(release);
-    ApplyRequest looked = fakes.applyRequests.get(fakes.applyRequests.size() - 1);
-    assertEquals(DriftPolicy.Mode.CORRECT, looked.drift().mode());
-    assertEquals(ReleaseApply.HELM_MANAGERS, looked.policy());
+    ApplyRequest looked = fakes.applyRequests.get(fakes.applyRequests.size() - 2);
+    assertEquals(DriftPolicy.Mode.LOOK, looked.drift().mode());
+    ApplyRequest corrected = fakes.applyRequests.get(fakes.applyRequests.size() - 1);
+    assertEquals(DriftPolicy.Mode.CORRECT, corrected.drift().mode());
+    assertEquals(ReleaseApply.HELM_MANAGERS, corrected.policy());
   }
 
   @Test
-  void enabledWithNothingDriftedSaysSo() {
+  void enabledCorrectsOnlyTheObjectsTheLookFoundDrifted() {
+    HelmRelease release = installed("enabled.yaml");
+    fakes.answers.put(DEPLOYMENT, new ObjectResult(null, Action.UNCHANGED, null));
+    fakes.answers.put(SERVICE, new ObjectResult(null, Action.DRIFTED, "deleted from the cluster"));
+
+    again(release);
+
+    ApplyRequest corrected = fakes.applyRequests.get(fakes.applyRequests.size() - 1);
+    assertEquals(List.of("Service"), corrected.objects().stream().map(o -> o.getKind()).toList());
+  }
+
+  @Test
+  void enabledWithNothingDriftedSaysSoAndWritesNothing() {
     HelmRelease release = installed("enabled.yaml");
     fakes.answers.put(DEPLOYMENT, new ObjectResult(null, Action.UNCHANGED, null));
     fakes.answers.put(SERVICE, new ObjectResult(null, Action.UNCHANGED, null));
+    int applies = fakes.applies;
 
     again(release);
 
     assertDrifted(release, "False", "NoDriftDetected", "No drift detected");
+    assertEquals(applies + 1, fakes.applies); // the look alone
   }
 
   @Test
   void aCorrectionTheServerRefusesIsDriftedTrueNamingTheObjectNotTheServersWords() {
     HelmRelease release = installed("enabled.yaml");
-    fakes.answers.put(DEPLOYMENT, new ObjectResult(null, Action.FAILED, "denied: password=s3cr3t"));
+    fakes.answers.put(DEPLOYMENT, new ObjectResult(null, Action.DRIFTED, "changed in the cluster"));
+    fakes.answers.put(SERVICE, new ObjectResult(null, Action.UNCHANGED, null));
+    fakes.corrections.put(
+        DEPLOYMENT, new ObjectResult(null, Action.FAILED, "denied: password=s3cr3t"));
 
     again(release);
 
@@ -114,16 +144,93 @@ class ReleaseDriftTest {
   }
 
   @Test
-  void ignoredPathsAreLeftOutOfTheLookAndOfTheReleasesOwnApply() {
+  void aCorrectionStillRollingOutLongAfterTheDeployIsNoTimeoutAndNoPendingWait() {
+    HelmRelease release = installed("enabled.yaml");
+    Condition healthy = HelmReleaseStatuses.condition(release.getStatus(), "Healthy").orElseThrow();
+    fakes.answers.put(DEPLOYMENT, new ObjectResult(null, Action.DRIFTED, "changed in the cluster"));
+    fakes.answers.put(SERVICE, new ObjectResult(null, Action.UNCHANGED, null));
+    fakes.corrections.put(DEPLOYMENT, new ObjectResult(null, Action.CONFIGURED, null));
+    fakes.health = Status.InProgress;
+    fakes.now = fakes.now.plus(Duration.ofDays(2));
+
+    Outcome outcome = again(release);
+
+    assertEquals(Outcome.Kind.SUCCEEDED, outcome.kind());
+    assertReadyAsInstalled(release);
+    assertDrifted(release, "False", "DriftCorrected", null);
+    Condition after = HelmReleaseStatuses.condition(release.getStatus(), "Healthy").orElseThrow();
+    assertEquals(healthy.getStatus(), after.getStatus());
+    assertEquals(healthy.getReason(), after.getReason());
+    // no wait pending: the next reconcile looks for drift again
+    int applies = fakes.applies;
+    again(release);
+    assertTrue(fakes.applies > applies);
+  }
+
+  @Test
+  void warnSaysDriftIsNotKnownWhenObjectsCouldNotBeCompared() {
+    HelmRelease release = installed("warn.yaml");
+    fakes.answers.put(DEPLOYMENT, new ObjectResult(null, Action.FAILED, "invalid: token=s3cr3t"));
+    fakes.answers.put(SERVICE, new ObjectResult(null, Action.SKIPPED, "not yet"));
+
+    Outcome outcome = again(release);
+
+    assertEquals(Outcome.Kind.SUCCEEDED, outcome.kind());
+    assertDrifted(
+        release,
+        "Unknown",
+        "DriftDetectionFailed",
+        "drift not known: 2 objects could not be compared with the cluster:"
+            + " Deployment/apps/podinfo, Service/apps/podinfo");
+    assertReadyAsInstalled(release);
+  }
+
+  @Test
+  void anApiErrorInTheLookIsReportedInDriftedAndReadyStaysFromHealth() {
+    HelmRelease release = installed("enabled.yaml");
+    fakes.lookThrows = new KubernetesClientException("connection refused: secret=s3cr3t");
+
+    Outcome outcome = again(release);
+
+    assertEquals(Outcome.Kind.SUCCEEDED, outcome.kind());
+    Condition drifted = assertDrifted(release, "Unknown", "DriftDetectionFailed", null);
+    assertFalse(drifted.getMessage().contains("s3cr3t"), drifted.getMessage());
+    assertReadyAsInstalled(release);
+  }
+
+  @Test
+  void ignoredPathsCountInTheLookNeverInTheReleasesOwnApply() {
     HelmRelease release = installed("warn.yaml");
     again(release);
 
     ApplyRequest install = fakes.applyRequests.get(0);
     ApplyRequest looked = fakes.applyRequests.get(fakes.applyRequests.size() - 1);
-    // the same rules, so that the digest the install wrote is the one the look compares
-    assertEquals(List.of(JsonPointer.parse("/spec/replicas")), ignored(install, "Deployment"));
+    // the release's own apply writes every field of the chart's, an ignored one too: a chart's
+    // new value of it is applied by an install or upgrade, as Flux does
+    assertTrue(install.ignore().isEmpty());
     assertEquals(List.of(JsonPointer.parse("/spec/replicas")), ignored(looked, "Deployment"));
     assertEquals(List.of(), ignored(looked, "Service"));
+  }
+
+  @Test
+  void anUpgradeChangingAnIgnoredFieldAppliesTheChartsNewValue() throws Exception {
+    HelmRelease release = installed("warn.yaml");
+    release.getMetadata().setGeneration(2L);
+    ObjectMapper mapper = new ObjectMapper();
+    ObjectNode spec = mapper.valueToTree(release.getSpec());
+    spec.set("values", mapper.readTree("{\"replicaCount\":3}"));
+    release.setSpec(mapper.treeToValue(spec, HelmReleaseSpec.class));
+    int applies = fakes.applies;
+
+    pipeline.reconcile(release);
+
+    assertEquals(2, fakes.records.size());
+    assertEquals(3, fakes.records.get(2).release().config().path("replicaCount").asInt());
+    ApplyRequest upgrade = fakes.applyRequests.get(applies);
+    assertEquals(DriftPolicy.Mode.CORRECT, upgrade.drift().mode());
+    // /spec/replicas is ignored by drift detection only: the upgrade sends it like any field
+    assertTrue(upgrade.ignore().isEmpty());
+    assertEquals(List.of(), ignored(upgrade, "Deployment"));
   }
 
   @Test

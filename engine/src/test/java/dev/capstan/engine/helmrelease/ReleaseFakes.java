@@ -4,6 +4,7 @@ import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.helm.HelmReleaseStatus;
 import dev.capstan.applier.apply.ApplyRequest;
 import dev.capstan.applier.apply.ApplyResult;
+import dev.capstan.applier.apply.DriftPolicy;
 import dev.capstan.applier.common.Action;
 import dev.capstan.applier.common.ObjectResult;
 import dev.capstan.applier.common.Owner;
@@ -115,6 +116,12 @@ final class ReleaseFakes {
    * (drift reported or corrected, say); the answer's ref is replaced by the object's.
    */
   final Map<String, ObjectResult> answers = new TreeMap<>();
+
+  /** The answers to a request that writes (drift policy CORRECT); {@link #answers} to a look. */
+  final Map<String, ObjectResult> corrections = new TreeMap<>();
+
+  /** Thrown by the applier to a look for drift, as a client does when the API server fails. */
+  RuntimeException lookThrows;
 
   int recordWrites;
   int statusWrites;
@@ -255,6 +262,11 @@ final class ReleaseFakes {
   private ApplyResult apply(ApplyRequest request) {
     applies++;
     applyRequests.add(request);
+    boolean look = request.drift().mode() == DriftPolicy.Mode.LOOK;
+    if (look && lookThrows != null) {
+      throw lookThrows;
+    }
+    Map<String, ObjectResult> answering = look ? answers : corrections;
     request.objects().stream()
         .filter(o -> "CustomResourceDefinition".equals(o.getKind()))
         .forEach(
@@ -281,7 +293,7 @@ final class ReleaseFakes {
         refs.stream()
             .map(
                 r -> {
-                  ObjectResult answer = answers.get(r.toString());
+                  ObjectResult answer = answering.get(r.toString());
                   return answer == null
                       ? ObjectResult.of(r, Action.CREATED)
                       : new ObjectResult(r, answer.action(), answer.reason(), answer.fields());
