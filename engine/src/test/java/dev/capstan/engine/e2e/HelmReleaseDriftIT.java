@@ -20,7 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code spec.driftDetection} of a HelmRelease of podinfo's real chart: a Deployment scaled by hand
  * (a patch by another field manager, as {@code kubectl scale} or {@code edit} makes one) is
  * reported and left so in mode {@code warn}, and scaled back in place in mode {@code enabled}, with
- * no new release record; a field {@code ignore} names is neither drift nor written back.
+ * no new release record; a field {@code ignore} names is neither drift nor written back by the
+ * correction, but an upgrade applies the chart's value of it. {@code spec.timeout} is long, so that
+ * the health of the objects never times out against the install's deadline while the test runs.
  */
 class HelmReleaseDriftIT extends EngineTestBase {
   private static final String IGNORED = "/spec/strategy/rollingUpdate/maxUnavailable";
@@ -36,6 +38,7 @@ class HelmReleaseDriftIT extends EngineTestBase {
           "podinfo",
           """
             interval: 10m
+            timeout: 30m
             chart:
               metadata:
                 labels: {%s: %s}
@@ -55,8 +58,9 @@ class HelmReleaseDriftIT extends EngineTestBase {
       HelmReleases.await(
           "podinfo", "Ready", c -> isTrue(c) && "InstallSucceeded".equals(c.getReason()));
       HelmReleases.await("podinfo", "Drifted", c -> "NoDriftDetected".equals(c.getReason()));
+      int chartsMaxUnavailable = maxUnavailable();
 
-      editByHand(2, 2);
+      editByHand(2, chartsMaxUnavailable + 1);
       Condition drifted =
           HelmReleases.await("podinfo", "Drifted", c -> "DriftDetected".equals(c.getReason()));
       assertTrue(isTrue(drifted));
@@ -79,8 +83,10 @@ class HelmReleaseDriftIT extends EngineTestBase {
           "podinfo", "Ready", c -> isTrue(c) && c.getMessage().contains("podinfo.v2"));
       HelmReleases.await("podinfo", "Drifted", c -> "NoDriftDetected".equals(c.getReason()));
       assertEquals(1, HelmReleases.deployment("podinfo").getSpec().getReplicas());
+      // the upgrade applies the chart's value of the field drift detection ignores
+      assertEquals(chartsMaxUnavailable, maxUnavailable());
 
-      editByHand(3, 3);
+      editByHand(3, chartsMaxUnavailable + 2);
       Condition corrected =
           HelmReleases.await("podinfo", "Drifted", c -> "DriftCorrected".equals(c.getReason()));
       assertEquals("False", corrected.getStatus());
@@ -89,12 +95,20 @@ class HelmReleaseDriftIT extends EngineTestBase {
           corrected.getMessage());
       Deployment deployment = HelmReleases.deployment("podinfo");
       assertEquals(1, deployment.getSpec().getReplicas());
-      // the ignored field is as the hand edit left it, through the upgrade and the correction
-      assertEquals(
-          3, deployment.getSpec().getStrategy().getRollingUpdate().getMaxUnavailable().getIntVal());
+      // the ignored field is as the hand edit left it through the correction
+      assertEquals(chartsMaxUnavailable + 2, maxUnavailable());
       HelmReleases.await("podinfo", "Ready", EngineTestBase::isTrue);
       assertEquals(List.of("1 superseded", "2 deployed"), helm.history());
     }
+  }
+
+  private static int maxUnavailable() {
+    return HelmReleases.deployment("podinfo")
+        .getSpec()
+        .getStrategy()
+        .getRollingUpdate()
+        .getMaxUnavailable()
+        .getIntVal();
   }
 
   /**
