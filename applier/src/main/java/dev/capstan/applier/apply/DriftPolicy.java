@@ -24,7 +24,14 @@ public record DriftPolicy(Mode mode, Set<String> expected) {
     /** Do not write it; report it as {@link Action#DRIFTED} with the fields that changed. */
     REPORT,
     /** Do not look: an object carrying the digest is unchanged, a missing expected one stays so. */
-    IGNORE
+    IGNORE,
+    /**
+     * Compare only and never write, whatever the digest says: every object is compared by a dry run
+     * with what is live (ignored fields left out) and reported {@link Action#DRIFTED} if it differs
+     * or is missing. A look at what an owner applied before, not an apply ({@link #REPORT} writes
+     * an object whose manifest changed; this mode writes nothing).
+     */
+    LOOK
   }
 
   /** Drift is corrected. */

@@ -20,6 +20,9 @@ enum DriftVerdict {
   static DriftVerdict of(
       GenericKubernetesResource live, DesiredObject desired, DriftPolicy policy) {
     DriftPolicy.Mode mode = policy.mode();
+    if (mode == DriftPolicy.Mode.LOOK) {
+      return INSPECT; // the digest may be another request's: only the comparison says
+    }
     if (FieldOwnership.carriesDigest(live, desired)) {
       if (mode == DriftPolicy.Mode.IGNORE || FieldOwnership.ownershipIntact(live, desired)) {
         return UNCHANGED;

@@ -1,6 +1,8 @@
 package dev.capstan.applier.apply;
 
+import dev.capstan.applier.common.CapstanMetadata;
 import dev.capstan.applier.ignore.JsonPointer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -63,9 +65,13 @@ final class DriftedFields {
     Set<String> keys = new TreeSet<>();
     before.keySet().forEach(k -> keys.add(String.valueOf(k)));
     after.keySet().forEach(k -> keys.add(String.valueOf(k)));
+    // The digest is Capstan's own bookkeeping: a look may send another one than the apply wrote
+    // (a HelmRelease's look counts its ignore rules, the release's apply does not).
+    List<JsonPointer> leftOut = new ArrayList<>(ignored);
+    leftOut.add(at.child("annotations").child(CapstanMetadata.APPLIED_DIGEST));
     for (String key : keys) {
       if (!SERVER_METADATA.contains(key)) {
-        compare(at.child(key), before.get(key), after.get(key), ignored, out);
+        compare(at.child(key), before.get(key), after.get(key), leftOut, out);
       }
     }
   }

@@ -112,8 +112,10 @@ public final class StagedApplier {
   private CompletableFuture<Plan> plan(
       DesiredObject d, GenericKubernetesResource current, boolean deferred, ApplyRequest request) {
     // Fields of a manager Capstan overrides are taken over with a write, changed or not.
+    // A look writes nothing, not even to take fields over.
     boolean takeOver =
-        current != null
+        request.drift().mode() != DriftPolicy.Mode.LOOK
+            && current != null
             && ManagedFieldsTakeover.needed(
                 current.getMetadata().getManagedFields(), request.policy());
     Stage stage = Stage.of(d.type(), request.policy().customStageKinds());

@@ -7,6 +7,7 @@ import dev.capstan.applier.apply.DriftPolicy.Mode;
 import dev.capstan.applier.common.CapstanMetadata;
 import dev.capstan.applier.common.Owner;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -24,8 +25,8 @@ class DriftVerdictTest {
           "shop");
 
   @Test
-  void anObjectInItsAppliedStateIsUnchangedInEveryMode() {
-    for (Mode mode : Mode.values()) {
+  void anObjectInItsAppliedStateIsUnchangedInEveryModeThatApplies() {
+    for (Mode mode : List.of(Mode.CORRECT, Mode.REPORT, Mode.IGNORE)) {
       assertEquals(
           DriftVerdict.UNCHANGED,
           DriftVerdict.of(live("capstan"), desired, policy(mode)),
@@ -49,10 +50,10 @@ class DriftVerdictTest {
   }
 
   @Test
-  void aNewObjectOrOneWhoseManifestChangedIsWrittenInEveryMode() {
+  void aNewObjectOrOneWhoseManifestChangedIsWrittenInEveryModeThatApplies() {
     GenericKubernetesResource older = live("capstan");
     older.getMetadata().getAnnotations().put(CapstanMetadata.APPLIED_DIGEST, "sha256:older");
-    for (Mode mode : Mode.values()) {
+    for (Mode mode : List.of(Mode.CORRECT, Mode.REPORT, Mode.IGNORE)) {
       DriftPolicy nothingExpected = new DriftPolicy(mode, Set.of());
       assertEquals(DriftVerdict.WRITE, DriftVerdict.of(null, desired, nothingExpected));
       assertEquals(DriftVerdict.WRITE, DriftVerdict.of(older, desired, policy(mode)));
@@ -103,5 +104,19 @@ class DriftVerdictTest {
         data: {value: "1"}
         """
             .formatted(desired.digest(), ours ? "f:data: {f:value: {}}" : "", others.indent(2)));
+  }
+
+  @Test
+  void aLookComparesEveryObjectAndWritesNoneWhateverItsDigest() {
+    GenericKubernetesResource older = live("capstan");
+    older.getMetadata().getAnnotations().put(CapstanMetadata.APPLIED_DIGEST, "sha256:older");
+    GenericKubernetesResource noDigest = live("capstan");
+    noDigest.getMetadata().getAnnotations().remove(CapstanMetadata.APPLIED_DIGEST);
+    DriftPolicy nothingExpected = new DriftPolicy(Mode.LOOK, Set.of());
+    for (GenericKubernetesResource live :
+        Arrays.asList(older, noDigest, live("capstan"), live("kubectl-edit"), null)) {
+      assertEquals(DriftVerdict.INSPECT, DriftVerdict.of(live, desired, policy(Mode.LOOK)));
+      assertEquals(DriftVerdict.INSPECT, DriftVerdict.of(live, desired, nothingExpected));
+    }
   }
 }

@@ -3,6 +3,7 @@ package dev.capstan.applier.apply;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.capstan.applier.TestObjects;
+import dev.capstan.applier.common.CapstanMetadata;
 import dev.capstan.applier.ignore.JsonPointer;
 import java.util.List;
 import java.util.Map;
@@ -78,5 +79,19 @@ class DriftedFieldsTest {
 
   private static Map<String, Object> map(String yaml) {
     return DesiredObject.asMap(TestObjects.yaml(yaml.contains("kind") ? yaml : "kind: X\n" + yaml));
+  }
+
+  @Test
+  void anotherAppliedDigestIsNoDrift() {
+    Map<String, Object> live =
+        Map.of(
+            "metadata",
+            Map.of("annotations", Map.of(CapstanMetadata.APPLIED_DIGEST, "sha256:a", "x", "1")));
+    Map<String, Object> looked =
+        Map.of(
+            "metadata",
+            Map.of("annotations", Map.of(CapstanMetadata.APPLIED_DIGEST, "sha256:b", "x", "2")));
+    assertEquals(
+        List.of("/metadata/annotations/x"), DriftedFields.between(live, looked, List.of()));
   }
 }

@@ -27,7 +27,8 @@ import java.util.Optional;
  * A pure function from a HelmRelease's previous status and what a reconcile observed to its next
  * status: Ready, Released and Healthy, the history of release snapshots as Flux keeps it (newest
  * first, up to the last successful release), what was last attempted and the failure counters;
- * Remediated after a rollback or uninstall of a failed release, and Stalled when no retry remains.
+ * Remediated after a rollback or uninstall of a failed release, Stalled when no retry remains, and
+ * Drifted when drift detection looked at the objects of an unchanged release.
  */
 public final class HelmReleaseStatuses {
   /** The condition Flux writes for the outcome of the last install or upgrade. */
@@ -124,6 +125,7 @@ public final class HelmReleaseStatuses {
           released.map(Condition::getReason).orElse(ReleaseReason.INSTALL_SUCCEEDED.text()),
           released.map(Condition::getMessage).orElse("Release unchanged"));
     }
+    ReleaseDriftCondition.set(list, seen.drift());
     return list.build();
   }
 

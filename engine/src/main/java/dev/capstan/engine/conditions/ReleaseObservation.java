@@ -7,6 +7,7 @@ import dev.capstan.health.AggregateHealth;
 import io.soabase.recordbuilder.core.RecordBuilder;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * What one reconcile of a HelmRelease saw, for {@link HelmReleaseStatuses#next}.
@@ -26,6 +27,8 @@ import java.time.Instant;
  * @param maxHistory how many snapshots {@code status.history} keeps at most
  * @param renderDigests the digests of the post-renderers and commonMetadata a release was just made
  *     with; null leaves the ones last observed
+ * @param drift what a look for drift at the release's objects found and did; null (or {@link
+ *     DriftNotLooked}) when there was no look (the Drifted condition stays as it was)
  */
 @RecordBuilder
 public record ReleaseObservation(
@@ -41,7 +44,8 @@ public record ReleaseObservation(
     String helmChart,
     String storageNamespace,
     int maxHistory,
-    RenderDigests renderDigests)
+    RenderDigests renderDigests,
+    DriftSeen drift)
     implements ReleaseObservationBuilder.With {
 
   /**
@@ -105,4 +109,38 @@ public record ReleaseObservation(
 
   /** The reconcile waits for something it cannot change (the chart's source). */
   public record Waiting(ReleaseReason reason, String message) implements ReleasePhase {}
+
+  /** What a look for drift ({@code spec.driftDetection}) at an unchanged release found and did. */
+  public sealed interface DriftSeen {}
+
+  /** Drift detection is disabled: nothing was compared, and there is no Drifted condition. */
+  public record DriftOff() implements DriftSeen {}
+
+  /** Not looked for this time (a release in progress, say): the Drifted condition is kept. */
+  public record DriftNotLooked() implements DriftSeen {}
+
+  /**
+   * The look itself failed ({@code why}, naming what failed, never the API server's words or an
+   * object's content): whether the release drifted is not known.
+   */
+  public record DriftLookFailed(String why) implements DriftSeen {}
+
+  /** Mode warn: the objects another writer changed or deleted, left as they are. */
+  public record DriftReported(List<Drift.DriftedObject> objects) implements DriftSeen {
+    public DriftReported {
+      objects = List.copyOf(objects);
+    }
+  }
+
+  /**
+   * Mode enabled: the drifted objects applied again ({@code corrected}), and those the API server
+   * refused ({@code failed}).
+   */
+  public record DriftCorrected(
+      List<Drift.DriftedObject> corrected, List<Drift.DriftedObject> failed) implements DriftSeen {
+    public DriftCorrected {
+      corrected = List.copyOf(corrected);
+      failed = List.copyOf(failed);
+    }
+  }
 }

@@ -34,7 +34,17 @@ public enum ReleaseReason {
   /** No retry of a failed install or upgrade remains: stalled until the spec changes. */
   RETRIES_EXCEEDED("RetriesExceeded"),
   /** A failed upgrade is to be rolled back and no deployed release is there to roll back to. */
-  MISSING_ROLLBACK_TARGET("MissingRollbackTarget");
+  MISSING_ROLLBACK_TARGET("MissingRollbackTarget"),
+  /** Objects of an unchanged release were changed or deleted by another writer, and left so. */
+  DRIFT_DETECTED("DriftDetected"),
+  /** The objects of an unchanged release are as the release made them. */
+  NO_DRIFT_DETECTED("NoDriftDetected"),
+  /** Drifted objects were applied again. */
+  DRIFT_CORRECTED("DriftCorrected"),
+  /** Some drifted objects could not be applied again. */
+  DRIFT_CORRECTION_FAILED("DriftCorrectionFailed"),
+  /** The objects could not be compared with the cluster: whether they drifted is not known. */
+  DRIFT_DETECTION_FAILED("DriftDetectionFailed");
 
   private final String text;
 

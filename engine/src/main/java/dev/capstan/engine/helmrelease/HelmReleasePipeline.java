@@ -77,6 +77,7 @@ public final class HelmReleasePipeline {
       ReleaseHealth health,
       ReleaseActors.CrdLookup crds,
       ReleaseRemediation remediation,
+      ReleaseDrift drift,
       Plaintexts fromSecrets) {}
 
   private Acted actedFor(ReleaseActors.Actor actor, Plaintexts secrets) {
@@ -90,6 +91,7 @@ public final class HelmReleasePipeline {
             new RemediationRecords(actor.store(), parts.clock(), secrets),
             apply,
             new ReleaseUninstall(actor.acting(), actor.store(), parts.charts(), parts.clock())),
+        new ReleaseDrift(actor.acting()),
         secrets);
   }
 
@@ -110,11 +112,13 @@ public final class HelmReleasePipeline {
     if (release.getSpec() == null || release.getSpec().suspended()) {
       return Outcome.suspended();
     }
-    ReleaseObservationBuilder seen = status.observe(release);
+    ReleaseObservationBuilder seen =
+        status.observe(release).drift(ReleaseDrift.notLooked(release, false));
     // Values from Secrets, which a failure's message may quote: redacted from every message.
     Plaintexts secrets = Plaintexts.NONE;
     try {
       refuseRemoteCluster(release);
+      ReleaseDrift.ignoreRules(release); // a rule that cannot be used stalls before anything else
       ReleaseActors.Actor actor = parts.actors().actorFor(release);
       awaitDependencies(release, actor);
       ReleaseInputs.Inputs in = inputs.read(release);
@@ -133,6 +137,10 @@ public final class HelmReleasePipeline {
                   history,
                   deployedAt.isPresent()));
       if (next instanceof ReleaseDecision.Look look) {
+        if (!look.waitPending()) { // in sync, no wait pending: where Flux looks for drift
+          seen.drift(
+              acted.drift().look(release, history.latest().orElseThrow(), previous, secrets));
+        }
         return looked(
             acted,
             release,
@@ -287,6 +295,7 @@ public final class HelmReleasePipeline {
     seen.attempted(in.attempted(pending.action(), since(started)))
         .released(deployed)
         .renderDigests(RenderDigests.of(release.getSpec()))
+        .drift(ReleaseDrift.notLooked(release, true))
         .phase(new ReleaseObservation.Released(reason, String.format(what, "succeeded")));
     return looked(
         acted, release, seen, inventory, parts.clock().instant(), upgrade, true, in.configDigest());
@@ -305,7 +314,9 @@ public final class HelmReleasePipeline {
       boolean upgrade,
       boolean waitPending,
       String configDigest) {
-    ReleaseHealth.Look look = acted.health().look(release, inventory, deployedAt, upgrade);
+    ReleaseHealth.Look look =
+        ReleaseDrift.afterCorrection(
+            seen.drift(), acted.health().look(release, inventory, deployedAt, upgrade));
     seen.inventory(Inventories.toStatus(inventory));
     boolean ended = look.state() == HealthState.TIMED_OUT || look.state() == HealthState.FAILED;
     if (waitPending && ended) {

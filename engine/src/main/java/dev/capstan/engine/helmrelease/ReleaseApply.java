@@ -85,13 +85,7 @@ final class ReleaseApply {
       ReleaseReason failure) {
     Set<ObjectRef> rendered = ReleaseAdoption.refs(objects, release.releaseNamespace());
     writeCrds(release, crds, previous, failure);
-    ApplyRequest request =
-        ApplyRequest.of(objects, owner(release))
-            .withForce(Boolean.TRUE.equals(release.getSpec().effectiveUpgrade().force()))
-            .withTimeout(release.getSpec().effectiveTimeout())
-            .withDefaultNamespace(release.releaseNamespace())
-            .withFirstApply(previous.entries().isEmpty())
-            .withPolicy(HELM_MANAGERS);
+    ApplyRequest request = request(release, objects, previous);
     ApplyResult result;
     try {
       result = acting.applier().apply(request);
@@ -113,6 +107,21 @@ final class ReleaseApply {
         baseline.foreign() ? ReleaseAdoption.dropped(baseline.refs(), rendered) : List.of();
     prune(release, Inventories.union(previous, dropped), result.inventory(), failure);
     return result.inventory();
+  }
+
+  /**
+   * The request that applies {@code objects} of {@code release} over {@code previous}, every field
+   * of the chart's: {@code spec.driftDetection.ignore} counts only in the look for drift, never in
+   * an install, upgrade or rollback (so a chart's new value of an ignored field is applied).
+   */
+  static ApplyRequest request(
+      HelmRelease release, List<GenericKubernetesResource> objects, InventorySet previous) {
+    return ApplyRequest.of(objects, owner(release))
+        .withForce(Boolean.TRUE.equals(release.getSpec().effectiveUpgrade().force()))
+        .withTimeout(release.getSpec().effectiveTimeout())
+        .withDefaultNamespace(release.releaseNamespace())
+        .withFirstApply(previous.entries().isEmpty())
+        .withPolicy(HELM_MANAGERS);
   }
 
   /**

@@ -10,7 +10,10 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 
-/** Turns a Kustomization's spec into the applier's settings for ignored fields and drift. */
+/**
+ * Turns a Kustomization's spec (and a HelmRelease's {@code driftDetection}) into the applier's
+ * settings for ignored fields and drift.
+ */
 public final class ApplySettings {
   private ApplySettings() {}
 
@@ -20,7 +23,16 @@ public final class ApplySettings {
    * @throws IllegalArgumentException naming the rule and field that is wrong (never its text)
    */
   public static IgnoreRules ignoreRules(KustomizationSpec spec) {
-    List<IgnoreRule> rules = spec.ignore();
+    return ignoreRules(spec.ignore(), "spec.ignore");
+  }
+
+  /**
+   * The compiled ignore {@code rules} of the spec's {@code field} (a Kustomization's {@code
+   * spec.ignore}, a HelmRelease's {@code spec.driftDetection.ignore}).
+   *
+   * @throws IllegalArgumentException naming the rule and field that is wrong (never its text)
+   */
+  public static IgnoreRules ignoreRules(List<IgnoreRule> rules, String field) {
     if (rules == null || rules.isEmpty()) {
       return IgnoreRules.NONE;
     }
@@ -32,7 +44,7 @@ public final class ApplySettings {
                         ? null
                         : new IgnoreRules.Rule(r.paths(), BuildSettings.selector(r.target())))
             .toList(),
-        "spec.ignore");
+        field);
   }
 
   /**
@@ -45,8 +57,17 @@ public final class ApplySettings {
    */
   static DriftPolicy driftPolicy(
       KustomizationSpec spec, boolean sameRevision, Collection<ObjectRef> applied) {
+    return driftPolicy(spec.driftDetectionMode(), sameRevision, applied);
+  }
+
+  /**
+   * The drift policy of a {@code driftDetection} mode, for a Kustomization or a HelmRelease: see
+   * {@link #driftPolicy(KustomizationSpec, boolean, Collection)}.
+   */
+  public static DriftPolicy driftPolicy(
+      DriftDetection.Mode detection, boolean sameRevision, Collection<ObjectRef> applied) {
     DriftPolicy.Mode mode =
-        switch (spec.driftDetectionMode()) {
+        switch (detection) {
           case enabled -> DriftPolicy.Mode.CORRECT;
           case warn -> DriftPolicy.Mode.REPORT;
           case disabled -> DriftPolicy.Mode.IGNORE;

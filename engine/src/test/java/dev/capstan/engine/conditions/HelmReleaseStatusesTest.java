@@ -243,6 +243,98 @@ class HelmReleaseStatusesTest {
     return status.history().stream().map(s -> s.version() + " " + s.status()).toList();
   }
 
+  @Test
+  void driftReportedInWarnModeIsDriftedTrueNamingAtMostTenObjectsAndReadyStays() {
+    HelmReleaseStatus ready =
+        HelmReleaseStatuses.next(
+            null, released(snapshot(1, "deployed"), HealthState.CURRENT, Status.Current).build());
+    List<Drift.DriftedObject> drifted = new ArrayList<>();
+    for (int i = 11; i >= 0; i--) {
+      drifted.add(new Drift.DriftedObject("ConfigMap/apps/c" + i, "", List.of("/data/k")));
+    }
+
+    HelmReleaseStatus warned =
+        HelmReleaseStatuses.next(
+            ready, unchanged().drift(new ReleaseObservation.DriftReported(drifted)).build());
+
+    Condition condition = condition(warned, "Drifted");
+    assertEquals("True", condition.getStatus());
+    assertEquals("DriftDetected", condition.getReason());
+    assertTrue(
+        condition.getMessage().startsWith("12 objects drifted: ConfigMap/apps/c0: /data/k;"));
+    assertTrue(condition.getMessage().endsWith("; and 2 more objects"), condition.getMessage());
+    assertEquals(condition(ready, "Ready"), condition(warned, "Ready"));
+  }
+
+  @Test
+  void driftIsKeptWithoutALookAndGoneWhenDisabled() {
+    HelmReleaseStatus ready =
+        HelmReleaseStatuses.next(
+            null, released(snapshot(1, "deployed"), HealthState.CURRENT, Status.Current).build());
+    HelmReleaseStatus warned =
+        HelmReleaseStatuses.next(
+            ready,
+            unchanged()
+                .drift(
+                    new ReleaseObservation.DriftReported(
+                        List.of(
+                            new Drift.DriftedObject(
+                                "Service/apps/web", "deleted from the cluster", List.of()))))
+                .build());
+    assertCondition(
+        warned,
+        "Drifted",
+        "True",
+        "DriftDetected",
+        "1 object drifted: Service/apps/web: deleted from the cluster");
+
+    HelmReleaseStatus notLooked = HelmReleaseStatuses.next(warned, unchanged().build());
+    assertEquals(condition(warned, "Drifted"), condition(notLooked, "Drifted"));
+
+    HelmReleaseStatus disabled =
+        HelmReleaseStatuses.next(
+            warned, unchanged().drift(new ReleaseObservation.DriftOff()).build());
+    assertTrue(HelmReleaseStatuses.condition(disabled, "Drifted").isEmpty());
+  }
+
+  @Test
+  void driftCorrectedIsDriftedFalseAndAFailedCorrectionDriftedTrue() {
+    Drift.DriftedObject web = new Drift.DriftedObject("Deployment/apps/web", "changed", List.of());
+    HelmReleaseStatus corrected =
+        HelmReleaseStatuses.next(
+            null,
+            unchanged()
+                .drift(new ReleaseObservation.DriftCorrected(List.of(web), List.of()))
+                .build());
+    assertCondition(
+        corrected,
+        "Drifted",
+        "False",
+        "DriftCorrected",
+        "corrected: 1 object drifted: Deployment/apps/web: changed");
+
+    HelmReleaseStatus failed =
+        HelmReleaseStatuses.next(
+            corrected,
+            unchanged()
+                .drift(new ReleaseObservation.DriftCorrected(List.of(), List.of(web)))
+                .build());
+    assertCondition(
+        failed,
+        "Drifted",
+        "True",
+        "DriftCorrectionFailed",
+        "not corrected: 1 object drifted: Deployment/apps/web: changed");
+    assertEquals("True", condition(failed, "Ready").getStatus());
+  }
+
+  private static ReleaseObservationBuilder unchanged() {
+    return base()
+        .phase(new ReleaseObservation.Unchanged())
+        .health(health(Status.Current))
+        .healthState(HealthState.CURRENT);
+  }
+
   private static ReleaseObservationBuilder base() {
     return ReleaseObservationBuilder.builder()
         .generation(1)

@@ -4,6 +4,7 @@ import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.helm.HelmReleaseStatus;
 import dev.capstan.applier.apply.ApplyRequest;
 import dev.capstan.applier.apply.ApplyResult;
+import dev.capstan.applier.apply.DriftPolicy;
 import dev.capstan.applier.common.Action;
 import dev.capstan.applier.common.ObjectResult;
 import dev.capstan.applier.common.Owner;
@@ -106,6 +107,22 @@ final class ReleaseFakes {
   int renders;
   final List<ChartRenderRequest> requests = new ArrayList<>();
   int applies;
+
+  /** Every request the applier was given, in order. */
+  final List<ApplyRequest> applyRequests = new ArrayList<>();
+
+  /**
+   * What the applier answers for an object, by {@code Kind/namespace/name}, instead of creating it
+   * (drift reported or corrected, say); the answer's ref is replaced by the object's.
+   */
+  final Map<String, ObjectResult> answers = new TreeMap<>();
+
+  /** The answers to a request that writes (drift policy CORRECT); {@link #answers} to a look. */
+  final Map<String, ObjectResult> corrections = new TreeMap<>();
+
+  /** Thrown by the applier to a look for drift, as a client does when the API server fails. */
+  RuntimeException lookThrows;
+
   int recordWrites;
   int statusWrites;
   int chartsForgotten;
@@ -166,6 +183,16 @@ final class ReleaseFakes {
 
   static HelmRelease release() {
     return SERIALIZATION.unmarshal(read("podinfo.yaml"), HelmRelease.class);
+  }
+
+  /** The HelmRelease of test resource {@code path} (under {@code /helmrelease}). */
+  static HelmRelease releaseAt(String path) {
+    try (InputStream in = ReleaseFakes.class.getResourceAsStream("/helmrelease/" + path)) {
+      return SERIALIZATION.unmarshal(
+          new String(in.readAllBytes(), StandardCharsets.UTF_8), HelmRelease.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   static String read(String name) {
@@ -234,6 +261,12 @@ final class ReleaseFakes {
 
   private ApplyResult apply(ApplyRequest request) {
     applies++;
+    applyRequests.add(request);
+    boolean look = request.drift().mode() == DriftPolicy.Mode.LOOK;
+    if (look && lookThrows != null) {
+      throw lookThrows;
+    }
+    Map<String, ObjectResult> answering = look ? answers : corrections;
     request.objects().stream()
         .filter(o -> "CustomResourceDefinition".equals(o.getKind()))
         .forEach(
@@ -257,7 +290,16 @@ final class ReleaseFakes {
           InventorySet.EMPTY);
     }
     return new ApplyResult(
-        refs.stream().map(r -> ObjectResult.of(r, Action.CREATED)).toList(), InventorySet.of(refs));
+        refs.stream()
+            .map(
+                r -> {
+                  ObjectResult answer = answering.get(r.toString());
+                  return answer == null
+                      ? ObjectResult.of(r, Action.CREATED)
+                      : new ObjectResult(r, answer.action(), answer.reason(), answer.fields());
+                })
+            .toList(),
+        InventorySet.of(refs));
   }
 
   private AggregateHealth health(List<ObjectRef> refs) {
