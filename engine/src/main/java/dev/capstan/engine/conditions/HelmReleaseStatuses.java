@@ -12,6 +12,7 @@ import dev.capstan.api.helm.ReleaseSnapshot;
 import dev.capstan.engine.conditions.ReleaseObservation.Attempted;
 import dev.capstan.engine.conditions.ReleaseObservation.Failed;
 import dev.capstan.engine.conditions.ReleaseObservation.HealthState;
+import dev.capstan.engine.conditions.ReleaseObservation.LiveHealth;
 import dev.capstan.engine.conditions.ReleaseObservation.Released;
 import dev.capstan.engine.conditions.ReleaseObservation.Remediated;
 import dev.capstan.engine.conditions.ReleaseObservation.Stalled;
@@ -43,6 +44,9 @@ public final class HelmReleaseStatuses {
 
   public static HelmReleaseStatus next(HelmReleaseStatus previous, ReleaseObservation seen) {
     HelmReleaseStatus prev = previous == null ? empty() : previous;
+    if (seen.phase() instanceof LiveHealth) {
+      return withConditions(prev, liveHealth(prev, seen));
+    }
     Attempted attempted = seen.attempted() == null ? lastAttempted(prev) : seen.attempted();
     FailureCounts counters = counters(prev, seen, attempted);
     List<ReleaseSnapshot> history = history(prev.history(), seen.released(), seen.maxHistory());
@@ -125,6 +129,52 @@ public final class HelmReleaseStatuses {
           released.map(Condition::getMessage).orElse("Release unchanged"));
     }
     return list.build();
+  }
+
+  /**
+   * The conditions with Healthy alone from {@code seen}'s health, where it was (or last); every
+   * other condition kept as it was.
+   */
+  private static List<Condition> liveHealth(HelmReleaseStatus prev, ReleaseObservation seen) {
+    ConditionList list = new ConditionList(prev.conditions(), seen.generation(), seen.now());
+    List<Condition> before = prev.conditions() == null ? List.of() : prev.conditions();
+    for (Condition condition : before) {
+      if (HEALTHY.equals(condition.getType())) {
+        healthOrKept(list, seen);
+      } else {
+        list.keep(condition.getType());
+      }
+    }
+    if (ConditionList.find(before, HEALTHY).isEmpty()) {
+      healthOrKept(list, seen);
+    }
+    return list.build();
+  }
+
+  private static HelmReleaseStatus withConditions(HelmReleaseStatus s, List<Condition> conditions) {
+    return new HelmReleaseStatus(
+        s.observedGeneration(),
+        conditions,
+        s.lastHandledReconcileAt(),
+        s.lastHandledForceAt(),
+        s.lastHandledResetAt(),
+        s.helmChart(),
+        s.storageNamespace(),
+        s.history(),
+        s.lastAttemptedGeneration(),
+        s.lastAttemptedRevision(),
+        s.lastAttemptedRevisionDigest(),
+        s.lastAttemptedValuesChecksum(),
+        s.lastAttemptedConfigDigest(),
+        s.lastAttemptedReleaseAction(),
+        s.lastAttemptedReleaseActionDuration(),
+        s.lastReleaseRevision(),
+        s.failures(),
+        s.installFailures(),
+        s.upgradeFailures(),
+        s.observedCommonMetadataDigest(),
+        s.observedPostRenderersDigest(),
+        s.inventory());
   }
 
   /**

@@ -101,6 +101,8 @@ public final class HelmReleasePipeline {
 
   /** One look at a HelmRelease being deleted: empty when it may go, else when to look again. */
   public Optional<Duration> delete(HelmRelease release) {
+    // objects being uninstalled are no one's health to tell
+    parts.tracking().untrack(NamespacedName.of(release));
     ReleaseActors.Actor actor = parts.actors().actorFor(release);
     return new ReleaseUninstall(actor.acting(), actor.store(), parts.charts(), parts.clock())
         .delete(release);
@@ -110,7 +112,7 @@ public final class HelmReleasePipeline {
     if (release.getSpec() == null || release.getSpec().suspended()) {
       return Outcome.suspended();
     }
-    ReleaseObservationBuilder seen = status.observe(release);
+    ReleaseObservationBuilder seen = ReleaseStatusStage.observe(release);
     // Values from Secrets, which a failure's message may quote: redacted from every message.
     Plaintexts secrets = Plaintexts.NONE;
     try {
@@ -328,7 +330,19 @@ public final class HelmReleasePipeline {
     }
     // Written only now: a wait whose failure could not be recorded stays pending (Healthy Unknown).
     seen.health(look.health()).healthState(look.state());
-    return status.write(release, seen.build(), acted.fromSecrets());
+    Outcome outcome = status.write(release, seen.build(), acted.fromSecrets());
+    if (look.state() != HealthState.IN_PROGRESS) {
+      // the wait is over: from now on the health monitor keeps Healthy live
+      parts
+          .tracking()
+          .track(
+              NamespacedName.of(release),
+              inventory.refs(),
+              acted.health().evaluator(release.getSpec()),
+              acted.fromSecrets(),
+              Optional.of(look.health()));
+    }
+    return outcome;
   }
 
   /**
@@ -343,6 +357,8 @@ public final class HelmReleasePipeline {
       InventorySet previous,
       ReleaseObservationBuilder seen) {
     ReleaseRemediation.Done done;
+    // what was released is rolled back or uninstalled: the next deployed release is tracked anew
+    parts.tracking().untrack(NamespacedName.of(release));
     if (next instanceof ReleaseDecision.Stall stall) {
       LOG.info("{}: stalled: {}", NamespacedName.of(release), stall.message());
       seen.phase(new ReleaseObservation.Stalled(stall.reason(), stall.message()));

@@ -46,20 +46,30 @@ final class ReleaseHealth {
    */
   Look look(HelmRelease release, InventorySet inventory, Instant deployedAt, boolean upgrade) {
     AggregateHealth health = acting.waiter().health(inventory.refs(), evaluator(release.getSpec()));
-    if (!waits(release.getSpec(), upgrade)) {
-      return new Look(health, HealthState.CURRENT);
+    return new Look(health, state(release.getSpec(), health, clock.instant(), deployedAt, upgrade));
+  }
+
+  /**
+   * Where {@code health} at {@code now} leaves the wait for a release deployed at {@code
+   * deployedAt} by an upgrade ({@code upgrade}) or an install: the same judgement for a reconcile's
+   * look and for the health monitor's between reconciles.
+   */
+  static HealthState state(
+      HelmReleaseSpec spec,
+      AggregateHealth health,
+      Instant now,
+      Instant deployedAt,
+      boolean upgrade) {
+    if (!waits(spec, upgrade)) {
+      return HealthState.CURRENT;
     }
-    WaitResult result =
-        WaitResult.of(
-            health, clock.instant(), deployedAt.plus(release.getSpec().effectiveTimeout()));
-    HealthState state =
-        switch (result.verdict()) {
-          case CURRENT -> HealthState.CURRENT;
-          case FAILED -> HealthState.FAILED;
-          case IN_PROGRESS -> HealthState.IN_PROGRESS;
-          case TIMED_OUT -> HealthState.TIMED_OUT;
-        };
-    return new Look(health, state);
+    WaitResult result = WaitResult.of(health, now, deployedAt.plus(spec.effectiveTimeout()));
+    return switch (result.verdict()) {
+      case CURRENT -> HealthState.CURRENT;
+      case FAILED -> HealthState.FAILED;
+      case IN_PROGRESS -> HealthState.IN_PROGRESS;
+      case TIMED_OUT -> HealthState.TIMED_OUT;
+    };
   }
 
   /**

@@ -1,0 +1,42 @@
+package dev.capstan.engine.helmrelease;
+
+import dev.capstan.decryption.Plaintexts;
+import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.health.AggregateHealth;
+import dev.capstan.health.HealthEvaluator;
+import dev.capstan.kube.ObjectRef;
+import java.util.List;
+import java.util.Optional;
+
+/** Keeps a released HelmRelease's Healthy condition true to the cluster between reconciles. */
+public interface ReleaseHealthTracking {
+
+  ReleaseHealthTracking NONE =
+      new ReleaseHealthTracking() {
+        @Override
+        public void track(
+            NamespacedName key,
+            List<ObjectRef> objects,
+            HealthEvaluator evaluator,
+            Plaintexts fromSecrets,
+            Optional<AggregateHealth> written) {}
+
+        @Override
+        public void untrack(NamespacedName key) {}
+      };
+
+  /**
+   * From now on, watch the objects of the release of {@code key}, judged by {@code evaluator}; a
+   * health message quoting one of {@code fromSecrets} is redacted. {@code written} is the health
+   * its status tells already, if any.
+   */
+  void track(
+      NamespacedName key,
+      List<ObjectRef> objects,
+      HealthEvaluator evaluator,
+      Plaintexts fromSecrets,
+      Optional<AggregateHealth> written);
+
+  /** Stop watching the objects of {@code key}. */
+  void untrack(NamespacedName key);
+}
