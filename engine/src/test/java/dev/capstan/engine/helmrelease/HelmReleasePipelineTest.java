@@ -14,9 +14,11 @@ import dev.capstan.api.helm.HelmReleaseSpec;
 import dev.capstan.api.helm.HelmReleaseStatus;
 import dev.capstan.api.helm.ReleaseSnapshot;
 import dev.capstan.engine.conditions.HelmReleaseStatuses;
+import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.pipeline.Outcome;
 import dev.capstan.health.status.Status;
 import dev.capstan.helm.release.ReleaseStatus;
+import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.io.IOException;
@@ -57,6 +59,26 @@ class HelmReleasePipelineTest {
     assertNull(status.lastAttemptedValuesChecksum());
     assertEquals(HelmReleaseStatus.ReleaseAction.install, status.lastAttemptedReleaseAction());
     assertEquals(2, status.inventory().entries().size());
+  }
+
+  @Test
+  void theHealthMonitorWatchesTheObjectsOnceTheWaitForThemEndsUntilTheReleaseIsDeleted() {
+    HelmRelease release = ReleaseFakes.release();
+    NamespacedName key = new NamespacedName("apps", "podinfo");
+    fakes.health = Status.InProgress;
+
+    pipeline.reconcile(release);
+    assertEquals(Map.of(), fakes.tracked, "a pending wait is the reconcile's own");
+
+    fakes.health = Status.Current;
+    fakes.now = fakes.now.plus(Duration.ofSeconds(2));
+    pipeline.reconcile(release);
+    assertEquals(
+        List.of("Service/apps/podinfo", "Deployment/apps/podinfo"),
+        fakes.tracked.get(key).stream().map(ObjectRef::display).toList());
+
+    pipeline.delete(release);
+    assertEquals(Map.of(), fakes.tracked);
   }
 
   @Test
