@@ -32,9 +32,8 @@ public interface HealthOwners {
   }
 
   /**
-   * Tells {@code key} the health of its objects as the caches have it.
-   *
-   * @throws io.fabric8.kubernetes.client.KubernetesClientException when the write failed
+   * Tells {@code key} the health of its objects as the caches have it; a failed write throws the
+   * client's exception, and the monitor tries again.
    */
   Told tell(NamespacedName key, AggregateHealth health);
 }
