@@ -199,7 +199,7 @@ public final class HelmReleaseStatuses {
     HealthState state = seen.healthState() == null ? HealthState.CURRENT : seen.healthState();
     String health = seen.health() == null ? "" : seen.health().message();
     switch (state) {
-      case CURRENT -> list.set(READY, TRUE, reason, message);
+      case CURRENT, UNSETTLED -> list.set(READY, TRUE, reason, message);
       case IN_PROGRESS ->
           list.set(
               READY,
@@ -236,6 +236,8 @@ public final class HelmReleaseStatuses {
               seen.health().evaluated() + " objects of the release are healthy");
       case IN_PROGRESS ->
           list.set(HEALTHY, UNKNOWN, ReleaseReason.PROGRESSING.text(), seen.health().message());
+      case UNSETTLED ->
+          list.set(HEALTHY, FALSE, ReleaseReason.PROGRESSING.text(), seen.health().message());
       case FAILED, TIMED_OUT ->
           list.set(
               HEALTHY, FALSE, ReleaseReason.HEALTH_CHECK_FAILED.text(), seen.health().message());

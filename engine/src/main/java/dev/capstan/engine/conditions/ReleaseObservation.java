@@ -67,7 +67,13 @@ public record ReleaseObservation(
     CURRENT,
     IN_PROGRESS,
     FAILED,
-    TIMED_OUT
+    TIMED_OUT,
+    /**
+     * Objects progress after the wait for them ended: Healthy False with reason Progressing
+     * (Unknown is a reconcile's pending wait), Ready as when Current; a wait is never reopened by
+     * it.
+     */
+    UNSETTLED
   }
 
   /** How a reconcile of a HelmRelease ended. */

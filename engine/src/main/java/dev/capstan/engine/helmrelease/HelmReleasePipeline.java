@@ -94,8 +94,15 @@ public final class HelmReleasePipeline {
   }
 
   public Outcome reconcile(HelmRelease release) {
-    Outcome outcome = reconcileOnce(release);
-    parts.observer().reconciled("HelmRelease", NamespacedName.of(release), outcome.kind());
+    NamespacedName key = NamespacedName.of(release);
+    parts.tracking().reconciling(key);
+    Outcome outcome;
+    try {
+      outcome = reconcileOnce(release);
+    } finally {
+      parts.tracking().reconciled(key);
+    }
+    parts.observer().reconciled("HelmRelease", key, outcome.kind());
     return outcome;
   }
 
@@ -141,7 +148,9 @@ public final class HelmReleasePipeline {
             seen.phase(new ReleaseObservation.Unchanged()),
             previous,
             deployedAt.orElseThrow(),
-            "upgrade".equals(release.getStatus().latest().action()),
+            HelmReleaseStatus.ReleaseAction.upgrade
+                .name()
+                .equals(release.getStatus().latest().action()),
             look.waitPending(),
             in.configDigest());
       }
@@ -308,6 +317,11 @@ public final class HelmReleasePipeline {
       boolean waitPending,
       String configDigest) {
     ReleaseHealth.Look look = acted.health().look(release, inventory, deployedAt, upgrade);
+    if (!waitPending
+        && (look.state() == HealthState.IN_PROGRESS || look.state() == HealthState.TIMED_OUT)) {
+      // the wait ended: objects progressing now do not reopen it (nor fail the release later)
+      look = new ReleaseHealth.Look(look.health(), ReleaseHealth.afterWait(look.health()));
+    }
     seen.inventory(Inventories.toStatus(inventory));
     boolean ended = look.state() == HealthState.TIMED_OUT || look.state() == HealthState.FAILED;
     if (waitPending && ended) {

@@ -12,6 +12,7 @@ import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.health.cel.BuiltinLibrary;
 import dev.capstan.health.cel.InvalidHealthCheckException;
+import dev.capstan.health.status.Status;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
@@ -70,6 +71,19 @@ final class ReleaseHealth {
       case IN_PROGRESS -> HealthState.IN_PROGRESS;
       case TIMED_OUT -> HealthState.TIMED_OUT;
     };
+  }
+
+  /**
+   * Where {@code health} leaves a release whose wait has ended (or was disabled): judged as it is,
+   * never as a wait, so nothing it says reopens one or fails the release.
+   */
+  static HealthState afterWait(AggregateHealth health) {
+    boolean missing =
+        health.notCurrent().stream().anyMatch(h -> h.status().status() == Status.NotFound);
+    if (health.status() == Status.Failed || missing) {
+      return HealthState.FAILED;
+    }
+    return health.status() == Status.Current ? HealthState.CURRENT : HealthState.UNSETTLED;
   }
 
   /**

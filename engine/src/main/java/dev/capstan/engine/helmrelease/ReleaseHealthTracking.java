@@ -25,6 +25,12 @@ public interface ReleaseHealthTracking {
         public void untrack(NamespacedName key) {}
       };
 
+  /** A reconcile of {@code key} starts: Healthy is its to write until {@link #reconciled}. */
+  default void reconciling(NamespacedName key) {}
+
+  /** The reconcile of {@code key} ended: its objects are looked at again. */
+  default void reconciled(NamespacedName key) {}
+
   /**
    * From now on, watch the objects of the release of {@code key}, judged by {@code evaluator}; a
    * health message quoting one of {@code fromSecrets} is redacted. {@code written} is the health

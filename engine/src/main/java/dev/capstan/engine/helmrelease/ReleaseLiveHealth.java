@@ -2,9 +2,9 @@ package dev.capstan.engine.helmrelease;
 
 import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.helm.HelmReleaseStatus;
-import dev.capstan.api.helm.ReleaseSnapshot;
 import dev.capstan.applier.common.Owner;
 import dev.capstan.decryption.Plaintexts;
+import dev.capstan.engine.conditions.ConditionTypes;
 import dev.capstan.engine.conditions.HelmReleaseStatuses;
 import dev.capstan.engine.conditions.ReleaseObservation.HealthState;
 import dev.capstan.engine.core.NamespacedName;
@@ -16,10 +16,10 @@ import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
@@ -29,8 +29,7 @@ import java.util.function.Predicate;
  * HelmReleases as owners of the objects the health monitor watches: between reconciles, a change of
  * health of a released HelmRelease's objects rewrites its Healthy condition alone, judged as the
  * reconcile's look judges it; no release record is read or written and nothing is rendered. What is
- * not decided yet (objects still progressing within {@code spec.timeout} of the deploy) is left to
- * a reconcile, which is woken and waits for it as after a release.
+ * written while a reconcile of the HelmRelease is in flight, or while its wait is pending.
  */
 public final class ReleaseLiveHealth implements HealthOwners {
 
@@ -51,6 +50,12 @@ public final class ReleaseLiveHealth implements HealthOwners {
   /** What came from Secrets into each tracked release's values: redacted from health messages. */
   private final Map<NamespacedName, Plaintexts> secrets = new ConcurrentHashMap<>();
 
+  /**
+   * HelmReleases a reconcile is working on: mid-upgrade their objects are judged by that reconcile,
+   * and the monitor writes nothing until it ends.
+   */
+  private final Set<NamespacedName> reconciling = ConcurrentHashMap.newKeySet();
+
   /** {@code owns}: whether this replica owns a HelmRelease (the others write theirs). */
   public ReleaseLiveHealth(StatusUpdates statuses, Clock clock, Predicate<HasMetadata> owns) {
     this.statuses = statuses;
@@ -65,6 +70,9 @@ public final class ReleaseLiveHealth implements HealthOwners {
 
   @Override
   public Told tell(NamespacedName key, AggregateHealth health) {
+    if (reconciling.contains(key)) {
+      return Told.UNCHANGED; // looked at again when the reconcile ends
+    }
     AtomicReference<Told> told = new AtomicReference<>(Told.UNCHANGED);
     Plaintexts redact = secrets.getOrDefault(key, Plaintexts.NONE);
     statuses.update(
@@ -82,47 +90,30 @@ public final class ReleaseLiveHealth implements HealthOwners {
   }
 
   /**
-   * What {@code health} at {@code now} does to {@code release}: nothing while it is not Released or
-   * a reconcile's wait for its objects is pending (that reconcile looks again soon); a reconcile
-   * woken when the objects progress within {@code spec.timeout} of the deploy (a wait it decides);
-   * otherwise Healthy rewritten from it.
+   * What {@code health} does to {@code release}: nothing while it is not Released, a reconcile's
+   * wait for its objects is pending (that reconcile looks again soon), or it acts as a service
+   * account (the monitor reads as the engine, which may see what the account may not); otherwise
+   * Healthy rewritten from the objects as they are. The wait ended: progressing objects never
+   * reopen it nor wake a reconcile, so nothing here can fail or remediate the release.
    */
   static Decision decide(
       HelmRelease release, AggregateHealth health, Plaintexts secrets, Instant now) {
     HelmReleaseStatus status = release.getStatus();
-    ReleaseSnapshot latest = status == null ? null : status.latest();
-    Optional<Instant> deployedAt = deployedAt(latest);
     if (release.getSpec() == null
-        || deployedAt.isEmpty()
+        || release.getSpec().serviceAccountName() != null
         || !released(status)
         || ReleaseDecision.Observed.waitPending(status)) {
       return new Decision(Told.UNCHANGED, status);
     }
-    HealthState state =
-        ReleaseHealth.state(
-            release.getSpec(), health, now, deployedAt.get(), "upgrade".equals(latest.action()));
-    if (state == HealthState.IN_PROGRESS) {
-      return new Decision(Told.WAITING, status);
-    }
+    HealthState state = ReleaseHealth.afterWait(health);
     return new Decision(
         Told.WRITTEN, ReleaseStatusStage.withLiveHealth(release, health, state, secrets, now));
   }
 
   private static boolean released(HelmReleaseStatus status) {
     return HelmReleaseStatuses.condition(status, HelmReleaseStatuses.RELEASED)
-        .filter(c -> "True".equals(c.getStatus()))
+        .filter(c -> ConditionTypes.TRUE.equals(c.getStatus()))
         .isPresent();
-  }
-
-  private static Optional<Instant> deployedAt(ReleaseSnapshot latest) {
-    if (latest == null || latest.lastDeployed() == null) {
-      return Optional.empty();
-    }
-    try {
-      return Optional.of(Instant.parse(latest.lastDeployed()));
-    } catch (DateTimeParseException e) {
-      return Optional.empty();
-    }
   }
 
   /** The tracking the HelmRelease pipeline is given: {@code monitor}, with redaction kept here. */
@@ -141,6 +132,17 @@ public final class ReleaseLiveHealth implements HealthOwners {
           secrets.put(key, fromSecrets);
         }
         monitor.track(key, objects, evaluator, Optional.empty(), Optional.empty(), written);
+      }
+
+      @Override
+      public void reconciling(NamespacedName key) {
+        reconciling.add(key);
+      }
+
+      @Override
+      public void reconciled(NamespacedName key) {
+        reconciling.remove(key);
+        monitor.reevaluate(key);
       }
 
       @Override

@@ -143,7 +143,7 @@ final class ReleaseStatusStage {
   }
 
   private Outcome byHealth(HealthState state, HelmReleaseStatus next, Duration interval) {
-    if (state == null || state == HealthState.CURRENT) {
+    if (state == null || state == HealthState.CURRENT || state == HealthState.UNSETTLED) {
       return Outcome.succeeded(interval);
     }
     if (state == HealthState.IN_PROGRESS) {

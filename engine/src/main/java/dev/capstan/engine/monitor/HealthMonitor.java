@@ -139,6 +139,12 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
   }
 
   @Override
+  public void reevaluate(NamespacedName key) {
+    written.remove(key);
+    schedule(key);
+  }
+
+  @Override
   public synchronized void clusterClosed(String id) {
     if (LOCAL.equals(id)) {
       return;
@@ -220,7 +226,8 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
       switch (owners.tell(key, health.get())) {
         case WRITTEN -> written.put(key, health.get());
         case WAITING -> wakeUp.accept(key);
-        case UNCHANGED -> {}
+        // not written: the next evaluation reads the status again, which may be stale
+        case UNCHANGED -> written.remove(key);
       }
     } catch (WriteFence.Refused e) {
       LOG.debug("{}: not written: {}", key, e.getMessage());

@@ -82,6 +82,30 @@ class HelmReleasePipelineTest {
   }
 
   @Test
+  void aBlipAfterTheWaitEndedNeitherReopensItNorFailsTheRelease() {
+    HelmRelease release = ReleaseFakes.release();
+    pipeline.reconcile(release);
+    assertCondition(release.getStatus(), "Healthy", "True", "Healthy");
+
+    // within spec.timeout of the deploy, an object progresses again
+    fakes.health = Status.InProgress;
+    fakes.now = fakes.now.plus(Duration.ofSeconds(10));
+    assertEquals(Outcome.Kind.SUCCEEDED, pipeline.reconcile(release).kind());
+    assertCondition(release.getStatus(), "Ready", "True", "InstallSucceeded");
+    assertCondition(release.getStatus(), "Healthy", "False", "Progressing");
+
+    // long past the deadline: still the release that passed its wait, nothing remediated
+    fakes.now = fakes.now.plus(Duration.ofHours(1));
+    assertEquals(Outcome.Kind.SUCCEEDED, pipeline.reconcile(release).kind());
+    assertEquals(List.of(1), List.copyOf(fakes.records.keySet()));
+    assertEquals(ReleaseStatus.DEPLOYED, fakes.records.get(1).release().status());
+    assertCondition(release.getStatus(), "Released", "True", "InstallSucceeded");
+    assertCondition(release.getStatus(), "Ready", "True", "InstallSucceeded");
+    assertCondition(release.getStatus(), "Healthy", "False", "Progressing");
+    assertNull(release.getStatus().failures());
+  }
+
+  @Test
   void theObjectsCarryHelmsOwnershipMetadataAndTheReleasesLabels() {
     HelmRelease release = ReleaseFakes.release();
     List<GenericKubernetesResource> objects = ManifestObjects.of(fakes.manifest, release);

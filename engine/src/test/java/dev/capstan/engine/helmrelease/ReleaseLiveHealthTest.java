@@ -1,16 +1,21 @@
 package dev.capstan.engine.helmrelease;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.api.helm.HelmReleaseSpec;
 import dev.capstan.api.helm.HelmReleaseStatus;
 import dev.capstan.decryption.Plaintexts;
 import dev.capstan.engine.conditions.HelmReleaseStatuses;
 import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.engine.kustomization.HealthTracking;
 import dev.capstan.engine.monitor.HealthOwners.Told;
 import dev.capstan.health.AggregateHealth;
+import dev.capstan.health.HealthEvaluator;
 import dev.capstan.health.status.Status;
+import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
@@ -23,6 +28,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class ReleaseLiveHealthTest {
@@ -59,12 +65,12 @@ class ReleaseLiveHealthTest {
   }
 
   @Test
-  void objectsStillProgressingPastTheTimeoutAreUnhealthyAndHealthyAgainWhenCurrent() {
+  void progressingObjectsAreUnhealthyAsProgressingAndHealthyAgainWhenCurrent() {
     ReleaseLiveHealth.Decision late =
         ReleaseLiveHealth.decide(released(), health(Status.InProgress), Plaintexts.NONE, LATER);
     assertEquals(Told.WRITTEN, late.told());
     assertEquals(
-        List.of("False", "HealthCheckFailed", "Deployment/apps/podinfo is InProgress"),
+        List.of("False", "Progressing", "Deployment/apps/podinfo is InProgress"),
         summary(late.status(), "Healthy"));
 
     HelmRelease broken = released();
@@ -77,7 +83,7 @@ class ReleaseLiveHealthTest {
   }
 
   @Test
-  void objectsProgressingWithinTheTimeoutOfTheDeployAreLeftToAReconcile() {
+  void objectsProgressingWithinTheTimeoutOfTheDeployDoNotReopenTheEndedWait() {
     HelmRelease release = released();
     ReleaseLiveHealth.Decision decision =
         ReleaseLiveHealth.decide(
@@ -86,8 +92,80 @@ class ReleaseLiveHealthTest {
             Plaintexts.NONE,
             Instant.parse("2026-01-01T10:00:30Z"));
 
-    assertEquals(Told.WAITING, decision.told());
+    // written, no reconcile woken, Ready untouched, and not what a reconcile reads as a wait
+    assertEquals(Told.WRITTEN, decision.told());
+    assertEquals(
+        List.of("False", "Progressing"), summary(decision.status(), "Healthy").subList(0, 2));
+    assertEquals(condition(release.getStatus(), "Ready"), condition(decision.status(), "Ready"));
+    assertFalse(ReleaseDecision.Observed.waitPending(decision.status()));
+  }
+
+  @Test
+  void withTheWaitDisabledAFailedObjectStillTurnsHealthyFalse() {
+    HelmRelease release = released();
+    release.setSpec(withSpec(release, "install", Map.of("disableWait", true)));
+
+    ReleaseLiveHealth.Decision decision =
+        ReleaseLiveHealth.decide(release, health(Status.Failed), Plaintexts.NONE, LATER);
+
+    assertEquals(
+        List.of("False", "HealthCheckFailed", "Deployment/apps/podinfo is Failed"),
+        summary(decision.status(), "Healthy"));
+  }
+
+  @Test
+  void aHelmReleaseActingAsAServiceAccountIsNotWritten() {
+    HelmRelease release = released();
+    release.setSpec(withSpec(release, "serviceAccountName", "deployer"));
+
+    ReleaseLiveHealth.Decision decision =
+        ReleaseLiveHealth.decide(release, health(Status.Failed), Plaintexts.NONE, LATER);
+
+    assertEquals(Told.UNCHANGED, decision.told());
     assertSame(release.getStatus(), decision.status());
+  }
+
+  @Test
+  void whileAReconcileIsInFlightNothingIsWrittenAndItsEndLooksAgain() {
+    HelmRelease release = released();
+    NamespacedName key = new NamespacedName("apps", "podinfo");
+    List<HelmReleaseStatus> written = new ArrayList<>();
+    List<NamespacedName> reevaluated = new ArrayList<>();
+    ReleaseLiveHealth live =
+        new ReleaseLiveHealth(
+            (k, change) -> written.add(change.apply(release)),
+            Clock.fixed(LATER, ZoneOffset.UTC),
+            r -> true);
+    ReleaseHealthTracking tracking =
+        live.trackedBy(
+            new HealthTracking() {
+              @Override
+              public void track(
+                  NamespacedName k,
+                  List<ObjectRef> objects,
+                  HealthEvaluator evaluator,
+                  Optional<ServiceAccount> readAs,
+                  Optional<RemoteCluster> cluster,
+                  Optional<AggregateHealth> told) {}
+
+              @Override
+              public void untrack(NamespacedName k) {}
+
+              @Override
+              public void reevaluate(NamespacedName k) {
+                reevaluated.add(k);
+              }
+            });
+
+    tracking.reconciling(key);
+    assertEquals(Told.UNCHANGED, live.tell(key, health(Status.InProgress)));
+    assertEquals(List.of(), written);
+    assertEquals(List.of(), reevaluated);
+
+    tracking.reconciled(key);
+    assertEquals(List.of(key), reevaluated);
+    assertEquals(Told.WRITTEN, live.tell(key, health(Status.Failed)));
+    assertEquals("False", condition(written.get(0), "Healthy").getStatus());
   }
 
   @Test
@@ -164,6 +242,14 @@ class ReleaseLiveHealthTest {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** The spec of {@code release} with {@code field} set, through its JSON form. */
+  private static HelmReleaseSpec withSpec(HelmRelease release, String field, Object value) {
+    @SuppressWarnings("unchecked")
+    Map<String, Object> json = SERIALIZATION.convertValue(release.getSpec(), Map.class);
+    json.put(field, value);
+    return SERIALIZATION.convertValue(json, HelmReleaseSpec.class);
   }
 
   private static HelmReleaseStatus withHealthy(
