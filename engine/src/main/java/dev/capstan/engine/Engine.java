@@ -11,6 +11,7 @@ import dev.capstan.engine.fairness.FairExecutor;
 import dev.capstan.engine.fairness.ReconcileTasks;
 import dev.capstan.engine.helmrelease.HelmReleasePipeline;
 import dev.capstan.engine.helmrelease.ReleaseActors;
+import dev.capstan.engine.helmrelease.ReleaseLiveHealth;
 import dev.capstan.engine.helmrelease.ReleaseParts;
 import dev.capstan.engine.kustomization.GlobalAgeKeys;
 import dev.capstan.engine.kustomization.PipelineParts;
@@ -22,6 +23,7 @@ import dev.capstan.engine.kustomization.WaitTracker;
 import dev.capstan.engine.monitor.ConfigWatches;
 import dev.capstan.engine.monitor.DependencyWatches;
 import dev.capstan.engine.monitor.HealthMonitor;
+import dev.capstan.engine.monitor.KustomizationHealthWrites;
 import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.engine.pipeline.Backoff;
 import dev.capstan.engine.pipeline.EngineTrees;
@@ -96,6 +98,10 @@ public final class Engine implements AutoCloseable {
   private final ExecutorService applyPool;
   private final ScheduledExecutorService monitorThread;
   private final HealthMonitor monitor;
+
+  /** The health monitor of HelmReleases' objects (selected by their own owner label). */
+  private final HealthMonitor releaseMonitor;
+
   private final DependencyWatches dependencyWatches;
   private final Optional<ConfigWatches> configWatches;
   private final Operator operator;
@@ -124,12 +130,15 @@ public final class Engine implements AutoCloseable {
     this.monitor =
         new HealthMonitor(
             client,
-            statuses,
-            waits,
+            new KustomizationHealthWrites(statuses, waits, options.clock(), shards::owns),
             options.clock(),
             monitorThread,
-            options.healthDebounce(),
-            shards::owns);
+            options.healthDebounce());
+    ReleaseLiveHealth releaseHealth =
+        new ReleaseLiveHealth(statuses::updateRelease, options.clock(), shards::owns);
+    this.releaseMonitor =
+        new HealthMonitor(
+            client, releaseHealth, options.clock(), monitorThread, options.healthDebounce());
     this.dependencyWatches = new DependencyWatches(client);
     EngineOptions.Reconciling reconciling = options.reconciling();
     FeatureGates gates = reconciling.featureGates();
@@ -285,7 +294,9 @@ public final class Engine implements AutoCloseable {
                 .library(parts.library())
                 .waitPoll(options.waitPoll())
                 .observer(observer)
+                .tracking(releaseHealth.trackedBy(releaseMonitor))
                 .build()),
+        releaseMonitor,
         options.watchLabelSelector(),
         shards);
     this.shardMembership =
@@ -352,6 +363,7 @@ public final class Engine implements AutoCloseable {
       operator.stop();
     }
     monitor.close();
+    releaseMonitor.close();
     dependencyWatches.close();
     configWatches.ifPresent(ConfigWatches::close);
     monitorThread.shutdownNow();

@@ -12,6 +12,7 @@ import dev.capstan.api.helm.ReleaseSnapshot;
 import dev.capstan.engine.conditions.ReleaseObservation.Attempted;
 import dev.capstan.engine.conditions.ReleaseObservation.Failed;
 import dev.capstan.engine.conditions.ReleaseObservation.HealthState;
+import dev.capstan.engine.conditions.ReleaseObservation.LiveHealth;
 import dev.capstan.engine.conditions.ReleaseObservation.Released;
 import dev.capstan.engine.conditions.ReleaseObservation.Remediated;
 import dev.capstan.engine.conditions.ReleaseObservation.Stalled;
@@ -44,6 +45,9 @@ public final class HelmReleaseStatuses {
 
   public static HelmReleaseStatus next(HelmReleaseStatus previous, ReleaseObservation seen) {
     HelmReleaseStatus prev = previous == null ? empty() : previous;
+    if (seen.phase() instanceof LiveHealth) {
+      return withConditions(prev, liveHealth(prev, seen));
+    }
     Attempted attempted = seen.attempted() == null ? lastAttempted(prev) : seen.attempted();
     FailureCounts counters = counters(prev, seen, attempted);
     List<ReleaseSnapshot> history = history(prev.history(), seen.released(), seen.maxHistory());
@@ -130,6 +134,52 @@ public final class HelmReleaseStatuses {
   }
 
   /**
+   * The conditions with Healthy alone from {@code seen}'s health, where it was (or last); every
+   * other condition kept as it was.
+   */
+  private static List<Condition> liveHealth(HelmReleaseStatus prev, ReleaseObservation seen) {
+    ConditionList list = new ConditionList(prev.conditions(), seen.generation(), seen.now());
+    List<Condition> before = prev.conditions() == null ? List.of() : prev.conditions();
+    for (Condition condition : before) {
+      if (HEALTHY.equals(condition.getType())) {
+        healthOrKept(list, seen);
+      } else {
+        list.keep(condition.getType());
+      }
+    }
+    if (ConditionList.find(before, HEALTHY).isEmpty()) {
+      healthOrKept(list, seen);
+    }
+    return list.build();
+  }
+
+  private static HelmReleaseStatus withConditions(HelmReleaseStatus s, List<Condition> conditions) {
+    return new HelmReleaseStatus(
+        s.observedGeneration(),
+        conditions,
+        s.lastHandledReconcileAt(),
+        s.lastHandledForceAt(),
+        s.lastHandledResetAt(),
+        s.helmChart(),
+        s.storageNamespace(),
+        s.history(),
+        s.lastAttemptedGeneration(),
+        s.lastAttemptedRevision(),
+        s.lastAttemptedRevisionDigest(),
+        s.lastAttemptedValuesChecksum(),
+        s.lastAttemptedConfigDigest(),
+        s.lastAttemptedReleaseAction(),
+        s.lastAttemptedReleaseActionDuration(),
+        s.lastReleaseRevision(),
+        s.failures(),
+        s.installFailures(),
+        s.upgradeFailures(),
+        s.observedCommonMetadataDigest(),
+        s.observedPostRenderersDigest(),
+        s.inventory());
+  }
+
+  /**
    * Stalled: the conditions of the failure or remediation that used the last retry stay, Ready
    * False with them (or with the stall when Ready was not False).
    */
@@ -151,7 +201,7 @@ public final class HelmReleaseStatuses {
     HealthState state = seen.healthState() == null ? HealthState.CURRENT : seen.healthState();
     String health = seen.health() == null ? "" : seen.health().message();
     switch (state) {
-      case CURRENT -> list.set(READY, TRUE, reason, message);
+      case CURRENT, UNSETTLED -> list.set(READY, TRUE, reason, message);
       case IN_PROGRESS ->
           list.set(
               READY,
@@ -188,6 +238,8 @@ public final class HelmReleaseStatuses {
               seen.health().evaluated() + " objects of the release are healthy");
       case IN_PROGRESS ->
           list.set(HEALTHY, UNKNOWN, ReleaseReason.PROGRESSING.text(), seen.health().message());
+      case UNSETTLED ->
+          list.set(HEALTHY, FALSE, ReleaseReason.PROGRESSING.text(), seen.health().message());
       case FAILED, TIMED_OUT ->
           list.set(
               HEALTHY, FALSE, ReleaseReason.HEALTH_CHECK_FAILED.text(), seen.health().message());

@@ -71,7 +71,13 @@ public record ReleaseObservation(
     CURRENT,
     IN_PROGRESS,
     FAILED,
-    TIMED_OUT
+    TIMED_OUT,
+    /**
+     * Objects progress after the wait for them ended: Healthy False with reason Progressing
+     * (Unknown is a reconcile's pending wait), Ready as when Current; a wait is never reopened by
+     * it.
+     */
+    UNSETTLED
   }
 
   /** How a reconcile of a HelmRelease ended. */
@@ -106,6 +112,12 @@ public record ReleaseObservation(
 
   /** No retry remains: Stalled with {@code reason} until the spec's generation changes. */
   public record Stalled(ReleaseReason reason, String message) implements ReleasePhase {}
+
+  /**
+   * No reconcile: the health monitor saw the health of the released objects change between
+   * reconciles. Healthy alone is written from it, as a Kustomization's; the rest stays.
+   */
+  public record LiveHealth() implements ReleasePhase {}
 
   /** The reconcile waits for something it cannot change (the chart's source). */
   public record Waiting(ReleaseReason reason, String message) implements ReleasePhase {}

@@ -106,15 +106,20 @@ public final class Controllers {
   /** Finalizer that lets a deleted HelmRelease be uninstalled. */
   public static final String HELM_RELEASE_FINALIZER = "helm.capstan.dev/finalizer";
 
-  /** Registers the HelmRelease controller, with its finalizer. */
+  /**
+   * Registers the HelmRelease controller, with its finalizer; {@code monitor} (HelmReleases' health
+   * monitor) wakes a HelmRelease whose objects' health a reconcile has to decide.
+   */
   public static void registerHelmReleases(
       Operator operator,
       HelmReleasePipeline pipeline,
+      HealthMonitor monitor,
       Optional<String> labelSelector,
       ShardGate shards) {
+    HelmReleaseReconciler releases = new HelmReleaseReconciler(pipeline, shards);
+    monitor.onWaitingObjectChange(releases::wake);
     operator.register(
-        new HelmReleaseReconciler(pipeline, shards),
-        o -> configure(o, labelSelector).withFinalizer(HELM_RELEASE_FINALIZER));
+        releases, o -> configure(o, labelSelector).withFinalizer(HELM_RELEASE_FINALIZER));
   }
 
   /** Registers the Bucket controller, as {@link #register} registers the other sources'. */

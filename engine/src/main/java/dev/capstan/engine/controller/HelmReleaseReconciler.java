@@ -42,10 +42,16 @@ public final class HelmReleaseReconciler implements Reconciler<HelmRelease>, Cle
 
   private final HelmReleasePipeline pipeline;
   private final ShardGate shards;
+  private final WakeUpEventSource<HelmRelease> wakeUps = new WakeUpEventSource<>(HelmRelease.class);
 
   HelmReleaseReconciler(HelmReleasePipeline pipeline, ShardGate shards) {
     this.pipeline = pipeline;
     this.shards = shards;
+  }
+
+  /** Reconciles {@code key} now (the health monitor asks, for a wait it cannot decide). */
+  void wake(NamespacedName key) {
+    wakeUps.wake(key);
   }
 
   /** Another replica's HelmRelease is left alone: it is reconciled when this one takes it. */
@@ -93,7 +99,8 @@ public final class HelmReleaseReconciler implements Reconciler<HelmRelease>, Cle
             "release-oci-charts",
             repo -> releasesOf(cache, repo),
             (newer, older) -> artifactChanged(artifact(newer), artifact(older)),
-            context));
+            context),
+        wakeUps);
   }
 
   static List<String> chartRefOf(HelmRelease release) {

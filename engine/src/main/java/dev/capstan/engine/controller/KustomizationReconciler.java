@@ -48,7 +48,8 @@ public final class KustomizationReconciler
   private final KustomizationPipeline pipeline;
   private final CacheView view;
   private final ShardGate shards;
-  private final WakeUpEventSource wakeUps = new WakeUpEventSource();
+  private final WakeUpEventSource<Kustomization> wakeUps =
+      new WakeUpEventSource<>(Kustomization.class);
   private volatile IndexerResourceCache<Kustomization> primary;
 
   KustomizationReconciler(KustomizationPipeline pipeline, CacheView view, ShardGate shards) {

@@ -1,24 +1,24 @@
 package dev.capstan.engine.controller;
 
-import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.engine.core.NamespacedName;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.processing.event.Event;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.AbstractEventSource;
 import java.util.Set;
 
 /**
- * Starts a reconcile of a Kustomization when something outside the framework asks (the health
- * monitor).
+ * Starts a reconcile of a Kustomization or a HelmRelease when something outside the framework asks
+ * (the health monitor).
  */
-final class WakeUpEventSource extends AbstractEventSource<Kustomization, Kustomization> {
+final class WakeUpEventSource<P extends HasMetadata> extends AbstractEventSource<P, P> {
 
-  WakeUpEventSource() {
-    super(Kustomization.class, "health-wake-up");
+  WakeUpEventSource(Class<P> type) {
+    super(type, "health-wake-up");
   }
 
   @Override
-  public Set<Kustomization> getSecondaryResources(Kustomization primary) {
+  public Set<P> getSecondaryResources(P primary) {
     return Set.of(); // only events, no cached objects
   }
 

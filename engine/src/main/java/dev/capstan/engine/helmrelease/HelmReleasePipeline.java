@@ -96,13 +96,22 @@ public final class HelmReleasePipeline {
   }
 
   public Outcome reconcile(HelmRelease release) {
-    Outcome outcome = reconcileOnce(release);
-    parts.observer().reconciled("HelmRelease", NamespacedName.of(release), outcome.kind());
+    NamespacedName key = NamespacedName.of(release);
+    parts.tracking().reconciling(key);
+    Outcome outcome;
+    try {
+      outcome = reconcileOnce(release);
+    } finally {
+      parts.tracking().reconciled(key);
+    }
+    parts.observer().reconciled("HelmRelease", key, outcome.kind());
     return outcome;
   }
 
   /** One look at a HelmRelease being deleted: empty when it may go, else when to look again. */
   public Optional<Duration> delete(HelmRelease release) {
+    // objects being uninstalled are no one's health to tell
+    parts.tracking().untrack(NamespacedName.of(release));
     ReleaseActors.Actor actor = parts.actors().actorFor(release);
     return new ReleaseUninstall(actor.acting(), actor.store(), parts.charts(), parts.clock())
         .delete(release);
@@ -113,7 +122,7 @@ public final class HelmReleasePipeline {
       return Outcome.suspended();
     }
     ReleaseObservationBuilder seen =
-        status.observe(release).drift(ReleaseDrift.notLooked(release, false));
+        ReleaseStatusStage.observe(release).drift(ReleaseDrift.notLooked(release, false));
     // Values from Secrets, which a failure's message may quote: redacted from every message.
     Plaintexts secrets = Plaintexts.NONE;
     try {
@@ -147,7 +156,9 @@ public final class HelmReleasePipeline {
             seen.phase(new ReleaseObservation.Unchanged()),
             previous,
             deployedAt.orElseThrow(),
-            "upgrade".equals(release.getStatus().latest().action()),
+            HelmReleaseStatus.ReleaseAction.upgrade
+                .name()
+                .equals(release.getStatus().latest().action()),
             look.waitPending(),
             in.configDigest());
       }
@@ -317,6 +328,11 @@ public final class HelmReleasePipeline {
     ReleaseHealth.Look look =
         ReleaseDrift.afterCorrection(
             seen.drift(), acted.health().look(release, inventory, deployedAt, upgrade));
+    if (!waitPending
+        && (look.state() == HealthState.IN_PROGRESS || look.state() == HealthState.TIMED_OUT)) {
+      // the wait ended: objects progressing now do not reopen it (nor fail the release later)
+      look = new ReleaseHealth.Look(look.health(), ReleaseHealth.afterWait(look.health()));
+    }
     seen.inventory(Inventories.toStatus(inventory));
     boolean ended = look.state() == HealthState.TIMED_OUT || look.state() == HealthState.FAILED;
     if (waitPending && ended) {
@@ -339,7 +355,19 @@ public final class HelmReleasePipeline {
     }
     // Written only now: a wait whose failure could not be recorded stays pending (Healthy Unknown).
     seen.health(look.health()).healthState(look.state());
-    return status.write(release, seen.build(), acted.fromSecrets());
+    Outcome outcome = status.write(release, seen.build(), acted.fromSecrets());
+    if (look.state() != HealthState.IN_PROGRESS) {
+      // the wait is over: from now on the health monitor keeps Healthy live
+      parts
+          .tracking()
+          .track(
+              NamespacedName.of(release),
+              inventory.refs(),
+              acted.health().evaluator(release.getSpec()),
+              acted.fromSecrets(),
+              Optional.of(look.health()));
+    }
+    return outcome;
   }
 
   /**
@@ -354,6 +382,8 @@ public final class HelmReleasePipeline {
       InventorySet previous,
       ReleaseObservationBuilder seen) {
     ReleaseRemediation.Done done;
+    // what was released is rolled back or uninstalled: the next deployed release is tracked anew
+    parts.tracking().untrack(NamespacedName.of(release));
     if (next instanceof ReleaseDecision.Stall stall) {
       LOG.info("{}: stalled: {}", NamespacedName.of(release), stall.message());
       seen.phase(new ReleaseObservation.Stalled(stall.reason(), stall.message()));

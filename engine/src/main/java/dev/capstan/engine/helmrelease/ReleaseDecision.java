@@ -85,7 +85,7 @@ final class ReleaseDecision {
      * Unknown. Only a look at the objects writes Healthy; a failed or waiting reconcile in between
      * keeps it, where it replaces Ready. A status without Healthy is read from Ready.
      */
-    private static boolean waitPending(HelmReleaseStatus status) {
+    static boolean waitPending(HelmReleaseStatus status) {
       return HelmReleaseStatuses.condition(status, ConditionTypes.HEALTHY)
           .or(() -> HelmReleaseStatuses.condition(status, ConditionTypes.READY))
           .filter(c -> ConditionTypes.UNKNOWN.equals(c.getStatus()))

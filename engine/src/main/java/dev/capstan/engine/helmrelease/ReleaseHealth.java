@@ -12,6 +12,7 @@ import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.health.cel.BuiltinLibrary;
 import dev.capstan.health.cel.InvalidHealthCheckException;
+import dev.capstan.health.status.Status;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
@@ -46,20 +47,43 @@ final class ReleaseHealth {
    */
   Look look(HelmRelease release, InventorySet inventory, Instant deployedAt, boolean upgrade) {
     AggregateHealth health = acting.waiter().health(inventory.refs(), evaluator(release.getSpec()));
-    if (!waits(release.getSpec(), upgrade)) {
-      return new Look(health, HealthState.CURRENT);
+    return new Look(health, state(release.getSpec(), health, clock.instant(), deployedAt, upgrade));
+  }
+
+  /**
+   * Where {@code health} at {@code now} leaves the wait for a release deployed at {@code
+   * deployedAt} by an upgrade ({@code upgrade}) or an install: the same judgement for a reconcile's
+   * look and for the health monitor's between reconciles.
+   */
+  static HealthState state(
+      HelmReleaseSpec spec,
+      AggregateHealth health,
+      Instant now,
+      Instant deployedAt,
+      boolean upgrade) {
+    if (!waits(spec, upgrade)) {
+      return HealthState.CURRENT;
     }
-    WaitResult result =
-        WaitResult.of(
-            health, clock.instant(), deployedAt.plus(release.getSpec().effectiveTimeout()));
-    HealthState state =
-        switch (result.verdict()) {
-          case CURRENT -> HealthState.CURRENT;
-          case FAILED -> HealthState.FAILED;
-          case IN_PROGRESS -> HealthState.IN_PROGRESS;
-          case TIMED_OUT -> HealthState.TIMED_OUT;
-        };
-    return new Look(health, state);
+    WaitResult result = WaitResult.of(health, now, deployedAt.plus(spec.effectiveTimeout()));
+    return switch (result.verdict()) {
+      case CURRENT -> HealthState.CURRENT;
+      case FAILED -> HealthState.FAILED;
+      case IN_PROGRESS -> HealthState.IN_PROGRESS;
+      case TIMED_OUT -> HealthState.TIMED_OUT;
+    };
+  }
+
+  /**
+   * Where {@code health} leaves a release whose wait has ended (or was disabled): judged as it is,
+   * never as a wait, so nothing it says reopens one or fails the release.
+   */
+  static HealthState afterWait(AggregateHealth health) {
+    boolean missing =
+        health.notCurrent().stream().anyMatch(h -> h.status().status() == Status.NotFound);
+    if (health.status() == Status.Failed || missing) {
+      return HealthState.FAILED;
+    }
+    return health.status() == Status.Current ? HealthState.CURRENT : HealthState.UNSETTLED;
   }
 
   /**

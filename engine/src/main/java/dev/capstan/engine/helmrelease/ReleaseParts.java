@@ -13,8 +13,8 @@ import java.util.Objects;
 /**
  * What a {@link HelmReleasePipeline} works with; everything is passed in so that tests choose
  * fakes, clocks and polling. Built with {@code ReleasePartsBuilder}; the optional parts
- * (capabilities, backoff, waitPoll, observer, dependencyRequeue) take the defaults below when left
- * unset.
+ * (capabilities, backoff, waitPoll, observer, dependencyRequeue, tracking) take the defaults below
+ * when left unset.
  *
  * @param charts where a HelmRelease's chart comes from ({@link ChartSources#inCluster})
  * @param renderer the chart workers' render
@@ -27,6 +27,7 @@ import java.util.Objects;
  *     refused
  * @param dependencyRequeue when a HelmRelease whose dependencies are not ready looks again (Flux's
  *     {@code --requeue-dependency}, 30s by default)
+ * @param tracking keeps Healthy live between reconciles (the health monitor); none when unset
  */
 @RecordBuilder
 public record ReleaseParts(
@@ -42,7 +43,8 @@ public record ReleaseParts(
     Duration waitPoll,
     PipelineObserver observer,
     boolean noCrossNamespaceRefs,
-    Duration dependencyRequeue)
+    Duration dependencyRequeue,
+    ReleaseHealthTracking tracking)
     implements ReleasePartsBuilder.With {
 
   public ReleaseParts {
@@ -58,6 +60,7 @@ public record ReleaseParts(
     waitPoll = waitPoll == null ? Duration.ofSeconds(2) : waitPoll;
     observer = observer == null ? PipelineObserver.NONE : observer;
     dependencyRequeue = dependencyRequeue == null ? DEPENDENCY_REQUEUE : dependencyRequeue;
+    tracking = tracking == null ? ReleaseHealthTracking.NONE : tracking;
   }
 
   /** Flux's default {@code --requeue-dependency}. */

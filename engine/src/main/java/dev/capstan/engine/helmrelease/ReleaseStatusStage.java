@@ -16,6 +16,7 @@ import dev.capstan.engine.pipeline.Outcome;
 import dev.capstan.health.AggregateHealth;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 
 /**
@@ -43,7 +44,7 @@ final class ReleaseStatusStage {
   }
 
   /** What every observation of {@code release} starts with. */
-  ReleaseObservationBuilder observe(HelmRelease release) {
+  static ReleaseObservationBuilder observe(HelmRelease release) {
     Long generation = release.getMetadata().getGeneration();
     Map<String, String> annotations = release.getMetadata().getAnnotations();
     HelmReleaseSpec spec = release.getSpec();
@@ -70,6 +71,27 @@ final class ReleaseStatusStage {
             release.getStatus(), redacted(seen, secrets).withNow(clock.instant()));
     statuses.write(release, next);
     return outcome(release, seen, next);
+  }
+
+  /**
+   * The status of {@code release} once its Healthy condition alone says {@code health} ({@code
+   * state}), every message quoting one of {@code secrets} redacted: what the health monitor writes
+   * between reconciles, from the same status function.
+   */
+  static HelmReleaseStatus withLiveHealth(
+      HelmRelease release,
+      AggregateHealth health,
+      HealthState state,
+      Plaintexts secrets,
+      Instant now) {
+    ReleaseObservation seen =
+        observe(release)
+            .phase(new ReleaseObservation.LiveHealth())
+            .health(health)
+            .healthState(state)
+            .now(now)
+            .build();
+    return HelmReleaseStatuses.next(release.getStatus(), redacted(seen, secrets));
   }
 
   static ReleaseObservation redacted(ReleaseObservation seen, Plaintexts secrets) {
@@ -121,7 +143,7 @@ final class ReleaseStatusStage {
   }
 
   private Outcome byHealth(HealthState state, HelmReleaseStatus next, Duration interval) {
-    if (state == null || state == HealthState.CURRENT) {
+    if (state == null || state == HealthState.CURRENT || state == HealthState.UNSETTLED) {
       return Outcome.succeeded(interval);
     }
     if (state == HealthState.IN_PROGRESS) {

@@ -63,6 +63,12 @@ public interface HealthTracking {
   /** The client of remote cluster {@code id} was closed: nothing is watched through it any more. */
   default void clusterClosed(String id) {}
 
+  /**
+   * Looks again at the objects of {@code key} and tells its owner even when their health did not
+   * change: its status may have been written meanwhile by someone else.
+   */
+  default void reevaluate(NamespacedName key) {}
+
   /** Stop watching the objects of {@code key}. */
   void untrack(NamespacedName key);
 }

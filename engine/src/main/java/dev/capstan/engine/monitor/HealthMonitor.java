@@ -4,23 +4,18 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capstan.applier.ResourceManager;
 import dev.capstan.applier.apply.ResourceType;
-import dev.capstan.applier.common.Owner;
 import dev.capstan.applier.wait.Lookup;
 import dev.capstan.applier.wait.WaitReason;
-import dev.capstan.engine.conditions.KustomizationStatuses;
 import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.kustomization.HealthTracking;
 import dev.capstan.engine.kustomization.HealthTracking.RemoteCluster;
 import dev.capstan.engine.kustomization.HealthTracking.ServiceAccount;
-import dev.capstan.engine.kustomization.WaitTracker;
 import dev.capstan.engine.shard.WriteFence;
-import dev.capstan.engine.status.StatusWriter;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.kube.GroupKind;
 import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
@@ -35,24 +30,23 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps every Kustomization's {@code Healthy} condition true to the cluster between reconciles.
- * Objects are watched through one shared informer per kind, selected by Capstan's ownership label;
- * a change of an object re-evaluates the health of its Kustomization's inventory from the informer
- * caches and writes Healthy when it changed. While a reconcile waits for health, the monitor wakes
- * that reconcile instead of writing.
+ * Keeps the {@code Healthy} condition of every owner of one kind ({@link HealthOwners}:
+ * Kustomizations, HelmReleases) true to the cluster between reconciles. Objects are watched through
+ * one shared informer per kind, selected by the owners' ownership label; a change of an object
+ * re-evaluates the health of its owner's inventory from the informer caches and tells the owner
+ * when it changed. While a reconcile waits for health, the monitor wakes that reconcile instead.
  *
- * <p>Objects of a Kustomization that applies to a remote cluster ({@code spec.kubeConfig}) are
- * watched by informers of their own on that cluster, with the kubeconfig's identity; they stop when
- * no inventory needs them or the remote client is closed.
+ * <p>Objects of an owner that applies to a remote cluster ({@code spec.kubeConfig}) are watched by
+ * informers of their own on that cluster, with the kubeconfig's identity; they stop when no
+ * inventory needs them or the remote client is closed.
  *
- * <p>The informers read with the engine's identity. For a Kustomization that acts as a service
- * account, an object's health is reported only if that account may get its kind in its namespace;
- * otherwise the object is Unknown and the message says what the account may not read.
+ * <p>The informers read with the engine's identity. For an owner that acts as a service account, an
+ * object's health is reported only if that account may get its kind in its namespace; otherwise the
+ * object is Unknown and the message says what the account may not read.
  */
 public final class HealthMonitor implements HealthTracking, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HealthMonitor.class);
@@ -65,8 +59,8 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
   private static final String LOCAL = "";
 
   /**
-   * The objects watched for one Kustomization, how their health is judged, who may read it, and in
-   * which cluster ({@link #LOCAL} or a remote cluster's id).
+   * The objects watched for one owner, how their health is judged, who may read it, and in which
+   * cluster ({@link #LOCAL} or a remote cluster's id).
    */
   private record Tracked(
       List<ObjectRef> objects,
@@ -75,10 +69,7 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
       String cluster,
       Map<GroupKind, String> kinds) {}
 
-  private final Predicate<HasMetadata> owns;
-  private final StatusWriter statuses;
-  private final WaitTracker waits;
-  private final Clock clock;
+  private final HealthOwners owners;
   private final ScheduledExecutorService scheduler;
   private final Duration debounce;
 
@@ -99,23 +90,18 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
    */
   public HealthMonitor(
       KubernetesClient client,
-      StatusWriter statuses,
-      WaitTracker waits,
+      HealthOwners owners,
       Clock clock,
       ScheduledExecutorService scheduler,
-      Duration debounce,
-      Predicate<HasMetadata> owns) {
-    this.statuses = statuses;
-    this.owns = owns;
-    this.waits = waits;
-    this.clock = clock;
+      Duration debounce) {
+    this.owners = owners;
     this.scheduler = scheduler;
     this.debounce = debounce;
-    clusters.put(LOCAL, new KindInformers(client, this::onChange));
+    clusters.put(LOCAL, informers(client));
     this.access = new ReadAccess(new SelfSubjectAccessReviews(), clock, ACCESS_LIFETIME);
   }
 
-  /** Who to tell when an object of a Kustomization that is waiting for health changed. */
+  /** Who to tell when an object of an owner that is waiting for health changed. */
   public void onWaitingObjectChange(Consumer<NamespacedName> listener) {
     this.wakeUp = listener;
   }
@@ -129,8 +115,7 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
       Optional<RemoteCluster> cluster,
       Optional<AggregateHealth> told) {
     String id = cluster.map(RemoteCluster::id).orElse(LOCAL);
-    cluster.ifPresent(
-        c -> clusters.computeIfAbsent(c.id(), i -> new KindInformers(c.client(), this::onChange)));
+    cluster.ifPresent(c -> clusters.computeIfAbsent(c.id(), i -> informers(c.client())));
     Tracked now =
         new Tracked(List.copyOf(objects), evaluator, readAs, id, KindDemand.kindsOf(objects));
     Tracked before = tracked.put(key, now);
@@ -151,6 +136,12 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
       written.remove(key);
       retainInformers();
     }
+  }
+
+  @Override
+  public void reevaluate(NamespacedName key) {
+    written.remove(key);
+    schedule(key);
   }
 
   @Override
@@ -198,16 +189,21 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
     }
   }
 
+  private KindInformers informers(KubernetesClient client) {
+    return new KindInformers(client, nameLabel(), this::onChange);
+  }
+
+  private String nameLabel() {
+    return owners.group() + "/name";
+  }
+
   private void onChange(GenericKubernetesResource object) {
     Map<String, String> labels = object.getMetadata().getLabels();
-    if (labels == null
-        || labels.get(Owner.NAME_LABEL) == null
-        || labels.get(Owner.NAMESPACE_LABEL) == null) {
+    String namespaceLabel = owners.group() + "/namespace";
+    if (labels == null || labels.get(nameLabel()) == null || labels.get(namespaceLabel) == null) {
       return;
     }
-    NamespacedName owner =
-        new NamespacedName(labels.get(Owner.NAMESPACE_LABEL), labels.get(Owner.NAME_LABEL));
-    schedule(owner);
+    schedule(new NamespacedName(labels.get(namespaceLabel), labels.get(nameLabel())));
   }
 
   private void schedule(NamespacedName key) {
@@ -219,7 +215,7 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
   private void evaluate(NamespacedName key) {
     scheduled.remove(key);
     try {
-      if (waits.isWaiting(key)) {
+      if (owners.waiting(key)) {
         wakeUp.accept(key);
         return;
       }
@@ -227,20 +223,12 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
       if (health.isEmpty() || health.get().equals(written.get(key))) {
         return;
       }
-      // a Kustomization another replica took over is that replica's to write (unchanged here)
-      statuses.update(
-          key,
-          ks ->
-              !owns.test(ks)
-                  ? ks.getStatus()
-                  : KustomizationStatuses.withHealth(
-                      ks.getStatus(),
-                      health.get(),
-                      ks.getMetadata().getGeneration() == null
-                          ? 0
-                          : ks.getMetadata().getGeneration(),
-                      clock.instant()));
-      written.put(key, health.get());
+      switch (owners.tell(key, health.get())) {
+        case WRITTEN -> written.put(key, health.get());
+        case WAITING -> wakeUp.accept(key);
+        // not written: the next evaluation reads the status again, which may be stale
+        case UNCHANGED -> written.remove(key);
+      }
     } catch (WriteFence.Refused e) {
       LOG.debug("{}: not written: {}", key, e.getMessage());
     } catch (KubernetesClientException e) {

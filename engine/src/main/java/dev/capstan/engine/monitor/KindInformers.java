@@ -2,7 +2,6 @@ package dev.capstan.engine.monitor;
 
 import dev.capstan.applier.apply.ResourceCatalog;
 import dev.capstan.applier.apply.ResourceType;
-import dev.capstan.applier.common.Owner;
 import dev.capstan.engine.cache.WithoutManagedFields;
 import dev.capstan.kube.ApiErrors;
 import dev.capstan.kube.GroupKind;
@@ -22,13 +21,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The health monitor's informers of one cluster ({@link InformersByKind}), for objects that carry
- * Capstan's ownership label only. Started when some inventory first needs the kind, stopped when
- * none does any more. Not thread-safe: the monitor serializes calls.
+ * one kind of owner's ownership label only. Started when some inventory first needs the kind,
+ * stopped when none does any more. Not thread-safe: the monitor serializes calls.
  */
 final class KindInformers implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(KindInformers.class);
 
   private final KubernetesClient client;
+  private final String ownerLabel;
   private final Consumer<GenericKubernetesResource> onChange;
   private final InformersByKind informers = new InformersByKind("health");
   private final Map<GroupKind, ResourceType> types = new HashMap<>();
@@ -36,8 +36,11 @@ final class KindInformers implements AutoCloseable {
   /** Why a served kind could not be watched at the last try (its API server refused the watch). */
   private final Map<GroupKind, String> refused = new HashMap<>();
 
-  KindInformers(KubernetesClient client, Consumer<GenericKubernetesResource> onChange) {
+  /** {@code ownerLabel}: the label every watched object carries (the owner's name). */
+  KindInformers(
+      KubernetesClient client, String ownerLabel, Consumer<GenericKubernetesResource> onChange) {
     this.client = client;
+    this.ownerLabel = ownerLabel;
     this.onChange = onChange;
   }
 
@@ -107,7 +110,7 @@ final class KindInformers implements AutoCloseable {
           client
               .genericKubernetesResources(type.get().context())
               .inAnyNamespace()
-              .withLabel(Owner.NAME_LABEL)
+              .withLabel(ownerLabel)
               .runnableInformer(0);
       informer.itemStore(new WithoutManagedFields<>());
       informer.addEventHandler(handler());

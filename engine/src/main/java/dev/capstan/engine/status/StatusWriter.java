@@ -136,22 +136,41 @@ public final class StatusWriter implements StatusWrites {
    * less per write); a conflict means the cache was behind, and the retry reads the API server.
    */
   public boolean update(NamespacedName key, Function<Kustomization, KustomizationStatus> change) {
+    return update(
+        Kustomization.class,
+        key,
+        cache::kustomization,
+        change,
+        (live, next) -> observer.statusWritten(live, withStatus(live, next, Kustomization::new)));
+  }
+
+  /**
+   * As {@link #update(NamespacedName, Function)}, for a HelmRelease; it is read from the API server
+   * (the engine keeps no cache of HelmReleases this writer can read).
+   */
+  public boolean updateRelease(
+      NamespacedName key, Function<HelmRelease, HelmReleaseStatus> change) {
+    return update(HelmRelease.class, key, k -> Optional.empty(), change, (live, next) -> {});
+  }
+
+  private <T, R extends CustomResource<?, T>> boolean update(
+      Class<R> type,
+      NamespacedName key,
+      Function<NamespacedName, Optional<R>> cached,
+      Function<R, T> change,
+      BiConsumer<R, T> written) {
     for (int attempt = 1; ; attempt++) {
-      Optional<Kustomization> cached =
-          attempt == 1 ? cache.kustomization(key).filter(this::seenOwnLastWrite) : Optional.empty();
-      Optional<Kustomization> live =
-          cached.isPresent()
-              ? cached
+      Optional<R> fromCache =
+          attempt == 1 ? cached.apply(key).filter(this::seenOwnLastWrite) : Optional.empty();
+      Optional<R> live =
+          fromCache.isPresent()
+              ? fromCache
               : Optional.ofNullable(
-                  client
-                      .resources(Kustomization.class)
-                      .inNamespace(key.namespace())
-                      .withName(key.name())
-                      .get());
+                  client.resources(type).inNamespace(key.namespace()).withName(key.name()).get());
       if (live.isEmpty()) {
         return false;
       }
-      KustomizationStatus next = change.apply(live.get());
+      T next = change.apply(live.get());
       if (Objects.equals(live.get().getStatus(), next)) {
         return true;
       }
@@ -159,7 +178,7 @@ public final class StatusWriter implements StatusWrites {
         synchronized (lock(live.get())) {
           apply(live.get(), next, live.get().getMetadata().getResourceVersion());
         }
-        observer.statusWritten(live.get(), withStatus(live.get(), next, Kustomization::new));
+        written.accept(live.get(), next);
         return true;
       } catch (KubernetesClientException e) {
         if (e.getCode() != 409 || attempt >= CONFLICT_ATTEMPTS) {
@@ -190,7 +209,7 @@ public final class StatusWriter implements StatusWrites {
    * Whether a cached object is no older than this writer's own last write to it: a cache that has
    * not seen that write yet could make a stale status look current.
    */
-  private boolean seenOwnLastWrite(Kustomization cached) {
+  private boolean seenOwnLastWrite(HasMetadata cached) {
     String written = writtenVersions.get(Key.of(cached));
     return written == null || written.equals(cached.getMetadata().getResourceVersion());
   }

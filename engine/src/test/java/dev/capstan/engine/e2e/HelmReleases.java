@@ -50,8 +50,14 @@ final class HelmReleases {
 
   /** Waits until HelmRelease {@code name}'s condition {@code type} is as wanted; returns it. */
   static Condition await(String name, String type, Predicate<Condition> wanted) {
+    return awaitWithin(name, type, WAIT, wanted);
+  }
+
+  /** As {@link #await}, failing when it is not so within {@code within}. */
+  static Condition awaitWithin(
+      String name, String type, Duration within, Predicate<Condition> wanted) {
     Condition[] seen = new Condition[1];
-    EngineFixture.eventually(WAIT)
+    EngineFixture.eventually(within)
         .untilAsserted(
             () -> {
               HelmRelease release = release(name);

@@ -14,9 +14,11 @@ import dev.capstan.api.helm.HelmReleaseSpec;
 import dev.capstan.api.helm.HelmReleaseStatus;
 import dev.capstan.api.helm.ReleaseSnapshot;
 import dev.capstan.engine.conditions.HelmReleaseStatuses;
+import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.pipeline.Outcome;
 import dev.capstan.health.status.Status;
 import dev.capstan.helm.release.ReleaseStatus;
+import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.io.IOException;
@@ -57,6 +59,50 @@ class HelmReleasePipelineTest {
     assertNull(status.lastAttemptedValuesChecksum());
     assertEquals(HelmReleaseStatus.ReleaseAction.install, status.lastAttemptedReleaseAction());
     assertEquals(2, status.inventory().entries().size());
+  }
+
+  @Test
+  void theHealthMonitorWatchesTheObjectsOnceTheWaitForThemEndsUntilTheReleaseIsDeleted() {
+    HelmRelease release = ReleaseFakes.release();
+    NamespacedName key = new NamespacedName("apps", "podinfo");
+    fakes.health = Status.InProgress;
+
+    pipeline.reconcile(release);
+    assertEquals(Map.of(), fakes.tracked, "a pending wait is the reconcile's own");
+
+    fakes.health = Status.Current;
+    fakes.now = fakes.now.plus(Duration.ofSeconds(2));
+    pipeline.reconcile(release);
+    assertEquals(
+        List.of("Service/apps/podinfo", "Deployment/apps/podinfo"),
+        fakes.tracked.get(key).stream().map(ObjectRef::display).toList());
+
+    pipeline.delete(release);
+    assertEquals(Map.of(), fakes.tracked);
+  }
+
+  @Test
+  void aBlipAfterTheWaitEndedNeitherReopensItNorFailsTheRelease() {
+    HelmRelease release = ReleaseFakes.release();
+    pipeline.reconcile(release);
+    assertCondition(release.getStatus(), "Healthy", "True", "Healthy");
+
+    // within spec.timeout of the deploy, an object progresses again
+    fakes.health = Status.InProgress;
+    fakes.now = fakes.now.plus(Duration.ofSeconds(10));
+    assertEquals(Outcome.Kind.SUCCEEDED, pipeline.reconcile(release).kind());
+    assertCondition(release.getStatus(), "Ready", "True", "InstallSucceeded");
+    assertCondition(release.getStatus(), "Healthy", "False", "Progressing");
+
+    // long past the deadline: still the release that passed its wait, nothing remediated
+    fakes.now = fakes.now.plus(Duration.ofHours(1));
+    assertEquals(Outcome.Kind.SUCCEEDED, pipeline.reconcile(release).kind());
+    assertEquals(List.of(1), List.copyOf(fakes.records.keySet()));
+    assertEquals(ReleaseStatus.DEPLOYED, fakes.records.get(1).release().status());
+    assertCondition(release.getStatus(), "Released", "True", "InstallSucceeded");
+    assertCondition(release.getStatus(), "Ready", "True", "InstallSucceeded");
+    assertCondition(release.getStatus(), "Healthy", "False", "Progressing");
+    assertNull(release.getStatus().failures());
   }
 
   @Test

@@ -9,12 +9,15 @@ import dev.capstan.applier.common.Action;
 import dev.capstan.applier.common.ObjectResult;
 import dev.capstan.applier.common.Owner;
 import dev.capstan.applier.inventory.InventorySet;
+import dev.capstan.decryption.Plaintexts;
 import dev.capstan.engine.conditions.ReleaseReason;
+import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.dependencies.DependencyLookup;
 import dev.capstan.engine.dependencies.ObjectDependency;
 import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.engine.pipeline.PruneStage;
 import dev.capstan.health.AggregateHealth;
+import dev.capstan.health.HealthEvaluator;
 import dev.capstan.health.cel.BuiltinLibrary;
 import dev.capstan.health.status.Status;
 import dev.capstan.helm.release.Release;
@@ -42,6 +45,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -126,6 +130,10 @@ final class ReleaseFakes {
   int recordWrites;
   int statusWrites;
   int chartsForgotten;
+
+  /** What the health monitor was last asked to watch per HelmRelease (untracked: removed). */
+  final Map<NamespacedName, List<ObjectRef>> tracked = new HashMap<>();
+
   final List<InventorySet> deletedInventories = new ArrayList<>();
   final List<InventorySet> prunedFrom = new ArrayList<>();
   final TreeMap<Integer, ReleaseRecord> records = new TreeMap<>();
@@ -178,6 +186,23 @@ final class ReleaseFakes {
                   }
                 })
             .waitPoll(Duration.ofSeconds(2))
+            .tracking(
+                new ReleaseHealthTracking() {
+                  @Override
+                  public void track(
+                      NamespacedName key,
+                      List<ObjectRef> objects,
+                      HealthEvaluator evaluator,
+                      Plaintexts fromSecrets,
+                      Optional<AggregateHealth> written) {
+                    tracked.put(key, List.copyOf(objects));
+                  }
+
+                  @Override
+                  public void untrack(NamespacedName key) {
+                    tracked.remove(key);
+                  }
+                })
             .build());
   }
 
