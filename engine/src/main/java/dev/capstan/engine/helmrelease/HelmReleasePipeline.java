@@ -93,7 +93,12 @@ public final class HelmReleasePipeline {
         secrets);
   }
 
-  public Outcome reconcile(HelmRelease release) {
+  public Outcome reconcile(HelmRelease cached) {
+    // A cache behind the last status written would make that release look made by another client.
+    HelmRelease release = parts.statuses().current(cached);
+    if (release == null) {
+      return Outcome.suspended();
+    }
     Outcome outcome = reconcileOnce(release);
     parts.observer().reconciled("HelmRelease", NamespacedName.of(release), outcome.kind());
     return outcome;
