@@ -306,7 +306,6 @@ public final class Engine implements AutoCloseable {
                         System::nanoTime));
   }
 
-  /** The client's own namespace (the pod's, or the kubeconfig context's), else default. */
   /** The HelmRelease pipeline's statuses: written, and read again when the cache is behind. */
   private static ReleaseStatusWrites releaseStatuses(StatusWriter statuses) {
     return new ReleaseStatusWrites() {
@@ -322,6 +321,7 @@ public final class Engine implements AutoCloseable {
     };
   }
 
+  /** The client's own namespace (the pod's, or the kubeconfig context's), else default. */
   private static String namespaceOf(KubernetesClient client) {
     String namespace = client.getNamespace();
     return namespace == null || namespace.isBlank() ? "default" : namespace;
