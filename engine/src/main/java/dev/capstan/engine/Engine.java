@@ -1,5 +1,7 @@
 package dev.capstan.engine;
 
+import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.api.helm.HelmReleaseStatus;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.applier.common.Polling;
 import dev.capstan.applier.kustomize.BuildSandbox;
@@ -13,6 +15,7 @@ import dev.capstan.engine.helmrelease.HelmReleasePipeline;
 import dev.capstan.engine.helmrelease.ReleaseActors;
 import dev.capstan.engine.helmrelease.ReleaseLiveHealth;
 import dev.capstan.engine.helmrelease.ReleaseParts;
+import dev.capstan.engine.helmrelease.ReleaseStatusWrites;
 import dev.capstan.engine.kustomization.GlobalAgeKeys;
 import dev.capstan.engine.kustomization.PipelineParts;
 import dev.capstan.engine.kustomization.PipelinePartsBuilder;
@@ -290,7 +293,7 @@ public final class Engine implements AutoCloseable {
                         new ObjectDependencies(client, "the engine")::lookup,
                         options.clock()))
                 .noCrossNamespaceRefs(options.tenancy().noCrossNamespaceRefs())
-                .statuses(statuses::write)
+                .statuses(releaseStatuses(statuses))
                 .library(parts.library())
                 .waitPoll(options.waitPoll())
                 .observer(observer)
@@ -312,6 +315,21 @@ public final class Engine implements AutoCloseable {
                         cached,
                         options.clock(),
                         System::nanoTime));
+  }
+
+  /** The HelmRelease pipeline's statuses: written, and read again when the cache is behind. */
+  private static ReleaseStatusWrites releaseStatuses(StatusWriter statuses) {
+    return new ReleaseStatusWrites() {
+      @Override
+      public void write(HelmRelease current, HelmReleaseStatus next) {
+        statuses.write(current, next);
+      }
+
+      @Override
+      public HelmRelease current(HelmRelease cached) {
+        return statuses.current(cached);
+      }
+    };
   }
 
   /** The client's own namespace (the pod's, or the kubeconfig context's), else default. */

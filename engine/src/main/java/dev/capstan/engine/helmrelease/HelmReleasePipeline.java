@@ -95,7 +95,12 @@ public final class HelmReleasePipeline {
         secrets);
   }
 
-  public Outcome reconcile(HelmRelease release) {
+  public Outcome reconcile(HelmRelease cached) {
+    // A cache behind the last status written would make that release look made by another client.
+    HelmRelease release = parts.statuses().current(cached);
+    if (release == null) {
+      return Outcome.suspended();
+    }
     NamespacedName key = NamespacedName.of(release);
     parts.tracking().reconciling(key);
     Outcome outcome;

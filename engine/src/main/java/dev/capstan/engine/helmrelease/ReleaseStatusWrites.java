@@ -9,4 +9,12 @@ public interface ReleaseStatusWrites {
 
   /** Writes {@code next} as the status of {@code current} unless it is that already. */
   void write(HelmRelease current, HelmReleaseStatus next);
+
+  /**
+   * The HelmRelease to reconcile: {@code cached}, or one read again when {@code cached} is older
+   * than the last status written to it; null when it is gone.
+   */
+  default HelmRelease current(HelmRelease cached) {
+    return cached;
+  }
 }

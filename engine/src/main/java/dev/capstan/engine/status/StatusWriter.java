@@ -106,6 +106,27 @@ public final class StatusWriter implements StatusWrites {
     writeUnlessEqual(current, next, HelmRelease::new, (before, after) -> {});
   }
 
+  /**
+   * {@code cached} if it has seen this writer's last status write to it; else the HelmRelease read
+   * live (null when it is gone), whose version is remembered as the newest known. A reconcile on a
+   * cache behind that write would take the release it recorded for another client's.
+   */
+  public HelmRelease current(HelmRelease cached) {
+    if (seenOwnLastWrite(cached)) {
+      return cached;
+    }
+    HelmRelease live =
+        client
+            .resources(HelmRelease.class)
+            .inNamespace(cached.getMetadata().getNamespace())
+            .withName(cached.getMetadata().getName())
+            .get();
+    if (live != null) {
+      writtenVersions.put(Key.of(live), live.getMetadata().getResourceVersion());
+    }
+    return live;
+  }
+
   /** Writes a Bucket's status unless it is unchanged. */
   public void write(Bucket current, BucketStatus next) {
     writeUnlessEqual(current, next, Bucket::new, observer::statusWritten);

@@ -1,7 +1,11 @@
 package dev.capstan.engine.status;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
+import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.api.helm.HelmReleaseStatus;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.source.GitRepository;
@@ -20,6 +24,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -65,6 +70,34 @@ class StatusWriterIT {
           "requests sent");
       assertEquals("Reconciliation in progress", readyMessage(admin, ns.name(), "web"));
     }
+  }
+
+  @Test
+  void aHelmReleaseCachedBeforeItsLastStatusWriteIsReadAgain(
+      KubernetesClient admin, TestNamespace ns) {
+    GenericKubernetesResource resource = new GenericKubernetesResource();
+    resource.setApiVersion("helm.capstan.dev/v2");
+    resource.setKind("HelmRelease");
+    resource.setMetadata(new ObjectMetaBuilder().withName("web").withNamespace(ns.name()).build());
+    resource
+        .getAdditionalProperties()
+        .put(
+            "spec", Map.of("interval", "5m", "chartRef", Map.of("kind", "HelmChart", "name", "c")));
+    admin.resource(resource).create();
+    HelmRelease cached =
+        admin.resources(HelmRelease.class).inNamespace(ns.name()).withName("web").get();
+    StatusWriter writer = new StatusWriter(admin, new NoCache(), PipelineObserver.NONE);
+    assertSame(cached, writer.current(cached), "nothing written yet: the cached one");
+
+    writer.write(
+        cached,
+        Serialization.unmarshal("{\"lastAttemptedRevision\":\"1.0.0\"}", HelmReleaseStatus.class));
+
+    // the cache has not seen that write: read again, with the status written
+    HelmRelease current = writer.current(cached);
+    assertNotSame(cached, current);
+    assertEquals("1.0.0", current.getStatus().lastAttemptedRevision());
+    assertSame(current, writer.current(current), "one that has seen the write is used as it is");
   }
 
   private static KubernetesClient recording(KubernetesClient admin, List<String> requests) {
