@@ -225,7 +225,6 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
       }
       switch (owners.tell(key, health.get())) {
         case WRITTEN -> written.put(key, health.get());
-        case WAITING -> wakeUp.accept(key);
         // not written: the next evaluation reads the status again, which may be stale
         case UNCHANGED -> written.remove(key);
       }

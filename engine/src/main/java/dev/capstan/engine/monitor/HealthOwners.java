@@ -14,8 +14,6 @@ public interface HealthOwners {
   enum Told {
     /** Its Healthy condition now says so: not written again until the health changes. */
     WRITTEN,
-    /** A reconcile of the owner decides it (a wait for health): that reconcile is woken. */
-    WAITING,
     /** Nothing to write (the owner is gone, another replica's, or has nothing to tell). */
     UNCHANGED
   }
