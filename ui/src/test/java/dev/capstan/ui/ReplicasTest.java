@@ -103,7 +103,7 @@ class ReplicasTest {
     assertEquals("capstan-replica-capstan-0", first.lease());
     assertEquals("capstan-0", first.holder());
     assertEquals("0f5c-capstan-0", first.process());
-    assertEquals("2026-03-01T11:59:58.000000Z", first.renewTime());
+    assertEquals("2026-03-01T11:59:58Z", first.renewTime());
     assertEquals(10, first.leaseDurationSeconds());
     assertEquals(LeaseState.LIVE, first.state());
     assertEquals(512, first.slots());
@@ -143,7 +143,10 @@ class ReplicasTest {
   void aReplicaBeforeTheMapIsWrittenClaimsNothing() {
     Replicas replicas =
         Replicas.of(
-            List.of(replicaLease("capstan-0", "2026-03-01T11:59:59.000000Z")), List.of(), List.of(), NOW);
+            List.of(replicaLease("capstan-0", "2026-03-01T11:59:59.000000Z")),
+            List.of(),
+            List.of(),
+            NOW);
 
     ReplicaGroup group = replicas.groups().get(0);
     assertEquals("", group.shardMap());
