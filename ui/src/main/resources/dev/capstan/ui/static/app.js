@@ -189,7 +189,7 @@
       + '<th>Kustomizations</th></tr>';
     const body = g.replicas.map(r => {
       const st = r.state.toLowerCase().replace('_', ' ');
-      return '<tr class="replica-row ' + esc(r.state.toLowerCase()) + '" data-replica="' + esc(r.name) + '">'
+      return '<tr class="replica-row state-' + esc(r.state.toLowerCase()) + '" data-replica="' + esc(r.name) + '">'
         + '<td>' + esc(r.name) + '</td><td class="state">' + esc(st) + '</td><td>' + esc(r.lease) + '</td>'
         + '<td>' + esc(r.holder) + '</td><td>' + esc(r.process) + '</td><td>' + esc(r.renewTime) + '</td>'
         + '<td>' + (r.lease ? esc(r.leaseDurationSeconds) + ' s' : '') + '</td>'
