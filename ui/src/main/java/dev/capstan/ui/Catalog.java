@@ -10,19 +10,23 @@ import dev.capstan.api.source.HelmRepository;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.api.source.SourceStatus;
 import dev.capstan.applier.ClusterErrors;
+import dev.capstan.engine.shard.ShardOptions;
 import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.net.URL;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * The Kustomizations, HelmReleases and sources (every kind of {@link #SOURCE_KINDS}) of the cluster
@@ -53,15 +57,20 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
   private final List<Watched<Kustomization>> kustomizations = new ArrayList<>();
   private final List<Watched<HelmRelease>> helmReleases = new ArrayList<>();
   private final List<SourceWatches<?>> sources = new ArrayList<>();
+  private final List<Watched<Lease>> leases = new ArrayList<>();
+  private final Clock clock;
 
   /**
    * @param namespaces the namespaces to watch; empty for all of them
    */
-  Catalog(KubernetesClient client, List<String> namespaces, Consumer<String> onChange) {
+  Catalog(
+      KubernetesClient client, List<String> namespaces, Consumer<String> onChange, Clock clock) {
     URL server = client.getMasterUrl();
+    this.clock = clock;
     for (String ns : namespaces.isEmpty() ? List.of("") : namespaces) {
       kustomizations.add(watch(client, Kustomization.class, ns, onChange, server));
       helmReleases.add(watch(client, HelmRelease.class, ns, onChange, server));
+      leases.add(watchLeases(client, ns, onChange, server));
     }
     for (Class<? extends CustomResource<? extends ReconciledSpec, ? extends SourceStatus>> kind :
         SOURCE_KINDS) {
@@ -75,7 +84,27 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
         ns.isEmpty()
             ? client.resources(kind).inAnyNamespace().runnableInformer(0)
             : client.resources(kind).inNamespace(ns).runnableInformer(0);
-    return new Watched<>(plural(kind), ns, informer, onChange, server);
+    return new Watched<>(plural(kind), ns, informer, onChange, server, o -> true);
+  }
+
+  /**
+   * The Leases of the namespaces in view. The shard map carries no label to select it by, so every
+   * Lease is listed; only a replica's or a shard map's change reaches the pages (nodes and leader
+   * elections renew theirs every few seconds).
+   */
+  private static Watched<Lease> watchLeases(
+      KubernetesClient client, String ns, Consumer<String> onChange, URL server) {
+    SharedIndexInformer<Lease> informer =
+        ns.isEmpty()
+            ? client.leases().inAnyNamespace().runnableInformer(0)
+            : client.leases().inNamespace(ns).runnableInformer(0);
+    return new Watched<>("Leases", ns, informer, onChange, server, Catalog::isShardLease);
+  }
+
+  private static boolean isShardLease(Lease lease) {
+    String name = lease.getMetadata().getName();
+    return name.startsWith(ShardOptions.REPLICA_LEASE_PREFIX)
+        || name.startsWith(ShardOptions.SHARD_MAP_PREFIX);
   }
 
   /** {@code GitRepositories}, {@code Buckets}: how the page and its problems name a kind. */
@@ -88,6 +117,15 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
     kustomizations.forEach(Watched::start);
     helmReleases.forEach(Watched::start);
     sources.forEach(s -> s.watched().forEach(Watched::start));
+    leases.forEach(Watched::start);
+  }
+
+  /** The Replicas page: the shard Leases in view and the Kustomizations' owner labels. */
+  Replicas replicas() {
+    List<Lease> shardLeases = items(leases).stream().filter(Catalog::isShardLease).toList();
+    List<String> problems = new ArrayList<>();
+    leases.forEach(w -> w.problem().ifPresent(p -> problems.add(p.message())));
+    return Replicas.of(shardLeases, kustomizations(), problems, clock.instant());
   }
 
   Overview overview() {
@@ -149,6 +187,7 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
     kustomizations.forEach(w -> w.informer.stop());
     helmReleases.forEach(w -> w.informer.stop());
     sources.forEach(s -> s.watched().forEach(w -> w.informer.stop()));
+    leases.forEach(w -> w.informer.stop());
   }
 
   /** The informers of one source kind: one for all namespaces, or one per namespace named. */
@@ -189,7 +228,8 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
         String namespace,
         SharedIndexInformer<T> informer,
         Consumer<String> onChange,
-        URL server) {
+        URL server,
+        Predicate<T> shown) {
       this.kinds = kinds;
       this.where = namespace.isEmpty() ? "" : " in namespace " + namespace;
       this.problemKey = PROBLEM + kinds + (namespace.isEmpty() ? "" : "/" + namespace);
@@ -198,17 +238,23 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
           new ResourceEventHandler<T>() {
             @Override
             public void onAdd(T obj) {
-              onChange.accept(key(obj));
+              if (shown.test(obj)) {
+                onChange.accept(key(obj));
+              }
             }
 
             @Override
             public void onUpdate(T oldObj, T newObj) {
-              onChange.accept(key(newObj));
+              if (shown.test(newObj)) {
+                onChange.accept(key(newObj));
+              }
             }
 
             @Override
             public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-              onChange.accept(key(obj));
+              if (shown.test(obj)) {
+                onChange.accept(key(obj));
+              }
             }
           });
       informer.exceptionHandler(

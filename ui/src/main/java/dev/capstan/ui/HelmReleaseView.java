@@ -63,7 +63,8 @@ final class HelmReleaseView {
         chartAndVersion(latest, status),
         latest == null || latest.version() == null ? "" : String.valueOf(latest.version()),
         hr.getSpec() != null && hr.getSpec().suspended(),
-        conditions.lastChange());
+        conditions.lastChange(),
+        "");
   }
 
   static Page page(HelmRelease hr, InventoryGroups.Result inventory) {

@@ -5,11 +5,13 @@ import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import dev.capstan.api.source.SourceStatus;
+import dev.capstan.engine.shard.ShardOptions;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.CustomResource;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -90,7 +92,20 @@ record Overview(
         revision,
         "",
         suspended,
-        conditions.lastChange());
+        conditions.lastChange(),
+        owner(ks));
+  }
+
+  /** The owner label a sharded engine writes; cut, as it is the tenant's object to write. */
+  private static String owner(Kustomization ks) {
+    Map<String, String> labels = ks.getMetadata().getLabels();
+    String owner = labels == null ? null : labels.get(ShardOptions.REPLICA_LABEL);
+    if (owner == null) {
+      return "";
+    }
+    return owner.length() <= ReplicaGroup.MAX_NAME
+        ? owner
+        : owner.substring(0, ReplicaGroup.MAX_NAME) + "…";
   }
 
   /** A source's row: no health of its own, its revision is its artifact's. */
@@ -109,6 +124,7 @@ record Overview(
         Objects.requireNonNullElse(SourceStatus.revisionOf(status), ""),
         "",
         suspended,
-        conditions.lastChange());
+        conditions.lastChange(),
+        "");
   }
 }

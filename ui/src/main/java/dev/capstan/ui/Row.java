@@ -10,6 +10,8 @@ package dev.capstan.ui;
  * @param release a HelmRelease's current release version (its newest {@code status.history}
  *     snapshot); empty for other kinds or before the first release
  * @param lastChange the latest transition time of any condition, RFC 3339, or empty
+ * @param replica the replica of a sharded engine that owns a Kustomization (its owner label, as
+ *     {@code kubectl get ks -o wide} shows it as REPLICA); empty otherwise
  */
 record Row(
     String kind,
@@ -22,7 +24,8 @@ record Row(
     String revision,
     String release,
     boolean suspended,
-    String lastChange) {
+    String lastChange,
+    String replica) {
 
   boolean countsAsReady() {
     return "True".equals(ready);

@@ -130,6 +130,9 @@ final class UiHandler extends Handler.Abstract {
     if (path.equals("/api/overview")) {
       return sendJson(response, callback, 200, catalog.overview());
     }
+    if (path.equals("/api/replicas")) {
+      return sendJson(response, callback, 200, catalog.replicas());
+    }
     if (path.equals("/api/graph.svg")) {
       Set<String> collapsed = collapsed(request);
       return send(

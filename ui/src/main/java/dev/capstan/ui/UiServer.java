@@ -81,7 +81,8 @@ public final class UiServer implements AutoCloseable {
               if (key.equals(EventStream.EVERYTHING) || key.startsWith("Kustomization/")) {
                 ahead.changed();
               }
-            });
+            },
+            options.clock());
     started.set(catalog);
     catalog.start();
     DriftParts drift = null;

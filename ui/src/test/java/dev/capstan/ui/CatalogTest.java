@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +58,7 @@ class CatalogTest {
     // every kind refused and retried several times before the changes are counted
     await()
         .atMost(Duration.ofSeconds(20))
-        .until(() -> lists.size() >= 7 && lists.values().stream().allMatch(n -> n.get() >= 4));
+        .until(() -> lists.size() >= 8 && lists.values().stream().allMatch(n -> n.get() >= 4));
 
     assertEquals(
         List.of(
@@ -67,6 +68,7 @@ class CatalogTest {
             "Problem/HelmReleases",
             "Problem/HelmRepositories",
             "Problem/Kustomizations",
+            "Problem/Leases",
             "Problem/OCIRepositories"),
         changes.stream().sorted().toList(),
         "one change per kind whose problem line appeared, none per retry");
@@ -78,6 +80,11 @@ class CatalogTest {
             .message();
     assertTrue(line.startsWith("cannot list HelmReleases: "), line);
     assertTrue(line.contains("forbidden"), line);
+    // the Leases' line is the Replicas page's, not the overview's
+    assertTrue(catalog.problems().stream().noneMatch(p -> p.kind().equals("Leases")));
+    List<String> replicaProblems = catalog.replicas().problems();
+    assertEquals(1, replicaProblems.size(), replicaProblems.toString());
+    assertTrue(replicaProblems.get(0).startsWith("cannot list Leases: "), replicaProblems.get(0));
   }
 
   @Test
@@ -107,7 +114,7 @@ class CatalogTest {
                     .withWatchReconnectInterval(20)
                     .build())
             .build();
-    catalog = new Catalog(client, namespaces, changes::add);
+    catalog = new Catalog(client, namespaces, changes::add, Clock.systemUTC());
     catalog.start();
   }
 

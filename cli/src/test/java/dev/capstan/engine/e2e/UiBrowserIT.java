@@ -8,6 +8,7 @@ import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.cli.CapstanMain;
 import dev.capstan.cli.ui.LaunchPage;
+import dev.capstan.engine.shard.ShardOptions;
 import dev.capstan.testing.CapstanCrds;
 import dev.capstan.testing.ClusterAccess;
 import dev.capstan.ui.UiOptions;
@@ -15,6 +16,7 @@ import dev.capstan.ui.UiServer;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
@@ -40,6 +42,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -944,6 +948,115 @@ class UiBrowserIT extends EngineTestBase {
     awaitElement(By.cssSelector("#summary tr.row[data-state='failing']"));
   }
 
+  @Test
+  @Order(16)
+  void replicasPageShowsEachReplicaAsItsLeasesAndTheShardMapSay() throws IOException {
+    // A view of the namespaces in view only: no replica Lease there yet, and kube-system's Leases
+    // are not the team's to list.
+    browser.get(url(teamUi, "/#/replicas"));
+    eventually(
+        () ->
+            assertTrue(
+                browser.findElement(By.id("replicas-note")).getText().contains("not run sharded"),
+                "without replica Leases the page says the engine is not sharded"));
+    eventually(
+        () ->
+            assertTrue(
+                browser
+                    .findElement(By.cssSelector("#replicas p.problem"))
+                    .getText()
+                    .contains("cannot list Leases in namespace kube-system")));
+
+    // Two replicas of a group as a sharded engine writes them: one renewed now, one that stopped
+    // renewing an hour ago; the shard map's claims; one Kustomization labelled the first's.
+    Instant now = Instant.now();
+    replicaLease("ui-a", now, 3600);
+    replicaLease("ui-b", now.minus(Duration.ofHours(1)), 10);
+    engine
+        .client
+        .leases()
+        .inNamespace(ns())
+        .resource(
+            new LeaseBuilder()
+                .withNewMetadata()
+                .withName(ShardOptions.SHARD_MAP_PREFIX + "ui-e2e")
+                .withNamespace(ns())
+                .addToAnnotations(ShardOptions.CLAIMS_ANNOTATION, "ui-a=0-600;ui-b=600-1024")
+                .addToAnnotations(ShardOptions.SLOTS_ANNOTATION, "10")
+                .addToAnnotations(ShardOptions.KEY_ANNOTATION, "uid")
+                .endMetadata()
+                .withNewSpec()
+                .endSpec()
+                .build())
+        .create();
+    engine
+        .client
+        .resources(Kustomization.class)
+        .inNamespace(ns())
+        .withName("app")
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            "{\"metadata\":{\"labels\":{\"%s\":\"ui-a\"},\"annotations\":{\"%s\":\"%s/ui-e2e\"}}}"
+                .formatted(ShardOptions.REPLICA_LABEL, ShardOptions.GROUP_LABEL, ns()));
+
+    browser.get(url(ui, "/#/"));
+    eventually(
+        () ->
+            assertEquals(
+                "ui-a",
+                browser
+                    .findElement(
+                        By.cssSelector(
+                            "tr.row[data-id='Kustomization/" + ns() + "/app'] td.replica"))
+                    .getText()));
+    awaitElement(By.id("nav-replicas")).click();
+    String group = "section.replica-group[data-group='" + ns() + "/ui-e2e'] ";
+    String first = group + "tr.replica-row[data-replica='ui-a'] ";
+    String second = group + "tr.replica-row[data-replica='ui-b'] ";
+    eventually(() -> assertEquals("live", text(first + ".state")));
+    assertEquals("600", text(first + ".slots"));
+    assertEquals("0-600", text(first + ".ranges"));
+    assertEquals("0x0000000000000000–0x9600000000000000", text(first + ".hashes"));
+    assertEquals("1", text(first + ".owned"));
+    assertEquals("expired", text(second + ".state"));
+    assertEquals("424", text(second + ".slots"));
+    assertEquals("0", text(second + ".owned"));
+    assertTrue(
+        browser.findElement(By.cssSelector(group + "p.note")).getText().contains("0 unclaimed"));
+    screenshot("replicas");
+
+    // The second replica renews: the page says so without a reload.
+    replicaLease("ui-b", Instant.now(), 3600);
+    eventually(() -> assertEquals("live", text(second + ".state")));
+  }
+
+  private static String text(String css) {
+    return browser.findElement(By.cssSelector(css)).getText();
+  }
+
+  /** A replica's Lease as a sharded engine writes it: group label, holder, process, renewal. */
+  private static void replicaLease(String replica, Instant renewed, int seconds) {
+    engine
+        .client
+        .leases()
+        .inNamespace(ns())
+        .resource(
+            new LeaseBuilder()
+                .withNewMetadata()
+                .withName(ShardOptions.REPLICA_LEASE_PREFIX + replica)
+                .withNamespace(ns())
+                .addToLabels(ShardOptions.GROUP_LABEL, "ui-e2e")
+                .addToAnnotations(ShardOptions.PROCESS_ANNOTATION, "process-of-" + replica)
+                .endMetadata()
+                .withNewSpec()
+                .withHolderIdentity(replica)
+                .withLeaseDurationSeconds(seconds)
+                .withRenewTime(ZonedDateTime.ofInstant(renewed, ZoneOffset.UTC))
+                .endSpec()
+                .build())
+        .serverSideApply();
+  }
+
   private static GenericKubernetesResource helmRelease(String name) {
     return engine
         .client
@@ -1058,6 +1171,11 @@ class UiBrowserIT extends EngineTestBase {
                     "buckets",
                     "helmrepositories",
                     "helmcharts")
+                .withVerbs("get", "list", "watch")
+                .endRule()
+                .addNewRule()
+                .withApiGroups("coordination.k8s.io")
+                .withResources("leases")
                 .withVerbs("get", "list", "watch")
                 .endRule()
                 .build())

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  */
 final class ReplicaLabel {
   static final String LABEL = ShardOptions.REPLICA_LABEL;
-  static final String GROUP = "shards.capstan.dev/group";
+  static final String GROUP = ShardOptions.GROUP_LABEL;
   private static final Logger LOG = LoggerFactory.getLogger(ReplicaLabel.class);
 
   private final KubernetesClient client;

@@ -20,11 +20,11 @@ import java.util.function.LongSupplier;
  * resourceVersion changing, never from the renew time written in it.
  */
 final class ReplicaLeases {
-  static final String GROUP_LABEL = "shards.capstan.dev/group";
-  static final String PREFIX = "capstan-replica-";
+  static final String GROUP_LABEL = ShardOptions.GROUP_LABEL;
+  static final String PREFIX = ShardOptions.REPLICA_LEASE_PREFIX;
 
   /** Which process renews a replica's Lease: one per start, so two of one name tell apart. */
-  static final String PROCESS = "shards.capstan.dev/process";
+  static final String PROCESS = ShardOptions.PROCESS_ANNOTATION;
 
   /** What came of a renewal. */
   enum Renewal {

@@ -21,9 +21,9 @@ import java.util.stream.Collectors;
  * never has two owners, however the replicas' views of each other differ.
  */
 final class ShardMap {
-  static final String CLAIMS = "shards.capstan.dev/claims";
-  static final String SPACE = "shards.capstan.dev/slots";
-  static final String KEY = "shards.capstan.dev/key";
+  static final String CLAIMS = ShardOptions.CLAIMS_ANNOTATION;
+  static final String SPACE = ShardOptions.SLOTS_ANNOTATION;
+  static final String KEY = ShardOptions.KEY_ANNOTATION;
   static final String WRITTEN = "shards.capstan.dev/written";
 
   /** The map as read: its version (empty when it does not exist yet) and each replica's claim. */
@@ -42,7 +42,7 @@ final class ShardMap {
   ShardMap(KubernetesClient client, String namespace, String group, SlotSpace space, String key) {
     this.client = client;
     this.namespace = namespace;
-    this.name = "capstan-shards-" + group;
+    this.name = ShardOptions.SHARD_MAP_PREFIX + group;
     this.space = space;
     this.key = key;
   }

@@ -38,6 +38,31 @@ public record ShardOptions(
    */
   public static final String REPLICA_LABEL = "shards.capstan.dev/replica";
 
+  /**
+   * The label of a replica's Lease naming its group, and the annotation beside {@link
+   * #REPLICA_LABEL} on a Kustomization naming the owner's group ({@code <Lease
+   * namespace>/<group>}).
+   */
+  public static final String GROUP_LABEL = "shards.capstan.dev/group";
+
+  /** A replica's Lease is this and the replica's name. */
+  public static final String REPLICA_LEASE_PREFIX = "capstan-replica-";
+
+  /** A group's shard map is the Lease of this and the group's name. */
+  public static final String SHARD_MAP_PREFIX = "capstan-shards-";
+
+  /** The shard map's annotation listing each replica's claimed slot ranges. */
+  public static final String CLAIMS_ANNOTATION = "shards.capstan.dev/claims";
+
+  /** The shard map's annotation of the slot space's bits (10: 1,024 slots). */
+  public static final String SLOTS_ANNOTATION = "shards.capstan.dev/slots";
+
+  /** The shard map's annotation of the key field ({@code uid} or {@code namespace}). */
+  public static final String KEY_ANNOTATION = "shards.capstan.dev/key";
+
+  /** The annotation of a replica's Lease naming the process that renews it (one per start). */
+  public static final String PROCESS_ANNOTATION = "shards.capstan.dev/process";
+
   /** How long a replica's Lease lives without renewal unless told otherwise. */
   public static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(10);
 

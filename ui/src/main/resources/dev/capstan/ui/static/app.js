@@ -1,5 +1,5 @@
 'use strict';
-// The view: four pages (overview, graph, a Kustomization, a HelmRelease), re-fetched when the server's event
+// The view: five pages (overview, graph, replicas, a Kustomization, a HelmRelease), re-fetched when the server's event
 // stream says something changed. Every value from the cluster goes through esc() before it
 // becomes markup.
 (function () {
@@ -36,6 +36,7 @@
       const [ns, name] = hash.substring(5).split('/').map(decodeURIComponent);
       return { page: 'hr', ns, name };
     }
+    if (hash === '#/replicas') return { page: 'replicas' };
     return { page: hash === '#/graph' ? 'graph' : 'overview' };
   }
 
@@ -47,6 +48,7 @@
       let drawn;
       if (r.page === 'overview') drawn = await overview();
       else if (r.page === 'graph') drawn = await graph();
+      else if (r.page === 'replicas') drawn = await replicas();
       else if (r.page === 'hr') drawn = await helmRelease(r.ns, r.name);
       else drawn = await kustomization(r.ns, r.name);
       if (drawn !== false) {
@@ -143,7 +145,8 @@
     const healthy = kind !== 'source';
     const head = '<tr><th>Namespace</th><th>Name</th><th>Ready</th>' + (healthy ? '<th>Healthy</th>' : '')
       + (kind === 'hr' ? '<th>Chart</th><th>Release</th>' : '<th>Revision</th>')
-      + '<th>Suspended</th><th>Last change</th><th>' + (kind === 'hr' ? 'Status' : 'Message') + '</th></tr>';
+      + '<th>Suspended</th><th>Last change</th>' + (kind === 'ks' ? '<th>Replica</th>' : '')
+      + '<th>' + (kind === 'hr' ? 'Status' : 'Message') + '</th></tr>';
     const body = rows.map(r => {
       const name = healthy ? '<a href="#/' + kind + '/' + encodeURIComponent(r.namespace) + '/' + encodeURIComponent(r.name) + '">' + esc(r.name) + '</a>' : esc(r.name);
       return '<tr class="row ' + state(r) + '" data-id="' + esc(r.kind + '/' + r.namespace + '/' + r.name) + '" data-state="' + state(r) + '">'
@@ -151,10 +154,58 @@
         + (healthy ? '<td class="s-' + esc(r.healthy) + '">' + esc(r.healthy) + '</td>' : '')
         + '<td>' + esc(r.revision) + '</td>' + (kind === 'hr' ? '<td class="release">' + esc(r.release) + '</td>' : '')
         + '<td>' + (r.suspended ? 'yes' : '') + '</td><td>' + esc(r.lastChange) + '</td>'
+        + (kind === 'ks' ? '<td class="replica">' + esc(r.replica) + '</td>' : '')
         + '<td class="msg">' + esc(r.message) + '</td></tr>';
     }).join('');
     return '<table class="' + (kind === 'source' ? 'repos' : kind) + '">' + head + body + '</table>'
       + (rows.length ? '' : '<p class="note">none to show</p>');
+  }
+
+  // ---- replicas -------------------------------------------------------------------------------
+  // The replicas of a sharded engine as their Leases and shard map say; drawn again only when the
+  // answer differs (a renewal changes the renew time shown, nothing else does).
+  let lastReplicasText = null;
+  async function replicas() {
+    if (main.dataset.page !== 'replicas') {
+      main.innerHTML = '<h2>Replicas</h2><div id="replicas"></div>';
+      main.dataset.page = 'replicas';
+      lastReplicasText = null;
+    }
+    const res = await call('/api/replicas');
+    const text = await res.text();
+    if (text === lastReplicasText) return false;
+    lastReplicasText = text;
+    const data = JSON.parse(text);
+    main.querySelector('#replicas').innerHTML =
+      data.problems.map(p => '<p class="problem" data-kind="Leases">' + esc(p) + '</p>').join('')
+      + '<p class="note" id="replicas-note">' + esc(data.note) + '</p>'
+      + data.groups.map(replicaGroup).join('');
+    return true;
+  }
+
+  function replicaGroup(g) {
+    const head = '<tr><th>Replica</th><th>State</th><th>Lease</th><th>Holder</th><th>Process</th>'
+      + '<th>Last renew</th><th>Duration</th><th>Slots</th><th>Slot ranges</th><th>Hash ranges</th>'
+      + '<th>Kustomizations</th></tr>';
+    const body = g.replicas.map(r => {
+      const st = r.state.toLowerCase().replace('_', ' ');
+      return '<tr class="replica-row state-' + esc(r.state.toLowerCase()) + '" data-replica="' + esc(r.name) + '">'
+        + '<td>' + esc(r.name) + '</td><td class="state">' + esc(st) + '</td><td>' + esc(r.lease) + '</td>'
+        + '<td>' + esc(r.holder) + '</td><td>' + esc(r.process) + '</td><td>' + esc(r.renewTime) + '</td>'
+        + '<td>' + (r.lease ? esc(r.leaseDurationSeconds) + ' s' : '') + '</td>'
+        + '<td class="slots">' + esc(r.slots) + '</td>'
+        + '<td class="ranges">' + r.ranges.map(s => esc(s.slots)).join(', ') + '</td>'
+        + '<td class="hashes">' + r.ranges.map(s => esc(s.fromHash) + '–' + esc(s.toHash)).join('<br>') + '</td>'
+        + '<td class="owned">' + esc(r.kustomizations) + '</td></tr>';
+    }).join('');
+    const map = g.shardMap
+      ? 'shard map ' + esc(g.namespace + '/' + g.shardMap) + ', key ' + esc(g.key) + ', '
+        + esc(g.slots) + ' slots, ' + esc(g.unclaimed) + ' unclaimed'
+      : 'no shard map yet';
+    return '<section class="replica-group" data-group="' + esc(g.namespace + '/' + g.group) + '">'
+      + '<h3>Group ' + esc(g.group) + ' in ' + esc(g.namespace) + '</h3><p class="note">' + map + '</p>'
+      + g.problems.map(p => '<p class="problem">' + esc(p) + '</p>').join('')
+      + '<table class="replicas">' + head + body + '</table></section>';
   }
 
   // ---- graph ----------------------------------------------------------------------------------
@@ -401,9 +452,15 @@
   // ---- live updates ---------------------------------------------------------------------------
   // Whether a change of these objects alters what the page shows: the graph draws Kustomizations
   // only; a Kustomization's or HelmRelease's page reads its inventory from the API server, so only
-  // when it (or its source) changed. A kind's problem line ('Problem/...') is on the overview alone.
+  // when it (or its source) changed. A kind's problem line ('Problem/...') is on the overview alone,
+  // but the Leases' on the Replicas page.
   function shows(r, keys) {
-    if (keys.includes('*') || r.page === 'overview') return true;
+    if (keys.includes('*')) return true;
+    // Leases are the Replicas page's alone; it also counts the Kustomizations' owner labels.
+    if (r.page === 'replicas') {
+      return keys.some(k => k.startsWith('Lease/') || k.startsWith('Kustomization/') || k.startsWith('Problem/Leases'));
+    }
+    if (r.page === 'overview') return keys.some(k => !k.startsWith('Lease/') && !k.startsWith('Problem/Leases'));
     if (r.page === 'graph') return keys.some(k => k.startsWith('Kustomization/'));
     const kind = r.page === 'hr' ? 'HelmRelease/' : 'Kustomization/';
     return keys.includes(kind + r.ns + '/' + r.name) || keys.includes(sourceKey);
