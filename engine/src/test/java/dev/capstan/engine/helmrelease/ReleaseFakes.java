@@ -76,6 +76,16 @@ final class ReleaseFakes {
 
   int crdWrites;
   Status health = Status.Current;
+
+  /** The hooks the render gives, in the render's order. */
+  List<ChartRender.Hook> hooks = List.of();
+
+  /** The health of a hook, by its name, when it is looked at alone: Current unless set. */
+  final Map<String, Status> hookHealth = new TreeMap<>();
+
+  /** Each object applied, as "Kind/name", in order; and each deleted, with "-" before it. */
+  final List<String> writes = new ArrayList<>();
+
   boolean applyFails = false;
   boolean renderFails = false;
 
@@ -131,7 +141,7 @@ final class ReleaseFakes {
                   return new ChartRender(
                       new ChartRender.Chart("podinfo", chartVersion, "6.5.0", chartDigest),
                       (request.includeCrds() ? crds : "") + manifest,
-                      List.of(),
+                      hooks,
                       "");
                 })
             .actors(this::actorFor)
@@ -234,6 +244,7 @@ final class ReleaseFakes {
 
   private ApplyResult apply(ApplyRequest request) {
     applies++;
+    request.objects().forEach(o -> writes.add(o.getKind() + "/" + o.getMetadata().getName()));
     request.objects().stream()
         .filter(o -> "CustomResourceDefinition".equals(o.getKind()))
         .forEach(
@@ -261,6 +272,15 @@ final class ReleaseFakes {
   }
 
   private AggregateHealth health(List<ObjectRef> refs) {
+    if (refs.size() == 1 && hooks.stream().anyMatch(h -> h.name().equals(refs.get(0).name()))) {
+      Status hook = hookHealth.getOrDefault(refs.get(0).name(), Status.Current);
+      return new AggregateHealth(
+          hook,
+          hook == Status.Current ? "" : "Job/apps/" + refs.get(0).name() + ": BackoffLimitExceeded",
+          List.of(),
+          List.of(),
+          1);
+    }
     return new AggregateHealth(
         health,
         health == Status.Current ? "" : "Deployment/apps/podinfo: 0 of 1 replicas ready",
@@ -316,6 +336,7 @@ final class ReleaseFakes {
     public List<ObjectResult> deleteInventory(
         InventorySet inventory, Owner owner, Duration timeout, boolean waitForTermination) {
       deletedInventories.add(inventory);
+      inventory.refs().forEach(r -> writes.add("-" + r.kind() + "/" + r.name()));
       inventory.refs().forEach(r -> crdsInCluster.remove(r.name()));
       return inventory.refs().stream().map(r -> ObjectResult.of(r, Action.DELETED)).toList();
     }
