@@ -1,5 +1,6 @@
 package dev.capstan.engine.helmrelease;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.helm.HelmReleaseStatus;
 import dev.capstan.applier.apply.ApplyRequest;
@@ -57,6 +58,7 @@ final class ReleaseFakes {
   static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
   private static final BuiltinLibrary LIBRARY = BuiltinLibrary.load();
+  private static final ObjectMapper RECORD_JSON = new ObjectMapper();
 
   /** The chart's version and artifact digest the source gives. */
   String chartVersion = "6.5.0";
@@ -342,6 +344,15 @@ final class ReleaseFakes {
     }
   }
 
+  /** {@code release} as it reads back from its Secret: through its JSON, as Helm stores it. */
+  private static Release stored(Release release) {
+    try {
+      return RECORD_JSON.readValue(RECORD_JSON.writeValueAsBytes(release), Release.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   private final class Store implements ReleaseStore {
     private int resourceVersion;
 
@@ -379,8 +390,9 @@ final class ReleaseFakes {
       records.remove(record.release().version());
     }
 
-    private ReleaseRecord put(String namespace, Release release) {
+    private ReleaseRecord put(String namespace, Release written) {
       recordWrites++;
+      Release release = stored(written);
       recordLog.add(release.version() + " " + release.status().helmName());
       ReleaseRecord record =
           new ReleaseRecord(
