@@ -1,5 +1,7 @@
 package dev.capstan.engine.helmrelease;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.helm.HelmReleaseStatus;
 import dev.capstan.api.helm.ReleaseSnapshot;
@@ -171,7 +173,12 @@ public final class HelmReleasePipeline {
   private static boolean sameInputs(ReleaseRecording.Pending pending, ReleaseInputs.Inputs in) {
     var made = pending.record().release();
     return Objects.equals(made.chart().version(), in.chart().revision())
-        && Objects.equals(made.config(), ReleaseRecording.config(in.values()));
+        && Objects.equals(orEmpty(made.config()), ReleaseRecording.config(in.values()));
+  }
+
+  /** A record's values; Helm leaves empty ones out of the record, so none reads as empty. */
+  private static JsonNode orEmpty(JsonNode config) {
+    return config == null || config.isNull() ? JsonNodeFactory.instance.objectNode() : config;
   }
 
   /** Goes on only once what spec.dependsOn names is ready, as {@code actor} reads it. */

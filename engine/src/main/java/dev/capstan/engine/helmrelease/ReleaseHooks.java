@@ -150,6 +150,9 @@ final class ReleaseHooks {
       HealthEvaluator evaluator) {
     ReleaseRecord current = record;
     List<Integer> order = order(hooksOf(record), event);
+    if (order.stream().allMatch(i -> SUCCEEDED.equals(lastPhase(hooksOf(record).get(i))))) {
+      return new Done(record); // done by an earlier reconcile, deletions included
+    }
     for (int i : order) {
       ReleaseHook hook = hooksOf(current).get(i);
       if (SUCCEEDED.equals(lastPhase(hook))) {

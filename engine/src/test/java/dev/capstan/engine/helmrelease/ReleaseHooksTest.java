@@ -74,6 +74,21 @@ class ReleaseHooksTest {
   }
 
   @Test
+  void aReleaseWithNoValuesGoesOnFromItsRecordOnceItsHookCompletes() {
+    fakes.hooks = hooks("migrate");
+    fakes.hookHealth.put("migrate", Status.InProgress);
+    HelmRelease release = ReleaseFakes.release();
+    ((ObjectNode) release.getSpec().values()).removeAll();
+    pipeline.reconcile(release);
+
+    fakes.hookHealth.put("migrate", Status.Current);
+    pipeline.reconcile(release);
+
+    assertEquals(List.of(1), List.copyOf(fakes.records.keySet()));
+    assertEquals(ReleaseStatus.DEPLOYED, fakes.records.get(1).release().status());
+  }
+
+  @Test
   void hooksOfOneWeightRunByNameAndTheRendersOrderOtherwise() {
     List<ReleaseHook> hooks =
         ReleaseHooks.of(
