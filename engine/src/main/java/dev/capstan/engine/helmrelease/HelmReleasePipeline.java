@@ -286,7 +286,7 @@ public final class HelmReleasePipeline {
             previous,
             baseline,
             in.configDigest(),
-            acted.health().evaluator(release.getSpec())),
+            acted.health().hookEvaluator(release.getSpec())),
         seen);
   }
 
@@ -320,7 +320,7 @@ public final class HelmReleasePipeline {
             Inventories.toApplier(inventoryOf(release)),
             baseline(release, history, upgrade),
             in.configDigest(),
-            acted.health().evaluator(release.getSpec())),
+            acted.health().hookEvaluator(release.getSpec())),
         seen);
   }
 
