@@ -281,12 +281,7 @@ public final class HelmReleasePipeline {
         in,
         pending,
         new ReleaseRun.Work(
-            crds,
-            objects,
-            previous,
-            baseline,
-            in.configDigest(),
-            acted.health().hookEvaluator(release.getSpec())),
+            crds, objects, previous, baseline, in.configDigest(), acted.health().hookEvaluator()),
         seen);
   }
 
@@ -320,7 +315,7 @@ public final class HelmReleasePipeline {
             Inventories.toApplier(inventoryOf(release)),
             baseline(release, history, upgrade),
             in.configDigest(),
-            acted.health().hookEvaluator(release.getSpec())),
+            acted.health().hookEvaluator()),
         seen);
   }
 

@@ -15,7 +15,6 @@ import dev.capstan.health.cel.HealthCheckExpr;
 import dev.capstan.health.cel.InvalidHealthCheckException;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -96,11 +95,13 @@ final class ReleaseHealth {
               null,
               "has(status.phase) && status.phase == 'Failed'"));
 
-  /** The evaluator of a release's hooks: {@link #HOOK_CHECKS} over the release's own. */
-  HealthEvaluator hookEvaluator(HelmReleaseSpec spec) {
-    List<HealthCheckExpr> checks = new ArrayList<>(HOOK_CHECKS);
-    checks.addAll(HealthEvaluators.checksOf(spec.healthCheckExprs()));
-    return evaluator(List.copyOf(checks));
+  /**
+   * The evaluator of a release's hooks: {@link #HOOK_CHECKS} alone. Helm judges hooks by itself;
+   * the HelmRelease's healthCheckExprs are for its objects, and one naming a Job or a Pod would
+   * clash with the hook checks.
+   */
+  HealthEvaluator hookEvaluator() {
+    return evaluator(HOOK_CHECKS);
   }
 
   /** The HelmRelease's health evaluator: the built-in checks and its healthCheckExprs. */

@@ -217,6 +217,24 @@ class ReleaseHooksTest {
     assertEquals(ReleaseStatus.DEPLOYED, fakes.records.get(2).release().status());
   }
 
+  @Test
+  void aJobInTheReleasesHealthCheckExprsDoesNotClashWithTheHookChecks() {
+    fakes.hooks = hooks("migrate");
+    HelmRelease release =
+        new KubernetesSerialization()
+            .unmarshal(
+                ReleaseFakes.read("podinfo.yaml")
+                    + "  healthCheckExprs:\n"
+                    + "  - {apiVersion: batch/v1, kind: Job, current: 'true'}\n",
+                HelmRelease.class);
+
+    pipeline.reconcile(release);
+
+    assertEquals(ReleaseStatus.DEPLOYED, fakes.records.get(1).release().status());
+    assertEquals(Map.of("migrate", "Succeeded"), phases());
+    assertEquals("True", condition(release, "Ready").getStatus());
+  }
+
   private Map<String, String> phases() {
     return phases(1);
   }
