@@ -1,5 +1,7 @@
 package dev.capstan.engine.helmrelease;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.helm.HelmReleaseStatus;
 import dev.capstan.api.helm.ReleaseSnapshot;
@@ -74,6 +76,7 @@ public final class HelmReleasePipeline {
   private record Acted(
       ReleaseRecording recording,
       ReleaseApply apply,
+      ReleaseHooks hooks,
       ReleaseHealth health,
       ReleaseActors.CrdLookup crds,
       ReleaseRemediation remediation,
@@ -85,6 +88,7 @@ public final class HelmReleasePipeline {
     return new Acted(
         new ReleaseRecording(actor.store(), parts.clock(), secrets),
         apply,
+        new ReleaseHooks(actor.acting(), actor.store(), parts.clock()),
         new ReleaseHealth(actor.acting(), parts.library(), parts.clock()),
         actor.crds(),
         new ReleaseRemediation(
@@ -139,8 +143,12 @@ public final class HelmReleasePipeline {
       secrets = in.fromSecrets();
       seen.attempted(in.attempted(lastAction(release), null));
       Acted acted = actedFor(actor, secrets);
-      ReleaseHistory history =
-          acted.recording().unlocked(release, acted.recording().history(release));
+      ReleaseHistory history = acted.recording().history(release);
+      Optional<ReleaseRecording.Pending> waiting = ReleaseRecording.waitingForHook(history);
+      if (waiting.isPresent() && sameInputs(waiting.get(), in)) {
+        return resumed(acted, release, in, waiting.get(), history, seen);
+      }
+      history = acted.recording().unlocked(release, history);
       InventorySet previous = Inventories.toApplier(inventoryOf(release));
       Optional<Instant> deployedAt = unchangedSince(release, in, history);
       ReleaseDecision.Next next =
@@ -180,6 +188,21 @@ public final class HelmReleasePipeline {
           secrets.redact(e.getMessage()));
       return Outcome.retry(parts.backoff().delay(1, Duration.ofMinutes(1)));
     }
+  }
+
+  /**
+   * Whether a release waiting for a hook was made of the chart version and values wanted now: one
+   * made of others is not gone on with but marked failed, as any record left pending is.
+   */
+  private static boolean sameInputs(ReleaseRecording.Pending pending, ReleaseInputs.Inputs in) {
+    var made = pending.record().release();
+    return Objects.equals(made.chart().version(), in.chart().revision())
+        && Objects.equals(orEmpty(made.config()), ReleaseRecording.config(in.values()));
+  }
+
+  /** A record's values; Helm leaves empty ones out of the record, so none reads as empty. */
+  private static JsonNode orEmpty(JsonNode config) {
+    return config == null || config.isNull() ? JsonNodeFactory.instance.objectNode() : config;
   }
 
   /** Goes on only once what spec.dependsOn names is ready, as {@code actor} reads it. */
@@ -250,7 +273,7 @@ public final class HelmReleasePipeline {
     }
   }
 
-  /** Renders, records, applies and prunes a new version of the release. */
+  /** Renders, records, applies and prunes a new version of the release, running its hooks. */
   private Outcome release(
       Acted acted,
       HelmRelease release,
@@ -265,56 +288,114 @@ public final class HelmReleasePipeline {
     ReleaseAdoption.Baseline baseline = baseline(release, history, upgrade);
     acted.apply().checkOwnership(release, objects, baseline, upgrade);
     List<GenericKubernetesResource> crds = crds(all, acted.crds(), upgrade);
-    Instant started = parts.clock().instant();
-    ReleaseRecording recording = acted.recording();
     ReleaseRecording.Pending pending =
-        recording.begin(release, history, upgrade, rendered, in.values());
-    String chart = rendered.chart().name() + "@" + rendered.chart().version();
-    String action = upgrade ? "upgrade" : "install";
-    String what = "Helm " + action + " %s for release " + pending.where() + " with chart " + chart;
+        acted
+            .recording()
+            .begin(
+                release,
+                history,
+                upgrade,
+                rendered,
+                in.values(),
+                ReleaseHooks.of(rendered.hooks()));
     seen.attempted(in.attempted(pending.action(), null));
-    InventorySet inventory;
-    ReleaseSnapshot deployed;
+    return ran(
+        acted,
+        release,
+        in,
+        pending,
+        new ReleaseRun.Work(
+            crds, objects, previous, baseline, in.configDigest(), acted.health().hookEvaluator()),
+        seen);
+  }
+
+  /**
+   * An install or upgrade whose record waits for one of its hooks, gone on with from its record:
+   * its manifest is what was rendered, its chart's CRDs were written before its first hook.
+   */
+  private Outcome resumed(
+      Acted acted,
+      HelmRelease release,
+      ReleaseInputs.Inputs in,
+      ReleaseRecording.Pending pending,
+      ReleaseHistory history,
+      ReleaseObservationBuilder seen) {
+    boolean upgrade = pending.action() == HelmReleaseStatus.ReleaseAction.upgrade;
+    List<GenericKubernetesResource> objects;
     try {
-      inventory =
-          acted
-              .apply()
-              .apply(
-                  release,
-                  crds,
-                  objects,
-                  previous,
-                  baseline,
-                  ReleaseRecording.failureReason(pending));
-      deployed = recording.deployed(pending, in.configDigest());
-    } catch (ReleaseApply.Failed f) {
-      String message = String.format(what, "failed") + ": " + f.getMessage();
-      seen.attempted(in.attempted(pending.action(), since(started)))
+      objects = ManifestObjects.of(pending.record().release().manifest(), release);
+    } catch (IllegalArgumentException e) {
+      throw ReleaseFailure.releaseFailed(ReleaseRecording.failureReason(pending), e.getMessage());
+    }
+    seen.attempted(in.attempted(pending.action(), null));
+    return ran(
+        acted,
+        release,
+        in,
+        pending,
+        new ReleaseRun.Work(
+            List.of(),
+            objects,
+            Inventories.toApplier(inventoryOf(release)),
+            baseline(release, history, upgrade),
+            in.configDigest(),
+            acted.health().hookEvaluator()),
+        seen);
+  }
+
+  /** The release run on from its pending record, and the status of how far it got. */
+  private Outcome ran(
+      Acted acted,
+      HelmRelease release,
+      ReleaseInputs.Inputs in,
+      ReleaseRecording.Pending pending,
+      ReleaseRun.Work work,
+      ReleaseObservationBuilder seen) {
+    ReleaseRun.Result result =
+        new ReleaseRun(acted.recording(), acted.apply(), acted.hooks(), parts.clock())
+            .run(release, pending, work);
+    boolean upgrade = pending.action() == HelmReleaseStatus.ReleaseAction.upgrade;
+    var chart = pending.record().release().chart();
+    String what =
+        "Helm "
+            + pending.action().name()
+            + " %s for release "
+            + pending.where()
+            + " with chart "
+            + chart.name()
+            + "@"
+            + chart.version();
+    Duration took = since(ReleaseRun.began(pending, parts.clock().instant()));
+    if (result instanceof ReleaseRun.HookRunning running) {
+      seen.inventory(Inventories.toStatus(running.inventory()))
+          .phase(new ReleaseObservation.HookRunning(running.message()));
+      return status.write(release, seen.build(), acted.fromSecrets());
+    }
+    if (result instanceof ReleaseRun.Failed f) {
+      String message = String.format(what, "failed") + ": " + f.message();
+      seen.attempted(in.attempted(pending.action(), took))
           .inventory(Inventories.toStatus(f.inventory()))
           .phase(new ReleaseObservation.Failed(f.reason(), message, true));
-      recording.failed(pending, f.getMessage(), in.configDigest()).ifPresent(seen::released);
+      f.snapshot().ifPresent(seen::released);
       return status.write(release, seen.build(), acted.fromSecrets());
-    } catch (RuntimeException e) {
-      // Whatever stopped the release, its record is not left pending.
-      try {
-        recording.failed(pending, String.valueOf(e.getMessage()), in.configDigest());
-      } catch (RuntimeException alsoFailed) {
-        LOG.warn(
-            "{}: not marked failed: {}",
-            pending.where(),
-            acted.fromSecrets().redact(alsoFailed.getMessage()));
-      }
-      throw e;
     }
+    ReleaseRun.Deployed deployed = (ReleaseRun.Deployed) result;
     ReleaseReason reason =
         upgrade ? ReleaseReason.UPGRADE_SUCCEEDED : ReleaseReason.INSTALL_SUCCEEDED;
-    seen.attempted(in.attempted(pending.action(), since(started)))
-        .released(deployed)
+    seen.attempted(in.attempted(pending.action(), took))
+        .released(deployed.snapshot())
         .renderDigests(RenderDigests.of(release.getSpec()))
         .drift(ReleaseDrift.notLooked(release, true))
         .phase(new ReleaseObservation.Released(reason, String.format(what, "succeeded")));
     return looked(
-        acted, release, seen, inventory, parts.clock().instant(), upgrade, true, in.configDigest());
+        acted,
+        release,
+        seen,
+        deployed.inventory(),
+        parts.clock().instant(),
+        upgrade,
+        true,
+        in.configDigest());
   }
 
   /**
