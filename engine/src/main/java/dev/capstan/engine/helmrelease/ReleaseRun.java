@@ -64,10 +64,11 @@ final class ReleaseRun {
   /** Runs {@code pending} on from where its record stands. */
   Result run(HelmRelease release, ReleaseRecording.Pending pending, Work work) {
     boolean upgrade = pending.action() == ReleaseAction.upgrade;
-    String pre = upgrade ? "pre-upgrade" : "pre-install";
-    String post = upgrade ? "post-upgrade" : "post-install";
+    HookEvent pre = HookEvent.pre(upgrade);
+    HookEvent post = HookEvent.post(upgrade);
     boolean runsHooks = !hooksDisabled(release.getSpec(), upgrade);
-    Instant deadline = began(pending, clock.instant()).plus(release.getSpec().effectiveTimeout());
+    // each hook waits spec.timeout from its own creation, as Helm's; this is for a lost start time
+    Instant began = began(pending, clock.instant());
     ReleaseReason failure = ReleaseRecording.failureReason(pending);
     ReleaseRecording.Pending current = pending;
     InventorySet inventory = work.previous();
@@ -76,8 +77,7 @@ final class ReleaseRun {
         apply.writeCrds(release, work.crds(), work.previous(), failure);
       }
       if (runsHooks) {
-        ReleaseHooks.Run run =
-            hooks.run(release, current.record(), pre, deadline, work.evaluator());
+        ReleaseHooks.Run run = hooks.run(release, current.record(), pre, began, work.evaluator());
         current = current.withRecord(run.record());
         if (run instanceof ReleaseHooks.Running r) {
           return new HookRunning(r.message(), inventory);
@@ -89,8 +89,7 @@ final class ReleaseRun {
                 release, List.of(), work.objects(), work.previous(), work.baseline(), failure);
       }
       if (runsHooks) {
-        ReleaseHooks.Run run =
-            hooks.run(release, current.record(), post, deadline, work.evaluator());
+        ReleaseHooks.Run run = hooks.run(release, current.record(), post, began, work.evaluator());
         current = current.withRecord(run.record());
         if (run instanceof ReleaseHooks.Running r) {
           return new HookRunning(r.message(), inventory);

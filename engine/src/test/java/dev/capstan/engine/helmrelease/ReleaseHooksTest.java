@@ -98,7 +98,7 @@ class ReleaseHooksTest {
                 hook("z", "ConfigMap", -3, "pre-install"),
                 hook("t", "Pod", 0, "test")));
 
-    List<Integer> order = ReleaseHooks.order(hooks, "pre-install");
+    List<Integer> order = ReleaseHooks.order(hooks, HookEvent.PRE_INSTALL);
 
     assertEquals(List.of("z", "a", "b"), order.stream().map(i -> hooks.get(i).name()).toList());
   }
@@ -235,13 +235,95 @@ class ReleaseHooksTest {
     assertEquals("True", condition(release, "Ready").getStatus());
   }
 
+  @Test
+  void aCrdHookIsNeverDeletedWhateverItsPolicySays() {
+    fakes.hooks = hooks("widgets.example.com", "migrate");
+    HelmRelease release = ReleaseFakes.release();
+
+    pipeline.reconcile(release);
+
+    assertEquals(ReleaseStatus.DEPLOYED, fakes.records.get(1).release().status());
+    assertEquals(
+        "CustomResourceDefinition/widgets.example.com",
+        fakes.writes.get(0),
+        "created without the before-hook-creation deletion first");
+    assertTrue(fakes.writes.stream().noneMatch(w -> w.startsWith("-CustomResourceDefinition")));
+    assertEquals(Map.of("widgets.example.com", "Succeeded", "migrate", "Succeeded"), phases());
+  }
+
+  @Test
+  void aHookThatIsNeitherAJobNorAPodIsDoneOnceCreatedHowEverItsHealthReads() {
+    fakes.hooks = hooks("seed", "widgets.example.com");
+    fakes.hookHealth.put("seed", Status.InProgress);
+    fakes.hookHealth.put("widgets.example.com", Status.Failed);
+    HelmRelease release = ReleaseFakes.release();
+
+    pipeline.reconcile(release);
+
+    assertEquals(ReleaseStatus.DEPLOYED, fakes.records.get(1).release().status());
+    assertEquals(Map.of("seed", "Succeeded", "widgets.example.com", "Succeeded"), phases());
+    assertEquals("True", condition(release, "Ready").getStatus());
+  }
+
+  @Test
+  void eachHookWaitsTheTimeoutFromItsOwnCreationNotFromTheReleasesStart() {
+    fakes.hooks = hooks("migrate", "announce");
+    fakes.hookHealth.put("migrate", Status.InProgress);
+    fakes.hookHealth.put("announce", Status.InProgress);
+    HelmRelease release = ReleaseFakes.release();
+    pipeline.reconcile(release);
+    fakes.now = fakes.now.plus(Duration.ofMinutes(4));
+    fakes.hookHealth.put("migrate", Status.Current);
+    pipeline.reconcile(release); // announce created 4 minutes into the release
+
+    fakes.now = fakes.now.plus(Duration.ofMinutes(2));
+    Outcome sixMinutesIn = pipeline.reconcile(release);
+
+    assertEquals(Outcome.Kind.WAITING, sixMinutesIn.kind());
+    assertEquals(ReleaseStatus.PENDING_INSTALL, fakes.records.get(1).release().status());
+    assertEquals("Running", phases().get("announce"));
+
+    fakes.now = fakes.now.plus(Duration.ofMinutes(4));
+    pipeline.reconcile(release);
+
+    assertEquals(ReleaseStatus.FAILED, fakes.records.get(1).release().status());
+    assertEquals("Failed", phases().get("announce"));
+    assertTrue(
+        fakes.records.get(1).release().info().description().contains("Job/announce"),
+        fakes.records.get(1).release().info().description());
+  }
+
+  @Test
+  void aFailedHookAlsoDeletesTheHooksOfItsEventThatSucceededWithHookSucceeded() {
+    fakes.hooks = hooks("prepare", "check", "seed");
+    fakes.hookHealth.put("check", Status.Failed);
+    HelmRelease release = ReleaseFakes.release();
+
+    pipeline.reconcile(release);
+
+    assertEquals(ReleaseStatus.FAILED, fakes.records.get(1).release().status());
+    assertEquals(Map.of("seed", "Succeeded", "prepare", "Succeeded", "check", "Failed"), phases());
+    assertEquals(
+        List.of(
+            "-ConfigMap/seed",
+            "ConfigMap/seed",
+            "Job/prepare",
+            "Job/check",
+            "-Job/check",
+            "-Job/prepare"),
+        fakes.writes,
+        "seed has no hook-succeeded policy and stays; prepare has and goes after check");
+  }
+
   private Map<String, String> phases() {
     return phases(1);
   }
 
   private Map<String, String> phases(int version) {
     return fakes.records.get(version).release().hooks().stream()
-        .collect(Collectors.toMap(ReleaseHook::name, ReleaseHooks::lastPhase));
+        .collect(
+            Collectors.toMap(
+                ReleaseHook::name, h -> h.lastRun() == null ? "" : h.lastRun().phase()));
   }
 
   private ReleaseHook hook(String name) {
