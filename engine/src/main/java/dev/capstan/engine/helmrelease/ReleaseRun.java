@@ -126,6 +126,19 @@ final class ReleaseRun {
     }
   }
 
+  /** Flux's words for the action, a {@code %s} left for how it ended. */
+  static String what(ReleaseRecording.Pending pending) {
+    var chart = pending.record().release().chart();
+    return "Helm "
+        + pending.action().name()
+        + " %s for release "
+        + pending.where()
+        + " with chart "
+        + chart.name()
+        + "@"
+        + chart.version();
+  }
+
   /** The install's or upgrade's {@code disableHooks}, as Flux reads it. */
   private static boolean hooksDisabled(HelmReleaseSpec spec, boolean upgrade) {
     Boolean disabled =
