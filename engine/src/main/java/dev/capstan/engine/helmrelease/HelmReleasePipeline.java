@@ -329,6 +329,9 @@ public final class HelmReleasePipeline {
                 .waitFailed(
                     release, latest.get(), history, upgrade, error, inventory, configDigest);
         seen.phase(done.phase()).released(done.released());
+        if (done.phase() instanceof ReleaseObservation.Remediated) {
+          seen.drift(ReleaseDrift.notLooked(release, true)); // rolled back or uninstalled whole
+        }
       }
     }
     // Written only now: a wait whose failure could not be recorded stays pending (Healthy Unknown).
@@ -343,7 +346,7 @@ public final class HelmReleasePipeline {
               inventory.refs(),
               acted.health().evaluator(release.getSpec()),
               acted.fromSecrets(),
-              Optional.of(look.health()));
+              Optional.ofNullable(look.health())); // none after a correction: Healthy kept
     }
     return outcome;
   }
@@ -375,7 +378,10 @@ public final class HelmReleasePipeline {
         "{}: {}",
         NamespacedName.of(release),
         acted.fromSecrets().redact(((ReleaseObservation.Remediated) done.phase()).message()));
-    seen.phase(done.phase()).inventory(Inventories.toStatus(done.inventory()));
+    // a rollback applies the old version whole, an uninstall leaves nothing: no drift remains
+    seen.phase(done.phase())
+        .inventory(Inventories.toStatus(done.inventory()))
+        .drift(ReleaseDrift.notLooked(release, true));
     if (done.released() != null) {
       seen.released(done.released());
     }
