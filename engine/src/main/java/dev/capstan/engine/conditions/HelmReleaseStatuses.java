@@ -12,6 +12,7 @@ import dev.capstan.api.helm.ReleaseSnapshot;
 import dev.capstan.engine.conditions.ReleaseObservation.Attempted;
 import dev.capstan.engine.conditions.ReleaseObservation.Failed;
 import dev.capstan.engine.conditions.ReleaseObservation.HealthState;
+import dev.capstan.engine.conditions.ReleaseObservation.HookRunning;
 import dev.capstan.engine.conditions.ReleaseObservation.LiveHealth;
 import dev.capstan.engine.conditions.ReleaseObservation.Released;
 import dev.capstan.engine.conditions.ReleaseObservation.Remediated;
@@ -114,6 +115,11 @@ public final class HelmReleaseStatuses {
       stalled(list, prev, s);
     } else if (phase instanceof Waiting w) {
       list.set(READY, FALSE, w.reason().text(), w.message());
+      list.keep(RELEASED);
+      list.keep(HEALTHY);
+      list.keep(REMEDIATED);
+    } else if (phase instanceof HookRunning h) {
+      list.set(READY, UNKNOWN, ReleaseReason.PROGRESSING.text(), h.message());
       list.keep(RELEASED);
       list.keep(HEALTHY);
       list.keep(REMEDIATED);

@@ -119,6 +119,12 @@ public record ReleaseObservation(
    */
   public record LiveHealth() implements ReleasePhase {}
 
+  /**
+   * An install or upgrade waits for one of its hooks ({@code message} names it): its record stays
+   * pending, Ready is Unknown (Progressing) and the reconcile looks again at the wait poll.
+   */
+  public record HookRunning(String message) implements ReleasePhase {}
+
   /** The reconcile waits for something it cannot change (the chart's source). */
   public record Waiting(ReleaseReason reason, String message) implements ReleasePhase {}
 

@@ -2,11 +2,9 @@ package dev.capstan.engine.helmrelease;
 
 import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.helm.HelmReleaseStatus;
-import dev.capstan.api.helm.ReleaseSnapshot;
 import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.decryption.Plaintexts;
-import dev.capstan.engine.conditions.HelmReleaseStatuses;
 import dev.capstan.engine.conditions.ReleaseObservation;
 import dev.capstan.engine.conditions.ReleaseObservation.HealthState;
 import dev.capstan.engine.conditions.ReleaseObservationBuilder;
@@ -23,9 +21,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -74,6 +70,7 @@ public final class HelmReleasePipeline {
   private record Acted(
       ReleaseRecording recording,
       ReleaseApply apply,
+      ReleaseHooks hooks,
       ReleaseHealth health,
       ReleaseActors.CrdLookup crds,
       ReleaseRemediation remediation,
@@ -85,6 +82,7 @@ public final class HelmReleasePipeline {
     return new Acted(
         new ReleaseRecording(actor.store(), parts.clock(), secrets),
         apply,
+        new ReleaseHooks(actor.acting(), actor.store(), parts.clock()),
         new ReleaseHealth(actor.acting(), parts.library(), parts.clock()),
         actor.crds(),
         new ReleaseRemediation(
@@ -131,7 +129,7 @@ public final class HelmReleasePipeline {
     // Values from Secrets, which a failure's message may quote: redacted from every message.
     Plaintexts secrets = Plaintexts.NONE;
     try {
-      refuseRemoteCluster(release);
+      ReleaseInputs.refuseRemoteCluster(release);
       ReleaseDrift.ignoreRules(release); // a rule that cannot be used stalls before anything else
       ReleaseActors.Actor actor = parts.actors().actorFor(release);
       awaitDependencies(release, actor);
@@ -139,10 +137,14 @@ public final class HelmReleasePipeline {
       secrets = in.fromSecrets();
       seen.attempted(in.attempted(lastAction(release), null));
       Acted acted = actedFor(actor, secrets);
-      ReleaseHistory history =
-          acted.recording().unlocked(release, acted.recording().history(release));
+      ReleaseHistory history = acted.recording().history(release);
+      Optional<ReleaseRecording.Pending> waiting = ReleaseResume.of(release, in, history);
+      if (waiting.isPresent()) {
+        return resumed(acted, release, in, waiting.get(), history, seen);
+      }
+      history = acted.recording().unlocked(release, history);
       InventorySet previous = Inventories.toApplier(inventoryOf(release));
-      Optional<Instant> deployedAt = unchangedSince(release, in, history);
+      Optional<Instant> deployedAt = ReleaseUnchanged.since(release, in, history);
       ReleaseDecision.Next next =
           ReleaseDecision.next(
               ReleaseDecision.Observed.of(
@@ -191,66 +193,7 @@ public final class HelmReleasePipeline {
     dependencies.check(release, actor.dependencies(), health.evaluator(release.getSpec()));
   }
 
-  /**
-   * When the deployed release was made, if nothing changed since it was: Released is True for the
-   * current generation, the release the status last recorded ({@code status.history[0]}) is the
-   * latest record and is deployed, and it was made of the chart version and values digest wanted
-   * now. What was last attempted is not asked: it is written before the render, so a render or
-   * record that failed would make a failed attempt look unchanged.
-   */
-  private static Optional<Instant> unchangedSince(
-      HelmRelease release, ReleaseInputs.Inputs in, ReleaseHistory history) {
-    HelmReleaseStatus st = release.getStatus();
-    ReleaseSnapshot last = st == null ? null : st.latest();
-    Optional<ReleaseRecord> latest = history.latest();
-    if (last == null
-        || !releasedAtGeneration(st, release.getMetadata().getGeneration())
-        || !Objects.equals(last.chartVersion(), in.chart().revision())
-        || !Objects.equals(last.configDigest(), in.configDigest())
-        || !sameRenderDigests(st, RenderDigests.of(release.getSpec()))
-        || latest.isEmpty()
-        || latest.get().release().status() != ReleaseStatus.DEPLOYED
-        || !Objects.equals(last.version(), latest.get().release().version())) {
-      return Optional.empty();
-    }
-    try {
-      return Optional.of(Instant.parse(last.lastDeployed()));
-    } catch (DateTimeParseException | NullPointerException e) {
-      return Optional.empty();
-    }
-  }
-
-  /**
-   * Whether the post-renderers and commonMetadata are those of the last successful release: a
-   * change of either changes the objects, not the values, and so is an upgrade.
-   */
-  private static boolean sameRenderDigests(
-      HelmReleaseStatus status, ReleaseObservation.RenderDigests now) {
-    return Objects.equals(status.observedPostRenderersDigest(), now.postRenderers())
-        && Objects.equals(status.observedCommonMetadataDigest(), now.commonMetadata());
-  }
-
-  private static boolean releasedAtGeneration(HelmReleaseStatus status, Long generation) {
-    return HelmReleaseStatuses.condition(status, HelmReleaseStatuses.RELEASED)
-        .filter(c -> "True".equals(c.getStatus()))
-        .filter(c -> Objects.equals(c.getObservedGeneration(), generation))
-        .isPresent();
-  }
-
-  /**
-   * A HelmRelease naming a remote cluster is refused by name: its release would otherwise be
-   * installed in the engine's own cluster.
-   */
-  private static void refuseRemoteCluster(HelmRelease release) {
-    if (release.getSpec().kubeConfig() != null) {
-      throw ReleaseFailure.failed(
-          ReleaseReason.INIT_FAILED,
-          "spec.kubeConfig is not supported for HelmReleases yet: Capstan installs releases only"
-              + " in its own cluster");
-    }
-  }
-
-  /** Renders, records, applies and prunes a new version of the release. */
+  /** Renders, records, applies and prunes a new version of the release, running its hooks. */
   private Outcome release(
       Acted acted,
       HelmRelease release,
@@ -261,60 +204,90 @@ public final class HelmReleasePipeline {
       ReleaseObservationBuilder seen) {
     ReleaseRender.Rendered all = render.render(release, in, upgrade);
     ChartRender rendered = all.release();
-    List<GenericKubernetesResource> objects = objects(rendered, release, upgrade);
-    ReleaseAdoption.Baseline baseline = baseline(release, history, upgrade);
+    List<GenericKubernetesResource> objects = ReleaseWork.objects(rendered, release, upgrade);
+    ReleaseAdoption.Baseline baseline = ReleaseWork.baseline(release, history, upgrade);
     acted.apply().checkOwnership(release, objects, baseline, upgrade);
-    List<GenericKubernetesResource> crds = crds(all, acted.crds(), upgrade);
-    Instant started = parts.clock().instant();
-    ReleaseRecording recording = acted.recording();
+    List<GenericKubernetesResource> crds = ReleaseWork.crds(all, acted.crds(), upgrade);
     ReleaseRecording.Pending pending =
-        recording.begin(release, history, upgrade, rendered, in.values());
-    String chart = rendered.chart().name() + "@" + rendered.chart().version();
-    String action = upgrade ? "upgrade" : "install";
-    String what = "Helm " + action + " %s for release " + pending.where() + " with chart " + chart;
+        acted
+            .recording()
+            .begin(
+                release,
+                history,
+                upgrade,
+                rendered,
+                in.values(),
+                ReleaseHooks.of(rendered.hooks()));
     seen.attempted(in.attempted(pending.action(), null));
-    InventorySet inventory;
-    ReleaseSnapshot deployed;
-    try {
-      inventory =
-          acted
-              .apply()
-              .apply(
-                  release,
-                  crds,
-                  objects,
-                  previous,
-                  baseline,
-                  ReleaseRecording.failureReason(pending));
-      deployed = recording.deployed(pending, in.configDigest());
-    } catch (ReleaseApply.Failed f) {
-      String message = String.format(what, "failed") + ": " + f.getMessage();
-      seen.attempted(in.attempted(pending.action(), since(started)))
+    return ran(
+        acted,
+        release,
+        in,
+        pending,
+        new ReleaseRun.Work(
+            crds, objects, previous, baseline, in.configDigest(), acted.health().hookEvaluator()),
+        seen);
+  }
+
+  /** An install or upgrade waiting for one of its hooks, gone on with ({@link ReleaseResume}). */
+  private Outcome resumed(
+      Acted acted,
+      HelmRelease release,
+      ReleaseInputs.Inputs in,
+      ReleaseRecording.Pending pending,
+      ReleaseHistory history,
+      ReleaseObservationBuilder seen) {
+    ReleaseRun.Work work =
+        ReleaseResume.work(
+            release, in, pending, history, acted.apply(), acted.health().hookEvaluator());
+    seen.attempted(in.attempted(pending.action(), null));
+    return ran(acted, release, in, pending, work, seen);
+  }
+
+  /** The release run on from its pending record, and the status of how far it got. */
+  private Outcome ran(
+      Acted acted,
+      HelmRelease release,
+      ReleaseInputs.Inputs in,
+      ReleaseRecording.Pending pending,
+      ReleaseRun.Work work,
+      ReleaseObservationBuilder seen) {
+    ReleaseRun.Result result =
+        new ReleaseRun(acted.recording(), acted.apply(), acted.hooks(), parts.clock())
+            .run(release, pending, work);
+    boolean upgrade = pending.action() == HelmReleaseStatus.ReleaseAction.upgrade;
+    String what = ReleaseRun.what(pending);
+    Duration took = since(ReleaseRun.began(pending, parts.clock().instant()));
+    if (result instanceof ReleaseRun.HookRunning running) {
+      seen.inventory(Inventories.toStatus(running.inventory()))
+          .phase(new ReleaseObservation.HookRunning(running.message()));
+      return status.write(release, seen.build(), acted.fromSecrets());
+    }
+    if (result instanceof ReleaseRun.Failed f) {
+      String message = String.format(what, "failed") + ": " + f.message();
+      seen.attempted(in.attempted(pending.action(), took))
           .inventory(Inventories.toStatus(f.inventory()))
           .phase(new ReleaseObservation.Failed(f.reason(), message, true));
-      recording.failed(pending, f.getMessage(), in.configDigest()).ifPresent(seen::released);
+      f.snapshot().ifPresent(seen::released);
       return status.write(release, seen.build(), acted.fromSecrets());
-    } catch (RuntimeException e) {
-      // Whatever stopped the release, its record is not left pending.
-      try {
-        recording.failed(pending, String.valueOf(e.getMessage()), in.configDigest());
-      } catch (RuntimeException alsoFailed) {
-        LOG.warn(
-            "{}: not marked failed: {}",
-            pending.where(),
-            acted.fromSecrets().redact(alsoFailed.getMessage()));
-      }
-      throw e;
     }
+    ReleaseRun.Deployed deployed = (ReleaseRun.Deployed) result;
     ReleaseReason reason =
         upgrade ? ReleaseReason.UPGRADE_SUCCEEDED : ReleaseReason.INSTALL_SUCCEEDED;
-    seen.attempted(in.attempted(pending.action(), since(started)))
-        .released(deployed)
+    seen.attempted(in.attempted(pending.action(), took))
+        .released(deployed.snapshot())
         .renderDigests(RenderDigests.of(release.getSpec()))
         .drift(ReleaseDrift.notLooked(release, true))
         .phase(new ReleaseObservation.Released(reason, String.format(what, "succeeded")));
     return looked(
-        acted, release, seen, inventory, parts.clock().instant(), upgrade, true, in.configDigest());
+        acted,
+        release,
+        seen,
+        deployed.inventory(),
+        parts.clock().instant(),
+        upgrade,
+        true,
+        in.configDigest());
   }
 
   /**
@@ -419,71 +392,12 @@ public final class HelmReleasePipeline {
   private Outcome failed(
       HelmRelease release, ReleaseObservationBuilder seen, ReleaseFailure f, Plaintexts secrets) {
     String message = secrets.redact(f.getMessage());
-    ReleaseObservation.ReleasePhase phase;
-    if (f.isStalled()) {
-      phase = new ReleaseObservation.Stalled(f.reason(), message);
-    } else if (f.isWaiting()) {
-      phase = new ReleaseObservation.Waiting(f.reason(), message);
-    } else {
-      phase = new ReleaseObservation.Failed(f.reason(), message, f.isReleaseFailure());
-    }
+    ReleaseObservation.ReleasePhase phase = f.phase(message);
     LOG.info("{}: {}", NamespacedName.of(release), message);
     try {
       return status.write(release, seen.phase(phase).build(), secrets);
     } catch (KubernetesClientException e) {
       return Outcome.retry(parts.backoff().delay(1, Duration.ofMinutes(1)));
-    }
-  }
-
-  private static List<GenericKubernetesResource> objects(
-      ChartRender rendered, HelmRelease release, boolean upgrade) {
-    try {
-      return ManifestObjects.of(rendered.manifest(), release);
-    } catch (IllegalArgumentException e) {
-      throw ReleaseFailure.releaseFailed(
-          upgrade ? ReleaseReason.UPGRADE_FAILED : ReleaseReason.INSTALL_FAILED, e.getMessage());
-    }
-  }
-
-  /**
-   * The release the action replaces, its last deployed record; one this HelmRelease did not write
-   * (made by {@code helm} or another controller) is adopted: continued as its next version.
-   */
-  private static ReleaseAdoption.Baseline baseline(
-      HelmRelease release, ReleaseHistory history, boolean upgrade) {
-    if (!upgrade) {
-      return ReleaseAdoption.Baseline.NONE; // an install replaces nothing, as Helm's never prunes
-    }
-    Optional<ReleaseRecord> deployed = history.lastDeployed();
-    ReleaseAdoption.Baseline baseline;
-    try {
-      baseline =
-          ReleaseAdoption.baseline(deployed.map(ReleaseRecord::release), release.getStatus());
-    } catch (IllegalArgumentException e) {
-      throw ReleaseFailure.releaseFailed(
-          ReleaseReason.UPGRADE_FAILED,
-          "the manifest of release "
-              + ReleaseRecording.where(deployed.orElseThrow().release())
-              + " cannot be read: "
-              + e.getMessage());
-    }
-    if (baseline.foreign()) {
-      LOG.info(
-          "{}: adopting release {}, which another client made",
-          NamespacedName.of(release),
-          ReleaseRecording.where(deployed.orElseThrow().release()));
-    }
-    return baseline;
-  }
-
-  /** The chart's CRDs the action writes, by its {@code crds} policy. */
-  private static List<GenericKubernetesResource> crds(
-      ReleaseRender.Rendered rendered, ReleaseActors.CrdLookup lookup, boolean upgrade) {
-    try {
-      return ReleaseCrds.toWrite(rendered.crds(), rendered.crdsPolicy(), lookup);
-    } catch (IllegalArgumentException e) {
-      throw ReleaseFailure.releaseFailed(
-          upgrade ? ReleaseReason.UPGRADE_FAILED : ReleaseReason.INSTALL_FAILED, e.getMessage());
     }
   }
 

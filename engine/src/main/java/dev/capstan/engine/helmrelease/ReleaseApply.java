@@ -171,7 +171,7 @@ final class ReleaseApply {
    * The chart's CRDs, written as Helm writes them: before the release's objects, waited on until
    * Established, and kept in no inventory, so nothing ever prunes them.
    */
-  private void writeCrds(
+  void writeCrds(
       HelmRelease release,
       List<GenericKubernetesResource> crds,
       InventorySet previous,

@@ -1,5 +1,6 @@
 package dev.capstan.engine.helmrelease;
 
+import dev.capstan.engine.conditions.ReleaseObservation;
 import dev.capstan.engine.conditions.ReleaseReason;
 
 /**
@@ -57,5 +58,15 @@ final class ReleaseFailure extends RuntimeException {
 
   boolean isReleaseFailure() {
     return releaseFailed;
+  }
+
+  /** The phase of the reconcile this failure stopped, with {@code message} (redacted) as said. */
+  ReleaseObservation.ReleasePhase phase(String message) {
+    if (isStalled()) {
+      return new ReleaseObservation.Stalled(reason(), message);
+    } else if (isWaiting()) {
+      return new ReleaseObservation.Waiting(reason(), message);
+    }
+    return new ReleaseObservation.Failed(reason(), message, isReleaseFailure());
   }
 }

@@ -11,10 +11,12 @@ import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.health.cel.BuiltinLibrary;
+import dev.capstan.health.cel.HealthCheckExpr;
 import dev.capstan.health.cel.InvalidHealthCheckException;
 import dev.capstan.health.status.Status;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -96,9 +98,42 @@ final class ReleaseHealth {
     return !Boolean.TRUE.equals(disabled);
   }
 
+  /**
+   * How a hook is waited on, as Helm waits for one: a Job until Complete (the health rules call a
+   * started Job Current), a Pod until Succeeded; either failed when it failed.
+   */
+  private static final List<HealthCheckExpr> HOOK_CHECKS =
+      List.of(
+          new HealthCheckExpr(
+              "batch/v1",
+              "Job",
+              "has(status.conditions) && status.conditions.exists(c, c.type == 'Complete'"
+                  + " && c.status == 'True')",
+              null,
+              "has(status.conditions) && status.conditions.exists(c, c.type == 'Failed'"
+                  + " && c.status == 'True')"),
+          new HealthCheckExpr(
+              "v1",
+              "Pod",
+              "has(status.phase) && status.phase == 'Succeeded'",
+              null,
+              "has(status.phase) && status.phase == 'Failed'"));
+
+  /**
+   * The evaluator of a release's hooks: {@link #HOOK_CHECKS} alone. Helm judges hooks by itself;
+   * the HelmRelease's healthCheckExprs are for its objects, and one naming a Job or a Pod would
+   * clash with the hook checks.
+   */
+  HealthEvaluator hookEvaluator() {
+    return evaluator(HOOK_CHECKS);
+  }
+
   /** The HelmRelease's health evaluator: the built-in checks and its healthCheckExprs. */
   HealthEvaluator evaluator(HelmReleaseSpec spec) {
-    var checks = HealthEvaluators.checksOf(spec.healthCheckExprs());
+    return evaluator(HealthEvaluators.checksOf(spec.healthCheckExprs()));
+  }
+
+  private HealthEvaluator evaluator(List<HealthCheckExpr> checks) {
     HealthEvaluator cached = evaluators.get(checks);
     if (cached != null) {
       return cached;

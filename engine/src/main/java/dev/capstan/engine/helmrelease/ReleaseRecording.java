@@ -1,6 +1,7 @@
 package dev.capstan.engine.helmrelease;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.api.helm.HelmRelease;
@@ -13,6 +14,7 @@ import dev.capstan.helm.release.Release;
 import dev.capstan.helm.release.ReleaseBuilder;
 import dev.capstan.helm.release.ReleaseChart;
 import dev.capstan.helm.release.ReleaseHistory;
+import dev.capstan.helm.release.ReleaseHook;
 import dev.capstan.helm.release.ReleaseInfo;
 import dev.capstan.helm.release.ReleaseRecord;
 import dev.capstan.helm.release.ReleaseRecordException;
@@ -60,7 +62,32 @@ final class ReleaseRecording {
 
   /** A release being installed or upgraded: its pending record and the one it replaces. */
   record Pending(
-      ReleaseRecord record, Optional<ReleaseRecord> replaces, ReleaseAction action, String where) {}
+      ReleaseRecord record, Optional<ReleaseRecord> replaces, ReleaseAction action, String where) {
+
+    /** This release with its record as last written (a hook's run changed it). */
+    Pending withRecord(ReleaseRecord written) {
+      return new Pending(written, replaces, action, where);
+    }
+  }
+
+  /**
+   * The latest record of {@code history} when it is an install or upgrade waiting for one of its
+   * hooks: the release to go on with; empty otherwise.
+   */
+  static Optional<Pending> waitingForHook(ReleaseHistory history) {
+    Optional<ReleaseRecord> latest = history.latest();
+    if (latest.isEmpty() || !ReleaseHooks.running(latest.get())) {
+      return Optional.empty();
+    }
+    ReleaseStatus status = latest.get().release().status();
+    if (status != ReleaseStatus.PENDING_INSTALL && status != ReleaseStatus.PENDING_UPGRADE) {
+      return Optional.empty();
+    }
+    ReleaseAction action =
+        status == ReleaseStatus.PENDING_INSTALL ? ReleaseAction.install : ReleaseAction.upgrade;
+    return Optional.of(
+        new Pending(latest.get(), history.lastDeployed(), action, where(latest.get().release())));
+  }
 
   /** The records of {@code release}; corrupt or tampered ones stop the reconcile by name. */
   ReleaseHistory history(HelmRelease release) {
@@ -81,6 +108,17 @@ final class ReleaseRecording {
       boolean upgrade,
       ChartRender render,
       Map<String, Object> values) {
+    return begin(release, history, upgrade, render, values, List.of());
+  }
+
+  /** {@link #begin} of a release whose record keeps {@code hooks}, none run yet. */
+  Pending begin(
+      HelmRelease release,
+      ReleaseHistory history,
+      boolean upgrade,
+      ChartRender render,
+      Map<String, Object> values,
+      List<ReleaseHook> hooks) {
     Optional<ReleaseRecord> deployed = history.lastDeployed();
     ReleaseAction action = upgrade ? ReleaseAction.upgrade : ReleaseAction.install;
     ReleaseReason failure =
@@ -113,9 +151,9 @@ final class ReleaseRecording {
                         : ReleaseStatus.PENDING_UPGRADE,
                     render.notes().isEmpty() ? null : render.notes()))
             .chart(chart(render.chart()))
-            .config(JSON.valueToTree(values))
+            .config(config(values))
             .manifest(render.manifest())
-            .hooks(List.of())
+            .hooks(hooks)
             .applyMethod(Release.SERVER_SIDE_APPLY)
             .build();
     try {
@@ -213,6 +251,16 @@ final class ReleaseRecording {
     }
   }
 
+  /** {@link #failed}, logged when even that cannot be written. */
+  void failedQuietly(Pending pending, String message, String configDigest) {
+    try {
+      failed(pending, message, configDigest);
+    } catch (RuntimeException alsoFailed) {
+      LOG.warn(
+          "{}: not marked failed: {}", pending.where(), secrets.redact(alsoFailed.getMessage()));
+    }
+  }
+
   static ReleaseReason failureReason(Pending pending) {
     return pending.action() == ReleaseAction.install
         ? ReleaseReason.INSTALL_FAILED
@@ -227,6 +275,11 @@ final class ReleaseRecording {
             .withLastDeployed(HelmTime.format(clock.instant()))
             .withStatus(status)
             .withDescription(description));
+  }
+
+  /** The values as a release record keeps them, its {@code config}. */
+  static JsonNode config(Map<String, Object> values) {
+    return JSON.valueToTree(values);
   }
 
   /** {@code <namespace>/<name>.v<version>}, as Flux's messages name a release. */

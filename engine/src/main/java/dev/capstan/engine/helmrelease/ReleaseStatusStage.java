@@ -106,6 +106,8 @@ final class ReleaseStatusStage {
       phase = new ReleaseObservation.Waiting(w.reason(), secrets.redact(w.message()));
     } else if (phase instanceof ReleaseObservation.Released r) {
       phase = new ReleaseObservation.Released(r.reason(), secrets.redact(r.message()));
+    } else if (phase instanceof ReleaseObservation.HookRunning h) {
+      phase = new ReleaseObservation.HookRunning(secrets.redact(h.message()));
     } else if (phase instanceof ReleaseObservation.WaitFailed w) {
       phase = new ReleaseObservation.WaitFailed(w.reason(), secrets.redact(w.message()));
     } else if (phase instanceof ReleaseObservation.Remediated r) {
@@ -133,6 +135,9 @@ final class ReleaseStatusStage {
     }
     if (seen.phase() instanceof ReleaseObservation.Stalled) {
       return Outcome.terminal();
+    }
+    if (seen.phase() instanceof ReleaseObservation.HookRunning) {
+      return Outcome.waiting(waitPoll);
     }
     if (seen.phase() instanceof ReleaseObservation.Failed
         || seen.phase() instanceof ReleaseObservation.WaitFailed

@@ -179,10 +179,15 @@ class HelmReleaseIT extends EngineTestBase {
   }
 
   static void patchSpec(String specJson) {
+    patchSpecOf("podinfo", specJson);
+  }
+
+  /** HelmRelease {@code name}'s spec with the fields of {@code specJson} set over it. */
+  static void patchSpecOf(String name, String specJson) {
     client()
         .resources(HelmRelease.class)
         .inNamespace(ns())
-        .withName("podinfo")
+        .withName(name)
         .edit(
             r -> {
               try {

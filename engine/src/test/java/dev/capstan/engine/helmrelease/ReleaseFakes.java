@@ -1,5 +1,6 @@
 package dev.capstan.engine.helmrelease;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.helm.HelmReleaseStatus;
 import dev.capstan.applier.apply.ApplyRequest;
@@ -62,6 +63,7 @@ final class ReleaseFakes {
   static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
   private static final BuiltinLibrary LIBRARY = BuiltinLibrary.load();
+  private static final ObjectMapper RECORD_JSON = new ObjectMapper();
 
   /** The chart's version and artifact digest the source gives. */
   String chartVersion = "6.5.0";
@@ -81,6 +83,16 @@ final class ReleaseFakes {
 
   int crdWrites;
   Status health = Status.Current;
+
+  /** The hooks the render gives, in the render's order. */
+  List<ChartRender.Hook> hooks = List.of();
+
+  /** The health of a hook, by its name, when it is looked at alone: Current unless set. */
+  final Map<String, Status> hookHealth = new TreeMap<>();
+
+  /** Each object applied, as "Kind/name", in order; and each deleted, with "-" before it. */
+  final List<String> writes = new ArrayList<>();
+
   boolean applyFails = false;
   boolean renderFails = false;
 
@@ -156,7 +168,7 @@ final class ReleaseFakes {
                   return new ChartRender(
                       new ChartRender.Chart("podinfo", chartVersion, "6.5.0", chartDigest),
                       (request.includeCrds() ? crds : "") + manifest,
-                      List.of(),
+                      hooks,
                       "");
                 })
             .actors(this::actorFor)
@@ -292,6 +304,9 @@ final class ReleaseFakes {
       throw lookThrows;
     }
     Map<String, ObjectResult> answering = look ? answers : corrections;
+    if (!look) {
+      request.objects().forEach(o -> writes.add(o.getKind() + "/" + o.getMetadata().getName()));
+    }
     request.objects().stream()
         .filter(o -> "CustomResourceDefinition".equals(o.getKind()))
         .forEach(
@@ -328,6 +343,15 @@ final class ReleaseFakes {
   }
 
   private AggregateHealth health(List<ObjectRef> refs) {
+    if (refs.size() == 1 && hooks.stream().anyMatch(h -> h.name().equals(refs.get(0).name()))) {
+      Status hook = hookHealth.getOrDefault(refs.get(0).name(), Status.Current);
+      return new AggregateHealth(
+          hook,
+          hook == Status.Current ? "" : "Job/apps/" + refs.get(0).name() + ": BackoffLimitExceeded",
+          List.of(),
+          List.of(),
+          1);
+    }
     return new AggregateHealth(
         health,
         health == Status.Current ? "" : "Deployment/apps/podinfo: 0 of 1 replicas ready",
@@ -383,8 +407,18 @@ final class ReleaseFakes {
     public List<ObjectResult> deleteInventory(
         InventorySet inventory, Owner owner, Duration timeout, boolean waitForTermination) {
       deletedInventories.add(inventory);
+      inventory.refs().forEach(r -> writes.add("-" + r.kind() + "/" + r.name()));
       inventory.refs().forEach(r -> crdsInCluster.remove(r.name()));
       return inventory.refs().stream().map(r -> ObjectResult.of(r, Action.DELETED)).toList();
+    }
+  }
+
+  /** {@code release} as it reads back from its Secret: through its JSON, as Helm stores it. */
+  private static Release stored(Release release) {
+    try {
+      return RECORD_JSON.readValue(RECORD_JSON.writeValueAsBytes(release), Release.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -425,8 +459,9 @@ final class ReleaseFakes {
       records.remove(record.release().version());
     }
 
-    private ReleaseRecord put(String namespace, Release release) {
+    private ReleaseRecord put(String namespace, Release written) {
       recordWrites++;
+      Release release = stored(written);
       recordLog.add(release.version() + " " + release.status().helmName());
       ReleaseRecord record =
           new ReleaseRecord(

@@ -22,6 +22,13 @@ public record ReleaseHook(
     @JsonProperty("delete_policies") List<String> deletePolicies,
     @JsonProperty("output_log_policies") List<String> outputLogPolicies) {
 
+  /** A list Helm left out of the record (it omits empty ones) reads as empty. */
+  public ReleaseHook {
+    events = events == null ? List.of() : List.copyOf(events);
+    deletePolicies = deletePolicies == null ? List.of() : List.copyOf(deletePolicies);
+    outputLogPolicies = outputLogPolicies == null ? List.of() : List.copyOf(outputLogPolicies);
+  }
+
   /** How a hook's last run went; Helm writes the phase always, empty before any run. */
   @JsonIgnoreProperties(ignoreUnknown = true)
   public record Execution(
