@@ -2,6 +2,7 @@ package dev.capstan.cli.migrate;
 
 import dev.capstan.applier.common.CapstanMetadata;
 import dev.capstan.cli.cluster.CliException;
+import dev.capstan.engine.helmrelease.HelmChartTemplates;
 import dev.capstan.engine.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -77,6 +78,8 @@ final class MigrationExecutor {
         }
       }
       case WAIT_READY -> ready.await(kind, true, object.namespace(), object.name(), timeout);
+      case DELETE_FLUX_CHART -> deleteFluxChart(flux);
+      case DELETE_TWIN_CHART -> deleteCapstanChart(object.twin().orElseThrow());
       case DELETE_FLUX -> {
         if (kind == FluxKind.KUSTOMIZATION) {
           transferAgain(flux, FLUX_MANAGER, CapstanMetadata.FIELD_MANAGER);
@@ -100,6 +103,43 @@ final class MigrationExecutor {
         }
         deleteWithoutFinalizers(twin);
       }
+    }
+  }
+
+  /**
+   * The HelmChart helm-controller made for a HelmRelease ({@code status.helmChart}, read again: an
+   * earlier run may have deleted it), once the twin no longer needs the Flux side: Capstan's twin
+   * makes its own. Flux's HelmRelease is suspended, so helm-controller does not make it again.
+   */
+  private void deleteFluxChart(Resource<GenericKubernetesResource> release) {
+    GenericKubernetesResource live = release.get();
+    if (live == null) {
+      return;
+    }
+    HelmReleaseUse.chartOf(new Manifest(FluxKind.HELM_RELEASE, live))
+        .map(key -> key.split("/", 3))
+        .ifPresent(
+            key -> deleteWithoutFinalizers(resources.flux(FluxKind.HELM_CHART, key[1], key[2])));
+  }
+
+  /**
+   * The HelmChart Capstan's HelmRelease made ({@code <namespace>-<name>} in its source's
+   * namespace), when its labels name that HelmRelease: the Flux object re-created makes its own.
+   */
+  private void deleteCapstanChart(Manifest twin) {
+    Map<?, ?> sourceRef =
+        Manifest.map(
+            Manifest.map(Manifest.map(twin.spec().get("chart")).get("spec")).get("sourceRef"));
+    String namespace =
+        sourceRef.get("namespace") instanceof String ns && !ns.isEmpty() ? ns : twin.namespace();
+    Resource<GenericKubernetesResource> chart =
+        resources.capstan(FluxKind.HELM_CHART, namespace, twin.namespace() + "-" + twin.name());
+    GenericKubernetesResource live = chart.get();
+    Map<String, String> labels = live == null ? null : live.getMetadata().getLabels();
+    if (labels != null
+        && twin.name().equals(labels.get(HelmChartTemplates.NAME_LABEL))
+        && twin.namespace().equals(labels.get(HelmChartTemplates.NAMESPACE_LABEL))) {
+      deleteWithoutFinalizers(chart);
     }
   }
 
