@@ -30,6 +30,9 @@ final class MigrationExecutor {
   /** The field manager of the statuses this command writes (not the engine's). */
   static final String MIGRATE_MANAGER = "capstan-migrate";
 
+  /** How long a deleted twin is watched for being made again by an apply already under way. */
+  private static final Duration TWIN_SETTLE = Duration.ofSeconds(1);
+
   private final KubernetesClient client;
   private final KindResources resources;
   private final OwnershipTransfer ownership;
@@ -101,7 +104,11 @@ final class MigrationExecutor {
         if (kind == FluxKind.KUSTOMIZATION) {
           transferAgain(twin, CapstanMetadata.FIELD_MANAGER, FLUX_MANAGER);
         }
-        deleteWithoutFinalizers(twin);
+        if (kind == FluxKind.HELM_RELEASE) {
+          deleteTwin(twin);
+        } else {
+          deleteWithoutFinalizers(twin);
+        }
       }
     }
   }
@@ -225,6 +232,30 @@ final class MigrationExecutor {
     if (live != null) {
       ownership.transfer(new Manifest(FluxKind.KUSTOMIZATION, live).inventory(), from, to);
     }
+  }
+
+  /**
+   * A HelmRelease twin is marked for deletion before its finalizers go, the other way round from a
+   * Flux object: the engine lets a suspended object go without pruning or uninstalling, and while
+   * it is being deleted no apply of the engine's (such as its finalizer's, a server-side apply) can
+   * create it again. It is looked at once more after a moment, and deleted again if an apply that
+   * was already on its way made it anew.
+   */
+  private void deleteTwin(Resource<GenericKubernetesResource> twin) {
+    for (int attempt = 0; attempt < 3; attempt++) {
+      twin.delete();
+      deleteWithoutFinalizers(twin);
+      try {
+        Thread.sleep(TWIN_SETTLE.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      if (twin.get() == null) {
+        return;
+      }
+    }
+    throw new KubernetesClientException("it was made again after 3 deletions");
   }
 
   /**

@@ -190,6 +190,7 @@ class MigrateFluxHelmReleaseIT {
 
     CliRun rollback = migrate("--rollback", "--apply");
     assertEquals(0, rollback.exitCode(), rollback::toString);
+    System.err.println("rollback: " + rollback.out());
     await()
         .atMost(Duration.ofMinutes(3))
         .pollInterval(Duration.ofSeconds(1))
