@@ -17,7 +17,7 @@ import java.util.function.Predicate;
 final class FieldDifferences {
 
   /** One row: a kind, the field, and what is said of the object's value when there is one. */
-  private record Row(FluxKind kind, String field, Function<Manifest, Optional<Difference>> check) {}
+  record Row(FluxKind kind, String field, Function<Manifest, Optional<Difference>> check) {}
 
   private static final List<Row> TABLE = table();
 
@@ -138,22 +138,9 @@ final class FieldDifferences {
                                 + " --artifact-url-allow-prefix allows; a loopback or"
                                 + " link-local host is refused unless listed"))
                     : Optional.empty()));
-    for (FluxKind kind : List.of(FluxKind.KUSTOMIZATION, FluxKind.HELM_CHART)) {
-      rows.add(
-          new Row(
-              kind,
-              "spec.sourceRef.apiVersion",
-              o ->
-                  has(o, "spec.sourceRef.apiVersion")
-                      ? Optional.of(
-                          new Difference(
-                              "spec.sourceRef.apiVersion",
-                              Treatment.REWRITTEN,
-                              "becomes "
-                                  + FluxKind.toCapstan(
-                                      String.valueOf(value(o, "spec.sourceRef.apiVersion")))))
-                      : Optional.empty()));
-    }
+    rows.add(rewritten(FluxKind.KUSTOMIZATION, "spec.sourceRef.apiVersion"));
+    rows.add(rewritten(FluxKind.HELM_CHART, "spec.sourceRef.apiVersion"));
+    rows.addAll(HelmReleaseDifferences.rows());
     rows.add(new Row(FluxKind.KUSTOMIZATION, "spec.healthChecks", FieldDifferences::healthChecks));
     rows.add(new Row(FluxKind.KUSTOMIZATION, "status.inventory", FieldDifferences::fluxInventory));
     rows.add(
@@ -183,8 +170,8 @@ final class FieldDifferences {
             new Difference(
                 "spec.healthChecks",
                 Treatment.REWRITTEN,
-                "checks of Flux's source and Kustomization kinds are rewritten to Capstan's"
-                    + " groups"));
+                "checks of Flux's source, Kustomization and HelmRelease kinds are rewritten to"
+                    + " Capstan's groups"));
       }
     }
     return Optional.empty();
@@ -203,7 +190,7 @@ final class FieldDifferences {
         String group = parts[parts.length - 2];
         String kind = parts[parts.length - 1];
         boolean flux =
-            FluxKind.named(kind).filter(FluxKind::migrates).isPresent()
+            FluxKind.named(kind).isPresent()
                 && !FluxKind.toCapstan(group + "/v1").equals(group + "/v1");
         if (flux) {
           return refused(
@@ -222,8 +209,22 @@ final class FieldDifferences {
     return Optional.empty();
   }
 
-  private static Row refusedUnless(
-      FluxKind kind, String field, Predicate<String> allowed, String says) {
+  /** A reference's apiVersion, rewritten to Capstan's group when the object gives one. */
+  static Row rewritten(FluxKind kind, String field) {
+    return new Row(
+        kind,
+        field,
+        o ->
+            has(o, field)
+                ? Optional.of(
+                    new Difference(
+                        field,
+                        Treatment.REWRITTEN,
+                        "becomes " + FluxKind.toCapstan(String.valueOf(value(o, field)))))
+                : Optional.empty());
+  }
+
+  static Row refusedUnless(FluxKind kind, String field, Predicate<String> allowed, String says) {
     return new Row(
         kind,
         field,
@@ -235,7 +236,7 @@ final class FieldDifferences {
         });
   }
 
-  private static Row present(FluxKind kind, String field, Treatment treatment, String says) {
+  static Row present(FluxKind kind, String field, Treatment treatment, String says) {
     return new Row(
         kind,
         field,
@@ -243,11 +244,11 @@ final class FieldDifferences {
             has(o, field) ? Optional.of(new Difference(field, treatment, says)) : Optional.empty());
   }
 
-  private static Optional<Difference> refused(String field, String says) {
+  static Optional<Difference> refused(String field, String says) {
     return Optional.of(new Difference(field, Treatment.REFUSED, says));
   }
 
-  private static boolean has(Manifest object, String path) {
+  static boolean has(Manifest object, String path) {
     return value(object, path) != null;
   }
 

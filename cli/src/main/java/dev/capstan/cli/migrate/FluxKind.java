@@ -4,8 +4,8 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The Flux kinds a migration reads, in the order it migrates them: sources before the charts and
- * Kustomizations that use them. HelmReleases are read only to be named as not migrated.
+ * The Flux kinds a migration reads, in the order it migrates them: sources before the charts, and
+ * both before the Kustomizations and HelmReleases that use them.
  */
 enum FluxKind {
   GIT_REPOSITORY("GitRepository", Group.SOURCE),
@@ -17,20 +17,22 @@ enum FluxKind {
   KUSTOMIZATION("Kustomization", Group.KUSTOMIZE),
   HELM_RELEASE("HelmRelease", Group.HELM);
 
-  /** A Flux API group, its version, and the Capstan group its kinds move to (none for Helm's). */
+  /** A Flux API group, its version, and the Capstan group (and version) its kinds move to. */
   enum Group {
-    SOURCE("source.toolkit.fluxcd.io", "v1", "source.capstan.dev"),
-    KUSTOMIZE("kustomize.toolkit.fluxcd.io", "v1", "kustomize.capstan.dev"),
-    HELM("helm.toolkit.fluxcd.io", "v2", null);
+    SOURCE("source.toolkit.fluxcd.io", "v1", "source.capstan.dev", "v1"),
+    KUSTOMIZE("kustomize.toolkit.fluxcd.io", "v1", "kustomize.capstan.dev", "v1"),
+    HELM("helm.toolkit.fluxcd.io", "v2", "helm.capstan.dev", "v2");
 
     final String flux;
     final String version;
     final String capstan;
+    final String capstanVersion;
 
-    Group(String flux, String version, String capstan) {
+    Group(String flux, String version, String capstan, String capstanVersion) {
       this.flux = flux;
       this.version = version;
       this.capstan = capstan;
+      this.capstanVersion = capstanVersion;
     }
   }
 
@@ -51,16 +53,12 @@ enum FluxKind {
     return group.flux + "/" + group.version;
   }
 
-  /** The twin's apiVersion; only kinds that migrate have one. */
+  /** The twin's apiVersion. */
   String capstanApiVersion() {
-    return group.capstan + "/v1";
+    return group.capstan + "/" + group.capstanVersion;
   }
 
-  boolean migrates() {
-    return group.capstan != null;
-  }
-
-  /** The kind of this name among the migrated ones. */
+  /** The kind of this name. */
   static Optional<FluxKind> named(String kind) {
     for (FluxKind candidate : values()) {
       if (candidate.kind.equals(kind)) {
@@ -71,8 +69,9 @@ enum FluxKind {
   }
 
   /**
-   * The Capstan apiVersion for a Flux one ({@code source.toolkit.fluxcd.io/v1beta2} too); any other
-   * is returned as it is.
+   * The Capstan apiVersion for a Flux one ({@code source.toolkit.fluxcd.io/v1beta2} too, {@code
+   * helm.toolkit.fluxcd.io/v2} becoming {@code helm.capstan.dev/v2}); any other is returned as it
+   * is.
    */
   static String toCapstan(String apiVersion) {
     return swapGroup(apiVersion, true);
@@ -90,11 +89,8 @@ enum FluxKind {
     int slash = apiVersion.indexOf('/');
     String group = slash < 0 ? "" : apiVersion.substring(0, slash);
     for (Group candidate : Group.values()) {
-      if (candidate.capstan == null) {
-        continue;
-      }
       if (toCapstan && candidate.flux.equals(group)) {
-        return candidate.capstan + "/v1";
+        return candidate.capstan + "/" + candidate.capstanVersion;
       }
       if (!toCapstan && candidate.capstan.equals(group)) {
         return candidate.flux + "/" + candidate.version;

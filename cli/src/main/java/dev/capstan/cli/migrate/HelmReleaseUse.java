@@ -3,42 +3,33 @@ package dev.capstan.cli.migrate;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * The objects Flux's HelmReleases use, which stay with Flux until HelmReleases migrate: the
- * HelmChart helm-controller made for each ({@code status.helmChart}) and the sources and charts
- * they name ({@code spec.chart.spec.sourceRef}, {@code spec.chartRef}). Pure.
+ * The HelmCharts Flux's helm-controller made for HelmReleases ({@code status.helmChart}), each with
+ * the HelmRelease it was made for. They get no twin: Capstan's HelmRelease makes its own HelmChart
+ * from {@code spec.chart}, and the Flux one is deleted with its HelmRelease. Pure.
  */
-record HelmReleaseUse(Map<String, String> generatedCharts, Map<String, String> sources) {
+record HelmReleaseUse(Map<String, Manifest> generatedCharts) {
 
   static HelmReleaseUse of(List<Manifest> flux) {
-    Map<String, String> charts = new HashMap<>();
-    Map<String, String> sources = new HashMap<>();
+    Map<String, Manifest> charts = new HashMap<>();
     for (Manifest release : flux) {
-      if (release.kind() != FluxKind.HELM_RELEASE) {
-        continue;
-      }
-      String title = "HelmRelease " + release.namespace() + "/" + release.name();
-      if (release.status().get("helmChart") instanceof String chart && chart.contains("/")) {
-        String[] parts = chart.split("/", 2);
-        charts.put(Planner.key(FluxKind.HELM_CHART, parts[0], parts[1]), title);
-      }
-      Map<?, ?> chartSpec = Manifest.map(Manifest.map(release.spec().get("chart")).get("spec"));
-      for (Map<?, ?> ref :
-          List.of(
-              Manifest.map(chartSpec.get("sourceRef")),
-              Manifest.map(release.spec().get("chartRef")))) {
-        FluxKind.named(String.valueOf(ref.get("kind")))
-            .ifPresent(
-                kind ->
-                    sources.put(
-                        Planner.key(
-                            kind,
-                            ref.get("namespace") instanceof String ns ? ns : release.namespace(),
-                            String.valueOf(ref.get("name"))),
-                        title));
+      if (release.kind() == FluxKind.HELM_RELEASE) {
+        chartOf(release).ifPresent(chart -> charts.put(chart, release));
       }
     }
-    return new HelmReleaseUse(Map.copyOf(charts), Map.copyOf(sources));
+    return new HelmReleaseUse(Map.copyOf(charts));
+  }
+
+  /** The key ({@link Planner#key}) of the HelmChart helm-controller made for {@code release}. */
+  static Optional<String> chartOf(Manifest release) {
+    if (release.status().get("helmChart") instanceof String chart && chart.contains("/")) {
+      String[] parts = chart.split("/", 2);
+      if (!parts[0].isEmpty() && !parts[1].isEmpty()) {
+        return Optional.of(Planner.key(FluxKind.HELM_CHART, parts[0], parts[1]));
+      }
+    }
+    return Optional.empty();
   }
 }

@@ -35,9 +35,7 @@ final class KindResources {
   List<Manifest> capstan(Optional<String> namespace) {
     List<Manifest> all = new ArrayList<>();
     for (FluxKind kind : FluxKind.values()) {
-      if (kind.migrates()) {
-        all.addAll(list(kind, true, namespace));
-      }
+      all.addAll(list(kind, true, namespace));
     }
     return all;
   }

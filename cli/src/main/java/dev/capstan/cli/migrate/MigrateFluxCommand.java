@@ -25,9 +25,9 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Move Flux's GitRepositories, OCIRepositories, Buckets, HelmRepositories, HelmCharts,"
-          + " ExternalArtifacts and Kustomizations to Capstan's twins, taking over the applied"
-          + " objects without deleting or re-creating any. Prints the plan; --apply takes it."
-          + " HelmReleases are not migrated yet: the plan names them, and they stay with Flux.",
+          + " ExternalArtifacts, Kustomizations and HelmReleases to Capstan's twins, taking over"
+          + " the applied objects and Helm releases without deleting or re-creating any. Prints"
+          + " the plan; --apply takes it.",
       "Exit status: 0 done (or planned), 1 a step failed or an object is blocked, 2 bad input."
     })
 public final class MigrateFluxCommand implements Callable<Integer> {

@@ -2,6 +2,7 @@ package dev.capstan.cli.migrate;
 
 import dev.capstan.applier.common.CapstanMetadata;
 import dev.capstan.cli.cluster.CliException;
+import dev.capstan.engine.helmrelease.HelmChartTemplates;
 import dev.capstan.engine.status.StatusWriter;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -28,6 +29,9 @@ final class MigrationExecutor {
 
   /** The field manager of the statuses this command writes (not the engine's). */
   static final String MIGRATE_MANAGER = "capstan-migrate";
+
+  /** How long a deleted twin is watched for being made again by an apply already under way. */
+  private static final Duration TWIN_SETTLE = Duration.ofSeconds(1);
 
   private final KubernetesClient client;
   private final KindResources resources;
@@ -77,6 +81,8 @@ final class MigrationExecutor {
         }
       }
       case WAIT_READY -> ready.await(kind, true, object.namespace(), object.name(), timeout);
+      case DELETE_FLUX_CHART -> deleteFluxChart(flux);
+      case DELETE_TWIN_CHART -> deleteCapstanChart(object.twin().orElseThrow());
       case DELETE_FLUX -> {
         if (kind == FluxKind.KUSTOMIZATION) {
           transferAgain(flux, FLUX_MANAGER, CapstanMetadata.FIELD_MANAGER);
@@ -98,8 +104,49 @@ final class MigrationExecutor {
         if (kind == FluxKind.KUSTOMIZATION) {
           transferAgain(twin, CapstanMetadata.FIELD_MANAGER, FLUX_MANAGER);
         }
-        deleteWithoutFinalizers(twin);
+        if (kind == FluxKind.HELM_RELEASE) {
+          deleteTwin(twin);
+        } else {
+          deleteWithoutFinalizers(twin);
+        }
       }
+    }
+  }
+
+  /**
+   * The HelmChart helm-controller made for a HelmRelease ({@code status.helmChart}, read again: an
+   * earlier run may have deleted it), once the twin no longer needs the Flux side: Capstan's twin
+   * makes its own. Flux's HelmRelease is suspended, so helm-controller does not make it again.
+   */
+  private void deleteFluxChart(Resource<GenericKubernetesResource> release) {
+    GenericKubernetesResource live = release.get();
+    if (live == null) {
+      return;
+    }
+    HelmReleaseUse.chartOf(new Manifest(FluxKind.HELM_RELEASE, live))
+        .map(key -> key.split("/", 3))
+        .ifPresent(
+            key -> deleteWithoutFinalizers(resources.flux(FluxKind.HELM_CHART, key[1], key[2])));
+  }
+
+  /**
+   * The HelmChart Capstan's HelmRelease made ({@code <namespace>-<name>} in its source's
+   * namespace), when its labels name that HelmRelease: the Flux object re-created makes its own.
+   */
+  private void deleteCapstanChart(Manifest twin) {
+    Map<?, ?> sourceRef =
+        Manifest.map(
+            Manifest.map(Manifest.map(twin.spec().get("chart")).get("spec")).get("sourceRef"));
+    String namespace =
+        sourceRef.get("namespace") instanceof String ns && !ns.isEmpty() ? ns : twin.namespace();
+    Resource<GenericKubernetesResource> chart =
+        resources.capstan(FluxKind.HELM_CHART, namespace, twin.namespace() + "-" + twin.name());
+    GenericKubernetesResource live = chart.get();
+    Map<String, String> labels = live == null ? null : live.getMetadata().getLabels();
+    if (labels != null
+        && twin.name().equals(labels.get(HelmChartTemplates.NAME_LABEL))
+        && twin.namespace().equals(labels.get(HelmChartTemplates.NAMESPACE_LABEL))) {
+      deleteWithoutFinalizers(chart);
     }
   }
 
@@ -185,6 +232,30 @@ final class MigrationExecutor {
     if (live != null) {
       ownership.transfer(new Manifest(FluxKind.KUSTOMIZATION, live).inventory(), from, to);
     }
+  }
+
+  /**
+   * A HelmRelease twin is marked for deletion before its finalizers go, the other way round from a
+   * Flux object: the engine lets a suspended object go without pruning or uninstalling, and while
+   * it is being deleted no apply of the engine's (such as its finalizer's, a server-side apply) can
+   * create it again. It is looked at once more after a moment, and deleted again if an apply that
+   * was already on its way made it anew.
+   */
+  private void deleteTwin(Resource<GenericKubernetesResource> twin) {
+    for (int attempt = 0; attempt < 3; attempt++) {
+      twin.delete();
+      deleteWithoutFinalizers(twin);
+      try {
+        Thread.sleep(TWIN_SETTLE.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      if (twin.get() == null) {
+        return;
+      }
+    }
+    throw new KubernetesClientException("it was made again after 3 deletions");
   }
 
   /**

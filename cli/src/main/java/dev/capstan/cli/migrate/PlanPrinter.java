@@ -24,7 +24,6 @@ final class PlanPrinter {
       out.flush();
       return;
     }
-    printHelmReleases(plan);
     for (PlannedObject object : plan.objects()) {
       print(object);
     }
@@ -41,21 +40,6 @@ final class PlanPrinter {
                             + e.getKey().name().toLowerCase(Locale.ROOT).replace('_', ' '))
                 .collect(Collectors.joining(", ")));
     out.flush();
-  }
-
-  /** The HelmReleases left with Flux, by name, before the objects. */
-  private void printHelmReleases(MigrationPlan plan) {
-    String releases =
-        plan.objects().stream()
-            .filter(o -> o.kind() == FluxKind.HELM_RELEASE)
-            .map(o -> o.namespace() + "/" + o.name())
-            .collect(Collectors.joining(", "));
-    if (!releases.isEmpty()) {
-      out.println(
-          "HelmReleases are not migrated yet (Capstan's HelmRelease reconciler is not finished):"
-              + " they stay with Flux's helm-controller, and the sources they use keep running: "
-              + releases);
-    }
   }
 
   private void print(PlannedObject object) {

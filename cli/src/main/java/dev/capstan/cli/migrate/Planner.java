@@ -44,19 +44,17 @@ final class Planner {
     List<PlannedObject> planned = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     for (Manifest object : ordered(inScope(flux, scope))) {
-      if (!object.kind().migrates()) {
-        planned.add(
-            notMigrated(object, "HelmRelease is not supported yet", FieldDifferences.of(object)));
-        continue;
-      }
       String key = key(object.kind(), object.namespace(), object.name());
       seen.add(key);
-      String generatedFor = helmReleases.generatedCharts().get(key);
+      Manifest generatedFor = helmReleases.generatedCharts().get(key);
       if (generatedFor != null) {
         planned.add(
             notMigrated(
                 object,
-                "made by " + generatedFor + ", which is not migrated",
+                "made by helm-controller for "
+                    + generatedFor.title()
+                    + ": Capstan's HelmRelease makes its own HelmChart, and this one is deleted"
+                    + " when that HelmRelease migrates",
                 FieldDifferences.of(object)));
         continue;
       }
@@ -72,11 +70,9 @@ final class Planner {
       }
       String outsideUser = usedFromOutside.get(key);
       String sharedWith =
-          helmReleases.sources().containsKey(key)
-              ? helmReleases.sources().get(key)
-              : outsideUser == null
-                  ? null
-                  : outsideUser + ", which -n " + scope.orElseThrow() + " leaves with Flux";
+          outsideUser == null
+              ? null
+              : outsideUser + ", which -n " + scope.orElseThrow() + " leaves with Flux";
       planned.add(plan(object, Optional.ofNullable(twins.get(key)), sharedWith));
     }
     for (Manifest twin : ordered(inScope(capstan, scope))) {
@@ -167,6 +163,9 @@ final class Planner {
         steps.add(Step.RESUME_FLUX);
       }
       steps.add(Step.DELETE_TWIN);
+      if (twin.kind() == FluxKind.HELM_RELEASE && twin.spec().containsKey("chart")) {
+        steps.add(Step.DELETE_TWIN_CHART);
+      }
       planned.add(
           new PlannedObject(
               twin.kind(),
@@ -271,6 +270,9 @@ final class Planner {
     }
     if (flux.kind() != FluxKind.EXTERNAL_ARTIFACT && !flux.suspendedByUser()) {
       steps.add(Step.WAIT_READY);
+    }
+    if (flux.kind() == FluxKind.HELM_RELEASE && HelmReleaseUse.chartOf(flux).isPresent()) {
+      steps.add(Step.DELETE_FLUX_CHART);
     }
     steps.add(Step.DELETE_FLUX);
     return steps;

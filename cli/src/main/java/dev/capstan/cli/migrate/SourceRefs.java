@@ -8,40 +8,55 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The sources objects name in their {@code spec.sourceRef} (a Kustomization's may name another
- * namespace; a HelmChart's is in its own), and what that means when {@code -n} migrates one
- * namespace: a source used from outside the scope stays running for the Flux object that uses it,
- * and an object whose source is outside the scope waits until that source has a twin. Pure.
+ * The sources objects name in their {@code spec.sourceRef} (a Kustomization's or HelmRelease's may
+ * name another namespace; a HelmChart's is in its own), and what that means when {@code -n}
+ * migrates one namespace: a source used from outside the scope stays running for the Flux object
+ * that uses it, and an object whose source is outside the scope waits until that source has a twin.
+ * Pure.
  */
 final class SourceRefs {
 
-  /** The kinds a Kustomization in another namespace may name as its source. */
+  /** The kinds a Kustomization or HelmRelease in another namespace may name as its source. */
   private static final Set<FluxKind> CROSS_NAMESPACE_SOURCES =
       EnumSet.of(
           FluxKind.GIT_REPOSITORY,
           FluxKind.OCI_REPOSITORY,
           FluxKind.BUCKET,
+          FluxKind.HELM_REPOSITORY,
+          FluxKind.HELM_CHART,
           FluxKind.EXTERNAL_ARTIFACT);
 
   private SourceRefs() {}
 
-  /** The key ({@link Planner#key}) of the source {@code object} names, if it names one. */
+  /**
+   * The key ({@link Planner#key}) of the source {@code object} names, if it names one: a
+   * Kustomization's or HelmChart's {@code spec.sourceRef}, a HelmRelease's {@code
+   * spec.chart.spec.sourceRef} or {@code spec.chartRef}.
+   */
   static Optional<String> sourceOf(Manifest object) {
-    if (object.kind() != FluxKind.KUSTOMIZATION && object.kind() != FluxKind.HELM_CHART) {
-      return Optional.empty();
-    }
-    Map<?, ?> ref = Manifest.map(object.spec().get("sourceRef"));
-    Optional<FluxKind> kind =
-        FluxKind.named(String.valueOf(ref.get("kind"))).filter(FluxKind::migrates);
+    Map<?, ?> ref =
+        switch (object.kind()) {
+          case KUSTOMIZATION, HELM_CHART -> Manifest.map(object.spec().get("sourceRef"));
+          case HELM_RELEASE -> helmReleaseSource(object);
+          default -> Map.of();
+        };
+    Optional<FluxKind> kind = FluxKind.named(String.valueOf(ref.get("kind")));
     if (kind.isEmpty() || !(ref.get("name") instanceof String name)) {
       return Optional.empty();
     }
-    boolean crossAllowed = object.kind() == FluxKind.KUSTOMIZATION;
+    boolean crossAllowed = object.kind() != FluxKind.HELM_CHART;
     String namespace =
         crossAllowed && ref.get("namespace") instanceof String ns && !ns.isEmpty()
             ? ns
             : object.namespace();
     return Optional.of(Planner.key(kind.get(), namespace, name));
+  }
+
+  private static Map<?, ?> helmReleaseSource(Manifest release) {
+    Map<?, ?> template = Manifest.map(Manifest.map(release.spec().get("chart")).get("spec"));
+    return template.containsKey("sourceRef")
+        ? Manifest.map(template.get("sourceRef"))
+        : Manifest.map(release.spec().get("chartRef"));
   }
 
   /**
@@ -64,8 +79,9 @@ final class SourceRefs {
   }
 
   /**
-   * Every source in {@code scope} that a Kustomization elsewhere could name, each as used by
-   * whoever is there: when the other namespaces cannot be read, none of these may stop for Flux.
+   * Every source in {@code scope} that a Kustomization or HelmRelease elsewhere could name, each as
+   * used by whoever is there: when the other namespaces cannot be read, none of these may stop for
+   * Flux.
    */
   static Map<String, String> perhapsUsedFromOutside(List<Manifest> objects, String scope) {
     Map<String, String> users = new HashMap<>();

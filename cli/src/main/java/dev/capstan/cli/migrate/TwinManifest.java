@@ -11,8 +11,10 @@ import java.util.function.UnaryOperator;
 
 /**
  * A Flux object's Capstan twin, and back for a rollback: the same name, labels, annotations and
- * spec under the other group, with the references to the other group's kinds rewritten. Secrets are
- * named, never copied, so both read the same ones in place. Pure.
+ * spec under the other group, with the references to the other group's kinds rewritten ({@code
+ * sourceRef}, a HelmRelease's {@code chart.spec.sourceRef} and {@code chartRef}, health checks and
+ * {@code dependsOn} entries that give an apiVersion). Secrets and ConfigMaps ({@code valuesFrom})
+ * are named, never copied, so both read the same ones in place. Pure.
  */
 final class TwinManifest {
 
@@ -72,8 +74,12 @@ final class TwinManifest {
     @SuppressWarnings("unchecked")
     Map<String, Object> spec = (Map<String, Object>) deepCopy(from.spec());
     rewrite(spec.get("sourceRef"), references);
-    if (spec.get("healthChecks") instanceof List<?> checks) {
-      checks.forEach(check -> rewrite(check, references));
+    rewrite(Manifest.map(Manifest.map(spec.get("chart")).get("spec")).get("sourceRef"), references);
+    rewrite(spec.get("chartRef"), references);
+    for (String list : List.of("healthChecks", "dependsOn")) {
+      if (spec.get(list) instanceof List<?> entries) {
+        entries.forEach(entry -> rewrite(entry, references));
+      }
     }
     if (suspend) {
       spec.put("suspend", true);

@@ -62,8 +62,8 @@ class FieldDifferencesTest {
         List.of(
             "different spec.wait: a health wait in progress ends when a new revision arrives"
                 + " (HealthCheckCanceled), as with Flux's CancelHealthCheckOnNewRevision gate on",
-            "rewritten spec.healthChecks: checks of Flux's source and Kustomization kinds are"
-                + " rewritten to Capstan's groups"),
+            "rewritten spec.healthChecks: checks of Flux's source, Kustomization and"
+                + " HelmRelease kinds are rewritten to Capstan's groups"),
         texts(MigrationFixtures.named(flux, "Kustomization", "infra-controllers")));
     assertEquals(List.of(), texts(MigrationFixtures.named(flux, "GitRepository", "flux-system")));
   }

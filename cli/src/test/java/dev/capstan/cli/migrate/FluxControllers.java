@@ -17,9 +17,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Flux's source-controller and kustomize-controller, built by {@code deploy/flux/build} (which also
- * installs their CRDs), run as local processes against the cluster of a kubeconfig. They watch only
- * one namespace (their runtime namespace), elect no leader and send no events.
+ * Flux's source-controller with kustomize-controller or helm-controller, built by {@code
+ * deploy/flux/build} (which also installs their CRDs), run as local processes against the cluster
+ * of a kubeconfig. They watch only one namespace (their runtime namespace), elect no leader and
+ * send no events.
  */
 final class FluxControllers implements AutoCloseable {
 
@@ -53,24 +54,12 @@ final class FluxControllers implements AutoCloseable {
     return Path.of(lines.get(lines.size() - 1));
   }
 
+  /** source-controller and kustomize-controller. */
   static FluxControllers start(Path bin, Path kubeconfig, String namespace, Path work)
       throws IOException, InterruptedException {
     FluxControllers flux = new FluxControllers();
-    int storage = freePort();
-    int sourceHealth = freePort();
+    int sourceHealth = flux.startSource(bin, kubeconfig, namespace, work);
     int kustomizeHealth = freePort();
-    Files.createDirectories(work.resolve("storage"));
-    Files.createDirectories(work.resolve("tmp"));
-    flux.start(
-        work,
-        kubeconfig,
-        namespace,
-        bin.resolve("source-controller"),
-        "--storage-path=" + work.resolve("storage"),
-        "--storage-addr=127.0.0.1:" + storage,
-        "--storage-adv-addr=127.0.0.1:" + storage,
-        "--metrics-addr=127.0.0.1:" + freePort(),
-        "--health-addr=127.0.0.1:" + sourceHealth);
     flux.start(
         work,
         kubeconfig,
@@ -87,6 +76,46 @@ final class FluxControllers implements AutoCloseable {
     return flux;
   }
 
+  /** source-controller and helm-controller. */
+  static FluxControllers startForHelm(Path bin, Path kubeconfig, String namespace, Path work)
+      throws IOException, InterruptedException {
+    FluxControllers flux = new FluxControllers();
+    int sourceHealth = flux.startSource(bin, kubeconfig, namespace, work);
+    int helmHealth = freePort();
+    flux.start(
+        work,
+        kubeconfig,
+        namespace,
+        bin.resolve("helm-controller"),
+        "--requeue-dependency=2s",
+        "--metrics-addr=127.0.0.1:" + freePort(),
+        "--health-addr=127.0.0.1:" + helmHealth);
+    for (int port : List.of(sourceHealth, helmHealth)) {
+      awaitReady(port);
+    }
+    return flux;
+  }
+
+  /** Starts source-controller; returns its health port. */
+  private int startSource(Path bin, Path kubeconfig, String namespace, Path work)
+      throws IOException {
+    int storage = freePort();
+    int health = freePort();
+    Files.createDirectories(work.resolve("storage"));
+    Files.createDirectories(work.resolve("tmp"));
+    start(
+        work,
+        kubeconfig,
+        namespace,
+        bin.resolve("source-controller"),
+        "--storage-path=" + work.resolve("storage"),
+        "--storage-addr=127.0.0.1:" + storage,
+        "--storage-adv-addr=127.0.0.1:" + storage,
+        "--metrics-addr=127.0.0.1:" + freePort(),
+        "--health-addr=127.0.0.1:" + health);
+    return health;
+  }
+
   private void start(Path work, Path kubeconfig, String namespace, Path binary, String... flags)
       throws IOException {
     List<String> command = new ArrayList<>(List.of(binary.toString()));
@@ -98,8 +127,8 @@ final class FluxControllers implements AutoCloseable {
     builder.redirectOutput(work.resolve(binary.getFileName() + ".log").toFile());
     builder.environment().put("KUBECONFIG", kubeconfig.toString());
     builder.environment().put("RUNTIME_NAMESPACE", namespace);
-    // kustomize-controller unpacks every artifact under TMPDIR; the test's own folder keeps it
-    // apart
+    // kustomize-controller and helm-controller unpack artifacts under TMPDIR; the test's own
+    // folder keeps it apart
     builder.environment().put("TMPDIR", work.resolve("tmp").toString());
     processes.add(builder.start());
   }
@@ -130,7 +159,7 @@ final class FluxControllers implements AutoCloseable {
     }
   }
 
-  /** Stops both controllers and waits until they are gone. */
+  /** Stops the controllers and waits until they are gone. */
   @Override
   public void close() throws InterruptedException {
     for (Process process : processes) {

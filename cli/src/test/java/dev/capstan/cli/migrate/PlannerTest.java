@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class PlannerTest {
 
   @Test
-  void sourcesComeFirstKustomizationsAfterTheirDependenciesAndHelmReleasesAreNamedNotMigrated() {
+  void sourcesComeFirstAHelmReleaseBeforeTheKustomizationThatHealthChecksIt() {
     MigrationPlan plan = Planner.migration(MigrationFixtures.load("flux-cluster.yaml"), List.of());
 
     assertEquals(
@@ -30,28 +30,25 @@ class PlannerTest {
             "GitRepository flux-system/flux-system",
             "HelmRepository flux-system/podinfo",
             "HelmChart flux-system/podinfo-podinfo",
+            "HelmRelease podinfo/podinfo",
             "Kustomization flux-system/infra-controllers",
             "Kustomization flux-system/infra-configs",
-            "Kustomization flux-system/apps",
-            "HelmRelease podinfo/podinfo"),
+            "Kustomization flux-system/apps"),
         plan.objects().stream().map(PlannedObject::title).toList());
     assertEquals(
         List.of(
             Outcome.MIGRATE,
-            Outcome.SHARED,
+            Outcome.MIGRATE,
             Outcome.NOT_MIGRATED,
             Outcome.MIGRATE,
             Outcome.MIGRATE,
             Outcome.MIGRATE,
-            Outcome.NOT_MIGRATED),
+            Outcome.MIGRATE),
         plan.objects().stream().map(PlannedObject::outcome).toList());
-    PlannedObject release = plan.objects().get(6);
-    assertEquals("HelmRelease is not supported yet", release.reason());
     assertEquals(
-        "made by HelmRelease podinfo/podinfo, which is not migrated",
+        "made by helm-controller for HelmRelease podinfo/podinfo: Capstan's HelmRelease makes"
+            + " its own HelmChart, and this one is deleted when that HelmRelease migrates",
         plan.objects().get(2).reason());
-    assertEquals("used by HelmRelease podinfo/podinfo", plan.objects().get(1).reason());
-    assertEquals(List.of(CREATE_TWIN, WAIT_READY), plan.objects().get(1).steps());
     assertTrue(plan.blocked().isEmpty());
   }
 
@@ -61,7 +58,7 @@ class PlannerTest {
 
     assertEquals(
         List.of(SUSPEND_FLUX, CREATE_TWIN, HAND_OVER, RESUME_TWIN, WAIT_READY, DELETE_FLUX),
-        plan.objects().get(5).steps());
+        plan.objects().get(6).steps());
     assertEquals(
         List.of(SUSPEND_FLUX, CREATE_TWIN, WAIT_READY, DELETE_FLUX), plan.objects().get(0).steps());
   }

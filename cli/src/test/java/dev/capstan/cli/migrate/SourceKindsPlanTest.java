@@ -11,15 +11,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
  * The source kinds other than Git (OCIRepository, Bucket, ExternalArtifact, HelmRepository,
- * HelmChart), planned and twinned, with a HelmRelease named as left with Flux.
+ * HelmChart), planned and twinned, with a HelmRelease whose HelmChart helm-controller made.
  */
 class SourceKindsPlanTest {
   private static final List<Step> SOURCE_STEPS =
@@ -79,21 +77,12 @@ class SourceKindsPlanTest {
   }
 
   @Test
-  void theHelmReleaseIsNamedAsNotMigratedItsChartLeftAndItsRepositoryKeptRunning() {
-    assertEquals(Outcome.NOT_MIGRATED, find("HelmRelease team/frontend").outcome());
+  void theHelmReleaseMigratesItsChartIsLeftToItAndItsRepositoryIsNotShared() {
+    assertEquals(Outcome.MIGRATE, find("HelmRelease team/frontend").outcome());
     assertEquals(Outcome.NOT_MIGRATED, find("HelmChart team/team-frontend").outcome());
     PlannedObject stable = find("HelmRepository team/stable");
-    assertEquals(Outcome.SHARED, stable.outcome());
-    assertEquals("used by HelmRelease team/frontend", stable.reason());
-    assertEquals(List.of(CREATE_TWIN, WAIT_READY), stable.steps());
-
-    StringWriter text = new StringWriter();
-    new PlanPrinter(new PrintWriter(text)).print(plan);
-    assertEquals(
-        "HelmReleases are not migrated yet (Capstan's HelmRelease reconciler is not finished):"
-            + " they stay with Flux's helm-controller, and the sources they use keep running:"
-            + " team/frontend",
-        text.toString().lines().findFirst().orElseThrow());
+    assertEquals(Outcome.MIGRATE, stable.outcome());
+    assertEquals(SOURCE_STEPS, stable.steps());
   }
 
   @Test

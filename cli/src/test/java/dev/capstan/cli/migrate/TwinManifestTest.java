@@ -62,14 +62,14 @@ class TwinManifestTest {
   }
 
   @Test
-  void healthChecksOfFluxKindsThatMigrateAreRewrittenOthersKept() {
+  void healthChecksOfFluxKindsAreRewrittenToCapstansGroups() {
     GenericKubernetesResource twin =
         TwinManifest.capstanTwin(
             MigrationFixtures.named(flux, "Kustomization", "infra-controllers"));
 
     List<?> checks =
         (List<?>) ((Map<?, ?>) twin.getAdditionalProperties().get("spec")).get("healthChecks");
-    assertEquals("helm.toolkit.fluxcd.io/v2", ((Map<?, ?>) checks.get(0)).get("apiVersion"));
+    assertEquals("helm.capstan.dev/v2", ((Map<?, ?>) checks.get(0)).get("apiVersion"));
     assertEquals("kustomize.capstan.dev/v1", ((Map<?, ?>) checks.get(1)).get("apiVersion"));
   }
 
