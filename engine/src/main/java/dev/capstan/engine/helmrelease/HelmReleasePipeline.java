@@ -78,7 +78,8 @@ public final class HelmReleasePipeline {
       ReleaseActors.CrdLookup crds,
       ReleaseRemediation remediation,
       ReleaseDrift drift,
-      Plaintexts fromSecrets) {}
+      Plaintexts fromSecrets,
+      ReleaseActors.Actor actor) {}
 
   private Acted actedFor(ReleaseActors.Actor actor, Plaintexts secrets) {
     ReleaseApply apply = new ReleaseApply(actor.acting(), actor.claims());
@@ -92,7 +93,8 @@ public final class HelmReleasePipeline {
             apply,
             new ReleaseUninstall(actor.acting(), actor.store(), parts.charts(), parts.clock())),
         new ReleaseDrift(actor.acting()),
-        secrets);
+        secrets,
+        actor);
   }
 
   public Outcome reconcile(HelmRelease cached) {
@@ -117,9 +119,7 @@ public final class HelmReleasePipeline {
   public Optional<Duration> delete(HelmRelease release) {
     // objects being uninstalled are no one's health to tell
     parts.tracking().untrack(NamespacedName.of(release));
-    ReleaseActors.Actor actor = parts.actors().actorFor(release);
-    return new ReleaseUninstall(actor.acting(), actor.store(), parts.charts(), parts.clock())
-        .delete(release);
+    return ReleaseUninstall.deleting(release, parts.actors(), parts.charts(), parts.clock());
   }
 
   private Outcome reconcileOnce(HelmRelease release) {
@@ -131,7 +131,6 @@ public final class HelmReleasePipeline {
     // Values from Secrets, which a failure's message may quote: redacted from every message.
     Plaintexts secrets = Plaintexts.NONE;
     try {
-      refuseRemoteCluster(release);
       ReleaseDrift.ignoreRules(release); // a rule that cannot be used stalls before anything else
       ReleaseActors.Actor actor = parts.actors().actorFor(release);
       awaitDependencies(release, actor);
@@ -235,19 +234,6 @@ public final class HelmReleasePipeline {
         .filter(c -> "True".equals(c.getStatus()))
         .filter(c -> Objects.equals(c.getObservedGeneration(), generation))
         .isPresent();
-  }
-
-  /**
-   * A HelmRelease naming a remote cluster is refused by name: its release would otherwise be
-   * installed in the engine's own cluster.
-   */
-  private static void refuseRemoteCluster(HelmRelease release) {
-    if (release.getSpec().kubeConfig() != null) {
-      throw ReleaseFailure.failed(
-          ReleaseReason.INIT_FAILED,
-          "spec.kubeConfig is not supported for HelmReleases yet: Capstan installs releases only"
-              + " in its own cluster");
-    }
   }
 
   /** Renders, records, applies and prunes a new version of the release. */
@@ -370,6 +356,7 @@ public final class HelmReleasePipeline {
               inventory.refs(),
               acted.health().evaluator(release.getSpec()),
               acted.fromSecrets(),
+              acted.actor().cluster(),
               Optional.of(look.health()));
     }
     return outcome;

@@ -4,6 +4,7 @@ import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.helm.HelmReleaseStatus;
 import dev.capstan.applier.common.ObjectResult;
 import dev.capstan.applier.inventory.InventorySet;
+import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.engine.pipeline.Inventories;
 import dev.capstan.engine.pipeline.ObjectFailures;
@@ -41,6 +42,41 @@ final class ReleaseUninstall {
     this.store = store;
     this.charts = charts;
     this.clock = clock;
+  }
+
+  /**
+   * The deleted {@code release} uninstalled by whoever {@code actors} chooses, in its own or its
+   * remote cluster. Empty when it may go; otherwise when to try again: a remote cluster that cannot
+   * be reached holds the deletion, one whose Secret or ConfigMap is gone does not.
+   */
+  static Optional<Duration> deleting(
+      HelmRelease release, ReleaseActors actors, ChartSources charts, Clock clock) {
+    if (release.getSpec() == null || release.getSpec().suspended()) {
+      charts.forget(release); // let go without an uninstall: no cluster is reached for it
+      actors.forget(release);
+      return Optional.empty();
+    }
+    Optional<ReleaseActors.Actor> actor;
+    try {
+      actor = actors.uninstallerFor(release);
+    } catch (ReleaseFailure f) {
+      LOG.warn("{}: not uninstalled yet: {}", NamespacedName.of(release), f.getMessage());
+      return Optional.of(AGAIN);
+    }
+    if (actor.isEmpty()) {
+      LOG.warn(
+          "{}: not uninstalled: the kubeconfig of its remote cluster is gone",
+          NamespacedName.of(release));
+      charts.forget(release);
+      return Optional.empty();
+    }
+    Optional<Duration> again =
+        new ReleaseUninstall(actor.get().acting(), actor.get().store(), charts, clock)
+            .delete(release);
+    if (again.isEmpty()) {
+      actors.forget(release);
+    }
+    return again;
   }
 
   /** Empty when the HelmRelease may go; otherwise when to try again. */

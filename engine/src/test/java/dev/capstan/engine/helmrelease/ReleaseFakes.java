@@ -14,6 +14,7 @@ import dev.capstan.engine.conditions.ReleaseReason;
 import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.dependencies.DependencyLookup;
 import dev.capstan.engine.dependencies.ObjectDependency;
+import dev.capstan.engine.kustomization.HealthTracking.RemoteCluster;
 import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.engine.pipeline.PruneStage;
 import dev.capstan.health.AggregateHealth;
@@ -194,6 +195,7 @@ final class ReleaseFakes {
                       List<ObjectRef> objects,
                       HealthEvaluator evaluator,
                       Plaintexts fromSecrets,
+                      Optional<RemoteCluster> cluster,
                       Optional<AggregateHealth> written) {
                     tracked.put(key, List.copyOf(objects));
                   }
