@@ -307,8 +307,14 @@ public final class HelmReleaseStatuses {
   public static FailureCounts carried(
       HelmReleaseStatus previous, long generation, Attempted attempted) {
     HelmReleaseStatus prev = previous == null ? empty() : previous;
+    // Failures before anything was ever attempted (its remote cluster or its chart not usable yet)
+    // are those of the generation last observed: they count up, so their retries back off.
+    Long attemptedAt =
+        prev.lastAttemptedGeneration() == null
+            ? prev.observedGeneration()
+            : prev.lastAttemptedGeneration();
     boolean sameInputs =
-        Objects.equals(prev.lastAttemptedGeneration(), generation)
+        Objects.equals(attemptedAt, generation)
             && Objects.equals(prev.lastAttemptedRevision(), attempted.revision())
             && Objects.equals(prev.lastAttemptedConfigDigest(), attempted.configDigest());
     return sameInputs

@@ -37,9 +37,20 @@ public final class ReleaseClusters {
    */
   record Target(Acting acting, Optional<RemoteCluster> cluster) {}
 
+  /** The remote clusters, reached (asked for their version) when chosen. */
+  interface Remotes {
+    /**
+     * @throws RemoteClusterException when the cluster cannot be used
+     */
+    Remote<Acting> reach(
+        NamespacedName key, KubeConfigReference ref, Optional<NamespacedName> account);
+
+    void forget(NamespacedName key);
+  }
+
   private final Function<HelmRelease, Optional<NamespacedName>> accountOf;
   private final LocalActing local;
-  private final RemoteClusters<Acting> remotes;
+  private final Remotes remotes;
 
   /**
    * @param accountOf the service account a HelmRelease acts as (its own or the default), if any
@@ -51,6 +62,29 @@ public final class ReleaseClusters {
       Function<HelmRelease, Optional<NamespacedName>> accountOf,
       LocalActing local,
       RemoteClusters<Acting> remotes) {
+    this(
+        accountOf,
+        local,
+        new Remotes() {
+          @Override
+          public Remote<Acting> reach(
+              NamespacedName key, KubeConfigReference ref, Optional<NamespacedName> account) {
+            Remote<Acting> remote = remotes.remoteFor(key, ref, account);
+            remotes.checkReachable(remote);
+            return remote;
+          }
+
+          @Override
+          public void forget(NamespacedName key) {
+            remotes.forget(key);
+          }
+        });
+  }
+
+  ReleaseClusters(
+      Function<HelmRelease, Optional<NamespacedName>> accountOf,
+      LocalActing local,
+      Remotes remotes) {
     this.accountOf = accountOf;
     this.local = local;
     this.remotes = remotes;
@@ -95,8 +129,7 @@ public final class ReleaseClusters {
       remotes.forget(key); // the field was removed: no client is kept for it
       return new Target(local.actingAs(account), Optional.empty());
     }
-    Remote<Acting> remote = remotes.remoteFor(key, ref, account);
-    remotes.checkReachable(remote);
+    Remote<Acting> remote = remotes.reach(key, ref, account);
     return new Target(
         remote.acting(), Optional.of(new RemoteCluster(remote.id(), remote.client())));
   }

@@ -239,6 +239,31 @@ class HelmReleaseStatusesTest {
         new HelmReleaseStatuses.FailureCounts(0, 0, 0), HelmReleaseStatuses.carried(failed, 2, V1));
   }
 
+  @Test
+  void failuresBeforeAnyAttemptCountUpUntilTheGenerationChanges() {
+    HelmReleaseStatus once = HelmReleaseStatuses.next(null, failedEarly(1));
+    HelmReleaseStatus twice = HelmReleaseStatuses.next(once, failedEarly(1));
+    HelmReleaseStatus newGeneration = HelmReleaseStatuses.next(twice, failedEarly(2));
+
+    assertEquals(1L, once.failures());
+    assertEquals(2L, twice.failures());
+    assertNull(twice.installFailures(), "no install was attempted");
+    assertEquals(1L, newGeneration.failures());
+  }
+
+  /** A reconcile of {@code generation} that failed before anything was attempted. */
+  private static ReleaseObservation failedEarly(long generation) {
+    return ReleaseObservationBuilder.builder()
+        .generation(generation)
+        .now(T0)
+        .storageNamespace("apps")
+        .maxHistory(5)
+        .phase(
+            new ReleaseObservation.Failed(
+                ReleaseReason.REST_CLIENT_ERROR, "Secret 'apps/remote' not found", false))
+        .build();
+  }
+
   private static List<String> versions(HelmReleaseStatus status) {
     return status.history().stream().map(s -> s.version() + " " + s.status()).toList();
   }

@@ -143,9 +143,7 @@ class HelmReleaseRemoteClusterIT extends EngineTestBase {
           HelmReleases.await(
               "bad",
               "Ready",
-              c ->
-                  "RESTClientError".equals(c.getReason())
-                      && c.getMessage().contains("does not exist"));
+              c -> "RESTClientError".equals(c.getReason()) && c.getMessage().contains("not found"));
       assertTrue(
           missing.getMessage().contains("Secret '" + ns() + "/bad-kubeconfig'"),
           missing.getMessage());

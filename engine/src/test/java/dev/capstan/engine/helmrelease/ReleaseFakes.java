@@ -2,6 +2,7 @@ package dev.capstan.engine.helmrelease;
 
 import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.helm.HelmReleaseStatus;
+import dev.capstan.api.kustomize.KubeConfigReference;
 import dev.capstan.applier.apply.ApplyRequest;
 import dev.capstan.applier.apply.ApplyResult;
 import dev.capstan.applier.apply.DriftPolicy;
@@ -17,6 +18,8 @@ import dev.capstan.engine.dependencies.ObjectDependency;
 import dev.capstan.engine.kustomization.HealthTracking.RemoteCluster;
 import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.engine.pipeline.PruneStage;
+import dev.capstan.engine.remote.RemoteClusterException;
+import dev.capstan.engine.remote.RemoteClusters.Remote;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.health.cel.BuiltinLibrary;
@@ -160,7 +163,20 @@ final class ReleaseFakes {
                       List.of(),
                       "");
                 })
-            .actors(this::actorFor)
+            .actors(
+                new ReleaseActors() {
+                  @Override
+                  public Actor actorFor(HelmRelease release) {
+                    return ReleaseFakes.this.actorFor(release);
+                  }
+
+                  @Override
+                  public Optional<Actor> uninstallerFor(HelmRelease release) {
+                    return clusters
+                        .uninstallTargetFor(release)
+                        .map(target -> actorIn(target, release));
+                  }
+                })
             .noCrossNamespaceRefs(noCrossNamespaceRefs)
             .statuses(this::writeStatus)
             .values(
@@ -198,6 +214,7 @@ final class ReleaseFakes {
                       Optional<RemoteCluster> cluster,
                       Optional<AggregateHealth> written) {
                     tracked.put(key, List.copyOf(objects));
+                    trackedIn.put(key, cluster.map(RemoteCluster::id).orElse("local"));
                   }
 
                   @Override
@@ -280,10 +297,49 @@ final class ReleaseFakes {
             });
   }
 
+  /** What the remote cluster of spec.kubeConfig fails with when reached; null: it is usable. */
+  RemoteClusterException remoteUnusable;
+
+  /** The HelmReleases whose remote cluster was reached, in order. */
+  final List<String> remotesReached = new ArrayList<>();
+
+  /** The cluster each tracked release's objects are watched in: "local" or a remote's id. */
+  final Map<NamespacedName, String> trackedIn = new HashMap<>();
+
+  /** The real choice of cluster, over a fake remote cluster whose acting is the fakes' own. */
+  private final ReleaseClusters clusters =
+      new ReleaseClusters(
+          release -> Optional.empty(),
+          account -> actor.acting(),
+          new ReleaseClusters.Remotes() {
+            @Override
+            public Remote<Acting> reach(
+                NamespacedName key, KubeConfigReference ref, Optional<NamespacedName> account) {
+              remotesReached.add(key.toString());
+              if (remoteUnusable != null) {
+                throw remoteUnusable;
+              }
+              return new Remote<>(key + "#1", "Secret", null, actor.acting());
+            }
+
+            @Override
+            public void forget(NamespacedName key) {}
+          });
+
   private ReleaseActors.Actor actorFor(HelmRelease release) {
+    return actorIn(clusters.targetFor(release), release);
+  }
+
+  private ReleaseActors.Actor actorIn(ReleaseClusters.Target target, HelmRelease release) {
     String account = release.getSpec().serviceAccountName();
     actedAs.add(account == null ? "the engine" : account);
-    return actor;
+    return new ReleaseActors.Actor(
+        target.acting(),
+        actor.store(),
+        actor.crds(),
+        actor.dependencies(),
+        actor.claims(),
+        target.cluster());
   }
 
   private ApplyResult apply(ApplyRequest request) {

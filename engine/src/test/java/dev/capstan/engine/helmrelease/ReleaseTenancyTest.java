@@ -8,9 +8,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.helm.HelmReleaseSpec;
 import dev.capstan.engine.conditions.HelmReleaseStatuses;
+import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.engine.pipeline.Outcome;
+import dev.capstan.engine.remote.RemoteClusterException;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,18 +40,63 @@ class ReleaseTenancyTest {
   }
 
   @Test
-  void aRemoteClusterIsRefusedByNameBeforeAnythingIsDone() throws IOException {
+  void aReleaseWithKubeConfigIsInstalledWatchedAndUninstalledInItsRemoteCluster()
+      throws IOException {
     HelmRelease release = ReleaseFakes.release();
     update(release, "{\"kubeConfig\":{\"secretRef\":{\"name\":\"remote\"}}}");
+    HelmReleasePipeline pipeline = fakes.pipeline();
 
-    fakes.pipeline().reconcile(release);
+    pipeline.reconcile(release);
+
+    assertEquals("True", ready(release).getStatus(), ready(release).getMessage());
+    assertEquals(1, fakes.applies);
+    assertEquals(List.of("apps/podinfo"), fakes.remotesReached);
+    assertEquals("apps/podinfo#1", fakes.trackedIn.get(NamespacedName.of(release)));
+
+    assertEquals(Optional.empty(), pipeline.delete(release));
+    assertEquals(1, fakes.deletedInventories.size());
+    assertEquals(List.of("apps/podinfo", "apps/podinfo"), fakes.remotesReached);
+  }
+
+  @Test
+  void aRemoteClusterThatCannotBeUsedFailsBeforeAnythingIsDone() throws IOException {
+    HelmRelease release = ReleaseFakes.release();
+    update(release, "{\"kubeConfig\":{\"secretRef\":{\"name\":\"remote\"}}}");
+    fakes.remoteUnusable =
+        new RemoteClusterException(
+            "the kubeconfig in Secret 'apps/remote' key 'value' cannot be used: not YAML");
+
+    Outcome outcome = fakes.pipeline().reconcile(release);
 
     Condition ready = ready(release);
-    assertEquals("False InitFailed", ready.getStatus() + " " + ready.getReason());
-    assertTrue(ready.getMessage().contains("spec.kubeConfig"), ready.getMessage());
+    assertEquals("False RESTClientError", ready.getStatus() + " " + ready.getReason());
+    assertEquals(
+        "the kubeconfig in Secret 'apps/remote' key 'value' cannot be used: not YAML",
+        ready.getMessage());
+    assertTrue(outcome.requeueAfter().isPresent(), "retried: the Secret may be fixed");
     assertEquals(List.of(), fakes.actedAs);
     assertEquals(0, fakes.renders);
+    assertEquals(0, fakes.applies);
     assertTrue(fakes.records.isEmpty());
+  }
+
+  @Test
+  void aDeletionWaitsForAnUnreachableRemoteClusterAndNotForAGoneKubeconfig() throws IOException {
+    HelmRelease release = ReleaseFakes.release();
+    update(release, "{\"kubeConfig\":{\"secretRef\":{\"name\":\"remote\"}}}");
+    HelmReleasePipeline pipeline = fakes.pipeline();
+    pipeline.reconcile(release);
+
+    fakes.remoteUnusable =
+        new RemoteClusterException(
+            "the API server of the remote cluster of Secret 'apps/remote' key 'value' cannot be"
+                + " reached: connection refused");
+    assertEquals(Optional.of(Duration.ofSeconds(10)), pipeline.delete(release));
+    assertEquals(List.of(), fakes.deletedInventories);
+
+    fakes.remoteUnusable = new RemoteClusterException("Secret 'apps/remote' does not exist", true);
+    assertEquals(Optional.empty(), pipeline.delete(release));
+    assertEquals(List.of(), fakes.deletedInventories);
   }
 
   @Test
