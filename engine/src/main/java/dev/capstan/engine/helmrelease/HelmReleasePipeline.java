@@ -342,6 +342,9 @@ public final class HelmReleasePipeline {
                 .waitFailed(
                     release, latest.get(), history, upgrade, error, inventory, configDigest);
         seen.phase(done.phase()).released(done.released());
+        if (done.phase() instanceof ReleaseObservation.Remediated) {
+          seen.drift(ReleaseDrift.notLooked(release, true)); // rolled back or uninstalled whole
+        }
       }
     }
     // Written only now: a wait whose failure could not be recorded stays pending (Healthy Unknown).
@@ -357,7 +360,7 @@ public final class HelmReleasePipeline {
               acted.health().evaluator(release.getSpec()),
               acted.fromSecrets(),
               acted.actor().cluster(),
-              Optional.of(look.health()));
+              Optional.ofNullable(look.health())); // none after a correction: Healthy kept
     }
     return outcome;
   }
@@ -389,7 +392,10 @@ public final class HelmReleasePipeline {
         "{}: {}",
         NamespacedName.of(release),
         acted.fromSecrets().redact(((ReleaseObservation.Remediated) done.phase()).message()));
-    seen.phase(done.phase()).inventory(Inventories.toStatus(done.inventory()));
+    // a rollback applies the old version whole, an uninstall leaves nothing: no drift remains
+    seen.phase(done.phase())
+        .inventory(Inventories.toStatus(done.inventory()))
+        .drift(ReleaseDrift.notLooked(release, true));
     if (done.released() != null) {
       seen.released(done.released());
     }

@@ -47,6 +47,14 @@ final class ReleaseDrift {
   private static final Logger LOG = LoggerFactory.getLogger(ReleaseDrift.class);
   private static final String IGNORE_FIELD = "spec.driftDetection.ignore";
 
+  /**
+   * A label or annotation that keeps one object of the release out of drift detection, with the
+   * value {@code disabled}: Capstan's name, and Flux's, which charts and post-renderers written for
+   * helm-controller already carry.
+   */
+  static final List<String> OPT_OUT_KEYS =
+      List.of("helm.capstan.dev/driftDetection", "helm.toolkit.fluxcd.io/driftDetection");
+
   private final Acting acting;
 
   ReleaseDrift(Acting acting) {
@@ -112,6 +120,10 @@ final class ReleaseDrift {
               + deployed.release().version()
               + " could not be read");
     }
+    objects = objects.stream().filter(o -> !optedOut(o)).toList();
+    if (objects.isEmpty()) {
+      return notLooked(release, true);
+    }
     IgnoreRules ignore = ignoreRules(release);
     ApplyResult result;
     try {
@@ -146,6 +158,15 @@ final class ReleaseDrift {
     return drifted.isEmpty()
         ? new DriftCorrected(List.of(), List.of())
         : correct(release, objects, inventory, ignore, drifted, secrets);
+  }
+
+  /** Whether the manifest's {@code object} opts out of drift detection (label or annotation). */
+  static boolean optedOut(GenericKubernetesResource object) {
+    return OPT_OUT_KEYS.stream()
+        .anyMatch(
+            key ->
+                "disabled".equals(object.getMetadata().getLabels().get(key))
+                    || "disabled".equals(object.getMetadata().getAnnotations().get(key)));
   }
 
   /**

@@ -21,9 +21,11 @@ import dev.capstan.health.status.Status;
 import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -231,6 +233,69 @@ class ReleaseDriftTest {
     // /spec/replicas is ignored by drift detection only: the upgrade sends it like any field
     assertTrue(upgrade.ignore().isEmpty());
     assertEquals(List.of(), ignored(upgrade, "Deployment"));
+  }
+
+  @Test
+  void anObjectLabelledOrAnnotatedDisabledIsLeftOutOfTheLookAndTheCorrection() {
+    fakes.manifest =
+        fakes.manifest.replaceFirst(
+            "kind: Service\nmetadata:\n",
+            "kind: Service\nmetadata:\n  annotations:\n"
+                + "    helm.toolkit.fluxcd.io/driftDetection: disabled\n");
+    HelmRelease release = installed("enabled.yaml");
+    fakes.answers.put(
+        DEPLOYMENT,
+        new ObjectResult(null, Action.DRIFTED, "changed in the cluster", List.of("/spec")));
+    fakes.answers.put(SERVICE, new ObjectResult(null, Action.DRIFTED, "deleted from the cluster"));
+    fakes.corrections.put(DEPLOYMENT, new ObjectResult(null, Action.CONFIGURED, null));
+
+    again(release);
+
+    ApplyRequest looked = fakes.applyRequests.get(fakes.applyRequests.size() - 2);
+    assertEquals(List.of("Deployment"), looked.objects().stream().map(o -> o.getKind()).toList());
+    assertDrifted(
+        release,
+        "False",
+        "DriftCorrected",
+        "corrected: 1 object drifted: Deployment/apps/podinfo: changed in the cluster");
+  }
+
+  @Test
+  void theOptOutIsAlsoReadFromCapstansOwnLabel() {
+    GenericKubernetesResource object = new GenericKubernetesResource();
+    object.setMetadata(new ObjectMeta());
+    assertFalse(ReleaseDrift.optedOut(object));
+    object.getMetadata().setLabels(Map.of("helm.capstan.dev/driftDetection", "disabled"));
+    assertTrue(ReleaseDrift.optedOut(object));
+    object.getMetadata().setLabels(Map.of("helm.capstan.dev/driftDetection", "enabled"));
+    assertFalse(ReleaseDrift.optedOut(object));
+  }
+
+  @Test
+  void aRollbackOfAFailedUpgradeLeavesNoDriftedFromBeforeIt() throws Exception {
+    HelmRelease release = installed("warn.yaml");
+    fakes.answers.put(SERVICE, new ObjectResult(null, Action.DRIFTED, "deleted from the cluster"));
+    again(release);
+    assertDrifted(release, "True", "DriftDetected", null);
+    release.getMetadata().setGeneration(2L);
+    ObjectMapper mapper = new ObjectMapper();
+    ObjectNode spec = mapper.valueToTree(release.getSpec());
+    spec.set("values", mapper.readTree("{\"replicaCount\":3}"));
+    spec.set("upgrade", mapper.readTree("{\"remediation\":{\"retries\":1}}"));
+    release.setSpec(mapper.treeToValue(spec, HelmReleaseSpec.class));
+    fakes.applyFails = true;
+    pipeline.reconcile(release); // the upgrade fails: what was drifted may still be
+    assertDrifted(release, "True", "DriftDetected", null);
+    fakes.applyFails = false;
+
+    pipeline.reconcile(release); // rolled back to version 1, applied whole
+
+    assertEquals(
+        "True Remediated",
+        HelmReleaseStatuses.condition(release.getStatus(), "Remediated")
+            .map(c -> c.getStatus() + " Remediated")
+            .orElse("none"));
+    assertDrifted(release, "False", "NoDriftDetected", "No drift detected");
   }
 
   @Test
