@@ -330,7 +330,14 @@ public final class HelmReleaseStatuses {
   private static FailureCounts counters(
       HelmReleaseStatus prev, ReleaseObservation seen, Attempted attempted) {
     FailureCounts carried = carried(prev, seen.generation(), attempted);
-    long failures = carried.failures();
+    // A reconcile that failed before attempting anything (its remote cluster or its chart not
+    // usable) leaves what was last attempted, and so the install and upgrade counters, as they
+    // were; its failures count up while the generation stays the one last observed, whatever
+    // generation was last attempted, so its retries back off.
+    long failures =
+        seen.attempted() == null && Objects.equals(prev.observedGeneration(), seen.generation())
+            ? orZero(prev.failures())
+            : carried.failures();
     long installs = carried.installFailures();
     long upgrades = carried.upgradeFailures();
     boolean actionFailed = false;

@@ -119,7 +119,20 @@ public final class HelmReleasePipeline {
   public Optional<Duration> delete(HelmRelease release) {
     // objects being uninstalled are no one's health to tell
     parts.tracking().untrack(NamespacedName.of(release));
-    return ReleaseUninstall.deleting(release, parts.actors(), parts.charts(), parts.clock());
+    try {
+      return ReleaseUninstall.deleting(release, parts.actors(), parts.charts(), parts.clock());
+    } catch (ReleaseFailure f) {
+      // an installed release whose remote cluster cannot be used: the finalizer stays, and its
+      // retries back off as those of a reconcile failed before any attempt
+      LOG.warn("{}: not uninstalled yet: {}", NamespacedName.of(release), f.getMessage());
+      ReleaseObservation seen =
+          ReleaseStatusStage.observe(release)
+              .phase(
+                  new ReleaseObservation.Failed(
+                      ReleaseReason.UNINSTALL_FAILED, "uninstall failed: " + f.getMessage(), false))
+              .build();
+      return status.write(release, seen, Plaintexts.NONE).requeueAfter();
+    }
   }
 
   private Outcome reconcileOnce(HelmRelease release) {

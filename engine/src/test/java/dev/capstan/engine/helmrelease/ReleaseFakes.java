@@ -176,6 +176,12 @@ final class ReleaseFakes {
                         .uninstallTargetFor(release)
                         .map(target -> actorIn(target, release));
                   }
+
+                  @Override
+                  public void forget(HelmRelease release) {
+                    actorsForgotten.add(NamespacedName.of(release).toString());
+                    clusters.forget(release);
+                  }
                 })
             .noCrossNamespaceRefs(noCrossNamespaceRefs)
             .statuses(this::writeStatus)
@@ -249,8 +255,9 @@ final class ReleaseFakes {
 
   private final ReleaseActors.Actor actor =
       new ReleaseActors.Actor(
-          new Acting(discovery(), this::apply, new Pruning(), (refs, e) -> health(refs)),
-          new Store(),
+          new Acting(
+              discovery(), r -> apply("local", r), new Pruning("local"), (refs, e) -> health(refs)),
+          new Store("local"),
           crdsInCluster::contains,
           this::readDependency,
           new ReleaseClaims((object, namespace) -> live.metadata(object, namespace)));
@@ -306,7 +313,23 @@ final class ReleaseFakes {
   /** The cluster each tracked release's objects are watched in: "local" or a remote's id. */
   final Map<NamespacedName, String> trackedIn = new HashMap<>();
 
-  /** The real choice of cluster, over a fake remote cluster whose acting is the fakes' own. */
+  /** The HelmReleases whose actors were told to forget them (closing a remote's client). */
+  final List<String> actorsForgotten = new ArrayList<>();
+
+  /**
+   * What was done and where, in order: "local" or "remote", then apply, prune, delete, history
+   * (records read) or record (one written or deleted).
+   */
+  final List<String> actedIn = new ArrayList<>();
+
+  /** The remote cluster's own applier, pruner and release records, apart from the local ones. */
+  private final Acting remoteActing =
+      new Acting(
+          discovery(), r -> apply("remote", r), new Pruning("remote"), (refs, e) -> health(refs));
+
+  private final ReleaseStore remoteStore = new Store("remote");
+
+  /** The real choice of cluster, over a fake remote cluster with its own acting and records. */
   private final ReleaseClusters clusters =
       new ReleaseClusters(
           release -> Optional.empty(),
@@ -319,7 +342,7 @@ final class ReleaseFakes {
               if (remoteUnusable != null) {
                 throw remoteUnusable;
               }
-              return new Remote<>(key + "#1", "Secret", null, actor.acting());
+              return new Remote<>(key + "#1", "Secret", null, remoteActing);
             }
 
             @Override
@@ -335,14 +358,15 @@ final class ReleaseFakes {
     actedAs.add(account == null ? "the engine" : account);
     return new ReleaseActors.Actor(
         target.acting(),
-        actor.store(),
+        target.cluster().isPresent() ? remoteStore : actor.store(),
         actor.crds(),
         actor.dependencies(),
         actor.claims(),
         target.cluster());
   }
 
-  private ApplyResult apply(ApplyRequest request) {
+  private ApplyResult apply(String where, ApplyRequest request) {
+    actedIn.add(where + " apply");
     applies++;
     applyRequests.add(request);
     boolean look = request.drift().mode() == DriftPolicy.Mode.LOOK;
@@ -423,9 +447,16 @@ final class ReleaseFakes {
   }
 
   private final class Pruning implements PruneStage {
+    private final String where;
+
+    Pruning(String where) {
+      this.where = where;
+    }
+
     @Override
     public List<ObjectResult> prune(
         InventorySet previous, InventorySet current, Owner owner, Duration timeout) {
+      actedIn.add(where + " prune");
       prunedFrom.add(previous);
       if (pruneThrows) {
         throw new KubernetesClientException("the API server went away");
@@ -440,6 +471,7 @@ final class ReleaseFakes {
     @Override
     public List<ObjectResult> deleteInventory(
         InventorySet inventory, Owner owner, Duration timeout, boolean waitForTermination) {
+      actedIn.add(where + " delete");
       deletedInventories.add(inventory);
       inventory.refs().forEach(r -> crdsInCluster.remove(r.name()));
       return inventory.refs().stream().map(r -> ObjectResult.of(r, Action.DELETED)).toList();
@@ -447,10 +479,16 @@ final class ReleaseFakes {
   }
 
   private final class Store implements ReleaseStore {
+    private final String where;
     private int resourceVersion;
+
+    Store(String where) {
+      this.where = where;
+    }
 
     @Override
     public ReleaseHistory history(String namespace, String name) {
+      actedIn.add(where + " history");
       return new ReleaseHistory(namespace, name, List.copyOf(records.values()));
     }
 
@@ -479,11 +517,13 @@ final class ReleaseFakes {
 
     @Override
     public void delete(ReleaseRecord record) {
+      actedIn.add(where + " record");
       recordWrites++;
       records.remove(record.release().version());
     }
 
     private ReleaseRecord put(String namespace, Release release) {
+      actedIn.add(where + " record");
       recordWrites++;
       recordLog.add(release.version() + " " + release.status().helmName());
       ReleaseRecord record =
