@@ -46,7 +46,7 @@ public final class RemoteClusters<A> implements AutoCloseable {
   static final List<String> DEFAULT_KEYS = List.of("value", "value.yaml");
 
   /**
-   * A remote cluster as a Kustomization uses it.
+   * A remote cluster as a Kustomization or a HelmRelease uses it.
    *
    * @param id names this client of the cluster; a new client gets a new id
    * @param source the Secret or ConfigMap it was built from, for messages
@@ -212,7 +212,7 @@ public final class RemoteClusters<A> implements AutoCloseable {
     return message.length() > 200 ? message.substring(0, 200) + "…" : message;
   }
 
-  /** The Kustomization is gone: its remote client is closed. */
+  /** The object {@code key} is gone, or no longer names a remote cluster: its client is closed. */
   public void forget(NamespacedName key) {
     Entry<A> entry;
     synchronized (cache) {

@@ -31,7 +31,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(RemoteCluster.class)
 class HelmReleaseRemoteClusterIT extends EngineTestBase {
-  private static final Duration SOON = Duration.ofSeconds(30);
+  /** Within a watch's notice and a reconcile, with room for a loaded machine. */
+  private static final Duration SOON = Duration.ofSeconds(90);
+
   private static RemoteCluster.Access remote;
 
   @BeforeAll
@@ -123,6 +125,9 @@ class HelmReleaseRemoteClusterIT extends EngineTestBase {
           remote
               .kubeconfigText()
               .replaceFirst("server: https://127\\.0\\.0\\.1:\\d+", "server: https://127.0.0.1:1"));
+      // Nothing watches a HelmRelease's kubeconfig Secret: a reconcile is asked for, as a user
+      // would after changing it.
+      engine.requestReconcile(HelmRelease.class, "bad");
       Condition unreachable =
           HelmReleases.await(
               "bad",
@@ -139,6 +144,7 @@ class HelmReleaseRemoteClusterIT extends EngineTestBase {
 
       // A Secret that does not exist is named as such.
       engine.client.secrets().inNamespace(ns()).withName("bad-kubeconfig").delete();
+      engine.requestReconcile(HelmRelease.class, "bad");
       Condition missing =
           HelmReleases.await(
               "bad",
@@ -148,6 +154,11 @@ class HelmReleaseRemoteClusterIT extends EngineTestBase {
           missing.getMessage().contains("Secret '" + ns() + "/bad-kubeconfig'"),
           missing.getMessage());
       assertNull(storage(engine.client, "bad", 1));
+
+      // Never installed: deleting it reaches no cluster, and its finalizer is let go.
+      engine.client.resources(HelmRelease.class).inNamespace(ns()).withName("bad").delete();
+      EngineFixture.eventually(Duration.ofSeconds(90))
+          .untilAsserted(() -> assertNull(HelmReleases.release("bad")));
     }
   }
 
