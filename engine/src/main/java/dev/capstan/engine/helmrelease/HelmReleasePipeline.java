@@ -125,13 +125,18 @@ public final class HelmReleasePipeline {
       // an installed release whose remote cluster cannot be used: the finalizer stays, and its
       // retries back off as those of a reconcile failed before any attempt
       LOG.warn("{}: not uninstalled yet: {}", NamespacedName.of(release), f.getMessage());
+      // the failures counted from the last status written, which a cache may not have yet
+      HelmRelease current = parts.statuses().current(release);
+      if (current == null) {
+        return Optional.empty(); // gone: no finalizer is left to keep
+      }
       ReleaseObservation seen =
-          ReleaseStatusStage.observe(release)
+          ReleaseStatusStage.observe(current)
               .phase(
                   new ReleaseObservation.Failed(
                       ReleaseReason.UNINSTALL_FAILED, "uninstall failed: " + f.getMessage(), false))
               .build();
-      return status.write(release, seen, Plaintexts.NONE).requeueAfter();
+      return status.write(current, seen, Plaintexts.NONE).requeueAfter();
     }
   }
 
