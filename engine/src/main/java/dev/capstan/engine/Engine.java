@@ -13,6 +13,7 @@ import dev.capstan.engine.fairness.FairExecutor;
 import dev.capstan.engine.fairness.ReconcileTasks;
 import dev.capstan.engine.helmrelease.HelmReleasePipeline;
 import dev.capstan.engine.helmrelease.ReleaseActors;
+import dev.capstan.engine.helmrelease.ReleaseClusters;
 import dev.capstan.engine.helmrelease.ReleaseLiveHealth;
 import dev.capstan.engine.helmrelease.ReleaseParts;
 import dev.capstan.engine.helmrelease.ReleaseStatusWrites;
@@ -110,6 +111,10 @@ public final class Engine implements AutoCloseable {
   private final Operator operator;
   private final ServiceAccountClients accounts;
   private final RemoteClusters<Acting> remotes;
+
+  /** The remote clusters of HelmReleases, kept apart: a release and a Kustomization share names. */
+  private final RemoteClusters<Acting> releaseRemotes;
+
   private final ManifestBuilder builder;
   private final Optional<ShardMembership> shardMembership;
   private final FairExecutor queue;
@@ -183,6 +188,13 @@ public final class Engine implements AutoCloseable {
             c -> Acting.of(c, applyPool, Polling.system()),
             MAX_REMOTE_CLUSTERS);
     remotes.onClosed(monitor::clusterClosed);
+    this.releaseRemotes =
+        new RemoteClusters<>(
+            client,
+            RemoteClientFactory.defaults(),
+            c -> Acting.of(c, applyPool, Polling.system()),
+            MAX_REMOTE_CLUSTERS);
+    releaseRemotes.onClosed(releaseMonitor::clusterClosed);
     // GitRepositories name remote URLs only: a local path would read other sources' clones.
     // One store for every kind of source: one lock, so no collection removes another's artifact.
     ArtifactStore store = new ArtifactStore(options.storageRoot(), options.clock());
@@ -285,11 +297,13 @@ public final class Engine implements AutoCloseable {
                 .renderer(request -> builder.charts().render(request))
                 .actors(
                     ReleaseActors.of(
-                        release ->
-                            accounts.actingAs(
+                        new ReleaseClusters(
+                            release ->
                                 accounts.serviceAccountOf(
                                     release.getMetadata().getNamespace(),
-                                    release.getSpec().serviceAccountName())),
+                                    release.getSpec().serviceAccountName()),
+                            accounts::actingAs,
+                            releaseRemotes),
                         new ObjectDependencies(client, "the engine")::lookup,
                         options.clock()))
                 .noCrossNamespaceRefs(options.tenancy().noCrossNamespaceRefs())
@@ -388,6 +402,7 @@ public final class Engine implements AutoCloseable {
     applyPool.shutdownNow();
     accounts.close();
     remotes.close();
+    releaseRemotes.close();
     builder.close();
   }
 

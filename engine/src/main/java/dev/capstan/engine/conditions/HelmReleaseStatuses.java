@@ -313,8 +313,14 @@ public final class HelmReleaseStatuses {
   public static FailureCounts carried(
       HelmReleaseStatus previous, long generation, Attempted attempted) {
     HelmReleaseStatus prev = previous == null ? empty() : previous;
+    // Failures before anything was ever attempted (its remote cluster or its chart not usable yet)
+    // are those of the generation last observed: they count up, so their retries back off.
+    Long attemptedAt =
+        prev.lastAttemptedGeneration() == null
+            ? prev.observedGeneration()
+            : prev.lastAttemptedGeneration();
     boolean sameInputs =
-        Objects.equals(prev.lastAttemptedGeneration(), generation)
+        Objects.equals(attemptedAt, generation)
             && Objects.equals(prev.lastAttemptedRevision(), attempted.revision())
             && Objects.equals(prev.lastAttemptedConfigDigest(), attempted.configDigest());
     return sameInputs
@@ -330,7 +336,14 @@ public final class HelmReleaseStatuses {
   private static FailureCounts counters(
       HelmReleaseStatus prev, ReleaseObservation seen, Attempted attempted) {
     FailureCounts carried = carried(prev, seen.generation(), attempted);
-    long failures = carried.failures();
+    // A reconcile that failed before attempting anything (its remote cluster or its chart not
+    // usable) leaves what was last attempted, and so the install and upgrade counters, as they
+    // were; its failures count up while the generation stays the one last observed, whatever
+    // generation was last attempted, so its retries back off.
+    long failures =
+        seen.attempted() == null && Objects.equals(prev.observedGeneration(), seen.generation())
+            ? orZero(prev.failures())
+            : carried.failures();
     long installs = carried.installFailures();
     long upgrades = carried.upgradeFailures();
     boolean actionFailed = false;

@@ -18,6 +18,8 @@ public enum ReleaseReason {
   ARTIFACT_FAILED("ArtifactFailed"),
   /** A reference the engine's tenancy rules refuse (a source in another namespace). */
   ACCESS_DENIED("AccessDenied"),
+  /** The remote cluster of spec.kubeConfig cannot be used: its kubeconfig or API server. */
+  REST_CLIENT_ERROR("RESTClientError"),
   /** The values could not be composed, or the spec cannot be used. */
   INIT_FAILED("InitFailed"),
   /** The release's objects are not all healthy yet. */

@@ -75,7 +75,8 @@ public final class HelmReleasePipeline {
       ReleaseActors.CrdLookup crds,
       ReleaseRemediation remediation,
       ReleaseDrift drift,
-      Plaintexts fromSecrets) {}
+      Plaintexts fromSecrets,
+      ReleaseActors.Actor actor) {}
 
   private Acted actedFor(ReleaseActors.Actor actor, Plaintexts secrets) {
     ReleaseApply apply = new ReleaseApply(actor.acting(), actor.claims());
@@ -90,7 +91,8 @@ public final class HelmReleasePipeline {
             apply,
             new ReleaseUninstall(actor.acting(), actor.store(), parts.charts(), parts.clock())),
         new ReleaseDrift(actor.acting()),
-        secrets);
+        secrets,
+        actor);
   }
 
   public Outcome reconcile(HelmRelease cached) {
@@ -115,9 +117,25 @@ public final class HelmReleasePipeline {
   public Optional<Duration> delete(HelmRelease release) {
     // objects being uninstalled are no one's health to tell
     parts.tracking().untrack(NamespacedName.of(release));
-    ReleaseActors.Actor actor = parts.actors().actorFor(release);
-    return new ReleaseUninstall(actor.acting(), actor.store(), parts.charts(), parts.clock())
-        .delete(release);
+    try {
+      return ReleaseUninstall.deleting(release, parts.actors(), parts.charts(), parts.clock());
+    } catch (ReleaseFailure f) {
+      // an installed release whose remote cluster cannot be used: the finalizer stays, and its
+      // retries back off as those of a reconcile failed before any attempt
+      LOG.warn("{}: not uninstalled yet: {}", NamespacedName.of(release), f.getMessage());
+      // the failures counted from the last status written, which a cache may not have yet
+      HelmRelease current = parts.statuses().current(release);
+      if (current == null) {
+        return Optional.empty(); // gone: no finalizer is left to keep
+      }
+      ReleaseObservation seen =
+          ReleaseStatusStage.observe(current)
+              .phase(
+                  new ReleaseObservation.Failed(
+                      ReleaseReason.UNINSTALL_FAILED, "uninstall failed: " + f.getMessage(), false))
+              .build();
+      return status.write(current, seen, Plaintexts.NONE).requeueAfter();
+    }
   }
 
   private Outcome reconcileOnce(HelmRelease release) {
@@ -129,7 +147,6 @@ public final class HelmReleasePipeline {
     // Values from Secrets, which a failure's message may quote: redacted from every message.
     Plaintexts secrets = Plaintexts.NONE;
     try {
-      ReleaseInputs.refuseRemoteCluster(release);
       ReleaseDrift.ignoreRules(release); // a rule that cannot be used stalls before anything else
       ReleaseActors.Actor actor = parts.actors().actorFor(release);
       awaitDependencies(release, actor);
@@ -346,6 +363,7 @@ public final class HelmReleasePipeline {
               inventory.refs(),
               acted.health().evaluator(release.getSpec()),
               acted.fromSecrets(),
+              acted.actor().cluster(),
               Optional.ofNullable(look.health())); // none after a correction: Healthy kept
     }
     return outcome;

@@ -2,6 +2,7 @@ package dev.capstan.engine.helmrelease;
 
 import dev.capstan.decryption.Plaintexts;
 import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.engine.kustomization.HealthTracking.RemoteCluster;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.kube.ObjectRef;
@@ -19,6 +20,7 @@ public interface ReleaseHealthTracking {
             List<ObjectRef> objects,
             HealthEvaluator evaluator,
             Plaintexts fromSecrets,
+            Optional<RemoteCluster> cluster,
             Optional<AggregateHealth> written) {}
 
         @Override
@@ -33,14 +35,16 @@ public interface ReleaseHealthTracking {
 
   /**
    * From now on, watch the objects of the release of {@code key}, judged by {@code evaluator}; a
-   * health message quoting one of {@code fromSecrets} is redacted. {@code written} is the health
-   * its status tells already, if any.
+   * health message quoting one of {@code fromSecrets} is redacted. With {@code cluster}, the
+   * objects are in that remote cluster ({@code spec.kubeConfig}). {@code written} is the health its
+   * status tells already, if any.
    */
   void track(
       NamespacedName key,
       List<ObjectRef> objects,
       HealthEvaluator evaluator,
       Plaintexts fromSecrets,
+      Optional<RemoteCluster> cluster,
       Optional<AggregateHealth> written);
 
   /** Stop watching the objects of {@code key}. */

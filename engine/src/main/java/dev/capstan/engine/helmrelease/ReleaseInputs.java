@@ -62,19 +62,6 @@ final class ReleaseInputs {
   }
 
   /**
-   * A HelmRelease naming a remote cluster is refused by name: its release would otherwise be
-   * installed in the engine's own cluster.
-   */
-  static void refuseRemoteCluster(HelmRelease release) {
-    if (release.getSpec().kubeConfig() != null) {
-      throw ReleaseFailure.failed(
-          ReleaseReason.INIT_FAILED,
-          "spec.kubeConfig is not supported for HelmReleases yet: Capstan installs releases only"
-              + " in its own cluster");
-    }
-  }
-
-  /**
    * With cross-namespace references refused, a chartRef or chart template whose source is in
    * another namespace stops the reconcile before anything is read or made for it.
    */

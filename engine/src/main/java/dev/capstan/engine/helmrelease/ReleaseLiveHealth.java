@@ -125,13 +125,14 @@ public final class ReleaseLiveHealth implements HealthOwners {
           List<ObjectRef> objects,
           HealthEvaluator evaluator,
           Plaintexts fromSecrets,
+          Optional<HealthTracking.RemoteCluster> cluster,
           Optional<AggregateHealth> written) {
         if (fromSecrets.isEmpty()) {
           secrets.remove(key);
         } else {
           secrets.put(key, fromSecrets);
         }
-        monitor.track(key, objects, evaluator, Optional.empty(), Optional.empty(), written);
+        monitor.track(key, objects, evaluator, Optional.empty(), cluster, written);
       }
 
       @Override

@@ -4,6 +4,7 @@ import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.helm.HelmReleaseStatus;
 import dev.capstan.applier.common.ObjectResult;
 import dev.capstan.applier.inventory.InventorySet;
+import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.engine.pipeline.Inventories;
 import dev.capstan.engine.pipeline.ObjectFailures;
@@ -41,6 +42,52 @@ final class ReleaseUninstall {
     this.store = store;
     this.charts = charts;
     this.clock = clock;
+  }
+
+  /**
+   * The deleted {@code release} uninstalled by whoever {@code actors} chooses, in its own or its
+   * remote cluster. Empty when it may go; otherwise when to try again. A release never installed
+   * (nothing attempted, no history) goes without reaching any cluster, as Flux lets a release with
+   * no storage namespace go; so does one whose remote cluster's Secret or ConfigMap is gone.
+   *
+   * @throws ReleaseFailure when its remote cluster cannot be used otherwise: the deletion waits
+   */
+  static Optional<Duration> deleting(
+      HelmRelease release, ReleaseActors actors, ChartSources charts, Clock clock) {
+    if (release.getSpec() == null || release.getSpec().suspended() || neverInstalled(release)) {
+      charts.forget(release); // let go without an uninstall: no cluster is reached for it
+      actors.forget(release);
+      return Optional.empty();
+    }
+    Optional<ReleaseActors.Actor> actor = actors.uninstallerFor(release);
+    if (actor.isEmpty()) {
+      LOG.warn(
+          "{}: not uninstalled: the kubeconfig of its remote cluster is gone",
+          NamespacedName.of(release));
+      charts.forget(release);
+      actors.forget(release);
+      return Optional.empty();
+    }
+    Optional<Duration> again =
+        new ReleaseUninstall(actor.get().acting(), actor.get().store(), charts, clock)
+            .delete(release);
+    if (again.isEmpty()) {
+      actors.forget(release);
+    }
+    return again;
+  }
+
+  /** Nothing of {@code release} can be in any cluster: no install was attempted, none recorded. */
+  static boolean neverInstalled(HelmRelease release) {
+    HelmReleaseStatus status = release.getStatus();
+    return status == null
+        || status.storageNamespace() == null
+        || status.storageNamespace().isEmpty()
+        || (status.lastAttemptedGeneration() == null
+            && (status.history() == null || status.history().isEmpty())
+            && (status.inventory() == null
+                || status.inventory().entries() == null
+                || status.inventory().entries().isEmpty()));
   }
 
   /** Empty when the HelmRelease may go; otherwise when to try again. */

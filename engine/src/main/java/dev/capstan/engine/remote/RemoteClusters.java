@@ -31,7 +31,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The clients of the remote clusters Kustomizations apply to ({@code spec.kubeConfig}). The
+ * The clients of the remote clusters Kustomizations and HelmReleases act in ({@code
+ * spec.kubeConfig}), one instance per kind (an object's key names it within its kind). The
  * kubeconfig Secret (or ConfigMap) is read from the engine's cluster on every use, and the client
  * built from it is kept while the object's resourceVersion, and the service account impersonated,
  * stay the same; a change closes the old client. At most {@code maxClients} are kept: the least
@@ -45,7 +46,7 @@ public final class RemoteClusters<A> implements AutoCloseable {
   static final List<String> DEFAULT_KEYS = List.of("value", "value.yaml");
 
   /**
-   * A remote cluster as a Kustomization uses it.
+   * A remote cluster as a Kustomization or a HelmRelease uses it.
    *
    * @param id names this client of the cluster; a new client gets a new id
    * @param source the Secret or ConfigMap it was built from, for messages
@@ -101,8 +102,20 @@ public final class RemoteClusters<A> implements AutoCloseable {
    * @throws RemoteClusterException when the reference cannot be read or used
    */
   public Remote<A> remoteFor(Kustomization ks, Optional<NamespacedName> account) {
-    NamespacedName key = NamespacedName.of(ks);
-    KubeConfigReference ref = Objects.requireNonNull(ks.getSpec().kubeConfig(), "kubeConfig");
+    return remoteFor(
+        NamespacedName.of(ks),
+        Objects.requireNonNull(ks.getSpec().kubeConfig(), "kubeConfig"),
+        account);
+  }
+
+  /**
+   * The remote cluster {@code ref} describes for the object {@code key} (whose namespace holds the
+   * Secret or ConfigMap), acting as {@code account} there when present.
+   *
+   * @throws RemoteClusterException when the reference cannot be read or used
+   */
+  public Remote<A> remoteFor(
+      NamespacedName key, KubeConfigReference ref, Optional<NamespacedName> account) {
     Source source =
         ref.secretRef() != null
             ? secretSource(key.namespace(), ref.secretRef())
@@ -199,7 +212,7 @@ public final class RemoteClusters<A> implements AutoCloseable {
     return message.length() > 200 ? message.substring(0, 200) + "…" : message;
   }
 
-  /** The Kustomization is gone: its remote client is closed. */
+  /** The object {@code key} is gone, or no longer names a remote cluster: its client is closed. */
   public void forget(NamespacedName key) {
     Entry<A> entry;
     synchronized (cache) {
@@ -281,7 +294,8 @@ public final class RemoteClusters<A> implements AutoCloseable {
       secret = secrets.secret(namespace, ref.name());
       entries = SecretEntries.of(secret);
     } catch (SecretUnavailable e) {
-      throw new RemoteClusterException(e.getMessage());
+      throw new RemoteClusterException(
+          e.getMessage(), e.kind() == SecretUnavailable.Kind.NOT_FOUND);
     }
     String key =
         ref.key() != null && !ref.key().isEmpty()
@@ -317,7 +331,7 @@ public final class RemoteClusters<A> implements AutoCloseable {
       throw new RemoteClusterException("cannot read " + what + ": " + ApiErrors.reason(e));
     }
     if (object == null) {
-      throw new RemoteClusterException(what + " does not exist");
+      throw new RemoteClusterException(what + " does not exist", true);
     }
     return object;
   }

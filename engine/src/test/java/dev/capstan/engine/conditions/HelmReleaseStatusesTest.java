@@ -239,6 +239,94 @@ class HelmReleaseStatusesTest {
         new HelmReleaseStatuses.FailureCounts(0, 0, 0), HelmReleaseStatuses.carried(failed, 2, V1));
   }
 
+  @Test
+  void failuresBeforeAnyAttemptCountUpUntilTheGenerationChanges() {
+    HelmReleaseStatus once = HelmReleaseStatuses.next(null, failedEarly(1));
+    HelmReleaseStatus twice = HelmReleaseStatuses.next(once, failedEarly(1));
+    HelmReleaseStatus newGeneration = HelmReleaseStatuses.next(twice, failedEarly(2));
+
+    assertEquals(1L, once.failures());
+    assertEquals(2L, twice.failures());
+    assertNull(twice.installFailures(), "no install was attempted");
+    assertEquals(1L, newGeneration.failures());
+  }
+
+  @Test
+  void failuresBeforeAnyAttemptCountUpAfterAnEarlierGenerationWasAttempted() {
+    HelmReleaseStatus installed =
+        HelmReleaseStatuses.next(
+            null, released(snapshot(1, "deployed"), HealthState.CURRENT, Status.Current).build());
+    // spec.kubeConfig added (generation 2), its Secret missing: nothing is attempted, ever
+    HelmReleaseStatus once = HelmReleaseStatuses.next(installed, failedEarly(2));
+    HelmReleaseStatus twice = HelmReleaseStatuses.next(once, failedEarly(2));
+    HelmReleaseStatus thrice = HelmReleaseStatuses.next(twice, failedEarly(2));
+
+    assertEquals(1L, installed.lastAttemptedGeneration());
+    assertEquals(1L, once.failures());
+    assertEquals(2L, twice.failures());
+    assertEquals(3L, thrice.failures());
+    assertEquals(1L, thrice.lastAttemptedGeneration(), "nothing was attempted at generation 2");
+    assertEquals(1L, HelmReleaseStatuses.next(thrice, failedEarly(3)).failures());
+  }
+
+  @Test
+  void failuresBeforeAnAttemptLeaveTheInstallAndUpgradeCountersAlone() {
+    HelmReleaseStatus failedUpgrade =
+        HelmReleaseStatuses.next(
+            null,
+            base()
+                .attempted(
+                    new Attempted(
+                        "6.5.0", "sha256:a", "sha256:v", "c", ReleaseAction.upgrade, null))
+                .released(snapshot(2, "failed"))
+                .phase(new ReleaseObservation.Failed(ReleaseReason.UPGRADE_FAILED, "upgrade", true))
+                .build());
+    HelmReleaseStatus early = HelmReleaseStatuses.next(failedUpgrade, failedEarly(1));
+    HelmReleaseStatus upgradedAgain =
+        HelmReleaseStatuses.next(
+            early,
+            base()
+                .attempted(
+                    new Attempted(
+                        "6.5.0", "sha256:a", "sha256:v", "c", ReleaseAction.upgrade, null))
+                .released(snapshot(3, "failed"))
+                .phase(new ReleaseObservation.Failed(ReleaseReason.UPGRADE_FAILED, "upgrade", true))
+                .build());
+
+    assertEquals(1L, failedUpgrade.upgradeFailures());
+    assertEquals(2L, early.failures());
+    assertEquals(1L, early.upgradeFailures(), "no upgrade was attempted");
+    assertNull(early.installFailures());
+    assertEquals(
+        new HelmReleaseStatuses.FailureCounts(2, 0, 1),
+        HelmReleaseStatuses.carried(early, 1, lastAttemptedOf(early)));
+    assertEquals(3L, upgradedAgain.failures());
+    assertEquals(2L, upgradedAgain.upgradeFailures());
+  }
+
+  private static Attempted lastAttemptedOf(HelmReleaseStatus status) {
+    return new Attempted(
+        status.lastAttemptedRevision(),
+        status.lastAttemptedRevisionDigest(),
+        status.lastAttemptedConfigDigest(),
+        status.lastAttemptedValuesChecksum(),
+        status.lastAttemptedReleaseAction(),
+        null);
+  }
+
+  /** A reconcile of {@code generation} that failed before anything was attempted. */
+  private static ReleaseObservation failedEarly(long generation) {
+    return ReleaseObservationBuilder.builder()
+        .generation(generation)
+        .now(T0)
+        .storageNamespace("apps")
+        .maxHistory(5)
+        .phase(
+            new ReleaseObservation.Failed(
+                ReleaseReason.REST_CLIENT_ERROR, "Secret 'apps/remote' not found", false))
+        .build();
+  }
+
   private static List<String> versions(HelmReleaseStatus status) {
     return status.history().stream().map(s -> s.version() + " " + s.status()).toList();
   }

@@ -3,6 +3,7 @@ package dev.capstan.engine.helmrelease;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.helm.HelmReleaseStatus;
+import dev.capstan.api.kustomize.KubeConfigReference;
 import dev.capstan.applier.apply.ApplyRequest;
 import dev.capstan.applier.apply.ApplyResult;
 import dev.capstan.applier.apply.DriftPolicy;
@@ -15,8 +16,11 @@ import dev.capstan.engine.conditions.ReleaseReason;
 import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.dependencies.DependencyLookup;
 import dev.capstan.engine.dependencies.ObjectDependency;
+import dev.capstan.engine.kustomization.HealthTracking.RemoteCluster;
 import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.engine.pipeline.PruneStage;
+import dev.capstan.engine.remote.RemoteClusterException;
+import dev.capstan.engine.remote.RemoteClusters.Remote;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.health.cel.BuiltinLibrary;
@@ -171,7 +175,26 @@ final class ReleaseFakes {
                       hooks,
                       "");
                 })
-            .actors(this::actorFor)
+            .actors(
+                new ReleaseActors() {
+                  @Override
+                  public Actor actorFor(HelmRelease release) {
+                    return ReleaseFakes.this.actorFor(release);
+                  }
+
+                  @Override
+                  public Optional<Actor> uninstallerFor(HelmRelease release) {
+                    return clusters
+                        .uninstallTargetFor(release)
+                        .map(target -> actorIn(target, release));
+                  }
+
+                  @Override
+                  public void forget(HelmRelease release) {
+                    actorsForgotten.add(NamespacedName.of(release).toString());
+                    clusters.forget(release);
+                  }
+                })
             .noCrossNamespaceRefs(noCrossNamespaceRefs)
             .statuses(this::writeStatus)
             .values(
@@ -206,8 +229,10 @@ final class ReleaseFakes {
                       List<ObjectRef> objects,
                       HealthEvaluator evaluator,
                       Plaintexts fromSecrets,
+                      Optional<RemoteCluster> cluster,
                       Optional<AggregateHealth> written) {
                     tracked.put(key, List.copyOf(objects));
+                    trackedIn.put(key, cluster.map(RemoteCluster::id).orElse("local"));
                   }
 
                   @Override
@@ -242,8 +267,9 @@ final class ReleaseFakes {
 
   private final ReleaseActors.Actor actor =
       new ReleaseActors.Actor(
-          new Acting(discovery(), this::apply, new Pruning(), (refs, e) -> health(refs)),
-          new Store(),
+          new Acting(
+              discovery(), r -> apply("local", r), new Pruning("local"), (refs, e) -> health(refs)),
+          new Store("local"),
           crdsInCluster::contains,
           this::readDependency,
           new ReleaseClaims((object, namespace) -> live.metadata(object, namespace)));
@@ -290,13 +316,69 @@ final class ReleaseFakes {
             });
   }
 
+  /** What the remote cluster of spec.kubeConfig fails with when reached; null: it is usable. */
+  RemoteClusterException remoteUnusable;
+
+  /** The HelmReleases whose remote cluster was reached, in order. */
+  final List<String> remotesReached = new ArrayList<>();
+
+  /** The cluster each tracked release's objects are watched in: "local" or a remote's id. */
+  final Map<NamespacedName, String> trackedIn = new HashMap<>();
+
+  /** The HelmReleases whose actors were told to forget them (closing a remote's client). */
+  final List<String> actorsForgotten = new ArrayList<>();
+
+  /**
+   * What was done and where, in order: "local" or "remote", then apply, prune, delete, history
+   * (records read) or record (one written or deleted).
+   */
+  final List<String> actedIn = new ArrayList<>();
+
+  /** The remote cluster's own applier, pruner and release records, apart from the local ones. */
+  private final Acting remoteActing =
+      new Acting(
+          discovery(), r -> apply("remote", r), new Pruning("remote"), (refs, e) -> health(refs));
+
+  private final ReleaseStore remoteStore = new Store("remote");
+
+  /** The real choice of cluster, over a fake remote cluster with its own acting and records. */
+  private final ReleaseClusters clusters =
+      new ReleaseClusters(
+          release -> Optional.empty(),
+          account -> actor.acting(),
+          new ReleaseClusters.Remotes() {
+            @Override
+            public Remote<Acting> reach(
+                NamespacedName key, KubeConfigReference ref, Optional<NamespacedName> account) {
+              remotesReached.add(key.toString());
+              if (remoteUnusable != null) {
+                throw remoteUnusable;
+              }
+              return new Remote<>(key + "#1", "Secret", null, remoteActing);
+            }
+
+            @Override
+            public void forget(NamespacedName key) {}
+          });
+
   private ReleaseActors.Actor actorFor(HelmRelease release) {
-    String account = release.getSpec().serviceAccountName();
-    actedAs.add(account == null ? "the engine" : account);
-    return actor;
+    return actorIn(clusters.targetFor(release), release);
   }
 
-  private ApplyResult apply(ApplyRequest request) {
+  private ReleaseActors.Actor actorIn(ReleaseClusters.Target target, HelmRelease release) {
+    String account = release.getSpec().serviceAccountName();
+    actedAs.add(account == null ? "the engine" : account);
+    return new ReleaseActors.Actor(
+        target.acting(),
+        target.cluster().isPresent() ? remoteStore : actor.store(),
+        actor.crds(),
+        actor.dependencies(),
+        actor.claims(),
+        target.cluster());
+  }
+
+  private ApplyResult apply(String where, ApplyRequest request) {
+    actedIn.add(where + " apply");
     applies++;
     applyRequests.add(request);
     boolean look = request.drift().mode() == DriftPolicy.Mode.LOOK;
@@ -389,9 +471,16 @@ final class ReleaseFakes {
   }
 
   private final class Pruning implements PruneStage {
+    private final String where;
+
+    Pruning(String where) {
+      this.where = where;
+    }
+
     @Override
     public List<ObjectResult> prune(
         InventorySet previous, InventorySet current, Owner owner, Duration timeout) {
+      actedIn.add(where + " prune");
       prunedFrom.add(previous);
       if (pruneThrows) {
         throw new KubernetesClientException("the API server went away");
@@ -406,6 +495,7 @@ final class ReleaseFakes {
     @Override
     public List<ObjectResult> deleteInventory(
         InventorySet inventory, Owner owner, Duration timeout, boolean waitForTermination) {
+      actedIn.add(where + " delete");
       deletedInventories.add(inventory);
       inventory.refs().forEach(r -> writes.add("-" + r.kind() + "/" + r.name()));
       inventory.refs().forEach(r -> crdsInCluster.remove(r.name()));
@@ -423,10 +513,16 @@ final class ReleaseFakes {
   }
 
   private final class Store implements ReleaseStore {
+    private final String where;
     private int resourceVersion;
+
+    Store(String where) {
+      this.where = where;
+    }
 
     @Override
     public ReleaseHistory history(String namespace, String name) {
+      actedIn.add(where + " history");
       return new ReleaseHistory(namespace, name, List.copyOf(records.values()));
     }
 
@@ -455,11 +551,13 @@ final class ReleaseFakes {
 
     @Override
     public void delete(ReleaseRecord record) {
+      actedIn.add(where + " record");
       recordWrites++;
       records.remove(record.release().version());
     }
 
     private ReleaseRecord put(String namespace, Release written) {
+      actedIn.add(where + " record");
       recordWrites++;
       Release release = stored(written);
       recordLog.add(release.version() + " " + release.status().helmName());

@@ -8,9 +8,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.helm.HelmReleaseSpec;
 import dev.capstan.engine.conditions.HelmReleaseStatuses;
+import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.engine.remote.RemoteClusterException;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,18 +39,138 @@ class ReleaseTenancyTest {
   }
 
   @Test
-  void aRemoteClusterIsRefusedByNameBeforeAnythingIsDone() throws IOException {
+  void aReleaseWithKubeConfigIsInstalledWatchedAndUninstalledInItsRemoteCluster()
+      throws IOException {
     HelmRelease release = ReleaseFakes.release();
     update(release, "{\"kubeConfig\":{\"secretRef\":{\"name\":\"remote\"}}}");
+    HelmReleasePipeline pipeline = fakes.pipeline();
 
-    fakes.pipeline().reconcile(release);
+    pipeline.reconcile(release);
+
+    assertEquals("True", ready(release).getStatus(), ready(release).getMessage());
+    assertEquals(1, fakes.applies);
+    assertTrue(fakes.actedIn.contains("remote apply"), fakes.actedIn.toString());
+    assertTrue(fakes.actedIn.contains("remote record"), fakes.actedIn.toString());
+    assertEquals(List.of("apps/podinfo"), fakes.remotesReached);
+    assertEquals("apps/podinfo#1", fakes.trackedIn.get(NamespacedName.of(release)));
+
+    assertEquals(Optional.empty(), pipeline.delete(release));
+    assertEquals(1, fakes.deletedInventories.size());
+    assertTrue(fakes.actedIn.contains("remote delete"), fakes.actedIn.toString());
+    assertEquals(
+        List.of(),
+        fakes.actedIn.stream().filter(a -> a.startsWith("local")).toList(),
+        "nothing is done in the engine's own cluster");
+    assertEquals(List.of("apps/podinfo", "apps/podinfo"), fakes.remotesReached);
+    assertEquals(List.of("apps/podinfo"), fakes.actorsForgotten);
+  }
+
+  @Test
+  void aReleaseWithoutKubeConfigActsInTheEnginesClusterAlone() {
+    HelmRelease release = ReleaseFakes.release();
+    HelmReleasePipeline pipeline = fakes.pipeline();
+
+    pipeline.reconcile(release);
+    pipeline.delete(release);
+
+    assertTrue(fakes.actedIn.containsAll(List.of("local apply", "local record", "local delete")));
+    assertEquals(List.of(), fakes.actedIn.stream().filter(a -> a.startsWith("remote")).toList());
+    assertEquals(List.of(), fakes.remotesReached);
+  }
+
+  @Test
+  void aRemoteClusterThatCannotBeUsedFailsBeforeAnythingIsDoneAndBacksOff() throws IOException {
+    HelmRelease release = ReleaseFakes.release();
+    update(release, "{\"kubeConfig\":{\"secretRef\":{\"name\":\"remote\"}}}");
+    fakes.remoteUnusable =
+        new RemoteClusterException(
+            "the kubeconfig in Secret 'apps/remote' key 'value' cannot be used: not YAML");
+    HelmReleasePipeline pipeline = fakes.pipeline();
+
+    Duration first = pipeline.reconcile(release).requeueAfter().orElseThrow();
+    Duration second = pipeline.reconcile(release).requeueAfter().orElseThrow();
+    Duration third = pipeline.reconcile(release).requeueAfter().orElseThrow();
 
     Condition ready = ready(release);
-    assertEquals("False InitFailed", ready.getStatus() + " " + ready.getReason());
-    assertTrue(ready.getMessage().contains("spec.kubeConfig"), ready.getMessage());
-    assertEquals(List.of(), fakes.actedAs);
+    assertEquals("False RESTClientError", ready.getStatus() + " " + ready.getReason());
+    assertEquals(
+        "the kubeconfig in Secret 'apps/remote' key 'value' cannot be used: not YAML",
+        ready.getMessage());
+    assertTrue(first.compareTo(second) < 0, first + " then " + second);
+    assertTrue(second.compareTo(third) < 0, second + " then " + third);
+    assertEquals(List.of(), fakes.actedIn);
     assertEquals(0, fakes.renders);
+    assertEquals(0, fakes.applies);
     assertTrue(fakes.records.isEmpty());
+  }
+
+  @Test
+  void aKubeConfigAddedToAnInstalledReleaseThatCannotBeUsedBacksOff() throws IOException {
+    HelmRelease release = ReleaseFakes.release();
+    HelmReleasePipeline pipeline = fakes.pipeline();
+    pipeline.reconcile(release);
+    assertEquals("True", ready(release).getStatus(), ready(release).getMessage());
+
+    update(release, "{\"kubeConfig\":{\"secretRef\":{\"name\":\"remote\"}}}");
+    release.getMetadata().setGeneration(2L);
+    fakes.remoteUnusable = new RemoteClusterException("Secret 'apps/remote' does not exist", true);
+    Duration first = pipeline.reconcile(release).requeueAfter().orElseThrow();
+    Duration second = pipeline.reconcile(release).requeueAfter().orElseThrow();
+
+    assertEquals(
+        "False RESTClientError", ready(release).getStatus() + " " + ready(release).getReason());
+    assertTrue(first.compareTo(second) < 0, first + " then " + second);
+    assertEquals(2L, release.getStatus().failures());
+    assertEquals(1L, release.getStatus().lastAttemptedGeneration());
+  }
+
+  @Test
+  void aDeletionWaitsWithBackoffForAnUnusableRemoteClusterAndNotForAGoneKubeconfig()
+      throws IOException {
+    HelmRelease release = ReleaseFakes.release();
+    update(release, "{\"kubeConfig\":{\"secretRef\":{\"name\":\"remote\"}}}");
+    HelmReleasePipeline pipeline = fakes.pipeline();
+    pipeline.reconcile(release);
+
+    fakes.remoteUnusable =
+        new RemoteClusterException(
+            "the API server of the remote cluster of Secret 'apps/remote' key 'value' cannot be"
+                + " reached: connection refused");
+    Duration first = pipeline.delete(release).orElseThrow();
+    Duration second = pipeline.delete(release).orElseThrow();
+
+    Condition ready = ready(release);
+    assertEquals("False UninstallFailed", ready.getStatus() + " " + ready.getReason());
+    assertTrue(ready.getMessage().contains("Secret 'apps/remote'"), ready.getMessage());
+    assertTrue(first.compareTo(second) < 0, first + " then " + second);
+    assertEquals(List.of(), fakes.deletedInventories);
+    assertEquals(List.of(), fakes.actorsForgotten, "its client is kept while it waits");
+
+    fakes.remoteUnusable = new RemoteClusterException("Secret 'apps/remote' does not exist", true);
+    assertEquals(Optional.empty(), pipeline.delete(release));
+    assertEquals(List.of(), fakes.deletedInventories);
+    assertEquals(List.of("apps/podinfo"), fakes.actorsForgotten, "its client is let go");
+  }
+
+  @Test
+  void aReleaseNeverInstalledGoesWithoutReachingItsRemoteCluster() throws IOException {
+    HelmRelease release = ReleaseFakes.release();
+    update(release, "{\"kubeConfig\":{\"secretRef\":{\"name\":\"remote\"}}}");
+    fakes.remoteUnusable = new RemoteClusterException("Secret 'apps/remote' does not exist", true);
+    HelmReleasePipeline pipeline = fakes.pipeline();
+    pipeline.reconcile(release); // fails before anything is attempted
+    fakes.remotesReached.clear();
+    fakes.remoteUnusable =
+        new RemoteClusterException(
+            "the API server of the remote cluster of Secret 'apps/remote' key 'value' cannot be"
+                + " reached: connection refused");
+
+    assertEquals(Optional.empty(), pipeline.delete(release));
+    assertEquals(Optional.empty(), fakes.pipeline().delete(ReleaseFakes.release()));
+
+    assertEquals(List.of(), fakes.remotesReached);
+    assertEquals(List.of(), fakes.actedIn);
+    assertEquals(List.of("apps/podinfo", "apps/podinfo"), fakes.actorsForgotten);
   }
 
   @Test
