@@ -21,8 +21,9 @@ final class HelmReleaseDifferences {
         FieldDifferences.present(
             KIND,
             "spec.kubeConfig",
-            Treatment.REFUSED,
-            "a release in a remote cluster is refused by the engine (InitFailed)"),
+            Treatment.DIFFERENT,
+            "a kubeconfig with tls-server-name or impersonation is refused; the chart's"
+                + " Capabilities are the engine's cluster's"),
         FieldDifferences.refusedUnless(
             KIND,
             "spec.chartRef.kind",
@@ -54,7 +55,6 @@ final class HelmReleaseDifferences {
                 + " wait"),
         retryOnFailure("spec.install.strategy.name"),
         retryOnFailure("spec.upgrade.strategy.name"),
-        new Row(KIND, "spec.driftDetection.mode", HelmReleaseDifferences::drift),
         new Row(
             KIND,
             "status.history",
@@ -86,16 +86,5 @@ final class HelmReleaseDifferences {
                     new Difference(
                         field, Treatment.DIFFERENT, "the RetryOnFailure strategy is not there yet"))
                 : Optional.empty());
-  }
-
-  private static Optional<Difference> drift(Manifest object) {
-    Object mode = FieldDifferences.value(object, "spec.driftDetection.mode");
-    return mode != null && !"disabled".equals(mode)
-        ? Optional.of(
-            new Difference(
-                "spec.driftDetection.mode",
-                Treatment.DIFFERENT,
-                "drift of the release's objects is not looked for yet"))
-        : Optional.empty();
   }
 }

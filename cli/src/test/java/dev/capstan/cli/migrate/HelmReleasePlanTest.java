@@ -12,6 +12,7 @@ import static dev.capstan.cli.migrate.Step.SUSPEND_TWIN;
 import static dev.capstan.cli.migrate.Step.WAIT_READY;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -74,25 +75,22 @@ class HelmReleasePlanTest {
                 + " as one new Helm revision, an upgrade with the same chart and values"),
         texts(find("HelmRelease apps/frontend")));
     List<String> backend = texts(find("HelmRelease apps/backend"));
-    assertEquals(3, backend.size(), backend::toString);
+    // its drift detection is migrated as it is: Capstan looks for drift as Flux does
+    assertEquals(2, backend.size(), backend::toString);
     assertEquals(
         "rewritten spec.chartRef.apiVersion: becomes source.capstan.dev/v1", backend.get(0));
-    assertEquals(
-        "different spec.driftDetection.mode: drift of the release's objects is not looked for yet",
-        backend.get(1));
   }
 
   @Test
-  void aRemoteClusterBlocksTheHelmRelease() {
+  void aRemoteClusterIsMigratedNamingHowItDiffers() {
     MigrationPlan remote =
         Planner.migration(MigrationFixtures.load("helm-release-remote.yaml"), List.of());
 
     PlannedObject release = remote.objects().get(0);
-    assertEquals(Outcome.BLOCKED, release.outcome());
-    assertEquals("Capstan refuses a field of it (below)", release.reason());
+    assertNotEquals(Outcome.BLOCKED, release.outcome());
     assertEquals("spec.kubeConfig", release.differences().get(0).field());
-    assertEquals(Difference.Treatment.REFUSED, release.differences().get(0).treatment());
-    assertTrue(release.steps().isEmpty());
+    assertEquals(Difference.Treatment.DIFFERENT, release.differences().get(0).treatment());
+    assertFalse(release.steps().isEmpty());
   }
 
   @Test
