@@ -2,6 +2,8 @@ package dev.capstan.sharding;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
@@ -14,6 +16,50 @@ public final class SlotClaims {
   private static final int MAX_RANGES = 4096;
 
   private SlotClaims() {}
+
+  /**
+   * A group's claims as its shard map carries them.
+   *
+   * @param byReplica each named replica's ranges; a claim that cannot be read holds every slot
+   * @param unreadable the replicas whose claim could not be read (and so hold every slot)
+   * @param unnamed how many non-blank entries name no replica (ignored)
+   */
+  public record Claims(
+      Map<String, List<SlotRange>> byReplica, List<String> unreadable, int unnamed) {
+    public Claims {
+      byReplica = Map.copyOf(byReplica);
+      unreadable = List.copyOf(unreadable);
+    }
+  }
+
+  /**
+   * {@code replica=0-12,40-44;other=12-40}, as the replicas write a shard map. A claim that cannot
+   * be read is taken for every slot: the safe side, since it keeps every slot from being taken
+   * until its replica (which rewrites its own entry) or its Lease's expiry settles it. The text is
+   * bounded by the API server's limit on an object's annotations.
+   */
+  public static Claims readAll(String text, SlotSpace space) {
+    Map<String, List<SlotRange>> claims = new TreeMap<>();
+    List<String> unreadable = new ArrayList<>();
+    int unnamed = 0;
+    for (String entry : (text == null ? "" : text).split(";")) {
+      int eq = entry.indexOf('=');
+      if (eq <= 0) {
+        unnamed += entry.isBlank() ? 0 : 1;
+        continue;
+      }
+      String replica = entry.substring(0, eq);
+      List<SlotRange> ranges;
+      try {
+        ranges = read(entry.substring(eq + 1), space);
+      } catch (IllegalArgumentException e) {
+        ranges = List.of(new SlotRange(0, space.count()));
+        unreadable.add(replica);
+      }
+      claims.put(replica, ranges);
+    }
+    return new Claims(claims, unreadable, unnamed);
+  }
 
   /** The annotation text of a list of ranges. */
   public static String write(List<SlotRange> ranges) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -20,6 +21,29 @@ class SlotClaimsTest {
     assertEquals(ranges, SlotClaims.read(SlotClaims.write(ranges), space));
     assertEquals(List.of(), SlotClaims.read("", space));
     assertEquals(List.of(), SlotClaims.read(null, space));
+  }
+
+  @Test
+  void aGroupsClaimsAreReadAsEveryReaderTakesThem() {
+    String longName = "r".repeat(300);
+    SlotClaims.Claims claims =
+        SlotClaims.readAll("a=0-4,8-9;=1-2;b=oops;" + longName + "=4-8;;c=0-4000", space);
+
+    assertEquals(
+        Map.of(
+            "a",
+            List.of(new SlotRange(0, 4), new SlotRange(8, 9)),
+            "b",
+            List.of(new SlotRange(0, 1024)),
+            longName,
+            List.of(new SlotRange(4, 8)),
+            "c",
+            List.of(new SlotRange(0, 1024))),
+        claims.byReplica());
+    assertEquals(List.of("b", "c"), claims.unreadable());
+    assertEquals(1, claims.unnamed());
+    assertEquals(Map.of(), SlotClaims.readAll("", space).byReplica());
+    assertEquals(0, SlotClaims.readAll(null, space).unnamed());
   }
 
   @ParameterizedTest

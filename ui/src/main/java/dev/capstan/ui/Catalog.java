@@ -125,7 +125,8 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
     List<Lease> shardLeases = items(leases).stream().filter(Catalog::isShardLease).toList();
     List<String> problems = new ArrayList<>();
     leases.forEach(w -> w.problem().ifPresent(p -> problems.add(p.message())));
-    return Replicas.of(shardLeases, kustomizations(), problems, clock.instant());
+    boolean synced = leases.stream().allMatch(Watched::synced);
+    return Replicas.of(shardLeases, kustomizations(), problems, synced, clock.instant());
   }
 
   Overview overview() {
@@ -282,6 +283,11 @@ final class Catalog implements AutoCloseable, DriftTargets.Lookup {
 
     List<T> items() {
       return informer.getStore().list();
+    }
+
+    /** Whether the first list has been read, so that what is absent from it is absent. */
+    boolean synced() {
+      return informer.hasSynced();
     }
 
     Optional<Overview.Problem> problem() {

@@ -1,6 +1,7 @@
 package dev.capstan.ui;
 
 import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.engine.shard.ReplicaLeases;
 import dev.capstan.engine.shard.ShardOptions;
 import dev.capstan.sharding.SlotClaims;
 import dev.capstan.sharding.SlotRange;
@@ -37,10 +38,7 @@ record ReplicaGroup(
     List<Replica> replicas,
     List<String> problems) {
 
-  /** How many replicas' claims of one map are read: a map is hostile text. */
-  static final int MAX_CLAIMS = 1000;
-
-  /** Longest replica name shown: a DNS label as the engine writes it, room to spare. */
+  /** Longest replica name shown: a DNS name as the engine writes it; longer ones are cut. */
   static final int MAX_NAME = 253;
 
   ReplicaGroup {
@@ -126,30 +124,22 @@ record ReplicaGroup(
       }
     }
 
-    /** {@code replica=0-12,40-44;other=12-40}, as the engine writes it; the rest is said. */
+    /** Read as the engine reads it ({@link SlotClaims#readAll}), so the page shows its belief. */
     private void readClaims(String text) {
-      String[] entries = text.split(";", MAX_CLAIMS + 1);
-      if (entries.length > MAX_CLAIMS) {
-        problems.add("the shard map " + shardMap + " has more than " + MAX_CLAIMS + " claims");
-        return;
+      SlotClaims.Claims read = SlotClaims.readAll(text, space);
+      claims.putAll(read.byReplica());
+      if (read.unnamed() > 0) {
+        problems.add("the shard map " + shardMap + " has a claim that names no replica");
       }
-      for (String entry : entries) {
-        int eq = entry.indexOf('=');
-        if (eq <= 0 || eq > MAX_NAME) {
-          if (!entry.isBlank()) {
-            problems.add("the shard map " + shardMap + " has a claim that names no replica");
-          }
-          continue;
-        }
-        String replica = entry.substring(0, eq);
-        try {
-          claims.put(replica, SlotClaims.read(entry.substring(eq + 1), space));
-        } catch (IllegalArgumentException e) {
-          // The engine takes such a claim for every slot until its replica rewrites it; the page
-          // says it cannot read it, without echoing the text.
-          problems.add("the shard map " + shardMap + " has a claim that cannot be read");
-        }
-      }
+      // said without echoing the text
+      read.unreadable()
+          .forEach(
+              r ->
+                  problems.add(
+                      "the shard map "
+                          + shardMap
+                          + " has a claim that cannot be read, which the engine takes for every"
+                          + " slot until its replica rewrites it"));
     }
 
     ReplicaGroup build(Collection<Kustomization> kustomizations, Instant now) {
@@ -189,7 +179,7 @@ record ReplicaGroup(
             cut(name, MAX_NAME), "", "", "", "", 0, LeaseState.NO_LEASE, slots, spans, owned);
       }
       ZonedDateTime renewed = lease.getSpec() == null ? null : lease.getSpec().getRenewTime();
-      long duration = duration(lease);
+      long duration = ReplicaLeases.durationSeconds(lease);
       boolean live = renewed != null && renewed.toInstant().plusSeconds(duration).isAfter(now);
       Map<String, String> annotations =
           Optional.ofNullable(lease.getMetadata().getAnnotations()).orElse(Map.of());
@@ -221,12 +211,6 @@ record ReplicaGroup(
                     && (ownerGroup == null || ownGroup.equals(ownerGroup));
               })
           .count();
-    }
-
-    private static long duration(Lease lease) {
-      return lease.getSpec() == null || lease.getSpec().getLeaseDurationSeconds() == null
-          ? 0
-          : lease.getSpec().getLeaseDurationSeconds();
     }
 
     private static String cut(String text, int max) {

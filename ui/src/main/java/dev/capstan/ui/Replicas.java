@@ -21,8 +21,15 @@ import java.util.TreeMap;
  * @param note what the page says above the groups: why there is nothing (no sharding) or how
  *     liveness is judged here
  * @param problems why the Leases could not be listed, if they could not
+ * @param recheckAt when the earliest live replica expires unless renewed (RFC 3339), or empty: a
+ *     replica that dies sends no change, so the page asks again then
  */
-record Replicas(boolean sharded, String note, List<ReplicaGroup> groups, List<String> problems) {
+record Replicas(
+    boolean sharded,
+    String note,
+    List<ReplicaGroup> groups,
+    List<String> problems,
+    String recheckAt) {
 
   static final String UNSHARDED =
       "The engine does not run sharded here: no replica Lease ("
@@ -31,6 +38,11 @@ record Replicas(boolean sharded, String note, List<ReplicaGroup> groups, List<St
           + ShardOptions.SHARD_MAP_PREFIX
           + "*) in the namespaces in view. A single engine, or one chosen by leader election,"
           + " owns every Kustomization.";
+
+  /** Said instead when no shard Lease is seen but the view may just not see them. */
+  static final String CANNOT_TELL =
+      "Cannot tell whether the engine runs sharded here: no replica Lease or shard map is seen,"
+          + " but ";
 
   static final String LIVENESS =
       "Live: the Lease's renew time plus its duration is still ahead by this machine's clock"
@@ -46,6 +58,7 @@ record Replicas(boolean sharded, String note, List<ReplicaGroup> groups, List<St
       Collection<Lease> leases,
       Collection<Kustomization> kustomizations,
       List<String> problems,
+      boolean synced,
       Instant now) {
     Map<String, ReplicaGroup.Builder> groups = new TreeMap<>();
     for (Lease lease : leases) {
@@ -66,7 +79,40 @@ record Replicas(boolean sharded, String note, List<ReplicaGroup> groups, List<St
     List<ReplicaGroup> built = new ArrayList<>();
     groups.values().forEach(b -> built.add(b.build(kustomizations, now)));
     boolean sharded = !built.isEmpty();
-    return new Replicas(sharded, sharded ? LIVENESS : UNSHARDED, built, problems);
+    String note = sharded ? LIVENESS : unsharded(kustomizations, problems, synced);
+    return new Replicas(sharded, note, built, problems, recheckAt(built));
+  }
+
+  /** Not sharded, unless the view may miss the Leases or the Kustomizations say otherwise. */
+  private static String unsharded(
+      Collection<Kustomization> kustomizations, List<String> problems, boolean synced) {
+    if (!problems.isEmpty()) {
+      return CANNOT_TELL + "the Leases of some namespaces in view cannot be listed.";
+    }
+    if (!synced) {
+      return CANNOT_TELL + "the Leases have not all been listed yet.";
+    }
+    boolean labelled =
+        kustomizations.stream()
+            .map(ks -> ks.getMetadata().getLabels())
+            .anyMatch(l -> l != null && l.containsKey(ShardOptions.REPLICA_LABEL));
+    if (labelled) {
+      return CANNOT_TELL
+          + "Kustomizations in view carry a replica's label (their replicas' Leases may be in"
+          + " namespaces not in view).";
+    }
+    return UNSHARDED;
+  }
+
+  /** The earliest instant a live replica turns expired, as this machine's clock reads it. */
+  private static String recheckAt(List<ReplicaGroup> groups) {
+    return groups.stream()
+        .flatMap(g -> g.replicas().stream())
+        .filter(r -> r.state() == ReplicaGroup.LeaseState.LIVE)
+        .map(r -> Instant.parse(r.renewTime()).plusSeconds(r.leaseDurationSeconds()))
+        .min(Instant::compareTo)
+        .map(Instant::toString)
+        .orElse("");
   }
 
   private static ReplicaGroup.Builder builder(String namespace, String group) {

@@ -84,6 +84,7 @@ class ReplicasTest {
                 owned("c", "capstan-1", "capstan-system/capstan"),
                 owned("d", "capstan-0", "elsewhere/capstan")),
             List.of(),
+            true,
             NOW);
 
     assertTrue(replicas.sharded());
@@ -116,6 +117,24 @@ class ReplicasTest {
     assertEquals(LeaseState.EXPIRED, second.state());
     assertEquals(488, second.slots());
     assertEquals(1, second.kustomizations());
+    // capstan-0 (renewed 11:59:58 for 10 s) turns expired then without a change to tell the page
+    assertEquals("2026-03-01T12:00:08Z", replicas.recheckAt());
+  }
+
+  @Test
+  void withoutLiveReplicasThereIsNothingToRecheck() {
+    Replicas replicas =
+        Replicas.of(
+            List.of(
+                replicaLease("capstan-0", "2026-03-01T11:50:00.000000Z"),
+                shardMap("capstan-0=0-512;capstan-2=512-1024")),
+            List.of(),
+            List.of(),
+            true,
+            NOW);
+
+    assertEquals(LeaseState.EXPIRED, replicas.groups().get(0).replicas().get(0).state());
+    assertEquals("", replicas.recheckAt());
   }
 
   @Test
@@ -127,6 +146,7 @@ class ReplicasTest {
                 shardMap("capstan-0=0-512;capstan-2=512-1024")),
             List.of(),
             List.of(),
+            true,
             NOW);
 
     Replica gone = replicas.groups().get(0).replicas().get(1);
@@ -146,6 +166,7 @@ class ReplicasTest {
             List.of(replicaLease("capstan-0", "2026-03-01T11:59:59.000000Z")),
             List.of(),
             List.of(),
+            true,
             NOW);
 
     ReplicaGroup group = replicas.groups().get(0);
@@ -156,23 +177,47 @@ class ReplicasTest {
   }
 
   @Test
-  void unreadableClaimsAreSaidWithoutQuotingThem() {
+  void unreadableClaimsHoldEverySlotAsTheEngineTakesThemAndAreSaidWithoutQuoting() {
     Replicas replicas =
         Replicas.of(
             List.of(shardMap("capstan-0=<script>alert(1)</script>;=0-4;capstan-1=0-2048")),
             List.of(),
             List.of(),
+            true,
             NOW);
 
     ReplicaGroup group = replicas.groups().get(0);
+    String unreadable =
+        "the shard map capstan-shards-capstan has a claim that cannot be read, which the engine"
+            + " takes for every slot until its replica rewrites it";
     assertEquals(
         List.of(
-            "the shard map capstan-shards-capstan has a claim that cannot be read",
             "the shard map capstan-shards-capstan has a claim that names no replica",
-            "the shard map capstan-shards-capstan has a claim that cannot be read"),
+            unreadable,
+            unreadable),
         group.problems());
     assertFalse(group.problems().stream().anyMatch(p -> p.contains("script")));
-    assertEquals(List.of(), group.replicas());
+    assertEquals(
+        List.of("capstan-0", "capstan-1"), group.replicas().stream().map(Replica::name).toList());
+    for (Replica replica : group.replicas()) {
+      assertEquals(1024, replica.slots());
+      assertEquals(LeaseState.NO_LEASE, replica.state());
+    }
+    assertEquals(0, group.unclaimed());
+  }
+
+  @Test
+  void aLongReplicaNameTheEngineKeepsIsShownCut() {
+    String name = "r".repeat(300);
+    ReplicaGroup group =
+        Replicas.of(List.of(shardMap(name + "=0-4")), List.of(), List.of(), true, NOW)
+            .groups()
+            .get(0);
+
+    assertEquals(List.of(), group.problems());
+    assertEquals(1, group.replicas().size());
+    assertEquals("r".repeat(ReplicaGroup.MAX_NAME) + "…", group.replicas().get(0).name());
+    assertEquals(4, group.replicas().get(0).slots());
   }
 
   @Test
@@ -180,7 +225,7 @@ class ReplicasTest {
     Lease map = shardMap("capstan-0=0-4");
     map.getMetadata().getAnnotations().put("shards.capstan.dev/slots", "99");
 
-    ReplicaGroup group = Replicas.of(List.of(map), List.of(), List.of(), NOW).groups().get(0);
+    ReplicaGroup group = Replicas.of(List.of(map), List.of(), List.of(), true, NOW).groups().get(0);
 
     assertEquals(
         List.of("the shard map capstan-shards-capstan names no slot count from 1 to 16 bits"),
@@ -202,13 +247,36 @@ class ReplicasTest {
     Lease unlabelled = replicaLease("capstan-0", "2026-03-01T11:59:59.000000Z");
     unlabelled.getMetadata().setLabels(null);
 
-    Replicas replicas =
-        Replicas.of(List.of(leader, unlabelled), List.of(), List.of("cannot list Leases"), NOW);
+    Replicas replicas = Replicas.of(List.of(leader, unlabelled), List.of(), List.of(), true, NOW);
 
     assertFalse(replicas.sharded());
     assertEquals(Replicas.UNSHARDED, replicas.note());
     assertEquals(List.of(), replicas.groups());
-    assertEquals(List.of("cannot list Leases"), replicas.problems());
+    assertEquals(List.of(), replicas.problems());
+    assertEquals("", replicas.recheckAt());
+  }
+
+  @Test
+  void whenTheViewMayMissTheLeasesItCannotTell() {
+    Replicas forbidden =
+        Replicas.of(List.of(), List.of(), List.of("cannot list Leases"), true, NOW);
+    Replicas unsynced = Replicas.of(List.of(), List.of(), List.of(), false, NOW);
+    Replicas labelled =
+        Replicas.of(
+            List.of(),
+            List.of(owned("a", "capstan-0", "capstan-system/capstan")),
+            List.of(),
+            true,
+            NOW);
+
+    for (Replicas replicas : List.of(forbidden, unsynced, labelled)) {
+      assertFalse(replicas.sharded());
+      assertTrue(replicas.note().startsWith(Replicas.CANNOT_TELL), replicas.note());
+    }
+    assertEquals(List.of("cannot list Leases"), forbidden.problems());
+    assertTrue(forbidden.note().contains("cannot be listed"), forbidden.note());
+    assertTrue(unsynced.note().contains("not all been listed yet"), unsynced.note());
+    assertTrue(labelled.note().contains("carry a replica's label"), labelled.note());
   }
 
   @Test

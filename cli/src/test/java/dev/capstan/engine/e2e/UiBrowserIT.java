@@ -957,8 +957,8 @@ class UiBrowserIT extends EngineTestBase {
     eventually(
         () ->
             assertTrue(
-                browser.findElement(By.id("replicas-note")).getText().contains("not run sharded"),
-                "without replica Leases the page says the engine is not sharded"));
+                browser.findElement(By.id("replicas-note")).getText().contains("Cannot tell"),
+                "without replica Leases, and Leases it cannot list, the page cannot tell"));
     eventually(
         () ->
             assertTrue(
@@ -1028,6 +1028,13 @@ class UiBrowserIT extends EngineTestBase {
     // The second replica renews: the page says so without a reload.
     replicaLease("ui-b", Instant.now(), 3600);
     eventually(() -> assertEquals("live", text(second + ".state")));
+
+    // A third renews once for 8 s and stops: no change reaches the page, which asks again when the
+    // Lease would expire.
+    String third = group + "tr.replica-row[data-replica='ui-c'] ";
+    replicaLease("ui-c", Instant.now(), 8);
+    eventually(() -> assertEquals("live", text(third + ".state")));
+    eventually(() -> assertEquals("expired", text(third + ".state")));
   }
 
   private static String text(String css) {

@@ -28,7 +28,7 @@ final class GroupWatch implements AutoCloseable {
   GroupWatch(
       KubernetesClient client, String namespace, String group, String mapName, LeaseEvents events) {
     var leases = client.leases().inNamespace(namespace);
-    informers.add(leases.withLabel(ReplicaLeases.GROUP_LABEL, group).runnableInformer(0));
+    informers.add(leases.withLabel(ShardOptions.GROUP_LABEL, group).runnableInformer(0));
     informers.add(leases.withName(mapName).runnableInformer(0));
     for (SharedIndexInformer<Lease> informer : informers) {
       informer.addEventHandler(events);

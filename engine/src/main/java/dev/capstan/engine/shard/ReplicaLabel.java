@@ -24,8 +24,6 @@ import org.slf4j.LoggerFactory;
  * it.
  */
 final class ReplicaLabel {
-  static final String LABEL = ShardOptions.REPLICA_LABEL;
-  static final String GROUP = ShardOptions.GROUP_LABEL;
   private static final Logger LOG = LoggerFactory.getLogger(ReplicaLabel.class);
 
   private final KubernetesClient client;
@@ -63,8 +61,8 @@ final class ReplicaLabel {
         Optional.ofNullable(object.getMetadata().getLabels()).orElse(Map.of());
     Map<String, String> annotations =
         Optional.ofNullable(object.getMetadata().getAnnotations()).orElse(Map.of());
-    String ownerGroup = annotations.get(GROUP);
-    String owner = labels.get(LABEL);
+    String ownerGroup = annotations.get(ShardOptions.GROUP_LABEL);
+    String owner = labels.get(ShardOptions.REPLICA_LABEL);
     if (ownerGroup != null && !group.equals(ownerGroup) && owner != null) {
       Optional<String> refusal = otherGroupHolds(ownerGroup, owner);
       if (refusal.isPresent()) {
@@ -81,11 +79,11 @@ final class ReplicaLabel {
           .patch(
               PatchContext.of(PatchType.JSON_MERGE),
               "{\"metadata\":{\"labels\":{\""
-                  + LABEL
+                  + ShardOptions.REPLICA_LABEL
                   + "\":\""
                   + replica
                   + "\"},\"annotations\":{\""
-                  + GROUP
+                  + ShardOptions.GROUP_LABEL
                   + "\":\""
                   + group
                   + "\"}}}");
@@ -106,7 +104,7 @@ final class ReplicaLabel {
       return Optional.empty(); // not written by a replica: taken over
     }
     String namespace = ownerGroup.substring(0, slash);
-    String name = ReplicaLeases.PREFIX + owner;
+    String name = ShardOptions.REPLICA_LEASE_PREFIX + owner;
     String who = "replica '" + owner + "' of group '" + ownerGroup + "'";
     boolean live;
     try {

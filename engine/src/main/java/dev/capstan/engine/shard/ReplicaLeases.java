@@ -19,12 +19,9 @@ import java.util.function.LongSupplier;
  * by it alone. What a Lease says is judged by {@link dev.capstan.sharding.Liveness} from its
  * resourceVersion changing, never from the renew time written in it.
  */
-final class ReplicaLeases {
-  static final String GROUP_LABEL = ShardOptions.GROUP_LABEL;
-  static final String PREFIX = ShardOptions.REPLICA_LEASE_PREFIX;
+public final class ReplicaLeases {
 
   /** Which process renews a replica's Lease: one per start, so two of one name tell apart. */
-  static final String PROCESS = ShardOptions.PROCESS_ANNOTATION;
 
   /** What came of a renewal. */
   enum Renewal {
@@ -61,7 +58,7 @@ final class ReplicaLeases {
     return client
         .leases()
         .inNamespace(namespace)
-        .withLabel(GROUP_LABEL, group)
+        .withLabel(ShardOptions.GROUP_LABEL, group)
         .list()
         .getItems()
         .stream()
@@ -79,7 +76,7 @@ final class ReplicaLeases {
         new Seen(
             lease.getSpec().getHolderIdentity(),
             lease.getMetadata().getResourceVersion(),
-            duration(lease)));
+            durationSeconds(lease)));
   }
 
   /**
@@ -90,9 +87,16 @@ final class ReplicaLeases {
    */
   Renewal renew(String replica, long durationSeconds, Instant now) {
     try {
-      Lease current = client.leases().inNamespace(namespace).withName(PREFIX + replica).get();
-      if (current != null && !process.equals(annotation(current, PROCESS))) {
-        others.observe(replica, current.getMetadata().getResourceVersion(), duration(current));
+      Lease current =
+          client
+              .leases()
+              .inNamespace(namespace)
+              .withName(ShardOptions.REPLICA_LEASE_PREFIX + replica)
+              .get();
+      if (current != null
+          && !process.equals(annotation(current, ShardOptions.PROCESS_ANNOTATION))) {
+        others.observe(
+            replica, current.getMetadata().getResourceVersion(), durationSeconds(current));
         if (others.live().contains(replica)) {
           return Renewal.NAME_IN_USE;
         }
@@ -114,11 +118,11 @@ final class ReplicaLeases {
   private Lease lease(String replica, long durationSeconds, Instant now, Lease current) {
     return new LeaseBuilder()
         .withNewMetadata()
-        .withName(PREFIX + replica)
+        .withName(ShardOptions.REPLICA_LEASE_PREFIX + replica)
         .withNamespace(namespace)
         .withResourceVersion(current == null ? null : current.getMetadata().getResourceVersion())
-        .addToLabels(GROUP_LABEL, group)
-        .addToAnnotations(PROCESS, process)
+        .addToLabels(ShardOptions.GROUP_LABEL, group)
+        .addToAnnotations(ShardOptions.PROCESS_ANNOTATION, process)
         .endMetadata()
         .withNewSpec()
         .withHolderIdentity(replica)
@@ -133,7 +137,8 @@ final class ReplicaLeases {
     return annotations == null ? null : annotations.get(name);
   }
 
-  private static long duration(Lease lease) {
+  /** A Lease's {@code spec.leaseDurationSeconds}, 0 when it names none. */
+  public static long durationSeconds(Lease lease) {
     return lease.getSpec() == null || lease.getSpec().getLeaseDurationSeconds() == null
         ? 0
         : lease.getSpec().getLeaseDurationSeconds();
@@ -143,7 +148,11 @@ final class ReplicaLeases {
   Optional<Lease> read(String replica) {
     try {
       return Optional.ofNullable(
-          client.leases().inNamespace(namespace).withName(PREFIX + replica).get());
+          client
+              .leases()
+              .inNamespace(namespace)
+              .withName(ShardOptions.REPLICA_LEASE_PREFIX + replica)
+              .get());
     } catch (KubernetesClientException e) {
       return Optional.empty();
     }
@@ -152,7 +161,11 @@ final class ReplicaLeases {
   /** Gives this replica's Lease up: the others count it gone at once. */
   void delete(String replica) {
     try {
-      client.leases().inNamespace(namespace).withName(PREFIX + replica).delete();
+      client
+          .leases()
+          .inNamespace(namespace)
+          .withName(ShardOptions.REPLICA_LEASE_PREFIX + replica)
+          .delete();
     } catch (KubernetesClientException e) {
       // it expires by itself
     }

@@ -21,9 +21,6 @@ import java.util.stream.Collectors;
  * never has two owners, however the replicas' views of each other differ.
  */
 final class ShardMap {
-  static final String CLAIMS = ShardOptions.CLAIMS_ANNOTATION;
-  static final String SPACE = ShardOptions.SLOTS_ANNOTATION;
-  static final String KEY = ShardOptions.KEY_ANNOTATION;
   static final String WRITTEN = "shards.capstan.dev/written";
 
   /** The map as read: its version (empty when it does not exist yet) and each replica's claim. */
@@ -59,8 +56,8 @@ final class ShardMap {
     }
     Map<String, String> annotations =
         Optional.ofNullable(lease.getMetadata().getAnnotations()).orElse(Map.of());
-    if (!String.valueOf(space.bits()).equals(annotations.get(SPACE))
-        || !key.equals(annotations.get(KEY))) {
+    if (!String.valueOf(space.bits()).equals(annotations.get(ShardOptions.SLOTS_ANNOTATION))
+        || !key.equals(annotations.get(ShardOptions.KEY_ANNOTATION))) {
       throw new IllegalStateException(
           "Lease "
               + namespace
@@ -72,7 +69,7 @@ final class ShardMap {
     }
     return new Read(
         Optional.of(lease.getMetadata().getResourceVersion()),
-        parse(annotations.getOrDefault(CLAIMS, "")));
+        parse(annotations.getOrDefault(ShardOptions.CLAIMS_ANNOTATION, "")));
   }
 
   /**
@@ -87,9 +84,9 @@ final class ShardMap {
             .withName(name)
             .withNamespace(namespace)
             .withResourceVersion(read.version().orElse(null))
-            .addToAnnotations(CLAIMS, format(claims))
-            .addToAnnotations(SPACE, String.valueOf(space.bits()))
-            .addToAnnotations(KEY, key)
+            .addToAnnotations(ShardOptions.CLAIMS_ANNOTATION, format(claims))
+            .addToAnnotations(ShardOptions.SLOTS_ANNOTATION, String.valueOf(space.bits()))
+            .addToAnnotations(ShardOptions.KEY_ANNOTATION, key)
             .addToAnnotations(WRITTEN, writer + " " + UUID.randomUUID())
             .endMetadata()
             .withNewSpec()
@@ -110,25 +107,9 @@ final class ShardMap {
     }
   }
 
-  /** {@code replica=0-12,40-44;other=12-40}; a claim that cannot be read claims every slot. */
+  /** As every reader of a map reads it: a claim that cannot be read claims every slot. */
   private Map<String, List<SlotRange>> parse(String text) {
-    Map<String, List<SlotRange>> claims = new TreeMap<>();
-    for (String entry : text.split(";")) {
-      int eq = entry.indexOf('=');
-      if (eq <= 0) {
-        continue;
-      }
-      List<SlotRange> ranges;
-      try {
-        ranges = SlotClaims.read(entry.substring(eq + 1), space);
-      } catch (IllegalArgumentException e) {
-        // Safe side: a claim nobody can read keeps every slot from being taken until its
-        // replica (which rewrites its own entry) or its Lease's expiry settles it.
-        ranges = List.of(new SlotRange(0, space.count()));
-      }
-      claims.put(entry.substring(0, eq), ranges);
-    }
-    return claims;
+    return SlotClaims.readAll(text, space).byReplica();
   }
 
   private static String format(Map<String, List<SlotRange>> claims) {

@@ -74,9 +74,9 @@ class LeaseEventsTest {
   private static Lease replica(String name, String version) {
     return new LeaseBuilder()
         .withNewMetadata()
-        .withName(ReplicaLeases.PREFIX + name)
+        .withName(ShardOptions.REPLICA_LEASE_PREFIX + name)
         .withResourceVersion(version)
-        .addToLabels(ReplicaLeases.GROUP_LABEL, "g")
+        .addToLabels(ShardOptions.GROUP_LABEL, "g")
         .endMetadata()
         .withNewSpec()
         .withHolderIdentity(name)

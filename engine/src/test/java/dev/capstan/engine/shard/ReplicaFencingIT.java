@@ -137,10 +137,10 @@ class ReplicaFencingIT {
         .create();
 
     first.gate().enter(live(client, ns)).orElseThrow().close();
-    assertEquals("a", live(client, ns).getMetadata().getLabels().get(ReplicaLabel.LABEL));
+    assertEquals("a", live(client, ns).getMetadata().getLabels().get(ShardOptions.REPLICA_LABEL));
 
     assertTrue(second.gate().enter(live(client, ns)).isEmpty(), "two groups own it");
-    assertEquals("a", live(client, ns).getMetadata().getLabels().get(ReplicaLabel.LABEL));
+    assertEquals("a", live(client, ns).getMetadata().getLabels().get(ShardOptions.REPLICA_LABEL));
     assertTrue(
         client.v1().events().inNamespace(ns.name()).list().getItems().stream()
             .anyMatch(
@@ -160,7 +160,7 @@ class ReplicaFencingIT {
               pass.ifPresent(ShardGate.Pass::close);
               return pass.isPresent();
             });
-    assertEquals("b", live(client, ns).getMetadata().getLabels().get(ReplicaLabel.LABEL));
+    assertEquals("b", live(client, ns).getMetadata().getLabels().get(ShardOptions.REPLICA_LABEL));
   }
 
   private static ConfigMap live(KubernetesClient client, TestNamespace ns) {

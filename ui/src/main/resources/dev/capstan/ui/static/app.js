@@ -173,6 +173,7 @@
     }
     const res = await call('/api/replicas');
     const text = await res.text();
+    recheckReplicas(JSON.parse(text).recheckAt);
     if (text === lastReplicasText) return false;
     lastReplicasText = text;
     const data = JSON.parse(text);
@@ -181,6 +182,17 @@
       + '<p class="note" id="replicas-note">' + esc(data.note) + '</p>'
       + data.groups.map(replicaGroup).join('');
     return true;
+  }
+
+  // A replica that dies sends no change (its Lease just stops being renewed): ask again when the
+  // earliest live one would expire. At least a second apart, should this clock run ahead.
+  let replicasTimer = null;
+  function recheckReplicas(at) {
+    clearTimeout(replicasTimer);
+    replicasTimer = null;
+    if (!at) return;
+    const wait = Math.min(Math.max(Date.parse(at) - Date.now() + 500, 1000), 3600000);
+    replicasTimer = setTimeout(() => { if (route().page === 'replicas') refresh(); }, wait);
   }
 
   function replicaGroup(g) {
