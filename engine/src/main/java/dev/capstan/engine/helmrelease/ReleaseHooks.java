@@ -14,6 +14,7 @@ import dev.capstan.helm.release.HelmTime;
 import dev.capstan.helm.release.Release;
 import dev.capstan.helm.release.ReleaseBuilder;
 import dev.capstan.helm.release.ReleaseHook;
+import dev.capstan.helm.release.ReleaseInfo;
 import dev.capstan.helm.release.ReleaseRecord;
 import dev.capstan.helm.release.ReleaseRecordException;
 import dev.capstan.kube.ObjectRef;
@@ -26,6 +27,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
@@ -38,11 +40,12 @@ import java.util.stream.IntStream;
  * apply, and, a Job or a Pod, waited on until it completed (a Job Complete, a Pod Succeeded), at
  * most {@code spec.timeout} from its creation; a hook of any other kind is done once created, as
  * Helm waits on nothing else. Once every hook of the event succeeded, those with {@code
- * hook-succeeded} are deleted; when one fails, it is deleted by {@code hook-failed} and the ones
- * that succeeded before it by {@code hook-succeeded}. A CustomResourceDefinition hook is never
- * deleted, as Helm never deletes one. Each hook's last run (phase, started and completed) is
- * written into the pending release record as it changes, so {@code helm get hooks} and {@code helm
- * history} show it.
+ * hook-succeeded} are deleted, the last run first; when one fails, it is deleted by {@code
+ * hook-failed} and the ones that succeeded before it by {@code hook-succeeded}. A
+ * CustomResourceDefinition hook is never deleted, as Helm never deletes one. Each hook's last run
+ * (phase, started and completed) is written into the pending release record as it changes, so
+ * {@code helm get hooks} and {@code helm history} show it; Running only once the hook was created.
+ * A hook of both a pre and a post event runs in each ({@link #beginPost}).
  *
  * <p>Why a hook's wait is a waiting outcome and not a blocking wait: a hook may run for the whole
  * {@code spec.timeout} (five minutes by default), and a reconcile thread held for it would starve
@@ -134,6 +137,43 @@ final class ReleaseHooks {
         .anyMatch(h -> h.events().contains(event.text()) && HookPhase.of(h) != HookPhase.UNKNOWN);
   }
 
+  /**
+   * Whether the release's objects were applied and its {@code post} event begun: the pending
+   * record's description says so, written by {@link #beginPost}. A hook's phase cannot tell, as a
+   * hook of both a pre and a post event keeps one last run for both.
+   */
+  static boolean postBegun(ReleaseRecord record, HookEvent post) {
+    ReleaseInfo info = record.release().info();
+    return info != null && postDescription(post).equals(info.description());
+  }
+
+  /**
+   * The record once the objects are applied: its description marks the {@code post} event begun,
+   * and the hooks of that event that ran in the pre event are not run in it yet, so each runs again
+   * as Helm runs it in every event it names. Unchanged (not written) when the event has no hooks.
+   */
+  ReleaseRecord beginPost(ReleaseRecord record, HookEvent post) {
+    List<Integer> order = order(hooksOf(record), post);
+    if (order.isEmpty()) {
+      return record;
+    }
+    List<ReleaseHook> hooks = new ArrayList<>(hooksOf(record));
+    for (int i : order) {
+      hooks.set(i, withRun(hooks.get(i), ReleaseHook.Execution.NEVER));
+    }
+    Release release = record.release();
+    Release next =
+        ReleaseBuilder.builder(release)
+            .hooks(hooks)
+            .info(release.info().withDescription(postDescription(post)))
+            .build();
+    return write(record, next);
+  }
+
+  private static String postDescription(HookEvent post) {
+    return "Running " + post + " hooks";
+  }
+
   /** Whether a hook of {@code record} is running: its release is waiting for it. */
   static boolean running(ReleaseRecord record) {
     return hooksOf(record).stream().anyMatch(h -> HookPhase.of(h) == HookPhase.RUNNING);
@@ -190,7 +230,8 @@ final class ReleaseHooks {
                   ? " failed: " + health.message()
                   : " did not complete within " + release.getSpec().effectiveTimeout()));
     }
-    for (int i : order) {
+    // last-first, as Helm deletes the hooks of an event that all succeeded
+    for (int i : reversed(order)) {
       deleteBy(release, current, i, HookDeletePolicy.HOOK_SUCCEEDED);
     }
     return new Done(current);
@@ -240,26 +281,31 @@ final class ReleaseHooks {
             .withTimeout(release.getSpec().effectiveTimeout())
             .withDefaultNamespace(release.releaseNamespace())
             .withFirstApply(true);
-    ReleaseRecord started =
-        withRun(record, i, new ReleaseHook.Execution(now(), null, HookPhase.RUNNING.text()));
+    // Running is written once the hook exists: a resumed run waits only on a hook that was created
+    String startedAt = now();
     ApplyResult result;
     try {
       result = acting.applier().apply(request);
     } catch (KubernetesClientException e) {
       throw new Failed(
-          ended(started, i, HookPhase.FAILED),
+          notCreated(record, i, startedAt),
           event + " hook " + describe(hook) + " could not be created: " + e.getMessage());
     }
     if (!result.succeeded()) {
       throw new Failed(
-          ended(started, i, HookPhase.FAILED),
+          notCreated(record, i, startedAt),
           event
               + " hook "
               + describe(hook)
               + " could not be created: "
               + ObjectFailures.describe(result.failures()));
     }
-    return started;
+    return withRun(record, i, new ReleaseHook.Execution(startedAt, null, HookPhase.RUNNING.text()));
+  }
+
+  /** The record with hook {@code i}'s run, begun at {@code startedAt}, failed now; written. */
+  private ReleaseRecord notCreated(ReleaseRecord record, int i, String startedAt) {
+    return withRun(record, i, new ReleaseHook.Execution(startedAt, now(), HookPhase.FAILED.text()));
   }
 
   /** Deletes {@code hook}, waiting for it to go if asked; a failure fails the release. */
@@ -290,20 +336,24 @@ final class ReleaseHooks {
 
   private ReleaseRecord withRun(ReleaseRecord record, int i, ReleaseHook.Execution run) {
     List<ReleaseHook> hooks = new ArrayList<>(hooksOf(record));
-    ReleaseHook h = hooks.get(i);
-    hooks.set(
-        i,
-        new ReleaseHook(
-            h.name(),
-            h.kind(),
-            h.path(),
-            h.manifest(),
-            h.events(),
-            run,
-            h.weight(),
-            h.deletePolicies(),
-            h.outputLogPolicies()));
-    Release next = ReleaseBuilder.builder(record.release()).hooks(hooks).build();
+    hooks.set(i, withRun(hooks.get(i), run));
+    return write(record, ReleaseBuilder.builder(record.release()).hooks(hooks).build());
+  }
+
+  private static ReleaseHook withRun(ReleaseHook h, ReleaseHook.Execution run) {
+    return new ReleaseHook(
+        h.name(),
+        h.kind(),
+        h.path(),
+        h.manifest(),
+        h.events(),
+        run,
+        h.weight(),
+        h.deletePolicies(),
+        h.outputLogPolicies());
+  }
+
+  private ReleaseRecord write(ReleaseRecord record, Release next) {
     try {
       return store.update(record, next);
     } catch (ReleaseRecordException e) {
@@ -327,6 +377,12 @@ final class ReleaseHooks {
     } catch (DateTimeParseException | NullPointerException e) {
       return otherwise;
     }
+  }
+
+  private static List<Integer> reversed(List<Integer> order) {
+    List<Integer> reversed = new ArrayList<>(order);
+    Collections.reverse(reversed);
+    return reversed;
   }
 
   private static HookPhase phase(ReleaseRecord record, int i) {

@@ -73,20 +73,24 @@ final class ReleaseRun {
     ReleaseRecording.Pending current = pending;
     InventorySet inventory = work.previous();
     try {
-      if (!ReleaseHooks.started(current.record(), pre)) {
-        apply.writeCrds(release, work.crds(), work.previous(), failure);
-      }
-      if (runsHooks) {
-        ReleaseHooks.Run run = hooks.run(release, current.record(), pre, began, work.evaluator());
-        current = current.withRecord(run.record());
-        if (run instanceof ReleaseHooks.Running r) {
-          return new HookRunning(r.message(), inventory);
+      // a resumed run past its apply goes on with the post hooks alone
+      if (!ReleaseHooks.postBegun(current.record(), post)) {
+        if (!ReleaseHooks.started(current.record(), pre)) {
+          apply.writeCrds(release, work.crds(), work.previous(), failure);
         }
-      }
-      if (!ReleaseHooks.started(current.record(), post)) {
+        if (runsHooks) {
+          ReleaseHooks.Run run = hooks.run(release, current.record(), pre, began, work.evaluator());
+          current = current.withRecord(run.record());
+          if (run instanceof ReleaseHooks.Running r) {
+            return new HookRunning(r.message(), inventory);
+          }
+        }
         inventory =
             apply.apply(
                 release, List.of(), work.objects(), work.previous(), work.baseline(), failure);
+        if (runsHooks) {
+          current = current.withRecord(hooks.beginPost(current.record(), post));
+        }
       }
       if (runsHooks) {
         ReleaseHooks.Run run = hooks.run(release, current.record(), post, began, work.evaluator());

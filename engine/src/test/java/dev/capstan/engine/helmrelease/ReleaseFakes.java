@@ -116,6 +116,11 @@ final class ReleaseFakes {
   /** The ConfigMaps and Secrets valuesFrom reads, by "kind/name", each by key. */
   final Map<String, Map<String, byte[]>> valuesObjects = new TreeMap<>();
 
+  /**
+   * Each object applied ("apply Kind/name") and each hook phase written ("name=phase"), in order.
+   */
+  final List<String> steps = new ArrayList<>();
+
   /** Each record written, as "version status", in order. */
   final List<String> recordLog = new ArrayList<>();
 
@@ -388,6 +393,9 @@ final class ReleaseFakes {
     Map<String, ObjectResult> answering = look ? answers : corrections;
     if (!look) {
       request.objects().forEach(o -> writes.add(o.getKind() + "/" + o.getMetadata().getName()));
+      request
+          .objects()
+          .forEach(o -> steps.add("apply " + o.getKind() + "/" + o.getMetadata().getName()));
     }
     request.objects().stream()
         .filter(o -> "CustomResourceDefinition".equals(o.getKind()))
@@ -538,6 +546,11 @@ final class ReleaseFakes {
           && release.status() == ReleaseStatus.DEPLOYED) {
         redeployRefusals--;
         throw new KubernetesClientException("the API server refused the write");
+      }
+      if (release.hooks() != null) {
+        release.hooks().stream()
+            .filter(h -> h.lastRun() != null && !String.valueOf(h.lastRun().phase()).isEmpty())
+            .forEach(h -> steps.add(h.name() + "=" + h.lastRun().phase()));
       }
       return put(record.namespace(), release);
     }

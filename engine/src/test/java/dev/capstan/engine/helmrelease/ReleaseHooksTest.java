@@ -315,6 +315,63 @@ class ReleaseHooksTest {
         "seed has no hook-succeeded policy and stays; prepare has and goes after check");
   }
 
+  @Test
+  void aHookOfBothThePreAndThePostEventRunsInEachAndTheObjectsAreApplied() {
+    fakes.hooks = List.of(hook("prepare", "Job", 0, "pre-install", "post-install"));
+    fakes.hookHealth.put("prepare", Status.InProgress);
+    HelmRelease release = ReleaseFakes.release();
+
+    assertEquals(Outcome.Kind.WAITING, pipeline.reconcile(release).kind());
+    fakes.hookHealth.put("prepare", Status.Current);
+    pipeline.reconcile(release);
+
+    assertEquals(ReleaseStatus.DEPLOYED, fakes.records.get(1).release().status());
+    assertEquals(
+        List.of("Job/prepare", "Deployment/podinfo", "Job/prepare"),
+        fakes.writes.stream().filter(w -> !w.startsWith("-") && !w.startsWith("Service")).toList(),
+        "the hook runs before and after the objects");
+    assertEquals(Map.of("prepare", "Succeeded"), phases());
+  }
+
+  @Test
+  void hooksThatAllSucceededAreDeletedLastFirst() {
+    fakes.hooks =
+        List.of(
+            deletedOnSuccess(hook("b-second", "Job", 1, "pre-install")),
+            deletedOnSuccess(hook("a-first", "Job", 0, "pre-install")));
+
+    pipeline.reconcile(ReleaseFakes.release());
+
+    assertEquals(
+        List.of("Job/a-first", "Job/b-second", "-Job/b-second", "-Job/a-first"),
+        fakes.writes.stream().filter(w -> w.contains("-first") || w.contains("-second")).toList());
+  }
+
+  private static ChartRender.Hook deletedOnSuccess(ChartRender.Hook h) {
+    return new ChartRender.Hook(
+        h.path(),
+        h.kind(),
+        h.name(),
+        h.events(),
+        h.weight(),
+        List.of("hook-succeeded"),
+        List.of(),
+        h.manifest());
+  }
+
+  @Test
+  void aHookIsRecordedRunningOnlyOnceItWasCreatedSoAResumedRunNeverWaitsOnAMissingOne() {
+    fakes.hooks = hooks("migrate");
+    fakes.hookHealth.put("migrate", Status.InProgress);
+
+    pipeline.reconcile(ReleaseFakes.release());
+
+    int created = fakes.steps.indexOf("apply Job/migrate");
+    assertTrue(created >= 0, fakes.steps.toString());
+    assertEquals(
+        created + 1, fakes.steps.indexOf("migrate=Running"), "Running right after the create");
+  }
+
   private Map<String, String> phases() {
     return phases(1);
   }
@@ -337,12 +394,12 @@ class ReleaseHooksTest {
     return HelmReleaseStatuses.condition(release.getStatus(), type).orElseThrow();
   }
 
-  private static ChartRender.Hook hook(String name, String kind, int weight, String event) {
+  private static ChartRender.Hook hook(String name, String kind, int weight, String... events) {
     return new ChartRender.Hook(
         "hooks/templates/" + name + ".yaml",
         kind,
         name,
-        List.of(event),
+        List.of(events),
         weight,
         List.of(),
         List.of(),
