@@ -120,6 +120,14 @@ public final class FaultRounds implements AutoCloseable {
     return outcome;
   }
 
+  /** A commit and its fetch request with the stream paused, then the wait for every invariant. */
+  public Outcome change() throws Exception {
+    pauseStream(true);
+    cluster.workload().commitChange();
+    cluster.requestFetch();
+    return cluster.awaitInvariants(limit);
+  }
+
   /** Injects {@code fault}; null, or why it could not be injected as it should. */
   private String inject(Fault fault) throws InterruptedException {
     try {

@@ -143,6 +143,11 @@ final class FaultTestRun implements AutoCloseable {
     assertHeld("the end of the run", rounds.finish());
   }
 
+  /** One more commit after the faults, which must be applied with every invariant holding. */
+  void assertAChangeConverges() throws Exception {
+    assertHeld("a change after the faults", rounds.change());
+  }
+
   /** The running engine's process id. */
   long enginePid() {
     return cluster.engine().pid();
