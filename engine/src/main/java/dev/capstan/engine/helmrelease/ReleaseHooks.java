@@ -24,8 +24,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -372,11 +370,9 @@ final class ReleaseHooks {
 
   /** When {@code hook}'s run started; {@code otherwise} when its record has no time Helm reads. */
   private static Instant startedAt(ReleaseHook hook, Instant otherwise) {
-    try {
-      return OffsetDateTime.parse(hook.lastRun().startedAt()).toInstant();
-    } catch (DateTimeParseException | NullPointerException e) {
-      return otherwise;
-    }
+    return hook.lastRun() == null
+        ? otherwise
+        : HelmTime.parse(hook.lastRun().startedAt(), otherwise);
   }
 
   private static List<Integer> reversed(List<Integer> order) {

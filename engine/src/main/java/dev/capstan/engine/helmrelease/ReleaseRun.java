@@ -7,11 +7,10 @@ import dev.capstan.api.helm.ReleaseSnapshot;
 import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.engine.conditions.ReleaseReason;
 import dev.capstan.health.HealthEvaluator;
+import dev.capstan.helm.release.HelmTime;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Optional;
 
@@ -122,12 +121,7 @@ final class ReleaseRun {
 
   /** When the release began: its pending record's time, or {@code otherwise} if unreadable. */
   static Instant began(ReleaseRecording.Pending pending, Instant otherwise) {
-    String at = pending.record().release().info().lastDeployed();
-    try {
-      return OffsetDateTime.parse(at).toInstant();
-    } catch (DateTimeParseException | NullPointerException e) {
-      return otherwise;
-    }
+    return HelmTime.parse(pending.record().release().info().lastDeployed(), otherwise);
   }
 
   /** Flux's words for the action, a {@code %s} left for how it ended. */
