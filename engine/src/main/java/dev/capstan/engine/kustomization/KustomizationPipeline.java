@@ -72,7 +72,11 @@ public final class KustomizationPipeline {
     parts.waits().inputChanged(key, trigger);
   }
 
-  public Outcome reconcile(Kustomization ks) {
+  public Outcome reconcile(Kustomization cached) {
+    Kustomization ks = parts.statuses().current(cached);
+    if (ks == null) {
+      return Outcome.suspended(); // gone: its deletion was handled, or is next
+    }
     Outcome outcome = reconcileOnce(ks);
     parts.observer().reconciled("Kustomization", NamespacedName.of(ks), outcome.kind());
     return outcome;
@@ -145,7 +149,9 @@ public final class KustomizationPipeline {
    * One look at a Kustomization being deleted (see {@link KustomizationDeletion}): done, or when to
    * look again.
    */
-  public Deletion delete(Kustomization ks) {
-    return deletion.delete(ks);
+  public Deletion delete(Kustomization cached) {
+    // Its objects are found by the inventory the last status write recorded, not an older one.
+    Kustomization ks = parts.statuses().current(cached);
+    return ks == null ? Deletion.DONE : deletion.delete(ks);
   }
 }

@@ -108,16 +108,31 @@ public final class StatusWriter implements StatusWrites {
 
   /**
    * {@code cached} if it has seen this writer's last status write to it; else the HelmRelease read
-   * live (null when it is gone), whose version is remembered as the newest known. A reconcile on a
-   * cache behind that write would take the release it recorded for another client's.
+   * live (null when it is gone). A reconcile on a cache behind that write would take the release it
+   * recorded for another client's.
    */
   public HelmRelease current(HelmRelease cached) {
+    return readIfBehind(cached);
+  }
+
+  @Override
+  public Kustomization current(Kustomization cached) {
+    return readIfBehind(cached);
+  }
+
+  /**
+   * {@code cached}, or the object read live when {@code cached} has not seen this writer's last
+   * write to it (null when it is gone); the live one's version is remembered as the newest known.
+   */
+  private <R extends HasMetadata> R readIfBehind(R cached) {
     if (seenOwnLastWrite(cached)) {
       return cached;
     }
-    HelmRelease live =
+    @SuppressWarnings("unchecked")
+    Class<R> type = (Class<R>) cached.getClass();
+    R live =
         client
-            .resources(HelmRelease.class)
+            .resources(type)
             .inNamespace(cached.getMetadata().getNamespace())
             .withName(cached.getMetadata().getName())
             .get();

@@ -31,6 +31,7 @@ import dev.capstan.kube.ObjectRef;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -407,6 +408,27 @@ class KustomizationPipelineTest {
     Kustomization ks = withInventory(kustomization("wait: false"), OLD, WEB);
     fakes.pipeline.reconcile(ks);
     assertEquals(ids(inventory(SETTINGS, WEB)), ids(ks.getStatus().inventory()));
+  }
+
+  @Test
+  void aKustomizationCachedBeforeItsLastStatusWriteIsReconciledAsWritten() {
+    // the last status write recorded OLD; the cache has not seen that write yet
+    Kustomization written = withInventory(kustomization("wait: false"), OLD, SETTINGS, WEB);
+    written.getMetadata().setResourceVersion("5");
+    fakes.lastWritten.put(NamespacedName.of(written), written);
+    Kustomization cached = withInventory(kustomization("wait: false"), SETTINGS, WEB);
+    cached.getMetadata().setResourceVersion("4");
+    List<ObjectRef> pruned = new ArrayList<>();
+    fakes.pruning =
+        refs -> {
+          pruned.addAll(refs);
+          return refs.stream().map(r -> ObjectResult.of(r, Action.DELETED)).toList();
+        };
+
+    fakes.pipeline.reconcile(cached);
+
+    assertEquals(List.of(OLD), pruned, "what the last write recorded and the revision no more");
+    assertEquals(ids(inventory(SETTINGS, WEB)), ids(written.getStatus().inventory()));
   }
 
   // ---- ignore rules and drift ------------------------------------------------------------------

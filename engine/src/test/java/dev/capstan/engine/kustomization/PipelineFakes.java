@@ -57,6 +57,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
@@ -79,6 +80,11 @@ final class PipelineFakes implements AutoCloseable {
 
   final List<ApplyRequest> applies = new CopyOnWriteArrayList<>();
   final List<KustomizationStatus> written = new CopyOnWriteArrayList<>();
+
+  /** Per Kustomization, the object whose status was last written (what the API server holds). */
+  final Map<NamespacedName, Kustomization> lastWritten = new ConcurrentHashMap<>();
+
+  private final AtomicLong versions = new AtomicLong();
   final List<Outcome.Kind> observed = new CopyOnWriteArrayList<>();
   final List<Boolean> healthWaits = new CopyOnWriteArrayList<>();
   final List<String> deletions = new CopyOnWriteArrayList<>();
@@ -388,7 +394,24 @@ final class PipelineFakes implements AutoCloseable {
       fence.check(current); // as the engine's status writer does
       written.add(next);
       current.setStatus(next);
+      current.getMetadata().setResourceVersion(Long.toString(versions.incrementAndGet()));
+      lastWritten.put(NamespacedName.of(current), current);
       return next;
+    }
+
+    /**
+     * The object last written when {@code cached} is of an older version (a cache behind that
+     * write), as a read of the API server would return it; one of no version is a test's own.
+     */
+    @Override
+    public Kustomization current(Kustomization cached) {
+      Kustomization last = lastWritten.get(NamespacedName.of(cached));
+      String version = cached.getMetadata().getResourceVersion();
+      return last != null
+              && version != null
+              && Long.parseLong(version) < Long.parseLong(last.getMetadata().getResourceVersion())
+          ? last
+          : cached;
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.capstan.engine.status;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.capstan.api.helm.HelmRelease;
@@ -98,6 +99,29 @@ class StatusWriterIT {
     assertNotSame(cached, current);
     assertEquals("1.0.0", current.getStatus().lastAttemptedRevision());
     assertSame(current, writer.current(current), "one that has seen the write is used as it is");
+  }
+
+  @Test
+  void aKustomizationCachedBeforeItsLastStatusWriteIsReadAgain(
+      KubernetesClient admin, TestNamespace ns) {
+    Kustomization cached = create(admin, ns.name(), "app");
+    StatusWriter writer = new StatusWriter(admin, new NoCache(), PipelineObserver.NONE);
+    assertSame(cached, writer.current(cached), "nothing written yet: the cached one");
+
+    String before = cached.getMetadata().getResourceVersion();
+    writer.write(cached, status("ReconciliationSucceeded", "Applied revision: main@sha1:1"));
+
+    // the cache has not seen that write (its version is the one before): read again
+    Kustomization stale = admin.getKubernetesSerialization().clone(cached);
+    stale.setStatus(null);
+    stale.getMetadata().setResourceVersion(before);
+    Kustomization current = writer.current(stale);
+    assertNotSame(stale, current);
+    assertEquals(
+        "Applied revision: main@sha1:1", current.getStatus().conditions().get(0).getMessage());
+    assertSame(current, writer.current(current), "one that has seen the write is used as it is");
+    admin.resource(current).delete();
+    assertNull(writer.current(stale), "gone: none");
   }
 
   private static KubernetesClient recording(KubernetesClient admin, List<String> requests) {
