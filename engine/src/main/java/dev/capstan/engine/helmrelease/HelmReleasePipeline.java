@@ -89,7 +89,8 @@ public final class HelmReleasePipeline {
         new ReleaseRemediation(
             new RemediationRecords(actor.store(), parts.clock(), secrets),
             apply,
-            new ReleaseUninstall(actor.acting(), actor.store(), parts.charts(), parts.clock())),
+            ReleaseUninstall.of(actor, parts),
+            HookEventRun.of(actor, parts)),
         new ReleaseDrift(actor.acting()),
         secrets,
         actor);
@@ -118,9 +119,9 @@ public final class HelmReleasePipeline {
     // objects being uninstalled are no one's health to tell
     parts.tracking().untrack(NamespacedName.of(release));
     try {
-      return ReleaseUninstall.deleting(release, parts.actors(), parts.charts(), parts.clock());
+      return ReleaseUninstall.deleting(release, parts);
     } catch (ReleaseFailure f) {
-      // an installed release whose remote cluster cannot be used: the finalizer stays, and its
+      // a remote cluster that cannot be used, a hook that failed: the finalizer stays, and its
       // retries back off as those of a reconcile failed before any attempt
       LOG.warn("{}: not uninstalled yet: {}", NamespacedName.of(release), f.getMessage());
       // the failures counted from the last status written, which a cache may not have yet
@@ -224,6 +225,7 @@ public final class HelmReleasePipeline {
     List<GenericKubernetesResource> objects = ReleaseWork.objects(rendered, release, upgrade);
     ReleaseAdoption.Baseline baseline = ReleaseWork.baseline(release, history, upgrade);
     acted.apply().checkOwnership(release, objects, baseline, upgrade);
+    ReleaseNamespace.prepare(release, acted.actor().namespaces(), upgrade);
     List<GenericKubernetesResource> crds = ReleaseWork.crds(all, acted.crds(), upgrade);
     ReleaseRecording.Pending pending =
         acted
@@ -274,7 +276,7 @@ public final class HelmReleasePipeline {
             .run(release, pending, work);
     boolean upgrade = pending.action() == HelmReleaseStatus.ReleaseAction.upgrade;
     String what = ReleaseRun.what(pending);
-    Duration took = since(ReleaseRun.began(pending, parts.clock().instant()));
+    Duration took = ReleaseRun.took(pending, parts.clock());
     if (result instanceof ReleaseRun.HookRunning running) {
       seen.inventory(Inventories.toStatus(running.inventory()))
           .phase(new ReleaseObservation.HookRunning(running.message()));
@@ -417,10 +419,6 @@ public final class HelmReleasePipeline {
     } catch (KubernetesClientException e) {
       return Outcome.retry(parts.backoff().delay(1, Duration.ofMinutes(1)));
     }
-  }
-
-  private Duration since(Instant started) {
-    return Duration.between(started, parts.clock().instant());
   }
 
   private static HelmReleaseStatus.ReleaseAction lastAction(HelmRelease release) {

@@ -1,11 +1,18 @@
 package dev.capstan.engine.helmrelease;
 
-/** The events of Helm's {@code helm.sh/hook} annotation that an install or upgrade runs. */
+/**
+ * The events of Helm's {@code helm.sh/hook} annotation that an install, upgrade, rollback or
+ * uninstall runs.
+ */
 enum HookEvent {
   PRE_INSTALL("pre-install"),
   POST_INSTALL("post-install"),
   PRE_UPGRADE("pre-upgrade"),
-  POST_UPGRADE("post-upgrade");
+  POST_UPGRADE("post-upgrade"),
+  PRE_ROLLBACK("pre-rollback"),
+  POST_ROLLBACK("post-rollback"),
+  PRE_DELETE("pre-delete"),
+  POST_DELETE("post-delete");
 
   private final String text;
 

@@ -29,6 +29,7 @@ public interface ReleaseActors {
    * @param crds whether a CRD is in the cluster, as the same identity sees it
    * @param dependencies reads what spec.dependsOn names, with the engine's client
    * @param claims reads live the objects a release would create, to refuse taking them over
+   * @param namespaces the cluster's namespaces, for an install's target namespace
    * @param cluster the remote cluster all of that happens in; empty: the engine's own
    */
   record Actor(
@@ -37,6 +38,7 @@ public interface ReleaseActors {
       CrdLookup crds,
       DependencyReads dependencies,
       ReleaseClaims claims,
+      ReleaseNamespace.Namespaces namespaces,
       Optional<RemoteCluster> cluster) {
 
     /** Acting in the engine's own cluster. */
@@ -45,8 +47,9 @@ public interface ReleaseActors {
         ReleaseStore store,
         CrdLookup crds,
         DependencyReads dependencies,
-        ReleaseClaims claims) {
-      this(acting, store, crds, dependencies, claims, Optional.empty());
+        ReleaseClaims claims,
+        ReleaseNamespace.Namespaces namespaces) {
+      this(acting, store, crds, dependencies, claims, namespaces, Optional.empty());
     }
   }
 
@@ -120,6 +123,7 @@ public interface ReleaseActors {
                 != null,
         dependencies,
         ReleaseClaims.of(acting.client()),
+        ReleaseNamespace.Namespaces.of(acting.client()),
         target.cluster());
   }
 }

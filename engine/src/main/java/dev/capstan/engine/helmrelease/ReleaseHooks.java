@@ -190,6 +190,19 @@ final class ReleaseHooks {
       HookEvent event,
       Instant began,
       HealthEvaluator evaluator) {
+    return run(release, record, event, began, evaluator, release.getSpec().effectiveTimeout());
+  }
+
+  /**
+   * As {@link #run}, each hook waited on at most {@code timeout} (a rollback's, an uninstall's).
+   */
+  Run run(
+      HelmRelease release,
+      ReleaseRecord record,
+      HookEvent event,
+      Instant began,
+      HealthEvaluator evaluator,
+      Duration timeout) {
     ReleaseRecord current = record;
     List<Integer> order = order(hooksOf(record), event);
     if (order.stream().allMatch(i -> phase(record, i) == HookPhase.SUCCEEDED)) {
@@ -213,7 +226,7 @@ final class ReleaseHooks {
         continue;
       }
       boolean failed = health.status() == Status.Failed;
-      Instant deadline = startedAt(hook, began).plus(release.getSpec().effectiveTimeout());
+      Instant deadline = startedAt(hook, began).plus(timeout);
       if (!failed && clock.instant().isBefore(deadline)) {
         return new Running(current, event + " hook " + describe(hook) + " is running");
       }
@@ -224,9 +237,7 @@ final class ReleaseHooks {
           event
               + " hook "
               + describe(hook)
-              + (failed
-                  ? " failed: " + health.message()
-                  : " did not complete within " + release.getSpec().effectiveTimeout()));
+              + (failed ? " failed: " + health.message() : " did not complete within " + timeout));
     }
     // last-first, as Helm deletes the hooks of an event that all succeeded
     for (int i : reversed(order)) {
@@ -338,7 +349,7 @@ final class ReleaseHooks {
     return write(record, ReleaseBuilder.builder(record.release()).hooks(hooks).build());
   }
 
-  private static ReleaseHook withRun(ReleaseHook h, ReleaseHook.Execution run) {
+  static ReleaseHook withRun(ReleaseHook h, ReleaseHook.Execution run) {
     return new ReleaseHook(
         h.name(),
         h.kind(),

@@ -1,5 +1,6 @@
 package dev.capstan.engine.helmrelease;
 
+import dev.capstan.applier.common.Polling;
 import dev.capstan.engine.pipeline.Backoff;
 import dev.capstan.engine.pipeline.PipelineObserver;
 import dev.capstan.engine.pipeline.StoredTrees;
@@ -28,6 +29,8 @@ import java.util.Objects;
  * @param dependencyRequeue when a HelmRelease whose dependencies are not ready looks again (Flux's
  *     {@code --requeue-dependency}, 30s by default)
  * @param tracking keeps Healthy live between reconciles (the health monitor); none when unset
+ * @param hookSleeper the pause between two looks at a rollback's or an uninstall's running hook;
+ *     {@link Thread#sleep} when unset
  */
 @RecordBuilder
 public record ReleaseParts(
@@ -44,7 +47,8 @@ public record ReleaseParts(
     PipelineObserver observer,
     boolean noCrossNamespaceRefs,
     Duration dependencyRequeue,
-    ReleaseHealthTracking tracking)
+    ReleaseHealthTracking tracking,
+    Polling.Sleeper hookSleeper)
     implements ReleasePartsBuilder.With {
 
   public ReleaseParts {
@@ -61,6 +65,7 @@ public record ReleaseParts(
     observer = observer == null ? PipelineObserver.NONE : observer;
     dependencyRequeue = dependencyRequeue == null ? DEPENDENCY_REQUEUE : dependencyRequeue;
     tracking = tracking == null ? ReleaseHealthTracking.NONE : tracking;
+    hookSleeper = hookSleeper == null ? d -> Thread.sleep(d.toMillis()) : hookSleeper;
   }
 
   /** Flux's default {@code --requeue-dependency}. */

@@ -16,6 +16,7 @@ import dev.capstan.helm.release.ReleaseHistory;
 import dev.capstan.helm.release.ReleaseRecord;
 import dev.capstan.helm.release.ReleaseStatus;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -38,11 +39,17 @@ final class ReleaseRemediation {
   private final RemediationRecords records;
   private final ReleaseApply apply;
   private final ReleaseUninstall uninstall;
+  private final HookEventRun hooks;
 
-  ReleaseRemediation(RemediationRecords records, ReleaseApply apply, ReleaseUninstall uninstall) {
+  ReleaseRemediation(
+      RemediationRecords records,
+      ReleaseApply apply,
+      ReleaseUninstall uninstall,
+      HookEventRun hooks) {
     this.records = records;
     this.apply = apply;
     this.uninstall = uninstall;
+    this.hooks = hooks;
   }
 
   /**
@@ -87,7 +94,10 @@ final class ReleaseRemediation {
 
   /**
    * A new version re-applying the last deployed record's manifest and values, as {@code helm
-   * rollback} makes it; what {@code current} holds beyond it is pruned.
+   * rollback} makes it; what {@code current} holds beyond it is pruned. The {@code pre-rollback}
+   * hooks of the version gone back to run before its objects are applied and its {@code
+   * post-rollback} hooks after, unless {@code spec.rollback.disableHooks}; a hook that fails fails
+   * the rollback.
    */
   Done rollback(HelmRelease release, ReleaseHistory history, InventorySet current) {
     ReleaseRecord target = history.lastDeployed().orElseThrow();
@@ -99,14 +109,26 @@ final class ReleaseRemediation {
             + chartOf(to);
     RemediationRecords.PendingRollback pending = records.begin(release, history, target);
     String digest = configDigest(release, to);
-    InventorySet inventory;
+    boolean runsHooks = ActionHooks.rollbackRunsHooks(release.getSpec());
+    Duration timeout = ActionHooks.rollbackTimeout(release.getSpec());
+    InventorySet inventory = current;
     try {
+      if (runsHooks) {
+        pending =
+            pending.with(hooks.run(release, pending.record(), HookEvent.PRE_ROLLBACK, timeout));
+      }
       List<GenericKubernetesResource> objects = ManifestObjects.of(to.manifest(), release);
       inventory = apply.apply(release, List.of(), objects, current, ReleaseReason.ROLLBACK_FAILED);
+      if (runsHooks) {
+        pending =
+            pending.with(hooks.run(release, pending.record(), HookEvent.POST_ROLLBACK, timeout));
+      }
+    } catch (ReleaseHooks.Failed f) {
+      return rollbackFailed(pending.with(f.record()), what, f.getMessage(), inventory, digest);
     } catch (ReleaseApply.Failed f) {
       return rollbackFailed(pending, what, f.getMessage(), f.inventory(), digest);
     } catch (RuntimeException e) {
-      return rollbackFailed(pending, what, String.valueOf(e.getMessage()), current, digest);
+      return rollbackFailed(pending, what, String.valueOf(e.getMessage()), inventory, digest);
     }
     Release done = records.rolledBack(pending, history);
     return new Done(

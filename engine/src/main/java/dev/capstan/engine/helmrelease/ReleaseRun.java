@@ -10,6 +10,7 @@ import dev.capstan.health.HealthEvaluator;
 import dev.capstan.helm.release.HelmTime;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -122,6 +123,12 @@ final class ReleaseRun {
   /** When the release began: its pending record's time, or {@code otherwise} if unreadable. */
   static Instant began(ReleaseRecording.Pending pending, Instant otherwise) {
     return HelmTime.parse(pending.record().release().info().lastDeployed(), otherwise);
+  }
+
+  /** How long the release has taken until now, by {@code clock}. */
+  static Duration took(ReleaseRecording.Pending pending, Clock clock) {
+    Instant now = clock.instant();
+    return Duration.between(began(pending, now), now);
   }
 
   /** Flux's words for the action, a {@code %s} left for how it ended. */

@@ -4,6 +4,7 @@ import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.helm.HelmReleaseStatus;
 import dev.capstan.applier.common.ObjectResult;
 import dev.capstan.applier.inventory.InventorySet;
+import dev.capstan.engine.conditions.ReleaseReason;
 import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.engine.pipeline.Inventories;
@@ -35,13 +36,26 @@ final class ReleaseUninstall {
   private final Acting acting;
   private final ReleaseStore store;
   private final ChartSources charts;
+  private final HookEventRun hooks;
   private final Clock clock;
 
-  ReleaseUninstall(Acting acting, ReleaseStore store, ChartSources charts, Clock clock) {
+  ReleaseUninstall(
+      Acting acting, ReleaseStore store, ChartSources charts, HookEventRun hooks, Clock clock) {
     this.acting = acting;
     this.store = store;
     this.charts = charts;
+    this.hooks = hooks;
     this.clock = clock;
+  }
+
+  /** The uninstall as {@code actor} acts, with {@code parts}' charts, hook checks and clock. */
+  static ReleaseUninstall of(ReleaseActors.Actor actor, ReleaseParts parts) {
+    return new ReleaseUninstall(
+        actor.acting(),
+        actor.store(),
+        parts.charts(),
+        HookEventRun.of(actor, parts),
+        parts.clock());
   }
 
   /**
@@ -50,10 +64,12 @@ final class ReleaseUninstall {
    * (nothing attempted, no history) goes without reaching any cluster, as Flux lets a release with
    * no storage namespace go; so does one whose remote cluster's Secret or ConfigMap is gone.
    *
-   * @throws ReleaseFailure when its remote cluster cannot be used otherwise: the deletion waits
+   * @throws ReleaseFailure when its remote cluster cannot be used otherwise, or a hook or the
+   *     deletion of its objects failed: the deletion waits
    */
-  static Optional<Duration> deleting(
-      HelmRelease release, ReleaseActors actors, ChartSources charts, Clock clock) {
+  static Optional<Duration> deleting(HelmRelease release, ReleaseParts parts) {
+    ReleaseActors actors = parts.actors();
+    ChartSources charts = parts.charts();
     if (release.getSpec() == null || release.getSpec().suspended() || neverInstalled(release)) {
       charts.forget(release); // let go without an uninstall: no cluster is reached for it
       actors.forget(release);
@@ -68,9 +84,7 @@ final class ReleaseUninstall {
       actors.forget(release);
       return Optional.empty();
     }
-    Optional<Duration> again =
-        new ReleaseUninstall(actor.get().acting(), actor.get().store(), charts, clock)
-            .delete(release);
+    Optional<Duration> again = of(actor.get(), parts).delete(release);
     if (again.isEmpty()) {
       actors.forget(release);
     }
@@ -90,16 +104,22 @@ final class ReleaseUninstall {
                 || status.inventory().entries().isEmpty()));
   }
 
-  /** Empty when the HelmRelease may go; otherwise when to try again. */
+  /**
+   * Empty when the HelmRelease may go; otherwise when to try again (the API server could not be
+   * reached, or refused a record's write).
+   *
+   * @throws ReleaseFailure when a hook or the objects' deletion failed: the status says so
+   */
   Optional<Duration> delete(HelmRelease release) {
     try {
       if (release.getSpec() != null && !release.getSpec().suspended()) {
-        deleteObjects(release);
-        deleteRecords(release);
+        uninstalled(release);
       }
       charts.forget(release);
       return Optional.empty();
-    } catch (UninstallFailed | ReleaseRecordException | KubernetesClientException e) {
+    } catch (UninstallFailed | ReleaseHooks.Failed e) {
+      throw ReleaseFailure.failed(ReleaseReason.UNINSTALL_FAILED, e.getMessage());
+    } catch (ReleaseRecordException | KubernetesClientException e) {
       LOG.warn(
           "{}/{}: uninstall failed: {}",
           release.getMetadata().getNamespace(),
@@ -115,15 +135,47 @@ final class ReleaseUninstall {
    */
   Optional<String> uninstall(HelmRelease release) {
     try {
-      deleteObjects(release);
-      deleteRecords(release);
+      uninstalled(release);
       return Optional.empty();
-    } catch (UninstallFailed | ReleaseRecordException | KubernetesClientException e) {
+    } catch (UninstallFailed
+        | ReleaseHooks.Failed
+        | ReleaseRecordException
+        | KubernetesClientException e) {
       return Optional.of(String.valueOf(e.getMessage()));
     }
   }
 
-  private void deleteObjects(HelmRelease release) throws UninstallFailed, ReleaseRecordException {
+  /**
+   * As {@code helm uninstall}: the latest record's {@code pre-delete} hooks, its objects deleted,
+   * its {@code post-delete} hooks, then its records; the hooks unless {@code
+   * uninstall.disableHooks}. A hook that fails or is not done within {@code uninstall.timeout}
+   * fails the uninstall with every record kept, the hook's run in the latest.
+   */
+  private void uninstalled(HelmRelease release) throws UninstallFailed, ReleaseRecordException {
+    boolean runsHooks = ActionHooks.uninstallRunsHooks(release.getSpec());
+    Duration timeout = ActionHooks.uninstallTimeout(release.getSpec());
+    Optional<ReleaseRecord> latest = latest(release, runsHooks);
+    if (latest.isPresent()) {
+      latest = Optional.of(hooks.run(release, latest.get(), HookEvent.PRE_DELETE, timeout));
+    }
+    deleteObjects(release, timeout);
+    if (latest.isPresent()) {
+      hooks.run(release, latest.get(), HookEvent.POST_DELETE, timeout);
+    }
+    deleteRecords(release);
+  }
+
+  /** The record whose hooks the uninstall runs, the latest; none when it runs no hooks. */
+  private Optional<ReleaseRecord> latest(HelmRelease release, boolean runsHooks)
+      throws ReleaseRecordException {
+    if (!runsHooks) {
+      return Optional.empty();
+    }
+    return store.history(release.storageNamespace(), release.releaseName()).latest();
+  }
+
+  private void deleteObjects(HelmRelease release, Duration timeout)
+      throws UninstallFailed, ReleaseRecordException {
     HelmReleaseStatus status = release.getStatus();
     InventorySet inventory = Inventories.toApplier(status == null ? null : status.inventory());
     if (inventory.entries().isEmpty()) {
@@ -135,8 +187,7 @@ final class ReleaseUninstall {
     List<ObjectResult> failed =
         acting
             .pruner()
-            .deleteInventory(
-                inventory, ReleaseApply.owner(release), release.getSpec().effectiveTimeout(), false)
+            .deleteInventory(inventory, ReleaseApply.owner(release), timeout, false)
             .stream()
             .filter(ObjectResult::failed)
             .toList();

@@ -35,7 +35,12 @@ final class RemediationRecords {
   }
 
   /** A rollback being made: its pending record and the version it goes back to. */
-  record PendingRollback(ReleaseRecord record, int target) {}
+  record PendingRollback(ReleaseRecord record, int target) {
+    /** The same rollback, its record as last written (by its hooks). */
+    PendingRollback with(ReleaseRecord written) {
+      return new PendingRollback(written, target);
+    }
+  }
 
   /**
    * The latest record, deployed by an install or upgrade whose objects did not become healthy,

@@ -35,6 +35,8 @@ import dev.capstan.kustomize.chart.ChartRenderException;
 import dev.capstan.kustomize.chart.ChartRenderRequest;
 import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.APIResourceListBuilder;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -226,6 +228,12 @@ final class ReleaseFakes {
                   }
                 })
             .waitPoll(Duration.ofSeconds(2))
+            .hookSleeper(
+                d -> {
+                  now = now.plus(d);
+                  hookSleeps++;
+                  onHookSleep.run();
+                })
             .tracking(
                 new ReleaseHealthTracking() {
                   @Override
@@ -277,7 +285,8 @@ final class ReleaseFakes {
           new Store("local"),
           crdsInCluster::contains,
           this::readDependency,
-          new ReleaseClaims((object, namespace) -> live.metadata(object, namespace)));
+          new ReleaseClaims((object, namespace) -> live.metadata(object, namespace)),
+          new Namespaces());
 
   /** The objects dependsOn may name, by how an {@link ObjectDependency} prints. */
   final Map<String, Map<String, Object>> dependencyObjects = new TreeMap<>();
@@ -379,6 +388,7 @@ final class ReleaseFakes {
         actor.crds(),
         actor.dependencies(),
         actor.claims(),
+        actor.namespaces(),
         target.cluster());
   }
 
@@ -508,6 +518,42 @@ final class ReleaseFakes {
       inventory.refs().forEach(r -> writes.add("-" + r.kind() + "/" + r.name()));
       inventory.refs().forEach(r -> crdsInCluster.remove(r.name()));
       return inventory.refs().stream().map(r -> ObjectResult.of(r, Action.DELETED)).toList();
+    }
+  }
+
+  /** How often a rollback's or uninstall's hook was waited on; each wait moves the clock on. */
+  int hookSleeps;
+
+  /** Run at each of those waits, to let a hook complete meanwhile. */
+  Runnable onHookSleep = () -> {};
+
+  /** The namespaces in the cluster; every one a release names, unless a test says otherwise. */
+  Set<String> namespaces;
+
+  /** What a namespace's creation fails with; null: it is created. */
+  KubernetesClientException namespaceRefusal;
+
+  /** The namespaces created, with their labels. */
+  final Map<String, Map<String, String>> namespacesCreated = new TreeMap<>();
+
+  private final class Namespaces implements ReleaseNamespace.Namespaces {
+    @Override
+    public Optional<Namespace> get(String name) {
+      if (namespaces != null && !namespaces.contains(name)) {
+        return Optional.empty();
+      }
+      return Optional.of(
+          new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build());
+    }
+
+    @Override
+    public void create(Namespace namespace) {
+      steps.add("create Namespace/" + namespace.getMetadata().getName());
+      if (namespaceRefusal != null) {
+        throw namespaceRefusal;
+      }
+      namespaces.add(namespace.getMetadata().getName());
+      namespacesCreated.put(namespace.getMetadata().getName(), namespace.getMetadata().getLabels());
     }
   }
 

@@ -1,0 +1,107 @@
+package dev.capstan.engine.helmrelease;
+
+import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.applier.common.Polling;
+import dev.capstan.health.HealthEvaluator;
+import dev.capstan.helm.release.Release;
+import dev.capstan.helm.release.ReleaseBuilder;
+import dev.capstan.helm.release.ReleaseHook;
+import dev.capstan.helm.release.ReleaseRecord;
+import dev.capstan.helm.release.ReleaseRecordException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The hooks of one event of a rollback or an uninstall ({@code pre-rollback}, {@code post-delete},
+ * ...) run to their end by {@link ReleaseHooks}, looked at every {@link #POLL} until each
+ * succeeded, one failed, or one was not done within the action's timeout.
+ *
+ * <p>Why this one waits in the call, when an install's hooks are a waiting outcome: a rollback and
+ * an uninstall keep no pending record that a later reconcile could go on from (an uninstall runs
+ * from a finalizer, a rollback within a remediation), so the wait holds the thread, bounded by each
+ * hook's timeout.
+ */
+final class HookEventRun {
+  /** How often a running hook is looked at. */
+  static final Duration POLL = Duration.ofSeconds(2);
+
+  private final ReleaseHooks hooks;
+  private final ReleaseStore store;
+  private final HealthEvaluator evaluator;
+  private final Clock clock;
+  private final Polling.Sleeper sleeper;
+
+  HookEventRun(
+      ReleaseHooks hooks,
+      ReleaseStore store,
+      HealthEvaluator evaluator,
+      Clock clock,
+      Polling.Sleeper sleeper) {
+    this.hooks = hooks;
+    this.store = store;
+    this.evaluator = evaluator;
+    this.clock = clock;
+    this.sleeper = sleeper;
+  }
+
+  /** The hooks run as {@code actor} acts, looked at with the hook checks of {@code parts}. */
+  static HookEventRun of(ReleaseActors.Actor actor, ReleaseParts parts) {
+    return new HookEventRun(
+        new ReleaseHooks(actor.acting(), actor.store(), parts.clock()),
+        actor.store(),
+        new ReleaseHealth(actor.acting(), parts.library(), parts.clock()).hookEvaluator(),
+        parts.clock(),
+        parts.hookSleeper());
+  }
+
+  /**
+   * {@code event}'s hooks of {@code record} run afresh (a run an earlier action or event left in
+   * the record is not theirs), each waited on at most {@code timeout}; returns the record as the
+   * hooks left it, written.
+   *
+   * @throws ReleaseHooks.Failed naming the hook that failed or was not done in time
+   */
+  ReleaseRecord run(HelmRelease release, ReleaseRecord record, HookEvent event, Duration timeout) {
+    if (ReleaseHooks.order(ReleaseHooks.hooksOf(record), event).isEmpty()) {
+      return record;
+    }
+    ReleaseRecord current = unrun(record, event);
+    while (true) {
+      ReleaseHooks.Run run =
+          hooks.run(release, current, event, clock.instant(), evaluator, timeout);
+      current = run.record();
+      if (run instanceof ReleaseHooks.Done) {
+        return current;
+      }
+      try {
+        sleeper.sleep(POLL);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new ReleaseHooks.Failed(current, event + " hooks interrupted");
+      }
+    }
+  }
+
+  /** {@code hooks} with the runs of {@code event}'s hooks cleared, the others as they were. */
+  static List<ReleaseHook> unrun(List<ReleaseHook> hooks, HookEvent event) {
+    List<ReleaseHook> fresh = new ArrayList<>(hooks);
+    for (int i : ReleaseHooks.order(hooks, event)) {
+      fresh.set(i, ReleaseHooks.withRun(hooks.get(i), ReleaseHook.Execution.NEVER));
+    }
+    return List.copyOf(fresh);
+  }
+
+  private ReleaseRecord unrun(ReleaseRecord record, HookEvent event) {
+    Release next =
+        ReleaseBuilder.builder(record.release())
+            .hooks(unrun(ReleaseHooks.hooksOf(record), event))
+            .build();
+    try {
+      return store.update(record, next);
+    } catch (ReleaseRecordException e) {
+      throw new ReleaseHooks.Failed(record, e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,107 @@
+package dev.capstan.engine.helmrelease;
+
+import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.engine.conditions.ReleaseReason;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The release's target namespace before an install, as {@code helm install --create-namespace} has
+ * it: with {@code install.createNamespace}, created when missing, labelled {@code name: <ns>} as
+ * Helm labels it; without, a missing one fails the install by name rather than by each of its
+ * objects. An upgrade does neither, and an uninstall never deletes the namespace (Helm does not).
+ */
+final class ReleaseNamespace {
+  private static final int FORBIDDEN = 403;
+  private static final int CONFLICT = 409;
+
+  private ReleaseNamespace() {}
+
+  /** The cluster's namespaces, as the identity acting for a release sees them. */
+  interface Namespaces {
+    /**
+     * The namespace, empty when it does not exist.
+     *
+     * @throws KubernetesClientException as the API server refused it (403: may not read it)
+     */
+    Optional<Namespace> get(String name);
+
+    /**
+     * Creates {@code namespace}.
+     *
+     * @throws KubernetesClientException as the API server refused it (409: it exists)
+     */
+    void create(Namespace namespace);
+
+    static Namespaces of(KubernetesClient client) {
+      return new Namespaces() {
+        @Override
+        public Optional<Namespace> get(String name) {
+          return Optional.ofNullable(client.namespaces().withName(name).get());
+        }
+
+        @Override
+        public void create(Namespace namespace) {
+          client.namespaces().resource(namespace).create();
+        }
+      };
+    }
+  }
+
+  /**
+   * Before an install ({@code upgrade} false) of {@code release}.
+   *
+   * @throws ReleaseFailure naming the namespace that is missing or could not be created
+   */
+  static void prepare(HelmRelease release, Namespaces namespaces, boolean upgrade) {
+    if (upgrade) {
+      return;
+    }
+    String name = release.releaseNamespace();
+    boolean create = Boolean.TRUE.equals(release.getSpec().effectiveInstall().createNamespace());
+    try {
+      if (namespaces.get(name).isPresent()) {
+        return;
+      }
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != FORBIDDEN) {
+        throw e;
+      }
+      // an account that may not read namespaces: a create tells whether it exists; without one,
+      // the objects' own apply names a missing namespace
+      if (!create) {
+        return;
+      }
+    }
+    if (!create) {
+      throw ReleaseFailure.releaseFailed(
+          ReleaseReason.INSTALL_FAILED,
+          "target namespace \"" + name + "\" does not exist (install.createNamespace is not set)");
+    }
+    create(namespaces, name);
+  }
+
+  private static void create(Namespaces namespaces, String name) {
+    try {
+      namespaces.create(
+          new NamespaceBuilder()
+              .withNewMetadata()
+              .withName(name)
+              .withLabels(Map.of("name", name))
+              .endMetadata()
+              .build());
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == CONFLICT) {
+        return; // made meanwhile, or there all along for an account that may not read it
+      }
+      String why = e.getStatus() != null ? e.getStatus().getMessage() : e.getMessage();
+      throw ReleaseFailure.releaseFailed(
+          ReleaseReason.INSTALL_FAILED,
+          "target namespace \"" + name + "\" could not be created: " + why);
+    }
+  }
+}

@@ -1,0 +1,187 @@
+package dev.capstan.engine.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.source.helm.IndexServer;
+import dev.capstan.source.helm.TestCharts;
+import dev.capstan.testing.ClusterAccess;
+import dev.capstan.testing.RepoRoot;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Rollback and delete hooks and {@code install.createNamespace} against the real API server (kwok
+ * completes the hook Jobs' pods), read back with the real {@code helm}: an upgrade that never
+ * becomes healthy is rolled back with its pre-rollback Job completed before its post-rollback Job
+ * is created, both recorded in the rollback's revision; deleting the HelmRelease runs its
+ * pre-delete Job, removes its objects, then writes its post-delete ConfigMap; an install creates
+ * its missing target namespace when asked, and fails by the namespace's name when not.
+ */
+class HelmReleaseLifecycleHooksIT extends EngineTestBase {
+  private static final Path CHART =
+      RepoRoot.find().resolve("engine/src/test/resources/helmrelease/lifecycle-hooks-chart");
+
+  @Test
+  void aRollbackRunsItsHooksInOrderAndADeletionRunsTheDeleteHooks(
+      ClusterAccess cluster, @TempDir Path home) throws Exception {
+    HelmReleaseIT.Helm helm = HelmReleases.helm(cluster, home);
+    try (IndexServer served = serve("lifecycle-charts")) {
+      HelmReleaseIT.create(
+          "helm.capstan.dev/v2",
+          "HelmRelease",
+          "lifecycle",
+          spec("lifecycle-charts")
+              + """
+                upgrade:
+                  remediation: {retries: 0, remediateLastFailure: true}
+                healthCheckExprs:
+                  - apiVersion: apps/v1
+                    kind: Deployment
+                    current: "spec.replicas == 1"
+              """);
+      HelmReleases.await(
+          "lifecycle", "Ready", c -> isTrue(c) && "InstallSucceeded".equals(c.getReason()));
+      assertNull(job("before-rollback"), "an install runs no rollback hook");
+
+      // two replicas are never Current by the expression: the upgrade fails and is rolled back
+      HelmReleaseIT.patchSpecOf("lifecycle", "{\"values\":{\"replicaCount\":2}}");
+
+      Condition remediated =
+          HelmReleases.await("lifecycle", "Remediated", c -> c.getReason() != null);
+      assertEquals("True RollbackSucceeded", remediated.getStatus() + " " + remediated.getReason());
+      assertEquals(List.of("1 superseded", "2 failed", "3 deployed"), helm.history("lifecycle"));
+      assertEquals(
+          Map.of("before-rollback", "Succeeded", "after-rollback", "Succeeded"),
+          hookPhases(helm.json("status", "lifecycle", "--revision", "3")));
+      Instant preDone = completed(job("before-rollback"));
+      Instant postCreated =
+          Instant.parse(job("after-rollback").getMetadata().getCreationTimestamp());
+      assertFalse(preDone.isAfter(postCreated), preDone + " is after " + postCreated);
+      assertEquals(1, HelmReleases.deployment("app").getSpec().getReplicas());
+
+      engine.client.resources(HelmRelease.class).inNamespace(ns()).withName("lifecycle").delete();
+
+      EngineFixture.eventually(HelmReleases.WAIT)
+          .untilAsserted(() -> assertNull(HelmReleases.release("lifecycle")));
+      assertNull(HelmReleases.deployment("app"), "the release's objects are deleted");
+      ConfigMap farewell = engine.client.configMaps().inNamespace(ns()).withName("farewell").get();
+      assertNotNull(farewell, "the post-delete hook ran");
+      Instant drained = completed(job("drain"));
+      Instant farewellCreated = Instant.parse(farewell.getMetadata().getCreationTimestamp());
+      assertFalse(drained.isAfter(farewellCreated), drained + " is after " + farewellCreated);
+      assertTrue(
+          helm.list().stream().noneMatch(r -> r.startsWith("lifecycle ")), "no release left");
+    }
+  }
+
+  @Test
+  void createNamespaceInstallsIntoANewNamespaceAndWithoutItAMissingOneFailsByName(
+      ClusterAccess cluster, @TempDir Path home) throws Exception {
+    String target = ns() + "-made";
+    String missing = ns() + "-missing";
+    try (IndexServer served = serve("ns-charts")) {
+      HelmReleaseIT.create(
+          "helm.capstan.dev/v2",
+          "HelmRelease",
+          "made",
+          spec("ns-charts")
+              + "  targetNamespace: "
+              + target
+              + "\n  install: {createNamespace: true}\n");
+      HelmReleaseIT.create(
+          "helm.capstan.dev/v2",
+          "HelmRelease",
+          "unmade",
+          spec("ns-charts") + "  targetNamespace: " + missing + "\n");
+
+      HelmReleases.await(
+          "made", "Ready", c -> isTrue(c) && "InstallSucceeded".equals(c.getReason()));
+      Namespace made = engine.client.namespaces().withName(target).get();
+      assertEquals(target, made.getMetadata().getLabels().get("name"));
+      assertNotNull(
+          engine.client.apps().deployments().inNamespace(target).withName("app").get(),
+          "installed into the new namespace");
+      Condition failed =
+          HelmReleases.await(
+              "unmade", "Ready", c -> isFalse(c) && "InstallFailed".equals(c.getReason()));
+      assertTrue(
+          failed.getMessage().contains("target namespace \"" + missing + "\" does not exist"),
+          failed.getMessage());
+      assertNull(engine.client.namespaces().withName(missing).get());
+
+      engine.client.resources(HelmRelease.class).inNamespace(ns()).withName("made").delete();
+      EngineFixture.eventually(HelmReleases.WAIT)
+          .untilAsserted(() -> assertNull(HelmReleases.release("made")));
+      Namespace kept = engine.client.namespaces().withName(target).get();
+      assertNotNull(kept, "an uninstall never deletes the namespace");
+      assertNull(kept.getMetadata().getDeletionTimestamp());
+    } finally {
+      engine.client.namespaces().withName(target).delete();
+    }
+  }
+
+  /** The chart, version 0.1.0, served by a HelmRepository {@code name} made here. */
+  private static IndexServer serve(String name) throws Exception {
+    IndexServer served = IndexServer.http();
+    byte[] tgz = HelmReleaseIT.tgz(CHART, "0.1.0", List.of());
+    served.serveFile("lifecycle-hooks-0.1.0.tgz", tgz);
+    served.serve(
+        TestCharts.index("lifecycle-hooks", Map.of("0.1.0", tgz)).getBytes(StandardCharsets.UTF_8));
+    HelmReleaseIT.create(
+        "source.capstan.dev/v1",
+        "HelmRepository",
+        name,
+        "  url: " + served.url() + "\n  interval: 1m\n");
+    return served;
+  }
+
+  private static String spec(String repository) {
+    return """
+      interval: 10m
+      timeout: 20s
+      chart:
+        metadata:
+          labels: {%s: %s}
+        spec:
+          chart: lifecycle-hooks
+          interval: 1m
+          sourceRef: {kind: HelmRepository, name: %s}
+    """
+        .formatted(EngineFixture.SHARD_LABEL, engine.shard, repository);
+  }
+
+  /** Each hook of a {@code helm status -o json} by name, its last run's phase. */
+  private static Map<String, String> hookPhases(JsonNode status) {
+    Map<String, String> phases = new HashMap<>();
+    for (JsonNode hook : status.path("hooks")) {
+      phases.put(hook.path("name").asText(), hook.path("last_run").path("phase").asText());
+    }
+    return phases;
+  }
+
+  private static Instant completed(Job job) {
+    assertNotNull(job);
+    assertNotNull(job.getStatus().getCompletionTime(), () -> "Job has status " + job.getStatus());
+    return Instant.parse(job.getStatus().getCompletionTime());
+  }
+
+  private static Job job(String name) {
+    return engine.client.batch().v1().jobs().inNamespace(ns()).withName(name).get();
+  }
+}
