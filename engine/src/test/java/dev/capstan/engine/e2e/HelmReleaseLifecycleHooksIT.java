@@ -67,7 +67,15 @@ class HelmReleaseLifecycleHooksIT extends EngineTestBase {
       assertEquals("True RollbackSucceeded", remediated.getStatus() + " " + remediated.getReason());
       assertEquals(List.of("1 superseded", "2 failed", "3 deployed"), helm.history("lifecycle"));
       assertEquals(
-          Map.of("before-rollback", "Succeeded", "after-rollback", "Succeeded"),
+          Map.of(
+              "before-rollback",
+              "Succeeded",
+              "after-rollback",
+              "Succeeded",
+              "drain",
+              "",
+              "farewell",
+              ""),
           hookPhases(helm.json("status", "lifecycle", "--revision", "3")));
       Instant preDone = completed(job("before-rollback"));
       Instant postCreated =
