@@ -225,7 +225,7 @@ public final class HelmReleasePipeline {
     List<GenericKubernetesResource> objects = ReleaseWork.objects(rendered, release, upgrade);
     ReleaseAdoption.Baseline baseline = ReleaseWork.baseline(release, history, upgrade);
     acted.apply().checkOwnership(release, objects, baseline, upgrade);
-    ReleaseNamespace.prepare(release, acted.actor().namespaces(), upgrade);
+    ReleaseNamespace.prepare(release, objects, acted.actor().namespaces(), upgrade);
     List<GenericKubernetesResource> crds = ReleaseWork.crds(all, acted.crds(), upgrade);
     ReleaseRecording.Pending pending =
         acted

@@ -2,10 +2,12 @@ package dev.capstan.engine.helmrelease;
 
 import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.engine.conditions.ReleaseReason;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -13,7 +15,8 @@ import java.util.Optional;
  * The release's target namespace before an install, as {@code helm install --create-namespace} has
  * it: with {@code install.createNamespace}, created when missing, labelled {@code name: <ns>} as
  * Helm labels it; without, a missing one fails the install by name rather than by each of its
- * objects. An upgrade does neither, and an uninstall never deletes the namespace (Helm does not).
+ * objects, unless the chart makes that namespace itself. An upgrade does neither, and an uninstall
+ * never deletes the namespace (Helm does not).
  */
 final class ReleaseNamespace {
   private static final int FORBIDDEN = 403;
@@ -53,15 +56,20 @@ final class ReleaseNamespace {
   }
 
   /**
-   * Before an install ({@code upgrade} false) of {@code release}.
+   * Before an install ({@code upgrade} false) of {@code release}, whose rendered {@code objects}
+   * may make the namespace themselves: then its apply creates it first, as Helm's does.
    *
    * @throws ReleaseFailure naming the namespace that is missing or could not be created
    */
-  static void prepare(HelmRelease release, Namespaces namespaces, boolean upgrade) {
-    if (upgrade) {
+  static void prepare(
+      HelmRelease release,
+      List<GenericKubernetesResource> objects,
+      Namespaces namespaces,
+      boolean upgrade) {
+    String name = release.releaseNamespace();
+    if (upgrade || objects.stream().anyMatch(o -> isNamespace(o, name))) {
       return;
     }
-    String name = release.releaseNamespace();
     boolean create = Boolean.TRUE.equals(release.getSpec().effectiveInstall().createNamespace());
     try {
       if (namespaces.get(name).isPresent()) {
@@ -83,6 +91,13 @@ final class ReleaseNamespace {
           "target namespace \"" + name + "\" does not exist (install.createNamespace is not set)");
     }
     create(namespaces, name);
+  }
+
+  private static boolean isNamespace(GenericKubernetesResource object, String name) {
+    return "Namespace".equals(object.getKind())
+        && "v1".equals(object.getApiVersion())
+        && object.getMetadata() != null
+        && name.equals(object.getMetadata().getName());
   }
 
   private static void create(Namespaces namespaces, String name) {

@@ -73,6 +73,21 @@ class ReleaseNamespaceTest {
   }
 
   @Test
+  void aChartThatMakesItsOwnNamespaceInstallsWithoutCreateNamespace() throws IOException {
+    fakes.namespaces = new HashSet<>(Set.of("apps"));
+    fakes.manifest =
+        "apiVersion: v1\nkind: Namespace\nmetadata: {name: own}\n---\n" + fakes.manifest;
+    HelmRelease release = ReleaseFakes.release();
+    update(release, "{\"targetNamespace\":\"own\"}");
+
+    pipeline.reconcile(release);
+
+    assertTrue(fakes.namespacesCreated.isEmpty());
+    assertTrue(fakes.writes.contains("Namespace/own"), fakes.writes.toString());
+    assertCondition(release, "Ready", "True");
+  }
+
+  @Test
   void aNamespaceThatCannotBeCreatedFailsTheInstallNamingIt() throws IOException {
     fakes.namespaces = new HashSet<>(Set.of("apps"));
     fakes.namespaceRefusal =
