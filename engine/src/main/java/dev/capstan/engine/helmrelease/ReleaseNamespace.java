@@ -14,9 +14,8 @@ import java.util.Optional;
 /**
  * The release's target namespace before an install, as {@code helm install --create-namespace} has
  * it: with {@code install.createNamespace}, created when missing, labelled {@code name: <ns>} as
- * Helm labels it; without, a missing one fails the install by name rather than by each of its
- * objects, unless the chart makes that namespace itself. An upgrade does neither, and an uninstall
- * never deletes the namespace (Helm does not).
+ * Helm labels it; without, nothing is looked at (Helm does not look either). An upgrade creates
+ * none, and an uninstall never deletes the namespace (Helm does not).
  */
 final class ReleaseNamespace {
   private static final int FORBIDDEN = 403;
@@ -56,10 +55,14 @@ final class ReleaseNamespace {
   }
 
   /**
-   * Before an install ({@code upgrade} false) of {@code release}, whose rendered {@code objects}
-   * may make the namespace themselves: then its apply creates it first, as Helm's does.
+   * Before an install ({@code upgrade} false) of {@code release} with {@code
+   * install.createNamespace}: its target namespace created when missing, unless its rendered {@code
+   * objects} make it themselves (their apply creates it first). Without createNamespace nothing is
+   * checked, as Helm checks nothing: a chart of cluster-scoped objects only, or one whose hook
+   * makes the namespace, installs, and an object that needs a missing namespace fails at its own
+   * apply.
    *
-   * @throws ReleaseFailure naming the namespace that is missing or could not be created
+   * @throws ReleaseFailure naming the namespace that could not be created
    */
   static void prepare(
       HelmRelease release,
@@ -67,10 +70,10 @@ final class ReleaseNamespace {
       Namespaces namespaces,
       boolean upgrade) {
     String name = release.releaseNamespace();
-    if (upgrade || objects.stream().anyMatch(o -> isNamespace(o, name))) {
+    boolean create = Boolean.TRUE.equals(release.getSpec().effectiveInstall().createNamespace());
+    if (upgrade || !create || objects.stream().anyMatch(o -> isNamespace(o, name))) {
       return;
     }
-    boolean create = Boolean.TRUE.equals(release.getSpec().effectiveInstall().createNamespace());
     try {
       if (namespaces.get(name).isPresent()) {
         return;
@@ -79,16 +82,7 @@ final class ReleaseNamespace {
       if (e.getCode() != FORBIDDEN) {
         throw e;
       }
-      // an account that may not read namespaces: a create tells whether it exists; without one,
-      // the objects' own apply names a missing namespace
-      if (!create) {
-        return;
-      }
-    }
-    if (!create) {
-      throw ReleaseFailure.releaseFailed(
-          ReleaseReason.INSTALL_FAILED,
-          "target namespace \"" + name + "\" does not exist (install.createNamespace is not set)");
+      // an account that may not read namespaces: the create tells whether it exists (409)
     }
     create(namespaces, name);
   }
