@@ -148,30 +148,45 @@ final class ReleaseUninstall {
   /**
    * As {@code helm uninstall}: the latest record's {@code pre-delete} hooks, its objects deleted,
    * its {@code post-delete} hooks, then its records; the hooks unless {@code
-   * uninstall.disableHooks}. A hook that fails or is not done within {@code uninstall.timeout}
-   * fails the uninstall with every record kept, the hook's run in the latest.
+   * uninstall.disableHooks}. A {@code pre-delete} hook that fails or is not done within {@code
+   * uninstall.timeout} fails the uninstall with every record kept, the hook's run in the latest. A
+   * {@code post-delete} one is reported, yet the records go (or the latest is marked uninstalled)
+   * first, so the next try finds the release gone and runs no {@code pre-delete} hook twice. A
+   * latest record already uninstalled (kept by {@code keepHistory}) runs no hook again: its records
+   * go unless {@code keepHistory}.
    */
   private void uninstalled(HelmRelease release) throws UninstallFailed, ReleaseRecordException {
-    boolean runsHooks = ActionHooks.uninstallRunsHooks(release.getSpec());
+    Optional<ReleaseRecord> latest =
+        store.history(release.storageNamespace(), release.releaseName()).latest();
+    if (latest.isPresent() && latest.get().release().status() == ReleaseStatus.UNINSTALLED) {
+      if (!keepsHistory(release)) {
+        deleteRecords(release);
+      }
+      return;
+    }
     Duration timeout = ActionHooks.uninstallTimeout(release.getSpec());
-    Optional<ReleaseRecord> latest = latest(release, runsHooks);
-    if (latest.isPresent()) {
-      latest = Optional.of(hooks.run(release, latest.get(), HookEvent.PRE_DELETE, timeout));
+    Optional<ReleaseRecord> hooked =
+        latest.filter(r -> ActionHooks.uninstallRunsHooks(release.getSpec()));
+    if (hooked.isPresent()) {
+      hooked = Optional.of(hooks.run(release, hooked.get(), HookEvent.PRE_DELETE, timeout));
     }
     deleteObjects(release, timeout);
-    if (latest.isPresent()) {
-      hooks.run(release, latest.get(), HookEvent.POST_DELETE, timeout);
+    Optional<ReleaseHooks.Failed> post = Optional.empty();
+    if (hooked.isPresent()) {
+      try {
+        hooks.run(release, hooked.get(), HookEvent.POST_DELETE, timeout);
+      } catch (ReleaseHooks.Failed e) {
+        post = Optional.of(e);
+      }
     }
     deleteRecords(release);
+    if (post.isPresent()) {
+      throw new UninstallFailed("uninstalled, but " + post.get().getMessage());
+    }
   }
 
-  /** The record whose hooks the uninstall runs, the latest; none when it runs no hooks. */
-  private Optional<ReleaseRecord> latest(HelmRelease release, boolean runsHooks)
-      throws ReleaseRecordException {
-    if (!runsHooks) {
-      return Optional.empty();
-    }
-    return store.history(release.storageNamespace(), release.releaseName()).latest();
+  private static boolean keepsHistory(HelmRelease release) {
+    return Boolean.TRUE.equals(release.getSpec().effectiveUninstall().keepHistory());
   }
 
   private void deleteObjects(HelmRelease release, Duration timeout)
@@ -214,7 +229,7 @@ final class ReleaseUninstall {
 
   private void deleteRecords(HelmRelease release) throws ReleaseRecordException {
     ReleaseHistory history = store.history(release.storageNamespace(), release.releaseName());
-    boolean keep = Boolean.TRUE.equals(release.getSpec().effectiveUninstall().keepHistory());
+    boolean keep = keepsHistory(release);
     Optional<ReleaseRecord> latest = history.latest();
     for (ReleaseRecord record : history.records()) {
       if (keep && latest.isPresent() && latest.get().equals(record)) {

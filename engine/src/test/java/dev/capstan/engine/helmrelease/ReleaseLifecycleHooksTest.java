@@ -179,6 +179,66 @@ class ReleaseLifecycleHooksTest {
   }
 
   @Test
+  void aFailedPostDeleteHookIsReportedYetTheRecordsGoAndTheNextTryRunsNoHook() {
+    fakes.hooks = ReleaseHooksTest.hooks("drain", "farewell");
+    HelmRelease release = ReleaseFakes.release();
+    pipeline.reconcile(release);
+    fakes.hookHealth.put("farewell", Status.Failed);
+    fakes.writes.clear();
+
+    Optional<Duration> again = pipeline.delete(release);
+
+    assertTrue(again.isPresent(), "the failure is reported once");
+    assertTrue(fakes.records.isEmpty(), "the records went regardless");
+    Condition ready = condition(release, "Ready");
+    assertEquals("False UninstallFailed", ready.getStatus() + " " + ready.getReason());
+    assertTrue(ready.getMessage().contains("post-delete hook Job/farewell"), ready.getMessage());
+    fakes.writes.clear();
+
+    assertTrue(pipeline.delete(release).isEmpty(), "no release left: the HelmRelease goes");
+    assertTrue(
+        fakes.writes.stream().noneMatch(w -> w.contains("Job/")),
+        "no hook runs twice: " + fakes.writes);
+  }
+
+  @Test
+  void aFailedPostDeleteHookWithKeepHistoryMarksTheRecordUninstalledAndLetsGoNext()
+      throws IOException {
+    fakes.hooks = ReleaseHooksTest.hooks("drain", "farewell");
+    HelmRelease release = ReleaseFakes.release();
+    pipeline.reconcile(release);
+    update(release, "{\"uninstall\":{\"keepHistory\":true}}");
+    fakes.hookHealth.put("farewell", Status.Failed);
+
+    assertTrue(pipeline.delete(release).isPresent());
+    assertEquals(ReleaseStatus.UNINSTALLED, fakes.records.get(1).release().status());
+    assertEquals("Failed", phases(1).get("farewell"));
+    fakes.writes.clear();
+
+    assertTrue(pipeline.delete(release).isEmpty());
+    assertEquals(List.of(), fakes.writes, "no hook and no object touched again");
+    assertEquals(ReleaseStatus.UNINSTALLED, fakes.records.get(1).release().status());
+  }
+
+  @Test
+  void anAlreadyUninstalledReleaseRunsNoHooksAndItsRecordsGoWithoutKeepHistory()
+      throws IOException {
+    fakes.hooks = ReleaseHooksTest.hooks("drain", "farewell");
+    HelmRelease release = ReleaseFakes.release();
+    pipeline.reconcile(release);
+    update(release, "{\"uninstall\":{\"keepHistory\":true}}");
+    pipeline.delete(release);
+    assertEquals(ReleaseStatus.UNINSTALLED, fakes.records.get(1).release().status());
+    update(release, "{\"uninstall\":{\"keepHistory\":false}}");
+    fakes.writes.clear();
+
+    assertTrue(pipeline.delete(release).isEmpty());
+
+    assertEquals(List.of(), fakes.writes, "no hook runs again");
+    assertTrue(fakes.records.isEmpty());
+  }
+
+  @Test
   void uninstallDisableHooksRunsNoneAndKeepHistoryKeepsTheLatestRecord() throws IOException {
     fakes.hooks = ReleaseHooksTest.hooks("drain", "farewell");
     HelmRelease release = ReleaseFakes.release();
