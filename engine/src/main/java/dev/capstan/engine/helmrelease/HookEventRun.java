@@ -62,6 +62,7 @@ final class HookEventRun {
    * hooks left it, written.
    *
    * @throws ReleaseHooks.Failed naming the hook that failed or was not done in time
+   * @throws Interrupted when the thread was interrupted while waiting, its flag set again
    */
   ReleaseRecord run(HelmRelease release, ReleaseRecord record, HookEvent event, Duration timeout) {
     if (ReleaseHooks.order(ReleaseHooks.hooksOf(record), event).isEmpty()) {
@@ -78,8 +79,9 @@ final class HookEventRun {
       try {
         sleeper.sleep(POLL);
       } catch (InterruptedException e) {
+        // the engine is stopping: nothing is written as failed, the next reconcile runs it again
         Thread.currentThread().interrupt();
-        throw new ReleaseHooks.Failed(current, event + " hooks interrupted");
+        throw new Interrupted(event);
       }
     }
   }
@@ -102,6 +104,16 @@ final class HookEventRun {
       return store.update(record, next);
     } catch (ReleaseRecordException e) {
       throw new ReleaseHooks.Failed(record, e.getMessage());
+    }
+  }
+
+  /**
+   * The wait on {@code event}'s hooks was interrupted: not a failure of the action, which writes
+   * nothing about it, so a later reconcile runs it again.
+   */
+  static final class Interrupted extends RuntimeException {
+    Interrupted(HookEvent event) {
+      super(event + " hooks interrupted", null, false, false);
     }
   }
 }

@@ -127,6 +127,8 @@ final class ReleaseRemediation {
       return rollbackFailed(pending.with(f.record()), what, f.getMessage(), inventory, digest);
     } catch (ReleaseApply.Failed f) {
       return rollbackFailed(pending, what, f.getMessage(), f.inventory(), digest);
+    } catch (HookEventRun.Interrupted e) {
+      throw e; // the engine stops: the record is not the rollback's failure
     } catch (RuntimeException e) {
       return rollbackFailed(pending, what, String.valueOf(e.getMessage()), inventory, digest);
     }

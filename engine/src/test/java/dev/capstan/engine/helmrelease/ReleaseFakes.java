@@ -233,6 +233,9 @@ final class ReleaseFakes {
                   now = now.plus(d);
                   hookSleeps++;
                   onHookSleep.run();
+                  if (hookSleepInterrupted) {
+                    throw new InterruptedException();
+                  }
                 })
             .tracking(
                 new ReleaseHealthTracking() {
@@ -523,6 +526,9 @@ final class ReleaseFakes {
 
   /** How often a rollback's or uninstall's hook was waited on; each wait moves the clock on. */
   int hookSleeps;
+
+  /** Whether a hook's wait is interrupted, as when the engine stops. */
+  boolean hookSleepInterrupted;
 
   /** Run at each of those waits, to let a hook complete meanwhile. */
   Runnable onHookSleep = () -> {};

@@ -2,6 +2,7 @@ package dev.capstan.engine.helmrelease;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -236,6 +237,37 @@ class ReleaseLifecycleHooksTest {
 
     assertEquals(List.of(), fakes.writes, "no hook runs again");
     assertTrue(fakes.records.isEmpty());
+  }
+
+  @Test
+  void anInterruptedHookWaitWritesNoFailureAndKeepsTheInterruptFlag() throws IOException {
+    fakes.hooks = ReleaseHooksTest.hooks("drain", "farewell");
+    HelmRelease release = ReleaseFakes.release();
+    pipeline.reconcile(release);
+    fakes.hookHealth.put("drain", Status.InProgress);
+    fakes.hookSleepInterrupted = true;
+
+    assertThrows(HookEventRun.Interrupted.class, () -> pipeline.delete(release));
+
+    assertTrue(Thread.interrupted(), "the flag is set again (and cleared here)");
+    assertEquals(ReleaseStatus.DEPLOYED, fakes.records.get(1).release().status());
+    assertTrue(
+        HelmReleaseStatuses.condition(release.getStatus(), "Ready")
+            .filter(c -> "UninstallFailed".equals(c.getReason()))
+            .isEmpty(),
+        "no UninstallFailed written");
+  }
+
+  @Test
+  void anInterruptedRollbackHookWaitLeavesTheRollbackRecordUnfailed() throws IOException {
+    HelmRelease release = failedUpgrade("{\"remediation\":{\"retries\":1}}");
+    fakes.hookHealth.put("before-rollback", Status.InProgress);
+    fakes.hookSleepInterrupted = true;
+
+    assertThrows(HookEventRun.Interrupted.class, () -> pipeline.reconcile(release));
+
+    assertTrue(Thread.interrupted());
+    assertEquals(ReleaseStatus.PENDING_ROLLBACK, fakes.records.get(3).release().status());
   }
 
   @Test
