@@ -213,7 +213,7 @@ final class ReleaseHooks {
         continue;
       }
       if (phase(current, i) != HookPhase.RUNNING) {
-        current = create(release, current, i, event);
+        current = create(release, current, i, event, timeout);
       }
       ReleaseHook hook = hooksOf(current).get(i);
       if (!WAITED_ON.contains(hook.kind())) {
@@ -268,8 +268,12 @@ final class ReleaseHooks {
     }
   }
 
-  /** The hook deleted first by its policy, then created; its run started now, in the record. */
-  private ReleaseRecord create(HelmRelease release, ReleaseRecord record, int i, HookEvent event) {
+  /**
+   * The hook deleted first by its policy, then created within the action's {@code timeout}; its run
+   * started now, in the record.
+   */
+  private ReleaseRecord create(
+      HelmRelease release, ReleaseRecord record, int i, HookEvent event, Duration timeout) {
     ReleaseHook hook = hooksOf(record).get(i);
     List<GenericKubernetesResource> objects;
     try {
@@ -287,7 +291,7 @@ final class ReleaseHooks {
     }
     ApplyRequest request =
         ApplyRequest.of(objects, ReleaseApply.owner(release))
-            .withTimeout(release.getSpec().effectiveTimeout())
+            .withTimeout(timeout)
             .withDefaultNamespace(release.releaseNamespace())
             .withFirstApply(true);
     // Running is written once the hook exists: a resumed run waits only on a hook that was created

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.helm.HelmReleaseSpec;
+import dev.capstan.applier.apply.ApplyRequest;
 import dev.capstan.engine.conditions.HelmReleaseStatuses;
 import dev.capstan.health.status.Status;
 import dev.capstan.helm.release.ReleaseHook;
@@ -115,6 +116,22 @@ class ReleaseLifecycleHooksTest {
     assertEquals(10, fakes.hookSleeps, "looked at every 2s for 20s");
     assertTrue(
         condition(release, "Remediated").getMessage().contains("did not complete within PT20S"));
+  }
+
+  @Test
+  void rollbackHooksAreCreatedWithinTheRollbackTimeout() throws IOException {
+    HelmRelease release = failedUpgrade("{\"remediation\":{\"retries\":1}}");
+    update(release, "{\"rollback\":{\"timeout\":\"42s\"}}");
+    fakes.applyRequests.clear();
+
+    pipeline.reconcile(release);
+
+    List<Duration> hooks =
+        fakes.applyRequests.stream()
+            .filter(r -> r.objects().size() == 1 && "Job".equals(r.objects().get(0).getKind()))
+            .map(ApplyRequest::timeout)
+            .toList();
+    assertEquals(List.of(Duration.ofSeconds(42), Duration.ofSeconds(42)), hooks);
   }
 
   @Test
