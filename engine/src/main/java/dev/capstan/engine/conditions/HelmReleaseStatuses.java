@@ -136,6 +136,7 @@ public final class HelmReleaseStatuses {
           released.map(Condition::getMessage).orElse("Release unchanged"));
     }
     ReleaseDriftCondition.set(list, seen.drift());
+    ReleaseTestCondition.set(list, seen.tests());
     return list.build();
   }
 
@@ -357,6 +358,9 @@ public final class HelmReleaseStatuses {
       actionFailed = true;
     } else if (seen.phase() instanceof Remediated r && !r.succeeded()) {
       failures++;
+    } else if (ReleaseTestCondition.countsFailure(seen.tests())) {
+      failures++; // as Flux, a failed test counts for the action only when not ignored
+      actionFailed = ReleaseTestCondition.countsForAction(seen.tests());
     }
     if (actionFailed && attempted.action() == HelmReleaseStatus.ReleaseAction.install) {
       installs++;

@@ -29,6 +29,8 @@ import java.util.List;
  *     with; null leaves the ones last observed
  * @param drift what a look for drift at the release's objects found and did; null (or {@link
  *     DriftNotLooked}) when there was no look (the Drifted condition stays as it was)
+ * @param tests where the Helm tests of the deployed release stand; null (or {@link TestsNotLooked})
+ *     keeps the TestSuccess condition as it was
  */
 @RecordBuilder
 public record ReleaseObservation(
@@ -45,7 +47,8 @@ public record ReleaseObservation(
     String storageNamespace,
     int maxHistory,
     RenderDigests renderDigests,
-    DriftSeen drift)
+    DriftSeen drift,
+    TestSeen tests)
     implements ReleaseObservationBuilder.With {
 
   /**
@@ -161,4 +164,29 @@ public record ReleaseObservation(
       failed = List.copyOf(failed);
     }
   }
+
+  /** Where the Helm tests ({@code spec.test}) of the deployed release stand. */
+  public sealed interface TestSeen {}
+
+  /** Tests are not enabled: no TestSuccess condition. */
+  public record TestsOff() implements TestSeen {}
+
+  /** Not looked at this time (a release in progress): TestSuccess is kept. */
+  public record TestsNotLooked() implements TestSeen {}
+
+  /** The release waits for its tests to run: TestSuccess Unknown. */
+  public record TestsPending(String message) implements TestSeen {}
+
+  /** A test hook runs: TestSuccess Unknown, and a Ready that would be True is Unknown. */
+  public record TestsRunning(String message) implements TestSeen {}
+
+  /** Every selected test hook succeeded (or there is none): TestSuccess True. */
+  public record TestsPassed(String message) implements TestSeen {}
+
+  /**
+   * A test hook failed: TestSuccess False; unless {@code ignored}, Ready False with TestFailed.
+   * {@code ranNow} when this reconcile ran it: a failure is counted, and one of the action too
+   * unless ignored, once per run.
+   */
+  public record TestsFailed(String message, boolean ignored, boolean ranNow) implements TestSeen {}
 }

@@ -74,8 +74,8 @@ final class ReleaseDecision {
           spec.effectiveUpgrade().effectiveRemediation(),
           status == null ? null : status.lastAttemptedReleaseAction(),
           HelmReleaseStatuses.carried(status, generation == null ? 0 : generation, attempted),
-          latest(history),
-          history.lastDeployed().isPresent(),
+          latest(history, spec, status == null ? null : status.lastAttemptedReleaseAction()),
+          ReleaseRemediation.rollbackTarget(history).isPresent(),
           inSync,
           waitPending(status));
     }
@@ -93,13 +93,18 @@ final class ReleaseDecision {
           .isPresent();
     }
 
-    private static Latest latest(ReleaseHistory history) {
+    /** The latest record's status; deployed but failed by its tests, as Flux, it failed. */
+    private static Latest latest(
+        ReleaseHistory history, HelmReleaseSpec spec, ReleaseAction action) {
       return history
           .latest()
           .map(
               r ->
                   switch (r.release().status()) {
-                    case DEPLOYED -> Latest.DEPLOYED;
+                    case DEPLOYED ->
+                        ReleaseTests.failsRelease(spec, action, r)
+                            ? Latest.FAILED
+                            : Latest.DEPLOYED;
                     case FAILED -> Latest.FAILED;
                     case UNINSTALLED -> Latest.UNINSTALLED;
                     default -> Latest.OTHER;
