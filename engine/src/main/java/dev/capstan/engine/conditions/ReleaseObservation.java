@@ -8,6 +8,7 @@ import io.soabase.recordbuilder.core.RecordBuilder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What one reconcile of a HelmRelease saw, for {@link HelmReleaseStatuses#next}.
@@ -184,9 +185,19 @@ public record ReleaseObservation(
   public record TestsPassed(String message) implements TestSeen {}
 
   /**
-   * A test hook failed: TestSuccess False; unless {@code ignored}, Ready False with TestFailed.
-   * {@code ranNow} when this reconcile ran it: a failure is counted, and one of the action too
-   * unless ignored, once per run.
+   * A test hook failed: TestSuccess False; unless {@code ignored}, Ready False with TestFailed. A
+   * failure is counted, and one of the action too unless ignored, once per release version: the
+   * status's history keeps the version's test hooks, and with them that it was counted.
    */
-  public record TestsFailed(String message, boolean ignored, boolean ranNow) implements TestSeen {}
+  public record TestsFailed(String message, boolean ignored, TestRun run) implements TestSeen {}
+
+  /**
+   * The test hooks of release {@code version} as they last ran, by name, for the version's entry in
+   * {@code status.history}.
+   */
+  public record TestRun(int version, Map<String, ReleaseSnapshot.TestHookStatus> hooks) {
+    public TestRun {
+      hooks = Map.copyOf(hooks);
+    }
+  }
 }

@@ -382,6 +382,9 @@ public final class HelmReleasePipeline {
       InventorySet previous,
       ReleaseObservationBuilder seen) {
     ReleaseRemediation.Done done;
+    // a failed test whose status write was lost is counted, and kept in the history, now
+    seen.tests(
+        ReleaseTests.ofLatest(release.getSpec(), ReleaseStatusStage.lastAction(release), history));
     // what was released is rolled back or uninstalled: the next deployed release is tracked anew
     parts.tracking().untrack(NamespacedName.of(release));
     if (next instanceof ReleaseDecision.Stall stall) {

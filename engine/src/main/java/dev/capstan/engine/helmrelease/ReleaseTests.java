@@ -4,8 +4,10 @@ import dev.capstan.api.common.GoDuration;
 import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.helm.HelmReleaseSpec;
 import dev.capstan.api.helm.HelmReleaseStatus.ReleaseAction;
+import dev.capstan.api.helm.ReleaseSnapshot.TestHookStatus;
 import dev.capstan.api.helm.ReleaseTest;
 import dev.capstan.engine.conditions.ReleaseObservation.HealthState;
+import dev.capstan.engine.conditions.ReleaseObservation.TestRun;
 import dev.capstan.engine.conditions.ReleaseObservation.TestSeen;
 import dev.capstan.engine.conditions.ReleaseObservation.TestsFailed;
 import dev.capstan.engine.conditions.ReleaseObservation.TestsNotLooked;
@@ -15,12 +17,15 @@ import dev.capstan.engine.conditions.ReleaseObservation.TestsPending;
 import dev.capstan.engine.conditions.ReleaseObservation.TestsRunning;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.helm.release.Release;
+import dev.capstan.helm.release.ReleaseHistory;
 import dev.capstan.helm.release.ReleaseHook;
 import dev.capstan.helm.release.ReleaseRecord;
 import dev.capstan.helm.release.ReleaseStatus;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
 
@@ -62,7 +67,7 @@ final class ReleaseTests {
     if (latest.isEmpty()) {
       return new TestsNotLooked();
     }
-    TestSeen seen = seen(spec, action, latest.get(), false);
+    TestSeen seen = seen(spec, action, latest.get());
     boolean waitOver = state == HealthState.CURRENT || state == HealthState.UNSETTLED;
     if (!waitOver || !(seen instanceof TestsPending || seen instanceof TestsRunning)) {
       return seen;
@@ -71,18 +76,17 @@ final class ReleaseTests {
     try {
       ReleaseHooks.Run run =
           hooks.run(release, latest.get(), HookEvent.TEST, clock.instant(), evaluator, scope);
-      return seen(spec, action, run.record(), true);
+      return seen(spec, action, run.record());
     } catch (ReleaseHooks.Failed f) {
-      return seen(spec, action, f.record(), true);
+      return seen(spec, action, f.record());
     }
   }
 
   /**
-   * Where the tests of {@code record} stand, from the last runs of its selected test hooks; {@code
-   * ranNow} when this reconcile ran them. Names a failed test, never its output.
+   * Where the tests of {@code record} stand, from the last runs of its selected test hooks. Names a
+   * failed test, never its output.
    */
-  static TestSeen seen(
-      HelmReleaseSpec spec, ReleaseAction action, ReleaseRecord record, boolean ranNow) {
+  static TestSeen seen(HelmReleaseSpec spec, ReleaseAction action, ReleaseRecord record) {
     if (!spec.testsEnabled()) {
       return new TestsOff();
     }
@@ -100,7 +104,7 @@ final class ReleaseTests {
       return new TestsFailed(
           "Helm test failed" + of + ": test hook " + failed.get().name() + " failed",
           ignoresFailures(spec, action),
-          ranNow);
+          run(release.version(), tests));
     }
     if (tests.stream().allMatch(h -> HookPhase.of(h) == HookPhase.SUCCEEDED)) {
       return new TestsPassed("Helm test succeeded" + of + ": " + passed(tests.size()));
@@ -118,7 +122,7 @@ final class ReleaseTests {
    */
   static boolean failsRelease(HelmReleaseSpec spec, ReleaseAction action, ReleaseRecord record) {
     return record.release().status() == ReleaseStatus.DEPLOYED
-        && seen(spec, action, record, false) instanceof TestsFailed f
+        && seen(spec, action, record) instanceof TestsFailed f
         && !f.ignored();
   }
 
@@ -168,6 +172,37 @@ final class ReleaseTests {
         .map(all::get)
         .filter(h -> selected.test(h.name()))
         .toList();
+  }
+
+  /**
+   * Where the tests of {@code history}'s latest record stand when it is deployed; not looked at
+   * otherwise.
+   */
+  static TestSeen ofLatest(HelmReleaseSpec spec, ReleaseAction action, ReleaseHistory history) {
+    return history
+        .latest()
+        .filter(r -> r.release().status() == ReleaseStatus.DEPLOYED)
+        .map(r -> seen(spec, action, r))
+        .orElse(new TestsNotLooked());
+  }
+
+  /** The test hooks' last runs, as {@code status.history} keeps them. */
+  private static TestRun run(int version, List<ReleaseHook> tests) {
+    Map<String, TestHookStatus> hooks = new LinkedHashMap<>();
+    for (ReleaseHook h : tests) {
+      ReleaseHook.Execution last = h.lastRun();
+      if (last != null && last.phase() != null && !last.phase().isEmpty()) {
+        hooks.put(
+            h.name(),
+            new TestHookStatus(
+                emptyToNull(last.startedAt()), emptyToNull(last.completedAt()), last.phase()));
+      }
+    }
+    return new TestRun(version, hooks);
+  }
+
+  private static String emptyToNull(String value) {
+    return value == null || value.isEmpty() ? null : value;
   }
 
   private static Optional<ReleaseHook> first(List<ReleaseHook> tests, HookPhase phase) {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.capstan.api.helm.HelmReleaseStatus;
 import dev.capstan.api.helm.HelmReleaseStatus.ReleaseAction;
+import dev.capstan.api.helm.ReleaseSnapshot;
 import dev.capstan.engine.conditions.ReleaseObservation.Attempted;
 import dev.capstan.engine.conditions.ReleaseObservation.HealthState;
 import dev.capstan.engine.conditions.ReleaseObservation.TestSeen;
@@ -32,7 +33,7 @@ class ReleaseTestConditionTest {
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
   @JsonIgnoreProperties(ignoreUnknown = true)
-  record Tests(String kind, boolean ignored, boolean ranNow) {
+  record Tests(String kind, boolean ignored) {
     TestSeen seen() {
       return switch (kind) {
         case "Off" -> new ReleaseObservation.TestsOff();
@@ -40,10 +41,18 @@ class ReleaseTestConditionTest {
         case "Running" -> new ReleaseObservation.TestsRunning("test hook smoke is running");
         case "Passed" -> new ReleaseObservation.TestsPassed("1 test hook completed");
         case "Failed" ->
-            new ReleaseObservation.TestsFailed("test hook smoke failed", ignored, ranNow);
+            new ReleaseObservation.TestsFailed(
+                "test hook smoke failed",
+                ignored,
+                new ReleaseObservation.TestRun(2, Map.of("smoke", hook("Failed"))));
         default -> throw new IllegalArgumentException(kind);
       };
     }
+  }
+
+  private static ReleaseSnapshot.TestHookStatus hook(String phase) {
+    return new ReleaseSnapshot.TestHookStatus(
+        "2026-01-01T00:00:00Z", "2026-01-01T00:00:05Z", phase);
   }
 
   @JsonIgnoreProperties(ignoreUnknown = true)
@@ -53,6 +62,7 @@ class ReleaseTestConditionTest {
   record Case(
       String name,
       Map<String, String> before,
+      String historyTests,
       Tests tests,
       boolean progressing,
       Map<String, String> expect,
@@ -84,16 +94,19 @@ class ReleaseTestConditionTest {
             .tests(c.tests() == null ? null : c.tests().seen())
             .build();
 
-    HelmReleaseStatus status = HelmReleaseStatuses.next(before(c.before()), seen);
+    HelmReleaseStatus status = HelmReleaseStatuses.next(before(c.before(), c.historyTests()), seen);
 
     c.expect().forEach((type, expected) -> assertEquals(expected, describe(status, type), type));
     if (c.failures() != null) {
       assertEquals(c.failures().failures(), orZero(status.failures()), "failures");
       assertEquals(c.failures().installFailures(), orZero(status.installFailures()), "installs");
     }
+    if (c.historyTests() != null && c.tests() != null && "Failed".equals(c.tests().kind())) {
+      assertEquals(Map.of("smoke", hook("Failed")), status.history().get(0).testHooks());
+    }
   }
 
-  private static HelmReleaseStatus before(Map<String, String> conditions) {
+  private static HelmReleaseStatus before(Map<String, String> conditions, String historyTests) {
     Map<String, String> all = new TreeMap<>(Map.of("Released", "True InstallSucceeded"));
     if (conditions != null) {
       all.putAll(conditions);
@@ -109,8 +122,32 @@ class ReleaseTestConditionTest {
                         .withMessage("before")
                         .build())
             .toList();
-    return YAML.convertValue(
-        Map.of("observedGeneration", 1, "conditions", list), HelmReleaseStatus.class);
+    Map<String, Object> status = new TreeMap<>(Map.of("observedGeneration", 1, "conditions", list));
+    if (historyTests != null) {
+      status.put("history", List.of(snapshot(historyTests)));
+    }
+    return YAML.convertValue(status, HelmReleaseStatus.class);
+  }
+
+  /** Version 2 deployed, its test hooks kept as {@code tests} says: none, or smoke's phase. */
+  private static Map<String, Object> snapshot(String tests) {
+    Map<String, Object> snapshot =
+        new TreeMap<>(
+            Map.of(
+                "digest", "sha256:r",
+                "name", "podinfo",
+                "namespace", "apps",
+                "version", 2,
+                "status", "deployed",
+                "chartName", "podinfo",
+                "chartVersion", "6.5.0",
+                "configDigest", "sha256:v",
+                "firstDeployed", "2026-01-01T00:00:00Z",
+                "lastDeployed", "2026-01-01T00:00:00Z"));
+    if (!"none".equals(tests)) {
+      snapshot.put("testHooks", Map.of("smoke", hook(tests)));
+    }
+    return snapshot;
   }
 
   private static String describe(HelmReleaseStatus status, String type) {

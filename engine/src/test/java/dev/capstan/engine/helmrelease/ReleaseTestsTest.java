@@ -66,7 +66,7 @@ class ReleaseTestsTest {
     ReleaseAction action = c.action() == null ? ReleaseAction.install : c.action();
     ReleaseRecord record = record(c.hooks());
 
-    TestSeen seen = ReleaseTests.seen(spec, action, record, false);
+    TestSeen seen = ReleaseTests.seen(spec, action, record);
 
     assertEquals(c.expect(), seen.getClass().getSimpleName());
     if (c.message() != null) {
