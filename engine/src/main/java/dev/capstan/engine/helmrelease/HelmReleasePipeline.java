@@ -351,7 +351,7 @@ public final class HelmReleasePipeline {
       }
     }
     ReleaseTests tests = new ReleaseTests(acted.recording(), acted.hooks(), parts.clock());
-    seen.tests(tests.look(release, look.state(), upgrade, acted.health().hookEvaluator()));
+    seen.tests(tests.look(release, look.state(), acted.health().hookEvaluator()));
     // Written only now: a wait whose failure could not be recorded stays pending (Healthy Unknown).
     seen.health(look.health()).healthState(look.state());
     Outcome outcome = status.write(release, seen.build(), acted.fromSecrets());

@@ -50,15 +50,16 @@ final class ReleaseTests {
 
   /**
    * Where the tests of {@code release}'s latest deployed record stand, run on when its objects'
-   * wait is over ({@code state}) and tests remain; an {@code upgrade} made it, else an install.
+   * wait is over ({@code state}) and tests remain. Failures are judged by the remediation of the
+   * action the status last attempted, as {@link ReleaseDecision} reads them (Flux's active
+   * remediation), whatever made the record (a rollback, an adoption).
    */
-  TestSeen look(
-      HelmRelease release, HealthState state, boolean upgrade, HealthEvaluator evaluator) {
+  TestSeen look(HelmRelease release, HealthState state, HealthEvaluator evaluator) {
     HelmReleaseSpec spec = release.getSpec();
     if (!spec.testsEnabled()) {
       return new TestsOff();
     }
-    ReleaseAction action = upgrade ? ReleaseAction.upgrade : ReleaseAction.install;
+    ReleaseAction action = ReleaseStatusStage.lastAction(release);
     Optional<ReleaseRecord> latest =
         recording
             .history(release)

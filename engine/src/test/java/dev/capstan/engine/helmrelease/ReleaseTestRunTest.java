@@ -69,6 +69,35 @@ class ReleaseTestRunTest {
     assertTrue(created >= 2, "the test ran for each version: " + fakes.writes);
   }
 
+  @Test
+  void aFailedTestWhoseStatusWriteWasLostIsStillRemediatedNotUpgradedAgain() throws IOException {
+    fakes.hooks = ReleaseHooksTest.hooks("smoke");
+    HelmRelease release = ReleaseFakes.release();
+    update(
+        release,
+        "{\"maxHistory\":10,\"test\":{\"enable\":true},"
+            + "\"upgrade\":{\"remediation\":{\"retries\":1}}}");
+    fakes.hookHealth.put("smoke", Status.Current);
+    pipeline.reconcile(release);
+    release.getMetadata().setGeneration(2L);
+    update(release, "{\"values\":{\"replicaCount\":3}}");
+    fakes.hookHealth.put("smoke", Status.InProgress);
+    pipeline.reconcile(release);
+    assertCondition(release.getStatus(), "TestSuccess", "Unknown AwaitingTests");
+    HelmReleaseStatus beforeTheFailure = release.getStatus();
+    fakes.hookHealth.put("smoke", Status.Failed);
+    pipeline.reconcile(release);
+    assertEquals(1L, release.getStatus().upgradeFailures());
+    assertEquals("Failed", release.getStatus().history().get(0).testHooks().get("smoke").phase());
+
+    release.setStatus(beforeTheFailure); // the write after the failed test was lost
+    pipeline.reconcile(release);
+
+    assertEquals("1 superseded, 2 superseded, 3 deployed", records());
+    assertCondition(release.getStatus(), "Remediated", "True RollbackSucceeded");
+    assertEquals(1L, release.getStatus().upgradeFailures());
+  }
+
   private String testPhase(int version) {
     return HookPhase.of(ReleaseHooks.hooksOf(fakes.records.get(version)).get(0)).text();
   }
