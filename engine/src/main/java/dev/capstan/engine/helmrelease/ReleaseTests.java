@@ -28,6 +28,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Helm tests of a deployed release ({@code spec.test}), as Flux's helm-controller runs them
@@ -38,6 +40,7 @@ import java.util.function.Predicate;
  * until a new version is released. The record stays deployed, as Helm leaves it.
  */
 final class ReleaseTests {
+  private static final Logger LOG = LoggerFactory.getLogger(ReleaseTests.class);
   private final ReleaseRecording recording;
   private final ReleaseHooks hooks;
   private final Clock clock;
@@ -79,8 +82,31 @@ final class ReleaseTests {
           hooks.run(release, latest.get(), HookEvent.TEST, clock.instant(), evaluator, scope);
       return seen(spec, action, run.record());
     } catch (ReleaseHooks.Failed f) {
-      return seen(spec, action, f.record());
+      return failed(spec, action, f);
     }
+  }
+
+  /**
+   * After a test run failed: a failed test says why in the engine's words (a hook not created, a
+   * timeout, the hook's status; never its output); a run whose record write failed is not a test
+   * failure, and is looked at again at the poll of a running test.
+   */
+  private static TestSeen failed(
+      HelmReleaseSpec spec, ReleaseAction action, ReleaseHooks.Failed f) {
+    TestSeen after = seen(spec, action, f.record());
+    if (after instanceof TestsFailed failed) {
+      return new TestsFailed(
+          failed.message() + ": " + f.getMessage(), failed.ignored(), failed.run());
+    }
+    LOG.warn(
+        "Helm test run of {} not recorded: {}",
+        ReleaseRecording.where(f.record().release()),
+        f.getMessage());
+    String awaiting =
+        after instanceof TestsPending p
+            ? p.message()
+            : after instanceof TestsRunning r ? r.message() : "Helm tests awaited";
+    return new TestsRunning(awaiting + ": " + f.getMessage());
   }
 
   /**

@@ -57,7 +57,8 @@ class ReleaseTestRunTest {
     assertEquals(
         "Helm test failed for release apps/podinfo.v2 with chart podinfo@6.5.0:"
             + " test hook smoke failed",
-        condition(failed, "Ready").getMessage());
+        condition(failed, "Ready").getMessage().split(": test hook smoke failed:")[0]
+            + ": test hook smoke failed");
     assertEquals(1L, failed.upgradeFailures());
     int created = (int) fakes.writes.stream().filter("Job/smoke"::equals).count();
 
@@ -96,6 +97,26 @@ class ReleaseTestRunTest {
     assertEquals("1 superseded, 2 superseded, 3 deployed", records());
     assertCondition(release.getStatus(), "Remediated", "True RollbackSucceeded");
     assertEquals(1L, release.getStatus().upgradeFailures());
+  }
+
+  @Test
+  void aTestHookNotCreatedFailsTheTestWithTheEngineReason() throws IOException {
+    fakes.hooks = ReleaseHooksTest.hooks("smoke");
+    fakes.refused = "smoke";
+    HelmRelease release = ReleaseFakes.release();
+    update(release, "{\"test\":{\"enable\":true}}");
+
+    pipeline.reconcile(release);
+
+    assertCondition(release.getStatus(), "TestSuccess", "False TestFailed");
+    String message = condition(release.getStatus(), "TestSuccess").getMessage();
+    assertTrue(
+        message.startsWith(
+            "Helm test failed for release apps/podinfo.v1 with chart podinfo@6.5.0:"
+                + " test hook smoke failed: test hook "),
+        message);
+    assertTrue(message.contains("could not be created"), message);
+    assertTrue(message.contains(fakes.applyError), message);
   }
 
   private String testPhase(int version) {
