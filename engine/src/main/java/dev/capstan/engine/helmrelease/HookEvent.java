@@ -1,8 +1,10 @@
 package dev.capstan.engine.helmrelease;
 
+import java.util.List;
+
 /**
  * The events of Helm's {@code helm.sh/hook} annotation that an install, upgrade, rollback or
- * uninstall runs.
+ * uninstall runs, and the test event that {@code spec.test} runs after an install or upgrade.
  */
 enum HookEvent {
   PRE_INSTALL("pre-install"),
@@ -12,7 +14,11 @@ enum HookEvent {
   PRE_ROLLBACK("pre-rollback"),
   POST_ROLLBACK("post-rollback"),
   PRE_DELETE("pre-delete"),
-  POST_DELETE("post-delete");
+  POST_DELETE("post-delete"),
+  TEST("test");
+
+  /** Helm 2's name of the test event, which Helm still runs as a test. */
+  private static final String LEGACY_TEST = "test-success";
 
   private final String text;
 
@@ -23,6 +29,11 @@ enum HookEvent {
   /** The event as the annotation and the release record spell it. */
   String text() {
     return text;
+  }
+
+  /** Whether a hook of {@code events} runs in this event. */
+  boolean in(List<String> events) {
+    return events.contains(text) || (this == TEST && events.contains(LEGACY_TEST));
   }
 
   /** The event before the objects of an upgrade ({@code upgrade}) or an install. */

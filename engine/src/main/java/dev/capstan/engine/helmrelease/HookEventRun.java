@@ -71,7 +71,8 @@ final class HookEventRun {
     ReleaseRecord current = unrun(record, event);
     while (true) {
       ReleaseHooks.Run run =
-          hooks.run(release, current, event, clock.instant(), evaluator, timeout);
+          hooks.run(
+              release, current, event, clock.instant(), evaluator, ReleaseHooks.Scope.all(timeout));
       current = run.record();
       if (run instanceof ReleaseHooks.Done) {
         return current;
