@@ -10,6 +10,7 @@ import dev.capstan.helm.release.ReleaseRecord;
 import dev.capstan.helm.release.ReleaseRecordException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,11 +22,19 @@ import java.util.List;
  * <p>Why this one waits in the call, when an install's hooks are a waiting outcome: a rollback and
  * an uninstall keep no pending record that a later reconcile could go on from (an uninstall runs
  * from a finalizer, a rollback within a remediation), so the wait holds the thread, bounded by each
- * hook's timeout.
+ * hook's timeout and by {@link #MAX_WAIT} for the whole event.
  */
 final class HookEventRun {
   /** How often a running hook is looked at. */
   static final Duration POLL = Duration.ofSeconds(2);
+
+  /**
+   * The longest one event's hooks hold the reconcile thread, whatever the timeouts the tenant
+   * chose: the threads are shared by every HelmRelease and Kustomization of the engine, and a
+   * tenant's hour-long {@code rollback.timeout} must not take one from all the others for that
+   * long. Past it the action fails as a hook's own timeout fails it.
+   */
+  static final Duration MAX_WAIT = Duration.ofMinutes(5);
 
   private final ReleaseHooks hooks;
   private final ReleaseStore store;
@@ -58,8 +67,8 @@ final class HookEventRun {
 
   /**
    * {@code event}'s hooks of {@code record} run afresh (a run an earlier action or event left in
-   * the record is not theirs), each waited on at most {@code timeout}; returns the record as the
-   * hooks left it, written.
+   * the record is not theirs), each waited on at most {@code timeout} and all of them at most
+   * {@link #MAX_WAIT}; returns the record as the hooks left it, written.
    *
    * @throws ReleaseHooks.Failed naming the hook that failed or was not done in time
    * @throws Interrupted when the thread was interrupted while waiting, its flag set again
@@ -69,10 +78,12 @@ final class HookEventRun {
       return record;
     }
     ReleaseRecord current = unrun(record, event);
+    Instant began = clock.instant();
+    ReleaseHooks.Scope scope =
+        new ReleaseHooks.Scope(
+            name -> true, timeout, new ReleaseHooks.Bound(began.plus(MAX_WAIT), MAX_WAIT));
     while (true) {
-      ReleaseHooks.Run run =
-          hooks.run(
-              release, current, event, clock.instant(), evaluator, ReleaseHooks.Scope.all(timeout));
+      ReleaseHooks.Run run = hooks.run(release, current, event, began, evaluator, scope);
       current = run.record();
       if (run instanceof ReleaseHooks.Done) {
         return current;

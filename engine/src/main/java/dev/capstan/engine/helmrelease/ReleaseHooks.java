@@ -194,16 +194,23 @@ final class ReleaseHooks {
     return run(release, record, event, began, evaluator, Scope.all(release));
   }
 
-  /** Which hooks of an event run, and how long each may take. */
-  record Scope(Predicate<String> selected, Duration timeout) {
-    static Scope all(HelmRelease release) {
-      return all(release.getSpec().effectiveTimeout());
+  /**
+   * Which hooks of an event run, how long each may take, and the engine's {@code bound} on the
+   * whole event's wait, whichever ends first.
+   */
+  record Scope(Predicate<String> selected, Duration timeout, Bound bound) {
+    Scope(Predicate<String> selected, Duration timeout) {
+      this(selected, timeout, Bound.NONE);
     }
 
-    /** Every hook, each waited on at most {@code timeout} (a rollback's, an uninstall's). */
-    static Scope all(Duration timeout) {
-      return new Scope(name -> true, timeout);
+    static Scope all(HelmRelease release) {
+      return new Scope(name -> true, release.getSpec().effectiveTimeout());
     }
+  }
+
+  /** No hook of the event is waited on after {@code until}, {@code length} after it began. */
+  record Bound(Instant until, Duration length) {
+    static final Bound NONE = new Bound(Instant.MAX, Duration.ZERO);
   }
 
   /** As {@link #run(HelmRelease, ReleaseRecord, HookEvent, Instant, HealthEvaluator)}, scoped. */
@@ -240,7 +247,9 @@ final class ReleaseHooks {
         continue;
       }
       boolean failed = health.status() == Status.Failed;
-      Instant deadline = startedAt(hook, began).plus(scope.timeout());
+      Instant own = startedAt(hook, began).plus(scope.timeout());
+      boolean bounded = scope.bound().until().isBefore(own);
+      Instant deadline = bounded ? scope.bound().until() : own;
       if (!failed && clock.instant().isBefore(deadline)) {
         return new Running(current, event + " hook " + describe(hook) + " is running");
       }
@@ -251,15 +260,21 @@ final class ReleaseHooks {
           event
               + " hook "
               + describe(hook)
-              + (failed
-                  ? " failed: " + health.message()
-                  : " did not complete within " + scope.timeout()));
+              + (failed ? " failed: " + health.message() : notDone(scope, bounded)));
     }
     // last-first, as Helm deletes the hooks of an event that all succeeded
     for (int i : reversed(order)) {
       deleteBy(release, current, i, HookDeletePolicy.HOOK_SUCCEEDED);
     }
     return new Done(current);
+  }
+
+  private static String notDone(Scope scope, boolean bounded) {
+    return bounded
+        ? " did not complete within the engine's bound of "
+            + scope.bound().length()
+            + " on the wait for one event's hooks"
+        : " did not complete within " + scope.timeout();
   }
 
   /**

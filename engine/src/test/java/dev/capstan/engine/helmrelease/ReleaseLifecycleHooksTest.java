@@ -119,6 +119,50 @@ class ReleaseLifecycleHooksTest {
   }
 
   @Test
+  void aRollbackHookHoldsTheThreadNoLongerThanTheEngineBoundWhateverTheRollbackTimeout()
+      throws IOException {
+    HelmRelease release = failedUpgrade("{\"remediation\":{\"retries\":1}}");
+    update(release, "{\"rollback\":{\"timeout\":\"1h\"}}");
+    fakes.hookHealth.put("before-rollback", Status.InProgress);
+    fakes.writes.clear();
+
+    pipeline.reconcile(release);
+
+    assertEquals(150, fakes.hookSleeps, "looked at every 2s for the 5m bound, not the hour");
+    assertEquals(ReleaseStatus.FAILED, fakes.records.get(3).release().status());
+    assertEquals("Failed", phases(3).get("before-rollback"));
+    assertFalse(fakes.writes.contains("Deployment/podinfo"), fakes.writes.toString());
+    String message = condition(release, "Remediated").getMessage();
+    assertTrue(message.contains("pre-rollback hook Job/before-rollback"), message);
+    assertTrue(message.contains("did not complete within the engine's bound of PT5M"), message);
+  }
+
+  @Test
+  void theEngineBoundCoversAllHooksOfAnEventTogether() throws IOException {
+    fakes.hooks = ReleaseHooksTest.hooks("drain", "flush");
+    HelmRelease release = ReleaseFakes.release();
+    pipeline.reconcile(release);
+    update(release, "{\"uninstall\":{\"timeout\":\"4m\"}}");
+    fakes.hookHealth.put("drain", Status.InProgress);
+    fakes.hookHealth.put("flush", Status.InProgress);
+    fakes.onHookSleep =
+        () -> {
+          if (fakes.hookSleeps == 90) {
+            fakes.hookHealth.put("drain", Status.Current); // after 3m, within its own 4m
+          }
+        };
+
+    Optional<Duration> again = pipeline.delete(release);
+
+    assertTrue(again.isPresent(), "the finalizer stays");
+    assertEquals(150, fakes.hookSleeps, "flush, 2m into its own 4m, ends with the event's 5m");
+    assertEquals(Map.of("drain", "Succeeded", "flush", "Failed"), phases(1));
+    String message = condition(release, "Ready").getMessage();
+    assertTrue(message.contains("pre-delete hook Job/flush"), message);
+    assertTrue(message.contains("the engine's bound of PT5M"), message);
+  }
+
+  @Test
   void rollbackHooksAreCreatedWithinTheRollbackTimeout() throws IOException {
     HelmRelease release = failedUpgrade("{\"remediation\":{\"retries\":1}}");
     update(release, "{\"rollback\":{\"timeout\":\"42s\"}}");
