@@ -126,6 +126,11 @@ public record HelmReleaseSpec(
     return upgrade == null ? Upgrade.DEFAULTS : upgrade;
   }
 
+  /** {@code rollback}, its defaults when absent. */
+  public Rollback effectiveRollback() {
+    return rollback == null ? Rollback.DEFAULTS : rollback;
+  }
+
   /** {@code uninstall}, its defaults when absent. */
   public Uninstall effectiveUninstall() {
     return uninstall == null ? Uninstall.DEFAULTS : uninstall;

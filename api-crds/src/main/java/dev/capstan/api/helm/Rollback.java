@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.capstan.api.common.GoDuration;
 import io.fabric8.generator.annotation.Pattern;
+import java.time.Duration;
 
 /** How a release is rolled back (Flux's Rollback). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -21,4 +22,19 @@ public record Rollback(
     @JsonPropertyDescription("Delete objects this rollback made when it fails.")
         Boolean cleanupOnFail,
     @JsonPropertyDescription("enabled, disabled or auto (the default).")
-        ServerSideApplyMode serverSideApply) {}
+        ServerSideApplyMode serverSideApply) {
+
+  /** A rollback with every default. */
+  public static final Rollback DEFAULTS =
+      new Rollback(null, null, null, null, null, null, null, null);
+
+  /** Whether a rollback runs the chart's rollback hooks: not with {@code disableHooks}. */
+  public boolean runsHooks() {
+    return !Boolean.TRUE.equals(disableHooks);
+  }
+
+  /** {@code timeout}, {@code otherwise} (the release's {@code spec.timeout}) when absent. */
+  public Duration effectiveTimeout(Duration otherwise) {
+    return timeout == null || timeout.isEmpty() ? otherwise : GoDuration.parse(timeout);
+  }
+}

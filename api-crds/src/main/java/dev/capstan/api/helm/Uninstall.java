@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.capstan.api.common.GoDuration;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Pattern;
+import java.time.Duration;
 
 /** How a release is uninstalled (Flux's Uninstall). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -29,6 +30,16 @@ public record Uninstall(
     background,
     foreground,
     orphan
+  }
+
+  /** Whether an uninstall runs the chart's delete hooks: not with {@code disableHooks}. */
+  public boolean runsHooks() {
+    return !Boolean.TRUE.equals(disableHooks);
+  }
+
+  /** {@code timeout}, {@code otherwise} (the release's {@code spec.timeout}) when absent. */
+  public Duration effectiveTimeout(Duration otherwise) {
+    return timeout == null || timeout.isEmpty() ? otherwise : GoDuration.parse(timeout);
   }
 
   /** {@code deletionPropagation}, background when absent. */

@@ -3,16 +3,10 @@ package dev.capstan.engine.helmrelease;
 import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.applier.common.Polling;
 import dev.capstan.health.HealthEvaluator;
-import dev.capstan.helm.release.Release;
-import dev.capstan.helm.release.ReleaseBuilder;
-import dev.capstan.helm.release.ReleaseHook;
 import dev.capstan.helm.release.ReleaseRecord;
-import dev.capstan.helm.release.ReleaseRecordException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The hooks of one event of a rollback or an uninstall ({@code pre-rollback}, {@code post-delete},
@@ -37,19 +31,13 @@ final class HookEventRun {
   static final Duration MAX_WAIT = Duration.ofMinutes(5);
 
   private final ReleaseHooks hooks;
-  private final ReleaseStore store;
   private final HealthEvaluator evaluator;
   private final Clock clock;
   private final Polling.Sleeper sleeper;
 
   HookEventRun(
-      ReleaseHooks hooks,
-      ReleaseStore store,
-      HealthEvaluator evaluator,
-      Clock clock,
-      Polling.Sleeper sleeper) {
+      ReleaseHooks hooks, HealthEvaluator evaluator, Clock clock, Polling.Sleeper sleeper) {
     this.hooks = hooks;
-    this.store = store;
     this.evaluator = evaluator;
     this.clock = clock;
     this.sleeper = sleeper;
@@ -59,7 +47,6 @@ final class HookEventRun {
   static HookEventRun of(ReleaseActors.Actor actor, ReleaseParts parts) {
     return new HookEventRun(
         new ReleaseHooks(actor.acting(), actor.store(), parts.clock()),
-        actor.store(),
         new ReleaseHealth(actor.acting(), parts.library(), parts.clock()).hookEvaluator(),
         parts.clock(),
         parts.hookSleeper());
@@ -77,11 +64,10 @@ final class HookEventRun {
     if (ReleaseHooks.order(ReleaseHooks.hooksOf(record), event).isEmpty()) {
       return record;
     }
-    ReleaseRecord current = unrun(record, event);
+    ReleaseRecord current = hooks.unrun(record, event);
     Instant began = clock.instant();
-    ReleaseHooks.Scope scope =
-        new ReleaseHooks.Scope(
-            name -> true, timeout, new ReleaseHooks.Bound(began.plus(MAX_WAIT), MAX_WAIT));
+    HookScope scope =
+        new HookScope(name -> true, timeout, new HookScope.Bound(began.plus(MAX_WAIT), MAX_WAIT));
     while (true) {
       ReleaseHooks.Run run = hooks.run(release, current, event, began, evaluator, scope);
       current = run.record();
@@ -95,27 +81,6 @@ final class HookEventRun {
         Thread.currentThread().interrupt();
         throw new Interrupted(event);
       }
-    }
-  }
-
-  /** {@code hooks} with the runs of {@code event}'s hooks cleared, the others as they were. */
-  static List<ReleaseHook> unrun(List<ReleaseHook> hooks, HookEvent event) {
-    List<ReleaseHook> fresh = new ArrayList<>(hooks);
-    for (int i : ReleaseHooks.order(hooks, event)) {
-      fresh.set(i, ReleaseHooks.withRun(hooks.get(i), ReleaseHook.Execution.NEVER));
-    }
-    return List.copyOf(fresh);
-  }
-
-  private ReleaseRecord unrun(ReleaseRecord record, HookEvent event) {
-    Release next =
-        ReleaseBuilder.builder(record.release())
-            .hooks(unrun(ReleaseHooks.hooksOf(record), event))
-            .build();
-    try {
-      return store.update(record, next);
-    } catch (ReleaseRecordException e) {
-      throw new ReleaseHooks.Failed(record, e.getMessage());
     }
   }
 

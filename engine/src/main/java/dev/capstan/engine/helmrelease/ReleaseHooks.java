@@ -3,8 +3,6 @@ package dev.capstan.engine.helmrelease;
 import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.applier.apply.ApplyRequest;
 import dev.capstan.applier.apply.ApplyResult;
-import dev.capstan.applier.common.ObjectResult;
-import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.engine.pipeline.ObjectFailures;
 import dev.capstan.health.AggregateHealth;
@@ -29,7 +27,6 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Predicate;
 import java.util.stream.IntStream;
 
 /**
@@ -51,26 +48,22 @@ import java.util.stream.IntStream;
  * the other releases of the pool. The record is the hook's state instead: a hook left Running is
  * looked at once by each reconcile (at the wait poll) until it is done, failed, or past its
  * deadline. Deleting a hook before it is created again does wait for it to go (a Job's spec cannot
- * be changed), bounded by {@link #DELETE_WAIT}.
+ * be changed), bounded by {@link HookDeletion#DELETE_WAIT}.
  */
 final class ReleaseHooks {
-  /** How long a hook's deletion before its creation is waited for at most. */
-  static final Duration DELETE_WAIT = Duration.ofSeconds(30);
-
   /** The kinds Helm waits on; every other hook is ready once created. */
   private static final Set<String> WAITED_ON = Set.of("Job", "Pod");
-
-  /** Helm never deletes a CRD hook, whatever its policy: its custom resources would go with it. */
-  private static final String CRD = "CustomResourceDefinition";
 
   private final Acting acting;
   private final ReleaseStore store;
   private final Clock clock;
+  private final HookDeletion deletion;
 
   ReleaseHooks(Acting acting, ReleaseStore store, Clock clock) {
     this.acting = acting;
     this.store = store;
     this.clock = clock;
+    this.deletion = new HookDeletion(acting);
   }
 
   /** Where the hooks of one event stand after one look. */
@@ -152,21 +145,35 @@ final class ReleaseHooks {
    * as Helm runs it in every event it names. Unchanged (not written) when the event has no hooks.
    */
   ReleaseRecord beginPost(ReleaseRecord record, HookEvent post) {
-    List<Integer> order = order(hooksOf(record), post);
-    if (order.isEmpty()) {
+    if (order(hooksOf(record), post).isEmpty()) {
       return record;
-    }
-    List<ReleaseHook> hooks = new ArrayList<>(hooksOf(record));
-    for (int i : order) {
-      hooks.set(i, withRun(hooks.get(i), ReleaseHook.Execution.NEVER));
     }
     Release release = record.release();
     Release next =
         ReleaseBuilder.builder(release)
-            .hooks(hooks)
+            .hooks(unrun(hooksOf(record), post))
             .info(release.info().withDescription(postDescription(post)))
             .build();
     return write(record, next);
+  }
+
+  /**
+   * The record with the runs of {@code event}'s hooks cleared, written: a rollback's or an
+   * uninstall's event runs them afresh, as a run an earlier action left in the record is not its.
+   */
+  ReleaseRecord unrun(ReleaseRecord record, HookEvent event) {
+    Release next =
+        ReleaseBuilder.builder(record.release()).hooks(unrun(hooksOf(record), event)).build();
+    return write(record, next);
+  }
+
+  /** {@code hooks} with the runs of {@code event}'s hooks cleared, the others as they were. */
+  private static List<ReleaseHook> unrun(List<ReleaseHook> hooks, HookEvent event) {
+    List<ReleaseHook> fresh = new ArrayList<>(hooks);
+    for (int i : order(hooks, event)) {
+      fresh.set(i, withRun(hooks.get(i), ReleaseHook.Execution.NEVER));
+    }
+    return List.copyOf(fresh);
   }
 
   private static String postDescription(HookEvent post) {
@@ -191,26 +198,7 @@ final class ReleaseHooks {
       HookEvent event,
       Instant began,
       HealthEvaluator evaluator) {
-    return run(release, record, event, began, evaluator, Scope.all(release));
-  }
-
-  /**
-   * Which hooks of an event run, how long each may take, and the engine's {@code bound} on the
-   * whole event's wait, whichever ends first.
-   */
-  record Scope(Predicate<String> selected, Duration timeout, Bound bound) {
-    Scope(Predicate<String> selected, Duration timeout) {
-      this(selected, timeout, Bound.NONE);
-    }
-
-    static Scope all(HelmRelease release) {
-      return new Scope(name -> true, release.getSpec().effectiveTimeout());
-    }
-  }
-
-  /** No hook of the event is waited on after {@code until}, {@code length} after it began. */
-  record Bound(Instant until, Duration length) {
-    static final Bound NONE = new Bound(Instant.MAX, Duration.ZERO);
+    return run(release, record, event, began, evaluator, HookScope.all(release));
   }
 
   /** As {@link #run(HelmRelease, ReleaseRecord, HookEvent, Instant, HealthEvaluator)}, scoped. */
@@ -220,7 +208,7 @@ final class ReleaseHooks {
       HookEvent event,
       Instant began,
       HealthEvaluator evaluator,
-      Scope scope) {
+      HookScope scope) {
     ReleaseRecord current = record;
     List<Integer> order =
         order(hooksOf(record), event).stream()
@@ -254,7 +242,7 @@ final class ReleaseHooks {
         return new Running(current, event + " hook " + describe(hook) + " is running");
       }
       current = ended(current, i, HookPhase.FAILED);
-      deleteAfterFailure(release, current, order, i);
+      deletion.afterFailure(release, current, order, i);
       throw new Failed(
           current,
           event
@@ -264,39 +252,17 @@ final class ReleaseHooks {
     }
     // last-first, as Helm deletes the hooks of an event that all succeeded
     for (int i : reversed(order)) {
-      deleteBy(release, current, i, HookDeletePolicy.HOOK_SUCCEEDED);
+      deletion.by(release, current, i, HookDeletePolicy.HOOK_SUCCEEDED);
     }
     return new Done(current);
   }
 
-  private static String notDone(Scope scope, boolean bounded) {
+  private static String notDone(HookScope scope, boolean bounded) {
     return bounded
         ? " did not complete within the engine's bound of "
             + scope.bound().length()
             + " on the wait for one event's hooks"
         : " did not complete within " + scope.timeout();
-  }
-
-  /**
-   * After hook {@code failed} failed: it deleted by {@code hook-failed}, and the hooks of its event
-   * that succeeded before it by {@code hook-succeeded}, as Helm deletes the hooks it ran before.
-   */
-  private void deleteAfterFailure(
-      HelmRelease release, ReleaseRecord record, List<Integer> order, int failed) {
-    deleteBy(release, record, failed, HookDeletePolicy.HOOK_FAILED);
-    for (int i : order) {
-      if (i != failed && phase(record, i) == HookPhase.SUCCEEDED) {
-        deleteBy(release, record, i, HookDeletePolicy.HOOK_SUCCEEDED);
-      }
-    }
-  }
-
-  /** Hook {@code i} deleted when it carries {@code policy}, not waited for. */
-  private void deleteBy(HelmRelease release, ReleaseRecord record, int i, HookDeletePolicy policy) {
-    ReleaseHook hook = hooksOf(record).get(i);
-    if (HookDeletePolicy.of(hook).contains(policy)) {
-      delete(release, record, hook, false);
-    }
   }
 
   /**
@@ -318,7 +284,7 @@ final class ReleaseHooks {
           event + " hook " + describe(hook) + " is not one object but " + objects.size());
     }
     if (HookDeletePolicy.of(hook).contains(HookDeletePolicy.BEFORE_HOOK_CREATION)) {
-      delete(release, record, hook, true);
+      deletion.delete(release, record, hook, true);
     }
     ApplyRequest request =
         ApplyRequest.of(objects, ReleaseApply.owner(release))
@@ -352,25 +318,6 @@ final class ReleaseHooks {
     return withRun(record, i, new ReleaseHook.Execution(startedAt, now(), HookPhase.FAILED.text()));
   }
 
-  /** Deletes {@code hook}, waiting for it to go if asked; a failure fails the release. */
-  private void delete(
-      HelmRelease release, ReleaseRecord record, ReleaseHook hook, boolean waitForIt) {
-    if (CRD.equals(hook.kind())) {
-      return;
-    }
-    InventorySet one = InventorySet.of(List.of(ref(release, hook)));
-    List<ObjectResult> failures =
-        acting
-            .pruner()
-            .deleteInventory(one, ReleaseApply.owner(release), DELETE_WAIT, waitForIt)
-            .stream()
-            .filter(ObjectResult::failed)
-            .toList();
-    if (!failures.isEmpty()) {
-      throw new Failed(record, "hook " + describe(hook) + ": " + ObjectFailures.describe(failures));
-    }
-  }
-
   /** The record with hook {@code i}'s run ended now in {@code phase}, written. */
   private ReleaseRecord ended(ReleaseRecord record, int i, HookPhase phase) {
     ReleaseHook.Execution run = hooksOf(record).get(i).lastRun();
@@ -384,7 +331,7 @@ final class ReleaseHooks {
     return write(record, ReleaseBuilder.builder(record.release()).hooks(hooks).build());
   }
 
-  static ReleaseHook withRun(ReleaseHook h, ReleaseHook.Execution run) {
+  private static ReleaseHook withRun(ReleaseHook h, ReleaseHook.Execution run) {
     return new ReleaseHook(
         h.name(),
         h.kind(),
@@ -409,7 +356,7 @@ final class ReleaseHooks {
     return HelmTime.format(clock.instant());
   }
 
-  private static ObjectRef ref(HelmRelease release, ReleaseHook hook) {
+  static ObjectRef ref(HelmRelease release, ReleaseHook hook) {
     ObjectRef ref = ObjectRef.of(ManifestObjects.parse(hook.manifest(), "a hook").get(0));
     return ref.namespace().isEmpty() ? ref.withNamespace(release.releaseNamespace()) : ref;
   }
@@ -427,11 +374,11 @@ final class ReleaseHooks {
     return reversed;
   }
 
-  private static HookPhase phase(ReleaseRecord record, int i) {
+  static HookPhase phase(ReleaseRecord record, int i) {
     return HookPhase.of(hooksOf(record).get(i));
   }
 
-  private static String describe(ReleaseHook hook) {
+  static String describe(ReleaseHook hook) {
     return hook.kind() + "/" + hook.name() + " (" + hook.path() + ")";
   }
 

@@ -3,6 +3,7 @@ package dev.capstan.engine.helmrelease;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.api.helm.HelmReleaseSpec;
 import dev.capstan.api.helm.HelmReleaseStatus;
 import dev.capstan.api.helm.HelmReleaseStatus.ReleaseAction;
 import dev.capstan.api.helm.ReleaseSnapshot;
@@ -109,8 +110,9 @@ final class ReleaseRemediation {
             + chartOf(to);
     RemediationRecords.PendingRollback pending = records.begin(release, history, target);
     String digest = configDigest(release, to);
-    boolean runsHooks = ActionHooks.rollbackRunsHooks(release.getSpec());
-    Duration timeout = ActionHooks.rollbackTimeout(release.getSpec());
+    HelmReleaseSpec spec = release.getSpec();
+    boolean runsHooks = spec.effectiveRollback().runsHooks();
+    Duration timeout = spec.effectiveRollback().effectiveTimeout(spec.effectiveTimeout());
     InventorySet inventory = current;
     try {
       if (runsHooks) {

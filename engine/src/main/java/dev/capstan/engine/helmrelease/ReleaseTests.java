@@ -76,7 +76,7 @@ final class ReleaseTests {
     if (!waitOver || !(seen instanceof TestsPending || seen instanceof TestsRunning)) {
       return seen;
     }
-    ReleaseHooks.Scope scope = new ReleaseHooks.Scope(selected(spec.test()), timeout(spec));
+    HookScope scope = new HookScope(selected(spec.test()), timeout(spec));
     try {
       ReleaseHooks.Run run =
           hooks.run(release, latest.get(), HookEvent.TEST, clock.instant(), evaluator, scope);

@@ -2,6 +2,7 @@ package dev.capstan.engine.helmrelease;
 
 import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.helm.HelmReleaseStatus;
+import dev.capstan.api.helm.Uninstall;
 import dev.capstan.applier.common.ObjectResult;
 import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.engine.conditions.ReleaseReason;
@@ -164,9 +165,9 @@ final class ReleaseUninstall {
       }
       return;
     }
-    Duration timeout = ActionHooks.uninstallTimeout(release.getSpec());
-    Optional<ReleaseRecord> hooked =
-        latest.filter(r -> ActionHooks.uninstallRunsHooks(release.getSpec()));
+    Uninstall uninstall = release.getSpec().effectiveUninstall();
+    Duration timeout = uninstall.effectiveTimeout(release.getSpec().effectiveTimeout());
+    Optional<ReleaseRecord> hooked = latest.filter(r -> uninstall.runsHooks());
     if (hooked.isPresent()) {
       hooked = Optional.of(hooks.run(release, hooked.get(), HookEvent.PRE_DELETE, timeout));
     }
