@@ -1,7 +1,6 @@
 package dev.capstan.engine.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,15 +12,17 @@ import dev.capstan.source.helm.TestCharts;
 import dev.capstan.testing.ClusterAccess;
 import dev.capstan.testing.RepoRoot;
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,8 +31,11 @@ import org.junit.jupiter.api.io.TempDir;
  * completes the hook Jobs' pods), read back with the real {@code helm}: an upgrade that never
  * becomes healthy is rolled back with its pre-rollback Job completed before its post-rollback Job
  * is created, both recorded in the rollback's revision; deleting the HelmRelease runs its
- * pre-delete Job, removes its objects, then writes its post-delete ConfigMap; an install creates
- * its missing target namespace when asked, and fails by the namespace's name when not.
+ * pre-delete Job, removes its objects, then runs its post-delete Job; an install creates its
+ * missing target namespace when asked, and fails by the namespace's name when not.
+ *
+ * <p>The order is read from one watch of the namespace's Jobs, whose events come in the order the
+ * API server stored the changes, not from timestamps, which have whole seconds only.
  */
 class HelmReleaseLifecycleHooksIT extends EngineTestBase {
   private static final Path CHART =
@@ -41,7 +45,9 @@ class HelmReleaseLifecycleHooksIT extends EngineTestBase {
   void aRollbackRunsItsHooksInOrderAndADeletionRunsTheDeleteHooks(
       ClusterAccess cluster, @TempDir Path home) throws Exception {
     HelmReleaseIT.Helm helm = HelmReleases.helm(cluster, home);
-    try (IndexServer served = serve("lifecycle-charts")) {
+    JobEvents jobs = new JobEvents();
+    try (IndexServer served = serve("lifecycle-charts");
+        Watch watch = engine.client.batch().v1().jobs().inNamespace(ns()).watch(jobs)) {
       HelmReleaseIT.create(
           "helm.capstan.dev/v2",
           "HelmRelease",
@@ -50,6 +56,8 @@ class HelmReleaseLifecycleHooksIT extends EngineTestBase {
               + """
                 upgrade:
                   remediation: {retries: 0, remediateLastFailure: true}
+                rollback: {timeout: 2m}
+                uninstall: {timeout: 2m}
                 healthCheckExprs:
                   - apiVersion: apps/v1
                     kind: Deployment
@@ -77,10 +85,7 @@ class HelmReleaseLifecycleHooksIT extends EngineTestBase {
               "farewell",
               ""),
           hookPhases(helm.json("status", "lifecycle", "--revision", "3")));
-      Instant preDone = completed(job("before-rollback"));
-      Instant postCreated =
-          Instant.parse(job("after-rollback").getMetadata().getCreationTimestamp());
-      assertFalse(preDone.isAfter(postCreated), preDone + " is after " + postCreated);
+      jobs.assertBefore("before-rollback completed", "after-rollback created");
       assertEquals(1, HelmReleases.deployment("app").getSpec().getReplicas());
 
       engine.client.resources(HelmRelease.class).inNamespace(ns()).withName("lifecycle").delete();
@@ -88,11 +93,8 @@ class HelmReleaseLifecycleHooksIT extends EngineTestBase {
       EngineFixture.eventually(HelmReleases.WAIT)
           .untilAsserted(() -> assertNull(HelmReleases.release("lifecycle")));
       assertNull(HelmReleases.deployment("app"), "the release's objects are deleted");
-      ConfigMap farewell = engine.client.configMaps().inNamespace(ns()).withName("farewell").get();
-      assertNotNull(farewell, "the post-delete hook ran");
-      Instant drained = completed(job("drain"));
-      Instant farewellCreated = Instant.parse(farewell.getMetadata().getCreationTimestamp());
-      assertFalse(drained.isAfter(farewellCreated), drained + " is after " + farewellCreated);
+      assertNotNull(job("farewell"), "the post-delete hook ran");
+      jobs.assertBefore("drain completed", "farewell created");
       assertTrue(
           helm.list().stream().noneMatch(r -> r.startsWith("lifecycle ")), "no release left");
     }
@@ -182,10 +184,43 @@ class HelmReleaseLifecycleHooksIT extends EngineTestBase {
     return phases;
   }
 
-  private static Instant completed(Job job) {
-    assertNotNull(job);
-    assertNotNull(job.getStatus().getCompletionTime(), () -> "Job has status " + job.getStatus());
-    return Instant.parse(job.getStatus().getCompletionTime());
+  /**
+   * What the watch of the namespace's Jobs saw, in its order: {@code <name> created} at a Job's
+   * first event, {@code <name> completed} at the first that shows it complete.
+   */
+  private static final class JobEvents implements Watcher<Job> {
+    private final List<String> seen = new CopyOnWriteArrayList<>();
+
+    @Override
+    public void eventReceived(Action action, Job job) {
+      String name = job.getMetadata().getName();
+      if (action == Action.DELETED) {
+        return;
+      }
+      addOnce(name + " created");
+      if (job.getStatus() != null && job.getStatus().getCompletionTime() != null) {
+        addOnce(name + " completed");
+      }
+    }
+
+    @Override
+    public void onClose(WatcherException cause) {
+      seen.add("closed: " + cause.getMessage());
+    }
+
+    private synchronized void addOnce(String event) {
+      if (!seen.contains(event)) {
+        seen.add(event);
+      }
+    }
+
+    /** {@code first} was seen, and before {@code then}, which was seen too. */
+    void assertBefore(String first, String then) {
+      EngineFixture.eventually(HelmReleases.WAIT)
+          .untilAsserted(() -> assertTrue(seen.contains(then), then + " in " + seen));
+      int a = seen.indexOf(first);
+      assertTrue(a >= 0 && a < seen.indexOf(then), first + " before " + then + " in " + seen);
+    }
   }
 
   private static Job job(String name) {
