@@ -13,8 +13,10 @@ import java.util.function.Function;
  * whose kubeconfig changed gets a new client, so a new id), at most {@link #MAX_REMOTES} of them.
  */
 final class ReleaseCapabilities {
-  /** A bound on the remote clusters' answers kept: the least recently used is asked again. */
-  static final int MAX_REMOTES = 64;
+  /**
+   * As many as remote clients are kept for HelmReleases; the least recently used is asked again.
+   */
+  static final int MAX_REMOTES = 100;
 
   private final Capabilities local;
   private final Function<RemoteCluster, Capabilities> ask;
