@@ -22,8 +22,7 @@ final class HelmReleaseDifferences {
             KIND,
             "spec.kubeConfig",
             Treatment.DIFFERENT,
-            "a kubeconfig with tls-server-name or impersonation is refused; the chart's"
-                + " Capabilities are the engine's cluster's"),
+            "a kubeconfig with tls-server-name or impersonation is refused"),
         FieldDifferences.refusedUnless(
             KIND,
             "spec.chartRef.kind",

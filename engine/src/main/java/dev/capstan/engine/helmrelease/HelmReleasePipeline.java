@@ -51,7 +51,10 @@ public final class HelmReleasePipeline {
   public HelmReleasePipeline(ReleaseParts parts) {
     this.parts = parts;
     this.inputs = new ReleaseInputs(parts.charts(), parts.values(), parts.noCrossNamespaceRefs());
-    this.render = new ReleaseRender(parts.renderer(), parts.capabilities());
+    this.render =
+        new ReleaseRender(
+            parts.renderer(),
+            new ReleaseCapabilities(parts.capabilities(), parts.remoteCapabilities()));
     this.status =
         new ReleaseStatusStage(
             parts.statuses(),
@@ -219,7 +222,7 @@ public final class HelmReleasePipeline {
       ReleaseHistory history,
       InventorySet previous,
       ReleaseObservationBuilder seen) {
-    ReleaseRender.Rendered all = render.render(release, in, upgrade);
+    ReleaseRender.Rendered all = render.render(release, in, upgrade, acted.actor().cluster());
     ChartRender rendered = all.release();
     List<GenericKubernetesResource> objects = ReleaseWork.objects(rendered, release, upgrade);
     ReleaseAdoption.Baseline baseline = ReleaseWork.baseline(release, history, upgrade);

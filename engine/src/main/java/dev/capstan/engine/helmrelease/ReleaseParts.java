@@ -1,6 +1,7 @@
 package dev.capstan.engine.helmrelease;
 
 import dev.capstan.applier.common.Polling;
+import dev.capstan.engine.kustomization.HealthTracking.RemoteCluster;
 import dev.capstan.engine.pipeline.Backoff;
 import dev.capstan.engine.pipeline.PipelineObserver;
 import dev.capstan.engine.pipeline.StoredTrees;
@@ -10,16 +11,18 @@ import io.soabase.recordbuilder.core.RecordBuilder;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * What a {@link HelmReleasePipeline} works with; everything is passed in so that tests choose
  * fakes, clocks and polling. Built with {@code ReleasePartsBuilder}; the optional parts
- * (capabilities, backoff, waitPoll, observer, dependencyRequeue, tracking) take the defaults below
- * when left unset.
+ * (capabilities, remoteCapabilities, backoff, waitPoll, observer, dependencyRequeue, tracking) take
+ * the defaults below when left unset.
  *
  * @param charts where a HelmRelease's chart comes from ({@link ChartSources#inCluster})
  * @param renderer the chart workers' render
- * @param capabilities the cluster as charts see it ({@link Capabilities#of})
+ * @param capabilities the engine's cluster as charts see it ({@link Capabilities#of})
+ * @param remoteCapabilities a remote cluster (spec.kubeConfig) as charts installed there see it
  * @param actors who acts for each HelmRelease: its service account's client and release records
  * @param statuses where statuses are written (the engine's status writer)
  * @param values composes a HelmRelease's values
@@ -37,6 +40,7 @@ public record ReleaseParts(
     ChartSources charts,
     ChartRendering renderer,
     Capabilities capabilities,
+    Function<RemoteCluster, Capabilities> remoteCapabilities,
     ReleaseActors actors,
     ReleaseStatusWrites statuses,
     ValuesComposition values,
@@ -55,6 +59,8 @@ public record ReleaseParts(
     Objects.requireNonNull(charts, "charts");
     Objects.requireNonNull(renderer, "renderer");
     capabilities = capabilities == null ? Capabilities.HELM_DEFAULTS : capabilities;
+    remoteCapabilities =
+        remoteCapabilities == null ? remote -> Capabilities.HELM_DEFAULTS : remoteCapabilities;
     Objects.requireNonNull(actors, "actors");
     Objects.requireNonNull(statuses, "statuses");
     Objects.requireNonNull(values, "values");
@@ -73,14 +79,16 @@ public record ReleaseParts(
 
   /**
    * The parts that read {@code client}'s cluster: the charts (their artifacts in {@code trees}),
-   * its Capabilities and the values composed from its ConfigMaps and Secrets; the caller adds the
-   * renderer, who acts (and keeps the release records), the status writer and the health library.
+   * its Capabilities (and a remote cluster's, asked of the remote's client) and the values composed
+   * from its ConfigMaps and Secrets; the caller adds the renderer, who acts (and keeps the release
+   * records), the status writer and the health library.
    */
   public static ReleasePartsBuilder inCluster(
       KubernetesClient client, StoredTrees trees, Clock clock) {
     return ReleasePartsBuilder.builder()
         .charts(ChartSources.inCluster(client, trees))
         .capabilities(Capabilities.of(client, clock))
+        .remoteCapabilities(remote -> Capabilities.of(remote.client(), clock))
         .values(ValuesComposition.of(client))
         .clock(clock);
   }

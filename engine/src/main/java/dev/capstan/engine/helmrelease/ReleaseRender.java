@@ -9,6 +9,7 @@ import dev.capstan.api.helm.PostRenderer;
 import dev.capstan.api.kustomize.Image;
 import dev.capstan.api.kustomize.Patch;
 import dev.capstan.engine.conditions.ReleaseReason;
+import dev.capstan.engine.kustomization.HealthTracking.RemoteCluster;
 import dev.capstan.kustomize.chart.ChartPostRenderer;
 import dev.capstan.kustomize.chart.ChartRender;
 import dev.capstan.kustomize.chart.ChartRenderException;
@@ -17,21 +18,22 @@ import dev.capstan.kustomize.chart.ChartRenderRequestBuilder;
 import dev.capstan.kustomize.chart.PostRenderStrategy;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The render stage: the chart rendered in a chart worker as Helm's install or upgrade renders it
- * (release name and namespace, the composed values, the cluster's Capabilities, the chart's CRDs as
- * the install's or upgrade's {@code crds} policy says, tests only when {@code spec.test.enable}),
- * with {@code spec.postRenderers} run by the worker inside Helm's post-render step, and {@code
- * spec.commonMetadata} set after them ({@link CommonMetadataRender}).
+ * (release name and namespace, the composed values, the Capabilities of the cluster it is installed
+ * in, the chart's CRDs as the install's or upgrade's {@code crds} policy says, tests only when
+ * {@code spec.test.enable}), with {@code spec.postRenderers} run by the worker inside Helm's
+ * post-render step, and {@code spec.commonMetadata} set after them ({@link CommonMetadataRender}).
  */
 final class ReleaseRender {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final ChartRendering renderer;
-  private final Capabilities capabilities;
+  private final ReleaseCapabilities capabilities;
 
-  ReleaseRender(ChartRendering renderer, Capabilities capabilities) {
+  ReleaseRender(ChartRendering renderer, ReleaseCapabilities capabilities) {
     this.renderer = renderer;
     this.capabilities = capabilities;
   }
@@ -49,10 +51,16 @@ final class ReleaseRender {
    * Renders the release's chart.
    *
    * @param upgrade whether a deployed release is upgraded (else installed)
+   * @param cluster the remote cluster the release is installed in; empty: the engine's own
    * @throws ReleaseFailure InstallFailed or UpgradeFailed with Helm's message
    */
-  Rendered render(HelmRelease release, ReleaseInputs.Inputs inputs, boolean upgrade) {
+  Rendered render(
+      HelmRelease release,
+      ReleaseInputs.Inputs inputs,
+      boolean upgrade,
+      Optional<RemoteCluster> cluster) {
     HelmReleaseSpec spec = release.getSpec();
+    Capabilities target = capabilities.of(cluster);
     CrdsPolicy crds =
         upgrade ? spec.effectiveUpgrade().effectiveCrds() : spec.effectiveInstall().effectiveCrds();
     ChartRenderRequest request =
@@ -62,8 +70,8 @@ final class ReleaseRender {
             .releaseName(release.releaseName())
             .namespace(release.releaseNamespace())
             .values(List.of(json(inputs)))
-            .kubeVersion(capabilities.kubeVersion())
-            .apiVersions(capabilities.apiVersions())
+            .kubeVersion(target.kubeVersion())
+            .apiVersions(target.apiVersions())
             .includeCrds(crds != CrdsPolicy.Skip)
             .skipTests(!spec.testsEnabled())
             .isUpgrade(upgrade)

@@ -137,6 +137,10 @@ final class ReleaseFakes {
 
   int renders;
   final List<ChartRenderRequest> requests = new ArrayList<>();
+
+  /** The remote clusters (by id) whose Capabilities were asked, in order. */
+  final List<String> capabilitiesAsked = new ArrayList<>();
+
   int applies;
 
   /** Every request the applier was given, in order. */
@@ -170,6 +174,12 @@ final class ReleaseFakes {
     return new HelmReleasePipeline(
         ReleasePartsBuilder.builder()
             .charts(new Charts())
+            .capabilities(capabilities("v1.36.0", "local.example.com/v1"))
+            .remoteCapabilities(
+                remote -> {
+                  capabilitiesAsked.add(remote.id());
+                  return capabilities("v1.34.2", "remote.example.com/v1");
+                })
             .renderer(
                 request -> {
                   renders++;
@@ -381,6 +391,20 @@ final class ReleaseFakes {
             @Override
             public void forget(NamespacedName key) {}
           });
+
+  private static Capabilities capabilities(String version, String groupVersion) {
+    return new Capabilities() {
+      @Override
+      public String kubeVersion() {
+        return version;
+      }
+
+      @Override
+      public List<String> apiVersions() {
+        return List.of("v1", groupVersion);
+      }
+    };
+  }
 
   private ReleaseActors.Actor actorFor(HelmRelease release) {
     return actorIn(clusters.targetFor(release), release);

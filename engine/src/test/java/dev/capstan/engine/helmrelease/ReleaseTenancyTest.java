@@ -66,6 +66,23 @@ class ReleaseTenancyTest {
   }
 
   @Test
+  void aReleaseInARemoteClusterIsRenderedWithThatClustersCapabilities() throws IOException {
+    HelmRelease local = ReleaseFakes.release();
+    HelmRelease remote = ReleaseFakes.release();
+    update(remote, "{\"kubeConfig\":{\"secretRef\":{\"name\":\"remote\"}}}");
+    HelmReleasePipeline pipeline = fakes.pipeline();
+
+    pipeline.reconcile(local);
+    pipeline.reconcile(remote);
+
+    assertEquals("v1.36.0", fakes.requests.get(0).kubeVersion());
+    assertEquals(List.of("v1", "local.example.com/v1"), fakes.requests.get(0).apiVersions());
+    assertEquals("v1.34.2", fakes.requests.get(1).kubeVersion());
+    assertEquals(List.of("v1", "remote.example.com/v1"), fakes.requests.get(1).apiVersions());
+    assertEquals(List.of("apps/podinfo#1"), fakes.capabilitiesAsked);
+  }
+
+  @Test
   void aReleaseWithoutKubeConfigActsInTheEnginesClusterAlone() {
     HelmRelease release = ReleaseFakes.release();
     HelmReleasePipeline pipeline = fakes.pipeline();
