@@ -146,6 +146,16 @@ class FluxExampleInfrastructureIT extends EngineTestBase {
         List.of("ingress-nginx 1 deployed ingress-nginx-4.11.0"), helm.list("ingress-nginx"));
     assertTrue(
         webhook.admitted() > 0, "ingress-nginx's Issuers and the ClusterIssuer were admitted");
+    GenericKubernetesResource issuer =
+        engine
+            .client
+            .genericKubernetesResources("cert-manager.io/v1", "ClusterIssuer")
+            .withName("letsencrypt")
+            .get();
+    assertEquals(
+        "https://acme-staging-v02.api.letsencrypt.org/directory",
+        issuer.get("spec", "acme", "server"),
+        "the configs' ClusterIssuer, as the staging cluster's patch sets it");
   }
 
   /**
