@@ -303,8 +303,13 @@ class HelmReleaseIT extends EngineTestBase {
 
     /** {@code helm list}: {@code "<name> <revision> <status> <chart>"}. */
     List<String> list() throws Exception {
+      return list(ns());
+    }
+
+    /** {@code helm list} in {@code namespace}. */
+    List<String> list(String namespace) throws Exception {
       List<String> seen = new ArrayList<>();
-      for (JsonNode entry : json("list")) {
+      for (JsonNode entry : jsonIn(namespace, "list")) {
         seen.add(
             entry.path("name").asText()
                 + " "
@@ -318,9 +323,14 @@ class HelmReleaseIT extends EngineTestBase {
     }
 
     JsonNode json(String... args) throws Exception {
+      return jsonIn(ns(), args);
+    }
+
+    /** {@code helm <args> -o json} in {@code namespace}. */
+    JsonNode jsonIn(String namespace, String... args) throws Exception {
       List<String> command = new ArrayList<>(List.of(binary.toString()));
       command.addAll(List.of(args));
-      command.addAll(List.of("-n", ns(), "-o", "json"));
+      command.addAll(List.of("-n", namespace, "-o", "json"));
       ProcessBuilder builder = new ProcessBuilder(command).directory(home.toFile());
       builder
           .environment()

@@ -141,6 +141,23 @@ class HelmReleasePipelineTest {
   }
 
   @Test
+  void anUnchangedReleaseOfAnOciRepositoryIsNeitherRenderedNorWritten() {
+    fakes.artifactRevision = "6.5.0@sha256:" + "c".repeat(64);
+    HelmRelease release = ReleaseFakes.release();
+    pipeline.reconcile(release);
+    int renders = fakes.renders;
+    int recordWrites = fakes.recordWrites;
+
+    fakes.now = fakes.now.plus(Duration.ofMinutes(5));
+    Outcome again = pipeline.reconcile(release);
+
+    assertEquals(Outcome.Kind.SUCCEEDED, again.kind());
+    assertEquals(renders, fakes.renders);
+    assertEquals(recordWrites, fakes.recordWrites);
+    assertEquals(List.of(1), List.copyOf(fakes.records.keySet()));
+  }
+
+  @Test
   void newValuesUpgradeToVersionTwoAndSupersedeVersionOne() throws IOException {
     HelmRelease release = ReleaseFakes.release();
     pipeline.reconcile(release);

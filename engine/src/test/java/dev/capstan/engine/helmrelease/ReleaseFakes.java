@@ -74,6 +74,12 @@ final class ReleaseFakes {
   /** The chart's version and artifact digest the source gives. */
   String chartVersion = "6.5.0";
 
+  /**
+   * The artifact's revision when it is not the chart's version: an OCIRepository's is {@code
+   * <tag>@<digest>}.
+   */
+  String artifactRevision;
+
   String chartDigest = "sha256:" + "a".repeat(64);
   boolean sourceReady = true;
   String manifest = read("manifest.yaml");
@@ -507,7 +513,7 @@ final class ReleaseFakes {
       }
       return new ChartArtifact(
           "HelmChart 'apps/apps-podinfo'",
-          chartVersion,
+          artifactRevision == null ? chartVersion : artifactRevision,
           chartDigest,
           Path.of("/artifacts"),
           "podinfo-" + chartVersion + ".tgz");

@@ -84,6 +84,19 @@ class ReleaseResumeTest {
     assertEquals(1, fakes.renders);
   }
 
+  @Test
+  void aReleaseOfAnOciRepositoryGoesOnFromItsRecordWhoseVersionIsTheRevisionsTag() {
+    fakes.artifactRevision = "6.5.0@sha256:" + "c".repeat(64);
+    HelmRelease release = waitingForMigrate();
+
+    fakes.hookHealth.put("migrate", Status.Current);
+    pipeline.reconcile(release);
+
+    assertEquals(List.of(1), List.copyOf(fakes.records.keySet()));
+    assertEquals(ReleaseStatus.DEPLOYED, fakes.records.get(1).release().status());
+    assertEquals(1, fakes.renders);
+  }
+
   private HelmRelease waitingForMigrate() {
     fakes.hooks = ReleaseHooksTest.hooks("migrate");
     fakes.hookHealth.put("migrate", Status.InProgress);
