@@ -51,7 +51,14 @@ public final class HelmReleasePipeline {
   public HelmReleasePipeline(ReleaseParts parts) {
     this.parts = parts;
     this.inputs = new ReleaseInputs(parts.charts(), parts.values(), parts.noCrossNamespaceRefs());
-    this.render = new ReleaseRender(parts.renderer(), parts.capabilities());
+    ChartRendering renderer = parts.renderer();
+    this.render =
+        new ReleaseRender(
+            request -> {
+              parts.observer().chartRendered("HelmRelease");
+              return renderer.render(request);
+            },
+            parts.capabilities());
     this.status =
         new ReleaseStatusStage(
             parts.statuses(),

@@ -135,6 +135,7 @@ class HelmReleasePipelineTest {
 
     assertEquals(Outcome.Kind.SUCCEEDED, again.kind());
     assertEquals(renders, fakes.renders);
+    assertEquals(List.of("HelmRelease"), fakes.renderedFor, "the render metric: the install's");
     assertEquals(applies, fakes.applies);
     assertEquals(recordWrites, fakes.recordWrites);
     assertEquals(statusWrites, fakes.statusWrites);

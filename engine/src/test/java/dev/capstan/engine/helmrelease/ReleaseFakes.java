@@ -18,6 +18,7 @@ import dev.capstan.engine.dependencies.DependencyLookup;
 import dev.capstan.engine.dependencies.ObjectDependency;
 import dev.capstan.engine.kustomization.HealthTracking.RemoteCluster;
 import dev.capstan.engine.pipeline.Acting;
+import dev.capstan.engine.pipeline.PipelineObserver;
 import dev.capstan.engine.pipeline.PruneStage;
 import dev.capstan.engine.remote.RemoteClusterException;
 import dev.capstan.engine.remote.RemoteClusters.Remote;
@@ -134,6 +135,10 @@ final class ReleaseFakes {
   final List<String> actedAs = new ArrayList<>();
 
   int renders;
+
+  /** The kind the observer was told of at each chart render. */
+  final List<String> renderedFor = new ArrayList<>();
+
   final List<ChartRenderRequest> requests = new ArrayList<>();
   int applies;
 
@@ -247,6 +252,13 @@ final class ReleaseFakes {
                   @Override
                   public void untrack(NamespacedName key) {
                     tracked.remove(key);
+                  }
+                })
+            .observer(
+                new PipelineObserver() {
+                  @Override
+                  public void chartRendered(String kind) {
+                    renderedFor.add(kind);
                   }
                 })
             .build());
