@@ -136,6 +136,7 @@ class HelmReleasePipelineTest {
     assertEquals(Outcome.Kind.SUCCEEDED, again.kind());
     assertEquals(renders, fakes.renders);
     assertEquals(List.of("HelmRelease"), fakes.renderedFor, "the render metric: the install's");
+    assertEquals(1, pipeline.evaluators().created(), "the health checks compiled once");
     assertEquals(applies, fakes.applies);
     assertEquals(recordWrites, fakes.recordWrites);
     assertEquals(statusWrites, fakes.statusWrites);
