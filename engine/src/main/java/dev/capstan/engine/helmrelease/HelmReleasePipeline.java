@@ -47,13 +47,18 @@ public final class HelmReleasePipeline {
   private final ReleaseRender render;
   private final ReleaseStatusStage status;
   private final ReleaseDependencies dependencies;
+  private final ReleaseEvaluators evaluators;
 
   public HelmReleasePipeline(ReleaseParts parts) {
     this.parts = parts;
     this.inputs = new ReleaseInputs(parts.charts(), parts.values(), parts.noCrossNamespaceRefs());
+    ChartRendering renderer = parts.renderer();
     this.render =
         new ReleaseRender(
-            parts.renderer(),
+            request -> {
+              parts.observer().chartRendered("HelmRelease");
+              return renderer.render(request);
+            },
             new ReleaseCapabilities(parts.capabilities(), parts.remoteCapabilities()));
     this.status =
         new ReleaseStatusStage(
@@ -63,6 +68,7 @@ public final class HelmReleasePipeline {
             parts.waitPoll(),
             parts.dependencyRequeue());
     this.dependencies = new ReleaseDependencies(new ReferenceRules(parts.noCrossNamespaceRefs()));
+    this.evaluators = new ReleaseEvaluators(parts.library(), parts.clock());
   }
 
   /**
@@ -86,7 +92,7 @@ public final class HelmReleasePipeline {
         new ReleaseRecording(actor.store(), parts.clock(), secrets),
         apply,
         new ReleaseHooks(actor.acting(), actor.store(), parts.clock()),
-        new ReleaseHealth(actor.acting(), parts.library(), parts.clock()),
+        new ReleaseHealth(actor.acting(), evaluators, parts.clock()),
         actor.crds(),
         new ReleaseRemediation(
             new RemediationRecords(actor.store(), parts.clock(), secrets),
@@ -96,6 +102,11 @@ public final class HelmReleasePipeline {
         new ReleaseDrift(actor.acting()),
         secrets,
         actor);
+  }
+
+  /** The health evaluators all reconciles share. */
+  ReleaseEvaluators evaluators() {
+    return evaluators;
   }
 
   public Outcome reconcile(HelmRelease cached) {
@@ -209,7 +220,7 @@ public final class HelmReleasePipeline {
     if (release.getSpec().dependencies().isEmpty()) {
       return;
     }
-    ReleaseHealth health = new ReleaseHealth(actor.acting(), parts.library(), parts.clock());
+    ReleaseHealth health = new ReleaseHealth(actor.acting(), evaluators, parts.clock());
     dependencies.check(release, actor.dependencies(), health.evaluator(release.getSpec()));
   }
 

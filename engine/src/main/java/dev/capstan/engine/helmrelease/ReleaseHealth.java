@@ -5,20 +5,15 @@ import dev.capstan.api.helm.HelmReleaseSpec;
 import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.applier.wait.WaitResult;
 import dev.capstan.engine.conditions.ReleaseObservation.HealthState;
-import dev.capstan.engine.conditions.ReleaseReason;
 import dev.capstan.engine.kustomization.HealthEvaluators;
 import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.HealthEvaluator;
-import dev.capstan.health.cel.BuiltinLibrary;
 import dev.capstan.health.cel.HealthCheckExpr;
-import dev.capstan.health.cel.InvalidHealthCheckException;
 import dev.capstan.health.status.Status;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One look at the health of a release's objects (kstatus, the built-in library and the
@@ -27,16 +22,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * yet is looked at again by the next reconcile, which renders nothing.
  */
 final class ReleaseHealth {
-  private static final int MAX_CACHED = 512;
-
   private final Acting acting;
-  private final BuiltinLibrary library;
+  private final ReleaseEvaluators evaluators;
   private final Clock clock;
-  private final Map<Object, HealthEvaluator> evaluators = new ConcurrentHashMap<>();
 
-  ReleaseHealth(Acting acting, BuiltinLibrary library, Clock clock) {
+  ReleaseHealth(Acting acting, ReleaseEvaluators evaluators, Clock clock) {
     this.acting = acting;
-    this.library = library;
+    this.evaluators = evaluators;
     this.clock = clock;
   }
 
@@ -134,20 +126,6 @@ final class ReleaseHealth {
   }
 
   private HealthEvaluator evaluator(List<HealthCheckExpr> checks) {
-    HealthEvaluator cached = evaluators.get(checks);
-    if (cached != null) {
-      return cached;
-    }
-    try {
-      HealthEvaluator evaluator = HealthEvaluator.create(checks, library, clock);
-      if (evaluators.size() >= MAX_CACHED) {
-        evaluators.clear();
-      }
-      evaluators.put(checks, evaluator);
-      return evaluator;
-    } catch (InvalidHealthCheckException e) {
-      throw ReleaseFailure.failed(
-          ReleaseReason.INIT_FAILED, "spec.healthCheckExprs: " + e.getMessage());
-    }
+    return evaluators.of(checks);
   }
 }

@@ -37,6 +37,11 @@ public final class Observers implements PipelineObserver {
   }
 
   @Override
+  public void chartRendered(String kind) {
+    all.forEach(o -> o.chartRendered(kind));
+  }
+
+  @Override
   public void fetched(NamespacedName repository, boolean succeeded, Duration took) {
     all.forEach(o -> o.fetched(repository, succeeded, took));
   }

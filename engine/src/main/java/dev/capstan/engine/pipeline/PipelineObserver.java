@@ -26,6 +26,12 @@ public interface PipelineObserver {
   /** One apply (and prune) of a Kustomization: objects created or changed, objects deleted. */
   default void objectsChanged(NamespacedName kustomization, int applied, int pruned) {}
 
+  /**
+   * One chart rendered for an object of {@code kind} (a HelmRelease), whatever the render's result:
+   * counted so that a reconcile that should render nothing can be seen to render nothing.
+   */
+  default void chartRendered(String kind) {}
+
   /** One fetch of a GitRepository or pull of an OCIRepository. */
   default void fetched(NamespacedName repository, boolean succeeded, Duration took) {}
 

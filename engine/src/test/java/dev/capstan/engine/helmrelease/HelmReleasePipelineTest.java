@@ -129,12 +129,15 @@ class HelmReleasePipelineTest {
     int applies = fakes.applies;
     int recordWrites = fakes.recordWrites;
     int statusWrites = fakes.statusWrites;
+    int evaluators = pipeline.evaluators().created();
 
     fakes.now = fakes.now.plus(Duration.ofMinutes(5));
     Outcome again = pipeline.reconcile(release);
 
     assertEquals(Outcome.Kind.SUCCEEDED, again.kind());
     assertEquals(renders, fakes.renders);
+    assertEquals(List.of("HelmRelease"), fakes.renderedFor, "the render metric: the install's");
+    assertEquals(evaluators, pipeline.evaluators().created(), "no health check compiled again");
     assertEquals(applies, fakes.applies);
     assertEquals(recordWrites, fakes.recordWrites);
     assertEquals(statusWrites, fakes.statusWrites);

@@ -18,6 +18,7 @@ import dev.capstan.engine.dependencies.DependencyLookup;
 import dev.capstan.engine.dependencies.ObjectDependency;
 import dev.capstan.engine.kustomization.HealthTracking.RemoteCluster;
 import dev.capstan.engine.pipeline.Acting;
+import dev.capstan.engine.pipeline.PipelineObserver;
 import dev.capstan.engine.pipeline.PruneStage;
 import dev.capstan.engine.remote.RemoteClusterException;
 import dev.capstan.engine.remote.RemoteClusters.Remote;
@@ -142,6 +143,10 @@ final class ReleaseFakes {
   final List<String> actedAs = new ArrayList<>();
 
   int renders;
+
+  /** The kind the observer was told of at each chart render. */
+  final List<String> renderedFor = new ArrayList<>();
+
   final List<ChartRenderRequest> requests = new ArrayList<>();
 
   /** The remote clusters (by id) whose Capabilities were asked, in order. */
@@ -274,6 +279,13 @@ final class ReleaseFakes {
                   @Override
                   public void untrack(NamespacedName key) {
                     tracked.remove(key);
+                  }
+                })
+            .observer(
+                new PipelineObserver() {
+                  @Override
+                  public void chartRendered(String kind) {
+                    renderedFor.add(kind);
                   }
                 })
             .build());

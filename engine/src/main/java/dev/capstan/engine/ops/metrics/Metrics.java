@@ -26,6 +26,7 @@ public final class Metrics {
   static final String HEALTH_WAIT_DURATION = "capstan.health.wait.duration";
   static final String QUEUE_DEPTH = "capstan.workqueue.depth";
   static final String WEBHOOK_REQUESTS = "capstan.webhook.requests";
+  static final String CHART_RENDERS = "capstan.chart.renders";
 
   private final MeterRegistry registry;
 
@@ -77,6 +78,14 @@ public final class Metrics {
             .tags(tags)
             .register(registry);
     owned(kind, namespace, name, prunedSummary).record(pruned);
+  }
+
+  /**
+   * One chart render for an object of {@code kind}, counted by kind only: a render of an unchanged
+   * release is what a user checks this for, and per-object series would only multiply the output.
+   */
+  public void chartRendered(String kind) {
+    registry.counter(CHART_RENDERS, "kind", kind).increment();
   }
 
   /** One fetch of a GitRepository. */

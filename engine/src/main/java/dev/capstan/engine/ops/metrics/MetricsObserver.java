@@ -29,6 +29,11 @@ public final class MetricsObserver implements PipelineObserver {
   }
 
   @Override
+  public void chartRendered(String kind) {
+    metrics.chartRendered(kind);
+  }
+
+  @Override
   public void fetched(NamespacedName repository, boolean succeeded, Duration took) {
     metrics.fetched(repository.namespace(), repository.name(), result(succeeded), took);
   }

@@ -101,4 +101,12 @@ class MetricsTest {
     metrics.forget("GitRepository", "apps", "web");
     assertFalse(registry.scrape().contains("name=\"web\""), registry.scrape());
   }
+
+  @Test
+  void chartRendersAreCountedByKindOnly() {
+    metrics.chartRendered("HelmRelease");
+    metrics.chartRendered("HelmRelease");
+    String text = registry.scrape();
+    assertTrue(text.contains("capstan_chart_renders_total{kind=\"HelmRelease\"} 2.0"), text);
+  }
 }
