@@ -2,6 +2,7 @@ package dev.capstan.engine.helmrelease;
 
 import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.engine.conditions.ReleaseReason;
+import dev.capstan.kube.ApiErrors;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -107,10 +108,9 @@ final class ReleaseNamespace {
       if (e.getCode() == CONFLICT) {
         return; // made meanwhile, or there all along for an account that may not read it
       }
-      String why = e.getStatus() != null ? e.getStatus().getMessage() : e.getMessage();
       throw ReleaseFailure.releaseFailed(
           ReleaseReason.INSTALL_FAILED,
-          "target namespace \"" + name + "\" could not be created: " + why);
+          "target namespace \"" + name + "\" could not be created: " + ApiErrors.refusal(e));
     }
   }
 }
