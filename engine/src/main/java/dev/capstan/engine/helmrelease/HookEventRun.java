@@ -43,11 +43,16 @@ final class HookEventRun {
     this.sleeper = sleeper;
   }
 
-  /** The hooks run as {@code actor} acts, looked at with the hook checks of {@code parts}. */
+  /**
+   * The hooks run as {@code actor} acts, looked at with the hook checks of {@code parts}. Their
+   * evaluator is compiled for this run alone: a rollback's or uninstall's hooks run rarely, unlike
+   * the looks at an unchanged release that the pipeline's shared evaluators serve.
+   */
   static HookEventRun of(ReleaseActors.Actor actor, ReleaseParts parts) {
+    ReleaseEvaluators evaluators = new ReleaseEvaluators(parts.library(), parts.clock());
     return new HookEventRun(
         new ReleaseHooks(actor.acting(), actor.store(), parts.clock()),
-        new ReleaseHealth(actor.acting(), parts.library(), parts.clock()).hookEvaluator(),
+        new ReleaseHealth(actor.acting(), evaluators, parts.clock()).hookEvaluator(),
         parts.clock(),
         parts.hookSleeper());
   }
