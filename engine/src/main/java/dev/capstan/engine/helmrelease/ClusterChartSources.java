@@ -166,7 +166,7 @@ final class ClusterChartSources implements ChartSources {
   }
 
   /** The packaged chart in a stored tree, or the tree itself when it is a chart directory. */
-  private static String chartIn(Path root, String what) {
+  static String chartIn(Path root, String what) {
     try (Stream<Path> files = Files.list(root)) {
       Optional<Path> archive =
           files.filter(f -> f.getFileName().toString().endsWith(".tgz")).sorted().findFirst();

@@ -1,0 +1,147 @@
+package dev.capstan.engine.helmrelease;
+
+import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.applier.common.Owner;
+import dev.capstan.decryption.Plaintexts;
+import dev.capstan.engine.source.HelmChartFetch;
+import dev.capstan.helm.release.ReleaseHistory;
+import dev.capstan.helm.release.ReleaseRecord;
+import dev.capstan.helm.release.ReleaseRecordException;
+import dev.capstan.helm.release.ReleaseStorage;
+import dev.capstan.kube.ObjectRef;
+import dev.capstan.kube.SecretReader;
+import dev.capstan.kube.SecretWriter;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What the engine's next install or upgrade of a HelmRelease would write, without writing: its
+ * values composed and its chart rendered by the pipeline's own stages ({@link ReleaseInputs},
+ * {@link ReleaseRender}, {@link ManifestObjects}), and what of the deployed release's manifest the
+ * new render no longer has. Hooks, tests and the chart's {@code crds/} are left out: they are not
+ * applied as the release's objects are.
+ */
+public final class ReleasePreview {
+
+  /**
+   * A release previewed.
+   *
+   * @param chart the chart's source, {@code HelmChart 'ns/name'}
+   * @param revision the chart's version that was rendered
+   * @param upgrade whether a deployed release would be upgraded (else installed)
+   * @param owner who the objects are applied as, so that labels compare equal
+   * @param objects the rendered objects, as the engine applies them
+   * @param dropped the deployed release's objects the render no longer has
+   * @param fromSecrets what of the values came from Secrets, to be masked wherever it shows
+   */
+  public record Preview(
+      String chart,
+      String revision,
+      boolean upgrade,
+      Owner owner,
+      List<GenericKubernetesResource> objects,
+      List<ObjectRef> dropped,
+      Plaintexts fromSecrets) {
+    public Preview {
+      objects = List.copyOf(objects);
+      dropped = List.copyOf(dropped);
+    }
+  }
+
+  /** A HelmRelease that cannot be previewed: the message names what and where, no value. */
+  public static final class Unavailable extends RuntimeException {
+    Unavailable(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  private final ReleaseInputs inputs;
+  private final ReleaseRender render;
+  private final ReleaseStore records;
+
+  ReleasePreview(ReleaseInputs inputs, ReleaseRender render, ReleaseStore records) {
+    this.inputs = inputs;
+    this.render = render;
+    this.records = records;
+  }
+
+  /**
+   * Previews with {@code client}'s rights, from outside the engine: charts fetched from their
+   * sources into a store at {@code store} (not the engine's), rendered by {@code renderer} with
+   * {@code client}'s cluster's Capabilities, the release records read with {@code client}.
+   */
+  public static ReleasePreview outsideEngine(
+      KubernetesClient client, ChartRendering renderer, Path store, Clock clock) {
+    ChartSources charts = new FetchedChartSources(client, new HelmChartFetch(client, store, clock));
+    ReleaseStorage storage =
+        new ReleaseStorage(new SecretReader(client), new SecretWriter(client), clock);
+    return new ReleasePreview(
+        new ReleaseInputs(charts, ValuesComposition.of(client), false),
+        new ReleaseRender(renderer, Capabilities.of(client, clock)),
+        ReleaseStore.of(storage));
+  }
+
+  /**
+   * What the next install or upgrade of {@code release} would write.
+   *
+   * @throws Unavailable when its chart, values, records or render cannot be had
+   */
+  public Preview preview(HelmRelease release) {
+    Plaintexts secrets = Plaintexts.NONE;
+    try {
+      ReleaseInputs.Inputs in = inputs.read(release);
+      secrets = in.fromSecrets();
+      Optional<ReleaseRecord> deployed = deployed(release);
+      ReleaseRender.Rendered rendered = render.render(release, in, deployed.isPresent());
+      List<GenericKubernetesResource> objects =
+          ManifestObjects.of(rendered.release().manifest(), release);
+      return new Preview(
+          in.chart().source(),
+          in.chart().revision(),
+          deployed.isPresent(),
+          ReleaseApply.owner(release),
+          objects,
+          dropped(release, deployed, objects),
+          secrets);
+    } catch (ReleaseFailure e) {
+      throw new Unavailable(secrets.redact(e.getMessage()));
+    } catch (IllegalArgumentException e) {
+      throw new Unavailable(secrets.redact(e.getMessage()));
+    }
+  }
+
+  private Optional<ReleaseRecord> deployed(HelmRelease release) {
+    try {
+      ReleaseHistory history = records.history(release.releaseNamespace(), release.releaseName());
+      return history.lastDeployed();
+    } catch (ReleaseRecordException e) {
+      throw new Unavailable(
+          "the release records of '"
+              + release.releaseNamespace()
+              + "/"
+              + release.releaseName()
+              + "' cannot be read: "
+              + e.getMessage());
+    }
+  }
+
+  private static List<ObjectRef> dropped(
+      HelmRelease release,
+      Optional<ReleaseRecord> deployed,
+      List<GenericKubernetesResource> objects) {
+    if (deployed.isEmpty() || deployed.get().release().manifest() == null) {
+      return List.of();
+    }
+    String namespace = release.releaseNamespace();
+    Set<ObjectRef> had =
+        ReleaseAdoption.refs(
+            ManifestObjects.parse(deployed.get().release().manifest(), "the deployed manifest"),
+            namespace);
+    return ReleaseAdoption.dropped(had, ReleaseAdoption.refs(objects, namespace));
+  }
+}
