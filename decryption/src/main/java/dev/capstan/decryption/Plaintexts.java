@@ -64,6 +64,13 @@ public final class Plaintexts {
     return new Plaintexts(List.copyOf(pieces));
   }
 
+  /** These and {@code values}, each with its lines, as {@link #ofValues} takes them. */
+  public Plaintexts andValues(Collection<String> values) {
+    List<String> more = new ArrayList<>(pieces);
+    more.addAll(ofValues(values).pieces);
+    return new Plaintexts(more);
+  }
+
   /**
    * These and the values that were encrypted in {@code encrypted} and are plain in {@code
    * decrypted}.

@@ -112,4 +112,10 @@ class PlaintextsTest {
     assertEquals(Plaintexts.WITHHELD, known.redact("got s3cr3t-'db'-password"));
     assertTrue(Plaintexts.ofValues(List.of("", "  ")).isEmpty());
   }
+
+  @Test
+  void moreValuesAreMaskedBesideTheFirst() {
+    Plaintexts known = Plaintexts.ofValues(List.of("first-secret")).andValues(List.of("older-one"));
+    assertEquals("*** and ***", known.redact("first-secret and older-one"));
+  }
 }

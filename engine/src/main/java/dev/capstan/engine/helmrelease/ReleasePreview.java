@@ -1,5 +1,6 @@
 package dev.capstan.engine.helmrelease;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.applier.common.Owner;
 import dev.capstan.decryption.Plaintexts;
@@ -15,7 +16,9 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -62,6 +65,10 @@ public final class ReleasePreview {
 
   private final ReleaseInputs inputs;
   private final ReleaseRender render;
+
+  /** Values nest no deeper than this in practice; the bound keeps a hostile record cheap. */
+  private static final int MAX_DEPTH = 64;
+
   private final ReleaseStore records;
 
   ReleasePreview(ReleaseInputs inputs, ReleaseRender render, ReleaseStore records) {
@@ -97,6 +104,7 @@ public final class ReleasePreview {
       ReleaseInputs.Inputs in = inputs.read(release);
       secrets = in.fromSecrets();
       Optional<ReleaseRecord> deployed = deployed(release);
+      secrets = withDeployed(secrets, in.values(), deployed);
       ReleaseRender.Rendered rendered = render.render(release, in, deployed.isPresent());
       List<GenericKubernetesResource> objects =
           ManifestObjects.of(rendered.release().manifest(), release);
@@ -143,5 +151,38 @@ public final class ReleasePreview {
             ManifestObjects.parse(deployed.get().release().manifest(), "the deployed manifest"),
             namespace);
     return ReleaseAdoption.dropped(had, ReleaseAdoption.refs(objects, namespace));
+  }
+
+  /**
+   * {@code secrets} and the deployed release's values where Secrets supply the new ones: the live
+   * objects the diff shows may quote those older Secret values.
+   */
+  private static Plaintexts withDeployed(
+      Plaintexts secrets, Map<String, Object> values, Optional<ReleaseRecord> deployed) {
+    if (secrets.isEmpty() || deployed.isEmpty() || deployed.get().release().config() == null) {
+      return secrets;
+    }
+    List<String> older = new ArrayList<>();
+    older(values, deployed.get().release().config(), secrets, older, 0);
+    return older.isEmpty() ? secrets : secrets.andValues(older);
+  }
+
+  private static void older(
+      Object now, JsonNode then, Plaintexts secrets, List<String> into, int depth) {
+    if (then == null || depth > MAX_DEPTH) {
+      return;
+    }
+    if (now instanceof Map<?, ?> map) {
+      map.forEach((k, v) -> older(v, then.get(String.valueOf(k)), secrets, into, depth + 1));
+    } else if (now instanceof List<?> list) {
+      for (int i = 0; i < list.size(); i++) {
+        older(list.get(i), then.get(i), secrets, into, depth + 1);
+      }
+    } else if (now != null && then.isValueNode()) {
+      String text = String.valueOf(now);
+      if (!secrets.redact(text).equals(text)) {
+        into.add(then.asText());
+      }
+    }
   }
 }
