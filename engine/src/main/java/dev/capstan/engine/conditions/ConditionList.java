@@ -60,6 +60,17 @@ final class ConditionList {
     return this;
   }
 
+  /** The condition of this type set so far, if any. */
+  Optional<Condition> current(String type) {
+    return find(next, type);
+  }
+
+  /** Drops the condition of this type set so far, to be set anew. */
+  ConditionList drop(String type) {
+    next.removeIf(c -> type.equals(c.getType()));
+    return this;
+  }
+
   List<Condition> build() {
     return List.copyOf(next);
   }

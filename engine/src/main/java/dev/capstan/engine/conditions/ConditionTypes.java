@@ -10,6 +10,9 @@ public final class ConditionTypes {
   /** Objects changed in the cluster by another writer, reported (drift detection mode warn). */
   public static final String DRIFTED = "Drifted";
 
+  /** How the Helm tests of a HelmRelease's deployed release ended. */
+  public static final String TEST_SUCCESS = "TestSuccess";
+
   public static final String TRUE = "True";
   public static final String FALSE = "False";
   public static final String UNKNOWN = "Unknown";

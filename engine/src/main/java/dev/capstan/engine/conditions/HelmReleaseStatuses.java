@@ -8,6 +8,7 @@ import static dev.capstan.engine.conditions.ConditionTypes.TRUE;
 import static dev.capstan.engine.conditions.ConditionTypes.UNKNOWN;
 
 import dev.capstan.api.helm.HelmReleaseStatus;
+import dev.capstan.api.helm.HelmReleaseStatus.ReleaseAction;
 import dev.capstan.api.helm.ReleaseSnapshot;
 import dev.capstan.engine.conditions.ReleaseObservation.Attempted;
 import dev.capstan.engine.conditions.ReleaseObservation.Failed;
@@ -17,6 +18,7 @@ import dev.capstan.engine.conditions.ReleaseObservation.LiveHealth;
 import dev.capstan.engine.conditions.ReleaseObservation.Released;
 import dev.capstan.engine.conditions.ReleaseObservation.Remediated;
 import dev.capstan.engine.conditions.ReleaseObservation.Stalled;
+import dev.capstan.engine.conditions.ReleaseObservation.TestSeen;
 import dev.capstan.engine.conditions.ReleaseObservation.WaitFailed;
 import dev.capstan.engine.conditions.ReleaseObservation.Waiting;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -51,7 +53,9 @@ public final class HelmReleaseStatuses {
     }
     Attempted attempted = seen.attempted() == null ? lastAttempted(prev) : seen.attempted();
     FailureCounts counters = counters(prev, seen, attempted);
-    List<ReleaseSnapshot> history = history(prev.history(), seen.released(), seen.maxHistory());
+    List<ReleaseSnapshot> history =
+        ReleaseTestCondition.withTestHooks(
+            history(prev.history(), seen.released(), seen.maxHistory()), seen.tests());
     return new HelmReleaseStatus(
         seen.generation(),
         conditions(prev, seen),
@@ -136,6 +140,7 @@ public final class HelmReleaseStatuses {
           released.map(Condition::getMessage).orElse("Release unchanged"));
     }
     ReleaseDriftCondition.set(list, seen.drift());
+    ReleaseTestCondition.set(list, seen.tests());
     return list.build();
   }
 
@@ -267,6 +272,9 @@ public final class HelmReleaseStatuses {
     boolean deployed = DEPLOYED.equals(released.status());
     for (ReleaseSnapshot snapshot : before) {
       if (snapshot.version() != null && snapshot.version().equals(released.version())) {
+        if (released.testHooks() == null && snapshot.testHooks() != null) {
+          next.set(0, ReleaseTestCondition.withHooks(released, snapshot.testHooks()));
+        }
         continue;
       }
       if (max > 0 && next.size() >= max) {
@@ -310,6 +318,25 @@ public final class HelmReleaseStatuses {
    * counters count the failures of the current desired state, so a new generation, chart or values
    * starts them again.
    */
+  /**
+   * {@code counts} with a failed test of the latest release not yet counted in {@code status}
+   * added, as the status write after it would have: a failure, and one of {@code action} unless the
+   * failure is ignored.
+   */
+  public static FailureCounts withTestFailure(
+      FailureCounts counts, HelmReleaseStatus status, TestSeen tests, ReleaseAction action) {
+    List<ReleaseSnapshot> history = status == null ? null : status.history();
+    if (!ReleaseTestCondition.countsFailure(history, tests)) {
+      return counts;
+    }
+    boolean forAction = ReleaseTestCondition.countsForAction(history, tests);
+    boolean install = action != ReleaseAction.upgrade;
+    return new FailureCounts(
+        counts.failures() + 1,
+        counts.installFailures() + (forAction && install ? 1 : 0),
+        counts.upgradeFailures() + (forAction && !install ? 1 : 0));
+  }
+
   public static FailureCounts carried(
       HelmReleaseStatus previous, long generation, Attempted attempted) {
     HelmReleaseStatus prev = previous == null ? empty() : previous;
@@ -357,6 +384,10 @@ public final class HelmReleaseStatuses {
       actionFailed = true;
     } else if (seen.phase() instanceof Remediated r && !r.succeeded()) {
       failures++;
+    }
+    if (ReleaseTestCondition.countsFailure(prev.history(), seen.tests())) {
+      failures++; // as Flux, a failed test counts for the action only when not ignored
+      actionFailed |= ReleaseTestCondition.countsForAction(prev.history(), seen.tests());
     }
     if (actionFailed && attempted.action() == HelmReleaseStatus.ReleaseAction.install) {
       installs++;

@@ -8,6 +8,7 @@ import io.soabase.recordbuilder.core.RecordBuilder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What one reconcile of a HelmRelease saw, for {@link HelmReleaseStatuses#next}.
@@ -29,6 +30,8 @@ import java.util.List;
  *     with; null leaves the ones last observed
  * @param drift what a look for drift at the release's objects found and did; null (or {@link
  *     DriftNotLooked}) when there was no look (the Drifted condition stays as it was)
+ * @param tests where the Helm tests of the deployed release stand; null (or {@link TestsNotLooked})
+ *     keeps the TestSuccess condition as it was
  */
 @RecordBuilder
 public record ReleaseObservation(
@@ -45,7 +48,8 @@ public record ReleaseObservation(
     String storageNamespace,
     int maxHistory,
     RenderDigests renderDigests,
-    DriftSeen drift)
+    DriftSeen drift,
+    TestSeen tests)
     implements ReleaseObservationBuilder.With {
 
   /**
@@ -159,6 +163,41 @@ public record ReleaseObservation(
     public DriftCorrected {
       corrected = List.copyOf(corrected);
       failed = List.copyOf(failed);
+    }
+  }
+
+  /** Where the Helm tests ({@code spec.test}) of the deployed release stand. */
+  public sealed interface TestSeen {}
+
+  /** Tests are not enabled: no TestSuccess condition. */
+  public record TestsOff() implements TestSeen {}
+
+  /** Not looked at this time (a release in progress): TestSuccess is kept. */
+  public record TestsNotLooked() implements TestSeen {}
+
+  /** The release waits for its tests to run: TestSuccess Unknown. */
+  public record TestsPending(String message) implements TestSeen {}
+
+  /** A test hook runs: TestSuccess Unknown, and a Ready that would be True is Unknown. */
+  public record TestsRunning(String message) implements TestSeen {}
+
+  /** Every selected test hook succeeded (or there is none): TestSuccess True. */
+  public record TestsPassed(String message) implements TestSeen {}
+
+  /**
+   * A test hook failed: TestSuccess False; unless {@code ignored}, Ready False with TestFailed. A
+   * failure is counted, and one of the action too unless ignored, once per release version: the
+   * status's history keeps the version's test hooks, and with them that it was counted.
+   */
+  public record TestsFailed(String message, boolean ignored, TestRun run) implements TestSeen {}
+
+  /**
+   * The test hooks of release {@code version} as they last ran, by name, for the version's entry in
+   * {@code status.history}.
+   */
+  public record TestRun(int version, Map<String, ReleaseSnapshot.TestHookStatus> hooks) {
+    public TestRun {
+      hooks = Map.copyOf(hooks);
     }
   }
 }

@@ -37,6 +37,12 @@ public enum ReleaseReason {
   RETRIES_EXCEEDED("RetriesExceeded"),
   /** A failed upgrade is to be rolled back and no deployed release is there to roll back to. */
   MISSING_ROLLBACK_TARGET("MissingRollbackTarget"),
+  /** Every Helm test of the release succeeded. */
+  TEST_SUCCEEDED("TestSucceeded"),
+  /** A Helm test of the release failed. */
+  TEST_FAILED("TestFailed"),
+  /** The release's Helm tests have not run yet. */
+  AWAITING_TESTS("AwaitingTests"),
   /** Objects of an unchanged release were changed or deleted by another writer, and left so. */
   DRIFT_DETECTED("DriftDetected"),
   /** The objects of an unchanged release are as the release made them. */

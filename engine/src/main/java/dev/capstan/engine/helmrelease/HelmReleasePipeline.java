@@ -2,7 +2,6 @@ package dev.capstan.engine.helmrelease;
 
 import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.helm.HelmReleaseStatus;
-import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.decryption.Plaintexts;
 import dev.capstan.engine.conditions.ReleaseObservation;
@@ -152,7 +151,7 @@ public final class HelmReleasePipeline {
       awaitDependencies(release, actor);
       ReleaseInputs.Inputs in = inputs.read(release);
       secrets = in.fromSecrets();
-      seen.attempted(in.attempted(lastAction(release), null));
+      seen.attempted(in.attempted(ReleaseStatusStage.lastAction(release), null));
       Acted acted = actedFor(actor, secrets);
       ReleaseHistory history = acted.recording().history(release);
       Optional<ReleaseRecording.Pending> waiting = ReleaseResume.of(release, in, history);
@@ -160,13 +159,13 @@ public final class HelmReleasePipeline {
         return resumed(acted, release, in, waiting.get(), history, seen);
       }
       history = acted.recording().unlocked(release, history);
-      InventorySet previous = Inventories.toApplier(inventoryOf(release));
+      InventorySet previous = Inventories.toApplier(ReleaseStatusStage.inventoryOf(release));
       Optional<Instant> deployedAt = ReleaseUnchanged.since(release, in, history);
       ReleaseDecision.Next next =
           ReleaseDecision.next(
               ReleaseDecision.Observed.of(
                   release,
-                  in.attempted(lastAction(release), null),
+                  in.attempted(ReleaseStatusStage.lastAction(release), null),
                   history,
                   deployedAt.isPresent()));
       if (next instanceof ReleaseDecision.Look look) {
@@ -351,6 +350,8 @@ public final class HelmReleasePipeline {
         }
       }
     }
+    ReleaseTests tests = new ReleaseTests(acted.recording(), acted.hooks(), parts.clock());
+    seen.tests(tests.look(release, look.state(), acted.health().hookEvaluator()));
     // Written only now: a wait whose failure could not be recorded stays pending (Healthy Unknown).
     seen.health(look.health()).healthState(look.state());
     Outcome outcome = status.write(release, seen.build(), acted.fromSecrets());
@@ -381,6 +382,9 @@ public final class HelmReleasePipeline {
       InventorySet previous,
       ReleaseObservationBuilder seen) {
     ReleaseRemediation.Done done;
+    // a failed test whose status write was lost is counted, and kept in the history, now
+    seen.tests(
+        ReleaseTests.ofLatest(release.getSpec(), ReleaseStatusStage.lastAction(release), history));
     // what was released is rolled back or uninstalled: the next deployed release is tracked anew
     parts.tracking().untrack(NamespacedName.of(release));
     if (next instanceof ReleaseDecision.Stall stall) {
@@ -421,13 +425,5 @@ public final class HelmReleasePipeline {
 
   private Duration since(Instant started) {
     return Duration.between(started, parts.clock().instant());
-  }
-
-  private static HelmReleaseStatus.ReleaseAction lastAction(HelmRelease release) {
-    return release.getStatus() == null ? null : release.getStatus().lastAttemptedReleaseAction();
-  }
-
-  private static Inventory inventoryOf(HelmRelease release) {
-    return release.getStatus() == null ? null : release.getStatus().inventory();
   }
 }

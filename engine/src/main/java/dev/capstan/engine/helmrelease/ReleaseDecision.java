@@ -46,7 +46,9 @@ final class ReleaseDecision {
    * @param lastAction the release action last attempted; null when none was
    * @param failures the failures of the desired state
    * @param latest the status of the latest record
-   * @param rollbackTarget whether a deployed record is there to roll back to
+   * @param deployed whether a deployed record exists: a new release after a failure upgrades it
+   * @param rollbackTarget whether a record is there to roll back to; not the latest deployed one
+   *     when its tests failed it
    * @param inSync whether the deployed release is the one wanted now (chart, values, generation)
    * @param waitPending whether the wait for the objects of the release had not ended yet
    */
@@ -56,6 +58,7 @@ final class ReleaseDecision {
       ReleaseAction lastAction,
       FailureCounts failures,
       Latest latest,
+      boolean deployed,
       boolean rollbackTarget,
       boolean inSync,
       boolean waitPending) {
@@ -69,13 +72,22 @@ final class ReleaseDecision {
       HelmReleaseStatus status = release.getStatus();
       Long generation = release.getMetadata().getGeneration();
       HelmReleaseSpec spec = release.getSpec();
+      ReleaseAction action = status == null ? null : status.lastAttemptedReleaseAction();
+      // a failed test whose status write was lost is counted here as that write would have
+      FailureCounts failures =
+          HelmReleaseStatuses.withTestFailure(
+              HelmReleaseStatuses.carried(status, generation == null ? 0 : generation, attempted),
+              status,
+              ReleaseTests.ofLatest(spec, action, history),
+              action);
       return new Observed(
           spec.effectiveInstall().effectiveRemediation(),
           spec.effectiveUpgrade().effectiveRemediation(),
-          status == null ? null : status.lastAttemptedReleaseAction(),
-          HelmReleaseStatuses.carried(status, generation == null ? 0 : generation, attempted),
-          latest(history),
+          action,
+          failures,
+          latest(history, spec, action),
           history.lastDeployed().isPresent(),
+          ReleaseRemediation.rollbackTarget(history).isPresent(),
           inSync,
           waitPending(status));
     }
@@ -93,13 +105,18 @@ final class ReleaseDecision {
           .isPresent();
     }
 
-    private static Latest latest(ReleaseHistory history) {
+    /** The latest record's status; deployed but failed by its tests, as Flux, it failed. */
+    private static Latest latest(
+        ReleaseHistory history, HelmReleaseSpec spec, ReleaseAction action) {
       return history
           .latest()
           .map(
               r ->
                   switch (r.release().status()) {
-                    case DEPLOYED -> Latest.DEPLOYED;
+                    case DEPLOYED ->
+                        ReleaseTests.failsRelease(spec, action, r)
+                            ? Latest.FAILED
+                            : Latest.DEPLOYED;
                     case FAILED -> Latest.FAILED;
                     case UNINSTALLED -> Latest.UNINSTALLED;
                     default -> Latest.OTHER;
@@ -155,7 +172,7 @@ final class ReleaseDecision {
   private static Next afterFailure(Observed seen) {
     ReleaseAction action = seen.lastAction();
     if (action == null || failuresOf(seen, action) <= 0) {
-      return new Release(seen.rollbackTarget());
+      return new Release(seen.deployed());
     }
     boolean install = action == ReleaseAction.install;
     int retries = install ? seen.install().effectiveRetries() : seen.upgrade().effectiveRetries();

@@ -29,6 +29,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.IntStream;
 
 /**
@@ -121,7 +122,7 @@ final class ReleaseHooks {
    */
   static List<Integer> order(List<ReleaseHook> hooks, HookEvent event) {
     return IntStream.range(0, hooks.size())
-        .filter(i -> hooks.get(i).events().contains(event.text()))
+        .filter(i -> event.in(hooks.get(i).events()))
         .boxed()
         .sorted(
             Comparator.<Integer>comparingInt(i -> hooks.get(i).weight())
@@ -132,7 +133,7 @@ final class ReleaseHooks {
   /** Whether any hook of {@code event} has started a run in {@code record}. */
   static boolean started(ReleaseRecord record, HookEvent event) {
     return hooksOf(record).stream()
-        .anyMatch(h -> h.events().contains(event.text()) && HookPhase.of(h) != HookPhase.UNKNOWN);
+        .anyMatch(h -> event.in(h.events()) && HookPhase.of(h) != HookPhase.UNKNOWN);
   }
 
   /**
@@ -190,8 +191,29 @@ final class ReleaseHooks {
       HookEvent event,
       Instant began,
       HealthEvaluator evaluator) {
+    return run(release, record, event, began, evaluator, Scope.all(release));
+  }
+
+  /** Which hooks of an event run, and how long each may take. */
+  record Scope(Predicate<String> selected, Duration timeout) {
+    static Scope all(HelmRelease release) {
+      return new Scope(name -> true, release.getSpec().effectiveTimeout());
+    }
+  }
+
+  /** As {@link #run(HelmRelease, ReleaseRecord, HookEvent, Instant, HealthEvaluator)}, scoped. */
+  Run run(
+      HelmRelease release,
+      ReleaseRecord record,
+      HookEvent event,
+      Instant began,
+      HealthEvaluator evaluator,
+      Scope scope) {
     ReleaseRecord current = record;
-    List<Integer> order = order(hooksOf(record), event);
+    List<Integer> order =
+        order(hooksOf(record), event).stream()
+            .filter(i -> scope.selected().test(hooksOf(record).get(i).name()))
+            .toList();
     if (order.stream().allMatch(i -> phase(record, i) == HookPhase.SUCCEEDED)) {
       return new Done(record); // done by an earlier reconcile, deletions included
     }
@@ -213,7 +235,7 @@ final class ReleaseHooks {
         continue;
       }
       boolean failed = health.status() == Status.Failed;
-      Instant deadline = startedAt(hook, began).plus(release.getSpec().effectiveTimeout());
+      Instant deadline = startedAt(hook, began).plus(scope.timeout());
       if (!failed && clock.instant().isBefore(deadline)) {
         return new Running(current, event + " hook " + describe(hook) + " is running");
       }
@@ -226,7 +248,7 @@ final class ReleaseHooks {
               + describe(hook)
               + (failed
                   ? " failed: " + health.message()
-                  : " did not complete within " + release.getSpec().effectiveTimeout()));
+                  : " did not complete within " + scope.timeout()));
     }
     // last-first, as Helm deletes the hooks of an event that all succeeded
     for (int i : reversed(order)) {

@@ -90,7 +90,7 @@ final class ReleaseRemediation {
    * rollback} makes it; what {@code current} holds beyond it is pruned.
    */
   Done rollback(HelmRelease release, ReleaseHistory history, InventorySet current) {
-    ReleaseRecord target = history.lastDeployed().orElseThrow();
+    ReleaseRecord target = rollbackTarget(history).orElseThrow();
     Release to = target.release();
     String what =
         "Helm rollback to previous release "
@@ -113,6 +113,18 @@ final class ReleaseRemediation {
         new Remediated(ReleaseReason.ROLLBACK_SUCCEEDED, what + " succeeded", true),
         ReleaseRecording.snapshot(done, ROLLBACK, digest),
         inventory);
+  }
+
+  /**
+   * The record a rollback goes back to: the last deployed one, or, when that is the latest (its
+   * tests failed it), the one it replaced.
+   */
+  static Optional<ReleaseRecord> rollbackTarget(ReleaseHistory history) {
+    Optional<ReleaseRecord> deployed = history.lastDeployed();
+    if (deployed.isPresent() && deployed.equals(history.latest())) {
+      return RemediationRecords.previous(history, deployed.get().release().version());
+    }
+    return deployed;
   }
 
   private Done rollbackFailed(

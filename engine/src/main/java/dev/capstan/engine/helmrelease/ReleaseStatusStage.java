@@ -5,6 +5,7 @@ import dev.capstan.api.common.ReconcileRequest;
 import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.helm.HelmReleaseSpec;
 import dev.capstan.api.helm.HelmReleaseStatus;
+import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.decryption.Plaintexts;
 import dev.capstan.engine.conditions.HelmReleaseStatuses;
 import dev.capstan.engine.conditions.ReleaseObservation;
@@ -136,8 +137,12 @@ final class ReleaseStatusStage {
     if (seen.phase() instanceof ReleaseObservation.Stalled) {
       return Outcome.terminal();
     }
-    if (seen.phase() instanceof ReleaseObservation.HookRunning) {
+    if (seen.phase() instanceof ReleaseObservation.HookRunning
+        || seen.tests() instanceof ReleaseObservation.TestsRunning) {
       return Outcome.waiting(waitPoll);
+    }
+    if (seen.tests() instanceof ReleaseObservation.TestsFailed f && !f.ignored()) {
+      return retry(next, interval); // remediated by the next reconcile, as a failed release
     }
     if (seen.phase() instanceof ReleaseObservation.Failed
         || seen.phase() instanceof ReleaseObservation.WaitFailed
@@ -160,5 +165,15 @@ final class ReleaseStatusStage {
   private Outcome retry(HelmReleaseStatus next, Duration interval) {
     long failures = next.failures() == null ? 1 : next.failures();
     return Outcome.retry(backoff.delay((int) Math.min(failures, 30), interval));
+  }
+
+  /** The release action last attempted, as the status says; null when none was. */
+  static HelmReleaseStatus.ReleaseAction lastAction(HelmRelease release) {
+    return release.getStatus() == null ? null : release.getStatus().lastAttemptedReleaseAction();
+  }
+
+  /** The objects of the release, as the status last recorded them; null when none. */
+  static Inventory inventoryOf(HelmRelease release) {
+    return release.getStatus() == null ? null : release.getStatus().inventory();
   }
 }

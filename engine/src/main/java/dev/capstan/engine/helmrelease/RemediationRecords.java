@@ -70,7 +70,7 @@ final class RemediationRecords {
    * The release an upgrade to {@code version} replaced, as Flux's history reads it: the newest
    * deployed or superseded record before it (failed attempts in between skipped).
    */
-  private static Optional<ReleaseRecord> previous(ReleaseHistory history, int version) {
+  static Optional<ReleaseRecord> previous(ReleaseHistory history, int version) {
     return history.records().stream()
         .filter(r -> r.release().version() < version)
         .filter(

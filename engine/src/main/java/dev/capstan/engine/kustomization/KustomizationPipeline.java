@@ -75,7 +75,8 @@ public final class KustomizationPipeline {
   public Outcome reconcile(Kustomization cached) {
     Kustomization ks = parts.statuses().current(cached);
     if (ks == null) {
-      return Outcome.suspended(); // gone: its deletion was handled, or is next
+      parts.statuses().forget(cached);
+      return Outcome.suspended(); // gone: its deletion was handled
     }
     Outcome outcome = reconcileOnce(ks);
     parts.observer().reconciled("Kustomization", NamespacedName.of(ks), outcome.kind());
@@ -152,6 +153,10 @@ public final class KustomizationPipeline {
   public Deletion delete(Kustomization cached) {
     // Its objects are found by the inventory the last status write recorded, not an older one.
     Kustomization ks = parts.statuses().current(cached);
-    return ks == null ? Deletion.DONE : deletion.delete(ks);
+    if (ks == null) {
+      parts.statuses().forget(cached);
+      return Deletion.DONE;
+    }
+    return deletion.delete(ks);
   }
 }

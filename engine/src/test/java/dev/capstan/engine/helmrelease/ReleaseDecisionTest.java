@@ -34,6 +34,7 @@ class ReleaseDecisionTest {
       ReleaseAction lastAction,
       Counts failures,
       ReleaseDecision.Latest latest,
+      Boolean deployed,
       boolean rollbackTarget,
       boolean inSync,
       boolean waitPending,
@@ -49,6 +50,7 @@ class ReleaseDecisionTest {
           lastAction,
           new FailureCounts(counts.failures(), counts.installFailures(), counts.upgradeFailures()),
           latest,
+          deployed == null ? rollbackTarget : deployed,
           rollbackTarget,
           inSync,
           waitPending);

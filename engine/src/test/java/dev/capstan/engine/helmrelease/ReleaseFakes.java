@@ -98,6 +98,10 @@ final class ReleaseFakes {
   final List<String> writes = new ArrayList<>();
 
   boolean applyFails = false;
+
+  /** The name of an object whose apply fails (applyError), as the others are applied; or null. */
+  String refused;
+
   boolean renderFails = false;
 
   /** Thrown by the renderer when set: what no stage of the render expects. */
@@ -414,7 +418,7 @@ final class ReleaseFakes {
                       : ref;
                 })
             .toList();
-    if (applyFails) {
+    if (applyFails || refs.stream().anyMatch(r -> r.name().equals(refused))) {
       return new ApplyResult(
           refs.stream().map(r -> new ObjectResult(r, Action.FAILED, applyError)).toList(),
           InventorySet.EMPTY);
