@@ -106,7 +106,7 @@ public final class DiffHelmReleaseCommand implements Callable<Integer> {
             + preview.chart());
     DiffReport report =
         manager.diff(preview.objects(), preview.owner(), release.releaseNamespace());
-    List<ObjectRef> deleted = preview.dropped().stream().filter(r -> exists(client, r)).toList();
+    List<ObjectRef> deleted = preview.stale().stream().filter(r -> exists(client, r)).toList();
     DiffCommand.print(report, deleted, preview.fromSecrets()::redact, out);
     if (report.hasFailures()) {
       return CliException.BAD_INPUT;

@@ -51,10 +51,7 @@ final class ClusterChartSources implements ChartSources {
       return stored(ensured(release));
     }
     ChartReference ref = release.getSpec().chartRef();
-    String namespace =
-        ref.namespace() == null || ref.namespace().isEmpty()
-            ? release.getMetadata().getNamespace()
-            : ref.namespace();
+    String namespace = HelmChartTemplates.chartRefNamespace(release);
     return switch (ref.kind()) {
       case HelmChart -> stored(read(HelmChart.class, namespace, ref.name()));
       case OCIRepository -> stored(read(OCIRepository.class, namespace, ref.name()));

@@ -59,10 +59,7 @@ final class FetchedChartSources implements ChartSources {
           ReleaseReason.ARTIFACT_FAILED,
           "a chartRef of kind " + ref.kind() + " is not fetched outside the engine");
     }
-    String namespace =
-        ref.namespace() == null || ref.namespace().isEmpty()
-            ? release.getMetadata().getNamespace()
-            : ref.namespace();
+    String namespace = HelmChartTemplates.chartRefNamespace(release);
     String what = "HelmChart '" + namespace + "/" + ref.name() + "'";
     HelmChart chart;
     try {

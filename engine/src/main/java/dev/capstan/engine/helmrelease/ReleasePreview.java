@@ -3,15 +3,15 @@ package dev.capstan.engine.helmrelease;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.applier.common.Owner;
+import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.decryption.Plaintexts;
+import dev.capstan.engine.pipeline.Inventories;
 import dev.capstan.engine.source.HelmChartFetch;
 import dev.capstan.helm.release.ReleaseHistory;
+import dev.capstan.helm.release.ReleaseHistoryReader;
 import dev.capstan.helm.release.ReleaseRecord;
-import dev.capstan.helm.release.ReleaseRecordException;
-import dev.capstan.helm.release.ReleaseStorage;
 import dev.capstan.kube.ObjectRef;
 import dev.capstan.kube.SecretReader;
-import dev.capstan.kube.SecretWriter;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
@@ -25,11 +25,15 @@ import java.util.Set;
 /**
  * What the engine's next install or upgrade of a HelmRelease would write, without writing: its
  * values composed and its chart rendered by the pipeline's own stages ({@link ReleaseInputs},
- * {@link ReleaseRender}, {@link ManifestObjects}), and what of the deployed release's manifest the
- * new render no longer has. Hooks, tests and the chart's {@code crds/} are left out: they are not
- * applied as the release's objects are.
+ * {@link ReleaseRender}, {@link ManifestObjects}), its records read by {@link ReleaseRecording}'s
+ * lookup, and what the engine's prune would then look at ({@link ReleaseApply#pruneFrom}). Hooks,
+ * tests and the chart's {@code crds/} are left out: they are not applied as the release's objects
+ * are.
  */
 public final class ReleasePreview {
+
+  /** Values nest no deeper than this in practice; the bound keeps a hostile record cheap. */
+  private static final int MAX_DEPTH = 64;
 
   /**
    * A release previewed.
@@ -39,7 +43,8 @@ public final class ReleasePreview {
    * @param upgrade whether a deployed release would be upgraded (else installed)
    * @param owner who the objects are applied as, so that labels compare equal
    * @param objects the rendered objects, as the engine applies them
-   * @param dropped the deployed release's objects the render no longer has
+   * @param stale what the engine's prune would look at: the objects it deletes unless they are gone
+   *     or kept
    * @param fromSecrets what of the values came from Secrets, to be masked wherever it shows
    */
   public record Preview(
@@ -48,11 +53,11 @@ public final class ReleasePreview {
       boolean upgrade,
       Owner owner,
       List<GenericKubernetesResource> objects,
-      List<ObjectRef> dropped,
+      List<ObjectRef> stale,
       Plaintexts fromSecrets) {
     public Preview {
       objects = List.copyOf(objects);
-      dropped = List.copyOf(dropped);
+      stale = List.copyOf(stale);
     }
   }
 
@@ -65,13 +70,9 @@ public final class ReleasePreview {
 
   private final ReleaseInputs inputs;
   private final ReleaseRender render;
+  private final ReleaseHistories records;
 
-  /** Values nest no deeper than this in practice; the bound keeps a hostile record cheap. */
-  private static final int MAX_DEPTH = 64;
-
-  private final ReleaseStore records;
-
-  ReleasePreview(ReleaseInputs inputs, ReleaseRender render, ReleaseStore records) {
+  ReleasePreview(ReleaseInputs inputs, ReleaseRender render, ReleaseHistories records) {
     this.inputs = inputs;
     this.render = render;
     this.records = records;
@@ -80,17 +81,16 @@ public final class ReleasePreview {
   /**
    * Previews with {@code client}'s rights, from outside the engine: charts fetched from their
    * sources into a store at {@code store} (not the engine's), rendered by {@code renderer} with
-   * {@code client}'s cluster's Capabilities, the release records read with {@code client}.
+   * {@code client}'s cluster's Capabilities, the release records read (never written) with {@code
+   * client}.
    */
   public static ReleasePreview outsideEngine(
       KubernetesClient client, ChartRendering renderer, Path store, Clock clock) {
     ChartSources charts = new FetchedChartSources(client, new HelmChartFetch(client, store, clock));
-    ReleaseStorage storage =
-        new ReleaseStorage(new SecretReader(client), new SecretWriter(client), clock);
     return new ReleasePreview(
         new ReleaseInputs(charts, ValuesComposition.of(client), false),
         new ReleaseRender(renderer, Capabilities.of(client, clock)),
-        ReleaseStore.of(storage));
+        new ReleaseHistoryReader(new SecretReader(client))::history);
   }
 
   /**
@@ -103,18 +103,21 @@ public final class ReleasePreview {
     try {
       ReleaseInputs.Inputs in = inputs.read(release);
       secrets = in.fromSecrets();
-      Optional<ReleaseRecord> deployed = deployed(release);
+      ReleaseHistory history = ReleaseRecording.history(records, release);
+      Optional<ReleaseRecord> deployed = history.lastDeployed();
+      boolean upgrade = deployed.isPresent();
       secrets = withDeployed(secrets, in.values(), deployed);
-      ReleaseRender.Rendered rendered = render.render(release, in, deployed.isPresent());
+      ReleaseAdoption.Baseline baseline = ReleaseWork.baseline(release, history, upgrade);
+      ReleaseRender.Rendered rendered = render.render(release, in, upgrade);
       List<GenericKubernetesResource> objects =
           ManifestObjects.of(rendered.release().manifest(), release);
       return new Preview(
           in.chart().source(),
           in.chart().revision(),
-          deployed.isPresent(),
+          upgrade,
           ReleaseApply.owner(release),
           objects,
-          dropped(release, deployed, objects),
+          stale(release, baseline, objects),
           secrets);
     } catch (ReleaseFailure e) {
       throw new Unavailable(secrets.redact(e.getMessage()));
@@ -123,34 +126,15 @@ public final class ReleasePreview {
     }
   }
 
-  private Optional<ReleaseRecord> deployed(HelmRelease release) {
-    try {
-      ReleaseHistory history = records.history(release.releaseNamespace(), release.releaseName());
-      return history.lastDeployed();
-    } catch (ReleaseRecordException e) {
-      throw new Unavailable(
-          "the release records of '"
-              + release.releaseNamespace()
-              + "/"
-              + release.releaseName()
-              + "' cannot be read: "
-              + e.getMessage());
-    }
-  }
-
-  private static List<ObjectRef> dropped(
+  /** The engine's prune after applying {@code objects}: from the status's inventory and more. */
+  private static List<ObjectRef> stale(
       HelmRelease release,
-      Optional<ReleaseRecord> deployed,
+      ReleaseAdoption.Baseline baseline,
       List<GenericKubernetesResource> objects) {
-    if (deployed.isEmpty() || deployed.get().release().manifest() == null) {
-      return List.of();
-    }
-    String namespace = release.releaseNamespace();
-    Set<ObjectRef> had =
-        ReleaseAdoption.refs(
-            ManifestObjects.parse(deployed.get().release().manifest(), "the deployed manifest"),
-            namespace);
-    return ReleaseAdoption.dropped(had, ReleaseAdoption.refs(objects, namespace));
+    Set<ObjectRef> rendered = ReleaseAdoption.refs(objects, release.releaseNamespace());
+    InventorySet previous = Inventories.toApplier(ReleaseStatusStage.inventoryOf(release));
+    return ReleaseApply.pruneFrom(previous, baseline, rendered)
+        .staleAfter(InventorySet.of(rendered));
   }
 
   /**

@@ -1,0 +1,65 @@
+package dev.capstan.engine.helmrelease;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.engine.pipeline.Outcome;
+import dev.capstan.kube.ObjectRef;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ReleasePreviewTest {
+  private final ReleaseFakes fakes = new ReleaseFakes();
+
+  @Test
+  void theRecordsAreReadWhereTheEngineKeepsThemInTheStorageNamespace() {
+    HelmRelease release = ReleaseFakes.releaseAt("preview/elsewhere.yaml");
+    assertEquals(Outcome.Kind.SUCCEEDED, fakes.pipeline().reconcile(release).kind());
+    fakes.recordsNamespace = "helm-records";
+
+    ReleasePreview.Preview preview = fakes.preview().preview(release);
+
+    assertEquals(List.of("helm-records"), fakes.previewReads);
+    assertTrue(preview.upgrade(), "the deployed record is found: an upgrade");
+    assertEquals(List.of(), preview.stale());
+  }
+
+  @Test
+  void aReleaseWithoutRecordsIsAnInstallThatPrunesNothing() {
+    HelmRelease release = ReleaseFakes.release();
+
+    ReleasePreview.Preview preview = fakes.preview().preview(release);
+
+    assertFalse(preview.upgrade());
+    assertEquals(List.of(), preview.stale());
+    assertEquals(2, preview.objects().size());
+  }
+
+  @Test
+  void whatTheRenderDropsIsWhatTheStatusInventoryHasBeyondIt() {
+    HelmRelease release = ReleaseFakes.releaseAt("preview/elsewhere.yaml");
+    fakes.pipeline().reconcile(release);
+    fakes.manifest = ReleaseFakes.read("manifest-without-service.yaml");
+
+    ReleasePreview.Preview preview = fakes.preview().preview(release);
+
+    assertEquals(
+        List.of("Service/web/podinfo"), preview.stale().stream().map(ObjectRef::display).toList());
+  }
+
+  @Test
+  void aForeignReleasesObjectsTheRenderDropsArePrunedAsTheEngineWouldFromItsBaseline() {
+    HelmRelease release = ReleaseFakes.releaseAt("preview/elsewhere.yaml");
+    fakes.pipeline().reconcile(release);
+    release.setStatus(null); // no snapshot of the deployed record: another client's release
+    fakes.manifest = ReleaseFakes.read("manifest-without-service.yaml");
+
+    ReleasePreview.Preview preview = fakes.preview().preview(release);
+
+    // the record's manifest names no namespace: the record's own namespace, as the engine reads it
+    assertEquals(
+        List.of("Service/web/podinfo"), preview.stale().stream().map(ObjectRef::display).toList());
+  }
+}
