@@ -107,7 +107,7 @@ public final class DiffHelmReleaseCommand implements Callable<Integer> {
     DiffReport report =
         manager.diff(preview.objects(), preview.owner(), release.releaseNamespace());
     List<ObjectRef> deleted = preview.stale().stream().filter(r -> exists(client, r)).toList();
-    DiffCommand.print(report, deleted, preview.fromSecrets()::redact, out);
+    DiffCommand.print(report, deleted, preview.fromSecrets()::redactLines, out);
     if (report.hasFailures()) {
       return CliException.BAD_INPUT;
     }

@@ -86,14 +86,18 @@ class DiffHelmReleaseCommandTest {
                 new ObjectDiff(
                     CONFIG, ObjectDiff.Change.CHANGED, fixture("configmap-changed.diff")),
                 new ObjectDiff(SERVICE, ObjectDiff.Change.UNCHANGED, "")));
-    Plaintexts secrets = Plaintexts.ofValues(List.of("s3cr3t-token-from-secret"));
+    // as the preview gives them: the Secret's value now and the deployed one it changes
+    Plaintexts secrets =
+        Plaintexts.ofValues(List.of("s3cr3t-token-from-secret")).andValues(List.of("old-token"));
 
-    String out = printed(report, List.of(DROPPED), secrets::redact);
+    String out = printed(report, List.of(DROPPED), secrets::redactLines);
 
     assertTrue(out.contains("~ " + CONFIG + " (would change)"), out);
     assertTrue(out.contains("+  color: green"), out);
     assertTrue(out.contains("+  token: ***"), out);
+    assertTrue(out.contains("-  token: ***"), out);
     assertFalse(out.contains("s3cr3t-token-from-secret"), out);
+    assertFalse(out.contains("old-token"), out);
     assertTrue(out.contains("- " + DROPPED + " (would be deleted)"), out);
     assertFalse(out.contains(SERVICE.toString()), out);
     assertTrue(out.endsWith("2 of 3 objects would change\n"), out);

@@ -35,6 +35,9 @@ public final class ReleasePreview {
   /** Values nest no deeper than this in practice; the bound keeps a hostile record cheap. */
   private static final int MAX_DEPTH = 64;
 
+  /** At most this many old values are masked; a record with more is not walked further. */
+  private static final int MAX_VALUES = 10_000;
+
   /**
    * A release previewed.
    *
@@ -138,35 +141,43 @@ public final class ReleasePreview {
   }
 
   /**
-   * {@code secrets} and the deployed release's values where Secrets supply the new ones: the live
-   * objects the diff shows may quote those older Secret values.
+   * {@code secrets} and every value of the deployed release that differs from the new one at its
+   * place (or whose place is gone): the record cannot say which came from a Secret (a valuesFrom
+   * entry since removed, a Secret since renamed, a value since moved inline), and the live objects
+   * the diff shows may quote any of them, so all that change are masked.
    */
   private static Plaintexts withDeployed(
       Plaintexts secrets, Map<String, Object> values, Optional<ReleaseRecord> deployed) {
-    if (secrets.isEmpty() || deployed.isEmpty() || deployed.get().release().config() == null) {
+    if (deployed.isEmpty() || deployed.get().release().config() == null) {
       return secrets;
     }
     List<String> older = new ArrayList<>();
-    older(values, deployed.get().release().config(), secrets, older, 0);
+    older(deployed.get().release().config(), values, older, 0);
     return older.isEmpty() ? secrets : secrets.andValues(older);
   }
 
-  private static void older(
-      Object now, JsonNode then, Plaintexts secrets, List<String> into, int depth) {
-    if (then == null || depth > MAX_DEPTH) {
+  private static void older(JsonNode then, Object now, List<String> into, int depth) {
+    if (then == null || then.isNull() || into.size() >= MAX_VALUES) {
       return;
     }
-    if (now instanceof Map<?, ?> map) {
-      map.forEach((k, v) -> older(v, then.get(String.valueOf(k)), secrets, into, depth + 1));
-    } else if (now instanceof List<?> list) {
-      for (int i = 0; i < list.size(); i++) {
-        older(list.get(i), then.get(i), secrets, into, depth + 1);
+    if (depth > MAX_DEPTH) {
+      into.add(then.toString()); // not walked: masked whole rather than shown
+      return;
+    }
+    if (then.isObject()) {
+      Map<?, ?> map = now instanceof Map<?, ?> m ? m : Map.of();
+      then.fields()
+          .forEachRemaining(e -> older(e.getValue(), map.get(e.getKey()), into, depth + 1));
+    } else if (then.isArray()) {
+      List<?> list = now instanceof List<?> l ? l : List.of();
+      for (int i = 0; i < then.size(); i++) {
+        older(then.get(i), i < list.size() ? list.get(i) : null, into, depth + 1);
       }
-    } else if (now != null && then.isValueNode()) {
-      String text = String.valueOf(now);
-      if (!secrets.redact(text).equals(text)) {
-        into.add(then.asText());
-      }
+    } else if (now == null
+        || now instanceof Map<?, ?>
+        || now instanceof List<?>
+        || !String.valueOf(now).equals(then.asText())) {
+      into.add(then.asText());
     }
   }
 }

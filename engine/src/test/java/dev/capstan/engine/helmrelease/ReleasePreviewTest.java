@@ -1,13 +1,16 @@
 package dev.capstan.engine.helmrelease;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.decryption.Plaintexts;
 import dev.capstan.engine.pipeline.Outcome;
 import dev.capstan.kube.ObjectRef;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ReleasePreviewTest {
@@ -61,5 +64,23 @@ class ReleasePreviewTest {
     // the record's manifest names no namespace: the record's own namespace, as the engine reads it
     assertEquals(
         List.of("Service/web/podinfo"), preview.stale().stream().map(ObjectRef::display).toList());
+  }
+
+  @Test
+  void everyDeployedValueThatChangesIsMaskedWhereverItCameFrom() {
+    fakes.valuesObjects.put(
+        "Secret/creds",
+        Map.of("token", "old-token-value".getBytes(UTF_8), "pin", "123".getBytes(UTF_8)));
+    HelmRelease before = ReleaseFakes.releaseAt("preview/from-secret.yaml");
+    fakes.pipeline().reconcile(before);
+    // the valuesFrom entry removed and the token now inline: no Secret says the old one was one
+    HelmRelease after = ReleaseFakes.releaseAt("preview/inline.yaml");
+    after.setStatus(before.getStatus());
+
+    Plaintexts masked = fakes.preview().preview(after).fromSecrets();
+
+    assertEquals("-  token: ***", masked.redactLines("-  token: old-token-value"));
+    assertEquals("-  pin: ***", masked.redactLines("-  pin: 123"));
+    assertEquals("   color: blue", masked.redactLines("   color: blue"), "unchanged: shown");
   }
 }
