@@ -99,9 +99,16 @@ public final class ReleasePreview {
   /**
    * What the next install or upgrade of {@code release} would write.
    *
-   * @throws Unavailable when its chart, values, records or render cannot be had
+   * @throws Unavailable when its chart, values, records or render cannot be had, or it is released
+   *     into a remote cluster ({@code spec.kubeConfig})
    */
   public Preview preview(HelmRelease release) {
+    if (release.getSpec().kubeConfig() != null) {
+      // its records, objects and Capabilities are in the remote cluster, which this does not read
+      throw new Unavailable(
+          "spec.kubeConfig names a remote cluster; only a release of the local cluster can be"
+              + " previewed");
+    }
     Plaintexts secrets = Plaintexts.NONE;
     try {
       ReleaseInputs.Inputs in = inputs.read(release);

@@ -3,6 +3,7 @@ package dev.capstan.engine.helmrelease;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.helm.HelmRelease;
@@ -82,5 +83,20 @@ class ReleasePreviewTest {
     assertEquals("-  token: ***", masked.redactLines("-  token: old-token-value"));
     assertEquals("-  pin: ***", masked.redactLines("-  pin: 123"));
     assertEquals("   color: blue", masked.redactLines("   color: blue"), "unchanged: shown");
+  }
+
+  @Test
+  void aReleaseIntoARemoteClusterIsRefusedBeforeAnythingIsRead() {
+    HelmRelease release = ReleaseFakes.releaseAt("remote/kubeconfig.yaml");
+
+    ReleasePreview.Unavailable refused =
+        assertThrows(ReleasePreview.Unavailable.class, () -> fakes.preview().preview(release));
+
+    assertEquals(
+        "spec.kubeConfig names a remote cluster; only a release of the local cluster can be"
+            + " previewed",
+        refused.getMessage());
+    assertEquals(0, fakes.renders);
+    assertEquals(List.of(), fakes.previewReads);
   }
 }
