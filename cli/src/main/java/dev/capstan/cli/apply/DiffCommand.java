@@ -124,7 +124,11 @@ public final class DiffCommand implements Callable<Integer> {
                   + (d.change() == ObjectDiff.Change.CREATED
                       ? " (would be created)"
                       : " (would change)"));
-          out.print(mask.apply(d.text()));
+          String text = mask.apply(d.text());
+          out.print(text);
+          if (!text.endsWith("\n")) {
+            out.println(); // a withheld diff is one line without its end
+          }
         }
       }
     }

@@ -2,6 +2,8 @@ package dev.capstan.cli.apply;
 
 import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.applier.ResourceManager;
+import dev.capstan.applier.common.Action;
+import dev.capstan.applier.common.ObjectResult;
 import dev.capstan.applier.diff.DiffReport;
 import dev.capstan.applier.kustomize.BuildLimits;
 import dev.capstan.applier.kustomize.BuildSandbox;
@@ -14,19 +16,20 @@ import dev.capstan.engine.helmrelease.ReleasePreview;
 import dev.capstan.kube.ObjectRef;
 import dev.capstan.source.core.store.ArtifactStore;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -68,8 +71,18 @@ public final class DiffHelmReleaseCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
+  /** The reads of the objects the engine's prune would look at end by then, answered or not. */
+  private static final Duration PRUNE_READS_DEADLINE = Duration.ofSeconds(30);
+
   @Override
   public Integer call() {
+    if (spec.parent() != null
+        && spec.parent().userObject() instanceof DiffCommand diff
+        && (diff.directory != null || diff.rootDirectory != null)) {
+      // a silently ignored directory would read as "this is what that directory changes"
+      throw new ParameterException(
+          spec.commandLine(), "-f/--filename and --root are not options of diff hr");
+    }
     PrintWriter out = spec.commandLine().getOut();
     // exit 1 says that something would change: a failure is 2
     return CommandRunner.run(
@@ -106,9 +119,23 @@ public final class DiffHelmReleaseCommand implements Callable<Integer> {
             + preview.chart());
     DiffReport report =
         manager.diff(preview.objects(), preview.owner(), release.releaseNamespace());
-    List<ObjectRef> deleted = preview.stale().stream().filter(r -> exists(client, r)).toList();
+    List<ObjectResult> pruned =
+        manager.wouldPrune(preview.stale(), preview.owner(), PRUNE_READS_DEADLINE);
+    List<ObjectResult> unread = pruned.stream().filter(ObjectResult::failed).toList();
+    for (ObjectResult r : unread) {
+      out.println(
+          preview
+              .fromSecrets()
+              .redact(
+                  "? "
+                      + r.ref()
+                      + ": prune would look at it, but it could not be read: "
+                      + r.reason()));
+    }
+    List<ObjectRef> deleted =
+        pruned.stream().filter(r -> r.action() == Action.DELETED).map(ObjectResult::ref).toList();
     DiffCommand.print(report, deleted, preview.fromSecrets()::redactLines, out);
-    if (report.hasFailures()) {
+    if (report.hasFailures() || !unread.isEmpty()) {
       return CliException.BAD_INPUT;
     }
     return report.hasChanges() || !deleted.isEmpty() ? 1 : 0;
@@ -137,20 +164,6 @@ public final class DiffHelmReleaseCommand implements Callable<Integer> {
       } catch (IOException | UncheckedIOException ignored) {
         // a leftover temporary directory is harmless
       }
-    }
-  }
-
-  /** Whether a dropped object is still there to delete: an object already gone is not shown. */
-  private static boolean exists(KubernetesClient client, ObjectRef ref) {
-    try {
-      return client
-              .genericKubernetesResources(ref.apiVersion(), ref.kind())
-              .inNamespace(ref.namespace())
-              .withName(ref.name())
-              .get()
-          != null;
-    } catch (KubernetesClientException e) {
-      return true; // unknown: shown, as the engine would try to delete it
     }
   }
 }

@@ -61,6 +61,27 @@ class DiffHelmReleaseCommandTest {
   }
 
   @Test
+  void aDirectoryGivenToDiffHrIsRefusedNotIgnored() {
+    StringWriter err = new StringWriter();
+    CommandLine cli = CapstanMain.commandLine();
+    cli.setErr(new PrintWriter(err));
+    assertEquals(2, cli.execute("diff", "-f", "deploy", "hr", "podinfo"));
+    assertTrue(
+        err.toString().contains("-f/--filename and --root are not options of diff hr"),
+        err::toString);
+  }
+
+  @Test
+  void aWithheldDiffEndsItsLine() {
+    DiffReport report =
+        new DiffReport(List.of(new ObjectDiff(CONFIG, ObjectDiff.Change.CHANGED, "- a\n+ b\n")));
+
+    String out = printed(report, List.of(), text -> "withheld");
+
+    assertTrue(out.contains("(would change)\nwithheld\n1 of 1 objects would change\n"), out);
+  }
+
+  @Test
   void aNameIsRequired() {
     StringWriter err = new StringWriter();
     CommandLine cli = CapstanMain.commandLine();
