@@ -51,24 +51,37 @@ final class FetchedChartSources implements ChartSources {
 
   private HelmChart chartOf(HelmRelease release) {
     if (release.getSpec().chart() != null) {
-      return HelmChartTemplates.desired(release);
+      // the version's +N metadata is the generation the engine's apply would leave it at
+      HelmChart desired = HelmChartTemplates.desired(release);
+      HelmChart live =
+          read(desired.getMetadata().getNamespace(), desired.getMetadata().getName(), true);
+      desired.getMetadata().setGeneration(ClusterChartSources.generationAfterApply(live, desired));
+      return desired;
     }
     ChartReference ref = release.getSpec().chartRef();
+    if (ref.kind() == ChartReference.Kind.ExternalArtifact) {
+      throw ReleaseFailure.failed(
+          ReleaseReason.INIT_FAILED, ClusterChartSources.EXTERNAL_ARTIFACT_REFUSED);
+    }
     if (ref.kind() != ChartReference.Kind.HelmChart) {
       throw ReleaseFailure.failed(
           ReleaseReason.ARTIFACT_FAILED,
           "a chartRef of kind " + ref.kind() + " is not fetched outside the engine");
     }
-    String namespace = HelmChartTemplates.chartRefNamespace(release);
-    String what = "HelmChart '" + namespace + "/" + ref.name() + "'";
+    return read(HelmChartTemplates.chartRefNamespace(release), ref.name(), false);
+  }
+
+  /** The HelmChart {@code namespace/name}; null when it is not there and {@code mayBeAbsent}. */
+  private HelmChart read(String namespace, String name, boolean mayBeAbsent) {
+    String what = "HelmChart '" + namespace + "/" + name + "'";
     HelmChart chart;
     try {
-      chart = client.resources(HelmChart.class).inNamespace(namespace).withName(ref.name()).get();
+      chart = client.resources(HelmChart.class).inNamespace(namespace).withName(name).get();
     } catch (KubernetesClientException e) {
       throw ReleaseFailure.failed(
           ReleaseReason.ARTIFACT_FAILED, what + " could not be read: HTTP " + e.getCode());
     }
-    if (chart == null) {
+    if (chart == null && !mayBeAbsent) {
       throw ReleaseFailure.failed(ReleaseReason.ARTIFACT_FAILED, what + " not found");
     }
     return chart;
