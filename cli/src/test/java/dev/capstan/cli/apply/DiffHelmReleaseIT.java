@@ -91,7 +91,6 @@ class DiffHelmReleaseIT {
               "{\"spec\":{\"values\":{\"color\":\"green\",\"extra\":false}}}");
 
       CliRun changed = diff(access, ns, "shop");
-      System.err.println(changed);
       assertEquals(1, changed.exitCode(), changed::toString);
       String out = changed.out();
       assertTrue(
