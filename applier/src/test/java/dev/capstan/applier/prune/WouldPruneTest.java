@@ -34,18 +34,21 @@ class WouldPruneTest {
 
   private final Owner owner = Owner.helmRelease("app", "apps");
   private final List<String> requests = new CopyOnWriteArrayList<>();
+  // the server's threads apart from the reads', so that reads waiting never starve the answers
+  private final ExecutorService serverThreads = Executors.newFixedThreadPool(4);
   private final ExecutorService threads = Executors.newFixedThreadPool(4);
   private LocalApiServer api;
 
   @BeforeEach
   void start() throws IOException {
-    api = LocalApiServer.start(this::answer, threads);
+    api = LocalApiServer.start(this::answer, serverThreads);
   }
 
   @AfterEach
   void stop() {
     api.close();
     threads.shutdownNow();
+    serverThreads.shutdownNow();
   }
 
   @Test
