@@ -86,6 +86,14 @@ public final class ResourceManager {
   }
 
   /**
+   * What {@link #prune} would do to each of {@code stale}, deleting nothing (see {@link
+   * Pruner#wouldPrune}): the reads end by {@code deadline}.
+   */
+  public List<ObjectResult> wouldPrune(List<ObjectRef> stale, Owner owner, Duration deadline) {
+    return pruner.wouldPrune(stale, owner, deadline);
+  }
+
+  /**
    * Deletes the objects of {@code inventory} that prune would delete (those of a deleted
    * Kustomization); with {@code waitForTermination} every deletion is waited for.
    */

@@ -64,6 +64,13 @@ public final class Plaintexts {
     return new Plaintexts(List.copyOf(pieces));
   }
 
+  /** These and {@code values}, each with its lines, as {@link #ofValues} takes them. */
+  public Plaintexts andValues(Collection<String> values) {
+    List<String> more = new ArrayList<>(pieces);
+    more.addAll(ofValues(values).pieces);
+    return new Plaintexts(more);
+  }
+
   /**
    * These and the values that were encrypted in {@code encrypted} and are plain in {@code
    * decrypted}.
@@ -104,6 +111,38 @@ public final class Plaintexts {
       }
     }
     return out;
+  }
+
+  /**
+   * {@link #redact} of a text of YAML lines (a diff of objects), where a piece too short to be
+   * masked wherever it shows is masked too when it is a line's whole value ({@code pin: 123},
+   * {@code - 123}): that is how a diff quotes it.
+   */
+  public String redactLines(String text) {
+    if (text == null || pieces.isEmpty()) {
+      return text;
+    }
+    List<String> shortPieces = pieces.stream().filter(p -> p.length() < MIN_FREE).toList();
+    if (shortPieces.isEmpty()) {
+      return redact(text);
+    }
+    String[] lines = text.split("\n", -1);
+    for (int i = 0; i < lines.length; i++) {
+      lines[i] = maskWholeValue(lines[i], shortPieces);
+    }
+    return redact(String.join("\n", lines));
+  }
+
+  private static String maskWholeValue(String line, List<String> shortPieces) {
+    String body = line.stripTrailing();
+    for (String piece : shortPieces) {
+      for (String before : List.of(": ", "- ")) {
+        if (body.endsWith(before + piece)) {
+          return body.substring(0, body.length() - piece.length()) + MASK;
+        }
+      }
+    }
+    return line;
   }
 
   @SuppressWarnings("unchecked")

@@ -112,4 +112,21 @@ class PlaintextsTest {
     assertEquals(Plaintexts.WITHHELD, known.redact("got s3cr3t-'db'-password"));
     assertTrue(Plaintexts.ofValues(List.of("", "  ")).isEmpty());
   }
+
+  @Test
+  void moreValuesAreMaskedBesideTheFirst() {
+    Plaintexts known = Plaintexts.ofValues(List.of("first-secret")).andValues(List.of("older-one"));
+    assertEquals("*** and ***", known.redact("first-secret and older-one"));
+  }
+
+  @Test
+  void aShortValueIsMaskedWhereItIsALinesWholeValueNotInsideWords() {
+    Plaintexts known = Plaintexts.ofValues(List.of("123", "long-secret-value"));
+    assertEquals(
+        "-  pin: ***\n+  pin: ***\n   - ***\n   port: 1234\n   name: a123\n   token: ***\n",
+        known.redactLines(
+            "-  pin: 123\n+  pin: 123  \n   - 123\n   port: 1234\n   name: a123\n"
+                + "   token: long-secret-value\n"));
+    assertEquals("pin: 123", known.redact("pin: 123"), "a message is not a YAML text");
+  }
 }

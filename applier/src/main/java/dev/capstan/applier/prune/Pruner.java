@@ -18,6 +18,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Deletes objects that left the inventory. Namespaces and CRDs go last, after everything else, and
@@ -77,22 +80,13 @@ public final class Pruner {
 
   private Optional<ObjectResult> deleteOne(
       ObjectRef ref, Owner owner, Duration timeout, boolean wait, ResourceCatalog catalog) {
-    Optional<ResourceType> type = catalog.find(ref.apiVersion(), ref.kind());
-    if (type.isEmpty()) {
-      return Optional.empty(); // kind no longer served: its objects are gone
+    Optional<ObjectResult> looked = look(ref, owner, catalog);
+    if (looked.isEmpty() || looked.get().action() != Action.DELETED) {
+      return looked;
     }
-    Resource<GenericKubernetesResource> resource = resource(type.get(), ref);
+    Resource<GenericKubernetesResource> resource =
+        resource(catalog.find(ref.apiVersion(), ref.kind()).orElseThrow(), ref);
     try {
-      GenericKubernetesResource live = resource.get();
-      if (live == null) {
-        return Optional.empty();
-      }
-      Optional<String> keep =
-          PruneDecision.keepReason(
-              live.getMetadata().getLabels(), live.getMetadata().getAnnotations(), owner);
-      if (keep.isPresent()) {
-        return Optional.of(new ObjectResult(ref, Action.SKIPPED, keep.get()));
-      }
       resource.withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
       if (wait && !cluster.polling().until(() -> resource.get() == null, timeout)) {
         return Optional.of(new ObjectResult(ref, Action.FAILED, STILL_TERMINATING + timeout));
@@ -101,6 +95,69 @@ public final class Pruner {
     } catch (KubernetesClientException e) {
       return Optional.of(new ObjectResult(ref, Action.FAILED, ApiErrors.reason(e)));
     }
+  }
+
+  /**
+   * What prune decides for {@code ref} from the live object: empty when it is gone (or its kind no
+   * longer served), DELETED when it may be deleted, SKIPPED with why it is kept, FAILED when it
+   * cannot be read.
+   */
+  private Optional<ObjectResult> look(ObjectRef ref, Owner owner, ResourceCatalog catalog) {
+    Optional<ResourceType> type = catalog.find(ref.apiVersion(), ref.kind());
+    if (type.isEmpty()) {
+      return Optional.empty(); // kind no longer served: its objects are gone
+    }
+    try {
+      GenericKubernetesResource live = resource(type.get(), ref).get();
+      if (live == null) {
+        return Optional.empty();
+      }
+      Optional<String> keep =
+          PruneDecision.keepReason(
+              live.getMetadata().getLabels(), live.getMetadata().getAnnotations(), owner);
+      return Optional.of(
+          keep.map(why -> new ObjectResult(ref, Action.SKIPPED, why))
+              .orElseGet(() -> ObjectResult.of(ref, Action.DELETED)));
+    } catch (KubernetesClientException e) {
+      return Optional.of(new ObjectResult(ref, Action.FAILED, ApiErrors.reason(e)));
+    }
+  }
+
+  /**
+   * What {@link #prune} would do to each of {@code stale}, deleting nothing: DELETED for one it
+   * would delete, SKIPPED with why for one it keeps, FAILED with why for one that cannot be read (a
+   * refusal too) or was not read within {@code deadline}; one already gone is left out.
+   */
+  public List<ObjectResult> wouldPrune(List<ObjectRef> stale, Owner owner, Duration deadline) {
+    ResourceCatalog catalog = cluster.catalog();
+    List<CompletableFuture<Optional<ObjectResult>>> futures =
+        stale.stream()
+            .map(
+                r ->
+                    CompletableFuture.supplyAsync(
+                        () -> look(r, owner, catalog), cluster.executor()))
+            .toList();
+    try {
+      CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new))
+          .get(deadline.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException | ExecutionException e) {
+      // each unanswered read is reported below
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    List<ObjectResult> results = new ArrayList<>();
+    for (int i = 0; i < futures.size(); i++) {
+      CompletableFuture<Optional<ObjectResult>> future = futures.get(i);
+      if (!future.isDone()) {
+        future.cancel(true);
+        results.add(new ObjectResult(stale.get(i), Action.FAILED, "not read within " + deadline));
+      } else if (future.isCompletedExceptionally()) {
+        results.add(new ObjectResult(stale.get(i), Action.FAILED, "it could not be read"));
+      } else {
+        future.join().ifPresent(results::add);
+      }
+    }
+    return results;
   }
 
   private Resource<GenericKubernetesResource> resource(ResourceType type, ObjectRef ref) {

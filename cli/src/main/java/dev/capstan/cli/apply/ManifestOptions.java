@@ -32,6 +32,14 @@ public final class ManifestOptions {
   @Option(names = "--root", paramLabel = "DIR", description = ROOT_HELP)
   Path root;
 
+  /** Options given by a command that reads -f and --root itself (one with subcommands). */
+  static ManifestOptions of(Path directory, Path root) {
+    ManifestOptions options = new ManifestOptions();
+    options.directory = directory;
+    options.root = root;
+    return options;
+  }
+
   /** The objects of the directory; one that cannot be read is bad input. */
   List<GenericKubernetesResource> load(ManifestSource source) {
     try {

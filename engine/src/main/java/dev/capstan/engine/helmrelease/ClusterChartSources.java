@@ -31,6 +31,10 @@ import java.util.stream.Stream;
  * from what the cluster holds, so that an unchanged HelmRelease writes nothing.
  */
 final class ClusterChartSources implements ChartSources {
+  /** Why a chartRef to an ExternalArtifact is not followed, in the engine and outside it. */
+  static final String EXTERNAL_ARTIFACT_REFUSED =
+      "chartRef of kind ExternalArtifact is refused by Capstan";
+
   /** The field manager the HelmCharts of HelmReleases are applied as. */
   static final String FIELD_MANAGER = "capstan";
 
@@ -51,16 +55,12 @@ final class ClusterChartSources implements ChartSources {
       return stored(ensured(release));
     }
     ChartReference ref = release.getSpec().chartRef();
-    String namespace =
-        ref.namespace() == null || ref.namespace().isEmpty()
-            ? release.getMetadata().getNamespace()
-            : ref.namespace();
+    String namespace = HelmChartTemplates.chartRefNamespace(release);
     return switch (ref.kind()) {
       case HelmChart -> stored(read(HelmChart.class, namespace, ref.name()));
       case OCIRepository -> stored(read(OCIRepository.class, namespace, ref.name()));
       case ExternalArtifact ->
-          throw ReleaseFailure.failed(
-              ReleaseReason.INIT_FAILED, "chartRef of kind ExternalArtifact is refused by Capstan");
+          throw ReleaseFailure.failed(ReleaseReason.INIT_FAILED, EXTERNAL_ARTIFACT_REFUSED);
     };
   }
 
@@ -102,6 +102,19 @@ final class ClusterChartSources implements ChartSources {
         && contains(
             current.path("metadata").path("annotations"),
             wanted.path("metadata").path("annotations"));
+  }
+
+  /**
+   * The generation {@code desired} would have once applied over {@code live} (none: 1): the same as
+   * the live one's when the apply leaves its spec as it is, one more otherwise.
+   */
+  static long generationAfterApply(HelmChart live, HelmChart desired) {
+    if (live == null || live.getMetadata().getGeneration() == null) {
+      return 1;
+    }
+    boolean same =
+        contains(JSON.valueToTree(live).path("spec"), JSON.valueToTree(desired).path("spec"));
+    return live.getMetadata().getGeneration() + (same ? 0 : 1);
   }
 
   private static boolean contains(JsonNode live, JsonNode wanted) {
@@ -166,7 +179,7 @@ final class ClusterChartSources implements ChartSources {
   }
 
   /** The packaged chart in a stored tree, or the tree itself when it is a chart directory. */
-  private static String chartIn(Path root, String what) {
+  static String chartIn(Path root, String what) {
     try (Stream<Path> files = Files.list(root)) {
       Optional<Path> archive =
           files.filter(f -> f.getFileName().toString().endsWith(".tgz")).sorted().findFirst();

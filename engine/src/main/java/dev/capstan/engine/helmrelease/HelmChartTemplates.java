@@ -71,6 +71,14 @@ public final class HelmChartTemplates {
         : namespace;
   }
 
+  /** The namespace of the object {@code spec.chartRef} names: its own, else the HelmRelease's. */
+  static String chartRefNamespace(HelmRelease release) {
+    String namespace = release.getSpec().chartRef().namespace();
+    return namespace == null || namespace.isEmpty()
+        ? release.getMetadata().getNamespace()
+        : namespace;
+  }
+
   private static Map<String, String> labels(HelmRelease release, HelmChartTemplate template) {
     Map<String, String> labels = new LinkedHashMap<>();
     if (template.metadata() != null && template.metadata().labels() != null) {

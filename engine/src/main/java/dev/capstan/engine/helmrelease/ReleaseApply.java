@@ -103,10 +103,19 @@ final class ReleaseApply {
           "apply failed: " + ObjectFailures.describe(result.failures()),
           Inventories.union(previous, written));
     }
+    prune(release, pruneFrom(previous, baseline, rendered), result.inventory(), failure);
+    return result.inventory();
+  }
+
+  /**
+   * What the prune after an apply of {@code rendered} starts from: {@code previous}, and what a
+   * {@code baseline} of another client's has beyond {@code rendered}. What of it the applied
+   * inventory has not is deleted.
+   */
+  static InventorySet pruneFrom(InventorySet previous, Baseline baseline, Set<ObjectRef> rendered) {
     List<ObjectRef> dropped =
         baseline.foreign() ? ReleaseAdoption.dropped(baseline.refs(), rendered) : List.of();
-    prune(release, Inventories.union(previous, dropped), result.inventory(), failure);
-    return result.inventory();
+    return Inventories.union(previous, dropped);
   }
 
   /**

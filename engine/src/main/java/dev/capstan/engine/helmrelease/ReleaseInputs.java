@@ -78,8 +78,7 @@ final class ReleaseInputs {
               new NamespacedName(HelmChartTemplates.sourceNamespace(release), ref.name()));
     } else {
       var ref = spec.chartRef();
-      String source =
-          ref.namespace() == null || ref.namespace().isEmpty() ? namespace : ref.namespace();
+      String source = HelmChartTemplates.chartRefNamespace(release);
       refusal =
           rules.sourceRefRefusal(
               namespace, String.valueOf(ref.kind()), new NamespacedName(source, ref.name()));

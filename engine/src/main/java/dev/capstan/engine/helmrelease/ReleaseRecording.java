@@ -91,8 +91,16 @@ final class ReleaseRecording {
 
   /** The records of {@code release}; corrupt or tampered ones stop the reconcile by name. */
   ReleaseHistory history(HelmRelease release) {
+    return history(store::history, release);
+  }
+
+  /**
+   * The records of {@code release} read from {@code records}, in its storage namespace: the one
+   * lookup the pipeline and a preview share.
+   */
+  static ReleaseHistory history(ReleaseHistories records, HelmRelease release) {
     try {
-      return store.history(release.storageNamespace(), release.releaseName());
+      return records.history(release.storageNamespace(), release.releaseName());
     } catch (ReleaseRecordException e) {
       throw ReleaseFailure.failed(ReleaseReason.INIT_FAILED, e.getMessage());
     }

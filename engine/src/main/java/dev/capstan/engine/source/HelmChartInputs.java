@@ -149,7 +149,7 @@ final class HelmChartInputs {
   }
 
   /** The repository's timeout, which a chart's download keeps to as its index's does. */
-  private static Optional<Duration> timeoutOf(HelmRepository repo) {
+  static Optional<Duration> timeoutOf(HelmRepository repo) {
     try {
       return SourceTimings.of(HelmRepositoryPipeline.DEFAULT_INTERVAL, repo.getSpec().timeout())
           .timeout();

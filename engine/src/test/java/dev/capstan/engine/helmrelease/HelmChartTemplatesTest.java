@@ -94,6 +94,31 @@ class HelmChartTemplatesTest {
     assertThrows(IllegalArgumentException.class, () -> HelmChartTemplates.desired(release));
   }
 
+  @Test
+  void theGenerationAnApplyWouldLeaveIsTheLiveOnesUnlessTheSpecChanges() {
+    HelmRelease release = withValuesFile("values-prod.yaml");
+    HelmChart desired = HelmChartTemplates.desired(release);
+    assertEquals(1, ClusterChartSources.generationAfterApply(null, desired));
+    HelmChart live = HelmChartTemplates.desired(release);
+    live.getMetadata().setGeneration(4L);
+    assertEquals(4, ClusterChartSources.generationAfterApply(live, desired));
+    HelmChart before = HelmChartTemplates.desired(withValuesFile("values-staging.yaml"));
+    before.getMetadata().setGeneration(4L);
+    assertEquals(5, ClusterChartSources.generationAfterApply(before, desired));
+  }
+
+  private HelmRelease withValuesFile(String file) {
+    return release(
+        """
+        chart:
+          spec:
+            chart: podinfo
+            sourceRef: {kind: HelmRepository, name: charts}
+            valuesFiles: [%s]
+        """
+            .formatted(file));
+  }
+
   private HelmRelease release(String spec) {
     return serialization.unmarshal(
         "apiVersion: helm.capstan.dev/v2\nkind: HelmRelease\n"

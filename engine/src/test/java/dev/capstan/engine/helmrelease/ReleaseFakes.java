@@ -191,22 +191,7 @@ final class ReleaseFakes {
                   capabilitiesAsked.add(remote.id());
                   return capabilities("v1.34.2", "remote.example.com/v1");
                 })
-            .renderer(
-                request -> {
-                  renders++;
-                  requests.add(request);
-                  if (renderThrows != null) {
-                    throw renderThrows;
-                  }
-                  if (renderFails) {
-                    throw new ChartRenderException(ChartRenderException.Stage.VALUES, renderError);
-                  }
-                  return new ChartRender(
-                      new ChartRender.Chart("podinfo", chartVersion, "6.5.0", chartDigest),
-                      (request.includeCrds() ? crds : "") + manifest,
-                      hooks,
-                      "");
-                })
+            .renderer(this::render)
             .actors(
                 new ReleaseActors() {
                   @Override
@@ -229,11 +214,7 @@ final class ReleaseFakes {
                 })
             .noCrossNamespaceRefs(noCrossNamespaceRefs)
             .statuses(this::writeStatus)
-            .values(
-                new ValuesComposition(
-                    (kind, ns, name) -> Optional.ofNullable(valuesObjects.get(kind + "/" + name)),
-                    1 << 20,
-                    10_000))
+            .values(values())
             .library(LIBRARY)
             .clock(
                 new Clock() {
@@ -289,6 +270,48 @@ final class ReleaseFakes {
                   }
                 })
             .build());
+  }
+
+  private ChartRender render(ChartRenderRequest request) {
+    renders++;
+    requests.add(request);
+    if (renderThrows != null) {
+      throw renderThrows;
+    }
+    if (renderFails) {
+      throw new ChartRenderException(ChartRenderException.Stage.VALUES, renderError);
+    }
+    return new ChartRender(
+        new ChartRender.Chart("podinfo", chartVersion, "6.5.0", chartDigest),
+        (request.includeCrds() ? crds : "") + manifest,
+        hooks,
+        "");
+  }
+
+  /** The namespace a preview finds the records in; any when null. */
+  String recordsNamespace;
+
+  /** The namespaces a preview looked for records in, in order. */
+  final List<String> previewReads = new ArrayList<>();
+
+  /** A preview built from these fakes, reading the records the pipeline wrote. */
+  ReleasePreview preview() {
+    return new ReleasePreview(
+        new ReleaseInputs(new Charts(), values(), false),
+        new ReleaseRender(this::render, Capabilities.HELM_DEFAULTS),
+        (namespace, name) -> {
+          previewReads.add(namespace);
+          boolean there = recordsNamespace == null || recordsNamespace.equals(namespace);
+          return new ReleaseHistory(
+              namespace, name, there ? List.copyOf(records.values()) : List.of());
+        });
+  }
+
+  private ValuesComposition values() {
+    return new ValuesComposition(
+        (kind, ns, name) -> Optional.ofNullable(valuesObjects.get(kind + "/" + name)),
+        1 << 20,
+        10_000);
   }
 
   static HelmRelease release() {

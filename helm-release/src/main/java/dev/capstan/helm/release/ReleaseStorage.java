@@ -1,12 +1,10 @@
 package dev.capstan.helm.release;
 
 import dev.capstan.kube.SecretReader;
-import dev.capstan.kube.SecretUnavailable;
 import dev.capstan.kube.SecretWriteRefused;
 import dev.capstan.kube.SecretWriter;
 import io.fabric8.kubernetes.api.model.Secret;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -18,13 +16,13 @@ import java.util.Map;
  * record is refused with its Secret named, never overwritten.
  */
 public final class ReleaseStorage {
-  private final SecretReader reader;
+  private final ReleaseHistoryReader histories;
   private final SecretWriter writer;
   private final Clock clock;
   private final RecordSecrets secrets = new RecordSecrets();
 
   public ReleaseStorage(SecretReader reader, SecretWriter writer, Clock clock) {
-    this.reader = reader;
+    this.histories = new ReleaseHistoryReader(reader);
     this.writer = writer;
     this.clock = clock;
   }
@@ -36,18 +34,7 @@ public final class ReleaseStorage {
    *     one of the records is, naming it (the history is then not trusted as a whole)
    */
   public ReleaseHistory history(String namespace, String name) throws ReleaseRecordException {
-    List<Secret> found;
-    try {
-      found = reader.list(namespace, Map.of("owner", RecordSecrets.OWNER, "name", name));
-    } catch (SecretUnavailable e) {
-      throw new ReleaseRecordException(
-          ReleaseRecordException.Reason.UNAVAILABLE, e.getMessage(), e);
-    }
-    List<ReleaseRecord> records = new ArrayList<>();
-    for (Secret secret : found) {
-      records.add(secrets.record(secret));
-    }
-    return new ReleaseHistory(namespace, name, records);
+    return histories.history(namespace, name);
   }
 
   /**
