@@ -16,6 +16,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.util.Base64;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -32,6 +34,7 @@ final class AdmitAllWebhook implements AutoCloseable {
   private final HttpsServer server;
   private final TestPki pki;
   private final AtomicInteger admitted = new AtomicInteger();
+  private final ExecutorService handlers = Executors.newFixedThreadPool(4);
 
   private AdmitAllWebhook(HttpsServer server, TestPki pki) {
     this.server = server;
@@ -50,6 +53,8 @@ final class AdmitAllWebhook implements AutoCloseable {
     server.setHttpsConfigurator(new HttpsConfigurator(tls));
     AdmitAllWebhook webhook = new AdmitAllWebhook(server, pki);
     server.createContext("/", webhook::admit);
+    // the API server calls it for several requests at once: one slow handshake must not hold all
+    server.setExecutor(webhook.handlers);
     server.start();
     return webhook;
   }
@@ -114,5 +119,6 @@ final class AdmitAllWebhook implements AutoCloseable {
   @Override
   public void close() {
     server.stop(0);
+    handlers.shutdownNow();
   }
 }

@@ -131,8 +131,14 @@ class FluxExampleInfrastructureIT extends EngineTestBase {
             () ->
                 admission.validatingWebhookConfigurations().withName(WEBHOOK).get() != null
                     && admission.mutatingWebhookConfigurations().withName(WEBHOOK).get() != null);
-    webhook.standIn(engine.client, WEBHOOK);
-    issuedAsCertManagerWould("ingress-nginx");
+    // Until the cert-manager release is deployed, a retried apply may point its webhooks back at
+    // the chart's Service, which no pod serves here: stand in again and write again until it holds.
+    EngineFixture.eventually(WAIT)
+        .untilAsserted(
+            () -> {
+              webhook.standIn(engine.client, WEBHOOK);
+              issuedAsCertManagerWould("ingress-nginx");
+            });
 
     for (String name : List.of("cert-manager", "ingress-nginx")) {
       awaitRelease(name, "Ready");
