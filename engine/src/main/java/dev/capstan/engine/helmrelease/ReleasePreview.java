@@ -92,7 +92,10 @@ public final class ReleasePreview {
     ChartSources charts = new FetchedChartSources(client, new HelmChartFetch(client, store, clock));
     return new ReleasePreview(
         new ReleaseInputs(charts, ValuesComposition.of(client), false),
-        new ReleaseRender(renderer, Capabilities.of(client, clock)),
+        new ReleaseRender(
+            renderer,
+            new ReleaseCapabilities(
+                Capabilities.of(client, clock), remote -> Capabilities.HELM_DEFAULTS)),
         new ReleaseHistoryReader(new SecretReader(client))::history);
   }
 
@@ -118,7 +121,8 @@ public final class ReleasePreview {
       boolean upgrade = deployed.isPresent();
       secrets = withDeployed(secrets, in.values(), deployed);
       ReleaseAdoption.Baseline baseline = ReleaseWork.baseline(release, history, upgrade);
-      ReleaseRender.Rendered rendered = render.render(release, in, upgrade);
+      // a release of a remote cluster is refused above: the local cluster's Capabilities hold
+      ReleaseRender.Rendered rendered = render.render(release, in, upgrade, Optional.empty());
       List<GenericKubernetesResource> objects =
           ManifestObjects.of(rendered.release().manifest(), release);
       return new Preview(

@@ -298,7 +298,10 @@ final class ReleaseFakes {
   ReleasePreview preview() {
     return new ReleasePreview(
         new ReleaseInputs(new Charts(), values(), false),
-        new ReleaseRender(this::render, Capabilities.HELM_DEFAULTS),
+        new ReleaseRender(
+            this::render,
+            new ReleaseCapabilities(
+                Capabilities.HELM_DEFAULTS, remote -> Capabilities.HELM_DEFAULTS)),
         (namespace, name) -> {
           previewReads.add(namespace);
           boolean there = recordsNamespace == null || recordsNamespace.equals(namespace);
