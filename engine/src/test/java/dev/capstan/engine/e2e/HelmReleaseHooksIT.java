@@ -6,14 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.capstan.source.helm.IndexServer;
-import dev.capstan.source.helm.TestCharts;
 import dev.capstan.testing.ClusterAccess;
 import dev.capstan.testing.RepoRoot;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.HashMap;
@@ -36,16 +34,7 @@ class HelmReleaseHooksIT extends EngineTestBase {
       ClusterAccess cluster, @TempDir Path home) throws Exception {
     HelmReleaseIT.Helm helm = HelmReleases.helm(cluster, home);
     Path chart = RepoRoot.find().resolve("engine/src/test/resources/helmrelease/hooks-chart");
-    try (IndexServer served = IndexServer.http()) {
-      byte[] tgz = HelmReleaseIT.tgz(chart, "0.1.0", List.of());
-      served.serveFile("hooks-0.1.0.tgz", tgz);
-      served.serve(
-          TestCharts.index("hooks", Map.of("0.1.0", tgz)).getBytes(StandardCharsets.UTF_8));
-      HelmReleaseIT.create(
-          "source.capstan.dev/v1",
-          "HelmRepository",
-          "charts",
-          "  url: " + served.url() + "\n  interval: 1m\n");
+    try (IndexServer served = HelmReleases.chartServed("charts", chart, "hooks", "0.1.0")) {
       HelmReleaseIT.create(
           "helm.capstan.dev/v2",
           "HelmRelease",

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.source.helm.IndexServer;
-import dev.capstan.source.helm.TestCharts;
 import dev.capstan.testing.ClusterAccess;
 import dev.capstan.testing.RepoRoot;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -17,7 +16,6 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -46,7 +44,8 @@ class HelmReleaseLifecycleHooksIT extends EngineTestBase {
       ClusterAccess cluster, @TempDir Path home) throws Exception {
     HelmReleaseIT.Helm helm = HelmReleases.helm(cluster, home);
     JobEvents jobs = new JobEvents();
-    try (IndexServer served = serve("lifecycle-charts");
+    try (IndexServer served =
+            HelmReleases.chartServed("lifecycle-charts", CHART, "lifecycle-hooks", "0.1.0");
         Watch watch = engine.client.batch().v1().jobs().inNamespace(ns()).watch(jobs)) {
       HelmReleaseIT.create(
           "helm.capstan.dev/v2",
@@ -105,7 +104,8 @@ class HelmReleaseLifecycleHooksIT extends EngineTestBase {
       ClusterAccess cluster, @TempDir Path home) throws Exception {
     String target = ns() + "-made";
     String missing = ns() + "-missing";
-    try (IndexServer served = serve("ns-charts")) {
+    try (IndexServer served =
+        HelmReleases.chartServed("ns-charts", CHART, "lifecycle-hooks", "0.1.0")) {
       HelmReleaseIT.create(
           "helm.capstan.dev/v2",
           "HelmRelease",
@@ -143,21 +143,6 @@ class HelmReleaseLifecycleHooksIT extends EngineTestBase {
     } finally {
       engine.client.namespaces().withName(target).delete();
     }
-  }
-
-  /** The chart, version 0.1.0, served by a HelmRepository {@code name} made here. */
-  private static IndexServer serve(String name) throws Exception {
-    IndexServer served = IndexServer.http();
-    byte[] tgz = HelmReleaseIT.tgz(CHART, "0.1.0", List.of());
-    served.serveFile("lifecycle-hooks-0.1.0.tgz", tgz);
-    served.serve(
-        TestCharts.index("lifecycle-hooks", Map.of("0.1.0", tgz)).getBytes(StandardCharsets.UTF_8));
-    HelmReleaseIT.create(
-        "source.capstan.dev/v1",
-        "HelmRepository",
-        name,
-        "  url: " + served.url() + "\n  interval: 1m\n");
-    return served;
   }
 
   private static String spec(String repository) {

@@ -6,11 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.source.helm.IndexServer;
-import dev.capstan.source.helm.TestCharts;
 import dev.capstan.testing.ClusterAccess;
 import dev.capstan.testing.RepoRoot;
 import io.fabric8.kubernetes.api.model.Condition;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -32,16 +30,7 @@ class HelmReleaseTestsIT extends EngineTestBase {
       ClusterAccess cluster, @TempDir Path home) throws Exception {
     HelmReleaseIT.Helm helm = HelmReleases.helm(cluster, home);
     Path chart = RepoRoot.find().resolve("engine/src/test/resources/helmrelease/tests-chart");
-    try (IndexServer served = IndexServer.http()) {
-      byte[] tgz = HelmReleaseIT.tgz(chart, "0.1.0", List.of());
-      served.serveFile("tested-0.1.0.tgz", tgz);
-      served.serve(
-          TestCharts.index("tested", Map.of("0.1.0", tgz)).getBytes(StandardCharsets.UTF_8));
-      HelmReleaseIT.create(
-          "source.capstan.dev/v1",
-          "HelmRepository",
-          "charts",
-          "  url: " + served.url() + "\n  interval: 1m\n");
+    try (IndexServer served = HelmReleases.chartServed("charts", chart, "tested", "0.1.0")) {
       create("passes", "false", "{enable: true}");
       create("fails", "true", "{enable: true}");
       create("ignored", "true", "{enable: true, ignoreFailures: true}");

@@ -28,12 +28,20 @@ final class HelmReleases {
 
   /** podinfo's chart, version 1.0.0, served by a HelmRepository {@code name} made here. */
   static IndexServer chartServed(String name) throws Exception {
-    Path chart = Path.of(HelmReleaseIT.script("charts")).resolve("podinfo");
+    return chartServed(
+        name, Path.of(HelmReleaseIT.script("charts")).resolve("podinfo"), "podinfo", "1.0.0");
+  }
+
+  /**
+   * The chart in {@code dir}, packaged as {@code chart} at {@code version}, served by a
+   * HelmRepository {@code name} made here.
+   */
+  static IndexServer chartServed(String name, Path dir, String chart, String version)
+      throws Exception {
     IndexServer served = IndexServer.http();
-    byte[] tgz = HelmReleaseIT.tgz(chart, "1.0.0", List.of());
-    served.serveFile("podinfo-1.0.0.tgz", tgz);
-    served.serve(
-        TestCharts.index("podinfo", Map.of("1.0.0", tgz)).getBytes(StandardCharsets.UTF_8));
+    byte[] tgz = HelmReleaseIT.tgz(dir, version, List.of());
+    served.serveFile(chart + "-" + version + ".tgz", tgz);
+    served.serve(TestCharts.index(chart, Map.of(version, tgz)).getBytes(StandardCharsets.UTF_8));
     HelmReleaseIT.create(
         "source.capstan.dev/v1",
         "HelmRepository",
