@@ -181,8 +181,11 @@ public record ReleaseObservation(
   /** A test hook runs: TestSuccess Unknown, and a Ready that would be True is Unknown. */
   public record TestsRunning(String message) implements TestSeen {}
 
-  /** Every selected test hook succeeded (or there is none): TestSuccess True. */
-  public record TestsPassed(String message) implements TestSeen {}
+  /**
+   * Every selected test hook succeeded (or there is none): TestSuccess True; the run is kept in the
+   * version's entry of {@code status.history}, as Flux keeps every run's test hooks.
+   */
+  public record TestsPassed(String message, TestRun run) implements TestSeen {}
 
   /**
    * A test hook failed: TestSuccess False; unless {@code ignored}, Ready False with TestFailed. A

@@ -62,12 +62,16 @@ final class ReleaseTestCondition {
     return countsFailure(history, tests) && !((TestsFailed) tests).ignored();
   }
 
-  /** {@code history} with the test hooks of a run kept in the entry of its version. */
+  /** {@code history} with the test hooks of a finished run kept in the entry of its version. */
   static List<ReleaseSnapshot> withTestHooks(List<ReleaseSnapshot> history, TestSeen tests) {
-    if (!(tests instanceof TestsFailed f)) {
+    TestRun run;
+    if (tests instanceof TestsFailed f) {
+      run = f.run();
+    } else if (tests instanceof TestsPassed p) {
+      run = p.run();
+    } else {
       return history;
     }
-    TestRun run = f.run();
     return history.stream()
         .map(s -> Objects.equals(s.version(), run.version()) ? withHooks(s, run.hooks()) : s)
         .toList();

@@ -134,7 +134,8 @@ final class ReleaseTests {
           run(release.version(), tests));
     }
     if (tests.stream().allMatch(h -> HookPhase.of(h) == HookPhase.SUCCEEDED)) {
-      return new TestsPassed("Helm test succeeded" + of + ": " + passed(tests.size()));
+      return new TestsPassed(
+          "Helm test succeeded" + of + ": " + passed(tests.size()), run(release.version(), tests));
     }
     String awaiting = "Helm release" + of.substring(" for release".length()) + " is awaiting tests";
     Optional<ReleaseHook> running = first(tests, HookPhase.RUNNING);

@@ -80,6 +80,10 @@ class ReleaseTestRunTest {
             + "\"upgrade\":{\"remediation\":{\"retries\":1}}}");
     fakes.hookHealth.put("smoke", Status.Current);
     pipeline.reconcile(release);
+    assertEquals(
+        "Succeeded",
+        release.getStatus().history().get(0).testHooks().get("smoke").phase(),
+        "a passed run is kept too");
     release.getMetadata().setGeneration(2L);
     update(release, "{\"values\":{\"replicaCount\":3}}");
     fakes.hookHealth.put("smoke", Status.InProgress);
