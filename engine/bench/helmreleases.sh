@@ -15,7 +15,11 @@ root="$(cd "$here/../.." && pwd)"
 cp_file="$root/engine/target/bench-helmreleases-classpath.txt"
 # The flags of a small engine, as scale.sh's (deploy/install/README.md, "A small engine").
 flags="${CAPSTAN_BENCH_JVM:--XX:+UseSerialGC -Xss512k -Xms16m -Xmx256m -Xmn8m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=5 -XX:+ExitOnOutOfMemoryError}"
-flux_bin="$("$root/deploy/flux/build" --crds | tail -n 1)"
+# Flux's controllers, built once (the engine alone needs none)
+flux_bin=none
+if [[ -z "${CAPSTAN_BENCH_CAPSTAN_ONLY:-}" ]]; then
+  flux_bin="$("$root/deploy/flux/build" --crds | tail -n 1)"
+fi
 # podinfo's chart from the chart corpus, as the HelmRelease tests take it
 charts="$("$root/kustomize-worker/build" charts | tail -n 1)"
 # The jar and the classpath from one reactor build, which installs nothing in the local Maven
