@@ -35,6 +35,7 @@ public final class WarmRenderBench {
             Duration.ofSeconds(60),
             256L << 20,
             1,
+            Duration.ZERO,
             AnswerRoom.UNBOUNDED);
     ChartRenderRequest request =
         ChartRenderRequest.of(chart.getParent(), chart.getFileName().toString(), "bench", "bench")

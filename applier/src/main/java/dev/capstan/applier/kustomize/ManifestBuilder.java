@@ -26,16 +26,21 @@ public final class ManifestBuilder implements AutoCloseable {
   private final BuildSandbox sandbox;
   private final ResultCache results;
   private final BuildLimits limits;
+  private final Duration growAfter;
   private ChartRenderer charts;
 
   public ManifestBuilder(BuildLimits limits, BuildSandbox sandbox) {
     this(limits, sandbox, BuildWorkers.GROW_AFTER);
   }
 
-  /** A builder whose builds wait {@code growAfter} for a busy worker before starting another. */
+  /**
+   * A builder whose builds and chart renders wait {@code growAfter} for a busy worker before
+   * starting another.
+   */
   ManifestBuilder(BuildLimits limits, BuildSandbox sandbox, Duration growAfter) {
     this.sandbox = sandbox;
     this.limits = limits;
+    this.growAfter = growAfter;
     this.workers = new BuildWorkers(limits, sandbox, growAfter);
     this.results = new ResultCache(limits.resultCacheBytes());
   }
@@ -167,8 +172,8 @@ public final class ManifestBuilder implements AutoCloseable {
 
   /**
    * Helm charts rendered in chart workers with the builds' sandbox and limits (time, memory, answer
-   * size, how many at once) and the builds' answer room; the first render starts the first chart
-   * worker, so that builders that render no chart run none.
+   * size, how many at once), answer room and wait before another worker starts; the first render
+   * starts the first chart worker, so that builders that render no chart run none.
    */
   public synchronized ChartRenderer charts() {
     if (charts == null) {
@@ -183,6 +188,7 @@ public final class ManifestBuilder implements AutoCloseable {
                   limits.timeout(),
                   limits.maxOutputBytes(),
                   limits.workers(),
+                  growAfter,
                   workers.room()));
     }
     return charts;

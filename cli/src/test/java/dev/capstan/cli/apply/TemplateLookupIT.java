@@ -131,6 +131,7 @@ class TemplateLookupIT {
             Duration.ofSeconds(60),
             64 * MIB,
             1,
+            Duration.ZERO,
             AnswerRoom.UNBOUNDED));
   }
 

@@ -18,6 +18,9 @@ import java.util.Objects;
  * @param timeout the time one render may take; past it, its worker is stopped
  * @param maxAnswerBytes the largest answer read from a worker
  * @param workers how many renders run at once, each in a worker of its own
+ * @param growAfter how long a render waits for a busy worker before another worker is started for
+ *     it (a chart worker holds about twice a build worker's memory, and most renders take
+ *     milliseconds); zero: at once
  * @param room heap room for answers, shared with the build workers
  */
 @RecordBuilder
@@ -30,6 +33,7 @@ public record ChartWorkerSettings(
     Duration timeout,
     long maxAnswerBytes,
     int workers,
+    Duration growAfter,
     AnswerRoom room)
     implements ChartWorkerSettingsBuilder.With {
 
@@ -37,6 +41,7 @@ public record ChartWorkerSettings(
     Objects.requireNonNull(root, "root");
     Objects.requireNonNull(workerCache, "workerCache");
     Objects.requireNonNull(timeout, "timeout");
+    Objects.requireNonNull(growAfter, "growAfter");
     Objects.requireNonNull(room, "room");
     if (workers < 1) {
       throw new IllegalArgumentException("at least one chart worker is needed");

@@ -7,13 +7,13 @@ import dev.capstan.kustomize.worker.WorkerBinary;
 import dev.capstan.kustomize.worker.WorkerException;
 import dev.capstan.kustomize.worker.WorkerKind;
 import dev.capstan.kustomize.worker.WorkerPool;
-import java.time.Duration;
 
 /**
  * The chart workers: up to {@link ChartWorkerSettings#workers()} processes, none before the first
  * render (a chart worker holds Helm's and client-go's packages, about twice a build worker's
- * memory), each kept for the next render. A render past its time or memory ends with its worker;
- * the next render gets a new one.
+ * memory), each kept for the next render; another starts only when a render has waited {@link
+ * ChartWorkerSettings#growAfter()} for a busy one. A render past its time or memory ends with its
+ * worker; the next render gets a new one.
  */
 final class ChartWorkers implements AutoCloseable {
   private final ChartWorkerSettings settings;
@@ -26,7 +26,7 @@ final class ChartWorkers implements AutoCloseable {
             new WorkerPool.Spec(
                 "capstan-chart-deadlines",
                 settings.workers(),
-                Duration.ZERO,
+                settings.growAfter(),
                 () -> WorkerBinary.forThisMachine(settings.workerCache(), WorkerKind.CHART),
                 settings.root(),
                 settings.memoryLimitBytes(),
