@@ -97,8 +97,8 @@ public final class HelmReleasePipeline {
         new ReleaseRemediation(
             new RemediationRecords(actor.store(), parts.clock(), secrets),
             apply,
-            ReleaseUninstall.of(actor, parts),
-            HookEventRun.of(actor, parts)),
+            ReleaseUninstall.of(actor, parts, evaluators),
+            HookEventRun.of(actor, parts, evaluators)),
         new ReleaseDrift(actor.acting()),
         secrets,
         actor);
@@ -132,7 +132,7 @@ public final class HelmReleasePipeline {
     // objects being uninstalled are no one's health to tell
     parts.tracking().untrack(NamespacedName.of(release));
     try {
-      return ReleaseUninstall.deleting(release, parts);
+      return ReleaseUninstall.deleting(release, parts, evaluators);
     } catch (ReleaseFailure f) {
       // a remote cluster that cannot be used, a hook that failed: the finalizer stays, and its
       // retries back off as those of a reconcile failed before any attempt

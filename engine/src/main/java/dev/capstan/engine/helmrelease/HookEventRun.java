@@ -44,12 +44,12 @@ final class HookEventRun {
   }
 
   /**
-   * The hooks run as {@code actor} acts, looked at with the hook checks of {@code parts}. Their
-   * evaluator is compiled for this run alone: a rollback's or uninstall's hooks run rarely, unlike
-   * the looks at an unchanged release that the pipeline's shared evaluators serve.
+   * The hooks run as {@code actor} acts, looked at with the hook checks of the pipeline's shared
+   * {@code evaluators}: one is made at every reconcile, which runs no hook of this kind unless it
+   * rolls back or uninstalls, so it must not compile them again.
    */
-  static HookEventRun of(ReleaseActors.Actor actor, ReleaseParts parts) {
-    ReleaseEvaluators evaluators = new ReleaseEvaluators(parts.library(), parts.clock());
+  static HookEventRun of(
+      ReleaseActors.Actor actor, ReleaseParts parts, ReleaseEvaluators evaluators) {
     return new HookEventRun(
         new ReleaseHooks(actor.acting(), actor.store(), parts.clock()),
         new ReleaseHealth(actor.acting(), evaluators, parts.clock()).hookEvaluator(),

@@ -49,13 +49,17 @@ final class ReleaseUninstall {
     this.clock = clock;
   }
 
-  /** The uninstall as {@code actor} acts, with {@code parts}' charts, hook checks and clock. */
-  static ReleaseUninstall of(ReleaseActors.Actor actor, ReleaseParts parts) {
+  /**
+   * The uninstall as {@code actor} acts, with {@code parts}' charts and clock, its hooks judged by
+   * the hook checks of {@code evaluators}.
+   */
+  static ReleaseUninstall of(
+      ReleaseActors.Actor actor, ReleaseParts parts, ReleaseEvaluators evaluators) {
     return new ReleaseUninstall(
         actor.acting(),
         actor.store(),
         parts.charts(),
-        HookEventRun.of(actor, parts),
+        HookEventRun.of(actor, parts, evaluators),
         parts.clock());
   }
 
@@ -68,7 +72,8 @@ final class ReleaseUninstall {
    * @throws ReleaseFailure when its remote cluster cannot be used otherwise, or a hook or the
    *     deletion of its objects failed: the deletion waits
    */
-  static Optional<Duration> deleting(HelmRelease release, ReleaseParts parts) {
+  static Optional<Duration> deleting(
+      HelmRelease release, ReleaseParts parts, ReleaseEvaluators evaluators) {
     ReleaseActors actors = parts.actors();
     ChartSources charts = parts.charts();
     if (release.getSpec() == null || release.getSpec().suspended() || neverInstalled(release)) {
@@ -85,7 +90,7 @@ final class ReleaseUninstall {
       actors.forget(release);
       return Optional.empty();
     }
-    Optional<Duration> again = of(actor.get(), parts).delete(release);
+    Optional<Duration> again = of(actor.get(), parts, evaluators).delete(release);
     if (again.isEmpty()) {
       actors.forget(release);
     }
