@@ -25,13 +25,15 @@ final class ReleaseCodec {
 
   private static final byte[] GZIP_MAGIC = {0x1f, (byte) 0x8b, 0x08};
 
-  private final ObjectMapper json =
+  // One mapper for every codec: a codec is made with each reconcile's release storage, and a new
+  // mapper introspects the release's classes again at its first read.
+  private static final ObjectMapper JSON =
       new ObjectMapper().configure(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, false);
 
   /** The entry's text: Base64 of the gzipped release JSON. */
   String encode(Release release) {
     try {
-      byte[] body = json.writeValueAsBytes(release);
+      byte[] body = JSON.writeValueAsBytes(release);
       ByteArrayOutputStream packed = new ByteArrayOutputStream();
       try (GZIPOutputStream gzip = new BestGzipOutputStream(packed)) {
         gzip.write(body);
@@ -57,7 +59,7 @@ final class ReleaseCodec {
     }
     byte[] body = isGzip(packed) ? gunzip(packed) : packed;
     try {
-      Release release = json.readValue(body, Release.class);
+      Release release = JSON.readValue(body, Release.class);
       if (release == null) {
         throw new IllegalArgumentException("its release JSON is null");
       }
