@@ -26,6 +26,13 @@ public record SourceFetch(
   /** When a source whose namespace had no fetch slot free is reconciled again. */
   static final Duration NO_SLOT_RETRY = Duration.ofSeconds(2);
 
+  /**
+   * When a source fetched by a replica that does not own it, and whose status no replica has
+   * written yet, is reconciled again: its slot may have had no owner yet (replicas own nothing
+   * before their first claim), and the replica that holds it by then writes the status.
+   */
+  static final Duration UNWRITTEN_RETRY = Duration.ofSeconds(5);
+
   private static final Logger LOG = LoggerFactory.getLogger(SourceFetch.class);
 
   /** One engine that owns every source. */
@@ -104,6 +111,9 @@ public record SourceFetch(
       return failed.reason().needsSpecChange()
           ? Outcome.terminal()
           : Outcome.retry(read.interval());
+    }
+    if (!owner && kind.lastArtifact(source).isEmpty()) {
+      return Outcome.waiting(UNWRITTEN_RETRY);
     }
     return Outcome.succeeded(read.interval());
   }
