@@ -51,6 +51,9 @@ func (b *builder) render(req Request) Response {
 	if c.Metadata.Type != "" && c.Metadata.Type != "application" {
 		return failed(StageChart, fmt.Sprintf("%s charts are not installable", c.Metadata.Type))
 	}
+	if err := pinVersion(c.Metadata, opts.VersionTag, opts.VersionBuild); err != nil {
+		return failed(StageVersion, err.Error())
+	}
 	accessor, err := helmchart.NewAccessor(c)
 	if err != nil {
 		return failed(StageChart, err.Error())

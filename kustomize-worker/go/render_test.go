@@ -464,3 +464,30 @@ func TestArchiveBombsAreRefused(t *testing.T) {
 		}
 	}
 }
+
+// A chart from an OCI artifact takes the artifact's digest as its version's build metadata, and
+// must be the version of the tag it was pulled by, as Flux's helm-controller asks.
+func TestAnOciChartsVersionIsPinnedToItsTagAndDigest(t *testing.T) {
+	root := chartRoot(t)
+	w := startWorker(t, "--root", root)
+	pinned := render(w, root, "app", Render{ReleaseName: "web", Namespace: "shop", Values: appValues,
+		VersionTag: "1.2.3", VersionBuild: "0123456789ab"})
+	if pinned.Error != nil || pinned.Rendered.Chart.Version != "1.2.3+0123456789ab" {
+		t.Errorf("pinned by tag and digest: %+v", pinned)
+	}
+	byDigest := render(w, root, "app", Render{ReleaseName: "web", Namespace: "shop", Values: appValues,
+		VersionBuild: "ba9876543210"})
+	if byDigest.Error != nil || byDigest.Rendered.Chart.Version != "1.2.3+ba9876543210" {
+		t.Errorf("pinned by digest: %+v", byDigest)
+	}
+	for tag, want := range map[string]string{
+		"latest": "artifact revision latest is not a semantic version",
+		"1.2.4":  "artifact revision 1.2.4 does not match chart version 1.2.3",
+	} {
+		resp := render(w, root, "app", Render{ReleaseName: "web", Namespace: "shop", Values: appValues,
+			VersionTag: tag, VersionBuild: "0123456789ab"})
+		if resp.Error == nil || resp.Error.Stage != StageVersion || !strings.HasPrefix(resp.Error.Message, want) {
+			t.Errorf("tag %s: %+v", tag, resp)
+		}
+	}
+}

@@ -143,6 +143,14 @@ type Render struct {
 	// Lookups says that the host answers the chart's lookup calls (see lookup.go); without it
 	// lookup finds nothing, as in `helm template`.
 	Lookups bool `json:"lookups,omitempty"`
+	// VersionTag is the tag an OCI artifact was pulled by: the chart's version must be that
+	// version (semantic versions compared, build metadata aside), as Flux's helm-controller asks of
+	// a chart from an OCIRepository. Empty: no tag to match.
+	VersionTag string `json:"versionTag,omitempty"`
+	// VersionBuild replaces the build metadata of the chart's version before the render (so the
+	// templates' .Chart.Version shows it too): Flux's first 12 hex digits of an OCI artifact's
+	// digest, which tell a tag pushed again with other content apart. Empty: the chart's own.
+	VersionBuild string `json:"versionBuild,omitempty"`
 }
 
 // PostRenderer is an entry of Flux's spec.postRenderers.
@@ -245,4 +253,5 @@ const (
 	StageChart      Stage = "chart"      // the chart could not be loaded, or lacks a dependency
 	StageValues     Stage = "values"     // a values document is not YAML
 	StageRender     Stage = "render"     // Helm's render failed (a template, the values' schema)
+	StageVersion    Stage = "version"    // the chart's version is not the tag it was pulled by
 )

@@ -8,6 +8,7 @@ import dev.capstan.kustomize.chart.ChartLookups;
 import dev.capstan.kustomize.chart.ChartRender;
 import dev.capstan.kustomize.chart.ChartRenderException;
 import dev.capstan.kustomize.chart.ChartRenderRequest;
+import dev.capstan.kustomize.chart.ChartVersionPin;
 import dev.capstan.kustomize.chart.PostRenderStrategy;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -162,12 +163,13 @@ public final class BuildChartCommand implements Callable<Integer> {
         skipSchemaValidation,
         List.of(),
         PostRenderStrategy.COMBINED,
-        ChartLookups.NONE);
+        ChartLookups.NONE,
+        ChartVersionPin.NONE);
   }
 
   private static int exitCode(ChartRenderException.Stage stage) {
     return switch (stage) {
-      case REQUEST, CHART, VALUES, RENDER -> CliException.BAD_INPUT;
+      case REQUEST, CHART, VALUES, RENDER, VERSION -> CliException.BAD_INPUT;
       case LIMIT, SANDBOX, WORKER -> CliException.FAILED;
     };
   }

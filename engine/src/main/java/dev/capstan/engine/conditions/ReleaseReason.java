@@ -16,6 +16,8 @@ public enum ReleaseReason {
   SOURCE_NOT_READY("SourceNotReady"),
   /** The chart's source cannot be read or made. */
   ARTIFACT_FAILED("ArtifactFailed"),
+  /** An OCI chart's version is not that of the tag its artifact was pulled by. */
+  CHART_MUTATE_ERROR("ChartMutateError"),
   /** A reference the engine's tenancy rules refuse (a source in another namespace). */
   ACCESS_DENIED("AccessDenied"),
   /** The remote cluster of spec.kubeConfig cannot be used: its kubeconfig or API server. */

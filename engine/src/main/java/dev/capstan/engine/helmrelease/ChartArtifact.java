@@ -1,28 +1,88 @@
 package dev.capstan.engine.helmrelease;
 
+import dev.capstan.engine.conditions.ReleaseReason;
+import dev.capstan.kustomize.chart.ChartVersionPin;
 import java.nio.file.Path;
+import org.semver4j.Semver;
 
 /**
  * A HelmRelease's chart, as its source stored it: the artifact's revision (a HelmChart's is the
- * chart's version, an OCIRepository's {@code <tag>@<digest>}), the artifact's digest, and where the
- * packaged chart lies in the engine's store.
+ * chart's version, an OCIRepository's {@code <tag>@<digest>} or its digest alone), the artifact's
+ * digest, and where the packaged chart lies in the engine's store.
  *
- * @param source {@code Kind/namespace/name} of the HelmChart or OCIRepository
+ * @param oci whether the source is an OCIRepository (else a HelmChart)
+ * @param source {@code Kind 'namespace/name'} of the HelmChart or OCIRepository
  * @param root the stored tree of the artifact (the render reads nothing outside it)
  * @param chart the chart archive or directory, relative to {@code root}
  */
 public record ChartArtifact(
-    String source, String revision, String digest, Path root, String chart) {
+    boolean oci, String source, String revision, String digest, Path root, String chart) {
+
+  /** How long the digest part of an OCI chart's version is, as Flux writes it. */
+  private static final int BUILD_LENGTH = 12;
 
   /**
-   * The chart version the revision names, as a release record keeps it: an OCIRepository's revision
-   * without its {@code @<digest>}, with {@code _} read as {@code +} (an OCI tag cannot hold a
-   * {@code +}, so {@code helm push} writes a version's build metadata with {@code _}). Comparing
-   * the record's version with the whole revision would never match for an OCIRepository, and every
-   * reconcile would release the chart again.
+   * Whether a release record that keeps chart version {@code recorded} was made of this chart. A
+   * HelmChart's revision is the chart's version. An OCI chart's recorded version carries the first
+   * 12 hex digits of the artifact's digest as its build metadata, as Flux's helm-controller writes
+   * it, and the tag pulled by must still name that version: a tag moved to the same digest (such as
+   * {@code latest}) is then rendered, which refuses it as Flux does.
+   *
+   * @throws ReleaseFailure ChartMutateError when the revision's digest is not one
    */
-  public String version() {
+  public boolean madeOf(String recorded) {
+    if (recorded == null) {
+      return false;
+    }
+    if (!oci) {
+      return recorded.equals(revision);
+    }
+    ChartVersionPin pin = versionPin();
+    int plus = recorded.indexOf('+');
+    return plus >= 0
+        && recorded.substring(plus + 1).equals(pin.build())
+        && (pin.tag().isEmpty() || sameVersion(pin.tag(), recorded));
+  }
+
+  /**
+   * Whether two versions are equal but for build metadata, read as leniently as Helm reads them.
+   */
+  private static boolean sameVersion(String tag, String recorded) {
+    Semver a = version(tag);
+    Semver b = version(recorded);
+    return a != null && b != null && a.compareTo(b) == 0;
+  }
+
+  private static Semver version(String text) {
+    try {
+      Semver strict = Semver.parse(text);
+      return strict != null ? strict : Semver.coerce(text);
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  /**
+   * What the render does to the chart's version: for an OCI chart, the tag it was pulled by (with
+   * {@code _} read as {@code +}: an OCI tag cannot hold a {@code +}, so {@code helm push} writes
+   * build metadata with {@code _}) and its digest's first 12 hex digits; nothing for a HelmChart.
+   *
+   * @throws ReleaseFailure ChartMutateError when the revision's digest is not one
+   */
+  public ChartVersionPin versionPin() {
+    if (!oci) {
+      return ChartVersionPin.NONE;
+    }
     int at = revision.indexOf('@');
-    return at < 0 ? revision : revision.substring(0, at).replace('_', '+');
+    String tag = at < 0 ? "" : revision.substring(0, at).replace('_', '+');
+    String ociDigest = revision.substring(at + 1);
+    int colon = ociDigest.indexOf(':');
+    String hex = ociDigest.substring(colon + 1);
+    if (colon < 0 || hex.length() < BUILD_LENGTH) {
+      throw ReleaseFailure.failed(
+          ReleaseReason.CHART_MUTATE_ERROR,
+          source + ": invalid artifact revision: its digest is not <algorithm>:<hex>");
+    }
+    return new ChartVersionPin(tag, hex.substring(0, BUILD_LENGTH));
   }
 }

@@ -175,7 +175,12 @@ final class ClusterChartSources implements ChartSources {
                         ReleaseReason.SOURCE_NOT_READY,
                         what + " has an artifact the engine's store does not hold yet"));
     return new ChartArtifact(
-        what, artifact.revision(), artifact.digest(), root, chartIn(root, what));
+        source instanceof OCIRepository,
+        what,
+        artifact.revision(),
+        artifact.digest(),
+        root,
+        chartIn(root, what));
   }
 
   /** The packaged chart in a stored tree, or the tree itself when it is a chart directory. */

@@ -42,6 +42,7 @@ final class FetchedChartSources implements ChartSources {
           "the chart of " + what + " could not be fetched: " + e.getMessage());
     }
     return new ChartArtifact(
+        false,
         what,
         artifact.revision(),
         artifact.digest(),

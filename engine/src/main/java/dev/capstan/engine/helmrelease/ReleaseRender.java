@@ -77,11 +77,17 @@ final class ReleaseRender {
             .isUpgrade(upgrade)
             .postRenderers(postRenderers(spec))
             .postRenderStrategy(strategy(spec.effectivePostRenderStrategy()))
+            .versionPin(inputs.chart().versionPin())
             .build();
     ChartRender all;
     try {
       all = renderer.render(request);
     } catch (ChartRenderException e) {
+      if (e.stage() == ChartRenderException.Stage.VERSION) {
+        // as Flux's ChartMutateError: no release was attempted, so no remediation is due
+        throw ReleaseFailure.failed(
+            ReleaseReason.CHART_MUTATE_ERROR, inputs.chart().source() + ": " + e.getMessage());
+      }
       throw failed(upgrade, "for chart of " + inputs.chart().source() + ": " + e.describe());
     }
     ReleaseCrds.Split split = ReleaseCrds.split(all.manifest());

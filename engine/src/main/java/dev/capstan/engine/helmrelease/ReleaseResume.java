@@ -69,7 +69,7 @@ final class ReleaseResume {
     Release made = pending.record().release();
     HelmReleaseStatus status = release.getStatus();
     return status != null
-        && Objects.equals(made.chart().version(), in.chart().version())
+        && in.chart().madeOf(made.chart().version())
         && Objects.equals(orEmpty(made.config()), ReleaseRecording.config(in.values()))
         && Objects.equals(status.lastAttemptedRevisionDigest(), in.chart().digest())
         && Objects.equals(status.lastAttemptedGeneration(), release.getMetadata().getGeneration());

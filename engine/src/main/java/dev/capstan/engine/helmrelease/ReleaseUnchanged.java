@@ -34,7 +34,7 @@ final class ReleaseUnchanged {
     Optional<ReleaseRecord> latest = history.latest();
     if (last == null
         || !releasedAtGeneration(st, release.getMetadata().getGeneration())
-        || !Objects.equals(last.chartVersion(), in.chart().version())
+        || !in.chart().madeOf(last.chartVersion())
         || !Objects.equals(last.configDigest(), in.configDigest())
         || !sameRenderDigests(st, RenderDigests.of(release.getSpec()))
         || latest.isEmpty()

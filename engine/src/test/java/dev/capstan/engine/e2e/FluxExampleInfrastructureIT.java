@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.source.OCIRepository;
 import dev.capstan.engine.conditions.HelmReleaseStatuses;
 import dev.capstan.source.helm.ChartPushes;
 import dev.capstan.source.helm.IndexServer;
@@ -146,8 +147,22 @@ class FluxExampleInfrastructureIT extends EngineTestBase {
     }
     engine.awaitCondition("infra-controllers", "Ready", WAIT, EngineTestBase::isTrue);
     engine.awaitCondition("infra-configs", "Ready", WAIT, EngineTestBase::isTrue);
+    // as Flux names a chart from an OCIRepository: its version with the artifact's digest
+    String revision =
+        engine
+            .client
+            .resources(OCIRepository.class)
+            .inNamespace("cert-manager")
+            .withName("cert-manager")
+            .get()
+            .getStatus()
+            .artifact()
+            .revision();
     assertEquals(
-        List.of("cert-manager 1 deployed cert-manager-v1.21.2"), helm.list("cert-manager"));
+        List.of(
+            "cert-manager 1 deployed cert-manager-1.21.2+"
+                + revision.substring(revision.indexOf("@sha256:") + 8).substring(0, 12)),
+        helm.list("cert-manager"));
     assertEquals(
         List.of("ingress-nginx 1 deployed ingress-nginx-4.11.0"), helm.list("ingress-nginx"));
     assertTrue(

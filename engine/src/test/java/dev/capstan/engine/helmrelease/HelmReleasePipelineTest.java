@@ -158,6 +158,52 @@ class HelmReleasePipelineTest {
     assertEquals(renders, fakes.renders);
     assertEquals(recordWrites, fakes.recordWrites);
     assertEquals(List.of(1), List.copyOf(fakes.records.keySet()));
+    assertEquals("6.5.0+cccccccccccc", release.getStatus().latest().chartVersion());
+  }
+
+  @Test
+  void theSameTagPushedAgainWithOtherContentIsUpgraded() {
+    fakes.artifactRevision = "6.5.0@sha256:" + "c".repeat(64);
+    HelmRelease release = ReleaseFakes.release();
+    pipeline.reconcile(release);
+
+    fakes.artifactRevision = "6.5.0@sha256:" + "d".repeat(64);
+    pipeline.reconcile(release);
+
+    assertEquals(2, fakes.renders);
+    assertEquals(ReleaseStatus.DEPLOYED, fakes.records.get(2).release().status());
+    assertEquals("6.5.0+dddddddddddd", fakes.records.get(2).release().chart().version());
+  }
+
+  @Test
+  void aTagMovedToTheSameDigestIsRefusedThoughTheReleaseIsInSync() {
+    fakes.artifactRevision = "6.5.0@sha256:" + "c".repeat(64);
+    HelmRelease release = ReleaseFakes.release();
+    pipeline.reconcile(release);
+
+    fakes.artifactRevision = "latest@sha256:" + "c".repeat(64);
+    pipeline.reconcile(release);
+
+    Condition ready = HelmReleaseStatuses.condition(release.getStatus(), "Ready").orElseThrow();
+    assertEquals("False ChartMutateError", ready.getStatus() + " " + ready.getReason());
+    assertEquals(List.of(1), List.copyOf(fakes.records.keySet()), "nothing released again");
+  }
+
+  @Test
+  void aTagThatIsNotTheChartsVersionIsRefusedBeforeAnyRelease() {
+    fakes.artifactRevision = "latest@sha256:" + "c".repeat(64);
+    HelmRelease release = ReleaseFakes.release();
+
+    Outcome refused = pipeline.reconcile(release);
+
+    assertEquals(Outcome.Kind.TRANSIENT, refused.kind());
+    Condition ready = HelmReleaseStatuses.condition(release.getStatus(), "Ready").orElseThrow();
+    assertEquals("False ChartMutateError", ready.getStatus() + " " + ready.getReason());
+    assertEquals(
+        "OCIRepository 'apps/podinfo': artifact revision latest does not match chart version 6.5.0",
+        ready.getMessage());
+    assertTrue(fakes.records.isEmpty(), "no release attempted");
+    assertNull(release.getStatus().installFailures(), "no install failure counted");
   }
 
   @Test

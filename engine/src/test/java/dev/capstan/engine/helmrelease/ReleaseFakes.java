@@ -34,6 +34,7 @@ import dev.capstan.kube.ObjectRef;
 import dev.capstan.kustomize.chart.ChartRender;
 import dev.capstan.kustomize.chart.ChartRenderException;
 import dev.capstan.kustomize.chart.ChartRenderRequest;
+import dev.capstan.kustomize.chart.ChartVersionPin;
 import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.APIResourceListBuilder;
 import io.fabric8.kubernetes.api.model.Namespace;
@@ -76,8 +77,8 @@ final class ReleaseFakes {
   String chartVersion = "6.5.0";
 
   /**
-   * The artifact's revision when it is not the chart's version: an OCIRepository's is {@code
-   * <tag>@<digest>}.
+   * An OCIRepository's revision ({@code <tag>@<digest>} or the digest alone); null: the chart is a
+   * HelmChart's, whose revision is its version.
    */
   String artifactRevision;
 
@@ -282,10 +283,20 @@ final class ReleaseFakes {
       throw new ChartRenderException(ChartRenderException.Stage.VALUES, renderError);
     }
     return new ChartRender(
-        new ChartRender.Chart("podinfo", chartVersion, "6.5.0", chartDigest),
+        new ChartRender.Chart("podinfo", pinned(request.versionPin()), "6.5.0", chartDigest),
         (request.includeCrds() ? crds : "") + manifest,
         hooks,
         "");
+  }
+
+  /** The chart's version as the worker pins it: a plain comparison stands in for semver's. */
+  private String pinned(ChartVersionPin pin) {
+    if (!pin.tag().isEmpty() && !pin.tag().equals(chartVersion)) {
+      throw new ChartRenderException(
+          ChartRenderException.Stage.VERSION,
+          "artifact revision " + pin.tag() + " does not match chart version " + chartVersion);
+    }
+    return pin.build().isEmpty() ? chartVersion : chartVersion + "+" + pin.build();
   }
 
   /** The namespace a preview finds the records in; any when null. */
@@ -550,7 +561,10 @@ final class ReleaseFakes {
             ReleaseReason.SOURCE_NOT_READY, "HelmChart 'apps/apps-podinfo' is not ready");
       }
       return new ChartArtifact(
-          "HelmChart 'apps/apps-podinfo'",
+          artifactRevision != null,
+          artifactRevision != null
+              ? "OCIRepository 'apps/podinfo'"
+              : "HelmChart 'apps/apps-podinfo'",
           artifactRevision == null ? chartVersion : artifactRevision,
           chartDigest,
           Path.of("/artifacts"),

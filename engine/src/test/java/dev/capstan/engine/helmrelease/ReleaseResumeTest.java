@@ -85,7 +85,7 @@ class ReleaseResumeTest {
   }
 
   @Test
-  void aReleaseOfAnOciRepositoryGoesOnFromItsRecordWhoseVersionIsTheRevisionsTag() {
+  void aReleaseOfAnOciRepositoryGoesOnFromItsRecordWhoseVersionCarriesTheDigest() {
     fakes.artifactRevision = "6.5.0@sha256:" + "c".repeat(64);
     HelmRelease release = waitingForMigrate();
 
@@ -94,6 +94,7 @@ class ReleaseResumeTest {
 
     assertEquals(List.of(1), List.copyOf(fakes.records.keySet()));
     assertEquals(ReleaseStatus.DEPLOYED, fakes.records.get(1).release().status());
+    assertEquals("6.5.0+cccccccccccc", fakes.records.get(1).release().chart().version());
     assertEquals(1, fakes.renders);
   }
 

@@ -21,6 +21,8 @@ public final class ChartRenderException extends RuntimeException {
     VALUES,
     /** Helm's render failed: a template, or the values against {@code values.schema.json}. */
     RENDER,
+    /** The chart's version is not that of the tag its OCI artifact was pulled by. */
+    VERSION,
     /** The render went past its time, memory or answer size, and its worker was stopped. */
     LIMIT,
     /** The machine cannot confine the chart worker, and the sandbox requires it. */

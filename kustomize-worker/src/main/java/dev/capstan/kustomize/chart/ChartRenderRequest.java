@@ -30,6 +30,8 @@ import java.util.Objects;
  *     PostRenderStrategy#COMBINED}, Helm 4's default)
  * @param lookups answers the chart's {@code lookup} calls (null or {@link ChartLookups#NONE}:
  *     lookup finds nothing, as in {@code helm template})
+ * @param versionPin what the render does to the chart's version (null: {@link
+ *     ChartVersionPin#NONE}, as {@code helm template})
  */
 @RecordBuilder
 public record ChartRenderRequest(
@@ -48,7 +50,8 @@ public record ChartRenderRequest(
     boolean skipSchemaValidation,
     List<ChartPostRenderer> postRenderers,
     PostRenderStrategy postRenderStrategy,
-    ChartLookups lookups)
+    ChartLookups lookups,
+    ChartVersionPin versionPin)
     implements ChartRenderRequestBuilder.With {
 
   public ChartRenderRequest {
@@ -64,6 +67,7 @@ public record ChartRenderRequest(
     postRenderStrategy =
         postRenderStrategy == null ? PostRenderStrategy.COMBINED : postRenderStrategy;
     lookups = lookups == null ? ChartLookups.NONE : lookups;
+    versionPin = versionPin == null ? ChartVersionPin.NONE : versionPin;
   }
 
   /** The chart rendered with its own values only, and every other option as Helm's default. */
@@ -85,6 +89,7 @@ public record ChartRenderRequest(
         false,
         List.of(),
         PostRenderStrategy.COMBINED,
-        ChartLookups.NONE);
+        ChartLookups.NONE,
+        ChartVersionPin.NONE);
   }
 }

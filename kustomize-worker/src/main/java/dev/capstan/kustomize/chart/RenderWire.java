@@ -47,6 +47,8 @@ final class RenderWire {
     render.put("postRenderers", postRenderers(request));
     render.put("postRenderStrategy", request.postRenderStrategy().wireName());
     render.put("lookups", request.lookups() != ChartLookups.NONE);
+    render.put("versionTag", request.versionPin().tag());
+    render.put("versionBuild", request.versionPin().build());
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("root", root.toString());
     body.put("path", request.chart());
@@ -85,6 +87,7 @@ final class RenderWire {
       case "chart" -> Stage.CHART;
       case "values" -> Stage.VALUES;
       case "render" -> Stage.RENDER;
+      case "version" -> Stage.VERSION;
       default -> Stage.WORKER;
     };
   }

@@ -19,6 +19,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -47,6 +52,10 @@ class ChartRendererTest {
   }
 
   private ChartWorkerSettings settings() throws IOException {
+    return settings(Duration.ZERO);
+  }
+
+  private ChartWorkerSettings settings(Duration growAfter) throws IOException {
     return new ChartWorkerSettings(
         root.toRealPath(),
         cache.resolve("worker"),
@@ -56,6 +65,7 @@ class ChartRendererTest {
         Duration.ofSeconds(30),
         64 * MIB,
         2,
+        growAfter,
         AnswerRoom.UNBOUNDED);
   }
 
@@ -312,6 +322,69 @@ class ChartRendererTest {
       assertTrue(broken.getMessage().contains("cannot be read"), broken.getMessage());
       assertFalse(broken.getMessage().contains("S3cr3t"), broken.getMessage());
       assertEquals(1, renderer.workersRunning(), "the worker serves after every lookup");
+    }
+  }
+
+  /**
+   * A render waits the settings' growAfter for a busy worker before another one starts: a render
+   * held in its lookup keeps the only worker, and the next render waits for it.
+   */
+  @Test
+  void aRenderWaitsForABusyWorkerBeforeAnotherStarts() throws Exception {
+    CountDownLatch asked = new CountDownLatch(1);
+    CountDownLatch answer = new CountDownLatch(1);
+    ChartLookups held =
+        lookup -> {
+          asked.countDown();
+          await(answer);
+          return new LookupAnswer.Missing();
+        };
+    ExecutorService threads = Executors.newFixedThreadPool(2);
+    try (ChartRenderer renderer = new ChartRenderer(settings(Duration.ofMinutes(5)))) {
+      ChartRenderRequest lookup = ChartRenderRequest.of(root, "lookup", "r", "shop");
+      Future<ChartRender> first = threads.submit(() -> renderer.render(lookup.withLookups(held)));
+      assertTrue(asked.await(30, TimeUnit.SECONDS), "the first render asked its lookup");
+      Future<ChartRender> second = threads.submit(() -> renderer.render(app()));
+      Thread.sleep(500);
+      assertFalse(second.isDone(), "the second render waits for the busy worker");
+      assertEquals(1, renderer.workersRunning());
+      answer.countDown();
+      assertTrue(first.get(30, TimeUnit.SECONDS).manifest().contains("found: \"no\""));
+      assertEquals("app", second.get(30, TimeUnit.SECONDS).chart().name());
+      assertEquals(1, renderer.workersRunning(), "both rendered in one worker");
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      latch.await(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * A chart from an OCI artifact: the tag must be its version, and the digest becomes the version's
+   * build metadata.
+   */
+  @Test
+  void anOciChartsVersionIsPinnedOrRefused() throws IOException {
+    try (ChartRenderer renderer = new ChartRenderer(settings())) {
+      ChartRender pinned =
+          renderer.render(app().withVersionPin(new ChartVersionPin("1.2.3", "0123456789ab")));
+      assertEquals("1.2.3+0123456789ab", pinned.chart().version());
+      assertEquals("1.2.3", renderer.render(app()).chart().version(), "no pin: the chart's own");
+      ChartRenderException refused =
+          assertThrows(
+              ChartRenderException.class,
+              () ->
+                  renderer.render(
+                      app().withVersionPin(new ChartVersionPin("2.0.0", "0123456789ab"))));
+      assertEquals(Stage.VERSION, refused.stage());
+      assertEquals(
+          "artifact revision 2.0.0 does not match chart version 1.2.3", refused.getMessage());
     }
   }
 

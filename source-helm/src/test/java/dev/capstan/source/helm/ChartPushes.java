@@ -74,7 +74,7 @@ public final class ChartPushes {
   }
 
   /** ORAS push of {@code layer} as the one layer of a manifest with the given media types. */
-  void orasPush(String reference, Path layer, String configType, String layerType)
+  public void orasPush(String reference, Path layer, String configType, String layerType)
       throws Exception {
     Path dir = layer.getParent();
     Files.writeString(dir.resolve("config.json"), "{}");
