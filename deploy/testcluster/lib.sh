@@ -5,6 +5,14 @@ RUN=${CAPSTAN_TESTCLUSTER_DIR:-$CACHE/cluster}
 PIDS=$RUN/pids
 LOGS=$RUN/logs
 KUBECONFIG_PATH=$RUN/admin.kubeconfig
+# lock_state: waits until no other up, down or restart-apiserver of this state directory runs,
+# then holds its lock (fd 9, a file beside the directory) until the script exits. Whatever a
+# script starts to outlive it must close fd 9 (`9>&-`), or it would hold the lock for good.
+lock_state() {
+  mkdir -p "$(dirname "${RUN%/}")"
+  exec 9>"${RUN%/}.lock"
+  flock 9
+}
 # Start order; down stops them in reverse.
 COMPONENTS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok)
 

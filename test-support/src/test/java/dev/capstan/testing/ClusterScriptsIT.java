@@ -121,6 +121,99 @@ class ClusterScriptsIT {
     }
   }
 
+  @Test
+  void aComponentThatExitsWhileStartingIsNamedWithItsStatusStartedOnceMoreAndNothingIsLeft(
+      @TempDir Path runDir) throws Exception {
+    Path cache = cacheWithAnApiServerThatExits(runDir.resolve("cache"), 7);
+
+    Result result =
+        run(
+            runDir,
+            List.of(
+                "CAPSTAN_CACHE=" + cache,
+                "CAPSTAN_APISERVER_PORT=" + freePort(),
+                "CAPSTAN_ETCD_PORT=" + freePort(),
+                "CAPSTAN_KCM_PORT=" + freePort(),
+                "CAPSTAN_SCHEDULER_PORT=" + freePort()));
+
+    assertEquals(1, result.exit(), result.output());
+    String named = "kube-apiserver exited during start: exit status 7";
+    assertEquals(2, result.output().split(named, -1).length - 1, result.output());
+    assertTrue(result.output().contains("starting everything afresh once more"), result.output());
+    assertEquals(2, Files.readAllLines(cache.resolve("apiserver-starts")).size());
+    assertTrue(
+        Files.exists(runDir.resolve("cluster.failed-start/kube-apiserver.log")),
+        "the first start's logs are kept");
+    assertFalse(result.output().contains("export KUBECONFIG"), result.output());
+    assertFalse(processesMention(runDir), "a process of the failed cluster is still running");
+  }
+
+  @Test
+  void downWaitsForAnUpOrDownOfTheSameStateInProgress(@TempDir Path runDir) throws Exception {
+    Path lock = runDir.resolve("cluster.lock");
+    Path held = runDir.resolve("held");
+    Path released = runDir.resolve("released");
+    Process holder =
+        new ProcessBuilder(
+                "flock",
+                lock.toString(),
+                "sh",
+                "-c",
+                "touch " + held + "; sleep 2; touch " + released)
+            .start();
+    try {
+      for (int i = 0; i < 200 && !Files.exists(held); i++) {
+        Thread.sleep(50);
+      }
+      assertTrue(Files.exists(held), "the stand-in for a running up never took the lock");
+
+      Result down = run(runDir, "deploy/testcluster/down", List.of());
+
+      assertEquals(0, down.exit(), down.output());
+      assertTrue(Files.exists(released), "down ran while another script held the state's lock");
+    } finally {
+      holder.destroyForcibly();
+    }
+  }
+
+  /**
+   * A copy of the built control plane's cache whose binaries are the real ones but for
+   * kube-apiserver, a script that counts its starts and exits with {@code status}.
+   */
+  private static Path cacheWithAnApiServerThatExits(Path cache, int status) throws Exception {
+    Result build = run(cache.getParent(), "deploy/testcluster/build", List.of());
+    assertEquals(0, build.exit(), build.output());
+    String configured = System.getenv("CAPSTAN_CACHE");
+    Path real =
+        configured == null || configured.isBlank()
+            ? Path.of(System.getProperty("user.home"), ".cache", "capstan")
+            : Path.of(configured);
+    Path bin = Files.createDirectories(cache.resolve("bin"));
+    try (var built = Files.list(real.resolve("bin"))) {
+      for (Path file : (Iterable<Path>) built::iterator) {
+        Files.createSymbolicLink(bin.resolve(file.getFileName()), file);
+      }
+    }
+    try (var top = Files.list(real)) {
+      for (Path file : (Iterable<Path>) top::iterator) {
+        if (file.getFileName().toString().contains("kwok-stages")) {
+          Files.copy(file, cache.resolve(file.getFileName()));
+        }
+      }
+    }
+    Path apiServer = bin.resolve("kube-apiserver");
+    Files.delete(apiServer);
+    Files.writeString(
+        apiServer,
+        "#!/bin/sh\necho started >> "
+            + cache.resolve("apiserver-starts")
+            + "\nexit "
+            + status
+            + "\n");
+    assertTrue(apiServer.toFile().setExecutable(true));
+    return cache;
+  }
+
   private static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
