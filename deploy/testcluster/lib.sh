@@ -1,4 +1,5 @@
-# Shared settings of the local control plane scripts (sourced by up and down).
+# Shared settings of the local control plane scripts (sourced by up, down, restart-apiserver and
+# run-tests).
 CACHE=${CAPSTAN_CACHE:-$HOME/.cache/capstan}
 BIN=$CACHE/bin
 RUN=${CAPSTAN_TESTCLUSTER_DIR:-$CACHE/cluster}
@@ -10,8 +11,20 @@ KUBECONFIG_PATH=$RUN/admin.kubeconfig
 # script starts to outlive it must close fd 9 (`9>&-`), or it would hold the lock for good.
 lock_state() {
   mkdir -p "$(dirname "${RUN%/}")"
-  exec 9>"${RUN%/}.lock"
-  flock 9
+  exec 9>"${RUN%/}.lock" || exit 1
+  flock -n 9 && return 0
+  echo "testcluster: waiting for another up, down or restart-apiserver of $RUN" >&2
+  flock 9 || exit 1
+}
+# child_state PID: whether PID is a child of this very shell (started by it, not yet reaped: only
+# then is the number surely still that process's); sets CHILD_STATE to its state letter (R, S, Z
+# for one that exited, ...). No subshell: in one, $BASHPID is not the parent's.
+child_state() {
+  local stat ppid
+  CHILD_STATE=
+  read -r stat 2>/dev/null < "/proc/$1/stat" || return 1
+  read -r CHILD_STATE ppid _ <<<"${stat##*) }"
+  [[ $ppid == "$BASHPID" ]]
 }
 # Start order; down stops them in reverse.
 COMPONENTS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok)

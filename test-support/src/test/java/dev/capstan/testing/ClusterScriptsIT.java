@@ -124,7 +124,7 @@ class ClusterScriptsIT {
   @Test
   void aComponentThatExitsWhileStartingIsNamedWithItsStatusStartedOnceMoreAndNothingIsLeft(
       @TempDir Path runDir) throws Exception {
-    Path cache = cacheWithAnApiServerThatExits(runDir.resolve("cache"), 7);
+    Path cache = cacheWithAnApiServer(runDir.resolve("cache"), "exit 7");
 
     Result result =
         run(
@@ -146,6 +146,40 @@ class ClusterScriptsIT {
         "the first start's logs are kept");
     assertFalse(result.output().contains("export KUBECONFIG"), result.output());
     assertFalse(processesMention(runDir), "a process of the failed cluster is still running");
+  }
+
+  @Test
+  void aStartThatFailsOnceIsStartedAfreshAndWhatItStartedHoldsNoLock(@TempDir Path runDir)
+      throws Exception {
+    Path cache =
+        cacheWithAnApiServer(
+            runDir.resolve("cache"),
+            "[ -f \"$STARTS.1\" ] && exec -a \"$0\" \"$REAL\" \"$@\"\ntouch \"$STARTS.1\"\nexit 7");
+    List<String> env =
+        List.of(
+            "CAPSTAN_CACHE=" + cache,
+            "CAPSTAN_TESTCLUSTER_NODES=1",
+            "CAPSTAN_APISERVER_PORT=" + freePort(),
+            "CAPSTAN_ETCD_PORT=" + freePort(),
+            "CAPSTAN_KCM_PORT=" + freePort(),
+            "CAPSTAN_SCHEDULER_PORT=" + freePort());
+    try {
+      Result up = run(runDir, env);
+
+      assertEquals(0, up.exit(), up.output());
+      String named = "kube-apiserver exited during start: exit status 7";
+      assertEquals(1, up.output().split(named, -1).length - 1, up.output());
+      assertTrue(up.output().contains("export KUBECONFIG"), up.output());
+      Process probe =
+          new ProcessBuilder("flock", "-n", runDir.resolve("cluster.lock").toString(), "true")
+              .start();
+      assertTrue(probe.waitFor(30, TimeUnit.SECONDS));
+      assertEquals(0, probe.exitValue(), "a component of the running plane holds the lock");
+    } finally {
+      Result down = run(runDir, "deploy/testcluster/down", env);
+      assertEquals(0, down.exit(), down.output());
+    }
+    assertFalse(processesMention(runDir), "down left a component running");
   }
 
   @Test
@@ -178,9 +212,11 @@ class ClusterScriptsIT {
 
   /**
    * A copy of the built control plane's cache whose binaries are the real ones but for
-   * kube-apiserver, a script that counts its starts and exits with {@code status}.
+   * kube-apiserver, a bash script that counts its starts (a line each in {@code apiserver-starts})
+   * and then runs {@code body}, in which {@code $REAL} is the real kube-apiserver and {@code
+   * $STARTS} the count's file.
    */
-  private static Path cacheWithAnApiServerThatExits(Path cache, int status) throws Exception {
+  private static Path cacheWithAnApiServer(Path cache, String body) throws Exception {
     Result build = run(cache.getParent(), "deploy/testcluster/build", List.of());
     assertEquals(0, build.exit(), build.output());
     String configured = System.getenv("CAPSTAN_CACHE");
@@ -202,13 +238,16 @@ class ClusterScriptsIT {
       }
     }
     Path apiServer = bin.resolve("kube-apiserver");
+    Path realServer = Files.readSymbolicLink(apiServer);
     Files.delete(apiServer);
     Files.writeString(
         apiServer,
-        "#!/bin/sh\necho started >> "
+        "#!/bin/bash\nREAL='"
+            + realServer
+            + "'\nSTARTS='"
             + cache.resolve("apiserver-starts")
-            + "\nexit "
-            + status
+            + "'\necho started >> \"$STARTS\"\n"
+            + body
             + "\n");
     assertTrue(apiServer.toFile().setExecutable(true));
     return cache;
