@@ -34,6 +34,81 @@ public record ReleaseSnapshot(
         Map<String, TestHookStatus> testHooks,
     @JsonPropertyDescription("Digest of the OCI artifact the chart came from.") String ociDigest) {
 
+  /** This snapshot with its record's status {@code status} (deployed, superseded, ...). */
+  public ReleaseSnapshot withStatus(String status) {
+    return new ReleaseSnapshot(
+        apiVersion,
+        digest,
+        name,
+        namespace,
+        version,
+        status,
+        action,
+        chartName,
+        chartVersion,
+        appVersion,
+        configDigest,
+        firstDeployed,
+        lastDeployed,
+        deleted,
+        testHooks,
+        ociDigest);
+  }
+
+  /** This snapshot with the Helm tests run for its version (none: null). */
+  public ReleaseSnapshot withTestHooks(Map<String, TestHookStatus> testHooks) {
+    return new ReleaseSnapshot(
+        apiVersion,
+        digest,
+        name,
+        namespace,
+        version,
+        status,
+        action,
+        chartName,
+        chartVersion,
+        appVersion,
+        configDigest,
+        firstDeployed,
+        lastDeployed,
+        deleted,
+        testHooks == null || testHooks.isEmpty() ? null : testHooks,
+        ociDigest);
+  }
+
+  /** This snapshot with the digest of the OCI artifact its chart came from. */
+  public ReleaseSnapshot withOciDigest(String ociDigest) {
+    return new ReleaseSnapshot(
+        apiVersion,
+        digest,
+        name,
+        namespace,
+        version,
+        status,
+        action,
+        chartName,
+        chartVersion,
+        appVersion,
+        configDigest,
+        firstDeployed,
+        lastDeployed,
+        deleted,
+        testHooks,
+        ociDigest);
+  }
+
+  /**
+   * This snapshot written again over {@code replaced}: when that one is of the same version, it
+   * keeps what only that one knew, the tests run and the OCI artifact's digest, where this has none.
+   */
+  public ReleaseSnapshot keeping(ReleaseSnapshot replaced) {
+    if (replaced == null || version == null || !version.equals(replaced.version())) {
+      return this;
+    }
+    ReleaseSnapshot kept = testHooks == null ? withTestHooks(replaced.testHooks()) : this;
+    return ociDigest == null ? kept.withOciDigest(replaced.ociDigest()) : kept;
+  }
+
   /** One Helm test's run. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   @JsonIgnoreProperties(ignoreUnknown = true)

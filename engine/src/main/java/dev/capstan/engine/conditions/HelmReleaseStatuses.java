@@ -272,42 +272,20 @@ public final class HelmReleaseStatuses {
     boolean deployed = DEPLOYED.equals(released.status());
     for (ReleaseSnapshot snapshot : before) {
       if (snapshot.version() != null && snapshot.version().equals(released.version())) {
-        if (released.testHooks() == null && snapshot.testHooks() != null) {
-          next.set(0, ReleaseTestCondition.withHooks(released, snapshot.testHooks()));
-        }
+        next.set(0, released.keeping(snapshot));
         continue;
       }
       if (max > 0 && next.size() >= max) {
         break;
       }
       ReleaseSnapshot kept =
-          deployed && DEPLOYED.equals(snapshot.status()) ? superseded(snapshot) : snapshot;
+          deployed && DEPLOYED.equals(snapshot.status()) ? snapshot.withStatus(SUPERSEDED) : snapshot;
       next.add(kept);
       if (DEPLOYED.equals(kept.status()) || SUPERSEDED.equals(kept.status())) {
         break;
       }
     }
     return List.copyOf(next);
-  }
-
-  private static ReleaseSnapshot superseded(ReleaseSnapshot s) {
-    return new ReleaseSnapshot(
-        s.apiVersion(),
-        s.digest(),
-        s.name(),
-        s.namespace(),
-        s.version(),
-        SUPERSEDED,
-        s.action(),
-        s.chartName(),
-        s.chartVersion(),
-        s.appVersion(),
-        s.configDigest(),
-        s.firstDeployed(),
-        s.lastDeployed(),
-        s.deleted(),
-        s.testHooks(),
-        s.ociDigest());
   }
 
   /** Flux's failure counters: all failures, and the failed installs and upgrades. */

@@ -73,7 +73,7 @@ final class ReleaseTestCondition {
       return history;
     }
     return history.stream()
-        .map(s -> Objects.equals(s.version(), run.version()) ? withHooks(s, run.hooks()) : s)
+        .map(s -> Objects.equals(s.version(), run.version()) ? s.withTestHooks(run.hooks()) : s)
         .toList();
   }
 
@@ -83,26 +83,6 @@ final class ReleaseTestCondition {
             .filter(s -> Objects.equals(s.version(), version) && s.testHooks() != null)
             .flatMap(s -> s.testHooks().values().stream())
             .anyMatch(h -> FAILED_PHASE.equals(h.phase()));
-  }
-
-  static ReleaseSnapshot withHooks(ReleaseSnapshot s, Map<String, TestHookStatus> hooks) {
-    return new ReleaseSnapshot(
-        s.apiVersion(),
-        s.digest(),
-        s.name(),
-        s.namespace(),
-        s.version(),
-        s.status(),
-        s.action(),
-        s.chartName(),
-        s.chartVersion(),
-        s.appVersion(),
-        s.configDigest(),
-        s.firstDeployed(),
-        s.lastDeployed(),
-        s.deleted(),
-        hooks.isEmpty() ? null : hooks,
-        s.ociDigest());
   }
 
   private static void overrideReady(

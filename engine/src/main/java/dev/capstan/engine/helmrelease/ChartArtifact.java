@@ -3,7 +3,7 @@ package dev.capstan.engine.helmrelease;
 import dev.capstan.engine.conditions.ReleaseReason;
 import dev.capstan.kustomize.chart.ChartVersionPin;
 import java.nio.file.Path;
-import org.semver4j.Semver;
+import java.util.Optional;
 
 /**
  * A HelmRelease's chart, as its source stored it: the artifact's revision (a HelmChart's is the
@@ -44,22 +44,41 @@ public record ChartArtifact(
         && (pin.tag().isEmpty() || sameVersion(pin.tag(), recorded));
   }
 
-  /**
-   * Whether two versions are equal but for build metadata, read as leniently as Helm reads them.
-   */
+  /** Whether two versions are equal but for build metadata, read as Helm reads them. */
   private static boolean sameVersion(String tag, String recorded) {
-    Semver a = version(tag);
-    Semver b = version(recorded);
-    return a != null && b != null && a.compareTo(b) == 0;
+    Optional<HelmVersion> a = HelmVersion.parse(tag);
+    return a.isPresent() && a.equals(HelmVersion.parse(recorded));
   }
 
-  private static Semver version(String text) {
-    try {
-      Semver strict = Semver.parse(text);
-      return strict != null ? strict : Semver.coerce(text);
-    } catch (RuntimeException e) {
-      return null;
+  /**
+   * The chart's version as the status records an attempt of it ({@code lastAttemptedRevision}), as
+   * Flux's helm-controller writes it: a HelmChart's revision; an OCI chart pulled by the tag of its
+   * version, that version with the digest's first 12 hex digits as its build metadata, as the render
+   * pins it. Pulled by digest alone, its version is not known before the render: the revision
+   * stands (Flux reads the chart first and writes the pinned version).
+   *
+   * @throws ReleaseFailure ChartMutateError when the revision's digest is not one
+   */
+  public String attemptedRevision() {
+    if (!oci) {
+      return revision;
     }
+    ChartVersionPin pin = versionPin();
+    return HelmVersion.parse(pin.tag()).map(v -> v.withBuild(pin.build())).orElse(revision);
+  }
+
+  /**
+   * The digest the status records an attempt with ({@code lastAttemptedRevisionDigest}): an OCI
+   * chart's artifact digest as its revision names it, as Flux writes it; a HelmChart's stored
+   * artifact's digest, which Flux does not write but a waiting release is resumed by.
+   */
+  public String attemptedDigest() {
+    return oci ? ociDigest() : digest;
+  }
+
+  /** The digest of the OCI artifact (its manifest's) the revision names; null for a HelmChart. */
+  public String ociDigest() {
+    return oci ? revision.substring(revision.indexOf('@') + 1) : null;
   }
 
   /**
@@ -75,9 +94,9 @@ public record ChartArtifact(
     }
     int at = revision.indexOf('@');
     String tag = at < 0 ? "" : revision.substring(0, at).replace('_', '+');
-    String ociDigest = revision.substring(at + 1);
-    int colon = ociDigest.indexOf(':');
-    String hex = ociDigest.substring(colon + 1);
+    String named = ociDigest();
+    int colon = named.indexOf(':');
+    String hex = named.substring(colon + 1);
     if (colon < 0 || hex.length() < BUILD_LENGTH) {
       throw ReleaseFailure.failed(
           ReleaseReason.CHART_MUTATE_ERROR,

@@ -300,14 +300,14 @@ public final class HelmReleasePipeline {
       seen.attempted(in.attempted(pending.action(), took))
           .inventory(Inventories.toStatus(f.inventory()))
           .phase(new ReleaseObservation.Failed(f.reason(), message, true));
-      f.snapshot().ifPresent(seen::released);
+      f.snapshot().map(s -> ReleaseRecording.fromChart(s, in.chart())).ifPresent(seen::released);
       return status.write(release, seen.build(), acted.fromSecrets());
     }
     ReleaseRun.Deployed deployed = (ReleaseRun.Deployed) result;
     ReleaseReason reason =
         upgrade ? ReleaseReason.UPGRADE_SUCCEEDED : ReleaseReason.INSTALL_SUCCEEDED;
     seen.attempted(in.attempted(pending.action(), took))
-        .released(deployed.snapshot())
+        .released(ReleaseRecording.fromChart(deployed.snapshot(), in.chart()))
         .renderDigests(RenderDigests.of(release.getSpec()))
         .drift(ReleaseDrift.notLooked(release, true))
         .phase(new ReleaseObservation.Released(reason, String.format(what, "succeeded")));
@@ -360,7 +360,10 @@ public final class HelmReleasePipeline {
                 .remediation()
                 .waitFailed(
                     release, latest.get(), history, upgrade, error, inventory, configDigest);
-        seen.phase(done.phase()).released(done.released());
+        // a failed wait of the version deployed by this very reconcile keeps what it was made of
+        seen.phase(done.phase())
+            .released(
+                done.released() == null ? null : done.released().keeping(seen.released()));
         if (done.phase() instanceof ReleaseObservation.Remediated) {
           seen.drift(ReleaseDrift.notLooked(release, true)); // rolled back or uninstalled whole
         }
@@ -431,6 +434,10 @@ public final class HelmReleasePipeline {
       HelmRelease release, ReleaseObservationBuilder seen, ReleaseFailure f, Plaintexts secrets) {
     String message = secrets.redact(f.getMessage());
     ReleaseObservation.ReleasePhase phase = f.phase(message);
+    if (f.reason() == ReleaseReason.CHART_MUTATE_ERROR) {
+      // as Flux's: a chart whose version cannot be pinned was never attempted
+      seen.attempted(null);
+    }
     LOG.info("{}: {}", NamespacedName.of(release), message);
     try {
       return status.write(release, seen.phase(phase).build(), secrets);

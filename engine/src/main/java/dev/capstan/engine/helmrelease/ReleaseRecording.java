@@ -337,6 +337,15 @@ final class ReleaseRecording {
         null);
   }
 
+  /**
+   * An install's or upgrade's snapshot with the digest of the OCI artifact its chart came from, as
+   * Flux's helm-controller keeps it ({@code ociDigest}); {@code snapshot} itself for a HelmChart.
+   */
+  static ReleaseSnapshot fromChart(ReleaseSnapshot snapshot, ChartArtifact chart) {
+    String ociDigest = chart.ociDigest();
+    return ociDigest == null ? snapshot : snapshot.withOciDigest(ociDigest);
+  }
+
   /** {@code sha256:<hex>} of the release JSON. */
   private static String digest(Release release) {
     try {

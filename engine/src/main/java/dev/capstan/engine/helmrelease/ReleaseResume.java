@@ -71,7 +71,7 @@ final class ReleaseResume {
     return status != null
         && in.chart().madeOf(made.chart().version())
         && Objects.equals(orEmpty(made.config()), ReleaseRecording.config(in.values()))
-        && Objects.equals(status.lastAttemptedRevisionDigest(), in.chart().digest())
+        && Objects.equals(status.lastAttemptedRevisionDigest(), in.chart().attemptedDigest())
         && Objects.equals(status.lastAttemptedGeneration(), release.getMetadata().getGeneration());
   }
 

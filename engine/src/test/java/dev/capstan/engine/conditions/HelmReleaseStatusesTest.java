@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class HelmReleaseStatusesTest {
@@ -120,6 +121,27 @@ class HelmReleaseStatusesTest {
         HelmReleaseStatuses.history(history, snapshot(4, "deployed"), 2).stream()
             .map(s -> s.version() + " " + s.status())
             .toList());
+  }
+
+  @Test
+  void aVersionsSnapshotWrittenAgainKeepsTheOciDigestAndTestsOfTheOneItReplaces() {
+    ReleaseSnapshot tested =
+        snapshot(2, "deployed")
+            .withOciDigest("sha256:" + "a".repeat(64))
+            .withTestHooks(
+                Map.of("t", new ReleaseSnapshot.TestHookStatus("s", "c", "Succeeded")));
+    List<ReleaseSnapshot> history = List.of(tested, snapshot(1, "superseded"));
+
+    List<ReleaseSnapshot> next = HelmReleaseStatuses.history(history, snapshot(2, "failed"), 5);
+
+    assertEquals("failed", next.get(0).status());
+    assertEquals(tested.ociDigest(), next.get(0).ociDigest());
+    assertEquals(tested.testHooks(), next.get(0).testHooks());
+    ReleaseSnapshot other = snapshot(2, "failed").withOciDigest("sha256:" + "b".repeat(64));
+    assertEquals(
+        other.ociDigest(),
+        HelmReleaseStatuses.history(history, other, 5).get(0).ociDigest(),
+        "a digest of its own stands");
   }
 
   @Test

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.api.helm.HelmReleaseStatus;
 import dev.capstan.api.source.OCIRepository;
 import dev.capstan.source.helm.ChartPushes;
 import dev.capstan.testing.ClusterAccess;
@@ -59,8 +60,11 @@ class HelmReleaseOciChartIT extends EngineTestBase {
       HelmReleases.await("hello", "Ready", EngineTestBase::isTrue);
       String first = pinned("hello");
       assertEquals(List.of("hello 1 deployed hello-1.0.0+" + first), helm.list());
-      assertEquals(
-          "1.0.0+" + first, HelmReleases.release("hello").getStatus().latest().chartVersion());
+      HelmReleaseStatus status = HelmReleases.release("hello").getStatus();
+      assertEquals("1.0.0+" + first, status.latest().chartVersion());
+      assertEquals("1.0.0+" + first, status.lastAttemptedRevision());
+      assertEquals(ociDigest("hello"), status.lastAttemptedRevisionDigest());
+      assertEquals(ociDigest("hello"), status.latest().ociDigest());
 
       // the same tag pushed again with other content: a new chart version, so an upgrade
       pushes.helmPush(pushes.pack(pushes.chart("hello", "1.0.0", 64)), "charts");
@@ -100,11 +104,20 @@ class HelmReleaseOciChartIT extends EngineTestBase {
               + " pulled by the tag of its version, or by digest",
           refused.getMessage());
       assertEquals(List.of("1 superseded", "2 deployed"), history(helm), "no release attempted");
+      assertEquals(
+          "1.0.0+" + second,
+          HelmReleases.release("hello").getStatus().lastAttemptedRevision(),
+          "a refused chart is no attempt");
     }
   }
 
   /** The first 12 hex digits of the digest of the OCIRepository's artifact. */
   private static String pinned(String name) {
+    return ociDigest(name).substring("sha256:".length()).substring(0, 12);
+  }
+
+  /** The digest of the OCIRepository's artifact, as its revision names it. */
+  private static String ociDigest(String name) {
     String revision =
         engine
             .client
@@ -115,7 +128,7 @@ class HelmReleaseOciChartIT extends EngineTestBase {
             .getStatus()
             .artifact()
             .revision();
-    return revision.substring(revision.indexOf("sha256:") + "sha256:".length()).substring(0, 12);
+    return revision.substring(revision.indexOf('@') + 1);
   }
 
   private static List<String> history(HelmReleaseIT.Helm helm) throws Exception {

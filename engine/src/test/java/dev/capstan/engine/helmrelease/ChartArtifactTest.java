@@ -2,6 +2,7 @@ package dev.capstan.engine.helmrelease;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -62,6 +63,45 @@ class ChartArtifactTest {
     assertTrue(oci("v6.5.0@" + DIGEST).madeOf("6.5.0+0123456789ab"), "read as Helm reads it");
     assertTrue(oci("6.5@" + DIGEST).madeOf("6.5.0+0123456789ab"));
     assertTrue(oci(DIGEST).madeOf("6.5.0+0123456789ab"), "pulled by digest: no tag to name it");
+  }
+
+  @Test
+  void anAttemptIsRecordedAsFluxRecordsIt() {
+    ChartArtifact chart = helmChart("0.1.0+abc1234.1");
+    assertEquals(
+        List.of("0.1.0+abc1234.1", "sha256:x"),
+        List.of(chart.attemptedRevision(), chart.attemptedDigest()));
+    assertNull(chart.ociDigest());
+
+    assertEquals("1.21.2+0123456789ab", oci("v1.21.2@" + DIGEST).attemptedRevision());
+    assertEquals(DIGEST, oci("v1.21.2@" + DIGEST).attemptedDigest());
+    assertEquals("1.0.0+0123456789ab", oci("1.0.0_build.7@" + DIGEST).attemptedRevision());
+    assertEquals("1.0.0-rc.1+0123456789ab", oci("v1.0.0-rc.1@" + DIGEST).attemptedRevision());
+    assertEquals("6.5.0+0123456789ab", oci("6.5@" + DIGEST).attemptedRevision());
+    assertEquals(
+        "latest@" + DIGEST,
+        oci("latest@" + DIGEST).attemptedRevision(),
+        "no version: the render refuses it");
+    assertEquals(DIGEST, oci(DIGEST).attemptedRevision(), "pulled by digest: no version yet");
+    assertEquals(DIGEST, oci(DIGEST).attemptedDigest());
+  }
+
+  @Test
+  void tagsAreReadAsHelmReadsThemLoosely() {
+    assertEquals("1.2.0-rc.1+0123456789ab", oci("1.2-rc.1@" + DIGEST).attemptedRevision());
+    assertEquals("1.0.0-beta.1+0123456789ab", oci("v1-beta.1@" + DIGEST).attemptedRevision());
+    assertEquals("1.2.3-rc.1+0123456789ab", oci("01.2.3-rc.1@" + DIGEST).attemptedRevision());
+    assertEquals(
+        "18446744073709551615.0.0+0123456789ab",
+        oci("18446744073709551615@" + DIGEST).attemptedRevision());
+    assertEquals(
+        "18446744073709551616@" + DIGEST,
+        oci("18446744073709551616@" + DIGEST).attemptedRevision(),
+        "past 2^64-1: no version");
+    assertEquals("1.0.0-01@" + DIGEST, oci("1.0.0-01@" + DIGEST).attemptedRevision());
+    assertTrue(oci("1.2-rc.1@" + DIGEST).madeOf("1.2.0-rc.1+0123456789ab"));
+    assertFalse(oci("1.2-rc.1@" + DIGEST).madeOf("1.2.0-rc.2+0123456789ab"));
+    assertFalse(oci("1.2-rc.1@" + DIGEST).madeOf("1.2.0+0123456789ab"));
   }
 
   @Test

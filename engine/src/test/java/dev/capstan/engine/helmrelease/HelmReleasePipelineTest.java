@@ -162,6 +162,49 @@ class HelmReleasePipelineTest {
   }
 
   @Test
+  void anOciChartsAttemptIsItsPinnedVersionAndTheArtifactsDigestAsFluxWritesThem() {
+    String digest = "sha256:" + "c".repeat(64);
+    fakes.artifactRevision = "6.5.0@" + digest;
+    HelmRelease release = ReleaseFakes.release();
+
+    pipeline.reconcile(release);
+
+    HelmReleaseStatus status = release.getStatus();
+    assertEquals("6.5.0+cccccccccccc", status.lastAttemptedRevision());
+    assertEquals(digest, status.lastAttemptedRevisionDigest());
+    assertEquals(digest, status.latest().ociDigest());
+    assertEquals(status.lastAttemptedRevision(), status.latest().chartVersion());
+  }
+
+  @Test
+  void aChartMutateErrorLeavesWhatWasLastAttempted() {
+    fakes.artifactRevision = "6.5.0@sha256:" + "c".repeat(64);
+    HelmRelease release = ReleaseFakes.release();
+    pipeline.reconcile(release);
+
+    fakes.artifactRevision = "6.6.0@sha256:" + "d".repeat(64);
+    pipeline.reconcile(release);
+
+    Condition ready = HelmReleaseStatuses.condition(release.getStatus(), "Ready").orElseThrow();
+    assertEquals("False ChartMutateError", ready.getStatus() + " " + ready.getReason());
+    assertEquals("6.5.0+cccccccccccc", release.getStatus().lastAttemptedRevision());
+    assertEquals(
+        "sha256:" + "c".repeat(64), release.getStatus().lastAttemptedRevisionDigest());
+  }
+
+  @Test
+  void aHelmChartsAttemptIsItsRevisionWithTheStoredArtifactsDigest() {
+    HelmRelease release = ReleaseFakes.release();
+
+    pipeline.reconcile(release);
+
+    HelmReleaseStatus status = release.getStatus();
+    assertEquals("6.5.0", status.lastAttemptedRevision());
+    assertEquals(fakes.chartDigest, status.lastAttemptedRevisionDigest());
+    assertNull(status.latest().ociDigest());
+  }
+
+  @Test
   void theSameTagPushedAgainWithOtherContentIsUpgraded() {
     fakes.artifactRevision = "6.5.0@sha256:" + "c".repeat(64);
     HelmRelease release = ReleaseFakes.release();
