@@ -8,6 +8,7 @@ import dev.capstan.applier.kustomize.BuildSandbox;
 import dev.capstan.applier.kustomize.ManifestBuilder;
 import dev.capstan.engine.controller.CacheView;
 import dev.capstan.engine.controller.Controllers;
+import dev.capstan.engine.controller.ReleaseSourceView;
 import dev.capstan.engine.dependencies.ObjectDependencies;
 import dev.capstan.engine.fairness.FairExecutor;
 import dev.capstan.engine.fairness.ReconcileTasks;
@@ -290,10 +291,11 @@ public final class Engine implements AutoCloseable {
             new BucketSource(store, options.clock(), BucketLimits.DEFAULTS, ociOptions.reads())),
         options.watchLabelSelector(),
         shards);
+    ReleaseSourceView chartSources = new ReleaseSourceView();
     Controllers.registerHelmReleases(
         operator,
         new HelmReleasePipeline(
-            ReleaseParts.inCluster(client, parts.trees(), options.clock())
+            ReleaseParts.inCluster(client, parts.trees(), chartSources, options.clock())
                 .renderer(request -> builder.charts().render(request))
                 .actors(
                     ReleaseActors.of(
@@ -313,6 +315,7 @@ public final class Engine implements AutoCloseable {
                 .observer(observer)
                 .tracking(releaseHealth.trackedBy(releaseMonitor))
                 .build()),
+        chartSources,
         releaseMonitor,
         options.watchLabelSelector(),
         shards);

@@ -83,8 +83,8 @@ public final class CacheView implements ClusterView {
   }
 
   /** The object {@code key} in {@code cache}; empty too when there is no cache yet. */
-  private static <T extends HasMetadata> Optional<T> cached(
-      InformerEventSource<T, Kustomization> cache, NamespacedName key) {
+  static <T extends HasMetadata> Optional<T> cached(
+      InformerEventSource<T, ?> cache, NamespacedName key) {
     return cache == null
         ? Optional.empty()
         : cache.get(new ResourceID(key.name(), key.namespace()));

@@ -108,15 +108,17 @@ public final class Controllers {
 
   /**
    * Registers the HelmRelease controller, with its finalizer; {@code monitor} (HelmReleases' health
-   * monitor) wakes a HelmRelease whose objects' health a reconcile has to decide.
+   * monitor) wakes a HelmRelease whose objects' health a reconcile has to decide; {@code sources}
+   * (which {@code pipeline} reads its chart sources from) is connected to its informers.
    */
   public static void registerHelmReleases(
       Operator operator,
       HelmReleasePipeline pipeline,
+      ReleaseSourceView sources,
       HealthMonitor monitor,
       Optional<String> labelSelector,
       ShardGate shards) {
-    HelmReleaseReconciler releases = new HelmReleaseReconciler(pipeline, shards);
+    HelmReleaseReconciler releases = new HelmReleaseReconciler(pipeline, shards, sources);
     monitor.onWaitingObjectChange(releases::wake);
     operator.register(
         releases, o -> configure(o, labelSelector).withFinalizer(HELM_RELEASE_FINALIZER));

@@ -21,6 +21,7 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -42,11 +43,14 @@ public final class HelmReleaseReconciler implements Reconciler<HelmRelease>, Cle
 
   private final HelmReleasePipeline pipeline;
   private final ShardGate shards;
+  private final ReleaseSourceView sources;
   private final WakeUpEventSource<HelmRelease> wakeUps = new WakeUpEventSource<>(HelmRelease.class);
 
-  HelmReleaseReconciler(HelmReleasePipeline pipeline, ShardGate shards) {
+  HelmReleaseReconciler(
+      HelmReleasePipeline pipeline, ShardGate shards, ReleaseSourceView sources) {
     this.pipeline = pipeline;
     this.shards = shards;
+    this.sources = sources;
   }
 
   /** Reconciles {@code key} now (the health monitor asks, for a wait it cannot decide). */
@@ -87,20 +91,22 @@ public final class HelmReleaseReconciler implements Reconciler<HelmRelease>, Cle
       EventSourceContext<HelmRelease> context) {
     IndexerResourceCache<HelmRelease> cache = context.getPrimaryCache();
     cache.addIndexers(Map.of(BY_CHART_REF, HelmReleaseReconciler::chartRefOf));
-    return List.of(
+    InformerEventSource<HelmChart, HelmRelease> charts =
         SecondaryInformers.of(
             HelmChart.class,
             "release-charts",
             chart -> releasesOf(cache, chart),
             (newer, older) -> artifactChanged(artifact(newer), artifact(older)),
-            context),
+            context);
+    InformerEventSource<OCIRepository, HelmRelease> ociCharts =
         SecondaryInformers.of(
             OCIRepository.class,
             "release-oci-charts",
             repo -> releasesOf(cache, repo),
             (newer, older) -> artifactChanged(artifact(newer), artifact(older)),
-            context),
-        wakeUps);
+            context);
+    sources.connect(charts, ociCharts);
+    return List.of(charts, ociCharts, wakeUps);
   }
 
   static List<String> chartRefOf(HelmRelease release) {
@@ -137,9 +143,15 @@ public final class HelmReleaseReconciler implements Reconciler<HelmRelease>, Cle
     return ids;
   }
 
+  /**
+   * Whether the artifact's content or its revision changed: an OCI chart's version is pinned from
+   * the revision's tag and digest, which a new tag on the same content changes alone.
+   */
   private static boolean artifactChanged(Artifact newer, Artifact older) {
     return !Objects.equals(
-        newer == null ? null : newer.digest(), older == null ? null : older.digest());
+            newer == null ? null : newer.digest(), older == null ? null : older.digest())
+        || !Objects.equals(
+            newer == null ? null : newer.revision(), older == null ? null : older.revision());
   }
 
   private static Artifact artifact(HelmChart chart) {

@@ -17,10 +17,12 @@ public interface ChartSources {
 
   /**
    * The charts of the engine's cluster: the HelmChart of spec.chart applied, its artifact (or that
-   * of chartRef's object) found in {@code trees}.
+   * of chartRef's object) found in {@code trees}; the sources read from {@code cache} where it
+   * holds them.
    */
-  static ChartSources inCluster(KubernetesClient client, StoredTrees trees) {
-    return new ClusterChartSources(client, trees);
+  static ChartSources inCluster(
+      KubernetesClient client, StoredTrees trees, ChartSourceCache cache) {
+    return new ClusterChartSources(client, trees, cache);
   }
 
   /** Deletes what {@link #find} made for {@code release} (the HelmChart of spec.chart). */

@@ -42,11 +42,13 @@ final class ClusterChartSources implements ChartSources {
 
   private final KubernetesClient client;
   private final StoredTrees trees;
+  private final ChartSourceCache cache;
   private final Map<NamespacedName, JsonNode> applied = new ConcurrentHashMap<>();
 
-  ClusterChartSources(KubernetesClient client, StoredTrees trees) {
+  ClusterChartSources(KubernetesClient client, StoredTrees trees, ChartSourceCache cache) {
     this.client = client;
     this.trees = trees;
+    this.cache = cache;
   }
 
   @Override
@@ -57,8 +59,20 @@ final class ClusterChartSources implements ChartSources {
     ChartReference ref = release.getSpec().chartRef();
     String namespace = HelmChartTemplates.chartRefNamespace(release);
     return switch (ref.kind()) {
-      case HelmChart -> stored(read(HelmChart.class, namespace, ref.name()));
-      case OCIRepository -> stored(read(OCIRepository.class, namespace, ref.name()));
+      case HelmChart ->
+          stored(
+              read(
+                  HelmChart.class,
+                  namespace,
+                  ref.name(),
+                  cache.helmChart(new NamespacedName(namespace, ref.name()))));
+      case OCIRepository ->
+          stored(
+              read(
+                  OCIRepository.class,
+                  namespace,
+                  ref.name(),
+                  cache.ociRepository(new NamespacedName(namespace, ref.name()))));
       case ExternalArtifact ->
           throw ReleaseFailure.failed(ReleaseReason.INIT_FAILED, EXTERNAL_ARTIFACT_REFUSED);
     };
@@ -79,6 +93,11 @@ final class ClusterChartSources implements ChartSources {
     NamespacedName key = NamespacedName.of(desired);
     JsonNode wanted = JSON.valueToTree(desired);
     try {
+      // the cached HelmChart, when it holds what was last applied, saves a read at every look
+      Optional<HelmChart> cached = cache.helmChart(key);
+      if (cached.isPresent() && wanted.equals(applied.get(key)) && holds(cached.get(), wanted)) {
+        return cached.get();
+      }
       HelmChart live = client.resources(HelmChart.class).resource(desired).get();
       if (live != null && wanted.equals(applied.get(key)) && holds(live, wanted)) {
         return live;
@@ -132,7 +151,12 @@ final class ClusterChartSources implements ChartSources {
     return true;
   }
 
-  private <T extends HasMetadata> T read(Class<T> kind, String namespace, String name) {
+  /** {@code cached} when the informers hold it, else the object read from the API server. */
+  private <T extends HasMetadata> T read(
+      Class<T> kind, String namespace, String name, Optional<T> cached) {
+    if (cached.isPresent()) {
+      return cached.get();
+    }
     String what = HasMetadata.getKind(kind) + " '" + namespace + "/" + name + "'";
     T found;
     try {
@@ -156,7 +180,7 @@ final class ClusterChartSources implements ChartSources {
             + source.getMetadata().getName()
             + "'";
     SourceState state = SourceState.of(source);
-    if (state.artifact() == null) {
+    if (state.artifact() == null || state.artifact().revision() == null) {
       throw ReleaseFailure.waiting(
           ReleaseReason.SOURCE_NOT_READY, what + " is not ready: " + state.why());
     }

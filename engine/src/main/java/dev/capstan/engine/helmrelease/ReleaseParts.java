@@ -78,15 +78,16 @@ public record ReleaseParts(
   public static final Duration DEPENDENCY_REQUEUE = Duration.ofSeconds(30);
 
   /**
-   * The parts that read {@code client}'s cluster: the charts (their artifacts in {@code trees}),
+   * The parts that read {@code client}'s cluster: the charts (their sources from {@code sources}
+   * where it holds them, their artifacts in {@code trees}),
    * its Capabilities (and a remote cluster's, asked of the remote's client) and the values composed
    * from its ConfigMaps and Secrets; the caller adds the renderer, who acts (and keeps the release
    * records), the status writer and the health library.
    */
   public static ReleasePartsBuilder inCluster(
-      KubernetesClient client, StoredTrees trees, Clock clock) {
+      KubernetesClient client, StoredTrees trees, ChartSourceCache sources, Clock clock) {
     return ReleasePartsBuilder.builder()
-        .charts(ChartSources.inCluster(client, trees))
+        .charts(ChartSources.inCluster(client, trees, sources))
         .capabilities(Capabilities.of(client, clock))
         .remoteCapabilities(remote -> Capabilities.of(remote.client(), clock))
         .values(ValuesComposition.of(client))
