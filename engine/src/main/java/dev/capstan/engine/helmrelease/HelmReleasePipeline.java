@@ -12,6 +12,8 @@ import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.kustomization.ReferenceRules;
 import dev.capstan.engine.pipeline.Inventories;
 import dev.capstan.engine.pipeline.Outcome;
+import dev.capstan.health.AggregateHealth;
+import dev.capstan.health.status.Status;
 import dev.capstan.helm.release.ReleaseHistory;
 import dev.capstan.helm.release.ReleaseRecord;
 import dev.capstan.helm.release.ReleaseStatus;
@@ -323,6 +325,36 @@ public final class HelmReleasePipeline {
   }
 
   /**
+   * One look at the health of what is deployed. A periodic look (no wait pending, no drift just
+   * corrected, read with the engine's rights in its cluster) takes it from the health monitor's
+   * watch, which holds the objects anyway, when the watch finds every one current: a read per
+   * object at every interval was most of an unchanged release's cost. Anything else is read live,
+   * so that no failure or wait is decided on a copy that may lag.
+   */
+  private ReleaseHealth.Look lookAt(
+      Acted acted,
+      HelmRelease release,
+      InventorySet inventory,
+      Instant deployedAt,
+      boolean upgrade,
+      boolean waitPending,
+      ReleaseObservation.DriftSeen drift) {
+    if (!waitPending && !ReleaseDrift.corrected(drift) && acted.actor().readsAsEngine()) {
+      Optional<AggregateHealth> watched =
+          parts
+              .tracking()
+              .watched(
+                  NamespacedName.of(release),
+                  inventory.refs(),
+                  acted.health().evaluator(release.getSpec()));
+      if (watched.filter(h -> h.status() == Status.Current).isPresent()) {
+        return acted.health().judged(release, watched.get(), deployedAt, upgrade);
+      }
+    }
+    return acted.health().look(release, inventory, deployedAt, upgrade);
+  }
+
+  /**
    * The health of what is deployed, written with what was seen; when the wait for it was pending
    * and ends unhealthy (past {@code spec.timeout}, or an object failed), the release failed.
    */
@@ -337,7 +369,8 @@ public final class HelmReleasePipeline {
       String configDigest) {
     ReleaseHealth.Look look =
         ReleaseDrift.afterCorrection(
-            seen.drift(), acted.health().look(release, inventory, deployedAt, upgrade));
+            seen.drift(),
+            lookAt(acted, release, inventory, deployedAt, upgrade, waitPending, seen.drift()));
     if (!waitPending
         && (look.state() == HealthState.IN_PROGRESS || look.state() == HealthState.TIMED_OUT)) {
       // the wait ended: objects progressing now do not reopen it (nor fail the release later)

@@ -1,6 +1,7 @@
 package dev.capstan.engine.helmrelease;
 
 import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.dependencies.DependencyLookup;
 import dev.capstan.engine.dependencies.ObjectDependency;
 import dev.capstan.engine.kustomization.HealthTracking.RemoteCluster;
@@ -31,6 +32,7 @@ public interface ReleaseActors {
    * @param claims reads live the objects a release would create, to refuse taking them over
    * @param namespaces the cluster's namespaces, for an install's target namespace
    * @param cluster the remote cluster all of that happens in; empty: the engine's own
+   * @param account the service account all of that is done as; empty: the engine's own rights
    */
   record Actor(
       Acting acting,
@@ -39,9 +41,10 @@ public interface ReleaseActors {
       DependencyReads dependencies,
       ReleaseClaims claims,
       ReleaseNamespace.Namespaces namespaces,
-      Optional<RemoteCluster> cluster) {
+      Optional<RemoteCluster> cluster,
+      Optional<NamespacedName> account) {
 
-    /** Acting in the engine's own cluster. */
+    /** Acting in the engine's own cluster with its own rights. */
     Actor(
         Acting acting,
         ReleaseStore store,
@@ -49,7 +52,16 @@ public interface ReleaseActors {
         DependencyReads dependencies,
         ReleaseClaims claims,
         ReleaseNamespace.Namespaces namespaces) {
-      this(acting, store, crds, dependencies, claims, namespaces, Optional.empty());
+      this(
+          acting, store, crds, dependencies, claims, namespaces, Optional.empty(), Optional.empty());
+    }
+
+    /**
+     * Whether it reads as the engine's health monitor does, in the engine's cluster with the
+     * engine's rights: only then may the monitor's copies stand for its own reads.
+     */
+    boolean readsAsEngine() {
+      return cluster.isEmpty() && account.isEmpty();
     }
   }
 
@@ -124,6 +136,7 @@ public interface ReleaseActors {
         dependencies,
         ReleaseClaims.of(acting.client()),
         ReleaseNamespace.Namespaces.of(acting.client()),
-        target.cluster());
+        target.cluster(),
+        target.account());
   }
 }

@@ -34,8 +34,10 @@ public final class ReleaseClusters {
    *
    * @param acting applies, prunes, deletes, reads health and keeps the release records
    * @param cluster the remote cluster as the health monitor watches it; empty: the engine's own
+   * @param account the service account impersonated there; empty: the engine's own rights
    */
-  record Target(Acting acting, Optional<RemoteCluster> cluster) {}
+  record Target(
+      Acting acting, Optional<RemoteCluster> cluster, Optional<NamespacedName> account) {}
 
   /** The remote clusters, reached (asked for their version) when chosen. */
   interface Remotes {
@@ -127,11 +129,11 @@ public final class ReleaseClusters {
     KubeConfigReference ref = release.getSpec() == null ? null : release.getSpec().kubeConfig();
     if (ref == null) {
       remotes.forget(key); // the field was removed: no client is kept for it
-      return new Target(local.actingAs(account), Optional.empty());
+      return new Target(local.actingAs(account), Optional.empty(), account);
     }
     Remote<Acting> remote = remotes.reach(key, ref, account);
     return new Target(
-        remote.acting(), Optional.of(new RemoteCluster(remote.id(), remote.client())));
+        remote.acting(), Optional.of(new RemoteCluster(remote.id(), remote.client())), account);
   }
 
   /** The HelmRelease is gone: the client of its remote cluster, if any, is closed. */

@@ -177,10 +177,15 @@ final class ReleaseDrift {
    * as {@code health} says.
    */
   static ReleaseHealth.Look afterCorrection(DriftSeen drift, ReleaseHealth.Look health) {
-    boolean corrected = drift instanceof DriftCorrected c && !c.corrected().isEmpty();
+    boolean corrected = corrected(drift);
     boolean rolling =
         health.state() == HealthState.IN_PROGRESS || health.state() == HealthState.TIMED_OUT;
     return corrected && rolling ? new ReleaseHealth.Look(null, null) : health;
+  }
+
+  /** Whether this reconcile applied drifted objects again. */
+  static boolean corrected(DriftSeen drift) {
+    return drift instanceof DriftCorrected c && !c.corrected().isEmpty();
   }
 
   /** The Drifted message of objects that could not be compared: their names, at most ten. */

@@ -41,6 +41,11 @@ final class ReleaseHealth {
    */
   Look look(HelmRelease release, InventorySet inventory, Instant deployedAt, boolean upgrade) {
     AggregateHealth health = acting.waiter().health(inventory.refs(), evaluator(release.getSpec()));
+    return judged(release, health, deployedAt, upgrade);
+  }
+
+  /** {@code health}, seen otherwise (the health monitor's watch), judged as a look is. */
+  Look judged(HelmRelease release, AggregateHealth health, Instant deployedAt, boolean upgrade) {
     return new Look(health, state(release.getSpec(), health, clock.instant(), deployedAt, upgrade));
   }
 

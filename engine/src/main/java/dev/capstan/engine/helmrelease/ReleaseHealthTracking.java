@@ -49,4 +49,14 @@ public interface ReleaseHealthTracking {
 
   /** Stop watching the objects of {@code key}. */
   void untrack(NamespacedName key);
+
+  /**
+   * The health of {@code objects}, judged by {@code evaluator}, as the watch of {@code key} has
+   * them, when it watches exactly these in the engine's own cluster; empty otherwise (see {@link
+   * dev.capstan.engine.kustomization.HealthTracking#watched}).
+   */
+  default Optional<AggregateHealth> watched(
+      NamespacedName key, List<ObjectRef> objects, HealthEvaluator evaluator) {
+    return Optional.empty();
+  }
 }

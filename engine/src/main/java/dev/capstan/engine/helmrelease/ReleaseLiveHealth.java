@@ -151,6 +151,12 @@ public final class ReleaseLiveHealth implements HealthOwners {
         monitor.untrack(key);
         secrets.remove(key);
       }
+
+      @Override
+      public Optional<AggregateHealth> watched(
+          NamespacedName key, List<ObjectRef> objects, HealthEvaluator evaluator) {
+        return monitor.watched(key, objects, evaluator);
+      }
     };
   }
 }

@@ -119,13 +119,26 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
     Tracked now =
         new Tracked(List.copyOf(objects), evaluator, readAs, id, KindDemand.kindsOf(objects));
     Tracked before = tracked.put(key, now);
+    AggregateHealth writtenBefore = written.get(key);
     if (before != null) {
       demand.remove(before.cluster(), before.kinds());
     }
     demand.add(id, now.kinds());
     told.ifPresentOrElse(health -> written.put(key, health), () -> written.remove(key));
     retainInformers();
-    schedule(key);
+    // A periodic reconcile tracks the same objects again and tells what was written already: the
+    // watch's own events say when they change, so nothing needs looking at now.
+    boolean again =
+        before != null
+            && before.objects().equals(now.objects())
+            && before.evaluator() == now.evaluator()
+            && before.readAs().equals(now.readAs())
+            && before.cluster().equals(now.cluster())
+            && told.isPresent()
+            && told.get().equals(writtenBefore);
+    if (!again) {
+      schedule(key);
+    }
   }
 
   @Override
@@ -161,6 +174,23 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
               return there;
             });
     retainInformers();
+  }
+
+  @Override
+  public Optional<AggregateHealth> watched(
+      NamespacedName key, List<ObjectRef> objects, HealthEvaluator evaluator) {
+    Tracked t;
+    synchronized (this) {
+      t = tracked.get(key);
+    }
+    if (t == null
+        || t.readAs().isPresent()
+        || !LOCAL.equals(t.cluster())
+        || t.evaluator() != evaluator
+        || !Set.copyOf(t.objects()).equals(Set.copyOf(objects))) {
+      return Optional.empty();
+    }
+    return fromCaches(key, t, Map.of());
   }
 
   /** The kinds watched right now (one informer each), of every cluster. */

@@ -16,6 +16,7 @@ import dev.capstan.api.helm.ReleaseSnapshot;
 import dev.capstan.engine.conditions.HelmReleaseStatuses;
 import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.pipeline.Outcome;
+import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.status.Status;
 import dev.capstan.helm.release.ReleaseStatus;
 import dev.capstan.kube.ObjectRef;
@@ -141,6 +142,39 @@ class HelmReleasePipelineTest {
     assertEquals(applies, fakes.applies);
     assertEquals(recordWrites, fakes.recordWrites);
     assertEquals(statusWrites, fakes.statusWrites);
+  }
+
+  @Test
+  void aPeriodicLookTakesTheHealthFromTheWatchWhenItFindsEveryObjectCurrent() {
+    HelmRelease release = ReleaseFakes.release();
+    pipeline.reconcile(release);
+    fakes.watchedHealth = new AggregateHealth(Status.Current, "", List.of(), List.of(), 1);
+    int reads = fakes.healthReads;
+
+    fakes.now = fakes.now.plus(Duration.ofMinutes(5));
+    pipeline.reconcile(release);
+    assertEquals(reads, fakes.healthReads, "no object read live");
+    assertEquals(
+        "True", HelmReleaseStatuses.condition(release.getStatus(), "Healthy").orElseThrow().getStatus());
+
+    fakes.watchedHealth =
+        new AggregateHealth(Status.InProgress, "rolling", List.of(), List.of(), 1);
+    fakes.now = fakes.now.plus(Duration.ofMinutes(5));
+    pipeline.reconcile(release);
+    assertEquals(reads + 1, fakes.healthReads, "a watch finding less than current is checked live");
+  }
+
+  @Test
+  void aReleaseActingAsAServiceAccountReadsItsObjectsLive() {
+    HelmRelease release = ReleaseFakes.releaseAt("pipeline/podinfo-sa.yaml");
+    pipeline.reconcile(release);
+    fakes.watchedHealth = new AggregateHealth(Status.Current, "", List.of(), List.of(), 1);
+    int reads = fakes.healthReads;
+
+    fakes.now = fakes.now.plus(Duration.ofMinutes(5));
+    pipeline.reconcile(release);
+
+    assertEquals(reads + 1, fakes.healthReads, "the watch reads with the engine's rights");
   }
 
   @Test

@@ -74,6 +74,12 @@ final class ReleaseFakes {
   private static final ObjectMapper RECORD_JSON = new ObjectMapper();
 
   /** The chart's version and artifact digest the source gives. */
+  /** Live reads of objects' health (each a read per object in the engine). */
+  int healthReads;
+
+  /** The health the monitor's watch has of the tracked objects; null: it holds none. */
+  AggregateHealth watchedHealth;
+
   String chartVersion = "6.5.0";
 
   /**
@@ -262,6 +268,13 @@ final class ReleaseFakes {
                   public void untrack(NamespacedName key) {
                     tracked.remove(key);
                   }
+
+                  @Override
+                  public Optional<AggregateHealth> watched(
+                      NamespacedName key, List<ObjectRef> objects, HealthEvaluator evaluator) {
+                    return Optional.ofNullable(
+                        List.copyOf(objects).equals(tracked.get(key)) ? watchedHealth : null);
+                  }
                 })
             .observer(
                 new PipelineObserver() {
@@ -430,7 +443,9 @@ final class ReleaseFakes {
   /** The real choice of cluster, over a fake remote cluster with its own acting and records. */
   private final ReleaseClusters clusters =
       new ReleaseClusters(
-          release -> Optional.empty(),
+          release ->
+              Optional.ofNullable(release.getSpec().serviceAccountName())
+                  .map(name -> new NamespacedName(release.getMetadata().getNamespace(), name)),
           account -> actor.acting(),
           new ReleaseClusters.Remotes() {
             @Override
@@ -475,7 +490,8 @@ final class ReleaseFakes {
         actor.dependencies(),
         actor.claims(),
         actor.namespaces(),
-        target.cluster());
+        target.cluster(),
+        target.account());
   }
 
   private ApplyResult apply(String where, ApplyRequest request) {
@@ -529,6 +545,7 @@ final class ReleaseFakes {
   }
 
   private AggregateHealth health(List<ObjectRef> refs) {
+    healthReads++;
     if (refs.size() == 1 && hooks.stream().anyMatch(h -> h.name().equals(refs.get(0).name()))) {
       Status hook = hookHealth.getOrDefault(refs.get(0).name(), Status.Current);
       return new AggregateHealth(
