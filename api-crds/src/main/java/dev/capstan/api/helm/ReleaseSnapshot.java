@@ -99,7 +99,8 @@ public record ReleaseSnapshot(
 
   /**
    * This snapshot written again over {@code replaced}: when that one is of the same version, it
-   * keeps what only that one knew, the tests run and the OCI artifact's digest, where this has none.
+   * keeps what only that one knew, the tests run and the OCI artifact's digest, where this has
+   * none.
    */
   public ReleaseSnapshot keeping(ReleaseSnapshot replaced) {
     if (replaced == null || version == null || !version.equals(replaced.version())) {

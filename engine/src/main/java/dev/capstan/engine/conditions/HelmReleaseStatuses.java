@@ -279,7 +279,9 @@ public final class HelmReleaseStatuses {
         break;
       }
       ReleaseSnapshot kept =
-          deployed && DEPLOYED.equals(snapshot.status()) ? snapshot.withStatus(SUPERSEDED) : snapshot;
+          deployed && DEPLOYED.equals(snapshot.status())
+              ? snapshot.withStatus(SUPERSEDED)
+              : snapshot;
       next.add(kept);
       if (DEPLOYED.equals(kept.status()) || SUPERSEDED.equals(kept.status())) {
         break;

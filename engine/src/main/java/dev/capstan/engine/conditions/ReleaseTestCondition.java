@@ -7,7 +7,6 @@ import static dev.capstan.engine.conditions.ConditionTypes.TRUE;
 import static dev.capstan.engine.conditions.ConditionTypes.UNKNOWN;
 
 import dev.capstan.api.helm.ReleaseSnapshot;
-import dev.capstan.api.helm.ReleaseSnapshot.TestHookStatus;
 import dev.capstan.engine.conditions.ReleaseObservation.TestRun;
 import dev.capstan.engine.conditions.ReleaseObservation.TestSeen;
 import dev.capstan.engine.conditions.ReleaseObservation.TestsFailed;
@@ -16,7 +15,6 @@ import dev.capstan.engine.conditions.ReleaseObservation.TestsPassed;
 import dev.capstan.engine.conditions.ReleaseObservation.TestsPending;
 import dev.capstan.engine.conditions.ReleaseObservation.TestsRunning;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /** A HelmRelease's TestSuccess condition and its part in Ready, for {@link HelmReleaseStatuses}. */

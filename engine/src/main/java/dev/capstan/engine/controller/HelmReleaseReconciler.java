@@ -46,8 +46,7 @@ public final class HelmReleaseReconciler implements Reconciler<HelmRelease>, Cle
   private final ReleaseSourceView sources;
   private final WakeUpEventSource<HelmRelease> wakeUps = new WakeUpEventSource<>(HelmRelease.class);
 
-  HelmReleaseReconciler(
-      HelmReleasePipeline pipeline, ShardGate shards, ReleaseSourceView sources) {
+  HelmReleaseReconciler(HelmReleasePipeline pipeline, ShardGate shards, ReleaseSourceView sources) {
     this.pipeline = pipeline;
     this.shards = shards;
     this.sources = sources;

@@ -53,9 +53,9 @@ public record ChartArtifact(
   /**
    * The chart's version as the status records an attempt of it ({@code lastAttemptedRevision}), as
    * Flux's helm-controller writes it: a HelmChart's revision; an OCI chart pulled by the tag of its
-   * version, that version with the digest's first 12 hex digits as its build metadata, as the render
-   * pins it. Pulled by digest alone, its version is not known before the render: the revision
-   * stands (Flux reads the chart first and writes the pinned version).
+   * version, that version with the digest's first 12 hex digits as its build metadata, as the
+   * render pins it. Pulled by digest alone, its version is not known before the render: the
+   * revision stands (Flux reads the chart first and writes the pinned version).
    *
    * @throws ReleaseFailure ChartMutateError when the revision's digest is not one
    */

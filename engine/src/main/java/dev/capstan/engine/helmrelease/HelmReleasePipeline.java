@@ -395,8 +395,7 @@ public final class HelmReleasePipeline {
                     release, latest.get(), history, upgrade, error, inventory, configDigest);
         // a failed wait of the version deployed by this very reconcile keeps what it was made of
         seen.phase(done.phase())
-            .released(
-                done.released() == null ? null : done.released().keeping(seen.released()));
+            .released(done.released() == null ? null : done.released().keeping(seen.released()));
         if (done.phase() instanceof ReleaseObservation.Remediated) {
           seen.drift(ReleaseDrift.notLooked(release, true)); // rolled back or uninstalled whole
         }

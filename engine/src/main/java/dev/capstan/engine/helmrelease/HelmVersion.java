@@ -30,8 +30,10 @@ record HelmVersion(BigInteger major, BigInteger minor, BigInteger patch, String 
       return Optional.empty();
     }
     BigInteger major = new BigInteger(m.group(1));
-    BigInteger minor = m.group(2) == null ? BigInteger.ZERO : new BigInteger(m.group(2).substring(1));
-    BigInteger patch = m.group(3) == null ? BigInteger.ZERO : new BigInteger(m.group(3).substring(1));
+    BigInteger minor =
+        m.group(2) == null ? BigInteger.ZERO : new BigInteger(m.group(2).substring(1));
+    BigInteger patch =
+        m.group(3) == null ? BigInteger.ZERO : new BigInteger(m.group(3).substring(1));
     String pre = m.group(5) == null ? "" : m.group(5);
     if (tooLarge(major) || tooLarge(minor) || tooLarge(patch) || !validPreRelease(pre)) {
       return Optional.empty();

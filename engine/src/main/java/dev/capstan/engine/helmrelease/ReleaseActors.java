@@ -53,7 +53,14 @@ public interface ReleaseActors {
         ReleaseClaims claims,
         ReleaseNamespace.Namespaces namespaces) {
       this(
-          acting, store, crds, dependencies, claims, namespaces, Optional.empty(), Optional.empty());
+          acting,
+          store,
+          crds,
+          dependencies,
+          claims,
+          namespaces,
+          Optional.empty(),
+          Optional.empty());
     }
 
     /**

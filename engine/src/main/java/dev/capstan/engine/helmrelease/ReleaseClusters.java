@@ -36,8 +36,7 @@ public final class ReleaseClusters {
    * @param cluster the remote cluster as the health monitor watches it; empty: the engine's own
    * @param account the service account impersonated there; empty: the engine's own rights
    */
-  record Target(
-      Acting acting, Optional<RemoteCluster> cluster, Optional<NamespacedName> account) {}
+  record Target(Acting acting, Optional<RemoteCluster> cluster, Optional<NamespacedName> account) {}
 
   /** The remote clusters, reached (asked for their version) when chosen. */
   interface Remotes {

@@ -36,9 +36,10 @@ final class ReleaseInputs {
 
     /**
      * These inputs as the status records an attempt of {@code action} (the chart's version and
-     * digest by {@link ChartArtifact#attemptedRevision} and {@link ChartArtifact#attemptedDigest}). The values are recorded by
-     * their digest alone: Flux's v2 API deprecated {@code lastAttemptedValuesChecksum} (an unsalted
-     * SHA-1) for {@code lastAttemptedConfigDigest} and clears it at every attempt, as this does.
+     * digest by {@link ChartArtifact#attemptedRevision} and {@link ChartArtifact#attemptedDigest}).
+     * The values are recorded by their digest alone: Flux's v2 API deprecated {@code
+     * lastAttemptedValuesChecksum} (an unsalted SHA-1) for {@code lastAttemptedConfigDigest} and
+     * clears it at every attempt, as this does.
      */
     Attempted attempted(ReleaseAction action, Duration took) {
       return new Attempted(

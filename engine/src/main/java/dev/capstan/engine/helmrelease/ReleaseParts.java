@@ -79,10 +79,10 @@ public record ReleaseParts(
 
   /**
    * The parts that read {@code client}'s cluster: the charts (their sources from {@code sources}
-   * where it holds them, their artifacts in {@code trees}),
-   * its Capabilities (and a remote cluster's, asked of the remote's client) and the values composed
-   * from its ConfigMaps and Secrets; the caller adds the renderer, who acts (and keeps the release
-   * records), the status writer and the health library.
+   * where it holds them, their artifacts in {@code trees}), its Capabilities (and a remote
+   * cluster's, asked of the remote's client) and the values composed from its ConfigMaps and
+   * Secrets; the caller adds the renderer, who acts (and keeps the release records), the status
+   * writer and the health library.
    */
   public static ReleasePartsBuilder inCluster(
       KubernetesClient client, StoredTrees trees, ChartSourceCache sources, Clock clock) {

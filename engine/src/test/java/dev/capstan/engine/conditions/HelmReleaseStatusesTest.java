@@ -128,8 +128,7 @@ class HelmReleaseStatusesTest {
     ReleaseSnapshot tested =
         snapshot(2, "deployed")
             .withOciDigest("sha256:" + "a".repeat(64))
-            .withTestHooks(
-                Map.of("t", new ReleaseSnapshot.TestHookStatus("s", "c", "Succeeded")));
+            .withTestHooks(Map.of("t", new ReleaseSnapshot.TestHookStatus("s", "c", "Succeeded")));
     List<ReleaseSnapshot> history = List.of(tested, snapshot(1, "superseded"));
 
     List<ReleaseSnapshot> next = HelmReleaseStatuses.history(history, snapshot(2, "failed"), 5);

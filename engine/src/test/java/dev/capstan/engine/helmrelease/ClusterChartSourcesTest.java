@@ -29,8 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A HelmRelease's chart source is read from the informers' cache when it holds it: an unchanged
- * release's look asks the API server nothing; a source the cache lacks is read from the API
- * server, and a HelmChart of spec.chart that differs from the one last applied is applied again.
+ * release's look asks the API server nothing; a source the cache lacks is read from the API server,
+ * and a HelmChart of spec.chart that differs from the one last applied is applied again.
  */
 class ClusterChartSourcesTest {
   private static final KubernetesSerialization JSON = new KubernetesSerialization();
@@ -162,8 +162,10 @@ class ClusterChartSourcesTest {
     chart.put(
         "status",
         Map.of(
-            "observedGeneration", 1,
-            "artifact", Map.of("revision", "6.5.0", "digest", "sha256:aaaa")));
+            "observedGeneration",
+            1,
+            "artifact",
+            Map.of("revision", "6.5.0", "digest", "sha256:aaaa")));
     return JSON.convertValue(chart, HelmChart.class);
   }
 

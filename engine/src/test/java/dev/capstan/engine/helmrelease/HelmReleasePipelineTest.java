@@ -155,7 +155,8 @@ class HelmReleasePipelineTest {
     pipeline.reconcile(release);
     assertEquals(reads, fakes.healthReads, "no object read live");
     assertEquals(
-        "True", HelmReleaseStatuses.condition(release.getStatus(), "Healthy").orElseThrow().getStatus());
+        "True",
+        HelmReleaseStatuses.condition(release.getStatus(), "Healthy").orElseThrow().getStatus());
 
     fakes.watchedHealth =
         new AggregateHealth(Status.InProgress, "rolling", List.of(), List.of(), 1);
@@ -222,8 +223,7 @@ class HelmReleasePipelineTest {
     Condition ready = HelmReleaseStatuses.condition(release.getStatus(), "Ready").orElseThrow();
     assertEquals("False ChartMutateError", ready.getStatus() + " " + ready.getReason());
     assertEquals("6.5.0+cccccccccccc", release.getStatus().lastAttemptedRevision());
-    assertEquals(
-        "sha256:" + "c".repeat(64), release.getStatus().lastAttemptedRevisionDigest());
+    assertEquals("sha256:" + "c".repeat(64), release.getStatus().lastAttemptedRevisionDigest());
   }
 
   @Test

@@ -57,7 +57,8 @@ class HealthMonitorWatchedIT {
         new HealthMonitor(client, owners(), Clock.systemUTC(), scheduler, Duration.ofMillis(50))) {
       assertEquals(Optional.empty(), monitor.watched(owner, objects, evaluator), "not watched");
 
-      monitor.track(owner, objects, evaluator, Optional.empty(), Optional.empty(), Optional.empty());
+      monitor.track(
+          owner, objects, evaluator, Optional.empty(), Optional.empty(), Optional.empty());
       await()
           .atMost(Duration.ofSeconds(30))
           .until(() -> monitor.watched(owner, objects, evaluator).isPresent());
@@ -86,8 +87,7 @@ class HealthMonitorWatchedIT {
           Optional.of(new ServiceAccount(new NamespacedName(ns.name(), "tenant"), () -> client)),
           Optional.empty(),
           Optional.empty());
-      assertTrue(
-          monitor.watched(owner, objects, evaluator).isEmpty(), "a service account's reads");
+      assertTrue(monitor.watched(owner, objects, evaluator).isEmpty(), "a service account's reads");
     } finally {
       scheduler.shutdownNow();
     }
@@ -104,7 +104,8 @@ class HealthMonitorWatchedIT {
     try (HealthMonitor monitor =
         new HealthMonitor(
             client, owners(told, Told.WRITTEN), Clock.systemUTC(), scheduler, Duration.ZERO)) {
-      monitor.track(owner, objects, evaluator, Optional.empty(), Optional.empty(), Optional.empty());
+      monitor.track(
+          owner, objects, evaluator, Optional.empty(), Optional.empty(), Optional.empty());
       await().atMost(Duration.ofSeconds(30)).until(() -> told.size() == 1);
 
       monitor.track(
