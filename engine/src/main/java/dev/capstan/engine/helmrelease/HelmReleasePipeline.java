@@ -406,7 +406,11 @@ public final class HelmReleasePipeline {
     // Written only now: a wait whose failure could not be recorded stays pending (Healthy Unknown).
     seen.health(look.health()).healthState(look.state());
     Outcome outcome = status.write(release, seen.build(), acted.fromSecrets());
-    if (look.state() != HealthState.IN_PROGRESS) {
+    if (look.state() != HealthState.IN_PROGRESS && acted.actor().account().isPresent()) {
+      // the monitor reads with the engine's rights: a release acting as a service account (its
+      // own or the engine's default one) keeps the health its own reads found
+      parts.tracking().untrack(NamespacedName.of(release));
+    } else if (look.state() != HealthState.IN_PROGRESS) {
       // the wait is over: from now on the health monitor keeps Healthy live
       parts
           .tracking()

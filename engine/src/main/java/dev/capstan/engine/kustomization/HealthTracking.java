@@ -76,8 +76,8 @@ public interface HealthTracking {
    * The health of {@code objects} as the watch has them, so that a periodic look need not read each
    * one from the API server: only when {@code key}'s watch holds exactly these objects, in the
    * engine's own cluster and with its rights (no {@code readAs}), judges them by {@code evaluator}
-   * itself, and has synced every kind; empty otherwise. Its copies may lag the API server by a
-   * watch event.
+   * itself, and watches every kind at the objects' own version, listed and watching now; empty
+   * otherwise. Its copies may lag the API server by a watch event.
    */
   default Optional<AggregateHealth> watched(
       NamespacedName key, List<ObjectRef> objects, HealthEvaluator evaluator) {

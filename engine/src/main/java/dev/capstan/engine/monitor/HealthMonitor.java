@@ -119,26 +119,13 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
     Tracked now =
         new Tracked(List.copyOf(objects), evaluator, readAs, id, KindDemand.kindsOf(objects));
     Tracked before = tracked.put(key, now);
-    AggregateHealth writtenBefore = written.get(key);
     if (before != null) {
       demand.remove(before.cluster(), before.kinds());
     }
     demand.add(id, now.kinds());
     told.ifPresentOrElse(health -> written.put(key, health), () -> written.remove(key));
     retainInformers();
-    // A periodic reconcile tracks the same objects again and tells what was written already: the
-    // watch's own events say when they change, so nothing needs looking at now.
-    boolean again =
-        before != null
-            && before.objects().equals(now.objects())
-            && before.evaluator() == now.evaluator()
-            && before.readAs().equals(now.readAs())
-            && before.cluster().equals(now.cluster())
-            && told.isPresent()
-            && told.get().equals(writtenBefore);
-    if (!again) {
-      schedule(key);
-    }
+    schedule(key);
   }
 
   @Override
@@ -182,13 +169,14 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
     Tracked t;
     synchronized (this) {
       t = tracked.get(key);
-    }
-    if (t == null
-        || t.readAs().isPresent()
-        || !LOCAL.equals(t.cluster())
-        || t.evaluator() != evaluator
-        || !Set.copyOf(t.objects()).equals(Set.copyOf(objects))) {
-      return Optional.empty();
+      if (t == null
+          || t.readAs().isPresent()
+          || !LOCAL.equals(t.cluster())
+          || t.evaluator() != evaluator
+          || !Set.copyOf(t.objects()).equals(Set.copyOf(objects))
+          || !t.objects().stream().allMatch(clusters.get(LOCAL)::watching)) {
+        return Optional.empty();
+      }
     }
     return fromCaches(key, t, Map.of());
   }

@@ -64,6 +64,18 @@ final class KindInformers implements AutoCloseable {
     return informers.get(kind).map(SharedIndexInformer::hasSynced).orElse(false);
   }
 
+  /**
+   * Whether {@code ref}'s kind is watched at {@code ref}'s own version, listed and watching now: a
+   * copy is then as fresh as a watch keeps it, and judged by the checks of that version (a kind is
+   * watched at the first version asked for; a watch that stopped keeps its first list's copies).
+   */
+  boolean watching(ObjectRef ref) {
+    ResourceType type = types.get(ref.groupKind());
+    return type != null
+        && type.version().equals(ref.version())
+        && informers.get(ref.groupKind()).map(i -> i.hasSynced() && i.isWatching()).orElse(false);
+  }
+
   boolean watched(GroupKind kind) {
     return informers.watched(kind);
   }

@@ -176,6 +176,9 @@ class HelmReleasePipelineTest {
     pipeline.reconcile(release);
 
     assertEquals(reads + 1, fakes.healthReads, "the watch reads with the engine's rights");
+    assertFalse(
+        fakes.tracked.containsKey(NamespacedName.of(release)),
+        "nor is its health kept live by the monitor, which reads with the engine's rights");
   }
 
   @Test

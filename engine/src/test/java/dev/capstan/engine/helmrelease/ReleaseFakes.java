@@ -73,13 +73,16 @@ final class ReleaseFakes {
   private static final BuiltinLibrary LIBRARY = BuiltinLibrary.load();
   private static final ObjectMapper RECORD_JSON = new ObjectMapper();
 
-  /** The chart's version and artifact digest the source gives. */
   /** Live reads of objects' health (each a read per object in the engine). */
   int healthReads;
 
-  /** The health the monitor's watch has of the tracked objects; null: it holds none. */
+  /**
+   * The health the monitor's watch has of the tracked objects, given for the evaluator they were
+   * tracked with; null: it holds none.
+   */
   AggregateHealth watchedHealth;
 
+  /** The chart's version and artifact digest the source gives. */
   String chartVersion = "6.5.0";
 
   /**
@@ -183,6 +186,8 @@ final class ReleaseFakes {
   /** What the health monitor was last asked to watch per HelmRelease (untracked: removed). */
   final Map<NamespacedName, List<ObjectRef>> tracked = new HashMap<>();
 
+  private final Map<NamespacedName, HealthEvaluator> trackedWith = new HashMap<>();
+
   final List<InventorySet> deletedInventories = new ArrayList<>();
   final List<InventorySet> prunedFrom = new ArrayList<>();
   final TreeMap<Integer, ReleaseRecord> records = new TreeMap<>();
@@ -261,6 +266,7 @@ final class ReleaseFakes {
                       Optional<RemoteCluster> cluster,
                       Optional<AggregateHealth> written) {
                     tracked.put(key, List.copyOf(objects));
+                    trackedWith.put(key, evaluator);
                     trackedIn.put(key, cluster.map(RemoteCluster::id).orElse("local"));
                   }
 
@@ -272,8 +278,10 @@ final class ReleaseFakes {
                   @Override
                   public Optional<AggregateHealth> watched(
                       NamespacedName key, List<ObjectRef> objects, HealthEvaluator evaluator) {
-                    return Optional.ofNullable(
-                        List.copyOf(objects).equals(tracked.get(key)) ? watchedHealth : null);
+                    boolean same =
+                        List.copyOf(objects).equals(tracked.get(key))
+                            && trackedWith.get(key) == evaluator;
+                    return Optional.ofNullable(same ? watchedHealth : null);
                   }
                 })
             .observer(
