@@ -36,48 +36,21 @@ public record ReleaseSnapshot(
 
   /** This snapshot with its record's status {@code status} (deployed, superseded, ...). */
   public ReleaseSnapshot withStatus(String status) {
-    return new ReleaseSnapshot(
-        apiVersion,
-        digest,
-        name,
-        namespace,
-        version,
-        status,
-        action,
-        chartName,
-        chartVersion,
-        appVersion,
-        configDigest,
-        firstDeployed,
-        lastDeployed,
-        deleted,
-        testHooks,
-        ociDigest);
+    return with(status, testHooks, ociDigest);
   }
 
   /** This snapshot with the Helm tests run for its version (none: null). */
   public ReleaseSnapshot withTestHooks(Map<String, TestHookStatus> testHooks) {
-    return new ReleaseSnapshot(
-        apiVersion,
-        digest,
-        name,
-        namespace,
-        version,
-        status,
-        action,
-        chartName,
-        chartVersion,
-        appVersion,
-        configDigest,
-        firstDeployed,
-        lastDeployed,
-        deleted,
-        testHooks == null || testHooks.isEmpty() ? null : testHooks,
-        ociDigest);
+    return with(status, testHooks == null || testHooks.isEmpty() ? null : testHooks, ociDigest);
   }
 
   /** This snapshot with the digest of the OCI artifact its chart came from. */
   public ReleaseSnapshot withOciDigest(String ociDigest) {
+    return with(status, testHooks, ociDigest);
+  }
+
+  private ReleaseSnapshot with(
+      String status, Map<String, TestHookStatus> testHooks, String ociDigest) {
     return new ReleaseSnapshot(
         apiVersion,
         digest,

@@ -7,9 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.source.core.store.FetchResult;
 import dev.capstan.source.core.store.StoredArtifact;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -117,49 +115,15 @@ class FetchSlotsTest {
         source);
   }
 
-  /** A GitRepository kind whose fetch and status write are given. */
   private static SourceKind<GitRepository> kind(Supplier<FetchResult> fetch, Runnable written) {
-    return new SourceKind<>() {
-      @Override
-      public String kind() {
-        return "GitRepository";
-      }
-
-      @Override
-      public SourceTimings timings(GitRepository source) {
-        return new SourceTimings(Duration.ofMinutes(1), Optional.of(Duration.ofSeconds(60)));
-      }
-
-      @Override
-      public FetchResult fetch(GitRepository source, SourceTimings timings) {
-        return fetch.get();
-      }
-
-      @Override
-      public Optional<StoredArtifact> lastArtifact(GitRepository source) {
-        return Optional.empty();
-      }
-
-      @Override
-      public void writeStatus(GitRepository source, FetchResult result) {
-        written.run();
-      }
-    };
+    return FakeGitSources.kind(fetch, Optional.empty(), written);
   }
 
   private static GitRepository source(String namespace) {
-    return source(namespace, false);
+    return FakeGitSources.source(namespace, false);
   }
 
   private static GitRepository source(String namespace, boolean suspend) {
-    return Serialization.unmarshal(
-        """
-        apiVersion: source.capstan.dev/v1
-        kind: GitRepository
-        metadata: {name: repo, namespace: %s}
-        spec: {url: "https://git.example/repo", interval: 1m, suspend: %s}
-        """
-            .formatted(namespace, suspend),
-        GitRepository.class);
+    return FakeGitSources.source(namespace, suspend);
   }
 }

@@ -9,7 +9,6 @@ import dev.capstan.sharding.ShardKey;
 import dev.capstan.sharding.SlotSpace;
 import dev.capstan.source.core.store.FetchResult;
 import dev.capstan.source.core.store.StoredArtifact;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
@@ -58,42 +57,11 @@ class SourceFetchOwnerTest {
   }
 
   private SourceKind<GitRepository> kind(Optional<StoredArtifact> inStatus) {
-    return new SourceKind<>() {
-      @Override
-      public String kind() {
-        return "GitRepository";
-      }
-
-      @Override
-      public SourceTimings timings(GitRepository source) {
-        return new SourceTimings(Duration.ofMinutes(1), Optional.of(Duration.ofSeconds(60)));
-      }
-
-      @Override
-      public FetchResult fetch(GitRepository source, SourceTimings timings) {
-        return new FetchResult.Unchanged(ARTIFACT);
-      }
-
-      @Override
-      public Optional<StoredArtifact> lastArtifact(GitRepository source) {
-        return inStatus;
-      }
-
-      @Override
-      public void writeStatus(GitRepository source, FetchResult result) {
-        written.incrementAndGet();
-      }
-    };
+    return FakeGitSources.kind(
+        () -> new FetchResult.Unchanged(ARTIFACT), inStatus, written::incrementAndGet);
   }
 
   private static GitRepository source() {
-    return Serialization.unmarshal(
-        """
-        apiVersion: source.capstan.dev/v1
-        kind: GitRepository
-        metadata: {name: repo, namespace: team, uid: abc}
-        spec: {url: "https://git.example/repo", interval: 1m}
-        """,
-        GitRepository.class);
+    return FakeGitSources.source("team", false);
   }
 }
