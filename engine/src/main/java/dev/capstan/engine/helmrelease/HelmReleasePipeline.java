@@ -406,11 +406,14 @@ public final class HelmReleasePipeline {
     // Written only now: a wait whose failure could not be recorded stays pending (Healthy Unknown).
     seen.health(look.health()).healthState(look.state());
     Outcome outcome = status.write(release, seen.build(), acted.fromSecrets());
-    if (look.state() != HealthState.IN_PROGRESS && acted.actor().account().isPresent()) {
+    if (look.state() == HealthState.IN_PROGRESS) {
+      return outcome;
+    }
+    if (acted.actor().account().isPresent()) {
       // the monitor reads with the engine's rights: a release acting as a service account (its
       // own or the engine's default one) keeps the health its own reads found
       parts.tracking().untrack(NamespacedName.of(release));
-    } else if (look.state() != HealthState.IN_PROGRESS) {
+    } else {
       // the wait is over: from now on the health monitor keeps Healthy live
       parts
           .tracking()
