@@ -1,6 +1,7 @@
 package dev.capstan.cli.cluster;
 
 import dev.capstan.engine.cache.SharedStrings;
+import dev.capstan.kube.TokenRefresh;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -65,9 +66,11 @@ public final class ClusterOptions {
    * one copy of each value its caches' objects repeat ({@link SharedStrings}).
    */
   public KubernetesClient openForController() {
+    Config config = config();
     return new KubernetesClientBuilder()
-        .withConfig(config())
+        .withConfig(config)
         .withKubernetesSerialization(SharedStrings.serialization())
+        .withHttpClientBuilderConsumer(TokenRefresh.forConfig(config))
         .build();
   }
 

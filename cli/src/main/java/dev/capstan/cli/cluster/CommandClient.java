@@ -1,5 +1,6 @@
 package dev.capstan.cli.cluster;
 
+import dev.capstan.kube.TokenRefresh;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -41,6 +42,7 @@ final class CommandClient implements AutoCloseable {
           new KubernetesClientBuilder()
               .withConfig(config)
               .withHttpClientFactory(new VertxHttpClientFactory(eventLoops))
+              .withHttpClientBuilderConsumer(TokenRefresh.forConfig(config))
               .build();
       return new CommandClient(eventLoops, client);
     } catch (RuntimeException e) {

@@ -3,6 +3,7 @@ package dev.capstan.engine.kustomization;
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.pipeline.Acting;
+import dev.capstan.kube.TokenRefresh;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -156,7 +157,11 @@ public final class ServiceAccountClients implements AutoCloseable {
             .withImpersonateUsername(username(account))
             .withImpersonateGroups()
             .build();
-    return new KubernetesClientBuilder().withHttpClientFactory(http).withConfig(config).build();
+    return new KubernetesClientBuilder()
+        .withHttpClientFactory(http)
+        .withConfig(config)
+        .withHttpClientBuilderConsumer(TokenRefresh.forConfig(config))
+        .build();
   }
 
   static String username(NamespacedName account) {

@@ -3,6 +3,7 @@ package dev.capstan.engine.monitor;
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.capstan.kube.TokenRefresh;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.http.BasicBuilder;
@@ -34,7 +35,8 @@ final class MetadataOnlyRequests implements Interceptor {
         .withConfig(engine.getConfiguration())
         .withKubernetesSerialization(serialization())
         .withHttpClientBuilderConsumer(
-            b -> b.addOrReplaceInterceptor(NAME, new MetadataOnlyRequests()))
+            TokenRefresh.forConfig(engine.getConfiguration())
+                .andThen(b -> b.addOrReplaceInterceptor(NAME, new MetadataOnlyRequests())))
         .build();
   }
 
