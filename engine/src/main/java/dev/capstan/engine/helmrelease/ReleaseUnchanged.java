@@ -21,11 +21,14 @@ final class ReleaseUnchanged {
   private ReleaseUnchanged() {}
 
   /**
-   * When the deployed release was made, if nothing changed since it was: Released is True for the
-   * current generation, the release the status last recorded ({@code status.history[0]}) is the
-   * latest record and is deployed, and it was made of the chart version and values digest wanted
-   * now. What was last attempted is not asked: it is written before the render, so a render or
-   * record that failed would make a failed attempt look unchanged.
+   * When the deployed release was made, if nothing it is made of changed since: Released is True,
+   * the release the status last recorded ({@code status.history[0]}) is the latest record, is
+   * deployed, has the release's name and target namespace, and was made of the chart version,
+   * values digest and render digests wanted now. As with Flux, a change of the spec that changes
+   * none of these (the interval, a timeout, suspend and resume, drift detection, the health checks)
+   * releases nothing: the look that follows takes the new settings (drift detection, pending tests,
+   * the checks). What was last attempted is not asked: it is written before the render, so a render
+   * or record that failed would make a failed attempt look unchanged.
    */
   static Optional<Instant> since(
       HelmRelease release, ReleaseInputs.Inputs in, ReleaseHistory history) {
@@ -33,7 +36,8 @@ final class ReleaseUnchanged {
     ReleaseSnapshot last = st == null ? null : st.latest();
     Optional<ReleaseRecord> latest = history.latest();
     if (last == null
-        || !releasedAtGeneration(st, release.getMetadata().getGeneration())
+        || !released(st)
+        || !sameTarget(last, release)
         || !in.chart().madeOf(last.chartVersion())
         || !Objects.equals(last.configDigest(), in.configDigest())
         || !sameRenderDigests(st, RenderDigests.of(release.getSpec()))
@@ -59,10 +63,18 @@ final class ReleaseUnchanged {
         && Objects.equals(status.observedCommonMetadataDigest(), now.commonMetadata());
   }
 
-  private static boolean releasedAtGeneration(HelmReleaseStatus status, Long generation) {
+  private static boolean released(HelmReleaseStatus status) {
     return HelmReleaseStatuses.condition(status, HelmReleaseStatuses.RELEASED)
         .filter(c -> "True".equals(c.getStatus()))
-        .filter(c -> Objects.equals(c.getObservedGeneration(), generation))
         .isPresent();
+  }
+
+  /**
+   * Whether the release recorded is the one the spec names now: a new release name or target
+   * namespace is a release elsewhere, never the one deployed.
+   */
+  private static boolean sameTarget(ReleaseSnapshot last, HelmRelease release) {
+    return Objects.equals(last.name(), release.releaseName())
+        && Objects.equals(last.namespace(), release.releaseNamespace());
   }
 }

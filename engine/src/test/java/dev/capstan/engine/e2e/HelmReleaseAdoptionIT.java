@@ -147,8 +147,8 @@ class HelmReleaseAdoptionIT extends EngineTestBase {
       ConfigMap shared = configMapNamed("shared");
       assertEquals("other", shared.getMetadata().getAnnotations().get("meta.helm.sh/release-name"));
       assertEquals(Map.of("owner", "other"), shared.getData());
-      // the spec change alone may upgrade 1.2.0 once more before 1.3.0 is served; the refused
-      // upgrade to 1.3.0 writes no record, failed or pending
+      // the spec change alone releases nothing (as with Flux); the refused upgrade to 1.3.0
+      // writes no record, failed or pending
       List<String> history = helm.history();
       assertTrue(history.get(history.size() - 1).endsWith(" deployed"), history.toString());
       assertTrue(history.stream().noneMatch(h -> h.endsWith(" failed")), history.toString());

@@ -20,9 +20,10 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code spec.driftDetection} of a HelmRelease of podinfo's real chart: a Deployment scaled by hand
  * (a patch by another field manager, as {@code kubectl scale} or {@code edit} makes one) is
  * reported and left so in mode {@code warn}, and scaled back in place in mode {@code enabled}, with
- * no new release record; a field {@code ignore} names is neither drift nor written back by the
- * correction, but an upgrade applies the chart's value of it. {@code spec.timeout} is long, so that
- * the health of the objects never times out against the install's deadline while the test runs.
+ * no new release record (a new mode is no new release either, as with Flux); a field {@code ignore}
+ * names is neither drift nor written back by the correction, but an upgrade applies the chart's
+ * value of it. {@code spec.timeout} is long, so that the health of the objects never times out
+ * against the install's deadline while the test runs.
  */
 class HelmReleaseDriftIT extends EngineTestBase {
   private static final String IGNORED = "/spec/strategy/rollingUpdate/maxUnavailable";
@@ -72,18 +73,28 @@ class HelmReleaseDriftIT extends EngineTestBase {
       assertEquals(2, HelmReleases.deployment("podinfo").getSpec().getReplicas());
       assertEquals(List.of("1 deployed"), helm.history());
 
-      // a change of the spec upgrades the release (v2), scaling it back to the chart's replicas
+      // as with Flux, a new drift detection mode is no new release: the next look corrects the
+      // drift in place, leaving the ignored field as the hand edit left it
       HelmReleaseIT.patchSpec(
           """
           {"driftDetection": {"mode": "enabled", "ignore": [
             {"paths": ["%s"], "target": {"kind": "Deployment"}}]}}
           """
               .formatted(IGNORED));
+      Condition correctedFirst =
+          HelmReleases.await("podinfo", "Drifted", c -> "DriftCorrected".equals(c.getReason()));
+      assertEquals("False", correctedFirst.getStatus());
+      assertEquals(1, HelmReleases.deployment("podinfo").getSpec().getReplicas());
+      assertEquals(chartsMaxUnavailable + 1, maxUnavailable());
+      HelmReleases.await("podinfo", "Ready", EngineTestBase::isTrue);
+      assertEquals(List.of("1 deployed"), helm.history());
+
+      // an upgrade (new values: v2) applies the chart's value of the field drift detection ignores
+      HelmReleaseIT.patchSpec("{\"values\":{\"replicaCount\":1,\"ui\":{\"message\":\"v2\"}}}");
       HelmReleases.await(
           "podinfo", "Ready", c -> isTrue(c) && c.getMessage().contains("podinfo.v2"));
       HelmReleases.await("podinfo", "Drifted", c -> "NoDriftDetected".equals(c.getReason()));
       assertEquals(1, HelmReleases.deployment("podinfo").getSpec().getReplicas());
-      // the upgrade applies the chart's value of the field drift detection ignores
       assertEquals(chartsMaxUnavailable, maxUnavailable());
 
       editByHand(3, chartsMaxUnavailable + 2);

@@ -145,6 +145,52 @@ class HelmReleasePipelineTest {
   }
 
   @Test
+  void aSpecChangeThatLeavesChartValuesAndTargetAsTheyWereReleasesNothing() throws IOException {
+    HelmRelease release = ReleaseFakes.release();
+    pipeline.reconcile(release);
+    int renders = fakes.renders;
+    int applies = fakes.applies;
+    int recordWrites = fakes.recordWrites;
+
+    // as Flux: a new interval and timeout, or a suspend and resume, are no new release
+    release.getMetadata().setGeneration(2L);
+    update(release, "{\"interval\":\"1h\",\"timeout\":\"10m\",\"suspend\":false}");
+    Outcome again = pipeline.reconcile(release);
+
+    assertEquals(Outcome.Kind.SUCCEEDED, again.kind());
+    assertEquals(renders, fakes.renders, "nothing rendered");
+    assertEquals(applies, fakes.applies, "nothing applied");
+    assertEquals(recordWrites, fakes.recordWrites, "no release record written");
+    HelmReleaseStatus status = release.getStatus();
+    assertEquals(List.of("1 deployed"), versions(status));
+    assertEquals(2L, status.observedGeneration());
+    Condition ready = HelmReleaseStatuses.condition(status, "Ready").orElseThrow();
+    assertEquals("True InstallSucceeded", ready.getStatus() + " " + ready.getReason());
+    assertEquals(2L, ready.getObservedGeneration(), "Ready speaks of the new generation");
+
+    // and the next look at that generation is a no-op as any other
+    int statusWrites = fakes.statusWrites;
+    fakes.now = fakes.now.plus(Duration.ofMinutes(5));
+    pipeline.reconcile(release);
+    assertEquals(renders, fakes.renders);
+    assertEquals(statusWrites, fakes.statusWrites);
+  }
+
+  @Test
+  void aNewTargetNamespaceForTheSameReleaseNameIsReleasedAgain() throws IOException {
+    HelmRelease release = ReleaseFakes.release();
+    pipeline.reconcile(release);
+    int renders = fakes.renders;
+
+    release.getMetadata().setGeneration(2L);
+    update(release, "{\"releaseName\":\"podinfo\",\"targetNamespace\":\"elsewhere\"}");
+    pipeline.reconcile(release);
+
+    assertEquals(renders + 1, fakes.renders, "the release the records hold is in another place");
+    assertEquals("elsewhere", release.getStatus().latest().namespace());
+  }
+
+  @Test
   void aPeriodicLookTakesTheHealthFromTheWatchWhenItFindsEveryObjectCurrent() {
     HelmRelease release = ReleaseFakes.release();
     pipeline.reconcile(release);
