@@ -30,7 +30,6 @@ import dev.capstan.engine.monitor.DependencyWatches;
 import dev.capstan.engine.monitor.HealthMonitor;
 import dev.capstan.engine.monitor.KustomizationHealthWrites;
 import dev.capstan.engine.pipeline.Acting;
-import dev.capstan.engine.pipeline.Backoff;
 import dev.capstan.engine.pipeline.EngineTrees;
 import dev.capstan.engine.pipeline.FetchSlots;
 import dev.capstan.engine.pipeline.Observers;
@@ -233,7 +232,7 @@ public final class Engine implements AutoCloseable {
             .waits(waits)
             .library(BuiltinLibrary.load())
             .clock(options.clock())
-            .backoff(Backoff.defaults())
+            .backoff(options.backoff())
             .waitPoll(options.waitPoll())
             .noCrossNamespaceRefs(options.tenancy().noCrossNamespaceRefs())
             .observer(observer)
@@ -296,6 +295,7 @@ public final class Engine implements AutoCloseable {
         operator,
         new HelmReleasePipeline(
             ReleaseParts.inCluster(client, parts.trees(), chartSources, options.clock())
+                .backoff(options.backoff())
                 .renderer(request -> builder.charts().render(request))
                 .actors(
                     ReleaseActors.of(

@@ -3,6 +3,7 @@ package dev.capstan.engine;
 import dev.capstan.applier.apply.ApplyPolicy;
 import dev.capstan.applier.kustomize.BuildLimits;
 import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.engine.pipeline.Backoff;
 import dev.capstan.engine.shard.ShardOptions;
 import dev.capstan.source.oci.ArtifactUrlPolicy;
 import io.soabase.recordbuilder.core.RecordBuilder;
@@ -27,6 +28,8 @@ import java.util.Optional;
  * @param reconciling the feature gates and Flux's controller-wide reconcile settings
  * @param sharding when present, this engine is one replica of several that share the Kustomizations
  *     (see the shard package); when empty, it reconciles all it watches
+ * @param backoff how retries after a transient failure space out, up to each object's retry
+ *     interval
  */
 @RecordBuilder
 public record EngineOptions(
@@ -43,7 +46,8 @@ public record EngineOptions(
     Tenancy tenancy,
     Builds builds,
     Reconciling reconciling,
-    Optional<ShardOptions> sharding)
+    Optional<ShardOptions> sharding,
+    Backoff backoff)
     implements EngineOptionsBuilder.With {
 
   /**
@@ -137,11 +141,12 @@ public record EngineOptions(
             : builds;
     reconciling = reconciling == null ? Reconciling.DEFAULTS : reconciling;
     sharding = sharding == null ? Optional.empty() : sharding;
+    backoff = backoff == null ? Backoff.defaults() : backoff;
   }
 
   public static EngineOptions defaults(Path storageRoot) {
     return new EngineOptions(
-        storageRoot, null, null, null, false, 0, 0, null, null, null, null, null, null, null);
+        storageRoot, null, null, null, false, 0, 0, null, null, null, null, null, null, null, null);
   }
 
   public EngineOptions withAddresses(String metrics, String webhook) {

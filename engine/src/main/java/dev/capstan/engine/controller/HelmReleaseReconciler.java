@@ -105,7 +105,33 @@ public final class HelmReleaseReconciler implements Reconciler<HelmRelease>, Cle
             (newer, older) -> artifactChanged(artifact(newer), artifact(older)),
             context);
     sources.connect(charts, ociCharts);
+    shards.onStoredHere(
+        (kind, source) ->
+            storedSource(kind, source, charts, ociCharts)
+                .ifPresent(stored -> wakeAll(releasesOf(cache, stored))));
     return List.of(charts, ociCharts, wakeUps);
+  }
+
+  private void wakeAll(Set<ResourceID> releases) {
+    releases.forEach(id -> wake(new NamespacedName(id.getNamespace().orElse(""), id.getName())));
+  }
+
+  /**
+   * The chart source an artifact was stored for without a new revision (see {@code
+   * ShardGate.onStoredHere}), from the informers: the HelmReleases waiting for it are woken, as a
+   * new revision would wake them.
+   */
+  private static Optional<HasMetadata> storedSource(
+      String kind,
+      NamespacedName source,
+      InformerEventSource<HelmChart, HelmRelease> charts,
+      InformerEventSource<OCIRepository, HelmRelease> ociCharts) {
+    ResourceID id = new ResourceID(source.name(), source.namespace());
+    return switch (kind) {
+      case "HelmChart" -> charts.get(id).map(HasMetadata.class::cast);
+      case "OCIRepository" -> ociCharts.get(id).map(HasMetadata.class::cast);
+      default -> Optional.empty();
+    };
   }
 
   static List<String> chartRefOf(HelmRelease release) {

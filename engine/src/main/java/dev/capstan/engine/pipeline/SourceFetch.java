@@ -7,6 +7,7 @@ import dev.capstan.engine.shard.ShardGate;
 import dev.capstan.engine.shard.WriteFence;
 import dev.capstan.source.core.FailureReason;
 import dev.capstan.source.core.store.FetchResult;
+import dev.capstan.source.core.store.StoredArtifact;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.CustomResource;
 import java.time.Clock;
@@ -120,20 +121,32 @@ public record SourceFetch(
 
   /**
    * The status is written by the replica that owns the source; another replica fetched only to have
-   * the artifact in its own store for the Kustomizations it owns, and says so to them.
+   * the artifact in its own store for the Kustomizations it owns, and says so to them. So does the
+   * owner when it stored again the artifact its status already names (its store was empty after a
+   * restart): the status write changes no revision, so nothing else wakes what waits for it.
    */
   private <R extends CustomResource<? extends ReconciledSpec, ?>> void write(
       SourceKind<R> kind, R source, boolean owner, FetchResult result) {
     if (owner) {
+      boolean storedAgain = storedAgain(result, kind.lastArtifact(source));
       try {
         kind.writeStatus(source, result);
       } catch (WriteFence.Refused e) {
         // lost while fetching: the artifact is in this store, the status is the new owner's
         LOG.info("{}: status not written: {}", kind.kind(), e.getMessage());
       }
+      if (storedAgain) {
+        shards.storedHere(kind.kind(), NamespacedName.of(source));
+      }
     } else if (!(result instanceof FetchResult.Failed)) {
       shards.storedHere(kind.kind(), NamespacedName.of(source));
     }
+  }
+
+  /** Whether {@code result} published the very artifact the status already named. */
+  static boolean storedAgain(FetchResult result, Optional<StoredArtifact> inStatus) {
+    return result instanceof FetchResult.Fetched fetched
+        && inStatus.map(a -> a.digest().equals(fetched.current().digest())).orElse(false);
   }
 
   /** The source's metadata.generation, 0 when unset. */

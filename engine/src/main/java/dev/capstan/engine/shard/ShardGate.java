@@ -188,14 +188,17 @@ public final class ShardGate {
   }
 
   /**
-   * Tells {@code listener} when a source another replica owns was fetched into this replica's store
-   * (its kind and name), so that the Kustomizations here that wait for it go on.
+   * Tells {@code listener} when a source's artifact was stored here with no new revision in its
+   * status to wake anyone (its kind and name): a source another replica owns, fetched into this
+   * replica's store, or one this replica owns stored again under the revision its status names
+   * (after a restart emptied the store). The Kustomizations and HelmReleases here that wait for it
+   * go on.
    */
   public void onStoredHere(BiConsumer<String, NamespacedName> listener) {
     stored.add(listener);
   }
 
-  /** A source owned elsewhere was fetched here. */
+  /** A source's artifact was stored here without a new revision (see {@link #onStoredHere}). */
   public void storedHere(String kind, NamespacedName source) {
     stored.forEach(listener -> listener.accept(kind, source));
   }

@@ -47,8 +47,10 @@ final class EngineFixture implements AutoCloseable {
   final KubernetesClient client;
   final String namespace;
   final String shard = "s" + UUID.randomUUID().toString().substring(0, 8);
-  final Path storage;
-  final Engine engine;
+  private final UnaryOperator<EngineOptions> settings;
+  private final List<EngineExtension> extensions;
+  Path storage;
+  Engine engine;
 
   private EngineFixture(
       KubernetesClient client,
@@ -59,15 +61,31 @@ final class EngineFixture implements AutoCloseable {
     this.client = client;
     this.namespace = namespace;
     CapstanCrds.install(client);
+    this.settings = settings;
+    this.extensions = extensions;
     this.storage = Files.createTempDirectory("capstan-artifacts");
-    this.engine =
-        new Engine(
-            settings.apply(
-                EngineOptions.defaults(storage)
-                    .withWatchLabelSelector(Optional.of(SHARD_LABEL + "=" + shard))
-                    .withWaitPoll(Duration.ofSeconds(1))),
-            client,
-            extensions);
+    this.engine = newEngine();
+    engine.start();
+  }
+
+  private Engine newEngine() {
+    return new Engine(
+        settings.apply(
+            EngineOptions.defaults(storage)
+                .withWatchLabelSelector(Optional.of(SHARD_LABEL + "=" + shard))
+                .withWaitPoll(Duration.ofSeconds(1))),
+        client,
+        extensions);
+  }
+
+  /**
+   * Stops the engine and starts a new one on an empty artifact store, as a restarted pod's
+   * emptyDir; the objects stay.
+   */
+  void restartWithEmptyStore() throws IOException {
+    engine.close();
+    storage = Files.createTempDirectory("capstan-artifacts");
+    engine = newEngine();
     engine.start();
   }
 

@@ -11,18 +11,24 @@ import dev.capstan.source.core.store.FetchResult;
 import dev.capstan.source.core.store.StoredArtifact;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
  * A replica that fetched a source it does not own writes no status; while no replica has written
  * one, it looks again soon, so that the replica that holds the source's slot by then writes it
- * (before their first claim, replicas own nothing, and each fetches the source it needs).
+ * (before their first claim, replicas own nothing, and each fetches the source it needs). An owner
+ * that stored again the artifact its status already names tells what waits for it.
  */
 class SourceFetchOwnerTest {
   private static final StoredArtifact ARTIFACT =
       new StoredArtifact("main@sha1:abc", "sha256:" + "0".repeat(64), null, null, null, null, null);
+  private static final StoredArtifact OTHER =
+      new StoredArtifact("main@sha1:def", "sha256:" + "1".repeat(64), null, null, null, null, null);
 
   private final AtomicInteger written = new AtomicInteger();
   // a gate that has claimed nothing yet: it owns no source
@@ -54,6 +60,33 @@ class SourceFetchOwnerTest {
 
     assertEquals(0, written.get());
     assertEquals(Outcome.succeeded(Duration.ofMinutes(1)), outcome);
+  }
+
+  @Test
+  void anOwnerThatStoresAgainTheArtifactItsStatusNamesSaysSoToWhatWaitsForIt() {
+    ShardGate alone = ShardGate.everything();
+    List<String> told = new ArrayList<>();
+    alone.onStoredHere((kind, source) -> told.add(kind + " " + source));
+    SourceFetch owner =
+        new SourceFetch(Clock.systemUTC(), PipelineObserver.NONE, new FetchSlots(4), alone);
+
+    // the store was empty (a restart): the same artifact is published again
+    owner.reconcile(kind(() -> new FetchResult.Fetched(ARTIFACT), Optional.of(ARTIFACT)), source());
+    assertEquals(1, written.get(), "the owner writes the status");
+    assertEquals(List.of("GitRepository team/repo"), told);
+
+    // a new revision wakes them by the status; an unchanged one stored nothing
+    told.clear();
+    owner.reconcile(kind(() -> new FetchResult.Fetched(OTHER), Optional.of(ARTIFACT)), source());
+    owner.reconcile(
+        kind(() -> new FetchResult.Unchanged(ARTIFACT), Optional.of(ARTIFACT)), source());
+    owner.reconcile(kind(() -> new FetchResult.Fetched(ARTIFACT), Optional.empty()), source());
+    assertEquals(List.of(), told);
+  }
+
+  private SourceKind<GitRepository> kind(
+      Supplier<FetchResult> fetch, Optional<StoredArtifact> inStatus) {
+    return FakeGitSources.kind(fetch, inStatus, written::incrementAndGet);
   }
 
   private SourceKind<GitRepository> kind(Optional<StoredArtifact> inStatus) {
