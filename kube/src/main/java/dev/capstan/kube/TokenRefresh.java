@@ -16,7 +16,7 @@ import java.util.function.Consumer;
  * <p>Such a client gets a refresh that does nothing: a certificate is read once, when the client is
  * built, whatever the refresh does, and there is no token to set. A client with any token (a
  * service account's, one an exec plugin or an auth provider gives, one written in the kubeconfig)
- * keeps the client's own refresh.
+ * or a username and password (which the same interceptor sends) keeps the client's own refresh.
  */
 public final class TokenRefresh {
   private static final Interceptor NOTHING_TO_REFRESH = new Interceptor() {};
@@ -36,7 +36,10 @@ public final class TokenRefresh {
         builder.addOrReplaceInterceptor(TokenRefreshInterceptor.NAME, NOTHING_TO_REFRESH);
   }
 
-  /** Whether {@code config} signs in with a client certificate and nothing that holds a token. */
+  /**
+   * Whether {@code config} signs in with a client certificate and nothing else: no token, no
+   * username and password.
+   */
   static boolean byCertificateAlone(Config config) {
     boolean certificate =
         present(config.getClientCertData()) || present(config.getClientCertFile());
@@ -45,7 +48,9 @@ public final class TokenRefresh {
             || present(config.getAutoOAuthToken())
             || config.getOauthTokenProvider() != null
             || config.getAuthProvider() != null;
-    return certificate && !token;
+    // the client's refresh is also what sends a username and password (basic auth)
+    boolean password = present(config.getUsername()) || present(config.getPassword());
+    return certificate && !token && !password;
   }
 
   private static boolean present(String value) {

@@ -63,6 +63,14 @@ class TokenRefreshTest {
   }
 
   @Test
+  void aUsernameAndPasswordBesideTheCertificateKeepTheRefreshThatSendsThem() {
+    Config basic =
+        new ConfigBuilder(certificateOnly()).withUsername("admin").withPassword("secret").build();
+
+    assertEquals(Map.of(), interceptorsSetOn(basic));
+  }
+
+  @Test
   void noCredentialsAtAllKeepTheRefresh() {
     Config anonymous = new ConfigBuilder(Config.empty()).withMasterUrl("https://h:6443").build();
 
