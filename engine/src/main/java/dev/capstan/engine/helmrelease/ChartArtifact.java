@@ -14,12 +14,29 @@ import java.util.Optional;
  * @param source {@code Kind 'namespace/name'} of the HelmChart or OCIRepository
  * @param root the stored tree of the artifact (the render reads nothing outside it)
  * @param chart the chart archive or directory, relative to {@code root}
+ * @param chartName the chart's name as its source found it (a HelmChart's {@code
+ *     status.observedChartName}); null when the source does not say (an OCI chart's version carries
+ *     its digest instead)
  */
 public record ChartArtifact(
-    boolean oci, String source, String revision, String digest, Path root, String chart) {
+    boolean oci,
+    String source,
+    String revision,
+    String digest,
+    Path root,
+    String chart,
+    String chartName) {
 
   /** How long the digest part of an OCI chart's version is, as Flux writes it. */
   private static final int BUILD_LENGTH = 12;
+
+  /**
+   * Whether a release record of chart {@code recordedName} could be of this chart: a HelmChart that
+   * now builds another chart (a new path or name) at the same version is a new chart.
+   */
+  public boolean named(String recordedName) {
+    return chartName == null || chartName.equals(recordedName);
+  }
 
   /**
    * Whether a release record that keeps chart version {@code recorded} was made of this chart. A

@@ -204,7 +204,10 @@ final class ClusterChartSources implements ChartSources {
         artifact.revision(),
         artifact.digest(),
         root,
-        chartIn(root, what));
+        chartIn(root, what),
+        source instanceof HelmChart chart && chart.getStatus() != null
+            ? chart.getStatus().observedChartName()
+            : null);
   }
 
   /** The packaged chart in a stored tree, or the tree itself when it is a chart directory. */

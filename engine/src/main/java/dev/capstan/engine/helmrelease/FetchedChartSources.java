@@ -7,6 +7,7 @@ import dev.capstan.engine.conditions.ReleaseReason;
 import dev.capstan.engine.source.HelmChartFetch;
 import dev.capstan.source.core.SourceException;
 import dev.capstan.source.core.store.StoredArtifact;
+import dev.capstan.source.helm.HelmChartSource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 
@@ -47,7 +48,8 @@ final class FetchedChartSources implements ChartSources {
         artifact.revision(),
         artifact.digest(),
         artifact.path(),
-        ClusterChartSources.chartIn(artifact.path(), what));
+        ClusterChartSources.chartIn(artifact.path(), what),
+        artifact.metadata().get(HelmChartSource.CHART_NAME));
   }
 
   private HelmChart chartOf(HelmRelease release) {

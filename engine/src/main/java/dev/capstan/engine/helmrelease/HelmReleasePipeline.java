@@ -35,11 +35,12 @@ import org.slf4j.LoggerFactory;
  * uninstall) or a stall when no retry remains. Knows nothing of the controller framework that calls
  * it.
  *
- * <p>A release Released at its generation, whose chart version and values digest are those of the
- * deployed release its status last recorded, the latest record, is neither rendered nor written:
- * its objects' health is read, and the status written only when that changed it. A release whose
- * objects are not healthy yet is looked at again the same way, so a wait holds no thread; when that
- * wait ends unhealthy (past {@code spec.timeout}, or an object failed) the release failed.
+ * <p>A Released release whose chart, values digest and target are those of the deployed release its
+ * status last recorded, the latest record ({@link ReleaseUnchanged}), is neither rendered nor
+ * written, whatever else of its spec changed: its objects' health is read, and the status written
+ * only when that changed it. A release whose objects are not healthy yet is looked at again the
+ * same way, so a wait holds no thread; when that wait ends unhealthy (past {@code spec.timeout}, or
+ * an object failed) the release failed.
  */
 public final class HelmReleasePipeline {
   private static final Logger LOG = LoggerFactory.getLogger(HelmReleasePipeline.class);

@@ -49,7 +49,8 @@ final class ReleaseDecision {
    * @param deployed whether a deployed record exists: a new release after a failure upgrades it
    * @param rollbackTarget whether a record is there to roll back to; not the latest deployed one
    *     when its tests failed it
-   * @param inSync whether the deployed release is the one wanted now (chart, values, generation)
+   * @param inSync whether the deployed release is the one wanted now ({@link ReleaseUnchanged}:
+   *     chart, values, render digests, target)
    * @param waitPending whether the wait for the objects of the release had not ended yet
    */
   record Observed(

@@ -23,12 +23,12 @@ final class ReleaseUnchanged {
   /**
    * When the deployed release was made, if nothing it is made of changed since: Released is True,
    * the release the status last recorded ({@code status.history[0]}) is the latest record, is
-   * deployed, has the release's name and target namespace, and was made of the chart version,
-   * values digest and render digests wanted now. As with Flux, a change of the spec that changes
-   * none of these (the interval, a timeout, suspend and resume, drift detection, the health checks)
-   * releases nothing: the look that follows takes the new settings (drift detection, pending tests,
-   * the checks). What was last attempted is not asked: it is written before the render, so a render
-   * or record that failed would make a failed attempt look unchanged.
+   * deployed, has the release's name and target namespace, and was made of the chart (name and
+   * version), values digest and render digests wanted now. As with Flux, a change of the spec that
+   * changes none of these (the interval, a timeout, suspend and resume, drift detection, the health
+   * checks) releases nothing: the look that follows takes the new settings (drift detection,
+   * pending tests, the checks). What was last attempted is not asked: it is written before the
+   * render, so a render or record that failed would make a failed attempt look unchanged.
    */
   static Optional<Instant> since(
       HelmRelease release, ReleaseInputs.Inputs in, ReleaseHistory history) {
@@ -39,6 +39,7 @@ final class ReleaseUnchanged {
         || !released(st)
         || !sameTarget(last, release)
         || !in.chart().madeOf(last.chartVersion())
+        || !in.chart().named(last.chartName())
         || !Objects.equals(last.configDigest(), in.configDigest())
         || !sameRenderDigests(st, RenderDigests.of(release.getSpec()))
         || latest.isEmpty()

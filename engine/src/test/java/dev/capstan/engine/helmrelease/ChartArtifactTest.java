@@ -115,11 +115,11 @@ class ChartArtifactTest {
 
   private static ChartArtifact helmChart(String revision) {
     return new ChartArtifact(
-        false, "HelmChart 'a/b'", revision, "sha256:x", Path.of("/a"), "c.tgz");
+        false, "HelmChart 'a/b'", revision, "sha256:x", Path.of("/a"), "c.tgz", "c");
   }
 
   private static ChartArtifact oci(String revision) {
     return new ChartArtifact(
-        true, "OCIRepository 'a/b'", revision, "sha256:x", Path.of("/a"), "c.tgz");
+        true, "OCIRepository 'a/b'", revision, "sha256:x", Path.of("/a"), "c.tgz", null);
   }
 }

@@ -177,6 +177,22 @@ class HelmReleasePipelineTest {
   }
 
   @Test
+  void anotherChartAtTheSameVersionIsReleased() {
+    HelmRelease release = ReleaseFakes.release();
+    pipeline.reconcile(release);
+    int renders = fakes.renders;
+
+    // the HelmChart builds another chart now (its source's path holds another), at the same
+    // version; nothing else changed
+    fakes.chartName = "other";
+    pipeline.reconcile(release);
+
+    assertEquals(renders + 1, fakes.renders);
+    assertEquals("other", release.getStatus().latest().chartName());
+    assertEquals(List.of("2 deployed", "1 superseded"), versions(release.getStatus()));
+  }
+
+  @Test
   void aNewTargetNamespaceForTheSameReleaseNameIsReleasedAgain() throws IOException {
     HelmRelease release = ReleaseFakes.release();
     pipeline.reconcile(release);

@@ -92,6 +92,10 @@ final class ReleaseFakes {
   String artifactRevision;
 
   String chartDigest = "sha256:" + "a".repeat(64);
+
+  /** The chart's name: the one a HelmChart's status observed, and the one the render reads. */
+  String chartName = "podinfo";
+
   boolean sourceReady = true;
   String manifest = read("manifest.yaml");
 
@@ -304,7 +308,7 @@ final class ReleaseFakes {
       throw new ChartRenderException(ChartRenderException.Stage.VALUES, renderError);
     }
     return new ChartRender(
-        new ChartRender.Chart("podinfo", pinned(request.versionPin()), "6.5.0", chartDigest),
+        new ChartRender.Chart(chartName, pinned(request.versionPin()), "6.5.0", chartDigest),
         (request.includeCrds() ? crds : "") + manifest,
         hooks,
         "");
@@ -593,7 +597,8 @@ final class ReleaseFakes {
           artifactRevision == null ? chartVersion : artifactRevision,
           chartDigest,
           Path.of("/artifacts"),
-          "podinfo-" + chartVersion + ".tgz");
+          "podinfo-" + chartVersion + ".tgz",
+          artifactRevision != null ? null : chartName);
     }
 
     @Override
