@@ -97,7 +97,7 @@ public final class Controllers {
         new HelmRepositoryReconciler(sourceFetch, helmSources),
         o -> configureSource(o, labelSelector, shards));
     operator.register(
-        new HelmChartReconciler(sourceFetch, helmCharts),
+        new HelmChartReconciler(sourceFetch, helmCharts, shards),
         o -> configureSource(o, labelSelector, shards));
     operator.register(kustomizations, o -> configure(o, labelSelector).withFinalizer(FINALIZER));
     return kustomizations::cached;

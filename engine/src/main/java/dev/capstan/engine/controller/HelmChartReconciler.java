@@ -5,6 +5,7 @@ import dev.capstan.api.source.HelmChart;
 import dev.capstan.api.source.HelmRepository;
 import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.pipeline.SourceFetch;
+import dev.capstan.engine.shard.ShardGate;
 import dev.capstan.engine.source.HelmChartPipeline;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -31,8 +32,12 @@ public final class HelmChartReconciler extends SourceReconciler<HelmChart>
   /** A source's {@code Kind/namespace/name} → the HelmCharts built from it. */
   static final String BY_SOURCE = "capstan.dev/chart-by-source";
 
-  HelmChartReconciler(SourceFetch fetches, HelmChartPipeline pipeline) {
+  private final ShardGate shards;
+  private final WakeUpEventSource<HelmChart> wakeUps = new WakeUpEventSource<>(HelmChart.class);
+
+  HelmChartReconciler(SourceFetch fetches, HelmChartPipeline pipeline, ShardGate shards) {
     super(fetches, pipeline);
+    this.shards = shards;
   }
 
   @Override
@@ -40,7 +45,14 @@ public final class HelmChartReconciler extends SourceReconciler<HelmChart>
       EventSourceContext<HelmChart> context) {
     IndexerResourceCache<HelmChart> cache = context.getPrimaryCache();
     cache.addIndexers(Map.of(BY_SOURCE, HelmChartReconciler::sourceOf));
+    // a source stored again under its revision (a restart's empty store) changes no status
+    shards.onStoredHere(
+        (kind, source) ->
+            cache
+                .byIndex(BY_SOURCE, Indexes.sourceKey(kind, source))
+                .forEach(chart -> wakeUps.wake(NamespacedName.of(chart))));
     return List.of(
+        wakeUps,
         SecondaryInformers.of(
             HelmRepository.class,
             "chart-helm-repositories",

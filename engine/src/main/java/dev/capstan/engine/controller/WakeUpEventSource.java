@@ -8,8 +8,8 @@ import io.javaoperatorsdk.operator.processing.event.source.AbstractEventSource;
 import java.util.Set;
 
 /**
- * Starts a reconcile of a Kustomization or a HelmRelease when something outside the framework asks
- * (the health monitor).
+ * Starts a reconcile of a Kustomization, a HelmRelease or a HelmChart when something outside the
+ * framework asks (the health monitor; a source stored again without a new revision).
  */
 final class WakeUpEventSource<P extends HasMetadata> extends AbstractEventSource<P, P> {
 

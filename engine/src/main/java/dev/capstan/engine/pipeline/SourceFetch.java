@@ -2,12 +2,12 @@ package dev.capstan.engine.pipeline;
 
 import dev.capstan.api.common.ReconcileRequest;
 import dev.capstan.api.common.ReconciledSpec;
+import dev.capstan.api.source.SourceStatus;
 import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.shard.ShardGate;
 import dev.capstan.engine.shard.WriteFence;
 import dev.capstan.source.core.FailureReason;
 import dev.capstan.source.core.store.FetchResult;
-import dev.capstan.source.core.store.StoredArtifact;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.CustomResource;
 import java.time.Clock;
@@ -128,7 +128,7 @@ public record SourceFetch(
   private <R extends CustomResource<? extends ReconciledSpec, ?>> void write(
       SourceKind<R> kind, R source, boolean owner, FetchResult result) {
     if (owner) {
-      boolean storedAgain = storedAgain(result, kind.lastArtifact(source));
+      boolean storedAgain = storedAgain(result, statusDigest(source));
       try {
         kind.writeStatus(source, result);
       } catch (WriteFence.Refused e) {
@@ -143,10 +143,20 @@ public record SourceFetch(
     }
   }
 
-  /** Whether {@code result} published the very artifact the status already named. */
-  static boolean storedAgain(FetchResult result, Optional<StoredArtifact> inStatus) {
+  /**
+   * Whether {@code result} published the very artifact the status (as read before the fetch)
+   * already named: stored again, as after a restart on an empty store, and not a new one.
+   */
+  static boolean storedAgain(FetchResult result, Optional<String> statusDigest) {
     return result instanceof FetchResult.Fetched fetched
-        && inStatus.map(a -> a.digest().equals(fetched.current().digest())).orElse(false);
+        && statusDigest.filter(d -> d.equals(fetched.current().digest())).isPresent();
+  }
+
+  /** The digest of the artifact {@code source}'s status names, if any. */
+  private static Optional<String> statusDigest(CustomResource<?, ?> source) {
+    return source.getStatus() instanceof SourceStatus status && status.artifact() != null
+        ? Optional.ofNullable(status.artifact().digest())
+        : Optional.empty();
   }
 
   /** The source's metadata.generation, 0 when unset. */

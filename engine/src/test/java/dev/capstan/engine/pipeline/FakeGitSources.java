@@ -1,6 +1,7 @@
 package dev.capstan.engine.pipeline;
 
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.api.source.GitRepositoryStatus;
 import dev.capstan.source.core.store.FetchResult;
 import dev.capstan.source.core.store.StoredArtifact;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -44,6 +45,19 @@ final class FakeGitSources {
         written.run();
       }
     };
+  }
+
+  /** {@link #source} with a status that names {@code artifact}. */
+  static GitRepository sourceWith(String namespace, StoredArtifact artifact) {
+    GitRepository source = source(namespace, false);
+    source.setStatus(
+        Serialization.unmarshal(
+            """
+            artifact: {revision: "%s", digest: "%s", path: "gitrepository/%s/repo", url: ""}
+            """
+                .formatted(artifact.revision(), artifact.digest(), namespace),
+            GitRepositoryStatus.class));
+    return source;
   }
 
   /** GitRepository {@code repo} of {@code namespace}, interval 1m, suspended or not. */

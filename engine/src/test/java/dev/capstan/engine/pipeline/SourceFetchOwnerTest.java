@@ -69,18 +69,20 @@ class SourceFetchOwnerTest {
     alone.onStoredHere((kind, source) -> told.add(kind + " " + source));
     SourceFetch owner =
         new SourceFetch(Clock.systemUTC(), PipelineObserver.NONE, new FetchSlots(4), alone);
+    GitRepository naming = FakeGitSources.sourceWith("team", ARTIFACT);
 
-    // the store was empty (a restart): the same artifact is published again
-    owner.reconcile(kind(() -> new FetchResult.Fetched(ARTIFACT), Optional.of(ARTIFACT)), source());
+    // the store was empty (a restart): the artifact the status names is published again; the
+    // kind's own last artifact is the store's, which the fetch has just written
+    owner.reconcile(kind(() -> new FetchResult.Fetched(ARTIFACT), Optional.of(ARTIFACT)), naming);
     assertEquals(1, written.get(), "the owner writes the status");
     assertEquals(List.of("GitRepository team/repo"), told);
 
-    // a new revision wakes them by the status; an unchanged one stored nothing
+    // a new revision wakes them by the status; an unchanged one stored nothing; a status that
+    // names no artifact yet is written, which wakes them
     told.clear();
-    owner.reconcile(kind(() -> new FetchResult.Fetched(OTHER), Optional.of(ARTIFACT)), source());
-    owner.reconcile(
-        kind(() -> new FetchResult.Unchanged(ARTIFACT), Optional.of(ARTIFACT)), source());
-    owner.reconcile(kind(() -> new FetchResult.Fetched(ARTIFACT), Optional.empty()), source());
+    owner.reconcile(kind(() -> new FetchResult.Fetched(OTHER), Optional.of(OTHER)), naming);
+    owner.reconcile(kind(() -> new FetchResult.Unchanged(ARTIFACT), Optional.of(ARTIFACT)), naming);
+    owner.reconcile(kind(() -> new FetchResult.Fetched(ARTIFACT), Optional.of(ARTIFACT)), source());
     assertEquals(List.of(), told);
   }
 
