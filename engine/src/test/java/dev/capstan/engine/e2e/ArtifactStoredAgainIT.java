@@ -3,8 +3,11 @@ package dev.capstan.engine.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.engine.conditions.HelmReleaseStatuses;
 import dev.capstan.engine.pipeline.Backoff;
+import dev.capstan.source.helm.TestCharts;
 import dev.capstan.testing.ClusterAccess;
 import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.TestNamespace;
@@ -14,6 +17,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -86,12 +90,88 @@ class ArtifactStoredAgainIT {
         revision, engine.gitRepository("repo").getStatus().artifact().revision(), "same revision");
   }
 
+  @Test
+  void aHelmReleaseOfAChartBuiltFromTheSourceGoesOnWhenTheSourceStoresItAgain() throws Exception {
+    git.commit(
+        Map.of(
+            "charts/stored/Chart.yaml",
+            TestCharts.chartYaml("stored", "0.1.0"),
+            "charts/stored/templates/cm.yaml",
+            """
+            apiVersion: v1
+            kind: ConfigMap
+            metadata: {name: chart-stored-again}
+            data: {k: v}
+            """));
+    engine.gitRepository("charts", git.url());
+    engine
+        .client
+        .resource(
+            """
+            apiVersion: helm.capstan.dev/v2
+            kind: HelmRelease
+            metadata: {name: stored, namespace: %s, labels: {%s: %s}}
+            spec:
+              interval: 1h
+              chart:
+                metadata:
+                  labels: {%s: %s}
+                spec:
+                  chart: ./charts/stored
+                  interval: 1h
+                  sourceRef: {kind: GitRepository, name: charts}
+            """
+                .formatted(
+                    engine.namespace,
+                    EngineFixture.SHARD_LABEL,
+                    engine.shard,
+                    EngineFixture.SHARD_LABEL,
+                    engine.shard))
+        .create();
+    awaitRelease(c -> isTrue(c));
+
+    // The GitRepository is not fetched while the engine starts again: the HelmChart cannot build
+    // the chart (its source's artifact is missing) and the HelmRelease waits for the chart; each
+    // would look again only after an hour.
+    suspend("charts", true);
+    engine.restartWithEmptyStore();
+    awaitRelease(c -> !isTrue(c));
+
+    suspend("charts", false);
+    Condition ready = awaitRelease(c -> isTrue(c));
+    assertTrue(ready.getMessage().contains("stored"), ready.getMessage());
+  }
+
+  private static Condition awaitRelease(Predicate<Condition> wanted) {
+    Condition[] seen = new Condition[1];
+    EngineFixture.eventually(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              HelmRelease release =
+                  engine
+                      .client
+                      .resources(HelmRelease.class)
+                      .inNamespace(engine.namespace)
+                      .withName("stored")
+                      .get();
+              Condition ready =
+                  HelmReleaseStatuses.condition(release.getStatus(), "Ready").orElseThrow();
+              assertTrue(wanted.test(ready), "HelmRelease stored: " + release.getStatus());
+              seen[0] = ready;
+            });
+    return seen[0];
+  }
+
   private static void suspendSource(boolean suspend) {
+    suspend("repo", suspend);
+  }
+
+  private static void suspend(String name, boolean suspend) {
     engine
         .client
         .resources(GitRepository.class)
         .inNamespace(engine.namespace)
-        .withName("repo")
+        .withName(name)
         .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"suspend\":" + suspend + "}}");
   }
 
