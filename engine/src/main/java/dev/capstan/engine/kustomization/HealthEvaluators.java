@@ -2,29 +2,23 @@ package dev.capstan.engine.kustomization;
 
 import dev.capstan.api.kustomize.HealthCheckExpression;
 import dev.capstan.engine.conditions.Reason;
+import dev.capstan.health.CompiledEvaluators;
 import dev.capstan.health.HealthEvaluator;
 import dev.capstan.health.cel.BuiltinLibrary;
 import dev.capstan.health.cel.HealthCheckExpr;
 import dev.capstan.health.cel.InvalidHealthCheckException;
 import java.time.Clock;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Health evaluators for Kustomizations: the built-in library plus each one's healthCheckExprs.
- * Compiled once per distinct list of expressions.
+ * Health evaluators for Kustomizations: the built-in library plus each one's healthCheckExprs,
+ * compiled once per distinct list of expressions ({@link CompiledEvaluators}).
  */
 public final class HealthEvaluators {
-  private static final int MAX_CACHED = 512;
-
-  private final BuiltinLibrary library;
-  private final Clock clock;
-  private final Map<List<HealthCheckExpr>, HealthEvaluator> cache = new ConcurrentHashMap<>();
+  private final CompiledEvaluators compiled;
 
   HealthEvaluators(BuiltinLibrary library, Clock clock) {
-    this.library = library;
-    this.clock = clock;
+    this.compiled = new CompiledEvaluators(library, clock);
   }
 
   /** A Kustomization's {@code healthCheckExprs} as the health module takes them; null is none. */
@@ -41,18 +35,8 @@ public final class HealthEvaluators {
 
   /** The evaluator for these expressions; an expression that does not compile is terminal. */
   HealthEvaluator forExpressions(List<HealthCheckExpression> expressions) {
-    List<HealthCheckExpr> exprs = checksOf(expressions);
-    HealthEvaluator cached = cache.get(exprs);
-    if (cached != null) {
-      return cached;
-    }
     try {
-      HealthEvaluator evaluator = HealthEvaluator.create(exprs, library, clock);
-      if (cache.size() >= MAX_CACHED) {
-        cache.clear();
-      }
-      cache.put(exprs, evaluator);
-      return evaluator;
+      return compiled.of(checksOf(expressions));
     } catch (InvalidHealthCheckException e) {
       throw StageFailure.terminal(
           Reason.INVALID_CEL_EXPRESSION, "spec.healthCheckExprs: " + e.getMessage());
