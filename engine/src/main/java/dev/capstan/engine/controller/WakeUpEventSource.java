@@ -14,7 +14,7 @@ import java.util.Set;
 final class WakeUpEventSource<P extends HasMetadata> extends AbstractEventSource<P, P> {
 
   WakeUpEventSource(Class<P> type) {
-    super(type, "health-wake-up");
+    super(type, "wake-up");
   }
 
   @Override

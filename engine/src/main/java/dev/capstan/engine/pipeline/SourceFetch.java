@@ -138,7 +138,8 @@ public record SourceFetch(
       if (storedAgain) {
         shards.storedHere(kind.kind(), NamespacedName.of(source));
       }
-    } else if (!(result instanceof FetchResult.Failed)) {
+    } else if (result instanceof FetchResult.Fetched) {
+      // an unchanged fetch stored nothing: what waited for this artifact was told when it was
       shards.storedHere(kind.kind(), NamespacedName.of(source));
     }
   }

@@ -191,8 +191,8 @@ public final class ShardGate {
    * Tells {@code listener} when a source's artifact was stored here with no new revision in its
    * status to wake anyone (its kind and name): a source another replica owns, fetched into this
    * replica's store, or one this replica owns stored again under the revision its status names
-   * (after a restart emptied the store). The Kustomizations and HelmReleases here that wait for it
-   * go on.
+   * (after a restart emptied the store). The Kustomizations, HelmCharts and HelmReleases here that
+   * wait for it go on.
    */
   public void onStoredHere(BiConsumer<String, NamespacedName> listener) {
     stored.add(listener);

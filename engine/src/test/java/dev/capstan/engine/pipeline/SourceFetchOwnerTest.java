@@ -63,6 +63,20 @@ class SourceFetchOwnerTest {
   }
 
   @Test
+  void aReplicaThatDoesNotOwnTheSourceTellsWhatWaitsOnlyWhenItStoredSomething() {
+    List<String> told = new ArrayList<>();
+    noClaimYet.onStoredHere((kind, source) -> told.add(kind + " " + source));
+
+    fetches.reconcile(
+        kind(() -> new FetchResult.Unchanged(ARTIFACT), Optional.of(ARTIFACT)), source());
+    assertEquals(List.of(), told, "an unchanged fetch stored nothing");
+
+    fetches.reconcile(kind(() -> new FetchResult.Fetched(OTHER), Optional.of(OTHER)), source());
+    assertEquals(List.of("GitRepository team/repo"), told);
+    assertEquals(0, written.get(), "not the owner: no status written");
+  }
+
+  @Test
   void anOwnerThatStoresAgainTheArtifactItsStatusNamesSaysSoToWhatWaitsForIt() {
     ShardGate alone = ShardGate.everything();
     List<String> told = new ArrayList<>();
