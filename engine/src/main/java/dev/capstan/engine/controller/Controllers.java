@@ -88,13 +88,13 @@ public final class Controllers {
     dependencies.onChange(kustomizations::wake);
     configs.ifPresent(c -> c.onChange(kustomizations::configChanged));
     operator.register(
-        new GitRepositoryReconciler(sourceFetch, sources),
+        new GitRepositoryReconciler(sourceFetch, sources, shards),
         o -> configureSource(o, labelSelector, shards));
     operator.register(
-        new OciRepositoryReconciler(sourceFetch, ociSources),
+        new OciRepositoryReconciler(sourceFetch, ociSources, shards),
         o -> configureSource(o, labelSelector, shards));
     operator.register(
-        new HelmRepositoryReconciler(sourceFetch, helmSources),
+        new HelmRepositoryReconciler(sourceFetch, helmSources, shards),
         o -> configureSource(o, labelSelector, shards));
     operator.register(
         new HelmChartReconciler(sourceFetch, helmCharts, shards),
@@ -132,7 +132,8 @@ public final class Controllers {
       Optional<String> labelSelector,
       ShardGate shards) {
     operator.register(
-        new BucketReconciler(sourceFetch, buckets), o -> configureSource(o, labelSelector, shards));
+        new BucketReconciler(sourceFetch, buckets, shards),
+        o -> configureSource(o, labelSelector, shards));
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.capstan.engine.controller;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.pipeline.SourceFetch;
+import dev.capstan.engine.shard.ShardGate;
 import dev.capstan.engine.source.SourcePipeline;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
@@ -22,8 +23,8 @@ import java.util.stream.Collectors;
 @ControllerConfiguration(name = "gitrepository")
 public final class GitRepositoryReconciler extends SourceReconciler<GitRepository>
     implements Reconciler<GitRepository> {
-  GitRepositoryReconciler(SourceFetch fetches, SourcePipeline pipeline) {
-    super(fetches, pipeline);
+  GitRepositoryReconciler(SourceFetch fetches, SourcePipeline pipeline, ShardGate shards) {
+    super(fetches, pipeline, shards);
   }
 
   @Override
@@ -41,6 +42,6 @@ public final class GitRepositoryReconciler extends SourceReconciler<GitRepositor
                     .collect(Collectors.toSet()),
             EventFilters::artifactChange,
             context);
-    return List.of(included);
+    return List.of(included, wakeUps(context));
   }
 }

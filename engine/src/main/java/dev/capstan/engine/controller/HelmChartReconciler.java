@@ -32,12 +32,8 @@ public final class HelmChartReconciler extends SourceReconciler<HelmChart>
   /** A source's {@code Kind/namespace/name} → the HelmCharts built from it. */
   static final String BY_SOURCE = "capstan.dev/chart-by-source";
 
-  private final ShardGate shards;
-  private final WakeUpEventSource<HelmChart> wakeUps = new WakeUpEventSource<>(HelmChart.class);
-
   HelmChartReconciler(SourceFetch fetches, HelmChartPipeline pipeline, ShardGate shards) {
-    super(fetches, pipeline);
-    this.shards = shards;
+    super(fetches, pipeline, shards);
   }
 
   @Override
@@ -45,6 +41,7 @@ public final class HelmChartReconciler extends SourceReconciler<HelmChart>
       EventSourceContext<HelmChart> context) {
     IndexerResourceCache<HelmChart> cache = context.getPrimaryCache();
     cache.addIndexers(Map.of(BY_SOURCE, HelmChartReconciler::sourceOf));
+    WakeUpEventSource<HelmChart> wakeUps = wakeUps(context);
     // a source stored again under its revision (a restart's empty store) changes no status
     shards.onStoredHere(
         (kind, source) ->

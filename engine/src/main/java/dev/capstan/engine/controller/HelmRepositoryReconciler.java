@@ -2,10 +2,14 @@ package dev.capstan.engine.controller;
 
 import dev.capstan.api.source.HelmRepository;
 import dev.capstan.engine.pipeline.SourceFetch;
+import dev.capstan.engine.shard.ShardGate;
 import dev.capstan.engine.source.HelmRepositoryPipeline;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import java.util.List;
 
 /**
  * Hands each HelmRepository to its pipeline and turns the outcome into a requeue. Told of deletions
@@ -18,8 +22,8 @@ public final class HelmRepositoryReconciler extends SourceReconciler<HelmReposit
     implements Reconciler<HelmRepository> {
   private final HelmRepositoryPipeline pipeline;
 
-  HelmRepositoryReconciler(SourceFetch fetches, HelmRepositoryPipeline pipeline) {
-    super(fetches, pipeline);
+  HelmRepositoryReconciler(SourceFetch fetches, HelmRepositoryPipeline pipeline, ShardGate shards) {
+    super(fetches, pipeline, shards);
     this.pipeline = pipeline;
   }
 
@@ -29,5 +33,11 @@ public final class HelmRepositoryReconciler extends SourceReconciler<HelmReposit
       return Requeues.of(pipeline.recordOci(repo));
     }
     return super.reconcileLive(repo);
+  }
+
+  @Override
+  public List<EventSource<?, HelmRepository>> prepareEventSources(
+      EventSourceContext<HelmRepository> context) {
+    return List.of(wakeUps(context));
   }
 }

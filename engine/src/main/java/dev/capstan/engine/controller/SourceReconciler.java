@@ -1,11 +1,15 @@
 package dev.capstan.engine.controller;
 
 import dev.capstan.api.common.ReconciledSpec;
+import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.pipeline.SourceFetch;
 import dev.capstan.engine.pipeline.SourceKind;
+import dev.capstan.engine.shard.ShardGate;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
 
 /**
  * The reconcile every source kind's controller has: the shared fetch for its {@link SourceKind},
@@ -15,10 +19,12 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 abstract class SourceReconciler<R extends CustomResource<? extends ReconciledSpec, ?>> {
   private final SourceFetch fetches;
   private final SourceKind<R> kind;
+  final ShardGate shards;
 
-  SourceReconciler(SourceFetch fetches, SourceKind<R> kind) {
+  SourceReconciler(SourceFetch fetches, SourceKind<R> kind, ShardGate shards) {
     this.fetches = fetches;
     this.kind = kind;
+    this.shards = shards;
   }
 
   /**
@@ -38,5 +44,23 @@ abstract class SourceReconciler<R extends CustomResource<? extends ReconciledSpe
   /** One reconcile of a source that exists: the shared fetch. */
   UpdateControl<R> reconcileLive(R source) {
     return Requeues.of(fetches.reconcile(kind, source));
+  }
+
+  /**
+   * Reconciles of this kind's sources asked for from outside the framework; among them, those in
+   * the slots this replica has just taken over, so that their new owner fetches them and writes
+   * their status at once (a commit made while the old owner went away is applied then, not at the
+   * source's next interval).
+   */
+  WakeUpEventSource<R> wakeUps(EventSourceContext<R> context) {
+    WakeUpEventSource<R> wakeUps = new WakeUpEventSource<>(context.getPrimaryResourceClass());
+    IndexerResourceCache<R> cache = context.getPrimaryCache();
+    shards.onAcquired(
+        gained ->
+            cache
+                .list()
+                .filter(source -> gained.test(shards.slotOf(source)))
+                .forEach(source -> wakeUps.wake(NamespacedName.of(source))));
+    return wakeUps;
   }
 }

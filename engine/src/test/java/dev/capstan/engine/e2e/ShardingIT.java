@@ -31,7 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Two replicas share one set of Kustomizations: each owns a part of the hash slots (written in the
  * group's shard map), every Kustomization becomes Ready, and when one replica stops, the other
- * takes its slots and applies the next commit of a Kustomization the stopped one owned.
+ * takes its slots, fetches at once a source the stopped one owned (a commit made meanwhile shows in
+ * its status long before its interval) and applies the next commit of a Kustomization the stopped
+ * one owned.
  */
 @ExtendWith(KubernetesCluster.class)
 class ShardingIT {
@@ -114,6 +116,9 @@ class ShardingIT {
             .findFirst()
             .orElseThrow()
             .getKey();
+    // a source the stopping replica owns, and a commit it will not fetch (its interval is 10m)
+    String movedSource = sourceOwnedBy("replica-b", claims);
+    String meanwhile = git.commit(Map.of("meanwhile/note.txt", "made while replica-b stops"));
     second.close();
     second = null;
     // the stopped replica gave its slots up; the other claims them within a few renew periods
@@ -123,6 +128,16 @@ class ShardingIT {
                 claims()
                     .equals(
                         Map.of("replica-a", List.of(new SlotRange(0, SlotSpace.DEFAULT.count())))));
+
+    // the replica that took the source's slot fetches it at once and writes its status
+    EngineFixture.eventually(Duration.ofSeconds(30))
+        .until(
+            () -> {
+              GitRepository taken = first.gitRepository(movedSource);
+              return taken.getStatus() != null
+                  && taken.getStatus().artifact() != null
+                  && meanwhile.equals(taken.getStatus().artifact().revision());
+            });
 
     String index = movedName.substring(1);
     String next =
@@ -142,6 +157,24 @@ class ShardingIT {
             .get()
             .getData()
             .get("value"));
+  }
+
+  /**
+   * The name of a GitRepository, made for it, whose slot {@code replica} holds: sources are made
+   * until one lands there (each lands in either replica's half by the hash of its uid).
+   */
+  private static String sourceOwnedBy(String replica, Map<String, List<SlotRange>> claims) {
+    for (int i = 0; i < 32; i++) {
+      String name = "src-" + i;
+      first.gitRepository(name, git.url());
+      String uid = first.gitRepository(name).getMetadata().getUid();
+      int slot = SlotSpace.DEFAULT.slotOf(ShardKey.UID.hash(uid));
+      if (claims.get(replica).stream().anyMatch(r -> r.contains(slot))) {
+        first.awaitSourceCondition(name, "Ready", Duration.ofSeconds(60), EngineTestBase::isTrue);
+        return name;
+      }
+    }
+    throw new AssertionError("no GitRepository landed in the slots of " + replica);
   }
 
   /** The group's shard map, as the replicas wrote it. */
