@@ -69,7 +69,7 @@ class ArtifactStoredAgainIT {
                 """));
     engine.gitRepository("repo", git.url());
     engine.kustomization("app", "repo", "./app", "  retryInterval: 1h");
-    engine.awaitCondition("app", "Ready", Duration.ofSeconds(60), c -> isTrue(c));
+    engine.awaitCondition("app", "Ready", Duration.ofSeconds(60), EngineTestBase::isTrue);
 
     // The source is not fetched while the engine starts again, so the Kustomization's first look
     // finds the artifact its status names missing from the new store.
@@ -85,7 +85,7 @@ class ArtifactStoredAgainIT {
         "app",
         "Ready",
         Duration.ofSeconds(60),
-        c -> isTrue(c) && c.getMessage().contains(revision));
+        c -> EngineTestBase.isTrue(c) && c.getMessage().contains(revision));
     assertEquals(
         revision, engine.gitRepository("repo").getStatus().artifact().revision(), "same revision");
   }
@@ -128,17 +128,17 @@ class ArtifactStoredAgainIT {
                     EngineFixture.SHARD_LABEL,
                     engine.shard))
         .create();
-    awaitRelease(c -> isTrue(c));
+    awaitRelease(EngineTestBase::isTrue);
 
     // The GitRepository is not fetched while the engine starts again: the HelmChart cannot build
     // the chart (its source's artifact is missing) and the HelmRelease waits for the chart; each
     // would look again only after an hour.
     suspend("charts", true);
     engine.restartWithEmptyStore();
-    awaitRelease(c -> !isTrue(c));
+    awaitRelease(c -> !EngineTestBase.isTrue(c));
 
     suspend("charts", false);
-    Condition ready = awaitRelease(c -> isTrue(c));
+    Condition ready = awaitRelease(EngineTestBase::isTrue);
     assertTrue(ready.getMessage().contains("stored"), ready.getMessage());
   }
 
@@ -173,9 +173,5 @@ class ArtifactStoredAgainIT {
         .inNamespace(engine.namespace)
         .withName(name)
         .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"suspend\":" + suspend + "}}");
-  }
-
-  private static boolean isTrue(Condition c) {
-    return "True".equals(c.getStatus());
   }
 }
