@@ -106,6 +106,41 @@ public record HelmReleaseSpec(
   /** Helm's and Flux's default number of kept release records. */
   public static final int DEFAULT_MAX_HISTORY = 5;
 
+  /**
+   * This spec with another release name, target namespace and storage namespace: where a release
+   * made under an earlier spec is, for acting on that release.
+   */
+  public HelmReleaseSpec withTarget(
+      String releaseName, String targetNamespace, String storageNamespace) {
+    return new HelmReleaseSpec(
+        chart,
+        chartRef,
+        interval,
+        kubeConfig,
+        suspend,
+        releaseName,
+        targetNamespace,
+        storageNamespace,
+        dependsOn,
+        timeout,
+        maxHistory,
+        serviceAccountName,
+        persistentClient,
+        driftDetection,
+        install,
+        upgrade,
+        test,
+        rollback,
+        uninstall,
+        valuesFrom,
+        values,
+        postRenderStrategy,
+        postRenderers,
+        commonMetadata,
+        healthCheckExprs,
+        waitStrategy);
+  }
+
   /** {@code timeout}, 5m when absent. */
   public Duration effectiveTimeout() {
     return timeout == null ? DEFAULT_TIMEOUT : GoDuration.parse(timeout);

@@ -17,6 +17,7 @@ import dev.capstan.engine.conditions.ReleaseObservation.HookRunning;
 import dev.capstan.engine.conditions.ReleaseObservation.LiveHealth;
 import dev.capstan.engine.conditions.ReleaseObservation.Released;
 import dev.capstan.engine.conditions.ReleaseObservation.Remediated;
+import dev.capstan.engine.conditions.ReleaseObservation.Retargeted;
 import dev.capstan.engine.conditions.ReleaseObservation.Stalled;
 import dev.capstan.engine.conditions.ReleaseObservation.TestSeen;
 import dev.capstan.engine.conditions.ReleaseObservation.WaitFailed;
@@ -52,10 +53,15 @@ public final class HelmReleaseStatuses {
       return withConditions(prev, liveHealth(prev, seen));
     }
     Attempted attempted = seen.attempted() == null ? lastAttempted(prev) : seen.attempted();
-    FailureCounts counters = counters(prev, seen, attempted);
+    boolean retargeted = seen.phase() instanceof Retargeted;
+    // as Flux, a release uninstalled because its target changed takes its history and failures
+    FailureCounts counters =
+        retargeted ? new FailureCounts(0, 0, 0) : counters(prev, seen, attempted);
     List<ReleaseSnapshot> history =
-        ReleaseTestCondition.withTestHooks(
-            history(prev.history(), seen.released(), seen.maxHistory()), seen.tests());
+        retargeted
+            ? List.of()
+            : ReleaseTestCondition.withTestHooks(
+                history(prev.history(), seen.released(), seen.maxHistory()), seen.tests());
     return new HelmReleaseStatus(
         seen.generation(),
         conditions(prev, seen),
@@ -117,6 +123,11 @@ public final class HelmReleaseStatuses {
       list.set(REMEDIATED, r.succeeded() ? TRUE : FALSE, r.reason().text(), r.message());
     } else if (phase instanceof Stalled s) {
       stalled(list, prev, s);
+    } else if (phase instanceof Retargeted r) {
+      list.set(READY, FALSE, ReleaseReason.UNINSTALL_SUCCEEDED.text(), r.message());
+      list.set(RELEASED, FALSE, ReleaseReason.UNINSTALL_SUCCEEDED.text(), r.message());
+      list.keep(HEALTHY);
+      list.keep(REMEDIATED);
     } else if (phase instanceof Waiting w) {
       list.set(READY, FALSE, w.reason().text(), w.message());
       list.keep(RELEASED);

@@ -114,6 +114,14 @@ public record ReleaseObservation(
   public record Remediated(ReleaseReason reason, String message, boolean succeeded)
       implements ReleasePhase {}
 
+  /**
+   * The release the status recorded was uninstalled because the spec names another target (release
+   * name, target or storage namespace, chart name), as Flux does first: Released and Ready False
+   * (UninstallSucceeded) with {@code message}; the history and the failure counters are cleared,
+   * and so is the storage namespace; the next reconcile, at once, installs at the new target.
+   */
+  public record Retargeted(String message) implements ReleasePhase {}
+
   /** No retry remains: Stalled with {@code reason} until the spec's generation changes. */
   public record Stalled(ReleaseReason reason, String message) implements ReleasePhase {}
 

@@ -166,11 +166,16 @@ public final class HelmReleasePipeline {
     try {
       ReleaseDrift.ignoreRules(release); // a rule that cannot be used stalls before anything else
       ReleaseActors.Actor actor = parts.actors().actorFor(release);
-      awaitDependencies(release, actor);
+      dependencies.await(release, actor, evaluators, parts.clock());
       ReleaseInputs.Inputs in = inputs.read(release);
       secrets = in.fromSecrets();
-      seen.attempted(in.attempted(ReleaseStatusStage.lastAction(release), null));
       Acted acted = actedFor(actor, secrets);
+      Optional<String> moved = ReleaseTarget.changed(release, in.chart());
+      if (moved.isPresent()) {
+        return retargeted(acted, release, moved.get(), seen);
+      }
+      seen.storageNamespace(release.storageNamespace())
+          .attempted(in.attempted(ReleaseStatusStage.lastAction(release), null));
       ReleaseHistory history = acted.recording().history(release);
       Optional<ReleaseRecording.Pending> waiting = ReleaseResume.of(release, in, history);
       if (waiting.isPresent()) {
@@ -218,13 +223,14 @@ public final class HelmReleasePipeline {
     }
   }
 
-  /** Goes on only once what spec.dependsOn names is ready, as {@code actor} reads it. */
-  private void awaitDependencies(HelmRelease release, ReleaseActors.Actor actor) {
-    if (release.getSpec().dependencies().isEmpty()) {
-      return;
-    }
-    ReleaseHealth health = new ReleaseHealth(actor.acting(), evaluators, parts.clock());
-    dependencies.check(release, actor.dependencies(), health.evaluator(release.getSpec()));
+  /** The release recorded uninstalled first, its target having changed ({@link ReleaseTarget}). */
+  private Outcome retargeted(
+      Acted acted, HelmRelease release, String why, ReleaseObservationBuilder seen) {
+    parts.tracking().untrack(NamespacedName.of(release));
+    ReleaseUninstall uninstall = ReleaseUninstall.of(acted.actor(), parts, evaluators);
+    seen.phase(ReleaseTarget.uninstalled(release, why, uninstall));
+    ReleaseTarget.forgotten(release, seen);
+    return status.write(release, seen.build(), acted.fromSecrets());
   }
 
   /** Renders, records, applies and prunes a new version of the release, running its hooks. */

@@ -15,6 +15,7 @@ import dev.capstan.engine.dependencies.ObjectDependencyCheck;
 import dev.capstan.engine.dependencies.ReadyExpression;
 import dev.capstan.engine.kustomization.ReferenceRules;
 import dev.capstan.health.HealthEvaluator;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +44,19 @@ final class ReleaseDependencies {
 
   ReleaseDependencies(ReferenceRules rules) {
     this.rules = rules;
+  }
+
+  /**
+   * Goes on only once what spec.dependsOn names is ready, as {@code actor} reads it, judged with
+   * the release's own health checks.
+   */
+  void await(
+      HelmRelease release, ReleaseActors.Actor actor, ReleaseEvaluators evaluators, Clock clock) {
+    if (release.getSpec().dependencies().isEmpty()) {
+      return;
+    }
+    ReleaseHealth health = new ReleaseHealth(actor.acting(), evaluators, clock);
+    check(release, actor.dependencies(), health.evaluator(release.getSpec()));
   }
 
   /**

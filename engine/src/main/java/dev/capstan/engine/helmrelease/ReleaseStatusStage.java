@@ -57,8 +57,23 @@ final class ReleaseStatusStage {
             spec.chart() == null
                 ? null
                 : HelmChartTemplates.sourceNamespace(release) + "/" + release.helmChartName())
-        .storageNamespace(release.storageNamespace())
+        .storageNamespace(recordedStorage(release))
         .maxHistory(spec.effectiveMaxHistory());
+  }
+
+  /**
+   * Where the release records are as the status says, else where the spec puts them: the status's
+   * storage namespace moves to the spec's only once the release recorded there is known to be the
+   * one the spec names ({@link ReleaseTarget}), so that a failed reconcile before that forgets no
+   * release.
+   */
+  private static String recordedStorage(HelmRelease release) {
+    HelmReleaseStatus status = release.getStatus();
+    return status == null
+            || status.storageNamespace() == null
+            || status.storageNamespace().isEmpty()
+        ? release.storageNamespace()
+        : status.storageNamespace();
   }
 
   /**
@@ -114,6 +129,8 @@ final class ReleaseStatusStage {
     } else if (phase instanceof ReleaseObservation.Remediated r) {
       phase =
           new ReleaseObservation.Remediated(r.reason(), secrets.redact(r.message()), r.succeeded());
+    } else if (phase instanceof ReleaseObservation.Retargeted r) {
+      phase = new ReleaseObservation.Retargeted(secrets.redact(r.message()));
     }
     AggregateHealth health = seen.health();
     if (health != null) {
@@ -136,6 +153,9 @@ final class ReleaseStatusStage {
     }
     if (seen.phase() instanceof ReleaseObservation.Stalled) {
       return Outcome.terminal();
+    }
+    if (seen.phase() instanceof ReleaseObservation.Retargeted) {
+      return Outcome.waiting(Duration.ZERO); // the install at the new target, at once
     }
     if (seen.phase() instanceof ReleaseObservation.HookRunning
         || seen.tests() instanceof ReleaseObservation.TestsRunning) {

@@ -161,7 +161,9 @@ final class ReleaseUninstall {
    * latest record already uninstalled (kept by {@code keepHistory}) runs no hook again: its records
    * go unless {@code keepHistory}.
    */
-  private void uninstalled(HelmRelease release) throws UninstallFailed, ReleaseRecordException {
+  private void uninstalled(HelmRelease asSpecified) throws UninstallFailed, ReleaseRecordException {
+    // the release the status recorded, which a changed target leaves where it was
+    HelmRelease release = ReleaseTarget.recorded(asSpecified);
     Optional<ReleaseRecord> latest =
         store.history(release.storageNamespace(), release.releaseName()).latest();
     if (latest.isPresent() && latest.get().release().status() == ReleaseStatus.UNINSTALLED) {

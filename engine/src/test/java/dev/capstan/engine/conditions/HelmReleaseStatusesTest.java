@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.capstan.api.helm.HelmReleaseStatus;
 import dev.capstan.api.helm.HelmReleaseStatus.ReleaseAction;
 import dev.capstan.api.helm.ReleaseSnapshot;
+import dev.capstan.api.kustomize.Inventory;
 import dev.capstan.engine.conditions.ReleaseObservation.Attempted;
 import dev.capstan.engine.conditions.ReleaseObservation.HealthState;
 import dev.capstan.health.AggregateHealth;
@@ -206,6 +207,42 @@ class HelmReleaseStatusesTest {
                 .build());
     assertCondition(notRolledBack, "Remediated", "False", "RollbackFailed", "not rolled back");
     assertEquals(2L, notRolledBack.failures());
+  }
+
+  @Test
+  void aReleaseUninstalledForANewTargetForgetsItsHistoryFailuresAndStorage() {
+    HelmReleaseStatus failing =
+        HelmReleaseStatuses.next(
+            HelmReleaseStatuses.next(
+                null,
+                released(snapshot(1, "deployed"), HealthState.CURRENT, Status.Current).build()),
+            base()
+                .released(snapshot(2, "failed"))
+                .phase(new ReleaseObservation.Failed(ReleaseReason.UPGRADE_FAILED, "upgrade", true))
+                .build());
+    assertEquals(List.of("2 failed", "1 deployed"), versions(failing));
+    assertEquals(1L, failing.failures());
+    assertEquals(1L, failing.installFailures());
+
+    HelmReleaseStatus moved =
+        HelmReleaseStatuses.next(
+            failing,
+            base()
+                .attempted(null)
+                .storageNamespace(null)
+                .inventory(new Inventory(List.of()))
+                .phase(new ReleaseObservation.Retargeted("uninstalled apps/podinfo.v2"))
+                .build());
+
+    assertNull(moved.history());
+    assertNull(moved.failures());
+    assertNull(moved.installFailures());
+    assertNull(moved.storageNamespace());
+    assertEquals(List.of(), moved.inventory().entries());
+    assertCondition(moved, "Ready", "False", "UninstallSucceeded", "uninstalled apps/podinfo.v2");
+    assertCondition(
+        moved, "Released", "False", "UninstallSucceeded", "uninstalled apps/podinfo.v2");
+    assertEquals("6.5.0", moved.lastAttemptedRevision(), "what was last attempted stays");
   }
 
   @Test

@@ -13,8 +13,11 @@ import dev.capstan.api.helm.HelmRelease;
 import dev.capstan.api.helm.HelmReleaseSpec;
 import dev.capstan.api.helm.HelmReleaseStatus;
 import dev.capstan.api.helm.ReleaseSnapshot;
+import dev.capstan.applier.common.Owner;
+import dev.capstan.applier.inventory.InventorySet;
 import dev.capstan.engine.conditions.HelmReleaseStatuses;
 import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.engine.pipeline.Inventories;
 import dev.capstan.engine.pipeline.Outcome;
 import dev.capstan.health.AggregateHealth;
 import dev.capstan.health.status.Status;
@@ -177,33 +180,92 @@ class HelmReleasePipelineTest {
   }
 
   @Test
-  void anotherChartAtTheSameVersionIsReleased() {
+  void aNewTargetNamespaceUninstallsTheRecordedReleaseFirstThenInstallsThere() throws IOException {
     HelmRelease release = ReleaseFakes.release();
     pipeline.reconcile(release);
+    fakes.now = fakes.now.plus(Duration.ofMinutes(1));
+    pipeline.reconcile(release); // an upgrade-free look: still version 1
     int renders = fakes.renders;
-
-    // the HelmChart builds another chart now (its source's path holds another), at the same
-    // version; nothing else changed
-    fakes.chartName = "other";
-    pipeline.reconcile(release);
-
-    assertEquals(renders + 1, fakes.renders);
-    assertEquals("other", release.getStatus().latest().chartName());
-    assertEquals(List.of("2 deployed", "1 superseded"), versions(release.getStatus()));
-  }
-
-  @Test
-  void aNewTargetNamespaceForTheSameReleaseNameIsReleasedAgain() throws IOException {
-    HelmRelease release = ReleaseFakes.release();
-    pipeline.reconcile(release);
-    int renders = fakes.renders;
+    InventorySet installed = Inventories.toApplier(release.getStatus().inventory());
 
     release.getMetadata().setGeneration(2L);
     update(release, "{\"releaseName\":\"podinfo\",\"targetNamespace\":\"elsewhere\"}");
+    Outcome uninstalled = pipeline.reconcile(release);
+
+    assertEquals(Outcome.Kind.WAITING, uninstalled.kind());
+    assertEquals(Optional.of(Duration.ZERO), uninstalled.requeueAfter(), "installed there at once");
+    assertEquals(renders, fakes.renders, "nothing rendered for the new target yet");
+    assertEquals(List.of(installed), fakes.deletedInventories, "the old objects deleted");
+    assertEquals(
+        new Owner.HelmReleaseName("podinfo", "apps"),
+        fakes.deleteOwners.get(0).release(),
+        "as the old release's objects");
+    assertEquals(Map.of(), fakes.records, "the old release's records deleted");
+    HelmReleaseStatus status = release.getStatus();
+    assertNull(status.history());
+    assertNull(status.storageNamespace());
+    assertEquals(List.of(), status.inventory().entries());
+    assertCondition(status, "Released", "False", "UninstallSucceeded");
+    assertEquals(
+        "Helm uninstall succeeded for release apps/podinfo.v1 with chart podinfo@6.5.0:"
+            + " release target changed (release namespace changed)",
+        condition(status, "Ready").getMessage());
+    assertEquals(1L, status.lastAttemptedGeneration(), "the uninstall attempted no release");
+
+    Outcome installed2 = pipeline.reconcile(release);
+
+    assertEquals(Outcome.Kind.SUCCEEDED, installed2.kind());
+    assertEquals(renders + 1, fakes.renders);
+    assertEquals(List.of("1 deployed"), versions(release.getStatus()));
+    assertEquals("elsewhere", release.getStatus().latest().namespace());
+    assertEquals("apps", release.getStatus().storageNamespace());
+    assertCondition(release.getStatus(), "Ready", "True", "InstallSucceeded");
+  }
+
+  @Test
+  void aChartOfAnotherNameUninstallsTheRecordedReleaseFirst() {
+    HelmRelease release = ReleaseFakes.release();
     pipeline.reconcile(release);
 
-    assertEquals(renders + 1, fakes.renders, "the release the records hold is in another place");
-    assertEquals("elsewhere", release.getStatus().latest().namespace());
+    fakes.chartName = "other";
+    Outcome uninstalled = pipeline.reconcile(release);
+
+    assertEquals(Outcome.Kind.WAITING, uninstalled.kind());
+    assertEquals(Map.of(), fakes.records);
+    assertTrue(
+        condition(release.getStatus(), "Ready").getMessage().endsWith("(chart name changed)"));
+    pipeline.reconcile(release);
+    assertEquals("other", release.getStatus().latest().chartName());
+    assertEquals(List.of("1 deployed"), versions(release.getStatus()));
+  }
+
+  @Test
+  void aFailedUninstallOfTheRecordedReleaseKeepsItRecordedAndRetries() throws IOException {
+    HelmRelease release = ReleaseFakes.release();
+    pipeline.reconcile(release);
+    fakes.deleteFails = true;
+
+    update(release, "{\"storageNamespace\":\"records\"}");
+    Outcome failed = pipeline.reconcile(release);
+
+    assertEquals(Outcome.Kind.TRANSIENT, failed.kind());
+    assertEquals(List.of(1), List.copyOf(fakes.records.keySet()));
+    HelmReleaseStatus status = release.getStatus();
+    assertEquals("apps", status.storageNamespace(), "the records are still where they were");
+    assertEquals(List.of("1 deployed"), versions(status));
+    assertCondition(status, "Ready", "False", "UninstallFailed");
+    assertTrue(
+        condition(status, "Ready")
+            .getMessage()
+            .startsWith(
+                "release target changed (storage namespace changed): Helm uninstall of release"
+                    + " apps/podinfo.v1 with chart podinfo@6.5.0 failed: "),
+        condition(status, "Ready").getMessage());
+
+    // the HelmRelease deleted now: the release uninstalled is the recorded one
+    fakes.deleteFails = false;
+    assertEquals(Optional.empty(), pipeline.delete(release));
+    assertEquals(Map.of(), fakes.records);
   }
 
   @Test

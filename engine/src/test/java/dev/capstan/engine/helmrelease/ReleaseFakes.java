@@ -193,6 +193,13 @@ final class ReleaseFakes {
   private final Map<NamespacedName, HealthEvaluator> trackedWith = new HashMap<>();
 
   final List<InventorySet> deletedInventories = new ArrayList<>();
+
+  /** The owner each of those deletions was asked for. */
+  final List<Owner> deleteOwners = new ArrayList<>();
+
+  /** Whether each object's deletion fails. */
+  boolean deleteFails;
+
   final List<InventorySet> prunedFrom = new ArrayList<>();
   final TreeMap<Integer, ReleaseRecord> records = new TreeMap<>();
   Instant now = T0;
@@ -633,7 +640,13 @@ final class ReleaseFakes {
     public List<ObjectResult> deleteInventory(
         InventorySet inventory, Owner owner, Duration timeout, boolean waitForTermination) {
       actedIn.add(where + " delete");
+      if (deleteFails) {
+        return inventory.refs().stream()
+            .map(r -> new ObjectResult(r, Action.FAILED, "deletion refused"))
+            .toList();
+      }
       deletedInventories.add(inventory);
+      deleteOwners.add(owner);
       inventory.refs().forEach(r -> writes.add("-" + r.kind() + "/" + r.name()));
       inventory.refs().forEach(r -> crdsInCluster.remove(r.name()));
       return inventory.refs().stream().map(r -> ObjectResult.of(r, Action.DELETED)).toList();
