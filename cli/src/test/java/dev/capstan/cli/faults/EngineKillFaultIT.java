@@ -13,7 +13,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The fault bench's kill -9 of the engine at a random moment 0.2-2 s after a commit (while its
- * reconciles may run), three times at a small size: every invariant holds.
+ * reconciles may run), three times at a small size, then once aimed at each stage of a
+ * Kustomization's reconcile (its apply, its prune, its in-progress status write): every invariant
+ * holds.
  */
 @ExtendWith(KubernetesCluster.class)
 class EngineKillFaultIT {
@@ -29,6 +31,9 @@ class EngineKillFaultIT {
       throws Exception {
     try (FaultTestRun run = FaultTestRun.start(admin, ns, access, dir)) {
       run.assertHolds(Fault.KILL, 3);
+      run.assertHolds(Fault.KILL_MID_APPLY, 1);
+      run.assertHolds(Fault.KILL_MID_PRUNE, 1);
+      run.assertHolds(Fault.KILL_MID_STATUS, 1);
       run.assertHoldsAtTheEnd();
     }
   }

@@ -32,6 +32,34 @@ public enum Fault {
     }
   },
   /**
+   * SIGKILL of the engine as it applies a Kustomization's objects: a commit renews one
+   * Kustomization's objects ({@link AimedKill#NEW_OBJECTS} new ones, every old one removed), and
+   * the kill follows the first new object seen created; then a new engine.
+   */
+  KILL_MID_APPLY("kill-9-mid-apply", false) {
+    @Override
+    String injectAndSay(FaultCluster cluster, ControlPlane plane, Random random) throws Exception {
+      return cluster.aimedKill().inject(cluster, AimedKill.Stage.APPLY);
+    }
+  },
+  /** As {@link #KILL_MID_APPLY}, the kill following the first removed object seen deleted. */
+  KILL_MID_PRUNE("kill-9-mid-prune", false) {
+    @Override
+    String injectAndSay(FaultCluster cluster, ControlPlane plane, Random random) throws Exception {
+      return cluster.aimedKill().inject(cluster, AimedKill.Stage.PRUNE);
+    }
+  },
+  /**
+   * As {@link #KILL_MID_APPLY}, the kill following the reconcile's first status write (Ready
+   * Unknown, in progress for the new revision), before its build and apply.
+   */
+  KILL_MID_STATUS("kill-9-mid-status", false) {
+    @Override
+    String injectAndSay(FaultCluster cluster, ControlPlane plane, Random random) throws Exception {
+      return cluster.aimedKill().inject(cluster, AimedKill.Stage.STATUS);
+    }
+  },
+  /**
    * SIGKILL of every kustomize build worker of the engine, every 100 ms for 5 s (builds of the
    * round's commit run meanwhile, so some are killed mid-build): the engine must notice, start new
    * workers and converge. Fails to inject if no worker was found to kill.
@@ -223,7 +251,19 @@ public enum Fault {
     return faults.stream().anyMatch(f -> f.label.startsWith("registry-"));
   }
 
-  abstract void inject(FaultCluster cluster, ControlPlane plane, Random random) throws Exception;
+  /** Injects the fault; returns when it has ended. */
+  void inject(FaultCluster cluster, ControlPlane plane, Random random) throws Exception {
+    throw new UnsupportedOperationException(label + " says where it landed: injectAndSay");
+  }
+
+  /**
+   * Injects the fault; returns where it landed when that is worth a word (how far an aimed kill cut
+   * its stage), else null.
+   */
+  String injectAndSay(FaultCluster cluster, ControlPlane plane, Random random) throws Exception {
+    inject(cluster, plane, random);
+    return null;
+  }
 
   public static Fault named(String label) {
     return Arrays.stream(values())

@@ -277,6 +277,11 @@ public final class FaultCluster implements AutoCloseable {
     objects.requestFetch(GitRepository.class, "repo");
   }
 
+  /** Kills of the engine aimed at one stage of a reconcile. */
+  AimedKill aimedKill() {
+    return new AimedKill(admin, namespace);
+  }
+
   /** The probe of a watch from before an etcd compaction. */
   RelistProbe relistProbe() {
     return new RelistProbe(admin, namespace);

@@ -81,7 +81,8 @@ public final class FaultRounds implements AutoCloseable {
     cluster.requestFetch();
     long wait = 200 + random.nextInt(1800);
     Thread.sleep(wait);
-    String notInjected = inject(fault);
+    Injected injected = inject(fault);
+    String notInjected = injected.failure();
     pauseStream(true);
     try {
       Outcome outcome = cluster.awaitInvariants(limit);
@@ -91,10 +92,11 @@ public final class FaultRounds implements AutoCloseable {
         outcome = new Outcome(new Verdict(false, broken), outcome.seconds());
       }
       out.printf(
-          "  %s round %d (after %d ms): %s in %.1f s%s%n",
+          "  %s round %d (after %d ms%s): %s in %.1f s%s%n",
           fault.label(),
           round,
           wait,
+          injected.landed() == null ? "" : "; " + injected.landed(),
           outcome.verdict().held() ? "held" : "broken",
           outcome.seconds(),
           outcome.verdict().held() ? "" : ": " + String.join("; ", outcome.verdict().broken()));
@@ -128,15 +130,18 @@ public final class FaultRounds implements AutoCloseable {
     return cluster.awaitInvariants(limit);
   }
 
-  /** Injects {@code fault}; null, or why it could not be injected as it should. */
-  private String inject(Fault fault) throws InterruptedException {
+  /**
+   * Where a fault landed (null: nothing to say), or why it could not be injected (null: it was).
+   */
+  private record Injected(String landed, String failure) {}
+
+  private Injected inject(Fault fault) throws InterruptedException {
     try {
-      fault.inject(cluster, plane, random);
-      return null;
+      return new Injected(fault.injectAndSay(cluster, plane, random), null);
     } catch (InterruptedException e) {
       throw e;
     } catch (Exception e) {
-      return "not injected: " + e.getMessage();
+      return new Injected(null, "not injected: " + e.getMessage());
     }
   }
 

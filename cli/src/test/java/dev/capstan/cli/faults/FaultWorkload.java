@@ -137,6 +137,43 @@ public final class FaultWorkload implements AutoCloseable {
     return what;
   }
 
+  /**
+   * One commit that renews the objects of a working Kustomization with the most of them: {@code
+   * added} new objects, and every object it had removed (noted as removed before the commit, as
+   * {@link #commitChange} notes them). For a kill aimed at that Kustomization's apply or prune.
+   */
+  public synchronized Renewal commitRenewal(int added) throws IOException, GitAPIException {
+    int most =
+        model.entrySet().stream()
+            .filter(e -> !failing.contains(e.getKey()))
+            .mapToInt(e -> e.getValue().size())
+            .max()
+            .orElseThrow();
+    List<String> candidates =
+        model.entrySet().stream()
+            .filter(e -> !failing.contains(e.getKey()) && e.getValue().size() == most)
+            .map(Map.Entry::getKey)
+            .toList();
+    String owner = candidates.get(random.nextInt(candidates.size()));
+    TreeMap<String, String> objects = model.get(owner);
+    List<String> removed = List.copyOf(objects.keySet());
+    Instant now = Instant.now();
+    for (String gone : removed) {
+      removedAt.putIfAbsent(gone, now);
+      git.rm().addFilepattern(owner + "/" + gone + ".yaml").call();
+    }
+    objects.clear();
+    List<String> fresh = new ArrayList<>();
+    for (int i = 0; i < added; i++) {
+      fresh.add(addObject(owner));
+    }
+    commit("renew " + owner);
+    return new Renewal(owner, List.copyOf(fresh), removed);
+  }
+
+  /** What {@link #commitRenewal} did: the Kustomization, its new objects and those it removed. */
+  public record Renewal(String owner, List<String> added, List<String> removed) {}
+
   private String addObject(String owner) throws IOException {
     String object = owner + "-o" + nextObject++;
     writeObject(owner, object, Long.toString(random.nextLong() & Long.MAX_VALUE, 36));

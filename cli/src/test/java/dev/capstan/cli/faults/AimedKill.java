@@ -1,0 +1,188 @@
+package dev.capstan.cli.faults;
+
+import dev.capstan.api.kustomize.Kustomization;
+import dev.capstan.api.kustomize.KustomizationStatus;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiPredicate;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+
+/**
+ * A SIGKILL of the engine aimed at one stage of one Kustomization's reconcile, after a commit that
+ * renews that Kustomization's objects (new ones added, all it had removed): at its apply (the first
+ * new object seen created), at its prune (the first removed object seen deleted), or at its status
+ * (its "in progress" status write seen, before the build and apply). A watch sees the moment; the
+ * kill follows at once, so the stage is cut where it then is. Says how far it had got.
+ */
+final class AimedKill {
+  /** The stage a kill is aimed at. */
+  enum Stage {
+    APPLY,
+    PRUNE,
+    STATUS
+  }
+
+  /**
+   * How many objects a renewing commit adds: enough that the engine's concurrent writes of them
+   * still run when the watch sees the first one done.
+   */
+  static final int NEW_OBJECTS = 40;
+
+  private static final Duration SEEN_WITHIN = Duration.ofSeconds(90);
+  private static final String IN_PROGRESS = "Reconciliation in progress for revision ";
+
+  private final KubernetesClient admin;
+  private final String namespace;
+
+  AimedKill(KubernetesClient admin, String namespace) {
+    this.admin = admin;
+    this.namespace = namespace;
+  }
+
+  /**
+   * Renews a Kustomization's objects, kills {@code cluster}'s engine at {@code stage} of its
+   * reconcile and starts a new one; returns where the kill landed. A kill aimed at the prune first
+   * gives that Kustomization many objects, and waits until they are applied.
+   *
+   * @throws IllegalStateException when the stage was not seen in time: nothing was killed
+   */
+  String inject(FaultCluster cluster, Stage stage) throws Exception {
+    if (stage == Stage.PRUNE) {
+      FaultWorkload.Renewal many = cluster.workload().commitRenewal(NEW_OBJECTS);
+      Set<String> left = ConcurrentHashMap.newKeySet();
+      left.addAll(many.added());
+      await(
+          cluster,
+          objectWatch(Watcher.Action.ADDED, name -> left.remove(name) && left.isEmpty()),
+          many.owner() + "'s " + NEW_OBJECTS + " new objects");
+    }
+    String before = cluster.workload().revision();
+    FaultWorkload.Renewal renewal =
+        cluster.workload().commitRenewal(stage == Stage.PRUNE ? 1 : NEW_OBJECTS);
+    await(
+        cluster,
+        trigger(stage, renewal, before),
+        "the " + stage.name().toLowerCase() + " of " + renewal.owner());
+    cluster.engine().kill();
+    String landed = landed(stage, renewal);
+    cluster.startEngine();
+    return landed;
+  }
+
+  /** A watch that counts its latch down once, at the moment aimed at. */
+  private record Trigger(Watch watch, CountDownLatch seen) implements AutoCloseable {
+    @Override
+    public void close() {
+      watch.close();
+    }
+  }
+
+  /** Asks for a fetch, then waits until {@code trigger} fires; closes it. */
+  private static void await(FaultCluster cluster, Trigger trigger, String what)
+      throws InterruptedException {
+    try (trigger) {
+      cluster.requestFetch();
+      if (!trigger.seen().await(SEEN_WITHIN.toSeconds(), TimeUnit.SECONDS)) {
+        throw new IllegalStateException(
+            what + " not seen within " + SEEN_WITHIN.toSeconds() + " s");
+      }
+    }
+  }
+
+  private Trigger trigger(Stage stage, FaultWorkload.Renewal renewal, String before) {
+    if (stage == Stage.STATUS) {
+      CountDownLatch seen = new CountDownLatch(1);
+      Watch watch =
+          admin
+              .resources(Kustomization.class)
+              .inNamespace(namespace)
+              .withName(renewal.owner())
+              .watch(
+                  on(
+                      seen,
+                      (action, k) ->
+                          action == Watcher.Action.MODIFIED
+                              && inProgressAfter(k.getStatus(), before)));
+      return new Trigger(watch, seen);
+    }
+    Set<String> names = Set.copyOf(stage == Stage.APPLY ? renewal.added() : renewal.removed());
+    Watcher.Action wanted = stage == Stage.APPLY ? Watcher.Action.ADDED : Watcher.Action.DELETED;
+    return objectWatch(wanted, names::contains);
+  }
+
+  /** A trigger on the first applied object seen so ({@code action}) whose name is wanted. */
+  private Trigger objectWatch(Watcher.Action action, Predicate<String> wanted) {
+    CountDownLatch seen = new CountDownLatch(1);
+    Watch watch =
+        admin
+            .configMaps()
+            .inNamespace(namespace)
+            .withLabel(FaultCluster.OWNER_LABEL)
+            .watch(on(seen, (a, cm) -> a == action && wanted.test(cm.getMetadata().getName())));
+    return new Trigger(watch, seen);
+  }
+
+  /**
+   * Whether a Kustomization's Ready says a reconcile of a revision other than {@code before} runs.
+   */
+  private static boolean inProgressAfter(KustomizationStatus status, String before) {
+    return status != null
+        && status.conditions() != null
+        && status.conditions().stream()
+            .anyMatch(
+                c ->
+                    "Ready".equals(c.getType())
+                        && c.getMessage() != null
+                        && c.getMessage().startsWith(IN_PROGRESS)
+                        && !c.getMessage().equals(IN_PROGRESS + before));
+  }
+
+  /** How far the stage had got, read once the engine is dead. */
+  private String landed(Stage stage, FaultWorkload.Renewal renewal) {
+    Set<String> present =
+        admin
+            .configMaps()
+            .inNamespace(namespace)
+            .withLabel(FaultCluster.OWNER_LABEL)
+            .list()
+            .getItems()
+            .stream()
+            .map(cm -> cm.getMetadata().getName())
+            .collect(Collectors.toSet());
+    long applied = renewal.added().stream().filter(present::contains).count();
+    long pruned = renewal.removed().stream().filter(n -> !present.contains(n)).count();
+    String objects =
+        String.format(
+            "%d of %d new objects applied, %d of %d removed ones pruned",
+            applied, renewal.added().size(), pruned, renewal.removed().size());
+    return switch (stage) {
+      case APPLY -> renewal.owner() + " killed mid-apply: " + objects;
+      case PRUNE -> renewal.owner() + " killed mid-prune: " + objects;
+      case STATUS -> renewal.owner() + " killed after its in-progress status write: " + objects;
+    };
+  }
+
+  private static <T extends HasMetadata> Watcher<T> on(
+      CountDownLatch seen, BiPredicate<Watcher.Action, T> wanted) {
+    return new Watcher<>() {
+      @Override
+      public void eventReceived(Action action, T resource) {
+        if (wanted.test(action, resource)) {
+          seen.countDown();
+        }
+      }
+
+      @Override
+      public void onClose(WatcherException cause) {}
+    };
+  }
+}
