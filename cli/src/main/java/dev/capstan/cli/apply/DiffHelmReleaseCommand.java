@@ -117,6 +117,15 @@ public final class DiffHelmReleaseCommand implements Callable<Integer> {
             + preview.revision()
             + " of "
             + preview.chart());
+    preview
+        .uninstallFirst()
+        .ifPresent(
+            why ->
+                out.println(
+                    what
+                        + ": the release target changed ("
+                        + why
+                        + "): the engine uninstalls that release first, its objects too"));
     DiffReport report =
         manager.diff(preview.objects(), preview.owner(), release.releaseNamespace());
     List<ObjectResult> pruned =

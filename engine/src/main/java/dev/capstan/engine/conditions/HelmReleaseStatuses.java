@@ -126,7 +126,8 @@ public final class HelmReleaseStatuses {
     } else if (phase instanceof Retargeted r) {
       list.set(READY, FALSE, ReleaseReason.UNINSTALL_SUCCEEDED.text(), r.message());
       list.set(RELEASED, FALSE, ReleaseReason.UNINSTALL_SUCCEEDED.text(), r.message());
-      list.keep(HEALTHY);
+      // the objects it judged are gone; the install at the new target looks at its own
+      list.set(HEALTHY, UNKNOWN, ReleaseReason.UNINSTALL_SUCCEEDED.text(), r.message());
       list.keep(REMEDIATED);
     } else if (phase instanceof Waiting w) {
       list.set(READY, FALSE, w.reason().text(), w.message());

@@ -117,8 +117,9 @@ public record ReleaseObservation(
   /**
    * The release the status recorded was uninstalled because the spec names another target (release
    * name, target or storage namespace, chart name), as Flux does first: Released and Ready False
-   * (UninstallSucceeded) with {@code message}; the history and the failure counters are cleared,
-   * and so is the storage namespace; the next reconcile, at once, installs at the new target.
+   * (UninstallSucceeded) with {@code message}, Healthy Unknown with it (its objects are gone); the
+   * history and the failure counters are cleared, and so is the storage namespace; the next
+   * reconcile, at once, installs at the new target.
    */
   public record Retargeted(String message) implements ReleasePhase {}
 

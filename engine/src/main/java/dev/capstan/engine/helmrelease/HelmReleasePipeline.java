@@ -131,9 +131,14 @@ public final class HelmReleasePipeline {
   }
 
   /** One look at a HelmRelease being deleted: empty when it may go, else when to look again. */
-  public Optional<Duration> delete(HelmRelease release) {
+  public Optional<Duration> delete(HelmRelease cached) {
     // objects being uninstalled are no one's health to tell
-    parts.tracking().untrack(NamespacedName.of(release));
+    parts.tracking().untrack(NamespacedName.of(cached));
+    // the status last written says which release is installed (ReleaseTarget.recorded)
+    HelmRelease release = parts.statuses().current(cached);
+    if (release == null) {
+      return Optional.empty();
+    }
     try {
       return ReleaseUninstall.deleting(release, parts, evaluators);
     } catch (ReleaseFailure f) {
@@ -213,7 +218,7 @@ public final class HelmReleasePipeline {
       }
       return remediate(acted, release, next, history, previous, seen);
     } catch (ReleaseFailure f) {
-      return failed(release, seen, f, secrets);
+      return status.failed(release, seen, f, secrets);
     } catch (KubernetesClientException e) {
       LOG.warn(
           "{}: the API server could not be reached or refused a request: {}",
@@ -244,6 +249,10 @@ public final class HelmReleasePipeline {
       ReleaseObservationBuilder seen) {
     ReleaseRender.Rendered all = render.render(release, in, upgrade, acted.actor().cluster());
     ChartRender rendered = all.release();
+    Optional<String> renamed = ReleaseTarget.renamed(release, rendered.chart().name());
+    if (renamed.isPresent()) { // a chart whose name only its render tells (an OCI artifact's)
+      return retargeted(acted, release, renamed.get(), seen);
+    }
     List<GenericKubernetesResource> objects = ReleaseWork.objects(rendered, release, upgrade);
     ReleaseAdoption.Baseline baseline = ReleaseWork.baseline(release, history, upgrade);
     acted.apply().checkOwnership(release, objects, baseline, upgrade);
@@ -473,22 +482,5 @@ public final class HelmReleasePipeline {
       seen.released(done.released());
     }
     return status.write(release, seen.build(), acted.fromSecrets());
-  }
-
-  /** A failed reconcile's status and log line, with what came from Secrets redacted. */
-  private Outcome failed(
-      HelmRelease release, ReleaseObservationBuilder seen, ReleaseFailure f, Plaintexts secrets) {
-    String message = secrets.redact(f.getMessage());
-    ReleaseObservation.ReleasePhase phase = f.phase(message);
-    if (f.reason() == ReleaseReason.CHART_MUTATE_ERROR) {
-      // as Flux's: a chart whose version cannot be pinned was never attempted
-      seen.attempted(null);
-    }
-    LOG.info("{}: {}", NamespacedName.of(release), message);
-    try {
-      return status.write(release, seen.phase(phase).build(), secrets);
-    } catch (KubernetesClientException e) {
-      return Outcome.retry(parts.backoff().delay(1, Duration.ofMinutes(1)));
-    }
   }
 }

@@ -49,6 +49,8 @@ public final class ReleasePreview {
    * @param stale what the engine's prune would look at: the objects it deletes unless they are gone
    *     or kept
    * @param fromSecrets what of the values came from Secrets, to be masked wherever it shows
+   * @param uninstallFirst when the release target changed ({@link ReleaseTarget}): why, and the
+   *     release recorded, which the engine uninstalls before it installs
    */
   public record Preview(
       String chart,
@@ -57,7 +59,8 @@ public final class ReleasePreview {
       Owner owner,
       List<GenericKubernetesResource> objects,
       List<ObjectRef> stale,
-      Plaintexts fromSecrets) {
+      Plaintexts fromSecrets,
+      Optional<String> uninstallFirst) {
     public Preview {
       objects = List.copyOf(objects);
       stale = List.copyOf(stale);
@@ -125,6 +128,10 @@ public final class ReleasePreview {
       ReleaseRender.Rendered rendered = render.render(release, in, upgrade, Optional.empty());
       List<GenericKubernetesResource> objects =
           ManifestObjects.of(rendered.release().manifest(), release);
+      Optional<String> moved =
+          ReleaseTarget.changed(release, in.chart())
+              .or(() -> ReleaseTarget.renamed(release, rendered.release().chart().name()))
+              .map(why -> why + ": " + ReleaseTarget.recordedRelease(release));
       return new Preview(
           in.chart().source(),
           in.chart().revision(),
@@ -132,7 +139,8 @@ public final class ReleasePreview {
           ReleaseApply.owner(release),
           objects,
           stale(release, baseline, objects),
-          secrets);
+          secrets,
+          moved);
     } catch (ReleaseFailure e) {
       throw new Unavailable(secrets.redact(e.getMessage()));
     } catch (IllegalArgumentException e) {

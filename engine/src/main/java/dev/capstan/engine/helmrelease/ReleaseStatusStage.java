@@ -12,19 +12,25 @@ import dev.capstan.engine.conditions.ReleaseObservation;
 import dev.capstan.engine.conditions.ReleaseObservation.HealthState;
 import dev.capstan.engine.conditions.ReleaseObservationBuilder;
 import dev.capstan.engine.conditions.ReleaseReason;
+import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.pipeline.Backoff;
 import dev.capstan.engine.pipeline.Outcome;
 import dev.capstan.health.AggregateHealth;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The status stage: the one place a HelmRelease's status is written (through {@link
  * HelmReleaseStatuses}, the status function), and when the controller looks again.
  */
 final class ReleaseStatusStage {
+  private static final Logger LOG = LoggerFactory.getLogger(HelmReleasePipeline.class);
+
   private final ReleaseStatusWrites statuses;
   private final Clock clock;
   private final Backoff backoff;
@@ -87,6 +93,23 @@ final class ReleaseStatusStage {
             release.getStatus(), redacted(seen, secrets).withNow(clock.instant()));
     statuses.write(release, next);
     return outcome(release, seen, next);
+  }
+
+  /** A failed reconcile's status and log line, with what came from Secrets redacted. */
+  Outcome failed(
+      HelmRelease release, ReleaseObservationBuilder seen, ReleaseFailure f, Plaintexts secrets) {
+    String message = secrets.redact(f.getMessage());
+    ReleaseObservation.ReleasePhase phase = f.phase(message);
+    if (f.reason() == ReleaseReason.CHART_MUTATE_ERROR) {
+      // as Flux's: a chart whose version cannot be pinned was never attempted
+      seen.attempted(null);
+    }
+    LOG.info("{}: {}", NamespacedName.of(release), message);
+    try {
+      return write(release, seen.phase(phase).build(), secrets);
+    } catch (KubernetesClientException e) {
+      return Outcome.retry(backoff.delay(1, Duration.ofMinutes(1)));
+    }
   }
 
   /**

@@ -52,6 +52,23 @@ final class ReleaseTarget {
   }
 
   /**
+   * "chart name changed" when the chart just rendered, {@code chartName}, is not the one the status
+   * recorded last: for a chart whose name only its render tells (an OCI artifact's, an
+   * ExternalArtifact's), which {@link #changed} cannot compare before it.
+   */
+  static Optional<String> renamed(HelmRelease release, String chartName) {
+    HelmReleaseStatus status = release.getStatus();
+    ReleaseSnapshot latest = status == null ? null : status.latest();
+    if (latest == null
+        || isEmpty(status.storageNamespace())
+        || latest.chartName() == null
+        || latest.chartName().equals(chartName)) {
+      return Optional.empty();
+    }
+    return Optional.of("chart name changed");
+  }
+
+  /**
    * {@code release} with its spec naming the release its status recorded (the latest snapshot's
    * name and namespace, the status's storage namespace), what is not recorded taken from the spec:
    * the release an uninstall acts on. {@code release} itself when they are the same.
@@ -85,18 +102,7 @@ final class ReleaseTarget {
    */
   static ReleaseObservation.Retargeted uninstalled(
       HelmRelease release, String why, ReleaseUninstall uninstall) {
-    ReleaseSnapshot latest = release.getStatus().latest();
-    String what =
-        "release "
-            + latest.namespace()
-            + "/"
-            + latest.name()
-            + ".v"
-            + latest.version()
-            + " with chart "
-            + latest.chartName()
-            + "@"
-            + latest.chartVersion();
+    String what = recordedRelease(release);
     Optional<String> failed = uninstall.uninstall(release);
     if (failed.isPresent()) {
       throw ReleaseFailure.failed(
@@ -115,13 +121,32 @@ final class ReleaseTarget {
   }
 
   /**
-   * What an uninstalled target leaves in the status: no storage namespace, no objects, and nothing
-   * to say of drift.
+   * What an uninstalled target leaves in the status: no storage namespace, no objects; Drifted as
+   * it was, since nothing was looked at.
    */
   static void forgotten(HelmRelease release, ReleaseObservationBuilder seen) {
     seen.storageNamespace(null)
+        .attempted(null) // as Flux: the last attempt stays what it was
         .inventory(Inventories.toStatus(InventorySet.EMPTY))
-        .drift(ReleaseDrift.notLooked(release, true));
+        .drift(ReleaseDrift.notLooked(release, false));
+  }
+
+  /**
+   * The release the status recorded last, as a message names it: {@code release
+   * <namespace>/<name>.v<version> with chart <name>@<version>}.
+   */
+  static String recordedRelease(HelmRelease release) {
+    ReleaseSnapshot latest = release.getStatus().latest();
+    return "release "
+        + latest.namespace()
+        + "/"
+        + latest.name()
+        + ".v"
+        + latest.version()
+        + " with chart "
+        + latest.chartName()
+        + "@"
+        + latest.chartVersion();
   }
 
   private static boolean isEmpty(String s) {

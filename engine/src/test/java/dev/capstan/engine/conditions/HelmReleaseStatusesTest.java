@@ -242,6 +242,8 @@ class HelmReleaseStatusesTest {
     assertCondition(moved, "Ready", "False", "UninstallSucceeded", "uninstalled apps/podinfo.v2");
     assertCondition(
         moved, "Released", "False", "UninstallSucceeded", "uninstalled apps/podinfo.v2");
+    assertCondition(
+        moved, "Healthy", "Unknown", "UninstallSucceeded", "uninstalled apps/podinfo.v2");
     assertEquals("6.5.0", moved.lastAttemptedRevision(), "what was last attempted stays");
   }
 

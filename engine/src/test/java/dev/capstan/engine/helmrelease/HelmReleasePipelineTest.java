@@ -246,6 +246,7 @@ class HelmReleasePipelineTest {
     fakes.deleteFails = true;
 
     update(release, "{\"storageNamespace\":\"records\"}");
+    fakes.historyLookups.clear();
     Outcome failed = pipeline.reconcile(release);
 
     assertEquals(Outcome.Kind.TRANSIENT, failed.kind());
@@ -266,6 +267,34 @@ class HelmReleasePipelineTest {
     fakes.deleteFails = false;
     assertEquals(Optional.empty(), pipeline.delete(release));
     assertEquals(Map.of(), fakes.records);
+    assertEquals(
+        List.of("apps/podinfo"),
+        fakes.historyLookups.stream().distinct().toList(),
+        "every record read where the status says they are, none where the spec says");
+  }
+
+  @Test
+  void anOciChartOfAnotherNameIsToldByItsRenderAndUninstallsTheRecordedReleaseFirst() {
+    fakes.artifactRevision = "6.5.0@sha256:" + "c".repeat(64);
+    HelmRelease release = ReleaseFakes.release();
+    pipeline.reconcile(release);
+
+    // the OCIRepository now holds another chart: its name is known once rendered
+    fakes.artifactRevision = "6.5.0@sha256:" + "d".repeat(64);
+    fakes.chartName = "other";
+    Outcome uninstalled = pipeline.reconcile(release);
+
+    assertEquals(Outcome.Kind.WAITING, uninstalled.kind());
+    assertEquals(Map.of(), fakes.records, "nothing recorded for the render");
+    assertTrue(
+        condition(release.getStatus(), "Ready").getMessage().endsWith("(chart name changed)"));
+    assertEquals(
+        "6.5.0+cccccccccccc",
+        release.getStatus().lastAttemptedRevision(),
+        "the last attempt stays the one before");
+    pipeline.reconcile(release);
+    assertEquals("other", release.getStatus().latest().chartName());
+    assertEquals(List.of("1 deployed"), versions(release.getStatus()));
   }
 
   @Test

@@ -197,6 +197,9 @@ final class ReleaseFakes {
   /** The owner each of those deletions was asked for. */
   final List<Owner> deleteOwners = new ArrayList<>();
 
+  /** Where each read of release records looked: "storage namespace/release name". */
+  final List<String> historyLookups = new ArrayList<>();
+
   /** Whether each object's deletion fails. */
   boolean deleteFails;
 
@@ -712,6 +715,7 @@ final class ReleaseFakes {
     @Override
     public ReleaseHistory history(String namespace, String name) {
       actedIn.add(where + " history");
+      historyLookups.add(namespace + "/" + name);
       return new ReleaseHistory(namespace, name, List.copyOf(records.values()));
     }
 

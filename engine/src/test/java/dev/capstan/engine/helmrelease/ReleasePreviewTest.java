@@ -12,6 +12,7 @@ import dev.capstan.engine.pipeline.Outcome;
 import dev.capstan.kube.ObjectRef;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class ReleasePreviewTest {
@@ -28,6 +29,20 @@ class ReleasePreviewTest {
     assertEquals(List.of("helm-records"), fakes.previewReads);
     assertTrue(preview.upgrade(), "the deployed record is found: an upgrade");
     assertEquals(List.of(), preview.stale());
+  }
+
+  @Test
+  void aChangedTargetSaysTheRecordedReleaseIsUninstalledFirst() {
+    HelmRelease release = ReleaseFakes.release();
+    fakes.pipeline().reconcile(release);
+    assertEquals(Optional.empty(), fakes.preview().preview(release).uninstallFirst());
+
+    fakes.chartName = "other";
+    ReleasePreview.Preview preview = fakes.preview().preview(release);
+
+    assertEquals(
+        Optional.of("chart name changed: release apps/podinfo.v1 with chart podinfo@6.5.0"),
+        preview.uninstallFirst());
   }
 
   @Test
