@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiPredicate;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -56,23 +57,28 @@ final class AimedKill {
    * @throws IllegalStateException when the stage was not seen in time: nothing was killed
    */
   String inject(FaultCluster cluster, Stage stage) throws Exception {
+    FaultWorkload workload = cluster.workload();
+    // Each watch opens before its commit: no event of that commit can come before it.
     if (stage == Stage.PRUNE) {
-      FaultWorkload.Renewal many = cluster.workload().commitRenewal(NEW_OBJECTS);
       Set<String> left = ConcurrentHashMap.newKeySet();
-      left.addAll(many.added());
-      await(
-          cluster,
-          objectWatch(Watcher.Action.ADDED, name -> left.remove(name) && left.isEmpty()),
-          many.owner() + "'s " + NEW_OBJECTS + " new objects");
+      try (Trigger all =
+          objectWatch(Watcher.Action.ADDED, name -> left.remove(name) && left.isEmpty())) {
+        FaultWorkload.Renewal many = workload.commitRenewal(NEW_OBJECTS);
+        left.addAll(many.added());
+        await(cluster, all, many.owner() + "'s " + NEW_OBJECTS + " new objects");
+      }
     }
-    String before = cluster.workload().revision();
-    FaultWorkload.Renewal renewal =
-        cluster.workload().commitRenewal(stage == Stage.PRUNE ? 1 : NEW_OBJECTS);
-    await(
-        cluster,
-        trigger(stage, renewal, before),
-        "the " + stage.name().toLowerCase() + " of " + renewal.owner());
-    cluster.engine().kill();
+    String before = workload.revision();
+    Set<String> names = ConcurrentHashMap.newKeySet();
+    AtomicReference<String> owner = new AtomicReference<>();
+    FaultWorkload.Renewal renewal;
+    try (Trigger trigger = trigger(stage, names, owner, before)) {
+      renewal = workload.commitRenewal(stage == Stage.PRUNE ? 1 : NEW_OBJECTS);
+      names.addAll(stage == Stage.APPLY ? renewal.added() : renewal.removed());
+      owner.set(renewal.owner());
+      await(cluster, trigger, "the " + stage.name().toLowerCase() + " of " + renewal.owner());
+      cluster.engine().kill();
+    }
     String landed = landed(stage, renewal);
     cluster.startEngine();
     return landed;
@@ -86,35 +92,37 @@ final class AimedKill {
     }
   }
 
-  /** Asks for a fetch, then waits until {@code trigger} fires; closes it. */
+  /** Asks for a fetch, then waits until {@code trigger} fires. */
   private static void await(FaultCluster cluster, Trigger trigger, String what)
       throws InterruptedException {
-    try (trigger) {
-      cluster.requestFetch();
-      if (!trigger.seen().await(SEEN_WITHIN.toSeconds(), TimeUnit.SECONDS)) {
-        throw new IllegalStateException(
-            what + " not seen within " + SEEN_WITHIN.toSeconds() + " s");
-      }
+    cluster.requestFetch();
+    if (!trigger.seen().await(SEEN_WITHIN.toSeconds(), TimeUnit.SECONDS)) {
+      throw new IllegalStateException(what + " not seen within " + SEEN_WITHIN.toSeconds() + " s");
     }
   }
 
-  private Trigger trigger(Stage stage, FaultWorkload.Renewal renewal, String before) {
+  /**
+   * The trigger of {@code stage}: on the Kustomization {@code owner} names (once it does) saying a
+   * reconcile runs of a revision after {@code before}; or on the first of {@code names} created
+   * (apply) or deleted (prune).
+   */
+  private Trigger trigger(
+      Stage stage, Set<String> names, AtomicReference<String> owner, String before) {
     if (stage == Stage.STATUS) {
       CountDownLatch seen = new CountDownLatch(1);
       Watch watch =
           admin
               .resources(Kustomization.class)
               .inNamespace(namespace)
-              .withName(renewal.owner())
               .watch(
                   on(
                       seen,
                       (action, k) ->
                           action == Watcher.Action.MODIFIED
+                              && k.getMetadata().getName().equals(owner.get())
                               && inProgressAfter(k.getStatus(), before)));
       return new Trigger(watch, seen);
     }
-    Set<String> names = Set.copyOf(stage == Stage.APPLY ? renewal.added() : renewal.removed());
     Watcher.Action wanted = stage == Stage.APPLY ? Watcher.Action.ADDED : Watcher.Action.DELETED;
     return objectWatch(wanted, names::contains);
   }

@@ -138,22 +138,21 @@ public final class FaultWorkload implements AutoCloseable {
   }
 
   /**
-   * One commit that renews the objects of a working Kustomization with the most of them: {@code
-   * added} new objects, and every object it had removed (noted as removed before the commit, as
-   * {@link #commitChange} notes them). For a kill aimed at that Kustomization's apply or prune.
+   * One commit that renews the objects of a working Kustomization that starts a {@code dependsOn}
+   * chain (so that it is reconciled at once, not after dependencies that the commit stream keeps
+   * behind the latest revision), one with the most objects: {@code added} new objects, and every
+   * object it had removed (noted as removed before the commit, as {@link #commitChange} notes
+   * them). For a kill aimed at that Kustomization's reconcile.
    */
   public synchronized Renewal commitRenewal(int added) throws IOException, GitAPIException {
-    int most =
-        model.entrySet().stream()
-            .filter(e -> !failing.contains(e.getKey()))
-            .mapToInt(e -> e.getValue().size())
-            .max()
-            .orElseThrow();
-    List<String> candidates =
-        model.entrySet().stream()
-            .filter(e -> !failing.contains(e.getKey()) && e.getValue().size() == most)
-            .map(Map.Entry::getKey)
-            .toList();
+    List<String> heads = new ArrayList<>();
+    for (int i = 0; i < count; i += 5) {
+      if (!failing.contains(name(i))) {
+        heads.add(name(i));
+      }
+    }
+    int most = heads.stream().mapToInt(h -> model.get(h).size()).max().orElseThrow();
+    List<String> candidates = heads.stream().filter(h -> model.get(h).size() == most).toList();
     String owner = candidates.get(random.nextInt(candidates.size()));
     TreeMap<String, String> objects = model.get(owner);
     List<String> removed = List.copyOf(objects.keySet());
