@@ -4,16 +4,19 @@ import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationStatus;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiPredicate;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
@@ -58,30 +61,78 @@ final class AimedKill {
    */
   String inject(FaultCluster cluster, Stage stage) throws Exception {
     FaultWorkload workload = cluster.workload();
-    // Each watch opens before its commit: no event of that commit can come before it.
-    if (stage == Stage.PRUNE) {
-      Set<String> left = ConcurrentHashMap.newKeySet();
-      try (Trigger all =
-          objectWatch(Watcher.Action.ADDED, name -> left.remove(name) && left.isEmpty())) {
-        FaultWorkload.Renewal many = workload.commitRenewal(NEW_OBJECTS);
-        left.addAll(many.added());
-        await(cluster, all, many.owner() + "'s " + NEW_OBJECTS + " new objects");
-      }
-    }
-    String before = workload.revision();
     Set<String> names = ConcurrentHashMap.newKeySet();
     AtomicReference<String> owner = new AtomicReference<>();
+    AtomicReference<String> renewed = new AtomicReference<>();
+    Consumer<FaultWorkload.Renewal> note =
+        r -> {
+          names.addAll(stage == Stage.APPLY ? r.added() : r.removed());
+          owner.set(r.owner());
+        };
     FaultWorkload.Renewal renewal;
-    try (Trigger trigger = trigger(stage, names, owner, before)) {
-      renewal = workload.commitRenewal(stage == Stage.PRUNE ? 1 : NEW_OBJECTS);
-      names.addAll(stage == Stage.APPLY ? renewal.added() : renewal.removed());
-      owner.set(renewal.owner());
-      await(cluster, trigger, "the " + stage.name().toLowerCase() + " of " + renewal.owner());
+    // The watch opens before the commit, and learns what to look for before the commit is made: no
+    // event of that commit can come before either.
+    try (Trigger trigger = trigger(stage, names, owner, renewed, workload)) {
+      if (stage == Stage.PRUNE) {
+        // many objects to prune first, applied, so that their deletions take a while
+        String many = workload.commitRenewal(NEW_OBJECTS, r -> {}).owner();
+        awaitApplied(cluster, many);
+        renewal = workload.commitRenewal(1, many, note);
+      } else {
+        renewal = workload.commitRenewal(NEW_OBJECTS, note);
+      }
+      renewed.set(renewal.revision());
+      cluster.requestFetch();
+      if (!trigger.seen().await(SEEN_WITHIN.toSeconds(), TimeUnit.SECONDS)) {
+        throw new IllegalStateException(
+            "the "
+                + stage.name().toLowerCase()
+                + " of "
+                + renewal.owner()
+                + " not seen within "
+                + SEEN_WITHIN.toSeconds()
+                + " s");
+      }
       cluster.engine().kill();
     }
-    String landed = landed(stage, renewal);
-    cluster.startEngine();
-    return landed;
+    try {
+      return landed(stage, renewal);
+    } catch (KubernetesClientException e) {
+      return renewal.owner()
+          + " killed; how far its "
+          + stage.name().toLowerCase()
+          + " got is not known";
+    } finally {
+      cluster.startEngine();
+    }
+  }
+
+  /**
+   * Asks for a fetch and waits until the cluster holds exactly the objects the repository gives
+   * {@code owner} (the commit stream may have changed some since).
+   */
+  private void awaitApplied(FaultCluster cluster, String owner) throws Exception {
+    cluster.requestFetch();
+    long deadline = System.nanoTime() + SEEN_WITHIN.toNanos();
+    while (!appliedNames(owner).equals(cluster.workload().expected().get(owner).keySet())) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            owner + "'s new objects not applied within " + SEEN_WITHIN.toSeconds() + " s");
+      }
+      Thread.sleep(250);
+    }
+  }
+
+  private Set<String> appliedNames(String owner) {
+    return admin
+        .configMaps()
+        .inNamespace(namespace)
+        .withLabel(FaultCluster.OWNER_LABEL, owner)
+        .list()
+        .getItems()
+        .stream()
+        .map(cm -> cm.getMetadata().getName())
+        .collect(Collectors.toSet());
   }
 
   /** A watch that counts its latch down once, at the moment aimed at. */
@@ -92,22 +143,17 @@ final class AimedKill {
     }
   }
 
-  /** Asks for a fetch, then waits until {@code trigger} fires. */
-  private static void await(FaultCluster cluster, Trigger trigger, String what)
-      throws InterruptedException {
-    cluster.requestFetch();
-    if (!trigger.seen().await(SEEN_WITHIN.toSeconds(), TimeUnit.SECONDS)) {
-      throw new IllegalStateException(what + " not seen within " + SEEN_WITHIN.toSeconds() + " s");
-    }
-  }
-
   /**
    * The trigger of {@code stage}: on the Kustomization {@code owner} names (once it does) saying a
-   * reconcile runs of a revision after {@code before}; or on the first of {@code names} created
-   * (apply) or deleted (prune).
+   * reconcile runs of the revision {@code renewed} names or a later one; or on the first of {@code
+   * names} created (apply) or deleted (prune).
    */
   private Trigger trigger(
-      Stage stage, Set<String> names, AtomicReference<String> owner, String before) {
+      Stage stage,
+      Set<String> names,
+      AtomicReference<String> owner,
+      AtomicReference<String> renewed,
+      FaultWorkload workload) {
     if (stage == Stage.STATUS) {
       CountDownLatch seen = new CountDownLatch(1);
       Watch watch =
@@ -120,7 +166,10 @@ final class AimedKill {
                       (action, k) ->
                           action == Watcher.Action.MODIFIED
                               && k.getMetadata().getName().equals(owner.get())
-                              && inProgressAfter(k.getStatus(), before)));
+                              && inProgressOf(k.getStatus())
+                                  .filter(r -> renewed.get() != null)
+                                  .filter(r -> workload.isAtOrAfter(r, renewed.get()))
+                                  .isPresent()));
       return new Trigger(watch, seen);
     }
     Watcher.Action wanted = stage == Stage.APPLY ? Watcher.Action.ADDED : Watcher.Action.DELETED;
@@ -139,19 +188,17 @@ final class AimedKill {
     return new Trigger(watch, seen);
   }
 
-  /**
-   * Whether a Kustomization's Ready says a reconcile of a revision other than {@code before} runs.
-   */
-  private static boolean inProgressAfter(KustomizationStatus status, String before) {
-    return status != null
-        && status.conditions() != null
-        && status.conditions().stream()
-            .anyMatch(
-                c ->
-                    "Ready".equals(c.getType())
-                        && c.getMessage() != null
-                        && c.getMessage().startsWith(IN_PROGRESS)
-                        && !c.getMessage().equals(IN_PROGRESS + before));
+  /** The revision a Kustomization's Ready says a reconcile of runs, if it says so. */
+  private static Optional<String> inProgressOf(KustomizationStatus status) {
+    if (status == null || status.conditions() == null) {
+      return Optional.empty();
+    }
+    return status.conditions().stream()
+        .filter(c -> "Ready".equals(c.getType()) && c.getMessage() != null)
+        .map(c -> c.getMessage())
+        .filter(m -> m.startsWith(IN_PROGRESS))
+        .map(m -> m.substring(IN_PROGRESS.length()))
+        .findFirst();
   }
 
   /** How far the stage had got, read once the engine is dead. */

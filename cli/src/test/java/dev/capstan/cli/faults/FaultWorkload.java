@@ -13,9 +13,11 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.lib.PersonIdent;
+import org.eclipse.jgit.revwalk.RevCommit;
 
 /**
  * The fault bench's repository: N Kustomizations' directories ({@code k0} ... ) of four ConfigMaps
@@ -36,6 +38,10 @@ public final class FaultWorkload implements AutoCloseable {
   private final Map<String, TreeMap<String, String>> model = new TreeMap<>();
   private final Set<String> failing = new TreeSet<>();
   private final Map<String, Instant> removedAt = new ConcurrentHashMap<>();
+
+  /** Every commit's revision, oldest first. */
+  private final List<String> revisions = new ArrayList<>();
+
   private int nextObject;
   private int commits;
 
@@ -140,11 +146,11 @@ public final class FaultWorkload implements AutoCloseable {
   /**
    * One commit that renews the objects of a working Kustomization that starts a {@code dependsOn}
    * chain (so that it is reconciled at once, not after dependencies that the commit stream keeps
-   * behind the latest revision), one with the most objects: {@code added} new objects, and every
-   * object it had removed (noted as removed before the commit, as {@link #commitChange} notes
-   * them). For a kill aimed at that Kustomization's reconcile.
+   * behind the latest revision), one with the most objects: as {@link #commitRenewal(int, String,
+   * Consumer)} of it.
    */
-  public synchronized Renewal commitRenewal(int added) throws IOException, GitAPIException {
+  public synchronized Renewal commitRenewal(int added, Consumer<Renewal> beforeCommit)
+      throws IOException, GitAPIException {
     List<String> heads = new ArrayList<>();
     for (int i = 0; i < count; i += 5) {
       if (!failing.contains(name(i))) {
@@ -153,7 +159,17 @@ public final class FaultWorkload implements AutoCloseable {
     }
     int most = heads.stream().mapToInt(h -> model.get(h).size()).max().orElseThrow();
     List<String> candidates = heads.stream().filter(h -> model.get(h).size() == most).toList();
-    String owner = candidates.get(random.nextInt(candidates.size()));
+    return commitRenewal(added, candidates.get(random.nextInt(candidates.size())), beforeCommit);
+  }
+
+  /**
+   * One commit that renews the objects of {@code owner}: {@code added} new objects, and every
+   * object it had removed (noted as removed before the commit, as {@link #commitChange} notes
+   * them); {@code beforeCommit} is told what it will hold just before the commit is made (its
+   * revision is not known yet). For a kill aimed at that Kustomization's reconcile.
+   */
+  public synchronized Renewal commitRenewal(int added, String owner, Consumer<Renewal> beforeCommit)
+      throws IOException, GitAPIException {
     TreeMap<String, String> objects = model.get(owner);
     List<String> removed = List.copyOf(objects.keySet());
     Instant now = Instant.now();
@@ -166,12 +182,25 @@ public final class FaultWorkload implements AutoCloseable {
     for (int i = 0; i < added; i++) {
       fresh.add(addObject(owner));
     }
+    beforeCommit.accept(new Renewal(owner, List.copyOf(fresh), removed, null));
     commit("renew " + owner);
-    return new Renewal(owner, List.copyOf(fresh), removed);
+    return new Renewal(owner, List.copyOf(fresh), removed, revision());
   }
 
-  /** What {@link #commitRenewal} did: the Kustomization, its new objects and those it removed. */
-  public record Renewal(String owner, List<String> added, List<String> removed) {}
+  /**
+   * Whether {@code revision} (as a Kustomization reports it) is {@code since} or a later commit of
+   * this repository; false for one it never made.
+   */
+  public synchronized boolean isAtOrAfter(String revision, String since) {
+    int at = revisions.indexOf(revision);
+    return at >= 0 && at >= revisions.indexOf(since);
+  }
+
+  /**
+   * What {@link #commitRenewal} did: the Kustomization, its new objects, those it removed, and the
+   * revision of the commit (null before it is made).
+   */
+  public record Renewal(String owner, List<String> added, List<String> removed, String revision) {}
 
   private String addObject(String owner) throws IOException {
     String object = owner + "-o" + nextObject++;
@@ -195,7 +224,14 @@ public final class FaultWorkload implements AutoCloseable {
 
   private void commit(String message) throws GitAPIException {
     git.add().addFilepattern(".").call();
-    git.commit().setMessage(message).setAuthor(AUTHOR).setCommitter(AUTHOR).setSign(false).call();
+    RevCommit made =
+        git.commit()
+            .setMessage(message)
+            .setAuthor(AUTHOR)
+            .setCommitter(AUTHOR)
+            .setSign(false)
+            .call();
+    revisions.add("main@sha1:" + made.getName());
     commits++;
   }
 

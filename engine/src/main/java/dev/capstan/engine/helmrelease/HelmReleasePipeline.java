@@ -135,8 +135,15 @@ public final class HelmReleasePipeline {
     // objects being uninstalled are no one's health to tell
     parts.tracking().untrack(NamespacedName.of(cached));
     // the status last written says which release is installed (ReleaseTarget.recorded)
-    HelmRelease release = parts.statuses().current(cached);
-    if (release == null) {
+    HelmRelease release;
+    try {
+      release = parts.statuses().current(cached);
+    } catch (KubernetesClientException e) {
+      return Optional.of(Duration.ofSeconds(10));
+    }
+    if (release == null) { // gone: nothing is left to uninstall for, nothing to keep for it
+      parts.charts().forget(cached);
+      parts.actors().forget(cached);
       return Optional.empty();
     }
     try {

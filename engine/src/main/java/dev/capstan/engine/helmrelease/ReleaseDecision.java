@@ -95,8 +95,9 @@ final class ReleaseDecision {
 
     /**
      * Whether the last look at the deployed release's objects found them still progressing: Healthy
-     * Unknown. Only a look at the objects writes Healthy; a failed or waiting reconcile in between
-     * keeps it, where it replaces Ready. A status without Healthy is read from Ready.
+     * Unknown with reason Progressing. Only a look at the objects writes that (an uninstall for a
+     * changed target writes Healthy Unknown for another reason); a failed or waiting reconcile in
+     * between keeps it, where it replaces Ready. A status without Healthy is read from Ready.
      */
     static boolean waitPending(HelmReleaseStatus status) {
       return HelmReleaseStatuses.condition(status, ConditionTypes.HEALTHY)
