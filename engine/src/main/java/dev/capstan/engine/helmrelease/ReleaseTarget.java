@@ -31,12 +31,12 @@ final class ReleaseTarget {
    * when it is, or when nothing was recorded (no storage namespace or no snapshot in the status).
    */
   static Optional<String> changed(HelmRelease release, ChartArtifact chart) {
-    HelmReleaseStatus status = release.getStatus();
-    ReleaseSnapshot latest = status == null ? null : status.latest();
-    if (latest == null || isEmpty(status.storageNamespace())) {
+    Optional<ReleaseSnapshot> recorded = recordedLatest(release);
+    if (recorded.isEmpty()) {
       return Optional.empty();
     }
-    if (!status.storageNamespace().equals(release.storageNamespace())) {
+    ReleaseSnapshot latest = recorded.get();
+    if (!release.getStatus().storageNamespace().equals(release.storageNamespace())) {
       return Optional.of("storage namespace changed");
     }
     if (!Objects.equals(latest.namespace(), release.releaseNamespace())) {
@@ -45,10 +45,7 @@ final class ReleaseTarget {
     if (!Objects.equals(latest.name(), release.releaseName())) {
       return Optional.of("release name changed");
     }
-    if (!chart.named(latest.chartName())) {
-      return Optional.of("chart name changed");
-    }
-    return Optional.empty();
+    return chart.named(latest.chartName()) ? Optional.empty() : Optional.of("chart name changed");
   }
 
   /**
@@ -57,15 +54,18 @@ final class ReleaseTarget {
    * ExternalArtifact's), which {@link #changed} cannot compare before it.
    */
   static Optional<String> renamed(HelmRelease release, String chartName) {
+    return recordedLatest(release)
+        .map(ReleaseSnapshot::chartName)
+        .filter(recorded -> !recorded.equals(chartName))
+        .map(recorded -> "chart name changed");
+  }
+
+  /** The newest snapshot of the status, when it also says where the records are. */
+  private static Optional<ReleaseSnapshot> recordedLatest(HelmRelease release) {
     HelmReleaseStatus status = release.getStatus();
-    ReleaseSnapshot latest = status == null ? null : status.latest();
-    if (latest == null
-        || isEmpty(status.storageNamespace())
-        || latest.chartName() == null
-        || latest.chartName().equals(chartName)) {
-      return Optional.empty();
-    }
-    return Optional.of("chart name changed");
+    return status == null || isEmpty(status.storageNamespace())
+        ? Optional.empty()
+        : Optional.ofNullable(status.latest());
   }
 
   /**
