@@ -204,7 +204,7 @@ class HelmReleaseIT extends EngineTestBase {
 
   /**
    * The HelmRelease {@code podinfo} of the chart repository {@code charts}, one replica: the
-   * release the install and the adoption tests both make.
+   * release the install, adoption and target tests make.
    */
   static void createPodinfoRelease() {
     create(

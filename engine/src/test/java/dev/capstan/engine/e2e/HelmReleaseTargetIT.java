@@ -24,23 +24,7 @@ class HelmReleaseTargetIT extends EngineTestBase {
       ClusterAccess cluster, @TempDir Path home) throws Exception {
     HelmReleaseIT.Helm helm = HelmReleases.helm(cluster, home);
     try (IndexServer served = HelmReleases.chartServed("charts")) {
-      HelmReleaseIT.create(
-          "helm.capstan.dev/v2",
-          "HelmRelease",
-          "podinfo",
-          """
-            interval: 10m
-            chart:
-              metadata:
-                labels: {%s: %s}
-              spec:
-                chart: podinfo
-                interval: 1m
-                sourceRef: {kind: HelmRepository, name: charts}
-            values:
-              replicaCount: 1
-          """
-              .formatted(EngineFixture.SHARD_LABEL, engine.shard));
+      HelmReleaseIT.createPodinfoRelease();
       HelmReleases.await(
           "podinfo", "Ready", c -> isTrue(c) && "InstallSucceeded".equals(c.getReason()));
       assertEquals(List.of("podinfo 1 deployed podinfo-1.0.0"), helm.list());
