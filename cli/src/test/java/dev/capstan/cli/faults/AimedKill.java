@@ -69,41 +69,45 @@ final class AimedKill {
           names.addAll(stage == Stage.APPLY ? r.added() : r.removed());
           owner.set(r.owner());
         };
-    FaultWorkload.Renewal renewal;
-    // The watch opens before the commit, and learns what to look for before the commit is made: no
-    // event of that commit can come before either.
-    try (Trigger trigger = trigger(stage, names, owner, renewed, workload)) {
-      if (stage == Stage.PRUNE) {
-        // many objects to prune first, applied, so that their deletions take a while
-        String many = workload.commitRenewal(NEW_OBJECTS, r -> {}).owner();
-        awaitApplied(cluster, many);
-        renewal = workload.commitRenewal(1, many, note);
-      } else {
-        renewal = workload.commitRenewal(NEW_OBJECTS, note);
-      }
-      renewed.set(renewal.revision());
-      cluster.requestFetch();
-      if (!trigger.seen().await(SEEN_WITHIN.toSeconds(), TimeUnit.SECONDS)) {
-        throw new IllegalStateException(
-            "the "
-                + stage.name().toLowerCase()
-                + " of "
-                + renewal.owner()
-                + " not seen within "
-                + SEEN_WITHIN.toSeconds()
-                + " s");
-      }
-      cluster.engine().kill();
-    }
+    FaultWorkload.Renewal renewal = null;
+    boolean killed = false;
     try {
+      // The watch opens before the commit, and learns what to look for before the commit is made:
+      // no event of that commit can come before either.
+      try (Trigger trigger = trigger(stage, names, owner, renewed, workload)) {
+        if (stage == Stage.PRUNE) {
+          // many objects to prune first, applied, so that their deletions take a while
+          String many = workload.commitRenewal(NEW_OBJECTS, r -> {}).owner();
+          awaitApplied(cluster, many);
+          renewal = workload.commitRenewal(1, many, note);
+        } else {
+          renewal = workload.commitRenewal(NEW_OBJECTS, note);
+        }
+        renewed.set(renewal.revision());
+        cluster.requestFetch();
+        if (!trigger.seen().await(SEEN_WITHIN.toSeconds(), TimeUnit.SECONDS)) {
+          throw new IllegalStateException(
+              "the "
+                  + stage.name().toLowerCase()
+                  + " of "
+                  + renewal.owner()
+                  + " not seen within "
+                  + SEEN_WITHIN.toSeconds()
+                  + " s");
+        }
+        cluster.engine().kill();
+        killed = true;
+      }
       return landed(stage, renewal);
     } catch (KubernetesClientException e) {
-      return renewal.owner()
-          + " killed; how far its "
-          + stage.name().toLowerCase()
-          + " got is not known";
+      if (!killed) {
+        throw e;
+      }
+      return renewal.owner() + " killed; how far its stage got is not known";
     } finally {
-      cluster.startEngine();
+      if (killed) {
+        cluster.startEngine(); // whatever reading how far the stage got, or the watch's close, did
+      }
     }
   }
 
