@@ -12,6 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,7 +33,7 @@ class ClusterScriptsIT {
               runDir,
               List.of(
                   "CAPSTAN_APISERVER_PORT=" + port,
-                  "CAPSTAN_ETCD_PORT=" + freePort(),
+                  "CAPSTAN_ETCD_PORT=" + freeEtcdPorts(),
                   "CAPSTAN_KCM_PORT=" + freePort(),
                   "CAPSTAN_SCHEDULER_PORT=" + freePort()));
 
@@ -54,7 +56,7 @@ class ClusterScriptsIT {
                 "GOMODCACHE=" + runDir.resolve("gomod"),
                 "GOPROXY=off",
                 "CAPSTAN_APISERVER_PORT=" + freePort(),
-                "CAPSTAN_ETCD_PORT=" + freePort(),
+                "CAPSTAN_ETCD_PORT=" + freeEtcdPorts(),
                 "CAPSTAN_KCM_PORT=" + freePort(),
                 "CAPSTAN_SCHEDULER_PORT=" + freePort()));
 
@@ -82,7 +84,7 @@ class ClusterScriptsIT {
                 "deploy/testcluster/up",
                 List.of(
                     "CAPSTAN_APISERVER_PORT=" + taken.getLocalPort(),
-                    "CAPSTAN_ETCD_PORT=" + freePort(),
+                    "CAPSTAN_ETCD_PORT=" + freeEtcdPorts(),
                     "CAPSTAN_KCM_PORT=" + freePort(),
                     "CAPSTAN_SCHEDULER_PORT=" + freePort()));
         assertEquals(1, up.exit(), up.output());
@@ -132,7 +134,7 @@ class ClusterScriptsIT {
             List.of(
                 "CAPSTAN_CACHE=" + cache,
                 "CAPSTAN_APISERVER_PORT=" + freePort(),
-                "CAPSTAN_ETCD_PORT=" + freePort(),
+                "CAPSTAN_ETCD_PORT=" + freeEtcdPorts(),
                 "CAPSTAN_KCM_PORT=" + freePort(),
                 "CAPSTAN_SCHEDULER_PORT=" + freePort()));
 
@@ -160,7 +162,7 @@ class ClusterScriptsIT {
             "CAPSTAN_CACHE=" + cache,
             "CAPSTAN_TESTCLUSTER_NODES=1",
             "CAPSTAN_APISERVER_PORT=" + freePort(),
-            "CAPSTAN_ETCD_PORT=" + freePort(),
+            "CAPSTAN_ETCD_PORT=" + freeEtcdPorts(),
             "CAPSTAN_KCM_PORT=" + freePort(),
             "CAPSTAN_SCHEDULER_PORT=" + freePort());
     try {
@@ -253,9 +255,46 @@ class ClusterScriptsIT {
     return cache;
   }
 
+  /** The ports handed out here, etcd's peer ports with them: none is handed out twice. */
+  private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
+
   private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
+    for (int attempt = 0; attempt < 100; attempt++) {
+      try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+        if (HANDED_OUT.add(socket.getLocalPort())) {
+          return socket.getLocalPort();
+        }
+      }
+    }
+    throw new IOException("no free port on 127.0.0.1 that was not handed out before");
+  }
+
+  /**
+   * A free port whose next one is free too: etcd listens for clients on the first and for peers on
+   * the second, and an ephemeral port taken by any other socket there made its start fail.
+   */
+  private static int freeEtcdPorts() throws IOException {
+    for (int attempt = 0; attempt < 100; attempt++) {
+      try (ServerSocket first = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+        int port = first.getLocalPort();
+        if (port < 65535
+            && !HANDED_OUT.contains(port)
+            && !HANDED_OUT.contains(port + 1)
+            && free(port + 1)) {
+          HANDED_OUT.add(port);
+          HANDED_OUT.add(port + 1);
+          return port;
+        }
+      }
+    }
+    throw new IOException("no two free ports in a row on 127.0.0.1");
+  }
+
+  private static boolean free(int port) {
+    try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+      return true;
+    } catch (IOException taken) {
+      return false;
     }
   }
 
