@@ -127,12 +127,7 @@ public final class KustomizationReconciler
    * owns once it is in this replica's store.
    */
   private void followShards(IndexerResourceCache<Kustomization> cache) {
-    shards.onAcquired(
-        gained ->
-            cache
-                .list()
-                .filter(ks -> gained.test(shards.slotOf(ks)))
-                .forEach(ks -> wake(NamespacedName.of(ks))));
+    shards.wakeOnAcquired(cache::list, this::wake);
     shards.onStoredHere(
         (kind, source) ->
             cache.byIndex(Indexes.BY_SOURCE, Indexes.sourceKey(kind, source)).stream()

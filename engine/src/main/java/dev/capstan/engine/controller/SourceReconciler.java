@@ -1,7 +1,6 @@
 package dev.capstan.engine.controller;
 
 import dev.capstan.api.common.ReconciledSpec;
-import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.pipeline.SourceFetch;
 import dev.capstan.engine.pipeline.SourceKind;
 import dev.capstan.engine.shard.ShardGate;
@@ -9,7 +8,6 @@ import io.fabric8.kubernetes.client.CustomResource;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
-import io.javaoperatorsdk.operator.processing.event.source.IndexerResourceCache;
 
 /**
  * The reconcile every source kind's controller has: the shared fetch for its {@link SourceKind},
@@ -54,13 +52,7 @@ abstract class SourceReconciler<R extends CustomResource<? extends ReconciledSpe
    */
   WakeUpEventSource<R> wakeUps(EventSourceContext<R> context) {
     WakeUpEventSource<R> wakeUps = new WakeUpEventSource<>(context.getPrimaryResourceClass());
-    IndexerResourceCache<R> cache = context.getPrimaryCache();
-    shards.onAcquired(
-        gained ->
-            cache
-                .list()
-                .filter(source -> gained.test(shards.slotOf(source)))
-                .forEach(source -> wakeUps.wake(NamespacedName.of(source))));
+    shards.wakeOnAcquired(context.getPrimaryCache()::list, wakeUps::wake);
     return wakeUps;
   }
 }

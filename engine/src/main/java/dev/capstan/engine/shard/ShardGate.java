@@ -17,6 +17,7 @@ import java.util.function.Consumer;
 import java.util.function.IntPredicate;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 import java.util.stream.Stream;
 
@@ -185,6 +186,20 @@ public final class ShardGate {
   /** Tells {@code listener} which slots this replica just took, to reconcile what is in them. */
   public void onAcquired(Consumer<IntPredicate> listener) {
     acquired.add(listener);
+  }
+
+  /**
+   * Wakes ({@code wake}) each object of {@code cached}, read when this replica takes slots, that
+   * lies in the slots it just took: their new owner reconciles them at once.
+   */
+  public void wakeOnAcquired(
+      Supplier<Stream<? extends HasMetadata>> cached, Consumer<NamespacedName> wake) {
+    onAcquired(
+        gained ->
+            cached
+                .get()
+                .filter(object -> gained.test(slotOf(object)))
+                .forEach(object -> wake.accept(NamespacedName.of(object))));
   }
 
   /**
