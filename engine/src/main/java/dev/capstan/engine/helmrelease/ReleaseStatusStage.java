@@ -63,23 +63,8 @@ final class ReleaseStatusStage {
             spec.chart() == null
                 ? null
                 : HelmChartTemplates.sourceNamespace(release) + "/" + release.helmChartName())
-        .storageNamespace(recordedStorage(release))
+        .storageNamespace(ReleaseTarget.recordedStorage(release))
         .maxHistory(spec.effectiveMaxHistory());
-  }
-
-  /**
-   * Where the release records are as the status says, else where the spec puts them: the status's
-   * storage namespace moves to the spec's only once the release recorded there is known to be the
-   * one the spec names ({@link ReleaseTarget}), so that a failed reconcile before that forgets no
-   * release.
-   */
-  private static String recordedStorage(HelmRelease release) {
-    HelmReleaseStatus status = release.getStatus();
-    return status == null
-            || status.storageNamespace() == null
-            || status.storageNamespace().isEmpty()
-        ? release.storageNamespace()
-        : status.storageNamespace();
   }
 
   /**

@@ -60,6 +60,19 @@ final class ReleaseTarget {
         .map(recorded -> "chart name changed");
   }
 
+  /**
+   * Where the release records are as the status says, else where the spec puts them. The status's
+   * storage namespace moves to the spec's only once the release recorded there is known to be the
+   * one the spec names ({@link #changed}), so that a reconcile failing before that forgets no
+   * release.
+   */
+  static String recordedStorage(HelmRelease release) {
+    HelmReleaseStatus status = release.getStatus();
+    return status == null || isEmpty(status.storageNamespace())
+        ? release.storageNamespace()
+        : status.storageNamespace();
+  }
+
   /** The newest snapshot of the status, when it also says where the records are. */
   private static Optional<ReleaseSnapshot> recordedLatest(HelmRelease release) {
     HelmReleaseStatus status = release.getStatus();
@@ -78,10 +91,7 @@ final class ReleaseTarget {
     ReleaseSnapshot latest = status == null ? null : status.latest();
     String name = latest == null ? release.releaseName() : latest.name();
     String namespace = latest == null ? release.releaseNamespace() : latest.namespace();
-    String storage =
-        status == null || isEmpty(status.storageNamespace())
-            ? release.storageNamespace()
-            : status.storageNamespace();
+    String storage = recordedStorage(release);
     if (name.equals(release.releaseName())
         && namespace.equals(release.releaseNamespace())
         && storage.equals(release.storageNamespace())) {
