@@ -207,16 +207,7 @@ final class AimedKill {
 
   /** How far the stage had got, read once the engine is dead. */
   private String landed(Stage stage, FaultWorkload.Renewal renewal) {
-    Set<String> present =
-        admin
-            .configMaps()
-            .inNamespace(namespace)
-            .withLabel(FaultCluster.OWNER_LABEL)
-            .list()
-            .getItems()
-            .stream()
-            .map(cm -> cm.getMetadata().getName())
-            .collect(Collectors.toSet());
+    Set<String> present = appliedNames(renewal.owner());
     long applied = renewal.added().stream().filter(present::contains).count();
     long pruned = renewal.removed().stream().filter(n -> !present.contains(n)).count();
     String objects =

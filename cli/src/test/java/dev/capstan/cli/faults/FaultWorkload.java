@@ -43,7 +43,6 @@ public final class FaultWorkload implements AutoCloseable {
   private final List<String> revisions = new ArrayList<>();
 
   private int nextObject;
-  private int commits;
 
   /** Writes and commits the first revision in {@code dir}, and serves it. */
   public FaultWorkload(Path dir, int count, Random random) throws IOException, GitAPIException {
@@ -102,7 +101,7 @@ public final class FaultWorkload implements AutoCloseable {
   }
 
   public synchronized int commits() {
-    return commits;
+    return revisions.size();
   }
 
   /** The latest revision as a Kustomization reports it. */
@@ -232,7 +231,6 @@ public final class FaultWorkload implements AutoCloseable {
             .setSign(false)
             .call();
     revisions.add("main@sha1:" + made.getName());
-    commits++;
   }
 
   @Override

@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.api.helm.HelmRelease;
-import dev.capstan.api.helm.HelmReleaseSpec;
 import dev.capstan.api.helm.HelmReleaseStatus;
 import dev.capstan.api.helm.ReleaseSnapshot;
 import dev.capstan.applier.common.Owner;
@@ -157,7 +156,7 @@ class HelmReleasePipelineTest {
 
     // as Flux: a new interval and timeout, or a suspend and resume, are no new release
     release.getMetadata().setGeneration(2L);
-    update(release, "{\"interval\":\"1h\",\"timeout\":\"10m\",\"suspend\":false}");
+    ReleaseFakes.updateSpec(release, "{\"interval\":\"1h\",\"timeout\":\"10m\",\"suspend\":false}");
     Outcome again = pipeline.reconcile(release);
 
     assertEquals(Outcome.Kind.SUCCEEDED, again.kind());
@@ -189,7 +188,8 @@ class HelmReleasePipelineTest {
     InventorySet installed = Inventories.toApplier(release.getStatus().inventory());
 
     release.getMetadata().setGeneration(2L);
-    update(release, "{\"releaseName\":\"podinfo\",\"targetNamespace\":\"elsewhere\"}");
+    ReleaseFakes.updateSpec(
+        release, "{\"releaseName\":\"podinfo\",\"targetNamespace\":\"elsewhere\"}");
     Outcome uninstalled = pipeline.reconcile(release);
 
     assertEquals(Outcome.Kind.WAITING, uninstalled.kind());
@@ -245,7 +245,7 @@ class HelmReleasePipelineTest {
     pipeline.reconcile(release);
     fakes.deleteFails = true;
 
-    update(release, "{\"storageNamespace\":\"records\"}");
+    ReleaseFakes.updateSpec(release, "{\"storageNamespace\":\"records\"}");
     fakes.historyLookups.clear();
     Outcome failed = pipeline.reconcile(release);
 
@@ -445,7 +445,7 @@ class HelmReleasePipelineTest {
     pipeline.reconcile(release);
 
     release.getMetadata().setGeneration(2L);
-    update(release, "{\"values\":{\"replicaCount\":2}}");
+    ReleaseFakes.updateSpec(release, "{\"values\":{\"replicaCount\":2}}");
     fakes.manifest = ReleaseFakes.read("manifest-without-service.yaml");
     pipeline.reconcile(release);
 
@@ -489,7 +489,7 @@ class HelmReleasePipelineTest {
     HelmRelease release = ReleaseFakes.release();
     pipeline.reconcile(release);
     // values from a ConfigMap changed: the same generation, new values
-    update(release, "{\"values\":{\"replicaCount\":3}}");
+    ReleaseFakes.updateSpec(release, "{\"values\":{\"replicaCount\":3}}");
     fakes.renderFails = true;
 
     pipeline.reconcile(release);
@@ -516,7 +516,7 @@ class HelmReleasePipelineTest {
         Map.of(
             "values.yaml", "db:\n  password: s3cr3t-db-password\n".getBytes(UTF_8),
             "token", "tok-9f8e7d6c5b".getBytes(UTF_8)));
-    update(
+    ReleaseFakes.updateSpec(
         release,
         "{\"valuesFrom\":[{\"kind\":\"Secret\",\"name\":\"db-creds\"},"
             + "{\"kind\":\"Secret\",\"name\":\"db-creds\",\"valuesKey\":\"token\","
@@ -560,14 +560,14 @@ class HelmReleasePipelineTest {
   @Test
   void theInstallsDisableWaitAppliesToAnInstallAndNotToAnUpgrade() throws IOException {
     HelmRelease release = ReleaseFakes.release();
-    update(release, "{\"install\":{\"disableWait\":true}}");
+    ReleaseFakes.updateSpec(release, "{\"install\":{\"disableWait\":true}}");
     fakes.health = Status.InProgress;
 
     pipeline.reconcile(release);
     assertCondition(release.getStatus(), "Ready", "True", "InstallSucceeded");
 
     release.getMetadata().setGeneration(2L);
-    update(release, "{\"values\":{\"replicaCount\":2}}");
+    ReleaseFakes.updateSpec(release, "{\"values\":{\"replicaCount\":2}}");
     pipeline.reconcile(release);
 
     assertCondition(release.getStatus(), "Ready", "Unknown", "Progressing");
@@ -576,11 +576,11 @@ class HelmReleasePipelineTest {
   @Test
   void statusHistoryKeepsSpecMaxHistorySnapshots() throws IOException {
     HelmRelease release = ReleaseFakes.release();
-    update(release, "{\"maxHistory\":1}");
+    ReleaseFakes.updateSpec(release, "{\"maxHistory\":1}");
     pipeline.reconcile(release);
 
     release.getMetadata().setGeneration(2L);
-    update(release, "{\"values\":{\"replicaCount\":2}}");
+    ReleaseFakes.updateSpec(release, "{\"values\":{\"replicaCount\":2}}");
     pipeline.reconcile(release);
 
     assertEquals(List.of("2 deployed"), versions(release.getStatus()));
@@ -669,7 +669,7 @@ class HelmReleasePipelineTest {
   void uninstallWithKeepHistoryMarksTheLatestRecordUninstalled() throws IOException {
     HelmRelease release = ReleaseFakes.release();
     pipeline.reconcile(release);
-    update(release, "{\"uninstall\":{\"keepHistory\":true}}");
+    ReleaseFakes.updateSpec(release, "{\"uninstall\":{\"keepHistory\":true}}");
 
     pipeline.delete(release);
 
@@ -682,13 +682,13 @@ class HelmReleasePipelineTest {
   void aReleaseUninstalledByRemediationWithItsHistoryKeptIsInstalledAgainNotUpgraded()
       throws IOException {
     HelmRelease release = ReleaseFakes.release();
-    update(
+    ReleaseFakes.updateSpec(
         release,
         "{\"uninstall\":{\"keepHistory\":true},"
             + "\"upgrade\":{\"remediation\":{\"retries\":1,\"strategy\":\"uninstall\"}}}");
     pipeline.reconcile(release);
     release.getMetadata().setGeneration(2L);
-    update(release, "{\"values\":{\"replicaCount\":3}}");
+    ReleaseFakes.updateSpec(release, "{\"values\":{\"replicaCount\":3}}");
     fakes.health = Status.InProgress;
     pipeline.reconcile(release);
     fakes.now = fakes.now.plus(Duration.ofMinutes(6));
@@ -716,18 +716,11 @@ class HelmReleasePipelineTest {
   @Test
   void aSuspendedReleaseIsLeftAlone() throws IOException {
     HelmRelease release = ReleaseFakes.release();
-    update(release, "{\"suspend\":true}");
+    ReleaseFakes.updateSpec(release, "{\"suspend\":true}");
 
     assertEquals(Outcome.Kind.SUSPENDED, pipeline.reconcile(release).kind());
     assertEquals(0, fakes.renders);
     assertEquals(0, fakes.statusWrites);
-  }
-
-  private static void update(HelmRelease release, String json) throws IOException {
-    ObjectMapper mapper = new ObjectMapper();
-    ObjectNode spec = mapper.valueToTree(release.getSpec());
-    spec.setAll((ObjectNode) mapper.readTree(json));
-    release.setSpec(mapper.treeToValue(spec, HelmReleaseSpec.class));
   }
 
   private static List<String> versions(HelmReleaseStatus status) {

@@ -1,7 +1,9 @@
 package dev.capstan.engine.helmrelease;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.api.helm.HelmRelease;
+import dev.capstan.api.helm.HelmReleaseSpec;
 import dev.capstan.api.helm.HelmReleaseStatus;
 import dev.capstan.api.kustomize.KubeConfigReference;
 import dev.capstan.applier.apply.ApplyRequest;
@@ -361,6 +363,20 @@ final class ReleaseFakes {
         (kind, ns, name) -> Optional.ofNullable(valuesObjects.get(kind + "/" + name)),
         1 << 20,
         10_000);
+  }
+
+  /**
+   * {@code release}'s spec with the fields of {@code json} set over it, as an edit would set them.
+   */
+  static void updateSpec(HelmRelease release, String json) {
+    try {
+      ObjectMapper mapper = new ObjectMapper();
+      ObjectNode spec = mapper.valueToTree(release.getSpec());
+      spec.setAll((ObjectNode) mapper.readTree(json));
+      release.setSpec(mapper.treeToValue(spec, HelmReleaseSpec.class));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   static HelmRelease release() {

@@ -3,10 +3,7 @@ package dev.capstan.engine.helmrelease;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.capstan.api.helm.HelmRelease;
-import dev.capstan.api.helm.HelmReleaseSpec;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,7 +16,7 @@ class ReleaseTargetTest {
   @Test
   void nothingRecordedIsNoChange() throws IOException {
     HelmRelease release = ReleaseFakes.release();
-    spec(release, "{\"releaseName\":\"web\"}");
+    ReleaseFakes.updateSpec(release, "{\"releaseName\":\"web\"}");
 
     assertEquals(Optional.empty(), ReleaseTarget.changed(release, chart("podinfo")));
     assertSame(release, ReleaseTarget.recorded(release));
@@ -43,7 +40,7 @@ class ReleaseTargetTest {
             .map(
                 json -> {
                   HelmRelease moved = installed();
-                  spec(moved, json);
+                  ReleaseFakes.updateSpec(moved, json);
                   return ReleaseTarget.changed(moved, chart("podinfo")).orElseThrow();
                 })
             .toList();
@@ -55,7 +52,7 @@ class ReleaseTargetTest {
   @Test
   void theRecordedReleaseIsTheOneTheStatusNames() throws IOException {
     HelmRelease release = installed();
-    spec(
+    ReleaseFakes.updateSpec(
         release,
         "{\"releaseName\":\"web\",\"targetNamespace\":\"web\",\"storageNamespace\":\"s\"}");
 
@@ -78,16 +75,5 @@ class ReleaseTargetTest {
   private static ChartArtifact chart(String name) {
     return new ChartArtifact(
         false, "HelmChart 'apps/podinfo'", "6.5.0", "sha256:x", Path.of("/a"), "c.tgz", name);
-  }
-
-  private static void spec(HelmRelease release, String json) {
-    try {
-      ObjectMapper mapper = new ObjectMapper();
-      ObjectNode spec = mapper.valueToTree(release.getSpec());
-      spec.setAll((ObjectNode) mapper.readTree(json));
-      release.setSpec(mapper.treeToValue(spec, HelmReleaseSpec.class));
-    } catch (IOException e) {
-      throw new IllegalArgumentException(e);
-    }
   }
 }
