@@ -212,7 +212,34 @@ public final class GitSource {
     if (unchanged.isPresent()) {
       return new FetchResult.Unchanged(unchanged.get());
     }
-    try (Git git = RepositoryCache.open(RepositoryCache.dirOf(store, request.target().key()))) {
+    Path cache = RepositoryCache.dirOf(store, request.target().key());
+    try {
+      return fetchThrough(cache, request, url, setup, deadline, resolved, sourceId, state);
+    } catch (Exception e) {
+      if (!RepositoryCache.isDamage(e)) {
+        throw e;
+      }
+      // A fetch cut short (a full disk, a kill) can leave refs whose objects never landed; every
+      // later fetch would fail on them. The cache is only a cache: fetch into a new one, once.
+      LOG.warn(
+          "the repository cache of {} misses objects; fetching into a new one",
+          request.target().key());
+      ArtifactStore.deleteTree(cache);
+      return fetchThrough(cache, request, url, setup, deadline, resolved, sourceId, state);
+    }
+  }
+
+  private FetchResult fetchThrough(
+      Path cache,
+      FetchRequest request,
+      RemoteUrl url,
+      TransportSetup setup,
+      Instant deadline,
+      ResolvedRef resolved,
+      String sourceId,
+      Optional<StoredState> state)
+      throws Exception {
+    try (Git git = RepositoryCache.open(cache)) {
       var objects = git.getRepository().getObjectDatabase();
       if (!objects.has(resolved.objectId())
           || (resolved.advertised() != null && !objects.has(resolved.advertised()))) {

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.Date;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.errors.GitAPIException;
+import org.eclipse.jgit.errors.MissingObjectException;
 import org.eclipse.jgit.lib.StoredConfig;
 import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 
@@ -43,6 +44,19 @@ final class RepositoryCache {
         throw new IOException("could not repack the repository cache: " + e.getMessage(), e);
       }
     }
+  }
+
+  /**
+   * Whether {@code failure} says the cache lacks an object that its refs or shallow roots name (a
+   * fetch cut short by a full disk or a kill leaves that), rather than anything of the remote's.
+   */
+  static boolean isDamage(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof MissingObjectException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   static Git open(Path dir) throws IOException {

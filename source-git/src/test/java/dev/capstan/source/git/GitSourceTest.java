@@ -135,6 +135,20 @@ class GitSourceTest {
   }
 
   @Test
+  void aCacheThatLostObjectsItsRefsNameIsFetchedAfreshNotFailedForever() throws Exception {
+    fetched(fetch(GitRef.branch("main")));
+    // what a fetch cut short by a full disk leaves: refs and shallow roots whose objects are gone
+    try (Stream<Path> files = Files.walk(tmp.resolve("store"))) {
+      for (Path pack : files.filter(p -> p.toString().contains("/git/objects/pack/")).toList()) {
+        Files.delete(pack);
+      }
+    }
+
+    RevCommit second = repo.commit("second", Map.of("app/deploy.yaml", "kind: Service\n"));
+    assertEquals("main@sha1:" + second.name(), fetched(fetch(GitRef.branch("main"))).revision());
+  }
+
+  @Test
   void theFetchedCommitsAuthorAndSubjectAreReadFromTheCache() throws Exception {
     RevCommit head =
         repo.commit(
