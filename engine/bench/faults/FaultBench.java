@@ -73,6 +73,9 @@ public class FaultBench {
               new FaultCluster(
                   admin, ns, kubeconfig, dir, workload, registry, List.of("-Xmx256m"));
           FaultRounds bench = new FaultRounds(cluster, plane, random, LIMIT, System.out)) {
+        if (Fault.needStandby(faults)) {
+          cluster.withStandby(); // two engines electing a leader
+        }
         if (faults.contains(Fault.DISK_FULL)) {
           // each engine's artifact store on a tmpfs of its own, to be filled (needs root)
           cluster.artifactsOnDisksOf(64L << 20);

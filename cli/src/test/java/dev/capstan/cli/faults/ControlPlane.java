@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -38,6 +39,22 @@ public final class ControlPlane {
   /** Whether this is a local control plane of deploy/testcluster (its API server's pid file). */
   public boolean isLocal() {
     return Files.isRegularFile(stateDir.resolve("pids/kube-apiserver.pid"));
+  }
+
+  /**
+   * The audit log the API server writes, if it was started with one ({@code CAPSTAN_AUDIT_LOG}:
+   * {@code up} records it in the state directory's {@code trust} file).
+   */
+  public Optional<Path> auditLog() throws IOException {
+    Path trust = stateDir.resolve("trust");
+    if (!Files.isRegularFile(trust)) {
+      return Optional.empty();
+    }
+    return Files.readAllLines(trust).stream()
+        .filter(l -> l.startsWith("audit-log="))
+        .map(l -> Path.of(l.substring("audit-log=".length())))
+        .filter(Files::isRegularFile)
+        .findFirst();
   }
 
   /**

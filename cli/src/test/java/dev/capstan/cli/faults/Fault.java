@@ -207,6 +207,18 @@ public enum Fault {
     }
   },
   /**
+   * The leading engine's API connections black-holed for 60 s while a standby waits (a run that
+   * names it runs two engines electing a leader, {@link #needStandby}): the standby must take the
+   * Lease over, the old leader exit, and no write of the old leader follow one of the new leader's
+   * (from the audit log, if the API server writes one). Then a new standby is started.
+   */
+  PARTITION_LEADER("partition-leader-60s", false) {
+    @Override
+    String injectAndSay(FaultCluster cluster, ControlPlane plane, Random random) throws Exception {
+      return cluster.leaderPartition(plane.auditLog()).inject(Duration.ofSeconds(60));
+    }
+  },
+  /**
    * etcd compacted at its current revision and the API server restarted: its watch cache starts
    * anew, so every watch resumed from an older resourceVersion is answered 410 Gone and relists.
    */
@@ -249,6 +261,14 @@ public enum Fault {
    */
   public static boolean needRegistry(Collection<Fault> faults) {
     return faults.stream().anyMatch(f -> f.label.startsWith("registry-"));
+  }
+
+  /**
+   * Whether a run of {@code faults} runs two engines that elect a leader rather than one: only if
+   * one of them partitions a leader from its standby. The one place that decides it.
+   */
+  public static boolean needStandby(Collection<Fault> faults) {
+    return faults.contains(PARTITION_LEADER);
   }
 
   /** Injects the fault; returns when it has ended. */

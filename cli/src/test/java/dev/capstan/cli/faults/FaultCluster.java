@@ -20,46 +20,37 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
  * The fault bench's cluster side: the GitRepository (reached through a {@link FaultyProxy}) and the
- * workload's Kustomizations in one namespace, with the {@link RegistrySide}'s if any, the engine as
- * a separate {@code capstan run} process whose API connection goes through a second {@link
- * FaultyProxy}, the deletions recorded from a watch, and the observation {@link FaultInvariants}
- * checks.
+ * workload's Kustomizations in one namespace, with the {@link RegistrySide}'s if any, the engines
+ * ({@link FaultEngines}: {@code capstan run} processes, each through a {@link FaultyProxy} of its
+ * own to the API server), the deletions recorded from a watch, and the observation {@link
+ * FaultInvariants} checks.
  */
 public final class FaultCluster implements AutoCloseable {
   public static final String OWNER_LABEL = "kustomize.capstan.dev/name";
   private static final String SHARD_LABEL = "capstan.dev/fault-shard";
-  private static final Pattern SERVER = Pattern.compile("server: https://([^:/\\s]+):(\\d+)");
 
   private final KubernetesClient admin;
   private final String namespace;
-  private final Path workDir;
   private final FaultWorkload workload;
   private final RegistrySide registry;
   private final SourceObjects objects;
   private final String shard;
   private final FaultyProxy git;
-  private final FaultyProxy api;
-  private final Path engineKubeconfig;
-  private final List<String> jvmArgs;
-  private final List<CapstanProcess> engines = new ArrayList<>();
+  private final FaultEngines engines;
   private final FaultInvariants invariants = FaultInvariants.standard();
   private DeletionRecorder deletions;
   private ResourceUse steady;
   private long steadyPid;
   private Duration warmUp = Duration.ZERO;
-  private ArtifactDisks disks;
 
   /**
    * @param kubeconfig the admin kubeconfig: the engine's is this one with its server moved to the
@@ -77,34 +68,19 @@ public final class FaultCluster implements AutoCloseable {
       throws IOException {
     this.admin = admin;
     this.namespace = namespace;
-    this.workDir = workDir;
     this.workload = workload;
     this.registry = registry;
-    this.jvmArgs = List.copyOf(jvmArgs);
     this.shard = namespace;
     this.objects = new SourceObjects(admin, namespace, Clock.systemUTC());
     URI gitUrl = URI.create(workload.url());
     this.git = FaultyProxy.start(gitUrl.getHost(), gitUrl.getPort());
-    FaultyProxy apiProxy = null;
     try {
-      String config = Files.readString(kubeconfig);
-      Matcher server = SERVER.matcher(config);
-      if (!server.find()) {
-        throw new IllegalStateException(kubeconfig + " names no https server");
-      }
-      apiProxy = FaultyProxy.start(server.group(1), Integer.parseInt(server.group(2)));
-      this.engineKubeconfig = workDir.resolve("engine.kubeconfig");
-      Files.writeString(
-          engineKubeconfig,
-          server.replaceFirst("server: https://" + server.group(1) + ":" + apiProxy.port()));
+      this.engines =
+          new FaultEngines(admin, kubeconfig, workDir, jvmArgs, SHARD_LABEL + "=" + shard);
     } catch (IOException | RuntimeException e) {
       closeQuietly(git, e);
-      if (apiProxy != null) {
-        closeQuietly(apiProxy, e);
-      }
       throw e;
     }
-    this.api = apiProxy;
   }
 
   private static void closeQuietly(FaultyProxy proxy, Exception cause) {
@@ -135,8 +111,19 @@ public final class FaultCluster implements AutoCloseable {
     return git;
   }
 
+  /** The proxy in front of the working engine's API connections. */
   public FaultyProxy apiProxy() {
-    return api;
+    return engines.proxyOf(engine());
+  }
+
+  /** The engines, for the faults that act on one of several. */
+  FaultEngines engines() {
+    return engines;
+  }
+
+  /** Two engines electing a leader rather than one ({@link Fault#needStandby}); before start. */
+  public void withStandby() throws IOException {
+    engines.withStandby();
   }
 
   /** Creates the sources and the Kustomizations, starts the engine and the recorder. */
@@ -184,7 +171,12 @@ public final class FaultCluster implements AutoCloseable {
     if (registry != null) {
       registry.create(SHARD_LABEL, shard);
     }
-    startEngine();
+    try {
+      engines.start();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while starting the engines", e);
+    }
   }
 
   /**
@@ -192,15 +184,12 @@ public final class FaultCluster implements AutoCloseable {
    * #start}.
    */
   public void artifactsOnDisksOf(long bytes) {
-    disks = new ArtifactDisks(bytes);
+    engines.artifactsOnDisksOf(bytes);
   }
 
   /** The artifact disks, if {@link #artifactsOnDisksOf} was asked for. */
   ArtifactDisks disks() {
-    if (disks == null) {
-      throw new IllegalStateException("the engine's artifacts are not on a disk of their own");
-    }
-    return disks;
+    return engines.disks();
   }
 
   /** The GitRepository's Ready condition now, if it has one. */
@@ -210,28 +199,12 @@ public final class FaultCluster implements AutoCloseable {
 
   /** Starts an engine process (the previous one, if any, must be gone). */
   public CapstanProcess startEngine() throws IOException {
-    if (disks != null) {
-      try {
-        // CapstanProcess keeps a pod's artifacts in <work>/<pod>-artifacts
-        disks.mount(workDir.resolve("faults-" + engines.size() + "-artifacts"));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted while mounting the artifact disk", e);
-      }
-    }
-    CapstanProcess engine =
-        CapstanProcess.start(
-            engineKubeconfig,
-            workDir,
-            "faults-" + engines.size(),
-            jvmArgs,
-            List.of("--watch-label-selector", SHARD_LABEL + "=" + shard));
-    engines.add(engine);
-    return engine;
+    return engines.startEngine();
   }
 
+  /** The engine that does the work (with a standby, the one that leads). */
   public CapstanProcess engine() {
-    return engines.get(engines.size() - 1);
+    return engines.engine();
   }
 
   /** SIGKILL of the engine, then a new one (whose steady state is taken anew: see below). */
@@ -280,6 +253,11 @@ public final class FaultCluster implements AutoCloseable {
   /** Kills of the engine aimed at one stage of a reconcile. */
   AimedKill aimedKill() {
     return new AimedKill(admin, namespace);
+  }
+
+  /** The partition of the leading engine from the API server, with a standby beside it. */
+  LeaderPartition leaderPartition(Optional<Path> auditLog) {
+    return new LeaderPartition(engines, namespace, auditLog);
   }
 
   /** The probe of a watch from before an etcd compaction. */
@@ -417,19 +395,13 @@ public final class FaultCluster implements AutoCloseable {
         }
       } finally {
         try {
-          CapstanProcess.stopAll(engines, admin, namespace);
+          CapstanProcess.stopAll(engines.all(), admin, namespace);
         } finally {
-          if (disks != null) {
-            disks.close();
-          }
+          engines.close();
         }
       }
     } finally {
-      try {
-        git.close();
-      } finally {
-        api.close();
-      }
+      git.close();
     }
   }
 

@@ -131,7 +131,8 @@ public final class FaultRounds implements AutoCloseable {
   }
 
   /**
-   * Where a fault landed (null: nothing to say), or why it could not be injected (null: it was).
+   * Where a fault landed (null: nothing to say), or why it could not be injected or what it broke
+   * as it ran (null: neither).
    */
   private record Injected(String landed, String failure) {}
 
@@ -140,6 +141,8 @@ public final class FaultRounds implements AutoCloseable {
       return new Injected(fault.injectAndSay(cluster, plane, random), null);
     } catch (InterruptedException e) {
       throw e;
+    } catch (FaultBroke e) {
+      return new Injected(null, e.getMessage());
     } catch (Exception e) {
       return new Injected(null, "not injected: " + e.getMessage());
     }

@@ -17,9 +17,9 @@ import java.util.function.Consumer;
 /**
  * A fault integration test's run: the bench's workload at a small size (six Kustomizations: a chain
  * of five and one failing on purpose; and the registry side's two, only if a registry fault is
- * named, {@link Fault#needRegistry}) in the test's namespace, its engine, and rounds of a fault,
- * each asserted through {@link FaultInvariants}, and the leak check at the end. The seed is printed
- * and can be set with {@code -Dcapstan.faults.seed}.
+ * named, {@link Fault#needRegistry}) in the test's namespace, its engine (and a standby, {@link
+ * Fault#needStandby}), and rounds of a fault, each asserted through {@link FaultInvariants}, and
+ * the leak check at the end. The seed is printed and can be set with {@code -Dcapstan.faults.seed}.
  */
 final class FaultTestRun implements AutoCloseable {
   static final int KUSTOMIZATIONS = 6;
@@ -116,6 +116,9 @@ final class FaultTestRun implements AutoCloseable {
             new FaultRounds(
                 cluster, new ControlPlane(access.kubeconfig()), random, LIMIT, System.out));
     try {
+      if (Fault.needStandby(faults)) {
+        cluster.withStandby();
+      }
       setUp.accept(cluster);
       cluster.start();
       Outcome first = cluster.awaitInvariants(LIMIT);

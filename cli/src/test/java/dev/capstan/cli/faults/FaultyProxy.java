@@ -1,11 +1,13 @@
 package dev.capstan.cli.faults;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,10 +17,10 @@ import java.util.concurrent.Executors;
 /**
  * A TCP proxy on loopback in front of a server (the Git server, the API server) that injects faults
  * on demand: down (every connection reset, new ones too), black hole (connections held, nothing
- * forwarded until it heals, as a partition that TCP rides out), slow (the server's bytes trickle at
- * one a second), 500s (an HTTP error before the server is asked, on new connections and on those
- * kept alive from before) and truncated answers (each connection cut after its first kilobyte from
- * the server).
+ * forwarded until it heals, as a partition that TCP rides out; what a client sent before it went
+ * away is lost), slow (the server's bytes trickle at one a second), 500s (an HTTP error before the
+ * server is asked, on new connections and on those kept alive from before) and truncated answers
+ * (each connection cut after its first kilobyte from the server).
  */
 public final class FaultyProxy implements AutoCloseable {
   /** What the proxy does to the traffic. */
@@ -104,16 +106,18 @@ public final class FaultyProxy implements AutoCloseable {
         answer500(client);
       } else {
         // A black hole answers nothing, not even by reaching the server, until it heals.
-        awaitNoBlackHole();
+        ByteArrayOutputStream held = new ByteArrayOutputStream();
+        if (!holdWhileBlackHoled(client, held)) {
+          reset(client);
+          return;
+        }
         Socket upstream = new Socket(targetHost, targetPort);
         open.add(upstream);
+        upstream.getOutputStream().write(held.toByteArray());
         threads.execute(() -> pump(client, upstream, false));
         pump(upstream, client, true);
       }
     } catch (IOException e) {
-      reset(client);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
       reset(client);
     }
   }
@@ -138,6 +142,18 @@ public final class FaultyProxy implements AutoCloseable {
         OutputStream out = to.getOutputStream()) {
       int read;
       while ((read = in.read(buffer)) >= 0) {
+        if (!fromServer && mode == Mode.BLACK_HOLE) {
+          ByteArrayOutputStream held = new ByteArrayOutputStream();
+          held.write(buffer, 0, read);
+          if (!holdWhileBlackHoled(from, held)) {
+            reset(to); // what the client sent is lost with it
+            break;
+          }
+          out.write(held.toByteArray());
+          out.flush();
+          sent += read;
+          continue;
+        }
         awaitNoBlackHole();
         if (!fromServer && mode == Mode.ERROR_500) {
           // A request on a connection kept alive from before is answered 500 too, as a failing
@@ -174,6 +190,34 @@ public final class FaultyProxy implements AutoCloseable {
       Thread.sleep(1000);
     }
     return written;
+  }
+
+  /**
+   * While black-holed, keeps what the client sends in {@code held}; false if the client went away
+   * meanwhile. Its bytes are then lost: a partition that outlives a process leaves nobody to
+   * retransmit them (the kernel gives an orphaned socket's data up after a few retries), so only a
+   * client still there when the partition heals has them delivered, late, as TCP would.
+   */
+  private boolean holdWhileBlackHoled(Socket client, ByteArrayOutputStream held) {
+    byte[] buffer = new byte[16384];
+    try {
+      client.setSoTimeout(100);
+      while (mode == Mode.BLACK_HOLE) {
+        try {
+          int read = client.getInputStream().read(buffer);
+          if (read < 0) {
+            return false;
+          }
+          held.write(buffer, 0, read);
+        } catch (SocketTimeoutException stillThere) {
+          // nothing sent: the client is still there
+        }
+      }
+      client.setSoTimeout(0);
+      return true;
+    } catch (IOException gone) {
+      return false;
+    }
   }
 
   private void awaitNoBlackHole() throws InterruptedException {

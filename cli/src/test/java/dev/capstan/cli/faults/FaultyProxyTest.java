@@ -14,7 +14,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The proxy forgets the client connections it reset or answered with a 500 itself. */
+/**
+ * The proxy forgets the client connections it reset or answered with a 500 itself, and delivers
+ * what was sent into a black hole only for a client still there when it heals.
+ */
 class FaultyProxyTest {
   private ServerSocket target;
   private FaultyProxy proxy;
@@ -71,6 +74,48 @@ class FaultyProxyTest {
       }
     }
     awaitNoneOpen();
+  }
+
+  @Test
+  void whatAClientStillThereSentIntoABlackHoleIsDeliveredWhenItHeals() throws Exception {
+    try (Socket client = connect();
+        Socket server = target.accept()) {
+      server.setSoTimeout(10_000);
+      proxy.set(Mode.BLACK_HOLE);
+      client.getOutputStream().write("late".getBytes());
+      Thread.sleep(300);
+      assertEquals(0, server.getInputStream().available());
+
+      proxy.set(Mode.PASS);
+      assertEquals("late", new String(server.getInputStream().readNBytes(4)));
+    }
+  }
+
+  @Test
+  void whatAClientThatWentAwaySentIntoABlackHoleIsNeverDelivered() throws Exception {
+    try (Socket server = keptAliveThenBlackHoled()) {
+      proxy.set(Mode.PASS);
+      try {
+        assertEquals(-1, server.getInputStream().read(), "the stale bytes were delivered");
+      } catch (IOException reset) {
+        // the proxy reset the connection: nothing delivered either
+      }
+    }
+    awaitNoneOpen();
+  }
+
+  /** A connection whose client sends into the black hole and then goes away: the server side. */
+  private Socket keptAliveThenBlackHoled() throws Exception {
+    Socket server;
+    try (Socket client = connect()) {
+      server = target.accept();
+      server.setSoTimeout(10_000);
+      proxy.set(Mode.BLACK_HOLE);
+      client.getOutputStream().write("stale".getBytes());
+      Thread.sleep(300);
+    }
+    Thread.sleep(300); // the proxy sees the client gone while the black hole lasts
+    return server;
   }
 
   private Socket connect() throws IOException {

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The fault bench's partitions at a small size: the engine's API connections reset and refused for
  * 5 s, then black-holed for 60 s (one engine, no Lease: it must catch up once the partition heals);
- * every invariant holds after each.
+ * every invariant holds after each. {@link LeaderPartitionFaultIT} partitions a leader from its
+ * standby.
  */
 @ExtendWith(KubernetesCluster.class)
 class PartitionFaultIT {

@@ -21,6 +21,9 @@ import java.util.concurrent.TimeUnit;
 
 /** The real capstan jar running {@code capstan run} as a separate process, as a pod would. */
 public final class CapstanProcess implements AutoCloseable {
+  /** The namespace each process runs as in (its POD_NAMESPACE): its Leases are there. */
+  public static final String NAMESPACE = InstallIT.SYSTEM;
+
   private final Process process;
   private final Path log;
   private final int metricsPort;
@@ -75,7 +78,7 @@ public final class CapstanProcess implements AutoCloseable {
     Path log = logs.resolve(podName + "-" + System.currentTimeMillis() + ".log");
     ProcessBuilder builder =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-    builder.environment().put("POD_NAMESPACE", InstallIT.SYSTEM);
+    builder.environment().put("POD_NAMESPACE", NAMESPACE);
     builder.environment().put("POD_NAME", podName);
     builder.environment().remove("KUBECONFIG");
     return new CapstanProcess(builder.start(), log, metricsPort, webhookPort);
@@ -166,6 +169,11 @@ public final class CapstanProcess implements AutoCloseable {
   public void kill() throws InterruptedException {
     process.destroyForcibly();
     process.waitFor(30, TimeUnit.SECONDS);
+  }
+
+  /** Waits up to {@code timeout} for the process to end; true if it did. */
+  public boolean waitFor(long timeout, TimeUnit unit) throws InterruptedException {
+    return process.waitFor(timeout, unit);
   }
 
   /** SIGTERM and wait; true if it exited in time. */

@@ -17,10 +17,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Leader election on a coordination Lease: only the holder reconciles, a standby takes over within
- * the lease duration when the holder dies, and a leader that loses its Lease while running exits at
- * once rather than risk two writers (the operator framework's own exit is not used: it would hang
- * when the Lease is given up from a shutdown hook). Shards ({@code --watch-label-selector}) each
- * elect their own leader: the Lease name includes a hash of the selector.
+ * the lease duration when the holder dies, and a leader that loses its Lease while running ends its
+ * process at once, without a graceful stop, rather than risk two writers (the operator framework's
+ * own exit is not used: it would hang when the Lease is given up from a shutdown hook). Shards
+ * ({@code --watch-label-selector}) each elect their own leader: the Lease name includes a hash of
+ * the selector.
  */
 public final class LeaderElection {
   private static final Logger LOG = LoggerFactory.getLogger(LeaderElection.class);
@@ -50,12 +51,12 @@ public final class LeaderElection {
   }
 
   /**
-   * Exits the JVM from a fresh thread: exiting from the thread that runs shutdown hooks would hang.
+   * Ends the process at once, without its shutdown hooks: a graceful stop waits for the reconciles
+   * in flight, which go on writing (a partitioned leader's requests time out one by one, 20 s and
+   * more) while a standby may already lead. As a kill, it loses nothing a restart does not redo.
    */
   public static void exitProcess() {
-    Thread exit = new Thread(() -> System.exit(1), "capstan-lost-lease");
-    exit.setDaemon(false);
-    exit.start();
+    Runtime.getRuntime().halt(1);
   }
 
   /** The engine is stopping: giving the Lease up is expected, not a reason to exit. */

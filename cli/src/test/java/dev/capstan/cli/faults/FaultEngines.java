@@ -1,0 +1,240 @@
+package dev.capstan.cli.faults;
+
+import dev.capstan.cli.install.CapstanProcess;
+import dev.capstan.engine.ops.leader.LeaderElection;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The fault bench's engines: {@code capstan run} processes, each reaching the API server through a
+ * {@link FaultyProxy} of its slot. One engine and one slot by default; with a standby ({@link
+ * #withStandby}) two slots and two engines that elect a leader on a Lease, so that a partition of
+ * the leader's slot hands the work to the other. Each engine names itself to the API server by its
+ * user agent ({@value #AGENT_PREFIX}NAME), which the audit log records ({@link WriterAudit}).
+ */
+final class FaultEngines implements AutoCloseable {
+  static final String AGENT_PREFIX = "capstan-faults/";
+  private static final Pattern SERVER = Pattern.compile("server: https://([^:/\\s]+):(\\d+)");
+
+  private final KubernetesClient admin;
+  private final Path workDir;
+  private final List<String> jvmArgs;
+  private final String selector;
+  private final String kubeconfig;
+  private final List<Slot> slots = new ArrayList<>();
+  private final List<CapstanProcess> engines = new ArrayList<>();
+  private final Map<CapstanProcess, Slot> slotOf = new HashMap<>();
+  private final Map<CapstanProcess, String> names = new HashMap<>();
+  private boolean standby;
+  private ArtifactDisks disks;
+
+  /** One slot's proxy in front of the API server, and the kubeconfig that points at it. */
+  record Slot(FaultyProxy proxy, Path kubeconfig) {}
+
+  FaultEngines(
+      KubernetesClient admin, Path kubeconfig, Path workDir, List<String> jvmArgs, String selector)
+      throws IOException {
+    this.admin = admin;
+    this.workDir = workDir;
+    this.jvmArgs = List.copyOf(jvmArgs);
+    this.selector = selector;
+    this.kubeconfig = Files.readString(kubeconfig);
+    if (!SERVER.matcher(this.kubeconfig).find()) {
+      throw new IllegalStateException(kubeconfig + " names no https server");
+    }
+    slots.add(newSlot());
+  }
+
+  private Slot newSlot() throws IOException {
+    Matcher server = SERVER.matcher(kubeconfig);
+    server.find();
+    FaultyProxy proxy = FaultyProxy.start(server.group(1), Integer.parseInt(server.group(2)));
+    Path config = workDir.resolve("engine-" + slots.size() + ".kubeconfig");
+    try {
+      Files.writeString(
+          config, server.replaceFirst("server: https://" + server.group(1) + ":" + proxy.port()));
+    } catch (IOException e) {
+      proxy.close();
+      throw e;
+    }
+    return new Slot(proxy, config);
+  }
+
+  /** Two engines electing a leader, each through a slot of its own; before {@link #start}. */
+  void withStandby() throws IOException {
+    if (!standby) {
+      standby = true;
+      slots.add(newSlot());
+    }
+  }
+
+  boolean hasStandby() {
+    return standby;
+  }
+
+  /** Puts each engine's artifact store on a tmpfs of {@code bytes}; before {@link #start}. */
+  void artifactsOnDisksOf(long bytes) {
+    disks = new ArtifactDisks(bytes);
+  }
+
+  ArtifactDisks disks() {
+    if (disks == null) {
+      throw new IllegalStateException("the engine's artifacts are not on a disk of their own");
+    }
+    return disks;
+  }
+
+  /**
+   * Starts the engine; with a standby, the first until it leads, then the second beside it (so the
+   * first slot's engine is the leader at the start).
+   */
+  void start() throws IOException, InterruptedException {
+    if (!standby) {
+      startEngine();
+      return;
+    }
+    admin
+        .namespaces()
+        .resource(
+            new NamespaceBuilder()
+                .withNewMetadata()
+                .withName(CapstanProcess.NAMESPACE)
+                .endMetadata()
+                .build())
+        .serverSideApply();
+    CapstanProcess first = start(slots.get(0));
+    long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+    while (!holder().equals(Optional.of(names.get(first)))) {
+      if (!first.isAlive() || System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "the first engine did not take the Lease:\n" + first.logTail());
+      }
+      Thread.sleep(200);
+    }
+    start(slots.get(1));
+  }
+
+  /** Starts an engine in the slot no live engine uses (the previous one, if any, must be gone). */
+  CapstanProcess startEngine() throws IOException {
+    for (Slot slot : slots) {
+      if (engines.stream().noneMatch(e -> e.isAlive() && slotOf.get(e) == slot)) {
+        return start(slot);
+      }
+    }
+    throw new IllegalStateException("every slot has a live engine");
+  }
+
+  private CapstanProcess start(Slot slot) throws IOException {
+    String name = "faults-" + engines.size();
+    if (disks != null) {
+      try {
+        // CapstanProcess keeps a pod's artifacts in <work>/<pod>-artifacts
+        disks.mount(workDir.resolve(name + "-artifacts"));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while mounting the artifact disk", e);
+      }
+    }
+    List<String> jvm = new ArrayList<>(jvmArgs);
+    jvm.add("-Dkubernetes.user.agent=" + AGENT_PREFIX + name);
+    List<String> args = new ArrayList<>(List.of("--watch-label-selector", selector));
+    if (standby) {
+      args.add("--leader-elect");
+    }
+    CapstanProcess engine = CapstanProcess.start(slot.kubeconfig(), workDir, name, jvm, args);
+    engines.add(engine);
+    slotOf.put(engine, slot);
+    names.put(engine, name);
+    return engine;
+  }
+
+  /**
+   * The engine that does the work: with a standby, the live one whose name holds the Lease (the
+   * newest while none does); else the newest.
+   */
+  CapstanProcess engine() {
+    CapstanProcess newest = engines.get(engines.size() - 1);
+    if (!standby) {
+      return newest;
+    }
+    Optional<String> holder = holderQuietly();
+    return engines.stream()
+        .filter(e -> e.isAlive() && holder.equals(Optional.of(names.get(e))))
+        .findFirst()
+        .orElse(newest);
+  }
+
+  String name(CapstanProcess engine) {
+    return names.get(engine);
+  }
+
+  /** The proxy in front of {@code engine}'s API connections. */
+  FaultyProxy proxyOf(CapstanProcess engine) {
+    return slotOf.get(engine).proxy();
+  }
+
+  /** The Lease's holder now, if the Lease exists and names one. */
+  Optional<String> holder() {
+    Lease lease =
+        admin
+            .leases()
+            .inNamespace(CapstanProcess.NAMESPACE)
+            .withName(LeaderElection.leaseName(Optional.of(selector)))
+            .get();
+    return Optional.ofNullable(lease)
+        .map(Lease::getSpec)
+        .map(s -> s.getHolderIdentity())
+        .filter(h -> !h.isBlank());
+  }
+
+  private Optional<String> holderQuietly() {
+    try {
+      return holder();
+    } catch (RuntimeException e) {
+      // the API server may be away (a fault): then no engine is known to lead
+      return Optional.empty();
+    }
+  }
+
+  List<CapstanProcess> all() {
+    return List.copyOf(engines);
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      try {
+        for (CapstanProcess engine : engines) {
+          engine.close();
+        }
+      } finally {
+        if (disks != null) {
+          disks.close();
+        }
+      }
+    } finally {
+      for (Slot slot : slots) {
+        slot.proxy().close();
+      }
+      if (standby) {
+        admin
+            .leases()
+            .inNamespace(CapstanProcess.NAMESPACE)
+            .withName(LeaderElection.leaseName(Optional.of(selector)))
+            .delete();
+      }
+    }
+  }
+}

@@ -1,0 +1,53 @@
+package dev.capstan.cli.faults;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class WriterAuditTest {
+  private static final String NS = "faults-x1";
+  private static final String AGENT = FaultEngines.AGENT_PREFIX;
+  private static final Instant START = Instant.parse("2026-12-01T10:00:00Z");
+
+  @Test
+  void aHandOverWithoutOverlapCountsNone() throws IOException {
+    WriterAudit.Writes writes = WriterAudit.read(fixture("handover.jsonl"), NS, AGENT, START);
+
+    assertEquals(3, writes.count(), writes::toString);
+    assertEquals(List.of("faults-0", "faults-1"), writes.writers());
+    assertEquals(0, writes.overlapping());
+    assertNull(writes.firstOverlap());
+  }
+
+  @Test
+  void anOldLeadersWriteAfterTheNewLeadersIsCounted() throws IOException {
+    WriterAudit.Writes writes = WriterAudit.read(fixture("overlap.jsonl"), NS, AGENT, START);
+
+    assertEquals(1, writes.overlapping(), writes::toString);
+    assertTrue(
+        writes.firstOverlap().startsWith("faults-0 patch configmaps/k1-a at 2026-12-01T10:00:09"),
+        writes.firstOverlap());
+  }
+
+  @Test
+  void failedWritesOtherNamespacesOtherAgentsAndEarlierWritesAreLeftOut() throws IOException {
+    WriterAudit.Writes writes = WriterAudit.read(fixture("ignored.jsonl"), NS, AGENT, START);
+
+    assertEquals(1, writes.count(), writes::toString);
+    assertEquals(List.of("faults-1"), writes.writers());
+    assertEquals(0, writes.overlapping());
+  }
+
+  private static List<String> fixture(String name) throws IOException {
+    try (InputStream in = WriterAuditTest.class.getResourceAsStream("/audit/" + name)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+    }
+  }
+}
