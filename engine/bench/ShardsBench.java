@@ -2,6 +2,7 @@ import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.engine.shard.ShardOptions;
 import dev.capstan.engine.testing.GitHttpServer;
+import dev.capstan.testing.AuditLog;
 import dev.capstan.testing.CapstanCrds;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -342,47 +343,38 @@ public class ShardsBench {
   static final long LEASE_SECONDS = ShardOptions.DEFAULT_LEASE_DURATION.toSeconds();
 
   /**
-   * Reads the audit log's writes in this namespace since the start, attributes each to a replica by
-   * its user agent (capstan-bench/NAME) and to a Kustomization (its own object, or an object named
+   * Reads the audit log's writes in this namespace since the start ({@link AuditLog}), each by a
+   * replica (user agent capstan-bench/NAME) to a Kustomization (its own object, or an object named
    * with its prefix), and counts the Kustomizations where two replicas' writes interleave (A, B, A)
    * within a Lease duration: two writers at once.
    */
   static String doubleOwnership(Path log, long fromMillis) throws IOException {
-    Pattern agent = Pattern.compile("\"userAgent\":\"capstan-bench/([a-z0-9-]+)");
-    Pattern ref =
-        Pattern.compile(
-            "\"objectRef\":\\{[^}]*\"namespace\":\""
-                + Pattern.quote(namespace)
-                + "\",\"name\":\"(k[0-9]+)[^\"]*\"");
-    Pattern time = Pattern.compile("\"stageTimestamp\":\"([^\"]+)\"");
-    Map<String, List<String[]>> writes = new LinkedHashMap<>();
+    Pattern owner = Pattern.compile("^(k[0-9]+)");
+    // Each Kustomization's writes, in the order they completed.
+    Map<String, List<AuditLog.Write>> writes = new LinkedHashMap<>();
     Set<String> writers = new TreeSet<>();
     int lines = 0;
-    for (String line : Files.readAllLines(log)) {
-      if (!line.contains("\"stage\":\"ResponseComplete\"") || !line.contains(namespace)) {
-        continue;
-      }
-      Matcher a = agent.matcher(line);
-      Matcher r = ref.matcher(line);
-      Matcher t = time.matcher(line);
-      if (a.find() && r.find() && t.find() && line.contains("\"code\":2")) {
-        writes
-            .computeIfAbsent(r.group(1), k -> new ArrayList<>())
-            .add(new String[] {t.group(1), a.group(1)});
-        writers.add(a.group(1));
+    for (AuditLog.Write write :
+        AuditLog.writes(
+            Files.readAllLines(log),
+            namespace,
+            "capstan-bench/",
+            Instant.ofEpochMilli(fromMillis))) {
+      Matcher r = owner.matcher(write.name());
+      if (r.find()) {
+        writes.computeIfAbsent(r.group(1), k -> new ArrayList<>()).add(write);
+        writers.add(write.writer());
         lines++;
       }
     }
     int overlapping = 0;
-    for (List<String[]> w : writes.values()) {
-      w.sort((x, y) -> x[0].compareTo(y[0]));
+    for (List<AuditLog.Write> w : writes.values()) {
       for (int i = 2; i < w.size(); i++) {
         boolean interleaved =
-            w.get(i)[1].equals(w.get(i - 2)[1]) && !w.get(i)[1].equals(w.get(i - 1)[1]);
+            w.get(i).writer().equals(w.get(i - 2).writer())
+                && !w.get(i).writer().equals(w.get(i - 1).writer());
         if (interleaved
-            && Duration.between(Instant.parse(w.get(i - 2)[0]), Instant.parse(w.get(i)[0]))
-                    .toSeconds()
-                < LEASE_SECONDS) {
+            && Duration.between(w.get(i - 2).at(), w.get(i).at()).toSeconds() < LEASE_SECONDS) {
           overlapping++;
           break;
         }

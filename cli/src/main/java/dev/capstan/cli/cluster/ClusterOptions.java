@@ -67,11 +67,23 @@ public final class ClusterOptions {
    */
   public KubernetesClient openForController() {
     Config config = config();
+    config.setUserAgent(userAgent());
     return new KubernetesClientBuilder()
         .withConfig(config)
         .withKubernetesSerialization(SharedStrings.serialization())
         .withHttpClientBuilderConsumer(TokenRefresh.forConfig(config))
         .build();
+  }
+
+  /**
+   * How the engine names itself to the API server (its audit log shows it): {@code
+   * capstan/VERSION}, or the value of fabric8's own {@code kubernetes.user.agent} property, which a
+   * kubeconfig read from a path would otherwise leave unapplied.
+   */
+  static String userAgent() {
+    String version = ClusterOptions.class.getPackage().getImplementationVersion();
+    return System.getProperty(
+        "kubernetes.user.agent", "capstan/" + (version == null ? "dev" : version));
   }
 
   /** The namespace given with -n, else the context's namespace, else "default". */

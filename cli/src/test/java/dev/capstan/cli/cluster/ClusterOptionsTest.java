@@ -85,6 +85,28 @@ class ClusterOptionsTest {
   }
 
   @Test
+  void theControllerNamesItselfCapstanOrAsFabric8sPropertySaysEvenWithAKubeconfigPath()
+      throws Exception {
+    ClusterOptions options = parse("--kubeconfig", twoContexts().toString());
+    try (KubernetesClient controller = options.openForController()) {
+      assertTrue(
+          controller.getConfiguration().getUserAgent().startsWith("capstan/"),
+          controller.getConfiguration().getUserAgent());
+    }
+    String before = System.getProperty("kubernetes.user.agent");
+    System.setProperty("kubernetes.user.agent", "capstan-faults/engine-1");
+    try (KubernetesClient controller = options.openForController()) {
+      assertEquals("capstan-faults/engine-1", controller.getConfiguration().getUserAgent());
+    } finally {
+      if (before == null) {
+        System.clearProperty("kubernetes.user.agent");
+      } else {
+        System.setProperty("kubernetes.user.agent", before);
+      }
+    }
+  }
+
+  @Test
   void aMalformedKubeconfigIsOneLineNamingTheFileAndWhereTheYamlBroke() throws Exception {
     Path kubeconfig = dir.resolve("config");
     Files.writeString(kubeconfig, "apiVersion: v1\nclusters: [is not, s3cr3t\n");

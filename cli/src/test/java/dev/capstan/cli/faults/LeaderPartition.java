@@ -111,6 +111,12 @@ final class LeaderPartition {
     WriterAudit.Writes writes =
         WriterAudit.read(
             Files.readAllLines(auditLog.get()), namespace, FaultEngines.AGENT_PREFIX, from);
+    if (writes.count() == 0) {
+      throw new FaultBroke(
+          "the audit log shows no write of an engine ("
+              + FaultEngines.AGENT_PREFIX
+              + "NAME) since the partition began, though the new leader must have written");
+    }
     if (writes.overlapping() > 0) {
       throw new FaultBroke("two writers overlapped (audit log): " + writes);
     }
