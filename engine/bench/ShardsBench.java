@@ -355,11 +355,7 @@ public class ShardsBench {
     Set<String> writers = new TreeSet<>();
     int lines = 0;
     for (AuditLog.Write write :
-        AuditLog.writes(
-            Files.readAllLines(log),
-            namespace,
-            "capstan-bench/",
-            Instant.ofEpochMilli(fromMillis))) {
+        AuditLog.writes(log, namespace, "capstan-bench/", Instant.ofEpochMilli(fromMillis))) {
       Matcher r = owner.matcher(write.name());
       if (r.find()) {
         writes.computeIfAbsent(r.group(1), k -> new ArrayList<>()).add(write);

@@ -37,8 +37,9 @@ public class FaultBench {
     int count = Integer.parseInt(args[0]);
     List<Fault> faults =
         args[1].equals("all")
-            ? List.of(Fault.values())
+            ? Fault.all()
             : Arrays.stream(args[1].split(",")).map(Fault::named).toList();
+    Fault.checkRun(faults);
     int rounds = Integer.parseInt(args[2]);
     long seed = Long.parseLong(args[3]);
     Path kubeconfig = Path.of(System.getenv("KUBECONFIG"));

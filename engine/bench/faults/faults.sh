@@ -8,10 +8,11 @@
 # Uses the cluster of $KUBECONFIG (the local control plane: deploy/testcluster/up starts it; the
 # API server faults need it).
 # Usage: engine/bench/faults/faults.sh [-n N=100] [-f FAULT,FAULT...|all] [-r ROUNDS=3] [-s SEED]
-#   faults: none kill-9 worker-kill disk-full apiserver-restart apiserver-pause-20s git-down-20s
+#   faults: none kill-9 kill-9-mid-apply kill-9-mid-prune kill-9-mid-status worker-kill disk-full apiserver-restart apiserver-pause-20s git-down-20s
 #           git-slow-20s git-500-20s git-truncated-20s registry-down-20s registry-slow-20s
 #           registry-500-20s registry-truncated-20s flood-200 partition-drop-5s
-#           partition-blackhole-60s relist-410
+#           partition-blackhole-60s relist-410; and, alone (two engines electing a leader),
+#           partition-leader-60s. `all` is every fault but that one.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
@@ -22,7 +23,7 @@ while getopts "n:f:r:s:" opt; do
     f) faults=$OPTARG ;;
     r) rounds=$OPTARG ;;
     s) seed=$OPTARG ;;
-    *) sed -n '10,14p' "$0" >&2; exit 2 ;;
+    *) sed -n '10,15p' "$0" >&2; exit 2 ;;
   esac
 done
 cp_file="$root/cli/target/faults-classpath.txt"

@@ -3,10 +3,16 @@ package dev.capstan.testing;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The engines' writes as the local control plane's audit log records them ({@code
@@ -28,20 +34,27 @@ public final class AuditLog {
   }
 
   /**
-   * The writes of {@code lines} in {@code namespace} by user agents {@code agentPrefix}NAME,
-   * completed at or after {@code from}, in the order they completed.
+   * The writes that {@code log} records in {@code namespace} by user agents {@code
+   * agentPrefix}NAME, completed at or after {@code from}, in the order they completed. The log is
+   * streamed (it grows to 512 MB before it rotates); a line cut short or not an event is skipped.
    */
-  public static List<Write> writes(
-      List<String> lines, String namespace, String agentPrefix, Instant from) {
-    List<Write> writes = new ArrayList<>();
-    for (String line : lines) {
-      if (line.contains(agentPrefix) && line.contains(namespace)) {
-        Write write = write(line, namespace, agentPrefix);
-        if (write != null && !write.at().isBefore(from)) {
-          writes.add(write);
-        }
-      }
+  public static List<Write> writes(Path log, String namespace, String agentPrefix, Instant from)
+      throws IOException {
+    // Latin-1 reads any byte: a character cut in two by a flush in progress cannot fail the read.
+    try (Stream<String> lines = Files.lines(log, StandardCharsets.ISO_8859_1)) {
+      return writes(lines, namespace, agentPrefix, from);
     }
+  }
+
+  /** As {@link #writes(Path, String, String, Instant)}, of the log's {@code lines}. */
+  public static List<Write> writes(
+      Stream<String> lines, String namespace, String agentPrefix, Instant from) {
+    List<Write> writes = new ArrayList<>();
+    lines
+        .filter(line -> line.contains(agentPrefix) && line.contains(namespace))
+        .map(line -> write(line, namespace, agentPrefix))
+        .filter(write -> write != null && !write.at().isBefore(from))
+        .forEach(writes::add);
     writes.sort(Comparator.comparing(Write::at));
     return writes;
   }
@@ -64,11 +77,17 @@ public final class AuditLog {
         || code >= 300) {
       return null;
     }
+    Instant at;
+    try {
+      at = Instant.parse(event.path("stageTimestamp").asText());
+    } catch (DateTimeParseException e) {
+      return null;
+    }
     return new Write(
         agent.substring(agentPrefix.length()).split("[ /]", 2)[0],
         event.path("verb").asText(),
         object.path("resource").asText(),
         object.path("name").asText(),
-        Instant.parse(event.path("stageTimestamp").asText()));
+        at);
   }
 }

@@ -81,9 +81,13 @@ public final class ClusterOptions {
    * kubeconfig read from a path would otherwise leave unapplied.
    */
   static String userAgent() {
+    String given =
+        System.getProperty("kubernetes.user.agent", System.getenv("KUBERNETES_USER_AGENT"));
+    if (given != null && !given.isBlank()) {
+      return given;
+    }
     String version = ClusterOptions.class.getPackage().getImplementationVersion();
-    return System.getProperty(
-        "kubernetes.user.agent", "capstan/" + (version == null ? "dev" : version));
+    return "capstan/" + (version == null ? "dev" : version);
   }
 
   /** The namespace given with -n, else the context's namespace, else "default". */

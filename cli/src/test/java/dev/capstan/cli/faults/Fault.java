@@ -4,6 +4,7 @@ import dev.capstan.cli.faults.FaultyProxy.Mode;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.List;
 import java.util.Random;
 import java.util.stream.Collectors;
 
@@ -265,10 +266,26 @@ public enum Fault {
 
   /**
    * Whether a run of {@code faults} runs two engines that elect a leader rather than one: only if
-   * one of them partitions a leader from its standby. The one place that decides it.
+   * it partitions a leader from its standby. The one place that decides it.
    */
   public static boolean needStandby(Collection<Fault> faults) {
     return faults.contains(PARTITION_LEADER);
+  }
+
+  /**
+   * Refuses a run that names {@link #PARTITION_LEADER} with other faults: with two engines the
+   * others would act on one of them only (a disk, a kill) or leave no standby for its next round.
+   */
+  public static void checkRun(Collection<Fault> faults) {
+    if (needStandby(faults) && faults.size() > 1) {
+      throw new IllegalArgumentException(
+          PARTITION_LEADER.label + " runs alone: it runs two engines electing a leader");
+    }
+  }
+
+  /** Every fault but {@link #PARTITION_LEADER}, which runs alone: what {@code all} names. */
+  public static List<Fault> all() {
+    return Arrays.stream(values()).filter(f -> f != PARTITION_LEADER).toList();
   }
 
   /** Injects the fault; returns when it has ended. */

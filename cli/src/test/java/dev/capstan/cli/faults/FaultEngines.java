@@ -199,7 +199,8 @@ final class FaultEngines implements AutoCloseable {
         .filter(h -> !h.isBlank());
   }
 
-  private Optional<String> holderQuietly() {
+  /** As {@link #holder}, empty while the API server does not answer. */
+  Optional<String> holderQuietly() {
     try {
       return holder();
     } catch (RuntimeException e) {
@@ -212,29 +213,40 @@ final class FaultEngines implements AutoCloseable {
     return List.copyOf(engines);
   }
 
+  /** Frees the disks, the proxies and the Lease; the engines are stopped by the caller first. */
   @Override
   public void close() throws Exception {
+    // Nested so that whatever one close throws, the others still run.
     try {
-      try {
-        for (CapstanProcess engine : engines) {
-          engine.close();
-        }
-      } finally {
-        if (disks != null) {
-          disks.close();
-        }
+      if (disks != null) {
+        disks.close();
       }
     } finally {
-      for (Slot slot : slots) {
-        slot.proxy().close();
+      try {
+        for (Slot slot : slots) {
+          try {
+            slot.proxy().close();
+          } catch (IOException e) {
+            // the proxy's server socket was already closed: nothing left to free
+          }
+        }
+      } finally {
+        if (standby) {
+          deleteLease();
+        }
       }
-      if (standby) {
-        admin
-            .leases()
-            .inNamespace(CapstanProcess.NAMESPACE)
-            .withName(LeaderElection.leaseName(Optional.of(selector)))
-            .delete();
-      }
+    }
+  }
+
+  private void deleteLease() {
+    try {
+      admin
+          .leases()
+          .inNamespace(CapstanProcess.NAMESPACE)
+          .withName(LeaderElection.leaseName(Optional.of(selector)))
+          .delete();
+    } catch (RuntimeException e) {
+      // best effort: a Lease left behind names a selector no later run uses
     }
   }
 }

@@ -76,6 +76,7 @@ final class FaultTestRun implements AutoCloseable {
       Set<Fault> faults,
       Consumer<FaultCluster> setUp)
       throws Exception {
+    Fault.checkRun(faults);
     long seed = Long.getLong("capstan.faults.seed", System.nanoTime());
     System.out.println("fault test seed " + seed);
     Random random = new Random(seed);

@@ -113,7 +113,12 @@ public final class FaultyProxy implements AutoCloseable {
         }
         Socket upstream = new Socket(targetHost, targetPort);
         open.add(upstream);
-        upstream.getOutputStream().write(held.toByteArray());
+        try {
+          upstream.getOutputStream().write(held.toByteArray());
+        } catch (IOException e) {
+          reset(upstream);
+          throw e;
+        }
         threads.execute(() -> pump(client, upstream, false));
         pump(upstream, client, true);
       }
@@ -142,19 +147,15 @@ public final class FaultyProxy implements AutoCloseable {
         OutputStream out = to.getOutputStream()) {
       int read;
       while ((read = in.read(buffer)) >= 0) {
-        if (!fromServer && mode == Mode.BLACK_HOLE) {
-          ByteArrayOutputStream held = new ByteArrayOutputStream();
-          held.write(buffer, 0, read);
-          if (!holdWhileBlackHoled(from, held)) {
-            reset(to); // what the client sent is lost with it
-            break;
-          }
-          out.write(held.toByteArray());
-          out.flush();
-          sent += read;
-          continue;
+        // What the client sends while black-holed waits here (one read of the mode: a black hole
+        // that starts now is held the same way); the server's bytes wait in awaitNoBlackHole.
+        ByteArrayOutputStream late = new ByteArrayOutputStream(0);
+        if (fromServer) {
+          awaitNoBlackHole();
+        } else if (!holdWhileBlackHoled(from, late)) {
+          reset(to); // what the client sent is lost with it
+          break;
         }
-        awaitNoBlackHole();
         if (!fromServer && mode == Mode.ERROR_500) {
           // A request on a connection kept alive from before is answered 500 too, as a failing
           // server would; else a pooled connection would ride the fault out.
@@ -167,6 +168,7 @@ public final class FaultyProxy implements AutoCloseable {
         }
         int written = fromServer ? trickle(buffer, read, out) : 0;
         out.write(buffer, written, read - written);
+        late.writeTo(out);
         out.flush();
         sent += read;
       }
@@ -199,6 +201,9 @@ public final class FaultyProxy implements AutoCloseable {
    * client still there when the partition heals has them delivered, late, as TCP would.
    */
   private boolean holdWhileBlackHoled(Socket client, ByteArrayOutputStream held) {
+    if (mode != Mode.BLACK_HOLE) {
+      return true;
+    }
     byte[] buffer = new byte[16384];
     try {
       client.setSoTimeout(100);

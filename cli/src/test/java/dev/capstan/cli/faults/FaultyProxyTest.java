@@ -114,7 +114,7 @@ class FaultyProxyTest {
       client.getOutputStream().write("stale".getBytes());
       Thread.sleep(300);
     }
-    Thread.sleep(300); // the proxy sees the client gone while the black hole lasts
+    awaitNoneOpen(); // the proxy saw the client gone while the black hole lasts
     return server;
   }
 
@@ -129,7 +129,7 @@ class FaultyProxyTest {
   }
 
   private void awaitNoneOpen() throws InterruptedException {
-    for (int i = 0; i < 100 && proxy.openConnections() > 0; i++) {
+    for (int i = 0; i < 200 && proxy.openConnections() > 0; i++) {
       Thread.sleep(50);
     }
     assertEquals(0, proxy.openConnections());

@@ -3,7 +3,6 @@ package dev.capstan.cli.faults;
 import dev.capstan.cli.faults.FaultyProxy.Mode;
 import dev.capstan.cli.install.CapstanProcess;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -54,25 +53,25 @@ final class LeaderPartition {
     if (Double.isNaN(takeOver.led())) {
       throw new FaultBroke("no standby took the Lease within the " + length.toSeconds() + " s");
     }
+    // Read whatever else broke: the writers say what a late exit let through.
+    String writers = audit(from);
     if (Double.isNaN(takeOver.exited())) {
       throw new FaultBroke(
-          "the old leader "
-              + name
-              + " still ran "
-              + EXIT_LIMIT.toSeconds()
-              + " s after the partition healed");
+          String.format(
+              "the old leader %s still ran %d s after the partition healed; %s",
+              name, EXIT_LIMIT.toSeconds(), writers));
     }
     if (takeOver.exited() > takeOver.led()) {
       throw new FaultBroke(
           String.format(
               "the old leader %s still ran when the standby took the Lease (%.1f s after the"
-                  + " partition began; it exited after %.1f s)",
-              name, takeOver.led(), takeOver.exited()));
+                  + " partition began; it exited after %.1f s); %s",
+              name, takeOver.led(), takeOver.exited(), writers));
     }
     return String.format(
         "the standby led %.1f s after the partition began, the old leader had exited after"
             + " %.1f s; %s",
-        takeOver.led(), takeOver.exited(), audit(from));
+        takeOver.led(), takeOver.exited(), writers);
   }
 
   private TakeOver partition(CapstanProcess leader, String name, Duration length)
@@ -85,7 +84,7 @@ final class LeaderPartition {
     try {
       while (System.nanoTime() - start < length.toNanos()) {
         double now = (System.nanoTime() - start) / 1e9;
-        if (Double.isNaN(led) && engines.holder().filter(h -> !h.equals(name)).isPresent()) {
+        if (Double.isNaN(led) && engines.holderQuietly().filter(h -> !h.equals(name)).isPresent()) {
           led = now;
         }
         if (Double.isNaN(exited) && !leader.isAlive()) {
@@ -109,8 +108,7 @@ final class LeaderPartition {
     }
     Thread.sleep(AUDIT_FLUSH.toMillis());
     WriterAudit.Writes writes =
-        WriterAudit.read(
-            Files.readAllLines(auditLog.get()), namespace, FaultEngines.AGENT_PREFIX, from);
+        WriterAudit.read(auditLog.get(), namespace, FaultEngines.AGENT_PREFIX, from);
     if (writes.count() == 0) {
       throw new FaultBroke(
           "the audit log shows no write of an engine ("

@@ -1,6 +1,8 @@
 package dev.capstan.cli.faults;
 
 import dev.capstan.testing.AuditLog;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,10 +37,15 @@ final class WriterAudit {
 
   /**
    * The writes in {@code namespace} by user agents {@code agentPrefix}NAME, completed at or after
-   * {@code from}, as {@code lines} of an audit log record them.
+   * {@code from}, as the audit log {@code log} records them.
    */
-  static Writes read(List<String> lines, String namespace, String agentPrefix, Instant from) {
-    List<AuditLog.Write> writes = AuditLog.writes(lines, namespace, agentPrefix, from);
+  static Writes read(Path log, String namespace, String agentPrefix, Instant from)
+      throws IOException {
+    return of(AuditLog.writes(log, namespace, agentPrefix, from));
+  }
+
+  /** The writers of {@code writes}, in the order they completed, and how many overlapped. */
+  static Writes of(List<AuditLog.Write> writes) {
     Map<String, Integer> order = new LinkedHashMap<>();
     int latest = -1;
     int overlapping = 0;

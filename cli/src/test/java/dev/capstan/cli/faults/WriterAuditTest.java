@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -17,7 +15,7 @@ class WriterAuditTest {
   private static final Instant START = Instant.parse("2026-12-01T10:00:00Z");
 
   @Test
-  void aHandOverWithoutOverlapCountsNone() throws IOException {
+  void aHandOverWithoutOverlapCountsNone() throws Exception {
     WriterAudit.Writes writes = WriterAudit.read(fixture("handover.jsonl"), NS, AGENT, START);
 
     assertEquals(3, writes.count(), writes::toString);
@@ -27,7 +25,7 @@ class WriterAuditTest {
   }
 
   @Test
-  void anOldLeadersWriteAfterTheNewLeadersIsCounted() throws IOException {
+  void anOldLeadersWriteAfterTheNewLeadersIsCounted() throws Exception {
     WriterAudit.Writes writes = WriterAudit.read(fixture("overlap.jsonl"), NS, AGENT, START);
 
     assertEquals(1, writes.overlapping(), writes::toString);
@@ -37,7 +35,7 @@ class WriterAuditTest {
   }
 
   @Test
-  void failedWritesOtherNamespacesOtherAgentsAndEarlierWritesAreLeftOut() throws IOException {
+  void failedWritesOtherNamespacesOtherAgentsAndEarlierWritesAreLeftOut() throws Exception {
     WriterAudit.Writes writes = WriterAudit.read(fixture("ignored.jsonl"), NS, AGENT, START);
 
     assertEquals(1, writes.count(), writes::toString);
@@ -45,9 +43,7 @@ class WriterAuditTest {
     assertEquals(0, writes.overlapping());
   }
 
-  private static List<String> fixture(String name) throws IOException {
-    try (InputStream in = WriterAuditTest.class.getResourceAsStream("/audit/" + name)) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
-    }
+  private static Path fixture(String name) throws Exception {
+    return Path.of(WriterAuditTest.class.getResource("/audit/" + name).toURI());
   }
 }

@@ -189,8 +189,21 @@ public final class CapstanProcess implements AutoCloseable {
    */
   public static void stopAll(List<CapstanProcess> engines, KubernetesClient admin, String namespace)
       throws InterruptedException {
+    InterruptedException interrupted = null;
     for (CapstanProcess engine : engines) {
-      engine.close();
+      if (interrupted != null) {
+        engine.process.destroyForcibly(); // no waiting once interrupted, but none left running
+        continue;
+      }
+      try {
+        engine.close();
+      } catch (InterruptedException e) {
+        interrupted = e;
+        engine.process.destroyForcibly();
+      }
+    }
+    if (interrupted != null) {
+      throw interrupted;
     }
     for (Class<? extends HasMetadata> type : List.of(Kustomization.class, GitRepository.class)) {
       for (HasMetadata item : admin.resources(type).inNamespace(namespace).list().getItems()) {

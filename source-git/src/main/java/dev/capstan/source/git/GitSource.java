@@ -222,10 +222,16 @@ public final class GitSource {
       // A fetch cut short (a full disk, a kill) can leave refs whose objects never landed; every
       // later fetch would fail on them. The cache is only a cache: fetch into a new one, once.
       LOG.warn(
-          "the repository cache of {} misses objects; fetching into a new one",
-          request.target().key());
+          "the repository cache of {} misses objects its refs name ({}); fetching into a new one",
+          request.target().key(),
+          e.getClass().getSimpleName());
       ArtifactStore.deleteTree(cache);
-      return fetchThrough(cache, request, url, setup, deadline, resolved, sourceId, state);
+      try {
+        return fetchThrough(cache, request, url, setup, deadline, resolved, sourceId, state);
+      } catch (Exception again) {
+        again.addSuppressed(e);
+        throw again;
+      }
     }
   }
 
