@@ -2,9 +2,11 @@ package dev.capstan.cli.faults;
 
 import dev.capstan.cli.install.CapstanProcess;
 import dev.capstan.engine.ops.leader.LeaderElection;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -105,15 +107,7 @@ final class FaultEngines implements AutoCloseable {
       startEngine();
       return;
     }
-    admin
-        .namespaces()
-        .resource(
-            new NamespaceBuilder()
-                .withNewMetadata()
-                .withName(CapstanProcess.NAMESPACE)
-                .endMetadata()
-                .build())
-        .serverSideApply();
+    awaitLeaseNamespace();
     CapstanProcess first = start(slots.get(0));
     long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
     while (!holder().equals(Optional.of(names.get(first)))) {
@@ -124,6 +118,39 @@ final class FaultEngines implements AutoCloseable {
       Thread.sleep(200);
     }
     start(slots.get(1));
+  }
+
+  /**
+   * The Leases' namespace, made if missing and awaited while it terminates: a test before may have
+   * removed an installation that made it.
+   */
+  private void awaitLeaseNamespace() throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+    while (true) {
+      Namespace ns = admin.namespaces().withName(CapstanProcess.NAMESPACE).get();
+      if (ns != null && ns.getStatus() != null && "Active".equals(ns.getStatus().getPhase())) {
+        return;
+      }
+      if (ns == null) {
+        try {
+          admin
+              .namespaces()
+              .resource(
+                  new NamespaceBuilder()
+                      .withNewMetadata()
+                      .withName(CapstanProcess.NAMESPACE)
+                      .endMetadata()
+                      .build())
+              .create();
+        } catch (KubernetesClientException e) {
+          // made meanwhile, or still going: look again
+        }
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(CapstanProcess.NAMESPACE + " did not become active");
+      }
+      Thread.sleep(500);
+    }
   }
 
   /** Starts an engine in the slot no live engine uses (the previous one, if any, must be gone). */
