@@ -77,8 +77,8 @@ public final class ClusterOptions {
 
   /**
    * How the engine names itself to the API server (its audit log shows it): {@code
-   * capstan/VERSION}, or the value of fabric8's own {@code kubernetes.user.agent} property, which a
-   * kubeconfig read from a path would otherwise leave unapplied.
+   * capstan/VERSION}, or what fabric8's own {@code kubernetes.user.agent} property or {@code
+   * KUBERNETES_USER_AGENT} variable says, which a kubeconfig read from a path would ignore.
    */
   static String userAgent() {
     String given =

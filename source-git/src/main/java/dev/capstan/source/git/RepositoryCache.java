@@ -47,8 +47,9 @@ final class RepositoryCache {
   }
 
   /**
-   * Whether {@code failure} says the cache lacks an object that its refs or shallow roots name (a
-   * fetch cut short by a full disk or a kill leaves that), rather than anything of the remote's.
+   * Whether {@code failure} says an object was missing where it was looked for: most often the
+   * cache lacking one that its refs or shallow roots name (a fetch cut short by a full disk or a
+   * kill leaves that). Whatever the cause, a fetch into a new cache either mends it or fails again.
    */
   static boolean isDamage(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
