@@ -7,14 +7,13 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.Resource;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -36,14 +35,14 @@ final class FaultEngines implements AutoCloseable {
   private final String selector;
   private final String kubeconfig;
   private final List<Slot> slots = new ArrayList<>();
-  private final List<CapstanProcess> engines = new ArrayList<>();
-  private final Map<CapstanProcess, Slot> slotOf = new HashMap<>();
-  private final Map<CapstanProcess, String> names = new HashMap<>();
-  private boolean standby;
+  private final List<Started> engines = new ArrayList<>();
   private ArtifactDisks disks;
 
   /** One slot's proxy in front of the API server, and the kubeconfig that points at it. */
   record Slot(FaultyProxy proxy, Path kubeconfig) {}
+
+  /** An engine started: its process, the slot it reaches the API server through, its name. */
+  private record Started(CapstanProcess process, Slot slot, String name) {}
 
   FaultEngines(
       KubernetesClient admin, Path kubeconfig, Path workDir, List<String> jvmArgs, String selector)
@@ -76,14 +75,13 @@ final class FaultEngines implements AutoCloseable {
 
   /** Two engines electing a leader, each through a slot of its own; before {@link #start}. */
   void withStandby() throws IOException {
-    if (!standby) {
-      standby = true;
+    if (!hasStandby()) {
       slots.add(newSlot());
     }
   }
 
   boolean hasStandby() {
-    return standby;
+    return slots.size() > 1;
   }
 
   /** Puts each engine's artifact store on a tmpfs of {@code bytes}; before {@link #start}. */
@@ -103,17 +101,17 @@ final class FaultEngines implements AutoCloseable {
    * first slot's engine is the leader at the start).
    */
   void start() throws IOException, InterruptedException {
-    if (!standby) {
+    if (!hasStandby()) {
       startEngine();
       return;
     }
     awaitLeaseNamespace();
-    CapstanProcess first = start(slots.get(0));
+    Started first = start(slots.get(0));
     long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-    while (!holder().equals(Optional.of(names.get(first)))) {
-      if (!first.isAlive() || System.nanoTime() > deadline) {
+    while (!holder().equals(Optional.of(first.name()))) {
+      if (!first.process().isAlive() || System.nanoTime() > deadline) {
         throw new IllegalStateException(
-            "the first engine did not take the Lease:\n" + first.logTail());
+            "the first engine did not take the Lease:\n" + first.process().logTail());
       }
       Thread.sleep(200);
     }
@@ -156,14 +154,14 @@ final class FaultEngines implements AutoCloseable {
   /** Starts an engine in the slot no live engine uses (the previous one, if any, must be gone). */
   CapstanProcess startEngine() throws IOException {
     for (Slot slot : slots) {
-      if (engines.stream().noneMatch(e -> e.isAlive() && slotOf.get(e) == slot)) {
-        return start(slot);
+      if (engines.stream().noneMatch(e -> e.process().isAlive() && e.slot() == slot)) {
+        return start(slot).process();
       }
     }
     throw new IllegalStateException("every slot has a live engine");
   }
 
-  private CapstanProcess start(Slot slot) throws IOException {
+  private Started start(Slot slot) throws IOException {
     String name = "faults-" + engines.size();
     if (disks != null) {
       try {
@@ -177,13 +175,12 @@ final class FaultEngines implements AutoCloseable {
     List<String> jvm = new ArrayList<>(jvmArgs);
     jvm.add("-Dkubernetes.user.agent=" + AGENT_PREFIX + name);
     List<String> args = new ArrayList<>(List.of("--watch-label-selector", selector));
-    if (standby) {
+    if (hasStandby()) {
       args.add("--leader-elect");
     }
-    CapstanProcess engine = CapstanProcess.start(slot.kubeconfig(), workDir, name, jvm, args);
+    Started engine =
+        new Started(CapstanProcess.start(slot.kubeconfig(), workDir, name, jvm, args), slot, name);
     engines.add(engine);
-    slotOf.put(engine, slot);
-    names.put(engine, name);
     return engine;
   }
 
@@ -192,34 +189,45 @@ final class FaultEngines implements AutoCloseable {
    * newest while none does); else the newest.
    */
   CapstanProcess engine() {
-    CapstanProcess newest = engines.get(engines.size() - 1);
-    if (!standby) {
+    CapstanProcess newest = engines.get(engines.size() - 1).process();
+    if (!hasStandby()) {
       return newest;
     }
     Optional<String> holder = holderQuietly();
     return engines.stream()
-        .filter(e -> e.isAlive() && holder.equals(Optional.of(names.get(e))))
+        .filter(e -> e.process().isAlive() && holder.equals(Optional.of(e.name())))
+        .map(Started::process)
         .findFirst()
         .orElse(newest);
   }
 
   String name(CapstanProcess engine) {
-    return names.get(engine);
+    return started(engine).name();
   }
 
   /** The proxy in front of {@code engine}'s API connections. */
   FaultyProxy proxyOf(CapstanProcess engine) {
-    return slotOf.get(engine).proxy();
+    return started(engine).slot().proxy();
+  }
+
+  private Started started(CapstanProcess engine) {
+    return engines.stream()
+        .filter(e -> e.process() == engine)
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("not an engine of this run"));
+  }
+
+  /** The Lease the engines elect their leader on, when they have a standby. */
+  private Resource<Lease> lease() {
+    return admin
+        .leases()
+        .inNamespace(CapstanProcess.NAMESPACE)
+        .withName(LeaderElection.leaseName(Optional.of(selector)));
   }
 
   /** The Lease's holder now, if the Lease exists and names one. */
   Optional<String> holder() {
-    Lease lease =
-        admin
-            .leases()
-            .inNamespace(CapstanProcess.NAMESPACE)
-            .withName(LeaderElection.leaseName(Optional.of(selector)))
-            .get();
+    Lease lease = lease().get();
     return Optional.ofNullable(lease)
         .map(Lease::getSpec)
         .map(s -> s.getHolderIdentity())
@@ -237,7 +245,7 @@ final class FaultEngines implements AutoCloseable {
   }
 
   List<CapstanProcess> all() {
-    return List.copyOf(engines);
+    return engines.stream().map(Started::process).toList();
   }
 
   /** Frees the disks, the proxies and the Lease; the engines are stopped by the caller first. */
@@ -258,7 +266,7 @@ final class FaultEngines implements AutoCloseable {
           }
         }
       } finally {
-        if (standby) {
+        if (hasStandby()) {
           deleteLease();
         }
       }
@@ -267,11 +275,7 @@ final class FaultEngines implements AutoCloseable {
 
   private void deleteLease() {
     try {
-      admin
-          .leases()
-          .inNamespace(CapstanProcess.NAMESPACE)
-          .withName(LeaderElection.leaseName(Optional.of(selector)))
-          .delete();
+      lease().delete();
     } catch (RuntimeException e) {
       // best effort: a Lease left behind names a selector no later run uses
     }

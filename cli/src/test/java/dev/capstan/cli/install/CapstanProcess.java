@@ -191,16 +191,15 @@ public final class CapstanProcess implements AutoCloseable {
       throws InterruptedException {
     InterruptedException interrupted = null;
     for (CapstanProcess engine : engines) {
-      if (interrupted != null) {
-        engine.process.destroyForcibly(); // no waiting once interrupted, but none left running
-        continue;
-      }
       try {
-        engine.close();
+        if (interrupted == null) {
+          engine.close();
+          continue;
+        }
       } catch (InterruptedException e) {
         interrupted = e;
-        engine.process.destroyForcibly();
       }
+      engine.process.destroyForcibly(); // no waiting once interrupted, but none left running
     }
     if (interrupted != null) {
       throw interrupted;
