@@ -88,7 +88,8 @@ public final class OperationsExtension implements EngineExtension {
               options.watchLabelSelector(),
               settings.leaseNamespace(),
               LeaderElection.defaultIdentity(settings.identity()),
-              LeaderElection::exitProcess);
+              LeaderElection::exitProcess,
+              clock);
       Gauge.builder("capstan.leader", () -> election.isLeading() ? 1 : 0)
           .description("1 while this replica holds the leader election Lease")
           .tag("lease", election.leaseName())
@@ -128,6 +129,9 @@ public final class OperationsExtension implements EngineExtension {
     this.client = kubernetesClient;
     events = EventRecorder.create(kubernetesClient, "capstan", clock);
     statusEvents.recordWith(events);
+    if (election != null) {
+      election.watch(kubernetesClient);
+    }
     started = true;
   }
 
@@ -136,6 +140,7 @@ public final class OperationsExtension implements EngineExtension {
     started = false;
     if (election != null) {
       election.stopping();
+      election.close();
     }
     if (events != null) {
       events.close();

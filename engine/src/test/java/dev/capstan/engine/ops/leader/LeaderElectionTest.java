@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -37,11 +39,18 @@ class LeaderElectionTest {
     AtomicInteger exits = new AtomicInteger();
     LeaderElection election =
         new LeaderElection(
-            Optional.empty(), Optional.of("capstan-system"), "me", exits::incrementAndGet);
+            Optional.empty(),
+            Optional.of("capstan-system"),
+            "me",
+            exits::incrementAndGet,
+            Clock.systemUTC());
     LeaderElectionConfiguration config = election.configuration();
     assertEquals("capstan-leader", config.getLeaseName());
     assertEquals(Optional.of("capstan-system"), config.getLeaseNamespace());
     assertEquals(Optional.of("me"), config.getIdentity());
+    assertEquals(Duration.ofSeconds(11), config.getLeaseDuration());
+    assertEquals(Duration.ofSeconds(8), config.getRenewDeadline());
+    assertEquals(Duration.ofSeconds(1), config.getRetryPeriod());
     assertFalse(
         config.isExitOnStopLeading(), "the framework's own exit would hang in a shutdown hook");
     var callbacks = config.getLeaderCallbacks().orElseThrow();
