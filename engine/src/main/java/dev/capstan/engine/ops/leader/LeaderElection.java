@@ -35,8 +35,8 @@ import org.slf4j.LoggerFactory;
  * <p>The Lease lasts 11 s from its last renewal, renewed every second, and a leader that has not
  * seen its renewal for 8 s stops ({@link LeaseWatchdog}, whatever its renewal request is waiting
  * on). So a standby leads 11-13.2 s after the leader's last renewal (it retries every 1-2.2 s), and
- * 3 s after the old leader stopped at the latest. Kubernetes' own controllers use 15 s, 10 s and 2
- * s, which puts a take-over at up to 19 s.
+ * at least 3 s after the old leader stopped. Kubernetes' own controllers use 15 s, 10 s and 2 s,
+ * which puts a take-over at up to 19 s.
  */
 public final class LeaderElection {
   private static final Logger LOG = LoggerFactory.getLogger(LeaderElection.class);
