@@ -366,6 +366,7 @@ public final class Engine implements AutoCloseable {
    */
   public void start() {
     extensions.forEach(e -> e.queueAndShare(queue, shardMembership));
+    extensions.forEach(e -> e.starting(client));
     operator.start();
     // After the caches filled: the first round weighs the slots by what they hold and reconciles
     // what it takes (until then the gate turns every reconcile away).
@@ -396,6 +397,7 @@ public final class Engine implements AutoCloseable {
     } finally {
       // the reconcile threads are not daemons: the operator stops them whatever failed above
       operator.stop();
+      extensions.forEach(EngineExtension::stopped);
     }
     monitor.close();
     releaseMonitor.close();

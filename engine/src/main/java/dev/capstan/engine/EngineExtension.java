@@ -9,7 +9,8 @@ import java.util.Optional;
 
 /**
  * Something that runs alongside the controllers: a metrics endpoint, a webhook receiver, leader
- * election. The engine calls the hooks in order: configure, queueAndShare, started, stopping.
+ * election. The engine calls the hooks in order: configure, queueAndShare, starting, started,
+ * stopping, stopped.
  */
 public interface EngineExtension {
 
@@ -23,6 +24,9 @@ public interface EngineExtension {
    */
   default void queueAndShare(FairExecutor queue, Optional<ShardMembership> share) {}
 
+  /** Called right before the controllers start (and, with leader election, may lead). */
+  default void starting(KubernetesClient client) {}
+
   /** Called once the controllers run. */
   default void started(KubernetesClient client, EngineOptions options) {}
 
@@ -33,4 +37,7 @@ public interface EngineExtension {
 
   /** Called before the controllers stop. */
   default void stopping() {}
+
+  /** Called once the controllers have stopped (their reconciles ended or were cut off). */
+  default void stopped() {}
 }

@@ -89,7 +89,8 @@ public final class OperationsExtension implements EngineExtension {
               settings.leaseNamespace(),
               LeaderElection.defaultIdentity(settings.identity()),
               LeaderElection::exitProcess,
-              clock);
+              // The Lease's renewal times are the wall clock's, whatever clock the engine keeps.
+              Clock.systemUTC());
       Gauge.builder("capstan.leader", () -> election.isLeading() ? 1 : 0)
           .description("1 while this replica holds the leader election Lease")
           .tag("lease", election.leaseName())
@@ -124,14 +125,19 @@ public final class OperationsExtension implements EngineExtension {
     share.ifPresent(s -> replica.share(s.counters()));
   }
 
+  /** The Lease's watchdog runs from before this replica may lead until the controllers stopped. */
+  @Override
+  public void starting(KubernetesClient kubernetesClient) {
+    if (election != null) {
+      election.watch(kubernetesClient);
+    }
+  }
+
   @Override
   public void started(KubernetesClient kubernetesClient, EngineOptions options) {
     this.client = kubernetesClient;
     events = EventRecorder.create(kubernetesClient, "capstan", clock);
     statusEvents.recordWith(events);
-    if (election != null) {
-      election.watch(kubernetesClient);
-    }
     started = true;
   }
 
@@ -140,13 +146,19 @@ public final class OperationsExtension implements EngineExtension {
     started = false;
     if (election != null) {
       election.stopping();
-      election.close();
     }
     if (events != null) {
       events.close();
     }
     if (opsServer != null) {
       opsServer.close();
+    }
+  }
+
+  @Override
+  public void stopped() {
+    if (election != null) {
+      election.close();
     }
   }
 

@@ -1,9 +1,6 @@
 package dev.capstan.engine.ops.leader;
 
-import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
-import io.fabric8.kubernetes.api.model.coordination.v1.LeaseSpec;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import java.net.InetAddress;
@@ -16,27 +13,27 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Leader election on a coordination Lease: only the holder reconciles, a standby takes over within
- * the lease duration when the holder dies, and a leader that loses its Lease while running ends its
- * process at once, without a graceful stop, rather than risk two writers (the operator framework's
- * own exit is not used: it would hang when the Lease is given up from a shutdown hook). Shards
- * ({@code --watch-label-selector}) each elect their own leader: the Lease name includes a hash of
- * the selector.
+ * Leader election on a coordination Lease: only the holder reconciles, a standby takes over soon
+ * after the lease duration when the holder dies, and a leader that loses its Lease while running
+ * ends its process at once, without a graceful stop, rather than risk two writers (the operator
+ * framework's own exit is not used: it would hang when the Lease is given up from a shutdown hook).
+ * Shards ({@code --watch-label-selector}) each elect their own leader: the Lease name includes a
+ * hash of the selector.
  *
  * <p>The Lease lasts 11 s from its last renewal, renewed every second, and a leader that has not
  * seen its renewal for 8 s stops ({@link LeaseWatchdog}, whatever its renewal request is waiting
- * on). So a standby leads 11-13.2 s after the leader's last renewal (it retries every 1-2.2 s), and
- * at least 3 s after the old leader stopped. Kubernetes' own controllers use 15 s, 10 s and 2 s,
- * which puts a take-over at up to 19 s.
+ * on). A standby may lead once 11 s have passed since the renewal time the Lease records, and looks
+ * every 1-2.2 s, so it leads 11-13.2 s after the leader's last renewal; the old leader has stopped
+ * about 3 s before that, less the watchdog's quarter-second tick and any skew between the two
+ * machines' clocks. Kubernetes' own controllers use 15 s, 10 s and 2 s, which puts a take-over at
+ * up to 19 s. A leader that cannot read its Lease for 8 s (an API server down or shedding load that
+ * long) stops too, as its renewals would fail as well.
  */
 public final class LeaderElection {
   private static final Logger LOG = LoggerFactory.getLogger(LeaderElection.class);
@@ -44,7 +41,6 @@ public final class LeaderElection {
   static final Duration LEASE_DURATION = Duration.ofSeconds(11);
   static final Duration RENEW_DEADLINE = Duration.ofSeconds(8);
   static final Duration RETRY_PERIOD = Duration.ofSeconds(1);
-  private static final Duration WATCHDOG_TICK = Duration.ofMillis(250);
 
   private final String leaseName;
   private final Optional<String> leaseNamespace;
@@ -54,13 +50,13 @@ public final class LeaderElection {
   private final AtomicBoolean stopping = new AtomicBoolean();
   private final Runnable onLostLease;
   private final LeaseWatchdog watchdog;
-  private final AtomicBoolean readAttempted = new AtomicBoolean();
-  private ScheduledExecutorService watching;
+  private final LeaseWatch leaseWatch;
 
   /**
    * @param onLostLease what to do when the Lease is lost while running (the process exits); not
    *     called when the engine itself is stopping and gives the Lease up
-   * @param clock the clock the renew deadline is measured with
+   * @param clock the clock the renew deadline is measured with: the wall clock, which the Lease's
+   *     renewal times are written in
    */
   public LeaderElection(
       Optional<String> watchLabelSelector,
@@ -73,69 +69,20 @@ public final class LeaderElection {
     this.identity = identity;
     this.onLostLease = onLostLease;
     this.watchdog = new LeaseWatchdog(identity, RENEW_DEADLINE, clock);
+    this.leaseWatch = new LeaseWatch(watchdog, leaseName, leading::get, onLostLease);
   }
 
   /**
-   * Starts reading the Lease every retry period and checking the renew deadline four times a
-   * second, on two threads of their own so that a read that hangs delays no check.
+   * Starts the Lease's watchdog ({@link LeaseWatch}) with the engine's client, before the replica
+   * may lead.
    */
-  public synchronized void watch(KubernetesClient client) {
-    if (watching != null) {
-      return;
-    }
-    String namespace = leaseNamespace.orElse(client.getNamespace());
-    watching = Executors.newScheduledThreadPool(2, LeaderElection::watchdogThread);
-    watching.scheduleWithFixedDelay(
-        () -> read(client, namespace), 0, RETRY_PERIOD.toMillis(), TimeUnit.MILLISECONDS);
-    watching.scheduleAtFixedRate(this::check, 0, WATCHDOG_TICK.toMillis(), TimeUnit.MILLISECONDS);
+  public void watch(KubernetesClient client) {
+    leaseWatch.start(client, leaseNamespace.orElse(client.getNamespace()), RETRY_PERIOD);
   }
 
-  /** Stops the watch threads (the engine is stopping). */
-  public synchronized void close() {
-    if (watching != null) {
-      watching.shutdownNow();
-    }
-  }
-
-  private void read(KubernetesClient client, String namespace) {
-    try {
-      readLease(client, namespace);
-    } finally {
-      readAttempted.set(true);
-    }
-  }
-
-  private void readLease(KubernetesClient client, String namespace) {
-    try {
-      Lease lease = client.leases().inNamespace(namespace).withName(leaseName).get();
-      Optional<LeaseSpec> spec = Optional.ofNullable(lease).map(Lease::getSpec);
-      watchdog.observed(spec.map(LeaseSpec::getHolderIdentity), spec.map(LeaseSpec::getRenewTime));
-    } catch (KubernetesClientException e) {
-      // Unread, the last renewal seen grows older: the check decides.
-      LOG.debug("leader election: cannot read Lease {}: HTTP {}", leaseName, e.getCode());
-    } catch (RuntimeException e) {
-      // A task that throws is never run again: keep reading.
-      LOG.debug("leader election: cannot read Lease {}: {}", leaseName, e.toString());
-    }
-  }
-
-  private static Thread watchdogThread(Runnable task) {
-    Thread thread = new Thread(task, "capstan-lease-watchdog");
-    thread.setDaemon(true);
-    return thread;
-  }
-
-  private void check() {
-    // Not before a first read has ended: leading may have begun well before the watch did.
-    if (readAttempted.get() && watchdog.expired(leading.get()) && !stopping.get()) {
-      LOG.error(
-          "leader election: {} has seen no renewal of the Lease {} for {} ms; exiting so that only"
-              + " one replica reconciles",
-          identity,
-          leaseName,
-          watchdog.sinceConfirmed().toMillis());
-      onLostLease.run();
-    }
+  /** Stops the watchdog (the controllers have stopped). */
+  public void close() {
+    leaseWatch.close();
   }
 
   /**

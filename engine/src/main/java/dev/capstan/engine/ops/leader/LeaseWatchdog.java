@@ -21,6 +21,8 @@ final class LeaseWatchdog {
   private final String identity;
   private final Duration renewDeadline;
   private final Clock clock;
+  // Written under this object's lock, so that a read in flight across a take-over cannot set back
+  // the take-over's time; read without it by the checks.
   private volatile Instant confirmed = Instant.MIN;
 
   LeaseWatchdog(String identity, Duration renewDeadline, Clock clock) {
@@ -33,12 +35,12 @@ final class LeaseWatchdog {
    * The Lease was just acquired. Its recorded renewal is a moment earlier (the request's latency),
    * which the gap between renew deadline and lease duration covers.
    */
-  void startedLeading() {
+  synchronized void startedLeading() {
     confirmed = clock.instant();
   }
 
   /** A read of the Lease showed this holder and renewal time (either may be absent). */
-  void observed(Optional<String> holder, Optional<ZonedDateTime> renewTime) {
+  synchronized void observed(Optional<String> holder, Optional<ZonedDateTime> renewTime) {
     if (holder.filter(identity::equals).isEmpty() || renewTime.isEmpty()) {
       return;
     }
