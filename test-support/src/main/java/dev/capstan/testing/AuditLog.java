@@ -3,15 +3,21 @@ package dev.capstan.testing;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -34,15 +40,104 @@ public final class AuditLog {
   }
 
   /**
+   * Where a log ended at a moment: a read from it takes only what was written since, not the whole
+   * log (which grows to 512 MB before it rotates).
+   */
+  public record Mark(Path log, long offset, Object fileKey) {
+    /** The start of {@code log}, whichever file it is when read. */
+    public static Mark start(Path log) {
+      return new Mark(log, 0, null);
+    }
+
+    /** The log's end now (its start when it does not exist yet). */
+    public static Mark now(Path log) throws IOException {
+      if (!Files.exists(log)) {
+        return start(log);
+      }
+      return new Mark(log, Files.size(log), fileKeyOf(log));
+    }
+
+    /** Whether the log is another file than at the mark, or shorter: it rotated since. */
+    boolean rotated() throws IOException {
+      if (offset == 0) {
+        return false;
+      }
+      if (!Files.exists(log)) {
+        return true;
+      }
+      Object key = fileKeyOf(log);
+      return (fileKey != null && !fileKey.equals(key)) || Files.size(log) < offset;
+    }
+
+    private static Object fileKeyOf(Path log) throws IOException {
+      return Files.readAttributes(log, BasicFileAttributes.class).fileKey();
+    }
+  }
+
+  /**
    * The writes that {@code log} records in {@code namespace} by user agents {@code
    * agentPrefix}NAME, completed at or after {@code from}, in the order they completed. The log is
-   * streamed (it grows to 512 MB before it rotates); a line cut short or not an event is skipped.
+   * streamed; a line cut short or not an event is skipped.
    */
   public static List<Write> writes(Path log, String namespace, String agentPrefix, Instant from)
       throws IOException {
-    // Latin-1 reads any byte: a character cut in two by a flush in progress cannot fail the read.
-    try (Stream<String> lines = Files.lines(log, StandardCharsets.ISO_8859_1)) {
-      return writes(lines, namespace, agentPrefix, from);
+    return writes(Mark.start(log), namespace, agentPrefix, from);
+  }
+
+  /**
+   * As {@link #writes(Path, String, String, Instant)}, of what the log gained after {@code mark}.
+   * When the log rotated since (another file, or shorter than the mark), the newest rotated file
+   * ({@code NAME-TIME.EXT} beside it) is read from the mark, then the new log from its start.
+   */
+  public static List<Write> writes(Mark mark, String namespace, String agentPrefix, Instant from)
+      throws IOException {
+    List<Write> writes = new ArrayList<>();
+    if (mark.rotated()) {
+      Optional<Path> rotated = newestRotated(mark.log());
+      if (rotated.isPresent()) {
+        writes.addAll(read(rotated.get(), mark.offset(), namespace, agentPrefix, from));
+      }
+      writes.addAll(read(mark.log(), 0, namespace, agentPrefix, from));
+    } else {
+      writes.addAll(read(mark.log(), mark.offset(), namespace, agentPrefix, from));
+    }
+    writes.sort(Comparator.comparing(Write::at));
+    return writes;
+  }
+
+  private static List<Write> read(
+      Path log, long offset, String namespace, String agentPrefix, Instant from)
+      throws IOException {
+    if (!Files.exists(log)) {
+      return List.of();
+    }
+    try (FileChannel channel = FileChannel.open(log, StandardOpenOption.READ)) {
+      channel.position(Math.min(offset, channel.size()));
+      // Latin-1 reads any byte: a character cut in two by a flush in progress cannot fail the read.
+      BufferedReader reader =
+          new BufferedReader(Channels.newReader(channel, StandardCharsets.ISO_8859_1));
+      try (Stream<String> lines = reader.lines()) {
+        return writes(lines, namespace, agentPrefix, from);
+      }
+    }
+  }
+
+  /** The log's newest rotated file: {@code audit-2026-12-01T22-42-00.000.log} for audit.log. */
+  private static Optional<Path> newestRotated(Path log) throws IOException {
+    String name = log.getFileName().toString();
+    int dot = name.lastIndexOf('.');
+    String stem = dot < 0 ? name : name.substring(0, dot);
+    String ext = dot < 0 ? "" : name.substring(dot);
+    Path dir = log.toAbsolutePath().getParent();
+    try (Stream<Path> siblings = Files.list(dir)) {
+      return siblings
+          .filter(p -> !p.equals(log.toAbsolutePath()))
+          .filter(
+              p -> {
+                String n = p.getFileName().toString();
+                return n.startsWith(stem + "-") && n.endsWith(ext);
+              })
+          .max(Comparator.comparing(p -> p.getFileName().toString()));
     }
   }
 

@@ -2,6 +2,7 @@ package dev.capstan.cli.faults;
 
 import dev.capstan.cli.faults.FaultyProxy.Mode;
 import dev.capstan.cli.install.CapstanProcess;
+import dev.capstan.testing.AuditLog;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,6 +47,9 @@ final class LeaderPartition {
       throw new IllegalStateException("no live engine holds the Lease");
     }
     Instant from = Instant.now();
+    // Only what the log gains from here is read: the whole log is hundreds of MB after a few runs.
+    Optional<AuditLog.Mark> mark =
+        auditLog.isEmpty() ? Optional.empty() : Optional.of(AuditLog.Mark.now(auditLog.get()));
     TakeOver takeOver = partition(leader, name, length);
     if (!Double.isNaN(takeOver.exited())) {
       engines.startEngine(); // the new standby, in the old leader's place
@@ -54,7 +58,7 @@ final class LeaderPartition {
       throw new FaultBroke("no standby took the Lease within the " + length.toSeconds() + " s");
     }
     // Read whatever else broke: the writers say what a late exit let through.
-    String writers = audit(from);
+    String writers = audit(mark, from);
     if (Double.isNaN(takeOver.exited())) {
       throw new FaultBroke(
           String.format(
@@ -102,13 +106,14 @@ final class LeaderPartition {
   }
 
   /** What the audit log says of the writers since {@code from}; broken if two overlapped. */
-  private String audit(Instant from) throws IOException, InterruptedException, FaultBroke {
-    if (auditLog.isEmpty()) {
+  private String audit(Optional<AuditLog.Mark> mark, Instant from)
+      throws IOException, InterruptedException, FaultBroke {
+    if (mark.isEmpty()) {
       return "writers not checked: the API server writes no audit log";
     }
     Thread.sleep(AUDIT_FLUSH.toMillis());
     WriterAudit.Writes writes =
-        WriterAudit.read(auditLog.get(), namespace, FaultEngines.AGENT_PREFIX, from);
+        WriterAudit.read(mark.get(), namespace, FaultEngines.AGENT_PREFIX, from);
     if (writes.count() == 0) {
       throw new FaultBroke(
           "the audit log shows no write of an engine ("

@@ -2,7 +2,6 @@ package dev.capstan.cli.faults;
 
 import dev.capstan.testing.AuditLog;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,11 +36,11 @@ final class WriterAudit {
 
   /**
    * The writes in {@code namespace} by user agents {@code agentPrefix}NAME, completed at or after
-   * {@code from}, as the audit log {@code log} records them.
+   * {@code from}, as the audit log records them after {@code mark}.
    */
-  static Writes read(Path log, String namespace, String agentPrefix, Instant from)
+  static Writes read(AuditLog.Mark mark, String namespace, String agentPrefix, Instant from)
       throws IOException {
-    return of(AuditLog.writes(log, namespace, agentPrefix, from));
+    return of(AuditLog.writes(mark, namespace, agentPrefix, from));
   }
 
   /** The writers of {@code writes}, in the order they completed, and how many overlapped. */

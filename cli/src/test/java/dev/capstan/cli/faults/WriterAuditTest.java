@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.capstan.testing.AuditLog;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -43,7 +44,8 @@ class WriterAuditTest {
     assertEquals(0, writes.overlapping());
   }
 
-  private static Path fixture(String name) throws Exception {
-    return Path.of(WriterAuditTest.class.getResource("/audit/" + name).toURI());
+  private static AuditLog.Mark fixture(String name) throws Exception {
+    return AuditLog.Mark.start(
+        Path.of(WriterAuditTest.class.getResource("/audit/" + name).toURI()));
   }
 }
