@@ -179,7 +179,7 @@ public final class OperationsExtension implements EngineExtension {
       return Readiness.ready("leading (Lease " + le.leaseName() + ")");
     }
     // A standby is ready while it can see the Lease: it can take over when the leader goes.
-    String namespace = le.leaseNamespace().orElse(client.getNamespace());
+    String namespace = le.leaseNamespace(client);
     try {
       Lease lease = client.leases().inNamespace(namespace).withName(le.leaseName()).get();
       String holder =

@@ -77,7 +77,7 @@ public final class LeaderElection {
    * may lead.
    */
   public void watch(KubernetesClient client) {
-    leaseWatch.start(client, leaseNamespace.orElse(client.getNamespace()), RETRY_PERIOD);
+    leaseWatch.start(client, leaseNamespace(client), RETRY_PERIOD);
   }
 
   /** Stops the watchdog (the controllers have stopped). */
@@ -171,8 +171,9 @@ public final class LeaderElection {
     return leaseName;
   }
 
-  public Optional<String> leaseNamespace() {
-    return leaseNamespace;
+  /** The Lease's namespace: the one given (the pod's), else the client's. */
+  public String leaseNamespace(KubernetesClient client) {
+    return leaseNamespace.orElse(client.getNamespace());
   }
 
   String identity() {
