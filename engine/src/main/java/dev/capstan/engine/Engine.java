@@ -31,6 +31,7 @@ import dev.capstan.engine.monitor.HealthMonitor;
 import dev.capstan.engine.monitor.KustomizationHealthWrites;
 import dev.capstan.engine.pipeline.Acting;
 import dev.capstan.engine.pipeline.EngineTrees;
+import dev.capstan.engine.pipeline.FetchAttempts;
 import dev.capstan.engine.pipeline.FetchSlots;
 import dev.capstan.engine.pipeline.Observers;
 import dev.capstan.engine.pipeline.PipelineObserver;
@@ -205,6 +206,8 @@ public final class Engine implements AutoCloseable {
     OciSource oci = new OciSource(ociOptions);
     // Shared by every kind of fetch: one namespace's fetches never hold every reconcile thread.
     FetchSlots fetchSlots = FetchSlots.forThreads(options.reconcileThreads());
+    // The store starts empty: until a source is fetched into it, its artifact is on its way.
+    FetchAttempts fetchAttempts = new FetchAttempts(options.clock());
     ArtifactDownloads downloads =
         new ArtifactDownloads(
             store,
@@ -225,7 +228,7 @@ public final class Engine implements AutoCloseable {
         PipelinePartsBuilder.builder()
             .client(client)
             .manifestBuilder(builder)
-            .trees(new EngineTrees(git, downloads, fetchSlots))
+            .trees(new EngineTrees(git, downloads, fetchSlots, fetchAttempts))
             .accounts(accounts)
             .statuses(statuses)
             .tracking(monitor)
@@ -250,7 +253,8 @@ public final class Engine implements AutoCloseable {
             .fence(shards.fence())
             .build();
     SourcePipelineParts sourceParts =
-        new SourcePipelineParts(client, statuses, options.clock(), observer, fetchSlots, shards);
+        new SourcePipelineParts(
+            client, statuses, options.clock(), observer, fetchSlots, shards, fetchAttempts);
     SourcePipeline sources = new SourcePipeline(sourceParts, git);
     OciSourcePipeline ociSources = new OciSourcePipeline(sourceParts, oci);
     HelmIndexSource indexes =

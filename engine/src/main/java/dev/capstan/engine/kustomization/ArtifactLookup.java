@@ -15,6 +15,7 @@ import dev.capstan.source.core.SourceException;
 import dev.capstan.source.oci.ArtifactDownloads;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -40,6 +41,23 @@ final class ArtifactLookup {
    */
   record StoredArtifact(
       String revision, String digest, Path tree, Optional<String> originRevision) {}
+
+  /**
+   * The artifact is missing from a store that the engine started afresh, and its source has not
+   * been fetched into it yet: not a failure. Nothing is written (the status keeps saying what was
+   * last applied); the Kustomization looks again when the artifact is stored, or after {@link
+   * #ON_ITS_WAY_POLL}.
+   */
+  static final class OnItsWay extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    OnItsWay(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  /** When a Kustomization whose artifact is on its way looks again, if nothing woke it before. */
+  static final Duration ON_ITS_WAY_POLL = Duration.ofSeconds(3);
 
   /** {@code attempt} with the artifact of the Kustomization's sourceRef, in the engine's store. */
   Attempt find(Attempt attempt) {
@@ -92,20 +110,22 @@ final class ArtifactLookup {
       throw StageFailure.transientFailure(
           Reason.ARTIFACT_FAILED, kind + " '" + key + "' has no artifact yet" + why);
     }
+    Optional<Path> found = trees.forDigest(artifact.digest());
+    if (found.isEmpty() && trees.onItsWay(kind, key)) {
+      throw new OnItsWay(kind + " '" + key + "' is being fetched into the new artifact store");
+    }
     Path tree =
-        trees
-            .forDigest(artifact.digest())
-            .orElseThrow(
-                () ->
-                    StageFailure.transientFailure(
-                        Reason.ARTIFACT_FAILED,
-                        "the artifact of "
-                            + kind
-                            + " '"
-                            + key
-                            + "' for revision "
-                            + artifact.revision()
-                            + " is not in local storage"));
+        found.orElseThrow(
+            () ->
+                StageFailure.transientFailure(
+                    Reason.ARTIFACT_FAILED,
+                    "the artifact of "
+                        + kind
+                        + " '"
+                        + key
+                        + "' for revision "
+                        + artifact.revision()
+                        + " is not in local storage"));
     return new StoredArtifact(
         artifact.revision(), artifact.digest(), tree, artifact.originRevision());
   }

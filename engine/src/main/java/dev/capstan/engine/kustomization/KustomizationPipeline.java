@@ -115,6 +115,9 @@ public final class KustomizationPipeline {
       return health.await(attempt);
     } catch (StageFailure failure) {
       return status.failed(failure.reached(attempt), failure);
+    } catch (ArtifactLookup.OnItsWay e) {
+      LOG.debug("{}: {}", attempt.key(), e.getMessage());
+      return Outcome.waiting(ArtifactLookup.ON_ITS_WAY_POLL);
     } catch (StackOverflowError e) {
       // Unwound to here: writing the status is safe (see StackGuard).
       return status.failed(

@@ -1,5 +1,6 @@
 package dev.capstan.engine.pipeline;
 
+import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.source.core.FailureReason;
 import dev.capstan.source.core.SourceException;
 import dev.capstan.source.core.store.StoredArtifact;
@@ -12,12 +13,20 @@ import java.util.Optional;
 /**
  * The engine's stored trees: every kind of source publishes into one store, so a digest names a
  * tree whichever source made it; ExternalArtifacts' files are downloaded into the same store.
+ *
+ * @param attempts the sources fetched since the store was new (shared with the sources' fetches)
  */
-public record EngineTrees(GitSource store, ArtifactDownloads downloads, FetchSlots slots)
+public record EngineTrees(
+    GitSource store, ArtifactDownloads downloads, FetchSlots slots, FetchAttempts attempts)
     implements StoredTrees {
   @Override
   public Optional<Path> forDigest(String digest) {
     return store.storedTree(digest);
+  }
+
+  @Override
+  public boolean onItsWay(String kind, NamespacedName source) {
+    return attempts.onItsWay(kind, source);
   }
 
   @Override

@@ -15,7 +15,10 @@ public record Outcome(Kind kind, Optional<Duration> requeueAfter) {
   public enum Kind {
     /** Applied and healthy: come back at the interval. */
     SUCCEEDED,
-    /** Applied, the objects are not healthy yet: look again soon. */
+    /**
+     * Waiting for what is on its way (the objects applied are not healthy yet, the artifact is
+     * being fetched into a new store): look again soon.
+     */
     WAITING,
     /** A dependency is not ready: nothing was tried; come back at retryInterval. */
     DEPENDENCY_NOT_READY,

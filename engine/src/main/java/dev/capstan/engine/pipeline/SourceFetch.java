@@ -21,9 +21,16 @@ import org.slf4j.LoggerFactory;
  * One reconcile as every kind of source has it: its timings read first, one fetch, the fetch
  * observed, the status written, and the outcome. The kinds differ only in what their {@link
  * SourceKind} says: how they fetch and write their status.
+ *
+ * @param attempts told of each source looked at, so that what reads its artifact knows whether one
+ *     missing from the store is still on its way (see {@link FetchAttempts})
  */
 public record SourceFetch(
-    Clock clock, PipelineObserver observer, FetchSlots slots, ShardGate shards) {
+    Clock clock,
+    PipelineObserver observer,
+    FetchSlots slots,
+    ShardGate shards,
+    FetchAttempts attempts) {
   /** When a source whose namespace had no fetch slot free is reconciled again. */
   static final Duration NO_SLOT_RETRY = Duration.ofSeconds(2);
 
@@ -38,7 +45,7 @@ public record SourceFetch(
 
   /** One engine that owns every source. */
   public SourceFetch(Clock clock, PipelineObserver observer, FetchSlots slots) {
-    this(clock, observer, slots, ShardGate.everything());
+    this(clock, observer, slots, ShardGate.everything(), new FetchAttempts(clock));
   }
 
   /**
@@ -52,10 +59,12 @@ public record SourceFetch(
     // that the slot is not handed over between the two.
     Optional<ShardGate.Pass> owned = shards.hold(source);
     try {
-      outcome =
-          kind.suspended(source)
-              ? Outcome.suspended()
-              : fetchInSlot(kind, source, owned.isPresent());
+      if (kind.suspended(source)) {
+        attempts.ended(kind.kind(), NamespacedName.of(source)); // nothing is on its way
+        outcome = Outcome.suspended();
+      } else {
+        outcome = fetchInSlot(kind, source, owned.isPresent());
+      }
     } finally {
       owned.ifPresent(ShardGate.Pass::close);
     }
@@ -76,6 +85,7 @@ public record SourceFetch(
           owner,
           new FetchResult.Failed(
               FailureReason.INVALID_SPEC, e.getMessage(), kind.lastArtifact(source)));
+      attempts.ended(kind.kind(), NamespacedName.of(source));
       return Outcome.terminal();
     }
     String namespace = source.getMetadata().getNamespace();
@@ -107,6 +117,7 @@ public record SourceFetch(
         NamespacedName.of(source),
         !(result instanceof FetchResult.Failed),
         Duration.between(started, clock.instant()));
+    attempts.ended(kind.kind(), NamespacedName.of(source)); // stored or not, before any write
     write(kind, source, owner, result);
     if (result instanceof FetchResult.Failed failed) {
       return failed.reason().needsSpecChange()

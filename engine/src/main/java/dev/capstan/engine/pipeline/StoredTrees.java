@@ -1,5 +1,6 @@
 package dev.capstan.engine.pipeline;
 
+import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.source.core.store.StoredArtifact;
 import dev.capstan.source.oci.ArtifactDownloads;
 import java.nio.file.Path;
@@ -12,6 +13,15 @@ public interface StoredTrees {
 
   /** The directory of the tree stored under {@code digest}; empty if the store has none. */
   Optional<Path> forDigest(String digest);
+
+  /**
+   * Whether an artifact of {@code source} (of {@code kind}, e.g. GitRepository) that the store does
+   * not hold is on its way: the store is new and the source has not been fetched into it yet (see
+   * {@link FetchAttempts}). By default never.
+   */
+  default boolean onItsWay(String kind, NamespacedName source) {
+    return false;
+  }
 
   /**
    * The stored tree of an ExternalArtifact's file, downloaded into the store when it is not there

@@ -1,5 +1,6 @@
 package dev.capstan.engine.source;
 
+import dev.capstan.engine.pipeline.FetchAttempts;
 import dev.capstan.engine.pipeline.FetchSlots;
 import dev.capstan.engine.pipeline.PipelineObserver;
 import dev.capstan.engine.pipeline.SourceFetch;
@@ -26,8 +27,9 @@ public record SourcePipelineParts(
       Clock clock,
       PipelineObserver observer,
       FetchSlots slots,
-      ShardGate shards) {
-    this(client, statuses, clock, new SourceFetch(clock, observer, slots, shards));
+      ShardGate shards,
+      FetchAttempts attempts) {
+    this(client, statuses, clock, new SourceFetch(clock, observer, slots, shards, attempts));
   }
 
   /**

@@ -331,6 +331,44 @@ class KustomizationPipelineTest {
         fakes.written.subList(writes, fakes.written.size()).stream().anyMatch(this::progressing));
   }
 
+  // ---- the artifact after a restart -----------------------------------------------------------
+
+  /**
+   * An engine restarted on an empty store: until the source is fetched into it, the Kustomization
+   * waits and writes nothing, so its status keeps saying what was applied rather than turning every
+   * Kustomization to ArtifactFailed on every restart.
+   */
+  @Test
+  void anArtifactOnItsWayIntoANewStoreIsWaitedForWithoutAWrite() {
+    Kustomization ks = kustomization();
+    healthy();
+    fakes.pipeline.reconcile(ks);
+    assertEquals("True", ready(ks).getStatus());
+    int writes = fakes.written.size();
+
+    fakes.storeEmpty = true;
+    fakes.sourcesOnTheirWay = true;
+    assertEquals(
+        Outcome.waiting(ArtifactLookup.ON_ITS_WAY_POLL), fakes.pipeline.reconcile(ks), "waits");
+    assertEquals(writes, fakes.written.size(), "nothing written");
+    assertEquals("True", ready(ks).getStatus());
+
+    fakes.storeEmpty = false;
+    assertEquals(Outcome.Kind.SUCCEEDED, fakes.pipeline.reconcile(ks).kind(), "stored: goes on");
+  }
+
+  @Test
+  void anArtifactMissingOnceItsSourceWasFetchedHereIsAFailure() {
+    Kustomization ks = kustomization();
+    healthy();
+    fakes.pipeline.reconcile(ks);
+
+    fakes.storeEmpty = true;
+    assertEquals(Outcome.Kind.TRANSIENT, fakes.pipeline.reconcile(ks).kind());
+    assertEquals("ArtifactFailed", ready(ks).getReason());
+    assertTrue(ready(ks).getMessage().endsWith("is not in local storage"), ready(ks).getMessage());
+  }
+
   // ---- the inventory kept -------------------------------------------------------------------
 
   @Test

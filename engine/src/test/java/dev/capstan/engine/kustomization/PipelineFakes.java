@@ -26,6 +26,7 @@ import dev.capstan.engine.pipeline.Inventories;
 import dev.capstan.engine.pipeline.Outcome;
 import dev.capstan.engine.pipeline.PipelineObserver;
 import dev.capstan.engine.pipeline.PruneStage;
+import dev.capstan.engine.pipeline.StoredTrees;
 import dev.capstan.engine.remote.RemoteClientFactory;
 import dev.capstan.engine.remote.RemoteClusters;
 import dev.capstan.engine.shard.WriteFence;
@@ -105,6 +106,12 @@ final class PipelineFakes implements AutoCloseable {
   /** Asked before each write, as the engine's shard gate is; by default everything goes. */
   WriteFence fence = WriteFence.NONE;
 
+  /** Whether the store is empty, as after a restart (every artifact missing). */
+  volatile boolean storeEmpty;
+
+  /** Whether the store is new and no source has been fetched into it yet. */
+  volatile boolean sourcesOnTheirWay;
+
   /** Other Kustomizations the engine sees, by key. */
   final Map<NamespacedName, Kustomization> others = new ConcurrentHashMap<>();
 
@@ -171,7 +178,18 @@ final class PipelineFakes implements AutoCloseable {
                 .client(client)
                 .view(new View())
                 .manifestBuilder(builder == null ? builder() : builder)
-                .trees(this::tree)
+                .trees(
+                    new StoredTrees() {
+                      @Override
+                      public Optional<Path> forDigest(String digest) {
+                        return tree(digest);
+                      }
+
+                      @Override
+                      public boolean onItsWay(String kind, NamespacedName source) {
+                        return sourcesOnTheirWay;
+                      }
+                    })
                 .accounts(accounts)
                 .statuses(new FakeStatuses())
                 .tracking(new FakeTracking())
@@ -319,7 +337,7 @@ final class PipelineFakes implements AutoCloseable {
   }
 
   private Optional<Path> tree(String digest) {
-    if (!digest.equals(repository.getStatus().artifact().digest())) {
+    if (storeEmpty || !digest.equals(repository.getStatus().artifact().digest())) {
       return Optional.empty();
     }
     return Optional.of(resource("/pipeline/tree"));

@@ -44,7 +44,12 @@ class SourceFetchOwnerTest {
               new SlotSpace(1)),
           System::nanoTime);
   private final SourceFetch fetches =
-      new SourceFetch(Clock.systemUTC(), PipelineObserver.NONE, new FetchSlots(4), noClaimYet);
+      new SourceFetch(
+          Clock.systemUTC(),
+          PipelineObserver.NONE,
+          new FetchSlots(4),
+          noClaimYet,
+          new FetchAttempts(Clock.systemUTC()));
 
   @Test
   void aSourceWhoseStatusNoReplicaWroteIsLookedAtAgainSoon() {
@@ -82,7 +87,12 @@ class SourceFetchOwnerTest {
     List<String> told = new ArrayList<>();
     alone.onStoredHere((kind, source) -> told.add(kind + " " + source));
     SourceFetch owner =
-        new SourceFetch(Clock.systemUTC(), PipelineObserver.NONE, new FetchSlots(4), alone);
+        new SourceFetch(
+            Clock.systemUTC(),
+            PipelineObserver.NONE,
+            new FetchSlots(4),
+            alone,
+            new FetchAttempts(Clock.systemUTC()));
     GitRepository naming = FakeGitSources.sourceWith("team", ARTIFACT);
 
     // the store was empty (a restart): the artifact the status names is published again; the
