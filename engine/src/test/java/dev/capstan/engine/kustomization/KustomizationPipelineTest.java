@@ -718,6 +718,27 @@ class KustomizationPipelineTest {
     assertEquals(0, fakes.applies.size());
   }
 
+  /** The cycle check follows the Kustomization's own chain in the cache, wherever it leads. */
+  @Test
+  void aCycleThroughItsOwnChainIsTerminalAndOneElsewhereIsNot() {
+    Kustomization ks = kustomization("dependsOn: [{name: infra}]");
+    fakes.others.put(new NamespacedName("team", "app"), ks);
+    fakes.others.put(
+        new NamespacedName("team", "infra"), other("infra", "dependsOn: [{name: base}]"));
+    fakes.others.put(new NamespacedName("team", "base"), other("base", "dependsOn: [{name: app}]"));
+    fakes.others.put(new NamespacedName("team", "x"), other("x", "dependsOn: [{name: y}]"));
+    fakes.others.put(new NamespacedName("team", "y"), other("y", "dependsOn: [{name: x}]"));
+
+    assertEquals(Outcome.Kind.TERMINAL, fakes.pipeline.reconcile(ks).kind());
+    assertEquals("DependencyCycle", ready(ks).getReason());
+    assertEquals(
+        "dependency cycle: team/app -> team/infra -> team/base -> team/app",
+        ready(ks).getMessage());
+
+    fakes.others.put(new NamespacedName("team", "base"), other("base"));
+    assertEquals(Outcome.Kind.DEPENDENCY_NOT_READY, fakes.pipeline.reconcile(ks).kind());
+  }
+
   // ---- helpers ------------------------------------------------------------------------------
 
   private void healthy() {
