@@ -110,8 +110,10 @@ final class ArtifactLookup {
       throw StageFailure.transientFailure(
           Reason.ARTIFACT_FAILED, kind + " '" + key + "' has no artifact yet" + why);
     }
+    // In this order: a fetch that stores the artifact between the two questions is no failure.
+    boolean onItsWay = trees.onItsWay(kind, key, artifact.digest());
     Optional<Path> found = trees.forDigest(artifact.digest());
-    if (found.isEmpty() && trees.onItsWay(kind, key)) {
+    if (found.isEmpty() && onItsWay) {
       throw new OnItsWay(kind + " '" + key + "' is being fetched into the new artifact store");
     }
     Path tree =

@@ -25,8 +25,8 @@ public record EngineTrees(
   }
 
   @Override
-  public boolean onItsWay(String kind, NamespacedName source) {
-    return attempts.onItsWay(kind, source);
+  public boolean onItsWay(String kind, NamespacedName source, String digest) {
+    return attempts.onItsWay(kind, source, digest);
   }
 
   @Override

@@ -60,7 +60,7 @@ public record SourceFetch(
     Optional<ShardGate.Pass> owned = shards.hold(source);
     try {
       if (kind.suspended(source)) {
-        attempts.ended(kind.kind(), NamespacedName.of(source)); // nothing is on its way
+        attempts.ended(kind.kind(), NamespacedName.of(source), Optional.empty()); // none to come
         outcome = Outcome.suspended();
       } else {
         outcome = fetchInSlot(kind, source, owned.isPresent());
@@ -85,7 +85,7 @@ public record SourceFetch(
           owner,
           new FetchResult.Failed(
               FailureReason.INVALID_SPEC, e.getMessage(), kind.lastArtifact(source)));
-      attempts.ended(kind.kind(), NamespacedName.of(source));
+      attempts.ended(kind.kind(), NamespacedName.of(source), Optional.empty());
       return Outcome.terminal();
     }
     String namespace = source.getMetadata().getNamespace();
@@ -103,21 +103,28 @@ public record SourceFetch(
   private <R extends CustomResource<? extends ReconciledSpec, ?>> Outcome fetchAndWrite(
       SourceKind<R> kind, R source, SourceTimings read, boolean owner) {
     Instant started = clock.instant();
-    // See StackGuard: running out of stack is an Error no caller handles. INVALID_SPEC needs a
-    // change of the spec or the content, so the outcome is terminal (Stalled), never retried.
-    FetchResult result =
-        StackGuard.orElse(
-            () -> kind.fetch(source, read),
-            () ->
-                new FetchResult.Failed(
-                    FailureReason.INVALID_SPEC,
-                    "the " + kind.kind() + " or its content nests too deeply to be processed",
-                    kind.lastArtifact(source)));
+    NamespacedName key = NamespacedName.of(source);
+    FetchResult result;
+    try {
+      // See StackGuard: running out of stack is an Error no caller handles. INVALID_SPEC needs a
+      // change of the spec or the content, so the outcome is terminal (Stalled), never retried.
+      result =
+          StackGuard.orElse(
+              () -> kind.fetch(source, read),
+              () ->
+                  new FetchResult.Failed(
+                      FailureReason.INVALID_SPEC,
+                      "the " + kind.kind() + " or its content nests too deeply to be processed",
+                      kind.lastArtifact(source)));
+    } catch (RuntimeException e) {
+      attempts.ended(kind.kind(), key, Optional.empty()); // nothing stored, nothing to wait for
+      throw e;
+    }
     observer.fetched(
-        NamespacedName.of(source),
-        !(result instanceof FetchResult.Failed),
-        Duration.between(started, clock.instant()));
-    attempts.ended(kind.kind(), NamespacedName.of(source)); // stored or not, before any write
+        key, !(result instanceof FetchResult.Failed), Duration.between(started, clock.instant()));
+    if (!waitsForAnother(result)) {
+      attempts.ended(kind.kind(), key, storedDigest(result)); // before the status write wakes any
+    }
     write(kind, source, owner, result);
     if (result instanceof FetchResult.Failed failed) {
       return failed.reason().needsSpecChange()
@@ -153,6 +160,26 @@ public record SourceFetch(
       // an unchanged fetch stored nothing: what waited for this artifact was told when it was
       shards.storedHere(kind.kind(), NamespacedName.of(source));
     }
+  }
+
+  /** The digest of the artifact {@code result} left in the store; empty for a failure. */
+  private static Optional<String> storedDigest(FetchResult result) {
+    if (result instanceof FetchResult.Fetched fetched) {
+      return Optional.ofNullable(fetched.current().digest());
+    }
+    if (result instanceof FetchResult.Unchanged unchanged) {
+      return Optional.ofNullable(unchanged.current().digest());
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * A fetch that failed only because a source it includes is not in the store yet (as after a
+   * restart): its look is not over, that source's fetch brings it again.
+   */
+  private static boolean waitsForAnother(FetchResult result) {
+    return result instanceof FetchResult.Failed failed
+        && failed.reason() == FailureReason.INCLUDE_UNAVAILABLE;
   }
 
   /**

@@ -15,11 +15,12 @@ public interface StoredTrees {
   Optional<Path> forDigest(String digest);
 
   /**
-   * Whether an artifact of {@code source} (of {@code kind}, e.g. GitRepository) that the store does
-   * not hold is on its way: the store is new and the source has not been fetched into it yet (see
-   * {@link FetchAttempts}). By default never.
+   * Whether the artifact {@code digest} of {@code source} (of {@code kind}, e.g. GitRepository), if
+   * the store does not hold it, is on its way: the store is new and the source has not been fetched
+   * into it yet, or its status is about to name what was (see {@link FetchAttempts}). Asked before
+   * {@link #forDigest}. By default never.
    */
-  default boolean onItsWay(String kind, NamespacedName source) {
+  default boolean onItsWay(String kind, NamespacedName source, String digest) {
     return false;
   }
 

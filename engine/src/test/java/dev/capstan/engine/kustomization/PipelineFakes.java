@@ -186,8 +186,11 @@ final class PipelineFakes implements AutoCloseable {
                       }
 
                       @Override
-                      public boolean onItsWay(String kind, NamespacedName source) {
-                        return sourcesOnTheirWay;
+                      public boolean onItsWay(String kind, NamespacedName source, String digest) {
+                        return sourcesOnTheirWay
+                            && kind.equals("GitRepository")
+                            && source.equals(new NamespacedName("team", "repo"))
+                            && digest.equals(repository.getStatus().artifact().digest());
                       }
                     })
                 .accounts(accounts)
