@@ -160,16 +160,34 @@ public final class FailureClassifier {
     return false;
   }
 
-  /** The innermost useful message of the chain, for the status. */
+  /**
+   * The messages of the chain, for the status. A defect inside the Git client (a null pointer, as
+   * JGit has answered a pack cut short with) is named by its kind only: its message names the
+   * client's own fields and methods, which tell a user nothing.
+   */
   public static String detailOf(Throwable error) {
-    String detail = error.getMessage();
+    String detail = messageOf(error);
     for (Throwable t = error.getCause(); t != null; t = t.getCause()) {
-      if (t.getMessage() != null
-          && !t.getMessage().isBlank()
-          && (detail == null || !detail.contains(t.getMessage()))) {
-        detail = detail == null ? t.getMessage() : detail + ": " + t.getMessage();
+      String message = messageOf(t);
+      if (message != null && !message.isBlank() && (detail == null || !detail.contains(message))) {
+        detail = detail == null ? message : detail + ": " + message;
       }
     }
     return detail == null ? error.getClass().getSimpleName() : detail;
+  }
+
+  private static String messageOf(Throwable t) {
+    if (t instanceof NullPointerException
+        || t instanceof ClassCastException
+        || t instanceof IndexOutOfBoundsException) {
+      return "the Git client failed unexpectedly (" + t.getClass().getSimpleName() + ")";
+    }
+    String message = t.getMessage();
+    // JGit wraps such a defect in an exception of its own that repeats the defect's message
+    Throwable cause = t.getCause();
+    if (message != null && cause != null && message.equals(cause.getMessage())) {
+      return messageOf(cause);
+    }
+    return message;
   }
 }

@@ -16,6 +16,24 @@ import org.junit.jupiter.api.Test;
 
 class FailureClassifierTest {
 
+  /** As JGit answered a truncated pack in the fault bench: its own field names are no message. */
+  @Test
+  void aDefectInsideTheGitClientIsNamedByItsKindOnly() {
+    var npe =
+        new NullPointerException(
+            "Cannot invoke \"org.eclipse.jgit.lib.Repository.newObjectInserter()\" because"
+                + " \"this.local\" is null");
+    assertEquals(
+        "the Git client failed unexpectedly (NullPointerException)",
+        FailureClassifier.detailOf(npe));
+    var wrapped = new TransportException(npe.getMessage(), npe);
+    assertEquals(
+        "the Git client failed unexpectedly (NullPointerException)",
+        FailureClassifier.detailOf(wrapped));
+    var told = new TransportException("http://127.0.0.1:1/x: Premature EOF");
+    assertEquals("http://127.0.0.1:1/x: Premature EOF", FailureClassifier.detailOf(told));
+  }
+
   @Test
   void authenticationFailuresAreNotRetried() {
     var e = new TransportException("http://127.0.0.1:40111/git/app: not authorized");
