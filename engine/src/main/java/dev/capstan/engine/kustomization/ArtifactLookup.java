@@ -44,9 +44,9 @@ final class ArtifactLookup {
 
   /**
    * The artifact is missing from a store that the engine started afresh, and its source has not
-   * been fetched into it yet: not a failure. Nothing is written (the status keeps saying what was
-   * last applied); the Kustomization looks again when the artifact is stored, or after {@link
-   * #ON_ITS_WAY_POLL}.
+   * been fetched into it yet, or the status is about to name what was (see FetchAttempts): not a
+   * failure. Nothing is written (the status keeps saying what was last applied); the Kustomization
+   * looks again when the artifact is stored, or after {@link #ON_ITS_WAY_POLL}.
    */
   static final class OnItsWay extends RuntimeException {
     private static final long serialVersionUID = 1L;
