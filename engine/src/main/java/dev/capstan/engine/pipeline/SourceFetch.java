@@ -8,6 +8,7 @@ import dev.capstan.engine.shard.ShardGate;
 import dev.capstan.engine.shard.WriteFence;
 import dev.capstan.source.core.FailureReason;
 import dev.capstan.source.core.store.FetchResult;
+import dev.capstan.source.core.store.StoredArtifact;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.CustomResource;
 import java.time.Clock;
@@ -164,13 +165,10 @@ public record SourceFetch(
 
   /** The digest of the artifact {@code result} left in the store; empty for a failure. */
   private static Optional<String> storedDigest(FetchResult result) {
-    if (result instanceof FetchResult.Fetched fetched) {
-      return Optional.ofNullable(fetched.current().digest());
-    }
-    if (result instanceof FetchResult.Unchanged unchanged) {
-      return Optional.ofNullable(unchanged.current().digest());
-    }
-    return Optional.empty();
+    // a failure's artifact() is the last good one, which this look did not store
+    return result instanceof FetchResult.Failed
+        ? Optional.empty()
+        : result.artifact().map(StoredArtifact::digest);
   }
 
   /**
