@@ -216,7 +216,24 @@ public enum Fault {
   PARTITION_LEADER("partition-leader-60s", false) {
     @Override
     String injectAndSay(FaultCluster cluster, ControlPlane plane, Random random) throws Exception {
-      return cluster.leaderPartition(plane.auditLog()).inject(Duration.ofSeconds(60));
+      return cluster
+          .leaderPartition(plane.auditLog())
+          .inject(LeaderPartition.Cut.CONNECTIONS, Duration.ofSeconds(60));
+    }
+  },
+  /**
+   * The leading engine cut off from its Lease only for 30 s, while a standby waits: the API server
+   * refuses its renewals and passes every other request of it, so it could go on writing beside a
+   * new leader; it must stop by itself before the standby takes the Lease over, and no write of it
+   * may follow one of the new leader's (from the audit log, if the API server writes one). Then a
+   * new standby is started.
+   */
+  PARTITION_LEASE("partition-lease-30s", false) {
+    @Override
+    String injectAndSay(FaultCluster cluster, ControlPlane plane, Random random) throws Exception {
+      return cluster
+          .leaderPartition(plane.auditLog())
+          .inject(LeaderPartition.Cut.LEASE, Duration.ofSeconds(30));
     }
   },
   /**
@@ -266,26 +283,34 @@ public enum Fault {
 
   /**
    * Whether a run of {@code faults} runs two engines that elect a leader rather than one: only if
-   * it partitions a leader from its standby. The one place that decides it.
+   * it cuts a leader off while a standby waits. The one place that decides it.
    */
   public static boolean needStandby(Collection<Fault> faults) {
-    return faults.contains(PARTITION_LEADER);
+    return faults.stream().anyMatch(Fault::cutsALeader);
+  }
+
+  private boolean cutsALeader() {
+    return this == PARTITION_LEADER || this == PARTITION_LEASE;
   }
 
   /**
-   * Refuses a run that names {@link #PARTITION_LEADER} with other faults: with two engines the
-   * others would act on one of them only (a disk, a kill) or leave no standby for its next round.
+   * Refuses a run that names a fault that cuts a leader off beside any other fault: with two
+   * engines the others would act on one of them only (a disk, a kill) or leave no standby for its
+   * next round.
    */
   public static void checkRun(Collection<Fault> faults) {
-    if (needStandby(faults) && faults.size() > 1) {
+    if (needStandby(faults) && !faults.stream().allMatch(Fault::cutsALeader)) {
       throw new IllegalArgumentException(
-          PARTITION_LEADER.label + " runs alone: it runs two engines electing a leader");
+          PARTITION_LEADER.label
+              + " and "
+              + PARTITION_LEASE.label
+              + " run without other faults: they run two engines electing a leader");
     }
   }
 
-  /** Every fault but {@link #PARTITION_LEADER}, which runs alone: what {@code all} names. */
+  /** Every fault but those that cut a leader off, which run apart: what {@code all} names. */
   public static List<Fault> all() {
-    return Arrays.stream(values()).filter(f -> f != PARTITION_LEADER).toList();
+    return Arrays.stream(values()).filter(f -> !f.cutsALeader()).toList();
   }
 
   /** Injects the fault; returns when it has ended. */

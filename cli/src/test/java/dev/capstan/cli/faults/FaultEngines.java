@@ -225,6 +225,15 @@ final class FaultEngines implements AutoCloseable {
         .withName(LeaderElection.leaseName(Optional.of(selector)));
   }
 
+  /**
+   * Refuses {@code holder}'s renewals of the Lease from now until the refusal is closed, its other
+   * requests passing ({@link LeaseRefusal}).
+   */
+  LeaseRefusal refuseRenewals(String holder) throws InterruptedException {
+    return LeaseRefusal.start(
+        admin, CapstanProcess.NAMESPACE, LeaderElection.leaseName(Optional.of(selector)), holder);
+  }
+
   /** The Lease's holder now, if the Lease exists and names one. */
   Optional<String> holder() {
     Lease lease = lease().get();

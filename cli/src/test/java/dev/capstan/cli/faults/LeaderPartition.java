@@ -11,10 +11,11 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The leading engine cut off from the API server (its connections black-holed) while a standby
- * waits: the leader must lose its Lease and exit before the standby takes the Lease over, and, when
- * the API server writes an audit log, no write of the old leader may come after one of the new
- * leader's ({@link WriterAudit}). Then a new standby is started in the old leader's place.
+ * The leading engine cut off from the API server (its connections black-holed) or from its Lease
+ * only (its renewals refused, every other request passing) while a standby waits: the leader must
+ * lose its Lease and exit before the standby takes the Lease over, and, when the API server writes
+ * an audit log, no write of the old leader may come after one of the new leader's ({@link
+ * WriterAudit}). Then a new standby is started in the old leader's place.
  */
 final class LeaderPartition {
   /** How long the old leader may take to exit after the partition heals, at most. */
@@ -36,8 +37,38 @@ final class LeaderPartition {
   /** The seconds from the partition's start until the standby led and the old leader exited. */
   record TakeOver(double led, double exited) {}
 
-  /** Partitions the leader for {@code length}; says how the take-over went. */
-  String inject(Duration length) throws Exception {
+  /** What the leader is cut off from. */
+  enum Cut {
+    /** The API server: every connection of the leader black-holed by its proxy. */
+    CONNECTIONS {
+      @Override
+      Healing start(FaultEngines engines, CapstanProcess leader, String name) {
+        FaultyProxy proxy = engines.proxyOf(leader);
+        proxy.set(Mode.BLACK_HOLE);
+        return () -> proxy.set(Mode.PASS);
+      }
+    },
+    /** Its Lease only: its renewals refused by the API server ({@link LeaseRefusal}). */
+    LEASE {
+      @Override
+      Healing start(FaultEngines engines, CapstanProcess leader, String name)
+          throws InterruptedException {
+        return engines.refuseRenewals(name)::close;
+      }
+    };
+
+    /** Cuts the leader off; returns once the cut is in effect. */
+    abstract Healing start(FaultEngines engines, CapstanProcess leader, String name)
+        throws InterruptedException;
+  }
+
+  /** Heals a cut. */
+  interface Healing {
+    void heal();
+  }
+
+  /** Cuts the leader off for {@code length}; says how the take-over went. */
+  String inject(Cut cut, Duration length) throws Exception {
     if (!engines.hasStandby()) {
       throw new IllegalStateException("this run has no standby");
     }
@@ -50,7 +81,7 @@ final class LeaderPartition {
     // Only what the log gains from here is read: the whole log is hundreds of MB after a few runs.
     Optional<AuditLog.Mark> mark =
         auditLog.isEmpty() ? Optional.empty() : Optional.of(AuditLog.Mark.now(auditLog.get()));
-    TakeOver takeOver = partition(leader, name, length);
+    TakeOver takeOver = partition(cut, leader, name, length);
     if (!Double.isNaN(takeOver.exited())) {
       engines.startEngine(); // the new standby, in the old leader's place
     }
@@ -78,13 +109,12 @@ final class LeaderPartition {
         takeOver.led(), takeOver.exited(), writers);
   }
 
-  private TakeOver partition(CapstanProcess leader, String name, Duration length)
+  private TakeOver partition(Cut cut, CapstanProcess leader, String name, Duration length)
       throws InterruptedException {
-    FaultyProxy proxy = engines.proxyOf(leader);
+    Healing healing = cut.start(engines, leader, name);
     long start = System.nanoTime();
     double led = Double.NaN;
     double exited = Double.NaN;
-    proxy.set(Mode.BLACK_HOLE);
     try {
       while (System.nanoTime() - start < length.toNanos()) {
         double now = (System.nanoTime() - start) / 1e9;
@@ -97,7 +127,7 @@ final class LeaderPartition {
         Thread.sleep(100);
       }
     } finally {
-      proxy.set(Mode.PASS);
+      healing.heal();
     }
     if (Double.isNaN(exited) && leader.waitFor(EXIT_LIMIT.toMillis(), TimeUnit.MILLISECONDS)) {
       exited = (System.nanoTime() - start) / 1e9;
