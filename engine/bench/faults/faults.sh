@@ -11,7 +11,7 @@
 #   faults: none kill-9 kill-9-mid-apply kill-9-mid-prune kill-9-mid-status worker-kill disk-full apiserver-restart apiserver-pause-20s git-down-20s
 #           git-slow-20s git-500-20s git-truncated-20s registry-down-20s registry-slow-20s
 #           registry-500-20s registry-truncated-20s flood-200 partition-drop-5s
-#           partition-blackhole-60s relist-410; and, alone (two engines electing a leader),
+#           partition-blackhole-60s relist-410; and, apart from those (two engines electing a leader),
 #           partition-leader-60s, partition-lease-30s. `all` is every fault but those two.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"

@@ -106,6 +106,7 @@ final class FaultEngines implements AutoCloseable {
       return;
     }
     awaitLeaseNamespace();
+    LeaseRefusal.sweep(admin, leaseName());
     Started first = start(slots.get(0));
     long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
     while (!holder().equals(Optional.of(first.name()))) {
@@ -219,10 +220,11 @@ final class FaultEngines implements AutoCloseable {
 
   /** The Lease the engines elect their leader on, when they have a standby. */
   private Resource<Lease> lease() {
-    return admin
-        .leases()
-        .inNamespace(CapstanProcess.NAMESPACE)
-        .withName(LeaderElection.leaseName(Optional.of(selector)));
+    return admin.leases().inNamespace(CapstanProcess.NAMESPACE).withName(leaseName());
+  }
+
+  private String leaseName() {
+    return LeaderElection.leaseName(Optional.of(selector));
   }
 
   /**
@@ -230,8 +232,7 @@ final class FaultEngines implements AutoCloseable {
    * requests passing ({@link LeaseRefusal}).
    */
   LeaseRefusal refuseRenewals(String holder) throws InterruptedException {
-    return LeaseRefusal.start(
-        admin, CapstanProcess.NAMESPACE, LeaderElection.leaseName(Optional.of(selector)), holder);
+    return LeaseRefusal.start(admin, CapstanProcess.NAMESPACE, leaseName(), holder);
   }
 
   /** The Lease's holder now, if the Lease exists and names one. */

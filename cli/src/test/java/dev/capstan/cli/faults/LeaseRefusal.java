@@ -23,6 +23,9 @@ final class LeaseRefusal implements AutoCloseable {
   private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]*[a-z0-9])?");
   private static final Duration IN_EFFECT_LIMIT = Duration.ofSeconds(20);
 
+  /** The label naming the Lease a refusal is for, so that one a killed run left can be found. */
+  private static final String LEASE_LABEL = "faults.capstan.dev/refused-lease";
+
   private final KubernetesClient admin;
   private final String namespace;
   private final String lease;
@@ -49,6 +52,7 @@ final class LeaseRefusal implements AutoCloseable {
       }
     }
     LeaseRefusal refusal = new LeaseRefusal(admin, namespace, lease, holder);
+    sweep(admin, lease);
     try {
       admin.resource(refusal.policy()).create();
       admin.resource(refusal.binding()).create();
@@ -63,12 +67,15 @@ final class LeaseRefusal implements AutoCloseable {
   private ValidatingAdmissionPolicy policy() {
     String keeps =
         String.format(
-            "has(oldObject.spec.holderIdentity) && oldObject.spec.holderIdentity == '%1$s'"
-                + " && has(object.spec.holderIdentity) && object.spec.holderIdentity == '%1$s'",
+            "has(oldObject.spec) && has(oldObject.spec.holderIdentity)"
+                + " && oldObject.spec.holderIdentity == '%1$s'"
+                + " && has(object.spec) && has(object.spec.holderIdentity)"
+                + " && object.spec.holderIdentity == '%1$s'",
             holder);
     return new ValidatingAdmissionPolicyBuilder()
         .withNewMetadata()
         .withName(name)
+        .addToLabels(LEASE_LABEL, lease)
         .endMetadata()
         .withNewSpec()
         .withFailurePolicy("Fail")
@@ -86,7 +93,7 @@ final class LeaseRefusal implements AutoCloseable {
         .endMatchConstraints()
         .addNewValidation()
         .withExpression("!(" + keeps + ")")
-        .withMessage("the fault bench cuts " + holder + " off from its Lease")
+        .withMessage(message())
         .endValidation()
         .endSpec()
         .build();
@@ -96,6 +103,7 @@ final class LeaseRefusal implements AutoCloseable {
     return new ValidatingAdmissionPolicyBindingBuilder()
         .withNewMetadata()
         .withName(name)
+        .addToLabels(LEASE_LABEL, lease)
         .endMetadata()
         .withNewSpec()
         .withPolicyName(name)
@@ -104,25 +112,57 @@ final class LeaseRefusal implements AutoCloseable {
         .build();
   }
 
+  private String message() {
+    return "the fault bench cuts " + holder + " off from its Lease";
+  }
+
+  /**
+   * Removes the refusals of the Lease {@code lease} that a run killed before it healed left behind
+   * (a rerun with the same seed has the same Lease): they would refuse its first leader's renewals.
+   */
+  static void sweep(KubernetesClient admin, String lease) {
+    admin
+        .admissionRegistration()
+        .v1()
+        .validatingAdmissionPolicyBindings()
+        .withLabel(LEASE_LABEL, lease)
+        .delete();
+    admin
+        .admissionRegistration()
+        .v1()
+        .validatingAdmissionPolicies()
+        .withLabel(LEASE_LABEL, lease)
+        .delete();
+  }
+
   /**
    * Waits until the API server applies the policy (it loads policies asynchronously): a dry-run
-   * renewal in the holder's name is refused.
+   * renewal in the holder's name is refused by it, not for another reason.
    */
   private void awaitInEffect() throws InterruptedException {
     long deadline = System.nanoTime() + IN_EFFECT_LIMIT.toNanos();
+    String last = "no answer";
     while (System.nanoTime() < deadline) {
       try {
         admin.leases().inNamespace(namespace).withName(lease).dryRun().edit(this::probe);
+        last = "renewals still pass";
       } catch (KubernetesClientException e) {
-        if (e.getCode() == 403 || e.getCode() == 422) {
+        if (String.valueOf(e.getMessage()).contains(message())) {
           return;
         }
-        throw e;
+        // another refusal (a conflict with a renewal, the API server busy): ask again
+        last = "HTTP " + e.getCode();
       }
       Thread.sleep(100);
     }
     throw new IllegalStateException(
-        "the API server did not refuse " + holder + "'s renewals within " + IN_EFFECT_LIMIT);
+        "the API server did not refuse "
+            + holder
+            + "'s renewals within "
+            + IN_EFFECT_LIMIT
+            + " (last: "
+            + last
+            + ")");
   }
 
   /** A renewal by the holder, for the dry run: the same holder, a new annotation. */
@@ -148,7 +188,11 @@ final class LeaseRefusal implements AutoCloseable {
     try {
       admin.resource(object).delete();
     } catch (KubernetesClientException e) {
-      // never made, or gone already: nothing is refused by it
+      // Left behind (the next refusal of this Lease sweeps it): say so, as a later run's first
+      // leader may be refused until then.
+      System.err.printf(
+          "fault bench: could not delete %s %s: %s%n",
+          object.getKind(), object.getMetadata().getName(), e.getMessage());
     }
   }
 }
