@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -27,41 +28,67 @@ import org.slf4j.LoggerFactory;
 public final class EventRecorder implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
   private static final int QUEUE_CAPACITY = 1000;
+  private static final Duration DROPS_REPORTED_EVERY = Duration.ofSeconds(30);
 
   private final EventSink sink;
   private final EventCorrelator correlator;
   private final ExecutorService writer;
   private final String component;
+  private final DroppedEvents drops;
 
   EventRecorder(
-      EventSink sink, EventCorrelator correlator, ExecutorService writer, String component) {
+      EventSink sink,
+      EventCorrelator correlator,
+      ExecutorService writer,
+      String component,
+      DroppedEvents drops) {
     this.sink = sink;
     this.correlator = correlator;
     this.writer = writer;
     this.component = component;
+    this.drops = drops;
   }
 
   /** A recorder writing through {@code client} as {@code component} (e.g. "capstan"). */
   public static EventRecorder create(KubernetesClient client, String component, Clock clock) {
-    ThreadPoolExecutor writer =
-        new ThreadPoolExecutor(
-            1,
-            1,
-            0,
-            TimeUnit.MILLISECONDS,
-            new LinkedBlockingQueue<>(QUEUE_CAPACITY),
-            r -> {
-              Thread t = new Thread(r, "capstan-events");
-              t.setDaemon(true);
-              return t;
-            },
-            (r, executor) ->
-                LOG.warn("event queue full ({} pending): dropping an event", QUEUE_CAPACITY));
+    DroppedEvents drops = new DroppedEvents(clock, DROPS_REPORTED_EVERY);
     return new EventRecorder(
         new KubernetesEventSink(client),
         new EventCorrelator(clock, EventCorrelator.Limits.defaults()),
-        writer,
-        component);
+        writer(QUEUE_CAPACITY, drops),
+        component,
+        drops);
+  }
+
+  /**
+   * One thread writing in order, {@code capacity} Events queued at most: what comes while the queue
+   * is full is dropped and counted; once closed, {@link #record} is refused as before.
+   */
+  static ThreadPoolExecutor writer(int capacity, DroppedEvents drops) {
+    return new ThreadPoolExecutor(
+        1,
+        1,
+        0,
+        TimeUnit.MILLISECONDS,
+        new LinkedBlockingQueue<>(capacity),
+        r -> {
+          Thread t = new Thread(r, "capstan-events");
+          t.setDaemon(true);
+          return t;
+        },
+        (r, executor) -> {
+          if (executor.isShutdown()) {
+            throw new RejectedExecutionException("the event recorder is closed");
+          }
+          drops.dropped().ifPresent(n -> reportDrops(n, capacity));
+        });
+  }
+
+  private static void reportDrops(long count, int capacity) {
+    LOG.warn(
+        "event queue full ({} pending): {} event(s) dropped since the last such message",
+        capacity,
+        count);
   }
 
   /** Records an event of the reason's usual type. */
@@ -86,6 +113,7 @@ public final class EventRecorder implements AutoCloseable {
   }
 
   private void write(CorrelatedEvent event) {
+    drops.unreported().ifPresent(n -> reportDrops(n, QUEUE_CAPACITY));
     try {
       if (event.isNew() || !sink.update(event)) {
         if (!event.isNew()) {

@@ -8,6 +8,8 @@ import dev.capstan.engine.conditions.Reason;
 import dev.capstan.testing.MutableClock;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,7 +67,8 @@ class EventRecorderTest {
               new MutableClock(Instant.parse("2026-01-01T00:00:00Z")),
               EventCorrelator.Limits.defaults()),
           writer,
-          "capstan");
+          "capstan",
+          new DroppedEvents(Clock.systemUTC(), Duration.ofSeconds(30)));
 
   static Kustomization kustomization() {
     Kustomization ks = new Kustomization();
