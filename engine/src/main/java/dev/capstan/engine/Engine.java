@@ -171,6 +171,12 @@ public final class Engine implements AutoCloseable {
                   .checkingCRDAndValidateLocalModel(false)
                   .withConcurrentReconciliationThreads(options.reconcileThreads())
                   .withReconciliationTerminationTimeout(RECONCILE_GRACE)
+                  // A first list refused or cut (RBAC applied a moment after the engine, a
+                  // connection the API server closed while it replaced a CRD's storage) is tried
+                  // again until the caches fill, as controller-runtime does; start() fails only
+                  // once one has not filled in time (UnfilledCaches), naming it.
+                  .withStopOnInformerErrorDuringStartup(false)
+                  .withCacheSyncTimeout(options.cacheSyncTimeout())
                   // Fair across namespaces: one tenant's many retries cannot hold the queue.
                   .withExecutorService(queue);
               this.extensions.forEach(e -> e.configure(o, options));
@@ -367,11 +373,21 @@ public final class Engine implements AutoCloseable {
    * Starts the controllers; returns once their caches are filled.
    *
    * @throws IllegalArgumentException when the API server refuses the configs label selector
+   * @throws EngineStartFailed when a controller's cache has not filled within {@link
+   *     EngineOptions#cacheSyncTimeout()} (without leader election)
    */
   public void start() {
     extensions.forEach(e -> e.queueAndShare(queue, shardMembership));
     extensions.forEach(e -> e.starting(client));
     operator.start();
+    // (with leader election the controllers start when this replica leads, after this returned)
+    Optional<String> unfilled =
+        options.leaderElect()
+            ? Optional.empty()
+            : UnfilledCaches.of(operator.getRuntimeInfo(), options.cacheSyncTimeout());
+    if (unfilled.isPresent()) {
+      throw new EngineStartFailed(unfilled.get());
+    }
     // After the caches filled: the first round weighs the slots by what they hold and reconciles
     // what it takes (until then the gate turns every reconcile away).
     shardMembership.ifPresent(ShardMembership::start);

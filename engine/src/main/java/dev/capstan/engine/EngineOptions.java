@@ -30,6 +30,8 @@ import java.util.Optional;
  *     (see the shard package); when empty, it reconciles all it watches
  * @param backoff how retries after a transient failure space out, up to each object's retry
  *     interval
+ * @param cacheSyncTimeout how long a start waits for the controllers' caches to fill, their lists
+ *     and watches tried again meanwhile (controller-runtime's default: two minutes)
  */
 @RecordBuilder
 public record EngineOptions(
@@ -47,7 +49,8 @@ public record EngineOptions(
     Builds builds,
     Reconciling reconciling,
     Optional<ShardOptions> sharding,
-    Backoff backoff)
+    Backoff backoff,
+    Duration cacheSyncTimeout)
     implements EngineOptionsBuilder.With {
 
   /**
@@ -142,11 +145,27 @@ public record EngineOptions(
     reconciling = reconciling == null ? Reconciling.DEFAULTS : reconciling;
     sharding = sharding == null ? Optional.empty() : sharding;
     backoff = backoff == null ? Backoff.defaults() : backoff;
+    cacheSyncTimeout = cacheSyncTimeout == null ? Duration.ofMinutes(2) : cacheSyncTimeout;
   }
 
   public static EngineOptions defaults(Path storageRoot) {
     return new EngineOptions(
-        storageRoot, null, null, null, false, 0, 0, null, null, null, null, null, null, null, null);
+        storageRoot,
+        null,
+        null,
+        null,
+        false,
+        0,
+        0,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null);
   }
 
   public EngineOptions withAddresses(String metrics, String webhook) {

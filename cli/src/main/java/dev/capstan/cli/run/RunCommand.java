@@ -8,6 +8,7 @@ import dev.capstan.cli.cluster.CommandRunner;
 import dev.capstan.cli.options.DurationConverter;
 import dev.capstan.engine.Engine;
 import dev.capstan.engine.EngineOptions;
+import dev.capstan.engine.EngineStartFailed;
 import dev.capstan.engine.FeatureGates;
 import dev.capstan.engine.core.NamespacedName;
 import dev.capstan.engine.ops.OperationsExtension;
@@ -271,6 +272,8 @@ public final class RunCommand implements Callable<Integer> {
       return runController();
     } catch (IllegalArgumentException e) {
       return fail(new CliException(e.getMessage(), CliException.BAD_INPUT));
+    } catch (EngineStartFailed e) {
+      return fail(new CliException(e.getMessage()));
     } catch (UncheckedIOException e) {
       return fail(new CliException(e.getMessage()));
     } catch (InterruptedException e) {

@@ -65,7 +65,12 @@ final class EngineFixture implements AutoCloseable {
     this.extensions = extensions;
     this.storage = Files.createTempDirectory("capstan-artifacts");
     this.engine = newEngine();
-    engine.start();
+    try {
+      engine.start();
+    } catch (RuntimeException e) {
+      engine.close(); // its reconcile threads are not daemons
+      throw e;
+    }
   }
 
   private Engine newEngine() {
