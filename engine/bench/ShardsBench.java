@@ -138,7 +138,15 @@ public class ShardsBench {
       for (String r : List.of("r0", "r1", "r2")) {
         start(r, true);
       }
-      await(() -> ownersOf(Set.of("r0", "r1", "r2")).size() == n && readyCount() == n, 1800);
+      // (each must own a share before one is killed: one that has not claimed yet owns nothing)
+      await(
+          () -> {
+            Map<String, String> owners = ownersOf(Set.of("r0", "r1", "r2"));
+            return owners.size() == n
+                && owners.values().stream().distinct().count() == 3
+                && readyCount() == n;
+          },
+          1800);
       Map<String, Long> peaks = new TreeMap<>();
       replicas.forEach((r, p) -> peaks.put(r, peakRssKb(p)));
       long worst = Collections.max(peaks.values());

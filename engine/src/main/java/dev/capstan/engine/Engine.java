@@ -119,6 +119,7 @@ public final class Engine implements AutoCloseable {
   private final ManifestBuilder builder;
   private final Optional<ShardMembership> shardMembership;
   private final FairExecutor queue;
+  private final ShardGate gate;
 
   public Engine(EngineOptions options, KubernetesClient client, List<EngineExtension> extensions) {
     this.options = options;
@@ -133,7 +134,8 @@ public final class Engine implements AutoCloseable {
         options
             .sharding()
             .map(s -> ShardGate.of(s, System::nanoTime))
-            .orElseGet(ShardGate::everything);
+            .orElseGet(ShardGate::afterCachesFilled);
+    this.gate = shards;
     StatusWriter statuses = new StatusWriter(client, view, observer, shards.fence());
     WaitTracker waits = new WaitTracker();
     this.monitor =
@@ -374,20 +376,20 @@ public final class Engine implements AutoCloseable {
    *
    * @throws IllegalArgumentException when the API server refuses the configs label selector
    * @throws EngineStartFailed when a controller's cache has not filled within {@link
-   *     EngineOptions#cacheSyncTimeout()} (without leader election)
+   *     EngineOptions#cacheSyncTimeout()} (no reconcile has run: they wait for the caches)
    */
   public void start() {
     extensions.forEach(e -> e.queueAndShare(queue, shardMembership));
     extensions.forEach(e -> e.starting(client));
+    long began = System.nanoTime();
     operator.start();
-    // (with leader election the controllers start when this replica leads, after this returned)
+    // (with leader election too: a standby fills its caches as the leader does)
     Optional<String> unfilled =
-        options.leaderElect()
-            ? Optional.empty()
-            : UnfilledCaches.of(operator.getRuntimeInfo(), options.cacheSyncTimeout());
+        UnfilledCaches.of(operator.getRuntimeInfo(), Duration.ofNanos(System.nanoTime() - began));
     if (unfilled.isPresent()) {
       throw new EngineStartFailed(unfilled.get());
     }
+    gate.cachesFilled();
     // After the caches filled: the first round weighs the slots by what they hold and reconciles
     // what it takes (until then the gate turns every reconcile away).
     shardMembership.ifPresent(ShardMembership::start);

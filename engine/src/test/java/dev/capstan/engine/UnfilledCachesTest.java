@@ -19,9 +19,9 @@ class UnfilledCachesTest {
   void theKindsAreNamedInOrderWithTheTimeout() {
     assertEquals(
         Optional.of(
-            "the engine could not list and watch HelmChart, Kustomization within 120s (is each CRD"
-                + " installed, and may the engine's account list and watch it? the engine's log"
-                + " has the API server's answers)"),
+            "the engine could not list and watch HelmChart, Kustomization in 120s of trying (is"
+                + " each CRD installed, and may the engine's account list and watch it? the"
+                + " engine's log has the API server's answers)"),
         UnfilledCaches.message(
             new TreeSet<>(List.of("Kustomization", "HelmChart")), Duration.ofMinutes(2)));
   }

@@ -27,7 +27,8 @@ abstract class SourceReconciler<R extends CustomResource<? extends ReconciledSpe
 
   /**
    * A deletion (reported only to the kinds whose controller asks for every event, without a
-   * finalizer) is handed to the kind; anything else is {@link #reconcileLive}.
+   * finalizer) is handed to the kind; anything else is {@link #reconcileLive}, once the gate opened
+   * (an unsharded engine's, when its caches filled).
    */
   public UpdateControl<R> reconcile(R source, Context<R> context) {
     if (context.isPrimaryResourceDeleted()) {
@@ -35,6 +36,9 @@ abstract class SourceReconciler<R extends CustomResource<? extends ReconciledSpe
         kind.deleted(source);
       }
       return UpdateControl.noUpdate();
+    }
+    if (!shards.opened()) {
+      return UpdateControl.noUpdate(); // woken when the caches filled (wakeUps)
     }
     return reconcileLive(source);
   }

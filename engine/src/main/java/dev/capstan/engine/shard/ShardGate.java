@@ -50,13 +50,25 @@ public final class ShardGate {
   private volatile long renewedAtNanos;
   private volatile boolean renewedOnce;
   private volatile boolean closed;
+  // Without sharding: whether the engine's caches filled (a sharded gate opens by its claims).
+  private volatile boolean cachesFilled;
 
   ShardGate(ShardKey key, SlotSpace space, LongSupplier nanoClock, long writeDeadlineNanos) {
+    this(key, space, nanoClock, writeDeadlineNanos, true);
+  }
+
+  private ShardGate(
+      ShardKey key,
+      SlotSpace space,
+      LongSupplier nanoClock,
+      long writeDeadlineNanos,
+      boolean cachesFilled) {
     this.key = key;
     this.space = space;
     this.nanoClock = nanoClock;
     this.writeDeadlineNanos = writeDeadlineNanos;
     this.running = new AtomicIntegerArray(space == null ? 0 : space.count());
+    this.cachesFilled = cachesFilled;
   }
 
   /**
@@ -78,6 +90,36 @@ public final class ShardGate {
   /** A gate that lets everything through: one engine, no sharding. */
   public static ShardGate everything() {
     return new ShardGate(null, null, System::nanoTime, 0);
+  }
+
+  /**
+   * The gate of one engine, no sharding: it turns every reconcile away until {@link
+   * #cachesFilled()}, then lets everything through. A controller whose cache did not fill in time
+   * still starts its reconciles (the framework goes on without it); they must not act on an empty
+   * view of what they read, writing statuses that say a source or a dependency is missing.
+   */
+  public static ShardGate afterCachesFilled() {
+    return new ShardGate(null, null, System::nanoTime, 0, false);
+  }
+
+  /**
+   * Whether anything may be reconciled here yet: an unsharded gate once the caches filled, a
+   * sharded one always (its slots decide what).
+   */
+  public boolean opened() {
+    return key != null || cachesFilled;
+  }
+
+  /**
+   * The engine's caches filled: an unsharded gate lets reconciles through from now on and wakes
+   * what it turned away. A sharded gate opens by its claims instead; nothing changes for it.
+   */
+  public void cachesFilled() {
+    if (key != null || cachesFilled) {
+      return;
+    }
+    cachesFilled = true;
+    acquired.forEach(listener -> listener.accept(slot -> true));
   }
 
   /**
@@ -108,7 +150,7 @@ public final class ShardGate {
    */
   public Optional<Pass> hold(HasMetadata object) {
     if (key == null) {
-      return Optional.of(() -> {});
+      return cachesFilled ? Optional.of(() -> {}) : Optional.empty();
     }
     int slot = slotOf(object);
     // Counted before the ownership is read: a slot being released is either seen busy by the

@@ -1,5 +1,6 @@
 package dev.capstan.engine.e2e;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -15,6 +16,13 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.http.AsyncBody;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.HttpResponse;
+import io.fabric8.kubernetes.client.http.Interceptor;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,6 +31,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -41,7 +50,11 @@ class CacheFillIT {
   @AfterEach
   void cleanUp() {
     for (int i = cleanups.size() - 1; i >= 0; i--) {
-      cleanups.get(i).run();
+      try {
+        cleanups.get(i).run();
+      } catch (RuntimeException e) {
+        System.err.println("cleaning up after CacheFillIT: " + e);
+      }
     }
   }
 
@@ -50,7 +63,8 @@ class CacheFillIT {
       KubernetesClient admin, ClusterAccess cluster, TestNamespace namespace, @TempDir Path repo)
       throws Exception {
     grant(admin, "all-but-helmcharts", allButHelmCharts());
-    KubernetesClient engineClient = asUser(cluster);
+    AtomicInteger refused = new AtomicInteger();
+    KubernetesClient engineClient = asUser(cluster, refused);
     CompletableFuture<EngineFixture> starting =
         CompletableFuture.supplyAsync(
             () ->
@@ -58,13 +72,14 @@ class CacheFillIT {
                     engineClient,
                     namespace.name(),
                     o -> o.withCacheSyncTimeout(Duration.ofSeconds(90))));
-    TimeUnit.SECONDS.sleep(4);
+    cleanups.add(() -> starting.thenAccept(EngineFixture::close));
+    await().atMost(Duration.ofSeconds(60)).until(() -> refused.get() > 0 || starting.isDone());
+    TimeUnit.SECONDS.sleep(2);
     // still trying: neither started without HelmCharts nor given up at the first refusal
     assertFalse(starting.isDone(), () -> "the start ended: " + outcome(starting));
 
     grant(admin, "helmcharts", helmCharts());
     EngineFixture engine = starting.get(90, TimeUnit.SECONDS);
-    cleanups.add(engine::close);
     try (GitFixture git = GitFixture.create(repo)) {
       git.commit(Map.of("app/cm.yaml", Manifests.configMap("after-rights", "v")));
       engine.gitRepository("repo", git.url());
@@ -77,9 +92,9 @@ class CacheFillIT {
 
   @Test
   void failsItsStartNamingWhatItMayNotList(
-      KubernetesClient admin, ClusterAccess cluster, TestNamespace namespace) {
+      KubernetesClient admin, ClusterAccess cluster, TestNamespace namespace) throws IOException {
     grant(admin, "all-but-helmcharts", allButHelmCharts());
-    KubernetesClient engineClient = asUser(cluster);
+    KubernetesClient engineClient = asUser(cluster, new AtomicInteger());
     EngineStartFailed failed =
         assertThrows(
             EngineStartFailed.class,
@@ -89,7 +104,7 @@ class CacheFillIT {
                     namespace.name(),
                     o -> o.withCacheSyncTimeout(Duration.ofSeconds(5))));
     assertTrue(failed.getMessage().contains("HelmChart"), failed.getMessage());
-    assertTrue(failed.getMessage().contains("within 5s"), failed.getMessage());
+    assertTrue(failed.getMessage().contains("could not list and watch"), failed.getMessage());
     assertFalse(failed.getMessage().contains("Kustomization"), failed.getMessage());
   }
 
@@ -97,12 +112,30 @@ class CacheFillIT {
     return starting.handle((fixture, e) -> e == null ? "started" : e.toString()).join();
   }
 
-  /** The admin's client, impersonating this test's user (who has no rights until granted). */
-  private KubernetesClient asUser(ClusterAccess cluster) {
-    Config config = EngineFixture.client(cluster.kubeconfig()).getConfiguration();
+  /**
+   * The admin's client, impersonating this test's user (who has no rights until granted); each
+   * HelmChart request refused is counted in {@code refused}.
+   */
+  private KubernetesClient asUser(ClusterAccess cluster, AtomicInteger refused) throws IOException {
+    Path kubeconfig = cluster.kubeconfig();
+    Config config =
+        Config.fromKubeconfig(null, Files.readString(kubeconfig), kubeconfig.toString());
+    Interceptor counting =
+        new Interceptor() {
+          @Override
+          public void after(
+              HttpRequest request,
+              HttpResponse<?> response,
+              AsyncBody.Consumer<List<ByteBuffer>> consumer) {
+            if (response.code() == 403 && request.uri().getPath().endsWith("/helmcharts")) {
+              refused.incrementAndGet();
+            }
+          }
+        };
     KubernetesClient client =
         new KubernetesClientBuilder()
             .withConfig(new ConfigBuilder(config).withImpersonateUsername(user).build())
+            .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("refusals", counting))
             .build();
     cleanups.add(client::close);
     return client;

@@ -68,7 +68,11 @@ final class EngineFixture implements AutoCloseable {
     try {
       engine.start();
     } catch (RuntimeException e) {
-      engine.close(); // its reconcile threads are not daemons
+      try {
+        engine.close(); // its reconcile threads are not daemons
+      } catch (RuntimeException closing) {
+        e.addSuppressed(closing);
+      }
       throw e;
     }
   }

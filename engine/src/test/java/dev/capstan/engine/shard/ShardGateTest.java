@@ -15,6 +15,7 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 class ShardGateTest {
@@ -207,6 +208,43 @@ class ShardGateTest {
 
     assertTrue(everything.owns(object));
     assertTrue(everything.enter(object).isPresent());
+  }
+
+  @Test
+  void oneEngineTurnsEverythingAwayUntilItsCachesFilledThenWakesIt() {
+    ShardGate one = ShardGate.afterCachesFilled();
+    ConfigMap cached =
+        new ConfigMapBuilder()
+            .withNewMetadata()
+            .withName("x")
+            .withNamespace("n")
+            .endMetadata()
+            .build();
+    List<String> woken = new ArrayList<>();
+    one.wakeOnAcquired(() -> Stream.of(cached), k -> woken.add(k.name()));
+
+    assertFalse(one.opened());
+    assertTrue(one.enter(object).isEmpty());
+    assertTrue(one.hold(object).isEmpty());
+    assertEquals(List.of(), woken);
+
+    one.cachesFilled();
+    assertTrue(one.opened());
+    assertTrue(one.enter(object).isPresent());
+    assertEquals(List.of("x"), woken);
+    one.cachesFilled(); // once is enough: nothing is woken again
+    assertEquals(List.of("x"), woken);
+  }
+
+  @Test
+  void aShardedGateIsOpenedByItsClaimsNotByTheCaches() {
+    List<Integer> announced = new ArrayList<>();
+    gate.onAcquired(opened -> announced.add(opened.test(slot) ? 1 : 0));
+
+    assertTrue(gate.opened());
+    gate.cachesFilled();
+    assertTrue(gate.enter(object).isEmpty());
+    assertEquals(List.of(), announced);
   }
 
   private static BitSet slots(int... slots) {
