@@ -130,11 +130,12 @@ public final class Engine implements AutoCloseable {
     PipelineObserver observer =
         Observers.of(this.extensions.stream().map(EngineExtension::observer).toList());
     CacheView view = new CacheView();
+    ControllerCaches caches = new ControllerCaches();
     ShardGate shards =
         options
             .sharding()
             .map(s -> ShardGate.of(s, System::nanoTime))
-            .orElseGet(ShardGate::afterCachesFilled);
+            .orElseGet(() -> ShardGate.afterCachesFilled(caches));
     this.gate = shards;
     StatusWriter statuses = new StatusWriter(client, view, observer, shards.fence());
     WaitTracker waits = new WaitTracker();
@@ -183,6 +184,7 @@ public final class Engine implements AutoCloseable {
                   .withExecutorService(queue);
               this.extensions.forEach(e -> e.configure(o, options));
             });
+    caches.follow(operator);
     this.accounts =
         new ServiceAccountClients(
             Acting.of(client, applyPool, Polling.system()),
@@ -376,7 +378,8 @@ public final class Engine implements AutoCloseable {
    *
    * @throws IllegalArgumentException when the API server refuses the configs label selector
    * @throws EngineStartFailed when a controller's cache has not filled within {@link
-   *     EngineOptions#cacheSyncTimeout()} (no reconcile has run: they wait for the caches)
+   *     EngineOptions#cacheSyncTimeout()} (no reconcile of its controller has run: the gate waits
+   *     for its caches)
    */
   public void start() {
     extensions.forEach(e -> e.queueAndShare(queue, shardMembership));
@@ -389,7 +392,7 @@ public final class Engine implements AutoCloseable {
     if (unfilled.isPresent()) {
       throw new EngineStartFailed(unfilled.get());
     }
-    gate.cachesFilled();
+    gate.startChecked();
     // After the caches filled: the first round weighs the slots by what they hold and reconciles
     // what it takes (until then the gate turns every reconcile away).
     shardMembership.ifPresent(ShardMembership::start);

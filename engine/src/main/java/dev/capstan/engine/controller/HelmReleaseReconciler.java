@@ -105,7 +105,7 @@ public final class HelmReleaseReconciler implements Reconciler<HelmRelease>, Cle
             (newer, older) -> artifactChanged(artifact(newer), artifact(older)),
             context);
     sources.connect(charts, ociCharts);
-    // what the gate turned away (another replica's, or before the caches filled), once it is ours
+    // what the gate turned away (another replica's, or before its caches filled), once it is ours
     shards.wakeOnAcquired(cache::list, this::wake);
     shards.onStoredHere(
         (kind, source) ->

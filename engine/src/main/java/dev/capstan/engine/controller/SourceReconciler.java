@@ -27,8 +27,8 @@ abstract class SourceReconciler<R extends CustomResource<? extends ReconciledSpe
 
   /**
    * A deletion (reported only to the kinds whose controller asks for every event, without a
-   * finalizer) is handed to the kind; anything else is {@link #reconcileLive}, once the gate opened
-   * (an unsharded engine's, when its caches filled).
+   * finalizer) is handed to the kind; anything else is {@link #reconcileLive}, once the gate lets
+   * it start (an unsharded engine's, when this controller's caches filled).
    */
   public UpdateControl<R> reconcile(R source, Context<R> context) {
     if (context.isPrimaryResourceDeleted()) {
@@ -37,8 +37,8 @@ abstract class SourceReconciler<R extends CustomResource<? extends ReconciledSpe
       }
       return UpdateControl.noUpdate();
     }
-    if (!shards.opened()) {
-      return UpdateControl.noUpdate(); // woken when the caches filled (wakeUps)
+    if (!shards.started(source)) {
+      return UpdateControl.noUpdate(); // woken once the start checked the caches (wakeUps)
     }
     return reconcileLive(source);
   }

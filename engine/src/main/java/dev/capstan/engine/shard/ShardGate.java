@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -25,7 +26,8 @@ import java.util.stream.Stream;
  * Whether this replica may reconcile a Kustomization now: its slot is claimed here and not being
  * handed over, and this replica renewed its Lease recently enough that nobody else can have taken
  * the slot. Counts the reconciles running in each slot, so that a slot is released only when none
- * runs. Without sharding, {@link #everything()} lets every reconcile through.
+ * runs. Without sharding, {@link #afterCachesFilled} lets a reconcile through once its controller's
+ * caches filled ({@link #everything()}: always, for tests).
  */
 public final class ShardGate {
   /** A reconcile let through; closing it ends its count. */
@@ -50,11 +52,13 @@ public final class ShardGate {
   private volatile long renewedAtNanos;
   private volatile boolean renewedOnce;
   private volatile boolean closed;
-  // Without sharding: whether the engine's caches filled (a sharded gate opens by its claims).
-  private volatile boolean cachesFilled;
+  // Without sharding: whether the caches of an object's controller filled (a sharded gate opens by
+  // its claims, after the start checked every cache), and whether anything was turned away by it.
+  private final Predicate<HasMetadata> cachesFilled;
+  private final AtomicBoolean turnedAway = new AtomicBoolean();
 
   ShardGate(ShardKey key, SlotSpace space, LongSupplier nanoClock, long writeDeadlineNanos) {
-    this(key, space, nanoClock, writeDeadlineNanos, true);
+    this(key, space, nanoClock, writeDeadlineNanos, object -> true);
   }
 
   private ShardGate(
@@ -62,7 +66,7 @@ public final class ShardGate {
       SlotSpace space,
       LongSupplier nanoClock,
       long writeDeadlineNanos,
-      boolean cachesFilled) {
+      Predicate<HasMetadata> cachesFilled) {
     this.key = key;
     this.space = space;
     this.nanoClock = nanoClock;
@@ -93,33 +97,42 @@ public final class ShardGate {
   }
 
   /**
-   * The gate of one engine, no sharding: it turns every reconcile away until {@link
-   * #cachesFilled()}, then lets everything through. A controller whose cache did not fill in time
-   * still starts its reconciles (the framework goes on without it); they must not act on an empty
-   * view of what they read, writing statuses that say a source or a dependency is missing.
+   * The gate of one engine, no sharding: it lets a reconcile through once the caches of its
+   * object's controller filled ({@code cachesFilled}). The framework starts a controller's
+   * reconciles when its informers listed or their sync timeout passed; in the second case they must
+   * not act on an empty view of what they read, writing statuses that say a source or a dependency
+   * is missing.
    */
-  public static ShardGate afterCachesFilled() {
-    return new ShardGate(null, null, System::nanoTime, 0, false);
+  public static ShardGate afterCachesFilled(Predicate<HasMetadata> cachesFilled) {
+    return new ShardGate(null, null, System::nanoTime, 0, cachesFilled);
   }
 
   /**
-   * Whether anything may be reconciled here yet: an unsharded gate once the caches filled, a
-   * sharded one always (its slots decide what).
+   * Whether a reconcile of {@code object} may start here at all: on a sharded gate always (its
+   * slots decide whether it is this replica's), on an unsharded one once its controller's caches
+   * filled.
    */
-  public boolean opened() {
-    return key != null || cachesFilled;
+  public boolean started(HasMetadata object) {
+    return key != null || admitted(object);
   }
 
   /**
-   * The engine's caches filled: an unsharded gate lets reconciles through from now on and wakes
-   * what it turned away. A sharded gate opens by its claims instead; nothing changes for it.
+   * The engine's start found every cache filled: what an unsharded gate turned away before (a
+   * controller's informers filled after their sync timeout) is woken. A sharded gate opens by its
+   * claims instead; nothing changes for it.
    */
-  public void cachesFilled() {
-    if (key != null || cachesFilled) {
-      return;
+  public void startChecked() {
+    if (key == null && turnedAway.getAndSet(false)) {
+      acquired.forEach(listener -> listener.accept(slot -> true));
     }
-    cachesFilled = true;
-    acquired.forEach(listener -> listener.accept(slot -> true));
+  }
+
+  private boolean admitted(HasMetadata object) {
+    if (cachesFilled.test(object)) {
+      return true;
+    }
+    turnedAway.set(true);
+    return false;
   }
 
   /**
@@ -150,7 +163,7 @@ public final class ShardGate {
    */
   public Optional<Pass> hold(HasMetadata object) {
     if (key == null) {
-      return cachesFilled ? Optional.of(() -> {}) : Optional.empty();
+      return admitted(object) ? Optional.of(() -> {}) : Optional.empty();
     }
     int slot = slotOf(object);
     // Counted before the ownership is read: a slot being released is either seen busy by the
@@ -165,7 +178,7 @@ public final class ShardGate {
 
   /** Whether a reconcile of {@code object} may start here now. */
   public boolean owns(HasMetadata object) {
-    return key == null || owns(slotOf(object));
+    return key == null ? cachesFilled.test(object) : owns(slotOf(object));
   }
 
   /**
@@ -214,7 +227,9 @@ public final class ShardGate {
 
   /** Whether a write for {@code object} may go out now (see {@link #fence()}). */
   boolean mayWrite(HasMetadata object) {
-    return key == null || (freshAt(nanoClock.getAsLong()) && share.claimed().get(slotOf(object)));
+    return key == null
+        ? cachesFilled.test(object)
+        : freshAt(nanoClock.getAsLong()) && share.claimed().get(slotOf(object));
   }
 
   /**

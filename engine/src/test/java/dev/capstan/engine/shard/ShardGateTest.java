@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -33,6 +34,13 @@ class ShardGateTest {
   private final ConfigMap object =
       new ConfigMapBuilder().withNewMetadata().withName("x").withUid("abc").endMetadata().build();
   private final int slot = new SlotSpace(1).slotOf(ShardKey.UID.hash("abc"));
+  private final ConfigMap cached =
+      new ConfigMapBuilder()
+          .withNewMetadata()
+          .withName("x")
+          .withNamespace("n")
+          .endMetadata()
+          .build();
 
   @Test
   void turnsEverythingAwayUntilTheFirstClaim() {
@@ -211,38 +219,46 @@ class ShardGateTest {
   }
 
   @Test
-  void oneEngineTurnsEverythingAwayUntilItsCachesFilledThenWakesIt() {
-    ShardGate one = ShardGate.afterCachesFilled();
-    ConfigMap cached =
-        new ConfigMapBuilder()
-            .withNewMetadata()
-            .withName("x")
-            .withNamespace("n")
-            .endMetadata()
-            .build();
+  void oneEngineTurnsAwayWhatItsControllersCachesHaveNotFilledAndWakesItOnceChecked() {
+    AtomicBoolean filled = new AtomicBoolean();
+    ShardGate one = ShardGate.afterCachesFilled(o -> filled.get());
     List<String> woken = new ArrayList<>();
     one.wakeOnAcquired(() -> Stream.of(cached), k -> woken.add(k.name()));
 
-    assertFalse(one.opened());
-    assertTrue(one.enter(object).isEmpty());
-    assertTrue(one.hold(object).isEmpty());
-    assertEquals(List.of(), woken);
+    assertFalse(one.started(cached));
+    assertTrue(one.enter(cached).isEmpty());
+    assertTrue(one.hold(cached).isEmpty());
+    assertFalse(one.owns(cached));
+    assertThrows(WriteFence.Refused.class, () -> one.fence().check(cached));
 
-    one.cachesFilled();
-    assertTrue(one.opened());
-    assertTrue(one.enter(object).isPresent());
+    filled.set(true);
+    assertTrue(one.started(cached));
+    assertTrue(one.enter(cached).isPresent());
+    assertEquals(List.of(), woken);
+    one.startChecked();
     assertEquals(List.of("x"), woken);
-    one.cachesFilled(); // once is enough: nothing is woken again
+    one.startChecked(); // nothing turned away since: nothing woken again
     assertEquals(List.of("x"), woken);
   }
 
   @Test
-  void aShardedGateIsOpenedByItsClaimsNotByTheCaches() {
+  void oneEngineWhoseCachesFilledWakesNothingAtTheCheck() {
+    ShardGate one = ShardGate.afterCachesFilled(o -> true);
+    List<String> woken = new ArrayList<>();
+    one.wakeOnAcquired(() -> Stream.of(cached), k -> woken.add(k.name()));
+
+    assertTrue(one.enter(cached).isPresent());
+    one.startChecked();
+    assertEquals(List.of(), woken, "a wave of reconciles again at every start would cost restarts");
+  }
+
+  @Test
+  void aShardedGateIsOpenedByItsClaimsNotByTheCacheCheck() {
     List<Integer> announced = new ArrayList<>();
     gate.onAcquired(opened -> announced.add(opened.test(slot) ? 1 : 0));
 
-    assertTrue(gate.opened());
-    gate.cachesFilled();
+    assertTrue(gate.started(object));
+    gate.startChecked();
     assertTrue(gate.enter(object).isEmpty());
     assertEquals(List.of(), announced);
   }
