@@ -132,7 +132,9 @@ public final class ShardGate {
       return true;
     }
     turnedAway.set(true);
-    return false;
+    // Asked again after marking: caches that filled meanwhile may have been checked already, with
+    // nothing marked for the check to wake.
+    return cachesFilled.test(object);
   }
 
   /**
