@@ -58,8 +58,12 @@ final class ControllerCaches implements Predicate<HasMetadata> {
   }
 
   private static boolean listed(InformerWrappingEventSourceHealthIndicator<?> source) {
-    var informers = source.informerHealthIndicators();
-    return !informers.isEmpty()
-        && informers.values().stream().allMatch(InformerHealthIndicator::hasSynced);
+    return !source.informerHealthIndicators().isEmpty() && synced(source);
+  }
+
+  /** Every informer the event source has started listed once (none started: true). */
+  static boolean synced(InformerWrappingEventSourceHealthIndicator<?> source) {
+    return source.informerHealthIndicators().values().stream()
+        .allMatch(InformerHealthIndicator::hasSynced);
   }
 }

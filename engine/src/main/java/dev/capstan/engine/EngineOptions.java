@@ -149,23 +149,8 @@ public record EngineOptions(
   }
 
   public static EngineOptions defaults(Path storageRoot) {
-    return new EngineOptions(
-        storageRoot,
-        null,
-        null,
-        null,
-        false,
-        0,
-        0,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null);
+    // every other component left unset: the constructor gives each its default
+    return EngineOptionsBuilder.builder().storageRoot(storageRoot).build();
   }
 
   public EngineOptions withAddresses(String metrics, String webhook) {

@@ -1,7 +1,6 @@
 package dev.capstan.engine;
 
 import io.javaoperatorsdk.operator.RuntimeInfo;
-import io.javaoperatorsdk.operator.health.InformerHealthIndicator;
 import io.javaoperatorsdk.operator.health.InformerWrappingEventSourceHealthIndicator;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import java.time.Duration;
@@ -28,7 +27,7 @@ final class UnfilledCaches {
         runtime.unhealthyInformerWrappingEventSourceHealthIndicator().values()) {
       sources.forEach(
           (name, source) -> {
-            if (!listed(source)) {
+            if (!ControllerCaches.synced(source)) {
               kinds.add(kindOf(name, source));
             }
           });
@@ -48,11 +47,6 @@ final class UnfilledCaches {
             + tried.toSeconds()
             + "s of trying (is each CRD installed, and may the engine's account list and watch"
             + " it? the engine's log has the API server's answers)");
-  }
-
-  private static boolean listed(InformerWrappingEventSourceHealthIndicator<?> source) {
-    return source.informerHealthIndicators().values().stream()
-        .allMatch(InformerHealthIndicator::hasSynced);
   }
 
   private static String kindOf(String name, InformerWrappingEventSourceHealthIndicator<?> source) {
