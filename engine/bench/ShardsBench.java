@@ -1,5 +1,6 @@
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
+import dev.capstan.cli.faults.FaultyProxy;
 import dev.capstan.engine.shard.ShardOptions;
 import dev.capstan.engine.testing.GitHttpServer;
 import dev.capstan.testing.AuditLog;
@@ -42,8 +43,9 @@ import org.eclipse.jgit.api.Git;
  * RESULT line: peak RSS of each of 3 replicas against one engine alone on the same N; a SIGKILL of
  * one of 3 replicas (how long until another replica takes each Kustomization it owned: the owner's
  * label changes when a reconcile of it is let through); a graceful stop (the same, by SIGTERM);
- * scaling 3 to 4 (how many Kustomizations move); and, when the API server writes an audit log
- * (deploy/testcluster/up with CAPSTAN_AUDIT_LOG), whether two replicas ever wrote for one
+ * a partition (one replica's API connections black-holed for 30 s by a local proxy: the same
+ * timing); scaling 3 to 4 (how many Kustomizations move); and, when the API server writes an audit
+ * log (deploy/testcluster/up with CAPSTAN_AUDIT_LOG), whether two replicas ever wrote for one
  * Kustomization in overlapping windows. Run with engine/bench/shards.sh N.
  */
 public class ShardsBench {
@@ -56,6 +58,12 @@ public class ShardsBench {
   static List<String> jvmFlags;
   static Path storageRoot;
   static final Map<String, Process> replicas = new TreeMap<>();
+  /** The replica whose API connections go through {@link #apiProxy}, to be cut off. */
+  static final String PARTITIONED = "r0";
+  /** How long the partition lasts: three of the replicas' Leases. */
+  static final Duration PARTITION = Duration.ofSeconds(30);
+  static FaultyProxy apiProxy;
+  static Path proxiedKubeconfig;
 
   public static void main(String[] args) throws Exception {
     int n = Integer.parseInt(args[0]);
@@ -73,6 +81,7 @@ public class ShardsBench {
             new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
         .create();
     storageRoot = Files.createTempDirectory("capstan-shards-bench");
+    proxyTheApiServer();
     Path repo = Files.createTempDirectory("capstan-shards-repo");
     Git git = Git.init().setDirectory(repo.toFile()).setInitialBranch("main").call();
     Files.createDirectories(repo.resolve("app"));
@@ -163,7 +172,7 @@ public class ShardsBench {
 
       // SIGKILL one of 3.
       Map<String, String> before = owners();
-      List<Double> killed = takeover("r1", before, true);
+      List<Double> killed = stopAndTime("r1", before, true);
       System.out.printf(
           "RESULT kill: SIGKILL of 1 of 3 replicas owning %d Kustomizations: each taken by another"
               + " after median %.1f s, max %.1f s (goal <= 15 s: %s)%n",
@@ -177,7 +186,7 @@ public class ShardsBench {
 
       // Graceful stop of 1 of 3.
       before = owners();
-      List<Double> graceful = takeover("r2", before, false);
+      List<Double> graceful = stopAndTime("r2", before, false);
       System.out.printf(
           "RESULT handoff: graceful stop (SIGTERM) of 1 of 3 replicas owning %d Kustomizations:"
               + " each taken by another after median %.1f s, max %.1f s (goal <= 2 s: %s)%n",
@@ -186,6 +195,29 @@ public class ShardsBench {
           percentile(graceful, 100),
           percentile(graceful, 100) <= 2 ? "met" : "missed");
       start("r2", true);
+      await(
+          () -> ownersOf(Set.of("r0", "r1", "r2")).values().stream().distinct().count() == 3, 300);
+
+      // A partition: one replica's API connections held by the proxy, nothing forwarded.
+      before = owners();
+      long cut = System.nanoTime();
+      List<Double> partitioned =
+          takeover(PARTITIONED, before, () -> apiProxy.set(FaultyProxy.Mode.BLACK_HOLE));
+      Thread.sleep(Math.max(0, PARTITION.toMillis() - (System.nanoTime() - cut) / 1_000_000));
+      apiProxy.set(FaultyProxy.Mode.PASS);
+      long healed = System.nanoTime();
+      await(() -> owners().containsValue(PARTITIONED), 300);
+      System.out.printf(
+          "RESULT partition: the API connections of 1 of 3 replicas, owning %d Kustomizations,"
+              + " black-holed for %d s by a local proxy: each taken by another after median %.1f"
+              + " s, max %.1f s (goal as for a kill <= 15 s: %s); it owned again %.1f s after the"
+              + " heal%n",
+          partitioned.size(),
+          PARTITION.toSeconds(),
+          percentile(partitioned, 50),
+          percentile(partitioned, 100),
+          percentile(partitioned, 100) <= 15 ? "met" : "missed",
+          (System.nanoTime() - healed) / 1e9);
       await(
           () -> ownersOf(Set.of("r0", "r1", "r2")).values().stream().distinct().count() == 3, 300);
       Thread.sleep(10_000); // settled: a few rounds without a move
@@ -236,6 +268,9 @@ public class ShardsBench {
    * every engine; a failure here is printed, never left to hold the process.
    */
   static void cleanUp(GitHttpServer served, Git git) {
+    if (apiProxy != null) {
+      apiProxy.set(FaultyProxy.Mode.PASS); // a run cut short during the partition
+    }
     try {
       long deadline = System.nanoTime() + 600_000_000_000L;
       while (System.nanoTime() < deadline && !deleted()) {
@@ -255,11 +290,36 @@ public class ShardsBench {
     client.close();
     served.close();
     git.close();
+    try {
+      if (apiProxy != null) {
+        apiProxy.close();
+      }
+    } catch (IOException e) {
+      System.out.println("closing the API server's proxy: " + e);
+    }
   }
 
   /** Stops {@code replica} and times how long each Kustomization it owned stays without owner. */
-  static List<Double> takeover(String replica, Map<String, String> before, boolean kill)
+  static List<Double> stopAndTime(String replica, Map<String, String> before, boolean kill)
       throws Exception {
+    long stopped = System.nanoTime();
+    // Signalled, not awaited: a graceful stop's process may outlive its handover.
+    Process process = replicas.remove(replica);
+    List<Double> taken =
+        takeover(replica, before, kill ? process::destroyForcibly : process::destroy);
+    boolean ended = process.waitFor(60, TimeUnit.SECONDS);
+    System.out.printf(
+        "%s %s %.1f s after the signal%n",
+        replica, ended ? "ended" : "still ran", (System.nanoTime() - stopped) / 1e9);
+    return taken;
+  }
+
+  /**
+   * Does {@code disrupt} to {@code replica} and times how long until another replica owns each
+   * Kustomization it owned (at most 120 s).
+   */
+  static List<Double> takeover(String replica, Map<String, String> before, Runnable disrupt)
+      throws InterruptedException {
     Set<String> owned =
         before.entrySet().stream()
             .filter(e -> e.getValue().equals(replica))
@@ -267,13 +327,7 @@ public class ShardsBench {
             .collect(Collectors.toSet());
     Map<String, Double> taken = new HashMap<>();
     long stopped = System.nanoTime();
-    // Signalled, not awaited: a graceful stop's process may outlive its handover.
-    Process process = replicas.remove(replica);
-    if (kill) {
-      process.destroyForcibly();
-    } else {
-      process.destroy();
-    }
+    disrupt.run();
     long deadline = stopped + 120_000_000_000L;
     while (taken.size() < owned.size() && System.nanoTime() < deadline) {
       Map<String, String> now = owners();
@@ -286,10 +340,6 @@ public class ShardsBench {
       }
       Thread.sleep(100);
     }
-    boolean ended = process.waitFor(60, TimeUnit.SECONDS);
-    System.out.printf(
-        "%s %s %.1f s after the signal%n",
-        replica, ended ? "ended" : "still ran", (System.nanoTime() - stopped) / 1e9);
     if (taken.size() < owned.size()) {
       System.out.printf(
           "%d Kustomizations were not taken within 120 s%n", owned.size() - taken.size());
@@ -391,7 +441,8 @@ public class ShardsBench {
             : overlapping == 0 ? "met" : "missed";
     return String.format(
         "RESULT double-ownership: %d writes by the replicas to %d Kustomizations and their objects"
-            + " in the audit log across the kill, the graceful stop and the rescale: %d"
+            + " in the audit log across the kill, the graceful stop, the partition and the"
+            + " rescale: %d"
             + " Kustomizations written by two replicas in overlapping windows (goal 0: %s)",
         lines, writes.size(), overlapping, verdict);
   }
@@ -423,13 +474,38 @@ public class ShardsBench {
     if (sharded) {
       command.addAll(List.of("--shards", "--shard-group", run, "--replica-name", name));
     }
+    ProcessBuilder builder = new ProcessBuilder(command);
+    if (sharded && name.equals(PARTITIONED)) {
+      builder.environment().put("KUBECONFIG", proxiedKubeconfig.toString());
+    }
     Files.createDirectories(storageRoot.resolve(name));
     Path log = Files.createTempFile("capstan-shards-" + name, ".log");
     System.out.println(name + ": log " + log);
-    Process process =
-        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    Process process = builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
     replicas.put(name, process);
     return process;
+  }
+
+  /**
+   * A proxy on loopback in front of the API server of $KUBECONFIG, and a copy of that kubeconfig
+   * that points at it (for {@link #PARTITIONED}).
+   */
+  static void proxyTheApiServer() throws IOException {
+    String config = System.getenv("KUBECONFIG");
+    Path source =
+        config == null || config.isBlank()
+            ? Path.of(System.getProperty("user.home"), ".kube", "config")
+            : Path.of(config.split(java.io.File.pathSeparator)[0]);
+    String kubeconfig = Files.readString(source);
+    Matcher server = Pattern.compile("server: https://([^:/\\s]+):(\\d+)").matcher(kubeconfig);
+    if (!server.find()) {
+      throw new IllegalStateException(source + " names no https server with a port");
+    }
+    apiProxy = FaultyProxy.start(server.group(1), Integer.parseInt(server.group(2)));
+    proxiedKubeconfig = storageRoot.resolve("proxied.kubeconfig");
+    Files.writeString(
+        proxiedKubeconfig,
+        server.replaceFirst("server: https://" + server.group(1) + ":" + apiProxy.port()));
   }
 
   static void stop(Process process, boolean kill) throws InterruptedException {

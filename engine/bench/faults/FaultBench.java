@@ -51,7 +51,13 @@ public class FaultBench {
         "faults %s, %d Kustomizations, %d rounds, seed %d%n", faults, count, rounds, seed);
     Random random = new Random(seed);
     Path dir = Files.createTempDirectory("capstan-faults");
-    String ns = "faults-" + Long.toString(seed & 0xffffffL, 36);
+    // The seed and the time: a run of the same seed right after another must not meet the
+    // namespace the last one is still deleting.
+    String ns =
+        "faults-"
+            + Long.toString(seed & 0xffffffL, 36)
+            + "-"
+            + Long.toString(System.currentTimeMillis() / 1000 % 46_656, 36);
     try (KubernetesClient admin = new KubernetesClientBuilder().build()) {
       CapstanCrds.install(admin);
       admin
