@@ -44,10 +44,10 @@ import org.eclipse.jgit.api.Git;
  * cli/target/capstan.jar run --shards}) on the cluster of $KUBECONFIG, one goal of issue 40 per
  * RESULT line: peak RSS of each of 3 replicas against one engine alone on the same N; a SIGKILL of
  * one of 3 replicas (how long until another replica takes each Kustomization it owned: the owner's
- * label changes when a reconcile of it is let through); a graceful stop (the same, by SIGTERM);
- * a partition (one replica's API connections black-holed for 30 s by a local proxy: the same
- * timing); scaling 3 to 4 (how many Kustomizations move); and, when the API server writes an audit
- * log (deploy/testcluster/up with CAPSTAN_AUDIT_LOG), whether two replicas ever wrote for one
+ * label changes when a reconcile of it is let through); a graceful stop (the same, by SIGTERM); a
+ * partition (one replica's API connections black-holed for 30 s by a local proxy: the same timing);
+ * scaling 3 to 4 (how many Kustomizations move); and, when the API server writes an audit log
+ * (deploy/testcluster/up with CAPSTAN_AUDIT_LOG), whether two replicas ever wrote for one
  * Kustomization in overlapping windows. Run with engine/bench/shards.sh N.
  */
 public class ShardsBench {
@@ -60,10 +60,13 @@ public class ShardsBench {
   static List<String> jvmFlags;
   static Path storageRoot;
   static final Map<String, Process> replicas = new TreeMap<>();
+
   /** The replica whose API connections go through {@link #apiProxy}, to be cut off. */
   static final String PARTITIONED = "r0";
+
   /** How long the partition lasts: three of the replicas' Leases. */
   static final Duration PARTITION = Duration.ofSeconds(30);
+
   static FaultyProxy apiProxy;
   static Path proxiedKubeconfig;
 
