@@ -1,6 +1,7 @@
 import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.cli.faults.FaultyProxy;
+import dev.capstan.cli.faults.ProxiedApiServer;
 import dev.capstan.engine.shard.ShardOptions;
 import dev.capstan.engine.testing.GitHttpServer;
 import dev.capstan.testing.AuditLog;
@@ -67,8 +68,7 @@ public class ShardsBench {
   /** How long the partition lasts: three of the replicas' Leases. */
   static final Duration PARTITION = Duration.ofSeconds(30);
 
-  static FaultyProxy apiProxy;
-  static Path proxiedKubeconfig;
+  static ProxiedApiServer apiProxy;
 
   public static void main(String[] args) throws Exception {
     int n = Integer.parseInt(args[0]);
@@ -208,9 +208,9 @@ public class ShardsBench {
       before = settledOwners();
       long cut = System.nanoTime();
       List<Double> partitioned =
-          takeover(PARTITIONED, before, () -> apiProxy.set(FaultyProxy.Mode.BLACK_HOLE));
+          takeover(PARTITIONED, before, () -> apiProxy.proxy().set(FaultyProxy.Mode.BLACK_HOLE));
       Thread.sleep(Math.max(0, PARTITION.toMillis() - (System.nanoTime() - cut) / 1_000_000));
-      apiProxy.set(FaultyProxy.Mode.PASS);
+      apiProxy.proxy().set(FaultyProxy.Mode.PASS);
       long healed = System.nanoTime();
       double cutFor = (healed - cut) / 1e9;
       Set<String> othersHeld = new HashSet<>(owners().keySet());
@@ -284,7 +284,7 @@ public class ShardsBench {
    */
   static void cleanUp(GitHttpServer served, Git git) {
     if (apiProxy != null) {
-      apiProxy.set(FaultyProxy.Mode.PASS); // a run cut short during the partition
+      apiProxy.proxy().set(FaultyProxy.Mode.PASS); // a run cut short during the partition
     }
     try {
       long deadline = System.nanoTime() + 600_000_000_000L;
@@ -510,7 +510,7 @@ public class ShardsBench {
     }
     ProcessBuilder builder = new ProcessBuilder(command);
     if (sharded && name.equals(PARTITIONED)) {
-      builder.environment().put("KUBECONFIG", proxiedKubeconfig.toString());
+      builder.environment().put("KUBECONFIG", apiProxy.kubeconfig().toString());
     }
     Files.createDirectories(storageRoot.resolve(name));
     Path log = Files.createTempFile("capstan-shards-" + name, ".log");
@@ -530,18 +530,8 @@ public class ShardsBench {
         config == null || config.isBlank()
             ? Path.of(System.getProperty("user.home"), ".kube", "config")
             : Path.of(config.split(File.pathSeparator)[0]);
-    String kubeconfig = Files.readString(source);
-    Matcher server = Pattern.compile("server: https://([^:/\\s]+):(\\d+)").matcher(kubeconfig);
-    // Made for the local control plane's kubeconfig: a server on loopback, credentials inline.
-    if (!server.find() || !List.of("127.0.0.1", "localhost").contains(server.group(1))) {
-      throw new IllegalStateException(
-          source + " names no https server on loopback with a port (the local control plane's)");
-    }
-    apiProxy = FaultyProxy.start(server.group(1), Integer.parseInt(server.group(2)));
-    proxiedKubeconfig = Files.createTempFile("capstan-shards-proxied", ".kubeconfig");
-    Files.writeString(
-        proxiedKubeconfig,
-        server.replaceFirst("server: https://" + server.group(1) + ":" + apiProxy.port()));
+    Path copy = Files.createTempFile("capstan-shards-proxied", ".kubeconfig");
+    apiProxy = ProxiedApiServer.start(source, copy);
   }
 
   static void stop(Process process, boolean kill) throws InterruptedException {

@@ -9,14 +9,11 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The fault bench's engines: {@code capstan run} processes, each reaching the API server through a
@@ -27,22 +24,18 @@ import java.util.regex.Pattern;
  */
 final class FaultEngines implements AutoCloseable {
   static final String AGENT_PREFIX = "capstan-faults/";
-  private static final Pattern SERVER = Pattern.compile("server: https://([^:/\\s]+):(\\d+)");
 
   private final KubernetesClient admin;
   private final Path workDir;
   private final List<String> jvmArgs;
   private final String selector;
-  private final String kubeconfig;
-  private final List<Slot> slots = new ArrayList<>();
+  private final Path kubeconfig;
+  private final List<ProxiedApiServer> slots = new ArrayList<>();
   private final List<Started> engines = new ArrayList<>();
   private ArtifactDisks disks;
 
-  /** One slot's proxy in front of the API server, and the kubeconfig that points at it. */
-  record Slot(FaultyProxy proxy, Path kubeconfig) {}
-
   /** An engine started: its process, the slot it reaches the API server through, its name. */
-  private record Started(CapstanProcess process, Slot slot, String name) {}
+  private record Started(CapstanProcess process, ProxiedApiServer slot, String name) {}
 
   FaultEngines(
       KubernetesClient admin, Path kubeconfig, Path workDir, List<String> jvmArgs, String selector)
@@ -51,26 +44,13 @@ final class FaultEngines implements AutoCloseable {
     this.workDir = workDir;
     this.jvmArgs = List.copyOf(jvmArgs);
     this.selector = selector;
-    this.kubeconfig = Files.readString(kubeconfig);
-    if (!SERVER.matcher(this.kubeconfig).find()) {
-      throw new IllegalStateException(kubeconfig + " names no https server");
-    }
+    this.kubeconfig = kubeconfig;
     slots.add(newSlot());
   }
 
-  private Slot newSlot() throws IOException {
-    Matcher server = SERVER.matcher(kubeconfig);
-    server.find();
-    FaultyProxy proxy = FaultyProxy.start(server.group(1), Integer.parseInt(server.group(2)));
-    Path config = workDir.resolve("engine-" + slots.size() + ".kubeconfig");
-    try {
-      Files.writeString(
-          config, server.replaceFirst("server: https://" + server.group(1) + ":" + proxy.port()));
-    } catch (IOException e) {
-      proxy.close();
-      throw e;
-    }
-    return new Slot(proxy, config);
+  private ProxiedApiServer newSlot() throws IOException {
+    return ProxiedApiServer.start(
+        kubeconfig, workDir.resolve("engine-" + slots.size() + ".kubeconfig"));
   }
 
   /** Two engines electing a leader, each through a slot of its own; before {@link #start}. */
@@ -154,7 +134,7 @@ final class FaultEngines implements AutoCloseable {
 
   /** Starts an engine in the slot no live engine uses (the previous one, if any, must be gone). */
   CapstanProcess startEngine() throws IOException {
-    for (Slot slot : slots) {
+    for (ProxiedApiServer slot : slots) {
       if (engines.stream().noneMatch(e -> e.process().isAlive() && e.slot() == slot)) {
         return start(slot).process();
       }
@@ -162,7 +142,7 @@ final class FaultEngines implements AutoCloseable {
     throw new IllegalStateException("every slot has a live engine");
   }
 
-  private Started start(Slot slot) throws IOException {
+  private Started start(ProxiedApiServer slot) throws IOException {
     String name = "faults-" + engines.size();
     if (disks != null) {
       try {
@@ -268,11 +248,11 @@ final class FaultEngines implements AutoCloseable {
       }
     } finally {
       try {
-        for (Slot slot : slots) {
+        for (ProxiedApiServer slot : slots) {
           try {
-            slot.proxy().close();
+            slot.close();
           } catch (IOException e) {
-            // the proxy's server socket was already closed: nothing left to free
+            // the proxy's server socket was already closed, or the copy already gone
           }
         }
       } finally {
