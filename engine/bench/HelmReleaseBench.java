@@ -216,6 +216,10 @@ public class HelmReleaseBench {
             "127.0.0.1:" + freePort(),
             "--storage-path",
             Files.createTempDirectory("capstan-hr-bench").toString()));
+    String more = System.getProperty("capstan.bench.engineArgs", "").trim();
+    if (!more.isEmpty()) {
+      command.addAll(List.of(more.split("\\s+")));
+    }
     Path log = Files.createTempFile("capstan-hr-bench-engine", ".log");
     Process engine =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();

@@ -6,7 +6,8 @@
 # reconcile) on both sides.
 # Usage: engine/bench/helmreleases.sh [N=100]   (JVM flags of the engine: $CAPSTAN_BENCH_JVM;
 # the length of each no-op and idle window: $CAPSTAN_BENCH_WINDOW_SECONDS, default 60;
-# CAPSTAN_BENCH_CAPSTAN_ONLY=1 measures the engine alone and judges no goal)
+# CAPSTAN_BENCH_CAPSTAN_ONLY=1 measures the engine alone and judges no goal; more arguments of
+# the engine's `capstan run`: $CAPSTAN_BENCH_ENGINE_ARGS)
 # Needs Go for Flux's controllers (deploy/flux/build builds them once and applies their CRDs).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -30,6 +31,7 @@ exec java -Xmx512m -Dlogback.configurationFile="$here/logback-bench.xml" \
   -Dcapstan.bench.windowSeconds="${CAPSTAN_BENCH_WINDOW_SECONDS:-60}" \
   -Dcapstan.bench.limitMinutes="${CAPSTAN_BENCH_LIMIT_MINUTES:-20}" \
   -Dcapstan.bench.capstanOnly="${CAPSTAN_BENCH_CAPSTAN_ONLY:+true}" \
+  -Dcapstan.bench.engineArgs="${CAPSTAN_BENCH_ENGINE_ARGS:-}" \
   -cp "$(cat "$cp_file"):$root/engine/target/classes:$root/engine/target/test-classes" \
   "$here/HelmReleaseBench.java" "${1:-100}" "$root/cli/target/capstan.jar" "$flags" "$flux_bin" \
   "$charts/podinfo"
