@@ -96,6 +96,23 @@ public final class HealthEvaluator {
         HealthCheckRegistry.forUser(compiled, USER_LIST_NAME), library, clock);
   }
 
+  /**
+   * Checks the engine itself wrote (never a tenant's) on top of kstatus and {@code library}: only
+   * their shape is checked now, and each compiles when an object of its kind is first evaluated, so
+   * that an engine that never meets those kinds never builds the CEL environment.
+   *
+   * @throws InvalidHealthCheckException if an entry is missing its apiVersion or {@code current}
+   */
+  public static HealthEvaluator deferred(
+      List<HealthCheckExpr> checks, BuiltinLibrary library, Clock clock) {
+    Objects.requireNonNull(library, "library");
+    Objects.requireNonNull(clock, "clock");
+    List<LazyHealthCheck> deferred =
+        new HealthCheckCompiler().deferAll(List.copyOf(checks), USER_LIST_NAME, false);
+    return new HealthEvaluator(
+        HealthCheckRegistry.forUser(deferred, USER_LIST_NAME), library, clock);
+  }
+
   /** The status of one object given as nested maps (as parsed from YAML or JSON). */
   public ResourceStatus status(Map<String, ?> object) {
     if (object == null) {

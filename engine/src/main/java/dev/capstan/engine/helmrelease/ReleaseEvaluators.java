@@ -11,13 +11,22 @@ import java.util.List;
 
 /**
  * The health evaluators of the HelmRelease pipeline, one per set of health checks, kept across
- * reconciles ({@link CompiledEvaluators}); a check that is not valid fails the release.
+ * reconciles ({@link CompiledEvaluators}); a check that is not valid fails the release. The hooks'
+ * evaluator compiles its checks only when a hook is first judged: most charts have no hooks, and
+ * building the CEL environment for nothing costs the engine its classes' memory.
  */
 final class ReleaseEvaluators {
   private final CompiledEvaluators compiled;
+  private final HealthEvaluator hooks;
 
   ReleaseEvaluators(BuiltinLibrary library, Clock clock) {
     this.compiled = new CompiledEvaluators(library, clock);
+    this.hooks = HealthEvaluator.deferred(ReleaseHealth.HOOK_CHECKS, library, clock);
+  }
+
+  /** The evaluator of a release's hooks ({@link ReleaseHealth#HOOK_CHECKS}). */
+  HealthEvaluator hooks() {
+    return hooks;
   }
 
   /**

@@ -99,7 +99,7 @@ final class ReleaseHealth {
    * How a hook is waited on, as Helm waits for one: a Job until Complete (the health rules call a
    * started Job Current), a Pod until Succeeded; either failed when it failed.
    */
-  private static final List<HealthCheckExpr> HOOK_CHECKS =
+  static final List<HealthCheckExpr> HOOK_CHECKS =
       List.of(
           new HealthCheckExpr(
               "batch/v1",
@@ -122,7 +122,7 @@ final class ReleaseHealth {
    * clash with the hook checks.
    */
   HealthEvaluator hookEvaluator() {
-    return evaluator(HOOK_CHECKS);
+    return evaluators.hooks();
   }
 
   /** The HelmRelease's health evaluator: the built-in checks and its healthCheckExprs. */

@@ -20,7 +20,8 @@ public final class HealthCheckCompiler {
    *     without a reported status InProgress instead of failing on the missing field
    * @throws InvalidHealthCheckException if an entry has no apiVersion or no current expression
    */
-  List<LazyHealthCheck> deferAll(List<HealthCheckExpr> entries, String listName, boolean builtin) {
+  public List<LazyHealthCheck> deferAll(
+      List<HealthCheckExpr> entries, String listName, boolean builtin) {
     List<LazyHealthCheck> checks = new ArrayList<>(entries.size());
     for (int i = 0; i < entries.size(); i++) {
       HealthCheckExpr entry = entries.get(i);
