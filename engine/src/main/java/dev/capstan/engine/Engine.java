@@ -229,10 +229,8 @@ public final class Engine implements AutoCloseable {
     // A build reads the stored trees and nothing else of the store (no clone, no state).
     this.builder =
         new ManifestBuilder(
-                options.builds().limits(),
-                BuildSandbox.forTenants(
-                    git.artifactsDirectory(), options.builds().allowUnconfined()))
-            .warmedUp();
+            options.builds().limits(),
+            BuildSandbox.forTenants(git.artifactsDirectory(), options.builds().allowUnconfined()));
     // The view is the controller's cache, connected when the controllers are registered.
     PipelineParts parts =
         PipelinePartsBuilder.builder()

@@ -67,6 +67,16 @@ public record BuildLimits(
         32 * MIB);
   }
 
+  /**
+   * How many chart renders run at once, each in a chart worker: half the build workers, at least
+   * one. A chart worker holds about four times a build worker's memory (45 MiB against 10), and a
+   * render is as busy on a core as the engine's own apply and health reads: on two cores, 100
+   * HelmReleases were Ready no sooner with a second chart worker (28.5 s against 28.2 s with one).
+   */
+  public int chartWorkers() {
+    return Math.max(1, workers / 2);
+  }
+
   /** The default number of workers: one per core, at most four. */
   public static int defaultWorkers() {
     return Math.min(4, Runtime.getRuntime().availableProcessors());

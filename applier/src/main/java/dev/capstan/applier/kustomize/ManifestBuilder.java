@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The build stage: Flux's build of a path of an artifact, run by kustomize's own code in a native
@@ -28,6 +29,7 @@ public final class ManifestBuilder implements AutoCloseable {
   private final BuildLimits limits;
   private final Duration growAfter;
   private ChartRenderer charts;
+  private final AtomicBoolean buildsExpected = new AtomicBoolean();
 
   public ManifestBuilder(BuildLimits limits, BuildSandbox sandbox) {
     this(limits, sandbox, BuildWorkers.GROW_AFTER);
@@ -50,10 +52,15 @@ public final class ManifestBuilder implements AutoCloseable {
     return workers.running();
   }
 
-  /** Starts a worker in the background, so that the first build does not wait for it. */
-  public ManifestBuilder warmedUp() {
-    workers.warmUp();
-    return this;
+  /**
+   * Starts a worker in the background the first time it is called (by the first Kustomization's
+   * reconcile), so that the first build does not wait for it; an engine that builds nothing, such
+   * as one with HelmReleases only, runs no build worker.
+   */
+  public void expectBuilds() {
+    if (buildsExpected.compareAndSet(false, true)) {
+      workers.warmUp();
+    }
   }
 
   /**
@@ -187,7 +194,7 @@ public final class ManifestBuilder implements AutoCloseable {
                   limits.maxMemoryBytes(),
                   limits.timeout(),
                   limits.maxOutputBytes(),
-                  limits.workers(),
+                  limits.chartWorkers(),
                   growAfter,
                   workers.room()));
     }

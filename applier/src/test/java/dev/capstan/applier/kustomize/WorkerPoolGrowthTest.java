@@ -1,6 +1,7 @@
 package dev.capstan.applier.kustomize;
 
 import static dev.capstan.applier.kustomize.BuildFixture.objects;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
@@ -16,12 +17,30 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A second worker starts only for a build that waited too long for the first. */
+/**
+ * No worker before builds are expected; a second worker starts only for a build that waited too
+ * long for the first.
+ */
 class WorkerPoolGrowthTest {
 
   private static final BuildLimits TWO_WORKERS = BuildLimits.oneShot().withWorkers(2);
 
   @TempDir Path dir;
+
+  @Test
+  void noWorkerRunsUntilBuildsAreExpectedAndThenOneAheadOfThem() throws Exception {
+    try (ManifestBuilder builder =
+        new ManifestBuilder(TWO_WORKERS, BuildSandbox.forUser(dir), Duration.ofSeconds(30))) {
+      assertEquals(0, builder.workersRunning(), "workers running before any build is expected");
+
+      builder.expectBuilds();
+      builder.expectBuilds(); // each Kustomization's reconcile says so: one worker still
+
+      await().atMost(Duration.ofSeconds(30)).until(() -> builder.workersRunning() == 1);
+      Thread.sleep(200); // a second warm-up would have started by now
+      assertEquals(1, builder.workersRunning(), "workers running");
+    }
+  }
 
   @Test
   void buildsThatFindTheWorkerBusyWaitForItInsteadOfStartingAnother() throws Exception {

@@ -172,7 +172,7 @@ public final class RunCommand implements Callable<Integer> {
       description =
           "Builds that may run at once, each in a worker process of its own (another worker"
               + " starts when a build has waited 0.5 s for a busy one). Default: one per core, at"
-              + " most four.")
+              + " most four. Chart renders (HelmReleases) run half as many at once, at least one.")
   Integer buildWorkers;
 
   @Option(

@@ -87,6 +87,7 @@ public final class KustomizationPipeline {
     if (ks.getSpec() != null && ks.getSpec().suspended()) {
       return Outcome.suspended();
     }
+    parts.manifestBuilder().expectBuilds();
     return stages(Attempt.start(ks, parts.clock().instant(), parts.waits()));
   }
 
