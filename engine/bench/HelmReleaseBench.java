@@ -221,8 +221,10 @@ public class HelmReleaseBench {
       command.addAll(List.of(more.split("\\s+")));
     }
     Path log = Files.createTempFile("capstan-hr-bench-engine", ".log");
-    Process engine =
-        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    ProcessBuilder builder = new ProcessBuilder(command);
+    // as deploy/install/engine/deployment.yaml runs it
+    builder.environment().put("MALLOC_ARENA_MAX", "2");
+    Process engine = builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
     System.out.println("Capstan: engine pid " + engine.pid() + ", log " + log);
     await(() -> contains(log, "capstan engine started"), 120, List.of(engine));
     return new Side(
