@@ -18,6 +18,7 @@ import dev.capstan.engine.helmrelease.ReleaseClusters;
 import dev.capstan.engine.helmrelease.ReleaseLiveHealth;
 import dev.capstan.engine.helmrelease.ReleaseParts;
 import dev.capstan.engine.helmrelease.ReleaseStatusWrites;
+import dev.capstan.engine.http.ClientEventLoops;
 import dev.capstan.engine.kustomization.GlobalAgeKeys;
 import dev.capstan.engine.kustomization.PipelineParts;
 import dev.capstan.engine.kustomization.PipelinePartsBuilder;
@@ -101,6 +102,10 @@ public final class Engine implements AutoCloseable {
   private final KubernetesClient client;
   private final List<EngineExtension> extensions;
   private final ExecutorService applyPool;
+
+  /** The event loops of the clients the engine builds itself (tenants', remotes', watches'). */
+  private final ClientEventLoops eventLoops = ClientEventLoops.start();
+
   private final ScheduledExecutorService monitorThread;
   private final HealthMonitor monitor;
 
@@ -157,7 +162,9 @@ public final class Engine implements AutoCloseable {
     this.configWatches =
         gates.enabled(FeatureGates.Gate.DisableConfigWatchers)
             ? Optional.empty()
-            : Optional.of(new ConfigWatches(client, reconciling.watchConfigsLabelSelector()));
+            : Optional.of(
+                new ConfigWatches(
+                    client, eventLoops.http(), reconciling.watchConfigsLabelSelector()));
     this.queue =
         FairExecutor.create(
             options.reconcileThreads(),
@@ -191,18 +198,19 @@ public final class Engine implements AutoCloseable {
             c -> Acting.of(c, applyPool, Polling.system()),
             options.tenancy().defaultServiceAccount(),
             options.clock(),
-            IMPERSONATING_CLIENT_IDLE);
+            IMPERSONATING_CLIENT_IDLE,
+            eventLoops.http());
     this.remotes =
         new RemoteClusters<>(
             client,
-            RemoteClientFactory.defaults(),
+            RemoteClientFactory.defaults(eventLoops.http()),
             c -> Acting.of(c, applyPool, Polling.system()),
             MAX_REMOTE_CLUSTERS);
     remotes.onClosed(monitor::clusterClosed);
     this.releaseRemotes =
         new RemoteClusters<>(
             client,
-            RemoteClientFactory.defaults(),
+            RemoteClientFactory.defaults(eventLoops.http()),
             c -> Acting.of(c, applyPool, Polling.system()),
             MAX_REMOTE_CLUSTERS);
     releaseRemotes.onClosed(releaseMonitor::clusterClosed);
@@ -431,6 +439,7 @@ public final class Engine implements AutoCloseable {
     accounts.close();
     remotes.close();
     releaseRemotes.close();
+    eventLoops.close();
     builder.close();
   }
 

@@ -1,17 +1,11 @@
 package dev.capstan.cli.cluster;
 
+import dev.capstan.engine.http.ClientEventLoops;
 import dev.capstan.kube.TokenRefresh;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
-import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
-import io.vertx.core.file.FileSystemOptions;
 import java.time.Duration;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * A command's client together with the event loops its HTTP requests run on, which closing it stops
@@ -24,24 +18,22 @@ final class CommandClient implements AutoCloseable {
   /** How long closing waits for the event loops; they stop in milliseconds once idle. */
   private static final Duration STOP_WAIT = Duration.ofSeconds(2);
 
-  private static final String NO_DNS_RESOLVER = "vertx.disableDnsResolver";
-
-  private final Vertx eventLoops;
+  private final ClientEventLoops eventLoops;
   private final KubernetesClient client;
 
-  private CommandClient(Vertx eventLoops, KubernetesClient client) {
+  private CommandClient(ClientEventLoops eventLoops, KubernetesClient client) {
     this.eventLoops = eventLoops;
     this.client = client;
   }
 
   /** A client for {@code config} on event loops of its own. */
   static CommandClient open(Config config) {
-    Vertx eventLoops = eventLoops();
+    ClientEventLoops eventLoops = ClientEventLoops.start();
     try {
       KubernetesClient client =
           new KubernetesClientBuilder()
               .withConfig(config)
-              .withHttpClientFactory(new VertxHttpClientFactory(eventLoops))
+              .withHttpClientFactory(eventLoops.http())
               .withHttpClientBuilderConsumer(TokenRefresh.forConfig(config))
               .build();
       return new CommandClient(eventLoops, client);
@@ -64,50 +56,12 @@ final class CommandClient implements AutoCloseable {
     try {
       client.close();
     } finally {
-      awaitStopped();
+      eventLoops.close(STOP_WAIT);
     }
   }
 
   /** Whether the event loops have stopped, for tests. */
   boolean stopped() {
-    return eventLoops.nettyEventLoopGroup().isTerminated();
-  }
-
-  private void awaitStopped() {
-    try {
-      eventLoops
-          .close()
-          .toCompletionStage()
-          .toCompletableFuture()
-          .get(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (ExecutionException | TimeoutException e) {
-      // the loops are daemon threads: at worst the JVM waits for them a moment at exit
-    }
-  }
-
-  /**
-   * Event loops as the client library makes its own: daemon threads, no file cache and the JDK's
-   * name resolution (Vert.x reads the property only while it starts).
-   */
-  private static Vertx eventLoops() {
-    boolean set = System.getProperty(NO_DNS_RESOLVER) == null;
-    if (set) {
-      System.setProperty(NO_DNS_RESOLVER, "true");
-    }
-    try {
-      return Vertx.vertx(
-          new VertxOptions()
-              .setUseDaemonThread(true)
-              .setFileSystemOptions(
-                  new FileSystemOptions()
-                      .setFileCachingEnabled(false)
-                      .setClassPathResolvingEnabled(false)));
-    } finally {
-      if (set) {
-        System.clearProperty(NO_DNS_RESOLVER);
-      }
-    }
+    return eventLoops.stopped();
   }
 }

@@ -9,8 +9,6 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.http.HttpClient;
-import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
-import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,9 +36,9 @@ public final class ServiceAccountClients implements AutoCloseable {
   private final Clock clock;
   private final Duration idleTimeout;
   private final Map<NamespacedName, Entry> cache = new HashMap<>();
-  // One event loop for every tenant's client: a client of its own would start threads of its own.
-  private final Vertx tenantEventLoop = Vertx.vertx();
-  private final HttpClient.Factory tenantHttp = new VertxHttpClientFactory(tenantEventLoop);
+  // The engine's event loops for every tenant's client: a client of its own would start threads of
+  // its own.
+  private final HttpClient.Factory tenantHttp;
 
   private static final class Entry {
     final Acting acting;
@@ -56,14 +54,18 @@ public final class ServiceAccountClients implements AutoCloseable {
    * @param engineActing acting as the engine itself, for Kustomizations without a service account
    * @param actingFactory builds the applier, pruner and health reads on an impersonating client
    * @param defaultServiceAccount applies to Kustomizations that name none
+   * @param tenantHttp the HTTP clients of the impersonating clients (the engine's event loops,
+   *     which their owner closes)
    */
   public ServiceAccountClients(
       Acting engineActing,
       Function<KubernetesClient, Acting> actingFactory,
       Optional<String> defaultServiceAccount,
       Clock clock,
-      Duration idleTimeout) {
+      Duration idleTimeout,
+      HttpClient.Factory tenantHttp) {
     this.engineActing = engineActing;
+    this.tenantHttp = tenantHttp;
     this.actingFactory = actingFactory;
     this.defaultServiceAccount = defaultServiceAccount.filter(s -> !s.isBlank());
     this.clock = clock;
@@ -176,6 +178,5 @@ public final class ServiceAccountClients implements AutoCloseable {
       cache.clear();
     }
     all.forEach(a -> a.client().close());
-    tenantEventLoop.close();
   }
 }

@@ -6,6 +6,7 @@ import dev.capstan.kube.ApiErrors;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.ArrayList;
@@ -45,10 +46,12 @@ public final class ConfigWatches implements AutoCloseable {
   /**
    * @param engine the engine's client; the watches use a client of their own with its settings,
    *     which asks for metadata only
+   * @param http the HTTP clients of that client (the engine's event loops, which their owner
+   *     closes)
    * @param labelSelector which ConfigMaps and Secrets are watched; empty: all of them
    */
-  public ConfigWatches(KubernetesClient engine, String labelSelector) {
-    this.client = MetadataOnlyRequests.client(engine);
+  public ConfigWatches(KubernetesClient engine, HttpClient.Factory http, String labelSelector) {
+    this.client = MetadataOnlyRequests.client(engine, http);
     this.labelSelector = Objects.requireNonNull(labelSelector, "labelSelector").strip();
   }
 

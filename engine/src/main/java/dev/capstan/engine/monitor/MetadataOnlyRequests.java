@@ -7,6 +7,7 @@ import dev.capstan.kube.TokenRefresh;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.http.BasicBuilder;
+import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -28,10 +29,11 @@ final class MetadataOnlyRequests implements Interceptor {
 
   /**
    * A client with the settings of {@code engine} whose every request asks for metadata only; it has
-   * its own connections, and is closed apart from the engine's.
+   * its own connections on the event loops of {@code http}, and is closed apart from the engine's.
    */
-  static KubernetesClient client(KubernetesClient engine) {
+  static KubernetesClient client(KubernetesClient engine, HttpClient.Factory http) {
     return new KubernetesClientBuilder()
+        .withHttpClientFactory(http)
         .withConfig(engine.getConfiguration())
         .withKubernetesSerialization(serialization())
         .withHttpClientBuilderConsumer(

@@ -5,29 +5,30 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.http.HttpClient;
-import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
-import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.Optional;
 
 /**
  * Builds a client for a remote API server from inline data only: the configuration starts empty, so
  * nothing of the engine's environment (its kubeconfig, its service account, proxy variables, system
- * properties) is added to it. Its clients share one event loop, closed with it.
+ * properties) is added to it. Its clients run on the event loops of {@code http}, which their owner
+ * closes.
  */
-public final class RemoteClientFactory implements AutoCloseable {
+public final class RemoteClientFactory {
   private final Duration connectTimeout;
   private final Duration requestTimeout;
-  private final Vertx eventLoop = Vertx.vertx();
-  private final HttpClient.Factory http = new VertxHttpClientFactory(eventLoop);
+  private final HttpClient.Factory http;
 
-  public RemoteClientFactory(Duration connectTimeout, Duration requestTimeout) {
+  public RemoteClientFactory(
+      Duration connectTimeout, Duration requestTimeout, HttpClient.Factory http) {
     this.connectTimeout = connectTimeout;
     this.requestTimeout = requestTimeout;
+    this.http = http;
   }
 
-  public static RemoteClientFactory defaults() {
-    return new RemoteClientFactory(Duration.ofSeconds(10), Duration.ofSeconds(30));
+  /** 10 s to connect, 30 s a request, on the event loops of {@code http}. */
+  public static RemoteClientFactory defaults(HttpClient.Factory http) {
+    return new RemoteClientFactory(Duration.ofSeconds(10), Duration.ofSeconds(30), http);
   }
 
   /** A client for {@code connection}, impersonating {@code username} when present. */
@@ -63,10 +64,5 @@ public final class RemoteClientFactory implements AutoCloseable {
         .withHttpClientFactory(http)
         .withConfig(config.build())
         .build();
-  }
-
-  @Override
-  public void close() {
-    eventLoop.close();
   }
 }

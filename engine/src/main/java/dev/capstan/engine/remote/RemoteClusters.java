@@ -344,6 +344,5 @@ public final class RemoteClusters<A> implements AutoCloseable {
       cache.clear();
     }
     all.forEach(this::closeEntry);
-    factory.close();
   }
 }

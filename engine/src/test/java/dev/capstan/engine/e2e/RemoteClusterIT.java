@@ -14,6 +14,7 @@ import dev.capstan.api.kustomize.Kustomization;
 import dev.capstan.api.kustomize.KustomizationSpec;
 import dev.capstan.api.source.GitRepository;
 import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.engine.http.ClientEventLoops;
 import dev.capstan.engine.remote.RemoteClientFactory;
 import dev.capstan.engine.remote.RemoteClusters;
 import dev.capstan.engine.testing.Kubectl;
@@ -310,9 +311,13 @@ class RemoteClusterIT extends EngineTestBase {
   void clientsAreKeptPerSecretVersionBoundedAndClosedWhenReplacedOrForgotten() {
     kubeconfigSecret("cache-kubeconfig", remote.kubeconfigText());
     List<String> closed = new CopyOnWriteArrayList<>();
-    try (RemoteClusters<String> clusters =
-        new RemoteClusters<>(
-            engine.client, RemoteClientFactory.defaults(), client -> "acting", 1)) {
+    try (ClientEventLoops eventLoops = ClientEventLoops.start();
+        RemoteClusters<String> clusters =
+            new RemoteClusters<>(
+                engine.client,
+                RemoteClientFactory.defaults(eventLoops.http()),
+                client -> "acting",
+                1)) {
       clusters.onClosed(closed::add);
       Kustomization first = withKubeConfig("first", "cache-kubeconfig");
       RemoteClusters.Remote<String> one = clusters.remoteFor(first, Optional.empty());

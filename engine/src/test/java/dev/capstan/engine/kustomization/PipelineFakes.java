@@ -42,6 +42,7 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -159,7 +160,12 @@ final class PipelineFakes implements AutoCloseable {
             (refs, evaluator) -> ResourceManager.health(refs, this::find, evaluator));
     accounts =
         new ServiceAccountClients(
-            acting, c -> acting, Optional.empty(), clock, Duration.ofMinutes(10));
+            acting,
+            c -> acting,
+            Optional.empty(),
+            clock,
+            Duration.ofMinutes(10),
+            new VertxHttpClientFactory());
     PipelineObserver observer =
         new PipelineObserver() {
           @Override
@@ -205,7 +211,11 @@ final class PipelineFakes implements AutoCloseable {
                 .observer(observer)
                 .dependencyWatching(DependencyWatching.NONE)
                 .remotes(
-                    new RemoteClusters<>(client, RemoteClientFactory.defaults(), c -> acting, 1))
+                    new RemoteClusters<>(
+                        client,
+                        RemoteClientFactory.defaults(new VertxHttpClientFactory()),
+                        c -> acting,
+                        1))
                 .settings(settings)
                 .fence(
                     new WriteFence() {

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -91,7 +92,8 @@ class ServiceAccountClientsTest {
         c -> new Acting(c, null, null, null),
         defaultAccount,
         clock,
-        Duration.ofMinutes(10));
+        Duration.ofMinutes(10),
+        new VertxHttpClientFactory());
   }
 
   private static Kustomization kustomization(String namespace, String serviceAccount) {

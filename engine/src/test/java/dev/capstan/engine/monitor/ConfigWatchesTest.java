@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpExchange;
+import dev.capstan.engine.http.ClientEventLoops;
 import dev.capstan.testing.LocalApiServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
@@ -45,18 +46,20 @@ class ConfigWatchesTest {
   private LocalApiServer api;
   private KubernetesClient client;
   private ConfigWatches watches;
+  private final ClientEventLoops eventLoops = ClientEventLoops.start();
 
   @BeforeEach
   void start() throws IOException {
     api = LocalApiServer.start(this::answer, handlers);
     client = api.client();
-    watches = new ConfigWatches(client, SELECTOR);
+    watches = new ConfigWatches(client, eventLoops.http(), SELECTOR);
     watches.onChange((kind, key) -> reported.add(kind + " " + key));
   }
 
   @AfterEach
   void stop() {
     watches.close();
+    eventLoops.close();
     api.close();
     handlers.shutdownNow();
   }

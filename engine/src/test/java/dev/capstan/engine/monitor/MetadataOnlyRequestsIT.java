@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import dev.capstan.engine.http.ClientEventLoops;
 import dev.capstan.testing.KubernetesCluster;
 import dev.capstan.testing.TestNamespace;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -31,7 +32,8 @@ class MetadataOnlyRequestsIT {
   void aSecretIsListedAndWatchedWithoutItsData(KubernetesClient admin, TestNamespace ns) {
     admin.secrets().inNamespace(ns.name()).resource(secret("first")).create();
     List<GenericKubernetesResource> seen = new CopyOnWriteArrayList<>();
-    try (KubernetesClient metadata = MetadataOnlyRequests.client(admin)) {
+    try (ClientEventLoops eventLoops = ClientEventLoops.start();
+        KubernetesClient metadata = MetadataOnlyRequests.client(admin, eventLoops.http())) {
       var secrets = metadata.genericKubernetesResources("v1", "Secret").inNamespace(ns.name());
       List<GenericKubernetesResource> listed = secrets.list().getItems();
       assertEquals(List.of("first"), listed.stream().map(s -> s.getMetadata().getName()).toList());

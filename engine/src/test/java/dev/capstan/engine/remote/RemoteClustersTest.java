@@ -9,6 +9,7 @@ import com.sun.net.httpserver.HttpExchange;
 import dev.capstan.api.common.SecretKeyReference;
 import dev.capstan.api.kustomize.KubeConfigReference;
 import dev.capstan.engine.core.NamespacedName;
+import dev.capstan.engine.http.ClientEventLoops;
 import dev.capstan.testing.LocalApiServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -51,6 +52,7 @@ class RemoteClustersTest {
 
   private LocalApiServer api;
   private RemoteClusters<String> remotes;
+  private final ClientEventLoops eventLoops = ClientEventLoops.start();
 
   @BeforeEach
   void start() throws IOException {
@@ -58,7 +60,8 @@ class RemoteClustersTest {
     remotes =
         new RemoteClusters<>(
             api.client(),
-            new RemoteClientFactory(Duration.ofSeconds(2), Duration.ofSeconds(2)),
+            new RemoteClientFactory(
+                Duration.ofSeconds(2), Duration.ofSeconds(2), eventLoops.http()),
             c -> "acting",
             10);
   }
@@ -66,6 +69,7 @@ class RemoteClustersTest {
   @AfterEach
   void stop() {
     remotes.close();
+    eventLoops.close();
     api.close();
   }
 
