@@ -88,12 +88,10 @@ public final class HealthEvaluator {
    */
   public static HealthEvaluator create(
       List<HealthCheckExpr> userExprs, BuiltinLibrary library, Clock clock) {
-    Objects.requireNonNull(library, "library");
-    Objects.requireNonNull(clock, "clock");
-    List<LazyHealthCheck> compiled =
-        new HealthCheckCompiler().compileAll(List.copyOf(userExprs), USER_LIST_NAME, false);
-    return new HealthEvaluator(
-        HealthCheckRegistry.forUser(compiled, USER_LIST_NAME), library, clock);
+    return withChecks(
+        new HealthCheckCompiler().compileAll(List.copyOf(userExprs), USER_LIST_NAME, false),
+        library,
+        clock);
   }
 
   /**
@@ -105,12 +103,17 @@ public final class HealthEvaluator {
    */
   public static HealthEvaluator deferred(
       List<HealthCheckExpr> checks, BuiltinLibrary library, Clock clock) {
+    return withChecks(
+        new HealthCheckCompiler().deferAll(List.copyOf(checks), USER_LIST_NAME, false),
+        library,
+        clock);
+  }
+
+  private static HealthEvaluator withChecks(
+      List<LazyHealthCheck> checks, BuiltinLibrary library, Clock clock) {
     Objects.requireNonNull(library, "library");
     Objects.requireNonNull(clock, "clock");
-    List<LazyHealthCheck> deferred =
-        new HealthCheckCompiler().deferAll(List.copyOf(checks), USER_LIST_NAME, false);
-    return new HealthEvaluator(
-        HealthCheckRegistry.forUser(deferred, USER_LIST_NAME), library, clock);
+    return new HealthEvaluator(HealthCheckRegistry.forUser(checks, USER_LIST_NAME), library, clock);
   }
 
   /** The status of one object given as nested maps (as parsed from YAML or JSON). */
