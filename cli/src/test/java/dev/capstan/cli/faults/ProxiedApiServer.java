@@ -24,8 +24,8 @@ public record ProxiedApiServer(FaultyProxy proxy, Path kubeconfig) implements Au
       PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
 
   /**
-   * Starts a proxy in front of the server that {@code kubeconfig} names and writes the copy that
-   * points at it to {@code copy} (owner-only: it holds the client's key).
+   * Starts a proxy in front of the server that the kubeconfig {@code source} names and writes the
+   * copy that points at it to {@code copy} (owner-only: it holds the client's key).
    *
    * @throws IllegalStateException naming {@code source} when it names no https server on loopback
    */
