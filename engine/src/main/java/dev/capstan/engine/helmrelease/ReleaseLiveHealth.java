@@ -138,6 +138,7 @@ public final class ReleaseLiveHealth implements HealthOwners {
       @Override
       public void reconciling(NamespacedName key) {
         reconciling.add(key);
+        monitor.rewriting(key); // what it writes is told by its track, if it tracks again
       }
 
       @Override

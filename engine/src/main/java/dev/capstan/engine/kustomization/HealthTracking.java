@@ -64,8 +64,14 @@ public interface HealthTracking {
   default void clusterClosed(String id) {}
 
   /**
-   * Looks again at the objects of {@code key} and tells its owner even when their health did not
-   * change: its status may have been written meanwhile by someone else.
+   * The status of {@code key} is being written by someone else (its own reconcile): the health it
+   * tells is not known until {@link #track} is given it again.
+   */
+  default void rewriting(NamespacedName key) {}
+
+  /**
+   * Looks again at the objects of {@code key} and tells its owner when their health is not the one
+   * its status is known to tell (after {@link #rewriting}, none is known until {@link #track}).
    */
   default void reevaluate(NamespacedName key) {}
 

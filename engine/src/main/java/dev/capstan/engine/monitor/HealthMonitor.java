@@ -139,8 +139,12 @@ public final class HealthMonitor implements HealthTracking, AutoCloseable {
   }
 
   @Override
-  public void reevaluate(NamespacedName key) {
+  public void rewriting(NamespacedName key) {
     written.remove(key);
+  }
+
+  @Override
+  public void reevaluate(NamespacedName key) {
     schedule(key);
   }
 

@@ -126,11 +126,11 @@ class ReleaseLiveHealthTest {
   }
 
   @Test
-  void whileAReconcileIsInFlightNothingIsWrittenAndItsEndLooksAgain() {
+  void aReconcileForgetsTheHealthToldWritesNothingWhileInFlightAndItsEndLooksAgain() {
     HelmRelease release = released();
     NamespacedName key = new NamespacedName("apps", "podinfo");
     List<HelmReleaseStatus> written = new ArrayList<>();
-    List<NamespacedName> reevaluated = new ArrayList<>();
+    List<String> monitorCalls = new ArrayList<>();
     ReleaseLiveHealth live =
         new ReleaseLiveHealth(
             (k, change) -> written.add(change.apply(release)),
@@ -152,18 +152,23 @@ class ReleaseLiveHealthTest {
               public void untrack(NamespacedName k) {}
 
               @Override
+              public void rewriting(NamespacedName k) {
+                monitorCalls.add("rewriting " + k);
+              }
+
+              @Override
               public void reevaluate(NamespacedName k) {
-                reevaluated.add(k);
+                monitorCalls.add("reevaluate " + k);
               }
             });
 
     tracking.reconciling(key);
+    assertEquals(List.of("rewriting " + key), monitorCalls, "the health its status tells");
     assertEquals(Told.UNCHANGED, live.tell(key, health(Status.InProgress)));
     assertEquals(List.of(), written);
-    assertEquals(List.of(), reevaluated);
 
     tracking.reconciled(key);
-    assertEquals(List.of(key), reevaluated);
+    assertEquals(List.of("rewriting " + key, "reevaluate " + key), monitorCalls);
     assertEquals(Told.WRITTEN, live.tell(key, health(Status.Failed)));
     assertEquals("False", condition(written.get(0), "Healthy").getStatus());
   }
