@@ -56,6 +56,9 @@ public final class ReleaseLiveHealth implements HealthOwners {
    */
   private final Set<NamespacedName> reconciling = ConcurrentHashMap.newKeySet();
 
+  /** Reconciles in flight that tracked their objects again, with the health they wrote. */
+  private final Set<NamespacedName> trackedByReconcile = ConcurrentHashMap.newKeySet();
+
   /** {@code owns}: whether this replica owns a HelmRelease (the others write theirs). */
   public ReleaseLiveHealth(StatusUpdates statuses, Clock clock, Predicate<HasMetadata> owns) {
     this.statuses = statuses;
@@ -133,17 +136,26 @@ public final class ReleaseLiveHealth implements HealthOwners {
           secrets.put(key, fromSecrets);
         }
         monitor.track(key, objects, evaluator, Optional.empty(), cluster, written);
+        if (reconciling.contains(key)) {
+          trackedByReconcile.add(key);
+        }
       }
 
       @Override
       public void reconciling(NamespacedName key) {
         reconciling.add(key);
+        trackedByReconcile.remove(key);
         monitor.rewriting(key); // what it writes is told by its track, if it tracks again
       }
 
       @Override
       public void reconciled(NamespacedName key) {
         reconciling.remove(key);
+        if (!trackedByReconcile.remove(key)) {
+          // a reconcile that did not track (it failed, or untracked) wrote a status the monitor
+          // cannot know; a look the monitor began before the reconcile may have told it otherwise
+          monitor.rewriting(key);
+        }
         monitor.reevaluate(key);
       }
 

@@ -168,9 +168,27 @@ class ReleaseLiveHealthTest {
     assertEquals(List.of(), written);
 
     tracking.reconciled(key);
-    assertEquals(List.of("rewriting " + key, "reevaluate " + key), monitorCalls);
+    assertEquals(
+        List.of("rewriting " + key, "rewriting " + key, "reevaluate " + key),
+        monitorCalls,
+        "a reconcile that did not track wrote a status the monitor does not know");
     assertEquals(Told.WRITTEN, live.tell(key, health(Status.Failed)));
     assertEquals("False", condition(written.get(0), "Healthy").getStatus());
+
+    monitorCalls.clear();
+    tracking.reconciling(key);
+    tracking.track(
+        key,
+        List.of(),
+        HealthEvaluator.create(List.of(), false),
+        Plaintexts.NONE,
+        Optional.empty(),
+        Optional.of(health(Status.Current)));
+    tracking.reconciled(key);
+    assertEquals(
+        List.of("rewriting " + key, "reevaluate " + key),
+        monitorCalls,
+        "a reconcile that tracked told the monitor what it wrote");
   }
 
   @Test
